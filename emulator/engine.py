@@ -1,0 +1,263 @@
+"""The Emulator: the one object that holds all of Eddy's state.
+
+Both front doors (the in-process hook and the HTTP server) reach the same Emulator. It knows nothing of
+HTTP: it takes and returns plain values and raises AWSError subclasses.
+
+    >>> emu = Emulator()
+    >>> emu.clock.advance(3600)        # an hour passes for retention, iterators, TTL and rollover
+    >>> emu.close()
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any, Callable
+
+from . import moto_bridge, ttl
+from .capture import Capture, TableKey
+from .clock import Clock
+from .errors import (
+    LimitExceededException,
+    ResourceNotFoundException,
+    TrimmedDataAccessException,
+    ValidationException,
+)
+from .iterators import Position, ShardIterators, ShardIteratorType
+from .records import ChangeRecord, StreamViewType
+from .settings import Settings
+from .shards import SequenceNumbers
+from .stream_registry import StreamRegistry
+from .streams import Change, Stream
+
+MAX_RESPONSE_BYTES = 1024 * 1024
+TRIMMED = "The data you are trying to access has been trimmed"
+
+
+class Emulator:
+    def __init__(self, *, state_dir: str | os.PathLike[str] | None = None, clock: Clock | None = None,
+                 settings: Settings | None = None, **setting_overrides: Any) -> None:
+        self.settings = settings or Settings()
+        for name, value in setting_overrides.items():
+            if not hasattr(self.settings, name):
+                raise TypeError(f"unknown setting: {name}")
+            setattr(self.settings, name, value)
+        self.clock = clock or Clock()
+        self.lock = threading.RLock()
+        #: notified (with the lock held) whenever a commit appends records to any stream
+        self.records_published = threading.Condition(self.lock)
+        self._owns_state_dir = state_dir is None
+        self.state_dir = Path(state_dir) if state_dir is not None else Path(tempfile.mkdtemp(prefix="eddy-"))
+        self.state_dir.mkdir(parents=True, exist_ok=True)
+        self.capture = Capture(self._commit, self.lock)
+        self.iterators = ShardIterators(self.clock, self.settings.iterator_ttl_seconds)
+        self._listeners: list[Callable[[Stream, list[ChangeRecord]], None]] = []
+        self._housekeeper: _Housekeeper | None = None
+        self._init_state()
+
+    def _init_state(self) -> None:
+        self.sequence_numbers = SequenceNumbers()
+        self.streams = StreamRegistry(self.settings, self.sequence_numbers, self.state_dir / "streams")
+        self.commit_versions: dict[TableKey, int] = {}
+        self._reads: dict[str, tuple[int, int]] = {}
+
+    # -- lifecycle ---------------------------------------------------------------------------------
+
+    def start_housekeeping(self) -> None:
+        """Sweep TTL and roll, trim and split shards every `housekeeping_interval` seconds, in the background."""
+        if self.settings.housekeeping_interval and self._housekeeper is None:
+            self._housekeeper = _Housekeeper(self, self.settings.housekeeping_interval)
+            self._housekeeper.start()
+
+    def reset(self) -> None:
+        """Forget every stream and record (moto's backends are reset by moto)."""
+        with self.lock:
+            self.streams.reset()
+            shutil.rmtree(self.state_dir / "streams", ignore_errors=True)
+            self._init_state()
+
+    def close(self) -> None:
+        if self._housekeeper is not None:
+            self._housekeeper.stop()
+            self._housekeeper = None
+        with self.lock:
+            self.streams.close()
+        if self._owns_state_dir:
+            shutil.rmtree(self.state_dir, ignore_errors=True)
+
+    def on_records(self, listener: Callable[[Stream, list[ChangeRecord]], None]) -> None:
+        """Call `listener(stream, records)` (with the lock held) after each commit that appends records."""
+        self._listeners.append(listener)
+
+    # -- change capture → streams ------------------------------------------------------------------
+
+    def _commit(self, table: TableKey, changes: list[Change], by_ttl: bool) -> None:
+        version = self.commit_versions[table] = self.commit_versions.get(table, 0) + 1
+        stream = self.streams.enabled_stream(*table)
+        if stream is None:
+            return
+        records = stream.publish(
+            changes,
+            commit_version=version,
+            now=self.clock.now(),
+            event_ids=(os.urandom(16).hex() for _ in changes),
+            by_ttl=by_ttl,
+        )
+        for listener in self._listeners:
+            listener(stream, records)
+        self.records_published.notify_all()
+
+    def enable_stream(self, *, account_id: str, region: str, table_name: str, table_arn: str,
+                      view_type: StreamViewType, key_schema: list[dict[str, str]]) -> Stream:
+        with self.lock:
+            return self.streams.enable(account_id=account_id, region=region, table_name=table_name,
+                                       table_arn=table_arn, view_type=view_type, key_schema=key_schema,
+                                       now=self.clock.now())
+
+    def disable_stream(self, account_id: str, region: str, table_name: str) -> Stream:
+        with self.lock:
+            return self.streams.disable(account_id, region, table_name, self.clock.now())
+
+    def table_deleted(self, account_id: str, region: str, table_name: str) -> None:
+        with self.lock:
+            self.streams.table_deleted(account_id, region, table_name, self.clock.now())
+            self.commit_versions.pop((account_id, region, table_name), None)
+
+    # -- the DynamoDB Streams API ------------------------------------------------------------------
+
+    def _stream(self, stream_arn: str) -> Stream:
+        self.streams.maintain(self.clock.now())
+        return self.streams.get(stream_arn)
+
+    def list_streams(self, account_id: str, region: str, *, table_name: str | None, limit: int,
+                     exclusive_start_stream_arn: str | None) -> dict[str, Any]:
+        with self.lock:
+            self.streams.maintain(self.clock.now())
+            streams = self.streams.list(account_id, region, table_name)
+            if exclusive_start_stream_arn is not None:
+                arns = [stream.arn for stream in streams]
+                streams = streams[arns.index(exclusive_start_stream_arn) + 1:] if exclusive_start_stream_arn in arns else []
+            page = streams[:limit]
+            result: dict[str, Any] = {"Streams": [stream.summary() for stream in page]}
+            if len(streams) > limit:
+                result["LastEvaluatedStreamArn"] = page[-1].arn
+            return result
+
+    def describe_stream(self, stream_arn: str, *, limit: int, exclusive_start_shard_id: str | None,
+                        parent_shard_id: str | None) -> dict[str, Any]:
+        with self.lock:
+            stream = self._stream(stream_arn)
+            return {"StreamDescription": stream.describe(limit=limit, exclusive_start_shard_id=exclusive_start_shard_id,
+                                                         parent_shard_id=parent_shard_id)}
+
+    def get_shard_iterator(self, stream_arn: str, shard_id: str, iterator_type: ShardIteratorType,
+                           sequence_number: int | None) -> str:
+        with self.lock:
+            stream = self._stream(stream_arn)
+            shard = stream.shard(shard_id)
+            if iterator_type is ShardIteratorType.TRIM_HORIZON:
+                position = shard.trimmed_through + 1
+            elif iterator_type is ShardIteratorType.LATEST:
+                position = (self.sequence_numbers.last if shard.is_open else shard.last_sequence_number) + 1
+            else:
+                if sequence_number is None:
+                    raise ValidationException(f"SequenceNumber is required for ShardIteratorType {iterator_type.value}")
+                if not shard.covers(sequence_number):
+                    raise ResourceNotFoundException(
+                        f"Requested resource not found: Sequence number {sequence_number} is not in shard {shard_id}"
+                    )
+                if sequence_number <= shard.trimmed_through:
+                    raise TrimmedDataAccessException(TRIMMED)
+                after = iterator_type is ShardIteratorType.AFTER_SEQUENCE_NUMBER
+                position = sequence_number + 1 if after else sequence_number
+            return self.iterators.issue(Position(stream.arn, shard.shard_id, position))
+
+    def get_records(self, shard_iterator: str, *, limit: int) -> tuple[list[bytes], str | None]:
+        """The records at an iterator, each already JSON-encoded, and the next iterator (None at a closed shard's end)."""
+        with self.lock:
+            position = self.iterators.parse(shard_iterator)
+            stream = self._stream(position.stream_arn)
+            shard = stream.shard(position.shard_id)
+            self._count_read(shard.shard_id)
+            if position.sequence_number <= shard.trimmed_through:
+                raise TrimmedDataAccessException(TRIMMED)
+            start = shard.index_at(position.sequence_number)
+            records = shard.records[start:start + limit]
+            view_type, region = stream.view_type, stream.region
+            encoded, size = [], 0
+            for record in records:
+                wire = record.wire(view_type, region)
+                size += len(wire)
+                if encoded and size > MAX_RESPONSE_BYTES:
+                    break
+                encoded.append(wire)
+            if encoded:
+                next_position = records[len(encoded) - 1].sequence_number + 1
+            else:
+                next_position = position.sequence_number
+            if not shard.is_open and start + len(encoded) >= len(shard.records):
+                return encoded, None
+            return encoded, self.iterators.issue(Position(stream.arn, shard.shard_id, next_position))
+
+    def _count_read(self, shard_id: str) -> None:
+        allowed = self.settings.get_records_per_second_per_shard
+        if allowed is None:
+            return
+        second = int(self.clock.now())
+        last_second, count = self._reads.get(shard_id, (second, 0))
+        count = count + 1 if last_second == second else 1
+        self._reads[shard_id] = (second, count)
+        if count > allowed:
+            raise LimitExceededException(
+                f"Rate exceeded for shard {shard_id}: at most {allowed} GetRecords calls per second"
+            )
+
+    # -- controls ----------------------------------------------------------------------------------
+
+    def split_shard(self, stream_arn: str, shard_id: str) -> list[str]:
+        """Close an open shard and open two children that share its key range; returns their ids."""
+        with self.lock:
+            return self._stream(stream_arn).split(shard_id, self.clock.now())
+
+    def rollover(self, stream_arn: str) -> list[str]:
+        """Close every open shard of a stream, each replaced by one child; returns the children's ids."""
+        with self.lock:
+            return self._stream(stream_arn).rollover(self.clock.now())
+
+    def sweep_ttl(self) -> int:
+        """Delete every item whose TTL has passed on the emulator's clock; returns how many were deleted."""
+        with self.lock:
+            expired = list(ttl.expired_items(moto_bridge.all_tables(), self.clock.now()))
+            self.capture.begin(by_ttl=True)
+            try:
+                return sum(moto_bridge.delete_item(table, item) for table, item in expired)
+            finally:
+                self.capture.end()
+
+    def housekeeping(self) -> None:
+        self.sweep_ttl()
+        with self.lock:
+            self.streams.maintain(self.clock.now())
+
+
+class _Housekeeper(threading.Thread):
+    def __init__(self, emulator: Emulator, interval: float) -> None:
+        super().__init__(name="eddy-housekeeper", daemon=True)
+        self.emulator = emulator
+        self.interval = interval
+        self._stop_event = threading.Event()
+
+    def run(self) -> None:
+        while not self._stop_event.wait(self.interval):
+            try:
+                self.emulator.housekeeping()
+            except Exception:  # housekeeping must never take Eddy down; the next round tries again
+                logging.getLogger("eddy").exception("housekeeping failed")
+
+    def stop(self) -> None:
+        self._stop_event.set()
+        self.join(timeout=5)

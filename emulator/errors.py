@@ -1,0 +1,73 @@
+"""AWS errors as classes carrying their exact code, HTTP status and message.
+
+The front doors turn any AWSError into the AWS JSON error shape:
+    {"__type": "com.amazonaws.dynamodb.v20120810#<Code>", "message": "<message>"}
+Eddy's own failures (a handler crashed, retries exhausted) are EddyError, a separate hierarchy.
+"""
+
+from __future__ import annotations
+
+import json
+
+ERROR_TYPE_PREFIX = "com.amazonaws.dynamodb.v20120810#"
+
+
+class AWSError(Exception):
+    code = "InternalServerError"
+    status = 400
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def to_body(self) -> bytes:
+        return json.dumps({"__type": ERROR_TYPE_PREFIX + self.code, "message": self.message}).encode()
+
+
+class ValidationException(AWSError):
+    code = "ValidationException"
+
+
+class SerializationException(AWSError):
+    code = "SerializationException"
+
+
+class UnknownOperationException(AWSError):
+    code = "UnknownOperationException"
+
+
+class ResourceNotFoundException(AWSError):
+    code = "ResourceNotFoundException"
+
+
+class ResourceInUseException(AWSError):
+    code = "ResourceInUseException"
+
+
+class ExpiredIteratorException(AWSError):
+    code = "ExpiredIteratorException"
+
+
+class TrimmedDataAccessException(AWSError):
+    code = "TrimmedDataAccessException"
+
+
+class LimitExceededException(AWSError):
+    code = "LimitExceededException"
+
+
+class InternalServerError(AWSError):
+    code = "InternalServerError"
+    status = 500
+
+
+def constraint_violation(field: str, value: object, constraint: str) -> ValidationException:
+    """The one-error form of AWS's request validation message."""
+    shown = "null" if value is None else f"'{value}'"
+    return ValidationException(
+        f"1 validation error detected: Value {shown} at '{field}' failed to satisfy constraint: {constraint}"
+    )
+
+
+class EddyError(Exception):
+    """A failure of Eddy's own machinery (not a client's mistake), kept with its cause."""

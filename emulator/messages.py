@@ -1,0 +1,55 @@
+"""The two plain values the front doors exchange with the router: a request read in full, and a response."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+from .errors import AWSError
+
+JSON_1_0 = "application/x-amz-json-1.0"
+
+
+@dataclass
+class Request:
+    method: str
+    url: str
+    headers: dict[str, str]
+    body: bytes = b""
+
+    def header(self, name: str, default: str | None = None) -> str | None:
+        wanted = name.lower()
+        for key, value in self.headers.items():
+            if key.lower() == wanted:
+                return value.decode() if isinstance(value, bytes) else value
+        return default
+
+    @property
+    def path(self) -> str:
+        return urlsplit(self.url).path or "/"
+
+
+@dataclass
+class Response:
+    status: int
+    headers: dict[str, str] = field(default_factory=dict)
+    body: bytes = b""
+
+
+def json_response(payload: Any, status: int = 200, content_type: str = JSON_1_0) -> Response:
+    return raw_json_response(json.dumps(payload).encode(), status, content_type)
+
+
+def raw_json_response(body: bytes, status: int = 200, content_type: str = JSON_1_0) -> Response:
+    return Response(
+        status,
+        {"Content-Type": content_type, "x-amzn-RequestId": uuid.uuid4().hex, "Content-Length": str(len(body))},
+        body,
+    )
+
+
+def error_response(error: AWSError, content_type: str = JSON_1_0) -> Response:
+    return raw_json_response(error.to_body(), error.status, content_type)

@@ -1,0 +1,229 @@
+"""Everything Eddy knows of moto's internals, in this one module.
+
+moto is Eddy's DynamoDB data plane (items, expressions, GSIs, transactions, PartiQL) and serves the plain
+services (S3, SQS, SNS, ...). Eddy owns streams. The seams, all pinned by tests/emulator/test_moto_bridge.py
+so that a moto upgrade that moves them fails loudly:
+  - `Table.stream_shard`: moto calls `table.stream_shard.add(old_item, new_item)` on every item it stores
+    or removes. Eddy replaces the attribute with a property that hands each call to change capture and
+    never lets moto build its own StreamShard.
+  - `BotocoreStubber.process_request`: moto's in-process hook into botocore. Eddy's router sees every
+    request first (DynamoDB, DynamoDB Streams on any host, /_eddy/), the rest goes on to moto.
+  - `DynamoHandler`: moto's DynamoDB API, called with a request Eddy has already read.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import re
+import copy
+import json
+import zlib
+from typing import Any, Callable, Iterator
+
+from botocore.awsrequest import AWSPreparedRequest
+from moto.core.botocore_stubber import BotocoreStubber
+from moto.core.request import Request as MotoRequest
+from moto.dynamodb.models import dynamodb_backends
+from moto.dynamodb.models.dynamo_type import DynamoType, Item
+from moto.dynamodb.models.table import Table
+from moto.dynamodb.responses import DynamoHandler
+from werkzeug.exceptions import HTTPException
+
+from .capture import Capture, Touch
+from .messages import Request, Response
+from .records import Image
+
+# -- the one registry: the capture and router of the emulator that is active in this process ------------
+
+_capture: Capture | None = None
+_router: Callable[[Request], Response | None] | None = None
+
+
+def activate(capture: Capture, router: Callable[[Request], Response | None] | None) -> None:
+    global _capture, _router
+    _capture, _router = capture, router
+
+
+def deactivate() -> None:
+    global _capture, _router
+    _capture, _router = None, None
+
+
+# -- items --------------------------------------------------------------------------------------------
+
+
+def _plain(value: Any) -> Any:
+    """A DynamoType as a plain DynamoDB JSON value that shares nothing with moto's item."""
+    if not isinstance(value, DynamoType):
+        return copy.deepcopy(value)
+    kind, content = value.type, value.value
+    if kind == "M":
+        return {"M": {name: _plain(element) for name, element in content.items()}}
+    if kind == "L":
+        return {"L": [_plain(element) for element in content]}
+    if kind == "B":
+        return {"B": _base64(content)}
+    if kind == "BS":
+        return {"BS": [_base64(member) for member in content]}
+    if kind in ("SS", "NS"):
+        return {kind: list(content)}
+    return {kind: content}
+
+
+def _base64(content: Any) -> str:
+    return base64.b64encode(content).decode() if isinstance(content, (bytes, bytearray)) else content
+
+
+def image_of(item: Item | None) -> Image | None:
+    if item is None:
+        return None
+    return {name: _plain(value) for name, value in item.attrs.items()}
+
+
+def find_table(account_id: str, region: str, table_name: str) -> Table | None:
+    try:
+        return dynamodb_backends[account_id][region].tables.get(table_name)
+    except KeyError:
+        return None
+
+
+def all_tables() -> Iterator[Table]:
+    for account_id in list(dynamodb_backends.keys()):
+        for region in list(dynamodb_backends[account_id].keys()):
+            yield from list(dynamodb_backends[account_id][region].tables.values())
+
+
+class _WriteHook:
+    """What moto sees as `table.stream_shard`: every add(old, new) is a touch for change capture."""
+
+    __slots__ = ("table", "capture")
+
+    def __init__(self, table: Table, capture: Capture) -> None:
+        self.table = table
+        self.capture = capture
+
+    def add(self, old: Item | None, new: Item | None) -> None:
+        table = self.table
+        item = old if old is not None else new
+        account_id, region, name = table.account_id, table.region_name, table.name
+        hash_key, range_key = item.hash_key, item.range_key
+        key_names = tuple(table.table_key_attrs)
+
+        def read_current() -> Image | None:
+            current = find_table(account_id, region, name)
+            return image_of(current.get_item(hash_key, range_key)) if current is not None else None
+
+        self.capture.touched(
+            (account_id, region, name, hash_key, range_key),
+            lambda: Touch((account_id, region, name), key_names, image_of(old), read_current),
+        )
+
+
+def _stream_shard(table: Table) -> _WriteHook | None:
+    capture = _capture
+    return _WriteHook(table, capture) if capture is not None else None
+
+
+Table.stream_shard = property(_stream_shard, lambda table, value: None)  # type: ignore[assignment]
+
+
+def delete_item(table: Table, item: Item) -> bool:
+    """Delete an item through moto's table (so capture sees it); False if it was already gone."""
+    return table.delete_item(item.hash_key, item.range_key) is not None
+
+
+def set_table_stream(table: Table, label: str, view_type: str | None) -> None:
+    """Keep moto's table description in step with Eddy's stream (LatestStreamArn, StreamSpecification)."""
+    table.latest_stream_label = label
+    table.stream_specification = (
+        {"StreamEnabled": True, "StreamViewType": view_type} if view_type else {"StreamEnabled": False}
+    )
+
+
+def table_key_schema(table: Table) -> list[dict[str, str]]:
+    return [dict(element) for element in table.schema]
+
+
+# -- moto's DynamoDB API ---------------------------------------------------------------------------
+
+
+class DynamoDBCall:
+    """One DynamoDB API request executed by moto; knows the caller's account and region as moto resolved them."""
+
+    def __init__(self, request: Request, body: bytes) -> None:
+        self._request = MotoRequest.from_primitives(request.method, request.url, request.headers, body)
+        self._handler = DynamoHandler()
+        self._handler.setup_class(self._request, request.url, self._request.headers)
+        self.account_id: str = self._handler.current_account
+        self.region: str = self._handler.region
+
+    def run(self) -> Response:
+        try:
+            status, headers, body = self._handler.call_action()
+        except HTTPException as error:
+            status, headers, body = error.code, dict(error.get_headers()), error.get_body()
+        if isinstance(body, str):
+            body = body.encode()
+        return Response(status, dict(headers), body)
+
+    def table(self, table_name: str) -> Table | None:
+        return find_table(self.account_id, self.region, table_name)
+
+
+def with_body(response: Response, body: dict[str, Any]) -> Response:
+    """The response with a new JSON body (and the CRC32 header botocore checks for DynamoDB)."""
+    encoded = json.dumps(body, default=_json_default).encode()
+    headers = {k: v for k, v in response.headers.items() if k.lower() not in ("content-length", "x-amz-crc32")}
+    headers["x-amz-crc32"] = str(zlib.crc32(encoded))
+    return Response(response.status, headers, encoded)
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, (bytes, bytearray)):
+        return base64.b64encode(value).decode()
+    raise TypeError(f"not JSON serialisable: {type(value).__name__}")
+
+
+# -- the in-process door: moto's hook into botocore, with Eddy's router first -------------------------
+
+_original_process_request = BotocoreStubber.process_request
+
+
+def _process_request(self: BotocoreStubber, request: AWSPreparedRequest) -> Any:
+    router = _router
+    if router is not None:
+        body = request.body
+        if hasattr(body, "read"):
+            body = body.read()
+        if isinstance(body, str):
+            body = body.encode()
+        response = router(Request(request.method, request.url, dict(request.headers.items()), body or b""))
+        if response is not None:
+            return response.status, response.headers, response.body
+    return _original_process_request(self, request)
+
+
+BotocoreStubber.process_request = _process_request  # type: ignore[method-assign]
+
+
+# -- who is calling: account and region, resolved as moto resolves them --------------------------------
+
+_CREDENTIAL_SCOPE = re.compile(r"Credential=([^/,\s]+)/\d{8}/([a-z0-9-]+)/")
+_HOST_REGION = re.compile(r"(?:dynamodb|streams-ddb|ddb)\.([a-z0-9-]+)\.amazonaws\.com")
+
+
+def caller(request: Request) -> tuple[str, str]:
+    """The (account, region) a request speaks for: the signing scope's region, moto's account rules."""
+    authorization = request.header("Authorization") or ""
+    match = _CREDENTIAL_SCOPE.search(authorization)
+    access_key, region = (match.group(1), match.group(2)) if match else ("", None)
+    if region is None:
+        host = _HOST_REGION.search(request.url)
+        region = host.group(1) if host else "us-east-1"
+    account_id = os.environ.get("MOTO_ACCOUNT_ID") or request.header("x-moto-account-id")
+    if not account_id:
+        from moto.iam.models import get_account_id_from
+
+        account_id = get_account_id_from(access_key)
+    return account_id, region

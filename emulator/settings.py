@@ -1,0 +1,24 @@
+"""The emulator's tunables, with AWS's values as defaults."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass
+class Settings:
+    #: how long stream records are kept (AWS: 24 hours)
+    retention_seconds: float = 24 * 3600
+    #: an open shard closes and a child takes over after this long on the emulator's clock (AWS: ~4 hours)
+    shard_rollover_seconds: float = 4 * 3600
+    #: a shard that receives more records than this within one second of the clock splits into two children
+    #: (None: never split on load; emu.split_shard still splits on demand)
+    split_records_per_second: int | None = 1000
+    #: a shard iterator expires this long after it was issued (AWS: 15 minutes)
+    iterator_ttl_seconds: float = 15 * 60
+    #: GetRecords calls allowed per shard per second before LimitExceededException (None: no throttle)
+    get_records_per_second_per_shard: int | None = None
+    #: how often (real seconds) the housekeeper sweeps TTL and rolls, trims and splits shards (None: only on demand)
+    housekeeping_interval: float | None = 1.0
+    #: a change-log segment file is closed and a new one started past this size
+    segment_max_bytes: int = 16 * 1024 * 1024
