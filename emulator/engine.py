@@ -166,7 +166,7 @@ class Emulator:
             else:
                 if sequence_number is None:
                     raise ValidationException(f"SequenceNumber is required for ShardIteratorType {iterator_type.value}")
-                if not shard.covers(sequence_number):
+                if not shard.covers(sequence_number) or sequence_number > self.sequence_numbers.last:
                     raise ResourceNotFoundException(
                         f"Requested resource not found: Sequence number {sequence_number} is not in shard {shard_id}"
                     )

@@ -11,7 +11,7 @@ from .settings import Settings
 from .shards import SequenceNumbers
 from .streams import Stream, stream_label
 
-STREAM_ARN = re.compile(r"^arn:aws[a-z-]*:dynamodb:[a-z0-9-]+:\d{12}:table/[A-Za-z0-9_.-]{3,255}/stream/[0-9T:.-]+$")
+STREAM_ARN = re.compile(r"^arn:aws[a-z-]*:dynamodb:[a-z0-9-]+:\d{12}:table/[A-Za-z0-9_.-]{1,255}/stream/[0-9T:.-]+$")
 
 TableKey = tuple[str, str, str]  # account, region, table name
 

@@ -1,0 +1,205 @@
+"""Shared fixtures: the two front doors, so that each functional test runs against both.
+
+`door` is parametrised over "inprocess" (emulate()) and "server" (a real `eddy serve` subprocess on a
+free loopback port). Both give real boto3 clients and the same controls.
+"""
+
+from __future__ import annotations
+
+import abc
+import json
+import os
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+import boto3
+from botocore.config import Config
+import pytest
+
+from emulator import emulate
+from emulator.errors import AWSError
+
+REGION = "us-east-1"
+#: tests are deterministic: no background TTL sweeps or maintenance unless a test asks for it
+QUIET = {"housekeeping_interval": None}
+
+
+class ControlError(Exception):
+    """An error answered by one of Eddy's controls, the same whichever door it came through."""
+
+    def __init__(self, code: str, message: str, status: int) -> None:
+        super().__init__(f"{code} ({status}): {message}")
+        self.code, self.message, self.status = code, message, status
+
+
+class Door(abc.ABC):
+    name: str
+
+    @abc.abstractmethod
+    def client(self, service: str, region: str = REGION, validate: bool = True) -> Any:
+        """A real boto3 client for `service` that talks to this door (validate=False: botocore sends bad input)."""
+
+    @abc.abstractmethod
+    def control(self, path: str, payload: dict | None = None) -> dict:
+        """Call one of Eddy's controls, named by its /_eddy/ path."""
+
+    def now(self) -> float:
+        return self.control("/_eddy/clock")["Now"]
+
+    def advance(self, seconds: float) -> None:
+        self.control("/_eddy/clock", {"advance": seconds})
+
+    def split(self, stream_arn: str, shard_id: str) -> list[str]:
+        return self.control("/_eddy/shards/split", {"StreamArn": stream_arn, "ShardId": shard_id})["ChildShardIds"]
+
+    def rollover(self, stream_arn: str) -> list[str]:
+        return self.control("/_eddy/shards/rollover", {"StreamArn": stream_arn})["ChildShardIds"]
+
+    def sweep_ttl(self) -> int:
+        return self.control("/_eddy/ttl/sweep", {})["Deleted"]
+
+
+class InProcessDoor(Door):
+    name = "inprocess"
+
+    def __init__(self, emu: Any) -> None:
+        self.emu = emu
+
+    def client(self, service: str, region: str = REGION, validate: bool = True) -> Any:
+        return boto3.client(service, region_name=region, config=Config(parameter_validation=validate))
+
+    def control(self, path: str, payload: dict | None = None) -> dict:
+        try:
+            return self._control(path, payload)
+        except AWSError as error:
+            raise ControlError(error.code, error.message, error.status) from None
+
+    def _control(self, path: str, payload: dict | None) -> dict:
+        if path == "/_eddy/clock":
+            if payload:
+                self.emu.clock.advance(payload["advance"])
+            return {"Now": self.emu.clock.now()}
+        if path == "/_eddy/shards/split":
+            return {"ChildShardIds": self.emu.split_shard(payload["StreamArn"], payload["ShardId"])}
+        if path == "/_eddy/shards/rollover":
+            return {"ChildShardIds": self.emu.rollover(payload["StreamArn"])}
+        if path == "/_eddy/ttl/sweep":
+            return {"Deleted": self.emu.sweep_ttl()}
+        raise KeyError(path)
+
+
+class ServerDoor(Door):
+    name = "server"
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+
+    def client(self, service: str, region: str = REGION, validate: bool = True) -> Any:
+        return boto3.client(service, region_name=region, endpoint_url=self.url, config=Config(parameter_validation=validate),
+                            aws_access_key_id="testing", aws_secret_access_key="testing")
+
+    def control(self, path: str, payload: dict | None = None) -> dict:
+        try:
+            return http_json(self.url + path, payload)
+        except urllib.error.HTTPError as error:
+            body = json.loads(error.read())
+            raise ControlError(body["__type"].rsplit("#", 1)[-1], body["message"], error.code) from None
+
+
+def http_json(url: str, payload: dict | None = None, method: str | None = None) -> dict:
+    data = None if payload is None else json.dumps(payload).encode()
+    request = urllib.request.Request(url, data=data, method=method or ("POST" if data is not None else "GET"))
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read() or b"{}")
+
+
+@contextmanager
+def eddy_server(*extra_args: str) -> Iterator[tuple[str, subprocess.Popen]]:
+    """`eddy serve` in a subprocess on a free port; yields its URL."""
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "emulator.cli", "serve", "--port", "0", *extra_args],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+    )
+    try:
+        url = None
+        deadline = time.monotonic() + 60
+        while url is None and time.monotonic() < deadline:
+            line = process.stdout.readline()
+            if not line:
+                break
+            if " on http://" in line:
+                url = line.rsplit(" on ", 1)[1].strip()
+        if url is None:
+            raise RuntimeError("eddy serve did not start")
+        yield url, process
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+@pytest.fixture(scope="session")
+def server_url() -> Iterator[str]:
+    with eddy_server("--housekeeping-interval", "0") as (url, _):
+        yield url
+
+
+@pytest.fixture(autouse=True)
+def _aws_credentials(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name, value in {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing",
+                        "AWS_DEFAULT_REGION": REGION}.items():
+        monkeypatch.setenv(name, value)
+
+
+@pytest.fixture(params=["inprocess", "server"])
+def door(request: pytest.FixtureRequest) -> Iterator[Door]:
+    if request.param == "inprocess":
+        with emulate(**QUIET) as emu:
+            yield InProcessDoor(emu)
+    else:
+        url = request.getfixturevalue("server_url")
+        http_json(url + "/moto-api/reset", {})
+        yield ServerDoor(url)
+
+
+@pytest.fixture
+def emu() -> Iterator[Any]:
+    """An in-process emulator, for tests of what only the in-process door shows (files, internals)."""
+    with emulate(**QUIET) as emulator:
+        yield emulator
+
+
+#: how a setting is spelled on `eddy serve`'s command line, and how its value is written there
+SERVE_FLAGS = {
+    "split_records_per_second": ("--split-records-per-second", str),
+    "retention_seconds": ("--retention-hours", lambda seconds: str(seconds / 3600)),
+    "shard_rollover_seconds": ("--rollover-hours", lambda seconds: str(seconds / 3600)),
+}
+
+
+@pytest.fixture(params=["inprocess", "server"])
+def door_with(request: pytest.FixtureRequest):
+    """A factory: `with door_with(split_records_per_second=5) as door:` — a door with non-default settings."""
+
+    @contextmanager
+    def make(**settings: Any) -> Iterator[Door]:
+        if request.param == "inprocess":
+            with emulate(**QUIET, **settings) as emu:
+                yield InProcessDoor(emu)
+            return
+        args = ["--housekeeping-interval", "0"]
+        for name, value in settings.items():
+            flag, spell = SERVE_FLAGS[name]
+            args += [flag, spell(value)]
+        with eddy_server(*args) as (url, _):
+            yield ServerDoor(url)
+
+    return make
