@@ -49,9 +49,10 @@ def serve_command(args: argparse.Namespace) -> int:
     )
     try:
         server = Server(emulator, args.host, args.port)
-    except OSError as error:
+    except (OSError, SystemExit) as error:  # werkzeug exits when the port is taken
         emulator.close()
-        print(f"eddy: cannot listen on {args.host}:{args.port}: {error.strerror}", file=sys.stderr)
+        reason = getattr(error, "strerror", None) or "the address is in use or not available"
+        print(f"eddy: cannot listen on {args.host}:{args.port}: {reason}", file=sys.stderr)
         return 1
     stopping = threading.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):

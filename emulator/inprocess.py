@@ -43,7 +43,7 @@ class emulate(ContextDecorator):
         emulator = Emulator(**self._options)
         self._mock = mock_aws()
         self._mock.start()
-        moto_bridge.activate(emulator.capture, functools.partial(router.route, emulator))
+        moto_bridge.activate(emulator.capture, functools.partial(router.route, emulator), router.claims)
         emulator.start_housekeeping()
         self.emulator, _active = emulator, self
         return emulator

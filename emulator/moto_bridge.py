@@ -38,11 +38,16 @@ from .records import Image
 
 _capture: Capture | None = None
 _router: Callable[[Request], Response | None] | None = None
+_claims: Callable[[Request], bool] = lambda request: False
 
 
-def activate(capture: Capture, router: Callable[[Request], Response | None] | None) -> None:
-    global _capture, _router
+def activate(capture: Capture, router: Callable[[Request], Response | None] | None = None,
+             claims: Callable[[Request], bool] | None = None) -> None:
+    """Report moto's item writes to `capture`; in-process, send requests that `claims` accepts to `router` first."""
+    global _capture, _router, _claims
     _capture, _router = capture, router
+    if claims is not None:
+        _claims = claims
 
 
 def deactivate() -> None:
@@ -193,14 +198,15 @@ _original_process_request = BotocoreStubber.process_request
 def _process_request(self: BotocoreStubber, request: AWSPreparedRequest) -> Any:
     router = _router
     if router is not None:
-        body = request.body
-        if hasattr(body, "read"):
-            body = body.read()
-        if isinstance(body, str):
-            body = body.encode()
-        response = router(Request(request.method, request.url, dict(request.headers.items()), body or b""))
-        if response is not None:
-            return response.status, response.headers, response.body
+        ours = Request(request.method, request.url, dict(request.headers.items()))
+        if _claims(ours):  # decided before the body is read, so moto still gets an unread body otherwise
+            body = request.body
+            if hasattr(body, "read"):
+                body = body.read()
+            ours.body = (body.encode() if isinstance(body, str) else body) or b""
+            response = router(ours)
+            if response is not None:
+                return response.status, response.headers, response.body
     return _original_process_request(self, request)
 
 

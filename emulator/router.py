@@ -18,6 +18,15 @@ from .messages import Request, Response, error_response
 log = logging.getLogger("eddy")
 
 
+def claims(request: Request) -> bool:
+    """Whether the router answers this request (decided from its target and path, without its body)."""
+    target = request.header("X-Amz-Target") or ""
+    if target.startswith((streams_api.TARGET_PREFIX, dynamodb_api.TARGET_PREFIX)):
+        return True
+    path = request.path
+    return path.startswith("/_eddy/") or path.rstrip("/") == "/moto-api/reset"
+
+
 def route(emulator: Emulator, request: Request) -> Response | None:
     target = request.header("X-Amz-Target") or ""
     try:

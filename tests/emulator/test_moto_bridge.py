@@ -1,0 +1,37 @@
+"""The seams Eddy uses inside moto. If a moto upgrade moves one, these fail first, and loudly."""
+
+from __future__ import annotations
+
+import inspect
+
+from importlib.metadata import version
+
+import moto.dynamodb.models as backend_models
+from moto.core.botocore_stubber import BotocoreStubber
+from moto.dynamodb.models.table import Table
+from moto.dynamodb.responses import DynamoHandler
+
+from emulator import moto_bridge
+
+
+def test_moto_is_in_the_pinned_range():
+    major, minor, *_ = (int(part) for part in version("moto").split(".")[:3])
+    assert (major, minor) == (5, 2), "emulator/moto_bridge.py is tested against moto 5.2.x; re-check its seams"
+
+
+def test_moto_reports_every_item_write_to_stream_shard():
+    assert "self.stream_shard.add(current, item)" in inspect.getsource(Table.put_item)
+    assert "self.stream_shard.add(item, None)" in inspect.getsource(Table.delete_item)
+    assert "table.stream_shard.add(orig_item, item)" in inspect.getsource(backend_models.DynamoDBBackend.update_item)
+    assert "table.put_item(after)" in inspect.getsource(backend_models.DynamoDBBackend.execute_statement)
+
+
+def test_the_patches_are_in_place():
+    assert isinstance(Table.__dict__["stream_shard"], property)
+    assert BotocoreStubber.process_request is moto_bridge._process_request
+    assert callable(DynamoHandler.setup_class) and callable(DynamoHandler.call_action)
+
+
+def test_transactions_roll_back_by_restoring_tables():
+    source = inspect.getsource(backend_models.DynamoDBBackend.transact_write_items)
+    assert "original_table_state" in source  # capture diffs against the restored state, so rollbacks write nothing
