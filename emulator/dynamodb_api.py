@@ -26,6 +26,8 @@ WRITE_OPERATIONS = frozenset({
     "ExecuteStatement", "BatchExecuteStatement", "ExecuteTransaction",
 })
 
+TABLE_OPERATIONS = frozenset({"CreateTable", "UpdateTable", "DeleteTable"})
+
 VIEW_TYPES = "[NEW_IMAGE, OLD_IMAGE, NEW_AND_OLD_IMAGES, KEYS_ONLY]"
 INVALID = "One or more parameter values were invalid: "
 
@@ -34,11 +36,12 @@ log = logging.getLogger("eddy")
 
 def handle(emulator: Emulator, operation: str, request: Request) -> Response:
     try:
-        params = parse_body(request.body)
-        if operation == "CreateTable":
-            return create_table(emulator, request, params)
-        if operation == "UpdateTable":
-            return update_table(emulator, request, params)
+        if operation in TABLE_OPERATIONS:  # the others' bodies are read by moto alone
+            params = parse_body(request.body)
+            if operation == "CreateTable":
+                return create_table(emulator, request, params)
+            if operation == "UpdateTable":
+                return update_table(emulator, request, params)
         with emulator.lock:
             call = moto_bridge.DynamoDBCall(request, request.body)
             if operation not in WRITE_OPERATIONS:
@@ -55,6 +58,10 @@ def handle(emulator: Emulator, operation: str, request: Request) -> Response:
     except AWSError as error:
         return error_response(error)
     except Exception as error:  # moto failed on input it did not expect: the client's request, not a fault
+        try:
+            parse_body(request.body)  # only parsed here, once moto has failed: the happy path reads it once
+        except AWSError as unreadable:
+            return error_response(unreadable)
         log.exception("moto could not process %s", operation)
         return error_response(ValidationException(f"Could not process {operation}: {type(error).__name__}: {error}"))
 
