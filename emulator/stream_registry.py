@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 from .errors import ResourceNotFoundException, ValidationException
@@ -92,6 +93,7 @@ class StreamRegistry:
             stream.maintain(now)
             if stream.expired:
                 del self.streams[arn]
+                shutil.rmtree(stream.directory, ignore_errors=True)
 
     def close(self) -> None:
         for stream in self.streams.values():

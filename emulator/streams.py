@@ -24,6 +24,10 @@ from .segments import SegmentLog
 from .settings import Settings
 from .shards import HASH_SPACE, SequenceNumbers, Shard, partition_hash, split_range
 
+#: a shard under load splits only while its key range is wider than this (a single hot key cannot be split
+#: apart, so after 64 halvings load no longer splits it)
+MIN_SPLIT_RANGE = HASH_SPACE >> 64
+
 #: (event name, keys, old image, new image) of one item changed by a commit
 Change = tuple[EventName, Image, Image | None, Image | None]
 
@@ -164,7 +168,8 @@ class Stream:
         threshold = self.settings.split_records_per_second
         for shard, records in by_shard.items():
             shard.append(records, lambda record: record.to_log_line(self.table_name, shard.shard_id))
-            if threshold is not None and shard.count_writes(int(now), len(records)) > threshold:
+            hot = threshold is not None and shard.count_writes(int(now), len(records)) > threshold
+            if hot and shard.hash_range[1] - shard.hash_range[0] > MIN_SPLIT_RANGE:
                 self.split(shard.shard_id, now)
         return published
 

@@ -156,3 +156,18 @@ def test_describe_stream_pages_shards_and_filters_children(door):
     with pytest.raises(ClientError) as bad_limit:
         streams.describe_stream(StreamArn=arn, Limit=101)
     assert bad_limit.value.response["Error"]["Code"] == "ValidationException"
+
+
+def test_a_single_hot_key_stops_splitting_once_its_range_is_narrow(emu):
+    import boto3
+
+    emu.settings.split_records_per_second = 1
+    dynamodb, streams = boto3.client("dynamodb", region_name="us-east-1"), boto3.client("dynamodbstreams", region_name="us-east-1")
+    arn = create_table(dynamodb)["LatestStreamArn"]
+    for i in range(200):  # every write is over the threshold; all go to one key
+        put(dynamodb, "hot", i)
+    listed = shards(streams, arn)
+    open_shards = [s for s in listed if "EndingSequenceNumber" not in s["SequenceNumberRange"]]
+    assert "ParentShardId" not in listed[0] and len({s["ShardId"] for s in listed}) == len(listed)
+    assert len(listed) <= 1 + 2 * 64 and len(open_shards) <= 65
+    assert [int(r["dynamodb"]["NewImage"]["v"]["N"]) for r in read_stream(streams, arn)] == list(range(200))
