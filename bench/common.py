@@ -7,17 +7,8 @@ import time
 from typing import Callable
 
 
-def best_rate(work: Callable[[], int], rounds: int = 5) -> float:
-    """Operations per second of the best of `rounds` runs of `work` (which returns how many it did)."""
-    rates = []
-    for _ in range(rounds):
-        started = time.perf_counter()
-        count = work()
-        rates.append(count / (time.perf_counter() - started))
-    return max(rates)
-
-
 def median_rate(work: Callable[[], int], rounds: int = 5) -> float:
+    """Operations per second, the median of `rounds` runs of `work` (which returns how many it did)."""
     rates = []
     for _ in range(rounds):
         started = time.perf_counter()
