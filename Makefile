@@ -27,5 +27,9 @@ bench: $(STAMP)
 	$(PY) bench/put_item.py
 	$(PY) bench/get_records.py
 
+# moto's own dynamodb and dynamodbstreams tests in server mode, against plain moto and against Eddy
+peer: $(STAMP)
+	$(PY) tools/peer_suite.py $(PEER_ARGS)
+
 clean:
 	rm -rf $(VENV) build *.egg-info

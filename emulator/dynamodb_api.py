@@ -94,11 +94,19 @@ def stream_specification(params: dict[str, Any], *, creating: bool) -> tuple[boo
 
 
 def create_table(emulator: Emulator, request: Request, params: dict[str, Any]) -> Response:
-    spec = stream_specification(params, creating=True)
+    try:
+        spec, invalid = stream_specification(params, creating=True), None
+    except AWSError as error:
+        spec, invalid = None, error
     with emulator.lock:
         call = moto_bridge.DynamoDBCall(request, json.dumps(params).encode())
-        response = call.run()
-        if response.status != 200 or spec is None or not spec[0]:
+        response = call.run()  # the table's own validation answers first
+        if response.status != 200:
+            return response
+        if invalid is not None:  # nothing half-created: the table goes again before anyone sees it
+            moto_bridge.drop_table(call.account_id, call.region, params["TableName"])
+            raise invalid
+        if spec is None or not spec[0]:
             return response
         table = call.table(params["TableName"])
         _enable(emulator, call, table, spec[1])

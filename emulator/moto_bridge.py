@@ -93,6 +93,10 @@ def find_table(account_id: str, region: str, table_name: str) -> Table | None:
         return None
 
 
+def drop_table(account_id: str, region: str, table_name: str) -> None:
+    dynamodb_backends[account_id][region].tables.pop(table_name, None)
+
+
 def all_tables() -> Iterator[Table]:
     for account_id in list(dynamodb_backends.keys()):
         for region in list(dynamodb_backends[account_id].keys()):

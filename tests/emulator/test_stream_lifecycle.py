@@ -138,3 +138,24 @@ def test_shard_list_of_a_new_stream(door):
     assert re.match(r"^shardId-\d{20}-[0-9a-f]{8}$", shard["ShardId"])
     assert 28 <= len(shard["ShardId"]) <= 65
     assert "EndingSequenceNumber" not in shard["SequenceNumberRange"]
+
+
+def test_creating_an_existing_table_is_resource_in_use(door):
+    dynamodb = door.client("dynamodb")
+    create_table(dynamodb, "orders")
+    with pytest.raises(ClientError) as twice:
+        create_table(dynamodb, "orders")
+    code, message, status = error_of(twice)
+    assert (code, status) == ("ResourceInUseException", 400) and "orders" in message
+
+
+def test_an_invalid_stream_specification_leaves_no_table_behind(door):
+    dynamodb = door.client("dynamodb")
+    with pytest.raises(ClientError) as invalid:
+        dynamodb.create_table(TableName="t", KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                              AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                              BillingMode="PAY_PER_REQUEST",
+                              StreamSpecification={"StreamEnabled": False, "StreamViewType": "KEYS_ONLY"})
+    assert error_of(invalid)[1] == ("One or more parameter values were invalid: Table is being created with a "
+                                    "stream disabled, UpdateViewType should not be specified")
+    assert dynamodb.list_tables()["TableNames"] == []
