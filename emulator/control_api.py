@@ -6,11 +6,14 @@
     POST /_eddy/shards/split   {"StreamArn", "ShardId"}  -> {"ChildShardIds": [...]}
     POST /_eddy/shards/rollover {"StreamArn"}            -> {"ChildShardIds": [...]}
     POST /_eddy/ttl/sweep      {}                        -> {"Deleted": n}
+    POST /_eddy/idle           {"timeout": seconds}      -> {"Idle": bool, "Pending": [{"UUID", "LastError", ...}]}
+    GET  /_eddy/mappings[?UUID=...]                      -> {"EventSourceMappings": [per-mapping figures]}
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable
+from urllib.parse import parse_qs, urlsplit
 
 from .engine import Emulator
 from .errors import AWSError, ResourceNotFoundException, ValidationException
@@ -53,6 +56,17 @@ def sweep_ttl(emulator: Emulator, params: Params) -> Any:
     return {"Deleted": emulator.sweep_ttl()}
 
 
+def idle(emulator: Emulator, params: Params) -> Any:
+    timeout = params.get("timeout", 10)
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 <= timeout <= 600:
+        raise ValidationException("timeout must be a number of seconds from 0 to 600")
+    return emulator.wait_idle(timeout)
+
+
+def mappings(emulator: Emulator, params: Params) -> Any:
+    return emulator.mapping_figures(params.get("UUID"))
+
+
 ROUTES: dict[tuple[str, str], Callable[[Emulator, Params], Any]] = {
     ("GET", "/_eddy/health"): health,
     ("GET", "/_eddy/clock"): clock,
@@ -60,6 +74,8 @@ ROUTES: dict[tuple[str, str], Callable[[Emulator, Params], Any]] = {
     ("POST", "/_eddy/shards/split"): split,
     ("POST", "/_eddy/shards/rollover"): rollover,
     ("POST", "/_eddy/ttl/sweep"): sweep_ttl,
+    ("POST", "/_eddy/idle"): idle,
+    ("GET", "/_eddy/mappings"): mappings,
 }
 
 
@@ -72,7 +88,10 @@ def handle(emulator: Emulator, request: Request) -> Response:
                 return json_response({"__type": "MethodNotAllowed", "message": f"{request.method} is not allowed on {path}"},
                                      405, CONTENT_TYPE)
             raise ResourceNotFoundException(f"No Eddy control at {path}")
-        params = parse_body(request.body) if request.method.upper() == "POST" else {}
+        if request.method.upper() == "POST":
+            params = parse_body(request.body)
+        else:
+            params = {name: values[0] for name, values in parse_qs(urlsplit(request.url).query).items()}
         return json_response(route(emulator, params), 200, CONTENT_TYPE)
     except AWSError as error:
         return error_response(error, CONTENT_TYPE)

@@ -16,6 +16,8 @@ import shutil
 import tempfile
 import threading
 from pathlib import Path
+
+import boto3
 from typing import Any, Callable
 
 from . import moto_bridge, ttl
@@ -33,6 +35,12 @@ from .settings import Settings
 from .shards import SequenceNumbers
 from .stream_registry import StreamRegistry
 from .streams import Change, Stream
+from .functions import FunctionRegistry
+from .invocation import Invoker
+from .triggers import Triggers
+
+DEFAULT_ACCOUNT_ID = "123456789012"
+DEFAULT_REGION = "us-east-1"
 
 MAX_RESPONSE_BYTES = 1024 * 1024
 TRIMMED = "The data you are trying to access has been trimmed"
@@ -48,8 +56,9 @@ class Emulator:
             setattr(self.settings, name, value)
         self.clock = clock or Clock()
         self.lock = threading.RLock()
-        #: notified (with the lock held) whenever a commit appends records to any stream
-        self.records_published = threading.Condition(self.lock)
+        #: notified (with the lock held) whenever records are published, shards change, the clock moves or a
+        #: trigger makes progress: pollers and wait_idle wait on it instead of sleeping
+        self.activity = threading.Condition(self.lock)
         self._owns_state_dir = state_dir is None
         self.state_dir = Path(state_dir) if state_dir is not None else Path(tempfile.mkdtemp(prefix="eddy-"))
         self.state_dir.mkdir(parents=True, exist_ok=True)
@@ -57,6 +66,11 @@ class Emulator:
         self.iterators = ShardIterators(self.clock, self.settings.iterator_ttl_seconds)
         self._listeners: list[Callable[[Stream, list[ChangeRecord]], None]] = []
         self._housekeeper: _Housekeeper | None = None
+        self.invoker = Invoker()
+        #: where boto3 clients made by Eddy itself (on-failure destinations) send their calls; None: in-process
+        self.aws_endpoint_url: str | None = None
+        self._aws_clients: dict[tuple[str, str], Any] = {}
+        self.clock.on_advance(self._clock_moved)
         self._init_state()
 
     def _init_state(self) -> None:
@@ -64,6 +78,13 @@ class Emulator:
         self.streams = StreamRegistry(self.settings, self.sequence_numbers, self.state_dir / "streams")
         self.commit_versions: dict[TableKey, int] = {}
         self._reads: dict[str, tuple[int, int]] = {}
+        self.functions = FunctionRegistry(self.state_dir / "functions")
+        self.triggers = Triggers(self, self.state_dir)
+
+    def _clock_moved(self) -> None:
+        with self.activity:
+            self.streams.maintain(self.clock.now())
+            self.activity.notify_all()
 
     # -- lifecycle ---------------------------------------------------------------------------------
 
@@ -74,9 +95,11 @@ class Emulator:
             self._housekeeper.start()
 
     def reset(self) -> None:
-        """Forget every stream and record (moto's backends are reset by moto)."""
+        """Forget every stream, record, function and mapping (moto's backends are reset by moto)."""
+        self.triggers.reset()
         with self.lock:
             self.streams.reset()
+            self.functions.reset()
             shutil.rmtree(self.state_dir / "streams", ignore_errors=True)
             self._init_state()
 
@@ -84,6 +107,8 @@ class Emulator:
         if self._housekeeper is not None:
             self._housekeeper.stop()
             self._housekeeper = None
+        self.triggers.close()
+        self.invoker.close()
         with self.lock:
             self.streams.close()
         if self._owns_state_dir:
@@ -109,7 +134,7 @@ class Emulator:
         )
         for listener in self._listeners:
             listener(stream, records)
-        self.records_published.notify_all()
+        self.activity.notify_all()
 
     def enable_stream(self, *, account_id: str, region: str, table_name: str, table_arn: str,
                       view_type: StreamViewType, key_schema: list[dict[str, str]]) -> Stream:
@@ -216,17 +241,71 @@ class Emulator:
                 f"Rate exceeded for shard {shard_id}: at most {allowed} GetRecords calls per second"
             )
 
+    # -- functions and triggers -----------------------------------------------------------------------
+
+    def register_function(self, name: str, handler: Callable[[Any, Any], Any], *, timeout: int = 3,
+                          environment: dict[str, str] | None = None, memory_size: int = 128,
+                          region: str = DEFAULT_REGION, account_id: str = DEFAULT_ACCOUNT_ID) -> str:
+        """Make a Python callable a Lambda function (for the Lambda API and event source mappings); returns its ARN.
+
+            arn = emu.register_function("on-order", lambda event, context: None, timeout=3)
+        """
+        with self.lock:
+            function = self.functions.register(name, handler, account_id=account_id, region=region,
+                                               now=self.clock.now(), timeout=timeout, environment=environment,
+                                               memory_size=memory_size)
+        return function.arn
+
+    def function(self, name: str | None = None, **options: Any) -> Callable[[Callable[[Any, Any], Any]], Callable[[Any, Any], Any]]:
+        """Decorator form of register_function; returns the handler unchanged.
+
+            @emu.function("on-order", timeout=5)
+            def handler(event, context): ...
+        """
+        def register(handler: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+            self.register_function(name or handler.__name__.replace("_", "-"), handler, **options)
+            return handler
+        return register
+
+    def wait_idle(self, timeout: float = 10.0) -> dict[str, Any]:
+        """Block until every enabled event source mapping has processed every record it can reach.
+
+        Returns {"Idle": True, "Pending": []}, or after `timeout` seconds {"Idle": False, "Pending": [...]}
+        naming the mappings that have not caught up and their last error.
+        """
+        return self.triggers.wait_idle(timeout)
+
+    def mapping_figures(self, uuid: str | None = None) -> dict[str, Any]:
+        """Per mapping: invocations, errors, retries, records delivered, filtered and sent to the failure destination,
+        iterator age and last error."""
+        return self.triggers.figures_of(uuid)
+
+    def aws_client(self, service: str, region: str) -> Any:
+        """A boto3 client Eddy itself uses (in-process through the mock; on a server, back to the server)."""
+        key = (service, region)
+        with self.lock:
+            client = self._aws_clients.get(key)
+            if client is None:
+                client = self._aws_clients[key] = boto3.session.Session().client(
+                    service, region_name=region, endpoint_url=self.aws_endpoint_url,
+                    aws_access_key_id="eddy", aws_secret_access_key="eddy")
+            return client
+
     # -- controls ----------------------------------------------------------------------------------
 
     def split_shard(self, stream_arn: str, shard_id: str) -> list[str]:
         """Close an open shard and open two children that share its key range; returns their ids."""
-        with self.lock:
-            return self._stream(stream_arn).split(shard_id, self.clock.now())
+        with self.activity:
+            children = self._stream(stream_arn).split(shard_id, self.clock.now())
+            self.activity.notify_all()
+            return children
 
     def rollover(self, stream_arn: str) -> list[str]:
         """Close every open shard of a stream, each replaced by one child; returns the children's ids."""
-        with self.lock:
-            return self._stream(stream_arn).rollover(self.clock.now())
+        with self.activity:
+            children = self._stream(stream_arn).rollover(self.clock.now())
+            self.activity.notify_all()
+            return children
 
     def sweep_ttl(self) -> int:
         """Delete every item whose TTL has passed on the emulator's clock; returns how many were deleted."""
@@ -240,8 +319,9 @@ class Emulator:
 
     def housekeeping(self) -> None:
         self.sweep_ttl()
-        with self.lock:
+        with self.activity:
             self.streams.maintain(self.clock.now())
+            self.activity.notify_all()
 
 
 class _Housekeeper(threading.Thread):

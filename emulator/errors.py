@@ -69,5 +69,34 @@ def constraint_violation(field: str, value: object, constraint: str) -> Validati
     )
 
 
+# -- Lambda's errors (REST-JSON: the code travels in the x-amzn-ErrorType header) ----------------------
+
+
+class InvalidParameterValueException(AWSError):
+    code = "InvalidParameterValueException"
+
+
+class ResourceConflictException(AWSError):
+    code = "ResourceConflictException"
+    status = 409
+
+
+class FunctionNotFoundException(AWSError):
+    """Lambda's ResourceNotFoundException (HTTP 404, unlike DynamoDB's 400)."""
+
+    code = "ResourceNotFoundException"
+    status = 404
+
+
 class EddyError(Exception):
     """A failure of Eddy's own machinery (not a client's mistake), kept with its cause."""
+
+
+class FunctionError(EddyError):
+    """A handler raised, timed out or crashed; keeps the handler's error type, message and stack trace."""
+
+    def __init__(self, error_type: str, message: str, stack_trace: list[str] | None = None) -> None:
+        super().__init__(f"{error_type}: {message}")
+        self.error_type = error_type
+        self.message = message
+        self.stack_trace = stack_trace or []

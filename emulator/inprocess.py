@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import os
+import threading
 from contextlib import ContextDecorator
 from typing import Any
 
@@ -35,6 +36,8 @@ class emulate(ContextDecorator):
         self._options = dict(state_dir=state_dir, clock=clock, **settings)
         self.emulator: Emulator | None = None
         self._mock: Any = None
+        self._server: Any = None
+        self._server_lock = threading.Lock()
 
     def __enter__(self) -> Emulator:
         global _active
@@ -44,13 +47,26 @@ class emulate(ContextDecorator):
         self._mock = mock_aws()
         self._mock.start()
         moto_bridge.activate(emulator.capture, functools.partial(router.route, emulator), router.claims)
+        emulator.invoker.before_worker_start = self._start_loopback_server
         emulator.start_housekeeping()
         self.emulator, _active = emulator, self
         return emulator
 
+    def _start_loopback_server(self) -> None:
+        """Uploaded function code runs in a subprocess: its boto3 calls reach this emulator over loopback."""
+        with self._server_lock:
+            if self._server is None:
+                from .server import Server
+
+                self._server = Server(self.emulator, "127.0.0.1", 0, standalone=False).start()
+                self.emulator.invoker.worker_environment["AWS_ENDPOINT_URL"] = self._server.loopback_url
+
     def __exit__(self, *exc_info: Any) -> None:
         global _active
+        if self._server is not None:
+            self._server.stop()
+            self._server = None
+        self.emulator.close()
         moto_bridge.deactivate()
         self._mock.stop()
-        self.emulator.close()
         self.emulator, _active = None, None

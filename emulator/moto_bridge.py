@@ -220,7 +220,7 @@ BotocoreStubber.process_request = _process_request  # type: ignore[method-assign
 # -- who is calling: account and region, resolved as moto resolves them --------------------------------
 
 _CREDENTIAL_SCOPE = re.compile(r"Credential=([^/,\s]+)/\d{8}/([a-z0-9-]+)/")
-_HOST_REGION = re.compile(r"(?:dynamodb|streams-ddb|ddb)\.([a-z0-9-]+)\.amazonaws\.com")
+_HOST_REGION = re.compile(r"(?:dynamodb|streams-ddb|ddb|lambda)\.([a-z0-9-]+)\.amazonaws\.com")
 
 
 def caller(request: Request) -> tuple[str, str]:

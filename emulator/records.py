@@ -98,6 +98,14 @@ class ChangeRecord:
             record["userIdentity"] = {"PrincipalId": TTL_PRINCIPAL, "Type": "Service"}
         return record
 
+    def to_lambda_dict(self, view_type: StreamViewType, region: str, stream_arn: str) -> dict[str, Any]:
+        """The record as Lambda delivers it in an event: with eventSourceARN, userIdentity members in lower case."""
+        record = self.to_dict(view_type, region)
+        record["eventSourceARN"] = stream_arn
+        if self.by_ttl:
+            record["userIdentity"] = {"type": "Service", "principalId": TTL_PRINCIPAL}
+        return record
+
     def wire(self, view_type: StreamViewType, region: str) -> bytes:
         """The record's JSON as GetRecords sends it, encoded once (a record's stream fixes view type and region)."""
         if self._wire is None:

@@ -2,7 +2,7 @@
 
 DynamoDB Streams and DynamoDB requests are recognised by their X-Amz-Target, whatever host they were
 sent to (botocore sends Streams calls to https://<account>.streams-ddb.<region>.amazonaws.com).
-/_eddy/ is Eddy's control API. Everything else (S3, SQS, SNS, moto's own /moto-api/) is moto's: the
+/_eddy/ is Eddy's control API; the Lambda API's functions, Invoke and event source mappings are Eddy's. Everything else (S3, SQS, SNS, moto's own /moto-api/) is moto's: the
 router answers None and the door hands the request on.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 
-from . import control_api, dynamodb_api, moto_bridge, streams_api
+from . import control_api, dynamodb_api, lambda_api, moto_bridge, streams_api
 from .engine import Emulator
 from .errors import InternalServerError
 from .messages import Request, Response, error_response
@@ -24,7 +24,7 @@ def claims(request: Request) -> bool:
     if target.startswith((streams_api.TARGET_PREFIX, dynamodb_api.TARGET_PREFIX)):
         return True
     path = request.path
-    return path.startswith("/_eddy/") or path.rstrip("/") == "/moto-api/reset"
+    return path.startswith("/_eddy/") or path.rstrip("/") == "/moto-api/reset" or lambda_api.claims(request)
 
 
 def route(emulator: Emulator, request: Request) -> Response | None:
@@ -38,6 +38,8 @@ def route(emulator: Emulator, request: Request) -> Response | None:
         path = request.path
         if path.startswith("/_eddy/"):
             return control_api.handle(emulator, request)
+        if path.startswith(lambda_api.PREFIX):
+            return lambda_api.handle(emulator, request, moto_bridge.caller(request))
         if path.rstrip("/") == "/moto-api/reset" and request.method.upper() == "POST":
             emulator.reset()  # and moto resets its own backends
     except Exception as error:  # a fault of Eddy's: answered as one, never as a dropped connection

@@ -49,11 +49,17 @@ class EddyApp:
 
 
 class Server:
-    """Eddy on a port, in a background thread; `stop()` shuts it down cleanly."""
+    """Eddy on a port, in a background thread; `stop()` shuts it down cleanly.
 
-    def __init__(self, emulator: Emulator, host: str = "127.0.0.1", port: int = 4566) -> None:
+    A standalone server owns its emulator (`eddy serve`); the in-process door also starts a non-standalone
+    one on a free loopback port when a function's code needs to call back into Eddy from a subprocess.
+    """
+
+    def __init__(self, emulator: Emulator, host: str = "127.0.0.1", port: int = 4566, standalone: bool = True) -> None:
         self.emulator = emulator
-        moto_bridge.activate(emulator.capture, None)
+        self.standalone = standalone
+        if standalone:
+            moto_bridge.activate(emulator.capture, None)
         self._server: BaseWSGIServer = make_server(host, port, EddyApp(emulator), threaded=True)
         self.host, self.port = host, self._server.server_port
         self._thread = threading.Thread(target=self._server.serve_forever, name="eddy-server", daemon=True)
@@ -62,8 +68,17 @@ class Server:
     def url(self) -> str:
         return f"http://{self.host}:{self.port}"
 
+    @property
+    def loopback_url(self) -> str:
+        """The URL this machine's own processes (function workers) reach the server at."""
+        host = "127.0.0.1" if self.host in ("0.0.0.0", "") else ("[::1]" if self.host == "::" else self.host)
+        return f"http://{host}:{self.port}"
+
     def start(self) -> "Server":
-        self.emulator.start_housekeeping()
+        if self.standalone:
+            self.emulator.aws_endpoint_url = self.loopback_url
+            self.emulator.invoker.worker_environment["AWS_ENDPOINT_URL"] = self.loopback_url
+            self.emulator.start_housekeeping()
         self._thread.start()
         return self
 
@@ -71,5 +86,6 @@ class Server:
         self._server.shutdown()
         self._thread.join(timeout=10)
         self._server.server_close()
-        moto_bridge.deactivate()
-        self.emulator.close()
+        if self.standalone:
+            moto_bridge.deactivate()
+            self.emulator.close()

@@ -68,7 +68,7 @@ def test_the_housekeeper_sweeps_by_itself(tmp_path):
                                      TimeToLiveSpecification={"Enabled": True, "AttributeName": "expires"})
         dynamodb.put_item(TableName="sessions", Item={"pk": {"S": "a"}, "expires": {"N": str(int(emu.clock.now()) - 1)}})
         deadline = time.monotonic() + 10
-        with emu.records_published:
+        with emu.activity:
             while dynamodb.get_item(TableName="sessions", Key={"pk": {"S": "a"}}).get("Item") and time.monotonic() < deadline:
-                emu.records_published.wait(timeout=0.5)
+                emu.activity.wait(timeout=0.5)
         assert "Item" not in dynamodb.get_item(TableName="sessions", Key={"pk": {"S": "a"}})
