@@ -97,6 +97,7 @@ class Emulator:
     def reset(self) -> None:
         """Forget every stream, record, function and mapping (moto's backends are reset by moto)."""
         self.triggers.reset()
+        self.invoker.retire_all()
         with self.lock:
             self.streams.reset()
             self.functions.reset()

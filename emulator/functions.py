@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import io
+import itertools
 import re
 import shutil
 import stat
@@ -28,6 +29,7 @@ FUNCTION_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 FUNCTION_ARN = re.compile(r"^arn:aws[a-z-]*:lambda:([a-z0-9-]+):(\d{12}):function:([A-Za-z0-9_-]{1,64})(?::(\$LATEST|[A-Za-z0-9_-]+))?$")
 HANDLER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$")
 MAX_UNZIPPED_BYTES = 250 * 1024 * 1024
+_REVISIONS = itertools.count(1)
 
 
 @dataclass
@@ -49,12 +51,16 @@ class Function:
     code_sha256: str = ""
     code_size: int = 0
     last_modified: str = ""
-    #: bumped whenever code or configuration changes, so running workers know they are stale
-    revision: int = 0
+    #: unique to this version of the function's code and configuration: workers of another revision are stale
+    revision: int = field(default_factory=lambda: next(_REVISIONS))
 
     @property
     def arn(self) -> str:
         return f"arn:aws:lambda:{self.region}:{self.account_id}:function:{self.name}"
+
+    def changed(self) -> None:
+        """Its code or configuration changed: workers running the old one are stale."""
+        self.revision = next(_REVISIONS)
 
     def configuration(self) -> dict[str, Any]:
         """FunctionConfiguration, as the Lambda API returns it."""
@@ -160,7 +166,7 @@ class FunctionRegistry:
         function.code_dir = code_dir
         function.code_sha256 = _sha256(zip_file)
         function.code_size = len(zip_file)
-        function.revision += 1
+        function.changed()
 
     def update_code(self, function: Function, zip_file: bytes, now: float) -> Function:
         if function.target is not None:

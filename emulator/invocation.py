@@ -233,10 +233,13 @@ class Invoker:
         for worker in workers:
             worker.kill()
 
-    def close(self) -> None:
+    def retire_all(self) -> None:
         with self._lock:
             workers = [w for pool in self._idle_workers.values() for w in pool]
             self._idle_workers.clear()
         for worker in workers:
             worker.kill()
+
+    def close(self) -> None:
+        self.retire_all()
         self._threads.shutdown(wait=False, cancel_futures=True)

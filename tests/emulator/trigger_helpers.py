@@ -1,0 +1,53 @@
+"""Helpers for trigger tests: a table with a stream, and a zip function that reports each batch to an SQS queue."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .helpers import create_table
+from .test_functions import create_function
+
+REPORTER = '''
+import json, os, boto3
+sqs = boto3.client("sqs")
+def handler(event, context):
+    batch = [[r["eventName"], r["dynamodb"]["Keys"]["pk"]["S"], r["dynamodb"]["SequenceNumber"]] for r in event["Records"]]
+    sqs.send_message(QueueUrl=os.environ["QUEUE_URL"], MessageBody=json.dumps(batch))
+    fail = os.environ.get("FAIL_KEY")
+    if fail and any(pk == fail for _, pk, _ in batch):
+        raise RuntimeError("failing on " + fail)
+'''
+
+
+def stream_with_reporter(door, *, fail_key: str | None = None, view_type: str = "NEW_AND_OLD_IMAGES") -> dict[str, Any]:
+    """A table "orders" with a stream, a queue "deliveries", and a zip function "reporter" that sends each batch there."""
+    dynamodb, lam, sqs = door.client("dynamodb"), door.client("lambda"), door.client("sqs")
+    stream_arn = create_table(dynamodb, "orders", view_type)["LatestStreamArn"]
+    queue_url = sqs.create_queue(QueueName="deliveries")["QueueUrl"]
+    variables = {"QUEUE_URL": queue_url}
+    if fail_key:
+        variables["FAIL_KEY"] = fail_key
+    create_function(lam, "reporter", REPORTER, Environment={"Variables": variables}, Timeout=10)
+    return {"dynamodb": dynamodb, "lambda": lam, "sqs": sqs, "stream_arn": stream_arn, "queue_url": queue_url}
+
+
+def delivered_batches(sqs, queue_url: str) -> list[list[list[str]]]:
+    batches = []
+    while True:
+        messages = sqs.receive_message(QueueUrl=queue_url, MaxNumberOfMessages=10).get("Messages", [])
+        if not messages:
+            return batches
+        for message in messages:
+            batches.append(json.loads(message["Body"]))
+            sqs.delete_message(QueueUrl=queue_url, ReceiptHandle=message["ReceiptHandle"])
+
+
+def wait_idle(door, timeout: float = 30) -> dict:
+    if door.name == "inprocess":
+        return door.emu.wait_idle(timeout)
+    return door.control("/_eddy/idle", {"timeout": timeout})
+
+
+def put(dynamodb, key: str, value: int = 0, table: str = "orders") -> None:
+    dynamodb.put_item(TableName=table, Item={"pk": {"S": key}, "v": {"N": str(value)}})
