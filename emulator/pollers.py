@@ -98,7 +98,13 @@ class ShardLane(threading.Thread):
         return batch
 
     def caught_up(self) -> bool:
-        return not self.busy and (self.finished or not self.pending())
+        if self.busy:
+            return False
+        window = self.window
+        if window is not None and window.invoked and (
+                not self.shard.is_open or self.runner.emulator.clock.now() >= window.end):
+            return False  # the window's final invocation is due
+        return self.finished or not self.pending()
 
     def _take(self) -> tuple[str, list[ChangeRecord]] | None:
         """("batch", records) or ("final", []) for a tumbling window's last invocation; None when done."""
