@@ -47,11 +47,10 @@ logger = logging.getLogger(__name__)
 def handler(event: dict, context: object) -> dict | None:
     records = event.get("Records", [])
     report = os.environ.get("REPORT_BATCH_ITEM_FAILURES", "").lower() == "true"
-    if not records:
-        return {"batchItemFailures": []} if report else None
     table = os.environ["REPLICA_TABLE"]
-    dynamodb = boto3.client("dynamodb", region_name=os.environ.get("REPLICA_REGION") or records[0]["awsRegion"],
-                            endpoint_url=os.environ.get("REPLICA_ENDPOINT_URL") or None)
+    region = os.environ.get("REPLICA_REGION") or next((record["awsRegion"] for record in records), None)
+    dynamodb = boto3.client("dynamodb", region_name=region, endpoint_url=os.environ.get("REPLICA_ENDPOINT_URL") or None)
+    failed: list[dict] = []
     for position, record in enumerate(records):
         try:
             apply(dynamodb, table, record)
@@ -59,9 +58,11 @@ def handler(event: dict, context: object) -> dict | None:
             if not report:
                 raise
             logger.exception("replicating record %s failed", record["dynamodb"]["SequenceNumber"])
-            return {"batchItemFailures": [{"itemIdentifier": r["dynamodb"]["SequenceNumber"]}
-                                          for r in records[position:]]}
-    return {"batchItemFailures": []} if report else None
+            failed = records[position:]
+            break
+    if report:
+        return {"batchItemFailures": [{"itemIdentifier": r["dynamodb"]["SequenceNumber"]} for r in failed]}
+    return None
 
 
 def apply(dynamodb: object, table: str, record: dict) -> None:
