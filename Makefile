@@ -26,6 +26,7 @@ run: $(STAMP)
 bench: $(STAMP)
 	$(PY) bench/put_item.py
 	$(PY) bench/get_records.py
+	$(PY) bench/triggers.py
 
 # moto's own dynamodb and dynamodbstreams tests in server mode, against plain moto and against Eddy
 peer: $(STAMP)

@@ -127,3 +127,25 @@ def test_figures_over_http_and_idle_reports_a_stuck_mapping(door):
     [mine] = figures["EventSourceMappings"]
     assert mine["UUID"] == uuid and mine["Invocations"] >= 2 and mine["Errors"] >= 2 and mine["Retries"] >= 1
     assert "failing on poison" in mine["LastError"]
+
+
+def test_retries_bisect_and_destination_with_a_zip_function(door):
+    setup = stream_with_reporter(door, fail_key="poison")
+    sqs = setup["sqs"]
+    failures_url = sqs.create_queue(QueueName="failures")["QueueUrl"]
+    failures_arn = sqs.get_queue_attributes(QueueUrl=failures_url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    for key in ("a", "poison", "b"):
+        put(setup["dynamodb"], key)
+    setup["lambda"].create_event_source_mapping(
+        EventSourceArn=setup["stream_arn"], FunctionName="reporter", StartingPosition="TRIM_HORIZON",
+        MaximumRetryAttempts=1, BisectBatchOnFunctionError=True,
+        DestinationConfig={"OnFailure": {"Destination": failures_arn}})
+    assert wait_idle(door)["Idle"]
+    batches = [[pk for _, pk, _ in batch] for batch in delivered_batches(sqs, setup["queue_url"])]
+    # halves are tried in order, depth first, so nothing after the bad record runs before it is settled
+    assert batches == [["a", "poison", "b"], ["a", "poison"], ["a"], ["poison"], ["poison"], ["b"]]
+    [message] = sqs.receive_message(QueueUrl=failures_url)["Messages"]
+    record = __import__("json").loads(message["Body"])
+    assert record["requestContext"]["condition"] == "RetryAttemptsExhausted"
+    assert record["requestContext"]["approximateInvokeCount"] == 2
+    assert record["DDBStreamBatchInfo"]["batchSize"] == 1

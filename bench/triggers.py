@@ -1,0 +1,92 @@
+"""Triggers, in-process: latency from PutItem returning to the handler starting, and the record rate a
+no-op handler receives at BatchSize 100. Targets (issue 3): p50 <= 10 ms, p99 <= 50 ms; >= 20,000 records/s.
+For scale: AWS polls each shard about 4 times a second (up to ~250 ms), LocalStack once a second.
+
+    .venv/bin/python bench/triggers.py [--writes 300] [--records 40000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import threading
+import time
+
+import boto3
+
+from common import create_table, item
+
+os.environ.setdefault("AWS_ACCESS_KEY_ID", "bench")
+os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "bench")
+
+
+def latency(writes: int) -> list[float]:
+    from emulator import emulate
+
+    started_at: dict[str, float] = {}
+    arrived = threading.Event()
+
+    def handler(event, context):
+        now = time.perf_counter()
+        for record in event["Records"]:
+            started_at.setdefault(record["dynamodb"]["Keys"]["pk"]["S"], now)
+        arrived.set()
+
+    samples = []
+    with emulate(housekeeping_interval=None, split_records_per_second=None) as emu:
+        dynamodb = boto3.client("dynamodb", region_name="us-east-1")
+        arn = create_table(dynamodb, "orders", "NEW_AND_OLD_IMAGES")["LatestStreamArn"]
+        emu.register_function("probe", handler)
+        boto3.client("lambda", region_name="us-east-1").create_event_source_mapping(
+            EventSourceArn=arn, FunctionName="probe", StartingPosition="LATEST", BatchSize=100)
+        for i in range(writes):
+            key = f"user#{i}"
+            arrived.clear()
+            dynamodb.put_item(TableName="orders", Item=dict(item(i), pk={"S": key}))
+            returned = time.perf_counter()
+            arrived.wait(5)
+            samples.append((started_at[key] - returned) * 1000)
+    return samples
+
+
+def throughput(records: int) -> float:
+    from emulator import emulate
+
+    received = [0]
+
+    def handler(event, context):
+        received[0] += len(event["Records"])
+
+    with emulate(housekeeping_interval=None, split_records_per_second=None) as emu:
+        dynamodb = boto3.client("dynamodb", region_name="us-east-1")
+        arn = create_table(dynamodb, "orders", "NEW_AND_OLD_IMAGES")["LatestStreamArn"]
+        for start in range(0, records, 25):
+            dynamodb.batch_write_item(RequestItems={"orders": [
+                {"PutRequest": {"Item": dict(item(i), pk={"S": f"user#{i}"})}} for i in range(start, min(start + 25, records))]})
+        emu.register_function("noop", handler)
+        started = time.perf_counter()
+        boto3.client("lambda", region_name="us-east-1").create_event_source_mapping(
+            EventSourceArn=arn, FunctionName="noop", StartingPosition="TRIM_HORIZON", BatchSize=100)
+        report = emu.wait_idle(600)
+        elapsed = time.perf_counter() - started
+        assert report["Idle"] and received[0] == records, (report, received[0])
+    return records / elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--writes", type=int, default=300)
+    parser.add_argument("--records", type=int, default=40000)
+    args = parser.parse_args()
+    samples = sorted(latency(args.writes))
+    p50 = statistics.median(samples)
+    p99 = samples[min(len(samples) - 1, int(len(samples) * 0.99))]
+    print(f"PutItem -> handler start, in-process, {args.writes} writes: p50 {p50:.2f} ms, p99 {p99:.2f} ms "
+          f"(targets: p50 <= 10 ms, p99 <= 50 ms; AWS polls every ~250 ms, LocalStack every 1000 ms)")
+    rate = throughput(args.records)
+    print(f"no-op handler, BatchSize 100, one shard, {args.records} records: {rate:,.0f} records/s (target >= 20,000)")
+
+
+if __name__ == "__main__":
+    main()
