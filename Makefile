@@ -21,7 +21,7 @@ test: $(STAMP)
 	$(PY) -m pytest -q
 
 run: $(STAMP)
-	$(VENV)/bin/eddy serve --host $(HOST) --port $(PORT)
+	$(VENV)/bin/eddy serve --host $(HOST) --port $(PORT) --state-dir .eddy
 
 bench: $(STAMP)
 	$(PY) bench/put_item.py

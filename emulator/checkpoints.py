@@ -48,6 +48,21 @@ class Checkpoints:
         except FileNotFoundError:
             pass
 
+    def load(self) -> None:
+        """Read every mapping's checkpoints back after a restart."""
+        from .wal import CorruptStateError
+
+        if not self.directory.exists():
+            return
+        for path in self.directory.glob("*.json"):
+            try:
+                saved = json.loads(path.read_text())
+                self._mappings[saved["mapping"]] = {
+                    shard_id: ShardCheckpoint([int(n) for n in c["lanes"]], c["finished"])
+                    for shard_id, c in saved["shards"].items()}
+            except (ValueError, KeyError, TypeError) as error:
+                raise CorruptStateError(f"{path}: checkpoint file is corrupt ({type(error).__name__}: {error})") from None
+
     def reset(self) -> None:
         for mapping_uuid in list(self._mappings):
             self.forget(mapping_uuid)

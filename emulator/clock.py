@@ -43,6 +43,11 @@ class Clock:
         for listener in listeners:
             listener()
 
+    def restore_offset(self, offset: float) -> None:
+        """Put the offset back as it was before a restart (nothing is told: nothing is waiting yet)."""
+        with self._lock:
+            self._offset = float(offset)
+
     def on_advance(self, listener: Callable[[], None]) -> None:
         with self._lock:
             self._listeners.append(listener)

@@ -27,6 +27,8 @@ WRITE_OPERATIONS = frozenset({
 })
 
 TABLE_OPERATIONS = frozenset({"CreateTable", "UpdateTable", "DeleteTable"})
+#: requests that change a table's definition: persistence keeps them, to rebuild the table after a restart
+DEFINITION_OPERATIONS = TABLE_OPERATIONS | {"UpdateTimeToLive", "TagResource", "UntagResource", "UpdateContinuousBackups"}
 
 VIEW_TYPES = "[NEW_IMAGE, OLD_IMAGE, NEW_AND_OLD_IMAGES, KEYS_ONLY]"
 INVALID = "One or more parameter values were invalid: "
@@ -36,7 +38,7 @@ log = logging.getLogger("eddy")
 
 def handle(emulator: Emulator, operation: str, request: Request) -> Response:
     try:
-        if operation in TABLE_OPERATIONS:  # the others' bodies are read by moto alone
+        if operation in DEFINITION_OPERATIONS:  # the others' bodies are read by moto alone
             params = parse_body(request.body)
             if operation == "CreateTable":
                 return create_table(emulator, request, params)
@@ -52,8 +54,10 @@ def handle(emulator: Emulator, operation: str, request: Request) -> Response:
                     response = call.run()
                 finally:
                     emulator.capture.end()
-            if operation == "DeleteTable" and response.status == 200:
-                emulator.table_deleted(call.account_id, call.region, params.get("TableName"))
+            if operation in DEFINITION_OPERATIONS and response.status == 200:
+                emulator.persistence.table_request(call.account_id, call.region, operation, params)
+                if operation == "DeleteTable":
+                    emulator.table_deleted(call.account_id, call.region, params.get("TableName"))
             return response
     except AWSError as error:
         return error_response(error)
@@ -106,6 +110,7 @@ def create_table(emulator: Emulator, request: Request, params: dict[str, Any]) -
         if invalid is not None:  # nothing half-created: the table goes again before anyone sees it
             moto_bridge.drop_table(call.account_id, call.region, params["TableName"])
             raise invalid
+        emulator.persistence.table_request(call.account_id, call.region, "CreateTable", params)
         if spec is None or not spec[0]:
             return response
         table = call.table(params["TableName"])
@@ -119,7 +124,10 @@ def update_table(emulator: Emulator, request: Request, params: dict[str, Any]) -
         call = moto_bridge.DynamoDBCall(request, json.dumps(params).encode())
         table = call.table(params.get("TableName")) if isinstance(params.get("TableName"), str) else None
         if spec is None or table is None:
-            return call.run()
+            response = call.run()
+            if response.status == 200:
+                emulator.persistence.table_request(call.account_id, call.region, "UpdateTable", params)
+            return response
         enabled, view_type = spec
         current = emulator.streams.enabled_stream(call.account_id, call.region, table.name)
         if enabled and current is not None:
@@ -129,6 +137,7 @@ def update_table(emulator: Emulator, request: Request, params: dict[str, Any]) -
         response = call.run()
         if response.status != 200:
             return response
+        emulator.persistence.table_request(call.account_id, call.region, "UpdateTable", params)
         if enabled:
             _enable(emulator, call, table, view_type)
         else:

@@ -38,6 +38,7 @@ from .streams import Change, Stream
 from .functions import FunctionRegistry
 from .invocation import Invoker
 from .triggers import Triggers
+from .persistence import NoPersistence, Persistence
 
 DEFAULT_ACCOUNT_ID = "123456789012"
 DEFAULT_REGION = "us-east-1"
@@ -48,7 +49,9 @@ TRIMMED = "The data you are trying to access has been trimmed"
 
 class Emulator:
     def __init__(self, *, state_dir: str | os.PathLike[str] | None = None, clock: Clock | None = None,
-                 settings: Settings | None = None, **setting_overrides: Any) -> None:
+                 settings: Settings | None = None, in_memory: bool | None = None, fsync: bool = False,
+                 snapshot_every: int = 100_000, **setting_overrides: Any) -> None:
+        """`state_dir` given (and not `in_memory`): durable, recovered by `recover()`; else a temporary directory."""
         self.settings = settings or Settings()
         for name, value in setting_overrides.items():
             if not hasattr(self.settings, name):
@@ -59,9 +62,12 @@ class Emulator:
         #: notified (with the lock held) whenever records are published, shards change, the clock moves or a
         #: trigger makes progress: pollers and wait_idle wait on it instead of sleeping
         self.activity = threading.Condition(self.lock)
-        self._owns_state_dir = state_dir is None
-        self.state_dir = Path(state_dir) if state_dir is not None else Path(tempfile.mkdtemp(prefix="eddy-"))
+        durable = state_dir is not None and not in_memory
+        self._owns_state_dir = not durable
+        self.state_dir = Path(state_dir) if durable else Path(tempfile.mkdtemp(prefix="eddy-"))
         self.state_dir.mkdir(parents=True, exist_ok=True)
+        self.persistence: NoPersistence = (Persistence(self, self.state_dir, fsync=fsync, snapshot_every=snapshot_every)
+                                           if durable else NoPersistence())
         self.capture = Capture(self._commit, self.lock)
         self.iterators = ShardIterators(self.clock, self.settings.iterator_ttl_seconds)
         self._listeners: list[Callable[[Stream, list[ChangeRecord]], None]] = []
@@ -75,21 +81,30 @@ class Emulator:
 
     def _init_state(self) -> None:
         self.sequence_numbers = SequenceNumbers()
-        self.streams = StreamRegistry(self.settings, self.sequence_numbers, self.state_dir / "streams")
+        self.streams = StreamRegistry(self.settings, self.sequence_numbers, self.state_dir / "streams",
+                                      observer=self.persistence)
         self.commit_versions: dict[TableKey, int] = {}
         self._reads: dict[str, tuple[int, int]] = {}
-        self.functions = FunctionRegistry(self.state_dir / "functions")
+        self.functions = FunctionRegistry(self.state_dir / "functions", observer=self.persistence)
         self.triggers = Triggers(self, self.state_dir)
 
     def _clock_moved(self) -> None:
         with self.activity:
+            self.persistence.clock(self.clock.offset)
             self.streams.maintain(self.clock.now())
             self.activity.notify_all()
 
     # -- lifecycle ---------------------------------------------------------------------------------
 
-    def start_housekeeping(self) -> None:
-        """Sweep TTL and roll, trim and split shards every `housekeeping_interval` seconds, in the background."""
+    def recover(self) -> None:
+        """Rebuild the state a durable state directory holds; call before any front door opens."""
+        with self.lock:
+            self.persistence.recover()
+            self.triggers.checkpoints.load()
+
+    def start(self) -> None:
+        """Start what runs in the background: the enabled mappings' pollers and the housekeeper."""
+        self.triggers.start_all()
         if self.settings.housekeeping_interval and self._housekeeper is None:
             self._housekeeper = _Housekeeper(self, self.settings.housekeeping_interval)
             self._housekeeper.start()
@@ -99,6 +114,7 @@ class Emulator:
         self.triggers.reset()
         self.invoker.retire_all()
         with self.lock:
+            self.persistence.reset()
             self.streams.reset()
             self.functions.reset()
             shutil.rmtree(self.state_dir / "streams", ignore_errors=True)
@@ -111,6 +127,7 @@ class Emulator:
         self.triggers.close()
         self.invoker.close()
         with self.lock:
+            self.persistence.close()
             self.streams.close()
         if self._owns_state_dir:
             shutil.rmtree(self.state_dir, ignore_errors=True)
@@ -123,19 +140,19 @@ class Emulator:
 
     def _commit(self, table: TableKey, changes: list[Change], by_ttl: bool) -> None:
         version = self.commit_versions[table] = self.commit_versions.get(table, 0) + 1
+        now = self.clock.now()
         stream = self.streams.enabled_stream(*table)
-        if stream is None:
-            return
-        records = stream.publish(
-            changes,
-            commit_version=version,
-            now=self.clock.now(),
-            event_ids=(os.urandom(16).hex() for _ in changes),
-            by_ttl=by_ttl,
-        )
-        for listener in self._listeners:
-            listener(stream, records)
-        self.activity.notify_all()
+        records: list[ChangeRecord] = []
+        if stream is not None:
+            records = stream.publish(changes, commit_version=version, now=now,
+                                     event_ids=(os.urandom(16).hex() for _ in changes), by_ttl=by_ttl)
+        # the segments first, then the log: a commit is acknowledged once the log has it
+        self.persistence.commit(table, version, now, changes, by_ttl,
+                                max(r.sequence_number for r in records) if records else None)
+        if records:
+            for listener in self._listeners:
+                listener(stream, records)
+            self.activity.notify_all()
 
     def enable_stream(self, *, account_id: str, region: str, table_name: str, table_arn: str,
                       view_type: StreamViewType, key_schema: list[dict[str, str]]) -> Stream:

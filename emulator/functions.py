@@ -123,15 +123,27 @@ def unpack_zip(data: bytes, destination: Path) -> int:
 
 
 class FunctionRegistry:
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, observer: Any = None) -> None:
         self.directory = directory
         self.functions: dict[str, Function] = {}  # by ARN
+        #: told of every function saved or deleted (persistence); has function_saved / function_deleted
+        self.observer = observer
 
     def _put(self, function: Function, replace: bool) -> Function:
         if not replace and function.arn in self.functions:
             raise ResourceConflictException(f"Function already exist: {function.name}")
         self.functions[function.arn] = function
+        self.saved(function)
         return function
+
+    def saved(self, function: Function) -> None:
+        """A function was created or its code or configuration changed."""
+        function.changed()
+        if self.observer is not None:
+            self.observer.function_saved(function)
+
+    def restore(self, function: Function) -> None:
+        self.functions[function.arn] = function
 
     def register(self, name: str, target: Callable[[Any, Any], Any], *, account_id: str, region: str, now: float,
                  timeout: int = 3, environment: dict[str, str] | None = None, memory_size: int = 128) -> Function:
@@ -173,6 +185,7 @@ class FunctionRegistry:
             raise InvalidParameterValueException(f"{function.name} is a registered in-process function: register it again instead")
         self._store_code(function, zip_file)
         function.last_modified = timestamp(now)
+        self.saved(function)
         return function
 
     def get(self, name_or_arn: str, account_id: str, region: str) -> Function:
@@ -192,6 +205,8 @@ class FunctionRegistry:
 
     def delete(self, function: Function) -> None:
         del self.functions[function.arn]
+        if self.observer is not None:
+            self.observer.function_deleted(function)
         if function.code_dir is not None:
             shutil.rmtree(function.code_dir.parent, ignore_errors=True)
 

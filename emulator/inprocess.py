@@ -33,6 +33,7 @@ _active: "emulate | None" = None
 class emulate(ContextDecorator):
     def __init__(self, *, state_dir: str | os.PathLike[str] | None = None, clock: Clock | None = None,
                  **settings: Any) -> None:
+        """`state_dir`: durable state, kept there and recovered by the next emulate(state_dir=...) (default: temporary)."""
         self._options = dict(state_dir=state_dir, clock=clock, **settings)
         self.emulator: Emulator | None = None
         self._mock: Any = None
@@ -43,12 +44,13 @@ class emulate(ContextDecorator):
         global _active
         if _active is not None:
             raise RuntimeError("an emulate() block is already active in this process; nest none inside another")
-        emulator = Emulator(**self._options)
         self._mock = mock_aws()
         self._mock.start()
+        emulator = Emulator(**self._options)
+        emulator.recover()  # with a state_dir: what it holds, restored into moto's fresh backends
         moto_bridge.activate(emulator.capture, functools.partial(router.route, emulator), router.claims)
         emulator.invoker.before_worker_start = self._start_loopback_server
-        emulator.start_housekeeping()
+        emulator.start()
         self.emulator, _active = emulator, self
         return emulator
 

@@ -232,7 +232,7 @@ def update_function_configuration(emulator: Emulator, request: Request, caller: 
             function.handler = params["Handler"]
         if isinstance(params.get("Description"), str):
             function.description = params["Description"]
-        function.changed()
+        emulator.functions.saved(function)
     emulator.invoker.retire(function)
     return json_response(function.configuration())
 

@@ -93,6 +93,11 @@ def find_table(account_id: str, region: str, table_name: str) -> Table | None:
         return None
 
 
+def delete_item_by_keys(table: Table, keys: Image) -> None:
+    range_key = DynamoType(keys[table.range_key_attr]) if table.range_key_attr else None
+    table.delete_item(DynamoType(keys[table.hash_key_attr]), range_key)
+
+
 def drop_table(account_id: str, region: str, table_name: str) -> None:
     dynamodb_backends[account_id][region].tables.pop(table_name, None)
 

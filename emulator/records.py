@@ -98,6 +98,14 @@ class ChangeRecord:
             record["userIdentity"] = {"PrincipalId": TTL_PRINCIPAL, "Type": "Service"}
         return record
 
+    @classmethod
+    def from_log_line(cls, entry: dict[str, Any]) -> "ChangeRecord":
+        """A record read back from a segment file (the inverse of to_log_line)."""
+        return cls(sequence_number=int(entry["sequence_number"]), event_id=entry["event_id"],
+                   event_name=EventName(entry["event_name"]), keys=entry["keys"], old_image=entry["old_image"],
+                   new_image=entry["new_image"], created_at=entry["commit_timestamp"],
+                   commit_version=entry["commit_version"], by_ttl=entry["user_identity"] is not None)
+
     def to_lambda_dict(self, view_type: StreamViewType, region: str, stream_arn: str) -> dict[str, Any]:
         """The record as Lambda delivers it in an event: with eventSourceARN, userIdentity members in lower case."""
         record = self.to_dict(view_type, region)

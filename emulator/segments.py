@@ -8,9 +8,10 @@ segment starts once the newest passes `max_bytes`; trimming deletes whole segmen
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 
 class Segment:
@@ -67,3 +68,50 @@ class SegmentLog:
         if self._active is not None:
             self._active.close()
             self._active = None
+
+    def load(self, confirmed_through: int) -> list[dict[str, Any]]:
+        """Read the shard's segments back after a restart: every record up to `confirmed_through`.
+
+        A torn last line (a crash mid-write) and records past `confirmed_through` (written, but their commit
+        never reached the write-ahead log, so never acknowledged) are cut off; a bad line elsewhere raises
+        CorruptStateError naming the file.
+        """
+        from .wal import CorruptStateError
+
+        self.close()
+        self.segments = []
+        if not self.directory.exists():
+            return []
+        paths = sorted(self.directory.glob("*.jsonl"), key=lambda p: int(p.stem) if p.stem.isdigit() else -1)
+        entries: list[dict[str, Any]] = []
+        for path in paths:
+            if not path.stem.isdigit():
+                raise CorruptStateError(f"{path}: not a segment file (its name must be its first sequence number)")
+            if int(path.stem) > confirmed_through:
+                os.remove(path)
+                continue
+            data = path.read_bytes()
+            keep = 0
+            segment = Segment(path, int(path.stem))
+            for number, line in enumerate(data.splitlines(keepends=True), start=1):
+                try:
+                    entry = json.loads(line) if line.endswith(b"\n") else None
+                except ValueError:
+                    entry = None
+                last_line = keep + len(line) >= len(data)
+                if entry is None and not last_line:
+                    raise CorruptStateError(f"{path}: line {number} is corrupt (not a complete JSON record)")
+                if entry is None or int(entry["sequence_number"]) > confirmed_through:
+                    break
+                entries.append(entry)
+                keep += len(line)
+                segment.last_sequence_number = int(entry["sequence_number"])
+            if keep < len(data):
+                with open(path, "r+b") as torn:
+                    torn.truncate(keep)
+            if keep == 0:
+                os.remove(path)
+                continue
+            segment.size = keep
+            self.segments.append(segment)
+        return entries

@@ -78,7 +78,7 @@ class Server:
         if self.standalone:
             self.emulator.aws_endpoint_url = self.loopback_url
             self.emulator.invoker.worker_environment["AWS_ENDPOINT_URL"] = self.loopback_url
-            self.emulator.start_housekeeping()
+            self.emulator.start()
         self._thread.start()
         return self
 

@@ -39,6 +39,12 @@ class SequenceNumbers:
     def last(self) -> int:
         return self._last
 
+    def restore(self, last: int) -> None:
+        """Carry on after `last` (the highest sequence number recovered after a restart)."""
+        with self._lock:
+            self._last = max(self._last, last)
+            self._counter = itertools.count(self._last + 1)
+
 
 def partition_hash(hash_key_value: dict[str, Any]) -> int:
     """Where a partition key value falls in the key space."""
@@ -123,6 +129,26 @@ class Shard:
             del self.records[:count]
             self.log.delete_through(self.trimmed_through)
         return count
+
+    def to_state(self) -> dict[str, Any]:
+        """What persistence keeps of a shard (its records live in its segment files)."""
+        return {"shard_id": self.shard_id, "parent_shard_id": self.parent_shard_id,
+                "hash_range": [str(self.hash_range[0]), str(self.hash_range[1])],
+                "starting_sequence_number": str(self.starting_sequence_number),
+                "ending_sequence_number": None if self.ending_sequence_number is None else str(self.ending_sequence_number),
+                "created_at": self.created_at, "closed_at": self.closed_at, "trimmed_through": str(self.trimmed_through)}
+
+    @classmethod
+    def from_state(cls, state: dict[str, Any], log: SegmentLog) -> "Shard":
+        shard = cls(shard_id=state["shard_id"], parent_shard_id=state["parent_shard_id"],
+                    hash_range=(int(state["hash_range"][0]), int(state["hash_range"][1])),
+                    starting_sequence_number=int(state["starting_sequence_number"]),
+                    created_at=state["created_at"], log=log)
+        if state["ending_sequence_number"] is not None:
+            shard.ending_sequence_number = int(state["ending_sequence_number"])
+        shard.closed_at = state["closed_at"]
+        shard.trimmed_through = int(state["trimmed_through"])
+        return shard
 
     def describe(self) -> dict[str, Any]:
         sequence_range = {"StartingSequenceNumber": str(self.starting_sequence_number)}

@@ -10,7 +10,7 @@ from .errors import ResourceNotFoundException, ValidationException
 from .records import StreamViewType
 from .settings import Settings
 from .shards import SequenceNumbers
-from .streams import Stream, stream_label
+from .streams import Stream, StreamObserver, stream_label
 
 STREAM_ARN = re.compile(r"^arn:aws[a-z-]*:dynamodb:[a-z0-9-]+:\d{12}:table/[A-Za-z0-9_.-]{1,255}/stream/[0-9T:.-]+$")
 
@@ -18,7 +18,9 @@ TableKey = tuple[str, str, str]  # account, region, table name
 
 
 class StreamRegistry:
-    def __init__(self, settings: Settings, sequence_numbers: SequenceNumbers, directory: Path) -> None:
+    def __init__(self, settings: Settings, sequence_numbers: SequenceNumbers, directory: Path,
+                 observer: StreamObserver | None = None) -> None:
+        self.observer = observer or StreamObserver()
         self.settings = settings
         self.sequence_numbers = sequence_numbers
         self.directory = directory
@@ -45,11 +47,22 @@ class StreamRegistry:
             created_at=now,
             settings=self.settings,
             sequence_numbers=self.sequence_numbers,
-            directory=self.directory / account_id / region / table_name / label.replace(":", "-"),
+            directory=self.stream_directory(account_id, region, table_name, label),
+            observer=self.observer,
+            first_shard=False,
         )
-        self.streams[stream.arn] = stream
-        self.latest[(account_id, region, table_name)] = stream
+        self.add(stream)
+        self.observer.stream_enabled(stream)
+        stream.open_first_shard()
         return stream
+
+    def stream_directory(self, account_id: str, region: str, table_name: str, label: str) -> Path:
+        return self.directory / account_id / region / table_name / label.replace(":", "-")
+
+    def add(self, stream: Stream) -> None:
+        """A new stream, or one restored after a restart, becomes its table's latest."""
+        self.streams[stream.arn] = stream
+        self.latest[(stream.account_id, stream.region, stream.table_name)] = stream
 
     def disable(self, account_id: str, region: str, table_name: str, now: float) -> Stream:
         stream = self.enabled_stream(account_id, region, table_name)

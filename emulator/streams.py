@@ -52,6 +52,8 @@ class Stream:
         settings: Settings,
         sequence_numbers: SequenceNumbers,
         directory: Path,
+        observer: "StreamObserver | None" = None,
+        first_shard: bool = True,
     ) -> None:
         self.account_id = account_id
         self.region = region
@@ -72,9 +74,15 @@ class Stream:
         self._last_shard_ms = 0
         self._open: list[Shard] = []  # the open shards, ordered by the start of their hash range
         self._open_starts: list[int] = []
-        self._open_shard(None, (0, HASH_SPACE), created_at)
+        self.observer = observer or StreamObserver()
+        if first_shard:
+            self.open_first_shard()
 
     # -- shards ------------------------------------------------------------------------------------
+
+    def open_first_shard(self) -> Shard:
+        """A new stream's one open shard, over the whole key space."""
+        return self._open_shard(None, (0, HASH_SPACE), self.created_at)
 
     def _open_shard(self, parent: Shard | None, hash_range: tuple[int, int], now: float) -> Shard:
         # the number part is the creation time in ms, kept strictly increasing so ids sort oldest first
@@ -88,11 +96,16 @@ class Stream:
             created_at=now,
             log=SegmentLog(self.directory / shard_id, self.settings.segment_max_bytes),
         )
-        self.shards[shard_id] = shard
-        index = bisect.bisect_left(self._open_starts, hash_range[0])
-        self._open.insert(index, shard)
-        self._open_starts.insert(index, hash_range[0])
+        self._add_shard(shard)
+        self.observer.shard_opened(self, shard)
         return shard
+
+    def _add_shard(self, shard: Shard) -> None:
+        self.shards[shard.shard_id] = shard
+        if shard.is_open:
+            index = bisect.bisect_left(self._open_starts, shard.hash_range[0])
+            self._open.insert(index, shard)
+            self._open_starts.insert(index, shard.hash_range[0])
 
     def _close_shard(self, shard: Shard, now: float) -> None:
         shard.close(now)
@@ -100,6 +113,7 @@ class Stream:
         index = self._open.index(shard)
         del self._open[index]
         del self._open_starts[index]
+        self.observer.shard_closed(self, shard)
 
     def shard(self, shard_id: str) -> Shard:
         try:
@@ -136,6 +150,7 @@ class Stream:
             self._close_shard(shard, now)
         self.status = "DISABLED"
         self.disabled_at = now
+        self.observer.stream_disabled(self)
 
     # -- writing -----------------------------------------------------------------------------------
 
@@ -188,6 +203,7 @@ class Stream:
         for shard in list(self.shards.values()):
             if shard.records and shard.records[0].created_at < cutoff:
                 shard.trim_before(cutoff)
+                self.observer.shard_trimmed(self, shard)
             if not shard.is_open and not shard.records and shard.closed_at < cutoff:
                 del self.shards[shard.shard_id]
                 shutil.rmtree(shard.log.directory, ignore_errors=True)
@@ -228,3 +244,59 @@ class Stream:
 
     def summary(self) -> dict[str, str]:
         return {"StreamArn": self.arn, "TableName": self.table_name, "StreamLabel": self.label}
+
+    # -- persistence -------------------------------------------------------------------------------
+
+    def to_state(self) -> dict[str, Any]:
+        return {"account_id": self.account_id, "region": self.region, "table_name": self.table_name,
+                "table_arn": self.arn.split("/stream/")[0], "label": self.label, "view_type": self.view_type.value,
+                "key_schema": self.key_schema, "created_at": self.created_at, "status": self.status,
+                "disabled_at": self.disabled_at, "last_shard_ms": self._last_shard_ms,
+                "shards": [shard.to_state() for shard in self.shards.values()]}
+
+    @classmethod
+    def from_state(cls, state: dict[str, Any], *, settings: Settings, sequence_numbers: SequenceNumbers,
+                   directory: Path, observer: "StreamObserver") -> "Stream":
+        stream = cls(account_id=state["account_id"], region=state["region"], table_name=state["table_name"],
+                     table_arn=state["table_arn"], label=state["label"], view_type=StreamViewType(state["view_type"]),
+                     key_schema=state["key_schema"], created_at=state["created_at"], settings=settings,
+                     sequence_numbers=sequence_numbers, directory=directory, observer=observer, first_shard=False)
+        stream.status, stream.disabled_at = state["status"], state["disabled_at"]
+        stream._last_shard_ms = state["last_shard_ms"]
+        for shard_state in state["shards"]:
+            stream.restore_shard(shard_state)
+        return stream
+
+    def restore_shard(self, state: dict[str, Any]) -> Shard:
+        """A shard as persistence recorded it (opened, or closed since)."""
+        existing = self.shards.get(state["shard_id"])
+        if existing is not None and existing.is_open:
+            index = self._open.index(existing)
+            del self._open[index]
+            del self._open_starts[index]
+        log = existing.log if existing is not None else SegmentLog(self.directory / state["shard_id"],
+                                                                    self.settings.segment_max_bytes)
+        shard = Shard.from_state(state, log)
+        if existing is not None:
+            shard.records = existing.records
+        self._add_shard(shard)
+        return shard
+
+
+class StreamObserver:
+    """Told of every change to a stream's shape (persistence writes them down); ignores them by default."""
+
+    def stream_enabled(self, stream: Stream) -> None:
+        """A new stream, before its first shard opens."""
+
+    def shard_opened(self, stream: Stream, shard: Shard) -> None:
+        """A shard opened (a stream's first, or a child of a rollover or split)."""
+
+    def shard_closed(self, stream: Stream, shard: Shard) -> None:
+        """A shard closed, with its EndingSequenceNumber."""
+
+    def shard_trimmed(self, stream: Stream, shard: Shard) -> None:
+        """Records at the front of a shard passed retention and were dropped."""
+
+    def stream_disabled(self, stream: Stream) -> None:
+        """A stream was disabled (its table's stream turned off, or its table deleted)."""

@@ -22,6 +22,7 @@ from .errors import (
     ValidationException,
 )
 from .event_source_mappings import STARTING_POSITIONS, UPDATABLE, EventSourceMapping, apply_parameters, new_uuid
+from .filters import validate_filter_criteria
 from .pollers import MappingRunner
 
 if TYPE_CHECKING:
@@ -103,6 +104,7 @@ class Triggers:
             response = mapping.to_dict()
             response["State"] = "Creating"
             mapping.state = "Enabled" if mapping.enabled else "Disabled"
+            emulator.persistence.mapping_saved(mapping, self.start_positions[mapping.uuid])
         if mapping.enabled:
             self._start(mapping)
         return response
@@ -141,6 +143,7 @@ class Triggers:
             response = mapping.to_dict()
             response["State"] = "Updating"
             mapping.state = "Enabled" if mapping.enabled else "Disabled"
+            self.emulator.persistence.mapping_saved(mapping, self.start_positions.get(uuid, 0))
         if mapping.enabled:
             self._start(mapping)
         return response
@@ -153,9 +156,24 @@ class Triggers:
             self.figures.pop(uuid, None)
             self.start_positions.pop(uuid, None)
             self.checkpoints.forget(uuid)
+            self.emulator.persistence.mapping_deleted(uuid)
             response = mapping.to_dict()
             response["State"] = "Deleting"
         return response
+
+    def restore(self, state: dict[str, Any], start_position: int) -> None:
+        """A mapping as persistence recorded it (its runner starts with the emulator)."""
+        mapping = EventSourceMapping(**state)
+        mapping.filters = validate_filter_criteria(mapping.filter_criteria)
+        self.mappings[mapping.uuid] = mapping
+        self.figures.setdefault(mapping.uuid, MappingFigures())
+        self.start_positions[mapping.uuid] = start_position
+
+    def start_all(self) -> None:
+        """Start the runner of every enabled mapping (after a restart)."""
+        for mapping in list(self.mappings.values()):
+            if mapping.enabled and mapping.uuid not in self.runners:
+                self._start(mapping)
 
     # -- running ----------------------------------------------------------------------------------------
 

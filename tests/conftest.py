@@ -148,7 +148,7 @@ def eddy_server(*extra_args: str) -> Iterator[tuple[str, subprocess.Popen]]:
 
 @pytest.fixture(scope="session")
 def server_url() -> Iterator[str]:
-    with eddy_server("--housekeeping-interval", "0") as (url, _):
+    with eddy_server("--housekeeping-interval", "0", "--in-memory") as (url, _):
         yield url
 
 
@@ -195,7 +195,7 @@ def door_with(request: pytest.FixtureRequest):
             with emulate(**QUIET, **settings) as emu:
                 yield InProcessDoor(emu)
             return
-        args = ["--housekeeping-interval", "0"]
+        args = ["--housekeeping-interval", "0", "--in-memory"]
         for name, value in settings.items():
             flag, spell = SERVE_FLAGS[name]
             args += [flag, spell(value)]

@@ -12,7 +12,7 @@ from ..conftest import eddy_server, http_json
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
 def test_serve_stops_cleanly_on_a_signal(signum):
-    with eddy_server("--housekeeping-interval", "0") as (url, process):
+    with eddy_server("--housekeeping-interval", "0", "--in-memory") as (url, process):
         assert url.startswith("http://127.0.0.1:")
         assert http_json(url + "/_eddy/health") == {"Status": "ready"}
         process.send_signal(signum)
@@ -28,7 +28,7 @@ def test_a_busy_port_is_a_clear_error():
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        result = subprocess.run([sys.executable, "-m", "emulator.cli", "serve", "--port", str(port)],
+        result = subprocess.run([sys.executable, "-m", "emulator.cli", "serve", "--port", str(port), "--in-memory"],
                                 capture_output=True, text=True, timeout=60)
     assert result.returncode == 1
     assert f"cannot listen on 127.0.0.1:{port}" in result.stderr
