@@ -120,7 +120,10 @@ class Emulator:
             shutil.rmtree(self.state_dir / "streams", ignore_errors=True)
             self._init_state()
 
-    def close(self) -> None:
+    def close(self, keep_state: bool = False) -> None:
+        """Stop everything; a durable emulator writes a final snapshot (unless `keep_state`: leave the files as they are)."""
+        if keep_state:
+            self.persistence = NoPersistence()
         if self._housekeeper is not None:
             self._housekeeper.stop()
             self._housekeeper = None

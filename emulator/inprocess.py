@@ -46,8 +46,17 @@ class emulate(ContextDecorator):
             raise RuntimeError("an emulate() block is already active in this process; nest none inside another")
         self._mock = mock_aws()
         self._mock.start()
-        emulator = Emulator(**self._options)
-        emulator.recover()  # with a state_dir: what it holds, restored into moto's fresh backends
+        try:
+            emulator = Emulator(**self._options)
+        except BaseException:
+            self._mock.stop()
+            raise
+        try:
+            emulator.recover()  # with a state_dir: what it holds, restored into moto's fresh backends
+        except BaseException:
+            emulator.close(keep_state=True)
+            self._mock.stop()
+            raise
         moto_bridge.activate(emulator.capture, functools.partial(router.route, emulator), router.claims)
         emulator.invoker.before_worker_start = self._start_loopback_server
         emulator.start()

@@ -155,6 +155,17 @@ def set_table_stream(table: Table, label: str, view_type: str | None) -> None:
     )
 
 
+def table_created_at(table: Table) -> str:
+    return table.created_at.isoformat()
+
+
+def set_table_created_at(table: Table, created_at: str) -> None:
+    """Restore CreationDateTime after a restart rebuilt the table."""
+    from datetime import datetime
+
+    table.created_at = datetime.fromisoformat(created_at)
+
+
 def table_key_schema(table: Table) -> list[dict[str, str]]:
     return [dict(element) for element in table.schema]
 

@@ -106,6 +106,9 @@ class Persistence(NoPersistence):
 
     def table_request(self, account_id: str, region: str, target: str, body: dict[str, Any]) -> None:
         entry = {"op": "ddl", "account": account_id, "region": region, "target": target, "body": body}
+        if target == "CreateTable":
+            table = moto_bridge.find_table(account_id, region, _table_name(body))
+            entry["created_at"] = moto_bridge.table_created_at(table)
         key = (account_id, region, _table_name(body))
         if target == "CreateTable":
             self.ddl[key] = [entry]
@@ -331,6 +334,7 @@ class Persistence(NoPersistence):
         key = (account_id, region, _table_name(body))
         if target == "CreateTable":
             self.ddl[key] = [entry]
+            moto_bridge.set_table_created_at(moto_bridge.find_table(*key), entry["created_at"])
         elif target == "DeleteTable":
             self.ddl.pop(key, None)
             self.emulator.streams.latest.pop(key, None)
