@@ -25,7 +25,7 @@ from botocore.awsrequest import AWSPreparedRequest
 from moto.core.botocore_stubber import BotocoreStubber
 from moto.core.request import Request as MotoRequest
 from moto.dynamodb.models import dynamodb_backends
-from moto.dynamodb.models.dynamo_type import DynamoType, Item
+from moto.dynamodb.models.dynamo_type import DynamoType, Item, LimitedSizeDict
 from moto.dynamodb.models.table import Table
 from moto.dynamodb.responses import DynamoHandler
 from werkzeug.exceptions import HTTPException
@@ -91,6 +91,20 @@ def find_table(account_id: str, region: str, table_name: str) -> Table | None:
         return dynamodb_backends[account_id][region].tables.get(table_name)
     except KeyError:
         return None
+
+
+def restore_item(table: Table, image: Image) -> None:
+    """Put an item back as it was stored before a restart: no validation, no capture (it was both already)."""
+    item = Item.__new__(Item)
+    item.hash_key = DynamoType(image[table.hash_key_attr])
+    item.range_key = DynamoType(image[table.range_key_attr]) if table.range_key_attr else None
+    attributes = LimitedSizeDict.__new__(LimitedSizeDict)
+    dict.__init__(attributes, ((name, DynamoType(value)) for name, value in image.items()))
+    item.attrs = attributes
+    if item.range_key is not None:
+        table.items[item.hash_key][item.range_key] = item
+    else:
+        table.items[item.hash_key] = item
 
 
 def delete_item_by_keys(table: Table, keys: Image) -> None:

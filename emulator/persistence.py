@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 from . import moto_bridge
 from .functions import Function
 from .messages import Request
-from .records import ChangeRecord
+from .records import LoggedRecord
 from .shards import Shard
 from .streams import Stream, StreamObserver
 from .wal import CorruptStateError, WriteAheadLog, read_entries
@@ -265,7 +265,7 @@ class Persistence(NoPersistence):
         elif kind == "items":
             table = moto_bridge.find_table(*entry["key"])
             for item in entry["items"]:
-                table.put_item(item)
+                moto_bridge.restore_item(table, item)
         elif kind == "stream":
             self._apply({"op": "stream", "state": entry["state"]})
         elif kind == "latest":
@@ -288,7 +288,7 @@ class Persistence(NoPersistence):
             table = moto_bridge.find_table(*entry["table"])
             for keys, new in entry["items"]:
                 if new is not None:
-                    table.put_item(new)
+                    moto_bridge.restore_item(table, new)
                 else:
                     moto_bridge.delete_item_by_keys(table, keys)
             emulator.commit_versions[tuple(entry["table"])] = entry["version"]
@@ -348,9 +348,9 @@ class Persistence(NoPersistence):
         highest = self._confirmed
         for stream in emulator.streams.streams.values():
             for shard in stream.shards.values():
-                entries = shard.log.load(self._confirmed)
-                shard.records = [ChangeRecord.from_log_line(entry) for entry in entries
-                                 if int(entry["sequence_number"]) > shard.trimmed_through]
+                trimmed = shard.trimmed_through
+                shard.records = [LoggedRecord(line, number, created_at)
+                                 for line, number, created_at in shard.log.load(self._confirmed) if number > trimmed]
                 highest = max(highest, shard.starting_sequence_number, shard.ending_sequence_number or 0)
         emulator.sequence_numbers.restore(highest)
 

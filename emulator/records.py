@@ -98,14 +98,6 @@ class ChangeRecord:
             record["userIdentity"] = {"PrincipalId": TTL_PRINCIPAL, "Type": "Service"}
         return record
 
-    @classmethod
-    def from_log_line(cls, entry: dict[str, Any]) -> "ChangeRecord":
-        """A record read back from a segment file (the inverse of to_log_line)."""
-        return cls(sequence_number=int(entry["sequence_number"]), event_id=entry["event_id"],
-                   event_name=EventName(entry["event_name"]), keys=entry["keys"], old_image=entry["old_image"],
-                   new_image=entry["new_image"], created_at=entry["commit_timestamp"],
-                   commit_version=entry["commit_version"], by_ttl=entry["user_identity"] is not None)
-
     def to_lambda_dict(self, view_type: StreamViewType, region: str, stream_arn: str) -> dict[str, Any]:
         """The record as Lambda delivers it in an event: with eventSourceARN, userIdentity members in lower case."""
         record = self.to_dict(view_type, region)
@@ -141,3 +133,35 @@ class ChangeRecord:
             ).encode()
             + b"\n"
         )
+
+
+_LAZY_FIELDS = frozenset({"event_id", "event_name", "keys", "old_image", "new_image", "commit_version", "by_ttl"})
+
+
+class LoggedRecord(ChangeRecord):
+    """A record read back from its segment file after a restart, parsed only when first used.
+
+    A restart reads every retained record (a million, say); only the sequence number and time are needed
+    up front, so the rest of each line waits until a reader or a poller asks for it.
+    """
+
+    __slots__ = ("_line",)
+
+    def __init__(self, line: bytes, sequence_number: int, created_at: float) -> None:  # noqa: super() on purpose not called
+        self.sequence_number = sequence_number
+        self.created_at = created_at
+        self._line = line
+        self._wire = None
+
+    def __getattr__(self, name: str) -> Any:
+        if name not in _LAZY_FIELDS:
+            raise AttributeError(name)
+        entry = json.loads(self._line)
+        self.event_id = entry["event_id"]
+        self.event_name = EventName(entry["event_name"])
+        self.keys = entry["keys"]
+        self.old_image = entry["old_image"]
+        self.new_image = entry["new_image"]
+        self.commit_version = entry["commit_version"]
+        self.by_ttl = entry["user_identity"] is not None
+        return getattr(self, name)

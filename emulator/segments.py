@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -69,12 +70,14 @@ class SegmentLog:
             self._active.close()
             self._active = None
 
-    def load(self, confirmed_through: int) -> list[dict[str, Any]]:
-        """Read the shard's segments back after a restart: every record up to `confirmed_through`.
+    def load(self, confirmed_through: int) -> list[tuple[bytes, int, float]]:
+        """Read the shard's segments back after a restart: (line, sequence number, commit time) of every record
+        up to `confirmed_through`.
 
         A torn last line (a crash mid-write) and records past `confirmed_through` (written, but their commit
         never reached the write-ahead log, so never acknowledged) are cut off; a bad line elsewhere raises
-        CorruptStateError naming the file.
+        CorruptStateError naming the file. Lines are checked by their fixed prefix, not parsed in full: the
+        rest of each record is parsed when it is first read.
         """
         from .wal import CorruptStateError
 
@@ -83,7 +86,7 @@ class SegmentLog:
         if not self.directory.exists():
             return []
         paths = sorted(self.directory.glob("*.jsonl"), key=lambda p: int(p.stem) if p.stem.isdigit() else -1)
-        entries: list[dict[str, Any]] = []
+        loaded: list[tuple[bytes, int, float]] = []
         for path in paths:
             if not path.stem.isdigit():
                 raise CorruptStateError(f"{path}: not a segment file (its name must be its first sequence number)")
@@ -91,21 +94,24 @@ class SegmentLog:
                 os.remove(path)
                 continue
             data = path.read_bytes()
+            lines = data.split(b"\n")
             keep = 0
             segment = Segment(path, int(path.stem))
-            for number, line in enumerate(data.splitlines(keepends=True), start=1):
-                try:
-                    entry = json.loads(line) if line.endswith(b"\n") else None
-                except ValueError:
-                    entry = None
-                last_line = keep + len(line) >= len(data)
-                if entry is None and not last_line:
-                    raise CorruptStateError(f"{path}: line {number} is corrupt (not a complete JSON record)")
-                if entry is None or int(entry["sequence_number"]) > confirmed_through:
+            for number, line in enumerate(lines, start=1):
+                last_line = number >= len(lines) - 1
+                match = _LINE_PREFIX.match(line) if line.endswith(b"}") else None
+                if match is not None and last_line:
+                    match = match if _parses(line) else None
+                if match is None:
+                    if not line or last_line:
+                        break  # the end, or a line torn by a crash mid-write
+                    raise CorruptStateError(f"{path}: line {number} is corrupt (not a complete record)")
+                sequence_number = int(match.group(1))
+                if sequence_number > confirmed_through:
                     break
-                entries.append(entry)
-                keep += len(line)
-                segment.last_sequence_number = int(entry["sequence_number"])
+                loaded.append((line, sequence_number, float(match.group(2))))
+                keep += len(line) + 1
+                segment.last_sequence_number = sequence_number
             if keep < len(data):
                 with open(path, "r+b") as torn:
                     torn.truncate(keep)
@@ -114,4 +120,16 @@ class SegmentLog:
                 continue
             segment.size = keep
             self.segments.append(segment)
-        return entries
+        return loaded
+
+
+_LINE_PREFIX = re.compile(
+    rb'^\{"table":"[^"]*","shard":"[^"]*","sequence_number":"(\d+)","commit_version":\d+,"commit_timestamp":([-+0-9.eE]+),')
+
+
+def _parses(line: bytes) -> bool:
+    try:
+        json.loads(line)
+        return True
+    except ValueError:
+        return False
