@@ -1,7 +1,7 @@
 """Checkpoints: how far each event source mapping has processed each shard.
 
 Per mapping and shard: the last processed sequence number of each of the shard's lanes (one lane unless
-ParallelizationFactor > 1) and whether the shard is finished. Disable/enable, UpdateEventSourceMapping and
+ParallelizationFactor > 1), each lane's open tumbling window with its state, and whether the shard is finished. Disable/enable, UpdateEventSourceMapping and
 restarts resume from here, so nothing is replayed or skipped by accident. Each mapping's checkpoints are
 one small JSON file, written to a temporary file and swapped in with os.replace.
 """
@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 
 @dataclass
 class ShardCheckpoint:
     lanes: list[int]
     finished: bool = False
+    #: per lane, its open tumbling window ({"start", "end", "state", "invoked"}) or None
+    windows: list[dict[str, Any] | None] = field(default_factory=list)
 
 
 class Checkpoints:
@@ -29,14 +32,15 @@ class Checkpoints:
         return self._mappings.get(mapping_uuid, {}).get(shard_id)
 
     def save(self, mapping_uuid: str, shard_id: str, checkpoint: ShardCheckpoint) -> None:
-        self._mappings.setdefault(mapping_uuid, {})[shard_id] = ShardCheckpoint(list(checkpoint.lanes), checkpoint.finished)
+        self._mappings.setdefault(mapping_uuid, {})[shard_id] = ShardCheckpoint(
+            list(checkpoint.lanes), checkpoint.finished, list(checkpoint.windows))
         self._write(mapping_uuid)
 
     def _write(self, mapping_uuid: str) -> None:
         self.directory.mkdir(parents=True, exist_ok=True)
         path = self.directory / f"{mapping_uuid}.json"
         temporary = path.with_suffix(".json.tmp")
-        shards = {shard_id: {"lanes": [str(n) for n in c.lanes], "finished": c.finished}
+        shards = {shard_id: {"lanes": [str(n) for n in c.lanes], "finished": c.finished, "windows": c.windows}
                   for shard_id, c in self._mappings[mapping_uuid].items()}
         temporary.write_text(json.dumps({"mapping": mapping_uuid, "shards": shards}))
         os.replace(temporary, path)
@@ -58,7 +62,7 @@ class Checkpoints:
             try:
                 saved = json.loads(path.read_text())
                 self._mappings[saved["mapping"]] = {
-                    shard_id: ShardCheckpoint([int(n) for n in c["lanes"]], c["finished"])
+                    shard_id: ShardCheckpoint([int(n) for n in c["lanes"]], c["finished"], c.get("windows") or [])
                     for shard_id, c in saved["shards"].items()}
             except (ValueError, KeyError, TypeError) as error:
                 raise CorruptStateError(f"{path}: checkpoint file is corrupt ({type(error).__name__}: {error})") from None

@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import threading
 import uuid
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
@@ -192,7 +192,9 @@ class ShardLane(threading.Thread):
         result = self.runner.invoke(self._event([], final=True, terminated_early=terminated_early), self.shard, [], 0)
         if not result.ok:
             log.warning("final invocation of window %s failed: %s", _iso(self.window.start), result.error)
-        self.window = None
+        with self.runner.emulator.activity:
+            self.window = None
+            self.runner.save_checkpoint(self.shard)
 
     def _process(self, records: list[ChangeRecord]) -> None:
         runner, mapping = self.runner, self.runner.mapping
@@ -298,6 +300,9 @@ class MappingRunner:
                 start = max(shard.trimmed_through, self.triggers.start_positions.get(mapping.uuid, 0))
                 positions = [start] * mapping.parallelization_factor
             lanes = [ShardLane(self, shard, lane, position) for lane, position in enumerate(positions)]
+            if saved is not None and len(saved.windows) == len(lanes):
+                for lane, window in zip(lanes, saved.windows):
+                    lane.window = Window(**window) if window else None
             self.lanes[shard_id] = lanes
             for lane in lanes:
                 lane.start()
@@ -315,8 +320,9 @@ class MappingRunner:
 
     def save_checkpoint(self, shard: Shard, finished: bool = False) -> None:
         lanes = self.lanes.get(shard.shard_id, [])
+        windows = [asdict(lane.window) if lane.window is not None else None for lane in lanes]
         self.triggers.checkpoints.save(self.mapping.uuid, shard.shard_id,
-                                       ShardCheckpoint([lane.position for lane in lanes], finished))
+                                       ShardCheckpoint([lane.position for lane in lanes], finished, windows))
 
     def caught_up(self) -> bool:
         """Every record of every shard this mapping can reach has been processed (lock held)."""

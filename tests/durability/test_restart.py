@@ -221,3 +221,31 @@ def test_mappings_resume_from_their_checkpoints_after_a_restart(tmp_path):
         assert emu.wait_idle(5)["Idle"]
         assert [m["State"] for m in lam.list_event_source_mappings()["EventSourceMappings"]] == ["Enabled"]
     assert seen == ["a", "b", "c"]
+
+
+def test_tumbling_window_state_survives_a_restart(tmp_path):
+    events: list[dict] = []
+
+    def handler(event, context):
+        events.append(event)
+        return {"state": {"count": event["state"].get("count", 0) + len(event["Records"])}}
+
+    with emulate(state_dir=tmp_path, housekeeping_interval=None) as emu:
+        dynamodb, _, lam = clients()
+        arn = create_table(dynamodb)["LatestStreamArn"]
+        emu.register_function("window", handler)
+        lam.create_event_source_mapping(EventSourceArn=arn, FunctionName="window", StartingPosition="TRIM_HORIZON",
+                                        TumblingWindowInSeconds=600)
+        emu.clock.advance(600 - emu.clock.now() % 600 + 1)
+        for key in ("a", "b"):
+            dynamodb.put_item(TableName="orders", Item={"pk": {"S": key}})
+            assert emu.wait_idle(5)["Idle"]
+    with emulate(state_dir=tmp_path, housekeeping_interval=None) as emu:
+        emu.register_function("window", handler)
+        dynamodb, _, _ = clients()
+        dynamodb.put_item(TableName="orders", Item={"pk": {"S": "c"}})
+        assert emu.wait_idle(5)["Idle"]
+        emu.clock.advance(600)
+        assert emu.wait_idle(5)["Idle"]
+    final = events[-1]
+    assert final["isFinalInvokeForWindow"] and final["state"] == {"count": 3}
