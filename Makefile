@@ -7,11 +7,16 @@ STAMP  := $(VENV)/.installed-stamp
 HOST   ?= 127.0.0.1
 PORT   ?= 4566
 
-.PHONY: setup test run bench peer clean
+.PHONY: setup java test run bench peer clean
 
 setup: $(STAMP)
 
-$(STAMP): pyproject.toml
+# Spark (spark_batch/) runs on a Java runtime, 17 or later: installed from Debian's packages if `java` is missing
+java:
+	@command -v java >/dev/null 2>&1 || { SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+		$$SUDO apt-get update && $$SUDO apt-get install -y openjdk-17-jre-headless; }
+
+$(STAMP): pyproject.toml | java
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
