@@ -1,0 +1,27 @@
+"""What goes wrong on the Spark batch path, as classes with messages that say what to do about it."""
+
+from __future__ import annotations
+
+
+class SparkBatchError(Exception):
+    """Base class of the Spark batch path's own errors."""
+
+
+class MissingFileSystemError(SparkBatchError):
+    """A path's scheme (s3a://, gs://, ...) has no Hadoop FileSystem class on Spark's classpath."""
+
+
+class StaleStreamError(SparkBatchError):
+    """A table stream's offset is older than the retained change log: changes after it are gone."""
+
+
+class IncompleteHistoryError(SparkBatchError):
+    """A table's state was asked for at a version the retained change log cannot rebuild."""
+
+
+class StreamNotFoundError(SparkBatchError):
+    """No table stream of that name under the offsets directory."""
+
+
+class StreamExistsError(SparkBatchError):
+    """A table stream of that name exists already (pass replace=True to start it over)."""

@@ -1,0 +1,67 @@
+"""The SparkSession the batch path runs on: local[*] by default, any cluster given a master URL.
+
+    from spark_batch.session import spark_session
+    spark = spark_session()                       # local[*], or $SPARK_MASTER when set
+    spark = spark_session("spark://host:7077")    # a standalone cluster (yarn, k8s://... alike)
+
+Nothing is downloaded at run time: no `spark.jars.packages`, only the jars inside the pyspark wheel (and
+whatever a cluster brings). The wheel has no hadoop-aws, so s3a:// paths need its jar on the classpath;
+`require_filesystem` says so plainly instead of failing deep inside a job.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from typing import Mapping
+
+from pyspark.sql import SparkSession
+
+from .errors import MissingFileSystemError, SparkBatchError
+
+#: settings every Eddy session gets unless the caller sets them: UTC everywhere (commit timestamps are UTC),
+#: and Spark's console progress bar on, so that long jobs show their stages.
+DEFAULTS = {
+    "spark.sql.session.timeZone": "UTC",
+    "spark.ui.showConsoleProgress": "true",
+}
+
+#: what to do about a scheme whose FileSystem class is missing
+_HINTS = {
+    "s3a": "s3a:// needs the hadoop-aws jar (org.apache.hadoop.fs.s3a.S3AFileSystem) and the AWS SDK bundle it "
+           "depends on, matching Hadoop {hadoop}; the pyspark wheel has neither and Eddy downloads nothing at "
+           "run time. Put them on the classpath (spark.jars / --jars, or a cluster that has them) and run again.",
+}
+
+
+def spark_session(master: str | None = None, app_name: str = "eddy", config: Mapping[str, str] | None = None) -> SparkSession:
+    """A SparkSession on `master` (default: $SPARK_MASTER, else local[*]) with Eddy's defaults under `config`."""
+    if not (shutil.which("java") or os.environ.get("JAVA_HOME")):
+        raise SparkBatchError("Spark needs Java 17 or later: install a JRE (e.g. openjdk-17-jre-headless) "
+                              "or set JAVA_HOME")
+    builder = SparkSession.builder.master(master or os.environ.get("SPARK_MASTER") or "local[*]").appName(app_name)
+    for key, value in {**DEFAULTS, **(config or {})}.items():
+        builder = builder.config(key, value)
+    return builder.getOrCreate()
+
+
+def require_filesystem(spark: SparkSession, path: str) -> None:
+    """Raise MissingFileSystemError if `path`'s scheme has no Hadoop FileSystem on this session's classpath."""
+    scheme = scheme_of(path)
+    if scheme in ("", "file"):
+        return
+    jvm = spark.sparkContext._jvm
+    conf = spark.sparkContext._jsc.hadoopConfiguration()
+    try:
+        jvm.org.apache.hadoop.fs.FileSystem.getFileSystemClass(scheme, conf)
+    except Exception as error:  # py4j wraps ClassNotFoundException / UnsupportedFileSystemException
+        hadoop = jvm.org.apache.hadoop.util.VersionInfo.getVersion()
+        hint = _HINTS.get(scheme, "add the jar that provides it to the classpath (spark.jars / --jars)").format(
+            hadoop=hadoop)
+        raise MissingFileSystemError(f"no Hadoop FileSystem for {scheme}:// ({path}): {hint}") from error
+
+
+def scheme_of(path: str) -> str:
+    """"s3a" for s3a://bucket/key, "" for a local path (Windows drive letters are not schemes)."""
+    head, sep, _ = str(path).partition("://")
+    return head.lower() if sep and head.isalnum() and len(head) > 1 else ""

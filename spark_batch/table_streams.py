@@ -1,0 +1,273 @@
+"""Table streams over Eddy's change log: named offsets on a table, read as net change sets (Lakehouse-style).
+
+    streams = TableStreams(spark, state_dir=".eddy", offsets_dir="offsets/")
+    members = streams.create("members_stream", "members")            # offset: now (the latest commit)
+    streams.create("audit", "members", at_version=0)                 # or a commit version / a timestamp
+    streams.create("signups", "members", mode="APPEND_ONLY")
+    members.read().show()             # __change_type, __commit_version, __commit_timestamp, the item's columns
+    members.apply_changes("replica/", keys=["id"])                    # MERGE into a Parquet replica, move on
+    members.consume(lambda df, batch_id: df.write.mode("append").parquet("out/"))
+    streams.create_temp_views(); spark.sql("select * from members_stream")
+    members.consume_sql("insert into target select id, name from members_stream")
+
+A stream is only an offset: the commit version it has consumed through, kept in `<offsets_dir>/<name>.json`
+(written to a temp file and swapped in with os.replace). Reading returns the minimal change set from the
+offset to the latest commit (changes.net_changes; APPEND_ONLY: every INSERT) and never moves the offset.
+Consuming writes the rows somewhere and then, only if the write returned, moves the offset to the version
+read through: a failed write leaves it where it was. Before writing, the range is noted in the offset file,
+so a consume that died between its write and the offset move consumes the same range, with the same
+batch id, when it runs again (a writer that overwrites by batch id, or apply_changes, is then exactly-once).
+
+A stream whose offset is older than the retained change log (a commit after it is no longer there) is
+stale: reading or consuming it raises StaleStreamError; create it again at a later offset.
+
+Decoding: the item's columns are the attributes of the images, typed by dynamodb_json: those of every
+change set this stream has returned (kept with its offset, so an empty change set still has them) and
+of the one being returned, or `item_type=` if given; the key attributes first, then the rest by name.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql import functions as F
+
+from . import changes, io
+from .dynamodb_json import ItemType, infer_item_type, merge
+from .errors import IncompleteHistoryError, StaleStreamError, StreamExistsError, StreamNotFoundError
+
+MODES = ("STANDARD", "APPEND_ONLY")
+METADATA_COLUMNS = ["__change_type", "__commit_version", "__commit_timestamp"]
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+class TableStreams:
+    """The table streams whose offsets live under `offsets_dir`, on the change log under `state_dir`."""
+
+    def __init__(self, spark: SparkSession, state_dir: str | os.PathLike[str], offsets_dir: str | os.PathLike[str]) -> None:
+        self.spark = spark
+        self.state_dir = str(state_dir)
+        self.offsets_dir = Path(offsets_dir)
+
+    def create(self, name: str, table: str, *, mode: str = "STANDARD", at_version: int | None = None,
+               at_timestamp: datetime | float | None = None, show_initial_rows: bool = False,
+               replace: bool = False) -> "TableStream":
+        """A new stream on `table` whose offset is now (the latest commit), `at_version` (it returns the
+        commits after that version) or `at_timestamp` (the table as of then). `show_initial_rows`: its
+        first read returns every item of the table as an INSERT (needs the table's whole history)."""
+        if not _NAME.match(name):
+            raise ValueError(f"a table stream's name is letters, digits and _ (it is also a view name): {name!r}")
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+        if at_version is not None and at_timestamp is not None:
+            raise ValueError("give at_version or at_timestamp, not both")
+        if self._path(name).exists() and not replace:
+            raise StreamExistsError(f"table stream {name} exists already (replace=True starts it over)")
+        log = self.change_log(table)
+        now = datetime.now(timezone.utc).timestamp()
+        state: dict[str, Any] = {"name": name, "table": table, "mode": mode, "show_initial_rows": show_initial_rows,
+                                 "created_at": now, "offset": None, "offset_timestamp": None, "pending": None}
+        if at_version is not None:
+            state["offset"] = int(at_version)
+        else:
+            since = _epoch(at_timestamp) if at_timestamp is not None else None
+            state["offset"], state["offset_timestamp"] = _offset_at(log, table, since, now)
+        stream = TableStream(self, state)
+        if show_initial_rows:
+            changes.check_history(log, table, after=None, upto=state["offset"] or 0)
+        stream._save()
+        return stream
+
+    def get(self, name: str) -> "TableStream":
+        state = io.read_json_file(None, str(self._path(name)))
+        if state is None:
+            raise StreamNotFoundError(f"no table stream named {name} in {self.offsets_dir}")
+        return TableStream(self, state)
+
+    def drop(self, name: str) -> None:
+        self.get(name)
+        self._path(name).unlink()
+
+    def names(self) -> list[str]:
+        return sorted(path.stem for path in self.offsets_dir.glob("*.json")) if self.offsets_dir.exists() else []
+
+    def create_temp_views(self) -> list[str]:
+        """A temp view per stream, named after it, holding its change set as of now (call again to refresh)."""
+        for name in self.names():
+            self.get(name).create_temp_view()
+        return self.names()
+
+    def change_log(self, table: str) -> DataFrame:
+        return io.read_change_log(self.spark, self.state_dir, tables=[table]).where(F.col("table") == table)
+
+    def _path(self, name: str) -> Path:
+        return self.offsets_dir / f"{name}.json"
+
+
+class TableStream:
+    """One named stream: its table, mode and offset (the commit version it has consumed through)."""
+
+    def __init__(self, streams: TableStreams, state: dict[str, Any]) -> None:
+        self._streams = streams
+        self.state = state
+
+    name = property(lambda self: self.state["name"])
+    table = property(lambda self: self.state["table"])
+    mode = property(lambda self: self.state["mode"])
+    offset = property(lambda self: self.state["offset"], doc="consumed through this commit version (None: nothing yet)")
+
+    def read(self, *, item_type: ItemType | None = None, raw: bool = False) -> DataFrame:
+        """The change set from the offset to the latest commit. Never moves the offset."""
+        return self._changes(item_type=item_type, raw=raw)[0]
+
+    def consume(self, write: Callable[[DataFrame, str], Any], *, item_type: ItemType | None = None) -> int:
+        """Run `write(rows, batch_id)` on the change set, then move the offset to the version it ran through.
+
+        If `write` raises, the offset stays. `batch_id` ("<name>:<from>:<to>") is the same if a consume that
+        died after writing runs again. Returns the commit version the stream now stands at."""
+        pending = self.state.get("pending")
+        rows, after, upto = self._changes(item_type=item_type, upto=pending and pending["upto"])
+        if upto == after and not self.state["show_initial_rows"]:
+            return upto
+        self.state["pending"] = {"after": after, "upto": upto}
+        self._save()
+        try:
+            write(rows, f"{self.name}:{after if after is not None else ''}:{upto}")
+        except BaseException:
+            self.state["pending"] = None
+            self._save()
+            raise
+        self.state.update(offset=upto, offset_timestamp=None, show_initial_rows=False, pending=None)
+        self._save()
+        return upto
+
+    def consume_sql(self, statement: str) -> int:
+        """Run a Spark SQL statement that reads the stream's temp view (INSERT INTO ... SELECT ... FROM <name>);
+        the offset moves once it has run."""
+        def run(rows: DataFrame, batch_id: str) -> None:
+            rows.createOrReplaceTempView(self.name)
+            self._streams.spark.sql(statement).collect()
+
+        return self.consume(run)
+
+    def apply_changes(self, replica: str, keys: Iterable[str]) -> int:
+        """Keep a Parquet replica of the table in sync: DELETE removes the row with those keys, INSERT and
+        UPDATE_AFTER replace it (a MERGE INTO ... WHEN MATCHED / NOT MATCHED), then the offset moves."""
+        keys = list(keys)
+
+        def merge(rows: DataFrame, batch_id: str) -> None:
+            io.replace_parquet(apply_changes(io.read_parquet(self._streams.spark, replica), rows, keys), replica)
+
+        return self.consume(merge)
+
+    def create_temp_view(self, name: str | None = None) -> DataFrame:
+        rows = self.read()
+        rows.createOrReplaceTempView(name or self.name)
+        return rows
+
+    def is_stale(self) -> bool:
+        try:
+            self._range(self._streams.change_log(self.table))
+        except StaleStreamError:
+            return True
+        return False
+
+    # -- internals ---------------------------------------------------------------------------------
+
+    def _changes(self, *, item_type: ItemType | None = None, raw: bool = False,
+                 upto: int | None = None) -> tuple[DataFrame, int | None, int]:
+        log = self._streams.change_log(self.table)
+        after, latest = self._range(log, upto)
+        if self.mode == "APPEND_ONLY":
+            rows = changes.inserts(log, after=after, upto=latest)
+        else:
+            rows = changes.net_changes(log, after=after, upto=latest)
+        rows = rows.cache()
+        if item_type is None:
+            known = self.state.get("item_type")
+            item_type = merge(ItemType.from_dict(known) if known else None, infer_item_type(rows, "__image"))
+            self.state["item_type"] = item_type.to_dict()
+        keys = self.state.get("keys") or _key_names(rows)
+        self.state["keys"] = keys
+        ordered = keys + [name for name in item_type.columns if name not in keys]
+        decoded = rows.withColumn("__item", item_type.decode("__image")).select(
+            *METADATA_COLUMNS, *[F.col("__item")[name].alias(name) for name in ordered],
+            *(["__image"] if raw else []))
+        return decoded, after, latest
+
+    def _range(self, log: DataFrame, upto: int | None = None) -> tuple[int | None, int]:
+        """(after, upto): the versions this stream returns, after checking none of them is gone."""
+        after = None if self.state["show_initial_rows"] else self.offset
+        if after is None and not self.state["show_initial_rows"]:
+            after = _first_after(log, self.state["offset_timestamp"] or self.state["created_at"])
+            if after is None:
+                return 0, 0  # nothing committed since the stream's offset: an empty range
+        try:
+            latest = changes.check_history(log, self.table, after=after, upto=upto)
+        except IncompleteHistoryError as error:
+            raise StaleStreamError(f"table stream {self.name} is stale: its offset (version {after or 0}) is older "
+                                   f"than the retained change log of table {self.table} ({error}); create it again "
+                                   f"at a later offset") from None
+        return after, latest if upto is None else upto
+
+    def _save(self) -> None:
+        io.write_json_file(self._streams._path(self.name), self.state)
+
+
+def apply_changes(replica: DataFrame | None, rows: DataFrame, keys: list[str]) -> DataFrame:
+    """The replica after a change set: rows whose keys have a DELETE, INSERT or UPDATE_AFTER go, and the
+    INSERT and UPDATE_AFTER rows come in (item columns only; new attributes become new columns)."""
+    items = [name for name in rows.columns if name not in METADATA_COLUMNS and name != "__image"]
+    incoming = rows.where(F.col("__change_type").isin("INSERT", "UPDATE_AFTER")).select(*items)
+    if replica is None:
+        return incoming
+    touched = rows.where(F.col("__change_type").isin("DELETE", "INSERT", "UPDATE_AFTER")).select(*keys)
+    kept = replica.join(touched, keys, "left_anti")
+    return kept.unionByName(incoming, allowMissingColumns=True)
+
+
+def _key_names(rows: DataFrame) -> list[str]:
+    """The key attribute names, from one row's `__key` (cheap: the rows are cached)."""
+    first = rows.where(F.col("__key").isNotNull()).select("__key").limit(1).collect()
+    if not first:
+        return []
+    import json
+
+    return [entry["key"] for entry in json.loads(first[0][0])]
+
+
+def _offset_at(log: DataFrame, table: str, since: float | None, now: float) -> tuple[int | None, float | None]:
+    """(offset, offset_timestamp) of a stream created at `since` (None: now): the last commit version at or
+    before then; with no commit in the log yet, no version but a time (the commits after it are returned)."""
+    bounded = log if since is None else log.where(F.col("commit_timestamp") <= F.lit(_timestamp(since)))
+    _, last, _ = changes.version_range(bounded)
+    if last is not None:
+        return last, None
+    first, _, _ = changes.version_range(log)
+    if first is None:
+        return None, now if since is None else since
+    if first == 1:
+        return 0, None  # the table's first commit came after `since`: it was empty then
+    raise StaleStreamError(f"table {table}: {_timestamp(since).isoformat()} is older than the retained change "
+                           f"log (its first commit there is version {first})")
+
+
+def _first_after(log: DataFrame, since: float) -> int | None:
+    """The offset for 'the commits after `since`' once they exist: the version before the first of them."""
+    first, _, _ = changes.version_range(log.where(F.col("commit_timestamp") > F.lit(_timestamp(since))))
+    return None if first is None else first - 1
+
+
+def _epoch(moment: datetime | float) -> float:
+    if isinstance(moment, datetime):
+        return (moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)).timestamp()
+    return float(moment)
+
+
+def _timestamp(epoch: float) -> datetime:
+    return datetime.fromtimestamp(epoch, timezone.utc)

@@ -1,0 +1,31 @@
+"""One SparkSession for every Spark test: local[2], no UI, two shuffle partitions, UTC."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+import pytest
+from pyspark.sql import SparkSession
+
+from spark_batch.session import spark_session
+
+#: what keeps a test session quick to start and quick on tiny inputs
+TEST_CONFIG = {
+    "spark.ui.enabled": "false",
+    "spark.ui.showConsoleProgress": "false",
+    "spark.sql.shuffle.partitions": "2",
+    "spark.default.parallelism": "2",
+    "spark.sql.adaptive.enabled": "false",
+    "spark.driver.extraJavaOptions": "-XX:+UseSerialGC -XX:TieredStopAtLevel=1",
+    "spark.sql.warehouse.dir": "",
+}
+
+
+@pytest.fixture(scope="session")
+def spark(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SparkSession]:
+    config = {**TEST_CONFIG, "spark.sql.warehouse.dir": str(tmp_path_factory.mktemp("warehouse"))}
+    session = spark_session("local[2]", app_name="eddy-tests", config=config)
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
