@@ -32,6 +32,7 @@ bench: $(STAMP)
 	$(PY) bench/put_item.py
 	$(PY) bench/get_records.py
 	$(PY) bench/triggers.py
+	$(PY) bench/durability.py
 
 # moto's own dynamodb and dynamodbstreams tests in server mode, against plain moto and against Eddy
 peer: $(STAMP)
