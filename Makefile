@@ -26,7 +26,7 @@ test: $(STAMP)
 	$(PY) -m pytest -q
 
 run: $(STAMP)
-	$(VENV)/bin/eddy serve --host $(HOST) --port $(PORT) --state-dir .eddy
+	$(VENV)/bin/eddy serve --host $(HOST) --port $(PORT) --state-dir .eddy --stack infra/examples/stack.yaml
 
 bench: $(STAMP)
 	$(PY) bench/put_item.py

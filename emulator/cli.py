@@ -1,6 +1,8 @@
 """The `eddy` command.
 
-    eddy serve [--host 127.0.0.1] [--port 4566] [--state-dir DIR]
+    eddy serve [--host 127.0.0.1] [--port 4566] [--state-dir DIR | --in-memory] [--stack FILE]
+    eddy tail TABLE                 follow a table's stream
+    eddy up -f stack.yaml           apply a stack file (eddy down removes it)
 """
 
 from __future__ import annotations
@@ -34,9 +36,17 @@ def main(argv: list[str] | None = None) -> int:
                        help="a shard receiving more records than this in one second splits in two (0: never)")
     serve.add_argument("--housekeeping-interval", type=float, default=defaults.housekeeping_interval,
                        help="seconds between TTL sweeps and shard maintenance (0: only on demand)")
+    serve.add_argument("--stack", default=None, help="a stack file (or SAM template) to apply once serving")
     serve.add_argument("--verbose", action="store_true", help="log every request")
+    serve.set_defaults(handler=serve_command)
+    from infra.cli import register as register_infra
+
+    from .tail import register as register_tail
+
+    register_tail(commands)
+    register_infra(commands)
     args = parser.parse_args(argv)
-    return serve_command(args)
+    return args.handler(args)
 
 
 def serve_command(args: argparse.Namespace) -> int:
@@ -71,15 +81,37 @@ def serve_command(args: argparse.Namespace) -> int:
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: stopping.set())
     server.start()
-    print(f"Eddy is serving DynamoDB, DynamoDB Streams and moto's services on {server.url}", flush=True)
+    print(f"Eddy is serving DynamoDB, DynamoDB Streams, Lambda and moto's services on {server.url}", flush=True)
     kept = "kept" if emulator.persistence.durable else "temporary, nothing kept"
     print(f"  state directory: {emulator.state_dir} ({kept})", flush=True)
-    print(f"  boto3: boto3.client('dynamodbstreams', endpoint_url='{server.url}', region_name='us-east-1')", flush=True)
+    if args.stack and not apply_stack(args.stack, server.loopback_url):
+        server.stop()
+        return 2
+    print(f"  boto3:             boto3.client('dynamodb', endpoint_url='{server.url}', region_name='us-east-1')", flush=True)
+    print(f"  localstack-client: localstack_client.session.Session(localstack_host='{server.host}:{server.port}')", flush=True)
+    print(f"  AWS CLI:           aws --endpoint-url {server.url} dynamodbstreams list-streams", flush=True)
+    print(f"  follow a stream:   eddy tail TABLE --endpoint-url {server.url}", flush=True)
     while not stopping.wait(0.5):
         pass
     print("Eddy is stopping", flush=True)
     server.stop()
     return 0
+
+
+def apply_stack(path: str, endpoint_url: str) -> bool:
+    from infra.apply import Clients, summary, up
+    from infra.stack import StackError, load_stack
+
+    try:
+        stack = load_stack(path)
+        print(f"Applying {path}:", flush=True)
+        actions = up(stack, Clients(endpoint_url, stack.region or "us-east-1"),
+                     echo=lambda line: print(line, flush=True))
+    except StackError as error:
+        print(f"eddy: {error}", file=sys.stderr)
+        return False
+    print(f"  {summary(actions)}", flush=True)
+    return True
 
 
 if __name__ == "__main__":

@@ -1,0 +1,231 @@
+"""Stack files: a project's tables, functions, event source mappings and destinations, declared once.
+
+    tables:
+      orders:
+        key: {pk: S}                        # partition key, then optionally the sort key: {pk: S, sk: N}
+        attributes: {status: S}             # further attribute definitions (for GSI keys)
+        billing: PAY_PER_REQUEST            # or PROVISIONED with read_capacity / write_capacity
+        stream: NEW_AND_OLD_IMAGES          # KEYS_ONLY | NEW_IMAGE | OLD_IMAGE | NEW_AND_OLD_IMAGES
+        ttl: expires                        # the TTL attribute
+        indexes:
+          - {name: by-status, key: {status: S}, projection: ALL}
+    functions:
+      replicate:
+        handler: handlers.replicate.handler # a module path: its top-level package is zipped
+        # code: ./src                       # or a folder to zip, with handler: app.handler inside it
+        runtime: python3.11
+        timeout: 30
+        memory: 256
+        environment: {REPLICA_TABLE: orders-replica}
+    mappings:
+      - function: replicate
+        table: orders                       # the table's stream (or stream_arn: ...)
+        starting_position: TRIM_HORIZON
+        batch_size: 100                     # and every other event source mapping parameter
+        on_failure: {queue: failures}       # or {topic: ...} or {bucket: ...}
+    queues: [failures]
+    topics: [welcome]
+    buckets: [archive]
+
+`load_stack(path)` reads a stack file (or a SAM / CloudFormation template, see sam.py) and validates it;
+every error names its place in the file, e.g. `tables.orders.stream: Input should be 'KEYS_ONLY', ...`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+AttributeType = Literal["S", "N", "B"]
+ViewType = Literal["KEYS_ONLY", "NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES"]
+
+
+class StackError(Exception):
+    """A stack file that cannot be used; the message lists every problem with its place in the file."""
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=False)
+
+
+def one_or_two_keys(key: dict[str, str]) -> dict[str, str]:
+    if not 1 <= len(key) <= 2:
+        raise ValueError("a key is a partition key and optionally a sort key: one or two attributes")
+    return key
+
+
+class Index(Strict):
+    name: str
+    key: dict[str, AttributeType]
+    projection: Literal["ALL", "KEYS_ONLY", "INCLUDE"] = "ALL"
+    non_key_attributes: list[str] = Field(default_factory=list)
+
+    _key = field_validator("key")(one_or_two_keys)
+
+
+class Table(Strict):
+    key: dict[str, AttributeType]
+    attributes: dict[str, AttributeType] = Field(default_factory=dict)
+    billing: Literal["PAY_PER_REQUEST", "PROVISIONED"] = "PAY_PER_REQUEST"
+    read_capacity: int = Field(default=5, ge=1)
+    write_capacity: int = Field(default=5, ge=1)
+    stream: ViewType | None = None
+    ttl: str | None = None
+    indexes: list[Index] = Field(default_factory=list)
+
+    _key = field_validator("key")(one_or_two_keys)
+
+    def attribute_definitions(self) -> list[dict[str, str]]:
+        types = dict(self.attributes)
+        types.update(self.key)
+        for index in self.indexes:
+            types.update(index.key)
+        return [{"AttributeName": name, "AttributeType": kind} for name, kind in types.items()]
+
+
+class Function(Strict):
+    handler: str
+    code: str | None = None
+    runtime: str = "python3.11"
+    timeout: int = Field(default=3, ge=1, le=900)
+    memory: int = Field(default=128, ge=128, le=10240)
+    environment: dict[str, str] = Field(default_factory=dict)
+    role: str | None = None
+    description: str = ""
+
+    @field_validator("runtime")
+    @classmethod
+    def python_only(cls, runtime: str) -> str:
+        if not runtime.startswith("python3."):
+            raise ValueError("Eddy runs python3.x functions")
+        return runtime
+
+    @field_validator("handler")
+    @classmethod
+    def module_and_function(cls, handler: str) -> str:
+        if "." not in handler:
+            raise ValueError("a handler is module.function, e.g. handlers.replicate.handler")
+        return handler
+
+    @field_validator("environment", mode="before")
+    @classmethod
+    def text_values(cls, environment: Any) -> Any:
+        if isinstance(environment, dict):
+            return {name: value if isinstance(value, str) else str(value) for name, value in environment.items()}
+        return environment
+
+
+class OnFailure(Strict):
+    queue: str | None = None
+    topic: str | None = None
+    bucket: str | None = None
+    arn: str | None = None
+
+    @model_validator(mode="after")
+    def exactly_one(self) -> "OnFailure":
+        given = [name for name in ("queue", "topic", "bucket", "arn") if getattr(self, name)]
+        if len(given) != 1:
+            raise ValueError("name exactly one on-failure destination: queue, topic, bucket or arn")
+        return self
+
+
+class Mapping(Strict):
+    function: str
+    table: str | None = None
+    stream_arn: str | None = None
+    starting_position: Literal["TRIM_HORIZON", "LATEST"] = "TRIM_HORIZON"
+    enabled: bool = True
+    batch_size: int = Field(default=100, ge=1, le=10000)
+    maximum_batching_window_in_seconds: int = Field(default=0, ge=0, le=300)
+    maximum_retry_attempts: int = Field(default=-1, ge=-1, le=10000)
+    maximum_record_age_in_seconds: int = Field(default=-1, ge=-1, le=604800)
+    bisect_batch_on_function_error: bool = False
+    function_response_types: list[Literal["ReportBatchItemFailures"]] = Field(default_factory=list)
+    parallelization_factor: int = Field(default=1, ge=1, le=10)
+    tumbling_window_in_seconds: int = Field(default=0, ge=0, le=900)
+    filters: list[dict[str, Any] | str] = Field(default_factory=list, max_length=5)
+    on_failure: OnFailure | None = None
+
+    @model_validator(mode="after")
+    def one_source(self) -> "Mapping":
+        if bool(self.table) == bool(self.stream_arn):
+            raise ValueError("name the source: a table of this stack (table:) or a stream (stream_arn:)")
+        if self.maximum_record_age_in_seconds != -1 and self.maximum_record_age_in_seconds < 60:
+            raise ValueError("maximum_record_age_in_seconds is -1 or from 60 to 604800")
+        return self
+
+
+class Stack(Strict):
+    region: str | None = None
+    tables: dict[str, Table] = Field(default_factory=dict)
+    functions: dict[str, Function] = Field(default_factory=dict)
+    mappings: list[Mapping] = Field(default_factory=list)
+    queues: list[str] = Field(default_factory=list)
+    topics: list[str] = Field(default_factory=list)
+    buckets: list[str] = Field(default_factory=list)
+    #: where relative code folders are found (the stack file's folder)
+    base_dir: Path = Field(default=Path("."), exclude=True)
+    #: resources of a SAM/CloudFormation template that this stack does not carry (listed, never dropped silently)
+    unsupported: list[str] = Field(default_factory=list, exclude=True)
+
+    @model_validator(mode="after")
+    def references_resolve(self) -> "Stack":
+        problems = []
+        for position, mapping in enumerate(self.mappings):
+            if mapping.function not in self.functions:
+                problems.append(f"mappings.{position}.function: no function {mapping.function!r} in this stack")
+            if mapping.table and mapping.table not in self.tables:
+                problems.append(f"mappings.{position}.table: no table {mapping.table!r} in this stack")
+            elif mapping.table and not self.tables[mapping.table].stream:
+                problems.append(f"mappings.{position}.table: table {mapping.table!r} has no stream")
+            failure = mapping.on_failure
+            if failure and failure.queue and failure.queue not in self.queues:
+                problems.append(f"mappings.{position}.on_failure.queue: no queue {failure.queue!r} in this stack")
+            if failure and failure.topic and failure.topic not in self.topics:
+                problems.append(f"mappings.{position}.on_failure.topic: no topic {failure.topic!r} in this stack")
+            if failure and failure.bucket and failure.bucket not in self.buckets:
+                problems.append(f"mappings.{position}.on_failure.bucket: no bucket {failure.bucket!r} in this stack")
+        if problems:
+            raise ValueError("; ".join(problems))
+        return self
+
+
+def parse_stack(document: Any, source: str = "stack", base_dir: Path = Path(".")) -> Stack:
+    if not isinstance(document, dict):
+        raise StackError(f"{source}: a stack file is a YAML mapping (tables:, functions:, mappings:, ...)")
+    try:
+        stack = Stack.model_validate(document)
+    except ValidationError as error:
+        raise StackError(f"{source} is not a valid stack:\n" + "\n".join(_problems(error))) from None
+    stack.base_dir = base_dir
+    return stack
+
+
+def _problems(error: ValidationError) -> list[str]:
+    lines = []
+    for problem in error.errors():
+        place = ".".join(str(part) for part in problem["loc"]) or "(top)"
+        message = problem["msg"].removeprefix("Value error, ")
+        lines.append(f"  {place}: {message}")
+    return lines
+
+
+def load_stack(path: str | Path) -> Stack:
+    """A stack from a stack file, or from a SAM / CloudFormation template (recognised by its Resources)."""
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except OSError as error:
+        raise StackError(f"{path}: cannot read it: {error.strerror}") from None
+    from .sam import is_template, stack_from_template, template_loader
+
+    try:
+        document = yaml.load(text, Loader=template_loader())
+    except yaml.YAMLError as error:
+        raise StackError(f"{path}: not valid YAML: {error}") from None
+    if is_template(document):
+        return stack_from_template(document, source=str(path), base_dir=path.parent)
+    return parse_stack(document, source=str(path), base_dir=path.parent)
