@@ -51,8 +51,9 @@ def describe(record: dict[str, Any]) -> str:
             changes.append(f"-{name}" if record["eventName"] != "REMOVE" or not new else f"{name}={_show(old[name])}")
         elif old[name] != new[name]:
             changes.append(f"{name}: {_show(old[name])} -> {_show(new[name])}")
-    by = "  (TTL)" if record.get("userIdentity") else ""
-    return f"{moment:%H:%M:%S} {record['eventName']:<6}  {keys}  {'  '.join(changes)}{by}".rstrip()
+    if record.get("userIdentity"):
+        changes.append("(TTL)")
+    return "  ".join(part for part in (f"{moment:%H:%M:%S} {record['eventName']:<6}", keys, *changes) if part)
 
 
 def follow(streams: Any, stream_arn: str, *, from_start: bool, poll_seconds: float = 0.25,

@@ -1,0 +1,51 @@
+"""`eddy tail`: one readable line per record, following the stream across rollovers and splits."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+
+from emulator.tail import describe
+from tests.conftest import ServerDoor, http_json
+
+from .helpers import create_table
+
+
+def test_a_record_as_one_line():
+    record = {"eventName": "MODIFY", "dynamodb": {
+        "ApproximateCreationDateTime": 1700000000, "Keys": {"pk": {"S": "a"}},
+        "OldImage": {"pk": {"S": "a"}, "n": {"N": "1"}, "gone": {"S": "x"}},
+        "NewImage": {"pk": {"S": "a"}, "n": {"N": "2"}, "tag": {"SS": ["x"]}}}}
+    assert describe(record) == "22:13:20 MODIFY  pk='a'  -gone  n: 1 -> 2  +tag={'x'}"
+    ttl = {"eventName": "REMOVE", "userIdentity": {"Type": "Service"}, "dynamodb": {
+        "ApproximateCreationDateTime": 1700000000, "Keys": {"pk": {"S": "s"}}, "OldImage": {"pk": {"S": "s"}}}}
+    assert describe(ttl) == "22:13:20 REMOVE  pk='s'  (TTL)"
+
+
+def test_tail_follows_across_rollovers_and_splits(server_url):
+    http_json(server_url + "/moto-api/reset", {})
+    door = ServerDoor(server_url)
+    dynamodb = door.client("dynamodb")
+    arn = create_table(dynamodb)["LatestStreamArn"]
+    tail = subprocess.Popen([sys.executable, "-m", "emulator.cli", "tail", "orders", "--endpoint-url", server_url,
+                             "--from-start", "--count", "6"], stdout=subprocess.PIPE, text=True)
+    assert tail.stdout.readline().startswith("Following ")
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(tail.stdout), daemon=True)
+    reader.start()
+    dynamodb.put_item(TableName="orders", Item={"pk": {"S": "a"}, "n": {"N": "1"}})
+    dynamodb.put_item(TableName="orders", Item={"pk": {"S": "b"}})
+    shard_id = door.client("dynamodbstreams").describe_stream(StreamArn=arn)["StreamDescription"]["Shards"][0]["ShardId"]
+    door.split(arn, shard_id)
+    dynamodb.put_item(TableName="orders", Item={"pk": {"S": "a"}, "n": {"N": "2"}})
+    door.rollover(arn)
+    dynamodb.put_item(TableName="orders", Item={"pk": {"S": "c"}})
+    dynamodb.delete_item(TableName="orders", Key={"pk": {"S": "b"}})
+    dynamodb.put_item(TableName="orders", Item={"pk": {"S": "d"}})
+    assert tail.wait(timeout=30) == 0
+    reader.join(timeout=5)
+    events = [line.split()[1:3] for line in lines]
+    assert ["MODIFY", "pk='a'"] in events and ["REMOVE", "pk='b'"] in events
+    assert events.index(["INSERT", "pk='a'"]) < events.index(["MODIFY", "pk='a'"])
+    assert len(events) == 6 and any("n: 1 -> 2" in line for line in lines)
