@@ -22,7 +22,7 @@ from botocore.exceptions import ClientError
 from .stack import Function, Mapping, Stack, StackError, Table
 
 DEFAULT_ROLE = "arn:aws:iam::{account}:role/eddy-stack-function"
-SKIPPED_IN_ZIP = {"__pycache__", ".git", ".venv", ".eddy", "node_modules", ".pytest_cache"}
+SKIPPED_IN_ZIP = {"__pycache__", ".git", ".venv", ".eddy", ".peer", "node_modules", ".pytest_cache", "build", "bench", "tests"}
 
 
 @dataclass
@@ -253,12 +253,21 @@ def _mapping_actions(mapping: Mapping, clients: Clients, destinations: dict[str,
 
     try:
         arn = stream_arn()
-        existing = [m for m in lam.list_event_source_mappings(FunctionName=mapping.function)["EventSourceMappings"]
-                    if m["EventSourceArn"] == arn]
+        theirs = lam.list_event_source_mappings(FunctionName=mapping.function)["EventSourceMappings"]
     except ClientError as error:
         if not _missing(error):
             raise
-        existing = []
+        arn, theirs = source, []
+    existing = [m for m in theirs if m["EventSourceArn"] == arn]
+    table_arn = arn.split("/stream/")[0] if arn else None
+    replaced = [m for m in theirs if m["EventSourceArn"] != arn and m["EventSourceArn"].split("/stream/")[0] == table_arn]
+    if not existing and replaced:  # the table's stream was replaced (view type changed): so is its mapping
+
+        def replace() -> None:
+            for old in replaced:
+                lam.delete_event_source_mapping(UUID=old["UUID"])
+            create()
+        return [Action("update", "mapping", label, "the table's stream was replaced", replace)]
     if not existing:
         return [Action("create", "mapping", label, f"batch size {mapping.batch_size}, {mapping.starting_position}", create)]
     current = existing[0]

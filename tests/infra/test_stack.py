@@ -82,7 +82,7 @@ def test_up_is_idempotent_and_down_removes_everything(server_url):
     stack.functions["welcome"].environment["MESSAGE_TEMPLATE"] = "Hello, {name}"
     changes = [a for a in up(stack, clients, echo=lines.append) if a.verb == "update"]
     assert sorted((a.kind, a.name) for a in changes) == [("function", "welcome"), ("mapping", "replicate <- orders"),
-                                                          ("table", "users")]
+                                                          ("mapping", "welcome <- users"), ("table", "users")]
     assert clients("dynamodb").describe_table(TableName="users")["Table"]["StreamSpecification"]["StreamViewType"] == "NEW_AND_OLD_IMAGES"
     assert summary(down(stack, clients, echo=lines.append)) == "19 deleted"
     assert clients("dynamodb").list_tables()["TableNames"] == []
