@@ -19,13 +19,14 @@ from __future__ import annotations
 import json
 import os
 import uuid
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from pyspark.errors import AnalysisException
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
-from pyspark.sql.types import (DecimalType, LongType, DoubleType, StringType, StructField, StructType,
+from pyspark.sql.types import (DecimalType, DoubleType, LongType, StringType, StructField, StructType,
                                TimestampType)
 
 from .session import require_filesystem, scheme_of
@@ -169,7 +170,7 @@ def write_export(lines: DataFrame, export_dir: str, summary: dict[str, Any], *, 
         target = f"{export_dir}/data/{name.split('.', 1)[0][5:]}{'.json.gz' if compress else '.json'}"
         _rename(spark, source, target)
         count = spark.read.text(target).count()
-        files.append({"itemCount": count, "md5Checksum": "", "etag": "", "dataFileS3Key": target})
+        files.append({"itemCount": count, "md5Checksum": "", "etag": "", "dataFileS3Key": target[len(export_dir) + 1:]})
     _delete(spark, staging)
     manifest_files = "".join(json.dumps(entry) + "\n" for entry in files)
     write_text_file(spark, f"{export_dir}/manifest-files.json", manifest_files)
@@ -228,6 +229,18 @@ def recover_replaced(spark: SparkSession, path: str) -> None:
             _delete(spark, previous)
         else:
             _rename(spark, previous, path)
+
+
+@contextmanager
+def staged_parquet(df: DataFrame, path: str) -> Iterator[DataFrame]:
+    """Write `df` to Parquet at `path`, give it back read from there, and delete it afterwards (for a
+    driver-side sink that iterates over the rows: the write runs the job once, whole)."""
+    spark = df.sparkSession
+    df.write.mode("overwrite").parquet(path)
+    try:
+        yield spark.read.parquet(path)
+    finally:
+        _delete(spark, path)
 
 
 # -- other sinks -----------------------------------------------------------------------------------

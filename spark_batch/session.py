@@ -42,7 +42,24 @@ def spark_session(master: str | None = None, app_name: str = "eddy", config: Map
     builder = SparkSession.builder.master(master or os.environ.get("SPARK_MASTER") or "local[*]").appName(app_name)
     for key, value in {**DEFAULTS, **(config or {})}.items():
         builder = builder.config(key, value)
-    return builder.getOrCreate()
+    spark = builder.getOrCreate()
+    _quiet(spark)
+    return spark
+
+
+#: loggers that warn, with a stack trace, about what is normal here (a glob path has no _spark_metadata)
+_NOISY = ("org.apache.spark.sql.execution.streaming.FileStreamSink",
+          "org.apache.spark.sql.execution.streaming.sinks.FileStreamSink")
+
+
+def _quiet(spark: SparkSession) -> None:
+    jvm = spark.sparkContext._jvm
+    try:
+        error = jvm.org.apache.logging.log4j.Level.ERROR
+        for name in _NOISY:
+            jvm.org.apache.logging.log4j.core.config.Configurator.setLevel(name, error)
+    except Exception:  # another logging backend on a cluster: the warnings stay, nothing breaks
+        pass
 
 
 def require_filesystem(spark: SparkSession, path: str) -> None:

@@ -1,0 +1,46 @@
+"""`register(subparsers)`: the export and spark subcommands, and table streams from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from decimal import Decimal as D
+from pathlib import Path
+
+from pyspark.sql import Row
+from pyspark.testing import assertDataFrameEqual
+
+from spark_batch.cli import register
+
+from .segments import ChangeLog, insert, modify
+from .test_jobs import eddy, key, order
+
+
+def test_register_adds_export_and_each_job() -> None:
+    parser = argparse.ArgumentParser(prog="eddy")
+    register(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(["spark", "ttl-archive", "--master", "spark://host:7077", "--out", "a/"])
+    assert (args.job, args.master, args.state_dir, args.out, callable(args.handler)) == (
+        "ttl-archive", "spark://host:7077", ".eddy", "a/", True)
+    args = parser.parse_args(["export", "--table", "t", "--to", "x/", "--format", "full"])
+    assert (args.table, args.to, args.format, args.scan) == ("t", "x/", "full", False)
+    assert parser.parse_args(["spark", "search-index-rebuild", "--export", "e", "--attributes", "a", "--index",
+                              "i"]).incremental is None
+
+
+def test_table_streams_from_the_command_line(spark, tmp_path: Path, capsys) -> None:
+    orders = ChangeLog(tmp_path / "state", "orders")
+    orders.commit(1, "2025-05-01 10:00:05.000", insert(order("o1", "10", "c1"), key("o1")))
+    common = ["--state-dir", str(tmp_path / "state"), "--offsets", str(tmp_path / "offsets")]
+    assert eddy("spark", "stream", "create", "orders_changes", "--table", "orders", "--at-version", "0", *common) == 0
+    orders.commit(2, "2025-05-01 10:00:30.000", modify(order("o1", "10", "c1"), order("o1", "11", "c1"), key("o1")))
+    replica = str(tmp_path / "replica")
+    assert eddy("spark", "stream", "consume", "orders_changes", "--replica", replica, "--keys", "pk", *common) == 0
+    assert eddy("spark", "stream", "list", *common) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "orders_changes: on orders, STANDARD, offset 0", "orders_changes: offset 2",
+        json.dumps({"name": "orders_changes", "table": "orders", "mode": "STANDARD", "offset": 2})]
+    assertDataFrameEqual(spark.read.parquet(replica).select("pk", "amount", "customer"),
+                         [Row(pk="o1", amount=D(11), customer="c1")])
+    assert eddy("spark", "stream", "drop", "orders_changes", *common) == 0
+    assert not list((tmp_path / "offsets").glob("*.json"))
