@@ -28,6 +28,10 @@ test: $(STAMP)
 run: $(STAMP)
 	$(VENV)/bin/eddy serve --host $(HOST) --port $(PORT) --state-dir .eddy --stack infra/examples/stack.yaml
 
+# the end-to-end tour: workload, replica, search, TTL archive, Spark aggregation, summary
+demo: $(STAMP)
+	$(VENV)/bin/eddy demo
+
 bench: $(STAMP)
 	$(PY) bench/put_item.py
 	$(PY) bench/get_records.py

@@ -40,11 +40,13 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--verbose", action="store_true", help="log every request")
     serve.set_defaults(handler=serve_command)
     from infra.cli import register as register_infra
+    from infra.demo import register as register_demo
 
     from .tail import register as register_tail
 
     register_tail(commands)
     register_infra(commands)
+    register_demo(commands)
     args = parser.parse_args(argv)
     return args.handler(args)
 

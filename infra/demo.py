@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import random
 import tempfile
 import time
@@ -32,6 +33,7 @@ def run(args: argparse.Namespace) -> int:
     from .apply import Clients, summary, up
     from .stack import load_stack
 
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
     started = time.perf_counter()
     work = Path(tempfile.mkdtemp(prefix="eddy-demo-"))
     emulator = Emulator(in_memory=True, housekeeping_interval=None)
@@ -45,6 +47,10 @@ def run(args: argparse.Namespace) -> int:
         clients = Clients(server.loopback_url, "us-east-1")
         say(f"   {summary(up(stack, clients, echo=lambda line: None))}")
         dynamodb, s3, sqs = clients("dynamodb"), clients("s3"), clients("sqs")
+        inbox = sqs.get_queue_url(QueueName="welcome-inbox")["QueueUrl"]
+        inbox_arn = sqs.get_queue_attributes(QueueUrl=inbox, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+        clients("sns").subscribe(TopicArn=stack.functions["welcome"].environment["NOTIFY_TOPIC_ARN"], Protocol="sqs",
+                                 Endpoint=inbox_arn)  # so the welcome messages can be read back
         figures = _workload(dynamodb, random.Random(args.seed), args.orders, int(emulator.clock.now()))
         say(f"2. Wrote {figures['writes']} changes through boto3: orders (puts, updates, deletes), "
             f"{figures['sessions']} sessions with a TTL, {figures['users']} new users")
@@ -65,8 +71,7 @@ def run(args: argparse.Namespace) -> int:
         archived = _archived_items(s3)
         say(f"5. An hour later TTL deleted {deleted} sessions; {archived} archived to s3://session-archive/")
 
-        welcomes = sqs.get_queue_attributes(QueueUrl=sqs.get_queue_url(QueueName="welcome-inbox")["QueueUrl"],
-                                            AttributeNames=["ApproximateNumberOfMessages"])["Attributes"]
+        welcomes = sqs.get_queue_attributes(QueueUrl=inbox, AttributeNames=["ApproximateNumberOfMessages"])["Attributes"]
         rows = _aggregate(emulator.state_dir, work / "metrics", args)
         say(f"6. Spark aggregated the change log into {len(rows)} (table, window, event) rows:")
         for row in rows[:6]:
@@ -141,9 +146,19 @@ def _archived_items(s3: Any) -> int:
 
 
 def _aggregate(state_dir: Path, out: Path, args: argparse.Namespace) -> list[str]:
-    from spark_batch.jobs.aggregate import demo_rows
+    """The Spark aggregation job's transform over the orders' change log: one line per (window, counts)."""
+    from spark_batch.io import read_change_log
+    from spark_batch.jobs.aggregate import transform
+    from spark_batch.session import spark_session
 
-    return demo_rows(str(state_dir), str(out), master=args.master)
+    spark = spark_session(args.master, app_name="eddy-demo")
+    try:
+        metrics = transform(read_change_log(spark, state_dir, tables=["orders"]), window_seconds=60, numbers=["amount"])
+        rows = metrics.orderBy("table", "window_start").collect()
+    finally:
+        spark.stop()
+    return [f"{row['table']} {row['window_start']:%H:%M} records {row['records']:>4}  INSERT {row['INSERT']:>4}  "
+            f"MODIFY {row['MODIFY']:>4}  REMOVE {row['REMOVE']:>4}  amount sum {row['amount_sum']:.0f}" for row in rows]
 
 
 def register(commands: argparse._SubParsersAction) -> None:
