@@ -352,8 +352,9 @@ def test_filters_skip_records_and_move_the_checkpoint(setup):
     lam.update_event_source_mapping(UUID=uuid, Enabled=False)
     lam.update_event_source_mapping(UUID=uuid, Enabled=True)
     assert emu.wait_idle(5)["Idle"] and recorder.flat() == ["keep-1", "keep-2", "drop-1"]
-    with pytest.raises(Exception):
+    with pytest.raises(lam.exceptions.InvalidParameterValueException):  # a leaf value must be a list
         lam.update_event_source_mapping(UUID=uuid, FilterCriteria={"Filters": [{"Pattern": '{"eventName": "INSERT"}'}]})
+    assert len(json.loads(lam.get_event_source_mapping(UUID=uuid)["FilterCriteria"]["Filters"][0]["Pattern"])) == 1
 
 
 def test_a_crashing_handler_never_takes_eddy_down(setup):
@@ -363,3 +364,16 @@ def test_a_crashing_handler_never_takes_eddy_down(setup):
     put(dynamodb, "a")
     assert emu.wait_idle(5)["Idle"]
     assert recorder.flat() == ["a", "a"]
+
+
+def test_a_batch_stays_within_six_megabytes(setup):
+    emu, dynamodb, lam, arn, mapping = setup
+    sizes = []
+    recorder = Recorder(lambda event, count: sizes.append(len(json.dumps(event))))
+    blob = "x" * 380_000
+    for i in range(20):
+        dynamodb.put_item(TableName="orders", Item={"pk": {"S": f"big{i}"}, "blob": {"S": blob}})
+    mapping(recorder, BatchSize=100)
+    assert emu.wait_idle(10)["Idle"]
+    assert recorder.flat() == [f"big{i}" for i in range(20)]
+    assert len(sizes) >= 2 and max(sizes) <= 6 * 1024 * 1024
