@@ -149,3 +149,23 @@ def test_retries_bisect_and_destination_with_a_zip_function(door):
     assert record["requestContext"]["condition"] == "RetryAttemptsExhausted"
     assert record["requestContext"]["approximateInvokeCount"] == 2
     assert record["DDBStreamBatchInfo"]["batchSize"] == 1
+
+
+def test_filters_parallelization_and_windows_with_a_zip_function(door):
+    setup = stream_with_reporter(door)
+    dynamodb = setup["dynamodb"]
+    setup["lambda"].create_event_source_mapping(
+        EventSourceArn=setup["stream_arn"], FunctionName="reporter", StartingPosition="TRIM_HORIZON",
+        ParallelizationFactor=3, TumblingWindowInSeconds=300,
+        FilterCriteria={"Filters": [{"Pattern": '{"eventName": ["INSERT"]}'}]})
+    for key in ("a", "b", "c"):
+        put(dynamodb, key)
+    put(dynamodb, "a", 1)  # a MODIFY: filtered out
+    dynamodb.delete_item(TableName="orders", Key={"pk": {"S": "b"}})  # a REMOVE: filtered out
+    assert wait_idle(door)["Idle"]
+    door.advance(301)  # every window ends: each lane that saw records makes its final invocation
+    assert wait_idle(door)["Idle"]
+    batches = delivered_batches(setup["sqs"], setup["queue_url"])
+    records = [record for batch in batches for record in batch]
+    assert sorted(pk for _, pk, _ in records) == ["a", "b", "c"] and {event for event, _, _ in records} == {"INSERT"}
+    assert [] in batches  # a final invocation of a window carries no records
