@@ -198,6 +198,14 @@ def infer_item_type(df: DataFrame, column: str) -> ItemType:
     return found
 
 
+def attribute_values(df: DataFrame, column: str, names: Iterable[str]) -> Column:
+    """`df[column]` as a struct of the named attributes' ATTRIBUTE_VALUEs, whether the column holds DynamoDB
+    JSON text or was parsed so in the scan already (io.read_change_log(attributes=...))."""
+    if isinstance(df.schema[column].dataType, StringType):
+        return F.from_json(column, StructType([StructField(name, ATTRIBUTE_VALUE) for name in dict.fromkeys(names)]))
+    return F.col(column)
+
+
 def with_item_columns(df: DataFrame, column: str, item_type: ItemType | None = None) -> DataFrame:
     """`df` with each attribute of the items in `column` as a top-level column (the raw JSON column stays)."""
     item_type = item_type or infer_item_type(df, column)

@@ -21,10 +21,10 @@ import os
 import uuid
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from pyspark.errors import AnalysisException
-from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql import Column, DataFrame, SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql.types import (DecimalType, DoubleType, LongType, StringType, StructField, StructType,
                                TimestampType)
@@ -68,22 +68,63 @@ _SEGMENT_PATH = r"/streams/([^/]+)/([^/]+)/([^/]+)/([^/]+)/([^/]+)/[^/]+$"
 
 # -- the change log --------------------------------------------------------------------------------
 
-def read_change_log(spark: SparkSession, state_dir: str | os.PathLike[str], *,
-                    tables: Iterable[str] | None = None) -> DataFrame:
+def read_change_log(spark: SparkSession, state_dir: str | os.PathLike[str], *, tables: Iterable[str] | None = None,
+                    attributes: Iterable[str] | None = None) -> DataFrame:
     """Every change in the segment files under `state_dir` (or only `tables`'), as CHANGE_LOG_SCHEMA.
 
+    `attributes`: the images are parsed in the scan, as structs of only these attributes (each a
+    dynamodb_json.ATTRIBUTE_VALUE) instead of their JSON text: a job that needs a few attributes of
+    every image skips the rest of each image instead of copying it out and parsing it again.
     A line being written while this reads (a torn tail) is skipped; so is anything that is not a segment.
     """
+    schema = _LOG_LINE
+    if attributes is not None:
+        from .dynamodb_json import ATTRIBUTE_VALUE
+
+        image = StructType([StructField(name, ATTRIBUTE_VALUE) for name in dict.fromkeys(attributes)])
+        schema = StructType([StructField(f.name, image) if f.name in ("old_image", "new_image") else f
+                             for f in _LOG_LINE.fields])
+    pattern = _segments(spark, state_dir, tables)
+    lines = _read_json(spark, pattern, schema) if pattern else None
+    if lines is None:
+        return spark.createDataFrame([], _typed_schema(schema))
+    return _typed(lines, F.col("_metadata.file_path"))
+
+
+def read_ttl_deletion_candidates(spark: SparkSession, state_dir: str | os.PathLike[str], *,
+                                 tables: Iterable[str] | None = None,
+                                 observe: Callable[[DataFrame], DataFrame] | None = None) -> DataFrame:
+    """The change-log lines that mention the TTL service (CHANGE_LOG_SCHEMA): every TTL deletion, and
+    maybe a few more (filter them exactly). The lines are picked by their text before any JSON is parsed:
+    TTL deletions are a small part of a log, and parsing is most of what reading a log costs.
+    `observe` gets every line of the log (to count them)."""
+    pattern = _segments(spark, state_dir, tables)
+    if pattern is None or not _matches(spark, pattern):
+        return spark.createDataFrame([], CHANGE_LOG_SCHEMA)
+    lines = spark.read.text(pattern).select("value", F.col("_metadata.file_path").alias("path"))
+    lines = observe(lines) if observe else lines
+    # The identity is a line's last member: a line torn before it does not match, so from_json's partial
+    # results (for a line torn inside the last few characters) never lack anything a deletion needs.
+    candidates = lines.where(F.col("value").contains(TTL_PRINCIPAL))
+    # inline(array(...)) parses each line once: a plain projection would let Spark copy from_json into every
+    # filter and column that reads a member of it, and parse the line again for each
+    parsed = candidates.select(F.inline(F.array(F.struct(F.from_json("value", _LOG_LINE).alias("line"), "path"))))
+    return _typed(parsed.select("line.*", "path"), F.col("path")).where(F.col("sequence_number").isNotNull())
+
+
+def _segments(spark: SparkSession, state_dir: str | os.PathLike[str], tables: Iterable[str] | None) -> str | None:
+    """The glob of the segment files of `tables` (None: every table) under `state_dir`; None for no tables."""
     state_dir = str(state_dir).rstrip("/")
     require_filesystem(spark, state_dir)
     names = sorted(set(tables)) if tables is not None else None
-    table_glob = "*" if names is None else (names[0] if len(names) == 1 else "{" + ",".join(names) + "}")
     if names == []:
-        return spark.createDataFrame([], CHANGE_LOG_SCHEMA)
-    lines = _read_json(spark, f"{state_dir}/streams/*/*/{table_glob}/*/*/*.jsonl", _LOG_LINE)
-    if lines is None:
-        return spark.createDataFrame([], CHANGE_LOG_SCHEMA)
-    path = F.col("_metadata.file_path")
+        return None
+    table_glob = "*" if names is None else (names[0] if len(names) == 1 else "{" + ",".join(names) + "}")
+    return f"{state_dir}/streams/*/*/{table_glob}/*/*/*.jsonl"
+
+
+def _typed(lines: DataFrame, path: Column) -> DataFrame:
+    """Log lines (parsed) as CHANGE_LOG_SCHEMA: account, region and stream label from the file's path."""
     label = F.regexp_extract(path, _SEGMENT_PATH, 4)
     return lines.select(
         F.regexp_extract(path, _SEGMENT_PATH, 1).alias("account"),
@@ -98,14 +139,16 @@ def read_change_log(spark: SparkSession, state_dir: str | os.PathLike[str], *,
     )
 
 
+def _typed_schema(line: StructType) -> StructType:
+    images = {f.name: f for f in line.fields if f.name in ("old_image", "new_image")}
+    return StructType([images.get(f.name, f) for f in CHANGE_LOG_SCHEMA.fields])
+
+
 def _read_json(spark: SparkSession, path: str, schema: StructType) -> DataFrame | None:
-    """JSON lines under a glob, or None if nothing matches."""
-    try:
-        return spark.read.schema(schema).option("mode", "DROPMALFORMED").json(path)
-    except AnalysisException as error:
-        if "PATH_NOT_FOUND" in str(error) or "Path does not exist" in str(error):
-            return None
-        raise
+    """JSON lines under a glob, or None if nothing matches (asked first: a failed read is logged loudly)."""
+    if not _matches(spark, path):
+        return None
+    return spark.read.schema(schema).option("mode", "DROPMALFORMED").json(path)
 
 
 # -- DynamoDB exports ------------------------------------------------------------------------------
@@ -186,12 +229,9 @@ def write_export(lines: DataFrame, export_dir: str, summary: dict[str, Any], *, 
 def read_parquet(spark: SparkSession, path: str) -> DataFrame | None:
     """The Parquet data under `path`, or None if there is none yet."""
     require_filesystem(spark, path)
-    try:
-        return spark.read.option("mergeSchema", "true").parquet(str(path))
-    except AnalysisException as error:
-        if any(sign in str(error) for sign in ("PATH_NOT_FOUND", "Path does not exist", "UNABLE_TO_INFER_SCHEMA")):
-            return None
-        raise
+    if not _matches(spark, f"{str(path).rstrip('/')}/*"):
+        return None
+    return spark.read.option("mergeSchema", "true").parquet(str(path))
 
 
 def append_parquet(df: DataFrame, path: str, *, partition_by: Iterable[str] = ()) -> None:
@@ -334,6 +374,13 @@ def _hadoop(spark: SparkSession, path: str) -> tuple[Any, Any]:
     jvm = spark.sparkContext._jvm
     hadoop_path = jvm.org.apache.hadoop.fs.Path(str(path))
     return hadoop_path.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration()), hadoop_path
+
+
+def _matches(spark: SparkSession, pattern: str) -> bool:
+    """Whether a path or glob matches anything."""
+    fs, hadoop_path = _hadoop(spark, pattern)
+    found = fs.globStatus(hadoop_path)
+    return found is not None and len(found) > 0
 
 
 def _exists(spark: SparkSession, path: str) -> bool:

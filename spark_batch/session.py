@@ -39,8 +39,13 @@ def spark_session(master: str | None = None, app_name: str = "eddy", config: Map
     if not (shutil.which("java") or os.environ.get("JAVA_HOME")):
         raise SparkBatchError("Spark needs Java 17 or later: install a JRE (e.g. openjdk-17-jre-headless) "
                               "or set JAVA_HOME")
-    builder = SparkSession.builder.master(master or os.environ.get("SPARK_MASTER") or "local[*]").appName(app_name)
-    for key, value in {**DEFAULTS, **(config or {})}.items():
+    master = master or os.environ.get("SPARK_MASTER") or "local[*]"
+    builder = SparkSession.builder.master(master).appName(app_name)
+    defaults = dict(DEFAULTS)
+    if master.startswith("local"):
+        # Spark's 200 shuffle partitions are for clusters; on one machine each costs more than it brings
+        defaults["spark.sql.shuffle.partitions"] = str(2 * (os.cpu_count() or 1))
+    for key, value in {**defaults, **(config or {})}.items():
         builder = builder.config(key, value)
     spark = builder.getOrCreate()
     _quiet(spark)

@@ -144,6 +144,7 @@ class TableStream:
             raise
         self.state.update(offset=upto, offset_timestamp=None, show_initial_rows=False, pending=None)
         self._save()
+        rows.unpersist()
         return upto
 
     def consume_sql(self, statement: str) -> int:

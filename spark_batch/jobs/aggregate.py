@@ -27,12 +27,13 @@ from datetime import timezone
 from decimal import Decimal
 from typing import Iterable, Iterator
 
-from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql import DataFrame, Observation, SparkSession
 from pyspark.sql import functions as F
-from pyspark.sql.types import BooleanType, DecimalType, StringType, StructField, StructType
+from pyspark.sql.types import DecimalType, StringType
 
 from .. import io
-from . import Counter, Summary, job_main, split_names, timed
+from ..dynamodb_json import attribute_values
+from . import Summary, job_main, split_names, timed
 
 EVENTS = ("INSERT", "MODIFY", "REMOVE")
 STATS = ("sum", "avg", "min", "max")
@@ -41,12 +42,11 @@ STATS = ("sum", "avg", "min", "max")
 def transform(log: DataFrame, *, window_seconds: int = 60, numbers: Iterable[str] = (),
               group_by: Iterable[str] = (), scale: int = 6) -> DataFrame:
     """The metrics of CHANGE_LOG_SCHEMA rows (only `table`, `event_name`, `commit_timestamp` and the
-    images are read)."""
+    images are read; the images as text, or parsed down to these attributes in the scan)."""
     numbers, group_by = list(numbers), list(group_by)
     number = DecimalType(38, scale)
-    wanted = StructType([StructField(name, _SCALAR) for name in dict.fromkeys(numbers + group_by)])
-    new = F.from_json("new_image", wanted) if numbers or group_by else None
-    old = F.from_json("old_image", wanted) if group_by else None
+    new = attribute_values(log, "new_image", numbers + group_by)
+    old = attribute_values(log, "old_image", group_by)
     width = int(window_seconds) * 1_000_000
     start = F.timestamp_micros(F.floor(F.unix_micros("commit_timestamp") / width) * width)
     rows = log.select(
@@ -54,20 +54,24 @@ def transform(log: DataFrame, *, window_seconds: int = 60, numbers: Iterable[str
         *[_text(F.coalesce(new[name], old[name])).alias(name) for name in group_by],
         *[new[name]["N"].try_cast(number).alias(f"__{name}") for name in numbers])
     keys = ["table", "window_start", *group_by]
-    metrics = [F.count(F.lit(1)).alias("records"),
-               *[F.count_if(F.col("event_name") == event).alias(event) for event in EVENTS]]
+    # per event type first (the fewest updates per change), then the event types side by side
+    fine = [F.count(F.lit(1)).alias("__records")]
     for name in numbers:
         value = F.col(f"__{name}")
-        metrics += [F.sum(value).cast(number).alias(f"{name}_sum"), F.avg(value).cast(number).alias(f"{name}_avg"),
-                    F.min(value).alias(f"{name}_min"), F.max(value).alias(f"{name}_max")]
+        fine += [F.sum(value).alias(f"__{name}_sum"), F.count(value).alias(f"__{name}_count"),
+                 F.min(value).alias(f"__{name}_min"), F.max(value).alias(f"__{name}_max")]
+    metrics = [F.sum("__records").alias("records"),
+               *[F.coalesce(F.sum(F.when(F.col("event_name") == event, F.col("__records"))), F.lit(0)).alias(event)
+                 for event in EVENTS]]
+    for name in numbers:
+        total = F.sum(f"__{name}_sum")
+        metrics += [total.cast(number).alias(f"{name}_sum"),
+                    (total / F.sum(f"__{name}_count")).cast(number).alias(f"{name}_avg"),
+                    F.min(f"__{name}_min").alias(f"{name}_min"), F.max(f"__{name}_max").alias(f"{name}_max")]
     end = F.col("window_start") + F.make_dt_interval(secs=F.lit(int(window_seconds)))
-    return (rows.groupBy(*keys).agg(*metrics)
+    return (rows.groupBy(*keys, "event_name").agg(*fine).groupBy(*keys).agg(*metrics)
             .select("table", "window_start", end.alias("window_end"), *group_by, "records", *EVENTS,
                     *[f"{name}_{stat}" for name in numbers for stat in STATS]))
-
-
-_SCALAR = StructType([StructField("S", StringType()), StructField("N", StringType()),
-                      StructField("BOOL", BooleanType())])
 
 
 def _text(value) -> F.Column:
@@ -97,12 +101,13 @@ def run(spark: SparkSession, args: argparse.Namespace) -> Summary:
     numbers, group_by = split_names(args.numbers), split_names(args.group_by)
 
     def work(summary: Summary) -> None:
-        counted_in, counted_out = Counter("in"), Counter("out")
-        log = counted_in.through(io.read_change_log(spark, args.state_dir, tables=split_names(args.tables) or None))
-        metrics = counted_out.through(transform(log, window_seconds=args.window, numbers=numbers,
-                                                group_by=group_by, scale=args.scale))
-        io.replace_parquet(metrics, args.out)
-        summary.rows_in, summary.rows_out, summary.output = counted_in.rows, counted_out.rows, args.out
+        log = io.read_change_log(spark, args.state_dir, tables=split_names(args.tables) or None,
+                                 attributes=(numbers + group_by) or None)
+        totals = Observation("totals")  # every change is in one row's `records`: no counting pass over the input
+        metrics = transform(log, window_seconds=args.window, numbers=numbers, group_by=group_by, scale=args.scale)
+        io.replace_parquet(metrics.observe(totals, F.count(F.lit(1)).alias("rows"),
+                                           F.coalesce(F.sum("records"), F.lit(0)).alias("records")), args.out)
+        summary.rows_in, summary.rows_out, summary.output = totals.get["records"], totals.get["rows"], args.out
         if args.dynamodb_table:
             written = io.put_items(metric_items(io.read_parquet(spark, args.out).toLocalIterator(), group_by,
                                                 args.window),
