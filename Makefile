@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed-stamp
 HOST   ?= 127.0.0.1
 PORT   ?= 4566
 
-.PHONY: setup java test run bench peer clean
+.PHONY: setup java test run demo bench peer clean
 
 setup: $(STAMP)
 
