@@ -3,6 +3,8 @@
     eddy serve [--host 127.0.0.1] [--port 4566] [--state-dir DIR | --in-memory] [--stack FILE]
     eddy tail TABLE                 follow a table's stream
     eddy up -f stack.yaml           apply a stack file (eddy down removes it)
+    eddy demo                       the end-to-end tour
+    eddy export / eddy spark <job>  the Spark batch path (spark_batch/)
 """
 
 from __future__ import annotations
@@ -41,12 +43,14 @@ def main(argv: list[str] | None = None) -> int:
     serve.set_defaults(handler=serve_command)
     from infra.cli import register as register_infra
     from infra.demo import register as register_demo
+    from spark_batch.cli import register as register_spark
 
     from .tail import register as register_tail
 
     register_tail(commands)
     register_infra(commands)
     register_demo(commands)
+    register_spark(commands)
     args = parser.parse_args(argv)
     return args.handler(args)
 
