@@ -81,6 +81,16 @@ def test_aggregate_per_window_and_group(spark, tmp_path: Path) -> None:
     ])
 
 
+def test_aggregate_numbers_are_exact_whatever_their_size(spark, tmp_path: Path) -> None:
+    log = ChangeLog(tmp_path, "orders")
+    for version, amount in enumerate(["1E+2", "12345678.123", "0.0000005", "2.5", "-0.25", "oops"], start=1):
+        log.commit(version, "2025-05-01 10:00:05.000", insert(order(f"o{version}", amount, "c"), key(f"o{version}")))
+    metrics = aggregate.transform(io.read_change_log(spark, tmp_path, attributes=["amount"]), numbers=["amount"])
+    assertDataFrameEqual(metrics.select("records", "amount_sum", "amount_avg", "amount_min", "amount_max"), [
+        Row(records=6, amount_sum=D("12345780.373001"), amount_avg=D("2469156.074600"), amount_min=D("-0.25"),
+            amount_max=D("12345678.123"))])
+
+
 def test_aggregate_writes_parquet_and_a_dynamodb_table(spark, tmp_path: Path, capsys) -> None:
     write_orders(tmp_path / "state")
     with emulate(housekeeping_interval=None):
