@@ -65,7 +65,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 CACHE_DIR = REPO_ROOT / ".peer"
 TOOLS_DIR = Path(__file__).resolve().parent
 
-DEFAULT_EDDY_CMD = f"{shlex.quote(sys.executable)} -m emulator.cli serve --host 127.0.0.1 --port {{port}}"
+DEFAULT_EDDY_CMD = f"{shlex.quote(sys.executable)} -m emulator.cli serve --host 127.0.0.1 --port {{port}} --in-memory"
 MOTO_CMD = [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", "{port}"]
 MOTO_HEALTH_PATH = "/moto-api/"
 
