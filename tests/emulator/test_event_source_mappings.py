@@ -169,3 +169,34 @@ def test_filters_parallelization_and_windows_with_a_zip_function(door):
     records = [record for batch in batches for record in batch]
     assert sorted(pk for _, pk, _ in records) == ["a", "b", "c"] and {event for event, _, _ in records} == {"INSERT"}
     assert [] in batches  # a final invocation of a window carries no records
+
+
+PARTIAL = '''
+import boto3
+dynamodb = boto3.client("dynamodb")
+def handler(event, context):
+    failures = []
+    for record in event["Records"]:
+        key = record["dynamodb"]["Keys"]["pk"]["S"]
+        seen = dynamodb.update_item(TableName="attempts", Key={"pk": {"S": key}}, UpdateExpression="ADD n :one",
+                                    ExpressionAttributeValues={":one": {"N": "1"}}, ReturnValues="UPDATED_NEW")
+        if key.startswith("flaky") and seen["Attributes"]["n"]["N"] == "1":
+            failures.append({"itemIdentifier": record["dynamodb"]["SequenceNumber"]})
+    return {"batchItemFailures": failures}
+'''
+
+
+def test_report_batch_item_failures_with_a_zip_function(door):
+    from .test_functions import create_function
+
+    dynamodb, lam = door.client("dynamodb"), door.client("lambda")
+    arn = create_table(dynamodb, "orders")["LatestStreamArn"]
+    create_table(dynamodb, "attempts", view_type=None)
+    create_function(lam, "partial", PARTIAL, Timeout=10)
+    for key in ("a", "flaky-b", "c"):
+        put(dynamodb, key)
+    lam.create_event_source_mapping(EventSourceArn=arn, FunctionName="partial", StartingPosition="TRIM_HORIZON",
+                                    BatchSize=10, FunctionResponseTypes=["ReportBatchItemFailures"])
+    assert wait_idle(door)["Idle"]
+    attempts = {i["pk"]["S"]: i["n"]["N"] for i in dynamodb.scan(TableName="attempts")["Items"]}
+    assert attempts == {"a": "1", "flaky-b": "2", "c": "2"}  # retried from the reported record onwards
