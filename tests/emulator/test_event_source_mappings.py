@@ -200,3 +200,37 @@ def test_report_batch_item_failures_with_a_zip_function(door):
     assert wait_idle(door)["Idle"]
     attempts = {i["pk"]["S"]: i["n"]["N"] for i in dynamodb.scan(TableName="attempts")["Items"]}
     assert attempts == {"a": "1", "flaky-b": "2", "c": "2"}  # retried from the reported record onwards
+
+
+def test_batching_window_on_the_clock_with_a_zip_function(door):
+    setup = stream_with_reporter(door)
+    setup["lambda"].create_event_source_mapping(EventSourceArn=setup["stream_arn"], FunctionName="reporter",
+                                                StartingPosition="TRIM_HORIZON", BatchSize=4,
+                                                MaximumBatchingWindowInSeconds=60)
+    for i in range(6):
+        put(setup["dynamodb"], f"k{i}")
+    assert wait_idle(door, timeout=1)["Idle"] is False  # two records wait for the window
+    door.advance(61)
+    assert wait_idle(door)["Idle"]
+    batches = [[pk for _, pk, _ in batch] for batch in delivered_batches(setup["sqs"], setup["queue_url"])]
+    assert batches == [["k0", "k1", "k2", "k3"], ["k4", "k5"]]
+
+
+def test_record_age_and_an_s3_destination_with_a_zip_function(door):
+    import json as _json
+
+    setup = stream_with_reporter(door, fail_key="poison")
+    s3 = door.client("s3")
+    s3.create_bucket(Bucket="failures")
+    uuid = setup["lambda"].create_event_source_mapping(
+        EventSourceArn=setup["stream_arn"], FunctionName="reporter", StartingPosition="TRIM_HORIZON",
+        MaximumRecordAgeInSeconds=60, DestinationConfig={"OnFailure": {"Destination": "arn:aws:s3:::failures"}})["UUID"]
+    put(setup["dynamodb"], "poison")
+    assert wait_idle(door, timeout=1)["Idle"] is False
+    door.advance(61)
+    assert wait_idle(door)["Idle"]
+    [key] = [o["Key"] for o in s3.list_objects_v2(Bucket="failures")["Contents"]]
+    assert key.startswith(f"aws/lambda/{uuid}/shardId-")
+    body = _json.loads(s3.get_object(Bucket="failures", Key=key)["Body"].read())
+    assert body["requestContext"]["condition"] == "RecordAgeExceeded"
+    assert [r["dynamodb"]["Keys"]["pk"]["S"] for r in body["payload"]["Records"]] == ["poison"]
