@@ -18,6 +18,7 @@ CorruptStateError naming the file: never a silent reset to empty.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import logging
@@ -210,6 +211,8 @@ class Persistence(NoPersistence):
     def recover(self) -> None:
         """Rebuild the state the directory holds (called before any front door opens)."""
         self._replaying = True
+        collecting = gc.isenabled()
+        gc.disable()  # recovery makes millions of objects that all live on: cyclic collection would only rescan them
         try:
             snapshots = sorted(self.snapshot_directory.glob("*.snapshot")) if self.snapshot_directory.exists() else []
             generation = 0
@@ -224,6 +227,8 @@ class Persistence(NoPersistence):
             self._sync_moto_tables()
         finally:
             self._replaying = False
+            if collecting:
+                gc.enable()
         self.wal.open(generation)
         self.wal.delete_before(generation)
 
