@@ -8,6 +8,7 @@ one small JSON file, written to a temporary file and swapped in with os.replace.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from dataclasses import dataclass, field
@@ -47,10 +48,8 @@ class Checkpoints:
 
     def forget(self, mapping_uuid: str) -> None:
         self._mappings.pop(mapping_uuid, None)
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.remove(self.directory / f"{mapping_uuid}.json")
-        except FileNotFoundError:
-            pass
 
     def load(self) -> None:
         """Read every mapping's checkpoints back after a restart."""

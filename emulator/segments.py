@@ -8,6 +8,7 @@ segment starts once the newest passes `max_bytes`; trimming deletes whole segmen
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -58,10 +59,8 @@ class SegmentLog:
             if not self.segments and self._active is not None:
                 self._active.close()
                 self._active = None
-            try:
+            with contextlib.suppress(FileNotFoundError):
                 os.remove(segment.path)
-            except FileNotFoundError:
-                pass
             deleted += 1
         return deleted
 

@@ -10,6 +10,7 @@ its end before its children, and picks up new shards as they appear.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import time
@@ -115,14 +116,12 @@ def main(args: argparse.Namespace) -> int:
         return 1
     print(f"Following {stream_arn} (Ctrl-C to stop)", flush=True)
     seen = 0
-    try:
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how a tail ends
         for record in follow(streams, stream_arn, from_start=args.from_start, stop=lambda: bool(args.count and seen >= args.count)):
             print(describe(record), flush=True)
             seen += 1
             if args.count and seen >= args.count:
                 break
-    except KeyboardInterrupt:
-        pass
     return 0
 
 

@@ -107,6 +107,16 @@ def _missing(error: ClientError) -> bool:
                     "QueueDoesNotExist", "NoSuchEntity")
 
 
+def _found(call: Callable[[], Any]) -> Any | None:
+    """The answer of a describe-style call, or None when the endpoint has no such resource."""
+    try:
+        return call()
+    except ClientError as error:
+        if _missing(error):
+            return None
+        raise
+
+
 def _table_actions(name: str, table: Table, clients: Clients) -> list[Action]:
     dynamodb = clients("dynamodb")
     try:
@@ -296,12 +306,9 @@ def _destination_actions(stack: Stack, clients: Clients, destinations: dict[str,
     region = clients.region
     for name in stack.queues:
         destinations["queue:" + name] = f"arn:aws:sqs:{region}:{account_id}:{name}"
-        try:
-            sqs.get_queue_url(QueueName=name)
+        if _found(lambda: sqs.get_queue_url(QueueName=name)) is not None:
             actions.append(Action("unchanged", "queue", name))
-        except ClientError as error:
-            if not _missing(error):
-                raise
+        else:
             actions.append(Action("create", "queue", name, run=lambda name=name: sqs.create_queue(QueueName=name)))
     topics = {arn.rsplit(":", 1)[1]: arn for arn in _topic_arns(sns)}
     for name in stack.topics:
@@ -312,12 +319,9 @@ def _destination_actions(stack: Stack, clients: Clients, destinations: dict[str,
             actions.append(Action("create", "topic", name, run=lambda name=name: sns.create_topic(Name=name)))
     for name in stack.buckets:
         destinations["bucket:" + name] = f"arn:aws:s3:::{name}"
-        try:
-            s3.head_bucket(Bucket=name)
+        if _found(lambda: s3.head_bucket(Bucket=name)) is not None:
             actions.append(Action("unchanged", "bucket", name))
-        except ClientError as error:
-            if error.response["Error"]["Code"] not in ("404", "NoSuchBucket", "NotFound"):
-                raise
+        else:
             params: dict[str, Any] = {"Bucket": name}
             if region != "us-east-1":
                 params["CreateBucketConfiguration"] = {"LocationConstraint": region}
@@ -365,39 +369,25 @@ def down(stack: Stack, clients: Clients, *, dry_run: bool = False, echo: Callabl
     lam, dynamodb, sqs, sns, s3 = (clients(s) for s in ("lambda", "dynamodb", "sqs", "sns", "s3"))
     actions: list[Action] = []
     for name in stack.functions:
-        try:
-            for mapping in lam.list_event_source_mappings(FunctionName=name)["EventSourceMappings"]:
-                actions.append(Action("delete", "mapping", f"{name} <- {mapping['EventSourceArn']}",
-                                      run=lambda uuid=mapping["UUID"]: lam.delete_event_source_mapping(UUID=uuid)))
-            lam.get_function_configuration(FunctionName=name)
-            actions.append(Action("delete", "function", name, run=lambda name=name: lam.delete_function(FunctionName=name)))
-        except ClientError as error:
-            if not _missing(error):
-                raise
+        if _found(lambda: lam.get_function_configuration(FunctionName=name)) is None:
+            continue
+        for mapping in lam.list_event_source_mappings(FunctionName=name)["EventSourceMappings"]:
+            actions.append(Action("delete", "mapping", f"{name} <- {mapping['EventSourceArn']}",
+                                  run=lambda uuid=mapping["UUID"]: lam.delete_event_source_mapping(UUID=uuid)))
+        actions.append(Action("delete", "function", name, run=lambda name=name: lam.delete_function(FunctionName=name)))
     for name in stack.tables:
-        try:
-            dynamodb.describe_table(TableName=name)
+        if _found(lambda: dynamodb.describe_table(TableName=name)) is not None:
             actions.append(Action("delete", "table", name, run=lambda name=name: dynamodb.delete_table(TableName=name)))
-        except ClientError as error:
-            if not _missing(error):
-                raise
     for name in stack.queues:
-        try:
-            url = sqs.get_queue_url(QueueName=name)["QueueUrl"]
-            actions.append(Action("delete", "queue", name, run=lambda url=url: sqs.delete_queue(QueueUrl=url)))
-        except ClientError as error:
-            if not _missing(error):
-                raise
+        queue = _found(lambda: sqs.get_queue_url(QueueName=name))
+        if queue is not None:
+            actions.append(Action("delete", "queue", name, run=lambda url=queue["QueueUrl"]: sqs.delete_queue(QueueUrl=url)))
     for arn in _topic_arns(sns):
         if arn.rsplit(":", 1)[1] in stack.topics:
             actions.append(Action("delete", "topic", arn.rsplit(":", 1)[1], run=lambda arn=arn: sns.delete_topic(TopicArn=arn)))
     for name in stack.buckets:
-        try:
-            s3.head_bucket(Bucket=name)
+        if _found(lambda: s3.head_bucket(Bucket=name)) is not None:
             actions.append(Action("delete", "bucket", name, run=lambda name=name: _empty_and_delete(s3, name)))
-        except ClientError as error:
-            if error.response["Error"]["Code"] not in ("404", "NoSuchBucket", "NotFound"):
-                raise
     for action in actions:
         echo(action.line())
         if not dry_run and action.run is not None:
