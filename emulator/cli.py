@@ -15,7 +15,7 @@ import signal
 import sys
 import threading
 
-from .settings import Settings
+from emulator.settings import Settings
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     from infra.demo import register as register_demo
     from spark_batch.cli import register as register_spark
 
-    from .tail import register as register_tail
+    from emulator.tail import register as register_tail
 
     register_tail(commands)
     register_infra(commands)
@@ -56,9 +56,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def serve_command(args: argparse.Namespace) -> int:
-    from .engine import Emulator
-    from .server import Server
-    from .wal import CorruptStateError
+    from emulator.engine import Emulator
+    from emulator.api.server import Server
+    from emulator.storage.wal import CorruptStateError
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     logging.getLogger("werkzeug").setLevel(logging.INFO if args.verbose else logging.WARNING)

@@ -20,25 +20,26 @@ from pathlib import Path
 import boto3
 from typing import Any, Callable
 
-from . import moto_bridge, ttl
-from .capture import Capture, TableKey
-from .clock import Clock
-from .errors import (
+from emulator import moto_bridge
+from emulator.streams import ttl
+from emulator.streams.capture import Capture, TableKey
+from emulator.clock import Clock
+from emulator.errors import (
     LimitExceededException,
     ResourceNotFoundException,
     TrimmedDataAccessException,
     ValidationException,
 )
-from .iterators import Position, ShardIterators, ShardIteratorType
-from .records import ChangeRecord, StreamViewType
-from .settings import Settings
-from .shards import SequenceNumbers
-from .stream_registry import StreamRegistry
-from .streams import Change, Stream
-from .functions import FunctionRegistry
-from .invocation import Invoker
-from .triggers import Triggers
-from .persistence import NoPersistence, Persistence
+from emulator.streams.iterators import Position, ShardIterators, ShardIteratorType
+from emulator.streams.records import ChangeRecord, StreamViewType
+from emulator.settings import Settings
+from emulator.streams.shards import SequenceNumbers
+from emulator.streams.stream_registry import StreamRegistry
+from emulator.streams.stream import Change, Stream
+from emulator.functions.registry import FunctionRegistry
+from emulator.functions.invocation import Invoker
+from emulator.triggers.triggers import Triggers
+from emulator.storage.persistence import NoPersistence, Persistence
 
 DEFAULT_ACCOUNT_ID = "123456789012"
 DEFAULT_REGION = "us-east-1"

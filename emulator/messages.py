@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from .errors import AWSError
+from emulator.errors import AWSError
 
 JSON_1_0 = "application/x-amz-json-1.0"
 

@@ -30,9 +30,9 @@ from moto.dynamodb.models.table import Table
 from moto.dynamodb.responses import DynamoHandler
 from werkzeug.exceptions import HTTPException
 
-from .capture import Capture, Touch
-from .messages import Request, Response
-from .records import Image
+from emulator.streams.capture import Capture, Touch
+from emulator.messages import Request, Response
+from emulator.streams.records import Image
 
 # -- the one registry: the capture and router of the emulator that is active in this process ------------
 

@@ -28,7 +28,7 @@ def say(text: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from emulator.engine import Emulator
-    from emulator.server import Server
+    from emulator.api.server import Server
 
     from .apply import Clients, summary, up
     from .stack import load_stack

@@ -16,7 +16,7 @@ import zipfile
 import boto3
 
 from tests.conftest import eddy_server, http_json
-from tests.emulator.test_functions import ROLE
+from tests.emulator.functions.test_functions import ROLE
 
 WRITER = textwrap.dedent('''
     import random, sys, boto3

@@ -10,9 +10,9 @@ import boto3
 import pytest
 
 from emulator import emulate
-from emulator.wal import CorruptStateError
+from emulator.storage.wal import CorruptStateError
 from tests.emulator.helpers import create_table, read_stream, shards
-from tests.emulator.test_functions import create_function
+from tests.emulator.functions.test_functions import create_function
 
 REGION = "us-east-1"
 

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from .helpers import create_table
-from .test_functions import create_function
+from tests.emulator.functions.test_functions import create_function
 
 REPORTER = '''
 import json, os, boto3

@@ -1,0 +1,97 @@
+"""Eddy's own controls over HTTP, under /_eddy/: the same operations as the Emulator's methods.
+
+    GET  /_eddy/health                                   -> 200 {"Status": "ready"}
+    GET  /_eddy/clock                                    -> {"Now": epoch seconds, "Offset": seconds}
+    POST /_eddy/clock          {"advance": seconds}      -> {"Now": ..., "Offset": ...}
+    POST /_eddy/shards/split   {"StreamArn", "ShardId"}  -> {"ChildShardIds": [...]}
+    POST /_eddy/shards/rollover {"StreamArn"}            -> {"ChildShardIds": [...]}
+    POST /_eddy/ttl/sweep      {}                        -> {"Deleted": n}
+    POST /_eddy/idle           {"timeout": seconds}      -> {"Idle": bool, "Pending": [{"UUID", "LastError", ...}]}
+    GET  /_eddy/mappings[?UUID=...]                      -> {"EventSourceMappings": [per-mapping figures]}
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+from urllib.parse import parse_qs, urlsplit
+
+from emulator.engine import Emulator
+from emulator.errors import AWSError, ResourceNotFoundException, ValidationException
+from emulator.messages import Request, Response, error_response, json_response
+from emulator.api.streams_api import parse_body
+
+CONTENT_TYPE = "application/json"
+Params = dict[str, Any]
+
+
+def _text(params: Params, name: str) -> str:
+    value = params.get(name)
+    if not isinstance(value, str) or not value:
+        raise ValidationException(f"{name} is required and must be a string")
+    return value
+
+
+def health(emulator: Emulator, params: Params) -> Any:
+    return {"Status": "ready"}
+
+
+def clock(emulator: Emulator, params: Params) -> Any:
+    if "advance" in params:
+        seconds = params["advance"]
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds < 0:
+            raise ValidationException("advance must be a number of seconds >= 0")
+        emulator.clock.advance(seconds)
+    return {"Now": emulator.clock.now(), "Offset": emulator.clock.offset}
+
+
+def split(emulator: Emulator, params: Params) -> Any:
+    return {"ChildShardIds": emulator.split_shard(_text(params, "StreamArn"), _text(params, "ShardId"))}
+
+
+def rollover(emulator: Emulator, params: Params) -> Any:
+    return {"ChildShardIds": emulator.rollover(_text(params, "StreamArn"))}
+
+
+def sweep_ttl(emulator: Emulator, params: Params) -> Any:
+    return {"Deleted": emulator.sweep_ttl()}
+
+
+def idle(emulator: Emulator, params: Params) -> Any:
+    timeout = params.get("timeout", 10)
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 <= timeout <= 600:
+        raise ValidationException("timeout must be a number of seconds from 0 to 600")
+    return emulator.wait_idle(timeout)
+
+
+def mappings(emulator: Emulator, params: Params) -> Any:
+    return emulator.mapping_figures(params.get("UUID"))
+
+
+ROUTES: dict[tuple[str, str], Callable[[Emulator, Params], Any]] = {
+    ("GET", "/_eddy/health"): health,
+    ("GET", "/_eddy/clock"): clock,
+    ("POST", "/_eddy/clock"): clock,
+    ("POST", "/_eddy/shards/split"): split,
+    ("POST", "/_eddy/shards/rollover"): rollover,
+    ("POST", "/_eddy/ttl/sweep"): sweep_ttl,
+    ("POST", "/_eddy/idle"): idle,
+    ("GET", "/_eddy/mappings"): mappings,
+}
+
+
+def handle(emulator: Emulator, request: Request) -> Response:
+    path = request.path.rstrip("/")
+    route = ROUTES.get((request.method.upper(), path))
+    try:
+        if route is None:
+            if any(known == path for _, known in ROUTES):
+                return json_response({"__type": "MethodNotAllowed", "message": f"{request.method} is not allowed on {path}"},
+                                     405, CONTENT_TYPE)
+            raise ResourceNotFoundException(f"No Eddy control at {path}")
+        if request.method.upper() == "POST":
+            params = parse_body(request.body)
+        else:
+            params = {name: values[0] for name, values in parse_qs(urlsplit(request.url).query).items()}
+        return json_response(route(emulator, params), 200, CONTENT_TYPE)
+    except AWSError as error:
+        return error_response(error, CONTENT_TYPE)

@@ -1,0 +1,168 @@
+"""The DynamoDB API (X-Amz-Target DynamoDB_20120810.<Operation>): moto serves it, Eddy captures its changes.
+
+Every write operation runs as one capture operation, so each item it changed yields one stream record
+and the operation's records share a commit version. StreamSpecification is Eddy's, not moto's: it is
+validated here, taken out of CreateTable and UpdateTable before moto sees them, applied to Eddy's
+streams, and mirrored into moto's table so DescribeTable shows LatestStreamArn and LatestStreamLabel.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from emulator import moto_bridge
+from emulator.engine import Emulator
+from emulator.errors import AWSError, ValidationException, constraint_violation
+from emulator.messages import Request, Response, error_response
+from emulator.streams.records import StreamViewType
+from emulator.api.streams_api import parse_body
+
+TARGET_PREFIX = "DynamoDB_20120810."
+
+WRITE_OPERATIONS = frozenset({
+    "PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "TransactWriteItems",
+    "ExecuteStatement", "BatchExecuteStatement", "ExecuteTransaction",
+})
+
+TABLE_OPERATIONS = frozenset({"CreateTable", "UpdateTable", "DeleteTable"})
+#: requests that change a table's definition: persistence keeps them, to rebuild the table after a restart
+DEFINITION_OPERATIONS = TABLE_OPERATIONS | {"UpdateTimeToLive", "TagResource", "UntagResource", "UpdateContinuousBackups"}
+
+VIEW_TYPES = "[NEW_IMAGE, OLD_IMAGE, NEW_AND_OLD_IMAGES, KEYS_ONLY]"
+INVALID = "One or more parameter values were invalid: "
+
+log = logging.getLogger("eddy")
+
+
+def handle(emulator: Emulator, operation: str, request: Request) -> Response:
+    try:
+        if operation in DEFINITION_OPERATIONS:  # the others' bodies are read by moto alone
+            params = parse_body(request.body)
+            if operation == "CreateTable":
+                return create_table(emulator, request, params)
+            if operation == "UpdateTable":
+                return update_table(emulator, request, params)
+        with emulator.lock:
+            call = moto_bridge.DynamoDBCall(request, request.body)
+            if operation not in WRITE_OPERATIONS:
+                response = call.run()
+            else:
+                emulator.capture.begin()
+                try:
+                    response = call.run()
+                finally:
+                    emulator.capture.end()
+            if operation in DEFINITION_OPERATIONS and response.status == 200:
+                emulator.persistence.table_request(call.account_id, call.region, operation, params)
+                if operation == "DeleteTable":
+                    emulator.table_deleted(call.account_id, call.region, params.get("TableName"))
+            return response
+    except AWSError as error:
+        return error_response(error)
+    except Exception as error:  # moto failed on input it did not expect: the client's request, not a fault
+        try:
+            parse_body(request.body)  # only parsed here, once moto has failed: the happy path reads it once
+        except AWSError as unreadable:
+            return error_response(unreadable)
+        log.exception("moto could not process %s", operation)
+        return error_response(ValidationException(f"Could not process {operation}: {type(error).__name__}: {error}"))
+
+
+def stream_specification(params: dict[str, Any], *, creating: bool) -> tuple[bool, StreamViewType | None] | None:
+    """(enabled, view type) asked for by a request's StreamSpecification, validated as AWS validates it."""
+    spec = params.pop("StreamSpecification", None)
+    if spec is None:
+        return None
+    if not isinstance(spec, dict):
+        raise ValidationException("StreamSpecification must be an object")
+    enabled = spec.get("StreamEnabled")
+    if not isinstance(enabled, bool):
+        raise constraint_violation("streamSpecification.streamEnabled", enabled, "Member must not be null")
+    kind = spec.get("StreamViewType")
+    view_type = None
+    if kind is not None:
+        try:
+            view_type = StreamViewType(kind)
+        except ValueError:
+            raise constraint_violation("streamSpecification.streamViewType", kind,
+                                       f"Member must satisfy enum value set: {VIEW_TYPES}") from None
+    if enabled and view_type is None:
+        raise ValidationException(INVALID + ("Table is being created with a stream enabled, UpdateViewType is required"
+                                             if creating else "If stream is being enabled then UpdateViewType is required"))
+    if not enabled and view_type is not None:
+        raise ValidationException(INVALID + ("Table is being created with a stream disabled, UpdateViewType should not be specified"
+                                             if creating else "If stream is being disabled, then UpdateViewType must not be specified"))
+    return enabled, view_type
+
+
+def create_table(emulator: Emulator, request: Request, params: dict[str, Any]) -> Response:
+    try:
+        spec, invalid = stream_specification(params, creating=True), None
+    except AWSError as error:
+        spec, invalid = None, error
+    with emulator.lock:
+        call = moto_bridge.DynamoDBCall(request, json.dumps(params).encode())
+        response = call.run()  # the table's own validation answers first
+        if response.status != 200:
+            return response
+        if invalid is not None:  # nothing half-created: the table goes again before anyone sees it
+            moto_bridge.drop_table(call.account_id, call.region, params["TableName"])
+            raise invalid
+        emulator.persistence.table_request(call.account_id, call.region, "CreateTable", params)
+        if spec is None or not spec[0]:
+            return response
+        table = call.table(params["TableName"])
+        _enable(emulator, call, table, spec[1])
+        return _describe_as(response, request, table, "TableDescription")
+
+
+def update_table(emulator: Emulator, request: Request, params: dict[str, Any]) -> Response:
+    spec = stream_specification(params, creating=False)
+    with emulator.lock:
+        call = moto_bridge.DynamoDBCall(request, json.dumps(params).encode())
+        table = call.table(params.get("TableName")) if isinstance(params.get("TableName"), str) else None
+        if spec is None or table is None:
+            response = call.run()
+            if response.status == 200:
+                emulator.persistence.table_request(call.account_id, call.region, "UpdateTable", params)
+            return response
+        enabled, view_type = spec
+        current = emulator.streams.enabled_stream(call.account_id, call.region, table.name)
+        if enabled and current is not None:
+            raise ValidationException(f"Table already has an enabled stream: TableName: {table.name}")
+        if not enabled and current is None:
+            raise ValidationException(f"Table has no stream to disable: TableName: {table.name}")
+        response = call.run()
+        if response.status != 200:
+            return response
+        emulator.persistence.table_request(call.account_id, call.region, "UpdateTable", params)
+        if enabled:
+            _enable(emulator, call, table, view_type)
+        else:
+            stream = emulator.disable_stream(call.account_id, call.region, table.name)
+            moto_bridge.set_table_stream(table, stream.label, None)
+        return _describe_as(response, request, table, "TableDescription")
+
+
+def _enable(emulator: Emulator, call: moto_bridge.DynamoDBCall, table: Any, view_type: StreamViewType) -> None:
+    stream = emulator.enable_stream(
+        account_id=call.account_id,
+        region=call.region,
+        table_name=table.name,
+        table_arn=table.table_arn,
+        view_type=view_type,
+        key_schema=moto_bridge.table_key_schema(table),
+    )
+    moto_bridge.set_table_stream(table, stream.label, view_type.value)
+
+
+def _describe_as(response: Response, request: Request, table: Any, key: str) -> Response:
+    """`response` with its body replaced by moto's own DescribeTable of the table (now showing the stream)."""
+    headers = {k: v for k, v in request.headers.items() if k.lower() not in ("x-amz-target", "content-length")}
+    headers["X-Amz-Target"] = TARGET_PREFIX + "DescribeTable"
+    described = moto_bridge.DynamoDBCall(
+        Request("POST", request.url, headers), json.dumps({"TableName": table.name}).encode()
+    ).run()
+    return moto_bridge.with_body(response, {key: json.loads(described.body)["Table"]})

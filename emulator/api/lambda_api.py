@@ -1,0 +1,318 @@
+"""The Lambda API (REST-JSON, /2015-03-31/...) for functions, Invoke and event source mappings.
+
+Eddy answers these itself, in both doors:
+    POST   /2015-03-31/functions                       CreateFunction (python3.x, Code.ZipFile or S3)
+    GET    /2015-03-31/functions/                      ListFunctions
+    GET    /2015-03-31/functions/{name}                GetFunction
+    DELETE /2015-03-31/functions/{name}                DeleteFunction
+    GET    /2015-03-31/functions/{name}/configuration  GetFunctionConfiguration
+    PUT    /2015-03-31/functions/{name}/configuration  UpdateFunctionConfiguration
+    PUT    /2015-03-31/functions/{name}/code           UpdateFunctionCode
+    POST   /2015-03-31/functions/{name}/invocations    Invoke (RequestResponse, Event, DryRun)
+    POST   /2015-03-31/event-source-mappings/          CreateEventSourceMapping
+    GET    /2015-03-31/event-source-mappings/          ListEventSourceMappings
+    GET/PUT/DELETE /2015-03-31/event-source-mappings/{uuid}
+The rest of the Lambda API (aliases, layers, permissions, ...) is moto's.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import re
+import threading
+import uuid
+from typing import Any, Callable
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from emulator.engine import Emulator
+from emulator.errors import AWSError, InvalidParameterValueException, ValidationException, constraint_violation
+from emulator.functions.registry import FUNCTION_NAME, HANDLER, Function
+from emulator.messages import Request, Response
+
+PREFIX = "/2015-03-31/"
+ROUTES = [
+    ("POST", re.compile(r"^/2015-03-31/functions/?$"), "create_function"),
+    ("GET", re.compile(r"^/2015-03-31/functions/?$"), "list_functions"),
+    ("GET", re.compile(r"^/2015-03-31/functions/(?P<name>[^/]+)/?$"), "get_function"),
+    ("DELETE", re.compile(r"^/2015-03-31/functions/(?P<name>[^/]+)/?$"), "delete_function"),
+    ("GET", re.compile(r"^/2015-03-31/functions/(?P<name>[^/]+)/configuration/?$"), "get_function_configuration"),
+    ("PUT", re.compile(r"^/2015-03-31/functions/(?P<name>[^/]+)/configuration/?$"), "update_function_configuration"),
+    ("PUT", re.compile(r"^/2015-03-31/functions/(?P<name>[^/]+)/code/?$"), "update_function_code"),
+    ("POST", re.compile(r"^/2015-03-31/functions/(?P<name>[^/]+)/invocations/?$"), "invoke"),
+    ("POST", re.compile(r"^/2015-03-31/event-source-mappings/?$"), "create_event_source_mapping"),
+    ("GET", re.compile(r"^/2015-03-31/event-source-mappings/?$"), "list_event_source_mappings"),
+    ("GET", re.compile(r"^/2015-03-31/event-source-mappings/(?P<uuid>[^/]+)/?$"), "get_event_source_mapping"),
+    ("PUT", re.compile(r"^/2015-03-31/event-source-mappings/(?P<uuid>[^/]+)/?$"), "update_event_source_mapping"),
+    ("DELETE", re.compile(r"^/2015-03-31/event-source-mappings/(?P<uuid>[^/]+)/?$"), "delete_event_source_mapping"),
+]
+ROLE = re.compile(r"^arn:aws[a-z-]*:iam::\d{12}:role/?[A-Za-z0-9+=,.@_/-]+$")
+
+
+def claims(request: Request) -> bool:
+    return _route(request) is not None
+
+
+def _route(request: Request) -> tuple[str, dict[str, str]] | None:
+    path = urlsplit(request.url).path
+    if not path.startswith(PREFIX):
+        return None
+    for method, pattern, operation in ROUTES:
+        match = pattern.match(path)
+        if match and request.method.upper() == method:
+            return operation, {k: unquote(v) for k, v in match.groupdict().items()}
+    return None
+
+
+def handle(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Response | None:
+    route = _route(request)
+    if route is None:
+        return None
+    operation, path_params = route
+    try:
+        return OPERATIONS[operation](emulator, request, caller, **path_params)
+    except AWSError as error:
+        return error_response(error)
+
+
+def json_response(payload: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    body = json.dumps(payload).encode()
+    return Response(status, {"Content-Type": "application/json", "x-amzn-RequestId": str(uuid.uuid4()),
+                             **(headers or {})}, body)
+
+
+def error_response(error: AWSError) -> Response:
+    return json_response({"Type": "User", "message": error.message}, error.status,
+                         {"x-amzn-ErrorType": error.code})
+
+
+def _body(request: Request) -> dict[str, Any]:
+    if not request.body:
+        return {}
+    try:
+        params = json.loads(request.body)
+    except (ValueError, UnicodeDecodeError):
+        raise ValidationException("The request body is not valid JSON") from None
+    if not isinstance(params, dict):
+        raise ValidationException("The request body must be a JSON object")
+    return params
+
+
+def _query(request: Request) -> dict[str, str]:
+    return {name: values[0] for name, values in parse_qs(urlsplit(request.url).query).items()}
+
+
+def _bounded(params: dict[str, Any], name: str, low: int, high: int, default: int | None) -> int | None:
+    value = params.get(name, default)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValidationException(f"{name} must be an integer")
+    field = name[0].lower() + name[1:]
+    if value < low:
+        raise constraint_violation(field, value, f"Member must have value greater than or equal to {low}")
+    if value > high:
+        raise constraint_violation(field, value, f"Member must have value less than or equal to {high}")
+    return value
+
+
+def _environment(params: dict[str, Any]) -> dict[str, str] | None:
+    if "Environment" not in params:
+        return None
+    variables = (params.get("Environment") or {}).get("Variables") or {}
+    if not isinstance(variables, dict) or not all(isinstance(v, str) for v in variables.values()):
+        raise InvalidParameterValueException("Environment.Variables must map names to strings")
+    return dict(variables)
+
+
+def _zip_file(emulator: Emulator, code: Any, region: str) -> bytes:
+    if not isinstance(code, dict):
+        raise InvalidParameterValueException("Code is required")
+    if code.get("ZipFile"):
+        try:
+            return base64.b64decode(code["ZipFile"], validate=True)
+        except (binascii.Error, ValueError, TypeError):
+            raise InvalidParameterValueException("Code.ZipFile is not valid base64") from None
+    if code.get("S3Bucket") and code.get("S3Key"):
+        s3 = emulator.aws_client("s3", region)
+        try:
+            return s3.get_object(Bucket=code["S3Bucket"], Key=code["S3Key"])["Body"].read()
+        except Exception as error:
+            raise InvalidParameterValueException(f"Error occurred while GetObject. S3 Error Message: {error}") from None
+    if code.get("ImageUri"):
+        raise InvalidParameterValueException("Container image functions are not supported by Eddy: use a zip package")
+    raise InvalidParameterValueException("Code must have a ZipFile, or an S3Bucket and S3Key")
+
+
+# -- functions -----------------------------------------------------------------------------------------
+
+
+def create_function(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Response:
+    params = _body(request)
+    account_id, region = caller
+    name = params.get("FunctionName")
+    if not isinstance(name, str) or not FUNCTION_NAME.match(name):
+        raise constraint_violation("functionName", name, "Member must satisfy regular expression pattern: "
+                                   "(arn:(aws[a-zA-Z-]*)?:lambda:)?([a-z]{2}(-gov)?-[a-z]+-\\d{1}:)?(\\d{12}:)?(function:)?([a-zA-Z0-9-_]+)(:(\\$LATEST|[a-zA-Z0-9-_]+))?")
+    runtime = params.get("Runtime")
+    if not isinstance(runtime, str) or not runtime.startswith("python3."):
+        raise InvalidParameterValueException(
+            f"The runtime parameter of {runtime} is not supported by Eddy: functions run locally as python3.x")
+    role = params.get("Role")
+    if not isinstance(role, str) or not ROLE.match(role):
+        raise constraint_violation("role", role, "Member must satisfy regular expression pattern: "
+                                   "arn:(aws[a-zA-Z-]*)?:iam::\\d{12}:role/?[a-zA-Z_0-9+=,.@\\-_/]+")
+    handler = params.get("Handler")
+    if not isinstance(handler, str) or not HANDLER.match(handler):
+        raise InvalidParameterValueException(f"Handler must be module.function, not {handler!r}")
+    zip_file = _zip_file(emulator, params.get("Code"), region)
+    with emulator.lock:
+        function = emulator.functions.create(
+            name=name, account_id=account_id, region=region, handler=handler, runtime=runtime, zip_file=zip_file,
+            now=emulator.clock.now(), timeout=_bounded(params, "Timeout", 1, 900, 3),
+            memory_size=_bounded(params, "MemorySize", 128, 10240, 128), environment=_environment(params) or {},
+            role=role, description=str(params.get("Description", "")))
+    return json_response(function.configuration(), 201)
+
+
+def _function(emulator: Emulator, name: str, caller: tuple[str, str]) -> Function:
+    with emulator.lock:
+        return emulator.functions.get(name, *caller)
+
+
+def list_functions(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Response:
+    query = _query(request)
+    with emulator.lock:
+        functions = sorted(emulator.functions.list(*caller), key=lambda f: f.name)
+    return json_response(_page([f.configuration() for f in functions], query, "Functions"))
+
+
+def _page(items: list[dict[str, Any]], query: dict[str, str], key: str) -> dict[str, Any]:
+    start = int(query["Marker"]) if query.get("Marker", "").isdigit() else 0
+    size = int(query["MaxItems"]) if query.get("MaxItems", "").isdigit() else 50
+    page: dict[str, Any] = {key: items[start:start + size]}
+    if start + size < len(items):
+        page["NextMarker"] = str(start + size)
+    return page
+
+
+def get_function(emulator: Emulator, request: Request, caller: tuple[str, str], name: str) -> Response:
+    function = _function(emulator, name, caller)
+    return json_response({"Configuration": function.configuration(),
+                          "Code": {"RepositoryType": "S3", "Location": f"file://{function.code_dir or '(registered in-process)'}"}})
+
+
+def get_function_configuration(emulator: Emulator, request: Request, caller: tuple[str, str], name: str) -> Response:
+    return json_response(_function(emulator, name, caller).configuration())
+
+
+def delete_function(emulator: Emulator, request: Request, caller: tuple[str, str], name: str) -> Response:
+    function = _function(emulator, name, caller)
+    with emulator.lock:
+        emulator.functions.delete(function)
+    emulator.invoker.retire(function)
+    return Response(204, {"x-amzn-RequestId": str(uuid.uuid4())}, b"")
+
+
+def update_function_configuration(emulator: Emulator, request: Request, caller: tuple[str, str], name: str) -> Response:
+    params = _body(request)
+    function = _function(emulator, name, caller)
+    with emulator.lock:
+        if "Timeout" in params:
+            function.timeout = _bounded(params, "Timeout", 1, 900, None)
+        if "MemorySize" in params:
+            function.memory_size = _bounded(params, "MemorySize", 128, 10240, None)
+        environment = _environment(params)
+        if environment is not None:
+            function.environment = environment
+        if isinstance(params.get("Handler"), str):
+            if not HANDLER.match(params["Handler"]):
+                raise InvalidParameterValueException(f"Handler must be module.function, not {params['Handler']!r}")
+            function.handler = params["Handler"]
+        if isinstance(params.get("Description"), str):
+            function.description = params["Description"]
+        emulator.functions.saved(function)
+    emulator.invoker.retire(function)
+    return json_response(function.configuration())
+
+
+def update_function_code(emulator: Emulator, request: Request, caller: tuple[str, str], name: str) -> Response:
+    params = _body(request)
+    function = _function(emulator, name, caller)
+    zip_file = _zip_file(emulator, params, function.region)
+    with emulator.lock:
+        emulator.functions.update_code(function, zip_file, emulator.clock.now())
+    emulator.invoker.retire(function)
+    return json_response(function.configuration())
+
+
+def _log_tail(result: Any) -> str:
+    lines = (f"START RequestId: {result.request_id} Version: $LATEST\nEND RequestId: {result.request_id}\n"
+             f"REPORT RequestId: {result.request_id}\tDuration: {result.duration * 1000:.2f} ms\n")
+    return base64.b64encode(lines.encode()).decode()
+
+
+def invoke(emulator: Emulator, request: Request, caller: tuple[str, str], name: str) -> Response:
+    function = _function(emulator, name, caller)
+    invocation_type = request.header("X-Amz-Invocation-Type") or "RequestResponse"
+    try:
+        event = json.loads(request.body) if request.body else {}
+    except (ValueError, UnicodeDecodeError):
+        error = InvalidParameterValueException("Could not parse request body into json: the payload is not valid JSON")
+        error.code = "InvalidRequestContentException"
+        raise error from None
+    if invocation_type == "DryRun":
+        return Response(204, {"x-amzn-RequestId": str(uuid.uuid4())}, b"")
+    if invocation_type == "Event":
+        threading.Thread(target=emulator.invoker.invoke, args=(function, event), daemon=True).start()
+        return Response(202, {"x-amzn-RequestId": str(uuid.uuid4())}, b"")
+    if invocation_type != "RequestResponse":
+        raise constraint_violation("invocationType", invocation_type,
+                                   "Member must satisfy enum value set: [Event, RequestResponse, DryRun]")
+    result = emulator.invoker.invoke(function, event)
+    headers = {"X-Amz-Executed-Version": "$LATEST"}
+    if (request.header("X-Amz-Log-Type") or "") == "Tail":
+        headers["X-Amz-Log-Result"] = _log_tail(result)
+    if not result.ok:
+        headers["X-Amz-Function-Error"] = "Unhandled"
+        return json_response(result.error_payload(), 200, headers)
+    try:
+        return json_response(result.payload, 200, headers)
+    except (TypeError, ValueError) as error:
+        headers["X-Amz-Function-Error"] = "Unhandled"
+        return json_response({"errorMessage": f"Unable to marshal response: {error}", "errorType": "Runtime.MarshalError",
+                              "requestId": result.request_id, "stackTrace": []}, 200, headers)
+
+
+# -- event source mappings -------------------------------------------------------------------------------
+
+
+def create_event_source_mapping(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Response:
+    return json_response(emulator.triggers.create(_body(request), *caller), 202)
+
+
+def list_event_source_mappings(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Response:
+    query = _query(request)
+    with emulator.lock:
+        mappings = emulator.triggers.list(event_source_arn=query.get("EventSourceArn"),
+                                          function_name=query.get("FunctionName"), account_id=caller[0],
+                                          region=caller[1])
+        items = [m.to_dict() for m in mappings]
+    return json_response(_page(items, query, "EventSourceMappings"))
+
+
+def get_event_source_mapping(emulator: Emulator, request: Request, caller: tuple[str, str], uuid: str) -> Response:
+    with emulator.lock:
+        return json_response(emulator.triggers.get(uuid).to_dict())
+
+
+def update_event_source_mapping(emulator: Emulator, request: Request, caller: tuple[str, str], uuid: str) -> Response:
+    return json_response(emulator.triggers.update(uuid, _body(request)), 202)
+
+
+def delete_event_source_mapping(emulator: Emulator, request: Request, caller: tuple[str, str], uuid: str) -> Response:
+    return json_response(emulator.triggers.delete(uuid), 202)
+
+
+OPERATIONS: dict[str, Callable[..., Response]] = {name: globals()[name] for _, _, name in ROUTES}

@@ -1,0 +1,49 @@
+"""Where a request goes: the one dispatch both front doors share.
+
+DynamoDB Streams and DynamoDB requests are recognised by their X-Amz-Target, whatever host they were
+sent to (botocore sends Streams calls to https://<account>.streams-ddb.<region>.amazonaws.com).
+/_eddy/ is Eddy's control API; the Lambda API's functions, Invoke and event source mappings are Eddy's. Everything else (S3, SQS, SNS, moto's own /moto-api/) is moto's: the
+router answers None and the door hands the request on.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from emulator.api import control_api, dynamodb_api, lambda_api, streams_api
+from emulator import moto_bridge
+from emulator.engine import Emulator
+from emulator.errors import InternalServerError
+from emulator.messages import Request, Response, error_response
+
+log = logging.getLogger("eddy")
+
+
+def claims(request: Request) -> bool:
+    """Whether the router answers this request (decided from its target and path, without its body)."""
+    target = request.header("X-Amz-Target") or ""
+    if target.startswith((streams_api.TARGET_PREFIX, dynamodb_api.TARGET_PREFIX)):
+        return True
+    path = request.path
+    return path.startswith("/_eddy/") or path.rstrip("/") == "/moto-api/reset" or lambda_api.claims(request)
+
+
+def route(emulator: Emulator, request: Request) -> Response | None:
+    target = request.header("X-Amz-Target") or ""
+    try:
+        if target.startswith(streams_api.TARGET_PREFIX):
+            operation = target[len(streams_api.TARGET_PREFIX):]
+            return streams_api.handle(emulator, operation, request.body, lambda: moto_bridge.caller(request))
+        if target.startswith(dynamodb_api.TARGET_PREFIX):
+            return dynamodb_api.handle(emulator, target[len(dynamodb_api.TARGET_PREFIX):], request)
+        path = request.path
+        if path.startswith("/_eddy/"):
+            return control_api.handle(emulator, request)
+        if path.startswith(lambda_api.PREFIX):
+            return lambda_api.handle(emulator, request, moto_bridge.caller(request))
+        if path.rstrip("/") == "/moto-api/reset" and request.method.upper() == "POST":
+            emulator.reset()  # and moto resets its own backends
+    except Exception as error:  # a fault of Eddy's: answered as one, never as a dropped connection
+        log.exception("internal error on %s %s", request.method, request.url)
+        return error_response(InternalServerError(f"Internal error: {type(error).__name__}: {error}"))
+    return None

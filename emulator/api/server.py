@@ -1,0 +1,92 @@
+"""The server front door: one port serving DynamoDB, DynamoDB Streams, Eddy's controls and moto's services.
+
+    eddy serve --host 127.0.0.1 --port 4566
+
+Requests the router claims are answered by Eddy; the rest go to moto's own server application, so any
+SDK (or a localstack-client session) pointed at the port finds every service there.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import threading
+from http import HTTPStatus
+from typing import Any, Callable, Iterable
+
+from moto.moto_server.werkzeug_app import DomainDispatcherApplication, create_backend_app
+from werkzeug.serving import BaseWSGIServer, make_server
+from werkzeug.wrappers import Request as WerkzeugRequest
+
+from emulator import moto_bridge
+from emulator.api import router
+from emulator.engine import Emulator
+from emulator.messages import Request
+
+log = logging.getLogger("eddy")
+
+
+class EddyApp:
+    """A WSGI application: Eddy's router first, moto's server for everything else."""
+
+    def __init__(self, emulator: Emulator) -> None:
+        self.emulator = emulator
+        self.moto_app = DomainDispatcherApplication(create_backend_app)
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        incoming = WerkzeugRequest(environ)
+        body = incoming.get_data(cache=True)
+        request = Request(incoming.method, incoming.url, dict(incoming.headers.items()), body)
+        response = router.route(self.emulator, request)
+        if response is None:
+            environ["wsgi.input"] = io.BytesIO(body)
+            environ["CONTENT_LENGTH"] = str(len(body))
+            environ.pop("HTTP_TRANSFER_ENCODING", None)
+            return self.moto_app(environ, start_response)
+        headers = [(k, v) for k, v in response.headers.items() if k.lower() != "content-length"]
+        headers.append(("Content-Length", str(len(response.body))))
+        start_response(f"{response.status} {HTTPStatus(response.status).phrase}", headers)
+        return [response.body]
+
+
+class Server:
+    """Eddy on a port, in a background thread; `stop()` shuts it down cleanly.
+
+    A standalone server owns its emulator (`eddy serve`); the in-process door also starts a non-standalone
+    one on a free loopback port when a function's code needs to call back into Eddy from a subprocess.
+    """
+
+    def __init__(self, emulator: Emulator, host: str = "127.0.0.1", port: int = 4566, standalone: bool = True) -> None:
+        self.emulator = emulator
+        self.standalone = standalone
+        if standalone:
+            moto_bridge.activate(emulator.capture, None)
+        self._server: BaseWSGIServer = make_server(host, port, EddyApp(emulator), threaded=True)
+        self.host, self.port = host, self._server.server_port
+        self._thread = threading.Thread(target=self._server.serve_forever, name="eddy-server", daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    @property
+    def loopback_url(self) -> str:
+        """The URL this machine's own processes (function workers) reach the server at."""
+        host = "127.0.0.1" if self.host in ("0.0.0.0", "") else ("[::1]" if self.host == "::" else self.host)
+        return f"http://{host}:{self.port}"
+
+    def start(self) -> "Server":
+        if self.standalone:
+            self.emulator.aws_endpoint_url = self.loopback_url
+            self.emulator.invoker.worker_environment["AWS_ENDPOINT_URL"] = self.loopback_url
+            self.emulator.start()
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._thread.join(timeout=10)
+        self._server.server_close()
+        if self.standalone:
+            moto_bridge.deactivate()
+            self.emulator.close()

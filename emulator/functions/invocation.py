@@ -1,0 +1,245 @@
+"""Invoking a function: in a thread for a registered callable, in a worker subprocess for uploaded code.
+
+Either way the handler gets Lambda's context object and at most its Timeout: a handler that runs longer
+is a failed invocation ("Task timed out after N seconds"), and one that raises or crashes is a failed
+invocation that keeps its error type, message and stack trace. Nothing a handler does takes Eddy down.
+A registered callable that overruns cannot be stopped (Python threads cannot be killed); it is left to
+finish in the background. An overrunning worker subprocess is killed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import select
+import subprocess
+import sys
+import threading
+import time
+import traceback
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Callable
+
+from emulator.errors import FunctionError
+from emulator.functions.registry import Function
+
+
+@dataclass
+class InvocationResult:
+    request_id: str
+    payload: Any = None
+    error: FunctionError | None = None
+    duration: float = 0.0
+    timed_out: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    def error_payload(self) -> dict[str, Any]:
+        """The body Lambda returns for a function error."""
+        assert self.error is not None
+        return {"errorMessage": self.error.message, "errorType": self.error.error_type,
+                "requestId": self.request_id, "stackTrace": self.error.stack_trace}
+
+
+class LambdaContext:
+    """The context object a Python handler receives."""
+
+    def __init__(self, function: Function, request_id: str, deadline: float,
+                 monotonic: Callable[[], float] = time.monotonic) -> None:
+        self.function_name = function.name
+        self.function_version = "$LATEST"
+        self.invoked_function_arn = function.arn
+        self.memory_limit_in_mb = function.memory_size
+        self.aws_request_id = request_id
+        self.log_group_name = f"/aws/lambda/{function.name}"
+        self.log_stream_name = f"{datetime.now(timezone.utc):%Y/%m/%d}/[$LATEST]{secrets.token_hex(16)}"
+        self._deadline = deadline
+        self._monotonic = monotonic
+
+    def get_remaining_time_in_millis(self) -> int:
+        return max(0, int((self._deadline - self._monotonic()) * 1000))
+
+    def fields(self) -> dict[str, Any]:
+        return {name: value for name, value in vars(self).items() if not name.startswith("_")}
+
+
+def _timed_out(function: Function) -> FunctionError:
+    return FunctionError("Sandbox.Timedout", f"Task timed out after {float(function.timeout):.2f} seconds")
+
+
+def _error_of(error: BaseException) -> FunctionError:
+    return FunctionError(type(error).__name__, str(error),
+                         traceback.format_exception(type(error), error, error.__traceback__))
+
+
+class _EnvironmentOverlay:
+    """Environment variables for registered callables, which share this process's os.environ.
+
+    Invocations of callables that have environment variables take turns (the lock); a timed-out one
+    gives its turn back when it times out, not when it finally returns.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+
+    def enter(self, environment: dict[str, str]) -> dict[str, Any]:
+        self._lock.acquire()
+        saved = {name: os.environ.get(name) for name in environment}
+        os.environ.update(environment)
+        return {"saved": saved, "open": True}
+
+    def exit(self, token: dict[str, Any]) -> None:
+        if not token["open"]:
+            return
+        token["open"] = False
+        for name, value in token["saved"].items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        self._lock.release()
+
+
+class _Worker:
+    """One long-lived subprocess running one function's code."""
+
+    def __init__(self, function: Function, extra_environment: dict[str, str]) -> None:
+        self.revision = function.revision
+        environment = {name: value for name, value in os.environ.items() if not name.startswith("AWS_")}
+        environment.update({
+            "AWS_ACCESS_KEY_ID": "eddy", "AWS_SECRET_ACCESS_KEY": "eddy", "AWS_SESSION_TOKEN": "eddy",
+            "AWS_REGION": function.region, "AWS_DEFAULT_REGION": function.region,
+            "AWS_LAMBDA_FUNCTION_NAME": function.name, "AWS_LAMBDA_FUNCTION_VERSION": "$LATEST",
+            "AWS_LAMBDA_FUNCTION_MEMORY_SIZE": str(function.memory_size), "AWS_EXECUTION_ENV": "AWS_Lambda_" + function.runtime,
+            "LAMBDA_TASK_ROOT": str(function.code_dir), "PYTHONUNBUFFERED": "1",
+        })
+        environment.update(extra_environment)
+        environment.update(function.environment)
+        environment["PYTHONPATH"] = os.pathsep.join([str(function.code_dir), *sys.path[1:]])
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "emulator.functions.worker", function.handler], cwd=function.code_dir,
+            env=environment, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1,
+        )
+
+    def call(self, request: dict[str, Any], timeout: float) -> dict[str, Any] | None:
+        """The worker's answer, or None if it did not answer in time or died (then it is killed)."""
+        assert self.process.stdin and self.process.stdout
+        try:
+            self.process.stdin.write(json.dumps(request) + "\n")
+            self.process.stdin.flush()
+            ready, _, _ = select.select([self.process.stdout], [], [], timeout)
+            line = self.process.stdout.readline() if ready else ""
+        except (BrokenPipeError, OSError):
+            line = ""
+        if not line:
+            self.kill()
+            return None
+        return json.loads(line)
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait()
+
+
+class Invoker:
+    def __init__(self, max_threads: int = 64) -> None:
+        self._threads = ThreadPoolExecutor(max_workers=max_threads, thread_name_prefix="eddy-invoke")
+        self._environment = _EnvironmentOverlay()
+        self._idle_workers: dict[str, list[_Worker]] = {}
+        self._lock = threading.Lock()
+        #: environment every worker subprocess gets (e.g. AWS_ENDPOINT_URL pointing back at Eddy)
+        self.worker_environment: dict[str, str] = {}
+        #: called before a worker subprocess starts (the in-process door starts its loopback server here)
+        self.before_worker_start: Callable[[], None] | None = None
+
+    def invoke(self, function: Function, event: Any) -> InvocationResult:
+        request_id = str(uuid.uuid4())
+        started = time.monotonic()
+        if function.target is not None:
+            result = self._invoke_callable(function, event, request_id, started)
+        else:
+            result = self._invoke_worker(function, event, request_id, started)
+        result.duration = time.monotonic() - started
+        return result
+
+    def _invoke_callable(self, function: Function, event: Any, request_id: str, started: float) -> InvocationResult:
+        context = LambdaContext(function, request_id, started + function.timeout)
+        token: dict[str, Any] | None = None
+
+        def run() -> Any:
+            nonlocal token
+            if function.environment:
+                token = self._environment.enter(function.environment)
+            try:
+                return function.target(event, context)
+            finally:
+                if token is not None:
+                    self._environment.exit(token)
+
+        future = self._threads.submit(run)
+        try:
+            return InvocationResult(request_id, payload=future.result(timeout=function.timeout))
+        except FutureTimeout:
+            if token is not None:
+                self._environment.exit(token)
+            return InvocationResult(request_id, error=_timed_out(function), timed_out=True)
+        except BaseException as error:  # the handler's own failure, whatever it raised
+            return InvocationResult(request_id, error=_error_of(error))
+
+    def _invoke_worker(self, function: Function, event: Any, request_id: str, started: float) -> InvocationResult:
+        worker = self._take_worker(function)
+        context = LambdaContext(function, request_id, started + function.timeout)
+        answer = worker.call({"event": event, "context": context.fields(), "timeout": function.timeout},
+                             function.timeout)
+        if answer is None:
+            timed_out = time.monotonic() - started >= function.timeout
+            error = _timed_out(function) if timed_out else FunctionError(
+                "Runtime.ExitError", f"RequestId: {request_id} Error: Runtime exited without providing a reason")
+            return InvocationResult(request_id, error=error, timed_out=timed_out)
+        self._return_worker(function, worker)
+        if answer["ok"]:
+            return InvocationResult(request_id, payload=answer["payload"])
+        return InvocationResult(request_id, error=FunctionError(answer["errorType"], answer["errorMessage"],
+                                                                answer["stackTrace"]))
+
+    def _take_worker(self, function: Function) -> _Worker:
+        with self._lock:
+            idle = self._idle_workers.setdefault(function.arn, [])
+            while idle:
+                worker = idle.pop()
+                if worker.revision == function.revision and worker.process.poll() is None:
+                    return worker
+                worker.kill()
+        if self.before_worker_start is not None:
+            self.before_worker_start()
+        return _Worker(function, self.worker_environment)
+
+    def _return_worker(self, function: Function, worker: _Worker) -> None:
+        with self._lock:
+            self._idle_workers.setdefault(function.arn, []).append(worker)
+
+    def retire(self, function: Function) -> None:
+        """Stop the idle workers of a function (its code or configuration changed, or it was deleted)."""
+        with self._lock:
+            workers = self._idle_workers.pop(function.arn, [])
+        for worker in workers:
+            worker.kill()
+
+    def retire_all(self) -> None:
+        with self._lock:
+            workers = [w for pool in self._idle_workers.values() for w in pool]
+            self._idle_workers.clear()
+        for worker in workers:
+            worker.kill()
+
+    def close(self) -> None:
+        self.retire_all()
+        self._threads.shutdown(wait=False, cancel_futures=True)

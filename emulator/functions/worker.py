@@ -1,0 +1,64 @@
+"""The worker subprocess that runs an uploaded function's code, as Lambda's Python runtime does.
+
+    python -m emulator.functions.worker <handler module.func>
+
+It runs with the function's code folder as its working directory and first entry of sys.path, and the
+function's environment variables. It imports the handler once, then reads one JSON request per line on
+stdin ({"event", "context"}) and answers one JSON line on the original stdout:
+{"ok": true, "payload": ...} or {"ok": false, "errorType", "errorMessage", "stackTrace"}. Anything the
+handler prints goes to stderr, as Lambda's logs do.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import sys
+import time
+import traceback
+from typing import Any
+
+
+class Context:
+    def __init__(self, fields: dict[str, Any], deadline: float) -> None:
+        for name, value in fields.items():
+            setattr(self, name, value)
+        self._deadline = deadline
+
+    def get_remaining_time_in_millis(self) -> int:
+        return max(0, int((self._deadline - time.monotonic()) * 1000))
+
+
+def _error(error: BaseException) -> dict[str, Any]:
+    return {"ok": False, "errorType": type(error).__name__, "errorMessage": str(error),
+            "stackTrace": traceback.format_exception(type(error), error, error.__traceback__)}
+
+
+def main() -> int:
+    protocol = os.fdopen(os.dup(sys.stdout.fileno()), "w", buffering=1)
+    sys.stdout = sys.stderr  # the handler's prints are logs, not answers
+    sys.path.insert(0, os.getcwd())
+    module_name, _, function_name = sys.argv[1].rpartition(".")
+    try:
+        handler = getattr(importlib.import_module(module_name), function_name)
+    except Exception as error:  # the answer to every request is the import error, as on Lambda
+        handler, import_error = None, _error(error)
+        import_error["errorType"] = "Runtime.ImportModuleError"
+    for line in sys.stdin:
+        request = json.loads(line)
+        if handler is None:
+            answer = import_error
+        else:
+            context = Context(request["context"], time.monotonic() + request["timeout"])
+            try:
+                answer = {"ok": True, "payload": handler(request["event"], context)}
+                json.dumps(answer)
+            except Exception as error:
+                answer = _error(error)
+        protocol.write(json.dumps(answer, default=str) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

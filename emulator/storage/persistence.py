@@ -1,0 +1,404 @@
+"""Durable state: Eddy's state survives a stop, a crash or a kill -9, the way a database's does.
+
+Two kinds of files under the state directory, besides the change-log segments and checkpoints:
+  - wal/<generation>.log: the write-ahead log (wal.py). Every change is appended and flushed before it is
+    acknowledged: table definitions (the DynamoDB requests that made them), committed item changes (each
+    commit's new images and the last stream sequence number it produced), streams and shards as they open,
+    close and trim, functions, event source mappings, and the clock's offset.
+  - snapshots/<generation>.snapshot: the whole state at one moment (tables with their items, streams and
+    shards, functions, mappings, clock, counters), taken every `snapshot_every` log entries and at a clean
+    stop. Log generations before the newest snapshot are deleted, so recovery replays only what came after
+    it, and the directory does not grow without bound.
+
+Recovery loads the newest snapshot, replays the log after it, then reads each shard's segment files back,
+keeping exactly the records whose commits reached the log (a torn or unacknowledged tail is cut off).
+A corrupt snapshot, or a corrupt line anywhere but at the end of a file, stops start-up with
+CorruptStateError naming the file: never a silent reset to empty.
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import json
+import logging
+import os
+import shutil
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterator
+
+from emulator import moto_bridge
+from emulator.functions.registry import Function
+from emulator.messages import Request
+from emulator.streams.records import LoggedRecord
+from emulator.streams.shards import Shard
+from emulator.streams.stream import Stream, StreamObserver
+from emulator.storage.wal import CorruptStateError, WriteAheadLog, read_entries
+
+if TYPE_CHECKING:
+    from emulator.engine import Emulator
+    from emulator.triggers.event_source_mappings import EventSourceMapping
+
+log = logging.getLogger("eddy")
+
+TableKey = tuple[str, str, str]
+ITEMS_PER_LINE = 500
+
+
+class NoPersistence(StreamObserver):
+    """In-memory mode: nothing is written down, nothing recovered."""
+
+    durable = False
+
+    def table_request(self, account_id: str, region: str, target: str, body: dict[str, Any]) -> None:
+        """A DynamoDB request changed a table's definition."""
+
+    def commit(self, table: TableKey, version: int, now: float, changes: list[Any], by_ttl: bool,
+               last_sequence_number: int | None) -> None:
+        """A commit changed items."""
+
+    def clock(self, offset: float) -> None:
+        """The clock moved."""
+
+    def function_saved(self, function: Function) -> None:
+        """A function was created or changed."""
+
+    def function_deleted(self, function: Function) -> None:
+        """A function was deleted."""
+
+    def mapping_saved(self, mapping: "EventSourceMapping", start_position: int) -> None:
+        """An event source mapping was created or changed."""
+
+    def mapping_deleted(self, uuid: str) -> None:
+        """An event source mapping was deleted."""
+
+    def recover(self) -> None:
+        """Nothing to recover."""
+
+    def close(self) -> None:
+        """Nothing to close."""
+
+    def reset(self) -> None:
+        """Nothing to forget."""
+
+
+class Persistence(NoPersistence):
+    durable = True
+
+    def __init__(self, emulator: "Emulator", directory: Path, *, fsync: bool = False, snapshot_every: int = 100_000) -> None:
+        self.emulator = emulator
+        self.directory = directory
+        self.wal = WriteAheadLog(directory / "wal", fsync=fsync)
+        self.snapshot_directory = directory / "snapshots"
+        self.snapshot_every = snapshot_every
+        #: the DynamoDB requests that made each live table's definition, replayed to rebuild it
+        self.ddl: dict[TableKey, list[dict[str, Any]]] = {}
+        self._replaying = False
+        self._confirmed = 0
+
+    # -- writing down -----------------------------------------------------------------------------------
+
+    def _log(self, entry: dict[str, Any]) -> None:
+        if self._replaying:
+            return
+        self.wal.append(entry)
+        if self.wal.entries >= self.snapshot_every:
+            self.snapshot()
+
+    def table_request(self, account_id: str, region: str, target: str, body: dict[str, Any]) -> None:
+        entry = {"op": "ddl", "account": account_id, "region": region, "target": target, "body": body}
+        if target == "CreateTable":
+            table = moto_bridge.find_table(account_id, region, _table_name(body))
+            entry["created_at"] = moto_bridge.table_created_at(table)
+        key = (account_id, region, _table_name(body))
+        if target == "CreateTable":
+            self.ddl[key] = [entry]
+        elif target == "DeleteTable":
+            self.ddl.pop(key, None)
+        elif key in self.ddl:
+            self.ddl[key].append(entry)
+        self._log(entry)
+
+    def commit(self, table: TableKey, version: int, now: float, changes: list[Any], by_ttl: bool,
+               last_sequence_number: int | None) -> None:
+        self._log({"op": "commit", "table": list(table), "version": version, "ts": now,
+                   "items": [[keys, new] for _, keys, _, new in changes],
+                   "seq": None if last_sequence_number is None else str(last_sequence_number)})
+
+    def stream_enabled(self, stream: Stream) -> None:
+        self._log({"op": "stream", "state": stream.to_state()})
+
+    def shard_opened(self, stream: Stream, shard: Shard) -> None:
+        self._log({"op": "shard", "stream": stream.arn, "state": shard.to_state()})
+
+    shard_closed = shard_opened
+    shard_trimmed = shard_opened
+
+    def stream_disabled(self, stream: Stream) -> None:
+        self._log({"op": "stream_disabled", "stream": stream.arn, "at": stream.disabled_at})
+
+    def clock(self, offset: float) -> None:
+        self._log({"op": "clock", "offset": offset})
+
+    def function_saved(self, function: Function) -> None:
+        if function.target is None:  # a registered callable lives in its process; register it again after a restart
+            self._log({"op": "function", "state": _function_state(function, self.directory)})
+
+    def function_deleted(self, function: Function) -> None:
+        self._log({"op": "function_deleted", "arn": function.arn})
+
+    def mapping_saved(self, mapping: "EventSourceMapping", start_position: int) -> None:
+        self._log({"op": "mapping", "state": _mapping_state(mapping), "start": str(start_position)})
+
+    def mapping_deleted(self, uuid: str) -> None:
+        self._log({"op": "mapping_deleted", "uuid": uuid})
+
+    # -- snapshots -----------------------------------------------------------------------------------------
+
+    def snapshot(self) -> Path:
+        """Write the whole state down, then start a new log generation and drop the old ones."""
+        emulator = self.emulator
+        generation = self.wal.generation + 1
+        self.snapshot_directory.mkdir(parents=True, exist_ok=True)
+        path = self.snapshot_directory / f"{generation:012d}.snapshot"
+        temporary = path.with_suffix(".tmp")
+        digest = hashlib.sha256()
+        lines = 0
+        with open(temporary, "wb") as out:
+            for entry in self._snapshot_entries(generation):
+                line = json.dumps(entry, separators=(",", ":")).encode() + b"\n"
+                digest.update(line)
+                out.write(line)
+                lines += 1
+            out.write(json.dumps({"kind": "end", "lines": lines, "sha256": digest.hexdigest()}).encode() + b"\n")
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, path)
+        self.wal.open(generation)
+        self.wal.delete_before(generation)
+        for old in self.snapshot_directory.glob("*.snapshot"):
+            if old != path:
+                old.unlink()
+        log.info("snapshot %s written (%d lines)", path, lines)
+        return path
+
+    def _snapshot_entries(self, generation: int) -> Iterator[dict[str, Any]]:
+        emulator = self.emulator
+        yield {"kind": "header", "generation": generation, "clock_offset": emulator.clock.offset,
+               "sequence_number": str(emulator.sequence_numbers.last),
+               "commit_versions": [[*key, version] for key, version in emulator.commit_versions.items()]}
+        for table in moto_bridge.all_tables():
+            key = (table.account_id, table.region_name, table.name)
+            if key not in self.ddl:
+                log.warning("table %s was not created through Eddy's DynamoDB API: it is not kept", key)
+                continue
+            yield {"kind": "table", "key": list(key), "ddl": self.ddl[key]}
+            items = [moto_bridge.image_of(item) for item in table.all_items()]
+            for start in range(0, len(items), ITEMS_PER_LINE):
+                yield {"kind": "items", "key": list(key), "items": items[start:start + ITEMS_PER_LINE]}
+        for stream in emulator.streams.streams.values():
+            yield {"kind": "stream", "state": stream.to_state()}
+        yield {"kind": "latest", "streams": [stream.arn for stream in emulator.streams.latest.values()]}
+        for function in emulator.functions.functions.values():
+            if function.target is None:
+                yield {"kind": "function", "state": _function_state(function, self.directory)}
+        for mapping in emulator.triggers.mappings.values():
+            yield {"kind": "mapping", "state": _mapping_state(mapping),
+                   "start": str(emulator.triggers.start_positions.get(mapping.uuid, 0))}
+
+    # -- recovery ------------------------------------------------------------------------------------------
+
+    def recover(self) -> None:
+        """Rebuild the state the directory holds (called before any front door opens)."""
+        self._replaying = True
+        collecting = gc.isenabled()
+        gc.disable()  # recovery makes millions of objects that all live on: cyclic collection would only rescan them
+        try:
+            snapshots = sorted(self.snapshot_directory.glob("*.snapshot")) if self.snapshot_directory.exists() else []
+            generation = 0
+            if snapshots:
+                generation = self._load_snapshot(snapshots[-1])
+            for logged in self.wal.generations():
+                if logged >= generation:
+                    for entry in read_entries(self.wal.path(logged)):
+                        self._apply(entry)
+                    generation = max(generation, logged)
+            self._load_records()
+            self._sync_moto_tables()
+        finally:
+            self._replaying = False
+            if collecting:
+                gc.enable()
+        self.wal.open(generation)
+        self.wal.delete_before(generation)
+
+    def _load_snapshot(self, path: Path) -> int:
+        digest = hashlib.sha256()
+        generation = None
+        lines = 0
+        try:
+            with open(path, "rb") as snapshot:
+                for raw in snapshot:
+                    entry = json.loads(raw)
+                    if entry.get("kind") == "end":
+                        if entry.get("sha256") != digest.hexdigest() or entry.get("lines") != lines:
+                            raise CorruptStateError(f"{path}: snapshot is corrupt (its checksum does not match its contents)")
+                        return generation
+                    digest.update(raw)
+                    lines += 1
+                    if entry["kind"] == "header":
+                        generation = self._apply_header(entry)
+                    else:
+                        self._apply_snapshot_entry(entry)
+        except (ValueError, KeyError, TypeError) as error:
+            raise CorruptStateError(f"{path}: snapshot is corrupt ({type(error).__name__}: {error})") from None
+        raise CorruptStateError(f"{path}: snapshot is incomplete (no end marker)")
+
+    def _apply_header(self, entry: dict[str, Any]) -> int:
+        emulator = self.emulator
+        emulator.clock.restore_offset(entry["clock_offset"])
+        self._confirmed = max(self._confirmed, int(entry["sequence_number"]))
+        for account_id, region, name, version in entry["commit_versions"]:
+            emulator.commit_versions[(account_id, region, name)] = version
+        return entry["generation"]
+
+    def _apply_snapshot_entry(self, entry: dict[str, Any]) -> None:
+        kind = entry["kind"]
+        if kind == "table":
+            for request in entry["ddl"]:
+                self._apply(request)
+        elif kind == "items":
+            table = moto_bridge.find_table(*entry["key"])
+            for item in entry["items"]:
+                moto_bridge.restore_item(table, item)
+        elif kind == "stream":
+            self._apply({"op": "stream", "state": entry["state"]})
+        elif kind == "latest":
+            registry = self.emulator.streams
+            registry.latest = {}
+            for arn in entry["streams"]:
+                stream = registry.streams[arn]
+                registry.latest[(stream.account_id, stream.region, stream.table_name)] = stream
+        elif kind in ("function", "mapping"):
+            self._apply({"op": kind, **{k: v for k, v in entry.items() if k != "kind"}})
+        else:
+            raise ValueError(f"unknown snapshot entry {kind!r}")
+
+    def _apply(self, entry: dict[str, Any]) -> None:
+        emulator = self.emulator
+        op = entry["op"]
+        if op == "ddl":
+            self._replay_ddl(entry)
+        elif op == "commit":
+            table = moto_bridge.find_table(*entry["table"])
+            for keys, new in entry["items"]:
+                if new is not None:
+                    moto_bridge.restore_item(table, new)
+                else:
+                    moto_bridge.delete_item_by_keys(table, keys)
+            emulator.commit_versions[tuple(entry["table"])] = entry["version"]
+            if entry["seq"] is not None:
+                self._confirmed = max(self._confirmed, int(entry["seq"]))
+        elif op == "stream":
+            state = entry["state"]
+            stream = Stream.from_state(state, settings=emulator.settings, sequence_numbers=emulator.sequence_numbers,
+                                       directory=emulator.streams.stream_directory(state["account_id"], state["region"],
+                                                                                   state["table_name"], state["label"]),
+                                       observer=self)
+            emulator.streams.add(stream)
+        elif op == "shard":
+            shard = emulator.streams.streams[entry["stream"]].restore_shard(entry["state"])
+            self._confirmed = max(self._confirmed, shard.starting_sequence_number, shard.ending_sequence_number or 0)
+        elif op == "stream_disabled":
+            stream = emulator.streams.streams[entry["stream"]]
+            stream.status, stream.disabled_at = "DISABLED", entry["at"]
+        elif op == "clock":
+            emulator.clock.restore_offset(entry["offset"])
+        elif op == "function":
+            emulator.functions.restore(_function_from_state(entry["state"], self.directory))
+        elif op == "function_deleted":
+            emulator.functions.functions.pop(entry["arn"], None)
+        elif op == "mapping":
+            emulator.triggers.restore(entry["state"], int(entry["start"]))
+        elif op == "mapping_deleted":
+            emulator.triggers.mappings.pop(entry["uuid"], None)
+        else:
+            raise CorruptStateError(f"{self.wal.directory}: unknown log entry {op!r}")
+
+    def _replay_ddl(self, entry: dict[str, Any]) -> None:
+        account_id, region, target, body = entry["account"], entry["region"], entry["target"], entry["body"]
+        headers = {"X-Amz-Target": f"DynamoDB_20120810.{target}", "x-moto-account-id": account_id,
+                   "Content-Type": "application/x-amz-json-1.0",
+                   "Authorization": f"AWS4-HMAC-SHA256 Credential=eddy/20000101/{region}/dynamodb/aws4_request, "
+                                    "SignedHeaders=host, Signature=0"}
+        request = Request("POST", f"https://dynamodb.{region}.amazonaws.com/", headers)
+        response = moto_bridge.DynamoDBCall(request, json.dumps(body).encode()).run()
+        if response.status != 200:
+            raise CorruptStateError(f"{self.wal.directory}: replaying {target} of {body.get('TableName')} failed: "
+                                    f"{response.body[:300]!r}")
+        key = (account_id, region, _table_name(body))
+        if target == "CreateTable":
+            self.ddl[key] = [entry]
+            moto_bridge.set_table_created_at(moto_bridge.find_table(*key), entry["created_at"])
+        elif target == "DeleteTable":
+            self.ddl.pop(key, None)
+            self.emulator.streams.latest.pop(key, None)
+            self.emulator.commit_versions.pop(key, None)
+        elif key in self.ddl:
+            self.ddl[key].append(entry)
+
+    def _load_records(self) -> None:
+        """Each shard's records back from its segment files, up to the last acknowledged commit."""
+        emulator = self.emulator
+        highest = self._confirmed
+        for stream in emulator.streams.streams.values():
+            for shard in stream.shards.values():
+                trimmed = shard.trimmed_through
+                shard.records = [LoggedRecord(line, number, created_at)
+                                 for line, number, created_at in shard.log.load(self._confirmed) if number > trimmed]
+                highest = max(highest, shard.starting_sequence_number, shard.ending_sequence_number or 0)
+        emulator.sequence_numbers.restore(highest)
+
+    def _sync_moto_tables(self) -> None:
+        for (account_id, region, name), stream in self.emulator.streams.latest.items():
+            table = moto_bridge.find_table(account_id, region, name)
+            if table is not None:
+                view_type = stream.view_type.value if stream.status == "ENABLED" else None
+                moto_bridge.set_table_stream(table, stream.label, view_type)
+
+    def close(self) -> None:
+        self.snapshot()
+        self.wal.close()
+
+    def reset(self) -> None:
+        self.wal.close()
+        shutil.rmtree(self.wal.directory, ignore_errors=True)
+        shutil.rmtree(self.snapshot_directory, ignore_errors=True)
+        self.ddl.clear()
+        self._confirmed = 0
+        self.wal.open(0)
+
+
+def _table_name(body: dict[str, Any]) -> str:
+    """The table a definition request is about (TagResource and friends name it by ARN)."""
+    return body.get("TableName") or str(body.get("ResourceArn", "")).split(":table/")[-1].split("/")[0]
+
+
+def _function_state(function: Function, directory: Path) -> dict[str, Any]:
+    state = {name: getattr(function, name) for name in (
+        "name", "account_id", "region", "handler", "runtime", "timeout", "memory_size", "environment", "role",
+        "description", "code_sha256", "code_size", "last_modified")}
+    state["code_dir"] = os.path.relpath(function.code_dir, directory) if function.code_dir else None
+    return state
+
+
+def _function_from_state(state: dict[str, Any], directory: Path) -> Function:
+    code_dir = state.pop("code_dir")
+    function = Function(**state)
+    function.code_dir = directory / code_dir if code_dir else None
+    return function
+
+
+def _mapping_state(mapping: "EventSourceMapping") -> dict[str, Any]:
+    state = {name: value for name, value in vars(mapping).items() if name != "filters"}
+    return json.loads(json.dumps(state))

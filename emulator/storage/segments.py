@@ -1,0 +1,134 @@
+"""A shard's change log on disk: append-only segment files, each named by the first sequence number it holds.
+
+Layout (documented in the README; spark_batch reads it):
+    <state_dir>/streams/<account>/<region>/<table>/<stream label>/<shard id>/<first sequence number>.jsonl
+One JSON object per line (see ChangeRecord.to_log_line). Appends go to the newest segment only; a new
+segment starts once the newest passes `max_bytes`; trimming deletes whole segments.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any, BinaryIO
+
+
+class Segment:
+    __slots__ = ("path", "first_sequence_number", "last_sequence_number", "size")
+
+    def __init__(self, path: Path, first_sequence_number: int) -> None:
+        self.path = path
+        self.first_sequence_number = first_sequence_number
+        self.last_sequence_number = first_sequence_number
+        self.size = 0
+
+
+class SegmentLog:
+    def __init__(self, directory: Path, max_bytes: int) -> None:
+        self.directory = directory
+        self.max_bytes = max_bytes
+        self.segments: list[Segment] = []
+        self._active: BinaryIO | None = None
+
+    def append(self, lines: bytes, first_sequence_number: int, last_sequence_number: int) -> None:
+        """Append encoded records (whose sequence numbers run from first to last) and flush them to the OS."""
+        if self._active is None or self.segments[-1].size >= self.max_bytes:
+            self._start_segment(first_sequence_number)
+        segment = self.segments[-1]
+        self._active.write(lines)
+        self._active.flush()
+        segment.size += len(lines)
+        segment.last_sequence_number = last_sequence_number
+
+    def _start_segment(self, first_sequence_number: int) -> None:
+        if self._active is not None:
+            self._active.close()
+        self.directory.mkdir(parents=True, exist_ok=True)
+        segment = Segment(self.directory / f"{first_sequence_number}.jsonl", first_sequence_number)
+        self._active = open(segment.path, "ab")
+        self.segments.append(segment)
+
+    def delete_through(self, sequence_number: int) -> int:
+        """Delete every segment whose records all have sequence numbers <= sequence_number."""
+        deleted = 0
+        while self.segments and self.segments[0].last_sequence_number <= sequence_number:
+            segment = self.segments.pop(0)
+            if not self.segments and self._active is not None:
+                self._active.close()
+                self._active = None
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(segment.path)
+            deleted += 1
+        return deleted
+
+    def close(self) -> None:
+        if self._active is not None:
+            self._active.close()
+            self._active = None
+
+    def load(self, confirmed_through: int) -> list[tuple[bytes, int, float]]:
+        """Read the shard's segments back after a restart: (line, sequence number, commit time) of every record
+        up to `confirmed_through`.
+
+        A torn last line (a crash mid-write) and records past `confirmed_through` (written, but their commit
+        never reached the write-ahead log, so never acknowledged) are cut off; a bad line elsewhere raises
+        CorruptStateError naming the file. Lines are checked by their fixed prefix, not parsed in full: the
+        rest of each record is parsed when it is first read.
+        """
+        from emulator.storage.wal import CorruptStateError
+
+        self.close()
+        self.segments = []
+        if not self.directory.exists():
+            return []
+        paths = sorted(self.directory.glob("*.jsonl"), key=lambda p: int(p.stem) if p.stem.isdigit() else -1)
+        loaded: list[tuple[bytes, int, float]] = []
+        for path in paths:
+            if not path.stem.isdigit():
+                raise CorruptStateError(f"{path}: not a segment file (its name must be its first sequence number)")
+            if int(path.stem) > confirmed_through:
+                os.remove(path)
+                continue
+            data = path.read_bytes()
+            lines = data.split(b"\n")
+            keep = 0
+            segment = Segment(path, int(path.stem))
+            for number, line in enumerate(lines, start=1):
+                last_line = number >= len(lines) - 1
+                match = _LINE_PREFIX.match(line) if line.endswith(b"}") else None
+                if match is not None and last_line:
+                    match = match if _parses(line) else None
+                if match is None:
+                    if not line or last_line:
+                        break  # the end, or a line torn by a crash mid-write
+                    raise CorruptStateError(f"{path}: line {number} is corrupt (not a complete record)")
+                sequence_number = int(match.group(1))
+                if sequence_number > confirmed_through:
+                    break
+                loaded.append((line, sequence_number, float(match.group(2))))
+                keep += len(line) + 1
+                segment.last_sequence_number = sequence_number
+            if keep < len(data):
+                with open(path, "r+b") as torn:
+                    torn.truncate(keep)
+            if keep == 0:
+                os.remove(path)
+                continue
+            segment.size = keep
+            self.segments.append(segment)
+        return loaded
+
+
+_LINE_PREFIX = re.compile(
+    rb'^\{"table":"[^"]*","shard":"[^"]*","sequence_number":"(\d+)","commit_version":\d+,"commit_timestamp":([-+0-9.eE]+),')
+
+
+def _parses(line: bytes) -> bool:
+    try:
+        json.loads(line)
+        return True
+    except ValueError:
+        return False

@@ -1,0 +1,167 @@
+"""Stream records: one per item changed by a committed write.
+
+The change log keeps every record with its keys and its full old and new images, whatever the stream's
+view type; the view type is a projection applied when a record is read (`to_dict`).
+"""
+
+from __future__ import annotations
+
+import json
+from enum import Enum
+from typing import Any
+
+from emulator.streams.item_size import item_size
+
+Image = dict[str, dict[str, Any]]
+
+TTL_PRINCIPAL = "dynamodb.amazonaws.com"
+
+
+class EventName(str, Enum):
+    INSERT = "INSERT"
+    MODIFY = "MODIFY"
+    REMOVE = "REMOVE"
+
+
+class StreamViewType(str, Enum):
+    KEYS_ONLY = "KEYS_ONLY"
+    NEW_IMAGE = "NEW_IMAGE"
+    OLD_IMAGE = "OLD_IMAGE"
+    NEW_AND_OLD_IMAGES = "NEW_AND_OLD_IMAGES"
+
+
+class ChangeRecord:
+    """A change as the log holds it: sequence number, event, keys, both images, commit version and time."""
+
+    __slots__ = (
+        "sequence_number",
+        "event_id",
+        "event_name",
+        "keys",
+        "old_image",
+        "new_image",
+        "created_at",
+        "commit_version",
+        "by_ttl",
+        "_wire",
+    )
+
+    def __init__(
+        self,
+        *,
+        sequence_number: int,
+        event_id: str,
+        event_name: EventName,
+        keys: Image,
+        old_image: Image | None,
+        new_image: Image | None,
+        created_at: float,
+        commit_version: int,
+        by_ttl: bool = False,
+    ) -> None:
+        self.sequence_number = sequence_number
+        self.event_id = event_id
+        self.event_name = event_name
+        self.keys = keys
+        self.old_image = old_image
+        self.new_image = new_image
+        self.created_at = created_at
+        self.commit_version = commit_version
+        self.by_ttl = by_ttl
+        self._wire: bytes | None = None
+
+    def to_dict(self, view_type: StreamViewType, region: str) -> dict[str, Any]:
+        """The record as GetRecords returns it (userIdentity members capitalised, as in the API model)."""
+        dynamodb: dict[str, Any] = {
+            "ApproximateCreationDateTime": int(self.created_at),
+            "Keys": self.keys,
+        }
+        size = item_size(self.keys)
+        if view_type in (StreamViewType.NEW_IMAGE, StreamViewType.NEW_AND_OLD_IMAGES) and self.new_image is not None:
+            dynamodb["NewImage"] = self.new_image
+            size += item_size(self.new_image)
+        if view_type in (StreamViewType.OLD_IMAGE, StreamViewType.NEW_AND_OLD_IMAGES) and self.old_image is not None:
+            dynamodb["OldImage"] = self.old_image
+            size += item_size(self.old_image)
+        dynamodb["SequenceNumber"] = str(self.sequence_number)
+        dynamodb["SizeBytes"] = size
+        dynamodb["StreamViewType"] = view_type.value
+        record: dict[str, Any] = {
+            "eventID": self.event_id,
+            "eventName": self.event_name.value,
+            "eventVersion": "1.1",
+            "eventSource": "aws:dynamodb",
+            "awsRegion": region,
+            "dynamodb": dynamodb,
+        }
+        if self.by_ttl:
+            record["userIdentity"] = {"PrincipalId": TTL_PRINCIPAL, "Type": "Service"}
+        return record
+
+    def to_lambda_dict(self, view_type: StreamViewType, region: str, stream_arn: str) -> dict[str, Any]:
+        """The record as Lambda delivers it in an event: with eventSourceARN, userIdentity members in lower case."""
+        record = self.to_dict(view_type, region)
+        record["eventSourceARN"] = stream_arn
+        if self.by_ttl:
+            record["userIdentity"] = {"type": "Service", "principalId": TTL_PRINCIPAL}
+        return record
+
+    def wire(self, view_type: StreamViewType, region: str) -> bytes:
+        """The record's JSON as GetRecords sends it, encoded once (a record's stream fixes view type and region)."""
+        if self._wire is None:
+            self._wire = json.dumps(self.to_dict(view_type, region), separators=(",", ":")).encode()
+        return self._wire
+
+    def to_log_line(self, table_name: str, shard_id: str) -> bytes:
+        """One line of a change-log segment file (the layout is documented in the README)."""
+        return (
+            json.dumps(
+                {
+                    "table": table_name,
+                    "shard": shard_id,
+                    "sequence_number": str(self.sequence_number),
+                    "commit_version": self.commit_version,
+                    "commit_timestamp": self.created_at,
+                    "event_id": self.event_id,
+                    "event_name": self.event_name.value,
+                    "keys": self.keys,
+                    "old_image": self.old_image,
+                    "new_image": self.new_image,
+                    "user_identity": {"type": "Service", "principalId": TTL_PRINCIPAL} if self.by_ttl else None,
+                },
+                separators=(",", ":"),
+            ).encode()
+            + b"\n"
+        )
+
+
+_LAZY_FIELDS = frozenset({"event_id", "event_name", "keys", "old_image", "new_image", "commit_version", "by_ttl"})
+
+
+class LoggedRecord(ChangeRecord):
+    """A record read back from its segment file after a restart, parsed only when first used.
+
+    A restart reads every retained record (a million, say); only the sequence number and time are needed
+    up front, so the rest of each line waits until a reader or a poller asks for it.
+    """
+
+    __slots__ = ("_line",)
+
+    def __init__(self, line: bytes, sequence_number: int, created_at: float) -> None:  # noqa: super() on purpose not called
+        self.sequence_number = sequence_number
+        self.created_at = created_at
+        self._line = line
+        self._wire = None
+
+    def __getattr__(self, name: str) -> Any:
+        if name not in _LAZY_FIELDS:
+            raise AttributeError(name)
+        entry = json.loads(self._line)
+        self.event_id = entry["event_id"]
+        self.event_name = EventName(entry["event_name"])
+        self.keys = entry["keys"]
+        self.old_image = entry["old_image"]
+        self.new_image = entry["new_image"]
+        self.commit_version = entry["commit_version"]
+        self.by_ttl = entry["user_identity"] is not None
+        return getattr(self, name)

@@ -1,0 +1,302 @@
+"""Streams: a table's change stream, its shards and their lineage.
+
+A new stream starts with one open shard covering the whole key space. The key space is split into
+partitions (ranges of the partition-key hash), each with exactly one open shard, so a key's records
+always go to the same line of shards and per-item order holds across lineage:
+  - rollover: after `shard_rollover_seconds` a shard closes and one child takes over its range;
+  - split: on load (`split_records_per_second`) or on demand a shard closes and two children each take
+    half of its range.
+Disabling a stream closes its open shards; they stay readable through retention.
+"""
+
+from __future__ import annotations
+
+import bisect
+import os
+import shutil
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterable
+
+from emulator.errors import ResourceNotFoundException, ValidationException
+from emulator.streams.records import ChangeRecord, EventName, Image, StreamViewType
+from emulator.storage.segments import SegmentLog
+from emulator.settings import Settings
+from emulator.streams.shards import HASH_SPACE, SequenceNumbers, Shard, partition_hash, split_range
+
+#: a shard under load splits only while its key range is wider than this (a single hot key cannot be split
+#: apart, so after 64 halvings load no longer splits it)
+MIN_SPLIT_RANGE = HASH_SPACE >> 64
+
+#: (event name, keys, old image, new image) of one item changed by a commit
+Change = tuple[EventName, Image, Image | None, Image | None]
+
+
+def stream_label(now: float) -> str:
+    """AWS's StreamLabel: an ISO-8601 timestamp with milliseconds, e.g. 2015-05-11T21:21:33.291."""
+    return datetime.fromtimestamp(now, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3]
+
+
+class Stream:
+    def __init__(
+        self,
+        *,
+        account_id: str,
+        region: str,
+        table_name: str,
+        table_arn: str,
+        label: str,
+        view_type: StreamViewType,
+        key_schema: list[dict[str, str]],
+        created_at: float,
+        settings: Settings,
+        sequence_numbers: SequenceNumbers,
+        directory: Path,
+        observer: "StreamObserver | None" = None,
+        first_shard: bool = True,
+    ) -> None:
+        self.account_id = account_id
+        self.region = region
+        self.table_name = table_name
+        self.label = label
+        self.arn = f"{table_arn}/stream/{label}"
+        self.view_type = view_type
+        self.key_schema = key_schema
+        self.hash_key_name = next(k["AttributeName"] for k in key_schema if k["KeyType"] == "HASH")
+        self.created_at = created_at
+        self.status = "ENABLED"
+        self.disabled_at: float | None = None
+        self.settings = settings
+        self.directory = directory
+        self._sequence_numbers = sequence_numbers
+        self.shards: dict[str, Shard] = {}
+        self._next_maintenance = created_at + 1.0
+        self._last_shard_ms = 0
+        self._open: list[Shard] = []  # the open shards, ordered by the start of their hash range
+        self._open_starts: list[int] = []
+        self.observer = observer or StreamObserver()
+        if first_shard:
+            self.open_first_shard()
+
+    # -- shards ------------------------------------------------------------------------------------
+
+    def open_first_shard(self) -> Shard:
+        """A new stream's one open shard, over the whole key space."""
+        return self._open_shard(None, (0, HASH_SPACE), self.created_at)
+
+    def _open_shard(self, parent: Shard | None, hash_range: tuple[int, int], now: float) -> Shard:
+        # the number part is the creation time in ms, kept strictly increasing so ids sort oldest first
+        self._last_shard_ms = max(int(now * 1000), self._last_shard_ms + 1)
+        shard_id = f"shardId-{self._last_shard_ms:020d}-{os.urandom(4).hex()}"
+        shard = Shard(
+            shard_id=shard_id,
+            parent_shard_id=parent.shard_id if parent else None,
+            hash_range=hash_range,
+            starting_sequence_number=self._sequence_numbers.next(),
+            created_at=now,
+            log=SegmentLog(self.directory / shard_id, self.settings.segment_max_bytes),
+        )
+        self._add_shard(shard)
+        self.observer.shard_opened(self, shard)
+        return shard
+
+    def _add_shard(self, shard: Shard) -> None:
+        self.shards[shard.shard_id] = shard
+        if shard.is_open:
+            index = bisect.bisect_left(self._open_starts, shard.hash_range[0])
+            self._open.insert(index, shard)
+            self._open_starts.insert(index, shard.hash_range[0])
+
+    def _close_shard(self, shard: Shard, now: float) -> None:
+        shard.close(now)
+        shard.log.close()
+        index = self._open.index(shard)
+        del self._open[index]
+        del self._open_starts[index]
+        self.observer.shard_closed(self, shard)
+
+    def shard(self, shard_id: str) -> Shard:
+        try:
+            return self.shards[shard_id]
+        except KeyError:
+            raise ResourceNotFoundException(
+                "Requested resource not found: Shard does not exist"
+            ) from None
+
+    @property
+    def open_shards(self) -> list[Shard]:
+        return list(self._open)
+
+    def rollover(self, now: float, shards: Iterable[Shard] | None = None) -> list[str]:
+        """Close the given open shards (all by default); each gets one child over the same key range."""
+        children = []
+        for shard in list(self._open if shards is None else shards):
+            self._close_shard(shard, now)
+            children.append(self._open_shard(shard, shard.hash_range, now).shard_id)
+        return children
+
+    def split(self, shard_id: str, now: float) -> list[str]:
+        """Close an open shard and open two children, each covering half of its key range."""
+        shard = self.shard(shard_id)
+        if not shard.is_open:
+            raise ValidationException(f"Shard {shard_id} is closed: only an open shard can be split")
+        if shard.hash_range[1] - shard.hash_range[0] < 2:
+            raise ValidationException(f"Shard {shard_id} covers too small a key range to split")
+        self._close_shard(shard, now)
+        return [self._open_shard(shard, half, now).shard_id for half in split_range(shard.hash_range)]
+
+    def disable(self, now: float) -> None:
+        for shard in list(self._open):
+            self._close_shard(shard, now)
+        self.status = "DISABLED"
+        self.disabled_at = now
+        self.observer.stream_disabled(self)
+
+    # -- writing -----------------------------------------------------------------------------------
+
+    def _shard_for(self, keys: Image) -> Shard:
+        if len(self._open) == 1:
+            return self._open[0]
+        position = partition_hash(keys[self.hash_key_name])
+        return self._open[bisect.bisect_right(self._open_starts, position) - 1]
+
+    def publish(self, changes: list[Change], *, commit_version: int, now: float, event_ids: Iterable[str],
+                by_ttl: bool = False) -> list[ChangeRecord]:
+        """Append one commit's changes, each to its partition's open shard; split shards that run hot."""
+        self.maintain(now)
+        by_shard: dict[Shard, list[ChangeRecord]] = {}
+        published = []
+        for (event_name, keys, old_image, new_image), event_id in zip(changes, event_ids):
+            record = ChangeRecord(
+                sequence_number=self._sequence_numbers.next(),
+                event_id=event_id,
+                event_name=event_name,
+                keys=keys,
+                old_image=old_image,
+                new_image=new_image,
+                created_at=now,
+                commit_version=commit_version,
+                by_ttl=by_ttl,
+            )
+            by_shard.setdefault(self._shard_for(keys), []).append(record)
+            published.append(record)
+        threshold = self.settings.split_records_per_second
+        for shard, records in by_shard.items():
+            shard.append(records, lambda record: record.to_log_line(self.table_name, shard.shard_id))
+            hot = threshold is not None and shard.count_writes(int(now), len(records)) > threshold
+            if hot and shard.hash_range[1] - shard.hash_range[0] > MIN_SPLIT_RANGE:
+                self.split(shard.shard_id, now)
+        return published
+
+    # -- time --------------------------------------------------------------------------------------
+
+    def maintain(self, now: float) -> None:
+        """Roll over shards that have been open long enough; trim records past retention (once a clock second)."""
+        if now < self._next_maintenance:
+            return
+        self._next_maintenance = now + 1.0
+        period = self.settings.shard_rollover_seconds
+        due = [shard for shard in self._open if now - shard.created_at >= period]
+        if due:
+            self.rollover(now, due)
+        cutoff = now - self.settings.retention_seconds
+        for shard in list(self.shards.values()):
+            if shard.records and shard.records[0].created_at < cutoff:
+                shard.trim_before(cutoff)
+                self.observer.shard_trimmed(self, shard)
+            if not shard.is_open and not shard.records and shard.closed_at < cutoff:
+                del self.shards[shard.shard_id]
+                shutil.rmtree(shard.log.directory, ignore_errors=True)
+
+    @property
+    def expired(self) -> bool:
+        """A disabled stream whose shards have all passed retention is gone."""
+        return self.status == "DISABLED" and not self.shards
+
+    def close_files(self) -> None:
+        for shard in self.shards.values():
+            shard.log.close()
+
+    # -- reading -----------------------------------------------------------------------------------
+
+    def describe(self, *, limit: int, exclusive_start_shard_id: str | None, parent_shard_id: str | None) -> dict[str, Any]:
+        shards = list(self.shards.values())
+        if parent_shard_id is not None:
+            shards = [shard for shard in shards if shard.parent_shard_id == parent_shard_id]
+        if exclusive_start_shard_id is not None:
+            # AWS answers an ExclusiveStartShardId it does not know with no shards, not an error
+            ids = [shard.shard_id for shard in shards]
+            shards = shards[ids.index(exclusive_start_shard_id) + 1:] if exclusive_start_shard_id in ids else []
+        page = shards[:limit]
+        description: dict[str, Any] = {
+            "StreamArn": self.arn,
+            "StreamLabel": self.label,
+            "StreamStatus": self.status,
+            "StreamViewType": self.view_type.value,
+            "CreationRequestDateTime": self.created_at,
+            "TableName": self.table_name,
+            "KeySchema": self.key_schema,
+            "Shards": [shard.describe() for shard in page],
+        }
+        if len(shards) > limit:
+            description["LastEvaluatedShardId"] = page[-1].shard_id
+        return description
+
+    def summary(self) -> dict[str, str]:
+        return {"StreamArn": self.arn, "TableName": self.table_name, "StreamLabel": self.label}
+
+    # -- persistence -------------------------------------------------------------------------------
+
+    def to_state(self) -> dict[str, Any]:
+        return {"account_id": self.account_id, "region": self.region, "table_name": self.table_name,
+                "table_arn": self.arn.split("/stream/")[0], "label": self.label, "view_type": self.view_type.value,
+                "key_schema": self.key_schema, "created_at": self.created_at, "status": self.status,
+                "disabled_at": self.disabled_at, "last_shard_ms": self._last_shard_ms,
+                "shards": [shard.to_state() for shard in self.shards.values()]}
+
+    @classmethod
+    def from_state(cls, state: dict[str, Any], *, settings: Settings, sequence_numbers: SequenceNumbers,
+                   directory: Path, observer: "StreamObserver") -> "Stream":
+        stream = cls(account_id=state["account_id"], region=state["region"], table_name=state["table_name"],
+                     table_arn=state["table_arn"], label=state["label"], view_type=StreamViewType(state["view_type"]),
+                     key_schema=state["key_schema"], created_at=state["created_at"], settings=settings,
+                     sequence_numbers=sequence_numbers, directory=directory, observer=observer, first_shard=False)
+        stream.status, stream.disabled_at = state["status"], state["disabled_at"]
+        stream._last_shard_ms = state["last_shard_ms"]
+        for shard_state in state["shards"]:
+            stream.restore_shard(shard_state)
+        return stream
+
+    def restore_shard(self, state: dict[str, Any]) -> Shard:
+        """A shard as persistence recorded it (opened, or closed since)."""
+        existing = self.shards.get(state["shard_id"])
+        if existing is not None and existing.is_open:
+            index = self._open.index(existing)
+            del self._open[index]
+            del self._open_starts[index]
+        log = existing.log if existing is not None else SegmentLog(self.directory / state["shard_id"],
+                                                                    self.settings.segment_max_bytes)
+        shard = Shard.from_state(state, log)
+        if existing is not None:
+            shard.records = existing.records
+        self._add_shard(shard)
+        return shard
+
+
+class StreamObserver:
+    """Told of every change to a stream's shape (persistence writes them down); ignores them by default."""
+
+    def stream_enabled(self, stream: Stream) -> None:
+        """A new stream, before its first shard opens."""
+
+    def shard_opened(self, stream: Stream, shard: Shard) -> None:
+        """A shard opened (a stream's first, or a child of a rollover or split)."""
+
+    def shard_closed(self, stream: Stream, shard: Shard) -> None:
+        """A shard closed, with its EndingSequenceNumber."""
+
+    def shard_trimmed(self, stream: Stream, shard: Shard) -> None:
+        """Records at the front of a shard passed retention and were dropped."""
+
+    def stream_disabled(self, stream: Stream) -> None:
+        """A stream was disabled (its table's stream turned off, or its table deleted)."""

@@ -1,0 +1,74 @@
+"""On-failure destinations: where a stream batch goes when Lambda gives up on it (SQS, SNS or S3).
+
+The record is AWS's invocation record for stream sources: requestContext, responseContext, version,
+timestamp and DDBStreamBatchInfo (the batch's shard, first and last sequence numbers and arrival times).
+An S3 destination also gets the original event as "payload", under
+aws/lambda/<mapping UUID>/<shard id>/YYYY/MM/DD/YYYY-MM-DDTHH.MM.SS-<uuid>.
+Destinations are reached through boto3, as any client would (moto serves them).
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from datetime import datetime, timezone
+from typing import Any, Callable
+
+from emulator.streams.records import ChangeRecord
+
+RETRY_ATTEMPTS_EXHAUSTED = "RetryAttemptsExhausted"
+RECORD_AGE_EXCEEDED = "RecordAgeExceeded"
+
+
+def _iso(epoch: float, milliseconds: bool = True) -> str:
+    moment = datetime.fromtimestamp(epoch, timezone.utc)
+    if milliseconds:
+        return moment.strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def invocation_record(*, function_arn: str, stream_arn: str, shard_id: str, records: list[ChangeRecord],
+                      condition: str, invoke_count: int, request_id: str, now: float,
+                      function_error: str | None = "Unhandled") -> dict[str, Any]:
+    response_context: dict[str, Any] = {"statusCode": 200, "executedVersion": "$LATEST"}
+    if function_error:
+        response_context["functionError"] = function_error
+    return {
+        "requestContext": {"requestId": request_id, "functionArn": function_arn, "condition": condition,
+                           "approximateInvokeCount": invoke_count},
+        "responseContext": response_context,
+        "version": "1.0",
+        "timestamp": _iso(now),
+        "DDBStreamBatchInfo": {
+            "shardId": shard_id,
+            "startSequenceNumber": str(records[0].sequence_number),
+            "endSequenceNumber": str(records[-1].sequence_number),
+            "approximateArrivalOfFirstRecord": _iso(records[0].created_at, milliseconds=False),
+            "approximateArrivalOfLastRecord": _iso(records[-1].created_at, milliseconds=False),
+            "batchSize": len(records),
+            "streamArn": stream_arn,
+        },
+    }
+
+
+def s3_key(mapping_uuid: str, shard_id: str, now: float) -> str:
+    moment = datetime.fromtimestamp(now, timezone.utc)
+    return f"aws/lambda/{mapping_uuid}/{shard_id}/{moment:%Y/%m/%d}/{moment:%Y-%m-%dT%H.%M.%S}-{uuid.uuid4()}"
+
+
+def send(client: Callable[[str, str], Any], destination_arn: str, record: dict[str, Any], *,
+         mapping_uuid: str, shard_id: str, event: dict[str, Any], now: float) -> None:
+    """Deliver `record` to the destination; `client(service, region)` gives a boto3 client."""
+    _, _, service, region, account_id, resource = destination_arn.split(":", 5)
+    if service == "sqs":
+        sqs = client("sqs", region)
+        queue_url = sqs.get_queue_url(QueueName=resource, QueueOwnerAWSAccountId=account_id)["QueueUrl"]
+        sqs.send_message(QueueUrl=queue_url, MessageBody=json.dumps(record))
+    elif service == "sns":
+        client("sns", region).publish(TopicArn=destination_arn, Message=json.dumps(record))
+    elif service == "s3":
+        body = dict(record, payload=event)
+        client("s3", region or "us-east-1").put_object(Bucket=resource, Key=s3_key(mapping_uuid, shard_id, now),
+                                                       Body=json.dumps(body).encode())
+    else:
+        raise ValueError(f"not an on-failure destination: {destination_arn}")

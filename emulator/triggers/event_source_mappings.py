@@ -1,0 +1,168 @@
+"""Event source mappings: which function a stream's records go to, and how (AWS Lambda's parameters).
+
+Option names, ranges and defaults are AWS's (see ../shared/reference/AWS_BEHAVIOUR.md section 4).
+Validation raises the Lambda API's errors; `to_dict` is EventSourceMappingConfiguration.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from emulator.errors import InvalidParameterValueException, ValidationException, constraint_violation
+from emulator.triggers.filters import FilterCriteriaError, validate_filter_criteria
+
+STARTING_POSITIONS = ("TRIM_HORIZON", "LATEST")
+DESTINATION_SERVICES = ("sqs", "sns", "s3")
+
+#: name: (lower bound, upper bound, default)
+RANGES: dict[str, tuple[int, int, int]] = {
+    "BatchSize": (1, 10000, 100),
+    "MaximumBatchingWindowInSeconds": (0, 300, 0),
+    "MaximumRetryAttempts": (-1, 10000, -1),
+    "MaximumRecordAgeInSeconds": (-1, 604800, -1),
+    "ParallelizationFactor": (1, 10, 1),
+    "TumblingWindowInSeconds": (0, 900, 0),
+}
+UPDATABLE = frozenset({
+    "Enabled", "BatchSize", "MaximumBatchingWindowInSeconds", "MaximumRetryAttempts", "MaximumRecordAgeInSeconds",
+    "BisectBatchOnFunctionError", "FunctionResponseTypes", "DestinationConfig", "ParallelizationFactor",
+    "TumblingWindowInSeconds", "FilterCriteria", "FunctionName",
+})
+
+
+@dataclass
+class EventSourceMapping:
+    uuid: str
+    event_source_arn: str
+    function_arn: str
+    account_id: str
+    region: str
+    starting_position: str
+    enabled: bool = True
+    batch_size: int = 100
+    maximum_batching_window_in_seconds: int = 0
+    maximum_retry_attempts: int = -1
+    maximum_record_age_in_seconds: int = -1
+    bisect_batch_on_function_error: bool = False
+    function_response_types: list[str] = field(default_factory=list)
+    on_failure_destination: str | None = None
+    parallelization_factor: int = 1
+    tumbling_window_in_seconds: int = 0
+    filter_criteria: dict[str, Any] | None = None
+    filters: list[Any] = field(default_factory=list)
+    state: str = "Creating"
+    state_transition_reason: str = "USER_INITIATED"
+    last_modified: float = 0.0
+    last_processing_result: str = "No records processed"
+
+    @property
+    def arn(self) -> str:
+        return f"arn:aws:lambda:{self.region}:{self.account_id}:event-source-mapping:{self.uuid}"
+
+    @property
+    def reports_batch_item_failures(self) -> bool:
+        return "ReportBatchItemFailures" in self.function_response_types
+
+    def to_dict(self) -> dict[str, Any]:
+        configuration: dict[str, Any] = {
+            "UUID": self.uuid,
+            "StartingPosition": self.starting_position,
+            "BatchSize": self.batch_size,
+            "MaximumBatchingWindowInSeconds": self.maximum_batching_window_in_seconds,
+            "ParallelizationFactor": self.parallelization_factor,
+            "EventSourceArn": self.event_source_arn,
+            "FunctionArn": self.function_arn,
+            "LastModified": self.last_modified,
+            "LastProcessingResult": self.last_processing_result,
+            "State": self.state,
+            "StateTransitionReason": self.state_transition_reason,
+            "DestinationConfig": {"OnFailure": {"Destination": self.on_failure_destination}}
+            if self.on_failure_destination else {"OnFailure": {}},
+            "MaximumRecordAgeInSeconds": self.maximum_record_age_in_seconds,
+            "BisectBatchOnFunctionError": self.bisect_batch_on_function_error,
+            "MaximumRetryAttempts": self.maximum_retry_attempts,
+            "TumblingWindowInSeconds": self.tumbling_window_in_seconds,
+            "FunctionResponseTypes": list(self.function_response_types),
+            "EventSourceMappingArn": self.arn,
+        }
+        if self.filter_criteria:
+            configuration["FilterCriteria"] = self.filter_criteria
+        return configuration
+
+
+def new_uuid() -> str:
+    return str(uuid.uuid4())
+
+
+def _field(name: str) -> str:
+    return name[0].lower() + name[1:]
+
+
+def _integer(params: dict[str, Any], name: str) -> int | None:
+    value = params.get(name)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValidationException(f"{name} must be an integer")
+    low, high, _ = RANGES[name]
+    if value < low:
+        raise constraint_violation(_field(name), value, f"Member must have value greater than or equal to {low}")
+    if value > high:
+        raise constraint_violation(_field(name), value, f"Member must have value less than or equal to {high}")
+    return value
+
+
+def apply_parameters(mapping: EventSourceMapping, params: dict[str, Any]) -> None:
+    """Validate the settable parameters in `params` and apply them to `mapping` (create and update share this)."""
+    for name in RANGES:
+        value = _integer(params, name)
+        if value is not None:
+            setattr(mapping, _snake(name), value)
+    age = mapping.maximum_record_age_in_seconds
+    if age != -1 and age < 60:
+        raise InvalidParameterValueException(
+            "MaximumRecordAgeInSeconds must be -1 (no maximum) or between 60 and 604800 seconds")
+    for name in ("Enabled", "BisectBatchOnFunctionError"):
+        if name in params:
+            if not isinstance(params[name], bool):
+                raise ValidationException(f"{name} must be a boolean")
+            setattr(mapping, _snake(name), params[name])
+    if "FunctionResponseTypes" in params:
+        types = params["FunctionResponseTypes"] or []
+        if not isinstance(types, list) or any(t != "ReportBatchItemFailures" for t in types):
+            raise constraint_violation("functionResponseTypes", types,
+                                       "Member must satisfy enum value set: [ReportBatchItemFailures]")
+        mapping.function_response_types = list(dict.fromkeys(types))
+    if "DestinationConfig" in params:
+        mapping.on_failure_destination = _on_failure_destination(params["DestinationConfig"])
+    if "FilterCriteria" in params:
+        criteria = params["FilterCriteria"] or None
+        try:
+            mapping.filters = validate_filter_criteria(criteria)
+        except FilterCriteriaError as error:
+            kind = ValidationException if error.code == "ValidationException" else InvalidParameterValueException
+            raise kind(str(error)) from None
+        mapping.filter_criteria = criteria if mapping.filters else None
+
+
+def _on_failure_destination(config: Any) -> str | None:
+    if not isinstance(config, dict):
+        raise ValidationException("DestinationConfig must be an object")
+    on_failure = config.get("OnFailure") or {}
+    if config.get("OnSuccess"):
+        raise InvalidParameterValueException("Unsupported DestinationConfig parameter for given event source mapping type.")
+    destination = on_failure.get("Destination")
+    if destination is None:
+        return None
+    parts = str(destination).split(":")
+    if len(parts) < 6 or parts[0] != "arn" or parts[2] not in DESTINATION_SERVICES:
+        raise InvalidParameterValueException(
+            f"The provided destination config DestinationConfig(onFailure=OnFailure(destination={destination})) is invalid: "
+            "the on-failure destination of a DynamoDB stream must be an SQS queue, SNS topic or S3 bucket ARN")
+    return destination
+
+
+def _snake(name: str) -> str:
+    return "".join("_" + ch.lower() if ch.isupper() else ch for ch in name).lstrip("_")

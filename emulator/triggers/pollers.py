@@ -1,0 +1,400 @@
+"""Pollers: what runs an event source mapping, one lane per shard (ParallelizationFactor lanes per shard).
+
+A MappingRunner follows the stream's lineage: a shard's lanes start once its parent is finished (read to
+its end after it closed), so a parent is always processed before its children, and new shards from
+rollovers and splits are picked up by themselves. Each lane takes the records of its share of the keys
+(all of them with one lane) in order, waits for them by notification (the emulator's `activity`
+condition), batches them (BatchSize, MaximumBatchingWindowInSeconds, 6 MB, never across shards or tumbling
+windows), filters, invokes the function and applies batch_policy. While a batch is retried the lane waits,
+so order per key holds. After every batch the lane's position is checkpointed.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import uuid
+from dataclasses import asdict, dataclass
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING, Any
+
+from emulator.triggers import batch_policy, destinations
+from emulator.triggers.checkpoints import ShardCheckpoint
+from emulator.errors import FunctionError
+from emulator.triggers.filters import matches
+from emulator.functions.invocation import InvocationResult
+from emulator.streams.records import ChangeRecord
+from emulator.streams.shards import Shard, partition_hash
+
+if TYPE_CHECKING:
+    from emulator.triggers.event_source_mappings import EventSourceMapping
+    from emulator.streams.stream import Stream
+    from emulator.triggers.triggers import Triggers
+
+log = logging.getLogger("eddy.triggers")
+
+MAX_PAYLOAD_BYTES = 6 * 1024 * 1024
+MAX_WINDOW_STATE_BYTES = 1024 * 1024
+
+
+@dataclass
+class Window:
+    start: float
+    end: float
+    state: dict[str, Any]
+    invoked: bool = False
+
+
+def _iso(epoch: float) -> str:
+    return datetime.fromtimestamp(epoch, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+class ShardLane(threading.Thread):
+    def __init__(self, runner: "MappingRunner", shard: Shard, lane: int, position: int) -> None:
+        super().__init__(name=f"eddy-poller-{runner.mapping.uuid[:8]}-{shard.shard_id[-8:]}-{lane}", daemon=True)
+        self.runner = runner
+        self.shard = shard
+        self.lane = lane
+        #: the last sequence number this lane has processed (or skipped)
+        self.position = position
+        self.busy = False
+        self.finished = False
+        self.window: Window | None = None
+
+    # -- taking records (with the emulator's lock held) -----------------------------------------------
+
+    def _mine(self, record: ChangeRecord) -> bool:
+        lanes = self.runner.mapping.parallelization_factor
+        if lanes == 1:
+            return True
+        return partition_hash(record.keys[self.runner.stream.hash_key_name]) % lanes == self.lane
+
+    def _window_start(self, record: ChangeRecord) -> float:
+        size = self.runner.mapping.tumbling_window_in_seconds
+        return (int(record.created_at) // size) * size
+
+    def pending(self) -> list[ChangeRecord]:
+        """This lane's next batch, as far as it goes now."""
+        mapping, records = self.runner.mapping, self.shard.records
+        batch: list[ChangeRecord] = []
+        size = 0
+        window = None
+        for index in range(self.shard.index_at(self.position + 1), len(records)):
+            record = records[index]
+            if not self._mine(record):
+                continue
+            if mapping.tumbling_window_in_seconds:
+                start = self._window_start(record)
+                if window is None:
+                    window = start
+                elif start != window:
+                    break
+            size += len(record.wire(self.runner.stream.view_type, self.runner.stream.region))
+            if batch and size > MAX_PAYLOAD_BYTES:
+                break
+            batch.append(record)
+            if len(batch) >= mapping.batch_size:
+                break
+        return batch
+
+    def caught_up(self) -> bool:
+        if self.busy:
+            return False
+        window = self.window
+        if window is not None and window.invoked and (
+                not self.shard.is_open or self.runner.emulator.clock.now() >= window.end):
+            return False  # the window's final invocation is due
+        return self.finished or not self.pending()
+
+    def _take(self) -> tuple[str, list[ChangeRecord]] | None:
+        """("batch", records) or ("final", []) for a tumbling window's last invocation; None when done."""
+        runner, mapping, shard = self.runner, self.runner.mapping, self.shard
+        clock = runner.emulator.clock
+        with runner.emulator.activity:
+            while not runner.stopping.is_set():
+                if self.position < shard.trimmed_through:  # records expired (retention) before we got to them
+                    self.position = shard.trimmed_through
+                batch = self.pending()
+                now = clock.now()
+                if self.window is not None and self.window.invoked:
+                    if (batch and self._window_start(batch[0]) != self.window.start) or now >= self.window.end or (
+                            not batch and not shard.is_open):
+                        self.busy = True
+                        return "final", []
+                if batch:
+                    window = mapping.maximum_batching_window_in_seconds
+                    full = len(batch) >= mapping.batch_size
+                    if window and not full and shard.is_open and now < batch[0].created_at + window:
+                        runner.emulator.activity.wait(min(batch[0].created_at + window - now, 1.0))
+                        continue
+                    self.busy = True
+                    return "batch", batch
+                if not shard.is_open:
+                    return None
+                timeout = 1.0
+                if self.window is not None and self.window.invoked:
+                    timeout = max(0.001, min(timeout, self.window.end - now))
+                runner.emulator.activity.wait(timeout)
+        return None
+
+    # -- the loop ---------------------------------------------------------------------------------------
+
+    def run(self) -> None:
+        runner = self.runner
+        try:
+            while (taken := self._take()) is not None:
+                kind, batch = taken
+                try:
+                    if kind == "final":
+                        ended_early = not self.shard.is_open and runner.emulator.clock.now() < self.window.end
+                        self._final_invoke(terminated_early=ended_early)
+                    else:
+                        self._process(batch)
+                finally:
+                    with runner.emulator.activity:
+                        self.busy = False
+                        runner.emulator.activity.notify_all()
+            if runner.stopping.is_set():
+                return  # stopped, not finished: the checkpoint says where to resume
+            with runner.emulator.activity:
+                self.finished = True
+            runner.lane_finished(self)
+        except Exception as error:  # a poller must never die silently: record it where users look
+            log.exception("poller %s failed", self.name)
+            runner.figures.last_error = f"{type(error).__name__}: {error}"
+
+    def _advance(self, record: ChangeRecord) -> None:
+        with self.runner.emulator.activity:
+            if record.sequence_number > self.position:
+                self.position = record.sequence_number
+                self.runner.save_checkpoint(self.shard)
+
+    def _event(self, records: list[ChangeRecord], *, final: bool = False, terminated_early: bool = False) -> dict[str, Any]:
+        stream = self.runner.stream
+        event: dict[str, Any] = {"Records": [r.to_lambda_dict(stream.view_type, stream.region, stream.arn) for r in records]}
+        if self.runner.mapping.tumbling_window_in_seconds and self.window is not None:
+            event.update({
+                "window": {"start": _iso(self.window.start), "end": _iso(self.window.end)},
+                "state": self.window.state,
+                "shardId": self.shard.shard_id,
+                "eventSourceARN": stream.arn,
+                "isFinalInvokeForWindow": final,
+                "isWindowTerminatedEarly": terminated_early,
+            })
+        return event
+
+    def _open_window(self, record: ChangeRecord) -> None:
+        start = self._window_start(record)
+        if self.window is None or self.window.start != start:
+            self.window = Window(start, start + self.runner.mapping.tumbling_window_in_seconds, {})
+
+    def _final_invoke(self, terminated_early: bool) -> None:
+        result = self.runner.invoke(self._event([], final=True, terminated_early=terminated_early), self.shard, [], 0)
+        if not result.ok:
+            log.warning("final invocation of window %s failed: %s", _iso(self.window.start), result.error)
+        with self.runner.emulator.activity:
+            self.window = None
+            self.runner.save_checkpoint(self.shard)
+
+    def _process(self, records: list[ChangeRecord]) -> None:
+        runner, mapping = self.runner, self.runner.mapping
+        stream = runner.stream
+        kept = records
+        if mapping.filters:
+            kept = [r for r in records if matches(mapping.filters, r.to_lambda_dict(stream.view_type, stream.region, stream.arn))]
+            runner.figures.records_filtered += len(records) - len(kept)
+        if mapping.tumbling_window_in_seconds and kept:
+            self._open_window(kept[0])
+        attempts = [batch_policy.Attempt(0, len(kept))] if kept else []
+        while attempts and not runner.stopping.is_set():
+            attempt = attempts[0]
+            batch = kept[attempt.start:attempt.end]
+            expired = self._expired(batch)
+            if expired:
+                runner.discard(self.shard, batch[:expired], destinations.RECORD_AGE_EXCEEDED, attempt.retries + 1,
+                               self._event(batch[:expired]), function_error=None)
+                self._advance(batch[expired - 1])
+                attempts[0] = batch_policy.Attempt(attempt.start + expired, attempt.end, attempt.retries)
+                if attempts[0].start >= attempts[0].end:
+                    attempts.pop(0)
+                continue
+            result = runner.invoke(self._event(batch), self.shard, batch, attempt.retries)
+            if result.ok:
+                outcome = batch_policy.read_response(result.payload, [str(r.sequence_number) for r in batch],
+                                                     mapping.reports_batch_item_failures)
+                if self.window is not None and isinstance(result.payload, dict) and isinstance(result.payload.get("state"), dict):
+                    self.window.state = result.payload["state"]
+                    self.window.invoked = True
+            else:
+                outcome = batch_policy.Outcome(0, f"{result.error.error_type}: {result.error.message}")
+            if not outcome.succeeded:
+                runner.figures.note_error(outcome.reason)
+            step = batch_policy.next_step(attempt, outcome, maximum_retry_attempts=mapping.maximum_retry_attempts,
+                                          bisect=mapping.bisect_batch_on_function_error)
+            if step.discarded:
+                start, end = step.discarded
+                runner.discard(self.shard, kept[start:end], destinations.RETRY_ATTEMPTS_EXHAUSTED, attempt.retries + 1,
+                               self._event(kept[start:end]))
+            if step.done:
+                self._advance(kept[attempt.start + step.done - 1])
+            if self.window is not None and outcome.succeeded:
+                self.window.invoked = True
+                if len(str(self.window.state)) > MAX_WINDOW_STATE_BYTES:
+                    self._final_invoke(terminated_early=True)
+            attempts[0:1] = step.next
+            if attempts and not outcome.succeeded:
+                runner.stopping.wait(min(1.0, 0.005 * 2 ** min(attempts[0].retries, 10)))
+        if not attempts:
+            self._advance(records[-1])
+
+    def _expired(self, batch: list[ChangeRecord]) -> int:
+        """How many records at the front of the batch are too old to deliver (MaximumRecordAgeInSeconds, retention)."""
+        now = self.runner.emulator.clock.now()
+        oldest_allowed = now - self.runner.emulator.settings.retention_seconds
+        maximum_age = self.runner.mapping.maximum_record_age_in_seconds
+        if maximum_age != -1:
+            oldest_allowed = max(oldest_allowed, now - maximum_age)
+        count = 0
+        for record in batch:
+            if record.created_at >= oldest_allowed:
+                break
+            count += 1
+        return count
+
+
+class MappingRunner:
+    """The lanes of one enabled event source mapping, following its stream's shard lineage."""
+
+    def __init__(self, triggers: "Triggers", mapping: "EventSourceMapping", stream: "Stream") -> None:
+        self.triggers = triggers
+        self.emulator = triggers.emulator
+        self.mapping = mapping
+        self.stream = stream
+        self.figures = triggers.figures[mapping.uuid]
+        self.stopping = threading.Event()
+        self.lanes: dict[str, list[ShardLane]] = {}
+        self.finished: set[str] = set()
+
+    def start(self) -> None:
+        with self.emulator.activity:
+            self._discover()
+
+    def _discover(self) -> None:
+        """Start the lanes of every shard whose parent is finished (or gone); called with the lock held."""
+        checkpoints, mapping = self.triggers.checkpoints, self.mapping
+        for shard in list(self.stream.shards.values()):
+            shard_id = shard.shard_id
+            if shard_id in self.lanes or shard_id in self.finished:
+                continue
+            saved = checkpoints.get(mapping.uuid, shard_id)
+            if saved is not None and saved.finished:
+                self.finished.add(shard_id)
+                continue
+            parent = shard.parent_shard_id
+            if parent and parent in self.stream.shards and parent not in self.finished:
+                continue
+            if saved is not None:
+                positions = saved.lanes if len(saved.lanes) == mapping.parallelization_factor else \
+                    [min(saved.lanes)] * mapping.parallelization_factor
+            else:
+                start = max(shard.trimmed_through, self.triggers.start_positions.get(mapping.uuid, 0))
+                positions = [start] * mapping.parallelization_factor
+            lanes = [ShardLane(self, shard, lane, position) for lane, position in enumerate(positions)]
+            if saved is not None and len(saved.windows) == len(lanes):
+                for lane, window in zip(lanes, saved.windows):
+                    lane.window = Window(**window) if window else None
+            self.lanes[shard_id] = lanes
+            for lane in lanes:
+                lane.start()
+
+    def lane_finished(self, lane: ShardLane) -> None:
+        with self.emulator.activity:
+            lanes = self.lanes.get(lane.shard.shard_id, [])
+            if lanes and all(other.finished for other in lanes):
+                self.finished.add(lane.shard.shard_id)
+                self.save_checkpoint(lane.shard, finished=True)
+                del self.lanes[lane.shard.shard_id]
+                if not self.stopping.is_set():
+                    self._discover()
+            self.emulator.activity.notify_all()
+
+    def save_checkpoint(self, shard: Shard, finished: bool = False) -> None:
+        lanes = self.lanes.get(shard.shard_id, [])
+        windows = [asdict(lane.window) if lane.window is not None else None for lane in lanes]
+        self.triggers.checkpoints.save(self.mapping.uuid, shard.shard_id,
+                                       ShardCheckpoint([lane.position for lane in lanes], finished, windows))
+
+    def caught_up(self) -> bool:
+        """Every record of every shard this mapping can reach has been processed (lock held)."""
+        for shard in self.stream.shards.values():
+            if shard.shard_id in self.finished:
+                continue
+            lanes = self.lanes.get(shard.shard_id)
+            if lanes is None:
+                if shard.records and (not shard.parent_shard_id or shard.parent_shard_id in self.stream.shards):
+                    start = self.triggers.start_positions.get(self.mapping.uuid, 0)
+                    if shard.records[-1].sequence_number > start:
+                        return False
+                continue
+            if not all(lane.caught_up() for lane in lanes):
+                return False
+        return True
+
+    def invoke(self, event: dict[str, Any], shard: Shard, batch: list[ChangeRecord], retries: int) -> Any:
+        mapping, figures = self.mapping, self.figures
+        function = self.emulator.functions.functions.get(mapping.function_arn)
+        now = self.emulator.clock.now()
+        if batch:
+            figures.iterator_age_ms = max(0.0, (now - batch[-1].created_at) * 1000)
+        figures.invocations += 1
+        if retries:
+            figures.retries += 1
+        if function is None:
+            result = InvocationResult("", error=FunctionError("ResourceNotFoundException",
+                                                              f"Function not found: {mapping.function_arn}"))
+        else:
+            result = self.emulator.invoker.invoke(function, event)
+        figures.records_delivered += len(batch)
+        outcome = "OK" if result.ok else f"{result.error.error_type}: {result.error.message}"
+        if result.ok:
+            mapping.last_processing_result = "OK"
+        else:
+            figures.errors += 1
+            figures.note_error(outcome)
+            mapping.last_processing_result = f"PROBLEM: {outcome}"
+        log.info("mapping %s shard %s batch %d %s in %.1f ms", mapping.uuid[:8], shard.shard_id, len(batch), outcome,
+                 result.duration * 1000)
+        return result
+
+    def discard(self, shard: Shard, records: list[ChangeRecord], condition: str, invoke_count: int,
+                event: dict[str, Any], function_error: str | None = "Unhandled") -> None:
+        """Give up on records: they go to the on-failure destination, if the mapping has one."""
+        mapping = self.mapping
+        if not records:
+            return
+        destination = mapping.on_failure_destination
+        if destination is None:
+            log.warning("mapping %s dropped %d records of %s (%s), no on-failure destination",
+                        mapping.uuid[:8], len(records), shard.shard_id, condition)
+            return
+        now = self.emulator.clock.now()
+        record = destinations.invocation_record(
+            function_arn=mapping.function_arn, stream_arn=self.stream.arn, shard_id=shard.shard_id, records=records,
+            condition=condition, invoke_count=invoke_count, request_id=str(uuid.uuid4()), now=now,
+            function_error=function_error)
+        try:
+            destinations.send(self.emulator.aws_client, destination, record, mapping_uuid=mapping.uuid,
+                              shard_id=shard.shard_id, event=event, now=now)
+            self.figures.records_to_destination += len(records)
+        except Exception as error:  # the destination is the user's: report it, keep the shard moving
+            log.exception("could not send to the on-failure destination %s", destination)
+            self.figures.note_error(f"on-failure destination {destination}: {type(error).__name__}: {error}")
+
+    def stop(self) -> None:
+        self.stopping.set()
+        with self.emulator.activity:
+            self.emulator.activity.notify_all()
+            lanes = [lane for group in self.lanes.values() for lane in group]
+        for lane in lanes:
+            if lane is not threading.current_thread():
+                lane.join()

@@ -1,0 +1,227 @@
+"""Triggers: every event source mapping, the runner of each enabled one, their figures, and wait_idle.
+
+Mappings are declared, not run, by CreateEventSourceMapping; an enabled mapping has a MappingRunner
+(pollers.py) that follows its stream. Disabling, updating or deleting a mapping stops its runner after the
+batch in flight; enabling starts one again from the checkpoints.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from emulator.triggers.checkpoints import Checkpoints
+from emulator.errors import (
+    FunctionNotFoundException,
+    InvalidParameterValueException,
+    ResourceConflictException,
+    ResourceNotFoundException,
+    ValidationException,
+)
+from emulator.triggers.event_source_mappings import STARTING_POSITIONS, UPDATABLE, EventSourceMapping, apply_parameters, new_uuid
+from emulator.triggers.filters import validate_filter_criteria
+from emulator.triggers.pollers import MappingRunner
+
+if TYPE_CHECKING:
+    from emulator.engine import Emulator
+
+TABLE_ARN = re.compile(r"^arn:aws[a-z-]*:dynamodb:[a-z0-9-]+:\d{12}:table/[^/]+$")
+
+
+@dataclass
+class MappingFigures:
+    """What a user can read about a mapping's work (GET /_eddy/mappings, emu.mapping_figures())."""
+
+    invocations: int = 0
+    errors: int = 0
+    retries: int = 0
+    records_delivered: int = 0
+    records_filtered: int = 0
+    records_to_destination: int = 0
+    iterator_age_ms: float = 0.0
+    last_error: str | None = None
+
+    def note_error(self, message: str) -> None:
+        self.last_error = message
+
+    def to_dict(self) -> dict[str, Any]:
+        names = {"invocations": "Invocations", "errors": "Errors", "retries": "Retries",
+                 "records_delivered": "RecordsDelivered", "records_filtered": "RecordsFiltered",
+                 "records_to_destination": "RecordsSentToOnFailureDestination", "iterator_age_ms": "IteratorAgeMilliseconds",
+                 "last_error": "LastError"}
+        return {names[name]: value for name, value in asdict(self).items()}
+
+
+class Triggers:
+    def __init__(self, emulator: "Emulator", directory: Path) -> None:
+        self.emulator = emulator
+        self.checkpoints = Checkpoints(directory / "checkpoints")
+        self.mappings: dict[str, EventSourceMapping] = {}
+        self.runners: dict[str, MappingRunner] = {}
+        self.figures: dict[str, MappingFigures] = {}
+        #: for LATEST: the last sequence number that existed when the mapping was created
+        self.start_positions: dict[str, int] = {}
+
+    # -- the Lambda API's operations --------------------------------------------------------------------
+
+    def create(self, params: dict[str, Any], account_id: str, region: str) -> dict[str, Any]:
+        emulator = self.emulator
+        source = params.get("EventSourceArn")
+        if not isinstance(source, str) or not source:
+            raise InvalidParameterValueException("EventSourceArn is required")
+        if TABLE_ARN.match(source):
+            raise InvalidParameterValueException(
+                f"{source} is a table ARN: an event source mapping reads a stream, give the table's LatestStreamArn")
+        name = params.get("FunctionName")
+        if not isinstance(name, str) or not name:
+            raise InvalidParameterValueException("FunctionName is required")
+        with emulator.activity:
+            try:
+                stream = emulator.streams.get(source)
+            except (ResourceNotFoundException, ValidationException):
+                raise InvalidParameterValueException(f"Stream not found: {source}") from None
+            function = emulator.functions.get(name, account_id, region)
+            position = params.get("StartingPosition")
+            if position not in STARTING_POSITIONS:
+                raise InvalidParameterValueException(
+                    f"StartingPosition must be TRIM_HORIZON or LATEST for a DynamoDB stream, not {position!r}")
+            for existing in self.mappings.values():
+                if existing.event_source_arn == stream.arn and existing.function_arn == function.arn:
+                    raise ResourceConflictException(
+                        f'An event source mapping with DynamoDB stream arn (" {stream.arn} ") and function '
+                        f'(" {function.name} ") already exists. Please update or delete the existing mapping '
+                        f"with UUID {existing.uuid}")
+            mapping = EventSourceMapping(uuid=new_uuid(), event_source_arn=stream.arn, function_arn=function.arn,
+                                         account_id=account_id, region=region, starting_position=position,
+                                         last_modified=emulator.clock.now())
+            apply_parameters(mapping, params)
+            self.mappings[mapping.uuid] = mapping
+            self.figures[mapping.uuid] = MappingFigures()
+            self.start_positions[mapping.uuid] = emulator.sequence_numbers.last if position == "LATEST" else 0
+            response = mapping.to_dict()
+            response["State"] = "Creating"
+            mapping.state = "Enabled" if mapping.enabled else "Disabled"
+            emulator.persistence.mapping_saved(mapping, self.start_positions[mapping.uuid])
+        if mapping.enabled:
+            self._start(mapping)
+        return response
+
+    def get(self, uuid: str) -> EventSourceMapping:
+        mapping = self.mappings.get(uuid)
+        if mapping is None:
+            raise FunctionNotFoundException(f"The resource you requested does not exist. (Service: Lambda, Status Code: 404, UUID: {uuid})")
+        return mapping
+
+    def list(self, *, event_source_arn: str | None, function_name: str | None, account_id: str,
+             region: str) -> list[EventSourceMapping]:
+        function_arn = None
+        if function_name:
+            function_arn = self.emulator.functions.get(function_name, account_id, region).arn
+        return [m for m in self.mappings.values()
+                if (event_source_arn is None or m.event_source_arn == event_source_arn)
+                and (function_arn is None or m.function_arn == function_arn)]
+
+    def update(self, uuid: str, params: dict[str, Any]) -> dict[str, Any]:
+        mapping = self.get(uuid)
+        unknown = set(params) - UPDATABLE - {"UUID"}
+        if unknown:
+            raise InvalidParameterValueException(f"Cannot update {', '.join(sorted(unknown))} of an event source mapping")
+        self._stop(mapping)
+        with self.emulator.activity:
+            if params.get("FunctionName"):
+                mapping.function_arn = self.emulator.functions.get(params["FunctionName"], mapping.account_id, mapping.region).arn
+            previous = {name: getattr(mapping, name) for name in vars(mapping)}
+            try:
+                apply_parameters(mapping, params)
+            except Exception:
+                vars(mapping).update(previous)
+                raise
+            mapping.last_modified = self.emulator.clock.now()
+            response = mapping.to_dict()
+            response["State"] = "Updating"
+            mapping.state = "Enabled" if mapping.enabled else "Disabled"
+            self.emulator.persistence.mapping_saved(mapping, self.start_positions.get(uuid, 0))
+        if mapping.enabled:
+            self._start(mapping)
+        return response
+
+    def delete(self, uuid: str) -> dict[str, Any]:
+        mapping = self.get(uuid)
+        self._stop(mapping)
+        with self.emulator.activity:
+            del self.mappings[uuid]
+            self.figures.pop(uuid, None)
+            self.start_positions.pop(uuid, None)
+            self.checkpoints.forget(uuid)
+            self.emulator.persistence.mapping_deleted(uuid)
+            response = mapping.to_dict()
+            response["State"] = "Deleting"
+        return response
+
+    def restore(self, state: dict[str, Any], start_position: int) -> None:
+        """A mapping as persistence recorded it (its runner starts with the emulator)."""
+        mapping = EventSourceMapping(**state)
+        mapping.filters = validate_filter_criteria(mapping.filter_criteria)
+        self.mappings[mapping.uuid] = mapping
+        self.figures.setdefault(mapping.uuid, MappingFigures())
+        self.start_positions[mapping.uuid] = start_position
+
+    def start_all(self) -> None:
+        """Start the runner of every enabled mapping (after a restart)."""
+        for mapping in list(self.mappings.values()):
+            if mapping.enabled and mapping.uuid not in self.runners:
+                self._start(mapping)
+
+    # -- running ----------------------------------------------------------------------------------------
+
+    def _start(self, mapping: EventSourceMapping) -> None:
+        with self.emulator.activity:
+            try:
+                stream = self.emulator.streams.get(mapping.event_source_arn)
+            except (ResourceNotFoundException, ValidationException):
+                mapping.last_processing_result = "PROBLEM: the stream no longer exists"
+                return
+            runner = MappingRunner(self, mapping, stream)
+            self.runners[mapping.uuid] = runner
+        runner.start()
+
+    def _stop(self, mapping: EventSourceMapping) -> None:
+        runner = self.runners.pop(mapping.uuid, None)
+        if runner is not None:
+            runner.stop()
+
+    def wait_idle(self, timeout: float) -> dict[str, Any]:
+        """Wait until every enabled mapping has processed every record it can reach; say which has not."""
+        deadline = time.monotonic() + timeout
+        activity = self.emulator.activity
+        with activity:
+            while True:
+                pending = [uuid for uuid, runner in self.runners.items() if not runner.caught_up()]
+                remaining = deadline - time.monotonic()
+                if not pending or remaining <= 0:
+                    break
+                activity.wait(min(remaining, 0.25))
+            return {"Idle": not pending,
+                    "Pending": [{"UUID": uuid, "LastProcessingResult": self.mappings[uuid].last_processing_result,
+                                 "LastError": self.figures[uuid].last_error} for uuid in pending]}
+
+    def figures_of(self, uuid: str | None = None) -> dict[str, Any]:
+        with self.emulator.activity:
+            chosen = [self.get(uuid)] if uuid else list(self.mappings.values())
+            return {"EventSourceMappings": [
+                dict(self.figures[m.uuid].to_dict(), UUID=m.uuid, FunctionArn=m.function_arn,
+                     EventSourceArn=m.event_source_arn, State=m.state) for m in chosen]}
+
+    def close(self) -> None:
+        for mapping in list(self.mappings.values()):
+            self._stop(mapping)
+
+    def reset(self) -> None:
+        self.close()
+        self.mappings.clear()
+        self.figures.clear()
+        self.start_positions.clear()
+        self.checkpoints.reset()

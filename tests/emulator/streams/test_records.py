@@ -1,0 +1,96 @@
+"""Stream records exactly as AWS writes them: fields, view types, region, time and SizeBytes."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from emulator.streams.item_size import item_size
+from emulator.streams.records import ChangeRecord, EventName, StreamViewType
+
+from tests.emulator.helpers import create_table, read_stream
+
+
+def test_aws_documentation_examples_of_size_bytes():
+    """The DynamoDB Streams developer guide's sample records: INSERT of SizeBytes 26, MODIFY of 59."""
+    keys = {"Id": {"N": "101"}}
+    insert = ChangeRecord(sequence_number=111, event_id="e", event_name=EventName.INSERT, keys=keys, old_image=None,
+                          new_image={"Message": {"S": "New item!"}, "Id": {"N": "101"}}, created_at=0, commit_version=1)
+    modify = ChangeRecord(sequence_number=222, event_id="e", event_name=EventName.MODIFY, keys=keys,
+                          old_image={"Message": {"S": "New item!"}, "Id": {"N": "101"}},
+                          new_image={"Message": {"S": "This item has changed"}, "Id": {"N": "101"}}, created_at=0,
+                          commit_version=2)
+    view = StreamViewType.NEW_AND_OLD_IMAGES
+    assert insert.to_dict(view, "us-west-2")["dynamodb"]["SizeBytes"] == 26
+    assert modify.to_dict(view, "us-west-2")["dynamodb"]["SizeBytes"] == 59
+    assert modify.to_dict(StreamViewType.KEYS_ONLY, "us-west-2")["dynamodb"]["SizeBytes"] == 5
+
+
+@pytest.mark.parametrize("value, size", [
+    ({"S": "héllo"}, 6), ({"N": "0"}, 2), ({"N": "-12.3400"}, 3), ({"N": "1E+10"}, 2), ({"BOOL": True}, 1),
+    ({"NULL": True}, 1), ({"B": "AAEC"}, 3), ({"SS": ["a", "bc"]}, 3), ({"NS": ["1", "22"]}, 4),
+    ({"L": [{"S": "ab"}, {"N": "1"}]}, 3 + 3 + 3), ({"M": {"k": {"S": "v"}}}, 3 + 1 + 1 + 1), ({"L": []}, 3),
+])
+def test_item_size_rules(value, size):
+    assert item_size({"a": value}) == 1 + size
+
+
+def test_record_fields(door):
+    dynamodb, streams = door.client("dynamodb", region="ap-southeast-2"), door.client("dynamodbstreams", region="ap-southeast-2")
+    arn = create_table(dynamodb)["LatestStreamArn"]
+    before = int(door.now())
+    dynamodb.put_item(TableName="orders", Item={"pk": {"S": "a"}, "n": {"N": "1"}})
+    [record] = read_stream(streams, arn)
+    assert set(record) == {"eventID", "eventName", "eventVersion", "eventSource", "awsRegion", "dynamodb"}
+    assert re.match(r"^[0-9a-f]{32}$", record["eventID"])
+    assert (record["eventName"], record["eventVersion"], record["eventSource"], record["awsRegion"]) == (
+        "INSERT", "1.1", "aws:dynamodb", "ap-southeast-2")
+    created = record["dynamodb"]["ApproximateCreationDateTime"]
+    assert created.microsecond == 0 and before <= created.timestamp() <= int(door.now()) + 1
+    assert record["dynamodb"]["Keys"] == {"pk": {"S": "a"}}
+    assert record["dynamodb"]["StreamViewType"] == "NEW_AND_OLD_IMAGES"
+    assert record["dynamodb"]["SizeBytes"] == item_size({"pk": {"S": "a"}}) + item_size({"pk": {"S": "a"}, "n": {"N": "1"}})
+
+
+@pytest.mark.parametrize("view_type, insert, modify, remove", [
+    ("KEYS_ONLY", set(), set(), set()),
+    ("NEW_IMAGE", {"NewImage"}, {"NewImage"}, set()),
+    ("OLD_IMAGE", set(), {"OldImage"}, {"OldImage"}),
+    ("NEW_AND_OLD_IMAGES", {"NewImage"}, {"NewImage", "OldImage"}, {"OldImage"}),
+])
+def test_view_types_project_images(door, view_type, insert, modify, remove):
+    dynamodb, streams = door.client("dynamodb"), door.client("dynamodbstreams")
+    arn = create_table(dynamodb, view_type=view_type)["LatestStreamArn"]
+    dynamodb.put_item(TableName="orders", Item={"pk": {"S": "a"}, "n": {"N": "1"}})
+    dynamodb.put_item(TableName="orders", Item={"pk": {"S": "a"}, "n": {"N": "2"}})
+    dynamodb.delete_item(TableName="orders", Key={"pk": {"S": "a"}})
+    images = [set(r["dynamodb"]) & {"NewImage", "OldImage"} for r in read_stream(streams, arn)]
+    assert images == [insert, modify, remove]
+
+
+def test_every_attribute_type_round_trips(door):
+    dynamodb, streams = door.client("dynamodb"), door.client("dynamodbstreams")
+    arn = create_table(dynamodb, range_key=True)["LatestStreamArn"]
+    item = {"pk": {"S": "a"}, "sk": {"S": "1"}, "s": {"S": "text"}, "n": {"N": "12.5"}, "b": {"B": b"\x00\x01"},
+            "ss": {"SS": ["x", "y"]}, "ns": {"NS": ["1", "2"]}, "bs": {"BS": [b"\x02"]}, "t": {"BOOL": True},
+            "z": {"NULL": True}, "l": {"L": [{"S": "e"}, {"N": "3"}, {"B": b"\x03"}]}, "m": {"M": {"in": {"M": {"x": {"S": "y"}}}}}}
+    dynamodb.put_item(TableName="orders", Item=item)
+    [record] = read_stream(streams, arn)
+    assert record["dynamodb"]["Keys"] == {"pk": {"S": "a"}, "sk": {"S": "1"}}
+    new = record["dynamodb"]["NewImage"]
+    assert {k: v for k, v in new.items() if k not in ("ss", "ns")} == {k: v for k, v in item.items() if k not in ("ss", "ns")}
+    assert sorted(new["ss"]["SS"]) == ["x", "y"] and sorted(new["ns"]["NS"]) == ["1", "2"]
+
+
+def test_a_record_is_not_changed_by_later_writes(door):
+    dynamodb, streams = door.client("dynamodb"), door.client("dynamodbstreams")
+    arn = create_table(dynamodb)["LatestStreamArn"]
+    dynamodb.put_item(TableName="orders", Item={"pk": {"S": "a"}, "tags": {"SS": ["x"]}, "m": {"M": {"k": {"N": "1"}}}})
+    dynamodb.update_item(TableName="orders", Key={"pk": {"S": "a"}}, UpdateExpression="ADD tags :t SET m.k = :v",
+                         ExpressionAttributeValues={":t": {"SS": ["y"]}, ":v": {"N": "2"}})
+    first, second = read_stream(streams, arn)
+    assert first["dynamodb"]["NewImage"]["tags"] == {"SS": ["x"]}
+    assert first["dynamodb"]["NewImage"]["m"] == {"M": {"k": {"N": "1"}}}
+    assert second["dynamodb"]["OldImage"]["tags"] == {"SS": ["x"]}
+    assert sorted(second["dynamodb"]["NewImage"]["tags"]["SS"]) == ["x", "y"]
