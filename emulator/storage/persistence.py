@@ -19,13 +19,11 @@ CorruptStateError naming the file: never a silent reset to empty.
 from __future__ import annotations
 
 import gc
-import hashlib
 import json
 import logging
-import os
 import shutil
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any
 
 from emulator import moto_bridge
 from emulator.functions.registry import Function
@@ -33,6 +31,7 @@ from emulator.messages import Request
 from emulator.streams.records import LoggedRecord
 from emulator.streams.shards import Shard
 from emulator.streams.stream import Stream, StreamObserver
+from emulator.storage.snapshots import function_from_state, function_state, mapping_state, read_snapshot, snapshot_entries, write_snapshot
 from emulator.storage.wal import CorruptStateError, WriteAheadLog, read_entries
 
 if TYPE_CHECKING:
@@ -42,7 +41,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("eddy")
 
 TableKey = tuple[str, str, str]
-ITEMS_PER_LINE = 500
 
 
 class NoPersistence(StreamObserver):
@@ -142,13 +140,13 @@ class Persistence(NoPersistence):
 
     def function_saved(self, function: Function) -> None:
         if function.target is None:  # a registered callable lives in its process; register it again after a restart
-            self._log({"op": "function", "state": _function_state(function, self.directory)})
+            self._log({"op": "function", "state": function_state(function, self.directory)})
 
     def function_deleted(self, function: Function) -> None:
         self._log({"op": "function_deleted", "arn": function.arn})
 
     def mapping_saved(self, mapping: "EventSourceMapping", start_position: int) -> None:
-        self._log({"op": "mapping", "state": _mapping_state(mapping), "start": str(start_position)})
+        self._log({"op": "mapping", "state": mapping_state(mapping), "start": str(start_position)})
 
     def mapping_deleted(self, uuid: str) -> None:
         self._log({"op": "mapping_deleted", "uuid": uuid})
@@ -157,54 +155,12 @@ class Persistence(NoPersistence):
 
     def snapshot(self) -> Path:
         """Write the whole state down, then start a new log generation and drop the old ones."""
-        emulator = self.emulator
         generation = self.wal.generation + 1
-        self.snapshot_directory.mkdir(parents=True, exist_ok=True)
-        path = self.snapshot_directory / f"{generation:012d}.snapshot"
-        temporary = path.with_suffix(".tmp")
-        digest = hashlib.sha256()
-        lines = 0
-        with open(temporary, "wb") as out:
-            for entry in self._snapshot_entries(generation):
-                line = json.dumps(entry, separators=(",", ":")).encode() + b"\n"
-                digest.update(line)
-                out.write(line)
-                lines += 1
-            out.write(json.dumps({"kind": "end", "lines": lines, "sha256": digest.hexdigest()}).encode() + b"\n")
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, path)
+        path = write_snapshot(self.snapshot_directory, generation,
+                              snapshot_entries(self.emulator, generation, self.ddl, self.directory))
         self.wal.open(generation)
         self.wal.delete_before(generation)
-        for old in self.snapshot_directory.glob("*.snapshot"):
-            if old != path:
-                old.unlink()
-        log.info("snapshot %s written (%d lines)", path, lines)
         return path
-
-    def _snapshot_entries(self, generation: int) -> Iterator[dict[str, Any]]:
-        emulator = self.emulator
-        yield {"kind": "header", "generation": generation, "clock_offset": emulator.clock.offset,
-               "sequence_number": str(emulator.sequence_numbers.last),
-               "commit_versions": [[*key, version] for key, version in emulator.commit_versions.items()]}
-        for table in moto_bridge.all_tables():
-            key = (table.account_id, table.region_name, table.name)
-            if key not in self.ddl:
-                log.warning("table %s was not created through Eddy's DynamoDB API: it is not kept", key)
-                continue
-            yield {"kind": "table", "key": list(key), "ddl": self.ddl[key]}
-            items = [moto_bridge.image_of(item) for item in table.all_items()]
-            for start in range(0, len(items), ITEMS_PER_LINE):
-                yield {"kind": "items", "key": list(key), "items": items[start:start + ITEMS_PER_LINE]}
-        for stream in emulator.streams.streams.values():
-            yield {"kind": "stream", "state": stream.to_state()}
-        yield {"kind": "latest", "streams": [stream.arn for stream in emulator.streams.latest.values()]}
-        for function in emulator.functions.functions.values():
-            if function.target is None:
-                yield {"kind": "function", "state": _function_state(function, self.directory)}
-        for mapping in emulator.triggers.mappings.values():
-            yield {"kind": "mapping", "state": _mapping_state(mapping),
-                   "start": str(emulator.triggers.start_positions.get(mapping.uuid, 0))}
 
     # -- recovery ------------------------------------------------------------------------------------------
 
@@ -233,26 +189,16 @@ class Persistence(NoPersistence):
         self.wal.delete_before(generation)
 
     def _load_snapshot(self, path: Path) -> int:
-        digest = hashlib.sha256()
-        generation = None
-        lines = 0
+        generation = 0
         try:
-            with open(path, "rb") as snapshot:
-                for raw in snapshot:
-                    entry = json.loads(raw)
-                    if entry.get("kind") == "end":
-                        if entry.get("sha256") != digest.hexdigest() or entry.get("lines") != lines:
-                            raise CorruptStateError(f"{path}: snapshot is corrupt (its checksum does not match its contents)")
-                        return generation
-                    digest.update(raw)
-                    lines += 1
-                    if entry["kind"] == "header":
-                        generation = self._apply_header(entry)
-                    else:
-                        self._apply_snapshot_entry(entry)
+            for entry in read_snapshot(path):
+                if entry["kind"] == "header":
+                    generation = self._apply_header(entry)
+                else:
+                    self._apply_snapshot_entry(entry)
         except (ValueError, KeyError, TypeError) as error:
             raise CorruptStateError(f"{path}: snapshot is corrupt ({type(error).__name__}: {error})") from None
-        raise CorruptStateError(f"{path}: snapshot is incomplete (no end marker)")
+        return generation
 
     def _apply_header(self, entry: dict[str, Any]) -> int:
         emulator = self.emulator
@@ -315,7 +261,7 @@ class Persistence(NoPersistence):
         elif op == "clock":
             emulator.clock.restore_offset(entry["offset"])
         elif op == "function":
-            emulator.functions.restore(_function_from_state(entry["state"], self.directory))
+            emulator.functions.restore(function_from_state(entry["state"], self.directory))
         elif op == "function_deleted":
             emulator.functions.functions.pop(entry["arn"], None)
         elif op == "mapping":
@@ -382,23 +328,3 @@ class Persistence(NoPersistence):
 def _table_name(body: dict[str, Any]) -> str:
     """The table a definition request is about (TagResource and friends name it by ARN)."""
     return body.get("TableName") or str(body.get("ResourceArn", "")).split(":table/")[-1].split("/")[0]
-
-
-def _function_state(function: Function, directory: Path) -> dict[str, Any]:
-    state = {name: getattr(function, name) for name in (
-        "name", "account_id", "region", "handler", "runtime", "timeout", "memory_size", "environment", "role",
-        "description", "code_sha256", "code_size", "last_modified")}
-    state["code_dir"] = os.path.relpath(function.code_dir, directory) if function.code_dir else None
-    return state
-
-
-def _function_from_state(state: dict[str, Any], directory: Path) -> Function:
-    code_dir = state.pop("code_dir")
-    function = Function(**state)
-    function.code_dir = directory / code_dir if code_dir else None
-    return function
-
-
-def _mapping_state(mapping: "EventSourceMapping") -> dict[str, Any]:
-    state = {name: value for name, value in vars(mapping).items() if name != "filters"}
-    return json.loads(json.dumps(state))

@@ -13,7 +13,9 @@ import json
 import os
 import re
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import BinaryIO
+
+from emulator.storage.wal import CorruptStateError
 
 
 class Segment:
@@ -78,8 +80,6 @@ class SegmentLog:
         CorruptStateError naming the file. Lines are checked by their fixed prefix, not parsed in full: the
         rest of each record is parsed when it is first read.
         """
-        from emulator.storage.wal import CorruptStateError
-
         self.close()
         self.segments = []
         if not self.directory.exists():

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from emulator.storage.wal import CorruptStateError
+
 
 @dataclass
 class ShardCheckpoint:
@@ -53,8 +55,6 @@ class Checkpoints:
 
     def load(self) -> None:
         """Read every mapping's checkpoints back after a restart."""
-        from emulator.storage.wal import CorruptStateError
-
         if not self.directory.exists():
             return
         for path in self.directory.glob("*.json"):

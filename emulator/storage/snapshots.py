@@ -1,0 +1,120 @@
+"""Snapshots: the whole state at one moment, as JSON lines ending in a checksum, written to a temp file
+and swapped in with os.replace.
+
+A file is `<generation>.snapshot`: a header (clock offset, last sequence number, commit versions), then
+tables (their definition requests and items), streams, the latest stream of each table, functions and
+mappings, then `{"kind": "end", "lines": N, "sha256": …}` over the lines before it. Reading one yields its
+entries and raises CorruptStateError when the checksum, the line count or the end marker is wrong.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
+
+from emulator import moto_bridge
+from emulator.functions.registry import Function
+from emulator.storage.wal import CorruptStateError
+
+if TYPE_CHECKING:
+    from emulator.engine import Emulator
+    from emulator.triggers.event_source_mappings import EventSourceMapping
+
+log = logging.getLogger("eddy")
+
+TableKey = tuple[str, str, str]
+ITEMS_PER_LINE = 500
+
+
+def write_snapshot(directory: Path, generation: int, entries: Iterable[dict[str, Any]]) -> Path:
+    """Write `entries` as `<directory>/<generation>.snapshot` and delete every older snapshot."""
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"{generation:012d}.snapshot"
+    temporary = path.with_suffix(".tmp")
+    digest = hashlib.sha256()
+    lines = 0
+    with open(temporary, "wb") as out:
+        for entry in entries:
+            line = json.dumps(entry, separators=(",", ":")).encode() + b"\n"
+            digest.update(line)
+            out.write(line)
+            lines += 1
+        out.write(json.dumps({"kind": "end", "lines": lines, "sha256": digest.hexdigest()}).encode() + b"\n")
+        out.flush()
+        os.fsync(out.fileno())
+    os.replace(temporary, path)
+    for old in directory.glob("*.snapshot"):
+        if old != path:
+            old.unlink()
+    log.info("snapshot %s written (%d lines)", path, lines)
+    return path
+
+
+def read_snapshot(path: Path) -> Iterator[dict[str, Any]]:
+    """The entries of a snapshot file, checked against its end marker (CorruptStateError otherwise)."""
+    digest = hashlib.sha256()
+    lines = 0
+    try:
+        with open(path, "rb") as snapshot:
+            for raw in snapshot:
+                entry = json.loads(raw)
+                if entry.get("kind") == "end":
+                    if entry.get("sha256") != digest.hexdigest() or entry.get("lines") != lines:
+                        raise CorruptStateError(f"{path}: snapshot is corrupt (its checksum does not match its contents)")
+                    return
+                digest.update(raw)
+                lines += 1
+                yield entry
+    except (ValueError, KeyError, TypeError) as error:
+        raise CorruptStateError(f"{path}: snapshot is corrupt ({type(error).__name__}: {error})") from None
+    raise CorruptStateError(f"{path}: snapshot is incomplete (no end marker)")
+
+
+def snapshot_entries(emulator: "Emulator", generation: int, ddl: dict[TableKey, list[dict[str, Any]]],
+                     directory: Path) -> Iterator[dict[str, Any]]:
+    """The emulator's whole state as snapshot entries (tables not created through Eddy are not kept)."""
+    yield {"kind": "header", "generation": generation, "clock_offset": emulator.clock.offset,
+           "sequence_number": str(emulator.sequence_numbers.last),
+           "commit_versions": [[*key, version] for key, version in emulator.commit_versions.items()]}
+    for table in moto_bridge.all_tables():
+        key = (table.account_id, table.region_name, table.name)
+        if key not in ddl:
+            log.warning("table %s was not created through Eddy's DynamoDB API: it is not kept", key)
+            continue
+        yield {"kind": "table", "key": list(key), "ddl": ddl[key]}
+        items = [moto_bridge.image_of(item) for item in table.all_items()]
+        for start in range(0, len(items), ITEMS_PER_LINE):
+            yield {"kind": "items", "key": list(key), "items": items[start:start + ITEMS_PER_LINE]}
+    for stream in emulator.streams.streams.values():
+        yield {"kind": "stream", "state": stream.to_state()}
+    yield {"kind": "latest", "streams": [stream.arn for stream in emulator.streams.latest.values()]}
+    for function in emulator.functions.functions.values():
+        if function.target is None:
+            yield {"kind": "function", "state": function_state(function, directory)}
+    for mapping in emulator.triggers.mappings.values():
+        yield {"kind": "mapping", "state": mapping_state(mapping),
+               "start": str(emulator.triggers.start_positions.get(mapping.uuid, 0))}
+
+
+def function_state(function: Function, directory: Path) -> dict[str, Any]:
+    state = {name: getattr(function, name) for name in (
+        "name", "account_id", "region", "handler", "runtime", "timeout", "memory_size", "environment", "role",
+        "description", "code_sha256", "code_size", "last_modified")}
+    state["code_dir"] = os.path.relpath(function.code_dir, directory) if function.code_dir else None
+    return state
+
+
+def function_from_state(state: dict[str, Any], directory: Path) -> Function:
+    code_dir = state.pop("code_dir")
+    function = Function(**state)
+    function.code_dir = directory / code_dir if code_dir else None
+    return function
+
+
+def mapping_state(mapping: "EventSourceMapping") -> dict[str, Any]:
+    state = {name: value for name, value in vars(mapping).items() if name != "filters"}
+    return json.loads(json.dumps(state))

@@ -1,0 +1,129 @@
+"""Eddy's change log as a DataFrame: the segment files under `<state_dir>/streams/` (layout in the README).
+
+Keys and images stay DynamoDB JSON text; `dynamodb_json` decodes them.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Callable, Iterable
+
+from pyspark.sql import Column, DataFrame, SparkSession
+from pyspark.sql import functions as F
+from pyspark.sql.types import (
+    DecimalType,
+    DoubleType,
+    LongType,
+    StringType,
+    StructField,
+    StructType,
+    TimestampType,
+)
+
+from ..session import require_filesystem
+from .files import matches, read_json_lines
+
+TTL_PRINCIPAL = "dynamodb.amazonaws.com"
+
+#: a change-log line as the emulator writes it (emulator/streams/records.py ChangeRecord.to_log_line)
+_LOG_LINE = StructType([
+    StructField("table", StringType()), StructField("shard", StringType()),
+    StructField("sequence_number", StringType()), StructField("commit_version", LongType()),
+    StructField("commit_timestamp", DoubleType()), StructField("event_id", StringType()),
+    StructField("event_name", StringType()), StructField("keys", StringType()),
+    StructField("old_image", StringType()), StructField("new_image", StringType()),
+    StructField("user_identity", StructType([StructField("type", StringType()),
+                                             StructField("principalId", StringType())])),
+])
+
+#: the change log as a DataFrame: one row per change, in this order and with these types
+CHANGE_LOG_SCHEMA = StructType([
+    StructField("account", StringType()), StructField("region", StringType()),
+    StructField("stream_label", StringType()), StructField("table", StringType()),
+    StructField("shard", StringType()), StructField("sequence_number", DecimalType(21, 0)),
+    StructField("commit_version", LongType()), StructField("commit_timestamp", TimestampType()),
+    StructField("event_id", StringType()), StructField("event_name", StringType()),
+    StructField("keys", StringType()), StructField("old_image", StringType()),
+    StructField("new_image", StringType()), _LOG_LINE["user_identity"],
+])
+
+_SEGMENT_PATH = r"/streams/([^/]+)/([^/]+)/([^/]+)/([^/]+)/([^/]+)/[^/]+$"
+
+
+
+def read_change_log(spark: SparkSession, state_dir: str | os.PathLike[str], *, tables: Iterable[str] | None = None,
+                    attributes: Iterable[str] | None = None) -> DataFrame:
+    """Every change in the segment files under `state_dir` (or only `tables`'), as CHANGE_LOG_SCHEMA.
+
+    `attributes`: the images are parsed in the scan, as structs of only these attributes (each a
+    dynamodb_json.ATTRIBUTE_VALUE) instead of their JSON text: a job that needs a few attributes of
+    every image skips the rest of each image instead of copying it out and parsing it again.
+    A line being written while this reads (a torn tail) is skipped; so is anything that is not a segment.
+    """
+    schema = _LOG_LINE
+    if attributes is not None:
+        from ..dynamodb_json import ATTRIBUTE_VALUE
+
+        image = StructType([StructField(name, ATTRIBUTE_VALUE) for name in dict.fromkeys(attributes)])
+        schema = StructType([StructField(f.name, image) if f.name in ("old_image", "new_image") else f
+                             for f in _LOG_LINE.fields])
+    pattern = _segments(spark, state_dir, tables)
+    lines = read_json_lines(spark, pattern, schema) if pattern else None
+    if lines is None:
+        return spark.createDataFrame([], _typed_schema(schema))
+    return _typed(lines, F.col("_metadata.file_path"))
+
+
+def read_ttl_deletion_candidates(spark: SparkSession, state_dir: str | os.PathLike[str], *,
+                                 tables: Iterable[str] | None = None,
+                                 observe: Callable[[DataFrame], DataFrame] | None = None) -> DataFrame:
+    """The change-log lines that mention the TTL service (CHANGE_LOG_SCHEMA): every TTL deletion, and
+    maybe a few more (filter them exactly). The lines are picked by their text before any JSON is parsed:
+    TTL deletions are a small part of a log, and parsing is most of what reading a log costs.
+    `observe` gets every line of the log (to count them)."""
+    pattern = _segments(spark, state_dir, tables)
+    if pattern is None or not matches(spark, pattern):
+        return spark.createDataFrame([], CHANGE_LOG_SCHEMA)
+    lines = spark.read.text(pattern).select("value", F.col("_metadata.file_path").alias("path"))
+    lines = observe(lines) if observe else lines
+    # The identity is a line's last member: a line torn before it does not match, so from_json's partial
+    # results (for a line torn inside the last few characters) never lack anything a deletion needs.
+    candidates = lines.where(F.col("value").contains(TTL_PRINCIPAL))
+    # inline(array(...)) parses each line once: a plain projection would let Spark copy from_json into every
+    # filter and column that reads a member of it, and parse the line again for each
+    parsed = candidates.select(F.inline(F.array(F.struct(F.from_json("value", _LOG_LINE).alias("line"), "path"))))
+    return _typed(parsed.select("line.*", "path"), F.col("path")).where(F.col("sequence_number").isNotNull())
+
+
+def _segments(spark: SparkSession, state_dir: str | os.PathLike[str], tables: Iterable[str] | None) -> str | None:
+    """The glob of the segment files of `tables` (None: every table) under `state_dir`; None for no tables."""
+    state_dir = str(state_dir).rstrip("/")
+    require_filesystem(spark, state_dir)
+    names = sorted(set(tables)) if tables is not None else None
+    if names == []:
+        return None
+    table_glob = "*" if names is None else (names[0] if len(names) == 1 else "{" + ",".join(names) + "}")
+    return f"{state_dir}/streams/*/*/{table_glob}/*/*/*.jsonl"
+
+
+def _typed(lines: DataFrame, path: Column) -> DataFrame:
+    """Log lines (parsed) as CHANGE_LOG_SCHEMA: account, region and stream label from the file's path."""
+    label = F.regexp_extract(path, _SEGMENT_PATH, 4)
+    return lines.select(
+        F.regexp_extract(path, _SEGMENT_PATH, 1).alias("account"),
+        F.regexp_extract(path, _SEGMENT_PATH, 2).alias("region"),
+        # the folder spells the label's ':' as '-': 2015-05-11T21-21-33.291 is 2015-05-11T21:21:33.291
+        F.regexp_replace(label, r"T(\d\d)-(\d\d)-", "T$1:$2:").alias("stream_label"),
+        "table", "shard",
+        F.col("sequence_number").cast(DecimalType(21, 0)).alias("sequence_number"),
+        "commit_version",
+        F.timestamp_micros(F.round(F.col("commit_timestamp") * 1_000_000).cast(LongType())).alias("commit_timestamp"),
+        "event_id", "event_name", "keys", "old_image", "new_image", "user_identity",
+    )
+
+
+def _typed_schema(line: StructType) -> StructType:
+    images = {f.name: f for f in line.fields if f.name in ("old_image", "new_image")}
+    return StructType([images.get(f.name, f) for f in CHANGE_LOG_SCHEMA.fields])
+
+
