@@ -37,6 +37,7 @@ from emulator.streams.shards import SequenceNumbers
 from emulator.streams.stream_registry import StreamRegistry
 from emulator.streams.stream import Change, Stream
 from emulator.functions.registry import FunctionRegistry
+from emulator.kinesis.destinations import KinesisDestinations
 from emulator.functions.invocation import Invoker
 from emulator.triggers.triggers import Triggers
 from emulator.storage.persistence import NoPersistence, Persistence
@@ -88,6 +89,8 @@ class Emulator:
         self._reads: dict[str, tuple[int, int]] = {}
         self.functions = FunctionRegistry(self.state_dir / "functions", observer=self.persistence)
         self.triggers = Triggers(self, self.state_dir)
+        #: the tables' Kinesis streaming destinations (Kinesis Data Streams for DynamoDB), put through moto's Kinesis
+        self.kinesis = KinesisDestinations(moto_bridge.kinesis_put, moto_bridge.kinesis_stream_exists)
 
     def _clock_moved(self) -> None:
         with self.activity:
@@ -150,6 +153,7 @@ class Emulator:
         if stream is not None:
             records = stream.publish(changes, commit_version=version, now=now,
                                      event_ids=(os.urandom(16).hex() for _ in changes), by_ttl=by_ttl)
+        self.kinesis.publish(table, changes, now, by_ttl)
         # the segments first, then the log: a commit is acknowledged once the log has it
         self.persistence.commit(table, version, now, changes, by_ttl,
                                 max(r.sequence_number for r in records) if records else None)
@@ -173,6 +177,7 @@ class Emulator:
         with self.lock:
             self.streams.table_deleted(account_id, region, table_name, self.clock.now())
             self.commit_versions.pop((account_id, region, table_name), None)
+            self.kinesis.table_deleted((account_id, region, table_name))
 
     # -- the DynamoDB Streams API ------------------------------------------------------------------
 

@@ -9,6 +9,8 @@ so that a moto upgrade that moves them fails loudly:
   - `BotocoreStubber.process_request`: moto's in-process hook into botocore. Eddy's router sees every
     request first (DynamoDB, DynamoDB Streams on any host, /_eddy/), the rest goes on to moto.
   - `DynamoHandler`: moto's DynamoDB API, called with a request Eddy has already read.
+  - `kinesis_backends[account][region].put_record(...)`: where Kinesis Data Streams for DynamoDB puts a
+    table's changes (moto's Kinesis is the store; its API is served by moto in both doors).
 """
 
 from __future__ import annotations
@@ -28,8 +30,11 @@ from moto.dynamodb.models import dynamodb_backends
 from moto.dynamodb.models.dynamo_type import DynamoType, Item, LimitedSizeDict
 from moto.dynamodb.models.table import Table
 from moto.dynamodb.responses import DynamoHandler
+from moto.kinesis.exceptions import StreamNotFoundError
+from moto.kinesis.models import kinesis_backends
 from werkzeug.exceptions import HTTPException
 
+from emulator.errors import ResourceNotFoundException
 from emulator.streams.capture import Capture, Touch
 from emulator.messages import Request, Response
 from emulator.streams.records import Image
@@ -182,6 +187,30 @@ def set_table_created_at(table: Table, created_at: str) -> None:
 
 def table_key_schema(table: Table) -> list[dict[str, str]]:
     return [dict(element) for element in table.schema]
+
+
+# -- moto's Kinesis: the store of Kinesis Data Streams for DynamoDB ---------------------------------------
+
+
+def _kinesis_backend(stream_arn: str) -> Any:
+    parts = stream_arn.split(":")
+    return kinesis_backends[parts[4]][parts[3]]
+
+
+def kinesis_stream_exists(stream_arn: str) -> bool:
+    try:
+        _kinesis_backend(stream_arn).describe_stream(stream_arn=stream_arn, stream_name=None)
+    except StreamNotFoundError:
+        return False
+    return True
+
+
+def kinesis_put(stream_arn: str, partition_key: str, data: bytes) -> None:
+    """PutRecord on moto's Kinesis; ResourceNotFoundException if the stream is gone."""
+    try:
+        _kinesis_backend(stream_arn).put_record(stream_arn, None, partition_key, None, base64.b64encode(data).decode())
+    except StreamNotFoundError:
+        raise ResourceNotFoundException(f"Kinesis stream {stream_arn} not found") from None
 
 
 # -- moto's DynamoDB API ---------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from emulator.errors import AWSError, ValidationException, constraint_violation
 from emulator.messages import Request, Response, error_response
 from emulator.streams.records import StreamViewType
 from emulator.api.streams_api import parse_body
+from emulator.api import kinesis_destinations_api
 
 TARGET_PREFIX = "DynamoDB_20120810."
 
@@ -38,6 +39,8 @@ log = logging.getLogger("eddy")
 
 def handle(emulator: Emulator, operation: str, request: Request) -> Response:
     try:
+        if operation in kinesis_destinations_api.OPERATIONS:  # Eddy's own: moto has no Kinesis destinations
+            return kinesis_destinations_api.handle(emulator, operation, request)
         if operation in DEFINITION_OPERATIONS:  # the others' bodies are read by moto alone
             params = parse_body(request.body)
             if operation == "CreateTable":

@@ -1,0 +1,1 @@
+"""Kinesis Data Streams for DynamoDB: a table's changes put on a Kinesis data stream (moto's Kinesis is the store)."""
