@@ -37,6 +37,7 @@ bench: $(STAMP)
 	$(PY) bench/get_records.py
 	$(PY) bench/triggers.py
 	$(PY) bench/durability.py
+	$(PY) bench/kinesis_triggers.py
 	$(PY) bench/spark_jobs.py
 
 # moto's own dynamodb and dynamodbstreams tests in server mode, against plain moto and against Eddy

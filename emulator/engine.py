@@ -38,6 +38,7 @@ from emulator.streams.stream_registry import StreamRegistry
 from emulator.streams.stream import Change, Stream
 from emulator.functions.registry import FunctionRegistry
 from emulator.kinesis.destinations import KinesisDestinations
+from emulator.kinesis.moto_kinesis import Observer
 from emulator.functions.invocation import Invoker
 from emulator.triggers.triggers import Triggers
 from emulator.storage.persistence import NoPersistence, Persistence
@@ -79,6 +80,8 @@ class Emulator:
         self.aws_endpoint_url: str | None = None
         self._aws_clients: dict[tuple[str, str], Any] = {}
         self.clock.on_advance(self._clock_moved)
+        #: what the doors hand moto_bridge.activate: moto's Kinesis notifies pollers through it
+        self.kinesis_observer = Observer(self.activity, self.clock.now)
         self._init_state()
 
     def _init_state(self) -> None:

@@ -11,6 +11,10 @@ so that a moto upgrade that moves them fails loudly:
   - `DynamoHandler`: moto's DynamoDB API, called with a request Eddy has already read.
   - `kinesis_backends[account][region].put_record(...)`: where Kinesis Data Streams for DynamoDB puts a
     table's changes (moto's Kinesis is the store; its API is served by moto in both doors).
+  - moto's Kinesis `Stream.put_record`, `split_shard` and `merge_shards` are replaced (emulator/kinesis/moto_kinesis.py, with the reading side):
+    moto puts records on closed shards, copies a parent's records into its children and numbers each shard
+    from 1; Eddy's keep records where they were put, route only to open shards and number a stream's records
+    in one increasing sequence, so lineage and per-key order hold for readers and pollers.
 """
 
 from __future__ import annotations
@@ -42,22 +46,28 @@ from emulator.streams.records import Image
 # -- the one registry: the capture and router of the emulator that is active in this process ------------
 
 _capture: Capture | None = None
+#: told (with `now()` and the `activity` condition) of every record put on, and every reshard of, moto's Kinesis
+_kinesis_observer: Any = None
 _router: Callable[[Request], Response | None] | None = None
 _claims: Callable[[Request], bool] = lambda request: False
 
 
 def activate(capture: Capture, router: Callable[[Request], Response | None] | None = None,
-             claims: Callable[[Request], bool] | None = None) -> None:
+             claims: Callable[[Request], bool] | None = None, kinesis_observer: Any = None) -> None:
     """Report moto's item writes to `capture`; in-process, send requests that `claims` accepts to `router` first."""
-    global _capture, _router, _claims
-    _capture, _router = capture, router
+    global _capture, _router, _claims, _kinesis_observer
+    _capture, _router, _kinesis_observer = capture, router, kinesis_observer
     if claims is not None:
         _claims = claims
 
 
 def deactivate() -> None:
-    global _capture, _router
-    _capture, _router = None, None
+    global _capture, _router, _kinesis_observer
+    _capture, _router, _kinesis_observer = None, None, None
+
+
+def kinesis_observer() -> Any:
+    return _kinesis_observer
 
 
 # -- items --------------------------------------------------------------------------------------------

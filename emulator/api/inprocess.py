@@ -58,7 +58,8 @@ class emulate(ContextDecorator):
             emulator.close(keep_state=True)
             self._mock.stop()
             raise
-        moto_bridge.activate(emulator.capture, functools.partial(router.route, emulator), router.claims)
+        moto_bridge.activate(emulator.capture, functools.partial(router.route, emulator), router.claims,
+                             kinesis_observer=emulator.kinesis_observer)
         emulator.invoker.before_worker_start = self._start_loopback_server
         emulator.start()
         self.emulator, _active = emulator, self

@@ -60,7 +60,7 @@ class Server:
         self.emulator = emulator
         self.standalone = standalone
         if standalone:
-            moto_bridge.activate(emulator.capture, None)
+            moto_bridge.activate(emulator.capture, None, kinesis_observer=emulator.kinesis_observer)
         self._server: BaseWSGIServer = make_server(host, port, EddyApp(emulator), threaded=True)
         self.host, self.port = host, self._server.server_port
         self._thread = threading.Thread(target=self._server.serve_forever, name="eddy-server", daemon=True)

@@ -67,6 +67,8 @@ class Shard:
     ) -> None:
         self.shard_id = shard_id
         self.parent_shard_id = parent_shard_id
+        #: a merged shard's second parent (Kinesis's AdjacentParentShardId); DynamoDB streams never merge
+        self.adjacent_parent_shard_id: str | None = None
         self.hash_range = hash_range
         self.starting_sequence_number = starting_sequence_number
         self.ending_sequence_number: int | None = None
@@ -78,6 +80,11 @@ class Shard:
         self.log = log
         self._rate_second = -1
         self._rate_count = 0
+
+    @property
+    def parent_shard_ids(self) -> tuple[str, ...]:
+        """Every shard this one came from: none, one (rollover, split) or two (a merge)."""
+        return tuple(p for p in (self.parent_shard_id, self.adjacent_parent_shard_id) if p)
 
     @property
     def is_open(self) -> bool:

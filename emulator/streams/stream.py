@@ -242,6 +242,21 @@ class Stream:
             description["LastEvaluatedShardId"] = page[-1].shard_id
         return description
 
+    # -- as a source of event source mappings (the face kinesis/sources.py shows too) --------------------
+
+    batch_info_key = "DDBStreamBatchInfo"
+
+    def lambda_record(self, record: ChangeRecord, shard_id: str) -> dict[str, Any]:
+        return record.to_lambda_dict(self.view_type, self.region, self.arn)
+
+    filter_view = lambda_record  # FilterCriteria patterns match the record as Lambda delivers it
+
+    def record_bytes(self, record: ChangeRecord) -> int:
+        return len(record.wire(self.view_type, self.region))
+
+    def partition_of(self, record: ChangeRecord) -> int:
+        return partition_hash(record.keys[self.hash_key_name])
+
     def summary(self) -> dict[str, str]:
         return {"StreamArn": self.arn, "TableName": self.table_name, "StreamLabel": self.label}
 

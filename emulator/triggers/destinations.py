@@ -1,7 +1,7 @@
 """On-failure destinations: where a stream batch goes when Lambda gives up on it (SQS, SNS or S3).
 
 The record is AWS's invocation record for stream sources: requestContext, responseContext, version,
-timestamp and DDBStreamBatchInfo (the batch's shard, first and last sequence numbers and arrival times).
+timestamp and DDBStreamBatchInfo, or KinesisBatchInfo for a Kinesis stream (the batch's shard, first and last sequence numbers and arrival times).
 An S3 destination also gets the original event as "payload", under
 aws/lambda/<mapping UUID>/<shard id>/YYYY/MM/DD/YYYY-MM-DDTHH.MM.SS-<uuid>.
 Destinations are reached through boto3, as any client would (moto serves them).
@@ -14,7 +14,6 @@ import uuid
 from datetime import datetime, timezone
 from typing import Any, Callable
 
-from emulator.streams.records import ChangeRecord
 
 RETRY_ATTEMPTS_EXHAUSTED = "RetryAttemptsExhausted"
 RECORD_AGE_EXCEEDED = "RecordAgeExceeded"
@@ -27,9 +26,9 @@ def _iso(epoch: float, milliseconds: bool = True) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def invocation_record(*, function_arn: str, stream_arn: str, shard_id: str, records: list[ChangeRecord],
+def invocation_record(*, function_arn: str, stream_arn: str, shard_id: str, records: list[Any],
                       condition: str, invoke_count: int, request_id: str, now: float,
-                      function_error: str | None = "Unhandled") -> dict[str, Any]:
+                      function_error: str | None = "Unhandled", batch_info_key: str = "DDBStreamBatchInfo") -> dict[str, Any]:
     response_context: dict[str, Any] = {"statusCode": 200, "executedVersion": "$LATEST"}
     if function_error:
         response_context["functionError"] = function_error
@@ -39,7 +38,7 @@ def invocation_record(*, function_arn: str, stream_arn: str, shard_id: str, reco
         "responseContext": response_context,
         "version": "1.0",
         "timestamp": _iso(now),
-        "DDBStreamBatchInfo": {
+        batch_info_key: {
             "shardId": shard_id,
             "startSequenceNumber": str(records[0].sequence_number),
             "endSequenceNumber": str(records[-1].sequence_number),

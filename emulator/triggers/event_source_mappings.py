@@ -14,6 +14,7 @@ from emulator.errors import InvalidParameterValueException, ValidationException,
 from emulator.triggers.filters import FilterCriteriaError, validate_filter_criteria
 
 STARTING_POSITIONS = ("TRIM_HORIZON", "LATEST")
+KINESIS_STARTING_POSITIONS = ("TRIM_HORIZON", "LATEST", "AT_TIMESTAMP")
 DESTINATION_SERVICES = ("sqs", "sns", "s3")
 
 #: name: (lower bound, upper bound, default)
@@ -56,6 +57,7 @@ class EventSourceMapping:
     state_transition_reason: str = "USER_INITIATED"
     last_modified: float = 0.0
     last_processing_result: str = "No records processed"
+    starting_position_timestamp: float | None = None
 
     @property
     def arn(self) -> str:
@@ -87,6 +89,8 @@ class EventSourceMapping:
             "FunctionResponseTypes": list(self.function_response_types),
             "EventSourceMappingArn": self.arn,
         }
+        if self.starting_position_timestamp is not None:
+            configuration["StartingPositionTimestamp"] = self.starting_position_timestamp
         if self.filter_criteria:
             configuration["FilterCriteria"] = self.filter_criteria
         return configuration

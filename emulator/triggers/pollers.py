@@ -1,14 +1,13 @@
 """Pollers: what runs an event source mapping, one lane per shard (ParallelizationFactor lanes per shard).
 
-A MappingRunner follows the stream's lineage: a shard's lanes start once its parent is finished (read to
-its end after it closed), so a parent is always processed before its children, and new shards from
-rollovers and splits are picked up by themselves. Each lane takes the records of its share of the keys
-(all of them with one lane) in order, waits for them by notification (the emulator's `activity`
-condition), batches them (BatchSize, MaximumBatchingWindowInSeconds, 6 MB, never across shards or tumbling
-windows), filters, invokes the function and applies batch_policy. While a batch is retried the lane waits,
-so order per key holds. After every batch the lane's position is checkpointed.
+The source is a DynamoDB stream or a Kinesis data stream (kinesis/sources.py): both show shards with parents
+and records, and say how a record is delivered, filtered, sized and assigned to a lane. A MappingRunner follows
+the lineage: a shard's lanes start once every parent (one after a rollover or split, two after a merge) is
+finished, so parents are processed before children and new shards are picked up by themselves. Each lane takes
+its share of the keys in order, waits by notification (the emulator's `activity`), batches (BatchSize, window,
+6 MB, never across shards or tumbling windows), filters, invokes and applies batch_policy; a retried batch holds
+the lane, so order per key holds. After every batch the lane's position is checkpointed.
 """
-
 from __future__ import annotations
 
 import logging
@@ -24,7 +23,7 @@ from emulator.errors import FunctionError
 from emulator.triggers.filters import matches
 from emulator.functions.invocation import InvocationResult
 from emulator.streams.records import ChangeRecord
-from emulator.streams.shards import Shard, partition_hash
+from emulator.streams.shards import Shard
 
 if TYPE_CHECKING:
     from emulator.triggers.event_source_mappings import EventSourceMapping
@@ -67,7 +66,7 @@ class ShardLane(threading.Thread):
         lanes = self.runner.mapping.parallelization_factor
         if lanes == 1:
             return True
-        return partition_hash(record.keys[self.runner.stream.hash_key_name]) % lanes == self.lane
+        return self.runner.stream.partition_of(record) % lanes == self.lane
 
     def _window_start(self, record: ChangeRecord) -> float:
         size = self.runner.mapping.tumbling_window_in_seconds
@@ -89,7 +88,7 @@ class ShardLane(threading.Thread):
                     window = start
                 elif start != window:
                     break
-            size += len(record.wire(self.runner.stream.view_type, self.runner.stream.region))
+            size += self.runner.stream.record_bytes(record)
             if batch and size > MAX_PAYLOAD_BYTES:
                 break
             batch.append(record)
@@ -171,7 +170,7 @@ class ShardLane(threading.Thread):
 
     def _event(self, records: list[ChangeRecord], *, final: bool = False, terminated_early: bool = False) -> dict[str, Any]:
         stream = self.runner.stream
-        event: dict[str, Any] = {"Records": [r.to_lambda_dict(stream.view_type, stream.region, stream.arn) for r in records]}
+        event: dict[str, Any] = {"Records": [stream.lambda_record(r, self.shard.shard_id) for r in records]}
         if self.runner.mapping.tumbling_window_in_seconds and self.window is not None:
             event.update({
                 "window": {"start": _iso(self.window.start), "end": _iso(self.window.end)},
@@ -201,7 +200,7 @@ class ShardLane(threading.Thread):
         stream = runner.stream
         kept = records
         if mapping.filters:
-            kept = [r for r in records if matches(mapping.filters, r.to_lambda_dict(stream.view_type, stream.region, stream.arn))]
+            kept = [r for r in records if matches(mapping.filters, stream.filter_view(r, self.shard.shard_id))]
             runner.figures.records_filtered += len(records) - len(kept)
         if mapping.tumbling_window_in_seconds and kept:
             self._open_window(kept[0])
@@ -282,7 +281,8 @@ class MappingRunner:
     def _discover(self) -> None:
         """Start the lanes of every shard whose parent is finished (or gone); called with the lock held."""
         checkpoints, mapping = self.triggers.checkpoints, self.mapping
-        for shard in list(self.stream.shards.values()):
+        shards = self.stream.shards
+        for shard in list(shards.values()):
             shard_id = shard.shard_id
             if shard_id in self.lanes or shard_id in self.finished:
                 continue
@@ -290,9 +290,8 @@ class MappingRunner:
             if saved is not None and saved.finished:
                 self.finished.add(shard_id)
                 continue
-            parent = shard.parent_shard_id
-            if parent and parent in self.stream.shards and parent not in self.finished:
-                continue
+            if any(parent in shards and parent not in self.finished for parent in shard.parent_shard_ids):
+                continue  # the one rule of lineage, for splits and merges alike
             if saved is not None:
                 positions = saved.lanes if len(saved.lanes) == mapping.parallelization_factor else \
                     [min(saved.lanes)] * mapping.parallelization_factor
@@ -326,12 +325,13 @@ class MappingRunner:
 
     def caught_up(self) -> bool:
         """Every record of every shard this mapping can reach has been processed (lock held)."""
-        for shard in self.stream.shards.values():
+        shards = self.stream.shards
+        for shard in shards.values():
             if shard.shard_id in self.finished:
                 continue
             lanes = self.lanes.get(shard.shard_id)
             if lanes is None:
-                if shard.records and (not shard.parent_shard_id or shard.parent_shard_id in self.stream.shards):
+                if shard.records and all(parent in shards for parent in shard.parent_shard_ids):
                     start = self.triggers.start_positions.get(self.mapping.uuid, 0)
                     if shard.records[-1].sequence_number > start:
                         return False
@@ -381,7 +381,7 @@ class MappingRunner:
         record = destinations.invocation_record(
             function_arn=mapping.function_arn, stream_arn=self.stream.arn, shard_id=shard.shard_id, records=records,
             condition=condition, invoke_count=invoke_count, request_id=str(uuid.uuid4()), now=now,
-            function_error=function_error)
+            function_error=function_error, batch_info_key=self.stream.batch_info_key)
         try:
             destinations.send(self.emulator.aws_client, destination, record, mapping_uuid=mapping.uuid,
                               shard_id=shard.shard_id, event=event, now=now)

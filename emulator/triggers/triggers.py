@@ -21,7 +21,8 @@ from emulator.errors import (
     ResourceNotFoundException,
     ValidationException,
 )
-from emulator.triggers.event_source_mappings import STARTING_POSITIONS, UPDATABLE, EventSourceMapping, apply_parameters, new_uuid
+from emulator.kinesis.sources import KinesisSource, find_source
+from emulator.triggers.event_source_mappings import KINESIS_STARTING_POSITIONS, STARTING_POSITIONS, UPDATABLE, EventSourceMapping, apply_parameters, new_uuid
 from emulator.triggers.filters import validate_filter_criteria
 from emulator.triggers.pollers import MappingRunner
 
@@ -79,28 +80,33 @@ class Triggers:
         if not isinstance(name, str) or not name:
             raise InvalidParameterValueException("FunctionName is required")
         with emulator.activity:
-            try:
-                stream = emulator.streams.get(source)
-            except (ResourceNotFoundException, ValidationException):
-                raise InvalidParameterValueException(f"Stream not found: {source}") from None
+            stream = self._source(source)
+            if stream is None:
+                raise InvalidParameterValueException(f"Stream not found: {source}")
             function = emulator.functions.get(name, account_id, region)
+            kind = "Kinesis" if isinstance(stream, KinesisSource) else "DynamoDB"
             position = params.get("StartingPosition")
-            if position not in STARTING_POSITIONS:
+            allowed = KINESIS_STARTING_POSITIONS if kind == "Kinesis" else STARTING_POSITIONS
+            if position not in allowed:
                 raise InvalidParameterValueException(
-                    f"StartingPosition must be TRIM_HORIZON or LATEST for a DynamoDB stream, not {position!r}")
+                    f"StartingPosition must be {' or '.join(allowed)} for a {kind} stream, not {position!r}")
+            timestamp = params.get("StartingPositionTimestamp")
+            if position == "AT_TIMESTAMP" and (isinstance(timestamp, bool) or not isinstance(timestamp, (int, float))):
+                raise InvalidParameterValueException("StartingPositionTimestamp is required for AT_TIMESTAMP")
             for existing in self.mappings.values():
                 if existing.event_source_arn == stream.arn and existing.function_arn == function.arn:
                     raise ResourceConflictException(
-                        f'An event source mapping with DynamoDB stream arn (" {stream.arn} ") and function '
+                        f'An event source mapping with {kind} stream arn (" {stream.arn} ") and function '
                         f'(" {function.name} ") already exists. Please update or delete the existing mapping '
                         f"with UUID {existing.uuid}")
             mapping = EventSourceMapping(uuid=new_uuid(), event_source_arn=stream.arn, function_arn=function.arn,
                                          account_id=account_id, region=region, starting_position=position,
-                                         last_modified=emulator.clock.now())
+                                         last_modified=emulator.clock.now(),
+                                         starting_position_timestamp=timestamp if position == "AT_TIMESTAMP" else None)
             apply_parameters(mapping, params)
             self.mappings[mapping.uuid] = mapping
             self.figures[mapping.uuid] = MappingFigures()
-            self.start_positions[mapping.uuid] = emulator.sequence_numbers.last if position == "LATEST" else 0
+            self.start_positions[mapping.uuid] = self._start_position(stream, position, timestamp)
             response = mapping.to_dict()
             response["State"] = "Creating"
             mapping.state = "Enabled" if mapping.enabled else "Disabled"
@@ -179,14 +185,28 @@ class Triggers:
 
     def _start(self, mapping: EventSourceMapping) -> None:
         with self.emulator.activity:
-            try:
-                stream = self.emulator.streams.get(mapping.event_source_arn)
-            except (ResourceNotFoundException, ValidationException):
+            stream = self._source(mapping.event_source_arn)
+            if stream is None:
                 mapping.last_processing_result = "PROBLEM: the stream no longer exists"
                 return
             runner = MappingRunner(self, mapping, stream)
             self.runners[mapping.uuid] = runner
         runner.start()
+
+    def _source(self, arn: str) -> Any:
+        """The DynamoDB stream or Kinesis data stream an ARN names, or None."""
+        try:
+            return self.emulator.streams.get(arn)
+        except (ResourceNotFoundException, ValidationException):
+            return find_source(arn)
+
+    def _start_position(self, stream: Any, position: str, timestamp: float | None) -> int:
+        """The sequence number after which a new mapping starts (0: the trim horizon)."""
+        if position == "AT_TIMESTAMP":
+            return stream.sequence_before(timestamp)
+        if position != "LATEST":
+            return 0
+        return stream.last_sequence_number if isinstance(stream, KinesisSource) else self.emulator.sequence_numbers.last
 
     def _stop(self, mapping: EventSourceMapping) -> None:
         runner = self.runners.pop(mapping.uuid, None)
