@@ -28,3 +28,29 @@ def create_table(dynamodb, name: str, view_type: str | None) -> dict:
 def item(i: int) -> dict:
     return {"pk": {"S": f"user#{i % 5000}"}, "name": {"S": f"name {i}"}, "count": {"N": str(i)},
             "tags": {"SS": ["a", "b"]}, "profile": {"M": {"city": {"S": "Lisbon"}, "age": {"N": "42"}}}}
+
+
+def fill_table(dynamodb, records: int, name: str = "orders") -> None:
+    """`records` items with distinct keys, written 25 at a time."""
+    for start in range(0, records, 25):
+        dynamodb.batch_write_item(RequestItems={name: [
+            {"PutRequest": {"Item": dict(item(i), pk={"S": f"user#{i}"})}} for i in range(start, min(start + 25, records))]})
+
+
+def drain_rate(emu, arn: str, records: int) -> float:
+    """Records/s a no-op handler receives through a new TRIM_HORIZON mapping (BatchSize 100) on `arn`."""
+    import boto3
+
+    received = [0]
+
+    def handler(event, context):
+        received[0] += len(event["Records"])
+
+    emu.register_function("noop", handler)
+    started = time.perf_counter()
+    boto3.client("lambda", region_name="us-east-1").create_event_source_mapping(
+        EventSourceArn=arn, FunctionName="noop", StartingPosition="TRIM_HORIZON", BatchSize=100)
+    report = emu.wait_idle(600)
+    elapsed = time.perf_counter() - started
+    assert report["Idle"] and received[0] == records, (report, received[0])
+    return records / elapsed

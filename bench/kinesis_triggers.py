@@ -10,30 +10,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import time
 
 import boto3
 
-from common import create_table, item
+from common import create_table, drain_rate, fill_table, item
 
 os.environ.setdefault("AWS_ACCESS_KEY_ID", "bench")
 os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "bench")
-
-
-def _drain(emu, arn: str, records: int) -> float:
-    received = [0]
-
-    def handler(event, context):
-        received[0] += len(event["Records"])
-
-    emu.register_function("noop", handler)
-    started = time.perf_counter()
-    boto3.client("lambda", region_name="us-east-1").create_event_source_mapping(
-        EventSourceArn=arn, FunctionName="noop", StartingPosition="TRIM_HORIZON", BatchSize=100)
-    report = emu.wait_idle(600)
-    elapsed = time.perf_counter() - started
-    assert report["Idle"] and received[0] == records, (report, received[0])
-    return records / elapsed
 
 
 def kinesis_rate(records: int) -> float:
@@ -47,7 +30,7 @@ def kinesis_rate(records: int) -> float:
             kinesis.put_records(StreamName="events", Records=[
                 {"PartitionKey": f"user#{i}", "Data": json.dumps(item(i), default=str).encode()}
                 for i in range(start, min(start + 500, records))])
-        return _drain(emu, arn, records)
+        return drain_rate(emu, arn, records)
 
 
 def dynamodb_rate(records: int) -> float:
@@ -56,10 +39,8 @@ def dynamodb_rate(records: int) -> float:
     with emulate(housekeeping_interval=None, split_records_per_second=None) as emu:
         dynamodb = boto3.client("dynamodb", region_name="us-east-1")
         arn = create_table(dynamodb, "orders", "NEW_AND_OLD_IMAGES")["LatestStreamArn"]
-        for start in range(0, records, 25):
-            dynamodb.batch_write_item(RequestItems={"orders": [
-                {"PutRequest": {"Item": dict(item(i), pk={"S": f"user#{i}"})}} for i in range(start, min(start + 25, records))]})
-        return _drain(emu, arn, records)
+        fill_table(dynamodb, records)
+        return drain_rate(emu, arn, records)
 
 
 def main() -> None:

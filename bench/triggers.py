@@ -15,7 +15,7 @@ import time
 
 import boto3
 
-from common import create_table, item
+from common import create_table, drain_rate, fill_table, item
 
 os.environ.setdefault("AWS_ACCESS_KEY_ID", "bench")
 os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "bench")
@@ -53,25 +53,11 @@ def latency(writes: int) -> list[float]:
 def throughput(records: int) -> float:
     from emulator import emulate
 
-    received = [0]
-
-    def handler(event, context):
-        received[0] += len(event["Records"])
-
     with emulate(housekeeping_interval=None, split_records_per_second=None) as emu:
         dynamodb = boto3.client("dynamodb", region_name="us-east-1")
         arn = create_table(dynamodb, "orders", "NEW_AND_OLD_IMAGES")["LatestStreamArn"]
-        for start in range(0, records, 25):
-            dynamodb.batch_write_item(RequestItems={"orders": [
-                {"PutRequest": {"Item": dict(item(i), pk={"S": f"user#{i}"})}} for i in range(start, min(start + 25, records))]})
-        emu.register_function("noop", handler)
-        started = time.perf_counter()
-        boto3.client("lambda", region_name="us-east-1").create_event_source_mapping(
-            EventSourceArn=arn, FunctionName="noop", StartingPosition="TRIM_HORIZON", BatchSize=100)
-        report = emu.wait_idle(600)
-        elapsed = time.perf_counter() - started
-        assert report["Idle"] and received[0] == records, (report, received[0])
-    return records / elapsed
+        fill_table(dynamodb, records)
+        return drain_rate(emu, arn, records)
 
 
 def main() -> None:
