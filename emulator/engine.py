@@ -330,6 +330,13 @@ class Emulator:
             self.activity.notify_all()
             return children
 
+    def merge_shards(self, stream_arn: str, shard_id: str, adjacent_shard_id: str) -> str:
+        """Close two open shards with adjacent key ranges and open one child over both; returns its id."""
+        with self.activity:
+            child = self._stream(stream_arn).merge(shard_id, adjacent_shard_id, self.clock.now())
+            self.activity.notify_all()
+            return child
+
     def rollover(self, stream_arn: str) -> list[str]:
         """Close every open shard of a stream, each replaced by one child; returns the children's ids."""
         with self.activity:

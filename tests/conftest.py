@@ -57,6 +57,10 @@ class Door(abc.ABC):
     def split(self, stream_arn: str, shard_id: str) -> list[str]:
         return self.control("/_eddy/shards/split", {"StreamArn": stream_arn, "ShardId": shard_id})["ChildShardIds"]
 
+    def merge(self, stream_arn: str, shard_id: str, adjacent_shard_id: str) -> str:
+        return self.control("/_eddy/shards/merge", {"StreamArn": stream_arn, "ShardId": shard_id,
+                                                    "AdjacentShardId": adjacent_shard_id})["ChildShardId"]
+
     def rollover(self, stream_arn: str) -> list[str]:
         return self.control("/_eddy/shards/rollover", {"StreamArn": stream_arn})["ChildShardIds"]
 
@@ -86,6 +90,9 @@ class InProcessDoor(Door):
             return {"Now": self.emu.clock.now()}
         if path == "/_eddy/shards/split":
             return {"ChildShardIds": self.emu.split_shard(payload["StreamArn"], payload["ShardId"])}
+        if path == "/_eddy/shards/merge":
+            return {"ChildShardId": self.emu.merge_shards(payload["StreamArn"], payload["ShardId"],
+                                                          payload["AdjacentShardId"])}
         if path == "/_eddy/shards/rollover":
             return {"ChildShardIds": self.emu.rollover(payload["StreamArn"])}
         if path == "/_eddy/ttl/sweep":

@@ -5,6 +5,7 @@
     POST /_eddy/clock          {"advance": seconds}      -> {"Now": ..., "Offset": ...}
     POST /_eddy/shards/split   {"StreamArn", "ShardId"}  -> {"ChildShardIds": [...]}
     POST /_eddy/shards/rollover {"StreamArn"}            -> {"ChildShardIds": [...]}
+    POST /_eddy/shards/merge   {"StreamArn", "ShardId", "AdjacentShardId"} -> {"ChildShardId": ...}
     POST /_eddy/ttl/sweep      {}                        -> {"Deleted": n}
     POST /_eddy/idle           {"timeout": seconds}      -> {"Idle": bool, "Pending": [{"UUID", "LastError", ...}]}
     GET  /_eddy/mappings[?UUID=...]                      -> {"EventSourceMappings": [per-mapping figures]}
@@ -48,6 +49,11 @@ def split(emulator: Emulator, params: Params) -> Any:
     return {"ChildShardIds": emulator.split_shard(_text(params, "StreamArn"), _text(params, "ShardId"))}
 
 
+def merge(emulator: Emulator, params: Params) -> Any:
+    return {"ChildShardId": emulator.merge_shards(_text(params, "StreamArn"), _text(params, "ShardId"),
+                                                  _text(params, "AdjacentShardId"))}
+
+
 def rollover(emulator: Emulator, params: Params) -> Any:
     return {"ChildShardIds": emulator.rollover(_text(params, "StreamArn"))}
 
@@ -73,6 +79,7 @@ ROUTES: dict[tuple[str, str], Callable[[Emulator, Params], Any]] = {
     ("POST", "/_eddy/clock"): clock,
     ("POST", "/_eddy/shards/split"): split,
     ("POST", "/_eddy/shards/rollover"): rollover,
+    ("POST", "/_eddy/shards/merge"): merge,
     ("POST", "/_eddy/ttl/sweep"): sweep_ttl,
     ("POST", "/_eddy/idle"): idle,
     ("GET", "/_eddy/mappings"): mappings,

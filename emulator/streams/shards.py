@@ -3,7 +3,8 @@
 A shard covers one partition of the table's key space (a range of the 128-bit hash of the partition
 key). It is open until it rolls over or splits; then it is closed with an EndingSequenceNumber and its
 children take over its key range. Sequence numbers are digits only, strictly increasing in a shard,
-and a child's are above its parent's (one counter serves the whole emulator).
+and a child's are above its parent's (one counter serves the whole emulator). A merge (two adjacent shards
+closed, one child over both) gives the child a second parent, as Kinesis's MergeShards does.
 """
 
 from __future__ import annotations
@@ -143,7 +144,8 @@ class Shard:
                 "hash_range": [str(self.hash_range[0]), str(self.hash_range[1])],
                 "starting_sequence_number": str(self.starting_sequence_number),
                 "ending_sequence_number": None if self.ending_sequence_number is None else str(self.ending_sequence_number),
-                "created_at": self.created_at, "closed_at": self.closed_at, "trimmed_through": str(self.trimmed_through)}
+                "created_at": self.created_at, "closed_at": self.closed_at, "trimmed_through": str(self.trimmed_through),
+                "adjacent_parent_shard_id": self.adjacent_parent_shard_id}
 
     @classmethod
     def from_state(cls, state: dict[str, Any], log: SegmentLog) -> "Shard":
@@ -155,6 +157,7 @@ class Shard:
             shard.ending_sequence_number = int(state["ending_sequence_number"])
         shard.closed_at = state["closed_at"]
         shard.trimmed_through = int(state["trimmed_through"])
+        shard.adjacent_parent_shard_id = state.get("adjacent_parent_shard_id")
         return shard
 
     def describe(self) -> dict[str, Any]:
@@ -164,6 +167,8 @@ class Shard:
         shard: dict[str, Any] = {"ShardId": self.shard_id, "SequenceNumberRange": sequence_range}
         if self.parent_shard_id:
             shard["ParentShardId"] = self.parent_shard_id
+        if self.adjacent_parent_shard_id:
+            shard["AdjacentParentShardId"] = self.adjacent_parent_shard_id
         return shard
 
 

@@ -84,7 +84,8 @@ class Stream:
         """A new stream's one open shard, over the whole key space."""
         return self._open_shard(None, (0, HASH_SPACE), self.created_at)
 
-    def _open_shard(self, parent: Shard | None, hash_range: tuple[int, int], now: float) -> Shard:
+    def _open_shard(self, parent: Shard | None, hash_range: tuple[int, int], now: float,
+                    adjacent_parent: Shard | None = None) -> Shard:
         # the number part is the creation time in ms, kept strictly increasing so ids sort oldest first
         self._last_shard_ms = max(int(now * 1000), self._last_shard_ms + 1)
         shard_id = f"shardId-{self._last_shard_ms:020d}-{os.urandom(4).hex()}"
@@ -96,6 +97,7 @@ class Stream:
             created_at=now,
             log=SegmentLog(self.directory / shard_id, self.settings.segment_max_bytes),
         )
+        shard.adjacent_parent_shard_id = adjacent_parent.shard_id if adjacent_parent else None
         self._add_shard(shard)
         self.observer.shard_opened(self, shard)
         return shard
@@ -144,6 +146,20 @@ class Stream:
             raise ValidationException(f"Shard {shard_id} covers too small a key range to split")
         self._close_shard(shard, now)
         return [self._open_shard(shard, half, now).shard_id for half in split_range(shard.hash_range)]
+
+    def merge(self, shard_id: str, adjacent_shard_id: str, now: float) -> str:
+        """Close two open shards with adjacent key ranges and open one child over both (ParentShardId and
+        AdjacentParentShardId), as Kinesis's MergeShards does; AWS's DynamoDB streams never merge on their own."""
+        shard, adjacent = self.shard(shard_id), self.shard(adjacent_shard_id)
+        for one in (shard, adjacent):
+            if not one.is_open:
+                raise ValidationException(f"Shard {one.shard_id} is closed: only open shards can be merged")
+        low, high = sorted((shard, adjacent), key=lambda one: one.hash_range[0])
+        if shard is adjacent or low.hash_range[1] != high.hash_range[0]:
+            raise ValidationException(f"Shards {shard_id} and {adjacent_shard_id} do not cover adjacent key ranges")
+        self._close_shard(shard, now)
+        self._close_shard(adjacent, now)
+        return self._open_shard(shard, (low.hash_range[0], high.hash_range[1]), now, adjacent).shard_id
 
     def disable(self, now: float) -> None:
         for shard in list(self._open):
