@@ -170,3 +170,20 @@ def test_disable_and_enable_resume_from_the_checkpoint_after_a_merge(door):
     lam.update_event_source_mapping(UUID=uuid, Enabled=True)
     assert wait_idle(door)["Idle"]
     assert [r[1]["n"] for batch in delivered_batches(sqs, queue_url) for r in batch] == [0, 1]
+
+
+def test_a_tables_changes_reach_a_handler_through_its_kinesis_destination(door):
+    kinesis, lam, sqs, arn, queue_url = kinesis_with_reporter(door, shards=2)
+    dynamodb = door.client("dynamodb")
+    dynamodb.create_table(TableName="orders", BillingMode="PAY_PER_REQUEST",
+                          KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                          AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}])
+    dynamodb.enable_kinesis_streaming_destination(TableName="orders", StreamArn=arn)
+    lam.create_event_source_mapping(EventSourceArn=arn, FunctionName="reporter", StartingPosition="TRIM_HORIZON")
+    for n in range(3):
+        dynamodb.put_item(TableName="orders", Item={"pk": {"S": "a"}, "n": {"N": str(n)}})
+    dynamodb.delete_item(TableName="orders", Key={"pk": {"S": "a"}})
+    assert wait_idle(door)["Idle"]
+    changes = [r[1] for batch in delivered_batches(sqs, queue_url) for r in batch]
+    assert [c["eventName"] for c in changes] == ["INSERT", "MODIFY", "MODIFY", "REMOVE"]
+    assert [c["dynamodb"]["OldImage"]["n"]["N"] for c in changes[1:]] == ["0", "1", "2"]
