@@ -10,6 +10,7 @@ HTTP: it takes and returns plain values and raises AWSError subclasses.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import shutil
@@ -98,6 +99,7 @@ class Emulator:
     def _clock_moved(self) -> None:
         with self.activity:
             self.persistence.clock(self.clock.offset)
+            self._write_clock()
             self.streams.maintain(self.clock.now())
             self.activity.notify_all()
 
@@ -108,6 +110,13 @@ class Emulator:
         with self.lock:
             self.persistence.recover()
             self.triggers.checkpoints.load()
+            self._write_clock()
+
+    def _write_clock(self) -> None:
+        """`<state_dir>/clock.json`: the clock's offset, for readers of the state directory (table streams)."""
+        temporary = self.state_dir / "clock.json.tmp"
+        temporary.write_text(json.dumps({"offset": self.clock.offset}))
+        os.replace(temporary, self.state_dir / "clock.json")
 
     def start(self) -> None:
         """Start what runs in the background: the enabled mappings' pollers and the housekeeper."""

@@ -25,3 +25,11 @@ class StreamNotFoundError(SparkBatchError):
 
 class StreamExistsError(SparkBatchError):
     """A table stream of that name exists already (pass replace=True to start it over)."""
+
+
+class ChangeTrackingError(SparkBatchError):
+    """A table stream's table has no change tracking: it does not exist, or its DynamoDB stream is not enabled."""
+
+
+class TableDroppedError(SparkBatchError):
+    """A table stream's table was deleted (a table created later under its name is a new table)."""

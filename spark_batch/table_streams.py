@@ -18,8 +18,13 @@ read through: a failed write leaves it where it was. Before writing, the range i
 so a consume that died between its write and the offset move consumes the same range, with the same
 batch id, when it runs again (a writer that overwrites by batch id, or apply_changes, is then exactly-once).
 
-A stream whose offset is older than the retained change log (a commit after it is no longer there) is
-stale: reading or consuming it raises StaleStreamError; create it again at a later offset.
+What a stream reads is what the Streams API would let it read (table_history.py): whole commits only, up to
+the last commit version wholly in every shard (so a consumer running while transactions commit loses and
+repeats nothing); only the table it was created on (a table deleted and created again is a new history:
+TableDroppedError); nothing older than the 24-hour retention by the emulator's clock (`<state_dir>/clock.json`,
+or `clock=`). A stream whose offset is older than that (a commit after it is trimmed, or gone) is stale:
+reading or consuming it raises StaleStreamError; move its offset (`move_to`) or create it again.
+A table stream needs the table's change tracking: its DynamoDB stream (ChangeTrackingError otherwise).
 
 Decoding: the item's columns are the attributes of the images, typed by dynamodb_json: those of every
 change set this stream has returned (kept with its offset, so an empty change set still has them) and
@@ -30,6 +35,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterable
@@ -40,6 +46,7 @@ from pyspark.sql import functions as F
 from . import changes, io
 from .dynamodb_json import ItemType, infer_item_type, merge
 from .errors import IncompleteHistoryError, StaleStreamError, StreamExistsError, StreamNotFoundError
+from .table_history import RETENTION_SECONDS, consistent_cut, current_history, last_whole_version, stream_history
 
 MODES = ("STANDARD", "APPEND_ONLY")
 METADATA_COLUMNS = ["__change_type", "__commit_version", "__commit_timestamp"]
@@ -49,10 +56,19 @@ _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 class TableStreams:
     """The table streams whose offsets live under `offsets_dir`, on the change log under `state_dir`."""
 
-    def __init__(self, spark: SparkSession, state_dir: str | os.PathLike[str], offsets_dir: str | os.PathLike[str]) -> None:
+    def __init__(self, spark: SparkSession, state_dir: str | os.PathLike[str], offsets_dir: str | os.PathLike[str],
+                 *, clock: Any = None, retention_seconds: float = RETENTION_SECONDS) -> None:
         self.spark = spark
         self.state_dir = str(state_dir)
         self.offsets_dir = Path(offsets_dir)
+        self.clock = clock
+        self.retention_seconds = retention_seconds
+
+    def now(self) -> float:
+        """The emulator's clock: `clock.now()` if given, else the computer's plus the offset in clock.json."""
+        if self.clock is not None:
+            return float(self.clock.now())
+        return time.time() + io.read_clock_offset(self.spark, self.state_dir)
 
     def create(self, name: str, table: str, *, mode: str = "STANDARD", at_version: int | None = None,
                at_timestamp: datetime | float | None = None, show_initial_rows: bool = False,
@@ -68,18 +84,13 @@ class TableStreams:
             raise ValueError("give at_version or at_timestamp, not both")
         if self._path(name).exists() and not replace:
             raise StreamExistsError(f"table stream {name} exists already (replace=True starts it over)")
-        log = self.change_log(table)
-        now = datetime.now(timezone.utc).timestamp()
+        history = current_history(io.read_stream_descriptions(self.spark, self.state_dir, table), table)
         state: dict[str, Any] = {"name": name, "table": table, "mode": mode, "show_initial_rows": show_initial_rows,
-                                 "created_at": now, "offset": None, "offset_timestamp": None, "pending": None}
-        if at_version is not None:
-            state["offset"] = int(at_version)
-        else:
-            since = _epoch(at_timestamp) if at_timestamp is not None else None
-            state["offset"], state["offset_timestamp"] = _offset_at(log, table, since, now)
+                                 "created_at": self.now(), "offset": None, "offset_timestamp": None, "pending": None,
+                                 "history": history[0]["label"],
+                                 "keys": [k["AttributeName"] for k in history[-1]["key_schema"]]}
         stream = TableStream(self, state)
-        if show_initial_rows:
-            changes.check_history(log, table, after=None, upto=state["offset"] or 0)
+        stream._place(at_version, at_timestamp)
         stream._save()
         return stream
 
@@ -102,8 +113,10 @@ class TableStreams:
             self.get(name).create_temp_view()
         return self.names()
 
-    def change_log(self, table: str) -> DataFrame:
-        return io.read_change_log(self.spark, self.state_dir, tables=[table]).where(F.col("table") == table)
+    def change_log(self, table: str, labels: Iterable[str] | None = None) -> DataFrame:
+        """`table`'s change log (only the streams `labels`, if given)."""
+        log = io.read_change_log(self.spark, self.state_dir, tables=[table]).where(F.col("table") == table)
+        return log if labels is None else log.where(F.col("stream_label").isin(list(labels)))
 
     def _path(self, name: str) -> Path:
         return self.offsets_dir / f"{name}.json"
@@ -115,6 +128,7 @@ class TableStream:
     def __init__(self, streams: TableStreams, state: dict[str, Any]) -> None:
         self._streams = streams
         self.state = state
+        self._log: DataFrame | None = None
 
     name = property(lambda self: self.state["name"])
     table = property(lambda self: self.state["table"])
@@ -125,14 +139,24 @@ class TableStream:
         """The change set from the offset to the latest commit. Never moves the offset."""
         return self._changes(item_type=item_type, raw=raw)[0]
 
+    def move_to(self, *, at_version: int | None = None, at_timestamp: datetime | float | None = None) -> None:
+        """Move the offset (Snowflake's CREATE OR REPLACE STREAM ... AT/BEFORE, without losing the stream):
+        to `at_version` (it returns the commits after it), `at_timestamp` (the table as of then), or now."""
+        self.state.update(show_initial_rows=False, pending=None)
+        self._place(at_version, at_timestamp)
+        self._save()
+
     def consume(self, write: Callable[[DataFrame, str], Any], *, item_type: ItemType | None = None) -> int:
         """Run `write(rows, batch_id)` on the change set, then move the offset to the version it ran through.
 
         If `write` raises, the offset stays. `batch_id` ("<name>:<from>:<to>") is the same if a consume that
         died after writing runs again. Returns the commit version the stream now stands at."""
         pending = self.state.get("pending")
+        now = self._streams.now()
         rows, after, upto = self._changes(item_type=item_type, upto=pending and pending["upto"])
         if upto == after and not self.state["show_initial_rows"]:
+            self.state["verified_at"] = now  # consumed through the latest commit: not stale for 24 hours
+            self._save()
             return upto
         self.state["pending"] = {"after": after, "upto": upto}
         self._save()
@@ -142,7 +166,7 @@ class TableStream:
             self.state["pending"] = None
             self._save()
             raise
-        self.state.update(offset=upto, offset_timestamp=None, show_initial_rows=False, pending=None)
+        self.state.update(offset=upto, offset_timestamp=None, show_initial_rows=False, pending=None, verified_at=now)
         self._save()
         rows.unpersist()
         return upto
@@ -173,7 +197,7 @@ class TableStream:
 
     def is_stale(self) -> bool:
         try:
-            self._range(self._streams.change_log(self.table))
+            self._range(self._snapshot())
         except StaleStreamError:
             return True
         return False
@@ -182,7 +206,7 @@ class TableStream:
 
     def _changes(self, *, item_type: ItemType | None = None, raw: bool = False,
                  upto: int | None = None) -> tuple[DataFrame, int | None, int]:
-        log = self._streams.change_log(self.table)
+        log = self._snapshot()
         after, latest = self._range(log, upto)
         if self.mode == "APPEND_ONLY":
             rows = changes.inserts(log, after=after, upto=latest)
@@ -197,24 +221,60 @@ class TableStream:
         self.state["keys"] = keys
         ordered = keys + [name for name in item_type.columns if name not in keys]
         decoded = rows.withColumn("__item", item_type.decode("__image")).select(
-            *METADATA_COLUMNS, *[F.col("__item")[name].alias(name) for name in ordered],
+            *METADATA_COLUMNS,
+            *[(F.col("__item")[name] if name in item_type.columns else F.lit(None).cast("string")).alias(name)
+              for name in ordered],
             *(["__image"] if raw else []))
         return decoded, after, latest
 
     def _range(self, log: DataFrame, upto: int | None = None) -> tuple[int | None, int]:
         """(after, upto): the versions this stream returns, after checking none of them is gone."""
+        horizon = self._streams.now() - self._streams.retention_seconds
+        verified = self.state.get("verified_at", self.state["created_at"])
+        if verified < horizon:
+            raise StaleStreamError(
+                f"table stream {self.name} is stale: it was last created, moved or consumed at "
+                f"{_timestamp(verified).isoformat()}, more than the 24-hour retention of table {self.table}'s "
+                f"stream ago by the emulator's clock; move its offset (move_to) or create it again")
         after = None if self.state["show_initial_rows"] else self.offset
         if after is None and not self.state["show_initial_rows"]:
             after = _first_after(log, self.state["offset_timestamp"] or self.state["created_at"])
             if after is None:
                 return 0, 0  # nothing committed since the stream's offset: an empty range
         try:
-            latest = changes.check_history(log, self.table, after=after, upto=upto)
+            latest = consistent_cut(log, self.table, after=after, upto=upto, horizon=horizon)
         except IncompleteHistoryError as error:
             raise StaleStreamError(f"table stream {self.name} is stale: its offset (version {after or 0}) is older "
                                    f"than the retained change log of table {self.table} ({error}); create it again "
                                    f"at a later offset") from None
         return after, latest if upto is None else upto
+
+    def _snapshot(self) -> DataFrame:
+        """The change log of the stream's table, read once (one consistent set of records for every pass)."""
+        streams = self._streams
+        descriptions = io.read_stream_descriptions(streams.spark, streams.state_dir, self.table)
+        labels = [d["label"] for d in stream_history(descriptions, self.table, self.state.get("history", ""), self.name)]
+        if self._log is not None:
+            self._log.unpersist()
+        self._log = streams.change_log(self.table, labels).localCheckpoint(eager=True)
+        return self._log
+
+    def _place(self, at_version: int | None, at_timestamp: datetime | float | None) -> None:
+        """Set the offset: a commit version, the table as of a time, or now (the latest whole commit)."""
+        if at_version is not None and at_timestamp is not None:
+            raise ValueError("give at_version or at_timestamp, not both")
+        self.state["offset_timestamp"] = None
+        self.state["verified_at"] = self._streams.now()
+        if at_version is not None:
+            if int(at_version) < 0:
+                raise ValueError(f"at_version is a commit version >= 0, not {at_version}")
+            self.state["offset"] = int(at_version)
+        else:
+            now = self._streams.now()
+            since = _epoch(at_timestamp) if at_timestamp is not None else None
+            self.state["offset"], self.state["offset_timestamp"] = _offset_at(self._snapshot(), self.table, since, now)
+        if self.state["show_initial_rows"]:
+            self._range(self._snapshot(), upto=self.state["offset"] or 0)
 
     def _save(self) -> None:
         io.write_json_file(self._streams._path(self.name), self.state)
@@ -246,7 +306,7 @@ def _offset_at(log: DataFrame, table: str, since: float | None, now: float) -> t
     """(offset, offset_timestamp) of a stream created at `since` (None: now): the last commit version at or
     before then; with no commit in the log yet, no version but a time (the commits after it are returned)."""
     bounded = log if since is None else log.where(F.col("commit_timestamp") <= F.lit(_timestamp(since)))
-    _, last, _ = changes.version_range(bounded)
+    last = last_whole_version(bounded)
     if last is not None:
         return last, None
     first, _, _ = changes.version_range(log)

@@ -112,8 +112,9 @@ class ChangeRecord:
             self._wire = json.dumps(self.to_dict(view_type, region), separators=(",", ":")).encode()
         return self._wire
 
-    def to_log_line(self, table_name: str, shard_id: str) -> bytes:
-        """One line of a change-log segment file (the layout is documented in the README)."""
+    def to_log_line(self, table_name: str, shard_id: str, commit_records: int) -> bytes:
+        """One line of a change-log segment file (the layout is documented in the README); `commit_records`:
+        how many records the commit wrote to the stream, over all shards (a reader knows a commit is whole)."""
         return (
             json.dumps(
                 {
@@ -122,6 +123,7 @@ class ChangeRecord:
                     "sequence_number": str(self.sequence_number),
                     "commit_version": self.commit_version,
                     "commit_timestamp": self.created_at,
+                    "commit_records": commit_records,
                     "event_id": self.event_id,
                     "event_name": self.event_name.value,
                     "keys": self.keys,

@@ -12,6 +12,7 @@ Disabling a stream closes its open shards; they stay readable through retention.
 from __future__ import annotations
 
 import bisect
+import json
 import os
 import shutil
 from datetime import datetime, timezone
@@ -66,6 +67,8 @@ class Stream:
         self.created_at = created_at
         self.status = "ENABLED"
         self.disabled_at: float | None = None
+        #: its table was deleted (a table of that name created later is a new table, with a new history)
+        self.table_deleted = False
         self.settings = settings
         self.directory = directory
         self._sequence_numbers = sequence_numbers
@@ -82,7 +85,20 @@ class Stream:
 
     def open_first_shard(self) -> Shard:
         """A new stream's one open shard, over the whole key space."""
-        return self._open_shard(None, (0, HASH_SPACE), self.created_at)
+        shard = self._open_shard(None, (0, HASH_SPACE), self.created_at)
+        self.write_description()
+        return shard
+
+    def write_description(self) -> None:
+        """`<directory>/stream.json`: what a reader of the change log needs beside the records (the table's key
+        schema, whether the stream is on, whether its table was deleted); written to a temp file, swapped in."""
+        self.directory.mkdir(parents=True, exist_ok=True)
+        description = {"table": self.table_name, "stream_arn": self.arn, "label": self.label,
+                       "key_schema": self.key_schema, "created_at": self.created_at, "status": self.status,
+                       "disabled_at": self.disabled_at, "table_deleted": self.table_deleted}
+        temporary = self.directory / "stream.json.tmp"
+        temporary.write_text(json.dumps(description))
+        os.replace(temporary, self.directory / "stream.json")
 
     def _open_shard(self, parent: Shard | None, hash_range: tuple[int, int], now: float,
                     adjacent_parent: Shard | None = None) -> Shard:
@@ -166,6 +182,7 @@ class Stream:
             self._close_shard(shard, now)
         self.status = "DISABLED"
         self.disabled_at = now
+        self.write_description()
         self.observer.stream_disabled(self)
 
     # -- writing -----------------------------------------------------------------------------------
@@ -198,7 +215,7 @@ class Stream:
             published.append(record)
         threshold = self.settings.split_records_per_second
         for shard, records in by_shard.items():
-            shard.append(records, lambda record: record.to_log_line(self.table_name, shard.shard_id))
+            shard.append(records, lambda record: record.to_log_line(self.table_name, shard.shard_id, len(published)))
             hot = threshold is not None and shard.count_writes(int(now), len(records)) > threshold
             if hot and shard.hash_range[1] - shard.hash_range[0] > MIN_SPLIT_RANGE:
                 self.split(shard.shard_id, now)

@@ -81,8 +81,12 @@ class StreamRegistry:
     def table_deleted(self, account_id: str, region: str, table_name: str, now: float) -> None:
         """A deleted table's stream closes and stays readable through retention; a new table starts afresh."""
         stream = self.latest.pop((account_id, region, table_name), None)
-        if stream is not None and stream.status == "ENABLED":
-            stream.disable(now)
+        if stream is not None:
+            stream.table_deleted = True
+            if stream.status == "ENABLED":
+                stream.disable(now)
+            else:
+                stream.write_description()
 
     def get(self, stream_arn: str) -> Stream:
         stream = self.streams.get(stream_arn)

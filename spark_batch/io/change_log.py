@@ -21,7 +21,7 @@ from pyspark.sql.types import (
 )
 
 from ..session import require_filesystem
-from .files import matches, read_json_lines
+from .files import hadoop, matches, read_json_file, read_json_lines
 
 TTL_PRINCIPAL = "dynamodb.amazonaws.com"
 
@@ -29,8 +29,8 @@ TTL_PRINCIPAL = "dynamodb.amazonaws.com"
 _LOG_LINE = StructType([
     StructField("table", StringType()), StructField("shard", StringType()),
     StructField("sequence_number", StringType()), StructField("commit_version", LongType()),
-    StructField("commit_timestamp", DoubleType()), StructField("event_id", StringType()),
-    StructField("event_name", StringType()), StructField("keys", StringType()),
+    StructField("commit_timestamp", DoubleType()), StructField("commit_records", LongType()),
+    StructField("event_id", StringType()), StructField("event_name", StringType()), StructField("keys", StringType()),
     StructField("old_image", StringType()), StructField("new_image", StringType()),
     StructField("user_identity", StructType([StructField("type", StringType()),
                                              StructField("principalId", StringType())])),
@@ -42,7 +42,7 @@ CHANGE_LOG_SCHEMA = StructType([
     StructField("stream_label", StringType()), StructField("table", StringType()),
     StructField("shard", StringType()), StructField("sequence_number", DecimalType(21, 0)),
     StructField("commit_version", LongType()), StructField("commit_timestamp", TimestampType()),
-    StructField("event_id", StringType()), StructField("event_name", StringType()),
+    StructField("commit_records", LongType()), StructField("event_id", StringType()), StructField("event_name", StringType()),
     StructField("keys", StringType()), StructField("old_image", StringType()),
     StructField("new_image", StringType()), _LOG_LINE["user_identity"],
 ])
@@ -118,7 +118,7 @@ def _typed(lines: DataFrame, path: Column) -> DataFrame:
         F.col("sequence_number").cast(DecimalType(21, 0)).alias("sequence_number"),
         "commit_version",
         F.timestamp_micros(F.round(F.col("commit_timestamp") * 1_000_000).cast(LongType())).alias("commit_timestamp"),
-        "event_id", "event_name", "keys", "old_image", "new_image", "user_identity",
+        "commit_records", "event_id", "event_name", "keys", "old_image", "new_image", "user_identity",
     )
 
 
@@ -127,3 +127,20 @@ def _typed_schema(line: StructType) -> StructType:
     return StructType([images.get(f.name, f) for f in CHANGE_LOG_SCHEMA.fields])
 
 
+
+
+def read_stream_descriptions(spark: SparkSession, state_dir: str | os.PathLike[str], table: str) -> list[dict]:
+    """Every `stream.json` of `table`'s streams under `state_dir` (key schema, status, whether the table was
+    deleted, its stream label), oldest stream first; [] if the table never had a stream."""
+    state_dir = str(state_dir).rstrip("/")
+    require_filesystem(spark, state_dir)
+    fs, pattern = hadoop(spark, f"{state_dir}/streams/*/*/{table}/*/stream.json")
+    found = fs.globStatus(pattern) or []
+    descriptions = [read_json_file(spark, status.getPath().toString().removeprefix("file:")) for status in found]
+    return sorted((d for d in descriptions if d), key=lambda d: d["label"])
+
+
+def read_clock_offset(spark: SparkSession, state_dir: str | os.PathLike[str]) -> float:
+    """The emulator clock's offset from the computer's (`<state_dir>/clock.json`; 0 if it never moved)."""
+    clock = read_json_file(spark, f"{str(state_dir).rstrip('/')}/clock.json")
+    return float(clock["offset"]) if clock else 0.0

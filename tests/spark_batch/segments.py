@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -21,22 +22,42 @@ def at(text: str) -> datetime:
 
 
 class ChangeLog:
-    """Appends commits of one table to one shard's segment file, numbering sequence numbers itself."""
+    """Appends commits of one table to one shard's segment file, numbering sequence numbers itself; writes the
+    stream's `stream.json` (key schema from the first commit's keys) and sets the emulator clock in
+    `clock.json` to a second after the latest commit, as the emulator would have it."""
 
     def __init__(self, state_dir: Path, table: str, *, account: str = "123456789012", region: str = "us-east-1",
                  label: str = "2025-04-28T17-00-00.000", shard: str = "shardId-00000001745859600000-0a1b2c3d",
                  first_sequence_number: int = 100000000000000000001) -> None:
         self.table, self.shard = table, shard
         self.next_sequence_number = first_sequence_number
+        self.state_dir, self.label = state_dir, label
         self.path = state_dir / "streams" / account / region / table / label / shard / f"{first_sequence_number}.jsonl"
 
     def commit(self, version: int, when: str, *changes: tuple) -> None:
         """Each change: (event_name, keys, old_image, new_image[, user_identity])."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        description = self.path.parent.parent / "stream.json"
+        if not description.exists() and changes:
+            key_schema = [{"AttributeName": name, "KeyType": "HASH" if index == 0 else "RANGE"}
+                          for index, name in enumerate(changes[0][1])]
+            self.describe(key_schema=key_schema)
         with open(self.path, "a") as segment:
             for event_name, keys, old_image, new_image, *identity in changes:
-                segment.write(json.dumps(self.line(version, epoch(when), event_name, keys, old_image, new_image,
-                                                   identity[0] if identity else None), separators=(",", ":")) + "\n")
+                line = self.line(version, epoch(when), event_name, keys, old_image, new_image,
+                                 identity[0] if identity else None)
+                line["commit_records"] = len(changes)
+                segment.write(json.dumps(line, separators=(",", ":")) + "\n")
+        (self.state_dir / "clock.json").write_text(json.dumps({"offset": epoch(when) + 1 - time.time()}))
+
+    def describe(self, *, key_schema: list[dict], status: str = "ENABLED", table_deleted: bool = False) -> None:
+        """The stream's `stream.json`, as the emulator writes it."""
+        folder = self.path.parent.parent
+        folder.mkdir(parents=True, exist_ok=True)
+        label = self.label[:11] + self.label[11:].replace("-", ":")
+        (folder / "stream.json").write_text(json.dumps({
+            "table": self.table, "label": label, "key_schema": key_schema, "status": status,
+            "table_deleted": table_deleted}))
 
     def line(self, version: int, timestamp: float, event_name: str, keys: dict, old_image: Any, new_image: Any,
              user_identity: Any) -> dict:

@@ -32,11 +32,11 @@ def test_the_change_log_as_one_typed_dataframe(spark, tmp_path: Path) -> None:
     assertDataFrameEqual(log, [
         Row(account="123456789012", region="us-east-1", stream_label="2025-05-01T10:00:00.000", table="orders",
             shard=shard, sequence_number=D("100000000000000000001"), commit_version=1,
-            commit_timestamp=at("2025-05-01 10:00:00.250"), event_id="e100000000000000000001", event_name="INSERT",
+            commit_timestamp=at("2025-05-01 10:00:00.250"), commit_records=1, event_id="e100000000000000000001", event_name="INSERT",
             keys='{"pk":{"S":"a"}}', old_image=None, new_image='{"pk":{"S":"a"}}', user_identity=None),
         Row(account="123456789012", region="us-east-1", stream_label="2025-05-01T10:00:00.000", table="orders",
             shard=shard, sequence_number=D("100000000000000000002"), commit_version=2,
-            commit_timestamp=at("2025-05-01 10:00:01.500"), event_id="e100000000000000000002", event_name="REMOVE",
+            commit_timestamp=at("2025-05-01 10:00:01.500"), commit_records=1, event_id="e100000000000000000002", event_name="REMOVE",
             keys='{"pk":{"S":"a"}}', old_image='{"pk":{"S":"a"}}', new_image=None,
             user_identity=Row(type=TTL["type"], principalId=TTL["principalId"])),
     ])

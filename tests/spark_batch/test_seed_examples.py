@@ -38,6 +38,7 @@ def member(id: int, name: str, age: int) -> Row:
 
 def test_append_only_mode_case(spark, tmp_path: Path) -> None:
     log = ChangeLog(tmp_path / "state", "test_table")
+    log.describe(key_schema=[{"AttributeName": "id", "KeyType": "HASH"}])  # the table with change tracking on
     streams = TableStreams(spark, tmp_path / "state", tmp_path / "offsets")
     stream = streams.create("test_stream", "test_table", mode="APPEND_ONLY", at_version=2)
     log.commit(3, "2025-04-28 17:37:25.785", *[insert(person(*p), key(p[0])) for p in PEOPLE])
@@ -62,6 +63,7 @@ def test_append_only_mode_case(spark, tmp_path: Path) -> None:
 
 def test_standard_mode_case(spark, tmp_path: Path) -> None:
     log = ChangeLog(tmp_path / "state", "test_table_offset")
+    log.describe(key_schema=[{"AttributeName": "id", "KeyType": "HASH"}])
     streams = TableStreams(spark, tmp_path / "state", tmp_path / "offsets")
     stream = streams.create("test_table_offset_stream", "test_table_offset", mode="STANDARD", at_version=2)
     log.commit(3, "2025-04-28 17:40:54.626", *[insert(person(*p), key(p[0])) for p in PEOPLE])
@@ -114,7 +116,7 @@ def test_standard_mode_case_through_eddy(spark, tmp_path: Path) -> None:
                               AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "N"}],
                               BillingMode="PAY_PER_REQUEST",
                               StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"})
-        streams = TableStreams(spark, emu.state_dir, tmp_path / "offsets")
+        streams = TableStreams(spark, emu.state_dir, tmp_path / "offsets", clock=emu.clock)
         stream = streams.create("test_table_offset_stream", "test_table_offset", at_version=0)  # the new table
         dynamodb.transact_write_items(TransactItems=[
             {"Put": {"TableName": "test_table_offset", "Item": person(*p)}} for p in PEOPLE])

@@ -24,8 +24,14 @@ def test_segment_files_layout_and_lines(tmp_path):
         assert segment.parent == tmp_path / "streams" / "123456789012" / "eu-west-1" / "orders" / label / shard_id
         first, second = [json.loads(line) for line in segment.read_text().splitlines()]
         assert segment.name == f"{first['sequence_number']}.jsonl"
-        assert set(first) == {"table", "shard", "sequence_number", "commit_version", "commit_timestamp", "event_id",
-                              "event_name", "keys", "old_image", "new_image", "user_identity"}
+        assert set(first) == {"table", "shard", "sequence_number", "commit_version", "commit_timestamp", "commit_records",
+                              "event_id", "event_name", "keys", "old_image", "new_image", "user_identity"}
+        assert first["commit_records"] == 1
+        # beside the shards, what a reader needs to know of the stream
+        stream = json.loads((segment.parent.parent / "stream.json").read_text())
+        assert (stream["table"], stream["label"], stream["status"], stream["table_deleted"]) == (
+            "orders", description["LatestStreamLabel"], "ENABLED", False)
+        assert stream["key_schema"] == [{"AttributeName": "pk", "KeyType": "HASH"}]
         # the log keeps both full images whatever the stream's view type
         assert (second["event_name"], second["old_image"], second["new_image"]) == (
             "MODIFY", {"pk": {"S": "a"}, "n": {"N": "1"}}, {"pk": {"S": "a"}, "n": {"N": "2"}})

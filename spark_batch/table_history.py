@@ -1,0 +1,90 @@
+"""Which part of a table's change log a table stream may read, as the Streams API would let it.
+
+- The table's current history: a table deleted and created again under its name is a new table, so a
+  stream reads only the change-log folders (stream labels) of the table it was created on; a stream whose
+  table was deleted raises TableDroppedError. A table with no stream (change tracking) raises
+  ChangeTrackingError. Both come from the `stream.json` the emulator keeps beside each stream's shards.
+- Whole commits only: each record carries how many records its commit wrote (`commit_records`); the cut is
+  the last commit version below the first one not wholly in the log yet (a commit's records reach the
+  shards' segment files one shard at a time), so a reader never sees half a transaction.
+- Nothing trimmed: a record older than the retention horizon (24 hours before the emulator's clock), or a
+  commit missing from the log, makes the range unreadable (IncompleteHistoryError; a stream is then stale).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pyspark.sql import DataFrame
+from pyspark.sql import functions as F
+
+from .errors import ChangeTrackingError, IncompleteHistoryError, TableDroppedError
+
+#: how long the Streams API keeps a record (DynamoDB Streams: 24 hours)
+RETENTION_SECONDS = 24 * 3600
+
+
+def current_history(descriptions: list[dict[str, Any]], table: str) -> list[dict[str, Any]]:
+    """The stream descriptions of the table now under that name (after the last deletion), oldest first;
+    raises ChangeTrackingError if it has no stream enabled."""
+    start = max((index + 1 for index, d in enumerate(descriptions) if d["table_deleted"]), default=0)
+    current = descriptions[start:]
+    if not current or current[-1]["status"] != "ENABLED":
+        raise ChangeTrackingError(
+            f"table {table} has no change tracking: it does not exist, or its DynamoDB stream is not enabled "
+            f"(enable it: UpdateTable StreamSpecification={{StreamEnabled: true, StreamViewType: "
+            f"NEW_AND_OLD_IMAGES}}, or ALTER TABLE {table} SET PROPERTIES ('change_tracking' = 'true'))")
+    return current
+
+
+def stream_history(descriptions: list[dict[str, Any]], table: str, since_label: str, stream: str) -> list[dict[str, Any]]:
+    """The descriptions of the table a stream was created on (its streams from `since_label` on); raises
+    TableDroppedError if that table was deleted."""
+    mine = [d for d in descriptions if d["label"] >= since_label]
+    if not mine or any(d["table_deleted"] for d in mine):
+        raise TableDroppedError(f"table {table}, which table stream {stream} was created on, was dropped: "
+                                f"drop the stream, or create it again on the table now named {table}")
+    return mine
+
+
+def last_whole_version(log: DataFrame) -> int | None:
+    """The latest commit version in `log` below the first one not wholly there (None: no commit)."""
+    per_version = log.groupBy("commit_version").agg(F.count("*").alias("records"), F.max("commit_records").alias("of"))
+    partial = F.col("of").isNotNull() & (F.col("records") < F.col("of"))
+    last, first_partial = per_version.agg(F.max("commit_version"), F.min(F.when(partial, F.col("commit_version")))).first()
+    if last is None or first_partial is None:
+        return last
+    return first_partial - 1 if first_partial > 1 else None
+
+
+def consistent_cut(log: DataFrame, table: str, *, after: int | None, horizon: float,
+                   upto: int | None = None) -> int:
+    """The latest commit version V (at most `upto`) such that every commit in (after, V] is whole in `log`
+    and none of its records is older than `horizon` (epoch seconds); `after` if there is none.
+    Raises IncompleteHistoryError naming what is missing or trimmed. Reads `log` twice: pass a snapshot."""
+    start = (after or 0) + 1
+    rows = log.where(F.col("commit_version") >= start)
+    if upto is not None:
+        rows = rows.where(F.col("commit_version") <= upto)
+    per_version = rows.groupBy("commit_version").agg(
+        F.count("*").alias("records"), F.max("commit_records").alias("of"),
+        F.min(F.unix_micros("commit_timestamp")).alias("at"))
+    partial = F.col("of").isNotNull() & (F.col("records") < F.col("of"))
+    last, first_partial = per_version.agg(F.max("commit_version"),
+                                          F.min(F.when(partial, F.col("commit_version")))).first()
+    if last is None:
+        return after or 0
+    cut = last if first_partial is None else first_partial - 1
+    if cut < start:
+        return after or 0
+    first, count, oldest = (per_version.where(F.col("commit_version") <= cut)
+                            .agg(F.min("commit_version"), F.count("*"), F.min("at")).first())
+    if first != start or count != cut - start + 1:
+        raise IncompleteHistoryError(
+            f"table {table}: commits {start}..{cut} are not all in the change log (found {count} versions "
+            f"from {first}); the rest were trimmed past retention, or written while its stream was disabled")
+    if oldest / 1_000_000 < horizon:
+        raise IncompleteHistoryError(
+            f"table {table}: commits from {start} on include records older than the 24-hour retention "
+            f"(trimmed: GetRecords would refuse them)")
+    return cut

@@ -1,0 +1,165 @@
+"""Table streams read what the Streams API would let them: whole commits, the table's own history, nothing
+trimmed; they need change tracking; their offsets move on request; the clock is the emulator's."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+
+import boto3
+import pytest
+
+from emulator import Clock, emulate
+from spark_batch.errors import ChangeTrackingError, StaleStreamError, TableDroppedError
+from spark_batch.table_streams import TableStreams
+
+from .segments import ChangeLog, epoch, insert
+
+DURATION = 30.0  # seconds of consuming while a writer commits (the issue's figure)
+
+
+def create_table(dynamodb, name: str, stream: bool = True) -> None:
+    params = dict(TableName=name, KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                  AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}], BillingMode="PAY_PER_REQUEST")
+    if stream:
+        params["StreamSpecification"] = {"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"}
+    dynamodb.create_table(**params)
+
+
+def put(dynamodb, table: str, *pks: str) -> None:
+    dynamodb.transact_write_items(TransactItems=[{"Put": {"TableName": table, "Item": {"pk": {"S": pk}}}} for pk in pks])
+
+
+def item(pk: str) -> dict:
+    return {"pk": {"S": pk}}
+
+
+def test_a_commit_not_yet_in_every_shard_is_not_read(spark, tmp_path: Path) -> None:
+    log = ChangeLog(tmp_path / "state", "t")
+    log.commit(1, "2025-05-01 10:00:00.000", insert(item("a"), item("a")))
+    log.commit(2, "2025-05-01 10:00:01.000", insert(item("b"), item("b")), insert(item("c"), item("c")))
+    # commit 3 wrote 2 records: one shard's line is there, the other shard's not yet
+    line = log.line(3, epoch("2025-05-01 10:00:02.000"), "INSERT", item("d"), None, item("d"), None)
+    with open(log.path, "a") as segment:
+        segment.write(json.dumps({**line, "commit_records": 2}) + "\n")
+    streams = TableStreams(spark, tmp_path / "state", tmp_path / "offsets")
+    stream = streams.create("s", "t", at_version=0)
+    assert sorted(row["pk"] for row in stream.read().collect()) == ["a", "b", "c"]
+    assert stream.consume(lambda rows, batch_id: None) == 2  # the offset moves to exactly the version read
+    assert streams.create("now", "t").offset == 2            # 'now' is the latest whole commit too
+
+
+def test_consuming_while_transactions_commit_across_four_shards_loses_and_repeats_nothing(spark, tmp_path: Path) -> None:
+    with emulate(state_dir=tmp_path / "state", housekeeping_interval=None) as emu:
+        dynamodb = boto3.client("dynamodb", region_name="us-east-1")
+        create_table(dynamodb, "busy")
+        arn = dynamodb.describe_table(TableName="busy")["Table"]["LatestStreamArn"]
+        [root] = [shard.shard_id for shard in emu.streams.get(arn).open_shards]
+        for child in emu.split_shard(arn, root):
+            emu.split_shard(arn, child)
+        assert len(emu.streams.get(arn).open_shards) == 4
+        streams = TableStreams(spark, emu.state_dir, tmp_path / "offsets", clock=emu.clock)
+        stream = streams.create("busy_stream", "busy", at_version=0)
+        written: list[str] = []
+        stop = threading.Event()
+
+        def writer() -> None:
+            client = boto3.client("dynamodb", region_name="us-east-1")
+            commit = 0
+            while not stop.is_set():
+                pks = [f"{commit}-{i}" for i in range(8)]
+                put(client, "busy", *pks)
+                written.extend(pks)
+                commit += 1
+
+        consumed: list[str] = []
+        thread = threading.Thread(target=writer)
+        thread.start()
+        try:
+            deadline = time.monotonic() + DURATION
+            rounds = 0
+            while time.monotonic() < deadline:
+                stream.consume(lambda rows, batch_id: consumed.extend(row["pk"] for row in rows.collect()))
+                rounds += 1
+        finally:
+            stop.set()
+            thread.join()
+        stream.consume(lambda rows, batch_id: consumed.extend(row["pk"] for row in rows.collect()))
+        assert rounds > 1 and len(written) > 8
+        assert len(consumed) == len(set(consumed))   # nothing twice
+        assert sorted(consumed) == sorted(written)   # nothing lost
+        assert stream.offset == len(written) // 8
+
+
+def test_a_dropped_and_recreated_table_is_a_new_history(spark, tmp_path: Path) -> None:
+    with emulate(state_dir=tmp_path / "state", housekeeping_interval=None) as emu:
+        dynamodb = boto3.client("dynamodb", region_name="us-east-1")
+        create_table(dynamodb, "people")
+        streams = TableStreams(spark, emu.state_dir, tmp_path / "offsets", clock=emu.clock)
+        old = streams.create("old", "people", at_version=0)
+        put(dynamodb, "people", "first-table")
+        dynamodb.delete_table(TableName="people")
+        with pytest.raises(TableDroppedError, match="table people, which table stream old was created on, was dropped"):
+            old.read()
+        with pytest.raises(ChangeTrackingError, match="table people has no change tracking"):
+            streams.create("none", "people")
+        create_table(dynamodb, "people")
+        put(dynamodb, "people", "second-table")
+        new = streams.create("new", "people", at_version=0)
+        assert [(row["__commit_version"], row["pk"]) for row in new.read().collect()] == [(1, "second-table")]
+        with pytest.raises(TableDroppedError):
+            old.read()
+
+
+def test_change_tracking_is_required(spark, tmp_path: Path) -> None:
+    with emulate(state_dir=tmp_path / "state", housekeeping_interval=None) as emu:
+        dynamodb = boto3.client("dynamodb", region_name="us-east-1")
+        create_table(dynamodb, "plain", stream=False)
+        streams = TableStreams(spark, emu.state_dir, tmp_path / "offsets", clock=emu.clock)
+        for table in ("plain", "missing"):
+            with pytest.raises(ChangeTrackingError, match=f"table {table} has no change tracking: it does not "
+                                                          "exist, or its DynamoDB stream is not enabled"):
+                streams.create("s", table)
+        dynamodb.update_table(TableName="plain", StreamSpecification={"StreamEnabled": True,
+                                                                      "StreamViewType": "NEW_AND_OLD_IMAGES"})
+        stream = streams.create("s", "plain")
+        assert stream.read().columns[-1] == "pk"  # nothing returned yet, and still the key column
+
+
+def test_without_a_clock_now_is_the_emulator_clock_in_the_state_directory(spark, tmp_path: Path) -> None:
+    with emulate(state_dir=tmp_path / "state", housekeeping_interval=None) as emu:
+        create_table(boto3.client("dynamodb", region_name="us-east-1"), "ahead")
+        emu.clock.advance(7200)
+        streams = TableStreams(spark, emu.state_dir, tmp_path / "offsets")
+        assert streams.now() - time.time() == pytest.approx(7200, abs=60)
+        assert streams.create("s", "ahead").state["offset_timestamp"] == pytest.approx(emu.clock.now(), abs=60)
+
+
+def test_retention_and_now_are_the_emulator_clock(spark, tmp_path: Path) -> None:
+    clock = Clock(source=lambda: epoch("2025-05-01 10:00:00.000"))
+    with emulate(state_dir=tmp_path / "state", clock=clock, housekeeping_interval=None) as emu:
+        dynamodb = boto3.client("dynamodb", region_name="us-east-1")
+        create_table(dynamodb, "kept")
+        emu.clock.advance(3600)
+        streams = TableStreams(spark, emu.state_dir, tmp_path / "offsets", clock=emu.clock)
+        stream = streams.create("late", "kept")
+        assert stream.state["offset_timestamp"] == epoch("2025-05-01 11:00:00.000")
+        emu.clock.advance(1)
+        put(dynamodb, "kept", "a")
+        assert [row["pk"] for row in stream.read().collect()] == ["a"]
+        # 25 hours on, past the 24-hour retention, before the emulator has deleted the segment file
+        later = TableStreams(spark, emu.state_dir, tmp_path / "offsets", clock=Clock(source=lambda: emu.clock.now() + 25 * 3600))
+        with pytest.raises(StaleStreamError, match="table stream late is stale"):
+            later.get("late").read()
+        assert later.get("late").is_stale() and not stream.is_stale()
+        emu.clock.advance(25 * 3600)
+        assert stream.is_stale()
+        stream.move_to()  # to now: nothing to read, and not stale
+        assert stream.read().count() == 0 and not stream.is_stale()
+        emu.clock.advance(1)
+        put(dynamodb, "kept", "b")
+        assert [row["pk"] for row in stream.read().collect()] == ["b"]
+        stream.move_to(at_version=1)
+        assert [row["pk"] for row in stream.read().collect()] == ["b"]
