@@ -158,7 +158,8 @@ class Emulator:
     # -- change capture → streams ------------------------------------------------------------------
 
     def _commit(self, table: TableKey, changes: list[Change], by_ttl: bool) -> None:
-        version = self.commit_versions[table] = self.commit_versions.get(table, 0) + 1
+        # a table's creation is its version 1 and enabling its stream a version too (the Lakehouse counts them)
+        version = self.commit_versions[table] = self.commit_versions.get(table, 1) + 1
         now = self.clock.now()
         stream = self.streams.enabled_stream(*table)
         records: list[ChangeRecord] = []
@@ -177,9 +178,11 @@ class Emulator:
     def enable_stream(self, *, account_id: str, region: str, table_name: str, table_arn: str,
                       view_type: StreamViewType, key_schema: list[dict[str, str]]) -> Stream:
         with self.lock:
+            table = (account_id, region, table_name)
+            version = self.commit_versions[table] = self.commit_versions.get(table, 1) + 1
             return self.streams.enable(account_id=account_id, region=region, table_name=table_name,
                                        table_arn=table_arn, view_type=view_type, key_schema=key_schema,
-                                       now=self.clock.now())
+                                       now=self.clock.now(), enabled_version=version)
 
     def disable_stream(self, account_id: str, region: str, table_name: str) -> Stream:
         with self.lock:

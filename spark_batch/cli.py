@@ -10,6 +10,7 @@
     eddy spark ttl-archive --out archive/ [--state-dir .eddy]
     eddy spark search-index-rebuild --export DIR [--state-dir .eddy | --incremental DIR] --attributes a,b --index F
     eddy spark stream {create,show,consume,drop,list} ...     (table streams; see `eddy spark stream -h`)
+    eddy spark sql ["STATEMENT"] --offsets DIR [--state-dir .eddy] [--endpoint-url URL]  (no statement: a prompt)
 
 Every Spark subcommand takes `--master URL` (default: $SPARK_MASTER, else local[*]) and `--conf KEY=VALUE`.
 """
@@ -51,6 +52,7 @@ def register(subparsers: Any) -> None:
         module.add_arguments(parser)
         parser.set_defaults(handler=_job_handler(job, module))
     _register_streams(jobs)
+    _register_sql(jobs)
 
 
 def export_command(args: argparse.Namespace) -> int:
@@ -140,6 +142,55 @@ def _stream_command(args: argparse.Namespace) -> int:
             state = streams.get(name).state
             print(json.dumps({key: state[key] for key in ("name", "table", "mode", "offset")}))
     return 0
+
+
+def _register_sql(jobs: Any) -> None:
+    sql = jobs.add_parser("sql", help="the Lakehouse's table-stream SQL (CREATE TABLE STREAM, SELECT, MERGE ...)",
+                          description=_first_line("spark_batch.stream_sql"))
+    add_common_arguments(sql)
+    sql.add_argument("statement", nargs="?", help="one statement; without it, a prompt reads statements ending in ;")
+    sql.add_argument("--state-dir", default=".eddy", help="Eddy's state directory (default .eddy)")
+    sql.add_argument("--offsets", required=True, help="the directory holding the streams' offsets")
+    sql.add_argument("--endpoint-url", help="DynamoDB's endpoint for ALTER TABLE (e.g. http://127.0.0.1:4566)")
+    sql.add_argument("--region", default="us-east-1")
+    sql.set_defaults(handler=_sql_command)
+
+
+def _sql_command(args: argparse.Namespace) -> int:
+    import boto3
+
+    from .table_streams import TableStreams
+
+    streams = TableStreams(session_for(args, "sql"), args.state_dir, args.offsets)
+    dynamodb = boto3.client("dynamodb", region_name=args.region, endpoint_url=args.endpoint_url)
+
+    def run(statement: str) -> None:
+        result = streams.sql(statement, dynamodb=dynamodb)
+        if result is not None:
+            result.show(1000, truncate=False)
+        else:
+            print("OK")
+
+    if args.statement is not None:
+        run(args.statement)
+        return 0
+    buffer = ""
+    while True:
+        try:
+            line = input("eddy> " if not buffer else "   -> ")
+        except EOFError:
+            print()
+            return 0
+        buffer += line + "\n"
+        if not buffer.strip().endswith(";"):
+            continue
+        statement, buffer = buffer.strip(), ""
+        if statement.rstrip(";").strip().lower() in ("exit", "quit"):
+            return 0
+        try:
+            run(statement)
+        except Exception as error:  # the prompt goes on after a failed statement, saying what failed
+            print(f"error: {type(error).__name__}: {error}")
 
 
 def _first_line(module: str) -> str:

@@ -7,13 +7,16 @@
 - Whole commits only: each record carries how many records its commit wrote (`commit_records`); the cut is
   the last commit version below the first one not wholly in the log yet (a commit's records reach the
   shards' segment files one shard at a time), so a reader never sees half a transaction.
+- Versions without records: the table's creation is its version 1 and enabling its stream takes a version
+  (`enabled_version` in stream.json), as the Lakehouse counts CREATE TABLE and enabling change tracking; a
+  commit is missing from the log only if it is none of those.
 - Nothing trimmed: a record older than the retention horizon (24 hours before the emulator's clock), or a
   commit missing from the log, makes the range unreadable (IncompleteHistoryError; a stream is then stale).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable
 
 from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
@@ -47,20 +50,32 @@ def stream_history(descriptions: list[dict[str, Any]], table: str, since_label: 
     return mine
 
 
-def last_whole_version(log: DataFrame) -> int | None:
-    """The latest commit version in `log` below the first one not wholly there (None: no commit)."""
+def silent_versions(history: list[dict[str, Any]]) -> dict[int, float]:
+    """The commit versions of the table that have no records, and when they were: its creation (version 1;
+    no later than its first stream) and each enabling of its stream."""
+    if not history:
+        return {}
+    versions = {1: float(history[0]["created_at"])}
+    versions.update({d["enabled_version"]: float(d["created_at"]) for d in history if d.get("enabled_version")})
+    return versions
+
+
+def last_whole_version(log: DataFrame, silent: Iterable[int] = ()) -> int | None:
+    """The latest commit version in `log` (or of `silent`, versions without records) below the first one
+    not wholly there (None: no commit)."""
     per_version = log.groupBy("commit_version").agg(F.count("*").alias("records"), F.max("commit_records").alias("of"))
     partial = F.col("of").isNotNull() & (F.col("records") < F.col("of"))
     last, first_partial = per_version.agg(F.max("commit_version"), F.min(F.when(partial, F.col("commit_version")))).first()
-    if last is None or first_partial is None:
-        return last
-    return first_partial - 1 if first_partial > 1 else None
+    whole = last if first_partial is None else first_partial - 1
+    candidates = [v for v in (whole, *silent) if v and (first_partial is None or v < first_partial)]
+    return max(candidates, default=None)
 
 
 def consistent_cut(log: DataFrame, table: str, *, after: int | None, horizon: float,
-                   upto: int | None = None) -> int:
+                   upto: int | None = None, silent: Iterable[int] = ()) -> int:
     """The latest commit version V (at most `upto`) such that every commit in (after, V] is whole in `log`
-    and none of its records is older than `horizon` (epoch seconds); `after` if there is none.
+    (or is one of `silent`, the versions without records) and none of its records is older than `horizon`
+    (epoch seconds); `after` if there is none.
     Raises IncompleteHistoryError naming what is missing or trimmed. Reads `log` twice: pass a snapshot."""
     start = (after or 0) + 1
     rows = log.where(F.col("commit_version") >= start)
@@ -72,18 +87,25 @@ def consistent_cut(log: DataFrame, table: str, *, after: int | None, horizon: fl
     partial = F.col("of").isNotNull() & (F.col("records") < F.col("of"))
     last, first_partial = per_version.agg(F.max("commit_version"),
                                           F.min(F.when(partial, F.col("commit_version")))).first()
-    if last is None:
+    quiet = sorted(v for v in silent if v >= start and (upto is None or v <= upto))
+    candidates = [v for v in (last, *quiet) if v is not None]
+    if not candidates:
         return after or 0
-    cut = last if first_partial is None else first_partial - 1
+    cut = max(candidates) if first_partial is None else first_partial - 1
     if cut < start:
         return after or 0
-    first, count, oldest = (per_version.where(F.col("commit_version") <= cut)
-                            .agg(F.min("commit_version"), F.count("*"), F.min("at")).first())
+    in_range = per_version.where(F.col("commit_version") <= cut)
+    quiet = [v for v in quiet if v <= cut]
+    first, count, oldest, quiet_logged = in_range.agg(
+        F.min("commit_version"), F.count("*"), F.min("at"),
+        F.count(F.when(F.col("commit_version").isin(quiet), 1)) if quiet else F.lit(0)).first()
+    first = min(v for v in (first, *quiet) if v is not None)
+    count += len(quiet) - quiet_logged
     if first != start or count != cut - start + 1:
         raise IncompleteHistoryError(
             f"table {table}: commits {start}..{cut} are not all in the change log (found {count} versions "
             f"from {first}); the rest were trimmed past retention, or written while its stream was disabled")
-    if oldest / 1_000_000 < horizon:
+    if oldest is not None and oldest / 1_000_000 < horizon:
         raise IncompleteHistoryError(
             f"table {table}: commits from {start} on include records older than the 24-hour retention "
             f"(trimmed: GetRecords would refuse them)")

@@ -46,7 +46,14 @@ from pyspark.sql import functions as F
 from . import changes, io
 from .dynamodb_json import ItemType, infer_item_type, merge
 from .errors import IncompleteHistoryError, StaleStreamError, StreamExistsError, StreamNotFoundError
-from .table_history import RETENTION_SECONDS, consistent_cut, current_history, last_whole_version, stream_history
+from .table_history import (
+                            RETENTION_SECONDS,
+                            consistent_cut,
+                            current_history,
+                            last_whole_version,
+                            silent_versions,
+                            stream_history,
+)
 
 MODES = ("STANDARD", "APPEND_ONLY")
 METADATA_COLUMNS = ["__change_type", "__commit_version", "__commit_timestamp"]
@@ -94,6 +101,18 @@ class TableStreams:
         stream._save()
         return stream
 
+    def sql(self, statement: str, *, dynamodb: Any = None) -> DataFrame | None:
+        """Run one statement of the Lakehouse's table-stream SQL (stream_sql.py): CREATE / DROP / SHOW STREAMS,
+        ALTER TABLE t SET PROPERTIES ('change_tracking' = 'true'), CREATE TABLE, SELECT (the offset stays),
+        INSERT INTO ... SELECT and MERGE INTO (they consume). `dynamodb`: the boto3 client ALTER TABLE uses.
+
+            streams.sql("CREATE TABLE STREAM s ON TABLE t WITH PROPERTIES ('TABLE_STREAM_MODE' = 'APPEND_ONLY')")
+            streams.sql("SELECT * FROM s").show()
+        """
+        from . import stream_sql
+
+        return stream_sql.run(self, statement, dynamodb=dynamodb)
+
     def get(self, name: str) -> "TableStream":
         state = io.read_json_file(None, str(self._path(name)))
         if state is None:
@@ -129,6 +148,7 @@ class TableStream:
         self._streams = streams
         self.state = state
         self._log: DataFrame | None = None
+        self._silent: dict[int, float] = {}  # the table's commit versions without records, and their times
 
     name = property(lambda self: self.state["name"])
     table = property(lambda self: self.state["table"])
@@ -242,7 +262,7 @@ class TableStream:
             if after is None:
                 return 0, 0  # nothing committed since the stream's offset: an empty range
         try:
-            latest = consistent_cut(log, self.table, after=after, upto=upto, horizon=horizon)
+            latest = consistent_cut(log, self.table, after=after, upto=upto, horizon=horizon, silent=self._silent)
         except IncompleteHistoryError as error:
             raise StaleStreamError(f"table stream {self.name} is stale: its offset (version {after or 0}) is older "
                                    f"than the retained change log of table {self.table} ({error}); create it again "
@@ -253,10 +273,15 @@ class TableStream:
         """The change log of the stream's table, read once (one consistent set of records for every pass)."""
         streams = self._streams
         descriptions = io.read_stream_descriptions(streams.spark, streams.state_dir, self.table)
-        labels = [d["label"] for d in stream_history(descriptions, self.table, self.state.get("history", ""), self.name)]
+        history = stream_history(descriptions, self.table, self.state.get("history", ""), self.name)
+        labels = [d["label"] for d in history]
+        silent = silent_versions(history)
         if self._log is not None:
             self._log.unpersist()
         self._log = streams.change_log(self.table, labels).localCheckpoint(eager=True)
+        logged = {row[0] for row in self._log.where(F.col("commit_version").isin(list(silent)))
+                  .select("commit_version").distinct().collect()} if silent else set()
+        self._silent = {version: at for version, at in silent.items() if version not in logged}
         return self._log
 
     def _place(self, at_version: int | None, at_timestamp: datetime | float | None) -> None:
@@ -272,7 +297,8 @@ class TableStream:
         else:
             now = self._streams.now()
             since = _epoch(at_timestamp) if at_timestamp is not None else None
-            self.state["offset"], self.state["offset_timestamp"] = _offset_at(self._snapshot(), self.table, since, now)
+            log = self._snapshot()
+            self.state["offset"], self.state["offset_timestamp"] = _offset_at(log, self.table, since, now, self._silent)
         if self.state["show_initial_rows"]:
             self._range(self._snapshot(), upto=self.state["offset"] or 0)
 
@@ -302,11 +328,12 @@ def _key_names(rows: DataFrame) -> list[str]:
     return [entry["key"] for entry in json.loads(first[0][0])]
 
 
-def _offset_at(log: DataFrame, table: str, since: float | None, now: float) -> tuple[int | None, float | None]:
+def _offset_at(log: DataFrame, table: str, since: float | None, now: float,
+               silent: dict[int, float]) -> tuple[int | None, float | None]:
     """(offset, offset_timestamp) of a stream created at `since` (None: now): the last commit version at or
     before then; with no commit in the log yet, no version but a time (the commits after it are returned)."""
     bounded = log if since is None else log.where(F.col("commit_timestamp") <= F.lit(_timestamp(since)))
-    last = last_whole_version(bounded)
+    last = last_whole_version(bounded, [v for v, at in silent.items() if since is None or at <= since])
     if last is not None:
         return last, None
     first, _, _ = changes.version_range(log)

@@ -252,6 +252,9 @@ class Persistence(NoPersistence):
                                                                                    state["table_name"], state["label"]),
                                        observer=self)
             emulator.streams.add(stream)
+            if stream.enabled_version is not None:  # enabling took a commit version
+                key = (stream.account_id, stream.region, stream.table_name)
+                emulator.commit_versions[key] = max(emulator.commit_versions.get(key, 1), stream.enabled_version)
         elif op == "shard":
             shard = emulator.streams.streams[entry["stream"]].restore_shard(entry["state"])
             self._confirmed = max(self._confirmed, shard.starting_sequence_number, shard.ending_sequence_number or 0)

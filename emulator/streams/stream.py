@@ -55,6 +55,7 @@ class Stream:
         directory: Path,
         observer: "StreamObserver | None" = None,
         first_shard: bool = True,
+        enabled_version: int | None = None,
     ) -> None:
         self.account_id = account_id
         self.region = region
@@ -69,6 +70,8 @@ class Stream:
         self.disabled_at: float | None = None
         #: its table was deleted (a table of that name created later is a new table, with a new history)
         self.table_deleted = False
+        #: the table's commit version that enabling this stream took (no records: the reader knows it)
+        self.enabled_version = enabled_version
         self.settings = settings
         self.directory = directory
         self._sequence_numbers = sequence_numbers
@@ -95,7 +98,8 @@ class Stream:
         self.directory.mkdir(parents=True, exist_ok=True)
         description = {"table": self.table_name, "stream_arn": self.arn, "label": self.label,
                        "key_schema": self.key_schema, "created_at": self.created_at, "status": self.status,
-                       "disabled_at": self.disabled_at, "table_deleted": self.table_deleted}
+                       "disabled_at": self.disabled_at, "table_deleted": self.table_deleted,
+                       "enabled_version": self.enabled_version}
         temporary = self.directory / "stream.json.tmp"
         temporary.write_text(json.dumps(description))
         os.replace(temporary, self.directory / "stream.json")
@@ -300,6 +304,7 @@ class Stream:
                 "table_arn": self.arn.split("/stream/")[0], "label": self.label, "view_type": self.view_type.value,
                 "key_schema": self.key_schema, "created_at": self.created_at, "status": self.status,
                 "disabled_at": self.disabled_at, "last_shard_ms": self._last_shard_ms,
+                "enabled_version": self.enabled_version, "table_deleted": self.table_deleted,
                 "shards": [shard.to_state() for shard in self.shards.values()]}
 
     @classmethod
@@ -308,8 +313,10 @@ class Stream:
         stream = cls(account_id=state["account_id"], region=state["region"], table_name=state["table_name"],
                      table_arn=state["table_arn"], label=state["label"], view_type=StreamViewType(state["view_type"]),
                      key_schema=state["key_schema"], created_at=state["created_at"], settings=settings,
-                     sequence_numbers=sequence_numbers, directory=directory, observer=observer, first_shard=False)
+                     sequence_numbers=sequence_numbers, directory=directory, observer=observer, first_shard=False,
+                     enabled_version=state.get("enabled_version"))
         stream.status, stream.disabled_at = state["status"], state["disabled_at"]
+        stream.table_deleted = state.get("table_deleted", False)
         stream._last_shard_ms = state["last_shard_ms"]
         for shard_state in state["shards"]:
             stream.restore_shard(shard_state)

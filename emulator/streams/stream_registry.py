@@ -28,7 +28,8 @@ class StreamRegistry:
         self.latest: dict[TableKey, Stream] = {}
 
     def enable(self, *, account_id: str, region: str, table_name: str, table_arn: str,
-               view_type: StreamViewType, key_schema: list[dict[str, str]], now: float) -> Stream:
+               view_type: StreamViewType, key_schema: list[dict[str, str]], now: float,
+               enabled_version: int | None = None) -> Stream:
         current = self.latest.get((account_id, region, table_name))
         if current is not None and current.status == "ENABLED":
             # AWS answers ValidationException here (its older documents said ResourceInUseException)
@@ -50,6 +51,7 @@ class StreamRegistry:
             directory=self.stream_directory(account_id, region, table_name, label),
             observer=self.observer,
             first_shard=False,
+            enabled_version=enabled_version,
         )
         self.add(stream)
         self.observer.stream_enabled(stream)

@@ -57,7 +57,7 @@ class ChangeLog:
         label = self.label[:11] + self.label[11:].replace("-", ":")
         (folder / "stream.json").write_text(json.dumps({
             "table": self.table, "label": label, "key_schema": key_schema, "status": status,
-            "table_deleted": table_deleted}))
+            "table_deleted": table_deleted, "created_at": epoch(label.replace("T", " ")), "enabled_version": None}))
 
     def line(self, version: int, timestamp: float, event_name: str, keys: dict, old_image: Any, new_image: Any,
              user_identity: Any) -> dict:

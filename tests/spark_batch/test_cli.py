@@ -44,3 +44,21 @@ def test_table_streams_from_the_command_line(spark, tmp_path: Path, capsys) -> N
                          [Row(pk="o1", amount=D(11), customer="c1")])
     assert eddy("spark", "stream", "drop", "orders_changes", *common) == 0
     assert not list((tmp_path / "offsets").glob("*.json"))
+
+
+def test_stream_sql_one_statement_and_the_prompt(spark, tmp_path: Path, capsys, monkeypatch) -> None:
+    import io
+
+    orders = ChangeLog(tmp_path / "state", "orders")
+    orders.commit(1, "2025-05-01 10:00:05.000", insert(order("o1", "10", "c1"), key("o1")))
+    common = ["--state-dir", str(tmp_path / "state"), "--offsets", str(tmp_path / "offsets")]
+    assert eddy("spark", "sql", "CREATE TABLE STREAM orders_sql ON TABLE orders TIMESTAMP AS OF "
+                "'2025-05-01 10:00:00' WITH PROPERTIES ('TABLE_STREAM_MODE' = 'APPEND_ONLY')", *common) == 0
+    assert capsys.readouterr().out == "OK\n"
+    monkeypatch.setattr("sys.stdin", io.StringIO("SELECT __change_type, pk\n  FROM orders_sql;\n"
+                                                 "DROP STREAM nothing_here;\nSHOW STREAMS;\nexit;\n"))
+    assert eddy("spark", "sql", *common) == 0
+    out = capsys.readouterr().out
+    assert "|INSERT       |o1 |" in out                                   # the SELECT's rows
+    assert "error: StreamNotFoundError: no table stream named nothing_here" in out  # and the prompt went on
+    assert "|orders_sql|orders    |APPEND_ONLY|0     |" in out

@@ -6,7 +6,8 @@ test_table_offset_stream, consumed by INSERT INTO ... SELECT and by MERGE INTO t
 Its commit versions (3 for the INSERT, 4 for the UPDATE) and times are reproduced exactly by writing the
 change log by hand: in the Lakehouse versions 1 and 2 were CREATE TABLE and ALTER TABLE, which write no
 records, so the streams start at version 2. The second test runs the STANDARD case through Eddy itself,
-where the INSERT is the table's first commit (version 1), the UPDATE version 2 and the DELETE version 3.
+where CREATE TABLE (with its stream) is version 1, enabling the stream version 2, and so the INSERT, UPDATE
+and DELETE are versions 3, 4 and 5, as printed in the seed.
 """
 
 from __future__ import annotations
@@ -117,7 +118,8 @@ def test_standard_mode_case_through_eddy(spark, tmp_path: Path) -> None:
                               BillingMode="PAY_PER_REQUEST",
                               StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"})
         streams = TableStreams(spark, emu.state_dir, tmp_path / "offsets", clock=emu.clock)
-        stream = streams.create("test_table_offset_stream", "test_table_offset", at_version=0)  # the new table
+        stream = streams.create("test_table_offset_stream", "test_table_offset")  # now: after the stream's enabling
+        assert stream.offset == 2  # version 1: CREATE TABLE, version 2: change tracking on, as in the seed
         dynamodb.transact_write_items(TransactItems=[
             {"Put": {"TableName": "test_table_offset", "Item": person(*p)}} for p in PEOPLE])
         replica = str(tmp_path / "test_table_offset_consume")
@@ -129,10 +131,10 @@ def test_standard_mode_case_through_eddy(spark, tmp_path: Path) -> None:
             {"Update": {"TableName": "test_table_offset", "Key": key(id), "UpdateExpression": "SET age = age + :five",
                         "ExpressionAttributeValues": {":five": {"N": "5"}}}} for id in (1, 3)])
         assertDataFrameEqual(stream.read().select(COLUMNS), [
-            change("UPDATE_AFTER", 2, "2025-04-28 17:41:18.507", 1, "Alice", 25),
-            change("UPDATE_AFTER", 2, "2025-04-28 17:41:18.507", 3, "Charlie", 35),
-            change("UPDATE_BEFORE", 1, "2025-04-28 17:40:54.626", 1, "Alice", 20),
-            change("UPDATE_BEFORE", 1, "2025-04-28 17:40:54.626", 3, "Charlie", 30),
+            change("UPDATE_AFTER", 4, "2025-04-28 17:41:18.507", 1, "Alice", 25),
+            change("UPDATE_AFTER", 4, "2025-04-28 17:41:18.507", 3, "Charlie", 35),
+            change("UPDATE_BEFORE", 3, "2025-04-28 17:40:54.626", 1, "Alice", 20),
+            change("UPDATE_BEFORE", 3, "2025-04-28 17:40:54.626", 3, "Charlie", 30),
         ])
         stream.apply_changes(replica, keys=["id"])
 
@@ -140,10 +142,10 @@ def test_standard_mode_case_through_eddy(spark, tmp_path: Path) -> None:
         dynamodb.transact_write_items(TransactItems=[
             {"Delete": {"TableName": "test_table_offset", "Key": key(id)}} for id in (2, 4)])
         assertDataFrameEqual(stream.read().select(COLUMNS), [
-            change("DELETE", 1, "2025-04-28 17:40:54.626", 2, "Bob", 25),
-            change("DELETE", 1, "2025-04-28 17:40:54.626", 4, "David", 35),
+            change("DELETE", 3, "2025-04-28 17:40:54.626", 2, "Bob", 25),
+            change("DELETE", 3, "2025-04-28 17:40:54.626", 4, "David", 35),
         ])
         stream.apply_changes(replica, keys=["id"])
         assertDataFrameEqual(spark.read.parquet(replica).select("id", "name", "age"), [
             member(1, "Alice", 25), member(3, "Charlie", 35), member(5, "Eve", 40)])
-        assert stream.offset == 3
+        assert stream.offset == 5

@@ -35,5 +35,5 @@ def test_segment_files_layout_and_lines(tmp_path):
         # the log keeps both full images whatever the stream's view type
         assert (second["event_name"], second["old_image"], second["new_image"]) == (
             "MODIFY", {"pk": {"S": "a"}, "n": {"N": "1"}}, {"pk": {"S": "a"}, "n": {"N": "2"}})
-        assert (first["table"], first["shard"], first["commit_version"], second["commit_version"]) == ("orders", shard_id, 1, 2)
+        assert (first["table"], first["shard"], first["commit_version"], second["commit_version"]) == ("orders", shard_id, 3, 4)
         assert int(second["sequence_number"]) > int(first["sequence_number"])

@@ -135,6 +135,6 @@ def test_commit_versions_one_per_operation_shared_by_a_transaction(emu):
     ])
     dynamodb.put_item(TableName="orders", Item={"pk": S("a"), "x": S("1")})
     lines = [json.loads(line) for path in sorted(emu.state_dir.rglob("*.jsonl")) for line in path.read_text().splitlines()]
-    assert [(line["keys"]["pk"]["S"], line["commit_version"]) for line in lines] == [("a", 1), ("b", 2), ("c", 2), ("a", 3)]
+    assert [(line["keys"]["pk"]["S"], line["commit_version"]) for line in lines] == [("a", 3), ("b", 4), ("c", 4), ("a", 5)]
     assert lines[1]["commit_timestamp"] == lines[2]["commit_timestamp"]
     assert lines[3]["old_image"] == {"pk": S("a")} and lines[3]["new_image"] == {"pk": S("a"), "x": S("1")}
