@@ -83,15 +83,21 @@ def test_the_append_only_example_from_its_sql(spark, tmp_path: Path) -> None:
             streams.sql("DROP STREAM test_stream")
 
 
+def tracked(spark, emu, tmp_path: Path, table: str, stream: str, target: str):
+    """The seed's set-up, in its SQL: the source table with change tracking, a STANDARD stream, the target."""
+    dynamodb = boto3.client("dynamodb", region_name="us-east-1")
+    streams = TableStreams(spark, emu.state_dir, tmp_path / "offsets", clock=emu.clock)
+    create_table(dynamodb, table)
+    streams.sql(f"ALTER TABLE {table} SET PROPERTIES ('change_tracking' = 'true')")
+    streams.sql(f"CREATE TABLE STREAM {stream} ON TABLE {table} WITH PROPERTIES ('TABLE_STREAM_MODE' = 'STANDARD')")
+    streams.sql(f"CREATE TABLE {target} (id INT, name VARCHAR, age INT)")
+    return dynamodb, streams
+
+
 def test_the_standard_example_from_its_sql(spark, tmp_path: Path) -> None:
     with emulate(state_dir=tmp_path / "state", housekeeping_interval=None) as emu:
-        dynamodb = boto3.client("dynamodb", region_name="us-east-1")
-        streams = TableStreams(spark, emu.state_dir, tmp_path / "offsets", clock=emu.clock)
-        create_table(dynamodb, "test_table_offset")
-        streams.sql("ALTER TABLE test_table_offset SET PROPERTIES ('change_tracking' = 'true')")
-        streams.sql("CREATE TABLE STREAM test_table_offset_stream ON TABLE test_table_offset "
-                    "WITH PROPERTIES ('TABLE_STREAM_MODE' = 'STANDARD')")
-        streams.sql("CREATE TABLE test_table_offset_consume (id INT, name VARCHAR, age INT)")
+        dynamodb, streams = tracked(spark, emu, tmp_path, "test_table_offset", "test_table_offset_stream",
+                                    "test_table_offset_consume")
         try:
             insert_people(dynamodb, "test_table_offset")
             streams.sql("INSERT INTO test_table_offset_consume SELECT id, name, age FROM test_table_offset_stream")
@@ -122,12 +128,7 @@ def test_the_standard_example_from_its_sql(spark, tmp_path: Path) -> None:
 
 def test_a_merge_that_fails_leaves_the_offset(spark, tmp_path: Path) -> None:
     with emulate(state_dir=tmp_path / "state", housekeeping_interval=None) as emu:
-        dynamodb = boto3.client("dynamodb", region_name="us-east-1")
-        streams = TableStreams(spark, emu.state_dir, tmp_path / "offsets", clock=emu.clock)
-        create_table(dynamodb, "src")
-        streams.sql("ALTER TABLE src SET PROPERTIES ('change_tracking' = 'true')")
-        streams.sql("CREATE TABLE STREAM src_stream ON TABLE src")
-        streams.sql("CREATE TABLE merge_target (id INT, name VARCHAR, age INT)")
+        dynamodb, streams = tracked(spark, emu, tmp_path, "src", "src_stream", "merge_target")
         try:
             insert_people(dynamodb, "src")
             streams.sql("INSERT INTO merge_target SELECT id, name, age FROM src_stream")
