@@ -36,7 +36,8 @@ def main() -> None:
     parser.add_argument("--master", default="local[2]")
     args = parser.parse_args()
     spark = spark_session(args.master, app_name="eddy-bench-table-stream",
-                          config={"spark.ui.enabled": "false", "spark.sql.shuffle.partitions": "2"})
+                          config={"spark.ui.enabled": "false", "spark.ui.showConsoleProgress": "false",
+                                  "spark.sql.shuffle.partitions": "2"})
     spark.sparkContext.setLogLevel("ERROR")
     work = Path(tempfile.mkdtemp(prefix="eddy-bench-"))
     with emulate(state_dir=work / "state", housekeeping_interval=None) as emu:
