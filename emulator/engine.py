@@ -21,7 +21,8 @@ from pathlib import Path
 import boto3
 from typing import Any, Callable
 
-from emulator import moto_bridge
+from emulator import moto_bridge, s3_bridge
+from emulator.objects.object_changes import ObjectChanges
 from emulator.streams import ttl
 from emulator.streams.capture import Capture, TableKey
 from emulator.clock import Clock
@@ -73,6 +74,8 @@ class Emulator:
         self.persistence: NoPersistence = (Persistence(self, self.state_dir, fsync=fsync, snapshot_every=snapshot_every)
                                            if durable else NoPersistence())
         self.capture = Capture(self._commit, self.lock)
+        #: every bucket's object changes (volume streams read them), under <state_dir>/objects/
+        self.objects = ObjectChanges(self.state_dir / "objects", self.clock.now, fsync=fsync)
         self.iterators = ShardIterators(self.clock, self.settings.iterator_ttl_seconds)
         self._listeners: list[Callable[[Stream, list[ChangeRecord]], None]] = []
         self._housekeeper: _Housekeeper | None = None
@@ -121,6 +124,7 @@ class Emulator:
     def start(self) -> None:
         """Start what runs in the background: the enabled mappings' pollers and the housekeeper."""
         self.triggers.start_all()
+        s3_bridge.activate(self.objects)
         if self.settings.housekeeping_interval and self._housekeeper is None:
             self._housekeeper = _Housekeeper(self, self.settings.housekeeping_interval)
             self._housekeeper.start()
@@ -134,6 +138,7 @@ class Emulator:
             self.streams.reset()
             self.functions.reset()
             shutil.rmtree(self.state_dir / "streams", ignore_errors=True)
+            self.objects.reset()
             self._init_state()
 
     def close(self, keep_state: bool = False) -> None:
@@ -143,6 +148,7 @@ class Emulator:
         if self._housekeeper is not None:
             self._housekeeper.stop()
             self._housekeeper = None
+        s3_bridge.deactivate()
         self.triggers.close()
         self.invoker.close()
         with self.lock:
