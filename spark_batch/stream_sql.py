@@ -41,6 +41,13 @@ _ALTER_TABLE = re.compile(r"^ALTER\s+TABLE\s+(?P<table>[\w.-]+)\s+SET\s+(?:TBL)?
 _CREATE_TABLE = re.compile(r"^CREATE\s+(?:OR\s+REPLACE\s+)?TABLE\s+(?!STREAM\b)(?:IF\s+NOT\s+EXISTS\s+)?[\w.`]+\s*\(",
                            _FLAGS)
 _PROPERTY = re.compile(r"""['"]?(?P<key>[\w.]+)['"]?\s*=\s*(?:'(?P<quoted>[^']*)'|"(?P<double>[^"]*)"|(?P<bare>[\w.]+))""")
+_CREATE_VOLUME = re.compile(
+    r"^CREATE\s+(?:OR\s+REPLACE\s+)?EXTERNAL\s+VOLUME\s+(?:IF\s+NOT\s+EXISTS\s+)?(?P<name>\w+)\s+LOCATION\s+'(?P<location>[^']+)'"
+    r"(?:\s+DIRECTORY\s*=\s*\(\s*ENABLE\s*=\s*(?P<directory>TRUE|FALSE)\s*\))?"
+    r"(?:\s+RECURSIVE\s*=\s*(?P<recursive>TRUE|FALSE))?$", _FLAGS)
+_VOLUME_STREAM = re.compile(
+    r"^CREATE\s+(?P<replace>OR\s+REPLACE\s+)?STREAM\s+(?P<if_not>IF\s+NOT\s+EXISTS\s+)?(?P<name>\w+)\s+ON\s+VOLUME\s+"
+    r"(?P<volume>\w+)(?:\s+WITH\s+PROPERTIES\s*\((?P<properties>.*)\))?$", _FLAGS)
 _DML = re.compile(r"^(INSERT|MERGE)\b", re.I)
 
 
@@ -52,7 +59,8 @@ def run(streams: "TableStreams", statement: str, *, dynamodb: Any = None) -> Dat
     """Run one statement; a query's rows as a DataFrame, None for anything else."""
     text = statement.strip().rstrip(";").strip()
     for pattern, handler in ((_CREATE_STREAM, _create_stream), (_DROP_STREAM, _drop_stream),
-                             (_SHOW_STREAMS, _show_streams), (_ALTER_TABLE, _alter_table)):
+                             (_SHOW_STREAMS, _show_streams), (_ALTER_TABLE, _alter_table),
+                             (_CREATE_VOLUME, _create_volume), (_VOLUME_STREAM, _volume_stream)):
         match = pattern.match(text)
         if match is not None:
             return handler(streams, match, dynamodb)
@@ -101,6 +109,33 @@ def _create_stream(streams: "TableStreams", match: re.Match[str], dynamodb: Any)
         raise StreamExistsError(f"table stream {name} exists already (CREATE OR REPLACE TABLE STREAM starts it over)")
     at = _epoch(streams, match["at"]) if match["at"] else None
     streams.create(name, match["table"], mode=mode, at_timestamp=at, show_initial_rows=initial, replace=True)
+    return None
+
+
+def _create_volume(streams: "TableStreams", match: re.Match[str], dynamodb: Any) -> None:
+    """An external volume: a name for an S3 location (kept in <offsets_dir>/volumes/<name>.json)."""
+    from .io import write_json_file
+    from .volume_streams import parse_location
+
+    parse_location(match["location"])
+    write_json_file(streams.offsets_dir / "volumes" / f"{match['name']}.json", {
+        "name": match["name"], "location": match["location"],
+        "recursive": (match["recursive"] or "TRUE").upper() == "TRUE"})
+    return None
+
+
+def _volume_stream(streams: "TableStreams", match: re.Match[str], dynamodb: Any) -> None:
+    from .io import read_json_file
+
+    volume = read_json_file(None, str(streams.offsets_dir / "volumes" / f"{match['volume']}.json"))
+    if volume is None:
+        raise StreamSqlError(f"no external volume named {match['volume']} (CREATE EXTERNAL VOLUME ... LOCATION ...)")
+    properties = _properties(match["properties"])
+    mode = properties.get("table_stream_mode", "STANDARD").upper()
+    if match["if_not"] and match["name"] in streams.names():
+        return None
+    streams.create_volume_stream(match["name"], volume["location"], mode=mode, recursive=volume["recursive"],
+                                 replace=match["replace"] is not None)
     return None
 
 

@@ -113,6 +113,28 @@ class TableStreams:
 
         return stream_sql.run(self, statement, dynamodb=dynamodb)
 
+    def create_volume_stream(self, name: str, location: str, *, mode: str = "STANDARD", recursive: bool = True,
+                             replace: bool = False) -> "TableStream":
+        """A stream on the objects under `location` ('s3://bucket/prefix/'), from now: rows relative_path, url,
+        size, last_modified_time, etag, with __change_type, __commit_version, __commit_timestamp."""
+        from .volume_streams import parse_location
+
+        if not _NAME.match(name):
+            raise ValueError(f"a stream's name is letters, digits and _ (it is also a view name): {name!r}")
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+        if self._path(name).exists() and not replace:
+            raise StreamExistsError(f"stream {name} exists already (replace=True starts it over)")
+        bucket, prefix = parse_location(location)
+        state: dict[str, Any] = {"name": name, "table": bucket, "mode": mode, "show_initial_rows": False,
+                                 "created_at": self.now(), "offset": None, "offset_timestamp": None, "pending": None,
+                                 "keys": ["key"], "volume": {"location": location, "bucket": bucket, "prefix": prefix,
+                                                              "recursive": recursive}}
+        stream = TableStream(self, state)
+        stream._place(None, None)
+        stream._save()
+        return stream
+
     def get(self, name: str) -> "TableStream":
         state = io.read_json_file(None, str(self._path(name)))
         if state is None:
@@ -228,6 +250,11 @@ class TableStream:
                  upto: int | None = None) -> tuple[DataFrame, int | None, int]:
         log = self._snapshot()
         after, latest = self._range(log, upto)
+        volume = self.state.get("volume")
+        if volume is not None:  # the cut is the bucket's; the rows, the prefix's
+            from .volume_streams import under_prefix
+
+            log = under_prefix(log, volume["prefix"], volume["recursive"])
         if self.mode == "APPEND_ONLY":
             rows = changes.inserts(log, after=after, upto=latest)
         else:
@@ -245,6 +272,10 @@ class TableStream:
             *[(F.col("__item")[name] if name in item_type.columns else F.lit(None).cast("string")).alias(name)
               for name in ordered],
             *(["__image"] if raw else []))
+        if volume is not None:
+            from .volume_streams import volume_rows
+
+            decoded = volume_rows(decoded, volume["bucket"], volume["prefix"], METADATA_COLUMNS)
         return decoded, after, latest
 
     def _range(self, log: DataFrame, upto: int | None = None) -> tuple[int | None, int]:
@@ -272,6 +303,12 @@ class TableStream:
     def _snapshot(self) -> DataFrame:
         """The change log of the stream's table, read once (one consistent set of records for every pass)."""
         streams = self._streams
+        if self.state.get("volume") is not None:
+            from .volume_streams import read_object_changes
+
+            self._log = read_object_changes(streams.spark, streams.state_dir, self.table).localCheckpoint(eager=True)
+            self._silent = {}
+            return self._log
         descriptions = io.read_stream_descriptions(streams.spark, streams.state_dir, self.table)
         history = stream_history(descriptions, self.table, self.state.get("history", ""), self.name)
         labels = [d["label"] for d in history]
