@@ -371,9 +371,9 @@ def _offset_at(log: DataFrame, table: str, since: float | None, now: float,
     before then; with no commit in the log yet, no version but a time (the commits after it are returned)."""
     bounded = log if since is None else log.where(F.col("commit_timestamp") <= F.lit(_timestamp(since)))
     last = last_whole_version(bounded, [v for v, at in silent.items() if since is None or at <= since])
-    if last is not None:
-        return last, None
     first, _, _ = changes.version_range(log)
+    if last is not None and not (first is not None and any(v not in silent for v in range(last + 1, first))):
+        return last, None  # (versions between it and the first retained one that are not silent: trimmed)
     if first is None:
         return None, now if since is None else since
     if first == 1:
