@@ -4,17 +4,29 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
+NODE_STAMP := .node/.installed-stamp
 HOST   ?= 127.0.0.1
 PORT   ?= 4566
 
-.PHONY: setup java test run demo bench peer clean
+.PHONY: setup java node test run demo bench peer clean
 
-setup: $(STAMP)
+setup: $(STAMP) $(NODE_STAMP)
 
 # Spark (spark_batch/) runs on a Java runtime, 17 or later: installed from Debian's packages if `java` is missing
 java:
 	@command -v java >/dev/null 2>&1 || { SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
 		$$SUDO apt-get update && $$SUDO apt-get install -y openjdk-17-jre-headless; }
+
+# Node.js functions (nodejs18.x/20.x/22.x) run on the machine's `node`: installed from Debian's packages if
+# missing; the AWS SDK for JavaScript v3 that Lambda's Node runtime provides goes into .node/ (node-packages.json)
+node:
+	@command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || { SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+		$$SUDO apt-get update && $$SUDO apt-get install -y nodejs npm; }
+
+$(NODE_STAMP): node-packages.json | node
+	mkdir -p .node && cp node-packages.json .node/package.json
+	cd .node && npm install --no-audit --no-fund --loglevel=error
+	touch $(NODE_STAMP)
 
 $(STAMP): pyproject.toml | java
 	$(PYTHON) -m venv $(VENV)
@@ -22,17 +34,17 @@ $(STAMP): pyproject.toml | java
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-test: $(STAMP)
+test: $(STAMP) $(NODE_STAMP)
 	$(PY) -m pytest -q
 
-run: $(STAMP)
+run: $(STAMP) $(NODE_STAMP)
 	$(VENV)/bin/eddy serve --host $(HOST) --port $(PORT) --state-dir .eddy --stack infra/examples/stack.yaml
 
 # the end-to-end tour: workload, replica, search, TTL archive, Spark aggregation, summary
-demo: $(STAMP)
+demo: $(STAMP) $(NODE_STAMP)
 	$(VENV)/bin/eddy demo
 
-bench: $(STAMP)
+bench: $(STAMP) $(NODE_STAMP)
 	$(PY) bench/put_item.py
 	$(PY) bench/get_records.py
 	$(PY) bench/triggers.py
@@ -45,4 +57,4 @@ peer: $(STAMP)
 	$(PY) tools/peer_suite.py $(PEER_ARGS)
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) .node build *.egg-info

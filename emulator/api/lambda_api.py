@@ -28,7 +28,8 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 from emulator.engine import Emulator
 from emulator.errors import AWSError, InvalidParameterValueException, ValidationException, constraint_violation
-from emulator.functions.registry import FUNCTION_NAME, HANDLER, Function
+from emulator.functions.registry import FUNCTION_NAME, Function
+from emulator.functions.runtimes import runtime_of
 from emulator.messages import Request, Response
 
 PREFIX = "/2015-03-31/"
@@ -156,16 +157,14 @@ def create_function(emulator: Emulator, request: Request, caller: tuple[str, str
         raise constraint_violation("functionName", name, "Member must satisfy regular expression pattern: "
                                    "(arn:(aws[a-zA-Z-]*)?:lambda:)?([a-z]{2}(-gov)?-[a-z]+-\\d{1}:)?(\\d{12}:)?(function:)?([a-zA-Z0-9-_]+)(:(\\$LATEST|[a-zA-Z0-9-_]+))?")
     runtime = params.get("Runtime")
-    if not isinstance(runtime, str) or not runtime.startswith("python3."):
-        raise InvalidParameterValueException(
-            f"The runtime parameter of {runtime} is not supported by Eddy: functions run locally as python3.x")
+    runtime_rules = runtime_of(runtime)
     role = params.get("Role")
     if not isinstance(role, str) or not ROLE.match(role):
         raise constraint_violation("role", role, "Member must satisfy regular expression pattern: "
                                    "arn:(aws[a-zA-Z-]*)?:iam::\\d{12}:role/?[a-zA-Z_0-9+=,.@\\-_/]+")
     handler = params.get("Handler")
-    if not isinstance(handler, str) or not HANDLER.match(handler):
-        raise InvalidParameterValueException(f"Handler must be module.function, not {handler!r}")
+    if not runtime_rules.valid_handler(handler):
+        raise InvalidParameterValueException(f"Handler must be {runtime_rules.handler_hint}, not {handler!r}")
     zip_file = _zip_file(emulator, params.get("Code"), region)
     with emulator.lock:
         function = emulator.functions.create(
@@ -227,8 +226,9 @@ def update_function_configuration(emulator: Emulator, request: Request, caller: 
         if environment is not None:
             function.environment = environment
         if isinstance(params.get("Handler"), str):
-            if not HANDLER.match(params["Handler"]):
-                raise InvalidParameterValueException(f"Handler must be module.function, not {params['Handler']!r}")
+            runtime_rules = runtime_of(function.runtime)
+            if not runtime_rules.valid_handler(params["Handler"]):
+                raise InvalidParameterValueException(f"Handler must be {runtime_rules.handler_hint}, not {params['Handler']!r}")
             function.handler = params["Handler"]
         if isinstance(params.get("Description"), str):
             function.description = params["Description"]
@@ -248,9 +248,10 @@ def update_function_code(emulator: Emulator, request: Request, caller: tuple[str
 
 
 def _log_tail(result: Any) -> str:
-    lines = (f"START RequestId: {result.request_id} Version: $LATEST\nEND RequestId: {result.request_id}\n"
+    """The last 4 KB of the invocation's log, as Lambda returns it for LogType=Tail."""
+    lines = (f"START RequestId: {result.request_id} Version: $LATEST\n{result.logs}END RequestId: {result.request_id}\n"
              f"REPORT RequestId: {result.request_id}\tDuration: {result.duration * 1000:.2f} ms\n")
-    return base64.b64encode(lines.encode()).decode()
+    return base64.b64encode(lines.encode()[-4096:]).decode()
 
 
 def invoke(emulator: Emulator, request: Request, caller: tuple[str, str], name: str) -> Response:

@@ -27,6 +27,7 @@ from typing import Any, Callable
 
 from emulator.errors import FunctionError
 from emulator.functions.registry import Function
+from emulator.functions.runtimes import runtime_of
 
 
 @dataclass
@@ -36,6 +37,10 @@ class InvocationResult:
     error: FunctionError | None = None
     duration: float = 0.0
     timed_out: bool = False
+    #: what the function logged during this invocation (uploaded code only)
+    logs: str = ""
+    #: the error document the function's runtime returns, when it is not Python's
+    error_body: dict[str, Any] | None = None
 
     @property
     def ok(self) -> bool:
@@ -44,6 +49,8 @@ class InvocationResult:
     def error_payload(self) -> dict[str, Any]:
         """The body Lambda returns for a function error."""
         assert self.error is not None
+        if self.error_body is not None:
+            return dict(self.error_body)
         return {"errorMessage": self.error.message, "errorType": self.error.error_type,
                 "requestId": self.request_id, "stackTrace": self.error.stack_trace}
 
@@ -112,19 +119,13 @@ class _Worker:
 
     def __init__(self, function: Function, extra_environment: dict[str, str]) -> None:
         self.revision = function.revision
-        environment = {name: value for name, value in os.environ.items() if not name.startswith("AWS_")}
-        environment.update({
-            "AWS_ACCESS_KEY_ID": "eddy", "AWS_SECRET_ACCESS_KEY": "eddy", "AWS_SESSION_TOKEN": "eddy",
-            "AWS_REGION": function.region, "AWS_DEFAULT_REGION": function.region,
-            "AWS_LAMBDA_FUNCTION_NAME": function.name, "AWS_LAMBDA_FUNCTION_VERSION": "$LATEST",
-            "AWS_LAMBDA_FUNCTION_MEMORY_SIZE": str(function.memory_size), "AWS_EXECUTION_ENV": "AWS_Lambda_" + function.runtime,
-            "LAMBDA_TASK_ROOT": str(function.code_dir), "PYTHONUNBUFFERED": "1",
-        })
+        runtime = runtime_of(function.runtime)
+        environment = runtime.environment(function)
         environment.update(extra_environment)
         environment.update(function.environment)
-        environment["PYTHONPATH"] = os.pathsep.join([str(function.code_dir), *sys.path[1:]])
+        environment.update(runtime.search_path(function))
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "emulator.functions.worker", function.handler], cwd=function.code_dir,
+            runtime.command(function), cwd=function.code_dir,
             env=environment, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1,
         )
 
@@ -205,10 +206,12 @@ class Invoker:
                 "Runtime.ExitError", f"RequestId: {request_id} Error: Runtime exited without providing a reason")
             return InvocationResult(request_id, error=error, timed_out=timed_out)
         self._return_worker(function, worker)
+        logs = answer.get("logs", "")
         if answer["ok"]:
-            return InvocationResult(request_id, payload=answer["payload"])
-        return InvocationResult(request_id, error=FunctionError(answer["errorType"], answer["errorMessage"],
-                                                                answer["stackTrace"]))
+            return InvocationResult(request_id, payload=answer["payload"], logs=logs)
+        trace = answer.get("stackTrace") or answer.get("trace") or []
+        return InvocationResult(request_id, error=FunctionError(answer["errorType"], answer["errorMessage"], trace),
+                                logs=logs, error_body=answer.get("body"))
 
     def _take_worker(self, function: Function) -> _Worker:
         with self._lock:

@@ -27,7 +27,6 @@ from emulator.errors import FunctionNotFoundException, InvalidParameterValueExce
 
 FUNCTION_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 FUNCTION_ARN = re.compile(r"^arn:aws[a-z-]*:lambda:([a-z0-9-]+):(\d{12}):function:([A-Za-z0-9_-]{1,64})(?::(\$LATEST|[A-Za-z0-9_-]+))?$")
-HANDLER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$")
 MAX_UNZIPPED_BYTES = 250 * 1024 * 1024
 _REVISIONS = itertools.count(1)
 

@@ -5,8 +5,8 @@
 It runs with the function's code folder as its working directory and first entry of sys.path, and the
 function's environment variables. It imports the handler once, then reads one JSON request per line on
 stdin ({"event", "context"}) and answers one JSON line on the original stdout:
-{"ok": true, "payload": ...} or {"ok": false, "errorType", "errorMessage", "stackTrace"}. Anything the
-handler prints goes to stderr, as Lambda's logs do.
+{"ok": true, "payload": ..., "logs"} or {"ok": false, "errorType", "errorMessage", "stackTrace", "logs"}.
+Anything the handler prints is the invocation's log: kept for the answer and written to stderr.
 """
 
 from __future__ import annotations
@@ -30,6 +30,24 @@ class Context:
         return max(0, int((self._deadline - time.monotonic()) * 1000))
 
 
+class _Log:
+    """The handler's stdout: kept for the invocation's log (LogType=Tail) and written to stderr."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def write(self, text: str) -> int:
+        self.lines.append(text)
+        return sys.__stderr__.write(text)
+
+    def flush(self) -> None:
+        sys.__stderr__.flush()
+
+    def take(self) -> str:
+        text, self.lines = "".join(self.lines), []
+        return text
+
+
 def _error(error: BaseException) -> dict[str, Any]:
     return {"ok": False, "errorType": type(error).__name__, "errorMessage": str(error),
             "stackTrace": traceback.format_exception(type(error), error, error.__traceback__)}
@@ -37,7 +55,8 @@ def _error(error: BaseException) -> dict[str, Any]:
 
 def main() -> int:
     protocol = os.fdopen(os.dup(sys.stdout.fileno()), "w", buffering=1)
-    sys.stdout = sys.stderr  # the handler's prints are logs, not answers
+    log = _Log()
+    sys.stdout = log  # the handler's prints are logs, not answers
     sys.path.insert(0, os.getcwd())
     module_name, _, function_name = sys.argv[1].rpartition(".")
     try:
@@ -56,6 +75,7 @@ def main() -> int:
                 json.dumps(answer)
             except Exception as error:
                 answer = _error(error)
+        answer["logs"] = log.take()
         protocol.write(json.dumps(answer, default=str) + "\n")
     return 0
 

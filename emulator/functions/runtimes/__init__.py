@@ -1,0 +1,30 @@
+"""Lambda runtimes Eddy runs without Docker: each says how to start a worker process for a function.
+
+    runtime = runtime_of("nodejs20.x")          # InvalidParameterValueException for one Eddy cannot run
+    argv, environment = runtime.command(function), runtime.environment(function)
+
+A worker reads one JSON request per line on stdin ({"event", "context", "timeout"}) and answers one JSON
+line on stdout: {"ok": true, "payload", "logs"} or {"ok": false, "errorType", "errorMessage", "body", "logs"}
+(`body` is the error document that runtime's Lambda returns). invocation.py knows only this protocol.
+"""
+
+from __future__ import annotations
+
+from emulator.errors import InvalidParameterValueException
+from emulator.functions.runtimes.base import Runtime
+from emulator.functions.runtimes.node import NodeRuntime
+from emulator.functions.runtimes.python import PythonRuntime
+
+RUNTIMES: dict[str, Runtime] = {
+    **{f"python3.{minor}": PythonRuntime(f"python3.{minor}") for minor in range(9, 14)},
+    **{f"nodejs{major}.x": NodeRuntime(f"nodejs{major}.x") for major in (18, 20, 22)},
+}
+
+
+def runtime_of(name: object) -> Runtime:
+    runtime = RUNTIMES.get(name) if isinstance(name, str) else None
+    if runtime is None:
+        raise InvalidParameterValueException(
+            f"The runtime parameter of {name} is not supported by Eddy: functions run locally as one of "
+            f"{', '.join(RUNTIMES)}")
+    return runtime

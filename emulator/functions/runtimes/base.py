@@ -1,0 +1,45 @@
+"""What every runtime provides: the worker's command line, its environment, the handler's syntax."""
+
+from __future__ import annotations
+
+import os
+import re
+from abc import ABC, abstractmethod
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from emulator.functions.registry import Function
+
+
+class Runtime(ABC):
+    #: which Handler values this runtime accepts
+    handler_pattern: re.Pattern[str] = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$")
+    handler_hint = "module.function"
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def valid_handler(self, handler: object) -> bool:
+        return isinstance(handler, str) and len(handler) <= 128 and bool(self.handler_pattern.match(handler))
+
+    @abstractmethod
+    def command(self, function: Function) -> list[str]:
+        """The worker's argv."""
+
+    @abstractmethod
+    def search_path(self, function: Function) -> dict[str, str]:
+        """Where the runtime finds the function's modules (set after the function's own variables)."""
+
+    def environment(self, function: Function) -> dict[str, str]:
+        """The variables Lambda sets for this runtime (the function's own come on top)."""
+        environment = {name: value for name, value in os.environ.items() if not name.startswith("AWS_")}
+        environment.update({
+            "AWS_ACCESS_KEY_ID": "eddy", "AWS_SECRET_ACCESS_KEY": "eddy", "AWS_SESSION_TOKEN": "eddy",
+            "AWS_REGION": function.region, "AWS_DEFAULT_REGION": function.region,
+            "AWS_LAMBDA_FUNCTION_NAME": function.name, "AWS_LAMBDA_FUNCTION_VERSION": "$LATEST",
+            "AWS_LAMBDA_FUNCTION_MEMORY_SIZE": str(function.memory_size),
+            "AWS_LAMBDA_LOG_GROUP_NAME": f"/aws/lambda/{function.name}",
+            "AWS_EXECUTION_ENV": "AWS_Lambda_" + self.name, "LAMBDA_TASK_ROOT": str(function.code_dir),
+            "LAMBDA_RUNTIME_DIR": os.path.dirname(__file__), "TZ": ":UTC",
+        })
+        return environment

@@ -1,0 +1,155 @@
+// The worker process that runs a Node.js function's code, as Lambda's Node.js runtime does.
+//
+//     node node_worker.mjs <handler file.function>
+//
+// Runs in the function's code folder. Loads the handler once (CommonJS .js/.cjs, ES module .mjs or .js
+// under "type": "module"), then reads one JSON request per line on stdin ({event, context, timeout}) and
+// answers one JSON line on the original stdout: {ok: true, payload, logs} or {ok: false, errorType,
+// errorMessage, body, logs}. console output is the function's log (Lambda's format), also sent to stderr.
+import fs from "node:fs";
+import path from "node:path";
+import readline from "node:readline";
+import util from "node:util";
+import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
+
+const answer = process.stdout.write.bind(process.stdout);
+let requestId = "";
+let logs = [];
+
+function log(level, args) {
+  const line = `${new Date().toISOString()}\t${requestId || "undefined"}\t${level}\t${util.format(...args)}\n`;
+  logs.push(line);
+  process.stderr.write(line);
+}
+console.log = (...args) => log("INFO", args);
+console.info = (...args) => log("INFO", args);
+console.warn = (...args) => log("WARN", args);
+console.error = (...args) => log("ERROR", args);
+console.debug = (...args) => log("DEBUG", args);
+console.trace = (...args) => log("TRACE", args);
+process.stdout.write = (chunk, ...rest) => {
+  logs.push(String(chunk));
+  return process.stderr.write(chunk, ...rest);
+};
+
+function errorBody(error, fallbackType = "Error") {
+  if (error instanceof Error) {
+    return { errorType: error.name && error.name !== "Error" ? error.name : error.constructor?.name || fallbackType,
+             errorMessage: error.message, trace: String(error.stack || "").split("\n") };
+  }
+  const message = typeof error === "string" ? error : JSON.stringify(error) ?? String(error);
+  return { errorType: typeof error === "string" ? "string" : fallbackType, errorMessage: message, trace: [] };
+}
+
+function isModuleFile(file) {
+  if (file.endsWith(".mjs")) return true;
+  if (file.endsWith(".cjs")) return false;
+  for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
+    const manifest = path.join(dir, "package.json");
+    if (fs.existsSync(manifest)) {
+      try { return JSON.parse(fs.readFileSync(manifest, "utf8")).type === "module"; } catch { return false; }
+    }
+    if (dir === path.dirname(dir)) return false;
+  }
+}
+
+async function loadHandler(spec) {
+  const root = process.cwd();
+  const dot = spec.indexOf(".", spec.lastIndexOf("/") + 1);
+  const modulePath = spec.slice(0, dot);
+  const names = spec.slice(dot + 1).split(".");
+  const file = [".js", ".mjs", ".cjs"].map((ext) => path.resolve(root, modulePath + ext)).find((f) => fs.existsSync(f));
+  if (!file) {
+    const error = new Error(`Cannot find module '${modulePath}'`);
+    error.name = "Runtime.ImportModuleError";
+    throw error;
+  }
+  let exports;
+  try {
+    exports = isModuleFile(file) ? await import(pathToFileURL(file).href) : createRequire(file)(file);
+  } catch (cause) {
+    if (cause instanceof SyntaxError) {
+      cause.name = "Runtime.UserCodeSyntaxError";
+      throw cause;
+    }
+    const error = new Error(`${cause?.name || "Error"}: ${cause?.message ?? cause}`);
+    error.name = "Runtime.ImportModuleError";
+    error.stack = cause?.stack;
+    throw error;
+  }
+  let handler = names.reduce((value, name) => (value == null ? undefined : value[name]), exports);
+  if (handler === undefined && exports?.default) {
+    handler = names.reduce((value, name) => (value == null ? undefined : value[name]), exports.default);
+  }
+  if (typeof handler !== "function") {
+    const error = new Error(`${spec} is undefined or not exported`);
+    error.name = "Runtime.HandlerNotFound";
+    throw error;
+  }
+  return handler;
+}
+
+function contextOf(fields, timeout) {
+  const deadline = Date.now() + timeout * 1000;
+  return {
+    callbackWaitsForEmptyEventLoop: true,
+    functionName: fields.function_name,
+    functionVersion: fields.function_version,
+    invokedFunctionArn: fields.invoked_function_arn,
+    memoryLimitInMB: String(fields.memory_limit_in_mb),
+    awsRequestId: fields.aws_request_id,
+    logGroupName: fields.log_group_name,
+    logStreamName: fields.log_stream_name,
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+  };
+}
+
+function run(handler, event, context) {
+  return new Promise((resolve, reject) => {
+    const callback = (error, value) => (error != null ? reject(error) : resolve(value));
+    Object.assign(context, { done: callback, succeed: (value) => callback(null, value), fail: (error) => callback(error ?? "handled") });
+    let returned;
+    try {
+      returned = handler(event, context, callback);
+    } catch (error) {
+      reject(error);
+      return;
+    }
+    if (returned && typeof returned.then === "function") returned.then(resolve, reject);
+    else if (handler.length < 3) resolve(returned);
+  });
+}
+
+let handler;
+let loadError;
+try {
+  handler = await loadHandler(process.argv[2]);
+} catch (error) {
+  loadError = errorBody(error);
+  log("ERROR", [`Uncaught Exception \t${JSON.stringify(loadError)}`]);
+}
+
+const input = readline.createInterface({ input: process.stdin, terminal: false });
+for await (const line of input) {
+  if (!line.trim()) continue;
+  const request = JSON.parse(line);
+  requestId = request.context.aws_request_id;
+  logs = [];
+  let reply;
+  if (loadError) {
+    reply = { ok: false, ...loadError, body: loadError };
+  } else {
+    try {
+      const payload = await run(handler, request.event, contextOf(request.context, request.timeout));
+      reply = { ok: true, payload: payload === undefined ? null : payload };
+      JSON.stringify(reply);
+    } catch (error) {
+      const body = errorBody(error);
+      log("ERROR", [`Invoke Error \t${JSON.stringify(body)}`]);
+      reply = { ok: false, ...body, body };
+    }
+  }
+  reply.logs = logs.join("");
+  answer(JSON.stringify(reply) + "\n");
+}
