@@ -1,4 +1,5 @@
-"""Helpers for trigger tests: a table with a stream, and a zip function that reports each batch to an SQS queue."""
+"""Helpers for trigger tests: a table with a stream, and a zip function (Python or Node.js) that reports each batch
+to an SQS queue."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import json
 from typing import Any
 
 from .helpers import create_table
-from tests.emulator.functions.test_functions import create_function
+from tests.emulator.functions.test_functions import ROLE, create_function, zip_of
 
 REPORTER = '''
 import json, os, boto3
@@ -19,8 +20,29 @@ def handler(event, context):
         raise RuntimeError("failing on " + fail)
 '''
 
+NODE_REPORTER = """
+const { SQSClient, SendMessageCommand } = require('@aws-sdk/client-sqs');
+// Eddy's queue URLs name AWS's host; the SDK would send there rather than to AWS_ENDPOINT_URL
+const sqs = new SQSClient({ useQueueUrlAsEndpoint: false });
+exports.handler = async (event) => {
+  const batch = event.Records.map((r) => [r.eventName, r.dynamodb.Keys.pk.S, r.dynamodb.SequenceNumber]);
+  await sqs.send(new SendMessageCommand({ QueueUrl: process.env.QUEUE_URL, MessageBody: JSON.stringify(batch) }));
+  const fail = process.env.FAIL_KEY;
+  if (fail && batch.some(([, pk]) => pk === fail)) throw new Error('failing on ' + fail);
+};
+"""
 
-def stream_with_reporter(door, *, fail_key: str | None = None, view_type: str = "NEW_AND_OLD_IMAGES") -> dict[str, Any]:
+
+def create_zip_function(lam, name: str, runtime: str, source: str, **options) -> dict:
+    """A zip function of one file: app.py (runtime "python") or index.js (runtime "node")."""
+    if runtime == "python":
+        return create_function(lam, name, source, **options)
+    return lam.create_function(FunctionName=name, Runtime="nodejs20.x", Role=ROLE, Handler="index.handler",
+                               Code={"ZipFile": zip_of({"index.js": source})}, **options)
+
+
+def stream_with_reporter(door, *, fail_key: str | None = None, view_type: str = "NEW_AND_OLD_IMAGES",
+                         runtime: str = "python") -> dict[str, Any]:
     """A table "orders" with a stream, a queue "deliveries", and a zip function "reporter" that sends each batch there."""
     dynamodb, lam, sqs = door.client("dynamodb"), door.client("lambda"), door.client("sqs")
     stream_arn = create_table(dynamodb, "orders", view_type)["LatestStreamArn"]
@@ -28,7 +50,8 @@ def stream_with_reporter(door, *, fail_key: str | None = None, view_type: str = 
     variables = {"QUEUE_URL": queue_url}
     if fail_key:
         variables["FAIL_KEY"] = fail_key
-    create_function(lam, "reporter", REPORTER, Environment={"Variables": variables}, Timeout=10)
+    create_zip_function(lam, "reporter", runtime, REPORTER if runtime == "python" else NODE_REPORTER,
+                        Environment={"Variables": variables}, Timeout=10)
     return {"dynamodb": dynamodb, "lambda": lam, "sqs": sqs, "stream_arn": stream_arn, "queue_url": queue_url}
 
 

@@ -1,4 +1,5 @@
-"""Event source mappings through the Lambda API: defaults, validation, states, conflicts, CRUD; delivery in both doors."""
+"""Event source mappings through the Lambda API: defaults, validation, states, conflicts, CRUD; delivery in both doors,
+to a Python and to a Node.js zip function (every feature family with each runtime)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,9 @@ import pytest
 from botocore.exceptions import ClientError
 
 from tests.emulator.helpers import create_table
-from tests.emulator.trigger_helpers import delivered_batches, put, stream_with_reporter, wait_idle
+from tests.emulator.trigger_helpers import create_zip_function, delivered_batches, put, stream_with_reporter, wait_idle
+
+RUNTIMES = pytest.mark.parametrize("runtime", ["python", "node"])
 
 
 def code(excinfo) -> str:
@@ -129,8 +132,9 @@ def test_figures_over_http_and_idle_reports_a_stuck_mapping(door):
     assert "failing on poison" in mine["LastError"]
 
 
-def test_retries_bisect_and_destination_with_a_zip_function(door):
-    setup = stream_with_reporter(door, fail_key="poison")
+@RUNTIMES
+def test_retries_bisect_and_destination_with_a_zip_function(door, runtime):
+    setup = stream_with_reporter(door, fail_key="poison", runtime=runtime)
     sqs = setup["sqs"]
     failures_url = sqs.create_queue(QueueName="failures")["QueueUrl"]
     failures_arn = sqs.get_queue_attributes(QueueUrl=failures_url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
@@ -151,8 +155,9 @@ def test_retries_bisect_and_destination_with_a_zip_function(door):
     assert record["DDBStreamBatchInfo"]["batchSize"] == 1
 
 
-def test_filters_parallelization_and_windows_with_a_zip_function(door):
-    setup = stream_with_reporter(door)
+@RUNTIMES
+def test_filters_parallelization_and_windows_with_a_zip_function(door, runtime):
+    setup = stream_with_reporter(door, runtime=runtime)
     dynamodb = setup["dynamodb"]
     setup["lambda"].create_event_source_mapping(
         EventSourceArn=setup["stream_arn"], FunctionName="reporter", StartingPosition="TRIM_HORIZON",
@@ -185,14 +190,28 @@ def handler(event, context):
     return {"batchItemFailures": failures}
 '''
 
+NODE_PARTIAL = """
+import { DynamoDBClient, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+const dynamodb = new DynamoDBClient({});
+export const handler = async (event) => {
+  const batchItemFailures = [];
+  for (const record of event.Records) {
+    const key = record.dynamodb.Keys.pk.S;
+    const seen = await dynamodb.send(new UpdateItemCommand({ TableName: 'attempts', Key: { pk: { S: key } },
+      UpdateExpression: 'ADD n :one', ExpressionAttributeValues: { ':one': { N: '1' } }, ReturnValues: 'UPDATED_NEW' }));
+    if (key.startsWith('flaky') && seen.Attributes.n.N === '1') batchItemFailures.push({ itemIdentifier: record.dynamodb.SequenceNumber });
+  }
+  return { batchItemFailures };
+};
+"""
 
-def test_report_batch_item_failures_with_a_zip_function(door):
-    from tests.emulator.functions.test_functions import create_function
 
+@RUNTIMES
+def test_report_batch_item_failures_with_a_zip_function(door, runtime):
     dynamodb, lam = door.client("dynamodb"), door.client("lambda")
     arn = create_table(dynamodb, "orders")["LatestStreamArn"]
     create_table(dynamodb, "attempts", view_type=None)
-    create_function(lam, "partial", PARTIAL, Timeout=10)
+    create_zip_function(lam, "partial", runtime, PARTIAL if runtime == "python" else NODE_PARTIAL, Timeout=10)
     for key in ("a", "flaky-b", "c"):
         put(dynamodb, key)
     lam.create_event_source_mapping(EventSourceArn=arn, FunctionName="partial", StartingPosition="TRIM_HORIZON",
@@ -202,8 +221,9 @@ def test_report_batch_item_failures_with_a_zip_function(door):
     assert attempts == {"a": "1", "flaky-b": "2", "c": "2"}  # retried from the reported record onwards
 
 
-def test_batching_window_on_the_clock_with_a_zip_function(door):
-    setup = stream_with_reporter(door)
+@RUNTIMES
+def test_batching_window_on_the_clock_with_a_zip_function(door, runtime):
+    setup = stream_with_reporter(door, runtime=runtime)
     setup["lambda"].create_event_source_mapping(EventSourceArn=setup["stream_arn"], FunctionName="reporter",
                                                 StartingPosition="TRIM_HORIZON", BatchSize=4,
                                                 MaximumBatchingWindowInSeconds=60)
@@ -216,10 +236,11 @@ def test_batching_window_on_the_clock_with_a_zip_function(door):
     assert batches == [["k0", "k1", "k2", "k3"], ["k4", "k5"]]
 
 
-def test_record_age_and_an_s3_destination_with_a_zip_function(door):
+@RUNTIMES
+def test_record_age_and_an_s3_destination_with_a_zip_function(door, runtime):
     import json as _json
 
-    setup = stream_with_reporter(door, fail_key="poison")
+    setup = stream_with_reporter(door, fail_key="poison", runtime=runtime)
     s3 = door.client("s3")
     s3.create_bucket(Bucket="failures")
     uuid = setup["lambda"].create_event_source_mapping(
