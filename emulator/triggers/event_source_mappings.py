@@ -64,6 +64,15 @@ class EventSourceMapping:
         return f"arn:aws:lambda:{self.region}:{self.account_id}:event-source-mapping:{self.uuid}"
 
     @property
+    def label(self) -> str:
+        """How logs name it: the function and the source, e.g. `replicate <- orders (1a2b3c4d)`."""
+        function = self.function_arn.rsplit(":function:", 1)[-1]
+        resource = self.event_source_arn.split(":", 5)[-1]  # table/orders/stream/<label>, or stream/<name>
+        parts = resource.split("/")
+        source = parts[1] if len(parts) > 1 else resource
+        return f"{function} <- {source} ({self.uuid[:8]})"
+
+    @property
     def reports_batch_item_failures(self) -> bool:
         return "ReportBatchItemFailures" in self.function_response_types
 

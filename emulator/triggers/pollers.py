@@ -362,7 +362,7 @@ class MappingRunner:
             figures.errors += 1
             figures.note_error(outcome)
             mapping.last_processing_result = f"PROBLEM: {outcome}"
-        log.info("mapping %s shard %s batch %d %s in %.1f ms", mapping.uuid[:8], shard.shard_id, len(batch), outcome,
+        log.info("mapping %s shard %s batch %d %s in %.1f ms", mapping.label, shard.shard_id, len(batch), outcome,
                  result.duration * 1000)
         return result
 
@@ -375,7 +375,7 @@ class MappingRunner:
         destination = mapping.on_failure_destination
         if destination is None:
             log.warning("mapping %s dropped %d records of %s (%s), no on-failure destination",
-                        mapping.uuid[:8], len(records), shard.shard_id, condition)
+                        mapping.label, len(records), shard.shard_id, condition)
             return
         now = self.emulator.clock.now()
         record = destinations.invocation_record(

@@ -377,3 +377,13 @@ def test_a_batch_stays_within_six_megabytes(setup):
     assert emu.wait_idle(10)["Idle"]
     assert recorder.flat() == [f"big{i}" for i in range(20)]
     assert len(sizes) >= 2 and max(sizes) <= 6 * 1024 * 1024
+
+
+def test_the_log_line_names_the_function_and_the_table(setup, caplog):
+    emu, dynamodb, lam, arn, mapping = setup
+    caplog.set_level("INFO", logger="eddy.triggers")
+    uuid = mapping(Recorder())
+    put(dynamodb, "a")
+    assert emu.wait_idle(5)["Idle"]
+    [line] = [r.getMessage() for r in caplog.records if r.name == "eddy.triggers" and " batch " in r.getMessage()]
+    assert line.startswith(f"mapping handler <- orders ({uuid[:8]}) shard ") and " batch 1 OK in " in line
