@@ -13,7 +13,8 @@ has Resources. What becomes what:
     AWS::Lambda::EventSourceMapping  mappings   from a DynamoDB stream
     AWS::SQS::Queue, AWS::SNS::Topic, AWS::S3::Bucket   queues, topics, buckets (by name, else the logical id)
 
-Anything else (other resource types, other event types, inline or S3 code, runtimes other than python3.x,
+Anything else (other resource types, other event types, inline or S3 code, runtimes other than python3.x and
+nodejs18.x/20.x/22.x,
 LocalSecondaryIndexes) is listed in `stack.unsupported`, never dropped silently. Outputs are ignored.
 
 Intrinsic functions are evaluated as the template is read. Ref of a resource gives its physical name (of a
@@ -36,6 +37,8 @@ from typing import Any, Callable, NamedTuple
 
 import yaml
 from pydantic import BaseModel, ValidationError
+
+from emulator.functions.runtimes import RUNTIMES
 
 from .stack import Function, Mapping, Stack, StackError, Table, parse_stack
 
@@ -624,8 +627,8 @@ class _Template:
         origins: _Origins = {(): at}
         reason = self._code(props, at, resource_type == _SAM_FUNCTION, entry, origins)
         runtime = self.get(props, "Runtime", at)
-        if reason is None and isinstance(runtime, str) and not runtime.startswith("python3."):
-            reason = f"Runtime {runtime}: Eddy runs python3.x functions"
+        if reason is None and isinstance(runtime, str) and runtime not in RUNTIMES:
+            reason = f"Runtime {runtime}: Eddy runs {', '.join(RUNTIMES)} functions"
         if reason is not None:
             self.unsupported.append(f"{logical_id} ({resource_type}): {reason}")
             self.skipped_functions.add(name)

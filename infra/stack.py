@@ -13,6 +13,7 @@
       replicate:
         handler: handlers.replicate.handler # a module path: its top-level package is zipped
         # code: ./src                       # or a folder to zip, with handler: app.handler inside it
+        #                                   # (nodejs18.x/20.x/22.x: code: and handler: index.handler)
         runtime: python3.11
         timeout: 30
         memory: 256
@@ -38,6 +39,8 @@ from typing import Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from emulator.functions.runtimes import RUNTIMES
 
 AttributeType = Literal["S", "N", "B"]
 ViewType = Literal["KEYS_ONLY", "NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES"]
@@ -98,9 +101,9 @@ class Function(Strict):
 
     @field_validator("runtime")
     @classmethod
-    def python_only(cls, runtime: str) -> str:
-        if not runtime.startswith("python3."):
-            raise ValueError("Eddy runs python3.x functions")
+    def runtime_eddy_runs(cls, runtime: str) -> str:
+        if runtime not in RUNTIMES:
+            raise ValueError(f"Eddy runs {', '.join(RUNTIMES)} functions")
         return runtime
 
     @field_validator("handler")

@@ -20,7 +20,7 @@ def test_serve_applies_the_example_stack_and_says_how_to_connect():
                 break
     text = "".join(lines)
     assert "create    table    orders (key pk, stream NEW_AND_OLD_IMAGES)" in text
-    assert "19 created" in text
+    assert "22 created" in text
     assert f"endpoint_url='{url}'" in text and "localstack_client.session.Session" in text and "aws --endpoint-url" in text
 
 

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 import yaml
 
+from emulator.functions.runtimes import RUNTIMES
 from infra.sam import is_template, stack_from_template, template_loader
 from infra.stack import Mapping, Stack, StackError, load_stack
 
@@ -126,7 +127,8 @@ def test_what_is_a_template():
 def test_the_example_template_is_the_example_stack():
     stack, template = load_stack(EXAMPLES / "stack.yaml"), load_stack(EXAMPLES / "template.yaml")
     assert template.model_dump(exclude=NO_CODE) == stack.model_dump(exclude=NO_CODE)
-    assert {function.code for function in template.functions.values()} == {"../.."}
+    assert {function.code for function in template.functions.values()} == {"../..", "../../handlers/nodejs/order_audit"}
+    assert stack.functions["order-audit"].code == template.functions["order-audit"].code
     assert (template.base_dir / "../.." / "handlers" / "replicate.py").is_file()
     assert template.unsupported == []
 
@@ -197,9 +199,9 @@ Resources:
   InS3:
     Type: AWS::Lambda::Function
     Properties: {Handler: app.handler, Code: {S3Bucket: deploys, S3Key: app.zip}}
-  Node:
+  Java:
     Type: AWS::Lambda::Function
-    Properties: {Handler: index.handler, Runtime: nodejs20.x, Code: ./node}
+    Properties: {Handler: example.Handler, Runtime: java21, Code: ./java}
   SomeRole: {Type: AWS::IAM::Role}
 """ + RESOURCES)
     replicate = stack.functions["replicate"]
@@ -211,7 +213,7 @@ Resources:
     assert stack.unsupported == [
         "Inline (AWS::Lambda::Function): Code.ZipFile: inline code is not supported; give Code as a local folder",
         "InS3 (AWS::Lambda::Function): Code: code in S3 is not supported; give Code as a local folder",
-        "Node (AWS::Lambda::Function): Runtime nodejs20.x: Eddy runs python3.x functions",
+        f"Java (AWS::Lambda::Function): Runtime java21: Eddy runs {', '.join(RUNTIMES)} functions",
         "SomeRole (AWS::IAM::Role): not supported by Eddy's stack files",
     ]
 

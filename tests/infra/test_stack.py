@@ -21,7 +21,7 @@ def test_errors_name_their_place_in_the_file(tmp_path):
     path = tmp_path / "bad.yaml"
     path.write_text(yaml.safe_dump({
         "tables": {"orders": {"key": {"pk": "S"}, "stream": "NEW_IMAGES"}, "plain": {"key": {"pk": "X"}}},
-        "functions": {"f": {"handler": "nodots", "runtime": "nodejs20.x", "timeout": 0}},
+        "functions": {"f": {"handler": "nodots", "runtime": "java21", "timeout": 0}},
         "mappings": [{"function": "f", "table": "orders", "batch_size": 20000, "on_failure": {"queue": "q", "topic": "t"}}],
         "surprise": 1,
     }))
@@ -29,7 +29,7 @@ def test_errors_name_their_place_in_the_file(tmp_path):
         load_stack(path)
     message = str(invalid.value)
     for expected in ("tables.orders.stream: Input should be 'KEYS_ONLY'", "tables.plain.key.pk: Input should be 'S', 'N' or 'B'",
-                     "functions.f.handler: a handler is module.function", "functions.f.runtime: Eddy runs python3.x",
+                     "functions.f.handler: a handler is module.function", "functions.f.runtime: Eddy runs python3.9, ",
                      "functions.f.timeout: Input should be greater than or equal to 1",
                      "mappings.0.batch_size: Input should be less than or equal to 10000",
                      "mappings.0.on_failure: name exactly one on-failure destination", "surprise: Extra inputs are not permitted"):
@@ -64,11 +64,11 @@ def test_up_is_idempotent_and_down_removes_everything(server_url):
         "dynamodb", endpoint_url=server_url, region_name="us-east-1",
         aws_access_key_id="t", aws_secret_access_key="t").list_tables()["TableNames"] == []
     created = up(stack, clients, echo=lines.append)
-    assert summary(created) == "19 created"
-    assert summary(up(stack, clients, echo=lines.append)) == "19 left alone"
+    assert summary(created) == "22 created"
+    assert summary(up(stack, clients, echo=lines.append)) == "22 left alone"
     lam = clients("lambda")
     mappings = lam.list_event_source_mappings()["EventSourceMappings"]
-    assert len(mappings) == 5
+    assert len(mappings) == 6
     replicate = next(m for m in mappings if m["FunctionArn"].endswith(":replicate"))
     assert replicate["BisectBatchOnFunctionError"] and replicate["MaximumRetryAttempts"] == 10
     assert replicate["DestinationConfig"]["OnFailure"]["Destination"].endswith(":stream-failures")
@@ -84,7 +84,7 @@ def test_up_is_idempotent_and_down_removes_everything(server_url):
     assert sorted((a.kind, a.name) for a in changes) == [("function", "welcome"), ("mapping", "replicate <- orders"),
                                                           ("mapping", "welcome <- users"), ("table", "users")]
     assert clients("dynamodb").describe_table(TableName="users")["Table"]["StreamSpecification"]["StreamViewType"] == "NEW_AND_OLD_IMAGES"
-    assert summary(down(stack, clients, echo=lines.append)) == "19 deleted"
+    assert summary(down(stack, clients, echo=lines.append)) == "22 deleted"
     assert clients("dynamodb").list_tables()["TableNames"] == []
     assert lam.list_functions()["Functions"] == []
 
@@ -92,12 +92,12 @@ def test_up_is_idempotent_and_down_removes_everything(server_url):
 def test_the_cli(server_url, capsys, tmp_path):
     http_json(server_url + "/moto-api/reset", {})
     assert eddy(["up", "-f", str(EXAMPLE), "--endpoint-url", server_url, "--dry-run"]) == 0
-    assert "Would be: 19 created" in capsys.readouterr().out
+    assert "Would be: 22 created" in capsys.readouterr().out
     assert eddy(["up", "-f", str(EXAMPLE), "--endpoint-url", server_url]) == 0
     out = capsys.readouterr().out
-    assert "create    table    orders (key pk, stream NEW_AND_OLD_IMAGES)" in out and out.rstrip().endswith("19 created")
+    assert "create    table    orders (key pk, stream NEW_AND_OLD_IMAGES)" in out and out.rstrip().endswith("22 created")
     assert eddy(["down", "-f", str(EXAMPLE), "--endpoint-url", server_url]) == 0
-    assert capsys.readouterr().out.rstrip().endswith("19 deleted")
+    assert capsys.readouterr().out.rstrip().endswith("22 deleted")
     (tmp_path / "bad.yaml").write_text("tables: {t: {key: {}}}")
     assert eddy(["up", "-f", str(tmp_path / "bad.yaml"), "--endpoint-url", server_url]) == 2
     assert "tables.t.key: a key is a partition key and optionally a sort key" in capsys.readouterr().err
