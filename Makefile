@@ -50,6 +50,7 @@ bench: $(STAMP) $(NODE_STAMP)
 	$(PY) bench/triggers.py
 	$(PY) bench/durability.py
 	$(PY) bench/kinesis_triggers.py
+	$(PY) bench/node_invoke.py
 	$(PY) bench/spark_jobs.py
 
 # moto's own dynamodb and dynamodbstreams tests in server mode, against plain moto and against Eddy
