@@ -1,6 +1,6 @@
 """The worker subprocess that runs an uploaded function's code, as Lambda's Python runtime does.
 
-    python -m emulator.functions.worker <handler module.func>
+    python emulator/functions/worker.py <handler module.func>   (a script: the emulator package is not imported)
 
 It runs with the function's code folder as its working directory and first entry of sys.path, and the
 function's environment variables. It imports the handler once, then reads one JSON request per line on
@@ -57,7 +57,8 @@ def main() -> int:
     protocol = os.fdopen(os.dup(sys.stdout.fileno()), "w", buffering=1)
     log = _Log()
     sys.stdout = log  # the handler's prints are logs, not answers
-    sys.path.insert(0, os.getcwd())
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path[:] = [os.getcwd(), *(path for path in sys.path if os.path.abspath(path or ".") != here)]
     module_name, _, function_name = sys.argv[1].rpartition(".")
     try:
         handler = getattr(importlib.import_module(module_name), function_name)
