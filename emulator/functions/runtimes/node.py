@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -56,4 +57,5 @@ class NodeRuntime(Runtime):
         if link.is_symlink() or link.exists():
             return
         if SDK_MODULES.is_dir():
-            link.symlink_to(SDK_MODULES, target_is_directory=True)
+            with suppress(FileExistsError):  # another worker of the same function linked it first
+                link.symlink_to(SDK_MODULES, target_is_directory=True)
