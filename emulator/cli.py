@@ -106,7 +106,8 @@ def serve_command(args: argparse.Namespace) -> int:
 
 def apply_stack(path: str, endpoint_url: str) -> bool:
     from infra.apply import Clients, summary, up
-    from infra.stack import StackError, load_stack
+    from infra.load import load_stack
+    from infra.stack import StackError
 
     try:
         stack = load_stack(path)

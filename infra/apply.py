@@ -7,22 +7,17 @@ ordinary boto3 call, so what works here works against any endpoint.
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
-import io
 import json
-import zipfile
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Callable
 
 import boto3
 from botocore.exceptions import ClientError
 
+from .packages import package, sha256
 from .stack import Function, Mapping, Stack, StackError, Table
 
 DEFAULT_ROLE = "arn:aws:iam::{account}:role/eddy-stack-function"
-SKIPPED_IN_ZIP = {"__pycache__", ".git", ".venv", ".eddy", ".peer", "node_modules", ".pytest_cache", "build", "bench", "tests"}
 
 
 @dataclass
@@ -62,40 +57,6 @@ class Clients:
             return self("sts").get_caller_identity()["Account"]
         except Exception:
             return "123456789012"
-
-
-# -- code packages -----------------------------------------------------------------------------------------
-
-
-def package(function: Function, base_dir: Path) -> tuple[bytes, str]:
-    """The function's zip (deterministic, so an unchanged folder gives the same CodeSha256) and its handler."""
-    if function.code:
-        folder, prefix = (base_dir / function.code).resolve(), ""
-    else:
-        top = function.handler.split(".")[0]
-        spec = importlib.util.find_spec(top)
-        if spec is None or not spec.submodule_search_locations:
-            raise StackError(f"handler {function.handler}: package {top!r} cannot be found to zip (give code: a folder)")
-        folder, prefix = Path(list(spec.submodule_search_locations)[0]).resolve(), top + "/"
-    if not folder.is_dir():
-        raise StackError(f"function code folder {folder} does not exist")
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for path in sorted(folder.rglob("*")):
-            relative = path.relative_to(folder)
-            if path.is_dir() or SKIPPED_IN_ZIP & set(relative.parts) or path.suffix == ".pyc":
-                continue
-            info = zipfile.ZipInfo(prefix + relative.as_posix(), date_time=(1980, 1, 1, 0, 0, 0))
-            info.external_attr = 0o644 << 16
-            info.compress_type = zipfile.ZIP_DEFLATED
-            archive.writestr(info, path.read_bytes())
-    return buffer.getvalue(), function.handler
-
-
-def _sha256(data: bytes) -> str:
-    import base64
-
-    return base64.b64encode(hashlib.sha256(data).digest()).decode()
 
 
 # -- resources -------------------------------------------------------------------------------------------------
@@ -217,7 +178,7 @@ def _function_actions(name: str, function: Function, stack: Stack, clients: Clie
         return [Action("create", "function", name, f"{handler}, {len(code)} bytes of code",
                        lambda: lam.create_function(FunctionName=name, Role=role, Code={"ZipFile": code}, **configuration))]
     actions = []
-    if current.get("CodeSha256") != _sha256(code):
+    if current.get("CodeSha256") != sha256(code):
         actions.append(Action("update", "function", name, "code", lambda: lam.update_function_code(FunctionName=name, ZipFile=code)))
     changed = [key for key, value in configuration.items()
                if (current.get(key) or ({"Variables": {}} if key == "Environment" else "")) != value]

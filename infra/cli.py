@@ -16,7 +16,8 @@ import sys
 from botocore.exceptions import BotoCoreError, ClientError
 
 from .apply import Clients, down, summary, up
-from .stack import StackError, load_stack
+from .load import load_stack
+from .stack import StackError
 
 DEFAULT_ENDPOINT = "http://127.0.0.1:4566"
 

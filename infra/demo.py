@@ -27,11 +27,11 @@ def say(text: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from emulator.engine import Emulator
     from emulator.api.server import Server
+    from emulator.engine import Emulator
 
     from .apply import Clients, summary, up
-    from .stack import load_stack
+    from .load import load_stack
 
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
     started = time.perf_counter()

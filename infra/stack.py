@@ -28,8 +28,8 @@
     topics: [welcome]
     buckets: [archive]
 
-`load_stack(path)` reads a stack file (or a SAM / CloudFormation template, see sam.py) and validates it;
-every error names its place in the file, e.g. `tables.orders.stream: Input should be 'KEYS_ONLY', ...`.
+`parse_stack` validates a stack file's document (infra/load.py reads the file, or a SAM / CloudFormation template,
+see sam/); every error names its place in the file, e.g. `tables.orders.stream: Input should be 'KEYS_ONLY', ...`.
 """
 
 from __future__ import annotations
@@ -37,7 +37,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from emulator.functions.runtimes import RUNTIMES
@@ -215,20 +214,3 @@ def _problems(error: ValidationError) -> list[str]:
         lines.append(f"  {place}: {message}")
     return lines
 
-
-def load_stack(path: str | Path) -> Stack:
-    """A stack from a stack file, or from a SAM / CloudFormation template (recognised by its Resources)."""
-    path = Path(path)
-    try:
-        text = path.read_text()
-    except OSError as error:
-        raise StackError(f"{path}: cannot read it: {error.strerror}") from None
-    from .sam import is_template, stack_from_template, template_loader
-
-    try:
-        document = yaml.load(text, Loader=template_loader())
-    except yaml.YAMLError as error:
-        raise StackError(f"{path}: not valid YAML: {error}") from None
-    if is_template(document):
-        return stack_from_template(document, source=str(path), base_dir=path.parent)
-    return parse_stack(document, source=str(path), base_dir=path.parent)

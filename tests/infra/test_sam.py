@@ -1,4 +1,4 @@
-"""SAM / CloudFormation templates as stacks (infra/sam.py): short forms, intrinsics, resources, what is skipped, errors."""
+"""SAM / CloudFormation templates as stacks (infra/sam/): short forms, intrinsics, resources, what is skipped, errors."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ import pytest
 import yaml
 
 from emulator.functions.runtimes import RUNTIMES
+from infra.load import load_stack
 from infra.sam import is_template, stack_from_template, template_loader
-from infra.stack import Mapping, Stack, StackError, load_stack
+from infra.stack import Mapping, Stack, StackError
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "infra" / "examples"
 NO_CODE = {"functions": {"__all__": {"code"}}}

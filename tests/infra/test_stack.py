@@ -11,7 +11,8 @@ import yaml
 
 from emulator.cli import main as eddy
 from infra.apply import Clients, down, summary, up
-from infra.stack import StackError, load_stack, parse_stack
+from infra.load import load_stack
+from infra.stack import StackError, parse_stack
 from tests.conftest import http_json
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "infra" / "examples" / "stack.yaml"
