@@ -1,0 +1,141 @@
+"""The house rules of docs/ARCHITECTURE.md: small modules, small folders, imports in one direction.
+
+- no module over 400 lines;
+- no folder with more than 15 modules;
+- no import cycle between modules. An import under `if TYPE_CHECKING:` is not an edge; an import inside a
+  function is (deferring an import hides a cycle, it does not remove it). Importing a package runs its
+  __init__, but `from pkg import module` is an edge to the module only, so a package's __init__ re-exporting
+  its modules is not a cycle.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ["emulator", "spark_batch", "infra", "tools", "handlers"]
+MAX_LINES = 400
+MAX_MODULES_PER_FOLDER = 15
+
+
+def source_files() -> list[Path]:
+    return sorted(path for package in PACKAGES for path in (ROOT / package).rglob("*.py")
+                  if "__pycache__" not in path.parts and "node_modules" not in path.parts)
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    if parts[0] == "tools":  # tools/ is on sys.path when its scripts run: tools/peer/x.py is `peer.x`
+        parts = parts[1:]
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imported_modules(tree: ast.Module, name: str, is_package: bool, known: set[str]) -> set[str]:
+    """The modules of `known` that this module imports, outside `if TYPE_CHECKING:` blocks."""
+    type_checking = {id(node) for block in ast.walk(tree) if isinstance(block, ast.If)
+                     and "TYPE_CHECKING" in ast.unparse(block.test) for node in ast.walk(block)}
+    targets: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in type_checking:
+            continue
+        if isinstance(node, ast.Import):
+            targets.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                package = name.split(".") if is_package else name.split(".")[:-1]
+                anchor = package[:len(package) - (node.level - 1)]
+                base = ".".join(anchor + ([node.module] if node.module else []))
+            for alias in node.names:
+                submodule = f"{base}.{alias.name}"
+                targets.add(submodule if submodule in known else base)
+    return {target for target in targets if target in known and target != name}
+
+
+def import_graph() -> dict[str, set[str]]:
+    files = {module_name(path): path for path in source_files()}
+    return {name: imported_modules(ast.parse(path.read_text()), name, path.name == "__init__.py", set(files))
+            for name, path in files.items()}
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm, iteratively)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for start in graph:
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, edges = work[-1]
+            for target in edges:
+                if target not in index:
+                    index[target] = low[target] = len(index)
+                    stack.append(target)
+                    on_stack.add(target)
+                    work.append((target, iter(sorted(graph.get(target, ())))))
+                    break
+                if target in on_stack:
+                    low[node] = min(low[node], index[target])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    component = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component.append(member)
+                        if member == node:
+                            break
+                    if len(component) > 1:
+                        found.append(sorted(component))
+    return found
+
+
+def test_no_module_is_over_400_lines():
+    long = {str(path.relative_to(ROOT)): lines for path in source_files()
+            if (lines := len(path.read_text().splitlines())) > MAX_LINES}
+    assert long == {}
+
+
+def test_no_folder_has_more_than_15_modules():
+    counts: dict[str, int] = {}
+    for path in source_files():
+        folder = str(path.parent.relative_to(ROOT))
+        counts[folder] = counts.get(folder, 0) + 1
+    assert {folder: count for folder, count in counts.items() if count > MAX_MODULES_PER_FOLDER} == {}
+
+
+def test_no_import_cycles():
+    assert cycles(import_graph()) == []
+
+
+def test_the_graph_sees_relative_deferred_and_type_checking_imports(tmp_path):
+    tree = ast.parse(
+        "from typing import TYPE_CHECKING\n"
+        "from . import sibling\n"
+        "from .other import thing\n"
+        "def later():\n    import pkg.deferred\n"
+        "if TYPE_CHECKING:\n    from pkg.hint import Hint\n")
+    known = {"pkg", "pkg.sibling", "pkg.other", "pkg.deferred", "pkg.hint"}
+    assert imported_modules(tree, "pkg.me", False, known) == {"pkg.sibling", "pkg.other", "pkg.deferred"}
+
+
+@pytest.mark.parametrize("graph, expected", [
+    ({"a": {"b"}, "b": {"c"}, "c": set()}, []),
+    ({"a": {"b"}, "b": {"a"}, "c": {"a"}}, [["a", "b"]]),
+    ({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"d"}}, [["a", "b", "c"]]),
+])
+def test_cycles_finds_exactly_the_cycles(graph, expected):
+    assert cycles(graph) == expected

@@ -1,0 +1,1 @@
+"""The peer suite's parts (tools/peer_suite.py is the command)."""

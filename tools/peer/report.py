@@ -1,0 +1,70 @@
+"""The comparison's outcome: AWS's behaviour where moto differs, and the summary table."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from peer.common import PASSING, log
+from peer.runs import Run
+
+#: tests where Eddy answers as AWS does and plain moto does not. They are listed in the summary, with the
+#: reason, and not counted as regressions. Keep this list short and every entry explained.
+AWS_DIFFERENCES = {
+    "test_enable_stream_on_table": "sends StreamViewType 'OLD_IMAGES', not a view type: AWS (and Eddy) answer "
+                                   "ValidationException, moto accepts it",
+    "test_stream_with_range_key": "sends StreamViewType 'NEW_IMAGES', not a view type: AWS (and Eddy) answer "
+                                  "ValidationException, moto accepts it",
+}
+
+
+def aws_difference(nodeid: str) -> str | None:
+    return AWS_DIFFERENCES.get(nodeid.rsplit("::", 1)[-1].split("[", 1)[0])
+
+
+COLUMNS = ["passed", "failed", "error", "skipped", "xfailed", "xpassed", "collection_error"]
+
+
+def print_summary(moto_run: Run, eddy_run: Run, regressions: list[tuple[str, dict | None]]) -> None:
+    log()
+    log("=" * 100)
+    log("peer suite summary (moto's own tests, TEST_SERVER_MODE=true)")
+    cols = [c for c in COLUMNS if any(r.counts().get(c) for r in (moto_run, eddy_run))] or ["passed"]
+    header = f"  {'server':<8}{'tests':>7}" + "".join(f"{c:>{max(9, len(c) + 2)}}" for c in cols) + f"{'time':>9}"
+    log(header)
+    for r in (moto_run, eddy_run):
+        c = r.counts()
+        row = f"  {r.label:<8}{len(r.results):>7}" + "".join(f"{c.get(k, 0):>{max(9, len(k) + 2)}}" for k in cols)
+        row += f"{r.seconds:>8.1f}s"
+        if r.timed_out:
+            row += "  (TIMED OUT)"
+        if r.note:
+            row += f"  ({r.note})"
+        log(row)
+
+    skipped = Counter(r["message"] for r in moto_run.results.values() if r["outcome"] == "skipped")
+    if skipped:
+        log("\n  skipped on moto (not compared), by reason:")
+        for reason, n in skipped.most_common():
+            log(f"    {n:>4} x {reason}")
+    base_fail = sorted(n for n, r in moto_run.results.items() if r["outcome"] not in PASSING | {"skipped", "xfailed"})
+    if base_fail:
+        log(f"\n  failing on plain moto too (not compared): {len(base_fail)}")
+        for n in base_fail[:20]:
+            log(f"    {moto_run.results[n]['outcome'].upper():<8} {n}")
+        if len(base_fail) > 20:
+            log(f"    ... and {len(base_fail) - 20} more")
+    fixed = [n for n, r in eddy_run.results.items()
+             if r["outcome"] in PASSING and n in moto_run.results and moto_run.results[n]["outcome"] not in PASSING]
+    if fixed:
+        log(f"\n  not passing on moto but passing on Eddy (informational): {len(fixed)}")
+
+    log()
+    if regressions:
+        log(f"  PASSED ON MOTO BUT NOT ON EDDY: {len(regressions)}")
+        for nodeid, rec in regressions:
+            outcome = rec["outcome"].upper() if rec else "NOT RUN"
+            msg = f"  -- {rec['message']}" if rec and rec.get("message") else ""
+            log(f"    {outcome:<8} {nodeid}{msg}")
+    else:
+        log("  no test that passes against plain moto fails against Eddy")
+    log("=" * 100)
