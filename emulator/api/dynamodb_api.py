@@ -18,7 +18,7 @@ from emulator.errors import AWSError, ValidationException, constraint_violation
 from emulator.messages import Request, Response, error_response
 from emulator.streams.records import StreamViewType
 from emulator.api.streams_api import parse_body
-from emulator.api import kinesis_destinations_api
+from emulator.api import dynamodb_fast, kinesis_destinations_api
 
 TARGET_PREFIX = "DynamoDB_20120810."
 
@@ -41,21 +41,23 @@ def handle(emulator: Emulator, operation: str, request: Request) -> Response:
     try:
         if operation in kinesis_destinations_api.OPERATIONS:  # Eddy's own: moto has no Kinesis destinations
             return kinesis_destinations_api.handle(emulator, operation, request)
-        if operation in DEFINITION_OPERATIONS:  # the others' bodies are read by moto alone
-            params = parse_body(request.body)
-            if operation == "CreateTable":
-                return create_table(emulator, request, params)
-            if operation == "UpdateTable":
-                return update_table(emulator, request, params)
+        params = parse_body(request.body)  # the one decoding of the body: the fast path takes it as it is
+        if operation == "CreateTable":
+            return create_table(emulator, request, params)
+        if operation == "UpdateTable":
+            return update_table(emulator, request, params)
         with emulator.lock:
-            call = moto_bridge.DynamoDBCall(request, request.body)
-            if operation not in WRITE_OPERATIONS:
-                response = call.run()
-            else:
+            writes = operation in WRITE_OPERATIONS
+            if writes:
                 emulator.capture.begin()
-                try:
-                    response = call.run()
-                finally:
+            try:
+                response = dynamodb_fast.answer(operation, request, params)
+                if response is not None:
+                    return response
+                call = moto_bridge.DynamoDBCall(request, request.body)
+                response = call.run()
+            finally:
+                if writes:
                     emulator.capture.end()
             if operation in DEFINITION_OPERATIONS and response.status == 200:
                 emulator.persistence.table_request(call.account_id, call.region, operation, params)
@@ -65,10 +67,6 @@ def handle(emulator: Emulator, operation: str, request: Request) -> Response:
     except AWSError as error:
         return error_response(error)
     except Exception as error:  # moto failed on input it did not expect: the client's request, not a fault
-        try:
-            parse_body(request.body)  # only parsed here, once moto has failed: the happy path reads it once
-        except AWSError as unreadable:
-            return error_response(unreadable)
         log.exception("moto could not process %s", operation)
         return error_response(ValidationException(f"Could not process {operation}: {type(error).__name__}: {error}"))
 

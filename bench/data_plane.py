@@ -1,0 +1,112 @@
+"""The DynamoDB data plane through boto3, in-process: Eddy against moto, measured in the same run.
+
+PutItem (Eddy's table has a NEW_AND_OLD_IMAGES stream, moto's has none), GetItem, Query (one partition of
+10 items) and BatchWriteItem (25 puts). Target (issue 11): Eddy >= 1.4x moto on each.
+
+    .venv/bin/python bench/data_plane.py [--requests 1500] [--rounds 3] [--only PutItem,GetItem]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Callable
+
+import boto3
+from moto import mock_aws
+
+from common import item, median_rate
+
+os.environ.setdefault("AWS_ACCESS_KEY_ID", "bench")
+os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "bench")
+
+TARGET = 1.4
+
+
+def create(dynamodb, name: str, streamed: bool) -> None:
+    params = dict(TableName=name, BillingMode="PAY_PER_REQUEST",
+                  KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
+                  AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                                        {"AttributeName": "sk", "AttributeType": "N"}])
+    if streamed:
+        params["StreamSpecification"] = {"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"}
+    dynamodb.create_table(**params)
+
+
+def row(i: int) -> dict:
+    return dict(item(i), pk={"S": f"user#{i // 10 % 500}"}, sk={"N": str(i % 10)})
+
+
+def workloads(dynamodb, table: str, count: int) -> dict[str, Callable[[], int]]:
+    offset = [0]
+
+    def put() -> int:
+        start = offset[0]
+        for i in range(start, start + count):
+            dynamodb.put_item(TableName=table, Item=row(i))
+        offset[0] += count
+        return count
+
+    def get() -> int:
+        for i in range(count):
+            dynamodb.get_item(TableName=table, Key={"pk": {"S": f"user#{i % 500}"}, "sk": {"N": str(i % 10)}})
+        return count
+
+    def query() -> int:
+        for i in range(count):
+            dynamodb.query(TableName=table, KeyConditionExpression="pk = :p",
+                           ExpressionAttributeValues={":p": {"S": f"user#{i % 500}"}})
+        return count
+
+    def batch_write() -> int:
+        batches = max(1, count // 25)
+        for b in range(batches):
+            dynamodb.batch_write_item(RequestItems={table: [
+                {"PutRequest": {"Item": row(b * 25 + i)}} for i in range(25)]})
+        return batches
+
+    return {"PutItem": put, "GetItem": get, "Query": query, "BatchWriteItem": batch_write}
+
+
+def measure(dynamodb, table: str, count: int, rounds: int, only: list[str]) -> dict[str, float]:
+    work = workloads(dynamodb, table, count)
+    work["PutItem"]()  # every key present before reads are measured
+    return {name: median_rate(work[name], rounds) for name in only}
+
+
+def measure_moto(count: int, rounds: int, only: list[str]) -> dict[str, float]:
+    with mock_aws():
+        dynamodb = boto3.client("dynamodb", region_name="us-east-1")
+        create(dynamodb, "plain", streamed=False)
+        return measure(dynamodb, "plain", count, rounds, only)
+
+
+def measure_eddy(count: int, rounds: int, only: list[str]) -> dict[str, float]:
+    from emulator import emulate
+
+    with emulate(housekeeping_interval=None):
+        dynamodb = boto3.client("dynamodb", region_name="us-east-1")
+        create(dynamodb, "streamed", streamed=True)
+        return measure(dynamodb, "streamed", count, rounds, only)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--requests", type=int, default=1500)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--only", default="PutItem,GetItem,Query,BatchWriteItem")
+    args = parser.parse_args()
+    only = args.only.split(",")
+    measure_moto(100, 1, only)  # warm both paths up
+    measure_eddy(100, 1, only)
+    moto = measure_moto(args.requests, args.rounds, only)
+    eddy = measure_eddy(args.requests, args.rounds, only)
+    print(f"DynamoDB data plane, in-process boto3, {args.requests} requests x {args.rounds} rounds (median requests/s)")
+    print(f"  {'operation':16} {'moto':>8} {'Eddy':>8}  ratio (target >= {TARGET}x)")
+    for name in only:
+        print(f"  {name:16} {moto[name]:8.0f} {eddy[name]:8.0f}  {eddy[name] / moto[name]:.2f}x")
+    print("  (Eddy's table has a NEW_AND_OLD_IMAGES stream, moto's none; BatchWriteItem counts requests of 25 puts)")
+
+
+if __name__ == "__main__":
+    main()
