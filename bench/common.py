@@ -7,6 +7,13 @@ import time
 from typing import Callable
 
 
+def moto_first() -> None:
+    """Plain moto is measured before Eddy is imported: Eddy replaces two of moto's model methods in this process."""
+    import sys
+
+    assert "emulator" not in sys.modules, "measure moto before importing the emulator"
+
+
 def median_rate(work: Callable[[], int], rounds: int = 5) -> float:
     """Operations per second, the median of `rounds` runs of `work` (which returns how many it did)."""
     rates = []

@@ -1,5 +1,5 @@
 """PutItem through boto3, in-process: Eddy on a table with a NEW_AND_OLD_IMAGES stream vs moto on a table
-without one, measured in the same run. Target (issue 2): Eddy >= 0.9x moto.
+without one, measured in the same run. Target (issue 11): Eddy >= 1.4x moto (issue 2 asked 0.9x).
 
     .venv/bin/python bench/put_item.py [--items 3000] [--rounds 5]
 """
@@ -12,7 +12,7 @@ import os
 import boto3
 from moto import mock_aws
 
-from common import create_table, item, median_rate
+from common import moto_first, create_table, item, median_rate
 
 os.environ.setdefault("AWS_ACCESS_KEY_ID", "bench")
 os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "bench")
@@ -49,14 +49,15 @@ def main() -> None:
     parser.add_argument("--items", type=int, default=3000)
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
-    measure_moto(200, 1)  # warm both paths up
-    measure_eddy(200, 1)
+    moto_first()
+    measure_moto(200, 1)  # warm up
     moto_rate = measure_moto(args.items, args.rounds)
+    measure_eddy(200, 1)
     eddy_rate = measure_eddy(args.items, args.rounds)
     print(f"PutItem, in-process, {args.items} items x {args.rounds} rounds (median)")
     print(f"  moto, table without a stream:          {moto_rate:8.0f} puts/s")
     print(f"  Eddy, table with NEW_AND_OLD_IMAGES:   {eddy_rate:8.0f} puts/s")
-    print(f"  ratio Eddy / moto: {eddy_rate / moto_rate:.2f}x (target >= 0.90x)")
+    print(f"  ratio Eddy / moto: {eddy_rate / moto_rate:.2f}x (target >= 1.40x)")
 
 
 if __name__ == "__main__":
