@@ -42,7 +42,6 @@ class NotShaped(Exception):
 # -- the body as moto's JSON parser shapes it ---------------------------------------------------------------
 
 Converter = Callable[[Any], Any]
-_converters: dict[str, Converter] = {}  # by shape name
 _operations: dict[str, Converter] = {}  # by operation name
 _AV_SCALARS = frozenset({"S", "N", "NULL", "BOOL"})
 
@@ -70,37 +69,44 @@ def _attribute_value(value: Any) -> Any:
     return shaped
 
 
-def _converter(shape: Any) -> Converter:
-    name = shape.name
-    found = _converters.get(name)
-    if found is not None:
-        return found
-    if name == "AttributeValue":
-        converter = _attribute_value
-    elif shape.type_name == "structure":
-        members: list[tuple[str, str, Converter]] = []
-        _converters[name] = lambda value: _structure(members, value)  # a recursive shape finds itself
-        for member_name, member in shape.members.items():
-            members.append((member_name, member.serialization.get("name", member_name), _converter(member)))
-        return _converters[name]
-    elif shape.type_name == "list":
-        element = _converter(shape.member)
-        converter = lambda value: [element(item) for item in value]  # noqa: E731
-    elif shape.type_name == "map":
-        key, element = _converter(shape.key), _converter(shape.value)
-        converter = lambda value: {key(k): element(v) for k, v in value.items()}  # noqa: E731
-    elif shape.type_name in ("integer", "long", "short", "byte"):
-        converter = int
-    elif shape.type_name in ("float", "double"):
-        converter = float
-    elif shape.type_name == "blob":
-        converter = base64.b64decode
-    elif shape.type_name == "timestamp":
-        converter = default_timestamp_parser
-    else:
-        converter = _same
-    _converters[name] = converter
-    return converter
+class ShapeWalker:
+    """A botocore shape compiled into one function over its values, once per shape name.
+
+    A structure keeps the members its shape names that are not None, read by their JSON names and written by
+    their model names when `from_json` (a request), the other way round when not (an answer); `map_of(key,
+    value)` makes a map's function from its key's and value's; leaves by type name (others kept as they are).
+    """
+
+    def __init__(self, *, from_json: bool, attribute_value: Converter,
+                 map_of: Callable[[Converter, Converter], Converter], leaves: dict[str, Converter]) -> None:
+        self.from_json, self.attribute_value, self.map_of, self.leaves = from_json, attribute_value, map_of, leaves
+        self._compiled: dict[str, Converter] = {}
+
+    def __call__(self, shape: Any) -> Converter:
+        name = shape.name
+        found = self._compiled.get(name)
+        if found is not None:
+            return found
+        kind = shape.type_name
+        if name == "AttributeValue":
+            walk = self.attribute_value
+        elif kind == "structure":
+            members: list[tuple[str, str, Converter]] = []
+            self._compiled[name] = lambda value: _structure(members, value)  # a recursive shape finds itself
+            for member_name, member in shape.members.items():
+                json_name = member.serialization.get("name", member_name)
+                read, write = (json_name, member_name) if self.from_json else (member_name, json_name)
+                members.append((read, write, self(member)))
+            return self._compiled[name]
+        elif kind == "list":
+            element = self(shape.member)
+            walk = lambda value: [element(item) for item in value]  # noqa: E731
+        elif kind == "map":
+            walk = self.map_of(self(shape.key), self(shape.value))
+        else:
+            walk = self.leaves.get(kind, _same)
+        self._compiled[name] = walk
+        return walk
 
 
 def _same(value: Any) -> Any:
@@ -110,19 +116,27 @@ def _same(value: Any) -> Any:
 def _structure(members: list[tuple[str, str, Converter]], value: Any) -> Any:
     if value is None:
         return None
-    shaped = {}
-    for name, json_name, convert in members:
-        raw = value.get(json_name)
-        if raw is not None:
-            shaped[name] = convert(raw)
-    return shaped
+    walked = {}
+    for read, write, walk in members:
+        member = value.get(read)
+        if member is not None:
+            walked[write] = walk(member)
+    return walked
+
+
+_shaped = ShapeWalker(
+    from_json=True, attribute_value=_attribute_value,
+    map_of=lambda key, element: lambda value: {key(k): element(v) for k, v in value.items()},
+    leaves={"integer": int, "long": int, "short": int, "byte": int, "float": float, "double": float,
+            "blob": base64.b64decode, "timestamp": default_timestamp_parser},
+)
 
 
 def shape_params(operation: str, params: dict[str, Any]) -> dict[str, Any]:
     """`params` (the decoded body) as moto's parser hands them to its handler; NotShaped if it could not."""
     converter = _operations.get(operation)
     if converter is None:
-        converter = _operations[operation] = _converter(
+        converter = _operations[operation] = _shaped(
             get_service_model("dynamodb").operation_model(operation).input_shape)
     try:
         return converter(params)

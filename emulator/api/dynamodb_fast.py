@@ -46,7 +46,6 @@ def answer(operation: str, request: Request, params: dict[str, Any]) -> Response
 # (members the shape does not name are left out, None members too; blobs in base64, strings as str)
 
 Writer = Callable[[Any], Any]
-_writers: dict[str, Writer] = {}  # by shape name
 _outputs: dict[str, Writer] = {}  # by operation
 
 
@@ -94,53 +93,12 @@ def _attribute_value(value: Any) -> Any:
     return written
 
 
-def _writer(shape: Any) -> Writer:
-    name = shape.name
-    found = _writers.get(name)
-    if found is not None:
-        return found
-    kind = shape.type_name
-    if name == "AttributeValue":
-        writer: Writer = _attribute_value
-    elif kind == "structure":
-        members: list[tuple[str, str, Writer]] = []
-        _writers[name] = lambda value: _structure(members, value)  # a recursive shape finds itself
-        for member_name, member in shape.members.items():
-            members.append((member_name, member.serialization.get("name", member_name), _writer(member)))
-        return _writers[name]
-    elif kind == "list":
-        element = _writer(shape.member)
-        writer = lambda value: [element(item) for item in value]  # noqa: E731
-    elif kind == "map":
-        element = _writer(shape.value)
-        writer = lambda value: {k: w for k, w in ((k, element(v)) for k, v in value.items()) if w is not None}  # noqa: E731
-    elif kind == "string":
-        writer = _string
-    elif kind == "blob":
-        writer = _blob
-    elif kind in ("integer", "long"):
-        writer = int
-    elif kind in ("float", "double"):
-        writer = float
-    else:
-        writer = _same
-    _writers[name] = writer
-    return writer
-
-
-def _same(value: Any) -> Any:
-    return value
-
-
-def _structure(members: list[tuple[str, str, Writer]], value: Any) -> Any:
-    if value is None:
-        return None
-    written = {}
-    for name, json_name, write in members:
-        member = value.get(name)
-        if member is not None:
-            written[json_name] = write(member)
-    return written
+_writer = moto_actions.ShapeWalker(
+    from_json=False, attribute_value=_attribute_value,
+    map_of=lambda key, element: lambda value: {
+        k: w for k, w in ((k, element(v)) for k, v in value.items()) if w is not None},
+    leaves={"string": _string, "blob": _blob, "integer": int, "long": int, "float": float, "double": float},
+)
 
 
 def _text(value: Any) -> str:
