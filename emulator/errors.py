@@ -88,6 +88,13 @@ class FunctionNotFoundException(AWSError):
     status = 404
 
 
+class AccessDeniedException(AWSError):
+    """Lambda's answer to a resource another account has not shared (HTTP 403)."""
+
+    code = "AccessDeniedException"
+    status = 403
+
+
 class EddyError(Exception):
     """A failure of Eddy's own machinery (not a client's mistake), kept with its cause."""
 

@@ -12,7 +12,9 @@ Eddy answers these itself, in both doors:
     POST   /2015-03-31/event-source-mappings/          CreateEventSourceMapping
     GET    /2015-03-31/event-source-mappings/          ListEventSourceMappings
     GET/PUT/DELETE /2015-03-31/event-source-mappings/{uuid}
-The rest of the Lambda API (aliases, layers, permissions, ...) is moto's.
+    GET    /2018-10-31/layers?find=LayerVersion&Arn=   GetLayerVersionByArn
+CreateFunction and UpdateFunctionConfiguration take Layers (emulator/functions/layers.py). The rest of the
+Lambda API (aliases, permissions, PublishLayerVersion and the other layer operations, ...) is moto's.
 """
 
 from __future__ import annotations
@@ -27,7 +29,15 @@ from typing import Any, Callable
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from emulator.engine import Emulator
-from emulator.errors import AWSError, InvalidParameterValueException, ValidationException, constraint_violation
+from emulator.errors import (
+    AWSError,
+    FunctionNotFoundException,
+    InvalidParameterValueException,
+    ValidationException,
+    constraint_violation,
+)
+from emulator.functions.layers import LAYER_VERSION_ARN, resolve_layers
+from emulator.functions.moto_layers import layer_version_configuration
 from emulator.functions.registry import FUNCTION_NAME, Function
 from emulator.functions.runtimes import runtime_of
 from emulator.messages import Request, Response
@@ -48,6 +58,7 @@ ROUTES = [
     ("PUT", re.compile(r"^/2015-03-31/event-source-mappings/(?P<uuid>[^/]+)/?$"), "update_event_source_mapping"),
     ("DELETE", re.compile(r"^/2015-03-31/event-source-mappings/(?P<uuid>[^/]+)/?$"), "delete_event_source_mapping"),
 ]
+LAYERS = re.compile(r"^/2018-10-31/layers/?$")
 ROLE = re.compile(r"^arn:aws[a-z-]*:iam::\d{12}:role/?[A-Za-z0-9+=,.@_/-]+$")
 
 
@@ -57,6 +68,8 @@ def claims(request: Request) -> bool:
 
 def _route(request: Request) -> tuple[str, dict[str, str]] | None:
     path = urlsplit(request.url).path
+    if LAYERS.match(path) and request.method.upper() == "GET" and _query(request).get("find") == "LayerVersion":
+        return "get_layer_version_by_arn", {}
     if not path.startswith(PREFIX):
         return None
     for method, pattern, operation in ROUTES:
@@ -166,12 +179,13 @@ def create_function(emulator: Emulator, request: Request, caller: tuple[str, str
     if not runtime_rules.valid_handler(handler):
         raise InvalidParameterValueException(f"Handler must be {runtime_rules.handler_hint}, not {handler!r}")
     zip_file = _zip_file(emulator, params.get("Code"), region)
+    layers = resolve_layers(params["Layers"], account_id, region) if params.get("Layers") is not None else []
     with emulator.lock:
         function = emulator.functions.create(
             name=name, account_id=account_id, region=region, handler=handler, runtime=runtime, zip_file=zip_file,
             now=emulator.clock.now(), timeout=_bounded(params, "Timeout", 1, 900, 3),
             memory_size=_bounded(params, "MemorySize", 128, 10240, 128), environment=_environment(params) or {},
-            role=role, description=str(params.get("Description", "")))
+            role=role, description=str(params.get("Description", "")), layers=layers)
     return json_response(function.configuration(), 201)
 
 
@@ -217,7 +231,18 @@ def delete_function(emulator: Emulator, request: Request, caller: tuple[str, str
 def update_function_configuration(emulator: Emulator, request: Request, caller: tuple[str, str], name: str) -> Response:
     params = _body(request)
     function = _function(emulator, name, caller)
+    layers = resolve_layers(params["Layers"], *caller) if params.get("Layers") is not None else None
+    runtime = params.get("Runtime", function.runtime)
+    runtime_rules = runtime_of(runtime)
+    handler = params.get("Handler", function.handler)
+    if not runtime_rules.valid_handler(handler):
+        raise InvalidParameterValueException(f"Handler must be {runtime_rules.handler_hint}, not {handler!r}")
+    if function.target is not None and runtime != function.runtime:
+        raise InvalidParameterValueException(f"{function.name} is a registered in-process function: its runtime is this process")
     with emulator.lock:
+        if layers is not None:
+            emulator.functions.set_layers(function, layers)
+        function.runtime, function.handler = runtime, handler
         if "Timeout" in params:
             function.timeout = _bounded(params, "Timeout", 1, 900, None)
         if "MemorySize" in params:
@@ -225,11 +250,6 @@ def update_function_configuration(emulator: Emulator, request: Request, caller: 
         environment = _environment(params)
         if environment is not None:
             function.environment = environment
-        if isinstance(params.get("Handler"), str):
-            runtime_rules = runtime_of(function.runtime)
-            if not runtime_rules.valid_handler(params["Handler"]):
-                raise InvalidParameterValueException(f"Handler must be {runtime_rules.handler_hint}, not {params['Handler']!r}")
-            function.handler = params["Handler"]
         if isinstance(params.get("Description"), str):
             function.description = params["Description"]
         emulator.functions.saved(function)
@@ -245,6 +265,19 @@ def update_function_code(emulator: Emulator, request: Request, caller: tuple[str
         emulator.functions.update_code(function, zip_file, emulator.clock.now())
     emulator.invoker.retire(function)
     return json_response(function.configuration())
+
+
+def get_layer_version_by_arn(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Response:
+    arn = _query(request).get("Arn", "")
+    match = LAYER_VERSION_ARN.match(arn)
+    if not match:
+        raise constraint_violation("arn", arn or None, "Member must satisfy regular expression pattern: "
+                                   "arn:[a-zA-Z0-9-]+:lambda:[a-zA-Z0-9-]+:\\d{12}:layer:[a-zA-Z0-9-_]+:[0-9]+")
+    region, account_id, name, version = match.groups()
+    configuration = layer_version_configuration(account_id, region, name, int(version))
+    if configuration is None:
+        raise FunctionNotFoundException("The resource you requested does not exist.")
+    return json_response(configuration)
 
 
 def _log_tail(result: Any) -> str:
@@ -317,3 +350,4 @@ def delete_event_source_mapping(emulator: Emulator, request: Request, caller: tu
 
 
 OPERATIONS: dict[str, Callable[..., Response]] = {name: globals()[name] for _, _, name in ROUTES}
+OPERATIONS["get_layer_version_by_arn"] = get_layer_version_by_arn

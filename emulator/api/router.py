@@ -39,7 +39,7 @@ def route(emulator: Emulator, request: Request) -> Response | None:
         path = request.path
         if path.startswith("/_eddy/"):
             return control_api.handle(emulator, request)
-        if path.startswith(lambda_api.PREFIX):
+        if lambda_api.claims(request):
             return lambda_api.handle(emulator, request, moto_bridge.caller(request))
         if path.rstrip("/") == "/moto-api/reset" and request.method.upper() == "POST":
             emulator.reset()  # and moto resets its own backends

@@ -12,22 +12,20 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import io
 import itertools
 import re
 import shutil
-import stat
-import zipfile
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any, Callable
 
 from emulator.errors import FunctionNotFoundException, InvalidParameterValueException, ResourceConflictException
+from emulator.functions.layers import Layer, lay_out
+from emulator.functions.packages import unpack_zip
 
 FUNCTION_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 FUNCTION_ARN = re.compile(r"^arn:aws[a-z-]*:lambda:([a-z0-9-]+):(\d{12}):function:([A-Za-z0-9_-]{1,64})(?::(\$LATEST|[A-Za-z0-9_-]+))?$")
-MAX_UNZIPPED_BYTES = 250 * 1024 * 1024
 _REVISIONS = itertools.count(1)
 
 
@@ -50,8 +48,15 @@ class Function:
     code_sha256: str = ""
     code_size: int = 0
     last_modified: str = ""
+    #: the function's layers in order, as FunctionConfiguration lists them: [{"Arn": ..., "CodeSize": ...}]
+    layers: list[dict[str, Any]] = field(default_factory=list)
     #: unique to this version of the function's code and configuration: workers of another revision are stale
     revision: int = field(default_factory=lambda: next(_REVISIONS))
+
+    @property
+    def opt_dir(self) -> Path | None:
+        """Where the function's layers are laid, in order, as Lambda lays them in /opt (None without layers)."""
+        return self.code_dir.parent / "opt" if self.layers and self.code_dir is not None else None
 
     @property
     def arn(self) -> str:
@@ -83,42 +88,14 @@ class Function:
         }
         if self.environment:
             configuration["Environment"] = {"Variables": dict(self.environment)}
+        if self.layers:
+            configuration["Layers"] = [dict(layer) for layer in self.layers]
         return configuration
 
 
 def timestamp(now: float) -> str:
     """Lambda's LastModified format, e.g. 2024-01-01T00:00:00.000+0000."""
     return datetime.fromtimestamp(now, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "+0000"
-
-
-def unpack_zip(data: bytes, destination: Path) -> int:
-    """Unpack a deployment package safely (no absolute paths, no '..', no links); returns the unpacked size."""
-    try:
-        archive = zipfile.ZipFile(io.BytesIO(data))
-    except zipfile.BadZipFile:
-        raise InvalidParameterValueException("Could not unzip uploaded file. Please check your file, then try to upload again.") from None
-    total = 0
-    members = archive.infolist()
-    for member in members:
-        path = PurePosixPath(member.filename)
-        if path.is_absolute() or ".." in path.parts or "\\" in member.filename:
-            raise InvalidParameterValueException(f"Unsafe path in deployment package: {member.filename}")
-        if stat.S_ISLNK(member.external_attr >> 16):
-            raise InvalidParameterValueException(f"Links are not allowed in a deployment package: {member.filename}")
-        total += member.file_size
-    if total > MAX_UNZIPPED_BYTES:
-        raise InvalidParameterValueException("Unzipped size must be smaller than 262144000 bytes")
-    shutil.rmtree(destination, ignore_errors=True)
-    destination.mkdir(parents=True)
-    for member in members:
-        target = destination.joinpath(*PurePosixPath(member.filename).parts)
-        if member.is_dir():
-            target.mkdir(parents=True, exist_ok=True)
-            continue
-        target.parent.mkdir(parents=True, exist_ok=True)
-        with archive.open(member) as source, open(target, "wb") as out:
-            shutil.copyfileobj(source, out)
-    return total
 
 
 class FunctionRegistry:
@@ -162,13 +139,14 @@ class FunctionRegistry:
 
     def create(self, *, name: str, account_id: str, region: str, handler: str, runtime: str, zip_file: bytes,
                now: float, timeout: int, memory_size: int, environment: dict[str, str], role: str,
-               description: str) -> Function:
+               description: str, layers: list[Layer] | None = None) -> Function:
         if f"arn:aws:lambda:{region}:{account_id}:function:{name}" in self.functions:
             raise ResourceConflictException(f"Function already exist: {name}")
         function = Function(name=name, account_id=account_id, region=region, handler=handler, runtime=runtime,
                             timeout=timeout, memory_size=memory_size, environment=environment, role=role,
                             description=description, last_modified=timestamp(now))
         self._store_code(function, zip_file)
+        self._lay_out(function, layers or [])
         return self._put(function, replace=False)
 
     def _store_code(self, function: Function, zip_file: bytes) -> None:
@@ -177,6 +155,22 @@ class FunctionRegistry:
         function.code_dir = code_dir
         function.code_sha256 = _sha256(zip_file)
         function.code_size = len(zip_file)
+        function.changed()
+
+    def set_layers(self, function: Function, layers: list[Layer]) -> None:
+        """UpdateFunctionConfiguration's Layers: the whole list, in order ([] removes them all)."""
+        if function.target is not None:
+            raise InvalidParameterValueException(f"{function.name} is a registered in-process function: it has no layers")
+        self._lay_out(function, layers)
+
+    def _lay_out(self, function: Function, layers: list[Layer]) -> None:
+        assert function.code_dir is not None
+        opt_dir = function.code_dir.parent / "opt"
+        if layers:
+            lay_out(layers, opt_dir)
+        else:
+            shutil.rmtree(opt_dir, ignore_errors=True)
+        function.layers = [layer.configuration() for layer in layers]
         function.changed()
 
     def update_code(self, function: Function, zip_file: bytes, now: float) -> Function:

@@ -48,7 +48,11 @@ class NodeRuntime(Runtime):
         return {"NODE_PATH": os.pathsep.join(str(path) for path in self.module_paths(function))}
 
     def module_paths(self, function: Function) -> list[Path]:
-        return [SDK_MODULES]
+        """Its layers where Lambda's Node.js finds them in /opt (NODE_PATH), then the SDK the runtime provides."""
+        opt = function.opt_dir
+        major = self.name.removeprefix("nodejs").removesuffix(".x")
+        layers = [opt / "nodejs" / f"node{major}" / "node_modules", opt / "nodejs" / "node_modules"] if opt else []
+        return [*layers, SDK_MODULES]
 
     def _link_modules(self, function: Function) -> None:
         """node_modules beside the code folder: what an ES module's `import '@aws-sdk/...'` finds."""

@@ -27,4 +27,7 @@ class PythonRuntime(Runtime):
         return {**super().environment(function), "PYTHONUNBUFFERED": "1"}
 
     def search_path(self, function: Function) -> dict[str, str]:
-        return {"PYTHONPATH": os.pathsep.join([str(function.code_dir), *sys.path[1:]])}
+        """The code first, then its layers where Lambda's Python finds them in /opt, then this interpreter's own."""
+        layers = ([function.opt_dir / "python" / "lib" / self.name / "site-packages", function.opt_dir / "python"]
+                  if function.opt_dir is not None else [])
+        return {"PYTHONPATH": os.pathsep.join([str(function.code_dir), *map(str, layers), *sys.path[1:]])}
