@@ -7,11 +7,15 @@ import time
 from typing import Callable
 
 
-def moto_first() -> None:
-    """Plain moto is measured before Eddy is imported: Eddy replaces two of moto's model methods in this process."""
-    import sys
-
-    assert "emulator" not in sys.modules, "measure moto before importing the emulator"
+def alternating_rounds(measure: Callable[[str], dict[str, float]], rounds: int) -> dict[str, dict[str, float]]:
+    """{"moto": ..., "eddy": ...}: each a dict of medians over `rounds` rounds of `measure(system)`, the two
+    systems in alternation, so that a busy spell of the machine falls on both rather than on one."""
+    samples: dict[str, list[dict[str, float]]] = {"moto": [], "eddy": []}
+    for _ in range(rounds):
+        for system in samples:
+            samples[system].append(measure(system))
+    return {system: {name: statistics.median(run[name] for run in runs) for name in runs[0]}
+            for system, runs in samples.items()}
 
 
 def median_rate(work: Callable[[], int], rounds: int = 5) -> float:

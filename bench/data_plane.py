@@ -15,7 +15,7 @@ from typing import Callable
 import boto3
 from moto import mock_aws
 
-from common import moto_first, item, median_rate
+from common import alternating_rounds, item, median_rate
 
 os.environ.setdefault("AWS_ACCESS_KEY_ID", "bench")
 os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "bench")
@@ -68,26 +68,21 @@ def workloads(dynamodb, table: str, count: int) -> dict[str, Callable[[], int]]:
     return {"PutItem": put, "GetItem": get, "Query": query, "BatchWriteItem": batch_write}
 
 
-def measure(dynamodb, table: str, count: int, rounds: int, only: list[str]) -> dict[str, float]:
-    work = workloads(dynamodb, table, count)
-    work["PutItem"]()  # every key present before reads are measured
-    return {name: median_rate(work[name], rounds) for name in only}
+def measure(system: str, count: int, only: list[str]) -> dict[str, float]:
+    """One round on a fresh `system` ("moto": moto's mock, no stream; "eddy": emulate(), a stream)."""
+    if system == "moto":
+        context = mock_aws()
+    else:
+        from emulator import emulate
 
-
-def measure_moto(count: int, rounds: int, only: list[str]) -> dict[str, float]:
-    with mock_aws():
+        context = emulate(housekeeping_interval=None)
+    with context:
         dynamodb = boto3.client("dynamodb", region_name="us-east-1")
-        create(dynamodb, "plain", streamed=False)
-        return measure(dynamodb, "plain", count, rounds, only)
-
-
-def measure_eddy(count: int, rounds: int, only: list[str]) -> dict[str, float]:
-    from emulator import emulate
-
-    with emulate(housekeeping_interval=None):
-        dynamodb = boto3.client("dynamodb", region_name="us-east-1")
-        create(dynamodb, "streamed", streamed=True)
-        return measure(dynamodb, "streamed", count, rounds, only)
+        create(dynamodb, "bench", streamed=system == "eddy")
+        work = workloads(dynamodb, "bench", count)
+        rates = {"PutItem": median_rate(work["PutItem"], 1)}  # first: every key present before the reads
+        rates.update({name: median_rate(work[name], 1) for name in only if name != "PutItem"})
+        return rates
 
 
 def main() -> None:
@@ -97,12 +92,11 @@ def main() -> None:
     parser.add_argument("--only", default="PutItem,GetItem,Query,BatchWriteItem")
     args = parser.parse_args()
     only = args.only.split(",")
-    moto_first()
-    measure_moto(100, 1, only)  # warm up
-    moto = measure_moto(args.requests, args.rounds, only)
-    measure_eddy(100, 1, only)
-    eddy = measure_eddy(args.requests, args.rounds, only)
-    print(f"DynamoDB data plane, in-process boto3, {args.requests} requests x {args.rounds} rounds (median requests/s)")
+    measure("moto", 100, only)  # warm both up
+    measure("eddy", 100, only)
+    figures = alternating_rounds(lambda system: measure(system, args.requests, only), args.rounds)
+    moto, eddy = figures["moto"], figures["eddy"]
+    print(f"DynamoDB data plane, in-process boto3, {args.requests} requests x {args.rounds} rounds (median requests/s; moto and Eddy rounds alternate)")
     print(f"  {'operation':16} {'moto':>8} {'Eddy':>8}  ratio (target >= {TARGET}x)")
     for name in only:
         print(f"  {name:16} {moto[name]:8.0f} {eddy[name]:8.0f}  {eddy[name] / moto[name]:.2f}x")

@@ -12,7 +12,7 @@ import os
 import boto3
 from moto import mock_aws
 
-from common import moto_first, create_table, item, median_rate
+from common import alternating_rounds, create_table, item, median_rate
 
 os.environ.setdefault("AWS_ACCESS_KEY_ID", "bench")
 os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "bench")
@@ -26,22 +26,18 @@ def put_many(dynamodb, table: str, count: int, offset: list[int]) -> int:
     return count
 
 
-def measure_moto(count: int, rounds: int) -> float:
-    with mock_aws():
+def measure(system: str, count: int) -> dict[str, float]:
+    """One round on a fresh `system`: moto's mock with a table without a stream, or emulate() with one."""
+    if system == "moto":
+        context, view_type = mock_aws(), None
+    else:
+        from emulator import emulate
+
+        context, view_type = emulate(housekeeping_interval=None), "NEW_AND_OLD_IMAGES"
+    with context:
         dynamodb = boto3.client("dynamodb", region_name="us-east-1")
-        create_table(dynamodb, "plain", view_type=None)
-        offset = [0]
-        return median_rate(lambda: put_many(dynamodb, "plain", count, offset), rounds)
-
-
-def measure_eddy(count: int, rounds: int) -> float:
-    from emulator import emulate
-
-    with emulate(housekeeping_interval=None):
-        dynamodb = boto3.client("dynamodb", region_name="us-east-1")
-        create_table(dynamodb, "streamed", view_type="NEW_AND_OLD_IMAGES")
-        offset = [0]
-        return median_rate(lambda: put_many(dynamodb, "streamed", count, offset), rounds)
+        create_table(dynamodb, "bench", view_type=view_type)
+        return {"PutItem": median_rate(lambda: put_many(dynamodb, "bench", count, [0]), 1)}
 
 
 def main() -> None:
@@ -49,12 +45,11 @@ def main() -> None:
     parser.add_argument("--items", type=int, default=3000)
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
-    moto_first()
-    measure_moto(200, 1)  # warm up
-    moto_rate = measure_moto(args.items, args.rounds)
-    measure_eddy(200, 1)
-    eddy_rate = measure_eddy(args.items, args.rounds)
-    print(f"PutItem, in-process, {args.items} items x {args.rounds} rounds (median)")
+    measure("moto", 200)  # warm both up
+    measure("eddy", 200)
+    figures = alternating_rounds(lambda system: measure(system, args.items), args.rounds)
+    moto_rate, eddy_rate = figures["moto"]["PutItem"], figures["eddy"]["PutItem"]
+    print(f"PutItem, in-process, {args.items} items x {args.rounds} rounds (median; moto and Eddy rounds alternate)")
     print(f"  moto, table without a stream:          {moto_rate:8.0f} puts/s")
     print(f"  Eddy, table with NEW_AND_OLD_IMAGES:   {eddy_rate:8.0f} puts/s")
     print(f"  ratio Eddy / moto: {eddy_rate / moto_rate:.2f}x (target >= 1.40x)")

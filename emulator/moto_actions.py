@@ -69,6 +69,12 @@ def _attribute_value(value: Any) -> Any:
     return shaped
 
 
+def _map_of(key: Converter, element: Converter) -> Converter:
+    if key is _same:  # string keys (attribute names, table names): the common case, one call less per entry
+        return lambda value: {k: element(v) for k, v in value.items()}
+    return lambda value: {key(k): element(v) for k, v in value.items()}
+
+
 class ShapeWalker:
     """A botocore shape compiled into one function over its values, once per shape name.
 
@@ -126,7 +132,7 @@ def _structure(members: list[tuple[str, str, Converter]], value: Any) -> Any:
 
 _shaped = ShapeWalker(
     from_json=True, attribute_value=_attribute_value,
-    map_of=lambda key, element: lambda value: {key(k): element(v) for k, v in value.items()},
+    map_of=_map_of,
     leaves={"integer": int, "long": int, "short": int, "byte": int, "float": float, "double": float,
             "blob": base64.b64decode, "timestamp": default_timestamp_parser},
 )

@@ -11,7 +11,8 @@ so that a moto upgrade that moves them fails loudly:
   - `DynamoHandler`: moto's DynamoDB API, called with a request Eddy has already read.
   - `kinesis_backends[account][region].put_record(...)`: where Kinesis Data Streams for DynamoDB puts a
     table's changes (moto's Kinesis is the store; its API is served by moto in both doors).
-  - moto's `Item.__init__` and `Table.query` are replaced by equivalent, faster ones (emulator/moto_speedups.py).
+  - moto's `Item.__init__` and `Table.query` are replaced by equivalent, faster ones while an emulator is active
+    (emulator/moto_speedups.py).
   - moto's Kinesis `Stream.put_record`, `split_shard` and `merge_shards` are replaced (emulator/kinesis/moto_kinesis.py, with the reading side):
     moto puts records on closed shards, copies a parent's records into its children and numbers each shard
     from 1; Eddy's keep records where they were put, route only to open shards and number a stream's records
@@ -39,7 +40,7 @@ from moto.kinesis.exceptions import StreamNotFoundError
 from moto.kinesis.models import kinesis_backends
 from werkzeug.exceptions import HTTPException
 
-from emulator import moto_speedups  # noqa: F401  (installs the faster, equivalent model methods)
+from emulator import moto_speedups
 from emulator.errors import ResourceNotFoundException
 from emulator.streams.capture import Capture, Touch
 from emulator.messages import Request, Response
@@ -61,11 +62,13 @@ def activate(capture: Capture, router: Callable[[Request], Response | None] | No
     _capture, _router, _kinesis_observer = capture, router, kinesis_observer
     if claims is not None:
         _claims = claims
+    moto_speedups.install()
 
 
 def deactivate() -> None:
     global _capture, _router, _kinesis_observer
     _capture, _router, _kinesis_observer = None, None, None
+    moto_speedups.uninstall()  # plain moto in this process is moto again
 
 
 def kinesis_observer() -> Any:

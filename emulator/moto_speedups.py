@@ -3,12 +3,13 @@
 - `Item.__init__`: moto stores an item's attributes in a LimitedSizeDict whose every `__setitem__` sums
   the sizes of all the attributes already there, so building an item is quadratic in its attributes (a
   25-item BatchWriteItem spends most of its time there). Here the running size is kept as the attributes
-  go in: the same ItemSizeTooLarge at the same 405,000 bytes, the same dict.
+  go in, each measured once without copies (`_size`): the same ItemSizeTooLarge at the same 405,000 bytes,
+  the same dict.
 - `Table.query` on a table's own key (no IndexName): moto sorts every item of the table, then keeps those of
   the queried partition. Here its `all_items` hands the query the queried partition only (found by the
   DynamoType's hash, which agrees with its equality), sorted by the same key.
 
-Both are pinned by tests/emulator/test_moto_speedups.py against moto's own methods (kept here as
+Installed while an emulator is active (moto_bridge.activate / deactivate). Both are pinned by tests/emulator/test_moto_speedups.py against moto's own methods (kept here as
 `original_item_init` and `original_query`), so a moto upgrade that changes them fails loudly.
 """
 
@@ -34,10 +35,28 @@ def _item_init(self: Item, hash_key: DynamoType, range_key: DynamoType | None, a
     size = 0
     for key, value in attrs.items():
         value = DynamoType(value)
-        size += bytesize(key) + value.size()
+        size += bytesize(key) + _size(value)
         if size > ITEM_SIZE_LIMIT:
             raise ItemSizeTooLarge
         dict.__setitem__(stored, key, value)
+
+
+def _size(value: DynamoType) -> int:
+    """DynamoType.size() without its copies: it wraps every map value and set member in a new DynamoType."""
+    kind, content = value.type, value.value
+    if kind == "N":
+        return len(str(content))
+    if kind in ("SS", "NS", "BS"):
+        if kind == "NS":
+            return sum(len(str(member)) for member in content)
+        return sum(1 if isinstance(member, bool) else bytesize(member) for member in content)
+    if kind == "L":
+        return sum(_size(element) for element in content)
+    if kind == "M":
+        return sum(bytesize(name) + _size(element) for name, element in content.items())
+    if isinstance(content, bool):
+        return 1
+    return bytesize(content)
 
 
 def _sort_key(item: Item) -> Any:  # Table.all_items' order
@@ -64,8 +83,11 @@ def _partition(table: Table, hash_key: DynamoType) -> list[Item]:
 
 
 def install() -> None:
+    """While an emulator is active (moto_bridge.activate): plain moto in the same process keeps its own."""
     Item.__init__ = _item_init  # type: ignore[method-assign]
     Table.query = _query  # type: ignore[method-assign]
 
 
-install()
+def uninstall() -> None:
+    Item.__init__ = original_item_init  # type: ignore[method-assign]
+    Table.query = original_query  # type: ignore[method-assign]

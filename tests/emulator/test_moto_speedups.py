@@ -28,9 +28,16 @@ def _built(init, attrs):
     {"pk": {"S": "a"}, **{f"a{i}": {"S": "y" * 2000} for i in range(203)}},  # over, by many attributes
 ])
 def test_items_are_built_as_moto_builds_them(attrs):
-    ours = _built(moto_speedups._item_init, attrs)
-    assert ours == _built(moto_speedups.original_item_init, attrs)
-    assert Item.__init__ is moto_speedups._item_init
+    assert _built(moto_speedups._item_init, attrs) == _built(moto_speedups.original_item_init, attrs)
+
+
+@pytest.mark.parametrize("value", [
+    {"S": "héllo"}, {"N": "-12.500"}, {"B": b"\x00\x01\x02"}, {"BOOL": False}, {"NULL": True}, {"SS": ["a", "bé"]},
+    {"NS": ["1", "22.5"]}, {"BS": [b"x", b"yz"]}, {"L": [{"S": "a"}, {"N": "1"}, {"L": [{"BOOL": True}]}]},
+    {"M": {"k": {"M": {"é": {"SS": ["x"]}, "n": {"NULL": True}}}, "l": {"L": []}}}, {"M": {}}, {"S": ""},
+])
+def test_sizes_are_moto_sizes(value):
+    assert moto_speedups._size(DynamoType(value)) == DynamoType(value).size()
 
 
 def _table(hash_type: str) -> Table:
@@ -62,9 +69,18 @@ def test_a_query_on_the_tables_key_answers_as_moto_does(hash_type, hash_value, c
     key = DynamoType({hash_type: hash_value})
     args = (call["range_comparison"], call["range_objs"], call["limit"], call["exclusive_start_key"],
             call["scan_index_forward"], None)
-    ours = _answer(Table.query, table, key, *args)
+    ours = _answer(moto_speedups._query, table, key, *args)
     assert ours == _answer(moto_speedups.original_query, table, key, *args)
     assert "all_items" not in table.__dict__  # the partition view is gone after the query
     if ours[2] is not None:  # the next page, from moto's own LastEvaluatedKey
         args = (*args[:3], ours[2], *args[4:])
-        assert _answer(Table.query, table, key, *args) == _answer(moto_speedups.original_query, table, key, *args)
+        assert _answer(moto_speedups._query, table, key, *args) == _answer(moto_speedups.original_query, table, key, *args)
+
+
+def test_the_replacements_are_installed_only_while_an_emulator_is_active():
+    from emulator import emulate
+
+    assert Item.__init__ is moto_speedups.original_item_init and Table.query is moto_speedups.original_query
+    with emulate(housekeeping_interval=None):
+        assert Item.__init__ is moto_speedups._item_init and Table.query is moto_speedups._query
+    assert Item.__init__ is moto_speedups.original_item_init and Table.query is moto_speedups.original_query
