@@ -11,7 +11,6 @@ HTTP: it takes and returns plain values and raises AWSError subclasses.
 from __future__ import annotations
 
 import json
-import logging
 import os
 import shutil
 import tempfile
@@ -40,6 +39,8 @@ from emulator.streams.stream_registry import StreamRegistry
 from emulator.streams.stream import Change, Stream
 from emulator.functions.registry import FunctionRegistry
 from emulator.kinesis.destinations import KinesisDestinations
+from emulator.housekeeper import Housekeeper
+from emulator.kinesis import moto_kinesis
 from emulator.kinesis.moto_kinesis import Observer
 from emulator.functions.invocation import Invoker
 from emulator.triggers.triggers import Triggers
@@ -78,14 +79,14 @@ class Emulator:
         self.objects = ObjectChanges(self.state_dir / "objects", self.clock.now, fsync=fsync)
         self.iterators = ShardIterators(self.clock, self.settings.iterator_ttl_seconds)
         self._listeners: list[Callable[[Stream, list[ChangeRecord]], None]] = []
-        self._housekeeper: _Housekeeper | None = None
+        self._housekeeper: Housekeeper | None = None
         self.invoker = Invoker()
         #: where boto3 clients made by Eddy itself (on-failure destinations) send their calls; None: in-process
         self.aws_endpoint_url: str | None = None
         self._aws_clients: dict[tuple[str, str], Any] = {}
         self.clock.on_advance(self._clock_moved)
         #: what the doors hand moto_bridge.activate: moto's Kinesis notifies pollers through it
-        self.kinesis_observer = Observer(self.activity, self.clock.now)
+        self.kinesis_observer = Observer(self.activity, self.clock.now, self.persistence)
         self._init_state()
 
     def _init_state(self) -> None:
@@ -97,13 +98,15 @@ class Emulator:
         self.functions = FunctionRegistry(self.state_dir / "functions", observer=self.persistence)
         self.triggers = Triggers(self, self.state_dir)
         #: the tables' Kinesis streaming destinations (Kinesis Data Streams for DynamoDB), put through moto's Kinesis
-        self.kinesis = KinesisDestinations(moto_bridge.kinesis_put, moto_bridge.kinesis_stream_exists)
+        self.kinesis = KinesisDestinations(moto_bridge.kinesis_put, moto_bridge.kinesis_stream_exists,
+                                           observer=self.persistence)
 
     def _clock_moved(self) -> None:
         with self.activity:
             self.persistence.clock(self.clock.offset)
             self._write_clock()
             self.streams.maintain(self.clock.now())
+            moto_kinesis.trim(self.clock.now())
             self.activity.notify_all()
 
     # -- lifecycle ---------------------------------------------------------------------------------
@@ -126,7 +129,7 @@ class Emulator:
         self.triggers.start_all()
         s3_bridge.activate(self.objects)
         if self.settings.housekeeping_interval and self._housekeeper is None:
-            self._housekeeper = _Housekeeper(self, self.settings.housekeeping_interval)
+            self._housekeeper = Housekeeper(self, self.settings.housekeeping_interval)
             self._housekeeper.start()
 
     def reset(self) -> None:
@@ -376,23 +379,6 @@ class Emulator:
         self.sweep_ttl()
         with self.activity:
             self.streams.maintain(self.clock.now())
+            moto_kinesis.trim(self.clock.now())
             self.activity.notify_all()
 
-
-class _Housekeeper(threading.Thread):
-    def __init__(self, emulator: Emulator, interval: float) -> None:
-        super().__init__(name="eddy-housekeeper", daemon=True)
-        self.emulator = emulator
-        self.interval = interval
-        self._stop_event = threading.Event()
-
-    def run(self) -> None:
-        while not self._stop_event.wait(self.interval):
-            try:
-                self.emulator.housekeeping()
-            except Exception:  # housekeeping must never take Eddy down; the next round tries again
-                logging.getLogger("eddy").exception("housekeeping failed")
-
-    def stop(self) -> None:
-        self._stop_event.set()
-        self.join(timeout=5)

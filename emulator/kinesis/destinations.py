@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any, Callable, Iterable
 
 from emulator.errors import ResourceInUseException, ResourceNotFoundException, ValidationException
@@ -77,13 +77,29 @@ def partition_key(keys: Image) -> str:
 class KinesisDestinations:
     """Every table's Kinesis streaming destinations; `publish` is called with each commit's changes."""
 
-    def __init__(self, put: Put, stream_exists: Callable[[str], bool]) -> None:
+    def __init__(self, put: Put, stream_exists: Callable[[str], bool], observer: Any = None) -> None:
         self._put = put
         self._stream_exists = stream_exists
+        #: told of every change of a table's destinations (persistence): kinesis_destinations_saved(table, states)
+        self._observer = observer
         self.tables: dict[TableKey, list[Destination]] = {}
 
     def reset(self) -> None:
         self.tables.clear()
+
+    def restore(self, table: TableKey, states: list[dict[str, Any]]) -> None:
+        """A table's destinations as persistence recorded them."""
+        if states:
+            self.tables[table] = [Destination(**state) for state in states]
+        else:
+            self.tables.pop(table, None)
+
+    def _saved(self, table: TableKey) -> None:
+        if self._observer is not None:
+            self._observer.kinesis_destinations_saved(table, [asdict(d) for d in self.tables.get(table, [])])
+
+    def _table_of(self, destination: Destination) -> TableKey:
+        return next(table for table, destinations in self.tables.items() if destination in destinations)
 
     def _find(self, table: TableKey, stream_arn: str) -> Destination | None:
         return next((d for d in self.tables.get(table, []) if d.stream_arn == stream_arn), None)
@@ -101,6 +117,7 @@ class KinesisDestinations:
             current = Destination(stream_arn, "ENABLING")
             self.tables.setdefault(table, []).append(current)
         current.status, current.precision, current.description = "ENABLING", precision, ""
+        self._saved(table)
         return current
 
     def disable(self, table: TableKey, stream_arn: str) -> Destination:
@@ -110,6 +127,7 @@ class KinesisDestinations:
             raise ValidationException(
                 f"Table {table[2]} is not streaming to the Kinesis data stream {stream_arn}: nothing to disable")
         current.status = "DISABLING"
+        self._saved(table)
         return current
 
     def update(self, table: TableKey, stream_arn: str, precision: str | None) -> Destination:
@@ -123,17 +141,20 @@ class KinesisDestinations:
             raise ValidationException(
                 f"Invalid Request: Precision is already set to the desired value of {precision} for this table")
         current.status, current.precision = "UPDATING", precision
+        self._saved(table)
         return current
 
     def settle(self, destination: Destination) -> None:
         """What the asynchronous workflow does once the answer is out: ENABLING/UPDATING -> ACTIVE, DISABLING -> DISABLED."""
         destination.status = "DISABLED" if destination.status == "DISABLING" else "ACTIVE"
+        self._saved(self._table_of(destination))
 
     def describe(self, table: TableKey) -> list[dict[str, Any]]:
         return [destination.to_dict() for destination in self.tables.get(table, [])]
 
     def table_deleted(self, table: TableKey) -> None:
-        self.tables.pop(table, None)
+        if self.tables.pop(table, None) is not None:
+            self._saved(table)
 
     def publish(self, table: TableKey, changes: Iterable[Change], now: float, by_ttl: bool) -> None:
         """Put each change on every active destination of the table, in commit order."""
@@ -151,6 +172,7 @@ class KinesisDestinations:
                 except ResourceNotFoundException:  # the data stream was deleted under the table
                     destination.status = "ENABLE_FAILED"
                     destination.description = f"The Kinesis data stream {destination.stream_arn} no longer exists"
+                    self._saved(table)
 
 
 def _precision(precision: str | None) -> str:

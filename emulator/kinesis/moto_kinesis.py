@@ -6,19 +6,24 @@ and numbers each shard's records from 1. Readers then see duplicates and lose pe
 Replaced here: a record goes to the open shard whose hash range holds its key; SplitShard and MergeShards close
 the parents and open children with ParentShardId / AdjacentParentShardId, moving nothing; a stream numbers all
 its records in one increasing sequence (so a child's are above its parents'), stamped with Eddy's clock. Every
-change is made under Eddy's `activity` condition and notified, so pollers wake without polling.
-Pinned by tests/emulator/kinesis/test_kinesis_triggers.py.
+change is made under Eddy's `activity` condition and notified, so pollers wake without polling, and told to
+Eddy's persistence (a put as a record, any other change as the stream's shape), so streams survive a restart.
+moto's readers (GetRecords, GetShardIterator, DescribeStream, ListShards) take the same lock: a shard's
+records are never iterated while a put adds to them. `trim` drops records older than the stream's retention.
+Pinned by tests/emulator/kinesis/.
 """
 
 from __future__ import annotations
 
 from base64 import b64decode
 from contextlib import nullcontext
+from datetime import datetime, timezone
+from functools import wraps
 from operator import attrgetter
 from typing import Any, Callable, Iterator, NamedTuple
 
 from moto.kinesis.exceptions import InvalidArgumentError, StreamNotFoundError
-from moto.kinesis.models import Record, Shard, Stream, kinesis_backends
+from moto.kinesis.models import KinesisBackend, Record, Shard, Stream, kinesis_backends
 from moto.utilities.utils import md5_hash
 
 from emulator import moto_bridge
@@ -33,6 +38,9 @@ class Observer(NamedTuple):
 
     activity: Any  # the emulator's threading.Condition: held while moto's Kinesis changes, notified after
     now: Callable[[], float]  # the emulator's clock: a record's arrival time
+    #: told of every change: kinesis_record_put(stream, shard, record), kinesis_stream_changed(stream),
+    #: kinesis_stream_deleted(stream)
+    persistence: Any = None
 
 
 def _observed() -> Any:
@@ -46,9 +54,21 @@ def _notify() -> None:
         observer.activity.notify_all()
 
 
+def _tell(event: str, *args: Any) -> None:
+    observer = moto_bridge.kinesis_observer()
+    if observer is not None and observer.persistence is not None:
+        getattr(observer.persistence, event)(*args)
+
+
 def _now() -> float | None:
     observer = moto_bridge.kinesis_observer()
     return observer.now() if observer is not None else None
+
+
+def stamp(record: Record, arrival: float) -> None:
+    """The record's arrival time (what GetRecords and Lambda's event report), on Eddy's clock."""
+    record.created_at = arrival
+    record.created_at_datetime = datetime.fromtimestamp(arrival, timezone.utc).replace(tzinfo=None)
 
 
 def _open_shard_for(stream: Stream, partition_key: str, explicit_hash_key: str | None) -> Shard:
@@ -74,8 +94,9 @@ def _put_record(self: Stream, partition_key: str, explicit_hash_key: str, data: 
         record = Record(partition_key, data, sequence_number, explicit_hash_key)
         now = _now()
         if now is not None:
-            record.created_at = now
+            stamp(record, now)
         shard.records[sequence_number] = record
+        _tell("kinesis_record_put", self, shard, record)
         _notify()
     return str(sequence_number), shard.shard_id
 
@@ -107,6 +128,7 @@ def _split_shard(self: Stream, shard_to_split: str, new_starting_hash_key: str) 
             child = Shard(first + offset, low, high, parent=shard.shard_id)
             self.shards[child.shard_id] = child
         shard.is_open = False
+        _tell("kinesis_stream_changed", self)
         _notify()
 
 
@@ -125,12 +147,48 @@ def _merge_shards(self: Stream, shard_to_merge: str, adjacent_shard_to_merge: st
                       adjacent_parent=adjacent.shard_id)
         self.shards[child.shard_id] = child
         shard.is_open = adjacent.is_open = False
+        _tell("kinesis_stream_changed", self)
         _notify()
+
+
+def _locked(method: Callable[..., Any]) -> Callable[..., Any]:
+    """moto's method, run holding Eddy's lock: what it iterates is not changed meanwhile."""
+    @wraps(method)
+    def locked(*args: Any, **kwargs: Any) -> Any:
+        with _observed():
+            return method(*args, **kwargs)
+    return locked
+
+
+def _told(method: Callable[..., Any], event: str) -> Callable[..., Any]:
+    """moto's backend method, under Eddy's lock, then the stream it made or changed told to persistence."""
+    @wraps(method)
+    def told(backend: KinesisBackend, *args: Any, **kwargs: Any) -> Any:
+        with _observed():
+            result = method(backend, *args, **kwargs)
+            named = dict(zip(("stream_arn", "stream_name"), args), **kwargs)
+            stream = result if isinstance(result, Stream) else backend.describe_stream(
+                stream_arn=named.get("stream_arn"), stream_name=named.get("stream_name"))
+            _tell(event, stream)
+            _notify()
+            return result
+    return told
 
 
 Stream.put_record = _put_record  # type: ignore[method-assign]
 Stream.split_shard = _split_shard  # type: ignore[method-assign]
 Stream.merge_shards = _merge_shards  # type: ignore[method-assign]
+for _name in ("get_records", "get_min_sequence_number", "get_max_sequence_number", "get_sequence_number_at",
+              "to_json"):
+    setattr(Shard, _name, _locked(getattr(Shard, _name)))
+for _name in ("to_json", "to_json_summary"):
+    setattr(Stream, _name, _locked(getattr(Stream, _name)))
+for _name in ("list_shards", "update_shard_count"):
+    setattr(KinesisBackend, _name, _locked(getattr(KinesisBackend, _name)))
+KinesisBackend.create_stream = _told(KinesisBackend.create_stream, "kinesis_stream_changed")  # type: ignore[method-assign]
+KinesisBackend.delete_stream = _told(KinesisBackend.delete_stream, "kinesis_stream_deleted")  # type: ignore[method-assign]
+for _name in ("increase_stream_retention_period", "decrease_stream_retention_period"):
+    setattr(KinesisBackend, _name, _told(getattr(KinesisBackend, _name), "kinesis_stream_changed"))
 
 
 # -- reading, for Eddy's pollers ---------------------------------------------------------------------------
@@ -148,7 +206,9 @@ def find_stream(stream_arn: str) -> Stream | None:
 
 def shards(stream: Stream) -> Iterator[tuple[str, tuple[str, ...], bool, Shard]]:
     """(shard id, parent shard ids, open?, moto's shard) of every shard of the stream."""
-    for shard in list(stream.shards.values()):
+    with _observed():
+        every = list(stream.shards.values())
+    for shard in every:
         parents = tuple(p for p in (shard.parent, shard.adjacent_parent) if p)
         yield shard.shard_id, parents, shard.is_open, shard
 
@@ -157,10 +217,39 @@ def is_open(shard: Shard) -> bool:
     return shard.is_open
 
 
-def records_from(shard: Shard, start: int) -> list[tuple[int, str, bytes, float]]:
-    """(sequence number, partition key, data, arrival time) of the shard's records from the start-th on."""
-    values = list(shard.records.values())[start:] if start < len(shard.records) else []
+def records_after(shard: Shard, sequence_number: int) -> list[tuple[int, str, bytes, float]]:
+    """(sequence number, partition key, data, arrival time) of the shard's records after `sequence_number`."""
+    with _observed():
+        if not shard.records or next(reversed(shard.records)) <= sequence_number:
+            return []
+        values = [record for number, record in shard.records.items() if number > sequence_number]
     return [(r.sequence_number, r.partition_key, b64decode(r.data), r.created_at) for r in values]
+
+
+def trimmed_through(shard: Shard) -> int:
+    """The highest sequence number trimmed from the shard (0: nothing trimmed yet)."""
+    return getattr(shard, "eddy_trimmed_through", 0)
+
+
+def trim(now: float) -> None:
+    """Drop every record older than its stream's retention period (on Eddy's clock), as Kinesis does."""
+    with _observed():
+        for backend in _backends():
+            for stream in list(backend.streams.values()):
+                horizon = now - stream.retention_period_hours * 3600
+                for shard in stream.shards.values():
+                    while shard.records:
+                        first = next(iter(shard.records))
+                        if shard.records[first].created_at >= horizon:
+                            break
+                        del shard.records[first]
+                        shard.eddy_trimmed_through = first
+
+
+def _backends() -> Iterator[KinesisBackend]:
+    """Every backend moto's Kinesis has made (one per account and region used)."""
+    for regions in list(kinesis_backends.values()):
+        yield from list(regions.values())
 
 
 def last_sequence_number(stream: Stream) -> int:

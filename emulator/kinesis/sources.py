@@ -51,7 +51,8 @@ class KinesisRecord:
 
 
 class KinesisShard:
-    """One shard of a Kinesis data stream as a poller sees it; moto's records are wrapped as they arrive."""
+    """One shard of a Kinesis data stream as a poller sees it; moto's records are wrapped as they arrive and
+    dropped once the stream's retention trims them (`trimmed_through` moves, as a DynamoDB shard's does)."""
 
     def __init__(self, shard_id: str, parent_shard_ids: tuple[str, ...], handle: Any) -> None:
         self.shard_id = shard_id
@@ -59,18 +60,25 @@ class KinesisShard:
         self.parent_shard_id = parent_shard_ids[0] if parent_shard_ids else None
         self._handle = handle
         self._records: list[KinesisRecord] = []
-        #: Kinesis records are kept for the stream's retention; none are trimmed under a poller here
-        self.trimmed_through = 0
+        self._last = 0
 
     @property
     def is_open(self) -> bool:
         return moto_kinesis.is_open(self._handle)
 
     @property
+    def trimmed_through(self) -> int:
+        return moto_kinesis.trimmed_through(self._handle)
+
+    @property
     def records(self) -> list[KinesisRecord]:
-        fresh = moto_kinesis.records_from(self._handle, len(self._records))
+        trimmed = self.trimmed_through
+        if self._records and self._records[0].sequence_number <= trimmed:
+            self._records = self._records[bisect.bisect_right(self._records, trimmed, key=_sequence_number):]
+        fresh = moto_kinesis.records_after(self._handle, max(self._last, trimmed))
         if fresh:
             self._records.extend(KinesisRecord(*record) for record in fresh)
+            self._last = self._records[-1].sequence_number
         return self._records
 
     def index_at(self, sequence_number: int) -> int:

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from emulator import moto_bridge
 from emulator.functions.registry import Function
+from emulator.kinesis import state as kinesis_state
 from emulator.messages import Request
 from emulator.streams.records import LoggedRecord
 from emulator.streams.shards import Shard
@@ -69,6 +70,18 @@ class NoPersistence(StreamObserver):
 
     def mapping_deleted(self, uuid: str) -> None:
         """An event source mapping was deleted."""
+
+    def kinesis_stream_changed(self, stream: Any) -> None:
+        """A Kinesis data stream was created, resharded or had its retention changed."""
+
+    def kinesis_record_put(self, stream: Any, shard: Any, record: Any) -> None:
+        """A record was put on a Kinesis data stream."""
+
+    def kinesis_stream_deleted(self, stream: Any) -> None:
+        """A Kinesis data stream was deleted."""
+
+    def kinesis_destinations_saved(self, table: TableKey, destinations: list[dict[str, Any]]) -> None:
+        """A table's Kinesis streaming destinations changed."""
 
     def recover(self) -> None:
         """Nothing to recover."""
@@ -151,6 +164,18 @@ class Persistence(NoPersistence):
     def mapping_deleted(self, uuid: str) -> None:
         self._log({"op": "mapping_deleted", "uuid": uuid})
 
+    def kinesis_stream_changed(self, stream: Any) -> None:
+        self._log({"op": "kinesis_stream", "shape": kinesis_state.stream_shape(stream)})
+
+    def kinesis_record_put(self, stream: Any, shard: Any, record: Any) -> None:
+        self._log({"op": "kinesis_record", "stream": stream.arn, "record": kinesis_state.record_state(shard, record)})
+
+    def kinesis_stream_deleted(self, stream: Any) -> None:
+        self._log({"op": "kinesis_stream_deleted", "stream": stream.arn})
+
+    def kinesis_destinations_saved(self, table: TableKey, destinations: list[dict[str, Any]]) -> None:
+        self._log({"op": "kinesis_destinations", "table": list(table), "destinations": destinations})
+
     # -- snapshots -----------------------------------------------------------------------------------------
 
     def snapshot(self) -> Path:
@@ -225,8 +250,11 @@ class Persistence(NoPersistence):
             for arn in entry["streams"]:
                 stream = registry.streams[arn]
                 registry.latest[(stream.account_id, stream.region, stream.table_name)] = stream
-        elif kind in ("function", "mapping"):
+        elif kind in ("function", "mapping", "kinesis_stream", "kinesis_destinations"):
             self._apply({"op": kind, **{k: v for k, v in entry.items() if k != "kind"}})
+        elif kind == "kinesis_records":
+            for record in entry["records"]:
+                kinesis_state.restore_record(entry["stream"], record)
         else:
             raise ValueError(f"unknown snapshot entry {kind!r}")
 
@@ -271,6 +299,14 @@ class Persistence(NoPersistence):
             emulator.triggers.restore(entry["state"], int(entry["start"]))
         elif op == "mapping_deleted":
             emulator.triggers.mappings.pop(entry["uuid"], None)
+        elif op == "kinesis_stream":
+            kinesis_state.restore_shape(entry["shape"])
+        elif op == "kinesis_record":
+            kinesis_state.restore_record(entry["stream"], entry["record"])
+        elif op == "kinesis_stream_deleted":
+            kinesis_state.delete_stream(entry["stream"])
+        elif op == "kinesis_destinations":
+            emulator.kinesis.restore(tuple(entry["table"]), entry["destinations"])
         else:
             raise CorruptStateError(f"{self.wal.directory}: unknown log entry {op!r}")
 

@@ -13,11 +13,13 @@ import hashlib
 import json
 import logging
 import os
+from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from emulator import moto_bridge
 from emulator.functions.registry import Function
+from emulator.kinesis import state as kinesis_state
 from emulator.storage.wal import CorruptStateError
 
 if TYPE_CHECKING:
@@ -95,6 +97,15 @@ def snapshot_entries(emulator: "Emulator", generation: int, ddl: dict[TableKey, 
     for function in emulator.functions.functions.values():
         if function.target is None:
             yield {"kind": "function", "state": function_state(function, directory)}
+    for stream in kinesis_state.all_streams():
+        yield {"kind": "kinesis_stream", "shape": kinesis_state.stream_shape(stream)}
+        records = [kinesis_state.record_state(shard, record)
+                   for shard in stream.shards.values() for record in shard.records.values()]
+        for start in range(0, len(records), ITEMS_PER_LINE):
+            yield {"kind": "kinesis_records", "stream": stream.arn, "records": records[start:start + ITEMS_PER_LINE]}
+    for table, destinations in emulator.kinesis.tables.items():
+        yield {"kind": "kinesis_destinations", "table": list(table),
+               "destinations": [asdict(destination) for destination in destinations]}
     for mapping in emulator.triggers.mappings.values():
         yield {"kind": "mapping", "state": mapping_state(mapping),
                "start": str(emulator.triggers.start_positions.get(mapping.uuid, 0))}
