@@ -1,10 +1,11 @@
 """Server mode: 8 concurrent boto3 clients doing PutItem against `eddy serve` and a moto server, same run.
 
 Each client is its own process (so the clients' botocore work does not share one GIL) and puts distinct
-keys. Reported per server: requests/s over the whole run, p50 and p99 latency, errors; then every record is
-checked present: Eddy's stream holds one INSERT per put and a Scan counts every item (moto: the Scan).
+keys. Both servers run side by side and the rounds alternate between them. Reported per server: the median
+round's requests/s, p50 and p99 latency over all rounds, errors; then every record is checked present:
+Eddy's stream holds one INSERT per put and a Scan counts every item (moto: the Scan).
 
-    .venv/bin/python bench/server_put_item.py [--clients 8] [--puts 400]
+    .venv/bin/python bench/server_put_item.py [--clients 8] [--puts 300] [--rounds 3]
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import argparse
 import multiprocessing
 import os
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -54,7 +56,7 @@ def client(url: str):
                         config=Config(retries={"max_attempts": 1}, max_pool_connections=2))
 
 
-def worker(url: str, table: str, number: int, puts: int, ready, results) -> None:
+def worker(url: str, table: str, prefix: str, puts: int, ready, results) -> None:
     dynamodb = client(url)
     dynamodb.describe_table(TableName=table)  # connection and credentials ready before the start line
     ready.wait()
@@ -62,17 +64,17 @@ def worker(url: str, table: str, number: int, puts: int, ready, results) -> None
     for i in range(puts):
         started = time.perf_counter()
         try:
-            dynamodb.put_item(TableName=table, Item=dict(item(i), pk={"S": f"client{number}#{i}"}))
+            dynamodb.put_item(TableName=table, Item=dict(item(i), pk={"S": f"{prefix}#{i}"}))
         except Exception:  # counted, not retried: the bench reports errors
             errors += 1
         latencies.append(time.perf_counter() - started)
     results.put((latencies, errors))
 
 
-def run_clients(url: str, table: str, clients: int, puts: int) -> dict:
+def run_clients(url: str, table: str, clients: int, puts: int, round_name: str) -> dict:
     ready = multiprocessing.Barrier(clients + 1)
     results = multiprocessing.Queue()
-    processes = [multiprocessing.Process(target=worker, args=(url, table, n, puts, ready, results))
+    processes = [multiprocessing.Process(target=worker, args=(url, table, f"{round_name}/{n}", puts, ready, results))
                  for n in range(clients)]
     for process in processes:
         process.start()
@@ -82,10 +84,8 @@ def run_clients(url: str, table: str, clients: int, puts: int) -> dict:
     elapsed = time.perf_counter() - started
     for process in processes:
         process.join()
-    latencies = sorted(latency for batch, _ in gathered for latency in batch)
-    return {"rate": len(latencies) / elapsed, "p50": latencies[len(latencies) // 2] * 1000,
-            "p99": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000,
-            "errors": sum(errors for _, errors in gathered)}
+    latencies = [latency for batch, _ in gathered for latency in batch]
+    return {"rate": len(latencies) / elapsed, "latencies": latencies, "errors": sum(errors for _, errors in gathered)}
 
 
 def count_items(dynamodb, table: str) -> int:
@@ -113,37 +113,59 @@ def count_inserts(url: str, stream_arn: str) -> int:
     return inserts
 
 
-def measure(label: str, argv: list[str], health: str, clients: int, puts: int, streamed: bool) -> dict:
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    process = start([arg.format(port=port) for arg in argv], url, health)
-    try:
-        dynamodb = client(url)
-        description = create_table(dynamodb, "bench", view_type="NEW_AND_OLD_IMAGES" if streamed else None)
-        run_clients(url, "bench", clients, 20)  # warm up: the first 20 keys of each client, put again below
-        figures = run_clients(url, "bench", clients, puts)
-        figures["items"] = count_items(dynamodb, "bench")
-        figures["inserts"] = count_inserts(url, description["LatestStreamArn"]) if streamed else None
-        figures["label"] = label
-        return figures
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
+class Peer:
+    """One server under test, started on a free port, with the bench table."""
+
+    def __init__(self, label: str, argv: list[str], health: str, streamed: bool) -> None:
+        self.label, self.streamed, self.port = label, streamed, free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process = start([arg.format(port=self.port) for arg in argv], self.url, health)
+        self.dynamodb = client(self.url)
+        self.description = create_table(self.dynamodb, "bench", view_type="NEW_AND_OLD_IMAGES" if streamed else None)
+        self.rounds: list[dict] = []
+
+    def round(self, name: str, clients: int, puts: int) -> None:
+        self.rounds.append(run_clients(self.url, "bench", clients, puts, name))
+
+    def figures(self) -> dict:
+        latencies = sorted(latency for run in self.rounds for latency in run["latencies"])
+        return {"label": self.label, "rate": statistics.median(run["rate"] for run in self.rounds),
+                "p50": latencies[len(latencies) // 2] * 1000,
+                "p99": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000,
+                "errors": sum(run["errors"] for run in self.rounds), "items": count_items(self.dynamodb, "bench"),
+                "inserts": count_inserts(self.url, self.description["LatestStreamArn"]) if self.streamed else None}
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=30)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--clients", type=int, default=8)
-    parser.add_argument("--puts", type=int, default=400, help="PutItems per client")
+    parser.add_argument("--puts", type=int, default=300, help="PutItems per client and round")
+    parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    expected = args.clients * args.puts
+    expected = args.clients * (args.puts * args.rounds + 20)
+    peers = []
     with tempfile.TemporaryDirectory() as state_dir:
-        eddy = measure("Eddy (eddy serve, NEW_AND_OLD_IMAGES stream)",
-                       [sys.executable, "-m", "emulator.cli", "serve", "--port", "{port}", "--state-dir", state_dir],
-                       "/_eddy/health", args.clients, args.puts, streamed=True)
-    moto = measure("moto (moto.server, no stream)", [sys.executable, "-m", "moto.server", "-p", "{port}"],
-                   "/moto-api/", args.clients, args.puts, streamed=False)
-    print(f"PutItem in server mode, {args.clients} concurrent clients (processes) x {args.puts} puts")
+        try:
+            peers.append(Peer("Eddy (eddy serve, NEW_AND_OLD_IMAGES stream)", [
+                sys.executable, "-m", "emulator.cli", "serve", "--port", "{port}", "--state-dir", state_dir],
+                "/_eddy/health", streamed=True))
+            peers.append(Peer("moto (moto.server, no stream)", [sys.executable, "-m", "moto.server", "-p", "{port}"],
+                              "/moto-api/", streamed=False))
+            for peer in peers:
+                run_clients(peer.url, "bench", args.clients, 20, "warm-up")
+            for number in range(args.rounds):
+                for peer in peers:
+                    peer.round(f"round{number}", args.clients, args.puts)
+            eddy, moto = (peer.figures() for peer in peers)
+        finally:
+            for peer in peers:
+                peer.stop()
+    print(f"PutItem in server mode, {args.clients} concurrent clients (processes) x {args.puts} puts x {args.rounds} "
+          f"rounds, the servers in alternation (median round's requests/s; latencies over all rounds)")
     for figures in (eddy, moto):
         print(f"  {figures['label']:46} {figures['rate']:7.0f} requests/s  p50 {figures['p50']:6.1f} ms  "
               f"p99 {figures['p99']:6.1f} ms  errors {figures['errors']}  items {figures['items']}/{expected}"
