@@ -201,7 +201,9 @@ def set_table_created_at(table: Table, created_at: str) -> None:
 
 
 def table_key_schema(table: Table) -> list[dict[str, str]]:
-    return [dict(element) for element in table.schema]
+    """The table's KeySchema, each element with its AttributeType (S, N or B) from the AttributeDefinitions."""
+    types = {definition["AttributeName"]: definition["AttributeType"] for definition in table.attr}
+    return [dict(element, AttributeType=types.get(element["AttributeName"], "S")) for element in table.schema]
 
 
 # -- moto's Kinesis: the store of Kinesis Data Streams for DynamoDB ---------------------------------------

@@ -1,6 +1,7 @@
 """The Lakehouse's table-stream SQL, run against Eddy's tables and Spark's catalog: TableStreams.sql(statement).
 
     CREATE [OR REPLACE] TABLE STREAM [IF NOT EXISTS] s ON TABLE t [TIMESTAMP AS OF expr]
+    CREATE [OR REPLACE] STREAM [IF NOT EXISTS] s ON VOLUME v [TIMESTAMP AS OF expr]   -- after CREATE EXTERNAL VOLUME
         [WITH PROPERTIES ('TABLE_STREAM_MODE' = 'STANDARD' | 'APPEND_ONLY', 'SHOW_INITIAL_ROWS' = 'TRUE')]
     DROP [TABLE] STREAM [IF EXISTS] s          SHOW [TABLE] STREAMS
     ALTER TABLE t SET PROPERTIES ('change_tracking' = 'true' | 'false')    -- the table's DynamoDB stream
@@ -47,7 +48,8 @@ _CREATE_VOLUME = re.compile(
     r"(?:\s+RECURSIVE\s*=\s*(?P<recursive>TRUE|FALSE))?$", _FLAGS)
 _VOLUME_STREAM = re.compile(
     r"^CREATE\s+(?P<replace>OR\s+REPLACE\s+)?STREAM\s+(?P<if_not>IF\s+NOT\s+EXISTS\s+)?(?P<name>\w+)\s+ON\s+VOLUME\s+"
-    r"(?P<volume>\w+)(?:\s+WITH\s+PROPERTIES\s*\((?P<properties>.*)\))?$", _FLAGS)
+    r"(?P<volume>\w+)(?:\s+TIMESTAMP\s+AS\s+OF\s+(?P<at>.+?))?(?:\s+WITH\s+PROPERTIES\s*\((?P<properties>.*)\))?$",
+    _FLAGS)
 _DML = re.compile(r"^(INSERT|MERGE)\b", re.I)
 
 
@@ -134,8 +136,9 @@ def _volume_stream(streams: "TableStreams", match: re.Match[str], dynamodb: Any)
     mode = properties.get("table_stream_mode", "STANDARD").upper()
     if match["if_not"] and match["name"] in streams.names():
         return None
+    at = _epoch(streams, match["at"]) if match["at"] else None
     streams.create_volume_stream(match["name"], volume["location"], mode=mode, recursive=volume["recursive"],
-                                 replace=match["replace"] is not None)
+                                 at_timestamp=at, replace=match["replace"] is not None)
     return None
 
 

@@ -16,12 +16,14 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
 from typing import Any, Iterable
 
 from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
 
-from .errors import ChangeTrackingError, IncompleteHistoryError, TableDroppedError
+from .changes import version_range
+from .errors import ChangeTrackingError, IncompleteHistoryError, StaleStreamError, TableDroppedError
 
 #: how long the Streams API keeps a record (DynamoDB Streams: 24 hours)
 RETENTION_SECONDS = 24 * 3600
@@ -110,3 +112,41 @@ def consistent_cut(log: DataFrame, table: str, *, after: int | None, horizon: fl
             f"table {table}: commits from {start} on include records older than the 24-hour retention "
             f"(trimmed: GetRecords would refuse them)")
     return cut
+
+
+# -- where an offset stands -------------------------------------------------------------------------
+
+
+def offset_at(log: DataFrame, table: str, since: float | None, now: float,
+               silent: dict[int, float]) -> tuple[int | None, float | None]:
+    """(offset, offset_timestamp) of a stream created at `since` (None: now): the last commit version at or
+    before then; with no commit in the log yet, no version but a time (the commits after it are returned)."""
+    bounded = log if since is None else log.where(F.col("commit_timestamp") <= F.lit(timestamp(since)))
+    last = last_whole_version(bounded, [v for v, at in silent.items() if since is None or at <= since])
+    first, _, _ = version_range(log)
+    if last is not None and not (first is not None and any(v not in silent for v in range(last + 1, first))):
+        # (versions between it and the first retained one that are not silent: trimmed). With no record left at
+        # all, commits after the last silent version may have been trimmed: the time says where 'now' was too
+        return last, (now if since is None and first is None else None)
+    if first is None:
+        return None, now if since is None else since
+    if first == 1:
+        return 0, None  # the table's first commit came after `since`: it was empty then
+    raise StaleStreamError(f"table {table}: {timestamp(since).isoformat()} is older than the retained change "
+                           f"log (its first commit there is version {first})")
+
+
+def first_after(log: DataFrame, since: float) -> int | None:
+    """The offset for 'the commits after `since`' once they exist: the version before the first of them."""
+    first, _, _ = version_range(log.where(F.col("commit_timestamp") > F.lit(timestamp(since))))
+    return None if first is None else first - 1
+
+
+def epoch(moment: datetime | float) -> float:
+    if isinstance(moment, datetime):
+        return (moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)).timestamp()
+    return float(moment)
+
+
+def timestamp(epoch: float) -> datetime:
+    return datetime.fromtimestamp(epoch, timezone.utc)

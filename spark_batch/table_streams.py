@@ -36,7 +36,7 @@ from __future__ import annotations
 import os
 import re
 import time
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
@@ -44,16 +44,10 @@ from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
 from . import changes, io
-from .dynamodb_json import ItemType, infer_item_type, merge
+from .dynamodb_json import ItemType, ValueType, infer_item_type, merge
 from .errors import IncompleteHistoryError, StaleStreamError, StreamExistsError, StreamNotFoundError
-from .table_history import (
-                            RETENTION_SECONDS,
-                            consistent_cut,
-                            current_history,
-                            last_whole_version,
-                            silent_versions,
-                            stream_history,
-)
+from .table_history import (RETENTION_SECONDS, consistent_cut, current_history, epoch, first_after, offset_at,
+                            silent_versions, stream_history, timestamp)
 
 MODES = ("STANDARD", "APPEND_ONLY")
 METADATA_COLUMNS = ["__change_type", "__commit_version", "__commit_timestamp"]
@@ -95,7 +89,9 @@ class TableStreams:
         state: dict[str, Any] = {"name": name, "table": table, "mode": mode, "show_initial_rows": show_initial_rows,
                                  "created_at": self.now(), "offset": None, "offset_timestamp": None, "pending": None,
                                  "history": history[0]["label"],
-                                 "keys": [k["AttributeName"] for k in history[-1]["key_schema"]]}
+                                 "keys": [k["AttributeName"] for k in history[-1]["key_schema"]],
+                                 "key_types": {k["AttributeName"]: k.get("AttributeType", "S")
+                                               for k in history[-1]["key_schema"]}}
         stream = TableStream(self, state)
         stream._place(at_version, at_timestamp)
         stream._save()
@@ -114,9 +110,11 @@ class TableStreams:
         return stream_sql.run(self, statement, dynamodb=dynamodb)
 
     def create_volume_stream(self, name: str, location: str, *, mode: str = "STANDARD", recursive: bool = True,
+                             at_version: int | None = None, at_timestamp: datetime | float | None = None,
                              replace: bool = False) -> "TableStream":
-        """A stream on the objects under `location` ('s3://bucket/prefix/'), from now: rows relative_path, url,
-        size, last_modified_time, etag, with __change_type, __commit_version, __commit_timestamp."""
+        """A stream on the objects under `location` ('s3://bucket/prefix/'), from now (or `at_version` /
+        `at_timestamp`, as a table stream): rows relative_path, url, size, last_modified_time, etag, with
+        __change_type, __commit_version, __commit_timestamp."""
         from .volume_streams import parse_location
 
         if not _NAME.match(name):
@@ -131,7 +129,7 @@ class TableStreams:
                                  "keys": ["key"], "volume": {"location": location, "bucket": bucket, "prefix": prefix,
                                                               "recursive": recursive}}
         stream = TableStream(self, state)
-        stream._place(None, None)
+        stream._place(at_version, at_timestamp)
         stream._save()
         return stream
 
@@ -267,9 +265,11 @@ class TableStream:
         keys = self.state.get("keys") or _key_names(rows)
         self.state["keys"] = keys
         ordered = keys + [name for name in item_type.columns if name not in keys]
+        key_types = self.state.get("key_types", {})  # what a key column is before any row has shown it
         decoded = rows.withColumn("__item", item_type.decode("__image")).select(
             *METADATA_COLUMNS,
-            *[(F.col("__item")[name] if name in item_type.columns else F.lit(None).cast("string")).alias(name)
+            *[(F.col("__item")[name] if name in item_type.columns
+               else F.lit(None).cast(ValueType({key_types.get(name, "S")}).spark_type())).alias(name)
               for name in ordered],
             *(["__image"] if raw else []))
         if volume is not None:
@@ -285,11 +285,14 @@ class TableStream:
         if verified < horizon:
             raise StaleStreamError(
                 f"table stream {self.name} is stale: it was last created, moved or consumed at "
-                f"{_timestamp(verified).isoformat()}, more than the 24-hour retention of table {self.table}'s "
+                f"{timestamp(verified).isoformat()}, more than the 24-hour retention of table {self.table}'s "
                 f"stream ago by the emulator's clock; move its offset (move_to) or create it again")
         after = None if self.state["show_initial_rows"] else self.offset
+        placed_at = self.state["offset_timestamp"]
+        if after is not None and placed_at is not None:  # placed 'now' when every record was trimmed
+            after = max(after, first_after(log, placed_at) or after)
         if after is None and not self.state["show_initial_rows"]:
-            after = _first_after(log, self.state["offset_timestamp"] or self.state["created_at"])
+            after = first_after(log, self.state["offset_timestamp"] or self.state["created_at"])
             if after is None:
                 return 0, 0  # nothing committed since the stream's offset: an empty range
         try:
@@ -333,9 +336,9 @@ class TableStream:
             self.state["offset"] = int(at_version)
         else:
             now = self._streams.now()
-            since = _epoch(at_timestamp) if at_timestamp is not None else None
+            since = epoch(at_timestamp) if at_timestamp is not None else None
             log = self._snapshot()
-            self.state["offset"], self.state["offset_timestamp"] = _offset_at(log, self.table, since, now, self._silent)
+            self.state["offset"], self.state["offset_timestamp"] = offset_at(log, self.table, since, now, self._silent)
         if self.state["show_initial_rows"]:
             self._range(self._snapshot(), upto=self.state["offset"] or 0)
 
@@ -363,36 +366,3 @@ def _key_names(rows: DataFrame) -> list[str]:
     import json
 
     return [entry["key"] for entry in json.loads(first[0][0])]
-
-
-def _offset_at(log: DataFrame, table: str, since: float | None, now: float,
-               silent: dict[int, float]) -> tuple[int | None, float | None]:
-    """(offset, offset_timestamp) of a stream created at `since` (None: now): the last commit version at or
-    before then; with no commit in the log yet, no version but a time (the commits after it are returned)."""
-    bounded = log if since is None else log.where(F.col("commit_timestamp") <= F.lit(_timestamp(since)))
-    last = last_whole_version(bounded, [v for v, at in silent.items() if since is None or at <= since])
-    first, _, _ = changes.version_range(log)
-    if last is not None and not (first is not None and any(v not in silent for v in range(last + 1, first))):
-        return last, None  # (versions between it and the first retained one that are not silent: trimmed)
-    if first is None:
-        return None, now if since is None else since
-    if first == 1:
-        return 0, None  # the table's first commit came after `since`: it was empty then
-    raise StaleStreamError(f"table {table}: {_timestamp(since).isoformat()} is older than the retained change "
-                           f"log (its first commit there is version {first})")
-
-
-def _first_after(log: DataFrame, since: float) -> int | None:
-    """The offset for 'the commits after `since`' once they exist: the version before the first of them."""
-    first, _, _ = changes.version_range(log.where(F.col("commit_timestamp") > F.lit(_timestamp(since))))
-    return None if first is None else first - 1
-
-
-def _epoch(moment: datetime | float) -> float:
-    if isinstance(moment, datetime):
-        return (moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)).timestamp()
-    return float(moment)
-
-
-def _timestamp(epoch: float) -> datetime:
-    return datetime.fromtimestamp(epoch, timezone.utc)

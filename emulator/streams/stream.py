@@ -272,7 +272,7 @@ class Stream:
             "StreamViewType": self.view_type.value,
             "CreationRequestDateTime": self.created_at,
             "TableName": self.table_name,
-            "KeySchema": self.key_schema,
+            "KeySchema": [{"AttributeName": k["AttributeName"], "KeyType": k["KeyType"]} for k in self.key_schema],
             "Shards": [shard.describe() for shard in page],
         }
         if len(shards) > limit:

@@ -163,3 +163,43 @@ def test_retention_and_now_are_the_emulator_clock(spark, tmp_path: Path) -> None
         assert [row["pk"] for row in stream.read().collect()] == ["b"]
         stream.move_to()  # now: after b
         assert stream.offset == 4 and stream.read().count() == 0
+
+
+def test_key_columns_have_the_tables_key_types_before_any_row(spark, tmp_path: Path) -> None:
+    with emulate(state_dir=tmp_path / "state", housekeeping_interval=None) as emu:
+        dynamodb = boto3.client("dynamodb", region_name="us-east-1")
+        dynamodb.create_table(TableName="typed", BillingMode="PAY_PER_REQUEST",
+                              KeySchema=[{"AttributeName": "id", "KeyType": "HASH"},
+                                         {"AttributeName": "blob", "KeyType": "RANGE"}],
+                              AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "N"},
+                                                    {"AttributeName": "blob", "AttributeType": "B"}],
+                              StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"})
+        streams = TableStreams(spark, emu.state_dir, tmp_path / "offsets", clock=emu.clock)
+        empty = streams.create("typed_stream", "typed").read()
+        assert dict(empty.dtypes)["id"] == "decimal(38,0)" and dict(empty.dtypes)["blob"] == "binary"
+        dynamodb.put_item(TableName="typed", Item={"id": {"N": "7"}, "blob": {"B": b"x"}})
+        assert dict(streams.get("typed_stream").read().dtypes) == dict(empty.dtypes)
+        # DescribeStream still answers AWS's KeySchema (no AttributeType in it)
+        arn = dynamodb.describe_table(TableName="typed")["Table"]["LatestStreamArn"]
+        described = boto3.client("dynamodbstreams", region_name="us-east-1").describe_stream(StreamArn=arn)
+        assert described["StreamDescription"]["KeySchema"] == [{"AttributeName": "id", "KeyType": "HASH"},
+                                                               {"AttributeName": "blob", "KeyType": "RANGE"}]
+
+
+def test_move_to_now_after_every_record_was_trimmed(spark, tmp_path: Path) -> None:
+    with emulate(state_dir=tmp_path / "state", housekeeping_interval=None) as emu:
+        dynamodb = boto3.client("dynamodb", region_name="us-east-1")
+        create_table(dynamodb, "old")
+        put(dynamodb, "old", "a")
+        streams = TableStreams(spark, emu.state_dir, tmp_path / "offsets", clock=emu.clock)
+        stream = streams.create("old_stream", "old", at_version=0)
+        emu.clock.advance(25 * 3600)
+        emu.housekeeping()  # past the retention: the segment files are gone
+        assert stream.is_stale()
+        stream.move_to()
+        assert not stream.is_stale() and stream.read().count() == 0
+        emu.clock.advance(1)
+        put(dynamodb, "old", "b")
+        assert [row["pk"] for row in stream.read().collect()] == ["b"]
+        stream.consume(lambda rows, batch_id: None)
+        assert stream.read().count() == 0

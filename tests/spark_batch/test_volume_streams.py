@@ -64,3 +64,22 @@ def test_create_volume_stream_not_recursive_append_only(spark, tmp_path: Path) -
         assert len(etag) == 32 and row["last_modified_time"] is not None
         assert stream.read().columns == ["__change_type", "__commit_version", "__commit_timestamp", "relative_path",
                                          "url", "size", "last_modified_time", "etag"]
+
+
+def test_a_volume_stream_timestamp_as_of(spark, tmp_path: Path) -> None:
+    with emulate(state_dir=tmp_path / "state", housekeeping_interval=None) as emu:
+        s3 = boto3.client("s3", region_name="us-east-1")
+        s3.create_bucket(Bucket="docs")
+        s3.put_object(Bucket="docs", Key="in/early.pdf", Body=b"e")
+        emu.clock.advance(60)
+        between = emu.clock.now()
+        emu.clock.advance(60)
+        s3.put_object(Bucket="docs", Key="in/late.pdf", Body=b"l")
+        streams = TableStreams(spark, emu.state_dir, tmp_path / "offsets", clock=emu.clock)
+        since = streams.create_volume_stream("since", "s3://docs/in/", at_timestamp=between)
+        assert [row["relative_path"] for row in since.read().collect()] == ["late.pdf"]
+        streams.sql("CREATE EXTERNAL VOLUME docs_volume LOCATION 's3://docs/in/'")
+        moment = f"timestamp_seconds({int(between) - 90})"  # before the first object
+        streams.sql(f"CREATE STREAM everything ON VOLUME docs_volume TIMESTAMP AS OF {moment}")
+        rows = streams.sql("SELECT relative_path FROM everything ORDER BY relative_path").collect()
+        assert [row[0] for row in rows] == ["early.pdf", "late.pdf"]
