@@ -36,6 +36,13 @@ class UnknownOperationException(AWSError):
     code = "UnknownOperationException"
 
 
+def no_such_path(method: str, path: str) -> UnknownOperationException:
+    """A REST request to a path no operation has: 404, as AWS answers it."""
+    error = UnknownOperationException(f"{method} {path} is not an operation Eddy serves")
+    error.status = 404
+    return error
+
+
 class ResourceNotFoundException(AWSError):
     code = "ResourceNotFoundException"
 

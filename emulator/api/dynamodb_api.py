@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import uuid
 from typing import Any
 
 from emulator import moto_bridge
@@ -18,7 +19,7 @@ from emulator.errors import AWSError, ValidationException, constraint_violation
 from emulator.messages import Request, Response, error_response
 from emulator.streams.records import StreamViewType
 from emulator.api.streams_api import parse_body
-from emulator.api import dynamodb_fast, kinesis_destinations_api
+from emulator.api import dynamodb_fast, kinesis_destinations_api, validation
 
 TARGET_PREFIX = "DynamoDB_20120810."
 
@@ -39,9 +40,10 @@ log = logging.getLogger("eddy")
 
 def handle(emulator: Emulator, operation: str, request: Request) -> Response:
     try:
+        params = parse_body(request.body)  # the one decoding of the body: the fast path takes it as it is
+        validation.validate("dynamodb", operation, params)  # as AWS checks it, before moto or the engine
         if operation in kinesis_destinations_api.OPERATIONS:  # Eddy's own: moto has no Kinesis destinations
             return kinesis_destinations_api.handle(emulator, operation, request)
-        params = parse_body(request.body)  # the one decoding of the body: the fast path takes it as it is
         if operation == "CreateTable":
             return create_table(emulator, request, params)
         if operation == "UpdateTable":
@@ -66,9 +68,11 @@ def handle(emulator: Emulator, operation: str, request: Request) -> Response:
             return response
     except AWSError as error:
         return error_response(error)
-    except Exception as error:  # moto failed on input it did not expect: the client's request, not a fault
-        log.exception("moto could not process %s", operation)
-        return error_response(ValidationException(f"Could not process {operation}: {type(error).__name__}: {error}"))
+    except Exception:  # moto failed on a request the model allows: logged with its traceback, answered plainly
+        request_id = uuid.uuid4()
+        log.exception("moto could not process %s (request %s)", operation, request_id)
+        return error_response(ValidationException(
+            f"{INVALID}the request could not be processed (request id {request_id})"))
 
 
 def stream_specification(params: dict[str, Any], *, creating: bool) -> tuple[bool, StreamViewType | None] | None:

@@ -28,6 +28,7 @@ import uuid
 from typing import Any, Callable
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from emulator.api import validation
 from emulator.engine import Emulator
 from emulator.errors import (
     AWSError,
@@ -35,6 +36,7 @@ from emulator.errors import (
     InvalidParameterValueException,
     ValidationException,
     constraint_violation,
+    no_such_path,
 )
 from emulator.functions.layers import LAYER_VERSION_ARN, resolve_layers
 from emulator.functions.moto_layers import layer_version_configuration
@@ -59,6 +61,10 @@ ROUTES = [
     ("DELETE", re.compile(r"^/2015-03-31/event-source-mappings/(?P<uuid>[^/]+)/?$"), "delete_event_source_mapping"),
 ]
 LAYERS = re.compile(r"^/2018-10-31/layers/?$")
+#: the operations whose JSON bodies are checked against botocore's model first (by their model names)
+VALIDATED = {name: "".join(part.title() for part in name.split("_")) for name in (
+    "create_function", "update_function_configuration", "update_function_code", "create_event_source_mapping",
+    "update_event_source_mapping")}
 ROLE = re.compile(r"^arn:aws[a-z-]*:iam::\d{12}:role/?[A-Za-z0-9+=,.@_/-]+$")
 
 
@@ -76,7 +82,13 @@ def _route(request: Request) -> tuple[str, dict[str, str]] | None:
         match = pattern.match(path)
         if match and request.method.upper() == method:
             return operation, {k: unquote(v) for k, v in match.groupdict().items()}
+    if "invocations" in path or "invoke-async" in path:  # never moto's: its Lambda would run code in Docker
+        return "not_served", {}
     return None
+
+
+def not_served(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Response:
+    raise no_such_path(request.method, urlsplit(request.url).path)
 
 
 def handle(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Response | None:
@@ -85,6 +97,8 @@ def handle(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Res
         return None
     operation, path_params = route
     try:
+        if operation in VALIDATED and request.body:
+            validation.validate("lambda", VALIDATED[operation], _body(request), body_only=True)
         return OPERATIONS[operation](emulator, request, caller, **path_params)
     except AWSError as error:
         return error_response(error)
@@ -351,3 +365,4 @@ def delete_event_source_mapping(emulator: Emulator, request: Request, caller: tu
 
 OPERATIONS: dict[str, Callable[..., Response]] = {name: globals()[name] for _, _, name in ROUTES}
 OPERATIONS["get_layer_version_by_arn"] = get_layer_version_by_arn
+OPERATIONS["not_served"] = not_served

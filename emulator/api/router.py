@@ -9,20 +9,28 @@ router answers None and the door hands the request on.
 from __future__ import annotations
 
 import logging
+import uuid
 
 from emulator.api import control_api, dynamodb_api, lambda_api, streams_api
 from emulator import moto_bridge
 from emulator.engine import Emulator
-from emulator.errors import InternalServerError
+from emulator.errors import InternalServerError, UnknownOperationException
 from emulator.messages import Request, Response, error_response
 
 log = logging.getLogger("eddy")
 
 
+def _without_target(request: Request) -> bool:
+    """A DynamoDB-style request (JSON 1.0, POST) that names no operation: AWS's UnknownOperationException."""
+    content_type = (request.header("Content-Type") or "").lower()
+    return (request.method.upper() == "POST" and not request.header("X-Amz-Target")
+            and content_type.startswith("application/x-amz-json-1.0"))
+
+
 def claims(request: Request) -> bool:
     """Whether the router answers this request (decided from its target and path, without its body)."""
     target = request.header("X-Amz-Target") or ""
-    if target.startswith((streams_api.TARGET_PREFIX, dynamodb_api.TARGET_PREFIX)):
+    if target.startswith((streams_api.TARGET_PREFIX, dynamodb_api.TARGET_PREFIX)) or _without_target(request):
         return True
     path = request.path
     return path.startswith("/_eddy/") or path.rstrip("/") == "/moto-api/reset" or lambda_api.claims(request)
@@ -41,9 +49,19 @@ def route(emulator: Emulator, request: Request) -> Response | None:
             return control_api.handle(emulator, request)
         if lambda_api.claims(request):
             return lambda_api.handle(emulator, request, moto_bridge.caller(request))
+        if _without_target(request):
+            return error_response(UnknownOperationException("The request names no operation (X-Amz-Target)"))
         if path.rstrip("/") == "/moto-api/reset" and request.method.upper() == "POST":
             emulator.reset()  # and moto resets its own backends
-    except Exception as error:  # a fault of Eddy's: answered as one, never as a dropped connection
-        log.exception("internal error on %s %s", request.method, request.url)
-        return error_response(InternalServerError(f"Internal error: {type(error).__name__}: {error}"))
+    except Exception:  # a fault of Eddy's: answered as one, never as a dropped connection or a traceback
+        return internal_error(request)
     return None
+
+
+def internal_error(request: Request) -> Response:
+    """AWS's answer to a fault of its own: 500 InternalServerError with a request id; the traceback is logged."""
+    request_id = str(uuid.uuid4())
+    log.exception("internal error on %s %s (request %s)", request.method, request.url, request_id)
+    response = error_response(InternalServerError(f"Internal server error (request id {request_id})"))
+    response.headers["x-amzn-RequestId"] = request_id
+    return response

@@ -21,7 +21,8 @@ from werkzeug.wrappers import Request as WerkzeugRequest
 from emulator import moto_bridge
 from emulator.api import router
 from emulator.engine import Emulator
-from emulator.messages import Request
+from emulator.errors import UnknownOperationException, no_such_path
+from emulator.messages import Request, Response, error_response
 
 log = logging.getLogger("eddy")
 
@@ -42,11 +43,40 @@ class EddyApp:
             environ["wsgi.input"] = io.BytesIO(body)
             environ["CONTENT_LENGTH"] = str(len(body))
             environ.pop("HTTP_TRANSFER_ENCODING", None)
-            return self.moto_app(environ, start_response)
+            answered = self._moto(environ, start_response, request)
+            if answered is not None:
+                return answered
+            response = self._not_served(request)
         headers = [(k, v) for k, v in response.headers.items() if k.lower() != "content-length"]
         headers.append(("Content-Length", str(len(response.body))))
         start_response(f"{response.status} {HTTPStatus(response.status).phrase}", headers)
         return [response.body]
+
+
+    def _not_served(self, request: Request) -> Response:
+        """What a request moto could not serve gets: no such operation (a REST path: 404), never a 5xx page."""
+        target = request.header("X-Amz-Target")
+        if target:
+            return error_response(UnknownOperationException(f"{target} is not an operation Eddy serves"))
+        return error_response(no_such_path(request.method, request.path))
+
+    def _moto(self, environ: dict[str, Any], start_response: Callable[..., Any], request: Request) -> list[bytes] | None:
+        """moto's answer, passed on; None when moto failed (5xx: no backend for the request, or a crash)."""
+        answer: dict[str, Any] = {}
+
+        def hold(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> None:
+            answer["status"], answer["headers"] = status, headers
+
+        try:
+            body = b"".join(self.moto_app(environ, hold))
+        except Exception:
+            log.exception("moto failed on %s %s", request.method, request.url)
+            return None
+        if int(answer["status"][:3]) >= 500:
+            log.error("moto answered %s to %s %s", answer["status"], request.method, request.url)
+            return None
+        start_response(answer["status"], answer["headers"])
+        return [body]
 
 
 class Server:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any, Callable
 
+from emulator.api import validation
 from emulator.engine import Emulator
 from emulator.errors import AWSError, SerializationException, UnknownOperationException, ValidationException, constraint_violation
 from emulator.streams.iterators import ShardIteratorType
@@ -25,7 +26,9 @@ def handle(emulator: Emulator, operation: str, body: bytes, caller: Callable[[],
         handler = OPERATIONS.get(operation)
         if handler is None:
             raise UnknownOperationException(f"Unknown operation: {operation}")
-        return handler(emulator, parse_body(body), caller)
+        params = parse_body(body)
+        validation.validate("dynamodbstreams", operation, params)
+        return handler(emulator, params, caller)
     except AWSError as error:
         return error_response(error)
 

@@ -44,8 +44,9 @@ def raw(url: str, target: str | None, body: bytes, path: str = "/") -> tuple[int
     (STREAMS + "ListStreams", b'{"Limit": 101}', 400, "ValidationException"),
     (STREAMS + "NoSuchOperation", b"{}", 400, "UnknownOperationException"),
     ("DynamoDB_20120810.PutItem", b"{not json", 400, "SerializationException"),
-    ("DynamoDB_20120810.CreateTable", b'{"TableName": "t", "StreamSpecification": "yes"}', 400, "ValidationException"),
-    ("DynamoDB_20120810.UpdateTable", b'{"TableName": "t", "StreamSpecification": {"StreamEnabled": "maybe"}}', 400, "ValidationException"),
+    ("DynamoDB_20120810.CreateTable", b'{"TableName": "ttt", "StreamSpecification": "yes"}', 400, "SerializationException"),
+    ("DynamoDB_20120810.UpdateTable", b'{"TableName": "ttt", "StreamSpecification": {"StreamEnabled": "maybe"}}', 400, "SerializationException"),
+    ("DynamoDB_20120810.CreateTable", b'{"TableName": "t", "KeySchema": [], "AttributeDefinitions": []}', 400, "ValidationException"),
 ])
 def test_malformed_requests_get_aws_errors_and_the_server_stays_up(server_url, target, body, status, code):
     got_status, got = raw(server_url, target, body)

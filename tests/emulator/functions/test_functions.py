@@ -79,8 +79,8 @@ def test_get_list_update_delete(door):
     assert lam.get_function(FunctionName="one")["Configuration"]["CodeSha256"]
     lam.update_function_code(FunctionName="one", ZipFile=zip_of({"app.py": "def handler(e, c):\n    return 11\n"}))
     assert lam.invoke(FunctionName="one")["Payload"].read() == b"11"
-    lam.update_function_configuration(FunctionName="one", Environment={"Variables": {"A": "b"}}, Timeout=9)
-    assert lam.get_function_configuration(FunctionName="one")["Environment"] == {"Variables": {"A": "b"}}
+    lam.update_function_configuration(FunctionName="one", Environment={"Variables": {"AB": "b"}}, Timeout=9)
+    assert lam.get_function_configuration(FunctionName="one")["Environment"] == {"Variables": {"AB": "b"}}
     lam.delete_function(FunctionName="two")
     with pytest.raises(ClientError) as missing:
         lam.get_function(FunctionName="two")

@@ -136,7 +136,7 @@ def test_layer_errors_are_awss(door):
     with pytest.raises(ClientError) as error:
         create_function(unchecked, "greeter", REPORT, Layers=["not-an-arn"])
     assert error.value.response["Error"]["Code"] == "ValidationException"
-    assert "at 'layers' failed to satisfy constraint" in error.value.response["Error"]["Message"]
+    assert "at 'layers.1.member' failed to satisfy constraint" in error.value.response["Error"]["Message"]
 
 
 def of_account(client, account_id: str):

@@ -90,7 +90,7 @@ def test_update_table_stream_specification_is_validated(door, spec, message):
 def test_create_table_stream_specification_is_validated(door):
     dynamodb = door.client("dynamodb")
     with pytest.raises(ClientError) as invalid:
-        dynamodb.create_table(TableName="t", KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+        dynamodb.create_table(TableName="ttt", KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
                               AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
                               BillingMode="PAY_PER_REQUEST", StreamSpecification={"StreamEnabled": True})
     assert error_of(invalid) == ("ValidationException", "One or more parameter values were invalid: Table is being "
@@ -152,7 +152,7 @@ def test_creating_an_existing_table_is_resource_in_use(door):
 def test_an_invalid_stream_specification_leaves_no_table_behind(door):
     dynamodb = door.client("dynamodb")
     with pytest.raises(ClientError) as invalid:
-        dynamodb.create_table(TableName="t", KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+        dynamodb.create_table(TableName="ttt", KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
                               AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
                               BillingMode="PAY_PER_REQUEST",
                               StreamSpecification={"StreamEnabled": False, "StreamViewType": "KEYS_ONLY"})

@@ -1,0 +1,195 @@
+"""Requests checked against botocore's own service model before moto or the engine sees them, as AWS checks them.
+
+    validate("dynamodb", "PutItem", params)     # raises SerializationException or ValidationException
+
+- A member of the wrong JSON type is what AWS's JSON reader refuses: SerializationException, e.g.
+  "NUMBER_VALUE cannot be converted to String", "Start of structure or map found where not expected".
+- Then every constraint of the model, each broken one listed as AWS lists them (at most ten):
+  "1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must not be
+  null" or "2 validation errors detected: ...; ...". Members are named as AWS names them: the first letter in
+  lower case, list elements as `keySchema.1.member.keyType`, map values as `item.<key>.member`.
+- Members the model does not know are ignored, as AWS ignores them. A table given by name where the model
+  also takes its ARN is held to a table name's rules (3 to 255 characters of [a-zA-Z0-9_.-]) everywhere.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import math
+import re
+from functools import lru_cache
+from typing import Any
+
+import botocore.session
+
+from botocore.model import OperationModel, OperationNotFoundError, Shape
+
+from emulator.errors import SerializationException, UnknownOperationException, ValidationException
+
+MAX_LISTED = 10
+_SCALARS = {"string": "String", "integer": "Integer", "long": "Long", "boolean": "Boolean", "double": "Double",
+            "float": "Float", "blob": "ByteBuffer", "timestamp": "Date", "map": "Map", "list": "List",
+            "structure": "Structure"}
+
+
+@lru_cache(maxsize=None)
+def _service(service: str) -> Any:
+    return botocore.session.get_session().get_service_model(service)
+
+
+@lru_cache(maxsize=None)
+def _pattern(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
+def operation_model(service: str, operation: str) -> OperationModel:
+    try:
+        return _service(service).operation_model(operation)
+    except OperationNotFoundError:
+        raise UnknownOperationException(f"Unknown operation: {operation}") from None
+
+
+def validate(service: str, operation: str, params: dict[str, Any], *, body_only: bool = False) -> None:
+    """Raise AWS's error for the first thing wrong with a request's parameters (nothing: they are valid).
+    `body_only`: a REST request's JSON body (members that travel in its path, query or headers are not in it)."""
+    shape = operation_model(service, operation).input_shape
+    if shape is None:
+        return
+    problems: list[str] = []
+    _structure(shape, params, "", problems, body_only)
+    if problems:
+        count = len(problems)
+        listed = "; ".join(problems[:MAX_LISTED])
+        raise ValidationException(f"{count} validation error{'s' if count > 1 else ''} detected: {listed}")
+
+
+def _name(path: str, member: str) -> str:
+    member = member[:1].lower() + member[1:]
+    return f"{path}.{member}" if path else member
+
+
+def _shown(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"'{str(value).lower()}'"
+    if isinstance(value, (list, dict)):
+        return "'" + _java(value) + "'"
+    return f"'{value}'"
+
+
+def _java(value: Any) -> str:
+    """How AWS's Java side prints a value in a message: [a, b] and {k=v}."""
+    if isinstance(value, list):
+        return "[" + ", ".join(_java(item) for item in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{key}={_java(item)}" for key, item in value.items()) + "}"
+    return str(value)
+
+
+def _violation(problems: list[str], path: str, value: Any, constraint: str) -> None:
+    problems.append(f"Value {_shown(value)} at '{path}' failed to satisfy constraint: {constraint}")
+
+
+def _type_error(shape: Shape, value: Any) -> SerializationException:
+    if isinstance(value, dict):
+        return SerializationException("Start of structure or map found where not expected")
+    if isinstance(value, list):
+        return SerializationException("Start of list found where not expected")
+    token = ("BOOLEAN_VALUE" if isinstance(value, bool) else "NUMBER_VALUE" if isinstance(value, (int, float))
+             else "STRING_VALUE")
+    return SerializationException(f"{token} cannot be converted to {_SCALARS.get(shape.type_name, shape.type_name)}")
+
+
+def _structure(shape: Shape, value: Any, path: str, problems: list[str], body_only: bool = False) -> None:
+    if not isinstance(value, dict):
+        raise _type_error(shape, value)
+    for name in shape.required_members:
+        if body_only and shape.members[name].serialization.get("location"):
+            continue
+        if value.get(name) is None:
+            _violation(problems, _name(path, name), None, "Member must not be null")
+    for name, member in shape.members.items():
+        if value.get(name) is not None:
+            _value(member, value[name], _name(path, name), problems)
+
+
+def _value(shape: Shape, value: Any, path: str, problems: list[str]) -> None:
+    kind = shape.type_name
+    if kind == "structure":
+        _structure(shape, value, path, problems)
+    elif kind == "list":
+        if not isinstance(value, list):
+            raise _type_error(shape, value)
+        _length(shape, value, path, problems)
+        for index, element in enumerate(value, 1):
+            if element is not None:
+                _value(shape.member, element, f"{path}.{index}.member", problems)
+    elif kind == "map":
+        if not isinstance(value, dict):
+            raise _type_error(shape, value)
+        _length(shape, value, path, problems)
+        for key, element in value.items():
+            _value(shape.key, key, f"{path}.{key}.key", problems)
+            if element is not None:
+                _value(shape.value, element, f"{path}.{key}.member", problems)
+    elif kind == "string":
+        if not isinstance(value, str):
+            raise _type_error(shape, value)
+        _string(shape, value, path, problems)
+    elif kind in ("integer", "long", "double", "float"):
+        whole = kind in ("integer", "long")
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+                or (whole and value != int(value)):
+            raise _type_error(shape, value)
+        _range(shape, int(value) if whole else value, path, problems)
+    elif kind == "boolean":
+        if not isinstance(value, bool):
+            raise _type_error(shape, value)
+    elif kind == "blob":
+        if not isinstance(value, str):
+            raise _type_error(shape, value)
+        try:
+            decoded = base64.b64decode(value, validate=True)
+        except (binascii.Error, ValueError):
+            raise SerializationException(f"Base64 encoded value is invalid at '{path}'") from None
+        _length(shape, decoded, path, problems)
+    elif kind == "timestamp":
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+            raise _type_error(shape, value)
+
+
+def _string(shape: Shape, value: str, path: str, problems: list[str]) -> None:
+    if shape.name == "TableArn" and not value.startswith("arn:"):
+        shape = _service("dynamodb").shape_for("TableName")  # a table's name, not its ARN: 3-255 of [a-zA-Z0-9_.-]
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise SerializationException(f"Invalid UTF-8 (a lone surrogate) in the value at '{path}'") from None
+    enum = shape.enum
+    if enum and value not in enum:
+        _violation(problems, path, value, f"Member must satisfy enum value set: [{', '.join(enum)}]")
+        return
+    before = len(problems)
+    _length(shape, value, path, problems)
+    pattern = shape.metadata.get("pattern")
+    if pattern and len(problems) == before and not _pattern(pattern).fullmatch(value):
+        _violation(problems, path, value, f"Member must satisfy regular expression pattern: {pattern}")
+
+
+def _length(shape: Shape, value: Any, path: str, problems: list[str]) -> None:
+    low, high = shape.metadata.get("min"), shape.metadata.get("max")
+    shown = value if not isinstance(value, bytes) else "java.nio.HeapByteBuffer"
+    if low is not None and len(value) < low:
+        _violation(problems, path, shown, f"Member must have length greater than or equal to {low}")
+    elif high is not None and len(value) > high:
+        _violation(problems, path, shown, f"Member must have length less than or equal to {high}")
+
+
+def _range(shape: Shape, value: float, path: str, problems: list[str]) -> None:
+    low, high = shape.metadata.get("min"), shape.metadata.get("max")
+    if low is not None and value < low:
+        _violation(problems, path, value, f"Member must have value greater than or equal to {low}")
+    elif high is not None and value > high:
+        _violation(problems, path, value, f"Member must have value less than or equal to {high}")

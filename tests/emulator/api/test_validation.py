@@ -1,0 +1,98 @@
+"""Requests are validated as AWS validates them (botocore's own service model), with AWS's messages; unknown
+operations and unreadable bodies get AWS's errors; nothing answers with HTML, a traceback or a Python name."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import requests
+from botocore.exceptions import ClientError
+
+from emulator.api.validation import validate
+from emulator.errors import SerializationException, UnknownOperationException, ValidationException
+
+SIGNED = {"Authorization": "AWS4-HMAC-SHA256 Credential=testing/20250101/us-east-1/dynamodb/aws4_request, "
+                           "SignedHeaders=host, Signature=0", "Content-Type": "application/x-amz-json-1.0"}
+KEY = {"KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}], "BillingMode": "PAY_PER_REQUEST",
+       "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}]}
+
+
+def post(url: str, target: str | None, body: bytes) -> tuple[int, dict]:
+    headers = dict(SIGNED, **({"X-Amz-Target": target} if target else {}))
+    response = requests.post(url, data=body, headers=headers, timeout=30)
+    return response.status_code, response.json()
+
+
+def refused(call) -> tuple[str, str]:
+    with pytest.raises(ClientError) as error:
+        call()
+    return error.value.response["Error"]["Code"], error.value.response["Error"]["Message"]
+
+
+@pytest.mark.parametrize("target, body, code", [
+    (None, b"{}", "UnknownOperationException"),
+    ("DynamoDB_20120810.NoSuchThing", b"{}", "UnknownOperationException"),
+    ("DynamoDBStreams_20120810.NoSuchThing", b"{}", "UnknownOperationException"),
+    ("Foo.Bar", b"{}", "UnknownOperationException"),
+    ("DynamoDB_20120810.ListTables", b"{not json", "SerializationException"),
+    ("DynamoDB_20120810.ListTables", b"[1, 2]", "SerializationException"),
+    ("DynamoDB_20120810.PutItem", b'{"TableName": "orders", "Item": 5}', "SerializationException"),
+    ("DynamoDB_20120810.Scan", b'{"TableName": "orders", "Limit": 1.5}', "SerializationException"),
+    ("DynamoDBStreams_20120810.GetRecords", json.dumps({"ShardIterator": "\ud800"}).encode(), "SerializationException"),
+])
+def test_the_former_500s_and_python_names_are_aws_errors(server_url, target, body, code):
+    status, answer = post(server_url, target, body)
+    assert status == 400
+    assert answer["__type"] == f"com.amazonaws.dynamodb.v20120810#{code}"
+    assert "Error:" not in answer["message"] and "Traceback" not in answer["message"]
+
+
+def test_a_missing_member_a_bad_enum_and_a_short_name_are_listed_as_aws_lists_them(door):
+    dynamodb = door.client("dynamodb", validate=False)
+    assert refused(lambda: dynamodb.put_item(Item={"pk": {"S": "a"}})) == (
+        "ValidationException", "1 validation error detected: Value null at 'tableName' failed to satisfy constraint: "
+                               "Member must not be null")
+    assert refused(lambda: dynamodb.create_table(TableName="a", **KEY)) == (
+        "ValidationException", "1 validation error detected: Value 'a' at 'tableName' failed to satisfy constraint: "
+                               "Member must have length greater than or equal to 3")
+    code, message = refused(lambda: dynamodb.create_table(
+        TableName="bad name!", KeySchema=[{"AttributeName": "pk", "KeyType": "HASHY"}], BillingMode="PAY_PER_REQUEST",
+        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}]))
+    assert code == "ValidationException" and message.startswith("2 validation errors detected: ")
+    assert ("Value 'bad name!' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression "
+            "pattern: [a-zA-Z0-9_.-]+") in message
+    assert ("Value 'HASHY' at 'keySchema.1.member.keyType' failed to satisfy constraint: Member must satisfy enum "
+            "value set: [HASH, RANGE]") in message
+    assert dynamodb.list_tables()["TableNames"] == []  # nothing reached moto
+
+
+def test_streams_and_lambda_requests_are_validated_too(door):
+    streams = door.client("dynamodbstreams", validate=False)
+    assert refused(lambda: streams.list_streams(TableName="ab"))[1] == (
+        "1 validation error detected: Value 'ab' at 'tableName' failed to satisfy constraint: Member must have "
+        "length greater than or equal to 3")
+    lam = door.client("lambda", validate=False)
+    code, message = refused(lambda: lam.create_event_source_mapping(
+        FunctionName="f", EventSourceArn="arn:aws:dynamodb:us-east-1:123456789012:table/t/stream/x", BatchSize=0))
+    assert code == "ValidationException"
+    assert "Value '0' at 'batchSize' failed to satisfy constraint: Member must have value greater than or equal to 1" \
+        in message
+
+
+def test_an_unknown_rest_path_is_404_not_moto(server_url):
+    response = requests.post(server_url + "/2015-03-31/invocations", data=b"{}", headers=SIGNED, timeout=30)
+    assert response.status_code == 404 and response.headers["x-amzn-ErrorType"] == "UnknownOperationException"
+    assert "is not an operation Eddy serves" in response.json()["message"]
+
+
+def test_the_validator_itself():
+    with pytest.raises(UnknownOperationException):
+        validate("dynamodb", "Nope", {})
+    with pytest.raises(SerializationException, match="STRING_VALUE cannot be converted to Integer"):
+        validate("dynamodb", "Scan", {"TableName": "orders", "Limit": "10"})
+    with pytest.raises(ValidationException, match="Member must have value greater than or equal to 1"):
+        validate("dynamodb", "Scan", {"TableName": "orders", "Limit": 0})
+    validate("dynamodb", "Scan", {"TableName": "orders", "Limit": 10, "Unknown": "ignored"})
+    validate("dynamodb", "GetItem", {"TableName": "arn:aws:dynamodb:us-east-1:123456789012:table/orders",
+                                     "Key": {"pk": {"S": "a"}}})
