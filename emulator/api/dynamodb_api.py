@@ -19,7 +19,7 @@ from emulator.errors import AWSError, ValidationException, constraint_violation
 from emulator.messages import Request, Response, error_response
 from emulator.streams.records import StreamViewType
 from emulator.api.streams_api import parse_body
-from emulator.api import dynamodb_fast, kinesis_destinations_api, validation
+from emulator.api import dynamodb_fast, kinesis_destinations_api, partiql, validation
 
 TARGET_PREFIX = "DynamoDB_20120810."
 
@@ -56,7 +56,8 @@ def handle(emulator: Emulator, operation: str, request: Request) -> Response:
                 response = dynamodb_fast.answer(operation, request, params)
                 if response is not None:
                     return response
-                call = moto_bridge.DynamoDBCall(request, request.body)
+                body = json.dumps(params).encode() if partiql.rewrite(operation, params) else request.body
+                call = moto_bridge.DynamoDBCall(request, body)
                 response = call.run()
             finally:
                 if writes:
