@@ -31,7 +31,7 @@ def test_segment_files_layout_and_lines(tmp_path):
         stream = json.loads((segment.parent.parent / "stream.json").read_text())
         assert (stream["table"], stream["label"], stream["status"], stream["table_deleted"]) == (
             "orders", description["LatestStreamLabel"], "ENABLED", False)
-        assert stream["key_schema"] == [{"AttributeName": "pk", "KeyType": "HASH"}]
+        assert stream["key_schema"] == [{"AttributeName": "pk", "KeyType": "HASH", "AttributeType": "S"}]
         # the log keeps both full images whatever the stream's view type
         assert (second["event_name"], second["old_image"], second["new_image"]) == (
             "MODIFY", {"pk": {"S": "a"}, "n": {"N": "1"}}, {"pk": {"S": "a"}, "n": {"N": "2"}})
