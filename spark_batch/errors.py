@@ -33,3 +33,11 @@ class ChangeTrackingError(SparkBatchError):
 
 class TableDroppedError(SparkBatchError):
     """A table stream's table was deleted (a table created later under its name is a new table)."""
+
+
+class StreamPositionTrimmedError(SparkBatchError):
+    """A streaming query's position in a DynamoDB stream's shard is older than the stream keeps (24 hours)."""
+
+
+class StreamSourceError(SparkBatchError):
+    """The `dynamodbstreams` source was given options it cannot use, or its stream cannot be read."""

@@ -13,11 +13,17 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
+from pathlib import Path
 from typing import Mapping
 
 from pyspark.sql import SparkSession
 
 from .errors import MissingFileSystemError, SparkBatchError
+from .streaming import register as register_dynamodb_streams
+
+#: the driver's logging: warnings and errors, minus those that are normal on one machine
+LOG4J2 = Path(__file__).with_name("log4j2.properties")
 
 #: settings every Eddy session gets unless the caller sets them: UTC everywhere (commit timestamps are UTC),
 #: and Spark's console progress bar on, so that long jobs show their stages.
@@ -35,20 +41,34 @@ _HINTS = {
 
 
 def spark_session(master: str | None = None, app_name: str = "eddy", config: Mapping[str, str] | None = None) -> SparkSession:
-    """A SparkSession on `master` (default: $SPARK_MASTER, else local[*]) with Eddy's defaults under `config`."""
+    """A SparkSession on `master` (default: $SPARK_MASTER, else local[*]) with Eddy's defaults under `config`.
+
+    Its Python workers run this interpreter (unless PYSPARK_PYTHON or spark.pyspark.python says otherwise), so
+    spark_batch imports on them from any directory; a local master binds to 127.0.0.1; the driver logs through
+    spark_batch/log4j2.properties; the `dynamodbstreams` source is registered.
+    """
     if not (shutil.which("java") or os.environ.get("JAVA_HOME")):
         raise SparkBatchError("Spark needs Java 17 or later: install a JRE (e.g. openjdk-17-jre-headless) "
                               "or set JAVA_HOME")
     master = master or os.environ.get("SPARK_MASTER") or "local[*]"
+    config = dict(config or {})
     builder = SparkSession.builder.master(master).appName(app_name)
     defaults = dict(DEFAULTS)
+    if "spark.pyspark.python" not in config:
+        os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     if master.startswith("local"):
         # Spark's 200 shuffle partitions are for clusters; on one machine each costs more than it brings
         defaults["spark.sql.shuffle.partitions"] = str(2 * (os.cpu_count() or 1))
-    for key, value in {**defaults, **(config or {})}.items():
+        # a local master is this machine's alone: no "hostname resolves to a loopback address" guesswork
+        os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+        defaults.update({"spark.driver.host": "127.0.0.1", "spark.driver.bindAddress": "127.0.0.1"})
+    options = config.pop("spark.driver.extraJavaOptions", "")
+    defaults["spark.driver.extraJavaOptions"] = f"-Dlog4j2.configurationFile={LOG4J2.as_uri()} {options}".strip()
+    for key, value in {**defaults, **config}.items():
         builder = builder.config(key, value)
     spark = builder.getOrCreate()
     _quiet(spark)
+    register_dynamodb_streams(spark)
     return spark
 
 
