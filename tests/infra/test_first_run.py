@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -24,10 +25,14 @@ def test_serve_applies_the_example_stack_and_says_how_to_connect():
     assert f"endpoint_url='{url}'" in text and "localstack_client.session.Session" in text and "aws --endpoint-url" in text
 
 
-def test_the_demo_tours_everything():
+def test_the_demo_tours_everything(tmp_path: Path):
+    # from a directory that is not the repository's, with no PYSPARK_PYTHON: Spark's Python workers must still
+    # find spark_batch (they run this interpreter)
+    env = {name: value for name, value in os.environ.items() if name not in ("PYSPARK_PYTHON", "SPARK_LOCAL_IP")}
     result = subprocess.run([sys.executable, "-m", "emulator.cli", "demo", "--orders", "120", "--master", "local[2]"],
-                            capture_output=True, text=True, timeout=300, cwd=ROOT)
+                            capture_output=True, text=True, timeout=300, cwd=tmp_path, env=env)
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    assert [line for line in result.stderr.splitlines() if " WARN " in line] == []   # no Spark warnings
     out = result.stdout
     for step in ("1. Eddy is serving", "3. Replica:", "identical to", "4. Search for 'fox'", "5. An hour later TTL deleted 12",
                  "12 archived", "6. Spark aggregated", "7. Summary", "replica converged", "welcome messages queued 3"):
