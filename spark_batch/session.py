@@ -50,9 +50,13 @@ def spark_session(master: str | None = None, app_name: str = "eddy", config: Map
     if not (shutil.which("java") or os.environ.get("JAVA_HOME")):
         raise SparkBatchError("Spark needs Java 17 or later: install a JRE (e.g. openjdk-17-jre-headless) "
                               "or set JAVA_HOME")
-    master = master or os.environ.get("SPARK_MASTER") or "local[*]"
+    # under spark-submit (which starts the JVM first) the master is spark-submit's, unless one is named
+    submitted = "PYSPARK_GATEWAY_PORT" in os.environ
+    master = master or os.environ.get("SPARK_MASTER") or ("" if submitted else "local[*]")
     config = dict(config or {})
-    builder = SparkSession.builder.master(master).appName(app_name)
+    builder = SparkSession.builder.appName(app_name)
+    if master:
+        builder = builder.master(master)
     defaults = dict(DEFAULTS)
     if "spark.pyspark.python" not in config:
         os.environ.setdefault("PYSPARK_PYTHON", sys.executable)

@@ -1,6 +1,6 @@
 """Every `eddy spark` job and the dynamodbstreams source on a Spark standalone cluster started from the pyspark
-wheel alone (bin/spark-class: a master and a worker), from a directory that is not the repository's: the same
-output as on local[2]."""
+wheel alone (bin/spark-class: a master and a worker), submitted with spark-submit from a directory that is not
+the repository's: the same output as on local[2]."""
 
 from __future__ import annotations
 
@@ -28,19 +28,19 @@ from .test_jobs import eddy, key, order, write_orders
 
 SPARK_CLASS = Path(pyspark.__file__).parent / "bin" / "spark-class"
 
-#: runs in a subprocess, in another directory: each `eddy spark` job, then the streaming source, on one master
+SPARK_SUBMIT = SPARK_CLASS.with_name("spark-submit")
+
+#: the application spark-submit runs, in another directory: each job as README's spark-submit section says
+#: (spark_batch.submit), then the streaming source, all on the master spark-submit was given
 DRIVER = """
-import argparse, json, sys
-from spark_batch.cli import register
+import json, sys
+from spark_batch import submit
 from spark_batch.session import spark_session
 
 master, jobs, source, out = sys.argv[1], json.loads(sys.argv[2]), json.loads(sys.argv[3]), sys.argv[4]
 for argv in jobs:
-    parser = argparse.ArgumentParser(prog="eddy")
-    register(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args([*argv, "--master", master])
-    assert args.handler(args) == 0, argv
-spark = spark_session(master)
+    assert submit.main(argv) == 0, argv
+spark = spark_session()
 assert spark.sparkContext.master == master
 query = (spark.readStream.format("dynamodbstreams").options(**source).load().writeStream.format("parquet")
          .option("path", out).option("checkpointLocation", out + "-checkpoint").trigger(availableNow=True).start())
@@ -121,9 +121,11 @@ def test_jobs_and_the_streaming_source_give_on_a_cluster_what_they_give_on_local
                   "secretAccessKey": "testing"}
         on_cluster, on_local = tmp_path / "cluster", tmp_path / "local"
         env = {name: value for name, value in os.environ.items() if name != "PYSPARK_PYTHON"}
-        run = subprocess.run([sys.executable, "-c", DRIVER, cluster, json.dumps(jobs(on_cluster)), json.dumps(source),
-                              str(on_cluster / "changes")], cwd=tmp_path, env=env, capture_output=True, text=True,
-                             timeout=600)
+        (tmp_path / "driver.py").write_text(DRIVER)
+        run = subprocess.run([str(SPARK_SUBMIT), "--master", cluster, "--conf", f"spark.pyspark.python={sys.executable}",
+                              "driver.py", cluster, json.dumps([argv[1:] for argv in jobs(on_cluster)]),
+                              json.dumps(source), str(on_cluster / "changes")],
+                             cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
         assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
         for argv in jobs(on_local):
             assert eddy(*argv) == 0
