@@ -97,6 +97,7 @@ def serve_command(args: argparse.Namespace) -> int:
     print(f"  localstack-client: localstack_client.session.Session(localstack_host='{server.host}:{server.port}')", flush=True)
     print(f"  AWS CLI:           aws --endpoint-url {server.url} dynamodbstreams list-streams", flush=True)
     print(f"  follow a stream:   eddy tail TABLE --endpoint-url {server.url}", flush=True)
+    print(f"  dashboard:         {server.url}/_eddy/ui", flush=True)
     while not stopping.is_set():  # woken every half second, so a signal is noticed promptly
         stopping.wait(0.5)
     print("Eddy is stopping", flush=True)

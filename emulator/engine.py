@@ -36,6 +36,7 @@ from emulator.streams.records import ChangeRecord, StreamViewType
 from emulator.settings import Settings
 from emulator.streams.shards import SequenceNumbers
 from emulator.streams.stream_registry import StreamRegistry
+from emulator.streams.write_rates import WriteRates
 from emulator.streams.stream import Change, Stream
 from emulator.functions.registry import FunctionRegistry
 from emulator.kinesis.destinations import KinesisDestinations
@@ -80,7 +81,7 @@ class Emulator:
         self.iterators = ShardIterators(self.clock, self.settings.iterator_ttl_seconds)
         self._listeners: list[Callable[[Stream, list[ChangeRecord]], None]] = []
         self._housekeeper: Housekeeper | None = None
-        self.invoker = Invoker()
+        self.invoker = Invoker(now=self.clock.now)
         #: where boto3 clients made by Eddy itself (on-failure destinations) send their calls; None: in-process
         self.aws_endpoint_url: str | None = None
         self._aws_clients: dict[tuple[str, str], Any] = {}
@@ -94,6 +95,8 @@ class Emulator:
         self.streams = StreamRegistry(self.settings, self.sequence_numbers, self.state_dir / "streams",
                                       observer=self.persistence)
         self.commit_versions: dict[TableKey, int] = {}
+        #: items changed per second by each table's writes (the dashboard's figure)
+        self.write_rates = WriteRates()
         self._reads: dict[str, tuple[int, int]] = {}
         self.functions = FunctionRegistry(self.state_dir / "functions", observer=self.persistence)
         self.triggers = Triggers(self, self.state_dir)
@@ -136,6 +139,7 @@ class Emulator:
         """Forget every stream, record, function and mapping (moto's backends are reset by moto)."""
         self.triggers.reset()
         self.invoker.retire_all()
+        self.invoker.recent.reset()
         with self.lock:
             self.persistence.reset()
             self.streams.reset()
@@ -170,6 +174,7 @@ class Emulator:
         # a table's creation is its version 1 and enabling its stream a version too (the Lakehouse counts them)
         version = self.commit_versions[table] = self.commit_versions.get(table, 1) + 1
         now = self.clock.now()
+        self.write_rates.note(table, len(changes), now)
         stream = self.streams.enabled_stream(*table)
         records: list[ChangeRecord] = []
         if stream is not None:
@@ -201,6 +206,7 @@ class Emulator:
         with self.lock:
             self.streams.table_deleted(account_id, region, table_name, self.clock.now())
             self.commit_versions.pop((account_id, region, table_name), None)
+            self.write_rates.forget((account_id, region, table_name))
             self.kinesis.table_deleted((account_id, region, table_name))
 
     # -- the DynamoDB Streams API ------------------------------------------------------------------

@@ -142,6 +142,12 @@ def all_tables() -> Iterator[Table]:
             yield from list(dynamodb_backends[account_id][region].tables.values())
 
 
+def table_summaries() -> list[dict[str, Any]]:
+    """Every table moto holds, as the dashboard lists it: account, region, name, ARN and item count."""
+    return [{"AccountId": table.account_id, "Region": table.region_name, "TableName": table.name,
+             "TableArn": table.table_arn, "ItemCount": len(table)} for table in all_tables()]
+
+
 class _WriteHook:
     """What moto sees as `table.stream_shard`: every add(old, new) is a touch for change capture."""
 

@@ -296,9 +296,7 @@ def get_layer_version_by_arn(emulator: Emulator, request: Request, caller: tuple
 
 def _log_tail(result: Any) -> str:
     """The last 4 KB of the invocation's log, as Lambda returns it for LogType=Tail."""
-    lines = (f"START RequestId: {result.request_id} Version: $LATEST\n{result.logs}END RequestId: {result.request_id}\n"
-             f"REPORT RequestId: {result.request_id}\tDuration: {result.duration * 1000:.2f} ms\n")
-    return base64.b64encode(lines.encode()[-4096:]).decode()
+    return base64.b64encode(result.log_text().encode()[-4096:]).decode()
 
 
 def invoke(emulator: Emulator, request: Request, caller: tuple[str, str], name: str) -> Response:

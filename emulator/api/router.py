@@ -2,7 +2,7 @@
 
 DynamoDB Streams and DynamoDB requests are recognised by their X-Amz-Target, whatever host they were
 sent to (botocore sends Streams calls to https://<account>.streams-ddb.<region>.amazonaws.com).
-/_eddy/ is Eddy's control API; the Lambda API's functions, Invoke and event source mappings are Eddy's. Everything else (S3, SQS, SNS, moto's own /moto-api/) is moto's: the
+/_eddy/ is Eddy's control API and its dashboard (/_eddy/ui); the Lambda API's functions, Invoke and event source mappings are Eddy's. Everything else (S3, SQS, SNS, moto's own /moto-api/) is moto's: the
 router answers None and the door hands the request on.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import uuid
 
-from emulator.api import control_api, dynamodb_api, lambda_api, streams_api
+from emulator.api import control_api, dashboard_api, dynamodb_api, lambda_api, streams_api
 from emulator import moto_bridge
 from emulator.engine import Emulator
 from emulator.errors import InternalServerError, UnknownOperationException
@@ -45,6 +45,8 @@ def route(emulator: Emulator, request: Request) -> Response | None:
         if target.startswith(dynamodb_api.TARGET_PREFIX):
             return dynamodb_api.handle(emulator, target[len(dynamodb_api.TARGET_PREFIX):], request)
         path = request.path
+        if dashboard_api.claims(request):
+            return dashboard_api.handle(emulator, request)
         if path.startswith("/_eddy/"):
             return control_api.handle(emulator, request)
         if lambda_api.claims(request):

@@ -26,6 +26,7 @@ from datetime import datetime, timezone
 from typing import Any, Callable
 
 from emulator.errors import FunctionError
+from emulator.functions.recent_invocations import RecentInvocations
 from emulator.functions.registry import Function
 from emulator.functions.runtimes import runtime_of
 
@@ -45,6 +46,11 @@ class InvocationResult:
     @property
     def ok(self) -> bool:
         return self.error is None
+
+    def log_text(self) -> str:
+        """The invocation's log as Lambda writes it: START, what the function logged, END and REPORT."""
+        return (f"START RequestId: {self.request_id} Version: $LATEST\n{self.logs}END RequestId: {self.request_id}\n"
+                f"REPORT RequestId: {self.request_id}\tDuration: {self.duration * 1000:.2f} ms\n")
 
     def error_payload(self) -> dict[str, Any]:
         """The body Lambda returns for a function error."""
@@ -151,7 +157,11 @@ class _Worker:
 
 
 class Invoker:
-    def __init__(self, max_threads: int = 64) -> None:
+    def __init__(self, max_threads: int = 64, now: Callable[[], float] = time.time) -> None:
+        #: the emulator's clock: when an invocation started, for its recent invocations
+        self._now = now
+        #: each function's last invocations (duration, outcome, log tail), newest first
+        self.recent = RecentInvocations()
         self._threads = ThreadPoolExecutor(max_workers=max_threads, thread_name_prefix="eddy-invoke")
         self._environment = _EnvironmentOverlay()
         self._idle_workers: dict[str, list[_Worker]] = {}
@@ -161,14 +171,18 @@ class Invoker:
         #: called before a worker subprocess starts (the in-process door starts its loopback server here)
         self.before_worker_start: Callable[[], None] | None = None
 
-    def invoke(self, function: Function, event: Any) -> InvocationResult:
+    def invoke(self, function: Function, event: Any, source: str = "Invoke") -> InvocationResult:
+        """Run the function on `event`; `source` (the Lambda API's Invoke, or a mapping's UUID) is kept with
+        the invocation in `recent`."""
         request_id = str(uuid.uuid4())
+        started_at = self._now()
         started = time.monotonic()
         if function.target is not None:
             result = self._invoke_callable(function, event, request_id, started)
         else:
             result = self._invoke_worker(function, event, request_id, started)
         result.duration = time.monotonic() - started
+        self.recent.add(function.arn, result, source=source, started=started_at)
         return result
 
     def _invoke_callable(self, function: Function, event: Any, request_id: str, started: float) -> InvocationResult:

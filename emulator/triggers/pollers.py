@@ -353,7 +353,7 @@ class MappingRunner:
             result = InvocationResult("", error=FunctionError("ResourceNotFoundException",
                                                               f"Function not found: {mapping.function_arn}"))
         else:
-            result = self.emulator.invoker.invoke(function, event)
+            result = self.emulator.invoker.invoke(function, event, source=mapping.uuid)
         figures.records_delivered += len(batch)
         outcome = "OK" if result.ok else f"{result.error.error_type}: {result.error.message}"
         if result.ok:

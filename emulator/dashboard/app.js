@@ -1,0 +1,152 @@
+// Eddy's dashboard: polls GET /_eddy/dashboard (and the chosen stream's tail) every second and redraws.
+// Plain JavaScript, no framework, no build step. Text from the server only ever becomes text nodes.
+"use strict";
+
+const POLL_MS = 1000;
+// what the user chose: the stream to tail (?tail=TABLE picks a table's latest) and the invocation whose log shows
+const chosen = { stream: null, table: new URLSearchParams(location.search).get("tail"), invocation: null };
+let model = null;
+
+// el("td", {class: "n"}, "text", child, [children]) -> an element
+function el(tag, attributes, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes || {})) {
+    if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
+    else if (value !== null && value !== undefined && value !== false) node.setAttribute(name, value);
+  }
+  for (const child of children.flat()) {
+    if (child !== null && child !== undefined) node.append(child instanceof Node ? child : String(child));
+  }
+  return node;
+}
+
+const fill = (id, ...children) => document.getElementById(id).replaceChildren(...children.flat());
+const grid = (headings, rows) => el("table", {}, el("thead", {}, el("tr", {}, headings.map((h) => el("th", {}, h)))),
+  el("tbody", {}, rows));
+const empty = (text) => el("p", { class: "empty" }, text);
+const age = (ms) => (ms === null || ms === undefined ? "—" : ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`);
+const clock = (epoch) => new Date(epoch * 1000).toISOString().slice(11, 19);
+const resource = (arn) => arn.split(":").slice(5).join(":"); // table/orders/stream/<label>, stream/<name>, ...
+
+// -- tables, streams and shard lineage ---------------------------------------------------------------
+
+function shardTree(shards) {
+  return el("ul", { class: "lineage" }, shards.map((shard) => el("li", { "data-shard-id": shard.ShardId },
+    el("span", { class: shard.Open ? "shard open" : "shard closed" },
+      el("b", {}, shard.ShardId), " ", el("span", { class: "state" }, shard.Open ? "open" : "closed"),
+      ` seq ${shard.StartingSequenceNumber} … ${shard.EndingSequenceNumber || ""} · ${shard.Records} records`,
+      shard.OldestRecordAgeSeconds === null ? "" : ` · oldest ${age(shard.OldestRecordAgeSeconds * 1000)}`,
+      shard.AdjacentParentShardId ? ` · merged with ${shard.AdjacentParentShardId}` : ""),
+    shard.Children.length ? shardTree(shard.Children) : null)));
+}
+
+function renderTables(tables) {
+  if (!tables.length) return fill("tables", empty("No tables yet."));
+  fill("tables", tables.map((table) => el("article", { class: "table", "data-table": table.TableName },
+    el("h3", {}, table.TableName, el("small", {},
+      ` ${table.TableStatus} · ${table.ItemCount} items · ${table.WritesPerSecond.toFixed(1)} writes/s · ${table.Region}`)),
+    table.Streams.length ? table.Streams.map((stream) => el("div", { class: "stream", "data-stream-arn": stream.StreamArn },
+      el("p", {}, "stream ", el("b", {}, stream.StreamLabel), ` ${stream.StreamViewType} · `,
+        el("span", { class: stream.StreamStatus === "ENABLED" ? "ok" : "off" }, stream.StreamStatus.toLowerCase()),
+        ` · ${stream.RecordsRetained} records retained`),
+      shardTree(stream.Shards))) : empty("No stream."))));
+}
+
+// -- event source mappings ---------------------------------------------------------------------------
+
+function renderMappings(mappings) {
+  if (!mappings.length) return fill("mappings", empty("No event source mappings."));
+  const headings = ["Function", "Source", "State", "Batch size", "Invocations", "Errors", "Retries",
+    "Sent to on-failure", "Iterator age", "Position per shard", "Last error"];
+  fill("mappings", grid(headings, mappings.map((m) => el("tr", { "data-uuid": m.UUID },
+    el("td", {}, m.FunctionName), el("td", {}, resource(m.EventSourceArn)), el("td", {}, m.State),
+    [m.BatchSize, m.Invocations, m.Errors, m.Retries, m.RecordsSentToOnFailureDestination].map((n) => el("td", { class: "n" }, n)),
+    el("td", { class: "n" }, age(m.IteratorAgeMilliseconds)),
+    el("td", {}, el("ul", { class: "positions" }, m.Shards.map((p) => el("li", {},
+      `${p.ShardId}: ${p.State.toLowerCase()} at ${p.SequenceNumber || "trim horizon"}, ` +
+      `${p.RecordsBehind} behind, lag ${age(p.IteratorAgeMilliseconds)}`)))),
+    el("td", { class: "error" }, m.LastError || "")))));
+}
+
+// -- functions and the chosen invocation's log -------------------------------------------------------
+
+function renderFunctions(functions) {
+  const invocations = functions.flatMap((f) => f.RecentInvocations).sort((a, b) => b.Started - a.Started);
+  if (!invocations.some((i) => i.RequestId === chosen.invocation)) {  // default: the newest failure, else the newest
+    const shown = invocations.find((i) => i.Outcome !== "Succeeded") || invocations[0];
+    chosen.invocation = shown ? shown.RequestId : null;
+  }
+  if (!functions.length) fill("functions", empty("No functions."));
+  else fill("functions", functions.map((f) => el("article", { class: "function", "data-function": f.FunctionName },
+    el("h3", {}, f.FunctionName, el("small", {}, ` ${f.Runtime} · ${f.PackageType} · ${f.Handler} · timeout ${f.Timeout} s`)),
+    f.RecentInvocations.length ? grid(["Started", "Duration", "Outcome", "Source", "Request id"],
+      f.RecentInvocations.map((i) => el("tr", {
+        class: i.RequestId === chosen.invocation ? "chosen" : null, "data-request-id": i.RequestId,
+        onclick: () => { chosen.invocation = i.RequestId; render(); },
+      }, el("td", {}, clock(i.Started)), el("td", { class: "n" }, `${i.DurationMs.toFixed(1)} ms`),
+        el("td", { class: i.Outcome === "Succeeded" ? "ok" : "error" }, i.Error ? `${i.Outcome}: ${i.Error}` : i.Outcome),
+        el("td", {}, i.Source), el("td", {}, i.RequestId))))
+      : empty("Not invoked yet."))));
+  const invocation = invocations.find((i) => i.RequestId === chosen.invocation);
+  fill("log", invocation ? [...invocation.LogTail, ...(invocation.StackTrace || [])].join("\n") : "Choose an invocation.");
+}
+
+// -- the live tail of a chosen stream ----------------------------------------------------------------
+
+function renderTailChoice(tables) {
+  const streams = tables.flatMap((t) => t.Streams.map((s) => ({ table: t.TableName, stream: s })));
+  if (!streams.some((s) => s.stream.StreamArn === chosen.stream)) {
+    const wanted = streams.filter((s) => s.table === chosen.table).pop()
+      || streams.find((s) => s.stream.RecordsRetained) || streams[0];
+    chosen.stream = wanted ? wanted.stream.StreamArn : null;
+  }
+  const select = document.getElementById("tail-stream");
+  const options = streams.map((s) => s.stream.StreamArn).join(" ");
+  if (select.dataset.options !== options) {  // redrawn only when the streams change, so a choice in progress stays
+    select.dataset.options = options;
+    select.replaceChildren(...streams.map((s) => el("option", { value: s.stream.StreamArn },
+      `${s.table} · ${s.stream.StreamLabel}`)));
+    select.onchange = () => { chosen.stream = select.value; pollTail(); };
+  }
+  select.value = chosen.stream || "";
+}
+
+async function pollTail() {
+  if (!chosen.stream) return fill("tail", "No stream to tail.");
+  const tail = await getJSON(`/_eddy/dashboard/tail?StreamArn=${encodeURIComponent(chosen.stream)}`);
+  fill("tail", tail.Lines.length ? tail.Lines.map((line) => el("div", {
+    class: "line", title: `${line.ShardId} · ${line.SequenceNumber}` }, line.Line)) : "No records retained.");
+}
+
+// -- polling -------------------------------------------------------------------------------------------
+
+async function getJSON(url) {
+  const response = await fetch(url, { cache: "no-store" });
+  const body = await response.json();
+  if (!response.ok) throw new Error(body.message || response.statusText);
+  return body;
+}
+
+function render() {
+  renderTables(model.Tables);
+  renderMappings(model.EventSourceMappings);
+  renderFunctions(model.Functions);
+  renderTailChoice(model.Tables);
+}
+
+async function poll() {
+  const status = document.getElementById("status");
+  try {
+    model = await getJSON("/_eddy/dashboard");
+    render();
+    await pollTail();
+    status.textContent = `live · clock ${clock(model.Now)} UTC`;
+    status.className = "live";
+  } catch (error) {
+    status.textContent = `disconnected: ${error.message}`;
+    status.className = "down";
+  }
+  setTimeout(poll, POLL_MS);
+}
+
+poll();

@@ -1,0 +1,162 @@
+"""The dashboard's model: plain dicts built from the Emulator, named in AWS's words (no HTTP here).
+
+    model = dashboard(emulator)
+    model["Tables"][0]["Streams"][0]["Shards"]        # the shard lineage: roots, each with its "Children"
+    model["EventSourceMappings"][0]["LastError"]      # a mapping's figures, and its position per shard
+    model["Functions"][0]["RecentInvocations"]        # newest first, each with its duration, outcome and log tail
+    stream_tail(emulator, stream_arn)["Lines"]        # the lines `eddy tail` prints, oldest first
+
+GET /_eddy/dashboard and GET /_eddy/dashboard/tail (api/dashboard_api.py) answer with these.
+"""
+
+from __future__ import annotations
+
+import heapq
+import json
+from typing import TYPE_CHECKING, Any
+
+from emulator import moto_bridge
+from emulator.kinesis.sources import find_source
+from emulator.tail import describe
+
+if TYPE_CHECKING:
+    from emulator.engine import Emulator
+    from emulator.streams.shards import Shard
+    from emulator.streams.stream import Stream
+    from emulator.triggers.event_source_mappings import EventSourceMapping
+
+TAIL_LINES = 100
+
+
+def dashboard(emulator: "Emulator") -> dict[str, Any]:
+    """Everything the page shows, at one moment of the emulator's clock."""
+    tables = moto_bridge.table_summaries()
+    with emulator.activity:
+        now = emulator.clock.now()
+        return {"Now": now, "Tables": table_views(emulator, tables, now),
+                "EventSourceMappings": [mapping_view(emulator, mapping, now)
+                                        for mapping in emulator.triggers.mappings.values()],
+                "Functions": function_views(emulator)}
+
+
+# -- tables, streams and their shard lineage -----------------------------------------------------------
+
+
+def table_views(emulator: "Emulator", tables: list[dict[str, Any]], now: float) -> list[dict[str, Any]]:
+    """Every table (moto's, and deleted ones whose streams are still retained) with its streams, by name."""
+    by_key = {(t["AccountId"], t["Region"], t["TableName"]): t for t in tables}
+    streams: dict[tuple[str, str, str], list["Stream"]] = {}
+    for stream in emulator.streams.streams.values():
+        streams.setdefault((stream.account_id, stream.region, stream.table_name), []).append(stream)
+    views = []
+    for key in sorted(set(by_key) | set(streams), key=lambda k: (k[2], k[1], k[0])):
+        account_id, region, name = key
+        table = by_key.get(key)
+        views.append({"TableName": name, "Region": region, "AccountId": account_id,
+                      "TableStatus": "ACTIVE" if table else "DELETED",
+                      "ItemCount": table["ItemCount"] if table else 0,
+                      "WritesPerSecond": emulator.write_rates.per_second(key, now),
+                      "Streams": [stream_view(stream, now) for stream in sorted(streams.get(key, []),
+                                                                                key=lambda s: s.label)]})
+    return views
+
+
+def stream_view(stream: "Stream", now: float) -> dict[str, Any]:
+    return {"StreamArn": stream.arn, "StreamLabel": stream.label, "StreamViewType": stream.view_type.value,
+            "StreamStatus": stream.status, "TableDeleted": stream.table_deleted,
+            "RecordsRetained": sum(len(shard.records) for shard in stream.shards.values()),
+            "Shards": lineage(list(stream.shards.values()), now)}
+
+
+def lineage(shards: list["Shard"], now: float) -> list[dict[str, Any]]:
+    """The shards as a tree: each shard under its parent (a merged shard under its ParentShardId, naming its
+    AdjacentParentShardId); a shard whose parents have passed retention is a root. Oldest first."""
+    nodes = {shard.shard_id: shard_view(shard, now) for shard in sorted(shards, key=lambda s: s.shard_id)}
+    roots = []
+    for node in nodes.values():
+        parent = nodes.get(node.get("ParentShardId") or "")
+        (parent["Children"] if parent is not None else roots).append(node)
+    return roots
+
+
+def shard_view(shard: "Shard", now: float) -> dict[str, Any]:
+    records = shard.records
+    view: dict[str, Any] = {
+        "ShardId": shard.shard_id, "Open": shard.is_open,
+        "StartingSequenceNumber": str(shard.starting_sequence_number),
+        "EndingSequenceNumber": None if shard.is_open else str(shard.ending_sequence_number),
+        "Records": len(records),
+        "OldestRecordAgeSeconds": round(now - records[0].created_at, 3) if records else None,
+        "Children": []}
+    if shard.parent_shard_id:
+        view["ParentShardId"] = shard.parent_shard_id
+    if shard.adjacent_parent_shard_id:
+        view["AdjacentParentShardId"] = shard.adjacent_parent_shard_id
+    return view
+
+
+# -- event source mappings --------------------------------------------------------------------------------
+
+
+def mapping_view(emulator: "Emulator", mapping: "EventSourceMapping", now: float) -> dict[str, Any]:
+    """A mapping's configuration (as GetEventSourceMapping answers), its figures and its position per shard."""
+    view = mapping.to_dict()
+    view.update(emulator.triggers.figures[mapping.uuid].to_dict())
+    view["FunctionName"] = mapping.function_arn.rsplit(":function:", 1)[-1]
+    source = emulator.streams.streams.get(mapping.event_source_arn) or find_source(mapping.event_source_arn)
+    shards = sorted(source.shards.values(), key=lambda s: s.shard_id) if source is not None else []
+    view["Shards"] = [shard_position(emulator, mapping, shard, now) for shard in shards]
+    return view
+
+
+def shard_position(emulator: "Emulator", mapping: "EventSourceMapping", shard: Any, now: float) -> dict[str, Any]:
+    """How far the mapping has got in one shard: the last sequence number processed, how many records are left
+    and how old the oldest of them is (the shard's iterator age)."""
+    triggers = emulator.triggers
+    checkpoint = triggers.checkpoints.get(mapping.uuid, shard.shard_id)
+    runner = triggers.runners.get(mapping.uuid)
+    lanes = runner.lanes.get(shard.shard_id) if runner is not None else None
+    if lanes:
+        position = min(lane.position for lane in lanes)
+    elif checkpoint is not None:
+        position = min(checkpoint.lanes)
+    else:
+        position = max(shard.trimmed_through, triggers.start_positions.get(mapping.uuid, 0))
+    finished = checkpoint is not None and checkpoint.finished
+    left = [] if finished else shard.records[shard.index_at(position + 1):]
+    return {"ShardId": shard.shard_id,
+            "State": "Finished" if finished else "Processing" if lanes else "Waiting",
+            # the last sequence number processed (or skipped); None: still at the trim horizon
+            "SequenceNumber": str(position) if position > shard.trimmed_through else None,
+            "RecordsBehind": len(left),
+            "IteratorAgeMilliseconds": round((now - left[0].created_at) * 1000) if left else 0}
+
+
+# -- functions -------------------------------------------------------------------------------------------
+
+
+def function_views(emulator: "Emulator") -> list[dict[str, Any]]:
+    """Every function with its recent invocations (newest first: duration, outcome, log tail)."""
+    recent = emulator.invoker.recent
+    return [{"FunctionName": function.name, "FunctionArn": function.arn, "Runtime": function.runtime,
+             "Handler": function.handler, "Timeout": function.timeout, "MemorySize": function.memory_size,
+             "PackageType": "Registered callable" if function.target is not None else "Zip",
+             "RecentInvocations": recent.of(function.arn)}
+            for function in sorted(emulator.functions.functions.values(), key=lambda f: f.name)]
+
+
+# -- a stream's live tail ----------------------------------------------------------------------------------
+
+
+def stream_tail(emulator: "Emulator", stream_arn: str, limit: int = TAIL_LINES) -> dict[str, Any]:
+    """A stream's last `limit` retained records, oldest first, each as the line `eddy tail` prints."""
+    with emulator.lock:
+        stream = emulator.streams.get(stream_arn)
+        last = heapq.nlargest(limit, ((record.sequence_number, shard.shard_id, record)
+                                      for shard in stream.shards.values() for record in shard.records),
+                              key=lambda entry: entry[0])
+        wires = [(number, shard_id, record.wire(stream.view_type, stream.region))
+                 for number, shard_id, record in reversed(last)]
+    return {"StreamArn": stream_arn, "Lines": [
+        {"SequenceNumber": str(number), "ShardId": shard_id, "Line": describe(json.loads(wire))}
+        for number, shard_id, wire in wires]}

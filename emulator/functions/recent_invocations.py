@@ -1,0 +1,53 @@
+"""Recent invocations: each function's last few invocations, as Lambda's console shows them from CloudWatch.
+
+    recent = RecentInvocations(keep=20)
+    recent.add(function.arn, result, source="Invoke", started=clock.now())
+    recent.of(function.arn)   # newest first: [{"RequestId", "Started", "DurationMs", "Outcome", "LogTail", ...}]
+
+The Invoker adds every invocation (from Invoke or from an event source mapping); the dashboard reads them.
+Only the last `keep` invocations of each function and the last lines of each log are kept.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from emulator.functions.invocation import InvocationResult
+
+LOG_TAIL_LINES = 60
+
+
+class RecentInvocations:
+    def __init__(self, keep: int = 20) -> None:
+        self.keep = keep
+        self._by_function: dict[str, deque[dict[str, Any]]] = {}
+        self._lock = threading.Lock()
+
+    def add(self, function_arn: str, result: "InvocationResult", *, source: str, started: float) -> None:
+        """One finished invocation: `source` is "Invoke" or the event source mapping's UUID; `started` the clock's time."""
+        outcome = "Succeeded" if result.ok else ("TimedOut" if result.timed_out else "Failed")
+        entry: dict[str, Any] = {"RequestId": result.request_id, "Source": source, "Started": started,
+                                 "DurationMs": round(result.duration * 1000, 2), "Outcome": outcome,
+                                 "LogTail": result.log_text().splitlines()[-LOG_TAIL_LINES:]}
+        if result.error is not None:
+            entry["Error"] = f"{result.error.error_type}: {result.error.message}"
+            trace = [line for part in result.error.stack_trace or () for line in str(part).splitlines()]
+            entry["StackTrace"] = trace[-LOG_TAIL_LINES:]
+        with self._lock:
+            self._by_function.setdefault(function_arn, deque(maxlen=self.keep)).appendleft(entry)
+
+    def of(self, function_arn: str) -> list[dict[str, Any]]:
+        """The function's recent invocations, newest first."""
+        with self._lock:
+            return list(self._by_function.get(function_arn, ()))
+
+    def forget(self, function_arn: str) -> None:
+        with self._lock:
+            self._by_function.pop(function_arn, None)
+
+    def reset(self) -> None:
+        with self._lock:
+            self._by_function.clear()

@@ -1,0 +1,156 @@
+"""The dashboard's model (emulator/dashboard/view.py), in-process: tables and streams, a split's lineage, a
+mapping's figures after a failing batch, functions' recent invocations and a stream's tail."""
+
+from __future__ import annotations
+
+import re
+
+import boto3
+import pytest
+
+from emulator.dashboard.view import dashboard, stream_tail
+from emulator.errors import ResourceNotFoundException
+from emulator.streams.write_rates import WriteRates
+from tests.emulator.helpers import create_table
+from tests.emulator.trigger_helpers import put
+
+REGION = "us-east-1"
+
+
+@pytest.fixture
+def dynamodb(emu):
+    return boto3.client("dynamodb", region_name=REGION)
+
+
+def table(model: dict, name: str) -> dict:
+    return next(t for t in model["Tables"] if t["TableName"] == name)
+
+
+def test_tables_their_streams_records_retained_and_writes_per_second(emu, dynamodb):
+    create_table(dynamodb, "orders")
+    create_table(dynamodb, "customers", "KEYS_ONLY")
+    create_table(dynamodb, "audit", None)
+    for key in ("a", "b", "c"):
+        put(dynamodb, key)
+    put(dynamodb, "x", table="customers")
+    dynamodb.update_table(TableName="customers", StreamSpecification={"StreamEnabled": False})
+
+    model = dashboard(emu)
+    assert [t["TableName"] for t in model["Tables"]] == ["audit", "customers", "orders"]
+    orders = table(model, "orders")
+    assert (orders["TableStatus"], orders["ItemCount"], orders["WritesPerSecond"]) == ("ACTIVE", 3, 0.3)
+    [stream] = orders["Streams"]
+    assert (stream["StreamViewType"], stream["StreamStatus"], stream["RecordsRetained"]) == ("NEW_AND_OLD_IMAGES", "ENABLED", 3)
+    assert stream["StreamArn"].endswith("/stream/" + stream["StreamLabel"])
+    [customers_stream] = table(model, "customers")["Streams"]
+    assert (customers_stream["StreamViewType"], customers_stream["StreamStatus"]) == ("KEYS_ONLY", "DISABLED")
+    assert table(model, "audit")["Streams"] == []
+
+    emu.clock.advance(11)  # the writes leave the ten-second window
+    assert table(dashboard(emu), "orders")["WritesPerSecond"] == 0.0
+
+
+def test_a_split_and_a_rollover_are_a_tree_of_shards(emu, dynamodb):
+    arn = create_table(dynamodb, "orders")["LatestStreamArn"]
+    put(dynamodb, "before")
+    [root_id] = [s["ShardId"] for s in dashboard(emu)["Tables"][0]["Streams"][0]["Shards"]]
+    left, right = emu.split_shard(arn, root_id)
+    for i in range(20):
+        put(dynamodb, f"after-{i}")
+    grandchild = emu.rollover(arn)[0]
+    emu.clock.advance(5)
+
+    [root] = table(dashboard(emu), "orders")["Streams"][0]["Shards"]
+    assert (root["ShardId"], root["Open"], root["Records"]) == (root_id, False, 1)
+    assert int(root["EndingSequenceNumber"]) >= int(root["StartingSequenceNumber"])
+    assert 5 <= root["OldestRecordAgeSeconds"] < 6
+    assert [child["ShardId"] for child in root["Children"]] == [left, right]
+    assert [child["Open"] for child in root["Children"]] == [False, False]  # both rolled over since
+    assert sum(child["Records"] for child in root["Children"]) == 20
+    assert all(child["ParentShardId"] == root_id for child in root["Children"])
+    grandchildren = [g for child in root["Children"] for g in child["Children"]]
+    assert grandchild in [g["ShardId"] for g in grandchildren]
+    assert all(g["Open"] and g["Records"] == 0 and g["OldestRecordAgeSeconds"] is None for g in grandchildren)
+
+
+def test_a_mappings_figures_and_positions_after_a_failing_batch(emu, dynamodb):
+    arn = create_table(dynamodb, "orders")["LatestStreamArn"]
+    sqs = boto3.client("sqs", region_name=REGION)
+    queue_url = sqs.create_queue(QueueName="failures")["QueueUrl"]
+    queue_arn = sqs.get_queue_attributes(QueueUrl=queue_url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+
+    def ship(event, context):
+        print(f"shipping {len(event['Records'])} orders")
+        if any(r["dynamodb"]["Keys"]["pk"]["S"] == "bad" for r in event["Records"]):
+            raise ValueError("cannot ship order bad")
+
+    emu.register_function("ship", ship, timeout=5)
+    put(dynamodb, "good")
+    put(dynamodb, "bad")
+    uuid = boto3.client("lambda", region_name=REGION).create_event_source_mapping(
+        EventSourceArn=arn, FunctionName="ship", StartingPosition="TRIM_HORIZON", BatchSize=10,
+        MaximumRetryAttempts=1, DestinationConfig={"OnFailure": {"Destination": queue_arn}})["UUID"]
+    assert emu.wait_idle(10)["Idle"]
+
+    [mapping] = dashboard(emu)["EventSourceMappings"]
+    assert (mapping["UUID"], mapping["FunctionName"], mapping["State"], mapping["BatchSize"]) == (uuid, "ship", "Enabled", 10)
+    figures = {name: mapping[name] for name in ("Invocations", "Errors", "Retries", "RecordsSentToOnFailureDestination",
+                                                "LastError")}
+    assert figures == {"Invocations": 2, "Errors": 2, "Retries": 1, "RecordsSentToOnFailureDestination": 2,
+                       "LastError": "ValueError: cannot ship order bad"}
+    last = emu.streams.get(arn).open_shards[0].records[-1].sequence_number
+    [position] = mapping["Shards"]
+    assert (position["State"], position["SequenceNumber"], position["RecordsBehind"]) == ("Processing", str(last), 0)
+    assert position["IteratorAgeMilliseconds"] == 0
+
+    put(dynamodb, "later")
+    assert emu.wait_idle(10)["Idle"]
+    [function] = dashboard(emu)["Functions"]
+    assert (function["FunctionName"], function["Runtime"], function["PackageType"]) == ("ship", "python3.11", "Registered callable")
+    newest, *failed = function["RecentInvocations"]
+    assert newest["Outcome"] == "Succeeded" and "Error" not in newest
+    assert [i["Outcome"] for i in failed] == ["Failed", "Failed"]
+    for invocation in function["RecentInvocations"]:
+        assert invocation["Source"] == uuid and invocation["DurationMs"] >= 0
+        assert invocation["LogTail"][0] == f"START RequestId: {invocation['RequestId']} Version: $LATEST"
+        assert invocation["LogTail"][-1].startswith(f"REPORT RequestId: {invocation['RequestId']}\tDuration: ")
+    assert failed[0]["Error"] == "ValueError: cannot ship order bad"
+    assert failed[0]["StackTrace"][-1] == "ValueError: cannot ship order bad"
+    assert abs(failed[0]["Started"] - emu.clock.now()) < 60
+
+
+def test_a_zip_functions_log_tail_holds_what_it_printed(emu):
+    from tests.emulator.functions.test_functions import create_function
+
+    lam = boto3.client("lambda", region_name=REGION)
+    create_function(lam, "greeter", "def handler(event, context):\n    print('hello', event['name'])\n    return 1\n")
+    lam.invoke(FunctionName="greeter", Payload=b'{"name": "eddy"}')
+    [function] = dashboard(emu)["Functions"]
+    [invocation] = function["RecentInvocations"]
+    assert (function["PackageType"], invocation["Outcome"], invocation["Source"]) == ("Zip", "Succeeded", "Invoke")
+    assert invocation["LogTail"][1] == "hello eddy"
+
+
+def test_a_streams_tail_is_the_lines_eddy_tail_prints(emu, dynamodb):
+    arn = create_table(dynamodb, "orders")["LatestStreamArn"]
+    put(dynamodb, "a", 1)
+    put(dynamodb, "a", 2)
+    emu.split_shard(arn, emu.streams.get(arn).open_shards[0].shard_id)
+    dynamodb.delete_item(TableName="orders", Key={"pk": {"S": "a"}})
+
+    lines = [line["Line"] for line in stream_tail(emu, arn)["Lines"]]
+    assert [re.sub(r"^\d\d:\d\d:\d\d ", "", line) for line in lines] == [
+        "INSERT  pk='a'  +v=1", "MODIFY  pk='a'  v: 1 -> 2", "REMOVE  pk='a'  -v"]
+    assert [line["Line"] for line in stream_tail(emu, arn, limit=1)["Lines"]] == lines[-1:]
+    with pytest.raises(ResourceNotFoundException):
+        stream_tail(emu, arn.replace("orders", "nothing"))
+
+
+def test_write_rates_average_over_the_window():
+    rates, table_key = WriteRates(window_seconds=4), ("1", "r", "t")
+    rates.note(table_key, 2, 100.2)
+    rates.note(table_key, 6, 101.9)
+    assert rates.per_second(table_key, 102.0) == 2.0
+    assert rates.per_second(table_key, 104.0) == 1.5  # second 100 has left the window
+    assert rates.per_second(table_key, 106.0) == 0.0
+    assert rates.per_second(("1", "r", "other"), 100.0) == 0.0
