@@ -26,6 +26,7 @@ const grid = (headings, rows) => el("table", {}, el("thead", {}, el("tr", {}, he
 const empty = (text) => el("p", { class: "empty" }, text);
 const age = (ms) => (ms === null || ms === undefined ? "—" : ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`);
 const clock = (epoch) => new Date(epoch * 1000).toISOString().slice(11, 19);
+const count = (n, noun) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 const resource = (arn) => arn.split(":").slice(5).join(":"); // table/orders/stream/<label>, stream/<name>, ...
 
 // -- tables, streams and shard lineage ---------------------------------------------------------------
@@ -34,7 +35,7 @@ function shardTree(shards) {
   return el("ul", { class: "lineage" }, shards.map((shard) => el("li", { "data-shard-id": shard.ShardId },
     el("span", { class: shard.Open ? "shard open" : "shard closed" },
       el("b", {}, shard.ShardId), " ", el("span", { class: "state" }, shard.Open ? "open" : "closed"),
-      ` seq ${shard.StartingSequenceNumber} … ${shard.EndingSequenceNumber || ""} · ${shard.Records} records`,
+      ` seq ${shard.StartingSequenceNumber} … ${shard.EndingSequenceNumber || ""} · ${count(shard.Records, "record")}`,
       shard.OldestRecordAgeSeconds === null ? "" : ` · oldest ${age(shard.OldestRecordAgeSeconds * 1000)}`,
       shard.AdjacentParentShardId ? ` · merged with ${shard.AdjacentParentShardId}` : ""),
     shard.Children.length ? shardTree(shard.Children) : null)));
@@ -44,11 +45,11 @@ function renderTables(tables) {
   if (!tables.length) return fill("tables", empty("No tables yet."));
   fill("tables", tables.map((table) => el("article", { class: "table", "data-table": table.TableName },
     el("h3", {}, table.TableName, el("small", {},
-      ` ${table.TableStatus} · ${table.ItemCount} items · ${table.WritesPerSecond.toFixed(1)} writes/s · ${table.Region}`)),
+      ` ${table.TableStatus} · ${count(table.ItemCount, "item")} · ${table.WritesPerSecond.toFixed(1)} writes/s · ${table.Region}`)),
     table.Streams.length ? table.Streams.map((stream) => el("div", { class: "stream", "data-stream-arn": stream.StreamArn },
       el("p", {}, "stream ", el("b", {}, stream.StreamLabel), ` ${stream.StreamViewType} · `,
         el("span", { class: stream.StreamStatus === "ENABLED" ? "ok" : "off" }, stream.StreamStatus.toLowerCase()),
-        ` · ${stream.RecordsRetained} records retained`),
+        ` · ${count(stream.RecordsRetained, "record")} retained`),
       shardTree(stream.Shards))) : empty("No stream."))));
 }
 
@@ -65,7 +66,7 @@ function renderMappings(mappings) {
     el("td", {}, el("ul", { class: "positions" }, m.Shards.map((p) => el("li", {},
       `${p.ShardId}: ${p.State.toLowerCase()} at ${p.SequenceNumber || "trim horizon"}, ` +
       `${p.RecordsBehind} behind, lag ${age(p.IteratorAgeMilliseconds)}`)))),
-    el("td", { class: "error" }, m.LastError || "")))));
+    el("td", { class: "error last-error" }, m.LastError || "")))));
 }
 
 // -- functions and the chosen invocation's log -------------------------------------------------------
@@ -79,16 +80,16 @@ function renderFunctions(functions) {
   if (!functions.length) fill("functions", empty("No functions."));
   else fill("functions", functions.map((f) => el("article", { class: "function", "data-function": f.FunctionName },
     el("h3", {}, f.FunctionName, el("small", {}, ` ${f.Runtime} · ${f.PackageType} · ${f.Handler} · timeout ${f.Timeout} s`)),
-    f.RecentInvocations.length ? grid(["Started", "Duration", "Outcome", "Source", "Request id"],
+    f.RecentInvocations.length ? grid(["Started", "Duration", "Outcome", "Source"],
       f.RecentInvocations.map((i) => el("tr", {
         class: i.RequestId === chosen.invocation ? "chosen" : null, "data-request-id": i.RequestId,
         onclick: () => { chosen.invocation = i.RequestId; render(); },
       }, el("td", {}, clock(i.Started)), el("td", { class: "n" }, `${i.DurationMs.toFixed(1)} ms`),
         el("td", { class: i.Outcome === "Succeeded" ? "ok" : "error" }, i.Error ? `${i.Outcome}: ${i.Error}` : i.Outcome),
-        el("td", {}, i.Source), el("td", {}, i.RequestId))))
+        el("td", {}, i.Source === "Invoke" ? "Invoke" : `mapping ${i.Source.slice(0, 8)}`))))
       : empty("Not invoked yet."))));
   const invocation = invocations.find((i) => i.RequestId === chosen.invocation);
-  fill("log", invocation ? [...invocation.LogTail, ...(invocation.StackTrace || [])].join("\n") : "Choose an invocation.");
+  fill("log", invocation ? invocation.LogTail.join("\n") : "Choose an invocation.");
 }
 
 // -- the live tail of a chosen stream ----------------------------------------------------------------

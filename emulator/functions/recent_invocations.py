@@ -2,7 +2,7 @@
 
     recent = RecentInvocations(keep=20)
     recent.add(function.arn, result, source="Invoke", started=clock.now())
-    recent.of(function.arn)   # newest first: [{"RequestId", "Started", "DurationMs", "Outcome", "LogTail", ...}]
+    recent.of(function.arn)   # newest first: [{"RequestId", "Started", "DurationMs", "Outcome", "LogTail"}, ...]
 
 The Invoker adds every invocation (from Invoke or from an event source mapping); the dashboard reads them.
 Only the last `keep` invocations of each function and the last lines of each log are kept.
@@ -29,13 +29,15 @@ class RecentInvocations:
     def add(self, function_arn: str, result: "InvocationResult", *, source: str, started: float) -> None:
         """One finished invocation: `source` is "Invoke" or the event source mapping's UUID; `started` the clock's time."""
         outcome = "Succeeded" if result.ok else ("TimedOut" if result.timed_out else "Failed")
+        log = result.log_text().splitlines()
         entry: dict[str, Any] = {"RequestId": result.request_id, "Source": source, "Started": started,
-                                 "DurationMs": round(result.duration * 1000, 2), "Outcome": outcome,
-                                 "LogTail": result.log_text().splitlines()[-LOG_TAIL_LINES:]}
+                                 "DurationMs": round(result.duration * 1000, 2), "Outcome": outcome}
         if result.error is not None:
             entry["Error"] = f"{result.error.error_type}: {result.error.message}"
+            # as Lambda's runtimes log an unhandled error: [ERROR] and the stack trace, before END and REPORT
             trace = [line for part in result.error.stack_trace or () for line in str(part).splitlines()]
-            entry["StackTrace"] = trace[-LOG_TAIL_LINES:]
+            log[-2:-2] = [f"[ERROR] {entry['Error']}", *trace]
+        entry["LogTail"] = log[-LOG_TAIL_LINES:]
         with self._lock:
             self._by_function.setdefault(function_arn, deque(maxlen=self.keep)).appendleft(entry)
 

@@ -1,0 +1,157 @@
+"""The dashboard in a real browser: `eddy serve`, tables, a split, a mapping whose function fails a batch, and
+the page rendered by headless Chromium (Debian's package; `make chromium` installs it). The assertions are on
+the DOM the page's JavaScript built; a screenshot is written beside it."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import threading
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import boto3
+import pytest
+
+from tests.conftest import eddy_server, http_json
+from tests.emulator.functions.test_functions import create_function
+from tests.emulator.helpers import create_table
+from tests.emulator.trigger_helpers import put
+
+REGION = "us-east-1"
+SHIP = '''
+def handler(event, context):
+    keys = [r["dynamodb"]["Keys"]["pk"]["S"] for r in event["Records"]]
+    print("shipping", ", ".join(keys))
+    if "bad" in keys:
+        raise ValueError("cannot ship order bad")
+'''
+
+
+def chromium() -> str:
+    found = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+    if found is None:
+        pytest.skip("no Chromium on this machine: `make chromium` installs Debian's package")
+    return found
+
+
+def run_chromium(url: str, profile: Path, *options: str) -> str:
+    command = [chromium(), "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+               f"--user-data-dir={profile}", "--virtual-time-budget=5000", *options, url]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120, check=True).stdout
+
+
+class Page(HTMLParser):
+    """The rendered DOM, as far as the tests look: text by element id and class, and the shard tree."""
+
+    VOID = {"meta", "link", "br", "img", "input", "hr"}
+
+    def __init__(self, html: str) -> None:
+        super().__init__()
+        self.stack: list[dict[str, Any]] = []
+        self.texts: dict[str, list[str]] = {}  # "#id" or ".class" or "tag[attribute]" -> texts of such elements
+        self.shard_parent: dict[str, str | None] = {}
+        self.rows: dict[str, list[str]] = {}  # a table row's data- name -> the texts of its cells
+        self.feed(html)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attributes = dict(attrs)
+        names = [f"#{attributes['id']}"] if attributes.get("id") else []
+        names += [f".{name}" for name in (attributes.get("class") or "").split()]
+        names += [f"{tag}[{name}={value}]" for name, value in attributes.items() if name.startswith("data-")]
+        shard = attributes.get("data-shard-id")
+        if shard is not None:
+            self.shard_parent[shard] = next((e["shard"] for e in reversed(self.stack) if e["shard"]), None)
+        if tag not in self.VOID:
+            self.stack.append({"tag": tag, "names": names, "shard": shard, "text": [], "cells": []})
+
+    def handle_endtag(self, tag: str) -> None:
+        while self.stack:
+            element = self.stack.pop()
+            text = "".join(element["text"])
+            for name in element["names"]:
+                self.texts.setdefault(name, []).append(text)
+            if self.stack:
+                self.stack[-1]["text"].append(text)
+            if element["tag"] == "td":
+                next(e for e in reversed(self.stack) if e["tag"] == "tr")["cells"].append(text)
+            if element["tag"] == "tr":
+                self.rows.update((name, element["cells"]) for name in element["names"])
+            if element["tag"] == tag:
+                return
+
+    def handle_data(self, data: str) -> None:
+        if self.stack:
+            self.stack[-1]["text"].append(data)
+
+    def text(self, name: str) -> str:
+        return "\n".join(self.texts.get(name, []))
+
+
+@pytest.fixture(scope="module")
+def scene():
+    """A server with three tables, a split shard and a mapping whose function failed a batch."""
+    with eddy_server("--housekeeping-interval", "0", "--in-memory") as (url, process):
+        threading.Thread(target=process.stdout.read, daemon=True).start()  # the server logs every batch
+        clients = {name: boto3.client(name, region_name=REGION, endpoint_url=url, aws_access_key_id="testing",
+                                      aws_secret_access_key="testing") for name in ("dynamodb", "dynamodbstreams", "lambda", "sqs")}
+        dynamodb, lam, sqs = clients["dynamodb"], clients["lambda"], clients["sqs"]
+        stream_arn = create_table(dynamodb, "orders")["LatestStreamArn"]
+        create_table(dynamodb, "customers", "KEYS_ONLY")
+        create_table(dynamodb, "audit", None)
+        queue_url = sqs.create_queue(QueueName="failures")["QueueUrl"]
+        queue_arn = sqs.get_queue_attributes(QueueUrl=queue_url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+        create_function(lam, "ship", SHIP, Timeout=10)
+        put(dynamodb, "good")
+        put(dynamodb, "bad")
+        uuid = lam.create_event_source_mapping(EventSourceArn=stream_arn, FunctionName="ship",
+                                               StartingPosition="TRIM_HORIZON", BatchSize=10, MaximumRetryAttempts=1,
+                                               DestinationConfig={"OnFailure": {"Destination": queue_arn}})["UUID"]
+        root = clients["dynamodbstreams"].describe_stream(StreamArn=stream_arn)["StreamDescription"]["Shards"][0]["ShardId"]
+        children = http_json(url + "/_eddy/shards/split", {"StreamArn": stream_arn, "ShardId": root})["ChildShardIds"]
+        for i in range(6):
+            put(dynamodb, f"order-{i}", i)
+        put(dynamodb, "ada", table="customers")
+        assert http_json(url + "/_eddy/idle", {"timeout": 30})["Idle"]
+        yield {"url": url, "stream_arn": stream_arn, "root": root, "children": children, "uuid": uuid}
+
+
+def test_the_page_shows_tables_lineage_mappings_functions_and_a_tail(scene, tmp_path):
+    page = Page(run_chromium(scene["url"] + "/_eddy/ui?tail=orders", tmp_path / "profile", "--dump-dom"))
+
+    assert page.text("#status").startswith("live")
+    assert [name for name in ("audit", "customers", "orders") if page.texts.get(f"article[data-table={name}]")] == \
+        ["audit", "customers", "orders"]
+    orders = page.text("article[data-table=orders]")
+    assert "NEW_AND_OLD_IMAGES" in orders and "enabled" in orders and "8 records retained" in orders
+    assert "No stream." in page.text("article[data-table=audit]")
+    root, (left, right) = scene["root"], scene["children"]
+    assert page.shard_parent[root] is None
+    assert (page.shard_parent[left], page.shard_parent[right]) == (root, root)
+    assert "closed" in page.text(f"li[data-shard-id={root}]")
+
+    function, source, state, batch_size, invocations, errors, retries, to_destination, age, positions, last_error = \
+        page.rows[f"tr[data-uuid={scene['uuid']}]"]
+    assert (function, source, state, batch_size) == ("ship", scene["stream_arn"].split(":", 5)[-1], "Enabled", "10")
+    assert (errors, retries, to_destination, last_error) == ("2", "1", "2", "ValueError: cannot ship order bad")
+    assert int(invocations) >= 3 and age.endswith(" ms") or age.endswith(" s")
+    for shard_id in (root, left, right):
+        assert f"{shard_id}: finished at " in positions or f"{shard_id}: processing at " in positions
+
+    functions = page.text("#functions")
+    assert "ship" in functions and "python3.11" in functions and "Failed: ValueError: cannot ship order bad" in functions
+    log = page.text("#log")  # the newest failed invocation's log, chosen by default
+    assert log.startswith("START RequestId: ") and "shipping good, bad" in log and "REPORT RequestId: " in log
+    assert "ValueError: cannot ship order bad" in log
+
+    tail = page.texts[".line"]
+    assert len(tail) == 8 and "INSERT  pk='good'  +v=0" in tail[0] and "INSERT  pk='order-5'  +v=5" in tail[-1]
+
+
+def test_a_screenshot_of_the_page(scene, tmp_path):
+    screenshot = tmp_path / "dashboard.png"
+    run_chromium(scene["url"] + "/_eddy/ui?tail=orders", tmp_path / "profile", f"--screenshot={screenshot}",
+                 "--window-size=1400,1000", "--hide-scrollbars")
+    assert screenshot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert screenshot.stat().st_size > 20_000
