@@ -8,7 +8,7 @@ NODE_STAMP := .node/.installed-stamp
 HOST   ?= 127.0.0.1
 PORT   ?= 4566
 
-.PHONY: setup java node test run demo bench peer clean
+.PHONY: setup java node chromium test run demo bench peer clean
 
 setup: $(STAMP) $(NODE_STAMP)
 
@@ -23,6 +23,12 @@ node:
 	@command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || { SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
 		$$SUDO apt-get update && $$SUDO apt-get install -y nodejs npm; }
 
+# the dashboard's tests (tests/emulator/dashboard/test_browser.py) render its page in headless Chromium:
+# installed from Debian's packages if missing
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+		$$SUDO apt-get update && $$SUDO apt-get install -y chromium; }
+
 $(NODE_STAMP): node-packages.json | node
 	mkdir -p .node && cp node-packages.json .node/package.json
 	cd .node && npm install --no-audit --no-fund --loglevel=error
@@ -34,7 +40,7 @@ $(STAMP): pyproject.toml | java
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-test: $(STAMP) $(NODE_STAMP)
+test: $(STAMP) $(NODE_STAMP) chromium
 	$(PY) -m pytest -q
 
 run: $(STAMP) $(NODE_STAMP)

@@ -17,7 +17,9 @@ def test_serve_stops_cleanly_on_a_signal(signum):
         assert http_json(url + "/_eddy/health") == {"Status": "ready"}
         process.send_signal(signum)
         assert process.wait(timeout=20) == 0
-        assert "Eddy is stopping" in process.stdout.read()
+        output = process.stdout.read()
+        assert "Eddy is stopping" in output
+        assert f"  dashboard:         {url}/_eddy/ui\n" in output
 
 
 def test_a_busy_port_is_a_clear_error():
