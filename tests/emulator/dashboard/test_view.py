@@ -156,3 +156,41 @@ def test_write_rates_average_over_the_window():
     assert rates.per_second(table_key, 104.0) == 1.5  # second 100 has left the window
     assert rates.per_second(table_key, 106.0) == 0.0
     assert rates.per_second(("1", "r", "other"), 100.0) == 0.0
+
+
+def test_a_merged_shard_sits_under_its_parent_and_names_the_adjacent_one(emu, dynamodb):
+    arn = create_table(dynamodb, "orders")["LatestStreamArn"]
+    left, right = emu.split_shard(arn, emu.streams.get(arn).open_shards[0].shard_id)
+    merged = emu.merge_shards(arn, left, right)
+
+    [root] = table(dashboard(emu), "orders")["Streams"][0]["Shards"]
+    first, second = root["Children"]
+    assert (first["ShardId"], second["ShardId"]) == (left, right)
+    [child] = first["Children"]
+    assert (child["ShardId"], child["ParentShardId"], child["AdjacentParentShardId"]) == (merged, left, right)
+    assert second["Children"] == []
+
+
+def test_a_kinesis_mappings_positions_and_a_disabled_mappings_checkpoints(emu):
+    kinesis = boto3.client("kinesis", region_name=REGION)
+    kinesis.create_stream(StreamName="events", ShardCount=2)
+    arn = kinesis.describe_stream_summary(StreamName="events")["StreamDescriptionSummary"]["StreamARN"]
+    emu.register_function("count", lambda event, context: None)
+    lam = boto3.client("lambda", region_name=REGION)
+    uuid = lam.create_event_source_mapping(EventSourceArn=arn, FunctionName="count", StartingPosition="TRIM_HORIZON",
+                                           BatchSize=5)["UUID"]
+    delivered = [kinesis.put_record(StreamName="events", Data=b"{}", PartitionKey=f"key-{i}") for i in range(4)]
+    assert emu.wait_idle(10)["Idle"]
+    lam.update_event_source_mapping(UUID=uuid, Enabled=False)
+    waiting = [kinesis.put_record(StreamName="events", Data=b"{}", PartitionKey=f"key-{i}") for i in range(3)]
+
+    [mapping] = dashboard(emu)["EventSourceMappings"]
+    assert (mapping["State"], mapping["FunctionName"], mapping["RecordsDelivered"]) == ("Disabled", "count", 4)
+    shard_ids = sorted(s["ShardId"] for s in kinesis.list_shards(StreamName="events")["Shards"])
+    assert [p["ShardId"] for p in mapping["Shards"]] == shard_ids
+    for position in mapping["Shards"]:
+        shard_id = position["ShardId"]
+        done = [int(r["SequenceNumber"]) for r in delivered if r["ShardId"] == shard_id]
+        assert position["State"] == "Waiting"  # disabled: no lanes run, the checkpoints say where it stands
+        assert position["SequenceNumber"] == (str(max(done)) if done else None)
+        assert position["RecordsBehind"] == sum(r["ShardId"] == shard_id for r in waiting)
