@@ -73,23 +73,21 @@ function renderMappings(mappings) {
 
 function renderFunctions(functions) {
   const invocations = functions.flatMap((f) => f.RecentInvocations).sort((a, b) => b.Started - a.Started);
-  if (!invocations.some((i) => i.RequestId === chosen.invocation)) {  // default: the newest failure, else the newest
-    const shown = invocations.find((i) => i.Outcome !== "Succeeded") || invocations[0];
-    chosen.invocation = shown ? shown.RequestId : null;
-  }
+  // the one clicked while it is still recent; else the newest failure; else the newest
+  const shown = invocations.find((i) => i.RequestId === chosen.invocation)
+    || invocations.find((i) => i.Outcome !== "Succeeded") || invocations[0];
   if (!functions.length) fill("functions", empty("No functions."));
   else fill("functions", functions.map((f) => el("article", { class: "function", "data-function": f.FunctionName },
     el("h3", {}, f.FunctionName, el("small", {}, ` ${f.Runtime} · ${f.PackageType} · ${f.Handler} · timeout ${f.Timeout} s`)),
     f.RecentInvocations.length ? grid(["Started", "Duration", "Outcome", "Source"],
       f.RecentInvocations.map((i) => el("tr", {
-        class: i.RequestId === chosen.invocation ? "chosen" : null, "data-request-id": i.RequestId,
+        class: i === shown ? "chosen" : null, "data-request-id": i.RequestId,
         onclick: () => { chosen.invocation = i.RequestId; render(); },
       }, el("td", {}, clock(i.Started)), el("td", { class: "n" }, `${i.DurationMs.toFixed(1)} ms`),
         el("td", { class: i.Outcome === "Succeeded" ? "ok" : "error" }, i.Error ? `${i.Outcome}: ${i.Error}` : i.Outcome),
         el("td", {}, i.Source === "Invoke" ? "Invoke" : `mapping ${i.Source.slice(0, 8)}`))))
       : empty("Not invoked yet."))));
-  const invocation = invocations.find((i) => i.RequestId === chosen.invocation);
-  fill("log", invocation ? invocation.LogTail.join("\n") : "Choose an invocation.");
+  fill("log", shown ? shown.LogTail.join("\n") : "No invocations yet.");
 }
 
 // -- the live tail of a chosen stream ----------------------------------------------------------------
