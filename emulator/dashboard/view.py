@@ -30,8 +30,8 @@ TAIL_LINES = 100
 
 def dashboard(emulator: "Emulator") -> dict[str, Any]:
     """Everything the page shows, at one moment of the emulator's clock."""
-    tables = moto_bridge.table_summaries()
-    with emulator.activity:
+    with emulator.activity:  # every DynamoDB operation holds it too: moto's tables hold still while they are read
+        tables = moto_bridge.table_summaries()
         now = emulator.clock.now()
         return {"Now": now, "Tables": table_views(emulator, tables, now),
                 "EventSourceMappings": [mapping_view(emulator, mapping, now)
