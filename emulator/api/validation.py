@@ -23,7 +23,6 @@ from functools import lru_cache
 from typing import Any
 
 import botocore.session
-
 from botocore.model import OperationModel, OperationNotFoundError, Shape
 
 from emulator.errors import SerializationException, UnknownOperationException, ValidationException
@@ -130,6 +129,10 @@ def _structure(shape: Shape, value: Any, path: str, problems: _Problems, body_on
 
 def _value(shape: Shape, value: Any, path: str, problems: _Problems) -> None:
     kind = shape.type_name
+    if shape.name == "AttributeValue" and _plain_attribute_value(value):
+        return  # an item's attributes: most of a write's request, nothing in them the walk below would refuse
+    if kind == "map" and shape.value.name == "AttributeValue" and _plain_attribute_value({"M": value}):
+        return  # a whole item (or key) of such attributes, under names AttributeName allows
     if kind == "structure":
         _structure(shape, value, path, problems)
     elif kind == "list":
@@ -210,3 +213,52 @@ def _range(shape: Shape, value: float, path: str, problems: _Problems) -> None:
         _violation(problems, path, value, f"Member must have value greater than or equal to {low}")
     elif high is not None and value > high:
         _violation(problems, path, value, f"Member must have value less than or equal to {high}")
+
+
+#: the longest attribute name in a map (botocore's AttributeName: max 65535)
+_ATTRIBUTE_NAME_MAX = 65535
+
+
+def _plain_attribute_value(value: Any) -> bool:
+    """True if `value` is an AttributeValue the generic walk would pass without a word: S, N, SS, NS, BOOL, NULL,
+    and L and M of such values. Anything else (B and BS, which need decoding; a wrong type; an unknown member)
+    takes the generic walk, which words the error."""
+    if type(value) is not dict:
+        return False
+    for kind, member in value.items():
+        if member is None:
+            continue
+        if kind == "S" or kind == "N":
+            if type(member) is not str or not _utf8(member):
+                return False
+        elif kind == "BOOL" or kind == "NULL":
+            if type(member) is not bool:
+                return False
+        elif kind == "M":
+            if type(member) is not dict:
+                return False
+            for name, element in member.items():
+                if type(name) is not str or len(name) > _ATTRIBUTE_NAME_MAX or not _utf8(name) \
+                        or (element is not None and not _plain_attribute_value(element)):
+                    return False
+        elif kind == "L":
+            if type(member) is not list or not all(element is None or _plain_attribute_value(element)
+                                                   for element in member):
+                return False
+        elif kind == "SS" or kind == "NS":
+            if type(member) is not list or not all(element is None or (type(element) is str and _utf8(element))
+                                                   for element in member):
+                return False
+        else:
+            return False
+    return True
+
+
+def _utf8(text: str) -> bool:
+    if text.isascii():
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

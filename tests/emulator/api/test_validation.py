@@ -100,3 +100,38 @@ def test_the_validator_itself():
     validate("dynamodb", "Scan", {"TableName": "orders", "Limit": 10, "Unknown": "ignored"})
     validate("dynamodb", "GetItem", {"TableName": "arn:aws:dynamodb:us-east-1:123456789012:table/orders",
                                      "Key": {"pk": {"S": "a"}}})
+
+
+ITEMS = [
+    {"pk": {"S": "a"}, "n": {"N": "1"}, "t": {"BOOL": True}, "z": {"NULL": True}},
+    {"pk": {"S": "é\u00e9"}, "m": {"M": {"x": {"L": [{"S": "a"}, {"N": "2"}, {"M": {}}]}, "y": {"SS": ["a", "b"]}}}},
+    {"pk": {"S": "a"}, "ns": {"NS": ["1", "2"]}, "b": {"B": "AAE="}, "bs": {"BS": ["AAE=", "AA=="]}},
+    {"pk": {"S": "\ud800"}},                                          # a lone surrogate
+    {"pk": {"S": 5}}, {"pk": {"N": 1.5}}, {"pk": {"BOOL": "yes"}}, {"pk": {"NULL": 1}},
+    {"pk": {"SS": "a"}}, {"pk": {"SS": ["a", 1]}}, {"pk": {"L": {"S": "a"}}}, {"pk": {"M": ["a"]}},
+    {"pk": {"M": {"x" * 65536: {"S": "a"}}}}, {"pk": {"M": {"\ud800": {"S": "a"}}}},
+    {"pk": {"B": "not base64!"}}, {"pk": {"L": [None, {"S": "a"}]}}, {"pk": {"S": None, "N": "1"}},
+    {"pk": {"Q": "unknown member"}}, {"pk": "text"}, {"pk": [1]}, {"pk": {}}, {":v" * 40000: {"S": "a"}},
+]
+
+
+@pytest.mark.parametrize("operation, member", [("PutItem", "Item"), ("DeleteItem", "Key"),
+                                               ("DeleteItem", "ExpressionAttributeValues")])
+@pytest.mark.parametrize("item", ITEMS)
+def test_the_attribute_value_shortcut_answers_as_the_whole_walk(operation: str, member: str, item: dict,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Items skip the generic walk when it could find nothing: whatever it would say, validate() still says."""
+    from emulator.api import validation
+
+    params = {"TableName": "orders", "Key": {"pk": {"S": "a"}}, member: item}
+
+    def outcome() -> tuple[str, str]:
+        try:
+            validate("dynamodb", operation, params)
+        except (SerializationException, ValidationException) as error:
+            return type(error).__name__, str(error)
+        return "valid", ""
+
+    with_shortcut = outcome()
+    monkeypatch.setattr(validation, "_plain_attribute_value", lambda value: False)
+    assert with_shortcut == outcome()
