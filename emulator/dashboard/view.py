@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from emulator import moto_bridge
 from emulator.kinesis.sources import find_source
-from emulator.tail import describe
+from emulator.streams.record_lines import describe
 
 if TYPE_CHECKING:
     from emulator.engine import Emulator

@@ -6,7 +6,7 @@ import subprocess
 import sys
 import threading
 
-from emulator.tail import describe
+from emulator.streams.record_lines import describe
 from tests.conftest import ServerDoor, http_json
 
 from .helpers import create_table
