@@ -151,7 +151,8 @@ def _aggregate(state_dir: Path, out: Path, args: argparse.Namespace) -> list[str
     from spark_batch.jobs.aggregate import transform
     from spark_batch.session import spark_session
 
-    spark = spark_session(args.master, app_name="eddy-demo")
+    # no progress bar: the tour's numbered lines are the output, and a bar would draw across them
+    spark = spark_session(args.master, app_name="eddy-demo", config={"spark.ui.showConsoleProgress": "false"})
     try:
         metrics = transform(read_change_log(spark, state_dir, tables=["orders"]), window_seconds=60, numbers=["amount"])
         rows = metrics.orderBy("table", "window_start").collect()
