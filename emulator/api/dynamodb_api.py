@@ -11,12 +11,13 @@ from __future__ import annotations
 import json
 import logging
 import uuid
+import zlib
 from typing import Any
 
 from emulator import moto_bridge
 from emulator.engine import Emulator
 from emulator.errors import AWSError, ValidationException, constraint_violation
-from emulator.messages import Request, Response, error_response
+from emulator.messages import Request, Response, error_response, raw_json_response
 from emulator.streams.records import StreamViewType
 from emulator.api.streams_api import parse_body
 from emulator.api import dynamodb_fast, kinesis_destinations_api, partiql, validation
@@ -56,8 +57,10 @@ def handle(emulator: Emulator, operation: str, request: Request) -> Response:
                 response = dynamodb_fast.answer(operation, request, params)
                 if response is not None:
                     return response
-                body = json.dumps(params).encode() if partiql.rewrite(operation, params) else request.body
-                call = moto_bridge.DynamoDBCall(request, body)
+                if operation in partiql.OPERATIONS:  # each statement run as its item operation, below
+                    status, answered = partiql.answer(operation, params, lambda name, sub: _run(request, name, sub))
+                    return _json_response(status, answered)
+                call = moto_bridge.DynamoDBCall(request, request.body)
                 response = call.run()
             finally:
                 if writes:
@@ -74,6 +77,24 @@ def handle(emulator: Emulator, operation: str, request: Request) -> Response:
         log.exception("moto could not process %s (request %s)", operation, request_id)
         return error_response(ValidationException(
             f"{INVALID}the request could not be processed (request id {request_id})"))
+
+
+def _run(request: Request, operation: str, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    """Another DynamoDB operation for the same caller (a PartiQL statement's item operation): status, body."""
+    headers = {name: value for name, value in request.headers.items()
+               if name.lower() not in ("x-amz-target", "content-length", "x-amz-crc32")}
+    headers["X-Amz-Target"] = TARGET_PREFIX + operation
+    body = json.dumps(params).encode()
+    inner = Request(request.method, request.url, headers, body)
+    response = dynamodb_fast.answer(operation, inner, params) or moto_bridge.DynamoDBCall(inner, body).run()
+    return response.status, json.loads(response.body or b"{}")
+
+
+def _json_response(status: int, body: dict[str, Any]) -> Response:
+    encoded = json.dumps(body).encode()
+    response = raw_json_response(encoded, status)
+    response.headers["x-amz-crc32"] = str(zlib.crc32(encoded))  # botocore checks it on DynamoDB answers
+    return response
 
 
 def stream_specification(params: dict[str, Any], *, creating: bool) -> tuple[bool, StreamViewType | None] | None:

@@ -3,20 +3,7 @@ PartiQL operations, captured in the stream."""
 
 from __future__ import annotations
 
-from emulator.api.partiql import with_literals_as_parameters
 from tests.emulator.helpers import create_table, read_stream
-
-
-def test_set_literals_become_parameters_in_their_place():
-    statement, parameters = with_literals_as_parameters(
-        "UPDATE t SET a = ?, b = 2, c = 'it''s', d = [1, 'x'], e = {'k': true}, f = <<1, 2>> WHERE pk = ? AND n = 3",
-        [{"S": "first"}, {"S": "key"}])
-    assert statement == "UPDATE t SET a = ?, b = ?, c = 'it''s', d = ?, e = ?, f = ? WHERE pk = ? AND n = 3"
-    assert parameters == [{"S": "first"}, {"N": "2"}, {"L": [{"N": "1"}, {"S": "x"}]}, {"M": {"k": {"BOOL": True}}},
-                          {"NS": ["1", "2"]}, {"S": "key"}]
-    assert with_literals_as_parameters("SELECT * FROM t WHERE n = 2", None) == ("SELECT * FROM t WHERE n = 2", None)
-    assert with_literals_as_parameters("UPDATE t SET v = v + 1 WHERE pk = 'a'", None)[0] == \
-        "UPDATE t SET v = v + 1 WHERE pk = 'a'"  # not a literal: left as written
 
 
 def test_updates_with_literals_of_every_type_run_in_every_partiql_operation_and_are_captured(door):

@@ -1,0 +1,224 @@
+"""ExecuteStatement, BatchExecuteStatement and ExecuteTransaction, answered by running each statement's item
+operation (statements.py) through the DynamoDB API's own path, so moto's model does the work and change
+capture records it like any item write.
+
+`answer(operation, params, call)` gives (HTTP status, body); `call(operation, params)` runs one DynamoDB
+operation and gives (status, body) as the DynamoDB API answers it.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from typing import Any, Callable
+
+from emulator.errors import ERROR_TYPE_PREFIX, AWSError, ResourceNotFoundException, ValidationException
+from emulator.api.partiql.expressions import Expressions
+from emulator.api.partiql.statements import Plan, Schema, plan
+from emulator.api.partiql.syntax import Exists, Insert, Select, is_read, parse
+
+Call = Callable[[str, dict[str, Any]], tuple[int, dict[str, Any]]]
+
+OPERATIONS = frozenset({"ExecuteStatement", "BatchExecuteStatement", "ExecuteTransaction"})
+DUPLICATE_ITEM = "Duplicate primary key exists in table"
+NOT_FOUND = "Requested resource not found"
+MIXED = "The entire {} must consist of either read statements or write statements, you cannot mix both in one {}."
+
+
+class Refused(Exception):
+    """An item operation's error answer, carried as it is (status and body)."""
+
+    def __init__(self, status: int, body: dict[str, Any]) -> None:
+        super().__init__(body)
+        self.status, self.body = status, body
+
+    @property
+    def code(self) -> str:
+        return str(self.body.get("__type", "")).rpartition("#")[2]
+
+    @property
+    def message(self) -> str:
+        return str(self.body.get("message", self.body.get("Message", "")))
+
+    @classmethod
+    def of(cls, error: AWSError) -> Refused:
+        return cls(error.status, json.loads(error.to_body()))
+
+
+def answer(operation: str, params: dict[str, Any], call: Call) -> tuple[int, dict[str, Any]]:
+    runner = _Runner(call)
+    try:
+        if operation == "ExecuteStatement":
+            return 200, runner.execute_statement(params)
+        if operation == "BatchExecuteStatement":
+            return 200, runner.batch(params.get("Statements") or [])
+        return 200, runner.transaction(params)
+    except AWSError as error:
+        return error.status, json.loads(error.to_body())
+    except Refused as refused:
+        return refused.status, refused.body
+
+
+class _Runner:
+    def __init__(self, call: Call) -> None:
+        self._call = call
+        self._schemas: dict[str, Schema] = {}
+
+    def run(self, operation: str, params: dict[str, Any]) -> dict[str, Any]:
+        status, body = self._call(operation, params)
+        if status != 200:
+            raise Refused(status, body)
+        return body
+
+    def schema(self, table: str) -> Schema:
+        if table not in self._schemas:
+            try:
+                described = self.run("DescribeTable", {"TableName": table})["Table"]
+            except Refused as refused:
+                if refused.code == "ResourceNotFoundException":
+                    raise ResourceNotFoundException(NOT_FOUND) from None
+                raise
+            indexes = {index["IndexName"]: _keys(index["KeySchema"])
+                       for kind in ("GlobalSecondaryIndexes", "LocalSecondaryIndexes")
+                       for index in described.get(kind) or []}
+            self._schemas[table] = Schema(table, _keys(described["KeySchema"]), indexes)
+        return self._schemas[table]
+
+    def plan(self, entry: dict[str, Any]) -> Plan:
+        statement = parse(entry.get("Statement", ""), entry.get("Parameters"))
+        table = statement.select.table if isinstance(statement, Exists) else statement.table
+        return plan(statement, self.schema(table))
+
+    # -- ExecuteStatement --
+
+    def execute_statement(self, params: dict[str, Any]) -> dict[str, Any]:
+        found = self.plan(params)
+        if isinstance(found.statement, Exists):
+            raise ValidationException("EXISTS is supported only in ExecuteTransaction")
+        if isinstance(found.statement, Select):
+            for mine, theirs in (("Limit", "Limit"), ("ConsistentRead", "ConsistentRead")):
+                if mine in params:
+                    found.params[theirs] = params[mine]
+            if params.get("NextToken"):
+                found.params["ExclusiveStartKey"] = _start_key(params["NextToken"])
+            result = self.run(found.operation, found.params)
+            body: dict[str, Any] = {"Items": result.get("Items", [])}
+            if result.get("LastEvaluatedKey"):
+                body["NextToken"] = base64.b64encode(json.dumps(result["LastEvaluatedKey"]).encode()).decode()
+            return body
+        if params.get("ReturnValuesOnConditionCheckFailure"):
+            found.params["ReturnValuesOnConditionCheckFailure"] = params["ReturnValuesOnConditionCheckFailure"]
+        result = self.write(found)
+        return {"Items": [result["Attributes"]] if result.get("Attributes") else []}
+
+    def write(self, found: Plan) -> dict[str, Any]:
+        try:
+            return self.run(found.operation, found.params)
+        except Refused as refused:
+            if isinstance(found.statement, Insert) and refused.code == "ConditionalCheckFailedException":
+                raise Refused(400, {"__type": ERROR_TYPE_PREFIX + "DuplicateItemException",
+                                    "message": DUPLICATE_ITEM}) from None
+            raise
+
+    # -- BatchExecuteStatement --
+
+    def batch(self, entries: list[dict[str, Any]]) -> dict[str, Any]:
+        plans: list[Plan | Refused] = []
+        for entry in entries:
+            try:
+                plans.append(self.plan(entry))
+            except AWSError as error:
+                plans.append(Refused.of(error))
+        kinds = {is_read(p.statement) for p in plans if isinstance(p, Plan)}
+        if len(kinds) > 1:
+            raise ValidationException(MIXED.format("batch", "batch"))
+        responses = []
+        for found in plans:
+            if isinstance(found, Plan):
+                try:
+                    responses.append(self.batch_entry(found))
+                    continue
+                except Refused as refused:
+                    found = refused
+                except AWSError as error:
+                    found = Refused.of(error)
+            code = found.code.removesuffix("Exception")
+            responses.append({"Error": {"Code": "ValidationError" if code == "Validation" else code,
+                                        "Message": found.message}})
+        return {"Responses": responses}
+
+    def batch_entry(self, found: Plan) -> dict[str, Any]:
+        table = found.params["TableName"]
+        if isinstance(found.statement, Exists):
+            raise ValidationException("EXISTS is supported only in ExecuteTransaction")
+        if isinstance(found.statement, Select):
+            if found.key is None:
+                raise ValidationException("Select statements within BatchExecuteStatement must specify the "
+                                          "primary key in the where clause.")
+            items = self.run("Query", found.params).get("Items", [])
+            return {"TableName": table, **({"Item": items[0]} if items else {})}
+        self.write(found)
+        return {"TableName": table}
+
+    # -- ExecuteTransaction --
+
+    def transaction(self, params: dict[str, Any]) -> dict[str, Any]:
+        plans = [self.plan(entry) for entry in params.get("TransactStatements") or []]
+        reads = [is_read(p.statement) and not isinstance(p.statement, Exists) for p in plans]
+        if any(reads) and not all(reads):
+            raise ValidationException(MIXED.format("transaction", "transaction"))
+        if plans and all(reads):
+            gets = [{"Get": self.transaction_get(p)} for p in plans]
+            result = self.run("TransactGetItems", {"TransactItems": gets})
+            return {"Responses": [{"Item": r["Item"]} if r.get("Item") else {} for r in result.get("Responses", [])]}
+        items = []
+        for found in plans:
+            if "ReturnValues" in found.params:
+                raise ValidationException("RETURNING is not supported in transactions")
+            kind = {"PutItem": "Put", "UpdateItem": "Update", "DeleteItem": "Delete"}.get(found.operation, found.operation)
+            items.append({kind: found.params})
+        request = {"TransactItems": items}
+        if params.get("ClientRequestToken"):
+            request["ClientRequestToken"] = params["ClientRequestToken"]
+        try:
+            self.run("TransactWriteItems", request)
+        except Refused as refused:
+            reasons = refused.body.get("CancellationReasons")
+            if refused.code != "TransactionCanceledException" or not reasons:
+                raise
+            for found, reason in zip(plans, reasons):
+                if isinstance(found.statement, Insert) and reason.get("Code") == "ConditionalCheckFailed":
+                    reason.update(Code="DuplicateItem", Message=DUPLICATE_ITEM)
+            codes = ", ".join(reason.get("Code", "None") for reason in reasons)
+            refused.body["message"] = ("Transaction cancelled, please refer cancellation reasons for specific "
+                                       f"reasons [{codes}]")
+            refused.body.pop("Message", None)
+            raise
+        return {}
+
+    def transaction_get(self, found: Plan) -> dict[str, Any]:
+        if found.key is None or not found.only_key:
+            raise ValidationException("Transaction read statements must specify the full primary key in the "
+                                      "where clause and no other condition.")
+        get = {"TableName": found.params["TableName"], "Key": found.key}
+        if found.statement.projection:
+            names = Expressions()
+            get["ProjectionExpression"] = ", ".join(names.path(path) for path in found.statement.projection)
+            get.update(names.request())
+        return get
+
+
+def _keys(key_schema: list[dict[str, str]]) -> tuple[str, ...]:
+    return tuple(k["AttributeName"] for k in sorted(key_schema, key=lambda k: k["KeyType"] != "HASH"))
+
+
+def _start_key(token: str) -> dict[str, Any]:
+    try:
+        key = json.loads(base64.b64decode(token, validate=True))
+    except ValueError:
+        key = None
+    if not isinstance(key, dict):
+        raise ValidationException("Given NextToken is not valid")
+    return key
+
+
