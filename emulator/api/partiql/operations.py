@@ -13,7 +13,7 @@ import json
 from typing import Any, Callable
 
 from emulator.errors import ERROR_TYPE_PREFIX, AWSError, ResourceNotFoundException, ValidationException
-from emulator.api.partiql.expressions import Expressions
+from emulator.api.partiql.projection import project
 from emulator.api.partiql.statements import Plan, Schema, plan
 from emulator.api.partiql.syntax import Exists, Insert, Select, is_read, parse
 
@@ -102,7 +102,7 @@ class _Runner:
             if params.get("NextToken"):
                 found.params["ExclusiveStartKey"] = _start_key(params["NextToken"])
             result = self.run(found.operation, found.params)
-            body: dict[str, Any] = {"Items": result.get("Items", [])}
+            body: dict[str, Any] = {"Items": [_projected(found, i) for i in result.get("Items", [])]}
             if result.get("LastEvaluatedKey"):
                 body["NextToken"] = base64.b64encode(json.dumps(result["LastEvaluatedKey"]).encode()).decode()
             return body
@@ -156,7 +156,7 @@ class _Runner:
                 raise ValidationException("Select statements within BatchExecuteStatement must specify the "
                                           "primary key in the where clause.")
             items = self.run("Query", found.params).get("Items", [])
-            return {"TableName": table, **({"Item": items[0]} if items else {})}
+            return {"TableName": table, **({"Item": _projected(found, items[0])} if items else {})}
         self.write(found)
         return {"TableName": table}
 
@@ -170,7 +170,8 @@ class _Runner:
         if plans and all(reads):
             gets = [{"Get": self.transaction_get(p)} for p in plans]
             result = self.run("TransactGetItems", {"TransactItems": gets})
-            return {"Responses": [{"Item": r["Item"]} if r.get("Item") else {} for r in result.get("Responses", [])]}
+            return {"Responses": [{"Item": _projected(p, r["Item"])} if r.get("Item") else {}
+                                  for p, r in zip(plans, result.get("Responses", []))]}
         items = []
         for found in plans:
             if "ReturnValues" in found.params:
@@ -200,16 +201,16 @@ class _Runner:
         if found.key is None or not found.only_key:
             raise ValidationException("Transaction read statements must specify the full primary key in the "
                                       "where clause and no other condition.")
-        get = {"TableName": found.params["TableName"], "Key": found.key}
-        if found.statement.projection:
-            names = Expressions()
-            get["ProjectionExpression"] = ", ".join(names.path(path) for path in found.statement.projection)
-            get.update(names.request())
-        return get
+        return {"TableName": found.params["TableName"], "Key": found.key}
 
 
 def _keys(key_schema: list[dict[str, str]]) -> tuple[str, ...]:
     return tuple(k["AttributeName"] for k in sorted(key_schema, key=lambda k: k["KeyType"] != "HASH"))
+
+
+def _projected(found: Plan, item: dict[str, Any]) -> dict[str, Any]:
+    projection = getattr(found.statement, "projection", None)
+    return project(item, projection) if projection else item
 
 
 def _start_key(token: str) -> dict[str, Any]:

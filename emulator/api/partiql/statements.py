@@ -148,8 +148,6 @@ def _select(statement: Select, schema: Schema) -> Plan:
                 params["ScanIndexForward"] = False
     if operation == "Scan" and statement.where is not None:
         params["FilterExpression"] = names.condition(statement.where)
-    if statement.projection:
-        params["ProjectionExpression"] = ", ".join(names.path(path) for path in statement.projection)
     params.update(names.request())
     equalities = key_equalities(statement.where) if statement.where is not None else {}
     if statement.index is not None or any(name not in equalities for name in schema.keys):

@@ -150,8 +150,8 @@ class _Parser:
         self.at = min(self.at + 1, len(self.tokens) - 1)
         return token
 
-    def unexpected(self) -> ValidationException:
-        token = self.token
+    def unexpected(self, token: Token | None = None) -> ValidationException:
+        token = token or self.token
         if token.kind == "end":
             return ValidationException(f"{NOT_WELL_FORMED}Unexpected end of statement")
         kind = "keyword" if token.kind == "word" and token.text.upper() in _KEYWORDS else "token"
@@ -326,10 +326,10 @@ class _Parser:
             return Between(left, low, self.sum())
         if self.accept_word("IS"):
             negated = self.accept_word("NOT")
-            what = self.advance().text.upper()
+            token = self.advance()
+            what = token.text.upper()
             if what not in ("MISSING", "NULL"):
-                self.at -= 1
-                raise self.unexpected()
+                raise self.unexpected(token)
             return Is(left, what, negated)
         if isinstance(left, Call):
             return left
@@ -404,8 +404,7 @@ class _Parser:
                     self.punct("}")
                     break
             return {"M": members}
-        self.at -= 1
-        raise self.unexpected()
+        raise self.unexpected(token)
 
     def elements(self, closing: str) -> list[dict[str, Any]]:
         found: list[dict[str, Any]] = []
