@@ -15,12 +15,12 @@ import zlib
 from typing import Any
 
 from emulator import moto_bridge
+from emulator.api import dynamodb_fast, kinesis_destinations_api, partiql, validation
+from emulator.api.streams_api import parse_body
 from emulator.engine import Emulator
 from emulator.errors import AWSError, ValidationException, constraint_violation
 from emulator.messages import Request, Response, error_response, raw_json_response
 from emulator.streams.records import StreamViewType
-from emulator.api.streams_api import parse_body
-from emulator.api import dynamodb_fast, kinesis_destinations_api, partiql, validation
 
 TARGET_PREFIX = "DynamoDB_20120810."
 

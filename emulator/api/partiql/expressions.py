@@ -3,15 +3,16 @@ expression engine (the one UpdateItem, Query and Scan use) evaluates them.
 
     names = Expressions()
     names.condition(parse("SELECT * FROM t WHERE a = 1 AND begins_with(b, 'x')", None).where)
-    # -> "(#n0 = :v0 AND begins_with(#n1, :v1))", names.names == {"#n0": "a", "#n1": "b"}, ...
+    # -> "(#n0 = :v0 AND begins_with(#n1, :v1))"
+    # names.names == {"#n0": "a", "#n1": "b"}, names.values == {":v0": {"N": "1"}, ":v1": {"S": "x"}}
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from emulator.api.partiql.tree import Arithmetic, Between, Call, Compare, In, Is, Logical, Not, Path, Value
 from emulator.errors import ValidationException
-from emulator.api.partiql.syntax import Arithmetic, Between, Call, Compare, In, Is, Logical, Not, Path, Value
 
 #: functions a condition may call, with how many arguments each takes
 CONDITION_FUNCTIONS = {"begins_with": 2, "contains": 2, "attribute_type": 2, "attribute_exists": 1,

@@ -12,10 +12,11 @@ import base64
 import json
 from typing import Any, Callable
 
-from emulator.errors import ERROR_TYPE_PREFIX, AWSError, ResourceNotFoundException, ValidationException
 from emulator.api.partiql.projection import project
 from emulator.api.partiql.statements import Plan, Schema, plan
-from emulator.api.partiql.syntax import Exists, Insert, Select, is_read, parse
+from emulator.api.partiql.syntax import parse
+from emulator.api.partiql.tree import Exists, Insert, Select, is_read
+from emulator.errors import ERROR_TYPE_PREFIX, AWSError, ResourceNotFoundException, ValidationException
 
 Call = Callable[[str, dict[str, Any]], tuple[int, dict[str, Any]]]
 
@@ -81,7 +82,8 @@ class _Runner:
             indexes = {index["IndexName"]: _keys(index["KeySchema"])
                        for kind in ("GlobalSecondaryIndexes", "LocalSecondaryIndexes")
                        for index in described.get(kind) or []}
-            self._schemas[table] = Schema(table, _keys(described["KeySchema"]), indexes)
+            types = {a["AttributeName"]: a["AttributeType"] for a in described.get("AttributeDefinitions") or []}
+            self._schemas[table] = Schema(table, _keys(described["KeySchema"]), indexes, types)
         return self._schemas[table]
 
     def plan(self, entry: dict[str, Any]) -> Plan:

@@ -4,9 +4,11 @@ item, DELETE a DeleteItem, EXISTS a ConditionCheck. The WHERE clause beyond the 
 condition or filter, evaluated by DynamoDB's own expression engine, and the write is captured in the
 stream exactly as the item operation is.
 
-    plan(parse("UPDATE t SET v = v + 1 WHERE pk = 'p1'", None), schema)
-    # -> Plan("UpdateItem", {"TableName": "t", "Key": {"pk": {"S": "p1"}}, "UpdateExpression": "SET #n0 = #n0 + :v0",
-    #         "ConditionExpression": "attribute_exists(#n1) AND #n1 = :v1", ...})
+    plan(parse("UPDATE t SET v = v + 1 WHERE pk = 'p1'", None), Schema("t", ("pk",))).params
+    # -> {"TableName": "t", "Key": {"pk": {"S": "p1"}}, "UpdateExpression": "SET #n1 = #n1 + :v1",
+    #     "ConditionExpression": "attribute_exists(#n0) AND #n0 = :v0",
+    #     "ExpressionAttributeNames": {"#n0": "pk", "#n1": "v"},
+    #     "ExpressionAttributeValues": {":v0": {"S": "p1"}, ":v1": {"N": "1"}}}
 """
 
 from __future__ import annotations
@@ -14,10 +16,23 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from emulator.errors import ValidationException
 from emulator.api.partiql.expressions import Expressions, has_more_than, key_equalities
-from emulator.api.partiql.syntax import (Arithmetic, Between, Call, Compare, Delete, Exists, Insert, Logical, Path,
-                                         Select, Statement, Update, Value)
+from emulator.api.partiql.tree import (
+    Arithmetic,
+    Between,
+    Call,
+    Compare,
+    Delete,
+    Exists,
+    Insert,
+    Logical,
+    Path,
+    Select,
+    Statement,
+    Update,
+    Value,
+)
+from emulator.errors import ValidationException
 
 MANDATORY_KEYS = "Where clause does not contain a mandatory equality on all key attributes"
 
@@ -29,6 +44,16 @@ class Schema:
     table: str
     keys: tuple[str, ...]
     indexes: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    types: dict[str, str] = field(default_factory=dict)  # the key attributes' types: S, N or B
+
+    def check_key(self, item: dict[str, Any]) -> None:
+        """AWS's error for a key attribute of another type than the table's (moto's transactions fail on it)."""
+        for name in self.keys:
+            value, expected = item.get(name), self.types.get(name)
+            actual = next(iter(value), None) if isinstance(value, dict) and len(value) == 1 else None
+            if value is not None and expected is not None and actual != expected:
+                raise ValidationException(f"One or more parameter values were invalid: Type mismatch for key {name} "
+                                          f"expected: {expected} actual: {actual}")
 
 
 @dataclass
@@ -49,6 +74,7 @@ def plan(statement: Statement, schema: Schema) -> Plan:
         return Plan("ConditionCheck", {"TableName": schema.table, "Key": key, "ConditionExpression": condition,
                                        **names.request()}, statement)
     if isinstance(statement, Insert):
+        schema.check_key(statement.item)
         names = Expressions()
         condition = f"attribute_not_exists({names.path(Path((schema.keys[0],)))})"
         return Plan("PutItem", {"TableName": schema.table, "Item": statement.item, "ConditionExpression": condition,
@@ -72,7 +98,9 @@ def _key(where: Any, schema: Schema) -> dict[str, Any]:
     equalities = key_equalities(where)
     if any(name not in equalities for name in schema.keys):
         raise ValidationException(MANDATORY_KEYS)
-    return {name: equalities[name] for name in schema.keys}
+    key = {name: equalities[name] for name in schema.keys}
+    schema.check_key(key)
+    return key
 
 
 def _key_and_condition(where: Any, schema: Schema, names: Expressions) -> tuple[dict[str, Any], str]:
@@ -86,8 +114,6 @@ def _update(statement: Update, schema: Schema) -> Plan:
     key, condition = _key_and_condition(statement.where, schema, names)
     clauses: dict[str, list[str]] = {"SET": [], "REMOVE": [], "ADD": [], "DELETE": []}
     for path, value in statement.sets:
-        if any(key == path.elements[0] for key in schema.keys) and len(path.elements) == 1:
-            raise ValidationException(f"Cannot update attribute {path.elements[0]}. This attribute is part of the key")
         target = names.path(path)
         if isinstance(value, Call) and value.name in ("set_add", "set_delete"):
             if len(value.args) != 2 or value.args[0] != path or not isinstance(value.args[1], Value):
@@ -153,6 +179,7 @@ def _select(statement: Select, schema: Schema) -> Plan:
     if statement.index is not None or any(name not in equalities for name in schema.keys):
         return Plan(operation, params, statement)
     key = {name: equalities[name] for name in schema.keys}
+    schema.check_key(key)
     return Plan(operation, params, statement, key, not has_more_than(statement.where, key))
 
 

@@ -3,133 +3,26 @@
 `?` marks are replaced by the request's parameters in the order they appear, so a tree holds only
 AttributeValues; a statement that does not read as AWS's grammar is AWS's ValidationException.
 
-    statement = parse("UPDATE t SET v = v + 1 WHERE pk = ?", [{"S": "p1"}])
-    # -> Update(table="t", sets=((Path(("v",)), Arithmetic("+", Path(("v",)), Value({"N": "1"}))),), ...)
+    parse("UPDATE t SET v = v + 1 WHERE pk = ?", [{"S": "p1"}])
+    # -> Update(table="t", sets=((Path(("v",)), Arithmetic("+", Path(("v",)), Value({"N": "1"}))),), removes=(),
+    #           where=Compare("=", Path(("pk",)), Value({"S": "p1"})), returning=None)
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
-from emulator.errors import ValidationException
+from emulator.api.partiql import tree
 from emulator.api.partiql.lexer import NOT_WELL_FORMED, Token, tokens
-
-
-@dataclass(frozen=True)
-class Path:
-    elements: tuple[str | int, ...]  # attribute names, list indexes
-
-
-@dataclass(frozen=True)
-class Value:
-    value: dict[str, Any]  # an AttributeValue
-
-
-@dataclass(frozen=True)
-class Call:
-    name: str  # lower case
-    args: tuple[Any, ...]
-
-
-@dataclass(frozen=True)
-class Arithmetic:
-    op: str  # + or -
-    left: Any
-    right: Any
-
-
-@dataclass(frozen=True)
-class Compare:
-    op: str  # = <> < <= > >=
-    left: Any
-    right: Any
-
-
-@dataclass(frozen=True)
-class Logical:
-    op: str  # AND, OR
-    left: Any
-    right: Any
-
-
-@dataclass(frozen=True)
-class Not:
-    operand: Any
-
-
-@dataclass(frozen=True)
-class In:
-    operand: Any
-    values: tuple[Any, ...]
-
-
-@dataclass(frozen=True)
-class Between:
-    operand: Any
-    low: Any
-    high: Any
-
-
-@dataclass(frozen=True)
-class Is:
-    operand: Any
-    what: str  # MISSING or NULL
-    negated: bool
-
-
-Operand = Union[Path, Value, Call, Arithmetic]
-
-
-@dataclass(frozen=True)
-class Select:
-    table: str
-    index: str | None
-    projection: tuple[Path, ...] | None  # None: *
-    where: Any
-    descending: bool | None  # ORDER BY ... DESC / ASC, None without ORDER BY
-
-
-@dataclass(frozen=True)
-class Insert:
-    table: str
-    item: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class Update:
-    table: str
-    sets: tuple[tuple[Path, Any], ...]
-    removes: tuple[Path, ...]
-    where: Any
-    returning: str | None  # ALL_OLD, UPDATED_OLD, ALL_NEW, UPDATED_NEW
-
-
-@dataclass(frozen=True)
-class Delete:
-    table: str
-    where: Any
-    returning: str | None
-
-
-@dataclass(frozen=True)
-class Exists:
-    select: Select
-
-
-Statement = Union[Select, Insert, Update, Delete, Exists]
+from emulator.errors import ValidationException
 
 _RETURNING = {("ALL", "OLD"): "ALL_OLD", ("MODIFIED", "OLD"): "UPDATED_OLD", ("ALL", "NEW"): "ALL_NEW",
               ("MODIFIED", "NEW"): "UPDATED_NEW"}
 _COMPARISONS = {"=": "=", "<>": "<>", "!=": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
 
-def parse(statement: str, parameters: list[dict[str, Any]] | None) -> Statement:
+def parse(statement: str, parameters: list[dict[str, Any]] | None) -> tree.Statement:
     return _Parser(statement, parameters or []).statement()
-
-
-def is_read(statement: Statement) -> bool:
-    return isinstance(statement, (Select, Exists))
 
 
 class _Parser:
@@ -188,9 +81,9 @@ class _Parser:
 
     # -- statements --
 
-    def statement(self) -> Statement:
+    def statement(self) -> tree.Statement:
         if self.accept_word("SELECT"):
-            parsed: Statement = self.select()
+            parsed: tree.Statement = self.select()
         elif self.accept_word("INSERT"):
             parsed = self.insert()
         elif self.accept_word("UPDATE"):
@@ -200,7 +93,7 @@ class _Parser:
         elif self.accept_word("EXISTS"):
             self.punct("(")
             self.word("SELECT")
-            parsed = Exists(self.select())
+            parsed = tree.Exists(self.select())
             self.punct(")")
         else:
             raise self.unexpected()
@@ -211,8 +104,8 @@ class _Parser:
             raise ValidationException("Number of parameters in request and statement don't match.")
         return parsed
 
-    def select(self) -> Select:
-        projection: tuple[Path, ...] | None = None
+    def select(self) -> tree.Select:
+        projection: tuple[tree.Path, ...] | None = None
         if not self.accept_punct("*"):
             paths = [self.path()]
             while self.accept_punct(","):
@@ -229,21 +122,21 @@ class _Parser:
             descending = self.accept_word("DESC")
             if not descending:
                 self.accept_word("ASC")
-        return Select(table, index, projection, where, descending)
+        return tree.Select(table, index, projection, where, descending)
 
-    def insert(self) -> Insert:
+    def insert(self) -> tree.Insert:
         self.word("INTO")
         table = self.name()
         self.word("VALUE")
         item = self.literal()
         if "M" not in item:
             raise ValidationException(f"{NOT_WELL_FORMED}Unexpected type for VALUE: an item is a map {{...}}")
-        return Insert(table, item["M"])
+        return tree.Insert(table, item["M"])
 
-    def update(self) -> Update:
+    def update(self) -> tree.Update:
         table = self.name()
-        sets: list[tuple[Path, Any]] = []
-        removes: list[Path] = []
+        sets: list[tuple[tree.Path, Any]] = []
+        removes: list[tree.Path] = []
         if not self.token.is_word("SET", "REMOVE"):
             raise self.unexpected()
         while self.token.is_word("SET", "REMOVE"):
@@ -260,9 +153,9 @@ class _Parser:
                     removes.append(self.path())
         self.word("WHERE")
         where = self.condition()
-        return Update(table, tuple(sets), tuple(removes), where, self.returning())
+        return tree.Update(table, tuple(sets), tuple(removes), where, self.returning())
 
-    def delete(self) -> Delete:
+    def delete(self) -> tree.Delete:
         self.word("FROM")
         table = self.name()
         self.word("WHERE")
@@ -270,7 +163,7 @@ class _Parser:
         returning = self.returning()
         if returning not in (None, "ALL_OLD"):
             raise ValidationException(f"{NOT_WELL_FORMED}DELETE returns only ALL OLD *")
-        return Delete(table, where, returning)
+        return tree.Delete(table, where, returning)
 
     def returning(self) -> str | None:
         if not self.accept_word("RETURNING"):
@@ -287,18 +180,18 @@ class _Parser:
     def condition(self) -> Any:
         left = self.conjunction()
         while self.accept_word("OR"):
-            left = Logical("OR", left, self.conjunction())
+            left = tree.Logical("OR", left, self.conjunction())
         return left
 
     def conjunction(self) -> Any:
         left = self.negation()
         while self.accept_word("AND"):
-            left = Logical("AND", left, self.negation())
+            left = tree.Logical("AND", left, self.negation())
         return left
 
     def negation(self) -> Any:
         if self.accept_word("NOT"):
-            return Not(self.negation())
+            return tree.Not(self.negation())
         return self.predicate()
 
     def predicate(self) -> Any:
@@ -310,7 +203,7 @@ class _Parser:
         token = self.token
         if token.kind == "punct" and token.text in _COMPARISONS:
             self.advance()
-            return Compare(_COMPARISONS[token.text], left, self.sum())
+            return tree.Compare(_COMPARISONS[token.text], left, self.sum())
         if self.accept_word("IN"):
             closing = "]" if self.accept_punct("[") else ")"
             if closing == ")":
@@ -319,19 +212,19 @@ class _Parser:
             while self.accept_punct(","):
                 values.append(self.sum())
             self.punct(closing)
-            return In(left, tuple(values))
+            return tree.In(left, tuple(values))
         if self.accept_word("BETWEEN"):
             low = self.sum()
             self.word("AND")
-            return Between(left, low, self.sum())
+            return tree.Between(left, low, self.sum())
         if self.accept_word("IS"):
             negated = self.accept_word("NOT")
             token = self.advance()
             what = token.text.upper()
             if what not in ("MISSING", "NULL"):
                 raise self.unexpected(token)
-            return Is(left, what, negated)
-        if isinstance(left, Call):
+            return tree.Is(left, what, negated)
+        if isinstance(left, tree.Call):
             return left
         raise self.unexpected()
 
@@ -341,7 +234,7 @@ class _Parser:
         left = self.operand()
         while self.token.is_punct("+", "-"):
             op = self.advance().text
-            left = Arithmetic(op, left, self.operand())
+            left = tree.Arithmetic(op, left, self.operand())
         return left
 
     def operand(self) -> Any:
@@ -353,12 +246,12 @@ class _Parser:
             while self.accept_punct(","):
                 args.append(self.sum())
             self.punct(")")
-            return Call(token.text.lower(), tuple(args))
+            return tree.Call(token.text.lower(), tuple(args))
         if token.kind == "name" or (token.kind == "word" and token.text.upper() not in _LITERAL_WORDS):
             return self.path()
-        return Value(self.literal())
+        return tree.Value(self.literal())
 
-    def path(self) -> Path:
+    def path(self) -> tree.Path:
         elements: list[str | int] = [self.name()]
         while True:
             if self.accept_punct("."):
@@ -369,7 +262,7 @@ class _Parser:
                 elements.append(int(self.advance().text))
                 self.punct("]")
             else:
-                return Path(tuple(elements))
+                return tree.Path(tuple(elements))
 
     def literal(self) -> dict[str, Any]:
         token = self.advance()

@@ -6,6 +6,10 @@ from __future__ import annotations
 import pytest
 from botocore.exceptions import ClientError
 
+from emulator.api.partiql.expressions import Expressions
+from emulator.api.partiql.statements import Schema, plan
+from emulator.api.partiql.syntax import parse
+from emulator.api.partiql.tree import Arithmetic, Compare, Path, Update, Value
 from tests.emulator.helpers import create_table, read_stream
 
 
@@ -32,6 +36,21 @@ def error_of(call, **params) -> tuple[str, str]:
     with pytest.raises(ClientError) as caught:
         call(**params)
     return caught.value.response["Error"]["Code"], caught.value.response["Error"]["Message"]
+
+
+def test_the_docstring_examples():
+    assert parse("UPDATE t SET v = v + 1 WHERE pk = ?", [{"S": "p1"}]) == Update(
+        table="t", sets=((Path(("v",)), Arithmetic("+", Path(("v",)), Value({"N": "1"}))),), removes=(),
+        where=Compare("=", Path(("pk",)), Value({"S": "p1"})), returning=None)
+    assert plan(parse("UPDATE t SET v = v + 1 WHERE pk = 'p1'", None), Schema("t", ("pk",))).params == {
+        "TableName": "t", "Key": {"pk": {"S": "p1"}}, "UpdateExpression": "SET #n1 = #n1 + :v1",
+        "ConditionExpression": "attribute_exists(#n0) AND #n0 = :v0",
+        "ExpressionAttributeNames": {"#n0": "pk", "#n1": "v"},
+        "ExpressionAttributeValues": {":v0": {"S": "p1"}, ":v1": {"N": "1"}}}
+    names = Expressions()
+    assert names.condition(parse("SELECT * FROM t WHERE a = 1 AND begins_with(b, 'x')", None).where) == \
+        "(#n0 = :v0 AND begins_with(#n1, :v1))"
+    assert names.names == {"#n0": "a", "#n1": "b"} and names.values == {":v0": {"N": "1"}, ":v1": {"S": "x"}}
 
 
 def test_updates_with_literals_of_every_type_run_in_every_partiql_operation_and_are_captured(orders):
@@ -130,3 +149,37 @@ def test_delete_with_conditions_returning_and_a_missing_item(orders):
     captured = records()
     assert [r["eventName"] for r in captured] == ["INSERT", "INSERT", "REMOVE"]
     assert captured[-1]["dynamodb"]["OldImage"] == {"pk": S("p1"), "v": N("1")}
+
+
+@pytest.mark.parametrize("statement, parameters, message", [
+    ("UPDATE orders SET v = 1 WHERE v = 1", [], "Where clause does not contain a mandatory equality on all key attributes"),
+    ("UPDATE orders SET pk = 'x' WHERE pk = 'p1'", [],
+     "One or more parameter values were invalid: Cannot update attribute pk. This attribute is part of the key"),
+    ("UPDATE orders SET v = v + 1 + 2 WHERE pk = 'p1'", [], "A SET value takes one + or - between two operands"),
+    ("UPDATE orders SET s = set_add(t, <<'a'>>) WHERE pk = 'p1'", [],
+     "SET_ADD takes the attribute being set and a set value"),
+    ("UPDATE orders SET v = upper(v) WHERE pk = 'p1'", [], "Unsupported value in SET: upper"),
+    ("UPDATE orders SET v = w + 1 WHERE pk = 'p1'", [],
+     "The provided expression refers to an attribute that does not exist in the item"),
+    ("UPDATE orders WHERE pk = 'p1'", [], "Statement wasn't well formed, can't be processed: Unexpected keyword: WHERE"),
+    ("UPDATE orders SET v = ? WHERE pk = 'p1'", [], "Number of parameters in request and statement don't match."),
+    ("UPDATE orders SET v = 1 WHERE pk = ?", [N("1")],
+     "One or more parameter values were invalid: Type mismatch for key pk expected: S actual: N"),
+    ("INSERT INTO orders VALUE 5", [],
+     "Statement wasn't well formed, can't be processed: Unexpected type for VALUE: an item is a map {...}"),
+    ("INSERT INTO orders VALUE {'v': 1}", [], "One or more parameter values were invalid: Missing the key pk in the item"),
+    ("INSERT INTO orders VALUE {'pk': 'p9', 's': <<'a', 1>>}", [], "Statement wasn't well formed, can't be processed: "
+     "A set holds one type, strings, numbers or binaries, and is not empty"),
+    ("DELETE FROM orders WHERE pk = 'p1' RETURNING ALL NEW *", [],
+     "Statement wasn't well formed, can't be processed: DELETE returns only ALL OLD *"),
+    ("DELETE orders WHERE pk = 'p1'", [], "Statement wasn't well formed, can't be processed: Unexpected token: orders"),
+    ("EXISTS(SELECT * FROM orders WHERE pk = 'p1')", [], "EXISTS is supported only in ExecuteTransaction"),
+    ("DROP TABLE orders", [], "Statement wasn't well formed, can't be processed: Unexpected token: DROP"),
+])
+def test_bad_writes_are_aws_validation_errors_and_write_nothing(orders, statement, parameters, message):
+    dynamodb, records = orders
+    dynamodb.execute_statement(Statement="INSERT INTO orders VALUE {'pk': 'p1', 'v': 1}")
+    assert error_of(dynamodb.execute_statement, Statement=statement,
+                    **({"Parameters": parameters} if parameters else {})) == ("ValidationException", message)
+    assert item(dynamodb, "p1") == {"pk": S("p1"), "v": N("1")}
+    assert [r["eventName"] for r in records()] == ["INSERT"]
