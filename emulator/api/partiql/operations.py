@@ -89,7 +89,12 @@ class _Runner:
     def plan(self, entry: dict[str, Any]) -> Plan:
         statement = parse(entry.get("Statement", ""), entry.get("Parameters"))
         table = statement.select.table if isinstance(statement, Exists) else statement.table
-        return plan(statement, self.schema(table))
+        found = plan(statement, self.schema(table))
+        if entry.get("ConsistentRead") and found.operation in ("Query", "Scan"):
+            found.params["ConsistentRead"] = True
+        if entry.get("ReturnValuesOnConditionCheckFailure") and found.operation not in ("Query", "Scan"):
+            found.params["ReturnValuesOnConditionCheckFailure"] = entry["ReturnValuesOnConditionCheckFailure"]
+        return found
 
     # -- ExecuteStatement --
 
@@ -98,9 +103,8 @@ class _Runner:
         if isinstance(found.statement, Exists):
             raise ValidationException("EXISTS is supported only in ExecuteTransaction")
         if isinstance(found.statement, Select):
-            for mine, theirs in (("Limit", "Limit"), ("ConsistentRead", "ConsistentRead")):
-                if mine in params:
-                    found.params[theirs] = params[mine]
+            if "Limit" in params:
+                found.params["Limit"] = params["Limit"]
             if params.get("NextToken"):
                 found.params["ExclusiveStartKey"] = _start_key(params["NextToken"])
             result = self.run(found.operation, found.params)
@@ -108,8 +112,6 @@ class _Runner:
             if result.get("LastEvaluatedKey"):
                 body["NextToken"] = base64.b64encode(json.dumps(result["LastEvaluatedKey"]).encode()).decode()
             return body
-        if params.get("ReturnValuesOnConditionCheckFailure"):
-            found.params["ReturnValuesOnConditionCheckFailure"] = params["ReturnValuesOnConditionCheckFailure"]
         result = self.write(found)
         return {"Items": [result["Attributes"]] if result.get("Attributes") else []}
 
@@ -145,8 +147,10 @@ class _Runner:
                 except AWSError as error:
                     found = Refused.of(error)
             code = found.code.removesuffix("Exception")
-            responses.append({"Error": {"Code": "ValidationError" if code == "Validation" else code,
-                                        "Message": found.message}})
+            error = {"Code": "ValidationError" if code == "Validation" else code, "Message": found.message}
+            if found.body.get("Item"):  # ReturnValuesOnConditionCheckFailure: ALL_OLD
+                error["Item"] = found.body["Item"]
+            responses.append({"Error": error})
         return {"Responses": responses}
 
     def batch_entry(self, found: Plan) -> dict[str, Any]:

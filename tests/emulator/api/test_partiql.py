@@ -111,6 +111,10 @@ def test_update_with_parameters_returning_and_conditions(orders):
         ("ConditionalCheckFailedException", failed)
     assert error_of(dynamodb.execute_statement, Statement="UPDATE orders SET v = 8 WHERE pk = 'nobody'") == \
         ("ConditionalCheckFailedException", failed)
+    with pytest.raises(ClientError) as caught:
+        dynamodb.execute_statement(Statement="UPDATE orders SET v = 8 WHERE pk = 'p1' AND v = 1",
+                                   ReturnValuesOnConditionCheckFailure="ALL_OLD")
+    assert caught.value.response["Item"]["v"] == N("7")
     assert item(dynamodb, "nobody") is None and item(dynamodb, "p1")["v"] == N("7")
     assert [r["eventName"] for r in records()] == ["INSERT", "MODIFY", "MODIFY"]
 

@@ -37,6 +37,7 @@ def test_a_batch_runs_each_statement_and_answers_each(orders):
         {"Statement": "INSERT INTO orders VALUE {'pk': 'p1'}"},  # a duplicate
         {"Statement": "UPDATE orders SET v = v + 10, l = list_append(l, [2]) WHERE pk = 'p1'"},
         {"Statement": "UPDATE orders SET v = 0 WHERE pk = 'nobody'"},  # no such item
+        {"Statement": "DELETE FROM orders WHERE pk = 'p1' AND v = 0", "ReturnValuesOnConditionCheckFailure": "ALL_OLD"},
         {"Statement": "UPDATE orders SET v = 0 WHERE v = 1"},  # no key
         {"Statement": "DELETE FROM nowhere WHERE pk = 'p1'"},
         {"Statement": "INSERT INTO orders VALUE {'pk': 'p3', 's': <<'a'>>, 'n': null}"},
@@ -48,6 +49,8 @@ def test_a_batch_runs_each_statement_and_answers_each(orders):
         {"Error": {"Code": "DuplicateItem", "Message": "Duplicate primary key exists in table"}},
         {"TableName": "orders"},
         {"Error": {"Code": "ConditionalCheckFailed", "Message": "The conditional request failed"}},
+        {"Error": {"Code": "ConditionalCheckFailed", "Message": "The conditional request failed",
+                   "Item": {"pk": S("p1"), "v": N("11"), "l": {"L": [N("1"), N("2")]}}}},
         {"Error": {"Code": "ValidationError",
                    "Message": "Where clause does not contain a mandatory equality on all key attributes"}},
         {"Error": {"Code": "ResourceNotFound", "Message": "Requested resource not found"}},
