@@ -58,7 +58,8 @@ def handle(emulator: Emulator, operation: str, request: Request) -> Response:
                 if response is not None:
                     return response
                 if operation in partiql.OPERATIONS:  # each statement run as its item operation, below
-                    status, answered = partiql.answer(operation, params, lambda name, sub: _run(request, name, sub))
+                    status, answered = partiql.answer(operation, params, lambda name, sub: _run(request, name, sub),
+                                                      lambda: (emulator.capture.end(), emulator.capture.begin()))
                     return _json_response(status, answered)
                 call = moto_bridge.DynamoDBCall(request, request.body)
                 response = call.run()

@@ -2,7 +2,7 @@
 operation (statements.py) through the DynamoDB API's own path, so moto's model does the work and change
 capture records it like any item write.
 
-`answer(operation, params, call)` gives (HTTP status, body); `call(operation, params)` runs one DynamoDB
+`answer(operation, params, call, commit)` gives (HTTP status, body); `call(operation, params)` runs one DynamoDB
 operation and gives (status, body) as the DynamoDB API answers it.
 """
 
@@ -46,8 +46,11 @@ class Refused(Exception):
         return cls(error.status, json.loads(error.to_body()))
 
 
-def answer(operation: str, params: dict[str, Any], call: Call) -> tuple[int, dict[str, Any]]:
-    runner = _Runner(call)
+def answer(operation: str, params: dict[str, Any], call: Call,
+           commit: Callable[[], None] = lambda: None) -> tuple[int, dict[str, Any]]:
+    """`commit` ends the captured operation so far and begins the next: a batch's statements are
+    independent writes, each captured on its own."""
+    runner = _Runner(call, commit)
     try:
         if operation == "ExecuteStatement":
             return 200, runner.execute_statement(params)
@@ -61,8 +64,8 @@ def answer(operation: str, params: dict[str, Any], call: Call) -> tuple[int, dic
 
 
 class _Runner:
-    def __init__(self, call: Call) -> None:
-        self._call = call
+    def __init__(self, call: Call, commit: Callable[[], None]) -> None:
+        self._call, self._commit = call, commit
         self._schemas: dict[str, Schema] = {}
 
     def run(self, operation: str, params: dict[str, Any]) -> dict[str, Any]:
@@ -141,6 +144,7 @@ class _Runner:
             if isinstance(found, Plan):
                 try:
                     responses.append(self.batch_entry(found))
+                    self._commit()
                     continue
                 except Refused as refused:
                     found = refused
