@@ -1,7 +1,8 @@
 """Everything Eddy knows of moto's internals, in this one module.
 
-moto is Eddy's DynamoDB data plane (items, expressions, GSIs, transactions, PartiQL) and serves the plain
-services (S3, SQS, SNS, ...). Eddy owns streams. The seams, all pinned by tests/emulator/test_moto_bridge.py
+moto is Eddy's DynamoDB data plane (items, expressions, GSIs, transactions; Eddy reads PartiQL itself and runs
+it as those item operations, emulator/api/partiql/) and serves the plain services (S3, SQS, SNS, ...). Eddy
+owns streams. The seams, all pinned by tests/emulator/test_moto_bridge.py
 so that a moto upgrade that moves them fails loudly:
   - `Table.stream_shard`: moto calls `table.stream_shard.add(old_item, new_item)` on every item it stores
     or removes. Eddy replaces the attribute with a property that hands each call to change capture and
@@ -22,10 +23,10 @@ so that a moto upgrade that moves them fails loudly:
 from __future__ import annotations
 
 import base64
-import os
-import re
 import copy
 import json
+import os
+import re
 import zlib
 from typing import Any, Callable, Iterator
 
@@ -42,8 +43,8 @@ from werkzeug.exceptions import HTTPException
 
 from emulator import moto_speedups
 from emulator.errors import ResourceNotFoundException
-from emulator.streams.capture import Capture, Touch
 from emulator.messages import Request, Response
+from emulator.streams.capture import Capture, Touch
 from emulator.streams.records import Image
 
 # -- the one registry: the capture and router of the emulator that is active in this process ------------
