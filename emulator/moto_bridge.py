@@ -10,6 +10,8 @@ so that a moto upgrade that moves them fails loudly:
   - `BotocoreStubber.process_request`: moto's in-process hook into botocore. Eddy's router sees every
     request first (DynamoDB, DynamoDB Streams on any host, /_eddy/), the rest goes on to moto.
   - `DynamoHandler`: moto's DynamoDB API, called with a request Eddy has already read.
+  - `UpdateExpressionFunctionEvaluator.get_list_from_ddb_typed_value`: a list_append operand that names no
+    attribute is AWS's ValidationException (moto asserts on it unless it is the first operand).
   - `kinesis_backends[account][region].put_record(...)`: where Kinesis Data Streams for DynamoDB puts a
     table's changes (moto's Kinesis is the store; its API is served by moto in both doors).
   - moto's `Item.__init__` and `Table.query` are replaced by equivalent, faster ones while an emulator is active
@@ -33,9 +35,12 @@ from typing import Any, Callable, Iterator
 from botocore.awsrequest import AWSPreparedRequest
 from moto.core.botocore_stubber import BotocoreStubber
 from moto.core.request import Request as MotoRequest
+from moto.dynamodb.exceptions import MockValidationException
 from moto.dynamodb.models import dynamodb_backends
 from moto.dynamodb.models.dynamo_type import DynamoType, Item, LimitedSizeDict
 from moto.dynamodb.models.table import Table
+from moto.dynamodb.parsing.ast_nodes import NoneExistingPath
+from moto.dynamodb.parsing.validators import UpdateExpressionFunctionEvaluator
 from moto.dynamodb.responses import DynamoHandler
 from moto.kinesis.exceptions import StreamNotFoundError
 from moto.kinesis.models import kinesis_backends
@@ -298,6 +303,21 @@ def _process_request(self: BotocoreStubber, request: AWSPreparedRequest) -> Any:
 
 
 BotocoreStubber.process_request = _process_request  # type: ignore[method-assign]
+
+
+# -- list_append over an attribute that does not exist: AWS's ValidationException, not moto's AssertionError --
+
+_original_list_operand = UpdateExpressionFunctionEvaluator.get_list_from_ddb_typed_value.__func__
+
+
+def _list_operand(cls: type, node: Any, function_name: str) -> Any:
+    """moto checks only list_append's first operand for a missing attribute; the second fails an assert."""
+    if isinstance(node, NoneExistingPath):
+        raise MockValidationException("The provided expression refers to an attribute that does not exist in the item")
+    return _original_list_operand(cls, node, function_name)
+
+
+UpdateExpressionFunctionEvaluator.get_list_from_ddb_typed_value = classmethod(_list_operand)  # type: ignore[assignment]
 
 
 # -- who is calling: account and region, resolved as moto resolves them --------------------------------

@@ -6,11 +6,15 @@ import inspect
 from importlib.metadata import version
 
 import moto.dynamodb.models as backend_models
+import pytest
+from botocore.exceptions import ClientError
 from moto.core.botocore_stubber import BotocoreStubber
 from moto.dynamodb.models.table import Table
+from moto.dynamodb.parsing.validators import UpdateExpressionFunctionEvaluator
 from moto.dynamodb.responses import DynamoHandler
 
 from emulator import moto_bridge
+from tests.emulator.helpers import create_table
 
 
 def test_moto_is_in_the_pinned_range():
@@ -28,6 +32,23 @@ def test_the_patches_are_in_place():
     assert isinstance(Table.__dict__["stream_shard"], property)
     assert BotocoreStubber.process_request is moto_bridge._process_request
     assert callable(DynamoHandler.setup_class) and callable(DynamoHandler.call_action)
+    assert UpdateExpressionFunctionEvaluator.get_list_from_ddb_typed_value.__func__ is moto_bridge._list_operand
+
+
+def test_list_append_of_a_missing_attribute_is_a_validation_error(door):
+    """moto checked only list_append's first operand; a missing second one failed an assert (a 400 naming a
+    request id instead of AWS's message)."""
+    dynamodb = door.client("dynamodb")
+    create_table(dynamodb, "orders", view_type=None)
+    dynamodb.put_item(TableName="orders", Item={"pk": {"S": "p1"}, "l": {"L": []}})
+    for expression in ("SET l = list_append(l, absent)", "SET l = list_append(l, gone[1])",
+                       "SET l = list_append(absent, l)"):
+        with pytest.raises(ClientError) as caught:
+            dynamodb.update_item(TableName="orders", Key={"pk": {"S": "p1"}}, UpdateExpression=expression)
+        assert caught.value.response["Error"] == {
+            "Code": "ValidationException",
+            "Message": "The provided expression refers to an attribute that does not exist in the item"}
+    dynamodb.update_item(TableName="orders", Key={"pk": {"S": "p1"}}, UpdateExpression="SET l = list_append(l, l)")
 
 
 def test_transactions_roll_back_by_restoring_tables():
