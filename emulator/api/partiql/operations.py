@@ -13,7 +13,7 @@ import json
 from typing import Any, Callable
 
 from emulator.api.partiql.projection import project
-from emulator.api.partiql.statements import Plan, Schema, plan
+from emulator.api.partiql.statements import MANDATORY_KEYS, Plan, Schema, plan
 from emulator.api.partiql.syntax import parse
 from emulator.api.partiql.tree import Exists, Insert, Select, is_read
 from emulator.errors import ERROR_TYPE_PREFIX, AWSError, ResourceNotFoundException, ValidationException
@@ -119,6 +119,8 @@ class _Runner:
         return {"Items": [result["Attributes"]] if result.get("Attributes") else []}
 
     def write(self, found: Plan) -> dict[str, Any]:
+        if found.operation == "DeleteEach":
+            return self.delete_each(found)
         try:
             return self.run(found.operation, found.params)
         except Refused as refused:
@@ -126,6 +128,21 @@ class _Runner:
                 raise Refused(400, {"__type": ERROR_TYPE_PREFIX + "DuplicateItemException",
                                     "message": DUPLICATE_ITEM}) from None
             raise
+
+    def delete_each(self, found: Plan) -> dict[str, Any]:
+        """A DELETE naming only the partition key: each item of the partition its WHERE matches."""
+        keys = self.schema(found.params["TableName"]).keys
+        read = "Query" if "KeyConditionExpression" in found.params else "Scan"
+        params, deleted = dict(found.params), []
+        while True:
+            result = self.run(read, params)
+            for item in result.get("Items", []):
+                self.run("DeleteItem", {"TableName": params["TableName"], "Key": {k: item[k] for k in keys}})
+                deleted.append(item)
+            if not result.get("LastEvaluatedKey"):
+                break
+            params["ExclusiveStartKey"] = result["LastEvaluatedKey"]
+        return {"Attributes": deleted[0]} if len(deleted) == 1 and getattr(found.statement, "returning", None) else {}
 
     # -- BatchExecuteStatement --
 
@@ -141,7 +158,9 @@ class _Runner:
             raise ValidationException(MIXED.format("batch", "batch"))
         responses = []
         for found in plans:
+            answer: dict[str, Any] = {}
             if isinstance(found, Plan):
+                answer["TableName"] = found.params["TableName"]
                 try:
                     responses.append(self.batch_entry(found))
                     self._commit()
@@ -154,7 +173,7 @@ class _Runner:
             error = {"Code": "ValidationError" if code == "Validation" else code, "Message": found.message}
             if found.body.get("Item"):  # ReturnValuesOnConditionCheckFailure: ALL_OLD
                 error["Item"] = found.body["Item"]
-            responses.append({"Error": error})
+            responses.append({"Error": error, **answer})
         return {"Responses": responses}
 
     def batch_entry(self, found: Plan) -> dict[str, Any]:
@@ -178,12 +197,11 @@ class _Runner:
         if any(reads) and not all(reads):
             raise ValidationException(MIXED.format("transaction", "transaction"))
         if plans and all(reads):
-            gets = [{"Get": self.transaction_get(p)} for p in plans]
-            result = self.run("TransactGetItems", {"TransactItems": gets})
-            return {"Responses": [{"Item": _projected(p, r["Item"])} if r.get("Item") else {}
-                                  for p, r in zip(plans, result.get("Responses", []))]}
+            return {"Responses": self.transaction_reads(plans)}
         items = []
         for found in plans:
+            if found.operation == "DeleteEach":
+                raise ValidationException(MANDATORY_KEYS)
             if "ReturnValues" in found.params:
                 raise ValidationException("RETURNING is not supported in transactions")
             kind = {"PutItem": "Put", "UpdateItem": "Update", "DeleteItem": "Delete"}.get(found.operation, found.operation)
@@ -207,11 +225,21 @@ class _Runner:
             raise
         return {}
 
-    def transaction_get(self, found: Plan) -> dict[str, Any]:
-        if found.key is None or not found.only_key:
-            raise ValidationException("Transaction read statements must specify the full primary key in the "
-                                      "where clause and no other condition.")
-        return {"TableName": found.params["TableName"], "Key": found.key}
+    def transaction_reads(self, plans: list[Plan]) -> list[dict[str, Any]]:
+        """One TransactGetItems for the statements that name a whole key and nothing else; any other SELECT
+        (AWS refuses it) runs as its Query or Scan and answers each item it finds, as moto does."""
+        keyed = [p for p in plans if p.key is not None and p.only_key]
+        gets = [{"Get": {"TableName": p.params["TableName"], "Key": p.key}} for p in keyed]
+        got = iter(self.run("TransactGetItems", {"TransactItems": gets}).get("Responses", []) if gets else [])
+        responses: list[dict[str, Any]] = []
+        for found in plans:
+            if found.key is not None and found.only_key:
+                item = next(got, {}).get("Item")
+                responses.append({"Item": _projected(found, item)} if item else {})
+            else:
+                items = self.run(found.operation, found.params).get("Items", [])
+                responses += [{"Item": _projected(found, item)} for item in items]
+        return responses
 
 
 def _keys(key_schema: list[dict[str, str]]) -> tuple[str, ...]:

@@ -79,6 +79,19 @@ class _Parser:
             return token.text
         raise self.unexpected()
 
+    def table(self) -> str:
+        """A table or index name; a bare one may hold hyphens (`FROM my-table`, as moto reads it), its parts
+        written with nothing between them."""
+        first = self.token
+        name = self.name()
+        if first.kind != "word":
+            return name
+        end = first.position + len(first.text)
+        while self.token.position == end and (self.token.kind in ("word", "number") or self.token.is_punct("-")):
+            name += self.token.text
+            end += len(self.advance().text)
+        return name
+
     # -- statements --
 
     def statement(self) -> tree.Statement:
@@ -112,8 +125,8 @@ class _Parser:
                 paths.append(self.path())
             projection = tuple(paths)
         self.word("FROM")
-        table = self.name()
-        index = self.name() if self.accept_punct(".") else None
+        table = self.table()
+        index = self.table() if self.accept_punct(".") else None
         where = self.condition() if self.accept_word("WHERE") else None
         descending = None
         if self.accept_word("ORDER"):
@@ -126,7 +139,7 @@ class _Parser:
 
     def insert(self) -> tree.Insert:
         self.word("INTO")
-        table = self.name()
+        table = self.table()
         self.word("VALUE")
         item = self.literal()
         if "M" not in item:
@@ -134,7 +147,7 @@ class _Parser:
         return tree.Insert(table, item["M"])
 
     def update(self) -> tree.Update:
-        table = self.name()
+        table = self.table()
         sets: list[tuple[tree.Path, Any]] = []
         removes: list[tree.Path] = []
         if not self.token.is_word("SET", "REMOVE"):
@@ -157,7 +170,7 @@ class _Parser:
 
     def delete(self) -> tree.Delete:
         self.word("FROM")
-        table = self.name()
+        table = self.table()
         self.word("WHERE")
         where = self.condition()
         returning = self.returning()

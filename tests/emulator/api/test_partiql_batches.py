@@ -48,11 +48,12 @@ def test_a_batch_runs_each_statement_and_answers_each(orders):
     ])["Responses"]
     assert answer == [
         {"TableName": "orders"},
-        {"Error": {"Code": "DuplicateItem", "Message": "Duplicate primary key exists in table"}},
+        {"Error": {"Code": "DuplicateItem", "Message": "Duplicate primary key exists in table"}, "TableName": "orders"},
         {"TableName": "orders"},
-        {"Error": {"Code": "ConditionalCheckFailed", "Message": "The conditional request failed"}},
+        {"Error": {"Code": "ConditionalCheckFailed", "Message": "The conditional request failed"},
+         "TableName": "orders"},
         {"Error": {"Code": "ConditionalCheckFailed", "Message": "The conditional request failed",
-                   "Item": {"pk": S("p1"), "v": N("11"), "l": {"L": [N("1"), N("2")]}}}},
+                   "Item": {"pk": S("p1"), "v": N("11"), "l": {"L": [N("1"), N("2")]}}}, "TableName": "orders"},
         {"Error": {"Code": "ValidationError",
                    "Message": "Where clause does not contain a mandatory equality on all key attributes"}},
         {"Error": {"Code": "ResourceNotFound", "Message": "Requested resource not found"}},
@@ -82,7 +83,8 @@ def test_a_batch_of_reads_needs_each_full_key(orders):
         {"TableName": "orders"},
         {"TableName": "orders"},
         {"Error": {"Code": "ValidationError", "Message": "Select statements within BatchExecuteStatement must "
-                                                         "specify the primary key in the where clause."}},
+                                                         "specify the primary key in the where clause."},
+         "TableName": "orders"},
     ]
     with pytest.raises(ClientError) as caught:
         dynamodb.batch_execute_statement(Statements=[
@@ -125,20 +127,40 @@ def test_a_transaction_of_writes_is_all_or_nothing(orders):
 
 def test_a_transaction_of_reads(orders):
     dynamodb, events = orders
+    dynamodb.execute_statement(Statement="INSERT INTO orders VALUE {'pk': 'p2', 'v': 1}")
     answer = dynamodb.execute_transaction(TransactStatements=[
         {"Statement": "SELECT l, v FROM orders WHERE pk = 'p1'"},
         {"Statement": "SELECT * FROM orders WHERE pk = ?", "Parameters": [S("nobody")]},
+        {"Statement": "SELECT pk FROM orders WHERE v = 1"},  # AWS wants a whole key; moto (and Eddy) run it
     ])
-    assert answer["Responses"] == [{"Item": {"l": {"L": [N("1")]}, "v": N("1")}}, {}]
+    assert answer["Responses"][:2] == [{"Item": {"l": {"L": [N("1")]}, "v": N("1")}}, {}]
+    assert sorted(r["Item"]["pk"]["S"] for r in answer["Responses"][2:]) == ["p1", "p2"]
     for statements, message in [
         (["SELECT * FROM orders WHERE pk = 'p1'", "DELETE FROM orders WHERE pk = 'p1'"],
          "The entire transaction must consist of either read statements or write statements, you cannot mix both "
          "in one transaction."),
-        (["SELECT * FROM orders WHERE v = 1"], "Transaction read statements must specify the full primary key in "
-                                               "the where clause and no other condition."),
         (["DELETE FROM orders WHERE pk = 'p1' RETURNING ALL OLD *"], "RETURNING is not supported in transactions"),
     ]:
         with pytest.raises(ClientError) as caught:
             dynamodb.execute_transaction(TransactStatements=[{"Statement": s} for s in statements])
         assert caught.value.response["Error"] == {"Code": "ValidationException", "Message": message}
-    assert events() == [("INSERT", "p1")]
+    assert events() == [("INSERT", "p1"), ("INSERT", "p2")]
+
+
+def test_moto_readings_kept_hyphenated_bare_names_and_a_delete_by_partition(door):
+    """Code written against moto runs: a bare table name with hyphens, and a DELETE naming only the partition
+    key of a table with a sort key (each matching item of the partition goes, each captured)."""
+    dynamodb, streams = door.client("dynamodb"), door.client("dynamodbstreams")
+    arn = create_table(dynamodb, "my-orders-2", range_key=True)["LatestStreamArn"]
+    dynamodb.batch_execute_statement(Statements=[
+        {"Statement": f"INSERT INTO my-orders-2 VALUE {{'pk': '{pk}', 'sk': '{sk}', 'v': {v}}}"}
+        for pk, sk, v in (("a", "1", 1), ("a", "2", 2), ("a", "3", 2), ("b", "1", 2))])
+    dynamodb.execute_statement(Statement="DELETE FROM my-orders-2 WHERE pk = 'a' AND v = 2")
+    assert sorted((i["pk"]["S"], i["sk"]["S"]) for i in dynamodb.scan(TableName="my-orders-2")["Items"]) == \
+        [("a", "1"), ("b", "1")]
+    assert [(r["eventName"], r["dynamodb"]["Keys"]["sk"]["S"]) for r in read_stream(streams, arn)][4:] == \
+        [("REMOVE", "2"), ("REMOVE", "3")]
+    with pytest.raises(ClientError) as caught:
+        dynamodb.execute_transaction(TransactStatements=[{"Statement": "DELETE FROM my-orders-2 WHERE pk = 'a'"}])
+    assert caught.value.response["Error"]["Message"] == \
+        "Where clause does not contain a mandatory equality on all key attributes"
