@@ -47,6 +47,12 @@ class ResourceNotFoundException(AWSError):
     code = "ResourceNotFoundException"
 
 
+class DuplicateItemException(AWSError):
+    """A PartiQL INSERT of a key that is already in the table."""
+
+    code = "DuplicateItemException"
+
+
 class ResourceInUseException(AWSError):
     code = "ResourceInUseException"
 

@@ -16,7 +16,7 @@ from emulator.api.partiql.projection import project
 from emulator.api.partiql.statements import MANDATORY_KEYS, Plan, Schema, plan
 from emulator.api.partiql.syntax import parse
 from emulator.api.partiql.tree import Exists, Insert, Select, is_read
-from emulator.errors import ERROR_TYPE_PREFIX, AWSError, ResourceNotFoundException, ValidationException
+from emulator.errors import AWSError, DuplicateItemException, ResourceNotFoundException, ValidationException
 
 Call = Callable[[str, dict[str, Any]], tuple[int, dict[str, Any]]]
 
@@ -125,8 +125,7 @@ class _Runner:
             return self.run(found.operation, found.params)
         except Refused as refused:
             if isinstance(found.statement, Insert) and refused.code == "ConditionalCheckFailedException":
-                raise Refused(400, {"__type": ERROR_TYPE_PREFIX + "DuplicateItemException",
-                                    "message": DUPLICATE_ITEM}) from None
+                raise DuplicateItemException(DUPLICATE_ITEM) from None
             raise
 
     def delete_each(self, found: Plan) -> dict[str, Any]:
