@@ -68,3 +68,13 @@ def read_stream(streams: Any, stream_arn: str) -> list[dict]:
 def events(records: list[dict]) -> list[tuple[str, Any]]:
     """(eventName, the partition key value) of each record, in order."""
     return [(r["eventName"], r["dynamodb"]["Keys"]["pk"]["S"]) for r in records]
+
+
+def S(text: str) -> dict:
+    """A string AttributeValue."""
+    return {"S": text}
+
+
+def N(text: str) -> dict:
+    """A number AttributeValue."""
+    return {"N": text}

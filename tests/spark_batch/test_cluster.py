@@ -9,7 +9,6 @@ import os
 import socket
 import subprocess
 import sys
-import time
 import urllib.request
 from pathlib import Path
 from typing import Iterator
@@ -23,7 +22,7 @@ from spark_batch.export import export_table
 from tests.conftest import REGION, eddy_server
 
 from .segments import ChangeLog, insert
-from .streaming.test_source import new_table, write
+from .streaming.test_source import new_table, wait_for, write
 from .test_jobs import eddy, key, order, write_orders
 
 SPARK_CLASS = Path(pyspark.__file__).parent / "bin" / "spark-class"
@@ -55,14 +54,6 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def wait_for(condition, what: str, seconds: float = 90) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.2)
-
-
 def alive_workers(web_ui: str) -> int:
     try:
         with urllib.request.urlopen(web_ui + "/json/", timeout=5) as response:
@@ -86,7 +77,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             [str(SPARK_CLASS), "org.apache.spark.deploy.worker.Worker", master_url, "--host", "127.0.0.1",
              "--cores", "2", "--memory", "2g", "--webui-port", str(free_port())],
             stdout=open(logs / "worker.log", "w"), stderr=subprocess.STDOUT, env=env))
-        wait_for(lambda: alive_workers(f"http://127.0.0.1:{web_port}") == 1, "the worker to register")
+        wait_for(lambda: alive_workers(f"http://127.0.0.1:{web_port}") == 1, "the worker to register", seconds=90)
         yield master_url
     finally:
         for process in reversed(processes):

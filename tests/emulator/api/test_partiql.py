@@ -10,15 +10,7 @@ from emulator.api.partiql.expressions import Expressions
 from emulator.api.partiql.statements import Schema, plan
 from emulator.api.partiql.syntax import parse
 from emulator.api.partiql.tree import Arithmetic, Compare, Path, Update, Value
-from tests.emulator.helpers import create_table, read_stream
-
-
-def S(text: str) -> dict:
-    return {"S": text}
-
-
-def N(text: str) -> dict:
-    return {"N": text}
+from tests.emulator.helpers import N, S, create_table, read_stream
 
 
 @pytest.fixture

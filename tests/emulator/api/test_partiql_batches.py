@@ -6,15 +6,7 @@ from __future__ import annotations
 import pytest
 from botocore.exceptions import ClientError
 
-from tests.emulator.helpers import create_table, read_stream
-
-
-def S(text: str) -> dict:
-    return {"S": text}
-
-
-def N(text: str) -> dict:
-    return {"N": text}
+from tests.emulator.helpers import N, S, create_table, read_stream
 
 
 @pytest.fixture
