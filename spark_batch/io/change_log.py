@@ -86,7 +86,7 @@ def read_ttl_deletion_candidates(spark: SparkSession, state_dir: str | os.PathLi
     pattern = _segments(spark, state_dir, tables)
     if pattern is None or not matches(spark, pattern):
         return spark.createDataFrame([], CHANGE_LOG_SCHEMA)
-    lines = spark.read.text(pattern).select("value", F.col("_metadata.file_path").alias("path"))
+    lines = spark.read.text(pattern).select("value", F.input_file_name().alias("path"))
     lines = observe(lines) if observe else lines
     # The identity is a line's last member: a line torn before it does not match, so from_json's partial
     # results (for a line torn inside the last few characters) never lack anything a deletion needs.
