@@ -12,6 +12,8 @@ so that a moto upgrade that moves them fails loudly:
   - `DynamoHandler`: moto's DynamoDB API, called with a request Eddy has already read.
   - `UpdateExpressionFunctionEvaluator.get_list_from_ddb_typed_value`: a list_append operand that names no
     attribute is AWS's ValidationException (moto asserts on it unless it is the first operand).
+  - `FuncSize.expr` (condition and filter expressions' size()): an item without the attribute does not match,
+    where moto failed the whole request.
   - `kinesis_backends[account][region].put_record(...)`: where Kinesis Data Streams for DynamoDB puts a
     table's changes (moto's Kinesis is the store; its API is served by moto in both doors).
   - moto's `Item.__init__` and `Table.query` are replaced by equivalent, faster ones while an emulator is active
@@ -35,6 +37,7 @@ from typing import Any, Callable, Iterator
 from botocore.awsrequest import AWSPreparedRequest
 from moto.core.botocore_stubber import BotocoreStubber
 from moto.core.request import Request as MotoRequest
+from moto.dynamodb.comparisons import FuncSize
 from moto.dynamodb.exceptions import MockValidationException
 from moto.dynamodb.models import dynamodb_backends
 from moto.dynamodb.models.dynamo_type import DynamoType, Item, LimitedSizeDict
@@ -318,6 +321,22 @@ def _list_operand(cls: type, node: Any, function_name: str) -> Any:
 
 
 UpdateExpressionFunctionEvaluator.get_list_from_ddb_typed_value = classmethod(_list_operand)  # type: ignore[assignment]
+
+
+# -- size() of an attribute an item lacks: the comparison is false for that item, as in AWS --------------
+
+_original_size = FuncSize.expr
+
+
+def _size(self: FuncSize, item: Any) -> Any:
+    """moto raised "Invalid attribute name" for any item without the attribute, failing a whole Scan or Query
+    whose filter uses size(); in AWS such an item just does not match (None compares false in moto's <, >, =)."""
+    if self.attr.get_type(item) is None:
+        return None
+    return _original_size(self, item)
+
+
+FuncSize.expr = _size  # type: ignore[method-assign]
 
 
 # -- who is calling: account and region, resolved as moto resolves them --------------------------------

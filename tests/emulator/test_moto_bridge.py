@@ -54,3 +54,23 @@ def test_list_append_of_a_missing_attribute_is_a_validation_error(door):
 def test_transactions_roll_back_by_restoring_tables():
     source = inspect.getsource(backend_models.DynamoDBBackend.transact_write_items)
     assert "original_table_state" in source  # capture diffs against the restored state, so rollbacks write nothing
+
+
+def test_size_of_a_missing_attribute_matches_nothing_instead_of_failing(door):
+    """A filter or condition on size(l) skips the items without l (moto failed the whole Scan, Query or write)."""
+    from moto.dynamodb.comparisons import FuncSize
+
+    assert FuncSize.expr is moto_bridge._size
+    dynamodb = door.client("dynamodb")
+    create_table(dynamodb, "orders")
+    dynamodb.put_item(TableName="orders", Item={"pk": {"S": "a"}, "l": {"L": [{"N": "1"}, {"N": "2"}]}})
+    dynamodb.put_item(TableName="orders", Item={"pk": {"S": "b"}})
+    found = dynamodb.scan(TableName="orders", FilterExpression="size(l) > :one",
+                          ExpressionAttributeValues={":one": {"N": "1"}})["Items"]
+    assert [item["pk"]["S"] for item in found] == ["a"]
+    selected = dynamodb.execute_statement(Statement="SELECT pk FROM orders WHERE size(l) >= 1")["Items"]
+    assert selected == [{"pk": {"S": "a"}}]
+    with pytest.raises(ClientError) as refused:
+        dynamodb.put_item(TableName="orders", Item={"pk": {"S": "b"}, "v": {"N": "1"}},
+                          ConditionExpression="size(l) = :zero", ExpressionAttributeValues={":zero": {"N": "0"}})
+    assert refused.value.response["Error"]["Code"] == "ConditionalCheckFailedException"
