@@ -9,7 +9,7 @@ import os
 import socket
 import subprocess
 import sys
-import urllib.request
+import threading
 from pathlib import Path
 from typing import Iterator
 
@@ -22,7 +22,7 @@ from spark_batch.export import export_table
 from tests.conftest import REGION, eddy_server
 
 from .segments import ChangeLog, insert
-from .streaming.test_source import new_table, wait_for, write
+from .streaming.test_source import new_table, write
 from .test_jobs import eddy, key, order, write_orders
 
 SPARK_CLASS = Path(pyspark.__file__).parent / "bin" / "spark-class"
@@ -54,30 +54,39 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def alive_workers(web_ui: str) -> int:
-    try:
-        with urllib.request.urlopen(web_ui + "/json/", timeout=5) as response:
-            return json.loads(response.read()).get("aliveworkers", 0)
-    except OSError:
-        return 0
+def wait_for_line(process: subprocess.Popen, text: str, log: Path, seconds: float = 90) -> None:
+    """Block until `process` prints a line containing `text`; everything it prints goes on into `log`."""
+    seen = threading.Event()
+
+    def copy() -> None:
+        with open(log, "w") as sink:
+            for line in process.stdout:
+                sink.write(line)
+                sink.flush()
+                if text in line:
+                    seen.set()
+
+    threading.Thread(target=copy, daemon=True).start()
+    if not seen.wait(seconds):
+        raise AssertionError(f"{log.name}: no line with {text!r} within {seconds} s")
 
 
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A standalone master and one worker (2 cores) on 127.0.0.1; yields the master's URL."""
     logs = tmp_path_factory.mktemp("cluster")
-    port, web_port = free_port(), free_port()
+    port = free_port()
     env = dict(os.environ, SPARK_LOCAL_IP="127.0.0.1", SPARK_LOG_DIR=str(logs), SPARK_WORKER_DIR=str(logs / "work"))
     master_url = f"spark://127.0.0.1:{port}"
     processes = [subprocess.Popen([str(SPARK_CLASS), "org.apache.spark.deploy.master.Master", "--host", "127.0.0.1",
-                                   "--port", str(port), "--webui-port", str(web_port)],
+                                   "--port", str(port), "--webui-port", str(free_port())],
                                   stdout=open(logs / "master.log", "w"), stderr=subprocess.STDOUT, env=env)]
     try:
         processes.append(subprocess.Popen(
             [str(SPARK_CLASS), "org.apache.spark.deploy.worker.Worker", master_url, "--host", "127.0.0.1",
              "--cores", "2", "--memory", "2g", "--webui-port", str(free_port())],
-            stdout=open(logs / "worker.log", "w"), stderr=subprocess.STDOUT, env=env))
-        wait_for(lambda: alive_workers(f"http://127.0.0.1:{web_port}") == 1, "the worker to register", seconds=90)
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env))
+        wait_for_line(processes[-1], "Successfully registered with master", logs / "worker.log")
         yield master_url
     finally:
         for process in reversed(processes):
