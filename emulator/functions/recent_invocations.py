@@ -23,28 +23,20 @@ LOG_TAIL_LINES = 60
 class RecentInvocations:
     def __init__(self, keep: int = 20) -> None:
         self.keep = keep
-        self._by_function: dict[str, deque[dict[str, Any]]] = {}
+        self._by_function: dict[str, deque[tuple["InvocationResult", str, float]]] = {}
         self._lock = threading.Lock()
 
     def add(self, function_arn: str, result: "InvocationResult", *, source: str, started: float) -> None:
-        """One finished invocation: `source` is "Invoke" or the event source mapping's UUID; `started` the clock's time."""
-        outcome = "Succeeded" if result.ok else ("TimedOut" if result.timed_out else "Failed")
-        log = result.log_text().splitlines()
-        entry: dict[str, Any] = {"RequestId": result.request_id, "Source": source, "Started": started,
-                                 "DurationMs": round(result.duration * 1000, 2), "Outcome": outcome}
-        if result.error is not None:
-            entry["Error"] = f"{result.error.error_type}: {result.error.message}"
-            # as Lambda's runtimes log an unhandled error: [ERROR] and the stack trace, before END and REPORT
-            trace = [line for part in result.error.stack_trace or () for line in str(part).splitlines()]
-            log[-2:-2] = [f"[ERROR] {entry['Error']}", *trace]
-        entry["LogTail"] = log[-LOG_TAIL_LINES:]
+        """One finished invocation: `source` is "Invoke" or the event source mapping's UUID; `started` the clock's time.
+        Kept as it is (this runs on every invocation, the pollers' included); `of` shapes it when asked."""
         with self._lock:
-            self._by_function.setdefault(function_arn, deque(maxlen=self.keep)).appendleft(entry)
+            self._by_function.setdefault(function_arn, deque(maxlen=self.keep)).appendleft((result, source, started))
 
     def of(self, function_arn: str) -> list[dict[str, Any]]:
         """The function's recent invocations, newest first."""
         with self._lock:
-            return list(self._by_function.get(function_arn, ()))
+            kept = list(self._by_function.get(function_arn, ()))
+        return [_entry(*invocation) for invocation in kept]
 
     def forget(self, function_arn: str) -> None:
         with self._lock:
@@ -53,3 +45,17 @@ class RecentInvocations:
     def reset(self) -> None:
         with self._lock:
             self._by_function.clear()
+
+
+def _entry(result: "InvocationResult", source: str, started: float) -> dict[str, Any]:
+    outcome = "Succeeded" if result.ok else ("TimedOut" if result.timed_out else "Failed")
+    log = result.log_text().splitlines()
+    entry: dict[str, Any] = {"RequestId": result.request_id, "Source": source, "Started": started,
+                             "DurationMs": round(result.duration * 1000, 2), "Outcome": outcome}
+    if result.error is not None:
+        entry["Error"] = f"{result.error.error_type}: {result.error.message}"
+        # as Lambda's runtimes log an unhandled error: [ERROR] and the stack trace, before END and REPORT
+        trace = [line for part in result.error.stack_trace or () for line in str(part).splitlines()]
+        log[-2:-2] = [f"[ERROR] {entry['Error']}", *trace]
+    entry["LogTail"] = log[-LOG_TAIL_LINES:]
+    return entry
