@@ -105,9 +105,9 @@ def with_new_shards(shards: Mapping[str, Mapping[str, Any]], described: Iterable
     return merged
 
 
-def vanished(shards: Mapping[str, Mapping[str, Any]], described: Iterable[Shard]) -> list[str]:
-    """Shards the query has not read to their end that the stream no longer lists: their records were trimmed."""
-    listed = {shard.shard_id for shard in described}
+def vanished(shards: Mapping[str, Mapping[str, Any]], now_listed: Iterable[str]) -> list[str]:
+    """Shards the query has not read to their end that are no longer listed: their records were trimmed."""
+    listed = set(now_listed)
     return sorted(shard_id for shard_id, value in shards.items() if shard_id not in listed and value["position"] != END)
 
 

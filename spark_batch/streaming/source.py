@@ -9,7 +9,7 @@ restarted from its checkpoint reads exactly what it had not.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
 from pyspark.sql.datasource import DataSource, DataSourceReader, DataSourceStreamReader, InputPartition
 from pyspark.sql.types import StructType
@@ -90,11 +90,7 @@ class Offsets:
         """`offset` moved to the end of every shard that may be read now (a child once its parents are ended)."""
         arn = self.options.stream_arn
         described, _ = describe_shards(self.client, arn)
-        lost = positions.vanished(offset["shards"], described)
-        if lost:
-            raise StreamPositionTrimmedError(
-                f"shards {', '.join(lost)} of {arn} were trimmed before the query read them to their end: "
-                "records it had not read are gone. Start the query again without its checkpoint to go on.")
+        self._check_nothing_lost(offset["shards"], [shard.shard_id for shard in described])
         shards = positions.with_new_shards(offset["shards"], described)
         for shard in positions.in_lineage_order(described):
             if positions.readable(shard.shard_id, shards):
@@ -110,14 +106,16 @@ class Offsets:
             return END
         return positions.after(last) if last is not None else position
 
+    def _check_nothing_lost(self, shards: Mapping[str, Mapping[str, Any]], now_listed: Iterable[str]) -> None:
+        lost = positions.vanished(shards, now_listed)
+        if lost:
+            raise StreamPositionTrimmedError(
+                f"shards {', '.join(lost)} of {self.options.stream_arn} were trimmed before the query read them to "
+                "their end: records it had not read are gone. Start the query again without its checkpoint to go on.")
+
     def partitions(self, start: Mapping[str, Any], end: Mapping[str, Any]) -> list[ShardPartition]:
         if start:
-            missing = sorted(shard_id for shard_id, value in start["shards"].items()
-                             if shard_id not in end["shards"] and value["position"] != END)
-            if missing:
-                raise StreamPositionTrimmedError(
-                    f"shards {', '.join(missing)} of {self.options.stream_arn} were trimmed before the query read "
-                    "them to their end. Start the query again without its checkpoint to go on.")
+            self._check_nothing_lost(start["shards"], end["shards"])
         return [ShardPartition(self.options, shard_range) for shard_range in positions.ranges(start, end)]
 
 

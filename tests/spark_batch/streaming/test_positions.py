@@ -40,7 +40,7 @@ def test_new_shards_join_and_ended_shards_the_stream_dropped_leave() -> None:
              "open": {"starting": "2", "parents": [], "position": positions.after("7")}}
     merged = positions.with_new_shards(known, [shard("open", starting="2"), shard("new", "open", starting="8")])
     assert merged == {"open": known["open"], "new": {"starting": "8", "parents": ["open"], "position": AT}}
-    assert positions.vanished(known, [shard("new")]) == ["open"]
+    assert positions.vanished(known, ["new"]) == ["open"]
 
 
 def test_a_batch_reads_each_shard_that_moved_from_where_it_stood() -> None:
