@@ -1,5 +1,6 @@
 """The Spark batch path on 5 million change records: each job's wall time against a plain Spark scan of
-the same input, measured in one run. Target (issue 4): aggregate and ttl-archive within 2x of the scan.
+the same input, measured in one run. Targets: aggregate and ttl-archive within 2x of the scan (issue 4);
+aggregate within 1.5x (issue 12), which it meets by reading the sealed segments' columnar copies.
 
     .venv/bin/python bench/spark_jobs.py [--records 5000000] [--rounds 3] [--master local[*]] [--work DIR] [--keep]
 
@@ -9,7 +10,11 @@ inserted, modified three times, then deleted (60% of those by TTL) or modified a
 `read_change_log(...).count()`: Spark's JSON reader over every line. Before any timing, each job runs once
 on a 100,000-line sample (the JVM compiles their code paths) and the whole input is read once (it is in
 the page cache for everything after). Then `--rounds` rounds of: scan, aggregate, ttl-archive; ratios
-are of medians. Then, once each and with no target:
+are of medians. Then the emulator's own writer of columnar copies (emulator/storage/columnar_segments.py,
+run as the emulator runs it: a child process per batch of sealed segments, here two at a time) copies every
+segment, and `--rounds` rounds of the same jobs run again, now reading the copies; beside the scan of the
+lines, a full read of the copies (every column of every record, to a no-op sink: a count of Parquet rows
+reads only the files' footers). Then, once each and with no target:
 - ttl-archive again over the same log (adds nothing);
 - export: `eddy export` of one table as of half-way (full, rebuilt from the log; incremental);
 - search-index-rebuild: that full export plus the table's change log, into SQLite.
@@ -23,6 +28,7 @@ import argparse
 import os
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -104,6 +110,15 @@ def generate(spark: SparkSession, state_dir: Path, records: int) -> None:
     shutil.rmtree(staging)
 
 
+def copy_segments(state_dir: Path, processes: int = 2) -> None:
+    """Every segment's columnar copy, by the emulator's writer in `processes` child processes."""
+    segments = sorted(str(path) for path in state_dir.rglob("*.jsonl"))
+    writer = Path(__file__).resolve().parent.parent / "emulator" / "storage" / "columnar_segments.py"
+    children = [subprocess.Popen([sys.executable, str(writer), *segments[i::processes]]) for i in range(processes)]
+    if any([child.wait() for child in children]) or any(not Path(s).with_suffix(".parquet").exists() for s in segments):
+        raise RuntimeError("the columnar copies were not all written")
+
+
 def timed(work) -> float:
     started = time.perf_counter()
     work()
@@ -112,6 +127,10 @@ def timed(work) -> float:
 
 def scan(spark: SparkSession, state_dir: Path) -> int:
     return io.read_change_log(spark, str(state_dir)).count()
+
+
+def full_read(spark: SparkSession, state_dir: Path) -> None:
+    io.read_change_log(spark, str(state_dir)).write.format("noop").mode("overwrite").save()
 
 
 def aggregate_job(spark: SparkSession, state_dir: Path, out: Path):
@@ -150,8 +169,24 @@ def main() -> int:
         "spark.driver.memory": "6g", "spark.ui.enabled": "false", "spark.ui.showConsoleProgress": "false"})
     spark.sparkContext.setLogLevel("ERROR")
     cores = spark.sparkContext.defaultParallelism
-    times: dict[str, list[float]] = {"scan": [], "aggregate": [], "ttl-archive": []}
+    times: dict[str, list[float]] = {}
     outputs: dict[str, str] = {}
+
+    def rounds(form: str, scans: dict) -> None:
+        for round_number in range(args.rounds):
+            for name, read in scans.items():
+                times.setdefault(f"{name} ({form})", []).append(timed(lambda: read(spark, state)))
+            summary = aggregate_job(spark, state, work / "metrics")
+            times.setdefault(f"aggregate ({form})", []).append(summary.seconds)
+            outputs[f"aggregate ({form})"] = summary.line()
+            shutil.rmtree(work / "archive", ignore_errors=True)
+            summary = ttl_archive_job(spark, state, work / "archive")
+            times.setdefault(f"ttl-archive ({form})", []).append(summary.seconds)
+            outputs[f"ttl-archive ({form})"] = summary.line()
+            print(f"round {round_number + 1} ({form}): " + ", ".join(
+                f"{name.split(' (')[0]} {values[-1]:.1f} s" for name, values in times.items() if f"({form})" in name),
+                flush=True)
+
     try:
         generating = timed(lambda: generate(spark, state, args.records))
         files = list(state.rglob("*.jsonl"))
@@ -165,17 +200,18 @@ def main() -> int:
         aggregate_job(spark, work / "sample", work / "warm-metrics")
         ttl_archive_job(spark, work / "sample", work / "warm-archive")
         assert scan(spark, state) == args.records
-        for round_number in range(args.rounds):
-            times["scan"].append(timed(lambda: scan(spark, state)))
-            summary = aggregate_job(spark, state, work / "metrics")
-            times["aggregate"].append(summary.seconds)
-            outputs["aggregate"] = summary.line()
-            shutil.rmtree(work / "archive", ignore_errors=True)
-            summary = ttl_archive_job(spark, state, work / "archive")
-            times["ttl-archive"].append(summary.seconds)
-            outputs["ttl-archive"] = summary.line()
-            print(f"round {round_number + 1}: " + ", ".join(f"{name} {values[-1]:.1f} s" for name, values in times.items()),
-                  flush=True)
+        rounds("lines", {"scan": scan, "full read": full_read})
+
+        copying = timed(lambda: copy_segments(state))
+        copied = sum(path.stat().st_size for path in state.rglob("*.parquet"))
+        print(f"columnar copies of every segment: {copying:.1f} s by the emulator's writer in 2 processes "
+              f"({args.records / copying:,.0f} records/s), {copied / 2**30:.2f} GiB", flush=True)
+        copy_segments(work / "sample")  # warm-up again: the jobs' code paths over copies, the copies in the cache
+        full_read(spark, work / "sample")
+        aggregate_job(spark, work / "sample", work / "warm-metrics")
+        ttl_archive_job(spark, work / "sample", work / "warm-archive")
+        full_read(spark, state)
+        rounds("copies", {"full read": full_read})
         once: dict[str, float] = {}
         summary = ttl_archive_job(spark, state, work / "archive")
         once["ttl-archive, run again over the same log"], outputs["ttl-archive, run again over the same log"] = (
@@ -194,17 +230,21 @@ def main() -> int:
         spark.stop()
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
-    baseline = statistics.median(times["scan"])
-    print(f"\nplain scan, read_change_log(...).count(): median of {args.rounds} = {baseline:.1f} s "
-          f"({', '.join(f'{t:.1f}' for t in times['scan'])}), {args.records / baseline:,.0f} records/s\n")
-    print("| job | wall time | ratio to the scan | target | summary line |")
-    print("| --- | --- | --- | --- | --- |")
-    for name in ("aggregate", "ttl-archive"):
-        seconds = statistics.median(times[name])
-        print(f"| {name} | {seconds:.1f} s (median of {', '.join(f'{t:.1f}' for t in times[name])}) | "
-              f"{seconds / baseline:.2f}x | <= 2x | {outputs[name]} |")
+    baseline = statistics.median(times["scan (lines)"])
+    print(f"\nplain scan of the lines, read_change_log(...).count() before any copy: median of {args.rounds} = "
+          f"{baseline:.1f} s ({', '.join(f'{t:.1f}' for t in times['scan (lines)'])}), "
+          f"{args.records / baseline:,.0f} records/s\n")
+    print("| job | wall time | records/s | ratio to the scan of the lines | target | summary line |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    targets = {"aggregate (copies)": "<= 1.5x", "aggregate (lines)": "<= 2x", "ttl-archive (lines)": "<= 2x",
+               "ttl-archive (copies)": "<= 2x"}
+    for name, values in times.items():
+        seconds = statistics.median(values)
+        print(f"| {name} | {seconds:.1f} s (median of {', '.join(f'{t:.1f}' for t in values)}) | "
+              f"{args.records / seconds:,.0f} | {seconds / baseline:.2f}x | {targets.get(name, '')} | "
+              f"{outputs.get(name, '')} |")
     for name, seconds in once.items():
-        print(f"| {name} | {seconds:.1f} s | {seconds / baseline:.2f}x | | {outputs[name]} |")
+        print(f"| {name} (copies) | {seconds:.1f} s | | {seconds / baseline:.2f}x | | {outputs[name]} |")
     return 0
 
 

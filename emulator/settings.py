@@ -22,3 +22,6 @@ class Settings:
     housekeeping_interval: float | None = 1.0
     #: a change-log segment file is closed and a new one started past this size
     segment_max_bytes: int = 16 * 1024 * 1024
+    #: a sealed segment of at least this size gets a columnar (Parquet) copy beside it, which Spark reads instead
+    #: of its JSON lines (None: never); a smaller one is not worth the copy's process start
+    columnar_copy_min_bytes: int | None = 1024 * 1024

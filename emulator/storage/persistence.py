@@ -29,11 +29,18 @@ from emulator import moto_bridge
 from emulator.functions.registry import Function
 from emulator.kinesis import state as kinesis_state
 from emulator.messages import Request
+from emulator.storage.snapshots import (
+    function_from_state,
+    function_state,
+    mapping_state,
+    read_snapshot,
+    snapshot_entries,
+    write_snapshot,
+)
+from emulator.storage.wal import CorruptStateError, WriteAheadLog, read_entries
 from emulator.streams.records import LoggedRecord
 from emulator.streams.shards import Shard
 from emulator.streams.stream import Stream, StreamObserver
-from emulator.storage.snapshots import function_from_state, function_state, mapping_state, read_snapshot, snapshot_entries, write_snapshot
-from emulator.storage.wal import CorruptStateError, WriteAheadLog, read_entries
 
 if TYPE_CHECKING:
     from emulator.engine import Emulator

@@ -3,7 +3,8 @@
 Layout (documented in the README; spark_batch reads it):
     <state_dir>/streams/<account>/<region>/<table>/<stream label>/<shard id>/<first sequence number>.jsonl
 One JSON object per line (see ChangeRecord.to_log_line). Appends go to the newest segment only; a new
-segment starts once the newest passes `max_bytes`; trimming deletes whole segments.
+segment starts once the newest passes `max_bytes`; trimming deletes whole segments. A sealed segment of at
+least `copy_min_bytes` also gets a columnar copy beside it (columnar_segments.py), which Spark reads instead.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import re
 from pathlib import Path
 from typing import BinaryIO
 
+from emulator.storage import columnar_segments
 from emulator.storage.wal import CorruptStateError
 
 
@@ -29,9 +31,10 @@ class Segment:
 
 
 class SegmentLog:
-    def __init__(self, directory: Path, max_bytes: int) -> None:
+    def __init__(self, directory: Path, max_bytes: int, copy_min_bytes: int | None = None) -> None:
         self.directory = directory
         self.max_bytes = max_bytes
+        self.copy_min_bytes = copy_min_bytes
         self.segments: list[Segment] = []
         self._active: BinaryIO | None = None
 
@@ -48,6 +51,7 @@ class SegmentLog:
     def _start_segment(self, first_sequence_number: int) -> None:
         if self._active is not None:
             self._active.close()
+            self._sealed(self.segments[-1])
         self.directory.mkdir(parents=True, exist_ok=True)
         segment = Segment(self.directory / f"{first_sequence_number}.jsonl", first_sequence_number)
         self._active = open(segment.path, "ab")
@@ -63,13 +67,25 @@ class SegmentLog:
                 self._active = None
             with contextlib.suppress(FileNotFoundError):
                 os.remove(segment.path)
+            columnar_segments.remove_columnar_copy(segment.path)
             deleted += 1
         return deleted
 
     def close(self) -> None:
+        """Close the newest segment's file (shutting down: after a restart, appends start a new segment)."""
         if self._active is not None:
             self._active.close()
             self._active = None
+
+    def seal(self) -> None:
+        """No record will be appended again (the shard closed)."""
+        self.close()
+        if self.segments:
+            self._sealed(self.segments[-1])
+
+    def _sealed(self, segment: Segment) -> None:
+        if self.copy_min_bytes is not None and segment.size >= self.copy_min_bytes:
+            columnar_segments.copier.seal(segment.path)
 
     def load(self, confirmed_through: int) -> list[tuple[bytes, int, float]]:
         """Read the shard's segments back after a restart: (line, sequence number, commit time) of every record
@@ -84,6 +100,7 @@ class SegmentLog:
         self.segments = []
         if not self.directory.exists():
             return []
+        columnar_segments.remove_temporary_copies(self.directory)
         paths = sorted(self.directory.glob("*.jsonl"), key=lambda p: int(p.stem) if p.stem.isdigit() else -1)
         loaded: list[tuple[bytes, int, float]] = []
         for path in paths:
@@ -91,6 +108,7 @@ class SegmentLog:
                 raise CorruptStateError(f"{path}: not a segment file (its name must be its first sequence number)")
             if int(path.stem) > confirmed_through:
                 os.remove(path)
+                columnar_segments.remove_columnar_copy(path)
                 continue
             data = path.read_bytes()
             lines = data.split(b"\n")
@@ -114,11 +132,15 @@ class SegmentLog:
             if keep < len(data):
                 with open(path, "r+b") as torn:
                     torn.truncate(keep)
+                columnar_segments.remove_columnar_copy(path)  # it may hold records cut off just now
             if keep == 0:
                 os.remove(path)
                 continue
             segment.size = keep
             self.segments.append(segment)
+        for segment in self.segments:  # appends after a restart start a new segment: every one here is sealed
+            if not columnar_segments.copy_path(segment.path).exists():
+                self._sealed(segment)
         return loaded
 
 

@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from emulator.errors import ResourceNotFoundException, ValidationException
-from emulator.streams.records import ChangeRecord, EventName, Image, StreamViewType
-from emulator.storage.segments import SegmentLog
 from emulator.settings import Settings
+from emulator.storage.segments import SegmentLog
+from emulator.streams.records import ChangeRecord, EventName, Image, StreamViewType
 from emulator.streams.shards import HASH_SPACE, SequenceNumbers, Shard, partition_hash, split_range
 
 #: a shard under load splits only while its key range is wider than this (a single hot key cannot be split
@@ -115,7 +115,8 @@ class Stream:
             hash_range=hash_range,
             starting_sequence_number=self._sequence_numbers.next(),
             created_at=now,
-            log=SegmentLog(self.directory / shard_id, self.settings.segment_max_bytes),
+            log=SegmentLog(self.directory / shard_id, self.settings.segment_max_bytes,
+                           self.settings.columnar_copy_min_bytes),
         )
         shard.adjacent_parent_shard_id = adjacent_parent.shard_id if adjacent_parent else None
         self._add_shard(shard)
@@ -131,7 +132,7 @@ class Stream:
 
     def _close_shard(self, shard: Shard, now: float) -> None:
         shard.close(now)
-        shard.log.close()
+        shard.log.seal()
         index = self._open.index(shard)
         del self._open[index]
         del self._open_starts[index]
@@ -329,8 +330,8 @@ class Stream:
             index = self._open.index(existing)
             del self._open[index]
             del self._open_starts[index]
-        log = existing.log if existing is not None else SegmentLog(self.directory / state["shard_id"],
-                                                                    self.settings.segment_max_bytes)
+        log = existing.log if existing is not None else SegmentLog(
+            self.directory / state["shard_id"], self.settings.segment_max_bytes, self.settings.columnar_copy_min_bytes)
         shard = Shard.from_state(state, log)
         if existing is not None:
             shard.records = existing.records

@@ -6,7 +6,7 @@ Keys and images stay DynamoDB JSON text; `dynamodb_json` decodes them.
 from __future__ import annotations
 
 import os
-from typing import Callable, Iterable
+from typing import Callable, Iterable, NamedTuple
 
 from pyspark.sql import Column, DataFrame, SparkSession
 from pyspark.sql import functions as F
@@ -21,7 +21,8 @@ from pyspark.sql.types import (
 )
 
 from ..session import require_filesystem
-from .files import hadoop, matches, read_json_file, read_json_lines
+from .columnar_copies import as_log_lines, read_copies
+from .files import hadoop, read_json_file
 
 TTL_PRINCIPAL = "dynamodb.amazonaws.com"
 
@@ -58,6 +59,7 @@ def read_change_log(spark: SparkSession, state_dir: str | os.PathLike[str], *, t
     `attributes`: the images are parsed in the scan, as structs of only these attributes (each a
     dynamodb_json.ATTRIBUTE_VALUE) instead of their JSON text: a job that needs a few attributes of
     every image skips the rest of each image instead of copying it out and parsing it again.
+    A sealed segment with a columnar copy is read from the copy (no JSON to parse), any other from its lines.
     A line being written while this reads (a torn tail) is skipped; so is anything that is not a segment.
     """
     schema = _LOG_LINE
@@ -67,13 +69,17 @@ def read_change_log(spark: SparkSession, state_dir: str | os.PathLike[str], *, t
         image = StructType([StructField(name, ATTRIBUTE_VALUE) for name in dict.fromkeys(attributes)])
         schema = StructType([StructField(f.name, image) if f.name in ("old_image", "new_image") else f
                              for f in _LOG_LINE.fields])
-    pattern = _segments(spark, state_dir, tables)
-    lines = read_json_lines(spark, pattern, schema) if pattern else None
-    if lines is None:
-        return spark.createDataFrame([], _typed_schema(schema))
+    files = _segment_files(spark, state_dir, tables)
     # input_file_name(), not _metadata.file_path: a projection of the latter makes Spark build the whole _metadata
     # struct for every line even when no path-derived column is read (a fifth of a job's scan)
-    return _typed(lines, F.input_file_name())
+    parts = []
+    if files.lines:
+        parts.append(_typed(_read_lines(spark, files.lines, schema), F.input_file_name()))
+    if files.copies:
+        parts.append(_typed(as_log_lines(read_copies(spark, files.copies), attributes), F.input_file_name()))
+    if not parts:
+        return spark.createDataFrame([], _typed_schema(schema))
+    return parts[0] if len(parts) == 1 else parts[0].unionByName(parts[1])
 
 
 def read_ttl_deletion_candidates(spark: SparkSession, state_dir: str | os.PathLike[str], *,
@@ -81,31 +87,57 @@ def read_ttl_deletion_candidates(spark: SparkSession, state_dir: str | os.PathLi
                                  observe: Callable[[DataFrame], DataFrame] | None = None) -> DataFrame:
     """The change-log lines that mention the TTL service (CHANGE_LOG_SCHEMA): every TTL deletion, and
     maybe a few more (filter them exactly). The lines are picked by their text before any JSON is parsed:
-    TTL deletions are a small part of a log, and parsing is most of what reading a log costs.
-    `observe` gets every line of the log (to count them)."""
-    pattern = _segments(spark, state_dir, tables)
-    if pattern is None or not matches(spark, pattern):
+    TTL deletions are a small part of a log, and parsing is most of what reading a log costs; in a columnar
+    copy, by their user identity. `observe` gets every line of the log (to count them): the JSON lines and
+    the copies' rows, one DataFrame each."""
+    files = _segment_files(spark, state_dir, tables)
+    parts = []
+    if files.lines:
+        lines = spark.read.text(files.lines).select("value", F.input_file_name().alias("path"))
+        lines = observe(lines) if observe else lines
+        # The identity is a line's last member: a line torn before it does not match, so from_json's partial
+        # results (for a line torn inside the last few characters) never lack anything a deletion needs.
+        candidates = lines.where(F.col("value").contains(TTL_PRINCIPAL))
+        # inline(array(...)) parses each line once: a plain projection would let Spark copy from_json into every
+        # filter and column that reads a member of it, and parse the line again for each
+        parsed = candidates.select(F.inline(F.array(F.struct(F.from_json("value", _LOG_LINE).alias("line"), "path"))))
+        parts.append(_typed(parsed.select("line.*", "path"), F.col("path")).where(F.col("sequence_number").isNotNull()))
+    if files.copies:
+        copies = read_copies(spark, files.copies)
+        copies = observe(copies) if observe else copies
+        candidates = copies.where(F.col("user_identity.principalId") == TTL_PRINCIPAL)
+        parts.append(_typed(as_log_lines(candidates), F.input_file_name()))
+    if not parts:
         return spark.createDataFrame([], CHANGE_LOG_SCHEMA)
-    lines = spark.read.text(pattern).select("value", F.input_file_name().alias("path"))
-    lines = observe(lines) if observe else lines
-    # The identity is a line's last member: a line torn before it does not match, so from_json's partial
-    # results (for a line torn inside the last few characters) never lack anything a deletion needs.
-    candidates = lines.where(F.col("value").contains(TTL_PRINCIPAL))
-    # inline(array(...)) parses each line once: a plain projection would let Spark copy from_json into every
-    # filter and column that reads a member of it, and parse the line again for each
-    parsed = candidates.select(F.inline(F.array(F.struct(F.from_json("value", _LOG_LINE).alias("line"), "path"))))
-    return _typed(parsed.select("line.*", "path"), F.col("path")).where(F.col("sequence_number").isNotNull())
+    return parts[0] if len(parts) == 1 else parts[0].unionByName(parts[1])
 
 
-def _segments(spark: SparkSession, state_dir: str | os.PathLike[str], tables: Iterable[str] | None) -> str | None:
-    """The glob of the segment files of `tables` (None: every table) under `state_dir`; None for no tables."""
+class _SegmentFiles(NamedTuple):
+    lines: list[str]  #: segments read from their JSON lines
+    copies: list[str]  #: columnar copies read instead of their segments' lines
+
+
+def _segment_files(spark: SparkSession, state_dir: str | os.PathLike[str],
+                   tables: Iterable[str] | None) -> _SegmentFiles:
+    """The segment files of `tables` (None: every table) under `state_dir`: a sealed segment's columnar copy
+    where it has one (a copy without its segment is a segment trimmed while listing), else its lines."""
     state_dir = str(state_dir).rstrip("/")
     require_filesystem(spark, state_dir)
     names = sorted(set(tables)) if tables is not None else None
     if names == []:
-        return None
+        return _SegmentFiles([], [])
     table_glob = "*" if names is None else (names[0] if len(names) == 1 else "{" + ",".join(names) + "}")
-    return f"{state_dir}/streams/*/*/{table_glob}/*/*/*.jsonl"
+    fs, pattern = hadoop(spark, f"{state_dir}/streams/*/*/{table_glob}/*/*/*.{{jsonl,parquet}}")
+    found = sorted(status.getPath().toString() for status in fs.globStatus(pattern) or [])
+    segments = {path.removesuffix(".jsonl") for path in found if path.endswith(".jsonl")}
+    copies = [path for path in found if path.endswith(".parquet") and path.removesuffix(".parquet") in segments]
+    copied = {path.removesuffix(".parquet") for path in copies}
+    return _SegmentFiles([path for path in found if path.endswith(".jsonl") and path.removesuffix(".jsonl") not in copied],
+                         copies)
+
+
+def _read_lines(spark: SparkSession, paths: list[str], schema: StructType) -> DataFrame:
+    return spark.read.schema(schema).option("mode", "DROPMALFORMED").json(paths)
 
 
 def _typed(lines: DataFrame, path: Column) -> DataFrame:

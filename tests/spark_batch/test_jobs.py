@@ -133,6 +133,15 @@ def test_ttl_archive_keeps_ttl_deletions_once(spark, tmp_path: Path, capsys) -> 
     ])
 
 
+def test_ttl_archive_runs_again_after_a_run_that_archived_nothing(spark, tmp_path: Path, capsys) -> None:
+    ChangeLog(tmp_path / "state", "orders").commit(1, "2025-05-01 10:00:00.000", insert(key(1), key(1)))
+    archive = str(tmp_path / "archive")
+    for _ in range(2):  # the first leaves only the marker of a write without rows
+        assert eddy("spark", "ttl-archive", "--state-dir", str(tmp_path / "state"), "--out", archive) == 0
+    assert [line.split(", ")[:2] for line in capsys.readouterr().out.splitlines()] == [
+        ["ttl-archive: 1 rows in", "0 rows out"]] * 2
+
+
 def test_search_index_rebuilt_from_an_export_equals_the_handlers(spark, tmp_path: Path, monkeypatch) -> None:
     for name, value in {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing",
                         "AWS_DEFAULT_REGION": REGION}.items():
