@@ -6,7 +6,6 @@ import uuid
 from contextlib import contextmanager
 from typing import Iterable, Iterator
 
-from pyspark.errors import AnalysisException
 from pyspark.sql import DataFrame, SparkSession
 
 from ..session import require_filesystem
@@ -17,14 +16,9 @@ def read_parquet(spark: SparkSession, path: str) -> DataFrame | None:
     """The Parquet data under `path`, or None if there is none yet (nothing there, or only the marker of a
     write that had no rows)."""
     require_filesystem(spark, path)
-    if not matches(spark, f"{str(path).rstrip('/')}/*"):
+    if not matches(spark, f"{str(path).rstrip('/')}/[^_.]*"):  # data files or partition folders, not _SUCCESS
         return None
-    try:
-        return spark.read.option("mergeSchema", "true").parquet(str(path))
-    except AnalysisException as error:
-        if error.getCondition() == "UNABLE_TO_INFER_SCHEMA":
-            return None
-        raise
+    return spark.read.option("mergeSchema", "true").parquet(str(path))
 
 
 def append_parquet(df: DataFrame, path: str, *, partition_by: Iterable[str] = ()) -> None:
