@@ -32,6 +32,7 @@ import json
 import os
 import re
 import zlib
+from functools import partial
 from typing import Any, Callable, Iterator
 
 from botocore.awsrequest import AWSPreparedRequest
@@ -87,11 +88,16 @@ def kinesis_observer() -> Any:
 # -- items --------------------------------------------------------------------------------------------
 
 
+_SCALARS = frozenset({"S", "N", "BOOL", "NULL"})
+
+
 def _plain(value: Any) -> Any:
     """A DynamoType as a plain DynamoDB JSON value that shares nothing with moto's item."""
-    if not isinstance(value, DynamoType):
+    if type(value) is not DynamoType and not isinstance(value, DynamoType):
         return copy.deepcopy(value)
     kind, content = value.type, value.value
+    if kind in _SCALARS:  # the common case first: strings, numbers and booleans are shared as they are
+        return {kind: content}
     if kind == "M":
         return {"M": {name: _plain(element) for name, element in content.items()}}
     if kind == "L":
@@ -169,18 +175,28 @@ class _WriteHook:
     def add(self, old: Item | None, new: Item | None) -> None:
         table = self.table
         item = old if old is not None else new
-        account_id, region, name = table.account_id, table.region_name, table.name
         hash_key, range_key = item.hash_key, item.range_key
-        key_names = tuple(table.table_key_attrs)
+        # the item by moto's own key equality (a DynamoType's type and cast value), hashed once
+        key = (table.account_id, table.region_name, table.name, hash_key.type, hash_key.cast_value,
+               None if range_key is None else (range_key.type, range_key.cast_value))
+        self.capture.touched(key, partial(_touch, table, old, hash_key, range_key))
 
-        def read_current() -> Image | None:
-            current = find_table(account_id, region, name)
-            return image_of(current.get_item(hash_key, range_key)) if current is not None else None
 
-        self.capture.touched(
-            (account_id, region, name, hash_key, range_key),
-            lambda: Touch((account_id, region, name), key_names, image_of(old), read_current),
-        )
+def _touch(table: Table, old: Item | None, hash_key: DynamoType, range_key: DynamoType | None) -> Touch:
+    """An item's first touch in an operation: its image before the operation, and how to read it after."""
+    account_id, region, name = table.account_id, table.region_name, table.name
+    return Touch((account_id, region, name), tuple(table.table_key_attrs), image_of(old),
+                 partial(_current_image, account_id, region, name, hash_key, range_key))
+
+
+def _current_image(account_id: str, region: str, name: str, hash_key: DynamoType,
+                   range_key: DynamoType | None) -> Image | None:
+    """The item as the table holds it now (a rolled-back transaction restores moto's tables: found again).
+    moto's backends are read as plain dicts: a table that was written has its account's and region's."""
+    regions = dict.get(dynamodb_backends, account_id)
+    backend = dict.get(regions, region) if regions is not None else None
+    current = backend.tables.get(name) if backend is not None else None
+    return image_of(current.get_item(hash_key, range_key)) if current is not None else None
 
 
 def _stream_shard(table: Table) -> _WriteHook | None:

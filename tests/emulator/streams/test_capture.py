@@ -75,6 +75,29 @@ def test_batch_write_item(table):
     assert sorted(events(read_stream(streams, arn))[1:]) == [("INSERT", "n1"), ("INSERT", "n2"), ("REMOVE", "old")]
 
 
+def test_one_item_written_twice_in_a_batch_is_one_change(door):
+    """moto takes two puts whose JSON differs as two requests, but N "1" and "1.00" are one key: one change, with
+    the image before the batch and the image after it."""
+    dynamodb, streams = door.client("dynamodb"), door.client("dynamodbstreams")
+    arn = dynamodb.create_table(
+        TableName="counts", BillingMode="PAY_PER_REQUEST",
+        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
+        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "sk", "AttributeType": "N"}],
+        StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"})["TableDescription"]["LatestStreamArn"]
+    dynamodb.put_item(TableName="counts", Item={"pk": S("a"), "sk": {"N": "1"}, "v": S("before")})
+    dynamodb.batch_write_item(RequestItems={"counts": [
+        {"PutRequest": {"Item": {"pk": S("a"), "sk": {"N": "1"}, "v": S("first")}}},
+        {"PutRequest": {"Item": {"pk": S("a"), "sk": {"N": "1.00"}, "v": S("second")}}},
+        {"PutRequest": {"Item": {"pk": S("b"), "sk": {"N": "2"}}}},
+        {"PutRequest": {"Item": {"pk": S("b"), "sk": {"N": "2.0"}}}},
+    ]})
+    records = read_stream(streams, arn)
+    assert events(records) == [("INSERT", "a"), ("MODIFY", "a"), ("INSERT", "b")]
+    assert records[1]["dynamodb"]["OldImage"] == {"pk": S("a"), "sk": {"N": "1"}, "v": S("before")}
+    assert records[1]["dynamodb"]["NewImage"] == {"pk": S("a"), "sk": {"N": "1.00"}, "v": S("second")}
+    assert records[2]["dynamodb"]["NewImage"] == {"pk": S("b"), "sk": {"N": "2.0"}}
+
+
 def test_transact_write_items_commits_all_or_nothing(table):
     dynamodb, streams, arn = table
     dynamodb.put_item(TableName="orders", Item={"pk": S("a"), "v": {"N": "1"}})
