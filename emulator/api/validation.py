@@ -222,14 +222,14 @@ _ATTRIBUTE_NAME_MAX = 65535
 def _plain_attribute_value(value: Any) -> bool:
     """True if `value` is an AttributeValue the generic walk would pass without a word: S, N, SS, NS, BOOL, NULL,
     and L and M of such values. Anything else (B and BS, which need decoding; a wrong type; an unknown member)
-    takes the generic walk, which words the error."""
+    takes the generic walk, which words the error. (Text is checked for UTF-8 only when it is not ASCII.)"""
     if type(value) is not dict:
         return False
     for kind, member in value.items():
         if member is None:
             continue
         if kind == "S" or kind == "N":
-            if type(member) is not str or not _utf8(member):
+            if type(member) is not str or not (member.isascii() or _utf8(member)):
                 return False
         elif kind == "BOOL" or kind == "NULL":
             if type(member) is not bool:
@@ -238,17 +238,21 @@ def _plain_attribute_value(value: Any) -> bool:
             if type(member) is not dict:
                 return False
             for name, element in member.items():
-                if type(name) is not str or len(name) > _ATTRIBUTE_NAME_MAX or not _utf8(name) \
+                if type(name) is not str or len(name) > _ATTRIBUTE_NAME_MAX or not (name.isascii() or _utf8(name)) \
                         or (element is not None and not _plain_attribute_value(element)):
                     return False
         elif kind == "L":
-            if type(member) is not list or not all(element is None or _plain_attribute_value(element)
-                                                   for element in member):
+            if type(member) is not list:
                 return False
+            for element in member:
+                if element is not None and not _plain_attribute_value(element):
+                    return False
         elif kind == "SS" or kind == "NS":
-            if type(member) is not list or not all(element is None or (type(element) is str and _utf8(element))
-                                                   for element in member):
+            if type(member) is not list:
                 return False
+            for element in member:
+                if element is not None and (type(element) is not str or not (element.isascii() or _utf8(element))):
+                    return False
         else:
             return False
     return True
