@@ -1,23 +1,43 @@
-"""Two of moto's DynamoDB model methods, replaced by ones that give the same results in less time.
+"""Some of moto's DynamoDB model methods, replaced by ones that give the same results in less time.
 
 - `Item.__init__`: moto stores an item's attributes in a LimitedSizeDict whose every `__setitem__` sums
   the sizes of all the attributes already there, so building an item is quadratic in its attributes (a
   25-item BatchWriteItem spends most of its time there). Here the running size is kept as the attributes
   go in, each measured once without copies (`_size`): the same ItemSizeTooLarge at the same 405,000 bytes,
-  the same dict.
+  the same dict. Each attribute's DynamoType is built by `_dynamo`, which sets the type and value
+  DynamoType.__init__ would set without its two list() copies and method calls.
+- `Table.put_item` without a condition (no Expected, no ConditionExpression: PutItem's plainest form and every
+  put of a BatchWriteItem): moto's checks in moto's order with moto's errors, but the key sizes measured on
+  the key DynamoTypes already built (`_size`) and the conditions, which are moto's OpDefault (always true)
+  when absent, not parsed; the item's partition looked up once, for the item it replaces and for storing it.
+  Anything with a condition takes moto's own method.
+- `DynamoType.cast_value`, `__hash__` and `__eq__` (every key lookup in a table hashes and compares keys):
+  for S, B and BOOL the value itself and for N its Decimal, as moto's, found by the type directly rather than
+  by five is_*() calls; the other types are moto's own code.
 - `Table.query` on a table's own key (no IndexName): moto sorts every item of the table, then keeps those of
   the queried partition. Here its `all_items` hands the query the queried partition only (found by the
   DynamoType's hash, which agrees with its equality), sorted by the same key.
 
-Installed while an emulator is active (moto_bridge.activate / deactivate). Both are pinned by tests/emulator/test_moto_speedups.py against moto's own methods (kept here as
-`original_item_init` and `original_query`), so a moto upgrade that changes them fails loudly.
+Installed while an emulator is active (moto_bridge.activate / deactivate). All are pinned by
+tests/emulator/test_moto_speedups.py against moto's own methods (kept here as `original_item_init`,
+`original_query` and `original_put_item`), so a moto upgrade that changes them fails loudly.
 """
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
-from moto.dynamodb.exceptions import ItemSizeTooLarge
+from moto.dynamodb.exceptions import (
+    HashKeyTooLong,
+    InvalidAttributeTypeError,
+    ItemSizeTooLarge,
+    MockValidationException,
+    RangeKeyTooLong,
+    SerializationException,
+    ValidationException,
+)
+from moto.dynamodb.limits import HASH_KEY_MAX_LENGTH, RANGE_KEY_MAX_LENGTH
 from moto.dynamodb.models.dynamo_type import DynamoType, Item, LimitedSizeDict
 from moto.dynamodb.models.table import Table
 from moto.dynamodb.models.utilities import bytesize
@@ -26,6 +46,57 @@ ITEM_SIZE_LIMIT = 405000  # moto's LimitedSizeDict limit
 
 original_item_init = Item.__init__
 original_query = Table.query
+original_put_item = Table.put_item
+original_cast_value = DynamoType.cast_value
+original_hash = DynamoType.__hash__
+original_eq = DynamoType.__eq__
+
+_AS_IS = frozenset({"S", "B", "BOOL"})  # the types whose cast value is their value (N: its Decimal)
+
+
+def _cast_value(self: DynamoType) -> Any:
+    kind = self.type
+    if kind in _AS_IS:
+        return self.value
+    if kind == "N":
+        return Decimal(self.value)
+    return original_cast_value.fget(self)
+
+
+def _hash(self: DynamoType) -> int:
+    kind = self.type
+    if kind in _AS_IS:
+        return hash((kind, self.value))
+    if kind == "N":
+        return hash((kind, Decimal(self.value)))
+    return original_hash(self)
+
+
+def _eq(self: DynamoType, other: DynamoType) -> bool:
+    kind = self.type
+    if kind != other.type:
+        return False
+    if kind in _AS_IS:
+        return self.value == other.value
+    if kind == "N":
+        return Decimal(self.value) == Decimal(other.value)
+    return original_eq(self, other)
+
+
+def _dynamo(value: Any) -> DynamoType:
+    """DynamoType(value), built directly for an AttributeValue dict (anything else: by DynamoType itself)."""
+    if type(value) is not dict or not value:
+        return DynamoType(value)
+    for kind, content in value.items():  # DynamoType's type and value: the first member's
+        break
+    built = object.__new__(DynamoType)
+    built.type = kind
+    if kind == "L":
+        content = [_dynamo(element) for element in content]
+    elif kind == "M":
+        content = {name: _dynamo(element) for name, element in content.items()}
+    built.value = content
+    return built
 
 
 def _item_init(self: Item, hash_key: DynamoType, range_key: DynamoType | None, attrs: dict[str, Any]) -> None:
@@ -34,11 +105,60 @@ def _item_init(self: Item, hash_key: DynamoType, range_key: DynamoType | None, a
     self.attrs = stored = LimitedSizeDict()
     size = 0
     for key, value in attrs.items():
-        value = DynamoType(value)
-        size += bytesize(key) + _size(value)
+        sized = _sized(value)
+        if sized is None:  # a value _sized does not take: built, then measured
+            value = _dynamo(value)
+            sized = value, _size(value)
+        value = sized[0]
+        size += (len(key) if type(key) is str and key.isascii() else bytesize(key)) + sized[1]
         if size > ITEM_SIZE_LIMIT:
             raise ItemSizeTooLarge
         dict.__setitem__(stored, key, value)
+
+
+def _sized(value: Any) -> tuple[DynamoType, int] | None:
+    """(_dynamo(value), _size of it) in one walk, for a value of the JSON types a request carries (S, N: str;
+    BOOL, NULL: bool; B: bytes; SS, NS: lists of str; L, M of such values); None for anything else, which the
+    caller builds and measures apart, so that an odd value fails exactly as it would there."""
+    if type(value) is not dict or not value:
+        return None
+    for kind, content in value.items():
+        break
+    kind_of = type(content)
+    if kind == "S" and kind_of is str:
+        size = len(content) if content.isascii() else len(content.encode("utf-8"))
+    elif kind == "N" and kind_of is str:
+        size = len(content)
+    elif (kind == "BOOL" or kind == "NULL") and kind_of is bool:
+        size = 1
+    elif kind == "M" and kind_of is dict:
+        size, members = 0, {}
+        for name, element in content.items():
+            sized = _sized(element)
+            if sized is None or type(name) is not str:
+                return None
+            members[name] = sized[0]
+            size += bytesize(name) + sized[1]
+        content = members
+    elif kind == "L" and kind_of is list:
+        size, elements = 0, []
+        for element in content:
+            sized = _sized(element)
+            if sized is None:
+                return None
+            elements.append(sized[0])
+            size += sized[1]
+        content = elements
+    elif (kind == "SS" or kind == "NS") and kind_of is list and all(type(member) is str for member in content):
+        size = sum(len(member) for member in content) if kind == "NS" else sum(bytesize(member) for member in content)
+    elif kind == "B" and kind_of is bytes:
+        size = len(content)
+    else:
+        return None
+    built = object.__new__(DynamoType)
+    built.type = kind
+    built.value = content
+    return built, size
 
 
 def _size(value: DynamoType) -> int:
@@ -57,6 +177,94 @@ def _size(value: DynamoType) -> int:
     if isinstance(content, bool):
         return 1
     return bytesize(content)
+
+
+def _put_item(self: Table, item_attrs: dict[str, Any], expected: dict[str, Any] | None = None,
+              condition_expression: str | None = None, expression_attribute_names: dict[str, Any] | None = None,
+              expression_attribute_values: dict[str, Any] | None = None, overwrite: bool = False,
+              return_values_on_condition_check_failure: str | None = None) -> Item:
+    if expected is not None or condition_expression:
+        return original_put_item(self, item_attrs, expected, condition_expression, expression_attribute_names,
+                                 expression_attribute_values, overwrite, return_values_on_condition_check_failure)
+    hash_key_attr, range_key_attr = self.hash_key_attr, self.range_key_attr
+    if hash_key_attr not in item_attrs.keys():
+        raise MockValidationException(
+            "One or more parameter values were invalid: Missing the key " + hash_key_attr + " in the item")
+    hash_value = _dynamo(item_attrs[hash_key_attr])
+    if range_key_attr is not None:
+        if range_key_attr not in item_attrs.keys():
+            raise MockValidationException(
+                f"One or more parameter values were invalid: Missing the key {range_key_attr} in the item")
+        range_value = _dynamo(item_attrs[range_key_attr])
+    else:
+        range_value = None
+    if hash_value.type != self.hash_key_type:
+        raise InvalidAttributeTypeError(hash_key_attr, expected_type=self.hash_key_type, actual_type=hash_value.type)
+    if range_value and range_value.type != self.range_key_type:
+        raise InvalidAttributeTypeError(range_key_attr, expected_type=self.range_key_type,
+                                        actual_type=range_value.type)
+    _validate_item_types(self, item_attrs)
+    _validate_key_sizes(self, item_attrs, hash_value, range_value)
+    if range_value:  # get_item, then the store: moto's lookups (self.items is a defaultdict), the partition once
+        partition = self.items[hash_value]
+        current = partition.get(range_value)
+    else:
+        current = self.items.get(hash_value)
+    item = Item(hash_value, range_value, item_attrs)
+    # not overwrite: moto checks get_expected({}) and the absent ConditionExpression, both OpDefault: true
+    if range_value:
+        partition[range_value] = item
+    else:
+        self.items[hash_value] = item  # type: ignore[assignment]
+    if self.stream_shard is not None:
+        self.stream_shard.add(current, item)
+    return item
+
+
+def _validate_item_types(table: Table, item_attrs: dict[str, Any], attr: str | None = None) -> None:
+    """Table._validate_item_types (the same checks, in the same order), with its recursion into each dict value
+    written out one level deep: one call per item and per map rather than one per attribute value."""
+    for key, value in item_attrs.items():
+        if isinstance(value, dict):
+            for kind, content in value.items():  # Table._validate_item_types(value, attr=key)
+                if isinstance(content, dict):
+                    _validate_item_types(table, content, kind)
+                if kind == "N":
+                    table._validate_number_type(content)
+                elif (kind == "S" and type(content) is not str) or kind == "NULL":  # a str S passes both checks
+                    _validate_member(table, kind, content, key)
+        if key == "N" or key == "S" or key == "NULL":
+            _validate_member(table, key, value, attr)
+
+
+def _validate_member(table: Table, key: str, value: Any, attr: str | None) -> None:
+    if key == "N":
+        table._validate_number_type(value)
+    elif key == "S":
+        if isinstance(value, int):
+            raise SerializationException("NUMBER_VALUE cannot be converted to String")
+        if attr and attr in table.table_key_attrs and isinstance(value, dict):
+            raise SerializationException("Start of structure or map found where not expected")
+    elif key == "NULL":
+        if isinstance(value, bool) and value is not True:
+            raise ValidationException("Null attribute value types must have the value of true")
+
+
+def _validate_key_sizes(table: Table, item_attrs: dict[str, Any], hash_value: DynamoType,
+                        range_value: DynamoType | None) -> None:
+    """Table._validate_key_sizes, with the table's own keys measured on the DynamoTypes built from them."""
+    for name in table.hash_key_names:
+        value = item_attrs.get(name)
+        if value:
+            built = hash_value if name == table.hash_key_attr else _dynamo(value)
+            if _size(built) > HASH_KEY_MAX_LENGTH:
+                raise HashKeyTooLong
+    for name in table.range_key_names:
+        value = item_attrs.get(name)
+        if value:
+            built = range_value if name == table.range_key_attr and range_value is not None else _dynamo(value)
+            if _size(built) > RANGE_KEY_MAX_LENGTH:
+                raise RangeKeyTooLong
 
 
 def _sort_key(item: Item) -> Any:  # Table.all_items' order
@@ -86,8 +294,16 @@ def install() -> None:
     """While an emulator is active (moto_bridge.activate): plain moto in the same process keeps its own."""
     Item.__init__ = _item_init  # type: ignore[method-assign]
     Table.query = _query  # type: ignore[method-assign]
+    Table.put_item = _put_item  # type: ignore[method-assign]
+    DynamoType.cast_value = property(_cast_value)  # type: ignore[assignment]
+    DynamoType.__hash__ = _hash  # type: ignore[method-assign]
+    DynamoType.__eq__ = _eq  # type: ignore[method-assign, assignment]
 
 
 def uninstall() -> None:
     Item.__init__ = original_item_init  # type: ignore[method-assign]
     Table.query = original_query  # type: ignore[method-assign]
+    Table.put_item = original_put_item  # type: ignore[method-assign]
+    DynamoType.cast_value = original_cast_value  # type: ignore[assignment]
+    DynamoType.__hash__ = original_hash  # type: ignore[method-assign]
+    DynamoType.__eq__ = original_eq  # type: ignore[method-assign, assignment]
