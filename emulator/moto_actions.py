@@ -22,8 +22,10 @@ from typing import Any, Callable
 from moto import settings as moto_settings
 from moto.core.exceptions import ServiceException
 from moto.core.parse import default_timestamp_parser
-from moto.core.responses import BaseResponse, get_service_model
-from moto.dynamodb.responses import DynamoHandler
+from moto.core.responses import ActionResult, BaseResponse, get_service_model
+from moto.dynamodb.exceptions import MockValidationException
+from moto.dynamodb.models.utilities import DynamoJsonEncoder
+from moto.dynamodb.responses import DynamoHandler, validate_put_has_empty_keys
 from moto.iam.models import get_account_id_from, mark_account_as_visited
 from moto.utilities.utils import get_partition
 from werkzeug.exceptions import HTTPException
@@ -211,6 +213,8 @@ def run(operation: str, shaped: dict[str, Any], account_id: str, region: str, ac
     handler.partition = get_partition(region)
     mark_account_as_visited(account_id=account_id, access_key=access_key, service="dynamodb", region=region)
     try:
+        if operation == "BatchWriteItem":
+            return batch_write_item(handler).result
         return getattr(handler, OPERATIONS[operation])().result
     except HTTPException as error:  # moto's DynamoDB errors (JsonRESTError)
         body = error.get_body()
@@ -219,10 +223,84 @@ def run(operation: str, shaped: dict[str, Any], account_id: str, region: str, ac
         raise MotoError(*_serialized_error(handler, operation, error)) from None
 
 
+# -- BatchWriteItem: moto's action with its per-table work done once per table ---------------------------------
+
+_EMPTY_KEY = ("One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an "
+              "empty string value. Key: {}")  # moto's custom_error_msg for a batch's puts
+
+
+def batch_write_item(handler: DynamoHandler) -> ActionResult:
+    """DynamoHandler.batch_write_item, step for step: each table found (ResourceNotFoundException) and each put's
+    keys checked for empty strings (validate_put_has_empty_keys) in the request's order, then moto's duplicates
+    rule (two puts, or two deletes, whose whole JSON is the same), then every put (Table.put_item) and every
+    delete (the backend's delete_item) in moto's order, and moto's answer. What moto works out per item and the
+    same for every item of a table (the table, the backend, a JSON encoder) is worked out once, and moto's
+    empty-key check runs on the items that have an empty string at all. A request of another form (no member,
+    an AttributeValue without one) is moto's own."""
+    table_batches = handler.body["RequestItems"]
+    if not _plain_batch(table_batches):
+        return handler.batch_write_item()
+    backend = handler.dynamodb_backend
+    put_requests: list[tuple[Any, dict[str, Any]]] = []
+    delete_requests: list[tuple[str, dict[str, Any]]] = []
+    for table_name, table_requests in table_batches.items():
+        table = backend.get_table(table_name)
+        for table_request in table_requests:
+            for request_type, request in table_request.items():  # moto reads the first member only
+                break
+            if request_type == "PutRequest":
+                item = request["Item"]
+                if any(_empty_string(value) for value in item.values()):
+                    validate_put_has_empty_keys(item, table, custom_error_msg=_EMPTY_KEY)  # raises moto's error
+                put_requests.append((table, item))
+            elif request_type == "DeleteRequest":
+                delete_requests.append((table_name, request["Key"]))
+    encode = DynamoJsonEncoder().encode  # what dynamo_json_dump does, with one encoder
+    for requests in (delete_requests, put_requests):
+        dumped = [encode(request[1]) for request in requests]
+        if len(set(dumped)) != len(dumped):
+            raise MockValidationException("Provided list of item keys contains duplicates")
+    for table, item in put_requests:
+        table.put_item(item)  # the backend's put_item: the same table, found by the same name
+    for table_name, keys in delete_requests:
+        backend.delete_item(table_name, keys)
+    return ActionResult({
+        "ConsumedCapacity": [{"TableName": table_name, "CapacityUnits": 1.0, "Table": {"CapacityUnits": 1.0}}
+                             for table_name in table_batches],
+        "ItemCollectionMetrics": {},
+        "UnprocessedItems": {},
+    })
+
+
+def _plain_batch(table_batches: Any) -> bool:
+    """Every request a dict with a member, every put's item a dict of non-empty dicts (what moto's per-item
+    code reads without failing)."""
+    for table_requests in table_batches.values():
+        for table_request in table_requests:
+            if type(table_request) is not dict or not table_request:
+                return False
+            for request_type, request in table_request.items():
+                break
+            if type(request) is not dict:
+                return False
+            if request_type == "PutRequest":
+                item = request.get("Item")
+                if type(item) is not dict or not all(type(value) is dict and value for value in item.values()):
+                    return False
+            elif request_type == "DeleteRequest" and "Key" not in request:
+                return False
+    return True
+
+
+def _empty_string(value: dict[str, Any]) -> bool:
+    """validate_put_has_empty_keys' test of one attribute: an S or B whose first member is ''."""
+    for kind, content in value.items():
+        return kind in ("S", "B") and content == ""
+    return False
+
+
 def _serialized_error(handler: DynamoHandler, operation: str, error: ServiceException) -> tuple[int, dict, bytes]:
     """A ServiceException through moto's own serializer (no DynamoDB error is one today; kept exact if one becomes one)."""
-    from moto.core.responses import ActionResult
-
     handler.querystring = {}
     handler.headers = {"X-Amz-Target": "DynamoDB_20120810." + operation, "Content-Type": "application/x-amz-json-1.0"}
     handler.response_headers = {"server": "amazon.com"}

@@ -133,6 +133,53 @@ SCRIPT: list[tuple[str, Any]] = [
                                                    {"PutRequest": {"Item": {"pk": {"S": "dup"}}}}]}}),
     ("BatchWriteItem", {"RequestItems": {"plain": [{"PutRequest": {"Item": {"pk": {"S": ""}}}}]}}),
     ("BatchWriteItem", {"RequestItems": {"missing": [{"PutRequest": {"Item": {"pk": {"S": "x"}}}}]}}),
+    # BatchWriteItem: Eddy's own rendering of moto's action (moto_actions.batch_write_item), step by step
+    ("BatchWriteItem", {"RequestItems": {"ranged": [  # 25 puts, the bench's shape; then again, unchanged
+        {"PutRequest": {"Item": _row(f"w{i // 10}", i % 10, n={"N": str(i)}, tags={"SS": ["a", "b"]},
+                                     m={"M": {"c": {"S": "Lisbon"}, "a": {"N": "42"}}})}} for i in range(25)]}}),
+    ("BatchWriteItem", {"RequestItems": {"ranged": [
+        {"PutRequest": {"Item": _row(f"w{i // 10}", i % 10, n={"N": str(i)}, tags={"SS": ["a", "b"]},
+                                     m={"M": {"c": {"S": "Lisbon"}, "a": {"N": "42"}}})}} for i in range(25)]}}),
+    ("BatchWriteItem", {"RequestItems": {"ranged": [
+        {"PutRequest": {"Item": _row("w0", 1, n={"N": "1.0"}, b={"B": BLOB})}},  # changed, with a blob
+        {"PutRequest": {"Item": _row("w0", 2, n={"N": "2"}, x={"S": None, "N": "7"})}},  # a null member
+        {"DeleteRequest": {"Key": _row("w0", 3)}}, {"DeleteRequest": {"Key": _row("nobody", 3)}}]},
+        "ReturnConsumedCapacity": "INDEXES", "ReturnItemCollectionMetrics": "SIZE"}),
+    ("BatchWriteItem", {"RequestItems": {"ranged": [  # moto allows a put and a delete of one key: puts go first
+        {"PutRequest": {"Item": _row("w1", 1, v={"S": "put"})}}, {"DeleteRequest": {"Key": _row("w1", 1)}}]}}),
+    ("BatchWriteItem", {"RequestItems": {"ranged": [  # two puts of one key, different items: moto allows them
+        {"PutRequest": {"Item": _row("w1", 2, v={"S": "first"})}},
+        {"PutRequest": {"Item": _row("w1", 2, v={"S": "second"})}}]}}),
+    ("BatchWriteItem", {"RequestItems": {"ranged": [
+        {"DeleteRequest": {"Key": _row("w1", 3)}}, {"DeleteRequest": {"Key": _row("w1", 3)}}]}}),
+    ("BatchWriteItem", {"RequestItems": {"plain": [{"PutRequest": {"Item": {"pk": {"S": "same"}}}}],
+                                         "ranged": [{"PutRequest": {"Item": {"pk": {"S": "same"}}}}]}}),
+    ("BatchWriteItem", {"RequestItems": {"ranged": [  # refused after two puts: those two stay written
+        {"PutRequest": {"Item": _row("w2", 1)}}, {"PutRequest": {"Item": _row("w2", 2)}},
+        {"PutRequest": {"Item": {"pk": {"N": "1"}, "sk": {"N": "3"}}}}, {"PutRequest": {"Item": _row("w2", 4)}}]}}),
+    ("BatchWriteItem", {"RequestItems": {"ranged": [
+        {"PutRequest": {"Item": _row("w3", 1)}}, {"PutRequest": {"Item": _row("w3", 2, big={"S": "x" * 405000})}}]}}),
+    ("BatchWriteItem", {"RequestItems": {"ranged": [
+        {"PutRequest": {"Item": _row("w4", 1)}}, {"PutRequest": {"Item": _row("w4", 2, n={"N": "one"})}}]}}),
+    ("BatchWriteItem", {"RequestItems": {"ranged": [
+        {"PutRequest": {"Item": _row("w5", 1)}}, {"PutRequest": {"Item": {"pk": {"S": "w5"}}}}]}}),
+    ("BatchWriteItem", {"RequestItems": {"ranged": [
+        {"PutRequest": {"Item": _row("w6", 1)}}, {"PutRequest": {"Item": _row("w6", 2, city={"S": ""})}}]}}),
+    ("BatchWriteItem", {"RequestItems": {"ranged": [{"PutRequest": {"Item": _row("", 1)}}]}}),
+    ("BatchWriteItem", {"RequestItems": {"ranged": [{"PutRequest": {"Item": _row("w7", 1, e={"S": ""})}}]}}),
+    ("BatchWriteItem", {"RequestItems": {"ranged": [{"PutRequest": {"Item": _row("w7", 2)}}],
+                                         "missing": [{"PutRequest": {"Item": {"pk": {"S": "x"}}}}]}}),
+    ("BatchWriteItem", {"RequestItems": {"ranged": [{"DeleteRequest": {"Key": {"pk": {"N": "1"}, "sk": {"N": "1"}}}}]}}),
+    ("BatchWriteItem", {"RequestItems": {"ranged": [  # both members: moto reads the first
+        {"PutRequest": {"Item": _row("w8", 1)}, "DeleteRequest": {"Key": _row("w8", 1)}}]}}),
+    ("BatchWriteItem", {"RequestItems": {"arn:aws:dynamodb:us-east-1:123456789012:table/plain": [
+        {"PutRequest": {"Item": {"pk": {"S": "by-arn"}}}}]}}),
+    ("BatchWriteItem", {"RequestItems": {"ranged": [{"PutRequest": {"Item": _row("w9", i)}} for i in range(26)]}}),
+    ("BatchWriteItem", {"RequestItems": {"ranged": [{"PutRequest": {"Item": _row("w11", 1)}}],
+                                         "plain": [{"DeleteRequest": {"Key": {"pk": {"S": "by-arn"}}}}]}}),
+    ("BatchWriteItem", {"RequestItems": {}}),
+    ("BatchWriteItem", {"RequestItems": {"ranged": []}}),
+    ("BatchWriteItem", {"RequestItems": {"ranged": [{"PutRequest": {"Item": _row("w10", 1, bad={"S": 5})}}]}}),
     ("BatchGetItem", {"RequestItems": {"plain": {"Keys": [{"pk": {"S": "batch1"}}, {"pk": {"S": "none"}}]},
                                        "ranged": {"Keys": [_row("p", 1)], "ProjectionExpression": "city"}}}),
     ("BatchGetItem", {"RequestItems": {"plain": {"Keys": [{"pk": {"S": "x"}}, {"pk": {"S": "x"}}]}}}),
