@@ -118,7 +118,11 @@ def _base64(content: Any) -> str:
 def image_of(item: Item | None) -> Image | None:
     if item is None:
         return None
-    return {name: _plain(value) for name, value in item.attrs.items()}
+    image = {}
+    for name, value in item.attrs.items():  # _plain, with its common case (a scalar) written out
+        image[name] = {value.type: value.value} if type(value) is DynamoType and value.type in _SCALARS \
+            else _plain(value)
+    return image
 
 
 def find_table(account_id: str, region: str, table_name: str) -> Table | None:
