@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import base64
 import json
+from decimal import Decimal
 from typing import Any, Callable
 
 from emulator.api.partiql.projection import project
 from emulator.api.partiql.statements import MANDATORY_KEYS, Plan, Schema, plan
 from emulator.api.partiql.syntax import parse
-from emulator.api.partiql.tree import Exists, Insert, Select, is_read
+from emulator.api.partiql.tree import Exists, Insert, Path, Select, is_read
 from emulator.errors import AWSError, DuplicateItemException, ResourceNotFoundException, ValidationException
 
 Call = Callable[[str, dict[str, Any]], tuple[int, dict[str, Any]]]
@@ -111,7 +112,10 @@ class _Runner:
             if params.get("NextToken"):
                 found.params["ExclusiveStartKey"] = _start_key(params["NextToken"])
             result = self.run(found.operation, found.params)
-            body: dict[str, Any] = {"Items": [_projected(found, i) for i in result.get("Items", [])]}
+            items = result.get("Items", [])
+            if found.operation == "Scan" and found.statement.order_by:  # several partitions: ordered here
+                items = _ordered(items, found.statement.order_by)
+            body: dict[str, Any] = {"Items": [_projected(found, i) for i in items]}
             if result.get("LastEvaluatedKey"):
                 body["NextToken"] = base64.b64encode(json.dumps(result["LastEvaluatedKey"]).encode()).decode()
             return body
@@ -239,6 +243,22 @@ class _Runner:
                 items = self.run(found.operation, found.params).get("Items", [])
                 responses += [{"Item": _projected(found, item)} for item in items]
         return responses
+
+
+def _ordered(items: list[dict[str, Any]], order_by: tuple[tuple[Path, bool], ...]) -> list[dict[str, Any]]:
+    """Items sorted by ORDER BY's keys (strings and binaries by their bytes, numbers by value)."""
+    def value(item: dict[str, Any], path: Path) -> tuple:
+        member = item.get(path.elements[0]) if len(path.elements) == 1 else None
+        if not member:
+            return (0, 0)
+        tag, raw = next(iter(member.items()))
+        if tag == "N":
+            return (1, Decimal(raw))
+        return (2, raw.encode() if tag == "S" else base64.b64decode(raw) if tag == "B" else json.dumps(raw))
+
+    for path, descending in reversed(order_by):  # stable sorts, last key first
+        items = sorted(items, key=lambda item: value(item, path), reverse=descending)
+    return items
 
 
 def _keys(key_schema: list[dict[str, str]]) -> tuple[str, ...]:

@@ -24,6 +24,7 @@ from emulator.api.partiql.tree import (
     Compare,
     Delete,
     Exists,
+    In,
     Insert,
     Logical,
     Path,
@@ -85,7 +86,7 @@ def plan(statement: Statement, schema: Schema) -> Plan:
         equalities = key_equalities(statement.where)
         if schema.keys[0] in equalities and any(name not in equalities for name in schema.keys):
             # moto's reading, kept so code written against it runs: each item of the partition that matches
-            return Plan("DeleteEach", _select(Select(schema.table, None, None, statement.where, None), schema).params,
+            return Plan("DeleteEach", _select(Select(schema.table, None, None, statement.where), schema).params,
                         statement)
         key = _key(statement.where, schema)
         params: dict[str, Any] = {"TableName": schema.table, "Key": key}
@@ -175,8 +176,10 @@ def _select(statement: Select, schema: Schema) -> Plan:
             params["KeyConditionExpression"] = " AND ".join(names.condition(c) for c in (partition, sort) if c)
             if rest:
                 params["FilterExpression"] = " AND ".join(names.condition(c) for c in rest)
-            if statement.descending:
+            if _descending(statement.order_by, keys):
                 params["ScanIndexForward"] = False
+    if operation == "Scan" and statement.order_by:
+        _check_order_by(statement, keys[0])
     if operation == "Scan" and statement.where is not None:
         params["FilterExpression"] = names.condition(statement.where)
     params.update(names.request())
@@ -186,6 +189,38 @@ def _select(statement: Select, schema: Schema) -> Plan:
     key = {name: equalities[name] for name in schema.keys}
     schema.check_key(key)
     return Plan(operation, params, statement, key, not has_more_than(statement.where, key))
+
+
+def _descending(order_by: tuple[tuple[Path, bool], ...], keys: tuple[str, ...]) -> bool:
+    """Whether a Query runs backwards: as ORDER BY orders its sort key (or its first key, naming none)."""
+    on_sort_key = [descending for path, descending in order_by if len(keys) > 1 and path == Path((keys[1],))]
+    return (on_sort_key or [descending for _, descending in order_by[:1]] or [False])[0]
+
+
+def _check_order_by(statement: Select, partition_key: str) -> None:
+    """AWS orders the items of one partition, or of several given by = or IN when ORDER BY names the partition
+    key; it refuses anything else."""
+    if statement.where is None:
+        raise ValidationException("Must have WHERE clause in the statement when using ORDER BY clause.")
+    conjuncts = [_key_left(c) for c in _conjuncts(statement.where)]
+    if any(_on_key(c, partition_key, equality=True) for c in conjuncts):
+        return  # one partition
+    if not any(_partitions(c, partition_key) for c in conjuncts):
+        raise ValidationException(
+            "Must have at least one non-optional hash key condition in WHERE clause when using ORDER BY clause.")
+    if all(path != Path((partition_key,)) for path, _ in statement.order_by):
+        raise ValidationException(
+            "Must have hash key in ORDER BY clause when more than one hash key condition specified in WHERE clause.")
+
+
+def _partitions(node: Any, partition_key: str) -> bool:
+    """Whether a condition names partitions by their key: `=`, `IN [...]`, or an OR of those."""
+    key = Path((partition_key,))
+    if isinstance(node, Logical) and node.op == "OR":
+        return _partitions(node.left, partition_key) and _partitions(node.right, partition_key)
+    if isinstance(node, In):
+        return node.operand == key and all(isinstance(value, Value) for value in node.values)
+    return _on_key(_key_left(node), partition_key, equality=True)
 
 
 def _conjuncts(node: Any) -> list[Any]:

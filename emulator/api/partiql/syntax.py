@@ -128,14 +128,18 @@ class _Parser:
         table = self.table()
         index = self.table() if self.accept_punct(".") else None
         where = self.condition() if self.accept_word("WHERE") else None
-        descending = None
+        order_by: list[tuple[tree.Path, bool]] = []
         if self.accept_word("ORDER"):
             self.word("BY")
-            self.path()
-            descending = self.accept_word("DESC")
-            if not descending:
-                self.accept_word("ASC")
-        return tree.Select(table, index, projection, where, descending)
+            while True:
+                key = self.path()
+                descending = self.accept_word("DESC")
+                if not descending:
+                    self.accept_word("ASC")
+                order_by.append((key, descending))
+                if not self.accept_punct(","):
+                    break
+        return tree.Select(table, index, projection, where, tuple(order_by))
 
     def insert(self) -> tree.Insert:
         self.word("INTO")

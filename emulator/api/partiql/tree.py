@@ -78,7 +78,7 @@ class Select:
     index: str | None
     projection: tuple[Path, ...] | None  # None: *
     where: Any
-    descending: bool | None  # ORDER BY ... DESC / ASC, None without ORDER BY
+    order_by: tuple[tuple[Path, bool], ...] = ()  # ORDER BY: each key and whether DESC
 
 
 @dataclass(frozen=True)

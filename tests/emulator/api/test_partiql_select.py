@@ -68,6 +68,21 @@ def test_where_clauses(events, where, parameters, expected):
     assert select(events, f"SELECT * FROM events WHERE {where}", *parameters) == expected
 
 
+@pytest.mark.parametrize("statement, message", [
+    ("SELECT * FROM events ORDER BY sk", "Must have WHERE clause in the statement when using ORDER BY clause."),
+    ("SELECT * FROM events WHERE n = 5 ORDER BY pk", "Must have at least one non-optional hash key condition in "
+                                                     "WHERE clause when using ORDER BY clause."),
+    ("SELECT * FROM events WHERE pk = 'a' OR n = 5 ORDER BY pk", "Must have at least one non-optional hash key "
+                                                                 "condition in WHERE clause when using ORDER BY clause."),
+    ("SELECT * FROM events WHERE pk IN ['a', 'b'] ORDER BY sk", "Must have hash key in ORDER BY clause when more "
+                                                               "than one hash key condition specified in WHERE clause."),
+])
+def test_order_by_refused_as_aws_refuses_it(events, statement, message):
+    with pytest.raises(ClientError) as refused:
+        events.execute_statement(Statement=statement)
+    assert refused.value.response["Error"] == {"Code": "ValidationException", "Message": message}
+
+
 def test_projections_order_indexes_and_pages(events):
     answer = events.execute_statement(Statement="SELECT n, m.x, l[0], absent FROM \"events\" WHERE pk = 'a' AND sk = '1'")
     assert answer["Items"] == [{"n": N("1"), "m": {"M": {"x": N("1")}}, "l": {"L": [S("first")]}}]
@@ -75,6 +90,16 @@ def test_projections_order_indexes_and_pages(events):
     assert keys(answer) == [("a", "3"), ("a", "2"), ("a", "1")]
     answer = events.execute_statement(Statement="SELECT sk FROM events WHERE pk = 'a' ORDER BY sk ASC")
     assert answer["Items"] == [{"sk": S("1")}, {"sk": S("2")}, {"sk": S("3")}]
+    answer = events.execute_statement(Statement="SELECT * FROM events WHERE pk = 'a' ORDER BY pk, sk DESC")
+    assert keys(answer) == [("a", "3"), ("a", "2"), ("a", "1")]
+    # several partitions, ordered by their key (then the sort key), as AWS allows it
+    answer = events.execute_statement(Statement="SELECT * FROM events WHERE pk IN ['c', 'a'] ORDER BY pk DESC, sk")
+    assert keys(answer) == [("c", "1"), ("a", "1"), ("a", "2"), ("a", "3")]
+    answer = events.execute_statement(Statement="SELECT * FROM events WHERE (pk = 'b' OR pk = 'a') AND n > 1 ORDER BY pk")
+    assert keys(answer) == [("a", "2"), ("a", "3"), ("b", "1")]
+    # one partition, read as a Scan (a condition names the sort key twice): still in order
+    answer = events.execute_statement(Statement="SELECT * FROM events WHERE pk = 'a' AND (sk = '3' OR sk = '1') ORDER BY sk")
+    assert keys(answer) == [("a", "1"), ("a", "3")]
     assert select(events, "SELECT * FROM \"events\".\"by_kind\" WHERE kind = 'click'") == [("a", "1"), ("a", "3")]
     assert select(events, "SELECT * FROM events.by_kind") == [("a", "1"), ("a", "2"), ("a", "3"), ("b", "1")]
     pages, token = [], None
