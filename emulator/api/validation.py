@@ -241,8 +241,7 @@ def _plain_attribute_value(value: Any) -> bool:
                 if type(name) is not str or len(name) > _ATTRIBUTE_NAME_MAX or not (name.isascii() or _utf8(name)):
                     return False
                 if type(element) is dict and len(element) == 1:  # the common case, a lone S or N, written out
-                    for inner_kind, inner in element.items():
-                        pass
+                    [(inner_kind, inner)] = element.items()
                     if (inner_kind == "S" or inner_kind == "N") and type(inner) is str and inner.isascii():
                         continue
                 if element is not None and not _plain_attribute_value(element):

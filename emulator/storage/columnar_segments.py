@@ -95,12 +95,13 @@ def remove_temporary_copies(directory: Path) -> None:
 
 
 def _tables(lines: Any) -> Iterator[pa.Table]:
-    """The lines as tables of _ROWS_PER_GROUP rows, parsed a few thousand at a time: Python objects never pile
-    up (a pile of them makes the garbage collector scan it again and again), Arrow arrays are not tracked."""
+    """The lines as tables of _ROWS_PER_GROUP rows, parsed a few thousand at a time, so that only that many
+    lines are Python objects at once (Arrow arrays hold the rest)."""
     batches: list[pa.RecordBatch] = []
     rows = 0
     while True:
-        chunk = [line for line in itertools.islice(lines, _ROWS_PER_BATCH) if line.strip()]
+        read = list(itertools.islice(lines, _ROWS_PER_BATCH))
+        chunk = [line for line in read if line.strip()]
         if chunk:
             records = [json.loads(line) for line in chunk]
             # a line without '"L":' or '"M":' has no nested value: its items' entries are their attributes as they are
@@ -112,10 +113,10 @@ def _tables(lines: Any) -> Iterator[pa.Table]:
                 columns[name] = [None if item is None else _encode(item) for item in columns[name]]
             batches.append(pa.RecordBatch.from_pydict(columns, schema=SCHEMA))
             rows += len(records)
-        if rows >= _ROWS_PER_GROUP or (not chunk and rows):
+        if rows >= _ROWS_PER_GROUP or (not read and rows):
             yield pa.Table.from_batches(batches, schema=SCHEMA)
             batches, rows = [], 0
-        if not chunk:
+        if not read:
             return
 
 
