@@ -49,9 +49,39 @@ _AV_SCALARS = frozenset({"S", "N", "NULL", "BOOL"})
 
 
 def _attribute_value(value: Any) -> Any:
-    """An AttributeValue: the hot shape, written out by hand (moto's parser walks all ten members)."""
+    """An AttributeValue as moto's parser shapes it: the value itself when shaping would change nothing (no
+    null member to drop, no B or BS to decode: most values; a body is decoded afresh for each request, so
+    nothing else holds them), else a shaped copy."""
     if value is None:
         return None
+    return value if _as_given(value) else _reshaped(value)
+
+
+def _as_given(value: dict[str, Any]) -> bool:
+    for kind, content in value.items():
+        if content is None:
+            return False
+        if kind in _AV_SCALARS:
+            continue
+        if kind == "M":
+            if type(content) is not dict:
+                return False
+            for element in content.values():
+                if type(element) is not dict or not _as_given(element):
+                    return False
+        elif kind == "L":
+            if type(content) is not list:
+                return False
+            for element in content:
+                if type(element) is not dict or not _as_given(element):
+                    return False
+        elif kind != "SS" and kind != "NS" or type(content) is not list:
+            return False
+    return True
+
+
+def _reshaped(value: Any) -> Any:
+    """The hot shape, written out by hand (moto's parser walks all ten members)."""
     shaped = {}
     for kind, content in value.items():
         if content is None:

@@ -18,6 +18,11 @@
   the queried partition. Here its `all_items` hands the query the queried partition only (found by the
   DynamoType's hash, which agrees with its equality), sorted by the same key.
 
+- `Item.__new__`: moto's BaseModel appends every instance it makes to its class's `instances_tracked` (for
+  moto's /moto-api/data.json) and lets go of them only at a reset, so every version of every item ever written,
+  and every copy a read hands back, stays in memory, and every full garbage collection walks them all. Items
+  are made without it (moto's data.json lists no DynamoDB items while an emulator runs).
+
 Installed while an emulator is active (moto_bridge.activate / deactivate). All are pinned by
 tests/emulator/test_moto_speedups.py against moto's own methods (kept here as `original_item_init`,
 `original_query` and `original_put_item`), so a moto upgrade that changes them fails loudly.
@@ -45,6 +50,7 @@ from moto.dynamodb.models.utilities import bytesize
 ITEM_SIZE_LIMIT = 405000  # moto's LimitedSizeDict limit
 
 original_item_init = Item.__init__
+original_item_new = Item.__new__
 original_query = Table.query
 original_put_item = Table.put_item
 original_cast_value = DynamoType.cast_value
@@ -81,6 +87,10 @@ def _eq(self: DynamoType, other: DynamoType) -> bool:
     if kind == "N":
         return Decimal(self.value) == Decimal(other.value)
     return original_eq(self, other)
+
+
+def _item_new(cls: type[Item], *args: Any, **kwargs: Any) -> Item:
+    return object.__new__(cls)
 
 
 def _dynamo(value: Any) -> DynamoType:
@@ -293,6 +303,7 @@ def _partition(table: Table, hash_key: DynamoType) -> list[Item]:
 def install() -> None:
     """While an emulator is active (moto_bridge.activate): plain moto in the same process keeps its own."""
     Item.__init__ = _item_init  # type: ignore[method-assign]
+    Item.__new__ = staticmethod(_item_new)  # type: ignore[method-assign, assignment]
     Table.query = _query  # type: ignore[method-assign]
     Table.put_item = _put_item  # type: ignore[method-assign]
     DynamoType.cast_value = property(_cast_value)  # type: ignore[assignment]
@@ -302,6 +313,7 @@ def install() -> None:
 
 def uninstall() -> None:
     Item.__init__ = original_item_init  # type: ignore[method-assign]
+    Item.__new__ = staticmethod(original_item_new)  # type: ignore[method-assign, assignment]
     Table.query = original_query  # type: ignore[method-assign]
     Table.put_item = original_put_item  # type: ignore[method-assign]
     DynamoType.cast_value = original_cast_value  # type: ignore[assignment]

@@ -84,3 +84,30 @@ def test_the_replacements_are_installed_only_while_an_emulator_is_active():
     with emulate(housekeeping_interval=None):
         assert Item.__init__ is moto_speedups._item_init and Table.query is moto_speedups._query
     assert Item.__init__ is moto_speedups.original_item_init and Table.query is moto_speedups.original_query
+
+
+def test_items_are_not_kept_by_motos_instance_tracker_while_an_emulator_runs():
+    """moto keeps every model instance it makes until a reset: every item version ever written, every copy a
+    read handed back. While an emulator runs, items are made without that list (and are freed when replaced)."""
+    import boto3
+
+    from emulator import emulate
+
+    with emulate(housekeeping_interval=None):
+        dynamodb = boto3.client("dynamodb", region_name="us-east-1", aws_access_key_id="a", aws_secret_access_key="b")
+        dynamodb.create_table(TableName="tracked", KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                              AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                              BillingMode="PAY_PER_REQUEST")
+        tracked = len(Item.instances_tracked)
+        for version in range(3):
+            dynamodb.put_item(TableName="tracked", Item={"pk": {"S": "a"}, "v": {"N": str(version)}})
+            dynamodb.batch_write_item(RequestItems={"tracked": [{"PutRequest": {"Item": {"pk": {"S": "b"}}}}]})
+            dynamodb.update_item(TableName="tracked", Key={"pk": {"S": "a"}}, UpdateExpression="SET w = :w",
+                                 ExpressionAttributeValues={":w": {"S": "x"}})
+            assert dynamodb.query(TableName="tracked", KeyConditionExpression="pk = :p",
+                                  ExpressionAttributeValues={":p": {"S": "a"}})["Count"] == 1
+            assert dynamodb.scan(TableName="tracked")["Count"] == 2
+        assert len(Item.instances_tracked) == tracked
+    before = len(Item.instances_tracked)
+    Item(DynamoType({"S": "a"}), None, {"pk": {"S": "a"}})  # plain moto again: tracked as moto tracks
+    assert len(Item.instances_tracked) == before + 1
