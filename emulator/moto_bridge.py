@@ -10,6 +10,7 @@ so that a moto upgrade that moves them fails loudly:
   - `BotocoreStubber.process_request`: moto's in-process hook into botocore. Eddy's router sees every
     request first (DynamoDB, DynamoDB Streams on any host, /_eddy/), the rest goes on to moto.
   - `DynamoHandler`: moto's DynamoDB API, called with a request Eddy has already read.
+  - `Item.eddy_image`: Eddy keeps on each of moto's items the image its last write left (see `_IMAGE`).
   - `UpdateExpressionFunctionEvaluator.get_list_from_ddb_typed_value`: a list_append operand that names no
     attribute is AWS's ValidationException (moto asserts on it unless it is the first operand).
   - `FuncSize.expr` (condition and filter expressions' size()): an item without the attribute does not match,
@@ -116,9 +117,18 @@ def _base64(content: Any) -> str:
     return base64.b64encode(content).decode() if isinstance(content, (bytes, bytearray)) else content
 
 
+#: an item's image as the operation that last wrote it left it, kept on moto's Item: the next change's old image is
+#: that very image (built once, held once by the stream). Dropped whenever moto reports storing the item, which
+#: may have changed it in place (UpdateItem does), and set again when the operation ends.
+_IMAGE = "eddy_image"
+
+
 def image_of(item: Item | None) -> Image | None:
     if item is None:
         return None
+    image = item.__dict__.get(_IMAGE)
+    if image is not None:
+        return image
     image = {}
     for name, value in item.attrs.items():  # _plain, with its common case (a scalar) written out
         image[name] = {value.type: value.value} if type(value) is DynamoType and value.type in _SCALARS \
@@ -179,6 +189,8 @@ class _WriteHook:
 
     def add(self, old: Item | None, new: Item | None) -> None:
         table = self.table
+        if new is not None:
+            new.__dict__.pop(_IMAGE, None)
         item = old if old is not None else new
         hash_key, range_key = item.hash_key, item.range_key
         # the item by moto's own key equality (a DynamoType's type and cast value), hashed once
@@ -201,7 +213,11 @@ def _current_image(account_id: str, region: str, name: str, hash_key: DynamoType
     regions = dict.get(dynamodb_backends, account_id)
     backend = dict.get(regions, region) if regions is not None else None
     current = backend.tables.get(name) if backend is not None else None
-    return image_of(current.get_item(hash_key, range_key)) if current is not None else None
+    item = current.get_item(hash_key, range_key) if current is not None else None
+    if item is None:
+        return None
+    image = item.__dict__[_IMAGE] = image_of(item)
+    return image
 
 
 def _stream_shard(table: Table) -> _WriteHook | None:

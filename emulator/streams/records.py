@@ -16,6 +16,8 @@ Image = dict[str, dict[str, Any]]
 
 TTL_PRINCIPAL = "dynamodb.amazonaws.com"
 
+_compact_json = json.JSONEncoder(separators=(",", ":")).encode  # json.dumps(..., separators=...) without a new encoder each call
+
 
 class EventName(str, Enum):
     INSERT = "INSERT"
@@ -109,14 +111,14 @@ class ChangeRecord:
     def wire(self, view_type: StreamViewType, region: str) -> bytes:
         """The record's JSON as GetRecords sends it, encoded once (a record's stream fixes view type and region)."""
         if self._wire is None:
-            self._wire = json.dumps(self.to_dict(view_type, region), separators=(",", ":")).encode()
+            self._wire = _compact_json(self.to_dict(view_type, region)).encode()
         return self._wire
 
     def to_log_line(self, table_name: str, shard_id: str, commit_records: int) -> bytes:
         """One line of a change-log segment file (the layout is documented in the README); `commit_records`:
         how many records the commit wrote to the stream, over all shards (a reader knows a commit is whole)."""
         return (
-            json.dumps(
+            _compact_json(
                 {
                     "table": table_name,
                     "shard": shard_id,
@@ -130,8 +132,7 @@ class ChangeRecord:
                     "old_image": self.old_image,
                     "new_image": self.new_image,
                     "user_identity": {"type": "Service", "principalId": TTL_PRINCIPAL} if self.by_ttl else None,
-                },
-                separators=(",", ":"),
+                }
             ).encode()
             + b"\n"
         )

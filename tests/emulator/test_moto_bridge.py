@@ -74,3 +74,57 @@ def test_size_of_a_missing_attribute_matches_nothing_instead_of_failing(door):
         dynamodb.put_item(TableName="orders", Item={"pk": {"S": "b"}, "v": {"N": "1"}},
                           ConditionExpression="size(l) = :zero", ExpressionAttributeValues={":zero": {"N": "0"}})
     assert refused.value.response["Error"]["Code"] == "ConditionalCheckFailedException"
+
+
+def test_each_old_image_is_the_item_as_the_previous_write_left_it(emu):
+    """An item keeps the image its last write left (moto_bridge._IMAGE) and hands it to the next change as that
+    change's old image: writes that change the item in place (UpdateItem, PartiQL UPDATE, a transaction), that
+    fail or change nothing, and writes of other kinds in between must all leave the next old image right."""
+    import boto3
+
+    dynamodb = boto3.client("dynamodb", region_name="us-east-1", aws_access_key_id="a", aws_secret_access_key="b")
+    create_table(dynamodb, "orders")
+    key = {"pk": {"S": "p1"}}
+    states = []
+
+    def state() -> None:
+        states.append(dynamodb.get_item(TableName="orders", Key=key, ConsistentRead=True).get("Item"))
+
+    def refused(call, **params) -> None:
+        with pytest.raises(ClientError):
+            call(**params)
+
+    writes = [
+        lambda: dynamodb.put_item(TableName="orders", Item={**key, "v": {"N": "1"}, "l": {"L": [{"S": "a"}]}}),
+        lambda: dynamodb.update_item(TableName="orders", Key=key, UpdateExpression="SET v = v + :one, m = :m",
+                                     ExpressionAttributeValues={":one": {"N": "1"}, ":m": {"M": {"x": {"SS": ["a"]}}}}),
+        lambda: refused(dynamodb.update_item, TableName="orders", Key=key, UpdateExpression="SET v = :v",
+                        ConditionExpression="attribute_not_exists(pk)", ExpressionAttributeValues={":v": {"N": "9"}}),
+        lambda: dynamodb.update_item(TableName="orders", Key=key, UpdateExpression="ADD m.x :b REMOVE l",
+                                     ExpressionAttributeValues={":b": {"SS": ["b"]}}),
+        lambda: dynamodb.put_item(TableName="orders", Item={**key, "v": {"N": "3"}}, ReturnValues="ALL_OLD"),
+        lambda: dynamodb.put_item(TableName="orders", Item={**key, "v": {"N": "3"}}),  # no change: no record
+        lambda: dynamodb.execute_statement(Statement="UPDATE orders SET w = 'x' WHERE pk = 'p1'"),
+        lambda: dynamodb.transact_write_items(TransactItems=[{"Update": {
+            "TableName": "orders", "Key": key, "UpdateExpression": "SET v = :v", "ExpressionAttributeValues": {":v": {"N": "4"}}}}]),
+        lambda: refused(dynamodb.transact_write_items, TransactItems=[
+            {"Update": {"TableName": "orders", "Key": key, "UpdateExpression": "SET v = :v",
+                        "ExpressionAttributeValues": {":v": {"N": "5"}}}},
+            {"ConditionCheck": {"TableName": "orders", "Key": {"pk": {"S": "absent"}},
+                                "ConditionExpression": "attribute_exists(pk)"}}]),
+        lambda: dynamodb.batch_write_item(RequestItems={"orders": [{"PutRequest": {"Item": {**key, "v": {"N": "6"}}}}]}),
+        lambda: dynamodb.delete_item(TableName="orders", Key=key),
+        lambda: dynamodb.update_item(TableName="orders", Key=key, UpdateExpression="SET v = :v",
+                                     ExpressionAttributeValues={":v": {"N": "7"}}),
+    ]
+    state()
+    for write in writes:
+        write()
+        state()
+    changed = [after for before, after in zip(states, states[1:]) if before != after]
+    records = [record for stream in emu.streams.list("123456789012", "us-east-1", "orders")
+               for shard in stream.shards.values() for record in shard.records]
+    assert [record.new_image for record in records] == changed
+    assert [record.old_image for record in records] == [states[0]] + changed[:-1]
+    assert [record.event_name.value for record in records] == (
+        ["INSERT"] + ["MODIFY"] * 6 + ["REMOVE", "INSERT"])
