@@ -11,6 +11,8 @@
   the key DynamoTypes already built (`_size`) and the conditions, which are moto's OpDefault (always true)
   when absent, not parsed; the item's partition looked up once, for the item it replaces and for storing it.
   Anything with a condition takes moto's own method.
+- `Table._validate_item_types`' number check is skipped for plain numbers (digits, an optional fraction, at most
+  20 digits each side), which moto's check would pass.
 - `DynamoType.cast_value`, `__hash__` and `__eq__` (every key lookup in a table hashes and compares keys):
   for S, B and BOOL the value itself and for N its Decimal, as moto's, found by the type directly rather than
   by five is_*() calls; the other types are moto's own code.
@@ -30,6 +32,7 @@ tests/emulator/test_moto_speedups.py against moto's own methods (kept here as `o
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from typing import Any
 
@@ -240,11 +243,17 @@ def _validate_item_types(table: Table, item_attrs: dict[str, Any], attr: str | N
                 if isinstance(content, dict):
                     _validate_item_types(table, content, kind)
                 if kind == "N":
-                    table._validate_number_type(content)
+                    if type(content) is not str or not _plain_number(content):  # moto's check passes these
+                        table._validate_number_type(content)
                 elif (kind == "S" and type(content) is not str) or kind == "NULL":  # a str S passes both checks
                     _validate_member(table, kind, content, key)
         if key == "N" or key == "S" or key == "NULL":
             _validate_member(table, key, value, attr)
+
+
+#: numbers moto's _validate_number_type passes without a word: ASCII digits, no exponent, no blanks, magnitude
+#: between 1E-20 and 1E20 (or zero), far inside DynamoDB's range
+_plain_number = re.compile(r"-?[0-9]{1,20}(?:\.[0-9]{1,20})?").fullmatch
 
 
 def _validate_member(table: Table, key: str, value: Any, attr: str | None) -> None:
