@@ -3,13 +3,17 @@
 Either way the handler gets Lambda's context object and at most its Timeout: a handler that runs longer
 is a failed invocation ("Task timed out after N seconds"), and one that raises or crashes is a failed
 invocation that keeps its error type, message and stack trace. Nothing a handler does takes Eddy down.
-A registered callable that overruns cannot be stopped (Python threads cannot be killed); it is left to
-finish in the background. An overrunning worker subprocess is killed.
+A registered callable gets its own copy of the event, as Lambda's JSON would give it: what it changes in
+the event stays with it (the records' images are the stream's own). A registered callable that overruns
+cannot be stopped (Python threads cannot be killed); it is left to finish in the background. An overrunning
+worker subprocess is killed.
 """
 
 from __future__ import annotations
 
+import copy
 import json
+import marshal
 import os
 import secrets
 import select
@@ -186,6 +190,7 @@ class Invoker:
 
     def _invoke_callable(self, function: Function, event: Any, request_id: str, started: float) -> InvocationResult:
         context = LambdaContext(function, request_id, started + function.timeout)
+        event = _own_copy(event)
         token: dict[str, Any] | None = None
 
         def run() -> Any:
@@ -259,3 +264,11 @@ class Invoker:
     def close(self) -> None:
         self.retire_all()
         self._threads.shutdown(wait=False, cancel_futures=True)
+
+
+def _own_copy(event: Any) -> Any:
+    """A deep copy of an event: through marshal (C speed) for JSON's types, which events are made of."""
+    try:
+        return marshal.loads(marshal.dumps(event))
+    except ValueError:  # a type marshal does not take (a tumbling window's state may hold anything)
+        return copy.deepcopy(event)

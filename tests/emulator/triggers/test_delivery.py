@@ -387,3 +387,34 @@ def test_the_log_line_names_the_function_and_the_table(setup, caplog):
     assert emu.wait_idle(5)["Idle"]
     [line] = [r.getMessage() for r in caplog.records if r.name == "eddy.triggers" and " batch " in r.getMessage()]
     assert line.startswith(f"mapping handler <- orders ({uuid[:8]}) shard ") and " batch 1 OK in " in line
+
+
+def test_what_a_handler_changes_in_its_event_stays_with_it(setup):
+    """Lambda hands each invocation its own JSON: a handler that edits the records it got (here it empties every
+    image, then fails, so the batch is retried) changes neither the retry's event, nor the stream's records, nor
+    the next change's old image."""
+    emu, dynamodb, lam, arn, mapping = setup
+
+    def answer(event, count):
+        for record in event["Records"]:
+            for image in ("Keys", "NewImage", "OldImage"):
+                record["dynamodb"].get(image, {}).clear()
+        if count == 1:
+            raise ValueError("retry me")
+
+    recorder = Recorder(answer)
+    mapping(recorder, MaximumRetryAttempts=1)
+    dynamodb.put_item(TableName="orders", Item={"pk": {"S": "a"}, "v": {"N": "1"}})
+    assert emu.wait_idle(10)["Idle"]
+    dynamodb.put_item(TableName="orders", Item={"pk": {"S": "a"}, "v": {"N": "2"}})
+    assert emu.wait_idle(10)["Idle"]
+    first = {"Keys": {"pk": {"S": "a"}}, "NewImage": {"pk": {"S": "a"}, "v": {"N": "1"}}}
+    seen = [{name: r["dynamodb"][name] for name in ("Keys", "NewImage", "OldImage") if name in r["dynamodb"]}
+            for e in recorder.events for r in e["Records"]]
+    assert seen == [first, first, {**first, "NewImage": {"pk": {"S": "a"}, "v": {"N": "2"}}, "OldImage": first["NewImage"]}]
+    streams = boto3.client("dynamodbstreams", region_name=REGION)
+    [shard] = shards(streams, arn)
+    iterator = streams.get_shard_iterator(StreamArn=arn, ShardId=shard["ShardId"], ShardIteratorType="TRIM_HORIZON")
+    records = streams.get_records(ShardIterator=iterator["ShardIterator"])["Records"]
+    assert [r["dynamodb"].get("OldImage") for r in records] == [None, first["NewImage"]]
+    assert [r["dynamodb"]["NewImage"]["v"] for r in records] == [{"N": "1"}, {"N": "2"}]
