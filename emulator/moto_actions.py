@@ -30,11 +30,16 @@ from moto.iam.models import get_account_id_from, mark_account_as_visited
 from moto.utilities.utils import get_partition
 from werkzeug.exceptions import HTTPException
 
+from emulator.moto_speedups import item_to_put, store_item
+
 #: operations answered here; the rest take moto's full path
 OPERATIONS = {
     "PutItem": "put_item", "GetItem": "get_item", "DeleteItem": "delete_item", "UpdateItem": "update_item",
     "Query": "query", "Scan": "scan", "BatchWriteItem": "batch_write_item", "BatchGetItem": "batch_get_item",
 }
+
+
+_moto_batch_write_item = DynamoHandler.batch_write_item  # moto's own, also while moto_fixes routes it here
 
 
 class NotShaped(Exception):
@@ -260,19 +265,22 @@ _EMPTY_KEY = ("One or more parameter values are not valid. The AttributeValue fo
 
 
 def batch_write_item(handler: DynamoHandler) -> ActionResult:
-    """DynamoHandler.batch_write_item, step for step: each table found (ResourceNotFoundException) and each put's
-    keys checked for empty strings (validate_put_has_empty_keys) in the request's order, then moto's duplicates
-    rule (two puts, or two deletes, whose whole JSON is the same), then every put (Table.put_item) and every
-    delete (the backend's delete_item) in moto's order, and moto's answer. What moto works out per item and the
-    same for every item of a table (the table, the backend, a JSON encoder) is worked out once, and moto's
-    empty-key check runs on the items that have an empty string at all. A request of another form (no member,
-    an AttributeValue without one) is moto's own."""
+    """DynamoHandler.batch_write_item, step for step, except that nothing is written unless everything can be: each
+    table found (ResourceNotFoundException) and each put's keys checked for empty strings (validate_put_has_empty_keys)
+    in the request's order, then moto's duplicates rule (two puts, or two deletes, whose whole JSON is the same), then
+    every put's item built with every check moto's put makes (moto_speedups.item_to_put) and every delete's key read
+    as moto's delete reads it, in moto's order (puts, then deletes), and only then every put stored and every delete
+    made. AWS refuses the whole batch when one request is bad; moto wrote the puts before the bad one. The first
+    bad request's error is moto's, as before. What moto works out per item and the same for every item of a table
+    (the table, the backend, a JSON encoder) is worked out once, and moto's empty-key check runs on the items that
+    have an empty string at all. A request of another form (no member, an AttributeValue without one) is moto's own.
+    """
     table_batches = handler.body["RequestItems"]
     if not _plain_batch(table_batches):
-        return handler.batch_write_item()
+        return _moto_batch_write_item(handler)
     backend = handler.dynamodb_backend
     put_requests: list[tuple[Any, dict[str, Any]]] = []
-    delete_requests: list[tuple[str, dict[str, Any]]] = []
+    delete_requests: list[tuple[Any, dict[str, Any]]] = []
     for table_name, table_requests in table_batches.items():
         table = backend.get_table(table_name)
         for table_request in table_requests:
@@ -284,22 +292,32 @@ def batch_write_item(handler: DynamoHandler) -> ActionResult:
                     validate_put_has_empty_keys(item, table, custom_error_msg=_EMPTY_KEY)  # raises moto's error
                 put_requests.append((table, item))
             elif request_type == "DeleteRequest":
-                delete_requests.append((table_name, request["Key"]))
+                delete_requests.append((table, request["Key"]))
     encode = DynamoJsonEncoder().encode  # what dynamo_json_dump does, with one encoder
     for requests in (delete_requests, put_requests):
         dumped = [encode(request[1]) for request in requests]
         if len(set(dumped)) != len(dumped):
             raise MockValidationException("Provided list of item keys contains duplicates")
-    for table, item in put_requests:
-        table.put_item(item)  # the backend's put_item: the same table, found by the same name
-    for table_name, keys in delete_requests:
-        backend.delete_item(table_name, keys)
+    items = [(table, item_to_put(table, item)) for table, item in put_requests]  # the table found by the same name
+    deleted_keys = [(table, _delete_key(backend, table, keys)) for table, keys in delete_requests]
+    for table, built in items:
+        store_item(table, built)
+    for table, (hash_key, range_key) in deleted_keys:
+        table.delete_item(hash_key, range_key)
     return ActionResult({
         "ConsumedCapacity": [{"TableName": table_name, "CapacityUnits": 1.0, "Table": {"CapacityUnits": 1.0}}
                              for table_name in table_batches],
         "ItemCollectionMetrics": {},
         "UnprocessedItems": {},
     })
+
+
+def _delete_key(backend: Any, table: Any, keys: dict[str, Any]) -> tuple[Any, Any]:
+    """The key moto's backend.delete_item removes, read with its checks (a key attribute missing, then the table's
+    own check of a range key); its condition, absent, is moto's OpDefault, always true."""
+    hash_key, range_key = backend.get_keys_value(table, keys)
+    table.get_item(hash_key, range_key)
+    return hash_key, range_key
 
 
 def _plain_batch(table_batches: Any) -> bool:

@@ -20,6 +20,8 @@ so that a moto upgrade that moves them fails loudly:
   - moto's `Item.__init__`, `Table.put_item` (without a condition), `Table.query` and DynamoType's `cast_value`,
     `__hash__` and `__eq__` are replaced by equivalent, faster ones while an emulator is active
     (emulator/moto_speedups.py); BatchWriteItem's action is written out in emulator/moto_actions.py.
+  - moto's `DynamoDBBackend.update_item` and `DynamoHandler.batch_write_item` are made all or nothing while an
+    emulator is active (emulator/moto_fixes.py): a refused update or batch leaves the table as it was.
   - moto's Kinesis `Stream.put_record`, `split_shard` and `merge_shards` are replaced (emulator/kinesis/moto_kinesis.py, with the reading side):
     moto puts records on closed shards, copies a parent's records into its children and numbers each shard
     from 1; Eddy's keep records where they were put, route only to open shards and number a stream's records
@@ -52,7 +54,7 @@ from moto.kinesis.exceptions import StreamNotFoundError
 from moto.kinesis.models import kinesis_backends
 from werkzeug.exceptions import HTTPException
 
-from emulator import moto_speedups
+from emulator import moto_fixes, moto_speedups
 from emulator.errors import ResourceNotFoundException
 from emulator.messages import Request, Response
 from emulator.streams.capture import Capture, Touch
@@ -75,12 +77,14 @@ def activate(capture: Capture, router: Callable[[Request], Response | None] | No
     if claims is not None:
         _claims = claims
     moto_speedups.install()
+    moto_fixes.install()
 
 
 def deactivate() -> None:
     global _capture, _router, _kinesis_observer
     _capture, _router, _kinesis_observer = None, None, None
     moto_speedups.uninstall()  # plain moto in this process is moto again
+    moto_fixes.uninstall()
 
 
 def kinesis_observer() -> Any:

@@ -10,7 +10,9 @@
   put of a BatchWriteItem): moto's checks in moto's order with moto's errors, but the key sizes measured on
   the key DynamoTypes already built (`_size`) and the conditions, which are moto's OpDefault (always true)
   when absent, not parsed; the item's partition looked up once, for the item it replaces and for storing it.
-  Anything with a condition takes moto's own method.
+  Its two halves are `item_to_put` (every check, the Item built) and `store_item`. One difference: moto looks
+  the item up (leaving an empty partition in its defaultdict) before building it, Eddy after; a refused put
+  leaves nothing. Anything with a condition takes moto's own method.
 - `Table._validate_item_types`' number check is skipped for plain numbers (digits, an optional fraction, at most
   20 digits each side), which moto's check would pass.
 - `DynamoType.cast_value`, `__hash__` and `__eq__` (every key lookup in a table hashes and compares keys):
@@ -199,7 +201,17 @@ def _put_item(self: Table, item_attrs: dict[str, Any], expected: dict[str, Any] 
     if expected is not None or condition_expression:
         return original_put_item(self, item_attrs, expected, condition_expression, expression_attribute_names,
                                  expression_attribute_values, overwrite, return_values_on_condition_check_failure)
-    hash_key_attr, range_key_attr = self.hash_key_attr, self.range_key_attr
+    item = item_to_put(self, item_attrs)
+    # not overwrite: moto checks get_expected({}) and the absent ConditionExpression, both OpDefault: true
+    store_item(self, item)
+    return item
+
+
+def item_to_put(table: Table, item_attrs: dict[str, Any]) -> Item:
+    """The Item a put without a condition stores, built after every check moto's Table.put_item makes, in its order
+    and with its errors (a key missing or of the wrong type, attribute values, key sizes; ItemSizeTooLarge while it
+    is built). Nothing is stored: a BatchWriteItem builds all its items before it stores any."""
+    hash_key_attr, range_key_attr = table.hash_key_attr, table.range_key_attr
     if hash_key_attr not in item_attrs.keys():
         raise MockValidationException(
             "One or more parameter values were invalid: Missing the key " + hash_key_attr + " in the item")
@@ -211,27 +223,29 @@ def _put_item(self: Table, item_attrs: dict[str, Any], expected: dict[str, Any] 
         range_value = _dynamo(item_attrs[range_key_attr])
     else:
         range_value = None
-    if hash_value.type != self.hash_key_type:
-        raise InvalidAttributeTypeError(hash_key_attr, expected_type=self.hash_key_type, actual_type=hash_value.type)
-    if range_value and range_value.type != self.range_key_type:
-        raise InvalidAttributeTypeError(range_key_attr, expected_type=self.range_key_type,
+    if hash_value.type != table.hash_key_type:
+        raise InvalidAttributeTypeError(hash_key_attr, expected_type=table.hash_key_type, actual_type=hash_value.type)
+    if range_value and range_value.type != table.range_key_type:
+        raise InvalidAttributeTypeError(range_key_attr, expected_type=table.range_key_type,
                                         actual_type=range_value.type)
-    _validate_item_types(self, item_attrs)
-    _validate_key_sizes(self, item_attrs, hash_value, range_value)
-    if range_value:  # get_item, then the store: moto's lookups (self.items is a defaultdict), the partition once
-        partition = self.items[hash_value]
-        current = partition.get(range_value)
-    else:
-        current = self.items.get(hash_value)
-    item = Item(hash_value, range_value, item_attrs)
-    # not overwrite: moto checks get_expected({}) and the absent ConditionExpression, both OpDefault: true
+    _validate_item_types(table, item_attrs)
+    _validate_key_sizes(table, item_attrs, hash_value, range_value)
+    return Item(hash_value, range_value, item_attrs)
+
+
+def store_item(table: Table, item: Item) -> None:
+    """Store an item built by item_to_put in place of the one with its key, and tell stream_shard (moto's lookups:
+    self.items is a defaultdict; the partition found once, for the item replaced and for storing)."""
+    hash_value, range_value = item.hash_key, item.range_key
     if range_value:
+        partition = table.items[hash_value]
+        current = partition.get(range_value)
         partition[range_value] = item
     else:
-        self.items[hash_value] = item  # type: ignore[assignment]
-    if self.stream_shard is not None:
-        self.stream_shard.add(current, item)
-    return item
+        current = table.items.get(hash_value)
+        table.items[hash_value] = item  # type: ignore[assignment]
+    if table.stream_shard is not None:
+        table.stream_shard.add(current, item)
 
 
 def _validate_item_types(table: Table, item_attrs: dict[str, Any], attr: str | None = None) -> None:

@@ -1,0 +1,103 @@
+"""moto's DynamoDB writes made all or nothing, as AWS's are: a refused write leaves the table as it was.
+
+- `DynamoDBBackend.update_item`: moto executes an update expression on the stored item in place, and on a key
+  that does not exist it first stores a key-only item (`table.put_item(keys)`), then executes. When the
+  expression fails midway (the item grows over 400 KB: "Item size to update has exceeded the maximum allowed
+  size"; a later action fails) moto answers the error but keeps what it did: the attributes set before the
+  failure, or the new item, which change capture then reports as an INSERT. Here the stored item is copied
+  first (moto's own Item.__deepcopy__, as moto's update_item copies it for its stream record) and, if moto
+  raises, put back as it was, or the item moto created removed, straight in the table's dict: moto's write hook
+  (`stream_shard`) is not told, so capture, diffing each touched item against the table when the operation
+  ends, finds nothing changed. UpdateItem, PartiQL UPDATE (run as UpdateItem) and a transaction's Update all
+  call this method (moto also restores every table a failed transaction wrote).
+- `DynamoHandler.batch_write_item`: moto's full path runs Eddy's rendering of the action
+  (moto_actions.batch_write_item), which checks and builds every put and delete of the batch before it writes
+  any, as the fast path does: AWS refuses the whole batch if one request is bad; moto wrote the puts before it.
+
+Installed beside moto_speedups while an emulator is active (moto_bridge.activate / deactivate); plain moto in
+the same process keeps its own. Pinned by tests/emulator/test_failed_writes.py.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from moto.dynamodb.models import DynamoDBBackend
+from moto.dynamodb.models.dynamo_type import DynamoType, Item
+from moto.dynamodb.models.table import Table
+from moto.dynamodb.responses import DynamoHandler
+
+from emulator import moto_actions
+
+original_update_item = DynamoDBBackend.update_item
+original_batch_write_item = moto_actions._moto_batch_write_item
+
+
+def _update_item(self: DynamoDBBackend, table_name: str, key: dict[str, Any], *args: Any, **kwargs: Any) -> Item:
+    try:
+        table = self.get_table(table_name)  # by name or ARN, as moto finds it
+    except Exception:  # noqa: BLE001 - moto's ResourceNotFoundException, from moto's own method
+        table = None
+    found = _stored(table, key) if table is not None else None
+    if found is None:  # no such table, or a key moto refuses before it stores anything: moto's own
+        return original_update_item(self, table_name, key, *args, **kwargs)
+    hash_key, range_key, before = found
+    saved = copy.deepcopy(before) if before is not None else None
+    try:
+        return original_update_item(self, table_name, key, *args, **kwargs)
+    except BaseException:
+        _put_back(table, hash_key, range_key, saved)
+        raise
+
+
+def _stored(table: Table, key: Any) -> tuple[DynamoType, DynamoType | None, Item | None] | None:
+    """(hash key, range key, the item stored under them or None) as moto's update_item reads the key, or None if
+    it is not a plain key of the table (moto then refuses it before it stores anything)."""
+    if type(key) is not dict or table.hash_key_attr not in key:
+        return None
+    range_attr = table.range_key_attr
+    try:
+        hash_key = DynamoType(key[table.hash_key_attr])
+        range_key = DynamoType(key[range_attr]) if range_attr is not None and range_attr in key else None
+        hash(hash_key), hash(range_key)
+    except Exception:  # noqa: BLE001 - an odd value: moto's own error, from moto's own code
+        return None
+    if range_attr is None:
+        return hash_key, None, table.items.get(hash_key)
+    if range_key is None:
+        return None  # moto's get_item refuses it
+    partition = table.items.get(hash_key)
+    return hash_key, range_key, partition.get(range_key) if partition is not None else None
+
+
+def _put_back(table: Table, hash_key: DynamoType, range_key: DynamoType | None, saved: Item | None) -> None:
+    """The item as it was before the update (None: there was none), without telling moto's write hook."""
+    items: dict[Any, Any] = table.items
+    if range_key is None:
+        if saved is None:
+            items.pop(hash_key, None)
+        else:
+            items[hash_key] = saved
+        return
+    partition = items.get(hash_key)
+    if saved is not None:
+        items[hash_key][range_key] = saved
+    elif partition is not None:
+        partition.pop(range_key, None)
+        if not partition:
+            del items[hash_key]
+
+
+def _batch_write_item(self: DynamoHandler) -> Any:
+    return moto_actions.batch_write_item(self)
+
+
+def install() -> None:
+    DynamoDBBackend.update_item = _update_item  # type: ignore[method-assign]
+    DynamoHandler.batch_write_item = _batch_write_item  # type: ignore[method-assign]
+
+
+def uninstall() -> None:
+    DynamoDBBackend.update_item = original_update_item  # type: ignore[method-assign]
+    DynamoHandler.batch_write_item = original_batch_write_item  # type: ignore[method-assign]
