@@ -19,9 +19,7 @@ so that a moto upgrade that moves them fails loudly:
     table's changes (moto's Kinesis is the store; its API is served by moto in both doors).
   - moto's `Item.__init__`, `Table.put_item` (without a condition), `Table.query` and DynamoType's `cast_value`,
     `__hash__` and `__eq__` are replaced by equivalent, faster ones while an emulator is active
-    (emulator/moto_speedups.py); BatchWriteItem's action is written out in emulator/moto_actions.py.
-  - moto's `DynamoDBBackend.update_item` and `DynamoHandler.batch_write_item` are made all or nothing while an
-    emulator is active (emulator/moto_fixes.py): a refused update or batch leaves the table as it was.
+    (moto_speedups.py); UpdateItem and BatchWriteItem made all or nothing (moto_fixes.py, moto_actions.py).
   - moto's Kinesis `Stream.put_record`, `split_shard` and `merge_shards` are replaced (emulator/kinesis/moto_kinesis.py, with the reading side):
     moto puts records on closed shards, copies a parent's records into its children and numbers each shard
     from 1; Eddy's keep records where they were put, route only to open shards and number a stream's records
