@@ -9,6 +9,8 @@
   "1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must not be
   null" or "2 validation errors detected: ...; ...". Members are named as AWS names them: the first letter in
   lower case, list elements as `keySchema.1.member.keyType`, map values as `item.<key>.member`.
+- Then, the model satisfied, DynamoDB's own rules for an AttributeValue's content (exactly one type, numbers
+  DynamoDB can store, sets not empty and without duplicates, NULL true): emulator/api/attribute_values.py.
 - Members the model does not know are ignored, as AWS ignores them. A table given by name where the model
   also takes its ARN is held to a table name's rules (3 to 255 characters of [a-zA-Z0-9_.-]) everywhere.
 """
@@ -25,6 +27,7 @@ from typing import Any
 import botocore.session
 from botocore.model import OperationModel, OperationNotFoundError, Shape
 
+from emulator.api import attribute_values
 from emulator.errors import SerializationException, UnknownOperationException, ValidationException
 
 MAX_LISTED = 10
@@ -43,6 +46,7 @@ class _Problems(list):
     def __init__(self, moto_checks: bool) -> None:
         super().__init__()
         self.moto_checks = moto_checks
+        self.attribute_values_to_check = False  # an AttributeValue the shortcut did not pass: its content is read
 
 
 @lru_cache(maxsize=None)
@@ -74,6 +78,8 @@ def validate(service: str, operation: str, params: dict[str, Any], *, body_only:
         count = len(problems)
         listed = "; ".join(problems[:MAX_LISTED])
         raise ValidationException(f"{count} validation error{'s' if count > 1 else ''} detected: {listed}")
+    if problems.attribute_values_to_check:
+        attribute_values.check(operation, params, shape)
 
 
 def _name(path: str, member: str) -> str:
@@ -129,11 +135,16 @@ def _structure(shape: Shape, value: Any, path: str, problems: _Problems, body_on
 
 def _value(shape: Shape, value: Any, path: str, problems: _Problems) -> None:
     kind = shape.type_name
-    if shape.name == "AttributeValue" and _plain_attribute_value(value):
-        return  # an item's attributes: most of a write's request, nothing in them the walk below would refuse
+    if shape.name == "AttributeValue":
+        if _plain_attribute_value(value):
+            return  # an item's attributes: most of a write's request, nothing in them anything below would refuse
+        problems.attribute_values_to_check = True
     if kind == "map" and shape.value.name == "AttributeValue" and _plain_attribute_value({"M": value}):
         return  # a whole item (or key) of such attributes, under names AttributeName allows
     if kind == "structure":
+        if shape.name == "WriteRequest" and type(value) is dict \
+                and all(value.get(name) is None for name in shape.members):
+            problems.attribute_values_to_check = True  # an empty request, refused in AttributeValue's words
         _structure(shape, value, path, problems)
     elif kind == "list":
         if not isinstance(value, list):
@@ -143,6 +154,8 @@ def _value(shape: Shape, value: Any, path: str, problems: _Problems) -> None:
         for index, element in enumerate(value, 1):
             if element is not None:
                 _value(shape.member, element, f"{path}.{index}.member", problems)
+            elif shape.member.name == "AttributeValue":
+                problems.attribute_values_to_check = True  # a null where a value belongs
     elif kind == "map":
         if not isinstance(value, dict):
             raise _type_error(shape, value)
@@ -152,6 +165,8 @@ def _value(shape: Shape, value: Any, path: str, problems: _Problems) -> None:
             _value(shape.key, key, f"{path}.{key}.key", problems)
             if element is not None:
                 _value(shape.value, element, f"{path}.{key}.member", problems)
+            elif shape.value.name == "AttributeValue":
+                problems.attribute_values_to_check = True  # a null where a value belongs
     elif kind == "string":
         if not isinstance(value, str):
             raise _type_error(shape, value)
@@ -219,47 +234,79 @@ def _range(shape: Shape, value: float, path: str, problems: _Problems) -> None:
 _ATTRIBUTE_NAME_MAX = 65535
 
 
+#: a number the shortcut passes without reading it further: no exponent, at most 38 characters (so at most 38
+#: digits, well inside DynamoDB's range); anything else is read by attribute_values.number_problem
+_PLAIN_NUMBER = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")
+#: a number set's member the shortcut passes: an integer written as DynamoDB writes it, so that two members are
+#: one value only if they are one string
+_PLAIN_SET_NUMBER = re.compile(r"0|-?[1-9][0-9]{0,36}")
+
+
 def _plain_attribute_value(value: Any) -> bool:
-    """True if `value` is an AttributeValue the generic walk would pass without a word: S, N, SS, NS, BOOL, NULL,
-    and L and M of such values. Anything else (B and BS, which need decoding; a wrong type; an unknown member)
-    takes the generic walk, which words the error. (Text is checked for UTF-8 only when it is not ASCII.)"""
+    """True if `value` is an AttributeValue that neither the generic walk nor DynamoDB's rules for its content
+    would refuse: exactly one of S, N (plain numbers), SS and NS (not empty, no duplicates), BOOL, NULL (true),
+    and L and M of such values. Anything else (B and BS, which need decoding; a wrong type; an unknown member;
+    an exponent) takes the generic walk and attribute_values.check, which word the error. (Text is checked for
+    UTF-8 only when it is not ASCII.)"""
     if type(value) is not dict:
         return False
-    for kind, member in value.items():
-        if member is None:
-            continue
-        if kind == "S" or kind == "N":
-            if type(member) is not str or not (member.isascii() or _utf8(member)):
-                return False
-        elif kind == "BOOL" or kind == "NULL":
-            if type(member) is not bool:
-                return False
-        elif kind == "M":
-            if type(member) is not dict:
-                return False
-            for name, element in member.items():
-                if type(name) is not str or len(name) > _ATTRIBUTE_NAME_MAX or not (name.isascii() or _utf8(name)):
-                    return False
-                if type(element) is dict and len(element) == 1:  # the common case, a lone S or N, written out
-                    [(inner_kind, inner)] = element.items()
-                    if (inner_kind == "S" or inner_kind == "N") and type(inner) is str and inner.isascii():
-                        continue
-                if element is not None and not _plain_attribute_value(element):
-                    return False
-        elif kind == "L":
-            if type(member) is not list:
-                return False
-            for element in member:
-                if element is not None and not _plain_attribute_value(element):
-                    return False
-        elif kind == "SS" or kind == "NS":
-            if type(member) is not list:
-                return False
-            for element in member:
-                if element is not None and (type(element) is not str or not (element.isascii() or _utf8(element))):
-                    return False
-        else:
+    if len(value) == 1:
+        [(kind, member)] = value.items()
+    else:  # members that are None are not there, as for AWS; exactly one must be
+        present = [(kind, member) for kind, member in value.items() if member is not None]
+        if len(present) != 1:
             return False
+        [(kind, member)] = present
+    if kind == "S":
+        if type(member) is not str or not (member.isascii() or _utf8(member)):
+            return False
+    elif kind == "N":
+        if type(member) is not str or len(member) > 38 or not (
+                member.isascii() and member.isdigit() or _PLAIN_NUMBER.fullmatch(member)):
+            return False
+    elif kind == "BOOL":
+        if type(member) is not bool:
+            return False
+    elif kind == "NULL":
+        if member is not True:
+            return False
+    elif kind == "M":
+        if type(member) is not dict:
+            return False
+        for name, element in member.items():
+            if type(name) is not str or len(name) > _ATTRIBUTE_NAME_MAX or not (name.isascii() or _utf8(name)):
+                return False
+            if type(element) is dict and len(element) == 1:  # the common case, a lone S or N, written out
+                [(inner_kind, inner)] = element.items()
+                if type(inner) is str and inner.isascii() and (inner_kind == "S" or inner_kind == "N" and len(
+                        inner) <= 38 and (inner.isdigit() or _PLAIN_NUMBER.fullmatch(inner))):
+                    continue
+            if not _plain_attribute_value(element):
+                return False
+    elif kind == "L":
+        if type(member) is not list:
+            return False
+        for element in member:
+            if not _plain_attribute_value(element):
+                return False
+    elif kind == "SS":
+        if type(member) is not list or not member:
+            return False
+        for element in member:
+            if type(element) is not str or not (element.isascii() or _utf8(element)):
+                return False
+        if len(set(member)) < len(member):
+            return False
+    elif kind == "NS":
+        if type(member) is not list or not member:
+            return False
+        for element in member:
+            if type(element) is not str or not _PLAIN_SET_NUMBER.fullmatch(element):
+                return False
+        if len(set(member)) < len(member):
+            return False
+    else:
+        return False
     return True
 
 

@@ -1,0 +1,218 @@
+"""An AttributeValue's content checked as DynamoDB checks it, after the model's checks, with AWS's words.
+
+    check("PutItem", params, input_shape)   # raises ValidationException for the first bad AttributeValue
+
+The model says what type each member has; DynamoDB also refuses, in this order, member by member:
+- a number it cannot read ("The parameter cannot be converted to a numeric value: b"), one beyond its range
+  (magnitude 1E-130 to 9.99...E+125: "Number overflow. ...", "Number underflow. ...") or with more than 38
+  significant digits; `NULL: false`; an empty set; a set with duplicates (numbers compared by value: 1 and 1.0);
+- then, the members read, a value with none ("Supplied AttributeValue is empty, ...") or several ("... has
+  more than one datatypes set, ..."). Members of M and L are checked the same way, in order.
+Where the value is says how the message is worded: in ExpressionAttributeValues it is "ExpressionAttributeValues
+contains invalid value: <message> for key :v"; in an ExclusiveStartKey most messages start "The provided
+starting key is invalid: ". Values are checked in the order DynamoDB checks the request's members (for
+Query: QueryFilter, ExclusiveStartKey, ExpressionAttributeValues, then KeyConditions), the first one wrong
+answers. (dynalite's tests, written against DynamoDB, are the reference for the words and the order.)
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from typing import Any
+
+from botocore.model import Shape
+
+from emulator.errors import ValidationException
+
+INVALID = "One or more parameter values were invalid: "
+EMPTY = "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes"
+SEVERAL = "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes"
+NOT_A_NUMBER = "The parameter cannot be converted to a numeric value"
+OVERFLOW = "Number overflow. Attempting to store a number with magnitude larger than supported range"
+UNDERFLOW = "Number underflow. Attempting to store a number with magnitude smaller than supported range"
+TOO_PRECISE = "Attempting to store more than 38 significant digits in a Number"
+STARTING_KEY = "The provided starting key is invalid: "
+#: the messages an ExclusiveStartKey's problem is given without STARTING_KEY in front
+_BARE_IN_STARTING_KEY = re.compile(r"contains duplicates|number set|numeric value|significant digits|number with "
+                                   r"magnitude")
+_EXPRESSION_VALUE_KEY = re.compile(r":[0-9a-zA-Z_]+")
+#: a number as Java's BigDecimal reads it: sign, digits with an optional point, optional exponent
+_NUMBER = re.compile(r"([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?")
+MAX_DIGITS, MAX_EXPONENT, MIN_EXPONENT = 38, 125, -130
+_KINDS = ("S", "N", "B", "SS", "NS", "BS", "M", "L", "NULL", "BOOL")
+
+#: members checked before the others, in this order, where DynamoDB does not follow the model's order
+FIRST = {"Query": ("QueryFilter", "ExclusiveStartKey", "ExpressionAttributeValues", "KeyConditions")}
+
+
+def check(operation: str, params: dict[str, Any], shape: Shape) -> None:
+    """Raise AWS's ValidationException for the first AttributeValue in `params` DynamoDB would refuse. The
+    model's own checks have passed: every member has the type the model gives it."""
+    first = FIRST.get(operation, ())
+    names = list(first) + [name for name in shape.members if name not in first]
+    _members(shape, params, names)
+
+
+def _members(shape: Shape, value: dict[str, Any], names: Any) -> None:
+    for name in names:
+        member = value.get(name)
+        if member is None:
+            continue
+        if name == "ExpressionAttributeValues":
+            _expression_values(member)
+        elif name == "ExclusiveStartKey":
+            message = _first_problem(member.values())
+            if message:
+                raise ValidationException(message if _BARE_IN_STARTING_KEY.search(message) else STARTING_KEY + message)
+        else:
+            _walk(shape.members[name], member)
+
+
+def _expression_values(values: dict[str, Any]) -> None:
+    for key, value in values.items():
+        message = problem(value)
+        if message:
+            for other in values:  # DynamoDB reads every key before any value (a bad key alone is moto's to word)
+                if not _EXPRESSION_VALUE_KEY.fullmatch(other):
+                    raise ValidationException(
+                        f'ExpressionAttributeValues contains invalid key: Syntax error; key: "{other}"')
+            raise ValidationException(f"ExpressionAttributeValues contains invalid value: {message} for key {key}")
+
+
+def _first_problem(values: Any) -> str | None:
+    for value in values:
+        message = problem(value)
+        if message:
+            return message
+    return None
+
+
+def _walk(shape: Shape, value: Any) -> None:
+    if shape.name == "AttributeValue":
+        message = problem(value)
+        if message:
+            raise ValidationException(message)
+        return
+    kind = shape.type_name
+    if kind == "structure":
+        if shape.name == "WriteRequest" and all(value.get(name) is None for name in shape.members):
+            raise ValidationException(SEVERAL)  # an empty request in BatchWriteItem: AWS's words
+        _members(shape, value, shape.members)
+    elif kind == "list":
+        for element in value:
+            if element is not None or shape.member.name == "AttributeValue":
+                _walk(shape.member, element)
+    elif kind == "map":
+        for element in value.values():
+            if element is not None or shape.value.name == "AttributeValue":
+                _walk(shape.value, element)
+
+
+def problem(value: Any) -> str | None:
+    """AWS's message for what is wrong with an AttributeValue (None: nothing). `value` is a dict whose members
+    have the model's types; members that are None or unknown to the model are not there, as for AWS."""
+    if value is None:
+        return EMPTY  # a null where a value belongs (AWS's words for it unknown: read as a value with no type)
+    kinds = 0
+    for kind, member in value.items():
+        if member is None or kind not in _KINDS:
+            continue
+        kinds += 1
+        message = None
+        if kind == "N":
+            message = number_problem(member)
+        elif kind == "NULL" and member is not True:
+            message = INVALID + "Null attribute value types must have the value of true"
+        elif kind == "SS" or kind == "NS" or kind == "BS":
+            message = _set_problem(kind, member)
+        elif kind == "M":
+            message = _first_problem(member.values())
+        elif kind == "L":
+            message = _first_problem(member)
+        if message:
+            return message
+    if kinds == 0:
+        return EMPTY
+    return SEVERAL if kinds > 1 else None
+
+
+def _set_problem(kind: str, members: list[Any]) -> str | None:
+    if not members:
+        return INVALID + {"SS": "An string set  may not be empty", "NS": "An number set  may not be empty",
+                          "BS": "Binary sets should not be empty"}[kind]
+    if kind == "NS":
+        for member in members:
+            message = number_problem(member) if member is not None else NOT_A_NUMBER
+            if message:
+                return message
+        if len({_number_value(member) for member in members}) < len(members):
+            return "Input collection contains duplicates"
+        return None
+    if any(member is None for member in members):
+        return EMPTY  # a null inside a set (AWS's words for it unknown: read as a value with no type)
+    if kind == "SS":
+        if len(set(members)) < len(members):
+            return INVALID + f"Input collection [{', '.join(members)}] contains duplicates."
+    elif len({_bytes(member) for member in members}) < len(members):
+        return INVALID + f"Input collection [{', '.join(members)}]of type BS contains duplicates."
+    return None
+
+
+def _bytes(text: str) -> bytes:
+    try:
+        return base64.b64decode(text)
+    except (binascii.Error, ValueError):
+        return text.encode()
+
+
+def number_problem(text: str) -> str | None:
+    """AWS's message for a number it would refuse (None: it is a number DynamoDB stores)."""
+    if not text:
+        return NOT_A_NUMBER
+    parsed = _parse(text)
+    if parsed is None:
+        return f"{NOT_A_NUMBER}: {text}"
+    digits, exponent = parsed
+    if not digits:
+        return None  # zero
+    if exponent > MAX_EXPONENT:
+        return OVERFLOW
+    if exponent < MIN_EXPONENT:
+        return UNDERFLOW
+    if len(digits) > MAX_DIGITS:
+        return TOO_PRECISE
+    return None
+
+
+def _parse(text: str) -> tuple[str, int] | None:
+    """A number's significant digits (no leading or trailing zeros; "" for zero) and the power of ten of the
+    first of them (1.5 -> ("15", 0), 0.02 -> ("2", -2)); None if it is no number."""
+    match = _NUMBER.fullmatch(text)
+    if match is None:
+        return None
+    _, whole, fraction, exponent = match.groups()
+    if not whole and not fraction:
+        return None
+    fraction = fraction or ""
+    written = (whole + fraction).lstrip("0")
+    digits = written.rstrip("0")
+    if not digits:
+        return "", 0
+    if exponent is None:
+        power = 0
+    elif len(exponent.lstrip("+-").lstrip("0")) > 30:  # beyond any range: only its sign matters
+        power = -(10 ** 31) if exponent.startswith("-") else 10 ** 31
+    else:
+        power = int(exponent)
+    leading_zeros = len(whole) + len(fraction) - len(written)
+    return digits, len(whole) - 1 - leading_zeros + power
+
+
+def _number_value(text: str) -> tuple[str, str, int]:
+    """A number's value, for comparing a set's members: 1, 1.0 and 10E-1 are one value."""
+    parsed = _parse(text)
+    digits, exponent = parsed if parsed is not None else (text, 0)
+    sign = "-" if text.startswith("-") and digits else ""
+    return sign, digits, exponent
