@@ -69,6 +69,29 @@ class LimitExceededException(AWSError):
     code = "LimitExceededException"
 
 
+class GlobalTableNotFoundException(AWSError):
+    code = "GlobalTableNotFoundException"
+
+
+class ExportNotFoundException(AWSError):
+    code = "ExportNotFoundException"
+
+
+class ImportNotFoundException(AWSError):
+    code = "ImportNotFoundException"
+
+
+class NotEmulated(AWSError):
+    """An operation of the service that Eddy does not emulate: AWS's common NotImplemented error (HTTP 501,
+    which botocore does not retry)."""
+
+    code = "NotImplemented"
+    status = 501
+
+    def __init__(self, service: str, operation: str) -> None:
+        super().__init__(f"Eddy does not emulate {service}'s {operation}")
+
+
 class InternalServerError(AWSError):
     code = "InternalServerError"
     status = 500

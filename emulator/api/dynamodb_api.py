@@ -15,7 +15,7 @@ import zlib
 from typing import Any
 
 from emulator import moto_bridge
-from emulator.api import dynamodb_fast, kinesis_destinations_api, partiql, validation
+from emulator.api import absent_features, dynamodb_fast, kinesis_destinations_api, partiql, validation
 from emulator.api.streams_api import parse_body
 from emulator.engine import Emulator
 from emulator.errors import AWSError, ValidationException, constraint_violation
@@ -43,6 +43,9 @@ def handle(emulator: Emulator, operation: str, request: Request) -> Response:
     try:
         params = parse_body(request.body)  # the one decoding of the body: the fast path takes it as it is
         validation.validate("dynamodb", operation, params)  # as AWS checks it, before moto or the engine
+        absent = absent_features.answer(emulator, operation, request, params)  # features Eddy does not have
+        if absent is not None:
+            return absent
         if operation in kinesis_destinations_api.OPERATIONS:  # Eddy's own: moto has no Kinesis destinations
             return kinesis_destinations_api.handle(emulator, operation, request)
         if operation == "CreateTable":
