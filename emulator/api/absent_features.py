@@ -8,10 +8,8 @@ validation and before moto, which lacks these operations or fails on some valid 
 - bulk operations and imports: none listed; an unknown bulk operation, export or import is not found;
 - Time to Live and exports: moto's answers, with AWS's error for a missing table and the requests moto fails on
   (ListExports without TableArn, ExportTableToPointInTime without S3Prefix) completed before moto sees them.
-NOT_EMULATED lists the operations Eddy does not emulate at all: HTTP 501, AWS's NotImplemented error.
-
-    >>> "CreateGlobalTable" in NOT_EMULATED
-    True
+NOT_EMULATED lists the operations Eddy does not emulate at all: HTTP 501, AWS's NotImplemented error (the README's
+"Known differences from AWS" shows one, run by tests/test_readme.py).
 """
 
 from __future__ import annotations
@@ -155,7 +153,7 @@ def list_exports(emulator: Emulator, request: Request, params: Params) -> Respon
             if (table["AccountId"], table["Region"]) == (account_id, region):
                 response = _moto(request, "ListExports", {"TableArn": table["TableArn"]})
                 summaries += json.loads(response.body).get("ExportSummaries", [])
-    return json_response({"ExportSummaries": summaries[: params.get("MaxResults") or None]})
+    return json_response({"ExportSummaries": summaries})  # in one page, as moto lists them
 
 
 def export_table(emulator: Emulator, request: Request, params: Params) -> Response | None:
