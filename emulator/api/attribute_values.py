@@ -27,6 +27,8 @@ from botocore.model import Shape
 from emulator.errors import ValidationException
 
 INVALID = "One or more parameter values were invalid: "
+#: a message AWS gives whole wherever the value is (not wrapped for ExpressionAttributeValues)
+WHOLE = "1 validation error detected: "
 EMPTY = "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes"
 SEVERAL = "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes"
 NOT_A_NUMBER = "The parameter cannot be converted to a numeric value"
@@ -65,7 +67,8 @@ def _members(shape: Shape, value: dict[str, Any], names: Any) -> None:
         elif name == "ExclusiveStartKey":
             message = _first_problem(member.values())
             if message:
-                raise ValidationException(message if _BARE_IN_STARTING_KEY.search(message) else STARTING_KEY + message)
+                raise ValidationException(message if message.startswith(WHOLE) or _BARE_IN_STARTING_KEY.search(message)
+                                          else STARTING_KEY + message)
         else:
             _walk(shape.members[name], member)
 
@@ -73,6 +76,8 @@ def _members(shape: Shape, value: dict[str, Any], names: Any) -> None:
 def _expression_values(values: dict[str, Any]) -> None:
     for key, value in values.items():
         message = problem(value)
+        if message and message.startswith(WHOLE):
+            raise ValidationException(message)
         if message:
             for other in values:  # DynamoDB reads every key before any value (a bad key alone is moto's to word)
                 if not _EXPRESSION_VALUE_KEY.fullmatch(other):
@@ -124,7 +129,7 @@ def problem(value: Any) -> str | None:
         if kind == "N":
             message = number_problem(member)
         elif kind == "NULL" and member is not True:
-            message = INVALID + "Null attribute value types must have the value of true"
+            message = "Null attribute value types must have the value of true"  # moto's words (AWS's unverified)
         elif kind == "SS" or kind == "NS" or kind == "BS":
             message = _set_problem(kind, member)
         elif kind == "M":
@@ -139,9 +144,10 @@ def problem(value: Any) -> str | None:
 
 
 def _set_problem(kind: str, members: list[Any]) -> str | None:
-    if not members:
-        return INVALID + {"SS": "An string set  may not be empty", "NS": "An number set  may not be empty",
-                          "BS": "Binary sets should not be empty"}[kind]
+    if not members:  # SS and NS: AWS's words, as moto's AWS-verified tests record them, in every place
+        return {"SS": WHOLE + INVALID + "An string set  may not be empty",
+                "NS": WHOLE + INVALID + "An number set  may not be empty",
+                "BS": INVALID + "Binary sets should not be empty"}[kind]
     if kind == "NS":
         for member in members:
             message = number_problem(member) if member is not None else NOT_A_NUMBER
