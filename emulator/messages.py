@@ -31,6 +31,14 @@ class Request:
     def path(self) -> str:
         return urlsplit(self.url).path or "/"
 
+    def for_target(self, target: str, params: Any) -> Request:
+        """Another JSON request from the same caller: X-Amz-Target `target`, body `params`; the headers of the body
+        it replaces (its length and checksum) dropped."""
+        headers = {name: value for name, value in self.headers.items()
+                   if name.lower() not in ("x-amz-target", "content-length", "x-amz-crc32")}
+        headers["X-Amz-Target"] = target
+        return Request(self.method, self.url, headers, json.dumps(params).encode())
+
 
 @dataclass
 class Response:

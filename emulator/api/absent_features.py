@@ -37,16 +37,10 @@ NOT_EMULATED = (
 )
 
 
-def _request(request: Request, operation: str, params: Params) -> tuple[Request, bytes]:
-    """Another DynamoDB request for the same caller, to be run by moto."""
-    headers = {name: value for name, value in request.headers.items()
-               if name.lower() not in ("x-amz-target", "content-length", "x-amz-crc32")}
-    headers["X-Amz-Target"] = "DynamoDB_20120810." + operation
-    return Request(request.method, request.url, headers), json.dumps(params).encode()
-
-
 def _moto(request: Request, operation: str, params: Params) -> Response:
-    return moto_bridge.DynamoDBCall(*_request(request, operation, params)).run()
+    """Another DynamoDB request for the same caller, run by moto."""
+    inner = request.for_target("DynamoDB_20120810." + operation, params)
+    return moto_bridge.DynamoDBCall(inner, inner.body).run()
 
 
 def _table_not_found(name: str) -> ResourceNotFoundException:

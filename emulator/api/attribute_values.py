@@ -67,8 +67,8 @@ def _members(shape: Shape, value: dict[str, Any], names: Any) -> None:
         elif name == "ExclusiveStartKey":
             message = _first_problem(member.values())
             if message:
-                raise ValidationException(message if message.startswith(WHOLE) or _BARE_IN_STARTING_KEY.search(message)
-                                          else STARTING_KEY + message)
+                bare = message.startswith(WHOLE) or _BARE_IN_STARTING_KEY.search(message)
+                raise ValidationException(message if bare else STARTING_KEY + message)
         else:
             _walk(shape.members[name], member)
 
@@ -76,14 +76,14 @@ def _members(shape: Shape, value: dict[str, Any], names: Any) -> None:
 def _expression_values(values: dict[str, Any]) -> None:
     for key, value in values.items():
         message = problem(value)
-        if message and message.startswith(WHOLE):
+        if not message:
+            continue
+        if message.startswith(WHOLE):
             raise ValidationException(message)
-        if message:
-            for other in values:  # DynamoDB reads every key before any value (a bad key alone is moto's to word)
-                if not _EXPRESSION_VALUE_KEY.fullmatch(other):
-                    raise ValidationException(
-                        f'ExpressionAttributeValues contains invalid key: Syntax error; key: "{other}"')
-            raise ValidationException(f"ExpressionAttributeValues contains invalid value: {message} for key {key}")
+        for other in values:  # DynamoDB reads every key before any value (a bad key alone is moto's to word)
+            if not _EXPRESSION_VALUE_KEY.fullmatch(other):
+                raise ValidationException(f'ExpressionAttributeValues contains invalid key: Syntax error; key: "{other}"')
+        raise ValidationException(f"ExpressionAttributeValues contains invalid value: {message} for key {key}")
 
 
 def _first_problem(values: Any) -> str | None:

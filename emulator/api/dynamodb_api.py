@@ -85,12 +85,8 @@ def handle(emulator: Emulator, operation: str, request: Request) -> Response:
 
 def _run(request: Request, operation: str, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:
     """Another DynamoDB operation for the same caller (a PartiQL statement's item operation): status, body."""
-    headers = {name: value for name, value in request.headers.items()
-               if name.lower() not in ("x-amz-target", "content-length", "x-amz-crc32")}
-    headers["X-Amz-Target"] = TARGET_PREFIX + operation
-    body = json.dumps(params).encode()
-    inner = Request(request.method, request.url, headers, body)
-    response = dynamodb_fast.answer(operation, inner, params) or moto_bridge.DynamoDBCall(inner, body).run()
+    inner = request.for_target(TARGET_PREFIX + operation, params)
+    response = dynamodb_fast.answer(operation, inner, params) or moto_bridge.DynamoDBCall(inner, inner.body).run()
     return response.status, json.loads(response.body or b"{}")
 
 
@@ -191,9 +187,6 @@ def _enable(emulator: Emulator, call: moto_bridge.DynamoDBCall, table: Any, view
 
 def _describe_as(response: Response, request: Request, table: Any, key: str) -> Response:
     """`response` with its body replaced by moto's own DescribeTable of the table (now showing the stream)."""
-    headers = {k: v for k, v in request.headers.items() if k.lower() not in ("x-amz-target", "content-length")}
-    headers["X-Amz-Target"] = TARGET_PREFIX + "DescribeTable"
-    described = moto_bridge.DynamoDBCall(
-        Request("POST", request.url, headers), json.dumps({"TableName": table.name}).encode()
-    ).run()
+    inner = request.for_target(TARGET_PREFIX + "DescribeTable", {"TableName": table.name})
+    described = moto_bridge.DynamoDBCall(inner, inner.body).run()
     return moto_bridge.with_body(response, {key: json.loads(described.body)["Table"]})
