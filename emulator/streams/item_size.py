@@ -18,6 +18,9 @@ from typing import Any
 
 
 def number_size(text: str) -> int:
+    digits = (text[1:] if text[:1] == "-" else text).replace(".", "", 1)
+    if digits.isascii() and digits.isdigit():  # the common case, without an exponent: read as it is written
+        return (len(digits.strip("0") or "0") + 1) // 2 + 1
     try:
         digits = Decimal(text).as_tuple().digits
     except (InvalidOperation, ValueError):
@@ -38,7 +41,7 @@ def binary_size(value: Any) -> int:
 def attribute_value_size(value: dict[str, Any]) -> int:
     (kind, content), = value.items()
     if kind == "S":
-        return len(content.encode())
+        return len(content) if content.isascii() else len(content.encode())
     if kind == "N":
         return number_size(content)
     if kind == "B":
@@ -59,6 +62,8 @@ def attribute_value_size(value: dict[str, Any]) -> int:
 
 
 def item_size(item: dict[str, dict[str, Any]] | None) -> int:
-    if not item:
-        return 0
-    return sum(len(name.encode()) + attribute_value_size(value) for name, value in item.items())
+    size = 0
+    if item:
+        for name, value in item.items():
+            size += (len(name) if name.isascii() else len(name.encode())) + attribute_value_size(value)
+    return size

@@ -32,6 +32,10 @@ class StreamViewType(str, Enum):
     NEW_AND_OLD_IMAGES = "NEW_AND_OLD_IMAGES"
 
 
+_NEW_VIEWS = frozenset({StreamViewType.NEW_IMAGE, StreamViewType.NEW_AND_OLD_IMAGES})
+_OLD_VIEWS = frozenset({StreamViewType.OLD_IMAGE, StreamViewType.NEW_AND_OLD_IMAGES})
+
+
 class ChangeRecord:
     """A change as the log holds it: sequence number, event, keys, both images, commit version and time."""
 
@@ -46,6 +50,7 @@ class ChangeRecord:
         "commit_version",
         "by_ttl",
         "_wire",
+        "_size_bytes",
     )
 
     def __init__(
@@ -71,6 +76,7 @@ class ChangeRecord:
         self.commit_version = commit_version
         self.by_ttl = by_ttl
         self._wire: bytes | None = None
+        self._size_bytes: tuple[StreamViewType, int] | None = None
 
     def to_dict(self, view_type: StreamViewType, region: str) -> dict[str, Any]:
         """The record as GetRecords returns it (userIdentity members capitalised, as in the API model)."""
@@ -78,15 +84,17 @@ class ChangeRecord:
             "ApproximateCreationDateTime": int(self.created_at),
             "Keys": self.keys,
         }
-        size = item_size(self.keys)
-        if view_type in (StreamViewType.NEW_IMAGE, StreamViewType.NEW_AND_OLD_IMAGES) and self.new_image is not None:
-            dynamodb["NewImage"] = self.new_image
-            size += item_size(self.new_image)
-        if view_type in (StreamViewType.OLD_IMAGE, StreamViewType.NEW_AND_OLD_IMAGES) and self.old_image is not None:
-            dynamodb["OldImage"] = self.old_image
-            size += item_size(self.old_image)
+        new_image = self.new_image if view_type in _NEW_VIEWS else None
+        old_image = self.old_image if view_type in _OLD_VIEWS else None
+        if new_image is not None:
+            dynamodb["NewImage"] = new_image
+        if old_image is not None:
+            dynamodb["OldImage"] = old_image
         dynamodb["SequenceNumber"] = str(self.sequence_number)
-        dynamodb["SizeBytes"] = size
+        sized = self._size_bytes  # measured once: a record is read by GetRecords and by each mapping's poller
+        if sized is None or sized[0] is not view_type:
+            sized = self._size_bytes = (view_type, item_size(self.keys) + item_size(new_image) + item_size(old_image))
+        dynamodb["SizeBytes"] = sized[1]
         dynamodb["StreamViewType"] = view_type.value
         record: dict[str, Any] = {
             "eventID": self.event_id,
@@ -155,6 +163,7 @@ class LoggedRecord(ChangeRecord):
         self.created_at = created_at
         self._line = line
         self._wire = None
+        self._size_bytes = None
 
     def __getattr__(self, name: str) -> Any:
         if name not in _LAZY_FIELDS:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 import pytest
 
-from emulator.streams.item_size import item_size
+from emulator.streams.item_size import item_size, number_size
 from emulator.streams.records import ChangeRecord, EventName, StreamViewType
 
 from tests.emulator.helpers import create_table, read_stream
@@ -34,6 +35,14 @@ def test_aws_documentation_examples_of_size_bytes():
 ])
 def test_item_size_rules(value, size):
     assert item_size({"a": value}) == 1 + size
+
+
+@pytest.mark.parametrize("text", ["0", "-0", "7", "-7", "10", "100200", "0012", "1.5", "-12.3400", "0.000123",
+                                  "123456789012345678901234567890123456789", ".5", "5.", "-.25", "1E+10", "1.5e-3"])
+def test_number_size_is_one_byte_per_two_significant_digits_plus_one(text):
+    """Plain numbers are measured without Decimal: the same sizes as Decimal's significant digits give."""
+    digits = "".join(map(str, Decimal(text).as_tuple().digits)).strip("0") or "0"
+    assert number_size(text) == (len(digits) + 1) // 2 + 1
 
 
 def test_record_fields(door):
