@@ -248,8 +248,8 @@ def run(operation: str, shaped: dict[str, Any], account_id: str, region: str, ac
     handler.partition = get_partition(region)
     mark_account_as_visited(account_id=account_id, access_key=access_key, service="dynamodb", region=region)
     try:
-        if operation == "BatchWriteItem":
-            return batch_write_item(handler).result
+        if operation == "BatchWriteItem":  # the body passed Eddy's validation (dynamodb_api.handle)
+            return batch_write_item(handler, validated=True).result
         return getattr(handler, OPERATIONS[operation])().result
     except HTTPException as error:  # moto's DynamoDB errors (JsonRESTError)
         body = error.get_body()
@@ -264,7 +264,7 @@ _EMPTY_KEY = ("One or more parameter values are not valid. The AttributeValue fo
               "empty string value. Key: {}")  # moto's custom_error_msg for a batch's puts
 
 
-def batch_write_item(handler: DynamoHandler) -> ActionResult:
+def batch_write_item(handler: DynamoHandler, *, validated: bool = False) -> ActionResult:
     """DynamoHandler.batch_write_item, step for step, except that nothing is written unless everything can be: each
     table found (ResourceNotFoundException) and each put's keys checked for empty strings (validate_put_has_empty_keys)
     in the request's order, then moto's duplicates rule (two puts, or two deletes, whose whole JSON is the same), then
@@ -274,6 +274,7 @@ def batch_write_item(handler: DynamoHandler) -> ActionResult:
     bad request's error is moto's, as before. What moto works out per item and the same for every item of a table
     (the table, the backend, a JSON encoder) is worked out once, and moto's empty-key check runs on the items that
     have an empty string at all. A request of another form (no member, an AttributeValue without one) is moto's own.
+    `validated`: the body passed Eddy's validation, so moto's attribute value checks are not made again.
     """
     table_batches = handler.body["RequestItems"]
     if not _plain_batch(table_batches):
@@ -293,12 +294,12 @@ def batch_write_item(handler: DynamoHandler) -> ActionResult:
                 put_requests.append((table, item))
             elif request_type == "DeleteRequest":
                 delete_requests.append((table, request["Key"]))
-    encode = DynamoJsonEncoder().encode  # what dynamo_json_dump does, with one encoder
-    for requests in (delete_requests, put_requests):
-        dumped = [encode(request[1]) for request in requests]
+    key_names = sorted({name for table, _ in put_requests for name in table.table_key_attrs})
+    for requests in (delete_requests, _alike(put_requests, key_names)):
+        dumped = [_encode(request[1]) for request in requests]
         if len(set(dumped)) != len(dumped):
             raise MockValidationException("Provided list of item keys contains duplicates")
-    items = [(table, item_to_put(table, item)) for table, item in put_requests]  # the table found by the same name
+    items = [(table, item_to_put(table, item, types_checked=validated)) for table, item in put_requests]  # the table found by the same name
     deleted_keys = [(table, _delete_key(backend, table, keys)) for table, keys in delete_requests]
     for table, built in items:
         store_item(table, built)
@@ -310,6 +311,28 @@ def batch_write_item(handler: DynamoHandler) -> ActionResult:
         "ItemCollectionMetrics": {},
         "UnprocessedItems": {},
     })
+
+
+_encode = DynamoJsonEncoder().encode  # what moto's dynamo_json_dump does, with one encoder
+
+
+def _alike(put_requests: list[tuple[Any, dict[str, Any]]], key_names: list[str]) -> list[tuple[Any, dict[str, Any]]]:
+    """The puts whose items might have the same JSON as another's: those that agree with another on every key
+    attribute of the batch's tables (equal JSON means equal values under every name), so that moto's duplicates
+    rule encodes only those rather than every item."""
+    groups: dict[tuple[Any, ...], list[tuple[Any, dict[str, Any]]]] = {}
+    for request in put_requests:
+        groups.setdefault(tuple(_fingerprint(request[1].get(name)) for name in key_names), []).append(request)
+    return [request for group in groups.values() if len(group) > 1 for request in group]
+
+
+def _fingerprint(value: Any) -> Any:
+    """A hashable stand-in for an attribute value: equal values (as JSON, members in the same order) give equal ones."""
+    if type(value) is dict and len(value) == 1:
+        for kind, content in value.items():
+            if type(content) is str:
+                return kind, content
+    return repr(value)
 
 
 def _delete_key(backend: Any, table: Any, keys: dict[str, Any]) -> tuple[Any, Any]:

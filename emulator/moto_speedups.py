@@ -14,7 +14,8 @@
   the item up (leaving an empty partition in its defaultdict) before building it, Eddy after; a refused put
   leaves nothing. Anything with a condition takes moto's own method.
 - `Table._validate_item_types`' number check is skipped for plain numbers (digits, an optional fraction, at most
-  20 digits each side), which moto's check would pass.
+  20 digits each side), which moto's check would pass; the whole check is skipped for an item Eddy's validation
+  has passed (BatchWriteItem's fast path), because that validation refuses everything it refuses.
 - `DynamoType.cast_value`, `__hash__` and `__eq__` (every key lookup in a table hashes and compares keys):
   for S, B and BOOL the value itself and for N its Decimal, as moto's, found by the type directly rather than
   by five is_*() calls; the other types are moto's own code.
@@ -207,10 +208,12 @@ def _put_item(self: Table, item_attrs: dict[str, Any], expected: dict[str, Any] 
     return item
 
 
-def item_to_put(table: Table, item_attrs: dict[str, Any]) -> Item:
+def item_to_put(table: Table, item_attrs: dict[str, Any], *, types_checked: bool = False) -> Item:
     """The Item a put without a condition stores, built after every check moto's Table.put_item makes, in its order
     and with its errors (a key missing or of the wrong type, attribute values, key sizes; ItemSizeTooLarge while it
-    is built). Nothing is stored: a BatchWriteItem builds all its items before it stores any."""
+    is built). Nothing is stored: a BatchWriteItem builds all its items before it stores any. `types_checked`: the
+    item passed Eddy's validation (emulator/api/validation.py), which refuses everything moto's attribute value
+    checks refuse (tests/emulator/test_moto_speedups_put_item.py pins it), so they are not made twice."""
     hash_key_attr, range_key_attr = table.hash_key_attr, table.range_key_attr
     if hash_key_attr not in item_attrs.keys():
         raise MockValidationException(
@@ -228,7 +231,8 @@ def item_to_put(table: Table, item_attrs: dict[str, Any]) -> Item:
     if range_value and range_value.type != table.range_key_type:
         raise InvalidAttributeTypeError(range_key_attr, expected_type=table.range_key_type,
                                         actual_type=range_value.type)
-    _validate_item_types(table, item_attrs)
+    if not types_checked:
+        _validate_item_types(table, item_attrs)
     _validate_key_sizes(table, item_attrs, hash_value, range_value)
     return Item(hash_value, range_value, item_attrs)
 

@@ -8,6 +8,7 @@ equal. Items and DynamoTypes are compared by their raw type and value (DynamoTyp
 
 from __future__ import annotations
 
+import random
 from decimal import Decimal
 from typing import Any
 
@@ -18,6 +19,8 @@ from moto.dynamodb.models.dynamo_type import DynamoType, Item
 from moto.dynamodb.models.table import Table
 
 from emulator import moto_bridge, moto_speedups
+from emulator.api import validation
+from emulator.errors import AWSError
 
 
 def raw(value: Any) -> Any:
@@ -236,3 +239,31 @@ def test_the_put_path_replacements_are_installed_only_while_an_emulator_is_activ
         assert installed()[0] is moto_speedups._put_item and installed()[2:] == (moto_speedups._hash, moto_speedups._eq)
         assert installed()[1].fget is moto_speedups._cast_value
     assert installed() == originals
+
+
+def _numbers() -> list[str]:
+    """Number spellings, written out and drawn (seeded): signs, points, exponents, blanks, underscores, extremes."""
+    written = ["1", "-0", "+1", ".5", "5.", "1e5", "1E-130", "9.9999999999999999999999999999999999999E+125",
+               "1E+126", "1E-131", "1e500", "-1e-500", "NaN", "Infinity", "-inf", " 1", "1 ", "1_000", "0x10",
+               "1" * 38, "1" * 39, "0." + "0" * 40 + "1", "1.5e", "--1", "", ".", "1..2", "١٢"]
+    rng = random.Random(11)
+    drawn = ["".join(rng.choice("0123456789.-+eE _") for _ in range(rng.randint(1, 8))) for _ in range(400)]
+    return written + drawn
+
+
+@pytest.mark.parametrize("attrs", [
+    *({"pk": {"S": "a"}, "n": {"N": text}, "m": {"M": {"n": {"N": text}}}} for text in _numbers()),
+    {"pk": {"S": "a"}, "n": {"N": 1}}, {"pk": {"S": "a"}, "x": {"S": 1}}, {"pk": {"S": "a"}, "x": {"NULL": False}},
+    {"pk": {"S": {"S": "nested"}}}, {"pk": {"S": "a"}, "m": {"M": {"x": {"NULL": False}}}},
+    {"pk": {"S": "a"}, "N": {"S": "attribute named N"}, "S": {"N": "1"}, "NULL": {"NULL": True}},
+])
+def test_what_eddys_validation_lets_through_moto_s_attribute_value_checks_pass(attrs):
+    """BatchWriteItem's fast path skips moto's Table._validate_item_types (item_to_put(types_checked=True)) for
+    items Eddy's validation has passed: sound only while that validation refuses everything moto's check does."""
+    request = {"RequestItems": {"orders": [{"PutRequest": {"Item": attrs}}]}}
+    try:
+        validation.validate("dynamodb", "BatchWriteItem", request)
+    except AWSError:
+        return  # refused at the door: moto never sees it
+    table = _twin(False)
+    Table._validate_item_types(table, attrs)  # raises if moto would refuse what the door let through

@@ -156,6 +156,13 @@ SCRIPT: list[tuple[str, Any]] = [
         {"PutRequest": {"Item": _row("w1", 2, v={"S": "second"})}}]}}),
     ("BatchWriteItem", {"RequestItems": {"ranged": [
         {"DeleteRequest": {"Key": _row("w1", 3)}}, {"DeleteRequest": {"Key": _row("w1", 3)}}]}}),
+    ("BatchWriteItem", {"RequestItems": {"ranged": [  # one item, its members in another order: not moto's duplicates
+        {"PutRequest": {"Item": {"pk": {"S": "w20"}, "sk": {"N": "1"}, "a": {"S": "x"}}}},
+        {"PutRequest": {"Item": {"a": {"S": "x"}, "sk": {"N": "1"}, "pk": {"S": "w20"}}}}]}}),
+    ("BatchWriteItem", {"RequestItems": {"ranged": [  # one key, other attributes the same as JSON: duplicates
+        {"PutRequest": {"Item": _row("w21", 1, m={"M": {"a": {"L": [{"N": "1"}]}}})}},
+        {"PutRequest": {"Item": _row("w21", 2)}},
+        {"PutRequest": {"Item": _row("w21", 1, m={"M": {"a": {"L": [{"N": "1"}]}}})}}]}}),
     ("BatchWriteItem", {"RequestItems": {"plain": [{"PutRequest": {"Item": {"pk": {"S": "same"}}}}],
                                          "ranged": [{"PutRequest": {"Item": {"pk": {"S": "same"}}}}]}}),
     ("BatchWriteItem", {"RequestItems": {"ranged": [  # refused at the third put: moto wrote the two before it
