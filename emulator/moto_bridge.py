@@ -119,16 +119,16 @@ def _base64(content: Any) -> str:
     return base64.b64encode(content).decode() if isinstance(content, (bytes, bytearray)) else content
 
 
-#: an item's image as the operation that last wrote it left it, kept on moto's Item: the next change's old image is
-#: that very image (built once, held once by the stream). Dropped whenever moto reports storing the item, which
-#: may have changed it in place (UpdateItem does), and set again when the operation ends.
+#: an item's image as its last write left it, kept on moto's Item: the next change's old image (built once, held once
+#: by the stream). Dropped whenever moto stores the item, which UpdateItem changes in place, and set when the operation
+#: ends. An attribute, never read through item.__dict__, which would give each item a dict for the collector to walk.
 _IMAGE = "eddy_image"
 
 
 def image_of(item: Item | None) -> Image | None:
     if item is None:
         return None
-    image = item.__dict__.get(_IMAGE)
+    image = getattr(item, _IMAGE, None)
     if image is not None:
         return image
     image = {}
@@ -192,7 +192,7 @@ class _WriteHook:
     def add(self, old: Item | None, new: Item | None) -> None:
         table = self.table
         if new is not None:
-            new.__dict__.pop(_IMAGE, None)
+            setattr(new, _IMAGE, None)
         item = old if old is not None else new
         hash_key, range_key = item.hash_key, item.range_key
         # the item by moto's own key equality (a DynamoType's type and cast value), hashed once
@@ -218,7 +218,7 @@ def _current_image(account_id: str, region: str, name: str, hash_key: DynamoType
     item = current.get_item(hash_key, range_key) if current is not None else None
     if item is None:
         return None
-    image = item.__dict__[_IMAGE] = image_of(item)
+    setattr(item, _IMAGE, image := image_of(item))
     return image
 
 

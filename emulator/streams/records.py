@@ -51,6 +51,7 @@ class ChangeRecord:
         "by_ttl",
         "_wire",
         "_size_bytes",
+        "_sized_view",
     )
 
     def __init__(
@@ -76,7 +77,8 @@ class ChangeRecord:
         self.commit_version = commit_version
         self.by_ttl = by_ttl
         self._wire: bytes | None = None
-        self._size_bytes: tuple[StreamViewType, int] | None = None
+        self._size_bytes = 0
+        self._sized_view: StreamViewType | None = None  # the view type _size_bytes measured
 
     def to_dict(self, view_type: StreamViewType, region: str) -> dict[str, Any]:
         """The record as GetRecords returns it (userIdentity members capitalised, as in the API model)."""
@@ -91,10 +93,10 @@ class ChangeRecord:
         if old_image is not None:
             dynamodb["OldImage"] = old_image
         dynamodb["SequenceNumber"] = str(self.sequence_number)
-        sized = self._size_bytes  # measured once: a record is read by GetRecords and by each mapping's poller
-        if sized is None or sized[0] is not view_type:
-            sized = self._size_bytes = (view_type, item_size(self.keys) + item_size(new_image) + item_size(old_image))
-        dynamodb["SizeBytes"] = sized[1]
+        if self._sized_view is not view_type:  # measured once: read by GetRecords and by each mapping's poller
+            self._size_bytes = item_size(self.keys) + item_size(new_image) + item_size(old_image)
+            self._sized_view = view_type
+        dynamodb["SizeBytes"] = self._size_bytes
         dynamodb["StreamViewType"] = view_type.value
         record: dict[str, Any] = {
             "eventID": self.event_id,
@@ -163,7 +165,7 @@ class LoggedRecord(ChangeRecord):
         self.created_at = created_at
         self._line = line
         self._wire = None
-        self._size_bytes = None
+        self._sized_view = None
 
     def __getattr__(self, name: str) -> Any:
         if name not in _LAZY_FIELDS:
