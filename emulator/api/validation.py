@@ -21,11 +21,13 @@ import base64
 import binascii
 import math
 import re
+from datetime import timezone
 from functools import lru_cache
 from typing import Any
 
 import botocore.session
 from botocore.model import OperationModel, OperationNotFoundError, Shape
+from botocore.utils import parse_timestamp
 
 from emulator.api import attribute_values
 from emulator.errors import SerializationException, UnknownOperationException, ValidationException
@@ -40,6 +42,14 @@ _SCALARS = {"string": "String", "integer": "Integer", "long": "Long", "boolean":
 #: words: AWS's messages for those do not follow the model (its enum order differs from botocore's, long lists
 #: are reported without their value, ReturnValues has its own sentence), and moto's tests pin AWS's
 DEFERRED_TO_MOTO = frozenset({"dynamodb"})
+
+
+#: members a service requires that botocore's model no longer marks required, and whose lengths it checks (as the
+#: model stood when it marked them: KeySchema 1 to 2 elements); moto fails on a request without them
+REQUIRED_BY_THE_SERVICE = {("dynamodb", "CreateTable"): ("AttributeDefinitions", "KeySchema")}
+#: a TransactWriteItems item without an action, in the words of AWS's DynamoDB Local (one with several is moto's,
+#: which has AWS's: "TransactItems can only contain one of Check, Put, Update or Delete")
+NO_TRANSACT_WRITE_ACTION = "Invalid Request: TransactWriteRequest should contain Delete or Put or Update request"
 
 
 class _Problems(list):
@@ -74,10 +84,19 @@ def validate(service: str, operation: str, params: dict[str, Any], *, body_only:
         return
     problems = _Problems(service in DEFERRED_TO_MOTO)
     _structure(shape, params, "", problems, body_only)
+    for name in REQUIRED_BY_THE_SERVICE.get((service, operation), ()):
+        if params.get(name) is None:
+            _violation(problems, _name("", name), None, "Member must not be null")
+        elif isinstance(params[name], list):
+            _length(shape.members[name], params[name], _name("", name), problems)
     if problems:
         count = len(problems)
         listed = "; ".join(problems[:MAX_LISTED])
         raise ValidationException(f"{count} validation error{'s' if count > 1 else ''} detected: {listed}")
+    if operation == "TransactWriteItems" and service == "dynamodb" and any(
+            isinstance(item, dict) and not any(item.get(action) is not None for action in shape.members[
+                "TransactItems"].member.members) for item in params["TransactItems"]):
+        raise ValidationException(NO_TRANSACT_WRITE_ACTION)
     if problems.attribute_values_to_check:
         attribute_values.check(operation, params, shape)
 
@@ -188,9 +207,17 @@ def _value(shape: Shape, value: Any, path: str, problems: _Problems) -> None:
         except (binascii.Error, ValueError):
             raise SerializationException(f"Base64 encoded value is invalid at '{path}'") from None
         _length(shape, decoded, path, problems)
-    elif kind == "timestamp":
-        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+    elif kind == "timestamp":  # epoch seconds, or a string botocore's parser reads (as moto's parser reads it)
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)) or not _readable_timestamp(value):
             raise _type_error(shape, value)
+
+
+def _readable_timestamp(value: int | float | str) -> bool:
+    try:
+        parse_timestamp(value).astimezone(timezone.utc)
+    except (ValueError, TypeError, OverflowError, OSError, RuntimeError):  # not a time, or none a datetime holds
+        return False
+    return True
 
 
 def _string(shape: Shape, value: str, path: str, problems: _Problems) -> None:

@@ -137,3 +137,43 @@ def test_the_attribute_value_shortcut_answers_as_the_whole_walk(operation: str, 
     with_shortcut = outcome()
     monkeypatch.setattr(validation, "_plain_attribute_value", lambda value: False)
     assert with_shortcut == outcome()
+
+
+def test_what_the_model_leaves_optional_and_dynamodb_still_requires(door):
+    """CreateTable's KeySchema and AttributeDefinitions (optional in botocore's model today, which moto failed on), a
+    TransactWriteItems item without an action, a timestamp no date can be read from: AWS's errors, not a fallback."""
+    dynamodb = door.client("dynamodb", validate=False)
+    billing = {"BillingMode": "PAY_PER_REQUEST"}
+    assert refused(lambda: dynamodb.create_table(TableName="orders", **billing)) == ("ValidationException", (
+        "2 validation errors detected: Value null at 'attributeDefinitions' failed to satisfy constraint: Member must "
+        "not be null; Value null at 'keySchema' failed to satisfy constraint: Member must not be null"))
+    assert refused(lambda: dynamodb.create_table(TableName="orders", KeySchema=KEY["KeySchema"], **billing)) == (
+        "ValidationException", "1 validation error detected: Value null at 'attributeDefinitions' failed to satisfy "
+                               "constraint: Member must not be null")
+    assert refused(lambda: dynamodb.create_table(TableName="orders", KeySchema=[], AttributeDefinitions=[],
+                                                 **billing)) == (
+        "ValidationException", "1 validation error detected: Value '[]' at 'keySchema' failed to satisfy constraint: "
+                               "Member must have length greater than or equal to 1")
+    assert dynamodb.list_tables()["TableNames"] == []  # nothing half-made
+    dynamodb.create_table(TableName="orders", **KEY)
+    assert refused(lambda: dynamodb.transact_write_items(TransactItems=[{}])) == (
+        "ValidationException", "Invalid Request: TransactWriteRequest should contain Delete or Put or Update request")
+    assert refused(lambda: dynamodb.transact_write_items(TransactItems=[
+        {"Put": {"TableName": "orders", "Item": {"pk": {"S": "a"}}},
+         "Delete": {"TableName": "orders", "Key": {"pk": {"S": "a"}}}}])) == (
+        "ValidationException", "TransactItems can only contain one of Check, Put, Update or Delete")
+    assert dynamodb.scan(TableName="orders")["Items"] == []
+
+
+@pytest.mark.parametrize("value, token", [("x", "STRING_VALUE"), ("", "STRING_VALUE"), ("inf", "STRING_VALUE"),
+                                          (1e20, "NUMBER_VALUE"), (253402300800, "NUMBER_VALUE")])
+def test_a_timestamp_no_date_can_be_read_from_is_a_serialization_error(value, token):
+    with pytest.raises(SerializationException, match=f"^{token} cannot be converted to Date$"):
+        validate("dynamodb", "ListBackups", {"TimeRangeLowerBound": value})
+
+
+@pytest.mark.parametrize("value", [1700000000, 1700000000.5, "1700000000", "2024-01-01T00:00:00Z", 0])
+def test_a_timestamp_as_epoch_seconds_or_a_date_string_is_read(server_url, value):
+    status, answer = post(server_url, "DynamoDB_20120810.ListBackups",
+                          json.dumps({"TimeRangeLowerBound": value, "TimeRangeUpperBound": 1900000000}).encode())
+    assert (status, answer) == (200, {"BackupSummaries": []})
