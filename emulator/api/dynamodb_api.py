@@ -15,7 +15,7 @@ import zlib
 from typing import Any
 
 from emulator import moto_bridge
-from emulator.api import absent_features, dynamodb_fast, kinesis_destinations_api, partiql, validation
+from emulator.api import absent_features, dynamodb_fast, kinesis_destinations_api, partiql, table_arns, validation
 from emulator.api.streams_api import parse_body
 from emulator.engine import Emulator
 from emulator.errors import AWSError, ValidationException, constraint_violation
@@ -43,6 +43,8 @@ def handle(emulator: Emulator, operation: str, request: Request) -> Response:
     try:
         params = parse_body(request.body)  # the one decoding of the body: the fast path takes it as it is
         validation.validate("dynamodb", operation, params)  # as AWS checks it, before moto or the engine
+        if table_arns.given(operation, params):  # a table named by its ARN: by its name from here on
+            request = _by_table_names(operation, request, params)
         absent = absent_features.answer(emulator, operation, request, params)  # features Eddy does not have
         if absent is not None:
             return absent
@@ -81,6 +83,16 @@ def handle(emulator: Emulator, operation: str, request: Request) -> Response:
         log.exception("moto could not process %s (request %s)", operation, request_id)
         return error_response(ValidationException(
             f"{INVALID}the request could not be processed (request id {request_id})"))
+
+
+def _by_table_names(operation: str, request: Request, params: dict[str, Any]) -> Request:
+    account_id, region = moto_bridge.caller(request)
+    if table_arns.resolve(operation, params, account_id, region):
+        return request.for_target(TARGET_PREFIX + operation, params)
+    if operation == "CreateTable":  # an ARN of another account or region, or of no table: not a table's name
+        raise constraint_violation("tableName", params["TableName"],
+                                   "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+")
+    return request
 
 
 def _run(request: Request, operation: str, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:

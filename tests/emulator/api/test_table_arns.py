@@ -1,0 +1,81 @@
+"""A table given by its ARN wherever DynamoDB takes a table's name or ARN: the same table, the same stream records."""
+
+from __future__ import annotations
+
+import pytest
+from botocore.exceptions import ClientError
+
+from emulator.api import table_arns
+from tests.emulator.helpers import S, events, read_stream
+
+ARN = "arn:aws:dynamodb:us-east-1:123456789012:table/orders"
+KEY = {"KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}], "BillingMode": "PAY_PER_REQUEST",
+       "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}]}
+
+
+def refused(call) -> tuple[str, str]:
+    with pytest.raises(ClientError) as error:
+        call()
+    return error.value.response["Error"]["Code"], error.value.response["Error"]["Message"]
+
+
+def test_every_operation_takes_the_tables_arn_and_its_writes_reach_the_tables_stream(door):
+    dynamodb, streams = door.client("dynamodb"), door.client("dynamodbstreams")
+    created = dynamodb.create_table(TableName=ARN, **KEY)["TableDescription"]
+    assert (created["TableName"], created["TableArn"]) == ("orders", ARN)
+    assert dynamodb.list_tables()["TableNames"] == ["orders"]
+    enabled = dynamodb.update_table(TableName=ARN, StreamSpecification={
+        "StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"})["TableDescription"]
+    stream_arn = enabled["LatestStreamArn"]
+    assert dynamodb.describe_table(TableName=ARN)["Table"]["LatestStreamArn"] == stream_arn
+
+    dynamodb.put_item(TableName=ARN, Item={"pk": S("a"), "v": S("1")})
+    dynamodb.update_item(TableName=ARN, Key={"pk": S("a")}, UpdateExpression="SET v = :v",
+                         ExpressionAttributeValues={":v": S("2")})
+    written = dynamodb.batch_write_item(RequestItems={ARN: [{"PutRequest": {"Item": {"pk": S("b")}}}]},
+                                        ReturnConsumedCapacity="TOTAL")
+    assert written["UnprocessedItems"] == {} and written["ConsumedCapacity"][0]["TableName"] == "orders"
+    dynamodb.transact_write_items(TransactItems=[{"Put": {"TableName": ARN, "Item": {"pk": S("c")}}},
+                                                 {"Delete": {"TableName": ARN, "Key": {"pk": S("b")}}}])
+    dynamodb.delete_item(TableName=ARN, Key={"pk": S("c")})
+
+    assert dynamodb.get_item(TableName=ARN, Key={"pk": S("a")})["Item"] == {"pk": S("a"), "v": S("2")}
+    assert dynamodb.batch_get_item(RequestItems={ARN: {"Keys": [{"pk": S("a")}]}})["Responses"] == {
+        "orders": [{"pk": S("a"), "v": S("2")}]}
+    [got] = dynamodb.transact_get_items(TransactItems=[{"Get": {"TableName": ARN, "Key": {"pk": S("a")}}}])["Responses"]
+    assert got["Item"]["v"] == S("2")
+    assert dynamodb.query(TableName=ARN, KeyConditionExpression="pk = :p",
+                          ExpressionAttributeValues={":p": S("a")})["Count"] == 1
+    assert dynamodb.scan(TableName=ARN)["Count"] == 1
+    assert events(read_stream(streams, stream_arn)) == [
+        ("INSERT", "a"), ("MODIFY", "a"), ("INSERT", "b"), ("INSERT", "c"), ("REMOVE", "b"), ("REMOVE", "c")]
+
+    assert dynamodb.delete_table(TableName=ARN)["TableDescription"]["TableName"] == "orders"
+    assert streams.describe_stream(StreamArn=stream_arn)["StreamDescription"]["StreamStatus"] == "DISABLED"
+    assert dynamodb.list_tables()["TableNames"] == []
+
+
+def test_an_arn_of_another_region_or_account_names_no_table_here(door):
+    dynamodb = door.client("dynamodb")
+    dynamodb.create_table(TableName="orders", **KEY)
+    elsewhere = [ARN.replace("us-east-1", "eu-west-1"), ARN.replace("123456789012", "210987654321"),
+                 ARN + "/index/by-owner"]
+    for arn in elsewhere:
+        assert refused(lambda: dynamodb.get_item(TableName=arn, Key={"pk": S("a")}))[0] == "ResourceNotFoundException"
+        assert refused(lambda: dynamodb.create_table(TableName=arn, **KEY)) == ("ValidationException", (
+            f"1 validation error detected: Value '{arn}' at 'tableName' failed to satisfy constraint: Member must "
+            "satisfy regular expression pattern: [a-zA-Z0-9_.-]+"))
+    assert dynamodb.list_tables()["TableNames"] == ["orders"]
+
+
+def test_resolve_rewrites_only_this_accounts_and_regions_table_arns():
+    other = ARN.replace("us-east-1", "eu-west-1")
+    params = {"RequestItems": {ARN: [], other: [], "plain": []}}
+    assert table_arns.given("BatchWriteItem", params)
+    assert table_arns.resolve("BatchWriteItem", params, "123456789012", "us-east-1")
+    assert list(params["RequestItems"]) == ["orders", other, "plain"]
+    params = {"TransactItems": [{"Get": {"TableName": ARN}}, {"Get": {"TableName": other}}, None]}
+    assert table_arns.resolve("TransactGetItems", params, "123456789012", "us-east-1")
+    assert [item and item["Get"]["TableName"] for item in params["TransactItems"]] == ["orders", other, None]
+    assert not table_arns.given("PutItem", {"TableName": "orders"})
+    assert not table_arns.resolve("PutItem", {"TableName": other}, "123456789012", "us-east-1")
