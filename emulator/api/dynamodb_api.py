@@ -44,7 +44,9 @@ def handle(emulator: Emulator, operation: str, request: Request) -> Response:
         params = parse_body(request.body)  # the one decoding of the body: the fast path takes it as it is
         validation.validate("dynamodb", operation, params)  # as AWS checks it, before moto or the engine
         if table_arns.given(operation, params):  # a table named by its ARN: by its name from here on
-            request = _by_table_names(operation, request, params)
+            answered = _by_table_names(emulator, operation, request, params)
+            if answered is not None:
+                return answered
         absent = absent_features.answer(emulator, operation, request, params)  # features Eddy does not have
         if absent is not None:
             return absent
@@ -85,14 +87,20 @@ def handle(emulator: Emulator, operation: str, request: Request) -> Response:
             f"{INVALID}the request could not be processed (request id {request_id})"))
 
 
-def _by_table_names(operation: str, request: Request, params: dict[str, Any]) -> Request:
+def _by_table_names(emulator: Emulator, operation: str, request: Request, params: dict[str, Any]) -> Response | None:
+    """The request with its tables' ARNs read as their names, answered as the request named them (None: it names
+    no table of the caller's account and region by its ARN, and goes on as it is)."""
     account_id, region = moto_bridge.caller(request)
-    if table_arns.resolve(operation, params, account_id, region):
-        return request.for_target(TARGET_PREFIX + operation, params)
-    if operation == "CreateTable":  # an ARN of another account or region, or of no table: not a table's name
-        raise constraint_violation("tableName", params["TableName"],
-                                   "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+")
-    return request
+    given = table_arns.resolve(operation, params, account_id, region)
+    if not given:
+        if operation == "CreateTable":  # an ARN of another account or region, or of no table: not a name
+            raise constraint_violation("tableName", params["TableName"],
+                                       "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+")
+        return None
+    response = handle(emulator, operation, request.for_target(TARGET_PREFIX + operation, params))
+    if response.status != 200 or operation not in table_arns.KEYED_BY_TABLE:
+        return response
+    return _json_response(200, table_arns.keyed_as_given(operation, json.loads(response.body), given))
 
 
 def _run(request: Request, operation: str, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:

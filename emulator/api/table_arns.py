@@ -3,10 +3,11 @@ at the door, so that moto, change capture, streams and persistence only ever see
 
 AWS takes `arn:aws:dynamodb:<region>:<account>:table/<name>` in every TableName of DynamoDB's API, in the keys of
 BatchGetItem's and BatchWriteItem's RequestItems and in each TransactItems action's TableName; CreateTable's table
-is named by the ARN's last part, and answers name tables by their names.
+is named by the ARN's last part. A batch's answer keys its tables as the request did (moto's AWS-verified
+test_batch_write_using_arn: BatchGetItem's Responses by the ARN); other answers name tables by their names.
 
     resolve("PutItem", {"TableName": "arn:aws:dynamodb:us-east-1:123456789012:table/orders", ...},
-            "123456789012", "us-east-1")   # -> True, params["TableName"] == "orders"
+            "123456789012", "us-east-1")   # -> {"orders": "arn:..."}, params["TableName"] == "orders"
 
 Only an ARN of the caller's own account and region names a table here (Eddy has no resource-based policies to
 reach another account's); any other ARN is left as it is, which finds no table (ResourceNotFoundException), and
@@ -19,7 +20,7 @@ import re
 from typing import Any
 
 _TABLE_ARN = re.compile(r"arn:aws[a-z-]*:dynamodb:([a-z0-9-]+):([0-9]{12}):table/([a-zA-Z0-9_.-]{3,255})")
-_KEYED_BY_TABLE = ("BatchGetItem", "BatchWriteItem")  # RequestItems: a map from table to requests
+KEYED_BY_TABLE = ("BatchGetItem", "BatchWriteItem")  # RequestItems: a map from table to requests
 _TRANSACTIONS = ("TransactGetItems", "TransactWriteItems")  # TransactItems: each action names its table
 
 
@@ -28,22 +29,37 @@ def given(operation: str, params: dict[str, Any]) -> bool:
     return any(name.startswith("arn:") for name in _table_names(operation, params))
 
 
-def resolve(operation: str, params: dict[str, Any], account_id: str, region: str) -> bool:
-    """Replace, in place, every ARN of a table of this account and region by the table's name; True if any was."""
-    changed = False
+def resolve(operation: str, params: dict[str, Any], account_id: str, region: str) -> dict[str, str]:
+    """Replace, in place, every ARN of a table of this account and region by the table's name; {name: ARN} of each
+    replaced (empty: none was)."""
+    given: dict[str, str] = {}
     name = params.get("TableName")
     if isinstance(name, str) and (resolved := _name(name, account_id, region)) is not None:
-        params["TableName"], changed = resolved, True
-    if operation in _KEYED_BY_TABLE and isinstance(params.get("RequestItems"), dict):
-        renamed = {_name(key, account_id, region) or key: value for key, value in params["RequestItems"].items()}
-        if list(renamed) != list(params["RequestItems"]):
-            params["RequestItems"], changed = renamed, True
+        params["TableName"], given[resolved] = resolved, name
+    if operation in KEYED_BY_TABLE and isinstance(params.get("RequestItems"), dict):
+        renamed = {}
+        for key, value in params["RequestItems"].items():
+            resolved = _name(key, account_id, region)
+            if resolved is not None:
+                given[resolved] = key
+            renamed[resolved or key] = value
+        params["RequestItems"] = renamed
     if operation in _TRANSACTIONS:
         for action in _actions(params):
             name = action.get("TableName")
             if isinstance(name, str) and (resolved := _name(name, account_id, region)) is not None:
-                action["TableName"], changed = resolved, True
-    return changed
+                action["TableName"], given[resolved] = resolved, name
+    return given
+
+
+def keyed_as_given(operation: str, answer: dict[str, Any], given: dict[str, str]) -> dict[str, Any]:
+    """A batch's answer with its maps by table (Responses, UnprocessedKeys/Items, ItemCollectionMetrics) keyed by
+    the ARNs the request gave, where it gave one."""
+    if operation in KEYED_BY_TABLE:
+        for member in ("Responses", "UnprocessedKeys", "UnprocessedItems", "ItemCollectionMetrics"):
+            if isinstance(answer.get(member), dict):
+                answer[member] = {given.get(name, name): value for name, value in answer[member].items()}
+    return answer
 
 
 def _name(arn: str, account_id: str, region: str) -> str | None:
@@ -55,7 +71,7 @@ def _name(arn: str, account_id: str, region: str) -> str | None:
 
 def _table_names(operation: str, params: dict[str, Any]) -> list[str]:
     names = [params["TableName"]] if isinstance(params.get("TableName"), str) else []
-    if operation in _KEYED_BY_TABLE and isinstance(params.get("RequestItems"), dict):
+    if operation in KEYED_BY_TABLE and isinstance(params.get("RequestItems"), dict):
         names.extend(params["RequestItems"])
     if operation in _TRANSACTIONS:
         names.extend(action["TableName"] for action in _actions(params) if isinstance(action.get("TableName"), str))

@@ -41,7 +41,7 @@ def test_every_operation_takes_the_tables_arn_and_its_writes_reach_the_tables_st
 
     assert dynamodb.get_item(TableName=ARN, Key={"pk": S("a")})["Item"] == {"pk": S("a"), "v": S("2")}
     assert dynamodb.batch_get_item(RequestItems={ARN: {"Keys": [{"pk": S("a")}]}})["Responses"] == {
-        "orders": [{"pk": S("a"), "v": S("2")}]}
+        ARN: [{"pk": S("a"), "v": S("2")}]}  # keyed as the request keyed it (moto's AWS-verified test says so)
     [got] = dynamodb.transact_get_items(TransactItems=[{"Get": {"TableName": ARN, "Key": {"pk": S("a")}}}])["Responses"]
     assert got["Item"]["v"] == S("2")
     assert dynamodb.query(TableName=ARN, KeyConditionExpression="pk = :p",
@@ -79,3 +79,14 @@ def test_resolve_rewrites_only_this_accounts_and_regions_table_arns():
     assert [item and item["Get"]["TableName"] for item in params["TransactItems"]] == ["orders", other, None]
     assert not table_arns.given("PutItem", {"TableName": "orders"})
     assert not table_arns.resolve("PutItem", {"TableName": other}, "123456789012", "us-east-1")
+
+
+def test_a_batchs_answer_keys_its_tables_as_the_request_did():
+    answer = {"UnprocessedItems": {"orders": [1], "plain": [2]}, "ItemCollectionMetrics": {"orders": []},
+              "ConsumedCapacity": [{"TableName": "orders"}]}
+    assert table_arns.keyed_as_given("BatchWriteItem", answer, {"orders": ARN}) == {
+        "UnprocessedItems": {ARN: [1], "plain": [2]}, "ItemCollectionMetrics": {ARN: []},
+        "ConsumedCapacity": [{"TableName": "orders"}]}
+    answer = {"Responses": {"orders": []}, "UnprocessedKeys": {"orders": {}}}
+    assert table_arns.keyed_as_given("BatchGetItem", answer, {"orders": ARN}) == {
+        "Responses": {ARN: []}, "UnprocessedKeys": {ARN: {}}}
