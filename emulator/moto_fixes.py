@@ -14,6 +14,11 @@
   (moto_actions.batch_write_item), which checks and builds every put and delete of the batch before it writes
   any, as the fast path does: AWS refuses the whole batch if one request is bad; moto wrote the puts before it.
 
+- moto's condition-expression parser (`moto.dynamodb.comparisons`) refuses an expression it cannot read with a
+  ValueError, which moto's Scan turns into a ValidationException but its Query (FilterExpression) and its
+  conditional writes (ConditionExpression) let through: `condition_parser_complaint` tells such an error apart,
+  for the front door to answer it as a ValidationException.
+
 Installed beside moto_speedups while an emulator is active (moto_bridge.activate / deactivate); plain moto in
 the same process keeps its own. Pinned by tests/emulator/test_failed_writes.py.
 """
@@ -23,6 +28,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from moto.dynamodb import comparisons
 from moto.dynamodb.models import DynamoDBBackend
 from moto.dynamodb.models.dynamo_type import DynamoType, Item
 from moto.dynamodb.models.table import Table
@@ -30,6 +36,7 @@ from moto.dynamodb.responses import DynamoHandler
 
 from emulator import moto_actions
 
+_CONDITION_PARSER = comparisons.__file__
 original_update_item = DynamoDBBackend.update_item
 original_batch_write_item = moto_actions._moto_batch_write_item
 
@@ -101,3 +108,13 @@ def install() -> None:
 def uninstall() -> None:
     DynamoDBBackend.update_item = original_update_item  # type: ignore[method-assign]
     DynamoHandler.batch_write_item = original_batch_write_item  # type: ignore[method-assign]
+
+
+def condition_parser_complaint(error: BaseException) -> str | None:
+    """The reason moto's condition-expression parser gave, if `error` is its ValueError (raised in its module)."""
+    if type(error) is not ValueError:
+        return None
+    trace = error.__traceback__
+    while trace is not None and trace.tb_next is not None:
+        trace = trace.tb_next
+    return str(error) if trace is not None and trace.tb_frame.f_code.co_filename == _CONDITION_PARSER else None

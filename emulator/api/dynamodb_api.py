@@ -14,7 +14,7 @@ import uuid
 import zlib
 from typing import Any
 
-from emulator import moto_bridge
+from emulator import moto_bridge, moto_fixes
 from emulator.api import absent_features, dynamodb_fast, kinesis_destinations_api, partiql, table_arns, validation
 from emulator.api.streams_api import parse_body
 from emulator.engine import Emulator
@@ -80,7 +80,11 @@ def handle(emulator: Emulator, operation: str, request: Request) -> Response:
             return response
     except AWSError as error:
         return error_response(error)
-    except Exception:  # moto failed on a request the model allows: logged with its traceback, answered plainly
+    except Exception as error:  # moto failed on a request the model allows: logged with its traceback, answered plainly
+        reason = moto_fixes.condition_parser_complaint(error)
+        if reason is not None:  # an expression moto's parser cannot read, which its Query and writes let through
+            member = "FilterExpression" if operation in ("Query", "Scan") else "ConditionExpression"
+            return error_response(ValidationException(f"Invalid {member}: {reason}"))
         request_id = uuid.uuid4()
         log.exception("moto could not process %s (request %s)", operation, request_id)
         return error_response(ValidationException(

@@ -177,3 +177,26 @@ def test_a_timestamp_as_epoch_seconds_or_a_date_string_is_read(server_url, value
     status, answer = post(server_url, "DynamoDB_20120810.ListBackups",
                           json.dumps({"TimeRangeLowerBound": value, "TimeRangeUpperBound": 1900000000}).encode())
     assert (status, answer) == (200, {"BackupSummaries": []})
+
+
+def test_an_expression_motos_parser_cannot_read_is_a_validation_error_and_writes_nothing(door):
+    """moto's Query and conditional writes let its condition parser's ValueError through (its Scan does not)."""
+    dynamodb = door.client("dynamodb")
+    dynamodb.create_table(TableName="orders", **KEY)
+    key = {"pk": {"S": "a"}}
+    calls = {
+        ("Query", "FilterExpression: Incomplete condition x"): lambda: dynamodb.query(
+            TableName="orders", KeyConditionExpression="pk = :p", ExpressionAttributeValues={":p": key["pk"]},
+            FilterExpression="x"),
+        ("PutItem", "ConditionExpression: Incomplete condition x"): lambda: dynamodb.put_item(
+            TableName="orders", Item=key, ConditionExpression="x"),
+        ("UpdateItem", "ConditionExpression: Bad comparison a ="): lambda: dynamodb.update_item(
+            TableName="orders", Key=key, UpdateExpression="SET v = :v", ExpressionAttributeValues={":v": {"N": "1"}},
+            ConditionExpression="a ="),
+        ("TransactWriteItems", "ConditionExpression: Incomplete condition x"): lambda: dynamodb.transact_write_items(
+            TransactItems=[{"ConditionCheck": {"TableName": "orders", "Key": key, "ConditionExpression": "x"}},
+                           {"Put": {"TableName": "orders", "Item": {"pk": {"S": "b"}}}}]),
+    }
+    for (operation, message), call in calls.items():
+        assert refused(call) == ("ValidationException", f"Invalid {message}"), operation
+    assert dynamodb.scan(TableName="orders")["Items"] == []
