@@ -16,8 +16,9 @@
 
 - moto's condition-expression parser (`moto.dynamodb.comparisons`) refuses an expression it cannot read with a
   ValueError, which moto's Scan turns into a ValidationException but its Query (FilterExpression) and its
-  conditional writes (ConditionExpression) let through: `condition_parser_complaint` tells such an error apart,
-  for the front door to answer it as a ValidationException.
+  conditional writes (ConditionExpression) let through, and a `:value` or `#name` the request does not define
+  with a KeyError everywhere: `condition_parser_complaint` tells such an error apart and words it (the last two
+  in the words moto's UpdateExpression errors have), for the front door to answer it as a ValidationException.
 
 Installed beside moto_speedups while an emulator is active (moto_bridge.activate / deactivate); plain moto in
 the same process keeps its own. Pinned by tests/emulator/test_failed_writes.py.
@@ -110,11 +111,24 @@ def uninstall() -> None:
     DynamoHandler.batch_write_item = original_batch_write_item  # type: ignore[method-assign]
 
 
+#: moto's condition parser's lookups of a request's ExpressionAttributeValues and ExpressionAttributeNames
+_UNDEFINED = {
+    "_lookup_expression_attribute_value": "An expression attribute value used in expression is not defined; "
+                                          "attribute value: {}",
+    "_lookup_expression_attribute_name": "An expression attribute name used in the document path is not defined; "
+                                         "attribute name: {}",
+}
+
+
 def condition_parser_complaint(error: BaseException) -> str | None:
-    """The reason moto's condition-expression parser gave, if `error` is its ValueError (raised in its module)."""
-    if type(error) is not ValueError:
-        return None
+    """Why moto's condition-expression parser refused an expression, if `error` was raised in its module: its
+    ValueError's reason, or what a KeyError in its lookups of the request's names and values means."""
     trace = error.__traceback__
     while trace is not None and trace.tb_next is not None:
         trace = trace.tb_next
-    return str(error) if trace is not None and trace.tb_frame.f_code.co_filename == _CONDITION_PARSER else None
+    if trace is None or trace.tb_frame.f_code.co_filename != _CONDITION_PARSER:
+        return None
+    if type(error) is ValueError:
+        return str(error)
+    undefined = _UNDEFINED.get(trace.tb_frame.f_code.co_name)
+    return undefined.format(error.args[0]) if type(error) is KeyError and undefined else None

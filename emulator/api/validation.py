@@ -11,6 +11,9 @@
   lower case, list elements as `keySchema.1.member.keyType`, map values as `item.<key>.member`.
 - Then, the model satisfied, DynamoDB's own rules for an AttributeValue's content (exactly one type, numbers
   DynamoDB can store, sets not empty and without duplicates, NULL true): emulator/api/attribute_values.py.
+- Then what AWS requires beyond the model: CreateTable's KeySchema and AttributeDefinitions (REQUIRED_BY_THE_SERVICE),
+  an action in each TransactWriteItems item, a timestamp a date can be read from, and a Query's
+  KeyConditionExpression read as AWS reads it (names and values defined, key operators only, scalar values).
 - Members the model does not know are ignored, as AWS ignores them. A table given by name where the model
   also takes its ARN is held to a table name's rules (3 to 255 characters of [a-zA-Z0-9_.-]) everywhere.
 """
@@ -99,6 +102,9 @@ def validate(service: str, operation: str, params: dict[str, Any], *, body_only:
         raise ValidationException(NO_TRANSACT_WRITE_ACTION)
     if problems.attribute_values_to_check:
         attribute_values.check(operation, params, shape)
+    if operation == "Query" and service == "dynamodb" and isinstance(params.get("KeyConditionExpression"), str):
+        _key_condition(params["KeyConditionExpression"], params.get("ExpressionAttributeNames") or {},
+                       params.get("ExpressionAttributeValues") or {})
 
 
 def _name(path: str, member: str) -> str:
@@ -210,6 +216,37 @@ def _value(shape: Shape, value: Any, path: str, problems: _Problems) -> None:
     elif kind == "timestamp":  # epoch seconds, or a string botocore's parser reads (as moto's parser reads it)
         if isinstance(value, bool) or not isinstance(value, (int, float, str)) or not _readable_timestamp(value):
             raise _type_error(shape, value)
+
+
+_KEY_CONDITION_TOKEN = re.compile(r"[:#]?[A-Za-z0-9_.\[\]-]+|<>|[(]")
+#: what a KeyConditionExpression may not use (dynalite's rules, which follow AWS's answers)
+_NOT_KEY_OPERATORS = frozenset({"OR", "NOT", "IN", "<>"})
+_NOT_KEY_FUNCTIONS = frozenset({"attribute_exists", "attribute_not_exists", "attribute_type", "contains"})
+
+
+def _key_condition(expression: str, names: dict[str, Any], values: dict[str, Any]) -> None:
+    """A Query's KeyConditionExpression read as AWS reads it before moto's parser (which takes an undefined value
+    for a string, and fails on OR or a list): names and values defined, key operators only, scalar values."""
+    tokens = _KEY_CONDITION_TOKEN.findall(expression)
+    invalid = "Invalid KeyConditionExpression: An expression attribute "
+    for token in tokens:
+        if token.startswith("#") and token not in names:
+            raise ValidationException(f"{invalid}name used in the document path is not defined; attribute name: {token}")
+        if token.startswith(":") and token not in values:
+            raise ValidationException(f"{invalid}value used in expression is not defined; attribute value: {token}")
+    for token, following in zip(tokens, tokens[1:] + [""]):
+        if token.upper() in _NOT_KEY_OPERATORS or (token in _NOT_KEY_FUNCTIONS and following == "("):
+            shown = token.upper() if token.upper() in _NOT_KEY_OPERATORS else token
+            raise ValidationException(f"Invalid operator used in KeyConditionExpression: {shown}")
+    kinds = {token: next(iter(values[token])) if isinstance(values[token], dict) and len(values[token]) == 1 else None
+             for token in tokens if token.startswith(":")}
+    if any(kind not in ("S", "N", "B") for kind in kinds.values()):
+        raise ValidationException("One or more parameter values were invalid: Condition parameter type does not match "
+                                  "schema type")
+    for at, token in enumerate(tokens[:-3]):
+        if token == "begins_with" and tokens[at + 1] == "(" and kinds.get(tokens[at + 3]) == "N":
+            raise ValidationException("Invalid KeyConditionExpression: Incorrect operand type for operator or function; "
+                                      "operator or function: begins_with, operand type: N")
 
 
 def _readable_timestamp(value: int | float | str) -> bool:

@@ -200,3 +200,50 @@ def test_an_expression_motos_parser_cannot_read_is_a_validation_error_and_writes
     for (operation, message), call in calls.items():
         assert refused(call) == ("ValidationException", f"Invalid {message}"), operation
     assert dynamodb.scan(TableName="orders")["Items"] == []
+
+
+RANGED = {"KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
+          "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
+                                   {"AttributeName": "sk", "AttributeType": "N"}], "BillingMode": "PAY_PER_REQUEST"}
+
+
+@pytest.mark.parametrize("expression, values, names, message", [
+    ("pk = :v AND begins_with(sk, :n)", {":v": {"S": "a"}}, None,
+     "Invalid KeyConditionExpression: An expression attribute value used in expression is not defined; attribute "
+     "value: :n"),
+    ("#p = :v", {":v": {"S": "a"}}, None, "Invalid KeyConditionExpression: An expression attribute name used in the "
+                                         "document path is not defined; attribute name: #p"),
+    ("pk = :v OR sk = :n", {":v": {"S": "a"}, ":n": {"N": "1"}}, None,
+     "Invalid operator used in KeyConditionExpression: OR"),
+    ("pk = :v AND sk IN (:n)", {":v": {"S": "a"}, ":n": {"N": "1"}}, None,
+     "Invalid operator used in KeyConditionExpression: IN"),
+    ("pk = :v AND contains(sk, :n)", {":v": {"S": "a"}, ":n": {"N": "1"}}, None,
+     "Invalid operator used in KeyConditionExpression: contains"),
+    ("#p = :v", {":v": {"SS": ["a"]}}, {"#p": "pk"},
+     "One or more parameter values were invalid: Condition parameter type does not match schema type"),
+    ("pk = :v AND begins_with(sk, :n)", {":v": {"S": "a"}, ":n": {"N": "1"}}, None,
+     "Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or function: "
+     "begins_with, operand type: N"),
+])
+def test_a_key_condition_aws_refuses_is_refused_in_its_words(door, expression, values, names, message):
+    """moto's key-condition parser read an undefined value as a string and failed with Python errors on OR, IN or a
+    set: these are AWS's answers (dynalite's rules, which follow AWS)."""
+    dynamodb = door.client("dynamodb")
+    dynamodb.create_table(TableName="orders", **RANGED)
+    extra = {"ExpressionAttributeNames": names} if names else {}
+    assert refused(lambda: dynamodb.query(TableName="orders", KeyConditionExpression=expression,
+                                          ExpressionAttributeValues=values, **extra)) == ("ValidationException", message)
+
+
+def test_undefined_names_and_values_in_filters_and_conditions_are_named(door):
+    dynamodb = door.client("dynamodb")
+    dynamodb.create_table(TableName="orders", **KEY)
+    not_defined = "An expression attribute value used in expression is not defined; attribute value: :x"
+    assert refused(lambda: dynamodb.scan(TableName="orders", FilterExpression="a = :x")) == (
+        "ValidationException", f"Invalid FilterExpression: {not_defined}")
+    assert refused(lambda: dynamodb.put_item(TableName="orders", Item={"pk": {"S": "a"}},
+                                             ConditionExpression="#n = :x", ExpressionAttributeValues={
+                                                 ":x": {"S": "1"}})) == (
+        "ValidationException", "Invalid ConditionExpression: An expression attribute name used in the document path "
+                               "is not defined; attribute name: #n")
+    assert dynamodb.scan(TableName="orders")["Items"] == []
