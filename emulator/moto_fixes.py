@@ -17,8 +17,9 @@
 - moto's condition-expression parser (`moto.dynamodb.comparisons`) refuses an expression it cannot read with a
   ValueError, which moto's Scan turns into a ValidationException but its Query (FilterExpression) and its
   conditional writes (ConditionExpression) let through, and a `:value` or `#name` the request does not define
-  with a KeyError everywhere: `condition_parser_complaint` tells such an error apart and words it (the last two
-  in the words moto's UpdateExpression errors have), for the front door to answer it as a ValidationException.
+  with a KeyError everywhere; moto's UpdateExpression validator fails the same way on an undefined `#name` in
+  SET a path (`check_for_overlapping_paths`): `expression_complaint` tells such an error apart and words it
+  (in the words moto's UpdateExpression errors have), for the front door to answer it as a ValidationException.
 
 Installed beside moto_speedups while an emulator is active (moto_bridge.activate / deactivate); plain moto in
 the same process keeps its own. Pinned by tests/emulator/test_failed_writes.py.
@@ -30,6 +31,7 @@ import copy
 from typing import Any
 
 from moto.dynamodb import comparisons
+from moto.dynamodb.parsing import validators
 from moto.dynamodb.models import DynamoDBBackend
 from moto.dynamodb.models.dynamo_type import DynamoType, Item
 from moto.dynamodb.models.table import Table
@@ -38,6 +40,7 @@ from moto.dynamodb.responses import DynamoHandler
 from emulator import moto_actions
 
 _CONDITION_PARSER = comparisons.__file__
+_UPDATE_VALIDATORS = validators.__file__
 original_update_item = DynamoDBBackend.update_item
 original_batch_write_item = moto_actions._moto_batch_write_item
 
@@ -120,15 +123,21 @@ _UNDEFINED = {
 }
 
 
-def condition_parser_complaint(error: BaseException) -> str | None:
-    """Why moto's condition-expression parser refused an expression, if `error` was raised in its module: its
-    ValueError's reason, or what a KeyError in its lookups of the request's names and values means."""
+def expression_complaint(error: BaseException) -> tuple[str, str] | None:
+    """("condition", why) if `error` is moto's condition-expression parser refusing an expression (its ValueError's
+    reason, or what a KeyError in its lookups of the request's names and values means); ("update", why) if it is
+    moto's UpdateExpression validator looking up a name the request does not define (its overlapping-paths check
+    runs before the check that words that); None for anything else."""
     trace = error.__traceback__
     while trace is not None and trace.tb_next is not None:
         trace = trace.tb_next
-    if trace is None or trace.tb_frame.f_code.co_filename != _CONDITION_PARSER:
+    if trace is None:
         return None
-    if type(error) is ValueError:
-        return str(error)
-    undefined = _UNDEFINED.get(trace.tb_frame.f_code.co_name)
-    return undefined.format(error.args[0]) if type(error) is KeyError and undefined else None
+    module, function = trace.tb_frame.f_code.co_filename, trace.tb_frame.f_code.co_name
+    if module == _CONDITION_PARSER and type(error) is ValueError:
+        return "condition", str(error)
+    if module == _CONDITION_PARSER and type(error) is KeyError and function in _UNDEFINED:
+        return "condition", _UNDEFINED[function].format(error.args[0])
+    if module == _UPDATE_VALIDATORS and type(error) is KeyError and function == "check_for_overlapping_paths":
+        return "update", _UNDEFINED["_lookup_expression_attribute_name"].format(error.args[0])
+    return None

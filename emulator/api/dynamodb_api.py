@@ -81,9 +81,11 @@ def handle(emulator: Emulator, operation: str, request: Request) -> Response:
     except AWSError as error:
         return error_response(error)
     except Exception as error:  # moto failed on a request the model allows: logged with its traceback, answered plainly
-        reason = moto_fixes.condition_parser_complaint(error)
-        if reason is not None:  # an expression moto's parser cannot read, which its Query and writes let through
-            member = "FilterExpression" if operation in ("Query", "Scan") else "ConditionExpression"
+        complaint = moto_fixes.expression_complaint(error)
+        if complaint is not None:  # an expression moto's parser cannot read, which its Query and writes let through
+            parser, reason = complaint
+            member = "UpdateExpression" if parser == "update" else (
+                "FilterExpression" if operation in ("Query", "Scan") else "ConditionExpression")
             return error_response(ValidationException(f"Invalid {member}: {reason}"))
         request_id = uuid.uuid4()
         log.exception("moto could not process %s (request %s)", operation, request_id)

@@ -243,6 +243,10 @@ def _key_condition(expression: str, names: dict[str, Any], values: dict[str, Any
     if any(kind not in ("S", "N", "B") for kind in kinds.values()):
         raise ValidationException("One or more parameter values were invalid: Condition parameter type does not match "
                                   "schema type")
+    for at, token in enumerate(tokens):
+        if token.upper() == "BETWEEN" and (len(tokens) < at + 4 or tokens[at + 2].upper() != "AND"):
+            raise ValidationException('Invalid KeyConditionExpression: Syntax error; token: "<EOF>", near: '
+                                      f'"{" ".join(tokens[at:])}"')  # a BETWEEN without its "AND" and second value
     for at, token in enumerate(tokens[:-3]):
         if token == "begins_with" and tokens[at + 1] == "(" and kinds.get(tokens[at + 3]) == "N":
             raise ValidationException("Invalid KeyConditionExpression: Incorrect operand type for operator or function; "
@@ -268,6 +272,9 @@ def _string(shape: Shape, value: str, path: str, problems: _Problems) -> None:
     if enum and value not in enum and not problems.moto_checks:
         _violation(problems, path, value, f"Member must satisfy enum value set: [{', '.join(enum)}]")
         return
+    if shape.name == "ProjectionExpression" and not all(part.strip() for part in value.split(",")):
+        raise ValidationException("Invalid ProjectionExpression: " + (  # moto fails on an empty path
+            "The expression can not be empty;" if not value.strip() else 'Syntax error; token: ","'))
     before = len(problems)
     _length(shape, value, path, problems)
     pattern = shape.metadata.get("pattern")

@@ -247,3 +247,25 @@ def test_undefined_names_and_values_in_filters_and_conditions_are_named(door):
         "ValidationException", "Invalid ConditionExpression: An expression attribute name used in the document path "
                                "is not defined; attribute name: #n")
     assert dynamodb.scan(TableName="orders")["Items"] == []
+
+
+def test_projections_updates_and_between_moto_failed_on(door):
+    dynamodb = door.client("dynamodb")
+    dynamodb.create_table(TableName="orders", **RANGED)
+    key = {"pk": {"S": "a"}, "sk": {"N": "1"}}
+    dynamodb.put_item(TableName="orders", Item=key)
+    assert refused(lambda: dynamodb.get_item(TableName="orders", Key=key, ProjectionExpression="")) == (
+        "ValidationException", "Invalid ProjectionExpression: The expression can not be empty;")
+    assert refused(lambda: dynamodb.batch_get_item(RequestItems={"orders": {
+        "Keys": [key], "ProjectionExpression": "pk,,sk"}})) == (
+        "ValidationException", 'Invalid ProjectionExpression: Syntax error; token: ","')
+    assert refused(lambda: dynamodb.update_item(
+        TableName="orders", Key=key, UpdateExpression="SET #x = :v, a.b = :v", ExpressionAttributeValues={
+            ":v": {"S": "1"}})) == (
+        "ValidationException", "Invalid UpdateExpression: An expression attribute name used in the document path is "
+                               "not defined; attribute name: #x")
+    assert refused(lambda: dynamodb.query(
+        TableName="orders", KeyConditionExpression="pk = :v AND sk BETWEEN :n", ExpressionAttributeValues={
+            ":v": {"S": "a"}, ":n": {"N": "1"}})) == (
+        "ValidationException", 'Invalid KeyConditionExpression: Syntax error; token: "<EOF>", near: "BETWEEN :n"')
+    assert dynamodb.get_item(TableName="orders", Key=key)["Item"] == key
