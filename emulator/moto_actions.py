@@ -24,6 +24,7 @@ from moto.core.exceptions import ServiceException
 from moto.core.parse import default_timestamp_parser
 from moto.core.responses import ActionResult, BaseResponse, get_service_model
 from moto.dynamodb.exceptions import MockValidationException
+from moto.dynamodb.models import dynamodb_backends
 from moto.dynamodb.models.utilities import DynamoJsonEncoder
 from moto.dynamodb.responses import DynamoHandler, validate_put_has_empty_keys
 from moto.iam.models import get_account_id_from, mark_account_as_visited
@@ -224,6 +225,18 @@ def moto_caller(url: str, headers: dict[str, str]) -> tuple[str, str, str]:
 def direct_calls_allowed() -> bool:
     """moto checks IAM on every request once INITIAL_NO_AUTH_ACTION_COUNT is set: then its full path runs."""
     return moto_settings.INITIAL_NO_AUTH_ACTION_COUNT == float("inf")
+
+
+def key_attribute_names(account_id: str, region: str, table_name: Any, index_name: Any) -> list[str]:
+    """The key attributes of a table and of its index `index_name` (if it has one by that name); [] if there is no
+    such table."""
+    regions = dict.get(dynamodb_backends, account_id) if isinstance(table_name, str) else None  # read, never made
+    backend = dict.get(regions, region) if regions is not None else None
+    table = backend.tables.get(table_name) if backend is not None else None
+    if table is None:
+        return []
+    index = next((index for index in table.all_indexes() if index.name == index_name), None)
+    return list(table.table_key_attrs) + ([element["AttributeName"] for element in index.schema] if index else [])
 
 
 # -- the call ----------------------------------------------------------------------------------------------

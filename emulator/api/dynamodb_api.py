@@ -14,7 +14,7 @@ import uuid
 import zlib
 from typing import Any
 
-from emulator import moto_bridge, moto_fixes
+from emulator import moto_actions, moto_bridge, moto_fixes
 from emulator.api import absent_features, dynamodb_fast, kinesis_destinations_api, partiql, table_arns, validation
 from emulator.api.streams_api import parse_body
 from emulator.engine import Emulator
@@ -47,6 +47,8 @@ def handle(emulator: Emulator, operation: str, request: Request) -> Response:
             answered = _by_table_names(emulator, operation, request, params)
             if answered is not None:
                 return answered
+        if operation in ("Query", "Scan") and isinstance(params.get("ExclusiveStartKey"), dict):
+            _check_starting_key(operation, request, params)
         absent = absent_features.answer(emulator, operation, request, params)  # features Eddy does not have
         if absent is not None:
             return absent
@@ -91,6 +93,16 @@ def handle(emulator: Emulator, operation: str, request: Request) -> Response:
         log.exception("moto could not process %s (request %s)", operation, request_id)
         return error_response(ValidationException(
             f"{INVALID}the request could not be processed (request id {request_id})"))
+
+
+def _check_starting_key(operation: str, request: Request, params: dict[str, Any]) -> None:
+    """An ExclusiveStartKey without each key attribute of the table (and of the index read) is refused as AWS refuses
+    it (moto failed on it with a TypeError)."""
+    names = moto_actions.key_attribute_names(*moto_bridge.caller(request), params.get("TableName"),
+                                             params.get("IndexName"))  # none for a table that is not there
+    if not all(isinstance(params["ExclusiveStartKey"].get(name), dict) for name in names):
+        detail = ": The provided key element does not match the schema" if operation == "Scan" else ""
+        raise ValidationException(f"The provided starting key is invalid{detail}")
 
 
 def _by_table_names(emulator: Emulator, operation: str, request: Request, params: dict[str, Any]) -> Response | None:

@@ -269,3 +269,16 @@ def test_projections_updates_and_between_moto_failed_on(door):
             ":v": {"S": "a"}, ":n": {"N": "1"}})) == (
         "ValidationException", 'Invalid KeyConditionExpression: Syntax error; token: "<EOF>", near: "BETWEEN :n"')
     assert dynamodb.get_item(TableName="orders", Key=key)["Item"] == key
+
+
+def test_a_starting_key_without_the_keys_is_refused(door):
+    dynamodb = door.client("dynamodb")
+    dynamodb.create_table(TableName="orders", **RANGED)
+    dynamodb.put_item(TableName="orders", Item={"pk": {"S": "a"}, "sk": {"N": "1"}})
+    partial = {"pk": {"S": "a"}}
+    assert refused(lambda: dynamodb.scan(TableName="orders", ExclusiveStartKey=partial)) == (
+        "ValidationException", "The provided starting key is invalid: The provided key element does not match the schema")
+    assert refused(lambda: dynamodb.query(TableName="orders", KeyConditionExpression="pk = :v", ExpressionAttributeValues={
+        ":v": {"S": "a"}}, ExclusiveStartKey=partial)) == ("ValidationException", "The provided starting key is invalid")
+    whole = {"pk": {"S": "a"}, "sk": {"N": "0"}}
+    assert dynamodb.scan(TableName="orders", ExclusiveStartKey=whole)["Count"] == 1
