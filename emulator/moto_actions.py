@@ -312,7 +312,8 @@ def batch_write_item(handler: DynamoHandler, *, validated: bool = False) -> Acti
         dumped = [_encode(request[1]) for request in requests]
         if len(set(dumped)) != len(dumped):
             raise MockValidationException("Provided list of item keys contains duplicates")
-    items = [(table, item_to_put(table, item, types_checked=validated)) for table, item in put_requests]  # the table found by the same name
+    items = [(table, item_to_put(table, item, types_checked=validated))  # the table found by the same name
+             for table, item in put_requests]
     deleted_keys = [(table, _delete_key(backend, table, keys)) for table, keys in delete_requests]
     for table, built in items:
         store_item(table, built)

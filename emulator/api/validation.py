@@ -231,7 +231,8 @@ def _key_condition(expression: str, names: dict[str, Any], values: dict[str, Any
     invalid = "Invalid KeyConditionExpression: An expression attribute "
     for token in tokens:
         if token.startswith("#") and token not in names:
-            raise ValidationException(f"{invalid}name used in the document path is not defined; attribute name: {token}")
+            raise ValidationException(
+                f"{invalid}name used in the document path is not defined; attribute name: {token}")
         if token.startswith(":") and token not in values:
             raise ValidationException(f"{invalid}value used in expression is not defined; attribute value: {token}")
     for token, following in zip(tokens, tokens[1:] + [""]):
@@ -249,8 +250,8 @@ def _key_condition(expression: str, names: dict[str, Any], values: dict[str, Any
                                       f'"{" ".join(tokens[at:])}"')  # a BETWEEN without its "AND" and second value
     for at, token in enumerate(tokens[:-3]):
         if token == "begins_with" and tokens[at + 1] == "(" and kinds.get(tokens[at + 3]) == "N":
-            raise ValidationException("Invalid KeyConditionExpression: Incorrect operand type for operator or function; "
-                                      "operator or function: begins_with, operand type: N")
+            raise ValidationException("Invalid KeyConditionExpression: Incorrect operand type for operator or "
+                                      "function; operator or function: begins_with, operand type: N")
 
 
 def _readable_timestamp(value: int | float | str) -> bool:
