@@ -9,9 +9,11 @@ test_batch_write_using_arn: BatchGetItem's Responses by the ARN); other answers 
     resolve("PutItem", {"TableName": "arn:aws:dynamodb:us-east-1:123456789012:table/orders", ...},
             "123456789012", "us-east-1")   # -> {"orders": "arn:..."}, params["TableName"] == "orders"
 
-Only an ARN of the caller's own account and region names a table here (Eddy has no resource-based policies to
-reach another account's); any other ARN is left as it is, which finds no table (ResourceNotFoundException), and
-CreateTable refuses it as a table name.
+An ARN that cannot name a table is refused in AWS's words: one that is not a table's ARN by validation (`problem`:
+"Valid ARN format is ...", "Invalid resource type in ...", "Invalid AWS partition in ..."), one of another region
+by `resolve` ("1 validation error detected: Invalid AWS region in '<ARN>'"). Only an ARN of the caller's own account
+names a table here (Eddy has no resource-based policies to reach another account's); another account's is left as
+it is, which finds no table (ResourceNotFoundException), and CreateTable refuses it as a table name.
 """
 
 from __future__ import annotations
@@ -19,19 +21,50 @@ from __future__ import annotations
 import re
 from typing import Any
 
-_TABLE_ARN = re.compile(r"arn:aws[a-z-]*:dynamodb:([a-z0-9-]+):([0-9]{12}):table/([a-zA-Z0-9_.-]{3,255})")
+from emulator.errors import ValidationException
+
+#: AWS's constraint for a TableName that starts as an ARN but names no table (an index's or a stream's ARN, a
+#: name DynamoDB does not allow), in the words ExtendDB recorded from DynamoDB (its table_arns.rs)
+ARN_FORMAT = ("Valid ARN format is 'arn:<awsPartition>:<vendor>:<region>:<subscriber>:resourceType/resourceName', "
+              "where Resource name must have length less than or equal to 255, Resource name must have length greater "
+              "than or equal to 3, Resource name must satisfy regular expression pattern: [a-zA-Z0-9_.-]+")
+_PARTITION = re.compile(r"aws(?:-[a-z]+)*")
+_NAME = re.compile(r"[a-zA-Z0-9_.-]{3,255}")
+_ACCOUNT = re.compile(r"[0-9]{12}")
 KEYED_BY_TABLE = ("BatchGetItem", "BatchWriteItem")  # RequestItems: a map from table to requests
 _TRANSACTIONS = ("TransactGetItems", "TransactWriteItems")  # TransactItems: each action names its table
 
 
 def given(operation: str, params: dict[str, Any]) -> bool:
-    """Whether the request names any table by an ARN (a look at strings only: every request asks it)."""
+    """Whether the request names any table by an ARN (every request asks it: a plain TableName costs a look at its
+    first characters)."""
+    name = params.get("TableName")
+    if type(name) is str and name.startswith("arn:"):
+        return True
+    if operation not in KEYED_BY_TABLE and operation not in _TRANSACTIONS:
+        return False
     return any(name.startswith("arn:") for name in _table_names(operation, params))
+
+
+def problem(arn: str, path: str) -> str | None:
+    """What DynamoDB's request validation says of `arn`, given at `path` where a table's name or ARN belongs (None:
+    it has the form of a table's ARN)."""
+    parts = arn.split(":", 5)
+    if len(parts) < 6 or "/" not in parts[5]:
+        return f"Value '{arn}' at '{path}' failed to satisfy constraint: {ARN_FORMAT}"
+    kind, name = parts[5].split("/", 1)
+    if not _PARTITION.fullmatch(parts[1]):
+        return f"Invalid AWS partition in '{arn}'"
+    if parts[2] != "dynamodb" or kind != "table":
+        return f"Invalid resource type in '{arn}'"
+    if not _NAME.fullmatch(name):
+        return f"Value '{arn}' at '{path}' failed to satisfy constraint: {ARN_FORMAT}"
+    return None
 
 
 def resolve(operation: str, params: dict[str, Any], account_id: str, region: str) -> dict[str, str]:
     """Replace, in place, every ARN of a table of this account and region by the table's name; {name: ARN} of each
-    replaced (empty: none was)."""
+    replaced (empty: none was). An ARN of this account and another region is refused as AWS refuses it."""
     given: dict[str, str] = {}
     name = params.get("TableName")
     if isinstance(name, str) and (resolved := _name(name, account_id, region)) is not None:
@@ -63,10 +96,14 @@ def keyed_as_given(operation: str, answer: dict[str, Any], given: dict[str, str]
 
 
 def _name(arn: str, account_id: str, region: str) -> str | None:
-    match = _TABLE_ARN.fullmatch(arn) if arn.startswith("arn:") else None
-    if match is None or match.group(1) != region or match.group(2) != account_id:
+    """The table's name if `arn` is a table's ARN of this account (None: not a table ARN, or another account's)."""
+    parts = arn.split(":", 5) if arn.startswith("arn:") else ()
+    if len(parts) < 6 or parts[2] != "dynamodb" or parts[4] != account_id or not _ACCOUNT.fullmatch(parts[4]) \
+            or not parts[5].startswith("table/") or not _NAME.fullmatch(parts[5][len("table/"):]):
         return None
-    return match.group(3)
+    if parts[3] != region:  # the account's first, as AWS checks a resource ARN (ExtendDB's finding for tagging)
+        raise ValidationException(f"1 validation error detected: Invalid AWS region in '{arn}'")
+    return parts[5][len("table/"):]
 
 
 def _table_names(operation: str, params: dict[str, Any]) -> list[str]:

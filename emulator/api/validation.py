@@ -15,7 +15,8 @@
   an action in each TransactWriteItems item, a timestamp a date can be read from, and a Query's
   KeyConditionExpression read as AWS reads it (names and values defined, key operators only, scalar values).
 - Members the model does not know are ignored, as AWS ignores them. A table given by name where the model
-  also takes its ARN is held to a table name's rules (3 to 255 characters of [a-zA-Z0-9_.-]) everywhere.
+  also takes its ARN is held to a table name's rules (3 to 255 characters of [a-zA-Z0-9_.-]) everywhere; one
+  given by an ARN to a table ARN's form (emulator/api/table_arns.py), its region checked when it is resolved.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ import botocore.session
 from botocore.model import OperationModel, OperationNotFoundError, Shape
 from botocore.utils import parse_timestamp
 
-from emulator.api import attribute_values
+from emulator.api import attribute_values, table_arns
 from emulator.errors import SerializationException, UnknownOperationException, ValidationException
 
 MAX_LISTED = 10
@@ -263,8 +264,12 @@ def _readable_timestamp(value: int | float | str) -> bool:
 
 
 def _string(shape: Shape, value: str, path: str, problems: _Problems) -> None:
-    if shape.name == "TableArn" and not value.startswith("arn:"):
-        shape = _service("dynamodb").shape_for("TableName")  # a table's name, not its ARN: 3-255 of [a-zA-Z0-9_.-]
+    if shape.name == "TableArn":
+        if not value.startswith("arn:"):  # a table's name, not its ARN: 3-255 of [a-zA-Z0-9_.-]
+            shape = _service("dynamodb").shape_for("TableName")
+        elif not path.endswith("Arn") and (wrong := table_arns.problem(value, path)):
+            problems.append(wrong)  # where a table's name or its ARN belongs (TableName, RequestItems' keys)
+            return
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:

@@ -6,6 +6,7 @@ import pytest
 from botocore.exceptions import ClientError
 
 from emulator.api import table_arns
+from emulator.errors import ValidationException
 from tests.emulator.helpers import S, events, read_stream
 
 ARN = "arn:aws:dynamodb:us-east-1:123456789012:table/orders"
@@ -55,21 +56,74 @@ def test_every_operation_takes_the_tables_arn_and_its_writes_reach_the_tables_st
     assert dynamodb.list_tables()["TableNames"] == []
 
 
-def test_an_arn_of_another_region_or_account_names_no_table_here(door):
+def test_an_arn_of_another_account_names_no_table_here(door):
     dynamodb = door.client("dynamodb")
     dynamodb.create_table(TableName="orders", **KEY)
-    elsewhere = [ARN.replace("us-east-1", "eu-west-1"), ARN.replace("123456789012", "210987654321"),
-                 ARN + "/index/by-owner"]
-    for arn in elsewhere:
-        assert refused(lambda: dynamodb.get_item(TableName=arn, Key={"pk": S("a")}))[0] == "ResourceNotFoundException"
-        assert refused(lambda: dynamodb.create_table(TableName=arn, **KEY)) == ("ValidationException", (
-            f"1 validation error detected: Value '{arn}' at 'tableName' failed to satisfy constraint: Member must "
-            "satisfy regular expression pattern: [a-zA-Z0-9_.-]+"))
+    elsewhere = ARN.replace("123456789012", "210987654321")
+    assert refused(lambda: dynamodb.get_item(TableName=elsewhere, Key={"pk": S("a")}))[0] == "ResourceNotFoundException"
+    assert refused(lambda: dynamodb.batch_write_item(RequestItems={elsewhere: [{"PutRequest": {"Item": {
+        "pk": S("a")}}}]}))[0] == "ResourceNotFoundException"
+    assert refused(lambda: dynamodb.create_table(TableName=elsewhere, **KEY)) == ("ValidationException", (
+        f"1 validation error detected: Value '{elsewhere}' at 'tableName' failed to satisfy constraint: Member must "
+        "satisfy regular expression pattern: [a-zA-Z0-9_.-]+"))
+    assert dynamodb.list_tables()["TableNames"] == ["orders"]
+    assert dynamodb.scan(TableName="orders")["Items"] == []
+
+
+def test_an_arn_of_another_region_is_refused_as_aws_refuses_it(door):
+    """AWS's words: "1 validation error detected: Invalid AWS region in '<ARN>'" (DescribeContinuousBackups and
+    UpdateContinuousBackups given a table ARN of another region, as terraform reported them)."""
+    dynamodb = door.client("dynamodb")
+    dynamodb.create_table(TableName="orders", **KEY)
+    elsewhere = ARN.replace("us-east-1", "eu-west-1")
+    expected = ("ValidationException", f"1 validation error detected: Invalid AWS region in '{elsewhere}'")
+    calls = {
+        "DescribeTable": lambda: dynamodb.describe_table(TableName=elsewhere),
+        "DescribeContinuousBackups": lambda: dynamodb.describe_continuous_backups(TableName=elsewhere),
+        "PutItem": lambda: dynamodb.put_item(TableName=elsewhere, Item={"pk": S("a")}),
+        "BatchWriteItem": lambda: dynamodb.batch_write_item(RequestItems={
+            "orders": [{"PutRequest": {"Item": {"pk": S("b")}}}],
+            elsewhere: [{"PutRequest": {"Item": {"pk": S("a")}}}]}),
+        "TransactWriteItems": lambda: dynamodb.transact_write_items(TransactItems=[
+            {"Put": {"TableName": "orders", "Item": {"pk": S("b")}}},
+            {"Put": {"TableName": elsewhere, "Item": {"pk": S("a")}}}]),
+        "CreateTable": lambda: dynamodb.create_table(TableName=elsewhere, **KEY),
+    }
+    assert {operation: refused(call) for operation, call in calls.items()} == dict.fromkeys(calls, expected)
+    assert dynamodb.scan(TableName="orders")["Items"] == []  # nothing written, nothing created
     assert dynamodb.list_tables()["TableNames"] == ["orders"]
 
 
-def test_resolve_rewrites_only_this_accounts_and_regions_table_arns():
-    other = ARN.replace("us-east-1", "eu-west-1")
+@pytest.mark.parametrize("arn, message", [
+    (ARN + "/index/by-owner", "Value '{arn}' at '{path}' failed to satisfy constraint: " + table_arns.ARN_FORMAT),
+    (ARN + "/stream/2026-01-01T00:00:00.000", "Value '{arn}' at '{path}' failed to satisfy constraint: "
+                                              + table_arns.ARN_FORMAT),
+    ("arn:aws:dynamodb:us-east-1:123456789012:table/", "Value '{arn}' at '{path}' failed to satisfy constraint: "
+                                                       + table_arns.ARN_FORMAT),
+    ("arn:orders", "Value '{arn}' at '{path}' failed to satisfy constraint: " + table_arns.ARN_FORMAT),
+    ("arn:aws:s3:::bucket/orders", "Invalid resource type in '{arn}'"),
+    ("arn:aws:dynamodb:us-east-1:123456789012:backup/orders", "Invalid resource type in '{arn}'"),
+    ("arn:xyz:dynamodb:us-east-1:123456789012:table/orders", "Invalid AWS partition in '{arn}'"),
+])
+def test_an_arn_that_is_not_a_tables_is_refused_where_a_table_belongs(door, arn, message):
+    dynamodb = door.client("dynamodb")
+    dynamodb.create_table(TableName="orders", **KEY)
+    for path, call in [
+        ("tableName", lambda: dynamodb.get_item(TableName=arn, Key={"pk": S("a")})),
+        ("tableName", lambda: dynamodb.describe_table(TableName=arn)),
+        ("tableName", lambda: dynamodb.create_table(TableName=arn, **KEY)),
+        ("transactItems.1.member.put.tableName", lambda: dynamodb.transact_write_items(TransactItems=[
+            {"Put": {"TableName": arn, "Item": {"pk": S("a")}}}])),
+        (f"requestItems.{arn}.key", lambda: dynamodb.batch_write_item(RequestItems={arn: [
+            {"PutRequest": {"Item": {"pk": S("a")}}}]})),
+    ]:
+        assert refused(call) == ("ValidationException",
+                                 "1 validation error detected: " + message.format(arn=arn, path=path))
+    assert dynamodb.list_tables()["TableNames"] == ["orders"]
+
+
+def test_resolve_rewrites_only_this_accounts_table_arns():
+    other = ARN.replace("123456789012", "210987654321")
     params = {"RequestItems": {ARN: [], other: [], "plain": []}}
     assert table_arns.given("BatchWriteItem", params)
     assert table_arns.resolve("BatchWriteItem", params, "123456789012", "us-east-1")
@@ -78,7 +132,21 @@ def test_resolve_rewrites_only_this_accounts_and_regions_table_arns():
     assert table_arns.resolve("TransactGetItems", params, "123456789012", "us-east-1")
     assert [item and item["Get"]["TableName"] for item in params["TransactItems"]] == ["orders", other, None]
     assert not table_arns.given("PutItem", {"TableName": "orders"})
+    assert not table_arns.given("PutItem", {"TableName": "orders", "RequestItems": {ARN: []}})  # not PutItem's
     assert not table_arns.resolve("PutItem", {"TableName": other}, "123456789012", "us-east-1")
+    with pytest.raises(ValidationException, match="^1 validation error detected: Invalid AWS region in 'arn:"):
+        table_arns.resolve("GetItem", {"TableName": ARN}, "123456789012", "eu-west-1")
+
+
+def test_problem_names_what_is_not_a_table_arn():
+    assert table_arns.problem(ARN, "tableName") is None
+    assert table_arns.problem("arn:aws-cn:dynamodb:cn-north-1:123456789012:table/a.b_c-d", "tableName") is None
+    assert table_arns.problem(ARN + "/index/i", "tableName").startswith(
+        f"Value '{ARN}/index/i' at 'tableName' failed to satisfy constraint: Valid ARN format is 'arn:<awsPartition>:")
+    assert table_arns.problem("arn:aws:dynamodb:us-east-1:123456789012:table/ab", "x").endswith(
+        "Resource name must satisfy regular expression pattern: [a-zA-Z0-9_.-]+")
+    assert table_arns.problem("arn:aws:lambda:us-east-1:123456789012:function/orders", "tableName") == (
+        "Invalid resource type in 'arn:aws:lambda:us-east-1:123456789012:function/orders'")
 
 
 def test_a_batchs_answer_keys_its_tables_as_the_request_did():
