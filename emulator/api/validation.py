@@ -12,7 +12,7 @@
 - Then, the model satisfied, DynamoDB's own rules for an AttributeValue's content (exactly one type, numbers
   DynamoDB can store, sets not empty and without duplicates, NULL true): emulator/api/attribute_values.py.
 - Then what AWS requires beyond the model: CreateTable's KeySchema and AttributeDefinitions (REQUIRED_BY_THE_SERVICE),
-  an action in each TransactWriteItems item, a timestamp a date can be read from, and a Query's
+  an action in each TransactWriteItems item, a timestamp as a number a date can be read from, and a Query's
   KeyConditionExpression read as AWS reads it (names and values defined, key operators only, scalar values).
 - Members the model does not know are ignored, as AWS ignores them. A table given by name where the model
   also takes its ARN is held to a table name's rules (3 to 255 characters of [a-zA-Z0-9_.-]) everywhere; one
@@ -38,7 +38,7 @@ from emulator.errors import SerializationException, UnknownOperationException, V
 
 MAX_LISTED = 10
 _SCALARS = {"string": "String", "integer": "Integer", "long": "Long", "boolean": "Boolean", "double": "Double",
-            "float": "Float", "blob": "ByteBuffer", "timestamp": "Date", "map": "Map", "list": "List",
+            "float": "Float", "blob": "ByteBuffer", "map": "Map", "list": "List",
             "structure": "Structure"}
 
 
@@ -143,6 +143,8 @@ def _type_error(shape: Shape, value: Any) -> SerializationException:
         return SerializationException("Start of list found where not expected")
     token = ("BOOLEAN_VALUE" if isinstance(value, bool) else "NUMBER_VALUE" if isinstance(value, (int, float))
              else "STRING_VALUE")
+    if shape.type_name == "timestamp":  # AWS's JSON reader's words for a timestamp (X-Ray's answer, aws-sdk-js-v3#4343)
+        return SerializationException(f"{token} can not be converted to milliseconds since epoch")
     return SerializationException(f"{token} cannot be converted to {_SCALARS.get(shape.type_name, shape.type_name)}")
 
 
@@ -214,8 +216,8 @@ def _value(shape: Shape, value: Any, path: str, problems: _Problems) -> None:
         except (binascii.Error, ValueError):
             raise SerializationException(f"Base64 encoded value is invalid at '{path}'") from None
         _length(shape, decoded, path, problems)
-    elif kind == "timestamp":  # epoch seconds, or a string botocore's parser reads (as moto's parser reads it)
-        if isinstance(value, bool) or not isinstance(value, (int, float, str)) or not _readable_timestamp(value):
+    elif kind == "timestamp":  # epoch seconds: AWS's JSON reader takes a number, never a string (not even a date's)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not _readable_timestamp(value):
             raise _type_error(shape, value)
 
 
@@ -255,7 +257,7 @@ def _key_condition(expression: str, names: dict[str, Any], values: dict[str, Any
                                       "function; operator or function: begins_with, operand type: N")
 
 
-def _readable_timestamp(value: int | float | str) -> bool:
+def _readable_timestamp(value: int | float) -> bool:
     try:
         parse_timestamp(value).astimezone(timezone.utc)
     except (ValueError, TypeError, OverflowError, OSError, RuntimeError):  # not a time, or none a datetime holds
