@@ -163,6 +163,7 @@ def stream_specification(params: dict[str, Any], *, creating: bool) -> tuple[boo
 
 
 def create_table(emulator: Emulator, request: Request, params: dict[str, Any]) -> Response:
+    _check_key_schema(params["KeySchema"], params["AttributeDefinitions"])
     try:
         spec, invalid = stream_specification(params, creating=True), None
     except AWSError as error:
@@ -181,6 +182,29 @@ def create_table(emulator: Emulator, request: Request, params: dict[str, Any]) -
         table = call.table(params["TableName"])
         _enable(emulator, call, table, spec[1])
         return _describe_as(response, request, table, "TableDescription")
+
+
+def _check_key_schema(keys: list[dict[str, Any]], definitions: list[dict[str, Any]]) -> None:
+    """CreateTable's KeySchema and AttributeDefinitions as AWS reads them where moto lets a table through (an attribute
+    type of none of B, N, S; a key not HASH then RANGE, or one attribute twice), in dynalite's order (which follows
+    AWS's): a key schema moto refuses, or one with a key attribute not defined, is moto's to answer, in AWS's words."""
+    for at, definition in enumerate(definitions, 1):
+        if definition.get("AttributeType") not in ("B", "N", "S"):
+            raise constraint_violation(f"attributeDefinitions.{at}.member.attributeType", definition.get("AttributeType"),
+                                       "Member must satisfy enum value set: [B, N, S]")
+    names = [key.get("AttributeName") for key in keys]
+    if not 1 <= len(keys) <= 2 or any(key.get("KeyType") not in ("HASH", "RANGE") for key in keys):
+        return
+    if len(names) > len(definitions):  # moto counts the names without the one given twice
+        raise ValidationException("Invalid KeySchema: Some index key attribute have no definition")
+    if not set(names) <= {definition.get("AttributeName") for definition in definitions}:
+        return
+    if len(names) == 2 and names[0] == names[1]:
+        raise ValidationException("Both the Hash Key and the Range Key element in the KeySchema have the same name")
+    if keys[0]["KeyType"] != "HASH":
+        raise ValidationException("Invalid KeySchema: The first KeySchemaElement is not a HASH key type")
+    if len(keys) == 2 and keys[1]["KeyType"] != "RANGE":
+        raise ValidationException("Invalid KeySchema: The second KeySchemaElement is not a RANGE key type")
 
 
 def update_table(emulator: Emulator, request: Request, params: dict[str, Any]) -> Response:

@@ -168,6 +168,38 @@ def test_what_the_model_leaves_optional_and_dynamodb_still_requires(door):
     assert dynamodb.scan(TableName="orders")["Items"] == []
 
 
+def test_a_key_schema_aws_refuses_is_refused_before_moto_creates_the_table(door):
+    """Key schemas moto created a table for, answered in AWS's words (dynalite's, and a catalogue of DynamoDB's
+    messages), in dynalite's order; what moto refuses stays moto's (AWS's words too)."""
+    dynamodb = door.client("dynamodb", validate=False)
+    both = [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "sk", "AttributeType": "S"}]
+    cases = [
+        ([{"AttributeName": "pk", "KeyType": "RANGE"}], both[:1],
+         "Invalid KeySchema: The first KeySchemaElement is not a HASH key type"),
+        ([{"AttributeName": "sk", "KeyType": "RANGE"}, {"AttributeName": "pk", "KeyType": "HASH"}], both,
+         "Invalid KeySchema: The first KeySchemaElement is not a HASH key type"),
+        ([{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "HASH"}], both,
+         "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type"),
+        ([{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "pk", "KeyType": "RANGE"}], both[:1],
+         "Invalid KeySchema: Some index key attribute have no definition"),
+        ([{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "pk", "KeyType": "RANGE"}], both[:1] * 2,
+         "Both the Hash Key and the Range Key element in the KeySchema have the same name"),
+        ([{"AttributeName": "pk", "KeyType": "HASH"}], [{"AttributeName": "pk", "AttributeType": "BOOL"}],
+         "1 validation error detected: Value 'BOOL' at 'attributeDefinitions.1.member.attributeType' failed to "
+         "satisfy constraint: Member must satisfy enum value set: [B, N, S]"),
+        ([{"AttributeName": "sk", "KeyType": "RANGE"}], both[:1],  # an undefined key: moto's answer, AWS's words
+         "One or more parameter values were invalid: Some index key attributes are not defined in "
+         "AttributeDefinitions. Keys: [sk], AttributeDefinitions: [pk]"),
+    ]
+    for keys, definitions, message in cases:
+        assert refused(lambda: dynamodb.create_table(TableName="orders", KeySchema=keys, AttributeDefinitions=definitions,
+                                                     BillingMode="PAY_PER_REQUEST")) == ("ValidationException", message)
+    assert dynamodb.list_tables()["TableNames"] == []
+    dynamodb.create_table(TableName="orders", KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}, {
+        "AttributeName": "sk", "KeyType": "RANGE"}], AttributeDefinitions=both, BillingMode="PAY_PER_REQUEST")
+    assert dynamodb.list_tables()["TableNames"] == ["orders"]
+
+
 @pytest.mark.parametrize("value, token", [
     ("x", "STRING_VALUE"), ("", "STRING_VALUE"), ("1700000000", "STRING_VALUE"), ("2024-01-01T00:00:00Z", "STRING_VALUE"),
     (True, "BOOLEAN_VALUE"), (1e20, "NUMBER_VALUE"), (253402300800, "NUMBER_VALUE")])
