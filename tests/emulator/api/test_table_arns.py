@@ -56,6 +56,20 @@ def test_every_operation_takes_the_tables_arn_and_its_writes_reach_the_tables_st
     assert dynamodb.list_tables()["TableNames"] == []
 
 
+def test_partiql_statements_name_a_table_by_its_arn_and_their_writes_reach_its_stream(door):
+    dynamodb, streams = door.client("dynamodb"), door.client("dynamodbstreams")
+    stream_arn = dynamodb.create_table(TableName="orders", **KEY, StreamSpecification={
+        "StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"})["TableDescription"]["LatestStreamArn"]
+    dynamodb.execute_statement(Statement=f"INSERT INTO \"{ARN}\" VALUE {{'pk': 'a'}}")
+    dynamodb.execute_statement(Statement=f"UPDATE \"{ARN}\" SET v = 1 WHERE pk = 'a'")
+    dynamodb.execute_transaction(TransactStatements=[{"Statement": f"INSERT INTO \"{ARN}\" VALUE {{'pk': 'b'}}"}])
+    dynamodb.batch_execute_statement(Statements=[{"Statement": f"DELETE FROM \"{ARN}\" WHERE pk = 'b'"}])
+    assert dynamodb.execute_statement(Statement=f"SELECT * FROM \"{ARN}\" WHERE pk = 'a'")["Items"] == [
+        {"pk": S("a"), "v": {"N": "1"}}]
+    assert events(read_stream(streams, stream_arn)) == [("INSERT", "a"), ("MODIFY", "a"), ("INSERT", "b"),
+                                                        ("REMOVE", "b")]
+
+
 def test_an_arn_of_another_account_names_no_table_here(door):
     dynamodb = door.client("dynamodb")
     dynamodb.create_table(TableName="orders", **KEY)
