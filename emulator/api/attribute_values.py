@@ -13,6 +13,11 @@ contains invalid value: <message> for key :v"; in an ExclusiveStartKey most mess
 starting key is invalid: ". Values are checked in the order DynamoDB checks the request's members (for
 Query: QueryFilter, ExclusiveStartKey, ExpressionAttributeValues, then KeyConditions), the first one wrong
 answers. (dynalite's tests, written against DynamoDB, are the reference for the words and the order.)
+
+The legacy parameters are held to their own rules (`check_legacy`, after the model's checks): an Expected
+condition's Value, AttributeValueList, Exists and ComparisonOperator together as DynamoDB allows them,
+each ComparisonOperator's number of values (in Expected, KeyConditions, QueryFilter and ScanFilter), an
+AttributeUpdates action's value (ADD a number, a set or a list; DELETE a set, or nothing).
 """
 
 from __future__ import annotations
@@ -222,3 +227,100 @@ def _number_value(text: str) -> tuple[str, str, int]:
     digits, exponent = parsed if parsed is not None else (text, 0)
     sign = "-" if text.startswith("-") and digits else ""
     return sign, digits, exponent
+
+
+# -- the legacy (non-expression) parameters: their conditions' and updates' values --------------------------------
+
+#: each operation's expression parameters and legacy parameters, as DynamoDB names them when a request mixes them,
+#: and the legacy parameters whose conditions or updates are checked, in DynamoDB's order (dynalite's)
+LEGACY = {
+    "PutItem": (("ConditionExpression",), ("Expected",), ("Expected",)),
+    "DeleteItem": (("ConditionExpression",), ("Expected",), ("Expected",)),
+    "UpdateItem": (("UpdateExpression", "ConditionExpression"), ("AttributeUpdates", "Expected"),
+                   ("AttributeUpdates", "Expected")),
+    "Query": (("ProjectionExpression", "FilterExpression", "KeyConditionExpression"),
+              ("AttributesToGet", "QueryFilter", "ConditionalOperator", "KeyConditions"), ("QueryFilter", "KeyConditions")),
+    "Scan": (("ProjectionExpression", "FilterExpression"), ("AttributesToGet", "ScanFilter", "ConditionalOperator"),
+             ("ScanFilter",)),
+}
+#: how many values each ComparisonOperator takes (IN: one or more), in the order AWS lists its enum value set
+_ARGUMENTS = {"IN": None, "NULL": 0, "BETWEEN": 2, "LT": 1, "NOT_CONTAINS": 1, "EQ": 1, "GT": 1, "NOT_NULL": 0,
+              "NE": 1, "LE": 1, "BEGINS_WITH": 1, "GE": 1, "CONTAINS": 1}
+_ACTIONS = ("ADD", "PUT", "DELETE")
+
+
+def check_legacy(operation: str, params: dict[str, Any]) -> None:
+    """Raise AWS's ValidationException for the first legacy condition or update DynamoDB would refuse (moto failed on
+    these with Python errors, or let them through), or, in a request that also has expressions, for the mix (which
+    AWS refuses first; a mix whose legacy parameters are sound is left to moto, whose own tests rely on running it).
+    A request without legacy parameters costs a look-up or two."""
+    expressions, legacy, checked = LEGACY[operation]
+    given = [name for name in legacy if params.get(name) is not None]
+    if not given:
+        return
+    if "KeyConditions" in given and params.get("KeyConditionExpression") is None:
+        given.remove("KeyConditions")  # KeyConditions go with a FilterExpression or a ProjectionExpression
+    try:
+        for member in checked:
+            entries = params.get(member)
+            path = member[:1].lower() + member[1:]
+            for name, entry in (entries.items() if isinstance(entries, dict) else ()):
+                if isinstance(entry, dict) and member == "AttributeUpdates":
+                    _update(path, name, entry)
+                elif isinstance(entry, dict):
+                    _condition(path, name, entry, member == "Expected")
+    except ValidationException:
+        used = [name for name in expressions if params.get(name) is not None]
+        if used and given:  # AWS refuses the mix first; a mix with sound legacy parameters runs as moto runs it
+            raise ValidationException("Can not use both expression and non-expression parameters in the same request: "
+                                      f"Non-expression parameters: {{{', '.join(given)}}} Expression parameters: "
+                                      f"{{{', '.join(used)}}}") from None
+        raise
+
+
+def _condition(path: str, name: str, condition: dict[str, Any], expected: bool) -> None:
+    operator, values, value = (condition.get(key) for key in ("ComparisonOperator", "AttributeValueList", "Value"))
+    if operator is not None and operator not in _ARGUMENTS:
+        raise ValidationException(f"{WHOLE}Value '{operator}' at '{path}.{name}.member.comparisonOperator' failed to "
+                                  f"satisfy constraint: Member must satisfy enum value set: [{', '.join(_ARGUMENTS)}]")
+    if expected:
+        if values is not None and value is not None:
+            raise ValidationException(f"{INVALID}Value and AttributeValueList cannot be used together for Attribute: {name}")
+        if operator is None:
+            _exists(name, condition.get("Exists"), value, values)
+            return
+        if condition.get("Exists") is not None:
+            raise ValidationException(f"{INVALID}Exists and ComparisonOperator cannot be used together for Attribute: {name}")
+        if operator not in ("NULL", "NOT_NULL") and values is None and value is None:
+            raise ValidationException(f"{INVALID}Value or AttributeValueList must be used with ComparisonOperator: "
+                                      f"{operator} for Attribute: {name}")
+    elif operator is None:
+        return  # the model requires it: refused before this
+    count = len(values) if values is not None else int(value is not None)
+    wanted = _ARGUMENTS[operator]
+    if (count == 0) if wanted is None else (count != wanted):
+        raise ValidationException(f"{INVALID}Invalid number of argument(s) for the {operator} ComparisonOperator")
+
+
+def _exists(name: str, exists: Any, value: Any, values: Any) -> None:
+    if values is not None:
+        raise ValidationException(f"{INVALID}AttributeValueList can only be used with a ComparisonOperator for Attribute: {name}")
+    if exists is not False and value is None:
+        shown = "null" if exists is None else "true"
+        raise ValidationException(f"{INVALID}Value must be provided when Exists is {shown} for Attribute: {name}")
+    if exists is False and value is not None:
+        raise ValidationException(f"{INVALID}Value cannot be used when Exists is false for Attribute: {name}")
+
+
+def _update(path: str, name: str, update: dict[str, Any]) -> None:
+    action, value = update.get("Action"), update.get("Value")
+    if action is not None and action not in _ACTIONS:
+        raise ValidationException(f"{WHOLE}Value '{action}' at '{path}.{name}.member.action' failed to satisfy "
+                                  f"constraint: Member must satisfy enum value set: [{', '.join(_ACTIONS)}]")
+    kind = next((kind for kind, member in value.items() if member is not None), None) if value is not None else None
+    if value is None and action != "DELETE":  # no Action is PUT
+        raise ValidationException(f"{INVALID}Only DELETE action is allowed when no attribute value is specified")
+    if action == "DELETE" and value is not None and kind not in ("SS", "NS", "BS"):
+        raise ValidationException(f"{INVALID}DELETE action with value is not supported for the type {kind}")
+    if action == "ADD" and value is not None and kind not in ("L", "SS", "NS", "BS", "N"):
+        raise ValidationException(f"{INVALID}ADD action is not supported for the type {kind}")

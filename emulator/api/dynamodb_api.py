@@ -15,7 +15,8 @@ import zlib
 from typing import Any
 
 from emulator import moto_actions, moto_bridge, moto_fixes
-from emulator.api import absent_features, dynamodb_fast, kinesis_destinations_api, partiql, table_arns, validation
+from emulator.api import (absent_features, attribute_values, dynamodb_fast, kinesis_destinations_api, partiql,
+                          table_arns, validation)
 from emulator.api.streams_api import parse_body
 from emulator.engine import Emulator
 from emulator.errors import AWSError, ValidationException, constraint_violation
@@ -49,6 +50,8 @@ def handle(emulator: Emulator, operation: str, request: Request) -> Response:
                 return answered
         if operation in ("Query", "Scan") and isinstance(params.get("ExclusiveStartKey"), dict):
             _check_starting_key(operation, request, params)
+        if operation in attribute_values.LEGACY:  # Expected, AttributeUpdates, KeyConditions, filters: their rules
+            attribute_values.check_legacy(operation, params)
         absent = absent_features.answer(emulator, operation, request, params)  # features Eddy does not have
         if absent is not None:
             return absent
