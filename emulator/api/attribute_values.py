@@ -255,9 +255,12 @@ def check_legacy(operation: str, params: dict[str, Any]) -> None:
     AWS refuses first; a mix whose legacy parameters are sound is left to moto, whose own tests rely on running it).
     A request without legacy parameters costs a look-up or two."""
     expressions, legacy, checked = LEGACY[operation]
+    for name in legacy:
+        if params.get(name) is not None:
+            break
+    else:
+        return  # the common case: no legacy parameter
     given = [name for name in legacy if params.get(name) is not None]
-    if not given:
-        return
     if "KeyConditions" in given and params.get("KeyConditionExpression") is None:
         given.remove("KeyConditions")  # KeyConditions go with a FilterExpression or a ProjectionExpression
     try:
