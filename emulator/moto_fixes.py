@@ -10,6 +10,10 @@
   (`stream_shard`) is not told, so capture, diffing each touched item against the table when the operation
   ends, finds nothing changed. UpdateItem, PartiQL UPDATE (run as UpdateItem) and a transaction's Update all
   call this method (moto also restores every table a failed transaction wrote).
+- `Item.update_with_attribute_updates` (UpdateItem's legacy AttributeUpdates): an ADD or a DELETE whose value's type
+  is not the stored attribute's is refused as DynamoDB refuses it ("Type mismatch for attribute to update",
+  dynalite's words), before anything is written; moto failed on a number added to a string (a decimal error) and
+  merged a set into an attribute of another type.
 - `DynamoHandler.batch_write_item`: moto's full path runs Eddy's rendering of the action
   (moto_actions.batch_write_item), which checks and builds every put and delete of the batch before it writes
   any, as the fast path does: AWS refuses the whole batch if one request is bad; moto wrote the puts before it.
@@ -31,6 +35,7 @@ import copy
 from typing import Any
 
 from moto.dynamodb import comparisons
+from moto.dynamodb.exceptions import MockValidationException
 from moto.dynamodb.parsing import validators
 from moto.dynamodb.models import DynamoDBBackend
 from moto.dynamodb.models.dynamo_type import DynamoType, Item
@@ -42,6 +47,7 @@ from emulator import moto_actions
 _CONDITION_PARSER = comparisons.__file__
 _UPDATE_VALIDATORS = validators.__file__
 original_update_item = DynamoDBBackend.update_item
+original_update_with_attribute_updates = Item.update_with_attribute_updates
 original_batch_write_item = moto_actions._moto_batch_write_item
 
 
@@ -100,17 +106,27 @@ def _put_back(table: Table, hash_key: DynamoType, range_key: DynamoType | None, 
             del items[hash_key]
 
 
+def _update_with_attribute_updates(self: Item, attribute_updates: dict[str, Any]) -> None:
+    for name, update in attribute_updates.items():
+        value, stored = update.get("Value"), self.attrs.get(name)
+        if update.get("Action") in ("ADD", "DELETE") and value and stored is not None and stored.type not in value:
+            raise MockValidationException("Type mismatch for attribute to update")
+    original_update_with_attribute_updates(self, attribute_updates)
+
+
 def _batch_write_item(self: DynamoHandler) -> Any:
     return moto_actions.batch_write_item(self)
 
 
 def install() -> None:
     DynamoDBBackend.update_item = _update_item  # type: ignore[method-assign]
+    Item.update_with_attribute_updates = _update_with_attribute_updates  # type: ignore[method-assign]
     DynamoHandler.batch_write_item = _batch_write_item  # type: ignore[method-assign]
 
 
 def uninstall() -> None:
     DynamoDBBackend.update_item = original_update_item  # type: ignore[method-assign]
+    Item.update_with_attribute_updates = original_update_with_attribute_updates  # type: ignore[method-assign]
     DynamoHandler.batch_write_item = original_batch_write_item  # type: ignore[method-assign]
 
 

@@ -25,6 +25,7 @@ TOO_BIG = ("ValidationException", "Item size has exceeded the maximum allowed si
 TOO_BIG_TO_UPDATE = ("ValidationException", "Item size to update has exceeded the maximum allowed size")
 NO_ATTRIBUTE = ("ValidationException", "The provided expression refers to an attribute that does not exist in the item")
 WRONG_OPERAND = ("ValidationException", "An operand in the update expression has an incorrect data type")
+TYPE_MISMATCH = ("ValidationException", "Type mismatch for attribute to update")  # dynalite's words for AWS's answer
 
 
 class Tables:
@@ -138,6 +139,15 @@ BAD_UPDATES = {
         update("fresh", "SET y = list_append(y, :l)", {":l": {"L": [N("1")]}}), NO_ATTRIBUTE),
     "a sum over a missing attribute": (update("kept", "SET x = :s, y = nope + :n", {":s": S("new"), ":n": N("1")}),
                                        NO_ATTRIBUTE),
+    "AttributeUpdates: a number added to a string": (
+        dict(TableName="orders", Key={"pk": S("kept")}, AttributeUpdates={
+            "x": {"Action": "PUT", "Value": S("new")}, "s": {"Action": "ADD", "Value": N("1")}}), TYPE_MISMATCH),
+    "AttributeUpdates: a string set added to a map": (
+        dict(TableName="orders", Key={"pk": S("kept")}, AttributeUpdates={"m": {"Action": "ADD", "Value": {
+            "SS": ["a"]}}}), TYPE_MISMATCH),
+    "AttributeUpdates: a number set taken from a string": (
+        dict(TableName="orders", Key={"pk": S("kept")}, AttributeUpdates={"s": {"Action": "DELETE", "Value": {
+            "NS": ["1"]}}}), TYPE_MISMATCH),
 }
 
 
