@@ -97,6 +97,12 @@ class InternalServerError(AWSError):
     status = 500
 
 
+#: DynamoDB's words for a :value or #name an expression uses that the request does not define (after "Invalid
+#: <Member>: "), wherever the expression is
+UNDEFINED_VALUE = "An expression attribute value used in expression is not defined; attribute value: {}"
+UNDEFINED_NAME = "An expression attribute name used in the document path is not defined; attribute name: {}"
+
+
 def constraint_violation(field: str, value: object, constraint: str) -> ValidationException:
     """The one-error form of AWS's request validation message."""
     shown = "null" if value is None else f"'{value}'"

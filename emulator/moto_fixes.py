@@ -17,7 +17,6 @@
 - `DynamoHandler.batch_write_item`: moto's full path runs Eddy's rendering of the action
   (moto_actions.batch_write_item), which checks and builds every put and delete of the batch before it writes
   any, as the fast path does: AWS refuses the whole batch if one request is bad; moto wrote the puts before it.
-
 - moto's condition-expression parser (`moto.dynamodb.comparisons`) refuses an expression it cannot read with a
   ValueError, which moto's Scan turns into a ValidationException but its Query (FilterExpression) and its
   conditional writes (ConditionExpression) let through, and a `:value` or `#name` the request does not define
@@ -43,6 +42,7 @@ from moto.dynamodb.models.table import Table
 from moto.dynamodb.responses import DynamoHandler
 
 from emulator import moto_actions
+from emulator.errors import UNDEFINED_NAME, UNDEFINED_VALUE
 
 _CONDITION_PARSER = comparisons.__file__
 _UPDATE_VALIDATORS = validators.__file__
@@ -131,12 +131,7 @@ def uninstall() -> None:
 
 
 #: moto's condition parser's lookups of a request's ExpressionAttributeValues and ExpressionAttributeNames
-_UNDEFINED = {
-    "_lookup_expression_attribute_value": "An expression attribute value used in expression is not defined; "
-                                          "attribute value: {}",
-    "_lookup_expression_attribute_name": "An expression attribute name used in the document path is not defined; "
-                                         "attribute name: {}",
-}
+_UNDEFINED = {"_lookup_expression_attribute_value": UNDEFINED_VALUE, "_lookup_expression_attribute_name": UNDEFINED_NAME}
 
 
 def expression_complaint(error: BaseException) -> tuple[str, str] | None:
@@ -155,5 +150,5 @@ def expression_complaint(error: BaseException) -> tuple[str, str] | None:
     if module == _CONDITION_PARSER and type(error) is KeyError and function in _UNDEFINED:
         return "condition", _UNDEFINED[function].format(error.args[0])
     if module == _UPDATE_VALIDATORS and type(error) is KeyError and function == "check_for_overlapping_paths":
-        return "update", _UNDEFINED["_lookup_expression_attribute_name"].format(error.args[0])
+        return "update", UNDEFINED_NAME.format(error.args[0])
     return None

@@ -34,7 +34,8 @@ from botocore.model import OperationModel, OperationNotFoundError, Shape
 from botocore.utils import parse_timestamp
 
 from emulator.api import attribute_values, table_arns
-from emulator.errors import SerializationException, UnknownOperationException, ValidationException
+from emulator.errors import (UNDEFINED_NAME, UNDEFINED_VALUE, SerializationException, UnknownOperationException,
+                             ValidationException)
 
 MAX_LISTED = 10
 _SCALARS = {"string": "String", "integer": "Integer", "long": "Long", "boolean": "Boolean", "double": "Double",
@@ -231,13 +232,11 @@ def _key_condition(expression: str, names: dict[str, Any], values: dict[str, Any
     """A Query's KeyConditionExpression read as AWS reads it before moto's parser (which takes an undefined value
     for a string, and fails on OR or a list): names and values defined, key operators only, scalar values."""
     tokens = _KEY_CONDITION_TOKEN.findall(expression)
-    invalid = "Invalid KeyConditionExpression: An expression attribute "
     for token in tokens:
-        if token.startswith("#") and token not in names:
-            raise ValidationException(
-                f"{invalid}name used in the document path is not defined; attribute name: {token}")
-        if token.startswith(":") and token not in values:
-            raise ValidationException(f"{invalid}value used in expression is not defined; attribute value: {token}")
+        undefined = UNDEFINED_NAME if token.startswith("#") and token not in names else (
+            UNDEFINED_VALUE if token.startswith(":") and token not in values else None)
+        if undefined is not None:
+            raise ValidationException("Invalid KeyConditionExpression: " + undefined.format(token))
     for token, following in zip(tokens, tokens[1:] + [""]):
         if token.upper() in _NOT_KEY_OPERATORS or (token in _NOT_KEY_FUNCTIONS and following == "("):
             shown = token.upper() if token.upper() in _NOT_KEY_OPERATORS else token
