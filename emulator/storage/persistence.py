@@ -38,7 +38,7 @@ from emulator.storage.snapshots import (
     write_snapshot,
 )
 from emulator.storage.wal import CorruptStateError, WriteAheadLog, read_entries
-from emulator.streams.records import LoggedRecord
+from emulator.streams.records import LoggedRecord, compact_json, image_json
 from emulator.streams.shards import Shard
 from emulator.streams.stream import Stream, StreamObserver
 
@@ -117,9 +117,14 @@ class Persistence(NoPersistence):
     # -- writing down -----------------------------------------------------------------------------------
 
     def _log(self, entry: dict[str, Any]) -> None:
+        if not self._replaying:
+            self._log_encoded(compact_json(entry))
+
+    def _log_encoded(self, entry: str) -> None:
+        """Log an entry encoded as compact JSON (the write-ahead log's lines are compact JSON)."""
         if self._replaying:
             return
-        self.wal.append(entry)
+        self.wal.append(entry.encode())
         if self.wal.entries >= self.snapshot_every:
             self.snapshot()
 
@@ -139,9 +144,12 @@ class Persistence(NoPersistence):
 
     def commit(self, table: TableKey, version: int, now: float, changes: list[Any], by_ttl: bool,
                last_sequence_number: int | None) -> None:
-        self._log({"op": "commit", "table": list(table), "version": version, "ts": now,
-                   "items": [[keys, new] for _, keys, _, new in changes],
-                   "seq": None if last_sequence_number is None else str(last_sequence_number)})
+        # {"op": "commit", "table": [...], "version": ..., "ts": ..., "items": [[keys, new image], ...], "seq": ...},
+        # the images' text image_json's (the records' change-log lines have it already)
+        items = ",".join(f"[{image_json(keys)},{image_json(new)}]" for _, keys, _, new in changes)
+        seq = "null" if last_sequence_number is None else f'"{last_sequence_number}"'
+        self._log_encoded(f'{{"op":"commit","table":{compact_json(list(table))},"version":{version},'
+                          f'"ts":{compact_json(now)},"items":[{items}],"seq":{seq}}}')
 
     def stream_enabled(self, stream: Stream) -> None:
         self._log({"op": "stream", "state": stream.to_state()})

@@ -20,8 +20,8 @@ class CorruptStateError(Exception):
     """A state file that cannot be trusted: Eddy will not start on it (the message names the file)."""
 
 
-def encode(entry: dict[str, Any]) -> bytes:
-    payload = json.dumps(entry, separators=(",", ":")).encode()
+def encode(payload: bytes) -> bytes:
+    """The log line of an entry encoded as compact JSON."""
     return b"%08x %s\n" % (zlib.crc32(payload), payload)
 
 
@@ -85,10 +85,11 @@ class WriteAheadLog:
         self.entries = 0
         self._file = open(self.path(generation), "ab")
 
-    def append(self, entry: dict[str, Any]) -> None:
+    def append(self, payload: bytes) -> None:
+        """Append an entry encoded as compact JSON."""
         if self._file is None:
             self.open(self.generation)
-        self._file.write(encode(entry))
+        self._file.write(encode(payload))
         self._file.flush()
         if self.fsync:
             os.fsync(self._file.fileno())

@@ -16,7 +16,31 @@ Image = dict[str, dict[str, Any]]
 
 TTL_PRINCIPAL = "dynamodb.amazonaws.com"
 
-_compact_json = json.JSONEncoder(separators=(",", ":")).encode  # json.dumps(..., separators=...) without a new encoder each call
+compact_json = json.JSONEncoder(separators=(",", ":")).encode  # json.dumps(..., separators=...) without a new encoder each call
+
+#: images lately encoded, by identity, with their text. A MODIFY's old image is, object for object, the new image of
+#: the item's previous record (moto_bridge keeps it on the item), and a record's keys and new image go both to its
+#: change-log line and to the write-ahead log: each is encoded once. An entry holds its image, so that no other object
+#: takes its id while it is there; the whole memo is emptied when its text passes _ENCODED_MAX characters.
+_encoded: dict[int, tuple[Image, str]] = {}
+_encoded_size = [0]
+_ENCODED_MAX = 16 * 1024 * 1024
+
+
+def image_json(image: Image | None) -> str:
+    """An image (or keys) as compact JSON, "null" for None. Images are never changed once made, so their text holds."""
+    if image is None:
+        return "null"
+    found = _encoded.get(id(image))
+    if found is not None and found[0] is image:
+        return found[1]
+    text = compact_json(image)
+    _encoded_size[0] += len(text)
+    if _encoded_size[0] > _ENCODED_MAX:
+        _encoded.clear()
+        _encoded_size[0] = len(text)
+    _encoded[id(image)] = (image, text)
+    return text
 
 
 class EventName(str, Enum):
@@ -121,31 +145,24 @@ class ChangeRecord:
     def wire(self, view_type: StreamViewType, region: str) -> bytes:
         """The record's JSON as GetRecords sends it, encoded once (a record's stream fixes view type and region)."""
         if self._wire is None:
-            self._wire = _compact_json(self.to_dict(view_type, region)).encode()
+            self._wire = compact_json(self.to_dict(view_type, region)).encode()
         return self._wire
 
     def to_log_line(self, table_name: str, shard_id: str, commit_records: int) -> bytes:
         """One line of a change-log segment file (the layout is documented in the README); `commit_records`:
-        how many records the commit wrote to the stream, over all shards (a reader knows a commit is whole)."""
-        return (
-            _compact_json(
-                {
-                    "table": table_name,
-                    "shard": shard_id,
-                    "sequence_number": str(self.sequence_number),
-                    "commit_version": self.commit_version,
-                    "commit_timestamp": self.created_at,
-                    "commit_records": commit_records,
-                    "event_id": self.event_id,
-                    "event_name": self.event_name.value,
-                    "keys": self.keys,
-                    "old_image": self.old_image,
-                    "new_image": self.new_image,
-                    "user_identity": {"type": "Service", "principalId": TTL_PRINCIPAL} if self.by_ttl else None,
-                }
-            ).encode()
-            + b"\n"
-        )
+        how many records the commit wrote to the stream, over all shards (a reader knows a commit is whole).
+        Written out member by member, as json.dumps(..., separators=(",", ":")) writes the record's dict: the
+        images' text is image_json's, so an old image's is the one its item's previous record wrote."""
+        return (f'{{"table":{compact_json(table_name)},"shard":{compact_json(shard_id)},'
+                f'"sequence_number":"{self.sequence_number}","commit_version":{self.commit_version},'
+                f'"commit_timestamp":{self.created_at!r},"commit_records":{commit_records},'
+                f'"event_id":{compact_json(self.event_id)},"event_name":"{self.event_name.value}",'
+                f'"keys":{compact_json(self.keys)},"old_image":{image_json(self.old_image)},'
+                f'"new_image":{image_json(self.new_image)},"user_identity":{_TTL_IDENTITY if self.by_ttl else "null"}}}\n'
+                ).encode()
+
+
+_TTL_IDENTITY = compact_json({"type": "Service", "principalId": TTL_PRINCIPAL})
 
 
 _LAZY_FIELDS = frozenset({"event_id", "event_name", "keys", "old_image", "new_image", "commit_version", "by_ttl"})

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import re
 from decimal import Decimal
 
 import pytest
 
 from emulator.streams.item_size import item_size, number_size
-from emulator.streams.records import ChangeRecord, EventName, StreamViewType
+from emulator.streams.records import ChangeRecord, EventName, StreamViewType, image_json
 
 from tests.emulator.helpers import create_table, read_stream
 
@@ -103,3 +104,27 @@ def test_a_record_is_not_changed_by_later_writes(door):
     assert first["dynamodb"]["NewImage"]["m"] == {"M": {"k": {"N": "1"}}}
     assert second["dynamodb"]["OldImage"]["tags"] == {"SS": ["x"]}
     assert sorted(second["dynamodb"]["NewImage"]["tags"]["SS"]) == ["x", "y"]
+
+
+@pytest.mark.parametrize("event_name, by_ttl", [(EventName.MODIFY, False), (EventName.REMOVE, True), (EventName.INSERT, False)])
+def test_a_log_line_is_the_records_compact_json(event_name, by_ttl):
+    keys = {"pk": {"S": "a"}}
+    old = None if event_name is EventName.INSERT else {"pk": {"S": "a"}, "text": {"S": "héllo \"☃\""}, "b": {"B": "AAE="}}
+    new = None if event_name is EventName.REMOVE else {"pk": {"S": "a"}, "tags": {"SS": ["x"]}, "m": {"M": {"n": {"N": "1"}}}}
+    record = ChangeRecord(sequence_number=10 ** 20, event_id="e1", event_name=event_name, keys=keys, old_image=old,
+                          new_image=new, created_at=1_700_000_000.25, commit_version=7, by_ttl=by_ttl)
+    assert record.to_log_line("orders", "shardId-1", 3) == json.dumps({
+        "table": "orders", "shard": "shardId-1", "sequence_number": str(10 ** 20), "commit_version": 7,
+        "commit_timestamp": 1_700_000_000.25, "commit_records": 3, "event_id": "e1", "event_name": event_name.value,
+        "keys": keys, "old_image": old, "new_image": new,
+        "user_identity": {"type": "Service", "principalId": "dynamodb.amazonaws.com"} if by_ttl else None,
+    }, separators=(",", ":")).encode() + b"\n"
+
+
+def test_an_image_is_encoded_once():
+    """A MODIFY's old image is the item's previous new image, the same object: its text is found, not made again."""
+    image = {"pk": {"S": "a"}, "n": {"N": "1"}}
+    text = image_json(image)
+    assert text == '{"pk":{"S":"a"},"n":{"N":"1"}}'
+    assert image_json(image) is text
+    assert image_json(dict(image)) == text and image_json(None) == "null"
