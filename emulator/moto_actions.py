@@ -31,7 +31,7 @@ from moto.iam.models import get_account_id_from, mark_account_as_visited
 from moto.utilities.utils import get_partition
 from werkzeug.exceptions import HTTPException
 
-from emulator.moto_speedups import item_to_put, store_item
+from emulator.moto_speedups import ITEM_SIZE_LIMIT, item_to_put, store_item
 
 #: operations answered here; the rest take moto's full path
 OPERATIONS = {
@@ -250,8 +250,10 @@ class MotoError(Exception):
         self.status, self.headers, self.body = status, headers, body
 
 
-def run(operation: str, shaped: dict[str, Any], account_id: str, region: str, access_key: str) -> dict[str, Any]:
-    """moto's answer to the operation as a plain dict (DynamoDB JSON values); MotoError if moto refused it."""
+def run(operation: str, shaped: dict[str, Any], account_id: str, region: str, access_key: str,
+        body_size: int | None = None) -> dict[str, Any]:
+    """moto's answer to the operation as a plain dict (DynamoDB JSON values); MotoError if moto refused it.
+    `body_size`: the length of the request's body, when known."""
     handler = DynamoHandler.__new__(DynamoHandler)
     handler.service_name = "dynamodb"
     handler.automated_parameter_parsing = True
@@ -262,7 +264,8 @@ def run(operation: str, shaped: dict[str, Any], account_id: str, region: str, ac
     mark_account_as_visited(account_id=account_id, access_key=access_key, service="dynamodb", region=region)
     try:
         if operation == "BatchWriteItem":  # the body passed Eddy's validation (dynamodb_api.handle)
-            return batch_write_item(handler, validated=True).result
+            return batch_write_item(handler, validated=True,
+                                    fits=body_size is not None and body_size <= ITEM_SIZE_LIMIT).result
         return getattr(handler, OPERATIONS[operation])().result
     except HTTPException as error:  # moto's DynamoDB errors (JsonRESTError)
         body = error.get_body()
@@ -277,7 +280,7 @@ _EMPTY_KEY = ("One or more parameter values are not valid. The AttributeValue fo
               "empty string value. Key: {}")  # moto's custom_error_msg for a batch's puts
 
 
-def batch_write_item(handler: DynamoHandler, *, validated: bool = False) -> ActionResult:
+def batch_write_item(handler: DynamoHandler, *, validated: bool = False, fits: bool = False) -> ActionResult:
     """DynamoHandler.batch_write_item, step for step, except that nothing is written unless everything can be: each
     table found (ResourceNotFoundException) and each put's keys checked for empty strings (validate_put_has_empty_keys)
     in the request's order, then moto's duplicates rule (two puts, or two deletes, whose whole JSON is the same), then
@@ -287,7 +290,8 @@ def batch_write_item(handler: DynamoHandler, *, validated: bool = False) -> Acti
     bad request's error is moto's, as before. What moto works out per item and the same for every item of a table
     (the table, the backend, a JSON encoder) is worked out once, and moto's empty-key check runs on the items that
     have an empty string at all. A request of another form (no member, an AttributeValue without one) is moto's own.
-    `validated`: the body passed Eddy's validation, so moto's attribute value checks are not made again.
+    `validated`: the body passed Eddy's validation, so moto's attribute value checks are not made again; `fits`: the
+    body is no longer than an item may be, so no item's size is measured (moto_speedups.item_to_put).
     """
     table_batches = handler.body["RequestItems"]
     if not _plain_batch(table_batches):
@@ -312,7 +316,7 @@ def batch_write_item(handler: DynamoHandler, *, validated: bool = False) -> Acti
         dumped = [_encode(request[1]) for request in requests]
         if len(set(dumped)) != len(dumped):
             raise MockValidationException("Provided list of item keys contains duplicates")
-    items = [(table, item_to_put(table, item, types_checked=validated))  # the table found by the same name
+    items = [(table, item_to_put(table, item, types_checked=validated, fits=fits))  # the table found by the same name
              for table, item in put_requests]
     deleted_keys = [(table, _delete_key(backend, table, keys)) for table, keys in delete_requests]
     for table, built in items:

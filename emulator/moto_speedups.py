@@ -208,12 +208,15 @@ def _put_item(self: Table, item_attrs: dict[str, Any], expected: dict[str, Any] 
     return item
 
 
-def item_to_put(table: Table, item_attrs: dict[str, Any], *, types_checked: bool = False) -> Item:
+def item_to_put(table: Table, item_attrs: dict[str, Any], *, types_checked: bool = False, fits: bool = False) -> Item:
     """The Item a put without a condition stores, built after every check moto's Table.put_item makes, in its order
     and with its errors (a key missing or of the wrong type, attribute values, key sizes; ItemSizeTooLarge while it
     is built). Nothing is stored: a BatchWriteItem builds all its items before it stores any. `types_checked`: the
     item passed Eddy's validation (emulator/api/validation.py), which refuses everything moto's attribute value
-    checks refuse (tests/emulator/test_moto_speedups_put_item.py pins it), so they are not made twice."""
+    checks refuse (tests/emulator/test_moto_speedups_put_item.py pins it), so they are not made twice. `fits`: the
+    request that carried the item is no longer than ITEM_SIZE_LIMIT, so the item's size is not measured (an item's
+    JSON text is longer than its size: names and strings are in it whole, numbers with every digit, binary values in
+    base64, and every value with its type's name)."""
     hash_key_attr, range_key_attr = table.hash_key_attr, table.range_key_attr
     if hash_key_attr not in item_attrs.keys():
         raise MockValidationException(
@@ -234,7 +237,13 @@ def item_to_put(table: Table, item_attrs: dict[str, Any], *, types_checked: bool
     if not types_checked:
         _validate_item_types(table, item_attrs)
     _validate_key_sizes(table, item_attrs, hash_value, range_value)
-    return Item(hash_value, range_value, item_attrs)
+    if not fits:
+        return Item(hash_value, range_value, item_attrs)
+    item = _item_new(Item)  # _item_init without the sizes
+    item.hash_key, item.range_key = hash_value, range_value
+    item.attrs = attributes = LimitedSizeDict.__new__(LimitedSizeDict)
+    dict.update(attributes, {name: _dynamo(value) for name, value in item_attrs.items()})
+    return item
 
 
 def store_item(table: Table, item: Item) -> None:

@@ -32,7 +32,7 @@ def answer(operation: str, request: Request, params: dict[str, Any]) -> Response
         return None
     account_id, region, access_key = moto_actions.moto_caller(request.url, headers)
     try:
-        result = moto_actions.run(operation, shaped, account_id, region, access_key)
+        result = moto_actions.run(operation, shaped, account_id, region, access_key, len(request.body or b""))
     except moto_actions.MotoError as refused:
         headers = dict(refused.headers, **{"x-amzn-RequestId": uuid.uuid4().hex})
         headers["x-amz-crc32"] = str(zlib.crc32(refused.body))  # botocore checks it on DynamoDB answers

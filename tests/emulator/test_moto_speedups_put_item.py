@@ -8,6 +8,8 @@ equal. Items and DynamoTypes are compared by their raw type and value (DynamoTyp
 
 from __future__ import annotations
 
+import base64
+import json
 import random
 from decimal import Decimal
 from typing import Any
@@ -267,3 +269,35 @@ def test_what_eddys_validation_lets_through_moto_s_attribute_value_checks_pass(a
         return  # refused at the door: moto never sees it
     table = _twin(False)
     Table._validate_item_types(table, attrs)  # raises if moto would refuse what the door let through
+
+
+@pytest.mark.parametrize("ranged", [True, False])
+@pytest.mark.parametrize("item", [item for item in PUTS if len(repr(item)) < moto_speedups.ITEM_SIZE_LIMIT])
+def test_an_item_whose_request_fits_the_size_limit_is_built_as_moto_builds_it(item, ranged):
+    """item_to_put(fits=True) (a BatchWriteItem whose body is no longer than an item may be): sizes not measured,
+    the same Item and the same refusals."""
+    if not ranged:
+        item = {key: value for key, value in item.items() if key != "sk"}
+    built = _put(lambda table, attrs: moto_speedups.item_to_put(table, attrs, fits=True), _twin(ranged), item)
+    assert built == _put(moto_speedups.item_to_put, _twin(ranged), item)
+
+
+@pytest.mark.parametrize("value", [
+    {"S": "é☃😀"}, {"N": "-0.000123"}, {"N": "1" * 38}, {"B": b"\xff" * 30}, {"BS": [b"", b"\x00"]}, {"BOOL": False},
+    {"NULL": True}, {"SS": ["é", "x"]}, {"NS": ["1", "-2.5"]}, {"L": [{"NULL": True}, {"L": []}, {"M": {}}]},
+    {"M": {"é": {"S": ""}, "k": {"BS": [b"ab"]}}},
+])
+def test_an_items_size_is_below_the_length_of_its_json(value):
+    """What `fits` rests on: moto's measure of an item never passes the length of the JSON that carries it (the
+    JSON as botocore writes it: ASCII, binary in base64; or with text as UTF-8)."""
+    def as_sent(element: Any) -> Any:
+        if isinstance(element, bytes):
+            return base64.b64encode(element).decode()
+        if isinstance(element, dict):
+            return {key: as_sent(member) for key, member in element.items()}
+        return [as_sent(member) for member in element] if isinstance(element, list) else element
+
+    attrs = {"pk": {"S": "a"}, "attribute": value}
+    size = Item(DynamoType(attrs["pk"]), None, attrs).size()
+    assert size <= len(json.dumps({"Item": as_sent(attrs)}, ensure_ascii=False).encode())
+    assert size <= len(json.dumps({"Item": as_sent(attrs)}).encode())
