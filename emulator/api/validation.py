@@ -39,8 +39,7 @@ from emulator.errors import (UNDEFINED_NAME, UNDEFINED_VALUE, SerializationExcep
 
 MAX_LISTED = 10
 _SCALARS = {"string": "String", "integer": "Integer", "long": "Long", "boolean": "Boolean", "double": "Double",
-            "float": "Float", "blob": "ByteBuffer", "map": "Map", "list": "List",
-            "structure": "Structure"}
+            "float": "Float", "blob": "ByteBuffer", "map": "Map", "list": "List", "structure": "Structure"}
 
 
 #: services whose list lengths, enums and (table names aside) patterns moto checks itself, with AWS's own
@@ -171,9 +170,12 @@ def _value(shape: Shape, value: Any, path: str, problems: _Problems) -> None:
     if kind == "map" and shape.value.name == "AttributeValue" and _plain_attribute_value({"M": value}):
         return  # a whole item (or key) of such attributes, under names AttributeName allows
     if kind == "structure":
-        if shape.name == "WriteRequest" and type(value) is dict \
-                and all(value.get(name) is None for name in shape.members):
-            problems.attribute_values_to_check = True  # an empty request, refused in AttributeValue's words
+        if shape.name == "WriteRequest" and type(value) is dict:
+            put = value.get("PutRequest") if len(value) == 1 else None  # a put of a plain item: nothing to refuse
+            if type(put) is dict and len(put) == 1 and _plain_attribute_value({"M": put.get("Item")}):
+                return
+            if all(value.get(name) is None for name in shape.members):
+                problems.attribute_values_to_check = True  # an empty request, refused in AttributeValue's words
         _structure(shape, value, path, problems)
     elif kind == "list":
         if not isinstance(value, list):

@@ -118,7 +118,8 @@ ITEMS = [
 
 
 @pytest.mark.parametrize("operation, member", [("PutItem", "Item"), ("DeleteItem", "Key"),
-                                               ("DeleteItem", "ExpressionAttributeValues")])
+                                               ("DeleteItem", "ExpressionAttributeValues"),
+                                               ("BatchWriteItem", "PutRequest"), ("BatchWriteItem", "with others")])
 @pytest.mark.parametrize("item", ITEMS)
 def test_the_attribute_value_shortcut_answers_as_the_whole_walk(operation: str, member: str, item: dict,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
@@ -126,6 +127,10 @@ def test_the_attribute_value_shortcut_answers_as_the_whole_walk(operation: str, 
     from emulator.api import validation
 
     params = {"TableName": "orders", "Key": {"pk": {"S": "a"}}, member: item}
+    if operation == "BatchWriteItem":  # a put of the item alone, or beside other members (the whole walk's)
+        request = {"PutRequest": {"Item": item}} if member == "PutRequest" else {
+            "PutRequest": {"Item": item, "Unknown": 1}, "DeleteRequest": None if item.get("n") else {"Key": item}}
+        params = {"RequestItems": {"orders": [request, {"PutRequest": {"Item": item}}]}}
 
     def outcome() -> tuple[str, str]:
         try:
