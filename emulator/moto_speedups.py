@@ -23,6 +23,13 @@
   the queried partition. Here its `all_items` hands the query the queried partition only (found by the
   DynamoType's hash, which agrees with its equality), sorted by the same key.
 
+- A BatchWriteItem's put that replaces an item (`item_to_put(fits=True)`) gives each attribute it does not change
+  the replaced item's DynamoType for it rather than a new one: the replaced item is gone once the put is stored
+  (moto copies an item it keeps, deeply: transactions, backups, UpdateItem's old values), so nothing else holds
+  it, and every attribute a put leaves as it was is no new object for the garbage collector to promote and walk.
+  An attribute is unchanged when the put's AttributeValue equals the replaced item's image (`IMAGE`, kept up to
+  date by moto_bridge) under its name; without an image every attribute is built anew.
+
 - `Item.__new__`: moto's BaseModel appends every instance it makes to its class's `instances_tracked` (for
   moto's /moto-api/data.json) and lets go of them only at a reset, so every version of every item ever written,
   and every copy a read hands back, stays in memory, and every full garbage collection walks them all. Items
@@ -54,6 +61,8 @@ from moto.dynamodb.models.table import Table
 from moto.dynamodb.models.utilities import bytesize
 
 ITEM_SIZE_LIMIT = 405000  # moto's LimitedSizeDict limit
+#: the attribute of moto's Item on which moto_bridge keeps the item's image as its last write left it (or None)
+IMAGE = "eddy_image"
 
 original_item_init = Item.__init__
 original_item_new = Item.__new__
@@ -242,8 +251,23 @@ def item_to_put(table: Table, item_attrs: dict[str, Any], *, types_checked: bool
     item = _item_new(Item)  # _item_init without the sizes
     item.hash_key, item.range_key = hash_value, range_value
     item.attrs = attributes = LimitedSizeDict.__new__(LimitedSizeDict)
-    dict.update(attributes, {name: _dynamo(value) for name, value in item_attrs.items()})
+    current = _stored(table, hash_value, range_value)
+    image = getattr(current, IMAGE, None) if current is not None else None
+    if image is None:
+        dict.update(attributes, {name: _dynamo(value) for name, value in item_attrs.items()})
+    else:  # what the put leaves as it was keeps its DynamoType (see above): found by the replaced item's image
+        kept = current.attrs
+        dict.update(attributes, {name: kept[name] if image.get(name) == value else _dynamo(value)
+                                 for name, value in item_attrs.items()})
     return item
+
+
+def _stored(table: Table, hash_value: DynamoType, range_value: DynamoType | None) -> Item | None:
+    """The item stored under a key (read without leaving an empty partition in moto's defaultdict)."""
+    if range_value is None:
+        return table.items.get(hash_value)
+    partition = table.items.get(hash_value)
+    return partition.get(range_value) if partition is not None else None
 
 
 def store_item(table: Table, item: Item) -> None:

@@ -301,3 +301,20 @@ def test_an_items_size_is_below_the_length_of_its_json(value):
     size = Item(DynamoType(attrs["pk"]), None, attrs).size()
     assert size <= len(json.dumps({"Item": as_sent(attrs)}, ensure_ascii=False).encode())
     assert size <= len(json.dumps({"Item": as_sent(attrs)}).encode())
+
+
+def test_a_put_that_replaces_an_item_keeps_the_dynamotypes_of_the_attributes_it_does_not_change():
+    table = _twin(ranged=True)
+    first = {"pk": {"S": "k"}, "sk": {"N": "1"}, "m": {"M": {"a": {"S": "x"}, "b": {"L": [{"N": "1"}]}}},
+             "ss": {"SS": ["a"]}, "n": {"N": "1"}, "s": {"S": "text"}, "b": {"B": b"\x00"}}
+    moto_speedups.store_item(table, moto_speedups.item_to_put(table, first, fits=True))
+    replaced = table.get_item(DynamoType({"S": "k"}), DynamoType({"N": "1"}))
+    second = dict(first, n={"N": "1.0"}, ss={"SS": ["a", "b"]}, s={"N": "1"})  # changed: a number's text, a set, a type
+    assert not any(moto_speedups.item_to_put(table, second, fits=True).attrs[name] is replaced.attrs[name]
+                   for name in second)  # an item without its image (none kept while no emulator runs): all built anew
+    setattr(replaced, moto_speedups.IMAGE, moto_bridge.image_of(replaced))  # as capture leaves it after its write
+    built = moto_speedups.item_to_put(table, second, fits=True)
+    assert raw(built) == raw(moto_speedups.item_to_put(_twin(ranged=True), second))  # the same item as when new
+    # kept: what is unchanged; built anew: what changed, and a binary value (the image holds it in base64)
+    assert [name for name in second if built.attrs[name] is replaced.attrs[name]] == ["pk", "sk", "m"]
+    assert built.hash_key is not replaced.attrs["pk"]  # the item's key stands apart from its attributes, as in moto

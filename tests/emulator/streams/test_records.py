@@ -106,6 +106,25 @@ def test_a_record_is_not_changed_by_later_writes(door):
     assert sorted(second["dynamodb"]["NewImage"]["tags"]["SS"]) == ["x", "y"]
 
 
+
+def test_what_a_put_leaves_as_it_was_is_changed_by_a_later_update_in_the_item_only(door):
+    """A BatchWriteItem put keeps the replaced item's values of the attributes it does not change (moto_speedups):
+    an UpdateItem that changes a kept map and set in place afterwards changes the item and its own record only."""
+    dynamodb, streams = door.client("dynamodb"), door.client("dynamodbstreams")
+    arn = create_table(dynamodb)["LatestStreamArn"]
+    item = {"pk": {"S": "a"}, "tags": {"SS": ["x"]}, "m": {"M": {"k": {"N": "1"}}}}
+    for version in ("1", "2"):
+        dynamodb.batch_write_item(RequestItems={"orders": [{"PutRequest": {"Item": dict(item, v={"N": version})}}]})
+    dynamodb.update_item(TableName="orders", Key={"pk": {"S": "a"}}, UpdateExpression="ADD tags :t SET m.k = :v",
+                         ExpressionAttributeValues={":t": {"SS": ["y"]}, ":v": {"N": "2"}})
+    _, modify, update = read_stream(streams, arn)
+    assert modify["dynamodb"]["OldImage"] == dict(item, v={"N": "1"})
+    assert modify["dynamodb"]["NewImage"] == dict(item, v={"N": "2"})
+    assert update["dynamodb"]["OldImage"] == dict(item, v={"N": "2"})
+    assert update["dynamodb"]["NewImage"]["m"] == {"M": {"k": {"N": "2"}}}
+    stored = dynamodb.get_item(TableName="orders", Key={"pk": {"S": "a"}})["Item"]
+    assert (stored["m"], sorted(stored["tags"]["SS"]), stored["v"]) == ({"M": {"k": {"N": "2"}}}, ["x", "y"], {"N": "2"})
+
 @pytest.mark.parametrize("event_name, by_ttl", [(EventName.MODIFY, False), (EventName.REMOVE, True), (EventName.INSERT, False)])
 def test_a_log_line_is_the_records_compact_json(event_name, by_ttl):
     keys = {"pk": {"S": "a"}}
