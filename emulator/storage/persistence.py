@@ -145,8 +145,8 @@ class Persistence(NoPersistence):
     def commit(self, table: TableKey, version: int, now: float, changes: list[Any], by_ttl: bool,
                last_sequence_number: int | None) -> None:
         # {"op": "commit", "table": [...], "version": ..., "ts": ..., "items": [[keys, new image], ...], "seq": ...},
-        # the images' text image_json's (the records' change-log lines have it already)
-        items = ",".join(f"[{image_json(keys)},{image_json(new)}]" for _, keys, _, new in changes)
+        # the new images' text image_json's (the records' change-log lines have it already)
+        items = ",".join(f"[{compact_json(keys)},{image_json(new)}]" for _, keys, _, new in changes)
         seq = "null" if last_sequence_number is None else f'"{last_sequence_number}"'
         self._log_encoded(f'{{"op":"commit","table":{compact_json(list(table))},"version":{version},'
                           f'"ts":{compact_json(now)},"items":[{items}],"seq":{seq}}}')

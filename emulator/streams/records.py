@@ -20,7 +20,7 @@ compact_json = json.JSONEncoder(separators=(",", ":")).encode  # json.dumps(...,
 _string = json.encoder.encode_basestring_ascii  # what compact_json does with a str, without the call around it
 
 #: images lately encoded, by identity, with their text. A MODIFY's old image is, object for object, the new image of
-#: the item's previous record (moto_bridge keeps it on the item), and a record's keys and new image go both to its
+#: the item's previous record (moto_bridge keeps it on the item), and a record's new image goes both to its
 #: change-log line and to the write-ahead log: each is encoded once. An entry holds its image, so that no other object
 #: takes its id while it is there; the whole memo is emptied when its text passes _ENCODED_MAX characters.
 _encoded: dict[int, tuple[Image, str]] = {}
@@ -29,7 +29,7 @@ _ENCODED_MAX = 16 * 1024 * 1024
 
 
 def image_json(image: Image | None) -> str:
-    """An image (or keys) as compact JSON, "null" for None. Images are never changed once made, so their text holds."""
+    """An image as compact JSON, "null" for None. Images are never changed once made, so their text holds."""
     if image is None:
         return "null"
     found = _encoded.get(id(image))
@@ -159,8 +159,8 @@ class ChangeRecord:
                 f'"commit_timestamp":{self.created_at!r},"commit_records":{commit_records},'
                 f'"event_id":{_string(self.event_id)},"event_name":"{self.event_name.value}",'
                 f'"keys":{compact_json(self.keys)},"old_image":{image_json(self.old_image)},'
-                f'"new_image":{image_json(self.new_image)},"user_identity":{_TTL_IDENTITY if self.by_ttl else "null"}}}\n'
-                ).encode()
+                f'"new_image":{image_json(self.new_image)},'
+                f'"user_identity":{_TTL_IDENTITY if self.by_ttl else "null"}}}\n').encode()
 
 
 _TTL_IDENTITY = compact_json({"type": "Service", "principalId": TTL_PRINCIPAL})
