@@ -33,7 +33,7 @@ def image_json(image: Image | None) -> str:
     if image is None:
         return "null"
     found = _encoded.get(id(image))
-    if found is not None and found[0] is image:
+    if found is not None:  # its image, held by the entry: no other object has had its id since
         return found[1]
     text = compact_json(image)
     _encoded_size[0] += len(text)
