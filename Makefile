@@ -41,7 +41,7 @@ $(STAMP): pyproject.toml | java
 	touch $(STAMP)
 
 test: $(STAMP) $(NODE_STAMP) chromium
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n 2 --dist loadgroup
 
 run: $(STAMP) $(NODE_STAMP)
 	$(VENV)/bin/eddy serve --host $(HOST) --port $(PORT) --state-dir .eddy --stack infra/examples/stack.yaml

@@ -153,6 +153,16 @@ def eddy_server(*extra_args: str) -> Iterator[tuple[str, subprocess.Popen]]:
             process.kill()
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """`make test` runs the suite on two pytest-xdist workers (--dist loadgroup): the Spark tests all go to one of
+    them, so that a test session starts one SparkSession (the `spark` fixture), as it does without workers. They are
+    the longest group, so they come first: the other worker takes the rest meanwhile."""
+    for item in items:
+        if "spark" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("spark"))
+    items.sort(key=lambda item: "spark" not in getattr(item, "fixturenames", ()))  # stable: each part in its order
+
+
 @pytest.fixture(scope="session")
 def server_url() -> Iterator[str]:
     with eddy_server("--housekeeping-interval", "0", "--in-memory") as (url, _):
