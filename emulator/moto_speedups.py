@@ -28,7 +28,9 @@
   (moto copies an item it keeps, deeply: transactions, backups, UpdateItem's old values), so nothing else holds
   it, and every attribute a put leaves as it was is no new object for the garbage collector to promote and walk.
   An attribute is unchanged when the put's AttributeValue equals the replaced item's image (`IMAGE`, kept up to
-  date by moto_bridge) under its name; without an image every attribute is built anew.
+  date by moto_bridge) under its name; without an image every attribute is built anew. The new item's image
+  shares those attributes' part of the replaced item's image (images are never changed), when the attributes
+  the put changes are scalars, whose image is a copy of the AttributeValue; otherwise moto_bridge builds it.
 
 - `Item.__new__`: moto's BaseModel appends every instance it makes to its class's `instances_tracked` (for
   moto's /moto-api/data.json) and lets go of them only at a reset, so every version of every item ever written,
@@ -125,8 +127,7 @@ def _dynamo(value: Any) -> DynamoType:
 
 
 def _item_init(self: Item, hash_key: DynamoType, range_key: DynamoType | None, attrs: dict[str, Any]) -> None:
-    self.hash_key = hash_key
-    self.range_key = range_key
+    self.hash_key, self.range_key = hash_key, range_key
     self.attrs = stored = LimitedSizeDict()
     size = 0
     for key, value in attrs.items():
@@ -191,9 +192,9 @@ def _size(value: DynamoType) -> int:
     kind, content = value.type, value.value
     if kind == "N":
         return len(str(content))
-    if kind in ("SS", "NS", "BS"):
-        if kind == "NS":
-            return sum(len(str(member)) for member in content)
+    if kind == "NS":
+        return sum(len(str(member)) for member in content)
+    if kind in ("SS", "BS"):
         return sum(1 if isinstance(member, bool) else bytesize(member) for member in content)
     if kind == "L":
         return sum(_size(element) for element in content)
@@ -255,11 +256,27 @@ def item_to_put(table: Table, item_attrs: dict[str, Any], *, types_checked: bool
     image = getattr(current, IMAGE, None) if current is not None else None
     if image is None:
         dict.update(attributes, {name: _dynamo(value) for name, value in item_attrs.items()})
-    else:  # what the put leaves as it was keeps its DynamoType (see above): found by the replaced item's image
-        kept = current.attrs
-        dict.update(attributes, {name: kept[name] if image.get(name) == value else _dynamo(value)
-                                 for name, value in item_attrs.items()})
+    else:  # what the put leaves as it was keeps its DynamoType, and its part of the image (see above)
+        kept, new_image = current.attrs, {}
+        for name, value in item_attrs.items():
+            if image.get(name) == value:
+                dict.__setitem__(attributes, name, kept[name])
+                new_image[name] = image[name]
+            else:
+                dict.__setitem__(attributes, name, _dynamo(value))
+                new_image[name] = dict(value) if _scalar(value) else None
+        if None not in new_image.values():
+            setattr(item, IMAGE, new_image)  # kept by store_item
     return item
+
+
+_SCALARS = {"S": str, "N": str, "BOOL": bool}
+
+
+def _scalar(value: dict[str, Any]) -> bool:
+    """An AttributeValue that is its own image: a lone S or N (a str), BOOL (a bool) or NULL (true)."""
+    kind, content = next(iter(value.items()), (None, None))
+    return len(value) == 1 and (type(content) is _SCALARS.get(kind) or kind == "NULL" and content is True)
 
 
 def _stored(table: Table, hash_value: DynamoType, range_value: DynamoType | None) -> Item | None:
@@ -271,9 +288,9 @@ def _stored(table: Table, hash_value: DynamoType, range_value: DynamoType | None
 
 
 def store_item(table: Table, item: Item) -> None:
-    """Store an item built by item_to_put in place of the one with its key, and tell stream_shard (moto's lookups:
-    self.items is a defaultdict; the partition found once, for the item replaced and for storing)."""
-    hash_value, range_value = item.hash_key, item.range_key
+    """Store an item built by item_to_put in place of the one with its key (its partition found once, for the item
+    replaced and for storing), and tell stream_shard, which drops the item's image: item_to_put's is put back."""
+    hash_value, range_value, image = item.hash_key, item.range_key, getattr(item, IMAGE, None)
     if range_value:
         partition = table.items[hash_value]
         current = partition.get(range_value)
@@ -283,6 +300,8 @@ def store_item(table: Table, item: Item) -> None:
         table.items[hash_value] = item  # type: ignore[assignment]
     if table.stream_shard is not None:
         table.stream_shard.add(current, item)
+    if image is not None:
+        setattr(item, IMAGE, image)
 
 
 def _validate_item_types(table: Table, item_attrs: dict[str, Any], attr: str | None = None) -> None:

@@ -21,9 +21,11 @@ _string = json.encoder.encode_basestring_ascii  # what compact_json does with a 
 
 #: images lately encoded, by identity, with their text. A MODIFY's old image is, object for object, the new image of
 #: the item's previous record (moto_bridge keeps it on the item), and a record's new image goes both to its
-#: change-log line and to the write-ahead log: each is encoded once. An entry holds its image, so that no other object
-#: takes its id while it is there; the whole memo is emptied when its text passes _ENCODED_MAX characters.
-_encoded: dict[int, tuple[Image, str]] = {}
+#: change-log line and to the write-ahead log: each is encoded once. `_held` holds each image, so that no other object
+#: takes its id while it is there; both are emptied when the text passes _ENCODED_MAX characters. Two dicts rather than
+#: one of (image, text) pairs: a pair would be one more object per record for the garbage collector to walk.
+_encoded: dict[int, str] = {}
+_held: dict[int, Image] = {}
 _encoded_size = [0]
 _ENCODED_MAX = 16 * 1024 * 1024
 
@@ -33,15 +35,23 @@ def image_json(image: Image | None) -> str:
     if image is None:
         return "null"
     found = _encoded.get(id(image))
-    if found is not None:  # its image, held by the entry: no other object has had its id since
-        return found[1]
+    if found is not None:  # its image, held in _held: no other object has had its id since
+        return found
     text = compact_json(image)
     _encoded_size[0] += len(text)
     if _encoded_size[0] > _ENCODED_MAX:
-        _encoded.clear()
+        forget_images()
         _encoded_size[0] = len(text)
-    _encoded[id(image)] = (image, text)
+    _encoded[id(image)] = text
+    _held[id(image)] = image
     return text
+
+
+def forget_images() -> None:
+    """Empty image_json's memo (a stream registry closing: its images are for no one else to find)."""
+    _encoded.clear()
+    _held.clear()
+    _encoded_size[0] = 0
 
 
 class EventName(str, Enum):

@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 from emulator.errors import ResourceNotFoundException, ValidationException
-from emulator.streams.records import StreamViewType
+from emulator.streams.records import StreamViewType, forget_images
 from emulator.settings import Settings
 from emulator.streams.shards import SequenceNumbers
 from emulator.streams.stream import Stream, StreamObserver, stream_label
@@ -117,6 +117,7 @@ class StreamRegistry:
     def close(self) -> None:
         for stream in self.streams.values():
             stream.close_files()
+        forget_images()  # what image_json remembers holds the records' images: not past the streams' life
 
     def reset(self) -> None:
         self.close()

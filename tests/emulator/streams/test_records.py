@@ -9,6 +9,8 @@ from decimal import Decimal
 import pytest
 
 from emulator.streams.item_size import item_size, number_size
+from emulator import emulate
+from emulator.streams import records
 from emulator.streams.records import ChangeRecord, EventName, StreamViewType, image_json
 
 from tests.emulator.helpers import create_table, read_stream
@@ -147,3 +149,17 @@ def test_an_image_is_encoded_once():
     assert text == '{"pk":{"S":"a"},"n":{"N":"1"}}'
     assert image_json(image) is text
     assert image_json(dict(image)) == text and image_json(None) == "null"
+
+
+def test_the_images_an_emulator_encoded_are_not_held_once_it_closes():
+    """image_json's memo holds each image it encoded: an emulator's records' images go with the emulator (a test
+    session runs many), not when the memo is next full."""
+    import boto3
+
+    with emulate(housekeeping_interval=None):
+        dynamodb = boto3.client("dynamodb", region_name="us-east-1")
+        create_table(dynamodb)
+        dynamodb.put_item(TableName="orders", Item={"pk": {"S": "o1"}, "total": {"N": "10"}})
+        held = [image for image in records._held.values() if image.get("pk") == {"S": "o1"}]
+        assert held == [{"pk": {"S": "o1"}, "total": {"N": "10"}}]
+    assert not any(image is held[0] for image in records._held.values()) and not records._encoded
