@@ -22,7 +22,6 @@
 - `Table.query` on a table's own key (no IndexName): moto sorts every item of the table, then keeps those of
   the queried partition. Here its `all_items` hands the query the queried partition only (found by the
   DynamoType's hash, which agrees with its equality), sorted by the same key.
-
 - A BatchWriteItem's put that replaces an item (`item_to_put(fits=True)`) gives each attribute it does not change
   the replaced item's DynamoType for it rather than a new one: the replaced item is gone once the put is stored
   (moto copies an item it keeps, deeply: transactions, backups, UpdateItem's old values), so nothing else holds
@@ -31,7 +30,7 @@
   date by moto_bridge) under its name; without an image every attribute is built anew. The new item's image
   shares those attributes' part of the replaced item's image (images are never changed), when the attributes
   the put changes are scalars, whose image is a copy of the AttributeValue; otherwise moto_bridge builds it.
-
+  The item's hash_key and range_key are its key attributes' DynamoTypes, not two more equal ones.
 - `Item.__new__`: moto's BaseModel appends every instance it makes to its class's `instances_tracked` (for
   moto's /moto-api/data.json) and lets go of them only at a reset, so every version of every item ever written,
   and every copy a read hands back, stays in memory, and every full garbage collection walks them all. Items
@@ -250,7 +249,6 @@ def item_to_put(table: Table, item_attrs: dict[str, Any], *, types_checked: bool
     if not fits:
         return Item(hash_value, range_value, item_attrs)
     item = _item_new(Item)  # _item_init without the sizes
-    item.hash_key, item.range_key = hash_value, range_value
     item.attrs = attributes = LimitedSizeDict.__new__(LimitedSizeDict)
     current = _stored(table, hash_value, range_value)
     image = getattr(current, IMAGE, None) if current is not None else None
@@ -267,6 +265,8 @@ def item_to_put(table: Table, item_attrs: dict[str, Any], *, types_checked: bool
                 new_image[name] = dict(value) if _scalar(value) else None
         if None not in new_image.values():
             setattr(item, IMAGE, new_image)  # kept by store_item
+    item.hash_key = attributes[hash_key_attr]  # the key attributes' own DynamoTypes (a key is never updated)
+    item.range_key = attributes[range_key_attr] if range_value is not None else None
     return item
 
 

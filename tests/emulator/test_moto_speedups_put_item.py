@@ -317,7 +317,12 @@ def test_a_put_that_replaces_an_item_keeps_the_dynamotypes_of_the_attributes_it_
     assert raw(built) == raw(moto_speedups.item_to_put(_twin(ranged=True), second))  # the same item as when new
     # kept: what is unchanged; built anew: what changed, and a binary value (the image holds it in base64)
     assert [name for name in second if built.attrs[name] is replaced.attrs[name]] == ["pk", "sk", "m"]
-    assert built.hash_key is not replaced.attrs["pk"]  # the item's key stands apart from its attributes, as in moto
+    # the item's key is its key attributes' DynamoTypes (moto builds two more, equal ones): new or replacing
+    assert built.hash_key is built.attrs["pk"] is replaced.attrs["pk"] and built.range_key is built.attrs["sk"]
+    new = moto_speedups.item_to_put(_twin(ranged=True), second, fits=True)
+    assert new.hash_key is new.attrs["pk"] and new.range_key is new.attrs["sk"]
+    unranged = moto_speedups.item_to_put(_twin(ranged=False), {"pk": {"S": "k"}}, fits=True)
+    assert unranged.hash_key is unranged.attrs["pk"] and unranged.range_key is None
 
 
 def test_a_put_that_changes_only_scalars_shares_the_rest_of_the_replaced_items_image():
