@@ -52,7 +52,8 @@ def put_rates(count: int, rounds: int) -> tuple[float, float]:
 
 
 def fill(state_dir: str, records: int) -> None:
-    from emulator import emulate, moto_bridge
+    from emulator import emulate
+    from emulator.moto_seam import bridge as moto_bridge
 
     with emulate(state_dir=state_dir, housekeeping_interval=None, split_records_per_second=None) as emu:
         dynamodb = boto3.client("dynamodb", region_name="us-east-1")

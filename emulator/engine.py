@@ -20,7 +20,7 @@ from pathlib import Path
 import boto3
 from typing import Any, Callable
 
-from emulator import moto_bridge, s3_bridge
+from emulator.moto_seam import bridge as moto_bridge, s3 as s3_bridge
 from emulator.objects.object_changes import ObjectChanges
 from emulator.streams import ttl
 from emulator.streams.capture import Capture, TableKey
@@ -41,8 +41,8 @@ from emulator.streams.stream import Change, Stream
 from emulator.functions.registry import FunctionRegistry
 from emulator.kinesis.destinations import KinesisDestinations
 from emulator.housekeeper import Housekeeper
-from emulator.kinesis import moto_kinesis
-from emulator.kinesis.moto_kinesis import Observer
+from emulator.moto_seam import kinesis as moto_kinesis
+from emulator.moto_seam.kinesis import Observer
 from emulator.functions.invocation import Invoker
 from emulator.triggers.triggers import Triggers
 from emulator.storage.persistence import NoPersistence, Persistence

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from typing import Any, Callable
 
-from emulator import moto_bridge
+from emulator.moto_seam import bridge as moto_bridge
 from emulator.engine import Emulator
 from emulator.errors import (
     ExportNotFoundException, GlobalTableNotFoundException, ImportNotFoundException, NotEmulated,

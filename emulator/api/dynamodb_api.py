@@ -14,7 +14,7 @@ import uuid
 import zlib
 from typing import Any
 
-from emulator import moto_actions, moto_bridge, moto_fixes
+from emulator.moto_seam import actions as moto_actions, bridge as moto_bridge, fixes as moto_fixes
 from emulator.api import (absent_features, attribute_values, dynamodb_fast, kinesis_destinations_api, partiql,
                           table_arns, validation)
 from emulator.api.streams_api import parse_body

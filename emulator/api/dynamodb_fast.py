@@ -2,7 +2,7 @@
 
 `answer` takes a request whose body dynamodb_api has already decoded (once, for validation and for this)
 and answers PutItem, GetItem, DeleteItem, UpdateItem, Query, Scan, BatchWriteItem and BatchGetItem
-without moto's per-request machinery (emulator/moto_actions.py). It answers None, and moto's full path
+without moto's per-request machinery (emulator/moto_seam/actions.py). It answers None, and moto's full path
 runs, for any other operation, for a body moto's parser could not shape, and while moto checks IAM.
 The caller holds the emulator's lock and the capture operation, as for moto's full path: the model
 calls are the same, so change capture sees every item they touch.
@@ -16,7 +16,7 @@ import uuid
 import zlib
 from typing import Any, Callable
 
-from emulator import moto_actions
+from emulator.moto_seam import actions as moto_actions
 from emulator.messages import JSON_1_0, Request, Response
 
 OPERATIONS = frozenset(moto_actions.OPERATIONS)

@@ -23,7 +23,7 @@ from typing import Any
 
 from moto import mock_aws
 
-from emulator import moto_bridge
+from emulator.moto_seam import bridge as moto_bridge
 from emulator.api import router
 from emulator.clock import Clock
 from emulator.engine import Emulator

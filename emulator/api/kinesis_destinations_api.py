@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from emulator import moto_bridge
+from emulator.moto_seam import bridge as moto_bridge
 from emulator.api.streams_api import Params, _string, parse_body
 from emulator.engine import Emulator
 from emulator.errors import ResourceNotFoundException, SerializationException

@@ -39,7 +39,7 @@ from emulator.errors import (
     no_such_path,
 )
 from emulator.functions.layers import LAYER_VERSION_ARN, resolve_layers
-from emulator.functions.moto_layers import layer_version_configuration
+from emulator.moto_seam.layers import layer_version_configuration
 from emulator.functions.registry import FUNCTION_NAME, Function
 from emulator.functions.runtimes import runtime_of
 from emulator.messages import Request, Response

@@ -12,7 +12,7 @@ import logging
 import uuid
 
 from emulator.api import control_api, dashboard_api, dynamodb_api, lambda_api, streams_api
-from emulator import moto_bridge
+from emulator.moto_seam import bridge as moto_bridge
 from emulator.engine import Emulator
 from emulator.errors import InternalServerError, UnknownOperationException
 from emulator.messages import Request, Response, error_response

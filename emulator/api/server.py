@@ -18,7 +18,7 @@ from moto.moto_server.werkzeug_app import DomainDispatcherApplication, create_ba
 from werkzeug.serving import BaseWSGIServer, make_server
 from werkzeug.wrappers import Request as WerkzeugRequest
 
-from emulator import moto_bridge
+from emulator.moto_seam import bridge as moto_bridge
 from emulator.api import router
 from emulator.engine import Emulator
 from emulator.errors import UnknownOperationException, no_such_path

@@ -15,7 +15,7 @@ import heapq
 import json
 from typing import TYPE_CHECKING, Any
 
-from emulator import moto_bridge
+from emulator.moto_seam import bridge as moto_bridge
 from emulator.kinesis.sources import find_source
 from emulator.streams.record_lines import describe
 

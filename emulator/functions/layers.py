@@ -3,7 +3,7 @@
     layers = resolve_layers(params["Layers"], account_id, region)     # the AWS errors for what cannot be used
     lay_out(layers, function.opt_dir)                                  # like Lambda's /opt, in layer order
 
-Layer versions are published with moto's PublishLayerVersion (emulator/functions/moto_layers.py reads them).
+Layer versions are published with moto's PublishLayerVersion (emulator/moto_seam/layers.py reads them).
 Lambda extracts a function's layers into /opt one over the other, in the order the function lists them, so a
 later layer's file replaces an earlier one's; the runtimes then search /opt/python and
 /opt/python/lib/python3.x/site-packages (Python), /opt/nodejs/node_modules and /opt/nodejs/nodeNN/node_modules
@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from emulator.errors import AccessDeniedException, InvalidParameterValueException, constraint_violation
-from emulator.functions.moto_layers import find_layer_version
+from emulator.moto_seam.layers import find_layer_version
 from emulator.functions.packages import unpack_zip
 
 LAYER_VERSION_ARN = re.compile(

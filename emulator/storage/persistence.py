@@ -25,7 +25,7 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from emulator import moto_bridge
+from emulator.moto_seam import bridge as moto_bridge
 from emulator.functions.registry import Function
 from emulator.kinesis import state as kinesis_state
 from emulator.messages import Request

@@ -17,7 +17,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
-from emulator import moto_bridge
+from emulator.moto_seam import bridge as moto_bridge
 from emulator.functions.registry import Function
 from emulator.kinesis import state as kinesis_state
 from emulator.storage.wal import CorruptStateError

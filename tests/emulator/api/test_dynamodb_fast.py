@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from emulator import emulate, moto_fixes
+from emulator import emulate
+from emulator.moto_seam import fixes as moto_fixes
 from emulator.api import dynamodb_fast, router
 from emulator.messages import Request
 

@@ -37,7 +37,7 @@
   are made without it (moto's data.json lists no DynamoDB items while an emulator runs).
 
 Installed while an emulator is active (moto_bridge.activate / deactivate). All are pinned by
-tests/emulator/test_moto_speedups.py against moto's own methods (kept here as `original_item_init`,
+tests/emulator/moto_seam/test_speedups.py against moto's own methods (kept here as `original_item_init`,
 `original_query` and `original_put_item`), so a moto upgrade that changes them fails loudly.
 """
 
@@ -222,7 +222,7 @@ def item_to_put(table: Table, item_attrs: dict[str, Any], *, types_checked: bool
     and with its errors (a key missing or of the wrong type, attribute values, key sizes; ItemSizeTooLarge while it
     is built). Nothing is stored: a BatchWriteItem builds all its items before it stores any. `types_checked`: the
     item passed Eddy's validation (emulator/api/validation.py), which refuses everything moto's attribute value
-    checks refuse (tests/emulator/test_moto_speedups_put_item.py pins it), so they are not made twice. `fits`: the
+    checks refuse (tests/emulator/moto_seam/test_speedups_put_item.py pins it), so they are not made twice. `fits`: the
     request that carried the item is no longer than ITEM_SIZE_LIMIT, so the item's size is not measured (an item's
     JSON text is longer than its size: names and strings are in it whole, numbers with every digit, binary values in
     base64, and every value with its type's name)."""

@@ -13,13 +13,13 @@ from moto.dynamodb.models.table import Table
 from moto.dynamodb.parsing.validators import UpdateExpressionFunctionEvaluator
 from moto.dynamodb.responses import DynamoHandler
 
-from emulator import moto_bridge
+from emulator.moto_seam import bridge as moto_bridge
 from tests.emulator.helpers import create_table
 
 
 def test_moto_is_in_the_pinned_range():
     major, minor, *_ = (int(part) for part in version("moto").split(".")[:3])
-    assert (major, minor) == (5, 2), "emulator/moto_bridge.py is tested against moto 5.2.x; re-check its seams"
+    assert (major, minor) == (5, 2), "emulator/moto_seam/bridge.py is tested against moto 5.2.x; re-check its seams"
 
 
 def test_moto_reports_every_item_write_to_stream_shard():

@@ -41,7 +41,7 @@ from moto.dynamodb.models.dynamo_type import DynamoType, Item
 from moto.dynamodb.models.table import Table
 from moto.dynamodb.responses import DynamoHandler
 
-from emulator import moto_actions
+from emulator.moto_seam import actions as moto_actions
 from emulator.errors import UNDEFINED_NAME, UNDEFINED_VALUE
 
 _CONDITION_PARSER = comparisons.__file__

@@ -20,7 +20,7 @@ from moto.dynamodb.limits import HASH_KEY_MAX_LENGTH, RANGE_KEY_MAX_LENGTH
 from moto.dynamodb.models.dynamo_type import DynamoType, Item
 from moto.dynamodb.models.table import Table
 
-from emulator import moto_bridge, moto_speedups
+from emulator.moto_seam import bridge as moto_bridge, speedups as moto_speedups
 from emulator.api import validation
 from emulator.errors import AWSError
 

@@ -1,8 +1,8 @@
-"""Everything Eddy knows of moto's internals, in this one module.
+"""moto's DynamoDB backend and the hooks into moto's request handling (one module of the seam, emulator/moto_seam/).
 
 moto is Eddy's DynamoDB data plane (items, expressions, GSIs, transactions; Eddy reads PartiQL itself and runs
 it as those item operations, emulator/api/partiql/) and serves the plain services (S3, SQS, SNS, ...). Eddy
-owns streams. The seams, all pinned by tests/emulator/test_moto_bridge.py
+owns streams. The seams, all pinned by tests/emulator/moto_seam/test_bridge.py
 so that a moto upgrade that moves them fails loudly:
   - `Table.stream_shard`: moto calls `table.stream_shard.add(old_item, new_item)` on every item it stores
     or removes. Eddy replaces the attribute with a property that hands each call to change capture and
@@ -19,8 +19,8 @@ so that a moto upgrade that moves them fails loudly:
     table's changes (moto's Kinesis is the store; its API is served by moto in both doors).
   - moto's `Item.__init__`, `Table.put_item` (without a condition), `Table.query` and DynamoType's `cast_value`,
     `__hash__` and `__eq__` are replaced by equivalent, faster ones while an emulator is active
-    (moto_speedups.py); UpdateItem and BatchWriteItem made all or nothing (moto_fixes.py, moto_actions.py).
-  - moto's Kinesis `Stream.put_record`, `split_shard` and `merge_shards` are replaced (emulator/kinesis/moto_kinesis.py, with the reading side):
+    (speedups.py); UpdateItem and BatchWriteItem made all or nothing (fixes.py, actions.py).
+  - moto's Kinesis `Stream.put_record`, `split_shard` and `merge_shards` are replaced (kinesis.py, with the reading side):
     moto puts records on closed shards, copies a parent's records into its children and numbers each shard
     from 1; Eddy's keep records where they were put, route only to open shards and number a stream's records
     in one increasing sequence, so lineage and per-key order hold for readers and pollers.
@@ -52,7 +52,7 @@ from moto.kinesis.exceptions import StreamNotFoundError
 from moto.kinesis.models import kinesis_backends
 from werkzeug.exceptions import HTTPException
 
-from emulator import moto_fixes, moto_speedups
+from emulator.moto_seam import fixes as moto_fixes, speedups as moto_speedups
 from emulator.errors import ResourceNotFoundException
 from emulator.messages import Request, Response
 from emulator.streams.capture import Capture, Touch
