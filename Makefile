@@ -8,7 +8,7 @@ NODE_STAMP := .node/.installed-stamp
 HOST   ?= 127.0.0.1
 PORT   ?= 4566
 
-.PHONY: setup java node chromium test run demo bench peer clean
+.PHONY: setup java node chromium test docs run demo bench peer clean
 
 setup: $(STAMP) $(NODE_STAMP)
 
@@ -40,8 +40,15 @@ $(STAMP): pyproject.toml | java
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# the docs site is built first, with --strict: a broken link, an unknown anchor or a page missing from mkdocs.yml's
+# nav fails the target (tests/test_docs.py runs every example in the docs and builds the site again)
 test: $(STAMP) $(NODE_STAMP) chromium
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet
 	$(PY) -m pytest -q -n 2 --dist loadgroup
+
+# the docs site (docs/, mkdocs.yml) served on http://127.0.0.1:8000, rebuilt as pages change
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs serve --dev-addr 127.0.0.1:8000
 
 run: $(STAMP) $(NODE_STAMP)
 	$(VENV)/bin/eddy serve --host $(HOST) --port $(PORT) --state-dir .eddy --stack infra/examples/stack.yaml

@@ -1,4 +1,4 @@
-"""Keep a replica table identical to the stream's source table.
+"""Keep a replica table with the items of the stream's source table, each with its `_replica_sequence`.
 
 INSERT and MODIFY put the record's NewImage; REMOVE deletes the record's Keys. The stream's view type must
 be NEW_IMAGE or NEW_AND_OLD_IMAGES.

@@ -58,7 +58,8 @@ def run(args: argparse.Namespace) -> int:
         _wait(emulator, "the handlers to catch up")
         source, replica = _scan(dynamodb, "orders"), _scan(dynamodb, "orders-replica")
         converged = source == replica
-        say(f"3. Replica: {len(replica)} items, {'identical to' if converged else 'DIFFERENT FROM'} the {len(source)} orders")
+        say(f"3. Replica: {len(replica)} items, {'identical to' if converged else 'DIFFERENT FROM'} the {len(source)} orders"
+            " apart from each replica item's _replica_sequence")
 
         from handlers.search_index import search
 
