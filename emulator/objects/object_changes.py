@@ -2,7 +2,7 @@
 
     <state_dir>/objects/<account>/<region>/<bucket>/changes.jsonl
 
-Each line has the change log's shape (README, "The change log on disk"), with the bucket as the table and the
+Each line has the change log's shape (docs/guides/durability.md, "The change log on disk"), with the bucket as the table and the
 object's key as the item's key, so a volume stream reads it as a table stream reads a table:
 
     {"table": "photos", "shard": "objects", "sequence_number": "7", "commit_version": 7,

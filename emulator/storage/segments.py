@@ -1,6 +1,6 @@
 """A shard's change log on disk: append-only segment files, each named by the first sequence number it holds.
 
-Layout (documented in the README; spark_batch reads it):
+Layout (documented in docs/guides/durability.md; spark_batch reads it):
     <state_dir>/streams/<account>/<region>/<table>/<stream label>/<shard id>/<first sequence number>.jsonl
 One JSON object per line (see ChangeRecord.to_log_line). Appends go to the newest segment only; a new
 segment starts once the newest passes `max_bytes`; trimming deletes whole segments. A sealed segment of at

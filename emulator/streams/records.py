@@ -160,7 +160,7 @@ class ChangeRecord:
         return self._wire
 
     def to_log_line(self, table_name: str, shard_id: str, commit_records: int) -> bytes:
-        """One line of a change-log segment file (the layout is documented in the README); `commit_records`:
+        """One line of a change-log segment file (the layout is documented in docs/guides/durability.md); `commit_records`:
         how many records the commit wrote to the stream, over all shards (a reader knows a commit is whole).
         Written out member by member, as json.dumps(..., separators=(",", ":")) writes the record's dict: the
         images' text is image_json's, so an old image's is the one its item's previous record wrote."""

@@ -4,7 +4,7 @@ change_log.py, exports.py, parquet.py, sinks.py and files.py hold them; this pac
 writes `io.read_change_log(...)`.
 
 Sources
-- Eddy's change log: the segment files under `<state_dir>/streams/` (layout in the README), as one typed
+- Eddy's change log: the segment files under `<state_dir>/streams/` (layout in docs/guides/durability.md), as one typed
   DataFrame, CHANGE_LOG_SCHEMA. Keys and images stay DynamoDB JSON text; `dynamodb_json` decodes them.
 - DynamoDB exports to S3 (or a local copy): full exports, `{"Item": {...}}` per line, and incremental
   exports, `{"Metadata": {"WriteTimestampMicros": ...}, "Keys": ..., "NewImage": ..., "OldImage": ...}`,

@@ -1,4 +1,4 @@
-"""Eddy's change log as a DataFrame: the segment files under `<state_dir>/streams/` (layout in the README).
+"""Eddy's change log as a DataFrame: the segment files under `<state_dir>/streams/` (layout in docs/guides/durability.md).
 
 Keys and images stay DynamoDB JSON text; `dynamodb_json` decodes them.
 """

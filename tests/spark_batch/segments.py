@@ -1,4 +1,4 @@
-"""Change-log segment files written by hand, in the layout the README documents, for small inline inputs."""
+"""Change-log segment files written by hand, in the layout docs/guides/durability.md documents, for small inline inputs."""
 
 from __future__ import annotations
 

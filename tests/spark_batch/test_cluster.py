@@ -29,7 +29,7 @@ SPARK_CLASS = Path(pyspark.__file__).parent / "bin" / "spark-class"
 
 SPARK_SUBMIT = SPARK_CLASS.with_name("spark-submit")
 
-#: the application spark-submit runs, in another directory: each job as README's spark-submit section says
+#: the application spark-submit runs, in another directory: each job as docs/guides/spark-jobs.md's "On a cluster" says
 #: (spark_batch.submit), then the streaming source, all on the master spark-submit was given
 DRIVER = """
 import json, sys
