@@ -63,6 +63,41 @@ def test_the_readme_is_a_front_page_with_examples():
     assert len(fenced_blocks(readme, "python")) >= 2
 
 
+def anchors(page: Path) -> set[str]:
+    """The anchors MkDocs gives a page's headings (its toc extension's slugs)."""
+    from markdown.extensions.toc import slugify
+
+    headings = [line.lstrip("#").strip() for line in page.read_text().splitlines() if re.match(r"#{1,6} ", line)]
+    return {slugify(heading, "-") for heading in headings}
+
+
+def broken_links(page: Path) -> list[str]:
+    """The relative links of a page outside the site (README.md) whose file or heading does not exist."""
+    broken = []
+    for target in re.findall(r"\]\(([^)\s]+)\)", page.read_text()):
+        if re.match(r"[a-z]+:", target):
+            continue
+        path, _, anchor = target.partition("#")
+        file = (page.parent / path).resolve() if path else page
+        if not file.exists() or (anchor and file.suffix == ".md" and anchor not in anchors(file)):
+            broken.append(target)
+    return broken
+
+
+def test_the_readme_links_to_pages_that_exist():
+    """mkdocs checks the site's links; the README is outside the site, so its links are checked here."""
+    assert broken_links(ROOT / "README.md") == []
+
+
+def test_a_broken_readme_link_is_found(tmp_path: Path):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "page.md").write_text("# A page\n\n## Its section\n")
+    readme = tmp_path / "README.md"
+    readme.write_text("[ok](docs/page.md#its-section) [gone](docs/gone.md) [no such part](docs/page.md#nowhere) "
+                      "[web](https://example.com/x)\n")
+    assert broken_links(readme) == ["docs/gone.md", "docs/page.md#nowhere"]
+
+
 def test_every_page_has_a_title():
     untitled = [str(path.relative_to(ROOT)) for path in markdown_files() if not path.read_text().startswith("# ")]
     assert untitled == []
