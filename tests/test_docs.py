@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import http_json
+
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 ENDPOINT = "http://127.0.0.1:4566"
@@ -109,6 +111,8 @@ def test_every_page_has_a_title():
     for name, code in sorted(EXAMPLES.items())])
 def test_example_runs(name, server_url):
     code = EXAMPLES[name].replace(ENDPOINT, server_url)
+    if server_url in code:
+        http_json(server_url + "/moto-api/reset", {})  # a fresh server, as a reader's own would be
     exec(compile(code, name, "exec"), {"__name__": "__docs_example__"})
 
 
