@@ -26,12 +26,12 @@ from emulator.streams import ttl
 from emulator.streams.capture import Capture, TableKey
 from emulator.clock import Clock
 from emulator.errors import (
-    LimitExceededException,
     ResourceNotFoundException,
     TrimmedDataAccessException,
     ValidationException,
 )
 from emulator.streams.iterators import Position, ShardIterators, ShardIteratorType
+from emulator.streams.read_limits import ReadLimits
 from emulator.streams.records import ChangeRecord, StreamViewType
 from emulator.settings import Settings
 from emulator.streams.shards import SequenceNumbers
@@ -44,6 +44,7 @@ from emulator.housekeeper import Housekeeper
 from emulator.moto_seam import kinesis as moto_kinesis
 from emulator.moto_seam.kinesis import Observer
 from emulator.functions.invocation import Invoker
+from emulator.global_tables.replication import Replication
 from emulator.triggers.triggers import Triggers
 from emulator.storage.persistence import NoPersistence, Persistence
 
@@ -79,7 +80,10 @@ class Emulator:
         #: every bucket's object changes (volume streams read them), under <state_dir>/objects/
         self.objects = ObjectChanges(self.state_dir / "objects", self.clock.now, fsync=fsync)
         self.iterators = ShardIterators(self.clock, self.settings.iterator_ttl_seconds)
-        self._listeners: list[Callable[[Stream, list[ChangeRecord]], None]] = []
+        self._fsync = fsync
+        #: each commit's records go to global tables' replication first (self.replication is made anew on reset)
+        self._listeners: list[Callable[[Stream, list[ChangeRecord]], None]] = [
+            lambda stream, records: self.replication.on_records(stream, records)]
         self._housekeeper: Housekeeper | None = None
         self.invoker = Invoker(now=self.clock.now)
         #: where boto3 clients made by Eddy itself (on-failure destinations) send their calls; None: in-process
@@ -97,12 +101,13 @@ class Emulator:
         self.commit_versions: dict[TableKey, int] = {}
         #: items changed per second by each table's writes (the dashboard's figure)
         self.write_rates = WriteRates()
-        self._reads: dict[str, tuple[int, int]] = {}
+        self.read_limits = ReadLimits(lambda: self.settings.get_records_per_second_per_shard, self.clock.now)
         self.functions = FunctionRegistry(self.state_dir / "functions", observer=self.persistence)
         self.triggers = Triggers(self, self.state_dir)
         #: the tables' Kinesis streaming destinations (Kinesis Data Streams for DynamoDB), put through moto's Kinesis
         self.kinesis = KinesisDestinations(moto_bridge.kinesis_put, moto_bridge.kinesis_stream_exists,
                                            observer=self.persistence)
+        self.replication = Replication(self, fsync=self._fsync)  # global tables: replica groups, their replication
 
     def _clock_moved(self) -> None:
         with self.activity:
@@ -118,6 +123,7 @@ class Emulator:
         """Rebuild the state a durable state directory holds; call before any front door opens."""
         with self.lock:
             self.persistence.recover()
+            self.replication.recover()
             self.triggers.checkpoints.load()
             self._write_clock()
 
@@ -130,6 +136,7 @@ class Emulator:
     def start(self) -> None:
         """Start what runs in the background: the enabled mappings' pollers and the housekeeper."""
         self.triggers.start_all()
+        self.replication.start()
         s3_bridge.activate(self.objects)
         if self.settings.housekeeping_interval and self._housekeeper is None:
             self._housekeeper = Housekeeper(self, self.settings.housekeeping_interval)
@@ -138,6 +145,7 @@ class Emulator:
     def reset(self) -> None:
         """Forget every stream, record, function and mapping (moto's backends are reset by moto)."""
         self.triggers.reset()
+        replicating = self.replication.reset()
         self.invoker.retire_all()
         self.invoker.recent.reset()
         with self.lock:
@@ -147,6 +155,8 @@ class Emulator:
             shutil.rmtree(self.state_dir / "streams", ignore_errors=True)
             self.objects.reset()
             self._init_state()
+        if replicating:
+            self.replication.start()
 
     def close(self, keep_state: bool = False) -> None:
         """Stop everything; a durable emulator writes a final snapshot (unless `keep_state`: leave the files as they are)."""
@@ -157,6 +167,7 @@ class Emulator:
             self._housekeeper = None
         s3_bridge.deactivate()
         self.triggers.close()
+        self.replication.close()
         self.invoker.close()
         with self.lock:
             self.persistence.close()
@@ -264,7 +275,7 @@ class Emulator:
             position = self.iterators.parse(shard_iterator)
             stream = self._stream(position.stream_arn)
             shard = stream.shard(position.shard_id)
-            self._count_read(shard.shard_id)
+            self.read_limits.count(shard.shard_id)
             if position.sequence_number <= shard.trimmed_through:
                 raise TrimmedDataAccessException(TRIMMED)
             start = shard.index_at(position.sequence_number)
@@ -284,19 +295,6 @@ class Emulator:
             if not shard.is_open and start + len(encoded) >= len(shard.records):
                 return encoded, None
             return encoded, self.iterators.issue(Position(stream.arn, shard.shard_id, next_position))
-
-    def _count_read(self, shard_id: str) -> None:
-        allowed = self.settings.get_records_per_second_per_shard
-        if allowed is None:
-            return
-        second = int(self.clock.now())
-        last_second, count = self._reads.get(shard_id, (second, 0))
-        count = count + 1 if last_second == second else 1
-        self._reads[shard_id] = (second, count)
-        if count > allowed:
-            raise LimitExceededException(
-                f"Rate exceeded for shard {shard_id}: at most {allowed} GetRecords calls per second"
-            )
 
     # -- functions and triggers -----------------------------------------------------------------------
 
@@ -374,7 +372,8 @@ class Emulator:
     def sweep_ttl(self) -> int:
         """Delete every item whose TTL has passed on the emulator's clock; returns how many were deleted."""
         with self.lock:
-            expired = list(ttl.expired_items(moto_bridge.all_tables(), self.clock.now()))
+            expired = [(table, item) for table, item in ttl.expired_items(moto_bridge.all_tables(), self.clock.now())
+                       if self.replication.expires_here(table.account_id, table.region_name, table.name)]
             self.capture.begin(by_ttl=True)
             try:
                 return sum(moto_bridge.delete_item(table, item) for table, item in expired)

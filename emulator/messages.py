@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,6 +39,28 @@ class Request:
                    if name.lower() not in ("x-amz-target", "content-length", "x-amz-crc32")}
         headers["X-Amz-Target"] = target
         return Request(self.method, self.url, headers, json.dumps(params).encode())
+
+
+    def in_region(self, region: str) -> Request:
+        """The same caller's request signed for another region (the credential scope's region replaced): what one
+        region's API asks of another (a global table's replica created in its region)."""
+        headers = {name: value for name, value in self.headers.items() if name.lower() not in ("authorization",
+                                                                                               "user-agent")}
+        authorization = self.header("Authorization") or ""
+        if _CREDENTIAL_SCOPE.search(authorization):
+            headers["Authorization"] = _CREDENTIAL_SCOPE.sub(lambda match: match.group(1) + region + "/", authorization,
+                                                             count=1)
+        else:
+            headers["Authorization"] = (f"AWS4-HMAC-SHA256 Credential=eddy/20200101/{region}/dynamodb/aws4_request, "
+                                        "SignedHeaders=host, Signature=0")
+        url = _HOST_REGION.sub(lambda match: f".{region}.amazonaws.com", self.url, count=1)
+        return Request(self.method, url, headers, self.body)
+
+
+#: a SigV4 Authorization header's credential scope up to its region: Credential=<key>/<date>/<region>/
+#: the region in an AWS endpoint's host name (dynamodb.<region>.amazonaws.com), which moto reads first
+_HOST_REGION = re.compile(r"\.[^./]+\.amazonaws\.com")
+_CREDENTIAL_SCOPE = re.compile(r"(Credential=[^/,\s]+/\d{8}/)[^/]+/")
 
 
 @dataclass

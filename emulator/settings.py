@@ -25,3 +25,8 @@ class Settings:
     #: a sealed segment of at least this size gets a columnar (Parquet) copy beside it, which Spark reads instead
     #: of its JSON lines (None: never); a smaller one is not worth the copy's process start
     columnar_copy_min_bytes: int | None = 1024 * 1024
+    #: a write reaches a global table's other replicas this long after it committed, on the emulator's clock (AWS:
+    #: multi-Region eventually consistent replication "typically" within a second)
+    replication_delay_seconds: float = 0.5
+    #: a replica added to (removed from) a global table is CREATING (DELETING) this long on the emulator's clock
+    replica_transition_seconds: float = 1.0

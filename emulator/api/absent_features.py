@@ -2,8 +2,9 @@
 
 Part of the DynamoDB API (X-Amz-Target DynamoDB_20120810.<Operation>), called by dynamodb_api.handle after
 validation and before moto, which lacks these operations or fails on some valid requests to them:
-- global tables (legacy 2017.11.29 API): none exist, so ListGlobalTables is empty and the others answer
-  GlobalTableNotFoundException; DescribeTableReplicaAutoScaling answers as AWS does for a table without replicas;
+- global tables of the legacy version 2017.11.29: AWS no longer creates them (CreateGlobalTable and
+  UpdateGlobalTable are refused, global_tables_api.py), so none exist: ListGlobalTables is empty and the others
+  answer GlobalTableNotFoundException (version 2019.11.21 global tables are tables with replicas: global_tables_api);
 - contributor insights: DISABLED on every table and index, so ListContributorInsights is empty;
 - bulk operations and imports: none listed; an unknown bulk operation, export or import is not found;
 - Time to Live and exports: moto's answers, with AWS's error for a missing table and the requests moto fails on
@@ -29,7 +30,6 @@ Params = dict[str, Any]
 
 #: operations Eddy answers with HTTP 501 NotImplemented (tests/emulator/api/test_fuzz.py allows 501 for these only)
 NOT_EMULATED = (
-    "CreateGlobalTable",
     "SearchVectors",
     "StartBulkPutItems",
     "UpdateContributorInsights",
@@ -67,20 +67,9 @@ def describe_global_table(emulator: Emulator, request: Request, params: Params) 
     raise GlobalTableNotFoundException(f"Global table not found: Global table with name: '{name}' does not exist.")
 
 
-def update_global_table(emulator: Emulator, request: Request, params: Params) -> Response:
-    if not params["ReplicaUpdates"]:
-        raise ValidationException("One or more parameter values were invalid")
-    return describe_global_table(emulator, request, params)
-
-
 def global_table_settings(emulator: Emulator, request: Request, params: Params) -> Response:
     """DescribeGlobalTableSettings and UpdateGlobalTableSettings."""
     raise GlobalTableNotFoundException(f"Global table with name: '{params['GlobalTableName']}' does not exist.")
-
-
-def describe_table_replica_auto_scaling(emulator: Emulator, request: Request, params: Params) -> Response:
-    """AWS answers this for a table with replicas only; no table in Eddy has any."""
-    raise ResourceNotFoundException(f"Global table with name: {params['TableName']} does not exist.")
 
 
 # -- contributor insights ----------------------------------------------------------------------------
@@ -171,10 +160,8 @@ def time_to_live(emulator: Emulator, request: Request, params: Params) -> Respon
 OPERATIONS: dict[str, Callable[[Emulator, Request, Params], Response | None]] = {
     "ListGlobalTables": list_global_tables,
     "DescribeGlobalTable": describe_global_table,
-    "UpdateGlobalTable": update_global_table,
     "DescribeGlobalTableSettings": global_table_settings,
     "UpdateGlobalTableSettings": global_table_settings,
-    "DescribeTableReplicaAutoScaling": describe_table_replica_auto_scaling,
     "DescribeContributorInsights": describe_contributor_insights,
     "ListContributorInsights": list_contributor_insights,
     "ListBulkOperations": list_bulk_operations,

@@ -9,6 +9,9 @@
     POST /_eddy/ttl/sweep      {}                        -> {"Deleted": n}
     POST /_eddy/idle           {"timeout": seconds}      -> {"Idle": bool, "Pending": [{"UUID", "LastError", ...}]}
     GET  /_eddy/mappings[?UUID=...]                      -> {"EventSourceMappings": [per-mapping figures]}
+    GET  /_eddy/replication                              -> global tables: replicas, delay, paused regions, backlog
+    POST /_eddy/replication    {"Pause": region} | {"Resume": region} | {"DelaySeconds": s}  -> the same
+    POST /_eddy/replication/wait {"timeout": seconds}    -> {"Converged": bool, "Backlog": [...]}
 """
 
 from __future__ import annotations
@@ -63,14 +66,33 @@ def sweep_ttl(emulator: Emulator, params: Params) -> Any:
 
 
 def idle(emulator: Emulator, params: Params) -> Any:
-    timeout = params.get("timeout", 10)
-    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 <= timeout <= 600:
-        raise ValidationException("timeout must be a number of seconds from 0 to 600")
-    return emulator.wait_idle(timeout)
+    return emulator.wait_idle(_timeout(params))
 
 
 def mappings(emulator: Emulator, params: Params) -> Any:
     return emulator.mapping_figures(params.get("UUID"))
+
+
+def _timeout(params: Params) -> float:
+    timeout = params.get("timeout", 10)
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 <= timeout <= 600:
+        raise ValidationException("timeout must be a number of seconds from 0 to 600")
+    return timeout
+
+
+def replication(emulator: Emulator, params: Params) -> Any:
+    """Global tables' replication: a region paused (an outage) or resumed, the delay set; its state."""
+    if "Pause" in params:
+        emulator.replication.pause(_text(params, "Pause"))
+    if "Resume" in params:
+        emulator.replication.resume(_text(params, "Resume"))
+    if "DelaySeconds" in params:
+        emulator.replication.set_delay(params["DelaySeconds"])
+    return emulator.replication.state()
+
+
+def replication_wait(emulator: Emulator, params: Params) -> Any:
+    return emulator.replication.wait_replicated(_timeout(params))
 
 
 ROUTES: dict[tuple[str, str], Callable[[Emulator, Params], Any]] = {
@@ -83,6 +105,9 @@ ROUTES: dict[tuple[str, str], Callable[[Emulator, Params], Any]] = {
     ("POST", "/_eddy/ttl/sweep"): sweep_ttl,
     ("POST", "/_eddy/idle"): idle,
     ("GET", "/_eddy/mappings"): mappings,
+    ("GET", "/_eddy/replication"): replication,
+    ("POST", "/_eddy/replication"): replication,
+    ("POST", "/_eddy/replication/wait"): replication_wait,
 }
 
 

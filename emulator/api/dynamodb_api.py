@@ -17,6 +17,7 @@ from typing import Any
 from emulator.moto_seam import actions as moto_actions, bridge as moto_bridge, fixes as moto_fixes
 from emulator.api import (absent_features, attribute_values, dynamodb_fast, kinesis_destinations_api, partiql,
                           table_arns, validation)
+from emulator.api.global_tables import replica_tables, replica_updates
 from emulator.api.streams_api import parse_body
 from emulator.engine import Emulator
 from emulator.errors import AWSError, ValidationException, constraint_violation
@@ -52,6 +53,10 @@ def handle(emulator: Emulator, operation: str, request: Request) -> Response:
             _check_starting_key(operation, request, params)
         if operation in attribute_values.LEGACY:  # Expected, AttributeUpdates, KeyConditions, filters: their rules
             attribute_values.check_legacy(operation, params)
+        if operation in GLOBAL_TABLE_OPERATIONS:  # replicas: a table's other regions (global tables)
+            answered = _global_tables(emulator, operation, request, params)
+            if answered is not None:
+                return answered
         absent = absent_features.answer(emulator, operation, request, params)  # features Eddy does not have
         if absent is not None:
             return absent
@@ -82,6 +87,10 @@ def handle(emulator: Emulator, operation: str, request: Request) -> Response:
                 emulator.persistence.table_request(call.account_id, call.region, operation, params)
                 if operation == "DeleteTable":
                     emulator.table_deleted(call.account_id, call.region, params.get("TableName"))
+                replica_tables.after(emulator, call.account_id, call.region, operation, params,
+                                        _runner(emulator, request))
+            if operation == "DescribeTable" and response.status == 200:
+                return _with_replicas(emulator, call.account_id, call.region, params, response, "Table")
             return response
     except AWSError as error:
         return error_response(error)
@@ -96,6 +105,43 @@ def handle(emulator: Emulator, operation: str, request: Request) -> Response:
         log.exception("moto could not process %s (request %s)", operation, request_id)
         return error_response(ValidationException(
             f"{INVALID}the request could not be processed (request id {request_id})"))
+
+
+GLOBAL_TABLE_OPERATIONS = frozenset({"UpdateTable", "DeleteTable", "CreateGlobalTable", "UpdateGlobalTable",
+                                     "DescribeTableReplicaAutoScaling"})
+
+
+def _global_tables(emulator: Emulator, operation: str, request: Request, params: dict[str, Any]) -> Response | None:
+    """The operations global tables answer (None: the operation goes on as for any table)."""
+    if operation in ("CreateGlobalTable", "UpdateGlobalTable"):
+        return replica_tables.legacy_refused(emulator, params)
+    account_id, region = moto_bridge.caller(request)
+    if operation == "DescribeTableReplicaAutoScaling":
+        return replica_tables.replica_auto_scaling(emulator, account_id, region, params)
+    if operation == "UpdateTable":
+        replica_tables.strong_consistency_refused(params)
+        if "ReplicaUpdates" in params:
+            return replica_updates.replica_updates(emulator, account_id, region, params, _runner(emulator, request))
+    with emulator.lock:
+        replica_tables.before(emulator, account_id, region, operation, params)
+    return None
+
+
+def _runner(emulator: Emulator, request: Request) -> replica_tables.Run:
+    """Another DynamoDB operation for the same caller, in a region of its choosing (a replica's)."""
+    return lambda region, operation, params: handle(
+        emulator, operation, replica_tables.region_request(request, region, operation, params))
+
+
+def _with_replicas(emulator: Emulator, account_id: str, region: str, params: dict[str, Any], response: Response,
+                   key: str) -> Response:
+    """A table description with its replicas, if the table has any (the body read only then)."""
+    emulator.replication.settle()
+    if emulator.replication.groups.of((account_id, region, params.get("TableName"))) is None:
+        return response
+    body = json.loads(response.body)
+    return moto_bridge.with_body(response, {key: replica_tables.with_replicas(emulator, account_id, region,
+                                                                               body[key])})
 
 
 def _check_starting_key(operation: str, request: Request, params: dict[str, Any]) -> None:
@@ -219,7 +265,8 @@ def update_table(emulator: Emulator, request: Request, params: dict[str, Any]) -
             response = call.run()
             if response.status == 200:
                 emulator.persistence.table_request(call.account_id, call.region, "UpdateTable", params)
-            return response
+            return _with_replicas(emulator, call.account_id, call.region, params, response, "TableDescription") \
+                if response.status == 200 else response
         enabled, view_type = spec
         current = emulator.streams.enabled_stream(call.account_id, call.region, table.name)
         if enabled and current is not None:
@@ -235,7 +282,8 @@ def update_table(emulator: Emulator, request: Request, params: dict[str, Any]) -
         else:
             stream = emulator.disable_stream(call.account_id, call.region, table.name)
             moto_bridge.set_table_stream(table, stream.label, None)
-        return _describe_as(response, request, table, "TableDescription")
+        return _with_replicas(emulator, call.account_id, call.region, params,
+                              _describe_as(response, request, table, "TableDescription"), "TableDescription")
 
 
 def _enable(emulator: Emulator, call: moto_bridge.DynamoDBCall, table: Any, view_type: StreamViewType) -> None:

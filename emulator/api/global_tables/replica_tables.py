@@ -1,0 +1,111 @@
+"""What a global table's replica answers differently from a regional table: DescribeTable's Replicas and
+GlobalTableVersion, DeleteTable and Time to Live across the group, a stream that cannot be disabled; and the rest of
+the global tables API (the legacy version refused, DescribeTableReplicaAutoScaling, strong consistency refused).
+Sources: replica_updates.py.
+"""
+
+
+from __future__ import annotations
+
+import json
+from typing import Any, Callable
+
+from emulator.engine import Emulator
+from emulator.errors import ResourceNotFoundException, ValidationException
+from emulator.global_tables.replica_groups import ACTIVE, VERSION
+from emulator.messages import Request, Response, json_response
+
+Params = dict[str, Any]
+#: runs another DynamoDB operation for the same caller in a region: (region, operation, params) -> Response
+Run = Callable[[str, str, Params], Response]
+
+INVALID = "One or more parameter values were invalid: "
+LEGACY = ("One or more parameter values were invalid: DynamoDB global tables version 2017.11.29 is not supported. We "
+          "recommend using DynamoDB global tables version 2019.11.21, instead of version 2017.11.29 (Legacy).")
+
+
+def description(run: Run, region: str, name: str) -> dict[str, Any]:
+    """The table as DescribeTable in `region` answers it; AWS's error for a table that is not there."""
+    response = run(region, "DescribeTable", {"TableName": name})
+    if response.status != 200:
+        raise ResourceNotFoundException(f"Requested resource not found: Table: {name} not found")
+    return json.loads(response.body)["Table"]
+
+
+# -- what a replica's table answers -------------------------------------------------------------------------
+
+
+def describe_as(emulator: Emulator, account_id: str, region: str, run: Run, name: str, key: str) -> Response:
+    table = with_replicas(emulator, account_id, region, description(run, region, name))
+    return json_response({key: table})
+
+
+def with_replicas(emulator: Emulator, account_id: str, region: str, table: dict[str, Any]) -> dict[str, Any]:
+    """A TableDescription with its replicas (the other regions) and GlobalTableVersion, when it has any."""
+    group = emulator.replication.groups.of((account_id, region, table["TableName"]))
+    if group is not None:
+        table["Replicas"] = group.describe(region)
+        table["GlobalTableVersion"] = VERSION
+    return table
+
+
+def before(emulator: Emulator, account_id: str, region: str, operation: str, params: Params) -> None:
+    """Refuse what a replica's table does not allow: disabling its stream; deleting a region that sourced a
+    replica less than 24 hours ago."""
+    group = emulator.replication.groups.of((account_id, region, params.get("TableName")))
+    if group is None:
+        return
+    if operation == "UpdateTable" and (params.get("StreamSpecification") or {}).get("StreamEnabled") is False:
+        raise ValidationException(INVALID + "Disabling Stream is not allowed for a Global Table replica.")
+    if operation == "DeleteTable" and group.sourced_lately(region, emulator.clock.now()):
+        raise ValidationException("Replica cannot be deleted because it has acted as a source region for new "
+                                  "replica(s) being added to the table in the last 24 hours.")
+
+
+def after(emulator: Emulator, account_id: str, region: str, operation: str, params: Params, run: Run) -> None:
+    """A replica's table changed in its region: DeleteTable takes it out of its group; Time to Live is the group's."""
+    table = (account_id, region, params.get("TableName"))
+    group = emulator.replication.groups.of(table)
+    if group is None:
+        return
+    if operation == "DeleteTable":
+        emulator.replication.table_deleted(table)
+    elif operation == "UpdateTimeToLive":
+        for other in group.replicating():
+            if other != region:
+                run(other, "UpdateTimeToLive", params)
+
+
+# -- the rest of the global tables API ------------------------------------------------------------------------
+
+
+def legacy_refused(emulator: Emulator, params: Params) -> Response:
+    """CreateGlobalTable and UpdateGlobalTable: AWS no longer makes version 2017.11.29 global tables."""
+    raise ValidationException(LEGACY)
+
+
+def replica_auto_scaling(emulator: Emulator, account_id: str, region: str, params: Params) -> Response:
+    """DescribeTableReplicaAutoScaling: each replica of a global table; a regional table is no global table."""
+    name = params["TableName"]
+    with emulator.lock:
+        group = emulator.replication.groups.of((account_id, region, name))
+        if group is None:
+            raise ResourceNotFoundException(f"Global table with name: {name} does not exist.")
+        return json_response({"TableAutoScalingDescription": {
+            "TableName": name, "TableStatus": ACTIVE,
+            "Replicas": [{"RegionName": replica.region, "GlobalSecondaryIndexes": [],
+                          "ReplicaStatus": replica.status} for replica in group.replicas.values()]}})
+
+
+def strong_consistency_refused(params: Params) -> None:
+    """Multi-Region strong consistency (MultiRegionConsistency STRONG, witnesses) is not emulated: refused before
+    anything changes, in the shape of AWS's refusal of a region set it does not serve."""
+    if params.get("MultiRegionConsistency") == "STRONG" or params.get("GlobalTableWitnessUpdates"):
+        regions = [update.get(kind, {}).get("RegionName") for update in params.get("ReplicaUpdates") or []
+                   for kind in ("Create", "Delete") if kind in update]
+        raise ValidationException(f"Unsupported Region(s) specified for MultiRegionConsistency STRONG: {regions}. "
+                                  "Eddy emulates global tables with multi-Region eventual consistency only.")
+
+
+def region_request(request: Request, region: str, operation: str, params: Params) -> Request:
+    return request.in_region(region).for_target("DynamoDB_20120810." + operation, params)

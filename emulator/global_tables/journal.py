@@ -1,0 +1,69 @@
+"""The replication journal: what a restart needs to know of global tables that the tables and streams do not say.
+
+`<state_dir>/global_tables/journal.jsonl`, one JSON object per line, appended and flushed before the change it
+describes is acknowledged to anyone (fsynced with --fsync), like the write-ahead log:
+
+    {"group": {...}}                        a replica group as it now is (the latest line for a table wins)
+    {"ungroup": [account, table]}           a table that is no longer global
+    {"applied": [account, table, source region, target region, source sequence number],
+     "stamp": [time, region, sequence number], "record": target sequence number or null}
+                                            a replicated write was applied to (or, older, passed over by) a replica
+
+Recovery reads the lines back (a torn last line is cut, as in the log), then writes the journal again, compacted.
+Which writes are still to replicate is not kept here: it is every source record past the last one applied, read
+back from the source replica's stream.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, Iterator
+
+
+class Journal:
+    def __init__(self, directory: Path, *, fsync: bool = False) -> None:
+        self.path = directory / "global_tables" / "journal.jsonl"
+        self._fsync = fsync
+        self._file: Any = None
+
+    def _open(self) -> Any:
+        if self._file is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._file = open(self.path, "ab")
+        return self._file
+
+    def append(self, entry: dict[str, Any]) -> None:
+        handle = self._open()
+        handle.write(json.dumps(entry, separators=(",", ":")).encode() + b"\n")
+        handle.flush()
+        if self._fsync:
+            os.fsync(handle.fileno())
+
+    def entries(self) -> Iterator[dict[str, Any]]:
+        """The journal's entries in order; a last line torn by a kill is left out."""
+        if not self.path.exists():
+            return
+        with open(self.path, "rb") as handle:
+            for line in handle:
+                if not line.endswith(b"\n"):
+                    return  # torn: never acknowledged
+                yield json.loads(line)
+
+    def rewrite(self, entries: list[dict[str, Any]]) -> None:
+        """Replace the journal by `entries` (a compacted form of it), swapped in whole."""
+        self.close()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = self.path.with_suffix(".tmp")
+        with open(temporary, "wb") as handle:
+            for entry in entries:
+                handle.write(json.dumps(entry, separators=(",", ":")).encode() + b"\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, self.path)
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None

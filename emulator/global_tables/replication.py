@@ -1,0 +1,377 @@
+"""Replication between a global table's replicas, through Eddy's own streams engine.
+
+Every commit to a replica table appends records to its stream (a replica always has one). The records that were
+written locally, not applied by replication, are queued for each other replica and applied there once the
+replication delay has passed on the emulator's clock, in the order they were committed: per item, the order of its
+writes. Applying one is a write to the target replica like any other (captured, logged, in its own stream, without
+userIdentity: AWS's replicated writes "do not contain type or principalID properties", its TTL guide says), so the
+target's mappings and readers see it.
+
+Conflicts are decided last writer wins, as AWS documents for multi-Region eventual consistency: every item version
+carries a stamp (the time it was written, the region it was written in, its sequence number there), and a replicated
+write is applied only over an older stamp. Two regions writing one item at once therefore converge on the later
+write everywhere; a delete leaves its stamp behind, so an older put cannot bring the item back.
+
+A paused region (a region outage, a control no cloud gives) neither receives nor sends: its queues wait, and on
+resume they are applied in order, conflicts decided by the same stamps.
+
+After a restart the queues are rebuilt: the journal says, per source and target, the last record applied; every
+later record of the source replica's stream is queued again (at least once: one applied twice is passed over by its
+own stamp).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import deque
+from typing import TYPE_CHECKING, Any, Iterable, NamedTuple
+
+from emulator.errors import ValidationException
+from emulator.global_tables.journal import Journal
+from emulator.global_tables.replica_groups import ReplicaGroup, ReplicaGroups
+from emulator.moto_seam import bridge as moto_bridge, replicas as moto_replicas
+from emulator.streams.capture import TableKey
+from emulator.streams.records import ChangeRecord, Image
+
+if TYPE_CHECKING:
+    from emulator.engine import Emulator
+    from emulator.streams.stream import Stream
+
+#: (write time, region written in, sequence number there): the later stamp is the last writer
+Stamp = tuple[float, str, int]
+
+
+class Pending(NamedTuple):
+    due: float
+    source: TableKey
+    sequence_number: int
+    stamp: Stamp
+    keys: Image
+    new_image: Image | None
+
+
+def item_id(keys: Image) -> str:
+    return json.dumps(keys, sort_keys=True, separators=(",", ":"))
+
+
+class Replication:
+    def __init__(self, emulator: Emulator, *, fsync: bool = False) -> None:
+        self.emulator = emulator
+        self.journal = Journal(emulator.state_dir, fsync=fsync)
+        self.groups = ReplicaGroups()
+        self._queues: dict[tuple[TableKey, str], deque[Pending]] = {}
+        self._stamps: dict[TableKey, dict[str, Stamp]] = {}
+        self._paused: set[str] = set()
+        #: how long after its commit a write reaches the other replicas (emulator's clock): set_delay changes it
+        self.delay = emulator.settings.replication_delay_seconds
+        self._applying = threading.local()
+        self._thread: threading.Thread | None = None
+        self._stopping = False
+        #: replicated writes applied and passed over (an older stamp), since the emulator started
+        self.applied = 0
+        self.passed_over = 0
+
+    # -- what the engine calls -------------------------------------------------------------------------
+
+    def on_records(self, stream: Stream, records: list[ChangeRecord]) -> None:
+        """After a commit that appended records (with the lock held): stamp them, and queue the local ones."""
+        table = (stream.account_id, stream.region, stream.table_name)
+        group = self.groups.of(table)
+        if group is None:
+            return
+        stamps = self._stamps.setdefault(table, {})
+        applying: Pending | None = getattr(self._applying, "entry", None)
+        if applying is not None:  # a replicated write landing: it keeps its origin's stamp, and goes nowhere else
+            for record in records:
+                stamps[item_id(record.keys)] = applying.stamp
+                self._applying.record = record.sequence_number
+            return
+        delay = self.delay
+        targets = [region for region in group.replicating() if region != table[1]]
+        for record in records:
+            stamp = (record.created_at, table[1], record.sequence_number)
+            stamps[item_id(record.keys)] = stamp
+            entry = Pending(record.created_at + delay, table, record.sequence_number, stamp, record.keys,
+                            record.new_image)
+            for region in targets:
+                self._queues.setdefault((table, region), deque()).append(entry)
+
+    def start(self) -> None:
+        if self._thread is None:
+            self._stopping = False
+            self._thread = threading.Thread(target=self._run, name="eddy-replication", daemon=True)
+            self._thread.start()
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None
+
+    def close(self) -> None:
+        with self.emulator.activity:
+            self._stopping = True
+            self.emulator.activity.notify_all()
+        if self._thread is not None:
+            self._thread.join(timeout=30)
+            self._thread = None
+        self.journal.close()
+
+    def reset(self) -> bool:
+        """Stop, and forget every global table (the emulator makes a new Replication); whether it was running."""
+        running = self.running
+        self.close()
+        self.journal.rewrite([])
+        return running
+
+    # -- the replicator ---------------------------------------------------------------------------------
+
+    def _run(self) -> None:
+        activity = self.emulator.activity
+        with activity:
+            while not self._stopping:
+                wait = self.step()
+                activity.wait(wait)
+
+    def step(self) -> float:
+        """Settle replica states and apply every due replicated write (lock held); how long until the next is due."""
+        now = self.emulator.clock.now()
+        self._settle(now)
+        next_due = None
+        for (source, region), queue in list(self._queues.items()):
+            if region in self._paused or source[1] in self._paused:
+                continue
+            while queue and queue[0].due <= now:
+                self._apply(queue.popleft(), (source[0], region, source[2]))
+            if queue:
+                next_due = queue[0].due if next_due is None else min(next_due, queue[0].due)
+        if next_due is None:
+            return 1.0
+        return min(max(next_due - now, 0.001), 1.0)
+
+    def _apply(self, entry: Pending, target: TableKey) -> None:
+        table = moto_bridge.find_table(*target)
+        if table is None:  # the replica went (deleted in its own region)
+            return
+        stamps = self._stamps.setdefault(target, {})
+        identity = item_id(entry.keys)
+        current = stamps.get(identity)
+        record = None
+        if current is not None and current >= entry.stamp:
+            self.passed_over += 1
+        else:
+            capture = self.emulator.capture
+            self._applying.entry, self._applying.record = entry, None
+            capture.begin()
+            try:
+                if entry.new_image is not None:
+                    moto_replicas.put_image(table, entry.new_image)
+                else:
+                    moto_replicas.delete_image(table, entry.keys)
+            finally:
+                capture.end()
+                record = self._applying.record
+                self._applying.entry = None
+            stamps[identity] = entry.stamp
+            self.applied += 1
+        self.journal.append({"applied": [target[0], target[2], entry.source[1], target[1], entry.sequence_number],
+                             "stamp": list(entry.stamp), "record": record})
+
+    def settle(self) -> None:
+        """Move replicas whose CREATING or DELETING time is over (lock held): what a DescribeTable sees is now's."""
+        self._settle(self.emulator.clock.now())
+
+    def _settle(self, now: float) -> None:
+        for group in self.groups:
+            gone = group.settle(now, self.emulator.settings.replica_transition_seconds)
+            for region in gone:
+                self._forget_region(group, region)
+                moto_bridge.drop_table(group.account_id, region, group.table_name)
+                self.emulator.persistence.table_request(group.account_id, region, "DeleteTable",
+                                                        {"TableName": group.table_name})
+                self.emulator.table_deleted(group.account_id, region, group.table_name)
+            if gone:
+                self._save(group)
+
+    # -- replica groups -----------------------------------------------------------------------------------
+
+    def add_replica(self, group: ReplicaGroup, region: str, source_region: str) -> None:
+        """A replica was created in `region` (its table made, filled from `source_region`): replicate to it. The
+        writes still on their way to the source replica go to the new one too (its fill did not have them)."""
+        self.groups.put(group)
+        for (source, target), queue in list(self._queues.items()):
+            if target == source_region and source[1] != region and (source[0], source[2]) == (group.account_id,
+                                                                                            group.table_name):
+                self._queues.setdefault((source, region), deque()).extend(queue)
+        self._save(group)
+
+    def backfill(self, source: TableKey, target: TableKey) -> int:
+        """Copy every item of `source` into the new replica `target`, each with its stamp (lock held)."""
+        table, new = moto_bridge.find_table(*source), moto_bridge.find_table(*target)
+        stamps, new_stamps = self._stamps.setdefault(source, {}), self._stamps.setdefault(target, {})
+        items = list(moto_replicas.images(table))
+        capture = self.emulator.capture
+        capture.begin()
+        try:
+            for keys, image in items:
+                moto_replicas.put_image(new, image)
+                identity = item_id(keys)
+                if identity in stamps:
+                    new_stamps[identity] = stamps[identity]
+        finally:
+            capture.end()
+        return len(items)
+
+    def expires_here(self, account_id: str, region: str, table_name: str) -> bool:
+        """Whether Time to Live deletes expired items of this table here: a global table's in one region (the first
+        of its group), whose deletes replicate to the others (AWS: "DynamoDB replicates TTL deletes to all replica
+        tables"; the delete is the service's only where the expiry occurred)."""
+        group = self.groups.of((account_id, region, table_name))
+        return group is None or next(iter(group.replicas)) == region
+
+    def remove_replica(self, group: ReplicaGroup, region: str) -> None:
+        """A replica is being deleted: nothing more is replicated to or from it."""
+        self._forget_region(group, region)
+        self._save(group)
+
+    def table_deleted(self, table: TableKey) -> None:
+        """A replica's table was deleted in its own region: it leaves its group at once."""
+        group = self.groups.of(table)
+        if group is None:
+            return
+        group.replicas.pop(table[1], None)
+        self._forget_region(group, table[1])
+        self._save(group)
+
+    def _forget_region(self, group: ReplicaGroup, region: str) -> None:
+        for source, target in list(self._queues):
+            if source[2] == group.table_name and source[0] == group.account_id and region in (source[1], target):
+                del self._queues[(source, target)]
+        self._stamps.pop(group.key(region), None)
+
+    def _save(self, group: ReplicaGroup) -> None:
+        if self.groups.drop_if_single(group):
+            self.journal.append({"ungroup": [group.account_id, group.table_name]})
+        else:
+            self.journal.append({"group": group.to_state()})
+
+    # -- controls -----------------------------------------------------------------------------------------
+
+    def pause(self, region: str) -> None:
+        """A region outage: nothing is replicated to or from `region` until resume(region)."""
+        with self.emulator.activity:
+            self._paused.add(region)
+
+    def resume(self, region: str) -> None:
+        with self.emulator.activity:
+            self._paused.discard(region)
+            self.emulator.activity.notify_all()
+
+    def set_delay(self, seconds: float) -> None:
+        """Writes committed from now on reach the other replicas `seconds` after their commit (emulator's clock)."""
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds <= 86400:
+            raise ValidationException("DelaySeconds must be a number of seconds from 0 to 86400")
+        with self.emulator.activity:
+            self.delay = float(seconds)
+            self.emulator.activity.notify_all()
+
+    def backlog(self) -> list[dict[str, Any]]:
+        """Per source and target replica: the writes not yet applied, and the oldest one's age (lock held)."""
+        now = self.emulator.clock.now()
+        rows = []
+        for (source, region), queue in self._queues.items():
+            if queue:
+                rows.append({"TableName": source[2], "SourceRegion": source[1], "TargetRegion": region,
+                             "PendingWrites": len(queue), "OldestWriteAgeSeconds": round(now - queue[0].stamp[0], 3),
+                             "Paused": region in self._paused or source[1] in self._paused})
+        return rows
+
+    def state(self) -> dict[str, Any]:
+        with self.emulator.lock:
+            return {"DelaySeconds": self.delay,
+                    "PausedRegions": sorted(self._paused), "Backlog": self.backlog(),
+                    "GlobalTables": [{"TableName": group.table_name,
+                                      "Replicas": [{"RegionName": region, "ReplicaStatus": replica.status}
+                                                   for region, replica in group.replicas.items()]}
+                                     for group in self.groups],
+                    "AppliedWrites": self.applied, "PassedOverWrites": self.passed_over}
+
+    def wait_replicated(self, timeout: float) -> dict[str, Any]:
+        """Block until every write has reached every replica that is not paused, or `timeout` seconds passed.
+
+        {"Converged": True, "Backlog": []} once nothing is left to apply; else Converged false and what is left
+        (a paused region's backlog never drains: Converged stays false until it is resumed).
+        """
+        import time
+
+        activity = self.emulator.activity
+        deadline = time.monotonic() + timeout
+        with activity:
+            while True:
+                self.step()
+                backlog = self.backlog()
+                remaining = deadline - time.monotonic()
+                if not backlog or remaining <= 0:
+                    return {"Converged": not backlog, "Backlog": backlog}
+                activity.wait(min(remaining, 0.05))
+
+    # -- recovery -----------------------------------------------------------------------------------------
+
+    def recover(self) -> None:
+        """Rebuild groups, stamps and queues from the journal and the replicas' streams (lock held)."""
+        through: dict[tuple[TableKey, str], int] = {}
+        replicated: dict[TableKey, dict[int, Stamp]] = {}
+        for entry in self.journal.entries():
+            if "group" in entry:
+                self.groups.put(ReplicaGroup.from_state(entry["group"]))
+            elif "ungroup" in entry:
+                group = self.groups.named(*entry["ungroup"])
+                if group is not None:
+                    group.replicas.clear()
+                    self.groups.drop_if_single(group)
+            elif "applied" in entry:
+                account, name, source_region, target_region, sequence_number = entry["applied"]
+                pair = ((account, source_region, name), target_region)
+                through[pair] = max(through.get(pair, 0), int(sequence_number))
+                if entry["record"] is not None:
+                    replicated.setdefault((account, target_region, name), {})[int(entry["record"])] = \
+                        tuple(entry["stamp"])  # type: ignore[assignment]
+        delay = self.delay
+        for group in self.groups:
+            regions = group.replicating()
+            for region in group.replicas:
+                table = group.key(region)
+                stamps = self._stamps.setdefault(table, {})
+                landed = replicated.get(table, {})
+                for record in self._records(table):
+                    stamp = landed.get(record.sequence_number)
+                    local = stamp is None
+                    if local:
+                        stamp = (record.created_at, region, record.sequence_number)
+                    stamps[item_id(record.keys)] = stamp
+                    if not local or region not in regions:
+                        continue
+                    for other in regions:
+                        if other != region and record.sequence_number > through.get((table, other), 0):
+                            self._queues.setdefault((table, other), deque()).append(
+                                Pending(record.created_at + delay, table, record.sequence_number, stamp, record.keys,
+                                        record.new_image))
+        self._compact(through, replicated)
+
+    def _records(self, table: TableKey) -> Iterable[ChangeRecord]:
+        """A replica's retained records, in commit order."""
+        stream = self.emulator.streams.latest_stream(*table)
+        if stream is None:
+            return []
+        return sorted((record for shard in stream.shards.values() for record in shard.records),
+                      key=lambda record: record.sequence_number)
+
+    def _compact(self, through: dict[tuple[TableKey, str], int], replicated: dict[TableKey, dict[int, Stamp]]) -> None:
+        entries: list[dict[str, Any]] = [{"group": group.to_state()} for group in self.groups]
+        for (source, region), sequence_number in through.items():
+            entries.append({"applied": [source[0], source[2], source[1], region, sequence_number],
+                            "stamp": [0, "", 0], "record": None})
+        for table, records in replicated.items():
+            for record, stamp in records.items():
+                entries.append({"applied": [table[0], table[2], stamp[1], table[1], 0], "stamp": list(stamp),
+                                "record": record})
+        self.journal.rewrite(entries)
