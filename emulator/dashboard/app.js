@@ -117,6 +117,17 @@ async function pollTail() {
     class: "line", title: `${line.ShardId} · ${line.SequenceNumber}` }, line.Line)) : "No records retained.");
 }
 
+// -- global tables -------------------------------------------------------------------------------------
+
+function renderGlobalTables(globalTables) {
+  if (!globalTables.length) return fill("global-tables", empty("No global tables."));
+  const headings = ["Table", "Region", "Replica status", "Writes on their way", "Replication"];
+  fill("global-tables", grid(headings, globalTables.flatMap((g) => g.Replicas.map((r) => el("tr", {
+    "data-replica": `${g.TableName}/${r.RegionName}` },
+    el("td", {}, g.TableName), el("td", {}, r.RegionName), el("td", {}, r.ReplicaStatus),
+    el("td", { class: "n" }, r.PendingWrites), el("td", { class: r.Paused ? "error" : "ok" }, r.Paused ? "paused" : "flowing"))))));
+}
+
 // -- polling -------------------------------------------------------------------------------------------
 
 async function getJSON(url) {
@@ -130,6 +141,7 @@ function render() {
   renderTables(model.Tables);
   renderMappings(model.EventSourceMappings);
   renderFunctions(model.Functions);
+  renderGlobalTables(model.GlobalTables);
   renderTailChoice(model.Tables);
 }
 

@@ -4,6 +4,7 @@
     model["Tables"][0]["Streams"][0]["Shards"]        # the shard lineage: roots, each with its "Children"
     model["EventSourceMappings"][0]["LastError"]      # a mapping's figures, and its position per shard
     model["Functions"][0]["RecentInvocations"]        # newest first, each with its duration, outcome and log tail
+    model["GlobalTables"][0]["Replicas"]              # each region's replica, its status and replication backlog
     stream_tail(emulator, stream_arn)["Lines"]        # the lines `eddy tail` prints, oldest first
 
 GET /_eddy/dashboard and GET /_eddy/dashboard/tail (api/dashboard_api.py) answer with these.
@@ -36,7 +37,7 @@ def dashboard(emulator: "Emulator") -> dict[str, Any]:
         return {"Now": now, "Tables": table_views(emulator, tables, now),
                 "EventSourceMappings": [mapping_view(emulator, mapping, now)
                                         for mapping in emulator.triggers.mappings.values()],
-                "Functions": function_views(emulator)}
+                "Functions": function_views(emulator), "GlobalTables": global_table_views(emulator)}
 
 
 # -- tables, streams and their shard lineage -----------------------------------------------------------
@@ -160,3 +161,24 @@ def stream_tail(emulator: "Emulator", stream_arn: str, limit: int = TAIL_LINES) 
     return {"StreamArn": stream_arn, "Lines": [
         {"SequenceNumber": str(number), "ShardId": shard_id, "Line": describe(json.loads(wire))}
         for number, shard_id, wire in wires]}
+
+
+# -- global tables ---------------------------------------------------------------------------------------
+
+
+def global_table_views(emulator: "Emulator") -> list[dict[str, Any]]:
+    """Each global table's replicas: region, status, writes still on their way to it, and whether it is paused."""
+    replication = emulator.replication
+    replication.settle()
+    pending: dict[tuple[str, str], int] = {}
+    paused: dict[tuple[str, str], bool] = {}
+    for row in replication.backlog():
+        key = (row["TableName"], row["TargetRegion"])
+        pending[key] = pending.get(key, 0) + row["PendingWrites"]
+        paused[key] = paused.get(key, False) or row["Paused"]
+    return [{"TableName": group.table_name, "AccountId": group.account_id,
+             "Replicas": [{"RegionName": region, "ReplicaStatus": replica.status,
+                           "PendingWrites": pending.get((group.table_name, region), 0),
+                           "Paused": region in replication.paused_regions}
+                          for region, replica in group.replicas.items()]}
+            for group in sorted(replication.groups, key=lambda group: group.table_name)]

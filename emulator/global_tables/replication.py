@@ -266,6 +266,10 @@ class Replication:
             self._paused.discard(region)
             self.emulator.activity.notify_all()
 
+    @property
+    def paused_regions(self) -> frozenset[str]:
+        return frozenset(self._paused)
+
     def set_delay(self, seconds: float) -> None:
         """Writes committed from now on reach the other replicas `seconds` after their commit (emulator's clock)."""
         if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds <= 86400:

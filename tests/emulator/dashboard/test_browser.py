@@ -113,6 +113,11 @@ def scene():
         for i in range(6):
             put(dynamodb, f"order-{i}", i)
         put(dynamodb, "ada", table="customers")
+        create_table(dynamodb, "scores")  # a global table whose replica in eu-west-1 is cut off: writes wait for it
+        dynamodb.update_table(TableName="scores", ReplicaUpdates=[{"Create": {"RegionName": "eu-west-1"}}])
+        http_json(url + "/_eddy/replication", {"Pause": "eu-west-1"})
+        put(dynamodb, "s1", table="scores")
+        put(dynamodb, "s2", table="scores")
         assert http_json(url + "/_eddy/idle", {"timeout": 30})["Idle"]
         yield {"url": url, "stream_arn": stream_arn, "root": root, "children": children, "uuid": uuid}
 
@@ -144,6 +149,11 @@ def test_the_page_shows_tables_lineage_mappings_functions_and_a_tail(scene, tmp_
     log = page.text("#log")  # the newest failed invocation's log, chosen by default
     assert log.startswith("START RequestId: ") and "shipping good, bad" in log and "REPORT RequestId: " in log
     assert "ValueError: cannot ship order bad" in log
+
+    assert page.rows["tr[data-replica=scores/us-east-1]"] == ["scores", "us-east-1", "ACTIVE", "0", "flowing"]
+    table, region, status, pending, flow = page.rows["tr[data-replica=scores/eu-west-1]"]
+    assert (table, region, pending, flow) == ("scores", "eu-west-1", "2", "paused")
+    assert status in ("CREATING", "ACTIVE")  # CREATING for a second of the server's clock
 
     tail = page.texts[".line"]
     assert len(tail) == 8 and "INSERT  pk='good'  +v=0" in tail[0] and "INSERT  pk='order-5'  +v=5" in tail[-1]

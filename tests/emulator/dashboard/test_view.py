@@ -194,3 +194,18 @@ def test_a_kinesis_mappings_positions_and_a_disabled_mappings_checkpoints(emu):
         assert position["State"] == "Waiting"  # disabled: no lanes run, the checkpoints say where it stands
         assert position["SequenceNumber"] == (str(max(done)) if done else None)
         assert position["RecordsBehind"] == sum(r["ShardId"] == shard_id for r in waiting)
+
+
+def test_a_global_tables_replicas_and_the_writes_on_their_way(emu, dynamodb):
+    create_table(dynamodb, "scores")
+    dynamodb.update_table(TableName="scores", ReplicaUpdates=[{"Create": {"RegionName": "eu-west-1"}}])
+    emu.replication.pause("eu-west-1")
+    put(dynamodb, "a", table="scores")
+    put(dynamodb, "b", table="scores")
+    assert dashboard(emu)["GlobalTables"] == [{"TableName": "scores", "AccountId": "123456789012", "Replicas": [
+        {"RegionName": REGION, "ReplicaStatus": "ACTIVE", "PendingWrites": 0, "Paused": False},
+        {"RegionName": "eu-west-1", "ReplicaStatus": "CREATING", "PendingWrites": 2, "Paused": True}]}]
+    emu.clock.advance(2)
+    emu.replication.resume("eu-west-1")
+    assert emu.replication.wait_replicated(30)["Converged"]
+    assert [replica["PendingWrites"] for replica in dashboard(emu)["GlobalTables"][0]["Replicas"]] == [0, 0]
