@@ -22,7 +22,7 @@ from emulator.moto_seam import bridge as moto_bridge
 from emulator.engine import Emulator
 from emulator.errors import (
     ExportNotFoundException, GlobalTableNotFoundException, ImportNotFoundException, NotEmulated,
-    ResourceNotFoundException, ValidationException,
+    ResourceNotFoundException,
 )
 from emulator.messages import Request, Response, json_response
 

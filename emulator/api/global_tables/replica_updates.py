@@ -1,5 +1,5 @@
-"""Global tables (version 2019.11.21) in the DynamoDB API: UpdateTable ReplicaUpdates, and what a replica's table
-answers differently (DescribeTable's Replicas and GlobalTableVersion, DeleteTable, stream and TTL changes).
+"""UpdateTable ReplicaUpdates (global tables version 2019.11.21): a replica created in its region (made through the
+DynamoDB door, filled with the table's items, its stream enabled), updated, or deleted.
 
 AWS's rules and words come from answers recorded against DynamoDB in 2026 (the ack-api-quirks lab's DynamoDB
 catalogue, "Table replicas (ReplicaUpdates, version 2019.11.21)" and its ValidationException catalogue):
@@ -10,14 +10,12 @@ catalogue, "Table replicas (ReplicaUpdates, version 2019.11.21)" and its Validat
   disabled;
 - a PROVISIONED table's (and each GSI's) write capacity must be auto scaled (a target and a policy);
 - a region that sourced a replica cannot be deleted for 24 hours.
-The legacy version 2017.11.29 can no longer be created (CreateGlobalTable, UpdateGlobalTable: AWS's refusal), so
-its read operations find none; global tables with multi-Region strong consistency are refused (docs: global tables).
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any, Callable
+from typing import Any
 
 import boto3
 
