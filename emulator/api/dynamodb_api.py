@@ -263,10 +263,11 @@ def update_table(emulator: Emulator, request: Request, params: dict[str, Any]) -
         table = call.table(params.get("TableName")) if isinstance(params.get("TableName"), str) else None
         if spec is None or table is None:
             response = call.run()
-            if response.status == 200:
-                emulator.persistence.table_request(call.account_id, call.region, "UpdateTable", params)
-            return _with_replicas(emulator, call.account_id, call.region, params, response, "TableDescription") \
-                if response.status == 200 else response
+            if response.status != 200:
+                return response
+            emulator.persistence.table_request(call.account_id, call.region, "UpdateTable", params)
+            replica_tables.after(emulator, call.account_id, call.region, "UpdateTable", params, _runner(emulator, request))
+            return _with_replicas(emulator, call.account_id, call.region, params, response, "TableDescription")
         enabled, view_type = spec
         current = emulator.streams.enabled_stream(call.account_id, call.region, table.name)
         if enabled and current is not None:

@@ -62,18 +62,35 @@ def before(emulator: Emulator, account_id: str, region: str, operation: str, par
                                   "replica(s) being added to the table in the last 24 hours.")
 
 
+#: what an UpdateTable in any region changes in every replica (AWS, recorded: settings replication is group-wide for
+#: Time to Live, GSI creation and deletion, and capacity); tags, backups and deletion protection stay regional
+GROUP_SETTINGS = ("GlobalSecondaryIndexUpdates", "BillingMode", "ProvisionedThroughput", "AttributeDefinitions")
+
+
 def after(emulator: Emulator, account_id: str, region: str, operation: str, params: Params, run: Run) -> None:
-    """A replica's table changed in its region: DeleteTable takes it out of its group; Time to Live is the group's."""
+    """A replica's table changed in its region: DeleteTable takes it out of its group; Time to Live, indexes and
+    capacity are the group's, so the same change is made in every other replica."""
     table = (account_id, region, params.get("TableName"))
-    group = emulator.replication.groups.of(table)
-    if group is None:
+    replication = emulator.replication
+    group = replication.groups.of(table)
+    if group is None or replication.fanning_out:
         return
     if operation == "DeleteTable":
-        emulator.replication.table_deleted(table)
-    elif operation == "UpdateTimeToLive":
+        replication.table_deleted(table)
+        return
+    if operation == "UpdateTable":
+        params = {name: value for name, value in params.items() if name == "TableName" or name in GROUP_SETTINGS}
+        if len(params) == 1:
+            return
+    elif operation != "UpdateTimeToLive":
+        return
+    replication.fanning_out = True
+    try:
         for other in group.replicating():
             if other != region:
-                run(other, "UpdateTimeToLive", params)
+                run(other, operation, params)
+    finally:
+        replication.fanning_out = False
 
 
 # -- the rest of the global tables API ------------------------------------------------------------------------

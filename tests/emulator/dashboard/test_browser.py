@@ -153,7 +153,7 @@ def test_the_page_shows_tables_lineage_mappings_functions_and_a_tail(scene, tmp_
     assert page.rows["tr[data-replica=scores/us-east-1]"] == ["scores", "us-east-1", "ACTIVE", "0", "flowing"]
     table, region, status, pending, flow = page.rows["tr[data-replica=scores/eu-west-1]"]
     assert (table, region, pending, flow) == ("scores", "eu-west-1", "2", "paused")
-    assert status in ("CREATING", "ACTIVE")  # CREATING for a second of the server's clock
+    assert status in ("CREATING", "ACTIVE")  # CREATING for 30 s of the server's clock
 
     tail = page.texts[".line"]
     assert len(tail) == 8 and "INSERT  pk='good'  +v=0" in tail[0] and "INSERT  pk='order-5'  +v=5" in tail[-1]

@@ -205,7 +205,7 @@ def test_a_global_tables_replicas_and_the_writes_on_their_way(emu, dynamodb):
     assert dashboard(emu)["GlobalTables"] == [{"TableName": "scores", "AccountId": "123456789012", "Replicas": [
         {"RegionName": REGION, "ReplicaStatus": "ACTIVE", "PendingWrites": 0, "Paused": False},
         {"RegionName": "eu-west-1", "ReplicaStatus": "CREATING", "PendingWrites": 2, "Paused": True}]}]
-    emu.clock.advance(2)
+    emu.clock.advance(31)
     emu.replication.resume("eu-west-1")
     assert emu.replication.wait_replicated(30)["Converged"]
     assert [replica["PendingWrites"] for replica in dashboard(emu)["GlobalTables"][0]["Replicas"]] == [0, 0]

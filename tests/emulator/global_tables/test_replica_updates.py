@@ -54,7 +54,7 @@ def test_a_region_that_already_has_the_table_or_the_replica(door):
                                       "because one or more replicas already existed as tables.")
     assert replica_update(east, {"Create": {"RegionName": WEST}}) == already
     add_replica(east, "scores", ASIA)
-    door.advance(2)
+    door.advance(31)
     assert replica_update(east, {"Create": {"RegionName": ASIA}}) == already
     # two Creates of one region are one
     east.update_table(TableName="scores", ReplicaUpdates=[{"Delete": {"RegionName": ASIA}}])
@@ -68,7 +68,7 @@ def test_one_replica_action_at_a_time(door):
     assert replica_update(east, {"Create": {"RegionName": ASIA}}) == (
         "ValidationException", "Create/Update/Delete of replica is not allowed while the replica is being added to "
                                f"table with name: \u2018scores\u2019 in region: \u2018{WEST}\u2019.")
-    door.advance(2)
+    door.advance(31)
     add_replica(east, "scores", ASIA)  # once it is ACTIVE
 
 
@@ -99,7 +99,7 @@ def test_a_replica_s_stream_cannot_be_disabled_and_its_source_stays_a_day(door):
     create_table(east, "scores", view_type="KEYS_ONLY")  # a stream of another view type is kept (AWS does)
     answer = add_replica(east, "scores", WEST)
     assert answer["StreamSpecification"] == {"StreamEnabled": True, "StreamViewType": "KEYS_ONLY"}
-    door.advance(2)
+    door.advance(31)
     for dynamodb in (east, west):
         assert refusal(dynamodb.update_table, TableName="scores",
                        StreamSpecification={"StreamEnabled": False}) == (

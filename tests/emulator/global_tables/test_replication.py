@@ -30,7 +30,7 @@ def test_a_replica_is_created_and_filled_from_the_items_the_table_has(door):
     assert described["StreamSpecification"] == {"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"}
     assert scan(west, "scores") == [item(pk, "1") for pk in ("a", "b", "c")]
     assert stream_records(door, WEST, "scores") == []  # the fill is the replica's starting state, not its changes
-    door.advance(2)  # Settings.replica_transition_seconds on the emulator's clock
+    door.advance(31)  # Settings.replica_transition_seconds on the emulator's clock
     assert east.describe_table(TableName="scores")["Table"]["Replicas"] == [
         {"RegionName": WEST, "ReplicaStatus": "ACTIVE"}]
 
@@ -39,7 +39,7 @@ def test_writes_in_each_region_reach_every_other_in_order(door):
     east, west, asia = (door.client("dynamodb", region) for region in (EAST, WEST, ASIA))
     create_table(east, "scores")
     add_replica(east, "scores", WEST)
-    door.advance(2)
+    door.advance(31)
     add_replica(west, "scores", ASIA)  # any member region can add one
     east.put_item(TableName="scores", Item=item("a", "1"))
     west.put_item(TableName="scores", Item=item("b", "1"))
@@ -132,13 +132,13 @@ def test_a_replica_is_deleted(door):
     east, west = door.client("dynamodb", EAST), door.client("dynamodb", WEST)
     create_table(east, "scores")
     add_replica(east, "scores", WEST)
-    door.advance(2)
+    door.advance(31)
     answer = east.update_table(TableName="scores", ReplicaUpdates=[{"Delete": {"RegionName": WEST}}])
     assert answer["TableDescription"]["Replicas"] == [{"RegionName": WEST, "ReplicaStatus": "DELETING"}]
     east.put_item(TableName="scores", Item=item("a", "1"))  # nothing more reaches a replica being deleted
     assert wait_replicated(door)["Converged"] is True
     assert scan(west, "scores") == []
-    door.advance(2)
+    door.advance(31)
     described = east.describe_table(TableName="scores")["Table"]
     assert "Replicas" not in described and "GlobalTableVersion" not in described
     with pytest.raises(west.exceptions.ResourceNotFoundException):
@@ -151,7 +151,7 @@ def test_a_replica_table_deleted_in_its_region_leaves_the_group(door):
     east, west = door.client("dynamodb", EAST), door.client("dynamodb", WEST)
     create_table(east, "scores")
     add_replica(east, "scores", WEST)
-    door.advance(2)
+    door.advance(31)
     west.delete_table(TableName="scores")
     east.put_item(TableName="scores", Item=item("a", "1"))
     assert wait_replicated(door)["Converged"] is True
@@ -178,3 +178,26 @@ def test_time_to_live_deletes_replicate_without_the_service_identity(door):
     assert east_remove["eventName"] == west_remove["eventName"] == "REMOVE"
     assert east_remove["userIdentity"] == {"PrincipalId": "dynamodb.amazonaws.com", "Type": "Service"}
     assert "userIdentity" not in west_remove  # AWS: replicated TTL deletes carry no type or principalID
+
+
+def test_indexes_and_capacity_are_the_groups_tags_are_a_regions(door):
+    east, west = door.client("dynamodb", EAST), door.client("dynamodb", WEST)
+    create_table(east, "scores")
+    add_replica(east, "scores", WEST)
+    door.advance(31)
+    west.update_table(TableName="scores", AttributeDefinitions=[{"AttributeName": "team", "AttributeType": "S"}],
+                      GlobalSecondaryIndexUpdates=[{"Create": {
+                          "IndexName": "by_team", "KeySchema": [{"AttributeName": "team", "KeyType": "HASH"}],
+                          "Projection": {"ProjectionType": "ALL"}}}])
+    for dynamodb in (east, west):
+        indexes = dynamodb.describe_table(TableName="scores")["Table"].get("GlobalSecondaryIndexes", [])
+        assert [index["IndexName"] for index in indexes] == ["by_team"]
+    east.put_item(TableName="scores", Item={"pk": {"S": "a"}, "team": {"S": "red"}})
+    assert wait_replicated(door)["Converged"]
+    found = west.query(TableName="scores", IndexName="by_team", KeyConditionExpression="team = :t",
+                       ExpressionAttributeValues={":t": {"S": "red"}})["Items"]
+    assert found == [{"pk": {"S": "a"}, "team": {"S": "red"}}]
+    arn = east.describe_table(TableName="scores")["Table"]["TableArn"]
+    east.tag_resource(ResourceArn=arn, Tags=[{"Key": "team", "Value": "games"}])
+    west_arn = west.describe_table(TableName="scores")["Table"]["TableArn"]
+    assert west.list_tags_of_resource(ResourceArn=west_arn)["Tags"] == []
