@@ -52,8 +52,11 @@ class Journal:
                 yield json.loads(line)
 
     def rewrite(self, entries: list[dict[str, Any]]) -> None:
-        """Replace the journal by `entries` (a compacted form of it), swapped in whole."""
+        """Replace the journal by `entries` (a compacted form of it), swapped in whole; none: no journal."""
         self.close()
+        if not entries:
+            self.path.unlink(missing_ok=True)
+            return
         self.path.parent.mkdir(parents=True, exist_ok=True)
         temporary = self.path.with_suffix(".tmp")
         with open(temporary, "wb") as handle:

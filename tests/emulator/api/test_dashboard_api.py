@@ -40,8 +40,8 @@ def test_the_page_loads_its_script_and_style_from_the_server_only(server_url):
 def test_the_dashboards_json(server_url):
     http_json(server_url + "/moto-api/reset", {})
     model = http_json(server_url + "/_eddy/dashboard")
-    assert set(model) == {"Now", "Tables", "EventSourceMappings", "Functions"}
-    assert model["Tables"] == [] and model["EventSourceMappings"] == [] and model["Functions"] == []
+    assert set(model) == {"Now", "Tables", "EventSourceMappings", "Functions", "GlobalTables"}
+    assert model["Tables"] == [] and model["EventSourceMappings"] == [] and model["Functions"] == [] == model["GlobalTables"]
 
 
 @pytest.mark.parametrize("query, status, code, message", [
