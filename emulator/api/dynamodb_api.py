@@ -14,7 +14,8 @@ import uuid
 import zlib
 from typing import Any
 
-from emulator.moto_seam import actions as moto_actions, bridge as moto_bridge, fixes as moto_fixes
+from emulator.moto_seam import (actions as moto_actions, bridge as moto_bridge, fixes as moto_fixes,
+                                table_descriptions)
 from emulator.api import (absent_features, attribute_values, dynamodb_fast, kinesis_destinations_api, partiql,
                           table_arns, validation)
 from emulator.api.global_tables import replica_tables, replica_updates
@@ -63,9 +64,9 @@ def handle(emulator: Emulator, operation: str, request: Request) -> Response:
         if operation in kinesis_destinations_api.OPERATIONS:  # Eddy's own: moto has no Kinesis destinations
             return kinesis_destinations_api.handle(emulator, operation, request)
         if operation == "CreateTable":
-            return create_table(emulator, request, params)
+            return _as_aws(operation, request, params, create_table(emulator, request, params))
         if operation == "UpdateTable":
-            return update_table(emulator, request, params)
+            return _as_aws(operation, request, params, update_table(emulator, request, params))
         with emulator.lock:
             writes = operation in WRITE_OPERATIONS
             if writes:
@@ -90,7 +91,11 @@ def handle(emulator: Emulator, operation: str, request: Request) -> Response:
                 replica_tables.after(emulator, call.account_id, call.region, operation, params,
                                         _runner(emulator, request))
             if operation == "DescribeTable" and response.status == 200:
-                return _with_replicas(emulator, call.account_id, call.region, params, response, "Table")
+                response = _with_replicas(emulator, call.account_id, call.region, params, response, "Table")
+            if operation in table_descriptions.OPERATIONS:
+                return _as_aws(operation, request, params, response)
+            if operation in dynamodb_fast.CAPACITY_REPORTED:
+                return dynamodb_fast.unasked_capacity_removed(operation, params, response)
             return response
     except AWSError as error:
         return error_response(error)
@@ -177,6 +182,15 @@ def _run(request: Request, operation: str, params: dict[str, Any]) -> tuple[int,
     return response.status, json.loads(response.body or b"{}")
 
 
+def _as_aws(operation: str, request: Request, params: dict[str, Any], response: Response) -> Response:
+    """moto's description of a table as AWS answers `operation` (moto_seam/table_descriptions.py)."""
+    if response.status != 200:
+        return response
+    name = params.get("TableName")
+    table = moto_bridge.find_table(*moto_bridge.caller(request), name) if isinstance(name, str) else None
+    return moto_bridge.with_body(response, table_descriptions.as_aws(operation, params, json.loads(response.body), table))
+
+
 def _json_response(status: int, body: dict[str, Any]) -> Response:
     encoded = json.dumps(body).encode()
     response = raw_json_response(encoded, status)
@@ -261,11 +275,13 @@ def update_table(emulator: Emulator, request: Request, params: dict[str, Any]) -
     with emulator.lock:
         call = moto_bridge.DynamoDBCall(request, json.dumps(params).encode())
         table = call.table(params.get("TableName")) if isinstance(params.get("TableName"), str) else None
+        billing_mode = None if table is None else table.billing_mode
         if spec is None or table is None:
             response = call.run()
             if response.status != 200:
                 return response
             emulator.persistence.table_request(call.account_id, call.region, "UpdateTable", params)
+            table_descriptions.billing_mode_changed(table, billing_mode, emulator.clock.now())
             replica_tables.after(emulator, call.account_id, call.region, "UpdateTable", params, _runner(emulator, request))
             return _with_replicas(emulator, call.account_id, call.region, params, response, "TableDescription")
         enabled, view_type = spec
@@ -278,6 +294,7 @@ def update_table(emulator: Emulator, request: Request, params: dict[str, Any]) -
         if response.status != 200:
             return response
         emulator.persistence.table_request(call.account_id, call.region, "UpdateTable", params)
+        table_descriptions.billing_mode_changed(table, billing_mode, emulator.clock.now())
         if enabled:
             _enable(emulator, call, table, view_type)
         else:

@@ -20,6 +20,8 @@ from emulator.moto_seam import actions as moto_actions
 from emulator.messages import JSON_1_0, Request, Response
 
 OPERATIONS = frozenset(moto_actions.OPERATIONS)
+#: the operations whose answer moto gives ConsumedCapacity or ItemCollectionMetrics unasked (AWS: only when asked)
+CAPACITY_REPORTED = frozenset({"UpdateItem", "BatchGetItem", "BatchWriteItem", "TransactWriteItems"})
 
 
 def answer(operation: str, request: Request, params: dict[str, Any]) -> Response | None:
@@ -37,9 +39,43 @@ def answer(operation: str, request: Request, params: dict[str, Any]) -> Response
         headers = dict(refused.headers, **{"x-amzn-RequestId": uuid.uuid4().hex})
         headers["x-amz-crc32"] = str(zlib.crc32(refused.body))  # botocore checks it on DynamoDB answers
         return Response(refused.status, headers, refused.body)
-    body = json.dumps(output_of(operation, result)).encode()
+    answered = output_of(operation, result)
+    if operation in CAPACITY_REPORTED:
+        _unasked_removed(params, answered)
+    body = json.dumps(answered).encode()
     return Response(200, {"Content-Type": JSON_1_0, "x-amzn-RequestId": uuid.uuid4().hex,
                           "x-amz-crc32": str(zlib.crc32(body))}, body)
+
+
+def unasked_capacity_removed(operation: str, params: dict[str, Any], response: Response) -> Response:
+    """moto's full-path answer without the ConsumedCapacity and ItemCollectionMetrics the request did not ask for."""
+    if response.status != 200 or operation not in CAPACITY_REPORTED:
+        return response
+    answered = json.loads(response.body)
+    if not _unasked_removed(params, answered):
+        return response
+    body = json.dumps(answered).encode()
+    headers = {name: value for name, value in response.headers.items()
+               if name.lower() not in ("content-length", "x-amz-crc32")}
+    headers["x-amz-crc32"] = str(zlib.crc32(body))
+    return Response(response.status, headers, body)
+
+
+def _unasked_removed(params: dict[str, Any], answered: dict[str, Any]) -> bool:
+    """AWS answers ConsumedCapacity only for ReturnConsumedCapacity TOTAL or INDEXES (with each table's and index's
+    share, `Table`, only for INDEXES) and ItemCollectionMetrics only for ReturnItemCollectionMetrics SIZE (DynamoDB
+    API reference, BatchWriteItem/UpdateItem "Response Elements"; LocalStack's AWS-recorded test_batch_write_items
+    answer has neither). True when something was removed."""
+    removed = False
+    asked = params.get("ReturnConsumedCapacity")
+    if asked not in ("TOTAL", "INDEXES"):
+        removed = answered.pop("ConsumedCapacity", None) is not None or removed
+    elif asked == "TOTAL" and isinstance(answered.get("ConsumedCapacity"), list):
+        for consumed in answered["ConsumedCapacity"]:
+            removed = consumed.pop("Table", None) is not None or removed
+    if params.get("ReturnItemCollectionMetrics") != "SIZE":
+        removed = answered.pop("ItemCollectionMetrics", None) is not None or removed
+    return removed
 
 
 # -- Eddy's serializer: moto's answer as botocore's output shape lets through ------------------------------------

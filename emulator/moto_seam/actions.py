@@ -39,7 +39,6 @@ OPERATIONS = {
     "Query": "query", "Scan": "scan", "BatchWriteItem": "batch_write_item", "BatchGetItem": "batch_get_item",
 }
 
-
 _moto_batch_write_item = DynamoHandler.batch_write_item  # moto's own, also while moto_fixes routes it here
 
 
@@ -286,8 +285,9 @@ def batch_write_item(handler: DynamoHandler, *, validated: bool = False, fits: b
     in the request's order, then moto's duplicates rule (two puts, or two deletes, whose whole JSON is the same), then
     every put's item built with every check moto's put makes (moto_speedups.item_to_put) and every delete's key read
     as moto's delete reads it, in moto's order (puts, then deletes), and only then every put stored and every delete
-    made. AWS refuses the whole batch when one request is bad; moto wrote the puts before the bad one. The first
-    bad request's error is moto's, as before. What moto works out per item and the same for every item of a table
+    made, in the request's order (AWS's stream records follow it; moto made all puts, then all deletes). AWS refuses
+    the whole batch when one request is bad; moto wrote the puts before the bad one. The first bad request's error
+    is moto's, as before. What moto works out per item and the same for every item of a table
     (the table, the backend, a JSON encoder) is worked out once, and moto's empty-key check runs on the items that
     have an empty string at all. A request of another form (no member, an AttributeValue without one) is moto's own.
     `validated`: the body passed Eddy's validation, so moto's attribute value checks are not made again; `fits`: the
@@ -299,6 +299,7 @@ def batch_write_item(handler: DynamoHandler, *, validated: bool = False, fits: b
     backend = handler.dynamodb_backend
     put_requests: list[tuple[Any, dict[str, Any]]] = []
     delete_requests: list[tuple[Any, dict[str, Any]]] = []
+    puts_in_order: list[bool] = []  # the request's order: a put (True) or a delete (False)
     for table_name, table_requests in table_batches.items():
         table = backend.get_table(table_name)
         for table_request in table_requests:
@@ -309,8 +310,10 @@ def batch_write_item(handler: DynamoHandler, *, validated: bool = False, fits: b
                 if any(_empty_string(value) for value in item.values()):
                     validate_put_has_empty_keys(item, table, custom_error_msg=_EMPTY_KEY)  # raises moto's error
                 put_requests.append((table, item))
+                puts_in_order.append(True)
             elif request_type == "DeleteRequest":
                 delete_requests.append((table, request["Key"]))
+                puts_in_order.append(False)
     key_names = sorted({name for table, _ in put_requests for name in table.table_key_attrs})
     for requests in (delete_requests, _alike(put_requests, key_names)):
         dumped = [_encode(request[1]) for request in requests]
@@ -319,10 +322,10 @@ def batch_write_item(handler: DynamoHandler, *, validated: bool = False, fits: b
     items = [(table, item_to_put(table, item, types_checked=validated, fits=fits))  # the table found by the same name
              for table, item in put_requests]
     deleted_keys = [(table, _delete_key(backend, table, keys)) for table, keys in delete_requests]
-    for table, built in items:
-        store_item(table, built)
-    for table, (hash_key, range_key) in deleted_keys:
-        table.delete_item(hash_key, range_key)
+    writes = {True: iter(items), False: iter(deleted_keys)}
+    for put in puts_in_order:
+        table, written = next(writes[put])
+        store_item(table, written) if put else table.delete_item(*written)
     return ActionResult({
         "ConsumedCapacity": [{"TableName": table_name, "CapacityUnits": 1.0, "Table": {"CapacityUnits": 1.0}}
                              for table_name in table_batches],

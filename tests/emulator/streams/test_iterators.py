@@ -90,15 +90,27 @@ def test_iterators_expire_after_fifteen_minutes(stream):
     assert expired.value.response["ResponseMetadata"]["HTTPStatusCode"] == 400
 
 
+def test_an_iterator_reads_stream_arn_version_opaque_as_on_aws(stream):
+    """AWS's iterators (LocalStack's AWS-recorded dynamodbstreams snapshots) are `<StreamArn>|1|<opaque>`."""
+    door, dynamodb, streams, arn, shard_id = stream
+    for kind in ("TRIM_HORIZON", "LATEST"):
+        stream_arn, version, opaque = iterator(streams, arn, shard_id, kind).split("|", 2)
+        assert (stream_arn, version) == (arn, "1") and "|" not in opaque and opaque
+
+
 def test_forged_and_garbled_iterators_are_refused(stream):
     door, dynamodb, streams, arn, shard_id = stream
     genuine = iterator(streams, arn, shard_id, "TRIM_HORIZON")
-    payload, signature = genuine.rsplit(".", 1)
+    prefix, opaque = genuine.rsplit("|", 1)
+    payload, signature = opaque.rsplit(".", 1)
     forged_position = base64.urlsafe_b64decode(payload).decode().split("|")
-    forged_position[2] = "1"  # move the position, keep the signature
-    forged = base64.urlsafe_b64encode("|".join(forged_position).encode()).decode() + "." + signature
+    forged_position[1] = "1"  # move the position, keep the signature
+    forged = prefix + "|" + base64.urlsafe_b64encode("|".join(forged_position).encode()).decode() + "." + signature
+    other_stream = arn.replace("/stream/", "/stream/9") + "|1|" + opaque  # another stream's ARN, the same opaque part
+    other_version = genuine.replace(f"{arn}|1|", f"{arn}|2|")
     unvalidated = door.client("dynamodbstreams", validate=False)
-    for bad in (forged, "garbage", genuine[:-2] + "AA", "x" * 2049, genuine + ".", ""):
+    for bad in (forged, other_stream, other_version, opaque, "garbage", genuine[:-2] + "AA", "x" * 2049,
+                genuine + ".", ""):
         with pytest.raises(ClientError) as refused:
             unvalidated.get_records(ShardIterator=bad)
         assert refused.value.response["Error"]["Code"] == "ValidationException", bad
