@@ -8,12 +8,15 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from emulator.moto_seam import bridge as moto_bridge
+from emulator.moto_seam import bridge as moto_bridge, table_descriptions
 from emulator.api.streams_api import Params, _string, parse_body
 from emulator.engine import Emulator
-from emulator.errors import ResourceNotFoundException, SerializationException
-from emulator.kinesis.destinations import Destination, KinesisDestinations
+from emulator.errors import ResourceNotFoundException, SerializationException, ValidationException
+from emulator.kinesis.destinations import PRECISIONS, Destination
 from emulator.messages import Request, Response, json_response
+
+ENABLE, UPDATE = "EnableKinesisStreamingConfiguration", "UpdateKinesisStreamingConfiguration"
+PRECISION = "ApproximateCreationDateTimePrecision"
 
 
 def _table(emulator: Emulator, request: Request, params: Params) -> tuple[str, str, str]:
@@ -24,41 +27,60 @@ def _table(emulator: Emulator, request: Request, params: Params) -> tuple[str, s
     return account_id, region, name
 
 
-def _configuration(params: Params, name: str) -> str | None:
-    configuration = params.get(name) or {}
+def _configuration(params: Params, name: str) -> dict[str, Any]:
+    """The request's configuration (Enable or Update...KinesisStreamingConfiguration), its precision checked with
+    AWS's words and path (LocalStack's AWS-recorded test_kinesis_streaming_destination_crud)."""
+    configuration = params.get(name)
+    if configuration is None:
+        return {}
     if not isinstance(configuration, dict):
         raise SerializationException(f"Unexpected value type for {name}: expected an object")
-    return configuration.get("ApproximateCreationDateTimePrecision")
+    precision = configuration.get("ApproximateCreationDateTimePrecision")
+    if precision is not None and precision not in PRECISIONS:
+        raise ValidationException(
+            f"1 validation error detected: Value '{precision}' at '{name[0].lower() + name[1:]}."
+            "approximateCreationDateTimePrecision' failed to satisfy constraint: Member must satisfy enum value set: "
+            f"[{', '.join(PRECISIONS)}]")
+    return {key: value for key, value in configuration.items() if value is not None}
 
 
 def _answer(emulator: Emulator, table: tuple[str, str, str], destination: Destination,
-            configuration: str | None) -> Response:
+            configuration: tuple[str, dict[str, Any]] | None) -> Response:
     body: dict[str, Any] = {"TableName": table[2], "StreamArn": destination.stream_arn,
                             "DestinationStatus": destination.status}
-    if configuration:
-        body[configuration] = {"ApproximateCreationDateTimePrecision": destination.precision}
+    if configuration is not None:  # the request's configuration, as given (AWS: {} when it gave none)
+        body[configuration[0]] = configuration[1]
     emulator.kinesis.settle(destination)
     return json_response(body)
 
 
-def _configured(configuration: str, change: Callable[..., Destination]) -> Callable[[Emulator, Request, Params], Response]:
-    """Enable and Update: a table, a stream ARN and a configuration holding the precision."""
+def enable(emulator: Emulator, request: Request, params: Params) -> Response:
+    with emulator.lock:
+        table = _table(emulator, request, params)
+        configuration = _configuration(params, ENABLE)
+        stream_arn = _string(params, "StreamArn", required=True, min_length=37)
+        destination = emulator.kinesis.enable(table, stream_arn, configuration.get(PRECISION))
+        return _answer(emulator, table, destination, (ENABLE, configuration))
 
-    def handler(emulator: Emulator, request: Request, params: Params) -> Response:
-        with emulator.lock:
-            table = _table(emulator, request, params)
-            precision = _configuration(params, configuration)
-            stream_arn = _string(params, "StreamArn", required=True, min_length=37)
-            return _answer(emulator, table, change(emulator.kinesis, table, stream_arn, precision), configuration)
 
-    return handler
+def update(emulator: Emulator, request: Request, params: Params) -> Response:
+    with emulator.lock:
+        table = _table(emulator, request, params)
+        configuration = _configuration(params, UPDATE)
+        if not configuration:
+            raise ValidationException("Streaming destination cannot be updated with given parameters: "
+                                      f"{UPDATE} cannot be null or contain only null values")
+        stream_arn = _string(params, "StreamArn", required=True, min_length=37)
+        table_id = table_descriptions.id_of(moto_bridge.find_table(*table))
+        destination = emulator.kinesis.update(table, stream_arn, configuration.get(PRECISION), table_id)
+        return _answer(emulator, table, destination, (UPDATE, configuration))
 
 
 def disable(emulator: Emulator, request: Request, params: Params) -> Response:
     with emulator.lock:
         table = _table(emulator, request, params)
         destination = emulator.kinesis.disable(table, _string(params, "StreamArn", required=True, min_length=37))
-        configuration = "EnableKinesisStreamingConfiguration" if "EnableKinesisStreamingConfiguration" in params else None
+        configuration = (ENABLE, _configuration(params, ENABLE)) if ENABLE in params else None
         return _answer(emulator, table, destination, configuration)
 
 
@@ -69,9 +91,9 @@ def describe(emulator: Emulator, request: Request, params: Params) -> Response:
 
 
 OPERATIONS: dict[str, Callable[[Emulator, Request, Params], Response]] = {
-    "EnableKinesisStreamingDestination": _configured("EnableKinesisStreamingConfiguration", KinesisDestinations.enable),
+    "EnableKinesisStreamingDestination": enable,
     "DisableKinesisStreamingDestination": disable,
-    "UpdateKinesisStreamingDestination": _configured("UpdateKinesisStreamingConfiguration", KinesisDestinations.update),
+    "UpdateKinesisStreamingDestination": update,
     "DescribeKinesisStreamingDestination": describe,
 }
 

@@ -32,21 +32,25 @@ Put = Callable[[str, str, bytes], None]
 class Destination:
     stream_arn: str
     status: str
-    precision: str = "MILLISECOND"
+    #: the precision a request set; None: none was (records are then in milliseconds, and DescribeKinesisStreaming-
+    #: Destination names none, as AWS's recorded answer in LocalStack's test_kinesis_streaming_destination_crud)
+    precision: str | None = None
     description: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        described = {"StreamArn": self.stream_arn, "DestinationStatus": self.status,
-                     "ApproximateCreationDateTimePrecision": self.precision}
+        described = {"StreamArn": self.stream_arn, "DestinationStatus": self.status}
+        if self.precision is not None:
+            described["ApproximateCreationDateTimePrecision"] = self.precision
         if self.description:
             described["DestinationStatusDescription"] = self.description
         return described
 
 
-def kinesis_record(change: Change, *, table_name: str, region: str, created_at: float, precision: str,
+def kinesis_record(change: Change, *, table_name: str, region: str, created_at: float, precision: str | None,
                    by_ttl: bool, event_id: str) -> dict[str, Any]:
     """One change as Kinesis Data Streams for DynamoDB writes it (both images, whatever the table's stream)."""
     event_name, keys, old_image, new_image = change
+    precision = precision or "MILLISECOND"
     dynamodb: dict[str, Any] = {"ApproximateCreationDateTime": int(created_at * _SCALE[precision]), "Keys": keys}
     size = item_size(keys)
     if new_image is not None:
@@ -105,7 +109,6 @@ class KinesisDestinations:
         return next((d for d in self.tables.get(table, []) if d.stream_arn == stream_arn), None)
 
     def enable(self, table: TableKey, stream_arn: str, precision: str | None) -> Destination:
-        precision = _precision(precision)
         _check_arn(stream_arn)
         if not self._stream_exists(stream_arn):
             raise ResourceNotFoundException(f"Requested resource not found: Stream: {stream_arn} not found")
@@ -130,16 +133,17 @@ class KinesisDestinations:
         self._saved(table)
         return current
 
-    def update(self, table: TableKey, stream_arn: str, precision: str | None) -> Destination:
+    def update(self, table: TableKey, stream_arn: str, precision: str | None, table_id: str) -> Destination:
+        """AWS's refusals as recorded in LocalStack's AWS-validated test_kinesis_streaming_destination_crud."""
         _check_arn(stream_arn)
-        precision = _precision(precision)
         current = self._find(table, stream_arn)
         if current is None or current.status not in ("ACTIVE", "ENABLING"):
-            raise ResourceNotFoundException(
-                f"Requested resource not found: Table {table[2]} has no active Kinesis streaming destination {stream_arn}")
-        if current.precision == precision:
             raise ValidationException(
-                f"Invalid Request: Precision is already set to the desired value of {precision} for this table")
+                "Table is not in a valid state to enable Kinesis Streaming Destination: No streaming destination "
+                f"with streamArn: {stream_arn} found for table with tableName: {table[2]}")
+        if current.precision == precision:
+            raise ValidationException(f"Invalid Request: Precision is already set to the desired value of "
+                                      f"{precision} for tableId: {table_id}, kdsArn: {stream_arn}")
         current.status, current.precision = "UPDATING", precision
         self._saved(table)
         return current
@@ -173,16 +177,6 @@ class KinesisDestinations:
                     destination.status = "ENABLE_FAILED"
                     destination.description = f"The Kinesis data stream {destination.stream_arn} no longer exists"
                     self._saved(table)
-
-
-def _precision(precision: str | None) -> str:
-    if precision is None:
-        return "MILLISECOND"
-    if precision not in PRECISIONS:
-        raise ValidationException(
-            f"1 validation error detected: Value '{precision}' at 'approximateCreationDateTimePrecision' failed to "
-            "satisfy constraint: Member must satisfy enum value set: [MICROSECOND, MILLISECOND]")
-    return precision
 
 
 def _check_arn(stream_arn: Any) -> None:

@@ -175,6 +175,29 @@ def _told(method: Callable[..., Any], event: str) -> Callable[..., Any]:
     return told
 
 
+def _on_demand_unless_sized(create_stream: Callable[..., Stream]) -> Callable[..., Stream]:
+    """CreateStream without ShardCount or StreamModeDetails makes an on-demand stream, as on AWS (Kinesis API
+    reference, CreateStream: ShardCount is not required; on-demand is the mode that needs none), where moto fails
+    dividing by None. moto gives an on-demand stream AWS's 4 shards to begin with."""
+    @wraps(create_stream)
+    def create(backend: KinesisBackend, stream_name: str, shard_count: int | None,
+               stream_mode: dict[str, str] | None = None, **kwargs: Any) -> Stream:
+        if shard_count is None and not stream_mode:
+            stream_mode = {"StreamMode": "ON_DEMAND"}
+        return create_stream(backend, stream_name, shard_count, stream_mode=stream_mode, **kwargs)
+    return create
+
+
+def _with_stream_mode(to_json: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
+    """DescribeStream's StreamDescription names the stream's mode, as AWS's does (moto's only in the summary)."""
+    @wraps(to_json)
+    def described(stream: Stream, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        answer = to_json(stream, *args, **kwargs)
+        answer["StreamDescription"].setdefault("StreamModeDetails", dict(stream.stream_mode))
+        return answer
+    return described
+
+
 Stream.put_record = _put_record  # type: ignore[method-assign]
 Stream.split_shard = _split_shard  # type: ignore[method-assign]
 Stream.merge_shards = _merge_shards  # type: ignore[method-assign]
@@ -183,9 +206,11 @@ for _name in ("get_records", "get_min_sequence_number", "get_max_sequence_number
     setattr(Shard, _name, _locked(getattr(Shard, _name)))
 for _name in ("to_json", "to_json_summary"):
     setattr(Stream, _name, _locked(getattr(Stream, _name)))
+Stream.to_json = _with_stream_mode(Stream.to_json)  # type: ignore[method-assign]
 for _name in ("list_shards", "update_shard_count"):
     setattr(KinesisBackend, _name, _locked(getattr(KinesisBackend, _name)))
-KinesisBackend.create_stream = _told(KinesisBackend.create_stream, "kinesis_stream_changed")  # type: ignore[method-assign]
+KinesisBackend.create_stream = _on_demand_unless_sized(  # type: ignore[method-assign]
+    _told(KinesisBackend.create_stream, "kinesis_stream_changed"))
 KinesisBackend.delete_stream = _told(KinesisBackend.delete_stream, "kinesis_stream_deleted")  # type: ignore[method-assign]
 for _name in ("increase_stream_retention_period", "decrease_stream_retention_period"):
     setattr(KinesisBackend, _name, _told(getattr(KinesisBackend, _name), "kinesis_stream_changed"))

@@ -22,6 +22,7 @@ test_table_warm_throughput, test_gsi_with_billing_mode; and the DynamoDB API ref
 
 from __future__ import annotations
 
+import math
 import uuid
 from typing import Any
 
@@ -37,8 +38,10 @@ _SWITCHED = "eddy_pay_per_request_since"
 
 
 def table_id(table_arn: str, created_at: float) -> str:
-    """The table's TableId: the same for one table's life (restarts included), new for a table created again."""
-    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"{table_arn}#{created_at!r}"))
+    """The table's TableId: the same for one table's life (restarts included), new for a table created again.
+    `created_at` in epoch seconds, read to the millisecond (moto's answers truncate it there; the half-microsecond
+    added absorbs a float's error either way)."""
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"{table_arn}#{math.floor(created_at * 1000 + 0.0005)}"))
 
 
 def id_of(table: Table) -> str:

@@ -147,3 +147,58 @@ def test_one_items_changes_keep_their_order_on_a_many_shard_stream(door):
         seen.setdefault(data["dynamodb"]["Keys"]["pk"]["S"], []).append(int(data["dynamodb"]["NewImage"]["n"]["N"]))
     assert seen == {pk: list(range(20)) for pk in "abcde"}
     assert len({r["PartitionKey"] for r in records}) == 5
+
+
+def test_the_destination_crud_answers_as_aws(door):
+    """AWS's answers as LocalStack's AWS-validated test_kinesis_streaming_destination_crud recorded them (2025): no
+    precision named when none was set, and the Update refusals in AWS's words, naming the tableId and the kdsArn."""
+    dynamodb, kinesis, arn = setup(door)
+    unvalidated = door.client("dynamodb", validate=False)
+    table_id = dynamodb.describe_table(TableName="orders")["Table"]["TableId"]
+    strip = lambda answer: {k: v for k, v in answer.items() if k != "ResponseMetadata"}  # noqa: E731
+
+    def refused(call, **params):
+        with pytest.raises(ClientError) as error:
+            call(TableName="orders", **params)
+        return error.value.response["Error"]["Code"], error.value.response["Error"]["Message"]
+
+    assert strip(dynamodb.enable_kinesis_streaming_destination(TableName="orders", StreamArn=arn)) == {
+        "DestinationStatus": "ENABLING", "EnableKinesisStreamingConfiguration": {}, "StreamArn": arn,
+        "TableName": "orders"}
+    assert strip(dynamodb.describe_kinesis_streaming_destination(TableName="orders")) == {
+        "KinesisDataStreamDestinations": [{"DestinationStatus": "ACTIVE", "StreamArn": arn}], "TableName": "orders"}
+    update = unvalidated.update_kinesis_streaming_destination
+    assert refused(update, StreamArn=arn) == (
+        "ValidationException", "Streaming destination cannot be updated with given parameters: "
+        "UpdateKinesisStreamingConfiguration cannot be null or contain only null values")
+    assert refused(update, StreamArn=arn, UpdateKinesisStreamingConfiguration={
+        "ApproximateCreationDateTimePrecision": "SECOND"}) == (
+        "ValidationException", "1 validation error detected: Value 'SECOND' at "
+        "'updateKinesisStreamingConfiguration.approximateCreationDateTimePrecision' failed to satisfy constraint: "
+        "Member must satisfy enum value set: [MILLISECOND, MICROSECOND]")
+    bad_stream = arn.replace("/changes", "/bad-stream")
+    microseconds = {"ApproximateCreationDateTimePrecision": "MICROSECOND"}
+    assert refused(update, StreamArn=bad_stream, UpdateKinesisStreamingConfiguration=microseconds) == (
+        "ValidationException", "Table is not in a valid state to enable Kinesis Streaming Destination: No streaming "
+        f"destination with streamArn: {bad_stream} found for table with tableName: orders")
+    assert strip(update(TableName="orders", StreamArn=arn, UpdateKinesisStreamingConfiguration=microseconds)) == {
+        "DestinationStatus": "UPDATING", "StreamArn": arn, "TableName": "orders",
+        "UpdateKinesisStreamingConfiguration": microseconds}
+    assert refused(update, StreamArn=arn, UpdateKinesisStreamingConfiguration=microseconds) == (
+        "ValidationException", "Invalid Request: Precision is already set to the desired value of MICROSECOND for "
+        f"tableId: {table_id}, kdsArn: {arn}")
+    assert strip(dynamodb.disable_kinesis_streaming_destination(TableName="orders", StreamArn=arn)) == {
+        "DestinationStatus": "DISABLING", "StreamArn": arn, "TableName": "orders"}
+
+
+def test_a_kinesis_stream_created_without_a_shard_count_is_on_demand(door):
+    """CreateStream needs no ShardCount: such a stream is on demand (4 shards to begin with), as on AWS."""
+    kinesis = door.client("kinesis")
+    assert "StreamDescription" not in kinesis.create_stream(StreamName="on-demand")
+    described = kinesis.describe_stream(StreamName="on-demand")["StreamDescription"]
+    assert described["StreamModeDetails"] == {"StreamMode": "ON_DEMAND"} and len(described["Shards"]) == 4
+    summary = kinesis.describe_stream_summary(StreamName="on-demand")["StreamDescriptionSummary"]
+    assert (summary["StreamModeDetails"], summary["OpenShardCount"]) == ({"StreamMode": "ON_DEMAND"}, 4)
+    kinesis.create_stream(StreamName="sized", ShardCount=2)
+    assert kinesis.describe_stream(StreamName="sized")["StreamDescription"]["StreamModeDetails"] == {
+        "StreamMode": "PROVISIONED"}
