@@ -24,8 +24,9 @@
   SET a path (`check_for_overlapping_paths`): `expression_complaint` tells such an error apart and words it
   (in the words moto's UpdateExpression errors have), for the front door to answer it as a ValidationException.
 
-Installed beside moto_speedups while an emulator is active (moto_bridge.activate / deactivate); plain moto in
-the same process keeps its own. Pinned by tests/emulator/test_failed_writes.py.
+Installed beside moto_speedups while an emulator is active (moto_bridge.activate / deactivate), with SNS's
+notification signatures (sns_signatures.py); plain moto in the same process keeps its own.
+Pinned by tests/emulator/test_failed_writes.py.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from moto.dynamodb.models.dynamo_type import DynamoType, Item
 from moto.dynamodb.models.table import Table
 from moto.dynamodb.responses import DynamoHandler
 
-from emulator.moto_seam import actions as moto_actions
+from emulator.moto_seam import actions as moto_actions, sns_signatures
 from emulator.errors import UNDEFINED_NAME, UNDEFINED_VALUE
 
 _CONDITION_PARSER = comparisons.__file__
@@ -122,12 +123,14 @@ def install() -> None:
     DynamoDBBackend.update_item = _update_item  # type: ignore[method-assign]
     Item.update_with_attribute_updates = _update_with_attribute_updates  # type: ignore[method-assign]
     DynamoHandler.batch_write_item = _batch_write_item  # type: ignore[method-assign]
+    sns_signatures.install()
 
 
 def uninstall() -> None:
     DynamoDBBackend.update_item = original_update_item  # type: ignore[method-assign]
     Item.update_with_attribute_updates = original_update_with_attribute_updates  # type: ignore[method-assign]
     DynamoHandler.batch_write_item = original_batch_write_item  # type: ignore[method-assign]
+    sns_signatures.uninstall()
 
 
 #: moto's condition parser's lookups of a request's ExpressionAttributeValues and ExpressionAttributeNames

@@ -1,0 +1,56 @@
+"""moto's SNS notifications signed as AWS signs them.
+
+An SNS notification (the JSON body an SQS, HTTP or email-json subscriber receives) names its SignatureVersion:
+AWS signs with SHA1withRSA, "1", unless the topic's SignatureVersion attribute asks for "2" (SHA256withRSA)
+(Amazon SNS Developer Guide, "Verifying the signatures of Amazon SNS messages"; LocalStack's AWS-recorded
+test_sns snapshots: an SQS subscriber's body says "SignatureVersion": "1" for a topic created without the attribute).
+moto always signs with "2" (its certificate cannot be SHA1-signed), and its UnsubscribeURL names us-east-1 and a
+fixed subscription, and it leaves a notification's Subject out of the string it signs. Here, after moto's
+`Subscription.get_post_data`, the notification is signed again by the same key over the Developer Guide's string
+to sign (Subject included), with SHA1 unless the topic asked for "2" (the certificate at SigningCertURL verifies
+either: its own signature algorithm does not matter to a subscriber), and the UnsubscribeURL names the
+subscription in its own region, as AWS's does.
+
+Installed with moto_fixes while an emulator is active; plain moto in the same process keeps its own.
+Pinned by tests/emulator/moto_seam/test_sns_signatures.py.
+"""
+
+from __future__ import annotations
+
+import base64
+from typing import Any
+
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric import padding
+from moto.sns.models import Subscription
+
+original_get_post_data = Subscription.get_post_data
+
+#: the members of a notification that are signed, in the order AWS's string to sign lists them
+SIGNED = ("Message", "MessageId", "Subject", "Timestamp", "TopicArn", "Type")
+
+
+def string_to_sign(notification: dict[str, Any]) -> str:
+    """A Notification's string to sign (the Developer Guide's: each signed member's name and value, a line each)."""
+    return "".join(f"{name}\n{notification[name]}\n" for name in SIGNED if name in notification)
+
+
+def _get_post_data(self: Subscription, message: str, message_id: str, subject: str | None,
+                   message_attributes: dict[str, Any] | None = None) -> dict[str, Any]:
+    notification = original_get_post_data(self, message, message_id, subject, message_attributes=message_attributes)
+    region = self.topic.sns_backend.region_name
+    notification["UnsubscribeURL"] = (f"https://sns.{region}.amazonaws.com/?Action=Unsubscribe"
+                                      f"&SubscriptionArn={self.arn}")
+    version = "2" if str(getattr(self.topic, "signature_version", "1")) == "2" else "1"
+    algorithm = hashes.SHA256() if version == "2" else hashes.SHA1()
+    signature = self.private_key().sign(string_to_sign(notification).encode(), padding.PKCS1v15(), algorithm)
+    notification["SignatureVersion"], notification["Signature"] = version, base64.b64encode(signature).decode()
+    return notification
+
+
+def install() -> None:
+    Subscription.get_post_data = _get_post_data  # type: ignore[method-assign]
+
+
+def uninstall() -> None:
+    Subscription.get_post_data = original_get_post_data  # type: ignore[method-assign]
