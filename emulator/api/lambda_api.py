@@ -39,6 +39,7 @@ from emulator.errors import (
     no_such_path,
 )
 from emulator.functions.layers import LAYER_VERSION_ARN, resolve_layers
+from emulator.functions.log_groups import logging_config
 from emulator.moto_seam.layers import layer_version_configuration
 from emulator.functions.registry import FUNCTION_NAME, Function
 from emulator.functions.runtimes import runtime_of
@@ -199,7 +200,8 @@ def create_function(emulator: Emulator, request: Request, caller: tuple[str, str
             name=name, account_id=account_id, region=region, handler=handler, runtime=runtime, zip_file=zip_file,
             now=emulator.clock.now(), timeout=_bounded(params, "Timeout", 1, 900, 3),
             memory_size=_bounded(params, "MemorySize", 128, 10240, 128), environment=_environment(params) or {},
-            role=role, description=str(params.get("Description", "")), layers=layers)
+            role=role, description=str(params.get("Description", "")), layers=layers,
+            logging=logging_config(params.get("LoggingConfig"), name))
     return json_response(function.configuration(), 201)
 
 
@@ -253,6 +255,8 @@ def update_function_configuration(emulator: Emulator, request: Request, caller: 
         raise InvalidParameterValueException(f"Handler must be {runtime_rules.handler_hint}, not {handler!r}")
     if function.target is not None and runtime != function.runtime:
         raise InvalidParameterValueException(f"{function.name} is a registered in-process function: its runtime is this process")
+    logging = (logging_config(params["LoggingConfig"], function.name, function.logging_config)
+               if "LoggingConfig" in params else None)
     with emulator.lock:
         if layers is not None:
             emulator.functions.set_layers(function, layers)
@@ -266,6 +270,8 @@ def update_function_configuration(emulator: Emulator, request: Request, caller: 
             function.environment = environment
         if isinstance(params.get("Description"), str):
             function.description = params["Description"]
+        if logging is not None:
+            function.logging_config = logging
         emulator.functions.saved(function)
     emulator.invoker.retire(function)
     return json_response(function.configuration())

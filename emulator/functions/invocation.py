@@ -15,7 +15,6 @@ import copy
 import json
 import marshal
 import os
-import secrets
 import select
 import subprocess
 import threading
@@ -25,10 +24,10 @@ import uuid
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from typing import Any, Callable
 
 from emulator.errors import FunctionError
+from emulator.functions import log_groups
 from emulator.functions.recent_invocations import RecentInvocations
 from emulator.functions.registry import Function
 from emulator.functions.runtimes import runtime_of
@@ -45,6 +44,9 @@ class InvocationResult:
     logs: str = ""
     #: the error document the function's runtime returns, when it is not Python's
     error_body: dict[str, Any] | None = None
+    #: the log stream of the execution environment that ran it, and the worker subprocess's pid (uploaded code)
+    log_stream_name: str = ""
+    worker_pid: int | None = None
 
     @property
     def ok(self) -> bool:
@@ -67,15 +69,15 @@ class InvocationResult:
 class LambdaContext:
     """The context object a Python handler receives."""
 
-    def __init__(self, function: Function, request_id: str, deadline: float,
+    def __init__(self, function: Function, request_id: str, deadline: float, log_stream_name: str,
                  monotonic: Callable[[], float] = time.monotonic) -> None:
         self.function_name = function.name
         self.function_version = "$LATEST"
         self.invoked_function_arn = function.arn
         self.memory_limit_in_mb = function.memory_size
         self.aws_request_id = request_id
-        self.log_group_name = f"/aws/lambda/{function.name}"
-        self.log_stream_name = f"{datetime.now(timezone.utc):%Y/%m/%d}/[$LATEST]{secrets.token_hex(16)}"
+        self.log_group_name = function.logging_config["LogGroup"]
+        self.log_stream_name = log_stream_name
         self._deadline = deadline
         self._monotonic = monotonic
 
@@ -126,11 +128,13 @@ class _EnvironmentOverlay:
 class _Worker:
     """One long-lived subprocess running one function's code."""
 
-    def __init__(self, function: Function, extra_environment: dict[str, str]) -> None:
+    def __init__(self, function: Function, extra_environment: dict[str, str], log_stream_name: str) -> None:
         self.revision = function.revision
+        self.log_stream_name = log_stream_name
         runtime = runtime_of(function.runtime)
         environment = runtime.environment(function)
         environment.update(extra_environment)
+        environment.update(log_groups.environment(function.logging_config, log_stream_name))
         environment.update(function.environment)
         environment.update(runtime.search_path(function))
         self.process = subprocess.Popen(
@@ -165,6 +169,8 @@ class Invoker:
         self._now = now
         #: each function's last invocations (duration, outcome, log tail), newest first
         self.recent = RecentInvocations()
+        #: every invocation's log, written to CloudWatch Logs as Lambda writes it
+        self.logs = log_groups.FunctionLogs(now)
         self._threads = ThreadPoolExecutor(max_workers=max_threads, thread_name_prefix="eddy-invoke")
         self._environment = _EnvironmentOverlay()
         self._idle_workers: dict[str, list[_Worker]] = {}
@@ -186,10 +192,12 @@ class Invoker:
             result = self._invoke_worker(function, event, request_id, started)
         result.duration = time.monotonic() - started
         self.recent.add(function.arn, result, source=source, started=started_at)
+        self.logs.write(function, result, started_at)
         return result
 
     def _invoke_callable(self, function: Function, event: Any, request_id: str, started: float) -> InvocationResult:
-        context = LambdaContext(function, request_id, started + function.timeout)
+        log_stream_name = self.logs.stream_of_callable(function)
+        context = LambdaContext(function, request_id, started + function.timeout, log_stream_name)
         event = _own_copy(event)
         token: dict[str, Any] | None = None
 
@@ -205,31 +213,34 @@ class Invoker:
 
         future = self._threads.submit(run)
         try:
-            return InvocationResult(request_id, payload=future.result(timeout=function.timeout))
+            return InvocationResult(request_id, payload=future.result(timeout=function.timeout),
+                                    log_stream_name=log_stream_name)
         except FutureTimeout:
             if token is not None:
                 self._environment.exit(token)
-            return InvocationResult(request_id, error=_timed_out(function), timed_out=True)
+            return InvocationResult(request_id, error=_timed_out(function), timed_out=True,
+                                    log_stream_name=log_stream_name)
         except BaseException as error:  # the handler's own failure, whatever it raised
-            return InvocationResult(request_id, error=_error_of(error))
+            return InvocationResult(request_id, error=_error_of(error), log_stream_name=log_stream_name)
 
     def _invoke_worker(self, function: Function, event: Any, request_id: str, started: float) -> InvocationResult:
         worker = self._take_worker(function)
-        context = LambdaContext(function, request_id, started + function.timeout)
+        context = LambdaContext(function, request_id, started + function.timeout, worker.log_stream_name)
+        environment = {"log_stream_name": worker.log_stream_name, "worker_pid": worker.process.pid}
         answer = worker.call({"event": event, "context": context.fields(), "timeout": function.timeout},
                              function.timeout)
         if answer is None:
             timed_out = time.monotonic() - started >= function.timeout
             error = _timed_out(function) if timed_out else FunctionError(
                 "Runtime.ExitError", f"RequestId: {request_id} Error: Runtime exited without providing a reason")
-            return InvocationResult(request_id, error=error, timed_out=timed_out)
+            return InvocationResult(request_id, error=error, timed_out=timed_out, **environment)
         self._return_worker(function, worker)
         logs = answer.get("logs", "")
         if answer["ok"]:
-            return InvocationResult(request_id, payload=answer["payload"], logs=logs)
+            return InvocationResult(request_id, payload=answer["payload"], logs=logs, **environment)
         trace = answer.get("stackTrace") or answer.get("trace") or []
         return InvocationResult(request_id, error=FunctionError(answer["errorType"], answer["errorMessage"], trace),
-                                logs=logs, error_body=answer.get("body"))
+                                logs=logs, error_body=answer.get("body"), **environment)
 
     def _take_worker(self, function: Function) -> _Worker:
         with self._lock:
@@ -241,7 +252,7 @@ class Invoker:
                 worker.kill()
         if self.before_worker_start is not None:
             self.before_worker_start()
-        return _Worker(function, self.worker_environment)
+        return _Worker(function, self.worker_environment, self.logs.new_stream_name())
 
     def _return_worker(self, function: Function, worker: _Worker) -> None:
         with self._lock:

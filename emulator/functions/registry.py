@@ -22,6 +22,7 @@ from typing import Any, Callable
 
 from emulator.errors import FunctionNotFoundException, InvalidParameterValueException, ResourceConflictException
 from emulator.functions.layers import Layer, lay_out
+from emulator.functions.log_groups import logging_config
 from emulator.functions.packages import unpack_zip
 
 FUNCTION_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -52,6 +53,11 @@ class Function:
     layers: list[dict[str, Any]] = field(default_factory=list)
     #: unique to this version of the function's code and configuration: workers of another revision are stale
     revision: int = field(default_factory=lambda: next(_REVISIONS))
+    #: LoggingConfig, as the Lambda API answers it (functions/log_groups.py): Text into /aws/lambda/<name> unless set
+    logging_config: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.logging_config = logging_config(None, self.name, self.logging_config or None)
 
     @property
     def opt_dir(self) -> Path | None:
@@ -90,6 +96,7 @@ class Function:
             configuration["Environment"] = {"Variables": dict(self.environment)}
         if self.layers:
             configuration["Layers"] = [dict(layer) for layer in self.layers]
+        configuration["LoggingConfig"] = dict(self.logging_config)
         return configuration
 
 
@@ -139,12 +146,13 @@ class FunctionRegistry:
 
     def create(self, *, name: str, account_id: str, region: str, handler: str, runtime: str, zip_file: bytes,
                now: float, timeout: int, memory_size: int, environment: dict[str, str], role: str,
-               description: str, layers: list[Layer] | None = None) -> Function:
+               description: str, layers: list[Layer] | None = None,
+               logging: dict[str, str] | None = None) -> Function:
         if f"arn:aws:lambda:{region}:{account_id}:function:{name}" in self.functions:
             raise ResourceConflictException(f"Function already exist: {name}")
         function = Function(name=name, account_id=account_id, region=region, handler=handler, runtime=runtime,
                             timeout=timeout, memory_size=memory_size, environment=environment, role=role,
-                            description=description, last_modified=timestamp(now))
+                            description=description, last_modified=timestamp(now), logging_config=logging or {})
         self._store_code(function, zip_file)
         self._lay_out(function, layers or [])
         return self._put(function, replace=False)

@@ -6,13 +6,15 @@ It runs with the function's code folder as its working directory and first entry
 function's environment variables. It imports the handler once, then reads one JSON request per line on
 stdin ({"event", "context"}) and answers one JSON line on the original stdout:
 {"ok": true, "payload": ..., "logs"} or {"ok": false, "errorType", "errorMessage", "stackTrace", "logs"}.
-Anything the handler prints is the invocation's log: kept for the answer and written to stderr.
+Anything the handler prints is the invocation's log: kept for the answer and written to stderr. So are its
+`logging` records, through the root logger's handler as Lambda's Python runtime sets it up (`_lambda_logging`).
 """
 
 from __future__ import annotations
 
 import importlib
 import json
+import logging
 import os
 import sys
 import time
@@ -48,6 +50,43 @@ class _Log:
         return text
 
 
+class _LambdaLogHandler(logging.Handler):
+    """The root logger's handler as Lambda's Python runtime installs it (aws-lambda-python-runtime-interface-client,
+    bootstrap._setup_logging): `[LEVEL]\t<time>Z\t<request id>\t<message>` lines, or with AWS_LAMBDA_LOG_FORMAT=JSON
+    one JSON record a line ({"timestamp", "level", "message", "logger", "requestId"}); in JSON format the root
+    logger's level is AWS_LAMBDA_LOG_LEVEL (Lambda's WARN and FATAL are Python's WARNING and CRITICAL)."""
+
+    request_id = ""
+
+    def __init__(self, log: "_Log") -> None:
+        super().__init__()
+        self.log, self.json = log, os.environ.get("AWS_LAMBDA_LOG_FORMAT") == "JSON"
+        logging.Formatter.converter = time.gmtime
+
+    def emit(self, record: logging.LogRecord) -> None:
+        when = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)) + f".{int(record.msecs):03d}Z"
+        level = {"WARNING": "WARN", "CRITICAL": "FATAL"}.get(record.levelname, record.levelname)
+        if not self.json:
+            self.log.write(f"[{record.levelname}]\t{when}\t{self.request_id}\t{record.getMessage()}\n")
+            return
+        entry = {"timestamp": when, "level": level, "message": record.getMessage(), "logger": record.name,
+                 "requestId": self.request_id}
+        if record.exc_info and record.exc_info[0] is not None:
+            entry.update(errorType=record.exc_info[0].__name__, errorMessage=str(record.exc_info[1]),
+                         stackTrace=traceback.format_tb(record.exc_info[2]))
+        self.log.write(json.dumps(entry, default=str) + "\n")
+
+
+def _lambda_logging(log: "_Log") -> _LambdaLogHandler:
+    handler = _LambdaLogHandler(log)
+    root = logging.getLogger()
+    root.addHandler(handler)
+    level = os.environ.get("AWS_LAMBDA_LOG_LEVEL", "") if handler.json else ""
+    if level:
+        root.setLevel({"WARN": "WARNING", "FATAL": "CRITICAL", "TRACE": "DEBUG"}.get(level, level))
+    return handler
+
+
 def _error(error: BaseException) -> dict[str, Any]:
     return {"ok": False, "errorType": type(error).__name__, "errorMessage": str(error),
             "stackTrace": traceback.format_exception(type(error), error, error.__traceback__)}
@@ -57,6 +96,7 @@ def main() -> int:
     protocol = os.fdopen(os.dup(sys.stdout.fileno()), "w", buffering=1)
     log = _Log()
     sys.stdout = log  # the handler's prints are logs, not answers
+    lambda_log = _lambda_logging(log)
     here = os.path.dirname(os.path.abspath(__file__))
     sys.path[:] = [os.getcwd(), *(path for path in sys.path if os.path.abspath(path or ".") != here)]
     module_name, _, function_name = sys.argv[1].rpartition(".")
@@ -71,6 +111,7 @@ def main() -> int:
             answer = import_error
         else:
             context = Context(request["context"], time.monotonic() + request["timeout"])
+            lambda_log.request_id = request["context"].get("aws_request_id", "")
             try:
                 answer = {"ok": True, "payload": handler(request["event"], context)}
                 json.dumps(answer)

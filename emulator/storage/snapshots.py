@@ -114,7 +114,7 @@ def snapshot_entries(emulator: "Emulator", generation: int, ddl: dict[TableKey, 
 def function_state(function: Function, directory: Path) -> dict[str, Any]:
     state = {name: getattr(function, name) for name in (
         "name", "account_id", "region", "handler", "runtime", "timeout", "memory_size", "environment", "role",
-        "description", "code_sha256", "code_size", "last_modified", "layers")}
+        "description", "code_sha256", "code_size", "last_modified", "layers", "logging_config")}
     state["code_dir"] = os.path.relpath(function.code_dir, directory) if function.code_dir else None
     return state
 

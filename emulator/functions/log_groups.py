@@ -1,0 +1,201 @@
+"""Function logs where Lambda puts them: every invocation's lines in CloudWatch Logs, as the function's
+LoggingConfig asks.
+
+    config = logging_config({"LogFormat": "JSON"}, "on-order")   # LoggingConfig as Lambda answers it
+    logs = FunctionLogs(now=clock.now)
+    logs.write(function, result, started=clock.now())           # after each invocation
+
+Each invocation writes, into the function's log group (LoggingConfig.LogGroup, by default /aws/lambda/<name>) and
+the log stream of the execution environment that ran it (`YYYY/MM/DD/[$LATEST]<32 hex digits>`, one per worker
+subprocess, one per revision of a registered callable), as Lambda's runtimes do (AWS Lambda Developer Guide,
+"Sending Lambda function logs to CloudWatch Logs", "Configuring JSON and plain text log formats", "Log-level
+filtering"; the Python runtime's error line from aws-lambda-python-runtime-interface-client's bootstrap.py):
+
+- Text: `START RequestId: <id> Version: $LATEST`, each line the function wrote, an unhandled error as the
+  runtime logs it (`[ERROR] <type>: <message>` and its traceback in one event, indented with no-break spaces;
+  Node.js: `<time>\t<id>\tERROR\tInvoke Error \t<the error as JSON>`), `END RequestId: <id>`, `REPORT RequestId:
+  <id>\tDuration: ... ms\tBilled Duration: ... ms\tMemory Size: ... MB\tMax Memory Used: ... MB\t`, and after a
+  timeout `<time> <id> Task timed out after N.00 seconds`.
+- JSON: the system lines as JSON records (`platform.start`, `platform.report` with its metrics and status), kept
+  when SystemLogLevel lets INFO through; each line the function wrote kept when ApplicationLogLevel lets its level
+  through (a JSON object's "level", else INFO); an unhandled error as one JSON record at level ERROR.
+
+Max Memory Used is the worker's peak resident size (/proc), or this process's for a registered callable (it runs
+here). Events carry the emulator's clock, so a test with a virtual clock reads them at its own times.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import resource
+import secrets
+import threading
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING, Any, Callable
+
+from emulator.errors import InvalidParameterValueException
+from emulator.moto_seam.cloudwatch_logs import put_events
+
+if TYPE_CHECKING:
+    from emulator.functions.invocation import InvocationResult
+    from emulator.functions.registry import Function
+
+APPLICATION_LEVELS = ("TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL")
+SYSTEM_LEVELS = ("DEBUG", "INFO", "WARN")
+_LEVEL_WORDS = {"WARNING": "WARN", "CRITICAL": "FATAL"}  # Python's logging names, as Lambda reads them
+NO_BREAK_SPACE = "\u00a0"
+
+
+def default_log_group(function_name: str) -> str:
+    return f"/aws/lambda/{function_name}"
+
+
+def logging_config(requested: Any, function_name: str, current: dict[str, str] | None = None) -> dict[str, str]:
+    """A function's LoggingConfig after CreateFunction or UpdateFunctionConfiguration asked for `requested`: the
+    members given replace the current ones; JSON brings levels (INFO unless given), Text drops them (as AWS's
+    answers recorded in LocalStack's AWS-validated TestLoggingConfig snapshots). The members' values were checked
+    against the Lambda API's model at the door (api/validation.py), in AWS's words."""
+    config = dict(current or {"LogFormat": "Text", "LogGroup": default_log_group(function_name)})
+    if requested is None:
+        return config
+    if not isinstance(requested, dict):
+        raise InvalidParameterValueException("LoggingConfig must be an object")
+    config.update({member: value for member, value in requested.items() if value is not None})
+    if config["LogFormat"] == "JSON":
+        config.setdefault("ApplicationLogLevel", "INFO")
+        config.setdefault("SystemLogLevel", "INFO")
+    else:
+        config.pop("ApplicationLogLevel", None)
+        config.pop("SystemLogLevel", None)
+    return config
+
+
+def environment(config: dict[str, str], log_stream_name: str) -> dict[str, str]:
+    """What Lambda tells the runtime about its logs: the group and stream, and in JSON format the format and the
+    application log level (AWS_LAMBDA_LOG_FORMAT, AWS_LAMBDA_LOG_LEVEL), which the runtime's logging follows."""
+    variables = {"AWS_LAMBDA_LOG_GROUP_NAME": config["LogGroup"], "AWS_LAMBDA_LOG_STREAM_NAME": log_stream_name}
+    if config["LogFormat"] == "JSON":
+        variables.update(AWS_LAMBDA_LOG_FORMAT="JSON", AWS_LAMBDA_LOG_LEVEL=config["ApplicationLogLevel"])
+    return variables
+
+
+def level_of(line: str) -> str:
+    """An application log line's level, as Lambda reads it: a JSON object's "level", else INFO."""
+    try:
+        parsed = json.loads(line)
+    except ValueError:
+        return "INFO"
+    level = str(parsed.get("level", "")).upper() if isinstance(parsed, dict) else ""
+    level = _LEVEL_WORDS.get(level, level)
+    return level if level in APPLICATION_LEVELS else "INFO"
+
+
+def _iso(seconds: float) -> str:
+    return datetime.fromtimestamp(seconds, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+
+
+def max_memory_used_mb(pid: int | None) -> int:
+    """Peak resident memory in MB: the worker subprocess's (VmHWM), or this process's."""
+    if pid is not None:
+        try:
+            with open(f"/proc/{pid}/status") as status:
+                for line in status:
+                    if line.startswith("VmHWM:"):
+                        return math.ceil(int(line.split()[1]) / 1024)
+        except OSError:
+            pass
+    return math.ceil(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+
+
+class FunctionLogs:
+    """Writes each invocation's log into moto's CloudWatch Logs; names the execution environments' log streams."""
+
+    def __init__(self, now: Callable[[], float]) -> None:
+        self._now = now
+        self._streams: dict[tuple[str, int], str] = {}  # a registered callable's stream, by (ARN, revision)
+        self._lock = threading.Lock()
+
+    def new_stream_name(self) -> str:
+        """A new execution environment's log stream, dated by the emulator's clock."""
+        return f"{datetime.fromtimestamp(self._now(), timezone.utc):%Y/%m/%d}/[$LATEST]{secrets.token_hex(16)}"
+
+    def stream_of_callable(self, function: "Function") -> str:
+        with self._lock:
+            key = (function.arn, function.revision)
+            if key not in self._streams:
+                self._streams[key] = self.new_stream_name()
+            return self._streams[key]
+
+    def write(self, function: "Function", result: "InvocationResult", started: float) -> None:
+        config = function.logging_config
+        ended = started + result.duration
+        lines = (_json_lines if config["LogFormat"] == "JSON" else _text_lines)(function, result, started, ended)
+        put_events(function.account_id, function.region, config["LogGroup"], result.log_stream_name,
+                   [(int(at * 1000), message) for at, message in lines])
+
+
+def _report(function: "Function", result: "InvocationResult") -> tuple[float, int, int]:
+    duration_ms = result.duration * 1000
+    return round(duration_ms, 2), max(1, math.ceil(duration_ms)), max_memory_used_mb(result.worker_pid)
+
+
+def _output(result: "InvocationResult") -> list[str]:
+    return result.logs.splitlines(keepends=True)
+
+
+def _text_lines(function: "Function", result: "InvocationResult", started: float,
+                ended: float) -> list[tuple[float, str]]:
+    request_id = result.request_id
+    lines = [(started, f"START RequestId: {request_id} Version: $LATEST\n")]
+    lines += [(ended, line) for line in _output(result)]
+    if result.error is not None and not result.timed_out:
+        lines.append((ended, _text_error(result, ended)))
+    duration, billed, used = _report(function, result)
+    lines.append((ended, f"END RequestId: {request_id}\n"))
+    lines.append((ended, f"REPORT RequestId: {request_id}\tDuration: {duration:.2f} ms\tBilled Duration: {billed} ms"
+                         f"\tMemory Size: {function.memory_size} MB\tMax Memory Used: {used} MB\t\n"))
+    if result.timed_out:
+        lines.append((ended, f"{_iso(ended)} {request_id} Task timed out after {float(function.timeout):.2f} seconds\n"))
+    return lines
+
+
+def _text_error(result: "InvocationResult", ended: float) -> str:
+    error = result.error
+    assert error is not None
+    if result.error_body is not None:  # another runtime's (Node.js) error document, as its runtime logs it
+        return f"{_iso(ended)}\t{result.request_id}\tERROR\tInvoke Error \t{json.dumps(result.error_body)}\n"
+    lines = [f"[ERROR] {error.error_type}: {error.message}" if error.message else f"[ERROR] {error.error_type}"]
+    frames = [element for element in error.stack_trace or () if str(element).startswith("  File")]
+    if frames:  # the frames as Lambda's stackTrace lists them (traceback.format_list), whatever else it was given
+        lines.append("Traceback (most recent call last):")
+        for element in frames:
+            for line in str(element).splitlines():
+                stripped = line.lstrip(" ")
+                lines.append(NO_BREAK_SPACE * (len(line) - len(stripped)) + stripped)
+    return "\n".join(lines) + "\n"
+
+
+def _json_lines(function: "Function", result: "InvocationResult", started: float,
+                ended: float) -> list[tuple[float, str]]:
+    config, request_id = function.logging_config, result.request_id
+    system = SYSTEM_LEVELS.index(config["SystemLogLevel"]) <= SYSTEM_LEVELS.index("INFO")
+    application = APPLICATION_LEVELS.index(config["ApplicationLogLevel"])
+    lines: list[tuple[float, str]] = []
+    if system:
+        lines.append((started, json.dumps({"time": _iso(started), "type": "platform.start",
+                                           "record": {"requestId": request_id, "version": "$LATEST"}})))
+    lines += [(ended, line) for line in _output(result)
+              if APPLICATION_LEVELS.index(level_of(line)) >= application]
+    if result.error is not None and not result.timed_out and APPLICATION_LEVELS.index("ERROR") >= application:
+        error = result.error_body or {"errorMessage": result.error.message, "errorType": result.error.error_type,
+                                      "requestId": request_id, "stackTrace": result.error.stack_trace}
+        lines.append((ended, json.dumps({"timestamp": _iso(ended), "level": "ERROR", **error})))
+    if system:
+        duration, billed, used = _report(function, result)
+        status = "timeout" if result.timed_out else ("error" if result.error is not None else "success")
+        lines.append((ended, json.dumps({"time": _iso(ended), "type": "platform.report", "record": {
+            "requestId": request_id, "metrics": {"durationMs": duration, "billedDurationMs": billed,
+                                                 "memorySizeMB": function.memory_size, "maxMemoryUsedMB": used},
+            "status": status}})))
+    return lines

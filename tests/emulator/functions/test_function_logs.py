@@ -1,0 +1,149 @@
+"""Function logs in CloudWatch Logs, as Lambda writes them, and LoggingConfig as the Lambda API answers it.
+
+Expected shapes: the Lambda Developer Guide ("Sending Lambda function logs to CloudWatch Logs", "Configuring JSON
+and plain text log formats", "Log-level filtering"), the Python runtime's own formats
+(aws-lambda-python-runtime-interface-client bootstrap.py) and, for LoggingConfig, AWS's answers recorded in
+LocalStack's AWS-validated TestLoggingConfig snapshots.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from botocore.exceptions import ClientError
+
+from tests.emulator.functions.test_functions import ROLE, create_function
+
+UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+STREAM = re.compile(r"^\d{4}/\d{2}/\d{2}/\[\$LATEST\][0-9a-f]{32}$")
+REPORT = re.compile(rf"^REPORT RequestId: ({UUID})\tDuration: \d+\.\d\d ms\tBilled Duration: \d+ ms\t"
+                    r"Memory Size: 256 MB\tMax Memory Used: \d+ MB\t\n$")
+
+TALKS = '''
+import json, logging
+def handler(event, context):
+    print("hello", event["n"])
+    print(json.dumps({"level": "debug", "msg": "details"}))
+    logging.getLogger().info("an info record")
+    logging.getLogger().warning("a warning record")
+    if event.get("fail"):
+        raise ValueError("boom")
+    return {"request": context.aws_request_id, "group": context.log_group_name, "stream": context.log_stream_name}
+'''
+
+
+def events(logs, group: str) -> list[dict]:
+    return logs.filter_log_events(logGroupName=group)["events"]
+
+
+def test_every_invocation_is_logged_as_lambda_writes_text_logs(door):
+    lam, logs = door.client("lambda"), door.client("logs")
+    create_function(lam, "talks", TALKS, MemorySize=256)
+    answer = json.loads(lam.invoke(FunctionName="talks", Payload=b'{"n": 1}')["Payload"].read())
+    assert answer["group"] == "/aws/lambda/talks" and STREAM.match(answer["stream"])
+    request = answer["request"]
+    logged = events(logs, "/aws/lambda/talks")
+    assert {event["logStreamName"] for event in logged} == {answer["stream"]}
+    messages = [event["message"] for event in logged]
+    assert messages[:3] == [f"START RequestId: {request} Version: $LATEST\n", "hello 1\n",
+                            '{"level": "debug", "msg": "details"}\n']
+    assert re.match(rf"^\[WARNING\]\t\d{{4}}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{{3}}Z\t{request}\ta warning record\n$",
+                    messages[3])  # Text format leaves the root logger at WARNING, as on Lambda
+    assert messages[4] == f"END RequestId: {request}\n"
+    assert REPORT.match(messages[5]).group(1) == request and len(messages) == 6
+    streams = logs.describe_log_streams(logGroupName="/aws/lambda/talks")["logStreams"]
+    assert [stream["logStreamName"] for stream in streams] == [answer["stream"]]
+
+
+def test_an_unhandled_error_is_logged_as_the_python_runtime_logs_it(door):
+    lam, logs = door.client("lambda"), door.client("logs")
+    create_function(lam, "talks", TALKS, MemorySize=256)
+    response = lam.invoke(FunctionName="talks", Payload=b'{"n": 2, "fail": true}')
+    assert response["FunctionError"] == "Unhandled"
+    messages = [event["message"] for event in events(logs, "/aws/lambda/talks")]
+    error = next(message for message in messages if message.startswith("[ERROR]"))
+    lines = error.split("\n")
+    assert lines[:2] == ["[ERROR] ValueError: boom", "Traceback (most recent call last):"]
+    assert any(re.match(r'^\u00a0\u00a0File ".*app\.py", line 9, in handler$', line) for line in lines)
+    assert messages.index(error) == len(messages) - 3  # before END and REPORT
+
+
+def test_a_timeout_is_logged_after_the_report(door):
+    lam, logs = door.client("lambda"), door.client("logs")
+    create_function(lam, "sleeps", "import time\ndef handler(event, context):\n    time.sleep(30)\n", Timeout=1)
+    assert lam.invoke(FunctionName="sleeps", Payload=b"{}")["FunctionError"] == "Unhandled"
+    messages = [event["message"] for event in events(logs, "/aws/lambda/sleeps")]
+    assert messages[-3].startswith("END RequestId: ") and messages[-2].startswith("REPORT RequestId: ")
+    assert re.match(rf"^\d{{4}}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{{3}}Z {UUID} Task timed out after 1\.00 seconds\n$",
+                    messages[-1])
+
+
+def test_logging_config_as_the_lambda_api_answers_it(door):
+    """TestLoggingConfig: JSON brings INFO levels, a partial update keeps the rest, Text drops the levels."""
+    lam = door.client("lambda")
+    created = create_function(lam, "talks", TALKS, LoggingConfig={"LogFormat": "JSON"})
+    assert created["LoggingConfig"] == {"ApplicationLogLevel": "INFO", "LogFormat": "JSON",
+                                        "LogGroup": "/aws/lambda/talks", "SystemLogLevel": "INFO"}
+    updated = lam.update_function_configuration(FunctionName="talks", LoggingConfig={"ApplicationLogLevel": "DEBUG"})
+    assert updated["LoggingConfig"] == {"ApplicationLogLevel": "DEBUG", "LogFormat": "JSON",
+                                        "LogGroup": "/aws/lambda/talks", "SystemLogLevel": "INFO"}
+    lam.update_function_configuration(FunctionName="talks", LoggingConfig={"LogFormat": "Text", "LogGroup": "cool"})
+    assert lam.get_function_configuration(FunctionName="talks")["LoggingConfig"] == {"LogFormat": "Text",
+                                                                                     "LogGroup": "cool"}
+    create_function(lam, "plain", TALKS)
+    assert lam.get_function(FunctionName="plain")["Configuration"]["LoggingConfig"] == {
+        "LogFormat": "Text", "LogGroup": "/aws/lambda/plain"}
+    unvalidated = door.client("lambda", validate=False)
+    with pytest.raises(ClientError) as refused:
+        unvalidated.update_function_configuration(FunctionName="talks", LoggingConfig={"LogFormat": "XML"})
+    assert (refused.value.response["Error"]["Code"], refused.value.response["Error"]["Message"]) == (
+        "ValidationException", "1 validation error detected: Value 'XML' at 'loggingConfig.logFormat' failed to "
+        "satisfy constraint: Member must satisfy enum value set: [JSON, Text]")
+    assert lam.get_function_configuration(FunctionName="talks")["LoggingConfig"]["LogFormat"] == "Text"
+
+
+def test_json_logs_in_a_custom_group_filtered_by_level(door):
+    lam, logs = door.client("lambda"), door.client("logs")
+    create_function(lam, "talks", TALKS, MemorySize=256, LoggingConfig={
+        "LogFormat": "JSON", "LogGroup": "orders-logs", "ApplicationLogLevel": "DEBUG"})
+    answer = json.loads(lam.invoke(FunctionName="talks", Payload=b'{"n": 3}')["Payload"].read())
+    assert answer["group"] == "orders-logs"
+    messages = [event["message"] for event in events(logs, "orders-logs")]
+    start, report = json.loads(messages[0]), json.loads(messages[-1])
+    assert start == {"time": start["time"], "type": "platform.start",
+                     "record": {"requestId": answer["request"], "version": "$LATEST"}}
+    metrics = report["record"]["metrics"]
+    assert report == {"time": report["time"], "type": "platform.report", "record": {
+        "requestId": answer["request"], "status": "success", "metrics": {
+            "durationMs": metrics["durationMs"], "billedDurationMs": metrics["billedDurationMs"],
+            "memorySizeMB": 256, "maxMemoryUsedMB": metrics["maxMemoryUsedMB"]}}}
+    assert messages[1:3] == ["hello 3\n", '{"level": "debug", "msg": "details"}\n']
+    records = [json.loads(message) for message in messages[3:5]]
+    assert [(r["level"], r["message"], r["logger"], r["requestId"]) for r in records] == [
+        ("INFO", "an info record", "root", answer["request"]), ("WARN", "a warning record", "root", answer["request"])]
+    lam.update_function_configuration(FunctionName="talks", LoggingConfig={
+        "ApplicationLogLevel": "WARN", "SystemLogLevel": "WARN"})
+    lam.invoke(FunctionName="talks", Payload=b'{"n": 4, "fail": true}')
+    later = [event["message"] for event in events(logs, "orders-logs")][len(messages):]
+    assert [json.loads(line)["level"] for line in later] == ["WARN", "ERROR"]  # no platform records, no INFO/DEBUG
+    assert json.loads(later[1])["errorType"] == "ValueError" and json.loads(later[1])["errorMessage"] == "boom"
+
+
+def test_a_registered_callable_is_logged_too_on_the_emulators_clock(emu):
+    import boto3
+
+    def fails(event, context):
+        raise RuntimeError(f"no {event['what']}")
+
+    emu.register_function("fails", fails)
+    emu.clock.advance(30 * 86400)  # a month on: CloudWatch Logs keeps the events at the emulator's time
+    lam, logs = boto3.client("lambda", region_name="us-east-1"), boto3.client("logs", region_name="us-east-1")
+    lam.invoke(FunctionName="fails", Payload=b'{"what": "luck"}')
+    logged = events(logs, "/aws/lambda/fails")
+    messages = [event["message"] for event in logged]
+    assert messages[0].startswith("START RequestId: ") and messages[1].startswith("[ERROR] RuntimeError: no luck\n")
+    assert messages[2].startswith("END RequestId: ") and messages[3].startswith("REPORT RequestId: ")
+    assert all(abs(event["timestamp"] / 1000 - emu.clock.now()) < 60 for event in logged)
+    assert STREAM.match(logged[0]["logStreamName"])
