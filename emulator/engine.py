@@ -86,6 +86,7 @@ class Emulator:
             lambda stream, records: self.replication.on_records(stream, records)]
         self._housekeeper: Housekeeper | None = None
         self.invoker = Invoker(now=self.clock.now)
+        self.invoker.logs.enabled = self.settings.function_logs
         #: where boto3 clients made by Eddy itself (on-failure destinations) send their calls; None: in-process
         self.aws_endpoint_url: str | None = None
         self._aws_clients: dict[tuple[str, str], Any] = {}

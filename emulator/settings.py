@@ -22,6 +22,9 @@ class Settings:
     housekeeping_interval: float | None = 1.0
     #: a change-log segment file is closed and a new one started past this size
     segment_max_bytes: int = 16 * 1024 * 1024
+    #: every invocation's log is written into CloudWatch Logs, as Lambda writes it (False: not; moto keeps every
+    #: log event in memory, which a benchmark of millions of invocations may not want)
+    function_logs: bool = True
     #: a sealed segment of at least this size gets a columnar (Parquet) copy beside it, which Spark reads instead
     #: of its JSON lines (None: never); a smaller one is not worth the copy's process start
     columnar_copy_min_bytes: int | None = 1024 * 1024

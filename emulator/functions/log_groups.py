@@ -113,6 +113,8 @@ class FunctionLogs:
 
     def __init__(self, now: Callable[[], float]) -> None:
         self._now = now
+        #: Settings.function_logs: False writes nothing
+        self.enabled = True
         self._streams: dict[tuple[str, int], str] = {}  # a registered callable's stream, by (ARN, revision)
         self._lock = threading.Lock()
 
@@ -128,6 +130,8 @@ class FunctionLogs:
             return self._streams[key]
 
     def write(self, function: "Function", result: "InvocationResult", started: float) -> None:
+        if not self.enabled:
+            return
         config = function.logging_config
         ended = started + result.duration
         lines = (_json_lines if config["LogFormat"] == "JSON" else _text_lines)(function, result, started, ended)

@@ -147,3 +147,15 @@ def test_a_registered_callable_is_logged_too_on_the_emulators_clock(emu):
     assert messages[2].startswith("END RequestId: ") and messages[3].startswith("REPORT RequestId: ")
     assert all(abs(event["timestamp"] / 1000 - emu.clock.now()) < 60 for event in logged)
     assert STREAM.match(logged[0]["logStreamName"])
+
+
+def test_function_logs_can_be_turned_off():
+    import boto3
+
+    from emulator import emulate
+    with emulate(housekeeping_interval=None, function_logs=False) as emulator:
+        emulator.register_function("quiet", lambda event, context: None)
+        boto3.client("lambda", region_name="us-east-1").invoke(FunctionName="quiet", Payload=b"{}")
+        groups = boto3.client("logs", region_name="us-east-1").describe_log_groups()["logGroups"]
+        assert groups == [] and emulator.invoker.recent.of(emulator.functions.get(
+            "quiet", "123456789012", "us-east-1").arn)[0]["Outcome"] == "Succeeded"
