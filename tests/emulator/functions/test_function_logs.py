@@ -159,3 +159,20 @@ def test_function_logs_can_be_turned_off():
         groups = boto3.client("logs", region_name="us-east-1").describe_log_groups()["logGroups"]
         assert groups == [] and emulator.invoker.recent.of(emulator.functions.get(
             "quiet", "123456789012", "us-east-1").arn)[0]["Outcome"] == "Succeeded"
+
+
+def test_a_functions_logging_config_survives_a_restart(tmp_path):
+    import boto3
+
+    from emulator import emulate
+    config = {"LogFormat": "JSON", "ApplicationLogLevel": "WARN", "SystemLogLevel": "DEBUG", "LogGroup": "kept"}
+    with emulate(state_dir=tmp_path, housekeeping_interval=None):
+        create_function(boto3.client("lambda", region_name="us-east-1"), "talks", TALKS, LoggingConfig=config)
+    with emulate(state_dir=tmp_path, housekeeping_interval=None):
+        lam = boto3.client("lambda", region_name="us-east-1")
+        assert lam.get_function_configuration(FunctionName="talks")["LoggingConfig"] == config
+        answer = json.loads(lam.invoke(FunctionName="talks", Payload=b'{"n": 5}')["Payload"].read())
+        assert answer["group"] == "kept"
+        logged = boto3.client("logs", region_name="us-east-1").filter_log_events(logGroupName="kept")["events"]
+        assert [json.loads(event["message"]).get("type") for event in logged] == [
+            "platform.start", None, "platform.report"]  # the warning record between them: INFO ones filtered
