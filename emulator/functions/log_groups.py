@@ -12,8 +12,9 @@ subprocess, one per revision of a registered callable), as Lambda's runtimes do 
 filtering"; the Python runtime's error line from aws-lambda-python-runtime-interface-client's bootstrap.py):
 
 - Text: `START RequestId: <id> Version: $LATEST`, each line the function wrote, an unhandled error as the
-  runtime logs it (`[ERROR] <type>: <message>` and its traceback in one event, indented with no-break spaces;
-  Node.js: `<time>\t<id>\tERROR\tInvoke Error \t<the error as JSON>`), `END RequestId: <id>`, `REPORT RequestId:
+  runtime logs it (Python: `[ERROR] <type>: <message>` and its traceback in one event, indented with no-break
+  spaces; Node.js's worker writes its own `<time>\t<id>\tERROR\tInvoke Error \t<the error as JSON>` line),
+  `END RequestId: <id>`, `REPORT RequestId:
   <id>\tDuration: ... ms\tBilled Duration: ... ms\tMemory Size: ... MB\tMax Memory Used: ... MB\t`, and after a
   timeout `<time> <id> Task timed out after N.00 seconds`.
 - JSON: the system lines as JSON records (`platform.start`, `platform.report` with its metrics and status), kept
@@ -153,8 +154,8 @@ def _text_lines(function: "Function", result: "InvocationResult", started: float
     request_id = result.request_id
     lines = [(started, f"START RequestId: {request_id} Version: $LATEST\n")]
     lines += [(ended, line) for line in _output(result)]
-    if result.error is not None and not result.timed_out:
-        lines.append((ended, _text_error(result, ended)))
+    if _logs_its_error(result):
+        lines.append((ended, _text_error(result)))
     duration, billed, used = _report(function, result)
     lines.append((ended, f"END RequestId: {request_id}\n"))
     lines.append((ended, f"REPORT RequestId: {request_id}\tDuration: {duration:.2f} ms\tBilled Duration: {billed} ms"
@@ -164,11 +165,15 @@ def _text_lines(function: "Function", result: "InvocationResult", started: float
     return lines
 
 
-def _text_error(result: "InvocationResult", ended: float) -> str:
+def _logs_its_error(result: "InvocationResult") -> bool:
+    """The Python runtime logs an unhandled error itself; another runtime's worker (Node.js: `Invoke Error`, with
+    its error document) already wrote its line into the invocation's output; a timeout has its own line."""
+    return result.error is not None and not result.timed_out and result.error_body is None
+
+
+def _text_error(result: "InvocationResult") -> str:
     error = result.error
     assert error is not None
-    if result.error_body is not None:  # another runtime's (Node.js) error document, as its runtime logs it
-        return f"{_iso(ended)}\t{result.request_id}\tERROR\tInvoke Error \t{json.dumps(result.error_body)}\n"
     lines = [f"[ERROR] {error.error_type}: {error.message}" if error.message else f"[ERROR] {error.error_type}"]
     frames = [element for element in error.stack_trace or () if str(element).startswith("  File")]
     if frames:  # the frames as Lambda's stackTrace lists them (traceback.format_list), whatever else it was given
@@ -191,9 +196,10 @@ def _json_lines(function: "Function", result: "InvocationResult", started: float
                                            "record": {"requestId": request_id, "version": "$LATEST"}})))
     lines += [(ended, line) for line in _output(result)
               if APPLICATION_LEVELS.index(level_of(line)) >= application]
-    if result.error is not None and not result.timed_out and APPLICATION_LEVELS.index("ERROR") >= application:
-        error = result.error_body or {"errorMessage": result.error.message, "errorType": result.error.error_type,
-                                      "requestId": request_id, "stackTrace": result.error.stack_trace}
+    if _logs_its_error(result) and APPLICATION_LEVELS.index("ERROR") >= application:
+        assert result.error is not None
+        error = {"errorMessage": result.error.message, "errorType": result.error.error_type, "requestId": request_id,
+                 "stackTrace": result.error.stack_trace}
         lines.append((ended, json.dumps({"timestamp": _iso(ended), "level": "ERROR", **error})))
     if system:
         duration, billed, used = _report(function, result)

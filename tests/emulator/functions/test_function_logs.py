@@ -176,3 +176,19 @@ def test_a_functions_logging_config_survives_a_restart(tmp_path):
         logged = boto3.client("logs", region_name="us-east-1").filter_log_events(logGroupName="kept")["events"]
         assert [json.loads(event["message"]).get("type") for event in logged] == [
             "platform.start", None, "platform.report"]  # the warning record between them: INFO ones filtered
+
+
+def test_a_nodejs_functions_lines_and_error_are_its_runtimes_once(door):
+    from tests.emulator.trigger_helpers import create_zip_function
+
+    lam, logs = door.client("lambda"), door.client("logs")
+    create_zip_function(lam, "node", "node", "exports.handler = async (event) => {\n"
+                        "  console.log('hi', event.n);\n  if (event.fail) throw new Error('bad');\n  return 1;\n};\n")
+    assert lam.invoke(FunctionName="node", Payload=b'{"n": 1, "fail": true}')["FunctionError"] == "Unhandled"
+    messages = [event["message"] for event in events(logs, "/aws/lambda/node")]
+    request = messages[0].split()[2]
+    assert messages[0] == f"START RequestId: {request} Version: $LATEST\n"
+    assert re.match(rf"^\S+Z\t{request}\tINFO\thi 1\n$", messages[1])
+    assert re.match(rf'^\S+Z\t{request}\tERROR\tInvoke Error \t\{{"errorType":"Error","errorMessage":"bad"', messages[2])
+    assert messages[3] == f"END RequestId: {request}\n" and messages[4].startswith(f"REPORT RequestId: {request}\t")
+    assert len(messages) == 5
