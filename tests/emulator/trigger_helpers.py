@@ -67,9 +67,7 @@ def delivered_batches(sqs, queue_url: str) -> list[list[list[str]]]:
 
 
 def wait_idle(door, timeout: float = 30) -> dict:
-    if door.name == "inprocess":
-        return door.emu.wait_idle(timeout)
-    return door.control("/_eddy/idle", {"timeout": timeout})
+    return door.wait_idle(timeout)
 
 
 def put(dynamodb, key: str, value: int = 0, table: str = "orders") -> None:
