@@ -53,11 +53,12 @@ class MappingFailures:
 
     def invocation_failed(self, shard_id: str, size: int, error: str, retry_in: float | None,
                           function_error: bool = True) -> None:
-        """A batch failed; `retry_in` is the back-off before it is tried again (None: it is not retried as it is)."""
+        """A batch failed; `retry_in` is the back-off before it is tried again (None: no retries left, 0: bisected)."""
         self.failed_batches += 1
         self.last_error = error
         self._in_a_row += 1
-        then = f"retry in {retry_in:g} s" if retry_in else "not retried as it was"
+        then = ("no retries left" if retry_in is None else f"retry in {retry_in:g} s" if retry_in
+                else "split in two, tried at once")
         level = logging.WARNING if function_error else logging.INFO
         if error != self._error:
             self._error, self._repeats = error, 1
