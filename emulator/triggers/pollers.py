@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from emulator.triggers import batch_policy, destinations
 from emulator.triggers.checkpoints import ShardCheckpoint
-from emulator.triggers.failures import Discarded
+from emulator.triggers.failures import Discarded, MappingFailures
 from emulator.errors import FunctionError
 from emulator.triggers.filters import matches
 from emulator.triggers.tumbling_windows import Window, iso, window_start
@@ -265,7 +265,7 @@ class MappingRunner:
         self.mapping = mapping
         self.stream = stream
         self.figures = triggers.figures[mapping.uuid]
-        self.failures = triggers.failures[mapping.uuid]
+        self.failures = triggers.failures.setdefault(mapping.uuid, MappingFailures(mapping.label))
         self.stopping = threading.Event()
         self.lanes: dict[str, list[ShardLane]] = {}
         self.finished: set[str] = set()

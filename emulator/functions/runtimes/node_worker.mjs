@@ -130,11 +130,13 @@ function run(handler, event, context) {
 
 let handler;
 let loadError;
+let initLogs = "";
 try {
   handler = await loadHandler(process.argv[2]);
 } catch (error) {
   loadError = errorBody(error);
   log("ERROR", [`Uncaught Exception \t${JSON.stringify(loadError)}`]);
+  initLogs = logs.join("");  // Lambda runs the failed init again for each invocation: its log line too
 }
 
 const input = readline.createInterface({ input: process.stdin, terminal: false });
@@ -145,6 +147,7 @@ for await (const line of input) {
   logs = [];
   let reply;
   if (loadError) {
+    logs.push(initLogs);
     reply = { ok: false, ...loadError, body: loadError };
   } else {
     try {

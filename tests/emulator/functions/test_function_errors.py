@@ -5,6 +5,7 @@ Runtime.HandlerNotFound; a mapping on such a function reports the error where us
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 
@@ -23,6 +24,10 @@ def invoke(lam, name: str) -> dict:
     return json.loads(response["Payload"].read())
 
 
+def tail_log(lam, name: str) -> str:
+    return base64.b64decode(lam.invoke(FunctionName=name, LogType="Tail")["LogResult"]).decode()
+
+
 def python_error(lam, name: str) -> dict:
     error = invoke(lam, name)
     assert UUID.match(error.pop("requestId"))
@@ -38,6 +43,8 @@ def test_python_import_failures_and_a_missing_handler(door):
         "errorType": "Runtime.ImportModuleError", "stackTrace": []}
     assert python_error(lam, "nohandler") == {"errorMessage": "Handler 'handler' missing on module 'app'",
                                               "errorType": "Runtime.HandlerNotFound", "stackTrace": []}
+    assert "\n[ERROR] Runtime.ImportModuleError: Unable to import module 'app': No module named 'nosuchmodule'\n" in \
+        tail_log(lam, "noimport")  # the runtime's log line, in every invocation's log (init runs again each time)
 
 
 def test_python_tracebacks_show_the_users_frames_only(door):
@@ -100,6 +107,8 @@ def test_node_errors_in_lambdas_words(door):
     assert "/index.js:1:" in error["trace"][1]
     for name in ("nomodule", "nohandler", "throws"):
         assert not any("node_worker" in line for line in invoke(lam, name)["trace"])
+    log = tail_log(lam, "nomodule")
+    assert "\tERROR\tUncaught Exception \t{\"errorType\":\"Runtime.ImportModuleError\"" in log
 
 
 @pytest.mark.parametrize("runtime", ["python", "node"])
