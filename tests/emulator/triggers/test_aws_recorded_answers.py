@@ -9,6 +9,7 @@ functions made through boto3 as zip packages.
 
 from __future__ import annotations
 
+import base64
 import json
 import math
 import re
@@ -17,6 +18,7 @@ from datetime import datetime
 import pytest
 from botocore.exceptions import ClientError
 
+from emulator import NotDeliveredError
 from tests.emulator.functions.test_functions import create_function
 from tests.emulator.helpers import create_table
 from tests.emulator.trigger_helpers import delivered_batches, settle
@@ -282,3 +284,31 @@ def test_a_record_retried_until_it_is_too_old_after_lambdas_back_off(door):
     record = the_failure_record(sqs, failures_url)
     assert record == kinesis_failure_record(record, stream_arn=stream_arn, sequence_number=sequence_number,
                                             condition="RecordAgeExceeded", invoke_count=8, response_context=False)
+
+
+def test_a_record_too_old_before_it_is_read_is_discarded_and_the_rest_delivered(door):
+    """test_kinesis_maximum_record_age_exceeded_discard_records (and [expire-before-ingestion]): a record older than
+    MaximumRecordAgeInSeconds when the mapping reads it goes to the destination with approximateInvokeCount 1 and
+    no responseContext, without an invocation; the younger records of its batch are delivered."""
+    lam, sqs, queue_url = echo(door)
+    stream_arn = kinesis_stream(door)
+    failures_url, failures_arn = failure_queue(sqs)
+    kinesis = door.client("kinesis")
+    sequence_number = kinesis.put_record(StreamName="events", PartitionKey="test", Data=b"stream-data")["SequenceNumber"]
+    door.advance(61)
+    kinesis.put_records(StreamName="events",
+                        Records=[{"Data": f"stream-data-{i + 1}".encode(), "PartitionKey": "test"} for i in range(5)])
+    lam.create_event_source_mapping(EventSourceArn=stream_arn, FunctionName="echo", StartingPosition="TRIM_HORIZON",
+                                    BatchSize=10, MaximumBatchingWindowInSeconds=1, MaximumRetryAttempts=0,
+                                    MaximumRecordAgeInSeconds=60,
+                                    DestinationConfig={"OnFailure": {"Destination": failures_arn}})
+    with pytest.raises(NotDeliveredError) as raised:  # the old record was not delivered, and is named
+        door.assert_delivered()
+    assert raised.value.report["Failures"][0]["Discarded"][0]["Records"] == [
+        {"SequenceNumber": sequence_number, "PartitionKey": "test"}]
+    [[event]] = delivered_batches(sqs, queue_url)
+    assert [base64.b64decode(r["kinesis"]["data"]) for r in event["Records"]] == [
+        f"stream-data-{i + 1}".encode() for i in range(5)]
+    record = the_failure_record(sqs, failures_url)
+    assert record == kinesis_failure_record(record, stream_arn=stream_arn, sequence_number=sequence_number,
+                                            condition="RecordAgeExceeded", invoke_count=1, response_context=False)
