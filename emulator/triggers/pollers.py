@@ -205,12 +205,13 @@ class ShardLane(threading.Thread):
                 outcome = batch_policy.Outcome(0, f"{result.error.error_type}: {result.error.message}")
             step = batch_policy.next_step(attempt, outcome, maximum_retry_attempts=mapping.maximum_retry_attempts,
                                           bisect=mapping.bisect_batch_on_function_error)
-            if outcome.succeeded:
-                runner.failures.invocation_succeeded()
-            else:
-                runner.figures.note_error(outcome.reason)
-                runner.failures.invocation_failed(self.shard.shard_id, len(batch), outcome.reason,
-                                                  step.delay if step.next else None, function_error=not result.ok)
+            with runner.emulator.activity:  # wait_idle takes the failures report under the same lock
+                if outcome.succeeded:
+                    runner.failures.invocation_succeeded()
+                else:
+                    runner.figures.note_error(outcome.reason)
+                    runner.failures.invocation_failed(self.shard.shard_id, len(batch), outcome.reason,
+                                                      step.delay if step.next else None, function_error=not result.ok)
             if step.discarded:
                 start, end = step.discarded
                 runner.discard(self.shard, kept[start:end], destinations.RETRY_ATTEMPTS_EXHAUSTED, attempt.retries + 1,
