@@ -326,10 +326,19 @@ class Emulator:
     def wait_idle(self, timeout: float = 10.0) -> dict[str, Any]:
         """Block until every enabled event source mapping has processed every record it can reach.
 
-        Returns {"Idle": True, "Pending": []}, or after `timeout` seconds {"Idle": False, "Pending": [...]}
-        naming the mappings that have not caught up and their last error.
+        Returns {"Idle", "Delivered", "Pending", "Failures"}: "Pending" names the mappings not caught up after
+        `timeout` seconds (last error, records being retried); "Failures" what failed since the last wait (failed
+        batches, discarded records with their keys, last error). Idle is not delivered: tests use assert_delivered.
         """
         return self.triggers.wait_idle(timeout)
+
+    def assert_delivered(self, timeout: float = 10.0) -> dict[str, Any]:
+        """Wait as wait_idle does, then raise NotDeliveredError (an AssertionError) naming the mapping, its error
+        and the keys of the records that were discarded since the last wait or are still pending.
+
+            emu.assert_delivered(timeout=5)
+        """
+        return self.triggers.assert_delivered(timeout)
 
     def mapping_figures(self, uuid: str | None = None) -> dict[str, Any]:
         """Per mapping: invocations, errors, retries, records delivered, filtered and sent to the failure destination,

@@ -21,7 +21,7 @@ import boto3
 from botocore.config import Config
 import pytest
 
-from emulator import emulate
+from emulator import NotDeliveredError, emulate
 from emulator.errors import AWSError
 
 REGION = "us-east-1"
@@ -67,6 +67,14 @@ class Door(abc.ABC):
     def sweep_ttl(self) -> int:
         return self.control("/_eddy/ttl/sweep", {})["Deleted"]
 
+    @abc.abstractmethod
+    def wait_idle(self, timeout: float = 30) -> dict:
+        """The emulator's wait_idle: {"Idle", "Delivered", "Pending", "Failures"}."""
+
+    @abc.abstractmethod
+    def assert_delivered(self, timeout: float = 30) -> dict:
+        """The emulator's assert_delivered: raises NotDeliveredError unless every record reached its function."""
+
 
 class InProcessDoor(Door):
     name = "inprocess"
@@ -82,6 +90,12 @@ class InProcessDoor(Door):
             return self._control(path, payload)
         except AWSError as error:
             raise ControlError(error.code, error.message, error.status) from None
+
+    def wait_idle(self, timeout: float = 30) -> dict:
+        return self.emu.wait_idle(timeout)
+
+    def assert_delivered(self, timeout: float = 30) -> dict:
+        return self.emu.assert_delivered(timeout)
 
     def _control(self, path: str, payload: dict | None) -> dict:
         if path == "/_eddy/clock":
@@ -116,6 +130,18 @@ class ServerDoor(Door):
         except urllib.error.HTTPError as error:
             body = json.loads(error.read())
             raise ControlError(body["__type"].rsplit("#", 1)[-1], body["message"], error.code) from None
+
+    def wait_idle(self, timeout: float = 30) -> dict:
+        return self.control("/_eddy/idle", {"timeout": timeout})
+
+    def assert_delivered(self, timeout: float = 30) -> dict:
+        try:
+            return http_json(self.url + "/_eddy/delivered", {"timeout": timeout})
+        except urllib.error.HTTPError as error:
+            body = json.loads(error.read())
+            if body.get("__type") != "NotDelivered":
+                raise ControlError(body["__type"].rsplit("#", 1)[-1], body["message"], error.code) from None
+            raise NotDeliveredError(body["message"], body["Report"]) from None
 
 
 def http_json(url: str, payload: dict | None = None, method: str | None = None) -> dict:

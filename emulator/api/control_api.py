@@ -7,7 +7,11 @@
     POST /_eddy/shards/rollover {"StreamArn"}            -> {"ChildShardIds": [...]}
     POST /_eddy/shards/merge   {"StreamArn", "ShardId", "AdjacentShardId"} -> {"ChildShardId": ...}
     POST /_eddy/ttl/sweep      {}                        -> {"Deleted": n}
-    POST /_eddy/idle           {"timeout": seconds}      -> {"Idle": bool, "Pending": [{"UUID", "LastError", ...}]}
+    POST /_eddy/idle           {"timeout": seconds}      -> {"Idle": bool, "Delivered": bool, "Pending": [{"UUID",
+                                                             "LastError", "Retrying", ...}], "Failures": [...]}
+    POST /_eddy/delivered      {"timeout": seconds}      -> 200 the same answer when every record was delivered;
+                                                             409 {"__type": "NotDelivered", "message", "Report"}
+                                                             when not (assert_delivered over HTTP)
     GET  /_eddy/mappings[?UUID=...]                      -> {"EventSourceMappings": [per-mapping figures]}
     GET  /_eddy/replication                              -> global tables: replicas, delay, paused regions, backlog
     POST /_eddy/replication    {"Pause": region} | {"Resume": region} | {"DelaySeconds": s}  -> the same
@@ -21,6 +25,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from emulator.engine import Emulator
 from emulator.errors import AWSError, ResourceNotFoundException, ValidationException
+from emulator.triggers.failures import NotDeliveredError
 from emulator.messages import Request, Response, error_response, json_response
 from emulator.api.streams_api import parse_body
 
@@ -69,6 +74,10 @@ def idle(emulator: Emulator, params: Params) -> Any:
     return emulator.wait_idle(_timeout(params))
 
 
+def delivered(emulator: Emulator, params: Params) -> Any:
+    return emulator.assert_delivered(_timeout(params))
+
+
 def mappings(emulator: Emulator, params: Params) -> Any:
     return emulator.mapping_figures(params.get("UUID"))
 
@@ -104,6 +113,7 @@ ROUTES: dict[tuple[str, str], Callable[[Emulator, Params], Any]] = {
     ("POST", "/_eddy/shards/merge"): merge,
     ("POST", "/_eddy/ttl/sweep"): sweep_ttl,
     ("POST", "/_eddy/idle"): idle,
+    ("POST", "/_eddy/delivered"): delivered,
     ("GET", "/_eddy/mappings"): mappings,
     ("GET", "/_eddy/replication"): replication,
     ("POST", "/_eddy/replication"): replication,
@@ -127,3 +137,6 @@ def handle(emulator: Emulator, request: Request) -> Response:
         return json_response(route(emulator, params), 200, CONTENT_TYPE)
     except AWSError as error:
         return error_response(error, CONTENT_TYPE)
+    except NotDeliveredError as error:  # an answer, not a fault: the test asked whether all was delivered
+        return json_response({"__type": "NotDelivered", "message": str(error), "Report": error.report}, 409,
+                             CONTENT_TYPE)

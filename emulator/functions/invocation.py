@@ -93,8 +93,14 @@ def _timed_out(function: Function) -> FunctionError:
 
 
 def _error_of(error: BaseException) -> FunctionError:
-    return FunctionError(type(error).__name__, str(error),
-                         traceback.format_exception(type(error), error, error.__traceback__))
+    """A registered callable's error as Lambda's Python runtime reports it: the stack trace lists the user's frames
+    only (traceback.format_list from the frame after Eddy's last, as the runtime drops its bootstrap's frames)."""
+    frames = traceback.extract_tb(error.__traceback__)
+    ours = [index for index, frame in enumerate(frames) if os.path.abspath(frame.filename) == _HERE]
+    return FunctionError(type(error).__name__, str(error), traceback.format_list(frames[ours[-1] + 1 if ours else 0:]))
+
+
+_HERE = os.path.abspath(__file__)
 
 
 class _EnvironmentOverlay:

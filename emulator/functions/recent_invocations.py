@@ -54,8 +54,11 @@ def _entry(result: "InvocationResult", source: str, started: float) -> dict[str,
                              "DurationMs": round(result.duration * 1000, 2), "Outcome": outcome}
     if result.error is not None:
         entry["Error"] = f"{result.error.error_type}: {result.error.message}"
-        # as Lambda's runtimes log an unhandled error: [ERROR] and the stack trace, before END and REPORT
-        trace = [line for part in result.error.stack_trace or () for line in str(part).splitlines()]
-        log[-2:-2] = [f"[ERROR] {entry['Error']}", *trace]
+        # as Lambda's runtimes log an unhandled error: [ERROR] and the stack trace, before END and REPORT (unless
+        # the function's runtime logged it already, as the Python worker does)
+        if f"[ERROR] {entry['Error']}" not in result.logs:
+            trace = [line for part in result.error.stack_trace or () for line in str(part).splitlines()]
+            header = ["Traceback (most recent call last):"] if trace and result.error_body is None else []
+            log[-2:-2] = [f"[ERROR] {entry['Error']}", *header, *trace]
     entry["LogTail"] = log[-LOG_TAIL_LINES:]
     return entry

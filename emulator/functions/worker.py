@@ -8,6 +8,12 @@ stdin ({"event", "context"}) and answers one JSON line on the original stdout:
 {"ok": true, "payload": ..., "logs"} or {"ok": false, "errorType", "errorMessage", "stackTrace", "logs"}.
 Anything the handler prints is the invocation's log: kept for the answer and written to stderr. So are its
 `logging` records, through the root logger's handler as Lambda's Python runtime sets it up (`_lambda_logging`).
+
+Errors are Lambda's Python runtime's (awslambdaric's bootstrap.py): the stack trace lists the user's frames only
+(traceback.format_list from the first frame that is neither this worker's nor importlib's), a handler module that cannot be imported
+is Runtime.ImportModuleError "Unable to import module 'app': <reason>", a syntax error
+Runtime.UserCodeSyntaxError, a missing handler function Runtime.HandlerNotFound "Handler 'f' missing on module
+'app'", each with an empty stack trace; the error is also the invocation's log line "[ERROR] <type>: <message>".
 """
 
 from __future__ import annotations
@@ -85,11 +91,51 @@ def _lambda_logging(log: "_Log") -> _LambdaLogHandler:
     if level:
         root.setLevel({"WARN": "WARNING", "FATAL": "CRITICAL", "TRACE": "DEBUG"}.get(level, level))
     return handler
+HERE = os.path.abspath(__file__)
+IMPORTLIB = os.path.dirname(os.path.abspath(importlib.__file__))
+
+
+def _runtime_frame(filename: str) -> bool:
+    """A frame of the runtime's (this worker, or the import machinery it loads the handler's module with)."""
+    return (os.path.abspath(filename) == HERE or filename.startswith("<frozen importlib")
+            or os.path.dirname(os.path.abspath(filename)) == IMPORTLIB)
 
 
 def _error(error: BaseException) -> dict[str, Any]:
-    return {"ok": False, "errorType": type(error).__name__, "errorMessage": str(error),
-            "stackTrace": traceback.format_exception(type(error), error, error.__traceback__)}
+    frames = traceback.extract_tb(error.__traceback__)
+    while frames and _runtime_frame(frames[0].filename):  # the user's frames only
+        frames.pop(0)
+    return _fault(type(error).__name__, str(error), traceback.format_list(frames))
+
+
+def _fault(error_type: str, message: str, trace: list[str] | None = None) -> dict[str, Any]:
+    return {"ok": False, "errorType": error_type, "errorMessage": message, "stackTrace": trace or []}
+
+
+def _load(handler: str) -> Any:
+    """The handler function, or the error Lambda's runtime answers instead (a dict)."""
+    module_name, _, function_name = handler.rpartition(".")
+    try:
+        module = importlib.import_module(module_name.replace("/", "."))
+    except ImportError as error:
+        return _fault("Runtime.ImportModuleError", f"Unable to import module '{module_name}': {error}")
+    except SyntaxError as error:
+        return _fault("Runtime.UserCodeSyntaxError", f"Syntax error in module '{module_name}': {error}",
+                      [f'  File "{error.filename}" Line {error.lineno}\n    {error.text}'])
+    except Exception as error:  # the module raised while it was imported: its own error, its frames
+        return _error(error)
+    if not hasattr(module, function_name):
+        return _fault("Runtime.HandlerNotFound", f"Handler '{function_name}' missing on module '{module_name}'")
+    return getattr(module, function_name)
+
+
+def _error_log(answer: dict[str, Any]) -> str:
+    """The log line Lambda's Python runtime writes for an error: `[ERROR] type: message`, then the trace."""
+    lines = [f"[ERROR] {answer['errorType']}: {answer['errorMessage']}"]
+    if answer["stackTrace"]:
+        lines.append("Traceback (most recent call last):")
+        lines.extend(line for frame in answer["stackTrace"] for line in frame.splitlines())
+    return "\r".join(lines) + "\n"
 
 
 def main() -> int:
@@ -99,16 +145,15 @@ def main() -> int:
     lambda_log = _lambda_logging(log)
     here = os.path.dirname(os.path.abspath(__file__))
     sys.path[:] = [os.getcwd(), *(path for path in sys.path if os.path.abspath(path or ".") != here)]
-    module_name, _, function_name = sys.argv[1].rpartition(".")
-    try:
-        handler = getattr(importlib.import_module(module_name), function_name)
-    except Exception as error:  # the answer to every request is the import error, as on Lambda
-        handler, import_error = None, _error(error)
-        import_error["errorType"] = "Runtime.ImportModuleError"
+    handler = _load(sys.argv[1])  # a dict: the error every request is answered with, as on Lambda
+    if isinstance(handler, dict):
+        log.write(_error_log(handler))
+    init_log = log.take()
     for line in sys.stdin:
         request = json.loads(line)
-        if handler is None:
-            answer = import_error
+        if isinstance(handler, dict):
+            answer = dict(handler)
+            log.write(init_log)
         else:
             context = Context(request["context"], time.monotonic() + request["timeout"])
             lambda_log.request_id = request["context"].get("aws_request_id", "")
@@ -117,6 +162,7 @@ def main() -> int:
                 json.dumps(answer)
             except Exception as error:
                 answer = _error(error)
+                log.write(_error_log(answer))
         answer["logs"] = log.take()
         protocol.write(json.dumps(answer, default=str) + "\n")
     return 0

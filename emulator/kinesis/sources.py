@@ -134,6 +134,10 @@ class KinesisSource:
     def partition_of(self, record: KinesisRecord) -> int:
         return int.from_bytes(hashlib.md5(record.partition_key.encode()).digest(), "big")
 
+    def record_identity(self, record: KinesisRecord) -> dict[str, Any]:
+        """How a report of what was not delivered names a record: its sequence number and partition key."""
+        return {"SequenceNumber": str(record.sequence_number), "PartitionKey": record.partition_key}
+
 
 def find_source(arn: str) -> KinesisSource | None:
     stream = moto_kinesis.find_stream(arn)

@@ -146,8 +146,11 @@ class ChangeRecord:
         return record
 
     def to_lambda_dict(self, view_type: StreamViewType, region: str, stream_arn: str) -> dict[str, Any]:
-        """The record as Lambda delivers it in an event: with eventSourceARN, userIdentity members in lower case."""
+        """The record as Lambda delivers it in an event: with eventSourceARN, userIdentity members in lower case,
+        ApproximateCreationDateTime a float (AWS's recorded events: LocalStack's AWS-validated
+        test_dynamodb_event_filter asserts `isinstance(creation_time, float)`)."""
         record = self.to_dict(view_type, region)
+        record["dynamodb"]["ApproximateCreationDateTime"] = float(int(self.created_at))  # a float in Lambda's event
         record["eventSourceARN"] = stream_arn
         if self.by_ttl:
             record["userIdentity"] = {"type": "Service", "principalId": TTL_PRINCIPAL}

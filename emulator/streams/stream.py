@@ -295,6 +295,10 @@ class Stream:
     def partition_of(self, record: ChangeRecord) -> int:
         return partition_hash(record.keys[self.hash_key_name])
 
+    def record_identity(self, record: ChangeRecord) -> dict[str, Any]:
+        """How a report of what was not delivered names a record: its sequence number and the item's keys."""
+        return {"SequenceNumber": str(record.sequence_number), "Keys": record.keys}
+
     def summary(self) -> dict[str, str]:
         return {"StreamArn": self.arn, "TableName": self.table_name, "StreamLabel": self.label}
 

@@ -5,11 +5,15 @@ at the front are now done (the checkpoint moves past them), what is tried next, 
 on-failure destination:
   - success: the whole batch is done;
   - ReportBatchItemFailures: the records before the lowest failed sequence number are done, that record
-    and everything after it is retried (a malformed answer fails the whole batch);
+    and everything after it form a new batch, whose tries count from zero (AWS's recorded answer: with
+    MaximumRetryAttempts=3 a failing record is delivered 5 times, the partial failure and then 1 + 3 tries of
+    the re-formed batch, `approximateInvokeCount: 4` in the on-failure record); a malformed answer, or the
+    first record failing, fails the whole batch;
   - failure with BisectBatchOnFunctionError: the batch splits into two halves, tried in order, without
     counting against MaximumRetryAttempts; a single record is retried as usual;
   - failure: the batch is retried; N retries means N+1 invocations, -1 retries until the records expire;
-    when retries run out the batch goes to the on-failure destination and the shard moves on.
+    when retries run out the batch goes to the on-failure destination and the shard moves on;
+  - a retry waits `retry_delay(retries)` on the emulator's clock (Lambda backs off between retries).
 """
 
 from __future__ import annotations
@@ -77,6 +81,8 @@ class Step:
     next: list[Attempt] = field(default_factory=list)
     #: the [start, end) records given up on: they go to the on-failure destination
     discarded: tuple[int, int] | None = None
+    #: seconds to wait before the next attempt (a retry backs off; a bisected half does not wait)
+    delay: float = 0.0
 
 
 def next_step(attempt: Attempt, outcome: Outcome, *, maximum_retry_attempts: int, bisect: bool) -> Step:
@@ -87,7 +93,25 @@ def next_step(attempt: Attempt, outcome: Outcome, *, maximum_retry_attempts: int
     if bisect and not partial and attempt.end - attempt.start > 1:
         middle = (attempt.start + attempt.end + 1) // 2
         return Step(done=0, next=[Attempt(attempt.start, middle, attempt.retries), Attempt(middle, attempt.end, attempt.retries)])
+    if partial:  # the records from the failed one on are a new batch: its tries count from zero
+        return Step(done=failed_at - attempt.start, next=[Attempt(failed_at, attempt.end, 0)], delay=retry_delay(1))
     retries = attempt.retries + 1
     if maximum_retry_attempts != -1 and retries > maximum_retry_attempts:
         return Step(done=attempt.end - attempt.start, discarded=(failed_at, attempt.end))
-    return Step(done=failed_at - attempt.start, next=[Attempt(failed_at, attempt.end, retries)])
+    return Step(done=failed_at - attempt.start, next=[Attempt(failed_at, attempt.end, retries)], delay=retry_delay(retries))
+
+
+#: Lambda's back-off between retries of a failing stream batch: the first retry after FIRST_RETRY_DELAY seconds,
+#: each next one after twice as long, never more than MAXIMUM_RETRY_DELAY. AWS does not publish its numbers; this
+#: reproduces what it was recorded doing: with MaximumRetryAttempts=-1 and MaximumRecordAgeInSeconds=60, the
+#: on-failure record of a record that kept failing said `approximateInvokeCount: 8` (tries at 0, 0.5, 1.5, 3.5,
+#: 7.5, 15.5 and 31.5 s; the 8th, due at 63.5 s, finds the record expired), in LocalStack's AWS-validated snapshot
+#: test_lambda_integration_kinesis.py::test_kinesis_maximum_record_age_exceeded[expire-while-retrying]. The cap is
+#: Eddy's choice (LocalStack caps its back-off at 60 s too).
+FIRST_RETRY_DELAY = 0.5
+MAXIMUM_RETRY_DELAY = 60.0
+
+
+def retry_delay(retries: int) -> float:
+    """Seconds to wait before retry number `retries` (1 for the first retry) of a failing batch."""
+    return min(MAXIMUM_RETRY_DELAY, FIRST_RETRY_DELAY * 2 ** min(max(retries, 1) - 1, 16))

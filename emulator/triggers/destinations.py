@@ -1,7 +1,12 @@
 """On-failure destinations: where a stream batch goes when Lambda gives up on it (SQS, SNS or S3).
 
 The record is AWS's invocation record for stream sources: requestContext, responseContext, version,
-timestamp and DDBStreamBatchInfo, or KinesisBatchInfo for a Kinesis stream (the batch's shard, first and last sequence numbers and arrival times).
+timestamp and DDBStreamBatchInfo, or KinesisBatchInfo for a Kinesis stream (the batch's shard, first and last
+sequence numbers and arrival times: whole seconds for DynamoDB, milliseconds for Kinesis). As AWS recorded it
+(LocalStack's AWS-validated snapshots, test_lambda_integration_{dynamodbstreams,kinesis}.snapshot.json):
+responseContext.functionError is "Unhandled" when the function raised, null when it returned a response with
+batch item failures (valid or malformed), and a record given up on for its age (RecordAgeExceeded) has no
+responseContext at all.
 An S3 destination also gets the original event as "payload", under
 aws/lambda/<mapping UUID>/<shard id>/YYYY/MM/DD/YYYY-MM-DDTHH.MM.SS-<uuid>.
 Destinations are reached through boto3, as any client would (moto serves them).
@@ -26,28 +31,36 @@ def _iso(epoch: float, milliseconds: bool = True) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def response_context(function_error: str | None) -> dict[str, Any]:
+    """The responseContext of an invocation the function answered: "Unhandled" if it raised, else None (null)."""
+    return {"statusCode": 200, "executedVersion": "$LATEST", "functionError": function_error}
+
+
 def invocation_record(*, function_arn: str, stream_arn: str, shard_id: str, records: list[Any],
                       condition: str, invoke_count: int, request_id: str, now: float,
-                      function_error: str | None = "Unhandled", batch_info_key: str = "DDBStreamBatchInfo") -> dict[str, Any]:
-    response_context: dict[str, Any] = {"statusCode": 200, "executedVersion": "$LATEST"}
-    if function_error:
-        response_context["functionError"] = function_error
-    return {
+                      response_context: dict[str, Any] | None,
+                      batch_info_key: str = "DDBStreamBatchInfo") -> dict[str, Any]:
+    milliseconds = batch_info_key != "DDBStreamBatchInfo"
+    record: dict[str, Any] = {
         "requestContext": {"requestId": request_id, "functionArn": function_arn, "condition": condition,
                            "approximateInvokeCount": invoke_count},
-        "responseContext": response_context,
+    }
+    if response_context is not None:
+        record["responseContext"] = response_context
+    record.update({
         "version": "1.0",
         "timestamp": _iso(now),
         batch_info_key: {
             "shardId": shard_id,
             "startSequenceNumber": str(records[0].sequence_number),
             "endSequenceNumber": str(records[-1].sequence_number),
-            "approximateArrivalOfFirstRecord": _iso(records[0].created_at, milliseconds=False),
-            "approximateArrivalOfLastRecord": _iso(records[-1].created_at, milliseconds=False),
+            "approximateArrivalOfFirstRecord": _iso(records[0].created_at, milliseconds),
+            "approximateArrivalOfLastRecord": _iso(records[-1].created_at, milliseconds),
             "batchSize": len(records),
             "streamArn": stream_arn,
         },
-    }
+    })
+    return record
 
 
 def s3_key(mapping_uuid: str, shard_id: str, now: float) -> str:

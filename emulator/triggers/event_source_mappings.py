@@ -6,6 +6,7 @@ Validation raises the Lambda API's errors; `to_dict` is EventSourceMappingConfig
 
 from __future__ import annotations
 
+import logging
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,6 +17,7 @@ from emulator.triggers.filters import FilterCriteriaError, validate_filter_crite
 STARTING_POSITIONS = ("TRIM_HORIZON", "LATEST")
 KINESIS_STARTING_POSITIONS = ("TRIM_HORIZON", "LATEST", "AT_TIMESTAMP")
 DESTINATION_SERVICES = ("sqs", "sns", "s3")
+log = logging.getLogger("eddy.triggers")
 
 #: name: (lower bound, upper bound, default)
 RANGES: dict[str, tuple[int, int, int]] = {
@@ -154,9 +156,10 @@ def apply_parameters(mapping: EventSourceMapping, params: dict[str, Any]) -> Non
         criteria = params["FilterCriteria"] or None
         try:
             mapping.filters = validate_filter_criteria(criteria)
-        except FilterCriteriaError as error:
+        except FilterCriteriaError as error:  # AWS's words only ("Invalid filter pattern definition."); the
+            log.info("FilterCriteria refused: %s", error.reason)  # reason, which AWS does not give, is logged
             kind = ValidationException if error.code == "ValidationException" else InvalidParameterValueException
-            raise kind(str(error)) from None
+            raise kind(error.message) from None
         mapping.filter_criteria = criteria if mapping.filters else None
 
 

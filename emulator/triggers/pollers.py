@@ -13,14 +13,15 @@ from __future__ import annotations
 import logging
 import threading
 import uuid
-from dataclasses import asdict, dataclass
-from datetime import datetime, timezone
+from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from emulator.triggers import batch_policy, destinations
 from emulator.triggers.checkpoints import ShardCheckpoint
+from emulator.triggers.failures import Discarded, MappingFailures
 from emulator.errors import FunctionError
 from emulator.triggers.filters import matches
+from emulator.triggers.tumbling_windows import Window, iso, window_start
 from emulator.functions.invocation import InvocationResult
 from emulator.streams.records import ChangeRecord
 from emulator.streams.shards import Shard
@@ -33,19 +34,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("eddy.triggers")
 
 MAX_PAYLOAD_BYTES = 6 * 1024 * 1024
-MAX_WINDOW_STATE_BYTES = 1024 * 1024
-
-
-@dataclass
-class Window:
-    start: float
-    end: float
-    state: dict[str, Any]
-    invoked: bool = False
-
-
-def _iso(epoch: float) -> str:
-    return datetime.fromtimestamp(epoch, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 class ShardLane(threading.Thread):
@@ -59,6 +47,8 @@ class ShardLane(threading.Thread):
         self.busy = False
         self.finished = False
         self.window: Window | None = None
+        #: the records being retried: {"records", "attempts" made, "next_at" on the emulator's clock}
+        self.retrying: dict[str, Any] | None = None
 
     # -- taking records (with the emulator's lock held) -----------------------------------------------
 
@@ -67,10 +57,6 @@ class ShardLane(threading.Thread):
         if lanes == 1:
             return True
         return self.runner.stream.partition_of(record) % lanes == self.lane
-
-    def _window_start(self, record: ChangeRecord) -> float:
-        size = self.runner.mapping.tumbling_window_in_seconds
-        return (int(record.created_at) // size) * size
 
     def pending(self) -> list[ChangeRecord]:
         """This lane's next batch, as far as it goes now."""
@@ -83,7 +69,7 @@ class ShardLane(threading.Thread):
             if not self._mine(record):
                 continue
             if mapping.tumbling_window_in_seconds:
-                start = self._window_start(record)
+                start = window_start(record.created_at, mapping.tumbling_window_in_seconds)
                 if window is None:
                     window = start
                 elif start != window:
@@ -116,7 +102,7 @@ class ShardLane(threading.Thread):
                 batch = self.pending()
                 now = clock.now()
                 if self.window is not None and self.window.invoked:
-                    if (batch and self._window_start(batch[0]) != self.window.start) or now >= self.window.end or (
+                    if (batch and window_start(batch[0].created_at, mapping.tumbling_window_in_seconds) != self.window.start) or now >= self.window.end or (
                             not batch and not shard.is_open):
                         self.busy = True
                         return "final", []
@@ -172,25 +158,14 @@ class ShardLane(threading.Thread):
         stream = self.runner.stream
         event: dict[str, Any] = {"Records": [stream.lambda_record(r, self.shard.shard_id) for r in records]}
         if self.runner.mapping.tumbling_window_in_seconds and self.window is not None:
-            event.update({
-                "window": {"start": _iso(self.window.start), "end": _iso(self.window.end)},
-                "state": self.window.state,
-                "shardId": self.shard.shard_id,
-                "eventSourceARN": stream.arn,
-                "isFinalInvokeForWindow": final,
-                "isWindowTerminatedEarly": terminated_early,
-            })
+            event.update(self.window.event_fields(self.shard.shard_id, stream.arn, final=final,
+                                                  terminated_early=terminated_early))
         return event
-
-    def _open_window(self, record: ChangeRecord) -> None:
-        start = self._window_start(record)
-        if self.window is None or self.window.start != start:
-            self.window = Window(start, start + self.runner.mapping.tumbling_window_in_seconds, {})
 
     def _final_invoke(self, terminated_early: bool) -> None:
         result = self.runner.invoke(self._event([], final=True, terminated_early=terminated_early), self.shard, [], 0)
         if not result.ok:
-            log.warning("final invocation of window %s failed: %s", _iso(self.window.start), result.error)
+            log.warning("final invocation of window %s failed: %s", iso(self.window.start), result.error)
         with self.runner.emulator.activity:
             self.window = None
             self.runner.save_checkpoint(self.shard)
@@ -202,8 +177,9 @@ class ShardLane(threading.Thread):
         if mapping.filters:
             kept = [r for r in records if matches(mapping.filters, stream.filter_view(r, self.shard.shard_id))]
             runner.figures.records_filtered += len(records) - len(kept)
-        if mapping.tumbling_window_in_seconds and kept:
-            self._open_window(kept[0])
+        size = mapping.tumbling_window_in_seconds
+        if size and kept and (self.window is None or self.window.start != window_start(kept[0].created_at, size)):
+            self.window = Window.of(kept[0].created_at, size)
         attempts = [batch_policy.Attempt(0, len(kept))] if kept else []
         while attempts and not runner.stopping.is_set():
             attempt = attempts[0]
@@ -211,7 +187,8 @@ class ShardLane(threading.Thread):
             expired = self._expired(batch)
             if expired:
                 runner.discard(self.shard, batch[:expired], destinations.RECORD_AGE_EXCEEDED, attempt.retries + 1,
-                               self._event(batch[:expired]), function_error=None)
+                               self._event(batch[:expired]), response_context=None,
+                               error=runner.failures.last_error if attempt.retries else None)
                 self._advance(batch[expired - 1])
                 attempts[0] = batch_policy.Attempt(attempt.start + expired, attempt.end, attempt.retries)
                 if attempts[0].start >= attempts[0].end:
@@ -226,36 +203,55 @@ class ShardLane(threading.Thread):
                     self.window.invoked = True
             else:
                 outcome = batch_policy.Outcome(0, f"{result.error.error_type}: {result.error.message}")
-            if not outcome.succeeded:
-                runner.figures.note_error(outcome.reason)
             step = batch_policy.next_step(attempt, outcome, maximum_retry_attempts=mapping.maximum_retry_attempts,
                                           bisect=mapping.bisect_batch_on_function_error)
+            with runner.emulator.activity:  # wait_idle takes the failures report under the same lock
+                if outcome.succeeded:
+                    runner.failures.invocation_succeeded()
+                else:
+                    runner.figures.note_error(outcome.reason)
+                    runner.failures.invocation_failed(self.shard.shard_id, len(batch), outcome.reason,
+                                                      step.delay if step.next else None, function_error=not result.ok)
             if step.discarded:
                 start, end = step.discarded
                 runner.discard(self.shard, kept[start:end], destinations.RETRY_ATTEMPTS_EXHAUSTED, attempt.retries + 1,
-                               self._event(kept[start:end]))
+                               self._event(kept[start:end]), error=outcome.reason,
+                               response_context=destinations.response_context("Unhandled" if not result.ok else None))
             if step.done:
                 self._advance(kept[attempt.start + step.done - 1])
             if self.window is not None and outcome.succeeded:
                 self.window.invoked = True
-                if len(str(self.window.state)) > MAX_WINDOW_STATE_BYTES:
+                if self.window.state_too_large():
                     self._final_invoke(terminated_early=True)
             attempts[0:1] = step.next
-            if attempts and not outcome.succeeded:
-                runner.stopping.wait(min(1.0, 0.005 * 2 ** min(attempts[0].retries, 10)))
+            if attempts and step.delay:
+                self._back_off(step.delay, kept[attempts[0].start:attempts[0].end], attempt.retries + 1)
+        with runner.emulator.activity:
+            self.retrying = None
         if not attempts:
             self._advance(records[-1])
 
-    def _expired(self, batch: list[ChangeRecord]) -> int:
-        """How many records at the front of the batch are too old to deliver (MaximumRecordAgeInSeconds, retention)."""
-        now = self.runner.emulator.clock.now()
-        oldest_allowed = now - self.runner.emulator.settings.retention_seconds
+    def _back_off(self, delay: float, records: list[ChangeRecord], attempts: int) -> None:
+        """Wait `delay` seconds on the emulator's clock before retrying `records` (less if they expire sooner)."""
+        runner, clock = self.runner, self.runner.emulator.clock
+        until = min(clock.now() + delay, records[0].created_at + self._age_limit())
+        with runner.emulator.activity:
+            self.retrying = {"records": records, "attempts": attempts, "next_at": until}
+            while not runner.stopping.is_set() and (now := clock.now()) < until:
+                runner.emulator.activity.wait(min(until - now, 1.0))
+
+    def _age_limit(self) -> float:
+        """How old a record may be and still be delivered (MaximumRecordAgeInSeconds, the stream's retention)."""
+        limit = self.runner.emulator.settings.retention_seconds
         maximum_age = self.runner.mapping.maximum_record_age_in_seconds
-        if maximum_age != -1:
-            oldest_allowed = max(oldest_allowed, now - maximum_age)
+        return limit if maximum_age == -1 else min(limit, maximum_age)
+
+    def _expired(self, batch: list[ChangeRecord]) -> int:
+        """How many records at the front of the batch have reached the age limit (MaximumRecordAgeInSeconds, retention)."""
+        oldest_allowed = self.runner.emulator.clock.now() - self._age_limit()
         count = 0
         for record in batch:
-            if record.created_at >= oldest_allowed:
+            if record.created_at > oldest_allowed:
                 break
             count += 1
         return count
@@ -270,6 +266,7 @@ class MappingRunner:
         self.mapping = mapping
         self.stream = stream
         self.figures = triggers.figures[mapping.uuid]
+        self.failures = triggers.failures.setdefault(mapping.uuid, MappingFailures(mapping.label))
         self.stopping = threading.Event()
         self.lanes: dict[str, list[ShardLane]] = {}
         self.finished: set[str] = set()
@@ -355,33 +352,36 @@ class MappingRunner:
         else:
             result = self.emulator.invoker.invoke(function, event, source=mapping.uuid)
         figures.records_delivered += len(batch)
-        outcome = "OK" if result.ok else f"{result.error.error_type}: {result.error.message}"
         if result.ok:
             mapping.last_processing_result = "OK"
-        else:
+            log.info("mapping %s shard %s batch %d OK in %.1f ms", mapping.label, shard.shard_id, len(batch),
+                     result.duration * 1000)
+        else:  # failures.py logs it, once it knows what follows (a retry, and when)
             figures.errors += 1
+            outcome = f"{result.error.error_type}: {result.error.message}"
             figures.note_error(outcome)
             mapping.last_processing_result = f"PROBLEM: {outcome}"
-        log.info("mapping %s shard %s batch %d %s in %.1f ms", mapping.label, shard.shard_id, len(batch), outcome,
-                 result.duration * 1000)
         return result
 
     def discard(self, shard: Shard, records: list[ChangeRecord], condition: str, invoke_count: int,
-                event: dict[str, Any], function_error: str | None = "Unhandled") -> None:
-        """Give up on records: they go to the on-failure destination, if the mapping has one."""
+                event: dict[str, Any], *, response_context: dict[str, Any] | None, error: str | None) -> None:
+        """Give up on records: they go to the on-failure destination, if the mapping has one, and into the report
+        of what failed (failures.py)."""
         mapping = self.mapping
         if not records:
             return
         destination = mapping.on_failure_destination
+        with self.emulator.activity:
+            self.failures.records_discarded(Discarded(shard.shard_id, condition, invoke_count,
+                                                      [self.stream.record_identity(r) for r in records],
+                                                      destination, error))
         if destination is None:
-            log.warning("mapping %s dropped %d records of %s (%s), no on-failure destination",
-                        mapping.label, len(records), shard.shard_id, condition)
             return
         now = self.emulator.clock.now()
         record = destinations.invocation_record(
             function_arn=mapping.function_arn, stream_arn=self.stream.arn, shard_id=shard.shard_id, records=records,
             condition=condition, invoke_count=invoke_count, request_id=str(uuid.uuid4()), now=now,
-            function_error=function_error, batch_info_key=self.stream.batch_info_key)
+            response_context=response_context, batch_info_key=self.stream.batch_info_key)
         try:
             destinations.send(self.emulator.aws_client, destination, record, mapping_uuid=mapping.uuid,
                               shard_id=shard.shard_id, event=event, now=now)

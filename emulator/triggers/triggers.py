@@ -1,8 +1,14 @@
-"""Triggers: every event source mapping, the runner of each enabled one, their figures, and wait_idle.
+"""Triggers: every event source mapping, the runner of each enabled one, their figures, wait_idle and
+assert_delivered.
 
 Mappings are declared, not run, by CreateEventSourceMapping; an enabled mapping has a MappingRunner
 (pollers.py) that follows its stream. Disabling, updating or deleting a mapping stops its runner after the
 batch in flight; enabling starts one again from the checkpoints.
+
+The Lambda API's answers are AWS's as recorded (LocalStack's AWS-validated snapshots,
+test_lambda_integration_dynamodbstreams.snapshot.json): StateTransitionReason "User action" for DynamoDB and
+Kinesis sources, State "Disabling" (or "Enabling") when an update turns a mapping off (or on), and the duplicate
+mapping's ResourceConflictException wording.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from emulator.errors import (
 )
 from emulator.kinesis.sources import KinesisSource, find_source
 from emulator.triggers.event_source_mappings import KINESIS_STARTING_POSITIONS, STARTING_POSITIONS, UPDATABLE, EventSourceMapping, apply_parameters, new_uuid
+from emulator.triggers.failures import MappingFailures, NotDeliveredError, not_delivered_message
 from emulator.triggers.filters import validate_filter_criteria
 from emulator.triggers.pollers import MappingRunner
 
@@ -30,6 +37,9 @@ if TYPE_CHECKING:
     from emulator.engine import Emulator
 
 TABLE_ARN = re.compile(r"^arn:aws[a-z-]*:dynamodb:[a-z0-9-]+:\d{12}:table/[^/]+$")
+#: StateTransitionReason of a mapping a user created or changed, for DynamoDB and Kinesis sources (SQS's is
+#: USER_INITIATED)
+USER_ACTION = "User action"
 
 
 @dataclass
@@ -63,6 +73,8 @@ class Triggers:
         self.mappings: dict[str, EventSourceMapping] = {}
         self.runners: dict[str, MappingRunner] = {}
         self.figures: dict[str, MappingFigures] = {}
+        #: what failed since each mapping was created or since the last wait (wait_idle's report)
+        self.failures: dict[str, MappingFailures] = {}
         #: for LATEST: the last sequence number that existed when the mapping was created
         self.start_positions: dict[str, int] = {}
 
@@ -96,16 +108,16 @@ class Triggers:
             for existing in self.mappings.values():
                 if existing.event_source_arn == stream.arn and existing.function_arn == function.arn:
                     raise ResourceConflictException(
-                        f'An event source mapping with {kind} stream arn (" {stream.arn} ") and function '
-                        f'(" {function.name} ") already exists. Please update or delete the existing mapping '
-                        f"with UUID {existing.uuid}")
+                        f'The event source arn (" {stream.arn} ") and function (" {function.name} ") provided mapping '
+                        f"already exists. Please update or delete the existing mapping with UUID {existing.uuid}")
             mapping = EventSourceMapping(uuid=new_uuid(), event_source_arn=stream.arn, function_arn=function.arn,
                                          account_id=account_id, region=region, starting_position=position,
-                                         last_modified=emulator.clock.now(),
+                                         last_modified=emulator.clock.now(), state_transition_reason=USER_ACTION,
                                          starting_position_timestamp=timestamp if position == "AT_TIMESTAMP" else None)
             apply_parameters(mapping, params)
             self.mappings[mapping.uuid] = mapping
             self.figures[mapping.uuid] = MappingFigures()
+            self.failures[mapping.uuid] = MappingFailures(mapping.label)
             self.start_positions[mapping.uuid] = self._start_position(stream, position, timestamp)
             response = mapping.to_dict()
             response["State"] = "Creating"
@@ -135,6 +147,7 @@ class Triggers:
         unknown = set(params) - UPDATABLE - {"UUID"}
         if unknown:
             raise InvalidParameterValueException(f"Cannot update {', '.join(sorted(unknown))} of an event source mapping")
+        was_enabled = mapping.enabled
         self._stop(mapping)
         with self.emulator.activity:
             if params.get("FunctionName"):
@@ -146,8 +159,11 @@ class Triggers:
                 vars(mapping).update(previous)
                 raise
             mapping.last_modified = self.emulator.clock.now()
+            mapping.state_transition_reason = USER_ACTION
+            self.failures[uuid].label = mapping.label
             response = mapping.to_dict()
-            response["State"] = "Updating"
+            response["State"] = ("Disabling" if was_enabled and not mapping.enabled else
+                                 "Enabling" if mapping.enabled and not was_enabled else "Updating")
             mapping.state = "Enabled" if mapping.enabled else "Disabled"
             self.emulator.persistence.mapping_saved(mapping, self.start_positions.get(uuid, 0))
         if mapping.enabled:
@@ -160,6 +176,7 @@ class Triggers:
         with self.emulator.activity:
             del self.mappings[uuid]
             self.figures.pop(uuid, None)
+            self.failures.pop(uuid, None)
             self.start_positions.pop(uuid, None)
             self.checkpoints.forget(uuid)
             self.emulator.persistence.mapping_deleted(uuid)
@@ -170,9 +187,12 @@ class Triggers:
     def restore(self, state: dict[str, Any], start_position: int) -> None:
         """A mapping as persistence recorded it (its runner starts with the emulator)."""
         mapping = EventSourceMapping(**state)
+        if mapping.state_transition_reason == "USER_INITIATED":  # as Eddy before 2026-11 wrote it
+            mapping.state_transition_reason = USER_ACTION
         mapping.filters = validate_filter_criteria(mapping.filter_criteria)
         self.mappings[mapping.uuid] = mapping
         self.figures.setdefault(mapping.uuid, MappingFigures())
+        self.failures.setdefault(mapping.uuid, MappingFailures(mapping.label))
         self.start_positions[mapping.uuid] = start_position
 
     def start_all(self) -> None:
@@ -214,7 +234,8 @@ class Triggers:
             runner.stop()
 
     def wait_idle(self, timeout: float) -> dict[str, Any]:
-        """Wait until every enabled mapping has processed every record it can reach; say which has not."""
+        """Wait until every enabled mapping has processed every record it can reach; say which has not, and what
+        failed since the last wait (or since each mapping was created): batches that failed, records discarded."""
         deadline = time.monotonic() + timeout
         activity = self.emulator.activity
         with activity:
@@ -224,9 +245,39 @@ class Triggers:
                 if not pending or remaining <= 0:
                     break
                 activity.wait(min(remaining, 0.25))
+            failures = []
+            for uuid, mapping_failures in self.failures.items():
+                report = mapping_failures.take()
+                if report is not None:
+                    failures.append(dict(self._names(uuid), **report))
             return {"Idle": not pending,
-                    "Pending": [{"UUID": uuid, "LastProcessingResult": self.mappings[uuid].last_processing_result,
-                                 "LastError": self.figures[uuid].last_error} for uuid in pending]}
+                    "Delivered": not pending and not any(f["RecordsDiscarded"] for f in failures),
+                    "Pending": [self._pending(uuid) for uuid in pending],
+                    "Failures": failures}
+
+    def assert_delivered(self, timeout: float) -> dict[str, Any]:
+        """wait_idle, then raise NotDeliveredError unless every record reached its function: none discarded
+        since the last wait, none still pending after `timeout` seconds. Returns wait_idle's answer."""
+        report = self.wait_idle(timeout)
+        message = not_delivered_message(report, timeout)
+        if message is not None:
+            raise NotDeliveredError(message, report)
+        return report
+
+    def _names(self, uuid: str) -> dict[str, Any]:
+        mapping = self.mappings[uuid]
+        return {"UUID": uuid, "Mapping": mapping.label, "FunctionArn": mapping.function_arn,
+                "EventSourceArn": mapping.event_source_arn}
+
+    def _pending(self, uuid: str) -> dict[str, Any]:
+        """A mapping that has not caught up (lock held): its last error, and the records it is retrying."""
+        runner = self.runners[uuid]
+        retrying = [{"ShardId": lane.shard.shard_id, "Attempts": lane.retrying["attempts"],
+                     "NextAttemptAt": lane.retrying["next_at"],
+                     "Records": [runner.stream.record_identity(r) for r in lane.retrying["records"]]}
+                    for lanes in runner.lanes.values() for lane in lanes if lane.retrying is not None]
+        return dict(self._names(uuid), LastProcessingResult=self.mappings[uuid].last_processing_result,
+                    LastError=self.figures[uuid].last_error, Retrying=retrying)
 
     def figures_of(self, uuid: str | None = None) -> dict[str, Any]:
         with self.emulator.activity:
@@ -243,5 +294,6 @@ class Triggers:
         self.close()
         self.mappings.clear()
         self.figures.clear()
+        self.failures.clear()
         self.start_positions.clear()
         self.checkpoints.reset()

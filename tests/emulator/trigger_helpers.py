@@ -4,6 +4,7 @@ to an SQS queue."""
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 from .helpers import create_table
@@ -67,10 +68,36 @@ def delivered_batches(sqs, queue_url: str) -> list[list[list[str]]]:
 
 
 def wait_idle(door, timeout: float = 30) -> dict:
-    if door.name == "inprocess":
-        return door.emu.wait_idle(timeout)
-    return door.control("/_eddy/idle", {"timeout": timeout})
+    return door.wait_idle(timeout)
 
 
 def put(dynamodb, key: str, value: int = 0, table: str = "orders") -> None:
     dynamodb.put_item(TableName=table, Item={"pk": {"S": key}, "v": {"N": str(value)}})
+
+
+def settle(door, deadline: float = 120) -> list[dict]:
+    """Wait until every mapping is idle, moving the emulator's clock to each retry as it falls due (a retry's
+    back-off is on the emulator's clock); returns the Failures wait_idle reported on the way."""
+    failures: list[dict] = []
+    end = time.monotonic() + deadline
+    while time.monotonic() < end:
+        report = door.wait_idle(0.2)  # a polling step: the deadline above is what bounds the wait
+        failures += report["Failures"]
+        if report["Idle"]:
+            return failures
+        due = [lane["NextAttemptAt"] for pending in report["Pending"] for lane in pending["Retrying"]]
+        if due and (gap := min(due) - door.now()) > 0:
+            door.advance(gap)
+    raise AssertionError(f"the mappings did not settle in {deadline} s: {report}")
+
+
+def retrying(door, attempts: int, deadline: float = 60) -> dict:
+    """The first Retrying entry of wait_idle's Pending once a batch has failed `attempts` times."""
+    end = time.monotonic() + deadline
+    while time.monotonic() < end:
+        report = door.wait_idle(0.2)
+        for pending in report["Pending"]:
+            for lane in pending["Retrying"]:
+                if lane["Attempts"] == attempts:
+                    return dict(lane, LastError=pending["LastError"], Mapping=pending["Mapping"])
+    raise AssertionError(f"no batch failed {attempts} times in {deadline} s: {report}")

@@ -6,6 +6,13 @@
 // under "type": "module"), then reads one JSON request per line on stdin ({event, context, timeout}) and
 // answers one JSON line on the original stdout: {ok: true, payload, logs} or {ok: false, errorType,
 // errorMessage, body, logs}. console output is the function's log (Lambda's format), also sent to stderr.
+//
+// Errors are those of Lambda's Node.js runtime (aws-lambda-nodejs-runtime-interface-client: Errors.js
+// toRapidResponse, UserFunction.js load): {errorType: error.name, errorMessage, trace: the stack's lines}, with
+// this worker's own frames left out; a thrown non-Error is {errorType: typeof, errorMessage: String(it), trace: []};
+// a module not found is Runtime.ImportModuleError "Error: Cannot find module ...", a syntax error
+// Runtime.UserCodeSyntaxError, a missing handler Runtime.HandlerNotFound "<handler> is undefined or not exported"
+// (or "is not a function"); any other error while loading is the error itself, as on Lambda.
 import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
@@ -33,13 +40,22 @@ process.stdout.write = (chunk, ...rest) => {
   return process.stderr.write(chunk, ...rest);
 };
 
-function errorBody(error, fallbackType = "Error") {
-  if (error instanceof Error) {
-    return { errorType: error.name && error.name !== "Error" ? error.name : error.constructor?.name || fallbackType,
-             errorMessage: error.message, trace: String(error.stack || "").split("\n") };
+const WORKER = new URL(import.meta.url).pathname;
+
+function errorBody(error) {
+  if (error instanceof Error || (error && typeof error.name === "string" && typeof error.message === "string"
+                                 && typeof error.stack === "string")) {
+    const trace = String(error.stack || "").split("\n").filter((line) => !line.includes(WORKER));
+    return { errorType: error.name, errorMessage: error.message, trace };
   }
-  const message = typeof error === "string" ? error : JSON.stringify(error) ?? String(error);
-  return { errorType: typeof error === "string" ? "string" : fallbackType, errorMessage: message, trace: [] };
+  return { errorType: typeof error, errorMessage: String(error), trace: [] };
+}
+
+function runtimeError(name, message) {  // named as the runtime's Error classes are; its frames are all the runtime's
+  const error = new Error(message);
+  error.name = name;
+  error.stack = `${name}: ${message}`;
+  return error;
 }
 
 function isModuleFile(file) {
@@ -60,33 +76,24 @@ async function loadHandler(spec) {
   const modulePath = spec.slice(0, dot);
   const names = spec.slice(dot + 1).split(".");
   const file = [".js", ".mjs", ".cjs"].map((ext) => path.resolve(root, modulePath + ext)).find((f) => fs.existsSync(f));
-  if (!file) {
-    const error = new Error(`Cannot find module '${modulePath}'`);
-    error.name = "Runtime.ImportModuleError";
-    throw error;
+  if (!file) {  // the runtime's words, naming its own module as the one that required it
+    throw runtimeError("Runtime.ImportModuleError",
+                       `Error: Cannot find module '${modulePath}'\nRequire stack:\n- /var/runtime/index.mjs`);
   }
   let exports;
   try {
     exports = isModuleFile(file) ? await import(pathToFileURL(file).href) : createRequire(file)(file);
   } catch (cause) {
-    if (cause instanceof SyntaxError) {
-      cause.name = "Runtime.UserCodeSyntaxError";
-      throw cause;
-    }
-    const error = new Error(`${cause?.name || "Error"}: ${cause?.message ?? cause}`);
-    error.name = "Runtime.ImportModuleError";
-    error.stack = cause?.stack;
-    throw error;
+    if (cause instanceof SyntaxError) throw runtimeError("Runtime.UserCodeSyntaxError", String(cause));
+    if (cause?.code === "MODULE_NOT_FOUND") throw runtimeError("Runtime.ImportModuleError", String(cause));
+    throw cause;
   }
   let handler = names.reduce((value, name) => (value == null ? undefined : value[name]), exports);
   if (handler === undefined && exports?.default) {
     handler = names.reduce((value, name) => (value == null ? undefined : value[name]), exports.default);
   }
-  if (typeof handler !== "function") {
-    const error = new Error(`${spec} is undefined or not exported`);
-    error.name = "Runtime.HandlerNotFound";
-    throw error;
-  }
+  if (!handler) throw runtimeError("Runtime.HandlerNotFound", `${spec} is undefined or not exported`);
+  if (typeof handler !== "function") throw runtimeError("Runtime.HandlerNotFound", `${spec} is not a function`);
   return handler;
 }
 
@@ -123,11 +130,13 @@ function run(handler, event, context) {
 
 let handler;
 let loadError;
+let initLogs = "";
 try {
   handler = await loadHandler(process.argv[2]);
 } catch (error) {
   loadError = errorBody(error);
   log("ERROR", [`Uncaught Exception \t${JSON.stringify(loadError)}`]);
+  initLogs = logs.join("");  // Lambda runs the failed init again for each invocation: its log line too
 }
 
 const input = readline.createInterface({ input: process.stdin, terminal: false });
@@ -138,6 +147,7 @@ for await (const line of input) {
   logs = [];
   let reply;
   if (loadError) {
+    logs.push(initLogs);
     reply = { ok: false, ...loadError, body: loadError };
   } else {
     try {

@@ -65,7 +65,7 @@ def test_the_event_is_lambdas(setup):
     records = [r for e in recorder.events for r in e["Records"]]
     assert [r["eventName"] for r in records] == ["INSERT", "REMOVE"]
     assert set(records[0]) == {"eventID", "eventName", "eventVersion", "eventSource", "awsRegion", "dynamodb", "eventSourceARN"}
-    assert records[0]["eventSourceARN"] == arn and isinstance(records[0]["dynamodb"]["ApproximateCreationDateTime"], int)
+    assert records[0]["eventSourceARN"] == arn and isinstance(records[0]["dynamodb"]["ApproximateCreationDateTime"], float)  # as AWS sends it
     assert records[1]["userIdentity"] == {"type": "Service", "principalId": "dynamodb.amazonaws.com"}
 
 
