@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import resource
 import secrets
 import threading
@@ -146,7 +147,14 @@ def _report(function: "Function", result: "InvocationResult") -> tuple[float, in
 
 
 def _output(result: "InvocationResult") -> list[str]:
-    return result.logs.splitlines(keepends=True)
+    """The invocation's output, a line an event. The Python worker's own `[ERROR] type: message` line (its lines
+    joined by carriage returns, as the runtime writes it to the tail log) is left out: the error's event is written
+    from the error itself, in CloudWatch's form (_text_error, or a JSON record)."""
+    lines = re.findall(r"[^\n]*\n|[^\n]+$", result.logs)
+    if _logs_its_error(result):
+        own = f"[ERROR] {result.error.error_type}"  # type: ignore[union-attr]
+        lines = [line for line in lines if not line.startswith(own)]
+    return lines
 
 
 def _text_lines(function: "Function", result: "InvocationResult", started: float,
