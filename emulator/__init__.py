@@ -4,5 +4,6 @@ from emulator.clock import Clock
 from emulator.engine import Emulator
 from emulator.api.inprocess import emulate
 from emulator.settings import Settings
+from emulator.storage.ownership import StateDirectoryInUseError
 
-__all__ = ["Clock", "Emulator", "Settings", "emulate"]
+__all__ = ["Clock", "Emulator", "Settings", "StateDirectoryInUseError", "emulate"]

@@ -46,6 +46,7 @@ from emulator.moto_seam.kinesis import Observer
 from emulator.functions.invocation import Invoker
 from emulator.global_tables.replication import Replication
 from emulator.triggers.triggers import Triggers
+from emulator.storage.ownership import Ownership
 from emulator.storage.persistence import NoPersistence, Persistence
 
 DEFAULT_ACCOUNT_ID = "123456789012"
@@ -58,8 +59,9 @@ TRIMMED = "The data you are trying to access has been trimmed"
 class Emulator:
     def __init__(self, *, state_dir: str | os.PathLike[str] | None = None, clock: Clock | None = None,
                  settings: Settings | None = None, in_memory: bool | None = None, fsync: bool = False,
-                 snapshot_every: int = 100_000, **setting_overrides: Any) -> None:
-        """`state_dir` given (and not `in_memory`): durable, recovered by `recover()`; else a temporary directory."""
+                 snapshot_every: int = 100_000, owner: str = "in-process", **setting_overrides: Any) -> None:
+        """`state_dir` given (and not `in_memory`): durable, recovered by `recover()`; else a temporary directory.
+        A durable one is owned (its lock held until close(), for `owner`), or StateDirectoryInUseError."""
         self.settings = settings or Settings()
         for name, value in setting_overrides.items():
             if not hasattr(self.settings, name):
@@ -73,6 +75,8 @@ class Emulator:
         durable = state_dir is not None and not in_memory
         self._owns_state_dir = not durable
         self.state_dir = Path(state_dir) if durable else Path(tempfile.mkdtemp(prefix="eddy-"))
+        #: taken before anything there is read or written; None for a temporary directory, which no one else knows
+        self.ownership = Ownership.take(self.state_dir, owner) if durable else None
         self.state_dir.mkdir(parents=True, exist_ok=True)
         self.persistence: NoPersistence = (Persistence(self, self.state_dir, fsync=fsync, snapshot_every=snapshot_every)
                                            if durable else NoPersistence())
@@ -174,6 +178,8 @@ class Emulator:
             self.streams.close()
         if self._owns_state_dir:
             shutil.rmtree(self.state_dir, ignore_errors=True)
+        if self.ownership is not None:
+            self.ownership.release()
 
     def on_records(self, listener: Callable[[Stream, list[ChangeRecord]], None]) -> None:
         """Call `listener(stream, records)` (with the lock held) after each commit that appends records."""
