@@ -4,6 +4,7 @@ from emulator.clock import Clock
 from emulator.engine import Emulator
 from emulator.api.inprocess import emulate
 from emulator.settings import Settings
+from emulator.storage.ownership import StateDirectoryInUseError
 from emulator.triggers.failures import NotDeliveredError
 
-__all__ = ["Clock", "Emulator", "NotDeliveredError", "Settings", "emulate"]
+__all__ = ["Clock", "Emulator", "NotDeliveredError", "Settings", "StateDirectoryInUseError", "emulate"]

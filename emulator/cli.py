@@ -1,10 +1,14 @@
 """The `eddy` command.
 
+    eddy [--verbose] COMMAND ...    --verbose: a failure's traceback too (any command; serve: every request)
     eddy serve [--host 127.0.0.1] [--port 4566] [--state-dir DIR | --in-memory] [--stack FILE]
     eddy tail TABLE                 follow a table's stream
     eddy up -f stack.yaml           apply a stack file (eddy down removes it)
     eddy demo                       the end-to-end tour
     eddy export / eddy spark <job>  the Spark batch path (spark_batch/)
+
+An expected failure is one line on stderr and a non-zero status (cli_failures.py); `eddy serve` on a state
+directory another process owns exits with status 2.
 """
 
 from __future__ import annotations
@@ -15,11 +19,16 @@ import signal
 import sys
 import threading
 
+from typing import Any
+
+from emulator.cli_failures import CannotListenError, answer_failures
 from emulator.settings import Settings
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="eddy", description="A local emulator of DynamoDB Streams and triggers.")
+    parser.add_argument("--verbose", action="store_true",
+                        help="show the traceback of a failure (and, for serve, log every request)")
     commands = parser.add_subparsers(dest="command", required=True)
     serve = commands.add_parser("serve", help="serve DynamoDB, DynamoDB Streams and moto's services on one port")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default: loopback only)")
@@ -39,7 +48,6 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--housekeeping-interval", type=float, default=defaults.housekeeping_interval,
                        help="seconds between TTL sweeps and shard maintenance (0: only on demand)")
     serve.add_argument("--stack", default=None, help="a stack file (or SAM template) to apply once serving")
-    serve.add_argument("--verbose", action="store_true", help="log every request")
     serve.set_defaults(handler=serve_command)
     from infra.cli import register as register_infra
     from infra.demo import register as register_demo
@@ -51,14 +59,25 @@ def main(argv: list[str] | None = None) -> int:
     register_infra(commands)
     register_demo(commands)
     register_spark(commands)
+    _everywhere(parser, "--verbose", action="store_true", default=argparse.SUPPRESS,
+                help="show the traceback of a failure (and, for serve, log every request)")
     args = parser.parse_args(argv)
-    return args.handler(args)
+    words = [args.command] + [getattr(args, name) for name in ("job", "action") if getattr(args, name, None)]
+    return answer_failures(lambda: args.handler(args), prefix=" ".join(["eddy", *words]), verbose=args.verbose)
+
+
+def _everywhere(parser: argparse.ArgumentParser, *flags: str, **options: Any) -> None:
+    """Add a global option to every subcommand too (`eddy tail --verbose` as well as `eddy --verbose tail`)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for subcommand in action.choices.values():
+                subcommand.add_argument(*flags, **options)
+                _everywhere(subcommand, *flags, **options)
 
 
 def serve_command(args: argparse.Namespace) -> int:
     from emulator.engine import Emulator
     from emulator.api.server import Server
-    from emulator.storage.wal import CorruptStateError
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     logging.getLogger("werkzeug").setLevel(logging.INFO if args.verbose else logging.WARNING)
@@ -70,29 +89,33 @@ def serve_command(args: argparse.Namespace) -> int:
         shard_rollover_seconds=args.rollover_hours * 3600,
         split_records_per_second=args.split_records_per_second or None,
         housekeeping_interval=args.housekeeping_interval or None,
+        owner=f"eddy serve, port {args.port}",
     )
     try:
         emulator.recover()
-    except CorruptStateError as error:
-        print(f"eddy: cannot start on this state directory: {error}", file=sys.stderr)
-        return 1
+    except BaseException:
+        emulator.close(keep_state=True)  # lets the state directory go, as it was
+        raise
     try:
         server = Server(emulator, args.host, args.port)
-    except (OSError, SystemExit) as error:  # werkzeug exits when the port is taken
-        emulator.close()
-        reason = getattr(error, "strerror", None) or "the address is in use or not available"
-        print(f"eddy: cannot listen on {args.host}:{args.port}: {reason}", file=sys.stderr)
-        return 1
+    except OSError as error:
+        emulator.close(keep_state=True)
+        raise CannotListenError(args.host, args.port, error) from error
     stopping = threading.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: stopping.set())
+    if emulator.ownership is not None:
+        emulator.ownership.describe(f"eddy serve on {server.url}")
     server.start()
     print(f"Eddy is serving DynamoDB, DynamoDB Streams, Lambda and moto's services on {server.url}", flush=True)
     kept = "kept" if emulator.persistence.durable else "temporary, nothing kept"
     print(f"  state directory: {emulator.state_dir} ({kept})", flush=True)
-    if args.stack and not apply_stack(args.stack, server.loopback_url):
-        server.stop()
-        return 2
+    if args.stack:
+        try:
+            apply_stack(args.stack, server.loopback_url)
+        except BaseException:  # answered by the command's failure handling (a StackError: exit status 2)
+            server.stop()
+            raise
     print(f"  boto3:             boto3.client('dynamodb', endpoint_url='{server.url}', region_name='us-east-1')", flush=True)
     print(f"  localstack-client: localstack_client.session.Session(localstack_host='{server.host}:{server.port}')", flush=True)
     print(f"  AWS CLI:           aws --endpoint-url {server.url} dynamodbstreams list-streams", flush=True)
@@ -105,21 +128,14 @@ def serve_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def apply_stack(path: str, endpoint_url: str) -> bool:
+def apply_stack(path: str, endpoint_url: str) -> None:
     from infra.apply import Clients, summary, up
     from infra.load import load_stack
-    from infra.stack import StackError
 
-    try:
-        stack = load_stack(path)
-        print(f"Applying {path}:", flush=True)
-        actions = up(stack, Clients(endpoint_url, stack.region or "us-east-1"),
-                     echo=lambda line: print(line, flush=True))
-    except StackError as error:
-        print(f"eddy: {error}", file=sys.stderr)
-        return False
+    stack = load_stack(path)
+    print(f"Applying {path}:", flush=True)
+    actions = up(stack, Clients(endpoint_url, stack.region or "us-east-1"), echo=lambda line: print(line, flush=True))
     print(f"  {summary(actions)}", flush=True)
-    return True
 
 
 if __name__ == "__main__":

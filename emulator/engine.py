@@ -25,13 +25,9 @@ from emulator.objects.object_changes import ObjectChanges
 from emulator.streams import ttl
 from emulator.streams.capture import Capture, TableKey
 from emulator.clock import Clock
-from emulator.errors import (
-    ResourceNotFoundException,
-    TrimmedDataAccessException,
-    ValidationException,
-)
-from emulator.streams.iterators import Position, ShardIterators, ShardIteratorType
+from emulator.streams.iterators import ShardIterators
 from emulator.streams.read_limits import ReadLimits
+from emulator.streams.stream_reads import StreamReads
 from emulator.streams.records import ChangeRecord, StreamViewType
 from emulator.settings import Settings
 from emulator.streams.shards import SequenceNumbers
@@ -46,20 +42,20 @@ from emulator.moto_seam.kinesis import Observer
 from emulator.functions.invocation import Invoker
 from emulator.global_tables.replication import Replication
 from emulator.triggers.triggers import Triggers
+from emulator.storage.ownership import Ownership
 from emulator.storage.persistence import NoPersistence, Persistence
 
 DEFAULT_ACCOUNT_ID = "123456789012"
 DEFAULT_REGION = "us-east-1"
 
-MAX_RESPONSE_BYTES = 1024 * 1024
-TRIMMED = "The data you are trying to access has been trimmed"
 
 
 class Emulator:
     def __init__(self, *, state_dir: str | os.PathLike[str] | None = None, clock: Clock | None = None,
                  settings: Settings | None = None, in_memory: bool | None = None, fsync: bool = False,
-                 snapshot_every: int = 100_000, **setting_overrides: Any) -> None:
-        """`state_dir` given (and not `in_memory`): durable, recovered by `recover()`; else a temporary directory."""
+                 snapshot_every: int = 100_000, owner: str = "in-process", **setting_overrides: Any) -> None:
+        """`state_dir` given (and not `in_memory`): durable, recovered by `recover()`; else a temporary directory.
+        A durable one is owned (its lock held until close(), for `owner`), or StateDirectoryInUseError."""
         self.settings = settings or Settings()
         for name, value in setting_overrides.items():
             if not hasattr(self.settings, name):
@@ -73,6 +69,8 @@ class Emulator:
         durable = state_dir is not None and not in_memory
         self._owns_state_dir = not durable
         self.state_dir = Path(state_dir) if durable else Path(tempfile.mkdtemp(prefix="eddy-"))
+        #: taken before anything there is read or written; None for a temporary directory, which no one else knows
+        self.ownership = Ownership.take(self.state_dir, owner) if durable else None
         self.state_dir.mkdir(parents=True, exist_ok=True)
         self.persistence: NoPersistence = (Persistence(self, self.state_dir, fsync=fsync, snapshot_every=snapshot_every)
                                            if durable else NoPersistence())
@@ -103,6 +101,7 @@ class Emulator:
         #: items changed per second by each table's writes (the dashboard's figure)
         self.write_rates = WriteRates()
         self.read_limits = ReadLimits(lambda: self.settings.get_records_per_second_per_shard, self.clock.now)
+        self.stream_reads = StreamReads(self)  # ListStreams, DescribeStream, GetShardIterator, GetRecords
         self.functions = FunctionRegistry(self.state_dir / "functions", observer=self.persistence)
         self.triggers = Triggers(self, self.state_dir)
         #: the tables' Kinesis streaming destinations (Kinesis Data Streams for DynamoDB), put through moto's Kinesis
@@ -175,6 +174,8 @@ class Emulator:
             self.streams.close()
         if self._owns_state_dir:
             shutil.rmtree(self.state_dir, ignore_errors=True)
+        if self.ownership is not None:
+            self.ownership.release()
 
     def on_records(self, listener: Callable[[Stream, list[ChangeRecord]], None]) -> None:
         """Call `listener(stream, records)` (with the lock held) after each commit that appends records."""
@@ -221,81 +222,11 @@ class Emulator:
             self.write_rates.forget((account_id, region, table_name))
             self.kinesis.table_deleted((account_id, region, table_name))
 
-    # -- the DynamoDB Streams API ------------------------------------------------------------------
+    # -- the DynamoDB Streams API (its reads: streams/stream_reads.py) ----------------------------------
 
     def _stream(self, stream_arn: str) -> Stream:
         self.streams.maintain(self.clock.now())
         return self.streams.get(stream_arn)
-
-    def list_streams(self, account_id: str, region: str, *, table_name: str | None, limit: int,
-                     exclusive_start_stream_arn: str | None) -> dict[str, Any]:
-        with self.lock:
-            self.streams.maintain(self.clock.now())
-            streams = self.streams.list(account_id, region, table_name)
-            if exclusive_start_stream_arn is not None:
-                arns = [stream.arn for stream in streams]
-                streams = streams[arns.index(exclusive_start_stream_arn) + 1:] if exclusive_start_stream_arn in arns else []
-            page = streams[:limit]
-            result: dict[str, Any] = {"Streams": [stream.summary() for stream in page]}
-            if len(streams) > limit:
-                result["LastEvaluatedStreamArn"] = page[-1].arn
-            return result
-
-    def describe_stream(self, stream_arn: str, *, limit: int, exclusive_start_shard_id: str | None,
-                        parent_shard_id: str | None) -> dict[str, Any]:
-        with self.lock:
-            stream = self._stream(stream_arn)
-            return {"StreamDescription": stream.describe(limit=limit, exclusive_start_shard_id=exclusive_start_shard_id,
-                                                         parent_shard_id=parent_shard_id)}
-
-    def get_shard_iterator(self, stream_arn: str, shard_id: str, iterator_type: ShardIteratorType,
-                           sequence_number: int | None) -> str:
-        with self.lock:
-            stream = self._stream(stream_arn)
-            shard = stream.shard(shard_id)
-            if iterator_type is ShardIteratorType.TRIM_HORIZON:
-                position = shard.trimmed_through + 1
-            elif iterator_type is ShardIteratorType.LATEST:
-                position = (self.sequence_numbers.last if shard.is_open else shard.last_sequence_number) + 1
-            else:
-                if sequence_number is None:
-                    raise ValidationException(f"SequenceNumber is required for ShardIteratorType {iterator_type.value}")
-                if not shard.covers(sequence_number) or sequence_number > self.sequence_numbers.last:
-                    raise ResourceNotFoundException(
-                        f"Requested resource not found: Sequence number {sequence_number} is not in shard {shard_id}"
-                    )
-                if sequence_number <= shard.trimmed_through:
-                    raise TrimmedDataAccessException(TRIMMED)
-                after = iterator_type is ShardIteratorType.AFTER_SEQUENCE_NUMBER
-                position = sequence_number + 1 if after else sequence_number
-            return self.iterators.issue(Position(stream.arn, shard.shard_id, position))
-
-    def get_records(self, shard_iterator: str, *, limit: int) -> tuple[list[bytes], str | None]:
-        """The records at an iterator, each already JSON-encoded, and the next iterator (None at a closed shard's end)."""
-        with self.lock:
-            position = self.iterators.parse(shard_iterator)
-            stream = self._stream(position.stream_arn)
-            shard = stream.shard(position.shard_id)
-            self.read_limits.count(shard.shard_id)
-            if position.sequence_number <= shard.trimmed_through:
-                raise TrimmedDataAccessException(TRIMMED)
-            start = shard.index_at(position.sequence_number)
-            records = shard.records[start:start + limit]
-            view_type, region = stream.view_type, stream.region
-            encoded, size = [], 0
-            for record in records:
-                wire = record.wire(view_type, region)
-                size += len(wire)
-                if encoded and size > MAX_RESPONSE_BYTES:
-                    break
-                encoded.append(wire)
-            if encoded:
-                next_position = records[len(encoded) - 1].sequence_number + 1
-            else:
-                next_position = position.sequence_number
-            if not shard.is_open and start + len(encoded) >= len(shard.records):
-                return encoded, None
-            return encoded, self.iterators.issue(Position(stream.arn, shard.shard_id, next_position))
 
     # -- functions and triggers -----------------------------------------------------------------------
 

@@ -24,45 +24,95 @@ from emulator.streams.record_lines import describe
 
 def follow(streams: Any, stream_arn: str, *, from_start: bool, poll_seconds: float = 0.25,
            stop: Callable[[], bool] = lambda: False) -> Iterator[dict[str, Any]]:
-    """Every record of the stream from now (or from the trim horizon), parents before children, until `stop()`."""
-    iterators: dict[str, str | None] = {}
-    finished: set[str] = set()
+    """Every record of the stream from now (or from the trim horizon), parents before children, until `stop()`.
+
+    A shard's iterator that expired while nothing was read (15 minutes on the emulator's clock, e.g. after
+    `POST /_eddy/clock {"advance": 1000}`) is replaced by one after the last sequence number this reader yielded
+    from that shard (or, if none, one of the kind it began with), so nothing is skipped and nothing repeated.
+    """
+    shards = ShardPositions(streams, stream_arn)
     first_look = True
     while not stop():
-        shards = []
-        start = None
-        while True:
-            params = {"StreamArn": stream_arn, **({"ExclusiveStartShardId": start} if start else {})}
-            description = streams.describe_stream(**params)["StreamDescription"]
-            shards += description["Shards"]
-            start = description.get("LastEvaluatedShardId")
-            if not start:
-                break
-        known = {shard["ShardId"] for shard in shards}
-        for shard in shards:
+        listed = list_shards(streams, stream_arn)
+        known = {shard["ShardId"] for shard in listed}
+        for shard in listed:
             shard_id, parent = shard["ShardId"], shard.get("ParentShardId")
-            if shard_id in finished or (parent in known and parent not in finished):
+            if shard_id in shards.finished or (parent in known and parent not in shards.finished):
                 continue
-            if shard_id not in iterators:
+            if shard_id not in shards.iterators:
                 closed = "EndingSequenceNumber" in shard["SequenceNumberRange"]
-                kind = "TRIM_HORIZON" if from_start or not first_look else "LATEST"
                 if first_look and not from_start and closed:
-                    finished.add(shard_id)
+                    shards.finished.add(shard_id)
                     continue
-                iterators[shard_id] = streams.get_shard_iterator(StreamArn=stream_arn, ShardId=shard_id,
-                                                                 ShardIteratorType=kind)["ShardIterator"]
-            iterator = iterators[shard_id]
-            while iterator:
-                page = streams.get_records(ShardIterator=iterator)
-                yield from page["Records"]
-                iterator = page.get("NextShardIterator")
-                if not page["Records"]:
-                    break
-            iterators[shard_id] = iterator
-            if iterator is None:
-                finished.add(shard_id)
+                shards.begin(shard_id, "TRIM_HORIZON" if from_start or not first_look else "LATEST")
+            yield from shards.read(shard_id)
         first_look = False
         time.sleep(poll_seconds)  # a terminal client polls, as any Streams reader does
+
+
+def list_shards(streams: Any, stream_arn: str) -> list[dict[str, Any]]:
+    """Every shard DescribeStream lists, page after page."""
+    shards: list[dict[str, Any]] = []
+    start = None
+    while True:
+        params = {"StreamArn": stream_arn, **({"ExclusiveStartShardId": start} if start else {})}
+        description = streams.describe_stream(**params)["StreamDescription"]
+        shards += description["Shards"]
+        start = description.get("LastEvaluatedShardId")
+        if not start:
+            return shards
+
+
+class ShardPositions:
+    """Where the reader is in each shard: its iterator, how it began, the last sequence number it yielded."""
+
+    def __init__(self, streams: Any, stream_arn: str) -> None:
+        self.streams, self.stream_arn = streams, stream_arn
+        self.iterators: dict[str, str | None] = {}
+        self.began: dict[str, str] = {}
+        self.last_sequence_number: dict[str, str] = {}
+        self.finished: set[str] = set()
+
+    def begin(self, shard_id: str, kind: str) -> None:
+        self.began[shard_id] = kind
+        self.iterators[shard_id] = self._iterator(shard_id, kind)
+
+    def read(self, shard_id: str) -> Iterator[dict[str, Any]]:
+        """The shard's records from where the reader is, until a page comes back empty (or the shard ends)."""
+        iterator = self.iterators[shard_id]
+        while iterator:
+            try:
+                page = self.streams.get_records(ShardIterator=iterator)
+            except ClientError as error:
+                if error.response["Error"]["Code"] != "ExpiredIteratorException":
+                    raise
+                iterator = self._resumed(shard_id)
+                continue
+            for record in page["Records"]:
+                self.last_sequence_number[shard_id] = record["dynamodb"]["SequenceNumber"]
+                yield record
+            iterator = page.get("NextShardIterator")
+            if not page["Records"]:
+                break
+        self.iterators[shard_id] = iterator
+        if iterator is None:
+            self.finished.add(shard_id)
+
+    def _resumed(self, shard_id: str) -> str:
+        last = self.last_sequence_number.get(shard_id)
+        if last is None:
+            return self._iterator(shard_id, self.began[shard_id])
+        try:
+            return self._iterator(shard_id, "AFTER_SEQUENCE_NUMBER", last)
+        except ClientError as error:  # the records after it were trimmed meanwhile: the oldest still kept
+            if error.response["Error"]["Code"] != "TrimmedDataAccessException":
+                raise
+            return self._iterator(shard_id, "TRIM_HORIZON")
+
+    def _iterator(self, shard_id: str, kind: str, sequence_number: str | None = None) -> str:
+        at = {"SequenceNumber": sequence_number} if sequence_number else {}
+        return self.streams.get_shard_iterator(StreamArn=self.stream_arn, ShardId=shard_id,
+                                               ShardIteratorType=kind, **at)["ShardIterator"]
 
 
 def main(args: argparse.Namespace) -> int:
@@ -71,11 +121,7 @@ def main(args: argparse.Namespace) -> int:
                                     region_name=args.region)
     dynamodb = session.client("dynamodb", endpoint_url=args.endpoint_url)
     streams = session.client("dynamodbstreams", endpoint_url=args.endpoint_url)
-    try:
-        stream_arn = dynamodb.describe_table(TableName=args.table)["Table"].get("LatestStreamArn")
-    except ClientError as error:
-        print(f"eddy tail: {error.response['Error']['Message']}", file=sys.stderr)
-        return 1
+    stream_arn = dynamodb.describe_table(TableName=args.table)["Table"].get("LatestStreamArn")
     if not stream_arn:
         print(f"eddy tail: table {args.table} has no stream", file=sys.stderr)
         return 1

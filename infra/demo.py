@@ -150,10 +150,12 @@ def _aggregate(state_dir: Path, out: Path, args: argparse.Namespace) -> list[str
     """The Spark aggregation job's transform over the orders' change log: one line per (window, counts)."""
     from spark_batch.io import read_change_log
     from spark_batch.jobs.aggregate import transform
+    from spark_batch.jobs import interrupt_as_a_command
     from spark_batch.session import spark_session
 
     # no progress bar: the tour's numbered lines are the output, and a bar would draw across them
     spark = spark_session(args.master, app_name="eddy-demo", config={"spark.ui.showConsoleProgress": "false"})
+    interrupt_as_a_command(verbose=getattr(args, "verbose", False))
     try:
         metrics = transform(read_change_log(spark, state_dir, tables=["orders"]), window_seconds=60, numbers=["amount"])
         rows = metrics.orderBy("table", "window_start").collect()

@@ -21,8 +21,10 @@ import argparse
 import importlib
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
+from .errors import SparkBatchError
 from .jobs import JOBS, add_common_arguments, session_for
 
 
@@ -55,9 +57,24 @@ def register(subparsers: Any) -> None:
     _register_sql(jobs)
 
 
+def require_change_log(state_dir: str) -> None:
+    """A local state directory must exist and hold a change log (`streams/`), or the command would read nothing
+    and say "0 rows": SparkBatchError naming the path instead. A remote one (s3a://...) is Spark's to read."""
+    if "://" in state_dir:
+        return
+    path = Path(state_dir).absolute()
+    if not path.is_dir():
+        raise SparkBatchError(f"state directory {path} does not exist: pass --state-dir with the directory "
+                              f"`eddy serve --state-dir` (or emulate(state_dir=...)) writes")
+    if not (path / "streams").is_dir():
+        raise SparkBatchError(f"state directory {path} holds no change log (no streams/): is it Eddy's state "
+                              f"directory, and has a table there a stream enabled?")
+
+
 def export_command(args: argparse.Namespace) -> int:
     from .export import export_table, parse_time
 
+    require_change_log(args.state_dir)
     spark = session_for(args, "export")
     formats = ("full", "incremental") if args.format == "both" else (args.format,)
     for summary in export_table(spark, args.state_dir, args.table, args.to, formats=formats, scan=args.scan,
@@ -69,6 +86,8 @@ def export_command(args: argparse.Namespace) -> int:
 
 def _job_handler(job: str, module: Any):
     def handler(args: argparse.Namespace) -> int:
+        if not getattr(args, "incremental", None):  # search-index-rebuild reads exports instead with --incremental
+            require_change_log(args.state_dir)
         print(module.run(session_for(args, job), args).line())
         return 0
 
@@ -118,6 +137,8 @@ def _stream_command(args: argparse.Namespace) -> int:
     from .jobs import split_names
     from .table_streams import TableStreams
 
+    if args.action in ("create", "show", "consume"):
+        require_change_log(args.state_dir)
     streams = TableStreams(session_for(args, "stream"), args.state_dir, args.offsets)
     if args.action == "create":
         moment = parse_time(args.at_time)

@@ -34,7 +34,8 @@ _active: "emulate | None" = None
 class emulate(ContextDecorator):
     def __init__(self, *, state_dir: str | os.PathLike[str] | None = None, clock: Clock | None = None,
                  **settings: Any) -> None:
-        """`state_dir`: durable state, kept there and recovered by the next emulate(state_dir=...) (default: temporary)."""
+        """`state_dir`: durable state, kept there and recovered by the next emulate(state_dir=...) (default: temporary);
+        this process owns it until the block ends (StateDirectoryInUseError if another process or block owns it)."""
         self._options = dict(state_dir=state_dir, clock=clock, **settings)
         self.emulator: Emulator | None = None
         self._mock: Any = None

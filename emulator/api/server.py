@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import logging
+import socket
 import threading
 from http import HTTPStatus
 from typing import Any, Callable, Iterable
@@ -89,10 +90,14 @@ class Server:
     def __init__(self, emulator: Emulator, host: str = "127.0.0.1", port: int = 4566, standalone: bool = True) -> None:
         self.emulator = emulator
         self.standalone = standalone
+        # bound here, not by werkzeug, which prints its own words about a busy port and exits: an OSError instead
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        with socket.create_server((host, port), family=family) as listener:
+            self._server: BaseWSGIServer = make_server(host, port, EddyApp(emulator), threaded=True,
+                                                       fd=listener.fileno())
         if standalone:
             moto_bridge.activate(emulator.capture, None, kinesis_observer=emulator.kinesis_observer)
-        self._server: BaseWSGIServer = make_server(host, port, EddyApp(emulator), threaded=True)
-        self.host, self.port = host, self._server.server_port
+        self.host, self.port = host, self._server.port
         self._thread = threading.Thread(target=self._server.serve_forever, name="eddy-server", daemon=True)
 
     @property

@@ -88,7 +88,7 @@ def _shard_id(params: Params, name: str = "ShardId", required: bool = True) -> s
 
 def list_streams(emulator: Emulator, params: Params, caller: Callable[[], tuple[str, str]]) -> Response:
     account_id, region = caller()
-    result = emulator.list_streams(
+    result = emulator.stream_reads.list_streams(
         account_id,
         region,
         table_name=_string(params, "TableName", min_length=3, max_length=255),
@@ -108,7 +108,7 @@ def describe_stream(emulator: Emulator, params: Params, caller: Callable[[], tup
             raise constraint_violation("shardFilter.type", shard_filter.get("Type"),
                                        "Member must satisfy enum value set: [CHILD_SHARDS]")
         parent_shard_id = _shard_id(shard_filter, "ShardId")
-    result = emulator.describe_stream(
+    result = emulator.stream_reads.describe_stream(
         _stream_arn(params),
         limit=_limit(params, maximum=100, default=100),
         exclusive_start_shard_id=_shard_id(params, "ExclusiveStartShardId", required=False),
@@ -138,7 +138,7 @@ def get_shard_iterator(emulator: Emulator, params: Params, caller: Callable[[], 
         sequence_number = int(text)
     elif text is not None:
         raise ValidationException(f"SequenceNumber must not be given with ShardIteratorType {iterator_type.value}")
-    iterator = emulator.get_shard_iterator(stream_arn, shard_id, iterator_type, sequence_number)
+    iterator = emulator.stream_reads.get_shard_iterator(stream_arn, shard_id, iterator_type, sequence_number)
     return json_response({"ShardIterator": iterator})
 
 
@@ -148,7 +148,7 @@ def get_records(emulator: Emulator, params: Params, caller: Callable[[], tuple[s
         raise constraint_violation("shardIterator", None, "Member must not be null")
     if not isinstance(iterator, str):
         raise SerializationException("Unexpected value type for ShardIterator: expected a string")
-    records, next_iterator = emulator.get_records(iterator, limit=_limit(params, maximum=1000, default=1000))
+    records, next_iterator = emulator.stream_reads.get_records(iterator, limit=_limit(params, maximum=1000, default=1000))
     body = b'{"Records":[' + b",".join(records) + b"]"
     if next_iterator is not None:
         body += b',"NextShardIterator":' + json.dumps(next_iterator).encode()

@@ -14,6 +14,10 @@ Each prints one summary line: rows in, rows out and wall time.
 from __future__ import annotations
 
 import argparse
+import logging
+import os
+import signal
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Callable
@@ -74,7 +78,29 @@ def session_for(args: argparse.Namespace, job: str) -> SparkSession:
     from ..session import spark_session
 
     config = dict(item.split("=", 1) for item in args.conf)
-    return spark_session(args.master, app_name=f"eddy {job}", config=config)
+    spark = spark_session(args.master, app_name=f"eddy {job}", config=config)
+    interrupt_as_a_command(verbose=getattr(args, "verbose", False))
+    return spark
+
+
+def interrupt_as_a_command(*, verbose: bool) -> None:
+    """For a command's session: Ctrl-C ends the command at once, as Python's own KeyboardInterrupt (`eddy` answers it
+    in one line, exit 130). PySpark's handler would call the JVM from inside the py4j call the signal interrupted:
+    that reentrant read fails and py4j logs pages of errors. The JVM ignores Ctrl-C and ends with this process."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.default_int_handler if verbose else _quietly_interrupted)
+
+
+def _quietly_interrupted(signum: int, frame: object) -> None:
+    """Ctrl-C: the connection to the JVM is abandoned, so what py4j logs about it from now on (the call the signal
+    interrupted, the sockets it closes at exit, with their tracebacks) is not news."""
+    logging.getLogger("py4j").setLevel(logging.CRITICAL + 1)
+    logging.getLogger().addFilter(_not_from_py4j)  # py4j also logs some of it on the root logger
+    raise KeyboardInterrupt
+
+
+def _not_from_py4j(record: logging.LogRecord) -> bool:
+    return f"{os.sep}py4j{os.sep}" not in record.pathname
 
 
 def job_main(job: str, doc: str, add_arguments: Callable[[argparse.ArgumentParser], None],

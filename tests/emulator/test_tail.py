@@ -7,7 +7,7 @@ import sys
 import threading
 
 from emulator.streams.record_lines import describe
-from tests.conftest import ServerDoor, http_json
+from tests.conftest import ServerDoor, eddy_server, http_json
 
 from .helpers import create_table
 
@@ -49,3 +49,23 @@ def test_tail_follows_across_rollovers_and_splits(server_url):
     assert ["MODIFY", "pk='a'"] in events and ["REMOVE", "pk='b'"] in events
     assert events.index(["INSERT", "pk='a'"]) < events.index(["MODIFY", "pk='a'"])
     assert len(events) == 6 and any("n: 1 -> 2" in line for line in lines)
+
+
+def test_tail_resumes_after_its_iterator_expired_from_the_last_record_it_printed():
+    with eddy_server("--housekeeping-interval", "0", "--in-memory") as (url, _):
+        door = ServerDoor(url)
+        dynamodb = door.client("dynamodb")
+        create_table(dynamodb)
+        tail = subprocess.Popen([sys.executable, "-m", "emulator.cli", "tail", "orders", "--endpoint-url", url,
+                                 "--from-start", "--count", "3"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True)
+        assert tail.stdout.readline().startswith("Following ")
+        dynamodb.put_item(TableName="orders", Item={"pk": {"S": "a"}})
+        first = tail.stdout.readline()
+        door.advance(1000)  # the reader's iterator (15 minutes) expires while it waits
+        dynamodb.put_item(TableName="orders", Item={"pk": {"S": "b"}})
+        dynamodb.put_item(TableName="orders", Item={"pk": {"S": "c"}})
+        out, err = tail.communicate(timeout=60)
+    assert (tail.returncode, err) == (0, "")
+    assert [line.split()[1:3] for line in [first, *out.splitlines()]] == [
+        ["INSERT", "pk='a'"], ["INSERT", "pk='b'"], ["INSERT", "pk='c'"]]

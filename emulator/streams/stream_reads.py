@@ -1,0 +1,90 @@
+"""The DynamoDB Streams API's reads, on the engine's state: ListStreams, DescribeStream, GetShardIterator and
+GetRecords (plain values in and out, AWS's errors as AWSError subclasses; api/streams_api.py is their door)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from emulator.errors import ResourceNotFoundException, TrimmedDataAccessException, ValidationException
+from emulator.streams.iterators import Position, ShardIteratorType
+
+if TYPE_CHECKING:
+    from emulator.engine import Emulator
+
+MAX_RESPONSE_BYTES = 1024 * 1024
+TRIMMED = "The data you are trying to access has been trimmed"
+
+
+class StreamReads:
+    def __init__(self, emulator: Emulator) -> None:
+        self._emulator = emulator
+
+    def list_streams(self, account_id: str, region: str, *, table_name: str | None, limit: int,
+                     exclusive_start_stream_arn: str | None) -> dict[str, Any]:
+        with self._emulator.lock:
+            self._emulator.streams.maintain(self._emulator.clock.now())
+            streams = self._emulator.streams.list(account_id, region, table_name)
+            if exclusive_start_stream_arn is not None:
+                arns = [stream.arn for stream in streams]
+                streams = streams[arns.index(exclusive_start_stream_arn) + 1:] if exclusive_start_stream_arn in arns else []
+            page = streams[:limit]
+            result: dict[str, Any] = {"Streams": [stream.summary() for stream in page]}
+            if len(streams) > limit:
+                result["LastEvaluatedStreamArn"] = page[-1].arn
+            return result
+
+    def describe_stream(self, stream_arn: str, *, limit: int, exclusive_start_shard_id: str | None,
+                        parent_shard_id: str | None) -> dict[str, Any]:
+        with self._emulator.lock:
+            stream = self._emulator._stream(stream_arn)
+            return {"StreamDescription": stream.describe(limit=limit, exclusive_start_shard_id=exclusive_start_shard_id,
+                                                         parent_shard_id=parent_shard_id)}
+
+    def get_shard_iterator(self, stream_arn: str, shard_id: str, iterator_type: ShardIteratorType,
+                           sequence_number: int | None) -> str:
+        with self._emulator.lock:
+            stream = self._emulator._stream(stream_arn)
+            shard = stream.shard(shard_id)
+            if iterator_type is ShardIteratorType.TRIM_HORIZON:
+                position = shard.trimmed_through + 1
+            elif iterator_type is ShardIteratorType.LATEST:
+                position = (self._emulator.sequence_numbers.last if shard.is_open else shard.last_sequence_number) + 1
+            else:
+                if sequence_number is None:
+                    raise ValidationException(f"SequenceNumber is required for ShardIteratorType {iterator_type.value}")
+                if not shard.covers(sequence_number) or sequence_number > self._emulator.sequence_numbers.last:
+                    raise ResourceNotFoundException(
+                        f"Requested resource not found: Sequence number {sequence_number} is not in shard {shard_id}"
+                    )
+                if sequence_number <= shard.trimmed_through:
+                    raise TrimmedDataAccessException(TRIMMED)
+                after = iterator_type is ShardIteratorType.AFTER_SEQUENCE_NUMBER
+                position = sequence_number + 1 if after else sequence_number
+            return self._emulator.iterators.issue(Position(stream.arn, shard.shard_id, position))
+
+    def get_records(self, shard_iterator: str, *, limit: int) -> tuple[list[bytes], str | None]:
+        """The records at an iterator, each already JSON-encoded, and the next iterator (None at a closed shard's end)."""
+        with self._emulator.lock:
+            position = self._emulator.iterators.parse(shard_iterator)
+            stream = self._emulator._stream(position.stream_arn)
+            shard = stream.shard(position.shard_id)
+            self._emulator.read_limits.count(shard.shard_id)
+            if position.sequence_number <= shard.trimmed_through:
+                raise TrimmedDataAccessException(TRIMMED)
+            start = shard.index_at(position.sequence_number)
+            records = shard.records[start:start + limit]
+            view_type, region = stream.view_type, stream.region
+            encoded, size = [], 0
+            for record in records:
+                wire = record.wire(view_type, region)
+                size += len(wire)
+                if encoded and size > MAX_RESPONSE_BYTES:
+                    break
+                encoded.append(wire)
+            if encoded:
+                next_position = records[len(encoded) - 1].sequence_number + 1
+            else:
+                next_position = position.sequence_number
+            if not shard.is_open and start + len(encoded) >= len(shard.records):
+                return encoded, None
+            return encoded, self._emulator.iterators.issue(Position(stream.arn, shard.shard_id, next_position))

@@ -1,0 +1,122 @@
+"""The Spark commands' expected failures as one line (a state directory that is not one, Java missing, Ctrl-C during
+a job), and the readers of a state directory working beside the server that owns it, writing nothing there."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import boto3
+
+from emulator.cli import main
+from spark_batch import io
+from spark_batch.table_streams import TableStreams
+from tests.conftest import ServerDoor, eddy_server
+from tests.emulator.helpers import create_table
+from tests.emulator.storage.test_ownership import tree
+
+from .segments import ChangeLog, insert
+from .test_jobs import key, order
+
+
+def test_a_state_directory_that_does_not_exist_or_holds_no_change_log_is_named(tmp_path: Path, capsys,
+                                                                                 monkeypatch) -> None:
+    missing = tmp_path / "does" / "not" / "exist"
+    assert main(["spark", "aggregate", "--state-dir", str(missing), "--out", str(tmp_path / "out")]) == 1
+    assert capsys.readouterr().err == (
+        f"eddy spark aggregate: state directory {missing} does not exist: pass --state-dir with the directory "
+        f"`eddy serve --state-dir` (or emulate(state_dir=...)) writes\n")
+    monkeypatch.chdir(tmp_path)  # the default, .eddy, from a directory without one
+    assert main(["spark", "ttl-archive", "--out", str(tmp_path / "out")]) == 1
+    assert capsys.readouterr().err.startswith(f"eddy spark ttl-archive: state directory {tmp_path / '.eddy'} does "
+                                              f"not exist: ")
+    (tmp_path / "empty").mkdir()
+    assert main(["export", "--table", "orders", "--to", str(tmp_path / "out"), "--state-dir", "empty"]) == 1
+    assert capsys.readouterr().err == (
+        f"eddy export: state directory {tmp_path / 'empty'} holds no change log (no streams/): is it Eddy's state "
+        f"directory, and has a table there a stream enabled?\n")
+    assert main(["spark", "stream", "create", "s", "--table", "orders", "--state-dir", "empty",
+                 "--offsets", "offsets"]) == 1
+    assert "holds no change log" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists() and not (tmp_path / "offsets").exists()
+
+
+def test_java_missing_is_one_line_before_spark_says_anything(tmp_path: Path) -> None:
+    ChangeLog(tmp_path / "state", "orders").commit(1, "2025-05-01 10:00:05.000",
+                                                   insert(order("o1", "10", "c1"), key("o1")))
+    env = {name: value for name, value in os.environ.items() if name != "JAVA_HOME"}
+    env["PATH"] = str(Path(sys.executable).parent)  # this interpreter, and no `java`
+    result = subprocess.run([sys.executable, "-m", "emulator.cli", "spark", "aggregate", "--state-dir",
+                             str(tmp_path / "state"), "--out", str(tmp_path / "out")],
+                            capture_output=True, text=True, timeout=120, env=env)
+    assert result.returncode == 1
+    assert len(result.stderr.splitlines()) == 1
+    assert result.stderr.startswith("eddy spark aggregate: ") and "Java" in result.stderr
+    assert result.stdout == ""
+
+
+def test_ctrl_c_during_a_spark_job_is_one_line_and_status_130(tmp_path: Path) -> None:
+    orders = ChangeLog(tmp_path / "state", "orders")
+    for minute in range(15):  # enough work that the job is still running when Ctrl-C comes
+        orders.commit(minute + 1, f"2025-05-01 10:{minute:02d}:05.000",
+                      *(insert(order(f"o{minute}-{n}", str(n), f"c{n % 7}"), key(f"o{minute}-{n}"))
+                        for n in range(2000)))
+    job = subprocess.Popen([sys.executable, "-m", "emulator.cli", "spark", "aggregate", "--state-dir",
+                            str(tmp_path / "state"), "--out", str(tmp_path / "out"), "--numbers", "amount",
+                            "--group-by", "customer", "--conf", "spark.ui.showConsoleProgress=true"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    stderr = bytearray()
+    running = threading.Event()
+
+    def read_stderr() -> None:
+        while chunk := job.stderr.read1(4096):
+            stderr.extend(chunk)
+            if b"[Stage " in stderr:  # Spark's console progress: a stage of the job is running
+                running.set()
+        running.set()
+
+    reader = threading.Thread(target=read_stderr, daemon=True)
+    reader.start()
+    assert running.wait(timeout=300)
+    os.killpg(job.pid, signal.SIGINT)  # what Ctrl-C in a terminal does: the whole foreground group gets it
+    stdout = job.stdout.read()
+    assert job.wait(timeout=120) == 130
+    reader.join(timeout=30)
+    lines = [line for line in stderr.decode().replace("\r", "\n").splitlines()
+             if line.strip() and not line.startswith("[Stage ")]
+    assert lines[-1] == "eddy spark aggregate: interrupted"
+    assert not [line for line in lines if "py4j" in line or "Traceback" in line or "ERROR" in line]
+    assert stdout == b""
+
+
+def test_readers_keep_working_beside_the_server_that_owns_the_directory(spark, tmp_path: Path) -> None:
+    state_dir = tmp_path / "S"
+    with eddy_server("--housekeeping-interval", "0", "--state-dir", str(state_dir)) as (url, _):
+        dynamodb = ServerDoor(url).client("dynamodb")
+        create_table(dynamodb)
+        for pk in ("a", "b", "c"):
+            dynamodb.put_item(TableName="orders", Item={"pk": {"S": pk}, "amount": {"N": "1"}})
+        files = tree(state_dir)
+
+        log = io.read_change_log(spark, str(state_dir), tables=["orders"])
+        assert sorted(json.loads(row["keys"])["pk"]["S"] for row in log.select("keys").collect()) == ["a", "b", "c"]
+        streams = TableStreams(spark, str(state_dir), str(tmp_path / "offsets"))
+        streams.create("changes", "orders", at_version=0)
+        assert streams.get("changes").read().count() == 3
+        tail = subprocess.run([sys.executable, "-m", "emulator.cli", "tail", "orders", "--endpoint-url", url,
+                               "--from-start", "--count", "3"], capture_output=True, text=True, timeout=120)
+        assert tail.returncode == 0 and len(tail.stdout.splitlines()) == 4
+        aggregate = subprocess.run([sys.executable, "-m", "emulator.cli", "spark", "aggregate", "--state-dir",
+                                    str(state_dir), "--out", str(tmp_path / "metrics")],
+                                   capture_output=True, text=True, timeout=300)
+        assert aggregate.returncode == 0 and aggregate.stdout.startswith("aggregate: 3 rows in, ")
+
+        assert tree(state_dir) == files  # the readers wrote nothing there
+        dynamodb.put_item(TableName="orders", Item={"pk": {"S": "d"}})  # and the owner goes on writing
+        assert boto3.client("dynamodb", region_name="us-east-1", endpoint_url=url).scan(
+            TableName="orders")["Count"] == 4
