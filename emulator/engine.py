@@ -44,6 +44,7 @@ from emulator.global_tables.replication import Replication
 from emulator.triggers.triggers import Triggers
 from emulator.storage.ownership import Ownership
 from emulator.storage.persistence import NoPersistence, Persistence
+from emulator.service_journal import ServiceJournal
 
 DEFAULT_ACCOUNT_ID = "123456789012"
 DEFAULT_REGION = "us-east-1"
@@ -91,6 +92,8 @@ class Emulator:
         self.clock.on_advance(self._clock_moved)
         #: what the doors hand moto_bridge.activate: moto's Kinesis notifies pollers through it
         self.kinesis_observer = Observer(self.activity, self.clock.now, self.persistence)
+        #: every request that changes one of moto's services, run in its moment and written down
+        self.services = ServiceJournal(self)
         self._init_state()
 
     def _init_state(self) -> None:
@@ -172,6 +175,7 @@ class Emulator:
         with self.lock:
             self.persistence.close()
             self.streams.close()
+        self.services.close()
         if self._owns_state_dir:
             shutil.rmtree(self.state_dir, ignore_errors=True)
         if self.ownership is not None:

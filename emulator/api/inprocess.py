@@ -60,7 +60,7 @@ class emulate(ContextDecorator):
             self._mock.stop()
             raise
         moto_bridge.activate(emulator.capture, functools.partial(router.route, emulator), router.claims,
-                             kinesis_observer=emulator.kinesis_observer)
+                             kinesis_observer=emulator.kinesis_observer, journal=emulator.services)
         emulator.invoker.before_worker_start = self._start_loopback_server
         emulator.start()
         self.emulator, _active = emulator, self

@@ -24,6 +24,7 @@ from emulator.api import router
 from emulator.engine import Emulator
 from emulator.errors import UnknownOperationException, no_such_path
 from emulator.messages import Request, Response, error_response
+from emulator.moto_seam.service_requests import Seen, wsgi_request
 
 log = logging.getLogger("eddy")
 
@@ -44,9 +45,14 @@ class EddyApp:
             environ["wsgi.input"] = io.BytesIO(body)
             environ["CONTENT_LENGTH"] = str(len(body))
             environ.pop("HTTP_TRANSFER_ENCODING", None)
-            answered = self._moto(environ, start_response, request)
+            seen = Seen(request.method, request.url, request.header("X-Amz-Target", ""),
+                        request.header("Authorization", ""), request.header("Content-Type", ""))
+            answered = self.emulator.services.run(seen, "wsgi", lambda: wsgi_request(environ), body,
+                                                  lambda: self._moto(environ, request),
+                                                  lambda answer: None if answer is None else int(answer[0][:3]))
             if answered is not None:
-                return answered
+                start_response(answered[0], answered[1])
+                return [answered[2]]
             response = self._not_served(request)
         headers = [(k, v) for k, v in response.headers.items() if k.lower() != "content-length"]
         headers.append(("Content-Length", str(len(response.body))))
@@ -61,8 +67,8 @@ class EddyApp:
             return error_response(UnknownOperationException(f"{target} is not an operation Eddy serves"))
         return error_response(no_such_path(request.method, request.path))
 
-    def _moto(self, environ: dict[str, Any], start_response: Callable[..., Any], request: Request) -> list[bytes] | None:
-        """moto's answer, passed on; None when moto failed (5xx: no backend for the request, or a crash)."""
+    def _moto(self, environ: dict[str, Any], request: Request) -> tuple[str, list[tuple[str, str]], bytes] | None:
+        """moto's answer (status line, headers, body); None when moto failed (5xx: no backend, or a crash)."""
         answer: dict[str, Any] = {}
 
         def hold(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> None:
@@ -76,8 +82,7 @@ class EddyApp:
         if int(answer["status"][:3]) >= 500:
             log.error("moto answered %s to %s %s", answer["status"], request.method, request.url)
             return None
-        start_response(answer["status"], answer["headers"])
-        return [body]
+        return answer["status"], answer["headers"], body
 
 
 class Server:

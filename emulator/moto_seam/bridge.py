@@ -7,8 +7,9 @@ so that a moto upgrade that moves them fails loudly:
   - `Table.stream_shard`: moto calls `table.stream_shard.add(old_item, new_item)` on every item it stores
     or removes. Eddy replaces the attribute with a property that hands each call to change capture and
     never lets moto build its own StreamShard.
-  - `BotocoreStubber.process_request`: moto's in-process hook into botocore. Eddy's router sees every
-    request first (DynamoDB, DynamoDB Streams on any host, /_eddy/), the rest goes on to moto.
+  - `BotocoreStubber.process_request` (botocore_hook.py): moto's in-process hook into botocore. Eddy's router
+    sees every request first (DynamoDB, DynamoDB Streams on any host, /_eddy/), the rest goes on to moto
+    through the services' journal.
   - `DynamoHandler`: moto's DynamoDB API, called with a request Eddy has already read.
   - `Item.eddy_image`: Eddy keeps on each of moto's items the image its last write left (see `_IMAGE`).
   - `UpdateExpressionFunctionEvaluator.get_list_from_ddb_typed_value`: a list_append operand that names no
@@ -37,8 +38,6 @@ import zlib
 from functools import partial
 from typing import Any, Callable, Iterator
 
-from botocore.awsrequest import AWSPreparedRequest
-from moto.core.botocore_stubber import BotocoreStubber
 from moto.core.request import Request as MotoRequest
 from moto.dynamodb.comparisons import FuncSize
 from moto.dynamodb.exceptions import MockValidationException
@@ -52,7 +51,7 @@ from moto.kinesis.exceptions import StreamNotFoundError
 from moto.kinesis.models import kinesis_backends
 from werkzeug.exceptions import HTTPException
 
-from emulator.moto_seam import fixes as moto_fixes, speedups as moto_speedups
+from emulator.moto_seam import botocore_hook, fixes as moto_fixes, speedups as moto_speedups
 from emulator.errors import ResourceNotFoundException
 from emulator.messages import Request, Response
 from emulator.streams.capture import Capture, Touch
@@ -63,24 +62,22 @@ from emulator.streams.records import Image
 _capture: Capture | None = None
 #: told (with `now()` and the `activity` condition) of every record put on, and every reshard of, moto's Kinesis
 _kinesis_observer: Any = None
-_router: Callable[[Request], Response | None] | None = None
-_claims: Callable[[Request], bool] = lambda request: False
 
 
 def activate(capture: Capture, router: Callable[[Request], Response | None] | None = None,
-             claims: Callable[[Request], bool] | None = None, kinesis_observer: Any = None) -> None:
+             claims: Callable[[Request], bool] | None = None, kinesis_observer: Any = None, journal: Any = None) -> None:
     """Report moto's item writes to `capture`; in-process, send requests that `claims` accepts to `router` first."""
-    global _capture, _router, _claims, _kinesis_observer
-    _capture, _router, _kinesis_observer = capture, router, kinesis_observer
-    if claims is not None:
-        _claims = claims
+    global _capture, _kinesis_observer
+    _capture, _kinesis_observer = capture, kinesis_observer
+    botocore_hook.route_through(router, claims, journal)
     moto_speedups.install()
     moto_fixes.install()
 
 
 def deactivate() -> None:
-    global _capture, _router, _kinesis_observer
-    _capture, _router, _kinesis_observer = None, None, None
+    global _capture, _kinesis_observer
+    _capture, _kinesis_observer = None, None
+    botocore_hook.route_through(None, None, None)
     moto_speedups.uninstall()  # plain moto in this process is moto again
     moto_fixes.uninstall()
 
@@ -322,29 +319,6 @@ def _json_default(value: Any) -> Any:
     if isinstance(value, (bytes, bytearray)):
         return base64.b64encode(value).decode()
     raise TypeError(f"not JSON serialisable: {type(value).__name__}")
-
-
-# -- the in-process door: moto's hook into botocore, with Eddy's router first -------------------------
-
-_original_process_request = BotocoreStubber.process_request
-
-
-def _process_request(self: BotocoreStubber, request: AWSPreparedRequest) -> Any:
-    router = _router
-    if router is not None:
-        ours = Request(request.method, request.url, dict(request.headers.items()))
-        if _claims(ours):  # decided before the body is read, so moto still gets an unread body otherwise
-            body = request.body
-            if hasattr(body, "read"):
-                body = body.read()
-            ours.body = (body.encode() if isinstance(body, str) else body) or b""
-            response = router(ours)
-            if response is not None:
-                return response.status, response.headers, response.body
-    return _original_process_request(self, request)
-
-
-BotocoreStubber.process_request = _process_request  # type: ignore[method-assign]
 
 
 # -- list_append over an attribute that does not exist: AWS's ValidationException, not moto's AssertionError --

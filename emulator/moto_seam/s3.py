@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from moto.s3.models import S3Backend
+from moto.s3.models import FakeDeleteMarker, S3Backend
 
 from emulator.objects.object_changes import ObjectChanges, ObjectImage
 
@@ -32,7 +32,7 @@ def deactivate() -> None:
 def _image(backend: S3Backend, bucket_name: str, key_name: str) -> ObjectImage | None:
     bucket = backend.buckets.get(bucket_name)
     key = bucket.keys.get(key_name) if bucket is not None else None
-    if key is None or getattr(key, "is_delete_marker", False):
+    if key is None or isinstance(key, FakeDeleteMarker):  # a versioned bucket's delete leaves a marker
         return None
     return {"key": key_name, "size": key.size, "etag": key.etag.strip('"'), "last_modified_time": key.last_modified_ISO8601}
 

@@ -10,6 +10,9 @@ Two kinds of files under the state directory, besides the change-log segments an
     stop. Log generations before the newest snapshot are deleted, so recovery replays only what came after
     it, and the directory does not grow without bound.
 
+moto's services (S3, SQS, SNS, layers, IAM, ...) are kept the same way: each request that changed one is a log
+entry (service_journal.py, bodies as files: service_log.py), and a snapshot folds their state in.
+
 Recovery loads the newest snapshot, replays the log after it, then reads each shard's segment files back,
 keeping exactly the records whose commits reached the log (a torn or unacknowledged tail is cut off).
 A corrupt snapshot, or a corrupt line anywhere but at the end of a file, stops start-up with
@@ -37,10 +40,12 @@ from emulator.storage.snapshots import (
     snapshot_entries,
     write_snapshot,
 )
+from emulator.storage.service_log import ServiceLog
 from emulator.storage.wal import CorruptStateError, WriteAheadLog, read_entries
 from emulator.streams.records import LoggedRecord, compact_json, image_json
 from emulator.streams.shards import Shard
-from emulator.streams.stream import Stream, StreamObserver
+from emulator.storage.state_observer import NoPersistence
+from emulator.streams.stream import Stream
 
 if TYPE_CHECKING:
     from emulator.engine import Emulator
@@ -49,55 +54,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("eddy")
 
 TableKey = tuple[str, str, str]
-
-
-class NoPersistence(StreamObserver):
-    """In-memory mode: nothing is written down, nothing recovered."""
-
-    durable = False
-
-    def table_request(self, account_id: str, region: str, target: str, body: dict[str, Any]) -> None:
-        """A DynamoDB request changed a table's definition."""
-
-    def commit(self, table: TableKey, version: int, now: float, changes: list[Any], by_ttl: bool,
-               last_sequence_number: int | None) -> None:
-        """A commit changed items."""
-
-    def clock(self, offset: float) -> None:
-        """The clock moved."""
-
-    def function_saved(self, function: Function) -> None:
-        """A function was created or changed."""
-
-    def function_deleted(self, function: Function) -> None:
-        """A function was deleted."""
-
-    def mapping_saved(self, mapping: "EventSourceMapping", start_position: int) -> None:
-        """An event source mapping was created or changed."""
-
-    def mapping_deleted(self, uuid: str) -> None:
-        """An event source mapping was deleted."""
-
-    def kinesis_stream_changed(self, stream: Any) -> None:
-        """A Kinesis data stream was created, resharded or had its retention changed."""
-
-    def kinesis_record_put(self, stream: Any, shard: Any, record: Any) -> None:
-        """A record was put on a Kinesis data stream."""
-
-    def kinesis_stream_deleted(self, stream: Any) -> None:
-        """A Kinesis data stream was deleted."""
-
-    def kinesis_destinations_saved(self, table: TableKey, destinations: list[dict[str, Any]]) -> None:
-        """A table's Kinesis streaming destinations changed."""
-
-    def recover(self) -> None:
-        """Nothing to recover."""
-
-    def close(self) -> None:
-        """Nothing to close."""
-
-    def reset(self) -> None:
-        """Nothing to forget."""
 
 
 class Persistence(NoPersistence):
@@ -109,6 +65,8 @@ class Persistence(NoPersistence):
         self.wal = WriteAheadLog(directory / "wal", fsync=fsync)
         self.snapshot_directory = directory / "snapshots"
         self.snapshot_every = snapshot_every
+        #: moto's services: request bodies as files, their state in snapshots
+        self.services = ServiceLog(directory, fsync=fsync)
         #: the DynamoDB requests that made each live table's definition, replayed to rebuild it
         self.ddl: dict[TableKey, list[dict[str, Any]]] = {}
         self._replaying = False
@@ -191,15 +149,21 @@ class Persistence(NoPersistence):
     def kinesis_destinations_saved(self, table: TableKey, destinations: list[dict[str, Any]]) -> None:
         self._log({"op": "kinesis_destinations", "table": list(table), "destinations": destinations})
 
+    def service_request(self, fields: dict[str, Any], body: bytes) -> None:
+        if not self._replaying:
+            self._log(self.services.entry(fields, body))
+
     # -- snapshots -----------------------------------------------------------------------------------------
 
     def snapshot(self) -> Path:
         """Write the whole state down, then start a new log generation and drop the old ones."""
         generation = self.wal.generation + 1
+        services = self.services.write(generation)
         path = write_snapshot(self.snapshot_directory, generation,
-                              snapshot_entries(self.emulator, generation, self.ddl, self.directory))
+                              [*snapshot_entries(self.emulator, generation, self.ddl, self.directory), services])
         self.wal.open(generation)
         self.wal.delete_before(generation)
+        self.services.collect(services)
         return path
 
     # -- recovery ------------------------------------------------------------------------------------------
@@ -267,6 +231,8 @@ class Persistence(NoPersistence):
                 registry.latest[(stream.account_id, stream.region, stream.table_name)] = stream
         elif kind in ("function", "mapping", "kinesis_stream", "kinesis_destinations"):
             self._apply({"op": kind, **{k: v for k, v in entry.items() if k != "kind"}})
+        elif kind == "services":
+            self.services.read(entry)
         elif kind == "kinesis_records":
             for record in entry["records"]:
                 kinesis_state.restore_record(entry["stream"], record)
@@ -322,6 +288,8 @@ class Persistence(NoPersistence):
             kinesis_state.delete_stream(entry["stream"])
         elif op == "kinesis_destinations":
             emulator.kinesis.restore(tuple(entry["table"]), entry["destinations"])
+        elif op == "request":
+            emulator.services.replay(entry, self.services.body_of(entry))
         else:
             raise CorruptStateError(f"{self.wal.directory}: unknown log entry {op!r}")
 
@@ -374,6 +342,7 @@ class Persistence(NoPersistence):
         self.wal.close()
         shutil.rmtree(self.wal.directory, ignore_errors=True)
         shutil.rmtree(self.snapshot_directory, ignore_errors=True)
+        self.services.reset()
         self.ddl.clear()
         self._confirmed = 0
         self.wal.open(0)

@@ -13,7 +13,7 @@ from moto.dynamodb.models.table import Table
 from moto.dynamodb.parsing.validators import UpdateExpressionFunctionEvaluator
 from moto.dynamodb.responses import DynamoHandler
 
-from emulator.moto_seam import bridge as moto_bridge
+from emulator.moto_seam import botocore_hook, bridge as moto_bridge
 from tests.emulator.helpers import create_table
 
 
@@ -30,7 +30,7 @@ def test_moto_reports_every_item_write_to_stream_shard():
 
 def test_the_patches_are_in_place():
     assert isinstance(Table.__dict__["stream_shard"], property)
-    assert BotocoreStubber.process_request is moto_bridge._process_request
+    assert BotocoreStubber.process_request is botocore_hook._process_request
     assert callable(DynamoHandler.setup_class) and callable(DynamoHandler.call_action)
     assert UpdateExpressionFunctionEvaluator.get_list_from_ddb_typed_value.__func__ is moto_bridge._list_operand
 

@@ -1,0 +1,68 @@
+"""The in-process door's hook into moto: `BotocoreStubber.process_request`, where every boto3 call of the
+process arrives while emulate() is active.
+
+Eddy's router sees each request first (DynamoDB, DynamoDB Streams on any host, /_eddy/, Lambda functions and
+mappings); the rest goes on to moto, through the services' journal (service_journal.py) when an emulator is
+active, so what a request changes in S3, SQS, SNS, ... is written down as the server door writes it down.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from botocore.awsrequest import AWSPreparedRequest
+from moto.core.botocore_stubber import BotocoreStubber
+
+from emulator.messages import Request, Response
+from emulator.moto_seam.service_requests import Seen, botocore_request, original_process_request
+
+_router: Callable[[Request], Response | None] | None = None
+_claims: Callable[[Request], bool] = lambda request: False
+_journal: Any = None
+
+
+def route_through(router: Callable[[Request], Response | None] | None, claims: Callable[[Request], bool] | None,
+                  journal: Any) -> None:
+    """Send requests `claims` accepts to `router`, the others to moto through `journal` (None: straight)."""
+    global _router, _claims, _journal
+    _router, _journal = router, journal
+    if claims is not None:
+        _claims = claims
+
+
+def _body(request: AWSPreparedRequest) -> bytes:
+    """The request's body read once, and left on the request as bytes for whoever reads it next."""
+    body = request.body
+    if hasattr(body, "read"):
+        body = body.read()
+    body = (body.encode() if isinstance(body, str) else body) or b""
+    request.body = body
+    return body
+
+
+def _process_request(self: BotocoreStubber, request: AWSPreparedRequest) -> Any:
+    router = _router
+    if router is not None:
+        ours = Request(request.method, request.url, dict(request.headers.items()))
+        if _claims(ours):  # decided before the body is read, so moto still gets an unread body otherwise
+            ours.body = _body(request)
+            response = router(ours)
+            if response is not None:
+                return response.status, response.headers, response.body
+    journal = _journal
+    if journal is None:
+        return original_process_request(self, request)
+    headers = request.headers
+    seen = Seen(request.method, request.url, _text(headers.get("X-Amz-Target")), _text(headers.get("Authorization")),
+                _text(headers.get("Content-Type")))
+    body = b"" if request.method.upper() in ("GET", "HEAD") else _body(request)
+    return journal.run(seen, "botocore", lambda: botocore_request(request), body,
+                       lambda: original_process_request(self, request),
+                       lambda answer: None if answer is None else int(answer[0]))
+
+
+def _text(value: Any) -> str:
+    return value.decode("latin-1") if isinstance(value, bytes) else (value or "")
+
+
+BotocoreStubber.process_request = _process_request  # type: ignore[method-assign]

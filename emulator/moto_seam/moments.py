@@ -1,0 +1,169 @@
+"""A request's moment: the one instant and the one random stream a request to moto's services runs in.
+
+A request that changes one of moto's services (S3, SQS, SNS, Lambda layers, IAM, ...) runs inside a moment:
+every id moto draws (message ids, receipt handles, subscription ARNs, version ids, upload ids) comes from a
+random generator seeded by the moment's seed, and every time moto reads (LastModified, SentTimestamp, visibility,
+delays, deduplication windows) is the moment's instant on the emulator's clock. The journal logs the seed and
+the instant with the request, so replaying it (storage recovery) draws the same ids at the same time: the
+state after a restart is exactly the state before it.
+
+Outside a moment, moto's time is still the emulator's clock (`activate`), so a virtual clock moves SQS
+visibility and delays as it moves stream retention. What this module changes in moto, each pinned by a test:
+  - MotoRandom (moto's one source of ids): `random` and `getrandbits` draw from the moment's generator;
+  - moto.core.utils.utcnow (every moto clock read, whatever name a module imported it under): its code;
+  - FakeBucket's creation date and FakeMultipart's upload id (moto's two reads that bypass the above);
+  - SQSBackend.receive_message: a long poll waits with the journal's lock released, and each attempt runs
+    at its own instant (the moment is moved on); a replayed receive does not wait at all.
+"""
+
+from __future__ import annotations
+
+import base64
+import threading
+import time
+from datetime import datetime, timezone
+from random import Random
+from typing import Any, Callable
+
+import moto.core.utils as moto_utils
+from moto.moto_api._internal import mock_random
+from moto.s3.models import UPLOAD_ID_BYTES, FakeBucket, FakeMultipart
+from moto.sqs.models import SQSBackend
+
+
+class Moment:
+    """One request's instant (seconds since the epoch) and random generator."""
+
+    __slots__ = ("seed", "now", "replaying", "random")
+
+    def __init__(self, seed: int, now: float, replaying: bool = False) -> None:
+        self.seed, self.now, self.replaying = seed, now, replaying
+        self.random = Random(seed)
+
+    def move_to(self, now: float) -> None:
+        """Start over at `now` (a long poll's next attempt): the same seed, so a replay draws what it drew."""
+        self.now = now
+        self.random = Random(self.seed)
+
+
+_local = threading.local()
+#: the emulator's clock while Eddy is active (None: moto's own, the computer's)
+_clock: Callable[[], float] | None = None
+#: waits for another request to change moto's services (the journal's condition); given by activate
+_wait_for_change: Callable[[float], None] | None = None
+_installed = False
+
+
+def current() -> Moment | None:
+    return getattr(_local, "moment", None)
+
+
+def begin(seed: int, now: float, replaying: bool = False) -> Moment:
+    moment = Moment(seed, now, replaying)
+    _local.moment = moment
+    return moment
+
+
+def end() -> None:
+    _local.moment = None
+
+
+def now() -> float:
+    """moto's time: the moment's instant, else the emulator's clock, else the computer's."""
+    moment = current()
+    if moment is not None:
+        return moment.now
+    return _clock() if _clock is not None else time.time()
+
+
+def activate(clock: Callable[[], float], wait_for_change: Callable[[float], None]) -> None:
+    global _clock, _wait_for_change
+    _install()
+    _clock, _wait_for_change = clock, wait_for_change
+
+
+def deactivate() -> None:
+    global _clock, _wait_for_change
+    _clock, _wait_for_change = None, None
+
+
+# -- the patches ----------------------------------------------------------------------------------------
+
+_shared_random, _shared_getrandbits = mock_random.random, mock_random.getrandbits
+
+
+def _random() -> float:
+    moment = current()
+    return moment.random.random() if moment is not None else _shared_random()
+
+
+def _getrandbits(bits: int) -> int:
+    moment = current()
+    return moment.random.getrandbits(bits) if moment is not None else _shared_getrandbits(bits)
+
+
+def _utcnow() -> datetime:
+    return datetime.fromtimestamp(now(), timezone.utc).replace(tzinfo=None)
+
+
+def _eddy_utcnow() -> Any:  # its code becomes moto.core.utils.utcnow's: the names resolve in that module
+    return _eddy_moment_utcnow()  # type: ignore[name-defined]  # noqa: F821
+
+
+_original_utcnow_code = moto_utils.utcnow.__code__
+_original_bucket_init, _original_multipart_init = FakeBucket.__init__, FakeMultipart.__init__
+_original_receive = SQSBackend.receive_message
+
+
+def _bucket_init(self: FakeBucket, *args: Any, **kwargs: Any) -> None:
+    _original_bucket_init(self, *args, **kwargs)
+    self.creation_date = datetime.fromtimestamp(now(), timezone.utc)
+
+
+def _multipart_init(self: FakeMultipart, *args: Any, **kwargs: Any) -> None:
+    _original_multipart_init(self, *args, **kwargs)
+    drawn = mock_random.getrandbits(UPLOAD_ID_BYTES * 8).to_bytes(UPLOAD_ID_BYTES, "little")
+    self.id = base64.b64encode(drawn).decode().replace("=", "").replace("+", "").replace("/", "")
+
+
+def _receive_message(self: SQSBackend, queue_name: str, count: int, wait_seconds_timeout: int,
+                     visibility_timeout: int, message_attribute_names: list[str] | None = None) -> Any:
+    """moto's receive, one attempt at a time: between attempts the journal's lock is released (other requests
+    send, delete, change visibility) and the next attempt runs at its own instant. The deadline is the
+    computer's: a client's long poll lasts its seconds even when the emulator's clock stands still."""
+    moment, wait_for_change = current(), _wait_for_change
+    if moment is None or wait_for_change is None or moment.replaying:
+        wait = 0 if moment is not None and moment.replaying else wait_seconds_timeout
+        return _original_receive(self, queue_name, count, wait, visibility_timeout, message_attribute_names)
+    deadline = time.monotonic() + wait_seconds_timeout
+    while True:
+        result = _original_receive(self, queue_name, count, 0, visibility_timeout, message_attribute_names)
+        remaining = deadline - time.monotonic()
+        if result or remaining <= 0:
+            return result
+        wait_for_change(min(remaining, 1.0))  # a change wakes it; a message becoming visible is seen within 1 s
+        moment.move_to(now=_clock() if _clock is not None else time.time())
+
+
+def _install() -> None:
+    global _installed
+    if _installed:
+        return
+    _installed = True
+    mock_random.random, mock_random.getrandbits = _random, _getrandbits
+    moto_utils._eddy_moment_utcnow = _utcnow
+    moto_utils.utcnow.__code__ = _eddy_utcnow.__code__
+    FakeBucket.__init__, FakeMultipart.__init__ = _bucket_init, _multipart_init
+    SQSBackend.receive_message = _receive_message
+
+
+def uninstall() -> None:
+    """moto as it was (the seam tests compare with it)."""
+    global _installed
+    if not _installed:
+        return
+    _installed = False
+    del mock_random.random, mock_random.getrandbits
+    moto_utils.utcnow.__code__ = _original_utcnow_code
+    FakeBucket.__init__, FakeMultipart.__init__ = _original_bucket_init, _original_multipart_init
+    SQSBackend.receive_message = _original_receive

@@ -1,0 +1,89 @@
+"""The journal of moto's services: every request that changed S3, SQS, SNS, Lambda layers, IAM, tags, ... kept.
+
+One mechanism for every service moto serves (and every one it serves next): both front doors hand the requests
+the router does not claim to `run`, which
+  - lets reads through as they are (GET, HEAD, and operations named Get..., List..., Describe..., Head...);
+  - runs a request that may change state one at a time, under the emulator's lock, inside a moment
+    (moto_seam/moments.py: one instant on the emulator's clock, one seeded random stream for moto's ids);
+  - when moto accepted it (2xx), writes it to the write-ahead log (seed, instant, the request as it came and
+    its body) before the client hears the answer; persistence folds the services into snapshots.
+Recovery hands each logged request back to `replay`, which runs it through the same path of moto in the
+same moment: the same ids, timestamps, receipt handles, visibility and receive counts as before.
+
+DynamoDB, DynamoDB Streams and Kinesis are not journaled here: Eddy logs them as changes (storage/).
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from typing import TYPE_CHECKING, Any, Callable
+from urllib.parse import urlsplit
+
+from emulator.moto_seam import moments, service_requests
+from emulator.moto_seam.service_requests import Seen
+from emulator.moto_seam.service_state import EDDY_OWNED
+from emulator.storage.wal import CorruptStateError
+
+if TYPE_CHECKING:
+    from emulator.engine import Emulator
+
+#: operations that only read (S3, SQS, SNS, IAM, Lambda, STS, ... name theirs so)
+READ_PREFIXES = ("Get", "List", "Describe", "Head", "Lookup", "Search")
+_seeds = random.SystemRandom()
+
+
+class ServiceJournal:
+    def __init__(self, emulator: "Emulator") -> None:
+        self.emulator = emulator
+        #: notified whenever a request changed moto's services (a long poll waits on it)
+        self.changed = threading.Condition(emulator.lock)
+        moments.activate(emulator.clock.now, self.changed.wait)
+
+    def close(self) -> None:
+        moments.deactivate()
+
+    @staticmethod
+    def may_change(seen: Seen, body: bytes) -> bool:
+        if seen.method.upper() in ("GET", "HEAD", "OPTIONS") or urlsplit(seen.url).path.startswith("/moto-api/"):
+            return False
+        if service_requests.service_of(seen.authorization, seen.url) in EDDY_OWNED:
+            return False
+        operation = service_requests.operation_of(seen.method, seen.target, seen.url, seen.content_type, body)
+        return not (operation and operation.startswith(READ_PREFIXES))
+
+    def run(self, seen: Seen, via: str, request: Callable[[], dict[str, Any]], body: bytes,
+            call: Callable[[], Any], status_of: Callable[[Any], int | None]) -> Any:
+        """moto's answer to a request (`call`), journaled when it may change state and moto accepted it.
+
+        `request` gives the request as the `via` path replays it (service_requests.py)."""
+        if not self.may_change(seen, body):
+            return call()
+        with self.changed:
+            moment = moments.begin(_seeds.getrandbits(63), self.emulator.clock.now())
+            try:
+                answer = call()
+            finally:
+                moments.end()
+            status = status_of(answer)
+            if status is not None and 200 <= status < 300:
+                service = service_requests.service_of(seen.authorization, seen.url)
+                self.emulator.persistence.service_request(
+                    {"service": service, "via": via, "seed": moment.seed, "ts": moment.now, "request": request()}, body)
+            self.changed.notify_all()
+        return answer
+
+    def replay(self, entry: dict[str, Any], body: bytes) -> None:
+        """A logged request run again (recovery): its moment, its path, nothing waited for."""
+        moments.begin(entry["seed"], entry["ts"], replaying=True)
+        try:
+            status = service_requests.replay(entry["via"], entry["request"], body)
+        except Exception as error:
+            raise CorruptStateError(f"replaying a request to {entry.get('service')} failed "
+                                    f"({type(error).__name__}: {error})") from error
+        finally:
+            moments.end()
+        if not 200 <= status < 300:
+            raise CorruptStateError(f"replaying a request to {entry.get('service')} "
+                                    f"({entry['request'].get('REQUEST_METHOD') or entry['request'].get('method')}) "
+                                    f"answered {status} where it had succeeded")

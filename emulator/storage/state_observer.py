@@ -1,0 +1,69 @@
+"""What the Emulator tells its persistence: every change to durable state, as calls on an observer.
+
+NoPersistence is the observer of an in-memory emulator (nothing written down, nothing recovered); Persistence
+(persistence.py) writes each call down.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from emulator.functions.registry import Function
+from emulator.streams.stream import StreamObserver
+
+if TYPE_CHECKING:
+    from emulator.triggers.event_source_mappings import EventSourceMapping
+
+TableKey = tuple[str, str, str]
+
+
+class NoPersistence(StreamObserver):
+    """In-memory mode: nothing is written down, nothing recovered."""
+
+    durable = False
+
+    def table_request(self, account_id: str, region: str, target: str, body: dict[str, Any]) -> None:
+        """A DynamoDB request changed a table's definition."""
+
+    def commit(self, table: TableKey, version: int, now: float, changes: list[Any], by_ttl: bool,
+               last_sequence_number: int | None) -> None:
+        """A commit changed items."""
+
+    def clock(self, offset: float) -> None:
+        """The clock moved."""
+
+    def function_saved(self, function: Function) -> None:
+        """A function was created or changed."""
+
+    def function_deleted(self, function: Function) -> None:
+        """A function was deleted."""
+
+    def mapping_saved(self, mapping: "EventSourceMapping", start_position: int) -> None:
+        """An event source mapping was created or changed."""
+
+    def mapping_deleted(self, uuid: str) -> None:
+        """An event source mapping was deleted."""
+
+    def kinesis_stream_changed(self, stream: Any) -> None:
+        """A Kinesis data stream was created, resharded or had its retention changed."""
+
+    def kinesis_record_put(self, stream: Any, shard: Any, record: Any) -> None:
+        """A record was put on a Kinesis data stream."""
+
+    def kinesis_stream_deleted(self, stream: Any) -> None:
+        """A Kinesis data stream was deleted."""
+
+    def kinesis_destinations_saved(self, table: TableKey, destinations: list[dict[str, Any]]) -> None:
+        """A table's Kinesis streaming destinations changed."""
+
+    def service_request(self, fields: dict[str, Any], body: bytes) -> None:
+        """moto accepted a request that may have changed one of its services (service_journal.py)."""
+
+    def recover(self) -> None:
+        """Nothing to recover."""
+
+    def close(self) -> None:
+        """Nothing to close."""
+
+    def reset(self) -> None:
+        """Nothing to forget."""
