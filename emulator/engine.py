@@ -45,6 +45,7 @@ from emulator.triggers.triggers import Triggers
 from emulator.storage.ownership import Ownership
 from emulator.storage.persistence import NoPersistence, Persistence
 from emulator.service_journal import ServiceJournal
+from emulator import recovery_report
 
 DEFAULT_ACCOUNT_ID = "123456789012"
 DEFAULT_REGION = "us-east-1"
@@ -129,6 +130,8 @@ class Emulator:
             self.replication.recover()
             self.triggers.checkpoints.load()
             self._write_clock()
+            if self.persistence.durable:
+                recovery_report.report(self)
 
     def _write_clock(self) -> None:
         """`<state_dir>/clock.json`: the clock's offset, for readers of the state directory (table streams)."""

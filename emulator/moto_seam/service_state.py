@@ -26,6 +26,7 @@ from typing import Any, Callable, Iterator
 import moto
 from moto.backends import get_backend
 from moto.core.base_backend import BackendDict, BaseBackend
+from moto.s3.models import FakeDeleteMarker
 
 #: the services Eddy keeps in its own log and snapshot entries (tables, streams, Kinesis records)
 EDDY_OWNED = frozenset({"dynamodb", "dynamodbstreams", "kinesis", "moto_api"})
@@ -140,3 +141,36 @@ def load(file: io.BufferedIOBase, get_body: Callable[[str], bytes]) -> None:
         backend = get_backend(service)[account_id][region]
         backend.__dict__.clear()
         backend.__dict__.update(attributes)
+
+
+def inventory() -> dict[str, dict[str, int]]:
+    """What moto's services hold, counted the way a user counts it, per service (for recovery's report).
+
+    A service moto serves that is not named here is reported by the number of its backends that hold state."""
+    counts: dict[str, dict[str, int]] = {}
+
+    def add(service: str, **figures: int) -> None:
+        mine = counts.setdefault(service, {})
+        for noun, figure in figures.items():
+            mine[noun] = mine.get(noun, 0) + figure
+
+    for service, account_id, region, backend in services_in_use():
+        state = vars(backend)
+        if service == "s3":
+            buckets = state.get("buckets", {})
+            add("s3", buckets=len(buckets), objects=sum(
+                1 for bucket in buckets.values() for key in bucket.keys.values() if not isinstance(key, FakeDeleteMarker)))
+        elif service == "sqs":
+            queues = state.get("queues", {})
+            add("sqs", queues=len(queues), messages=sum(len(q._messages) for q in queues.values()))
+        elif service == "sns":
+            add("sns", topics=len(state.get("topics", {})), subscriptions=len(state.get("subscriptions", {})))
+        elif service == "lambda":
+            layers = getattr(state.get("_layers"), "_layers", {})
+            add("lambda", **{"layer versions": sum(len(layer.layer_versions) for layer in layers.values())})
+        elif service == "iam":
+            policies = [p for p in state.get("managed_policies", {}).values() if f":{account_id}:" in p.arn]
+            add("iam", roles=len(state.get("roles", {})), users=len(state.get("users", {})), policies=len(policies))
+        else:
+            add(service, backends=1)
+    return counts
