@@ -16,6 +16,8 @@ from emulator import emulate
 from emulator.storage.wal import CorruptStateError
 from tests.conftest import QUIET
 from tests.durability.service_listings import build, listings, running
+from tests.emulator.functions.test_functions import create_function
+from tests.emulator.helpers import create_table
 
 
 @pytest.fixture(params=["inprocess", "server"])
@@ -169,3 +171,29 @@ def _serve_until_ready(state: str) -> str:
         process.wait(timeout=60)
     return "".join(out)
 
+
+
+def test_a_mapping_delivers_to_its_on_failure_queue_created_before_the_restart(kind, tmp_path):
+    """The issue's case: the destination queue was gone after a restart and the mapping logged NotFoundException."""
+    state = str(tmp_path / "state")
+    with running(kind, state) as door:
+        dynamodb, lam, sqs = door.client("dynamodb"), door.client("lambda"), door.client("sqs")
+        create_table(dynamodb, "orders")
+        stream_arn = dynamodb.describe_table(TableName="orders")["Table"]["LatestStreamArn"]
+        queue = sqs.create_queue(QueueName="failures")["QueueUrl"]
+        queue_arn = sqs.get_queue_attributes(QueueUrl=queue, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+        create_function(lam, "broken", "def handler(event, context):\n    raise RuntimeError('no')\n")
+        lam.create_event_source_mapping(EventSourceArn=stream_arn, FunctionName="broken", StartingPosition="LATEST",
+                                        MaximumRetryAttempts=0,
+                                        DestinationConfig={"OnFailure": {"Destination": queue_arn}})
+    with running(kind, state) as door:
+        dynamodb, sqs = door.client("dynamodb"), door.client("sqs")
+        dynamodb.put_item(TableName="orders", Item={"pk": {"S": "after-restart"}})
+        records = _drain_bodies(sqs, queue)  # a long poll: it answers when the on-failure record arrives
+        assert [record["requestContext"]["condition"] for record in records] == ["RetryAttemptsExhausted"]
+        assert records[0]["DDBStreamBatchInfo"]["streamArn"] == stream_arn
+
+
+def _drain_bodies(sqs, queue: str) -> list[dict]:
+    messages = sqs.receive_message(QueueUrl=queue, MaxNumberOfMessages=10, WaitTimeSeconds=20).get("Messages", [])
+    return [json.loads(message["Body"]) for message in messages]

@@ -1,0 +1,109 @@
+"""moments.py: what it replaces in moto is still what it was written against, and a request's moment makes
+moto's ids and times repeatable (what replay after a restart relies on), on the emulator's clock."""
+
+from __future__ import annotations
+
+import inspect
+import threading
+import time
+from datetime import datetime
+
+import moto.core.utils as moto_utils
+from moto.moto_api._internal import mock_random
+from moto.moto_api._internal.moto_random import MotoRandom
+
+from emulator.moto_seam import moments
+
+
+def test_moto_reads_time_and_randomness_where_the_patches_replace_them():
+    assert "datetime.datetime.now(UTC)" in inspect.getsource(moto_utils)
+    assert "self.getrandbits(128)" in inspect.getsource(MotoRandom.uuid4)
+    assert "os.urandom(UPLOAD_ID_BYTES)" in inspect.getsource(moments._original_multipart_init)
+    assert "self.creation_date = datetime.datetime.now(" in inspect.getsource(moments._original_bucket_init)
+    receive = inspect.getsource(moments._original_receive)
+    assert "queue.wait_for_messages(1)" in receive and "wait_seconds_timeout == 0" in receive
+    assert list(inspect.signature(moments._original_receive).parameters) == [
+        "self", "queue_name", "count", "wait_seconds_timeout", "visibility_timeout", "message_attribute_names"]
+
+
+def test_a_moment_repeats_its_ids_and_its_instant(emu):
+    drawn = []
+    for seed in (41, 41, 42):
+        moments.begin(seed, 1_000_000.25)
+        try:
+            drawn.append((str(mock_random.uuid4()), mock_random.get_random_hex(12), moto_utils.utcnow(),
+                          moto_utils.unix_time()))
+        finally:
+            moments.end()
+    assert drawn[0] == drawn[1] and drawn[0][0] != drawn[2][0]
+    assert drawn[0][2] == datetime(1970, 1, 12, 13, 46, 40, 250000) and drawn[0][3] == 1_000_000.25
+
+
+def test_outside_a_moment_moto_reads_the_emulators_clock(emu):
+    emu.clock.advance(86_400)
+    assert abs(moto_utils.unix_time() - emu.clock.now()) < 5
+    assert abs(moto_utils.unix_time() - time.time() - 86_400) < 5
+
+
+def test_s3_and_sqs_times_are_the_emulators(door):
+    door.advance(10 * 86_400)
+    s3, sqs = door.client("s3"), door.client("sqs")
+    s3.create_bucket(Bucket="clocked")
+    s3.put_object(Bucket="clocked", Key="k", Body=b"1")
+    modified = s3.head_object(Bucket="clocked", Key="k")["LastModified"]
+    assert abs(modified.timestamp() - door.now()) < 60
+    created = next(b for b in s3.list_buckets()["Buckets"] if b["Name"] == "clocked")["CreationDate"]
+    assert abs(created.timestamp() - door.now()) < 60
+    queue = sqs.create_queue(QueueName="clocked")["QueueUrl"]
+    sqs.send_message(QueueUrl=queue, MessageBody="m")
+    sent = sqs.receive_message(QueueUrl=queue, AttributeNames=["SentTimestamp"])["Messages"][0]
+    assert abs(int(sent["Attributes"]["SentTimestamp"]) / 1000 - door.now()) < 60
+
+
+def test_a_long_poll_answers_with_a_message_sent_while_it_waits(door):
+    sqs = door.client("sqs")
+    queue = sqs.create_queue(QueueName="polled")["QueueUrl"]
+    answers = []
+    poller = threading.Thread(target=lambda: answers.append(
+        sqs.receive_message(QueueUrl=queue, WaitTimeSeconds=20).get("Messages", [])))
+    poller.start()
+    door.client("sqs").send_message(QueueUrl=queue, MessageBody="while waiting")
+    poller.join(timeout=60)
+    assert [message["Body"] for message in answers[0]] == ["while waiting"]
+
+
+def test_empty_long_polls_last_their_wait_and_wait_side_by_side(door):
+    """Each waits with the journal's lock released: three 2-second polls at once take about 2 s, not 6 (held, the
+    lock would make them wait one after the other)."""
+    sqs = door.client("sqs")
+    queues = [sqs.create_queue(QueueName=f"empty-{n}")["QueueUrl"] for n in range(3)]
+    answers = []
+    pollers = [threading.Thread(target=lambda url=url: answers.append(
+        door.client("sqs").receive_message(QueueUrl=url, WaitTimeSeconds=2))) for url in queues]
+    started = time.monotonic()
+    for poller in pollers:
+        poller.start()
+    for poller in pollers:
+        poller.join(timeout=60)
+    elapsed = time.monotonic() - started
+    assert len(answers) == 3 and not any("Messages" in answer for answer in answers)
+    assert 2 <= elapsed < 6
+
+
+def test_uninstall_gives_moto_back(emu):
+    moments.uninstall()
+    try:
+        assert moto_utils.utcnow.__code__ is moments._original_utcnow_code
+        assert "random" not in vars(mock_random)
+        assert abs(moto_utils.unix_time() - time.time()) < 5
+    finally:
+        moments._install()
+    assert moto_utils.utcnow.__code__ is moments._eddy_utcnow.__code__
+
+
+def test_utc_now_is_naive_utc(emu):
+    moments.begin(1, 0.0)
+    try:
+        assert moto_utils.utcnow() == datetime(1970, 1, 1) and moto_utils.utcnow().tzinfo is None
+    finally:
+        moments.end()
