@@ -15,7 +15,6 @@ DynamoDB, DynamoDB Streams and Kinesis are not journaled here: Eddy logs them as
 
 from __future__ import annotations
 
-import random
 import threading
 from typing import TYPE_CHECKING, Any, Callable
 from urllib.parse import urlsplit
@@ -30,7 +29,6 @@ if TYPE_CHECKING:
 
 #: operations that only read (S3, SQS, SNS, IAM, Lambda, STS, ... name theirs so)
 READ_PREFIXES = ("Get", "List", "Describe", "Head", "Lookup", "Search")
-_seeds = random.SystemRandom()
 
 
 class ServiceJournal:
@@ -60,7 +58,7 @@ class ServiceJournal:
         if not self.may_change(seen, body):
             return call()
         with self.changed:
-            moment = moments.begin(_seeds.getrandbits(63), self.emulator.clock.now())
+            moment = moments.begin(moments.next_seed(), self.emulator.clock.now())
             try:
                 answer = call()
             finally:

@@ -58,6 +58,12 @@ def current() -> Moment | None:
     return getattr(_local, "moment", None)
 
 
+def next_seed() -> int:
+    """A new moment's seed, drawn from moto's own generator: a test that seeds moto (POST /moto-api/seed) gets
+    the same ids run after run, as it does from moto."""
+    return _shared_getrandbits(63)
+
+
 def begin(seed: int, now: float, replaying: bool = False) -> Moment:
     moment = Moment(seed, now, replaying)
     _local.moment = moment

@@ -8,6 +8,7 @@ import threading
 import time
 from datetime import datetime
 
+import boto3
 import moto.core.utils as moto_utils
 from moto.moto_api._internal import mock_random
 from moto.moto_api._internal.moto_random import MotoRandom
@@ -107,3 +108,15 @@ def test_utc_now_is_naive_utc(emu):
         assert moto_utils.utcnow() == datetime(1970, 1, 1) and moto_utils.utcnow().tzinfo is None
     finally:
         moments.end()
+
+
+def test_seeding_moto_makes_its_ids_repeat_as_in_moto(emu):
+    """moto's generator seeded (mock_random.seed, what moto's /moto-api/seed does): each request's moment draws
+    its seed from it, so the ids repeat as they do in moto."""
+    sqs = boto3.client("sqs", region_name="us-east-1")
+    queue = sqs.create_queue(QueueName="seeded")["QueueUrl"]
+    ids = []
+    for _ in range(2):
+        mock_random.seed(7)
+        ids.append(sqs.send_message(QueueUrl=queue, MessageBody="same")["MessageId"])
+    assert ids[0] == ids[1]
