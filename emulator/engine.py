@@ -45,7 +45,6 @@ from emulator.triggers.triggers import Triggers
 from emulator.storage.ownership import Ownership
 from emulator.storage.persistence import NoPersistence, Persistence
 from emulator.service_journal import ServiceJournal
-from emulator import recovery_report
 
 DEFAULT_ACCOUNT_ID = "123456789012"
 DEFAULT_REGION = "us-east-1"
@@ -130,8 +129,6 @@ class Emulator:
             self.replication.recover()
             self.triggers.checkpoints.load()
             self._write_clock()
-            if self.persistence.durable:
-                recovery_report.report(self)
 
     def _write_clock(self) -> None:
         """`<state_dir>/clock.json`: the clock's offset, for readers of the state directory (table streams)."""

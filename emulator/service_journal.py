@@ -39,7 +39,7 @@ class ServiceJournal:
         moments.activate(emulator.clock.now, self.changed.wait)
 
     def close(self) -> None:
-        moments.deactivate()
+        moments.deactivate(self.emulator.clock.now)
 
     @staticmethod
     def may_change(seen: Seen, body: bytes) -> bool:

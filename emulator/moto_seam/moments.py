@@ -88,9 +88,11 @@ def activate(clock: Callable[[], float], wait_for_change: Callable[[float], None
     _clock, _wait_for_change = clock, wait_for_change
 
 
-def deactivate() -> None:
+def deactivate(clock: Callable[[], float]) -> None:
+    """Back to the computer's time, unless another emulator activated its clock since `clock`'s."""
     global _clock, _wait_for_change
-    _clock, _wait_for_change = None, None
+    if _clock == clock:
+        _clock, _wait_for_change = None, None
 
 
 # -- the patches ----------------------------------------------------------------------------------------

@@ -28,6 +28,7 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from emulator import recovery_report
 from emulator.moto_seam import bridge as moto_bridge
 from emulator.functions.registry import Function
 from emulator.kinesis import state as kinesis_state
@@ -191,6 +192,7 @@ class Persistence(NoPersistence):
                 gc.enable()
         self.wal.open(generation)
         self.wal.delete_before(generation)
+        recovery_report.report(self.emulator)
 
     def _load_snapshot(self, path: Path) -> int:
         generation = 0
