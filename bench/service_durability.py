@@ -121,6 +121,7 @@ def main() -> None:
     parser.add_argument("--items", type=int, default=3000)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--skip-restart", action="store_true")
+    parser.add_argument("--clean-only", action="store_true", help="only the restart after a clean stop")
     args = parser.parse_args()
     if args.baseline_tree is not None:
         ours, theirs = [], []
@@ -135,7 +136,8 @@ def main() -> None:
         print(f"  ratio: {mine / base:.3f}x (target >= 0.95x)", flush=True)
     if not args.skip_restart:
         restart(args.records, args.objects, args.messages, clean=True)
-        restart(args.records, args.replayed_objects, args.replayed_messages, clean=False)
+        if not args.clean_only:
+            restart(args.records, args.replayed_objects, args.replayed_messages, clean=False)
 
 
 if __name__ == "__main__":

@@ -85,15 +85,15 @@ class WriteAheadLog:
         self.entries = 0
         self._file = open(self.path(generation), "ab")
 
-    def append(self, payload: bytes) -> None:
-        """Append an entry encoded as compact JSON."""
+    def append(self, payload: bytes, weight: int = 1) -> None:
+        """Append an entry encoded as compact JSON; it counts as `weight` entries toward the next snapshot."""
         if self._file is None:
             self.open(self.generation)
         self._file.write(encode(payload))
         self._file.flush()
         if self.fsync:
             os.fsync(self._file.fileno())
-        self.entries += 1
+        self.entries += weight
 
     def delete_before(self, generation: int) -> None:
         for old in self.generations():
