@@ -14,7 +14,8 @@ import logging
 from typing import TYPE_CHECKING
 
 from emulator.kinesis import state as kinesis_state
-from emulator.moto_seam import bridge as moto_bridge, service_state
+from emulator.moto_seam import bridge as moto_bridge
+from emulator.moto_seam.services import state as service_state
 
 if TYPE_CHECKING:
     from emulator.engine import Emulator

@@ -4,7 +4,7 @@ One mechanism for every service moto serves (and every one it serves next): both
 the router does not claim to `run`, which
   - lets reads through as they are (GET, HEAD, and operations named Get..., List..., Describe..., Head...);
   - runs a request that may change state one at a time, under the emulator's lock, inside a moment
-    (moto_seam/moments.py: one instant on the emulator's clock, one seeded random stream for moto's ids);
+    (moto_seam/services/moments.py: one instant on the emulator's clock, one seeded random stream for moto's ids);
   - when moto accepted it (2xx), writes it to the write-ahead log (seed, instant, the request as it came and
     its body) before the client hears the answer; persistence folds the services into snapshots.
 Recovery hands each logged request back to `replay`, which runs it through the same path of moto in the
@@ -19,9 +19,9 @@ import threading
 from typing import TYPE_CHECKING, Any, Callable
 from urllib.parse import urlsplit
 
-from emulator.moto_seam import moments, service_requests
-from emulator.moto_seam.service_requests import Seen
-from emulator.moto_seam.service_state import EDDY_OWNED
+from emulator.moto_seam.services import moments, requests as service_requests
+from emulator.moto_seam.services.requests import Seen
+from emulator.moto_seam.services.state import EDDY_OWNED
 from emulator.storage.wal import CorruptStateError
 
 if TYPE_CHECKING:
@@ -54,7 +54,7 @@ class ServiceJournal:
             call: Callable[[], Any], status_of: Callable[[Any], int | None]) -> Any:
         """moto's answer to a request (`call`), journaled when it may change state and moto accepted it.
 
-        `request` gives the request as the `via` path replays it (service_requests.py)."""
+        `request` gives the request as the `via` path replays it (services/requests.py)."""
         if not self.may_change(seen, body):
             return call()
         with self.changed:

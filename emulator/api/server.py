@@ -24,7 +24,7 @@ from emulator.api import router
 from emulator.engine import Emulator
 from emulator.errors import UnknownOperationException, no_such_path
 from emulator.messages import Request, Response, error_response
-from emulator.moto_seam.service_requests import Seen, wsgi_request
+from emulator.moto_seam.services.requests import Seen, wsgi_request
 
 log = logging.getLogger("eddy")
 

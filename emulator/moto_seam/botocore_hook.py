@@ -14,7 +14,7 @@ from botocore.awsrequest import AWSPreparedRequest
 from moto.core.botocore_stubber import BotocoreStubber
 
 from emulator.messages import Request, Response
-from emulator.moto_seam.service_requests import Seen, botocore_request, original_process_request
+from emulator.moto_seam.services.requests import Seen, botocore_request, original_process_request
 
 _router: Callable[[Request], Response | None] | None = None
 _claims: Callable[[Request], bool] = lambda request: False

@@ -8,11 +8,12 @@ the computer's clock, and Eddy's events carry the emulator's clock, which a test
 
 from __future__ import annotations
 
-import threading
-
 from moto.logs.models import logs_backends
 
-_lock = threading.Lock()  # invocations finish on many threads; moto's log stream is not thread-safe
+from emulator.moto_seam.services.state import direct_writes
+
+#: invocations finish on many threads and moto's log stream is not thread-safe; a snapshot holds it too
+_lock = direct_writes
 
 
 def put_events(account_id: str, region: str, group: str, stream: str, events: list[tuple[int, str]]) -> None:

@@ -5,7 +5,7 @@ The write-ahead log carries each accepted request to one of moto's services (ser
 `bodies/<sha256>`, written (and flushed, or fsynced with --fsync) before the entry that names it, with a
 temporary name swapped in, so a body the log names is always whole.
 
-A snapshot folds the services into `snapshots/<generation>.services` (moto_seam/service_state.py: every
+A snapshot folds the services into `snapshots/<generation>.services` (moto_seam/services/state.py: every
 backend, large bytes as body files), named with its SHA-256 by a "services" entry of the snapshot; once the
 snapshot is in place, older services files and bodies nothing refers to any more are deleted.
 """
@@ -20,7 +20,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from emulator.moto_seam import service_state
+from emulator.moto_seam.services import state as service_state
 from emulator.storage.wal import CorruptStateError
 
 BODY_INLINE_LIMIT = service_state.BODY_INLINE_LIMIT

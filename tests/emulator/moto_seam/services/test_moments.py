@@ -13,7 +13,7 @@ import moto.core.utils as moto_utils
 from moto.moto_api._internal import mock_random
 from moto.moto_api._internal.moto_random import MotoRandom
 
-from emulator.moto_seam import moments
+from emulator.moto_seam.services import moments
 
 
 def test_moto_reads_time_and_randomness_where_the_patches_replace_them():

@@ -34,6 +34,9 @@ BODY_INLINE_LIMIT = 1024
 FORMAT = 1
 
 _LOCK_TYPES = (type(threading.Lock()), type(threading.RLock()))
+#: held by Eddy's code that writes into moto's backends outside a request (function logs into CloudWatch Logs),
+#: and by `dump`, so a snapshot never pickles a backend in the middle of such a write
+direct_writes = threading.RLock()
 
 
 def services_in_use() -> Iterator[tuple[str, str, str, BaseBackend]]:
@@ -123,9 +126,10 @@ class _Unpickler(pickle.Unpickler):
 def dump(file: io.BufferedIOBase, put_body: Callable[[bytes], str]) -> set[str]:
     """Write every backend in use to `file`; answers the bodies (SHA-256s) the state refers to."""
     pickler = _Pickler(file, put_body)
-    pickler.dump({"format": FORMAT, "moto": moto.__version__,
-                  "backends": [(service, account_id, region, backend.__dict__)
-                               for service, account_id, region, backend in services_in_use()]})
+    with direct_writes:
+        pickler.dump({"format": FORMAT, "moto": moto.__version__,
+                      "backends": [(service, account_id, region, backend.__dict__)
+                                   for service, account_id, region, backend in services_in_use()]})
     return pickler.bodies
 
 
