@@ -20,7 +20,7 @@ from pathlib import Path
 import boto3
 from typing import Any, Callable
 
-from emulator.moto_seam import bridge as moto_bridge, s3 as s3_bridge
+from emulator.moto_seam import bridge as moto_bridge, s3 as s3_bridge, sqs as sqs_seam
 from emulator.objects.object_changes import ObjectChanges
 from emulator.streams import ttl
 from emulator.streams.capture import Capture, TableKey
@@ -135,6 +135,7 @@ class Emulator:
 
     def start(self) -> None:
         """Start what runs in the background: the enabled mappings' pollers and the housekeeper."""
+        sqs_seam.activate(self.clock.now, self.activity)  # moto's SQS on this clock, telling pollers of messages
         self.triggers.start_all()
         self.replication.start()
         s3_bridge.activate(self.objects)
@@ -168,6 +169,7 @@ class Emulator:
         s3_bridge.deactivate()
         self.triggers.close()
         self.replication.close()
+        sqs_seam.deactivate()
         self.invoker.close()
         with self.lock:
             self.persistence.close()
