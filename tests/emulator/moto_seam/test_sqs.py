@@ -109,3 +109,22 @@ def test_moto_runs_on_the_emulators_clock_only_while_an_emulator_is_open():
         url = sqs.create_queue(QueueName="q")["QueueUrl"]
         sqs.send_message(QueueUrl=url, MessageBody="x")
         assert sqs.receive_message(QueueUrl=url)["Messages"][0]["Body"] == "x"
+
+
+def test_queue_attributes_are_motos_read_lazily():
+    with emulate(**QUIET):
+        sqs = boto3.client("sqs", region_name=REGION)
+        _queues(sqs, fifo=True)
+        url, arn, _ = _queues(sqs, fifo=False)
+        _fill(sqs, url, fifo=False)
+        sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=1)
+        sqs.send_message(QueueUrl=url, MessageBody="later", DelaySeconds=60)
+        sqs.create_queue(QueueName="secured", Attributes={"KmsMasterKeyId": "alias/key", "Policy": json.dumps(
+            {"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Principal": "*", "Action": "sqs:*"}]})})
+        queues = [q for backend in sqs_models.sqs_backends["123456789012"].values() for q in backend.queues.values()]
+        assert len(queues) == 5
+        for queue in queues:
+            lazy = queue.attributes
+            assert isinstance(lazy, sqs_seam.QueueAttributes)
+            assert list(lazy.items()) == list(sqs_seam.MOTO_ATTRIBUTES.fget(queue).items())
+        assert sqs_seam.find_queue(arn).attributes["ApproximateNumberOfMessagesDelayed"] == 1
