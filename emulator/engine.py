@@ -43,7 +43,7 @@ from emulator.functions.invocation import Invoker
 from emulator.global_tables.replication import Replication
 from emulator.triggers.triggers import Triggers
 from emulator.storage.ownership import Ownership
-from emulator.notifications.s3_notifications import S3Notifications
+from emulator.notifications.notifications import Notifications
 from emulator.storage.persistence import NoPersistence, Persistence
 
 DEFAULT_ACCOUNT_ID = "123456789012"
@@ -92,7 +92,7 @@ class Emulator:
         self.clock.on_advance(self._clock_moved)
         #: what the doors hand moto_bridge.activate: moto's Kinesis notifies pollers through it
         self.kinesis_observer = Observer(self.activity, self.clock.now, self.persistence)
-        self.s3_notifications = S3Notifications(self)
+        self.notifications = Notifications(self)  # S3's and SNS's pushes to functions
         self._init_state()
 
     def _init_state(self) -> None:
@@ -138,7 +138,7 @@ class Emulator:
     def start(self) -> None:
         """Start what runs in the background: the enabled mappings' pollers and the housekeeper."""
         sqs_seam.activate(self.clock.now, self.activity)  # moto's SQS on this clock, telling pollers of messages
-        self.s3_notifications.start()
+        self.notifications.start()
         self.triggers.start_all()
         self.replication.start()
         s3_bridge.activate(self.objects)
@@ -173,7 +173,7 @@ class Emulator:
         self.triggers.close()
         self.replication.close()
         sqs_seam.deactivate()
-        self.s3_notifications.stop()
+        self.notifications.stop()
         self.invoker.close()
         with self.lock:
             self.persistence.close()

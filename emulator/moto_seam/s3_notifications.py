@@ -39,7 +39,7 @@ class Target(Protocol):
 
     def function_exists(self, arn: str) -> bool: ...
 
-    def invoke_function(self, arn: str, event: dict[str, Any]) -> None: ...
+    def invoke_function(self, arn: str, event: dict[str, Any], source: str) -> None: ...
 
 
 _target: Target | None = None
@@ -150,4 +150,4 @@ def _deliver(target: Target, kind: str, arn: str, event: dict[str, Any]) -> None
         if _topic_exists(arn):
             sns_backends[account][region].publish(arn=arn, message=json.dumps(event), subject="Amazon S3 Notification")
     else:
-        target.invoke_function(arn, event)
+        target.invoke_function(arn, event, "s3")
