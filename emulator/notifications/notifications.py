@@ -9,9 +9,9 @@ for it or fails because of it.
 from __future__ import annotations
 
 import logging
-import threading
 from typing import TYPE_CHECKING, Any
 
+from emulator.functions.async_invocations import AsyncInvocations
 from emulator.moto_seam import s3_notifications, sns
 from emulator.notifications.s3_events import Sequencer
 
@@ -25,6 +25,9 @@ class Notifications:
     def __init__(self, emulator: "Emulator") -> None:
         self.emulator = emulator
         self._sequencer = Sequencer()
+        #: every function's asynchronous invocations (Invoke with InvocationType Event, and these pushes)
+        self.async_invocations = AsyncInvocations(emulator.invoker.invoke, emulator.activity, emulator.clock.now,
+                                                  emulator.aws_client)
 
     def start(self) -> None:
         s3_notifications.activate(self)
@@ -33,6 +36,7 @@ class Notifications:
     def stop(self) -> None:
         s3_notifications.deactivate()
         sns.deactivate()
+        self.async_invocations.close()
 
     def now(self) -> float:
         return self.emulator.clock.now()
@@ -53,5 +57,4 @@ class Notifications:
         if function is None:
             log.warning("%s notification to %s dropped: the function does not exist", source.upper(), arn)
             return
-        threading.Thread(target=self.emulator.invoker.invoke, args=(function, event), kwargs={"source": source},
-                         name=f"eddy-{source}-notification", daemon=True).start()
+        self.async_invocations.submit(function, event, source)
