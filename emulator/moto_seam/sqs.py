@@ -148,6 +148,14 @@ def visibility_timeout(queue: Queue) -> int:
     return int(queue.visibility_timeout)
 
 
+def dead_letter_figures(queue: Queue, now: float) -> dict[str, Any] | None:
+    """The ARN of the queue its RedrivePolicy moves messages to and how many messages that queue holds, or None."""
+    target = queue.dead_letter_queue
+    if target is None:
+        return None
+    return {"QueueArn": target.queue_arn, "Messages": sum(queue_figures(target, now).values())}
+
+
 def is_fifo(queue: Queue) -> bool:
     return bool(queue.fifo_queue)
 
