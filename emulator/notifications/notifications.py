@@ -1,4 +1,4 @@
-"""Push notifications to functions, Eddy's side: what moto_seam/s3_notifications.py and moto_seam/sns.py ask of
+"""Push notifications to functions, Eddy's side: what moto_seam/notifications.py ask of
 the emulator.
 
 The emulator's clock for S3's eventTime, one S3 sequencer for every key, and Eddy's functions as destinations: S3
@@ -12,7 +12,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from emulator.functions.async_invocations import AsyncInvocations
-from emulator.moto_seam import s3_notifications, sns
+from emulator.moto_seam import notifications as seam
 from emulator.notifications.s3_events import Sequencer
 
 if TYPE_CHECKING:
@@ -30,12 +30,10 @@ class Notifications:
                                                   emulator.aws_client)
 
     def start(self) -> None:
-        s3_notifications.activate(self)
-        sns.activate(self)
+        seam.activate(self)
 
     def stop(self) -> None:
-        s3_notifications.deactivate()
-        sns.deactivate()
+        seam.deactivate()
         self.async_invocations.close()
 
     def now(self) -> float:

@@ -1,4 +1,7 @@
-"""The seam between moto's S3 event notifications and Eddy's (moto's S3 internals are touched only here).
+"""The seam between moto's pushes to functions and Eddy's: S3 event notifications and SNS "lambda" subscriptions
+(moto's S3 and SNS internals for them are touched only here).
+
+S3:
 
 moto's S3 calls moto.s3.notifications.send_event after each object change that notifies (Put, Post, Copy,
 CompleteMultipartUpload, Delete, restores, tagging). While an emulator is open Eddy answers that call instead:
@@ -12,6 +15,13 @@ CompleteMultipartUpload, Delete, restores, tagging). While an emulator is open E
 PutBucketNotificationConfiguration is checked first as S3 checks it: every destination must exist ("Unable to
 validate the following destination configurations") and no two configurations may share an event type for keys
 both could match ("Configurations overlap. Configurations on the same bucket cannot share a common event type.").
+
+SNS:
+moto's Subscription.publish hands a "lambda" subscription's message to moto's Lambda, which needs Docker. While an
+emulator is open Eddy takes that branch: the subscription's filter policy is applied as moto applies it (moto's
+matcher, FilterPolicyScope MessageAttributes or MessageBody), the message gets Lambda's SNS event
+(notifications/sns_events.py, from the notification moto signs for HTTP subscribers) and the function is invoked
+asynchronously, as SNS invokes Lambda. SQS subscriptions (RawMessageDelivery, filter policies) stay moto's.
 """
 
 from __future__ import annotations
@@ -22,10 +32,11 @@ from typing import Any, Protocol
 from moto.s3 import notifications as moto_notifications
 from moto.s3.exceptions import S3ClientError
 from moto.s3.models import FakeBucket, NotificationConfiguration
-from moto.sns.models import sns_backends
+from moto.sns.models import Subscription, sns_backends
 from moto.sqs.models import sqs_backends
 
 from emulator.notifications.s3_events import event_record, overlapping
+from emulator.notifications.sns_events import lambda_event
 
 KINDS = (("queue", "QueueConfiguration"), ("topic", "TopicConfiguration"), ("cloud_function", "CloudFunctionConfiguration"))
 
@@ -75,6 +86,7 @@ def _install() -> None:
 
     FakeBucket.set_notification_configuration = checked
     moto_notifications.send_event = _send_event
+    _install_sns()
 
 
 def _arn_parts(arn: str) -> tuple[str, str, str]:
@@ -151,3 +163,25 @@ def _deliver(target: Target, kind: str, arn: str, event: dict[str, Any]) -> None
             sns_backends[account][region].publish(arn=arn, message=json.dumps(event), subject="Amazon S3 Notification")
     else:
         target.invoke_function(arn, event, "s3")
+
+
+def _install_sns() -> None:
+    publish = Subscription.publish
+
+    def published(self: Subscription, message: str, message_id: str, subject: str | None = None,
+                  message_attributes: dict[str, Any] | None = None, group_id: str | None = None,
+                  deduplication_id: str | None = None, message_structure: str | None = None) -> None:
+        target = _target
+        if target is None or self.protocol != "lambda":
+            return publish(self, message, message_id, subject=subject, message_attributes=message_attributes,
+                           group_id=group_id, deduplication_id=deduplication_id, message_structure=message_structure)
+        if self._filter_policy_matcher is not None and not self._filter_policy_matcher.matches(message_attributes, message):
+            return None
+        if message_structure == "json":
+            message = self._parse_message_structure(message, self.protocol)
+        notification = self.get_post_data(message, message_id, subject, message_attributes=message_attributes)
+        region = self.topic.sns_backend.region_name
+        target.invoke_function(self.endpoint, lambda_event(notification, self.arn, region), "sns")
+        return None
+
+    Subscription.publish = published
