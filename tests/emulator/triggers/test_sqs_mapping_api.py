@@ -155,3 +155,21 @@ class _InProcess:
 
     def client(self, service: str) -> object:
         return boto3.client(service, region_name=REGION)
+
+
+def test_wait_idle_reports_a_queue_mappings_failed_batches(emu):
+    sqs, lam = boto3.client("sqs", region_name=REGION), boto3.client("lambda", region_name=REGION)
+    url, arn = queue(sqs, "work", VisibilityTimeout="300")
+
+    def handler(event, context):
+        raise ValueError("bad " + event["Records"][0]["body"])
+
+    emu.register_function("failing", handler)
+    uuid = lam.create_event_source_mapping(EventSourceArn=arn, FunctionName="failing")["UUID"]
+    sqs.send_message(QueueUrl=url, MessageBody="order")
+    report = emu.wait_idle(30)
+    assert report["Idle"] is True  # the message waits out its visibility timeout in the queue, not in the mapping
+    [failure] = report["Failures"]
+    assert (failure["UUID"], failure["FailedBatches"], failure["RecordsDiscarded"], failure["LastError"]) == (
+        uuid, 1, 0, "ValueError: bad order")
+    assert emu.wait_idle(30)["Failures"] == []  # reported once: since the last wait
