@@ -63,6 +63,8 @@ bench: $(STAMP) $(NODE_STAMP)
 	$(PY) bench/triggers.py
 	$(PY) bench/durability.py
 	$(PY) bench/kinesis_triggers.py
+	$(PY) bench/sqs_mapping.py
+	$(PY) bench/s3_notification_latency.py
 	$(PY) bench/node_invoke.py
 	$(PY) bench/spark_jobs.py
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import boto3
 from typing import Any, Callable
 
-from emulator.moto_seam import bridge as moto_bridge, s3 as s3_bridge
+from emulator.moto_seam import bridge as moto_bridge, s3 as s3_bridge, sqs as sqs_seam
 from emulator.objects.object_changes import ObjectChanges
 from emulator.streams import ttl
 from emulator.streams.capture import Capture, TableKey
@@ -43,6 +43,7 @@ from emulator.functions.invocation import Invoker
 from emulator.global_tables.replication import Replication
 from emulator.triggers.triggers import Triggers
 from emulator.storage.ownership import Ownership
+from emulator.notifications.notifications import Notifications
 from emulator.storage.persistence import NoPersistence, Persistence
 from emulator.service_journal import ServiceJournal
 
@@ -94,6 +95,7 @@ class Emulator:
         self.kinesis_observer = Observer(self.activity, self.clock.now, self.persistence)
         #: every request that changes one of moto's services, run in its moment and written down
         self.services = ServiceJournal(self)
+        self.notifications = Notifications(self)  # S3's and SNS's pushes to functions
         self._init_state()
 
     def _init_state(self) -> None:
@@ -138,6 +140,8 @@ class Emulator:
 
     def start(self) -> None:
         """Start what runs in the background: the enabled mappings' pollers and the housekeeper."""
+        sqs_seam.activate(self.clock.now, self.activity)  # moto's SQS on this clock, telling pollers of messages
+        self.notifications.start()
         self.triggers.start_all()
         self.replication.start()
         s3_bridge.activate(self.objects)
@@ -171,6 +175,8 @@ class Emulator:
         s3_bridge.deactivate()
         self.triggers.close()
         self.replication.close()
+        sqs_seam.deactivate()
+        self.notifications.stop()
         self.invoker.close()
         with self.lock:
             self.persistence.close()

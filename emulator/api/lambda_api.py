@@ -23,7 +23,6 @@ import base64
 import binascii
 import json
 import re
-import threading
 import uuid
 from typing import Any, Callable
 from urllib.parse import parse_qs, unquote, urlsplit
@@ -155,6 +154,16 @@ def _environment(params: dict[str, Any]) -> dict[str, str] | None:
     return dict(variables)
 
 
+def _dead_letter_target(params: dict[str, Any]) -> str | None:
+    """DeadLetterConfig.TargetArn: an SQS queue's or SNS topic's ARN, or "" to remove it (None: not given)."""
+    if "DeadLetterConfig" not in params:
+        return None
+    target = (params.get("DeadLetterConfig") or {}).get("TargetArn") or ""
+    if target and target.split(":")[2:3] not in (["sqs"], ["sns"]):
+        raise InvalidParameterValueException(f"The target ARN of a DeadLetterConfig must be an SQS queue or SNS topic: {target}")
+    return target
+
+
 def _zip_file(emulator: Emulator, code: Any, region: str) -> bytes:
     if not isinstance(code, dict):
         raise InvalidParameterValueException("Code is required")
@@ -195,6 +204,7 @@ def create_function(emulator: Emulator, request: Request, caller: tuple[str, str
         raise InvalidParameterValueException(f"Handler must be {runtime_rules.handler_hint}, not {handler!r}")
     zip_file = _zip_file(emulator, params.get("Code"), region)
     layers = resolve_layers(params["Layers"], account_id, region) if params.get("Layers") is not None else []
+    dead_letter_target = _dead_letter_target(params)
     with emulator.lock:
         function = emulator.functions.create(
             name=name, account_id=account_id, region=region, handler=handler, runtime=runtime, zip_file=zip_file,
@@ -202,6 +212,9 @@ def create_function(emulator: Emulator, request: Request, caller: tuple[str, str
             memory_size=_bounded(params, "MemorySize", 128, 10240, 128), environment=_environment(params) or {},
             role=role, description=str(params.get("Description", "")), layers=layers,
             logging=logging_config(params.get("LoggingConfig"), name))
+        if dead_letter_target:
+            function.dead_letter_target = dead_letter_target
+            emulator.functions.saved(function)
     return json_response(function.configuration(), 201)
 
 
@@ -272,6 +285,9 @@ def update_function_configuration(emulator: Emulator, request: Request, caller: 
             function.description = params["Description"]
         if logging is not None:
             function.logging_config = logging
+        dead_letter_target = _dead_letter_target(params)
+        if dead_letter_target is not None:
+            function.dead_letter_target = dead_letter_target or None
         emulator.functions.saved(function)
     emulator.invoker.retire(function)
     return json_response(function.configuration())
@@ -317,8 +333,8 @@ def invoke(emulator: Emulator, request: Request, caller: tuple[str, str], name: 
     if invocation_type == "DryRun":
         return Response(204, {"x-amzn-RequestId": str(uuid.uuid4())}, b"")
     if invocation_type == "Event":
-        threading.Thread(target=emulator.invoker.invoke, args=(function, event), daemon=True).start()
-        return Response(202, {"x-amzn-RequestId": str(uuid.uuid4())}, b"")
+        request_id = emulator.notifications.async_invocations.submit(function, event, "Invoke")
+        return Response(202, {"x-amzn-RequestId": request_id}, b"")
     if invocation_type != "RequestResponse":
         raise constraint_violation("invocationType", invocation_type,
                                    "Member must satisfy enum value set: [Event, RequestResponse, DryRun]")

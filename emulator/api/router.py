@@ -12,6 +12,7 @@ import logging
 import uuid
 
 from emulator.api import control_api, dashboard_api, dynamodb_api, lambda_api, streams_api
+from emulator.api.lambda_async import event_invoke_configs
 from emulator.moto_seam import bridge as moto_bridge
 from emulator.engine import Emulator
 from emulator.errors import InternalServerError, UnknownOperationException
@@ -33,7 +34,8 @@ def claims(request: Request) -> bool:
     if target.startswith((streams_api.TARGET_PREFIX, dynamodb_api.TARGET_PREFIX)) or _without_target(request):
         return True
     path = request.path
-    return path.startswith("/_eddy/") or path.rstrip("/") == "/moto-api/reset" or lambda_api.claims(request)
+    return (path.startswith("/_eddy/") or path.rstrip("/") == "/moto-api/reset" or lambda_api.claims(request)
+            or event_invoke_configs.claims(request))
 
 
 def route(emulator: Emulator, request: Request) -> Response | None:
@@ -51,6 +53,8 @@ def route(emulator: Emulator, request: Request) -> Response | None:
             return control_api.handle(emulator, request)
         if lambda_api.claims(request):
             return lambda_api.handle(emulator, request, moto_bridge.caller(request))
+        if event_invoke_configs.claims(request):
+            return event_invoke_configs.handle(emulator, request, moto_bridge.caller(request))
         if _without_target(request):
             return error_response(UnknownOperationException("The request names no operation (X-Amz-Target)"))
         if path.rstrip("/") == "/moto-api/reset" and request.method.upper() == "POST":

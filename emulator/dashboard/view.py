@@ -16,7 +16,7 @@ import heapq
 import json
 from typing import TYPE_CHECKING, Any
 
-from emulator.moto_seam import bridge as moto_bridge
+from emulator.moto_seam import bridge as moto_bridge, sqs as sqs_seam
 from emulator.kinesis.sources import find_source
 from emulator.streams.record_lines import describe
 
@@ -107,6 +107,20 @@ def mapping_view(emulator: "Emulator", mapping: "EventSourceMapping", now: float
     source = emulator.streams.streams.get(mapping.event_source_arn) or find_source(mapping.event_source_arn)
     shards = sorted(source.shards.values(), key=lambda s: s.shard_id) if source is not None else []
     view["Shards"] = [shard_position(emulator, mapping, shard, now) for shard in shards]
+    if mapping.is_queue:
+        view["Queue"] = queue_view(mapping.event_source_arn, now)
+    return view
+
+
+def queue_view(queue_arn: str, now: float) -> dict[str, Any] | None:
+    """A queue mapping's queue: messages waiting, in flight and delayed, and its dead-letter queue's messages."""
+    queue = sqs_seam.find_queue(queue_arn)
+    if queue is None:
+        return None
+    view: dict[str, Any] = dict(sqs_seam.queue_figures(queue, now), QueueArn=queue_arn)
+    dead_letters = sqs_seam.dead_letter_figures(queue, now)
+    if dead_letters is not None:
+        view["DeadLetterQueue"] = dead_letters
     return view
 
 

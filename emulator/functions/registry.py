@@ -51,6 +51,10 @@ class Function:
     last_modified: str = ""
     #: the function's layers in order, as FunctionConfiguration lists them: [{"Arn": ..., "CodeSize": ...}]
     layers: list[dict[str, Any]] = field(default_factory=list)
+    #: PutFunctionEventInvokeConfig's settings (MaximumRetryAttempts, MaximumEventAgeInSeconds, DestinationConfig)
+    event_invoke_config: dict[str, Any] | None = None
+    #: DeadLetterConfig.TargetArn: where a failed asynchronous event goes (SQS queue or SNS topic)
+    dead_letter_target: str | None = None
     #: unique to this version of the function's code and configuration: workers of another revision are stale
     revision: int = field(default_factory=lambda: next(_REVISIONS))
     #: LoggingConfig, as the Lambda API answers it (functions/log_groups.py): Text into /aws/lambda/<name> unless set
@@ -97,6 +101,8 @@ class Function:
         if self.layers:
             configuration["Layers"] = [dict(layer) for layer in self.layers]
         configuration["LoggingConfig"] = dict(self.logging_config)
+        if self.dead_letter_target:
+            configuration["DeadLetterConfig"] = {"TargetArn": self.dead_letter_target}
         return configuration
 
 

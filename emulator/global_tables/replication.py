@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Iterable, NamedTuple
 from emulator.errors import ValidationException
 from emulator.global_tables.journal import Journal
 from emulator.global_tables.replica_groups import ReplicaGroup, ReplicaGroups
-from emulator.moto_seam import bridge as moto_bridge, replicas as moto_replicas
+from emulator.moto_seam import bridge as moto_bridge, global_tables as moto_global_tables
 from emulator.streams.capture import TableKey
 from emulator.streams.records import ChangeRecord, Image
 
@@ -166,9 +166,9 @@ class Replication:
             capture.begin()
             try:
                 if entry.new_image is not None:
-                    moto_replicas.put_image(table, entry.new_image)
+                    moto_global_tables.put_image(table, entry.new_image)
                 else:
-                    moto_replicas.delete_image(table, entry.keys)
+                    moto_global_tables.delete_image(table, entry.keys)
             finally:
                 capture.end()
                 record = self._applying.record
@@ -210,12 +210,12 @@ class Replication:
         """Copy every item of `source` into the new replica `target`, each with its stamp (lock held)."""
         table, new = moto_bridge.find_table(*source), moto_bridge.find_table(*target)
         stamps, new_stamps = self._stamps.setdefault(source, {}), self._stamps.setdefault(target, {})
-        items = list(moto_replicas.images(table))
+        items = list(moto_global_tables.images(table))
         capture = self.emulator.capture
         capture.begin()
         try:
             for keys, image in items:
-                moto_replicas.put_image(new, image)
+                moto_global_tables.put_image(new, image)
                 identity = item_id(keys)
                 if identity in stamps:
                     new_stamps[identity] = stamps[identity]

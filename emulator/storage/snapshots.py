@@ -114,7 +114,8 @@ def snapshot_entries(emulator: "Emulator", generation: int, ddl: dict[TableKey, 
 def function_state(function: Function, directory: Path) -> dict[str, Any]:
     state = {name: getattr(function, name) for name in (
         "name", "account_id", "region", "handler", "runtime", "timeout", "memory_size", "environment", "role",
-        "description", "code_sha256", "code_size", "last_modified", "layers", "logging_config")}
+        "description", "code_sha256", "code_size", "last_modified", "layers", "logging_config",
+        "event_invoke_config", "dead_letter_target")}
     state["code_dir"] = os.path.relpath(function.code_dir, directory) if function.code_dir else None
     return state
 

@@ -60,6 +60,8 @@ class EventSourceMapping:
     last_modified: float = 0.0
     last_processing_result: str = "No records processed"
     starting_position_timestamp: float | None = None
+    #: ScalingConfig.MaximumConcurrency (queue sources)
+    maximum_concurrency: int | None = None
 
     @property
     def arn(self) -> str:
@@ -75,10 +77,17 @@ class EventSourceMapping:
         return f"{function} <- {source} ({self.uuid[:8]})"
 
     @property
+    def is_queue(self) -> bool:
+        """An SQS queue's mapping (triggers/sqs_mappings.py), not a stream's."""
+        return self.event_source_arn.split(":", 3)[2:3] == ["sqs"]
+
+    @property
     def reports_batch_item_failures(self) -> bool:
         return "ReportBatchItemFailures" in self.function_response_types
 
     def to_dict(self) -> dict[str, Any]:
+        if self.is_queue:
+            return self._queue_configuration()
         configuration: dict[str, Any] = {
             "UUID": self.uuid,
             "StartingPosition": self.starting_position,
@@ -104,6 +113,27 @@ class EventSourceMapping:
             configuration["StartingPositionTimestamp"] = self.starting_position_timestamp
         if self.filter_criteria:
             configuration["FilterCriteria"] = self.filter_criteria
+        return configuration
+
+    def _queue_configuration(self) -> dict[str, Any]:
+        """A queue mapping's configuration has no stream fields (AWS-recorded: localstack's
+        test_lambda_integration_sqs.snapshot.json); ScalingConfig when set."""
+        configuration: dict[str, Any] = {
+            "UUID": self.uuid,
+            "BatchSize": self.batch_size,
+            "MaximumBatchingWindowInSeconds": self.maximum_batching_window_in_seconds,
+            "EventSourceArn": self.event_source_arn,
+            "FunctionArn": self.function_arn,
+            "LastModified": self.last_modified,
+            "State": self.state,
+            "StateTransitionReason": "USER_INITIATED",
+            "FunctionResponseTypes": list(self.function_response_types),
+            "EventSourceMappingArn": self.arn,
+        }
+        if self.filter_criteria:
+            configuration["FilterCriteria"] = self.filter_criteria
+        if self.maximum_concurrency is not None:
+            configuration["ScalingConfig"] = {"MaximumConcurrency": self.maximum_concurrency}
         return configuration
 
 

@@ -32,6 +32,8 @@ from emulator.triggers.event_source_mappings import KINESIS_STARTING_POSITIONS, 
 from emulator.triggers.failures import MappingFailures, NotDeliveredError, not_delivered_message
 from emulator.triggers.filters import validate_filter_criteria
 from emulator.triggers.pollers import MappingRunner
+from emulator.triggers import sqs_mappings
+from emulator.triggers.sqs_pollers import QueueRunner
 
 if TYPE_CHECKING:
     from emulator.engine import Emulator
@@ -91,6 +93,10 @@ class Triggers:
         name = params.get("FunctionName")
         if not isinstance(name, str) or not name:
             raise InvalidParameterValueException("FunctionName is required")
+        if sqs_mappings.is_queue_arn(source):
+            with emulator.activity:
+                mapping = sqs_mappings.create_queue_mapping(self, params, account_id, region)
+                return self._created(mapping, 0)
         with emulator.activity:
             stream = self._source(source)
             if stream is None:
@@ -115,14 +121,18 @@ class Triggers:
                                          last_modified=emulator.clock.now(), state_transition_reason=USER_ACTION,
                                          starting_position_timestamp=timestamp if position == "AT_TIMESTAMP" else None)
             apply_parameters(mapping, params)
-            self.mappings[mapping.uuid] = mapping
-            self.figures[mapping.uuid] = MappingFigures()
-            self.failures[mapping.uuid] = MappingFailures(mapping.label)
-            self.start_positions[mapping.uuid] = self._start_position(stream, position, timestamp)
-            response = mapping.to_dict()
-            response["State"] = "Creating"
-            mapping.state = "Enabled" if mapping.enabled else "Disabled"
-            emulator.persistence.mapping_saved(mapping, self.start_positions[mapping.uuid])
+            return self._created(mapping, self._start_position(stream, position, timestamp))
+
+    def _created(self, mapping: EventSourceMapping, start_position: int) -> dict[str, Any]:
+        """Keep a new mapping (the emulator's lock held) and start it; the answer says "Creating"."""
+        self.mappings[mapping.uuid] = mapping
+        self.figures[mapping.uuid] = MappingFigures()
+        self.failures[mapping.uuid] = MappingFailures(mapping.label)
+        self.start_positions[mapping.uuid] = start_position
+        response = mapping.to_dict()
+        response["State"] = "Creating"
+        mapping.state = "Enabled" if mapping.enabled else "Disabled"
+        self.emulator.persistence.mapping_saved(mapping, start_position)
         if mapping.enabled:
             self._start(mapping)
         return response
@@ -144,7 +154,7 @@ class Triggers:
 
     def update(self, uuid: str, params: dict[str, Any]) -> dict[str, Any]:
         mapping = self.get(uuid)
-        unknown = set(params) - UPDATABLE - {"UUID"}
+        unknown = set(params) - (sqs_mappings.QUEUE_UPDATABLE if mapping.is_queue else UPDATABLE) - {"UUID"}
         if unknown:
             raise InvalidParameterValueException(f"Cannot update {', '.join(sorted(unknown))} of an event source mapping")
         was_enabled = mapping.enabled
@@ -154,7 +164,10 @@ class Triggers:
                 mapping.function_arn = self.emulator.functions.get(params["FunctionName"], mapping.account_id, mapping.region).arn
             previous = {name: getattr(mapping, name) for name in vars(mapping)}
             try:
-                apply_parameters(mapping, params)
+                if mapping.is_queue:
+                    sqs_mappings.update_queue_mapping(mapping, params)
+                else:
+                    apply_parameters(mapping, params)
             except Exception:
                 vars(mapping).update(previous)
                 raise
@@ -205,6 +218,11 @@ class Triggers:
 
     def _start(self, mapping: EventSourceMapping) -> None:
         with self.emulator.activity:
+            if mapping.is_queue:
+                runner: MappingRunner | QueueRunner = QueueRunner(self, mapping)
+                self.runners[mapping.uuid] = runner
+                runner.start()
+                return
             stream = self._source(mapping.event_source_arn)
             if stream is None:
                 mapping.last_processing_result = "PROBLEM: the stream no longer exists"

@@ -24,7 +24,7 @@ from emulator.errors import ResourceInUseException, ValidationException
 from emulator.global_tables.replica_groups import CREATING, DELETING, Replica
 from emulator.api.global_tables.replica_tables import INVALID, Params, Run, describe_as, description
 from emulator.messages import Response
-from emulator.moto_seam import autoscaling, bridge as moto_bridge
+from emulator.moto_seam import bridge as moto_bridge, global_tables as moto_global_tables
 
 #: UpdateTable members that change the table itself; ReplicaUpdates must come alone
 _TABLE_CHANGES = ("AttributeDefinitions", "BillingMode", "ProvisionedThroughput", "GlobalSecondaryIndexUpdates",
@@ -114,10 +114,10 @@ def _create(emulator: Emulator, account_id: str, region: str, target: str, table
                                   "one or more replicas already existed as tables.")
     provisioned = table.get("BillingModeSummary", {}).get("BillingMode", "PROVISIONED") == "PROVISIONED"
     if provisioned:
-        if not autoscaling.writes_autoscaled(account_id, region, name):
+        if not moto_global_tables.writes_autoscaled(account_id, region, name):
             raise ValidationException("Table write capacity should either be Pay-Per-Request or AutoScaled.")
         for index in table.get("GlobalSecondaryIndexes") or []:
-            if not autoscaling.writes_autoscaled(account_id, region, name, index["IndexName"]):
+            if not moto_global_tables.writes_autoscaled(account_id, region, name, index["IndexName"]):
                 raise ValidationException("GSI write capacity should either be Pay-Per-Request or AutoScaled.")
     stream = table.get("StreamSpecification") or {}
     view_type = stream.get("StreamViewType") if stream.get("StreamEnabled") else None

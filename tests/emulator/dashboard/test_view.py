@@ -209,3 +209,31 @@ def test_a_global_tables_replicas_and_the_writes_on_their_way(emu, dynamodb):
     emu.replication.resume("eu-west-1")
     assert emu.replication.wait_replicated(30)["Converged"]
     assert [replica["PendingWrites"] for replica in dashboard(emu)["GlobalTables"][0]["Replicas"]] == [0, 0]
+
+
+def test_a_queue_mappings_figures_with_its_queue_in_flight_and_dead_letter_counts(emu):
+    sqs, lam = boto3.client("sqs", region_name="us-east-1"), boto3.client("lambda", region_name="us-east-1")
+    dlq = sqs.create_queue(QueueName="jobs-dlq")["QueueUrl"]
+    dlq_arn = sqs.get_queue_attributes(QueueUrl=dlq, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    url = sqs.create_queue(QueueName="jobs", Attributes={"VisibilityTimeout": "300", "RedrivePolicy": (
+        '{"deadLetterTargetArn": "%s", "maxReceiveCount": "1"}' % dlq_arn)})["QueueUrl"]
+    arn = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+
+    def handler(event, context):
+        raise RuntimeError("cannot do " + event["Records"][0]["body"])
+
+    emu.register_function("jobs", handler)
+    uuid = lam.create_event_source_mapping(EventSourceArn=arn, FunctionName="jobs", BatchSize=1)["UUID"]
+    sqs.send_message(QueueUrl=url, MessageBody="first")
+    assert emu.wait_idle(30)["Idle"]
+    [mapping] = [m for m in dashboard(emu)["EventSourceMappings"] if m["UUID"] == uuid]
+    assert (mapping["Invocations"], mapping["Errors"], mapping["LastError"]) == (1, 1, "RuntimeError: cannot do first")
+    assert mapping["Shards"] == []
+    assert mapping["Queue"] == {"QueueArn": arn, "ApproximateNumberOfMessages": 0,
+                                "ApproximateNumberOfMessagesNotVisible": 1, "ApproximateNumberOfMessagesDelayed": 0,
+                                "DeadLetterQueue": {"QueueArn": dlq_arn, "Messages": 0}}
+    emu.clock.advance(301)  # received once = maxReceiveCount: the next receive moves it to the dead-letter queue
+    assert emu.wait_idle(30)["Idle"]
+    [mapping] = [m for m in dashboard(emu)["EventSourceMappings"] if m["UUID"] == uuid]
+    assert mapping["Queue"]["ApproximateNumberOfMessagesNotVisible"] == 0
+    assert mapping["Queue"]["DeadLetterQueue"] == {"QueueArn": dlq_arn, "Messages": 1}

@@ -1,0 +1,1 @@
+"""The Lambda API's asynchronous invocation settings (event invoke configurations)."""

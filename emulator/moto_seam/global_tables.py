@@ -1,0 +1,45 @@
+"""moto as global tables use it: its tables as replication writes and reads them (an item stored, or deleted by its
+keys, through moto's own table, so change capture, the write-ahead log and the table's indexes see it; every item's
+image, for a new replica's fill), and its Application Auto Scaling, read: a replica of a PROVISIONED table can be
+added only when its write capacity is auto scaled, a scalable target on `dynamodb:table:WriteCapacityUnits`
+(`dynamodb:index:WriteCapacityUnits` for an index) AND a scaling policy on it (AWS, recorded: a bare target is
+refused like none)."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from moto.applicationautoscaling.models import applicationautoscaling_backends
+from moto.dynamodb.models.table import Table
+
+from emulator.moto_seam.bridge import delete_item_by_keys, image_of
+from emulator.streams.records import Image
+
+
+def put_image(table: Table, image: Image) -> None:
+    table.put_item(dict(image))
+
+
+def delete_image(table: Table, keys: Image) -> None:
+    delete_item_by_keys(table, keys)
+
+
+def images(table: Table) -> Iterator[tuple[Image, Image]]:
+    """Every item of the table: its keys and its image."""
+    key_names = [name for name in (table.hash_key_attr, table.range_key_attr) if name]
+    for item in table.all_items():
+        image = image_of(item)
+        yield {name: image[name] for name in key_names}, image
+
+
+def writes_autoscaled(account_id: str, region: str, table_name: str, index_name: str | None = None) -> bool:
+    try:
+        backend = applicationautoscaling_backends[account_id][region]
+    except KeyError:
+        return False
+    resource_id = f"table/{table_name}" + (f"/index/{index_name}" if index_name else "")
+    dimension = "dynamodb:index:WriteCapacityUnits" if index_name else "dynamodb:table:WriteCapacityUnits"
+    if resource_id not in backend.targets.get(dimension, {}):
+        return False
+    return any(policy.resource_id == resource_id and policy.scalable_dimension == dimension
+               for policy in backend.policies.values())

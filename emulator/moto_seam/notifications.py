@@ -1,0 +1,187 @@
+"""The seam between moto's pushes to functions and Eddy's: S3 event notifications and SNS "lambda" subscriptions
+(moto's S3 and SNS internals for them are touched only here).
+
+S3:
+
+moto's S3 calls moto.s3.notifications.send_event after each object change that notifies (Put, Post, Copy,
+CompleteMultipartUpload, Delete, restores, tagging). While an emulator is open Eddy answers that call instead:
+  - the record is AWS's whole record (notifications/s3_events.py: userIdentity, requestParameters,
+    responseElements, the bucket's ownerIdentity, the object's versionId and a sequencer; eventTime on the
+    emulator's clock), where moto's has none of those;
+  - a queue destination gets the record as a message, sent through moto's SQS (a queue mapping then feeds a
+    function); a topic's is published through moto's SNS;
+  - a Lambda destination is one of Eddy's functions, invoked asynchronously (moto's would need Docker);
+  - EventBridge delivery stays moto's.
+PutBucketNotificationConfiguration is checked first as S3 checks it: every destination must exist ("Unable to
+validate the following destination configurations") and no two configurations may share an event type for keys
+both could match ("Configurations overlap. Configurations on the same bucket cannot share a common event type.").
+
+SNS:
+moto's Subscription.publish hands a "lambda" subscription's message to moto's Lambda, which needs Docker. While an
+emulator is open Eddy takes that branch: the subscription's filter policy is applied as moto applies it (moto's
+matcher, FilterPolicyScope MessageAttributes or MessageBody), the message gets Lambda's SNS event
+(notifications/sns_events.py, from the notification moto signs for HTTP subscribers) and the function is invoked
+asynchronously, as SNS invokes Lambda. SQS subscriptions (RawMessageDelivery, filter policies) stay moto's.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Protocol
+
+from moto.s3 import notifications as moto_notifications
+from moto.s3.exceptions import S3ClientError
+from moto.s3.models import FakeBucket, NotificationConfiguration
+from moto.sns.models import Subscription, sns_backends
+from moto.sqs.models import sqs_backends
+
+from emulator.notifications.s3_events import event_record, overlapping
+from emulator.notifications.sns_events import lambda_event
+
+KINDS = (("queue", "QueueConfiguration"), ("topic", "TopicConfiguration"), ("cloud_function", "CloudFunctionConfiguration"))
+
+
+class Target(Protocol):
+    """What the seam needs of Eddy: the clock, the sequencer, and its functions."""
+
+    def now(self) -> float: ...
+
+    def sequencer(self) -> str: ...
+
+    def function_exists(self, arn: str) -> bool: ...
+
+    def invoke_function(self, arn: str, event: dict[str, Any], source: str) -> None: ...
+
+
+_target: Target | None = None
+_installed = False
+_moto_send_event = moto_notifications.send_event
+
+
+def activate(target: Target) -> None:
+    global _target
+    _install()
+    _target = target
+
+
+def deactivate() -> None:
+    global _target
+    _target = None
+
+
+def _install() -> None:
+    global _installed
+    if _installed:
+        return
+    _installed = True
+    set_configuration = FakeBucket.set_notification_configuration
+
+    def checked(self: FakeBucket, notification_config: dict[str, Any] | None) -> None:
+        target = _target
+        if target is not None and notification_config:
+            _check(target, NotificationConfiguration(
+                topic=notification_config.get("TopicConfiguration"), queue=notification_config.get("QueueConfiguration"),
+                cloud_function=notification_config.get("CloudFunctionConfiguration")))
+        set_configuration(self, notification_config)
+
+    FakeBucket.set_notification_configuration = checked
+    moto_notifications.send_event = _send_event
+    _install_sns()
+
+
+def _arn_parts(arn: str) -> tuple[str, str, str]:
+    """(region, account, resource) of a queue's or topic's ARN."""
+    parts = arn.split(":", 5)
+    if len(parts) < 6:
+        return "", "", ""
+    return parts[3], parts[4], parts[5]
+
+
+def _queue_exists(arn: str) -> bool:
+    region, account, name = _arn_parts(arn)
+    return bool(region) and name in sqs_backends[account][region].queues
+
+
+def _topic_exists(arn: str) -> bool:
+    region, account, _ = _arn_parts(arn)
+    return bool(region) and arn in sns_backends[account][region].topics
+
+
+def _check(target: Target, configuration: NotificationConfiguration) -> None:
+    exists = {"queue": _queue_exists, "topic": _topic_exists, "cloud_function": target.function_exists}
+    every = [(kind, n) for kind, _ in KINDS for n in getattr(configuration, kind)]
+    missing = [n.arn for kind, n in every if not exists[kind](n.arn)]
+    if missing:
+        raise S3ClientError("InvalidArgument", "Unable to validate the following destination configurations")
+    shapes = [(list(n.events), *_prefix_suffix(n)) for _, n in every]
+    for index, first in enumerate(shapes):
+        if any(overlapping(first, second) for second in shapes[index + 1:]):
+            raise S3ClientError("InvalidArgument",
+                                "Configurations overlap. Configurations on the same bucket cannot share a common event type.")
+
+
+def _prefix_suffix(notification: Any) -> tuple[str, str]:
+    rules = notification.filters.get("S3Key", {}).get("FilterRule", []) if notification.filters else []
+    if isinstance(rules, dict):
+        rules = [rules]
+    values = {rule["Name"].lower(): rule["Value"] for rule in rules}
+    return values.get("prefix", ""), values.get("suffix", "")
+
+
+def _send_event(account_id: str, event_name: Any, bucket: Any, key: Any) -> None:
+    target = _target
+    if target is None:
+        return _moto_send_event(account_id, event_name, bucket, key)
+    configuration = bucket.notification_configuration
+    if configuration is None:
+        return None
+    name = str(event_name.value if hasattr(event_name, "value") else event_name)
+    removed = name.startswith("s3:ObjectRemoved")
+    version = key.version_id if getattr(bucket, "is_versioned", False) else None
+    for kind, _ in KINDS:
+        for notification in getattr(configuration, kind):
+            if not notification.matches(name, key.name):
+                continue
+            record = event_record(
+                event_name=name[3:], region=bucket.region_name, bucket=bucket.name, account_id=bucket.account_id,
+                key=key.name, size=None if removed else key.size, etag=None if removed else key.etag.strip('"'),
+                version_id=version, sequencer=target.sequencer(), configuration_id=notification.id, now=target.now())
+            _deliver(target, kind, notification.arn, {"Records": [record]})
+    if configuration.event_bridge is not None:
+        moto_notifications._send_event_bridge_message(account_id, bucket, event_name, key)
+    return None
+
+
+def _deliver(target: Target, kind: str, arn: str, event: dict[str, Any]) -> None:
+    """To the destination, as S3 does: asynchronously for S3's caller, whose request never fails for it."""
+    region, account, resource = _arn_parts(arn)
+    if kind == "queue":
+        if _queue_exists(arn):
+            sqs_backends[account][region].send_message(queue_name=resource, message_body=json.dumps(event))
+    elif kind == "topic":
+        if _topic_exists(arn):
+            sns_backends[account][region].publish(arn=arn, message=json.dumps(event), subject="Amazon S3 Notification")
+    else:
+        target.invoke_function(arn, event, "s3")
+
+
+def _install_sns() -> None:
+    publish = Subscription.publish
+
+    def published(self: Subscription, message: str, message_id: str, subject: str | None = None,
+                  message_attributes: dict[str, Any] | None = None, group_id: str | None = None,
+                  deduplication_id: str | None = None, message_structure: str | None = None) -> None:
+        target = _target
+        if target is None or self.protocol != "lambda":
+            return publish(self, message, message_id, subject=subject, message_attributes=message_attributes,
+                           group_id=group_id, deduplication_id=deduplication_id, message_structure=message_structure)
+        if self._filter_policy_matcher is not None and not self._filter_policy_matcher.matches(message_attributes, message):
+            return None
+        if message_structure == "json":
+            message = self._parse_message_structure(message, self.protocol)
+        notification = self.get_post_data(message, message_id, subject, message_attributes=message_attributes)
+        region = self.topic.sns_backend.region_name
+        target.invoke_function(self.endpoint, lambda_event(notification, self.arn, region), "sns")
+        return None
+
+    Subscription.publish = published

@@ -1,0 +1,296 @@
+"""The seam between moto's SQS and Eddy's queue event source mappings (moto's SQS internals are touched only here).
+
+What Eddy needs of a queue, as Lambda's SQS poller sees it:
+  - moto's SQS on the emulator's clock: SentTimestamp, visibility timeouts, delays and retention read the
+    Clock (moto.sqs.models' unix_time / unix_time_millis), so `clock.advance(31)` makes a message whose
+    30-second VisibilityTimeout ran out visible again, as it would be 31 seconds later on AWS;
+  - a notification (the emulator's `activity` condition) whenever a message is added to a queue or its visibility
+    changes, so pollers wait on a condition rather than sleep-polling;
+  - ReceiveMessage for a poller: up to `limit` visible messages in the queue's order, each marked received (receive
+    count, first receive time, a new receipt handle, invisible for the queue's VisibilityTimeout), with SQS's rules:
+    a FIFO queue's group is skipped while one of its messages is in flight, and a message received maxReceiveCount
+    times moves to the RedrivePolicy's dead-letter queue instead (moto's own receive_message does the same, at
+    O(queue) per message received; this one walks the queue once per batch, without copying the messages);
+  - DeleteMessage of a whole batch in one pass;
+  - Queue.attributes read lazily: moto's SendMessage reads it for one attribute, and the property counts every
+    message three times (ApproximateNumberOf*), which made filling a queue quadratic (20,000 messages: minutes).
+    QueueAttributes computes each value when it is read, with moto's keys, order and values (pinned).
+Messages leave the seam as ReceivedMessage values in SQS's own words (what ReceiveMessage would answer).
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import hashlib
+import os
+import re
+import json
+import threading
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from moto.core.utils import camelcase_to_underscores
+from moto.sqs import models as sqs_models
+from moto.sqs.models import Message, Queue, sqs_backends
+
+QUEUE_ARN = re.compile(r"^arn:aws[a-z-]*:sqs:(?P<region>[a-z0-9-]+):(?P<account>\d{12}):(?P<name>[A-Za-z0-9_.-]+)$")
+
+_now: Callable[[], float] | None = None
+_activity: threading.Condition | None = None
+_installed = False
+_original_time = (sqs_models.unix_time, sqs_models.unix_time_millis)
+#: moto's own Queue.attributes property (the seam's test compares QueueAttributes with it)
+MOTO_ATTRIBUTES: property = Queue.__dict__["attributes"]
+
+
+@dataclass(slots=True)
+class ReceivedMessage:
+    """One received message, as SQS describes it; `message` is moto's, for deleting it."""
+
+    message_id: str
+    receipt_handle: str
+    body: str
+    md5_of_body: str
+    attributes: dict[str, str]
+    message_attributes: dict[str, dict[str, Any]]
+    size: int
+    message: Message
+
+
+def activate(now: Callable[[], float], activity: threading.Condition) -> None:
+    """Put moto's SQS on the clock `now` and notify `activity` when messages arrive (installs the wrappers once)."""
+    global _now, _activity
+    _install()
+    _now, _activity = now, activity
+    unix_time, unix_time_millis = _original_time
+    sqs_models.unix_time = lambda dt=None: now() if dt is None else unix_time(dt)
+    sqs_models.unix_time_millis = lambda dt=None: now() * 1000.0 if dt is None else unix_time_millis(dt)
+
+
+def deactivate() -> None:
+    global _now, _activity
+    _now, _activity = None, None
+    sqs_models.unix_time, sqs_models.unix_time_millis = _original_time
+
+
+def _notify() -> None:
+    activity = _activity
+    if activity is not None:
+        with activity:
+            activity.notify_all()
+
+
+def _install() -> None:
+    global _installed
+    if _installed:
+        return
+    _installed = True
+    add_message, delete_message, change_visibility = Queue.add_message, Queue.delete_message, Message.change_visibility
+
+    def added(self: Queue, message: Message) -> None:
+        add_message(self, message)
+        _notify()
+
+    def deleted(self: Queue, receipt_handle: str) -> None:
+        with self._messages_lock:  # moto rebuilds the list: not while a poller walks or appends to it
+            delete_message(self, receipt_handle)
+
+    def visibility_changed(self: Message, visibility_timeout: int) -> None:
+        change_visibility(self, visibility_timeout)
+        _notify()
+
+    Queue.add_message = added
+    Queue.delete_message = deleted
+    Message.change_visibility = visibility_changed
+    Queue.attributes = property(QueueAttributes)
+
+
+class QueueAttributes(Mapping):
+    """moto's Queue.attributes (the same keys, order and values), each value computed when it is read."""
+
+    def __init__(self, queue: Queue) -> None:
+        self._queue = queue
+        names = list(Queue.BASE_ATTRIBUTES)
+        if queue.fifo_queue:
+            names += Queue.FIFO_ATTRIBUTES
+        if queue.kms_master_key_id:
+            names += Queue.KMS_ATTRIBUTES
+        self._names = dict.fromkeys(names)
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self._names:
+            raise KeyError(name)
+        queue = self._queue
+        if name == "RedrivePolicy":
+            return json.dumps(queue.redrive_policy) if queue.redrive_policy else queue.redrive_policy
+        value = getattr(queue, camelcase_to_underscores(name))
+        return str(value).lower() if isinstance(value, bool) else value
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+
+def find_queue(arn: str) -> Queue | None:
+    """The queue an ARN names, or None."""
+    match = QUEUE_ARN.match(arn)
+    if match is None:
+        return None
+    backend = sqs_backends[match["account"]][match["region"]]
+    return backend.queues.get(match["name"])
+
+
+def visibility_timeout(queue: Queue) -> int:
+    return int(queue.visibility_timeout)
+
+
+def dead_letter_figures(queue: Queue, now: float) -> dict[str, Any] | None:
+    """The ARN of the queue its RedrivePolicy moves messages to and how many messages that queue holds, or None."""
+    target = queue.dead_letter_queue
+    if target is None:
+        return None
+    return {"QueueArn": target.queue_arn, "Messages": sum(queue_figures(target, now).values())}
+
+
+def is_fifo(queue: Queue) -> bool:
+    return bool(queue.fifo_queue)
+
+
+def queue_figures(queue: Queue, now: float) -> dict[str, int]:
+    """ApproximateNumberOfMessages / NotVisible / Delayed, counted on the emulator's clock."""
+    milliseconds = now * 1000.0
+    visible = delayed = in_flight = 0
+    for message in list(queue._messages):
+        if message.delayed_until > milliseconds:
+            delayed += 1
+        elif message.visible_at >= milliseconds:
+            in_flight += 1
+        else:
+            visible += 1
+    return {"ApproximateNumberOfMessages": visible, "ApproximateNumberOfMessagesNotVisible": in_flight,
+            "ApproximateNumberOfMessagesDelayed": delayed}
+
+
+def _blocked_groups(queue: Queue, milliseconds: float) -> set[str]:
+    """A FIFO queue's groups with a message in flight: none of their messages may be received."""
+    if not queue.fifo_queue:
+        return set()
+    return {m.group_id for m in queue.pending_messages if m.group_id is not None and m.visible_at >= milliseconds}
+
+
+def deliverable(queue: Queue, now: float, limit: int) -> int:
+    """How many messages (at most `limit`) a receive would return now."""
+    milliseconds = now * 1000.0
+    with queue._messages_lock:
+        blocked = _blocked_groups(queue, milliseconds)
+        count = 0
+        for message in queue._messages:
+            if message.visible_at < milliseconds and message.delayed_until <= milliseconds and (
+                    message.group_id is None or message.group_id not in blocked):
+                count += 1
+                if count >= limit:
+                    break
+        return count
+
+
+def next_change(queue: Queue, now: float) -> float | None:
+    """When (emulator seconds) the next invisible or delayed message becomes receivable, or None."""
+    milliseconds = now * 1000.0
+    with queue._messages_lock:
+        moments = [max(m.visible_at, m.delayed_until) for m in queue._messages
+                   if m.visible_at >= milliseconds or m.delayed_until > milliseconds]
+    return min(moments) / 1000.0 if moments else None
+
+
+def receive(queue: Queue, limit: int, now: float, max_bytes: int) -> list[ReceivedMessage]:
+    """Receive up to `limit` messages (and at most `max_bytes` of bodies) as ReceiveMessage would, on `now`."""
+    milliseconds = now * 1000.0
+    timeout_ms = int(queue.visibility_timeout) * 1000
+    policy = queue.redrive_policy if queue.dead_letter_queue is not None else None
+    retention_ms = int(queue.message_retention_period) * 1000
+    received: list[ReceivedMessage] = []
+    to_dead_letter_queue: list[Message] = []
+    size = 0
+    token = os.urandom(48).hex()
+    with queue._messages_lock:
+        blocked = _blocked_groups(queue, milliseconds)
+        for message in queue._messages:
+            if message.visible_at >= milliseconds or message.delayed_until > milliseconds:
+                continue
+            group = message.group_id
+            if group is not None and group in blocked:
+                continue
+            if message.sent_timestamp is not None and message.sent_timestamp + retention_ms <= milliseconds:
+                continue  # past the queue's MessageRetentionPeriod: SQS no longer returns it
+            if policy and message.approximate_receive_count >= policy["maxReceiveCount"]:
+                to_dead_letter_queue.append(message)
+                continue
+            body_size = len(message.body.encode())
+            if received and size + body_size > max_bytes:
+                break
+            size += body_size
+            _mark_received(queue, message, milliseconds, timeout_ms, token)
+            received.append(_received(message, body_size))
+            if group is not None:
+                blocked.add(group)  # the rest of a group waits for this batch (FIFO order)
+            if len(received) >= limit:
+                break
+        if to_dead_letter_queue:
+            moved = {id(m) for m in to_dead_letter_queue}
+            queue._messages = [m for m in queue._messages if id(m) not in moved]
+            for message in to_dead_letter_queue:
+                queue.pending_messages.discard(message)
+    for message in to_dead_letter_queue:  # outside this queue's lock: the DLQ takes its own
+        queue.dead_letter_queue.add_message(message)
+    return received
+
+
+def _mark_received(queue: Queue, message: Message, milliseconds: float, timeout_ms: int, token: str) -> None:
+    if not message.approximate_first_receive_timestamp:
+        message.approximate_first_receive_timestamp = int(milliseconds)
+    message.approximate_receive_count += 1
+    message.visible_at = milliseconds + timeout_ms
+    if message.receipt_handle is not None:
+        message._old_receipt_handles.append(message.receipt_handle)
+    # opaque and unique per receive, as SQS's are: this receive's random token, the message and its receive count
+    message.receipt_handle = base64.urlsafe_b64encode(
+        f"{token}:{message.id}:{message.approximate_receive_count}".encode()).decode()
+    queue.pending_messages.add(message)
+
+
+def _received(message: Message, body_size: int) -> ReceivedMessage:
+    attributes = {"ApproximateReceiveCount": str(message.approximate_receive_count),
+                  "SentTimestamp": str(message.sent_timestamp)}
+    if message.group_id is not None:
+        if message.sequence_number is not None:
+            attributes["SequenceNumber"] = message.sequence_number
+        attributes["MessageGroupId"] = message.group_id
+    attributes["SenderId"] = message.sender_id
+    if message.group_id is not None and message.deduplication_id is not None:
+        attributes["MessageDeduplicationId"] = message.deduplication_id
+    attributes["ApproximateFirstReceiveTimestamp"] = str(message.approximate_first_receive_timestamp)
+    md5_of_body = hashlib.md5(message.body.encode("utf-8")).hexdigest()  # Message.body_md5, without moto's wrapper
+    return ReceivedMessage(message.id, message.receipt_handle, message.body, md5_of_body, attributes,
+                           {name: dict(value) for name, value in message.message_attributes.items()}, body_size,
+                           message)
+
+
+def delete(queue: Queue, messages: list[ReceivedMessage]) -> None:
+    """Delete received messages (a batch that succeeded, or messages a filter did not match)."""
+    if not messages:
+        return
+    with queue._messages_lock:
+        if len(messages) <= 64:  # a batch sits near the head of the queue: remove() finds each quickly
+            for received in messages:
+                with contextlib.suppress(ValueError):  # already deleted through the API
+                    queue._messages.remove(received.message)
+        else:
+            gone = {id(m.message) for m in messages}
+            queue._messages = [m for m in queue._messages if id(m) not in gone]
+        for received in messages:
+            queue.pending_messages.discard(received.message)
+            queue.deleted_messages.update(received.message.all_receipt_handles)

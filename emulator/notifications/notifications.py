@@ -1,0 +1,58 @@
+"""Push notifications to functions, Eddy's side: what moto_seam/notifications.py ask of
+the emulator.
+
+The emulator's clock for S3's eventTime, one S3 sequencer for every key, and Eddy's functions as destinations: S3
+and SNS invoke a function asynchronously (InvocationType Event), so the object's or message's request never waits
+for it or fails because of it.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from emulator.functions.async_invocations import AsyncInvocations
+from emulator.moto_seam import notifications as seam
+from emulator.notifications.s3_events import Sequencer
+
+if TYPE_CHECKING:
+    from emulator.engine import Emulator
+
+log = logging.getLogger("eddy.notifications")
+
+
+class Notifications:
+    def __init__(self, emulator: "Emulator") -> None:
+        self.emulator = emulator
+        self._sequencer = Sequencer()
+        #: every function's asynchronous invocations (Invoke with InvocationType Event, and these pushes)
+        self.async_invocations = AsyncInvocations(emulator.invoker.invoke, emulator.activity, emulator.clock.now,
+                                                  emulator.aws_client)
+
+    def start(self) -> None:
+        seam.activate(self)
+
+    def stop(self) -> None:
+        seam.deactivate()
+        self.async_invocations.close()
+
+    def now(self) -> float:
+        return self.emulator.clock.now()
+
+    def sequencer(self) -> str:
+        return self._sequencer.next()
+
+    def _function(self, arn: str) -> Any:
+        unqualified = arn.removesuffix(":$LATEST")
+        return self.emulator.functions.functions.get(unqualified)
+
+    def function_exists(self, arn: str) -> bool:
+        return self._function(arn) is not None
+
+    def invoke_function(self, arn: str, event: dict[str, Any], source: str) -> None:
+        """Invoke asynchronously; `source` ("s3", "sns") is kept with the invocation for the dashboard."""
+        function = self._function(arn)
+        if function is None:
+            log.warning("%s notification to %s dropped: the function does not exist", source.upper(), arn)
+            return
+        self.async_invocations.submit(function, event, source)

@@ -1,0 +1,87 @@
+"""The S3 event notification record (Amazon S3 User Guide, "Event message structure"), as pure functions.
+
+    {"Records": [{"eventVersion": "2.1", "eventSource": "aws:s3", "awsRegion", "eventTime" (ISO 8601, milliseconds),
+                  "eventName" ("ObjectCreated:Put", ...), "userIdentity": {"principalId"},
+                  "requestParameters": {"sourceIPAddress"}, "responseElements": {"x-amz-request-id", "x-amz-id-2"},
+                  "s3": {"s3SchemaVersion": "1.0", "configurationId", "bucket": {"name", "ownerIdentity", "arn"},
+                         "object": {"key" (URL-encoded, spaces as +, slashes kept), "size", "eTag", "versionId", "sequencer"}}}]}
+
+A delete's object has no size or eTag; versionId only in a bucket with versioning. The sequencer is a hexadecimal
+string that grows with each event of a key, as S3's does (compare two of the same key after padding the shorter
+with zeros on the left).
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import threading
+from datetime import datetime, timezone
+from typing import Any
+from urllib.parse import quote_plus
+
+PRINCIPAL_ID = "AWS:AIDAEDDYEMULATOR"
+SOURCE_IP_ADDRESS = "127.0.0.1"
+
+
+def event_time(epoch: float) -> str:
+    return datetime.fromtimestamp(epoch, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+
+
+class Sequencer:
+    """S3's per-key sequencer: one increasing counter for every key (so it grows for each key, too)."""
+
+    def __init__(self) -> None:
+        self._counter = itertools.count(1)
+        self._lock = threading.Lock()
+
+    def next(self) -> str:
+        with self._lock:
+            return f"{next(self._counter):018X}"
+
+
+def event_record(*, event_name: str, region: str, bucket: str, account_id: str, key: str, size: int | None,
+                 etag: str | None, version_id: str | None, sequencer: str, configuration_id: str,
+                 now: float) -> dict[str, Any]:
+    """One record of an S3 event notification ("ObjectCreated:Put", not "s3:ObjectCreated:Put")."""
+    obj: dict[str, Any] = {"key": quote_plus(key, safe="/")}
+    if size is not None:
+        obj["size"] = size
+    if etag is not None:
+        obj["eTag"] = etag
+    if version_id is not None:
+        obj["versionId"] = version_id
+    obj["sequencer"] = sequencer
+    return {
+        "eventVersion": "2.1",
+        "eventSource": "aws:s3",
+        "awsRegion": region,
+        "eventTime": event_time(now),
+        "eventName": event_name,
+        "userIdentity": {"principalId": PRINCIPAL_ID},
+        "requestParameters": {"sourceIPAddress": SOURCE_IP_ADDRESS},
+        "responseElements": {"x-amz-request-id": os.urandom(8).hex().upper(), "x-amz-id-2": os.urandom(48).hex()},
+        "s3": {
+            "s3SchemaVersion": "1.0",
+            "configurationId": configuration_id,
+            "bucket": {"name": bucket, "ownerIdentity": {"principalId": account_id}, "arn": f"arn:aws:s3:::{bucket}"},
+            "object": obj,
+        },
+    }
+
+
+def overlapping(first: tuple[list[str], str, str], second: tuple[list[str], str, str]) -> bool:
+    """Two configurations (events, prefix, suffix) overlap when they share an event type (a wildcard covers its
+    family) and a key could match both filters; S3 refuses such a pair ("Configurations overlap")."""
+    events_a, prefix_a, suffix_a = first
+    events_b, prefix_b, suffix_b = second
+    shared = any(_covers(a, b) or _covers(b, a) for a in events_a for b in events_b)
+    prefixes = prefix_a.startswith(prefix_b) or prefix_b.startswith(prefix_a)
+    suffixes = suffix_a.endswith(suffix_b) or suffix_b.endswith(suffix_a)
+    return shared and prefixes and suffixes
+
+
+def _covers(pattern: str, event: str) -> bool:
+    if pattern == event:
+        return True
+    return pattern.endswith(":*") and event.startswith(pattern[:-1])

@@ -1,0 +1,34 @@
+"""The SNS event Lambda gets from a topic subscription (Lambda Developer Guide, "Using Lambda with Amazon SNS",
+example event), as a pure function of the notification SNS signs for HTTP(S) subscribers.
+
+    {"Records": [{"EventVersion": "1.0", "EventSubscriptionArn", "EventSource": "aws:sns",
+                  "Sns": {"SignatureVersion", "Timestamp", "Signature", "SigningCertUrl", "MessageId", "Message",
+                          "MessageAttributes": {name: {"Type", "Value"}}, "Type": "Notification",
+                          "UnsubscribeUrl", "TopicArn", "Subject" (null when the publisher gave none)}}]}
+
+The names differ from the HTTP body's: SigningCertUrl and UnsubscribeUrl, not ...URL.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def lambda_event(notification: dict[str, Any], subscription_arn: str, region: str) -> dict[str, Any]:
+    attributes = {name: {"Type": value.get("Type", value.get("DataType")), "Value": value.get("Value")}
+                  for name, value in (notification.get("MessageAttributes") or {}).items()}
+    sns = {
+        "SignatureVersion": notification["SignatureVersion"],
+        "Timestamp": notification["Timestamp"],
+        "Signature": notification["Signature"],
+        "SigningCertUrl": notification["SigningCertURL"],
+        "MessageId": notification["MessageId"],
+        "Message": notification["Message"],
+        "MessageAttributes": attributes,
+        "Type": "Notification",
+        "UnsubscribeUrl": f"https://sns.{region}.amazonaws.com/?Action=Unsubscribe&SubscriptionArn={subscription_arn}",
+        "TopicArn": notification["TopicArn"],
+        "Subject": notification.get("Subject"),
+    }
+    return {"Records": [{"EventVersion": "1.0", "EventSubscriptionArn": subscription_arn, "EventSource": "aws:sns",
+                         "Sns": sns}]}

@@ -1,0 +1,118 @@
+"""Event source mappings from an SQS queue: their parameters, Lambda's rules for them, and their configuration.
+
+What differs from a stream's mapping (Lambda Developer Guide, "Using Lambda with Amazon SQS" and
+CreateEventSourceMapping):
+  - no StartingPosition, and none of the stream-only parameters (ParallelizationFactor, MaximumRetryAttempts,
+    MaximumRecordAgeInSeconds, BisectBatchOnFunctionError, TumblingWindowInSeconds, DestinationConfig: a queue's
+    failures go to its own RedrivePolicy dead-letter queue);
+  - BatchSize defaults to 10, at most 10,000 for a standard queue and 10 for a FIFO queue; above 10 a
+    MaximumBatchingWindowInSeconds of at least 1 is required;
+  - ScalingConfig.MaximumConcurrency (2..1000) caps the concurrent invocations;
+  - the configuration AWS answers has no stream fields (AWS-recorded in localstack's
+    test_lambda_integration_sqs.snapshot.json: BatchSize, EventSourceArn, FunctionArn, FunctionResponseTypes,
+    LastModified, MaximumBatchingWindowInSeconds, State, StateTransitionReason "USER_INITIATED", UUID).
+The error words: "StartingPosition is not valid for SQS event sources." and "Maximum batch window in seconds must
+be greater than 0 if maximum batch size is greater than 10" as AWS answers them (reported through CloudFormation,
+and in localstack's and other emulators' AWS-validated tests); a queue that does not exist is the error Lambda's
+own ReceiveMessage meets. Where AWS's exact words were not found (a FIFO batch over 10, stream-only parameters)
+the message is Eddy's, in the same style, and says so in docs/guides/pipeline-triggers.md.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from emulator.errors import InvalidParameterValueException, ResourceConflictException
+from emulator.moto_seam import sqs as sqs_seam
+from emulator.triggers.event_source_mappings import EventSourceMapping, apply_parameters, new_uuid
+
+if TYPE_CHECKING:
+    from emulator.triggers.triggers import Triggers
+
+NO_QUEUE = ("Error occurred while ReceiveMessage. SQS Error Code: AWS.SimpleQueueService.NonExistentQueue. "
+            "SQS Error Message: The specified queue does not exist or you do not have access to it.")
+STREAM_ONLY = ("StartingPositionTimestamp", "ParallelizationFactor", "MaximumRetryAttempts", "MaximumRecordAgeInSeconds",
+               "BisectBatchOnFunctionError", "TumblingWindowInSeconds", "DestinationConfig")
+#: concurrent batches a queue mapping runs without a ScalingConfig (Lambda starts with five pollers)
+DEFAULT_POLLERS = 5
+#: Eddy's ceiling on concurrent batches per mapping (MaximumConcurrency above it runs this many)
+MAX_POLLERS = 10
+
+
+def is_queue_arn(arn: str) -> bool:
+    return sqs_seam.QUEUE_ARN.match(arn) is not None
+
+
+def create_queue_mapping(triggers: "Triggers", params: dict[str, Any], account_id: str, region: str) -> EventSourceMapping:
+    """A new mapping from the queue `params["EventSourceArn"]` names (the caller holds the emulator's lock)."""
+    source = params["EventSourceArn"]
+    if params.get("StartingPosition") is not None:
+        raise InvalidParameterValueException("StartingPosition is not valid for SQS event sources.")
+    _refuse_stream_parameters(params)
+    queue = sqs_seam.find_queue(source)
+    if queue is None:
+        raise InvalidParameterValueException(NO_QUEUE)
+    function = triggers.emulator.functions.get(params["FunctionName"], account_id, region)
+    for existing in triggers.mappings.values():
+        if existing.event_source_arn == source and existing.function_arn == function.arn:
+            raise ResourceConflictException(
+                f'The event source arn (" {source} ") and function (" {function.name} ") provided mapping already '
+                f"exists. Please update or delete the existing mapping with UUID {existing.uuid}")
+    mapping = EventSourceMapping(uuid=new_uuid(), event_source_arn=source, function_arn=function.arn,
+                                 account_id=account_id, region=region, starting_position="",
+                                 last_modified=triggers.emulator.clock.now(), batch_size=10)
+    apply_queue_parameters(mapping, params, fifo=sqs_seam.is_fifo(queue))
+    return mapping
+
+
+def apply_queue_parameters(mapping: EventSourceMapping, params: dict[str, Any], *, fifo: bool) -> None:
+    """Validate and apply a queue mapping's parameters (create and update); `mapping` is unchanged on error."""
+    _refuse_stream_parameters(params)
+    if params.get("StartingPosition") is not None:
+        raise InvalidParameterValueException("StartingPosition is not valid for SQS event sources.")
+    previous = dict(vars(mapping))
+    try:
+        apply_parameters(mapping, {name: value for name, value in params.items() if name != "ScalingConfig"})
+        if "ScalingConfig" in params:
+            scaling = params["ScalingConfig"] or {}
+            mapping.maximum_concurrency = scaling.get("MaximumConcurrency") if isinstance(scaling, dict) else None
+        if fifo and mapping.batch_size > 10:
+            raise InvalidParameterValueException(
+                f"BatchSize {mapping.batch_size} is not valid for a FIFO queue: a FIFO queue's batch size is at most 10")
+        if mapping.batch_size > 10 and mapping.maximum_batching_window_in_seconds < 1:
+            raise InvalidParameterValueException(
+                "Maximum batch window in seconds must be greater than 0 if maximum batch size is greater than 10")
+    except Exception:
+        vars(mapping).clear()
+        vars(mapping).update(previous)
+        raise
+
+
+def _refuse_stream_parameters(params: dict[str, Any]) -> None:
+    for name in STREAM_ONLY:
+        if params.get(name) is not None and not (name == "DestinationConfig" and not _has_destination(params[name])):
+            raise InvalidParameterValueException(f"Unsupported {name} parameter for given event source mapping type.")
+
+
+def _has_destination(config: Any) -> bool:
+    if not isinstance(config, dict):
+        return True
+    return any((config.get(kind) or {}).get("Destination") for kind in ("OnFailure", "OnSuccess"))
+
+
+def pollers(mapping: EventSourceMapping) -> int:
+    """How many batches of this mapping may be in flight at once."""
+    if mapping.maximum_concurrency is None:
+        return DEFAULT_POLLERS
+    return min(mapping.maximum_concurrency, MAX_POLLERS)
+
+
+
+QUEUE_UPDATABLE = frozenset({"Enabled", "BatchSize", "MaximumBatchingWindowInSeconds", "FunctionResponseTypes",
+                             "FilterCriteria", "FunctionName", "ScalingConfig"} | set(STREAM_ONLY))
+
+
+def update_queue_mapping(mapping: EventSourceMapping, params: dict[str, Any]) -> None:
+    """UpdateEventSourceMapping's parameters applied to a queue mapping (stream-only ones refused)."""
+    queue = sqs_seam.find_queue(mapping.event_source_arn)
+    apply_queue_parameters(mapping, params, fifo=queue is not None and sqs_seam.is_fifo(queue))

@@ -1,0 +1,175 @@
+"""Queue pollers: what runs an SQS event source mapping, as Lambda's SQS poller does.
+
+A QueueRunner has one QueuePoller thread per concurrent batch it may run (ScalingConfig.MaximumConcurrency, see
+sqs_mappings.pollers). A poller waits by notification (the emulator's `activity`, told when a message arrives, its
+visibility changes or the clock moves), gathers a batch (BatchSize, MaximumBatchingWindowInSeconds on the emulator's
+clock, 6 MB), receives it (moto_seam/sqs.py: invisible for the queue's VisibilityTimeout, receive counts, FIFO groups,
+the RedrivePolicy's dead-letter queue), drops the messages FilterCriteria do not match (deleted, as Lambda does),
+invokes the function and deletes what succeeded. What failed is left alone: it becomes visible again when its
+visibility timeout runs out, is received again (ApproximateReceiveCount grows), and after maxReceiveCount receives
+SQS moves it to the dead-letter queue. Nothing to checkpoint: the queue itself holds the position.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import TYPE_CHECKING, Any
+
+from emulator.errors import FunctionError
+from emulator.functions.invocation import InvocationResult
+from emulator.moto_seam import sqs as sqs_seam
+from emulator.triggers import sqs_events
+from emulator.triggers.filters import matches
+from emulator.triggers.sqs_mappings import pollers
+
+if TYPE_CHECKING:
+    from emulator.triggers.event_source_mappings import EventSourceMapping
+    from emulator.triggers.triggers import Triggers
+
+log = logging.getLogger("eddy.triggers")
+
+MAX_PAYLOAD_BYTES = 6 * 1024 * 1024
+#: how long a poller waits at most between looks at the queue, in real seconds (notifications wake it sooner)
+LONGEST_WAIT = 1.0
+
+
+class QueuePoller(threading.Thread):
+    def __init__(self, runner: "QueueRunner", number: int) -> None:
+        super().__init__(name=f"eddy-sqs-poller-{runner.mapping.uuid[:8]}-{number}", daemon=True)
+        self.runner = runner
+        self.busy = False
+        #: the queue the batch in hand came from
+        self.queue: Any = None
+
+    def run(self) -> None:
+        runner = self.runner
+        try:
+            while (batch := self._take()) is not None:
+                try:
+                    self._process(batch)
+                finally:
+                    with runner.emulator.activity:
+                        self.busy = False
+                        runner.emulator.activity.notify_all()
+        except Exception as error:  # a poller must never die silently: record it where users look
+            log.exception("poller %s failed", self.name)
+            runner.figures.note_error(f"{type(error).__name__}: {error}")
+
+    def _take(self) -> list[sqs_seam.ReceivedMessage] | None:
+        """The next batch, received; None once the mapping stops."""
+        runner, mapping = self.runner, self.runner.mapping
+        activity, clock = runner.emulator.activity, runner.emulator.clock
+        with activity:
+            while not runner.stopping.is_set():
+                queue = runner.queue = sqs_seam.find_queue(runner.arn)
+                if queue is None:  # deleted (or not restored yet): the mapping waits for it, as on AWS
+                    mapping.last_processing_result = "PROBLEM: the queue does not exist"
+                    activity.wait(LONGEST_WAIT)
+                    continue
+                now = clock.now()
+                window = mapping.maximum_batching_window_in_seconds
+                if window:
+                    available = sqs_seam.deliverable(queue, now, mapping.batch_size)
+                    if available and runner.window_opened is None:
+                        runner.window_opened = now
+                    if available and available < mapping.batch_size and now < runner.window_opened + window:
+                        activity.wait(min(runner.window_opened + window - now, LONGEST_WAIT))
+                        continue
+                batch = sqs_seam.receive(queue, mapping.batch_size, now, MAX_PAYLOAD_BYTES)
+                if batch:
+                    runner.window_opened = None
+                    self.busy = True
+                    self.queue = queue
+                    return batch
+                wake = sqs_seam.next_change(queue, now)
+                activity.wait(LONGEST_WAIT if wake is None else max(0.001, min(wake - now, LONGEST_WAIT)))
+        return None
+
+    def _process(self, batch: list[sqs_seam.ReceivedMessage]) -> None:
+        runner, mapping = self.runner, self.runner.mapping
+        records = [sqs_events.lambda_record(m, runner.arn, mapping.region) for m in batch]
+        if mapping.filters:
+            kept = [i for i, record in enumerate(records) if matches(mapping.filters, sqs_events.filter_view(record))]
+            if len(kept) < len(batch):
+                dropped = set(range(len(batch))) - set(kept)
+                sqs_seam.delete(self.queue, [batch[i] for i in sorted(dropped)])
+                runner.figures.records_filtered += len(dropped)
+            batch, records = [batch[i] for i in kept], [records[i] for i in kept]
+            if not batch:
+                return
+        result = runner.invoke({"Records": records}, len(batch))
+        if result.ok:
+            failed, reason = sqs_events.failed_messages(result.payload, [m.message_id for m in batch],
+                                                        mapping.reports_batch_item_failures)
+        else:
+            failed, reason = {m.message_id for m in batch}, f"{result.error.error_type}: {result.error.message}"
+        with runner.emulator.activity:  # wait_idle reads the failures report under the lock
+            report = runner.triggers.failures.get(mapping.uuid)
+            if failed:
+                runner.figures.note_error(reason)
+                if report is not None:  # the messages return after the queue's visibility timeout
+                    report.invocation_failed(runner.arn.rsplit(":", 1)[-1], len(failed), reason,
+                                             float(sqs_seam.visibility_timeout(self.queue)), function_error=not result.ok)
+            elif report is not None:
+                report.invocation_succeeded()
+        sqs_seam.delete(self.queue, [m for m in batch if m.message_id not in failed])
+
+
+class QueueRunner:
+    """The pollers of one enabled queue mapping."""
+
+    def __init__(self, triggers: "Triggers", mapping: "EventSourceMapping") -> None:
+        self.triggers = triggers
+        self.emulator = triggers.emulator
+        self.mapping = mapping
+        self.arn = mapping.event_source_arn
+        #: the queue as last found (a queue deleted and created again is a new one)
+        self.queue: Any = sqs_seam.find_queue(self.arn)
+        self.figures = triggers.figures[mapping.uuid]
+        self.stopping = threading.Event()
+        #: a queue has no shards: wait_idle's report of records being retried is about stream lanes
+        self.lanes: dict[str, list[Any]] = {}
+        #: when the current batching window opened (emulator seconds), shared by the pollers
+        self.window_opened: float | None = None
+        self.pollers = [QueuePoller(self, number) for number in range(pollers(mapping))]
+
+    def start(self) -> None:
+        for poller in self.pollers:
+            poller.start()
+
+    def caught_up(self) -> bool:
+        """No batch in flight and nothing the mapping could receive now (lock held)."""
+        if any(poller.busy for poller in self.pollers):
+            return False
+        queue = sqs_seam.find_queue(self.arn)
+        return queue is None or not sqs_seam.deliverable(queue, self.emulator.clock.now(), 1)
+
+    def invoke(self, event: dict[str, Any], size: int) -> InvocationResult:
+        mapping, figures = self.mapping, self.figures
+        function = self.emulator.functions.functions.get(mapping.function_arn)
+        figures.invocations += 1
+        if function is None:
+            result = InvocationResult("", error=FunctionError("ResourceNotFoundException",
+                                                              f"Function not found: {mapping.function_arn}"))
+        else:
+            result = self.emulator.invoker.invoke(function, event, source=mapping.uuid)
+        figures.records_delivered += size
+        if result.ok:
+            mapping.last_processing_result = "OK"
+        else:
+            outcome = f"{result.error.error_type}: {result.error.message}"
+            figures.errors += 1
+            figures.note_error(outcome)
+            mapping.last_processing_result = f"PROBLEM: {outcome}"
+        log.info("mapping %s batch %d %s in %.1f ms", mapping.label, size,
+                 "OK" if result.ok else mapping.last_processing_result, result.duration * 1000)
+        return result
+
+    def stop(self) -> None:
+        self.stopping.set()
+        with self.emulator.activity:
+            self.emulator.activity.notify_all()
+        for poller in self.pollers:
+            if poller is not threading.current_thread() and poller.is_alive():
+                poller.join()

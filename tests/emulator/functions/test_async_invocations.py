@@ -1,0 +1,130 @@
+"""Asynchronous invocation (InvocationType Event) through both doors, Python and Node.js: retries on the emulator's
+clock, PutFunctionEventInvokeConfig, OnSuccess / OnFailure destination records, EventAgeExceeded, the
+DeadLetterConfig queue, and the event invoke config API's answers and validation."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from botocore.exceptions import ClientError
+
+from tests.emulator.notifications.test_s3_notifications import wait_for_messages
+from tests.emulator.trigger_helpers import create_zip_function
+from tests.emulator.triggers.sqs_helpers import queue
+
+ATTEMPTS = '''
+import json, os, boto3
+sqs = boto3.client("sqs")
+def handler(event, context):
+    sqs.send_message(QueueUrl=os.environ["QUEUE_URL"], MessageBody=json.dumps(event))
+    if event.get("fail"):
+        raise RuntimeError("failing as asked")
+    return {"done": event.get("n")}
+'''
+
+NODE_ATTEMPTS = """
+const { SQSClient, SendMessageCommand } = require('@aws-sdk/client-sqs');
+const sqs = new SQSClient({ useQueueUrlAsEndpoint: false });
+exports.handler = async (event) => {
+  await sqs.send(new SendMessageCommand({ QueueUrl: process.env.QUEUE_URL, MessageBody: JSON.stringify(event) }));
+  if (event.fail) throw new Error('failing as asked');
+  return { done: event.n };
+};
+"""
+
+
+def setup(door, runtime: str = "python", **function_options) -> dict:
+    sqs, lam = door.client("sqs"), door.client("lambda")
+    attempts, _ = queue(sqs, "attempts")
+    outcomes, outcomes_arn = queue(sqs, "outcomes")
+    create_zip_function(lam, "worker", runtime, ATTEMPTS if runtime == "python" else NODE_ATTEMPTS,
+                        Environment={"Variables": {"QUEUE_URL": attempts}}, **function_options)
+    return {"sqs": sqs, "lambda": lam, "attempts": attempts, "outcomes": outcomes, "outcomes_arn": outcomes_arn}
+
+
+def invoke_event(lam, payload: dict) -> dict:
+    answer = lam.invoke(FunctionName="worker", InvocationType="Event", Payload=json.dumps(payload).encode())
+    assert answer["StatusCode"] == 202 and answer["Payload"].read() == b""
+    return answer
+
+
+@pytest.mark.parametrize("runtime", ["python", "node"])
+def test_a_failing_event_is_retried_on_the_clock_then_its_record_goes_to_on_failure(door, runtime):
+    env = setup(door, runtime)
+    sqs, lam = env["sqs"], env["lambda"]
+    lam.put_function_event_invoke_config(FunctionName="worker", MaximumRetryAttempts=1,
+                                         DestinationConfig={"OnFailure": {"Destination": env["outcomes_arn"]}})
+    answer = invoke_event(lam, {"fail": True, "n": 1})
+    assert wait_for_messages(sqs, env["attempts"], 1) == [{"fail": True, "n": 1}]
+    door.advance(30)  # Lambda's first retry comes a minute after the first attempt
+    assert sqs.receive_message(QueueUrl=env["outcomes"]).get("Messages") is None
+    door.advance(31)
+    assert wait_for_messages(sqs, env["attempts"], 1) == [{"fail": True, "n": 1}]
+    [record] = wait_for_messages(sqs, env["outcomes"], 1)
+    assert set(record) == {"version", "timestamp", "requestContext", "requestPayload", "responseContext", "responsePayload"}
+    assert record["version"] == "1.0" and record["requestPayload"] == {"fail": True, "n": 1}
+    assert record["requestContext"] == {
+        "requestId": answer["ResponseMetadata"]["RequestId"], "condition": "RetriesExhausted", "approximateInvokeCount": 2,
+        "functionArn": "arn:aws:lambda:us-east-1:123456789012:function:worker:$LATEST"}
+    assert record["responseContext"] == {"statusCode": 200, "executedVersion": "$LATEST", "functionError": "Unhandled"}
+    assert record["responsePayload"]["errorMessage"] == "failing as asked"
+
+
+@pytest.mark.parametrize("runtime", ["python", "node"])
+def test_a_successful_event_sends_its_record_to_on_success(door, runtime):
+    env = setup(door, runtime)
+    env["lambda"].put_function_event_invoke_config(FunctionName="worker",
+                                                   DestinationConfig={"OnSuccess": {"Destination": env["outcomes_arn"]}})
+    invoke_event(env["lambda"], {"n": 7})
+    [record] = wait_for_messages(env["sqs"], env["outcomes"], 1)
+    assert (record["requestContext"]["condition"], record["requestContext"]["approximateInvokeCount"]) == ("Success", 1)
+    assert record["responseContext"] == {"statusCode": 200, "executedVersion": "$LATEST"}
+    assert record["responsePayload"] == {"done": 7}
+
+
+def test_an_event_too_old_to_retry_and_the_dead_letter_queue(door):
+    sqs = door.client("sqs")
+    dlq, dlq_arn = queue(sqs, "worker-dlq")
+    env = setup(door, DeadLetterConfig={"TargetArn": dlq_arn})
+    lam = env["lambda"]
+    assert lam.get_function_configuration(FunctionName="worker")["DeadLetterConfig"] == {"TargetArn": dlq_arn}
+    lam.put_function_event_invoke_config(FunctionName="worker", MaximumEventAgeInSeconds=100,
+                                         DestinationConfig={"OnFailure": {"Destination": env["outcomes_arn"]}})
+    answer = invoke_event(lam, {"fail": True, "n": 2})
+    wait_for_messages(sqs, env["attempts"], 1)
+    door.advance(61)  # the retry a minute later; the next would come two minutes after it: past 100 s of age
+    assert wait_for_messages(sqs, env["attempts"], 1) == [{"fail": True, "n": 2}]
+    assert sqs.receive_message(QueueUrl=env["outcomes"]).get("Messages") is None  # not yet 100 s old
+    door.advance(40)
+    [record] = wait_for_messages(sqs, env["outcomes"], 1)
+    assert (record["requestContext"]["condition"], record["requestContext"]["approximateInvokeCount"]) == ("EventAgeExceeded", 2)
+    [dead] = sqs.receive_message(QueueUrl=dlq, MessageAttributeNames=["All"], WaitTimeSeconds=5)["Messages"]
+    assert json.loads(dead["Body"]) == {"fail": True, "n": 2}
+    assert dead["MessageAttributes"] == {
+        "RequestID": {"DataType": "String", "StringValue": answer["ResponseMetadata"]["RequestId"]},
+        "ErrorCode": {"DataType": "Number", "StringValue": "200"},
+        "ErrorMessage": {"DataType": "String", "StringValue": "failing as asked"}}
+
+
+def test_the_event_invoke_config_api(door):
+    env = setup(door)
+    lam = env["lambda"]
+    with pytest.raises(ClientError) as missing:
+        lam.get_function_event_invoke_config(FunctionName="worker")
+    assert missing.value.response["Error"] == {
+        "Code": "ResourceNotFoundException",
+        "Message": "The function arn:aws:lambda:us-east-1:123456789012:function:worker:$LATEST doesn't have an EventInvokeConfig"}
+    put = lam.put_function_event_invoke_config(FunctionName="worker", MaximumRetryAttempts=0)
+    assert (put["FunctionArn"], put["MaximumRetryAttempts"], put["DestinationConfig"]) == (
+        "arn:aws:lambda:us-east-1:123456789012:function:worker:$LATEST", 0, {"OnSuccess": {}, "OnFailure": {}})
+    updated = lam.update_function_event_invoke_config(FunctionName="worker", MaximumEventAgeInSeconds=120)
+    assert (updated["MaximumRetryAttempts"], updated["MaximumEventAgeInSeconds"]) == (0, 120)
+    [listed] = lam.list_function_event_invoke_configs(FunctionName="worker")["FunctionEventInvokeConfigs"]
+    assert listed["MaximumEventAgeInSeconds"] == 120
+    unchecked = door.client("lambda", validate=False)
+    with pytest.raises(ClientError) as too_many:
+        unchecked.put_function_event_invoke_config(FunctionName="worker", MaximumRetryAttempts=3)
+    assert too_many.value.response["Error"]["Code"] == "ValidationException"
+    lam.delete_function_event_invoke_config(FunctionName="worker")
+    assert lam.list_function_event_invoke_configs(FunctionName="worker")["FunctionEventInvokeConfigs"] == []

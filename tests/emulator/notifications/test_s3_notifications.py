@@ -1,0 +1,116 @@
+"""S3 event notifications through both doors: an object put reaching a function through a queue and a queue mapping
+(Python and Node.js), a function as a direct destination, AWS's record, filters, deletes, and S3's validation."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+
+import pytest
+from botocore.exceptions import ClientError
+
+from tests.emulator.trigger_helpers import create_zip_function, wait_idle
+from tests.emulator.triggers.sqs_helpers import delivered, queue, queue_with_reporter
+
+FORWARDER = '''
+import json, os, boto3
+def handler(event, context):
+    boto3.client("sqs").send_message(QueueUrl=os.environ["QUEUE_URL"], MessageBody=json.dumps(event))
+'''
+
+
+def notify(s3, bucket: str, **configurations) -> None:
+    s3.put_bucket_notification_configuration(Bucket=bucket, NotificationConfiguration=configurations)
+
+
+def key_filter(prefix: str = "", suffix: str = "") -> dict:
+    rules = [{"Name": "prefix", "Value": prefix}] if prefix else []
+    rules += [{"Name": "suffix", "Value": suffix}] if suffix else []
+    return {"Key": {"FilterRules": rules}}
+
+
+def wait_for_messages(sqs, url: str, count: int) -> list[dict]:
+    """The first `count` messages of a queue (deleted), waiting for them with long polls."""
+    messages: list[dict] = []
+    deadline = time.monotonic() + 60
+    while len(messages) < count and time.monotonic() < deadline:
+        for message in sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10, WaitTimeSeconds=1).get("Messages", []):
+            messages.append(json.loads(message["Body"]))
+            sqs.delete_message(QueueUrl=url, ReceiptHandle=message["ReceiptHandle"])
+    return messages
+
+
+@pytest.mark.parametrize("runtime", ["python", "node"])
+def test_an_object_put_reaches_a_function_through_a_queue_mapping(door, runtime):
+    env = queue_with_reporter(door, runtime, name="uploads")
+    s3 = door.client("s3")
+    s3.create_bucket(Bucket="images")
+    notify(s3, "images", QueueConfigurations=[{"Id": "raw-images", "QueueArn": env["arn"], "Events": ["s3:ObjectCreated:*"],
+                                               "Filter": key_filter(prefix="raw/", suffix=".jpg")}])
+    env["lambda"].create_event_source_mapping(EventSourceArn=env["arn"], FunctionName="reporter")
+    before = door.now()
+    s3.put_object(Bucket="images", Key="raw/cat 1.jpg", Body=b"meow")
+    s3.put_object(Bucket="images", Key="raw/notes.txt", Body=b"not an image")  # the suffix filter keeps it out
+    assert wait_idle(door)["Idle"]
+    records = [record for batch in delivered(env["sqs"], env["deliveries"]) for record in batch]
+    bodies = [json.loads(record["body"]) for record in records]  # two messages: pollers may deliver them in any order
+    [test_event] = [body for body in bodies if "Event" in body]
+    [put] = [body for body in bodies if "Records" in body]
+    assert (test_event["Service"], test_event["Event"], test_event["Bucket"]) == ("Amazon S3", "s3:TestEvent", "images")
+    [record] = put["Records"]
+    assert set(record) == {"eventVersion", "eventSource", "awsRegion", "eventTime", "eventName", "userIdentity",
+                           "requestParameters", "responseElements", "s3"}
+    assert (record["eventVersion"], record["eventSource"], record["awsRegion"], record["eventName"]) == (
+        "2.1", "aws:s3", "us-east-1", "ObjectCreated:Put")
+    assert set(record["responseElements"]) == {"x-amz-request-id", "x-amz-id-2"}
+    assert record["eventTime"] >= time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(int(before)))
+    s3_part = record["s3"]
+    assert (s3_part["s3SchemaVersion"], s3_part["configurationId"]) == ("1.0", "raw-images")
+    assert s3_part["bucket"] == {"name": "images", "ownerIdentity": {"principalId": "123456789012"},
+                                 "arn": "arn:aws:s3:::images"}
+    assert s3_part["object"] == {"key": "raw/cat+1.jpg", "size": 4, "eTag": hashlib.md5(b"meow").hexdigest(),
+                                 "sequencer": s3_part["object"]["sequencer"]}
+
+
+def test_a_function_destination_is_invoked_for_puts_and_deletes_with_growing_sequencers(door):
+    s3, sqs, lam = door.client("s3"), door.client("sqs"), door.client("lambda")
+    s3.create_bucket(Bucket="archive")
+    inbox, _ = queue(sqs, "inbox")
+    function_arn = create_zip_function(lam, "forwarder", "python", FORWARDER,
+                                       Environment={"Variables": {"QUEUE_URL": inbox}})["FunctionArn"]
+    notify(s3, "archive", LambdaFunctionConfigurations=[
+        {"Id": "all", "LambdaFunctionArn": function_arn, "Events": ["s3:ObjectCreated:Put", "s3:ObjectRemoved:*"]}])
+    s3.put_object(Bucket="archive", Key="2026/report.csv", Body=b"a,b")
+    [created] = wait_for_messages(sqs, inbox, 1)
+    s3.delete_object(Bucket="archive", Key="2026/report.csv")
+    [removed] = wait_for_messages(sqs, inbox, 1)
+    first, second = created["Records"][0], removed["Records"][0]
+    assert (first["eventName"], second["eventName"]) == ("ObjectCreated:Put", "ObjectRemoved:Delete")
+    assert first["s3"]["object"]["size"] == 3 and set(second["s3"]["object"]) == {"key", "sequencer"}
+    assert second["s3"]["object"]["key"] == "2026/report.csv"
+    width = max(len(first["s3"]["object"]["sequencer"]), len(second["s3"]["object"]["sequencer"]))
+    assert second["s3"]["object"]["sequencer"].zfill(width) > first["s3"]["object"]["sequencer"].zfill(width)
+
+
+def test_s3_refuses_missing_destinations_and_overlapping_configurations(door):
+    s3, sqs = door.client("s3"), door.client("sqs")
+    s3.create_bucket(Bucket="photos")
+    _, arn = queue(sqs, "events")
+    with pytest.raises(ClientError) as missing:
+        notify(s3, "photos", QueueConfigurations=[{"QueueArn": arn.replace(":events", ":nowhere"),
+                                                   "Events": ["s3:ObjectCreated:*"]}])
+    assert missing.value.response["Error"]["Code"] == "InvalidArgument"
+    assert missing.value.response["Error"]["Message"] == "Unable to validate the following destination configurations"
+    with pytest.raises(ClientError) as overlap:
+        notify(s3, "photos", QueueConfigurations=[
+            {"QueueArn": arn, "Events": ["s3:ObjectCreated:*"], "Filter": key_filter(prefix="raw/")},
+            {"QueueArn": arn, "Events": ["s3:ObjectCreated:Put"], "Filter": key_filter(prefix="raw/2026/")}])
+    assert overlap.value.response["Error"] == {
+        "Code": "InvalidArgument",
+        "Message": "Configurations overlap. Configurations on the same bucket cannot share a common event type.",
+        **{k: v for k, v in overlap.value.response["Error"].items() if k not in ("Code", "Message")}}
+    notify(s3, "photos", QueueConfigurations=[  # disjoint prefixes do not overlap
+        {"QueueArn": arn, "Events": ["s3:ObjectCreated:*"], "Filter": key_filter(prefix="raw/")},
+        {"QueueArn": arn, "Events": ["s3:ObjectCreated:*"], "Filter": key_filter(prefix="thumbnails/")}])
+    assert len(s3.get_bucket_notification_configuration(Bucket="photos")["QueueConfigurations"]) == 2
