@@ -131,12 +131,20 @@ class _EnvironmentOverlay:
         self._lock.release()
 
 
+#: Lambda's Init phase (starting the runtime, importing the handler's module) may take 10 seconds and is not
+#: part of the function's timeout ("The Init phase is limited to 10 seconds", Lambda execution environment
+#: lifecycle, docs.aws.amazon.com/lambda/latest/dg/lambda-runtime-environment.html): a new worker's first answer
+#: may come that much later, so a slow start on a busy machine is not a timed-out invocation
+INIT_SECONDS = 10
+
+
 class _Worker:
     """One long-lived subprocess running one function's code."""
 
     def __init__(self, function: Function, extra_environment: dict[str, str], log_stream_name: str) -> None:
         self.revision = function.revision
         self.log_stream_name = log_stream_name
+        self.initialized = False  # it has answered once: its runtime started and the handler is imported
         runtime = runtime_of(function.runtime)
         environment = runtime.environment(function)
         environment.update(extra_environment)
@@ -154,13 +162,17 @@ class _Worker:
         try:
             self.process.stdin.write(json.dumps(request) + "\n")
             self.process.stdin.flush()
-            ready, _, _ = select.select([self.process.stdout], [], [], timeout)
+            # a first answer's wait holds the init phase too, which this side cannot tell apart from the handler's
+            # run: a new worker's first invocation may run up to INIT_SECONDS past its timeout
+            limit = timeout if self.initialized else timeout + INIT_SECONDS
+            ready, _, _ = select.select([self.process.stdout], [], [], limit)
             line = self.process.stdout.readline() if ready else ""
         except (BrokenPipeError, OSError):
             line = ""
         if not line:
             self.kill()
             return None
+        self.initialized = True
         return json.loads(line)
 
     def kill(self) -> None:
