@@ -133,8 +133,8 @@ class _EnvironmentOverlay:
 
 #: Lambda's Init phase (starting the runtime, importing the handler's module) may take 10 seconds and is not
 #: part of the function's timeout ("The Init phase is limited to 10 seconds", Lambda execution environment
-#: lifecycle, docs.aws.amazon.com/lambda/latest/dg/lambda-runtime-environment.html): a new worker's first answer
-#: may come that much later, so a slow start on a busy machine is not a timed-out invocation
+#: lifecycle, docs.aws.amazon.com/lambda/latest/dg/lambda-runtime-environment.html). A worker says when its
+#: handler is loaded (a {"ready": true} line, whether the import worked or failed); the timeout runs from then
 INIT_SECONDS = 10
 
 
@@ -144,7 +144,8 @@ class _Worker:
     def __init__(self, function: Function, extra_environment: dict[str, str], log_stream_name: str) -> None:
         self.revision = function.revision
         self.log_stream_name = log_stream_name
-        self.initialized = False  # it has answered once: its runtime started and the handler is imported
+        self.initialized = False  # its ready line came: its runtime started and the handler is loaded
+        self._pending = b""  # what was read from its stdout past the last line taken
         runtime = runtime_of(function.runtime)
         environment = runtime.environment(function)
         environment.update(extra_environment)
@@ -157,23 +158,38 @@ class _Worker:
         )
 
     def call(self, request: dict[str, Any], timeout: float) -> dict[str, Any] | None:
-        """The worker's answer, or None if it did not answer in time or died (then it is killed)."""
+        """The worker's answer, or None if it did not answer in time or died (then it is killed). A new worker
+        first loads its handler (the Init phase: up to INIT_SECONDS, then the timeout as Lambda's retried init
+        has), and the invocation's timeout runs from its ready line."""
         assert self.process.stdin and self.process.stdout
         try:
             self.process.stdin.write(json.dumps(request) + "\n")
             self.process.stdin.flush()
-            # a first answer's wait holds the init phase too, which this side cannot tell apart from the handler's
-            # run: a new worker's first invocation may run up to INIT_SECONDS past its timeout
-            limit = timeout if self.initialized else timeout + INIT_SECONDS
-            ready, _, _ = select.select([self.process.stdout], [], [], limit)
-            line = self.process.stdout.readline() if ready else ""
+            if not self.initialized:
+                ready = self._line(INIT_SECONDS) or self._line(timeout)
+                self.initialized = bool(ready) and json.loads(ready).get("ready") is True
+            line = self._line(timeout) if self.initialized else ""
         except (BrokenPipeError, OSError):
             line = ""
         if not line:
             self.kill()
             return None
-        self.initialized = True
         return json.loads(line)
+
+    def _line(self, timeout: float) -> str:
+        """The worker's next protocol line, or "" if none came in `timeout` seconds (or it ended). Read from the
+        pipe's descriptor with a buffer of its own: a ready line and an answer may arrive in one read."""
+        deadline = time.monotonic() + timeout
+        fd = self.process.stdout.fileno()
+        while b"\n" not in self._pending:
+            left = deadline - time.monotonic()
+            ready, _, _ = select.select([fd], [], [], max(left, 0)) if left > 0 else ([], [], [])
+            chunk = os.read(fd, 1 << 16) if ready else b""
+            if not chunk:
+                return ""
+            self._pending += chunk
+        line, _, self._pending = self._pending.partition(b"\n")
+        return line.decode()
 
     def kill(self) -> None:
         if self.process.poll() is None:
