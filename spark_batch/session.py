@@ -47,8 +47,8 @@ def spark_session(master: str | None = None, app_name: str = "eddy", config: Map
     Its Python workers run this interpreter (unless PYSPARK_PYTHON or spark.pyspark.python says otherwise), so
     spark_batch imports on them from any directory; a local master binds to 127.0.0.1; the driver logs through
     spark_batch/log4j2.properties; the `dynamodbstreams` source is registered. A session that starts the driver's
-    JVM checks Java first (JavaMissingError), gives the UI a free port and starts the JVM without its incubator
-    warning (jvm.py).
+    JVM checks Java first (JavaMissingError) and starts it without its incubator warning; a new SparkContext's UI
+    gets a free port (jvm.py).
     """
     # under spark-submit (which starts the JVM first) the master is spark-submit's, unless one is named
     submitted = "PYSPARK_GATEWAY_PORT" in os.environ
@@ -71,7 +71,8 @@ def spark_session(master: str | None = None, app_name: str = "eddy", config: Map
         defaults.update({"spark.driver.host": "127.0.0.1", "spark.driver.bindAddress": "127.0.0.1"})
     options = config.pop("spark.driver.extraJavaOptions", "")
     defaults["spark.driver.extraJavaOptions"] = f"-Dlog4j2.configurationFile={LOG4J2.as_uri()} {options}".strip()
-    if starting and config.get("spark.ui.enabled", "true") != "false" and "spark.ui.port" not in config:
+    new_context = SparkContext._active_spark_context is None
+    if new_context and config.get("spark.ui.enabled", "true") != "false" and "spark.ui.port" not in config:
         defaults["spark.ui.port"] = str(jvm.free_port())  # not 4040 when another application has it: no WARN
     settings = {**defaults, **config}
     for key, value in settings.items():
