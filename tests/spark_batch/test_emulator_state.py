@@ -143,5 +143,5 @@ def test_a_state_directory_that_is_not_one_is_an_error_naming_it(spark, tmp_path
     with pytest.raises(MissingChangeLogError, match=f"^state directory {missing} does not exist"):
         eddy(*job, "--state-dir", str(missing))
     (tmp_path / "empty").mkdir()
-    with pytest.raises(MissingChangeLogError, match=f"^{tmp_path / 'empty'} holds no change log"):
+    with pytest.raises(MissingChangeLogError, match=f"{tmp_path / 'empty'} holds no change log"):
         eddy(*job, "--state-dir", str(tmp_path / "empty"))
