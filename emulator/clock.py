@@ -30,7 +30,15 @@ class Clock:
 
     @property
     def offset(self) -> float:
+        """How far this clock has been advanced from its source."""
         return self._offset
+
+    def skew(self) -> float:
+        """How far this clock is from the computer's (time.time()): the offset when the source is the computer's
+        clock, else what the source says now against the computer (a fixed or custom source drifts)."""
+        if self._source is time.time:
+            return self._offset
+        return self.now() - time.time()
 
     def advance(self, seconds: float) -> None:
         """Move the clock forward; anything waiting on time (pollers, windows) is told."""

@@ -10,7 +10,6 @@ HTTP: it takes and returns plain values and raises AWSError subclasses.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import tempfile
@@ -44,6 +43,7 @@ from emulator.global_tables.replication import Replication
 from emulator.triggers.triggers import Triggers
 from emulator.storage.ownership import Ownership
 from emulator.notifications.notifications import Notifications
+from emulator.storage.clock_file import ClockFile
 from emulator.storage.persistence import NoPersistence, Persistence
 from emulator.service_journal import ServiceJournal
 
@@ -91,6 +91,7 @@ class Emulator:
         self.aws_endpoint_url: str | None = None
         self._aws_clients: dict[tuple[str, str], Any] = {}
         self.clock.on_advance(self._clock_moved)
+        self.clock_file = ClockFile(self.state_dir / "clock.json", self.clock)
         #: what the doors hand moto_bridge.activate: moto's Kinesis notifies pollers through it
         self.kinesis_observer = Observer(self.activity, self.clock.now, self.persistence)
         #: every request that changes one of moto's services, run in its moment and written down
@@ -133,10 +134,8 @@ class Emulator:
             self._write_clock()
 
     def _write_clock(self) -> None:
-        """`<state_dir>/clock.json`: the clock's offset, for readers of the state directory (table streams)."""
-        temporary = self.state_dir / "clock.json.tmp"
-        temporary.write_text(json.dumps({"offset": self.clock.offset}))
-        os.replace(temporary, self.state_dir / "clock.json")
+        """`<state_dir>/clock.json`: the emulator's time, for readers of the state directory (Spark, table streams)."""
+        self.clock_file.write()
 
     def start(self) -> None:
         """Start what runs in the background: the enabled mappings' pollers and the housekeeper."""
@@ -197,6 +196,7 @@ class Emulator:
         # a table's creation is its version 1 and enabling its stream a version too (the Lakehouse counts them)
         version = self.commit_versions[table] = self.commit_versions.get(table, 1) + 1
         now = self.clock.now()
+        self.clock_file.refresh()
         self.write_rates.note(table, len(changes), now)
         stream = self.streams.enabled_stream(*table)
         records: list[ChangeRecord] = []
@@ -334,6 +334,7 @@ class Emulator:
     def housekeeping(self) -> None:
         self.sweep_ttl()
         with self.activity:
+            self.clock_file.refresh()
             self.streams.maintain(self.clock.now())
             moto_kinesis.trim(self.clock.now())
             self.activity.notify_all()

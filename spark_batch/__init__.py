@@ -3,9 +3,11 @@
 | module | what |
 | --- | --- |
 | session | the SparkSession: local[*] by default, any master given; nothing downloaded at run time |
+| jvm | the driver's JVM: Java checked first, the UI on a free port, no incubator warning |
 | io | every read and write: change-log segments, exports, Parquet, DynamoDB, the search index, offsets |
 | dynamodb_json | DynamoDB JSON as Spark types (inferred), the raw JSON kept |
 | changes | net changes between commit versions, a table's state at a version |
+| table_history | which commits a reader may read: the table's current history, versions without records, retention |
 | table_streams | named offsets on a table, read as net change sets, consumed atomically |
 | export | `eddy export`: full and incremental DynamoDB exports made from Eddy |
 | jobs | aggregate, ttl-archive, search-index-rebuild |

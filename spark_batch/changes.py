@@ -22,7 +22,6 @@ from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
 from pyspark.sql.types import MapType, StringType
 
-from .errors import IncompleteHistoryError
 
 NET_CHANGES_COLUMNS = ["__change_type", "__commit_version", "__commit_timestamp", "__key", "__image"]
 
@@ -88,7 +87,7 @@ def inserts(log: DataFrame, *, after: int | None, upto: int) -> DataFrame:
 
 def table_state(log: DataFrame, *, at: int | None = None) -> DataFrame:
     """Every item as of commit version `at` (None: the latest): `keys`, `item` (DynamoDB JSON), and the
-    `commit_version` and `commit_timestamp` of its last write. Needs the whole history: see check_history."""
+    `commit_version` and `commit_timestamp` of its last write. Needs the whole history: see table_history.consistent_cut."""
     records = log if at is None else log.where(F.col("commit_version") <= at)
     last = net_per_item(records).select("last.*")
     return last.where(F.col("event_name") != "REMOVE").select(
@@ -102,17 +101,3 @@ def version_range(log: DataFrame, after: int | None = None) -> tuple[int | None,
                                   F.countDistinct("commit_version")).first()
     return first, last, count
 
-
-def check_history(log: DataFrame, table: str, *, after: int | None, upto: int | None = None) -> int:
-    """The latest commit version, after making sure every commit from `after` (None: the table's first)
-    on is in the log; raises IncompleteHistoryError naming what is missing. Each commit that changed
-    something has at least one record, so a version with none was trimmed (or its stream was off)."""
-    first, last, count = version_range(log if upto is None else log.where(F.col("commit_version") <= upto), after)
-    start = (after or 0) + 1
-    if last is None:
-        return after or 0
-    if first != start or count != last - start + 1:
-        raise IncompleteHistoryError(
-            f"table {table}: commits {start}..{last} are not all in the change log (found {count} versions "
-            f"from {first}); the rest were trimmed past retention, or written while its stream was disabled")
-    return last

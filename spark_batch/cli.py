@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .errors import SparkBatchError
+from .errors import MissingChangeLogError
 from .jobs import JOBS, add_common_arguments, session_for
 
 
@@ -59,15 +59,15 @@ def register(subparsers: Any) -> None:
 
 def require_change_log(state_dir: str) -> None:
     """A local state directory must exist and hold a change log (`streams/`), or the command would read nothing
-    and say "0 rows": SparkBatchError naming the path instead. A remote one (s3a://...) is Spark's to read."""
+    and say "0 rows": MissingChangeLogError naming the path instead. A remote one (s3a://...) is Spark's to read."""
     if "://" in state_dir:
         return
     path = Path(state_dir).absolute()
     if not path.is_dir():
-        raise SparkBatchError(f"state directory {path} does not exist: pass --state-dir with the directory "
+        raise MissingChangeLogError(f"state directory {path} does not exist: pass --state-dir with the directory "
                               f"`eddy serve --state-dir` (or emulate(state_dir=...)) writes")
     if not (path / "streams").is_dir():
-        raise SparkBatchError(f"state directory {path} holds no change log (no streams/): is it Eddy's state "
+        raise MissingChangeLogError(f"state directory {path} holds no change log (no streams/): is it Eddy's state "
                               f"directory, and has a table there a stream enabled?")
 
 

@@ -11,6 +11,14 @@ class MissingFileSystemError(SparkBatchError):
     """A path's scheme (s3a://, gs://, ...) has no Hadoop FileSystem class on Spark's classpath."""
 
 
+class MissingChangeLogError(SparkBatchError):
+    """A state directory that does not exist, or holds no change log: a wrong path, not a table without changes."""
+
+
+class JavaMissingError(SparkBatchError):
+    """Spark cannot start: no Java runtime (17 or later) on this machine."""
+
+
 class StaleStreamError(SparkBatchError):
     """A table stream's offset is older than the retained change log: changes after it are gone."""
 

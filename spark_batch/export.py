@@ -22,21 +22,28 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, Callable
 
 from pyspark.sql import Column, DataFrame, SparkSession
 from pyspark.sql import functions as F
 
 from . import changes, io
+from .table_history import consistent_cut, current_history, since_last_deletion, unlogged_silent_versions
 
 DEFAULT_ACCOUNT, DEFAULT_REGION = "123456789012", "us-east-1"
 
 
-def full_export_lines(log: DataFrame, table: str, *, to_time: datetime | None = None) -> DataFrame:
-    """`{"Item": ...}` lines of the table as of `to_time` (None: its latest commit), from its change log."""
+def full_export_lines(log: DataFrame, table: str, *, silent: dict[int, float] | None = None,
+                      to_time: datetime | None = None) -> tuple[DataFrame, int]:
+    """(`{"Item": ...}` lines, commit version) of the table as of `to_time` (None: its latest whole commit), from
+    its change log. `silent`: the table's commit versions that have no records (its creation, each enabling of
+    its stream: table_history.unlogged_silent_versions) and their times; any other version missing from the log
+    (trimmed, or written while its stream was off) raises IncompleteHistoryError. Reads `log` more than once."""
     records = log if to_time is None else log.where(F.col("commit_timestamp") < F.lit(to_time))
-    changes.check_history(records, table, after=None)
-    return changes.table_state(records).select(F.concat(F.lit('{"Item":'), "item", F.lit("}")).alias("value"))
+    quiet = [version for version, at in (silent or {}).items() if to_time is None or at < to_time.timestamp()]
+    cut = consistent_cut(records, table, after=None, horizon=float("-inf"), silent=quiet)
+    lines = changes.table_state(records, at=cut).select(F.concat(F.lit('{"Item":'), "item", F.lit("}")).alias("value"))
+    return lines, cut
 
 
 def incremental_export_lines(log: DataFrame, *, from_time: datetime | None = None,
@@ -79,40 +86,52 @@ def export_table(spark: SparkSession, state_dir: str, table: str, to: str, *, fo
                  from_time: datetime | None = None, to_time: datetime | None = None) -> list[dict[str, Any]]:
     """Write the export(s) of `table` under `<to>/AWSDynamoDB/`; returns their manifest summaries (with the
     `directory` each went to). `scan`: the full export from a Scan (boto3, at `endpoint_url`), not the log."""
-    log = io.read_change_log(spark, state_dir, tables=[table]).where(F.col("table") == table).cache()
+    # the table now under that name (a table deleted and created again is a new one): its streams' folders
+    history = since_last_deletion(io.read_stream_descriptions(spark, state_dir, table))
+    log = io.read_change_log(spark, state_dir, tables=[table]).where(F.col("table") == table)
+    if history:
+        log = log.where(F.col("stream_label").isin([d["label"] for d in history]))
+    log = log.cache()
     where = log.select("account", "region").limit(1).collect()
     account, table_region = (where[0]["account"], where[0]["region"]) if where else (DEFAULT_ACCOUNT, region or DEFAULT_REGION)
     table_arn = f"arn:aws:dynamodb:{table_region}:{account}:table/{table}"
+
+    def now() -> float:  # the emulator's time (clock.json), not the computer's
+        return io.read_emulator_time(spark, state_dir)
+
     summaries = []
     if "full" in formats:
-        started = _now()
+        started = _moment(now())
         if scan:
             export_time = _latest(log) or datetime.fromtimestamp(0, timezone.utc)
             lines = scan_export_lines(spark, table, endpoint_url=endpoint_url, region=region or table_region)
         else:
-            lines = full_export_lines(log, table, to_time=to_time)
-            export_time = to_time or _latest(log) or started
-        summaries.append(_write(lines, to, table_arn, started, {"exportType": "FULL_EXPORT",
-                                                                 "exportTime": _iso(export_time)}))
+            if history or not log.take(1):  # (a log without stream.json, not Eddy's, is read as it is)
+                current_history(history, table)  # ChangeTrackingError: no such table, or its stream is off
+            lines, cut = full_export_lines(log, table, silent=unlogged_silent_versions(log, history), to_time=to_time)
+            export_time = to_time or _latest(log.where(F.col("commit_version") <= cut)) or started
+        summaries.append(_write(lines, to, table_arn, started, now, {"exportType": "FULL_EXPORT",
+                                                                      "exportTime": _iso(export_time)}))
     if "incremental" in formats:
-        started = _now()
+        started = _moment(now())
         lines = incremental_export_lines(log, from_time=from_time, to_time=to_time)
         first = log.agg(F.min("commit_timestamp")).first()[0]
         period = {"exportType": "INCREMENTAL_EXPORT", "outputView": "NEW_AND_OLD_IMAGES",
                   "exportFromTime": _iso(from_time or (first.replace(tzinfo=timezone.utc) if first else started)),
                   "exportToTime": _iso(to_time or started)}
-        summaries.append(_write(lines, to, table_arn, started, period))
+        summaries.append(_write(lines, to, table_arn, started, now, period))
     log.unpersist()
     return summaries
 
 
-def _write(lines: DataFrame, to: str, table_arn: str, started: datetime, fields: dict[str, Any]) -> dict[str, Any]:
+def _write(lines: DataFrame, to: str, table_arn: str, started: datetime, now: Callable[[], float],
+           fields: dict[str, Any]) -> dict[str, Any]:
     export_id = f"{int(started.timestamp() * 1000):014d}-{uuid.uuid4().hex[:8]}"
     directory = f"{str(to).rstrip('/')}/AWSDynamoDB/{export_id}"
     summary = {"version": "2020-06-30", "exportArn": f"{table_arn}/export/{export_id}", "startTime": _iso(started),
                "tableArn": table_arn, "s3Prefix": str(to), **fields}
     summary = io.write_export(lines, directory, summary)
-    summary["endTime"] = _iso(_now())
+    summary["endTime"] = _iso(_moment(now()))
     summary["directory"] = directory
     return summary
 
@@ -122,8 +141,8 @@ def _latest(log: DataFrame) -> datetime | None:
     return last.replace(tzinfo=timezone.utc) if last else None
 
 
-def _now() -> datetime:
-    return datetime.now(timezone.utc)
+def _moment(epoch: float) -> datetime:
+    return datetime.fromtimestamp(epoch, timezone.utc)
 
 
 def _iso(moment: datetime) -> str:

@@ -12,14 +12,15 @@ whatever a cluster brings). The wheel has no hadoop-aws, so s3a:// paths need it
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 from pathlib import Path
 from typing import Mapping
 
+from pyspark import SparkContext
 from pyspark.sql import SparkSession
 
-from .errors import MissingFileSystemError, SparkBatchError
+from . import jvm
+from .errors import MissingFileSystemError
 from .streaming import register as register_dynamodb_streams
 
 #: the driver's logging: warnings and errors, minus those that are normal on one machine
@@ -45,13 +46,15 @@ def spark_session(master: str | None = None, app_name: str = "eddy", config: Map
 
     Its Python workers run this interpreter (unless PYSPARK_PYTHON or spark.pyspark.python says otherwise), so
     spark_batch imports on them from any directory; a local master binds to 127.0.0.1; the driver logs through
-    spark_batch/log4j2.properties; the `dynamodbstreams` source is registered.
+    spark_batch/log4j2.properties; the `dynamodbstreams` source is registered. A session that starts the driver's
+    JVM checks Java first (JavaMissingError) and starts it without its incubator warning; a new SparkContext's UI
+    gets a free port (jvm.py).
     """
-    if not (shutil.which("java") or os.environ.get("JAVA_HOME")):
-        raise SparkBatchError("Spark needs Java 17 or later: install a JRE (e.g. openjdk-17-jre-headless) "
-                              "or set JAVA_HOME")
     # under spark-submit (which starts the JVM first) the master is spark-submit's, unless one is named
     submitted = "PYSPARK_GATEWAY_PORT" in os.environ
+    starting = not submitted and SparkContext._gateway is None  # this call starts the driver's JVM
+    if starting:
+        jvm.require_java()
     master = master or os.environ.get("SPARK_MASTER") or ("" if submitted else "local[*]")
     config = dict(config or {})
     builder = SparkSession.builder.appName(app_name)
@@ -68,8 +71,14 @@ def spark_session(master: str | None = None, app_name: str = "eddy", config: Map
         defaults.update({"spark.driver.host": "127.0.0.1", "spark.driver.bindAddress": "127.0.0.1"})
     options = config.pop("spark.driver.extraJavaOptions", "")
     defaults["spark.driver.extraJavaOptions"] = f"-Dlog4j2.configurationFile={LOG4J2.as_uri()} {options}".strip()
-    for key, value in {**defaults, **config}.items():
+    new_context = SparkContext._active_spark_context is None
+    if new_context and config.get("spark.ui.enabled", "true") != "false" and "spark.ui.port" not in config:
+        defaults["spark.ui.port"] = str(jvm.free_port())  # not 4040 when another application has it: no WARN
+    settings = {**defaults, **config}
+    for key, value in settings.items():
         builder = builder.config(key, value)
+    if starting:
+        jvm.launch({**settings, "spark.app.name": app_name, **({"spark.master": master} if master else {})})
     spark = builder.getOrCreate()
     _quiet(spark)
     register_dynamodb_streams(spark)

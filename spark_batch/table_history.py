@@ -29,11 +29,16 @@ from .errors import ChangeTrackingError, IncompleteHistoryError, StaleStreamErro
 RETENTION_SECONDS = 24 * 3600
 
 
+def since_last_deletion(descriptions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The stream descriptions of the table now under that name (after the last deletion), oldest first."""
+    start = max((index + 1 for index, d in enumerate(descriptions) if d["table_deleted"]), default=0)
+    return descriptions[start:]
+
+
 def current_history(descriptions: list[dict[str, Any]], table: str) -> list[dict[str, Any]]:
     """The stream descriptions of the table now under that name (after the last deletion), oldest first;
     raises ChangeTrackingError if it has no stream enabled."""
-    start = max((index + 1 for index, d in enumerate(descriptions) if d["table_deleted"]), default=0)
-    current = descriptions[start:]
+    current = since_last_deletion(descriptions)
     if not current or current[-1]["status"] != "ENABLED":
         raise ChangeTrackingError(
             f"table {table} has no change tracking: it does not exist, or its DynamoDB stream is not enabled "
@@ -60,6 +65,17 @@ def silent_versions(history: list[dict[str, Any]]) -> dict[int, float]:
     versions = {1: float(history[0]["created_at"])}
     versions.update({d["enabled_version"]: float(d["created_at"]) for d in history if d.get("enabled_version")})
     return versions
+
+
+def unlogged_silent_versions(log: DataFrame, history: list[dict[str, Any]]) -> dict[int, float]:
+    """silent_versions(history) that have no record in `log` (in a log whose numbering began before creation
+    and enabling took versions, version 1 carries records): the versions the log may lack, and their times."""
+    silent = silent_versions(history)
+    if not silent:
+        return {}
+    logged = {row[0] for row in log.where(F.col("commit_version").isin(list(silent)))
+              .select("commit_version").distinct().collect()}
+    return {version: at for version, at in silent.items() if version not in logged}
 
 
 def last_whole_version(log: DataFrame, silent: Iterable[int] = ()) -> int | None:

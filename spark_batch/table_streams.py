@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import os
 import re
-import time
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Iterable
@@ -47,7 +46,7 @@ from . import changes, io
 from .dynamodb_json import ItemType, ValueType, infer_item_type, merge
 from .errors import IncompleteHistoryError, StaleStreamError, StreamExistsError, StreamNotFoundError
 from .table_history import (RETENTION_SECONDS, consistent_cut, current_history, epoch, first_after, offset_at,
-                            silent_versions, stream_history, timestamp)
+                            stream_history, timestamp, unlogged_silent_versions)
 
 MODES = ("STANDARD", "APPEND_ONLY")
 METADATA_COLUMNS = ["__change_type", "__commit_version", "__commit_timestamp"]
@@ -66,10 +65,10 @@ class TableStreams:
         self.retention_seconds = retention_seconds
 
     def now(self) -> float:
-        """The emulator's clock: `clock.now()` if given, else the computer's plus the offset in clock.json."""
+        """The emulator's clock: `clock.now()` if given, else the time the emulator writes in clock.json."""
         if self.clock is not None:
             return float(self.clock.now())
-        return time.time() + io.read_clock_offset(self.spark, self.state_dir)
+        return io.read_emulator_time(self.spark, self.state_dir)
 
     def create(self, name: str, table: str, *, mode: str = "STANDARD", at_version: int | None = None,
                at_timestamp: datetime | float | None = None, show_initial_rows: bool = False,
@@ -315,13 +314,10 @@ class TableStream:
         descriptions = io.read_stream_descriptions(streams.spark, streams.state_dir, self.table)
         history = stream_history(descriptions, self.table, self.state.get("history", ""), self.name)
         labels = [d["label"] for d in history]
-        silent = silent_versions(history)
         if self._log is not None:
             self._log.unpersist()
         self._log = streams.change_log(self.table, labels).localCheckpoint(eager=True)
-        logged = {row[0] for row in self._log.where(F.col("commit_version").isin(list(silent)))
-                  .select("commit_version").distinct().collect()} if silent else set()
-        self._silent = {version: at for version, at in silent.items() if version not in logged}
+        self._silent = unlogged_silent_versions(self._log, history)
         return self._log
 
     def _place(self, at_version: int | None, at_timestamp: datetime | float | None) -> None:

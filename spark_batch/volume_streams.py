@@ -19,7 +19,7 @@ import re
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
-from .io.change_log import _LOG_LINE, _typed_schema
+from .io.change_log import _LOG_LINE, _typed_schema, require_state_dir
 from .io.files import read_json_lines
 
 VOLUME_COLUMNS = ["relative_path", "url", "size", "last_modified_time", "etag"]
@@ -37,6 +37,7 @@ def parse_location(location: str) -> tuple[str, str]:
 
 def read_object_changes(spark: SparkSession, state_dir: str | os.PathLike[str], bucket: str) -> DataFrame:
     """The bucket's object changes, as CHANGE_LOG_SCHEMA rows (account, region from the path)."""
+    require_state_dir(spark, state_dir, change_log=False)  # no objects/ yet: no object written yet
     pattern = f"{str(state_dir).rstrip('/')}/objects/*/*/{bucket}/changes.jsonl"
     lines = read_json_lines(spark, pattern, _LOG_LINE)
     if lines is None:

@@ -131,12 +131,21 @@ class _EnvironmentOverlay:
         self._lock.release()
 
 
+#: Lambda's Init phase (starting the runtime, importing the handler's module) may take 10 seconds and is not
+#: part of the function's timeout ("The Init phase is limited to 10 seconds", Lambda execution environment
+#: lifecycle, docs.aws.amazon.com/lambda/latest/dg/lambda-runtime-environment.html). A worker says when its
+#: handler is loaded (a {"ready": true} line, whether the import worked or failed); the timeout runs from then
+INIT_SECONDS = 10
+
+
 class _Worker:
     """One long-lived subprocess running one function's code."""
 
     def __init__(self, function: Function, extra_environment: dict[str, str], log_stream_name: str) -> None:
         self.revision = function.revision
         self.log_stream_name = log_stream_name
+        self.initialized = False  # its ready line came: its runtime started and the handler is loaded
+        self._pending = b""  # what was read from its stdout past the last line taken
         runtime = runtime_of(function.runtime)
         environment = runtime.environment(function)
         environment.update(extra_environment)
@@ -149,19 +158,38 @@ class _Worker:
         )
 
     def call(self, request: dict[str, Any], timeout: float) -> dict[str, Any] | None:
-        """The worker's answer, or None if it did not answer in time or died (then it is killed)."""
+        """The worker's answer, or None if it did not answer in time or died (then it is killed). A new worker
+        first loads its handler (the Init phase: up to INIT_SECONDS, then the timeout as Lambda's retried init
+        has), and the invocation's timeout runs from its ready line."""
         assert self.process.stdin and self.process.stdout
         try:
             self.process.stdin.write(json.dumps(request) + "\n")
             self.process.stdin.flush()
-            ready, _, _ = select.select([self.process.stdout], [], [], timeout)
-            line = self.process.stdout.readline() if ready else ""
+            if not self.initialized:
+                ready = self._line(INIT_SECONDS) or self._line(timeout)
+                self.initialized = bool(ready) and json.loads(ready).get("ready") is True
+            line = self._line(timeout) if self.initialized else ""
         except (BrokenPipeError, OSError):
             line = ""
         if not line:
             self.kill()
             return None
         return json.loads(line)
+
+    def _line(self, timeout: float) -> str:
+        """The worker's next protocol line, or "" if none came in `timeout` seconds (or it ended). Read from the
+        pipe's descriptor with a buffer of its own: a ready line and an answer may arrive in one read."""
+        deadline = time.monotonic() + timeout
+        fd = self.process.stdout.fileno()
+        while b"\n" not in self._pending:
+            left = deadline - time.monotonic()
+            ready, _, _ = select.select([fd], [], [], max(left, 0)) if left > 0 else ([], [], [])
+            chunk = os.read(fd, 1 << 16) if ready else b""
+            if not chunk:
+                return ""
+            self._pending += chunk
+        line, _, self._pending = self._pending.partition(b"\n")
+        return line.decode()
 
     def kill(self) -> None:
         if self.process.poll() is None:

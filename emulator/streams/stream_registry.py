@@ -34,9 +34,13 @@ class StreamRegistry:
         if current is not None and current.status == "ENABLED":
             # AWS answers ValidationException here (its older documents said ResourceInUseException)
             raise ValidationException(f"Table already has an enabled stream: TableName: {table_name}")
+        # a label (and so the ARN and the change-log folder) is never one an earlier stream of the table had, even
+        # one of a table deleted and created again within the same millisecond (a clock that stands still)
         label = stream_label(now)
-        if current is not None and current.label >= label:
-            label = stream_label(max(now, _label_time(current.label)) + 0.001)
+        last = max((s.label for s in self.streams.values()
+                    if (s.account_id, s.region, s.table_name) == (account_id, region, table_name)), default=None)
+        if last is not None and last >= label:
+            label = stream_label(max(now, _label_time(last)) + 0.001)
         stream = Stream(
             account_id=account_id,
             region=region,

@@ -21,9 +21,10 @@ from .change_log import (
                       CHANGE_LOG_SCHEMA,
                       TTL_PRINCIPAL,
                       read_change_log,
-                      read_clock_offset,
+                      read_emulator_time,
                       read_stream_descriptions,
                       read_ttl_deletion_candidates,
+                      require_state_dir,
 )
 from .exports import (
                       FULL_EXPORT_SCHEMA,
@@ -46,7 +47,7 @@ from .sinks import put_items, write_search_index
 
 __all__ = [
     "CHANGE_LOG_SCHEMA", "FULL_EXPORT_SCHEMA", "INCREMENTAL_EXPORT_SCHEMA", "TTL_PRINCIPAL", "append_parquet",
-    "export_summary", "export_type", "put_items", "read_change_log", "read_clock_offset", "read_stream_descriptions", "read_full_export", "read_incremental_export",
-    "read_json_file", "read_parquet", "read_ttl_deletion_candidates", "recover_replaced", "replace_parquet",
+    "export_summary", "export_type", "put_items", "read_change_log", "read_emulator_time", "read_stream_descriptions", "read_full_export", "read_incremental_export",
+    "read_json_file", "read_parquet", "read_ttl_deletion_candidates", "recover_replaced", "replace_parquet", "require_state_dir",
     "staged_parquet", "write_export", "write_json_file", "write_search_index", "write_text_file",
 ]

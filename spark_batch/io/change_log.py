@@ -6,6 +6,7 @@ Keys and images stay DynamoDB JSON text; `dynamodb_json` decodes them.
 from __future__ import annotations
 
 import os
+import time
 from typing import Callable, Iterable, NamedTuple
 
 from pyspark.sql import Column, DataFrame, SparkSession
@@ -20,9 +21,10 @@ from pyspark.sql.types import (
     TimestampType,
 )
 
-from ..session import require_filesystem
+from ..errors import MissingChangeLogError
+from ..session import require_filesystem, scheme_of
 from .columnar_copies import as_log_lines, read_copies
-from .files import hadoop, read_json_file
+from .files import exists, hadoop, read_json_file
 
 TTL_PRINCIPAL = "dynamodb.amazonaws.com"
 
@@ -123,6 +125,7 @@ def _segment_files(spark: SparkSession, state_dir: str | os.PathLike[str],
     where it has one (a copy without its segment is a segment trimmed while listing), else its lines."""
     state_dir = str(state_dir).rstrip("/")
     require_filesystem(spark, state_dir)
+    require_state_dir(spark, state_dir)
     names = sorted(set(tables)) if tables is not None else None
     if names == []:
         return _SegmentFiles([], [])
@@ -168,13 +171,31 @@ def read_stream_descriptions(spark: SparkSession, state_dir: str | os.PathLike[s
     deleted, its stream label), oldest stream first; [] if the table never had a stream."""
     state_dir = str(state_dir).rstrip("/")
     require_filesystem(spark, state_dir)
+    require_state_dir(spark, state_dir, change_log=False)  # none: ChangeTrackingError says more than 'no log'
     fs, pattern = hadoop(spark, f"{state_dir}/streams/*/*/{table}/*/stream.json")
     found = fs.globStatus(pattern) or []
     descriptions = [read_json_file(spark, status.getPath().toString().removeprefix("file:")) for status in found]
     return sorted((d for d in descriptions if d), key=lambda d: d["label"])
 
 
-def read_clock_offset(spark: SparkSession, state_dir: str | os.PathLike[str]) -> float:
-    """The emulator clock's offset from the computer's (`<state_dir>/clock.json`; 0 if it never moved)."""
+def read_emulator_time(spark: SparkSession, state_dir: str | os.PathLike[str]) -> float:
+    """The emulator's time now, in epoch seconds: the computer's plus the emulator clock's offset from it, which
+    the emulator keeps in `<state_dir>/clock.json` (emulator/storage/clock_file.py: an advanced clock, a custom
+    source); the computer's time if there is no such file."""
     clock = read_json_file(spark, f"{str(state_dir).rstrip('/')}/clock.json")
-    return float(clock["offset"]) if clock else 0.0
+    return time.time() + (float(clock["offset"]) if clock else 0.0)
+
+
+def require_state_dir(spark: SparkSession, state_dir: str | os.PathLike[str], *, change_log: bool = True) -> None:
+    """Raise MissingChangeLogError, naming the path, unless `state_dir` exists and (`change_log`) holds the tables'
+    change log (its streams/ folder), so that a wrong path is never read as a log without changes."""
+    path = str(state_dir).rstrip("/") or "/"
+    shown = os.path.abspath(path) if scheme_of(path) in ("", "file") else path
+    if not exists(spark, path):
+        raise MissingChangeLogError(
+            f"state directory {shown} does not exist: give the directory `eddy serve --state-dir` or "
+            f"emulate(state_dir=...) writes (--state-dir; default .eddy in the current directory)")
+    if change_log and not exists(spark, f"{path}/streams"):
+        raise MissingChangeLogError(
+            f"{shown} holds no change log (no streams/ folder): it is not an Eddy state directory, or no table "
+            f"in it has had a DynamoDB stream yet")

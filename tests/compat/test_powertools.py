@@ -52,7 +52,7 @@ def test_batch_processor_with_partial_failures(emu):
     for key in ("a", "flaky-b", "c", "flaky-d", "e"):
         dynamodb.put_item(TableName="orders", Item={"pk": {"S": key}})
     dynamodb.delete_item(TableName="orders", Key={"pk": {"S": "a"}})
-    assert emu.wait_idle(10)["Idle"]
+    assert emu.wait_idle(120)["Idle"]
     keys = [key for _, key in processed]
     # every record was processed, in order per key, each flaky one after its retry
     assert set(keys) == {"a", "flaky-b", "c", "flaky-d", "e"}
@@ -68,7 +68,7 @@ def test_the_data_class_reads_eddys_records(emu):
     lam.create_event_source_mapping(EventSourceArn=arn, FunctionName="data-class", StartingPosition="TRIM_HORIZON")
     dynamodb.put_item(TableName="orders", Item={"pk": {"S": "a"}, "n": {"N": "1"}, "tags": {"SS": ["x"]}})
     dynamodb.put_item(TableName="orders", Item={"pk": {"S": "a"}, "n": {"N": "2"}})
-    assert emu.wait_idle(10)["Idle"]
+    assert emu.wait_idle(120)["Idle"]
     insert, modify = data_class_view
     assert insert["name"] == DynamoDBRecordEventName.INSERT and modify["name"] == DynamoDBRecordEventName.MODIFY
     assert insert["keys"] == {"pk": "a"} and insert["new"]["n"] == 1 and insert["new"]["tags"] == {"x"}

@@ -213,12 +213,12 @@ def test_mappings_resume_from_their_checkpoints_after_a_restart(tmp_path):
         lam.create_event_source_mapping(EventSourceArn=arn, FunctionName="collect", StartingPosition="TRIM_HORIZON")
         for key in ("a", "b"):
             dynamodb.put_item(TableName="orders", Item={"pk": {"S": key}})
-        assert emu.wait_idle(5)["Idle"]
+        assert emu.wait_idle(120)["Idle"]
     with emulate(state_dir=tmp_path, housekeeping_interval=None) as emu:
         emu.register_function("collect", handler)  # a registered callable is registered again after a restart
         dynamodb, _, lam = clients()
         dynamodb.put_item(TableName="orders", Item={"pk": {"S": "c"}})
-        assert emu.wait_idle(5)["Idle"]
+        assert emu.wait_idle(120)["Idle"]
         assert [m["State"] for m in lam.list_event_source_mappings()["EventSourceMappings"]] == ["Enabled"]
     assert seen == ["a", "b", "c"]
 
@@ -239,13 +239,13 @@ def test_tumbling_window_state_survives_a_restart(tmp_path):
         emu.clock.advance(600 - emu.clock.now() % 600 + 1)
         for key in ("a", "b"):
             dynamodb.put_item(TableName="orders", Item={"pk": {"S": key}})
-            assert emu.wait_idle(5)["Idle"]
+            assert emu.wait_idle(120)["Idle"]
     with emulate(state_dir=tmp_path, housekeeping_interval=None) as emu:
         emu.register_function("window", handler)
         dynamodb, _, _ = clients()
         dynamodb.put_item(TableName="orders", Item={"pk": {"S": "c"}})
-        assert emu.wait_idle(5)["Idle"]
+        assert emu.wait_idle(120)["Idle"]
         emu.clock.advance(600)
-        assert emu.wait_idle(5)["Idle"]
+        assert emu.wait_idle(120)["Idle"]
     final = events[-1]
     assert final["isFinalInvokeForWindow"] and final["state"] == {"count": 3}

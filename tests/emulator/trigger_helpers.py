@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
+from typing import Any, Callable
 
 from .helpers import create_table
 from tests.emulator.functions.test_functions import ROLE, create_function, zip_of
@@ -67,8 +67,31 @@ def delivered_batches(sqs, queue_url: str) -> list[list[list[str]]]:
             sqs.delete_message(QueueUrl=queue_url, ReceiptHandle=message["ReceiptHandle"])
 
 
-def wait_idle(door, timeout: float = 30) -> dict:
+#: how long a test waits for what must happen: waiting ends as soon as it does, so this is generous; a busy
+#: machine (two test runs at once on two cores) must never fail a test
+SETTLE_SECONDS = 120
+
+
+def wait_idle(door, timeout: float = SETTLE_SECONDS) -> dict:
     return door.wait_idle(timeout)
+
+
+def mapping_figures(door, uuid: str) -> dict:
+    figures = door.control("/_eddy/mappings") if door.name == "server" else door.emu.mapping_figures()
+    [mine] = [mapping for mapping in figures["EventSourceMappings"] if mapping["UUID"] == uuid]
+    return mine
+
+
+def wait_for_figures(door, uuid: str, condition: Callable[[dict], bool]) -> dict:
+    """The mapping's figures once `condition(figures)` holds; each look waits on the emulator's activity (an
+    idle wait of a second: a mapping that is not idle makes it return as soon as it settles or after the second),
+    for at most SETTLE_SECONDS."""
+    deadline = time.monotonic() + SETTLE_SECONDS
+    while not condition(mine := mapping_figures(door, uuid)):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"mapping {uuid}'s figures never met the condition in {SETTLE_SECONDS} s: {mine}")
+        wait_idle(door, timeout=1)
+    return mine
 
 
 def put(dynamodb, key: str, value: int = 0, table: str = "orders") -> None:

@@ -48,7 +48,7 @@ def test_replica_converges_to_the_source_through_splits_and_retries(emu, dynamod
             emu.split_shard(arn, emu.streams.get(arn).open_shards[0].shard_id)
         if step == 220:
             emu.rollover(arn)
-    assert emu.wait_idle(30)["Idle"]
+    assert emu.wait_idle(120)["Idle"]
     assert scan(dynamodb, "replica") == scan(dynamodb, "orders")
 
 
@@ -70,7 +70,7 @@ def test_search_index_and_ttl_archive_on_their_mappings(emu, dynamodb, tmp_path)
     dynamodb.delete_item(TableName="sessions", Key={"pk": {"S": "s2"}})
     emu.clock.advance(61)
     assert emu.sweep_ttl() == 1
-    assert emu.wait_idle(10)["Idle"]
+    assert emu.wait_idle(120)["Idle"]
     assert search_index.search(index, "fox") == []
     [archived] = s3.list_objects_v2(Bucket="archive")["Contents"]
     body = s3.get_object(Bucket="archive", Key=archived["Key"])["Body"].read().decode()

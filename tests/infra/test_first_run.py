@@ -33,6 +33,7 @@ def test_the_demo_tours_everything(tmp_path: Path):
                             capture_output=True, text=True, timeout=300, cwd=tmp_path, env=env)
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
     assert [line for line in result.stderr.splitlines() if " WARN " in line] == []   # no Spark warnings
+    assert "WARNING: Using incubator modules" not in result.stderr  # the JVM's, for a flag Spark's launcher adds
     assert "[Stage " not in result.stdout + result.stderr  # no progress bar drawn across the tour
     out = result.stdout
     for step in ("1. Eddy is serving", "3. Replica:", "identical to", "4. Search for 'fox'", "5. An hour later TTL deleted 12",

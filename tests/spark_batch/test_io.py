@@ -13,7 +13,7 @@ from pyspark.sql import Row
 from pyspark.testing import assertDataFrameEqual, assertSchemaEqual
 
 from spark_batch import io
-from spark_batch.errors import MissingFileSystemError
+from spark_batch.errors import MissingChangeLogError, MissingFileSystemError
 
 from .segments import TTL, ChangeLog, at, insert, remove
 
@@ -42,7 +42,12 @@ def test_the_change_log_as_one_typed_dataframe(spark, tmp_path: Path) -> None:
     ])
     assert sorted(io.read_change_log(spark, tmp_path).select("table").distinct().collect()) == [
         Row(table="orders"), Row(table="users")]
-    assert io.read_change_log(spark, tmp_path / "nothing-here").count() == 0
+    # a wrong path is an error naming it, not a log without changes (issue 26)
+    with pytest.raises(MissingChangeLogError, match=f"state directory {tmp_path / 'nothing-here'} does not exist"):
+        io.read_change_log(spark, tmp_path / "nothing-here")
+    (tmp_path / "not-eddy").mkdir()
+    with pytest.raises(MissingChangeLogError, match=f"{tmp_path / 'not-eddy'} holds no change log"):
+        io.read_ttl_deletion_candidates(spark, tmp_path / "not-eddy")
 
 
 def test_full_and_incremental_exports_gzip_or_not(spark, tmp_path: Path) -> None:

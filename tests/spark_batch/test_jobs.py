@@ -168,7 +168,7 @@ def test_search_index_rebuilt_from_an_export_equals_the_handlers(spark, tmp_path
         put("b3", "Eragon", "a boy finds a dragon egg", tags={"SS": ["fantasy"]})
         put("b4", "Emma", "matchmaking in Highbury")
         dynamodb.delete_item(TableName="books", Key=key("b2"))
-        assert emu.wait_idle(10)["Idle"]
+        assert emu.wait_idle(120)["Idle"]
         [summary] = export_table(spark, str(emu.state_dir), "books", str(tmp_path / "exports"), formats=("full",),
                                  scan=True, region=REGION)
         dynamodb.update_item(TableName="books", Key=key("b3"), UpdateExpression="SET body = :b",
@@ -176,7 +176,7 @@ def test_search_index_rebuilt_from_an_export_equals_the_handlers(spark, tmp_path
         dynamodb.delete_item(TableName="books", Key=key("b4"))
         put("b2", "Dune Messiah", "the emperor's doubts", year={"N": "1969"})
         put("b5", "Beowulf", "a monster and its mother")
-        assert emu.wait_idle(10)["Idle"]
+        assert emu.wait_idle(120)["Idle"]
 
         rebuilt, from_exports = str(tmp_path / "rebuilt.sqlite"), str(tmp_path / "from-exports.sqlite")
         assert eddy("spark", "search-index-rebuild", "--export", summary["directory"], "--state-dir",

@@ -90,7 +90,7 @@ def test_a_mappings_figures_and_positions_after_a_failing_batch(emu, dynamodb):
     uuid = boto3.client("lambda", region_name=REGION).create_event_source_mapping(
         EventSourceArn=arn, FunctionName="ship", StartingPosition="TRIM_HORIZON", BatchSize=10,
         MaximumRetryAttempts=1, DestinationConfig={"OnFailure": {"Destination": queue_arn}})["UUID"]
-    assert emu.wait_idle(10)["Idle"]
+    assert emu.wait_idle(120)["Idle"]
 
     [mapping] = dashboard(emu)["EventSourceMappings"]
     assert (mapping["UUID"], mapping["FunctionName"], mapping["State"], mapping["BatchSize"]) == (uuid, "ship", "Enabled", 10)
@@ -104,7 +104,7 @@ def test_a_mappings_figures_and_positions_after_a_failing_batch(emu, dynamodb):
     assert position["IteratorAgeMilliseconds"] == 0
 
     put(dynamodb, "later")
-    assert emu.wait_idle(10)["Idle"]
+    assert emu.wait_idle(120)["Idle"]
     [function] = dashboard(emu)["Functions"]
     assert (function["FunctionName"], function["Runtime"], function["PackageType"]) == ("ship", "python3.11", "Registered callable")
     newest, *failed = function["RecentInvocations"]
@@ -180,7 +180,7 @@ def test_a_kinesis_mappings_positions_and_a_disabled_mappings_checkpoints(emu):
     uuid = lam.create_event_source_mapping(EventSourceArn=arn, FunctionName="count", StartingPosition="TRIM_HORIZON",
                                            BatchSize=5)["UUID"]
     delivered = [kinesis.put_record(StreamName="events", Data=b"{}", PartitionKey=f"key-{i}") for i in range(4)]
-    assert emu.wait_idle(10)["Idle"]
+    assert emu.wait_idle(120)["Idle"]
     lam.update_event_source_mapping(UUID=uuid, Enabled=False)
     waiting = [kinesis.put_record(StreamName="events", Data=b"{}", PartitionKey=f"key-{i}") for i in range(3)]
 

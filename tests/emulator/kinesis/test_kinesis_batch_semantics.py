@@ -42,7 +42,7 @@ def test_report_batch_item_failures_redelivers_from_the_failed_sequence_number(e
     for key in "abc":
         put(kinesis, key)
     create()
-    assert emu.wait_idle(10)["Idle"]
+    assert emu.wait_idle(120)["Idle"]
     assert batches == [["a", "b", "c"], ["b", "c"]]
 
 
@@ -56,11 +56,11 @@ def test_tumbling_windows_carry_state_and_end_with_a_final_invocation(emu):
     kinesis, lam, create = setup(emu, handler, TumblingWindowInSeconds=60)
     create()
     put(kinesis, "a")
-    assert emu.wait_idle(10)["Idle"]
+    assert emu.wait_idle(120)["Idle"]
     put(kinesis, "b")
-    assert emu.wait_idle(10)["Idle"]
+    assert emu.wait_idle(120)["Idle"]
     emu.clock.advance(120)
-    assert emu.wait_idle(10)["Idle"]
+    assert emu.wait_idle(120)["Idle"]
     final = [e for e in events if e["isFinalInvokeForWindow"]]
     assert len(final) == 1 and final[0]["state"] == {"count": 2} and final[0]["Records"] == []
     assert final[0]["eventSourceARN"].endswith(":stream/events") and final[0]["shardId"].startswith("shardId-")
@@ -73,5 +73,5 @@ def test_records_older_than_the_maximum_age_are_not_delivered(emu):
     emu.clock.advance(120)
     put(kinesis, "new")
     create()
-    assert emu.wait_idle(10)["Idle"]
+    assert emu.wait_idle(120)["Idle"]
     assert delivered == ["new"]

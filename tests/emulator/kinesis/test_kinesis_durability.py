@@ -81,7 +81,7 @@ def test_streams_records_and_a_mappings_checkpoints_survive_restarts_across_spli
         for _ in range(3):
             write(kinesis, 20)
             reshard(kinesis, rng)
-        assert emu.wait_idle(10)["Idle"]
+        assert emu.wait_idle(120)["Idle"]
         lineage_before = lineage(kinesis)
         write(kinesis, 10)  # written, perhaps not yet delivered: a stop must not lose them
     for round in range(2):
@@ -94,7 +94,7 @@ def test_streams_records_and_a_mappings_checkpoints_survive_restarts_across_spli
             for _ in range(2):
                 write(kinesis, 15)
                 reshard(kinesis, rng)
-            assert emu.wait_idle(10)["Idle"]
+            assert emu.wait_idle(120)["Idle"]
             lineage_before = lineage(kinesis)
     by_key: dict[str, list[int]] = {}
     for key, n in seen:

@@ -61,7 +61,7 @@ def test_the_event_is_lambdas(setup):
     dynamodb.update_time_to_live(TableName="orders", TimeToLiveSpecification={"Enabled": True, "AttributeName": "ttl"})
     dynamodb.put_item(TableName="orders", Item={"pk": {"S": "a"}, "ttl": {"N": str(int(emu.clock.now()) - 1)}})
     emu.sweep_ttl()
-    assert emu.wait_idle(5)["Idle"]
+    assert emu.wait_idle(120)["Idle"]
     records = [r for e in recorder.events for r in e["Records"]]
     assert [r["eventName"] for r in records] == ["INSERT", "REMOVE"]
     assert set(records[0]) == {"eventID", "eventName", "eventVersion", "eventSource", "awsRegion", "dynamodb", "eventSourceARN"}
@@ -78,7 +78,7 @@ def test_batch_size_and_batching_window_on_the_clock(setup):
     assert emu.wait_idle(0.5)["Idle"] is False  # four went as a full batch; two wait for the window
     assert recorder.keys() == [["k0", "k1", "k2", "k3"]]
     emu.clock.advance(61)
-    assert emu.wait_idle(5)["Idle"]
+    assert emu.wait_idle(120)["Idle"]
     assert recorder.keys() == [["k0", "k1", "k2", "k3"], ["k4", "k5"]]
 
 
@@ -99,7 +99,7 @@ def test_parents_before_children_through_splits_and_rollovers(setup):
     emu.split_shard(arn, emu.streams.get(arn).open_shards[0].shard_id)  # a split while the mapping runs
     for key in keys:
         put(dynamodb, key, 4)
-    assert emu.wait_idle(10)["Idle"]
+    assert emu.wait_idle(120)["Idle"]
     versions: dict[str, list[int]] = {}
     for event in recorder.events:
         for record in event["Records"]:
@@ -114,16 +114,16 @@ def test_disable_enable_and_update_resume_from_the_checkpoint(setup):
     uuid = mapping(recorder, BatchSize=2)
     for i in range(3):
         put(dynamodb, f"a{i}")
-    assert emu.wait_idle(5)["Idle"]
+    assert emu.wait_idle(120)["Idle"]
     lam.update_event_source_mapping(UUID=uuid, Enabled=False)
     for i in range(3):
         put(dynamodb, f"b{i}")
     assert recorder.flat() == ["a0", "a1", "a2"]
     lam.update_event_source_mapping(UUID=uuid, Enabled=True)
-    assert emu.wait_idle(5)["Idle"]
+    assert emu.wait_idle(120)["Idle"]
     lam.update_event_source_mapping(UUID=uuid, BatchSize=10)
     put(dynamodb, "c0")
-    assert emu.wait_idle(5)["Idle"]
+    assert emu.wait_idle(120)["Idle"]
     assert recorder.flat() == ["a0", "a1", "a2", "b0", "b1", "b2", "c0"]  # nothing replayed, nothing skipped
 
 
@@ -140,9 +140,9 @@ def test_retries_then_the_on_failure_destination_with_aws_record(setup):
     recorder = Recorder(answer)
     uuid = mapping(recorder, MaximumRetryAttempts=2, DestinationConfig={"OnFailure": {"Destination": queue_arn}})
     put(dynamodb, "bad")
-    assert emu.wait_idle(10)["Idle"]
+    assert emu.wait_idle(120)["Idle"]
     put(dynamodb, "good")
-    assert emu.wait_idle(10)["Idle"]
+    assert emu.wait_idle(120)["Idle"]
     assert recorder.keys() == [["bad"], ["bad"], ["bad"], ["good"]]  # 2 retries = 3 invocations, then it moves on
     [message] = sqs.receive_message(QueueUrl=queue_url)["Messages"]
     record = json.loads(message["Body"])
@@ -171,7 +171,7 @@ def test_the_shard_waits_while_a_batch_is_retried(setup):
     mapping(recorder, BatchSize=1)
     for key in ("a", "b", "c"):
         put(dynamodb, key)
-    assert emu.wait_idle(10)["Idle"]
+    assert emu.wait_idle(120)["Idle"]
     assert recorder.flat() == ["a", "a", "a", "a", "b", "c"]
 
 
@@ -186,7 +186,7 @@ def test_bisect_isolates_the_bad_record(setup):
     for i in range(4):
         put(dynamodb, f"k{i}")
     mapping(recorder, BatchSize=4, BisectBatchOnFunctionError=True, MaximumRetryAttempts=0)
-    assert emu.wait_idle(10)["Idle"]
+    assert emu.wait_idle(120)["Idle"]
     assert recorder.keys() == [["k0", "k1", "k2", "k3"], ["k0", "k1"], ["k2", "k3"], ["k2"], ["k3"]]
 
 
@@ -197,7 +197,7 @@ def test_report_batch_item_failures_success_answers(setup, response):
     mapping(recorder, FunctionResponseTypes=["ReportBatchItemFailures"])
     put(dynamodb, "a")
     put(dynamodb, "b")
-    assert emu.wait_idle(5)["Idle"]
+    assert emu.wait_idle(120)["Idle"]
     assert recorder.flat() == ["a", "b"]
 
 
@@ -215,7 +215,7 @@ def test_report_batch_item_failures_retries_from_the_lowest_failure(setup):
     for key in ("a", "b", "c", "d"):
         put(dynamodb, key)
     mapping(recorder, FunctionResponseTypes=["ReportBatchItemFailures"], BatchSize=4)
-    assert emu.wait_idle(5)["Idle"]
+    assert emu.wait_idle(120)["Idle"]
     assert recorder.keys() == [["a", "b", "c", "d"], ["b", "c", "d"]]
 
 
@@ -227,7 +227,7 @@ def test_report_batch_item_failures_malformed_answers_fail_the_whole_batch(setup
     put(dynamodb, "a")
     put(dynamodb, "b")
     mapping(recorder, FunctionResponseTypes=["ReportBatchItemFailures"])
-    assert emu.wait_idle(5)["Idle"]
+    assert emu.wait_idle(120)["Idle"]
     assert recorder.keys() == [["a", "b"], ["a", "b"]]
 
 
@@ -240,7 +240,7 @@ def test_records_older_than_the_maximum_age_go_to_the_destination(setup):
     put(dynamodb, "old")
     assert emu.wait_idle(0.3)["Idle"] is False
     emu.clock.advance(61)
-    assert emu.wait_idle(5)["Idle"]
+    assert emu.wait_idle(120)["Idle"]
     [key] = [o["Key"] for o in s3.list_objects_v2(Bucket="failures")["Contents"]]
     shard_id = emu.streams.get(arn).open_shards[0].shard_id
     assert key.startswith(f"aws/lambda/{uuid}/{shard_id}/")
@@ -262,7 +262,7 @@ def test_infinite_retries_last_until_the_record_expires(setup):
     put(dynamodb, "doomed")
     assert emu.wait_idle(0.3)["Idle"] is False
     emu.clock.advance(24 * 3600 + 1)
-    assert emu.wait_idle(5)["Idle"]
+    assert emu.wait_idle(120)["Idle"]
     [message] = sqs.receive_message(QueueUrl=queue_url)["Messages"]
     assert json.loads(message["Body"])["requestContext"]["condition"] == "RecordAgeExceeded"
 
@@ -286,7 +286,7 @@ def test_parallelization_keeps_order_per_key(setup):
         for key in keys:
             put(dynamodb, key, round_)
     mapping(recorder, ParallelizationFactor=5, BatchSize=5)
-    assert emu.wait_idle(20)["Idle"]
+    assert emu.wait_idle(120)["Idle"]
     versions: dict[str, list[int]] = {}
     for event in recorder.events:
         for record in event["Records"]:
@@ -308,9 +308,9 @@ def test_tumbling_windows_carry_state_and_end_with_a_final_invoke(setup):
     emu.clock.advance(120 - start % 120 + 1)  # the start of a fresh window
     for key in ("a", "b", "c"):
         put(dynamodb, key)
-    assert emu.wait_idle(5)["Idle"]
+    assert emu.wait_idle(120)["Idle"]
     emu.clock.advance(120)  # the window ends
-    assert emu.wait_idle(5)["Idle"]
+    assert emu.wait_idle(120)["Idle"]
     events = recorder.events
     sizes = [len(e["Records"]) for e in events]
     assert sum(sizes) == 3 and sizes[-1] == 0 and all(sizes[:-1])
@@ -328,9 +328,9 @@ def test_a_window_closes_early_when_its_shard_ends(setup):
     recorder = Recorder(lambda event, count: {"state": {"n": len(event["Records"])}})
     mapping(recorder, TumblingWindowInSeconds=900)
     put(dynamodb, "a")
-    assert emu.wait_idle(5)["Idle"]
+    assert emu.wait_idle(120)["Idle"]
     emu.rollover(arn)
-    assert emu.wait_idle(5)["Idle"]
+    assert emu.wait_idle(120)["Idle"]
     final = recorder.events[-1]
     assert final["isFinalInvokeForWindow"] and final["isWindowTerminatedEarly"] and final["Records"] == []
 
@@ -345,13 +345,13 @@ def test_filters_skip_records_and_move_the_checkpoint(setup):
     for key in ("keep-1", "drop-1", "keep-2"):
         put(dynamodb, key)
     dynamodb.delete_item(TableName="orders", Key={"pk": {"S": "drop-1"}})
-    assert emu.wait_idle(5)["Idle"]
+    assert emu.wait_idle(120)["Idle"]
     assert recorder.flat() == ["keep-1", "keep-2", "drop-1"]
     figures = emu.mapping_figures(uuid)["EventSourceMappings"][0]
     assert figures["RecordsFiltered"] == 1
     lam.update_event_source_mapping(UUID=uuid, Enabled=False)
     lam.update_event_source_mapping(UUID=uuid, Enabled=True)
-    assert emu.wait_idle(5)["Idle"] and recorder.flat() == ["keep-1", "keep-2", "drop-1"]
+    assert emu.wait_idle(120)["Idle"] and recorder.flat() == ["keep-1", "keep-2", "drop-1"]
     with pytest.raises(lam.exceptions.InvalidParameterValueException):  # a leaf value must be a list
         lam.update_event_source_mapping(UUID=uuid, FilterCriteria={"Filters": [{"Pattern": '{"eventName": "INSERT"}'}]})
     assert len(json.loads(lam.get_event_source_mapping(UUID=uuid)["FilterCriteria"]["Filters"][0]["Pattern"])) == 1
@@ -362,7 +362,7 @@ def test_a_crashing_handler_never_takes_eddy_down(setup):
     recorder = Recorder(lambda event, count: (_ for _ in ()).throw(SystemExit(1)) if count == 1 else None)
     mapping(recorder)
     put(dynamodb, "a")
-    assert emu.wait_idle(5)["Idle"]
+    assert emu.wait_idle(120)["Idle"]
     assert recorder.flat() == ["a", "a"]
 
 
@@ -374,7 +374,7 @@ def test_a_batch_stays_within_six_megabytes(setup):
     for i in range(20):
         dynamodb.put_item(TableName="orders", Item={"pk": {"S": f"big{i}"}, "blob": {"S": blob}})
     mapping(recorder, BatchSize=100)
-    assert emu.wait_idle(10)["Idle"]
+    assert emu.wait_idle(120)["Idle"]
     assert recorder.flat() == [f"big{i}" for i in range(20)]
     assert len(sizes) >= 2 and max(sizes) <= 6 * 1024 * 1024
 
@@ -384,7 +384,7 @@ def test_the_log_line_names_the_function_and_the_table(setup, caplog):
     caplog.set_level("INFO", logger="eddy.triggers")
     uuid = mapping(Recorder())
     put(dynamodb, "a")
-    assert emu.wait_idle(5)["Idle"]
+    assert emu.wait_idle(120)["Idle"]
     [line] = [r.getMessage() for r in caplog.records if r.name == "eddy.triggers" and " batch " in r.getMessage()]
     assert line.startswith(f"mapping handler <- orders ({uuid[:8]}) shard ") and " batch 1 OK in " in line
 
@@ -405,9 +405,9 @@ def test_what_a_handler_changes_in_its_event_stays_with_it(setup):
     recorder = Recorder(answer)
     mapping(recorder, MaximumRetryAttempts=1)
     dynamodb.put_item(TableName="orders", Item={"pk": {"S": "a"}, "v": {"N": "1"}})
-    assert emu.wait_idle(10)["Idle"]
+    assert emu.wait_idle(120)["Idle"]
     dynamodb.put_item(TableName="orders", Item={"pk": {"S": "a"}, "v": {"N": "2"}})
-    assert emu.wait_idle(10)["Idle"]
+    assert emu.wait_idle(120)["Idle"]
     first = {"Keys": {"pk": {"S": "a"}}, "NewImage": {"pk": {"S": "a"}, "v": {"N": "1"}}}
     seen = [{name: r["dynamodb"][name] for name in ("Keys", "NewImage", "OldImage") if name in r["dynamodb"]}
             for e in recorder.events for r in e["Records"]]
