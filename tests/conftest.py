@@ -24,6 +24,9 @@ import pytest
 from emulator import NotDeliveredError, emulate
 from emulator.errors import AWSError
 
+#: pytester: the pytest plugin's tests run pytest in projects of their own (tests/emulator/pytest_plugin/)
+pytest_plugins = ["pytester"]
+
 REGION = "us-east-1"
 #: tests are deterministic: no background TTL sweeps or maintenance unless a test asks for it
 QUIET = {"housekeeping_interval": None}

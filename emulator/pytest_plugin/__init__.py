@@ -60,12 +60,12 @@ def marked_settings(node: pytest.Item) -> dict[str, Any]:
     settings: dict[str, Any] = {}
     for mark in reversed(list(node.iter_markers("eddy"))):
         if mark.args:
-            raise pytest.UsageError(f"{node.nodeid}: @pytest.mark.eddy takes settings by name, e.g. "
-                                    "@pytest.mark.eddy(retention_seconds=3600)")
+            pytest.fail("@pytest.mark.eddy takes settings by name, e.g. @pytest.mark.eddy(retention_seconds=3600)",
+                        pytrace=False)
         unknown = sorted(set(mark.kwargs) - MARK_OPTIONS)
         if unknown:
-            raise pytest.UsageError(f"{node.nodeid}: @pytest.mark.eddy: no setting named {', '.join(unknown)} "
-                                    f"(settings: {', '.join(sorted(MARK_OPTIONS))})")
+            pytest.fail(f"@pytest.mark.eddy: no setting named {', '.join(unknown)} "
+                        f"(settings: {', '.join(sorted(MARK_OPTIONS))})", pytrace=False)
         settings.update(mark.kwargs)
     return settings
 
