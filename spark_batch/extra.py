@@ -9,7 +9,6 @@ needs both, and Java 17 or later to run. Without the extra, those commands say w
 
 from __future__ import annotations
 
-import argparse
 import importlib.util
 import sys
 from typing import Any
@@ -30,8 +29,10 @@ def missing_hint(command: str) -> str:
 def register_missing(subparsers: Any) -> None:
     """`eddy export` and `eddy spark` for an install without the extra: any arguments, one line, exit 1."""
     for command in ("export", "spark"):
-        parser = subparsers.add_parser(command, help=f"(needs {INSTALL}) the Spark batch path", add_help=False)
-        parser.add_argument("arguments", nargs=argparse.REMAINDER)
+        # no option of its own ('+' is no argument's prefix): whatever follows is taken as it is, -h included
+        parser = subparsers.add_parser(command, help=f"(needs {INSTALL}) the Spark batch path", add_help=False,
+                                       prefix_chars="+")
+        parser.add_argument("arguments", nargs="*")
         parser.set_defaults(handler=lambda args, command=command: _refuse(command))
 
 
