@@ -205,6 +205,18 @@ def _aws_credentials(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setenv(name, value)
 
 
+@pytest.fixture
+def unconfigured(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """A machine without AWS configuration: no AWS_ variables, no ~/.aws files, no instance metadata."""
+    for name in list(os.environ):
+        if name.startswith("AWS_"):
+            monkeypatch.delenv(name)
+    home = tmp_path_factory.mktemp("no-aws")
+    monkeypatch.setenv("AWS_CONFIG_FILE", str(home / "config"))
+    monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", str(home / "credentials"))
+    monkeypatch.setenv("AWS_EC2_METADATA_DISABLED", "true")
+
+
 @pytest.fixture(params=["inprocess", "server"])
 def door(request: pytest.FixtureRequest) -> Iterator[Door]:
     if request.param == "inprocess":

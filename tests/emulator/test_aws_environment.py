@@ -4,6 +4,7 @@ left alone, and a client made before the block reaching Eddy like the others."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import boto3
 import pytest
@@ -12,17 +13,6 @@ from emulator import emulate
 from emulator.aws_environment import DEFAULT_REGION, session_for
 
 QUIET = {"housekeeping_interval": None}
-
-
-@pytest.fixture
-def unconfigured(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
-    """A machine without AWS configuration: no variables, no ~/.aws files, no instance metadata."""
-    for name in list(os.environ):
-        if name.startswith("AWS_"):
-            monkeypatch.delenv(name)
-    monkeypatch.setenv("AWS_CONFIG_FILE", str(tmp_path / "config"))
-    monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", str(tmp_path / "credentials"))
-    monkeypatch.setenv("AWS_EC2_METADATA_DISABLED", "true")
 
 
 def test_emulate_gives_a_region_and_credentials_and_takes_them_back(unconfigured: None) -> None:
@@ -37,8 +27,8 @@ def test_emulate_gives_a_region_and_credentials_and_takes_them_back(unconfigured
     assert "AWS_ACCESS_KEY_ID" not in os.environ and "AWS_SECRET_ACCESS_KEY" not in os.environ
 
 
-def test_a_configured_region_and_profile_are_left_alone(unconfigured: None, tmp_path) -> None:
-    (tmp_path / "config").write_text("[default]\nregion = eu-west-1\n")
+def test_a_configured_region_and_profile_are_left_alone(unconfigured: None) -> None:
+    Path(os.environ["AWS_CONFIG_FILE"]).write_text("[default]\nregion = eu-west-1\n")
     with emulate(**QUIET):
         assert "AWS_DEFAULT_REGION" not in os.environ
         assert boto3.client("dynamodb").meta.region_name == "eu-west-1"

@@ -3,7 +3,6 @@ no AWS configuration on the machine, plugins not auto-loaded, `pytest -p eddy`."
 
 from __future__ import annotations
 
-import os
 import textwrap
 
 import pytest
@@ -93,16 +92,10 @@ tables:
 
 
 @pytest.fixture
-def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+def project(pytester: pytest.Pytester, unconfigured: None, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
     """A directory with its own tests, on a machine with no AWS configuration, where nothing is auto-loaded."""
     pytester.makepyfile(test_orders=PROJECT_TESTS)
     (pytester.path / "stack.yaml").write_text(STACK)
-    for name in list(os.environ):
-        if name.startswith("AWS_"):
-            monkeypatch.delenv(name)
-    monkeypatch.setenv("AWS_CONFIG_FILE", str(pytester.path / "no-config"))
-    monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", str(pytester.path / "no-credentials"))
-    monkeypatch.setenv("AWS_EC2_METADATA_DISABLED", "true")
     monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
     return pytester
 
