@@ -4,7 +4,7 @@
 
     ok       Python        3.11.2 (/home/me/.venv/bin/python)
     ok       Spark extra   pyspark 4.0.1, pyarrow 21.0.0
-    missing  Java          needed by the Spark batch path: sudo apt-get install -y openjdk-17-jre-headless
+    missing  Java          not found (needed for the Spark batch path): sudo apt-get install -y openjdk-17-jre-headless ...
     ok       Node.js       v20.19.2 (/usr/bin/node)
     missing  Node.js SDK   ... run `eddy setup node`
     ok       port          127.0.0.1:4566 is free
@@ -46,15 +46,22 @@ class Check:
         return f"{self.status:<8} {self.name:<13} {self.detail}"
 
 
-def _version_of(command: list[str], pattern: str) -> tuple[str | None, str]:
-    """(the version `command` prints, its whole first line), or (None, why it could not run)."""
+def _runtime_check(name: str, executable: str | None, version: tuple[list[str], str, int], needed_by: str,
+                   install: str) -> Check:
+    """A program's check: found, answering its version, at least `version`'s minimum (argv, pattern, minimum)."""
+    if not executable or not Path(executable).exists():
+        return Check("missing", name, f"not found (needed for {needed_by}): {install}")
+    argv, pattern, minimum = version
     try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=60)
+        done = subprocess.run([executable, *argv], capture_output=True, text=True, timeout=60)
+        text = (done.stdout + done.stderr).strip()
     except (OSError, subprocess.TimeoutExpired) as error:
-        return None, str(error)
-    text = (done.stdout + done.stderr).strip()
+        text = str(error)
+    first_line = (text.splitlines() or [executable])[0]
     match = re.search(pattern, text)
-    return (match.group(1) if match else None), (text.splitlines() or [""])[0]
+    if match is None or int(match.group(1)) < minimum:
+        return Check("missing", name, f"{first_line}: {minimum} or later is needed for {needed_by}: {install}")
+    return Check("ok", name, f"{first_line} ({executable})")
 
 
 def check_python() -> Check:
@@ -75,22 +82,12 @@ def check_spark_extra() -> Check:
 def check_java() -> Check:
     home = os.environ.get("JAVA_HOME")
     java = str(Path(home) / "bin" / "java") if home else shutil.which("java")
-    if not java or not Path(java).exists():
-        return Check("missing", "Java", f"not found (the Spark batch path needs Java 17+): {JAVA_INSTALL}")
-    version, first_line = _version_of([java, "-version"], r'version "(\d+)')
-    if version is None or int(version) < 17:
-        return Check("missing", "Java", f"{first_line or java}: Spark 4 needs Java 17 or later: {JAVA_INSTALL}")
-    return Check("ok", "Java", f"{first_line} ({java})")
+    return _runtime_check("Java", java, (["-version"], r'version "(\d+)', 17), "the Spark batch path", JAVA_INSTALL)
 
 
 def check_node() -> Check:
     node = os.environ.get("EDDY_NODE") or shutil.which("node")
-    if not node:
-        return Check("missing", "Node.js", f"`node` not found (Node.js functions need it): {NODE_INSTALL}")
-    version, first_line = _version_of([node, "--version"], r"v(\d+)\.")
-    if version is None or int(version) < 18:
-        return Check("missing", "Node.js", f"{first_line or node}: Lambda's Node.js runtimes are 18 or later: {NODE_INSTALL}")
-    return Check("ok", "Node.js", f"{first_line} ({node})")
+    return _runtime_check("Node.js", node, (["--version"], r"v(\d+)\.", 18), "Node.js functions", NODE_INSTALL)
 
 
 def check_node_sdk() -> Check:

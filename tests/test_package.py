@@ -3,14 +3,14 @@ in a temporary directory, and run from outside the repository: `eddy doctor`, `e
 a Python and a Node.js zip function (the latter importing the AWS SDK), the dashboard page, `eddy spark`
 without Spark's extra (one line saying what to install) and, with it, one Spark job over the served state.
 
-Installing from the package index takes minutes (one index look-up per dependency), so the dependencies are
-downloaded once into a wheelhouse (~/.cache/eddy-tests/wheelhouse, or $EDDY_TEST_WHEELHOUSE) and installed from
-there with --no-index afterwards; the wheelhouse is filled again when the dependencies change.
+Installing from the package index takes minutes (an index look-up per dependency; pyspark is a source archive
+to build), so the dependencies' wheels are made once into a wheelhouse (~/.cache/eddy-tests/wheelhouse, or
+$EDDY_TEST_WHEELHOUSE) and installed from there with --no-index afterwards; the wheelhouse is filled again when
+the dependencies change.
 """
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import subprocess
@@ -18,13 +18,14 @@ import sys
 import threading
 import urllib.request
 import venv
-import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
 import boto3
 import pytest
+
+from tests.emulator.functions.test_functions import zip_of
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.xdist_group("package")
@@ -44,11 +45,14 @@ class Installed:
                               text=True, timeout=timeout)
 
     def pip_install(self, requirement: str) -> None:
-        offline = [str(self.python), "-m", "pip", "install", "--quiet", "--no-index", "--find-links", str(WHEELHOUSE),
-                   requirement]
+        offline = [str(self.python), "-m", "pip", "install", "--quiet", "--no-compile", "--no-index", "--find-links",
+                   str(WHEELHOUSE), requirement]
         if subprocess.run(offline, capture_output=True, text=True).returncode != 0:  # a dependency not there yet
-            download = [sys.executable, "-m", "pip", "download", "--quiet", "--dest", str(WHEELHOUSE), requirement]
-            subprocess.run(download, check=True, capture_output=True, text=True)
+            # wheels of every dependency (pyspark comes as a source archive: built once, here)
+            build = [sys.executable, "-m", "pip", "wheel", "--quiet", "--wheel-dir", str(WHEELHOUSE), requirement]
+            subprocess.run(build, check=True, capture_output=True, text=True)
+            for own in WHEELHOUSE.glob("eddy-*.whl"):  # this tree's wheel is installed from where it was built
+                own.unlink()
             subprocess.run(offline, check=True, capture_output=True, text=True)
 
 
@@ -112,16 +116,8 @@ def node_sdk(installed: Installed) -> None:
     assert f"The AWS SDK for JavaScript v3 is in {installed.env['XDG_CACHE_HOME']}/eddy/node/node_modules" in setup.stdout
 
 
-def _zip(files: dict[str, str]) -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as archive:
-        for name, text in files.items():
-            archive.writestr(name, text)
-    return buffer.getvalue()
-
-
 def _function(lam, name: str, runtime: str, handler: str, files: dict[str, str]) -> dict:
-    lam.create_function(FunctionName=name, Runtime=runtime, Handler=handler, Code={"ZipFile": _zip(files)},
+    lam.create_function(FunctionName=name, Runtime=runtime, Handler=handler, Code={"ZipFile": zip_of(files)},
                         Role="arn:aws:iam::123456789012:role/lambda", Timeout=30)
     answer = lam.invoke(FunctionName=name, Payload=b'{"id": "o-1"}')
     payload = json.loads(answer["Payload"].read())
