@@ -165,8 +165,14 @@ def test_spark_needs_its_extra_then_runs_a_job_on_the_served_state(installed: In
     assert without.stderr.startswith("eddy spark: the Spark batch path needs Spark's extra (pyspark, pyarrow not "
                                      "installed): run `pip install \"eddy[spark]\"`")
     installed.pip_install(f"{installed.wheel}[spark]")
+    dynamodb = boto3.client("dynamodb", endpoint_url=served, region_name="us-east-1", aws_access_key_id="testing",
+                            aws_secret_access_key="testing")
+    dynamodb.create_table(TableName="payments", KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                          AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}], BillingMode="PAY_PER_REQUEST",
+                          StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"})
+    dynamodb.put_item(TableName="payments", Item={"pk": {"S": "p-1"}, "amount": {"N": "7"}})
     job = installed.run("spark", "aggregate", "--state-dir", "state", "--out", "metrics", "--master", "local[1]",
-                        "--numbers", "amount")
+                        "--numbers", "amount", "--tables", "payments")
     assert job.returncode == 0, job.stderr[-3000:]
     assert job.stdout.startswith("aggregate: 1 rows in, 1 rows out"), job.stdout
     assert list((installed.outside / "metrics").rglob("*.parquet"))
