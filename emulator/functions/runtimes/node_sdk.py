@@ -82,7 +82,7 @@ class SetupError(Exception):
 
 def warn_if_missing() -> Path | None:
     """The SDK's folder; when there is none, a warning saying what to run (a function importing @aws-sdk/* will
-    fail with Runtime.ImportModuleError, as it would on a runtime without the SDK)."""
+    fail to import it, in the Node.js runtime's words, as it would on a runtime without the SDK)."""
     found = sdk_modules()
     if found is None:
         log.warning(MISSING)
