@@ -18,7 +18,8 @@ java:
 		$$SUDO apt-get update && $$SUDO apt-get install -y openjdk-17-jre-headless; }
 
 # Node.js functions (nodejs18.x/20.x/22.x) run on the machine's `node`: installed from Debian's packages if
-# missing; the AWS SDK for JavaScript v3 that Lambda's Node runtime provides goes into .node/ (node-packages.json)
+# missing; the AWS SDK for JavaScript v3 that Lambda's Node runtime provides goes into .node/
+# (emulator/functions/runtimes/node-packages.json; `eddy setup node` fills a per-user cache the same way)
 node:
 	@command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || { SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
 		$$SUDO apt-get update && $$SUDO apt-get install -y nodejs npm; }
@@ -29,8 +30,8 @@ chromium:
 	@command -v chromium >/dev/null 2>&1 || { SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
 		$$SUDO apt-get update && $$SUDO apt-get install -y chromium; }
 
-$(NODE_STAMP): node-packages.json | node
-	mkdir -p .node && cp node-packages.json .node/package.json
+$(NODE_STAMP): emulator/functions/runtimes/node-packages.json | node
+	mkdir -p .node && cp emulator/functions/runtimes/node-packages.json .node/package.json
 	cd .node && npm install --no-audit --no-fund --loglevel=error
 	touch $(NODE_STAMP)
 

@@ -5,7 +5,9 @@
     eddy tail TABLE                 follow a table's stream
     eddy up -f stack.yaml           apply a stack file (eddy down removes it)
     eddy demo                       the end-to-end tour
-    eddy export / eddy spark <job>  the Spark batch path (spark_batch/)
+    eddy export / eddy spark <job>  the Spark batch path (spark_batch/; needs `pip install "eddy[spark]"`)
+    eddy setup node                 install the AWS SDK for JavaScript that Node.js functions import
+    eddy doctor                     check Python, Java, Node.js and its SDK, the port and the state directory
 
 An expected failure is one line on stderr and a non-zero status (cli_failures.py); `eddy serve` on a state
 directory another process owns exits with status 2.
@@ -51,14 +53,23 @@ def main(argv: list[str] | None = None) -> int:
     serve.set_defaults(handler=serve_command)
     from infra.cli import register as register_infra
     from infra.demo import register as register_demo
-    from spark_batch.cli import register as register_spark
+    from spark_batch.extra import missing_modules, register_missing
 
+    from emulator.doctor import register as register_doctor
+    from emulator.functions.runtimes.node_sdk import register as register_setup
     from emulator.tail import register as register_tail
 
     register_tail(commands)
     register_infra(commands)
     register_demo(commands)
-    register_spark(commands)
+    if missing_modules():  # installed without Spark's extra: `eddy spark` / `eddy export` say what to install
+        register_missing(commands)
+    else:
+        from spark_batch.cli import register as register_spark
+
+        register_spark(commands)
+    register_setup(commands)
+    register_doctor(commands)
     _everywhere(parser, "--verbose", action="store_true", default=argparse.SUPPRESS,
                 help="show the traceback of a failure (and, for serve, log every request)")
     args = parser.parse_args(argv)

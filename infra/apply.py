@@ -1,14 +1,19 @@
 """Applying a stack with boto3: to Eddy, to LocalStack, or to AWS — the same file, idempotently.
 
-`plan(stack, clients)` compares the stack with what the endpoint has and returns Actions (create, update,
-unchanged); `apply(...)` carries them out; `destroy(...)` removes what the stack declares. Every step is an
-ordinary boto3 call, so what works here works against any endpoint.
+    apply_stack("stack.yaml")                                   # in an emulate() block (or the `eddy` fixture)
+    apply_stack("stack.yaml", endpoint_url="http://127.0.0.1:4566")   # to a running `eddy serve`
+
+`up(stack, clients)` compares the stack with what the endpoint has and carries out the Actions that make it
+so (create, update; what matches is unchanged), `dry_run=True` only lists them; `down(stack, clients)`
+removes what the stack declares; `summary(actions)` counts them. `apply_stack` is `up` for a stack file, with
+the clients made for you. Every step is an ordinary boto3 call, so what works here works against any endpoint.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable
 
 import boto3
@@ -323,6 +328,24 @@ def up(stack: Stack, clients: Clients, *, dry_run: bool = False, echo: Callable[
     for name in stack.unsupported:
         echo(f"  skipped   {name}")
     return done
+
+
+def apply_stack(path: str | Path, *, endpoint_url: str | None = None, region: str | None = None,
+                echo: Callable[[str], None] | None = None) -> list[Action]:
+    """Apply a stack file (or SAM / CloudFormation template) and return what was done.
+
+    `endpoint_url`: a running Eddy (or any endpoint); None: this process's boto3, which inside `emulate()` or
+    the pytest plugin's `eddy` fixture is Eddy in-process. `region`: default the stack's, else the configured
+    one, else us-east-1. `echo`: called with one line per action (default: silent). Raises StackError for a
+    stack that cannot be read or applied.
+    """
+    from emulator.aws_environment import DEFAULT_REGION, configured_region
+
+    from .load import load_stack
+
+    stack = load_stack(path)
+    clients = Clients(endpoint_url, region or stack.region or configured_region() or DEFAULT_REGION)
+    return up(stack, clients, echo=echo or (lambda line: None))
 
 
 def down(stack: Stack, clients: Clients, *, dry_run: bool = False, echo: Callable[[str], None] = print) -> list[Action]:

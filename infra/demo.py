@@ -11,6 +11,7 @@ import argparse
 import json
 import logging
 import random
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -27,6 +28,11 @@ def say(text: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from spark_batch.extra import missing_hint, missing_modules
+
+    if missing_modules():  # the tour ends with a Spark job: say so before anything starts
+        print(missing_hint("demo"), file=sys.stderr)
+        return 1
     from emulator.api.server import Server
     from emulator.engine import Emulator
 

@@ -39,7 +39,8 @@ def register(subparsers: Any) -> None:
     export.add_argument("--format", choices=("both", "full", "incremental"), default="both")
     export.add_argument("--scan", action="store_true", help="the full export from a Scan of the live table, not the log")
     export.add_argument("--endpoint-url", help="with --scan: the DynamoDB endpoint (e.g. http://127.0.0.1:4566)")
-    export.add_argument("--region", help="with --scan: the table's region")
+    export.add_argument("--region", help="with --scan: the table's region (default: the change log's, else the "
+                                         "configured one, else us-east-1)")
     export.add_argument("--from-time", help="incremental: the period's start (ISO 8601 or epoch seconds)")
     export.add_argument("--to-time", help="the export's time / the period's end (default: now)")
     export.set_defaults(handler=export_command)
@@ -173,17 +174,18 @@ def _register_sql(jobs: Any) -> None:
     sql.add_argument("--state-dir", default=".eddy", help="Eddy's state directory (default .eddy)")
     sql.add_argument("--offsets", required=True, help="the directory holding the streams' offsets")
     sql.add_argument("--endpoint-url", help="DynamoDB's endpoint for ALTER TABLE (e.g. http://127.0.0.1:4566)")
-    sql.add_argument("--region", default="us-east-1")
+    sql.add_argument("--region", default=None, help="ALTER TABLE's region (default: the configured one, else us-east-1)")
     sql.set_defaults(handler=_sql_command)
 
 
 def _sql_command(args: argparse.Namespace) -> int:
-    import boto3
+    from emulator.aws_environment import session_for as aws_session_for
 
     from .table_streams import TableStreams
 
     streams = TableStreams(session_for(args, "sql"), args.state_dir, args.offsets)
-    dynamodb = boto3.client("dynamodb", region_name=args.region, endpoint_url=args.endpoint_url)
+    # at Eddy's endpoint, a machine without AWS configuration still has a region and (fake) credentials
+    dynamodb = aws_session_for(args.endpoint_url, args.region).client("dynamodb", endpoint_url=args.endpoint_url)
 
     def run(statement: str) -> None:
         result = streams.sql(statement, dynamodb=dynamodb)

@@ -73,9 +73,10 @@ def scan_export_lines(spark: SparkSession, table: str, *, endpoint_url: str | No
     """`{"Item": ...}` lines from a Scan of the live table, through boto3."""
     import json
 
-    import boto3
+    from emulator.aws_environment import session_for
 
-    client = boto3.client("dynamodb", endpoint_url=endpoint_url, region_name=region)
+    # at Eddy's endpoint, a machine without AWS configuration still has a region and (fake) credentials
+    client = session_for(endpoint_url, region).client("dynamodb", endpoint_url=endpoint_url)
     lines = [json.dumps({"Item": item}, separators=(",", ":"))
              for page in client.get_paginator("scan").paginate(TableName=table) for item in page["Items"]]
     return spark.createDataFrame([(line,) for line in lines], "value string")

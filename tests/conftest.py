@@ -24,6 +24,9 @@ import pytest
 from emulator import NotDeliveredError, emulate
 from emulator.errors import AWSError
 
+#: pytester: the pytest plugin's tests run pytest in projects of their own (tests/emulator/pytest_plugin/)
+pytest_plugins = ["pytester"]
+
 REGION = "us-east-1"
 #: tests are deterministic: no background TTL sweeps or maintenance unless a test asks for it
 QUIET = {"housekeeping_interval": None}
@@ -200,6 +203,18 @@ def _aws_credentials(monkeypatch: pytest.MonkeyPatch) -> None:
     for name, value in {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing",
                         "AWS_DEFAULT_REGION": REGION}.items():
         monkeypatch.setenv(name, value)
+
+
+@pytest.fixture
+def unconfigured(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """A machine without AWS configuration: no AWS_ variables, no ~/.aws files, no instance metadata."""
+    for name in list(os.environ):
+        if name.startswith("AWS_"):
+            monkeypatch.delenv(name)
+    home = tmp_path_factory.mktemp("no-aws")
+    monkeypatch.setenv("AWS_CONFIG_FILE", str(home / "config"))
+    monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", str(home / "credentials"))
+    monkeypatch.setenv("AWS_EC2_METADATA_DISABLED", "true")
 
 
 @pytest.fixture(params=["inprocess", "server"])

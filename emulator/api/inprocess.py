@@ -11,6 +11,14 @@
     def test_something(): ...
 
 It starts moto's mock (so every service moto mocks works) and puts Eddy's router in front of it.
+
+As on AWS, the process has a region and credentials inside the block: where none are configured, emulate()
+sets AWS_DEFAULT_REGION (us-east-1) and fake keys, and restores the environment after (aws_environment.py).
+A client made before the block, once this module was imported (a handler module's client made at import
+time, as Lambda code does), reaches Eddy too: moto's hook and this module's are botocore's built-in
+handlers from then on, and a client that found no credentials when it was made signs with fake ones while a
+block is active (otherwise it would fail with NoCredentialsError where credentials are not configured, and
+pass where they are).
 """
 
 from __future__ import annotations
@@ -21,14 +29,29 @@ import threading
 from contextlib import ContextDecorator
 from typing import Any
 
+from botocore.credentials import Credentials
+from botocore.handlers import BUILTIN_HANDLERS
 from moto import mock_aws
 
 from emulator.moto_seam import bridge as moto_bridge
 from emulator.api import router
+from emulator.aws_environment import FAKE_CREDENTIALS, local_aws_environment
 from emulator.clock import Clock
 from emulator.engine import Emulator
 
 _active: "emulate | None" = None
+_FAKE = Credentials(FAKE_CREDENTIALS["AWS_ACCESS_KEY_ID"], FAKE_CREDENTIALS["AWS_SECRET_ACCESS_KEY"])
+
+
+def _sign_without_credentials(request: Any, request_signer: Any, **_: Any) -> None:
+    """botocore's before-sign event: a client that has no credentials signs with fake ones while emulate() is
+    active (the request goes to Eddy, which does not check signatures). botocore's per-request credentials
+    (the request context's signing.request_credentials) carry them; the client itself is not changed."""
+    if _active is not None and getattr(request_signer, "_credentials", None) is None:
+        request.context.setdefault("signing", {}).setdefault("request_credentials", _FAKE)
+
+
+BUILTIN_HANDLERS.append(("before-sign", _sign_without_credentials))
 
 
 class emulate(ContextDecorator):
@@ -41,23 +64,26 @@ class emulate(ContextDecorator):
         self._mock: Any = None
         self._server: Any = None
         self._server_lock = threading.Lock()
+        self._environment: Any = None
 
     def __enter__(self) -> Emulator:
         global _active
         if _active is not None:
             raise RuntimeError("an emulate() block is already active in this process; nest none inside another")
+        self._environment = local_aws_environment()
+        self._environment.__enter__()
         self._mock = mock_aws()
         self._mock.start()
         try:
             emulator = Emulator(**self._options)
         except BaseException:
-            self._mock.stop()
+            self._stop_mock()
             raise
         try:
             emulator.recover()  # with a state_dir: what it holds, restored into moto's fresh backends
         except BaseException:
             emulator.close(keep_state=True)
-            self._mock.stop()
+            self._stop_mock()
             raise
         moto_bridge.activate(emulator.capture, functools.partial(router.route, emulator), router.claims,
                              kinesis_observer=emulator.kinesis_observer, journal=emulator.services)
@@ -82,5 +108,9 @@ class emulate(ContextDecorator):
             self._server = None
         self.emulator.close()
         moto_bridge.deactivate()
-        self._mock.stop()
+        self._stop_mock()
         self.emulator, _active = None, None
+
+    def _stop_mock(self) -> None:
+        self._mock.stop()
+        self._environment.__exit__(None, None, None)

@@ -28,9 +28,11 @@ from typing import Any, Callable
 
 from emulator.errors import FunctionError
 from emulator.functions import log_groups
+from emulator.functions.environment import overlay
 from emulator.functions.recent_invocations import RecentInvocations
 from emulator.functions.registry import Function
 from emulator.functions.runtimes import runtime_of
+from emulator.functions.runtimes.base import lambda_variables
 
 
 @dataclass
@@ -101,34 +103,6 @@ def _error_of(error: BaseException) -> FunctionError:
 
 
 _HERE = os.path.abspath(__file__)
-
-
-class _EnvironmentOverlay:
-    """Environment variables for registered callables, which share this process's os.environ.
-
-    Invocations of callables that have environment variables take turns (the lock); a timed-out one
-    gives its turn back when it times out, not when it finally returns.
-    """
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-
-    def enter(self, environment: dict[str, str]) -> dict[str, Any]:
-        self._lock.acquire()
-        saved = {name: os.environ.get(name) for name in environment}
-        os.environ.update(environment)
-        return {"saved": saved, "open": True}
-
-    def exit(self, token: dict[str, Any]) -> None:
-        if not token["open"]:
-            return
-        token["open"] = False
-        for name, value in token["saved"].items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
-        self._lock.release()
 
 
 #: Lambda's Init phase (starting the runtime, importing the handler's module) may take 10 seconds and is not
@@ -206,7 +180,6 @@ class Invoker:
         #: every invocation's log, written to CloudWatch Logs as Lambda writes it
         self.logs = log_groups.FunctionLogs(now)
         self._threads = ThreadPoolExecutor(max_workers=max_threads, thread_name_prefix="eddy-invoke")
-        self._environment = _EnvironmentOverlay()
         self._idle_workers: dict[str, list[_Worker]] = {}
         self._lock = threading.Lock()
         #: environment every worker subprocess gets (e.g. AWS_ENDPOINT_URL pointing back at Eddy)
@@ -233,25 +206,17 @@ class Invoker:
         log_stream_name = self.logs.stream_of_callable(function)
         context = LambdaContext(function, request_id, started + function.timeout, log_stream_name)
         event = _own_copy(event)
-        token: dict[str, Any] | None = None
+        variables = {**lambda_variables(function), **function.environment}
 
         def run() -> Any:
-            nonlocal token
-            if function.environment:
-                token = self._environment.enter(function.environment)
-            try:
+            with overlay(variables):  # Lambda's variables and its own, seen by this invocation only
                 return function.target(event, context)
-            finally:
-                if token is not None:
-                    self._environment.exit(token)
 
         future = self._threads.submit(run)
         try:
             return InvocationResult(request_id, payload=future.result(timeout=function.timeout),
                                     log_stream_name=log_stream_name)
         except FutureTimeout:
-            if token is not None:
-                self._environment.exit(token)
             return InvocationResult(request_id, error=_timed_out(function), timed_out=True,
                                     log_stream_name=log_stream_name)
         except BaseException as error:  # the handler's own failure, whatever it raised

@@ -29,28 +29,40 @@ import uuid
 from pathlib import Path
 from typing import Any, Iterator
 
-import pyarrow as pa
-import pyarrow.parquet as pq
+try:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+except ImportError:  # installed without Spark's extra (eddy[spark]): no copies, and no Spark to read them
+    pa = pq = None
 
 log = logging.getLogger(__name__)
 
 SUFFIX = ".parquet"
-#: one AttributeValue: every member as its type, L and M as their JSON text (spark_batch.dynamodb_json.ATTRIBUTE_VALUE)
-ATTRIBUTE_VALUE = pa.struct([
-    ("S", pa.string()), ("N", pa.string()), ("B", pa.string()), ("BOOL", pa.bool_()), ("NULL", pa.bool_()),
-    ("SS", pa.list_(pa.string())), ("NS", pa.list_(pa.string())), ("BS", pa.list_(pa.string())),
-    ("L", pa.string()), ("M", pa.string()),
-])
-_ITEM = pa.map_(pa.string(), ATTRIBUTE_VALUE)
-#: the columns of a copy, in the order of a change-log line's members (records.ChangeRecord.to_log_line)
-SCHEMA = pa.schema([
-    ("table", pa.string()), ("shard", pa.string()), ("sequence_number", pa.string()),
-    ("commit_version", pa.int64()), ("commit_timestamp", pa.float64()), ("commit_records", pa.int64()),
-    ("event_id", pa.string()), ("event_name", pa.string()),
-    ("keys", pa.string()), ("old_image", pa.string()), ("new_image", pa.string()),
-    ("user_identity", pa.struct([("type", pa.string()), ("principalId", pa.string())])),
-    ("old_image_attributes", _ITEM), ("new_image_attributes", _ITEM),
-])
+
+
+def copies_possible() -> bool:
+    """Whether this install can write columnar copies (pyarrow comes with `pip install "eddy[spark]"`)."""
+    return pa is not None
+
+
+if pa is not None:  # without pyarrow: paths and a copier that copies nothing (copies_possible())
+    #: one AttributeValue: every member as its type, L and M as their JSON text (spark_batch.dynamodb_json.ATTRIBUTE_VALUE)
+    ATTRIBUTE_VALUE = pa.struct([
+        ("S", pa.string()), ("N", pa.string()), ("B", pa.string()), ("BOOL", pa.bool_()), ("NULL", pa.bool_()),
+        ("SS", pa.list_(pa.string())), ("NS", pa.list_(pa.string())), ("BS", pa.list_(pa.string())),
+        ("L", pa.string()), ("M", pa.string()),
+    ])
+    _ITEM = pa.map_(pa.string(), ATTRIBUTE_VALUE)
+    #: the columns of a copy, in the order of a change-log line's members (records.ChangeRecord.to_log_line)
+    SCHEMA = pa.schema([
+        ("table", pa.string()), ("shard", pa.string()), ("sequence_number", pa.string()),
+        ("commit_version", pa.int64()), ("commit_timestamp", pa.float64()), ("commit_records", pa.int64()),
+        ("event_id", pa.string()), ("event_name", pa.string()),
+        ("keys", pa.string()), ("old_image", pa.string()), ("new_image", pa.string()),
+        ("user_identity", pa.struct([("type", pa.string()), ("principalId", pa.string())])),
+        ("old_image_attributes", _ITEM), ("new_image_attributes", _ITEM),
+    ])
+
 #: the members held as text, and the maps made of images
 _TEXTS = frozenset({"keys", "old_image", "new_image"})
 _MAPS = {"old_image_attributes": "old_image", "new_image_attributes": "new_image"}
@@ -140,7 +152,9 @@ class ColumnarCopier:
         self._lock = threading.Lock()
 
     def seal(self, segment: Path) -> None:
-        """`segment` will not change again: write its copy soon."""
+        """`segment` will not change again: write its copy soon (if this install can: copies_possible())."""
+        if not copies_possible():
+            return
         with self._lock:
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(target=self._run, name="eddy-columnar-segments", daemon=True)

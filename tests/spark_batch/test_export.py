@@ -61,3 +61,20 @@ def test_a_full_export_from_the_log_needs_the_whole_history(spark, tmp_path: Pat
 def _lines(export: Path) -> list[str]:
     return [line for path in sorted((export / "data").glob("*.json.gz"))
             for line in gzip.decompress(path.read_bytes()).decode().splitlines()]
+
+
+def test_a_scan_export_from_eddy_needs_no_aws_configuration(spark, tmp_path: Path, capsys, server_url: str,
+                                                             unconfigured: None) -> None:
+    import boto3
+
+    dynamodb = boto3.client("dynamodb", endpoint_url=server_url, region_name="us-east-1",
+                            aws_access_key_id="testing", aws_secret_access_key="testing")
+    dynamodb.create_table(TableName="scanned", KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                          AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                          BillingMode="PAY_PER_REQUEST")
+    dynamodb.put_item(TableName="scanned", Item={"pk": {"S": "o1"}})
+    ChangeLog(tmp_path / "state", "scanned").commit(1, "2025-05-01 10:00:05.000", insert(order("o1", "10", "c1"), key("o1")))
+    # no region, no credentials on this machine: the command uses us-east-1 and fake keys at Eddy's endpoint
+    assert eddy("export", "--table", "scanned", "--to", str(tmp_path / "exports"), "--state-dir", str(tmp_path / "state"),
+                "--format", "full", "--scan", "--endpoint-url", server_url) == 0
+    assert capsys.readouterr().out.startswith("FULL_EXPORT: 1 items -> ")

@@ -1,0 +1,129 @@
+"""Eddy's pytest plugin: installed with the package (entry point `pytest11: eddy`), nothing to configure.
+
+Fixtures:
+    eddy          an in-process emulator for one test (emulate()): fresh state, the emulator's clock
+                  (eddy.clock.advance(...)), and every boto3 client of the process routed to it
+    eddy_server   a real `eddy serve` on a free loopback port for the session: .url, .env (for subprocesses and
+                  other SDKs), .client(service), .control(path), .reset()
+
+    @pytest.mark.eddy(retention_seconds=3600, split_records_per_second=5, housekeeping_interval=None)
+    def test_handler(eddy):
+        apply_stack("stack.yaml")                       # infra.apply_stack: a stack file, in-process
+        ...
+        eddy.wait_idle()
+
+A failed test's report gets a section "what Eddy saw": each event source mapping's figures, failed batches and
+last error, and the tail of each stream the test wrote to (report.py). When no region is configured, the
+session gets AWS_DEFAULT_REGION=us-east-1, so that a module's `boto3.client("dynamodb")` made at import (as
+Lambda code does) works; emulate() gives fake credentials to clients that have none.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import urllib.parse
+from typing import Any, Iterator
+
+import pytest
+
+from emulator.api.inprocess import emulate
+from emulator.aws_environment import DEFAULT_REGION, configured_region
+from emulator.dashboard.view import dashboard, stream_tail
+from emulator.pytest_plugin.report import TAIL_LINES, streams_written, what_eddy_saw
+from emulator.pytest_plugin.server import EddyServer
+from emulator.settings import Settings
+
+#: the settings @pytest.mark.eddy(...) takes: Settings' fields, plus a state directory and a Clock
+MARK_OPTIONS = frozenset({field.name for field in dataclasses.fields(Settings)} | {"state_dir", "clock"})
+_REGION_SET = pytest.StashKey[bool]()
+_STREAMS_BEFORE = pytest.StashKey[dict]()
+REPORT_TITLE = "what Eddy saw"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "eddy(**settings): settings of this test's `eddy` emulator (retention_seconds, "
+                   "shard_rollover_seconds, split_records_per_second, housekeeping_interval, ...; see emulator.Settings)")
+    config.stash[_REGION_SET] = configured_region() is None
+    if config.stash[_REGION_SET]:
+        os.environ["AWS_DEFAULT_REGION"] = DEFAULT_REGION
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if config.stash.get(_REGION_SET, False):
+        os.environ.pop("AWS_DEFAULT_REGION", None)
+
+
+def marked_settings(node: pytest.Item) -> dict[str, Any]:
+    """The settings of the test's @pytest.mark.eddy marks (the closest mark wins for a setting given twice)."""
+    settings: dict[str, Any] = {}
+    for mark in reversed(list(node.iter_markers("eddy"))):
+        if mark.args:
+            pytest.fail("@pytest.mark.eddy takes settings by name, e.g. @pytest.mark.eddy(retention_seconds=3600)",
+                        pytrace=False)
+        unknown = sorted(set(mark.kwargs) - MARK_OPTIONS)
+        if unknown:
+            pytest.fail(f"@pytest.mark.eddy: no setting named {', '.join(unknown)} "
+                        f"(settings: {', '.join(sorted(MARK_OPTIONS))})", pytrace=False)
+        settings.update(mark.kwargs)
+    return settings
+
+
+@pytest.fixture
+def eddy(request: pytest.FixtureRequest) -> Iterator[Any]:
+    """An in-process Eddy for this test: every boto3 client of the process talks to it (emulate())."""
+    with emulate(**marked_settings(request.node)) as emulator:
+        yield emulator
+
+
+@pytest.fixture(scope="session")
+def eddy_server() -> Iterator[EddyServer]:
+    """A real `eddy serve` (in memory) on a free loopback port, shared by the session's tests."""
+    with EddyServer.start("--in-memory") as server:
+        yield server
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    server = getattr(item, "funcargs", {}).get("eddy_server")
+    if isinstance(server, EddyServer):  # the session's server holds earlier tests' records: which streams were
+        try:                            # written to is what grew during this test
+            item.stash[_STREAMS_BEFORE] = streams_written(server.control("/_eddy/dashboard"))
+        except OSError:
+            pass
+    yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Iterator[None]:
+    outcome = yield
+    report = outcome.get_result()
+    if report.when == "call" and report.failed:
+        text = _what_eddy_saw(item)
+        if text:
+            report.sections.append((REPORT_TITLE, text))
+
+
+def _what_eddy_saw(item: pytest.Item) -> str:
+    funcargs = getattr(item, "funcargs", {})
+    parts = []
+    emulator = funcargs.get("eddy")
+    if emulator is not None:
+        try:
+            model = dashboard(emulator)
+            parts.append(what_eddy_saw(model, lambda arn: [line["Line"] for line in
+                                                           stream_tail(emulator, arn, TAIL_LINES)["Lines"]],
+                                       streams_written(model)))
+        except Exception as error:  # a report must not hide the test's own failure
+            parts.append(f"(the emulator could not be read: {type(error).__name__}: {error})")
+    server = funcargs.get("eddy_server")
+    if isinstance(server, EddyServer):
+        try:
+            model = server.control("/_eddy/dashboard")
+            parts.append(what_eddy_saw(model, lambda arn: [line["Line"] for line in server.control(
+                f"/_eddy/dashboard/tail?StreamArn={urllib.parse.quote(arn, safe='')}&Limit={TAIL_LINES}")["Lines"]],
+                streams_written(model, item.stash.get(_STREAMS_BEFORE, {}))))
+        except Exception as error:
+            parts.append(f"(eddy serve at {server.url} could not be read: {type(error).__name__}: {error})")
+    return "\n".join(part for part in parts if part)

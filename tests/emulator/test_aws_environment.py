@@ -1,0 +1,50 @@
+"""emulate() as on AWS: a region and credentials where none are configured (restored after), what is configured
+left alone, and a client made before the block reaching Eddy like the others."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import boto3
+import pytest
+
+from emulator import emulate
+from emulator.aws_environment import DEFAULT_REGION, session_for
+
+QUIET = {"housekeeping_interval": None}
+
+
+def test_emulate_gives_a_region_and_credentials_and_takes_them_back(unconfigured: None) -> None:
+    with emulate(**QUIET):
+        assert os.environ["AWS_DEFAULT_REGION"] == DEFAULT_REGION
+        dynamodb = boto3.client("dynamodb")  # no NoRegionError, no NoCredentialsError
+        dynamodb.create_table(TableName="orders", KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                              AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                              BillingMode="PAY_PER_REQUEST")
+        assert dynamodb.describe_table(TableName="orders")["Table"]["TableArn"].startswith("arn:aws:dynamodb:us-east-1:")
+    assert "AWS_DEFAULT_REGION" not in os.environ
+    assert "AWS_ACCESS_KEY_ID" not in os.environ and "AWS_SECRET_ACCESS_KEY" not in os.environ
+
+
+def test_a_configured_region_and_profile_are_left_alone(unconfigured: None) -> None:
+    Path(os.environ["AWS_CONFIG_FILE"]).write_text("[default]\nregion = eu-west-1\n")
+    with emulate(**QUIET):
+        assert "AWS_DEFAULT_REGION" not in os.environ
+        assert boto3.client("dynamodb").meta.region_name == "eu-west-1"
+
+
+def test_a_client_made_before_emulate_without_credentials_reaches_eddy(unconfigured: None) -> None:
+    early = boto3.client("dynamodb", region_name="us-east-1")  # no credentials anywhere when it was made
+    with emulate(**QUIET):
+        early.create_table(TableName="orders", KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                           AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                           BillingMode="PAY_PER_REQUEST")
+        assert boto3.client("dynamodb").list_tables()["TableNames"] == ["orders"]
+
+
+def test_a_session_for_eddys_endpoint_has_a_region_and_fake_credentials(unconfigured: None) -> None:
+    session = session_for("http://127.0.0.1:1")
+    assert session.region_name == DEFAULT_REGION
+    assert session.get_credentials().access_key == "testing"
+    assert session_for(None).get_credentials() is None  # AWS itself: the caller's own business

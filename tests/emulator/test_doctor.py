@@ -1,0 +1,70 @@
+"""`eddy doctor`: one line per check, each problem with the command that fixes it; status 1 only for what
+`eddy serve` itself needs."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+
+import pytest
+
+from emulator.cli import main
+
+
+def doctor(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "emulator.cli", "doctor", *args], capture_output=True, text=True,
+                          env=env, timeout=300)
+
+
+def test_a_ready_machine(tmp_path, capsys) -> None:
+    with socket.socket() as probe:  # a port that is free now
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    assert main(["doctor", "--port", str(port), "--state-dir", str(tmp_path / "state")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[:2] for line in lines] == [
+        ["ok", "Python"], ["ok", "Spark"], ["ok", "Java"], ["ok", "Node.js"], ["ok", "Node.js"], ["ok", "port"],
+        ["ok", "state"]]
+    assert lines[-2].endswith(f"127.0.0.1:{port} is free")
+    assert lines[-1].endswith("(will be created)")
+
+
+def test_missing_parts_say_what_to_run_and_what_serve_needs_fails(tmp_path) -> None:
+    empty = tmp_path / "bin"
+    empty.mkdir()
+    not_a_directory = tmp_path / "file"
+    not_a_directory.write_text("")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        env = {name: value for name, value in os.environ.items() if name not in ("JAVA_HOME", "EDDY_NODE")}
+        done = doctor("--port", str(port), "--state-dir", str(not_a_directory / "state"), env={**env, "PATH": str(empty)})
+    assert done.returncode == 1, done.stderr
+    lines = {line[9:22].strip(): line for line in done.stdout.splitlines()}  # by the check's name
+    assert lines["Java"].startswith("missing") and "sudo apt-get install -y openjdk-17-jre-headless" in lines["Java"]
+    assert lines["Node.js"].startswith("missing") and "sudo apt-get install -y nodejs npm" in lines["Node.js"]
+    assert lines["port"].startswith("FAIL") and f"eddy serve --port {port + 1}" in lines["port"]
+    assert lines["state dir"].startswith("FAIL") and "is not a directory: choose another --state-dir" in lines["state dir"]
+
+
+def test_the_port_of_a_running_eddy_is_not_a_problem(server_url: str, capsys, tmp_path) -> None:
+    port = server_url.rsplit(":", 1)[1]
+    assert main(["doctor", "--port", port, "--state-dir", str(tmp_path)]) == 0
+    assert f"127.0.0.1:{port}: an Eddy is serving there already" in capsys.readouterr().out
+
+
+def test_without_sparks_extra_the_spark_commands_say_what_to_install(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    import importlib.util
+
+    find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *rest: None if name == "pyspark" else find_spec(name, *rest))
+    for argv in (["spark", "aggregate", "--out", "metrics/"], ["export", "--table", "orders", "--to", "x"], ["demo"]):
+        assert main(argv) == 1
+        out, err = capsys.readouterr()
+        command = argv[0]
+        assert err == (f"eddy {command}: the Spark batch path needs Spark's extra (pyspark not installed): run "
+                       "`pip install \"eddy[spark]\"` (Spark also needs Java 17 or later: `eddy doctor` checks)\n")
+        assert out == ""
