@@ -67,6 +67,7 @@ bench: $(STAMP) $(NODE_STAMP)
 	$(PY) bench/sqs_mapping.py
 	$(PY) bench/s3_notification_latency.py
 	$(PY) bench/node_invoke.py
+	$(PY) bench/pipes.py
 	$(PY) bench/spark_jobs.py
 
 # moto's own dynamodb and dynamodbstreams tests in server mode, against plain moto and against Eddy

@@ -44,6 +44,7 @@ from emulator.triggers.triggers import Triggers
 from emulator.storage.ownership import Ownership
 from emulator.notifications.notifications import Notifications
 from emulator.storage.clock_file import ClockFile
+from emulator.events.eventbridge import EventBridge
 from emulator.storage.persistence import NoPersistence, Persistence
 from emulator.service_journal import ServiceJournal
 
@@ -98,6 +99,7 @@ class Emulator:
         self.services = ServiceJournal(self)
         self.notifications = Notifications(self)  # S3's and SNS's pushes to functions
         self._init_state()
+        self.eventbridge = EventBridge(self, self.state_dir)  # rules and Pipes: started, closed, reset by triggers
 
     def _init_state(self) -> None:
         self.sequence_numbers = SequenceNumbers()

@@ -13,6 +13,7 @@ import uuid
 
 from emulator.api import control_api, dashboard_api, dynamodb_api, lambda_api, streams_api
 from emulator.api.lambda_async import event_invoke_configs
+from emulator.api.eventbridge import pipes_api
 from emulator.moto_seam import bridge as moto_bridge
 from emulator.engine import Emulator
 from emulator.errors import InternalServerError, UnknownOperationException
@@ -35,7 +36,7 @@ def claims(request: Request) -> bool:
         return True
     path = request.path
     return (path.startswith("/_eddy/") or path.rstrip("/") == "/moto-api/reset" or lambda_api.claims(request)
-            or event_invoke_configs.claims(request))
+            or event_invoke_configs.claims(request) or pipes_api.claims(request))
 
 
 def route(emulator: Emulator, request: Request) -> Response | None:
@@ -55,6 +56,8 @@ def route(emulator: Emulator, request: Request) -> Response | None:
             return lambda_api.handle(emulator, request, moto_bridge.caller(request))
         if event_invoke_configs.claims(request):
             return event_invoke_configs.handle(emulator, request, moto_bridge.caller(request))
+        if pipes_api.claims(request):
+            return pipes_api.handle(emulator, request, moto_bridge.caller(request))
         if _without_target(request):
             return error_response(UnknownOperationException("The request names no operation (X-Amz-Target)"))
         if path.rstrip("/") == "/moto-api/reset" and request.method.upper() == "POST":

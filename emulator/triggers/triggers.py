@@ -213,6 +213,7 @@ class Triggers:
         for mapping in list(self.mappings.values()):
             if mapping.enabled and mapping.uuid not in self.runners:
                 self._start(mapping)
+        self.emulator.eventbridge.start()  # EventBridge rules and Pipes (events/eventbridge.py)
 
     # -- running ----------------------------------------------------------------------------------------
 
@@ -259,8 +260,9 @@ class Triggers:
         with activity:
             while True:
                 pending = [uuid for uuid, runner in self.runners.items() if not runner.caught_up()]
+                pipes = self.emulator.eventbridge.pending()  # Pipes run on these pollers too; rules deliver later
                 remaining = deadline - time.monotonic()
-                if not pending or remaining <= 0:
+                if (not pending and not pipes) or remaining <= 0:
                     break
                 activity.wait(min(remaining, 0.25))
             failures = []
@@ -268,9 +270,10 @@ class Triggers:
                 report = mapping_failures.take()
                 if report is not None:
                     failures.append(dict(self._names(uuid), **report))
-            return {"Idle": not pending,
-                    "Delivered": not pending and not any(f["RecordsDiscarded"] for f in failures),
-                    "Pending": [self._pending(uuid) for uuid in pending],
+            failures += self.emulator.eventbridge.failure_reports()
+            return {"Idle": not pending and not pipes,
+                    "Delivered": not pending and not pipes and not any(f["RecordsDiscarded"] for f in failures),
+                    "Pending": [self._pending(uuid) for uuid in pending] + pipes,
                     "Failures": failures}
 
     def assert_delivered(self, timeout: float) -> dict[str, Any]:
@@ -293,7 +296,7 @@ class Triggers:
         retrying = [{"ShardId": lane.shard.shard_id, "Attempts": lane.retrying["attempts"],
                      "NextAttemptAt": lane.retrying["next_at"],
                      "Records": [runner.stream.record_identity(r) for r in lane.retrying["records"]]}
-                    for lanes in runner.lanes.values() for lane in lanes if lane.retrying is not None]
+                    for lanes in getattr(runner, "lanes", {}).values() for lane in lanes if lane.retrying is not None]
         return dict(self._names(uuid), LastProcessingResult=self.mappings[uuid].last_processing_result,
                     LastError=self.figures[uuid].last_error, Retrying=retrying)
 
@@ -307,6 +310,7 @@ class Triggers:
     def close(self) -> None:
         for mapping in list(self.mappings.values()):
             self._stop(mapping)
+        self.emulator.eventbridge.close()
 
     def reset(self) -> None:
         self.close()
@@ -315,3 +319,4 @@ class Triggers:
         self.failures.clear()
         self.start_positions.clear()
         self.checkpoints.reset()
+        self.emulator.eventbridge.reset()

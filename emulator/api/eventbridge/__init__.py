@@ -1,0 +1,1 @@
+"""The EventBridge APIs Eddy answers itself: Pipes (pipes_api.py)."""

@@ -1,0 +1,90 @@
+"""EventBridge in Eddy: rules' deliveries (events/rules.py, through moto_seam/eventbridge/rules.py) and Pipes (emulator/pipes/).
+
+One delivery thread sends the rules' matched events in the order they were put (PutEvents answers first, as on
+AWS); it and the asynchronous invocations in flight count for wait_idle. A delivery that fails is logged at WARNING
+and kept as the last error: EventBridge's retry policy and per-target dead-letter queues are not emulated yet.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable
+
+from emulator.events.rules import RuleDelivery
+from emulator.moto_seam.eventbridge import rules as events_seam
+from emulator.pipes.pipes import Pipes
+
+if TYPE_CHECKING:
+    from emulator.engine import Emulator
+
+log = logging.getLogger("eddy.events")
+
+
+class EventBridge:
+    def __init__(self, emulator: "Emulator", directory: Path) -> None:
+        self.emulator = emulator
+        self.pipes = Pipes(emulator, directory)
+        self.rules = RuleDelivery(self)
+        #: deliveries queued or running, and asynchronous invocations running (changed with emulator.activity held)
+        self.async_in_flight = 0
+        self.last_async_error: str | None = None
+        self._deliveries: queue.Queue[tuple[Callable[..., None], tuple[Any, ...]] | None] = queue.Queue()
+        self._worker: threading.Thread | None = None
+
+    def start(self) -> None:
+        """Deliver the rules' events and run the pipes (Triggers.start_all calls it)."""
+        events_seam.activate(self.emulator.clock.now, self.rules.deliver)
+        self.pipes.start_all()
+
+    def later(self, send: Callable[..., None], *args: Any) -> None:
+        """Run `send(*args)` on the delivery thread, after what was queued before."""
+        with self.emulator.activity:
+            self.async_in_flight += 1
+            if self._worker is None:
+                self._worker = threading.Thread(target=self._run, name="eddy-eventbridge", daemon=True)
+                self._worker.start()
+        self._deliveries.put((send, args))
+
+    def _run(self) -> None:
+        while (item := self._deliveries.get()) is not None:
+            send, args = item
+            try:
+                send(*args)
+            except Exception as error:  # the target is the user's: report it, keep delivering
+                log.warning("EventBridge could not deliver to %s: %s: %s", args[1].get("Arn"), type(error).__name__, error)
+                self.last_async_error = f"{args[1].get('Arn')}: {type(error).__name__}: {error}"
+            finally:
+                with self.emulator.activity:
+                    self.async_in_flight -= 1
+                    self.emulator.activity.notify_all()
+
+    def pending(self) -> list[dict[str, Any]]:
+        """What is still on its way (the lock held): pipes behind their sources, events not yet delivered."""
+        pending = self.pipes.pending()
+        if self.async_in_flight:
+            pending.append({"Mapping": "EventBridge rules",
+                            "EventBridge": f"{self.async_in_flight} deliveries or asynchronous invocations in flight",
+                            "LastError": self.last_async_error})
+        return pending
+
+    def failure_reports(self) -> list[dict[str, Any]]:
+        """What failed in pipes since the last wait (the lock held)."""
+        return self.pipes.failure_reports()
+
+    def close(self) -> None:
+        """Stop delivering and stop the pipes (Triggers.close calls it)."""
+        events_seam.deactivate()
+        self.pipes.close()
+        with self.emulator.activity:
+            worker, self._worker = self._worker, None
+        if worker is not None:
+            self._deliveries.put(None)
+            worker.join()
+
+    def reset(self) -> None:
+        """Forget every pipe; rules' deliveries go on (Triggers.reset calls it, after close)."""
+        self.pipes.reset()
+        events_seam.activate(self.emulator.clock.now, self.rules.deliver)

@@ -1,0 +1,83 @@
+"""EventBridge rules delivering events to Lambda functions and SQS queues, as EventBridge does.
+
+moto keeps the buses, rules and targets and answers PutEvents (moto_seam/eventbridge/rules.py hands each rule's events here).
+A rule's EventPattern is matched with Lambda's filter patterns (triggers/filters.py: the same EventBridge pattern
+grammar); a pattern that grammar does not take falls back to moto's matcher. The event a target receives is
+EventBridge's (Amazon EventBridge User Guide, "Amazon EventBridge events": version, id, detail-type, source,
+account, time, region, resources, detail), or the target's Input, InputPath or InputTransformer. Delivery is
+asynchronous, as on AWS: PutEvents answers first; a Lambda target is invoked asynchronously
+(events/async_invocation.py), an SQS target gets the event as a message body (SqsParameters.MessageGroupId for a
+FIFO queue). Other targets (logs, archives, other buses, API destinations) are moto's, as before.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING, Any
+
+from emulator.events.async_invocation import invoke_asynchronously
+from emulator.moto_seam.eventbridge.rules import target_input
+from emulator.triggers.filters import FilterCriteriaError, FilterPattern, matches, validate_filter_criteria
+
+if TYPE_CHECKING:
+    from emulator.events.eventbridge import EventBridge
+
+log = logging.getLogger("eddy.events")
+
+EDDY_TARGETS = ("lambda", "sqs")
+
+
+def aws_event(event: dict[str, Any]) -> dict[str, Any]:
+    """moto's event message in EventBridge's fields and order, its time as EventBridge writes it."""
+    moment = event.get("time")
+    if isinstance(moment, (int, float)):
+        moment = datetime.fromtimestamp(moment, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return {"version": "0", "id": event["id"], "detail-type": event["detail-type"], "source": event["source"],
+            "account": event["account"], "time": moment, "region": event["region"],
+            "resources": event.get("resources", []), "detail": event["detail"]}
+
+
+class RuleDelivery:
+    def __init__(self, eventbridge: "EventBridge") -> None:
+        self.eventbridge = eventbridge
+        self._patterns: dict[str, list[FilterPattern] | None] = {}
+
+    def deliver(self, rule: dict[str, Any], event: dict[str, Any]) -> list[dict[str, Any]]:
+        """Deliver a rule's event to its Lambda and SQS targets; answer the targets left to moto."""
+        ours = [t for t in rule["targets"] if t["Arn"].split(":")[2:3] and t["Arn"].split(":")[2] in EDDY_TARGETS]
+        left = [t for t in rule["targets"] if t not in ours]
+        if not ours or not self._matches(rule, event):
+            return left
+        delivered = aws_event(event)
+        for target in ours:
+            self.eventbridge.later(self._send, rule["arn"], target, target_input(target, delivered))
+        return left
+
+    def _matches(self, rule: dict[str, Any], event: dict[str, Any]) -> bool:
+        raw = rule["event_pattern"]
+        if raw is None:  # a scheduled rule: events put on the bus are not its
+            return False
+        if raw not in self._patterns:
+            try:
+                self._patterns[raw] = validate_filter_criteria({"Filters": [{"Pattern": raw}]})
+            except FilterCriteriaError:
+                self._patterns[raw] = None
+        patterns = self._patterns[raw]
+        return rule["matches"](event) if patterns is None else matches(patterns, aws_event(event))
+
+    def _send(self, rule_arn: str, target: dict[str, Any], payload: Any) -> None:
+        emulator = self.eventbridge.emulator
+        arn = target["Arn"]
+        _, _, service, region, account_id, resource = arn.split(":", 5)
+        if service == "lambda":
+            invoke_asynchronously(emulator, arn, payload, source=rule_arn)
+            return
+        sqs = emulator.aws_client("sqs", region)
+        url = sqs.get_queue_url(QueueName=resource, QueueOwnerAWSAccountId=account_id)["QueueUrl"]
+        message: dict[str, Any] = {"QueueUrl": url, "MessageBody": json.dumps(payload)}
+        group = (target.get("SqsParameters") or {}).get("MessageGroupId")
+        if group:
+            message["MessageGroupId"] = group
+        sqs.send_message(**message)

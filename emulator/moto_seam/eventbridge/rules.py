@@ -1,0 +1,78 @@
+"""moto's EventBridge (the `events` service) delivering a rule's matched events through Eddy.
+
+moto keeps event buses, rules and targets and answers PutEvents; its Rule.send_to_targets delivers to SQS, logs,
+archives and buses, and fails with NotImplementedError on a Lambda target (its Lambda needs Docker). While active,
+Eddy's `deliver(rule, event)` sees every event put on a rule's bus first and answers the targets it did not take
+(moto's own delivery serves those, as before). Disabled rules deliver nothing, as on AWS. The events' time is the
+emulator's clock. `target_input` is a target's Input, InputPath or InputTransformer applied with moto's template
+parser (Amazon EventBridge User Guide, "Transforming target input").
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any, Callable
+
+from jsonpath_ng import parse  # moto's own dependency, which its InputTransformer uses
+from moto.events import models as events_models
+from moto.events.models import Rule
+from moto.events.utils import EventTemplateParser
+
+#: Eddy's delivery: (the rule's facts, the event) -> the targets left to moto
+Deliver = Callable[[dict[str, Any], dict[str, Any]], list[dict[str, Any]]]
+
+_original_send_to_targets = Rule.send_to_targets
+_original_unix_time = events_models.unix_time
+_deliver: Deliver | None = None
+
+
+def activate(now: Callable[[], float], deliver: Deliver) -> None:
+    global _deliver
+    _deliver = deliver
+    events_models.unix_time = lambda *args: now() if not args else _original_unix_time(*args)
+    Rule.send_to_targets = _send_to_targets
+
+
+def deactivate() -> None:
+    global _deliver
+    _deliver = None
+    events_models.unix_time = _original_unix_time
+    Rule.send_to_targets = _original_send_to_targets
+
+
+def _send_to_targets(self: Rule, original_event: dict[str, Any], transform_input: bool = True) -> None:
+    deliver = _deliver
+    if deliver is None:
+        _original_send_to_targets(self, original_event, transform_input)
+        return
+    if self.state != "ENABLED":
+        return
+    facts = {"arn": self.arn, "name": self.name, "event_pattern": self.event_pattern._raw_pattern,
+             "targets": list(self.targets), "matches": self.event_pattern.matches_event}
+    left = deliver(facts, original_event)
+    if left:
+        rest = copy.copy(self)
+        rest.targets = left
+        _original_send_to_targets(rest, original_event, transform_input)
+
+
+def target_input(target: dict[str, Any], event: dict[str, Any]) -> Any:
+    """What a target receives for `event`: the event itself, or its Input, InputPath or InputTransformer."""
+    if target.get("Input") is not None:
+        return json.loads(target["Input"])
+    if target.get("InputPath"):
+        found = parse(target["InputPath"]).find(event)
+        return found[0].value if found else None
+    transformer = target.get("InputTransformer")
+    if transformer:
+        stamped = dict(event, **{"ingestion-time": event.get("ingestion-time", event.get("time"))})  # moto reads it
+        paths, template = transformer.get("InputPathsMap", {}), transformer["InputTemplate"]
+        try:
+            return EventTemplateParser.parse(input_template=template, input_paths_map=paths, event=stamped)
+        except ValueError:  # a template that is not JSON makes a plain string (AWS: "Order <order> placed")
+            for name, path in paths.items():
+                found = parse(path).find(event)
+                template = template.replace(f"<{name}>", str(found[0].value) if found else "")
+            return template
+    return event

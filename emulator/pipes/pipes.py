@@ -1,0 +1,302 @@
+"""Every pipe, its runner, and the Pipes API's operations (CreatePipe, DescribePipe, UpdatePipe, StartPipe, StopPipe,
+DeletePipe, ListPipes); plain values in and out, the Pipes API's errors raised (pipes/pipe.py).
+
+States as AWS reports them: CreatePipe, UpdatePipe, StartPipe, StopPipe and DeletePipe answer CREATING, UPDATING,
+STARTING, STOPPING and DELETING; the pipe is RUNNING or STOPPED (its DesiredState) by the next DescribePipe. A pipe
+whose source does not exist is CREATE_FAILED (or START_FAILED) with a StateReason, as AWS reports a pipe it could not
+start. Durable like event source mappings: the definitions are <state_dir>/pipes/pipes.json (swapped in whole with
+os.replace on every change, before the answer), the positions are checkpoints per shard
+(<state_dir>/pipes/checkpoints/, triggers/checkpoints.py), read back when the emulator starts on the directory.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from emulator.errors import ResourceNotFoundException, ValidationException
+from emulator.kinesis.sources import find_source
+from emulator.moto_seam import sqs as sqs_seam
+from emulator.pipes.pipe import ConflictException, NotFoundException, Pipe, check
+from emulator.pipes.runners import PipeQueueRunner, PipeStreamRunner
+from emulator.storage.wal import CorruptStateError
+from emulator.triggers.checkpoints import Checkpoints
+from emulator.triggers.event_source_mappings import EventSourceMapping
+from emulator.triggers.triggers import MappingFigures
+
+if TYPE_CHECKING:
+    from emulator.engine import Emulator
+
+UPDATABLE = ("Description", "DesiredState", "SourceParameters", "Enrichment", "EnrichmentParameters", "Target",
+             "TargetParameters", "RoleArn")
+NAME = re.compile(r"^[\.\-_A-Za-z0-9]+$")
+
+
+class Pipes:
+    def __init__(self, emulator: "Emulator", directory: Path) -> None:
+        self.emulator = emulator
+        self.directory = directory / "pipes"
+        self.checkpoints = Checkpoints(self.directory / "checkpoints")
+        self.pipes: dict[str, Pipe] = {}
+        self.state_reasons: dict[str, str] = {}
+        # what the pollers read, by Pipe.key (the pollers' "triggers")
+        self.mappings: dict[str, EventSourceMapping] = {}
+        self.figures: dict[str, MappingFigures] = {}
+        #: what failed, for wait_idle and assert_delivered (the pollers fill it: triggers/failures.py)
+        self.failures: dict[str, Any] = {}
+        self.start_positions: dict[str, int] = {}
+        self.runners: dict[str, PipeStreamRunner | PipeQueueRunner] = {}
+        self._load()
+
+    # -- the Pipes API's operations ---------------------------------------------------------------------
+
+    def create(self, name: str, params: dict[str, Any], account_id: str, region: str) -> dict[str, Any]:
+        if not NAME.match(name):
+            raise ValidationException(f"Pipe name {name!r} must match [\\.\\-_A-Za-z0-9]+")
+        now = self.emulator.clock.now()
+        pipe = Pipe(name=name, account_id=account_id, region=region, source=params["Source"],
+                    target=params["Target"], role_arn=params["RoleArn"],
+                    description=params.get("Description", ""), desired_state=params.get("DesiredState", "RUNNING"),
+                    source_parameters=params.get("SourceParameters") or {}, enrichment=params.get("Enrichment") or None,
+                    enrichment_parameters=params.get("EnrichmentParameters") or {},
+                    target_parameters=params.get("TargetParameters") or {}, tags=params.get("Tags") or {},
+                    creation_time=now, last_modified_time=now)
+        check(pipe)
+        with self.emulator.activity:
+            if pipe.key in self.pipes:
+                raise ConflictException(f"Pipe {name} already exists.")
+            source = self._source(pipe)
+            if source is None:
+                pipe.current_state = "CREATE_FAILED"
+                self.state_reasons[pipe.key] = f"The source {pipe.source} does not exist"
+            elif pipe.source_service != "sqs":
+                parameters = pipe.stream_parameters
+                pipe.start_position = self.emulator.triggers._start_position(
+                    source, parameters["StartingPosition"], parameters.get("StartingPositionTimestamp"))
+            self.pipes[pipe.key] = pipe
+            self.figures[pipe.key] = MappingFigures()
+            answer = self._answer(pipe, "CREATING" if source is not None else "CREATE_FAILED")
+            self._settle(pipe)
+            self._save()
+        return answer
+
+    def get(self, name: str, account_id: str, region: str) -> Pipe:
+        pipe = self.pipes.get(Pipe(name, account_id, region, "", "", "").key)
+        if pipe is None:
+            raise NotFoundException(f"Pipe {name} does not exist.")
+        return pipe
+
+    def describe(self, name: str, account_id: str, region: str) -> dict[str, Any]:
+        with self.emulator.activity:
+            pipe = self.get(name, account_id, region)
+            answer = pipe.describe()
+            if pipe.key in self.state_reasons:
+                answer["StateReason"] = self.state_reasons[pipe.key]
+            return answer
+
+    def list(self, account_id: str, region: str, query: dict[str, str]) -> list[dict[str, Any]]:
+        with self.emulator.activity:
+            chosen = [pipe for pipe in self.pipes.values() if pipe.account_id == account_id and pipe.region == region
+                      and pipe.name.startswith(query.get("NamePrefix", ""))
+                      and pipe.source.startswith(query.get("SourcePrefix", ""))
+                      and pipe.target.startswith(query.get("TargetPrefix", ""))
+                      and query.get("DesiredState", pipe.desired_state) == pipe.desired_state
+                      and query.get("CurrentState", pipe.current_state) == pipe.current_state]
+            return [pipe.summary() for pipe in sorted(chosen, key=lambda pipe: pipe.name)]
+
+    def _by_arn(self, arn: str) -> Pipe:
+        _, _, _, region, account_id, resource = arn.split(":", 5)
+        return self.get(resource.split("/", 1)[1], account_id, region)
+
+    def tag(self, arn: str, tags: dict[str, str]) -> None:
+        with self.emulator.activity:
+            self._by_arn(arn).tags.update(tags)
+            self._save()
+
+    def untag(self, arn: str, keys: list[str]) -> None:
+        with self.emulator.activity:
+            pipe = self._by_arn(arn)
+            for key in keys:
+                pipe.tags.pop(key, None)
+            self._save()
+
+    def tags_of(self, arn: str) -> dict[str, str]:
+        with self.emulator.activity:
+            return dict(self._by_arn(arn).tags)
+
+    def update(self, name: str, params: dict[str, Any], account_id: str, region: str) -> dict[str, Any]:
+        pipe = self.get(name, account_id, region)
+        changed = Pipe(**pipe.to_state())
+        for name_in_api in UPDATABLE:
+            if name_in_api in params:
+                attribute = re.sub(r"(?<!^)([A-Z])", r"_\1", name_in_api).lower()
+                value = params[name_in_api]
+                if name_in_api == "SourceParameters":  # UpdatePipe's source parameters have no StartingPosition
+                    value = _merged(pipe.source_parameters, value or {})
+                setattr(changed, attribute, value if value is not None else getattr(pipe, attribute))
+        changed.enrichment = changed.enrichment or None
+        check(changed)
+        self._stop(pipe)
+        with self.emulator.activity:
+            changed.last_modified_time = self.emulator.clock.now()
+            self.pipes[pipe.key] = changed
+            answer = self._answer(changed, "UPDATING")
+            self._settle(changed)
+            self._save()
+        return answer
+
+    def start(self, name: str, account_id: str, region: str) -> dict[str, Any]:
+        return self._change_state(self.get(name, account_id, region), "RUNNING", "STARTING")
+
+    def stop(self, name: str, account_id: str, region: str) -> dict[str, Any]:
+        return self._change_state(self.get(name, account_id, region), "STOPPED", "STOPPING")
+
+    def delete(self, name: str, account_id: str, region: str) -> dict[str, Any]:
+        pipe = self.get(name, account_id, region)
+        self._stop(pipe)
+        with self.emulator.activity:
+            del self.pipes[pipe.key]
+            for table in (self.mappings, self.figures, self.failures, self.start_positions, self.state_reasons):
+                table.pop(pipe.key, None)
+            self.checkpoints.forget(pipe.key)
+            pipe.desired_state = "DELETED"
+            answer = self._answer(pipe, "DELETING")
+            self._save()
+        return answer
+
+    def _change_state(self, pipe: Pipe, desired: str, transition: str) -> dict[str, Any]:
+        if desired == "STOPPED":
+            self._stop(pipe)
+        with self.emulator.activity:
+            pipe.desired_state = desired
+            pipe.last_modified_time = self.emulator.clock.now()
+            answer = self._answer(pipe, transition)
+            self._settle(pipe)
+            self._save()
+        return answer
+
+    @staticmethod
+    def _answer(pipe: Pipe, current_state: str) -> dict[str, Any]:
+        return {"Arn": pipe.arn, "Name": pipe.name, "DesiredState": pipe.desired_state,
+                "CurrentState": current_state, "CreationTime": pipe.creation_time,
+                "LastModifiedTime": pipe.last_modified_time}
+
+    # -- running ----------------------------------------------------------------------------------------
+
+    def _settle(self, pipe: Pipe) -> None:
+        """Make the pipe what its DesiredState says (the lock held): running, or stopped."""
+        if pipe.current_state == "CREATE_FAILED":
+            return
+        self.state_reasons.pop(pipe.key, None)
+        pipe.current_state = pipe.desired_state
+        if pipe.desired_state == "RUNNING":
+            self._start(pipe)
+
+    def _start(self, pipe: Pipe) -> None:
+        if pipe.key in self.runners:
+            return
+        self.mappings[pipe.key] = pipe.mapping()
+        self.figures.setdefault(pipe.key, MappingFigures())
+        self.start_positions[pipe.key] = pipe.start_position
+        if pipe.source_service == "sqs":
+            runner: PipeStreamRunner | PipeQueueRunner = PipeQueueRunner(self, pipe)
+        else:
+            source = self._source(pipe)
+            if source is None:
+                pipe.current_state = "START_FAILED"
+                self.state_reasons[pipe.key] = f"The source {pipe.source} does not exist"
+                return
+            runner = PipeStreamRunner(self, pipe, source)
+        self.runners[pipe.key] = runner
+        runner.start()
+
+    def _source(self, pipe: Pipe) -> Any:
+        if pipe.source_service == "sqs":
+            return sqs_seam.find_queue(pipe.source)
+        try:
+            return self.emulator.streams.get(pipe.source)
+        except (ResourceNotFoundException, ValidationException):
+            return find_source(pipe.source)
+
+    def _stop(self, pipe: Pipe) -> None:
+        runner = self.runners.pop(pipe.key, None)
+        if runner is not None:
+            runner.stop()
+
+    def start_all(self) -> None:
+        """Start every pipe that should run (when the emulator starts, after a restart)."""
+        with self.emulator.activity:
+            for pipe in list(self.pipes.values()):
+                if pipe.current_state == "RUNNING":
+                    self._start(pipe)
+
+    def pending(self) -> list[dict[str, Any]]:
+        """The running pipes that have not processed everything they can reach (the lock held): wait_idle's answer."""
+        return [{"Pipe": self.pipes[key].arn, "Mapping": f"pipe {self.pipes[key].name}",
+                 "LastProcessingResult": self.mappings[key].last_processing_result,
+                 "LastError": self.figures[key].last_error}
+                for key, runner in self.runners.items() if not runner.caught_up()]
+
+    def failure_reports(self) -> list[dict[str, Any]]:
+        """What failed in each pipe since the last wait (the lock held): wait_idle's Failures, as mappings' are."""
+        reports = []
+        for key, failures in self.failures.items():
+            report = failures.take() if key in self.pipes else None
+            if report is not None:
+                pipe = self.pipes[key]
+                reports.append(dict({"Pipe": pipe.arn, "Mapping": f"pipe {pipe.name}", "FunctionArn": pipe.target,
+                                     "EventSourceArn": pipe.source}, **report))
+        return reports
+
+    def figures_of(self, name: str, account_id: str, region: str) -> dict[str, Any]:
+        with self.emulator.activity:
+            pipe = self.get(name, account_id, region)
+            return dict(self.figures[pipe.key].to_dict(), Pipe=pipe.arn, CurrentState=pipe.current_state)
+
+    # -- durability -------------------------------------------------------------------------------------
+
+    def _save(self) -> None:
+        self.directory.mkdir(parents=True, exist_ok=True)
+        path = self.directory / "pipes.json"
+        temporary = path.with_suffix(".json.tmp")
+        temporary.write_text(json.dumps({"pipes": [pipe.to_state() for pipe in self.pipes.values()],
+                                         "state_reasons": self.state_reasons}))
+        os.replace(temporary, path)
+
+    def _load(self) -> None:
+        path = self.directory / "pipes.json"
+        if not path.exists():
+            return
+        try:
+            saved = json.loads(path.read_text())
+            for state in saved["pipes"]:
+                pipe = Pipe(**state)
+                self.pipes[pipe.key] = pipe
+                self.figures[pipe.key] = MappingFigures()
+            self.state_reasons.update(saved["state_reasons"])
+        except (ValueError, KeyError, TypeError) as error:
+            raise CorruptStateError(f"{path}: the pipes file is corrupt ({type(error).__name__}: {error})") from None
+        self.checkpoints.load()
+
+    def close(self) -> None:
+        for pipe in list(self.pipes.values()):
+            self._stop(pipe)
+
+    def reset(self) -> None:
+        self.close()
+        for table in (self.pipes, self.state_reasons, self.mappings, self.figures, self.start_positions):
+            table.clear()
+        self.checkpoints = Checkpoints(self.directory / "checkpoints")
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+
+def _merged(saved: dict[str, Any], update: dict[str, Any]) -> dict[str, Any]:
+    """UpdatePipe's SourceParameters over the pipe's: each group's members replaced, StartingPosition kept."""
+    merged = dict(saved)
+    for group, value in update.items():
+        merged[group] = dict(saved.get(group) or {}, **value) if isinstance(value, dict) and group != "FilterCriteria" else value
+    return merged

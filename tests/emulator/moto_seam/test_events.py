@@ -1,0 +1,76 @@
+"""moto_seam/eventbridge/rules.py pinned against moto's own EventBridge: the pieces of moto it relies on are still there
+(Rule.send_to_targets, EventPattern._raw_pattern, the unix_time moto stamps events with), moto's delivery is what
+Eddy leaves to moto and what runs again once the emulator closes, and targets' input transformation is moto's."""
+
+from __future__ import annotations
+
+import inspect
+import json
+
+import boto3
+from moto import mock_aws
+from moto.events import models as events_models
+from moto.events.models import Rule
+
+from emulator import emulate
+from emulator.moto_seam.eventbridge import rules as events_seam
+from tests.conftest import QUIET
+
+REGION = "us-east-1"
+
+
+def _rule_to_queue(events, sqs) -> str:
+    url = sqs.create_queue(QueueName="q")["QueueUrl"]
+    arn = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    events.put_rule(Name="r", EventPattern=json.dumps({"source": ["s"]}))
+    events.put_targets(Rule="r", Targets=[{"Id": "q", "Arn": arn}])
+    return url
+
+
+def test_the_moto_pieces_the_seam_relies_on_are_there():
+    assert list(inspect.signature(events_seam._original_send_to_targets).parameters) == [
+        "self", "original_event", "transform_input"]
+    assert Rule.send_to_targets is events_seam._original_send_to_targets  # no emulator open: moto's own
+    pattern = events_models.EventPattern.load(json.dumps({"source": ["s"]}))
+    assert pattern._raw_pattern == json.dumps({"source": ["s"]})
+    assert pattern.matches_event({"source": "s"}) and not pattern.matches_event({"source": "t"})
+    assert callable(events_models.unix_time)
+
+
+def test_moto_delivers_again_after_the_emulator_closes():
+    with emulate(**QUIET):
+        pass
+    assert Rule.send_to_targets is events_seam._original_send_to_targets
+    assert events_models.unix_time is events_seam._original_unix_time
+    with mock_aws():
+        events, sqs = boto3.client("events", region_name=REGION), boto3.client("sqs", region_name=REGION)
+        url = _rule_to_queue(events, sqs)
+        events.put_events(Entries=[{"Source": "s", "DetailType": "d", "Detail": "{}"}])
+        [message] = sqs.receive_message(QueueUrl=url)["Messages"]  # moto's own delivery, synchronous
+        assert json.loads(message["Body"])["source"] == "s"
+
+
+def test_targets_eddy_does_not_take_are_left_to_moto():
+    with emulate(**QUIET) as emu:
+        logs = boto3.client("logs", region_name=REGION)
+        logs.create_log_group(logGroupName="/events/orders")
+        events = boto3.client("events", region_name=REGION)
+        events.put_rule(Name="r", EventPattern=json.dumps({"source": ["s"]}))
+        events.put_targets(Rule="r", Targets=[{"Id": "log", "Arn": f"arn:aws:logs:{REGION}:123456789012:log-group:/events/orders"}])
+        events.put_events(Entries=[{"Source": "s", "DetailType": "d", "Detail": json.dumps({"n": 1})}])
+        assert emu.wait_idle(10)["Idle"]
+        streams = logs.describe_log_streams(logGroupName="/events/orders")["logStreams"]
+        [line] = logs.get_log_events(logGroupName="/events/orders", logStreamName=streams[0]["logStreamName"])["events"]
+        assert json.loads(line["message"])["detail"] == {"n": 1}
+
+
+def test_target_input_is_moto_template_parsers_for_input_transformers():
+    event = {"id": "1", "source": "s", "time": "2026-11-25T11:00:00Z", "detail": {"order": "o-1", "total": 3}}
+    paths = {"order": "$.detail.order", "total": "$.detail.total"}
+    transformer = {"InputTransformer": {"InputPathsMap": paths, "InputTemplate": '{"placed": "<order>", "sum": <total>}'}}
+    assert events_seam.target_input(transformer, event) == {"placed": "o-1", "sum": 3}
+    text = {"InputTransformer": {"InputPathsMap": paths, "InputTemplate": "Order <order> placed"}}
+    assert events_seam.target_input(text, event) == "Order o-1 placed"
+    assert events_seam.target_input({"InputPath": "$.detail.total"}, event) == 3
+    assert events_seam.target_input({"Input": '"fixed"'}, event) == "fixed"
+    assert events_seam.target_input({}, event) is event
