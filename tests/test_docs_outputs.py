@@ -121,8 +121,10 @@ def outputs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]
     try:
         printed = ServerOutput(process)
         banner_end = printed.wait_for(lambda line: line.strip().startswith("dashboard:"))
-        url = re.search(r"on (http://\S+)", printed.lines[0])[1]
-        texts = {"eddy serve --stack infra/examples/stack.yaml": "\n".join(printed.lines[:banner_end + 1])}
+        # the banner, after recovery's log lines (one per service restored, or "recovered nothing: ...")
+        banner_start = next(index for index, line in enumerate(printed.lines) if line.startswith("Eddy is serving"))
+        url = re.search(r"on (http://\S+)", printed.lines[banner_start])[1]
+        texts = {"eddy serve --stack infra/examples/stack.yaml": "\n".join(printed.lines[banner_start:banner_end + 1])}
         dynamodb = boto3.client("dynamodb", endpoint_url=url, region_name="us-east-1",
                                 aws_access_key_id="test", aws_secret_access_key="test")
 
