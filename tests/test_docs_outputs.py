@@ -20,7 +20,6 @@ import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
 from typing import Callable, Iterator
 
 import boto3

@@ -4,7 +4,6 @@ replica kept by the replicate handler converges to the source once Eddy is back.
 from __future__ import annotations
 
 import io
-import json
 import os
 import random
 import signal

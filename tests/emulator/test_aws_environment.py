@@ -7,7 +7,6 @@ import os
 from pathlib import Path
 
 import boto3
-import pytest
 
 from emulator import emulate
 from emulator.aws_environment import DEFAULT_REGION, session_for

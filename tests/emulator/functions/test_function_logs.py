@@ -14,7 +14,7 @@ import re
 import pytest
 from botocore.exceptions import ClientError
 
-from tests.emulator.functions.test_functions import ROLE, create_function
+from tests.emulator.functions.test_functions import create_function
 
 UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 STREAM = re.compile(r"^\d{4}/\d{2}/\d{2}/\[\$LATEST\][0-9a-f]{32}$")
