@@ -25,7 +25,7 @@ def test_status_changes_become_audit_items(door):
     dynamodb, lam = door.client("dynamodb"), door.client("lambda")
     stream_arn = create_table(dynamodb, "orders")["LatestStreamArn"]
     create_table(dynamodb, "order-audit", view_type=None)
-    lam.create_function(FunctionName="order-audit", Runtime="nodejs20.x", Role=ROLE, Handler="index.handler",
+    lam.create_function(FunctionName="order-audit", Runtime="nodejs22.x", Role=ROLE, Handler="index.handler",
                         Code={"ZipFile": folder_zip(FOLDER)}, Environment={"Variables": {"AUDIT_TABLE": "order-audit"}})
     lam.create_event_source_mapping(EventSourceArn=stream_arn, FunctionName="order-audit", StartingPosition="TRIM_HORIZON",
                                     FunctionResponseTypes=["ReportBatchItemFailures"],

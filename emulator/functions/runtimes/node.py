@@ -9,9 +9,11 @@ walking up folders, not through NODE_PATH). Without it, a worker starts with a w
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shutil
+import subprocess
 from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -24,6 +26,20 @@ if TYPE_CHECKING:
     from emulator.functions.registry import Function
 
 BOOTSTRAP = Path(__file__).with_name("node_worker.mjs")
+#: the AWS SDK for JavaScript v3 (@aws-sdk/core's emitWarningIfUnsupportedVersion) warns once per process, through
+#: `process.emitWarning`, when the node running it is older than it wants; this variable is its own way to stay quiet
+SDK_NODE_WARNING_DISABLED = "AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED"
+
+
+@functools.lru_cache(maxsize=None)
+def node_major_version(executable: str) -> int | None:
+    """The major version of `executable` (`node --version` says e.g. v20.20.2); None if it cannot tell."""
+    try:
+        answer = subprocess.run([executable, "--version"], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    match = re.match(r"v(\d+)\.", answer.strip())
+    return int(match.group(1)) if match else None
 
 
 def node_executable() -> str:
@@ -46,14 +62,27 @@ class NodeRuntime(Runtime):
         self._link_modules(function)
         return [node_executable(), str(BOOTSTRAP), function.handler]
 
+    def environment(self, function: Function) -> dict[str, str]:
+        """Lambda's variables; and when the function's runtime is newer than the machine's `node` (nodejs22.x run
+        by node 20), the SDK's warning that the node is too old is about this machine, not the function's Lambda
+        runtime: the SDK is told not to print it (on its own runtime's node it would not)."""
+        environment = super().environment(function)
+        local = node_major_version(node_executable())
+        if local is not None and local < self.major:
+            environment.setdefault(SDK_NODE_WARNING_DISABLED, "true")
+        return environment
+
+    @property
+    def major(self) -> int:
+        return int(self.name.removeprefix("nodejs").removesuffix(".x"))
+
     def search_path(self, function: Function) -> dict[str, str]:
         return {"NODE_PATH": os.pathsep.join(str(path) for path in self.module_paths(function))}
 
     def module_paths(self, function: Function) -> list[Path]:
         """Its layers where Lambda's Node.js finds them in /opt (NODE_PATH), then the SDK the runtime provides."""
         opt = function.opt_dir
-        major = self.name.removeprefix("nodejs").removesuffix(".x")
-        layers = [opt / "nodejs" / f"node{major}" / "node_modules", opt / "nodejs" / "node_modules"] if opt else []
+        layers = [opt / "nodejs" / f"node{self.major}" / "node_modules", opt / "nodejs" / "node_modules"] if opt else []
         sdk = sdk_modules()
         return [*layers, *([sdk] if sdk is not None else [])]
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import base64
 import json
+import shutil
+import subprocess
 
 import pytest
 from botocore.exceptions import ClientError
@@ -126,6 +128,34 @@ def test_the_aws_sdk_v3_reaches_eddy_through_its_endpoint(door, kind):
     assert answer == kind.lower()
     item = door.client("dynamodb").get_item(TableName="notes", Key={"id": {"S": "n-1"}})["Item"]
     assert item["by"] == {"S": kind.lower()}
+
+
+MAKES_A_CLIENT = """
+const { DynamoDBClient } = require('@aws-sdk/client-dynamodb');
+exports.handler = async () => {
+  new DynamoDBClient({});
+  await new Promise((resolve) => setImmediate(resolve));  // node emits a process warning on a later tick
+  return 'made';
+};
+"""
+
+
+def test_the_sdks_node_version_warning_speaks_of_the_runtimes_node_not_the_machines(door):
+    """The SDK warns once per process when its node is older than it wants (22 for 2026's releases). A nodejs22.x
+    function runs on Lambda's node 22: run here by an older node, it must not print that warning; a nodejs20.x
+    function prints it as it would on Lambda's node 20 with that SDK."""
+    local = int(subprocess.run([shutil.which("node"), "--version"], capture_output=True, text=True, check=True)
+                .stdout.strip().lstrip("v").split(".")[0])
+    lam = door.client("lambda")
+    logs = {}
+    for runtime in ("nodejs22.x", "nodejs20.x"):
+        name = "client-" + runtime.replace(".", "-")
+        create_node(lam, name, {"index.js": MAKES_A_CLIENT}, runtime=runtime, Timeout=20)
+        response, answer = call(lam, name, LogType="Tail")
+        assert answer == "made", answer
+        logs[runtime] = base64.b64decode(response["LogResult"]).decode()
+    assert "NodeVersionSupportWarning" not in logs["nodejs22.x"]
+    assert ("NodeVersionSupportWarning" in logs["nodejs20.x"]) == (local < 22)
 
 
 def test_node_runtimes_and_handlers_are_validated(door):
