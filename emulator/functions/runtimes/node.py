@@ -31,11 +31,11 @@ BOOTSTRAP = Path(__file__).with_name("node_worker.mjs")
 SDK_NODE_WARNING_DISABLED = "AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def node_major_version(executable: str) -> int | None:
     """The major version of `executable` (`node --version` says e.g. v20.20.2); None if it cannot tell."""
     try:
-        answer = subprocess.run([executable, "--version"], capture_output=True, text=True, timeout=30).stdout
+        answer = subprocess.run([executable, "--version"], check=False, capture_output=True, text=True, timeout=30).stdout
     except (OSError, subprocess.SubprocessError):
         return None
     match = re.match(r"v(\d+)\.", answer.strip())
