@@ -130,6 +130,24 @@ class FunctionNotFoundException(AWSError):
     status = 404
 
 
+class PreconditionFailedException(AWSError):
+    """A RevisionId that is not the resource's latest (HTTP 412)."""
+
+    code = "PreconditionFailedException"
+    status = 412
+
+
+class TooManyRequestsException(AWSError):
+    """Lambda's throttle (HTTP 429); `reason` says which limit (the body's Reason)."""
+
+    code = "TooManyRequestsException"
+    status = 429
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
 class AccessDeniedException(AWSError):
     """Lambda's answer to a resource another account has not shared (HTTP 403)."""
 

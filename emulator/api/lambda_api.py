@@ -13,8 +13,9 @@ Eddy answers these itself, in both doors:
     GET    /2015-03-31/event-source-mappings/          ListEventSourceMappings
     GET/PUT/DELETE /2015-03-31/event-source-mappings/{uuid}
     GET    /2018-10-31/layers?find=LayerVersion&Arn=   GetLayerVersionByArn
-CreateFunction and UpdateFunctionConfiguration take Layers (emulator/functions/layers.py). The rest of the
-Lambda API (aliases, permissions, PublishLayerVersion and the other layer operations, ...) is moto's.
+CreateFunction and UpdateFunctionConfiguration take Layers (emulator/functions/layers.py). A function's policy,
+tags, concurrency and every other operation on a function's path are api/lambda_resources/'s; the layer
+operations (PublishLayerVersion, ...) are moto's.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from emulator.errors import (
     AWSError,
     FunctionNotFoundException,
     InvalidParameterValueException,
+    TooManyRequestsException,
     ValidationException,
     constraint_violation,
     no_such_path,
@@ -40,7 +42,7 @@ from emulator.errors import (
 from emulator.functions.layers import LAYER_VERSION_ARN, resolve_layers
 from emulator.functions.log_groups import logging_config
 from emulator.moto_seam.layers import layer_version_configuration
-from emulator.functions.registry import FUNCTION_NAME, Function
+from emulator.functions.registry import FUNCTION_NAME, Function, checked_tags
 from emulator.functions.runtimes import runtime_of
 from emulator.messages import Request, Response
 
@@ -111,7 +113,8 @@ def json_response(payload: Any, status: int = 200, headers: dict[str, str] | Non
 
 
 def error_response(error: AWSError) -> Response:
-    return json_response({"Type": "User", "message": error.message}, error.status,
+    reason = {"Reason": error.reason} if getattr(error, "reason", None) else {}  # a throttle's (TooManyRequests)
+    return json_response({**reason, "Type": "User", "message": error.message}, error.status,
                          {"x-amzn-ErrorType": error.code})
 
 
@@ -205,13 +208,14 @@ def create_function(emulator: Emulator, request: Request, caller: tuple[str, str
     zip_file = _zip_file(emulator, params.get("Code"), region)
     layers = resolve_layers(params["Layers"], account_id, region) if params.get("Layers") is not None else []
     dead_letter_target = _dead_letter_target(params)
+    tags = checked_tags(params["Tags"]) if params.get("Tags") is not None else {}
     with emulator.lock:
         function = emulator.functions.create(
             name=name, account_id=account_id, region=region, handler=handler, runtime=runtime, zip_file=zip_file,
             now=emulator.clock.now(), timeout=_bounded(params, "Timeout", 1, 900, 3),
             memory_size=_bounded(params, "MemorySize", 128, 10240, 128), environment=_environment(params) or {},
             role=role, description=str(params.get("Description", "")), layers=layers,
-            logging=logging_config(params.get("LoggingConfig"), name))
+            logging=logging_config(params.get("LoggingConfig"), name), tags=tags)
         if dead_letter_target:
             function.dead_letter_target = dead_letter_target
             emulator.functions.saved(function)
@@ -241,8 +245,13 @@ def _page(items: list[dict[str, Any]], query: dict[str, str], key: str) -> dict[
 
 def get_function(emulator: Emulator, request: Request, caller: tuple[str, str], name: str) -> Response:
     function = _function(emulator, name, caller)
-    return json_response({"Configuration": function.configuration(),
-                          "Code": {"RepositoryType": "S3", "Location": f"file://{function.code_dir or '(registered in-process)'}"}})
+    answer = {"Configuration": function.configuration(),
+              "Code": {"RepositoryType": "S3", "Location": f"file://{function.code_dir or '(registered in-process)'}"}}
+    if function.tags:
+        answer["Tags"] = dict(function.tags)
+    if function.reserved_concurrency is not None:
+        answer["Concurrency"] = {"ReservedConcurrentExecutions": function.reserved_concurrency}
+    return json_response(answer)
 
 
 def get_function_configuration(emulator: Emulator, request: Request, caller: tuple[str, str], name: str) -> Response:
@@ -339,6 +348,8 @@ def invoke(emulator: Emulator, request: Request, caller: tuple[str, str], name: 
         raise constraint_violation("invocationType", invocation_type,
                                    "Member must satisfy enum value set: [Event, RequestResponse, DryRun]")
     result = emulator.invoker.invoke(function, event)
+    if result.throttled:
+        raise TooManyRequestsException("Rate Exceeded.", "ReservedFunctionConcurrentInvocationLimitExceeded")
     headers = {"X-Amz-Executed-Version": "$LATEST"}
     if (request.header("X-Amz-Log-Type") or "") == "Tail":
         headers["X-Amz-Log-Result"] = _log_tail(result)

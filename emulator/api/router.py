@@ -13,6 +13,7 @@ import uuid
 
 from emulator.api import control_api, dashboard_api, dynamodb_api, lambda_api, streams_api
 from emulator.api.lambda_async import event_invoke_configs
+from emulator.api import lambda_resources
 from emulator.api.eventbridge import pipes_api
 from emulator.moto_seam import bridge as moto_bridge
 from emulator.engine import Emulator
@@ -36,7 +37,7 @@ def claims(request: Request) -> bool:
         return True
     path = request.path
     return (path.startswith("/_eddy/") or path.rstrip("/") == "/moto-api/reset" or lambda_api.claims(request)
-            or event_invoke_configs.claims(request) or pipes_api.claims(request))
+            or event_invoke_configs.claims(request) or lambda_resources.claims(request) or pipes_api.claims(request))
 
 
 def route(emulator: Emulator, request: Request) -> Response | None:
@@ -52,6 +53,10 @@ def route(emulator: Emulator, request: Request) -> Response | None:
             return dashboard_api.handle(emulator, request)
         if path.startswith("/_eddy/"):
             return control_api.handle(emulator, request)
+        if lambda_resources.claims(request):  # before lambda_api's: it answers InvokeAsync and the like honestly
+            answer = lambda_resources.handle(emulator, request, moto_bridge.caller(request))
+            if answer is not None:
+                return answer
         if lambda_api.claims(request):
             return lambda_api.handle(emulator, request, moto_bridge.caller(request))
         if event_invoke_configs.claims(request):

@@ -6,7 +6,8 @@ invocation that keeps its error type, message and stack trace. Nothing a handler
 A registered callable gets its own copy of the event, as Lambda's JSON would give it: what it changes in
 the event stays with it (the records' images are the stream's own). A registered callable that overruns
 cannot be stopped (Python threads cannot be killed); it is left to finish in the background. An overrunning
-worker subprocess is killed.
+worker subprocess is killed. A function's ReservedConcurrentExecutions caps its invocations running at once: one
+past it is not run but throttled (Lambda's TooManyRequestsException "Rate Exceeded.").
 """
 
 from __future__ import annotations
@@ -49,6 +50,8 @@ class InvocationResult:
     #: the log stream of the execution environment that ran it, and the worker subprocess's pid (uploaded code)
     log_stream_name: str = ""
     worker_pid: int | None = None
+    #: not run: the function's reserved concurrency was in use (Lambda's TooManyRequestsException, before invoking)
+    throttled: bool = False
 
     @property
     def ok(self) -> bool:
@@ -182,6 +185,8 @@ class Invoker:
         self._threads = ThreadPoolExecutor(max_workers=max_threads, thread_name_prefix="eddy-invoke")
         self._idle_workers: dict[str, list[_Worker]] = {}
         self._lock = threading.Lock()
+        #: each function's invocations running now (its reserved concurrency caps them)
+        self._running: dict[str, int] = {}
         #: environment every worker subprocess gets (e.g. AWS_ENDPOINT_URL pointing back at Eddy)
         self.worker_environment: dict[str, str] = {}
         #: called before a worker subprocess starts (the in-process door starts its loopback server here)
@@ -191,16 +196,33 @@ class Invoker:
         """Run the function on `event`; `source` (the Lambda API's Invoke, or a mapping's UUID) is kept with
         the invocation in `recent`."""
         request_id = str(uuid.uuid4())
+        if not self._admitted(function):
+            return InvocationResult(request_id, error=FunctionError("TooManyRequestsException", "Rate Exceeded."),
+                                    throttled=True)
         started_at = self._now()
         started = time.monotonic()
-        if function.target is not None:
-            result = self._invoke_callable(function, event, request_id, started)
-        else:
-            result = self._invoke_worker(function, event, request_id, started)
+        try:
+            if function.target is not None:
+                result = self._invoke_callable(function, event, request_id, started)
+            else:
+                result = self._invoke_worker(function, event, request_id, started)
+        finally:
+            with self._lock:
+                self._running[function.arn] -= 1
         result.duration = time.monotonic() - started
         self.recent.add(function.arn, result, source=source, started=started_at)
         self.logs.write(function, result, started_at)
         return result
+
+    def _admitted(self, function: Function) -> bool:
+        """Whether one more invocation fits in the function's ReservedConcurrentExecutions (0: none does); counted
+        as running if it does."""
+        with self._lock:
+            running = self._running.get(function.arn, 0)
+            if function.reserved_concurrency is not None and running >= function.reserved_concurrency:
+                return False
+            self._running[function.arn] = running + 1
+            return True
 
     def _invoke_callable(self, function: Function, event: Any, request_id: str, started: float) -> InvocationResult:
         log_stream_name = self.logs.stream_of_callable(function)

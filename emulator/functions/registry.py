@@ -15,6 +15,7 @@ import hashlib
 import itertools
 import re
 import shutil
+import uuid
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -28,6 +29,19 @@ from emulator.functions.packages import unpack_zip
 FUNCTION_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 FUNCTION_ARN = re.compile(r"^arn:aws[a-z-]*:lambda:([a-z0-9-]+):(\d{12}):function:([A-Za-z0-9_-]{1,64})(?::(\$LATEST|[A-Za-z0-9_-]+))?$")
 _REVISIONS = itertools.count(1)
+#: AWS's limit of tags on a function
+MAX_TAGS = 50
+
+
+def checked_tags(tags: Any, existing: dict[str, str] | None = None) -> dict[str, str]:
+    """Tags as CreateFunction or TagResource gives them, merged over `existing`, within AWS's limit (its words:
+    LocalStack's AWS-recorded snapshots, test_lambda_api.snapshot.json TestLambdaTags)."""
+    if not isinstance(tags, dict) or not all(isinstance(v, str) for v in tags.values()):
+        raise InvalidParameterValueException("An error occurred and the request cannot be processed.")
+    merged = {**(existing or {}), **tags}
+    if len(merged) > MAX_TAGS:
+        raise InvalidParameterValueException("Number of tags exceeds resource tag limit.")
+    return merged
 
 
 @dataclass
@@ -59,6 +73,14 @@ class Function:
     revision: int = field(default_factory=lambda: next(_REVISIONS))
     #: LoggingConfig, as the Lambda API answers it (functions/log_groups.py): Text into /aws/lambda/<name> unless set
     logging_config: dict[str, str] = field(default_factory=dict)
+    #: the function's tags (CreateFunction's Tags, TagResource)
+    tags: dict[str, str] = field(default_factory=dict)
+    #: its resource-based policy's statements, in the order AddPermission added them (api/lambda_resources/)
+    policy: list[dict[str, Any]] = field(default_factory=list)
+    #: PutFunctionConcurrency's ReservedConcurrentExecutions: at most this many invocations at once (None: unreserved)
+    reserved_concurrency: int | None = None
+    #: RevisionId, as GetFunction and GetPolicy answer it: new with each change of code, configuration or policy
+    revision_id: str = field(default_factory=lambda: str(uuid.uuid4()))
 
     def __post_init__(self) -> None:
         self.logging_config = logging_config(None, self.name, self.logging_config or None)
@@ -75,6 +97,7 @@ class Function:
     def changed(self) -> None:
         """Its code or configuration changed: workers running the old one are stale."""
         self.revision = next(_REVISIONS)
+        self.revision_id = str(uuid.uuid4())
 
     def configuration(self) -> dict[str, Any]:
         """FunctionConfiguration, as the Lambda API returns it."""
@@ -95,6 +118,7 @@ class Function:
             "LastUpdateStatus": "Successful",
             "PackageType": "Zip",
             "Architectures": ["x86_64"],
+            "RevisionId": self.revision_id,
         }
         if self.environment:
             configuration["Environment"] = {"Variables": dict(self.environment)}
@@ -131,6 +155,14 @@ class FunctionRegistry:
         if self.observer is not None:
             self.observer.function_saved(function)
 
+    def recorded(self, function: Function, *, new_revision: bool = False) -> None:
+        """Its tags, policy or concurrency changed (made durable; its workers stay: its code and configuration did
+        not change). A policy's change is a new RevisionId, as on Lambda."""
+        if new_revision:
+            function.revision_id = str(uuid.uuid4())
+        if self.observer is not None:
+            self.observer.function_saved(function)
+
     def restore(self, function: Function) -> None:
         self.functions[function.arn] = function
 
@@ -153,12 +185,13 @@ class FunctionRegistry:
     def create(self, *, name: str, account_id: str, region: str, handler: str, runtime: str, zip_file: bytes,
                now: float, timeout: int, memory_size: int, environment: dict[str, str], role: str,
                description: str, layers: list[Layer] | None = None,
-               logging: dict[str, str] | None = None) -> Function:
+               logging: dict[str, str] | None = None, tags: dict[str, str] | None = None) -> Function:
         if f"arn:aws:lambda:{region}:{account_id}:function:{name}" in self.functions:
             raise ResourceConflictException(f"Function already exist: {name}")
         function = Function(name=name, account_id=account_id, region=region, handler=handler, runtime=runtime,
                             timeout=timeout, memory_size=memory_size, environment=environment, role=role,
-                            description=description, last_modified=timestamp(now), logging_config=logging or {})
+                            description=description, last_modified=timestamp(now), logging_config=logging or {},
+                            tags=dict(tags or {}))
         self._store_code(function, zip_file)
         self._lay_out(function, layers or [])
         return self._put(function, replace=False)

@@ -115,7 +115,7 @@ def function_state(function: Function, directory: Path) -> dict[str, Any]:
     state = {name: getattr(function, name) for name in (
         "name", "account_id", "region", "handler", "runtime", "timeout", "memory_size", "environment", "role",
         "description", "code_sha256", "code_size", "last_modified", "layers", "logging_config",
-        "event_invoke_config", "dead_letter_target")}
+        "event_invoke_config", "dead_letter_target", "tags", "policy", "reserved_concurrency", "revision_id")}
     state["code_dir"] = os.path.relpath(function.code_dir, directory) if function.code_dir else None
     return state
 

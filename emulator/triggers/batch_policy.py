@@ -13,7 +13,11 @@ on-failure destination:
     counting against MaximumRetryAttempts; a single record is retried as usual;
   - failure: the batch is retried; N retries means N+1 invocations, -1 retries until the records expire;
     when retries run out the batch goes to the on-failure destination and the shard moves on;
-  - a retry waits `retry_delay(retries)` on the emulator's clock (Lambda backs off between retries).
+  - a retry waits `retry_delay(retries)` on the emulator's clock (Lambda backs off between retries);
+  - throttled (the function's reserved concurrency: not invoked): retried, backing off, until the records expire,
+    never counted against MaximumRetryAttempts nor bisected (AWS: "Before invocation: if a Lambda event source
+    mapping is unable to invoke the function due to throttling ..., it retries until the records expire or exceed
+    the maximum age", lambda/latest/dg/kinesis-on-failure-destination.html).
 """
 
 from __future__ import annotations
@@ -30,6 +34,8 @@ class Outcome:
 
     failed_from: int | None
     reason: str = ""
+    #: the function was not invoked: throttled (TooManyRequestsException)
+    throttled: bool = False
 
     @property
     def succeeded(self) -> bool:
@@ -71,6 +77,8 @@ class Attempt:
     start: int
     end: int
     retries: int = 0
+    #: throttled invocations in a row (they are not retries: only the back-off grows)
+    throttles: int = 0
 
 
 @dataclass
@@ -88,6 +96,10 @@ class Step:
 def next_step(attempt: Attempt, outcome: Outcome, *, maximum_retry_attempts: int, bisect: bool) -> Step:
     if outcome.succeeded:
         return Step(done=attempt.end - attempt.start)
+    if outcome.throttled:
+        throttles = attempt.throttles + 1
+        return Step(done=0, next=[Attempt(attempt.start, attempt.end, attempt.retries, throttles)],
+                    delay=retry_delay(throttles))
     failed_at = attempt.start + outcome.failed_from
     partial = outcome.failed_from > 0
     if bisect and not partial and attempt.end - attempt.start > 1:

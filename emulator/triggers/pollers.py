@@ -202,7 +202,7 @@ class ShardLane(threading.Thread):
                     self.window.state = result.payload["state"]
                     self.window.invoked = True
             else:
-                outcome = batch_policy.Outcome(0, f"{result.error.error_type}: {result.error.message}")
+                outcome = batch_policy.Outcome(0, f"{result.error.error_type}: {result.error.message}", result.throttled)
             step = batch_policy.next_step(attempt, outcome, maximum_retry_attempts=mapping.maximum_retry_attempts,
                                           bisect=mapping.bisect_batch_on_function_error)
             with runner.emulator.activity:  # wait_idle takes the failures report under the same lock

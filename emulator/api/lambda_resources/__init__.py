@@ -1,0 +1,128 @@
+"""The Lambda API's operations on a function's other resources, and honest answers for the rest.
+
+Eddy owns the functions (api/lambda_api.py), so every Lambda operation whose path names a function is Eddy's to
+answer, never moto's (moto does not know Eddy's functions and would answer ResourceNotFoundException for one that
+exists). Served here: permissions.py (AddPermission, RemovePermission, GetPolicy), tags.py (TagResource,
+UntagResource, ListTags on a function's ARN) and concurrency.py (Put/Get/DeleteFunctionConcurrency). Every other
+operation on a function (versions, aliases, function URLs, provisioned concurrency, code signing, ...: the list is
+botocore's Lambda model, read here) answers ResourceNotFoundException when the function does not exist and
+HTTP 501 NotImplemented "Eddy does not emulate Lambda's <Operation>" when it does (docs/guides/functions-and-layers.md).
+Tags of an event source mapping are 501 too; tags of other resources (code signing configs, ...) stay moto's.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from emulator.api import validation
+from emulator.api.lambda_api import _body, error_response
+from emulator.api.lambda_resources import concurrency, permissions, tags
+from emulator.engine import Emulator
+from emulator.errors import AWSError, FunctionNotFoundException, InvalidParameterValueException, NotEmulated
+from emulator.functions.registry import FUNCTION_ARN, Function
+from emulator.messages import Request, Response
+
+#: the operations on a function's path that other modules answer (api/lambda_api.py, api/lambda_async/)
+SERVED_ELSEWHERE = frozenset({
+    "GetFunction", "DeleteFunction", "GetFunctionConfiguration", "UpdateFunctionConfiguration", "UpdateFunctionCode",
+    "Invoke", "PutFunctionEventInvokeConfig", "UpdateFunctionEventInvokeConfig", "GetFunctionEventInvokeConfig",
+    "DeleteFunctionEventInvokeConfig", "ListFunctionEventInvokeConfigs"})
+TAGS = ("TagResource", "UntagResource", "ListTags")
+
+
+@lru_cache(maxsize=None)
+def _routes() -> list[tuple[str, re.Pattern[str], dict[str, str], str]]:
+    """(method, path pattern, query the operation's URI fixes, operation) for every Lambda operation on a function's
+    path or on tags, from botocore's model; those whose URI fixes a query first."""
+    model = validation.operation_model("lambda", "GetFunction").service_model
+    routes = []
+    for name in model.operation_names:
+        http = model.operation_model(name).http
+        path, _, query = http["requestUri"].partition("?")
+        if name in SERVED_ELSEWHERE or ("{FunctionName}" not in path and name not in TAGS):
+            continue
+        pattern = re.compile("^" + re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>[^/]+)", re.escape(path.rstrip("/"))) + "/?$")
+        fixed = {key: values[0] for key, values in parse_qs(query).items()}
+        routes.append((http["method"], pattern, fixed, name))
+    return sorted(routes, key=lambda route: not route[2])
+
+
+def _route(request: Request) -> tuple[str, dict[str, str]] | None:
+    parts = urlsplit(request.url)
+    query = parse_qs(parts.query)
+    for method, pattern, fixed, operation in _routes():
+        match = pattern.match(parts.path)
+        if match and request.method.upper() == method and all(query.get(k, [None])[0] == v for k, v in fixed.items()):
+            return operation, {key: unquote(value) for key, value in match.groupdict().items()}
+    return None
+
+
+def claims(request: Request) -> bool:
+    return _route(request) is not None
+
+
+def _target(emulator: Emulator, name: str, caller: tuple[str, str], operation: str) -> tuple[Function, str | None]:
+    """The function a FunctionName names, and the qualifier it carries (name:qualifier or a qualified ARN)."""
+    match = FUNCTION_ARN.match(name)
+    base, qualifier = (match.group(3), match.group(4)) if match else (name.partition(":")[0], name.partition(":")[2] or None)
+    account_id, region = (match.group(2), match.group(1)) if match else caller
+    arn = f"arn:aws:lambda:{region}:{account_id}:function:{base}"
+    with emulator.lock:
+        function = emulator.functions.functions.get(arn)
+    if function is None:
+        if operation == "RemovePermission":
+            raise FunctionNotFoundException(f"No policy found for: {arn}")
+        suffix = ":$LATEST" if operation.endswith("FunctionConcurrency") else (f":{qualifier}" if qualifier else "")
+        raise FunctionNotFoundException(f"Function not found: {arn}{suffix}")
+    return function, qualifier
+
+
+def _qualifier(from_name: str | None, query: dict[str, str]) -> str | None:
+    given = query.get("Qualifier")
+    if from_name and given and from_name != given:
+        raise InvalidParameterValueException("The derived qualifier from the function name does not match the "
+                                             "specified qualifier.")
+    return given or from_name
+
+
+def handle(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Response | None:
+    route = _route(request)
+    if route is None:
+        return None
+    operation, path = route
+    query = {key: values[0] for key, values in parse_qs(urlsplit(request.url).query).items()}
+    try:
+        if operation in TAGS:
+            arn = path["Resource"]
+            validation.validate("lambda", "ListTags", {"Resource": arn})
+            if not FUNCTION_ARN.match(arn):
+                if ":event-source-mapping:" in arn:
+                    raise NotEmulated("Lambda", f"{operation} on event source mappings")
+                return None  # code signing configs, capacity providers, ...: moto's
+            if operation == "TagResource":
+                return tags.tag_resource(emulator, arn, _body(request))
+            if operation == "UntagResource":
+                return tags.untag_resource(emulator, arn, parse_qs(urlsplit(request.url).query).get("tagKeys", []))
+            return tags.list_tags(emulator, arn)
+        name = path["FunctionName"]
+        if operation.endswith("FunctionConcurrency"):
+            concurrency._unqualified(name)
+        function, from_name = _target(emulator, name, caller, operation)
+        if operation == "AddPermission":
+            return permissions.add_permission(emulator, function, _body(request), _qualifier(from_name, query))
+        if operation == "GetPolicy":
+            return permissions.get_policy(emulator, function, _qualifier(from_name, query))
+        if operation == "RemovePermission":
+            return permissions.remove_permission(emulator, function, path["StatementId"], _qualifier(from_name, query),
+                                                 query.get("RevisionId"))
+        if operation == "PutFunctionConcurrency":
+            return concurrency.put_function_concurrency(emulator, function, name, _body(request))
+        if operation == "GetFunctionConcurrency":
+            return concurrency.get_function_concurrency(emulator, function, name)
+        if operation == "DeleteFunctionConcurrency":
+            return concurrency.delete_function_concurrency(emulator, function, name)
+        raise NotEmulated("Lambda", operation)
+    except AWSError as error:
+        return error_response(error)

@@ -1,0 +1,63 @@
+"""A function's reserved concurrency: PutFunctionConcurrency, GetFunctionConcurrency, DeleteFunctionConcurrency.
+
+    PUT    /2017-10-31/functions/{name}/concurrency   PutFunctionConcurrency ({"ReservedConcurrentExecutions": N})
+    GET    /2019-09-30/functions/{name}/concurrency   GetFunctionConcurrency ({} when none is reserved)
+    DELETE /2017-10-31/functions/{name}/concurrency   DeleteFunctionConcurrency (204)
+
+The reservation is enforced by functions/invocation.py (0 throttles every invocation, N caps them). An account's
+concurrency is Lambda's default quota, 1,000, of which 100 stay unreserved: reservations summing past 900 are
+refused in AWS's words (LocalStack's AWS-recorded snapshots, TestLambdaReservedConcurrency).
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from emulator.api import validation
+from emulator.api.lambda_api import json_response
+from emulator.engine import Emulator
+from emulator.errors import InvalidParameterValueException
+from emulator.functions.registry import FUNCTION_ARN, Function
+from emulator.messages import Response
+
+ACCOUNT_CONCURRENCY = 1000
+MINIMUM_UNRESERVED = 100
+
+
+def _unqualified(name: str) -> None:
+    match = FUNCTION_ARN.match(name)
+    if ":" in name and (match is None or match.group(4)):
+        raise InvalidParameterValueException(
+            "This operation is permitted on Lambda functions only. Aliases and versions do not support this operation. "
+            "Please specify either a function name or an unqualified function ARN.")
+
+
+def put_function_concurrency(emulator: Emulator, function: Function, name: str, params: dict[str, Any]) -> Response:
+    validation.validate("lambda", "PutFunctionConcurrency", dict(params, FunctionName=name))
+    _unqualified(name)
+    reserved = params["ReservedConcurrentExecutions"]
+    with emulator.lock:
+        others = sum(f.reserved_concurrency or 0 for f in emulator.functions.list(function.account_id, function.region)
+                     if f is not function)
+        if others + reserved > ACCOUNT_CONCURRENCY - MINIMUM_UNRESERVED:
+            raise InvalidParameterValueException(
+                "Specified ReservedConcurrentExecutions for function decreases account's UnreservedConcurrentExecution "
+                f"below its minimum value of [{MINIMUM_UNRESERVED}].")
+        function.reserved_concurrency = reserved
+        emulator.functions.recorded(function)
+    return json_response({"ReservedConcurrentExecutions": reserved})
+
+
+def get_function_concurrency(emulator: Emulator, function: Function, name: str) -> Response:
+    _unqualified(name)
+    reserved = function.reserved_concurrency
+    return json_response({} if reserved is None else {"ReservedConcurrentExecutions": reserved})
+
+
+def delete_function_concurrency(emulator: Emulator, function: Function, name: str) -> Response:
+    _unqualified(name)
+    with emulator.lock:
+        function.reserved_concurrency = None
+        emulator.functions.recorded(function)
+    return Response(204, {"x-amzn-RequestId": str(uuid.uuid4())}, b"")

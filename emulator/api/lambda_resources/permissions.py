@@ -1,0 +1,118 @@
+"""A function's resource-based policy: AddPermission, RemovePermission, GetPolicy.
+
+    POST   /2015-03-31/functions/{name}/policy               AddPermission (201, {"Statement": "<JSON>"})
+    GET    /2015-03-31/functions/{name}/policy               GetPolicy ({"Policy": "<JSON>", "RevisionId"})
+    DELETE /2015-03-31/functions/{name}/policy/{sid}         RemovePermission (204)
+
+The statement and policy documents, their conditions (SourceArn as ArnLike AWS:SourceArn; SourceAccount,
+EventSourceToken, PrincipalOrgID, FunctionUrlAuthType as StringEquals), principals (a service, an account as
+arn:aws:iam::<id>:root, an ARN, "*"), the RevisionId shared with GetFunction and every error's wording are AWS's,
+as LocalStack's AWS-recorded snapshots show them (tests/aws/services/lambda_/test_lambda_api.snapshot.json,
+TestLambdaPermissions). Eddy keeps the policy and answers with it; it does not evaluate it (AWS differences).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from typing import Any
+
+from emulator.api import validation
+from emulator.api.lambda_api import json_response
+from emulator.engine import Emulator
+from emulator.errors import (
+    FunctionNotFoundException, InvalidParameterValueException, PreconditionFailedException, ResourceConflictException,
+)
+from emulator.functions.registry import Function
+from emulator.messages import Response
+
+ACCOUNT = re.compile(r"^\d{12}$")
+#: the StringEquals conditions AddPermission's parameters become, in the order AWS writes them
+STRING_CONDITIONS = (("SourceAccount", "AWS:SourceAccount"), ("EventSourceToken", "lambda:EventSourceToken"),
+                     ("FunctionUrlAuthType", "lambda:FunctionUrlAuthType"), ("PrincipalOrgID", "aws:PrincipalOrgID"))
+
+
+def _principal(principal: str, account_id: str) -> Any:
+    if principal == "*":
+        return "*"
+    if ACCOUNT.match(principal):
+        return {"AWS": f"arn:aws:iam::{principal}:root"}
+    if principal.startswith("arn:"):
+        return {"AWS": principal}
+    if principal.endswith((".amazonaws.com", ".amazon.com")):
+        return {"Service": principal}
+    raise InvalidParameterValueException("The provided principal was invalid. Please check the principal and try again.")
+
+
+def _check_qualifier(function: Function, qualifier: str | None) -> None:
+    """Eddy's functions have $LATEST only (no published versions or aliases)."""
+    if qualifier is None:
+        return
+    if qualifier == "$LATEST":
+        raise InvalidParameterValueException("We currently do not support adding policies for $LATEST.")
+    raise FunctionNotFoundException(f"Function not found: {function.arn}:{qualifier}")
+
+
+def _check_revision(function: Function, revision_id: str | None) -> None:
+    if revision_id is not None and revision_id != function.revision_id:
+        raise PreconditionFailedException("The Revision Id provided does not match the latest Revision Id. "
+                                          "Call the GetFunction/GetAlias API to retrieve the latest Revision Id")
+
+
+def statement(function: Function, params: dict[str, Any]) -> dict[str, Any]:
+    """The policy statement AddPermission's parameters make, as AWS writes it."""
+    made: dict[str, Any] = {"Sid": params["StatementId"], "Effect": "Allow",
+                            "Principal": _principal(params["Principal"], function.account_id),
+                            "Action": params["Action"], "Resource": function.arn}
+    conditions: dict[str, Any] = {}
+    equals = {key: params[name] for name, key in STRING_CONDITIONS if params.get(name) is not None}
+    if equals:
+        conditions["StringEquals"] = equals
+    if params.get("SourceArn") is not None:
+        conditions["ArnLike"] = {"AWS:SourceArn": params["SourceArn"]}
+    if conditions:
+        made["Condition"] = conditions
+    return made
+
+
+def add_permission(emulator: Emulator, function: Function, params: dict[str, Any], qualifier: str | None) -> Response:
+    validation.validate("lambda", "AddPermission", dict(params, FunctionName=function.name,
+                                                       **({"Qualifier": qualifier} if qualifier else {})))
+    _check_qualifier(function, qualifier)
+    made = statement(function, params)
+    with emulator.lock:
+        _check_revision(function, params.get("RevisionId"))
+        if any(existing["Sid"] == made["Sid"] for existing in function.policy):
+            raise ResourceConflictException(f"The statement id ({made['Sid']}) provided already exists. Please provide "
+                                            "a new statement id, or remove the existing statement.")
+        function.policy.append(made)
+        emulator.functions.recorded(function, new_revision=True)
+    return json_response({"Statement": json.dumps(made, separators=(",", ":"))}, 201)
+
+
+def get_policy(emulator: Emulator, function: Function, qualifier: str | None) -> Response:
+    if qualifier not in (None, "$LATEST") or not function.policy:
+        raise FunctionNotFoundException("The resource you requested does not exist.")
+    with emulator.lock:
+        document = {"Version": "2012-10-17", "Id": "default", "Statement": [dict(s) for s in function.policy]}
+        revision_id = function.revision_id
+    return json_response({"Policy": json.dumps(document, separators=(",", ":")), "RevisionId": revision_id})
+
+
+def remove_permission(emulator: Emulator, function: Function, statement_id: str, qualifier: str | None,
+                      revision_id: str | None) -> Response:
+    validation.validate("lambda", "RemovePermission", {"FunctionName": function.name, "StatementId": statement_id,
+                                                       **({"Qualifier": qualifier} if qualifier else {})})
+    if qualifier not in (None, "$LATEST"):
+        raise FunctionNotFoundException(f"Function not found: {function.arn}:{qualifier}")
+    with emulator.lock:
+        _check_revision(function, revision_id)
+        if not function.policy:
+            raise FunctionNotFoundException("No policy is associated with the given resource.")
+        kept = [s for s in function.policy if s["Sid"] != statement_id]
+        if len(kept) == len(function.policy):
+            raise FunctionNotFoundException(f"Statement {statement_id} is not found in resource policy.")
+        function.policy = kept
+        emulator.functions.recorded(function, new_revision=True)
+    return Response(204, {"x-amzn-RequestId": str(uuid.uuid4())}, b"")
