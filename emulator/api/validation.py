@@ -68,16 +68,9 @@ def _service(service: str) -> Any:
     return botocore.session.get_session().get_service_model(service)
 
 
-#: Java's Unicode classes, which some patterns of the models use inside a character class (Lambda's TagKey:
-#: [\p{L}\p{Z}\p{N}_.:/=+\-@]*), as Python's: letters and numbers are \w's (str.isalnum), separators listed
-JAVA_CLASSES = {r"\p{L}": r"\w", r"\p{N}": r"\w", r"\p{Z}": " \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"}
-
-
 @lru_cache(maxsize=None)
-def _pattern(pattern: str) -> re.Pattern[str]:
-    for java, python in JAVA_CLASSES.items():
-        pattern = pattern.replace(java, python)
-    return re.compile(pattern)
+def _pattern(pattern: str) -> re.Pattern[str]:  # Java's \p{L} \p{N} (\w) and \p{Z} in a class (Lambda's TagKey)
+    return re.compile(pattern.replace(r"\p{L}", r"\w").replace(r"\p{N}", r"\w").replace(r"\p{Z}", " \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"))
 
 
 def operation_model(service: str, operation: str) -> OperationModel:

@@ -13,7 +13,7 @@ Tags of an event source mapping are 501 too; tags of other resources (code signi
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from emulator.api import validation
@@ -32,7 +32,7 @@ SERVED_ELSEWHERE = frozenset({
 TAGS = ("TagResource", "UntagResource", "ListTags")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _routes() -> list[tuple[str, re.Pattern[str], dict[str, str], str]]:
     """(method, path pattern, query the operation's URI fixes, operation) for every Lambda operation on a function's
     path or on tags, from botocore's model; those whose URI fixes a query first."""

@@ -1,0 +1,79 @@
+"""A function's policy, tags and reserved concurrency survive kill -9 (both doors: the server killed after it
+answered, and a process running emulate() killing itself), as the function itself does."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from tests.conftest import eddy_server
+from tests.durability.service_listings import running
+
+WORKLOAD = textwrap.dedent('''
+    import io, os, signal, sys, zipfile, boto3
+
+    def workload(lam):
+        package = io.BytesIO()
+        with zipfile.ZipFile(package, "w") as archive:
+            archive.writestr("app.py", "def handler(event, context):\\n    return event\\n")
+        lam.create_function(FunctionName="echo", Runtime="python3.11", Handler="app.handler", Tags={"team": "data"},
+                            Role="arn:aws:iam::123456789012:role/lambda-role", Code={"ZipFile": package.getvalue()})
+        arn = lam.get_function(FunctionName="echo")["Configuration"]["FunctionArn"]
+        lam.add_permission(FunctionName="echo", StatementId="s3", Action="lambda:InvokeFunction",
+                           Principal="s3.amazonaws.com", SourceArn="arn:aws:s3:::photos")
+        lam.add_permission(FunctionName="echo", StatementId="gone", Action="lambda:InvokeFunction",
+                           Principal="sns.amazonaws.com")
+        lam.remove_permission(FunctionName="echo", StatementId="gone")
+        lam.tag_resource(Resource=arn, Tags={"stage": "prod"})
+        lam.put_function_concurrency(FunctionName="echo", ReservedConcurrentExecutions=3)
+        print("ACKED", lam.get_policy(FunctionName="echo")["RevisionId"], flush=True)
+
+    mode, target = sys.argv[1], sys.argv[2]
+    if mode == "server":
+        workload(boto3.client("lambda", endpoint_url=target, region_name="us-east-1", aws_access_key_id="k",
+                              aws_secret_access_key="s"))
+    else:
+        from emulator import emulate
+        with emulate(state_dir=target, housekeeping_interval=None):
+            workload(boto3.client("lambda", region_name="us-east-1"))
+            os.kill(os.getpid(), signal.SIGKILL)
+''')
+
+
+def _acknowledged(command: list[str]) -> str:
+    run = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    lines = [line.split() for line in run.stdout.splitlines() if line.startswith("ACKED ")]
+    assert lines, run.stderr
+    return lines[0][1]
+
+
+@pytest.mark.parametrize("kind", ["server", "inprocess"])
+def test_policy_tags_and_concurrency_survive_kill_9(kind, tmp_path):
+    state = str(tmp_path / "state")
+    if kind == "server":
+        with eddy_server("--state-dir", state, "--housekeeping-interval", "0") as (url, server):
+            revision_id = _acknowledged([sys.executable, "-c", WORKLOAD, "server", url])
+            server.send_signal(signal.SIGKILL)
+            server.wait(timeout=60)
+    else:
+        revision_id = _acknowledged([sys.executable, "-c", WORKLOAD, "inprocess", state])
+    with running(kind, state) as door:
+        lam = door.client("lambda")
+        function = lam.get_function(FunctionName="echo")
+        assert function["Tags"] == {"team": "data", "stage": "prod"}
+        assert function["Concurrency"] == {"ReservedConcurrentExecutions": 3}
+        policy = lam.get_policy(FunctionName="echo")
+        assert policy["RevisionId"] == revision_id == function["Configuration"]["RevisionId"]
+        assert [(s["Sid"], s["Principal"], s["Condition"]) for s in json.loads(policy["Policy"])["Statement"]] == [
+            ("s3", {"Service": "s3.amazonaws.com"}, {"ArnLike": {"AWS:SourceArn": "arn:aws:s3:::photos"}})]
+        assert lam.get_function_concurrency(FunctionName="echo")["ReservedConcurrentExecutions"] == 3
+    with running(kind, state) as door:  # and from the snapshot the clean stop wrote
+        lam = door.client("lambda")
+        assert lam.list_tags(Resource=function["Configuration"]["FunctionArn"])["Tags"] == {"team": "data", "stage": "prod"}
+        assert lam.get_policy(FunctionName="echo")["RevisionId"] == revision_id
+        assert lam.get_function_concurrency(FunctionName="echo")["ReservedConcurrentExecutions"] == 3

@@ -1,0 +1,206 @@
+"""A function's policy, tags and reserved concurrency through the Lambda API, both doors, with AWS's shapes and
+errors (LocalStack's AWS-recorded snapshots, test_lambda_api.snapshot.json); the operations Eddy does not serve
+on a function answer 501, never ResourceNotFoundException for a function that exists."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+
+import boto3
+import pytest
+from botocore.config import Config
+from botocore.exceptions import ClientError
+
+from tests.emulator.functions.test_functions import create_function
+
+ECHO = "def handler(event, context):\n    return {'got': event}\n"
+ARN = "arn:aws:lambda:us-east-1:123456789012:function:{}"
+
+
+def error_of(call, **params) -> tuple[str, str, int]:
+    with pytest.raises(ClientError) as caught:
+        call(**params)
+    response = caught.value.response
+    return response["Error"]["Code"], response["Error"]["Message"], response["ResponseMetadata"]["HTTPStatusCode"]
+
+
+def _no_retries(door):
+    """A Lambda client without botocore's retries: a throttle is the answer under test."""
+    config = Config(retries={"total_max_attempts": 1})
+    if door.name == "server":
+        return boto3.client("lambda", region_name="us-east-1", endpoint_url=door.url, config=config,
+                            aws_access_key_id="testing", aws_secret_access_key="testing")
+    return boto3.client("lambda", region_name="us-east-1", config=config)
+
+
+def test_permissions_make_the_policy_aws_answers(door):
+    lam = door.client("lambda")
+    create_function(lam, "echo", ECHO)
+    added = lam.add_permission(FunctionName="echo", StatementId="s3", Action="lambda:InvokeFunction",
+                               Principal="s3.amazonaws.com", SourceArn="arn:aws:s3:::photos",
+                               SourceAccount="123456789012")
+    assert added["ResponseMetadata"]["HTTPStatusCode"] == 201
+    assert json.loads(added["Statement"]) == {
+        "Sid": "s3", "Effect": "Allow", "Principal": {"Service": "s3.amazonaws.com"}, "Action": "lambda:InvokeFunction",
+        "Resource": ARN.format("echo"),
+        "Condition": {"StringEquals": {"AWS:SourceAccount": "123456789012"}, "ArnLike": {"AWS:SourceArn": "arn:aws:s3:::photos"}}}
+    account = json.loads(lam.add_permission(FunctionName=ARN.format("echo"), StatementId="other-account",
+                                            Action="lambda:*", Principal="111122223333")["Statement"])
+    assert account["Principal"] == {"AWS": "arn:aws:iam::111122223333:root"} and "Condition" not in account
+    policy = lam.get_policy(FunctionName="echo")
+    document = json.loads(policy["Policy"])
+    assert (document["Version"], document["Id"]) == ("2012-10-17", "default")
+    assert [s["Sid"] for s in document["Statement"]] == ["s3", "other-account"]
+    assert policy["RevisionId"] == lam.get_function(FunctionName="echo")["Configuration"]["RevisionId"]
+
+    assert error_of(lam.add_permission, FunctionName="echo", StatementId="s3", Action="lambda:InvokeFunction",
+                    Principal="sns.amazonaws.com") == (
+        "ResourceConflictException", "The statement id (s3) provided already exists. Please provide a new statement "
+        "id, or remove the existing statement.", 409)
+    assert error_of(lam.add_permission, FunctionName="echo", StatementId="x", Action="lambda:InvokeFunction",
+                    Principal="sns.amazonaws.com", RevisionId="not-the-latest")[0::2] == ("PreconditionFailedException", 412)
+    assert error_of(lam.add_permission, FunctionName="echo", StatementId="x", Action="lambda:InvokeFunction",
+                    Principal="invalid.nonaws.com") == (
+        "InvalidParameterValueException", "The provided principal was invalid. Please check the principal and try again.", 400)
+    assert error_of(lam.add_permission, FunctionName="echo", StatementId="x", Action="lambda:InvokeFunction",
+                    Principal="sns.amazonaws.com", Qualifier="$LATEST")[:2] == (
+        "InvalidParameterValueException", "We currently do not support adding policies for $LATEST.")
+    assert error_of(lam.add_permission, FunctionName="nope", StatementId="x", Action="lambda:InvokeFunction",
+                    Principal="sns.amazonaws.com") == ("ResourceNotFoundException", f"Function not found: {ARN.format('nope')}", 404)
+
+    before = policy["RevisionId"]
+    lam.remove_permission(FunctionName="echo", StatementId="other-account", RevisionId=before)
+    after = lam.get_policy(FunctionName="echo")
+    assert [s["Sid"] for s in json.loads(after["Policy"])["Statement"]] == ["s3"] and after["RevisionId"] != before
+    assert error_of(lam.remove_permission, FunctionName="echo", StatementId="gone") == (
+        "ResourceNotFoundException", "Statement gone is not found in resource policy.", 404)
+    lam.remove_permission(FunctionName="echo", StatementId="s3")
+    assert error_of(lam.get_policy, FunctionName="echo") == (
+        "ResourceNotFoundException", "The resource you requested does not exist.", 404)
+    assert error_of(lam.remove_permission, FunctionName="echo", StatementId="s3") == (
+        "ResourceNotFoundException", "No policy is associated with the given resource.", 404)
+
+
+def test_tags_from_create_function_and_the_tagging_operations(door):
+    lam = door.client("lambda")
+    create_function(lam, "echo", ECHO, Tags={"team": "data", "stage": "dev"})
+    arn = ARN.format("echo")
+    assert lam.get_function(FunctionName="echo")["Tags"] == {"team": "data", "stage": "dev"}
+    assert lam.list_tags(Resource=arn)["Tags"] == {"team": "data", "stage": "dev"}
+    assert lam.tag_resource(Resource=arn, Tags={"stage": "prod", "cost": "42"})["ResponseMetadata"]["HTTPStatusCode"] == 204
+    assert lam.list_tags(Resource=arn)["Tags"] == {"team": "data", "stage": "prod", "cost": "42"}
+    lam.untag_resource(Resource=arn, TagKeys=["team", "never-there"])
+    assert lam.list_tags(Resource=arn)["Tags"] == {"stage": "prod", "cost": "42"}
+    assert error_of(lam.tag_resource, Resource=arn, Tags={f"k{n}": "v" for n in range(49)}) == (
+        "InvalidParameterValueException", "Number of tags exceeds resource tag limit.", 400)
+    assert error_of(lam.list_tags, Resource=arn + ":live") == (
+        "InvalidParameterValueException",
+        "Tags on function aliases and versions are not supported. Please specify a function ARN.", 400)
+    assert error_of(lam.list_tags, Resource=ARN.format("nope")) == (
+        "ResourceNotFoundException", f"Function not found: {ARN.format('nope')}", 404)
+    assert error_of(lam.list_tags, Resource="arn:aws:lambda:us-east-1:123456789012:foobar:x")[0] == "ValidationException"
+    lam.tag_resource(Resource=arn, Tags={"Équipe données": "café 1"})  # the model's \p{L}\p{Z}\p{N} classes
+    assert lam.list_tags(Resource=arn)["Tags"]["Équipe données"] == "café 1"
+    assert error_of(lam.tag_resource, Resource=arn, Tags={"no*stars": "v"})[0] == "ValidationException"
+
+
+def test_reserved_concurrency_is_kept_and_zero_throttles_invoke(door):
+    lam = _no_retries(door)
+    create_function(lam, "echo", ECHO)
+    assert lam.get_function_concurrency(FunctionName="echo").get("ReservedConcurrentExecutions") is None
+    assert "Concurrency" not in lam.get_function(FunctionName="echo")
+    assert lam.put_function_concurrency(FunctionName="echo", ReservedConcurrentExecutions=0)["ReservedConcurrentExecutions"] == 0
+    assert lam.get_function(FunctionName="echo")["Concurrency"] == {"ReservedConcurrentExecutions": 0}
+    with pytest.raises(ClientError) as caught:
+        lam.invoke(FunctionName="echo", Payload=b"{}")
+    response = caught.value.response
+    assert (response["Error"]["Code"], response["Error"]["Message"], response["ResponseMetadata"]["HTTPStatusCode"],
+            response["Reason"]) == ("TooManyRequestsException", "Rate Exceeded.", 429,
+                                    "ReservedFunctionConcurrentInvocationLimitExceeded")
+    lam.delete_function_concurrency(FunctionName="echo")
+    assert lam.get_function_concurrency(FunctionName="echo").get("ReservedConcurrentExecutions") is None
+    assert json.loads(lam.invoke(FunctionName="echo", Payload=b"{}")["Payload"].read()) == {"got": {}}
+    assert error_of(lam.put_function_concurrency, FunctionName="echo", ReservedConcurrentExecutions=901) == (
+        "InvalidParameterValueException", "Specified ReservedConcurrentExecutions for function decreases account's "
+        "UnreservedConcurrentExecution below its minimum value of [100].", 400)
+    assert error_of(lam.put_function_concurrency, FunctionName=ARN.format("echo") + ":1",
+                    ReservedConcurrentExecutions=1)[0] == "InvalidParameterValueException"
+    assert error_of(lam.get_function_concurrency, FunctionName="nope") == (
+        "ResourceNotFoundException", f"Function not found: {ARN.format('nope')}:$LATEST", 404)
+
+
+WAITS_FOR_RELEASE = '''
+import os, time
+def handler(event, context):
+    open(os.environ["STARTED"], "w").close()
+    while not os.path.exists(os.environ["RELEASE"]):
+        time.sleep(0.01)
+    return "done"
+'''
+
+
+def test_reserved_concurrency_caps_invocations_running_at_once(door, tmp_path: Path):
+    lam = _no_retries(door)
+    started, release = tmp_path / "started", tmp_path / "release"
+    create_function(lam, "slow", WAITS_FOR_RELEASE, Timeout=60,
+                    Environment={"Variables": {"STARTED": str(started), "RELEASE": str(release)}})
+    lam.put_function_concurrency(FunctionName="slow", ReservedConcurrentExecutions=1)
+    answers: list = []
+    first = threading.Thread(target=lambda: answers.append(lam.invoke(FunctionName="slow")["Payload"].read()))
+    first.start()
+    deadline = time.monotonic() + 60
+    while not started.exists() and time.monotonic() < deadline:  # the first invocation is running
+        time.sleep(0.01)
+    assert started.exists()
+    assert error_of(lam.invoke, FunctionName="slow")[0::2] == ("TooManyRequestsException", 429)
+    release.touch()
+    first.join(60)
+    assert answers == [b'"done"']
+    assert lam.invoke(FunctionName="slow")["Payload"].read() == b'"done"'  # its one slot is free again
+
+
+def test_a_throttled_stream_batch_waits_and_is_not_a_retry(door):
+    """MaximumRetryAttempts=0 discards a batch whose function fails; a throttled batch is not invoked, so it is
+    retried until the concurrency allows it (AWS's "before invocation" rule) and then delivered."""
+    dynamodb, lam = door.client("dynamodb"), _no_retries(door)
+    for name in ("orders", "replica"):
+        dynamodb.create_table(TableName=name, KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                              AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                              BillingMode="PAY_PER_REQUEST",
+                              **({"StreamSpecification": {"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"}}
+                                 if name == "orders" else {}))
+    stream_arn = dynamodb.describe_table(TableName="orders")["Table"]["LatestStreamArn"]
+    lam.create_function(FunctionName="replicate", Runtime="python3.11", Handler="app.handler",
+                        Role="arn:aws:iam::123456789012:role/lambda-role",
+                        Code={"ZipFile": _replicate_zip()}, Environment={"Variables": {"REPLICA_TABLE": "replica"}})
+    lam.put_function_concurrency(FunctionName="replicate", ReservedConcurrentExecutions=0)
+    mapping = lam.create_event_source_mapping(EventSourceArn=stream_arn, FunctionName="replicate",
+                                              StartingPosition="TRIM_HORIZON", MaximumRetryAttempts=0)["UUID"]
+    dynamodb.put_item(TableName="orders", Item={"pk": {"S": "a"}})
+    deadline = time.monotonic() + 60
+    while "TooManyRequestsException" not in (lam.get_event_source_mapping(UUID=mapping).get("LastProcessingResult") or ""):
+        assert time.monotonic() < deadline, "the batch was never throttled"
+        time.sleep(0.05)
+    lam.delete_function_concurrency(FunctionName="replicate")
+    door.advance(120)  # past any back-off
+    door.assert_delivered()
+    assert [item["pk"]["S"] for item in dynamodb.scan(TableName="replica")["Items"]] == ["a"]
+
+
+def _replicate_zip() -> bytes:
+    from tests.durability.test_kill import package
+
+    return package()
+
+
+def test_operations_eddy_does_not_serve_answer_501_on_a_function_that_exists(door):
+    lam = door.client("lambda")
+    create_function(lam, "echo", ECHO)
+    for call, params in ((lam.publish_version, {}), (lam.list_aliases, {}), (lam.get_function_url_config, {}),
+                         (lam.put_provisioned_concurrency_config, {"Qualifier": "1", "ProvisionedConcurrentExecutions": 1})):
+        assert error_of(call, FunctionName="echo", **params) == (
+            "NotImplemented", f"Eddy does not emulate Lambda's {call.__name__.title().replace('_', '')}", 501)
+        assert error_of(call, FunctionName="nope", **params)[0::2] == ("ResourceNotFoundException", 404)
