@@ -38,6 +38,7 @@ from emulator.kinesis.destinations import KinesisDestinations
 from emulator.housekeeper import Housekeeper
 from emulator.moto_seam import kinesis as moto_kinesis
 from emulator.moto_seam.kinesis import Observer
+from emulator.moto_seam.cloudwatch_logs import put_events
 from emulator.functions.invocation import Invoker
 from emulator.global_tables.replication import Replication
 from emulator.triggers.triggers import Triggers
@@ -88,6 +89,7 @@ class Emulator:
         self._housekeeper: Housekeeper | None = None
         self.invoker = Invoker(now=self.clock.now)
         self.invoker.logs.enabled = self.settings.function_logs
+        self.invoker.logs.sink = self._function_logs
         #: where boto3 clients made by Eddy itself (on-failure destinations) send their calls; None: in-process
         self.aws_endpoint_url: str | None = None
         self._aws_clients: dict[tuple[str, str], Any] = {}
@@ -116,6 +118,14 @@ class Emulator:
         self.kinesis = KinesisDestinations(moto_bridge.kinesis_put, moto_bridge.kinesis_stream_exists,
                                            observer=self.persistence)
         self.replication = Replication(self, fsync=self._fsync)  # global tables: replica groups, their replication
+
+    def _function_logs(self, account_id: str, region: str, group: str, stream: str,
+                       events: list[tuple[int, str]]) -> None:
+        """An invocation's log events into moto's CloudWatch Logs and the write-ahead log, together under the lock
+        a snapshot is taken under: kill -9 loses none that an invocation's caller was answered after."""
+        with self.lock:
+            put_events(account_id, region, group, stream, events)
+            self.persistence.function_logs(account_id, region, group, stream, events)
 
     def _clock_moved(self) -> None:
         with self.activity:

@@ -119,6 +119,8 @@ class FunctionLogs:
         self.enabled = True
         self._streams: dict[tuple[str, int], str] = {}  # a registered callable's stream, by (ARN, revision)
         self._lock = threading.Lock()
+        #: where an invocation's events go: moto's CloudWatch Logs (the Emulator adds its write-ahead log)
+        self.sink: Callable[[str, str, str, str, list[tuple[int, str]]], None] = put_events
 
     def new_stream_name(self) -> str:
         """A new execution environment's log stream, dated by the emulator's clock."""
@@ -137,8 +139,8 @@ class FunctionLogs:
         config = function.logging_config
         ended = started + result.duration
         lines = (_json_lines if config["LogFormat"] == "JSON" else _text_lines)(function, result, started, ended)
-        put_events(function.account_id, function.region, config["LogGroup"], result.log_stream_name,
-                   [(int(at * 1000), message) for at, message in lines])
+        self.sink(function.account_id, function.region, config["LogGroup"], result.log_stream_name,
+                  [(int(at * 1000), message) for at, message in lines])
 
 
 def _report(function: "Function", result: "InvocationResult") -> tuple[float, int, int]:

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from emulator import recovery_report
 from emulator.moto_seam import bridge as moto_bridge
+from emulator.moto_seam.cloudwatch_logs import put_events
 from emulator.functions.registry import Function
 from emulator.kinesis import state as kinesis_state
 from emulator.messages import Request
@@ -156,6 +157,11 @@ class Persistence(NoPersistence):
     def service_request(self, fields: dict[str, Any], body: bytes) -> None:
         if not self._replaying:  # its replay costs what ten DynamoDB commits' do: a snapshot comes sooner
             self._log(self.services.entry(fields, body), weight=SERVICE_REQUEST_WEIGHT)
+
+    def function_logs(self, account_id: str, region: str, group: str, stream: str,
+                      events: list[tuple[int, str]]) -> None:
+        self._log({"op": "function_logs", "account": account_id, "region": region, "group": group, "stream": stream,
+                   "events": events})
 
     # -- snapshots -----------------------------------------------------------------------------------------
 
@@ -295,6 +301,8 @@ class Persistence(NoPersistence):
             emulator.kinesis.restore(tuple(entry["table"]), entry["destinations"])
         elif op == "request":
             emulator.services.replay(entry, self.services.body_of(entry))
+        elif op == "function_logs":
+            put_events(entry["account"], entry["region"], entry["group"], entry["stream"], entry["events"])
         else:
             raise CorruptStateError(f"{self.wal.directory}: unknown log entry {op!r}")
 

@@ -59,6 +59,10 @@ class NoPersistence(StreamObserver):
     def service_request(self, fields: dict[str, Any], body: bytes) -> None:
         """moto accepted a request that may have changed one of its services (service_journal.py)."""
 
+    def function_logs(self, account_id: str, region: str, group: str, stream: str,
+                      events: list[tuple[int, str]]) -> None:
+        """An invocation's log events were written into moto's CloudWatch Logs (functions/log_groups.py)."""
+
     def recover(self) -> None:
         """Nothing to recover."""
 

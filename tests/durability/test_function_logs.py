@@ -1,0 +1,77 @@
+"""Function logs survive kill -9: every invocation answered before the kill has its log events in CloudWatch Logs
+after the restart, exactly as before (GetLogEvents and FilterLogEvents compared), in both doors (the server
+killed under a client, and a process running emulate() killing itself after its invocations)."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from tests.conftest import eddy_server
+from tests.durability.service_listings import running
+
+GROUP = "/aws/lambda/talks"
+WORKLOAD = textwrap.dedent('''
+    import io, json, os, signal, sys, zipfile, boto3
+    from botocore.config import Config
+
+    def workload(lam, logs):
+        package = io.BytesIO()
+        with zipfile.ZipFile(package, "w") as archive:
+            archive.writestr("app.py", "def handler(event, context):\\n    print('invocation', event['n'])\\n"
+                                       "    if event['n'] % 3 == 0:\\n        raise ValueError('boom %d' % event['n'])\\n"
+                                       "    return event\\n")
+        lam.create_function(FunctionName="talks", Runtime="python3.11", Handler="app.handler",
+                            Role="arn:aws:iam::123456789012:role/lambda-role", Code={"ZipFile": package.getvalue()})
+        for n in range(12):
+            lam.invoke(FunctionName="talks", Payload=json.dumps({"n": n}).encode())
+        seen = logs.filter_log_events(logGroupName="/aws/lambda/talks")["events"]
+        print("ACKED " + json.dumps([[e["logStreamName"], e["timestamp"], e["message"]] for e in seen]), flush=True)
+
+    mode, target = sys.argv[1], sys.argv[2]
+    if mode == "server":
+        def client(name):
+            return boto3.client(name, endpoint_url=target, region_name="us-east-1", aws_access_key_id="k",
+                                aws_secret_access_key="s", config=Config(retries={"total_max_attempts": 1}))
+        workload(client("lambda"), client("logs"))
+    else:
+        from emulator import emulate
+        with emulate(state_dir=target, housekeeping_interval=None):
+            workload(boto3.client("lambda", region_name="us-east-1"), boto3.client("logs", region_name="us-east-1"))
+            os.kill(os.getpid(), signal.SIGKILL)
+''')
+
+
+def _acknowledged(command: list[str]) -> list[list]:
+    run = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    lines = [line for line in run.stdout.splitlines() if line.startswith("ACKED ")]
+    assert lines, run.stderr
+    return json.loads(lines[0][len("ACKED "):])
+
+
+@pytest.mark.parametrize("kind", ["server", "inprocess"])
+def test_function_logs_survive_kill_9(kind, tmp_path):
+    state = str(tmp_path / "state")
+    if kind == "server":
+        with eddy_server("--state-dir", state, "--housekeeping-interval", "0") as (url, server):
+            before = _acknowledged([sys.executable, "-c", WORKLOAD, "server", url])
+            server.send_signal(signal.SIGKILL)
+            server.wait(timeout=60)
+    else:
+        before = _acknowledged([sys.executable, "-c", WORKLOAD, "inprocess", state])
+    assert sum(message.startswith("START RequestId") for _, _, message in before) == 12
+    assert sum("boom 9" in message for _, _, message in before) == 1
+    for restart in ("from the log", "from the snapshot a clean stop wrote"):
+        with running(kind, state) as door:
+            logs = door.client("logs")
+            after = [[e["logStreamName"], e["timestamp"], e["message"]]
+                     for e in logs.filter_log_events(logGroupName=GROUP)["events"]]
+            assert after == before, restart
+            for stream in {name for name, _, _ in before}:
+                read = logs.get_log_events(logGroupName=GROUP, logStreamName=stream, startFromHead=True)["events"]
+                assert [[stream, e["timestamp"], e["message"]] for e in read] == [e for e in before if e[0] == stream]
