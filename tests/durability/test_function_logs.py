@@ -5,15 +5,12 @@ killed under a client, and a process running emulate() killing itself after its 
 from __future__ import annotations
 
 import json
-import signal
-import subprocess
-import sys
 import textwrap
 
 import pytest
 
-from tests.conftest import eddy_server
 from tests.durability.service_listings import running
+from tests.durability.test_function_resources import acknowledged_then_killed
 
 GROUP = "/aws/lambda/talks"
 WORKLOAD = textwrap.dedent('''
@@ -47,23 +44,10 @@ WORKLOAD = textwrap.dedent('''
 ''')
 
 
-def _acknowledged(command: list[str]) -> list[list]:
-    run = subprocess.run(command, capture_output=True, text=True, timeout=300)
-    lines = [line for line in run.stdout.splitlines() if line.startswith("ACKED ")]
-    assert lines, run.stderr
-    return json.loads(lines[0][len("ACKED "):])
-
-
 @pytest.mark.parametrize("kind", ["server", "inprocess"])
 def test_function_logs_survive_kill_9(kind, tmp_path):
     state = str(tmp_path / "state")
-    if kind == "server":
-        with eddy_server("--state-dir", state, "--housekeeping-interval", "0") as (url, server):
-            before = _acknowledged([sys.executable, "-c", WORKLOAD, "server", url])
-            server.send_signal(signal.SIGKILL)
-            server.wait(timeout=60)
-    else:
-        before = _acknowledged([sys.executable, "-c", WORKLOAD, "inprocess", state])
+    before = json.loads(acknowledged_then_killed(kind, state, WORKLOAD))
     assert sum(message.startswith("START RequestId") for _, _, message in before) == 12
     assert sum("boom 9" in message for _, _, message in before) == 1
     for restart in ("from the log", "from the snapshot a clean stop wrote"):

@@ -45,23 +45,29 @@ WORKLOAD = textwrap.dedent('''
 ''')
 
 
-def _acknowledged(command: list[str]) -> str:
-    run = subprocess.run(command, capture_output=True, text=True, timeout=120)
-    lines = [line.split() for line in run.stdout.splitlines() if line.startswith("ACKED ")]
-    assert lines, run.stderr
-    return lines[0][1]
+def acknowledged_then_killed(kind: str, state: str, workload: str) -> str:
+    """Run `workload` (a script given "server" and a server's URL, or "inprocess" and the state directory, that
+    prints "ACKED <text>" once its requests were answered) on `state`, then kill -9 the process that owns it (the
+    in-process workload kills itself); answers the text."""
+    def run(*argv: str) -> str:
+        done = subprocess.run([sys.executable, "-c", workload, *argv], capture_output=True, text=True, timeout=300)
+        lines = [line for line in done.stdout.splitlines() if line.startswith("ACKED ")]
+        assert lines, done.stderr
+        return lines[0][len("ACKED "):]
+
+    if kind == "inprocess":
+        return run("inprocess", state)
+    with eddy_server("--state-dir", state, "--housekeeping-interval", "0") as (url, server):
+        acknowledged = run("server", url)
+        server.send_signal(signal.SIGKILL)
+        server.wait(timeout=60)
+    return acknowledged
 
 
 @pytest.mark.parametrize("kind", ["server", "inprocess"])
 def test_policy_tags_and_concurrency_survive_kill_9(kind, tmp_path):
     state = str(tmp_path / "state")
-    if kind == "server":
-        with eddy_server("--state-dir", state, "--housekeeping-interval", "0") as (url, server):
-            revision_id = _acknowledged([sys.executable, "-c", WORKLOAD, "server", url])
-            server.send_signal(signal.SIGKILL)
-            server.wait(timeout=60)
-    else:
-        revision_id = _acknowledged([sys.executable, "-c", WORKLOAD, "inprocess", state])
+    revision_id = acknowledged_then_killed(kind, state, WORKLOAD)
     with running(kind, state) as door:
         lam = door.client("lambda")
         function = lam.get_function(FunctionName="echo")

@@ -15,16 +15,10 @@ from botocore.config import Config
 from botocore.exceptions import ClientError
 
 from tests.emulator.functions.test_functions import create_function
+from tests.emulator.pipes.test_pipe_api import error_of
 
 ECHO = "def handler(event, context):\n    return {'got': event}\n"
 ARN = "arn:aws:lambda:us-east-1:123456789012:function:{}"
-
-
-def error_of(call, **params) -> tuple[str, str, int]:
-    with pytest.raises(ClientError) as caught:
-        call(**params)
-    response = caught.value.response
-    return response["Error"]["Code"], response["Error"]["Message"], response["ResponseMetadata"]["HTTPStatusCode"]
 
 
 def _no_retries(door):
