@@ -62,6 +62,8 @@ class EventSourceMapping:
     starting_position_timestamp: float | None = None
     #: ScalingConfig.MaximumConcurrency (queue sources)
     maximum_concurrency: int | None = None
+    #: its tags (CreateEventSourceMapping's Tags, TagResource on its ARN: api/lambda_resources/tags.py)
+    tags: dict[str, str] = field(default_factory=dict)
 
     @property
     def arn(self) -> str:

@@ -27,6 +27,7 @@ from emulator.errors import (
     ResourceNotFoundException,
     ValidationException,
 )
+from emulator.functions.registry import checked_tags
 from emulator.kinesis.sources import KinesisSource, find_source
 from emulator.triggers.event_source_mappings import KINESIS_STARTING_POSITIONS, STARTING_POSITIONS, UPDATABLE, EventSourceMapping, apply_parameters, new_uuid
 from emulator.triggers.failures import MappingFailures, NotDeliveredError, not_delivered_message
@@ -93,10 +94,11 @@ class Triggers:
         name = params.get("FunctionName")
         if not isinstance(name, str) or not name:
             raise InvalidParameterValueException("FunctionName is required")
+        tags = checked_tags(params["Tags"]) if params.get("Tags") is not None else {}
         if sqs_mappings.is_queue_arn(source):
             with emulator.activity:
                 mapping = sqs_mappings.create_queue_mapping(self, params, account_id, region)
-                return self._created(mapping, 0)
+                return self._created(mapping, 0, tags)
         with emulator.activity:
             stream = self._source(source)
             if stream is None:
@@ -121,10 +123,11 @@ class Triggers:
                                          last_modified=emulator.clock.now(), state_transition_reason=USER_ACTION,
                                          starting_position_timestamp=timestamp if position == "AT_TIMESTAMP" else None)
             apply_parameters(mapping, params)
-            return self._created(mapping, self._start_position(stream, position, timestamp))
+            return self._created(mapping, self._start_position(stream, position, timestamp), tags)
 
-    def _created(self, mapping: EventSourceMapping, start_position: int) -> dict[str, Any]:
+    def _created(self, mapping: EventSourceMapping, start_position: int, tags: dict[str, str]) -> dict[str, Any]:
         """Keep a new mapping (the emulator's lock held) and start it; the answer says "Creating"."""
+        mapping.tags = tags
         self.mappings[mapping.uuid] = mapping
         self.figures[mapping.uuid] = MappingFigures()
         self.failures[mapping.uuid] = MappingFailures(mapping.label)

@@ -1,4 +1,4 @@
-"""A function's policy, tags and reserved concurrency survive kill -9 (both doors: the server killed after it
+"""A function's policy, tags and reserved concurrency, and a mapping's tags, survive kill -9 (both doors: the server killed after it
 answered, and a process running emulate() killing itself), as the function itself does."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from tests.durability.service_listings import running
 WORKLOAD = textwrap.dedent('''
     import io, os, signal, sys, zipfile, boto3
 
-    def workload(lam):
+    def workload(lam, ddb):
         package = io.BytesIO()
         with zipfile.ZipFile(package, "w") as archive:
             archive.writestr("app.py", "def handler(event, context):\\n    return event\\n")
@@ -31,16 +31,23 @@ WORKLOAD = textwrap.dedent('''
         lam.remove_permission(FunctionName="echo", StatementId="gone")
         lam.tag_resource(Resource=arn, Tags={"stage": "prod"})
         lam.put_function_concurrency(FunctionName="echo", ReservedConcurrentExecutions=3)
+        stream = ddb.create_table(TableName="orders", KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                                  AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                                  BillingMode="PAY_PER_REQUEST", StreamSpecification={
+                                      "StreamEnabled": True, "StreamViewType": "NEW_IMAGE"})["TableDescription"]
+        mapping = lam.create_event_source_mapping(EventSourceArn=stream["LatestStreamArn"], FunctionName="echo",
+                                                  StartingPosition="LATEST", Tags={"team": "data"})
+        lam.tag_resource(Resource=mapping["EventSourceMappingArn"], Tags={"stage": "prod"})
         print("ACKED", lam.get_policy(FunctionName="echo")["RevisionId"], flush=True)
 
     mode, target = sys.argv[1], sys.argv[2]
     if mode == "server":
-        workload(boto3.client("lambda", endpoint_url=target, region_name="us-east-1", aws_access_key_id="k",
-                              aws_secret_access_key="s"))
+        workload(*(boto3.client(name, endpoint_url=target, region_name="us-east-1", aws_access_key_id="k",
+                                aws_secret_access_key="s") for name in ("lambda", "dynamodb")))
     else:
         from emulator import emulate
         with emulate(state_dir=target, housekeeping_interval=None):
-            workload(boto3.client("lambda", region_name="us-east-1"))
+            workload(boto3.client("lambda", region_name="us-east-1"), boto3.client("dynamodb", region_name="us-east-1"))
             os.kill(os.getpid(), signal.SIGKILL)
 ''')
 
@@ -78,8 +85,11 @@ def test_policy_tags_and_concurrency_survive_kill_9(kind, tmp_path):
         assert [(s["Sid"], s["Principal"], s["Condition"]) for s in json.loads(policy["Policy"])["Statement"]] == [
             ("s3", {"Service": "s3.amazonaws.com"}, {"ArnLike": {"AWS:SourceArn": "arn:aws:s3:::photos"}})]
         assert lam.get_function_concurrency(FunctionName="echo")["ReservedConcurrentExecutions"] == 3
+        mapping = lam.list_event_source_mappings(FunctionName="echo")["EventSourceMappings"][0]["EventSourceMappingArn"]
+        assert lam.list_tags(Resource=mapping)["Tags"] == {"team": "data", "stage": "prod"}
     with running(kind, state) as door:  # and from the snapshot the clean stop wrote
         lam = door.client("lambda")
         assert lam.list_tags(Resource=function["Configuration"]["FunctionArn"])["Tags"] == {"team": "data", "stage": "prod"}
         assert lam.get_policy(FunctionName="echo")["RevisionId"] == revision_id
         assert lam.get_function_concurrency(FunctionName="echo")["ReservedConcurrentExecutions"] == 3
+        assert lam.list_tags(Resource=mapping)["Tags"] == {"team": "data", "stage": "prod"}

@@ -7,7 +7,8 @@ UntagResource, ListTags on a function's ARN) and concurrency.py (Put/Get/DeleteF
 operation on a function (versions, aliases, function URLs, provisioned concurrency, code signing, ...: the list is
 botocore's Lambda model, read here) answers ResourceNotFoundException when the function does not exist and
 HTTP 501 NotImplemented "Eddy does not emulate Lambda's <Operation>" when it does (docs/guides/functions-and-layers.md).
-Tags of an event source mapping are 501 too; tags of other resources (code signing configs, ...) stay moto's.
+Tags of event source mappings are Eddy's too (tags.py); those of other resources (code signing configs, ...)
+stay moto's.
 """
 
 from __future__ import annotations
@@ -51,6 +52,8 @@ def _routes() -> list[tuple[str, re.Pattern[str], dict[str, str], str]]:
 
 def _route(request: Request) -> tuple[str, dict[str, str]] | None:
     parts = urlsplit(request.url)
+    if "/functions/" not in parts.path and "/tags/" not in parts.path:  # S3, SQS, ...: not a regex each
+        return None
     query = parse_qs(parts.query)
     for method, pattern, fixed, operation in _routes():
         match = pattern.match(parts.path)
@@ -97,9 +100,7 @@ def handle(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Res
         if operation in TAGS:
             arn = path["Resource"]
             validation.validate("lambda", "ListTags", {"Resource": arn})
-            if not FUNCTION_ARN.match(arn):
-                if ":event-source-mapping:" in arn:
-                    raise NotEmulated("Lambda", f"{operation} on event source mappings")
+            if not FUNCTION_ARN.match(arn) and ":event-source-mapping:" not in arn:
                 return None  # code signing configs, capacity providers, ...: moto's
             if operation == "TagResource":
                 return tags.tag_resource(emulator, arn, _body(request))

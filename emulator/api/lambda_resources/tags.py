@@ -1,4 +1,5 @@
-"""A function's tags: TagResource, UntagResource, ListTags (and CreateFunction's Tags).
+"""The tags of a function or an event source mapping: TagResource, UntagResource, ListTags (CreateFunction's and
+CreateEventSourceMapping's Tags are taken where those are made).
 
     POST   /2017-03-31/tags/{arn}                 TagResource (204; merges)
     DELETE /2017-03-31/tags/{arn}?tagKeys=...     UntagResource (204; keys it does not have are ignored)
@@ -11,7 +12,7 @@ AWS's words (LocalStack's AWS-recorded snapshots, test_lambda_api.snapshot.json,
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from typing import Any, Callable
 
 from emulator.api import validation
 from emulator.api.lambda_api import json_response
@@ -21,10 +22,18 @@ from emulator.functions.registry import FUNCTION_ARN, Function, checked_tags
 from emulator.messages import Response
 
 
-def function_of(emulator: Emulator, arn: str) -> Function:
-    """The function a tagging request's ARN names (checked against the model's pattern first)."""
+def tagged(emulator: Emulator, arn: str) -> tuple[Any, Callable[[], None]]:
+    """The function or event source mapping a tagging request's ARN names (checked against the model's pattern
+    first), and what makes a change of its tags durable."""
+    if ":event-source-mapping:" in arn:
+        with emulator.lock:
+            mapping = emulator.triggers.mappings.get(arn.rsplit(":", 1)[1])
+        if mapping is None or mapping.arn != arn:
+            raise FunctionNotFoundException(f"Event source mapping not found: {arn}")
+        return mapping, lambda: emulator.persistence.mapping_saved(
+            mapping, emulator.triggers.start_positions.get(mapping.uuid, 0))
     match = FUNCTION_ARN.match(arn)
-    if match and match.group(4):
+    if match.group(4):
         raise InvalidParameterValueException("Tags on function aliases and versions are not supported. "
                                              "Please specify a function ARN.")
     region, account_id, name = match.group(1), match.group(2), match.group(3)
@@ -32,17 +41,17 @@ def function_of(emulator: Emulator, arn: str) -> Function:
         function = emulator.functions.functions.get(f"arn:aws:lambda:{region}:{account_id}:function:{name}")
     if function is None:
         raise FunctionNotFoundException(f"Function not found: {arn}")
-    return function
+    return function, lambda: emulator.functions.recorded(function)
 
 
 def tag_resource(emulator: Emulator, arn: str, params: dict[str, Any]) -> Response:
     validation.validate("lambda", "TagResource", dict(params, Resource=arn))
-    function = function_of(emulator, arn)
+    resource, save = tagged(emulator, arn)
     if not params["Tags"]:
         raise InvalidParameterValueException("An error occurred and the request cannot be processed.")
     with emulator.lock:
-        function.tags = checked_tags(params["Tags"], function.tags)
-        emulator.functions.recorded(function)
+        resource.tags = checked_tags(params["Tags"], resource.tags)
+        save()
     return Response(204, {"x-amzn-RequestId": str(uuid.uuid4())}, b"")
 
 
@@ -50,15 +59,15 @@ def untag_resource(emulator: Emulator, arn: str, keys: list[str]) -> Response:
     if not keys:
         raise constraint_violation("tagKeys", None, "Member must not be null")
     validation.validate("lambda", "UntagResource", {"Resource": arn, "TagKeys": keys})
-    function = function_of(emulator, arn)
+    resource, save = tagged(emulator, arn)
     with emulator.lock:
-        function.tags = {key: value for key, value in function.tags.items() if key not in keys}
-        emulator.functions.recorded(function)
+        resource.tags = {key: value for key, value in resource.tags.items() if key not in keys}
+        save()
     return Response(204, {"x-amzn-RequestId": str(uuid.uuid4())}, b"")
 
 
 def list_tags(emulator: Emulator, arn: str) -> Response:
     validation.validate("lambda", "ListTags", {"Resource": arn})
-    function = function_of(emulator, arn)
+    resource, _ = tagged(emulator, arn)
     with emulator.lock:
-        return json_response({"Tags": dict(function.tags)})
+        return json_response({"Tags": dict(resource.tags)})

@@ -101,6 +101,24 @@ def test_tags_from_create_function_and_the_tagging_operations(door):
     assert error_of(lam.tag_resource, Resource=arn, Tags={"no*stars": "v"})[0] == "ValidationException"
 
 
+def test_an_event_source_mapping_has_tags_too(door):
+    dynamodb, lam = door.client("dynamodb"), door.client("lambda")
+    stream_arn = dynamodb.create_table(
+        TableName="orders", KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}], BillingMode="PAY_PER_REQUEST",
+        StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_IMAGE"})["TableDescription"]["LatestStreamArn"]
+    create_function(lam, "echo", ECHO)
+    arn = lam.create_event_source_mapping(EventSourceArn=stream_arn, FunctionName="echo", StartingPosition="LATEST",
+                                          Tags={"team": "data"})["EventSourceMappingArn"]
+    assert lam.list_tags(Resource=arn)["Tags"] == {"team": "data"}
+    lam.tag_resource(Resource=arn, Tags={"stage": "dev"})
+    lam.untag_resource(Resource=arn, TagKeys=["team"])
+    assert lam.list_tags(Resource=arn)["Tags"] == {"stage": "dev"}
+    missing = arn[:-12] + "000000000000"
+    assert error_of(lam.list_tags, Resource=missing) == (
+        "ResourceNotFoundException", f"Event source mapping not found: {missing}", 404)
+
+
 def test_reserved_concurrency_is_kept_and_zero_throttles_invoke(door):
     lam = _no_retries(door)
     create_function(lam, "echo", ECHO)
