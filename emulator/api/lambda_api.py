@@ -9,13 +9,12 @@ Eddy answers these itself, in both doors:
     PUT    /2015-03-31/functions/{name}/configuration  UpdateFunctionConfiguration
     PUT    /2015-03-31/functions/{name}/code           UpdateFunctionCode
     POST   /2015-03-31/functions/{name}/invocations    Invoke (RequestResponse, Event, DryRun)
-    POST   /2015-03-31/event-source-mappings/          CreateEventSourceMapping
-    GET    /2015-03-31/event-source-mappings/          ListEventSourceMappings
+    POST/GET       /2015-03-31/event-source-mappings/  CreateEventSourceMapping, ListEventSourceMappings
     GET/PUT/DELETE /2015-03-31/event-source-mappings/{uuid}
     GET    /2018-10-31/layers?find=LayerVersion&Arn=   GetLayerVersionByArn
-CreateFunction and UpdateFunctionConfiguration take Layers (emulator/functions/layers.py). A function's policy,
-tags, concurrency and every other operation on a function's path are api/lambda_resources/'s; the layer
-operations (PublishLayerVersion, ...) are moto's.
+CreateFunction and UpdateFunctionConfiguration take Layers (functions/layers.py). Functions have $LATEST only: a
+Qualifier naming anything else is a version that does not exist. A function's policy, tags, concurrency and every
+other operation on a function's path are api/lambda_resources/'s; layer operations (PublishLayerVersion) moto's.
 """
 
 from __future__ import annotations
@@ -99,6 +98,8 @@ def handle(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Res
         return None
     operation, path_params = route
     try:
+        if (qualifier := _query(request).get("Qualifier", "$LATEST")) != "$LATEST" and "name" in path_params:
+            raise FunctionNotFoundException(f"Function not found: {_function(emulator, path_params['name'], caller).arn}:{qualifier}")
         if operation in VALIDATED and request.body:
             validation.validate("lambda", VALIDATED[operation], _body(request), body_only=True)
         return OPERATIONS[operation](emulator, request, caller, **path_params)

@@ -230,6 +230,8 @@ class FunctionRegistry:
 
     def get(self, name_or_arn: str, account_id: str, region: str) -> Function:
         match = FUNCTION_ARN.match(name_or_arn)
+        if match and match.group(4) not in (None, "$LATEST"):  # $LATEST is all a function has
+            raise FunctionNotFoundException(f"Function not found: {name_or_arn}")
         if match:
             region, account_id, name = match.group(1), match.group(2), match.group(3)
         else:

@@ -216,3 +216,14 @@ def test_operations_eddy_does_not_serve_answer_501_on_a_function_that_exists(doo
         assert error_of(call, FunctionName="echo", **params) == (
             "NotImplemented", f"Eddy does not emulate Lambda's {call.__name__.title().replace('_', '')}", 501)
         assert error_of(call, FunctionName="nope", **params)[0::2] == ("ResourceNotFoundException", 404)
+
+
+def test_a_qualifier_other_than_latest_is_a_version_that_does_not_exist(door):
+    lam = door.client("lambda")
+    create_function(lam, "echo", ECHO)
+    assert json.loads(lam.invoke(FunctionName="echo", Qualifier="$LATEST", Payload=b"{}")["Payload"].read()) == {"got": {}}
+    assert error_of(lam.invoke, FunctionName="echo", Qualifier="1", Payload=b"{}") == (
+        "ResourceNotFoundException", f"Function not found: {ARN.format('echo')}:1", 404)
+    assert error_of(lam.get_function, FunctionName="echo", Qualifier="live")[0::2] == ("ResourceNotFoundException", 404)
+    assert error_of(lam.invoke, FunctionName=ARN.format("echo") + ":live", Payload=b"{}") == (
+        "ResourceNotFoundException", f"Function not found: {ARN.format('echo')}:live", 404)
