@@ -3,7 +3,8 @@
 Eddy owns the functions (api/lambda_api.py), so every Lambda operation whose path names a function is Eddy's to
 answer, never moto's (moto does not know Eddy's functions and would answer ResourceNotFoundException for one that
 exists). Served here: permissions.py (AddPermission, RemovePermission, GetPolicy), tags.py (TagResource,
-UntagResource, ListTags on a function's ARN) and concurrency.py (Put/Get/DeleteFunctionConcurrency). Every other
+UntagResource, ListTags on a function's ARN) and concurrency.py (Put/Get/DeleteFunctionConcurrency,
+GetAccountSettings: the account's limits and what Eddy's functions use of them). Every other
 operation on a function (versions, aliases, function URLs, provisioned concurrency, code signing, ...: the list is
 botocore's Lambda model, read here) answers ResourceNotFoundException when the function does not exist and
 HTTP 501 NotImplemented "Eddy does not emulate Lambda's <Operation>" when it does (docs/guides/functions-and-layers.md).
@@ -31,6 +32,8 @@ SERVED_ELSEWHERE = frozenset({
     "Invoke", "PutFunctionEventInvokeConfig", "UpdateFunctionEventInvokeConfig", "GetFunctionEventInvokeConfig",
     "DeleteFunctionEventInvokeConfig", "ListFunctionEventInvokeConfigs"})
 TAGS = ("TagResource", "UntagResource", "ListTags")
+#: the account-wide operations answered here: they count Eddy's functions
+ACCOUNT = ("GetAccountSettings",)
 
 
 @cache
@@ -42,7 +45,7 @@ def _routes() -> list[tuple[str, re.Pattern[str], dict[str, str], str]]:
     for name in model.operation_names:
         http = model.operation_model(name).http
         path, _, query = http["requestUri"].partition("?")
-        if name in SERVED_ELSEWHERE or ("{FunctionName}" not in path and name not in TAGS):
+        if name in SERVED_ELSEWHERE or ("{FunctionName}" not in path and name not in TAGS + ACCOUNT):
             continue
         pattern = re.compile("^" + re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>[^/]+)", re.escape(path.rstrip("/"))) + "/?$")
         fixed = {key: values[0] for key, values in parse_qs(query).items()}
@@ -52,7 +55,7 @@ def _routes() -> list[tuple[str, re.Pattern[str], dict[str, str], str]]:
 
 def _route(request: Request) -> tuple[str, dict[str, str]] | None:
     parts = urlsplit(request.url)
-    if "/functions/" not in parts.path and "/tags/" not in parts.path:  # S3, SQS, ...: not a regex each
+    if not any(part in parts.path for part in ("/functions/", "/tags/", "/account-settings")):  # S3, SQS, ...
         return None
     query = parse_qs(parts.query)
     for method, pattern, fixed, operation in _routes():
@@ -97,6 +100,8 @@ def handle(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Res
     operation, path = route
     query = {key: values[0] for key, values in parse_qs(urlsplit(request.url).query).items()}
     try:
+        if operation == "GetAccountSettings":
+            return concurrency.account_settings(emulator, caller)
         if operation in TAGS:
             arn = path["Resource"]
             validation.validate("lambda", "ListTags", {"Resource": arn})

@@ -1,4 +1,5 @@
-"""A function's reserved concurrency: PutFunctionConcurrency, GetFunctionConcurrency, DeleteFunctionConcurrency.
+"""A function's reserved concurrency: PutFunctionConcurrency, GetFunctionConcurrency, DeleteFunctionConcurrency;
+and GetAccountSettings, the account's concurrency and code storage as Eddy's functions use them.
 
     PUT    /2017-10-31/functions/{name}/concurrency   PutFunctionConcurrency ({"ReservedConcurrentExecutions": N})
     GET    /2019-09-30/functions/{name}/concurrency   GetFunctionConcurrency ({} when none is reserved)
@@ -47,6 +48,20 @@ def put_function_concurrency(emulator: Emulator, function: Function, name: str, 
         function.reserved_concurrency = reserved
         emulator.functions.recorded(function)
     return json_response({"ReservedConcurrentExecutions": reserved})
+
+
+def account_settings(emulator: Emulator, caller: tuple[str, str]) -> Response:
+    """GetAccountSettings: Lambda's default quotas (code storage 75 GB, a package 50 MB zipped and 250 MB unzipped,
+    1,000 concurrent executions) and what this account's functions in this region use of them."""
+    with emulator.lock:
+        functions = emulator.functions.list(*caller)
+        reserved = sum(function.reserved_concurrency or 0 for function in functions)
+        code_size = sum(function.code_size for function in functions)
+    return json_response({
+        "AccountLimit": {"TotalCodeSize": 80_530_636_800, "CodeSizeUnzipped": 262_144_000, "CodeSizeZipped": 52_428_800,
+                         "ConcurrentExecutions": ACCOUNT_CONCURRENCY,
+                         "UnreservedConcurrentExecutions": ACCOUNT_CONCURRENCY - reserved},
+        "AccountUsage": {"TotalCodeSize": code_size, "FunctionCount": len(functions)}})
 
 
 def get_function_concurrency(emulator: Emulator, function: Function, name: str) -> Response:

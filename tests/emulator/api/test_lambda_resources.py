@@ -140,6 +140,12 @@ def test_reserved_concurrency_is_kept_and_zero_throttles_invoke(door):
         "UnreservedConcurrentExecution below its minimum value of [100].", 400)
     assert error_of(lam.put_function_concurrency, FunctionName=ARN.format("echo") + ":1",
                     ReservedConcurrentExecutions=1)[0] == "InvalidParameterValueException"
+    lam.put_function_concurrency(FunctionName="echo", ReservedConcurrentExecutions=25)
+    settings = lam.get_account_settings()
+    assert settings["AccountLimit"]["ConcurrentExecutions"] == 1000
+    assert settings["AccountLimit"]["UnreservedConcurrentExecutions"] == 975
+    assert settings["AccountUsage"]["FunctionCount"] == 1
+    assert settings["AccountUsage"]["TotalCodeSize"] == lam.get_function(FunctionName="echo")["Configuration"]["CodeSize"]
     assert error_of(lam.get_function_concurrency, FunctionName="nope") == (
         "ResourceNotFoundException", f"Function not found: {ARN.format('nope')}:$LATEST", 404)
 
