@@ -18,7 +18,7 @@ from emulator.api import validation
 from emulator.api.lambda_api import json_response
 from emulator.engine import Emulator
 from emulator.errors import FunctionNotFoundException, InvalidParameterValueException, constraint_violation
-from emulator.functions.registry import FUNCTION_ARN, Function, checked_tags
+from emulator.functions.registry import FUNCTION_ARN, checked_tags
 from emulator.messages import Response
 
 
