@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from emulator import recovery_report
 from emulator.moto_seam import bridge as moto_bridge
+from emulator.moto_seam import sqs as sqs_seam
 from emulator.functions.registry import Function
 from emulator.kinesis import state as kinesis_state
 from emulator.messages import Request
@@ -152,6 +153,9 @@ class Persistence(NoPersistence):
 
     def kinesis_destinations_saved(self, table: TableKey, destinations: list[dict[str, Any]]) -> None:
         self._log({"op": "kinesis_destinations", "table": list(table), "destinations": destinations})
+
+    def queue_messages_changed(self, change: dict[str, Any]) -> None:
+        self._log({"op": "sqs_messages", **change})
 
     def service_request(self, fields: dict[str, Any], body: bytes) -> None:
         if not self._replaying:  # its replay costs what ten DynamoDB commits' do: a snapshot comes sooner
@@ -295,6 +299,8 @@ class Persistence(NoPersistence):
             emulator.kinesis.restore(tuple(entry["table"]), entry["destinations"])
         elif op == "request":
             emulator.services.replay(entry, self.services.body_of(entry))
+        elif op == "sqs_messages":
+            sqs_seam.apply_change(entry)
         else:
             raise CorruptStateError(f"{self.wal.directory}: unknown log entry {op!r}")
 
