@@ -119,7 +119,7 @@ def _base64(content: Any) -> str:
 #: an item's image as its last write left it, kept on moto's Item: the next change's old image (built once, held once
 #: by the stream). Dropped whenever moto stores the item, which UpdateItem changes in place, and set when the operation
 #: ends. An attribute, never read through item.__dict__, which would give each item a dict for the collector to walk.
-_IMAGE = moto_speedups.IMAGE
+_IMAGE = moto_speedups.dynamodb.IMAGE
 
 
 def image_of(item: Item | None) -> Image | None:

@@ -35,6 +35,8 @@ from moto.core.utils import camelcase_to_underscores
 from moto.sqs import models as sqs_models
 from moto.sqs.models import Message, Queue, sqs_backends
 
+from emulator.moto_seam.speedups import sqs as sqs_speedups
+
 QUEUE_ARN = re.compile(r"^arn:aws[a-z-]*:sqs:(?P<region>[a-z0-9-]+):(?P<account>\d{12}):(?P<name>[A-Za-z0-9_.-]+)$")
 
 _now: Callable[[], float] | None = None
@@ -87,22 +89,19 @@ def _install() -> None:
     if _installed:
         return
     _installed = True
-    add_message, delete_message, change_visibility = Queue.add_message, Queue.delete_message, Message.change_visibility
+    add_message, change_visibility = Queue.add_message, Message.change_visibility
 
     def added(self: Queue, message: Message) -> None:
         add_message(self, message)
         _notify()
 
-    def deleted(self: Queue, receipt_handle: str) -> None:
-        with self._messages_lock:  # moto rebuilds the list: not while a poller walks or appends to it
-            delete_message(self, receipt_handle)
+    # (Queue.delete_message holds the queue's lock while it takes a message out: speedups/sqs.py)
 
     def visibility_changed(self: Message, visibility_timeout: int) -> None:
         change_visibility(self, visibility_timeout)
         _notify()
 
     Queue.add_message = added
-    Queue.delete_message = deleted
     Message.change_visibility = visibility_changed
     Queue.attributes = property(QueueAttributes)
 
@@ -266,6 +265,7 @@ def _mark_received(queue: Queue, message: Message, milliseconds: float, timeout_
     # opaque and unique per receive, as SQS's are: this receive's random token, the message and its receive count
     message.receipt_handle = base64.urlsafe_b64encode(
         f"{token}:{message.id}:{message.approximate_receive_count}".encode()).decode()
+    sqs_speedups.remember(message)
     queue.pending_messages.add(message)
 
 
