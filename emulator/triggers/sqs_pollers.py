@@ -98,7 +98,7 @@ class QueuePoller(threading.Thread):
             kept = [i for i, record in enumerate(records) if matches(mapping.filters, sqs_events.filter_view(record))]
             if len(kept) < len(batch):
                 dropped = set(range(len(batch))) - set(kept)
-                self._delete([batch[i] for i in sorted(dropped)])
+                self._delete_received([batch[i] for i in sorted(dropped)])
                 runner.figures.records_filtered += len(dropped)
             batch, records = [batch[i] for i in kept], [records[i] for i in kept]
             if not batch:
@@ -118,9 +118,9 @@ class QueuePoller(threading.Thread):
                                              float(sqs_seam.visibility_timeout(self.queue)), function_error=not result.ok)
             elif report is not None:
                 report.invocation_succeeded()
-        self._delete([m for m in batch if m.message_id not in failed])
+        self._delete_received([m for m in batch if m.message_id not in failed])
 
-    def _delete(self, messages: list[sqs_seam.ReceivedMessage]) -> None:
+    def _delete_received(self, messages: list[sqs_seam.ReceivedMessage]) -> None:
         """Delete messages from the queue and log it, under the lock (the log keeps the order things happened in)."""
         emulator = self.runner.emulator
         with emulator.lock:
