@@ -1,6 +1,6 @@
 """Durable moto services: restart time with 1 million stream records, 10,000 S3 objects and 100,000 SQS messages
 after a clean stop (a snapshot), and after kill -9 with 10,000 S3 puts and 1,000 SQS sends to replay from the log
-(moto's own SendMessage is O(messages in the queue): see FILL); and PutItem throughput with the services'
+(the queue filled with SendMessageBatch, as a user fills it); and PutItem throughput with the services'
 journal against another tree (today's main), in alternation, each in a fresh process, counted per CPU second
 of the process (on a shared machine, wall time measures the other processes as much as this one).
 
@@ -40,20 +40,9 @@ with emulate(state_dir=state, housekeeping_interval=None):
     for i in range(objects):
         s3.put_object(Bucket="objects", Key="o/%06d" % i, Body=b"x" * (100 + i % 2000))
     queue = sqs.create_queue(QueueName="messages")["QueueUrl"]
-    if clean:
-        # moto's SendMessage costs O(messages in the queue) (it computes every queue attribute, each message's
-        # visibility by the clock): 100,000 sends take hours in moto itself. A clean stop snapshots whatever the
-        # queue holds, so the messages are put into moto's queue directly, as moto's send_message puts them.
-        from moto.sqs.models import Message, sqs_backends
-        held = sqs_backends["123456789012"]["us-east-1"].queues["messages"]
-        for n in range(messages):
-            message = Message("m-%08d" % n, "message %d" % n)
-            message.mark_sent()
-            held._messages.append(message)
-    else:
-        for start in range(0, messages, 10):
-            sqs.send_message_batch(QueueUrl=queue, Entries=[{{"Id": str(n), "MessageBody": "message %d" % (start + n)}}
-                                                            for n in range(min(10, messages - start))])
+    for start in range(0, messages, 10):  # as a user fills a queue (SendMessage is O(1) in Eddy: bench/sqs_send.py)
+        sqs.send_message_batch(QueueUrl=queue, Entries=[{{"Id": str(n), "MessageBody": "message %d" % (start + n)}}
+                                                        for n in range(min(10, messages - start))])
     print("  wrote %d objects and %d messages in %.0f s" % (objects, messages, time.perf_counter() - started), flush=True)
     if not clean:
         os._exit(0)  # as kill -9 would: no final snapshot, the log holds the services' requests

@@ -87,9 +87,10 @@ class emulate(ContextDecorator):
             raise
         moto_bridge.activate(emulator.capture, functools.partial(router.route, emulator), router.claims,
                              kinesis_observer=emulator.kinesis_observer, journal=emulator.services)
+        self.emulator = emulator  # before start(): recovered mappings' pollers may start a worker at once
         emulator.invoker.before_worker_start = self._start_loopback_server
         emulator.start()
-        self.emulator, _active = emulator, self
+        _active = self
         return emulator
 
     def _start_loopback_server(self) -> None:
@@ -104,6 +105,8 @@ class emulate(ContextDecorator):
     def __exit__(self, *exc_info: Any) -> None:
         global _active
         if self._server is not None:
+            # the batches in flight finish first: their functions' calls reach this emulator through that server
+            self.emulator.triggers.close()
             self._server.stop()
             self._server = None
         self.emulator.close()

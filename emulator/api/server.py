@@ -124,6 +124,8 @@ class Server:
         return self
 
     def stop(self) -> None:
+        if self.standalone:  # the batches in flight finish first: their functions' calls come through this server
+            self.emulator.triggers.close()
         self._server.shutdown()
         self._thread.join(timeout=10)
         self._server.server_close()

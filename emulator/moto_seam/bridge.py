@@ -20,7 +20,7 @@ so that a moto upgrade that moves them fails loudly:
     table's changes (moto's Kinesis is the store; its API is served by moto in both doors).
   - moto's `Item.__init__`, `Table.put_item` (without a condition), `Table.query` and DynamoType's `cast_value`,
     `__hash__` and `__eq__` are replaced by equivalent, faster ones while an emulator is active
-    (speedups.py); UpdateItem and BatchWriteItem made all or nothing (fixes.py, actions.py).
+    (speedups/); UpdateItem and BatchWriteItem made all or nothing (fixes.py, actions.py).
   - moto's Kinesis `Stream.put_record`, `split_shard` and `merge_shards` are replaced (kinesis.py, with the reading side):
     moto puts records on closed shards, copies a parent's records into its children and numbers each shard
     from 1; Eddy's keep records where they were put, route only to open shards and number a stream's records
@@ -119,7 +119,7 @@ def _base64(content: Any) -> str:
 #: an item's image as its last write left it, kept on moto's Item: the next change's old image (built once, held once
 #: by the stream). Dropped whenever moto stores the item, which UpdateItem changes in place, and set when the operation
 #: ends. An attribute, never read through item.__dict__, which would give each item a dict for the collector to walk.
-_IMAGE = moto_speedups.IMAGE
+_IMAGE = moto_speedups.dynamodb.IMAGE
 
 
 def image_of(item: Item | None) -> Image | None:

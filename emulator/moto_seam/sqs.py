@@ -35,6 +35,8 @@ from moto.core.utils import camelcase_to_underscores
 from moto.sqs import models as sqs_models
 from moto.sqs.models import Message, Queue, sqs_backends
 
+from emulator.moto_seam.speedups import sqs as sqs_speedups
+
 QUEUE_ARN = re.compile(r"^arn:aws[a-z-]*:sqs:(?P<region>[a-z0-9-]+):(?P<account>\d{12}):(?P<name>[A-Za-z0-9_.-]+)$")
 
 _now: Callable[[], float] | None = None
@@ -87,22 +89,19 @@ def _install() -> None:
     if _installed:
         return
     _installed = True
-    add_message, delete_message, change_visibility = Queue.add_message, Queue.delete_message, Message.change_visibility
+    add_message, change_visibility = Queue.add_message, Message.change_visibility
 
     def added(self: Queue, message: Message) -> None:
         add_message(self, message)
         _notify()
 
-    def deleted(self: Queue, receipt_handle: str) -> None:
-        with self._messages_lock:  # moto rebuilds the list: not while a poller walks or appends to it
-            delete_message(self, receipt_handle)
+    # (Queue.delete_message holds the queue's lock while it takes a message out: speedups/sqs.py)
 
     def visibility_changed(self: Message, visibility_timeout: int) -> None:
         change_visibility(self, visibility_timeout)
         _notify()
 
     Queue.add_message = added
-    Queue.delete_message = deleted
     Message.change_visibility = visibility_changed
     Queue.attributes = property(QueueAttributes)
 
@@ -206,8 +205,11 @@ def next_change(queue: Queue, now: float) -> float | None:
     return min(moments) / 1000.0 if moments else None
 
 
-def receive(queue: Queue, limit: int, now: float, max_bytes: int) -> list[ReceivedMessage]:
-    """Receive up to `limit` messages (and at most `max_bytes` of bodies) as ReceiveMessage would, on `now`."""
+def receive(queue: Queue, limit: int, now: float, max_bytes: int) -> tuple[list[ReceivedMessage], dict[str, Any] | None]:
+    """Receive up to `limit` messages (and at most `max_bytes` of bodies) as ReceiveMessage would, on `now`.
+
+    Also answers what the receive changed in the queue (a `change` for `apply_change`: persistence logs it, so a
+    restart keeps receive counts, visibility and dead-letter moves), or None when it changed nothing."""
     milliseconds = now * 1000.0
     timeout_ms = int(queue.visibility_timeout) * 1000
     policy = queue.redrive_policy if queue.dead_letter_queue is not None else None
@@ -246,7 +248,11 @@ def receive(queue: Queue, limit: int, now: float, max_bytes: int) -> list[Receiv
                 queue.pending_messages.discard(message)
     for message in to_dead_letter_queue:  # outside this queue's lock: the DLQ takes its own
         queue.dead_letter_queue.add_message(message)
-    return received
+    if not received and not to_dead_letter_queue:
+        return received, None
+    return received, {"queue": queue.queue_arn, "at": milliseconds, "visibility_ms": timeout_ms, "token": token,
+                      "received": [m.message_id for m in received],
+                      "dead_lettered": [m.id for m in to_dead_letter_queue]}
 
 
 def _mark_received(queue: Queue, message: Message, milliseconds: float, timeout_ms: int, token: str) -> None:
@@ -259,6 +265,7 @@ def _mark_received(queue: Queue, message: Message, milliseconds: float, timeout_
     # opaque and unique per receive, as SQS's are: this receive's random token, the message and its receive count
     message.receipt_handle = base64.urlsafe_b64encode(
         f"{token}:{message.id}:{message.approximate_receive_count}".encode()).decode()
+    sqs_speedups.remember(message)
     queue.pending_messages.add(message)
 
 
@@ -279,18 +286,56 @@ def _received(message: Message, body_size: int) -> ReceivedMessage:
                            message)
 
 
-def delete(queue: Queue, messages: list[ReceivedMessage]) -> None:
-    """Delete received messages (a batch that succeeded, or messages a filter did not match)."""
+def delete(queue: Queue, messages: list[ReceivedMessage]) -> dict[str, Any] | None:
+    """Delete received messages (a batch that succeeded, or messages a filter did not match); answers the
+    change (for `apply_change`), or None when there was nothing to delete."""
     if not messages:
-        return
+        return None
+    _delete_messages(queue, [m.message for m in messages])
+    return {"queue": queue.queue_arn, "deleted": [m.message_id for m in messages]}
+
+
+def _delete_messages(queue: Queue, messages: list[Message]) -> None:
     with queue._messages_lock:
         if len(messages) <= 64:  # a batch sits near the head of the queue: remove() finds each quickly
-            for received in messages:
+            for message in messages:
                 with contextlib.suppress(ValueError):  # already deleted through the API
-                    queue._messages.remove(received.message)
+                    queue._messages.remove(message)
         else:
-            gone = {id(m.message) for m in messages}
+            gone = {id(m) for m in messages}
             queue._messages = [m for m in queue._messages if id(m) not in gone]
-        for received in messages:
-            queue.pending_messages.discard(received.message)
-            queue.deleted_messages.update(received.message.all_receipt_handles)
+        for message in messages:
+            queue.pending_messages.discard(message)
+            queue.deleted_messages.update(message.all_receipt_handles)
+
+
+def apply_change(change: dict[str, Any]) -> None:
+    """Do again what a poller's receive or delete did (`change` as `receive` / `delete` answered it): recovery
+    replays it in its place among the requests the services' journal replays, so the queue comes back with the
+    same receive counts, first receive times, receipt handles, visibility and dead-letter moves."""
+    queue = find_queue(change["queue"])
+    if queue is None:
+        return  # a change is logged while its queue exists, in order, so this is only defensive
+    wanted = set(change.get("received", ())) | set(change.get("dead_lettered", ())) | set(change.get("deleted", ()))
+    found: dict[str, Message] = {}
+    with queue._messages_lock:
+        for message in queue._messages:
+            if message.id in wanted:
+                found[message.id] = message
+                if len(found) == len(wanted):
+                    break
+    if "deleted" in change:
+        _delete_messages(queue, [found[i] for i in change["deleted"] if i in found])
+        return
+    moved = [found[i] for i in change["dead_lettered"] if i in found]
+    with queue._messages_lock:
+        for message_id in change["received"]:
+            if message_id in found:
+                _mark_received(queue, found[message_id], change["at"], change["visibility_ms"], change["token"])
+        if moved:
+            gone = {id(m) for m in moved}
+            queue._messages = [m for m in queue._messages if id(m) not in gone]
+            for message in moved:
+                queue.pending_messages.discard(message)
+    for message in moved:
+        queue.dead_letter_queue.add_message(message)

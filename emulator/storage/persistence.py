@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from emulator import recovery_report
 from emulator.moto_seam import bridge as moto_bridge
 from emulator.moto_seam.cloudwatch_logs import put_events
+from emulator.moto_seam import sqs as sqs_seam
 from emulator.functions.registry import Function
 from emulator.kinesis import state as kinesis_state
 from emulator.messages import Request
@@ -153,6 +154,9 @@ class Persistence(NoPersistence):
 
     def kinesis_destinations_saved(self, table: TableKey, destinations: list[dict[str, Any]]) -> None:
         self._log({"op": "kinesis_destinations", "table": list(table), "destinations": destinations})
+
+    def queue_messages_changed(self, change: dict[str, Any]) -> None:
+        self._log({"op": "sqs_messages", **change})
 
     def service_request(self, fields: dict[str, Any], body: bytes) -> None:
         if not self._replaying:  # its replay costs what ten DynamoDB commits' do: a snapshot comes sooner
@@ -303,6 +307,8 @@ class Persistence(NoPersistence):
             emulator.services.replay(entry, self.services.body_of(entry))
         elif op == "function_logs":
             put_events(entry["account"], entry["region"], entry["group"], entry["stream"], entry["events"])
+        elif op == "sqs_messages":
+            sqs_seam.apply_change(entry)
         else:
             raise CorruptStateError(f"{self.wal.directory}: unknown log entry {op!r}")
 

@@ -56,6 +56,9 @@ class NoPersistence(StreamObserver):
     def kinesis_destinations_saved(self, table: TableKey, destinations: list[dict[str, Any]]) -> None:
         """A table's Kinesis streaming destinations changed."""
 
+    def queue_messages_changed(self, change: dict[str, Any]) -> None:
+        """A queue mapping's poller received, dead-lettered or deleted messages (moto_seam/sqs.py's change)."""
+
     def service_request(self, fields: dict[str, Any], body: bytes) -> None:
         """moto accepted a request that may have changed one of its services (service_journal.py)."""
 

@@ -7,7 +7,10 @@ clock, 6 MB), receives it (moto_seam/sqs.py: invisible for the queue's Visibilit
 the RedrivePolicy's dead-letter queue), drops the messages FilterCriteria do not match (deleted, as Lambda does),
 invokes the function and deletes what succeeded. What failed is left alone: it becomes visible again when its
 visibility timeout runs out, is received again (ApproximateReceiveCount grows), and after maxReceiveCount receives
-SQS moves it to the dead-letter queue. Nothing to checkpoint: the queue itself holds the position.
+SQS moves it to the dead-letter queue. Nothing to checkpoint: the queue itself holds the position, and each receive
+and delete a poller makes is logged (persistence.queue_messages_changed) in order with the services' requests, so a
+restart, even a kill -9, brings back the queue as the pollers left it: only a batch in flight at a kill comes back,
+once its visibility timeout runs out (at least once, as on AWS), with its receive counts.
 """
 
 from __future__ import annotations
@@ -76,7 +79,9 @@ class QueuePoller(threading.Thread):
                     if available and available < mapping.batch_size and now < runner.window_opened + window:
                         activity.wait(min(runner.window_opened + window - now, LONGEST_WAIT))
                         continue
-                batch = sqs_seam.receive(queue, mapping.batch_size, now, MAX_PAYLOAD_BYTES)
+                batch, change = sqs_seam.receive(queue, mapping.batch_size, now, MAX_PAYLOAD_BYTES)
+                if change is not None:  # logged under the lock, in order with the services' requests
+                    runner.emulator.persistence.queue_messages_changed(change)
                 if batch:
                     runner.window_opened = None
                     self.busy = True
@@ -93,7 +98,7 @@ class QueuePoller(threading.Thread):
             kept = [i for i, record in enumerate(records) if matches(mapping.filters, sqs_events.filter_view(record))]
             if len(kept) < len(batch):
                 dropped = set(range(len(batch))) - set(kept)
-                sqs_seam.delete(self.queue, [batch[i] for i in sorted(dropped)])
+                self._delete_received([batch[i] for i in sorted(dropped)])
                 runner.figures.records_filtered += len(dropped)
             batch, records = [batch[i] for i in kept], [records[i] for i in kept]
             if not batch:
@@ -113,7 +118,15 @@ class QueuePoller(threading.Thread):
                                              float(sqs_seam.visibility_timeout(self.queue)), function_error=not result.ok)
             elif report is not None:
                 report.invocation_succeeded()
-        sqs_seam.delete(self.queue, [m for m in batch if m.message_id not in failed])
+        self._delete_received([m for m in batch if m.message_id not in failed])
+
+    def _delete_received(self, messages: list[sqs_seam.ReceivedMessage]) -> None:
+        """Delete messages from the queue and log it, under the lock (the log keeps the order things happened in)."""
+        emulator = self.runner.emulator
+        with emulator.lock:
+            change = sqs_seam.delete(self.queue, messages)
+            if change is not None:
+                emulator.persistence.queue_messages_changed(change)
 
 
 class QueueRunner:

@@ -7,7 +7,7 @@ from moto.dynamodb.exceptions import ItemSizeTooLarge
 from moto.dynamodb.models.dynamo_type import DynamoType, Item
 from moto.dynamodb.models.table import Table
 
-from emulator.moto_seam import speedups as moto_speedups
+from emulator.moto_seam.speedups import dynamodb as moto_speedups
 
 
 def _built(init, attrs):

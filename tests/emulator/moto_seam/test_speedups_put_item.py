@@ -20,7 +20,8 @@ from moto.dynamodb.limits import HASH_KEY_MAX_LENGTH, RANGE_KEY_MAX_LENGTH
 from moto.dynamodb.models.dynamo_type import DynamoType, Item
 from moto.dynamodb.models.table import Table
 
-from emulator.moto_seam import bridge as moto_bridge, speedups as moto_speedups
+from emulator.moto_seam import bridge as moto_bridge
+from emulator.moto_seam.speedups import dynamodb as moto_speedups
 from emulator.api import validation
 from emulator.errors import AWSError
 

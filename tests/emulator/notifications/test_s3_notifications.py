@@ -114,3 +114,53 @@ def test_s3_refuses_missing_destinations_and_overlapping_configurations(door):
         {"QueueArn": arn, "Events": ["s3:ObjectCreated:*"], "Filter": key_filter(prefix="raw/")},
         {"QueueArn": arn, "Events": ["s3:ObjectCreated:*"], "Filter": key_filter(prefix="thumbnails/")}])
     assert len(s3.get_bucket_notification_configuration(Bucket="photos")["QueueConfigurations"]) == 2
+
+
+NODE_FORWARDER = """
+const { SQSClient, SendMessageCommand } = require('@aws-sdk/client-sqs');
+const sqs = new SQSClient({ useQueueUrlAsEndpoint: false });
+exports.handler = async (event) => {
+  await sqs.send(new SendMessageCommand({ QueueUrl: process.env.QUEUE_URL, MessageBody: JSON.stringify(event) }));
+};
+"""
+EMPTY_ETAG = hashlib.md5(b"").hexdigest()  # a delete marker's, as AWS's recorded DeleteMarkerCreated records show
+
+
+@pytest.mark.parametrize("runtime", ["python", "node"])
+def test_a_versioned_buckets_deletes_are_delete_marker_created_or_delete_with_their_version(door, runtime):
+    s3, sqs, lam = door.client("s3"), door.client("sqs"), door.client("lambda")
+    s3.create_bucket(Bucket="ledger")
+    s3.put_bucket_versioning(Bucket="ledger", VersioningConfiguration={"Status": "Enabled"})
+    inbox, _ = queue(sqs, "inbox")  # what the function forwards
+    direct, direct_arn = queue(sqs, "removals")  # a queue destination
+    function_arn = create_zip_function(lam, "forwarder", runtime, FORWARDER if runtime == "python" else NODE_FORWARDER,
+                                       Environment={"Variables": {"QUEUE_URL": inbox}})["FunctionArn"]
+    notify(s3, "ledger",
+           LambdaFunctionConfigurations=[{"Id": "to-function", "LambdaFunctionArn": function_arn,
+                                          "Events": ["s3:ObjectRemoved:*"], "Filter": key_filter(prefix="fn/")}],
+           QueueConfigurations=[{"Id": "markers", "QueueArn": direct_arn,
+                                 "Events": ["s3:ObjectRemoved:DeleteMarkerCreated"], "Filter": key_filter(prefix="q/")}])
+    assert wait_for_messages(sqs, direct, 1)[0]["Event"] == "s3:TestEvent"
+    first = s3.put_object(Bucket="ledger", Key="fn/a.txt", Body=b"one")["VersionId"]
+    for key in ("q/b.txt", "q/c.txt"):
+        s3.put_object(Bucket="ledger", Key=key, Body=b"two")
+
+    marker = s3.delete_object(Bucket="ledger", Key="fn/a.txt")
+    assert marker["DeleteMarker"] is True
+    [made] = wait_for_messages(sqs, inbox, 1)
+    s3.delete_object(Bucket="ledger", Key="fn/a.txt", VersionId=first)  # a version, permanently
+    [gone] = wait_for_messages(sqs, inbox, 1)
+    [made_record], [gone_record] = made["Records"], gone["Records"]
+    assert (made_record["eventName"], gone_record["eventName"]) == ("ObjectRemoved:DeleteMarkerCreated",
+                                                                    "ObjectRemoved:Delete")
+    assert made_record["s3"]["configurationId"] == "to-function"
+    assert made_record["s3"]["object"] == {"key": "fn/a.txt", "eTag": EMPTY_ETAG, "versionId": marker["VersionId"],
+                                           "sequencer": made_record["s3"]["object"]["sequencer"]}
+    assert gone_record["s3"]["object"] == {"key": "fn/a.txt", "versionId": first,
+                                           "sequencer": gone_record["s3"]["object"]["sequencer"]}
+
+    batch = s3.delete_objects(Bucket="ledger", Delete={"Objects": [{"Key": "q/b.txt"}, {"Key": "q/c.txt"}]})
+    markers = {deleted["Key"]: deleted["DeleteMarkerVersionId"] for deleted in batch["Deleted"]}
+    records = [record for message in wait_for_messages(sqs, direct, 2) for record in message["Records"]]
+    assert sorted((r["eventName"], r["s3"]["object"]["key"], r["s3"]["object"]["versionId"]) for r in records) == [
+        ("ObjectRemoved:DeleteMarkerCreated", key, version) for key, version in sorted(markers.items())]

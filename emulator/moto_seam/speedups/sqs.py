@@ -1,0 +1,105 @@
+"""moto's SQS Queue methods that cost O(messages in the queue) per call, replaced by ones with the same answers.
+
+- `Queue.delete_message` (DeleteMessage, DeleteMessageBatch per entry, and a queue mapping's deletes): moto walks
+  every message of the queue twice, building each message's list of receipt handles, to find the one message
+  that ever had the handle. Here each receipt handle a receive hands out is remembered (`remember`, called by
+  moto's Message.mark_received as wrapped here and by moto_seam/sqs.py's receive), so the message is found at
+  once and taken out of the queue's list by identity (list.remove: a pointer comparison per message, in C).
+  A handle not remembered (one from before a restart, or never handed out) takes moto's own method: the same
+  answer, ReceiptHandleIsInvalid included. Already-deleted handles are accepted first, as moto does. The queue's
+  lock is held, so a queue mapping's poller never walks a list being rebuilt.
+- `Queue.messages` (every visible, undelayed message: moto builds the whole list on each ReceiveMessage, which
+  then takes the first few): a view that yields them in the queue's order as it is walked, so a receive reads only
+  as far as its batch; `len()` and truth (ApproximateNumberOfMessages, a long poll's wait) count as moto's list
+  does. The clock is read once per walk rather than once per message: the same messages on the emulator's
+  virtual clock, and on a real one the difference is the microseconds a walk takes.
+SendMessage itself is O(1) once moto_seam/sqs.py reads Queue.attributes lazily (a FIFO queue with deduplication
+still compares each message's deduplication id, in moto's add_message: O(queue), as on moto).
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Iterator
+from typing import Any
+
+from moto.sqs import models as sqs_models
+from moto.sqs.models import Message, Queue
+
+original_delete_message = Queue.delete_message
+original_messages: property = Queue.__dict__["messages"]
+original_mark_received = Message.mark_received
+
+#: receipt handle -> the message it was handed out for (weakly: a deleted message is not kept alive by it)
+_handles: weakref.WeakValueDictionary[str, Message] = weakref.WeakValueDictionary()
+
+
+def remember(message: Message) -> None:
+    """`message` was just received: its new receipt handle finds it."""
+    handle = message.receipt_handle
+    if handle is not None:
+        _handles[handle] = message
+
+
+def _mark_received(self: Message, visibility_timeout: int | None = None) -> None:
+    original_mark_received(self, visibility_timeout)
+    remember(self)
+
+
+def _delete_message(self: Queue, receipt_handle: str) -> None:
+    with self._messages_lock:
+        if receipt_handle in self.deleted_messages:
+            return  # already deleted: accepted again, as moto (and SQS) accept it
+        message = _handles.get(receipt_handle)
+        if message is not None:
+            try:
+                self._messages.remove(message)
+            except ValueError:  # not (or no longer) in this queue: moto decides
+                message = None
+        if message is None:
+            return original_delete_message(self, receipt_handle)
+        self.pending_messages.discard(message)
+        self.deleted_messages.update(message.all_receipt_handles)
+        return None
+
+
+class VisibleMessages:
+    """moto's Queue.messages, read as it is walked."""
+
+    __slots__ = ("_queue",)
+
+    def __init__(self, queue: Queue) -> None:
+        self._queue = queue
+
+    def __iter__(self) -> Iterator[Message]:
+        now = sqs_models.unix_time_millis()
+        for message in self._queue._messages:
+            if now > message.visible_at and not now < message.delayed_until:
+                yield message
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def __bool__(self) -> bool:
+        return next(iter(self), None) is not None
+
+    def __eq__(self, other: object) -> bool:
+        return list(self) == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _messages(self: Queue) -> Any:
+    return VisibleMessages(self)
+
+
+def install() -> None:
+    Queue.delete_message = _delete_message  # type: ignore[method-assign]
+    Queue.messages = property(_messages)  # type: ignore[assignment]
+    Message.mark_received = _mark_received  # type: ignore[method-assign]
+
+
+def uninstall() -> None:
+    Queue.delete_message = original_delete_message  # type: ignore[method-assign]
+    Queue.messages = original_messages  # type: ignore[assignment]
+    Message.mark_received = original_mark_received  # type: ignore[method-assign]
