@@ -27,8 +27,10 @@ def follow(streams: Any, stream_arn: str, *, from_start: bool, poll_seconds: flo
     """Every record of the stream from now (or from the trim horizon), parents before children, until `stop()`.
 
     A shard's iterator that expired while nothing was read (15 minutes on the emulator's clock, e.g. after
-    `POST /_eddy/clock {"advance": 1000}`) is replaced by one after the last sequence number this reader yielded
-    from that shard (or, if none, one of the kind it began with), so nothing is skipped and nothing repeated.
+    `POST /_eddy/clock {"advance": 1000}`) is replaced by one after the last sequence number this reader has seen
+    in that shard, so nothing is skipped and nothing repeated. Beginning "from now" (LATEST) therefore reads the
+    shard's retained records once without yielding them, as any Streams client can learn where it stands: the
+    reader knows its position from the start (and a shard that was empty is resumed from its trim horizon).
     """
     shards = ShardPositions(streams, stream_arn)
     first_look = True
@@ -44,7 +46,7 @@ def follow(streams: Any, stream_arn: str, *, from_start: bool, poll_seconds: flo
                 if first_look and not from_start and closed:
                     shards.finished.add(shard_id)
                     continue
-                shards.begin(shard_id, "TRIM_HORIZON" if from_start or not first_look else "LATEST")
+                shards.begin(shard_id, from_now=first_look and not from_start)
             yield from shards.read(shard_id)
         first_look = False
         time.sleep(poll_seconds)  # a terminal client polls, as any Streams reader does
@@ -64,18 +66,20 @@ def list_shards(streams: Any, stream_arn: str) -> list[dict[str, Any]]:
 
 
 class ShardPositions:
-    """Where the reader is in each shard: its iterator, how it began, the last sequence number it yielded."""
+    """Where the reader is in each shard: its iterator and the last sequence number it has seen there."""
 
     def __init__(self, streams: Any, stream_arn: str) -> None:
         self.streams, self.stream_arn = streams, stream_arn
         self.iterators: dict[str, str | None] = {}
-        self.began: dict[str, str] = {}
         self.last_sequence_number: dict[str, str] = {}
         self.finished: set[str] = set()
 
-    def begin(self, shard_id: str, kind: str) -> None:
-        self.began[shard_id] = kind
-        self.iterators[shard_id] = self._iterator(shard_id, kind)
+    def begin(self, shard_id: str, *, from_now: bool) -> None:
+        """Start reading a shard at its trim horizon; `from_now`: skip (unprinted) what it holds already."""
+        self.iterators[shard_id] = self._iterator(shard_id, "TRIM_HORIZON")
+        if from_now:
+            for _ in self.read(shard_id):
+                pass
 
     def read(self, shard_id: str) -> Iterator[dict[str, Any]]:
         """The shard's records from where the reader is, until a page comes back empty (or the shard ends)."""
@@ -100,8 +104,8 @@ class ShardPositions:
 
     def _resumed(self, shard_id: str) -> str:
         last = self.last_sequence_number.get(shard_id)
-        if last is None:
-            return self._iterator(shard_id, self.began[shard_id])
+        if last is None:  # nothing seen in it yet: every record it holds came after this reader began
+            return self._iterator(shard_id, "TRIM_HORIZON")
         try:
             return self._iterator(shard_id, "AFTER_SEQUENCE_NUMBER", last)
         except ClientError as error:  # the records after it were trimmed meanwhile: the oldest still kept

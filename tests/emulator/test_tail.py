@@ -7,6 +7,7 @@ import sys
 import threading
 
 from emulator.streams.record_lines import describe
+from emulator.tail import follow
 from tests.conftest import ServerDoor, eddy_server, http_json
 
 from .helpers import create_table
@@ -69,3 +70,52 @@ def test_tail_resumes_after_its_iterator_expired_from_the_last_record_it_printed
     assert (tail.returncode, err) == (0, "")
     assert [line.split()[1:3] for line in [first, *out.splitlines()]] == [
         ["INSERT", "pk='a'"], ["INSERT", "pk='b'"], ["INSERT", "pk='c'"]]
+
+
+class HeldStreams:
+    """A Streams client whose GetRecords can be held at a gate: the test changes the world while the tail waits."""
+
+    def __init__(self, streams) -> None:
+        self.streams = streams
+        self.caught_up, self.held, self.gate = threading.Event(), threading.Event(), threading.Event()
+        self.hold = False
+
+    def __getattr__(self, name):
+        return getattr(self.streams, name)
+
+    def get_records(self, **params):
+        if self.hold:
+            self.held.set()
+            self.gate.wait()
+        page = self.streams.get_records(**params)
+        if not page["Records"]:
+            self.caught_up.set()
+        return page
+
+
+def test_tail_from_now_resumes_where_it_was_when_its_iterator_expired_before_it_printed_anything(door):
+    dynamodb = door.client("dynamodb")
+    arn = create_table(dynamodb)["LatestStreamArn"]
+    dynamodb.put_item(TableName="orders", Item={"pk": {"S": "before"}})  # written before the tail began: not shown
+    streams = HeldStreams(door.client("dynamodbstreams"))
+    seen: list[str] = []
+    done = threading.Event()
+
+    def tail() -> None:
+        for record in follow(streams, arn, from_start=False, poll_seconds=0.05, stop=done.is_set):
+            seen.append(record["dynamodb"]["Keys"]["pk"]["S"])
+            if len(seen) == 2:
+                done.set()
+
+    reader = threading.Thread(target=tail, daemon=True)
+    reader.start()
+    assert streams.caught_up.wait(60)  # the tail has begun its shard and read to its end
+    streams.hold = True
+    assert streams.held.wait(60)  # its next read waits, with the iterator it holds
+    dynamodb.put_item(TableName="orders", Item={"pk": {"S": "b"}})
+    door.advance(1000)  # that iterator (15 minutes) expires
+    dynamodb.put_item(TableName="orders", Item={"pk": {"S": "c"}})
+    streams.hold = False
+    streams.gate.set()
+    reader.join(60)
+    assert seen == ["b", "c"]
