@@ -1,25 +1,44 @@
-"""`eddy tail TABLE`: follow a table's stream in the terminal, across shard rollovers and splits.
+"""`eddy tail TABLE`: follow a table's stream in the terminal, across shard rollovers and splits;
+`eddy tail --queue NAME`: follow what happens to a queue's messages; `eddy tail --function NAME`: its invocations.
 
     eddy tail orders [--endpoint-url http://127.0.0.1:4566] [--from-start] [--count N]
+    eddy tail --queue jobs [--endpoint-url ...] [--from-start] [--count N]
+    eddy tail --function worker [--endpoint-url ...] [--from-start] [--count N]
 
-One line per record: time, event name, keys, and what changed (attributes added, changed or removed, as far
+A table: one line per record: time, event name, keys, and what changed (attributes added, changed or removed, as far
 as the stream's view type shows them). It is an ordinary DynamoDB Streams client: it reads a parent shard to
 its end before its children, and picks up new shards as they appear.
+
+A queue: one line per message event: SENT, RECEIVED (by an event source mapping or a ReceiveMessage, with its receive
+count), DELETED, RETURNED (visible again without a delete: a failed attempt), DEAD-LETTERED and ARRIVED (moved by
+the RedrivePolicy). It reads Eddy's GET /_eddy/dashboard/queue, never ReceiveMessage, so it takes no message from a
+mapping; --from-start shows the events the queue still keeps (its last 1,000).
+
+A function: one line per invocation that ended: time, outcome, duration, its source (Invoke, a mapping, a pipe, a
+rule, s3, sns) and request id, and its error: the outcomes of S3's, SNS's, rules' and pipes' triggers.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import sys
 import time
-from typing import Any, Callable, Iterator
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import boto3
 from botocore.exceptions import ClientError
 
 from emulator.streams.record_lines import describe
+
+#: how many invocations of each function the server keeps (functions/recent_invocations.py)
+RECENT_KEPT = 20
 
 
 def follow(streams: Any, stream_arn: str, *, from_start: bool, poll_seconds: float = 0.25,
@@ -119,7 +138,74 @@ class ShardPositions:
                                                ShardIteratorType=kind, **at)["ShardIterator"]
 
 
+def follow_queue(endpoint_url: str, queue: str, *, from_start: bool, poll_seconds: float = 0.25,
+                 stop: Callable[[], bool] = lambda: False) -> Iterator[dict[str, Any]]:
+    """First {"QueueArn"}, then the queue's message events from now (or all it keeps), oldest first, until `stop()`."""
+    answer = _control_get(endpoint_url, "/_eddy/dashboard/queue", Queue=queue, After=0)
+    yield {"QueueArn": answer["QueueArn"]}
+    if from_start:
+        yield from answer["Events"]
+    after = answer["LastSequence"]
+    while not stop():
+        time.sleep(poll_seconds)  # a terminal client polls, as for a stream
+        answer = _control_get(endpoint_url, "/_eddy/dashboard/queue", Queue=queue, After=after)
+        yield from answer["Events"]
+        after = answer["LastSequence"]
+
+
+def follow_function(endpoint_url: str, function: str, *, from_start: bool, poll_seconds: float = 0.25,
+                    stop: Callable[[], bool] = lambda: False) -> Iterator[dict[str, Any]]:
+    """First {"FunctionArn"}, then each invocation that ends from now (or the last 20), oldest first, until `stop()`.
+    The server keeps a function's last 20 invocations: when more than that ended between two looks, a
+    {"Line": ...} says so rather than pretend none were missed."""
+    answer = _control_get(endpoint_url, "/_eddy/dashboard/invocations", FunctionName=function)
+    yield {"FunctionArn": answer["FunctionArn"]}
+    if from_start:
+        yield from reversed(answer["RecentInvocations"])
+    seen = {invocation["RequestId"] for invocation in answer["RecentInvocations"]}
+    while not stop():
+        time.sleep(poll_seconds)
+        recent = _control_get(endpoint_url, "/_eddy/dashboard/invocations", FunctionName=function)["RecentInvocations"]
+        new = [invocation for invocation in reversed(recent) if invocation["RequestId"] not in seen]
+        if seen and len(new) == len(recent) == RECENT_KEPT:
+            yield {"Line": f"(more than {RECENT_KEPT} invocations ended between two looks: the earlier ones are not shown)"}
+        yield from new
+        seen = {invocation["RequestId"] for invocation in recent}
+
+
+def _control_get(endpoint_url: str, path: str, **query: Any) -> dict[str, Any]:
+    url = f"{endpoint_url.rstrip('/')}{path}?{urllib.parse.urlencode(query)}"
+    try:
+        with urllib.request.urlopen(url, timeout=30) as response:
+            return json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        try:
+            message = json.loads(error.read())["message"]
+        except (ValueError, KeyError):
+            message = f"HTTP {error.code} from {endpoint_url}: is it Eddy?"
+        raise TailError(message) from None
+    except urllib.error.URLError as error:
+        raise TailError(f"nothing answers at {endpoint_url} ({error.reason}): start Eddy there (eddy serve --port PORT) "
+                        "or pass the --endpoint-url it serves on") from None
+
+
+class TailError(Exception):
+    """An expected failure of `eddy tail`, said in one line."""
+
+
 def main(args: argparse.Namespace) -> int:
+    if [bool(args.table), bool(args.queue), bool(args.function)].count(True) != 1:
+        print("eddy tail: name one table (eddy tail TABLE), queue (--queue NAME) or function (--function NAME)",
+              file=sys.stderr)
+        return 2
+    try:
+        return _tail_queue(args) if args.queue else _tail_function(args) if args.function else _tail_table(args)
+    except TailError as error:
+        print(f"eddy tail: {error}", file=sys.stderr)
+        return 1
+
+
+def _tail_table(args: argparse.Namespace) -> int:
     session = boto3.session.Session(aws_access_key_id=os.environ.get("AWS_ACCESS_KEY_ID", "test"),
                                     aws_secret_access_key=os.environ.get("AWS_SECRET_ACCESS_KEY", "test"),
                                     region_name=args.region)
@@ -127,24 +213,48 @@ def main(args: argparse.Namespace) -> int:
     streams = session.client("dynamodbstreams", endpoint_url=args.endpoint_url)
     stream_arn = dynamodb.describe_table(TableName=args.table)["Table"].get("LatestStreamArn")
     if not stream_arn:
-        print(f"eddy tail: table {args.table} has no stream", file=sys.stderr)
-        return 1
+        raise TailError(f"table {args.table} has no stream")
     print(f"Following {stream_arn} (Ctrl-C to stop)", flush=True)
-    seen = 0
+    return _print_lines(args, (describe(record) for record in follow(
+        streams, stream_arn, from_start=args.from_start, stop=lambda: _enough(args))))
+
+
+def _tail_queue(args: argparse.Namespace) -> int:
+    events = follow_queue(args.endpoint_url, args.queue, from_start=args.from_start, stop=lambda: _enough(args))
+    print(f"Following {next(events)['QueueArn']} (Ctrl-C to stop)", flush=True)
+    return _print_lines(args, (event["Line"] for event in events))
+
+
+def _tail_function(args: argparse.Namespace) -> int:
+    invocations = follow_function(args.endpoint_url, args.function, from_start=args.from_start,
+                                  stop=lambda: _enough(args))
+    print(f"Following {next(invocations)['FunctionArn']} (Ctrl-C to stop)", flush=True)
+    return _print_lines(args, (invocation["Line"] for invocation in invocations))
+
+
+def _enough(args: argparse.Namespace) -> bool:
+    return bool(args.count and args.seen >= args.count)
+
+
+def _print_lines(args: argparse.Namespace, lines: Iterator[str]) -> int:
+    args.seen = 0
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how a tail ends
-        for record in follow(streams, stream_arn, from_start=args.from_start, stop=lambda: bool(args.count and seen >= args.count)):
-            print(describe(record), flush=True)
-            seen += 1
-            if args.count and seen >= args.count:
+        for line in lines:
+            print(line, flush=True)
+            args.seen += 1
+            if _enough(args):
                 break
     return 0
 
 
 def register(commands: argparse._SubParsersAction) -> None:
-    command = commands.add_parser("tail", help="follow a table's stream live")
-    command.add_argument("table")
+    command = commands.add_parser("tail", help="follow a table's stream, a queue's messages or a function's invocations")
+    command.add_argument("table", nargs="?", help="the table whose stream to follow")
+    command.add_argument("--queue", help="follow this queue's messages instead (its name or ARN)")
+    command.add_argument("--function", help="follow this function's invocations instead (its name or ARN)")
     command.add_argument("--endpoint-url", default=os.environ.get("EDDY_ENDPOINT_URL", "http://127.0.0.1:4566"))
     command.add_argument("--region", default=os.environ.get("AWS_DEFAULT_REGION", "us-east-1"))
-    command.add_argument("--from-start", action="store_true", help="from the oldest retained record, not from now")
-    command.add_argument("--count", type=int, default=0, help="stop after this many records")
-    command.set_defaults(handler=main)
+    command.add_argument("--from-start", action="store_true",
+                         help="from the oldest retained record (or queue event), not from now")
+    command.add_argument("--count", type=int, default=0, help="stop after this many lines")
+    command.set_defaults(handler=main, seen=0)

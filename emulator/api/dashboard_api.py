@@ -3,6 +3,12 @@
     GET /_eddy/ui                                   -> the page (index.html; app.js and style.css beside it)
     GET /_eddy/dashboard                            -> tables, streams, shard lineage, mappings, functions
     GET /_eddy/dashboard/tail?StreamArn=...[&Limit=n] -> {"StreamArn", "Lines": [{"SequenceNumber", "ShardId", "Line"}]}
+    GET /_eddy/dashboard/queue?Queue=NAME|ARN[&After=n] -> {"QueueArn", "LastSequence", "Events": [{"Sequence",
+        "Time", "Event", "MessageId", "ReceiveCount", ..., "Line"}]}: the queue's message events after number n,
+        read without receiving anything (`eddy tail --queue`)
+    GET /_eddy/dashboard/invocations?FunctionName=NAME|ARN -> {"FunctionArn", "RecentInvocations": [{"RequestId",
+        "Source", "Started", "DurationMs", "Outcome", "Error", "LogTail", "Line"}]}: newest first, the last 20
+        (`eddy tail --function`)
 
 The page and its script and style are package data of emulator.dashboard; the model is dashboard/view.py's.
 """
@@ -12,7 +18,7 @@ from __future__ import annotations
 from importlib import resources
 from urllib.parse import parse_qs, urlsplit
 
-from emulator.dashboard import view
+from emulator.dashboard import queues, view
 from emulator.engine import Emulator
 from emulator.errors import AWSError, ValidationException
 from emulator.messages import Request, Response, error_response, json_response
@@ -22,7 +28,7 @@ CONTENT_TYPE = "application/json"
 STATIC = {"/_eddy/ui": ("index.html", "text/html; charset=utf-8"),
           "/_eddy/ui/app.js": ("app.js", "text/javascript; charset=utf-8"),
           "/_eddy/ui/style.css": ("style.css", "text/css; charset=utf-8")}
-MODEL_PATHS = ("/_eddy/dashboard", "/_eddy/dashboard/tail")
+MODEL_PATHS = ("/_eddy/dashboard", "/_eddy/dashboard/tail", "/_eddy/dashboard/queue", "/_eddy/dashboard/invocations")
 
 
 def claims(request: Request) -> bool:
@@ -43,6 +49,17 @@ def handle(emulator: Emulator, request: Request) -> Response:
     try:
         if path == "/_eddy/dashboard":
             return json_response(view.dashboard(emulator), 200, CONTENT_TYPE)
+        if path == "/_eddy/dashboard/queue":
+            if not query.get("Queue"):
+                raise ValidationException("Queue (a queue's name or ARN) is required")
+            after = query.get("After", "0")
+            if not after.isdigit():
+                raise ValidationException("After must be a whole number (the last event's Sequence already shown)")
+            return json_response(queues.queue_tail(emulator, query["Queue"], int(after)), 200, CONTENT_TYPE)
+        if path == "/_eddy/dashboard/invocations":
+            if not query.get("FunctionName"):
+                raise ValidationException("FunctionName (a function's name or ARN) is required")
+            return json_response(view.function_invocations(emulator, query["FunctionName"]), 200, CONTENT_TYPE)
         stream_arn = query.get("StreamArn")
         if not stream_arn:
             raise ValidationException("StreamArn is required")

@@ -58,16 +58,70 @@ function renderTables(tables) {
 function renderMappings(mappings) {
   if (!mappings.length) return fill("mappings", empty("No event source mappings."));
   const headings = ["Function", "Source", "State", "Batch size", "Invocations", "Errors", "Retries",
-    "Sent to on-failure", "Iterator age", "Position per shard", "Last error"];
+    "Sent to on-failure", "Iterator age", "Position per shard, or the queue", "Last error"];
   fill("mappings", grid(headings, mappings.map((m) => el("tr", { "data-uuid": m.UUID },
     el("td", {}, m.FunctionName), el("td", {}, resource(m.EventSourceArn)), el("td", {}, m.State),
     [m.BatchSize, m.Invocations, m.Errors, m.Retries, m.RecordsSentToOnFailureDestination].map((n) => el("td", { class: "n" }, n)),
-    el("td", { class: "n" }, age(m.IteratorAgeMilliseconds)),
-    el("td", {}, el("ul", { class: "positions" }, m.Shards.map((p) => el("li", {},
+    el("td", { class: "n" }, m.Queue ? "—" : age(m.IteratorAgeMilliseconds)),
+    el("td", {}, m.Queue ? queueFigures(m.Queue) : el("ul", { class: "positions" }, m.Shards.map((p) => el("li", {},
       `${p.ShardId}: ${p.State.toLowerCase()} at ${p.SequenceNumber || "trim horizon"}, ` +
       `${p.RecordsBehind} behind, lag ${age(p.IteratorAgeMilliseconds)}`)))),
     el("td", { class: "error last-error" }, m.LastError || "")))));
 }
+
+// a queue mapping's queue: its messages instead of shard positions
+function queueFigures(queue) {
+  return el("ul", { class: "positions queue" },
+    el("li", {}, `${queue.ApproximateNumberOfMessages} available, ${queue.ApproximateNumberOfMessagesNotVisible} in flight, ` +
+      `${queue.ApproximateNumberOfMessagesDelayed} delayed`),
+    queue.DeadLetterQueue ? el("li", { class: queue.DeadLetterQueue.Messages ? "error" : null },
+      `dead-letter queue ${resource(queue.DeadLetterQueue.QueueArn)}: ${count(queue.DeadLetterQueue.Messages, "message")}`) : null);
+}
+
+// -- queues and the other pipeline triggers ------------------------------------------------------------
+
+function renderQueues(queues) {
+  if (!queues.length) return fill("queues", empty("No queues."));
+  fill("queues", grid(["Queue", "Available", "In flight", "Delayed", "Dead-letter queue"], queues.map((q) => el("tr", {
+    "data-queue": q.QueueName },
+    el("td", {}, q.QueueName, q.FifoQueue ? el("small", {}, " FIFO") : null),
+    [q.ApproximateNumberOfMessages, q.ApproximateNumberOfMessagesNotVisible, q.ApproximateNumberOfMessagesDelayed]
+      .map((n) => el("td", { class: "n" }, n)),
+    el("td", { class: q.DeadLetterQueue && q.DeadLetterQueue.Messages ? "error" : null }, q.DeadLetterQueue
+      ? `${resource(q.DeadLetterQueue.QueueArn)}: ${count(q.DeadLetterQueue.Messages, "message")} (after ${q.DeadLetterQueue.maxReceiveCount} receives)`
+      : "")))));
+}
+
+function renderTriggers(model) {
+  const parts = [];
+  if (model.Subscriptions.length) parts.push(el("h3", {}, "SNS subscriptions"), grid(["Topic", "Protocol", "Endpoint", "Filter policy"],
+    model.Subscriptions.map((s) => el("tr", { "data-subscription": s.SubscriptionArn },
+      el("td", {}, resource(s.TopicArn)), el("td", {}, s.Protocol + (s.RawMessageDelivery ? " (raw)" : "")),
+      el("td", {}, resource(s.Endpoint)), el("td", {}, s.FilterPolicy ? `${s.FilterPolicyScope}: ${s.FilterPolicy}` : "")))));
+  if (model.BucketNotifications.length) parts.push(el("h3", {}, "S3 notifications"), grid(["Bucket", "Events", "Filter", "Destination"],
+    model.BucketNotifications.map((n) => el("tr", { "data-notification": `${n.Bucket}/${n.Id}` },
+      el("td", {}, n.Bucket), el("td", {}, n.Events.join(", ")),
+      el("td", {}, n.Filter ? n.Filter.Key.FilterRules.map((r) => `${r.Name} ${r.Value}`).join(", ") : ""),
+      el("td", {}, resource(n.Destination))))));
+  const bridge = model.EventBridge;
+  if (bridge.Rules.length) parts.push(el("h3", {}, "EventBridge rules", el("small", {},
+    ` · ${count(bridge.DeliveriesInFlight, "delivery")} in flight`)), grid(["Rule", "Bus", "State", "Pattern", "Targets"],
+    bridge.Rules.map((r) => el("tr", { "data-rule": r.Name },
+      el("td", {}, r.Name), el("td", {}, r.EventBusName), el("td", { class: r.State === "ENABLED" ? "ok" : "off" }, r.State),
+      el("td", {}, r.EventPattern || r.ScheduleExpression || ""), el("td", {}, r.Targets.map((t) => resource(t.Arn)).join(", "))))),
+    bridge.LastError ? el("p", { class: "error" }, `last error: ${bridge.LastError}`) : null);
+  if (model.Pipes.length) parts.push(el("h3", {}, "Pipes"), grid(["Pipe", "State", "Source", "Target", "Invocations",
+    "Errors", "Records delivered", "Last error"], model.Pipes.map((p) => el("tr", { "data-pipe": p.Name },
+    el("td", {}, p.Name), el("td", { class: p.CurrentState === "RUNNING" ? "ok" : "off" }, p.CurrentState),
+    el("td", {}, resource(p.Source)), el("td", {}, resource(p.Target)),
+    [p.Invocations, p.Errors, p.RecordsDelivered].map((n) => el("td", { class: "n" }, n === undefined ? "—" : n)),
+    el("td", { class: "error" }, p.LastError || "")))));
+  fill("triggers", parts.length ? parts : empty("No subscriptions, notifications, rules or pipes."));
+}
+
+// where an invocation came from: Invoke, a mapping (its UUID), a rule (its ARN), S3 or SNS
+const sourceOf = (source) => (source.startsWith("arn:") ? resource(source)
+  : /^[0-9a-f]{8}-/.test(source) ? `mapping ${source.slice(0, 8)}` : source);
 
 // -- functions and the chosen invocation's log -------------------------------------------------------
 
@@ -76,6 +130,8 @@ function renderFunctions(functions) {
   // the one clicked while it is still recent; else the newest failure; else the newest
   const shown = invocations.find((i) => i.RequestId === chosen.invocation)
     || invocations.find((i) => i.Outcome !== "Succeeded") || invocations[0];
+  const pending = model.AsynchronousInvocations.EventsPending;
+  fill("async", pending ? `${count(pending, "asynchronous event")} waiting or being tried` : "");
   if (!functions.length) fill("functions", empty("No functions."));
   else fill("functions", functions.map((f) => el("article", { class: "function", "data-function": f.FunctionName },
     el("h3", {}, f.FunctionName, el("small", {}, ` ${f.Runtime} · ${f.PackageType} · ${f.Handler} · timeout ${f.Timeout} s`)),
@@ -85,7 +141,7 @@ function renderFunctions(functions) {
         onclick: () => { chosen.invocation = i.RequestId; render(); },
       }, el("td", {}, clock(i.Started)), el("td", { class: "n" }, `${i.DurationMs.toFixed(1)} ms`),
         el("td", { class: i.Outcome === "Succeeded" ? "ok" : "error" }, i.Error ? `${i.Outcome}: ${i.Error}` : i.Outcome),
-        el("td", {}, i.Source === "Invoke" ? "Invoke" : `mapping ${i.Source.slice(0, 8)}`))))
+        el("td", {}, sourceOf(i.Source)))))
       : empty("Not invoked yet."))));
   fill("log", shown ? shown.LogTail.join("\n") : "No invocations yet.");
 }
@@ -142,6 +198,8 @@ function render() {
   renderMappings(model.EventSourceMappings);
   renderFunctions(model.Functions);
   renderGlobalTables(model.GlobalTables);
+  renderQueues(model.Queues);
+  renderTriggers(model);
   renderTailChoice(model.Tables);
 }
 

@@ -5,19 +5,27 @@
     model["EventSourceMappings"][0]["LastError"]      # a mapping's figures, and its position per shard
     model["Functions"][0]["RecentInvocations"]        # newest first, each with its duration, outcome and log tail
     model["GlobalTables"][0]["Replicas"]              # each region's replica, its status and replication backlog
+    model["Queues"], model["Subscriptions"], model["BucketNotifications"], model["EventBridge"], model["Pipes"]
     stream_tail(emulator, stream_arn)["Lines"]        # the lines `eddy tail` prints, oldest first
+    function_invocations(emulator, name)               # a function's last invocations, as `eddy tail --function`
 
-GET /_eddy/dashboard and GET /_eddy/dashboard/tail (api/dashboard_api.py) answer with these.
+Queues and a queue's message events are dashboard/queues.py's; subscriptions, notifications, rules, pipes and
+asynchronous invocations dashboard/pipelines.py's. GET /_eddy/dashboard, /_eddy/dashboard/tail,
+/_eddy/dashboard/queue and /_eddy/dashboard/invocations (api/dashboard_api.py) answer with these.
 """
 
 from __future__ import annotations
 
 import heapq
 import json
+import re
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from emulator.moto_seam import bridge as moto_bridge, sqs as sqs_seam
+from emulator.dashboard import pipelines, queues
+from emulator.errors import ResourceNotFoundException
 from emulator.kinesis.sources import find_source
+from emulator.moto_seam import bridge as moto_bridge
 from emulator.streams.record_lines import describe
 
 if TYPE_CHECKING:
@@ -27,6 +35,8 @@ if TYPE_CHECKING:
     from emulator.triggers.event_source_mappings import EventSourceMapping
 
 TAIL_LINES = 100
+#: a mapping's UUID, as an invocation's source names it
+UUID_LIKE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-")
 
 
 def dashboard(emulator: "Emulator") -> dict[str, Any]:
@@ -37,7 +47,11 @@ def dashboard(emulator: "Emulator") -> dict[str, Any]:
         return {"Now": now, "Tables": table_views(emulator, tables, now),
                 "EventSourceMappings": [mapping_view(emulator, mapping, now)
                                         for mapping in emulator.triggers.mappings.values()],
-                "Functions": function_views(emulator), "GlobalTables": global_table_views(emulator)}
+                "Functions": function_views(emulator), "GlobalTables": global_table_views(emulator),
+                "Queues": queues.queue_views(now), "Subscriptions": pipelines.subscription_views(),
+                "BucketNotifications": pipelines.bucket_notification_views(),
+                "EventBridge": pipelines.rule_views(emulator), "Pipes": pipelines.pipe_views(emulator),
+                "AsynchronousInvocations": pipelines.asynchronous_invocations(emulator)}
 
 
 # -- tables, streams and their shard lineage -----------------------------------------------------------
@@ -108,19 +122,7 @@ def mapping_view(emulator: "Emulator", mapping: "EventSourceMapping", now: float
     shards = sorted(source.shards.values(), key=lambda s: s.shard_id) if source is not None else []
     view["Shards"] = [shard_position(emulator, mapping, shard, now) for shard in shards]
     if mapping.is_queue:
-        view["Queue"] = queue_view(mapping.event_source_arn, now)
-    return view
-
-
-def queue_view(queue_arn: str, now: float) -> dict[str, Any] | None:
-    """A queue mapping's queue: messages waiting, in flight and delayed, and its dead-letter queue's messages."""
-    queue = sqs_seam.find_queue(queue_arn)
-    if queue is None:
-        return None
-    view: dict[str, Any] = dict(sqs_seam.queue_figures(queue, now), QueueArn=queue_arn)
-    dead_letters = sqs_seam.dead_letter_figures(queue, now)
-    if dead_letters is not None:
-        view["DeadLetterQueue"] = dead_letters
+        view["Queue"] = queues.mapping_queue(mapping.event_source_arn, now)
     return view
 
 
@@ -158,6 +160,32 @@ def function_views(emulator: "Emulator") -> list[dict[str, Any]]:
              "PackageType": "Registered callable" if function.target is not None else "Zip",
              "RecentInvocations": recent.of(function.arn)}
             for function in sorted(emulator.functions.functions.values(), key=lambda f: f.name)]
+
+
+def function_invocations(emulator: "Emulator", function: str) -> dict[str, Any]:
+    """A function's recent invocations (newest first, at most the last 20), each with the line `eddy tail
+    --function` prints; `function` is its name or ARN."""
+    found = emulator.functions.functions.get(function) or next(
+        (f for f in emulator.functions.functions.values() if f.name == function), None)
+    if found is None:
+        raise ResourceNotFoundException(f"Function not found: {function}")
+    invocations = emulator.invoker.recent.of(found.arn)
+    for invocation in invocations:
+        invocation["Line"] = invocation_line(invocation)
+    return {"FunctionArn": found.arn, "RecentInvocations": invocations}
+
+
+def invocation_line(invocation: dict[str, Any]) -> str:
+    """One invocation as a line: time, outcome, duration, where it came from, its request id and error."""
+    moment = datetime.fromtimestamp(invocation["Started"], UTC).strftime("%H:%M:%S")
+    source = invocation["Source"]
+    source = (source.split(":", 5)[-1] if source.startswith("arn:") else
+              f"mapping {source[:8]}" if UUID_LIKE.match(source) else source)
+    words = [moment, f"{invocation['Outcome']:<9}", f"{invocation['DurationMs']:>9.1f} ms", f"from {source}",
+             invocation["RequestId"]]
+    if "Error" in invocation:
+        words.append(invocation["Error"])
+    return "  ".join(words)
 
 
 # -- a stream's live tail ----------------------------------------------------------------------------------

@@ -16,6 +16,10 @@ What Eddy needs of a queue, as Lambda's SQS poller sees it:
     message three times (ApproximateNumberOf*), which made filling a queue quadratic (20,000 messages: minutes).
     QueueAttributes computes each value when it is read, with moto's keys, order and values (pinned).
 Messages leave the seam as ReceivedMessage values in SQS's own words (what ReceiveMessage would answer).
+
+Each message's events (sent, received, deleted, returned, dead-lettered) are noted for `eddy tail --queue` by
+listings/queue_activity.py, called from add_message's wrapper, the pollers' receive and delete, and
+speedups/sqs.py's ReceiveMessage and DeleteMessage.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from moto.core.utils import camelcase_to_underscores
 from moto.sqs import models as sqs_models
 from moto.sqs.models import Message, Queue, sqs_backends
 
+from emulator.moto_seam.listings import queue_activity
 from emulator.moto_seam.speedups import sqs as sqs_speedups
 
 QUEUE_ARN = re.compile(r"^arn:aws[a-z-]*:sqs:(?P<region>[a-z0-9-]+):(?P<account>\d{12}):(?P<name>[A-Za-z0-9_.-]+)$")
@@ -66,6 +71,7 @@ def activate(now: Callable[[], float], activity: threading.Condition) -> None:
     global _now, _activity
     _install()
     _now, _activity = now, activity
+    queue_activity.use_clock(now)
     unix_time, unix_time_millis = _original_time
     sqs_models.unix_time = lambda dt=None: now() if dt is None else unix_time(dt)
     sqs_models.unix_time_millis = lambda dt=None: now() * 1000.0 if dt is None else unix_time_millis(dt)
@@ -74,6 +80,7 @@ def activate(now: Callable[[], float], activity: threading.Condition) -> None:
 def deactivate() -> None:
     global _now, _activity
     _now, _activity = None, None
+    queue_activity.use_clock(None)
     sqs_models.unix_time, sqs_models.unix_time_millis = _original_time
 
 
@@ -92,6 +99,7 @@ def _install() -> None:
     add_message, change_visibility = Queue.add_message, Message.change_visibility
 
     def added(self: Queue, message: Message) -> None:
+        queue_activity.added(self, message)
         add_message(self, message)
         _notify()
 
@@ -229,6 +237,7 @@ def receive(queue: Queue, limit: int, now: float, max_bytes: int) -> tuple[list[
             if message.sent_timestamp is not None and message.sent_timestamp + retention_ms <= milliseconds:
                 continue  # past the queue's MessageRetentionPeriod: SQS no longer returns it
             if policy and message.approximate_receive_count >= policy["maxReceiveCount"]:
+                queue_activity.returned(queue, message)
                 to_dead_letter_queue.append(message)
                 continue
             body_size = len(message.body.encode())
@@ -246,6 +255,7 @@ def receive(queue: Queue, limit: int, now: float, max_bytes: int) -> tuple[list[
             queue._messages = [m for m in queue._messages if id(m) not in moved]
             for message in to_dead_letter_queue:
                 queue.pending_messages.discard(message)
+        queue_activity.received_all(queue, [r.message for r in received], milliseconds / 1000.0)
     for message in to_dead_letter_queue:  # outside this queue's lock: the DLQ takes its own
         queue.dead_letter_queue.add_message(message)
     if not received and not to_dead_letter_queue:
@@ -256,6 +266,8 @@ def receive(queue: Queue, limit: int, now: float, max_bytes: int) -> tuple[list[
 
 
 def _mark_received(queue: Queue, message: Message, milliseconds: float, timeout_ms: int, token: str) -> None:
+    if message.approximate_receive_count:  # received before: visible again without a delete
+        queue_activity.returned(queue, message)
     if not message.approximate_first_receive_timestamp:
         message.approximate_first_receive_timestamp = int(milliseconds)
     message.approximate_receive_count += 1
@@ -307,6 +319,7 @@ def _delete_messages(queue: Queue, messages: list[Message]) -> None:
         for message in messages:
             queue.pending_messages.discard(message)
             queue.deleted_messages.update(message.all_receipt_handles)
+        queue_activity.note_all(queue, "Deleted", messages)
 
 
 def apply_change(change: dict[str, Any]) -> None:

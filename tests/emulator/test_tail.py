@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import threading
@@ -119,3 +120,86 @@ def test_tail_from_now_resumes_where_it_was_when_its_iterator_expired_before_it_
     streams.gate.set()
     reader.join(60)
     assert seen == ["b", "c"]
+
+
+JOB = '''
+def handler(event, context):
+    raise RuntimeError("cannot do " + event["Records"][0]["body"])
+'''
+
+
+def test_tail_a_queue_shows_what_happens_to_its_messages_without_taking_them(server_url):
+    from tests.emulator.functions.test_functions import create_function
+
+    http_json(server_url + "/moto-api/reset", {})
+    door = ServerDoor(server_url)
+    sqs, lam = door.client("sqs"), door.client("lambda")
+    arn_of = lambda url: sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    dlq_arn = arn_of(sqs.create_queue(QueueName="jobs-dlq")["QueueUrl"])
+    url = sqs.create_queue(QueueName="jobs", Attributes={"VisibilityTimeout": "30", "RedrivePolicy": (
+        f'{{"deadLetterTargetArn": "{dlq_arn}", "maxReceiveCount": "1"}}')})["QueueUrl"]
+    sqs.send_message(QueueUrl=url, MessageBody="before the tail")  # from now: not shown
+    tail = subprocess.Popen([sys.executable, "-m", "emulator.cli", "tail", "--queue", "jobs", "--endpoint-url",
+                             server_url, "--count", "7"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert tail.stdout.readline() == f"Following {arn_of(url)} (Ctrl-C to stop)\n"
+    message_id = sqs.send_message(QueueUrl=url, MessageBody="first")["MessageId"]
+    create_function(lam, "jobs", JOB)
+    lam.create_event_source_mapping(EventSourceArn=arn_of(url), FunctionName="jobs", BatchSize=10)
+    assert door.wait_idle(60)["Idle"]
+    door.advance(31)  # visible again: the next receive moves both messages to the dead-letter queue
+    assert door.wait_idle(60)["Idle"]
+    out, err = tail.communicate(timeout=60)
+    assert (tail.returncode, err) == (0, "")
+    mine = [line.split("  ", 1)[1] for line in out.splitlines() if message_id in line]
+    assert mine == [f"SENT           {message_id}  'first'",
+                    f"RECEIVED       {message_id}  receive count 1  by a poller (a mapping or a pipe)",
+                    f"RETURNED       {message_id}  receive count 1",
+                    f"DEAD-LETTERED  {message_id}  receive count 1  to jobs-dlq"]
+    assert len(out.splitlines()) == 7  # and the earlier message's RECEIVED, RETURNED, DEAD-LETTERED (not its SENT)
+    assert sqs.get_queue_attributes(QueueUrl=sqs.get_queue_url(QueueName="jobs-dlq")["QueueUrl"], AttributeNames=[
+        "ApproximateNumberOfMessages"])["Attributes"]["ApproximateNumberOfMessages"] == "2"
+
+
+def test_tail_a_queue_that_does_not_exist_or_neither_says_so_in_one_line(server_url):
+    missing = subprocess.run([sys.executable, "-m", "emulator.cli", "tail", "--queue", "nothing", "--endpoint-url",
+                              server_url], capture_output=True, text=True, timeout=60, check=False)
+    assert (missing.returncode, missing.stdout, missing.stderr) == (
+        1, "", "eddy tail: The specified queue does not exist: nothing\n")
+    neither = subprocess.run([sys.executable, "-m", "emulator.cli", "tail", "--endpoint-url", server_url],
+                             capture_output=True, text=True, timeout=60, check=False)
+    assert (neither.returncode, neither.stderr.count("\n")) == (2, 1)
+
+
+WORKER = '''
+def handler(event, context):
+    record = event["Records"][0]
+    if "Sns" in record:
+        raise ValueError("cannot take " + record["Sns"]["Message"])
+    return record["s3"]["object"]["key"]
+'''
+
+
+def test_tail_a_function_shows_its_triggers_outcomes(server_url):
+    from tests.emulator.functions.test_functions import create_function
+
+    http_json(server_url + "/moto-api/reset", {})
+    door = ServerDoor(server_url)
+    lam, s3, sns = door.client("lambda"), door.client("s3"), door.client("sns")
+    function_arn = create_function(lam, "worker", WORKER)["FunctionArn"]
+    lam.invoke(FunctionName="worker", Payload=b'{"Records": [{"s3": {"object": {"key": "before"}}}]}')  # not shown
+    tail = subprocess.Popen([sys.executable, "-m", "emulator.cli", "tail", "--function", "worker", "--endpoint-url",
+                             server_url, "--count", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert tail.stdout.readline() == f"Following {function_arn} (Ctrl-C to stop)\n"
+    s3.create_bucket(Bucket="uploads")
+    s3.put_bucket_notification_configuration(Bucket="uploads", NotificationConfiguration={
+        "LambdaFunctionConfigurations": [{"LambdaFunctionArn": function_arn, "Events": ["s3:ObjectCreated:*"]}]})
+    s3.put_object(Bucket="uploads", Key="a.png", Body=b"png")
+    assert door.wait_idle(60)["Idle"]
+    topic = sns.create_topic(Name="orders")["TopicArn"]
+    sns.subscribe(TopicArn=topic, Protocol="lambda", Endpoint=function_arn)
+    sns.publish(TopicArn=topic, Message="order 7")
+    out, err = tail.communicate(timeout=120)
+    assert (tail.returncode, err) == (0, "")
+    line = re.compile(r"^\d\d:\d\d:\d\d  (\w+) +[\d.]+ ms  from (\S+)  [0-9a-f-]{36}(?:  (.*))?$")
+    assert [line.match(text).groups() for text in out.splitlines()] == [
+        ("Succeeded", "s3", None), ("Failed", "sns", "ValueError: cannot take order 7")]

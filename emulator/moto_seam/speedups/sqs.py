@@ -26,6 +26,8 @@ from typing import Any
 from moto.sqs import models as sqs_models
 from moto.sqs.models import Message, Queue
 
+from emulator.moto_seam.listings import queue_activity
+
 original_delete_message = Queue.delete_message
 original_messages: property = Queue.__dict__["messages"]
 original_mark_received = Message.mark_received
@@ -42,8 +44,11 @@ def remember(message: Message) -> None:
 
 
 def _mark_received(self: Message, visibility_timeout: int | None = None) -> None:
+    queue = queue_activity.queue_of(self)
+    queue_activity.returned(queue, self)  # for `eddy tail --queue`
     original_mark_received(self, visibility_timeout)
     remember(self)
+    queue_activity.received(queue, self)
 
 
 def _delete_message(self: Queue, receipt_handle: str) -> None:
@@ -60,6 +65,7 @@ def _delete_message(self: Queue, receipt_handle: str) -> None:
             return original_delete_message(self, receipt_handle)
         self.pending_messages.discard(message)
         self.deleted_messages.update(message.all_receipt_handles)
+        queue_activity.note(self, "Deleted", message)
         return None
 
 

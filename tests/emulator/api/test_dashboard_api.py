@@ -40,8 +40,11 @@ def test_the_page_loads_its_script_and_style_from_the_server_only(server_url):
 def test_the_dashboards_json(server_url):
     http_json(server_url + "/moto-api/reset", {})
     model = http_json(server_url + "/_eddy/dashboard")
-    assert set(model) == {"Now", "Tables", "EventSourceMappings", "Functions", "GlobalTables"}
+    assert set(model) == {"Now", "Tables", "EventSourceMappings", "Functions", "GlobalTables", "Queues",
+                          "Subscriptions", "BucketNotifications", "EventBridge", "Pipes", "AsynchronousInvocations"}
     assert model["Tables"] == [] and model["EventSourceMappings"] == [] and model["Functions"] == [] == model["GlobalTables"]
+    assert model["Queues"] == [] == model["Subscriptions"] == model["BucketNotifications"] == model["Pipes"]
+    assert model["EventBridge"] == {"Rules": [], "DeliveriesInFlight": 0, "LastError": None}
 
 
 @pytest.mark.parametrize("query, status, code, message", [
@@ -61,3 +64,18 @@ def test_a_tail_asked_wrongly_is_an_aws_style_error(server_url, query, status, c
 def test_only_get_is_served(server_url):
     status, _, body = get(server_url + "/_eddy/ui", "POST")
     assert (status, json.loads(body)["message"]) == (405, "POST is not allowed on /_eddy/ui")
+
+
+@pytest.mark.parametrize("path, code, message", [
+    ("queue", "ValidationException", "Queue (a queue's name or ARN) is required"),
+    ("queue?Queue=jobs&After=-1", "ValidationException",
+     "After must be a whole number (the last event's Sequence already shown)"),
+    ("queue?Queue=none", "QueueDoesNotExist", "The specified queue does not exist: none"),
+    ("invocations", "ValidationException", "FunctionName (a function's name or ARN) is required"),
+    ("invocations?FunctionName=none", "ResourceNotFoundException", "Function not found: none"),
+])
+def test_a_queues_events_or_a_functions_invocations_asked_wrongly_are_an_aws_style_error(server_url, path, code,
+                                                                                          message):
+    answered, _, body = get(server_url + "/_eddy/dashboard/" + path)
+    error = json.loads(body)
+    assert (answered, error["__type"].rsplit("#", 1)[-1], error["message"]) == (400, code, message)

@@ -27,6 +27,10 @@ def handler(event, context):
     if "bad" in keys:
         raise ValueError("cannot ship order bad")
 '''
+JOB = '''
+def handler(event, context):
+    raise RuntimeError("cannot do " + event["Records"][0]["body"])
+'''
 
 
 def chromium() -> str:
@@ -91,12 +95,15 @@ class Page(HTMLParser):
 
 @pytest.fixture(scope="module")
 def scene():
-    """A server with three tables, a split shard and a mapping whose function failed a batch."""
+    """A server with three tables, a split shard and a mapping whose function failed a batch; a queue mapping whose
+    message went to its dead-letter queue, an SNS subscription, an S3 notification, a rule and a pipe."""
     with eddy_server("--housekeeping-interval", "0", "--in-memory") as (url, process):
         threading.Thread(target=process.stdout.read, daemon=True).start()  # the server logs every batch
         clients = {name: boto3.client(name, region_name=REGION, endpoint_url=url, aws_access_key_id="testing",
-                                      aws_secret_access_key="testing") for name in ("dynamodb", "dynamodbstreams", "lambda", "sqs")}
+                                      aws_secret_access_key="testing")
+                   for name in ("dynamodb", "dynamodbstreams", "lambda", "sqs", "sns", "s3", "events", "pipes")}
         dynamodb, lam, sqs = clients["dynamodb"], clients["lambda"], clients["sqs"]
+        queue_mapping = pipeline_triggers(url, clients)
         stream_arn = create_table(dynamodb, "orders")["LatestStreamArn"]
         create_table(dynamodb, "customers", "KEYS_ONLY")
         create_table(dynamodb, "audit", None)
@@ -119,7 +126,38 @@ def scene():
         put(dynamodb, "s1", table="scores")
         put(dynamodb, "s2", table="scores")
         assert http_json(url + "/_eddy/idle", {"timeout": 30})["Idle"]
-        yield {"url": url, "stream_arn": stream_arn, "root": root, "children": children, "uuid": uuid}
+        yield {"url": url, "stream_arn": stream_arn, "root": root, "children": children, "uuid": uuid,
+               "queue_mapping": queue_mapping}
+
+
+def pipeline_triggers(url: str, clients: dict[str, Any]) -> str:
+    """A queue mapping that fails until its message is in the dead-letter queue, a topic's subscription, a bucket's
+    notification, a rule and a pipe; answers the queue mapping's UUID."""
+    sqs, lam = clients["sqs"], clients["lambda"]
+    arn_of = lambda queue_url: sqs.get_queue_attributes(
+        QueueUrl=queue_url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    dlq_arn = arn_of(sqs.create_queue(QueueName="jobs-dlq")["QueueUrl"])
+    jobs_url = sqs.create_queue(QueueName="jobs", Attributes={"VisibilityTimeout": "30", "RedrivePolicy": (
+        f'{{"deadLetterTargetArn": "{dlq_arn}", "maxReceiveCount": "1"}}')})["QueueUrl"]
+    function_arn = create_function(lam, "jobs", JOB)["FunctionArn"]
+    uuid = lam.create_event_source_mapping(EventSourceArn=arn_of(jobs_url), FunctionName="jobs", BatchSize=1)["UUID"]
+    sqs.send_message(QueueUrl=jobs_url, MessageBody="first")
+    assert http_json(url + "/_eddy/idle", {"timeout": 30})["Idle"]
+    http_json(url + "/_eddy/clock", {"advance": 31})  # visible again: the next receive moves it to the DLQ
+    assert http_json(url + "/_eddy/idle", {"timeout": 30})["Idle"]
+    topic = clients["sns"].create_topic(Name="orders")["TopicArn"]
+    clients["sns"].subscribe(TopicArn=topic, Protocol="lambda", Endpoint=function_arn,
+                             Attributes={"FilterPolicy": '{"kind": ["big"]}'})
+    clients["s3"].create_bucket(Bucket="uploads")
+    clients["s3"].put_bucket_notification_configuration(Bucket="uploads", NotificationConfiguration={
+        "QueueConfigurations": [{"Id": "to-jobs-dlq", "QueueArn": dlq_arn, "Events": ["s3:ObjectCreated:*"],
+                                 "Filter": {"Key": {"FilterRules": [{"Name": "suffix", "Value": ".png"}]}}}]})
+    clients["events"].put_rule(Name="big-orders", EventPattern='{"source": ["shop"]}')
+    clients["events"].put_targets(Rule="big-orders", Targets=[{"Id": "jobs", "Arn": function_arn}])
+    source_arn = arn_of(sqs.create_queue(QueueName="pipe-source")["QueueUrl"])
+    clients["pipes"].create_pipe(Name="forward", Source=source_arn, Target=dlq_arn,
+                                 RoleArn="arn:aws:iam::123456789012:role/pipes")
+    return uuid
 
 
 def test_the_page_shows_tables_lineage_mappings_functions_and_a_tail(scene, tmp_path):
@@ -154,6 +192,19 @@ def test_the_page_shows_tables_lineage_mappings_functions_and_a_tail(scene, tmp_
     table, region, status, pending, flow = page.rows["tr[data-replica=scores/eu-west-1]"]
     assert (table, region, pending, flow) == ("scores", "eu-west-1", "2", "paused")
     assert status in ("CREATING", "ACTIVE")  # CREATING for 30 s of the server's clock
+
+    *_, queue_positions, queue_error = page.rows[f"tr[data-uuid={scene['queue_mapping']}]"]
+    assert queue_error == "RuntimeError: cannot do first"
+    assert "0 available, 0 in flight, 0 delayed" in queue_positions and "dead-letter queue jobs-dlq: " in queue_positions
+    assert page.rows["tr[data-queue=jobs]"] == ["jobs", "0", "0", "0", "jobs-dlq: 2 messages (after 1 receives)"]
+    assert page.rows["tr[data-queue=jobs-dlq]"][:2] == ["jobs-dlq", "2"]  # the dead-lettered message, S3's TestEvent
+    triggers = page.text("#triggers")
+    assert "MessageAttributes: {\"kind\": [\"big\"]}" in triggers
+    assert page.rows["tr[data-notification=uploads/to-jobs-dlq]"] == ["uploads", "s3:ObjectCreated:*", "suffix .png",
+                                                                     "jobs-dlq"]
+    assert page.rows["tr[data-rule=big-orders]"] == ["big-orders", "default", "ENABLED", '{"source": ["shop"]}',
+                                                    "function:jobs"]
+    assert page.rows["tr[data-pipe=forward]"] == ["forward", "RUNNING", "pipe-source", "jobs-dlq", "0", "0", "0", ""]
 
     tail = page.texts[".line"]
     assert len(tail) == 8 and "INSERT  pk='good'  +v=0" in tail[0] and "INSERT  pk='order-5'  +v=5" in tail[-1]

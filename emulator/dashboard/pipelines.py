@@ -1,0 +1,57 @@
+"""The dashboard's pipeline triggers besides mappings: SNS subscriptions to functions and queues, S3 buckets'
+notification configurations, EventBridge rules and pipes, and the functions' asynchronous invocations.
+
+moto keeps subscriptions, bucket configurations and rules (read through moto_seam/listings/); Eddy keeps the
+pipes (pipes/pipes.py, with their figures in the mappings' words) and the asynchronous invocation queue
+(functions/async_invocations.py). Called with emulator.activity held.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from emulator.moto_seam.listings import notifications as notifications_seam
+from emulator.moto_seam.listings import rules as rules_seam
+
+if TYPE_CHECKING:
+    from emulator.engine import Emulator
+
+
+def subscription_views() -> list[dict[str, Any]]:
+    """SNS subscriptions delivering to functions (invoked asynchronously) and to queues: topic, protocol,
+    endpoint, filter policy (SNS's own delivery counts are not kept by Eddy: a function's are its invocations)."""
+    return notifications_seam.subscriptions()
+
+
+def bucket_notification_views() -> list[dict[str, Any]]:
+    """S3 buckets' notification configurations: bucket, events, key filter, destination."""
+    return notifications_seam.bucket_notifications()
+
+
+def rule_views(emulator: Emulator) -> dict[str, Any]:
+    """EventBridge rules (bus, state, pattern, targets) and the deliveries of their events still on their way."""
+    eventbridge = emulator.eventbridge
+    return {"Rules": rules_seam.rules(), "DeliveriesInFlight": eventbridge.async_in_flight,
+            "LastError": eventbridge.last_async_error}
+
+
+def pipe_views(emulator: Emulator) -> list[dict[str, Any]]:
+    """Every pipe: state, source, enrichment, target and its figures (the mappings' names) and last error."""
+    pipes = emulator.eventbridge.pipes
+    views = []
+    for key, pipe in sorted(pipes.pipes.items(), key=lambda item: item[1].name):
+        view = {"Name": pipe.name, "Arn": pipe.arn, "Region": pipe.region, "DesiredState": pipe.desired_state,
+                "CurrentState": pipe.current_state, "Source": pipe.source, "Target": pipe.target}
+        if pipe.enrichment:
+            view["Enrichment"] = pipe.enrichment
+        figures = pipes.figures.get(key)
+        if figures is not None:
+            view.update(figures.to_dict())
+        views.append(view)
+    return views
+
+
+def asynchronous_invocations(emulator: Emulator) -> dict[str, Any]:
+    """The functions' asynchronous invocation queue (InvocationType Event, S3, SNS): events not yet done (being
+    tried or waiting for a retry on the emulator's clock), for all functions together."""
+    return {"EventsPending": emulator.notifications.async_invocations.pending}
