@@ -100,6 +100,8 @@ class Emulator:
         #: every request that changes one of moto's services, run in its moment and written down
         self.services = ServiceJournal(self)
         self.notifications = Notifications(self)  # S3's and SNS's pushes to functions
+        #: every function's asynchronous invocation queue (Invoke's Event type, S3, SNS, EventBridge, Pipes)
+        self.async_invocations = self.notifications.async_invocations
         self._init_state()
         self.eventbridge = EventBridge(self, self.state_dir)  # rules and Pipes: started, closed, reset by triggers
 
@@ -166,6 +168,7 @@ class Emulator:
         replicating = self.replication.reset()
         self.invoker.retire_all()
         self.invoker.recent.reset()
+        self.async_invocations.reset()
         with self.lock:
             self.persistence.reset()
             self.streams.reset()
