@@ -280,11 +280,14 @@ class Emulator:
         return register
 
     def wait_idle(self, timeout: float = 10.0) -> dict[str, Any]:
-        """Block until every enabled event source mapping has processed every record it can reach.
+        """Block until every enabled event source mapping has processed every record it can reach, and no
+        asynchronous invocation is queued, running or due.
 
         Returns {"Idle", "Delivered", "Pending", "Failures"}: "Pending" names the mappings not caught up after
-        `timeout` seconds (last error, records being retried); "Failures" what failed since the last wait (failed
-        batches, discarded records with their keys, last error). Idle is not delivered: tests use assert_delivered.
+        `timeout` seconds (last error, records being retried) and every asynchronous invocation not done (one waiting
+        for a retry later on the clock is named, with NextAttemptAt, but not waited for); "Failures" what failed since
+        the last wait (failed batches, discarded records with their keys, asynchronous invocations given up on, last
+        error). Idle is not delivered: tests use assert_delivered.
         """
         return self.triggers.wait_idle(timeout)
 
