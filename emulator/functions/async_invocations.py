@@ -24,6 +24,8 @@ test to advance the clock to.
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import json
 import logging
 import threading
@@ -33,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from emulator.functions.async_events import (
     EVENT_AGE_EXCEEDED,
+    RETRY_DELAYS,
     SUCCESS,
     AsyncEvent,
     after_failure,
@@ -80,6 +83,9 @@ class AsyncInvocations:
         self.figures: dict[str, AsyncFigures] = {}
         #: events that ended in failure since the last wait (wait_idle's Failures)
         self._failures: list[dict[str, Any]] = []
+        #: (next_attempt_at, order, request id) of each event waiting for its attempt: the dispatcher's schedule
+        self._schedule: list[tuple[float, int, str]] = []
+        self._order = itertools.count()
         self._running = 0
         self._stopping = threading.Event()
         self._dispatcher: threading.Thread | None = None
@@ -98,6 +104,7 @@ class AsyncInvocations:
             event = AsyncEvent(str(uuid.uuid4()), function.arn, payload, source, queued_at=now, next_attempt_at=now)
             self.events[event.request_id] = event
             self._emulator.persistence.async_event_saved(event.to_state())
+            self._schedule_attempt(event)
             self._start_dispatcher()
             self._activity.notify_all()
         return event.request_id
@@ -106,6 +113,7 @@ class AsyncInvocations:
         """An event as it was written down (recovery; its attempts begin when the emulator starts)."""
         event = AsyncEvent.from_state(state)
         self.events[event.request_id] = event
+        self._schedule_attempt(event)
 
     def forget(self, request_id: str) -> None:
         """An event written down as done (recovery)."""
@@ -123,23 +131,26 @@ class AsyncInvocations:
             self._dispatcher = threading.Thread(target=self._dispatch, name="eddy-async-dispatcher", daemon=True)
             self._dispatcher.start()
 
+    def _schedule_attempt(self, event: AsyncEvent) -> None:
+        heapq.heappush(self._schedule, (event.next_attempt_at, next(self._order), event.request_id))
+
     def _dispatch(self) -> None:
         """Start an attempt for every event whose time has come; wait for the clock or a new event otherwise."""
+        schedule = self._schedule
         with self._activity:
             while not self._stopping.is_set():
                 now = self._now()
-                waiting = [event for event in self.events.values() if not event.running]
-                for event in waiting:
-                    if self._running >= MAX_RUNNING:
-                        break
-                    if event.due(now):
-                        event.running = True
-                        self._running += 1
-                        threading.Thread(target=self._attempt, args=(event,), daemon=True,
-                                         name=f"eddy-async-{event.function_name}").start()
-                later = [event.next_attempt_at for event in self.events.values() if not event.running]
-                if later and self._running < MAX_RUNNING:
-                    self._activity.wait(min(1.0, max(0.001, min(later) - now)))
+                while schedule and self._running < MAX_RUNNING and schedule[0][0] <= now:
+                    moment, _, request_id = heapq.heappop(schedule)
+                    event = self.events.get(request_id)
+                    if event is None or event.running or event.next_attempt_at != moment:
+                        continue  # done, forgotten (reset) or rescheduled since
+                    event.running = True
+                    self._running += 1
+                    threading.Thread(target=self._attempt, args=(event,), daemon=True,
+                                     name=f"eddy-async-{event.function_name}").start()
+                if schedule and self._running < MAX_RUNNING:
+                    self._activity.wait(min(1.0, max(0.001, schedule[0][0] - now)))
                 else:  # nothing to wait for but a new event, or as many attempts running as may: one ending
                     self._activity.wait(1.0)
 
@@ -148,11 +159,14 @@ class AsyncInvocations:
     def _attempt(self, event: AsyncEvent) -> None:
         try:
             self._try(event)
-        except Exception:  # an event must never vanish silently: it stays queued, its attempt done
+        except Exception:  # an event must never vanish silently: it stays queued, tried again a minute later
             log.exception("asynchronous invocation %s of %s failed", event.request_id, event.function_name)
             with self._activity:
                 event.running = False
                 self._running -= 1
+                if event.request_id in self.events:
+                    event.next_attempt_at = self._now() + RETRY_DELAYS[0]
+                    self._schedule_attempt(event)
                 self._activity.notify_all()
 
     def _try(self, event: AsyncEvent) -> None:
@@ -184,6 +198,7 @@ class AsyncInvocations:
                 event.running = False
                 self._running -= 1
                 emulator.persistence.async_event_saved(event.to_state())
+                self._schedule_attempt(event)
                 self._activity.notify_all()
                 return None
         return self._end(event, function, condition, result.payload if result.ok else event.error_payload)
@@ -300,5 +315,6 @@ class AsyncInvocations:
         """Forget every event and figure (Emulator.reset)."""
         with self._activity:
             self.events.clear()
+            self._schedule.clear()
             self.figures.clear()
             self._failures.clear()
