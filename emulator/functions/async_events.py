@@ -5,7 +5,10 @@ retried twice by default, the first retry 1 minute after the first attempt and t
 second (on the emulator's clock here, counted from each attempt's start); PutFunctionEventInvokeConfig's
 MaximumRetryAttempts (0..2) and MaximumEventAgeInSeconds (60..21600, 6 hours by default) bound that, the age
 counted from when the event was first queued. An event whose next retry would come past its maximum age is
-discarded when it reaches that age (condition EventAgeExceeded).
+discarded when it reaches that age (condition EventAgeExceeded). A throttled attempt (the function's reserved
+concurrency in use) is not an attempt: "Lambda returns the event to the queue and attempts to run the function
+again", with a back-off from 1 second doubling up to 5 minutes, for as long as the event's age allows, and it does
+not count against MaximumRetryAttempts.
 
 An event's state (`to_state`) is what storage/async_queue.py writes down: the payload, the attempts made, the
 moment of the next attempt and the last error, so that a restart resumes it where it was.
@@ -18,13 +21,14 @@ from datetime import datetime, timezone
 from typing import Any
 
 RETRY_DELAYS = (60.0, 120.0)
+THROTTLE_DELAYS = (1.0, 300.0)  # the first back-off after a throttle, and the longest
 DEFAULT_RETRIES = 2
 DEFAULT_MAXIMUM_AGE = 21600
 
 SUCCESS, RETRIES_EXHAUSTED, EVENT_AGE_EXCEEDED = "Success", "RetriesExhausted", "EventAgeExceeded"
 #: the fields of an event's state, as written down
 STATE_FIELDS = ("request_id", "function_arn", "payload", "source", "queued_at", "attempts", "next_attempt_at",
-                "expires", "last_error", "error_payload", "error_message")
+                "expires", "last_error", "error_payload", "error_message", "throttles")
 
 
 @dataclass
@@ -44,6 +48,8 @@ class AsyncEvent:
     last_error: str | None = None
     error_payload: dict[str, Any] | None = None
     error_message: str | None = None
+    #: throttled tries since the last attempt that ran (their back-off doubles)
+    throttles: int = 0
     #: an attempt is running (or its records are being sent): not written down, a restart tries it again
     running: bool = field(default=False, compare=False)
 
@@ -52,7 +58,7 @@ class AsyncEvent:
 
     @classmethod
     def from_state(cls, state: dict[str, Any]) -> "AsyncEvent":
-        return cls(**{name: state[name] for name in STATE_FIELDS})
+        return cls(**{name: state[name] for name in STATE_FIELDS if name in state})
 
     @property
     def function_name(self) -> str:
@@ -63,7 +69,8 @@ class AsyncEvent:
 
     def describe(self) -> dict[str, Any]:
         """What wait_idle's Pending and AsyncInvocations.queued() say about it (AWS's words where AWS has them)."""
-        state = "Running" if self.running else "Queued" if not self.attempts else "WaitingForRetry"
+        state = ("Running" if self.running else "Throttled" if self.throttles else
+                 "Queued" if not self.attempts else "WaitingForRetry")
         if self.expires and not self.running:
             state = "WaitingToExpire"
         return {"RequestId": self.request_id, "FunctionArn": self.function_arn, "Source": self.source,
@@ -84,6 +91,16 @@ def after_failure(event: AsyncEvent, started: float, retries: int, maximum_age: 
     else:
         event.next_attempt_at = due
     return None
+
+
+def after_throttle(event: AsyncEvent, now: float, maximum_age: int) -> None:
+    """After a throttled try at `now`: the event tries again after the back-off (or expires at its maximum age)."""
+    event.throttles += 1
+    due = now + min(THROTTLE_DELAYS[0] * 2 ** (event.throttles - 1), THROTTLE_DELAYS[1])
+    if due - event.queued_at > maximum_age:
+        event.next_attempt_at, event.expires = event.queued_at + maximum_age, True
+    else:
+        event.next_attempt_at = due
 
 
 def limits(config: dict[str, Any] | None) -> tuple[int, int]:

@@ -39,6 +39,7 @@ from emulator.functions.async_events import (
     SUCCESS,
     AsyncEvent,
     after_failure,
+    after_throttle,
     dead_letter_attributes,
     invocation_record,
     limits,
@@ -182,8 +183,14 @@ class AsyncInvocations:
         started = self._now()
         result = emulator.invoker.invoke(function, event.payload, source=event.source)
         with self._activity:
-            event.attempts += 1
             figures = self.figures.setdefault(event.function_arn, AsyncFigures())
+            if result.throttled:  # not an attempt: back to the queue, tried again after a back-off
+                after_throttle(event, self._now(), maximum_age)
+                event.last_error = f"{result.error.error_type}: {result.error.message}"
+                figures.last_error = event.last_error
+                return self._wait_for_next(event)
+            event.attempts += 1
+            event.throttles = 0
             figures.invocations += 1
             figures.retries += event.attempts > 1
             if result.ok:
@@ -195,13 +202,16 @@ class AsyncInvocations:
                 figures.last_error = event.last_error
                 condition = after_failure(event, started, retries, maximum_age)
             if condition is None:  # it waits for its retry
-                event.running = False
-                self._running -= 1
-                emulator.persistence.async_event_saved(event.to_state())
-                self._schedule_attempt(event)
-                self._activity.notify_all()
-                return None
+                return self._wait_for_next(event)
         return self._end(event, function, condition, result.payload if result.ok else event.error_payload)
+
+    def _wait_for_next(self, event: AsyncEvent) -> None:
+        """The event waits for its next try (the lock held): written down, scheduled."""
+        event.running = False
+        self._running -= 1
+        self._emulator.persistence.async_event_saved(event.to_state())
+        self._schedule_attempt(event)
+        self._activity.notify_all()
 
     def _end(self, event: AsyncEvent, function: "Function | None", condition: str, response: Any) -> None:
         """Send the event's records, then forget it (written down as done)."""

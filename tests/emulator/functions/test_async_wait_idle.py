@@ -102,3 +102,23 @@ def test_queued_and_figures_per_function(emu):
     assert emu.async_invocations.figures_of()[function.arn] == {
         "Invocations": 3, "Errors": 3, "Retries": 2, "EventsDropped": 1, "LastError": "ValueError: no"}
     assert failed == [{"n": 6}] * 3
+
+
+def test_a_throttled_event_goes_back_to_its_queue_without_counting_as_an_attempt(door):
+    env = setup(door)
+    lam = env["lambda"]
+    lam.put_function_event_invoke_config(FunctionName="worker", MaximumRetryAttempts=0,
+                                         DestinationConfig={"OnSuccess": {"Destination": env["outcomes_arn"]}})
+    lam.put_function_concurrency(FunctionName="worker", ReservedConcurrentExecutions=0)
+    answer = invoke_event(lam, {"n": 8})
+    report = door.wait_idle(60)
+    [pending] = report["Pending"]
+    assert (pending["RequestId"], pending["State"], pending["Attempts"]) == (
+        answer["ResponseMetadata"]["RequestId"], "Throttled", 0)
+    assert pending["LastError"] == "TooManyRequestsException: Rate Exceeded."
+    assert pending["NextAttemptAt"] - door.now() <= 1  # Lambda's back-off after a throttle starts at a second
+    lam.delete_function_concurrency(FunctionName="worker")
+    door.advance(2)
+    door.assert_delivered(120)
+    [record] = wait_for_messages(env["sqs"], env["outcomes"], 1)
+    assert (record["requestContext"]["condition"], record["requestContext"]["approximateInvokeCount"]) == ("Success", 1)
