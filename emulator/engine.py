@@ -100,6 +100,8 @@ class Emulator:
         #: every request that changes one of moto's services, run in its moment and written down
         self.services = ServiceJournal(self)
         self.notifications = Notifications(self)  # S3's and SNS's pushes to functions
+        #: every function's asynchronous invocation queue (Invoke's Event type, S3, SNS, EventBridge, Pipes)
+        self.async_invocations = self.notifications.async_invocations
         self._init_state()
         self.eventbridge = EventBridge(self, self.state_dir)  # rules and Pipes: started, closed, reset by triggers
 
@@ -166,6 +168,7 @@ class Emulator:
         replicating = self.replication.reset()
         self.invoker.retire_all()
         self.invoker.recent.reset()
+        self.async_invocations.reset()
         with self.lock:
             self.persistence.reset()
             self.streams.reset()
@@ -277,11 +280,14 @@ class Emulator:
         return register
 
     def wait_idle(self, timeout: float = 10.0) -> dict[str, Any]:
-        """Block until every enabled event source mapping has processed every record it can reach.
+        """Block until every enabled event source mapping has processed every record it can reach, and no
+        asynchronous invocation is queued, running or due.
 
         Returns {"Idle", "Delivered", "Pending", "Failures"}: "Pending" names the mappings not caught up after
-        `timeout` seconds (last error, records being retried); "Failures" what failed since the last wait (failed
-        batches, discarded records with their keys, last error). Idle is not delivered: tests use assert_delivered.
+        `timeout` seconds (last error, records being retried) and every asynchronous invocation not done (one waiting
+        for a retry later on the clock is named, with NextAttemptAt, but not waited for); "Failures" what failed since
+        the last wait (failed batches, discarded records with their keys, asynchronous invocations given up on, last
+        error). Idle is not delivered: tests use assert_delivered.
         """
         return self.triggers.wait_idle(timeout)
 

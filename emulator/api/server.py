@@ -126,6 +126,8 @@ class Server:
     def stop(self) -> None:
         if self.standalone:  # the batches in flight finish first: their functions' calls come through this server
             self.emulator.triggers.close()
+        # attempts of asynchronous invocations running now finish first: their functions and records may need this door
+        self.emulator.async_invocations.close()
         self._server.shutdown()
         self._thread.join(timeout=10)
         self._server.server_close()

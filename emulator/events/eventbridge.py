@@ -1,8 +1,9 @@
 """EventBridge in Eddy: rules' deliveries (events/rules.py, through moto_seam/eventbridge/rules.py) and Pipes (emulator/pipes/).
 
 One delivery thread sends the rules' matched events in the order they were put (PutEvents answers first, as on
-AWS); it and the asynchronous invocations in flight count for wait_idle. A delivery that fails is logged at WARNING
-and kept as the last error: EventBridge's retry policy and per-target dead-letter queues are not emulated yet.
+AWS); the deliveries queued or running count for wait_idle. An event a target cannot take goes to the target's
+dead-letter queue (events/dead_letters.py), is logged at WARNING, kept as the last error and reported once in
+wait_idle's Failures.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
+from emulator.events.dead_letters import Undelivered, send_to_dead_letter_queue
 from emulator.events.rules import RuleDelivery
 from emulator.moto_seam.eventbridge import rules as events_seam
 from emulator.pipes.pipes import Pipes
@@ -28,9 +30,11 @@ class EventBridge:
         self.emulator = emulator
         self.pipes = Pipes(emulator, directory)
         self.rules = RuleDelivery(self)
-        #: deliveries queued or running, and asynchronous invocations running (changed with emulator.activity held)
+        #: deliveries queued or running (changed with emulator.activity held)
         self.async_in_flight = 0
         self.last_async_error: str | None = None
+        #: events no target could take since the last wait (wait_idle's Failures)
+        self._undelivered: list[dict[str, Any]] = []
         self._deliveries: queue.Queue[tuple[Callable[..., None], tuple[Any, ...]] | None] = queue.Queue()
         self._worker: threading.Thread | None = None
 
@@ -61,18 +65,26 @@ class EventBridge:
                     self.async_in_flight -= 1
                     self.emulator.activity.notify_all()
 
+    def undelivered(self, undelivered: Undelivered) -> None:
+        """An event a rule's target could not take: to its dead-letter queue, and into the next wait's Failures."""
+        dead_letter_queue = send_to_dead_letter_queue(self.emulator, undelivered)
+        with self.emulator.activity:
+            self.last_async_error = f"{undelivered.target['Arn']}: {undelivered.failure}"
+            self._undelivered.append(undelivered.report(dead_letter_queue))
+
     def pending(self) -> list[dict[str, Any]]:
         """What is still on its way (the lock held): pipes behind their sources, events not yet delivered."""
         pending = self.pipes.pending()
         if self.async_in_flight:
             pending.append({"Mapping": "EventBridge rules",
-                            "EventBridge": f"{self.async_in_flight} deliveries or asynchronous invocations in flight",
+                            "EventBridge": f"{self.async_in_flight} deliveries in flight",
                             "LastError": self.last_async_error})
         return pending
 
     def failure_reports(self) -> list[dict[str, Any]]:
-        """What failed in pipes since the last wait (the lock held)."""
-        return self.pipes.failure_reports()
+        """What failed in pipes and rules' deliveries since the last wait (the lock held)."""
+        undelivered, self._undelivered = self._undelivered, []
+        return self.pipes.failure_reports() + undelivered
 
     def close(self) -> None:
         """Stop delivering and stop the pipes (Triggers.close calls it)."""

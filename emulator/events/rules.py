@@ -5,9 +5,11 @@ A rule's EventPattern is matched with Lambda's filter patterns (triggers/filters
 grammar); a pattern that grammar does not take falls back to moto's matcher. The event a target receives is
 EventBridge's (Amazon EventBridge User Guide, "Amazon EventBridge events": version, id, detail-type, source,
 account, time, region, resources, detail), or the target's Input, InputPath or InputTransformer. Delivery is
-asynchronous, as on AWS: PutEvents answers first; a Lambda target is invoked asynchronously
-(events/async_invocation.py), an SQS target gets the event as a message body (SqsParameters.MessageGroupId for a
-FIFO queue). Other targets (logs, archives, other buses, API destinations) are moto's, as before.
+asynchronous, as on AWS: PutEvents answers first; a Lambda target's event goes into the function's asynchronous
+invocation queue (functions/async_invocations.py: Lambda's retries, event invoke config and destinations apply), an
+SQS target gets the event as a message body (SqsParameters.MessageGroupId for a FIFO queue); a target that cannot
+take it sends it to the target's dead-letter queue (events/dead_letters.py). Other targets (logs, archives, other
+buses, API destinations) are moto's, as before.
 """
 
 from __future__ import annotations
@@ -17,7 +19,9 @@ import logging
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
-from emulator.events.async_invocation import invoke_asynchronously
+from botocore.exceptions import ClientError
+
+from emulator.events.dead_letters import NO_RESOURCE, SDK_CLIENT_ERROR, TargetNotDelivered, Undelivered
 from emulator.moto_seam.eventbridge.rules import target_input
 from emulator.triggers.filters import FilterCriteriaError, FilterPattern, matches, validate_filter_criteria
 
@@ -52,7 +56,7 @@ class RuleDelivery:
             return left
         delivered = aws_event(event)
         for target in ours:
-            self.eventbridge.later(self._send, rule["arn"], target, target_input(target, delivered))
+            self.eventbridge.later(self._send, rule["arn"], target, target_input(target, delivered), delivered)
         return left
 
     def _matches(self, rule: dict[str, Any], event: dict[str, Any]) -> bool:
@@ -67,17 +71,32 @@ class RuleDelivery:
         patterns = self._patterns[raw]
         return rule["matches"](event) if patterns is None else matches(patterns, aws_event(event))
 
-    def _send(self, rule_arn: str, target: dict[str, Any], payload: Any) -> None:
+    def _send(self, rule_arn: str, target: dict[str, Any], payload: Any, event: dict[str, Any]) -> None:
+        try:
+            self._deliver(rule_arn, target, payload)
+        except TargetNotDelivered as failure:
+            self.eventbridge.undelivered(Undelivered(rule_arn, target, event, failure))
+
+    def _deliver(self, rule_arn: str, target: dict[str, Any], payload: Any) -> None:
         emulator = self.eventbridge.emulator
         arn = target["Arn"]
         _, _, service, region, account_id, resource = arn.split(":", 5)
         if service == "lambda":
-            invoke_asynchronously(emulator, arn, payload, source=rule_arn)
+            function = emulator.functions.functions.get(arn.removesuffix(":$LATEST"))
+            if function is None:
+                raise TargetNotDelivered(NO_RESOURCE, f"Function not found: {arn}")
+            emulator.async_invocations.submit(function, payload, source=rule_arn)
             return
         sqs = emulator.aws_client("sqs", region)
-        url = sqs.get_queue_url(QueueName=resource, QueueOwnerAWSAccountId=account_id)["QueueUrl"]
-        message: dict[str, Any] = {"QueueUrl": url, "MessageBody": json.dumps(payload)}
+        message: dict[str, Any] = {"MessageBody": json.dumps(payload)}
         group = (target.get("SqsParameters") or {}).get("MessageGroupId")
         if group:
             message["MessageGroupId"] = group
-        sqs.send_message(**message)
+        try:
+            url = sqs.get_queue_url(QueueName=resource, QueueOwnerAWSAccountId=account_id)["QueueUrl"]
+        except ClientError as error:
+            raise TargetNotDelivered(NO_RESOURCE, error.response["Error"].get("Message") or str(error)) from None
+        try:
+            sqs.send_message(QueueUrl=url, **message)
+        except ClientError as error:
+            raise TargetNotDelivered(SDK_CLIENT_ERROR, error.response["Error"].get("Message") or str(error)) from None

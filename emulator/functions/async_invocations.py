@@ -1,10 +1,11 @@
-"""Asynchronous invocation, as Lambda does it (InvocationType Event, and S3 and SNS pushes).
+"""Asynchronous invocation, as Lambda does it (InvocationType Event; S3 and SNS pushes; EventBridge rules' Lambda
+targets and FIRE_AND_FORGET pipes): every function's event queue, its retries on the emulator's clock, and each
+event's invocation record sent where the function's event invoke config says.
 
-Lambda Developer Guide, "Asynchronous invocation" and "Error handling and automatic retries": the event waits in
-the function's queue; a function error is retried twice by default, the first retry 1 minute after the first
-attempt and the second 2 minutes after the second (on the emulator's clock here, from each attempt's start); PutFunctionEventInvokeConfig's
-MaximumRetryAttempts (0..2) and MaximumEventAgeInSeconds (60..21600, 6 hours by default) bound that. When an event
-is done its invocation record goes to the OnSuccess or OnFailure destination (SQS, SNS, Lambda, EventBridge):
+An event is queued (and written down, storage/async_queue.py) before Invoke answers 202; a dispatcher thread
+starts an attempt for each event whose time has come (at most MAX_RUNNING at once), on a thread of its own; a
+failed attempt waits for its retry (async_events.after_failure) and that is written down too; an event that is
+done sends its invocation record to the OnSuccess or OnFailure destination (SQS, SNS, Lambda, EventBridge):
 
     {"version": "1.0", "timestamp", "requestContext": {"requestId", "functionArn" (":$LATEST"), "condition"
      ("Success", "RetriesExhausted", "EventAgeExceeded"), "approximateInvokeCount"}, "requestPayload",
@@ -12,127 +13,254 @@ is done its invocation record goes to the OnSuccess or OnFailure destination (SQ
      "responsePayload"}
 
 and a failed event also goes to the function's DeadLetterConfig target (SQS or SNS) as its own payload, with the
-message attributes RequestID, ErrorCode and ErrorMessage (AWS-recorded: localstack's
-test_sqs_queue_as_lambda_dead_letter_queue snapshot).
+message attributes RequestID, ErrorCode and ErrorMessage; then it is forgotten (written down as done). A restart
+resumes every event with its attempts, its next attempt's moment and its age; an attempt running at a kill -9 is
+tried again (at least once).
+
+wait_idle (triggers/triggers.py) waits while an event is running or its time has come; an event waiting for a
+retry later on the emulator's clock is pending (not idle) but not waited for: its entry says NextAttemptAt, for a
+test to advance the clock to.
 """
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import json
 import logging
 import threading
 import uuid
-from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from emulator.functions.async_events import (
+    EVENT_AGE_EXCEEDED,
+    RETRY_DELAYS,
+    SUCCESS,
+    AsyncEvent,
+    after_failure,
+    after_throttle,
+    dead_letter_attributes,
+    invocation_record,
+    limits,
+)
 
 if TYPE_CHECKING:
+    from emulator.engine import Emulator
     from emulator.functions.registry import Function
 
 log = logging.getLogger("eddy.functions")
 
-RETRY_DELAYS = (60.0, 120.0)
-DEFAULT_RETRIES = 2
-DEFAULT_MAXIMUM_AGE = 21600
+#: attempts running at once, over every function (the rest wait in their queues)
+MAX_RUNNING = 64
 
 
-def _timestamp(epoch: float) -> str:
-    return datetime.fromtimestamp(epoch, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+@dataclass
+class AsyncFigures:
+    """A function's asynchronous invocations (CloudWatch's AsyncEventsDropped and Lambda's Errors in Eddy's words)."""
+
+    invocations: int = 0
+    errors: int = 0
+    retries: int = 0
+    events_dropped: int = 0
+    last_error: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"Invocations": self.invocations, "Errors": self.errors, "Retries": self.retries,
+                "EventsDropped": self.events_dropped, "LastError": self.last_error}
 
 
 class AsyncInvocations:
-    """The functions' event queues: each event is tried, retried on the clock, and reported where configured."""
+    """The functions' event queues: each event is tried, retried on the clock, reported where configured, and
+    kept in the state directory until it is done."""
 
-    def __init__(self, invoke: Callable[..., Any], activity: threading.Condition, now: Callable[[], float],
-                 client: Callable[[str, str], Any]) -> None:
-        self._invoke, self._activity, self._now, self._client = invoke, activity, now, client
+    def __init__(self, emulator: "Emulator") -> None:
+        self._emulator = emulator
+        self._activity = emulator.activity
+        self._now = emulator.clock.now
+        #: every event not yet done, by request id, in the order they were queued
+        self.events: dict[str, AsyncEvent] = {}
+        #: per function ARN
+        self.figures: dict[str, AsyncFigures] = {}
+        #: events that ended in failure since the last wait (wait_idle's Failures)
+        self._failures: list[dict[str, Any]] = []
+        #: (next_attempt_at, order, request id) of each event waiting for its attempt: the dispatcher's schedule
+        self._schedule: list[tuple[float, int, str]] = []
+        self._order = itertools.count()
+        self._running = 0
         self._stopping = threading.Event()
-        #: events not yet done (being tried, or waiting for a retry)
-        self.pending = 0
+        self._dispatcher: threading.Thread | None = None
 
-    def submit(self, function: "Function", event: Any, source: str) -> str:
-        """Queue an event for `function` (InvocationType Event); returns its request id at once."""
-        request_id = str(uuid.uuid4())
+    @property
+    def pending(self) -> int:
+        """How many events are not done (being tried, or waiting in their queue)."""
+        return len(self.events)
+
+    # -- queueing ---------------------------------------------------------------------------------------
+
+    def submit(self, function: "Function", payload: Any, source: str) -> str:
+        """Queue an event for `function` (InvocationType Event); returns its request id once it is written down."""
         with self._activity:
-            self.pending += 1
-        threading.Thread(target=self._run, args=(function, event, source, request_id, self._now()),
-                         name=f"eddy-async-{function.name}", daemon=True).start()
-        return request_id
+            now = self._now()
+            event = AsyncEvent(str(uuid.uuid4()), function.arn, payload, source, queued_at=now, next_attempt_at=now)
+            self.events[event.request_id] = event
+            self._emulator.persistence.async_event_saved(event.to_state())
+            self._schedule_attempt(event)
+            self._start_dispatcher()
+            self._activity.notify_all()
+        return event.request_id
 
-    def _run(self, function: "Function", event: Any, source: str, request_id: str, queued_at: float) -> None:
+    def restore(self, state: dict[str, Any]) -> None:
+        """An event as it was written down (recovery; its attempts begin when the emulator starts)."""
+        event = AsyncEvent.from_state(state)
+        self.events[event.request_id] = event
+        self._schedule_attempt(event)
+
+    def forget(self, request_id: str) -> None:
+        """An event written down as done (recovery)."""
+        self.events.pop(request_id, None)
+
+    def start(self) -> None:
+        """Begin the attempts of the events recovery restored (Emulator.start)."""
+        with self._activity:
+            self._stopping.clear()
+            if self.events:
+                self._start_dispatcher()
+
+    def _start_dispatcher(self) -> None:
+        if self._dispatcher is None and not self._stopping.is_set():
+            self._dispatcher = threading.Thread(target=self._dispatch, name="eddy-async-dispatcher", daemon=True)
+            self._dispatcher.start()
+
+    def _schedule_attempt(self, event: AsyncEvent) -> None:
+        heapq.heappush(self._schedule, (event.next_attempt_at, next(self._order), event.request_id))
+
+    def _dispatch(self) -> None:
+        """Start an attempt for every event whose time has come; wait for the clock or a new event otherwise."""
+        schedule = self._schedule
+        with self._activity:
+            while not self._stopping.is_set():
+                now = self._now()
+                while schedule and self._running < MAX_RUNNING and schedule[0][0] <= now:
+                    moment, _, request_id = heapq.heappop(schedule)
+                    event = self.events.get(request_id)
+                    if event is None or event.running or event.next_attempt_at != moment:
+                        continue  # done, forgotten (reset) or rescheduled since
+                    event.running = True
+                    self._running += 1
+                    threading.Thread(target=self._attempt, args=(event,), daemon=True,
+                                     name=f"eddy-async-{event.function_name}").start()
+                if schedule and self._running < MAX_RUNNING:
+                    self._activity.wait(min(1.0, max(0.001, schedule[0][0] - now)))
+                else:  # nothing to wait for but a new event, or as many attempts running as may: one ending
+                    self._activity.wait(1.0)
+
+    # -- attempts -----------------------------------------------------------------------------------------
+
+    def _attempt(self, event: AsyncEvent) -> None:
         try:
-            self._attempts(function, event, source, request_id, queued_at)
-        except Exception:  # an event must never vanish silently
-            log.exception("asynchronous invocation of %s failed", function.name)
-        finally:
+            self._try(event)
+        except Exception:  # an event must never vanish silently: it stays queued, tried again a minute later
+            log.exception("asynchronous invocation %s of %s failed", event.request_id, event.function_name)
             with self._activity:
-                self.pending -= 1
+                event.running = False
+                self._running -= 1
+                if event.request_id in self.events:
+                    event.next_attempt_at = self._now() + RETRY_DELAYS[0]
+                    self._schedule_attempt(event)
                 self._activity.notify_all()
 
-    def _attempts(self, function: "Function", event: Any, source: str, request_id: str, queued_at: float) -> None:
-        config = function.event_invoke_config or {}
-        retries = config.get("MaximumRetryAttempts", DEFAULT_RETRIES)
-        maximum_age = config.get("MaximumEventAgeInSeconds", DEFAULT_MAXIMUM_AGE)
-        attempts = 0
-        while True:
-            started = self._now()
-            result = self._invoke(function, event, source=source)
-            attempts += 1
-            if result.ok:
-                return self._done(function, event, request_id, "Success", attempts, result)
-            if attempts > retries:
-                return self._done(function, event, request_id, "RetriesExhausted", attempts, result)
-            # counted from the attempt's start: the function's own duration aside, Lambda's delay; and a clock
-            # advanced while the function ran counts (a test that saw the attempt begin may move time on)
-            due = started + RETRY_DELAYS[min(attempts - 1, len(RETRY_DELAYS) - 1)]
-            expired = due - queued_at > maximum_age  # Lambda discards it when it reaches the maximum age
-            if not self._wait_until(queued_at + maximum_age if expired else due):
-                return None
-            if expired:
-                return self._done(function, event, request_id, "EventAgeExceeded", attempts, result)
-
-    def _wait_until(self, moment: float) -> bool:
-        """Wait for the emulator's clock to reach `moment`; False if the emulator closes first."""
+    def _try(self, event: AsyncEvent) -> None:
+        emulator = self._emulator
+        function = emulator.functions.functions.get(event.function_arn)
+        if function is None:  # deleted while its event waited: Lambda's queue goes with it
+            log.warning("asynchronous invocation %s dropped: the function %s no longer exists", event.request_id,
+                        event.function_arn)
+            return self._end(event, None, "FunctionDeleted", None)
+        retries, maximum_age = limits(function.event_invoke_config)
+        if event.expires or self._now() - event.queued_at >= maximum_age:
+            return self._end(event, function, EVENT_AGE_EXCEEDED, event.error_payload)
+        started = self._now()
+        result = emulator.invoker.invoke(function, event.payload, source=event.source)
         with self._activity:
-            while self._now() < moment and not self._stopping.is_set():
-                self._activity.wait(min(1.0, moment - self._now()))
-        return not self._stopping.is_set()
+            figures = self.figures.setdefault(event.function_arn, AsyncFigures())
+            if result.throttled:  # not an attempt: back to the queue, tried again after a back-off
+                after_throttle(event, self._now(), maximum_age)
+                event.last_error = f"{result.error.error_type}: {result.error.message}"
+                figures.last_error = event.last_error
+                return self._wait_for_next(event)
+            event.attempts += 1
+            event.throttles = 0
+            figures.invocations += 1
+            figures.retries += event.attempts > 1
+            if result.ok:
+                condition: str | None = SUCCESS
+            else:
+                event.last_error = f"{result.error.error_type}: {result.error.message}"
+                event.error_payload, event.error_message = result.error_payload(), result.error.message
+                figures.errors += 1
+                figures.last_error = event.last_error
+                condition = after_failure(event, started, retries, maximum_age)
+            if condition is None:  # it waits for its retry
+                return self._wait_for_next(event)
+        return self._end(event, function, condition, result.payload if result.ok else event.error_payload)
 
-    def _done(self, function: "Function", event: Any, request_id: str, condition: str, attempts: int,
-              result: Any) -> None:
-        destinations = ((function.event_invoke_config or {}).get("DestinationConfig") or {})
-        target = (destinations.get("OnSuccess" if result.ok else "OnFailure") or {}).get("Destination")
-        if target:
-            response_context: dict[str, Any] = {"statusCode": 200, "executedVersion": "$LATEST"}
-            if not result.ok:
-                response_context["functionError"] = "Unhandled"
-            record = {"version": "1.0", "timestamp": _timestamp(self._now()),
-                      "requestContext": {"requestId": request_id, "functionArn": f"{function.arn}:$LATEST",
-                                         "condition": condition, "approximateInvokeCount": attempts},
-                      "requestPayload": event, "responseContext": response_context,
-                      "responsePayload": result.payload if result.ok else result.error_payload()}
-            self._send(target, json.dumps(record), None, function, "Success" if result.ok else "Failure")
-        if not result.ok and function.dead_letter_target:
-            attributes = {"RequestID": {"DataType": "String", "StringValue": request_id},
-                          "ErrorCode": {"DataType": "Number", "StringValue": "200"},
-                          "ErrorMessage": {"DataType": "String", "StringValue": result.error.message}}
-            self._send(function.dead_letter_target, json.dumps(event), attributes, function, "Failure")
+    def _wait_for_next(self, event: AsyncEvent) -> None:
+        """The event waits for its next try (the lock held): written down, scheduled."""
+        event.running = False
+        self._running -= 1
+        self._emulator.persistence.async_event_saved(event.to_state())
+        self._schedule_attempt(event)
+        self._activity.notify_all()
+
+    def _end(self, event: AsyncEvent, function: "Function | None", condition: str, response: Any) -> None:
+        """Send the event's records, then forget it (written down as done)."""
+        destination = dead_letter = None
+        if function is not None:
+            destinations = (function.event_invoke_config or {}).get("DestinationConfig") or {}
+            destination = (destinations.get("OnSuccess" if condition == SUCCESS else "OnFailure") or {}).get("Destination")
+            if destination:
+                record = invocation_record(event, function.arn, condition, self._now(), response)
+                self._send(destination, json.dumps(record), None, function, "Success" if condition == SUCCESS else "Failure")
+            if condition != SUCCESS and function.dead_letter_target:
+                dead_letter = function.dead_letter_target
+                self._send(dead_letter, json.dumps(event.payload), dead_letter_attributes(event), function, "Failure")
+        with self._activity:
+            self.events.pop(event.request_id, None)
+            self._running -= 1
+            self._emulator.persistence.async_event_done(event.request_id)
+            if condition != SUCCESS:
+                figures = self.figures.setdefault(event.function_arn, AsyncFigures())
+                figures.events_dropped += 1
+                self._failures.append(self._failure(event, condition, destination, dead_letter))
+            self._activity.notify_all()
+
+    def _failure(self, event: AsyncEvent, condition: str, destination: str | None, dead_letter: str | None) -> dict[str, Any]:
+        """wait_idle's Failures entry for an event given up on."""
+        if condition != "FunctionDeleted":
+            log.warning("asynchronous invocation %s of %s given up on (%s after %d attempts): %s", event.request_id,
+                        event.function_name, condition, event.attempts, event.last_error)
+        return {"Mapping": f"asynchronous invocation of {event.function_name}", "FunctionArn": event.function_arn,
+                "RequestId": event.request_id, "EventSource": event.source, "Condition": condition,
+                "ApproximateInvokeCount": event.attempts, "OnFailureDestination": destination,
+                "DeadLetterTarget": dead_letter, "LastError": event.last_error,
+                "FailedBatches": 0, "RecordsDiscarded": 1, "Discarded": []}
 
     def _send(self, arn: str, body: str, attributes: dict[str, Any] | None, function: "Function", outcome: str) -> None:
         """To an SQS queue, SNS topic, Lambda function or EventBridge bus, through boto3 as a client would."""
+        client = self._emulator.aws_client
         try:
             _, _, service, region, account_id, resource = arn.split(":", 5)
             if service == "sqs":
-                sqs = self._client("sqs", region)
+                sqs = client("sqs", region)
                 url = sqs.get_queue_url(QueueName=resource, QueueOwnerAWSAccountId=account_id)["QueueUrl"]
                 sqs.send_message(QueueUrl=url, MessageBody=body, **({"MessageAttributes": attributes} if attributes else {}))
             elif service == "sns":
-                sns_attributes = {name: {"DataType": value["DataType"], "StringValue": value["StringValue"]}
-                                  for name, value in (attributes or {}).items()}
-                self._client("sns", region).publish(TopicArn=arn, Message=body, MessageAttributes=sns_attributes)
+                client("sns", region).publish(TopicArn=arn, Message=body, MessageAttributes=attributes or {})
             elif service == "lambda":
-                self._client("lambda", region).invoke(FunctionName=arn, InvocationType="Event", Payload=body.encode())
+                client("lambda", region).invoke(FunctionName=arn, InvocationType="Event", Payload=body.encode())
             elif service == "events":
-                self._client("events", region).put_events(Entries=[{
+                client("events", region).put_events(Entries=[{
                     "Source": "lambda", "DetailType": f"Lambda Function Invocation Result - {outcome}",
                     "Detail": body, "EventBusName": arn, "Resources": [function.arn]}])
             else:
@@ -141,7 +269,62 @@ class AsyncInvocations:
             log.warning("could not deliver %s's invocation record to %s: %s: %s", function.name, arn,
                         type(error).__name__, error)
 
-    def close(self) -> None:
-        self._stopping.set()
+    # -- what a user can read (the emulator's lock held or taken) ------------------------------------------
+
+    def busy(self) -> bool:
+        """An attempt is running, or an event's time has come (wait_idle waits for these)."""
+        now = self._now()
+        return any(event.running or event.due(now) for event in self.events.values())
+
+    def pending_entries(self) -> list[dict[str, Any]]:
+        """wait_idle's Pending entries: one per event not done; one waiting for its retry names it in Retrying
+        (as a mapping's lane does), so a test knows where to advance the clock."""
+        entries = []
+        for event in self.events.values():
+            entry = dict(event.describe(), Mapping=f"asynchronous invocation of {event.function_name}", Retrying=[])
+            if event.attempts and not event.running:
+                entry["Retrying"] = [{"RequestId": event.request_id, "Attempts": event.attempts,
+                                      "NextAttemptAt": event.next_attempt_at, "Records": []}]
+            entries.append(entry)
+        return entries
+
+    def take_failures(self) -> list[dict[str, Any]]:
+        """The events given up on since the last take, each once."""
+        failures, self._failures = self._failures, []
+        return failures
+
+    def queued(self) -> dict[str, list[dict[str, Any]]]:
+        """Every event not done, per function ARN (the dashboard's and `eddy tail`'s view)."""
         with self._activity:
+            queues: dict[str, list[dict[str, Any]]] = {}
+            for event in self.events.values():
+                queues.setdefault(event.function_arn, []).append(event.describe())
+            return queues
+
+    def figures_of(self) -> dict[str, dict[str, Any]]:
+        """Per function ARN: Invocations, Errors, Retries, EventsDropped, LastError."""
+        with self._activity:
+            return {arn: figures.to_dict() for arn, figures in self.figures.items()}
+
+    # -- lifecycle ---------------------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Start no more attempts, and let those running finish (their outcome written down), so that a clean stop
+        repeats nothing; the events not done stay written down for the next start."""
+        with self._activity:
+            self._stopping.set()
+            dispatcher, self._dispatcher = self._dispatcher, None
             self._activity.notify_all()
+        if dispatcher is not None:
+            dispatcher.join()
+        with self._activity:
+            while self._running > 0:  # each attempt ends within its function's timeout
+                self._activity.wait(1.0)
+
+    def reset(self) -> None:
+        """Forget every event and figure (Emulator.reset)."""
+        with self._activity:
+            self.events.clear()
+            self._schedule.clear()
+            self.figures.clear()
+            self._failures.clear()

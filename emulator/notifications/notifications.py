@@ -26,11 +26,11 @@ class Notifications:
         self.emulator = emulator
         self._sequencer = Sequencer()
         #: every function's asynchronous invocations (Invoke with InvocationType Event, and these pushes)
-        self.async_invocations = AsyncInvocations(emulator.invoker.invoke, emulator.activity, emulator.clock.now,
-                                                  emulator.aws_client)
+        self.async_invocations = AsyncInvocations(emulator)
 
     def start(self) -> None:
         seam.activate(self)
+        self.async_invocations.start()
 
     def stop(self) -> None:
         seam.deactivate()

@@ -19,7 +19,6 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from emulator.errors import FunctionError
-from emulator.events.async_invocation import invoke_asynchronously, invoke_function
 from emulator.functions.invocation import InvocationResult
 from emulator.pipes.pipe import Pipe, service_of
 
@@ -51,9 +50,11 @@ def deliver(emulator: "Emulator", pipe: Pipe, records: list[Any], identifiers: l
     parameters = pipe.target_parameters
     if service == "lambda":
         invocation = (parameters.get("LambdaFunctionParameters") or {}).get("InvocationType", "REQUEST_RESPONSE")
-        if invocation == "FIRE_AND_FORGET":
-            invoke_asynchronously(emulator, target, batch, source)
-            return InvocationResult("")
+        if invocation == "FIRE_AND_FORGET":  # into the function's asynchronous invocation queue: Lambda's retries
+            function = emulator.functions.functions.get(target.removesuffix(":$LATEST"))
+            if function is None:
+                return InvocationResult("", error=FunctionError("ResourceNotFoundException", f"Function not found: {target}"))
+            return InvocationResult(emulator.async_invocations.submit(function, batch, source))
         result = invoke_function(emulator, target, batch, source)
         if not result.ok or enriched:
             return result
@@ -64,6 +65,14 @@ def deliver(emulator: "Emulator", pipe: Pipe, records: list[Any], identifiers: l
     if enriched and failed:  # enriched records are not the source's: the whole batch is retried
         return InvocationResult("", error=FunctionError("TargetFailure", f"{len(failed)} entries failed at {target}"))
     return InvocationResult("", {"batchItemFailures": [{"itemIdentifier": identifiers[i]} for i in sorted(failed)]})
+
+
+def invoke_function(emulator: "Emulator", function_arn: str, payload: Any, source: str) -> InvocationResult:
+    """Invoke a function synchronously (RequestResponse) and wait for its answer."""
+    function = emulator.functions.functions.get(function_arn)
+    if function is None:
+        return InvocationResult("", error=FunctionError("ResourceNotFoundException", f"Function not found: {function_arn}"))
+    return emulator.invoker.invoke(function, payload, source=source)
 
 
 def _failures_by_identifier(payload: Any, by_id: dict[str, str]) -> Any:

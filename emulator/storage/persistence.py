@@ -43,6 +43,7 @@ from emulator.storage.snapshots import (
     snapshot_entries,
     write_snapshot,
 )
+from emulator.storage import async_queue
 from emulator.storage.service_log import ServiceLog
 from emulator.storage.wal import CorruptStateError, WriteAheadLog, read_entries
 from emulator.streams.records import LoggedRecord, compact_json, image_json
@@ -158,6 +159,12 @@ class Persistence(NoPersistence):
     def queue_messages_changed(self, change: dict[str, Any]) -> None:
         self._log({"op": "sqs_messages", **change})
 
+    def async_event_saved(self, state: dict[str, Any]) -> None:
+        self._log(async_queue.saved(state))
+
+    def async_event_done(self, request_id: str) -> None:
+        self._log(async_queue.done(request_id))
+
     def service_request(self, fields: dict[str, Any], body: bytes) -> None:
         if not self._replaying:  # its replay costs what ten DynamoDB commits' do: a snapshot comes sooner
             self._log(self.services.entry(fields, body), weight=SERVICE_REQUEST_WEIGHT)
@@ -248,6 +255,8 @@ class Persistence(NoPersistence):
             self._apply({"op": kind, **{k: v for k, v in entry.items() if k != "kind"}})
         elif kind == "services":
             self.services.read(entry)
+        elif kind == async_queue.SNAPSHOT_KIND:
+            async_queue.apply(self.emulator.async_invocations, entry)
         elif kind == "kinesis_records":
             for record in entry["records"]:
                 kinesis_state.restore_record(entry["stream"], record)
@@ -303,6 +312,8 @@ class Persistence(NoPersistence):
             kinesis_state.delete_stream(entry["stream"])
         elif op == "kinesis_destinations":
             emulator.kinesis.restore(tuple(entry["table"]), entry["destinations"])
+        elif op in async_queue.LOG_OPS:
+            async_queue.apply(emulator.async_invocations, entry)
         elif op == "request":
             emulator.services.replay(entry, self.services.body_of(entry))
         elif op == "function_logs":

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator
 from emulator.moto_seam import bridge as moto_bridge
 from emulator.functions.registry import Function
 from emulator.kinesis import state as kinesis_state
+from emulator.storage import async_queue
 from emulator.storage.wal import CorruptStateError
 
 if TYPE_CHECKING:
@@ -106,6 +107,7 @@ def snapshot_entries(emulator: "Emulator", generation: int, ddl: dict[TableKey, 
     for table, destinations in emulator.kinesis.tables.items():
         yield {"kind": "kinesis_destinations", "table": list(table),
                "destinations": [asdict(destination) for destination in destinations]}
+    yield from async_queue.snapshot_entries(emulator.async_invocations)
     for mapping in emulator.triggers.mappings.values():
         yield {"kind": "mapping", "state": mapping_state(mapping),
                "start": str(emulator.triggers.start_positions.get(mapping.uuid, 0))}

@@ -59,6 +59,12 @@ class NoPersistence(StreamObserver):
     def queue_messages_changed(self, change: dict[str, Any]) -> None:
         """A queue mapping's poller received, dead-lettered or deleted messages (moto_seam/sqs.py's change)."""
 
+    def async_event_saved(self, state: dict[str, Any]) -> None:
+        """An asynchronous invocation's event was queued, or waits for its retry (storage/async_queue.py)."""
+
+    def async_event_done(self, request_id: str) -> None:
+        """An asynchronous invocation's event is done: its records were sent."""
+
     def service_request(self, fields: dict[str, Any], body: bytes) -> None:
         """moto accepted a request that may have changed one of its services (service_journal.py)."""
 

@@ -8,7 +8,8 @@
   discarded with their keys, the condition and where they went, the last error). wait_idle takes it and starts
   over, so each wait reports what happened since the one before.
 - NotDeliveredError: what assert_delivered raises, an AssertionError naming each mapping, its error and the keys of
-  the records that were not delivered (discarded, or still being retried when the wait ended).
+  the records that were not delivered (discarded, or still being retried when the wait ended), and each
+  asynchronous invocation given up on or still pending: its function, error and request id.
 """
 
 from __future__ import annotations
@@ -112,6 +113,16 @@ def not_delivered_message(report: dict[str, Any], timeout: float) -> str | None:
     """What was not delivered, one line per mapping concerned; None when everything was."""
     lines = []
     for failure in report["Failures"]:
+        if "RequestId" in failure:  # an asynchronous invocation given up on (functions/async_invocations.py)
+            where = ", ".join(f"sent to {arn}" for arn in (failure["OnFailureDestination"], failure["DeadLetterTarget"])
+                              if arn) or "no on-failure destination or dead-letter queue"
+            lines.append(f"{failure['Mapping']} (request id {failure['RequestId']}, from {failure['EventSource']}): "
+                         f"{failure['Condition']} after {failure['ApproximateInvokeCount']} attempts ({where}); "
+                         f"error: {failure['LastError']}")
+        if "TargetArn" in failure:  # an event a rule's target could not take (events/dead_letters.py)
+            where = f"sent to {failure['DeadLetterQueue']}" if failure["DeadLetterQueue"] else "no dead-letter queue"
+            lines.append(f"{failure['Mapping']}: event {failure['EventId']} not delivered to {failure['TargetArn']} "
+                         f"({where}); error: {failure['LastError']}")
         for discarded in failure["Discarded"]:
             where = (f"sent to {discarded['OnFailureDestination']}" if discarded["OnFailureDestination"]
                      else "no on-failure destination")
@@ -120,6 +131,11 @@ def not_delivered_message(report: dict[str, Any], timeout: float) -> str | None:
                          f"{discarded['ApproximateInvokeCount']} invocations, {where}): {_keys(discarded['Records'])}; "
                          f"error: {discarded['Error'] or failure['LastError']}")
     for pending in report["Pending"]:
+        if "RequestId" in pending:
+            lines.append(f"{pending['Mapping']} (request id {pending['RequestId']}): {pending['State']} after "
+                         f"{pending['Attempts']} attempts, next at {pending['NextAttemptAt']:.3f} on the emulator's "
+                         f"clock; last error: {pending['LastError']}")
+            continue
         retrying = [record for lane in pending.get("Retrying", []) for record in lane["Records"]]
         what = f"retrying {_keys(retrying)}" if retrying else "records not yet processed"
         lines.append(f"mapping {pending['Mapping']}: not caught up after {timeout:g} s, {what}; "

@@ -256,27 +256,34 @@ class Triggers:
             runner.stop()
 
     def wait_idle(self, timeout: float) -> dict[str, Any]:
-        """Wait until every enabled mapping has processed every record it can reach; say which has not, and what
-        failed since the last wait (or since each mapping was created): batches that failed, records discarded."""
+        """Wait until every enabled mapping has processed every record it can reach and no asynchronous invocation
+        is running or due; say which has not, and what failed since the last wait (or since each mapping was
+        created): batches that failed, records discarded, asynchronous invocations given up on.
+
+        An asynchronous invocation waiting for a retry later on the emulator's clock is pending (not idle) but not
+        waited for: its entry says NextAttemptAt, where a test advances the clock to (functions/async_invocations.py)."""
         deadline = time.monotonic() + timeout
         activity = self.emulator.activity
+        asynchronous = self.emulator.async_invocations
         with activity:
             while True:
                 pending = [uuid for uuid, runner in self.runners.items() if not runner.caught_up()]
                 pipes = self.emulator.eventbridge.pending()  # Pipes run on these pollers too; rules deliver later
                 remaining = deadline - time.monotonic()
-                if (not pending and not pipes) or remaining <= 0:
+                if (not pending and not pipes and not asynchronous.busy()) or remaining <= 0:
                     break
                 activity.wait(min(remaining, 0.25))
+            waiting = asynchronous.pending_entries()
             failures = []
             for uuid, mapping_failures in self.failures.items():
                 report = mapping_failures.take()
                 if report is not None:
                     failures.append(dict(self._names(uuid), **report))
             failures += self.emulator.eventbridge.failure_reports()
-            return {"Idle": not pending and not pipes,
-                    "Delivered": not pending and not pipes and not any(f["RecordsDiscarded"] for f in failures),
-                    "Pending": [self._pending(uuid) for uuid in pending] + pipes,
+            failures += asynchronous.take_failures()
+            idle = not pending and not pipes and not waiting
+            return {"Idle": idle, "Delivered": idle and not any(f["RecordsDiscarded"] for f in failures),
+                    "Pending": [self._pending(uuid) for uuid in pending] + pipes + waiting,
                     "Failures": failures}
 
     def assert_delivered(self, timeout: float) -> dict[str, Any]:

@@ -1,0 +1,86 @@
+"""What happens when a rule's delivery fails (both doors): a Lambda target's function error is Lambda's to retry
+(its asynchronous invocation queue, event invoke config and OnFailure destination apply: Python and Node.js); a
+target that cannot take the event (a function or queue that does not exist) sends it to the target's dead-letter
+queue with EventBridge's message attributes, without retries, and the wait reports it once."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.emulator.events.test_rules import ORDER_PLACED
+from tests.emulator.functions.test_async_invocations import ATTEMPTS, NODE_ATTEMPTS
+from tests.emulator.notifications.test_s3_notifications import wait_for_messages
+from tests.emulator.trigger_helpers import create_zip_function
+from tests.emulator.triggers.sqs_helpers import queue
+
+ACCOUNT = "123456789012"
+
+
+@pytest.mark.parametrize("runtime", ["python", "node"])
+def test_a_failing_lambda_target_is_retried_by_lambda_and_its_record_goes_to_on_failure(door, runtime):
+    events, sqs, lam = door.client("events"), door.client("sqs"), door.client("lambda")
+    attempts, _ = queue(sqs, "attempts")
+    outcomes, outcomes_arn = queue(sqs, "outcomes")
+    function_arn = create_zip_function(lam, "worker", runtime, ATTEMPTS if runtime == "python" else NODE_ATTEMPTS,
+                                       Environment={"Variables": {"QUEUE_URL": attempts}}, Timeout=10)["FunctionArn"]
+    lam.put_function_event_invoke_config(FunctionName="worker", MaximumRetryAttempts=1,
+                                         DestinationConfig={"OnFailure": {"Destination": outcomes_arn}})
+    events.put_rule(Name="orders", EventPattern=json.dumps({"source": ["shop.orders"]}))
+    events.put_targets(Rule="orders", Targets=[{"Id": "worker", "Arn": function_arn, "Input": json.dumps({"fail": True})}])
+    events.put_events(Entries=[ORDER_PLACED])
+    assert wait_for_messages(sqs, attempts, 1) == [{"fail": True}]
+    report = door.wait_idle(60)
+    while any(entry.get("State") in ("Queued", "Running") for entry in report["Pending"]):
+        report = door.wait_idle(60)
+    [pending] = report["Pending"]
+    assert (pending["Source"], pending["Attempts"]) == (f"arn:aws:events:us-east-1:{ACCOUNT}:rule/orders", 1)
+    door.advance(61)  # Lambda's retry a minute later
+    assert wait_for_messages(sqs, attempts, 1) == [{"fail": True}]
+    [record] = wait_for_messages(sqs, outcomes, 1)
+    assert record["requestContext"]["condition"] == "RetriesExhausted"
+    assert record["requestContext"]["approximateInvokeCount"] == 2
+    assert record["requestContext"]["requestId"] == pending["RequestId"]
+    assert record["requestPayload"] == {"fail": True}
+    [failure] = door.wait_idle(60)["Failures"]
+    assert (failure["RequestId"], failure["EventSource"]) == (pending["RequestId"], pending["Source"])
+
+
+def test_targets_that_do_not_exist_send_the_event_to_their_dead_letter_queues(door):
+    events, sqs = door.client("events"), door.client("sqs")
+    dlq, dlq_arn = queue(sqs, "rule-dlq")
+    missing_function = f"arn:aws:lambda:us-east-1:{ACCOUNT}:function:gone"
+    missing_queue = f"arn:aws:sqs:us-east-1:{ACCOUNT}:gone"
+    events.put_rule(Name="orders", EventPattern=json.dumps({"source": ["shop.orders"]}))
+    events.put_targets(Rule="orders", Targets=[
+        {"Id": "function", "Arn": missing_function, "DeadLetterConfig": {"Arn": dlq_arn},
+         "RetryPolicy": {"MaximumRetryAttempts": 3, "MaximumEventAgeInSeconds": 600}},
+        {"Id": "queue", "Arn": missing_queue, "DeadLetterConfig": {"Arn": dlq_arn}},
+        {"Id": "dropped", "Arn": f"arn:aws:sqs:us-east-1:{ACCOUNT}:also-gone"}])
+    put = events.put_events(Entries=[ORDER_PLACED])
+    report = door.wait_idle(60)
+    assert (report["Idle"], report["Delivered"]) == (True, False)
+    failures = {failure["TargetArn"]: failure for failure in report["Failures"]}
+    assert set(failures) == {missing_function, missing_queue, f"arn:aws:sqs:us-east-1:{ACCOUNT}:also-gone"}
+    assert failures[missing_function]["DeadLetterQueue"] == dlq_arn
+    assert failures[f"arn:aws:sqs:us-east-1:{ACCOUNT}:also-gone"]["DeadLetterQueue"] is None
+    assert door.wait_idle(60)["Failures"] == []  # once
+    received = sqs.receive_message(QueueUrl=dlq, MaxNumberOfMessages=10, MessageAttributeNames=["All"],
+                                   WaitTimeSeconds=1)["Messages"]
+    assert len(received) == 2
+    rule_arn = f"arn:aws:events:us-east-1:{ACCOUNT}:rule/orders"
+    by_target = {m["MessageAttributes"]["TARGET_ARN"]["StringValue"]: m for m in received}
+    for target_arn, message in by_target.items():
+        body = json.loads(message["Body"])
+        assert (body["id"], body["source"], body["detail"]) == (put["Entries"][0]["EventId"], "shop.orders",
+                                                                 {"order": "o-1", "total": 42})
+        attributes = {name: value["StringValue"] for name, value in message["MessageAttributes"].items()}
+        assert {name: value["DataType"] for name, value in message["MessageAttributes"].items()} == dict.fromkeys(
+            attributes, "String")
+        assert attributes == {"RULE_ARN": rule_arn, "TARGET_ARN": target_arn, "ERROR_CODE": "NO_RESOURCE",
+                              "ERROR_MESSAGE": attributes["ERROR_MESSAGE"],
+                              "EXHAUSTED_RETRY_CONDITION": "MaximumRetryAttempts", "RETRY_ATTEMPTS": "0"}
+    assert by_target[missing_function]["MessageAttributes"]["ERROR_MESSAGE"]["StringValue"] == (
+        f"Function not found: {missing_function}")
+    assert "does not exist" in by_target[missing_queue]["MessageAttributes"]["ERROR_MESSAGE"]["StringValue"]
