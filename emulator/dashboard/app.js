@@ -132,9 +132,11 @@ function renderFunctions(functions) {
     || invocations.find((i) => i.Outcome !== "Succeeded") || invocations[0];
   const pending = model.AsynchronousInvocations.EventsPending;
   fill("async", pending ? `${count(pending, "asynchronous event")} waiting or being tried` : "");
+  const queues = Object.fromEntries(model.AsynchronousInvocations.Functions.map((q) => [q.FunctionName, q]));
   if (!functions.length) fill("functions", empty("No functions."));
   else fill("functions", functions.map((f) => el("article", { class: "function", "data-function": f.FunctionName },
     el("h3", {}, f.FunctionName, el("small", {}, ` ${f.Runtime} · ${f.PackageType} · ${f.Handler} · timeout ${f.Timeout} s`)),
+    queues[f.FunctionName] ? renderAsyncQueue(queues[f.FunctionName]) : null,
     f.RecentInvocations.length ? grid(["Started", "Duration", "Outcome", "Source"],
       f.RecentInvocations.map((i) => el("tr", {
         class: i === shown ? "chosen" : null, "data-request-id": i.RequestId,
@@ -144,6 +146,20 @@ function renderFunctions(functions) {
         el("td", {}, sourceOf(i.Source)))))
       : empty("Not invoked yet."))));
   fill("log", shown ? shown.LogTail.join("\n") : "No invocations yet.");
+}
+
+// a function's asynchronous invocation queue: its figures, last error and each event not done
+function renderAsyncQueue(q) {
+  return el("div", { class: "async-queue", "data-async-function": q.FunctionName },
+    el("p", {}, `Asynchronous: ${count(q.Invocations, "invocation")}, ${count(q.Errors, "error")}, `
+      + `${q.Retries} ${q.Retries === 1 ? "retry" : "retries"}, ${q.EventsDropped} dropped`,
+      q.LastError ? el("span", { class: "error" }, ` · last error: ${q.LastError}`) : null),
+    q.Events.length ? grid(["Request", "State", "Attempts", "Next attempt", "Last error"],
+      q.Events.map((e) => el("tr", { "data-request-id": e.RequestId },
+        el("td", {}, e.RequestId.slice(0, 8)), el("td", {}, e.State), el("td", { class: "n" }, String(e.Attempts)),
+        el("td", {}, e.Attempts && e.State !== "Running" ? clock(e.NextAttemptAt) : ""),
+        el("td", { class: e.LastError ? "error" : null }, e.LastError || ""))))
+      : null);
 }
 
 // -- the live tail of a chosen stream ----------------------------------------------------------------

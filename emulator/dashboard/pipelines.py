@@ -52,6 +52,12 @@ def pipe_views(emulator: Emulator) -> list[dict[str, Any]]:
 
 
 def asynchronous_invocations(emulator: Emulator) -> dict[str, Any]:
-    """The functions' asynchronous invocation queue (InvocationType Event, S3, SNS): events not yet done (being
-    tried or waiting for a retry on the emulator's clock), for all functions together."""
-    return {"EventsPending": emulator.notifications.async_invocations.pending}
+    """The functions' asynchronous invocation queues (InvocationType Event, S3, SNS, rules): how many events are not
+    done, and per function its figures (Invocations, Errors, Retries, EventsDropped, LastError) and the events not
+    done (State Queued / Running / Throttled / WaitingForRetry / WaitingToExpire, Attempts, NextAttemptAt)."""
+    invocations = emulator.async_invocations
+    queued, figures = invocations.queued(), invocations.figures_of()
+    return {"EventsPending": sum(len(events) for events in queued.values()),
+            "Functions": [dict(figures.get(arn, {}), FunctionArn=arn, FunctionName=arn.rsplit(":function:", 1)[-1],
+                               Events=queued.get(arn, []))
+                          for arn in sorted(set(queued) | set(figures))]}

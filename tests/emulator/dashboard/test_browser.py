@@ -126,6 +126,11 @@ def scene():
         put(dynamodb, "s1", table="scores")
         put(dynamodb, "s2", table="scores")
         assert http_json(url + "/_eddy/idle", {"timeout": 30})["Idle"]
+        # an asynchronous invocation that fails: wait_idle answers once its first attempt failed (its retry waits
+        # a minute on the clock, so it is pending and not waited for)
+        lam.invoke(FunctionName="jobs", InvocationType="Event", Payload=b'{"Records": [{"body": "later"}]}')
+        pending = http_json(url + "/_eddy/idle", {"timeout": 30})["Pending"]
+        assert [entry.get("State") for entry in pending] == ["WaitingForRetry"], pending
         yield {"url": url, "stream_arn": stream_arn, "root": root, "children": children, "uuid": uuid,
                "queue_mapping": queue_mapping}
 
@@ -184,9 +189,9 @@ def test_the_page_shows_tables_lineage_mappings_functions_and_a_tail(scene, tmp_
 
     functions = page.text("#functions")
     assert "ship" in functions and "python3.11" in functions and "Failed: ValueError: cannot ship order bad" in functions
-    log = page.text("#log")  # the newest failed invocation's log, chosen by default
-    assert log.startswith("START RequestId: ") and "shipping good, bad" in log and "REPORT RequestId: " in log
-    assert "ValueError: cannot ship order bad" in log
+    log = page.text("#log")  # the newest failed invocation's log, chosen by default: the asynchronous one's
+    assert log.startswith("START RequestId: ") and "[ERROR] RuntimeError: cannot do later" in log
+    assert "REPORT RequestId: " in log
 
     assert page.rows["tr[data-replica=scores/us-east-1]"] == ["scores", "us-east-1", "ACTIVE", "0", "flowing"]
     table, region, status, pending, flow = page.rows["tr[data-replica=scores/eu-west-1]"]
@@ -205,6 +210,11 @@ def test_the_page_shows_tables_lineage_mappings_functions_and_a_tail(scene, tmp_
     assert page.rows["tr[data-rule=big-orders]"] == ["big-orders", "default", "ENABLED", '{"source": ["shop"]}',
                                                     "function:jobs"]
     assert page.rows["tr[data-pipe=forward]"] == ["forward", "RUNNING", "pipe-source", "jobs-dlq", "0", "0", "0", ""]
+
+    asynchronous = page.text("div[data-async-function=jobs]")
+    assert "Asynchronous: 1 invocation, 1 error" in asynchronous or "Asynchronous: 2 invocations, 2 errors" in asynchronous
+    assert "last error: RuntimeError: cannot do later" in asynchronous
+    assert "WaitingForRetry" in asynchronous or "Running" in asynchronous  # its retry is due a minute later
 
     tail = page.texts[".line"]
     assert len(tail) == 8 and "INSERT  pk='good'  +v=0" in tail[0] and "INSERT  pk='order-5'  +v=5" in tail[-1]

@@ -151,4 +151,32 @@ def test_subscriptions_bucket_notifications_rules_and_pipes_appear(door):
     [pipe] = current["Pipes"]
     assert (pipe["Name"], pipe["CurrentState"], pipe["Target"]) == ("forward", "RUNNING", function_arn)
     assert (pipe["Invocations"], pipe["Errors"], pipe["RecordsDelivered"], pipe["LastError"]) == (1, 0, 1, None)
-    assert current["AsynchronousInvocations"] == {"EventsPending": 0}
+    assert current["AsynchronousInvocations"]["EventsPending"] == 0
+
+
+def test_a_functions_asynchronous_invocation_queue(door):
+    """An event whose function fails waits for its retry: the function's queue shows it, with its figures."""
+    lam = door.client("lambda")
+    function_arn = create_function(lam, "later", FAILING)["FunctionArn"]
+    request_id = lam.invoke(FunctionName="later", InvocationType="Event",
+                            Payload=b'{"Records": [{"body": "the report"}]}')["ResponseMetadata"]["RequestId"]
+    report = door.wait_idle(60)  # answers once the first attempt failed: the retry is a minute away on the clock
+    assert not report["Idle"] and [entry["State"] for entry in report["Pending"]] == ["WaitingForRetry"]
+
+    queues = model(door)["AsynchronousInvocations"]
+    assert queues["EventsPending"] == 1
+    [queue] = queues["Functions"]
+    assert (queue["FunctionArn"], queue["FunctionName"]) == (function_arn, "later")
+    assert (queue["Invocations"], queue["Errors"], queue["Retries"], queue["EventsDropped"]) == (1, 1, 0, 0)
+    assert queue["LastError"] == "RuntimeError: cannot do the report"
+    [event] = queue["Events"]
+    assert (event["RequestId"], event["State"], event["Attempts"]) == (request_id, "WaitingForRetry", 1)
+    assert event["NextAttemptAt"] >= event["QueuedAt"] + 60
+
+    door.advance(61)
+    door.wait_idle(60)
+    door.advance(121)
+    door.wait_idle(60)  # the last retry failed too: the event is dropped
+    [queue] = model(door)["AsynchronousInvocations"]["Functions"]
+    assert (queue["Invocations"], queue["Errors"], queue["Retries"], queue["EventsDropped"], queue["Events"]) == (
+        3, 3, 2, 1, [])
