@@ -181,7 +181,7 @@ class AsyncInvocations:
         if event.expires or self._now() - event.queued_at >= maximum_age:
             return self._end(event, function, EVENT_AGE_EXCEEDED, event.error_payload)
         started = self._now()
-        result = emulator.invoker.invoke(function, event.payload, source=event.source)
+        result = emulator.invoker.invoke(function, event.payload, source=event.source, request_id=event.request_id)
         with self._activity:
             figures = self.figures.setdefault(event.function_arn, AsyncFigures())
             if result.throttled:  # not an attempt: back to the queue, tried again after a back-off

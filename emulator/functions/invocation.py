@@ -192,10 +192,12 @@ class Invoker:
         #: called before a worker subprocess starts (the in-process door starts its loopback server here)
         self.before_worker_start: Callable[[], None] | None = None
 
-    def invoke(self, function: Function, event: Any, source: str = "Invoke") -> InvocationResult:
+    def invoke(self, function: Function, event: Any, source: str = "Invoke",
+               request_id: str | None = None) -> InvocationResult:
         """Run the function on `event`; `source` (the Lambda API's Invoke, or a mapping's UUID) is kept with
-        the invocation in `recent`."""
-        request_id = str(uuid.uuid4())
+        the invocation in `recent`. `request_id`: an asynchronous event's, the same for each of its attempts (as
+        Lambda's retries are: AWS re:Post, "lambda-function-duplicate-invocations"); else a new one."""
+        request_id = request_id or str(uuid.uuid4())
         if not self._admitted(function):
             return InvocationResult(request_id, error=FunctionError("TooManyRequestsException", "Rate Exceeded."),
                                     throttled=True)

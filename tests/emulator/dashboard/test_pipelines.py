@@ -177,6 +177,10 @@ def test_a_functions_asynchronous_invocation_queue(door):
     door.wait_idle(60)
     door.advance(121)
     door.wait_idle(60)  # the last retry failed too: the event is dropped
-    [queue] = model(door)["AsynchronousInvocations"]["Functions"]
+    current = model(door)
+    [queue] = current["AsynchronousInvocations"]["Functions"]
     assert (queue["Invocations"], queue["Errors"], queue["Retries"], queue["EventsDropped"], queue["Events"]) == (
         3, 3, 2, 1, [])
+    [function] = [f for f in current["Functions"] if f["FunctionName"] == "later"]
+    # each attempt ran with the request id Invoke answered, as Lambda's retries do
+    assert [i["RequestId"] for i in function["RecentInvocations"]] == [request_id] * 3
