@@ -124,7 +124,11 @@ class Emulator:
     def _function_logs(self, account_id: str, region: str, group: str, stream: str,
                        events: list[tuple[int, str]]) -> None:
         """An invocation's log events into moto's CloudWatch Logs and the write-ahead log, together under the lock
-        a snapshot is taken under: kill -9 loses none that an invocation's caller was answered after."""
+        a snapshot is taken under: kill -9 loses none that an invocation's caller was answered after. Without a
+        durable state directory there is nothing to keep together: moto's own lock is enough (and pollers running
+        invocations do not wait on the emulator's lock for their logs)."""
+        if not self.persistence.durable:
+            return put_events(account_id, region, group, stream, events)
         with self.lock:
             put_events(account_id, region, group, stream, events)
             self.persistence.function_logs(account_id, region, group, stream, events)

@@ -123,6 +123,9 @@ class QueuePoller(threading.Thread):
     def _delete_received(self, messages: list[sqs_seam.ReceivedMessage]) -> None:
         """Delete messages from the queue and log it, under the lock (the log keeps the order things happened in)."""
         emulator = self.runner.emulator
+        if not emulator.persistence.durable:  # nothing to log: the queue's own lock is enough
+            sqs_seam.delete(self.queue, messages)
+            return
         with emulator.lock:
             change = sqs_seam.delete(self.queue, messages)
             if change is not None:
