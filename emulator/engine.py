@@ -146,6 +146,7 @@ class Emulator:
     def recover(self) -> None:
         """Rebuild the state a durable state directory holds; call before any front door opens."""
         with self.lock:
+            self.notifications.activate()
             self.persistence.recover()
             self.replication.recover()
             self.triggers.checkpoints.load()

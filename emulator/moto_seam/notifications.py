@@ -36,12 +36,14 @@ import json
 import threading
 from typing import Any, Protocol
 
+from moto.moto_api._internal import mock_random
 from moto.s3 import notifications as moto_notifications
 from moto.s3.exceptions import S3ClientError
 from moto.s3.models import FakeBucket, NotificationConfiguration, S3Backend
 from moto.sns.models import Subscription, sns_backends
 from moto.sqs.models import sqs_backends
 
+from emulator.moto_seam.services import moments
 from emulator.notifications.s3_events import event_record, overlapping
 from emulator.notifications.sns_events import lambda_event
 
@@ -49,9 +51,7 @@ KINDS = (("queue", "QueueConfiguration"), ("topic", "TopicConfiguration"), ("clo
 
 
 class Target(Protocol):
-    """What the seam needs of Eddy: the clock, the sequencer, and its functions."""
-
-    def now(self) -> float: ...
+    """What the seam needs of Eddy: the sequencer, and its functions (the time is the request's moment's)."""
 
     def sequencer(self) -> str: ...
 
@@ -169,7 +169,8 @@ def _notify(target: Target, bucket: Any, name: str, key_name: str, size: int | N
             record = event_record(
                 event_name=name[3:], region=bucket.region_name, bucket=bucket.name, account_id=bucket.account_id,
                 key=key_name, size=size, etag=etag, version_id=version, sequencer=target.sequencer(),
-                configuration_id=notification.id, now=target.now())
+                configuration_id=notification.id, now=moments.now(),  # the request's instant and random stream,
+                random_bits=mock_random.getrandbits)                 # also when it is replayed
             _deliver(target, kind, notification.arn, {"Records": [record]})
 
 
@@ -201,6 +202,13 @@ def _versioned_delete(delete_object: Any) -> Any:
     return deleted
 
 
+def _replaying() -> bool:
+    """A logged request run again at recovery: what it sent to queues and topics is sent again (moto's state is
+    rebuilt so), but a function's event is not: its asynchronous queue has its own log entries."""
+    moment = moments.current()
+    return moment is not None and moment.replaying
+
+
 def _deliver(target: Target, kind: str, arn: str, event: dict[str, Any]) -> None:
     """To the destination, as S3 does: asynchronously for S3's caller, whose request never fails for it."""
     region, account, resource = _arn_parts(arn)
@@ -210,7 +218,7 @@ def _deliver(target: Target, kind: str, arn: str, event: dict[str, Any]) -> None
     elif kind == "topic":
         if _topic_exists(arn):
             sns_backends[account][region].publish(arn=arn, message=json.dumps(event), subject="Amazon S3 Notification")
-    else:
+    elif not _replaying():
         target.invoke_function(arn, event, "s3")
 
 
@@ -230,7 +238,8 @@ def _install_sns() -> None:
             message = self._parse_message_structure(message, self.protocol)
         notification = self.get_post_data(message, message_id, subject, message_attributes=message_attributes)
         region = self.topic.sns_backend.region_name
-        target.invoke_function(self.endpoint, lambda_event(notification, self.arn, region), "sns")
+        if not _replaying():
+            target.invoke_function(self.endpoint, lambda_event(notification, self.arn, region), "sns")
         return None
 
     Subscription.publish = published

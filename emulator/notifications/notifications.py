@@ -28,6 +28,11 @@ class Notifications:
         #: every function's asynchronous invocations (Invoke with InvocationType Event, and these pushes)
         self.async_invocations = AsyncInvocations(emulator)
 
+    def activate(self) -> None:
+        """moto's pushes become Eddy's: from recovery on (a replayed request sends to queues and topics what it sent
+        before, in S3's record), so before the log is replayed."""
+        seam.activate(self)
+
     def start(self) -> None:
         seam.activate(self)
         self.async_invocations.start()
@@ -36,11 +41,15 @@ class Notifications:
         seam.deactivate()
         self.async_invocations.close()
 
-    def now(self) -> float:
-        return self.emulator.clock.now()
-
     def sequencer(self) -> str:
         return self._sequencer.next()
+
+    @property
+    def last_sequencer(self) -> int:
+        return self._sequencer.last
+
+    def restore_sequencer(self, last: int) -> None:
+        self._sequencer.restore(last)
 
     def _function(self, arn: str) -> Any:
         unqualified = arn.removesuffix(":$LATEST")

@@ -13,11 +13,9 @@ with zeros on the left).
 
 from __future__ import annotations
 
-import itertools
-import os
 import threading
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, Callable
 from urllib.parse import quote_plus
 
 PRINCIPAL_ID = "AWS:AIDAEDDYEMULATOR"
@@ -32,17 +30,24 @@ class Sequencer:
     """S3's per-key sequencer: one increasing counter for every key (so it grows for each key, too)."""
 
     def __init__(self) -> None:
-        self._counter = itertools.count(1)
+        self.last = 0
         self._lock = threading.Lock()
 
     def next(self) -> str:
         with self._lock:
-            return f"{next(self._counter):018X}"
+            self.last += 1
+            return f"{self.last:018X}"
+
+    def restore(self, last: int) -> None:
+        """After a restart: go on from the last one given before it (a snapshot keeps it; replayed requests draw
+        theirs again in order), so a key's sequencers keep growing across restarts."""
+        with self._lock:
+            self.last = max(self.last, last)
 
 
 def event_record(*, event_name: str, region: str, bucket: str, account_id: str, key: str, size: int | None,
                  etag: str | None, version_id: str | None, sequencer: str, configuration_id: str,
-                 now: float) -> dict[str, Any]:
+                 now: float, random_bits: Callable[[int], int]) -> dict[str, Any]:
     """One record of an S3 event notification ("ObjectCreated:Put", not "s3:ObjectCreated:Put")."""
     obj: dict[str, Any] = {"key": quote_plus(key, safe="/")}
     if size is not None:
@@ -60,7 +65,8 @@ def event_record(*, event_name: str, region: str, bucket: str, account_id: str, 
         "eventName": event_name,
         "userIdentity": {"principalId": PRINCIPAL_ID},
         "requestParameters": {"sourceIPAddress": SOURCE_IP_ADDRESS},
-        "responseElements": {"x-amz-request-id": os.urandom(8).hex().upper(), "x-amz-id-2": os.urandom(48).hex()},
+        # S3's ids for the request, drawn from `random_bits` (the request's own random stream: a replay draws them again)
+        "responseElements": {"x-amz-request-id": f"{random_bits(64):016X}", "x-amz-id-2": f"{random_bits(384):096x}"},
         "s3": {
             "s3SchemaVersion": "1.0",
             "configurationId": configuration_id,

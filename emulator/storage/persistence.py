@@ -230,6 +230,7 @@ class Persistence(NoPersistence):
         emulator = self.emulator
         emulator.clock.restore_offset(entry["clock_offset"])
         self._confirmed = max(self._confirmed, int(entry["sequence_number"]))
+        emulator.notifications.restore_sequencer(entry.get("s3_sequencer", 0))  # absent in older snapshots
         for account_id, region, name, version in entry["commit_versions"]:
             emulator.commit_versions[(account_id, region, name)] = version
         return entry["generation"]

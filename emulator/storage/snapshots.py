@@ -81,7 +81,7 @@ def snapshot_entries(emulator: "Emulator", generation: int, ddl: dict[TableKey, 
                      directory: Path) -> Iterator[dict[str, Any]]:
     """The emulator's whole state as snapshot entries (tables not created through Eddy are not kept)."""
     yield {"kind": "header", "generation": generation, "clock_offset": emulator.clock.offset,
-           "sequence_number": str(emulator.sequence_numbers.last),
+           "sequence_number": str(emulator.sequence_numbers.last), "s3_sequencer": emulator.notifications.last_sequencer,
            "commit_versions": [[*key, version] for key, version in emulator.commit_versions.items()]}
     for table in moto_bridge.all_tables():
         key = (table.account_id, table.region_name, table.name)
