@@ -146,7 +146,8 @@ class Emulator:
     def recover(self) -> None:
         """Rebuild the state a durable state directory holds; call before any front door opens."""
         with self.lock:
-            self.notifications.activate()
+            self.notifications.activate()  # moto's pushes are Eddy's while the log is replayed, as they were
+            self.eventbridge.activate()
             self.persistence.recover()
             self.replication.recover()
             self.triggers.checkpoints.load()

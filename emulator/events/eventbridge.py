@@ -38,9 +38,15 @@ class EventBridge:
         self._deliveries: queue.Queue[tuple[Callable[..., None], tuple[Any, ...]] | None] = queue.Queue()
         self._worker: threading.Thread | None = None
 
+    def activate(self) -> None:
+        """Rules' events are Eddy's to deliver: from recovery on, so that a replayed PutEvents leaves a rule's Lambda
+        and SQS targets to Eddy (which delivered them before: RuleDelivery.deliver sends nothing again) and its
+        other targets to moto, as it did."""
+        events_seam.activate(self.emulator.clock.now, self.rules.deliver)
+
     def start(self) -> None:
         """Deliver the rules' events and run the pipes (Triggers.start_all calls it)."""
-        events_seam.activate(self.emulator.clock.now, self.rules.deliver)
+        self.activate()
         self.pipes.start_all()
 
     def later(self, send: Callable[..., None], *args: Any) -> None:

@@ -23,6 +23,7 @@ from botocore.exceptions import ClientError
 
 from emulator.events.dead_letters import NO_RESOURCE, SDK_CLIENT_ERROR, TargetNotDelivered, Undelivered
 from emulator.moto_seam.eventbridge.rules import target_input
+from emulator.moto_seam.services import moments
 from emulator.triggers.filters import FilterCriteriaError, FilterPattern, matches, validate_filter_criteria
 
 if TYPE_CHECKING:
@@ -52,7 +53,9 @@ class RuleDelivery:
         """Deliver a rule's event to its Lambda and SQS targets; answer the targets left to moto."""
         ours = [t for t in rule["targets"] if t["Arn"].split(":")[2:3] and t["Arn"].split(":")[2] in EDDY_TARGETS]
         left = [t for t in rule["targets"] if t not in ours]
-        if not ours or not self._matches(rule, event):
+        # a PutEvents replayed at recovery: what Eddy delivered for it is in the log already (a queue's SendMessage
+        # as a request of its own, a function's event in its asynchronous queue), so nothing is delivered twice
+        if not ours or moments.replaying() or not self._matches(rule, event):
             return left
         delivered = aws_event(event)
         for target in ours:

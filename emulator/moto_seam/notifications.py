@@ -202,13 +202,6 @@ def _versioned_delete(delete_object: Any) -> Any:
     return deleted
 
 
-def _replaying() -> bool:
-    """A logged request run again at recovery: what it sent to queues and topics is sent again (moto's state is
-    rebuilt so), but a function's event is not: its asynchronous queue has its own log entries."""
-    moment = moments.current()
-    return moment is not None and moment.replaying
-
-
 def _deliver(target: Target, kind: str, arn: str, event: dict[str, Any]) -> None:
     """To the destination, as S3 does: asynchronously for S3's caller, whose request never fails for it."""
     region, account, resource = _arn_parts(arn)
@@ -218,8 +211,8 @@ def _deliver(target: Target, kind: str, arn: str, event: dict[str, Any]) -> None
     elif kind == "topic":
         if _topic_exists(arn):
             sns_backends[account][region].publish(arn=arn, message=json.dumps(event), subject="Amazon S3 Notification")
-    elif not _replaying():
-        target.invoke_function(arn, event, "s3")
+    elif not moments.replaying():  # replayed, a queue or topic gets its message again (moto's state is rebuilt
+        target.invoke_function(arn, event, "s3")  # so), a function does not: its asynchronous queue has it
 
 
 def _install_sns() -> None:
@@ -238,7 +231,7 @@ def _install_sns() -> None:
             message = self._parse_message_structure(message, self.protocol)
         notification = self.get_post_data(message, message_id, subject, message_attributes=message_attributes)
         region = self.topic.sns_backend.region_name
-        if not _replaying():
+        if not moments.replaying():
             target.invoke_function(self.endpoint, lambda_event(notification, self.arn, region), "sns")
         return None
 

@@ -1,4 +1,4 @@
-"""S3 notifications and SNS subscriptions across a kill -9: replaying the services' log rebuilds what they sent to
+"""S3 notifications, SNS subscriptions and EventBridge rules across a kill -9: replaying the services' log rebuilds what they sent to
 queues and topics exactly (the same message, S3's record with its eventTime and sequencer), never invokes a function
 a second time (its asynchronous queue keeps its own entries), and a key's sequencer keeps growing after the restart.
 Both doors: the server killed under its client, and a process running emulate() killed after its work."""
@@ -23,16 +23,18 @@ WORKLOAD = textwrap.dedent('''
     import boto3
     def handler(event, context):
         sqs = boto3.client("sqs")
-        source = event["Records"][0].get("eventSource") or event["Records"][0].get("EventSource")
+        record = (event.get("Records") or [event])[0]
+        source = record.get("eventSource") or record.get("EventSource") or "events:" + record["source"]
         sqs.send_message(QueueUrl=sqs.get_queue_url(QueueName="seen")["QueueUrl"],
                          MessageBody=source + " " + context.aws_request_id)
     """
 
     def workload(client, wait_idle):
-        s3, sqs, sns, lam = (client(n) for n in ("s3", "sqs", "sns", "lambda"))
+        s3, sqs, sns, lam, events = (client(n) for n in ("s3", "sqs", "sns", "lambda", "events"))
         sqs.create_queue(QueueName="seen")
         uploads = sqs.create_queue(QueueName="uploads")["QueueUrl"]
-        fanout = sqs.create_queue(QueueName="fanout")["QueueUrl"]
+        sqs.create_queue(QueueName="fanout")
+        sqs.create_queue(QueueName="copies")
         buffer = io.BytesIO()
         with zipfile.ZipFile(buffer, "w") as archive:
             archive.writestr("app.py", SEEN)
@@ -52,6 +54,10 @@ WORKLOAD = textwrap.dedent('''
         s3.put_object(Bucket="uploads", Key="fn/a.txt", Body=b"to the function")
         s3.put_object(Bucket="uploads", Key="q/a.txt", Body=b"to the queue")
         sns.publish(TopicArn=topic, Message="hello")
+        events.put_rule(Name="orders", EventPattern=json.dumps({"source": ["shop"]}))
+        events.put_targets(Rule="orders", Targets=[
+            {"Id": "function", "Arn": function}, {"Id": "queue", "Arn": "arn:aws:sqs:us-east-1:123456789012:copies"}])
+        events.put_events(Entries=[{"Source": "shop", "DetailType": "order placed", "Detail": "{}"}])
         wait_idle()
         [message] = sqs.receive_message(QueueUrl=uploads, VisibilityTimeout=0)["Messages"]
         print("UPLOAD " + json.dumps({"MessageId": message["MessageId"], "Body": message["Body"]}), flush=True)
@@ -103,8 +109,10 @@ def test_pushes_are_replayed_as_sent_and_functions_are_not_invoked_again(kind, t
         door.wait_idle(60)
         s3, sqs = door.client("s3"), door.client("sqs")
         seen = sorted(body.split()[0] for body in _drain(sqs, "seen"))
-        assert seen == ["aws:s3", "aws:sns"]  # each event reached the function once, before the kill
+        assert seen == ["aws:s3", "aws:sns", "events:shop"]  # each event reached the function once, before the kill
         assert len(_drain(sqs, "fanout")) == 1
+        [copy] = _drain(sqs, "copies")  # the rule's queue target: delivered once
+        assert json.loads(copy)["detail-type"] == "order placed"
         url = sqs.get_queue_url(QueueName="uploads")["QueueUrl"]
         [message] = sqs.receive_message(QueueUrl=url, VisibilityTimeout=600)["Messages"]
         assert (message["MessageId"], message["Body"]) == (upload["MessageId"], upload["Body"])

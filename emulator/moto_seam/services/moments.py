@@ -58,6 +58,13 @@ def current() -> Moment | None:
     return getattr(_local, "moment", None)
 
 
+def replaying() -> bool:
+    """True while a logged request runs again at recovery: what it pushed to Eddy's own side (a function's event,
+    a rule's delivery) is in the log already and must not happen twice."""
+    moment = current()
+    return moment is not None and moment.replaying
+
+
 def next_seed() -> int:
     """A new moment's seed, drawn from moto's own generator: a test that seeds moto (POST /moto-api/seed) gets
     the same ids run after run, as it does from moto."""
