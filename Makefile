@@ -14,21 +14,18 @@ setup: $(STAMP) $(NODE_STAMP)
 
 # Spark (spark_batch/) runs on a Java runtime, 17 or later: installed from Debian's packages if `java` is missing
 java:
-	@command -v java >/dev/null 2>&1 || { SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
-		$$SUDO apt-get update && $$SUDO apt-get install -y openjdk-17-jre-headless; }
+	@tools/debian_packages.sh java openjdk-17-jre-headless
 
 # Node.js functions (nodejs18.x/20.x/22.x) run on the machine's `node`: installed from Debian's packages if
 # missing; the AWS SDK for JavaScript v3 that Lambda's Node runtime provides goes into .node/
 # (emulator/functions/runtimes/node-packages.json; `eddy setup node` fills a per-user cache the same way)
 node:
-	@command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || { SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
-		$$SUDO apt-get update && $$SUDO apt-get install -y nodejs npm; }
+	@tools/debian_packages.sh 'node npm' nodejs npm
 
 # the dashboard's tests (tests/emulator/dashboard/test_browser.py) render its page in headless Chromium:
 # installed from Debian's packages if missing
 chromium:
-	@command -v chromium >/dev/null 2>&1 || { SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
-		$$SUDO apt-get update && $$SUDO apt-get install -y chromium; }
+	@tools/debian_packages.sh chromium chromium
 
 $(NODE_STAMP): emulator/functions/runtimes/node-packages.json | node
 	mkdir -p .node && cp emulator/functions/runtimes/node-packages.json .node/package.json
