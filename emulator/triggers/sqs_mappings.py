@@ -7,12 +7,14 @@ CreateEventSourceMapping):
     failures go to its own RedrivePolicy dead-letter queue);
   - BatchSize defaults to 10, at most 10,000 for a standard queue and 10 for a FIFO queue; above 10 a
     MaximumBatchingWindowInSeconds of at least 1 is required;
+  - no MaximumBatchingWindowInSeconds above 0 on a FIFO queue (the window "applies only to standard queues");
+  - the function's Timeout may not be longer than the queue's VisibilityTimeout;
   - ScalingConfig.MaximumConcurrency (2..1000) caps the concurrent invocations;
   - the configuration AWS answers has no stream fields (AWS-recorded in localstack's
     test_lambda_integration_sqs.snapshot.json: BatchSize, EventSourceArn, FunctionArn, FunctionResponseTypes,
     LastModified, MaximumBatchingWindowInSeconds, State, StateTransitionReason "USER_INITIATED", UUID).
-The error words: "StartingPosition is not valid for SQS event sources." and "Maximum batch window in seconds must
-be greater than 0 if maximum batch size is greater than 10" as AWS answers them (reported through CloudFormation,
+The error words: "StartingPosition is not valid for SQS event sources.", "Maximum batch window in seconds must
+be greater than 0 if maximum batch size is greater than 10" and the two below as AWS answers them (reported through CloudFormation,
 and in localstack's and other emulators' AWS-validated tests); a queue that does not exist is the error Lambda's
 own ReceiveMessage meets. Where AWS's exact words were not found (a FIFO batch over 10, stream-only parameters)
 the message is Eddy's, in the same style, and says so in docs/guides/pipeline-triggers.md.
@@ -29,6 +31,16 @@ from emulator.triggers.event_source_mappings import EventSourceMapping, apply_pa
 if TYPE_CHECKING:
     from emulator.triggers.triggers import Triggers
 
+#: AWS's answer to a function whose Timeout is longer than the queue's VisibilityTimeout, at CreateEventSourceMapping
+#: and at an UpdateEventSourceMapping naming a function (quoted from AWS in terraform-aws-github-runner#465,
+#: winglang/wing#1507, aws/serverless-application-model#3445: equal timeouts pass); UpdateFunctionConfiguration raising
+#: the timeout later is not refused (terraform-aws-github-runner#467 saw the function's update pass where the
+#: mapping's creation failed)
+VISIBILITY_SHORTER = "Queue visibility timeout: {visibility} seconds is less than Function timeout: {timeout} seconds"
+#: AWS's answer to MaximumBatchingWindowInSeconds above 0 on a FIFO queue (quoted from AWS through CloudFormation in
+#: aws/aws-lambda-dotnet#1758, BatchSize 100 with a 5-second window; the Lambda guide: the batch window "applies only
+#: to standard queues"); a window of 0 is accepted (localstack's AWS-validated test_report_batch_item_failures)
+FIFO_BATCHING_WINDOW = "Batching window is not supported for FIFO queues"
 NO_QUEUE = ("Error occurred while ReceiveMessage. SQS Error Code: AWS.SimpleQueueService.NonExistentQueue. "
             "SQS Error Message: The specified queue does not exist or you do not have access to it.")
 STREAM_ONLY = ("StartingPositionTimestamp", "ParallelizationFactor", "MaximumRetryAttempts", "MaximumRecordAgeInSeconds",
@@ -53,6 +65,7 @@ def create_queue_mapping(triggers: "Triggers", params: dict[str, Any], account_i
     if queue is None:
         raise InvalidParameterValueException(NO_QUEUE)
     function = triggers.emulator.functions.get(params["FunctionName"], account_id, region)
+    check_visibility_timeout(queue, function)
     for existing in triggers.mappings.values():
         if existing.event_source_arn == source and existing.function_arn == function.arn:
             raise ResourceConflictException(
@@ -66,26 +79,31 @@ def create_queue_mapping(triggers: "Triggers", params: dict[str, Any], account_i
 
 
 def apply_queue_parameters(mapping: EventSourceMapping, params: dict[str, Any], *, fifo: bool) -> None:
-    """Validate and apply a queue mapping's parameters (create and update); `mapping` is unchanged on error."""
+    """Validate and apply a queue mapping's parameters (create and update: the caller gives a mapping it may throw
+    away, Triggers.update a copy)."""
     _refuse_stream_parameters(params)
     if params.get("StartingPosition") is not None:
         raise InvalidParameterValueException("StartingPosition is not valid for SQS event sources.")
-    previous = dict(vars(mapping))
-    try:
-        apply_parameters(mapping, {name: value for name, value in params.items() if name != "ScalingConfig"})
-        if "ScalingConfig" in params:
-            scaling = params["ScalingConfig"] or {}
-            mapping.maximum_concurrency = scaling.get("MaximumConcurrency") if isinstance(scaling, dict) else None
-        if fifo and mapping.batch_size > 10:
-            raise InvalidParameterValueException(
-                f"BatchSize {mapping.batch_size} is not valid for a FIFO queue: a FIFO queue's batch size is at most 10")
-        if mapping.batch_size > 10 and mapping.maximum_batching_window_in_seconds < 1:
-            raise InvalidParameterValueException(
-                "Maximum batch window in seconds must be greater than 0 if maximum batch size is greater than 10")
-    except Exception:
-        vars(mapping).clear()
-        vars(mapping).update(previous)
-        raise
+    apply_parameters(mapping, {name: value for name, value in params.items() if name != "ScalingConfig"})
+    if "ScalingConfig" in params:
+        scaling = params["ScalingConfig"] or {}
+        mapping.maximum_concurrency = scaling.get("MaximumConcurrency") if isinstance(scaling, dict) else None
+    if fifo and mapping.maximum_batching_window_in_seconds > 0:
+        raise InvalidParameterValueException(FIFO_BATCHING_WINDOW)
+    if fifo and mapping.batch_size > 10:
+        raise InvalidParameterValueException(
+            f"BatchSize {mapping.batch_size} is not valid for a FIFO queue: a FIFO queue's batch size is at most 10")
+    if mapping.batch_size > 10 and mapping.maximum_batching_window_in_seconds < 1:
+        raise InvalidParameterValueException(
+            "Maximum batch window in seconds must be greater than 0 if maximum batch size is greater than 10")
+
+
+def check_visibility_timeout(queue: Any, function: Any) -> None:
+    """Lambda refuses to pair a queue with a function that may run longer than the queue hides a message (a batch
+    could be received again while the function still works on it): AWS's words, VISIBILITY_SHORTER."""
+    visibility = sqs_seam.visibility_timeout(queue)
+    if visibility < function.timeout:
+        raise InvalidParameterValueException(VISIBILITY_SHORTER.format(visibility=visibility, timeout=function.timeout))
 
 
 def _refuse_stream_parameters(params: dict[str, Any]) -> None:
@@ -112,7 +130,10 @@ QUEUE_UPDATABLE = frozenset({"Enabled", "BatchSize", "MaximumBatchingWindowInSec
                              "FilterCriteria", "FunctionName", "ScalingConfig"} | set(STREAM_ONLY))
 
 
-def update_queue_mapping(mapping: EventSourceMapping, params: dict[str, Any]) -> None:
-    """UpdateEventSourceMapping's parameters applied to a queue mapping (stream-only ones refused)."""
+def update_queue_mapping(mapping: EventSourceMapping, params: dict[str, Any], function: Any = None) -> None:
+    """UpdateEventSourceMapping's parameters applied to a queue mapping (stream-only ones refused); `function`, when
+    the update names one, must not run longer than the queue's visibility timeout."""
     queue = sqs_seam.find_queue(mapping.event_source_arn)
     apply_queue_parameters(mapping, params, fifo=queue is not None and sqs_seam.is_fifo(queue))
+    if function is not None and queue is not None:
+        check_visibility_timeout(queue, function)

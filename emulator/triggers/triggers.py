@@ -156,24 +156,29 @@ class Triggers:
                 and (function_arn is None or m.function_arn == function_arn)]
 
     def update(self, uuid: str, params: dict[str, Any]) -> dict[str, Any]:
+        """Validate the whole update on a copy of the mapping first: a refused update changes nothing and leaves the
+        runner running, as on AWS; an accepted one stops the runner after the batch in flight, applies, starts again."""
         mapping = self.get(uuid)
         unknown = set(params) - (sqs_mappings.QUEUE_UPDATABLE if mapping.is_queue else UPDATABLE) - {"UUID"}
         if unknown:
             raise InvalidParameterValueException(f"Cannot update {', '.join(sorted(unknown))} of an event source mapping")
+        with self.emulator.activity:
+            configuration = dict(vars(mapping))
+            updated = EventSourceMapping(**configuration)
+            function = None
+            if params.get("FunctionName"):
+                function = self.emulator.functions.get(params["FunctionName"], mapping.account_id, mapping.region)
+                updated.function_arn = function.arn
+            if mapping.is_queue:
+                sqs_mappings.update_queue_mapping(updated, params, function)
+            else:
+                apply_parameters(updated, params)
+            # what the update sets (the runner keeps writing LastProcessingResult until it stops)
+            changes = {name: value for name, value in vars(updated).items() if value is not configuration[name]}
         was_enabled = mapping.enabled
         self._stop(mapping)
         with self.emulator.activity:
-            if params.get("FunctionName"):
-                mapping.function_arn = self.emulator.functions.get(params["FunctionName"], mapping.account_id, mapping.region).arn
-            previous = {name: getattr(mapping, name) for name in vars(mapping)}
-            try:
-                if mapping.is_queue:
-                    sqs_mappings.update_queue_mapping(mapping, params)
-                else:
-                    apply_parameters(mapping, params)
-            except Exception:
-                vars(mapping).update(previous)
-                raise
+            vars(mapping).update(changes)
             mapping.last_modified = self.emulator.clock.now()
             mapping.state_transition_reason = USER_ACTION
             self.failures[uuid].label = mapping.label

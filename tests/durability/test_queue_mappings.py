@@ -26,7 +26,7 @@ from tests.emulator.helpers import create_table
 ACCOUNT = "123456789012"
 BATCH = 5
 POLLERS = 5  # sqs_mappings.DEFAULT_POLLERS: at most this many batches of a mapping are in flight at once
-VISIBILITY = 30
+VISIBILITY = 60  # at least the function's Timeout, as Lambda requires of a queue mapping
 STANDARD = [f"m{n:03}" for n in range(300)]
 GROUPS = {f"g{g}": [f"g{g}-{n:03}" for n in range(100)] for g in range(3)}
 

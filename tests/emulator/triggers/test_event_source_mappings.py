@@ -119,6 +119,28 @@ def test_latest_skips_what_was_there(door):
     assert [pk for batch in delivered_batches(setup["sqs"], setup["queue_url"]) for _, pk, _ in batch] == ["new"]
 
 
+@RUNTIMES
+def test_a_refused_update_changes_nothing_and_the_mapping_keeps_running(door, runtime):
+    setup = stream_with_reporter(door, runtime=runtime)
+    lam, sqs = setup["lambda"], setup["sqs"]
+    uuid = lam.create_event_source_mapping(EventSourceArn=setup["stream_arn"], FunctionName="reporter",
+                                           StartingPosition="LATEST")["UUID"]
+    before = lam.get_event_source_mapping(UUID=uuid)
+    del before["ResponseMetadata"]
+    with pytest.raises(ClientError) as refused:
+        lam.update_event_source_mapping(UUID=uuid, MaximumRecordAgeInSeconds=30)
+    assert code(refused) == "InvalidParameterValueException"
+    with pytest.raises(ClientError) as missing:  # another function, which does not exist: refused as well
+        lam.update_event_source_mapping(UUID=uuid, FunctionName="missing", BatchSize=5)
+    assert code(missing) == "ResourceNotFoundException"
+    after = lam.get_event_source_mapping(UUID=uuid)
+    del after["ResponseMetadata"]
+    assert after == before
+    put(setup["dynamodb"], "after")  # AWS: a refused update leaves the mapping running as it was
+    assert wait_idle(door)["Idle"]
+    assert [pk for batch in delivered_batches(sqs, setup["queue_url"]) for _, pk, _ in batch] == ["after"]
+
+
 def test_figures_over_http_and_idle_reports_a_stuck_mapping(door):
     setup = stream_with_reporter(door, fail_key="poison")
     uuid = setup["lambda"].create_event_source_mapping(EventSourceArn=setup["stream_arn"], FunctionName="reporter",

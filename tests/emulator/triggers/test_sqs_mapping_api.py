@@ -11,6 +11,7 @@ from botocore.exceptions import ClientError
 
 from emulator import emulate
 from tests.conftest import QUIET
+from tests.emulator.functions.test_functions import create_function
 from tests.emulator.trigger_helpers import wait_idle
 from tests.emulator.triggers.sqs_helpers import bodies, delivered, queue, queue_with_reporter
 
@@ -61,16 +62,43 @@ def test_lambdas_validation_of_queue_mappings(door):
     assert error_of(unchecked, **base, ScalingConfig={"MaximumConcurrency": 1}) == (
         "ValidationException", "1 validation error detected: Value '1' at 'scalingConfig.maximumConcurrency' failed to "
         "satisfy constraint: Member must have value greater than or equal to 2")
+    assert error_of(unchecked, **base, ScalingConfig={"MaximumConcurrency": 1001}) == (
+        "ValidationException", "1 validation error detected: Value '1001' at 'scalingConfig.maximumConcurrency' failed "
+        "to satisfy constraint: Member must have value less than or equal to 1000")
     _, fifo_arn = queue(sqs, "work.fifo", FifoQueue="true")
-    code, message = error_of(create, EventSourceArn=fifo_arn, FunctionName="reporter", BatchSize=11,
-                             MaximumBatchingWindowInSeconds=1)
+    fifo = {"EventSourceArn": fifo_arn, "FunctionName": "reporter"}
+    # AWS's words (CloudFormation quoting Lambda, aws/aws-lambda-dotnet#1758): the window is for standard queues only
+    assert error_of(create, **fifo, BatchSize=100, MaximumBatchingWindowInSeconds=5) == (
+        "InvalidParameterValueException", "Batching window is not supported for FIFO queues")
+    assert error_of(create, **fifo, MaximumBatchingWindowInSeconds=1) == (
+        "InvalidParameterValueException", "Batching window is not supported for FIFO queues")
+    code, message = error_of(create, **fifo, BatchSize=11)
     assert code == "InvalidParameterValueException" and "FIFO" in message
+    fifo_uuid = create(**fifo, BatchSize=10, MaximumBatchingWindowInSeconds=0)["UUID"]  # a window of 0 is no window
+    assert error_of(lam.update_event_source_mapping, UUID=fifo_uuid, MaximumBatchingWindowInSeconds=2) == (
+        "InvalidParameterValueException", "Batching window is not supported for FIFO queues")
+    assert lam.get_event_source_mapping(UUID=fifo_uuid)["MaximumBatchingWindowInSeconds"] == 0
     uuid = create(**base, BatchSize=100, MaximumBatchingWindowInSeconds=1)["UUID"]
     assert error_of(create, **base) == (
         "ResourceConflictException",
         f'The event source arn (" {env["arn"]} ") and function (" reporter ") provided mapping already exists. '
         f"Please update or delete the existing mapping with UUID {uuid}")
-    assert lam.list_event_source_mappings(FunctionName="reporter")["EventSourceMappings"][0]["BatchSize"] == 100
+    assert lam.list_event_source_mappings(EventSourceArn=env["arn"])["EventSourceMappings"][0]["BatchSize"] == 100
+
+
+def test_a_function_may_not_run_longer_than_the_queue_hides_a_message(door):
+    env = queue_with_reporter(door)  # "reporter" has a Timeout of 10 s, "work" the default VisibilityTimeout of 30 s
+    lam, sqs = env["lambda"], env["sqs"]
+    create_function(lam, "slow", "def handler(event, context):\n    return None\n", Timeout=60)
+    refused = ("InvalidParameterValueException", "Queue visibility timeout: 30 seconds is less than Function timeout: 60 seconds")
+    assert error_of(lam.create_event_source_mapping, EventSourceArn=env["arn"], FunctionName="slow") == refused
+    _, long_arn = queue(sqs, "long", VisibilityTimeout="60")
+    lam.create_event_source_mapping(EventSourceArn=long_arn, FunctionName="slow")  # equal timeouts are fine
+    uuid = lam.create_event_source_mapping(EventSourceArn=env["arn"], FunctionName="reporter")["UUID"]
+    assert error_of(lam.update_event_source_mapping, UUID=uuid, FunctionName="slow") == refused
+    assert lam.get_event_source_mapping(UUID=uuid)["FunctionArn"].endswith(":function:reporter")
+    # the function's own update is not checked against its mappings' queues (as on AWS)
+    assert lam.update_function_configuration(FunctionName="reporter", Timeout=45)["Timeout"] == 45
 
 
 def test_update_disable_enable_and_delete(door):
@@ -97,9 +125,28 @@ def test_update_disable_enable_and_delete(door):
     assert wait_idle(door)["Idle"] and delivered(sqs, env["deliveries"]) == []
 
 
+@pytest.mark.parametrize("runtime", ["python", "node"])
+def test_a_refused_update_changes_nothing_and_the_mapping_keeps_running(door, runtime):
+    env = queue_with_reporter(door, runtime)
+    lam, sqs = env["lambda"], env["sqs"]
+    uuid = lam.create_event_source_mapping(EventSourceArn=env["arn"], FunctionName="reporter")["UUID"]
+    before = lam.get_event_source_mapping(UUID=uuid)
+    del before["ResponseMetadata"]
+    assert error_of(lam.update_event_source_mapping, UUID=uuid, BatchSize=50) == (
+        "InvalidParameterValueException",
+        "Maximum batch window in seconds must be greater than 0 if maximum batch size is greater than 10")
+    assert error_of(lam.update_event_source_mapping, UUID=uuid, FunctionName="missing")[0] == "ResourceNotFoundException"
+    after = lam.get_event_source_mapping(UUID=uuid)
+    del after["ResponseMetadata"]
+    assert after == before  # State Enabled, BatchSize 10, the same function, LastModified
+    sqs.send_message(QueueUrl=env["url"], MessageBody="after the refused update")  # AWS: the mapping keeps running
+    assert wait_idle(door)["Idle"]
+    assert bodies(delivered(sqs, env["deliveries"])) == [["after the refused update"]]
+
+
 def test_maximum_concurrency_caps_the_batches_in_flight(emu):
     sqs, lam = boto3.client("sqs", region_name=REGION), boto3.client("lambda", region_name=REGION)
-    url, arn = queue(sqs, "work")
+    url, arn = queue(sqs, "work", VisibilityTimeout="60")  # at least the function's timeout
     release, changed = threading.Event(), threading.Condition()
     running = {"now": 0, "peak": 0}
 
