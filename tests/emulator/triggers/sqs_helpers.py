@@ -1,6 +1,7 @@
 """Helpers for queue trigger tests: a queue, and a zip function (Python or Node.js) that reports each event's records
 to a "deliveries" queue and fails the records whose body starts with "fail" (raising, or, with MODE=partial, as
-batchItemFailures)."""
+batchItemFailures); with MODE=answer it returns the JSON a record's body gives after "answer:", "$id" standing for
+that record's messageId."""
 
 from __future__ import annotations
 
@@ -14,11 +15,13 @@ import json, os, boto3
 sqs = boto3.client("sqs")
 def handler(event, context):
     sqs.send_message(QueueUrl=os.environ["QUEUE_URL"], MessageBody=json.dumps(event["Records"]))
+    if os.environ.get("MODE") == "answer":
+        for r in event["Records"]:
+            if r["body"].startswith("answer:"):
+                return json.loads(r["body"][len("answer:"):].replace("$id", r["messageId"]))
     failing = [r["messageId"] for r in event["Records"] if r["body"].startswith("fail")]
     if os.environ.get("MODE") == "partial":
         return {"batchItemFailures": [{"itemIdentifier": i} for i in failing]}
-    if os.environ.get("MODE") == "malformed" and failing:
-        return {"batchItemFailures": [{"itemIdentifier": "not-in-the-batch"}]}
     if failing:
         raise RuntimeError("failing " + ",".join(failing))
 '''
@@ -28,9 +31,10 @@ const { SQSClient, SendMessageCommand } = require('@aws-sdk/client-sqs');
 const sqs = new SQSClient({ useQueueUrlAsEndpoint: false });
 exports.handler = async (event) => {
   await sqs.send(new SendMessageCommand({ QueueUrl: process.env.QUEUE_URL, MessageBody: JSON.stringify(event.Records) }));
+  const answer = event.Records.find((r) => r.body.startsWith('answer:'));
+  if (process.env.MODE === 'answer' && answer) return JSON.parse(answer.body.slice('answer:'.length).replaceAll('$id', answer.messageId));
   const failing = event.Records.filter((r) => r.body.startsWith('fail')).map((r) => r.messageId);
   if (process.env.MODE === 'partial') return { batchItemFailures: failing.map((id) => ({ itemIdentifier: id })) };
-  if (process.env.MODE === 'malformed' && failing.length) return { batchItemFailures: [{ itemIdentifier: 'not-in-the-batch' }] };
   if (failing.length) throw new Error('failing ' + failing.join(','));
 };
 """

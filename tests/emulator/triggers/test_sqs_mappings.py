@@ -1,6 +1,7 @@
 """SQS event source mappings, through both doors with Python and Node.js zip functions: Lambda's SQS event, deletes on
 success, retries after the visibility timeout on the emulator's clock, the RedrivePolicy's dead-letter queue, partial
-batch failures, FIFO groups, batching windows and filters."""
+batch failures and Lambda's rules for malformed answers, FIFO groups, batching windows and filters (on the body, the
+attributes and the message attributes)."""
 
 from __future__ import annotations
 
@@ -91,16 +92,42 @@ def test_partial_batch_failure_deletes_the_rest_and_retries_only_the_failed_mess
     assert bodies(retried) == [["fail-2"]] and retried[0][0]["attributes"]["ApproximateReceiveCount"] == "2"
 
 
+#: (the function's answer, how many of the batch's two messages fail): Lambda's rules for ReportBatchItemFailures
+#: ("Handling errors for an SQS event source in Lambda", success and failure conditions)
+ANSWERS = [
+    ("null", 0),  # a null EventResponse: success
+    ("{}", 0),  # an empty EventResponse
+    ('{"batchItemFailures": []}', 0),  # an empty batchItemFailures list
+    ('{"batchItemFailures": null}', 0),  # a null batchItemFailures list
+    ('{"batchItemFailures": [{"itemIdentifier": "$id"}]}', 1),  # this message only
+    ('{"batchItemFailures": [{"itemIdentifier": ""}]}', 2),  # an empty string itemIdentifier: the whole batch
+    ('{"batchItemFailures": [{"itemIdentifier": null}]}', 2),  # a null itemIdentifier
+    ('{"batchItemFailures": [{"messageId": "$id"}]}', 2),  # a bad key name: no itemIdentifier
+    ('{"batchItemFailures": [{"itemIdentifier": "$id"}, {}]}', 2),  # one good, one without itemIdentifier
+    ('{"batchItemFailures": [{"itemIdentifier": "not-in-the-batch"}]}', 2),  # a message ID that is not there
+    ('{"batchItemFailures": "$id"}', 2),  # batchItemFailures not a list
+    ('{"batchItemFailures": {"itemIdentifier": "$id"}}', 2),
+    ('["$id"]', 2),  # not a batchItemFailures object
+]
+
+
 @pytest.mark.parametrize("runtime", RUNTIMES)
-def test_a_malformed_batch_item_failures_answer_fails_the_whole_batch(door, runtime):
-    env = queue_with_reporter(door, runtime, mode="malformed", VisibilityTimeout="300")
-    sqs = env["sqs"]
-    for body in ("ok-1", "fail-2"):
-        sqs.send_message(QueueUrl=env["url"], MessageBody=body)
-    mapping(env, FunctionResponseTypes=["ReportBatchItemFailures"])
+def test_lambdas_rules_for_batch_item_failures_answers(door, runtime):
+    env = queue_with_reporter(door, runtime, mode="answer")
+    sqs, lam = env["sqs"], env["lambda"]
+    queues = []
+    for number, (answer, _) in enumerate(ANSWERS):  # a queue each, filled before its mapping: one batch of two
+        url, arn = queue(sqs, f"answer-{number}", VisibilityTimeout="300")
+        sqs.send_message(QueueUrl=url, MessageBody="answer:" + answer)
+        sqs.send_message(QueueUrl=url, MessageBody="ok")
+        lam.create_event_source_mapping(EventSourceArn=arn, FunctionName="reporter",
+                                        FunctionResponseTypes=["ReportBatchItemFailures"])
+        queues.append(url)
     assert wait_idle(door)["Idle"]
-    assert bodies(delivered(sqs, env["deliveries"])) == [["ok-1", "fail-2"]]
-    assert queue_counts(sqs, env["url"]) == {"ApproximateNumberOfMessages": 0, "ApproximateNumberOfMessagesNotVisible": 2}
+    assert sorted(len(batch) for batch in bodies(delivered(sqs, env["deliveries"]))) == [2] * len(ANSWERS)
+    left = {answer: queue_counts(sqs, url) for (answer, _), url in zip(ANSWERS, queues)}
+    assert left == {answer: {"ApproximateNumberOfMessages": 0, "ApproximateNumberOfMessagesNotVisible": failed}
+                    for answer, failed in ANSWERS}
 
 
 @pytest.mark.parametrize("runtime", RUNTIMES)
@@ -125,8 +152,9 @@ def test_a_fifo_group_that_fails_blocks_only_itself(door, runtime):
     assert bodies(again) == [["fail-a1"]] and again[0][0]["attributes"]["ApproximateReceiveCount"] == "2"
 
 
-def test_the_batching_window_runs_on_the_emulators_clock(door):
-    env = queue_with_reporter(door)
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_the_batching_window_runs_on_the_emulators_clock(door, runtime):
+    env = queue_with_reporter(door, runtime)
     sqs = env["sqs"]
     mapping(env, BatchSize=20, MaximumBatchingWindowInSeconds=60)
     for i in range(5):
@@ -147,4 +175,25 @@ def test_messages_the_filter_does_not_match_are_deleted_unseen(door):
         sqs.send_message(QueueUrl=env["url"], MessageBody=body)
     assert wait_idle(door)["Idle"]
     assert [b for batch in bodies(delivered(sqs, env["deliveries"])) for b in batch] == ['{"kind": "order", "id": 1}']
+    assert queue_counts(sqs, env["url"]) == {"ApproximateNumberOfMessages": 0, "ApproximateNumberOfMessagesNotVisible": 0}
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_filters_on_attributes_and_message_attributes_delete_what_they_do_not_match(door, runtime):
+    env = queue_with_reporter(door, runtime, name="work.fifo", FifoQueue="true", ContentBasedDeduplication="true")
+    sqs = env["sqs"]
+    filters = [{"Pattern": json.dumps({"attributes": {"MessageGroupId": ["orders"]}})},
+               {"Pattern": json.dumps({"messageAttributes": {"colour": {"stringValue": ["blue"]}}})}]
+    mapping(env, FilterCriteria={"Filters": filters})
+    blue, red = ({"colour": {"DataType": "String", "StringValue": value}} for value in ("blue", "red"))
+    sends = [("orders", "order", {}), ("other", "blue", blue), ("other", "red", red), ("other", "plain", {}),
+             ("orders", "order again", red)]
+    for group, body, attributes in sends:
+        sqs.send_message(QueueUrl=env["url"], MessageBody=body, MessageGroupId=group, MessageAttributes=attributes)
+    assert wait_idle(door)["Idle"]
+    records = [record for batch in delivered(sqs, env["deliveries"]) for record in batch]
+    assert sorted(record["body"] for record in records) == ["blue", "order", "order again"]
+    assert {r["body"]: r["messageAttributes"].get("colour", {}).get("stringValue") for r in records} == {
+        "order": None, "blue": "blue", "order again": "red"}
+    # the messages no filter matched were deleted, as Lambda does
     assert queue_counts(sqs, env["url"]) == {"ApproximateNumberOfMessages": 0, "ApproximateNumberOfMessagesNotVisible": 0}
