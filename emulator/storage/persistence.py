@@ -33,7 +33,7 @@ from emulator.moto_seam import bridge as moto_bridge
 from emulator.moto_seam.cloudwatch_logs import put_events
 from emulator.moto_seam import sqs as sqs_seam
 from emulator.functions.registry import Function
-from emulator.kinesis import state as kinesis_state
+from emulator.moto_seam.kinesis import state as kinesis_state
 from emulator.messages import Request
 from emulator.storage.snapshots import (
     function_from_state,
