@@ -5,6 +5,8 @@ client's request and never loses the log."""
 
 from __future__ import annotations
 
+import base64
+import json
 import logging
 from typing import Any, Callable
 
@@ -12,8 +14,9 @@ import pytest
 
 from emulator import emulate
 from emulator.storage import persistence
-from tests.conftest import QUIET
+from tests.conftest import QUIET, ServerDoor, eddy_server
 from tests.durability.service_listings import running
+from tests.durability.test_services import _without_a_clean_stop
 from tests.emulator.helpers import create_table
 
 SECRET = b"attack at dawn"
@@ -80,6 +83,44 @@ def test_ssm_kms_and_cognito_come_back_after_a_clean_restart(kind, tmp_path):
     with running(kind, str(state)) as door:
         assert other_listings(door.client, made) == before
         assert_keys_work(door.client, made)
+
+
+def test_they_come_back_after_a_kill_9_from_the_log_alone(kind, tmp_path):
+    """No snapshot: recovery replays the requests. A KMS key's symmetric material is drawn from the request's seed;
+    an RSA key, which no seed makes again, was kept with its CreateKey request: both are the keys they were."""
+    state = tmp_path / "state"
+    if kind == "server":
+        with eddy_server("--state-dir", str(state), "--housekeeping-interval", "0") as (url, process):
+            made = use_other_services(ServerDoor(url).client)
+            before = _plain(other_listings(ServerDoor(url).client, made))
+            process.kill()
+            process.wait()
+    else:
+        out = tmp_path / "made.json"
+        _without_a_clean_stop(state, f"""
+            import base64, json
+            from tests.durability.test_any_service import _plain, other_listings, use_other_services
+            client = lambda name: boto3.client(name, region_name="us-east-1")
+            made = use_other_services(client)
+            before = _plain(other_listings(client, made))
+            encoded = {{name: base64.b64encode(value).decode() if isinstance(value, bytes) else value
+                       for name, value in made.items()}}
+            open({str(out)!r}, "w").write(json.dumps({{"made": encoded, "before": before}}))
+        """)
+        written = json.loads(out.read_text())
+        before = written["before"]
+        made = {name: base64.b64decode(value) if name in ("ciphertext", "signature") else value
+                for name, value in written["made"].items()}
+    assert not (state / "snapshots").exists()
+    with running(kind, str(state)) as door:
+        assert _plain(other_listings(door.client, made)) == before
+        assert_keys_work(door.client, made)
+
+
+def _plain(answers: dict[str, Any]) -> Any:
+    """Answers as JSON would carry them (bytes as base64, times as text)."""
+    return json.loads(json.dumps(answers, default=lambda value: base64.b64encode(value).decode()
+                                 if isinstance(value, bytes) else str(value)))
 
 
 def test_items_put_after_using_them_are_all_acknowledged_and_all_come_back(kind, tmp_path):
