@@ -42,6 +42,9 @@ def main(argv: list[str] | None = None) -> int:
                        help="keep nothing: a temporary directory that goes when Eddy stops")
     serve.add_argument("--fsync", action="store_true",
                        help="fsync every write-ahead log entry (survives a machine crash, not only a kill)")
+    serve.add_argument("--snapshot-every", type=int, default=100_000, metavar="ENTRIES",
+                       help="a snapshot every this many log entries (a request to S3, SQS, ... counts as 10); "
+                            "fewer: a shorter log to replay after a crash, more time spent on snapshots")
     defaults = Settings()
     serve.add_argument("--retention-hours", type=float, default=defaults.retention_seconds / 3600)
     serve.add_argument("--rollover-hours", type=float, default=defaults.shard_rollover_seconds / 3600,
@@ -97,6 +100,7 @@ def serve_command(args: argparse.Namespace) -> int:
         state_dir=args.state_dir,
         in_memory=args.in_memory,
         fsync=args.fsync,
+        snapshot_every=args.snapshot_every,
         retention_seconds=args.retention_hours * 3600,
         shard_rollover_seconds=args.rollover_hours * 3600,
         split_records_per_second=args.split_records_per_second or None,

@@ -19,7 +19,7 @@ from pathlib import Path
 import boto3
 from typing import Any, Callable
 
-from emulator.moto_seam import bridge as moto_bridge, s3 as s3_bridge, sqs as sqs_seam
+from emulator.moto_seam import bridge as moto_bridge, s3 as s3_bridge, sqs as sqs_seam, ttl as moto_ttl
 from emulator.objects.object_changes import ObjectChanges
 from emulator.streams import ttl
 from emulator.streams.capture import Capture, TableKey
@@ -36,8 +36,8 @@ from emulator.streams.stream import Change, Stream
 from emulator.functions.registry import FunctionRegistry
 from emulator.kinesis.destinations import KinesisDestinations
 from emulator.housekeeper import Housekeeper
-from emulator.moto_seam import kinesis as moto_kinesis
-from emulator.moto_seam.kinesis import Observer
+from emulator.moto_seam.kinesis import streams as moto_kinesis
+from emulator.moto_seam.kinesis.streams import Observer
 from emulator.moto_seam.cloudwatch_logs import put_events
 from emulator.functions.invocation import Invoker
 from emulator.global_tables.replication import Replication
@@ -347,7 +347,8 @@ class Emulator:
     def sweep_ttl(self) -> int:
         """Delete every item whose TTL has passed on the emulator's clock; returns how many were deleted."""
         with self.lock:
-            expired = [(table, item) for table, item in ttl.expired_items(moto_bridge.all_tables(), self.clock.now())
+            expiries = moto_ttl.expiries(moto_bridge.all_tables())
+            expired = [(table, item) for table, item in ttl.expired_items(expiries, self.clock.now())
                        if self.replication.expires_here(table.account_id, table.region_name, table.name)]
             self.capture.begin(by_ttl=True)
             try:

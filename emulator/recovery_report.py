@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from emulator.kinesis import state as kinesis_state
+from emulator.moto_seam.kinesis import state as kinesis_state
 from emulator.moto_seam import bridge as moto_bridge
 from emulator.moto_seam.services import state as service_state
 

@@ -6,7 +6,8 @@ the router does not claim to `run`, which
   - runs a request that may change state one at a time, under the emulator's lock, inside a moment
     (moto_seam/services/moments.py: one instant on the emulator's clock, one seeded random stream for moto's ids);
   - when moto accepted it (2xx), writes it to the write-ahead log (seed, instant, the request as it came and
-    its body) before the client hears the answer; persistence folds the services into snapshots.
+    its body, and what it drew that no seed makes again: asymmetric KMS keys) before the client hears the answer;
+    persistence folds the services into snapshots.
 Recovery hands each logged request back to `replay`, which runs it through the same path of moto in the
 same moment: the same ids, timestamps, receipt handles, visibility and receive counts as before.
 
@@ -15,6 +16,7 @@ DynamoDB, DynamoDB Streams and Kinesis are not journaled here: Eddy logs them as
 
 from __future__ import annotations
 
+import base64
 import threading
 from typing import TYPE_CHECKING, Any, Callable
 from urllib.parse import urlsplit
@@ -66,14 +68,17 @@ class ServiceJournal:
             status = status_of(answer)
             if status is not None and 200 <= status < 300:
                 service = service_requests.service_of(seen.authorization, seen.url)
-                self.emulator.persistence.service_request(
-                    {"service": service, "via": via, "seed": moment.seed, "ts": moment.now, "request": request()}, body)
+                fields = {"service": service, "via": via, "seed": moment.seed, "ts": moment.now, "request": request()}
+                if moment.kept:
+                    fields["kept"] = [base64.b64encode(drawn).decode() for drawn in moment.kept]
+                self.emulator.persistence.service_request(fields, body)
             self.changed.notify_all()
         return answer
 
     def replay(self, entry: dict[str, Any], body: bytes) -> None:
         """A logged request run again (recovery): its moment, its path, nothing waited for."""
-        moments.begin(entry["seed"], entry["ts"], replaying=True)
+        moments.begin(entry["seed"], entry["ts"], replaying=True,
+                      kept=[base64.b64decode(drawn) for drawn in entry.get("kept", ())])
         try:
             status = service_requests.replay(entry["via"], entry["request"], body)
         except Exception as error:

@@ -5,7 +5,10 @@
 - no import cycle between modules. An import under `if TYPE_CHECKING:` is not an edge; an import inside a
   function is (deferring an import hides a cycle, it does not remove it). Importing a package runs its
   __init__, but `from pkg import module` is an edge to the module only, so a package's __init__ re-exporting
-  its modules is not a cycle.
+  its modules is not a cycle;
+- moto's internals are reached only from emulator/moto_seam/, the one seam: any other module may import only
+  moto's documented public names (MOTO_PUBLIC), wherever the import is (in a function, under TYPE_CHECKING, or
+  by importlib), so a moto upgrade fails in the seam and its tests.
 """
 
 from __future__ import annotations
@@ -19,6 +22,10 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ["emulator", "spark_batch", "infra", "tools", "handlers"]
 MAX_LINES = 400
 MAX_MODULES_PER_FOLDER = 15
+SEAM = ("emulator", "moto_seam")
+#: moto's documented public names (docs.getmoto.org, "Getting Started": `from moto import mock_aws`); anything else
+#: of moto, its server application included, is an internal
+MOTO_PUBLIC = {("moto", "mock_aws")}
 
 
 def source_files() -> list[Path]:
@@ -53,6 +60,25 @@ def imported_modules(tree: ast.Module, name: str, is_package: bool, known: set[s
                 submodule = f"{base}.{alias.name}"
                 targets.add(submodule if submodule in known else base)
     return {target for target in targets if target in known and target != name}
+
+
+def moto_internals(tree: ast.Module) -> list[str]:
+    """What of moto's (but its public names) this module imports, anywhere in it."""
+    found: list[str] = []
+
+    def is_moto(name: str) -> bool:
+        return name == "moto" or name.startswith("moto.")
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [alias.name for alias in node.names if is_moto(alias.name)]
+        elif isinstance(node, ast.ImportFrom) and not node.level and is_moto(node.module or ""):
+            found += [f"{node.module}.{alias.name}" for alias in node.names
+                      if (node.module, alias.name) not in MOTO_PUBLIC]
+        elif (isinstance(node, ast.Call) and ast.unparse(node.func).endswith("import_module") and node.args
+              and isinstance(node.args[0], ast.Constant) and is_moto(str(node.args[0].value))):
+            found.append(str(node.args[0].value))
+    return found
 
 
 def import_graph() -> dict[str, set[str]]:
@@ -119,6 +145,26 @@ def test_no_folder_has_more_than_15_modules():
 
 def test_no_import_cycles():
     assert cycles(import_graph()) == []
+
+
+def test_only_the_moto_seam_reaches_into_moto():
+    outside = {str(path.relative_to(ROOT)): found for path in source_files()
+               if path.relative_to(ROOT).parts[:2] != SEAM and (found := moto_internals(ast.parse(path.read_text())))}
+    assert outside == {}
+
+
+def test_moto_internals_are_found_wherever_they_are_imported():
+    tree = ast.parse(
+        "import importlib\n"
+        "from typing import TYPE_CHECKING\n"
+        "from moto import mock_aws\n"
+        "from moto.events.models import EventPattern\n"
+        "import moto.core\n"
+        "from motorway import road\n"
+        "def later():\n    from moto import settings\n    importlib.import_module('moto.s3.models')\n"
+        "if TYPE_CHECKING:\n    from moto.dynamodb.models.table import Table\n")
+    assert sorted(moto_internals(tree)) == ["moto.core", "moto.dynamodb.models.table.Table",
+                                            "moto.events.models.EventPattern", "moto.s3.models", "moto.settings"]
 
 
 def test_the_graph_sees_relative_deferred_and_type_checking_imports(tmp_path):

@@ -15,7 +15,6 @@ import threading
 from http import HTTPStatus
 from typing import Any, Callable, Iterable
 
-from moto.moto_server.werkzeug_app import DomainDispatcherApplication, create_backend_app
 from werkzeug.serving import BaseWSGIServer, make_server
 from werkzeug.wrappers import Request as WerkzeugRequest
 
@@ -24,7 +23,7 @@ from emulator.api import router
 from emulator.engine import Emulator
 from emulator.errors import UnknownOperationException, no_such_path
 from emulator.messages import Request, Response, error_response
-from emulator.moto_seam.services.requests import Seen, wsgi_request
+from emulator.moto_seam.services.requests import Seen, moto_server_app, wsgi_request
 
 log = logging.getLogger("eddy")
 
@@ -34,7 +33,7 @@ class EddyApp:
 
     def __init__(self, emulator: Emulator) -> None:
         self.emulator = emulator
-        self.moto_app = DomainDispatcherApplication(create_backend_app)
+        self.moto_app = moto_server_app()
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         incoming = WerkzeugRequest(environ)

@@ -5,7 +5,7 @@ A poller (triggers/pollers.py) reads a source's `shards` (each with `shard_id`, 
 (`lambda_record`, `record_bytes`), which lane a record belongs to (`partition_of`) and how a failed batch is
 described (`batch_info_key`). A DynamoDB stream (streams/stream.py) and a KinesisSource both answer these, so
 lineage, batching, retries and windows are one code path for both. Records are read from moto's Kinesis
-(moto_seam/kinesis.py) and wrapped once, as they arrive.
+(moto_seam/kinesis/streams.py) and wrapped once, as they arrive.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import hashlib
 import json
 from typing import Any
 
-from emulator.moto_seam import kinesis as moto_kinesis
+from emulator.moto_seam.kinesis import streams as moto_kinesis
 
 BATCH_INFO_KEY = "KinesisBatchInfo"
 

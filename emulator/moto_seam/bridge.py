@@ -21,7 +21,7 @@ so that a moto upgrade that moves them fails loudly:
   - moto's `Item.__init__`, `Table.put_item` (without a condition), `Table.query` and DynamoType's `cast_value`,
     `__hash__` and `__eq__` are replaced by equivalent, faster ones while an emulator is active
     (speedups/); UpdateItem and BatchWriteItem made all or nothing (fixes.py, actions.py).
-  - moto's Kinesis `Stream.put_record`, `split_shard` and `merge_shards` are replaced (kinesis.py, with the reading side):
+  - moto's Kinesis `Stream.put_record`, `split_shard` and `merge_shards` are replaced (kinesis/streams.py, with the reading side):
     moto puts records on closed shards, copies a parent's records into its children and numbers each shard
     from 1; Eddy's keep records where they were put, route only to open shards and number a stream's records
     in one increasing sequence, so lineage and per-key order hold for readers and pollers.

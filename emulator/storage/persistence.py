@@ -33,7 +33,7 @@ from emulator.moto_seam import bridge as moto_bridge
 from emulator.moto_seam.cloudwatch_logs import put_events
 from emulator.moto_seam import sqs as sqs_seam
 from emulator.functions.registry import Function
-from emulator.kinesis import state as kinesis_state
+from emulator.moto_seam.kinesis import state as kinesis_state
 from emulator.messages import Request
 from emulator.storage.snapshots import (
     function_from_state,
@@ -78,6 +78,8 @@ class Persistence(NoPersistence):
         self.ddl: dict[TableKey, list[dict[str, Any]]] = {}
         self._replaying = False
         self._confirmed = 0
+        #: log entries at which a snapshot that failed is tried again (0: none failed since the last one)
+        self._retry_at = 0
 
     # -- writing down -----------------------------------------------------------------------------------
 
@@ -90,8 +92,8 @@ class Persistence(NoPersistence):
         if self._replaying:
             return
         self.wal.append(entry.encode(), weight)
-        if self.wal.entries >= self.snapshot_every:
-            self.snapshot()
+        if self.wal.entries >= max(self.snapshot_every, self._retry_at):
+            self._snapshot_keeping_the_log()
 
     def table_request(self, account_id: str, region: str, target: str, body: dict[str, Any]) -> None:
         entry = {"op": "ddl", "account": account_id, "region": region, "target": target, "body": body}
@@ -179,14 +181,23 @@ class Persistence(NoPersistence):
     def snapshot(self) -> Path:
         """Write the whole state down, then start a new log generation and drop the old ones."""
         generation = self.wal.generation + 1
-        services = self.services.write(generation)
+        services = self.services.write(generation, self.wal)
         path = write_snapshot(self.snapshot_directory, generation,
                               [*snapshot_entries(self.emulator, generation, self.ddl, self.directory), services])
         self.wal.open(generation)
         self.wal.delete_before(generation)
         self.services.collect(services)
+        self._retry_at = 0
         return path
 
+    def _snapshot_keeping_the_log(self) -> None:
+        """A snapshot whose failure fails no request: the write that was due to take it is in the log already, and
+        the log stays whole until a snapshot succeeds (tried again after `snapshot_every` more entries)."""
+        try:
+            self.snapshot()
+        except Exception:
+            self._retry_at = self.wal.entries + self.snapshot_every
+            log.exception("a snapshot failed: nothing is lost, the log is kept whole and replayed at the next start")
     # -- recovery ------------------------------------------------------------------------------------------
 
     def recover(self) -> None:
@@ -255,7 +266,8 @@ class Persistence(NoPersistence):
         elif kind in ("function", "mapping", "kinesis_stream", "kinesis_destinations"):
             self._apply({"op": kind, **{k: v for k, v in entry.items() if k != "kind"}})
         elif kind == "services":
-            self.services.read(entry)
+            for logged in self.services.read(entry):
+                self._apply(logged)
         elif kind == async_queue.SNAPSHOT_KIND:
             async_queue.apply(self.emulator.async_invocations, entry)
         elif kind == "kinesis_records":
@@ -366,8 +378,10 @@ class Persistence(NoPersistence):
                 moto_bridge.set_table_stream(table, stream.label, view_type)
 
     def close(self) -> None:
-        self.snapshot()
-        self.wal.close()
+        try:
+            self._snapshot_keeping_the_log()
+        finally:
+            self.wal.close()
 
     def reset(self) -> None:
         self.wal.close()

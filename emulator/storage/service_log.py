@@ -8,6 +8,12 @@ temporary name swapped in, so a body the log names is always whole.
 A snapshot folds the services into `snapshots/<generation>.services` (moto_seam/services/state.py: every
 backend, large bytes as body files), named with its SHA-256 by a "services" entry of the snapshot; once the
 snapshot is in place, older services files and bodies nothing refers to any more are deleted.
+
+Nothing is lost when moto's state holds something pickle cannot carry (state.py's reducers carry what moto is
+known to hold; a new moto may hold more): the snapshot then keeps the last state that could be written and, as
+`snapshots/<generation>.journal`, every log entry that changed the services since (requests, SQS receives and
+deletes, function logs), carried from snapshot to snapshot until a state can be written again. Recovery loads the
+state, then replays the journal, as it replays the log.
 """
 
 from __future__ import annotations
@@ -15,15 +21,21 @@ from __future__ import annotations
 import base64
 import hashlib
 import io
+import json
+import logging
 import os
 import shutil
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from emulator.moto_seam.services import state as service_state
-from emulator.storage.wal import CorruptStateError
+from emulator.storage.wal import CorruptStateError, WriteAheadLog, read_entries
+
+log = logging.getLogger("eddy")
 
 BODY_INLINE_LIMIT = service_state.BODY_INLINE_LIMIT
+#: the log entries that change moto's services: folded into their state by a snapshot, or kept as its journal
+SERVICE_OPS = frozenset({"request", "sqs_messages", "function_logs"})
 
 
 class ServiceLog:
@@ -31,6 +43,8 @@ class ServiceLog:
         self.bodies = directory / "bodies"
         self.snapshots = directory / "snapshots"
         self.fsync = fsync
+        #: the services' entry of the last snapshot written or read: the base of the next one
+        self.last: dict[str, Any] = {}
 
     # -- bodies ----------------------------------------------------------------------------------------
 
@@ -71,39 +85,87 @@ class ServiceLog:
 
     # -- snapshots ---------------------------------------------------------------------------------------
 
-    def write(self, generation: int) -> dict[str, Any]:
-        """The services' state as `snapshots/<generation>.services`; answers the snapshot's entry naming it."""
+    def write(self, generation: int, wal: WriteAheadLog) -> dict[str, Any]:
+        """The services' state as `snapshots/<generation>.services`; answers the snapshot's entry naming it.
+
+        When the state cannot be pickled, the entry names the last state written and a journal of the entries
+        that changed the services since: the previous journal's and those of `wal`'s generation (the log since the
+        last snapshot)."""
         self.snapshots.mkdir(parents=True, exist_ok=True)
         path = self.snapshots / f"{generation:012d}.services"
         temporary = path.with_suffix(".services-tmp")
+        try:
+            with open(temporary, "wb") as out:
+                bodies = service_state.dump(out, self.put_body)
+                out.flush()
+                os.fsync(out.fileno())
+        except OSError:
+            raise
+        except Exception as error:  # pickle refused something in moto's state
+            temporary.unlink(missing_ok=True)
+            log.warning("moto's services cannot be folded into a snapshot (%s: %s): the requests that changed them "
+                        "are kept beside it and replayed at the next start", type(error).__name__, error)
+            since = wal.path(wal.generation)
+            self.last = self._journal(generation, read_entries(since, repair=False) if since.exists() else ())
+            return self.last
+        os.replace(temporary, path)
+        self.last = {"kind": "services", "file": path.name, "sha256": _sha256(path), "bodies": sorted(bodies)}
+        return self.last
+
+    def _journal(self, generation: int, logged: Iterable[dict[str, Any]]) -> dict[str, Any]:
+        entry = {key: value for key, value in self.last.items() if key not in ("journal", "journal_sha256")}
+        entry.setdefault("kind", "services")
+        bodies = set(entry.get("bodies", ()))
+        path = self.snapshots / f"{generation:012d}.journal"
+        temporary = path.with_suffix(".journal-tmp")
         with open(temporary, "wb") as out:
-            bodies = service_state.dump(out, self.put_body)
+            for kept in [*self._journal_entries(self.last), *logged]:
+                if kept["op"] in SERVICE_OPS:
+                    out.write(json.dumps(kept, separators=(",", ":")).encode() + b"\n")
+                    bodies.update([kept["body_file"]] if "body_file" in kept else [])
             out.flush()
             os.fsync(out.fileno())
         os.replace(temporary, path)
-        digest = hashlib.sha256(path.read_bytes()).hexdigest()
-        return {"kind": "services", "file": path.name, "sha256": digest, "bodies": sorted(bodies)}
+        return {**entry, "journal": path.name, "journal_sha256": _sha256(path), "bodies": sorted(bodies)}
 
-    def read(self, entry: dict[str, Any]) -> None:
-        path = self.snapshots / entry["file"]
+    def _journal_entries(self, entry: dict[str, Any]) -> list[dict[str, Any]]:
+        if "journal" not in entry:
+            return []
+        path = self.snapshots / entry["journal"]
+        data = self._checked(path, entry["journal_sha256"], "the journal of moto's services")
+        try:
+            return [json.loads(line) for line in data.splitlines()]
+        except ValueError as error:
+            raise CorruptStateError(f"{path}: the journal of moto's services cannot be read ({error})") from None
+
+    def _checked(self, path: Path, sha256: str, what: str) -> bytes:
         try:
             data = path.read_bytes()
         except FileNotFoundError:
-            raise CorruptStateError(f"{path}: the snapshot's state of moto's services is missing") from None
-        if hashlib.sha256(data).hexdigest() != entry["sha256"]:
-            raise CorruptStateError(f"{path}: the state of moto's services is corrupt (its checksum does not match)")
-        try:
-            service_state.load(io.BytesIO(data), self.get_body)
-        except CorruptStateError:
-            raise
-        except Exception as error:  # an unpickling failure of any kind: the file cannot be trusted
-            raise CorruptStateError(f"{path}: the state of moto's services cannot be read "
-                                    f"({type(error).__name__}: {error})") from None
+            raise CorruptStateError(f"{path}: the snapshot's {what} is missing") from None
+        if hashlib.sha256(data).hexdigest() != sha256:
+            raise CorruptStateError(f"{path}: {what} is corrupt (its checksum does not match)")
+        return data
+
+    def read(self, entry: dict[str, Any]) -> list[dict[str, Any]]:
+        """Put the snapshot's state of the services back; answers its journal's entries, to be replayed."""
+        if "file" in entry:
+            path = self.snapshots / entry["file"]
+            data = self._checked(path, entry["sha256"], "the state of moto's services")
+            try:
+                service_state.load(io.BytesIO(data), self.get_body)
+            except CorruptStateError:
+                raise
+            except Exception as error:  # an unpickling failure of any kind: the file cannot be trusted
+                raise CorruptStateError(f"{path}: the state of moto's services cannot be read "
+                                        f"({type(error).__name__}: {error})") from None
+        self.last = entry
+        return self._journal_entries(entry)
 
     def collect(self, entry: dict[str, Any]) -> None:
         """After the snapshot `entry` is in place: drop older services files and bodies nothing names."""
-        for old in self.snapshots.glob("*.services"):
-            if old.name != entry["file"]:
+        for old in [*self.snapshots.glob("*.services"), *self.snapshots.glob("*.journal")]:
+            if old.name not in (entry.get("file"), entry.get("journal")):
                 old.unlink()
         kept = set(entry["bodies"])
         if self.bodies.exists():
@@ -113,3 +175,8 @@ class ServiceLog:
 
     def reset(self) -> None:
         shutil.rmtree(self.bodies, ignore_errors=True)
+        self.last = {}
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()

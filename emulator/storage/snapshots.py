@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from emulator.moto_seam import bridge as moto_bridge
 from emulator.functions.registry import Function
-from emulator.kinesis import state as kinesis_state
+from emulator.moto_seam.kinesis import state as kinesis_state
 from emulator.storage import async_queue
 from emulator.storage.wal import CorruptStateError
 

@@ -4,8 +4,8 @@
 to a record in its Lambda-event form (``eventName``, ``dynamodb.Keys``, ``dynamodb.NewImage`` ...). Lambda compiles
 patterns with AWS's event-ruler, so the rules here are that engine's (github.com/aws/event-ruler).
 
-From moto: ``EventPattern._does_item_match_named_filter`` (moto.events.models) decides each operator on one leaf
-value: prefix, suffix (also with ``{"equals-ignore-case": ...}``), equals-ignore-case, anything-but (a value, a
+From moto: ``EventPattern._does_item_match_named_filter`` (moto.events.models, reached through
+moto_seam/eventbridge/patterns.py) decides each operator on one leaf value: prefix, suffix (also with ``{"equals-ignore-case": ...}``), equals-ignore-case, anything-but (a value, a
 list, or prefix / suffix / equals-ignore-case), numeric comparisons and ranges, exists. Tested operator by operator
 (tests/emulator/test_filters.py) it agrees with AWS, except that Python's ``True == 1`` lets a JSON boolean pass
 ``numeric`` and fail ``anything-but`` of a number; ``_rule_matches`` corrects those two cases.
@@ -31,7 +31,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from moto.events.models import UNDEFINED, EventPattern
+from emulator.moto_seam.eventbridge.patterns import UNDEFINED, operator_matches
 
 MAX_FILTERS = 5  # Lambda's default quota per event source mapping (a quota increase allows up to 10)
 MAX_PATTERN_LENGTH = 4096  # Filter.Pattern length constraint in the Lambda API model
@@ -42,8 +42,6 @@ _OPERATORS = {"prefix", "suffix", "equals-ignore-case", "anything-but", "numeric
 # event-ruler's reserved words, which may not be field names inside a $or branch.
 _RESERVED_IN_OR = _OPERATORS | {"exactly", "wildcard", "cidr", "=", "<", "<=", ">", ">="}
 _LOWER_BOUNDS, _UPPER_BOUNDS = (">", ">="), ("<", "<=")
-
-_moto_operator_matches = EventPattern._does_item_match_named_filter
 
 
 class FilterCriteriaError(ValueError):
@@ -241,14 +239,14 @@ def _rule_matches(leaves: list[Any] | None, rule: Any) -> bool:
         return leaves is not None and any(_same_json_value(leaf, rule) for leaf in leaves)
     ((operator, arg),) = rule.items()
     if operator == "exists":
-        return _moto_operator_matches(UNDEFINED if leaves is None else leaves, rule)
+        return operator_matches(UNDEFINED if leaves is None else leaves, rule)
     if leaves is None:
         return False
     if operator == "numeric":  # moto would compare JSON true/false as 1/0
         leaves = [leaf for leaf in leaves if _is_bounded_number(leaf)]
     elif operator == "anything-but" and not isinstance(arg, dict) and any(isinstance(v, bool) for v in leaves):
         return True  # moto finds True in [1]; a JSON boolean is never one of anything-but's strings or numbers
-    return any(_moto_operator_matches(leaf, rule) for leaf in leaves)
+    return any(operator_matches(leaf, rule) for leaf in leaves)
 
 
 def _same_json_value(a: Any, b: Any) -> bool:

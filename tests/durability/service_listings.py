@@ -18,13 +18,16 @@ QUEUE_ARN = f"arn:aws:sqs:us-east-1:{ACCOUNT}:inbox"
 
 
 @contextmanager
-def running(kind: str, state_dir: str) -> Iterator[Any]:
-    """A door on `state_dir`; leaving the block stops it cleanly (a final snapshot), as a user stops Eddy."""
+def running(kind: str, state_dir: str, snapshot_every: int | None = None) -> Iterator[Any]:
+    """A door on `state_dir`; leaving the block stops it cleanly (a final snapshot), as a user stops Eddy.
+    `snapshot_every`: a snapshot every that many log entries (`eddy serve --snapshot-every`)."""
     if kind == "inprocess":
-        with emulate(state_dir=state_dir, **QUIET) as emu:
+        settings = {} if snapshot_every is None else {"snapshot_every": snapshot_every}
+        with emulate(state_dir=state_dir, **QUIET, **settings) as emu:
             yield InProcessDoor(emu)
     else:
-        with eddy_server("--state-dir", state_dir, "--housekeeping-interval", "0") as (url, _):
+        flags = [] if snapshot_every is None else ["--snapshot-every", str(snapshot_every)]
+        with eddy_server("--state-dir", state_dir, "--housekeeping-interval", "0", *flags) as (url, _):
             yield ServerDoor(url)
 
 

@@ -12,6 +12,9 @@ visibility and delays as it moves stream retention. What this module changes in 
   - MotoRandom (moto's one source of ids): `random` and `getrandbits` draw from the moment's generator;
   - moto.core.utils.utcnow (every moto clock read, whatever name a module imported it under): its code;
   - FakeBucket's creation date and FakeMultipart's upload id (moto's two reads that bypass the above);
+  - KMS keys (moto draws them from os.urandom and OpenSSL): a key's symmetric material from the moment's
+    generator, like an id; its asymmetric private key (which no seed makes again) made as moto makes it and kept,
+    as DER, with the request (`Moment.kept`, the journal entry's "kept"), so a replay puts that key back;
   - SQSBackend.receive_message: a long poll waits with the journal's lock released, and each attempt runs
     at its own instant (the moment is moved on); a replayed receive does not wait at all.
 """
@@ -26,19 +29,24 @@ from random import Random
 from typing import Any, Callable
 
 import moto.core.utils as moto_utils
+from cryptography.hazmat.primitives import serialization
+from moto.kms import models as kms_models
+from moto.kms.utils import MASTER_KEY_LEN
 from moto.moto_api._internal import mock_random
 from moto.s3.models import UPLOAD_ID_BYTES, FakeBucket, FakeMultipart
 from moto.sqs.models import SQSBackend
 
 
 class Moment:
-    """One request's instant (seconds since the epoch) and random generator."""
+    """One request's instant (seconds since the epoch) and random generator, and what it drew that no seed makes
+    again (`kept`: asymmetric KMS keys, as DER; given back to a replay in the order they were drawn)."""
 
-    __slots__ = ("seed", "now", "replaying", "random")
+    __slots__ = ("seed", "now", "replaying", "random", "kept")
 
-    def __init__(self, seed: int, now: float, replaying: bool = False) -> None:
+    def __init__(self, seed: int, now: float, replaying: bool = False, kept: list[bytes] | None = None) -> None:
         self.seed, self.now, self.replaying = seed, now, replaying
         self.random = Random(seed)
+        self.kept = list(kept or ())
 
     def move_to(self, now: float) -> None:
         """Start over at `now` (a long poll's next attempt): the same seed, so a replay draws what it drew."""
@@ -71,8 +79,8 @@ def next_seed() -> int:
     return _shared_getrandbits(63)
 
 
-def begin(seed: int, now: float, replaying: bool = False) -> Moment:
-    moment = Moment(seed, now, replaying)
+def begin(seed: int, now: float, replaying: bool = False, kept: list[bytes] | None = None) -> Moment:
+    moment = Moment(seed, now, replaying, kept)
     _local.moment = moment
     return moment
 
@@ -128,6 +136,7 @@ def _eddy_utcnow() -> Any:  # its code becomes moto.core.utils.utcnow's: the nam
 _original_utcnow_code = moto_utils.utcnow.__code__
 _original_bucket_init, _original_multipart_init = FakeBucket.__init__, FakeMultipart.__init__
 _original_receive = SQSBackend.receive_message
+_original_master_key, _original_private_key = kms_models.generate_master_key, kms_models.generate_private_key
 
 
 def _bucket_init(self: FakeBucket, *args: Any, **kwargs: Any) -> None:
@@ -139,6 +148,25 @@ def _multipart_init(self: FakeMultipart, *args: Any, **kwargs: Any) -> None:
     _original_multipart_init(self, *args, **kwargs)
     drawn = mock_random.getrandbits(UPLOAD_ID_BYTES * 8).to_bytes(UPLOAD_ID_BYTES, "little")
     self.id = base64.b64encode(drawn).decode().replace("=", "").replace("+", "").replace("/", "")
+
+
+def _master_key() -> bytes:
+    moment = current()
+    return moment.random.randbytes(MASTER_KEY_LEN) if moment is not None else _original_master_key()
+
+
+def _private_key(key_spec: str) -> Any:
+    """moto's private key for a KMS key spec (its wrapper: signing algorithms and all); in a moment, its key is the
+    one the request drew when it first ran (kept), or is kept for the request's journal entry."""
+    key = _original_private_key(key_spec)
+    moment = current()
+    if moment is not None and moment.replaying:
+        if moment.kept:  # a request logged before keys were kept draws a new one, as it did then
+            key.private_key = serialization.load_der_private_key(moment.kept.pop(0), password=None)
+    elif moment is not None:
+        moment.kept.append(key.private_key.private_bytes(serialization.Encoding.DER, serialization.PrivateFormat.PKCS8,
+                                                         serialization.NoEncryption()))
+    return key
 
 
 def _receive_message(self: SQSBackend, queue_name: str, count: int, wait_seconds_timeout: int,
@@ -170,6 +198,7 @@ def _install() -> None:
     moto_utils.utcnow.__code__ = _eddy_utcnow.__code__
     FakeBucket.__init__, FakeMultipart.__init__ = _bucket_init, _multipart_init
     SQSBackend.receive_message = _receive_message
+    kms_models.generate_master_key, kms_models.generate_private_key = _master_key, _private_key
 
 
 def uninstall() -> None:
@@ -182,3 +211,4 @@ def uninstall() -> None:
     moto_utils.utcnow.__code__ = _original_utcnow_code
     FakeBucket.__init__, FakeMultipart.__init__ = _original_bucket_init, _original_multipart_init
     SQSBackend.receive_message = _original_receive
+    kms_models.generate_master_key, kms_models.generate_private_key = _original_master_key, _original_private_key

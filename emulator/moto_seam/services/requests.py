@@ -67,6 +67,11 @@ def operation_of(method: str, target: str, url: str, content_type: str, body: by
     return action[0] if action else None
 
 
+def moto_server_app() -> DomainDispatcherApplication:
+    """moto's server application (what `moto_server` serves): the server door's way to every service moto serves."""
+    return DomainDispatcherApplication(create_backend_app)
+
+
 def replay(via: str, request: dict[str, Any], body: bytes) -> int:
     """Run a logged request through moto again; answers moto's HTTP status."""
     if via == "botocore":
@@ -75,7 +80,7 @@ def replay(via: str, request: dict[str, Any], body: bytes) -> int:
         return int(status)
     global _moto_app
     if _moto_app is None:
-        _moto_app = DomainDispatcherApplication(create_backend_app)
+        _moto_app = moto_server_app()
     environ = dict(request)
     environ.update({"wsgi.input": io.BytesIO(body), "CONTENT_LENGTH": str(len(body)), "wsgi.errors": sys.stderr,
                     "wsgi.version": (1, 0), "wsgi.multithread": False, "wsgi.multiprocess": False,

@@ -5,9 +5,13 @@ next), except those Eddy keeps itself (DynamoDB, DynamoDB Streams, Kinesis), is 
 pass so objects two backends share stay shared. What pickle cannot carry is carried by reference:
   - a lock, condition or event: a fresh one (nothing waits on it across a restart);
   - a weak-value dictionary: its entries, whose objects the rest of the state keeps alive;
-  - a dict that stores its entries in its own way (moto's, such as S3's versioned key store):
-    its entries as stored;
-  - a defaultdict whose factory is a lambda returning an empty dict, list or set: that type as its factory;
+  - a dict class of moto's (S3's versioned key store stores its entries in its own way, SSM's ParameterDict is
+    made from an account and a region): its entries as stored, its attributes and its default factory;
+  - a defaultdict whose factory is a lambda (SSM's tags: `defaultdict(lambda: defaultdict(dict))`): a factory
+    that makes what the lambda makes, a copy of its empty value (the type itself for a dict, list, set, ...);
+  - a key of the `cryptography` package (KMS's keys, Cognito-IdP's signing key inside joserfc's RSAKey): its
+    DER encoding (PKCS #8 for a private key, SubjectPublicKeyInfo for a public one), loaded back as the same key;
+    an X.509 certificate or CSR (ACM, IoT): its DER encoding;
   - another backend (moto's models keep references to their own and other services' backends): the live one;
   - bytes over BODY_INLINE_LIMIT (object bodies, layer zips): a file named by its SHA-256 (`put_body`).
 Restoring puts each backend's attributes back into moto's live backend objects, so every reference to a
@@ -16,6 +20,7 @@ backend that moto or Eddy holds stays valid.
 
 from __future__ import annotations
 
+import copy
 import io
 import pickle
 import threading
@@ -24,6 +29,8 @@ from collections import defaultdict
 from typing import Any, Callable, Iterator
 
 import moto
+from cryptography import x509
+from cryptography.hazmat.primitives import serialization
 from moto.backends import get_backend
 from moto.core.base_backend import BackendDict, BaseBackend
 from moto.s3.models import FakeDeleteMarker
@@ -82,20 +89,81 @@ class _Pickler(pickle.Pickler):
         if kind is weakref.WeakValueDictionary:
             return weakref.WeakValueDictionary, (dict(obj.items()),)
         if kind is defaultdict and getattr(obj.default_factory, "__name__", "") == "<lambda>":
-            # moto's `defaultdict(lambda: {})`: a lambda cannot be pickled, the empty value's type can
-            empty = obj.default_factory()
-            if type(empty) in (dict, list, set, int, str) and not empty:
-                return defaultdict, (type(empty), dict(obj))
-        if isinstance(obj, dict) and kind.__module__.startswith("moto.") and (
-                kind.__setitem__ is not dict.__setitem__ or kind.items is not dict.items):
-            # a dict that stores or lists differently from a dict (S3's versioned key store keeps every version
-            # of a key, and lists the latest): its entries as stored, put back as stored
-            return _stored_dict, (kind, list(dict.items(obj)), getattr(obj, "__dict__", {}))
+            factory = _fresh_factory(obj.default_factory)
+            if factory is not None:
+                return defaultdict, (factory,), None, None, iter(obj.items())
+        if kind.__module__.startswith("cryptography."):
+            return _cryptography_reduction(obj)
+        if isinstance(obj, dict) and kind.__module__.startswith("moto."):
+            # a dict of moto's own: it may store or list differently from a dict (S3's versioned key store keeps
+            # every version of a key, and lists the latest) or be made differently (SSM's ParameterDict, a
+            # defaultdict made from an account and a region): its entries as stored, put back as stored
+            factory = getattr(obj, "default_factory", None)
+            if getattr(factory, "__name__", "") == "<lambda>":
+                factory = _fresh_factory(factory)
+                if factory is None:
+                    return NotImplemented  # pickle refuses it: persistence keeps the services' journal instead
+            return _stored_dict, (kind, list(dict.items(obj)), getattr(obj, "__dict__", {}), factory)
         return NotImplemented
 
 
-def _stored_dict(kind: type, entries: list[tuple[Any, Any]], attributes: dict[str, Any]) -> dict[Any, Any]:
+class FreshCopy:
+    """A picklable stand-in for a lambda that makes an empty value: calling it makes a copy of that value."""
+
+    def __init__(self, empty: Any) -> None:
+        self.empty = empty
+
+    def __call__(self) -> Any:
+        return copy.deepcopy(self.empty)
+
+
+_PLAIN_EMPTY = (dict, list, set, int, str)
+
+
+def _fresh_factory(factory: Callable[[], Any]) -> Any:
+    """What makes what `factory` (a lambda without a closure) makes; None when that is not an empty value whose
+    copies are equal to what the lambda makes each time."""
+    if factory.__closure__:
+        return None
+    empty = factory()
+    if empty or empty != factory() or empty is factory():
+        return None
+    return type(empty) if type(empty) in _PLAIN_EMPTY else FreshCopy(empty)
+
+
+def _cryptography_reduction(obj: Any) -> Any:
+    """A key, certificate or CSR of the `cryptography` package by its DER encoding (NotImplemented: anything else,
+    which pickle then tries, and refuses, as it is)."""
+    der = serialization.Encoding.DER
+    if isinstance(obj, x509.Certificate):
+        return _loaded, ("certificate", obj.public_bytes(der))
+    if isinstance(obj, x509.CertificateSigningRequest):
+        return _loaded, ("csr", obj.public_bytes(der))
+    if hasattr(obj, "private_bytes"):
+        return _loaded, ("private key", obj.private_bytes(der, serialization.PrivateFormat.PKCS8,
+                                                          serialization.NoEncryption()))
+    if hasattr(obj, "public_bytes"):
+        return _loaded, ("public key", obj.public_bytes(der, serialization.PublicFormat.SubjectPublicKeyInfo))
+    return NotImplemented
+
+
+def _loaded(kind: str, der: bytes) -> Any:
+    """The `cryptography` object `_cryptography_reduction` encoded (its loaders are Rust built-ins, which pickle
+    cannot name)."""
+    if kind == "certificate":
+        return x509.load_der_x509_certificate(der)
+    if kind == "csr":
+        return x509.load_der_x509_csr(der)
+    if kind == "private key":
+        return serialization.load_der_private_key(der, password=None)
+    return serialization.load_der_public_key(der)
+
+
+def _stored_dict(kind: type, entries: list[tuple[Any, Any]], attributes: dict[str, Any],
+                 factory: Callable[[], Any] | None = None) -> dict[Any, Any]:
     stored = kind.__new__(kind)
+    if factory is not None:
+        stored.default_factory = factory
     dict.update(stored, entries)
     stored.__dict__.update(attributes)
     return stored

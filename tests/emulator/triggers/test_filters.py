@@ -1,7 +1,8 @@
 """Lambda FilterCriteria (emulator/triggers/filters.py) on DynamoDB stream records in Lambda's event form.
 
-Every operator is checked for and against, and each case also runs through moto's own EventPattern matcher:
-`moto_agrees=False` marks where moto's answer differs from AWS's (and so where filters.py does not use it).
+Every operator is checked for and against; tests/emulator/moto_seam/test_event_patterns.py also runs each case
+through moto's own EventPattern matcher: `moto_agrees=False` marks where moto's answer differs from AWS's (and so
+where filters.py does not use it).
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ import json
 from typing import Any, NamedTuple
 
 import pytest
-from moto.events.models import EventPattern
 
 from emulator.triggers.filters import (
     INVALID_PATTERN,
@@ -248,13 +248,6 @@ def test_operator(case: Case) -> None:
     assert _keeps(case.pattern, case.record) is case.expected
 
 
-@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
-def test_moto_event_pattern_on_the_same_case(case: Case) -> None:
-    """Where moto is right filters.py may lean on it; where it is wrong (True == 1, arrays) it must not."""
-    moto_answer = EventPattern.load(json.dumps(case.pattern)).matches_event(copy.deepcopy(case.record))
-    assert (moto_answer == case.expected) is case.moto_agrees
-
-
 def test_matching_does_not_change_the_record() -> None:
     record = copy.deepcopy(MODIFY)
     for case in CASES:
@@ -418,16 +411,3 @@ def test_a_pattern_over_4096_characters() -> None:
     assert raised.value.code == "ValidationException"
     assert raised.value.message.startswith("1 validation error detected: Value at "
                                            "'filterCriteria.filters.2.member.pattern' failed to satisfy constraint")
-
-
-@pytest.mark.parametrize("pattern", [
-    {"eventName": [{"contains": "INS"}]},
-    {"dynamodb": {"SizeBytes": [{"numeric": [">", "100"]}]}},
-    {"eventName": [{"exists": "yes"}]},
-    {"$or": [{"eventName": ["INSERT"]}]},
-], ids=["an unknown operator", "numeric a string", "exists a string", "$or with one branch"])
-def test_moto_accepts_patterns_lambda_refuses(pattern: dict) -> None:
-    """Why validation is filters.py's own: moto's EventPatternParser lets these through."""
-    EventPattern.load(json.dumps(pattern))
-    with pytest.raises(FilterCriteriaError):
-        validate_filter_criteria(_criteria(pattern))

@@ -10,6 +10,9 @@ from datetime import datetime
 
 import boto3
 import moto.core.utils as moto_utils
+from moto.kms import models as kms_models
+from moto.kms.models import Key
+from moto.kms.utils import generate_master_key
 from moto.moto_api._internal import mock_random
 from moto.moto_api._internal.moto_random import MotoRandom
 
@@ -25,6 +28,33 @@ def test_moto_reads_time_and_randomness_where_the_patches_replace_them():
     assert "queue.wait_for_messages(1)" in receive and "wait_seconds_timeout == 0" in receive
     assert list(inspect.signature(moments._original_receive).parameters) == [
         "self", "queue_name", "count", "wait_seconds_timeout", "visibility_timeout", "message_attribute_names"]
+    # KMS: a key's material and private key, made by these names of moto.kms.models, drawn where no seed reaches
+    key_init = inspect.getsource(Key.__init__)
+    assert "self.key_material = generate_master_key()" in key_init
+    assert "self.private_key = generate_private_key(self.key_spec)" in key_init
+    assert "os.urandom(" in inspect.getsource(moments._original_master_key.__globals__["generate_data_key"])
+    assert moments._original_master_key is generate_master_key
+
+
+def test_a_moment_repeats_a_kms_keys_material_and_keeps_its_private_key(emu):
+    materials, private = [], []
+    for seed in (5, 5):
+        moments.begin(seed, 0.0)
+        try:
+            materials.append(kms_models.generate_master_key())
+            private.append(kms_models.generate_private_key("ECC_NIST_P256"))
+            kept = moments.current().kept
+        finally:
+            moments.end()
+    assert materials[0] == materials[1] and len(materials[0]) == 32
+    assert len(kept) == 1  # the one key drawn in the moment, as DER
+    moments.begin(5, 0.0, replaying=True, kept=kept)
+    try:
+        replayed = kms_models.generate_private_key("ECC_NIST_P256")
+    finally:
+        moments.end()
+    assert replayed.private_key.private_numbers() == private[1].private_key.private_numbers()
+    assert replayed.valid_signing_algorithms == ["ECDSA_SHA_256"]
 
 
 def test_a_moment_repeats_its_ids_and_its_instant(emu):
@@ -96,6 +126,7 @@ def test_uninstall_gives_moto_back(emu):
     try:
         assert moto_utils.utcnow.__code__ is moments._original_utcnow_code
         assert "random" not in vars(mock_random)
+        assert kms_models.generate_master_key is moments._original_master_key
         assert abs(moto_utils.unix_time() - time.time()) < 5
     finally:
         moments._install()

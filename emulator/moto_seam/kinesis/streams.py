@@ -1,4 +1,4 @@
-"""moto's Kinesis, made to keep lineage: the seams Eddy needs there, in this one module (moto_bridge's sibling).
+"""moto's Kinesis, made to keep lineage: the seams Eddy needs there (state.py, beside it, is what persistence keeps).
 
 moto 5.2's Kinesis, as shipped, puts new records on a closed parent after a split (it routes by hash range over
 every shard), moves a split parent's records into its children, copies merged parents' records into the child

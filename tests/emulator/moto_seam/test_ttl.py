@@ -1,0 +1,30 @@
+"""moto_seam/ttl.py pinned against moto's DynamoDB: a table's TTL specification is what UpdateTimeToLive wrote into
+moto's Table.ttl, and an item's TTL attribute is a DynamoType whose `type` and `value` are DynamoDB's."""
+
+from __future__ import annotations
+
+import boto3
+from moto import mock_aws
+from moto.dynamodb.models import dynamodb_backends
+
+from emulator.moto_seam import ttl as moto_ttl
+from tests.emulator.helpers import create_table
+
+ACCOUNT, REGION = "123456789012", "us-east-1"
+
+
+@mock_aws
+def test_expiries_read_what_moto_keeps():
+    dynamodb = boto3.client("dynamodb", region_name=REGION)
+    create_table(dynamodb, "sessions")
+    create_table(dynamodb, "no-ttl")
+    dynamodb.update_time_to_live(TableName="sessions",
+                                 TimeToLiveSpecification={"Enabled": True, "AttributeName": "expires"})
+    for key, expires in {"a": {"N": "1700000000"}, "b": {"S": "1700000000"}}.items():
+        dynamodb.put_item(TableName="sessions", Item={"pk": {"S": key}, "expires": expires})
+    dynamodb.put_item(TableName="sessions", Item={"pk": {"S": "c"}})
+    dynamodb.put_item(TableName="no-ttl", Item={"pk": {"S": "d"}, "expires": {"N": "1"}})
+    tables = list(dynamodb_backends[ACCOUNT][REGION].tables.values())
+    assert tables[0].ttl == {"TimeToLiveStatus": "ENABLED", "AttributeName": "expires"}
+    found = [(table.name, item.attrs["pk"].value, number) for table, item, number in moto_ttl.expiries(tables)]
+    assert found == [("sessions", "a", "1700000000")]  # only a Number, only where TTL is enabled
