@@ -1,5 +1,5 @@
 """Each push trigger's deliveries: an SNS subscription's (to a function or a queue) and an S3 bucket's notification
-configuration's (to a queue, a topic or a function), counted where moto_seam/notifications.py delivers them.
+configuration's (to a queue, a topic or a function), counted where moto_seam/notifications/ delivers them.
 
     figures = DeliveryFigures(clock.now)
     figures.delivered(("sns", subscription_arn)); figures.failed(("s3", "uploads", "to-inbox"), "...")

@@ -1,4 +1,4 @@
-"""Push notifications to functions, Eddy's side: what moto_seam/notifications.py ask of
+"""Push notifications to functions, Eddy's side: what moto_seam/notifications/ asks of
 the emulator.
 
 The emulator's clock for S3's eventTime, one S3 sequencer for every key, and Eddy's functions as destinations: S3

@@ -76,6 +76,13 @@ def event_record(*, event_name: str, region: str, bucket: str, account_id: str, 
     }
 
 
+def test_message(*, bucket: str, now: float, random_bits: Callable[[int], int]) -> dict[str, Any]:
+    """The message S3 sends a queue or topic when a configuration names it (Amazon S3 User Guide, "Event message
+    structure": Service, Event, Time, Bucket, RequestId, HostId); its ids drawn as event_record's are."""
+    return {"Service": "Amazon S3", "Event": "s3:TestEvent", "Time": event_time(now), "Bucket": bucket,
+            "RequestId": f"{random_bits(64):016X}", "HostId": f"{random_bits(384):096x}"}
+
+
 def overlapping(first: tuple[list[str], str, str], second: tuple[list[str], str, str]) -> bool:
     """Two configurations (events, prefix, suffix) overlap when they share an event type (a wildcard covers its
     family) and a key could match both filters; S3 refuses such a pair ("Configurations overlap")."""

@@ -1,4 +1,4 @@
-"""moto_seam/notifications.py pinned against moto's own S3: the events moto sends inside an operation that S3 does
+"""moto_seam/notifications/ pinned against moto's own S3: the events moto sends inside an operation that S3 does
 not (QUIETED), still sent by moto (so the seam is still needed), and dropped while an emulator is open; AWS's
 answer for destinations S3 cannot validate, with ArgumentName1/ArgumentValue1 (moto's model has neither)."""
 
@@ -14,7 +14,7 @@ from moto import mock_aws
 from moto.s3.models import S3Backend
 
 from emulator import emulate
-from emulator.moto_seam import notifications as seam
+from emulator.moto_seam.notifications import configurations, object_events
 from tests.conftest import QUIET
 
 REGION = "us-east-1"
@@ -53,8 +53,11 @@ def _event_names(sqs, url: str) -> list[str]:
 def test_the_moto_pieces_the_seam_relies_on_are_there():
     assert list(inspect.signature(S3Backend.complete_multipart_upload).parameters) == [
         "self", "bucket_name", "multipart_id", "body"]
-    assert set(seam.QUIETED) == {"complete_multipart_upload", "put_object", "copy_object"}
-    assert callable(seam.moto_serialize.S3Serializer._serialize_error_metadata)
+    assert set(object_events.QUIETED) == {"complete_multipart_upload", "put_object", "copy_object"}
+    assert list(inspect.signature(configurations.moto_serialize.S3Serializer._serialize_error_metadata).parameters) == [
+        "self", "serialized", "error", "shape"]
+    assert "assert filter_rule[\"Name\"] in [\"suffix\", \"prefix\"]" in inspect.getsource(
+        inspect.unwrap(configurations.S3Response._notification_config_from_body))
 
 
 def test_moto_sends_events_s3_does_not_and_eddy_drops_them():
@@ -96,3 +99,27 @@ def test_destinations_s3_cannot_validate_are_named_one_by_one():
             "Code": "InvalidArgument", "Message": "Unable to validate the following destination configurations",
             "ArgumentName1": queue, "ArgumentValue1": "The destination queue does not exist",
             "ArgumentName2": f"{function}, null", "ArgumentValue2": f"Not authorized to invoke function [{function}]"}
+
+
+def test_filter_rule_names_in_either_case():
+    def configure(s3, name: str) -> None:
+        s3.put_bucket_notification_configuration(Bucket="uploads", NotificationConfiguration={"QueueConfigurations": [
+            {"QueueArn": f"arn:aws:sqs:{REGION}:123456789012:events", "Events": ["s3:ObjectCreated:*"],
+             "Filter": {"Key": {"FilterRules": [{"Name": name, "Value": ".jpg"}]}}}]})
+
+    with mock_aws():  # moto alone: only "suffix" and "prefix", anything else fails its parser's assert
+        s3, sqs = boto3.client("s3", region_name=REGION), boto3.client("sqs", region_name=REGION)
+        sqs.create_queue(QueueName="events")
+        s3.create_bucket(Bucket="uploads")
+        with pytest.raises(AssertionError):
+            configure(s3, "Suffix")
+    with emulate(**QUIET):
+        s3, sqs = boto3.client("s3", region_name=REGION), boto3.client("sqs", region_name=REGION)
+        sqs.create_queue(QueueName="events")
+        s3.create_bucket(Bucket="uploads")
+        configure(s3, "Suffix")
+        with pytest.raises(ClientError) as refused:
+            configure(s3, "Infix")
+        assert {k: v for k, v in refused.value.response["Error"].items() if k not in ("RequestId", "HostId")} == {
+            "Code": "InvalidArgument", "Message": "filter rule name must be either prefix or suffix",
+            "ArgumentName": "FilterRule.Name", "ArgumentValue": "Infix"}
