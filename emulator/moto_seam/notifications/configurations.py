@@ -1,9 +1,13 @@
 """PutBucketNotificationConfiguration checked as S3 checks it, before moto keeps the configuration:
 
+  - a destination's ARN that is not one of its service's is S3's InvalidArgument "The ARN could not be parsed"
+    (ArgumentName Queue, Topic or CloudFunction, ArgumentValue the ARN given), where moto's says "The ARN is not
+    well formed" and names nothing;
   - a key filter's rule names in either case ("Prefix" is how S3 answers them; moto accepted only "prefix" and
     "suffix" and answered others with a 404); another name is S3's InvalidArgument "filter rule name must be either
     prefix or suffix" (ArgumentName FilterRule.Name), as AWS's recorded answer has it;
-  - every destination exists: "Unable to validate the following destination configurations", each missing one
+  - every destination exists (unless the request says x-amz-skip-destination-validation: true, as
+    SkipDestinationValidation does): "Unable to validate the following destination configurations", each missing one
     named in ArgumentName1/ArgumentValue1, ... (moto's model of InvalidArgument has one ArgumentName only, so the
     S3 error body gets them here);
   - no two configurations share an event type for keys both could match ("Configurations overlap. ...").
@@ -14,11 +18,13 @@ AWS's answers: LocalStack's AWS-validated snapshots tests/aws/services/s3/test_s
 from __future__ import annotations
 
 import functools
+import re
+import threading
 from typing import Any, Iterator
 
 import xmltodict
 from moto.core import serialize as moto_serialize
-from moto.s3.exceptions import InvalidFilterRuleName, S3ClientError
+from moto.s3.exceptions import InvalidArgumentError, InvalidFilterRuleName, S3ClientError
 from moto.s3.models import FakeBucket, NotificationConfiguration
 from moto.s3.responses import S3Response
 
@@ -34,6 +40,10 @@ UNVALIDATED = {
     "cloud_function": lambda arn: (f"{arn}, null", f"Not authorized to invoke function [{arn}]"),
 }
 OVERLAP = "Configurations overlap. Configurations on the same bucket cannot share a common event type."
+#: each destination's element in the request (moto's name for the configuration without "Configuration") and service
+DESTINATIONS = (("Queue", "sqs"), ("Topic", "sns"), ("CloudFunction", "lambda"))
+#: per thread: the request being read asked S3 to skip the destinations' validation
+_skipping = threading.local()
 
 
 class DestinationsNotValidated(S3ClientError):
@@ -52,14 +62,15 @@ def install() -> None:
     @functools.wraps(set_configuration)
     def checked(self: FakeBucket, notification_config: dict[str, Any] | None) -> None:
         target = active.target
-        if target is not None and notification_config:
+        skip, _skipping.active = getattr(_skipping, "active", False), False
+        if target is not None and notification_config and not skip:
             check(target.function_exists, NotificationConfiguration(
                 topic=notification_config.get("TopicConfiguration"), queue=notification_config.get("QueueConfiguration"),
                 cloud_function=notification_config.get("CloudFunctionConfiguration")))
         set_configuration(self, notification_config)
 
     FakeBucket.set_notification_configuration = checked
-    S3Response._notification_config_from_body = _rule_names_either_case(S3Response._notification_config_from_body)
+    S3Response._notification_config_from_body = _read_as_s3_does(S3Response._notification_config_from_body)
     moto_serialize.S3Serializer._serialize_error_metadata = _with_arguments(
         moto_serialize.S3Serializer._serialize_error_metadata)
 
@@ -95,16 +106,18 @@ def prefix_suffix(notification: Any) -> tuple[str, str]:
     return values.get("prefix", ""), values.get("suffix", "")
 
 
-def _rule_names_either_case(parse: Any) -> Any:
-    """S3Response._notification_config_from_body, reading the rule names in either case (while an emulator is
-    open): the request's body, its names lowercased, is what moto parses."""
+def _read_as_s3_does(parse: Any) -> Any:
+    """S3Response._notification_config_from_body while an emulator is open: the destinations' ARNs checked and the
+    rule names read in either case (the request's body, its names lowercased, is what moto parses), and whether the
+    request skips the destinations' validation noted for FakeBucket.set_notification_configuration."""
 
     @functools.wraps(parse)
     def parsed(self: S3Response) -> dict[str, Any]:
         body = self.body
         if active.target is None or not body:
             return parse(self)
-        self.body = _lowercase_rule_names(body)
+        _skipping.active = str(self.headers.get("x-amz-skip-destination-validation", "")).lower() == "true"
+        self.body = _checked_body(body)
         try:
             return parse(self)
         finally:
@@ -113,12 +126,15 @@ def _rule_names_either_case(parse: Any) -> Any:
     return parsed
 
 
-def _lowercase_rule_names(body: bytes | str) -> str:
+def _checked_body(body: bytes | str) -> str:
     document = xmltodict.parse(body)
     configuration = document.get("NotificationConfiguration") or {}
-    for _, name in KINDS:
-        entries = configuration.get(name) or []
+    for name, service in DESTINATIONS:
+        entries = configuration.get(f"{name}Configuration") or []
         for entry in entries if isinstance(entries, list) else [entries]:
+            arn = str(entry.get(name) or "")
+            if not re.match(rf"arn:aws[a-z-]*:{service}:", arn):
+                raise InvalidArgumentError("The ARN could not be parsed", name, arn)
             rules = ((entry.get("Filter") or {}).get("S3Key") or {}).get("FilterRule") or []
             for rule in rules if isinstance(rules, list) else [rules]:
                 if str(rule.get("Name", "")).lower() not in ("prefix", "suffix"):

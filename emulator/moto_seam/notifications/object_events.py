@@ -13,7 +13,8 @@ One operation, one event, as S3 sends them (Amazon S3 User Guide, "Supported eve
 AWS's recorded records in LocalStack's test_s3_notifications_sqs.snapshot.json): moto's CompleteMultipartUpload runs
 its PutObject and PutObjectTagging (an ObjectCreated:Put and an ObjectTagging:Put before its
 ObjectCreated:CompleteMultipartUpload), and its PutObject and CopyObject handlers run PutObjectTagging (an
-ObjectTagging:Put after each); Eddy drops those inner events (QUIETED).
+ObjectTagging:Put after each); Eddy drops those inner events (QUIETED). A tagging or ACL event is shaped as AWS's
+(eventVersion 2.3, no size, no sequencer: notifications/s3_events.py).
 A key filter is matched whatever its rules' names' case (moto's matcher knows "prefix" and "suffix" only).
 In a bucket with versioning enabled moto sends nothing for a DeleteObject without VersionId and, with one, only
 once the key's last version is gone (naming the wrong version); Eddy sends what S3 sends: a delete marker made is
@@ -43,7 +44,7 @@ from emulator.moto_seam.notifications.configurations import each_configuration
 from emulator.moto_seam.notifications.destinations import arn_parts, queue_exists, refusal, topic_exists
 from emulator.moto_seam.notifications.target import Target, active
 from emulator.moto_seam.services import moments
-from emulator.notifications.s3_events import event_record, test_message
+from emulator.notifications.s3_events import event_record, is_property_event, test_message
 
 #: the events moto sends inside an operation that S3 does not send for it
 QUIETED = {
@@ -131,7 +132,8 @@ def _notify(target: Target, bucket: Any, name: str, key_name: str, size: int | N
             continue
         record = event_record(
             event_name=name[3:], region=bucket.region_name, bucket=bucket.name, account_id=bucket.account_id,
-            key=key_name, size=size, etag=etag, version_id=version, sequencer=target.sequencer(),
+            key=key_name, size=size, etag=etag, version_id=version,
+            sequencer=None if is_property_event(name) else target.sequencer(),
             configuration_id=notification.id, now=moments.now(),  # the request's instant and random stream,
             random_bits=mock_random.getrandbits)                 # also when it is replayed
         _deliver(target, kind, notification.arn, {"Records": [record]}, ("s3", bucket.name, notification.id))

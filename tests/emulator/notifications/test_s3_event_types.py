@@ -2,7 +2,8 @@
 Guide, "Supported event types for SQS, SNS, and Lambda"; AWS's recorded records in LocalStack's
 test_s3_notifications_{sqs,lambda}.snapshot.json): ObjectCreated:CompleteMultipartUpload with the multipart object's
 size and eTag ("<md5>-<parts>") and nothing before it, ObjectCreated:Copy, ObjectCreated:Put (its tags no
-ObjectTagging event), ObjectCreated:Post for a browser upload, and a versioned bucket's versionId."""
+ObjectTagging event), ObjectTagging:Put and ObjectAcl:Put (eventVersion 2.3, key and eTag only), ObjectCreated:Post
+for a browser upload, and a versioned bucket's versionId."""
 
 from __future__ import annotations
 
@@ -78,18 +79,22 @@ def test_copy_and_put_with_tags_are_one_record_each(door):
     s3.create_bucket(Bucket="docs")
     url, arn = queue(sqs, "changes")
     notify(s3, "docs", QueueConfigurations=[{"Id": "all", "QueueArn": arn,
-                                             "Events": ["s3:ObjectCreated:*", "s3:ObjectTagging:*"]}])
+                                             "Events": ["s3:ObjectCreated:*", "s3:ObjectTagging:*", "s3:ObjectAcl:Put"]}])
     wait_for_messages(sqs, url, 1)  # s3:TestEvent
     s3.put_object(Bucket="docs", Key="a.txt", Body=b"alpha", Tagging="team=blue")
     s3.copy_object(Bucket="docs", Key="b.txt", CopySource={"Bucket": "docs", "Key": "a.txt"},
                    TaggingDirective="REPLACE", Tagging="team=red")
     s3.put_object_tagging(Bucket="docs", Key="b.txt", Tagging={"TagSet": [{"Key": "team", "Value": "green"}]})
-    got = records(wait_for_messages(sqs, url, 3))
+    s3.put_object_acl(Bucket="docs", Key="b.txt", ACL="public-read")
+    got = records(wait_for_messages(sqs, url, 4))
     assert wait_idle(door)["Idle"] and left_in(sqs, url) == []
-    assert [(r["eventName"], r["s3"]["object"]["key"]) for r in got] == [
-        ("ObjectCreated:Put", "a.txt"), ("ObjectCreated:Copy", "b.txt"), ("ObjectTagging:Put", "b.txt")]
-    assert [(r["s3"]["object"]["size"], r["s3"]["object"]["eTag"]) for r in got[:2]] == [
-        (5, hashlib.md5(b"alpha").hexdigest())] * 2
+    assert [(r["eventName"], r["eventVersion"], r["s3"]["object"]["key"]) for r in got] == [
+        ("ObjectCreated:Put", "2.1", "a.txt"), ("ObjectCreated:Copy", "2.1", "b.txt"),
+        ("ObjectTagging:Put", "2.3", "b.txt"), ("ObjectAcl:Put", "2.3", "b.txt")]
+    etag = hashlib.md5(b"alpha").hexdigest()
+    assert [(r["s3"]["object"]["size"], r["s3"]["object"]["eTag"]) for r in got[:2]] == [(5, etag)] * 2
+    # a property's event: the object's key and eTag only (AWS's recorded ObjectTagging:Put and ObjectAcl:Put)
+    assert [r["s3"]["object"] for r in got[2:]] == [{"key": "b.txt", "eTag": etag}] * 2
 
 
 def test_a_versioned_buckets_put_carries_its_version_id(door):

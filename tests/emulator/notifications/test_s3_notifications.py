@@ -220,3 +220,30 @@ def test_overlapping_suffixes_and_event_type_wildcards_are_refused_disjoint_ones
     assert sqs.receive_message(QueueUrl=jpg).get("Messages", []) == [] == sqs.receive_message(QueueUrl=png).get("Messages", [])
     assert [(r["s3"]["configurationId"], r["s3"]["object"]["key"]) for r in to_jpg["Records"] + to_png["Records"]] == [
         ("jpg", "cat.jpg"), ("png", "dog.png")]
+
+
+def test_an_arn_s3_cannot_parse_and_skipping_the_destinations_validation(door):
+    """AWS's recorded answers (LocalStack's test_s3_notifications_{sqs,sns,lambda}.snapshot.json: test_invalid_*_arn)."""
+    s3, sqs = door.client("s3"), door.client("sqs")
+    s3.create_bucket(Bucket="photos")
+    _, arn = queue(sqs, "events")
+    for configurations, name in ((dict(QueueConfigurations=[{"QueueArn": "invalid-queue", "Events": ["s3:ObjectCreated:*"]}]), "Queue"),
+                                 (dict(TopicConfigurations=[{"TopicArn": arn, "Events": ["s3:ObjectCreated:*"]}]), "Topic")):
+        for skip in (False, True):
+            with pytest.raises(ClientError) as refused:
+                s3.put_bucket_notification_configuration(Bucket="photos", NotificationConfiguration=configurations,
+                                                         SkipDestinationValidation=skip)
+            value = "invalid-queue" if name == "Queue" else arn  # a queue's ARN is no topic's
+            assert {k: v for k, v in refused.value.response["Error"].items() if k not in ("RequestId", "HostId")} == {
+                "Code": "InvalidArgument", "Message": "The ARN could not be parsed", "ArgumentName": name,
+                "ArgumentValue": value}
+    nowhere = arn.replace(":events", ":nowhere")
+    s3.put_bucket_notification_configuration(Bucket="photos", SkipDestinationValidation=True, NotificationConfiguration={
+        "QueueConfigurations": [{"Id": "id123", "QueueArn": nowhere, "Events": ["s3:ObjectCreated:*"]}]})
+    assert s3.get_bucket_notification_configuration(Bucket="photos")["QueueConfigurations"] == [
+        {"Id": "id123", "QueueArn": nowhere, "Events": ["s3:ObjectCreated:*"]}]
+    s3.put_object(Bucket="photos", Key="cat.jpg", Body=b"x")  # S3 takes it; its delivery fails
+    with pytest.raises(ClientError) as refused:  # without the header, the same configuration is checked
+        s3.put_bucket_notification_configuration(Bucket="photos", NotificationConfiguration={
+            "QueueConfigurations": [{"Id": "id123", "QueueArn": nowhere, "Events": ["s3:ObjectCreated:*"]}]})
+    assert refused.value.response["Error"]["ArgumentValue1"] == "The destination queue does not exist"
