@@ -175,6 +175,7 @@ class Emulator:
         self.invoker.retire_all()
         self.invoker.recent.reset()
         self.async_invocations.reset()
+        self.notifications.figures.reset()
         with self.lock:
             self.persistence.reset()
             self.streams.reset()

@@ -92,17 +92,39 @@ function renderQueues(queues) {
       : "")))));
 }
 
+// a push trigger's deliveries (an SNS subscription's, an S3 notification configuration's): delivered, failed,
+// filtered out (subscriptions), what its destination holds, and the last error with its time
+function deliveries(t, filtered) {
+  return [el("td", { class: "n" }, t.NumberOfNotificationsDelivered),
+    el("td", { class: t.NumberOfNotificationsFailed ? "n error" : "n" }, t.NumberOfNotificationsFailed),
+    filtered ? el("td", { class: "n" }, t.NumberOfNotificationsFilteredOut) : null,
+    el("td", { class: "destination" }, destinationFigures(t)),
+    el("td", { class: "error last-error" }, t.LastError ? `${clock(t.LastErrorTime)} ${t.LastError}` : "")];
+}
+
+// a queue destination's messages (as a queue mapping's), a function's asynchronous events
+function destinationFigures(t) {
+  if (t.Queue) return queueFigures(t.Queue);
+  const a = t.AsynchronousInvocation;
+  if (!a) return "";
+  return el("span", { class: a.EventsDropped ? "error" : null },
+    `${count(a.EventsPending, "event")} pending, ${count(a.Errors, "error")}, ${a.EventsDropped} dropped`);
+}
+
 function renderTriggers(model) {
   const parts = [];
-  if (model.Subscriptions.length) parts.push(el("h3", {}, "SNS subscriptions"), grid(["Topic", "Protocol", "Endpoint", "Filter policy"],
+  if (model.Subscriptions.length) parts.push(el("h3", {}, "SNS subscriptions"), grid(["Topic", "Protocol", "Endpoint",
+    "Filter policy", "Delivered", "Failed", "Filtered out", "At the destination", "Last error"],
     model.Subscriptions.map((s) => el("tr", { "data-subscription": s.SubscriptionArn },
       el("td", {}, resource(s.TopicArn)), el("td", {}, s.Protocol + (s.RawMessageDelivery ? " (raw)" : "")),
-      el("td", {}, resource(s.Endpoint)), el("td", {}, s.FilterPolicy ? `${s.FilterPolicyScope}: ${s.FilterPolicy}` : "")))));
-  if (model.BucketNotifications.length) parts.push(el("h3", {}, "S3 notifications"), grid(["Bucket", "Events", "Filter", "Destination"],
+      el("td", {}, resource(s.Endpoint)), el("td", {}, s.FilterPolicy ? `${s.FilterPolicyScope}: ${s.FilterPolicy}` : ""),
+      deliveries(s, true)))));
+  if (model.BucketNotifications.length) parts.push(el("h3", {}, "S3 notifications"), grid(["Bucket", "Events", "Filter",
+    "Destination", "Delivered", "Failed", "At the destination", "Last error"],
     model.BucketNotifications.map((n) => el("tr", { "data-notification": `${n.Bucket}/${n.Id}` },
       el("td", {}, n.Bucket), el("td", {}, n.Events.join(", ")),
       el("td", {}, n.Filter ? n.Filter.Key.FilterRules.map((r) => `${r.Name} ${r.Value}`).join(", ") : ""),
-      el("td", {}, resource(n.Destination))))));
+      el("td", {}, resource(n.Destination)), deliveries(n, false)))));
   const bridge = model.EventBridge;
   if (bridge.Rules.length) parts.push(el("h3", {}, "EventBridge rules", el("small", {},
     ` · ${count(bridge.DeliveriesInFlight, "delivery")} in flight`)), grid(["Rule", "Bus", "State", "Pattern", "Targets"],

@@ -2,7 +2,8 @@
 notification configurations, EventBridge rules and pipes, and the functions' asynchronous invocations.
 
 moto keeps subscriptions, bucket configurations and rules (read through moto_seam/listings/); Eddy keeps the
-pipes (pipes/pipes.py, with their figures in the mappings' words) and the asynchronous invocation queue
+pipes (pipes/pipes.py, with their figures in the mappings' words), each subscription's and configuration's
+deliveries (notifications/delivery_figures.py) and the asynchronous invocation queue
 (functions/async_invocations.py). Called with emulator.activity held.
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from emulator.dashboard import queues
 from emulator.moto_seam.listings import notifications as notifications_seam
 from emulator.moto_seam.listings import rules as rules_seam
 
@@ -17,15 +19,41 @@ if TYPE_CHECKING:
     from emulator.engine import Emulator
 
 
-def subscription_views() -> list[dict[str, Any]]:
+def subscription_views(emulator: Emulator, now: float) -> list[dict[str, Any]]:
     """SNS subscriptions delivering to functions (invoked asynchronously) and to queues: topic, protocol,
-    endpoint, filter policy (SNS's own delivery counts are not kept by Eddy: a function's are its invocations)."""
-    return notifications_seam.subscriptions()
+    endpoint, filter policy, their deliveries (NumberOfNotificationsDelivered, ...Failed, ...FilteredOut, LastError,
+    LastErrorTime) and where they went (destination())."""
+    figures = emulator.notifications.figures
+    return [dict(view, **figures.of(("sns", view["SubscriptionArn"])),
+                 **destination(emulator, view["Endpoint"], now))
+            for view in notifications_seam.subscriptions()]
 
 
-def bucket_notification_views() -> list[dict[str, Any]]:
-    """S3 buckets' notification configurations: bucket, events, key filter, destination."""
-    return notifications_seam.bucket_notifications()
+def bucket_notification_views(emulator: Emulator, now: float) -> list[dict[str, Any]]:
+    """S3 buckets' notification configurations: bucket, events, key filter, destination, their deliveries (as a
+    subscription's) and where they went (destination())."""
+    figures = emulator.notifications.figures
+    return [dict(view, **figures.of(("s3", view["Bucket"], view["Id"])), **destination(emulator, view["Destination"], now))
+            for view in notifications_seam.bucket_notifications()]
+
+
+def destination(emulator: Emulator, arn: str, now: float) -> dict[str, Any]:
+    """What became of a trigger's deliveries: a queue's messages (available, in flight, delayed, its dead-letter
+    queue's), as a queue mapping shows them; a function's asynchronous events not done yet (EventsPending) and its
+    asynchronous figures (Errors, EventsDropped, LastError). A topic's are its subscriptions'."""
+    service = arn.split(":", 3)[2] if arn.count(":") >= 3 else ""
+    if service == "sqs":
+        queue = queues.mapping_queue(arn, now)
+        return {"Queue": queue} if queue is not None else {}
+    if service != "lambda":
+        return {}
+    function_arn = arn.removesuffix(":$LATEST")
+    invocations = emulator.async_invocations
+    events = invocations.queued().get(function_arn, [])
+    figures = invocations.figures_of().get(function_arn, {})
+    return {"AsynchronousInvocation": {"EventsPending": len(events), "Errors": figures.get("Errors", 0),
+                                       "EventsDropped": figures.get("EventsDropped", 0),
+                                       "LastError": figures.get("LastError")}}
 
 
 def rule_views(emulator: Emulator) -> dict[str, Any]:

@@ -6,6 +6,7 @@
     model["Functions"][0]["RecentInvocations"]        # newest first, each with its duration, outcome and log tail
     model["GlobalTables"][0]["Replicas"]              # each region's replica, its status and replication backlog
     model["Queues"], model["Subscriptions"], model["BucketNotifications"], model["EventBridge"], model["Pipes"]
+    model["Subscriptions"][0]["NumberOfNotificationsFailed"]   # a subscription's (or configuration's) deliveries
     stream_tail(emulator, stream_arn)["Lines"]        # the lines `eddy tail` prints, oldest first
     function_invocations(emulator, name)               # a function's last invocations, as `eddy tail --function`
 
@@ -48,8 +49,8 @@ def dashboard(emulator: "Emulator") -> dict[str, Any]:
                 "EventSourceMappings": [mapping_view(emulator, mapping, now)
                                         for mapping in emulator.triggers.mappings.values()],
                 "Functions": function_views(emulator), "GlobalTables": global_table_views(emulator),
-                "Queues": queues.queue_views(now), "Subscriptions": pipelines.subscription_views(),
-                "BucketNotifications": pipelines.bucket_notification_views(),
+                "Queues": queues.queue_views(now), "Subscriptions": pipelines.subscription_views(emulator, now),
+                "BucketNotifications": pipelines.bucket_notification_views(emulator, now),
                 "EventBridge": pipelines.rule_views(emulator), "Pipes": pipelines.pipe_views(emulator),
                 "AsynchronousInvocations": pipelines.asynchronous_invocations(emulator)}
 

@@ -1,9 +1,10 @@
-"""Push notifications to functions, Eddy's side: what moto_seam/notifications.py ask of
+"""Push notifications to functions, Eddy's side: what moto_seam/notifications/ asks of
 the emulator.
 
 The emulator's clock for S3's eventTime, one S3 sequencer for every key, and Eddy's functions as destinations: S3
 and SNS invoke a function asynchronously (InvocationType Event), so the object's or message's request never waits
-for it or fails because of it.
+for it or fails because of it. Each subscription's and configuration's deliveries are counted in `figures`
+(delivery_figures.py), for the dashboard.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from emulator.functions.async_invocations import AsyncInvocations
 from emulator.moto_seam import notifications as seam
+from emulator.notifications.delivery_figures import DeliveryFigures, Trigger
 from emulator.notifications.s3_events import Sequencer
 
 if TYPE_CHECKING:
@@ -27,6 +29,8 @@ class Notifications:
         self._sequencer = Sequencer()
         #: every function's asynchronous invocations (Invoke with InvocationType Event, and these pushes)
         self.async_invocations = AsyncInvocations(emulator)
+        #: each SNS subscription's and S3 notification configuration's deliveries
+        self.figures = DeliveryFigures(emulator.clock.now)
 
     def activate(self) -> None:
         """moto's pushes become Eddy's: from recovery on (a replayed request sends to queues and topics what it sent
@@ -58,10 +62,22 @@ class Notifications:
     def function_exists(self, arn: str) -> bool:
         return self._function(arn) is not None
 
-    def invoke_function(self, arn: str, event: dict[str, Any], source: str) -> None:
-        """Invoke asynchronously; `source` ("s3", "sns") is kept with the invocation for the dashboard."""
+    def invoke_function(self, arn: str, event: dict[str, Any], source: str) -> bool:
+        """Invoke asynchronously; `source` ("s3", "sns") is kept with the invocation for the dashboard. False: there
+        is no such function (the event is dropped)."""
         function = self._function(arn)
         if function is None:
             log.warning("%s notification to %s dropped: the function does not exist", source.upper(), arn)
-            return
+            return False
         self.async_invocations.submit(function, event, source)
+        return True
+
+    def delivered(self, trigger: Trigger) -> None:
+        self.figures.delivered(trigger)
+
+    def failed(self, trigger: Trigger, error: str) -> None:
+        log.warning("%s delivery of %s failed: %s", trigger[0].upper(), "/".join(trigger[1:]), error)
+        self.figures.failed(trigger, error)
+
+    def filtered_out(self, trigger: Trigger) -> None:
+        self.figures.filtered_out(trigger)

@@ -8,7 +8,9 @@
 
 A delete's object has no size or eTag; versionId only in a bucket with versioning. The sequencer is a hexadecimal
 string that grows with each event of a key, as S3's does (compare two of the same key after padding the shorter
-with zeros on the left).
+with zeros on the left). A tagging or ACL event (ObjectTagging:Put, ObjectTagging:Delete, ObjectAcl:Put) is
+eventVersion 2.3 and its object has its key, eTag (and versionId) only, as AWS's recorded records show
+(LocalStack's test_s3_notifications_sqs.snapshot.json: test_object_tagging_put_event, test_object_put_acl).
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from typing import Any, Callable
 from urllib.parse import quote_plus
 
 PRINCIPAL_ID = "AWS:AIDAEDDYEMULATOR"
+#: the events about an object's properties: eventVersion 2.3, no size, no sequencer
+PROPERTY_EVENTS = ("ObjectTagging:", "ObjectAcl:")
 SOURCE_IP_ADDRESS = "127.0.0.1"
 
 
@@ -45,20 +49,28 @@ class Sequencer:
             self.last = max(self.last, last)
 
 
+def is_property_event(event_name: str) -> bool:
+    """ObjectTagging:* and ObjectAcl:Put ("ObjectAcl:Put" or "s3:ObjectAcl:Put")."""
+    return event_name.removeprefix("s3:").startswith(PROPERTY_EVENTS)
+
+
 def event_record(*, event_name: str, region: str, bucket: str, account_id: str, key: str, size: int | None,
-                 etag: str | None, version_id: str | None, sequencer: str, configuration_id: str,
+                 etag: str | None, version_id: str | None, sequencer: str | None, configuration_id: str,
                  now: float, random_bits: Callable[[int], int]) -> dict[str, Any]:
-    """One record of an S3 event notification ("ObjectCreated:Put", not "s3:ObjectCreated:Put")."""
+    """One record of an S3 event notification ("ObjectCreated:Put", not "s3:ObjectCreated:Put"); a property event
+    has no size or sequencer."""
+    properties = is_property_event(event_name)
     obj: dict[str, Any] = {"key": quote_plus(key, safe="/")}
-    if size is not None:
+    if size is not None and not properties:
         obj["size"] = size
     if etag is not None:
         obj["eTag"] = etag
     if version_id is not None:
         obj["versionId"] = version_id
-    obj["sequencer"] = sequencer
+    if sequencer is not None and not properties:
+        obj["sequencer"] = sequencer
     return {
-        "eventVersion": "2.1",
+        "eventVersion": "2.3" if properties else "2.1",
         "eventSource": "aws:s3",
         "awsRegion": region,
         "eventTime": event_time(now),
@@ -74,6 +86,13 @@ def event_record(*, event_name: str, region: str, bucket: str, account_id: str, 
             "object": obj,
         },
     }
+
+
+def test_message(*, bucket: str, now: float, random_bits: Callable[[int], int]) -> dict[str, Any]:
+    """The message S3 sends a queue or topic when a configuration names it (Amazon S3 User Guide, "Event message
+    structure": Service, Event, Time, Bucket, RequestId, HostId); its ids drawn as event_record's are."""
+    return {"Service": "Amazon S3", "Event": "s3:TestEvent", "Time": event_time(now), "Bucket": bucket,
+            "RequestId": f"{random_bits(64):016X}", "HostId": f"{random_bits(384):096x}"}
 
 
 def overlapping(first: tuple[list[str], str, str], second: tuple[list[str], str, str]) -> bool:

@@ -1,5 +1,6 @@
-"""What the emulator saw, for a failed test's report: each mapping's figures, failed batches and last error, and
-the tail of each stream the test wrote to.
+"""What the emulator saw, for a failed test's report: each mapping's figures, failed batches and last error, each SNS
+subscription's and S3 notification configuration's deliveries and last error, and the tail of each stream the test
+wrote to.
 
     text = what_eddy_saw(dashboard(emulator), tails)    # tails: {StreamArn: [line, ...]} oldest first
 
@@ -9,12 +10,14 @@ report says what the dashboard would have shown at the moment the test failed.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any, Callable
 
 #: how many of a stream's last records a report shows
 TAIL_LINES = 20
 _FIGURES = ("Invocations", "Errors", "Retries", "RecordsDelivered", "RecordsFiltered",
             "RecordsSentToOnFailureDestination")
+_DELIVERIES = ("NumberOfNotificationsDelivered", "NumberOfNotificationsFailed", "NumberOfNotificationsFilteredOut")
 
 
 def streams_written(model: dict[str, Any], before: dict[str, int] | None = None) -> dict[str, int]:
@@ -30,6 +33,10 @@ def what_eddy_saw(model: dict[str, Any], tail_of: Callable[[str], list[str]],
                   streams: dict[str, int]) -> str:
     """The report's text ('' when the emulator saw nothing worth telling: no mapping, no record)."""
     parts = [_mapping_lines(mapping, model.get("Functions", [])) for mapping in model.get("EventSourceMappings", [])]
+    parts += [_delivery_lines(f"SNS subscription {s['SubscriptionArn']} ({_short(s['TopicArn'])} -> {s['Protocol']} "
+                              f"{_short(s['Endpoint'])})", s) for s in model.get("Subscriptions", [])]
+    parts += [_delivery_lines(f"S3 notification {n['Bucket']}/{n['Id']} ({', '.join(n['Events'])} -> "
+                              f"{_short(n['Destination'])})", n) for n in model.get("BucketNotifications", [])]
     for arn in streams:
         lines = tail_of(arn)[-TAIL_LINES:]
         parts.append([f"stream {arn}: last {len(lines)} of {streams[arn]} records", *(f"  {line}" for line in lines)])
@@ -54,6 +61,17 @@ def _mapping_lines(mapping: dict[str, Any], functions: list[dict[str, Any]]) -> 
         lines.append(f"  failed batch (request {invocation['RequestId']}): {invocation['Outcome']}: "
                      f"{invocation.get('Error', '')}")
         lines.extend(f"    {line}" for line in invocation.get("LogTail", [])[-12:])
+    return lines
+
+
+def _delivery_lines(trigger: str, view: dict[str, Any]) -> list[str]:
+    """A push trigger that delivered (or failed, or filtered out) anything: its figures and last error."""
+    if not any(view.get(name) for name in _DELIVERIES):
+        return []
+    lines = [f"{trigger}: " + ", ".join(f"{name} {view.get(name, 0)}" for name in _DELIVERIES)]
+    if view.get("LastError"):
+        moment = datetime.fromtimestamp(view["LastErrorTime"], UTC).strftime("%H:%M:%S")
+        lines.append(f"  last error at {moment}: {view['LastError']}")
     return lines
 
 

@@ -1,5 +1,5 @@
 """SNS subscriptions to functions and queues and S3 buckets' notification configurations, as the dashboard lists
-them (moto keeps both; moto_seam/notifications.py delivers what they push)."""
+them (moto keeps both; moto_seam/notifications/ delivers what they push)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 from moto.s3.models import s3_backends
 from moto.sns.models import sns_backends
 
-from emulator.moto_seam.notifications import KINDS, _prefix_suffix
+from emulator.moto_seam.notifications.configurations import each_configuration
 
 #: the destinations whose subscriptions the dashboard lists (the pipeline's hops), in the Subscribe API's words
 PIPELINE_PROTOCOLS = ("lambda", "sqs")
@@ -40,17 +40,11 @@ def bucket_notifications() -> list[dict[str, Any]]:
     for account_id in list(s3_backends.keys()):
         for partition in list(s3_backends[account_id].keys()):
             for bucket in list(s3_backends[account_id][partition].buckets.values()):
-                configuration = bucket.notification_configuration
-                if configuration is None:
-                    continue
-                for kind, name in KINDS:
-                    for notification in getattr(configuration, kind):
-                        prefix, suffix = _prefix_suffix(notification)
-                        entry: dict[str, Any] = {"Bucket": bucket.name, "Id": notification.id,
-                                                 "Configuration": name, "Events": list(notification.events),
-                                                 "Destination": notification.arn}
-                        rules = [{"Name": n, "Value": v} for n, v in (("prefix", prefix), ("suffix", suffix)) if v]
-                        if rules:
-                            entry["Filter"] = {"Key": {"FilterRules": rules}}
-                        found.append(entry)
+                for _, name, notification, prefix, suffix in each_configuration(bucket):
+                    entry: dict[str, Any] = {"Bucket": bucket.name, "Id": notification.id, "Configuration": name,
+                                             "Events": list(notification.events), "Destination": notification.arn}
+                    rules = [{"Name": n, "Value": v} for n, v in (("prefix", prefix), ("suffix", suffix)) if v]
+                    if rules:
+                        entry["Filter"] = {"Key": {"FilterRules": rules}}
+                    found.append(entry)
     return sorted(found, key=lambda entry: (entry["Bucket"], entry["Id"]))

@@ -103,7 +103,7 @@ def scene():
                                       aws_secret_access_key="testing")
                    for name in ("dynamodb", "dynamodbstreams", "lambda", "sqs", "sns", "s3", "events", "pipes")}
         dynamodb, lam, sqs = clients["dynamodb"], clients["lambda"], clients["sqs"]
-        queue_mapping = pipeline_triggers(url, clients)
+        triggers = pipeline_triggers(url, clients)
         stream_arn = create_table(dynamodb, "orders")["LatestStreamArn"]
         create_table(dynamodb, "customers", "KEYS_ONLY")
         create_table(dynamodb, "audit", None)
@@ -132,12 +132,13 @@ def scene():
         pending = http_json(url + "/_eddy/idle", {"timeout": 30})["Pending"]
         assert [entry.get("State") for entry in pending] == ["WaitingForRetry"], pending
         yield {"url": url, "stream_arn": stream_arn, "root": root, "children": children, "uuid": uuid,
-               "queue_mapping": queue_mapping}
+               **triggers}
 
 
 def pipeline_triggers(url: str, clients: dict[str, Any]) -> str:
-    """A queue mapping that fails until its message is in the dead-letter queue, a topic's subscription, a bucket's
-    notification, a rule and a pipe; answers the queue mapping's UUID."""
+    """A queue mapping that fails until its message is in the dead-letter queue, a topic's subscriptions (one filtering
+    a message out, one to a queue that is gone), a bucket's notification that delivered once, a rule and a pipe;
+    answers the queue mapping's UUID and the subscriptions' ARNs."""
     sqs, lam = clients["sqs"], clients["lambda"]
     arn_of = lambda queue_url: sqs.get_queue_attributes(
         QueueUrl=queue_url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
@@ -151,18 +152,26 @@ def pipeline_triggers(url: str, clients: dict[str, Any]) -> str:
     http_json(url + "/_eddy/clock", {"advance": 31})  # visible again: the next receive moves it to the DLQ
     assert http_json(url + "/_eddy/idle", {"timeout": 30})["Idle"]
     topic = clients["sns"].create_topic(Name="orders")["TopicArn"]
-    clients["sns"].subscribe(TopicArn=topic, Protocol="lambda", Endpoint=function_arn,
-                             Attributes={"FilterPolicy": '{"kind": ["big"]}'})
+    to_jobs = clients["sns"].subscribe(TopicArn=topic, Protocol="lambda", Endpoint=function_arn, ReturnSubscriptionArn=True,
+                                       Attributes={"FilterPolicy": '{"kind": ["big"]}'})["SubscriptionArn"]
+    gone_url = sqs.create_queue(QueueName="orders-gone")["QueueUrl"]
+    gone_arn = arn_of(gone_url)
+    to_gone = clients["sns"].subscribe(TopicArn=topic, Protocol="sqs", Endpoint=gone_arn,
+                                       ReturnSubscriptionArn=True)["SubscriptionArn"]
+    sqs.delete_queue(QueueUrl=gone_url)
+    clients["sns"].publish(TopicArn=topic, Message="small", MessageAttributes={
+        "kind": {"DataType": "String", "StringValue": "small"}})
     clients["s3"].create_bucket(Bucket="uploads")
     clients["s3"].put_bucket_notification_configuration(Bucket="uploads", NotificationConfiguration={
         "QueueConfigurations": [{"Id": "to-jobs-dlq", "QueueArn": dlq_arn, "Events": ["s3:ObjectCreated:*"],
                                  "Filter": {"Key": {"FilterRules": [{"Name": "suffix", "Value": ".png"}]}}}]})
+    clients["s3"].put_object(Bucket="uploads", Key="cat.png", Body=b"png")
     clients["events"].put_rule(Name="big-orders", EventPattern='{"source": ["shop"]}')
     clients["events"].put_targets(Rule="big-orders", Targets=[{"Id": "jobs", "Arn": function_arn}])
     source_arn = arn_of(sqs.create_queue(QueueName="pipe-source")["QueueUrl"])
     clients["pipes"].create_pipe(Name="forward", Source=source_arn, Target=dlq_arn,
                                  RoleArn="arn:aws:iam::123456789012:role/pipes")
-    return uuid
+    return {"queue_mapping": uuid, "to_jobs": to_jobs, "to_gone": to_gone, "gone_arn": gone_arn}
 
 
 def test_the_page_shows_tables_lineage_mappings_functions_and_a_tail(scene, tmp_path):
@@ -201,12 +210,22 @@ def test_the_page_shows_tables_lineage_mappings_functions_and_a_tail(scene, tmp_
     *_, queue_positions, queue_error = page.rows[f"tr[data-uuid={scene['queue_mapping']}]"]
     assert queue_error == "RuntimeError: cannot do first"
     assert "0 available, 0 in flight, 0 delayed" in queue_positions and "dead-letter queue jobs-dlq: " in queue_positions
-    assert page.rows["tr[data-queue=jobs]"] == ["jobs", "0", "0", "0", "jobs-dlq: 2 messages (after 1 receives)"]
-    assert page.rows["tr[data-queue=jobs-dlq]"][:2] == ["jobs-dlq", "2"]  # the dead-lettered message, S3's TestEvent
-    triggers = page.text("#triggers")
-    assert "MessageAttributes: {\"kind\": [\"big\"]}" in triggers
-    assert page.rows["tr[data-notification=uploads/to-jobs-dlq]"] == ["uploads", "s3:ObjectCreated:*", "suffix .png",
-                                                                     "jobs-dlq"]
+    assert page.rows["tr[data-queue=jobs]"] == ["jobs", "0", "0", "0", "jobs-dlq: 3 messages (after 1 receives)"]
+    # the dead-lettered message, S3's TestEvent and its record of cat.png
+    assert page.rows["tr[data-queue=jobs-dlq]"][:2] == ["jobs-dlq", "3"]
+    topic, protocol, endpoint, policy, delivered, failed, filtered, destination, error = \
+        page.rows[f"tr[data-subscription={scene['to_jobs']}]"]
+    assert (topic, protocol, endpoint, policy) == ("orders", "lambda", "function:jobs",
+                                                   'MessageAttributes: {"kind": ["big"]}')
+    assert (delivered, failed, filtered, error) == ("0", "0", "1", "")  # the small one filtered out
+    assert destination.startswith("1 event pending, ")  # the function's asynchronous event waiting for its retry
+    *described, delivered, failed, filtered, destination, error = page.rows[f"tr[data-subscription={scene['to_gone']}]"]
+    assert described == ["orders", "sqs", "orders-gone", ""] and (delivered, failed, filtered, destination) == (
+        "0", "1", "0", "")
+    moment, words = error.split(" ", 1)
+    assert len(moment) == 8 and words == f"The destination queue does not exist: {scene['gone_arn']}"
+    assert page.rows["tr[data-notification=uploads/to-jobs-dlq]"] == [
+        "uploads", "s3:ObjectCreated:*", "suffix .png", "jobs-dlq", "1", "0", "3 available, 0 in flight, 0 delayed", ""]
     assert page.rows["tr[data-rule=big-orders]"] == ["big-orders", "default", "ENABLED", '{"source": ["shop"]}',
                                                     "function:jobs"]
     assert page.rows["tr[data-pipe=forward]"] == ["forward", "RUNNING", "pipe-source", "jobs-dlq", "0", "0", "0", ""]

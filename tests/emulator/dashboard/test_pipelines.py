@@ -15,12 +15,15 @@ from emulator.dashboard.view import dashboard
 from emulator.errors import AWSError
 from tests.conftest import ControlError, http_json
 from tests.emulator.functions.test_functions import create_function
+from tests.emulator.trigger_helpers import create_zip_function
 
 FAILING = '''
 def handler(event, context):
     raise RuntimeError("cannot do " + event["Records"][0]["body"])
 '''
 NOTHING = "def handler(event, context):\n    return None\n"
+NO_DELIVERIES = {"NumberOfNotificationsDelivered": 0, "NumberOfNotificationsFailed": 0,
+                 "NumberOfNotificationsFilteredOut": 0, "LastError": None, "LastErrorTime": None}
 
 
 def model(door) -> dict:
@@ -137,13 +140,19 @@ def test_subscriptions_bucket_notifications_rules_and_pipes_appear(door):
     assert [(s["Protocol"], s["Endpoint"]) for s in subscriptions] == [("lambda", function_arn), ("sqs", inbox)]
     assert subscriptions[0] == {"SubscriptionArn": to_function, "TopicArn": topic, "Protocol": "lambda",
                                 "Endpoint": function_arn, "Region": "us-east-1", "RawMessageDelivery": False,
-                                "FilterPolicy": '{"kind": ["big"]}', "FilterPolicyScope": "MessageAttributes"}
+                                "FilterPolicy": '{"kind": ["big"]}', "FilterPolicyScope": "MessageAttributes",
+                                **NO_DELIVERIES, "AsynchronousInvocation": {
+                                    "EventsPending": 0, "Errors": 0, "EventsDropped": 0, "LastError": None}}
     assert subscriptions[1]["RawMessageDelivery"] is True and "FilterPolicy" not in subscriptions[1]
+    inbox_figures = {"QueueArn": inbox, "ApproximateNumberOfMessages": 1, "ApproximateNumberOfMessagesNotVisible": 0,
+                     "ApproximateNumberOfMessagesDelayed": 0}  # S3's test event
     assert current["BucketNotifications"] == [
         {"Bucket": "uploads", "Id": "to-inbox", "Configuration": "QueueConfiguration", "Events": ["s3:ObjectCreated:*"],
-         "Destination": inbox, "Filter": {"Key": {"FilterRules": [{"Name": "prefix", "Value": "images/"}]}}},
+         "Destination": inbox, "Filter": {"Key": {"FilterRules": [{"Name": "prefix", "Value": "images/"}]}},
+         **NO_DELIVERIES, "Queue": inbox_figures},
         {"Bucket": "uploads", "Id": "to-worker", "Configuration": "CloudFunctionConfiguration",
-         "Events": ["s3:ObjectRemoved:*"], "Destination": function_arn}]
+         "Events": ["s3:ObjectRemoved:*"], "Destination": function_arn, **NO_DELIVERIES,
+         "AsynchronousInvocation": {"EventsPending": 0, "Errors": 0, "EventsDropped": 0, "LastError": None}}]
     [rule] = current["EventBridge"]["Rules"]
     assert rule == {"Name": "big-orders", "Arn": rule_arn, "EventBusName": "default", "Region": "us-east-1",
                     "State": "ENABLED", "Targets": [{"Id": "worker", "Arn": function_arn}],
@@ -184,3 +193,76 @@ def test_a_functions_asynchronous_invocation_queue(door):
     [function] = [f for f in current["Functions"] if f["FunctionName"] == "later"]
     # each attempt ran with the request id Invoke answered, as Lambda's retries do
     assert [i["RequestId"] for i in function["RecentInvocations"]] == [request_id] * 3
+
+
+NODE_NOTHING = "exports.handler = async () => null;\n"
+
+
+@pytest.mark.parametrize("runtime", ["python", "node"])
+def test_each_subscription_and_notification_counts_its_deliveries(door, runtime):
+    """Delivered, failed (a queue or function gone), filtered out, the last error and when it happened, and what the
+    destination holds: a queue's messages, a function's asynchronous events."""
+    sqs, lam, sns, s3 = door.client("sqs"), door.client("lambda"), door.client("sns"), door.client("s3")
+    inbox_url = sqs.create_queue(QueueName="inbox")["QueueUrl"]
+    inbox = queue_arn(sqs, inbox_url)
+    gone_url = sqs.create_queue(QueueName="gone")["QueueUrl"]
+    gone = queue_arn(sqs, gone_url)
+    worker = create_zip_function(lam, "worker", runtime, NOTHING if runtime == "python" else NODE_NOTHING)["FunctionArn"]
+    doomed = create_zip_function(lam, "doomed", runtime, NOTHING if runtime == "python" else NODE_NOTHING)["FunctionArn"]
+    topic = sns.create_topic(Name="orders")["TopicArn"]
+    subscribe = lambda protocol, endpoint, **attributes: sns.subscribe(
+        TopicArn=topic, Protocol=protocol, Endpoint=endpoint, Attributes=attributes,
+        ReturnSubscriptionArn=True)["SubscriptionArn"]
+    to_worker = subscribe("lambda", worker, FilterPolicy='{"kind": ["big"]}')
+    to_doomed = subscribe("lambda", doomed)
+    to_inbox = subscribe("sqs", inbox, RawMessageDelivery="true")
+    to_gone = subscribe("sqs", gone)
+    s3.create_bucket(Bucket="uploads")
+    s3.put_bucket_notification_configuration(Bucket="uploads", NotificationConfiguration={
+        "QueueConfigurations": [{"Id": "to-inbox", "QueueArn": inbox, "Events": ["s3:ObjectCreated:*"],
+                                 "Filter": {"Key": {"FilterRules": [{"Name": "prefix", "Value": "in/"}]}}},
+                                {"Id": "to-gone", "QueueArn": gone, "Events": ["s3:ObjectCreated:*"],
+                                 "Filter": {"Key": {"FilterRules": [{"Name": "prefix", "Value": "gone/"}]}}}],
+        "TopicConfigurations": [{"Id": "to-topic", "TopicArn": topic, "Events": ["s3:ObjectRemoved:*"]}],
+        "LambdaFunctionConfigurations": [{"Id": "to-worker", "LambdaFunctionArn": worker,
+                                          "Events": ["s3:ObjectCreated:*"],
+                                          "Filter": {"Key": {"FilterRules": [{"Name": "prefix", "Value": "fn/"}]}}}]})
+    assert door.wait_idle(60)["Idle"]  # S3's test event through the topic has reached "doomed"
+    sqs.delete_queue(QueueUrl=gone_url)
+    lam.delete_function(FunctionName="doomed")
+    door.advance(60)
+    failed_at = door.now()
+    sns.publish(TopicArn=topic, Message="a big one", MessageAttributes={"kind": {"DataType": "String", "StringValue": "big"}})
+    sns.publish(TopicArn=topic, Message="a small one", MessageAttributes={"kind": {"DataType": "String", "StringValue": "small"}})
+    for key in ("in/a.txt", "gone/b.txt", "fn/c.txt", "fn/d.txt"):
+        s3.put_object(Bucket="uploads", Key=key, Body=b"x")
+    s3.delete_object(Bucket="uploads", Key="in/a.txt")  # to the topic: one more message for each subscription
+    assert door.wait_idle(60)["Idle"]
+
+    current = model(door)
+    figures = {s["SubscriptionArn"]: s for s in current["Subscriptions"]}
+    counts = lambda view: (view["NumberOfNotificationsDelivered"], view["NumberOfNotificationsFailed"],
+                           view["NumberOfNotificationsFilteredOut"])
+    # the topic's messages: S3's s3:TestEvent (while "doomed" and "gone" were there), the big one, the small one and
+    # S3's record of the delete; only the big one has kind "big"
+    assert counts(figures[to_worker]) == (1, 0, 3)
+    assert counts(figures[to_doomed]) == (1, 3, 0)
+    assert counts(figures[to_inbox]) == (4, 0, 0)
+    assert counts(figures[to_gone]) == (1, 3, 0)
+    assert figures[to_gone]["LastError"] == f"The destination queue does not exist: {gone}"
+    assert figures[to_doomed]["LastError"] == f"The function does not exist: {doomed}"
+    assert figures[to_gone]["LastErrorTime"] >= failed_at and figures[to_inbox]["LastErrorTime"] is None
+    # S3's test event to the queue, the topic's 4 messages, in/a.txt's record
+    assert figures[to_inbox]["Queue"]["ApproximateNumberOfMessages"] == 1 + 4 + 1
+    assert figures[to_worker]["AsynchronousInvocation"] == {"EventsPending": 0, "Errors": 0, "EventsDropped": 0,
+                                                            "LastError": None}
+    assert "Queue" not in figures[to_gone]  # nothing to show of a queue that is gone
+
+    notifications = {n["Id"]: n for n in current["BucketNotifications"]}
+    assert counts(notifications["to-inbox"]) == (1, 0, 0) and counts(notifications["to-worker"]) == (2, 0, 0)
+    assert counts(notifications["to-topic"]) == (1, 0, 0)
+    assert counts(notifications["to-gone"]) == (0, 1, 0)
+    assert notifications["to-gone"]["LastError"] == f"The destination queue does not exist: {gone}"
+    assert notifications["to-gone"]["LastErrorTime"] >= failed_at
+    [invocations] = [f["RecentInvocations"] for f in current["Functions"] if f["FunctionName"] == "worker"]
+    assert sorted(i["Source"] for i in invocations) == ["s3", "s3", "sns"]

@@ -164,3 +164,86 @@ def test_a_versioned_buckets_deletes_are_delete_marker_created_or_delete_with_th
     records = [record for message in wait_for_messages(sqs, direct, 2) for record in message["Records"]]
     assert sorted((r["eventName"], r["s3"]["object"]["key"], r["s3"]["object"]["versionId"]) for r in records) == [
         ("ObjectRemoved:DeleteMarkerCreated", key, version) for key, version in sorted(markers.items())]
+
+
+def test_s3_names_each_destination_it_cannot_validate(door):
+    """AWS's answer, as recorded (LocalStack's AWS-validated test_s3_notifications_{sqs,lambda}.snapshot.json): each
+    missing destination in ArgumentName<n> / ArgumentValue<n>; a function's is named "<arn>, null"."""
+    s3, sns, lam = door.client("s3"), door.client("sns"), door.client("lambda")
+    s3.create_bucket(Bucket="photos")
+    topic = sns.create_topic(Name="exists")["TopicArn"]
+    function_arn = create_zip_function(lam, "exists", "python", FORWARDER)["FunctionArn"]
+    gone_topic, gone_function = topic.replace(":exists", ":gone"), function_arn.replace(":exists", ":gone")
+    with pytest.raises(ClientError) as refused:
+        notify(s3, "photos",
+               TopicConfigurations=[{"TopicArn": topic, "Events": ["s3:ObjectCreated:*"], "Filter": key_filter(prefix="a/")},
+                                    {"TopicArn": gone_topic, "Events": ["s3:ObjectCreated:*"], "Filter": key_filter(prefix="b/")}],
+               LambdaFunctionConfigurations=[
+                   {"LambdaFunctionArn": function_arn, "Events": ["s3:ObjectRemoved:*"], "Filter": key_filter(prefix="a/")},
+                   {"LambdaFunctionArn": gone_function, "Events": ["s3:ObjectRemoved:*"], "Filter": key_filter(prefix="b/")}])
+    error = refused.value.response["Error"]
+    assert refused.value.response["ResponseMetadata"]["HTTPStatusCode"] == 400
+    assert {k: v for k, v in error.items() if k not in ("RequestId", "HostId")} == {
+        "Code": "InvalidArgument", "Message": "Unable to validate the following destination configurations",
+        "ArgumentName1": gone_topic, "ArgumentValue1": "The destination topic does not exist",
+        "ArgumentName2": f"{gone_function}, null", "ArgumentValue2": f"Not authorized to invoke function [{gone_function}]"}
+    assert "TopicConfigurations" not in s3.get_bucket_notification_configuration(Bucket="photos")  # nothing kept
+
+
+def test_overlapping_suffixes_and_event_type_wildcards_are_refused_disjoint_ones_kept_apart(door):
+    s3, sqs = door.client("s3"), door.client("sqs")
+    s3.create_bucket(Bucket="photos")
+    jpg, jpg_arn = queue(sqs, "jpg")
+    png, png_arn = queue(sqs, "png")
+    overlap = "Configurations overlap. Configurations on the same bucket cannot share a common event type."
+    refused = [  # a suffix that ends another; a wildcard covering a named event type (no filter: every key)
+        [{"QueueArn": jpg_arn, "Events": ["s3:ObjectCreated:*"], "Filter": key_filter(suffix=".jpg")},
+         {"QueueArn": png_arn, "Events": ["s3:ObjectCreated:Put"], "Filter": key_filter(suffix="jpg")}],
+        [{"QueueArn": jpg_arn, "Events": ["s3:ObjectCreated:*"]},
+         {"QueueArn": png_arn, "Events": ["s3:ObjectCreated:Copy"]}]]
+    for configurations in refused:
+        with pytest.raises(ClientError) as error:
+            notify(s3, "photos", QueueConfigurations=configurations)
+        assert (error.value.response["Error"]["Code"], error.value.response["Error"]["Message"]) == (
+            "InvalidArgument", overlap)
+    rules = lambda suffix: {"Key": {"FilterRules": [{"Name": "Suffix", "Value": suffix}]}}  # as S3 answers the name
+    notify(s3, "photos", QueueConfigurations=[
+        {"Id": "jpg", "QueueArn": jpg_arn, "Events": ["s3:ObjectCreated:*"], "Filter": rules(".jpg")},
+        {"Id": "png", "QueueArn": png_arn, "Events": ["s3:ObjectCreated:*"], "Filter": rules(".png")},
+        {"Id": "removed", "QueueArn": jpg_arn, "Events": ["s3:ObjectRemoved:*"]}])  # another family: no overlap
+    for url in (jpg, png):
+        wait_for_messages(sqs, url, 1)  # s3:TestEvent
+    for key in ("cat.jpg", "dog.png", "notes.txt"):
+        s3.put_object(Bucket="photos", Key=key, Body=b"x")
+    [to_jpg], [to_png] = wait_for_messages(sqs, jpg, 1), wait_for_messages(sqs, png, 1)
+    assert wait_idle(door)["Idle"]
+    assert sqs.receive_message(QueueUrl=jpg).get("Messages", []) == [] == sqs.receive_message(QueueUrl=png).get("Messages", [])
+    assert [(r["s3"]["configurationId"], r["s3"]["object"]["key"]) for r in to_jpg["Records"] + to_png["Records"]] == [
+        ("jpg", "cat.jpg"), ("png", "dog.png")]
+
+
+def test_an_arn_s3_cannot_parse_and_skipping_the_destinations_validation(door):
+    """AWS's recorded answers (LocalStack's test_s3_notifications_{sqs,sns,lambda}.snapshot.json: test_invalid_*_arn)."""
+    s3, sqs = door.client("s3"), door.client("sqs")
+    s3.create_bucket(Bucket="photos")
+    _, arn = queue(sqs, "events")
+    for configurations, name in ((dict(QueueConfigurations=[{"QueueArn": "invalid-queue", "Events": ["s3:ObjectCreated:*"]}]), "Queue"),
+                                 (dict(TopicConfigurations=[{"TopicArn": arn, "Events": ["s3:ObjectCreated:*"]}]), "Topic")):
+        for skip in (False, True):
+            with pytest.raises(ClientError) as refused:
+                s3.put_bucket_notification_configuration(Bucket="photos", NotificationConfiguration=configurations,
+                                                         SkipDestinationValidation=skip)
+            value = "invalid-queue" if name == "Queue" else arn  # a queue's ARN is no topic's
+            assert {k: v for k, v in refused.value.response["Error"].items() if k not in ("RequestId", "HostId")} == {
+                "Code": "InvalidArgument", "Message": "The ARN could not be parsed", "ArgumentName": name,
+                "ArgumentValue": value}
+    nowhere = arn.replace(":events", ":nowhere")
+    s3.put_bucket_notification_configuration(Bucket="photos", SkipDestinationValidation=True, NotificationConfiguration={
+        "QueueConfigurations": [{"Id": "id123", "QueueArn": nowhere, "Events": ["s3:ObjectCreated:*"]}]})
+    assert s3.get_bucket_notification_configuration(Bucket="photos")["QueueConfigurations"] == [
+        {"Id": "id123", "QueueArn": nowhere, "Events": ["s3:ObjectCreated:*"]}]
+    s3.put_object(Bucket="photos", Key="cat.jpg", Body=b"x")  # S3 takes it; its delivery fails
+    with pytest.raises(ClientError) as refused:  # without the header, the same configuration is checked
+        s3.put_bucket_notification_configuration(Bucket="photos", NotificationConfiguration={
+            "QueueConfigurations": [{"Id": "id123", "QueueArn": nowhere, "Events": ["s3:ObjectCreated:*"]}]})
+    assert refused.value.response["Error"]["ArgumentValue1"] == "The destination queue does not exist"

@@ -1,6 +1,6 @@
 """SNS subscriptions through both doors: a function subscribed to a topic gets Lambda's SNS event (Python and
-Node.js), filter policies on message attributes and on the body, and a queue subscription (raw or enveloped)
-feeding a function through a queue mapping."""
+Node.js), filter policies on message attributes and on the body (for functions and for queues), a queue
+subscription (raw or enveloped) feeding a function through a queue mapping, and a subscribed queue that is gone."""
 
 from __future__ import annotations
 
@@ -68,3 +68,43 @@ def test_a_topic_fans_out_to_a_queue_that_feeds_a_function(door):
     enveloped = env["sqs"].get_queue_url(QueueName="enveloped")["QueueUrl"]
     [envelope] = wait_for_messages(env["sqs"], enveloped, 1)
     assert (envelope["Type"], envelope["Message"], envelope["TopicArn"]) == ("Notification", "raw body", topic)
+
+
+def test_queue_subscriptions_filter_by_message_attributes_and_by_body(door):
+    sns, sqs = door.client("sns"), door.client("sqs")
+    topic = sns.create_topic(Name="orders")["TopicArn"]
+    by_attribute, by_attribute_arn = queue(sqs, "placed")
+    by_body, by_body_arn = queue(sqs, "large")
+    sns.subscribe(TopicArn=topic, Protocol="sqs", Endpoint=by_attribute_arn, Attributes={
+        "RawMessageDelivery": "true", "FilterPolicy": json.dumps({"kind": ["placed"], "total": [{"numeric": [">=", 10]}]})})
+    sns.subscribe(TopicArn=topic, Protocol="sqs", Endpoint=by_body_arn, Attributes={
+        "RawMessageDelivery": "true", "FilterPolicyScope": "MessageBody",
+        "FilterPolicy": json.dumps({"order": {"total": [{"numeric": [">", 100]}]}})})
+
+    def publish(body: dict, kind: str, total: int) -> None:
+        sns.publish(TopicArn=topic, Message=json.dumps(body), MessageAttributes={
+            "kind": {"DataType": "String", "StringValue": kind}, "total": {"DataType": "Number", "StringValue": str(total)}})
+
+    publish({"order": {"id": 1, "total": 50}}, "placed", 50)    # the attributes match; the body's total does not
+    publish({"order": {"id": 2, "total": 500}}, "placed", 5)    # the body matches; the attribute total does not
+    publish({"order": {"id": 3, "total": 150}}, "void", 150)    # the body matches; the kind does not
+    publish({"order": {"id": 4, "total": 20}}, "void", 20)      # neither
+    assert wait_idle(door)["Idle"]
+    received = {name: [body["order"]["id"] for body in wait_for_messages(sqs, url, count)]
+                for name, url, count in (("placed", by_attribute, 1), ("large", by_body, 2))}
+    assert received == {"placed": [1], "large": [2, 3]}
+    assert sqs.receive_message(QueueUrl=by_attribute).get("Messages", []) == []
+    assert sqs.receive_message(QueueUrl=by_body).get("Messages", []) == []
+
+
+def test_a_subscribed_queue_that_is_gone_fails_the_delivery_not_the_publish(door):
+    """SNS tells a publisher nothing of its subscribers' deliveries (moto's Publish failed with QueueDoesNotExist)."""
+    sns, sqs = door.client("sns"), door.client("sqs")
+    topic = sns.create_topic(Name="orders")["TopicArn"]
+    gone, gone_arn = queue(sqs, "gone")
+    kept, kept_arn = queue(sqs, "kept")
+    for arn in (gone_arn, kept_arn):
+        sns.subscribe(TopicArn=topic, Protocol="sqs", Endpoint=arn, Attributes={"RawMessageDelivery": "true"})
+    sqs.delete_queue(QueueUrl=gone)
+    assert sns.publish(TopicArn=topic, Message="still sent")["MessageId"]
+    assert [m["Body"] for m in sqs.receive_message(QueueUrl=kept)["Messages"]] == ["still sent"]

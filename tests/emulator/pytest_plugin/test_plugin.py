@@ -68,6 +68,25 @@ def test_a_handler_fails(eddy):
     assert False, "audit never wrote its line"
 
 
+def topic_to_a_queue_that_is_gone(sns, sqs):
+    topic = sns.create_topic(Name="orders")["TopicArn"]
+    url = sqs.create_queue(QueueName="orders-inbox")["QueueUrl"]
+    arn = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    sns.subscribe(TopicArn=topic, Protocol="sqs", Endpoint=arn)
+    sqs.delete_queue(QueueUrl=url)
+    sns.publish(TopicArn=topic, Message="lost")
+
+
+def test_a_subscription_fails(eddy):
+    topic_to_a_queue_that_is_gone(boto3.client("sns"), boto3.client("sqs"))
+    assert False, "the order was never seen"
+
+
+def test_a_server_subscription_fails(eddy_server):
+    topic_to_a_queue_that_is_gone(eddy_server.client("sns"), eddy_server.client("sqs"))
+    assert False, "the order was never seen"
+
+
 def test_the_server_serves_other_processes(eddy_server):
     eddy_server.client("dynamodb").create_table(TableName="earlier", StreamSpecification=STREAM, **KEY)
     eddy_server.client("dynamodb").put_item(TableName="earlier", Item={"pk": {"S": "e-1"}})
@@ -102,7 +121,7 @@ def project(pytester: pytest.Pytester, unconfigured: None, monkeypatch: pytest.M
 
 def test_pytest_p_eddy_in_a_project_that_never_saw_eddy(project: pytest.Pytester) -> None:
     result = project.runpytest_subprocess("-p", "eddy", "-p", "no:cacheprovider", timeout=600)
-    result.assert_outcomes(passed=5, failed=2)
+    result.assert_outcomes(passed=5, failed=4)
     output = result.stdout.str()
     # the in-process failure explains itself: the mapping's figures, its failed batch and last error, the stream
     report = output[output.index("what Eddy saw"):]
@@ -115,6 +134,14 @@ def test_pytest_p_eddy_in_a_project_that_never_saw_eddy(project: pytest.Pytester
     server_report = server_report[server_report.index("what Eddy saw"):]
     assert "table/later/stream/" in server_report and "INSERT  pk='l-1'" in server_report
     assert "table/earlier/" not in server_report
+    # a subscription's failed delivery, in both doors: its figures and last error
+    for name in ("test_a_subscription_fails", "test_a_server_subscription_fails"):
+        subscription_report = output[output.index(f"_ {name} _"):]
+        subscription_report = subscription_report[subscription_report.index("what Eddy saw"):]
+        assert "(orders -> sqs orders-inbox): NumberOfNotificationsDelivered 0, NumberOfNotificationsFailed 1, " \
+               "NumberOfNotificationsFilteredOut 0" in subscription_report
+        assert ": The destination queue does not exist: arn:aws:sqs:us-east-1:123456789012:orders-inbox" in \
+            subscription_report and "  last error at " in subscription_report
 
 
 def test_a_mark_with_an_unknown_setting_is_refused_by_name(pytester: pytest.Pytester) -> None:

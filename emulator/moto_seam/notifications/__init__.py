@@ -1,0 +1,37 @@
+"""The seam between moto's pushes and Eddy's: S3 event notifications and SNS subscriptions to functions and queues
+(moto's S3 and SNS internals for them are touched only in this package).
+
+    configurations.py  PutBucketNotificationConfiguration checked as S3 checks it: filter rule names (either case),
+                       every destination exists (each missing one named in ArgumentName1/ArgumentValue1, ... as
+                       AWS's recorded answers do), no two configurations overlap
+    object_events.py   moto's S3 events answered by Eddy: S3's whole record, one event per operation, a versioned
+                       bucket's deletes as S3 tells them, the s3:TestEvent, delivery to queues, topics and functions
+    subscriptions.py   SNS subscriptions: a function's invoked asynchronously with Lambda's SNS event, a queue's left
+                       to moto; both counted
+    destinations.py    a destination's ARN read, and whether its queue or topic exists
+    target.py          what the seam needs of Eddy (notifications/notifications.py), and the one active
+
+While no emulator is open every patched piece does what moto does. Each configuration's and subscription's
+deliveries are counted on the target (delivered / failed / filtered out): the dashboard's per-trigger figures.
+"""
+
+from __future__ import annotations
+
+from emulator.moto_seam.notifications import configurations, object_events, subscriptions
+from emulator.moto_seam.notifications.target import Target, active
+
+__all__ = ["Target", "activate", "deactivate"]
+
+
+def activate(target: Target) -> None:
+    """moto's pushes become Eddy's, delivered for `target` (the patches are installed the first time)."""
+    if not active.installed:
+        active.installed = True
+        configurations.install()
+        object_events.install()
+        subscriptions.install()
+    active.target = target
+
+
+def deactivate() -> None:
+    active.target = None

@@ -1,0 +1,198 @@
+"""moto's S3 events answered by Eddy while an emulator is open.
+
+moto's S3 calls moto.s3.notifications.send_event after each object change that notifies (Put, Post, Copy,
+CompleteMultipartUpload, Delete, restores, tagging, ACLs); Eddy answers that call instead:
+  - the record is AWS's whole record (notifications/s3_events.py: userIdentity, requestParameters,
+    responseElements, the bucket's ownerIdentity, the object's versionId and a sequencer; eventTime on the
+    emulator's clock), where moto's has none of those;
+  - a queue destination gets the record as a message, sent through moto's SQS (a queue mapping then feeds a
+    function); a topic's is published through moto's SNS with S3's Subject ("Amazon S3 Notification");
+  - a Lambda destination is one of Eddy's functions, invoked asynchronously (moto's would need Docker);
+  - EventBridge delivery stays moto's.
+One operation, one event, as S3 sends them (Amazon S3 User Guide, "Supported event types for SQS, SNS, and Lambda";
+AWS's recorded records in LocalStack's test_s3_notifications_sqs.snapshot.json): moto's CompleteMultipartUpload runs
+its PutObject and PutObjectTagging (an ObjectCreated:Put and an ObjectTagging:Put before its
+ObjectCreated:CompleteMultipartUpload), and its PutObject and CopyObject handlers run PutObjectTagging (an
+ObjectTagging:Put after each); Eddy drops those inner events (QUIETED). A tagging or ACL event is shaped as AWS's
+(eventVersion 2.3, no size, no sequencer: notifications/s3_events.py).
+A key filter is matched whatever its rules' names' case (moto's matcher knows "prefix" and "suffix" only).
+In a bucket with versioning enabled moto sends nothing for a DeleteObject without VersionId and, with one, only
+once the key's last version is gone (naming the wrong version); Eddy sends what S3 sends: a delete marker made is
+ObjectRemoved:DeleteMarkerCreated, with the marker's versionId and the eTag of its empty content and no size (as
+AWS's recorded records show it, e.g. "eTag": "d41d8cd98f00b204e9800998ecf8427e"), and a version deleted is
+ObjectRemoved:Delete with that version's versionId. DeleteObjects runs DeleteObject per key: one record per key.
+A new configuration's s3:TestEvent is S3's (RequestId and HostId, Time on the emulator's clock, the Subject to a
+topic), where moto's has neither id.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import threading
+from typing import Any
+
+from moto.moto_api._internal import mock_random
+from moto.s3 import notifications as moto_notifications
+from moto.s3.models import S3Backend
+from moto.s3.responses import S3Response
+from moto.sns.models import sns_backends
+from moto.sqs.models import sqs_backends
+
+from emulator.moto_seam.notifications.configurations import each_configuration
+from emulator.moto_seam.notifications.destinations import arn_parts, queue_exists, refusal, topic_exists
+from emulator.moto_seam.notifications.target import Target, active
+from emulator.moto_seam.services import moments
+from emulator.notifications.s3_events import event_record, is_property_event, test_message
+
+#: the events moto sends inside an operation that S3 does not send for it
+QUIETED = {
+    "complete_multipart_upload": frozenset({"s3:ObjectCreated:Put", "s3:ObjectTagging:Put"}),
+    "put_object": frozenset({"s3:ObjectTagging:Put"}),  # S3Response's: PutObject's tags are part of the object
+    "copy_object": frozenset({"s3:ObjectTagging:Put"}),  # ... and CopyObject's (x-amz-tagging-directive REPLACE)
+}
+#: the Subject S3 gives its messages to topics (AWS's recorded messages: test_s3_notifications_sns.snapshot.json)
+SUBJECT = "Amazon S3 Notification"
+#: the eTag of a delete marker (MD5 of no content), as S3's DeleteMarkerCreated records carry it
+EMPTY_ETAG = hashlib.md5(b"").hexdigest()
+
+_moto_send_event = moto_notifications.send_event
+_moto_send_test_event = moto_notifications.send_test_event
+#: per thread: set while a versioned bucket's DeleteObject runs (its events are Eddy's, not moto's), and the events
+#: to drop in the operation running (QUIETED)
+_deleting = threading.local()
+_quiet = threading.local()
+
+
+def install() -> None:
+    moto_notifications.send_event = _send_event
+    moto_notifications.send_test_event = _send_test_event
+    S3Backend.delete_object = _versioned_delete(S3Backend.delete_object)
+    S3Backend.complete_multipart_upload = _quieted(S3Backend.complete_multipart_upload, QUIETED["complete_multipart_upload"])
+    S3Response.put_object = _quieted(S3Response.put_object, QUIETED["put_object"])
+    S3Response.copy_object = _quieted(S3Response.copy_object, QUIETED["copy_object"])
+
+
+def _quieted(operation: Any, events: frozenset[str]) -> Any:
+    """`operation`, during which moto's `events` are not sent (the operation's own event still is)."""
+
+    @functools.wraps(operation)
+    def quiet(*args: Any, **kwargs: Any) -> Any:
+        before = getattr(_quiet, "events", frozenset())
+        _quiet.events = before | events
+        try:
+            return operation(*args, **kwargs)
+        finally:
+            _quiet.events = before
+
+    return quiet
+
+
+def _send_event(account_id: str, event_name: Any, bucket: Any, key: Any) -> None:
+    target = active.target
+    if target is None:
+        return _moto_send_event(account_id, event_name, bucket, key)
+    if getattr(_deleting, "active", False):
+        return None  # _versioned_delete sends S3's own event
+    name = str(event_name.value if hasattr(event_name, "value") else event_name)
+    if name in getattr(_quiet, "events", ()):
+        return None  # not an event S3 sends for the operation running (QUIETED)
+    removed = name.startswith("s3:ObjectRemoved")
+    version = key.version_id if getattr(bucket, "is_versioned", False) else None
+    _notify(target, bucket, name, key.name, None if removed else key.size,
+            None if removed else key.etag.strip('"'), version)
+    if bucket.notification_configuration is not None and bucket.notification_configuration.event_bridge is not None:
+        moto_notifications._send_event_bridge_message(account_id, bucket, event_name, key)
+    return None
+
+
+def _send_test_event(account_id: str, bucket: Any) -> None:
+    """S3's s3:TestEvent to each queue and topic a new configuration names (not counted as a delivery)."""
+    if active.target is None:
+        return _moto_send_test_event(account_id, bucket)
+    configuration = bucket.notification_configuration
+    message = json.dumps(test_message(bucket=bucket.name, now=moments.now(), random_bits=mock_random.getrandbits))
+    for arn in dict.fromkeys(n.arn for n in configuration.queue):
+        region, account, resource = arn_parts(arn)
+        if queue_exists(arn):
+            sqs_backends[account][region].send_message(queue_name=resource, message_body=message)
+    for arn in dict.fromkeys(n.arn for n in configuration.topic):
+        region, account, _ = arn_parts(arn)
+        if topic_exists(arn):
+            sns_backends[account][region].publish(arn=arn, message=message, subject=SUBJECT)
+    return None
+
+
+def _notify(target: Target, bucket: Any, name: str, key_name: str, size: int | None, etag: str | None,
+            version: str | None) -> None:
+    """Each configuration of the bucket that matches event `name` ("s3:ObjectRemoved:Delete") gets its record."""
+    for kind, _, notification, prefix, suffix in each_configuration(bucket):
+        if not (notification._event_matches(name) and key_name.startswith(prefix) and key_name.endswith(suffix)):
+            continue
+        record = event_record(
+            event_name=name[3:], region=bucket.region_name, bucket=bucket.name, account_id=bucket.account_id,
+            key=key_name, size=size, etag=etag, version_id=version,
+            sequencer=None if is_property_event(name) else target.sequencer(),
+            configuration_id=notification.id, now=moments.now(),  # the request's instant and random stream,
+            random_bits=mock_random.getrandbits)                 # also when it is replayed
+        _deliver(target, kind, notification.arn, {"Records": [record]}, ("s3", bucket.name, notification.id))
+
+
+def _versioned_delete(delete_object: Any) -> Any:
+    """S3Backend.delete_object, sending S3's events for a bucket with versioning enabled (see the module's note)."""
+
+    @functools.wraps(delete_object)
+    def deleted(self: S3Backend, bucket_name: str, key_name: str, version_id: str | None = None,
+                bypass: bool = False) -> Any:
+        target = active.target
+        bucket = self.buckets.get(bucket_name)
+        if target is None or bucket is None or not bucket.is_versioned:
+            return delete_object(self, bucket_name, key_name, version_id=version_id, bypass=bypass)
+        existed = version_id is not None and key_name in bucket.keys and any(
+            str(key.version_id) == str(version_id) for key in bucket.keys.getlist(key_name))
+        _deleting.active = True
+        try:
+            result = delete_object(self, bucket_name, key_name, version_id=version_id, bypass=bypass)
+        finally:
+            _deleting.active = False
+        _, meta = result
+        # (moto's EventBridge delivery of S3 events has no shape for these two: it stays silent for them, as before)
+        if version_id is None and meta.get("delete-marker"):
+            _notify(target, bucket, "s3:ObjectRemoved:DeleteMarkerCreated", key_name, None, EMPTY_ETAG,
+                    meta["version-id"])
+        elif existed:
+            _notify(target, bucket, "s3:ObjectRemoved:Delete", key_name, None, None, str(version_id))
+        return result
+
+    return deleted
+
+
+def _deliver(target: Target, kind: str, arn: str, event: dict[str, Any], trigger: tuple[str, ...]) -> None:
+    """To the destination, as S3 does: asynchronously for S3's caller, whose request never fails for it. Counted
+    for `trigger` (not while the log is replayed: figures are this run's, as the mappings' are)."""
+    region, account, resource = arn_parts(arn)
+    replaying = moments.replaying()
+    error = None
+    try:
+        if kind == "queue":
+            if not queue_exists(arn):
+                error = f"The destination queue does not exist: {arn}"
+            else:
+                sqs_backends[account][region].send_message(queue_name=resource, message_body=json.dumps(event))
+        elif kind == "topic":
+            if not topic_exists(arn):
+                error = f"The destination topic does not exist: {arn}"
+            else:
+                sns_backends[account][region].publish(arn=arn, message=json.dumps(event), subject=SUBJECT)
+        elif not replaying:  # replayed, a queue or topic gets its message again (moto's state is rebuilt so), a
+            if not target.invoke_function(arn, event, "s3"):  # function does not: its asynchronous queue has it
+                error = f"The destination function does not exist: {arn}"
+    except Exception as failure:  # moto refused the message (its AWS error): S3's caller never hears of it
+        error = refusal(failure)
+    if replaying:
+        return
+    if error:
+        target.failed(trigger, error)
+    else:
+        target.delivered(trigger)

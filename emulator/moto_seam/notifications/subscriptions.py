@@ -1,0 +1,79 @@
+"""SNS subscriptions to functions and queues while an emulator is open.
+
+moto's Subscription.publish hands a "lambda" subscription's message to moto's Lambda, which needs Docker; Eddy
+takes that branch: the subscription's filter policy is applied as moto applies it (moto's matcher,
+FilterPolicyScope MessageAttributes or MessageBody), the message gets Lambda's SNS event
+(notifications/sns_events.py, from the notification moto signs for HTTP subscribers) and the function is invoked
+asynchronously, as SNS invokes Lambda. SQS subscriptions (RawMessageDelivery, filter policies) stay moto's, counted
+here; a queue that no longer exists (or refuses the message) is a failed delivery that SNS's publisher never hears
+of, where moto's Publish failed with QueueDoesNotExist.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from moto.sns.models import Subscription
+
+from emulator.moto_seam.notifications.destinations import queue_exists, refusal
+from emulator.moto_seam.notifications.target import Target, active
+from emulator.moto_seam.services import moments
+from emulator.notifications.sns_events import lambda_event
+
+
+def install() -> None:
+    publish = Subscription.publish
+
+    @functools.wraps(publish)
+    def published(self: Subscription, message: str, message_id: str, subject: str | None = None,
+                  message_attributes: dict[str, Any] | None = None, group_id: str | None = None,
+                  deduplication_id: str | None = None, message_structure: str | None = None) -> None:
+        target = active.target
+        options = {"subject": subject, "message_attributes": message_attributes, "group_id": group_id,
+                   "deduplication_id": deduplication_id, "message_structure": message_structure}
+        if target is None or self.protocol not in ("lambda", "sqs"):
+            return publish(self, message, message_id, **options)
+        trigger, counted = ("sns", self.arn), not moments.replaying()  # figures are this run's
+        if self._filter_policy_matcher is not None and not self._filter_policy_matcher.matches(message_attributes, message):
+            if counted:
+                target.filtered_out(trigger)
+            return None
+        if self.protocol == "sqs":
+            error = _to_queue(self, publish, message, message_id, options)
+        else:
+            error = _to_function(self, target, message, message_id, options) if counted else None
+        if counted:
+            if error:
+                target.failed(trigger, error)
+            else:
+                target.delivered(trigger)
+        return None
+
+    Subscription.publish = published
+
+
+def _to_queue(subscription: Subscription, publish: Any, message: str, message_id: str,
+              options: dict[str, Any]) -> str | None:
+    """moto's delivery to the queue; what went wrong, if anything."""
+    if not queue_exists(subscription.endpoint):
+        return f"The destination queue does not exist: {subscription.endpoint}"
+    try:
+        publish(subscription, message, message_id, **options)
+    except Exception as failure:  # moto's SQS refused it (its AWS error)
+        return refusal(failure)
+    return None
+
+
+def _to_function(subscription: Subscription, target: Target, message: str, message_id: str,
+                 options: dict[str, Any]) -> str | None:
+    """Lambda's SNS event, queued for the function's asynchronous invocation; what went wrong, if anything. (Never
+    while the log is replayed: the function's asynchronous queue already has the event.)"""
+    if options["message_structure"] == "json":
+        message = subscription._parse_message_structure(message, subscription.protocol)
+    notification = subscription.get_post_data(message, message_id, options["subject"],
+                                              message_attributes=options["message_attributes"])
+    region = subscription.topic.sns_backend.region_name
+    if not target.invoke_function(subscription.endpoint, lambda_event(notification, subscription.arn, region), "sns"):
+        return f"The function does not exist: {subscription.endpoint}"
+    return None

@@ -1,0 +1,35 @@
+"""What the seam needs of Eddy (emulator/notifications/notifications.py is it), and the one active while an
+emulator is open."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+
+class Target(Protocol):
+    """The sequencer, Eddy's functions (the time is the request's moment's), and where each trigger's deliveries
+    are counted (`trigger`: ("sns", subscription ARN) or ("s3", bucket, configuration id))."""
+
+    def sequencer(self) -> str: ...
+
+    def function_exists(self, arn: str) -> bool: ...
+
+    def invoke_function(self, arn: str, event: dict[str, Any], source: str) -> bool: ...
+
+    def delivered(self, trigger: tuple[str, ...]) -> None: ...
+
+    def failed(self, trigger: tuple[str, ...], error: str) -> None: ...
+
+    def filtered_out(self, trigger: tuple[str, ...]) -> None: ...
+
+
+class Active:
+    """The target of the emulator open (None: moto's own behaviour), and whether the patches are installed."""
+
+    def __init__(self) -> None:
+        self.target: Target | None = None
+        self.installed = False
+
+
+#: the one registry of this package
+active = Active()
