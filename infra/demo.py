@@ -160,8 +160,8 @@ def _aggregate(state_dir: Path, out: Path, args: argparse.Namespace) -> list[str
     from spark_batch.session import spark_session
 
     # no progress bar: the tour's numbered lines are the output, and a bar would draw across them
-    spark = spark_session(args.master, app_name="eddy-demo", config={"spark.ui.showConsoleProgress": "false"})
-    interrupt_as_a_command(verbose=getattr(args, "verbose", False))
+    spark = spark_session(args.master, app_name="eddy-demo", config={"spark.ui.showConsoleProgress": "false"},
+                          on_interrupt=interrupt_as_a_command(verbose=getattr(args, "verbose", False)))
     try:
         metrics = transform(read_change_log(spark, state_dir, tables=["orders"]), window_seconds=60, numbers=["amount"])
         rows = metrics.orderBy("table", "window_start").collect()

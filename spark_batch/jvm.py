@@ -9,8 +9,6 @@
   `launch()` starts the gateway as pyspark does (pyspark.java_gateway.launch_gateway, its `popen_kwargs`) with the
   JVM's stderr on a pipe, drops that one line if it comes among the first few, and copies everything else to
   this process's stderr unchanged, as it comes (warnings, errors, progress bars).
-- A UI port nobody holds: Spark's UI takes 4040, and when another Spark application has it, Spark logs a WARN and
-  tries the next port. `free_port()` asks the system for a free one instead, quietly.
 """
 
 from __future__ import annotations
@@ -18,7 +16,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import threading
@@ -59,13 +56,6 @@ def java_release(java: str) -> int | None:
                                f"{INSTALL}") from None
     match = re.search(r'version "(?:1\.)?(\d+)', answer.stderr + answer.stdout)
     return int(match.group(1)) if match else None
-
-
-def free_port() -> int:
-    """A TCP port no one listens on now (for Spark's UI)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("", 0))
-        return probe.getsockname()[1]
 
 
 def launch(settings: Mapping[str, str]) -> None:

@@ -12,11 +12,13 @@ whatever a cluster brings). The wheel has no hadoop-aws, so s3a:// paths need it
 from __future__ import annotations
 
 import os
+import signal
 import sys
+import threading
 from pathlib import Path
-from typing import Mapping
+from typing import Callable, Mapping
 
-from pyspark import SparkContext
+from pyspark import SparkConf, SparkContext
 from pyspark.sql import SparkSession
 
 from . import jvm
@@ -31,6 +33,10 @@ LOG4J2 = Path(__file__).with_name("log4j2.properties")
 DEFAULTS = {
     "spark.sql.session.timeZone": "UTC",
     "spark.ui.showConsoleProgress": "true",
+    # Spark's UI on a port the system picks as it binds (Utils.startServiceOnPort: 0 is "any free port"): 4040, its
+    # default, makes Spark log a WARN and try the next port when another application holds it; a port checked
+    # free beforehand could be taken by another process before Spark binds it
+    "spark.ui.port": "0",
 }
 
 #: what to do about a scheme whose FileSystem class is missing
@@ -41,15 +47,21 @@ _HINTS = {
 }
 
 
-def spark_session(master: str | None = None, app_name: str = "eddy", config: Mapping[str, str] | None = None) -> SparkSession:
+def spark_session(master: str | None = None, app_name: str = "eddy", config: Mapping[str, str] | None = None, *,
+                  on_interrupt: Callable[[int, object], object] | None = None) -> SparkSession:
     """A SparkSession on `master` (default: $SPARK_MASTER, else local[*]) with Eddy's defaults under `config`.
 
     Its Python workers run this interpreter (unless PYSPARK_PYTHON or spark.pyspark.python says otherwise), so
     spark_batch imports on them from any directory; a local master binds to 127.0.0.1; the driver logs through
     spark_batch/log4j2.properties; the `dynamodbstreams` source is registered. A session that starts the driver's
     JVM checks Java first (JavaMissingError) and starts it without its incubator warning; a new SparkContext's UI
-    gets a free port (jvm.py).
+    picks a free port itself (spark.ui.port=0), so another application holding 4040 causes no WARN.
+
+    `on_interrupt` (a command's SIGINT handler) is in force from before the JVM starts, and stays: PySpark's own
+    handler, which a new SparkContext installs, is replaced at once, before any other call to the JVM (it would
+    cancel the jobs from inside the py4j call the signal interrupted, and py4j would log pages of errors).
     """
+    _handle_interrupts(on_interrupt)
     # under spark-submit (which starts the JVM first) the master is spark-submit's, unless one is named
     submitted = "PYSPARK_GATEWAY_PORT" in os.environ
     starting = not submitted and SparkContext._gateway is None  # this call starts the driver's JVM
@@ -71,18 +83,24 @@ def spark_session(master: str | None = None, app_name: str = "eddy", config: Map
         defaults.update({"spark.driver.host": "127.0.0.1", "spark.driver.bindAddress": "127.0.0.1"})
     options = config.pop("spark.driver.extraJavaOptions", "")
     defaults["spark.driver.extraJavaOptions"] = f"-Dlog4j2.configurationFile={LOG4J2.as_uri()} {options}".strip()
-    new_context = SparkContext._active_spark_context is None
-    if new_context and config.get("spark.ui.enabled", "true") != "false" and "spark.ui.port" not in config:
-        defaults["spark.ui.port"] = str(jvm.free_port())  # not 4040 when another application has it: no WARN
     settings = {**defaults, **config}
     for key, value in settings.items():
         builder = builder.config(key, value)
+    named = {**settings, "spark.app.name": app_name, **({"spark.master": master} if master else {})}
     if starting:
-        jvm.launch({**settings, "spark.app.name": app_name, **({"spark.master": master} if master else {})})
-    spark = builder.getOrCreate()
+        jvm.launch(named)
+    if SparkContext._active_spark_context is None:
+        SparkContext.getOrCreate(SparkConf().setAll(list(named.items())))  # installs PySpark's SIGINT handler
+        _handle_interrupts(on_interrupt)
+    spark = builder.getOrCreate()  # on the context just made
     _quiet(spark)
     register_dynamodb_streams(spark)
     return spark
+
+
+def _handle_interrupts(handler: Callable[[int, object], object] | None) -> None:
+    if handler is not None and threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, handler)
 
 
 #: loggers that warn, with a stack trace, about what is normal here (a glob path has no _spark_metadata)

@@ -17,7 +17,6 @@ import argparse
 import logging
 import os
 import signal
-import threading
 import time
 from dataclasses import dataclass, field
 from typing import Callable
@@ -78,17 +77,16 @@ def session_for(args: argparse.Namespace, job: str) -> SparkSession:
     from ..session import spark_session
 
     config = dict(item.split("=", 1) for item in args.conf)
-    spark = spark_session(args.master, app_name=f"eddy {job}", config=config)
-    interrupt_as_a_command(verbose=getattr(args, "verbose", False))
-    return spark
+    return spark_session(args.master, app_name=f"eddy {job}", config=config,
+                         on_interrupt=interrupt_as_a_command(verbose=getattr(args, "verbose", False)))
 
 
-def interrupt_as_a_command(*, verbose: bool) -> None:
-    """For a command's session: Ctrl-C ends the command at once, as Python's own KeyboardInterrupt (`eddy` answers it
-    in one line, exit 130). PySpark's handler would call the JVM from inside the py4j call the signal interrupted:
-    that reentrant read fails and py4j logs pages of errors. The JVM ignores Ctrl-C and ends with this process."""
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGINT, signal.default_int_handler if verbose else _quietly_interrupted)
+def interrupt_as_a_command(*, verbose: bool) -> Callable[[int, object], None]:
+    """For a command's session (spark_session's `on_interrupt`, in force from before the JVM starts): Ctrl-C ends
+    the command at once, as Python's own KeyboardInterrupt (`eddy` answers it in one line, exit 130). PySpark's
+    handler would call the JVM from inside the py4j call the signal interrupted: that reentrant read fails and py4j
+    logs pages of errors. The JVM ignores Ctrl-C and ends with this process."""
+    return signal.default_int_handler if verbose else _quietly_interrupted
 
 
 def _quietly_interrupted(signum: int, frame: object) -> None:

@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import boto3
@@ -92,6 +93,29 @@ def test_ctrl_c_during_a_spark_job_is_one_line_and_status_130(tmp_path: Path) ->
     assert lines[-1] == "eddy spark aggregate: interrupted"
     assert not [line for line in lines if "py4j" in line or "Traceback" in line or "ERROR" in line]
     assert stdout == b""
+
+
+def test_ctrl_c_while_the_session_is_starting_is_one_line_and_status_130(tmp_path: Path) -> None:
+    ChangeLog(tmp_path / "state", "orders").commit(1, "2025-05-01 10:00:05.000",
+                                                   insert(order("o1", "10", "c1"), key("o1")))
+    local = tmp_path / "local"  # where the driver's SparkEnv makes its block manager's folder, as the context starts
+    local.mkdir()
+    job = subprocess.Popen([sys.executable, "-m", "emulator.cli", "spark", "aggregate", "--state-dir",
+                            str(tmp_path / "state"), "--out", str(tmp_path / "out")],
+                           env={**os.environ, "SPARK_LOCAL_DIRS": str(local)},
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 300  # a bound on the condition, not a pause
+        while not any(local.iterdir()) and job.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert any(local.iterdir()), "the SparkContext never started"
+        os.killpg(job.pid, signal.SIGINT)  # Ctrl-C: the context is being made, the session is not there yet
+        stdout, stderr = job.communicate(timeout=120)
+    finally:
+        if job.poll() is None:
+            job.kill()
+    assert (job.returncode, stderr.decode().splitlines(), stdout) == (
+        130, ["eddy spark aggregate: interrupted"], b"")
 
 
 def test_readers_keep_working_beside_the_server_that_owns_the_directory(spark, tmp_path: Path) -> None:
