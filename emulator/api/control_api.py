@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any, Callable
 from urllib.parse import parse_qs, urlsplit
 
-from emulator.engine import Emulator
+from emulator.engine import WAIT_TIMEOUT, Emulator
 from emulator.errors import AWSError, ResourceNotFoundException, ValidationException
 from emulator.triggers.failures import NotDeliveredError
 from emulator.messages import Request, Response, error_response, json_response
@@ -83,7 +83,7 @@ def mappings(emulator: Emulator, params: Params) -> Any:
 
 
 def _timeout(params: Params) -> float:
-    timeout = params.get("timeout", 10)
+    timeout = params.get("timeout", WAIT_TIMEOUT)
     if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 <= timeout <= 600:
         raise ValidationException("timeout must be a number of seconds from 0 to 600")
     return timeout

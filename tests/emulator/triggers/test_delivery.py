@@ -22,15 +22,21 @@ class Recorder:
     def __init__(self, answer=None):
         self.events: list[dict] = []
         self.answer = answer
-        self.lock = threading.Lock()
+        self.lock = threading.Condition()
 
     def __call__(self, event, context):
         with self.lock:
             self.events.append(json.loads(json.dumps(event)))
             count = len(self.events)
+            self.lock.notify_all()
         if self.answer is not None:
             return self.answer(event, count)
         return None
+
+    def wait_for(self, count: int, timeout: float = 120) -> None:
+        """Until `count` events came (`timeout` bounds the wait for that condition)."""
+        with self.lock:
+            assert self.lock.wait_for(lambda: len(self.events) >= count, timeout), self.events
 
     def keys(self) -> list[list[str]]:
         return [[r["dynamodb"]["Keys"]["pk"]["S"] for r in e["Records"]] for e in self.events]
@@ -75,7 +81,8 @@ def test_batch_size_and_batching_window_on_the_clock(setup):
     mapping(recorder, BatchSize=4, MaximumBatchingWindowInSeconds=60)
     for i in range(6):
         put(dynamodb, f"k{i}")
-    assert emu.wait_idle(0.5)["Idle"] is False  # four went as a full batch; two wait for the window
+    recorder.wait_for(1)  # four go as a full batch
+    assert emu.wait_idle(0.5)["Idle"] is False  # two wait for the window, which closes on the emulator's clock
     assert recorder.keys() == [["k0", "k1", "k2", "k3"]]
     emu.clock.advance(61)
     assert emu.wait_idle(120)["Idle"]

@@ -104,21 +104,29 @@ def test_a_long_poll_answers_with_a_message_sent_while_it_waits(door):
 
 
 def test_empty_long_polls_last_their_wait_and_wait_side_by_side(door):
-    """Each waits with the journal's lock released: three 2-second polls at once take about 2 s, not 6 (held, the
-    lock would make them wait one after the other)."""
+    """An empty poll lasts its wait; polls wait with the journal's lock released: three 20-second polls are waiting
+    while messages are sent to their queues, and each answers with its message (held, the lock would keep the sends
+    out until the first poll ended empty). No wall-clock bound: on a busy machine only the order of events counts."""
     sqs = door.client("sqs")
-    queues = [sqs.create_queue(QueueName=f"empty-{n}")["QueueUrl"] for n in range(3)]
-    answers = []
-    pollers = [threading.Thread(target=lambda url=url: answers.append(
-        door.client("sqs").receive_message(QueueUrl=url, WaitTimeSeconds=2))) for url in queues]
+    empty = sqs.create_queue(QueueName="empty")["QueueUrl"]
     started = time.monotonic()
+    assert "Messages" not in sqs.receive_message(QueueUrl=empty, WaitTimeSeconds=1)
+    assert time.monotonic() - started >= 1
+
+    queues = [sqs.create_queue(QueueName=f"waited-{n}")["QueueUrl"] for n in range(3)]
+    clients = [door.client("sqs") for _ in queues]
+    answers: dict[str, list] = {}
+    pollers = [threading.Thread(target=lambda url=url, client=client: answers.setdefault(url, [])
+                                .extend(client.receive_message(QueueUrl=url, WaitTimeSeconds=20).get("Messages", [])))
+               for url, client in zip(queues, clients)]
     for poller in pollers:
         poller.start()
+    for url in reversed(queues):
+        sqs.send_message(QueueUrl=url, MessageBody=url)
     for poller in pollers:
-        poller.join(timeout=60)
-    elapsed = time.monotonic() - started
-    assert len(answers) == 3 and not any("Messages" in answer for answer in answers)
-    assert 2 <= elapsed < 6
+        poller.join(timeout=120)
+    assert {url: [message["Body"] for message in answer] for url, answer in answers.items()} == {
+        url: [url] for url in queues}
 
 
 def test_uninstall_gives_moto_back(emu):
