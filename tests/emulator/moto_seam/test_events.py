@@ -58,7 +58,7 @@ def test_targets_eddy_does_not_take_are_left_to_moto():
         events.put_rule(Name="r", EventPattern=json.dumps({"source": ["s"]}))
         events.put_targets(Rule="r", Targets=[{"Id": "log", "Arn": f"arn:aws:logs:{REGION}:123456789012:log-group:/events/orders"}])
         events.put_events(Entries=[{"Source": "s", "DetailType": "d", "Detail": json.dumps({"n": 1})}])
-        assert emu.wait_idle(10)["Idle"]
+        emu.assert_delivered()
         streams = logs.describe_log_streams(logGroupName="/events/orders")["logStreams"]
         [line] = logs.get_log_events(logGroupName="/events/orders", logStreamName=streams[0]["logStreamName"])["events"]
         assert json.loads(line["message"])["detail"] == {"n": 1}

@@ -78,7 +78,7 @@ def test_a_function_destination_is_invoked_for_puts_and_deletes_with_growing_seq
     s3.create_bucket(Bucket="archive")
     inbox, _ = queue(sqs, "inbox")
     function_arn = create_zip_function(lam, "forwarder", "python", FORWARDER,
-                                       Environment={"Variables": {"QUEUE_URL": inbox}})["FunctionArn"]
+                                       Environment={"Variables": {"QUEUE_URL": inbox}}, Timeout=30)["FunctionArn"]
     notify(s3, "archive", LambdaFunctionConfigurations=[
         {"Id": "all", "LambdaFunctionArn": function_arn, "Events": ["s3:ObjectCreated:Put", "s3:ObjectRemoved:*"]}])
     s3.put_object(Bucket="archive", Key="2026/report.csv", Body=b"a,b")
@@ -134,7 +134,7 @@ def test_a_versioned_buckets_deletes_are_delete_marker_created_or_delete_with_th
     inbox, _ = queue(sqs, "inbox")  # what the function forwards
     direct, direct_arn = queue(sqs, "removals")  # a queue destination
     function_arn = create_zip_function(lam, "forwarder", runtime, FORWARDER if runtime == "python" else NODE_FORWARDER,
-                                       Environment={"Variables": {"QUEUE_URL": inbox}})["FunctionArn"]
+                                       Environment={"Variables": {"QUEUE_URL": inbox}}, Timeout=30)["FunctionArn"]
     notify(s3, "ledger",
            LambdaFunctionConfigurations=[{"Id": "to-function", "LambdaFunctionArn": function_arn,
                                           "Events": ["s3:ObjectRemoved:*"], "Filter": key_filter(prefix="fn/")}],
