@@ -2,7 +2,8 @@
 
 A quoted output in README.md or docs/**/*.md is a ```text block right after a line
 `<!-- output checked by tests/test_docs.py: NAME -->`. This module makes each NAME's output the way a user
-would (the example stack served as `make run` serves it, a put, `eddy tail`, `eddy up`) and checks the block
+would (the example stack served as `make run` serves it, a put, `eddy tail`, `eddy up`; for `the example above, on
+stdout` or `on stderr`, the page's last ```python block before the quote, run as a script) and checks the block
 against it, line by line and in order:
 
 - a line `...` stands for any number of lines, and `...` inside a line for any text;
@@ -25,7 +26,7 @@ from typing import Callable, Iterator
 import boto3
 import pytest
 
-from tests.test_docs import ENDPOINT, ROOT, markdown_files
+from tests.test_docs import ENDPOINT, ROOT, fenced_blocks, markdown_files
 
 MARKER = re.compile(r"<!-- output checked by tests/test_docs\.py: (.+?) -->\n```text\n(.*?)```", re.S)
 VOLATILE = [
@@ -39,10 +40,21 @@ VOLATILE = [
 WAIT = 120  # seconds: a bound for a condition that normally holds within a second, so a busy machine passes
 
 
+EXAMPLE_ABOVE = re.compile(r"the example above, on (stdout|stderr)")
+
+
 def quoted_outputs() -> dict[str, tuple[str, str]]:
     """`file:NAME` -> (NAME, the quoted text) for every checked block of the docs."""
     return {f"{path.relative_to(ROOT)}:{match[1]}": (match[1], match[2])
             for path in markdown_files() for match in MARKER.finditer(path.read_text())}
+
+
+def example_above(place: str) -> str:
+    """The last ```python block of the page before the quote at `place` (file:NAME)."""
+    path = ROOT / place.split(":")[0]
+    text = path.read_text()
+    line = text[:text.index(f"output checked by tests/test_docs.py: {place.split(':', 1)[1]}")].count("\n") + 1
+    return [code for opening, code in fenced_blocks(path, "python") if opening < line][-1]
 
 
 def normalized(line: str) -> str:
@@ -166,12 +178,28 @@ def test_the_docs_quote_outputs():
         "the replica of that put", "eddy tail orders --from-start --count 2", "eddy up -f infra/examples/stack.yaml"}
 
 
-@pytest.mark.parametrize("place", sorted(QUOTES))
+@pytest.mark.parametrize("place", sorted(place for place, (name, _) in QUOTES.items() if not EXAMPLE_ABOVE.match(name)))
 def test_quoted_output_is_what_eddy_prints(place, outputs):
     name, quoted = QUOTES[place]
     assert name in outputs, f"{place}: no test makes the output '{name}'"
     missing = unmatched(quoted, outputs[name])
     assert missing is None, f"{place}: the quoted line\n{missing}\nis not in what Eddy printed:\n{outputs[name]}"
+
+
+@pytest.mark.parametrize("place", sorted(place for place, (name, _) in QUOTES.items() if EXAMPLE_ABOVE.match(name)))
+def test_quoted_output_is_what_the_example_above_prints(place):
+    name, quoted = QUOTES[place]
+    ran = subprocess.run([sys.executable, "-c", example_above(place)], capture_output=True, text=True, timeout=WAIT,
+                         cwd=ROOT)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    printed = ran.stdout if EXAMPLE_ABOVE.match(name)[1] == "stdout" else ran.stderr
+    missing = unmatched(quoted, printed)
+    assert missing is None, f"{place}: the quoted line\n{missing}\nis not in what the example printed:\n{printed}"
+
+
+def test_the_triggers_guide_quotes_what_its_example_prints():
+    assert {place for place, (name, _) in QUOTES.items() if EXAMPLE_ABOVE.match(name)} >= {
+        "docs/guides/triggers.md:the example above, on stdout", "docs/guides/triggers.md:the example above, on stderr"}
 
 
 @pytest.mark.parametrize("quoted, actual, holds", [
