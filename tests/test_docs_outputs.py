@@ -202,6 +202,24 @@ def test_the_triggers_guide_quotes_what_its_example_prints():
         "docs/guides/triggers.md:the example above, on stdout", "docs/guides/triggers.md:the example above, on stderr"}
 
 
+DOCTOR = re.compile(r"<!-- doctor output checked by tests/test_docs_outputs\.py -->\n```text\n(.*?)```", re.S)
+DOCTOR_LINE = re.compile(r"(ok|missing|FAIL) +(.+?)  +(.*)")
+
+
+def test_the_doctor_sample_has_eddy_doctors_parts_layout_and_words(tmp_path):
+    """What is ok or missing, versions and paths are the machine's; the parts, their order, the columns, the status
+    words and a new state directory's line are Eddy's."""
+    [sample] = DOCTOR.findall((ROOT / "docs" / "getting-started.md").read_text())
+    ran = subprocess.run([sys.executable, "-m", "emulator.cli", "doctor", "--port", "0"], capture_output=True,
+                         text=True, timeout=WAIT, cwd=tmp_path)
+    quoted, printed = sample.splitlines(), ran.stdout.splitlines()
+    assert [DOCTOR_LINE.fullmatch(line)[2] for line in quoted] == [DOCTOR_LINE.fullmatch(line)[2] for line in printed]
+    for line, actual in zip(quoted, printed):
+        assert (line.index(DOCTOR_LINE.fullmatch(line)[2]), line.index(DOCTOR_LINE.fullmatch(line)[3])) == (
+            actual.index(DOCTOR_LINE.fullmatch(actual)[2]), actual.index(DOCTOR_LINE.fullmatch(actual)[3])), line
+    assert quoted[-1] == printed[-1] == "ok       state dir     .eddy (will be created)"
+
+
 @pytest.mark.parametrize("quoted, actual, holds", [
     ("22 created", "  22 created", False),                      # indentation is part of the quote
     ("  22 created", "  19 created", False),                    # counts are exact
