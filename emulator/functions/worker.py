@@ -9,6 +9,8 @@ imported or failed to import, {"ready": true}: the end of Lambda's Init phase):
 {"ok": true, "payload": ..., "logs"} or {"ok": false, "errorType", "errorMessage", "stackTrace", "logs"}.
 Anything the handler prints is the invocation's log: kept for the answer and written to stderr. So are its
 `logging` records, through the root logger's handler as Lambda's Python runtime sets it up (`_lambda_logging`).
+The runtime's own error line (below) is the invocation's log only, like the rest of it in the function's log group:
+not stderr, where it would repeat raw at every retry; the emulator's log line for the failure names the error.
 
 Errors are Lambda's Python runtime's (awslambdaric's bootstrap.py): the stack trace lists the user's frames only
 (traceback.format_list from the first frame that is neither this worker's nor importlib's), a handler module that cannot be imported
@@ -51,6 +53,10 @@ class _Log:
 
     def flush(self) -> None:
         sys.__stderr__.flush()
+
+    def keep(self, text: str) -> None:
+        """A line of the runtime's own (an error's `[ERROR] ...`): the invocation's log, not stderr."""
+        self.lines.append(text)
 
     def take(self) -> str:
         text, self.lines = "".join(self.lines), []
@@ -148,14 +154,14 @@ def main() -> int:
     sys.path[:] = [os.getcwd(), *(path for path in sys.path if os.path.abspath(path or ".") != here)]
     handler = _load(sys.argv[1])  # a dict: the error every request is answered with, as on Lambda
     if isinstance(handler, dict):
-        log.write(_error_log(handler))
+        log.keep(_error_log(handler))
     init_log = log.take()
     protocol.write(json.dumps({"ready": True}) + "\n")  # the Init phase is over: invocations' timeouts run from here
     for line in sys.stdin:
         request = json.loads(line)
         if isinstance(handler, dict):
             answer = dict(handler)
-            log.write(init_log)
+            log.keep(init_log)
         else:
             context = Context(request["context"], time.monotonic() + request["timeout"])
             lambda_log.request_id = request["context"].get("aws_request_id", "")
@@ -164,7 +170,7 @@ def main() -> int:
                 json.dumps(answer)
             except Exception as error:
                 answer = _error(error)
-                log.write(_error_log(answer))
+                log.keep(_error_log(answer))
         answer["logs"] = log.take()
         protocol.write(json.dumps(answer, default=str) + "\n")
     return 0

@@ -25,10 +25,16 @@ const answer = process.stdout.write.bind(process.stdout);
 let requestId = "";
 let logs = [];
 
-function log(level, args) {
+function log(level, args, echo = true) {
   const line = `${new Date().toISOString()}\t${requestId || "undefined"}\t${level}\t${util.format(...args)}\n`;
   logs.push(line);
-  process.stderr.write(line);
+  if (echo) process.stderr.write(line);
+}
+
+// the runtime's own error lines: the invocation's log (and the function's log group) only, not stderr, where they
+// would repeat raw at every retry; the emulator's log line for the failure names the error
+function logRuntimeError(text) {
+  log("ERROR", [text], false);
 }
 console.log = (...args) => log("INFO", args);
 console.info = (...args) => log("INFO", args);
@@ -136,7 +142,7 @@ try {
   handler = await loadHandler(process.argv[2]);
 } catch (error) {
   loadError = errorBody(error);
-  log("ERROR", [`Uncaught Exception \t${JSON.stringify(loadError)}`]);
+  logRuntimeError(`Uncaught Exception \t${JSON.stringify(loadError)}`);
   initLogs = logs.join("");  // Lambda runs the failed init again for each invocation: its log line too
 }
 answer(JSON.stringify({ ready: true }) + "\n"); // the Init phase is over: invocations' timeouts run from here
@@ -158,7 +164,7 @@ for await (const line of input) {
       JSON.stringify(reply);
     } catch (error) {
       const body = errorBody(error);
-      log("ERROR", [`Invoke Error \t${JSON.stringify(body)}`]);
+      logRuntimeError(`Invoke Error \t${JSON.stringify(body)}`);
       reply = { ok: false, ...body, body };
     }
   }
