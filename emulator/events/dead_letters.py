@@ -5,10 +5,13 @@ retriable error (throttling, a target that is briefly unavailable, a timeout) is
 RetryPolicy (MaximumRetryAttempts 0..185, MaximumEventAgeInSeconds 60..86400; 185 and 24 hours by default); errors
 that retrying cannot cure, "missing permissions to a target, or a target resource that no longer exists", are not
 retried: the event goes straight to the target's DeadLetterConfig queue (a standard SQS queue), if it has one, else
-it is dropped. Every failure Eddy can meet delivering to a Lambda function or an SQS queue is of the second kind (a
-function or queue that does not exist, a message SQS refuses), so Eddy never retries: RetryPolicy is kept and
-answered (moto's ListTargetsByRule) and applies to nothing. A Lambda target's own function error is Lambda's to
-retry (functions/async_invocations.py), never EventBridge's: the event was delivered once Lambda queued it.
+it is dropped. EventBridge retries only a target's throttling and server errors (HTTP 429 and 5xx; AWS re:Post,
+"Resolve FailedInvocation errors in EventBridge"). Every failure Eddy can meet delivering to a Lambda function or
+an SQS queue is of the second kind (a function or queue that does not exist, a message SQS refuses with a 400):
+Eddy's SQS never throttles, and its Lambda accepts every asynchronous Invoke of a function that exists. So Eddy
+never retries: RetryPolicy is kept and answered (moto's ListTargetsByRule) and applies to nothing. A Lambda
+target's throttles and function errors are Lambda's to retry (functions/async_invocations.py: its OnFailure
+destination and DeadLetterConfig, not the rule's), never EventBridge's: the event was delivered once Lambda queued it.
 
 The dead-letter message is the event (as the rule matched it, before any Input transformation), with the message
 attributes the guide lists: RULE_ARN, TARGET_ARN, ERROR_CODE (from the guide's list: NO_RESOURCE for a target

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from botocore.exceptions import ClientError
 
 from emulator.events.dead_letters import NO_RESOURCE, SDK_CLIENT_ERROR, TargetNotDelivered, Undelivered
+from emulator.events.deliveries import Delivery
 from emulator.moto_seam.eventbridge.rules import target_input
 from emulator.moto_seam.services import moments
 from emulator.triggers.filters import FilterCriteriaError, FilterPattern, matches, validate_filter_criteria
@@ -53,13 +54,13 @@ class RuleDelivery:
         """Deliver a rule's event to its Lambda and SQS targets; answer the targets left to moto."""
         ours = [t for t in rule["targets"] if t["Arn"].split(":")[2:3] and t["Arn"].split(":")[2] in EDDY_TARGETS]
         left = [t for t in rule["targets"] if t not in ours]
-        # a PutEvents replayed at recovery: what Eddy delivered for it is in the log already (a queue's SendMessage
-        # as a request of its own, a function's event in its asynchronous queue), so nothing is delivered twice
+        # a PutEvents replayed at recovery: its deliveries are in the log already (written down before it answered,
+        # events/deliveries.py; those done, done), so nothing is delivered twice
         if not ours or moments.replaying() or not self._matches(rule, event):
             return left
         delivered = aws_event(event)
         for target in ours:
-            self.eventbridge.later(self._send, rule["arn"], target, target_input(target, delivered), delivered)
+            self.eventbridge.deliveries.submit(rule["arn"], target, target_input(target, delivered), delivered)
         return left
 
     def _matches(self, rule: dict[str, Any], event: dict[str, Any]) -> bool:
@@ -74,11 +75,12 @@ class RuleDelivery:
         patterns = self._patterns[raw]
         return rule["matches"](event) if patterns is None else matches(patterns, aws_event(event))
 
-    def _send(self, rule_arn: str, target: dict[str, Any], payload: Any, event: dict[str, Any]) -> None:
+    def send(self, delivery: Delivery) -> None:
+        """Deliver to the target, or to its dead-letter queue (the delivery thread's)."""
         try:
-            self._deliver(rule_arn, target, payload)
+            self._deliver(delivery.rule_arn, delivery.target, delivery.payload)
         except TargetNotDelivered as failure:
-            self.eventbridge.undelivered(Undelivered(rule_arn, target, event, failure))
+            self.eventbridge.undelivered(Undelivered(delivery.rule_arn, delivery.target, delivery.event, failure))
 
     def _deliver(self, rule_arn: str, target: dict[str, Any], payload: Any) -> None:
         emulator = self.eventbridge.emulator

@@ -120,6 +120,10 @@ class AsyncInvocations:
         """An event written down as done (recovery)."""
         self.events.pop(request_id, None)
 
+    def states(self) -> list[dict[str, Any]]:
+        """Every event not yet done, as written down (a snapshot's; the emulator's lock held)."""
+        return [event.to_state() for event in self.events.values()]
+
     def start(self) -> None:
         """Begin the attempts of the events recovery restored (Emulator.start)."""
         with self._activity:

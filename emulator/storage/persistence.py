@@ -36,6 +36,7 @@ from emulator.functions.registry import Function
 from emulator.moto_seam.kinesis import state as kinesis_state
 from emulator.messages import Request
 from emulator.storage.snapshots import (
+    queue_owner,
     function_from_state,
     function_state,
     mapping_state,
@@ -43,7 +44,7 @@ from emulator.storage.snapshots import (
     snapshot_entries,
     write_snapshot,
 )
-from emulator.storage import async_queue
+from emulator.storage.async_queue import ASYNC_EVENTS, QUEUES, RULE_DELIVERIES
 from emulator.storage.service_log import ServiceLog
 from emulator.storage.wal import CorruptStateError, WriteAheadLog, read_entries
 from emulator.streams.records import LoggedRecord, compact_json, image_json
@@ -61,6 +62,7 @@ TableKey = tuple[str, str, str]
 #: how many log entries a request to moto's services counts as toward the next snapshot (replaying one through
 #: moto takes ~2 ms, a DynamoDB commit ~0.1 ms): at the default, a snapshot every 10,000 such requests
 SERVICE_REQUEST_WEIGHT = 10
+QUEUE_NAMES = {logged.name: logged for logged in QUEUES}
 
 
 class Persistence(NoPersistence):
@@ -162,10 +164,16 @@ class Persistence(NoPersistence):
         self._log({"op": "sqs_messages", **change})
 
     def async_event_saved(self, state: dict[str, Any]) -> None:
-        self._log(async_queue.saved(state))
+        self._log(ASYNC_EVENTS.saved(state))
 
     def async_event_done(self, request_id: str) -> None:
-        self._log(async_queue.done(request_id))
+        self._log(ASYNC_EVENTS.done(request_id))
+
+    def rule_delivery_saved(self, state: dict[str, Any]) -> None:
+        self._log(RULE_DELIVERIES.saved(state))
+
+    def rule_delivery_done(self, delivery_id: str) -> None:
+        self._log(RULE_DELIVERIES.done(delivery_id))
 
     def service_request(self, fields: dict[str, Any], body: bytes) -> None:
         if not self._replaying:  # its replay costs what ten DynamoDB commits' do: a snapshot comes sooner
@@ -268,8 +276,8 @@ class Persistence(NoPersistence):
         elif kind == "services":
             for logged in self.services.read(entry):
                 self._apply(logged)
-        elif kind == async_queue.SNAPSHOT_KIND:
-            async_queue.apply(self.emulator.async_invocations, entry)
+        elif kind in QUEUE_NAMES:
+            self._apply_queued(kind, entry)
         elif kind == "kinesis_records":
             for record in entry["records"]:
                 kinesis_state.restore_record(entry["stream"], record)
@@ -325,8 +333,8 @@ class Persistence(NoPersistence):
             kinesis_state.delete_stream(entry["stream"])
         elif op == "kinesis_destinations":
             emulator.kinesis.restore(tuple(entry["table"]), entry["destinations"])
-        elif op in async_queue.LOG_OPS:
-            async_queue.apply(emulator.async_invocations, entry)
+        elif op.removesuffix("_done") in QUEUE_NAMES:
+            self._apply_queued(op.removesuffix("_done"), entry)
         elif op == "request":
             emulator.services.replay(entry, self.services.body_of(entry))
         elif op == "function_logs":
@@ -335,6 +343,11 @@ class Persistence(NoPersistence):
             sqs_seam.apply_change(entry)
         else:
             raise CorruptStateError(f"{self.wal.directory}: unknown log entry {op!r}")
+
+    def _apply_queued(self, name: str, entry: dict[str, Any]) -> None:
+        """An asynchronous queue's entry (storage/async_queue.py) into its owner."""
+        logged = QUEUE_NAMES[name]
+        logged.apply(queue_owner(self.emulator, logged), entry)
 
     def _replay_ddl(self, entry: dict[str, Any]) -> None:
         account_id, region, target, body = entry["account"], entry["region"], entry["target"], entry["body"]

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator
 from emulator.moto_seam import bridge as moto_bridge
 from emulator.functions.registry import Function
 from emulator.moto_seam.kinesis import state as kinesis_state
-from emulator.storage import async_queue
+from emulator.storage.async_queue import ASYNC_EVENTS, QUEUES, LoggedQueue, Restorable
 from emulator.storage.wal import CorruptStateError
 
 if TYPE_CHECKING:
@@ -107,10 +107,16 @@ def snapshot_entries(emulator: "Emulator", generation: int, ddl: dict[TableKey, 
     for table, destinations in emulator.kinesis.tables.items():
         yield {"kind": "kinesis_destinations", "table": list(table),
                "destinations": [asdict(destination) for destination in destinations]}
-    yield from async_queue.snapshot_entries(emulator.async_invocations)
+    for logged in QUEUES:
+        yield from logged.snapshot_entries(queue_owner(emulator, logged))
     for mapping in emulator.triggers.mappings.values():
         yield {"kind": "mapping", "state": mapping_state(mapping),
                "start": str(emulator.triggers.start_positions.get(mapping.uuid, 0))}
+
+
+def queue_owner(emulator: "Emulator", logged: LoggedQueue) -> Restorable:
+    """The emulator's queue whose work `logged` writes down (storage/async_queue.py)."""
+    return emulator.async_invocations if logged is ASYNC_EVENTS else emulator.eventbridge.deliveries
 
 
 def function_state(function: Function, directory: Path) -> dict[str, Any]:

@@ -65,6 +65,12 @@ class NoPersistence(StreamObserver):
     def async_event_done(self, request_id: str) -> None:
         """An asynchronous invocation's event is done: its records were sent."""
 
+    def rule_delivery_saved(self, state: dict[str, Any]) -> None:
+        """An event a rule matched is to be delivered to one of its targets (storage/async_queue.py)."""
+
+    def rule_delivery_done(self, delivery_id: str) -> None:
+        """A rule's delivery is done: the target has the event, or its dead-letter queue does (or had none)."""
+
     def service_request(self, fields: dict[str, Any], body: bytes) -> None:
         """moto accepted a request that may have changed one of its services (service_journal.py)."""
 

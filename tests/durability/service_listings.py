@@ -120,3 +120,12 @@ def listings(client: Callable[[str], Any], built: dict[str, Any]) -> dict[str, A
             answer.pop("ResponseMetadata", None)
     answers["big.jpg"].pop("ResponseMetadata", None)
     return json.loads(json.dumps(answers, default=str))
+
+
+def drain(sqs: Any, name: str) -> list[str]:
+    """Every message body in queue `name`, each received once (hidden for ten minutes)."""
+    url = sqs.get_queue_url(QueueName=name)["QueueUrl"]
+    bodies = []
+    while batch := sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10, VisibilityTimeout=600).get("Messages", []):
+        bodies += [message["Body"] for message in batch]
+    return bodies

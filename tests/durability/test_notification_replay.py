@@ -14,7 +14,7 @@ import textwrap
 import pytest
 
 from tests.conftest import eddy_server
-from tests.durability.service_listings import running
+from tests.durability.service_listings import drain, running
 
 WORKLOAD = textwrap.dedent('''
     import io, json, os, sys, urllib.request, zipfile, boto3
@@ -87,14 +87,6 @@ def _run(command: list[str]) -> dict:
     return json.loads(next(line for line in lines if line.startswith("UPLOAD "))[len("UPLOAD "):])
 
 
-def _drain(sqs, name: str) -> list[str]:
-    url = sqs.get_queue_url(QueueName=name)["QueueUrl"]
-    bodies = []
-    while batch := sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10, VisibilityTimeout=600).get("Messages", []):
-        bodies += [message["Body"] for message in batch]
-    return bodies
-
-
 @pytest.mark.parametrize("kind", ["server", "inprocess"])
 def test_pushes_are_replayed_as_sent_and_functions_are_not_invoked_again(kind, tmp_path):
     state = str(tmp_path / "state")
@@ -108,10 +100,10 @@ def test_pushes_are_replayed_as_sent_and_functions_are_not_invoked_again(kind, t
     with running(kind, state) as door:  # recovery replays S3's puts and SNS's publish through moto
         door.wait_idle(60)
         s3, sqs = door.client("s3"), door.client("sqs")
-        seen = sorted(body.split()[0] for body in _drain(sqs, "seen"))
+        seen = sorted(body.split()[0] for body in drain(sqs, "seen"))
         assert seen == ["aws:s3", "aws:sns", "events:shop"]  # each event reached the function once, before the kill
-        assert len(_drain(sqs, "fanout")) == 1
-        [copy] = _drain(sqs, "copies")  # the rule's queue target: delivered once
+        assert len(drain(sqs, "fanout")) == 1
+        [copy] = drain(sqs, "copies")  # the rule's queue target: delivered once
         assert json.loads(copy)["detail-type"] == "order placed"
         url = sqs.get_queue_url(QueueName="uploads")["QueueUrl"]
         [message] = sqs.receive_message(QueueUrl=url, VisibilityTimeout=600)["Messages"]

@@ -1,7 +1,8 @@
 """What happens when a rule's delivery fails (both doors): a Lambda target's function error is Lambda's to retry
 (its asynchronous invocation queue, event invoke config and OnFailure destination apply: Python and Node.js); a
-target that cannot take the event (a function or queue that does not exist) sends it to the target's dead-letter
-queue with EventBridge's message attributes, without retries, and the wait reports it once."""
+target that cannot take the event (a function or queue that does not exist, a message the queue refuses) sends it
+to the target's dead-letter queue with EventBridge's message attributes, without retries, and the wait reports it
+once."""
 
 from __future__ import annotations
 
@@ -84,3 +85,29 @@ def test_targets_that_do_not_exist_send_the_event_to_their_dead_letter_queues(do
     assert by_target[missing_function]["MessageAttributes"]["ERROR_MESSAGE"]["StringValue"] == (
         f"Function not found: {missing_function}")
     assert "does not exist" in by_target[missing_queue]["MessageAttributes"]["ERROR_MESSAGE"]["StringValue"]
+
+
+def test_a_message_the_target_queue_refuses_goes_to_the_dead_letter_queue_without_retries(door):
+    """SQS's 400 is not a failure EventBridge retries (only 429 and 5xx are): straight to the dead-letter queue."""
+    events, sqs = door.client("events"), door.client("sqs")
+    dlq, dlq_arn = queue(sqs, "rule-dlq")
+    sqs.create_queue(QueueName="orders.fifo", Attributes={"FifoQueue": "true"})  # no ContentBasedDeduplication
+    fifo_arn = f"arn:aws:sqs:us-east-1:{ACCOUNT}:orders.fifo"
+    events.put_rule(Name="orders", EventPattern=json.dumps({"source": ["shop.orders"]}))
+    events.put_targets(Rule="orders", Targets=[
+        {"Id": "fifo", "Arn": fifo_arn, "SqsParameters": {"MessageGroupId": "orders"},
+         "DeadLetterConfig": {"Arn": dlq_arn}, "RetryPolicy": {"MaximumRetryAttempts": 5}}])
+    put = events.put_events(Entries=[ORDER_PLACED])
+    [failure] = door.wait_idle(60)["Failures"]
+    assert (failure["TargetArn"], failure["ErrorCode"], failure["DeadLetterQueue"]) == (
+        fifo_arn, "SDK_CLIENT_ERROR", dlq_arn)
+    [message] = sqs.receive_message(QueueUrl=dlq, MessageAttributeNames=["All"], WaitTimeSeconds=1)["Messages"]
+    assert json.loads(message["Body"])["id"] == put["Entries"][0]["EventId"]
+    attributes = {name: value["StringValue"] for name, value in message["MessageAttributes"].items()}
+    assert attributes == {
+        "RULE_ARN": f"arn:aws:events:us-east-1:{ACCOUNT}:rule/orders", "TARGET_ARN": fifo_arn,
+        "ERROR_CODE": "SDK_CLIENT_ERROR", "EXHAUSTED_RETRY_CONDITION": "MaximumRetryAttempts", "RETRY_ATTEMPTS": "0",
+        "ERROR_MESSAGE": "The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId "
+                         "provided explicitly"}
+    fifo = sqs.get_queue_url(QueueName="orders.fifo")["QueueUrl"]
+    assert sqs.receive_message(QueueUrl=fifo).get("Messages", []) == []

@@ -1,0 +1,143 @@
+"""EventBridge rules' deliveries: each event a rule matched, for each of its Lambda and SQS targets, kept until done.
+
+A delivery is written down (storage/async_queue.py, RULE_DELIVERIES) while PutEvents is being answered, so once
+PutEvents has answered, a kill -9 loses none: recovery restores every delivery not written down as done, and the
+delivery thread sends them after the restart. One delivery thread sends them in the order they were put (PutEvents
+answers first, as on AWS); a delivery is written down as done once its target has the event (a Lambda target's
+event is in the function's asynchronous invocation queue, itself written down; an SQS target's message is in the
+queue) or the event went to the target's dead-letter queue. A delivery sent at a kill -9 but not yet written down
+as done is sent again after the restart: at least once, as EventBridge delivers.
+
+Whatever PutEvents, a pipe's event-bus target or a Lambda destination put on a bus goes through here alike: they
+are all PutEvents.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import uuid
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable
+
+if TYPE_CHECKING:
+    from emulator.engine import Emulator
+
+log = logging.getLogger("eddy.events")
+
+
+@dataclass
+class Delivery:
+    """An event a rule matched, for one target: what the target receives (`payload`, after Input, InputPath or
+    InputTransformer) and the event as matched (for the target's dead-letter queue)."""
+
+    delivery_id: str
+    rule_arn: str
+    target: dict[str, Any]
+    payload: Any
+    event: dict[str, Any]
+
+    def to_state(self) -> dict[str, Any]:
+        return {"id": self.delivery_id, "rule": self.rule_arn, "target": self.target, "payload": self.payload,
+                "event": self.event}
+
+    @classmethod
+    def from_state(cls, state: dict[str, Any]) -> "Delivery":
+        return cls(state["id"], state["rule"], state["target"], state["payload"], state["event"])
+
+
+class Deliveries:
+    """The rules' deliveries not yet done, and the thread that sends them (`send(delivery)`)."""
+
+    def __init__(self, emulator: "Emulator", send: Callable[[Delivery], None]) -> None:
+        self._emulator = emulator
+        self._activity = emulator.activity
+        self._send = send
+        #: every delivery not yet done, by id, in the order they were queued
+        self.deliveries: dict[str, Delivery] = {}
+        self.last_error: str | None = None
+        self._queue: queue.Queue[Delivery | None] = queue.Queue()
+        self._queued: set[str] = set()
+        self._worker: threading.Thread | None = None
+        self._started = False
+
+    @property
+    def in_flight(self) -> int:
+        """Deliveries queued or being sent (including those recovered and not yet sent)."""
+        return len(self.deliveries)
+
+    def submit(self, rule_arn: str, target: dict[str, Any], payload: Any, event: dict[str, Any]) -> None:
+        """A delivery to make: written down (before PutEvents answers), then sent by the delivery thread."""
+        delivery = Delivery(str(uuid.uuid4()), rule_arn, target, payload, event)
+        with self._activity:
+            self.deliveries[delivery.delivery_id] = delivery
+            self._emulator.persistence.rule_delivery_saved(delivery.to_state())
+            self._start_worker()
+            self._enqueue(delivery)
+            self._activity.notify_all()
+
+    def restore(self, state: dict[str, Any]) -> None:
+        """A delivery as it was written down (recovery; sent when the emulator starts)."""
+        delivery = Delivery.from_state(state)
+        self.deliveries[delivery.delivery_id] = delivery
+
+    def forget(self, delivery_id: str) -> None:
+        """A delivery written down as done (recovery)."""
+        self.deliveries.pop(delivery_id, None)
+
+    def states(self) -> list[dict[str, Any]]:
+        """Every delivery not yet done, as written down (a snapshot's; the emulator's lock held)."""
+        return [delivery.to_state() for delivery in self.deliveries.values()]
+
+    def start(self) -> None:
+        """Send the deliveries recovery restored, then every new one (EventBridge.start)."""
+        with self._activity:
+            self._started = True
+            if self.deliveries:
+                self._start_worker()
+            for delivery in self.deliveries.values():
+                self._enqueue(delivery)
+
+    def _enqueue(self, delivery: Delivery) -> None:
+        if self._started and delivery.delivery_id not in self._queued:
+            self._queued.add(delivery.delivery_id)
+            self._queue.put(delivery)
+
+    def _start_worker(self) -> None:
+        if self._worker is None and self._started:
+            self._worker = threading.Thread(target=self._run, name="eddy-eventbridge", daemon=True)
+            self._worker.start()
+
+    def _run(self) -> None:
+        while (delivery := self._queue.get()) is not None:
+            try:
+                self._send(delivery)
+            except Exception as error:  # an internal fault: report it, keep delivering
+                log.exception("EventBridge could not deliver to %s", delivery.target.get("Arn"))
+                with self._activity:
+                    self.last_error = f"{delivery.target.get('Arn')}: {type(error).__name__}: {error}"
+            with self._activity:
+                self.deliveries.pop(delivery.delivery_id, None)
+                self._queued.discard(delivery.delivery_id)
+                self._emulator.persistence.rule_delivery_done(delivery.delivery_id)
+                self._activity.notify_all()
+
+    def close(self) -> None:
+        """Send what is queued, then stop (a clean stop leaves nothing to send again)."""
+        with self._activity:
+            worker, self._worker = self._worker, None
+            self._started = False
+        if worker is not None:
+            self._queue.put(None)
+            worker.join()
+        with self._activity:
+            self._queued.clear()
+
+    def reset(self) -> None:
+        """Forget every delivery (after close); new ones are sent as before (a reset emulator keeps running)."""
+        with self._activity:
+            self.deliveries.clear()
+            self._queued.clear()
+            self.last_error = None
+            self._started = True
