@@ -83,10 +83,11 @@ def test_a_successful_event_sends_its_record_to_on_success(door, runtime):
     assert record["responsePayload"] == {"done": 7}
 
 
-def test_an_event_too_old_to_retry_and_the_dead_letter_queue(door):
+@pytest.mark.parametrize("runtime", ["python", "node"])
+def test_an_event_too_old_to_retry_and_the_dead_letter_queue(door, runtime):
     sqs = door.client("sqs")
     dlq, dlq_arn = queue(sqs, "worker-dlq")
-    env = setup(door, DeadLetterConfig={"TargetArn": dlq_arn})
+    env = setup(door, runtime, DeadLetterConfig={"TargetArn": dlq_arn})
     lam = env["lambda"]
     assert lam.get_function_configuration(FunctionName="worker")["DeadLetterConfig"] == {"TargetArn": dlq_arn}
     lam.put_function_event_invoke_config(FunctionName="worker", MaximumEventAgeInSeconds=100,
