@@ -1,5 +1,6 @@
 """Pipes from a DynamoDB stream or a Kinesis data stream, through both doors: Lambda (Python and Node.js), SQS, SNS
-and event-bus targets, order per key across a split, FilterCriteria, enrichment, retries and the dead-letter queue."""
+and event-bus targets, order per key across a split, FilterCriteria, enrichment (Python and Node.js), retries and the
+dead-letter queue."""
 
 from __future__ import annotations
 
@@ -71,12 +72,16 @@ def test_a_pipe_to_an_sqs_queue_sends_each_record_as_a_message(door):
     assert records[1]["dynamodb"]["OldImage"] == {"pk": {"S": "a"}, "v": {"N": "0"}}
 
 
-def test_a_pipe_with_filter_criteria_and_a_lambda_enrichment(door):
+ENRICH = {"python": ("def handler(event, context):\n"
+                     "    return [{'key': r['dynamodb']['Keys']['pk']['S'], 'count': len(event)} for r in event]\n"),
+          "node": "exports.handler = async (event) => event.map((r) => ({ key: r.dynamodb.Keys.pk.S, count: event.length }));\n"}
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_a_pipe_with_filter_criteria_and_a_lambda_enrichment(door, runtime):
     sqs = door.client("sqs")
     target_url, target_arn = queue(sqs, "enriched")
-    enrich = create_zip_function(door.client("lambda"), "enrich", "python", (
-        "def handler(event, context):\n"
-        "    return [{'key': r['dynamodb']['Keys']['pk']['S'], 'count': len(event)} for r in event]\n"))
+    enrich = create_zip_function(door.client("lambda"), "enrich", runtime, ENRICH[runtime])
     env = stream_pipe(door, target_arn, Enrichment=enrich["FunctionArn"], stream_parameters={"BatchSize": 10},
                       source_parameters={"FilterCriteria": {"Filters": [{"Pattern": json.dumps({"eventName": ["INSERT"]})}]}})
     dynamodb = env["dynamodb"]
@@ -140,6 +145,25 @@ def test_a_pipe_from_a_kinesis_stream_to_an_sns_topic(door):
     records = messages(sqs, url)
     assert [(r["eventSource"], r["kinesis"]["partitionKey"]) for r in records] == [("aws:kinesis", "user-1")] * 3
     assert [base64.b64decode(r["kinesis"]["data"]) for r in records] == [b"click-0", b"click-1", b"click-2"]
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_a_pipe_from_a_kinesis_stream_to_a_lambda_function(door, runtime):
+    kinesis = door.client("kinesis")
+    function_arn, deliveries = reporter(door, runtime)
+    kinesis.create_stream(StreamName="clicks", ShardCount=1)
+    stream_arn = kinesis.describe_stream(StreamName="clicks")["StreamDescription"]["StreamARN"]
+    door.client("pipes").create_pipe(Name="clicks", Source=stream_arn, Target=function_arn, RoleArn=ROLE_ARN,
+                                     SourceParameters={"KinesisStreamParameters": {"StartingPosition": "TRIM_HORIZON",
+                                                                                   "BatchSize": 10}})
+    put = [kinesis.put_record(StreamName="clicks", Data=f"click-{n}".encode(), PartitionKey="user-1")
+           for n in range(3)]
+    assert wait_idle(door)["Idle"]
+    records = [record for batch in messages(door.client("sqs"), deliveries) for record in batch]
+    assert [base64.b64decode(r["kinesis"]["data"]) for r in records] == [b"click-0", b"click-1", b"click-2"]
+    assert [r["kinesis"]["sequenceNumber"] for r in records] == [answer["SequenceNumber"] for answer in put]
+    assert {(r["eventSource"], r["eventSourceARN"], r["awsRegion"], r["kinesis"]["partitionKey"]) for r in records} == {
+        ("aws:kinesis", stream_arn, "us-east-1", "user-1")}
 
 
 def test_a_pipe_to_an_event_bus_puts_each_record_as_an_event(door):
