@@ -1,5 +1,7 @@
-"""kill -9 of a server in the middle of a pipe's work: the pipe, its function and its position survive; after the
-restart every record is delivered, and only the batch in flight at the kill may be delivered again (at least once)."""
+"""kill -9 of a server in the middle of a pipe's work, from a DynamoDB stream, a Kinesis data stream and an SQS
+queue: the pipe, its function and its position survive; after the restart every record is delivered, and only what
+was in flight at the kill may be delivered again (at least once): the stream's batch, or the queue's batches, which
+come back after the queue's visibility timeout."""
 
 from __future__ import annotations
 
@@ -7,30 +9,32 @@ import os
 import signal
 import time
 
-import boto3
+import pytest
 
-from tests.conftest import eddy_server, http_json
+from tests.conftest import ServerDoor, eddy_server
 from tests.emulator.functions.test_functions import create_function
 from tests.emulator.helpers import create_table
 
-REGION = "us-east-1"
 BATCH = 5
+#: queue pipes run at most this many batches at once (triggers/sqs_pollers.py), so at most that many come back
+QUEUE_BATCHES_AT_ONCE = 10
+VISIBILITY_TIMEOUT = 60
 KEYS = [f"k{n:03}" for n in range(200)]
+ROLE_ARN = "arn:aws:iam::123456789012:role/pipes"
 
-# counts each record it receives in the table "sink" (durable, unlike the queues on this branch)
+# counts each record it receives in the table "sink" (durable, as every table is)
 COUNTER = '''
 import boto3
 dynamodb = boto3.client("dynamodb")
+def key(record):
+    if "dynamodb" in record:
+        return record["dynamodb"]["Keys"]["pk"]["S"]
+    return record["kinesis"]["partitionKey"] if "kinesis" in record else record["body"]
 def handler(event, context):
     for record in event:
-        dynamodb.update_item(TableName="sink", Key={"pk": record["dynamodb"]["Keys"]["pk"]},
+        dynamodb.update_item(TableName="sink", Key={"pk": {"S": key(record)}},
                              UpdateExpression="ADD deliveries :one", ExpressionAttributeValues={":one": {"N": "1"}})
 '''
-
-
-def clients(url: str) -> tuple:
-    return tuple(boto3.client(service, endpoint_url=url, region_name=REGION, aws_access_key_id="k",
-                              aws_secret_access_key="s") for service in ("dynamodb", "lambda", "pipes"))
 
 
 def deliveries(dynamodb) -> dict[str, int]:
@@ -38,19 +42,41 @@ def deliveries(dynamodb) -> dict[str, int]:
     return {item["pk"]["S"]: int(item["deliveries"]["N"]) for item in items}
 
 
-def test_kill_9_in_the_middle_of_a_pipe_loses_nothing(tmp_path):
-    args = ("--state-dir", str(tmp_path / "state"), "--housekeeping-interval", "0")
-    with eddy_server(*args) as (url, server):
-        dynamodb, lam, pipes = clients(url)
-        stream_arn = create_table(dynamodb)["LatestStreamArn"]
-        create_table(dynamodb, "sink", view_type=None)
-        function_arn = create_function(lam, "count", COUNTER, Timeout=30)["FunctionArn"]
-        pipes.create_pipe(Name="orders-pipe", Source=stream_arn, Target=function_arn,
-                          RoleArn="arn:aws:iam::123456789012:role/pipes",
-                          SourceParameters={"DynamoDBStreamParameters": {"StartingPosition": "TRIM_HORIZON",
-                                                                         "BatchSize": BATCH}})
+def source(door: ServerDoor, kind: str) -> tuple[str, dict]:
+    """The pipe's source of `kind`, holding a record for every key: (its ARN, the pipe's SourceParameters)."""
+    if kind == "dynamodb":
+        dynamodb = door.client("dynamodb")
+        arn = create_table(dynamodb)["LatestStreamArn"]
         for key in KEYS:
             dynamodb.put_item(TableName="orders", Item={"pk": {"S": key}})
+        return arn, {"DynamoDBStreamParameters": {"StartingPosition": "TRIM_HORIZON", "BatchSize": BATCH}}
+    if kind == "kinesis":
+        kinesis = door.client("kinesis")
+        kinesis.create_stream(StreamName="clicks", ShardCount=1)
+        arn = kinesis.describe_stream(StreamName="clicks")["StreamDescription"]["StreamARN"]
+        for start in range(0, len(KEYS), 100):
+            kinesis.put_records(StreamName="clicks", Records=[{"Data": key.encode(), "PartitionKey": key}
+                                                              for key in KEYS[start:start + 100]])
+        return arn, {"KinesisStreamParameters": {"StartingPosition": "TRIM_HORIZON", "BatchSize": BATCH}}
+    sqs = door.client("sqs")
+    url = sqs.create_queue(QueueName="work", Attributes={"VisibilityTimeout": str(VISIBILITY_TIMEOUT)})["QueueUrl"]
+    for start in range(0, len(KEYS), 10):
+        sqs.send_message_batch(QueueUrl=url, Entries=[{"Id": key, "MessageBody": key} for key in KEYS[start:start + 10]])
+    arn = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    return arn, {"SqsQueueParameters": {"BatchSize": BATCH}}
+
+
+@pytest.mark.parametrize("kind", ["dynamodb", "kinesis", "sqs"])
+def test_kill_9_in_the_middle_of_a_pipe_loses_nothing(tmp_path, kind):
+    args = ("--state-dir", str(tmp_path / "state"), "--housekeeping-interval", "0")
+    with eddy_server(*args) as (url, server):
+        door = ServerDoor(url)
+        dynamodb = door.client("dynamodb")
+        create_table(dynamodb, "sink", view_type=None)
+        function_arn = create_function(door.client("lambda"), "count", COUNTER, Timeout=30)["FunctionArn"]
+        source_arn, parameters = source(door, kind)
+        door.client("pipes").create_pipe(Name="work-pipe", Source=source_arn, Target=function_arn, RoleArn=ROLE_ARN,
+                                         SourceParameters=parameters)
         deadline = time.monotonic() + 120
         while len(deliveries(dynamodb)) < BATCH and time.monotonic() < deadline:  # until the pipe is under way
             continue
@@ -58,9 +84,13 @@ def test_kill_9_in_the_middle_of_a_pipe_loses_nothing(tmp_path):
         os.kill(server.pid, signal.SIGKILL)
         server.wait(timeout=10)
     with eddy_server(*args) as (url, _):
-        dynamodb, _, pipes = clients(url)
-        assert pipes.describe_pipe(Name="orders-pipe")["CurrentState"] == "RUNNING"
-        assert http_json(url + "/_eddy/idle", {"timeout": 120})["Idle"]
-        counted = deliveries(dynamodb)
+        door = ServerDoor(url)
+        assert door.client("pipes").describe_pipe(Name="work-pipe")["CurrentState"] == "RUNNING"
+        assert door.wait_idle(120)["Idle"]
+        if kind == "sqs":  # the batches in flight at the kill come back after the visibility timeout
+            door.advance(VISIBILITY_TIMEOUT + 1)
+            assert door.wait_idle(120)["Idle"]
+        counted = deliveries(door.client("dynamodb"))
         assert sorted(counted) == KEYS  # nothing lost
-        assert sum(counted.values()) - len(KEYS) <= BATCH  # again at most the batch in flight at the kill
+        in_flight = BATCH * (QUEUE_BATCHES_AT_ONCE if kind == "sqs" else 1)
+        assert sum(counted.values()) - len(KEYS) <= in_flight  # again at most what was in flight at the kill
