@@ -4,7 +4,8 @@ Two kinds of files under the state directory, besides the change-log segments an
   - wal/<generation>.log: the write-ahead log (wal.py). Every change is appended and flushed before it is
     acknowledged: table definitions (the DynamoDB requests that made them), committed item changes (each
     commit's new images and the last stream sequence number it produced), streams and shards as they open,
-    close and trim, functions, event source mappings, and the clock's offset.
+    close and trim, functions, event source mappings, the asynchronous queues' work (async_queue.py: Lambda's
+    asynchronous invocations, EventBridge rules' deliveries), and the clock's offset.
   - snapshots/<generation>.snapshot: the whole state at one moment (tables with their items, streams and
     shards, functions, mappings, clock, counters), taken every `snapshot_every` log entries and at a clean
     stop. Log generations before the newest snapshot are deleted, so recovery replays only what came after
@@ -36,10 +37,10 @@ from emulator.functions.registry import Function
 from emulator.moto_seam.kinesis import state as kinesis_state
 from emulator.messages import Request
 from emulator.storage.snapshots import (
-    queue_owner,
     function_from_state,
     function_state,
     mapping_state,
+    queue_owner,
     read_snapshot,
     snapshot_entries,
     write_snapshot,

@@ -2,9 +2,10 @@
 and swapped in with os.replace.
 
 A file is `<generation>.snapshot`: a header (clock offset, last sequence number, commit versions), then
-tables (their definition requests and items), streams, the latest stream of each table, functions and
-mappings, then `{"kind": "end", "lines": N, "sha256": …}` over the lines before it. Reading one yields its
-entries and raises CorruptStateError when the checksum, the line count or the end marker is wrong.
+tables (their definition requests and items), streams, the latest stream of each table, functions, Kinesis
+streams, the asynchronous queues' work not yet done (storage/async_queue.py) and mappings, then
+`{"kind": "end", "lines": N, "sha256": …}` over the lines before it. Reading one yields its entries and raises
+CorruptStateError when the checksum, the line count or the end marker is wrong.
 """
 
 from __future__ import annotations
