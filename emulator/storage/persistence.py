@@ -23,7 +23,6 @@ CorruptStateError naming the file: never a silent reset to empty.
 from __future__ import annotations
 
 import gc
-import json
 import logging
 import shutil
 from pathlib import Path
@@ -31,21 +30,17 @@ from typing import TYPE_CHECKING, Any
 
 from emulator import recovery_report
 from emulator.moto_seam import bridge as moto_bridge
-from emulator.moto_seam.cloudwatch_logs import put_events
-from emulator.moto_seam import sqs as sqs_seam
 from emulator.functions.registry import Function
 from emulator.moto_seam.kinesis import state as kinesis_state
-from emulator.messages import Request
 from emulator.storage.snapshots import (
-    function_from_state,
     function_state,
     mapping_state,
-    queue_owner,
     read_snapshot,
     snapshot_entries,
     write_snapshot,
 )
-from emulator.storage.async_queue import ASYNC_EVENTS, QUEUES, RULE_DELIVERIES
+from emulator.storage.async_queue import ASYNC_EVENTS, RULE_DELIVERIES
+from emulator.storage.replay import LogReplay, table_name
 from emulator.storage.service_log import ServiceLog
 from emulator.storage.wal import CorruptStateError, WriteAheadLog, read_entries
 from emulator.streams.records import LoggedRecord, compact_json, image_json
@@ -63,10 +58,9 @@ TableKey = tuple[str, str, str]
 #: how many log entries a request to moto's services counts as toward the next snapshot (replaying one through
 #: moto takes ~2 ms, a DynamoDB commit ~0.1 ms): at the default, a snapshot every 10,000 such requests
 SERVICE_REQUEST_WEIGHT = 10
-QUEUE_NAMES = {logged.name: logged for logged in QUEUES}
 
 
-class Persistence(NoPersistence):
+class Persistence(LogReplay, NoPersistence):
     durable = True
 
     def __init__(self, emulator: "Emulator", directory: Path, *, fsync: bool = False, snapshot_every: int = 100_000) -> None:
@@ -101,9 +95,9 @@ class Persistence(NoPersistence):
     def table_request(self, account_id: str, region: str, target: str, body: dict[str, Any]) -> None:
         entry = {"op": "ddl", "account": account_id, "region": region, "target": target, "body": body}
         if target == "CreateTable":
-            table = moto_bridge.find_table(account_id, region, _table_name(body))
+            table = moto_bridge.find_table(account_id, region, table_name(body))
             entry["created_at"] = moto_bridge.table_created_at(table)
-        key = (account_id, region, _table_name(body))
+        key = (account_id, region, table_name(body))
         if target == "CreateTable":
             self.ddl[key] = [entry]
         elif target == "DeleteTable":
@@ -246,132 +240,6 @@ class Persistence(NoPersistence):
             raise CorruptStateError(f"{path}: snapshot is corrupt ({type(error).__name__}: {error})") from None
         return generation
 
-    def _apply_header(self, entry: dict[str, Any]) -> int:
-        emulator = self.emulator
-        emulator.clock.restore_offset(entry["clock_offset"])
-        self._confirmed = max(self._confirmed, int(entry["sequence_number"]))
-        emulator.notifications.restore_sequencer(entry.get("s3_sequencer", 0))  # absent in older snapshots
-        for account_id, region, name, version in entry["commit_versions"]:
-            emulator.commit_versions[(account_id, region, name)] = version
-        return entry["generation"]
-
-    def _apply_snapshot_entry(self, entry: dict[str, Any]) -> None:
-        kind = entry["kind"]
-        if kind == "table":
-            for request in entry["ddl"]:
-                self._apply(request)
-        elif kind == "items":
-            table = moto_bridge.find_table(*entry["key"])
-            for item in entry["items"]:
-                moto_bridge.restore_item(table, item)
-        elif kind == "stream":
-            self._apply({"op": "stream", "state": entry["state"]})
-        elif kind == "latest":
-            registry = self.emulator.streams
-            registry.latest = {}
-            for arn in entry["streams"]:
-                stream = registry.streams[arn]
-                registry.latest[(stream.account_id, stream.region, stream.table_name)] = stream
-        elif kind in ("function", "mapping", "kinesis_stream", "kinesis_destinations"):
-            self._apply({"op": kind, **{k: v for k, v in entry.items() if k != "kind"}})
-        elif kind == "services":
-            for logged in self.services.read(entry):
-                self._apply(logged)
-        elif kind in QUEUE_NAMES:
-            self._apply_queued(kind, entry)
-        elif kind == "kinesis_records":
-            for record in entry["records"]:
-                kinesis_state.restore_record(entry["stream"], record)
-        else:
-            raise ValueError(f"unknown snapshot entry {kind!r}")
-
-    def _apply(self, entry: dict[str, Any]) -> None:
-        emulator = self.emulator
-        op = entry["op"]
-        if op == "ddl":
-            self._replay_ddl(entry)
-        elif op == "commit":
-            table = moto_bridge.find_table(*entry["table"])
-            for keys, new in entry["items"]:
-                if new is not None:
-                    moto_bridge.restore_item(table, new)
-                else:
-                    moto_bridge.delete_item_by_keys(table, keys)
-            emulator.commit_versions[tuple(entry["table"])] = entry["version"]
-            if entry["seq"] is not None:
-                self._confirmed = max(self._confirmed, int(entry["seq"]))
-        elif op == "stream":
-            state = entry["state"]
-            stream = Stream.from_state(state, settings=emulator.settings, sequence_numbers=emulator.sequence_numbers,
-                                       directory=emulator.streams.stream_directory(state["account_id"], state["region"],
-                                                                                   state["table_name"], state["label"]),
-                                       observer=self)
-            emulator.streams.add(stream)
-            if stream.enabled_version is not None:  # enabling took a commit version
-                key = (stream.account_id, stream.region, stream.table_name)
-                emulator.commit_versions[key] = max(emulator.commit_versions.get(key, 1), stream.enabled_version)
-        elif op == "shard":
-            shard = emulator.streams.streams[entry["stream"]].restore_shard(entry["state"])
-            self._confirmed = max(self._confirmed, shard.starting_sequence_number, shard.ending_sequence_number or 0)
-        elif op == "stream_disabled":
-            stream = emulator.streams.streams[entry["stream"]]
-            stream.status, stream.disabled_at = "DISABLED", entry["at"]
-        elif op == "clock":
-            emulator.clock.restore_offset(entry["offset"])
-        elif op == "function":
-            emulator.functions.restore(function_from_state(entry["state"], self.directory))
-        elif op == "function_deleted":
-            emulator.functions.functions.pop(entry["arn"], None)
-        elif op == "mapping":
-            emulator.triggers.restore(entry["state"], int(entry["start"]))
-        elif op == "mapping_deleted":
-            emulator.triggers.mappings.pop(entry["uuid"], None)
-        elif op == "kinesis_stream":
-            kinesis_state.restore_shape(entry["shape"])
-        elif op == "kinesis_record":
-            kinesis_state.restore_record(entry["stream"], entry["record"])
-        elif op == "kinesis_stream_deleted":
-            kinesis_state.delete_stream(entry["stream"])
-        elif op == "kinesis_destinations":
-            emulator.kinesis.restore(tuple(entry["table"]), entry["destinations"])
-        elif op.removesuffix("_done") in QUEUE_NAMES:
-            self._apply_queued(op.removesuffix("_done"), entry)
-        elif op == "request":
-            emulator.services.replay(entry, self.services.body_of(entry))
-        elif op == "function_logs":
-            put_events(entry["account"], entry["region"], entry["group"], entry["stream"], entry["events"])
-        elif op == "sqs_messages":
-            sqs_seam.apply_change(entry)
-        else:
-            raise CorruptStateError(f"{self.wal.directory}: unknown log entry {op!r}")
-
-    def _apply_queued(self, name: str, entry: dict[str, Any]) -> None:
-        """An asynchronous queue's entry (storage/async_queue.py) into its owner."""
-        logged = QUEUE_NAMES[name]
-        logged.apply(queue_owner(self.emulator, logged), entry)
-
-    def _replay_ddl(self, entry: dict[str, Any]) -> None:
-        account_id, region, target, body = entry["account"], entry["region"], entry["target"], entry["body"]
-        headers = {"X-Amz-Target": f"DynamoDB_20120810.{target}", "x-moto-account-id": account_id,
-                   "Content-Type": "application/x-amz-json-1.0",
-                   "Authorization": f"AWS4-HMAC-SHA256 Credential=eddy/20000101/{region}/dynamodb/aws4_request, "
-                                    "SignedHeaders=host, Signature=0"}
-        request = Request("POST", f"https://dynamodb.{region}.amazonaws.com/", headers)
-        response = moto_bridge.DynamoDBCall(request, json.dumps(body).encode()).run()
-        if response.status != 200:
-            raise CorruptStateError(f"{self.wal.directory}: replaying {target} of {body.get('TableName')} failed: "
-                                    f"{response.body[:300]!r}")
-        key = (account_id, region, _table_name(body))
-        if target == "CreateTable":
-            self.ddl[key] = [entry]
-            moto_bridge.set_table_created_at(moto_bridge.find_table(*key), entry["created_at"])
-        elif target == "DeleteTable":
-            self.ddl.pop(key, None)
-            self.emulator.streams.latest.pop(key, None)
-            self.emulator.commit_versions.pop(key, None)
-        elif key in self.ddl:
-            self.ddl[key].append(entry)
-
     def _load_records(self) -> None:
         """Each shard's records back from its segment files, up to the last acknowledged commit."""
         emulator = self.emulator
@@ -405,8 +273,3 @@ class Persistence(NoPersistence):
         self.ddl.clear()
         self._confirmed = 0
         self.wal.open(0)
-
-
-def _table_name(body: dict[str, Any]) -> str:
-    """The table a definition request is about (TagResource and friends name it by ARN)."""
-    return body.get("TableName") or str(body.get("ResourceArn", "")).split(":table/")[-1].split("/")[0]
