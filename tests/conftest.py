@@ -164,7 +164,7 @@ def eddy_server(*extra_args: str) -> Iterator[tuple[str, subprocess.Popen]]:
     )
     try:
         url = None
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 180  # a bound on start-up (recovery included) on a busy machine, not a pause
         while url is None and time.monotonic() < deadline:
             line = process.stdout.readline()
             if not line:
