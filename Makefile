@@ -32,7 +32,7 @@ $(NODE_STAMP): emulator/functions/runtimes/node-packages.json | node
 	cd .node && npm install --no-audit --no-fund --loglevel=error
 	touch $(NODE_STAMP)
 
-$(STAMP): pyproject.toml | java
+$(STAMP): pyproject.toml setup.py | java
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'

@@ -100,7 +100,7 @@ def measure(system: str, count: int, only: list[str]) -> dict[str, float]:
     if system == "moto":
         context = mock_aws()
     else:
-        from emulator import emulate
+        from eddy import emulate
 
         context = emulate(housekeeping_interval=None)
     with context:

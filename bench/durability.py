@@ -27,7 +27,7 @@ os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "bench")
 
 def put_rate(count: int, state_dir: str | None) -> float:
     """PutItem per second over `count` puts, in a fresh emulator (durable when `state_dir` is given)."""
-    from emulator import emulate
+    from eddy import emulate
 
     with emulate(state_dir=state_dir, housekeeping_interval=None) as emu:
         dynamodb = boto3.client("dynamodb", region_name="us-east-1")
@@ -52,8 +52,8 @@ def put_rates(count: int, rounds: int) -> tuple[float, float]:
 
 
 def fill(state_dir: str, records: int) -> None:
-    from emulator import emulate
-    from emulator.moto_seam import bridge as moto_bridge
+    from eddy import emulate
+    from eddy.emulator.moto_seam import bridge as moto_bridge
 
     with emulate(state_dir=state_dir, housekeeping_interval=None, split_records_per_second=None) as emu:
         dynamodb = boto3.client("dynamodb", region_name="us-east-1")
@@ -74,7 +74,7 @@ RESTART = '''
 import sys, time
 started = time.perf_counter()
 from moto import mock_aws
-from emulator import Emulator
+from eddy import Emulator
 with mock_aws():
     emu = Emulator(state_dir=sys.argv[1], housekeeping_interval=None)
     emu.recover()

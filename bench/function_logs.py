@@ -35,8 +35,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--invokes", type=int, default=200)
     args = parser.parse_args()
-    from emulator import emulate
-    from emulator.moto_seam.cloudwatch_logs import put_events
+    from eddy import emulate
+    from eddy.emulator.moto_seam.cloudwatch_logs import put_events
 
     per_invoke: dict[str, dict[str, list[float]]] = {kind: {"durable": [], "moto only": []}
                                                      for kind in ("zip Invoke", "callable")}

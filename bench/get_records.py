@@ -54,7 +54,7 @@ def measure_moto(calls: int, rounds: int) -> float:
 
 
 def measure_eddy(calls: int, rounds: int) -> float:
-    from emulator import emulate
+    from eddy import emulate
 
     # one shard for the whole run: no load splits while filling
     with emulate(housekeeping_interval=None, split_records_per_second=None):

@@ -27,7 +27,7 @@ KEYS = dict(KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
 
 
 def run(writes: int) -> tuple[float, float]:
-    from emulator import emulate
+    from eddy import emulate
 
     with emulate(housekeeping_interval=None, split_records_per_second=None, replication_delay_seconds=0) as emu:
         east = boto3.client("dynamodb", region_name="us-east-1")

@@ -20,7 +20,7 @@ os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "bench")
 
 
 def kinesis_rate(records: int) -> float:
-    from emulator import emulate
+    from eddy import emulate
 
     with emulate(housekeeping_interval=None) as emu:
         kinesis = boto3.client("kinesis", region_name="us-east-1")
@@ -34,7 +34,7 @@ def kinesis_rate(records: int) -> float:
 
 
 def dynamodb_rate(records: int) -> float:
-    from emulator import emulate
+    from eddy import emulate
 
     with emulate(housekeeping_interval=None, split_records_per_second=None) as emu:
         dynamodb = boto3.client("dynamodb", region_name="us-east-1")

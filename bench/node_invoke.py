@@ -54,7 +54,7 @@ def main() -> None:
     parser.add_argument("--cold", type=int, default=8)
     parser.add_argument("--warm", type=int, default=200)
     args = parser.parse_args()
-    from emulator import emulate
+    from eddy import emulate
 
     cold: dict[str, list[float]] = {name: [] for name in FUNCTIONS}
     warm: dict[str, list[float]] = {name: [] for name in FUNCTIONS}

@@ -26,7 +26,7 @@ FUNCTION_ARN = "arn:aws:lambda:us-east-1:123456789012:function:noop"
 
 def pipe_rate(records: int) -> tuple[float, float]:
     """(records/s through a pipe, records/s through an event source mapping), each from its own stream."""
-    from emulator import emulate
+    from eddy import emulate
 
     received = [0]
 
@@ -56,7 +56,7 @@ def pipe_rate(records: int) -> tuple[float, float]:
 
 
 def rule_rate(count: int) -> float:
-    from emulator import emulate
+    from eddy import emulate
 
     received = [0]
 

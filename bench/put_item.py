@@ -31,7 +31,7 @@ def measure(system: str, count: int) -> dict[str, float]:
     if system == "moto":
         context, view_type = mock_aws(), None
     else:
-        from emulator import emulate
+        from eddy import emulate
 
         context, view_type = emulate(housekeeping_interval=None), "NEW_AND_OLD_IMAGES"
     with context:

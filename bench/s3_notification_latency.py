@@ -20,7 +20,7 @@ os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "bench")
 
 
 def latencies(puts: int, through_queue: bool) -> list[float]:
-    from emulator import emulate
+    from eddy import emulate
 
     with emulate(housekeeping_interval=None) as emu:
         s3, sqs = boto3.client("s3", region_name="us-east-1"), boto3.client("sqs", region_name="us-east-1")

@@ -151,7 +151,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as state_dir:
         try:
             peers.append(Peer("Eddy (eddy serve, NEW_AND_OLD_IMAGES stream)", [
-                sys.executable, "-m", "emulator.cli", "serve", "--port", "{port}", "--state-dir", state_dir],
+                sys.executable, "-m", "eddy", "serve", "--port", "{port}", "--state-dir", state_dir],
                 "/_eddy/health", streamed=True))
             peers.append(Peer("moto (moto.server, no stream)", [sys.executable, "-m", "moto.server", "-p", "{port}"],
                               "/moto-api/", streamed=False))

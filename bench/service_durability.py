@@ -34,7 +34,7 @@ FILL = '''
 import os, sys, time, boto3
 sys.path.insert(0, {bench!r})
 from durability import fill
-from emulator import emulate
+from eddy import emulate
 state, records, objects, messages, clean = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5] == "clean"
 fill(state, records)
 with emulate(state_dir=state, housekeeping_interval=None):
@@ -56,7 +56,7 @@ RESTART = '''
 import logging, sys, time
 started = time.perf_counter()
 from moto import mock_aws
-from emulator import Emulator
+from eddy import Emulator
 logging.basicConfig(level=logging.INFO, format="  %(message)s", stream=sys.stdout)
 logging.getLogger("botocore").setLevel(logging.WARNING)
 with mock_aws():
@@ -71,7 +71,7 @@ import gc, os, sys, time, tempfile, boto3
 os.environ.setdefault("AWS_ACCESS_KEY_ID", "bench"); os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "bench")
 sys.path.insert(0, {bench!r})
 from common import create_table, item
-from emulator import emulate
+from eddy import emulate
 count = int(sys.argv[1])
 with tempfile.TemporaryDirectory() as state, emulate(state_dir=state, housekeeping_interval=None):
     dynamodb = boto3.client("dynamodb", region_name="us-east-1")

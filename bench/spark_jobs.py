@@ -41,10 +41,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from pyspark.sql import SparkSession  # noqa: E402
 from pyspark.sql import functions as F  # noqa: E402
 
-from spark_batch import io  # noqa: E402
-from spark_batch.export import export_table  # noqa: E402
-from spark_batch.jobs import aggregate, search_index_rebuild, ttl_archive  # noqa: E402
-from spark_batch.session import spark_session  # noqa: E402
+from eddy.spark_batch import io  # noqa: E402
+from eddy.spark_batch.export import export_table  # noqa: E402
+from eddy.spark_batch.jobs import aggregate, search_index_rebuild, ttl_archive  # noqa: E402
+from eddy.spark_batch.session import spark_session  # noqa: E402
 
 TABLES = ["orders", "carts", "sessions", "payments"]
 SHARDS = 4

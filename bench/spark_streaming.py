@@ -30,7 +30,7 @@ REGION = "us-east-1"
 
 
 def fill(state_dir: Path, records: int) -> str:
-    from emulator import emulate
+    from eddy import emulate
 
     with emulate(state_dir=state_dir, housekeeping_interval=None):
         dynamodb = boto3.client("dynamodb", region_name=REGION)
@@ -41,7 +41,7 @@ def fill(state_dir: Path, records: int) -> str:
 
 def boto3_loop(url: str, arn: str) -> int:
     """Every record of the stream, shard by shard, parents first: what a consumer without Spark writes."""
-    from spark_batch.streaming.positions import Shard, in_lineage_order
+    from eddy.spark_batch.streaming.positions import Shard, in_lineage_order
 
     streams = boto3.client("dynamodbstreams", endpoint_url=url, region_name=REGION)
     shards = [Shard.from_description(shard) for shard in
@@ -76,7 +76,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--master", default="local[2]")
     args = parser.parse_args()
-    from spark_batch.session import spark_session
+    from eddy.spark_batch.session import spark_session
 
     work = Path(tempfile.mkdtemp(prefix="eddy-streaming-bench-"))
     started = time.perf_counter()

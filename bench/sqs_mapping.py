@@ -19,7 +19,7 @@ os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "bench")
 
 
 def drain_rate(messages: int, batch_size: int) -> float:
-    from emulator import emulate
+    from eddy import emulate
 
     with emulate(housekeeping_interval=None) as emu:
         sqs = boto3.client("sqs", region_name="us-east-1")

@@ -30,7 +30,7 @@ def prefill(depth: int) -> None:
 
 
 def rates(depth: int, sends: int) -> dict[str, float]:
-    from emulator import emulate
+    from eddy import emulate
 
     with emulate(housekeeping_interval=None):
         sqs = boto3.client("sqs", region_name="us-east-1")

@@ -24,9 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import boto3  # noqa: E402
 
-from emulator import emulate  # noqa: E402
-from spark_batch.session import spark_session  # noqa: E402
-from spark_batch.table_streams import TableStreams  # noqa: E402
+from eddy.emulator import emulate  # noqa: E402
+from eddy.spark_batch.session import spark_session  # noqa: E402
+from eddy.spark_batch.table_streams import TableStreams  # noqa: E402
 
 
 def main() -> None:

@@ -23,7 +23,7 @@ os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "bench")
 
 
 def latency(writes: int) -> list[float]:
-    from emulator import emulate
+    from eddy import emulate
 
     started_at: dict[str, float] = {}
     arrived = threading.Event()
@@ -54,7 +54,7 @@ def latency(writes: int) -> list[float]:
 def throughput(records: int, collect_first: bool) -> float:
     """`collect_first`: a full garbage collection between filling the table and draining it, so that one the
     fill's allocations have made due (~0.4 s on a heap of ~900,000 objects) is not timed as the drain's."""
-    from emulator import emulate
+    from eddy import emulate
 
     with emulate(housekeeping_interval=None, split_records_per_second=None) as emu:
         dynamodb = boto3.client("dynamodb", region_name="us-east-1")

@@ -24,8 +24,8 @@ import threading
 
 from typing import Any
 
-from emulator.cli_failures import CannotListenError, answer_failures
-from emulator.settings import Settings
+from eddy.emulator.cli_failures import CannotListenError, answer_failures
+from eddy.emulator.settings import Settings
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -55,13 +55,13 @@ def main(argv: list[str] | None = None) -> int:
                        help="seconds between TTL sweeps and shard maintenance (0: only on demand)")
     serve.add_argument("--stack", default=None, help="a stack file (or SAM template) to apply once serving")
     serve.set_defaults(handler=serve_command)
-    from infra.cli import register as register_infra
-    from infra.demo import register as register_demo
-    from spark_batch.extra import missing_modules, register_missing
+    from eddy.infra.cli import register as register_infra
+    from eddy.infra.demo import register as register_demo
+    from eddy.spark_batch.extra import missing_modules, register_missing
 
-    from emulator.doctor import register as register_doctor
-    from emulator.functions.runtimes.node_sdk import register as register_setup
-    from emulator.tail import register as register_tail
+    from eddy.emulator.doctor import register as register_doctor
+    from eddy.emulator.functions.runtimes.node_sdk import register as register_setup
+    from eddy.emulator.tail import register as register_tail
 
     register_tail(commands)
     register_infra(commands)
@@ -69,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     if missing_modules():  # installed without Spark's extra: `eddy spark` / `eddy export` say what to install
         register_missing(commands)
     else:
-        from spark_batch.cli import register as register_spark
+        from eddy.spark_batch.cli import register as register_spark
 
         register_spark(commands)
     register_setup(commands)
@@ -91,8 +91,8 @@ def _everywhere(parser: argparse.ArgumentParser, *flags: str, **options: Any) ->
 
 
 def serve_command(args: argparse.Namespace) -> int:
-    from emulator.engine import Emulator
-    from emulator.api.server import Server
+    from eddy.emulator.engine import Emulator
+    from eddy.emulator.api.server import Server
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     logging.getLogger("werkzeug").setLevel(logging.INFO if args.verbose else logging.WARNING)
@@ -145,8 +145,8 @@ def serve_command(args: argparse.Namespace) -> int:
 
 
 def apply_stack(path: str, endpoint_url: str) -> None:
-    from infra.apply import Clients, summary, up
-    from infra.load import load_stack
+    from eddy.infra.apply import Clients, summary, up
+    from eddy.infra.load import load_stack
 
     stack = load_stack(path)
     print(f"Applying {path}:", flush=True)

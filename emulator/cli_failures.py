@@ -65,11 +65,11 @@ def _client_error(error: BaseException) -> tuple[str, int]:
 
 #: each expected failure by the qualified name of its class (or of a base class): how to say it, and the status
 EXPECTED: dict[str, Callable[[BaseException], tuple[str, int]]] = {
-    "emulator.storage.ownership.StateDirectoryInUseError": _said(2),
-    "emulator.storage.wal.CorruptStateError": _corrupt_state,
-    "emulator.cli_failures.CannotListenError": _said(1),
-    "infra.stack.StackError": _said(2),
-    "spark_batch.errors.SparkBatchError": _said(1),
+    "eddy.emulator.storage.ownership.StateDirectoryInUseError": _said(2),
+    "eddy.emulator.storage.wal.CorruptStateError": _corrupt_state,
+    "eddy.emulator.cli_failures.CannotListenError": _said(1),
+    "eddy.infra.stack.StackError": _said(2),
+    "eddy.spark_batch.errors.SparkBatchError": _said(1),
     "botocore.exceptions.NoCredentialsError": _no_credentials,
     "botocore.exceptions.NoRegionError": _no_region,
     "botocore.exceptions.EndpointConnectionError": _endpoint_connection,

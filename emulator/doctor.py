@@ -29,8 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from emulator.functions.runtimes.node_sdk import MISSING as SDK_MISSING, sdk_modules
-from spark_batch.extra import INSTALL as SPARK_INSTALL, missing_modules
+from eddy.emulator.functions.runtimes.node_sdk import MISSING as SDK_MISSING, sdk_modules
+from eddy.spark_batch.extra import INSTALL as SPARK_INSTALL, missing_modules
 
 JAVA_INSTALL = "sudo apt-get install -y openjdk-17-jre-headless (or any Java 17+; JAVA_HOME may point at it)"
 NODE_INSTALL = "sudo apt-get install -y nodejs npm (or Node.js 18+ from https://nodejs.org; EDDY_NODE may name it)"

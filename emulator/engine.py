@@ -19,35 +19,35 @@ from pathlib import Path
 import boto3
 from typing import Any, Callable
 
-from emulator.moto_seam import bridge as moto_bridge, s3 as s3_bridge, sqs as sqs_seam, ttl as moto_ttl
-from emulator.objects.object_changes import ObjectChanges
-from emulator.streams import ttl
-from emulator.streams.capture import Capture, TableKey
-from emulator.clock import Clock
-from emulator.streams.iterators import ShardIterators
-from emulator.streams.read_limits import ReadLimits
-from emulator.streams.stream_reads import StreamReads
-from emulator.streams.records import ChangeRecord, StreamViewType
-from emulator.settings import Settings
-from emulator.streams.shards import SequenceNumbers
-from emulator.streams.stream_registry import StreamRegistry
-from emulator.streams.write_rates import WriteRates
-from emulator.streams.stream import Change, Stream
-from emulator.functions.registry import FunctionRegistry
-from emulator.kinesis.destinations import KinesisDestinations
-from emulator.housekeeper import Housekeeper
-from emulator.moto_seam.kinesis import streams as moto_kinesis
-from emulator.moto_seam.kinesis.streams import Observer
-from emulator.moto_seam.cloudwatch_logs import put_events
-from emulator.functions.invocation import Invoker
-from emulator.global_tables.replication import Replication
-from emulator.triggers.triggers import Triggers
-from emulator.storage.ownership import Ownership
-from emulator.notifications.notifications import Notifications
-from emulator.storage.clock_file import ClockFile
-from emulator.events.eventbridge import EventBridge
-from emulator.storage.persistence import NoPersistence, Persistence
-from emulator.service_journal import ServiceJournal
+from eddy.emulator.moto_seam import bridge as moto_bridge, s3 as s3_bridge, sqs as sqs_seam, ttl as moto_ttl
+from eddy.emulator.objects.object_changes import ObjectChanges
+from eddy.emulator.streams import ttl
+from eddy.emulator.streams.capture import Capture, TableKey
+from eddy.emulator.clock import Clock
+from eddy.emulator.streams.iterators import ShardIterators
+from eddy.emulator.streams.read_limits import ReadLimits
+from eddy.emulator.streams.stream_reads import StreamReads
+from eddy.emulator.streams.records import ChangeRecord, StreamViewType
+from eddy.emulator.settings import Settings
+from eddy.emulator.streams.shards import SequenceNumbers
+from eddy.emulator.streams.stream_registry import StreamRegistry
+from eddy.emulator.streams.write_rates import WriteRates
+from eddy.emulator.streams.stream import Change, Stream
+from eddy.emulator.functions.registry import FunctionRegistry
+from eddy.emulator.kinesis.destinations import KinesisDestinations
+from eddy.emulator.housekeeper import Housekeeper
+from eddy.emulator.moto_seam.kinesis import streams as moto_kinesis
+from eddy.emulator.moto_seam.kinesis.streams import Observer
+from eddy.emulator.moto_seam.cloudwatch_logs import put_events
+from eddy.emulator.functions.invocation import Invoker
+from eddy.emulator.global_tables.replication import Replication
+from eddy.emulator.triggers.triggers import Triggers
+from eddy.emulator.storage.ownership import Ownership
+from eddy.emulator.notifications.notifications import Notifications
+from eddy.emulator.storage.clock_file import ClockFile
+from eddy.emulator.events.eventbridge import EventBridge
+from eddy.emulator.storage.persistence import NoPersistence, Persistence
+from eddy.emulator.service_journal import ServiceJournal
 
 DEFAULT_ACCOUNT_ID = "123456789012"
 DEFAULT_REGION = "us-east-1"

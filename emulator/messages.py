@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from emulator.errors import AWSError
+from eddy.emulator.errors import AWSError
 
 JSON_1_0 = "application/x-amz-json-1.0"
 

@@ -13,12 +13,12 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from emulator.moto_seam.kinesis import state as kinesis_state
-from emulator.moto_seam import bridge as moto_bridge
-from emulator.moto_seam.services import state as service_state
+from eddy.emulator.moto_seam.kinesis import state as kinesis_state
+from eddy.emulator.moto_seam import bridge as moto_bridge
+from eddy.emulator.moto_seam.services import state as service_state
 
 if TYPE_CHECKING:
-    from emulator.engine import Emulator
+    from eddy.emulator.engine import Emulator
 
 log = logging.getLogger("eddy")
 

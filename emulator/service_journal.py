@@ -21,13 +21,13 @@ import threading
 from typing import TYPE_CHECKING, Any, Callable
 from urllib.parse import urlsplit
 
-from emulator.moto_seam.services import moments, requests as service_requests
-from emulator.moto_seam.services.requests import Seen
-from emulator.moto_seam.services.state import EDDY_OWNED
-from emulator.storage.wal import CorruptStateError
+from eddy.emulator.moto_seam.services import moments, requests as service_requests
+from eddy.emulator.moto_seam.services.requests import Seen
+from eddy.emulator.moto_seam.services.state import EDDY_OWNED
+from eddy.emulator.storage.wal import CorruptStateError
 
 if TYPE_CHECKING:
-    from emulator.engine import Emulator
+    from eddy.emulator.engine import Emulator
 
 #: operations that only read (S3, SQS, SNS, IAM, Lambda, STS, ... name theirs so)
 READ_PREFIXES = ("Get", "List", "Describe", "Head", "Lookup", "Search")

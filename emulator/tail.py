@@ -35,7 +35,7 @@ from typing import Any
 import boto3
 from botocore.exceptions import ClientError
 
-from emulator.streams.record_lines import describe
+from eddy.emulator.streams.record_lines import describe
 
 #: how many invocations of each function the server keeps (functions/recent_invocations.py)
 RECENT_KEPT = 20

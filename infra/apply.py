@@ -339,7 +339,7 @@ def apply_stack(path: str | Path, *, endpoint_url: str | None = None, region: st
     one, else us-east-1. `echo`: called with one line per action (default: silent). Raises StackError for a
     stack that cannot be read or applied.
     """
-    from emulator.aws_environment import DEFAULT_REGION, configured_region
+    from eddy.emulator.aws_environment import DEFAULT_REGION, configured_region
 
     from .load import load_stack
 

@@ -28,13 +28,13 @@ def say(text: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from spark_batch.extra import missing_hint, missing_modules
+    from eddy.spark_batch.extra import missing_hint, missing_modules
 
     if missing_modules():  # the tour ends with a Spark job: say so before anything starts
         print(missing_hint("demo"), file=sys.stderr)
         return 1
-    from emulator.api.server import Server
-    from emulator.engine import Emulator
+    from eddy.emulator.api.server import Server
+    from eddy.emulator.engine import Emulator
 
     from .apply import Clients, summary, up
     from .load import load_stack
@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         say(f"3. Replica: {len(replica)} items, {'identical to' if converged else 'DIFFERENT FROM'} the {len(source)} orders"
             " apart from each replica item's _replica_sequence")
 
-        from handlers.search_index import search
+        from eddy.handlers.search_index import search
 
         hits = search(str(index_path), "fox")
         say(f"4. Search for 'fox': {len(hits)} orders, e.g. {[h['pk']['S'] for h in hits[:3]]}")
@@ -154,10 +154,10 @@ def _archived_items(s3: Any) -> int:
 
 def _aggregate(state_dir: Path, out: Path, args: argparse.Namespace) -> list[str]:
     """The Spark aggregation job's transform over the orders' change log: one line per (window, counts)."""
-    from spark_batch.io import read_change_log
-    from spark_batch.jobs.aggregate import transform
-    from spark_batch.jobs import interrupt_as_a_command
-    from spark_batch.session import spark_session
+    from eddy.spark_batch.io import read_change_log
+    from eddy.spark_batch.jobs.aggregate import transform
+    from eddy.spark_batch.jobs import interrupt_as_a_command
+    from eddy.spark_batch.session import spark_session
 
     # no progress bar: the tour's numbered lines are the output, and a bar would draw across them
     spark = spark_session(args.master, app_name="eddy-demo", config={"spark.ui.showConsoleProgress": "false"},

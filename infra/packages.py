@@ -16,14 +16,23 @@ SKIPPED_IN_ZIP = {"__pycache__", ".git", ".venv", ".eddy", ".peer", "node_module
 
 def package(function: Function, base_dir: Path) -> tuple[bytes, str]:
     """The function's zip (deterministic, so an unchanged folder gives the same CodeSha256) and its handler."""
+    handler = function.handler
     if function.code:
         folder, prefix = (base_dir / function.code).resolve(), ""
     else:
-        top = function.handler.split(".")[0]
-        spec = importlib.util.find_spec(top)
+        # the handler's package is zipped as a top-level package of the zip, as Lambda would import it:
+        # eddy.handlers.replicate.handler -> handlers/ in the zip, handler handlers.replicate.handler
+        parts = handler.split(".")
+        package_name = ".".join(parts[:-2]) or parts[0]
+        try:
+            spec = importlib.util.find_spec(package_name)
+        except ModuleNotFoundError:
+            spec = None
         if spec is None or not spec.submodule_search_locations:
-            raise StackError(f"handler {function.handler}: package {top!r} cannot be found to zip (give code: a folder)")
+            raise StackError(f"handler {handler}: package {package_name!r} cannot be found to zip (give code: a folder)")
+        top = package_name.rpartition(".")[2]
         folder, prefix = Path(list(spec.submodule_search_locations)[0]).resolve(), top + "/"
+        handler = ".".join([top, *parts[len(package_name.split(".")):]])
     if not folder.is_dir():
         raise StackError(f"function code folder {folder} does not exist")
     buffer = io.BytesIO()
@@ -36,7 +45,7 @@ def package(function: Function, base_dir: Path) -> tuple[bytes, str]:
             info.external_attr = 0o644 << 16
             info.compress_type = zipfile.ZIP_DEFLATED
             archive.writestr(info, path.read_bytes())
-    return buffer.getvalue(), function.handler
+    return buffer.getvalue(), handler
 
 
 def sha256(data: bytes) -> str:

@@ -11,7 +11,7 @@
           - {name: by-status, key: {status: S}, projection: ALL}
     functions:
       replicate:
-        handler: handlers.replicate.handler # a module path: its top-level package is zipped
+        handler: eddy.handlers.replicate.handler # a module path: its top-level package is zipped
         # code: ./src                       # or a folder to zip, with handler: app.handler inside it
         #                                   # (nodejs18.x/20.x/22.x: code: and handler: index.handler)
         runtime: python3.11
@@ -39,7 +39,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from emulator.functions.runtimes import RUNTIMES
+from eddy.emulator.functions.runtimes import RUNTIMES
 
 AttributeType = Literal["S", "N", "B"]
 ViewType = Literal["KEYS_ONLY", "NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES"]

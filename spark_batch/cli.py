@@ -31,7 +31,7 @@ from .jobs import JOBS, add_common_arguments, session_for
 def register(subparsers: Any) -> None:
     """Add `export` and `spark` to an argparse subparsers object; each parsed namespace has `handler(args)`."""
     export = subparsers.add_parser("export", help="write a table's DynamoDB export files (full and incremental)",
-                                   description=_first_line("spark_batch.export"))
+                                   description=_first_line("eddy.spark_batch.export"))
     add_common_arguments(export)
     export.add_argument("--table", required=True)
     export.add_argument("--to", required=True, help="the export prefix: exports land in <to>/AWSDynamoDB/<id>/")
@@ -48,7 +48,7 @@ def register(subparsers: Any) -> None:
     spark = subparsers.add_parser("spark", help="run a Spark batch job over the change log or exports")
     jobs = spark.add_subparsers(dest="job", required=True)
     for job, module_name in JOBS.items():
-        module = importlib.import_module(f"spark_batch.jobs.{module_name}")
+        module = importlib.import_module(f"eddy.spark_batch.jobs.{module_name}")
         parser = jobs.add_parser(job, help=module.__doc__.split("\n")[0], description=module.__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
         add_common_arguments(parser)
@@ -168,7 +168,7 @@ def _stream_command(args: argparse.Namespace) -> int:
 
 def _register_sql(jobs: Any) -> None:
     sql = jobs.add_parser("sql", help="the Lakehouse's table-stream SQL (CREATE TABLE STREAM, SELECT, MERGE ...)",
-                          description=_first_line("spark_batch.stream_sql"))
+                          description=_first_line("eddy.spark_batch.stream_sql"))
     add_common_arguments(sql)
     sql.add_argument("statement", nargs="?", help="one statement; without it, a prompt reads statements ending in ;")
     sql.add_argument("--state-dir", default=".eddy", help="Eddy's state directory (default .eddy)")
@@ -179,7 +179,7 @@ def _register_sql(jobs: Any) -> None:
 
 
 def _sql_command(args: argparse.Namespace) -> int:
-    from emulator.aws_environment import session_for as aws_session_for
+    from eddy.emulator.aws_environment import session_for as aws_session_for
 
     from .table_streams import TableStreams
 

@@ -73,7 +73,7 @@ def scan_export_lines(spark: SparkSession, table: str, *, endpoint_url: str | No
     """`{"Item": ...}` lines from a Scan of the live table, through boto3."""
     import json
 
-    from emulator.aws_environment import session_for
+    from eddy.emulator.aws_environment import session_for
 
     # at Eddy's endpoint, a machine without AWS configuration still has a region and (fake) credentials
     client = session_for(endpoint_url, region).client("dynamodb", endpoint_url=endpoint_url)

@@ -1,6 +1,6 @@
 """The SparkSession the batch path runs on: local[*] by default, any cluster given a master URL.
 
-    from spark_batch.session import spark_session
+    from eddy.spark_batch.session import spark_session
     spark = spark_session()                       # local[*], or $SPARK_MASTER when set
     spark = spark_session("spark://host:7077")    # a standalone cluster (yarn, k8s://... alike)
 

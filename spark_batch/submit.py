@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from spark_batch.cli import register
+from eddy.spark_batch.cli import register
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -21,8 +21,8 @@ import boto3
 from botocore.config import Config
 import pytest
 
-from emulator import NotDeliveredError, emulate
-from emulator.errors import AWSError
+from eddy import NotDeliveredError, emulate
+from eddy.emulator.errors import AWSError
 
 #: pytester: the pytest plugin's tests run pytest in projects of their own (tests/emulator/pytest_plugin/)
 pytest_plugins = ["pytester"]
@@ -159,7 +159,7 @@ def eddy_server(*extra_args: str) -> Iterator[tuple[str, subprocess.Popen]]:
     """`eddy serve` in a subprocess on a free port; yields its URL."""
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     process = subprocess.Popen(
-        [sys.executable, "-m", "emulator.cli", "serve", "--port", "0", *extra_args],
+        [sys.executable, "-m", "eddy", "serve", "--port", "0", *extra_args],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
     )
     try:

@@ -126,7 +126,7 @@ def outputs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]
     work = tmp_path_factory.mktemp("first-run")
     (work / "infra").symlink_to(ROOT / "infra")
     env = dict(os.environ, PYTHONUNBUFFERED="1")
-    process = subprocess.Popen([sys.executable, "-m", "emulator.cli", "serve", "--port", "0", "--state-dir", ".eddy",
+    process = subprocess.Popen([sys.executable, "-m", "eddy", "serve", "--port", "0", "--state-dir", ".eddy",
                                 "--housekeeping-interval", "0", "--stack", "infra/examples/stack.yaml"],
                                cwd=work, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
     try:
@@ -163,7 +163,7 @@ def outputs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]
 
 def eddy(*args: str) -> str:
     env = dict(os.environ, AWS_ACCESS_KEY_ID="test", AWS_SECRET_ACCESS_KEY="test", AWS_DEFAULT_REGION="us-east-1")
-    result = subprocess.run([sys.executable, "-m", "emulator.cli", *args], capture_output=True, text=True,
+    result = subprocess.run([sys.executable, "-m", "eddy", *args], capture_output=True, text=True,
                             timeout=WAIT, env=env, cwd=ROOT)
     assert result.returncode == 0, result.stdout + result.stderr
     return result.stdout + result.stderr
@@ -210,7 +210,7 @@ def test_the_doctor_sample_has_eddy_doctors_parts_layout_and_words(tmp_path):
     """What is ok or missing, versions and paths are the machine's; the parts, their order, the columns, the status
     words and a new state directory's line are Eddy's."""
     [sample] = DOCTOR.findall((ROOT / "docs" / "getting-started.md").read_text())
-    ran = subprocess.run([sys.executable, "-m", "emulator.cli", "doctor", "--port", "0"], capture_output=True,
+    ran = subprocess.run([sys.executable, "-m", "eddy", "doctor", "--port", "0"], capture_output=True,
                          text=True, timeout=WAIT, cwd=tmp_path)
     quoted, printed = sample.splitlines(), ran.stdout.splitlines()
     assert [DOCTOR_LINE.fullmatch(line)[2] for line in quoted] == [DOCTOR_LINE.fullmatch(line)[2] for line in printed]

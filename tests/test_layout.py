@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ["emulator", "spark_batch", "infra", "tools", "handlers"]
+PACKAGES = ["eddy", "emulator", "spark_batch", "infra", "tools", "handlers"]
 MAX_LINES = 400
 MAX_MODULES_PER_FOLDER = 15
 SEAM = ("emulator", "moto_seam")
@@ -37,6 +37,8 @@ def module_name(path: Path) -> str:
     parts = path.relative_to(ROOT).with_suffix("").parts
     if parts[0] == "tools":  # tools/ is on sys.path when its scripts run: tools/peer/x.py is `peer.x`
         parts = parts[1:]
+    elif parts[0] != "eddy":  # the package's folders install as eddy.<folder> (setup.py)
+        parts = ("eddy", *parts)
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 

@@ -18,13 +18,13 @@ from __future__ import annotations
 import json
 from typing import Any, Callable
 
-from emulator.moto_seam import bridge as moto_bridge
-from emulator.engine import Emulator
-from emulator.errors import (
+from eddy.emulator.moto_seam import bridge as moto_bridge
+from eddy.emulator.engine import Emulator
+from eddy.emulator.errors import (
     ExportNotFoundException, GlobalTableNotFoundException, ImportNotFoundException, NotEmulated,
     ResourceNotFoundException,
 )
-from emulator.messages import Request, Response, json_response
+from eddy.emulator.messages import Request, Response, json_response
 
 Params = dict[str, Any]
 

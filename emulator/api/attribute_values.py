@@ -29,7 +29,7 @@ from typing import Any
 
 from botocore.model import Shape
 
-from emulator.errors import ValidationException
+from eddy.emulator.errors import ValidationException
 
 INVALID = "One or more parameter values were invalid: "
 #: a message AWS gives whole wherever the value is (not wrapped for ExpressionAttributeValues)

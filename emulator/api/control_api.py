@@ -23,11 +23,11 @@ from __future__ import annotations
 from typing import Any, Callable
 from urllib.parse import parse_qs, urlsplit
 
-from emulator.engine import WAIT_TIMEOUT, Emulator
-from emulator.errors import AWSError, ResourceNotFoundException, ValidationException
-from emulator.triggers.failures import NotDeliveredError
-from emulator.messages import Request, Response, error_response, json_response
-from emulator.api.streams_api import parse_body
+from eddy.emulator.engine import WAIT_TIMEOUT, Emulator
+from eddy.emulator.errors import AWSError, ResourceNotFoundException, ValidationException
+from eddy.emulator.triggers.failures import NotDeliveredError
+from eddy.emulator.messages import Request, Response, error_response, json_response
+from eddy.emulator.api.streams_api import parse_body
 
 CONTENT_TYPE = "application/json"
 Params = dict[str, Any]

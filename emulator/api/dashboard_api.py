@@ -18,10 +18,10 @@ from __future__ import annotations
 from importlib import resources
 from urllib.parse import parse_qs, urlsplit
 
-from emulator.dashboard import queues, view
-from emulator.engine import Emulator
-from emulator.errors import AWSError, ValidationException
-from emulator.messages import Request, Response, error_response, json_response
+from eddy.emulator.dashboard import queues, view
+from eddy.emulator.engine import Emulator
+from eddy.emulator.errors import AWSError, ValidationException
+from eddy.emulator.messages import Request, Response, error_response, json_response
 
 CONTENT_TYPE = "application/json"
 #: the page's files, by the path they are served at, with their content types
@@ -43,7 +43,7 @@ def handle(emulator: Emulator, request: Request) -> Response:
                              405, CONTENT_TYPE)
     if path in STATIC:
         name, content_type = STATIC[path]
-        body = resources.files("emulator.dashboard").joinpath(name).read_bytes()
+        body = resources.files("eddy.emulator.dashboard").joinpath(name).read_bytes()
         return Response(200, {"Content-Type": content_type, "Cache-Control": "no-cache"}, body)
     query = {name: values[0] for name, values in parse_qs(urlsplit(request.url).query).items()}
     try:

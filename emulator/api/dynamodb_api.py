@@ -14,16 +14,16 @@ import uuid
 import zlib
 from typing import Any
 
-from emulator.moto_seam import (actions as moto_actions, bridge as moto_bridge, fixes as moto_fixes,
+from eddy.emulator.moto_seam import (actions as moto_actions, bridge as moto_bridge, fixes as moto_fixes,
                                 table_descriptions)
-from emulator.api import (absent_features, attribute_values, dynamodb_fast, kinesis_destinations_api, partiql,
+from eddy.emulator.api import (absent_features, attribute_values, dynamodb_fast, kinesis_destinations_api, partiql,
                           table_arns, validation)
-from emulator.api.global_tables import replica_tables, replica_updates
-from emulator.api.streams_api import parse_body
-from emulator.engine import Emulator
-from emulator.errors import AWSError, ValidationException, constraint_violation
-from emulator.messages import Request, Response, error_response, raw_json_response
-from emulator.streams.records import StreamViewType
+from eddy.emulator.api.global_tables import replica_tables, replica_updates
+from eddy.emulator.api.streams_api import parse_body
+from eddy.emulator.engine import Emulator
+from eddy.emulator.errors import AWSError, ValidationException, constraint_violation
+from eddy.emulator.messages import Request, Response, error_response, raw_json_response
+from eddy.emulator.streams.records import StreamViewType
 
 TARGET_PREFIX = "DynamoDB_20120810."
 

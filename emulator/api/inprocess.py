@@ -1,6 +1,6 @@
 """The in-process front door: `emulate()` makes every boto3 client in this process talk to Eddy.
 
-    from emulator import emulate
+    from eddy import emulate
 
     with emulate() as emu:
         dynamodb = boto3.client("dynamodb", region_name="us-east-1")
@@ -33,11 +33,11 @@ from botocore.credentials import Credentials
 from botocore.handlers import BUILTIN_HANDLERS
 from moto import mock_aws
 
-from emulator.moto_seam import bridge as moto_bridge
-from emulator.api import router
-from emulator.aws_environment import FAKE_CREDENTIALS, local_aws_environment
-from emulator.clock import Clock
-from emulator.engine import Emulator
+from eddy.emulator.moto_seam import bridge as moto_bridge
+from eddy.emulator.api import router
+from eddy.emulator.aws_environment import FAKE_CREDENTIALS, local_aws_environment
+from eddy.emulator.clock import Clock
+from eddy.emulator.engine import Emulator
 
 _active: "emulate | None" = None
 _FAKE = Credentials(FAKE_CREDENTIALS["AWS_ACCESS_KEY_ID"], FAKE_CREDENTIALS["AWS_SECRET_ACCESS_KEY"])
@@ -97,7 +97,7 @@ class emulate(ContextDecorator):
         """Uploaded function code runs in a subprocess: its boto3 calls reach this emulator over loopback."""
         with self._server_lock:
             if self._server is None:
-                from emulator.api.server import Server
+                from eddy.emulator.api.server import Server
 
                 self._server = Server(self.emulator, "127.0.0.1", 0, standalone=False).start()
                 self.emulator.invoker.worker_environment["AWS_ENDPOINT_URL"] = self._server.loopback_url

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from emulator.moto_seam import bridge as moto_bridge, table_descriptions
-from emulator.api.streams_api import Params, _string, parse_body
-from emulator.engine import Emulator
-from emulator.errors import ResourceNotFoundException, SerializationException, ValidationException
-from emulator.kinesis.destinations import PRECISIONS, Destination
-from emulator.messages import Request, Response, json_response
+from eddy.emulator.moto_seam import bridge as moto_bridge, table_descriptions
+from eddy.emulator.api.streams_api import Params, _string, parse_body
+from eddy.emulator.engine import Emulator
+from eddy.emulator.errors import ResourceNotFoundException, SerializationException, ValidationException
+from eddy.emulator.kinesis.destinations import PRECISIONS, Destination
+from eddy.emulator.messages import Request, Response, json_response
 
 ENABLE, UPDATE = "EnableKinesisStreamingConfiguration", "UpdateKinesisStreamingConfiguration"
 PRECISION = "ApproximateCreationDateTimePrecision"

@@ -27,9 +27,9 @@ import uuid
 from typing import Any, Callable
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from emulator.api import validation
-from emulator.engine import Emulator
-from emulator.errors import (
+from eddy.emulator.api import validation
+from eddy.emulator.engine import Emulator
+from eddy.emulator.errors import (
     AWSError,
     FunctionNotFoundException,
     InvalidParameterValueException,
@@ -38,12 +38,12 @@ from emulator.errors import (
     constraint_violation,
     no_such_path,
 )
-from emulator.functions.layers import LAYER_VERSION_ARN, resolve_layers
-from emulator.functions.log_groups import logging_config
-from emulator.moto_seam.layers import layer_version_configuration
-from emulator.functions.registry import FUNCTION_NAME, Function, checked_tags
-from emulator.functions.runtimes import runtime_of
-from emulator.messages import Request, Response
+from eddy.emulator.functions.layers import LAYER_VERSION_ARN, resolve_layers
+from eddy.emulator.functions.log_groups import logging_config
+from eddy.emulator.moto_seam.layers import layer_version_configuration
+from eddy.emulator.functions.registry import FUNCTION_NAME, Function, checked_tags
+from eddy.emulator.functions.runtimes import runtime_of
+from eddy.emulator.messages import Request, Response
 
 PREFIX = "/2015-03-31/"
 ROUTES = [

@@ -11,14 +11,14 @@ from __future__ import annotations
 import logging
 import uuid
 
-from emulator.api import control_api, dashboard_api, dynamodb_api, lambda_api, streams_api
-from emulator.api.lambda_async import event_invoke_configs
-from emulator.api import lambda_resources
-from emulator.api.eventbridge import pipes_api
-from emulator.moto_seam import bridge as moto_bridge
-from emulator.engine import Emulator
-from emulator.errors import InternalServerError, UnknownOperationException
-from emulator.messages import Request, Response, error_response
+from eddy.emulator.api import control_api, dashboard_api, dynamodb_api, lambda_api, streams_api
+from eddy.emulator.api.lambda_async import event_invoke_configs
+from eddy.emulator.api import lambda_resources
+from eddy.emulator.api.eventbridge import pipes_api
+from eddy.emulator.moto_seam import bridge as moto_bridge
+from eddy.emulator.engine import Emulator
+from eddy.emulator.errors import InternalServerError, UnknownOperationException
+from eddy.emulator.messages import Request, Response, error_response
 
 log = logging.getLogger("eddy")
 

@@ -18,12 +18,12 @@ from typing import Any, Callable, Iterable
 from werkzeug.serving import BaseWSGIServer, make_server
 from werkzeug.wrappers import Request as WerkzeugRequest
 
-from emulator.moto_seam import bridge as moto_bridge
-from emulator.api import router
-from emulator.engine import Emulator
-from emulator.errors import UnknownOperationException, no_such_path
-from emulator.messages import Request, Response, error_response
-from emulator.moto_seam.services.requests import Seen, moto_server_app, wsgi_request
+from eddy.emulator.moto_seam import bridge as moto_bridge
+from eddy.emulator.api import router
+from eddy.emulator.engine import Emulator
+from eddy.emulator.errors import UnknownOperationException, no_such_path
+from eddy.emulator.messages import Request, Response, error_response
+from eddy.emulator.moto_seam.services.requests import Seen, moto_server_app, wsgi_request
 
 log = logging.getLogger("eddy")
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 import json
 from typing import Any, Callable
 
-from emulator.api import validation
-from emulator.engine import Emulator
-from emulator.errors import AWSError, SerializationException, UnknownOperationException, ValidationException, constraint_violation
-from emulator.streams.iterators import ShardIteratorType
-from emulator.messages import Response, error_response, json_response, raw_json_response
+from eddy.emulator.api import validation
+from eddy.emulator.engine import Emulator
+from eddy.emulator.errors import AWSError, SerializationException, UnknownOperationException, ValidationException, constraint_violation
+from eddy.emulator.streams.iterators import ShardIteratorType
+from eddy.emulator.messages import Response, error_response, json_response, raw_json_response
 
 TARGET_PREFIX = "DynamoDBStreams_20120810."
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from emulator.errors import ValidationException
+from eddy.emulator.errors import ValidationException
 
 #: AWS's constraint for a TableName that starts as an ARN but names no table (an index's or a stream's ARN, a
 #: name DynamoDB does not allow), in the words ExtendDB recorded from DynamoDB (its table_arns.rs)

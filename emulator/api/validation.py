@@ -33,8 +33,8 @@ import botocore.session
 from botocore.model import OperationModel, OperationNotFoundError, Shape
 from botocore.utils import parse_timestamp
 
-from emulator.api import attribute_values, table_arns
-from emulator.errors import (UNDEFINED_NAME, UNDEFINED_VALUE, SerializationException, UnknownOperationException,
+from eddy.emulator.api import attribute_values, table_arns
+from eddy.emulator.errors import (UNDEFINED_NAME, UNDEFINED_VALUE, SerializationException, UnknownOperationException,
                              ValidationException)
 
 MAX_LISTED = 10

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from emulator.dashboard import queues
-from emulator.moto_seam.listings import notifications as notifications_seam
-from emulator.moto_seam.listings import rules as rules_seam
+from eddy.emulator.dashboard import queues
+from eddy.emulator.moto_seam.listings import notifications as notifications_seam
+from eddy.emulator.moto_seam.listings import rules as rules_seam
 
 if TYPE_CHECKING:
-    from emulator.engine import Emulator
+    from eddy.emulator.engine import Emulator
 
 
 def subscription_views(emulator: Emulator, now: float) -> list[dict[str, Any]]:

@@ -13,13 +13,13 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from emulator.errors import AWSError
-from emulator.moto_seam import sqs as sqs_seam
-from emulator.moto_seam.listings import queue_activity
-from emulator.moto_seam.listings import queues as queue_listing
+from eddy.emulator.errors import AWSError
+from eddy.emulator.moto_seam import sqs as sqs_seam
+from eddy.emulator.moto_seam.listings import queue_activity
+from eddy.emulator.moto_seam.listings import queues as queue_listing
 
 if TYPE_CHECKING:
-    from emulator.engine import Emulator
+    from eddy.emulator.engine import Emulator
 
 class QueueDoesNotExist(AWSError):
     """SQS's error for a queue that does not exist (its JSON protocol's code and message)."""

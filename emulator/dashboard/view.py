@@ -23,17 +23,17 @@ import re
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from emulator.dashboard import pipelines, queues
-from emulator.errors import ResourceNotFoundException
-from emulator.kinesis.sources import find_source
-from emulator.moto_seam import bridge as moto_bridge
-from emulator.streams.record_lines import describe
+from eddy.emulator.dashboard import pipelines, queues
+from eddy.emulator.errors import ResourceNotFoundException
+from eddy.emulator.kinesis.sources import find_source
+from eddy.emulator.moto_seam import bridge as moto_bridge
+from eddy.emulator.streams.record_lines import describe
 
 if TYPE_CHECKING:
-    from emulator.engine import Emulator
-    from emulator.streams.shards import Shard
-    from emulator.streams.stream import Stream
-    from emulator.triggers.event_source_mappings import EventSourceMapping
+    from eddy.emulator.engine import Emulator
+    from eddy.emulator.streams.shards import Shard
+    from eddy.emulator.streams.stream import Stream
+    from eddy.emulator.triggers.event_source_mappings import EventSourceMapping
 
 TAIL_LINES = 100
 #: a mapping's UUID, as an invocation's source names it

@@ -11,14 +11,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from emulator.events.dead_letters import Undelivered, send_to_dead_letter_queue
-from emulator.events.deliveries import Deliveries
-from emulator.events.rules import RuleDelivery
-from emulator.moto_seam.eventbridge import rules as events_seam
-from emulator.pipes.pipes import Pipes
+from eddy.emulator.events.dead_letters import Undelivered, send_to_dead_letter_queue
+from eddy.emulator.events.deliveries import Deliveries
+from eddy.emulator.events.rules import RuleDelivery
+from eddy.emulator.moto_seam.eventbridge import rules as events_seam
+from eddy.emulator.pipes.pipes import Pipes
 
 if TYPE_CHECKING:
-    from emulator.engine import Emulator
+    from eddy.emulator.engine import Emulator
 
 
 class EventBridge:

@@ -21,14 +21,14 @@ from typing import TYPE_CHECKING, Any
 
 from botocore.exceptions import ClientError
 
-from emulator.events.dead_letters import NO_RESOURCE, SDK_CLIENT_ERROR, TargetNotDelivered, Undelivered
-from emulator.events.deliveries import Delivery
-from emulator.moto_seam.eventbridge.rules import target_input
-from emulator.moto_seam.services import moments
-from emulator.triggers.filters import FilterCriteriaError, FilterPattern, matches, validate_filter_criteria
+from eddy.emulator.events.dead_letters import NO_RESOURCE, SDK_CLIENT_ERROR, TargetNotDelivered, Undelivered
+from eddy.emulator.events.deliveries import Delivery
+from eddy.emulator.moto_seam.eventbridge.rules import target_input
+from eddy.emulator.moto_seam.services import moments
+from eddy.emulator.triggers.filters import FilterCriteriaError, FilterPattern, matches, validate_filter_criteria
 
 if TYPE_CHECKING:
-    from emulator.events.eventbridge import EventBridge
+    from eddy.emulator.events.eventbridge import EventBridge
 
 log = logging.getLogger("eddy.events")
 

@@ -33,7 +33,7 @@ import uuid
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from emulator.functions.async_events import (
+from eddy.emulator.functions.async_events import (
     EVENT_AGE_EXCEEDED,
     RETRY_DELAYS,
     SUCCESS,
@@ -46,8 +46,8 @@ from emulator.functions.async_events import (
 )
 
 if TYPE_CHECKING:
-    from emulator.engine import Emulator
-    from emulator.functions.registry import Function
+    from eddy.emulator.engine import Emulator
+    from eddy.emulator.functions.registry import Function
 
 log = logging.getLogger("eddy.functions")
 

@@ -27,13 +27,13 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from emulator.errors import FunctionError
-from emulator.functions import log_groups
-from emulator.functions.environment import overlay
-from emulator.functions.recent_invocations import RecentInvocations
-from emulator.functions.registry import Function
-from emulator.functions.runtimes import runtime_of
-from emulator.functions.runtimes.base import lambda_variables
+from eddy.emulator.errors import FunctionError
+from eddy.emulator.functions import log_groups
+from eddy.emulator.functions.environment import overlay
+from eddy.emulator.functions.recent_invocations import RecentInvocations
+from eddy.emulator.functions.registry import Function
+from eddy.emulator.functions.runtimes import runtime_of
+from eddy.emulator.functions.runtimes.base import lambda_variables
 
 
 @dataclass

@@ -17,9 +17,9 @@ import shutil
 from pathlib import Path
 from typing import NamedTuple
 
-from emulator.errors import AccessDeniedException, InvalidParameterValueException, constraint_violation
-from emulator.moto_seam.layers import find_layer_version
-from emulator.functions.packages import unpack_zip
+from eddy.emulator.errors import AccessDeniedException, InvalidParameterValueException, constraint_violation
+from eddy.emulator.moto_seam.layers import find_layer_version
+from eddy.emulator.functions.packages import unpack_zip
 
 LAYER_VERSION_ARN = re.compile(
     r"^arn:[a-zA-Z0-9-]+:lambda:([a-zA-Z0-9-]+):([0-9]{12}):layer:([a-zA-Z0-9-_]+):([0-9]+)$")

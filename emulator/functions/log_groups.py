@@ -36,12 +36,12 @@ import threading
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Callable
 
-from emulator.errors import InvalidParameterValueException
-from emulator.moto_seam.cloudwatch_logs import put_events
+from eddy.emulator.errors import InvalidParameterValueException
+from eddy.emulator.moto_seam.cloudwatch_logs import put_events
 
 if TYPE_CHECKING:
-    from emulator.functions.invocation import InvocationResult
-    from emulator.functions.registry import Function
+    from eddy.emulator.functions.invocation import InvocationResult
+    from eddy.emulator.functions.registry import Function
 
 APPLICATION_LEVELS = ("TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL")
 SYSTEM_LEVELS = ("DEBUG", "INFO", "WARN")

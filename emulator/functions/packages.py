@@ -8,7 +8,7 @@ import stat
 import zipfile
 from pathlib import Path, PurePosixPath
 
-from emulator.errors import InvalidParameterValueException
+from eddy.emulator.errors import InvalidParameterValueException
 
 MAX_UNZIPPED_BYTES = 250 * 1024 * 1024
 

@@ -21,10 +21,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable
 
-from emulator.errors import FunctionNotFoundException, InvalidParameterValueException, ResourceConflictException
-from emulator.functions.layers import Layer, lay_out
-from emulator.functions.log_groups import logging_config
-from emulator.functions.packages import unpack_zip
+from eddy.emulator.errors import FunctionNotFoundException, InvalidParameterValueException, ResourceConflictException
+from eddy.emulator.functions.layers import Layer, lay_out
+from eddy.emulator.functions.log_groups import logging_config
+from eddy.emulator.functions.packages import unpack_zip
 
 FUNCTION_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 FUNCTION_ARN = re.compile(r"^arn:aws[a-z-]*:lambda:([a-z0-9-]+):(\d{12}):function:([A-Za-z0-9_-]{1,64})(?::(\$LATEST|[A-Za-z0-9_-]+))?$")

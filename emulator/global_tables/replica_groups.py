@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from emulator.streams.capture import TableKey
+from eddy.emulator.streams.capture import TableKey
 
 VERSION = "2019.11.21"
 #: a region that sourced a new replica cannot be deleted for this long (AWS: "Replica cannot be deleted because it

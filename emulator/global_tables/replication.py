@@ -27,16 +27,16 @@ import threading
 from collections import deque
 from typing import TYPE_CHECKING, Any, Iterable, NamedTuple
 
-from emulator.errors import ValidationException
-from emulator.global_tables.journal import Journal
-from emulator.global_tables.replica_groups import ReplicaGroup, ReplicaGroups
-from emulator.moto_seam import bridge as moto_bridge, global_tables as moto_global_tables
-from emulator.streams.capture import TableKey
-from emulator.streams.records import ChangeRecord, Image
+from eddy.emulator.errors import ValidationException
+from eddy.emulator.global_tables.journal import Journal
+from eddy.emulator.global_tables.replica_groups import ReplicaGroup, ReplicaGroups
+from eddy.emulator.moto_seam import bridge as moto_bridge, global_tables as moto_global_tables
+from eddy.emulator.streams.capture import TableKey
+from eddy.emulator.streams.records import ChangeRecord, Image
 
 if TYPE_CHECKING:
-    from emulator.engine import Emulator
-    from emulator.streams.stream import Stream
+    from eddy.emulator.engine import Emulator
+    from eddy.emulator.streams.stream import Stream
 
 #: (write time, region written in, sequence number there): the later stamp is the last writer
 Stamp = tuple[float, str, int]

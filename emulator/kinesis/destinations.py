@@ -15,10 +15,10 @@ import os
 from dataclasses import asdict, dataclass
 from typing import Any, Callable, Iterable
 
-from emulator.errors import ResourceInUseException, ResourceNotFoundException, ValidationException
-from emulator.streams.item_size import item_size
-from emulator.streams.records import TTL_PRINCIPAL, EventName, Image
-from emulator.streams.stream import Change
+from eddy.emulator.errors import ResourceInUseException, ResourceNotFoundException, ValidationException
+from eddy.emulator.streams.item_size import item_size
+from eddy.emulator.streams.records import TTL_PRINCIPAL, EventName, Image
+from eddy.emulator.streams.stream import Change
 
 PRECISIONS = ("MILLISECOND", "MICROSECOND")
 _SCALE = {"MILLISECOND": 1000, "MICROSECOND": 1_000_000}

@@ -16,7 +16,7 @@ import hashlib
 import json
 from typing import Any
 
-from emulator.moto_seam.kinesis import streams as moto_kinesis
+from eddy.emulator.moto_seam.kinesis import streams as moto_kinesis
 
 BATCH_INFO_KEY = "KinesisBatchInfo"
 

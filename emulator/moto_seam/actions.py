@@ -31,7 +31,7 @@ from moto.iam.models import get_account_id_from, mark_account_as_visited
 from moto.utilities.utils import get_partition
 from werkzeug.exceptions import HTTPException
 
-from emulator.moto_seam.speedups.dynamodb import ITEM_SIZE_LIMIT, item_to_put, store_item
+from eddy.emulator.moto_seam.speedups.dynamodb import ITEM_SIZE_LIMIT, item_to_put, store_item
 
 #: operations answered here; the rest take moto's full path
 OPERATIONS = {

@@ -13,8 +13,8 @@ from typing import Any, Callable
 from botocore.awsrequest import AWSPreparedRequest
 from moto.core.botocore_stubber import BotocoreStubber
 
-from emulator.messages import Request, Response
-from emulator.moto_seam.services.requests import Seen, botocore_request, original_process_request
+from eddy.emulator.messages import Request, Response
+from eddy.emulator.moto_seam.services.requests import Seen, botocore_request, original_process_request
 
 _router: Callable[[Request], Response | None] | None = None
 _claims: Callable[[Request], bool] = lambda request: False

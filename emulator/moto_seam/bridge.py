@@ -51,11 +51,11 @@ from moto.kinesis.exceptions import StreamNotFoundError
 from moto.kinesis.models import kinesis_backends
 from werkzeug.exceptions import HTTPException
 
-from emulator.moto_seam import botocore_hook, fixes as moto_fixes, speedups as moto_speedups
-from emulator.errors import ResourceNotFoundException
-from emulator.messages import Request, Response
-from emulator.streams.capture import Capture, Touch
-from emulator.streams.records import Image
+from eddy.emulator.moto_seam import botocore_hook, fixes as moto_fixes, speedups as moto_speedups
+from eddy.emulator.errors import ResourceNotFoundException
+from eddy.emulator.messages import Request, Response
+from eddy.emulator.streams.capture import Capture, Touch
+from eddy.emulator.streams.records import Image
 
 # -- the one registry: the capture and router of the emulator that is active in this process ------------
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from moto.logs.models import logs_backends
 
-from emulator.moto_seam.services.state import direct_writes
+from eddy.emulator.moto_seam.services.state import direct_writes
 
 #: invocations finish on many threads and moto's log stream is not thread-safe; a snapshot holds it too
 _lock = direct_writes

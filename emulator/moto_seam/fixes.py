@@ -42,8 +42,8 @@ from moto.dynamodb.models.dynamo_type import DynamoType, Item
 from moto.dynamodb.models.table import Table
 from moto.dynamodb.responses import DynamoHandler
 
-from emulator.moto_seam import actions as moto_actions, sns_signatures
-from emulator.errors import UNDEFINED_NAME, UNDEFINED_VALUE
+from eddy.emulator.moto_seam import actions as moto_actions, sns_signatures
+from eddy.emulator.errors import UNDEFINED_NAME, UNDEFINED_VALUE
 
 _CONDITION_PARSER = comparisons.__file__
 _UPDATE_VALIDATORS = validators.__file__

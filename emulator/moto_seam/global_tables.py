@@ -12,8 +12,8 @@ from typing import Iterator
 from moto.applicationautoscaling.models import applicationautoscaling_backends
 from moto.dynamodb.models.table import Table
 
-from emulator.moto_seam.bridge import delete_item_by_keys, image_of
-from emulator.streams.records import Image
+from eddy.emulator.moto_seam.bridge import delete_item_by_keys, image_of
+from eddy.emulator.streams.records import Image
 
 
 def put_image(table: Table, image: Image) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 from moto.s3.models import FakeDeleteMarker, S3Backend
 
-from emulator.objects.object_changes import ObjectChanges, ObjectImage
+from eddy.emulator.objects.object_changes import ObjectChanges, ObjectImage
 
 _changes: ObjectChanges | None = None
 _installed = False

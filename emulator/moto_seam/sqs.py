@@ -39,8 +39,8 @@ from moto.core.utils import camelcase_to_underscores
 from moto.sqs import models as sqs_models
 from moto.sqs.models import Message, Queue, sqs_backends
 
-from emulator.moto_seam.listings import queue_activity
-from emulator.moto_seam.speedups import sqs as sqs_speedups
+from eddy.emulator.moto_seam.listings import queue_activity
+from eddy.emulator.moto_seam.speedups import sqs as sqs_speedups
 
 QUEUE_ARN = re.compile(r"^arn:aws[a-z-]*:sqs:(?P<region>[a-z0-9-]+):(?P<account>\d{12}):(?P<name>[A-Za-z0-9_.-]+)$")
 

@@ -12,13 +12,13 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from emulator.functions.async_invocations import AsyncInvocations
-from emulator.moto_seam import notifications as seam
-from emulator.notifications.delivery_figures import DeliveryFigures, Trigger
-from emulator.notifications.s3_events import Sequencer
+from eddy.emulator.functions.async_invocations import AsyncInvocations
+from eddy.emulator.moto_seam import notifications as seam
+from eddy.emulator.notifications.delivery_figures import DeliveryFigures, Trigger
+from eddy.emulator.notifications.s3_events import Sequencer
 
 if TYPE_CHECKING:
-    from emulator.engine import Emulator
+    from eddy.emulator.engine import Emulator
 
 log = logging.getLogger("eddy.notifications")
 

@@ -17,9 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from emulator.errors import AWSError
-from emulator.triggers.event_source_mappings import EventSourceMapping
-from emulator.triggers.filters import FilterCriteriaError, validate_filter_criteria
+from eddy.emulator.errors import AWSError
+from eddy.emulator.triggers.event_source_mappings import EventSourceMapping
+from eddy.emulator.triggers.filters import FilterCriteriaError, validate_filter_criteria
 
 #: the source parameter group each source service takes, and the services Eddy runs
 SOURCE_PARAMETERS = {"dynamodb": "DynamoDBStreamParameters", "kinesis": "KinesisStreamParameters",

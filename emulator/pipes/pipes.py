@@ -18,18 +18,18 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from emulator.errors import ResourceNotFoundException, ValidationException
-from emulator.kinesis.sources import find_source
-from emulator.moto_seam import sqs as sqs_seam
-from emulator.pipes.pipe import ConflictException, NotFoundException, Pipe, check
-from emulator.pipes.runners import PipeQueueRunner, PipeStreamRunner
-from emulator.storage.wal import CorruptStateError
-from emulator.triggers.checkpoints import Checkpoints
-from emulator.triggers.event_source_mappings import EventSourceMapping
-from emulator.triggers.triggers import MappingFigures
+from eddy.emulator.errors import ResourceNotFoundException, ValidationException
+from eddy.emulator.kinesis.sources import find_source
+from eddy.emulator.moto_seam import sqs as sqs_seam
+from eddy.emulator.pipes.pipe import ConflictException, NotFoundException, Pipe, check
+from eddy.emulator.pipes.runners import PipeQueueRunner, PipeStreamRunner
+from eddy.emulator.storage.wal import CorruptStateError
+from eddy.emulator.triggers.checkpoints import Checkpoints
+from eddy.emulator.triggers.event_source_mappings import EventSourceMapping
+from eddy.emulator.triggers.triggers import MappingFigures
 
 if TYPE_CHECKING:
-    from emulator.engine import Emulator
+    from eddy.emulator.engine import Emulator
 
 UPDATABLE = ("Description", "DesiredState", "SourceParameters", "Enrichment", "EnrichmentParameters", "Target",
              "TargetParameters", "RoleArn")

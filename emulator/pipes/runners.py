@@ -13,16 +13,16 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from emulator.functions.invocation import InvocationResult
-from emulator.pipes import targets
-from emulator.pipes.pipe import Pipe
-from emulator.streams.records import ChangeRecord
-from emulator.streams.shards import Shard
-from emulator.triggers.pollers import MappingRunner
-from emulator.triggers.sqs_pollers import QueueRunner
+from eddy.emulator.functions.invocation import InvocationResult
+from eddy.emulator.pipes import targets
+from eddy.emulator.pipes.pipe import Pipe
+from eddy.emulator.streams.records import ChangeRecord
+from eddy.emulator.streams.shards import Shard
+from eddy.emulator.triggers.pollers import MappingRunner
+from eddy.emulator.triggers.sqs_pollers import QueueRunner
 
 if TYPE_CHECKING:
-    from emulator.pipes.pipes import Pipes
+    from eddy.emulator.pipes.pipes import Pipes
 
 log = logging.getLogger("eddy.pipes")
 

@@ -18,12 +18,12 @@ import json
 import logging
 from typing import TYPE_CHECKING, Any
 
-from emulator.errors import FunctionError
-from emulator.functions.invocation import InvocationResult
-from emulator.pipes.pipe import Pipe, service_of
+from eddy.emulator.errors import FunctionError
+from eddy.emulator.functions.invocation import InvocationResult
+from eddy.emulator.pipes.pipe import Pipe, service_of
 
 if TYPE_CHECKING:
-    from emulator.engine import Emulator
+    from eddy.emulator.engine import Emulator
 
 log = logging.getLogger("eddy.pipes")
 

@@ -27,12 +27,12 @@ from typing import Any, Iterator
 
 import pytest
 
-from emulator.api.inprocess import emulate
-from emulator.aws_environment import DEFAULT_REGION, configured_region
-from emulator.dashboard.view import dashboard, stream_tail
-from emulator.pytest_plugin.report import TAIL_LINES, streams_written, what_eddy_saw
-from emulator.pytest_plugin.server import EddyServer
-from emulator.settings import Settings
+from eddy.emulator.api.inprocess import emulate
+from eddy.emulator.aws_environment import DEFAULT_REGION, configured_region
+from eddy.emulator.dashboard.view import dashboard, stream_tail
+from eddy.emulator.pytest_plugin.report import TAIL_LINES, streams_written, what_eddy_saw
+from eddy.emulator.pytest_plugin.server import EddyServer
+from eddy.emulator.settings import Settings
 
 #: the settings @pytest.mark.eddy(...) takes: Settings' fields, plus a state directory and a Clock
 MARK_OPTIONS = frozenset({field.name for field in dataclasses.fields(Settings)} | {"state_dir", "clock"})

@@ -19,7 +19,7 @@ from typing import Any
 
 import boto3
 
-from emulator.aws_environment import DEFAULT_REGION, FAKE_CREDENTIALS
+from eddy.emulator.aws_environment import DEFAULT_REGION, FAKE_CREDENTIALS
 
 #: how long `eddy serve` may take to say it is serving (importing moto on a busy machine takes a few seconds)
 START_TIMEOUT = 120.0
@@ -42,7 +42,7 @@ class EddyServer:
     def start(cls, *serve_args: str, region: str = DEFAULT_REGION) -> "EddyServer":
         """`eddy serve --port 0 <serve_args>` (add --in-memory or --state-dir DIR); returns once it serves."""
         process = subprocess.Popen(
-            [sys.executable, "-m", "emulator.cli", "serve", "--host", "127.0.0.1", "--port", "0", *serve_args],
+            [sys.executable, "-m", "eddy", "serve", "--host", "127.0.0.1", "--port", "0", *serve_args],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
         lines: list[str] = []
         found: list[str] = []

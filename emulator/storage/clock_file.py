@@ -19,7 +19,7 @@ import json
 import os
 from pathlib import Path
 
-from emulator.clock import Clock
+from eddy.emulator.clock import Clock
 
 #: how far a custom source may drift from the file before it is written again
 DRIFT_SECONDS = 0.5

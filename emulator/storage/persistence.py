@@ -28,29 +28,29 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from emulator import recovery_report
-from emulator.moto_seam import bridge as moto_bridge
-from emulator.functions.registry import Function
-from emulator.moto_seam.kinesis import state as kinesis_state
-from emulator.storage.snapshots import (
+from eddy.emulator import recovery_report
+from eddy.emulator.moto_seam import bridge as moto_bridge
+from eddy.emulator.functions.registry import Function
+from eddy.emulator.moto_seam.kinesis import state as kinesis_state
+from eddy.emulator.storage.snapshots import (
     function_state,
     mapping_state,
     read_snapshot,
     snapshot_entries,
     write_snapshot,
 )
-from emulator.storage.async_queue import ASYNC_EVENTS, RULE_DELIVERIES
-from emulator.storage.replay import LogReplay, table_name
-from emulator.storage.service_log import ServiceLog
-from emulator.storage.wal import CorruptStateError, WriteAheadLog, read_entries
-from emulator.streams.records import LoggedRecord, compact_json, image_json
-from emulator.streams.shards import Shard
-from emulator.storage.state_observer import NoPersistence
-from emulator.streams.stream import Stream
+from eddy.emulator.storage.async_queue import ASYNC_EVENTS, RULE_DELIVERIES
+from eddy.emulator.storage.replay import LogReplay, table_name
+from eddy.emulator.storage.service_log import ServiceLog
+from eddy.emulator.storage.wal import CorruptStateError, WriteAheadLog, read_entries
+from eddy.emulator.streams.records import LoggedRecord, compact_json, image_json
+from eddy.emulator.streams.shards import Shard
+from eddy.emulator.storage.state_observer import NoPersistence
+from eddy.emulator.streams.stream import Stream
 
 if TYPE_CHECKING:
-    from emulator.engine import Emulator
-    from emulator.triggers.event_source_mappings import EventSourceMapping
+    from eddy.emulator.engine import Emulator
+    from eddy.emulator.triggers.event_source_mappings import EventSourceMapping
 
 log = logging.getLogger("eddy")
 

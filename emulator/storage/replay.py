@@ -13,19 +13,19 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from emulator.messages import Request
-from emulator.moto_seam import bridge as moto_bridge
-from emulator.moto_seam import sqs as sqs_seam
-from emulator.moto_seam.cloudwatch_logs import put_events
-from emulator.moto_seam.kinesis import state as kinesis_state
-from emulator.storage.async_queue import QUEUES
-from emulator.storage.service_log import ServiceLog
-from emulator.storage.snapshots import function_from_state, queue_owner
-from emulator.storage.wal import CorruptStateError, WriteAheadLog
-from emulator.streams.stream import Stream
+from eddy.emulator.messages import Request
+from eddy.emulator.moto_seam import bridge as moto_bridge
+from eddy.emulator.moto_seam import sqs as sqs_seam
+from eddy.emulator.moto_seam.cloudwatch_logs import put_events
+from eddy.emulator.moto_seam.kinesis import state as kinesis_state
+from eddy.emulator.storage.async_queue import QUEUES
+from eddy.emulator.storage.service_log import ServiceLog
+from eddy.emulator.storage.snapshots import function_from_state, queue_owner
+from eddy.emulator.storage.wal import CorruptStateError, WriteAheadLog
+from eddy.emulator.streams.stream import Stream
 
 if TYPE_CHECKING:
-    from emulator.engine import Emulator
+    from eddy.emulator.engine import Emulator
 
 TableKey = tuple[str, str, str]
 QUEUE_NAMES = {logged.name: logged for logged in QUEUES}

@@ -16,8 +16,8 @@ import re
 from pathlib import Path
 from typing import BinaryIO
 
-from emulator.storage import columnar_segments
-from emulator.storage.wal import CorruptStateError
+from eddy.emulator.storage import columnar_segments
+from eddy.emulator.storage.wal import CorruptStateError
 
 
 class Segment:

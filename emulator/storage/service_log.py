@@ -28,8 +28,8 @@ import shutil
 from pathlib import Path
 from typing import Any, Iterable
 
-from emulator.moto_seam.services import state as service_state
-from emulator.storage.wal import CorruptStateError, WriteAheadLog, read_entries
+from eddy.emulator.moto_seam.services import state as service_state
+from eddy.emulator.storage.wal import CorruptStateError, WriteAheadLog, read_entries
 
 log = logging.getLogger("eddy")
 

@@ -18,15 +18,15 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
-from emulator.moto_seam import bridge as moto_bridge
-from emulator.functions.registry import Function
-from emulator.moto_seam.kinesis import state as kinesis_state
-from emulator.storage.async_queue import ASYNC_EVENTS, QUEUES, LoggedQueue, Restorable
-from emulator.storage.wal import CorruptStateError
+from eddy.emulator.moto_seam import bridge as moto_bridge
+from eddy.emulator.functions.registry import Function
+from eddy.emulator.moto_seam.kinesis import state as kinesis_state
+from eddy.emulator.storage.async_queue import ASYNC_EVENTS, QUEUES, LoggedQueue, Restorable
+from eddy.emulator.storage.wal import CorruptStateError
 
 if TYPE_CHECKING:
-    from emulator.engine import Emulator
-    from emulator.triggers.event_source_mappings import EventSourceMapping
+    from eddy.emulator.engine import Emulator
+    from eddy.emulator.triggers.event_source_mappings import EventSourceMapping
 
 log = logging.getLogger("eddy")
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from emulator.functions.registry import Function
-from emulator.streams.stream import StreamObserver
+from eddy.emulator.functions.registry import Function
+from eddy.emulator.streams.stream import StreamObserver
 
 if TYPE_CHECKING:
-    from emulator.triggers.event_source_mappings import EventSourceMapping
+    from eddy.emulator.triggers.event_source_mappings import EventSourceMapping
 
 TableKey = tuple[str, str, str]
 

@@ -13,8 +13,8 @@ import threading
 from dataclasses import dataclass, field
 from typing import Callable, Hashable
 
-from emulator.streams.records import EventName, Image
-from emulator.streams.stream import Change
+from eddy.emulator.streams.records import EventName, Image
+from eddy.emulator.streams.stream import Change
 
 TableKey = tuple[str, str, str]  # account, region, table name
 

@@ -16,8 +16,8 @@ import os
 from dataclasses import dataclass
 from enum import Enum
 
-from emulator.clock import Clock
-from emulator.errors import ExpiredIteratorException, ValidationException
+from eddy.emulator.clock import Clock
+from eddy.emulator.errors import ExpiredIteratorException, ValidationException
 
 MAX_ITERATOR_LENGTH = 2048
 VERSION = "1"  # the iterator format's version, between the stream's ARN and the opaque part

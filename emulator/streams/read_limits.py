@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from emulator.errors import LimitExceededException
+from eddy.emulator.errors import LimitExceededException
 
 
 class ReadLimits:

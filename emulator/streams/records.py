@@ -10,7 +10,7 @@ import json
 from enum import Enum
 from typing import Any
 
-from emulator.streams.item_size import item_size
+from eddy.emulator.streams.item_size import item_size
 
 Image = dict[str, dict[str, Any]]
 

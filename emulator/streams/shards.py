@@ -15,8 +15,8 @@ import itertools
 import threading
 from typing import Any, Callable, Iterable
 
-from emulator.streams.records import ChangeRecord
-from emulator.storage.segments import SegmentLog
+from eddy.emulator.streams.records import ChangeRecord
+from eddy.emulator.storage.segments import SegmentLog
 
 HASH_SPACE = 1 << 128
 #: sequence numbers are shown as 21-digit strings, like AWS's "300000000000000499659"

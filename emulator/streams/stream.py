@@ -19,11 +19,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterable
 
-from emulator.errors import ResourceNotFoundException, ValidationException
-from emulator.settings import Settings
-from emulator.storage.segments import SegmentLog
-from emulator.streams.records import ChangeRecord, EventName, Image, StreamViewType
-from emulator.streams.shards import HASH_SPACE, SequenceNumbers, Shard, partition_hash, split_range
+from eddy.emulator.errors import ResourceNotFoundException, ValidationException
+from eddy.emulator.settings import Settings
+from eddy.emulator.storage.segments import SegmentLog
+from eddy.emulator.streams.records import ChangeRecord, EventName, Image, StreamViewType
+from eddy.emulator.streams.shards import HASH_SPACE, SequenceNumbers, Shard, partition_hash, split_range
 
 #: a shard under load splits only while its key range is wider than this (a single hot key cannot be split
 #: apart, so after 64 halvings load no longer splits it)

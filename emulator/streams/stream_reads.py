@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from emulator.errors import ResourceNotFoundException, TrimmedDataAccessException, ValidationException
-from emulator.streams.iterators import Position, ShardIteratorType
+from eddy.emulator.errors import ResourceNotFoundException, TrimmedDataAccessException, ValidationException
+from eddy.emulator.streams.iterators import Position, ShardIteratorType
 
 if TYPE_CHECKING:
-    from emulator.engine import Emulator
+    from eddy.emulator.engine import Emulator
 
 MAX_RESPONSE_BYTES = 1024 * 1024
 TRIMMED = "The data you are trying to access has been trimmed"

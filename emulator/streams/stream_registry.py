@@ -6,11 +6,11 @@ import re
 import shutil
 from pathlib import Path
 
-from emulator.errors import ResourceNotFoundException, ValidationException
-from emulator.streams.records import StreamViewType, forget_images
-from emulator.settings import Settings
-from emulator.streams.shards import SequenceNumbers
-from emulator.streams.stream import Stream, StreamObserver, stream_label
+from eddy.emulator.errors import ResourceNotFoundException, ValidationException
+from eddy.emulator.streams.records import StreamViewType, forget_images
+from eddy.emulator.settings import Settings
+from eddy.emulator.streams.shards import SequenceNumbers
+from eddy.emulator.streams.stream import Stream, StreamObserver, stream_label
 
 STREAM_ARN = re.compile(r"^arn:aws[a-z-]*:dynamodb:[a-z0-9-]+:\d{12}:table/[A-Za-z0-9_.-]{1,255}/stream/[0-9T:.-]+$")
 

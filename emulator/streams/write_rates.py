@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from emulator.streams.capture import TableKey
+from eddy.emulator.streams.capture import TableKey
 
 
 class WriteRates:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from emulator.storage.wal import CorruptStateError
+from eddy.emulator.storage.wal import CorruptStateError
 
 
 @dataclass

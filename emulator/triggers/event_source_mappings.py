@@ -11,8 +11,8 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from emulator.errors import InvalidParameterValueException, ValidationException, constraint_violation
-from emulator.triggers.filters import FilterCriteriaError, validate_filter_criteria
+from eddy.emulator.errors import InvalidParameterValueException, ValidationException, constraint_violation
+from eddy.emulator.triggers.filters import FilterCriteriaError, validate_filter_criteria
 
 STARTING_POSITIONS = ("TRIM_HORIZON", "LATEST")
 KINESIS_STARTING_POSITIONS = ("TRIM_HORIZON", "LATEST", "AT_TIMESTAMP")

@@ -31,7 +31,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from emulator.moto_seam.eventbridge.patterns import UNDEFINED, operator_matches
+from eddy.emulator.moto_seam.eventbridge.patterns import UNDEFINED, operator_matches
 
 MAX_FILTERS = 5  # Lambda's default quota per event source mapping (a quota increase allows up to 10)
 MAX_PATTERN_LENGTH = 4096  # Filter.Pattern length constraint in the Lambda API model

@@ -16,20 +16,20 @@ import uuid
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
-from emulator.triggers import batch_policy, destinations
-from emulator.triggers.checkpoints import ShardCheckpoint
-from emulator.triggers.failures import Discarded, MappingFailures
-from emulator.errors import FunctionError
-from emulator.triggers.filters import matches
-from emulator.triggers.tumbling_windows import Window, iso, window_start
-from emulator.functions.invocation import InvocationResult
-from emulator.streams.records import ChangeRecord
-from emulator.streams.shards import Shard
+from eddy.emulator.triggers import batch_policy, destinations
+from eddy.emulator.triggers.checkpoints import ShardCheckpoint
+from eddy.emulator.triggers.failures import Discarded, MappingFailures
+from eddy.emulator.errors import FunctionError
+from eddy.emulator.triggers.filters import matches
+from eddy.emulator.triggers.tumbling_windows import Window, iso, window_start
+from eddy.emulator.functions.invocation import InvocationResult
+from eddy.emulator.streams.records import ChangeRecord
+from eddy.emulator.streams.shards import Shard
 
 if TYPE_CHECKING:
-    from emulator.triggers.event_source_mappings import EventSourceMapping
-    from emulator.streams.stream import Stream
-    from emulator.triggers.triggers import Triggers
+    from eddy.emulator.triggers.event_source_mappings import EventSourceMapping
+    from eddy.emulator.streams.stream import Stream
+    from eddy.emulator.triggers.triggers import Triggers
 
 log = logging.getLogger("eddy.triggers")
 

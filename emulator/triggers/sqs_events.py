@@ -18,7 +18,7 @@ import base64
 import json
 from typing import Any
 
-from emulator.moto_seam.sqs import ReceivedMessage
+from eddy.emulator.moto_seam.sqs import ReceivedMessage
 
 
 def lambda_record(message: ReceivedMessage, queue_arn: str, region: str) -> dict[str, Any]:

@@ -19,16 +19,16 @@ import logging
 import threading
 from typing import TYPE_CHECKING, Any
 
-from emulator.errors import FunctionError
-from emulator.functions.invocation import InvocationResult
-from emulator.moto_seam import sqs as sqs_seam
-from emulator.triggers import sqs_events
-from emulator.triggers.filters import matches
-from emulator.triggers.sqs_mappings import pollers
+from eddy.emulator.errors import FunctionError
+from eddy.emulator.functions.invocation import InvocationResult
+from eddy.emulator.moto_seam import sqs as sqs_seam
+from eddy.emulator.triggers import sqs_events
+from eddy.emulator.triggers.filters import matches
+from eddy.emulator.triggers.sqs_mappings import pollers
 
 if TYPE_CHECKING:
-    from emulator.triggers.event_source_mappings import EventSourceMapping
-    from emulator.triggers.triggers import Triggers
+    from eddy.emulator.triggers.event_source_mappings import EventSourceMapping
+    from eddy.emulator.triggers.triggers import Triggers
 
 log = logging.getLogger("eddy.triggers")
 

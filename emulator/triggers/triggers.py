@@ -19,25 +19,25 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from emulator.triggers.checkpoints import Checkpoints
-from emulator.errors import (
+from eddy.emulator.triggers.checkpoints import Checkpoints
+from eddy.emulator.errors import (
     FunctionNotFoundException,
     InvalidParameterValueException,
     ResourceConflictException,
     ResourceNotFoundException,
     ValidationException,
 )
-from emulator.functions.registry import checked_tags
-from emulator.kinesis.sources import KinesisSource, find_source
-from emulator.triggers.event_source_mappings import KINESIS_STARTING_POSITIONS, STARTING_POSITIONS, UPDATABLE, EventSourceMapping, apply_parameters, new_uuid
-from emulator.triggers.failures import MappingFailures, NotDeliveredError, not_delivered_message
-from emulator.triggers.filters import validate_filter_criteria
-from emulator.triggers.pollers import MappingRunner
-from emulator.triggers import sqs_mappings
-from emulator.triggers.sqs_pollers import QueueRunner
+from eddy.emulator.functions.registry import checked_tags
+from eddy.emulator.kinesis.sources import KinesisSource, find_source
+from eddy.emulator.triggers.event_source_mappings import KINESIS_STARTING_POSITIONS, STARTING_POSITIONS, UPDATABLE, EventSourceMapping, apply_parameters, new_uuid
+from eddy.emulator.triggers.failures import MappingFailures, NotDeliveredError, not_delivered_message
+from eddy.emulator.triggers.filters import validate_filter_criteria
+from eddy.emulator.triggers.pollers import MappingRunner
+from eddy.emulator.triggers import sqs_mappings
+from eddy.emulator.triggers.sqs_pollers import QueueRunner
 
 if TYPE_CHECKING:
-    from emulator.engine import Emulator
+    from eddy.emulator.engine import Emulator
 
 TABLE_ARN = re.compile(r"^arn:aws[a-z-]*:dynamodb:[a-z0-9-]+:\d{12}:table/[^/]+$")
 #: StateTransitionReason of a mapping a user created or changed, for DynamoDB and Kinesis sources (SQS's is

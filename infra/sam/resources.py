@@ -6,7 +6,7 @@ import json
 from functools import partial
 from typing import Any, Callable
 
-from emulator.functions.runtimes import RUNTIMES
+from eddy.emulator.functions.runtimes import RUNTIMES
 
 from ..stack import Function, Mapping, Table
 from .vocabulary import (

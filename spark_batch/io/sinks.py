@@ -37,7 +37,7 @@ def write_search_index(documents: Iterable[tuple[str, str, int, dict | None]], p
 
     Built beside `path` and swapped in with os.replace: readers see the old index or the new one.
     """
-    from handlers import search_index
+    from eddy.handlers import search_index
 
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)

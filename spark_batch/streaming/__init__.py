@@ -1,7 +1,7 @@
 """`dynamodbstreams`: a PySpark data source (streaming and batch) that reads a DynamoDB stream through the
 DynamoDB Streams API, so the same query runs against `eddy serve` and, unchanged, against AWS.
 
-    from spark_batch.streaming import register
+    from eddy.spark_batch.streaming import register
     register(spark)                          # the sessions spark_batch.session makes have it already
     changes = (spark.readStream.format("dynamodbstreams")
                .option("streamArn", arn).option("endpointUrl", "http://127.0.0.1:4566").option("region", "us-east-1")
@@ -10,7 +10,7 @@ DynamoDB Streams API, so the same query runs against `eddy serve` and, unchanged
 
 Columns: event_id, event_name, shard_id, sequence_number, approximate_creation_date_time, keys, new_image,
 old_image (DynamoDB JSON text), size_bytes, stream_view_type, user_identity_type. Typed image columns:
-`spark_batch.dynamodb_json.with_item_columns(changes, "new_image", item_type)`, with an ItemType inferred once
+`eddy.spark_batch.dynamodb_json.with_item_columns(changes, "new_image", item_type)`, with an ItemType inferred once
 from a batch read of the same stream (`infer_item_type(spark.read.format("dynamodbstreams")...load(), "new_image")`).
 
 | module | what |

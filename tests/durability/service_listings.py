@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 from urllib.parse import urlsplit
 
-from emulator import emulate
+from eddy import emulate
 from tests.conftest import QUIET, InProcessDoor, ServerDoor, eddy_server
 
 ACCOUNT = "123456789012"

@@ -12,8 +12,8 @@ from typing import Any, Callable
 
 import pytest
 
-from emulator import emulate
-from emulator.storage import persistence
+from eddy import emulate
+from eddy.emulator.storage import persistence
 from tests.conftest import QUIET, ServerDoor, eddy_server
 from tests.durability.service_listings import running
 from tests.durability.test_services import _without_a_clean_stop

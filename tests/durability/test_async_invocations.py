@@ -14,7 +14,7 @@ from typing import Iterator
 
 import pytest
 
-from emulator import NotDeliveredError, emulate
+from eddy import NotDeliveredError, emulate
 from tests.conftest import QUIET, InProcessDoor, ServerDoor, eddy_server
 from tests.emulator.notifications.test_s3_notifications import wait_for_messages
 from tests.emulator.functions.test_functions import zip_of

@@ -37,7 +37,7 @@ WORKLOAD = textwrap.dedent('''
                                 aws_secret_access_key="s", config=Config(retries={"total_max_attempts": 1}))
         workload(client("lambda"), client("logs"))
     else:
-        from emulator import emulate
+        from eddy import emulate
         with emulate(state_dir=target, housekeeping_interval=None):
             workload(boto3.client("lambda", region_name="us-east-1"), boto3.client("logs", region_name="us-east-1"))
             os.kill(os.getpid(), signal.SIGKILL)

@@ -45,7 +45,7 @@ WORKLOAD = textwrap.dedent('''
         workload(*(boto3.client(name, endpoint_url=target, region_name="us-east-1", aws_access_key_id="k",
                                 aws_secret_access_key="s") for name in ("lambda", "dynamodb")))
     else:
-        from emulator import emulate
+        from eddy import emulate
         with emulate(state_dir=target, housekeeping_interval=None):
             workload(boto3.client("lambda", region_name="us-east-1"), boto3.client("dynamodb", region_name="us-east-1"))
             os.kill(os.getpid(), signal.SIGKILL)

@@ -8,7 +8,7 @@ import signal
 
 import boto3
 
-from emulator import emulate
+from eddy import emulate
 from tests.conftest import eddy_server, http_json
 from tests.emulator.global_tables.helpers import EAST, WEST, changes, scan
 from tests.emulator.helpers import create_table, read_stream

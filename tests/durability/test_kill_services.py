@@ -82,7 +82,7 @@ WORKLOAD = textwrap.dedent('''
         except Exception:
             sys.exit(0)
     else:
-        from emulator import emulate
+        from eddy import emulate
         with emulate(state_dir=target, housekeeping_interval=None):
             workload(lambda name: boto3.client(name, region_name="us-east-1"))
 ''')

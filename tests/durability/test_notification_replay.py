@@ -73,7 +73,7 @@ WORKLOAD = textwrap.dedent('''
             urllib.request.urlopen(request).read()
         workload(client, wait_idle)
     else:
-        from emulator import emulate
+        from eddy import emulate
         with emulate(state_dir=target, housekeeping_interval=None) as emu:
             workload(lambda name: boto3.client(name, region_name="us-east-1"), lambda: emu.assert_delivered(60))
             os._exit(0)  # as kill -9 would: no final snapshot, the log holds everything

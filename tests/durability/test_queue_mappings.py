@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from emulator import emulate
+from eddy import emulate
 from tests.conftest import QUIET, InProcessDoor, ServerDoor, eddy_server
 from tests.emulator.functions.test_functions import create_function
 from tests.emulator.helpers import create_table

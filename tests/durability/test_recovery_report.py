@@ -7,7 +7,7 @@ import logging
 
 import pytest
 
-from emulator import emulate
+from eddy import emulate
 from tests.conftest import QUIET
 from tests.durability.service_listings import layer_zip, running
 from tests.durability.test_services import _serve_until_ready

@@ -8,8 +8,8 @@ from pathlib import Path
 import boto3
 import pytest
 
-from emulator import emulate
-from emulator.storage.wal import CorruptStateError
+from eddy import emulate
+from eddy.emulator.storage.wal import CorruptStateError
 from tests.emulator.helpers import create_table, read_stream, shards
 from tests.emulator.functions.test_functions import create_function
 

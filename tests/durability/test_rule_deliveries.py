@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from emulator import emulate
-from emulator.storage.snapshots import read_snapshot
-from emulator.storage.wal import read_entries
+from eddy import emulate
+from eddy.emulator.storage.snapshots import read_snapshot
+from eddy.emulator.storage.wal import read_entries
 from tests.conftest import QUIET, InProcessDoor, ServerDoor, eddy_server
 from tests.durability.service_listings import drain, running
 from tests.emulator.trigger_helpers import SETTLE_SECONDS, create_zip_function
@@ -44,7 +44,7 @@ exports.handler = async (event, context) => {
 
 PUT_AND_DIE = textwrap.dedent('''
     import json, os, sys, boto3
-    from emulator import emulate
+    from eddy import emulate
     with emulate(state_dir=sys.argv[1], housekeeping_interval=None) as emu:
         events = boto3.client("events", region_name="us-east-1")
         for start in range(0, int(sys.argv[2]), 10):

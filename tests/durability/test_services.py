@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from emulator import emulate
-from emulator.storage.wal import CorruptStateError
+from eddy import emulate
+from eddy.emulator.storage.wal import CorruptStateError
 from tests.conftest import QUIET
 from tests.durability.service_listings import build, listings, running
 from tests.emulator.functions.test_functions import create_function
@@ -120,7 +120,7 @@ def test_a_corrupt_state_of_the_services_is_refused(tmp_path):
     with pytest.raises(CorruptStateError, match=r"\.services: the state of moto's services is corrupt"):
         with emulate(state_dir=str(state), **QUIET):
             pass
-    served = subprocess.run([sys.executable, "-m", "emulator.cli", "serve", "--port", "0", "--state-dir", str(state)],
+    served = subprocess.run([sys.executable, "-m", "eddy", "serve", "--port", "0", "--state-dir", str(state)],
                             capture_output=True, text=True, timeout=120)
     assert served.returncode == 1
     (line,) = served.stderr.strip().splitlines()  # one line, naming the file
@@ -157,7 +157,7 @@ def _client(name: str):
 
 def _serve_until_ready(state: str) -> str:
     """`eddy serve` on `state` until it says it is serving; answers what it printed before (then stops it)."""
-    process = subprocess.Popen([sys.executable, "-m", "emulator.cli", "serve", "--port", "0", "--state-dir", state,
+    process = subprocess.Popen([sys.executable, "-m", "eddy", "serve", "--port", "0", "--state-dir", state,
                                 "--housekeeping-interval", "0"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                text=True)
     out = []

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import boto3
 
-from emulator import emulate
-from emulator.aws_environment import DEFAULT_REGION, session_for
+from eddy import emulate
+from eddy.emulator.aws_environment import DEFAULT_REGION, session_for
 
 QUIET = {"housekeeping_interval": None}
 

@@ -30,7 +30,7 @@ def test_a_busy_port_is_a_clear_error():
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        result = subprocess.run([sys.executable, "-m", "emulator.cli", "serve", "--port", str(port), "--in-memory"],
+        result = subprocess.run([sys.executable, "-m", "eddy", "serve", "--port", str(port), "--in-memory"],
                                 capture_output=True, text=True, timeout=60)
     assert result.returncode == 1
     assert f"cannot listen on 127.0.0.1:{port}" in result.stderr

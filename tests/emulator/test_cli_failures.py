@@ -12,17 +12,17 @@ from pathlib import Path
 import pytest
 from botocore.exceptions import ClientError, EndpointConnectionError, NoCredentialsError, NoRegionError
 
-from emulator.cli_failures import CannotListenError, answer_failures, expected_failure
-from emulator.storage.ownership import StateDirectoryInUseError
-from emulator.storage.wal import CorruptStateError
-from infra.stack import StackError
-from spark_batch.errors import IncompleteHistoryError
+from eddy.emulator.cli_failures import CannotListenError, answer_failures, expected_failure
+from eddy.emulator.storage.ownership import StateDirectoryInUseError
+from eddy.emulator.storage.wal import CorruptStateError
+from eddy.infra.stack import StackError
+from eddy.spark_batch.errors import IncompleteHistoryError
 
 STACK = Path(__file__).parents[2] / "infra" / "examples" / "stack.yaml"
 
 
 def eddy(*argv: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "emulator.cli", *argv], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "eddy", *argv], capture_output=True, text=True,
                           timeout=120, env=env)
 
 

@@ -10,11 +10,11 @@ import sys
 
 import pytest
 
-from emulator.cli import main
+from eddy.emulator.cli import main
 
 
 def doctor(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "emulator.cli", "doctor", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "eddy", "doctor", *args], capture_output=True, text=True,
                           env=env, timeout=300)
 
 

@@ -7,8 +7,8 @@ import subprocess
 import sys
 import threading
 
-from emulator.streams.record_lines import describe
-from emulator.tail import follow
+from eddy.emulator.streams.record_lines import describe
+from eddy.emulator.tail import follow
 from tests.conftest import ServerDoor, eddy_server, http_json
 
 from .helpers import create_table
@@ -30,7 +30,7 @@ def test_tail_follows_across_rollovers_and_splits(server_url):
     door = ServerDoor(server_url)
     dynamodb = door.client("dynamodb")
     arn = create_table(dynamodb)["LatestStreamArn"]
-    tail = subprocess.Popen([sys.executable, "-m", "emulator.cli", "tail", "orders", "--endpoint-url", server_url,
+    tail = subprocess.Popen([sys.executable, "-m", "eddy", "tail", "orders", "--endpoint-url", server_url,
                              "--from-start", "--count", "6"], stdout=subprocess.PIPE, text=True)
     assert tail.stdout.readline().startswith("Following ")
     lines: list[str] = []
@@ -58,7 +58,7 @@ def test_tail_resumes_after_its_iterator_expired_from_the_last_record_it_printed
         door = ServerDoor(url)
         dynamodb = door.client("dynamodb")
         create_table(dynamodb)
-        tail = subprocess.Popen([sys.executable, "-m", "emulator.cli", "tail", "orders", "--endpoint-url", url,
+        tail = subprocess.Popen([sys.executable, "-m", "eddy", "tail", "orders", "--endpoint-url", url,
                                  "--from-start", "--count", "3"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 text=True)
         assert tail.stdout.readline().startswith("Following ")
@@ -139,7 +139,7 @@ def test_tail_a_queue_shows_what_happens_to_its_messages_without_taking_them(ser
     url = sqs.create_queue(QueueName="jobs", Attributes={"VisibilityTimeout": "30", "RedrivePolicy": (
         f'{{"deadLetterTargetArn": "{dlq_arn}", "maxReceiveCount": "1"}}')})["QueueUrl"]
     sqs.send_message(QueueUrl=url, MessageBody="before the tail")  # from now: not shown
-    tail = subprocess.Popen([sys.executable, "-m", "emulator.cli", "tail", "--queue", "jobs", "--endpoint-url",
+    tail = subprocess.Popen([sys.executable, "-m", "eddy", "tail", "--queue", "jobs", "--endpoint-url",
                              server_url, "--count", "7"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert tail.stdout.readline() == f"Following {arn_of(url)} (Ctrl-C to stop)\n"
     message_id = sqs.send_message(QueueUrl=url, MessageBody="first")["MessageId"]
@@ -161,11 +161,11 @@ def test_tail_a_queue_shows_what_happens_to_its_messages_without_taking_them(ser
 
 
 def test_tail_a_queue_that_does_not_exist_or_neither_says_so_in_one_line(server_url):
-    missing = subprocess.run([sys.executable, "-m", "emulator.cli", "tail", "--queue", "nothing", "--endpoint-url",
+    missing = subprocess.run([sys.executable, "-m", "eddy", "tail", "--queue", "nothing", "--endpoint-url",
                               server_url], capture_output=True, text=True, timeout=60, check=False)
     assert (missing.returncode, missing.stdout, missing.stderr) == (
         1, "", "eddy tail: The specified queue does not exist: nothing\n")
-    neither = subprocess.run([sys.executable, "-m", "emulator.cli", "tail", "--endpoint-url", server_url],
+    neither = subprocess.run([sys.executable, "-m", "eddy", "tail", "--endpoint-url", server_url],
                              capture_output=True, text=True, timeout=60, check=False)
     assert (neither.returncode, neither.stderr.count("\n")) == (2, 1)
 
@@ -187,7 +187,7 @@ def test_tail_a_function_shows_its_triggers_outcomes(server_url):
     lam, s3, sns = door.client("lambda"), door.client("s3"), door.client("sns")
     function_arn = create_function(lam, "worker", WORKER)["FunctionArn"]
     lam.invoke(FunctionName="worker", Payload=b'{"Records": [{"s3": {"object": {"key": "before"}}}]}')  # not shown
-    tail = subprocess.Popen([sys.executable, "-m", "emulator.cli", "tail", "--function", "worker", "--endpoint-url",
+    tail = subprocess.Popen([sys.executable, "-m", "eddy", "tail", "--function", "worker", "--endpoint-url",
                              server_url, "--count", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert tail.stdout.readline() == f"Following {function_arn} (Ctrl-C to stop)\n"
     s3.create_bucket(Bucket="uploads")

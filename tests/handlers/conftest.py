@@ -7,7 +7,7 @@ from typing import Any, Iterator
 import boto3
 import pytest
 
-from emulator import emulate
+from eddy import emulate
 
 REGION = "us-east-1"
 

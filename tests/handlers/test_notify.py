@@ -1,4 +1,4 @@
-"""handlers.notify: a welcome message on SQS or SNS for each inserted item, and for nothing else."""
+"""eddy.handlers.notify: a welcome message on SQS or SNS for each inserted item, and for nothing else."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 import boto3
 import pytest
 
-from handlers import notify
+from eddy.handlers import notify
 
 from ..emulator.helpers import create_table
 from .events import stream_records

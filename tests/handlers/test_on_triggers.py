@@ -6,7 +6,7 @@ import random
 
 import boto3
 
-from handlers import replicate, search_index, ttl_archive
+from eddy.handlers import replicate, search_index, ttl_archive
 from tests.emulator.helpers import create_table
 
 REGION = "us-east-1"

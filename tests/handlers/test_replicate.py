@@ -1,4 +1,4 @@
-"""handlers.replicate: a replica table that ends up identical to the source, whatever is redelivered."""
+"""eddy.handlers.replicate: a replica table that ends up identical to the source, whatever is redelivered."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import boto3
 import pytest
 from botocore.exceptions import ClientError
 
-from handlers import replicate
+from eddy.handlers import replicate
 
 from ..emulator.helpers import create_table
 from .events import batches, stream_records

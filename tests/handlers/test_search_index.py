@@ -1,4 +1,4 @@
-"""handlers.search_index: an SQLite FTS5 index that follows the table, idempotent under redelivery."""
+"""eddy.handlers.search_index: an SQLite FTS5 index that follows the table, idempotent under redelivery."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from handlers import search_index
-from handlers._common import canonical
-from handlers.search_index import index_contents, search
+from eddy.handlers import search_index
+from eddy.handlers._common import canonical
+from eddy.handlers.search_index import index_contents, search
 
 from ..emulator.helpers import create_table
 from .events import batches, stream_records

@@ -1,4 +1,4 @@
-"""handlers.ttl_archive: items TTL deleted, archived to S3 as JSON lines under a deterministic key."""
+"""eddy.handlers.ttl_archive: items TTL deleted, archived to S3 as JSON lines under a deterministic key."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 import boto3
 import pytest
 
-from handlers import ttl_archive
+from eddy.handlers import ttl_archive
 
 from ..emulator.helpers import create_table
 from .events import stream_records

@@ -1,4 +1,4 @@
-"""handlers.usage_metrics: change counts per table, event type and time bucket, added atomically."""
+"""eddy.handlers.usage_metrics: change counts per table, event type and time bucket, added atomically."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from handlers import usage_metrics
+from eddy.handlers import usage_metrics
 
 from ..emulator.helpers import create_table
 from .events import stream_records

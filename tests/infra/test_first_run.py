@@ -29,7 +29,7 @@ def test_the_demo_tours_everything(tmp_path: Path):
     # from a directory that is not the repository's, with no PYSPARK_PYTHON: Spark's Python workers must still
     # find spark_batch (they run this interpreter)
     env = {name: value for name, value in os.environ.items() if name not in ("PYSPARK_PYTHON", "SPARK_LOCAL_IP")}
-    result = subprocess.run([sys.executable, "-m", "emulator.cli", "demo", "--orders", "120", "--master", "local[2]"],
+    result = subprocess.run([sys.executable, "-m", "eddy", "demo", "--orders", "120", "--master", "local[2]"],
                             capture_output=True, text=True, timeout=300, cwd=tmp_path, env=env)
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
     assert [line for line in result.stderr.splitlines() if " WARN " in line] == []   # no Spark warnings

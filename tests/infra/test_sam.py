@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 import yaml
 
-from emulator.functions.runtimes import RUNTIMES
-from infra.load import load_stack
-from infra.sam import is_template, stack_from_template, template_loader
-from infra.stack import Mapping, Stack, StackError
+from eddy.emulator.functions.runtimes import RUNTIMES
+from eddy.infra.load import load_stack
+from eddy.infra.sam import is_template, stack_from_template, template_loader
+from eddy.infra.stack import Mapping, Stack, StackError
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "infra" / "examples"
 NO_CODE = {"functions": {"__all__": {"code"}}}
@@ -127,6 +127,12 @@ def test_what_is_a_template():
 
 def test_the_example_template_is_the_example_stack():
     stack, template = load_stack(EXAMPLES / "stack.yaml"), load_stack(EXAMPLES / "template.yaml")
+    # the stack names the installed package's handlers (eddy.handlers.x, zipped as handlers/); the template's
+    # CodeUri is the folder that holds handlers/, so its Handler is handlers.x
+    handlers = {name: (function.handler, template.functions[name].handler) for name, function in stack.functions.items()}
+    assert all(ours in (theirs, f"eddy.{theirs}") for ours, theirs in handlers.values())
+    stack = stack.model_copy(update={"functions": {name: function.model_copy(update={"handler": template.functions[name].handler})
+                                                   for name, function in stack.functions.items()}})
     assert template.model_dump(exclude=NO_CODE) == stack.model_dump(exclude=NO_CODE)
     assert {function.code for function in template.functions.values()} == {"../..", "../../handlers/nodejs/order_audit"}
     assert stack.functions["order-audit"].code == template.functions["order-audit"].code

@@ -9,10 +9,10 @@ import boto3
 import pytest
 import yaml
 
-from emulator.cli import main as eddy
-from infra.apply import Clients, down, summary, up
-from infra.load import load_stack
-from infra.stack import StackError, parse_stack
+from eddy.emulator.cli import main as eddy
+from eddy.infra.apply import Clients, down, summary, up
+from eddy.infra.load import load_stack
+from eddy.infra.stack import StackError, parse_stack
 from tests.conftest import http_json
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "infra" / "examples" / "stack.yaml"

@@ -7,7 +7,7 @@ from typing import Iterator
 import pytest
 from pyspark.sql import SparkSession
 
-from spark_batch.session import spark_session
+from eddy.spark_batch.session import spark_session
 
 #: what keeps a test session quick to start and quick on tiny inputs
 TEST_CONFIG = {

@@ -10,7 +10,7 @@ from pathlib import Path
 from pyspark.sql import Row
 from pyspark.testing import assertDataFrameEqual
 
-from spark_batch.cli import register
+from eddy.spark_batch.cli import register
 
 from .segments import ChangeLog, insert, modify
 from .test_jobs import eddy, key, order
@@ -76,7 +76,7 @@ def test_spark_commands_work_from_any_directory_without_pyspark_python(spark, tm
     common = ["--state-dir", str(tmp_path / "state"), "--offsets", str(tmp_path / "offsets")]
     assert eddy("spark", "stream", "create", "orders_changes", "--table", "orders", "--at-version", "0", *common) == 0
     env = {name: value for name, value in os.environ.items() if name not in ("PYSPARK_PYTHON", "PYSPARK_DRIVER_PYTHON")}
-    result = subprocess.run([sys.executable, "-m", "emulator.cli", "spark", "stream", "show", "orders_changes",
+    result = subprocess.run([sys.executable, "-m", "eddy", "spark", "stream", "show", "orders_changes",
                              "--state-dir", "state", "--offsets", "offsets", "--master", "local[1]"],
                             cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-3000:]

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import boto3
 
-from emulator.cli import main
-from spark_batch import io
-from spark_batch.table_streams import TableStreams
+from eddy.emulator.cli import main
+from eddy.spark_batch import io
+from eddy.spark_batch.table_streams import TableStreams
 from tests.conftest import ServerDoor, eddy_server
 from tests.emulator.helpers import create_table
 from tests.emulator.storage.test_ownership import tree
@@ -52,7 +52,7 @@ def test_java_missing_is_one_line_before_spark_says_anything(tmp_path: Path) -> 
                                                    insert(order("o1", "10", "c1"), key("o1")))
     env = {name: value for name, value in os.environ.items() if name != "JAVA_HOME"}
     env["PATH"] = str(Path(sys.executable).parent)  # this interpreter, and no `java`
-    result = subprocess.run([sys.executable, "-m", "emulator.cli", "spark", "aggregate", "--state-dir",
+    result = subprocess.run([sys.executable, "-m", "eddy", "spark", "aggregate", "--state-dir",
                              str(tmp_path / "state"), "--out", str(tmp_path / "out")],
                             capture_output=True, text=True, timeout=120, env=env)
     assert result.returncode == 1
@@ -67,7 +67,7 @@ def test_ctrl_c_during_a_spark_job_is_one_line_and_status_130(tmp_path: Path) ->
         orders.commit(minute + 1, f"2025-05-01 10:{minute:02d}:05.000",
                       *(insert(order(f"o{minute}-{n}", str(n), f"c{n % 7}"), key(f"o{minute}-{n}"))
                         for n in range(2000)))
-    job = subprocess.Popen([sys.executable, "-m", "emulator.cli", "spark", "aggregate", "--state-dir",
+    job = subprocess.Popen([sys.executable, "-m", "eddy", "spark", "aggregate", "--state-dir",
                             str(tmp_path / "state"), "--out", str(tmp_path / "out"), "--numbers", "amount",
                             "--group-by", "customer", "--conf", "spark.ui.showConsoleProgress=true"],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
@@ -100,7 +100,7 @@ def test_ctrl_c_while_the_session_is_starting_is_one_line_and_status_130(tmp_pat
                                                    insert(order("o1", "10", "c1"), key("o1")))
     local = tmp_path / "local"  # where the driver's SparkEnv makes its block manager's folder, as the context starts
     local.mkdir()
-    job = subprocess.Popen([sys.executable, "-m", "emulator.cli", "spark", "aggregate", "--state-dir",
+    job = subprocess.Popen([sys.executable, "-m", "eddy", "spark", "aggregate", "--state-dir",
                             str(tmp_path / "state"), "--out", str(tmp_path / "out")],
                            env={**os.environ, "SPARK_LOCAL_DIRS": str(local)},
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
@@ -132,10 +132,10 @@ def test_readers_keep_working_beside_the_server_that_owns_the_directory(spark, t
         streams = TableStreams(spark, str(state_dir), str(tmp_path / "offsets"))
         streams.create("changes", "orders", at_version=0)
         assert streams.get("changes").read().count() == 3
-        tail = subprocess.run([sys.executable, "-m", "emulator.cli", "tail", "orders", "--endpoint-url", url,
+        tail = subprocess.run([sys.executable, "-m", "eddy", "tail", "orders", "--endpoint-url", url,
                                "--from-start", "--count", "3"], capture_output=True, text=True, timeout=120)
         assert tail.returncode == 0 and len(tail.stdout.splitlines()) == 4
-        aggregate = subprocess.run([sys.executable, "-m", "emulator.cli", "spark", "aggregate", "--state-dir",
+        aggregate = subprocess.run([sys.executable, "-m", "eddy", "spark", "aggregate", "--state-dir",
                                     str(state_dir), "--out", str(tmp_path / "metrics")],
                                    capture_output=True, text=True, timeout=300)
         assert aggregate.returncode == 0 and aggregate.stdout.startswith("aggregate: 3 rows in, ")

@@ -17,8 +17,8 @@ import pyspark
 import pytest
 from pyspark.testing import assertDataFrameEqual
 
-from handlers.search_index import index_contents
-from spark_batch.export import export_table
+from eddy.handlers.search_index import index_contents
+from eddy.spark_batch.export import export_table
 from tests.conftest import REGION, eddy_server
 
 from .segments import ChangeLog, insert
@@ -33,8 +33,8 @@ SPARK_SUBMIT = SPARK_CLASS.with_name("spark-submit")
 #: (spark_batch.submit), then the streaming source, all on the master spark-submit was given
 DRIVER = """
 import json, sys
-from spark_batch import submit
-from spark_batch.session import spark_session
+from eddy.spark_batch import submit
+from eddy.spark_batch.session import spark_session
 
 master, jobs, source, out = sys.argv[1], json.loads(sys.argv[2]), json.loads(sys.argv[3]), sys.argv[4]
 for argv in jobs:

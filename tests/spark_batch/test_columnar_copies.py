@@ -9,9 +9,9 @@ from types import SimpleNamespace
 from pyspark.sql import DataFrame
 from pyspark.testing import assertDataFrameEqual
 
-from emulator.storage.columnar_segments import write_columnar_copy
-from spark_batch import io
-from spark_batch.jobs import aggregate, ttl_archive
+from eddy.emulator.storage.columnar_segments import write_columnar_copy
+from eddy.spark_batch import io
+from eddy.spark_batch.jobs import aggregate, ttl_archive
 
 from .segments import ChangeLog, insert, modify, remove
 

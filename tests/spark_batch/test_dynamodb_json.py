@@ -9,7 +9,7 @@ import pytest
 from pyspark.sql import Row
 from pyspark.testing import assertDataFrameEqual
 
-from spark_batch.dynamodb_json import ItemType, infer_item_type, with_item_columns
+from eddy.spark_batch.dynamodb_json import ItemType, infer_item_type, with_item_columns
 
 ITEMS = [
     {"pk": {"S": "a"}, "price": {"N": "1.25"}, "photo": {"B": "aGVsbG8="}, "active": {"BOOL": True},

@@ -13,11 +13,11 @@ from typing import Iterator
 import boto3
 import pytest
 
-from emulator import Clock, emulate
-from handlers.search_index import index_contents
-from spark_batch.errors import IncompleteHistoryError, MissingChangeLogError, StaleStreamError
-from spark_batch.export import export_table
-from spark_batch.table_streams import TableStreams
+from eddy import Clock, emulate
+from eddy.handlers.search_index import index_contents
+from eddy.spark_batch.errors import IncompleteHistoryError, MissingChangeLogError, StaleStreamError
+from eddy.spark_batch.export import export_table
+from eddy.spark_batch.table_streams import TableStreams
 from tests.conftest import QUIET, REGION, Door, InProcessDoor, ServerDoor, eddy_server
 from tests.emulator.helpers import create_table
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from spark_batch.errors import IncompleteHistoryError
-from spark_batch.export import export_table
+from eddy.spark_batch.errors import IncompleteHistoryError
+from eddy.spark_batch.export import export_table
 
 from .segments import ChangeLog, epoch, insert, modify, remove
 from .test_jobs import eddy, key, order

@@ -12,8 +12,8 @@ import pytest
 from pyspark.sql import Row
 from pyspark.testing import assertDataFrameEqual, assertSchemaEqual
 
-from spark_batch import io
-from spark_batch.errors import MissingChangeLogError, MissingFileSystemError
+from eddy.spark_batch import io
+from eddy.spark_batch.errors import MissingChangeLogError, MissingFileSystemError
 
 from .segments import TTL, ChangeLog, at, insert, remove
 

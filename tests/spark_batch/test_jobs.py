@@ -11,13 +11,13 @@ import boto3
 from pyspark.sql import Row
 from pyspark.testing import assertDataFrameEqual
 
-from emulator import emulate
-from handlers import search_index
-from handlers.search_index import index_contents
-from spark_batch import io
-from spark_batch.cli import register
-from spark_batch.export import export_table
-from spark_batch.jobs import aggregate
+from eddy import emulate
+from eddy.handlers import search_index
+from eddy.handlers.search_index import index_contents
+from eddy.spark_batch import io
+from eddy.spark_batch.cli import register
+from eddy.spark_batch.export import export_table
+from eddy.spark_batch.jobs import aggregate
 
 from .segments import ChangeLog, at, insert, modify, remove
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from spark_batch import jvm
-from spark_batch.errors import JavaMissingError, SparkBatchError
+from eddy.spark_batch import jvm
+from eddy.spark_batch.errors import JavaMissingError, SparkBatchError
 
 
 def fake_java(folder: Path, version: str) -> Path:
@@ -55,7 +55,7 @@ def test_a_session_without_java_fails_before_spark_prints_anything(tmp_path: Pat
     code = "from spark_batch.session import spark_session; spark_session('local[1]')"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert result.returncode == 1 and result.stdout == ""
-    assert result.stderr.splitlines()[-1].startswith("spark_batch.errors.JavaMissingError: Spark needs Java 17")
+    assert result.stderr.splitlines()[-1].startswith("eddy.spark_batch.errors.JavaMissingError: Spark needs Java 17")
     assert "spark-class" not in result.stderr and "JAVA_GATEWAY_EXITED" not in result.stderr
 
 
@@ -81,7 +81,7 @@ def test_a_job_runs_without_a_warning_while_another_application_holds_4040(tmp_p
         with contextlib.suppress(OSError):  # something else holds 4040 already: what the test wants too
             holder.bind(("", 4040))
             holder.listen()
-        result = subprocess.run([sys.executable, "-m", "emulator.cli", "spark", "aggregate", "--state-dir",
+        result = subprocess.run([sys.executable, "-m", "eddy", "spark", "aggregate", "--state-dir",
                                  str(tmp_path / "state"), "--out", str(tmp_path / "out")],
                                 capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr

@@ -19,8 +19,8 @@ import boto3
 from pyspark.sql import Row
 from pyspark.testing import assertDataFrameEqual
 
-from emulator import Clock, emulate
-from spark_batch.table_streams import TableStreams
+from eddy import Clock, emulate
+from eddy.spark_batch.table_streams import TableStreams
 
 from .segments import ChangeLog, at, epoch, insert, key, modify, person, remove
 

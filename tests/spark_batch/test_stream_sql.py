@@ -9,10 +9,10 @@ import pytest
 from pyspark.sql import Row
 from pyspark.testing import assertDataFrameEqual
 
-from emulator import emulate
-from spark_batch.errors import ChangeTrackingError, StreamExistsError, StreamNotFoundError
-from spark_batch.merge import MergeError
-from spark_batch.table_streams import TableStreams
+from eddy import emulate
+from eddy.spark_batch.errors import ChangeTrackingError, StreamExistsError, StreamNotFoundError
+from eddy.spark_batch.merge import MergeError
+from eddy.spark_batch.table_streams import TableStreams
 
 PEOPLE = [(1, "Alice", 20), (2, "Bob", 25), (3, "Charlie", 30), (4, "David", 35), (5, "Eve", 40)]
 SEED_MERGE = """

@@ -11,9 +11,9 @@ from pathlib import Path
 import boto3
 import pytest
 
-from emulator import Clock, emulate
-from spark_batch.errors import ChangeTrackingError, StaleStreamError, TableDroppedError
-from spark_batch.table_streams import TableStreams
+from eddy import Clock, emulate
+from eddy.spark_batch.errors import ChangeTrackingError, StaleStreamError, TableDroppedError
+from eddy.spark_batch.table_streams import TableStreams
 
 from .segments import ChangeLog, epoch, insert
 

@@ -10,8 +10,8 @@ import pytest
 from pyspark.sql import Row
 from pyspark.testing import assertDataFrameEqual
 
-from spark_batch.errors import StaleStreamError, StreamExistsError, StreamNotFoundError
-from spark_batch.table_streams import TableStreams
+from eddy.spark_batch.errors import StaleStreamError, StreamExistsError, StreamNotFoundError
+from eddy.spark_batch.table_streams import TableStreams
 
 from .segments import ChangeLog, at, insert, modify, remove
 

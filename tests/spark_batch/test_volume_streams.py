@@ -7,8 +7,8 @@ from pathlib import Path
 import boto3
 from pyspark.sql.types import StringType
 
-from emulator import emulate
-from spark_batch.table_streams import TableStreams
+from eddy import emulate
+from eddy.spark_batch.table_streams import TableStreams
 
 
 def test_the_image_example(spark, tmp_path: Path) -> None:

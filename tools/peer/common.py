@@ -23,7 +23,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 CACHE_DIR = REPO_ROOT / ".peer"
 TOOLS_DIR = Path(__file__).resolve().parents[1]
 
-DEFAULT_EDDY_CMD = f"{shlex.quote(sys.executable)} -m emulator.cli serve --host 127.0.0.1 --port {{port}} --in-memory"
+DEFAULT_EDDY_CMD = f"{shlex.quote(sys.executable)} -m eddy serve --host 127.0.0.1 --port {{port}} --in-memory"
 MOTO_CMD = [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", "{port}"]
 MOTO_HEALTH_PATH = "/moto-api/"
 

@@ -18,11 +18,11 @@ import re
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from emulator.api import validation
-from emulator.api.lambda_api import _body, _query, json_response  # the REST-JSON doors' shared reading
-from emulator.engine import Emulator
-from emulator.errors import AWSError, ValidationException
-from emulator.messages import Request, Response
+from eddy.emulator.api import validation
+from eddy.emulator.api.lambda_api import _body, _query, json_response  # the REST-JSON doors' shared reading
+from eddy.emulator.engine import Emulator
+from eddy.emulator.errors import AWSError, ValidationException
+from eddy.emulator.messages import Request, Response
 
 PREFIX = "/v1/pipes"
 ROUTES = [

@@ -10,10 +10,10 @@ from __future__ import annotations
 import json
 from typing import Any, Callable
 
-from emulator.engine import Emulator
-from emulator.errors import ResourceNotFoundException, ValidationException
-from emulator.global_tables.replica_groups import ACTIVE, VERSION
-from emulator.messages import Request, Response, json_response
+from eddy.emulator.engine import Emulator
+from eddy.emulator.errors import ResourceNotFoundException, ValidationException
+from eddy.emulator.global_tables.replica_groups import ACTIVE, VERSION
+from eddy.emulator.messages import Request, Response, json_response
 
 Params = dict[str, Any]
 #: runs another DynamoDB operation for the same caller in a region: (region, operation, params) -> Response

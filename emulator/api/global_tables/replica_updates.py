@@ -19,12 +19,12 @@ from typing import Any
 
 import boto3
 
-from emulator.engine import Emulator
-from emulator.errors import ResourceInUseException, ValidationException
-from emulator.global_tables.replica_groups import CREATING, DELETING, Replica
-from emulator.api.global_tables.replica_tables import INVALID, Params, Run, describe_as, description
-from emulator.messages import Response
-from emulator.moto_seam import bridge as moto_bridge, global_tables as moto_global_tables
+from eddy.emulator.engine import Emulator
+from eddy.emulator.errors import ResourceInUseException, ValidationException
+from eddy.emulator.global_tables.replica_groups import CREATING, DELETING, Replica
+from eddy.emulator.api.global_tables.replica_tables import INVALID, Params, Run, describe_as, description
+from eddy.emulator.messages import Response
+from eddy.emulator.moto_seam import bridge as moto_bridge, global_tables as moto_global_tables
 
 #: UpdateTable members that change the table itself; ReplicaUpdates must come alone
 _TABLE_CHANGES = ("AttributeDefinitions", "BillingMode", "ProvisionedThroughput", "GlobalSecondaryIndexUpdates",

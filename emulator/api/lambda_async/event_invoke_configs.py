@@ -16,12 +16,12 @@ import uuid
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from emulator.api import validation
-from emulator.api.lambda_api import _body, _function, error_response, json_response
-from emulator.engine import Emulator
-from emulator.errors import AWSError, FunctionNotFoundException, InvalidParameterValueException
-from emulator.functions.registry import Function
-from emulator.messages import Request, Response
+from eddy.emulator.api import validation
+from eddy.emulator.api.lambda_api import _body, _function, error_response, json_response
+from eddy.emulator.engine import Emulator
+from eddy.emulator.errors import AWSError, FunctionNotFoundException, InvalidParameterValueException
+from eddy.emulator.functions.registry import Function
+from eddy.emulator.messages import Request, Response
 
 PATH = re.compile(r"^/2019-09-25/functions/(?P<name>[^/]+)/event-invoke-config(?P<list>/list)?/?$")
 OPERATIONS = {("PUT", False): "PutFunctionEventInvokeConfig", ("POST", False): "UpdateFunctionEventInvokeConfig",

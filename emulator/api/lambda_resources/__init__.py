@@ -18,13 +18,13 @@ import re
 from functools import cache
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from emulator.api import validation
-from emulator.api.lambda_api import _body, error_response
-from emulator.api.lambda_resources import concurrency, permissions, tags
-from emulator.engine import Emulator
-from emulator.errors import AWSError, FunctionNotFoundException, InvalidParameterValueException, NotEmulated
-from emulator.functions.registry import FUNCTION_ARN, Function
-from emulator.messages import Request, Response
+from eddy.emulator.api import validation
+from eddy.emulator.api.lambda_api import _body, error_response
+from eddy.emulator.api.lambda_resources import concurrency, permissions, tags
+from eddy.emulator.engine import Emulator
+from eddy.emulator.errors import AWSError, FunctionNotFoundException, InvalidParameterValueException, NotEmulated
+from eddy.emulator.functions.registry import FUNCTION_ARN, Function
+from eddy.emulator.messages import Request, Response
 
 #: the operations on a function's path that other modules answer (api/lambda_api.py, api/lambda_async/)
 SERVED_ELSEWHERE = frozenset({

@@ -15,12 +15,12 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from emulator.api import validation
-from emulator.api.lambda_api import json_response
-from emulator.engine import Emulator
-from emulator.errors import InvalidParameterValueException
-from emulator.functions.registry import FUNCTION_ARN, Function
-from emulator.messages import Response
+from eddy.emulator.api import validation
+from eddy.emulator.api.lambda_api import json_response
+from eddy.emulator.engine import Emulator
+from eddy.emulator.errors import InvalidParameterValueException
+from eddy.emulator.functions.registry import FUNCTION_ARN, Function
+from eddy.emulator.messages import Response
 
 ACCOUNT_CONCURRENCY = 1000
 MINIMUM_UNRESERVED = 100

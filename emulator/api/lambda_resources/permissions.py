@@ -18,14 +18,14 @@ import re
 import uuid
 from typing import Any
 
-from emulator.api import validation
-from emulator.api.lambda_api import json_response
-from emulator.engine import Emulator
-from emulator.errors import (
+from eddy.emulator.api import validation
+from eddy.emulator.api.lambda_api import json_response
+from eddy.emulator.engine import Emulator
+from eddy.emulator.errors import (
     FunctionNotFoundException, InvalidParameterValueException, PreconditionFailedException, ResourceConflictException,
 )
-from emulator.functions.registry import Function
-from emulator.messages import Response
+from eddy.emulator.functions.registry import Function
+from eddy.emulator.messages import Response
 
 ACCOUNT = re.compile(r"^\d{12}$")
 #: the StringEquals conditions AddPermission's parameters become, in the order AWS writes them

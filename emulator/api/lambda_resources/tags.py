@@ -14,12 +14,12 @@ from __future__ import annotations
 import uuid
 from typing import Any, Callable
 
-from emulator.api import validation
-from emulator.api.lambda_api import json_response
-from emulator.engine import Emulator
-from emulator.errors import FunctionNotFoundException, InvalidParameterValueException, constraint_violation
-from emulator.functions.registry import FUNCTION_ARN, checked_tags
-from emulator.messages import Response
+from eddy.emulator.api import validation
+from eddy.emulator.api.lambda_api import json_response
+from eddy.emulator.engine import Emulator
+from eddy.emulator.errors import FunctionNotFoundException, InvalidParameterValueException, constraint_violation
+from eddy.emulator.functions.registry import FUNCTION_ARN, checked_tags
+from eddy.emulator.messages import Response
 
 
 def tagged(emulator: Emulator, arn: str) -> tuple[Any, Callable[[], None]]:

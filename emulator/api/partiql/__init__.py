@@ -8,6 +8,6 @@ by statement, transactions as TransactWriteItems or TransactGetItems (operations
 the DynamoDB API's own path, so their changes are captured in the stream exactly like the item operations'.
 """
 
-from emulator.api.partiql.operations import OPERATIONS, answer
+from eddy.emulator.api.partiql.operations import OPERATIONS, answer
 
 __all__ = ["OPERATIONS", "answer"]

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from emulator.api.partiql.tree import Arithmetic, Between, Call, Compare, In, Is, Logical, Not, Path, Value
-from emulator.errors import ValidationException
+from eddy.emulator.api.partiql.tree import Arithmetic, Between, Call, Compare, In, Is, Logical, Not, Path, Value
+from eddy.emulator.errors import ValidationException
 
 #: functions a condition may call, with how many arguments each takes
 CONDITION_FUNCTIONS = {"begins_with": 2, "contains": 2, "attribute_type": 2, "attribute_exists": 1,

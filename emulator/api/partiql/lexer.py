@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from emulator.errors import ValidationException
+from eddy.emulator.errors import ValidationException
 
 NOT_WELL_FORMED = "Statement wasn't well formed, can't be processed: "
 

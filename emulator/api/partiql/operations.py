@@ -13,11 +13,11 @@ import json
 from decimal import Decimal
 from typing import Any, Callable
 
-from emulator.api.partiql.projection import project
-from emulator.api.partiql.statements import MANDATORY_KEYS, Plan, Schema, plan
-from emulator.api.partiql.syntax import parse
-from emulator.api.partiql.tree import Exists, Insert, Path, Select, is_read
-from emulator.errors import AWSError, DuplicateItemException, ResourceNotFoundException, ValidationException
+from eddy.emulator.api.partiql.projection import project
+from eddy.emulator.api.partiql.statements import MANDATORY_KEYS, Plan, Schema, plan
+from eddy.emulator.api.partiql.syntax import parse
+from eddy.emulator.api.partiql.tree import Exists, Insert, Path, Select, is_read
+from eddy.emulator.errors import AWSError, DuplicateItemException, ResourceNotFoundException, ValidationException
 
 Call = Callable[[str, dict[str, Any]], tuple[int, dict[str, Any]]]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from emulator.api.partiql.tree import Path
+from eddy.emulator.api.partiql.tree import Path
 
 
 def project(item: dict[str, Any], paths: tuple[Path, ...]) -> dict[str, Any]:

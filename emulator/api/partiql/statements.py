@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from emulator.api.partiql.expressions import Expressions, has_more_than, key_equalities
-from emulator.api.partiql.tree import (
+from eddy.emulator.api.partiql.expressions import Expressions, has_more_than, key_equalities
+from eddy.emulator.api.partiql.tree import (
     Arithmetic,
     Between,
     Call,
@@ -33,7 +33,7 @@ from emulator.api.partiql.tree import (
     Update,
     Value,
 )
-from emulator.errors import ValidationException
+from eddy.emulator.errors import ValidationException
 
 MANDATORY_KEYS = "Where clause does not contain a mandatory equality on all key attributes"
 

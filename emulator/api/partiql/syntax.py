@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from emulator.api.partiql import tree
-from emulator.api.partiql.lexer import NOT_WELL_FORMED, Token, tokens
-from emulator.errors import ValidationException
+from eddy.emulator.api.partiql import tree
+from eddy.emulator.api.partiql.lexer import NOT_WELL_FORMED, Token, tokens
+from eddy.emulator.errors import ValidationException
 
 _RETURNING = {("ALL", "OLD"): "ALL_OLD", ("MODIFIED", "OLD"): "UPDATED_OLD", ("ALL", "NEW"): "ALL_NEW",
               ("MODIFIED", "NEW"): "UPDATED_NEW"}

@@ -10,10 +10,10 @@ line on stdout: {"ok": true, "payload", "logs"} or {"ok": false, "errorType", "e
 
 from __future__ import annotations
 
-from emulator.errors import InvalidParameterValueException
-from emulator.functions.runtimes.base import Runtime
-from emulator.functions.runtimes.node import NodeRuntime
-from emulator.functions.runtimes.python import PythonRuntime
+from eddy.emulator.errors import InvalidParameterValueException
+from eddy.emulator.functions.runtimes.base import Runtime
+from eddy.emulator.functions.runtimes.node import NodeRuntime
+from eddy.emulator.functions.runtimes.python import PythonRuntime
 
 RUNTIMES: dict[str, Runtime] = {
     **{f"python3.{minor}": PythonRuntime(f"python3.{minor}") for minor in range(9, 14)},

@@ -18,12 +18,12 @@ from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from emulator.errors import InvalidParameterValueException
-from emulator.functions.runtimes.base import Runtime
-from emulator.functions.runtimes.node_sdk import sdk_modules, warn_if_missing
+from eddy.emulator.errors import InvalidParameterValueException
+from eddy.emulator.functions.runtimes.base import Runtime
+from eddy.emulator.functions.runtimes.node_sdk import sdk_modules, warn_if_missing
 
 if TYPE_CHECKING:
-    from emulator.functions.registry import Function
+    from eddy.emulator.functions.registry import Function
 
 BOOTSTRAP = Path(__file__).with_name("node_worker.mjs")
 #: the AWS SDK for JavaScript v3 (@aws-sdk/core's emitWarningIfUnsupportedVersion) warns once per process, through

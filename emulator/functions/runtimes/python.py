@@ -11,12 +11,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from emulator.functions.runtimes.base import Runtime
+from eddy.emulator.functions.runtimes.base import Runtime
 
 WORKER = Path(__file__).resolve().parents[1] / "worker.py"
 
 if TYPE_CHECKING:
-    from emulator.functions.registry import Function
+    from eddy.emulator.functions.registry import Function
 
 
 class PythonRuntime(Runtime):

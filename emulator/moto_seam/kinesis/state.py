@@ -12,7 +12,7 @@ from typing import Any, Iterator
 from moto.kinesis.exceptions import StreamNotFoundError
 from moto.kinesis.models import Record, Shard, Stream, kinesis_backends
 
-from emulator.moto_seam.kinesis.streams import SEQUENCE_BASE, stamp, trimmed_through
+from eddy.emulator.moto_seam.kinesis.streams import SEQUENCE_BASE, stamp, trimmed_through
 
 
 def stream_shape(stream: Stream) -> dict[str, Any]:

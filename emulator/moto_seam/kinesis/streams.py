@@ -26,7 +26,7 @@ from moto.kinesis.exceptions import InvalidArgumentError, StreamNotFoundError
 from moto.kinesis.models import KinesisBackend, Record, Shard, Stream, kinesis_backends
 from moto.utilities.utils import md5_hash
 
-from emulator.moto_seam import bridge as moto_bridge
+from eddy.emulator.moto_seam import bridge as moto_bridge
 
 #: a stream's sequence numbers start here: 21 digits, like Eddy's DynamoDB streams
 SEQUENCE_BASE = 10**20

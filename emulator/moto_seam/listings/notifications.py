@@ -8,7 +8,7 @@ from typing import Any
 from moto.s3.models import s3_backends
 from moto.sns.models import sns_backends
 
-from emulator.moto_seam.notifications.configurations import each_configuration
+from eddy.emulator.moto_seam.notifications.configurations import each_configuration
 
 #: the destinations whose subscriptions the dashboard lists (the pipeline's hops), in the Subscribe API's words
 PIPELINE_PROTOCOLS = ("lambda", "sqs")

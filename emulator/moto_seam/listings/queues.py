@@ -6,7 +6,7 @@ from typing import Any
 
 from moto.sqs.models import Queue, sqs_backends
 
-from emulator.moto_seam.sqs import dead_letter_figures, queue_figures
+from eddy.emulator.moto_seam.sqs import dead_letter_figures, queue_figures
 
 
 def all_queues() -> list[Queue]:

@@ -17,8 +17,8 @@ deliveries are counted on the target (delivered / failed / filtered out): the da
 
 from __future__ import annotations
 
-from emulator.moto_seam.notifications import configurations, object_events, subscriptions
-from emulator.moto_seam.notifications.target import Target, active
+from eddy.emulator.moto_seam.notifications import configurations, object_events, subscriptions
+from eddy.emulator.moto_seam.notifications.target import Target, active
 
 __all__ = ["Target", "activate", "deactivate"]
 

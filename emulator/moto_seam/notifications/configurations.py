@@ -28,9 +28,9 @@ from moto.s3.exceptions import InvalidArgumentError, InvalidFilterRuleName, S3Cl
 from moto.s3.models import FakeBucket, NotificationConfiguration
 from moto.s3.responses import S3Response
 
-from emulator.moto_seam.notifications.destinations import queue_exists, topic_exists
-from emulator.moto_seam.notifications.target import active
-from emulator.notifications.s3_events import overlapping
+from eddy.emulator.moto_seam.notifications.destinations import queue_exists, topic_exists
+from eddy.emulator.moto_seam.notifications.target import active
+from eddy.emulator.notifications.s3_events import overlapping
 
 KINDS = (("queue", "QueueConfiguration"), ("topic", "TopicConfiguration"), ("cloud_function", "CloudFunctionConfiguration"))
 #: a destination S3 cannot validate, per kind, as (ArgumentName, ArgumentValue)

@@ -40,11 +40,11 @@ from moto.s3.responses import S3Response
 from moto.sns.models import sns_backends
 from moto.sqs.models import sqs_backends
 
-from emulator.moto_seam.notifications.configurations import each_configuration
-from emulator.moto_seam.notifications.destinations import arn_parts, queue_exists, refusal, topic_exists
-from emulator.moto_seam.notifications.target import Target, active
-from emulator.moto_seam.services import moments
-from emulator.notifications.s3_events import event_record, is_property_event, test_message
+from eddy.emulator.moto_seam.notifications.configurations import each_configuration
+from eddy.emulator.moto_seam.notifications.destinations import arn_parts, queue_exists, refusal, topic_exists
+from eddy.emulator.moto_seam.notifications.target import Target, active
+from eddy.emulator.moto_seam.services import moments
+from eddy.emulator.notifications.s3_events import event_record, is_property_event, test_message
 
 #: the events moto sends inside an operation that S3 does not send for it
 QUIETED = {

@@ -16,10 +16,10 @@ from typing import Any
 
 from moto.sns.models import Subscription
 
-from emulator.moto_seam.notifications.destinations import queue_exists, refusal
-from emulator.moto_seam.notifications.target import Target, active
-from emulator.moto_seam.services import moments
-from emulator.notifications.sns_events import lambda_event
+from eddy.emulator.moto_seam.notifications.destinations import queue_exists, refusal
+from eddy.emulator.moto_seam.notifications.target import Target, active
+from eddy.emulator.moto_seam.services import moments
+from eddy.emulator.notifications.sns_events import lambda_event
 
 
 def install() -> None:

@@ -8,7 +8,7 @@ time, each pinned by a test against moto's own (tests/emulator/moto_seam/test_sp
 
 from __future__ import annotations
 
-from emulator.moto_seam.speedups import dynamodb, sqs
+from eddy.emulator.moto_seam.speedups import dynamodb, sqs
 
 
 def install() -> None:

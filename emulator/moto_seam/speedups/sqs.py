@@ -26,7 +26,7 @@ from typing import Any
 from moto.sqs import models as sqs_models
 from moto.sqs.models import Message, Queue
 
-from emulator.moto_seam.listings import queue_activity
+from eddy.emulator.moto_seam.listings import queue_activity
 
 original_delete_message = Queue.delete_message
 original_messages: property = Queue.__dict__["messages"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from botocore.exceptions import ClientError
 
-from emulator.api.absent_features import NOT_EMULATED
+from eddy.emulator.api.absent_features import NOT_EMULATED
 from tests.emulator.helpers import create_table
 
 ARN = "arn:aws:dynamodb:us-east-1:123456789012:table/orders"

@@ -10,10 +10,10 @@ import pytest
 from botocore.config import Config
 from botocore.exceptions import ClientError
 
-from emulator import emulate
-from emulator.api import attribute_values
-from emulator.api.validation import validate
-from emulator.errors import ValidationException
+from eddy import emulate
+from eddy.emulator.api import attribute_values
+from eddy.emulator.api.validation import validate
+from eddy.emulator.errors import ValidationException
 from tests.conftest import QUIET
 
 INVALID = "One or more parameter values were invalid: "

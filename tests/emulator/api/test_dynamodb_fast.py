@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from emulator import emulate
-from emulator.moto_seam import fixes as moto_fixes
-from emulator.api import dynamodb_fast, router
-from emulator.messages import Request
+from eddy import emulate
+from eddy.emulator.moto_seam import fixes as moto_fixes
+from eddy.emulator.api import dynamodb_fast, router
+from eddy.emulator.messages import Request
 
 URL = "https://dynamodb.us-east-1.amazonaws.com/"
 AUTH = ("AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20260101/us-east-1/dynamodb/aws4_request, "

@@ -70,7 +70,7 @@ def test_get_records_throttle_raises_limit_exceeded():
     import boto3
     from botocore.config import Config
 
-    from emulator import Clock, emulate
+    from eddy import Clock, emulate
 
     frozen = Clock(source=lambda: 1_800_000_000.0)  # one clock second throughout
     with emulate(clock=frozen, housekeeping_interval=None, get_records_per_second_per_shard=2):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import boto3
 import pytest
 
-from emulator import Emulator, emulate
+from eddy import Emulator, emulate
 
 from tests.emulator.helpers import create_table, read_stream
 

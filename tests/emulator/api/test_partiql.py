@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from botocore.exceptions import ClientError
 
-from emulator.api.partiql.expressions import Expressions
-from emulator.api.partiql.statements import Schema, plan
-from emulator.api.partiql.syntax import parse
-from emulator.api.partiql.tree import Arithmetic, Compare, Path, Update, Value
+from eddy.emulator.api.partiql.expressions import Expressions
+from eddy.emulator.api.partiql.statements import Schema, plan
+from eddy.emulator.api.partiql.syntax import parse
+from eddy.emulator.api.partiql.tree import Arithmetic, Compare, Path, Update, Value
 from tests.emulator.helpers import N, S, create_table, read_stream
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from botocore.exceptions import ClientError
 
-from emulator.api import table_arns
-from emulator.errors import ValidationException
+from eddy.emulator.api import table_arns
+from eddy.emulator.errors import ValidationException
 from tests.emulator.helpers import S, events, read_stream
 
 ARN = "arn:aws:dynamodb:us-east-1:123456789012:table/orders"

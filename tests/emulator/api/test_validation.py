@@ -9,8 +9,8 @@ import pytest
 import requests
 from botocore.exceptions import ClientError
 
-from emulator.api.validation import validate
-from emulator.errors import SerializationException, UnknownOperationException, ValidationException
+from eddy.emulator.api.validation import validate
+from eddy.emulator.errors import SerializationException, UnknownOperationException, ValidationException
 
 SIGNED = {"Authorization": "AWS4-HMAC-SHA256 Credential=testing/20250101/us-east-1/dynamodb/aws4_request, "
                            "SignedHeaders=host, Signature=0", "Content-Type": "application/x-amz-json-1.0"}
@@ -124,7 +124,7 @@ ITEMS = [
 def test_the_attribute_value_shortcut_answers_as_the_whole_walk(operation: str, member: str, item: dict,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """Items skip the generic walk when it could find nothing: whatever it would say, validate() still says."""
-    from emulator.api import validation
+    from eddy.emulator.api import validation
 
     params = {"TableName": "orders", "Key": {"pk": {"S": "a"}}, member: item}
     if operation == "BatchWriteItem":  # a put of the item alone, or beside other members (the whole walk's)

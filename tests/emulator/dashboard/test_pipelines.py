@@ -10,9 +10,9 @@ import urllib.error
 
 import pytest
 
-from emulator.dashboard.queues import queue_tail
-from emulator.dashboard.view import dashboard
-from emulator.errors import AWSError
+from eddy.emulator.dashboard.queues import queue_tail
+from eddy.emulator.dashboard.view import dashboard
+from eddy.emulator.errors import AWSError
 from tests.conftest import ControlError, http_json
 from tests.emulator.functions.test_functions import create_function
 from tests.emulator.trigger_helpers import create_zip_function

@@ -8,9 +8,9 @@ import re
 import boto3
 import pytest
 
-from emulator.dashboard.view import dashboard, stream_tail
-from emulator.errors import ResourceNotFoundException
-from emulator.streams.write_rates import WriteRates
+from eddy.emulator.dashboard.view import dashboard, stream_tail
+from eddy.emulator.errors import ResourceNotFoundException
+from eddy.emulator.streams.write_rates import WriteRates
 from tests.emulator.helpers import create_table
 from tests.emulator.trigger_helpers import put
 

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from emulator import NotDeliveredError
+from eddy import NotDeliveredError
 from tests.emulator.functions.test_async_invocations import invoke_event, setup
 from tests.emulator.notifications.test_s3_notifications import wait_for_messages
 from tests.emulator.trigger_helpers import create_zip_function

@@ -152,7 +152,7 @@ def test_a_registered_callable_is_logged_too_on_the_emulators_clock(emu):
 def test_function_logs_can_be_turned_off():
     import boto3
 
-    from emulator import emulate
+    from eddy import emulate
     with emulate(housekeeping_interval=None, function_logs=False) as emulator:
         emulator.register_function("quiet", lambda event, context: None)
         boto3.client("lambda", region_name="us-east-1").invoke(FunctionName="quiet", Payload=b"{}")
@@ -164,7 +164,7 @@ def test_function_logs_can_be_turned_off():
 def test_a_functions_logging_config_survives_a_restart(tmp_path):
     import boto3
 
-    from emulator import emulate
+    from eddy import emulate
     config = {"LogFormat": "JSON", "ApplicationLogLevel": "WARN", "SystemLogLevel": "DEBUG", "LogGroup": "kept"}
     with emulate(state_dir=tmp_path, housekeeping_interval=None):
         create_function(boto3.client("lambda", region_name="us-east-1"), "talks", TALKS, LoggingConfig=config)

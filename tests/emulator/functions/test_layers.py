@@ -9,7 +9,7 @@ import boto3
 import pytest
 from botocore.exceptions import ClientError
 
-from emulator import emulate
+from eddy import emulate
 from tests.emulator.functions.test_functions import ROLE, create_function, zip_of
 from tests.emulator.functions.test_node_functions import call, create_node
 

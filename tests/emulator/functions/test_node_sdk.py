@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from emulator.functions.runtimes import node_sdk
+from eddy.emulator.functions.runtimes import node_sdk
 from tests.emulator.functions.test_node_functions import call, create_node
 
 
@@ -61,7 +61,7 @@ def test_without_the_sdk_the_log_says_what_to_run(elsewhere: Path, emu, caplog) 
     lam = emu.aws_client("lambda", "us-east-1")
     create_node(lam, "sdk", {"index.mjs": "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\n"
                                           "export const handler = async () => 'unreached';"})
-    with caplog.at_level(logging.WARNING, logger="emulator.functions.runtimes.node_sdk"):
+    with caplog.at_level(logging.WARNING, logger="eddy.emulator.functions.runtimes.node_sdk"):
         response, answer = call(lam, "sdk")
     assert response["FunctionError"] == "Unhandled"
     assert "Cannot find package '@aws-sdk/client-dynamodb'" in answer["errorMessage"]  # in the Node runtime's words
@@ -70,7 +70,7 @@ def test_without_the_sdk_the_log_says_what_to_run(elsewhere: Path, emu, caplog) 
 
 
 def test_eddy_setup_node_without_npm_says_what_to_install(tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "emulator.cli", "setup", "node", "--dir", str(tmp_path / "sdk")],
+    done = subprocess.run([sys.executable, "-m", "eddy", "setup", "node", "--dir", str(tmp_path / "sdk")],
                           capture_output=True, text=True, env={**os.environ, "PATH": str(tmp_path)}, timeout=300)
     assert done.returncode == 1 and done.stdout == ""
     assert done.stderr == ("eddy setup node: npm is not on PATH: install Node.js with npm (Debian/Ubuntu: "

@@ -9,7 +9,7 @@ import threading
 
 import boto3
 
-from emulator import emulate
+from eddy import emulate
 
 REGION = "us-east-1"
 

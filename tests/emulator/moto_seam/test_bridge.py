@@ -13,7 +13,7 @@ from moto.dynamodb.models.table import Table
 from moto.dynamodb.parsing.validators import UpdateExpressionFunctionEvaluator
 from moto.dynamodb.responses import DynamoHandler
 
-from emulator.moto_seam import botocore_hook, bridge as moto_bridge
+from eddy.emulator.moto_seam import botocore_hook, bridge as moto_bridge
 from tests.emulator.helpers import create_table
 
 

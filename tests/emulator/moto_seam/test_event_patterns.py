@@ -11,8 +11,8 @@ import json
 import pytest
 from moto.events.models import UNDEFINED, EventPattern
 
-from emulator.moto_seam.eventbridge import patterns
-from emulator.triggers.filters import FilterCriteriaError, validate_filter_criteria
+from eddy.emulator.moto_seam.eventbridge import patterns
+from eddy.emulator.triggers.filters import FilterCriteriaError, validate_filter_criteria
 from tests.emulator.triggers.test_filters import CASES, Case, _criteria
 
 

@@ -12,8 +12,8 @@ from moto import mock_aws
 from moto.events import models as events_models
 from moto.events.models import Rule
 
-from emulator import emulate
-from emulator.moto_seam.eventbridge import rules as events_seam
+from eddy import emulate
+from eddy.emulator.moto_seam.eventbridge import rules as events_seam
 from tests.conftest import QUIET
 
 REGION = "us-east-1"

@@ -10,7 +10,7 @@ import boto3
 from moto import mock_aws
 from moto.kinesis.models import Record, Shard, Stream, kinesis_backends
 
-from emulator.moto_seam.kinesis import state
+from eddy.emulator.moto_seam.kinesis import state
 
 ACCOUNT, REGION = "123456789012", "us-east-1"
 

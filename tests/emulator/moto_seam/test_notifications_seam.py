@@ -13,8 +13,8 @@ from botocore.exceptions import ClientError
 from moto import mock_aws
 from moto.s3.models import S3Backend
 
-from emulator import emulate
-from emulator.moto_seam.notifications import configurations, object_events
+from eddy import emulate
+from eddy.emulator.moto_seam.notifications import configurations, object_events
 from tests.conftest import QUIET
 
 REGION = "us-east-1"

@@ -7,7 +7,7 @@ import pickle
 
 from moto.sqs.models import Message, Queue
 
-from emulator.moto_seam.listings import queue_activity
+from eddy.emulator.moto_seam.listings import queue_activity
 
 
 def test_a_restored_log_is_numbered_on_after_its_own_numbers(monkeypatch):

@@ -17,7 +17,7 @@ from cryptography.hazmat.primitives.asymmetric import padding
 from moto.core import DEFAULT_ACCOUNT_ID
 from moto.sns.models import sns_backends
 
-from emulator.moto_seam import sns_signatures
+from eddy.emulator.moto_seam import sns_signatures
 
 REGION = "us-east-1"
 

@@ -7,7 +7,7 @@ from moto.dynamodb.exceptions import ItemSizeTooLarge
 from moto.dynamodb.models.dynamo_type import DynamoType, Item
 from moto.dynamodb.models.table import Table
 
-from emulator.moto_seam.speedups import dynamodb as moto_speedups
+from eddy.emulator.moto_seam.speedups import dynamodb as moto_speedups
 
 
 def _built(init, attrs):
@@ -78,7 +78,7 @@ def test_a_query_on_the_tables_key_answers_as_moto_does(hash_type, hash_value, c
 
 
 def test_the_replacements_are_installed_only_while_an_emulator_is_active():
-    from emulator import emulate
+    from eddy import emulate
 
     assert Item.__init__ is moto_speedups.original_item_init and Table.query is moto_speedups.original_query
     with emulate(housekeeping_interval=None):
@@ -91,7 +91,7 @@ def test_items_are_not_kept_by_motos_instance_tracker_while_an_emulator_runs():
     read handed back. While an emulator runs, items are made without that list (and are freed when replaced)."""
     import boto3
 
-    from emulator import emulate
+    from eddy import emulate
 
     with emulate(housekeeping_interval=None):
         dynamodb = boto3.client("dynamodb", region_name="us-east-1", aws_access_key_id="a", aws_secret_access_key="b")

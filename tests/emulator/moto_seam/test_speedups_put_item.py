@@ -20,10 +20,10 @@ from moto.dynamodb.limits import HASH_KEY_MAX_LENGTH, RANGE_KEY_MAX_LENGTH
 from moto.dynamodb.models.dynamo_type import DynamoType, Item
 from moto.dynamodb.models.table import Table
 
-from emulator.moto_seam import bridge as moto_bridge
-from emulator.moto_seam.speedups import dynamodb as moto_speedups
-from emulator.api import validation
-from emulator.errors import AWSError
+from eddy.emulator.moto_seam import bridge as moto_bridge
+from eddy.emulator.moto_seam.speedups import dynamodb as moto_speedups
+from eddy.emulator.api import validation
+from eddy.emulator.errors import AWSError
 
 
 def raw(value: Any) -> Any:
@@ -229,7 +229,7 @@ def test_item_types_are_validated_as_moto_validates_them(attrs, key_attrs):
 
 
 def test_the_put_path_replacements_are_installed_only_while_an_emulator_is_active():
-    from emulator import emulate
+    from eddy import emulate
 
     originals = (moto_speedups.original_put_item, moto_speedups.original_cast_value, moto_speedups.original_hash,
                  moto_speedups.original_eq)

@@ -11,8 +11,8 @@ from botocore.exceptions import ClientError
 from moto import mock_aws
 from moto.sqs.models import Message, Queue
 
-from emulator import emulate
-from emulator.moto_seam.speedups import sqs as sqs_speedups
+from eddy import emulate
+from eddy.emulator.moto_seam.speedups import sqs as sqs_speedups
 from tests.conftest import QUIET
 
 REGION = "us-east-1"

@@ -10,8 +10,8 @@ import boto3
 from moto import mock_aws
 from moto.sqs import models as sqs_models
 
-from emulator import emulate
-from emulator.moto_seam import sqs as sqs_seam
+from eddy import emulate
+from eddy.emulator.moto_seam import sqs as sqs_seam
 from tests.conftest import QUIET
 
 REGION = "us-east-1"

@@ -7,7 +7,7 @@ import boto3
 from moto import mock_aws
 from moto.dynamodb.models import dynamodb_backends
 
-from emulator.moto_seam import ttl as moto_ttl
+from eddy.emulator.moto_seam import ttl as moto_ttl
 from tests.emulator.helpers import create_table
 
 ACCOUNT, REGION = "123456789012", "us-east-1"

@@ -9,7 +9,7 @@ from pathlib import Path
 import boto3
 import pytest
 
-from emulator import emulate
+from eddy import emulate
 from tests.conftest import eddy_server
 
 

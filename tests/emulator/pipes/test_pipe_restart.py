@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import boto3
 
-from emulator import emulate
+from eddy import emulate
 from tests.emulator.helpers import create_table
 from tests.emulator.pipes.pipe_helpers import ROLE_ARN
 

@@ -15,7 +15,7 @@ import sys
 import boto3
 import pytest
 
-from infra import apply_stack
+from eddy.infra import apply_stack
 
 EARLY = boto3.client("dynamodb")  # made at import, as Lambda code does; no region is configured anywhere
 KEY = dict(KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],

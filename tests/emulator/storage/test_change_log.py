@@ -6,7 +6,7 @@ import json
 
 import boto3
 
-from emulator import emulate
+from eddy import emulate
 
 from tests.emulator.helpers import create_table
 

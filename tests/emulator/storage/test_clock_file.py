@@ -12,7 +12,7 @@ from pathlib import Path
 import boto3
 import pytest
 
-from emulator import Clock, emulate
+from eddy import Clock, emulate
 from tests.emulator.helpers import create_table
 
 JUNE = datetime(2025, 6, 1, 12, tzinfo=timezone.utc).timestamp()
@@ -20,7 +20,7 @@ JUNE = datetime(2025, 6, 1, 12, tzinfo=timezone.utc).timestamp()
 
 def emulator_time_read_by_another_process(state_dir: Path) -> float:
     """What a reader in another process (a Spark job, a table stream without clock=) takes for the emulator's time."""
-    code = "import sys; from spark_batch.io import read_emulator_time; print(read_emulator_time(None, sys.argv[1]))"
+    code = "import sys; from eddy.spark_batch.io import read_emulator_time; print(read_emulator_time(None, sys.argv[1]))"
     return float(subprocess.run([sys.executable, "-c", code, str(state_dir)], capture_output=True, text=True,
                                 check=True).stdout)
 

@@ -7,9 +7,9 @@ import json
 import boto3
 import pyarrow.parquet as pq
 
-from emulator import emulate
-from emulator.storage import columnar_segments
-from emulator.storage.columnar_segments import copier, write_columnar_copy
+from eddy import emulate
+from eddy.emulator.storage import columnar_segments
+from eddy.emulator.storage.columnar_segments import copier, write_columnar_copy
 
 from tests.emulator.helpers import create_table
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import boto3
 import pytest
 
-from emulator import Emulator, StateDirectoryInUseError, emulate
-from emulator.storage.ownership import Ownership
+from eddy import Emulator, StateDirectoryInUseError, emulate
+from eddy.emulator.storage.ownership import Ownership
 from tests.conftest import QUIET, ServerDoor, eddy_server
 
 
@@ -26,14 +26,14 @@ def tree(directory: Path) -> dict[str, tuple[int, str]]:
 
 def serve(state_dir: Path) -> subprocess.CompletedProcess:
     """`eddy serve` on `state_dir`, to its end (a refused one ends at once)."""
-    return subprocess.run([sys.executable, "-m", "emulator.cli", "serve", "--port", "0", "--housekeeping-interval", "0",
+    return subprocess.run([sys.executable, "-m", "eddy", "serve", "--port", "0", "--housekeeping-interval", "0",
                            "--state-dir", str(state_dir)], capture_output=True, text=True, timeout=120)
 
 
 def emulate_elsewhere(state_dir: Path) -> subprocess.CompletedProcess:
     """emulate(state_dir=...) in another Python process: what it raised, by type and message."""
     script = textwrap.dedent(f"""
-        from emulator import Emulator, StateDirectoryInUseError, emulate
+        from eddy import Emulator, StateDirectoryInUseError, emulate
         try:
             with emulate(state_dir={str(state_dir)!r}):
                 print("started")
@@ -108,7 +108,7 @@ def test_an_in_process_owner_refuses_a_server_and_another_process(tmp_path):
 def test_an_owner_killed_with_9_leaves_no_lock(tmp_path):
     state_dir = tmp_path / "S"
     script = textwrap.dedent(f"""
-        from emulator import emulate
+        from eddy import emulate
         with emulate(state_dir={str(state_dir)!r}, housekeeping_interval=None):
             print("owned", flush=True)
             input()

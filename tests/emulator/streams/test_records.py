@@ -8,10 +8,10 @@ from decimal import Decimal
 
 import pytest
 
-from emulator.streams.item_size import item_size, number_size
-from emulator import emulate
-from emulator.streams import records
-from emulator.streams.records import ChangeRecord, EventName, StreamViewType, image_json
+from eddy.emulator.streams.item_size import item_size, number_size
+from eddy import emulate
+from eddy.emulator.streams import records
+from eddy.emulator.streams.records import ChangeRecord, EventName, StreamViewType, image_json
 
 from tests.emulator.helpers import create_table, read_stream
 

@@ -83,7 +83,7 @@ def test_retention_is_configurable(door_with):
 def test_trimming_deletes_whole_segment_files(tmp_path):
     import boto3
 
-    from emulator import emulate
+    from eddy import emulate
 
     with emulate(state_dir=tmp_path, housekeeping_interval=None, segment_max_bytes=1) as emu:
         dynamodb = boto3.client("dynamodb", region_name="us-east-1")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import boto3
 import pytest
 
-from emulator import emulate
+from eddy import emulate
 from tests.conftest import ControlError
 from tests.emulator.helpers import create_table, read_shard, shards
 from tests.emulator.trigger_helpers import delivered_batches, put, stream_with_reporter, wait_idle

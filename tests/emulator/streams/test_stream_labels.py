@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 
 import boto3
 
-from emulator import Clock, emulate
+from eddy import Clock, emulate
 from tests.emulator.helpers import create_table
 
 JUNE = datetime(2025, 6, 1, 12, tzinfo=timezone.utc).timestamp()

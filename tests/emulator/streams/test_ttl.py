@@ -59,7 +59,7 @@ def test_the_housekeeper_sweeps_by_itself(tmp_path):
 
     import boto3
 
-    from emulator import emulate
+    from eddy import emulate
 
     with emulate(housekeeping_interval=0.05) as emu:
         dynamodb = boto3.client("dynamodb", region_name="us-east-1")

@@ -18,7 +18,7 @@ from datetime import datetime
 import pytest
 from botocore.exceptions import ClientError
 
-from emulator import NotDeliveredError
+from eddy import NotDeliveredError
 from tests.emulator.functions.test_functions import create_function
 from tests.emulator.helpers import create_table
 from tests.emulator.trigger_helpers import delivered_batches, settle

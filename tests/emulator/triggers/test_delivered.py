@@ -13,7 +13,7 @@ import urllib.request
 import boto3
 import pytest
 
-from emulator import Clock, NotDeliveredError, emulate
+from eddy import Clock, NotDeliveredError, emulate
 from tests.conftest import QUIET, ServerDoor, http_json
 from tests.emulator.helpers import create_table
 from tests.emulator.trigger_helpers import put, retrying, stream_with_reporter

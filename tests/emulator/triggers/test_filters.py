@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 import pytest
 
-from emulator.triggers.filters import (
+from eddy.emulator.triggers.filters import (
     INVALID_PATTERN,
     MAX_FILTERS,
     FilterCriteriaError,

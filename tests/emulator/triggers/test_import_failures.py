@@ -12,7 +12,7 @@ from typing import Iterator
 
 import pytest
 
-from emulator import emulate
+from eddy import emulate
 from tests.conftest import QUIET, InProcessDoor, ServerDoor, eddy_server
 from tests.emulator.helpers import create_table
 from tests.emulator.trigger_helpers import create_zip_function, put, retrying

@@ -9,7 +9,7 @@ import boto3
 import pytest
 from botocore.exceptions import ClientError
 
-from emulator import emulate
+from eddy import emulate
 from tests.conftest import QUIET
 from tests.emulator.functions.test_functions import create_function
 from tests.emulator.trigger_helpers import wait_idle

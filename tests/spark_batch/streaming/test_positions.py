@@ -1,7 +1,7 @@
 """Offsets of the dynamodbstreams source: lineage order, which shards may be read, the ranges a batch reads."""
 
-from spark_batch.streaming import positions
-from spark_batch.streaming.positions import AT, END, TRIM_HORIZON, Shard, ShardRange
+from eddy.spark_batch.streaming import positions
+from eddy.spark_batch.streaming.positions import AT, END, TRIM_HORIZON, Shard, ShardRange
 
 
 def shard(shard_id: str, *parents: str, starting: str = "1") -> Shard:

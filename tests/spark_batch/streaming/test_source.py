@@ -9,7 +9,7 @@ import boto3
 import pytest
 from pyspark.sql import DataFrame, SparkSession
 
-from spark_batch.dynamodb_json import ItemType, with_item_columns
+from eddy.spark_batch.dynamodb_json import ItemType, with_item_columns
 from tests.conftest import REGION, eddy_server, http_json
 
 CREDENTIALS = {"accessKeyId": "testing", "secretAccessKey": "testing"}

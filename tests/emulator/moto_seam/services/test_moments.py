@@ -16,7 +16,7 @@ from moto.kms.utils import generate_master_key
 from moto.moto_api._internal import mock_random
 from moto.moto_api._internal.moto_random import MotoRandom
 
-from emulator.moto_seam.services import moments
+from eddy.emulator.moto_seam.services import moments
 
 
 def test_moto_reads_time_and_randomness_where_the_patches_replace_them():

@@ -17,7 +17,7 @@ from moto.cognitoidp.models import CognitoIdpUserPool
 from moto.kms.utils import RSAPrivateKey
 from moto.ssm.models import ParameterDict, SimpleSystemManagerBackend
 
-from emulator.moto_seam.services import state
+from eddy.emulator.moto_seam.services import state
 
 ACCOUNT, REGION = "123456789012", "us-east-1"
 
