@@ -187,3 +187,16 @@ def test_the_graph_sees_relative_deferred_and_type_checking_imports(tmp_path):
 ])
 def test_cycles_finds_exactly_the_cycles(graph, expected):
     assert cycles(graph) == expected
+
+
+def test_every_import_uses_the_installed_names():
+    """Installed, the folders are eddy.emulator, eddy.handlers, ...: `from emulator ...` works only in a checkout."""
+    folders = {"emulator", "handlers", "spark_batch", "infra"}
+    old = {}
+    for path in [*source_files(), *sorted((ROOT / "tests").rglob("*.py")), *sorted((ROOT / "bench").rglob("*.py"))]:
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = ([node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level
+                     else [alias.name for alias in node.names] if isinstance(node, ast.Import) else [])
+            if any(name.split(".")[0] in folders for name in names):
+                old.setdefault(str(path.relative_to(ROOT)), []).append(node.lineno)
+    assert old == {}
