@@ -8,7 +8,7 @@ NODE_STAMP := .node/.installed-stamp
 HOST   ?= 127.0.0.1
 PORT   ?= 4566
 
-.PHONY: setup java node chromium test docs run demo bench peer clean
+.PHONY: setup java node chromium test test-fast docs run demo bench peer clean
 
 setup: $(STAMP) $(NODE_STAMP)
 
@@ -43,6 +43,11 @@ $(STAMP): pyproject.toml setup.py | java
 test: $(STAMP) $(NODE_STAMP) chromium
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet
 	$(PY) -m pytest -q -n 2 --dist loadgroup
+
+# the quick loop while working: every test but those marked `slow` (pyproject.toml: Spark, kill -9 and restart,
+# the installed wheel, the dashboard in Chromium), so neither Java nor Chromium is needed
+test-fast: $(STAMP) $(NODE_STAMP)
+	$(PY) -m pytest -q -n 2 --dist loadgroup -m "not slow"
 
 # the docs site (docs/, mkdocs.yml) served on http://127.0.0.1:8000, rebuilt as pages change
 docs: $(STAMP)

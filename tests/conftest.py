@@ -15,6 +15,7 @@ import time
 import urllib.error
 import urllib.request
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, Iterator
 
 import boto3
@@ -182,13 +183,24 @@ def eddy_server(*extra_args: str) -> Iterator[tuple[str, subprocess.Popen]]:
             process.kill()
 
 
+#: folders whose every test takes seconds: each starts Spark, or kills an `eddy serve` with kill -9 and restarts it
+SLOW_FOLDERS = (Path(__file__).parent / "spark_batch", Path(__file__).parent / "durability")
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """`make test` runs the suite on two pytest-xdist workers (--dist loadgroup): the Spark tests all go to one of
     them, so that a test session starts one SparkSession (the `spark` fixture), as it does without workers. They are
-    the longest group, so they come first: the other worker takes the rest meanwhile."""
+    the longest group, so they come first: the other worker takes the rest meanwhile.
+
+    Tests that take seconds each are marked `slow` (pyproject.toml): Spark's (the `spark` fixture, every test of
+    tests/spark_batch/), the kill -9 and restart tests of tests/durability/, and the modules that say so themselves
+    (pytestmark). `make test-fast` (pytest -m "not slow") leaves them out."""
     for item in items:
         if "spark" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.xdist_group("spark"))
+            item.add_marker(pytest.mark.slow)
+        elif any(folder in item.path.parents for folder in SLOW_FOLDERS):
+            item.add_marker(pytest.mark.slow)
     items.sort(key=lambda item: "spark" not in getattr(item, "fixturenames", ()))  # stable: each part in its order
 
 

@@ -107,7 +107,7 @@ def test_every_page_has_a_title():
 
 @pytest.mark.parametrize("name", [
     # an example that starts Spark runs on the pytest-xdist worker of the Spark tests, in their SparkSession
-    pytest.param(name, marks=pytest.mark.xdist_group("spark")) if "spark_session" in code else name
+    pytest.param(name, marks=[pytest.mark.xdist_group("spark"), pytest.mark.slow]) if "spark_session" in code else name
     for name, code in sorted(EXAMPLES.items())])
 def test_example_runs(name, server_url):
     code = EXAMPLES[name].replace(ENDPOINT, server_url)

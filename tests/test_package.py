@@ -28,7 +28,7 @@ import pytest
 from tests.emulator.functions.test_functions import zip_of
 
 ROOT = Path(__file__).resolve().parents[1]
-pytestmark = pytest.mark.xdist_group("package")
+pytestmark = [pytest.mark.xdist_group("package"), pytest.mark.slow]
 WHEELHOUSE = Path(os.environ.get("EDDY_TEST_WHEELHOUSE") or Path.home() / ".cache" / "eddy-tests" / "wheelhouse")
 
 

@@ -19,6 +19,9 @@ from tests.emulator.functions.test_functions import create_function
 from tests.emulator.helpers import create_table
 from tests.emulator.trigger_helpers import put
 
+#: Chromium and an `eddy serve` of its own: seconds (pyproject.toml's `slow` marker)
+pytestmark = pytest.mark.slow
+
 REGION = "us-east-1"
 SHIP = '''
 def handler(event, context):
