@@ -28,7 +28,7 @@ from eddy.emulator.streams.iterators import ShardIterators
 from eddy.emulator.streams.read_limits import ReadLimits
 from eddy.emulator.streams.stream_reads import StreamReads
 from eddy.emulator.streams.records import ChangeRecord, StreamViewType
-from eddy.emulator.settings import Settings
+from eddy.emulator.settings import WAIT_TIMEOUT, Settings
 from eddy.emulator.streams.shards import SequenceNumbers
 from eddy.emulator.streams.stream_registry import StreamRegistry
 from eddy.emulator.streams.write_rates import WriteRates
@@ -51,10 +51,6 @@ from eddy.emulator.service_journal import ServiceJournal
 
 DEFAULT_ACCOUNT_ID = "123456789012"
 DEFAULT_REGION = "us-east-1"
-#: how long wait_idle / assert_delivered (and POST /_eddy/idle, /_eddy/delivered) wait for delivery by default: a
-#: bound on a condition, met as soon as everything is delivered, so a generous one costs a passing test nothing
-#: and spares a correct handler on a busy machine (AWS has no such wait; the figure is Eddy's)
-WAIT_TIMEOUT = 60.0
 
 
 

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+#: how long wait_idle / assert_delivered (and POST /_eddy/idle, /_eddy/delivered) wait for delivery by default: a
+#: bound on a condition, met as soon as everything is delivered, so a generous one costs a passing test nothing
+#: and spares a correct handler on a busy machine (AWS has no such wait; the figure is Eddy's)
+WAIT_TIMEOUT = 60.0
+
 
 @dataclass
 class Settings:

@@ -102,6 +102,14 @@ class emulate(ContextDecorator):
                 self._server = Server(self.emulator, "127.0.0.1", 0, standalone=False).start()
                 self.emulator.invoker.worker_environment["AWS_ENDPOINT_URL"] = self._server.loopback_url
 
+    def reset(self) -> None:
+        """Forget everything, as POST /moto-api/reset does on a server: Eddy's tables' streams, functions and
+        mappings (Emulator.reset), and every moto service's resources."""
+        if self.emulator is None:
+            raise RuntimeError("reset() is for an active emulate() block")
+        self.emulator.reset()
+        self._mock.reset()
+
     def __exit__(self, *exc_info: Any) -> None:
         global _active
         if self._server is not None:

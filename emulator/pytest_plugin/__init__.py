@@ -1,10 +1,11 @@
 """Eddy's pytest plugin: installed with the package (entry point `pytest11: eddy`), nothing to configure.
 
-Fixtures:
-    eddy          an in-process emulator for one test (emulate()): fresh state, the emulator's clock
-                  (eddy.clock.advance(...)), and every boto3 client of the process routed to it
-    eddy_server   a real `eddy serve` on a free loopback port for the session: .url, .env (for subprocesses and
-                  other SDKs), .client(service), .control(path), .reset()
+Fixtures (one API: both offer .client(service), .wait_idle(), .assert_delivered(), .clock.now() / .advance(s),
+.control(path, payload) and .reset(), with the same answers and exceptions):
+    eddy          an in-process emulator for one test (emulate()): fresh state, the emulator's clock, every boto3
+                  client of the process routed to it, and the Emulator's other methods (in_process.py)
+    eddy_server   a real `eddy serve` on a free loopback port for the session, also .url and .env (for
+                  subprocesses and other SDKs) (server.py)
 
     @pytest.mark.eddy(retention_seconds=3600, split_records_per_second=5, housekeeping_interval=None)
     def test_handler(eddy):
@@ -72,9 +73,13 @@ def marked_settings(node: pytest.Item) -> dict[str, Any]:
 
 @pytest.fixture
 def eddy(request: pytest.FixtureRequest) -> Iterator[Any]:
-    """An in-process Eddy for this test: every boto3 client of the process talks to it (emulate())."""
-    with emulate(**marked_settings(request.node)) as emulator:
-        yield emulator
+    """An in-process Eddy for this test: every boto3 client of the process talks to it (emulate()). Its value is the
+    Emulator with the calls `eddy_server` offers too (in_process.InProcessEddy)."""
+    from eddy.emulator.pytest_plugin.in_process import InProcessEddy
+
+    block = emulate(**marked_settings(request.node))
+    with block:
+        yield InProcessEddy(block)
 
 
 @pytest.fixture(scope="session")
@@ -108,7 +113,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Itera
 def _what_eddy_saw(item: pytest.Item) -> str:
     funcargs = getattr(item, "funcargs", {})
     parts = []
-    emulator = funcargs.get("eddy")
+    emulator = getattr(funcargs.get("eddy"), "emulator", None)
     if emulator is not None:
         try:
             model = dashboard(emulator)
