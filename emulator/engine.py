@@ -45,7 +45,7 @@ from eddy.emulator.triggers.triggers import Triggers
 from eddy.emulator.storage.ownership import Ownership
 from eddy.emulator.notifications.notifications import Notifications
 from eddy.emulator.storage.clock_file import ClockFile
-from eddy.emulator.events.eventbridge import EventBridge
+from eddy.emulator.eventbridge.service import EventBridge
 from eddy.emulator.storage.persistence import NoPersistence, Persistence
 from eddy.emulator.service_journal import ServiceJournal
 

@@ -4,7 +4,7 @@ Two queues are kept this way, each under names of its own:
   ASYNC_EVENTS     Lambda's asynchronous invocation queue (functions/async_invocations.py): an event queued for a
                    function, or waiting for its retry (async_events.AsyncEvent's state: payload, attempts, next
                    attempt's moment, age, last error), keyed by its request id
-  RULE_DELIVERIES  EventBridge rules' deliveries (events/deliveries.py): an event a rule matched, for one of its
+  RULE_DELIVERIES  EventBridge rules' deliveries (eventbridge/deliveries.py): an event a rule matched, for one of its
                    Lambda or SQS targets, keyed by the delivery's id; written down before PutEvents answers
 
 Log entries (persistence.py writes them, flushed before the client hears the answer):

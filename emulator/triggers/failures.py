@@ -119,7 +119,7 @@ def not_delivered_message(report: dict[str, Any], timeout: float) -> str | None:
             lines.append(f"{failure['Mapping']} (request id {failure['RequestId']}, from {failure['EventSource']}): "
                          f"{failure['Condition']} after {failure['ApproximateInvokeCount']} attempts ({where}); "
                          f"error: {failure['LastError']}")
-        if "TargetArn" in failure:  # an event a rule's target could not take (events/dead_letters.py)
+        if "TargetArn" in failure:  # an event a rule's target could not take (eventbridge/dead_letters.py)
             where = f"sent to {failure['DeadLetterQueue']}" if failure["DeadLetterQueue"] else "no dead-letter queue"
             lines.append(f"{failure['Mapping']}: event {failure['EventId']} not delivered to {failure['TargetArn']} "
                          f"({where}); error: {failure['LastError']}")

@@ -221,7 +221,7 @@ class Triggers:
         for mapping in list(self.mappings.values()):
             if mapping.enabled and mapping.uuid not in self.runners:
                 self._start(mapping)
-        self.emulator.eventbridge.start()  # EventBridge rules and Pipes (events/eventbridge.py)
+        self.emulator.eventbridge.start()  # EventBridge rules and Pipes (eventbridge/service.py)
 
     # -- running ----------------------------------------------------------------------------------------
 

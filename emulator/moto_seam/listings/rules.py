@@ -1,5 +1,5 @@
 """moto's EventBridge rules as the dashboard lists them: each rule on each bus, its state, pattern and targets
-(moto keeps them; Eddy delivers the Lambda and SQS targets' events, events/rules.py)."""
+(moto keeps them; Eddy delivers the Lambda and SQS targets' events, eventbridge/rules.py)."""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from tests.emulator.events.test_rules import ORDER_PLACED
+from tests.emulator.eventbridge.test_rules import ORDER_PLACED
 from tests.emulator.functions.test_async_invocations import ATTEMPTS, NODE_ATTEMPTS
 from tests.emulator.notifications.test_s3_notifications import wait_for_messages
 from tests.emulator.trigger_helpers import create_zip_function

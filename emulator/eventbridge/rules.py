@@ -8,7 +8,7 @@ account, time, region, resources, detail), or the target's Input, InputPath or I
 asynchronous, as on AWS: PutEvents answers first; a Lambda target's event goes into the function's asynchronous
 invocation queue (functions/async_invocations.py: Lambda's retries, event invoke config and destinations apply), an
 SQS target gets the event as a message body (SqsParameters.MessageGroupId for a FIFO queue); a target that cannot
-take it sends it to the target's dead-letter queue (events/dead_letters.py). Other targets (logs, archives, other
+take it sends it to the target's dead-letter queue (eventbridge/dead_letters.py). Other targets (logs, archives, other
 buses, API destinations) are moto's, as before.
 """
 
@@ -21,14 +21,14 @@ from typing import TYPE_CHECKING, Any
 
 from botocore.exceptions import ClientError
 
-from eddy.emulator.events.dead_letters import NO_RESOURCE, SDK_CLIENT_ERROR, TargetNotDelivered, Undelivered
-from eddy.emulator.events.deliveries import Delivery
+from eddy.emulator.eventbridge.dead_letters import NO_RESOURCE, SDK_CLIENT_ERROR, TargetNotDelivered, Undelivered
+from eddy.emulator.eventbridge.deliveries import Delivery
 from eddy.emulator.moto_seam.eventbridge.rules import target_input
 from eddy.emulator.moto_seam.services import moments
 from eddy.emulator.triggers.filters import FilterCriteriaError, FilterPattern, matches, validate_filter_criteria
 
 if TYPE_CHECKING:
-    from eddy.emulator.events.eventbridge import EventBridge
+    from eddy.emulator.eventbridge.service import EventBridge
 
 log = logging.getLogger("eddy.events")
 
@@ -55,7 +55,7 @@ class RuleDelivery:
         ours = [t for t in rule["targets"] if t["Arn"].split(":")[2:3] and t["Arn"].split(":")[2] in EDDY_TARGETS]
         left = [t for t in rule["targets"] if t not in ours]
         # a PutEvents replayed at recovery: its deliveries are in the log already (written down before it answered,
-        # events/deliveries.py; those done, done), so nothing is delivered twice
+        # eventbridge/deliveries.py; those done, done), so nothing is delivered twice
         if not ours or moments.replaying() or not self._matches(rule, event):
             return left
         delivered = aws_event(event)

@@ -1,8 +1,8 @@
-"""EventBridge in Eddy: rules' deliveries (events/rules.py, through moto_seam/eventbridge/rules.py) and Pipes (emulator/pipes/).
+"""EventBridge in Eddy: rules' deliveries (eventbridge/rules.py, through moto_seam/eventbridge/rules.py) and Pipes (emulator/pipes/).
 
-The rules' matched events are delivered by events/deliveries.py (written down before PutEvents answers, sent in
+The rules' matched events are delivered by eventbridge/deliveries.py (written down before PutEvents answers, sent in
 the order they were put by one thread, PutEvents answering first as on AWS); the deliveries not done count for
-wait_idle. An event a target cannot take goes to the target's dead-letter queue (events/dead_letters.py), is
+wait_idle. An event a target cannot take goes to the target's dead-letter queue (eventbridge/dead_letters.py), is
 logged at WARNING, kept as the last error and reported once in wait_idle's Failures.
 """
 
@@ -11,9 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from eddy.emulator.events.dead_letters import Undelivered, send_to_dead_letter_queue
-from eddy.emulator.events.deliveries import Deliveries
-from eddy.emulator.events.rules import RuleDelivery
+from eddy.emulator.eventbridge.dead_letters import Undelivered, send_to_dead_letter_queue
+from eddy.emulator.eventbridge.deliveries import Deliveries
+from eddy.emulator.eventbridge.rules import RuleDelivery
 from eddy.emulator.moto_seam.eventbridge import rules as events_seam
 from eddy.emulator.pipes.pipes import Pipes
 
