@@ -48,6 +48,7 @@ from eddy.emulator.storage.clock_file import ClockFile
 from eddy.emulator.eventbridge.service import EventBridge
 from eddy.emulator.storage.persistence import NoPersistence, Persistence
 from eddy.emulator.service_journal import ServiceJournal
+from eddy.emulator.cloudformation.service import CloudFormation
 
 DEFAULT_ACCOUNT_ID = "123456789012"
 DEFAULT_REGION = "us-east-1"
@@ -104,6 +105,8 @@ class Emulator:
         self.async_invocations = self.notifications.async_invocations
         self._init_state()
         self.eventbridge = EventBridge(self, self.state_dir)  # rules and Pipes: started, closed, reset by triggers
+        #: CloudFormation's stacks, whose resources are made through Eddy's own APIs (aws_client)
+        self.cloudformation = CloudFormation(self.aws_client, self.clock.now)
 
     def _init_state(self) -> None:
         self.sequence_numbers = SequenceNumbers()
@@ -176,6 +179,7 @@ class Emulator:
         self.invoker.recent.reset()
         self.async_invocations.reset()
         self.notifications.figures.reset()
+        self.cloudformation.reset()
         with self.lock:
             self.persistence.reset()
             self.streams.reset()

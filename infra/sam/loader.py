@@ -2,41 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
 import yaml
 
-# -- loading: CloudFormation's short forms ------------------------------------------------------------------
-
-_SHORT_FORMS = {"Ref": "Ref", "Condition": "Condition"} | {
-    name: f"Fn::{name}"
-    for name in ("GetAtt", "Sub", "Join", "Select", "Split", "If", "Equals", "Not", "And", "Or", "FindInMap",
-                 "Base64", "ImportValue", "GetAZs")
-}
-
-
-def _long_form(name: str) -> Callable[[yaml.SafeLoader, yaml.Node], dict[str, Any]]:
-    def construct(loader: yaml.SafeLoader, node: yaml.Node) -> dict[str, Any]:
-        value: Any
-        if isinstance(node, yaml.ScalarNode):
-            value = loader.construct_scalar(node)
-            if name == "Fn::GetAtt":
-                value = value.split(".", 1)
-        elif isinstance(node, yaml.SequenceNode):
-            value = loader.construct_sequence(node, deep=True)
-        else:
-            value = loader.construct_mapping(node, deep=True)
-        return {name: value}
-
-    return construct
+from eddy.emulator.cloudformation.template import add_short_forms
 
 
 class _TemplateLoader(yaml.SafeLoader):
     """yaml.SafeLoader that also reads `!Ref x` as {"Ref": "x"}, `!GetAtt A.B` as {"Fn::GetAtt": ["A", "B"]}, ..."""
 
 
-for _tag, _name in _SHORT_FORMS.items():
-    _TemplateLoader.add_constructor(f"!{_tag}", _long_form(_name))
+add_short_forms(_TemplateLoader)
 
 
 def template_loader() -> type[yaml.SafeLoader]:

@@ -1,0 +1,197 @@
+"""AWS::SQS::Queue, AWS::SQS::QueuePolicy, AWS::SNS::Topic, AWS::SNS::Subscription and AWS::SNS::TopicPolicy
+through the SQS and SNS APIs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from botocore.exceptions import ClientError
+
+from eddy.emulator.cloudformation.resource_types.base import (Created, Provisioning, ResourceType, json_text,
+                                                              not_found, required, tags_list)
+
+_QUEUE_ATTRIBUTES = ("DelaySeconds", "MaximumMessageSize", "MessageRetentionPeriod", "ReceiveMessageWaitTimeSeconds",
+                     "VisibilityTimeout", "RedrivePolicy", "RedriveAllowPolicy", "FifoQueue",
+                     "ContentBasedDeduplication", "DeduplicationScope", "FifoThroughputLimit", "KmsMasterKeyId",
+                     "KmsDataKeyReusePeriodSeconds", "SqsManagedSseEnabled")
+#: what SQS's attributes return to when a property is taken out of the template
+_QUEUE_DEFAULTS = {"DelaySeconds": "0", "MaximumMessageSize": "262144", "MessageRetentionPeriod": "345600",
+                   "ReceiveMessageWaitTimeSeconds": "0", "VisibilityTimeout": "30", "RedrivePolicy": ""}
+
+
+def _attribute(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return json_text(value) if isinstance(value, (dict, list)) else str(value)
+
+
+class Queue(ResourceType):
+    type_name = "AWS::SQS::Queue"
+    replacing = frozenset({"QueueName", "FifoQueue"})
+    name_property = "QueueName"
+
+    def create(self, provisioning: Provisioning, properties: dict[str, Any]) -> Created:
+        fifo = str(properties.get("FifoQueue", "")).lower() == "true"
+        name = properties.get("QueueName") or provisioning.name(80, suffix=".fifo" if fifo else "")
+        attributes = {key: _attribute(properties[key]) for key in _QUEUE_ATTRIBUTES if key in properties}
+        request: dict[str, Any] = {"QueueName": name, "Attributes": attributes}
+        if properties.get("Tags"):
+            request["tags"] = {tag["Key"]: str(tag["Value"]) for tag in properties["Tags"]}
+        url = provisioning.client("sqs").create_queue(**request)["QueueUrl"]
+        return Created(url, self._attributes(provisioning, url))
+
+    @staticmethod
+    def _attributes(provisioning: Provisioning, url: str) -> dict[str, Any]:
+        arn = provisioning.client("sqs").get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])
+        return {"Arn": arn["Attributes"]["QueueArn"], "QueueName": url.rsplit("/", 1)[-1], "QueueUrl": url}
+
+    def update(self, provisioning: Provisioning, physical_id: str, old: dict[str, Any],
+               new: dict[str, Any]) -> dict[str, Any]:
+        changed = {key: _attribute(new[key]) for key in _QUEUE_ATTRIBUTES if key in new and old.get(key) != new[key]}
+        changed.update({key: _QUEUE_DEFAULTS[key] for key in _QUEUE_DEFAULTS if key in old and key not in new})
+        sqs = provisioning.client("sqs")
+        if changed:
+            sqs.set_queue_attributes(QueueUrl=physical_id, Attributes=changed)
+        if old.get("Tags") != new.get("Tags"):
+            if old.get("Tags"):
+                sqs.untag_queue(QueueUrl=physical_id, TagKeys=[tag["Key"] for tag in old["Tags"]])
+            if new.get("Tags"):
+                sqs.tag_queue(QueueUrl=physical_id, Tags={tag["Key"]: str(tag["Value"]) for tag in new["Tags"]})
+        return self._attributes(provisioning, physical_id)
+
+    def delete(self, provisioning: Provisioning, physical_id: str, properties: dict[str, Any]) -> None:
+        try:
+            provisioning.client("sqs").delete_queue(QueueUrl=physical_id)
+        except ClientError as error:
+            if not not_found(error) and "NonExistentQueue" not in str(error):
+                raise
+
+
+class QueuePolicy(ResourceType):
+    type_name = "AWS::SQS::QueuePolicy"
+
+    def create(self, provisioning: Provisioning, properties: dict[str, Any]) -> Created:
+        required(properties, "PolicyDocument", "Queues")
+        self._apply(provisioning, properties["Queues"], json_text(properties["PolicyDocument"]))
+        return Created(provisioning.name(255), {"Id": provisioning.logical_id})
+
+    @staticmethod
+    def _apply(provisioning: Provisioning, queues: list[str], policy: str) -> None:
+        for url in queues:
+            provisioning.client("sqs").set_queue_attributes(QueueUrl=url, Attributes={"Policy": policy})
+
+    def update(self, provisioning: Provisioning, physical_id: str, old: dict[str, Any],
+               new: dict[str, Any]) -> dict[str, Any]:
+        self._apply(provisioning, [url for url in old["Queues"] if url not in new["Queues"]], "")
+        self._apply(provisioning, new["Queues"], json_text(new["PolicyDocument"]))
+        return {"Id": provisioning.logical_id}
+
+    def delete(self, provisioning: Provisioning, physical_id: str, properties: dict[str, Any]) -> None:
+        for url in properties.get("Queues") or []:
+            try:
+                provisioning.client("sqs").set_queue_attributes(QueueUrl=url, Attributes={"Policy": ""})
+            except ClientError:
+                continue  # the queue is gone already: so is its policy
+
+
+class Topic(ResourceType):
+    type_name = "AWS::SNS::Topic"
+    replacing = frozenset({"TopicName", "FifoTopic"})
+    name_property = "TopicName"
+    _ATTRIBUTES = ("DisplayName", "KmsMasterKeyId", "ContentBasedDeduplication", "SignatureVersion",
+                   "TracingConfig", "FifoTopic", "ArchivePolicy", "DeliveryStatusLogging")
+
+    def create(self, provisioning: Provisioning, properties: dict[str, Any]) -> Created:
+        fifo = str(properties.get("FifoTopic", "")).lower() == "true"
+        name = properties.get("TopicName") or provisioning.name(256, suffix=".fifo" if fifo else "")
+        attributes = {key: _attribute(properties[key]) for key in self._ATTRIBUTES if key in properties}
+        sns = provisioning.client("sns")
+        request: dict[str, Any] = {"Name": name, "Attributes": attributes}
+        if properties.get("Tags"):
+            request["Tags"] = tags_list(properties)
+        arn = sns.create_topic(**request)["TopicArn"]
+        for subscription in properties.get("Subscription") or []:
+            sns.subscribe(TopicArn=arn, Protocol=subscription["Protocol"], Endpoint=subscription["Endpoint"])
+        return Created(arn, {"TopicArn": arn, "TopicName": arn.rsplit(":", 1)[-1]})
+
+    def update(self, provisioning: Provisioning, physical_id: str, old: dict[str, Any],
+               new: dict[str, Any]) -> dict[str, Any]:
+        sns = provisioning.client("sns")
+        for key in self._ATTRIBUTES:
+            if key != "FifoTopic" and old.get(key) != new.get(key):
+                sns.set_topic_attributes(TopicArn=physical_id, AttributeName=key,
+                                         AttributeValue=_attribute(new.get(key, "")))
+        before = [(entry["Protocol"], entry["Endpoint"]) for entry in old.get("Subscription") or []]
+        after = [(entry["Protocol"], entry["Endpoint"]) for entry in new.get("Subscription") or []]
+        if before != after:
+            existing = sns.list_subscriptions_by_topic(TopicArn=physical_id)["Subscriptions"]
+            for subscription in existing:
+                key = (subscription["Protocol"], subscription["Endpoint"])
+                if key in before and key not in after:
+                    sns.unsubscribe(SubscriptionArn=subscription["SubscriptionArn"])
+            for protocol, endpoint in after:
+                if (protocol, endpoint) not in before:
+                    sns.subscribe(TopicArn=physical_id, Protocol=protocol, Endpoint=endpoint)
+        return {"TopicArn": physical_id, "TopicName": physical_id.rsplit(":", 1)[-1]}
+
+    def delete(self, provisioning: Provisioning, physical_id: str, properties: dict[str, Any]) -> None:
+        sns = provisioning.client("sns")
+        for subscription in (properties.get("Subscription") and
+                             sns.list_subscriptions_by_topic(TopicArn=physical_id)["Subscriptions"]) or []:
+            sns.unsubscribe(SubscriptionArn=subscription["SubscriptionArn"])
+        sns.delete_topic(TopicArn=physical_id)
+
+
+class Subscription(ResourceType):
+    type_name = "AWS::SNS::Subscription"
+    replacing = frozenset({"Endpoint", "Protocol", "TopicArn", "Region"})
+    _ATTRIBUTES = ("DeliveryPolicy", "FilterPolicy", "FilterPolicyScope", "RawMessageDelivery", "RedrivePolicy",
+                   "SubscriptionRoleArn", "ReplayPolicy")
+
+    def create(self, provisioning: Provisioning, properties: dict[str, Any]) -> Created:
+        required(properties, "Protocol", "TopicArn")
+        attributes = {key: _attribute(properties[key]) for key in self._ATTRIBUTES if key in properties}
+        request: dict[str, Any] = {"TopicArn": properties["TopicArn"], "Protocol": properties["Protocol"],
+                                   "Attributes": attributes, "ReturnSubscriptionArn": True}
+        if "Endpoint" in properties:
+            request["Endpoint"] = properties["Endpoint"]
+        arn = provisioning.client("sns").subscribe(**request)["SubscriptionArn"]
+        return Created(arn, {"Arn": arn})
+
+    def update(self, provisioning: Provisioning, physical_id: str, old: dict[str, Any],
+               new: dict[str, Any]) -> dict[str, Any]:
+        sns = provisioning.client("sns")
+        for key in self._ATTRIBUTES:
+            if old.get(key) != new.get(key):
+                value = _attribute(new[key]) if key in new else ("false" if key == "RawMessageDelivery" else "")
+                sns.set_subscription_attributes(SubscriptionArn=physical_id, AttributeName=key, AttributeValue=value)
+        return {"Arn": physical_id}
+
+    def delete(self, provisioning: Provisioning, physical_id: str, properties: dict[str, Any]) -> None:
+        try:
+            provisioning.client("sns").unsubscribe(SubscriptionArn=physical_id)
+        except ClientError as error:
+            if not not_found(error):
+                raise
+
+
+class TopicPolicy(ResourceType):
+    type_name = "AWS::SNS::TopicPolicy"
+
+    def create(self, provisioning: Provisioning, properties: dict[str, Any]) -> Created:
+        required(properties, "PolicyDocument", "Topics")
+        for arn in properties["Topics"]:
+            provisioning.client("sns").set_topic_attributes(TopicArn=arn, AttributeName="Policy",
+                                                            AttributeValue=json_text(properties["PolicyDocument"]))
+        return Created(provisioning.name(255), {"Id": provisioning.logical_id})
+
+    def update(self, provisioning: Provisioning, physical_id: str, old: dict[str, Any],
+               new: dict[str, Any]) -> dict[str, Any]:
+        self.create(provisioning, new)
+        return {"Id": provisioning.logical_id}
+
+    def delete(self, provisioning: Provisioning, physical_id: str, properties: dict[str, Any]) -> None:
+        return  # the topics keep their policy until they are deleted (SNS has no "no policy")
+
+
+TYPES = [Queue(), QueuePolicy(), Topic(), Subscription(), TopicPolicy()]

@@ -1,0 +1,80 @@
+"""Templates the CloudFormation tests deploy (YAML, with the short-form tags, as people write them)."""
+
+ROLE = """
+  Role:
+    Type: AWS::IAM::Role
+    Properties:
+      AssumeRolePolicyDocument:
+        Version: '2012-10-17'
+        Statement: [{Effect: Allow, Principal: {Service: lambda.amazonaws.com}, Action: 'sts:AssumeRole'}]
+      ManagedPolicyArns: [arn:aws:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]
+"""
+
+#: a table with a stream, a function copying each new image into a second table, the mapping between them
+PIPELINE = """
+AWSTemplateFormatVersion: '2010-09-09'
+Description: orders and their copies
+Parameters:
+  BatchSize: {Type: Number, Default: 10}
+Resources:
+  Orders:
+    Type: AWS::DynamoDB::Table
+    Properties:
+      AttributeDefinitions: [{AttributeName: pk, AttributeType: S}]
+      KeySchema: [{AttributeName: pk, KeyType: HASH}]
+      BillingMode: PAY_PER_REQUEST
+      StreamSpecification: {StreamViewType: NEW_AND_OLD_IMAGES}
+  Copies:
+    Type: AWS::DynamoDB::Table
+    Properties:
+      AttributeDefinitions: [{AttributeName: pk, AttributeType: S}]
+      KeySchema: [{AttributeName: pk, KeyType: HASH}]
+      BillingMode: PAY_PER_REQUEST
+""" + ROLE + """
+  Copier:
+    Type: AWS::Lambda::Function
+    Properties:
+      Runtime: python3.12
+      Handler: index.handler
+      Role: !GetAtt Role.Arn
+      Timeout: 30
+      Environment: {Variables: {COPIES: !Ref Copies, MARK: %(mark)s}}
+      Code:
+        ZipFile: |
+          import os, boto3
+          table = boto3.client("dynamodb")
+          def handler(event, context):
+              for record in event["Records"]:
+                  item = dict(record["dynamodb"]["NewImage"], mark={"S": os.environ["MARK"]})
+                  table.put_item(TableName=os.environ["COPIES"], Item=item)
+              return {"batchItemFailures": []}
+  Mapping:
+    Type: AWS::Lambda::EventSourceMapping
+    Properties:
+      FunctionName: !Ref Copier
+      EventSourceArn: !GetAtt Orders.StreamArn
+      StartingPosition: TRIM_HORIZON
+      BatchSize: !Ref BatchSize
+      FunctionResponseTypes: [ReportBatchItemFailures]
+Outputs:
+  Orders: {Value: !Ref Orders}
+  Copies: {Value: !Ref Copies, Export: {Name: !Sub '${AWS::StackName}-copies'}}
+  Copier: {Value: !GetAtt Copier.Arn}
+"""
+
+
+def pipeline(mark: str = "one") -> str:
+    return PIPELINE % {"mark": mark}
+
+
+QUEUE = """
+Resources:
+  Queue:
+    Type: AWS::SQS::Queue
+    Properties: {VisibilityTimeout: 45}
+%(more)s
+"""
+
+
+def queue_and(more: str) -> str:
+    return QUEUE % {"more": more}
