@@ -41,7 +41,7 @@ from eddy.emulator.moto_seam.kinesis.streams import Observer
 from eddy.emulator.moto_seam.cloudwatch_logs import put_events
 from eddy.emulator.functions.invocation import Invoker
 from eddy.emulator.global_tables.replication import Replication
-from eddy.emulator.triggers.triggers import Triggers
+from eddy.emulator.triggers.mapping_registry import Triggers
 from eddy.emulator.storage.ownership import Ownership
 from eddy.emulator.notifications.notifications import Notifications
 from eddy.emulator.storage.clock_file import ClockFile

@@ -25,7 +25,7 @@ import os
 
 import boto3
 
-from ._common import image, plain, table_name
+from .stream_records import image, plain, table_name
 
 
 class _Blank(dict):

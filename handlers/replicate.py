@@ -35,7 +35,7 @@ import os
 import boto3
 from botocore.exceptions import ClientError
 
-from ._common import image
+from .stream_records import image
 
 SEQUENCE = "_replica_sequence"
 NEWER_ONLY = dict(ConditionExpression="attribute_not_exists(#seq) OR #seq < :seq",

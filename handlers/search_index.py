@@ -1,7 +1,7 @@
 """A full-text index of chosen attributes of a table's items, in an SQLite FTS5 file.
 
 INSERT and MODIFY index the NewImage's chosen attributes as one document; REMOVE takes the document out.
-A document's id is the canonical JSON of the item's Keys (`_common.canonical`: sorted keys, no spaces).
+A document's id is the canonical JSON of the item's Keys (`stream_records.canonical`: sorted keys, no spaces).
 The stream's view type must be NEW_IMAGE or NEW_AND_OLD_IMAGES. `search(path, query)` answers FTS5
 queries with the matching items' Keys; `index_contents(path)` is the whole index in one canonical,
 comparable form (for a batch job that rebuilds the index from a table export to compare with).
@@ -26,7 +26,7 @@ import sqlite3
 from contextlib import closing, contextmanager
 from typing import Iterator
 
-from ._common import canonical, image, plain, table_name
+from .stream_records import canonical, image, plain, table_name
 
 SCHEMA = """
 create table if not exists documents (

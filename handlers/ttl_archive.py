@@ -27,7 +27,7 @@ from datetime import datetime, timezone
 
 import boto3
 
-from ._common import canonical, image, table_name
+from .stream_records import canonical, image, table_name
 
 TTL_PRINCIPAL = {"type": "Service", "principalId": "dynamodb.amazonaws.com"}
 

@@ -25,7 +25,7 @@ from datetime import datetime, timezone
 
 import boto3
 
-from ._common import table_name
+from .stream_records import table_name
 
 
 def handler(event: dict, context: object) -> None:

@@ -24,7 +24,7 @@ from eddy.emulator.errors import (
     ExportNotFoundException, GlobalTableNotFoundException, ImportNotFoundException, NotEmulated,
     ResourceNotFoundException,
 )
-from eddy.emulator.messages import Request, Response, json_response
+from eddy.emulator.aws_requests import Request, Response, json_response
 
 Params = dict[str, Any]
 

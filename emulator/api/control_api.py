@@ -26,7 +26,7 @@ from urllib.parse import parse_qs, urlsplit
 from eddy.emulator.engine import WAIT_TIMEOUT, Emulator
 from eddy.emulator.errors import AWSError, ResourceNotFoundException, ValidationException
 from eddy.emulator.triggers.failures import NotDeliveredError
-from eddy.emulator.messages import Request, Response, error_response, json_response
+from eddy.emulator.aws_requests import Request, Response, error_response, json_response
 from eddy.emulator.api.streams_api import parse_body
 
 CONTENT_TYPE = "application/json"

@@ -21,7 +21,7 @@ from urllib.parse import parse_qs, urlsplit
 from eddy.emulator.dashboard import queues, view
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import AWSError, ValidationException
-from eddy.emulator.messages import Request, Response, error_response, json_response
+from eddy.emulator.aws_requests import Request, Response, error_response, json_response
 
 CONTENT_TYPE = "application/json"
 #: the page's files, by the path they are served at, with their content types

@@ -14,7 +14,7 @@ import uuid
 import zlib
 from typing import Any
 
-from eddy.emulator.moto_seam import (actions as moto_actions, bridge as moto_bridge, fixes as moto_fixes,
+from eddy.emulator.moto_seam import (actions as moto_actions, bridge as moto_bridge, all_or_nothing,
                                 table_descriptions)
 from eddy.emulator.api import (absent_features, attribute_values, dynamodb_fast, kinesis_destinations_api, partiql,
                           table_arns, validation)
@@ -22,7 +22,7 @@ from eddy.emulator.api.global_tables import replica_tables, replica_updates
 from eddy.emulator.api.streams_api import parse_body
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import AWSError, ValidationException, constraint_violation
-from eddy.emulator.messages import Request, Response, error_response, raw_json_response
+from eddy.emulator.aws_requests import Request, Response, error_response, raw_json_response
 from eddy.emulator.streams.records import StreamViewType
 
 TARGET_PREFIX = "DynamoDB_20120810."
@@ -100,7 +100,7 @@ def handle(emulator: Emulator, operation: str, request: Request) -> Response:
     except AWSError as error:
         return error_response(error)
     except Exception as error:  # moto failed on a request the model allows: logged with its traceback, answered plainly
-        complaint = moto_fixes.expression_complaint(error)
+        complaint = all_or_nothing.expression_complaint(error)
         if complaint is not None:  # an expression moto's parser cannot read, which its Query and writes let through
             parser, reason = complaint
             member = "UpdateExpression" if parser == "update" else (

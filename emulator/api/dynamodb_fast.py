@@ -17,7 +17,7 @@ import zlib
 from typing import Any, Callable
 
 from eddy.emulator.moto_seam import actions as moto_actions
-from eddy.emulator.messages import JSON_1_0, Request, Response
+from eddy.emulator.aws_requests import JSON_1_0, Request, Response
 
 OPERATIONS = frozenset(moto_actions.OPERATIONS)
 #: the operations whose answer moto gives ConsumedCapacity or ItemCollectionMetrics unasked (AWS: only when asked)

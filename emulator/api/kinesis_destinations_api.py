@@ -13,7 +13,7 @@ from eddy.emulator.api.streams_api import Params, _string, parse_body
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import ResourceNotFoundException, SerializationException, ValidationException
 from eddy.emulator.kinesis.destinations import PRECISIONS, Destination
-from eddy.emulator.messages import Request, Response, json_response
+from eddy.emulator.aws_requests import Request, Response, json_response
 
 ENABLE, UPDATE = "EnableKinesisStreamingConfiguration", "UpdateKinesisStreamingConfiguration"
 PRECISION = "ApproximateCreationDateTimePrecision"

@@ -43,7 +43,7 @@ from eddy.emulator.functions.log_groups import logging_config
 from eddy.emulator.moto_seam.layers import layer_version_configuration
 from eddy.emulator.functions.registry import FUNCTION_NAME, Function, checked_tags
 from eddy.emulator.functions.runtimes import runtime_of
-from eddy.emulator.messages import Request, Response
+from eddy.emulator.aws_requests import Request, Response
 
 PREFIX = "/2015-03-31/"
 ROUTES = [

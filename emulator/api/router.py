@@ -19,7 +19,7 @@ from eddy.emulator.api.cloudformation import cloudformation_api
 from eddy.emulator.moto_seam import bridge as moto_bridge
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import InternalServerError, UnknownOperationException
-from eddy.emulator.messages import Request, Response, error_response
+from eddy.emulator.aws_requests import Request, Response, error_response
 
 log = logging.getLogger("eddy")
 

@@ -22,7 +22,7 @@ from eddy.emulator.moto_seam import bridge as moto_bridge
 from eddy.emulator.api import router
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import UnknownOperationException, no_such_path
-from eddy.emulator.messages import Request, Response, error_response
+from eddy.emulator.aws_requests import Request, Response, error_response
 from eddy.emulator.moto_seam.services.requests import Seen, moto_server_app, wsgi_request
 
 log = logging.getLogger("eddy")

@@ -13,7 +13,7 @@ from eddy.emulator.api import validation
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import AWSError, SerializationException, UnknownOperationException, ValidationException, constraint_violation
 from eddy.emulator.streams.iterators import ShardIteratorType
-from eddy.emulator.messages import Response, error_response, json_response, raw_json_response
+from eddy.emulator.aws_requests import Response, error_response, json_response, raw_json_response
 
 TARGET_PREFIX = "DynamoDBStreams_20120810."
 

@@ -2,7 +2,7 @@
 notification configurations, EventBridge rules and pipes, and the functions' asynchronous invocations.
 
 moto keeps subscriptions, bucket configurations and rules (read through moto_seam/listings/); Eddy keeps the
-pipes (pipes/pipes.py, with their figures in the mappings' words), each subscription's and configuration's
+pipes (pipes/pipe_registry.py, with their figures in the mappings' words), each subscription's and configuration's
 deliveries (notifications/delivery_figures.py) and the asynchronous invocation queue
 (functions/async_invocations.py). Called with emulator.activity held.
 """

@@ -15,7 +15,7 @@ from eddy.emulator.eventbridge.dead_letters import Undelivered, send_to_dead_let
 from eddy.emulator.eventbridge.deliveries import Deliveries
 from eddy.emulator.eventbridge.rules import RuleDelivery
 from eddy.emulator.moto_seam.eventbridge import rules as events_seam
-from eddy.emulator.pipes.pipes import Pipes
+from eddy.emulator.pipes.pipe_registry import Pipes
 
 if TYPE_CHECKING:
     from eddy.emulator.engine import Emulator

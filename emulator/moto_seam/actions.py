@@ -39,7 +39,7 @@ OPERATIONS = {
     "Query": "query", "Scan": "scan", "BatchWriteItem": "batch_write_item", "BatchGetItem": "batch_get_item",
 }
 
-_moto_batch_write_item = DynamoHandler.batch_write_item  # moto's own, also while moto_fixes routes it here
+_moto_batch_write_item = DynamoHandler.batch_write_item  # moto's own, also while all_or_nothing.py routes it here
 
 
 class NotShaped(Exception):

@@ -13,7 +13,7 @@ from typing import Any, Callable
 from botocore.awsrequest import AWSPreparedRequest
 from moto.core.botocore_stubber import BotocoreStubber
 
-from eddy.emulator.messages import Request, Response
+from eddy.emulator.aws_requests import Request, Response
 from eddy.emulator.moto_seam.services.requests import Seen, botocore_request, original_process_request
 
 _router: Callable[[Request], Response | None] | None = None

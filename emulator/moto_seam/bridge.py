@@ -20,7 +20,7 @@ so that a moto upgrade that moves them fails loudly:
     table's changes (moto's Kinesis is the store; its API is served by moto in both doors).
   - moto's `Item.__init__`, `Table.put_item` (without a condition), `Table.query` and DynamoType's `cast_value`,
     `__hash__` and `__eq__` are replaced by equivalent, faster ones while an emulator is active
-    (speedups/); UpdateItem and BatchWriteItem made all or nothing (fixes.py, actions.py).
+    (speedups/); UpdateItem and BatchWriteItem made all or nothing (all_or_nothing.py, actions.py).
   - moto's Kinesis `Stream.put_record`, `split_shard` and `merge_shards` are replaced (kinesis/streams.py, with the reading side):
     moto puts records on closed shards, copies a parent's records into its children and numbers each shard
     from 1; Eddy's keep records where they were put, route only to open shards and number a stream's records
@@ -51,9 +51,9 @@ from moto.kinesis.exceptions import StreamNotFoundError
 from moto.kinesis.models import kinesis_backends
 from werkzeug.exceptions import HTTPException
 
-from eddy.emulator.moto_seam import botocore_hook, fixes as moto_fixes, speedups as moto_speedups
+from eddy.emulator.moto_seam import botocore_hook, all_or_nothing, speedups as moto_speedups
 from eddy.emulator.errors import ResourceNotFoundException
-from eddy.emulator.messages import Request, Response
+from eddy.emulator.aws_requests import Request, Response
 from eddy.emulator.streams.capture import Capture, Touch
 from eddy.emulator.streams.records import Image
 
@@ -71,7 +71,7 @@ def activate(capture: Capture, router: Callable[[Request], Response | None] | No
     _capture, _kinesis_observer = capture, kinesis_observer
     botocore_hook.route_through(router, claims, journal)
     moto_speedups.install()
-    moto_fixes.install()
+    all_or_nothing.install()
 
 
 def deactivate() -> None:
@@ -79,7 +79,7 @@ def deactivate() -> None:
     _capture, _kinesis_observer = None, None
     botocore_hook.route_through(None, None, None)
     moto_speedups.uninstall()  # plain moto in this process is moto again
-    moto_fixes.uninstall()
+    all_or_nothing.uninstall()
 
 
 def kinesis_observer() -> Any:

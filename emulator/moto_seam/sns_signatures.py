@@ -11,7 +11,7 @@ to sign (Subject included), with SHA1 unless the topic asked for "2" (the certif
 either: its own signature algorithm does not matter to a subscriber), and the UnsubscribeURL names the
 subscription in its own region, as AWS's does.
 
-Installed with moto_fixes while an emulator is active; plain moto in the same process keeps its own.
+Installed with all_or_nothing.py while an emulator is active; plain moto in the same process keeps its own.
 Pinned by tests/emulator/moto_seam/test_sns_signatures.py.
 """
 

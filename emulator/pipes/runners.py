@@ -22,7 +22,7 @@ from eddy.emulator.triggers.pollers import MappingRunner
 from eddy.emulator.triggers.sqs_pollers import QueueRunner
 
 if TYPE_CHECKING:
-    from eddy.emulator.pipes.pipes import Pipes
+    from eddy.emulator.pipes.pipe_registry import Pipes
 
 log = logging.getLogger("eddy.pipes")
 

@@ -21,7 +21,7 @@ import boto3
 from eddy.emulator.api import router
 from eddy.emulator.api.inprocess import emulate
 from eddy.emulator.engine import Emulator
-from eddy.emulator.messages import Request
+from eddy.emulator.aws_requests import Request
 from eddy.emulator.pytest_plugin.controls import RESET_PATH, answer, control_path
 
 #: what /moto-api/reset answers on a server (moto's answer), given by the in-process reset too

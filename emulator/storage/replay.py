@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from eddy.emulator.messages import Request
+from eddy.emulator.aws_requests import Request
 from eddy.emulator.moto_seam import bridge as moto_bridge
 from eddy.emulator.moto_seam import sqs as sqs_seam
 from eddy.emulator.moto_seam.cloudwatch_logs import put_events

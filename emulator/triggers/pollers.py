@@ -29,7 +29,7 @@ from eddy.emulator.streams.shards import Shard
 if TYPE_CHECKING:
     from eddy.emulator.triggers.event_source_mappings import EventSourceMapping
     from eddy.emulator.streams.stream import Stream
-    from eddy.emulator.triggers.triggers import Triggers
+    from eddy.emulator.triggers.mapping_registry import Triggers
 
 log = logging.getLogger("eddy.triggers")
 

@@ -29,7 +29,7 @@ from eddy.emulator.moto_seam import sqs as sqs_seam
 from eddy.emulator.triggers.event_source_mappings import EventSourceMapping, apply_parameters, new_uuid
 
 if TYPE_CHECKING:
-    from eddy.emulator.triggers.triggers import Triggers
+    from eddy.emulator.triggers.mapping_registry import Triggers
 
 #: AWS's answer to a function whose Timeout is longer than the queue's VisibilityTimeout, at CreateEventSourceMapping
 #: and at an UpdateEventSourceMapping naming a function (quoted from AWS in terraform-aws-github-runner#465,

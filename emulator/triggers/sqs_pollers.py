@@ -28,7 +28,7 @@ from eddy.emulator.triggers.sqs_mappings import pollers
 
 if TYPE_CHECKING:
     from eddy.emulator.triggers.event_source_mappings import EventSourceMapping
-    from eddy.emulator.triggers.triggers import Triggers
+    from eddy.emulator.triggers.mapping_registry import Triggers
 
 log = logging.getLogger("eddy.triggers")
 

@@ -57,7 +57,7 @@ def transform(items: DataFrame, changes: DataFrame, *, keys: list[str], since: d
 def documents(rows: Iterable, *, table: str, keys: list[str], attributes: list[str]) -> Iterator[tuple]:
     """(table, id, sequence, fields or None) per final row, as handlers.search_index files them."""
     from eddy.handlers import search_index
-    from eddy.handlers._common import canonical
+    from eddy.handlers.stream_records import canonical
 
     for row in rows:
         item = json.loads(row["item"]) if row["item"] is not None else None

@@ -1,4 +1,4 @@
-"""A refused write changes nothing and writes no stream record, as in AWS (emulator/moto_seam/fixes.py).
+"""A refused write changes nothing and writes no stream record, as in AWS (emulator/moto_seam/all_or_nothing.py).
 
 - BatchWriteItem: "DynamoDB rejects the entire batch write operation if one or more of the following is true:
   ... Primary key attributes specified on an item in the request do not match those in the corresponding

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from eddy.handlers import search_index
-from eddy.handlers._common import canonical
+from eddy.handlers.stream_records import canonical
 from eddy.handlers.search_index import index_contents, search
 
 from ..emulator.helpers import create_table

@@ -22,7 +22,7 @@ from eddy.emulator.api import validation
 from eddy.emulator.api.lambda_api import _body, _query, json_response  # the REST-JSON doors' shared reading
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import AWSError, ValidationException
-from eddy.emulator.messages import Request, Response
+from eddy.emulator.aws_requests import Request, Response
 
 PREFIX = "/v1/pipes"
 ROUTES = [

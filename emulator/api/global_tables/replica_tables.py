@@ -13,7 +13,7 @@ from typing import Any, Callable
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import ResourceNotFoundException, ValidationException
 from eddy.emulator.global_tables.replica_groups import ACTIVE, VERSION
-from eddy.emulator.messages import Request, Response, json_response
+from eddy.emulator.aws_requests import Request, Response, json_response
 
 Params = dict[str, Any]
 #: runs another DynamoDB operation for the same caller in a region: (region, operation, params) -> Response

@@ -23,7 +23,7 @@ from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import ResourceInUseException, ValidationException
 from eddy.emulator.global_tables.replica_groups import CREATING, DELETING, Replica
 from eddy.emulator.api.global_tables.replica_tables import INVALID, Params, Run, describe_as, description
-from eddy.emulator.messages import Response
+from eddy.emulator.aws_requests import Response
 from eddy.emulator.moto_seam import bridge as moto_bridge, global_tables as moto_global_tables
 
 #: UpdateTable members that change the table itself; ReplicaUpdates must come alone

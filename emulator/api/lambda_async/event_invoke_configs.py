@@ -21,7 +21,7 @@ from eddy.emulator.api.lambda_api import _body, _function, error_response, json_
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import AWSError, FunctionNotFoundException, InvalidParameterValueException
 from eddy.emulator.functions.registry import Function
-from eddy.emulator.messages import Request, Response
+from eddy.emulator.aws_requests import Request, Response
 
 PATH = re.compile(r"^/2019-09-25/functions/(?P<name>[^/]+)/event-invoke-config(?P<list>/list)?/?$")
 OPERATIONS = {("PUT", False): "PutFunctionEventInvokeConfig", ("POST", False): "UpdateFunctionEventInvokeConfig",

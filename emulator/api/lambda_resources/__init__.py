@@ -24,7 +24,7 @@ from eddy.emulator.api.lambda_resources import concurrency, permissions, tags
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import AWSError, FunctionNotFoundException, InvalidParameterValueException, NotEmulated
 from eddy.emulator.functions.registry import FUNCTION_ARN, Function
-from eddy.emulator.messages import Request, Response
+from eddy.emulator.aws_requests import Request, Response
 
 #: the operations on a function's path that other modules answer (api/lambda_api.py, api/lambda_async/)
 SERVED_ELSEWHERE = frozenset({

@@ -20,7 +20,7 @@ from eddy.emulator.api.lambda_api import json_response
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import InvalidParameterValueException
 from eddy.emulator.functions.registry import FUNCTION_ARN, Function
-from eddy.emulator.messages import Response
+from eddy.emulator.aws_requests import Response
 
 ACCOUNT_CONCURRENCY = 1000
 MINIMUM_UNRESERVED = 100

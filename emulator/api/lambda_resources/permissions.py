@@ -25,7 +25,7 @@ from eddy.emulator.errors import (
     FunctionNotFoundException, InvalidParameterValueException, PreconditionFailedException, ResourceConflictException,
 )
 from eddy.emulator.functions.registry import Function
-from eddy.emulator.messages import Response
+from eddy.emulator.aws_requests import Response
 
 ACCOUNT = re.compile(r"^\d{12}$")
 #: the StringEquals conditions AddPermission's parameters become, in the order AWS writes them

@@ -19,7 +19,7 @@ from eddy.emulator.api.lambda_api import json_response
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import FunctionNotFoundException, InvalidParameterValueException, constraint_violation
 from eddy.emulator.functions.registry import FUNCTION_ARN, checked_tags
-from eddy.emulator.messages import Response
+from eddy.emulator.aws_requests import Response
 
 
 def tagged(emulator: Emulator, arn: str) -> tuple[Any, Callable[[], None]]:

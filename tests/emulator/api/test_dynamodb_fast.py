@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from eddy import emulate
-from eddy.emulator.moto_seam import fixes as moto_fixes
+from eddy.emulator.moto_seam import all_or_nothing
 from eddy.emulator.api import dynamodb_fast, router
-from eddy.emulator.messages import Request
+from eddy.emulator.aws_requests import Request
 
 URL = "https://dynamodb.us-east-1.amazonaws.com/"
 AUTH = ("AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20260101/us-east-1/dynamodb/aws4_request, "
@@ -245,8 +245,8 @@ WRITTEN_BY_REFUSED_BATCHES = [("ranged", event_name, _row(pk, sk), _row(pk, sk))
 def test_the_fast_path_answers_as_moto_does(tmp_path, monkeypatch):
     fast_answers, fast_records = _answers_and_records(tmp_path, "fast")
     monkeypatch.setattr(dynamodb_fast, "answer", lambda operation, request, params: None)
-    # moto's full path with moto's own BatchWriteItem (an emulator routes it to Eddy's action, moto_fixes.py)
-    monkeypatch.setattr(moto_fixes, "_batch_write_item", moto_fixes.original_batch_write_item)
+    # moto's full path with moto's own BatchWriteItem (an emulator routes it to Eddy's action, all_or_nothing.py)
+    monkeypatch.setattr(all_or_nothing, "_batch_write_item", all_or_nothing.original_batch_write_item)
     moto_answers, moto_records = _answers_and_records(tmp_path, "moto")
     assert len(fast_answers) == len(SCRIPT)
     for step, (fast, moto) in enumerate(zip(fast_answers, moto_answers)):

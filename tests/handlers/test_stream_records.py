@@ -1,10 +1,10 @@
-"""eddy.handlers._common: table names from stream ARNs, plain values from DynamoDB JSON."""
+"""eddy.handlers.stream_records: table names from stream ARNs, plain values from DynamoDB JSON."""
 
 from __future__ import annotations
 
 import pytest
 
-from eddy.handlers._common import image, plain, table_name
+from eddy.handlers.stream_records import image, plain, table_name
 
 
 def test_table_name_comes_from_the_stream_arn() -> None:

@@ -26,7 +26,7 @@ from eddy.emulator.pipes.runners import PipeQueueRunner, PipeStreamRunner
 from eddy.emulator.storage.wal import CorruptStateError
 from eddy.emulator.triggers.checkpoints import Checkpoints
 from eddy.emulator.triggers.event_source_mappings import EventSourceMapping
-from eddy.emulator.triggers.triggers import MappingFigures
+from eddy.emulator.triggers.mapping_registry import MappingFigures
 
 if TYPE_CHECKING:
     from eddy.emulator.engine import Emulator
