@@ -19,6 +19,7 @@ from typing import Any
 
 from eddy.emulator.errors import AWSError
 from eddy.emulator.triggers.event_source_mappings import EventSourceMapping
+from eddy.emulator.event_patterns import PIPES
 from eddy.emulator.triggers.filters import FilterCriteriaError, validate_filter_criteria
 
 #: the source parameter group each source service takes, and the services Eddy runs
@@ -139,7 +140,7 @@ class Pipe:
             on_failure_destination=(parameters.get("DeadLetterConfig") or {}).get("Arn"),
             parallelization_factor=parameters.get("ParallelizationFactor", 1),
             filter_criteria=self.source_parameters.get("FilterCriteria"))
-        mapping.filters = validate_filter_criteria(mapping.filter_criteria)
+        mapping.filters = validate_filter_criteria(mapping.filter_criteria, PIPES)
         return mapping
 
     def to_state(self) -> dict[str, Any]:
@@ -170,7 +171,7 @@ def check(pipe: Pipe) -> None:
     if dead_letter is not None and service_of(dead_letter) not in ("sqs", "sns"):
         raise PipesValidationException(f"DeadLetterConfig.Arn must be an SQS queue or SNS topic ARN, not {dead_letter}")
     try:
-        validate_filter_criteria(pipe.source_parameters.get("FilterCriteria"))
+        validate_filter_criteria(pipe.source_parameters.get("FilterCriteria"), PIPES)
     except FilterCriteriaError as error:
         raise PipesValidationException(str(error)) from None
     target_service = pipe.target_service
