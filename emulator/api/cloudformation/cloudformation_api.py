@@ -15,7 +15,7 @@ from eddy.emulator.cloudformation.errors import ValidationError
 from eddy.emulator.cloudformation.service import CloudFormation
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import AWSError
-from eddy.emulator.messages import Request, Response
+from eddy.emulator.aws_requests import Request, Response
 from eddy.emulator.moto_seam.services.requests import service_of
 
 XML = "text/xml"
