@@ -102,7 +102,7 @@ def _changes(stack: Stack | None, template: dict[str, Any]) -> list[dict[str, An
     for logical_id, definition in new.items():
         change: dict[str, Any] = {"LogicalResourceId": logical_id, "ResourceType": definition["Type"]}
         if logical_id not in old or stack is None or logical_id not in stack.resources:
-            change.update(Action="Add")
+            change.update(Action="Add", Scope=[], Details=[])
         elif old[logical_id] != definition:
             kind = served.get(definition["Type"])
             before, after = old[logical_id].get("Properties") or {}, definition.get("Properties") or {}

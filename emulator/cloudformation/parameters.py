@@ -104,9 +104,9 @@ def declarations(declared: dict[str, Any]) -> list[dict[str, Any]]:
     for name, spec in declared.items():
         spec = spec or {}
         entry: dict[str, Any] = {"ParameterKey": name, "NoEcho": str(spec.get("NoEcho", "")).lower() == "true",
-                                 "ParameterType": str(spec.get("Type", "String")),
-                                 "ParameterConstraints": {"AllowedValues": [_default(value) for value in
-                                                                            spec.get("AllowedValues") or []]}}
+                                 "ParameterType": str(spec.get("Type", "String")), "ParameterConstraints": {}}
+        if spec.get("AllowedValues"):
+            entry["ParameterConstraints"]["AllowedValues"] = [_default(value) for value in spec["AllowedValues"]]
         if "Default" in spec:
             entry["DefaultValue"] = _default(spec["Default"])
         if "Description" in spec:

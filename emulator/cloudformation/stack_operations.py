@@ -151,12 +151,11 @@ class Deployment:
         before = {logical_id: copy.deepcopy(resource) for logical_id, resource in stack.resources.items()}
         replaced: list[tuple[StackResource, str, dict[str, Any]]] = []
         changed: list[str] = []
-        failed, verb = None, "update"
+        failed, verb, problem = None, "update", None
         try:
             order = self._order(template)
         except AWSError as error:
-            order, failed = [], None
-            stack.reason = error.message
+            order, problem = [], error.message
         for logical_id in order:
             definition = template["Resources"][logical_id]
             resource = stack.resources.get(logical_id)
@@ -182,7 +181,7 @@ class Deployment:
                                      "CREATE_FAILED" if created else "UPDATE_FAILED", error.reason)
                 failed = logical_id
                 break
-        if failed is None and not stack.reason and self._outputs(template):
+        if failed is None and problem is None and self._outputs(template):
             stack.template = template
             stack.stack_event(self.now(), "UPDATE_COMPLETE_CLEANUP_IN_PROGRESS")
             for resource, physical_id, properties in replaced:
@@ -194,7 +193,7 @@ class Deployment:
                     del stack.resources[logical_id]
             stack.stack_event(self.now(), "UPDATE_COMPLETE")
             return True
-        reason = f"The following resource(s) failed to {verb}: [{failed}]. " if failed else stack.reason
+        reason = f"The following resource(s) failed to {verb}: [{failed}]. " if failed else (problem or stack.reason)
         stack.stack_event(self.now(), "UPDATE_ROLLBACK_IN_PROGRESS", reason)
         self._roll_back(before, changed, replaced)
         stack.template = old_template

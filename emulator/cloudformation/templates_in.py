@@ -8,7 +8,7 @@ import re
 from typing import Any, Callable
 from urllib.parse import unquote, urlsplit
 
-from eddy.emulator.cloudformation import template as templates
+from eddy.emulator.cloudformation import graph, template as templates
 from eddy.emulator.cloudformation.errors import InsufficientCapabilitiesException, ValidationError
 
 _VIRTUAL_HOST = re.compile(r"^(?P<bucket>.+)\.s3[.-]([a-z0-9-]+\.)?amazonaws\.com$")
@@ -38,7 +38,11 @@ def body_of(params: dict[str, Any], s3_object: Callable[[str, str], str]) -> str
 
 
 def parsed(body: str) -> dict[str, Any]:
-    return templates.parse(body)
+    """The template, its sections checked, every name it refers to resolvable and its resources' order acyclic."""
+    template = templates.parse(body)
+    if not templates.transforms(template):
+        graph.creation_order(graph.dependencies(template["Resources"], template.get("Parameters") or {}))
+    return template
 
 
 def canonical(template: dict[str, Any]) -> str:

@@ -38,14 +38,15 @@ Resources:
       Handler: index.handler
       Role: !GetAtt Role.Arn
       Timeout: 30
-      Environment: {Variables: {COPIES: !Ref Copies, MARK: %(mark)s}}
+      Environment: {Variables: {COPIES: !Ref Copies}}
       Code:
         ZipFile: |
           import os, boto3
+          MARK = "%(mark)s"
           table = boto3.client("dynamodb")
           def handler(event, context):
               for record in event["Records"]:
-                  item = dict(record["dynamodb"]["NewImage"], mark={"S": os.environ["MARK"]})
+                  item = dict(record["dynamodb"]["NewImage"], mark={"S": MARK})
                   table.put_item(TableName=os.environ["COPIES"], Item=item)
               return {"batchItemFailures": []}
   Mapping:
