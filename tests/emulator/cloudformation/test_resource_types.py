@@ -1,0 +1,182 @@
+"""The resource types beyond the stream pipeline (both doors): an S3 bucket notifying a function, an SNS topic with
+an SQS subscription, a queue policy, IAM policies, log groups, SSM parameters, Lambda permissions; Outputs, Exports
+and ImportValue across stacks, and an export in use refusing its stack's deletion."""
+
+import json
+
+from tests.emulator.cloudformation.helpers import STACK, outputs
+from tests.emulator.cloudformation.templates import ROLE
+
+WIRING = """
+Resources:
+""" + ROLE + """
+  Uploads:
+    Type: AWS::SQS::Queue
+  Notifier:
+    Type: AWS::Lambda::Function
+    Properties:
+      Runtime: python3.12
+      Handler: index.handler
+      Role: !GetAtt Role.Arn
+      Timeout: 30
+      Environment: {Variables: {QUEUE: !Ref Uploads}}
+      Code:
+        ZipFile: |
+          import json, os, boto3
+          sqs = boto3.client("sqs")
+          def handler(event, context):
+              for record in event["Records"]:
+                  sqs.send_message(QueueUrl=os.environ["QUEUE"], MessageBody=record["s3"]["object"]["key"])
+  Allow:
+    Type: AWS::Lambda::Permission
+    Properties:
+      Action: lambda:InvokeFunction
+      FunctionName: !Ref Notifier
+      Principal: s3.amazonaws.com
+      SourceAccount: !Ref AWS::AccountId
+  Bucket:
+    Type: AWS::S3::Bucket
+    DependsOn: Allow
+    Properties:
+      NotificationConfiguration:
+        LambdaConfigurations:
+          - Event: s3:ObjectCreated:*
+            Function: !GetAtt Notifier.Arn
+            Filter: {S3Key: {Rules: [{Name: prefix, Value: in/}]}}
+  Topic:
+    Type: AWS::SNS::Topic
+  Inbox:
+    Type: AWS::SQS::Queue
+  InboxPolicy:
+    Type: AWS::SQS::QueuePolicy
+    Properties:
+      Queues: [!Ref Inbox]
+      PolicyDocument:
+        Version: '2012-10-17'
+        Statement: [{Effect: Allow, Principal: {Service: sns.amazonaws.com}, Action: 'sqs:SendMessage',
+                     Resource: !GetAtt Inbox.Arn}]
+  Subscription:
+    Type: AWS::SNS::Subscription
+    Properties:
+      TopicArn: !Ref Topic
+      Protocol: sqs
+      Endpoint: !GetAtt Inbox.Arn
+      RawMessageDelivery: true
+  Logs:
+    Type: AWS::Logs::LogGroup
+    Properties: {RetentionInDays: 7}
+  Setting:
+    Type: AWS::SSM::Parameter
+    Properties: {Name: /app/bucket, Type: String, Value: !Ref Bucket}
+  Extra:
+    Type: AWS::IAM::Policy
+    Properties:
+      PolicyName: extra
+      Roles: [!Ref Role]
+      PolicyDocument:
+        Version: '2012-10-17'
+        Statement: [{Effect: Allow, Action: 'sqs:*', Resource: '*'}]
+Outputs:
+  Bucket: {Value: !Ref Bucket, Export: {Name: wiring-bucket}}
+  Topic: {Value: !Ref Topic}
+  Uploads: {Value: !Ref Uploads}
+  Inbox: {Value: !Ref Inbox}
+  Logs: {Value: !GetAtt Logs.Arn}
+  Role: {Value: !Ref Role}
+"""
+
+
+def _bodies(sqs, url):
+    messages = sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10, WaitTimeSeconds=20)["Messages"]
+    return [message["Body"] for message in messages]
+
+
+def test_a_bucket_notifies_its_function_and_a_topic_delivers_to_its_queue(door):
+    cloudformation = door.client("cloudformation")
+    cloudformation.create_stack(StackName="wiring", TemplateBody=WIRING, Capabilities=["CAPABILITY_IAM"])
+    assert cloudformation.describe_stacks(StackName="wiring")["Stacks"][0]["StackStatus"] == "CREATE_COMPLETE"
+    found = outputs(cloudformation, "wiring")
+    s3, sqs = door.client("s3"), door.client("sqs")
+    s3.put_object(Bucket=found["Bucket"], Key="in/report.csv", Body=b"1,2")
+    s3.put_object(Bucket=found["Bucket"], Key="out/ignored.csv", Body=b"3")
+    door.wait_idle(timeout=120)
+    assert _bodies(sqs, found["Uploads"]) == ["in/report.csv"]
+    door.client("sns").publish(TopicArn=found["Topic"], Message="hello")
+    assert _bodies(sqs, found["Inbox"]) == ["hello"]
+    policy = json.loads(sqs.get_queue_attributes(QueueUrl=found["Inbox"], AttributeNames=["Policy"])[
+        "Attributes"]["Policy"])
+    assert policy["Statement"][0]["Principal"] == {"Service": "sns.amazonaws.com"}
+    logs = door.client("logs").describe_log_groups(logGroupNamePrefix="wiring-")["logGroups"]
+    assert [(group["arn"], group["retentionInDays"]) for group in logs] == [(found["Logs"], 7)]
+    assert door.client("ssm").get_parameter(Name="/app/bucket")["Parameter"]["Value"] == found["Bucket"]
+    iam = door.client("iam")
+    assert iam.list_role_policies(RoleName=found["Role"])["PolicyNames"] == ["extra"]
+    notifier = cloudformation.describe_stack_resource(StackName="wiring", LogicalResourceId="Notifier")[
+        "StackResourceDetail"]["PhysicalResourceId"]
+    statement = json.loads(door.client("lambda").get_policy(FunctionName=notifier)["Policy"])["Statement"]
+    assert [(entry["Principal"], entry["Action"]) for entry in statement] == [
+        ({"Service": "s3.amazonaws.com"}, "lambda:InvokeFunction")]
+    assert cloudformation.list_exports()["Exports"] == [{
+        "ExportingStackId": cloudformation.describe_stacks(StackName="wiring")["Stacks"][0]["StackId"],
+        "Name": "wiring-bucket", "Value": found["Bucket"]}]
+
+
+def test_an_imported_export_keeps_its_stack_until_the_importer_is_gone(door):
+    cloudformation = door.client("cloudformation")
+    cloudformation.create_stack(StackName="exporter", TemplateBody="""
+Resources:
+  Queue: {Type: AWS::SQS::Queue}
+Outputs:
+  Arn: {Value: !GetAtt Queue.Arn, Export: {Name: shared-queue}}
+""")
+    cloudformation.create_stack(StackName="importer", TemplateBody="""
+Resources:
+  Pointer:
+    Type: AWS::SSM::Parameter
+    Properties: {Name: /shared/queue, Type: String, Value: !ImportValue shared-queue}
+""")
+    arn = outputs(cloudformation, "exporter")["Arn"]
+    assert door.client("ssm").get_parameter(Name="/shared/queue")["Parameter"]["Value"] == arn
+    cloudformation.delete_stack(StackName="exporter")
+    stack = cloudformation.describe_stacks(StackName="exporter")["Stacks"][0]
+    assert (stack["StackStatus"], stack["StackStatusReason"]) == (
+        "DELETE_FAILED", "Export shared-queue cannot be deleted as it is in use by importer")
+    cloudformation.delete_stack(StackName="importer")
+    cloudformation.delete_stack(StackName="exporter")
+    assert cloudformation.list_exports()["Exports"] == []
+    assert door.client("sqs").list_queues().get("QueueUrls", []) == []
+    events = cloudformation.describe_stack_events(StackName=stack["StackId"])["StackEvents"]
+    assert [(event["ResourceStatus"], event.get("ResourceStatusReason")) for event in events
+            if event["ResourceType"] == STACK][:4] == [
+        ("DELETE_COMPLETE", None), ("DELETE_IN_PROGRESS", "User Initiated"),
+        ("DELETE_FAILED", "Export shared-queue cannot be deleted as it is in use by importer"),
+        ("DELETE_IN_PROGRESS", "User Initiated")]
+
+
+def test_a_missing_import_fails_the_resource_and_a_taken_export_name_fails_the_stack(door):
+    cloudformation = door.client("cloudformation")
+    cloudformation.create_stack(StackName="lonely", TemplateBody="""
+Resources:
+  Pointer:
+    Type: AWS::SSM::Parameter
+    Properties: {Type: String, Value: !ImportValue nowhere}
+""")
+    assert [(event["LogicalResourceId"], event["ResourceStatus"], event.get("ResourceStatusReason"))
+            for event in cloudformation.describe_stack_events(StackName="lonely")["StackEvents"]
+            if event["ResourceStatus"] == "CREATE_FAILED"] == [
+        ("Pointer", "CREATE_FAILED", "No export named nowhere found.")]
+    exporting = """
+Resources:
+  Queue: {Type: AWS::SQS::Queue}
+Outputs:
+  Url: {Value: !Ref Queue, Export: {Name: taken}}
+"""
+    cloudformation.create_stack(StackName="first", TemplateBody=exporting)
+    cloudformation.create_stack(StackName="second", TemplateBody=exporting)
+    second = cloudformation.describe_stacks(StackName="second")["Stacks"][0]
+    assert second["StackStatus"] == "ROLLBACK_COMPLETE"
+    assert [event.get("ResourceStatusReason") for event in
+            cloudformation.describe_stack_events(StackName="second")["StackEvents"]
+            if event["ResourceStatus"] == "ROLLBACK_IN_PROGRESS"] == [
+        "Export with name taken is already exported by stack first"]
+    assert len(door.client("sqs").list_queues()["QueueUrls"]) == 1
