@@ -118,6 +118,12 @@ class InvalidParameterValueException(AWSError):
     code = "InvalidParameterValueException"
 
 
+class InvalidEventPatternException(AWSError):
+    """EventBridge's refusal of an event pattern ("Event pattern is not valid. Reason: ...")."""
+
+    code = "InvalidEventPatternException"
+
+
 class ResourceConflictException(AWSError):
     code = "ResourceConflictException"
     status = 409

@@ -14,7 +14,7 @@ import uuid
 from eddy.emulator.api import control_api, dashboard_api, dynamodb_api, lambda_api, streams_api
 from eddy.emulator.api.lambda_async import event_invoke_configs
 from eddy.emulator.api import lambda_resources
-from eddy.emulator.api.eventbridge import pipes_api
+from eddy.emulator.api.eventbridge import events_api, pipes_api
 from eddy.emulator.api.cloudformation import cloudformation_api
 from eddy.emulator.moto_seam import bridge as moto_bridge
 from eddy.emulator.engine import Emulator
@@ -39,6 +39,7 @@ def claims(request: Request) -> bool:
     path = request.path
     return (path.startswith("/_eddy/") or path.rstrip("/") == "/moto-api/reset" or lambda_api.claims(request)
             or event_invoke_configs.claims(request) or lambda_resources.claims(request) or pipes_api.claims(request)
+            or events_api.claims(request)
             or cloudformation_api.claims(request))
 
 
@@ -65,6 +66,8 @@ def route(emulator: Emulator, request: Request) -> Response | None:
             return event_invoke_configs.handle(emulator, request, moto_bridge.caller(request))
         if pipes_api.claims(request):
             return pipes_api.handle(emulator, request, moto_bridge.caller(request))
+        if events_api.claims(request):
+            return events_api.handle(request)  # None: a valid PutRule goes on to moto
         if cloudformation_api.claims(request):
             return cloudformation_api.handle(emulator, request, moto_bridge.caller(request))
         if _without_target(request):

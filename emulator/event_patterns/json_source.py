@@ -236,6 +236,7 @@ class JsonSource:
     def _fail_char(self, char: str | None, expecting: str) -> None:
         if char is None:
             raise JsonPatternError(f"Unexpected end-of-input: {self._closing()}", self.location())
+        self.pos -= 1  # Jackson names the unexpected character's own column
         raise JsonPatternError(f"Unexpected character ('{char}' (code {ord(char)})): {expecting}", self.location())
 
     def _fail_word(self, start: int) -> None:

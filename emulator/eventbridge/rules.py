@@ -1,8 +1,9 @@
 """EventBridge rules delivering events to Lambda functions and SQS queues, as EventBridge does.
 
 moto keeps the buses, rules and targets and answers PutEvents (moto_seam/eventbridge/rules.py hands each rule's events here).
-A rule's EventPattern is matched with Lambda's filter patterns (triggers/filters.py: the same EventBridge pattern
-grammar); a pattern that grammar does not take falls back to moto's matcher. The event a target receives is
+A rule's EventPattern is matched by the event-pattern engine (emulator/event_patterns/, EventBridge's dialect: PutRule
+refused every pattern it does not take, api/eventbridge/events_api.py), for every target, moto's too: an event the
+pattern does not match goes nowhere. The event a target receives is
 EventBridge's (Amazon EventBridge User Guide, "Amazon EventBridge events": version, id, detail-type, source,
 account, time, region, resources, detail), or the target's Input, InputPath or InputTransformer. Delivery is
 asynchronous, as on AWS: PutEvents answers first; a Lambda target's event goes into the function's asynchronous
@@ -25,7 +26,7 @@ from eddy.emulator.eventbridge.dead_letters import NO_RESOURCE, SDK_CLIENT_ERROR
 from eddy.emulator.eventbridge.deliveries import Delivery
 from eddy.emulator.moto_seam.eventbridge.rules import target_input
 from eddy.emulator.moto_seam.services import moments
-from eddy.emulator.triggers.filters import FilterCriteriaError, FilterPattern, matches, validate_filter_criteria
+from eddy.emulator.event_patterns import EVENTBRIDGE, EventPattern, InvalidEventPattern
 
 if TYPE_CHECKING:
     from eddy.emulator.eventbridge.service import EventBridge
@@ -48,15 +49,18 @@ def aws_event(event: dict[str, Any]) -> dict[str, Any]:
 class RuleDelivery:
     def __init__(self, eventbridge: "EventBridge") -> None:
         self.eventbridge = eventbridge
-        self._patterns: dict[str, list[FilterPattern] | None] = {}
+        self._patterns: dict[str, EventPattern | None] = {}
 
     def deliver(self, rule: dict[str, Any], event: dict[str, Any]) -> list[dict[str, Any]]:
-        """Deliver a rule's event to its Lambda and SQS targets; answer the targets left to moto."""
+        """Deliver a rule's matched event to its Lambda and SQS targets; answer the targets left to moto (none
+        where the event does not match)."""
+        if not self._matches(rule, event):
+            return []
         ours = [t for t in rule["targets"] if t["Arn"].split(":")[2:3] and t["Arn"].split(":")[2] in EDDY_TARGETS]
         left = [t for t in rule["targets"] if t not in ours]
         # a PutEvents replayed at recovery: its deliveries are in the log already (written down before it answered,
         # eventbridge/deliveries.py; those done, done), so nothing is delivered twice
-        if not ours or moments.replaying() or not self._matches(rule, event):
+        if not ours or moments.replaying():
             return left
         delivered = aws_event(event)
         for target in ours:
@@ -69,11 +73,12 @@ class RuleDelivery:
             return False
         if raw not in self._patterns:
             try:
-                self._patterns[raw] = validate_filter_criteria({"Filters": [{"Pattern": raw}]})
-            except FilterCriteriaError:
+                self._patterns[raw] = EventPattern.compile(raw, EVENTBRIDGE)
+            except InvalidEventPattern:  # not taken by PutRule: only a rule stored before Eddy checked patterns
+                log.warning("rule %s: its event pattern is not valid on EventBridge; it matches nothing", rule["arn"])
                 self._patterns[raw] = None
-        patterns = self._patterns[raw]
-        return rule["matches"](event) if patterns is None else matches(patterns, aws_event(event))
+        pattern = self._patterns[raw]
+        return pattern is not None and pattern.matches(aws_event(event))
 
     def send(self, delivery: Delivery) -> None:
         """Deliver to the target, or to its dead-letter queue (the delivery thread's)."""

@@ -3,7 +3,8 @@
 moto keeps event buses, rules and targets and answers PutEvents; its Rule.send_to_targets delivers to SQS, logs,
 archives and buses, and fails with NotImplementedError on a Lambda target (its Lambda needs Docker). While active,
 Eddy's `deliver(rule, event)` sees every event put on a rule's bus first and answers the targets it did not take
-(moto's own delivery serves those, as before). Disabled rules deliver nothing, as on AWS. The events' time is the
+(moto's own delivery serves those, without asking moto's own pattern matcher: Eddy's engine decided). Disabled rules
+deliver nothing, as on AWS. The events' time is the
 emulator's clock. `target_input` is a target's Input, InputPath or InputTransformer applied with moto's template
 parser (Amazon EventBridge User Guide, "Transforming target input").
 """
@@ -49,12 +50,21 @@ def _send_to_targets(self: Rule, original_event: dict[str, Any], transform_input
     if self.state != "ENABLED":
         return
     facts = {"arn": self.arn, "name": self.name, "event_pattern": self.event_pattern._raw_pattern,
-             "targets": list(self.targets), "matches": self.event_pattern.matches_event}
+             "targets": list(self.targets)}
     left = deliver(facts, original_event)
     if left:
         rest = copy.copy(self)
         rest.targets = left
+        rest.event_pattern = _Matched()
         _original_send_to_targets(rest, original_event, transform_input)
+
+
+class _Matched:
+    """What moto's send_to_targets asks before delivering: the event matched (Eddy's engine said so)."""
+
+    @staticmethod
+    def matches_event(event: dict[str, Any]) -> bool:
+        return True
 
 
 def target_input(target: dict[str, Any], event: dict[str, Any]) -> Any:

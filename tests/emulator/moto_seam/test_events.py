@@ -33,7 +33,8 @@ def test_the_moto_pieces_the_seam_relies_on_are_there():
     assert Rule.send_to_targets is events_seam._original_send_to_targets  # no emulator open: moto's own
     pattern = events_models.EventPattern.load(json.dumps({"source": ["s"]}))
     assert pattern._raw_pattern == json.dumps({"source": ["s"]})
-    assert pattern.matches_event({"source": "s"}) and not pattern.matches_event({"source": "t"})
+    # moto's delivery asks its own matcher first: the seam answers for it, with Eddy's engine's decision
+    assert "if not self.event_pattern.matches_event(original_event):" in inspect.getsource(Rule.send_to_targets)
     assert callable(events_models.unix_time)
 
 
@@ -62,6 +63,25 @@ def test_targets_eddy_does_not_take_are_left_to_moto():
         streams = logs.describe_log_streams(logGroupName="/events/orders")["logStreams"]
         [line] = logs.get_log_events(logGroupName="/events/orders", logStreamName=streams[0]["logStreamName"])["events"]
         assert json.loads(line["message"])["detail"] == {"n": 1}
+
+
+def test_what_goes_to_motos_targets_is_decided_by_eddys_engine():
+    """moto's matcher takes a JSON true for the number 1 (Python's True == 1); EventBridge does not: an event with
+    "n": true reaches no target, moto's log group included, while "n": 1 reaches it."""
+    with emulate(**QUIET) as emu:
+        logs = boto3.client("logs", region_name=REGION)
+        logs.create_log_group(logGroupName="/events/orders")
+        events = boto3.client("events", region_name=REGION)
+        events.put_rule(Name="r", EventPattern=json.dumps({"detail": {"n": [{"numeric": ["=", 1]}]}}))
+        events.put_targets(Rule="r", Targets=[{"Id": "log", "Arn": f"arn:aws:logs:{REGION}:123456789012:log-group:/events/orders"}])
+        assert events_models.EventPattern.load(json.dumps({"detail": {"n": [{"numeric": ["=", 1]}]}})).matches_event(
+            {"detail": {"n": True}})  # moto's own answer
+        for n in (True, 1):
+            events.put_events(Entries=[{"Source": "s", "DetailType": "d", "Detail": json.dumps({"n": n})}])
+        emu.assert_delivered()
+        streams = logs.describe_log_streams(logGroupName="/events/orders")["logStreams"]
+        lines = logs.get_log_events(logGroupName="/events/orders", logStreamName=streams[0]["logStreamName"])["events"]
+        assert [json.loads(line["message"])["detail"] for line in lines] == [{"n": 1}]
 
 
 def test_target_input_is_moto_template_parsers_for_input_transformers():

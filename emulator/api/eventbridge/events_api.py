@@ -1,0 +1,78 @@
+"""The EventBridge API's event-pattern operations, answered by Eddy in both doors (JSON 1.1, X-Amz-Target
+AWSEvents.<Operation>); every other EventBridge operation is moto's.
+
+- TestEventPattern: the pattern compiled and matched by emulator/event_patterns/ ({"Result": true|false}); an
+  invalid pattern is InvalidEventPatternException ("Event pattern is not valid. Reason: " and AWS's reason with
+  the place it names); an Event that is not a JSON object with id, account, source, time, region and detail-type
+  is ValidationException "Parameter Event is not valid." (LocalStack's AWS-validated test_events_patterns
+  snapshots: test_plain_string_payload, test_array_event_payload, test_invalid_event_payload).
+- PutRule: an EventPattern is compiled first and refused as TestEventPattern refuses it, before moto stores
+  anything; a valid one goes on to moto, and the rule's events are matched by the same engine
+  (eventbridge/rules.py).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from eddy.emulator.api import validation
+from eddy.emulator.aws_requests import Request, Response, error_response, json_response
+from eddy.emulator.errors import AWSError, InvalidEventPatternException, ValidationException
+from eddy.emulator.event_patterns import EVENTBRIDGE, EventPattern, InvalidEventPattern
+
+TARGET_PREFIX = "AWSEvents."
+JSON_1_1 = "application/x-amz-json-1.1"
+OPERATIONS = ("TestEventPattern", "PutRule")
+EVENT_FIELDS = ("id", "account", "source", "time", "region", "detail-type")
+NOT_VALID = "Event pattern is not valid. Reason: "
+
+
+def claims(request: Request) -> bool:
+    target = request.header("X-Amz-Target") or ""
+    return target.startswith(TARGET_PREFIX) and target[len(TARGET_PREFIX):] in OPERATIONS
+
+
+def handle(request: Request) -> Response | None:
+    """The operation's answer, or None where moto answers (a PutRule whose pattern is valid)."""
+    operation = (request.header("X-Amz-Target") or "")[len(TARGET_PREFIX):]
+    try:
+        params = _params(request)
+        validation.validate("events", operation, params)
+        if operation == "TestEventPattern":
+            return json_response({"Result": test_event_pattern(params["EventPattern"], params["Event"])},
+                                 content_type=JSON_1_1)
+        if params.get("EventPattern") is not None:
+            compiled(params["EventPattern"])
+        return None
+    except AWSError as error:
+        return error_response(error, JSON_1_1)
+
+
+def compiled(pattern: str) -> EventPattern:
+    """The rule's pattern, or EventBridge's refusal."""
+    try:
+        return EventPattern.compile(pattern, EVENTBRIDGE)
+    except InvalidEventPattern as refusal:
+        raise InvalidEventPatternException(NOT_VALID + str(refusal)) from None
+
+
+def test_event_pattern(pattern: str, event: str) -> bool:
+    compiled_pattern = compiled(pattern)
+    try:
+        parsed = json.loads(event, parse_constant=lambda name: {}[name])  # NaN and Infinity are not JSON
+    except (ValueError, KeyError):
+        raise ValidationException("Parameter Event is not valid.") from None
+    if not isinstance(parsed, dict) or any(name not in parsed for name in EVENT_FIELDS):
+        raise ValidationException("Parameter Event is not valid.")
+    return compiled_pattern.matches(parsed)
+
+
+def _params(request: Request) -> dict[str, Any]:
+    try:
+        params = json.loads(request.body or b"{}")
+    except (ValueError, UnicodeDecodeError):
+        raise ValidationException("The request body is not valid JSON") from None
+    if not isinstance(params, dict):
+        raise ValidationException("The request body must be a JSON object")
+    return params
