@@ -1,0 +1,198 @@
+"""AWS::Kinesis::Stream, AWS::Events::EventBus, AWS::Events::Rule (its targets delivered by Eddy's rules),
+AWS::Pipes::Pipe (a pipe Eddy runs) and AWS::Lambda::EventInvokeConfig, through their APIs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from botocore.exceptions import ClientError
+
+from eddy.emulator.cloudformation.resource_types.base import (Created, Provisioning, ResourceType, json_text,
+                                                              not_found, required, tags_list)
+
+
+class Stream(ResourceType):
+    type_name = "AWS::Kinesis::Stream"
+    replacing = frozenset({"Name"})
+    name_property = "Name"
+
+    def create(self, provisioning: Provisioning, properties: dict[str, Any]) -> Created:
+        name = properties.get("Name") or provisioning.name(128)
+        kinesis = provisioning.client("kinesis")
+        mode = (properties.get("StreamModeDetails") or {}).get("StreamMode", "PROVISIONED")
+        request: dict[str, Any] = {"StreamName": name, "StreamModeDetails": {"StreamMode": mode}}
+        if mode == "PROVISIONED":
+            request["ShardCount"] = properties.get("ShardCount", 1)
+        kinesis.create_stream(**request)
+        kinesis.get_waiter("stream_exists").wait(StreamName=name, WaiterConfig={"Delay": 1, "MaxAttempts": 120})
+        self._settings(kinesis, name, {}, properties)
+        return Created(name, self._attributes(kinesis, name))
+
+    @staticmethod
+    def _attributes(kinesis: Any, name: str) -> dict[str, Any]:
+        return {"Arn": kinesis.describe_stream_summary(StreamName=name)["StreamDescriptionSummary"]["StreamARN"]}
+
+    @staticmethod
+    def _settings(kinesis: Any, name: str, old: dict[str, Any], new: dict[str, Any]) -> None:
+        before, after = int(old.get("RetentionPeriodHours", 24)), int(new.get("RetentionPeriodHours", 24))
+        if after > before:
+            kinesis.increase_stream_retention_period(StreamName=name, RetentionPeriodHours=after)
+        elif after < before:
+            kinesis.decrease_stream_retention_period(StreamName=name, RetentionPeriodHours=after)
+        if new.get("Tags") and old.get("Tags") != new.get("Tags"):
+            kinesis.add_tags_to_stream(StreamName=name, Tags={tag["Key"]: str(tag["Value"]) for tag in new["Tags"]})
+
+    def update(self, provisioning: Provisioning, physical_id: str, old: dict[str, Any],
+               new: dict[str, Any]) -> dict[str, Any]:
+        kinesis = provisioning.client("kinesis")
+        if "ShardCount" in new and old.get("ShardCount") != new["ShardCount"]:
+            kinesis.update_shard_count(StreamName=physical_id, TargetShardCount=new["ShardCount"],
+                                       ScalingType="UNIFORM_SCALING")
+        self._settings(kinesis, physical_id, old, new)
+        return self._attributes(kinesis, physical_id)
+
+    def delete(self, provisioning: Provisioning, physical_id: str, properties: dict[str, Any]) -> None:
+        try:
+            provisioning.client("kinesis").delete_stream(StreamName=physical_id, EnforceConsumerDeletion=True)
+        except ClientError as error:
+            if not not_found(error):
+                raise
+
+
+class EventBus(ResourceType):
+    type_name = "AWS::Events::EventBus"
+    replacing = frozenset({"Name", "EventSourceName"})
+    name_property = "Name"
+
+    def create(self, provisioning: Provisioning, properties: dict[str, Any]) -> Created:
+        required(properties, "Name")
+        request: dict[str, Any] = {"Name": properties["Name"]}
+        if properties.get("Tags"):
+            request["Tags"] = tags_list(properties)
+        arn = provisioning.client("events").create_event_bus(**request)["EventBusArn"]
+        return Created(properties["Name"], {"Arn": arn, "Name": properties["Name"]})
+
+    def update(self, provisioning: Provisioning, physical_id: str, old: dict[str, Any],
+               new: dict[str, Any]) -> dict[str, Any]:
+        return {"Arn": provisioning.arn("events", f"event-bus/{physical_id}"), "Name": physical_id}
+
+    def delete(self, provisioning: Provisioning, physical_id: str, properties: dict[str, Any]) -> None:
+        try:
+            provisioning.client("events").delete_event_bus(Name=physical_id)
+        except ClientError as error:
+            if not not_found(error):
+                raise
+
+
+class Rule(ResourceType):
+    type_name = "AWS::Events::Rule"
+    replacing = frozenset({"Name", "EventBusName"})
+    name_property = "Name"
+    _RULE = ("ScheduleExpression", "Description", "RoleArn", "State", "EventBusName")
+
+    def create(self, provisioning: Provisioning, properties: dict[str, Any]) -> Created:
+        name = properties.get("Name") or provisioning.name(64)
+        arn = self._put(provisioning, name, {}, properties)
+        bus = properties.get("EventBusName", "default")
+        physical_id = name if bus == "default" else f"{bus}|{name}"
+        return Created(physical_id, {"Arn": arn})
+
+    def _put(self, provisioning: Provisioning, name: str, old: dict[str, Any], new: dict[str, Any]) -> str:
+        events = provisioning.client("events")
+        request = {key: new[key] for key in self._RULE if key in new}
+        request.setdefault("State", "ENABLED")
+        if "EventPattern" in new:
+            request["EventPattern"] = json_text(new["EventPattern"])
+        arn = events.put_rule(Name=name, **request)["RuleArn"]
+        bus = {"EventBusName": new["EventBusName"]} if "EventBusName" in new else {}
+        kept = {target["Id"] for target in new.get("Targets") or []}
+        gone = [target["Id"] for target in old.get("Targets") or [] if target["Id"] not in kept]
+        if gone:
+            events.remove_targets(Rule=name, Ids=gone, **bus)
+        if new.get("Targets"):
+            events.put_targets(Rule=name, Targets=new["Targets"], **bus)
+        return arn
+
+    def update(self, provisioning: Provisioning, physical_id: str, old: dict[str, Any],
+               new: dict[str, Any]) -> dict[str, Any]:
+        return {"Arn": self._put(provisioning, physical_id.rpartition("|")[2], old, new)}
+
+    def delete(self, provisioning: Provisioning, physical_id: str, properties: dict[str, Any]) -> None:
+        events, name = provisioning.client("events"), physical_id.rpartition("|")[2]
+        bus = {"EventBusName": properties["EventBusName"]} if "EventBusName" in properties else {}
+        try:
+            targets = [target["Id"] for target in events.list_targets_by_rule(Rule=name, **bus)["Targets"]]
+            if targets:
+                events.remove_targets(Rule=name, Ids=targets, **bus)
+            events.delete_rule(Name=name, **bus)
+        except ClientError as error:
+            if not not_found(error):
+                raise
+
+
+class Pipe(ResourceType):
+    type_name = "AWS::Pipes::Pipe"
+    replacing = frozenset({"Name", "Source"})
+    name_property = "Name"
+    _UPDATABLE = ("RoleArn", "Target", "TargetParameters", "Enrichment", "EnrichmentParameters", "DesiredState",
+                  "Description", "SourceParameters", "LogConfiguration", "KmsKeyIdentifier")
+
+    def create(self, provisioning: Provisioning, properties: dict[str, Any]) -> Created:
+        required(properties, "RoleArn", "Source", "Target")
+        name = properties.get("Name") or provisioning.name(64)
+        request = {key: value for key, value in properties.items() if key != "Name"}
+        pipes = provisioning.client("pipes")
+        pipes.create_pipe(Name=name, **request)
+        return Created(name, self._attributes(pipes, name))
+
+    @staticmethod
+    def _attributes(pipes: Any, name: str) -> dict[str, Any]:
+        pipe = pipes.describe_pipe(Name=name)
+        return {"Arn": pipe["Arn"], "CurrentState": pipe["CurrentState"], "StateReason": pipe.get("StateReason", ""),
+                "CreationTime": pipe["CreationTime"].isoformat(), "LastModifiedTime": pipe["LastModifiedTime"].isoformat()}
+
+    def update(self, provisioning: Provisioning, physical_id: str, old: dict[str, Any],
+               new: dict[str, Any]) -> dict[str, Any]:
+        pipes = provisioning.client("pipes")
+        pipes.update_pipe(Name=physical_id, **{key: new[key] for key in self._UPDATABLE if key in new})
+        return self._attributes(pipes, physical_id)
+
+    def delete(self, provisioning: Provisioning, physical_id: str, properties: dict[str, Any]) -> None:
+        try:
+            provisioning.client("pipes").delete_pipe(Name=physical_id)
+        except ClientError as error:
+            if not not_found(error):
+                raise
+
+
+class EventInvokeConfig(ResourceType):
+    type_name = "AWS::Lambda::EventInvokeConfig"
+    replacing = frozenset({"FunctionName", "Qualifier"})
+    _SETTINGS = ("MaximumEventAgeInSeconds", "MaximumRetryAttempts", "DestinationConfig")
+
+    def create(self, provisioning: Provisioning, properties: dict[str, Any]) -> Created:
+        required(properties, "FunctionName", "Qualifier")
+        self._put(provisioning, properties)
+        return Created(provisioning.name(128), {})
+
+    @classmethod
+    def _put(cls, provisioning: Provisioning, properties: dict[str, Any]) -> None:
+        provisioning.client("lambda").put_function_event_invoke_config(
+            FunctionName=properties["FunctionName"], Qualifier=properties["Qualifier"],
+            **{key: properties[key] for key in cls._SETTINGS if key in properties})
+
+    def update(self, provisioning: Provisioning, physical_id: str, old: dict[str, Any],
+               new: dict[str, Any]) -> dict[str, Any]:
+        self._put(provisioning, new)
+        return {}
+
+    def delete(self, provisioning: Provisioning, physical_id: str, properties: dict[str, Any]) -> None:
+        try:
+            provisioning.client("lambda").delete_function_event_invoke_config(
+                FunctionName=properties["FunctionName"], Qualifier=properties["Qualifier"])
+        except ClientError as error:
+            if not not_found(error):
+                raise
+
+
+TYPES = [Stream(), EventBus(), Rule(), Pipe(), EventInvokeConfig()]
