@@ -7,7 +7,8 @@ validation and before moto, which lacks these operations or fails on some valid 
   answer GlobalTableNotFoundException (version 2019.11.21 global tables are tables with replicas: global_tables_api);
 - contributor insights: DISABLED on every table and index, so ListContributorInsights is empty;
 - bulk operations and imports: none listed; an unknown bulk operation, export or import is not found;
-- Time to Live and exports: moto's answers, with AWS's error for a missing table and the requests moto fails on
+- Time to Live and exports: moto's answers, with AWS's error for a missing table, TTL's rules against the table's
+  current TTL (dynamodb_rules/time_to_live.py), and the requests moto fails on
   (ListExports without TableArn, ExportTableToPointInTime without S3Prefix) completed before moto sees them.
 NOT_EMULATED lists the operations Eddy does not emulate at all: HTTP 501, AWS's NotImplemented error
 (docs/reference/aws-differences.md, "Known differences from AWS", shows one, run by tests/test_docs.py).
@@ -18,6 +19,7 @@ from __future__ import annotations
 import json
 from typing import Any, Callable
 
+from eddy.emulator.api.dynamodb_rules import time_to_live
 from eddy.emulator.moto_seam import bridge as moto_bridge
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import (
@@ -150,10 +152,20 @@ def export_table(emulator: Emulator, request: Request, params: Params) -> Respon
 # -- Time to Live --------------------------------------------------------------------------------------
 
 
-def time_to_live(emulator: Emulator, request: Request, params: Params) -> Response | None:
-    """Describe/UpdateTimeToLive: AWS's error for a missing table (moto's is {"__type": "ResourceNotFound"})."""
+def describe_time_to_live(emulator: Emulator, request: Request, params: Params) -> Response:
+    """AWS's error for a missing table (moto's is {"__type": "ResourceNotFound"}); no attribute named while TTL is off."""
     with emulator.lock:
         _table(request, params["TableName"])
+        described = json.loads(_moto(request, "DescribeTimeToLive", params).body)["TimeToLiveDescription"]
+    return json_response({"TimeToLiveDescription": time_to_live.described(described)})
+
+
+def update_time_to_live(emulator: Emulator, request: Request, params: Params) -> Response | None:
+    """AWS's error for a missing table, and for a change the table's current TTL does not allow; then moto's."""
+    with emulator.lock:
+        _table(request, params["TableName"])
+        current = json.loads(_moto(request, "DescribeTimeToLive", {"TableName": params["TableName"]}).body)
+        time_to_live.check_update(current["TimeToLiveDescription"], params["TimeToLiveSpecification"])
     return None  # moto's
 
 
@@ -172,8 +184,8 @@ OPERATIONS: dict[str, Callable[[Emulator, Request, Params], Response | None]] = 
     "DescribeExport": _found_or("DescribeExport", "ExportArn", ExportNotFoundException),
     "ListExports": list_exports,
     "ExportTableToPointInTime": export_table,
-    "DescribeTimeToLive": time_to_live,
-    "UpdateTimeToLive": time_to_live,
+    "DescribeTimeToLive": describe_time_to_live,
+    "UpdateTimeToLive": update_time_to_live,
 }
 
 

@@ -231,17 +231,14 @@ def _number_value(text: str) -> tuple[str, str, int]:
 
 # -- the legacy (non-expression) parameters: their conditions' and updates' values --------------------------------
 
-#: each operation's expression parameters and legacy parameters, as DynamoDB names them when a request mixes them,
-#: and the legacy parameters whose conditions or updates are checked, in DynamoDB's order (dynalite's)
+#: each operation's legacy parameters whose conditions or updates are checked, in DynamoDB's order (dynalite's); a
+#: request mixing them with expressions was refused before (dynamodb_rules/expression_parameters.py)
 LEGACY = {
-    "PutItem": (("ConditionExpression",), ("Expected",), ("Expected",)),
-    "DeleteItem": (("ConditionExpression",), ("Expected",), ("Expected",)),
-    "UpdateItem": (("UpdateExpression", "ConditionExpression"), ("AttributeUpdates", "Expected"),
-                   ("AttributeUpdates", "Expected")),
-    "Query": (("ProjectionExpression", "FilterExpression", "KeyConditionExpression"),
-              ("AttributesToGet", "QueryFilter", "ConditionalOperator", "KeyConditions"), ("QueryFilter", "KeyConditions")),
-    "Scan": (("ProjectionExpression", "FilterExpression"), ("AttributesToGet", "ScanFilter", "ConditionalOperator"),
-             ("ScanFilter",)),
+    "PutItem": ("Expected",),
+    "DeleteItem": ("Expected",),
+    "UpdateItem": ("AttributeUpdates", "Expected"),
+    "Query": ("QueryFilter", "KeyConditions"),
+    "Scan": ("ScanFilter",),
 }
 #: how many values each ComparisonOperator takes (IN: one or more), in the order AWS lists its enum value set
 _ARGUMENTS = {"IN": None, "NULL": 0, "BETWEEN": 2, "LT": 1, "NOT_CONTAINS": 1, "EQ": 1, "GT": 1, "NOT_NULL": 0,
@@ -251,34 +248,17 @@ _ACTIONS = ("ADD", "PUT", "DELETE")
 
 def check_legacy(operation: str, params: dict[str, Any]) -> None:
     """Raise AWS's ValidationException for the first legacy condition or update DynamoDB would refuse (moto failed on
-    these with Python errors, or let them through), or, in a request that also has expressions, for the mix (which
-    AWS refuses first; a mix whose legacy parameters are sound is left to moto, whose own tests rely on running it).
-    A request without legacy parameters costs a look-up or two."""
-    expressions, legacy, checked = LEGACY[operation]
-    for name in legacy:
-        if params.get(name) is not None:
-            break
-    else:
-        return  # the common case: no legacy parameter
-    given = [name for name in legacy if params.get(name) is not None]
-    if "KeyConditions" in given and params.get("KeyConditionExpression") is None:
-        given.remove("KeyConditions")  # KeyConditions go with a FilterExpression or a ProjectionExpression
-    try:
-        for member in checked:
-            entries = params.get(member)
-            path = member[:1].lower() + member[1:]
-            for name, entry in (entries.items() if isinstance(entries, dict) else ()):
-                if isinstance(entry, dict) and member == "AttributeUpdates":
-                    _update(path, name, entry)
-                elif isinstance(entry, dict):
-                    _condition(path, name, entry, member == "Expected")
-    except ValidationException:
-        used = [name for name in expressions if params.get(name) is not None]
-        if used and given:  # AWS refuses the mix first; a mix with sound legacy parameters runs as moto runs it
-            raise ValidationException("Can not use both expression and non-expression parameters in the same request: "
-                                      f"Non-expression parameters: {{{', '.join(given)}}} Expression parameters: "
-                                      f"{{{', '.join(used)}}}") from None
-        raise
+    these with Python errors, or let them through). A request without legacy parameters costs a look-up or two."""
+    for member in LEGACY[operation]:
+        entries = params.get(member)
+        if entries is None:
+            continue
+        path = member[:1].lower() + member[1:]
+        for name, entry in (entries.items() if isinstance(entries, dict) else ()):
+            if isinstance(entry, dict) and member == "AttributeUpdates":
+                _update(path, name, entry)
+            elif isinstance(entry, dict):
+                _condition(path, name, entry, member == "Expected")
 
 
 def _condition(path: str, name: str, condition: dict[str, Any], expected: bool) -> None:

@@ -16,8 +16,9 @@ from typing import Any
 
 from eddy.emulator.moto_seam import (actions as moto_actions, bridge as moto_bridge, all_or_nothing,
                                 table_descriptions)
-from eddy.emulator.api import (absent_features, attribute_values, dynamodb_fast, kinesis_destinations_api, partiql,
-                          table_arns, validation)
+from eddy.emulator.api import (absent_features, attribute_values, dynamodb_fast, dynamodb_rules, kinesis_destinations_api,
+                               partiql, table_arns, validation)
+from eddy.emulator.api.dynamodb_rules import item_keys, table_definitions
 from eddy.emulator.api.global_tables import replica_tables, replica_updates
 from eddy.emulator.api.streams_api import parse_body
 from eddy.emulator.engine import Emulator
@@ -46,12 +47,17 @@ def handle(emulator: Emulator, operation: str, request: Request) -> Response:
     try:
         params = parse_body(request.body)  # the one decoding of the body: the fast path takes it as it is
         validation.validate("dynamodb", operation, params)  # as AWS checks it, before moto or the engine
+        dynamodb_rules.check(operation, params)  # DynamoDB's own rules beyond the model, before any table is read
         if table_arns.given(operation, params):  # a table named by its ARN: by its name from here on
             answered = _by_table_names(emulator, operation, request, params)
             if answered is not None:
                 return answered
         if operation in ("Query", "Scan") and isinstance(params.get("ExclusiveStartKey"), dict):
             _check_starting_key(operation, request, params)
+        if operation in item_keys.OPERATIONS:  # the rules that read the tables' key attributes
+            account_id, region = moto_bridge.caller(request)
+            item_keys.check(operation, params, lambda table: tuple(
+                moto_actions.key_attribute_names(account_id, region, table, None)))
         if operation in attribute_values.LEGACY:  # Expected, AttributeUpdates, KeyConditions, filters: their rules
             attribute_values.check_legacy(operation, params)
         if operation in GLOBAL_TABLE_OPERATIONS:  # replicas: a table's other regions (global tables)
@@ -227,6 +233,7 @@ def stream_specification(params: dict[str, Any], *, creating: bool) -> tuple[boo
 
 def create_table(emulator: Emulator, request: Request, params: dict[str, Any]) -> Response:
     _check_key_schema(params["KeySchema"], params["AttributeDefinitions"])
+    table_definitions.check_indexes(params)
     try:
         spec, invalid = stream_specification(params, creating=True), None
     except AWSError as error:

@@ -14,6 +14,7 @@ from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import AWSError, SerializationException, UnknownOperationException, ValidationException, constraint_violation
 from eddy.emulator.streams.iterators import ShardIteratorType
 from eddy.emulator.aws_requests import Response, error_response, json_response, raw_json_response
+from eddy.emulator.streams.stream_registry import STREAM_ARN
 
 TARGET_PREFIX = "DynamoDBStreams_20120810."
 
@@ -88,12 +89,15 @@ def _shard_id(params: Params, name: str = "ShardId", required: bool = True) -> s
 
 def list_streams(emulator: Emulator, params: Params, caller: Callable[[], tuple[str, str]]) -> Response:
     account_id, region = caller()
+    start = _stream_arn(params, "ExclusiveStartStreamArn", required=False)
+    if start is not None and not STREAM_ARN.match(start):  # not a stream's ARN: refused as DescribeStream refuses it
+        raise ValidationException(f"Invalid StreamArn: {start}")
     result = emulator.stream_reads.list_streams(
         account_id,
         region,
         table_name=_string(params, "TableName", min_length=3, max_length=255),
         limit=_limit(params, maximum=100, default=100),
-        exclusive_start_stream_arn=_stream_arn(params, "ExclusiveStartStreamArn", required=False),
+        exclusive_start_stream_arn=start,
     )
     return json_response(result)
 

@@ -330,3 +330,14 @@ def test_a_starting_key_without_the_keys_is_refused(door):
         ":v": {"S": "a"}}, ExclusiveStartKey=partial)) == ("ValidationException", "The provided starting key is invalid")
     whole = {"pk": {"S": "a"}, "sk": {"N": "0"}}
     assert dynamodb.scan(TableName="orders", ExclusiveStartKey=whole)["Count"] == 1
+
+
+def test_list_streams_refuses_a_starting_arn_that_is_no_streams(door):
+    """AWS answers a ValidationException where Eddy answered an empty page (the independent AWS-recorded suite of issue
+    37: ExclusiveStartStreamArn of 48 random letters); in DescribeStream's words for an ARN that is not a stream's."""
+    streams = door.client("dynamodbstreams")
+    start = "abcdefghij" * 4 + "abcdefgh"
+    with pytest.raises(ClientError) as error:
+        streams.list_streams(ExclusiveStartStreamArn=start)
+    assert (error.value.response["ResponseMetadata"]["HTTPStatusCode"], error.value.response["Error"]) == (
+        400, {"Code": "ValidationException", "Message": f"Invalid StreamArn: {start}"})

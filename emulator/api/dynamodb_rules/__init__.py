@@ -1,0 +1,33 @@
+"""DynamoDB's own rules for a request, beyond botocore's model, checked at the door before any table is read.
+
+    check("BatchWriteItem", params)      # raises ValidationException in AWS's words, or returns: the request is valid
+
+validation.py checks a request against botocore's model (types, required members, lengths where moto does not);
+these modules hold the rules the service adds, one family each, in the order DynamoDB applies them:
+- request_collections.py: the sizes of a batch's and a transaction's collections (none empty, at most 25 writes in a
+  batch, 100 actions in a transaction);
+- item_keys.py: the rules that read a table's key attributes (a batch's items once each, AttributeUpdates off the
+  key), once the table is found;
+- expression_parameters.py: expression and legacy (non-expression) parameters not mixed; ExpressionAttributeNames and
+  ExpressionAttributeValues only with an expression, and each used by one;
+- table_definitions.py: CreateTable's billing mode and throughput together, local secondary indexes only on a table
+  with a sort key, one name per index;
+- time_to_live.py: UpdateTimeToLive against the table's current TTL (not enabled twice, not disabled when disabled,
+  not on another attribute) and DescribeTimeToLive once TTL is off.
+The rules that need a table (its key attributes, its TTL) take what they need from the caller, which reads moto.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eddy.emulator.api.dynamodb_rules import expression_parameters, request_collections, table_definitions
+
+
+def check(operation: str, params: dict[str, Any]) -> None:
+    """Raise AWS's ValidationException for the first of DynamoDB's request rules `params` breaks (a request the
+    model's checks have passed)."""
+    request_collections.check(operation, params)
+    expression_parameters.check(operation, params)
+    if operation == "CreateTable":
+        table_definitions.check_billing(params)

@@ -1,0 +1,94 @@
+"""A request's expressions and their parameters, as DynamoDB reads them before it runs any of them.
+
+In each item operation (and each action of a transaction, each table of a BatchGetItem), in this order:
+1. expression parameters and their legacy (non-expression) counterparts are not mixed: "Can not use both expression
+   and non-expression parameters in the same request: Non-expression parameters: {Expected} Expression parameters:
+   {ConditionExpression}" (KeyConditions alone may go with a Query's other expressions);
+2. ExpressionAttributeNames only with an expression: "ExpressionAttributeNames can only be specified when using
+   expressions";
+3. ExpressionAttributeValues only with an expression that can use them (a ProjectionExpression cannot):
+   "ExpressionAttributeValues can only be specified when using expressions: UpdateExpression and ConditionExpression
+   are null";
+4. every name and value given is used by one of the expressions: "Value provided in ExpressionAttributeNames unused in
+   expressions: keys: {#a, #b}" (names first, then values). A name or value an expression uses but the request does
+   not define is left to the expression's reader, which words that.
+Each message stands alone, without the "1 validation error detected: " of the model's checks. The words and the order
+are dynalite's tests (test/putItem.js, updateItem.js, query.js: "should return ValidationException if expression and
+non-expression", "... for extra ExpressionAttributeNames"), written against DynamoDB; ScyllaDB's AWS-run
+test_transact.py pins the unused names and values in a transaction's actions.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterable
+
+from eddy.emulator.errors import ValidationException
+
+#: per operation (or transaction action): its expression parameters, its legacy ones (in AWS's order)
+PARAMETERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "GetItem": (("ProjectionExpression",), ("AttributesToGet",)),
+    "PutItem": (("ConditionExpression",), ("Expected",)),
+    "DeleteItem": (("ConditionExpression",), ("Expected",)),
+    "UpdateItem": (("UpdateExpression", "ConditionExpression"), ("AttributeUpdates", "Expected")),
+    "Query": (("ProjectionExpression", "FilterExpression", "KeyConditionExpression"),
+              ("AttributesToGet", "QueryFilter", "ConditionalOperator", "KeyConditions")),
+    "Scan": (("ProjectionExpression", "FilterExpression"), ("AttributesToGet", "ScanFilter", "ConditionalOperator")),
+    "KeysAndAttributes": (("ProjectionExpression",), ("AttributesToGet",)),  # a BatchGetItem's table
+    "Get": (("ProjectionExpression",), ()),  # TransactGetItems' action
+    "Put": (("ConditionExpression",), ()),  # TransactWriteItems' actions
+    "Delete": (("ConditionExpression",), ()),
+    "ConditionCheck": (("ConditionExpression",), ()),
+    "Update": (("UpdateExpression", "ConditionExpression"), ()),
+}
+_NAME = re.compile(r"#[0-9A-Za-z_]+")
+_VALUE = re.compile(r":[0-9A-Za-z_]+")
+
+
+def check(operation: str, params: dict[str, Any]) -> None:
+    if operation in ("TransactGetItems", "TransactWriteItems"):
+        for item in params.get("TransactItems") or ():
+            for action, request in item.items() if isinstance(item, dict) else ():
+                if action in PARAMETERS and isinstance(request, dict):
+                    check_request(action, request)
+    elif operation == "BatchGetItem":
+        for request in (params.get("RequestItems") or {}).values():
+            if isinstance(request, dict):
+                check_request("KeysAndAttributes", request)
+    elif operation in PARAMETERS:
+        check_request(operation, params)
+
+
+def check_request(kind: str, params: dict[str, Any]) -> None:
+    """Raise AWS's error for the first rule of the module's four that `params` (an operation's or an action's
+    members) breaks."""
+    expressions, legacy = PARAMETERS[kind]
+    given = [name for name in expressions if params.get(name) is not None]
+    names, values = params.get("ExpressionAttributeNames"), params.get("ExpressionAttributeValues")
+    if given:
+        mixed = [name for name in legacy if params.get(name) is not None and not (
+            name == "KeyConditions" and params.get("KeyConditionExpression") is None)]
+        if mixed:
+            raise ValidationException(
+                "Can not use both expression and non-expression parameters in the same request: Non-expression "
+                f"parameters: {{{', '.join(mixed)}}} Expression parameters: {{{', '.join(given)}}}")
+    elif names is not None:
+        raise ValidationException("ExpressionAttributeNames can only be specified when using expressions")
+    takes_values = [name for name in expressions if name != "ProjectionExpression"]
+    if values is not None and takes_values and not any(params.get(name) is not None for name in takes_values):
+        raise ValidationException("ExpressionAttributeValues can only be specified when using expressions: "
+                                  f"{' and '.join(takes_values)} {'are' if len(takes_values) > 1 else 'is'} null")
+    texts = [params[name] for name in given if isinstance(params[name], str)]
+    _unused("ExpressionAttributeNames", names, _NAME, texts)
+    _unused("ExpressionAttributeValues", values, _VALUE, texts)
+
+
+def _unused(member: str, defined: Any, token: re.Pattern[str], texts: Iterable[str]) -> None:
+    if not isinstance(defined, dict) or not defined:
+        return  # none given, or an empty map: the expression's reader words that
+    used = {found for text in texts for found in token.findall(text)}
+    if not used <= set(defined):
+        return  # an expression uses one the request does not define: the expression's reader words that first
+    unused = [key for key in defined if key not in used]
+    if unused:
+        raise ValidationException(f"Value provided in {member} unused in expressions: keys: {{{', '.join(unused)}}}")

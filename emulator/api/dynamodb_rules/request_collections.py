@@ -1,0 +1,69 @@
+"""The collections a batch or a transaction carries, held to DynamoDB's sizes, and a batch's keys to one request each.
+
+- None is empty: BatchGetItem's and BatchWriteItem's RequestItems, TransactGetItems' and TransactWriteItems'
+  TransactItems, BatchExecuteStatement's Statements, ExecuteTransaction's TransactStatements (botocore's model: min 1),
+  in the words dynalite's tests recorded from DynamoDB ("Value '{}' at 'requestItems' ...") and LocalStack's
+  AWS-validated snapshot has for an empty list ("Value '[]' at 'parameters' ...").
+- A BatchWriteItem holds 1 to 25 requests per table (the model's WriteRequests: "Map value must satisfy constraint",
+  dynalite) and 25 in all ("Too many items requested for the BatchWriteItem call", as BatchGetItem's 100 keys).
+- TransactGetItems, like TransactWriteItems, takes 100 actions since September 2022 (AWS's announcement; ScyllaDB's
+  AWS-run test_transact.py::test_transact_get_items_100): moto's 25 is lifted behind the seam, and 101 are refused
+  here in the model's words, the list shown as AWS's Java side shows it.
+A batch's keys, which need the table, are item_keys.py's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eddy.emulator.errors import ValidationException
+
+COLLECTIONS = {"BatchGetItem": "RequestItems", "BatchWriteItem": "RequestItems", "TransactGetItems": "TransactItems",
+               "TransactWriteItems": "TransactItems", "BatchExecuteStatement": "Statements",
+               "ExecuteTransaction": "TransactStatements"}
+MAX_BATCH_WRITES = 25
+MAX_TRANSACTION_ACTIONS = 100
+EMPTY = ("1 validation error detected: Value '{shown}' at '{member}' failed to satisfy constraint: Member must have "
+         "length greater than or equal to 1")
+WRITES_PER_TABLE = ("1 validation error detected: Value '{shown}' at 'requestItems' failed to satisfy constraint: Map "
+                    "value must satisfy constraint: [Member must have length less than or equal to 25, Member must "
+                    "have length greater than or equal to 1]")
+TOO_MANY_WRITES = "Too many items requested for the BatchWriteItem call"
+#: how AWS's Java side shows a request object in a message: its class and a hash code (moto numbers them from here)
+_FIRST_HASH = 0x10000000
+
+
+def check(operation: str, params: dict[str, Any]) -> None:
+    member = COLLECTIONS.get(operation)
+    value = params.get(member) if member is not None else None
+    if value is None:  # not one of these operations, or the member is missing: validation has answered
+        return
+    if not value:
+        shown = "{}" if isinstance(value, dict) else "[]"
+        raise ValidationException(EMPTY.format(shown=shown, member=member[:1].lower() + member[1:]))
+    if operation == "BatchWriteItem":
+        _write_counts(value)
+    elif operation == "TransactGetItems" and len(value) > MAX_TRANSACTION_ACTIONS:
+        shown = ", ".join(_java_objects("TransactGetItem", len(value)))
+        raise ValidationException(f"1 validation error detected: Value '[{shown}]' at 'transactItems' failed to satisfy "
+                                  f"constraint: Member must have length less than or equal to {MAX_TRANSACTION_ACTIONS}")
+
+
+def _write_counts(request_items: dict[str, Any]) -> None:
+    if any(isinstance(requests, list) and not 1 <= len(requests) <= MAX_BATCH_WRITES
+           for requests in request_items.values()):
+        raise ValidationException(WRITES_PER_TABLE.format(shown=_java_requests(request_items)))
+    if sum(len(requests) for requests in request_items.values() if isinstance(requests, list)) > MAX_BATCH_WRITES:
+        raise ValidationException(TOO_MANY_WRITES)
+
+
+def _java_requests(request_items: dict[str, Any]) -> str:
+    """RequestItems as AWS's Java side prints it: {table=[com.amazonaws.dynamodb.v20120810.WriteRequest@..., ...]}."""
+    shown = iter(_java_objects("WriteRequest", sum(map(len, request_items.values()))))
+    return "{" + ", ".join(f"{table}=[" + ", ".join(next(shown) for _ in requests) + "]"
+                           for table, requests in request_items.items()) + "}"
+
+
+def _java_objects(kind: str, count: int) -> list[str]:
+    """`count` request objects as AWS's Java side prints them: class name @ hash code (numbered, as moto numbers them)."""
+    return [f"com.amazonaws.dynamodb.v20120810.{kind}@{_FIRST_HASH + at:x}" for at in range(1, count + 1)]
