@@ -65,7 +65,8 @@ def create(service: "CloudFormation", account: str, region: str, params: dict[st
         body, template = stack.template_body, stack.template
     else:
         body, template = service.template_of(params, region)
-    templates_in.check_capabilities(template, params.get("Capabilities") or [])
+        template = service.processed(template, params, dict(stack.raw_parameters) if stack is not None else None,
+                                     region, change_set=True)
     if kind == "CREATE":
         if stack is not None and stack.status != "REVIEW_IN_PROGRESS":
             raise ValidationError(f"Stack [{name}] already exists and cannot be created again with the changeSet "

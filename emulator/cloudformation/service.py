@@ -8,8 +8,10 @@ import threading
 import uuid
 from typing import Any, Callable
 
-from eddy.emulator.cloudformation import graph, parameters as stack_parameters, templates_in
-from eddy.emulator.cloudformation.errors import AlreadyExistsException, ValidationError
+from eddy.emulator.cloudformation import graph, parameters as stack_parameters, template as templates, templates_in
+from eddy.emulator.cloudformation import transforms
+from eddy.emulator.cloudformation.errors import (AlreadyExistsException, InsufficientCapabilitiesException,
+                                                 ValidationError)
 from eddy.emulator.cloudformation.resource_types.base import Provisioning
 from eddy.emulator.cloudformation.stack_operations import Deployment
 from eddy.emulator.cloudformation.stacks import Stack
@@ -60,6 +62,20 @@ class CloudFormation:
     def template_of(self, params: dict[str, Any], region: str) -> tuple[str, dict[str, Any]]:
         body = templates_in.body_of(params, lambda bucket, key: self._s3_text(region, bucket, key))
         return body, templates_in.parsed(body)
+
+    @staticmethod
+    def processed(template: dict[str, Any], params: dict[str, Any], previous: dict[str, str] | None, region: str,
+                  change_set: bool = False) -> dict[str, Any]:
+        """The template with its transforms applied (a stack operation must acknowledge CAPABILITY_AUTO_EXPAND for
+        them, a change set need not), its IAM capabilities checked."""
+        given = params.get("Capabilities") or []
+        if templates.transforms(template):
+            if not change_set and "CAPABILITY_AUTO_EXPAND" not in given:
+                raise InsufficientCapabilitiesException("Requires capabilities : [CAPABILITY_AUTO_EXPAND]")
+            template = transforms.expand(template, params.get("Parameters") or [], previous, region)
+            templates_in.check_references(template)
+        templates_in.check_capabilities(template, given)
+        return template
 
     def _s3_text(self, region: str, bucket: str, key: str) -> str:
         return self.client("s3", region).get_object(Bucket=bucket, Key=key)["Body"].read().decode("utf-8")
@@ -126,8 +142,8 @@ class CloudFormation:
 
     def create_stack(self, account: str, region: str, params: dict[str, Any]) -> dict[str, Any]:
         body, template = self.template_of(params, region)
-        templates_in.check_capabilities(template, params.get("Capabilities") or [])
         self._check_name(params["StackName"])
+        template = self.processed(template, params, None, region)
         probe = Stack(f"arn:aws:cloudformation:{region}:{account}:stack/{params['StackName']}/-", params["StackName"],
                       0, template, body)
         self.values_for(probe, template, params.get("Parameters") or [], None)  # bad parameters change nothing
@@ -152,8 +168,9 @@ class CloudFormation:
             body, template = stack.template_body, stack.template
         else:
             body, template = self.template_of(params, region)
-        templates_in.check_capabilities(template, params.get("Capabilities") or [])
         previous = dict(stack.raw_parameters)
+        if not params.get("UsePreviousTemplate"):
+            template = self.processed(template, params, previous, region)
         old_parameters = (stack.parameters, stack.raw_parameters)
         values = self.values_for(stack, template, params.get("Parameters") or [], previous)
         if templates_in.canonical(template) == templates_in.canonical(stack.template) and \

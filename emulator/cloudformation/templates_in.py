@@ -41,8 +41,12 @@ def parsed(body: str) -> dict[str, Any]:
     """The template, its sections checked, every name it refers to resolvable and its resources' order acyclic."""
     template = templates.parse(body)
     if not templates.transforms(template):
-        graph.creation_order(graph.dependencies(template["Resources"], template.get("Parameters") or {}))
+        check_references(template)
     return template
+
+
+def check_references(template: dict[str, Any]) -> None:
+    graph.creation_order(graph.dependencies(template["Resources"], template.get("Parameters") or {}))
 
 
 def canonical(template: dict[str, Any]) -> str:

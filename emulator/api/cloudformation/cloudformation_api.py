@@ -4,13 +4,15 @@ encoded), read and answered from botocore's model (query_protocol.py); emulator/
 
 from __future__ import annotations
 
+import json
 from typing import Any, Callable
 from urllib.parse import parse_qsl, urlsplit
 
 import botocore.session
 
 from eddy.emulator.api.cloudformation import query_protocol
-from eddy.emulator.cloudformation import change_sets, parameters as stack_parameters, templates_in
+from eddy.emulator.cloudformation import change_sets, parameters as stack_parameters, template as templates
+from eddy.emulator.cloudformation import templates_in
 from eddy.emulator.cloudformation.errors import ValidationError
 from eddy.emulator.cloudformation.service import CloudFormation
 from eddy.emulator.engine import Emulator
@@ -116,15 +118,21 @@ def _list_stacks(service: CloudFormation, account: str, region: str, params: dic
 
 
 def _get_template(service: CloudFormation, account: str, region: str, params: dict[str, Any]) -> dict[str, Any]:
+    """The template as given (Original, the default), or with its transforms applied (Processed)."""
     if params.get("ChangeSetName"):
-        change_set = change_sets.find(service, account, region, params["ChangeSetName"], params.get("StackName"))
-        return {"TemplateBody": change_set.body, "StagesAvailable": ["Original", "Processed"]}
-    stack = service.find(account, region, params.get("StackName") or "", deleted=True)
-    return {"TemplateBody": stack.template_body, "StagesAvailable": ["Original", "Processed"]}
+        found: Any = change_sets.find(service, account, region, params["ChangeSetName"], params.get("StackName"))
+    else:
+        found = service.find(account, region, params.get("StackName") or "", deleted=True)
+    body = found.body if params.get("ChangeSetName") else found.template_body
+    if params.get("TemplateStage") == "Processed":
+        body = json.dumps(found.template)
+    return {"TemplateBody": body, "StagesAvailable": ["Original", "Processed"]}
 
 
 def _summary(template: dict[str, Any]) -> dict[str, Any]:
     answer: dict[str, Any] = {"Parameters": stack_parameters.declarations(template.get("Parameters") or {})}
+    if templates.transforms(template):
+        answer["DeclaredTransforms"] = templates.transforms(template)
     if "Description" in template:
         answer["Description"] = template["Description"]
     needed = templates_in.required_capabilities(template)

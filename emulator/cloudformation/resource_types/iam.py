@@ -14,6 +14,14 @@ from eddy.emulator.cloudformation.resource_types.base import (Created, Provision
 AWS_MANAGED = "arn:aws:iam::aws:policy/"
 
 
+def _document(value: Any) -> str:
+    """A policy document as IAM here takes it: one without a Version (SAM's policy templates write none, which
+    AWS reads as 2008-10-17) gets 2012-10-17, the only version moto's IAM accepts; Eddy enforces no IAM."""
+    if isinstance(value, dict) and "Version" not in value:
+        value = {"Version": "2012-10-17", **value}
+    return json_text(value)
+
+
 class Role(ResourceType):
     type_name = "AWS::IAM::Role"
     replacing = frozenset({"RoleName", "Path"})
@@ -64,7 +72,7 @@ class Role(ResourceType):
         for policy_name, policy in inline_after.items():
             if inline_before.get(policy_name) != policy:
                 iam.put_role_policy(RoleName=name, PolicyName=policy_name,
-                                    PolicyDocument=json_text(policy["PolicyDocument"]))
+                                    PolicyDocument=_document(policy["PolicyDocument"]))
 
     def update(self, provisioning: Provisioning, physical_id: str, old: dict[str, Any],
                new: dict[str, Any]) -> dict[str, Any]:
@@ -106,7 +114,7 @@ class Policy(ResourceType):
 
     @staticmethod
     def _put(provisioning: Provisioning, properties: dict[str, Any]) -> None:
-        iam, document = provisioning.client("iam"), json_text(properties["PolicyDocument"])
+        iam, document = provisioning.client("iam"), _document(properties["PolicyDocument"])
         for role in properties.get("Roles") or []:
             iam.put_role_policy(RoleName=role, PolicyName=properties["PolicyName"], PolicyDocument=document)
         for user in properties.get("Users") or []:

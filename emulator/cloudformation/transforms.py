@@ -1,0 +1,55 @@
+"""Transforms: `Transform: AWS::Serverless-2016-10-31` (SAM) expanded into plain CloudFormation by AWS's own
+aws-sam-translator library (what CloudFormation itself runs), offline: its managed-policy map is empty (a policy
+named by name becomes arn:aws:iam::aws:policy/<name>, as the translator makes it) and its session is the stack's
+region with no credentials asked for."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import boto3
+
+from eddy.emulator.cloudformation import template as templates
+from eddy.emulator.cloudformation.errors import ValidationError
+
+SERVERLESS = "AWS::Serverless-2016-10-31"
+
+
+def expand(template: dict[str, Any], given: list[dict[str, Any]], previous: dict[str, str] | None,
+           region: str) -> dict[str, Any]:
+    """The template with its transforms applied (the same template when it declares none)."""
+    declared = templates.transforms(template)
+    if not declared:
+        return template
+    unknown = [name for name in declared if name != SERVERLESS]
+    if unknown:
+        raise ValidationError(f"Transform {unknown[0]} is not served by Eddy (only {SERVERLESS} is)")
+    from samtranslator.model.exceptions import InvalidDocumentException  # the translator is imported when needed
+    from samtranslator.parser.parser import Parser
+    from samtranslator.translator.translator import Translator
+
+    values: dict[str, Any] = {}
+    for entry in given:
+        if entry.get("UsePreviousValue") and previous is not None and entry["ParameterKey"] in previous:
+            values[entry["ParameterKey"]] = previous[entry["ParameterKey"]]
+        elif "ParameterValue" in entry:
+            values[entry["ParameterKey"]] = entry["ParameterValue"]
+    session = boto3.session.Session(region_name=region, aws_access_key_id="eddy", aws_secret_access_key="eddy")
+    try:
+        expanded = Translator({}, Parser(), boto_session=session).translate(
+            _plain(template), values, get_managed_policy_map=lambda: {})
+    except InvalidDocumentException as error:
+        causes = " ".join(cause.message for cause in error.causes)
+        raise ValidationError(f"Transform {SERVERLESS} failed with: Invalid Serverless Application Specification "
+                              f"document. Number of errors found: {len(error.causes)}. {causes}") from None
+    templates.check(expanded)
+    return expanded
+
+
+def _plain(value: Any) -> Any:
+    """A copy the translator may change (it edits the template it is given)."""
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    return value
