@@ -9,11 +9,14 @@
   raises, put back as it was, or the item moto created removed, straight in the table's dict: moto's write hook
   (`stream_shard`) is not told, so capture, diffing each touched item against the table when the operation
   ends, finds nothing changed. UpdateItem, PartiQL UPDATE (run as UpdateItem) and a transaction's Update all
-  call this method (moto also restores every table a failed transaction wrote).
+  call this method (moto also restores every table a failed transaction wrote). An update that only REMOVEs, on an
+  item that is not there, leaves nothing behind either (AWS creates no item and streams no record: the
+  AWS-recorded suite of issue 37), where moto kept the key-only item it made.
 - `Item.update_with_attribute_updates` (UpdateItem's legacy AttributeUpdates): an ADD or a DELETE whose value's type
   is not the stored attribute's is refused as DynamoDB refuses it ("Type mismatch for attribute to update",
   dynalite's words), before anything is written; moto failed on a number added to a string (a decimal error) and
-  merged a set into an attribute of another type.
+  merged a set into an attribute of another type. An UpdateItem with neither UpdateExpression nor AttributeUpdates
+  updates nothing: the item moto made of the key stays, as AWS makes it (moto failed on None).
 - `DynamoHandler.batch_write_item`: moto's full path runs Eddy's rendering of the action
   (moto_actions.batch_write_item), which checks and builds every put and delete of the batch before it writes
   any, as the fast path does: AWS refuses the whole batch if one request is bad; moto wrote the puts before it.
@@ -32,6 +35,7 @@ Pinned by tests/emulator/test_failed_writes.py.
 from __future__ import annotations
 
 import copy
+import re
 from typing import Any
 
 from moto.dynamodb import comparisons
@@ -42,7 +46,7 @@ from moto.dynamodb.models.dynamo_type import DynamoType, Item
 from moto.dynamodb.models.table import Table
 from moto.dynamodb.responses import DynamoHandler
 
-from eddy.emulator.moto_seam import actions as moto_actions, dynamodb_limits, sns_signatures
+from eddy.emulator.moto_seam import actions as moto_actions, conditions, dynamodb_limits, sns_signatures
 from eddy.emulator.errors import UNDEFINED_NAME, UNDEFINED_VALUE
 
 _CONDITION_PARSER = comparisons.__file__
@@ -63,10 +67,22 @@ def _update_item(self: DynamoDBBackend, table_name: str, key: dict[str, Any], *a
     hash_key, range_key, before = found
     saved = copy.deepcopy(before) if before is not None else None
     try:
-        return original_update_item(self, table_name, key, *args, **kwargs)
+        updated = original_update_item(self, table_name, key, *args, **kwargs)
     except BaseException:
         _put_back(table, hash_key, range_key, saved)
         raise
+    if before is None and _only_removes(kwargs.get("update_expression", args[0] if args else None)):
+        _put_back(table, hash_key, range_key, None)
+    return updated
+
+
+_CLAUSE = re.compile(r"\b(SET|REMOVE|ADD|DELETE)\b", re.IGNORECASE)
+
+
+def _only_removes(update_expression: Any) -> bool:
+    """Whether an UpdateExpression has REMOVE clauses only (clause words are reserved: no attribute is named so)."""
+    return isinstance(update_expression, str) and {clause.upper() for clause in _CLAUSE.findall(update_expression)} \
+        == {"REMOVE"}
 
 
 def _stored(table: Table, key: Any) -> tuple[DynamoType, DynamoType | None, Item | None] | None:
@@ -107,7 +123,9 @@ def _put_back(table: Table, hash_key: DynamoType, range_key: DynamoType | None, 
             del items[hash_key]
 
 
-def _update_with_attribute_updates(self: Item, attribute_updates: dict[str, Any]) -> None:
+def _update_with_attribute_updates(self: Item, attribute_updates: dict[str, Any] | None) -> None:
+    if not attribute_updates:
+        return  # an UpdateItem of its key only
     for name, update in attribute_updates.items():
         value, stored = update.get("Value"), self.attrs.get(name)
         if update.get("Action") in ("ADD", "DELETE") and value and stored is not None and stored.type not in value:
@@ -124,6 +142,7 @@ def install() -> None:
     Item.update_with_attribute_updates = _update_with_attribute_updates  # type: ignore[method-assign]
     DynamoHandler.batch_write_item = _batch_write_item  # type: ignore[method-assign]
     dynamodb_limits.install()
+    conditions.install()
     sns_signatures.install()
 
 
@@ -132,6 +151,7 @@ def uninstall() -> None:
     Item.update_with_attribute_updates = original_update_with_attribute_updates  # type: ignore[method-assign]
     DynamoHandler.batch_write_item = original_batch_write_item  # type: ignore[method-assign]
     dynamodb_limits.uninstall()
+    conditions.uninstall()
     sns_signatures.uninstall()
 
 

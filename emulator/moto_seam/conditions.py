@@ -1,0 +1,44 @@
+"""moto's condition expressions evaluated as DynamoDB evaluates them: `<`, `<=`, `>` and `>=` between values of
+different types (a number and a string, a string and a binary) are false, so a ConditionExpression comparing them
+fails its condition (ConditionalCheckFailedException) and a FilterExpression leaves the item out. moto's
+`OpLessThan` ... `OpGreaterThanOrEqual` compared the values in Python, whose TypeError became a 500 (the AWS-recorded
+suite of issue 37: AWS answers ConditionalCheckFailedException).
+
+Installed with all_or_nothing.py while an emulator is active; plain moto in the same process keeps its own.
+Pinned by tests/emulator/moto_seam/test_conditions.py.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, Callable
+
+from moto.dynamodb import comparisons
+
+#: each ordering operator of moto's and the comparison it makes
+ORDERINGS = {comparisons.OpLessThan: operator.lt, comparisons.OpLessThanOrEqual: operator.le,
+             comparisons.OpGreaterThan: operator.gt, comparisons.OpGreaterThanOrEqual: operator.ge}
+originals = {op: op.expr for op in ORDERINGS}
+
+
+def _ordering(compare: Callable[[Any, Any], bool]) -> Callable[[Any, Any], bool]:
+    def expr(self: Any, item: Any) -> bool:
+        lhs, rhs = self.lhs.expr(item), self.rhs.expr(item)
+        if lhs is None or rhs is None:  # a missing attribute: false, as moto has it
+            return False
+        try:
+            return compare(lhs, rhs)
+        except TypeError:  # two types DynamoDB does not order against each other
+            return False
+
+    return expr
+
+
+def install() -> None:
+    for op, compare in ORDERINGS.items():
+        op.expr = _ordering(compare)  # type: ignore[method-assign]
+
+
+def uninstall() -> None:
+    for op, original in originals.items():
+        op.expr = original  # type: ignore[method-assign]
