@@ -27,7 +27,7 @@ MKDOCS_ENV = dict(os.environ, NO_MKDOCS_2_WARNING="1")  # no banner about MkDocs
 PAGES = ["index.md", "getting-started.md", "performance.md", "ARCHITECTURE.md"] + [
     f"guides/{name}.md" for name in (
         "streams", "triggers", "kinesis", "functions-and-layers", "spark-jobs", "table-streams", "streaming-source",
-        "stacks", "dashboard", "durability", "pytest-plugin", "function-logs", "pipeline-triggers", "global-tables")
+        "stacks", "deploy", "dashboard", "durability", "pytest-plugin", "function-logs", "pipeline-triggers", "global-tables")
 ] + [f"reference/{name}.md" for name in ("settings", "cli", "controls", "aws-differences")]
 
 
