@@ -232,10 +232,10 @@ class _Compiler:
             if of not in ANYTHING_BUT_KINDS or of not in self.dialect.anything_but_kinds:
                 raise p.fail(f"Unsupported anything-but pattern: {of}")
             kind = p.next_token()
+        if of is not None and of not in self.dialect.anything_but_lists and kind != j.STRING:
+            raise p.fail(f"{of} match pattern must be a string")  # the services that take one value only
         if kind not in (j.START_ARRAY, j.STRING, *j.NUMBERS):
             raise p.fail("Value of anything-but must be an array or single string/number value.")
-        if kind == j.START_ARRAY and of is not None and of not in self.dialect.anything_but_lists:
-            raise p.fail("prefix/suffix match pattern must be a string")
         if of is None:
             condition = self._anything_but_list() if kind == j.START_ARRAY else self._anything_but_value(kind)
         else:

@@ -8,6 +8,8 @@
                        bucket's deletes as S3 tells them, the s3:TestEvent, delivery to queues, topics and functions
     subscriptions.py   SNS subscriptions: a function's invoked asynchronously with Lambda's SNS event, a queue's left
                        to moto; both counted
+    filter_policies.py SNS filter policies checked (Subscribe, SetSubscriptionAttributes) and matched by Eddy's
+                       engine (event_patterns/sns_policies.py) for every subscription, moto's deliveries too
     destinations.py    a destination's ARN read, and whether its queue or topic exists
     target.py          what the seam needs of Eddy (notifications/notifications.py), and the one active
 
@@ -17,7 +19,7 @@ deliveries are counted on the target (delivered / failed / filtered out): the da
 
 from __future__ import annotations
 
-from eddy.emulator.moto_seam.notifications import configurations, object_events, subscriptions
+from eddy.emulator.moto_seam.notifications import configurations, filter_policies, object_events, subscriptions
 from eddy.emulator.moto_seam.notifications.target import Target, active
 
 __all__ = ["Target", "activate", "deactivate"]
@@ -30,6 +32,7 @@ def activate(target: Target) -> None:
         configurations.install()
         object_events.install()
         subscriptions.install()
+        filter_policies.install()
     active.target = target
 
 

@@ -1,8 +1,8 @@
 """SNS subscriptions to functions and queues while an emulator is open.
 
 moto's Subscription.publish hands a "lambda" subscription's message to moto's Lambda, which needs Docker; Eddy
-takes that branch: the subscription's filter policy is applied as moto applies it (moto's matcher,
-FilterPolicyScope MessageAttributes or MessageBody), the message gets Lambda's SNS event
+takes that branch: the subscription's filter policy is applied as SNS applies it (Eddy's matcher, which
+filter_policies.py puts in moto's place; FilterPolicyScope MessageAttributes or MessageBody), the message gets Lambda's SNS event
 (notifications/sns_events.py, from the notification moto signs for HTTP subscribers) and the function is invoked
 asynchronously, as SNS invokes Lambda. SQS subscriptions (RawMessageDelivery, filter policies) stay moto's, counted
 here; a queue that no longer exists (or refuses the message) is a failed delivery that SNS's publisher never hears
