@@ -46,7 +46,7 @@ from moto.dynamodb.models.dynamo_type import DynamoType, Item
 from moto.dynamodb.models.table import Table
 from moto.dynamodb.responses import DynamoHandler
 
-from eddy.emulator.moto_seam import actions as moto_actions, conditions, dynamodb_limits, sns_signatures
+from eddy.emulator.moto_seam import actions as moto_actions, conditions, dynamodb_rules, sns_signatures
 from eddy.emulator.errors import UNDEFINED_NAME, UNDEFINED_VALUE
 
 _CONDITION_PARSER = comparisons.__file__
@@ -141,7 +141,7 @@ def install() -> None:
     DynamoDBBackend.update_item = _update_item  # type: ignore[method-assign]
     Item.update_with_attribute_updates = _update_with_attribute_updates  # type: ignore[method-assign]
     DynamoHandler.batch_write_item = _batch_write_item  # type: ignore[method-assign]
-    dynamodb_limits.install()
+    dynamodb_rules.install()
     conditions.install()
     sns_signatures.install()
 
@@ -150,7 +150,7 @@ def uninstall() -> None:
     DynamoDBBackend.update_item = original_update_item  # type: ignore[method-assign]
     Item.update_with_attribute_updates = original_update_with_attribute_updates  # type: ignore[method-assign]
     DynamoHandler.batch_write_item = original_batch_write_item  # type: ignore[method-assign]
-    dynamodb_limits.uninstall()
+    dynamodb_rules.uninstall()
     conditions.uninstall()
     sns_signatures.uninstall()
 

@@ -2,7 +2,9 @@
 different types (a number and a string, a string and a binary) are false, so a ConditionExpression comparing them
 fails its condition (ConditionalCheckFailedException) and a FilterExpression leaves the item out. moto's
 `OpLessThan` ... `OpGreaterThanOrEqual` compared the values in Python, whose TypeError became a 500 (the AWS-recorded
-suite of issue 37: AWS answers ConditionalCheckFailedException).
+suite of issue 37: AWS answers ConditionalCheckFailedException). `begins_with` takes a binary attribute and a binary
+prefix as DynamoDB documents it (developer guide, "Comparison operator and function reference": "a" can be a String
+or a Binary) and compares their bytes; moto answered false for every binary.
 
 Installed with all_or_nothing.py while an emulator is active; plain moto in the same process keeps its own.
 Pinned by tests/emulator/moto_seam/test_conditions.py.
@@ -10,6 +12,8 @@ Pinned by tests/emulator/moto_seam/test_conditions.py.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import operator
 from typing import Any, Callable
 
@@ -19,6 +23,21 @@ from moto.dynamodb import comparisons
 ORDERINGS = {comparisons.OpLessThan: operator.lt, comparisons.OpLessThanOrEqual: operator.le,
              comparisons.OpGreaterThan: operator.gt, comparisons.OpGreaterThanOrEqual: operator.ge}
 originals = {op: op.expr for op in ORDERINGS}
+original_begins_with = comparisons.FuncBeginsWith.expr
+
+
+def _begins_with(self: Any, item: Any) -> bool:
+    if self.attr.get_type(item) == "B" and self.substr.get_type(item) == "B":
+        try:
+            return _bytes(self.attr.expr(item)).startswith(_bytes(self.substr.expr(item)))
+        except (binascii.Error, TypeError, ValueError):  # not base64 as DynamoDB keeps binaries: no match
+            return False
+    return original_begins_with(self, item)
+
+
+def _bytes(value: Any) -> bytes:
+    """A binary's bytes: moto keeps some decoded, some as the base64 text of the request."""
+    return value if isinstance(value, bytes) else base64.b64decode(value, validate=True)
 
 
 def _ordering(compare: Callable[[Any, Any], bool]) -> Callable[[Any, Any], bool]:
@@ -37,8 +56,10 @@ def _ordering(compare: Callable[[Any, Any], bool]) -> Callable[[Any, Any], bool]
 def install() -> None:
     for op, compare in ORDERINGS.items():
         op.expr = _ordering(compare)  # type: ignore[method-assign]
+    comparisons.FuncBeginsWith.expr = _begins_with  # type: ignore[method-assign]
 
 
 def uninstall() -> None:
     for op, original in originals.items():
         op.expr = original  # type: ignore[method-assign]
+    comparisons.FuncBeginsWith.expr = original_begins_with  # type: ignore[method-assign]

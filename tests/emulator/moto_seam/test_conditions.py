@@ -37,3 +37,15 @@ def test_moto_orders_values_itself_without_the_seam_and_with_its_own_expr_after(
     with emulate(housekeeping_interval=None):
         assert comparisons.OpGreaterThan.expr is not conditions.originals[comparisons.OpGreaterThan]
     assert all(op.expr is conditions.originals[op] for op in conditions.ORDERINGS)
+
+
+def test_begins_with_compares_a_binary_attributes_bytes(door):
+    """DynamoDB developer guide, "Comparison operator and function reference": begins_with's path may be a Binary."""
+    dynamodb = door.client("dynamodb")
+    create_table(dynamodb, view_type=None)
+    dynamodb.put_item(TableName="orders", Item={"pk": S("a"), "b": {"B": b"\x01\x02\x03"}})
+    dynamodb.put_item(TableName="orders", Item={"pk": S("c"), "b": {"B": b"\x02\x01"}})
+    assert dynamodb.scan(TableName="orders", FilterExpression="begins_with(b, :p)", ExpressionAttributeValues={
+        ":p": {"B": b"\x01\x02"}})["Items"] == [{"pk": S("a"), "b": {"B": b"\x01\x02\x03"}}]
+    dynamodb.put_item(TableName="orders", Item={"pk": S("a"), "b": {"B": b"\x09"}}, ConditionExpression=
+                      "begins_with(b, :p)", ExpressionAttributeValues={":p": {"B": b"\x01"}})
