@@ -106,7 +106,8 @@ class Emulator:
         self._init_state()
         self.eventbridge = EventBridge(self, self.state_dir)  # rules and Pipes: started, closed, reset by triggers
         #: CloudFormation's stacks, whose resources are made through Eddy's own APIs (aws_client)
-        self.cloudformation = CloudFormation(self.aws_client, self.clock.now)
+        self.cloudformation = CloudFormation(self.aws_client, self.clock.now,
+                                             self.state_dir / "cloudformation" / "stacks.json")
 
     def _init_state(self) -> None:
         self.sequence_numbers = SequenceNumbers()

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import threading
 import uuid
+from pathlib import Path
 from typing import Any, Callable
 
 from eddy.emulator.cloudformation import graph, parameters as stack_parameters, template as templates, templates_in
-from eddy.emulator.cloudformation import transforms
+from eddy.emulator.cloudformation import stack_store, transforms
 from eddy.emulator.cloudformation.errors import (AlreadyExistsException, InsufficientCapabilitiesException,
                                                  ValidationError)
 from eddy.emulator.cloudformation.resource_types.base import Provisioning
@@ -21,19 +22,24 @@ Client = Callable[[str, str], Any]
 
 
 class CloudFormation:
-    def __init__(self, client: Client, now: Callable[[], float]) -> None:
-        """`client(service, region)`: a boto3 client of Eddy, through which every resource is made."""
-        self.client, self.now = client, now
+    def __init__(self, client: Client, now: Callable[[], float], path: Path) -> None:
+        """`client(service, region)`: a boto3 client of Eddy, through which every resource is made; `path`: the
+        stacks file (stack_store.py), read now."""
+        self.client, self.now, self.path = client, now, path
         self.lock = threading.RLock()
-        self.stacks: list[Stack] = []
-        self.exports = Exports()
-        self.change_sets: dict[str, Any] = {}
+        self.stacks, self.change_sets, self.exports = stack_store.load(path)
+
+    def save(self) -> None:
+        """The stacks written down (after each operation that changed them, before it answers)."""
+        with self.lock:
+            stack_store.save(self.path, self.stacks, self.change_sets, self.exports)
 
     def reset(self) -> None:
         with self.lock:
             self.stacks.clear()
             self.exports.clear()
             self.change_sets.clear()
+            self.save()
 
     # -- finding stacks ------------------------------------------------------------------------------------
 

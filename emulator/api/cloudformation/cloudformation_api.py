@@ -50,7 +50,11 @@ def handle(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Res
         handler = OPERATIONS.get(action)
         if handler is None:
             return _error("NotImplemented", f"Eddy does not serve CloudFormation's {action}", 501)
-        answer = handler(emulator.cloudformation, *caller, params)
+        try:
+            answer = handler(emulator.cloudformation, *caller, params)
+        finally:
+            if action in CHANGING:
+                emulator.cloudformation.save()
     except AWSError as error:
         return _error(error.code, error.message, error.status)
     body = query_protocol.write_output(operation, answer, _model.metadata["xmlNamespace"])
@@ -182,6 +186,8 @@ def _list_change_sets(service: CloudFormation, account: str, region: str, params
     return {"Summaries": change_sets.listed(service, stack)}
 
 
+#: the operations after which the stacks are written down (stack_store.py)
+CHANGING = ("CreateStack", "UpdateStack", "DeleteStack", "CreateChangeSet", "ExecuteChangeSet", "DeleteChangeSet")
 OPERATIONS: dict[str, Callable[..., dict[str, Any]]] = {
     "CreateStack": lambda service, account, region, params: service.create_stack(account, region, params),
     "UpdateStack": lambda service, account, region, params: service.update_stack(account, region, params),
