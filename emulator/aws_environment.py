@@ -12,16 +12,27 @@ profile in ~/.aws/config or ~/.aws/credentials) is left alone.
 
 Credentials are looked for without asking an instance metadata service or a container's credentials
 endpoint (each would wait for a timeout on a machine that has none): environment, shared files, profiles.
+
+A client made before emulate() (a handler module's client made at import, as Lambda code does) reaches Eddy
+while an emulate() block is active, even one made before moto was imported, and signs with fake keys if it found
+no credentials: `send_to_eddy` and `sign_without_credentials`, botocore built-in handlers from the moment
+botocore's handlers are loaded, whoever loads them (`register_when_botocore_loads`: the pytest plugin asks for
+them without loading botocore or moto itself).
 """
 
 from __future__ import annotations
 
+import importlib.abc
+import importlib.machinery
 import os
+import sys
 from contextlib import contextmanager
-from typing import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Iterator
 
-import boto3
-import botocore.session
+if TYPE_CHECKING:  # imported where used: the pytest plugin reads the region without loading botocore
+    import boto3
 
 DEFAULT_REGION = "us-east-1"
 #: what a process without credentials signs with (the values moto's and LocalStack's documentation use)
@@ -31,12 +42,21 @@ _NETWORK_PROVIDERS = ("iam-role", "container-role")
 
 
 def configured_region() -> str | None:
-    """The region boto3 would use: AWS_DEFAULT_REGION, or the profile's region in ~/.aws/config."""
+    """The region boto3 would use: AWS_DEFAULT_REGION, or the profile's region in ~/.aws/config. Without either
+    variable and without a config file, there is none, and botocore is not loaded to say so."""
+    if os.environ.get("AWS_DEFAULT_REGION"):
+        return os.environ["AWS_DEFAULT_REGION"]
+    if not Path(os.environ.get("AWS_CONFIG_FILE") or "~/.aws/config").expanduser().is_file():
+        return os.environ.get("AWS_REGION") or None
+    import botocore.session
+
     return botocore.session.Session().get_config_variable("region") or os.environ.get("AWS_REGION") or None
 
 
 def credentials_configured() -> bool:
     """Whether boto3 finds credentials without the network (environment, shared files, profiles, processes)."""
+    import botocore.session
+
     session = botocore.session.Session()
     resolver = session.get_component("credential_provider")
     for name in _NETWORK_PROVIDERS:
@@ -77,7 +97,78 @@ def local_aws_environment() -> Iterator[dict[str, str]]:
 def session_for(endpoint_url: str | None, region: str | None = None) -> boto3.session.Session:
     """A boto3 Session for talking to Eddy at `endpoint_url`: `region` or the configured one or us-east-1, and
     fake credentials when none are configured (None: AWS itself, whose credentials are the caller's business)."""
+    import boto3
+
     region = region or configured_region() or DEFAULT_REGION
     if endpoint_url is not None and not credentials_configured():
         return boto3.session.Session(region_name=region, **{name.lower(): value for name, value in FAKE_CREDENTIALS.items()})
     return boto3.session.Session(region_name=region)
+
+
+# -- clients without credentials, while emulate() is active ---------------------------------------------------
+
+#: True while an emulate() block is active in this process (api/inprocess.py sets it)
+signing_for_eddy = False
+
+
+def sign_without_credentials(request: Any, request_signer: Any, **_: Any) -> None:
+    """botocore's before-sign event: a client that has no credentials signs with fake ones while emulate() is
+    active (the request goes to Eddy, which does not check signatures). botocore's per-request credentials
+    (the request context's signing.request_credentials) carry them; the client itself is not changed."""
+    if signing_for_eddy and getattr(request_signer, "_credentials", None) is None:
+        from botocore.credentials import Credentials
+
+        fake = Credentials(FAKE_CREDENTIALS["AWS_ACCESS_KEY_ID"], FAKE_CREDENTIALS["AWS_SECRET_ACCESS_KEY"])
+        request.context.setdefault("signing", {}).setdefault("request_credentials", fake)
+
+
+def send_to_eddy(request: Any, **kwargs: Any) -> Any:
+    """botocore's before-send event, while emulate() is active: the request goes through moto's hook (which
+    emulate() started, and Eddy's router is in front of), also from a client whose session was made before moto
+    was imported and so has no moto hook of its own. A client that has both is answered once: the hook that
+    answers an attempt first marks it (moto_seam/botocore_hook.py), the other one passes."""
+    models = sys.modules.get("moto.core.models")
+    if not signing_for_eddy or models is None:
+        return None
+    return models.botocore_stubber(request=request, **kwargs)
+
+
+def _register(handlers: ModuleType) -> None:
+    for entry in (("before-sign", sign_without_credentials), ("before-send", send_to_eddy)):
+        if entry not in handlers.BUILTIN_HANDLERS:
+            handlers.BUILTIN_HANDLERS.append(entry)
+
+
+def register_when_botocore_loads() -> None:
+    """`sign_without_credentials` among botocore's built-in handlers: now if botocore's handlers are loaded, else
+    as soon as they are (every client made after that has it; nothing is loaded here)."""
+    handlers = sys.modules.get("botocore.handlers")
+    if handlers is not None:
+        _register(handlers)
+    elif not any(isinstance(finder, _HandlersFinder) for finder in sys.meta_path):
+        sys.meta_path.insert(0, _HandlersFinder())
+
+
+class _HandlersFinder(importlib.abc.MetaPathFinder):
+    """Finds botocore.handlers as the path finder does, and registers the handler once it has run."""
+
+    def find_spec(self, name: str, path: Any, target: Any = None) -> Any:
+        if name != "botocore.handlers":
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        if spec is not None and spec.loader is not None:
+            spec.loader = _RegisteringLoader(spec.loader)
+        return spec
+
+
+class _RegisteringLoader(importlib.abc.Loader):
+    def __init__(self, loader: Any) -> None:
+        self._loader = loader
+
+    def create_module(self, spec: Any) -> Any:
+        return self._loader.create_module(spec)
+
+    def exec_module(self, module: ModuleType) -> None:
+        self._loader.exec_module(module)
+        _register(module)

@@ -19,7 +19,9 @@ from pathlib import Path
 import boto3
 from typing import Any, Callable
 
-from eddy.emulator.moto_seam import bridge as moto_bridge, s3 as s3_bridge, sqs as sqs_seam, ttl as moto_ttl
+from eddy.emulator import moto_seam
+from eddy.emulator.moto_seam import bridge as moto_bridge, s3 as s3_bridge, sqs as sqs_seam
+from eddy.emulator.moto_seam import ttl as moto_ttl
 from eddy.emulator.objects.object_changes import ObjectChanges
 from eddy.emulator.streams import ttl
 from eddy.emulator.streams.capture import Capture, TableKey
@@ -108,6 +110,9 @@ class Emulator:
         #: CloudFormation's stacks, whose resources are made through Eddy's own APIs (aws_client)
         self.cloudformation = CloudFormation(self.aws_client, self.clock.now,
                                              self.state_dir / "cloudformation" / "stacks.json")
+        #: moto patched while this emulator is open (moto_seam/__init__.py: the last one closed puts moto back)
+        self._patched = True
+        moto_seam.apply()
 
     def _init_state(self) -> None:
         self.sequence_numbers = SequenceNumbers()
@@ -212,6 +217,9 @@ class Emulator:
             shutil.rmtree(self.state_dir, ignore_errors=True)
         if self.ownership is not None:
             self.ownership.release()
+        if self._patched:
+            self._patched = False
+            moto_seam.remove()
 
     def on_records(self, listener: Callable[[Stream, list[ChangeRecord]], None]) -> None:
         """Call `listener(stream, records)` (with the lock held) after each commit that appends records."""

@@ -29,29 +29,17 @@ import threading
 from contextlib import ContextDecorator
 from typing import Any
 
-from botocore.credentials import Credentials
-from botocore.handlers import BUILTIN_HANDLERS
 from moto import mock_aws
 
 from eddy.emulator.moto_seam import bridge as moto_bridge
 from eddy.emulator.api import router
-from eddy.emulator.aws_environment import FAKE_CREDENTIALS, local_aws_environment
+from eddy.emulator import aws_environment
+from eddy.emulator.aws_environment import local_aws_environment
 from eddy.emulator.clock import Clock
 from eddy.emulator.engine import Emulator
 
 _active: "emulate | None" = None
-_FAKE = Credentials(FAKE_CREDENTIALS["AWS_ACCESS_KEY_ID"], FAKE_CREDENTIALS["AWS_SECRET_ACCESS_KEY"])
-
-
-def _sign_without_credentials(request: Any, request_signer: Any, **_: Any) -> None:
-    """botocore's before-sign event: a client that has no credentials signs with fake ones while emulate() is
-    active (the request goes to Eddy, which does not check signatures). botocore's per-request credentials
-    (the request context's signing.request_credentials) carry them; the client itself is not changed."""
-    if _active is not None and getattr(request_signer, "_credentials", None) is None:
-        request.context.setdefault("signing", {}).setdefault("request_credentials", _FAKE)
-
-
-BUILTIN_HANDLERS.append(("before-sign", _sign_without_credentials))
+aws_environment.register_when_botocore_loads()
 
 
 class emulate(ContextDecorator):
@@ -91,6 +79,7 @@ class emulate(ContextDecorator):
         emulator.invoker.before_worker_start = self._start_loopback_server
         emulator.start()
         _active = self
+        aws_environment.signing_for_eddy = True
         return emulator
 
     def _start_loopback_server(self) -> None:
@@ -121,6 +110,7 @@ class emulate(ContextDecorator):
         moto_bridge.deactivate()
         self._stop_mock()
         self.emulator, _active = None, None
+        aws_environment.signing_for_eddy = False
 
     def _stop_mock(self) -> None:
         self._mock.stop()

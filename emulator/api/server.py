@@ -23,6 +23,7 @@ from eddy.emulator.api import router
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import UnknownOperationException, no_such_path
 from eddy.emulator.aws_requests import Request, Response, error_response
+from eddy.emulator.moto_seam.services.extras import missing_package
 from eddy.emulator.moto_seam.services.requests import Seen, moto_server_app, wsgi_request
 
 log = logging.getLogger("eddy")
@@ -75,6 +76,10 @@ class EddyApp:
 
         try:
             body = b"".join(self.moto_app(environ, hold))
+        except ModuleNotFoundError as error:  # a service whose packages a plain install leaves out
+            missing = missing_package(error, request.method, request.url)
+            return (f"{missing.status} {HTTPStatus(missing.status).phrase}", list(missing.headers.items()),
+                    missing.body)
         except Exception:
             log.exception("moto failed on %s %s", request.method, request.url)
             return None

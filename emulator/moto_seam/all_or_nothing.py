@@ -47,6 +47,7 @@ from moto.dynamodb.models.table import Table
 from moto.dynamodb.responses import DynamoHandler
 
 from eddy.emulator.moto_seam import actions as moto_actions, conditions, dynamodb_rules, sns_signatures
+from eddy.emulator.moto_seam import Patches
 from eddy.emulator.errors import UNDEFINED_NAME, UNDEFINED_VALUE
 
 _CONDITION_PARSER = comparisons.__file__
@@ -137,22 +138,23 @@ def _batch_write_item(self: DynamoHandler) -> Any:
     return moto_actions.batch_write_item(self)
 
 
+_patches = Patches()
+
+
 def install() -> None:
-    DynamoDBBackend.update_item = _update_item  # type: ignore[method-assign]
-    Item.update_with_attribute_updates = _update_with_attribute_updates  # type: ignore[method-assign]
-    DynamoHandler.batch_write_item = _batch_write_item  # type: ignore[method-assign]
+    _patches.set(DynamoDBBackend, "update_item", _update_item)
+    _patches.set(Item, "update_with_attribute_updates", _update_with_attribute_updates)
+    _patches.set(DynamoHandler, "batch_write_item", _batch_write_item)
     dynamodb_rules.install()
     conditions.install()
     sns_signatures.install()
 
 
 def uninstall() -> None:
-    DynamoDBBackend.update_item = original_update_item  # type: ignore[method-assign]
-    Item.update_with_attribute_updates = original_update_with_attribute_updates  # type: ignore[method-assign]
-    DynamoHandler.batch_write_item = original_batch_write_item  # type: ignore[method-assign]
     dynamodb_rules.uninstall()
     conditions.uninstall()
     sns_signatures.uninstall()
+    _patches.restore()
 
 
 #: moto's condition parser's lookups of a request's ExpressionAttributeValues and ExpressionAttributeNames

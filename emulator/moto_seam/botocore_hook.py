@@ -14,6 +14,8 @@ from botocore.awsrequest import AWSPreparedRequest
 from moto.core.botocore_stubber import BotocoreStubber
 
 from eddy.emulator.aws_requests import Request, Response
+from eddy.emulator.moto_seam import Patches
+from eddy.emulator.moto_seam.services.extras import missing_package
 from eddy.emulator.moto_seam.services.requests import Seen, botocore_request, original_process_request
 
 _router: Callable[[Request], Response | None] | None = None
@@ -41,6 +43,19 @@ def _body(request: AWSPreparedRequest) -> bytes:
 
 
 def _process_request(self: BotocoreStubber, request: AWSPreparedRequest) -> Any:
+    """moto's hook while an emulator is open. A client may carry it twice (moto's own handler and the one
+    aws_environment.send_to_eddy adds for clients made before moto was imported): each attempt is answered once."""
+    context = getattr(request, "context", None) or {}
+    attempt = (context.get("retries") or {}).get("attempt")
+    if attempt is not None and getattr(request, "eddy_answered_attempt", None) == attempt:
+        return None
+    answer = _answer(self, request)
+    if answer is not None and attempt is not None:
+        request.eddy_answered_attempt = attempt
+    return answer
+
+
+def _answer(self: BotocoreStubber, request: AWSPreparedRequest) -> Any:
     router = _router
     if router is not None:
         ours = Request(request.method, request.url, dict(request.headers.items()))
@@ -51,18 +66,34 @@ def _process_request(self: BotocoreStubber, request: AWSPreparedRequest) -> Any:
                 return response.status, response.headers, response.body
     journal = _journal
     if journal is None:
-        return original_process_request(self, request)
+        return _moto(self, request)
     headers = request.headers
     seen = Seen(request.method, request.url, _text(headers.get("X-Amz-Target")), _text(headers.get("Authorization")),
                 _text(headers.get("Content-Type")))
     body = b"" if request.method.upper() in ("GET", "HEAD") else _body(request)
     return journal.run(seen, "botocore", lambda: botocore_request(request), body,
-                       lambda: original_process_request(self, request),
+                       lambda: _moto(self, request),
                        lambda answer: None if answer is None else int(answer[0]))
+
+
+def _moto(self: BotocoreStubber, request: AWSPreparedRequest) -> Any:
+    try:
+        return original_process_request(self, request)
+    except ModuleNotFoundError as error:  # a service whose packages a plain install leaves out
+        answer = missing_package(error, request.method, request.url)
+        return answer.status, answer.headers, answer.body
 
 
 def _text(value: Any) -> str:
     return value.decode("latin-1") if isinstance(value, bytes) else (value or "")
 
 
-BotocoreStubber.process_request = _process_request  # type: ignore[method-assign]
+_patches = Patches()
+
+
+def install() -> None:
+    _patches.set(BotocoreStubber, "process_request", _process_request)
+
+
+def uninstall() -> None:
+    _patches.restore()

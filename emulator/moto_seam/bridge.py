@@ -51,7 +51,8 @@ from moto.kinesis.exceptions import StreamNotFoundError
 from moto.kinesis.models import kinesis_backends
 from werkzeug.exceptions import HTTPException
 
-from eddy.emulator.moto_seam import botocore_hook, all_or_nothing, speedups as moto_speedups
+from eddy.emulator.moto_seam import botocore_hook, speedups as moto_speedups
+from eddy.emulator.moto_seam import Patches
 from eddy.emulator.errors import ResourceNotFoundException
 from eddy.emulator.aws_requests import Request, Response
 from eddy.emulator.streams.capture import Capture, Touch
@@ -70,16 +71,12 @@ def activate(capture: Capture, router: Callable[[Request], Response | None] | No
     global _capture, _kinesis_observer
     _capture, _kinesis_observer = capture, kinesis_observer
     botocore_hook.route_through(router, claims, journal)
-    moto_speedups.install()
-    all_or_nothing.install()
 
 
 def deactivate() -> None:
     global _capture, _kinesis_observer
     _capture, _kinesis_observer = None, None
     botocore_hook.route_through(None, None, None)
-    moto_speedups.uninstall()  # plain moto in this process is moto again
-    all_or_nothing.uninstall()
 
 
 def kinesis_observer() -> Any:
@@ -224,7 +221,6 @@ def _stream_shard(table: Table) -> _WriteHook | None:
     return _WriteHook(table, capture) if capture is not None else None
 
 
-Table.stream_shard = property(_stream_shard, lambda table, value: None)  # type: ignore[assignment]
 
 
 def delete_item(table: Table, item: Item) -> bool:
@@ -333,7 +329,6 @@ def _list_operand(cls: type, node: Any, function_name: str) -> Any:
     return _original_list_operand(cls, node, function_name)
 
 
-UpdateExpressionFunctionEvaluator.get_list_from_ddb_typed_value = classmethod(_list_operand)  # type: ignore[assignment]
 
 
 # -- size() of an attribute an item lacks: the comparison is false for that item, as in AWS --------------
@@ -347,9 +342,6 @@ def _size(self: FuncSize, item: Any) -> Any:
     if self.attr.get_type(item) is None:
         return None
     return _original_size(self, item)
-
-
-FuncSize.expr = _size  # type: ignore[method-assign]
 
 
 # -- who is calling: account and region, resolved as moto resolves them --------------------------------
@@ -372,3 +364,25 @@ def caller(request: Request) -> tuple[str, str]:
 
         account_id = get_account_id_from(access_key)
     return account_id, region
+
+
+# -- the patches (moto_seam/__init__.py applies them while an emulator is open) ------------------------------
+
+_patches = Patches()
+
+
+def install() -> None:
+    """moto's item writes handed to change capture (`Table.stream_shard`), list_append's and size()'s answers."""
+    _patches.set(Table, "stream_shard", property(_stream_shard, _keep_moto_stream_shard))
+    _patches.set(UpdateExpressionFunctionEvaluator, "get_list_from_ddb_typed_value", classmethod(_list_operand))
+    _patches.set(FuncSize, "expr", _size)
+
+
+def uninstall() -> None:
+    _patches.restore()
+
+
+def _keep_moto_stream_shard(table: Table, value: Any) -> None:
+    """moto's own StreamShard, kept where moto keeps it (never used while Eddy's property is in place): a table
+    made while an emulator was open still has it once moto is moto again."""
+    table.__dict__["stream_shard"] = value

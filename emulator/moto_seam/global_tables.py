@@ -7,9 +7,9 @@ refused like none)."""
 
 from __future__ import annotations
 
+import sys
 from typing import Iterator
 
-from moto.applicationautoscaling.models import applicationautoscaling_backends
 from moto.dynamodb.models.table import Table
 
 from eddy.emulator.moto_seam.bridge import delete_item_by_keys, image_of
@@ -33,8 +33,13 @@ def images(table: Table) -> Iterator[tuple[Image, Image]]:
 
 
 def writes_autoscaled(account_id: str, region: str, table_name: str, index_name: str | None = None) -> bool:
+    """Read only where moto's Application Auto Scaling was used: its models (which load EC2's and ECS's, seconds
+    of imports) are not loaded to say that nothing is scaled."""
+    models = sys.modules.get("moto.applicationautoscaling.models")
+    if models is None:
+        return False
     try:
-        backend = applicationautoscaling_backends[account_id][region]
+        backend = models.applicationautoscaling_backends[account_id][region]
     except KeyError:
         return False
     resource_id = f"table/{table_name}" + (f"/index/{index_name}" if index_name else "")

@@ -11,16 +11,15 @@ from typing import Any
 
 from moto.s3.models import FakeDeleteMarker, S3Backend
 
+from eddy.emulator.moto_seam import Patches
 from eddy.emulator.objects.object_changes import ObjectChanges, ObjectImage
 
 _changes: ObjectChanges | None = None
-_installed = False
 
 
 def activate(changes: ObjectChanges) -> None:
     """Report moto's object writes and deletes to `changes` (installs the wrappers the first time)."""
     global _changes
-    _install()
     _changes = changes
 
 
@@ -37,11 +36,11 @@ def _image(backend: S3Backend, bucket_name: str, key_name: str) -> ObjectImage |
     return {"key": key_name, "size": key.size, "etag": key.etag.strip('"'), "last_modified_time": key.last_modified_ISO8601}
 
 
-def _install() -> None:
-    global _installed
-    if _installed:
-        return
-    _installed = True
+_patches = Patches()
+
+
+def install() -> None:
+    """moto's S3Backend.put_object and delete_object report each change to the active ObjectChanges (`activate`)."""
     put_object, delete_object = S3Backend.put_object, S3Backend.delete_object
 
     def captured(operation: Any, key_of: Any) -> Any:
@@ -58,5 +57,10 @@ def _install() -> None:
 
         return wrapper
 
-    S3Backend.put_object = captured(put_object, lambda bucket_name, key_name, *a, **k: (bucket_name, key_name))
-    S3Backend.delete_object = captured(delete_object, lambda bucket_name, key_name, *a, **k: (bucket_name, key_name))
+    _patches.set(S3Backend, "put_object", captured(put_object, lambda bucket_name, key_name, *a, **k: (bucket_name, key_name)))
+    _patches.set(S3Backend, "delete_object",
+                 captured(delete_object, lambda bucket_name, key_name, *a, **k: (bucket_name, key_name)))
+
+
+def uninstall() -> None:
+    _patches.restore()

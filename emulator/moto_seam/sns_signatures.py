@@ -24,6 +24,8 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import padding
 from moto.sns.models import Subscription
 
+from eddy.emulator.moto_seam import Patches
+
 original_get_post_data = Subscription.get_post_data
 
 #: the members of a notification that are signed, in the order AWS's string to sign lists them
@@ -48,9 +50,12 @@ def _get_post_data(self: Subscription, message: str, message_id: str, subject: s
     return notification
 
 
+_patches = Patches()
+
+
 def install() -> None:
-    Subscription.get_post_data = _get_post_data  # type: ignore[method-assign]
+    _patches.set(Subscription, "get_post_data", _get_post_data)
 
 
 def uninstall() -> None:
-    Subscription.get_post_data = original_get_post_data  # type: ignore[method-assign]
+    _patches.restore()

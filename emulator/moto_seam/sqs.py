@@ -40,13 +40,13 @@ from moto.sqs import models as sqs_models
 from moto.sqs.models import Message, Queue, sqs_backends
 
 from eddy.emulator.moto_seam.listings import queue_activity
+from eddy.emulator.moto_seam import Patches
 from eddy.emulator.moto_seam.speedups import sqs as sqs_speedups
 
 QUEUE_ARN = re.compile(r"^arn:aws[a-z-]*:sqs:(?P<region>[a-z0-9-]+):(?P<account>\d{12}):(?P<name>[A-Za-z0-9_.-]+)$")
 
 _now: Callable[[], float] | None = None
 _activity: threading.Condition | None = None
-_installed = False
 _original_time = (sqs_models.unix_time, sqs_models.unix_time_millis)
 #: moto's own Queue.attributes property (the seam's test compares QueueAttributes with it)
 MOTO_ATTRIBUTES: property = Queue.__dict__["attributes"]
@@ -67,9 +67,8 @@ class ReceivedMessage:
 
 
 def activate(now: Callable[[], float], activity: threading.Condition) -> None:
-    """Put moto's SQS on the clock `now` and notify `activity` when messages arrive (installs the wrappers once)."""
+    """Put moto's SQS on the clock `now` and notify `activity` when messages arrive (the wrappers: install())."""
     global _now, _activity
-    _install()
     _now, _activity = now, activity
     queue_activity.use_clock(now)
     unix_time, unix_time_millis = _original_time
@@ -91,11 +90,12 @@ def _notify() -> None:
             activity.notify_all()
 
 
-def _install() -> None:
-    global _installed
-    if _installed:
-        return
-    _installed = True
+_patches = Patches()
+
+
+def install() -> None:
+    """moto's SQS telling Eddy of messages added and visibility changed; Queue.attributes read lazily. The clock
+    (moto.sqs.models' unix_time) is the emulator's only while one is active (`activate`)."""
     add_message, change_visibility = Queue.add_message, Message.change_visibility
 
     def added(self: Queue, message: Message) -> None:
@@ -109,9 +109,13 @@ def _install() -> None:
         change_visibility(self, visibility_timeout)
         _notify()
 
-    Queue.add_message = added
-    Message.change_visibility = visibility_changed
-    Queue.attributes = property(QueueAttributes)
+    _patches.set(Queue, "add_message", added)
+    _patches.set(Message, "change_visibility", visibility_changed)
+    _patches.set(Queue, "attributes", property(QueueAttributes))
+
+
+def uninstall() -> None:
+    _patches.restore()
 
 
 class QueueAttributes(Mapping):

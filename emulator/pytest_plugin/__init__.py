@@ -17,6 +17,9 @@ A failed test's report gets a section "what Eddy saw": each event source mapping
 last error, and the tail of each stream the test wrote to (report.py). When no region is configured, the
 session gets AWS_DEFAULT_REGION=us-east-1, so that a module's `boto3.client("dynamodb")` made at import (as
 Lambda code does) works; emulate() gives fake credentials to clients that have none.
+
+Loading the plugin changes nothing else: it imports neither Eddy's engine nor moto (a fixture does, when a test
+asks for it), so a project's own `mock_aws` tests run against moto as moto ships it.
 """
 
 from __future__ import annotations
@@ -24,16 +27,18 @@ from __future__ import annotations
 import dataclasses
 import os
 import urllib.parse
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 import pytest
 
-from eddy.emulator.api.inprocess import emulate
-from eddy.emulator.aws_environment import DEFAULT_REGION, configured_region
-from eddy.emulator.dashboard.view import dashboard, stream_tail
-from eddy.emulator.pytest_plugin.report import TAIL_LINES, streams_written, what_eddy_saw
-from eddy.emulator.pytest_plugin.server import EddyServer
+from eddy.emulator.aws_environment import DEFAULT_REGION, configured_region, register_when_botocore_loads
 from eddy.emulator.settings import Settings
+
+if TYPE_CHECKING:
+    from eddy.emulator.pytest_plugin.server import EddyServer
+
+#: a client a test module makes at import (botocore loaded by then or later) reaches the `eddy` fixture's emulator
+register_when_botocore_loads()
 
 #: the settings @pytest.mark.eddy(...) takes: Settings' fields, plus a state directory and a Clock
 MARK_OPTIONS = frozenset({field.name for field in dataclasses.fields(Settings)} | {"state_dir", "clock"})
@@ -75,6 +80,7 @@ def marked_settings(node: pytest.Item) -> dict[str, Any]:
 def eddy(request: pytest.FixtureRequest) -> Iterator[Any]:
     """An in-process Eddy for this test: every boto3 client of the process talks to it (emulate()). Its value is the
     Emulator with the calls `eddy_server` offers too (in_process.InProcessEddy)."""
+    from eddy.emulator.api.inprocess import emulate
     from eddy.emulator.pytest_plugin.in_process import InProcessEddy
 
     block = emulate(**marked_settings(request.node))
@@ -85,15 +91,19 @@ def eddy(request: pytest.FixtureRequest) -> Iterator[Any]:
 @pytest.fixture(scope="session")
 def eddy_server() -> Iterator[EddyServer]:
     """A real `eddy serve` (in memory) on a free loopback port, shared by the session's tests."""
+    from eddy.emulator.pytest_plugin.server import EddyServer
+
     with EddyServer.start("--in-memory") as server:
         yield server
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
-    server = getattr(item, "funcargs", {}).get("eddy_server")
-    if isinstance(server, EddyServer):  # the session's server holds earlier tests' records: which streams were
-        try:                            # written to is what grew during this test
+    server = _server_of(item)
+    if server is not None:  # the session's server holds earlier tests' records: which streams were written to
+        from eddy.emulator.pytest_plugin.report import streams_written  # is what grew during this test
+
+        try:
             item.stash[_STREAMS_BEFORE] = streams_written(server.control("/_eddy/dashboard"))
         except OSError:
             pass
@@ -110,10 +120,25 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Itera
             report.sections.append((REPORT_TITLE, text))
 
 
+def _server_of(item: pytest.Item) -> "EddyServer | None":
+    """The test's `eddy_server`, if it uses one (the server's module is imported only then)."""
+    server = getattr(item, "funcargs", {}).get("eddy_server")
+    if server is None:
+        return None
+    from eddy.emulator.pytest_plugin.server import EddyServer
+
+    return server if isinstance(server, EddyServer) else None
+
+
 def _what_eddy_saw(item: pytest.Item) -> str:
     funcargs = getattr(item, "funcargs", {})
+    emulator, server = getattr(funcargs.get("eddy"), "emulator", None), _server_of(item)
+    if emulator is None and server is None:
+        return ""
+    from eddy.emulator.dashboard.view import dashboard, stream_tail
+    from eddy.emulator.pytest_plugin.report import TAIL_LINES, streams_written, what_eddy_saw
+
     parts = []
-    emulator = getattr(funcargs.get("eddy"), "emulator", None)
     if emulator is not None:
         try:
             model = dashboard(emulator)
@@ -122,8 +147,7 @@ def _what_eddy_saw(item: pytest.Item) -> str:
                                        streams_written(model)))
         except Exception as error:  # a report must not hide the test's own failure
             parts.append(f"(the emulator could not be read: {type(error).__name__}: {error})")
-    server = funcargs.get("eddy_server")
-    if isinstance(server, EddyServer):
+    if server is not None:
         try:
             model = server.control("/_eddy/dashboard")
             parts.append(what_eddy_saw(model, lambda arn: [line["Line"] for line in server.control(

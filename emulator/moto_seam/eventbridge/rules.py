@@ -20,26 +20,41 @@ from moto.events import models as events_models
 from moto.events.models import Rule
 from moto.events.utils import EventTemplateParser
 
+from eddy.emulator.moto_seam import Patches
+
 #: Eddy's delivery: (the rule's facts, the event) -> the targets left to moto
 Deliver = Callable[[dict[str, Any], dict[str, Any]], list[dict[str, Any]]]
 
 _original_send_to_targets = Rule.send_to_targets
 _original_unix_time = events_models.unix_time
 _deliver: Deliver | None = None
+_now: Callable[[], float] | None = None
+_patches = Patches()
+
+
+def install() -> None:
+    """The patches (moto_seam/__init__.py, while an emulator is open); they do what moto does until `activate`."""
+    _patches.set(events_models, "unix_time", _unix_time)
+    _patches.set(Rule, "send_to_targets", _send_to_targets)
+
+
+def uninstall() -> None:
+    _patches.restore()
 
 
 def activate(now: Callable[[], float], deliver: Deliver) -> None:
-    global _deliver
-    _deliver = deliver
-    events_models.unix_time = lambda *args: now() if not args else _original_unix_time(*args)
-    Rule.send_to_targets = _send_to_targets
+    global _deliver, _now
+    _deliver, _now = deliver, now
 
 
 def deactivate() -> None:
-    global _deliver
-    _deliver = None
-    events_models.unix_time = _original_unix_time
-    Rule.send_to_targets = _original_send_to_targets
+    global _deliver, _now
+    _deliver, _now = None, None
+
+
+def _unix_time(*args: Any) -> float:
+    now = _now
+    return now() if now is not None and not args else _original_unix_time(*args)
 
 
 def _send_to_targets(self: Rule, original_event: dict[str, Any], transform_input: bool = True) -> None:

@@ -27,6 +27,7 @@ from moto.kinesis.models import KinesisBackend, Record, Shard, Stream, kinesis_b
 from moto.utilities.utils import md5_hash
 
 from eddy.emulator.moto_seam import bridge as moto_bridge
+from eddy.emulator.moto_seam import Patches
 
 #: a stream's sequence numbers start here: 21 digits, like Eddy's DynamoDB streams
 SEQUENCE_BASE = 10**20
@@ -198,22 +199,31 @@ def _with_stream_mode(to_json: Callable[..., dict[str, Any]]) -> Callable[..., d
     return described
 
 
-Stream.put_record = _put_record  # type: ignore[method-assign]
-Stream.split_shard = _split_shard  # type: ignore[method-assign]
-Stream.merge_shards = _merge_shards  # type: ignore[method-assign]
-for _name in ("get_records", "get_min_sequence_number", "get_max_sequence_number", "get_sequence_number_at",
-              "to_json"):
-    setattr(Shard, _name, _locked(getattr(Shard, _name)))
-for _name in ("to_json", "to_json_summary"):
-    setattr(Stream, _name, _locked(getattr(Stream, _name)))
-Stream.to_json = _with_stream_mode(Stream.to_json)  # type: ignore[method-assign]
-for _name in ("list_shards", "update_shard_count"):
-    setattr(KinesisBackend, _name, _locked(getattr(KinesisBackend, _name)))
-KinesisBackend.create_stream = _on_demand_unless_sized(  # type: ignore[method-assign]
-    _told(KinesisBackend.create_stream, "kinesis_stream_changed"))
-KinesisBackend.delete_stream = _told(KinesisBackend.delete_stream, "kinesis_stream_deleted")  # type: ignore[method-assign]
-for _name in ("increase_stream_retention_period", "decrease_stream_retention_period"):
-    setattr(KinesisBackend, _name, _told(getattr(KinesisBackend, _name), "kinesis_stream_changed"))
+_patches = Patches()
+
+
+def install() -> None:
+    """moto's Kinesis keeping lineage, read under Eddy's lock, CreateStream on demand without ShardCount."""
+    _patches.set(Stream, "put_record", _put_record)
+    _patches.set(Stream, "split_shard", _split_shard)
+    _patches.set(Stream, "merge_shards", _merge_shards)
+    for name in ("get_records", "get_min_sequence_number", "get_max_sequence_number", "get_sequence_number_at",
+                 "to_json"):
+        _patches.set(Shard, name, _locked(getattr(Shard, name)))
+    for name in ("to_json", "to_json_summary"):
+        _patches.set(Stream, name, _locked(getattr(Stream, name)))
+    _patches.set(Stream, "to_json", _with_stream_mode(Stream.to_json))
+    for name in ("list_shards", "update_shard_count"):
+        _patches.set(KinesisBackend, name, _locked(getattr(KinesisBackend, name)))
+    _patches.set(KinesisBackend, "create_stream",
+                 _on_demand_unless_sized(_told(KinesisBackend.create_stream, "kinesis_stream_changed")))
+    _patches.set(KinesisBackend, "delete_stream", _told(KinesisBackend.delete_stream, "kinesis_stream_deleted"))
+    for name in ("increase_stream_retention_period", "decrease_stream_retention_period"):
+        _patches.set(KinesisBackend, name, _told(getattr(KinesisBackend, name), "kinesis_stream_changed"))
+
+
+def uninstall() -> None:
+    _patches.restore()
 
 
 # -- reading, for Eddy's pollers ---------------------------------------------------------------------------

@@ -22,17 +22,26 @@ from __future__ import annotations
 from eddy.emulator.moto_seam.notifications import configurations, filter_policies, object_events, subscriptions
 from eddy.emulator.moto_seam.notifications.target import Target, active
 
-__all__ = ["Target", "activate", "deactivate"]
+__all__ = ["Target", "activate", "deactivate", "install", "uninstall"]
+
+
+def install() -> None:
+    """The patches (moto_seam/__init__.py, while an emulator is open); they do what moto does until `activate`."""
+    configurations.install()
+    object_events.install()
+    subscriptions.install()
+    filter_policies.install()
+
+
+def uninstall() -> None:
+    filter_policies.uninstall()
+    subscriptions.uninstall()
+    object_events.uninstall()
+    configurations.uninstall()
 
 
 def activate(target: Target) -> None:
-    """moto's pushes become Eddy's, delivered for `target` (the patches are installed the first time)."""
-    if not active.installed:
-        active.installed = True
-        configurations.install()
-        object_events.install()
-        subscriptions.install()
-        filter_policies.install()
+    """moto's pushes become Eddy's, delivered for `target`."""
     active.target = target
 
 

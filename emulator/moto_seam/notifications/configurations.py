@@ -30,6 +30,7 @@ from moto.s3.responses import S3Response
 
 from eddy.emulator.moto_seam.notifications.destinations import queue_exists, topic_exists
 from eddy.emulator.moto_seam.notifications.target import active
+from eddy.emulator.moto_seam import Patches
 from eddy.emulator.notifications.s3_events import overlapping
 
 KINDS = (("queue", "QueueConfiguration"), ("topic", "TopicConfiguration"), ("cloud_function", "CloudFunctionConfiguration"))
@@ -56,6 +57,9 @@ class DestinationsNotValidated(S3ClientError):
         self.arguments = arguments
 
 
+_patches = Patches()
+
+
 def install() -> None:
     set_configuration = FakeBucket.set_notification_configuration
 
@@ -69,10 +73,15 @@ def install() -> None:
                 cloud_function=notification_config.get("CloudFunctionConfiguration")))
         set_configuration(self, notification_config)
 
-    FakeBucket.set_notification_configuration = checked
-    S3Response._notification_config_from_body = _read_as_s3_does(S3Response._notification_config_from_body)
-    moto_serialize.S3Serializer._serialize_error_metadata = _with_arguments(
-        moto_serialize.S3Serializer._serialize_error_metadata)
+    _patches.set(FakeBucket, "set_notification_configuration", checked)
+    _patches.set(S3Response, "_notification_config_from_body",
+                 _read_as_s3_does(S3Response._notification_config_from_body))
+    _patches.set(moto_serialize.S3Serializer, "_serialize_error_metadata",
+                 _with_arguments(moto_serialize.S3Serializer._serialize_error_metadata))
+
+
+def uninstall() -> None:
+    _patches.restore()
 
 
 def check(function_exists: Any, configuration: NotificationConfiguration) -> None:

@@ -30,6 +30,7 @@ from eddy.emulator.event_patterns.sns_policies import (
     InvalidFilterPolicy,
     invalid_scope,
 )
+from eddy.emulator.moto_seam import Patches
 from eddy.emulator.moto_seam.notifications.target import active
 
 original_matcher = sns_models.FilterPolicyMatcher
@@ -59,11 +60,18 @@ class PolicyMatcher:
         self.source, self.scope, self._policy = state["source"], state["scope"], None
 
 
+_patches = Patches()
+
+
 def install() -> None:
-    sns_models.FilterPolicyMatcher = _matcher
-    SNSBackend._validate_filter_policy = _validate  # type: ignore[method-assign]
-    SNSBackend.set_subscription_attributes = _set_attributes  # type: ignore[method-assign]
-    SNSResponse.subscribe = _subscribe  # type: ignore[method-assign]
+    _patches.set(sns_models, "FilterPolicyMatcher", _matcher)
+    _patches.set(SNSBackend, "_validate_filter_policy", _validate)
+    _patches.set(SNSBackend, "set_subscription_attributes", _set_attributes)
+    _patches.set(SNSResponse, "subscribe", _subscribe)
+
+
+def uninstall() -> None:
+    _patches.restore()
 
 
 def _matcher(filter_policy: dict[str, Any], filter_policy_scope: str | None = None) -> Any:

@@ -43,6 +43,7 @@ from moto.sqs.models import sqs_backends
 from eddy.emulator.moto_seam.notifications.configurations import each_configuration
 from eddy.emulator.moto_seam.notifications.destinations import arn_parts, queue_exists, refusal, topic_exists
 from eddy.emulator.moto_seam.notifications.target import Target, active
+from eddy.emulator.moto_seam import Patches
 from eddy.emulator.moto_seam.services import moments
 from eddy.emulator.notifications.s3_events import event_record, is_property_event, test_message
 
@@ -65,13 +66,21 @@ _deleting = threading.local()
 _quiet = threading.local()
 
 
+_patches = Patches()
+
+
 def install() -> None:
-    moto_notifications.send_event = _send_event
-    moto_notifications.send_test_event = _send_test_event
-    S3Backend.delete_object = _versioned_delete(S3Backend.delete_object)
-    S3Backend.complete_multipart_upload = _quieted(S3Backend.complete_multipart_upload, QUIETED["complete_multipart_upload"])
-    S3Response.put_object = _quieted(S3Response.put_object, QUIETED["put_object"])
-    S3Response.copy_object = _quieted(S3Response.copy_object, QUIETED["copy_object"])
+    _patches.set(moto_notifications, "send_event", _send_event)
+    _patches.set(moto_notifications, "send_test_event", _send_test_event)
+    _patches.set(S3Backend, "delete_object", _versioned_delete(S3Backend.delete_object))
+    _patches.set(S3Backend, "complete_multipart_upload",
+                 _quieted(S3Backend.complete_multipart_upload, QUIETED["complete_multipart_upload"]))
+    _patches.set(S3Response, "put_object", _quieted(S3Response.put_object, QUIETED["put_object"]))
+    _patches.set(S3Response, "copy_object", _quieted(S3Response.copy_object, QUIETED["copy_object"]))
+
+
+def uninstall() -> None:
+    _patches.restore()
 
 
 def _quieted(operation: Any, events: frozenset[str]) -> Any:

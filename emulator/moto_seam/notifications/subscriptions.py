@@ -18,8 +18,12 @@ from moto.sns.models import Subscription
 
 from eddy.emulator.moto_seam.notifications.destinations import queue_exists, refusal
 from eddy.emulator.moto_seam.notifications.target import Target, active
+from eddy.emulator.moto_seam import Patches
 from eddy.emulator.moto_seam.services import moments
 from eddy.emulator.notifications.sns_events import lambda_event
+
+
+_patches = Patches()
 
 
 def install() -> None:
@@ -50,7 +54,11 @@ def install() -> None:
                 target.delivered(trigger)
         return None
 
-    Subscription.publish = published
+    _patches.set(Subscription, "publish", published)
+
+
+def uninstall() -> None:
+    _patches.restore()
 
 
 def _to_queue(subscription: Subscription, publish: Any, message: str, message_id: str,

@@ -24,11 +24,10 @@ class Target(Protocol):
 
 
 class Active:
-    """The target of the emulator open (None: moto's own behaviour), and whether the patches are installed."""
+    """The target of the emulator open (None: moto's own behaviour)."""
 
     def __init__(self) -> None:
         self.target: Target | None = None
-        self.installed = False
 
 
 #: the one registry of this package

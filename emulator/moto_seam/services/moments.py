@@ -36,6 +36,8 @@ from moto.moto_api._internal import mock_random
 from moto.s3.models import UPLOAD_ID_BYTES, FakeBucket, FakeMultipart
 from moto.sqs.models import SQSBackend
 
+from eddy.emulator.moto_seam import Patches
+
 
 class Moment:
     """One request's instant (seconds since the epoch) and random generator, and what it drew that no seed makes
@@ -59,7 +61,6 @@ _local = threading.local()
 _clock: Callable[[], float] | None = None
 #: waits for another request to change moto's services (the journal's condition); given by activate
 _wait_for_change: Callable[[float], None] | None = None
-_installed = False
 
 
 def current() -> Moment | None:
@@ -99,7 +100,6 @@ def now() -> float:
 
 def activate(clock: Callable[[], float], wait_for_change: Callable[[float], None]) -> None:
     global _clock, _wait_for_change
-    _install()
     _clock, _wait_for_change = clock, wait_for_change
 
 
@@ -188,27 +188,23 @@ def _receive_message(self: SQSBackend, queue_name: str, count: int, wait_seconds
         moment.move_to(now=_clock() if _clock is not None else time.time())
 
 
-def _install() -> None:
-    global _installed
-    if _installed:
-        return
-    _installed = True
-    mock_random.random, mock_random.getrandbits = _random, _getrandbits
-    moto_utils._eddy_moment_utcnow = _utcnow
-    moto_utils.utcnow.__code__ = _eddy_utcnow.__code__
-    FakeBucket.__init__, FakeMultipart.__init__ = _bucket_init, _multipart_init
-    SQSBackend.receive_message = _receive_message
-    kms_models.generate_master_key, kms_models.generate_private_key = _master_key, _private_key
+_patches = Patches()
+
+
+def install() -> None:
+    """moto's ids, time and KMS keys drawn in a request's moment; long polls that release the journal's lock."""
+    _patches.set(mock_random, "random", _random)
+    _patches.set(mock_random, "getrandbits", _getrandbits)
+    _patches.set(moto_utils, "_eddy_moment_utcnow", _utcnow)
+    moto_utils.utcnow.__code__ = _eddy_utcnow.__code__  # every name moto imported utcnow under sees it
+    _patches.set(FakeBucket, "__init__", _bucket_init)
+    _patches.set(FakeMultipart, "__init__", _multipart_init)
+    _patches.set(SQSBackend, "receive_message", _receive_message)
+    _patches.set(kms_models, "generate_master_key", _master_key)
+    _patches.set(kms_models, "generate_private_key", _private_key)
 
 
 def uninstall() -> None:
     """moto as it was (the seam tests compare with it)."""
-    global _installed
-    if not _installed:
-        return
-    _installed = False
-    del mock_random.random, mock_random.getrandbits
     moto_utils.utcnow.__code__ = _original_utcnow_code
-    FakeBucket.__init__, FakeMultipart.__init__ = _original_bucket_init, _original_multipart_init
-    SQSBackend.receive_message = _original_receive
-    kms_models.generate_master_key, kms_models.generate_private_key = _original_master_key, _original_private_key
+    _patches.restore()

@@ -61,6 +61,8 @@ from moto.dynamodb.models.dynamo_type import DynamoType, Item, LimitedSizeDict
 from moto.dynamodb.models.table import Table
 from moto.dynamodb.models.utilities import bytesize
 
+from eddy.emulator.moto_seam import Patches
+
 ITEM_SIZE_LIMIT = 405000  # moto's LimitedSizeDict limit
 #: the attribute of moto's Item on which moto_bridge keeps the item's image as its last write left it (or None)
 IMAGE = "eddy_image"
@@ -379,22 +381,19 @@ def _partition(table: Table, hash_key: DynamoType) -> list[Item]:
     return sorted(items, key=_sort_key)
 
 
+_patches = Patches()
+
+
 def install() -> None:
-    """While an emulator is active (moto_bridge.activate): plain moto in the same process keeps its own."""
-    Item.__init__ = _item_init  # type: ignore[method-assign]
-    Item.__new__ = staticmethod(_item_new)  # type: ignore[method-assign, assignment]
-    Table.query = _query  # type: ignore[method-assign]
-    Table.put_item = _put_item  # type: ignore[method-assign]
-    DynamoType.cast_value = property(_cast_value)  # type: ignore[assignment]
-    DynamoType.__hash__ = _hash  # type: ignore[method-assign]
-    DynamoType.__eq__ = _eq  # type: ignore[method-assign, assignment]
+    """While an emulator is open (moto_seam/__init__.py): plain moto in the same process keeps its own."""
+    _patches.set(Item, "__init__", _item_init)
+    _patches.set(Item, "__new__", staticmethod(_item_new))
+    _patches.set(Table, "query", _query)
+    _patches.set(Table, "put_item", _put_item)
+    _patches.set(DynamoType, "cast_value", property(_cast_value))
+    _patches.set(DynamoType, "__hash__", _hash)
+    _patches.set(DynamoType, "__eq__", _eq)
 
 
 def uninstall() -> None:
-    Item.__init__ = original_item_init  # type: ignore[method-assign]
-    Item.__new__ = staticmethod(original_item_new)  # type: ignore[method-assign, assignment]
-    Table.query = original_query  # type: ignore[method-assign]
-    Table.put_item = original_put_item  # type: ignore[method-assign]
-    DynamoType.cast_value = original_cast_value  # type: ignore[assignment]
-    DynamoType.__hash__ = original_hash  # type: ignore[method-assign]
-    DynamoType.__eq__ = original_eq  # type: ignore[method-assign, assignment]
+    _patches.restore()

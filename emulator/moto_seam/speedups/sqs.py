@@ -27,6 +27,7 @@ from moto.sqs import models as sqs_models
 from moto.sqs.models import Message, Queue
 
 from eddy.emulator.moto_seam.listings import queue_activity
+from eddy.emulator.moto_seam import Patches
 
 original_delete_message = Queue.delete_message
 original_messages: property = Queue.__dict__["messages"]
@@ -99,13 +100,14 @@ def _messages(self: Queue) -> Any:
     return VisibleMessages(self)
 
 
+_patches = Patches()
+
+
 def install() -> None:
-    Queue.delete_message = _delete_message  # type: ignore[method-assign]
-    Queue.messages = property(_messages)  # type: ignore[assignment]
-    Message.mark_received = _mark_received  # type: ignore[method-assign]
+    _patches.set(Queue, "delete_message", _delete_message)
+    _patches.set(Queue, "messages", property(_messages))
+    _patches.set(Message, "mark_received", _mark_received)
 
 
 def uninstall() -> None:
-    Queue.delete_message = original_delete_message  # type: ignore[method-assign]
-    Queue.messages = original_messages  # type: ignore[assignment]
-    Message.mark_received = original_mark_received  # type: ignore[method-assign]
+    _patches.restore()

@@ -9,6 +9,7 @@ import moto.dynamodb.models as backend_models
 import pytest
 from botocore.exceptions import ClientError
 from moto.core.botocore_stubber import BotocoreStubber
+from moto.dynamodb.comparisons import FuncSize
 from moto.dynamodb.models.table import Table
 from moto.dynamodb.parsing.validators import UpdateExpressionFunctionEvaluator
 from moto.dynamodb.responses import DynamoHandler
@@ -28,11 +29,12 @@ def test_moto_reports_every_item_write_to_stream_shard():
     assert "table.stream_shard.add(orig_item, item)" in inspect.getsource(backend_models.DynamoDBBackend.update_item)
 
 
-def test_the_patches_are_in_place():
+def test_the_patches_are_in_place(emu):
     assert isinstance(Table.__dict__["stream_shard"], property)
     assert BotocoreStubber.process_request is botocore_hook._process_request
     assert callable(DynamoHandler.setup_class) and callable(DynamoHandler.call_action)
     assert UpdateExpressionFunctionEvaluator.get_list_from_ddb_typed_value.__func__ is moto_bridge._list_operand
+    assert FuncSize.expr is moto_bridge._size
 
 
 def test_list_append_of_a_missing_attribute_is_a_validation_error(door):
@@ -58,9 +60,6 @@ def test_transactions_roll_back_by_restoring_tables():
 
 def test_size_of_a_missing_attribute_matches_nothing_instead_of_failing(door):
     """A filter or condition on size(l) skips the items without l (moto failed the whole Scan, Query or write)."""
-    from moto.dynamodb.comparisons import FuncSize
-
-    assert FuncSize.expr is moto_bridge._size
     dynamodb = door.client("dynamodb")
     create_table(dynamodb, "orders")
     dynamodb.put_item(TableName="orders", Item={"pk": {"S": "a"}, "l": {"L": [{"N": "1"}, {"N": "2"}]}})

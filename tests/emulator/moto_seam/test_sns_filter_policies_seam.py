@@ -44,7 +44,7 @@ def test_moto_alone_still_differs_from_sns_and_runs_again_after_the_emulator_clo
     and its own matcher runs once the emulator is closed."""
     with emulate(**QUIET):
         pass
-    assert sns_models.FilterPolicyMatcher is not filter_policies.original_matcher  # installed, but idle
+    assert sns_models.FilterPolicyMatcher is filter_policies.original_matcher  # moto's own again
     with mock_aws():
         sns, sqs = boto3.client("sns", region_name=REGION), boto3.client("sqs", region_name=REGION)
         topic = _subscribe(sns, sqs, {"k": [{"anything-but": {"suffix": "x"}}]})
@@ -73,4 +73,5 @@ def test_while_an_emulator_is_open_subscriptions_get_eddys_matcher():
         [subscription] = [s for backend in sns_models.sns_backends.values() for regional in backend.values()
                           for s in regional.subscriptions.values()]
         assert isinstance(subscription._filter_policy_matcher, filter_policies.PolicyMatcher)
-    assert SNSBackend._validate_filter_policy is not filter_policies.original_validate
+        assert SNSBackend._validate_filter_policy is not filter_policies.original_validate
+    assert SNSBackend._validate_filter_policy is filter_policies.original_validate  # moto's own once it closed

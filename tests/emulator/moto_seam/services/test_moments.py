@@ -137,7 +137,7 @@ def test_uninstall_gives_moto_back(emu):
         assert kms_models.generate_master_key is moments._original_master_key
         assert abs(moto_utils.unix_time() - time.time()) < 5
     finally:
-        moments._install()
+        moments.install()
     assert moto_utils.utcnow.__code__ is moments._eddy_utcnow.__code__
 
 
