@@ -61,6 +61,7 @@ demo: $(STAMP) $(NODE_STAMP)
 	$(VENV)/bin/eddy demo
 
 bench: $(STAMP) $(NODE_STAMP)
+	$(PY) bench/peers.py
 	$(PY) bench/put_item.py
 	$(PY) bench/get_records.py
 	$(PY) bench/triggers.py

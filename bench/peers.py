@@ -1,0 +1,135 @@
+"""Eddy against the lightest peer, MiniStack, and against its own floors; one ratio table (issue 39).
+
+Over HTTP, `eddy serve` and MiniStack are started alternately, each fresh in every round: the time from the
+process's start to its first ListTables answer (cold start, an empty state), its resident memory (the process and
+its children) two seconds later, then the same boto3 workloads against each, the clients in their own processes:
+PutItem on a table with a NEW_AND_OLD_IMAGES stream (1 client; 8 clients), GetItem (1; 8), Query (one 10-item
+partition), BatchWriteItem (25 puts), GetRecords (a 1,000-record stream read from every shard's start), and p99
+latency under load (the 8-client rounds). Recovery is timed apart: each restarted on a state directory holding
+two tables of 1,000 items (MiniStack with PERSIST_STATE=1). Medians over the rounds.
+
+In-process (no MiniStack column): PutItem with a stream and GetItem per CPU second against boto3's own client
+floor, a test's cycle against moto's mock_aws, triggers (a no-op handler's records/s at BatchSize 100, PutItem
+returning -> handler starting), bytes held per stored item (tracemalloc).
+
+    .venv/bin/python bench/peers.py [--rounds 3] [--calls 600] [--only http|inprocess]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import peer_servers as servers
+from peer_servers import eddy_peer, ministack_peer, median, percentile
+
+os.environ.setdefault("AWS_ACCESS_KEY_ID", "bench")
+os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "bench")
+
+# (label, workload, clients, share of --calls each client makes)
+LOADS = [("PutItem, 1 client, streamed table", "PutItem", 1, 1.0),
+         ("PutItem, 8 client processes", "PutItem", 8, 0.25),
+         ("GetItem, 1 client", "GetItem", 1, 1.0),
+         ("GetItem, 8 client processes", "GetItem", 8, 0.25),
+         ("Query, 1 client (10 items)", "Query", 1, 0.5),
+         ("BatchWriteItem, 1 client (25 puts)", "BatchWriteItem", 1, 0.1),
+         ("GetRecords, 1 client (records/s)", "GetRecords", 1, 0.01)]
+
+
+def http_round(peer, calls: int, number: int) -> dict[str, float]:
+    figures = {"cold start -> first ListTables (s)": peer.start()}
+    try:
+        time.sleep(2)  # idle: what the process holds once it has started and answered
+        figures["idle RSS after start (MB)"] = peer.rss_mb()
+        servers.create_tables(servers.client(peer.url))
+        for label, kind, clients, share in LOADS:
+            result = servers.load(peer.url, kind, clients, max(3, int(calls * share)), f"r{number}")
+            assert result["errors"] == 0, (peer.name, label, result["errors"])
+            figures[label] = result["rate"]
+            if clients > 1:
+                figures[f"{kind} p99 under load, 8 clients (ms)"] = percentile(result["latencies"], 0.99) * 1000
+    finally:
+        peer.stop()
+    return figures
+
+
+def recovery(peer_for, rounds: int) -> list[float]:
+    """Seconds from a restart to the first ListTables on a state directory a clean stop left (two tables of
+    1,000 items, one with a stream)."""
+    with tempfile.TemporaryDirectory() as state_dir:
+        peer = peer_for(state_dir)
+        peer.start()
+        servers.create_tables(servers.client(peer.url))
+        peer.stop()
+        times = []
+        for _ in range(rounds):
+            times.append(peer.start())
+            peer.stop()
+        return times
+
+
+def http_rows(rounds: int, calls: int) -> list[tuple[str, float, float]]:
+    samples: dict[str, dict[str, list[float]]] = {"Eddy": {}, "MiniStack": {}}
+    for number in range(rounds):
+        for name in samples:
+            with tempfile.TemporaryDirectory() as state_dir:
+                peer = eddy_peer(state_dir) if name == "Eddy" else ministack_peer()
+                for label, value in http_round(peer, calls, number).items():
+                    samples[name].setdefault(label, []).append(value)
+    samples["Eddy"]["recovery: restart -> first ListTables (s)"] = recovery(eddy_peer, rounds)
+    samples["MiniStack"]["recovery: restart -> first ListTables (s)"] = recovery(ministack_peer, rounds)
+    return [(label, median(values), median(samples["MiniStack"][label])) for label, values in samples["Eddy"].items()]
+
+
+def inprocess_rows(calls: int, rounds: int) -> list[tuple[str, float, float]]:
+    import inprocess_floor
+    import triggers
+
+    floor = inprocess_floor.against_floor(calls * 2, rounds)
+    cycle = inprocess_floor.test_cycle(rounds * 5)
+    memory = inprocess_floor.bytes_per_item(2000)
+    samples = sorted(triggers.latency(300))
+    rate = triggers.throughput(20000, collect_first=True)
+    return [("PutItem, streamed table, per CPU s (vs boto3's client floor)", floor["eddy"]["PutItem"], floor["floor"]["PutItem"]),
+            ("GetItem per CPU s (vs boto3's client floor)", floor["eddy"]["GetItem"], floor["floor"]["GetItem"]),
+            ("Eddy's own share of a PutItem (us)", 1e6 / floor["eddy"]["PutItem"] - 1e6 / floor["floor"]["PutItem"], 0),
+            ("Eddy's own share of a GetItem (us)", 1e6 / floor["eddy"]["GetItem"] - 1e6 / floor["floor"]["GetItem"], 0),
+            ("test cycle, s (vs mock_aws)", cycle["eddy"], cycle["mock_aws"]),
+            ("bytes per stored item (vs moto, no stream)", memory["eddy"], memory["mock_aws"]),
+            ("no-op handler, BatchSize 100, records/s", rate, 0),
+            ("PutItem -> handler start p99 (ms)", samples[min(len(samples) - 1, int(len(samples) * 0.99))], 0)]
+
+
+def table(title: str, peer: str, rows: list[tuple[str, float, float]]) -> None:
+    print(f"\n{title}\n| measure | Eddy | {peer} | ratio Eddy/{peer} |\n|---|---|---|---|")
+    for label, eddy, other in rows:
+        shown = (lambda v: f"{v:,.2f}" if v < 10 else f"{v:,.0f}")
+        print(f"| {label} | {shown(eddy)} | {shown(other) if other else ''} | "
+              f"{f'{eddy / other:.2f}x' if other else ''} |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--calls", type=int, default=600, help="calls of the 1-client rounds (others: a share)")
+    parser.add_argument("--only", choices=("http", "inprocess"))
+    args = parser.parse_args()
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    print(f"bench/peers.py --rounds {args.rounds} --calls {args.calls}: {datetime.date.today()}, commit {commit}, "
+          f"load average {os.getloadavg()[0]:.1f}, MiniStack {servers.MINISTACK_VERSION}, Python {sys.version.split()[0]}")
+    if args.only != "inprocess":
+        servers.ministack_command()
+        table("Over HTTP (servers alternating, medians; times and memory: lower is better)", "MiniStack",
+              http_rows(args.rounds, args.calls))
+    if args.only != "http":
+        table("In-process (medians; the peer column is the floor named in the row)", "floor",
+              inprocess_rows(args.calls, args.rounds))
+
+
+if __name__ == "__main__":
+    main()
