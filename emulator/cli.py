@@ -95,7 +95,7 @@ def serve_command(args: argparse.Namespace) -> int:
     from eddy.emulator.api.server import Server
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    logging.getLogger("werkzeug").setLevel(logging.INFO if args.verbose else logging.WARNING)
+    logging.getLogger("eddy.server").setLevel(logging.DEBUG if args.verbose else logging.INFO)  # each request
     emulator = Emulator(
         state_dir=args.state_dir,
         in_memory=args.in_memory,

@@ -15,11 +15,11 @@ import threading
 from http import HTTPStatus
 from typing import Any, Callable, Iterable
 
-from werkzeug.serving import BaseWSGIServer, make_server
 from werkzeug.wrappers import Request as WerkzeugRequest
 
 from eddy.emulator.moto_seam import bridge as moto_bridge
 from eddy.emulator.api import router
+from eddy.emulator.http_server import HTTPServer
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import UnknownOperationException, no_such_path
 from eddy.emulator.aws_requests import Request, Response, error_response
@@ -99,11 +99,14 @@ class Server:
     def __init__(self, emulator: Emulator, host: str = "127.0.0.1", port: int = 4566, standalone: bool = True) -> None:
         self.emulator = emulator
         self.standalone = standalone
-        # bound here, not by werkzeug, which prints its own words about a busy port and exits: an OSError instead
+        # a busy port is an OSError here, for the caller to word
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
-        with socket.create_server((host, port), family=family) as listener:
-            self._server: BaseWSGIServer = make_server(host, port, EddyApp(emulator), threaded=True,
-                                                       fd=listener.fileno())
+        listener = socket.create_server((host, port), family=family, backlog=128)
+        try:
+            self._server = HTTPServer(listener, EddyApp(emulator))
+        except BaseException:
+            listener.close()
+            raise
         if standalone:
             moto_bridge.activate(emulator.capture, None, kinesis_observer=emulator.kinesis_observer)
         self.host, self.port = host, self._server.port

@@ -1,0 +1,252 @@
+"""HTTP/1.1 for `eddy serve`: persistent connections, one thread per connection, a WSGI application behind it.
+
+werkzeug's development server closes every connection after one answer (its `Connection: close`), so each SDK
+call paid a new TCP connection and a new thread, then werkzeug's wait for the client to hang up. Here a
+connection stays open for as many requests as the client sends (HTTP/1.1's default; HTTP/1.0 with
+`Connection: keep-alive`); each request is read whole (Content-Length or chunked, `Expect: 100-continue`
+answered), handed to the application as a WSGI environment, and its answer written in one send with its
+Content-Length. Closing the server also closes the connections clients keep open, so none reaches a stopped
+emulator.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import io
+import logging
+import socket
+import socketserver
+import sys
+import threading
+import time
+from http import HTTPStatus
+from typing import Any, Callable, Iterable
+from urllib.parse import unquote_to_bytes, urlsplit
+
+log = logging.getLogger("eddy.server")
+
+MAX_LINE = 65536
+MAX_HEADERS = 200
+WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
+
+
+class BadRequest(Exception):
+    """A request that is not HTTP/1.x: answered 400 and the connection closed."""
+
+
+class HTTPServer(socketserver.ThreadingMixIn, socketserver.TCPServer):
+    """Serves `app` on `listener` (a bound, listening socket) until `shutdown()`; `server_close()` also closes
+    every connection still open."""
+
+    daemon_threads = True
+
+    def __init__(self, listener: socket.socket, app: WSGIApp) -> None:
+        super().__init__(listener.getsockname()[:2], ConnectionHandler, bind_and_activate=False)
+        self.socket.close()
+        self.socket, self.address_family = listener, listener.family
+        self.app = app
+        self.port: int = listener.getsockname()[1]
+        self._connections: set[socket.socket] = set()
+        self._connections_lock = threading.Lock()
+        self._closing = False
+
+    def opened(self, connection: socket.socket) -> bool:
+        with self._connections_lock:
+            if self._closing:
+                return False
+            self._connections.add(connection)
+            return True
+
+    def closed(self, connection: socket.socket) -> None:
+        with self._connections_lock:
+            self._connections.discard(connection)
+
+    def server_close(self) -> None:
+        super().server_close()
+        with self._connections_lock:
+            self._closing = True
+            connections, self._connections = list(self._connections), set()
+        for connection in connections:
+            try:
+                connection.shutdown(socket.SHUT_RDWR)
+            except OSError:  # the client hung up first
+                pass
+
+
+class ConnectionHandler(socketserver.StreamRequestHandler):
+    """One client connection: its requests in turn, until either side closes it."""
+
+    server: HTTPServer
+
+    def handle(self) -> None:
+        if not self.server.opened(self.connection):
+            return
+        try:
+            self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            while self._one_request():
+                pass
+        except (ConnectionError, TimeoutError, OSError):  # the client went away mid-request
+            pass
+        finally:
+            self.server.closed(self.connection)
+
+    def _one_request(self) -> bool:
+        """Reads and answers one request; whether the connection stays open for another."""
+        line = self.rfile.readline(MAX_LINE + 1)
+        if not line:
+            return False
+        try:
+            method, target, version, headers = self._head(line)
+            keep_alive = _keeps_alive(version, _header(headers, "connection"))
+            if _header(headers, "expect").lower() == "100-continue":
+                self.wfile.write(b"HTTP/1.1 100 Continue\r\n\r\n")
+            body = self._body(headers)
+        except BadRequest as problem:
+            text = str(problem).encode()
+            self._send(b"HTTP/1.1 400 Bad Request\r\n", [("Content-Type", "text/plain"),
+                                                          ("Content-Length", str(len(text)))], text, keep_alive=False)
+            return False
+        environ = self._environ(method, target, version, headers, body)
+        started = time.perf_counter()
+        status, response_headers, payload = self._call(environ)
+        head_only = method == "HEAD" or status[:1] == "1" or status[:3] in ("204", "304")
+        if not head_only and not any(name.lower() == "content-length" for name, _ in response_headers):
+            response_headers.append(("Content-Length", str(len(payload))))
+        self._send(f"HTTP/1.1 {status}\r\n".encode("latin-1"), response_headers, b"" if head_only else payload,
+                   keep_alive)
+        if log.isEnabledFor(logging.DEBUG):  # `eddy serve --verbose`
+            log.debug('%s "%s %s %s" %s %.1f ms', self.client_address[0], method, target, version, status[:3],
+                     (time.perf_counter() - started) * 1000)
+        return keep_alive
+
+    def _head(self, line: bytes) -> tuple[str, str, str, list[tuple[str, str]]]:
+        if len(line) > MAX_LINE:
+            raise BadRequest("request line too long")
+        parts = line.decode("latin-1").rstrip("\r\n").split()
+        if len(parts) != 3 or not parts[2].startswith("HTTP/1."):
+            raise BadRequest(f"not an HTTP/1.x request line: {line[:100]!r}")
+        headers: list[tuple[str, str]] = []
+        while True:
+            raw = self.rfile.readline(MAX_LINE + 1)
+            if raw in (b"\r\n", b"\n", b""):
+                return parts[0], parts[1], parts[2], headers
+            if len(raw) > MAX_LINE or len(headers) >= MAX_HEADERS:
+                raise BadRequest("request headers too large")
+            text = raw.decode("latin-1").rstrip("\r\n")
+            if text[:1] in (" ", "\t") and headers:  # an obsolete folded line continues the header before it
+                headers[-1] = (headers[-1][0], f"{headers[-1][1]} {text.strip()}")
+                continue
+            name, colon, value = text.partition(":")
+            if not colon or not name or name != name.strip():
+                raise BadRequest(f"not a header line: {raw[:100]!r}")
+            headers.append((name, value.strip()))
+
+    def _body(self, headers: list[tuple[str, str]]) -> bytes:
+        if "chunked" in _header(headers, "transfer-encoding").lower():
+            return self._chunked()
+        length = _header(headers, "content-length")
+        if not length:
+            return b""
+        if not length.isdigit():
+            raise BadRequest(f"Content-Length is not a number: {length[:40]!r}")
+        return self._exactly(int(length))
+
+    def _chunked(self) -> bytes:
+        chunks = []
+        while True:
+            size_line = self.rfile.readline(MAX_LINE + 1)
+            try:
+                size = int(size_line.split(b";", 1)[0].strip(), 16)
+            except ValueError:
+                raise BadRequest(f"not a chunk size: {size_line[:40]!r}") from None
+            if size == 0:
+                while self.rfile.readline(MAX_LINE + 1) not in (b"\r\n", b"\n", b""):  # trailers, unused
+                    pass
+                return b"".join(chunks)
+            chunks.append(self._exactly(size))
+            self.rfile.readline(MAX_LINE + 1)  # the CRLF after the chunk
+
+    def _exactly(self, size: int) -> bytes:
+        data = self.rfile.read(size)
+        if len(data) != size:
+            raise ConnectionError("the client closed the connection mid-body")
+        return data
+
+    def _environ(self, method: str, target: str, version: str, headers: list[tuple[str, str]],
+                 body: bytes) -> dict[str, Any]:
+        url = urlsplit(target)
+        path = url.path if url.scheme or not url.netloc else f"/{url.netloc}{url.path}"  # "//x" is a path
+        host, port = self.server.server_address[:2]
+        environ: dict[str, Any] = {
+            "wsgi.version": (1, 0), "wsgi.url_scheme": "http", "wsgi.input": io.BytesIO(body),
+            "wsgi.errors": sys.stderr, "wsgi.multithread": True, "wsgi.multiprocess": False, "wsgi.run_once": False,
+            "wsgi.input_terminated": True, "SERVER_SOFTWARE": "Eddy", "REQUEST_METHOD": method, "SCRIPT_NAME": "",
+            "PATH_INFO": unquote_to_bytes(path).decode("latin-1"), "QUERY_STRING": url.query,
+            "REQUEST_URI": target, "RAW_URI": target, "REMOTE_ADDR": self.client_address[0],
+            "REMOTE_PORT": self.client_address[1], "SERVER_NAME": str(host), "SERVER_PORT": str(port),
+            "SERVER_PROTOCOL": version, "CONTENT_LENGTH": str(len(body))}
+        for name, value in headers:
+            if "_" in name:  # as CGI servers do: an underscore name would pass for a dash one
+                continue
+            key = name.upper().replace("-", "_")
+            if key == "CONTENT_LENGTH" or key == "TRANSFER_ENCODING":  # the body is read whole: its length is known
+                continue
+            if key != "CONTENT_TYPE":
+                key = f"HTTP_{key}"
+            environ[key] = f"{environ[key]},{value}" if key in environ and key != "CONTENT_TYPE" else value
+        if url.scheme and url.netloc:
+            environ["HTTP_HOST"] = url.netloc
+        return environ
+
+    def _call(self, environ: dict[str, Any]) -> tuple[str, list[tuple[str, str]], bytes]:
+        answer: dict[str, Any] = {}
+
+        def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Callable[[bytes], None]:
+            answer["status"], answer["headers"] = status, list(headers)
+            return lambda data: None  # the legacy write(): Eddy's applications return their bodies
+
+        try:
+            iterable = self.server.app(environ, start_response)
+            try:
+                payload = b"".join(iterable)
+            finally:
+                if hasattr(iterable, "close"):
+                    iterable.close()
+            return answer["status"], answer["headers"], payload
+        except Exception:  # the application's own failure: a 500 the SDKs retry, never a dropped connection
+            log.exception("the server failed on %s %s", environ["REQUEST_METHOD"], environ["REQUEST_URI"])
+            status = HTTPStatus.INTERNAL_SERVER_ERROR
+            return f"{status.value} {status.phrase}", [("Content-Type", "text/plain")], b"Internal Server Error"
+
+    def _send(self, status_line: bytes, headers: list[tuple[str, str]], body: bytes, keep_alive: bool) -> None:
+        lines = [status_line, f"Date: {_http_date()}\r\n".encode()]
+        lines.extend(f"{name}: {value}\r\n".encode("latin-1") for name, value in headers
+                     if name.lower() != "connection")
+        if not keep_alive:
+            lines.append(b"Connection: close\r\n")
+        lines.append(b"\r\n")
+        lines.append(body)
+        self.connection.sendall(b"".join(lines))
+
+
+def _header(headers: list[tuple[str, str]], wanted: str) -> str:
+    for name, value in headers:
+        if name.lower() == wanted:
+            return value
+    return ""
+
+
+def _keeps_alive(version: str, connection: str) -> bool:
+    options = {option.strip().lower() for option in connection.split(",")}
+    return "keep-alive" in options if version == "HTTP/1.0" else "close" not in options
+
+
+_date: list[Any] = [0, ""]
+
+
+def _http_date() -> str:
+    """The Date header's value, made once a second."""
+    now = int(time.time())
+    if _date[0] != now:
+        _date[:] = [now, email.utils.formatdate(now, usegmt=True)]
+    return _date[1]

@@ -1,0 +1,110 @@
+"""The HTTP/1.1 layer under `eddy serve`: kept connections, whole bodies, 100-continue, closing, bad requests.
+
+Driven with a plain WSGI application that echoes what it was handed, so what is asserted is what the server read
+and wrote. (Eddy's own answers through it are covered by every test that runs in the `server` door.)
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import socket
+import threading
+
+import pytest
+
+from eddy.emulator.http_server import HTTPServer
+
+
+def echo(environ, start_response):
+    body = environ["wsgi.input"].read()
+    seen = {"method": environ["REQUEST_METHOD"], "path": environ["PATH_INFO"], "query": environ["QUERY_STRING"],
+            "length": environ["CONTENT_LENGTH"], "type": environ.get("CONTENT_TYPE"),
+            "target": environ.get("HTTP_X_AMZ_TARGET"), "body": body.decode(), "client_port": environ["REMOTE_PORT"]}
+    start_response("200 OK", [("Content-Type", "application/json")])
+    return [json.dumps(seen).encode()]
+
+
+@pytest.fixture
+def server():
+    listener = socket.create_server(("127.0.0.1", 0))
+    served = HTTPServer(listener, echo)
+    thread = threading.Thread(target=served.serve_forever, daemon=True)
+    thread.start()
+    yield served
+    served.shutdown()
+    served.server_close()
+    thread.join(timeout=30)
+
+
+def test_one_connection_carries_many_requests(server):
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    answers = []
+    for number in range(3):
+        connection.request("POST", f"/a%20b?n={number}", body=f'{{"n":{number}}}',
+                           headers={"Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": "DynamoDB_20120810.GetItem"})
+        response = connection.getresponse()
+        answers.append((response.status, response.getheader("Connection"), json.loads(response.read())))
+    client_port = connection.sock.getsockname()[1]
+    connection.close()
+    assert answers == [(200, None, {"method": "POST", "path": "/a b", "query": f"n={number}", "length": "7",
+                                    "type": "application/x-amz-json-1.0", "target": "DynamoDB_20120810.GetItem",
+                                    "body": f'{{"n":{number}}}', "client_port": client_port}) for number in range(3)]
+
+
+def test_a_chunked_body_reaches_the_application_whole(server):
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    connection.request("PUT", "/bucket/key", body=iter([b"hello ", b"chunked ", b"world"]), encode_chunked=True,
+                       headers={"Transfer-Encoding": "chunked"})
+    response = connection.getresponse()
+    assert (response.status, json.loads(response.read())) == (200, {
+        "method": "PUT", "path": "/bucket/key", "query": "", "length": "19", "type": None, "target": None,
+        "body": "hello chunked world", "client_port": connection.sock.getsockname()[1]})
+
+
+def read_response(stream) -> tuple[bytes, bytes]:
+    head = b""
+    while not head.endswith(b"\r\n\r\n"):
+        head += stream.read(1)
+    length = int(next(line.split(b":")[1] for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")))
+    return head, stream.read(length)
+
+
+def test_expect_100_continue_is_answered_before_the_body_is_sent(server):
+    with socket.create_connection(("127.0.0.1", server.port), timeout=30) as client:
+        stream = client.makefile("rb")
+        client.sendall(b"PUT /bucket/key HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nExpect: 100-continue\r\n\r\n")
+        assert stream.readline() == b"HTTP/1.1 100 Continue\r\n"
+        assert stream.readline() == b"\r\n"
+        client.sendall(b"body")
+        head, body = read_response(stream)
+    assert head.startswith(b"HTTP/1.1 200 OK\r\n") and json.loads(body)["body"] == "body"
+
+
+def test_an_http_1_0_client_is_answered_and_closed(server):
+    with socket.create_connection(("127.0.0.1", server.port), timeout=30) as client:
+        stream = client.makefile("rb")
+        client.sendall(b"GET /x HTTP/1.0\r\n\r\n")
+        head, body = read_response(stream)
+        assert b"Connection: close\r\n" in head and json.loads(body)["path"] == "/x"
+        assert stream.read() == b""  # the server closed it
+
+
+def test_a_request_that_is_not_http_is_refused_with_400_and_closed(server):
+    with socket.create_connection(("127.0.0.1", server.port), timeout=30) as client:
+        stream = client.makefile("rb")
+        client.sendall(b"HELLO\r\n\r\n")
+        head, body = read_response(stream)
+        assert head.startswith(b"HTTP/1.1 400 Bad Request\r\n") and b"Connection: close\r\n" in head
+        assert body == b"not an HTTP/1.x request line: b'HELLO\\r\\n'"
+        assert stream.read() == b""
+
+
+def test_closing_the_server_closes_the_connections_clients_keep(server):
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    connection.request("GET", "/first")
+    assert json.loads(connection.getresponse().read())["path"] == "/first"
+    server.shutdown()
+    server.server_close()
+    assert connection.sock.recv(1) == b""  # the kept connection ends: nothing reaches a stopped server
+    connection.close()
