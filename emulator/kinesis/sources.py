@@ -131,6 +131,8 @@ class KinesisSource:
     def record_bytes(self, record: KinesisRecord) -> int:
         return len(record.data) + len(record.partition_key) + 200
 
+    record_bytes_at_most = record_bytes  # as cheap as it is exact
+
     def partition_of(self, record: KinesisRecord) -> int:
         return int.from_bytes(hashlib.md5(record.partition_key.encode()).digest(), "big")
 

@@ -162,6 +162,16 @@ class ChangeRecord:
             self._wire = compact_json(self.to_dict(view_type, region)).encode()
         return self._wire
 
+    def wire_bytes_at_most(self) -> int:
+        """At least len(self.wire(...)) for any view type and region, cheaply: a poller sums these and asks for the
+        exact sizes only when they could pass Lambda's payload limit. Counted from the images' text (image_json,
+        kept since the change log wrote it; ASCII, as compact_json escapes the rest) twice over, as Keys is a part
+        of an image, plus the event id and 512 characters for everything else (member names, event name, region,
+        time, sequence number, SizeBytes, view type, user identity: under 400)."""
+        if self._wire is not None:
+            return len(self._wire)
+        return 512 + len(self.event_id) + 2 * (len(image_json(self.old_image)) + len(image_json(self.new_image)))
+
     def to_log_line(self, table_name: str, shard_id: str, commit_records: int) -> bytes:
         """One line of a change-log segment file (the layout is documented in docs/guides/durability.md); `commit_records`:
         how many records the commit wrote to the stream, over all shards (a reader knows a commit is whole).

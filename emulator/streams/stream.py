@@ -292,6 +292,10 @@ class Stream:
     def record_bytes(self, record: ChangeRecord) -> int:
         return len(record.wire(self.view_type, self.region))
 
+    def record_bytes_at_most(self, record: ChangeRecord) -> int:
+        """At least record_bytes(record), without encoding the record."""
+        return record.wire_bytes_at_most()
+
     def partition_of(self, record: ChangeRecord) -> int:
         return partition_hash(record.keys[self.hash_key_name])
 

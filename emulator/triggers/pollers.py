@@ -60,10 +60,9 @@ class ShardLane(threading.Thread):
 
     def pending(self) -> list[ChangeRecord]:
         """This lane's next batch, as far as it goes now."""
-        mapping, records = self.runner.mapping, self.shard.records
+        mapping, records, source = self.runner.mapping, self.shard.records, self.runner.stream
         batch: list[ChangeRecord] = []
-        size = 0
-        window = None
+        bound, size, window = 0, None, None  # sizes: cheap upper bounds, exact ones once they could pass the limit
         for index in range(self.shard.index_at(self.position + 1), len(records)):
             record = records[index]
             if not self._mine(record):
@@ -74,8 +73,9 @@ class ShardLane(threading.Thread):
                     window = start
                 elif start != window:
                     break
-            size += self.runner.stream.record_bytes(record)
-            if batch and size > MAX_PAYLOAD_BYTES:
+            bound += source.record_bytes_at_most(record)
+            if bound > MAX_PAYLOAD_BYTES and batch and (size := (sum(map(source.record_bytes, batch)) if size is None
+                                                              else size) + source.record_bytes(record)) > MAX_PAYLOAD_BYTES:
                 break
             batch.append(record)
             if len(batch) >= mapping.batch_size:

@@ -384,6 +384,8 @@ def test_a_batch_stays_within_six_megabytes(setup):
     assert emu.wait_idle(120)["Idle"]
     assert recorder.flat() == [f"big{i}" for i in range(20)]
     assert len(sizes) >= 2 and max(sizes) <= 6 * 1024 * 1024
+    # as full as the limit allows: 16 records of about 380,350 bytes (the blob, its key, the record) are 6.09 MB
+    assert [len(keys) for keys in recorder.keys()] == [16, 4]
 
 
 def test_the_log_line_names_the_function_and_the_table(setup, caplog):
