@@ -73,9 +73,11 @@ bench: $(STAMP) $(NODE_STAMP)
 	$(PY) bench/pipes.py
 	$(PY) bench/spark_jobs.py
 
-# moto's own dynamodb and dynamodbstreams tests in server mode, against plain moto and against Eddy
+# moto's own dynamodb and dynamodbstreams tests in server mode, against plain moto and against Eddy; then moto's
+# in-process suites of the services Eddy serves, with Eddy's pytest plugin loaded and without (same outcomes)
 peer: $(STAMP)
 	$(PY) tools/peer_suite.py $(PEER_ARGS)
+	$(PY) tools/peer_suite.py --guest $(PEER_GUEST_ARGS)
 
 clean:
 	rm -rf $(VENV) .node build *.egg-info

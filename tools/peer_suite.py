@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Peer suite: moto's own DynamoDB / DynamoDB Streams tests, run in server mode against moto and against Eddy.
+"""Peer suite: moto's own DynamoDB / DynamoDB Streams tests, run in server mode against moto and against Eddy;
+with --guest, moto's in-process suites with and without Eddy's pytest plugin loaded (tools/peer/guest.py).
 
 Requirement: every test from moto's dynamodb and dynamodbstreams suites that passes against a plain moto
 server (TEST_SERVER_MODE=true) must also pass against `eddy serve`.
@@ -46,6 +47,7 @@ from peer.common import (
     HarnessError,
     log,
 )
+from peer.guest import GUEST_SUITES, differences, guest_runs, report as guest_report
 from peer.moto_tests import ensure_test_dependencies, extract_tests, fetch_sdist
 from peer.report import aws_difference, print_summary
 from peer.runs import Run, serve_and_run
@@ -71,6 +73,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--no-install", action="store_true", help="fail instead of pip-installing missing test deps")
     p.add_argument("--suites", nargs="+", default=SUITES, metavar="DIR",
                    help="test directories inside moto's sdist (default: %(default)s)")
+    p.add_argument("--guest", action="store_true",
+                   help="instead: run moto's in-process suites (--guest-suites) with Eddy's pytest plugin loaded and "
+                        "with -p no:eddy; fail if any test's outcome differs")
+    p.add_argument("--guest-suites", nargs="+", default=GUEST_SUITES, metavar="DIR",
+                   help="the suites of the --guest run (default: %(default)s)")
     p.add_argument("--start-timeout", type=float, default=60.0, help="seconds to wait for a server (default 60)")
     p.add_argument("--stop-timeout", type=float, default=10.0, help="seconds between SIGTERM and SIGKILL (default 10)")
     p.add_argument("--timeout", type=float, default=1200.0,
@@ -92,15 +99,23 @@ def main(argv: list[str] | None = None) -> int:
     except importlib.metadata.PackageNotFoundError:
         log(f"peer: moto is not installed in {sys.prefix}; run `make setup` first")
         return 2
-    workdir = CACHE_DIR / f"run-{version}"
+    workdir = CACHE_DIR / (f"guest-{version}" if args.guest else f"run-{version}")
     tree = workdir / f"moto-{version}"
     ok = False
     try:
         ensure_test_dependencies(not args.no_install)
         sdist = fetch_sdist(version, args.sdist)
-        nfiles = extract_tests(sdist, tree, args.suites)
+        nfiles = extract_tests(sdist, tree, args.guest_suites if args.guest else args.suites)
         log(f"peer: moto {version}: extracted {nfiles} files from {sdist.name} into {tree.relative_to(REPO_ROOT)}")
         env = base_env()
+        if args.guest:
+            without, with_eddy = guest_runs(args, tree, workdir, env)
+            differing = differences(without, with_eddy)
+            guest_report(without, with_eddy, differing)
+            if without.timed_out or with_eddy.timed_out or without.returncode not in (0, 1):
+                raise HarnessError(f"a guest run ended abnormally; see {workdir / 'pytest-without-eddy.log'}")
+            ok = not differing
+            return 0 if ok else 1
 
         moto_port = free_port()
         moto_argv = [a.replace("{port}", str(moto_port)) for a in MOTO_CMD]

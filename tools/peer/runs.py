@@ -33,25 +33,28 @@ class Run:
 _PROGRESS = re.compile(r"\[\s*\d+%\]\s*$")
 
 
-def run_pytest(run: Run, url: str, tree: Path, workdir: Path, suites: list[str], extra: list[str],
-               env: dict[str, str], timeout: float, echo: bool, stop_timeout: float) -> None:
+def run_pytest(run: Run, url: str | None, tree: Path, workdir: Path, suites: list[str], extra: list[str],
+               env: dict[str, str], timeout: float, echo: bool, stop_timeout: float,
+               plugins: tuple[str, ...] = ()) -> None:
+    """pytest on moto's `suites`: against the server at `url` (moto's server mode), or in-process (url None,
+    moto's mock_aws in the test process itself) with `plugins` given to pytest (`-p no:eddy`)."""
     results_file = workdir / f"results-{run.label}.jsonl"
     results_file.unlink(missing_ok=True)
     log_path = workdir / f"pytest-{run.label}.log"
-    cmd = [sys.executable, "-m", "pytest", "-p", "peer.plugin", "-p", "no:cacheprovider", "--color=no",
+    cmd = [sys.executable, "-m", "pytest", "-p", "peer.plugin", "-p", "no:cacheprovider", *plugins, "--color=no",
            "-q", "-rfEs", *suites, *extra]
     child_env = dict(env)
+    server_mode = {"TEST_SERVER_MODE": "true", "TEST_SERVER_MODE_ENDPOINT": url} if url else {}
     child_env.update(
-        TEST_SERVER_MODE="true",
-        TEST_SERVER_MODE_ENDPOINT=url,
+        **server_mode,
         MOTO_TEST_ALLOW_AWS_REQUEST="false",
         **{RESULTS_ENV: str(results_file)},
         PYTHONPATH=os.pathsep.join([str(TOOLS_DIR)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])),
     )
-    log(f"peer: running {' '.join(suites)} against {run.label} ({url})")
+    log(f"peer: running {' '.join(suites)} " + (f"against {run.label} ({url})" if url else f"in-process ({run.label})"))
     started = time.monotonic()
     with open(log_path, "w", encoding="utf-8") as fh:
-        fh.write(f"$ cd {tree} && TEST_SERVER_MODE=true TEST_SERVER_MODE_ENDPOINT={url} {shlex.join(cmd)}\n")
+        fh.write(f"$ cd {tree} && {' '.join(f'{k}={v}' for k, v in server_mode.items())} {shlex.join(cmd)}\n")
         proc = subprocess.Popen(cmd, cwd=tree, env=child_env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                 stdin=subprocess.DEVNULL, text=True, errors="replace", start_new_session=True)
 
