@@ -1,6 +1,28 @@
-"""`python -m eddy`: the `eddy` command."""
+"""`python -m eddy` and the `eddy` command (pyproject.toml's console script is `run`).
 
-from eddy.emulator.cli import main
+Ctrl-C at any moment is one line and status 130: while Eddy is being imported (here), while a command runs
+(eddy.emulator.cli_failures.answer_failures; `eddy serve` stops in order), and after it returned, while the
+interpreter ends (no KeyboardInterrupt traceback from its shutdown).
+"""
+
+import os
+import signal
+import sys
+
+#: the status of a command ended by Ctrl-C (128 + SIGINT), as shells report it
+INTERRUPTED = 130
+
+
+def run() -> int:
+    try:
+        from eddy.emulator.cli import main
+    except KeyboardInterrupt:
+        print("eddy: interrupted", file=sys.stderr, flush=True)
+        return INTERRUPTED
+    status = main()
+    signal.signal(signal.SIGINT, lambda *_: os._exit(INTERRUPTED))  # the interpreter's shutdown joins threads
+    return status
+
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(run())

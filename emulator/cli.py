@@ -24,11 +24,20 @@ import threading
 
 from typing import Any
 
-from eddy.emulator.cli_failures import CannotListenError, answer_failures
+from eddy.emulator.cli_failures import INTERRUPTED, CannotListenError, answer_failures, interrupted
 from eddy.emulator.settings import Settings
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        args = _arguments(argv)
+    except KeyboardInterrupt:  # Ctrl-C while the commands are being loaded
+        return interrupted("eddy", verbose="--verbose" in (sys.argv[1:] if argv is None else argv))
+    words = [args.command] + [getattr(args, name) for name in ("job", "action") if getattr(args, name, None)]
+    return answer_failures(lambda: args.handler(args), prefix=" ".join(["eddy", *words]), verbose=args.verbose)
+
+
+def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="eddy", description="A local emulator of DynamoDB Streams and triggers.")
     parser.add_argument("--verbose", action="store_true",
                         help="show the traceback of a failure (and, for serve, log every request)")
@@ -76,9 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     register_doctor(commands)
     _everywhere(parser, "--verbose", action="store_true", default=argparse.SUPPRESS,
                 help="show the traceback of a failure (and, for serve, log every request)")
-    args = parser.parse_args(argv)
-    words = [args.command] + [getattr(args, name) for name in ("job", "action") if getattr(args, name, None)]
-    return answer_failures(lambda: args.handler(args), prefix=" ".join(["eddy", *words]), verbose=args.verbose)
+    return parser.parse_args(argv)
 
 
 def _everywhere(parser: argparse.ArgumentParser, *flags: str, **options: Any) -> None:
@@ -91,6 +98,8 @@ def _everywhere(parser: argparse.ArgumentParser, *flags: str, **options: Any) ->
 
 
 def serve_command(args: argparse.Namespace) -> int:
+    """Serve until SIGTERM (status 0) or Ctrl-C (status 130). Ctrl-C while starting is KeyboardInterrupt, which
+    answer_failures says in one line (status 130) once what was started is stopped."""
     from eddy.emulator.engine import Emulator
     from eddy.emulator.api.server import Server
 
@@ -109,39 +118,51 @@ def serve_command(args: argparse.Namespace) -> int:
     )
     try:
         emulator.recover()
-    except BaseException:
-        emulator.close(keep_state=True)  # lets the state directory go, as it was
-        raise
-    try:
         server = Server(emulator, args.host, args.port)
     except OSError as error:
         emulator.close(keep_state=True)
         raise CannotListenError(args.host, args.port, error) from error
+    except BaseException:  # Ctrl-C, or recovery failed: the state directory goes back as it was
+        emulator.close(keep_state=True)
+        raise
     stopping = threading.Event()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(signum, lambda *_: stopping.set())
+    signals: list[int] = []
+    for signum in (signal.SIGINT, signal.SIGTERM):  # from here on a signal stops the server in order, once started
+        signal.signal(signum, lambda received, _: (signals.append(received), stopping.set()))
     if emulator.ownership is not None:
         emulator.ownership.describe(f"eddy serve on {server.url}")
     server.start()
-    print(f"Eddy is serving DynamoDB, DynamoDB Streams, Lambda and moto's services on {server.url}", flush=True)
-    kept = "kept" if emulator.persistence.durable else "temporary, nothing kept"
-    print(f"  state directory: {emulator.state_dir} ({kept})", flush=True)
-    if args.stack:
-        try:
-            apply_stack(args.stack, server.loopback_url)
-        except BaseException:  # answered by the command's failure handling (a StackError: exit status 2)
-            server.stop()
-            raise
-    print(f"  boto3:             boto3.client('dynamodb', endpoint_url='{server.url}', region_name='us-east-1')", flush=True)
-    print(f"  localstack-client: localstack_client.session.Session(localstack_host='{server.host}:{server.port}')", flush=True)
-    print(f"  AWS CLI:           aws --endpoint-url {server.url} dynamodbstreams list-streams", flush=True)
-    print(f"  follow a stream:   eddy tail TABLE --endpoint-url {server.url}", flush=True)
-    print(f"  dashboard:         {server.url}/_eddy/ui", flush=True)
+    try:
+        _banner(server, emulator, args)
+    except BaseException:  # a stack that fails to apply: answered by the command's failure handling (status 2)
+        server.stop()
+        raise
     while not stopping.is_set():  # woken every half second, so a signal is noticed promptly
         stopping.wait(0.5)
-    print("Eddy is stopping", flush=True)
+    _say("Eddy is stopping")
     server.stop()
-    return 0
+    return INTERRUPTED if signal.SIGINT in signals else 0
+
+
+def _banner(server: Any, emulator: Any, args: argparse.Namespace) -> None:
+    _say(f"Eddy is serving DynamoDB, DynamoDB Streams, Lambda and moto's services on {server.url}")
+    kept = "kept" if emulator.persistence.durable else "temporary, nothing kept"
+    _say(f"  state directory: {emulator.state_dir} ({kept})")
+    if args.stack:
+        apply_stack(args.stack, server.loopback_url)
+    _say(f"  boto3:             boto3.client('dynamodb', endpoint_url='{server.url}', region_name='us-east-1')")
+    _say(f"  localstack-client: localstack_client.session.Session(localstack_host='{server.host}:{server.port}')")
+    _say(f"  AWS CLI:           aws --endpoint-url {server.url} dynamodbstreams list-streams")
+    _say(f"  follow a stream:   eddy tail TABLE --endpoint-url {server.url}")
+    _say(f"  dashboard:         {server.url}/_eddy/ui")
+
+
+def _say(line: str) -> None:
+    """A line on stdout; none when no one reads it any more (the process that started the server is gone)."""
+    try:
+        print(line, flush=True)
+    except OSError:
+        pass
 
 
 def apply_stack(path: str, endpoint_url: str) -> None:

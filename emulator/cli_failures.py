@@ -92,10 +92,10 @@ def answer_failures(command: Callable[[], int], *, prefix: str, verbose: bool = 
     try:
         return command()
     except KeyboardInterrupt:
-        return _interrupted(prefix, verbose)
+        return interrupted(prefix, verbose)
     except Exception as error:
         if _interrupting(error):
-            return _interrupted(prefix, verbose)
+            return interrupted(prefix, verbose)
         answer = expected_failure(error)
         if answer is None:
             raise
@@ -112,7 +112,8 @@ def _interrupting(error: BaseException) -> bool:
     return any(isinstance(link, KeyboardInterrupt) for link in chain)
 
 
-def _interrupted(prefix: str, verbose: bool) -> int:
+def interrupted(prefix: str, verbose: bool = False) -> int:
+    """Ctrl-C: one line, status 130 (the traceback too with --verbose)."""
     if verbose:
         traceback.print_exc()
     # the JVM got Ctrl-C as well: py4j would log every call that finds its gateway gone, at exit too

@@ -183,6 +183,24 @@ def eddy_server(*extra_args: str) -> Iterator[tuple[str, subprocess.Popen]]:
             process.kill()
 
 
+def processes_with(marker: str) -> dict[int, str]:
+    """Every live process (Linux: /proc) whose environment holds `marker` ("NAME=value"): pid -> command line. A
+    test gives a process it starts a marker of its own; every process started from it inherits it."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if marker.encode() not in (entry / "environ").read_bytes():
+                continue
+            if (entry / "stat").read_text().rsplit(")", 1)[1].split()[0] == "Z":
+                continue  # a zombie: it ended, its parent has not collected it yet
+            found[int(entry.name)] = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode().strip()
+        except OSError:  # it ended while being read, or is not ours
+            continue
+    return found
+
+
 #: folders whose every test takes seconds: each starts Spark, or kills an `eddy serve` with kill -9 and restarts it
 SLOW_FOLDERS = (Path(__file__).parent / "spark_batch", Path(__file__).parent / "durability")
 

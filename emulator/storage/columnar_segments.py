@@ -166,6 +166,8 @@ class ColumnarCopier:
         self._queue.join()
 
     def _run(self) -> None:
+        from eddy.emulator import child_processes  # here: the writer runs this file as a script, importing nothing
+
         while True:
             segments = [self._queue.get()]
             while not self._queue.empty():
@@ -173,9 +175,11 @@ class ColumnarCopier:
             try:
                 pending = [str(s) for s in segments if s.exists() and not copy_path(s).exists()]
                 if pending:
-                    done = subprocess.run([sys.executable, __file__, *pending], capture_output=True, text=True)
-                    if done.returncode != 0:
-                        log.warning("columnar copies of %d segments failed: %s", len(pending), done.stderr[-2000:])
+                    writer = child_processes.start([sys.executable, __file__, *pending], stdout=subprocess.PIPE,
+                                                   stderr=subprocess.PIPE, text=True)  # it dies with this process
+                    _, errors = writer.communicate()
+                    if writer.returncode != 0:
+                        log.warning("columnar copies of %d segments failed: %s", len(pending), errors[-2000:])
             except OSError:
                 log.exception("could not start the writer of columnar copies")
             finally:

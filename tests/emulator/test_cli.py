@@ -1,9 +1,14 @@
-"""`eddy serve`: binds loopback, answers health, stops cleanly on SIGTERM and SIGINT."""
+"""`eddy serve`: binds loopback, answers health, stops cleanly on SIGTERM (status 0) and Ctrl-C (130), which at any
+moment, starting included, is one line and no traceback."""
 
 from __future__ import annotations
 
+import os
 import signal
 import socket
+import subprocess
+import sys
+import time
 
 import pytest
 
@@ -16,7 +21,7 @@ def test_serve_stops_cleanly_on_a_signal(signum):
         assert url.startswith("http://127.0.0.1:")
         assert http_json(url + "/_eddy/health") == {"Status": "ready"}
         process.send_signal(signum)
-        assert process.wait(timeout=20) == 0
+        assert process.wait(timeout=20) == (130 if signum == signal.SIGINT else 0)
         output = process.stdout.read()
         assert "Eddy is stopping" in output
         assert f"  dashboard:         {url}/_eddy/ui\n" in output
@@ -34,3 +39,50 @@ def test_a_busy_port_is_a_clear_error():
                                 capture_output=True, text=True, timeout=60)
     assert result.returncode == 1
     assert f"cannot listen on 127.0.0.1:{port}" in result.stderr
+
+
+#: `eddy` as its console script runs it (eddy/__main__.py imports nothing), saying first that it is up: from a
+#: few bytecodes later, Ctrl-C lands somewhere in Eddy's own start-up, from its first import on
+LAUNCH = "import sys; from eddy.__main__ import run; sys.argv[0] = 'eddy'; print('up', flush=True); sys.exit(run())"
+#: when Ctrl-C comes, as a fraction of the time this machine took to start serving (measured first): a sweep over
+#: the start-up's parts (imports, the emulator, the server, the banner), whatever the machine's speed
+MOMENTS = (0.05, 0.2, 0.35, 0.5, 0.6, 0.7, 0.8, 0.9, 0.97)
+
+
+def _serve() -> subprocess.Popen:
+    process = subprocess.Popen([sys.executable, "-c", LAUNCH, "serve", "--port", "0", "--in-memory",
+                                "--housekeeping-interval", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, env=dict(os.environ, PYTHONUNBUFFERED="1"))
+    assert process.stdout.readline() == "up\n"
+    return process
+
+
+def _interrupt(process: subprocess.Popen) -> tuple[str, str]:
+    try:
+        process.send_signal(signal.SIGINT)
+        return process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+@pytest.mark.slow
+def test_ctrl_c_at_any_moment_is_one_line_and_status_130():
+    process = _serve()
+    started = time.monotonic()
+    while " on http://" not in process.stdout.readline():
+        assert process.poll() is None
+    serving_after = time.monotonic() - started
+    out, err = _interrupt(process)  # while it serves: it stops in order
+    assert (process.returncode, err, out.endswith("Eddy is stopping\n")) == (130, "", True), (out, err)
+    for moment in MOMENTS:
+        process = _serve()
+        time.sleep(moment * serving_after)  # when Ctrl-C comes (a point of the sweep), not a wait for anything
+        out, err = _interrupt(process)
+        assert process.returncode == 130, (moment, out, err)
+        assert "Traceback" not in out + err
+        if err:  # before it served: one line, whichever part of eddy was starting
+            assert err in ("eddy: interrupted\n", "eddy serve: interrupted\n"), (moment, err)
+        else:  # it was serving already: it stopped in order
+            assert out.endswith("Eddy is stopping\n"), (moment, out)

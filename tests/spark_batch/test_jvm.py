@@ -6,16 +6,20 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import signal
 import socket
 import stat
 import subprocess
 import sys
+import time
+import uuid
 from pathlib import Path
 
 import pytest
 
 from eddy.spark_batch import jvm
 from eddy.spark_batch.errors import JavaMissingError, SparkBatchError
+from tests.conftest import processes_with
 
 
 def fake_java(folder: Path, version: str) -> Path:
@@ -87,3 +91,31 @@ def test_a_job_runs_without_a_warning_while_another_application_holds_4040(tmp_p
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("aggregate: 1 rows in, ")
     assert "WARN" not in result.stderr and "4040" not in result.stderr, result.stderr
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_the_jvm_dies_with_its_driver_killed_with_sigkill(tmp_path: Path) -> None:
+    """Spark's JVM (and its Python workers) end when the driver's process is killed, whatever kills it: the gateway
+    pyspark starts watches its stdin, a pipe from the driver, and exits at its end (PythonGatewayServer)."""
+    marker = f"EDDY_JVM_TEST={uuid.uuid4()}"
+    name, value = marker.split("=", 1)
+    driver = subprocess.Popen(
+        [sys.executable, "-c", "import threading; from eddy.spark_batch.session import spark_session; "
+                               "print(spark_session('local[1]').range(3).count(), flush=True); threading.Event().wait()"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env={**os.environ, name: value}, cwd=tmp_path)
+    try:
+        assert driver.stdout.readline() == "3\n"
+        assert any("java" in command for command in processes_with(marker).values())
+        driver.send_signal(signal.SIGKILL)
+        driver.wait()
+        deadline = time.monotonic() + 60  # the JVM's shutdown hooks on a busy machine (2.6 s measured on a loaded one)
+        while processes_with(marker) and time.monotonic() < deadline:
+            time.sleep(0.1)  # polling a condition (the JVM is gone), bounded by the deadline
+        left = processes_with(marker)
+        for pid in left:
+            os.kill(pid, signal.SIGKILL)
+        assert left == {}
+    finally:
+        if driver.poll() is None:
+            driver.kill()
+            driver.wait()
