@@ -27,7 +27,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from eddy.emulator import child_processes
+from eddy.emulator.processes import children
 from eddy.emulator.errors import FunctionError
 from eddy.emulator.functions import log_groups
 from eddy.emulator.functions.environment import overlay
@@ -130,7 +130,7 @@ class _Worker:
         environment.update(log_groups.environment(function.logging_config, log_stream_name))
         environment.update(function.environment)
         environment.update(runtime.search_path(function))
-        self.process = child_processes.start(  # it dies with this process, however this one ends
+        self.process = children.start(  # it dies with this process, however this one ends
             runtime.command(function), cwd=function.code_dir,
             env=environment, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1,
             start_new_session=True,  # a terminal's Ctrl-C is Eddy's to answer (it stops its workers), not theirs

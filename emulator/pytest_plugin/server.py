@@ -23,7 +23,7 @@ from typing import Any
 
 import boto3
 
-from eddy.emulator import child_processes
+from eddy.emulator.processes import children
 from eddy.emulator.aws_environment import DEFAULT_REGION, FAKE_CREDENTIALS
 from eddy.emulator.pytest_plugin.controls import RESET_PATH, ServerClock, answer, control_path
 from eddy.emulator.settings import WAIT_TIMEOUT
@@ -52,7 +52,7 @@ class EddyServer:
     @classmethod
     def start(cls, *serve_args: str, region: str = DEFAULT_REGION) -> "EddyServer":
         """`eddy serve --port 0 <serve_args>` (add --in-memory or --state-dir DIR); returns once it serves."""
-        process = child_processes.start(  # it dies with this process, however this one ends (a CI's SIGKILL)
+        process = children.start(  # it dies with this process, however this one ends (a CI's SIGKILL)
             [sys.executable, "-m", "eddy", "serve", "--host", "127.0.0.1", "--port", "0", *serve_args],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
         lines: list[str] = []

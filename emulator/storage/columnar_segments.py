@@ -166,7 +166,7 @@ class ColumnarCopier:
         self._queue.join()
 
     def _run(self) -> None:
-        from eddy.emulator import child_processes  # here: the writer runs this file as a script, importing nothing
+        from eddy.emulator.processes import children  # here: the writer runs this file as a script
 
         while True:
             segments = [self._queue.get()]
@@ -175,7 +175,7 @@ class ColumnarCopier:
             try:
                 pending = [str(s) for s in segments if s.exists() and not copy_path(s).exists()]
                 if pending:
-                    writer = child_processes.start([sys.executable, __file__, *pending], stdout=subprocess.PIPE,
+                    writer = children.start([sys.executable, __file__, *pending], stdout=subprocess.PIPE,
                                                    stderr=subprocess.PIPE, text=True)  # it dies with this process
                     _, errors = writer.communicate()
                     if writer.returncode != 0:
