@@ -7,6 +7,10 @@
 - `DynamoDBBackend.list_tables`: ListTables names the tables in the order of their names, as AWS lists them (the
   AWS-recorded suite of issue 37; moto listed them in the order they were created), and an
   ExclusiveStartTableName that names no table starts after where it would be (moto started past the end).
+- `DynamoDBBackend.get_keys_value` (GetItem, DeleteItem, a transaction's keys): a key without the table's hash or
+  range key is refused as AWS refuses it, "The provided key element does not match the schema" (dynalite's
+  test/getItem.js, written against DynamoDB: "should return ValidationException if range key does not match
+  schema"; moto said "Validation Exception"), after the request's own checks, as AWS orders them.
 - `DynamoDBBackend.tag_resource`: a tag given again under a key the table has replaces its value (DynamoDB API
   reference, TagResource; moto kept both).
 
@@ -18,12 +22,17 @@ from __future__ import annotations
 
 import bisect
 
+from typing import Any
+
 from moto.dynamodb import responses
+from moto.dynamodb.exceptions import MockValidationException
 from moto.dynamodb.models import DynamoDBBackend
 
 original_transaction_max_items = responses.TRANSACTION_MAX_ITEMS
 original_list_tables = DynamoDBBackend.list_tables
 original_tag_resource = DynamoDBBackend.tag_resource
+original_get_keys_value = DynamoDBBackend.get_keys_value
+NOT_THE_SCHEMA = "The provided key element does not match the schema"
 TRANSACTION_MAX_ITEMS = 100
 
 
@@ -41,13 +50,21 @@ def _tag_resource(self: DynamoDBBackend, arn: str, tags: dict[str, str]) -> None
             table.tags = kept + [{"Key": key, "Value": value} for key, value in tags.items()]
 
 
+def _get_keys_value(self: DynamoDBBackend, table: Any, keys: dict[str, Any]) -> Any:
+    if table.hash_key_attr not in keys or (table.has_range_key and table.range_key_attr not in keys):
+        raise MockValidationException(NOT_THE_SCHEMA)
+    return original_get_keys_value(self, table, keys)
+
+
 def install() -> None:
     responses.TRANSACTION_MAX_ITEMS = TRANSACTION_MAX_ITEMS
     DynamoDBBackend.list_tables = _list_tables  # type: ignore[method-assign]
     DynamoDBBackend.tag_resource = _tag_resource  # type: ignore[method-assign]
+    DynamoDBBackend.get_keys_value = _get_keys_value  # type: ignore[method-assign]
 
 
 def uninstall() -> None:
     responses.TRANSACTION_MAX_ITEMS = original_transaction_max_items
     DynamoDBBackend.list_tables = original_list_tables  # type: ignore[method-assign]
     DynamoDBBackend.tag_resource = original_tag_resource  # type: ignore[method-assign]
+    DynamoDBBackend.get_keys_value = original_get_keys_value  # type: ignore[method-assign]

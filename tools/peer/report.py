@@ -13,6 +13,13 @@ _ON_DEMAND_SINCE = ("expects an on-demand table's BillingModeSummary without Las
                     "DescribeTable (and Eddy's) has it")
 _NEVER_ON_DEMAND = "expects BillingModeSummary on a table created provisioned: AWS (and Eddy) leave it out"
 
+_MIXED = ("mixes Expected with an UpdateExpression: AWS (and Eddy) refuse 'Can not use both expression and non-expression "
+          "parameters in the same request' (dynalite's test/updateItem.js, recorded against DynamoDB; moto's own "
+          "test_error_when_providing_expression_and_nonexpression_params expects it for AttributeUpdates)")
+_LSI_WITHOUT_SORT_KEY = ("creates a local secondary index on a table without a sort key: AWS (and Eddy) refuse it, 'Table "
+                         "KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex' "
+                         "(dynalite's test/createTable.js, recorded against DynamoDB)")
+
 #: tests where Eddy answers as AWS does and plain moto does not. They are listed in the summary, with the
 #: reason, and not counted as regressions. Keep this list short and every entry explained.
 AWS_DIFFERENCES = {
@@ -39,6 +46,37 @@ AWS_DIFFERENCES = {
     "test_update_table__billing_mode": "expects a table switched back to PROVISIONED to forget when it was on demand: "
                                        "LastUpdateToPayPerRequestDateTime is 'the time when PAY_PER_REQUEST was last "
                                        "set' (DynamoDB API reference, BillingModeSummary), so Eddy keeps it",
+    # issue 37: DynamoDB's own request rules and moto's evaluation where AWS answers otherwise (api/dynamodb_rules/,
+    # moto_seam/dynamodb_rules.py, conditions.py; tests/emulator/api/dynamodb_rules/ name the sources)
+    "test_update_item_conditions_fail": _MIXED,
+    "test_update_item_conditions_fail_because_expect_not_exists": _MIXED,
+    "test_update_item_conditions_fail_because_expect_not_exists_by_compare_to_null": _MIXED,
+    "test_update_item_conditions_pass": _MIXED,
+    "test_update_item_conditions_pass_because_expect_not_exists": _MIXED,
+    "test_update_item_conditions_pass_because_expect_not_exists_by_compare_to_null": _MIXED,
+    "test_update_item_conditions_pass_because_expect_exists_by_compare_to_not_null": _MIXED,
+    "test_update_settype_item_with_conditions": _MIXED,
+    "test_only_return_consumed_capacity_when_required": _LSI_WITHOUT_SORT_KEY,
+    "test_create_stack_with_indexes": _LSI_WITHOUT_SORT_KEY + " (the stack's table is not made)",
+    "test_invalid_transact_get_items": "expects 26 gets in a TransactGetItems refused: AWS (and Eddy) take 100 since "
+                                       "September 2022 (AWS's announcement; ScyllaDB's AWS-run "
+                                       "test_transact_get_items_100)",
+    "test_dynamodb.py::test_list_tables": "expects tables listed in creation order: AWS (and Eddy) list them in name "
+                                          "order (the AWS-recorded suite of issue 37)",
+    "test_describe_table_using_arn": "disables Time to Live on a table where it was never enabled: AWS (and Eddy) "
+                                     "answer 'TimeToLive is already disabled' (ScyllaDB's AWS-run "
+                                     "test_ttl_disable_errors; the Terraform AWS provider matches those words)",
+    "test_condition_expressions": "gives DeleteItem an ExpressionAttributeValues its condition does not use: AWS (and "
+                                  "Eddy) refuse the unused value (moto's AWS-verified test_update_item_unused_attributes)",
+    "test_create_table_error_pay_per_request_with_provisioned_param": "expects moto's words for throughput on an "
+                                                                      "on-demand table: AWS's (and Eddy's) are 'One or "
+                                                                      "more parameter values were invalid: Neither "
+                                                                      "ReadCapacityUnits nor WriteCapacityUnits can be "
+                                                                      "specified when BillingMode is PAY_PER_REQUEST' "
+                                                                      "(dynalite's test/createTable.js)",
+    "test_get_item_without_range_key": "expects moto's 'Validation Exception' for a key without its sort key: AWS's (and "
+                                       "Eddy's) is 'The provided key element does not match the schema' (dynalite's "
+                                       "test/getItem.js, recorded against DynamoDB)",
 }
 
 

@@ -10,12 +10,17 @@ In each item operation (and each action of a transaction, each table of a BatchG
    "ExpressionAttributeValues can only be specified when using expressions: UpdateExpression and ConditionExpression
    are null";
 4. every name and value given is used by one of the expressions: "Value provided in ExpressionAttributeNames unused in
-   expressions: keys: {#a, #b}" (names first, then values). A name or value an expression uses but the request does
-   not define is left to the expression's reader, which words that.
-Each message stands alone, without the "1 validation error detected: " of the model's checks. The words and the order
-are dynalite's tests (test/putItem.js, updateItem.js, query.js: "should return ValidationException if expression and
-non-expression", "... for extra ExpressionAttributeNames"), written against DynamoDB; ScyllaDB's AWS-run
-test_transact.py pins the unused names and values in a transaction's actions.
+   expressions: keys: {#a, #b}" (names first, then values); PutItem, UpdateItem and DeleteItem give it in the "1
+   validation error detected: " envelope, GetItem, Query, Scan, BatchGetItem and a transaction's actions without it
+   (moto's AWS-verified tests: test_update_item_unused_attributes, test_put_item_unused_attributes,
+   test_delete_unused_attribute_name; test_get_item_unused_attribute_name, test_query_..., test_scan_...,
+   test_batch_get_item_..., test_transact_write_item_put_unused_attribute_name).
+   A name or value an expression uses but the request does not define, an empty expression and a key that is no
+   name's or value's are left to the expression's reader, which words them first.
+The first three messages stand alone. The words and the order are dynalite's tests (test/putItem.js, updateItem.js,
+query.js: "should return ValidationException if expression and non-expression", "... for extra
+ExpressionAttributeNames"), written against DynamoDB; ScyllaDB's AWS-run test_transact.py pins the unused names and
+values in a transaction's actions.
 """
 
 from __future__ import annotations
@@ -41,6 +46,8 @@ PARAMETERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "ConditionCheck": (("ConditionExpression",), ()),
     "Update": (("UpdateExpression", "ConditionExpression"), ()),
 }
+#: the operations whose unused names and values are reported in the model's envelope
+ENVELOPED = frozenset({"PutItem", "UpdateItem", "DeleteItem"})
 _NAME = re.compile(r"#[0-9A-Za-z_]+")
 _VALUE = re.compile(r":[0-9A-Za-z_]+")
 
@@ -79,16 +86,21 @@ def check_request(kind: str, params: dict[str, Any]) -> None:
         raise ValidationException("ExpressionAttributeValues can only be specified when using expressions: "
                                   f"{' and '.join(takes_values)} {'are' if len(takes_values) > 1 else 'is'} null")
     texts = [params[name] for name in given if isinstance(params[name], str)]
-    _unused("ExpressionAttributeNames", names, _NAME, texts)
-    _unused("ExpressionAttributeValues", values, _VALUE, texts)
+    if not all(text.strip() for text in texts):
+        return  # an empty expression: its reader words that
+    envelope = "1 validation error detected: " if kind in ENVELOPED else ""
+    _unused("ExpressionAttributeNames", names, _NAME, texts, envelope)
+    _unused("ExpressionAttributeValues", values, _VALUE, texts, envelope)
 
 
-def _unused(member: str, defined: Any, token: re.Pattern[str], texts: Iterable[str]) -> None:
-    if not isinstance(defined, dict) or not defined:
-        return  # none given, or an empty map: the expression's reader words that
+def _unused(member: str, defined: Any, token: re.Pattern[str], texts: Iterable[str], envelope: str) -> None:
+    if not isinstance(defined, dict) or not defined or not all(isinstance(key, str) and token.fullmatch(key)
+                                                                for key in defined):
+        return  # none given, an empty map, or a key that is no name's or value's: the expression's reader words that
     used = {found for text in texts for found in token.findall(text)}
     if not used <= set(defined):
         return  # an expression uses one the request does not define: the expression's reader words that first
     unused = [key for key in defined if key not in used]
     if unused:
-        raise ValidationException(f"Value provided in {member} unused in expressions: keys: {{{', '.join(unused)}}}")
+        raise ValidationException(f"{envelope}Value provided in {member} unused in expressions: "
+                                  f"keys: {{{', '.join(unused)}}}")

@@ -2,9 +2,6 @@
 DynamoDB: "should check table exists first before checking for duplicate keys"):
 - one BatchWriteItem touches an item once: two requests with one key in a table (two puts, two deletes, or a put and
   a delete) are refused whatever else the items hold: "Provided list of item keys contains duplicates";
-- GetItem's, DeleteItem's and UpdateItem's Key names exactly the table's key attributes: "The provided key element
-  does not match the schema" (dynalite's test/getItem.js, "should return ValidationException if range key does not
-  match schema": moto answered a missing sort key "Validation Exception");
 - UpdateItem's legacy AttributeUpdates does not change a key attribute: "One or more parameter values were invalid:
   Cannot update attribute a. This attribute is part of the key" (dynalite's test/updateItem.js, "should return
   ValidationException if trying to update key").
@@ -19,8 +16,7 @@ from typing import Any, Callable
 
 from eddy.emulator.errors import ValidationException
 
-OPERATIONS = frozenset({"BatchWriteItem", "GetItem", "DeleteItem", "UpdateItem"})
-NOT_THE_SCHEMA = "The provided key element does not match the schema"
+OPERATIONS = frozenset({"BatchWriteItem", "UpdateItem"})
 DUPLICATES = "Provided list of item keys contains duplicates"
 KeyNames = Callable[[str], tuple[str, ...]]
 
@@ -28,11 +24,8 @@ KeyNames = Callable[[str], tuple[str, ...]]
 def check(operation: str, params: dict[str, Any], key_names: KeyNames) -> None:
     if operation == "BatchWriteItem":
         _batch_keys(params["RequestItems"], key_names)
-        return
-    names, key = key_names(params["TableName"]), params["Key"]
-    if names and (len(key) != len(names) or not all(name in key for name in names)):
-        raise ValidationException(NOT_THE_SCHEMA)
-    if operation == "UpdateItem" and isinstance(params.get("AttributeUpdates"), dict):
+    elif isinstance(params.get("AttributeUpdates"), dict):
+        names = key_names(params["TableName"])
         for name in params["AttributeUpdates"]:
             if name in names:
                 raise ValidationException("One or more parameter values were invalid: Cannot update attribute "

@@ -8,7 +8,9 @@
   dynalite) and 25 in all ("Too many items requested for the BatchWriteItem call", as BatchGetItem's 100 keys).
 - TransactGetItems, like TransactWriteItems, takes 100 actions since September 2022 (AWS's announcement; ScyllaDB's
   AWS-run test_transact.py::test_transact_get_items_100): moto's 25 is lifted behind the seam, and 101 are refused
-  here in the model's words, the list shown as AWS's Java side shows it.
+  here in the model's words, the list shown as AWS's Java side shows it. A TransactWriteItems of 101 is refused here
+  too, before its actions' own rules, in the words moto has for it (ScyllaDB's AWS-run
+  test_transact_write_items_101 matches "ValidationException.*transactItems.*100").
 A batch's keys, which need the table, are item_keys.py's.
 """
 
@@ -43,6 +45,9 @@ def check(operation: str, params: dict[str, Any]) -> None:
         raise ValidationException(EMPTY.format(shown=shown, member=member[:1].lower() + member[1:]))
     if operation == "BatchWriteItem":
         _write_counts(value)
+    elif operation == "TransactWriteItems" and len(value) > MAX_TRANSACTION_ACTIONS:
+        raise ValidationException("1 validation error detected at 'transactItems' failed to satisfy constraint: Member "
+                                  f"must have length less than or equal to {MAX_TRANSACTION_ACTIONS}.")
     elif operation == "TransactGetItems" and len(value) > MAX_TRANSACTION_ACTIONS:
         shown = ", ".join(_java_objects("TransactGetItem", len(value)))
         raise ValidationException(f"1 validation error detected: Value '[{shown}]' at 'transactItems' failed to satisfy "

@@ -10,6 +10,9 @@ from moto.dynamodb.models import DynamoDBBackend
 
 from eddy import emulate
 from eddy.emulator.moto_seam import dynamodb_rules
+
+TABLE, RANGE_TABLE = "orders", "lines"
+from tests.emulator.api.dynamodb_rules.conftest import refused
 from tests.emulator.helpers import create_table
 
 
@@ -42,3 +45,17 @@ def test_a_tag_given_again_replaces_its_value(door):
     dynamodb.tag_resource(ResourceArn=arn, Tags=[{"Key": "team", "Value": "b"}])
     assert sorted(dynamodb.list_tags_of_resource(ResourceArn=arn)["Tags"], key=lambda tag: tag["Key"]) == [
         {"Key": "cost", "Value": "1"}, {"Key": "team", "Value": "b"}]
+
+
+def test_a_key_that_is_not_the_tables_is_refused_in_one_message(door):
+    """dynalite's test/getItem.js, written against DynamoDB: "should return ValidationException if range key does not
+    match schema" (moto answered "Validation Exception"), and a key with an attribute too many."""
+    dynamodb = door.client("dynamodb", validate=False)
+    create_table(dynamodb, TABLE, view_type=None)
+    create_table(dynamodb, RANGE_TABLE, view_type=None, range_key=True)
+    not_the_schema = (400, "ValidationException", "The provided key element does not match the schema")
+    assert refused(lambda: dynamodb.get_item(TableName=RANGE_TABLE, Key={"pk": {"S": "a"}})) == not_the_schema
+    assert refused(lambda: dynamodb.get_item(TableName=TABLE, Key={"pk": {"S": "a"}, "b": {"S": "a"}})) == not_the_schema
+    assert refused(lambda: dynamodb.delete_item(TableName=RANGE_TABLE, Key={"pk": {"S": "a"}})) == not_the_schema
+    assert refused(lambda: dynamodb.update_item(TableName=RANGE_TABLE, Key={"sk": {"S": "a"}})) == not_the_schema
+    assert dynamodb.scan(TableName=RANGE_TABLE)["Items"] == []

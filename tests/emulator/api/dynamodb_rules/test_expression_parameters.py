@@ -1,5 +1,7 @@
-"""Expressions and their parameters, read as DynamoDB reads them before it runs any: each message whole and without
-the model's "1 validation error detected: " envelope.
+"""Expressions and their parameters, read as DynamoDB reads them before it runs any: each message whole, the unused
+names and values of PutItem, UpdateItem and DeleteItem in the "1 validation error detected: " envelope, those of reads
+and transactions without it (moto's AWS-verified test_update_item_unused_attributes, test_put_item_unused_attributes,
+test_delete_unused_attribute_name, test_get_item_unused_attribute_name, test_transact_write_item_put_unused_attribute_name).
 
 Source: dynalite's tests, written against DynamoDB: test/putItem.js ("should return ValidationException if
 expression and non-expression", "... if ExpressionAttributeNames but no ConditionExpression", "... if
@@ -63,11 +65,11 @@ def test_every_name_and_value_given_is_used_names_first(dynamodb):
         TableName=TABLE, Key=KEY, UpdateExpression="REMOVE a", ConditionExpression="a = :b",
         ExpressionAttributeValues={":a": {"S": "a"}, ":b": {"S": "a"}, ":c": {"S": "a"}},
         ExpressionAttributeNames={"#a": "a", "#b": "b"})) == invalid(
-        "Value provided in ExpressionAttributeNames unused in expressions: keys: {#a, #b}")
+        "1 validation error detected: Value provided in ExpressionAttributeNames unused in expressions: keys: {#a, #b}")
     assert refused(lambda: dynamodb.update_item(
         TableName=TABLE, Key=KEY, UpdateExpression="REMOVE a", ConditionExpression="a = :b",
         ExpressionAttributeValues={":a": {"S": "a"}, ":b": {"S": "a"}, ":c": {"S": "a"}})) == invalid(
-        "Value provided in ExpressionAttributeValues unused in expressions: keys: {:a, :c}")
+        "1 validation error detected: Value provided in ExpressionAttributeValues unused in expressions: keys: {:a, :c}")
     assert items(dynamodb) == []
 
 

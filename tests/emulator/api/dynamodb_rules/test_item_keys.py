@@ -42,13 +42,3 @@ def test_attribute_updates_on_a_key_attribute_are_refused_and_nothing_is_written
         "One or more parameter values were invalid: Cannot update attribute sk. This attribute is part of the key")
     assert items(dynamodb) == [] and items(dynamodb, RANGE_TABLE) == []
 
-
-def test_a_key_that_is_not_the_tables_is_refused_in_one_message(dynamodb):
-    """dynalite's test/getItem.js: "should return ValidationException if range key does not match schema" (moto
-    answered "Validation Exception"), and a key with an attribute too many."""
-    not_the_schema = invalid("The provided key element does not match the schema")
-    assert refused(lambda: dynamodb.get_item(TableName=RANGE_TABLE, Key={"pk": {"S": "a"}})) == not_the_schema
-    assert refused(lambda: dynamodb.get_item(TableName=TABLE, Key={"pk": {"S": "a"}, "b": {"S": "a"}})) == not_the_schema
-    assert refused(lambda: dynamodb.delete_item(TableName=RANGE_TABLE, Key={"pk": {"S": "a"}})) == not_the_schema
-    assert refused(lambda: dynamodb.update_item(TableName=RANGE_TABLE, Key={"sk": {"S": "a"}})) == not_the_schema
-    assert items(dynamodb, RANGE_TABLE) == []
