@@ -46,7 +46,7 @@ def client(service: str, url: str):
 def package() -> bytes:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:  # the handler itself comes from the installed handlers package
-        archive.writestr("app.py", "from handlers.replicate import handler\n")
+        archive.writestr("app.py", "from eddy.handlers.replicate import handler\n")
     return buffer.getvalue()
 
 
