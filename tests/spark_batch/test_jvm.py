@@ -56,7 +56,7 @@ def test_an_old_java_is_refused_and_a_new_one_taken(monkeypatch, tmp_path: Path)
 def test_a_session_without_java_fails_before_spark_prints_anything(tmp_path: Path) -> None:
     env = {name: value for name, value in os.environ.items() if name != "JAVA_HOME"}
     env["PATH"] = str(tmp_path)
-    code = "from spark_batch.session import spark_session; spark_session('local[1]')"
+    code = "from eddy.spark_batch.session import spark_session; spark_session('local[1]')"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert result.returncode == 1 and result.stdout == ""
     assert result.stderr.splitlines()[-1].startswith("eddy.spark_batch.errors.JavaMissingError: Spark needs Java 17")
