@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import os
 import re
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import Any, Protocol
 
 from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
@@ -27,8 +28,23 @@ from pyspark.sql import functions as F
 from . import merge
 from .errors import StreamExistsError, StreamNotFoundError
 
-if TYPE_CHECKING:
-    from .table_streams import TableStreams
+
+class TableStreams(Protocol):
+    """What the statements use of table_streams.TableStreams (which runs them: TableStreams.sql)."""
+
+    spark: Any
+    offsets_dir: Path
+
+    def create(self, name: str, table: str, **options: Any) -> Any: ...
+
+    def create_volume_stream(self, name: str, location: str, **options: Any) -> Any: ...
+
+    def get(self, name: str) -> Any: ...
+
+    def drop(self, name: str) -> None: ...
+
+    def names(self) -> list[str]: ...
+
 
 _FLAGS = re.I | re.S
 _CREATE_STREAM = re.compile(

@@ -24,52 +24,17 @@ import traceback
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
-from dataclasses import dataclass
 from typing import Any, Callable
 
 from eddy.emulator.processes import children
 from eddy.emulator.errors import FunctionError
 from eddy.emulator.functions import log_groups
 from eddy.emulator.functions.environment import overlay
+from eddy.emulator.functions.invocation_results import InvocationResult
 from eddy.emulator.functions.recent_invocations import RecentInvocations
 from eddy.emulator.functions.registry import Function
 from eddy.emulator.functions.runtimes import runtime_of
 from eddy.emulator.functions.runtimes.base import lambda_variables
-
-
-@dataclass
-class InvocationResult:
-    request_id: str
-    payload: Any = None
-    error: FunctionError | None = None
-    duration: float = 0.0
-    timed_out: bool = False
-    #: what the function logged during this invocation (uploaded code only)
-    logs: str = ""
-    #: the error document the function's runtime returns, when it is not Python's
-    error_body: dict[str, Any] | None = None
-    #: the log stream of the execution environment that ran it, and the worker subprocess's pid (uploaded code)
-    log_stream_name: str = ""
-    worker_pid: int | None = None
-    #: not run: the function's reserved concurrency was in use (Lambda's TooManyRequestsException, before invoking)
-    throttled: bool = False
-
-    @property
-    def ok(self) -> bool:
-        return self.error is None
-
-    def log_text(self) -> str:
-        """The invocation's log as Lambda writes it: START, what the function logged, END and REPORT."""
-        return (f"START RequestId: {self.request_id} Version: $LATEST\n{self.logs}END RequestId: {self.request_id}\n"
-                f"REPORT RequestId: {self.request_id}\tDuration: {self.duration * 1000:.2f} ms\n")
-
-    def error_payload(self) -> dict[str, Any]:
-        """The body Lambda returns for a function error."""
-        assert self.error is not None
-        if self.error_body is not None:
-            return dict(self.error_body)
-        return {"errorMessage": self.error.message, "errorType": self.error.error_type,
-                "requestId": self.request_id, "stackTrace": self.error.stack_trace}
 
 
 class LambdaContext:

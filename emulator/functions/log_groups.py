@@ -1,7 +1,7 @@
 """Function logs where Lambda puts them: every invocation's lines in CloudWatch Logs, as the function's
 LoggingConfig asks.
 
-    config = logging_config({"LogFormat": "JSON"}, "on-order")   # LoggingConfig as Lambda answers it
+    config = logging_config({"LogFormat": "JSON"}, "on-order")   # logging_configs.py: LoggingConfig as Lambda answers it
     logs = FunctionLogs(now=clock.now)
     logs.write(function, result, started=clock.now())           # after each invocation
 
@@ -34,43 +34,18 @@ import resource
 import secrets
 import threading
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable
 
-from eddy.emulator.errors import InvalidParameterValueException
 from eddy.emulator.moto_seam.cloudwatch_logs import put_events
 
 if TYPE_CHECKING:
-    from eddy.emulator.functions.invocation import InvocationResult
+    from eddy.emulator.functions.invocation_results import InvocationResult
     from eddy.emulator.functions.registry import Function
 
 APPLICATION_LEVELS = ("TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL")
 SYSTEM_LEVELS = ("DEBUG", "INFO", "WARN")
 _LEVEL_WORDS = {"WARNING": "WARN", "CRITICAL": "FATAL"}  # Python's logging names, as Lambda reads them
 NO_BREAK_SPACE = "\u00a0"
-
-
-def default_log_group(function_name: str) -> str:
-    return f"/aws/lambda/{function_name}"
-
-
-def logging_config(requested: Any, function_name: str, current: dict[str, str] | None = None) -> dict[str, str]:
-    """A function's LoggingConfig after CreateFunction or UpdateFunctionConfiguration asked for `requested`: the
-    members given replace the current ones; JSON brings levels (INFO unless given), Text drops them (as AWS's
-    answers recorded in LocalStack's AWS-validated TestLoggingConfig snapshots). The members' values were checked
-    against the Lambda API's model at the door (api/validation.py), in AWS's words."""
-    config = dict(current or {"LogFormat": "Text", "LogGroup": default_log_group(function_name)})
-    if requested is None:
-        return config
-    if not isinstance(requested, dict):
-        raise InvalidParameterValueException("LoggingConfig must be an object")
-    config.update({member: value for member, value in requested.items() if value is not None})
-    if config["LogFormat"] == "JSON":
-        config.setdefault("ApplicationLogLevel", "INFO")
-        config.setdefault("SystemLogLevel", "INFO")
-    else:
-        config.pop("ApplicationLogLevel", None)
-        config.pop("SystemLogLevel", None)
-    return config
 
 
 def environment(config: dict[str, str], log_stream_name: str) -> dict[str, str]:

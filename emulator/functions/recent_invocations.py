@@ -15,7 +15,7 @@ from collections import deque
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from eddy.emulator.functions.invocation import InvocationResult
+    from eddy.emulator.functions.invocation_results import InvocationResult
 
 LOG_TAIL_LINES = 60
 

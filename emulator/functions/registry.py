@@ -23,7 +23,7 @@ from typing import Any, Callable
 
 from eddy.emulator.errors import FunctionNotFoundException, InvalidParameterValueException, ResourceConflictException
 from eddy.emulator.functions.layers import Layer, lay_out
-from eddy.emulator.functions.log_groups import logging_config
+from eddy.emulator.functions.logging_configs import logging_config
 from eddy.emulator.functions.packages import unpack_zip
 
 FUNCTION_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")

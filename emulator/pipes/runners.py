@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from eddy.emulator.functions.invocation import InvocationResult
+from eddy.emulator.functions.invocation_results import InvocationResult
 from eddy.emulator.pipes import targets
 from eddy.emulator.pipes.pipe import Pipe
 from eddy.emulator.streams.records import ChangeRecord

@@ -19,7 +19,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from eddy.emulator.errors import FunctionError
-from eddy.emulator.functions.invocation import InvocationResult
+from eddy.emulator.functions.invocation_results import InvocationResult
 from eddy.emulator.pipes.pipe import Pipe, service_of
 
 if TYPE_CHECKING:

@@ -22,7 +22,7 @@ from eddy.emulator.triggers.failures import Discarded, MappingFailures
 from eddy.emulator.errors import FunctionError
 from eddy.emulator.triggers.filters import matches
 from eddy.emulator.triggers.tumbling_windows import Window, iso, window_start
-from eddy.emulator.functions.invocation import InvocationResult
+from eddy.emulator.functions.invocation_results import InvocationResult
 from eddy.emulator.streams.records import ChangeRecord
 from eddy.emulator.streams.shards import Shard
 

@@ -20,7 +20,7 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from eddy.emulator.errors import FunctionError
-from eddy.emulator.functions.invocation import InvocationResult
+from eddy.emulator.functions.invocation_results import InvocationResult
 from eddy.emulator.moto_seam import sqs as sqs_seam
 from eddy.emulator.triggers import sqs_events
 from eddy.emulator.triggers.filters import matches

@@ -1,0 +1,44 @@
+"""What one invocation of a function came to: its payload or error, duration, log and the execution environment
+that ran it (a plain value: the invoker makes it; pollers, pipes, log groups and recent invocations read it)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from eddy.emulator.errors import FunctionError
+
+
+@dataclass
+class InvocationResult:
+    request_id: str
+    payload: Any = None
+    error: FunctionError | None = None
+    duration: float = 0.0
+    timed_out: bool = False
+    #: what the function logged during this invocation (uploaded code only)
+    logs: str = ""
+    #: the error document the function's runtime returns, when it is not Python's
+    error_body: dict[str, Any] | None = None
+    #: the log stream of the execution environment that ran it, and the worker subprocess's pid (uploaded code)
+    log_stream_name: str = ""
+    worker_pid: int | None = None
+    #: not run: the function's reserved concurrency was in use (Lambda's TooManyRequestsException, before invoking)
+    throttled: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    def log_text(self) -> str:
+        """The invocation's log as Lambda writes it: START, what the function logged, END and REPORT."""
+        return (f"START RequestId: {self.request_id} Version: $LATEST\n{self.logs}END RequestId: {self.request_id}\n"
+                f"REPORT RequestId: {self.request_id}\tDuration: {self.duration * 1000:.2f} ms\n")
+
+    def error_payload(self) -> dict[str, Any]:
+        """The body Lambda returns for a function error."""
+        assert self.error is not None
+        if self.error_body is not None:
+            return dict(self.error_body)
+        return {"errorMessage": self.error.message, "errorType": self.error.error_type,
+                "requestId": self.request_id, "stackTrace": self.error.stack_trace}
