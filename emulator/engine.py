@@ -13,10 +13,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-import threading
 from pathlib import Path
-
-import boto3
 from typing import Any, Callable
 
 from eddy.emulator import moto_seam
@@ -26,6 +23,7 @@ from eddy.emulator.objects.object_changes import ObjectChanges
 from eddy.emulator.streams import ttl
 from eddy.emulator.streams.capture import Capture, TableKey
 from eddy.emulator.clock import Clock
+from eddy.emulator.kernel import Kernel
 from eddy.emulator.streams.iterators import ShardIterators
 from eddy.emulator.streams.read_limits import ReadLimits
 from eddy.emulator.streams.stream_reads import StreamReads
@@ -63,16 +61,18 @@ class Emulator:
                  snapshot_every: int = 100_000, owner: str = "in-process", **setting_overrides: Any) -> None:
         """`state_dir` given (and not `in_memory`): durable, recovered by `recover()`; else a temporary directory.
         A durable one is owned (its lock held until close(), for `owner`), or StateDirectoryInUseError."""
-        self.settings = settings or Settings()
+        settings = settings or Settings()
         for name, value in setting_overrides.items():
-            if not hasattr(self.settings, name):
+            if not hasattr(settings, name):
                 raise TypeError(f"unknown setting: {name}")
-            setattr(self.settings, name, value)
-        self.clock = clock or Clock()
-        self.lock = threading.RLock()
+            setattr(settings, name, value)
+        #: what every component shares: settings, clock, the lock and its `activity` condition, Eddy's boto3 clients
+        self.kernel = Kernel(settings, clock or Clock())
+        self.settings, self.clock = self.kernel.settings, self.kernel.clock
+        self.lock = self.kernel.lock
         #: notified (with the lock held) whenever records are published, shards change, the clock moves or a
         #: trigger makes progress: pollers and wait_idle wait on it instead of sleeping
-        self.activity = threading.Condition(self.lock)
+        self.activity = self.kernel.activity
         durable = state_dir is not None and not in_memory
         self._owns_state_dir = not durable
         self.state_dir = Path(state_dir) if durable else Path(tempfile.mkdtemp(prefix="eddy-"))
@@ -93,9 +93,6 @@ class Emulator:
         self.invoker = Invoker(now=self.clock.now)
         self.invoker.logs.enabled = self.settings.function_logs
         self.invoker.logs.sink = self._function_logs
-        #: where boto3 clients made by Eddy itself (on-failure destinations) send their calls; None: in-process
-        self.aws_endpoint_url: str | None = None
-        self._aws_clients: dict[tuple[str, str], Any] = {}
         self.clock.on_advance(self._clock_moved)
         self.clock_file = ClockFile(self.state_dir / "clock.json", self.clock)
         #: what the doors hand moto_bridge.activate: moto's Kinesis notifies pollers through it
@@ -122,7 +119,9 @@ class Emulator:
         #: items changed per second by each table's writes (the dashboard's figure)
         self.write_rates = WriteRates()
         self.read_limits = ReadLimits(lambda: self.settings.get_records_per_second_per_shard, self.clock.now)
-        self.stream_reads = StreamReads(self)  # ListStreams, DescribeStream, GetShardIterator, GetRecords
+        #: ListStreams, DescribeStream, GetShardIterator, GetRecords
+        self.stream_reads = StreamReads(self.kernel, self.streams, self.sequence_numbers, self.iterators,
+                                        self.read_limits)
         self.functions = FunctionRegistry(self.state_dir / "functions", observer=self.persistence)
         self.triggers = Triggers(self, self.state_dir)
         #: the tables' Kinesis streaming destinations (Kinesis Data Streams for DynamoDB), put through moto's Kinesis
@@ -174,7 +173,7 @@ class Emulator:
         self.replication.start()
         s3_bridge.activate(self.objects)
         if self.settings.housekeeping_interval and self._housekeeper is None:
-            self._housekeeper = Housekeeper(self, self.settings.housekeeping_interval)
+            self._housekeeper = Housekeeper(self.housekeeping, self.settings.housekeeping_interval)
             self._housekeeper.start()
 
     def reset(self) -> None:
@@ -326,14 +325,16 @@ class Emulator:
 
     def aws_client(self, service: str, region: str) -> Any:
         """A boto3 client Eddy itself uses (in-process through the mock; on a server, back to the server)."""
-        key = (service, region)
-        with self.lock:
-            client = self._aws_clients.get(key)
-            if client is None:
-                client = self._aws_clients[key] = boto3.session.Session().client(
-                    service, region_name=region, endpoint_url=self.aws_endpoint_url,
-                    aws_access_key_id="eddy", aws_secret_access_key="eddy")
-            return client
+        return self.kernel.aws_client(service, region)
+
+    @property
+    def aws_endpoint_url(self) -> str | None:
+        """Where the boto3 clients Eddy makes send their calls (the server door sets its own loopback URL)."""
+        return self.kernel.aws_endpoint_url
+
+    @aws_endpoint_url.setter
+    def aws_endpoint_url(self, url: str | None) -> None:
+        self.kernel.aws_endpoint_url = url
 
     # -- controls ----------------------------------------------------------------------------------
 

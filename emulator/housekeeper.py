@@ -4,25 +4,22 @@ from __future__ import annotations
 
 import logging
 import threading
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from eddy.emulator.engine import Emulator
+from typing import Callable
 
 
 class Housekeeper(threading.Thread):
-    """Every `interval` seconds: TTL deletions, shard rollover and retention (Emulator.housekeeping)."""
+    """Every `interval` seconds, `chores()`: TTL deletions, shard rollover and retention (Emulator.housekeeping)."""
 
-    def __init__(self, emulator: Emulator, interval: float) -> None:
+    def __init__(self, chores: Callable[[], None], interval: float) -> None:
         super().__init__(name="eddy-housekeeper", daemon=True)
-        self.emulator = emulator
+        self.chores = chores
         self.interval = interval
         self._stop_event = threading.Event()
 
     def run(self) -> None:
         while not self._stop_event.wait(self.interval):
             try:
-                self.emulator.housekeeping()
+                self.chores()
             except Exception:  # housekeeping must never take Eddy down; the next round tries again
                 logging.getLogger("eddy").exception("housekeeping failed")
 

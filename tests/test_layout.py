@@ -2,10 +2,13 @@
 
 - no module over 400 lines;
 - no folder with more than 15 modules;
-- no import cycle between modules. An import under `if TYPE_CHECKING:` is not an edge; an import inside a
-  function is (deferring an import hides a cycle, it does not remove it). Importing a package runs its
-  __init__, but `from pkg import module` is an edge to the module only, so a package's __init__ re-exporting
-  its modules is not a cycle;
+- no import cycle between modules. Every import is an edge: one inside a function (deferring an import hides a
+  cycle, it does not remove it) and one under `if TYPE_CHECKING:` (a type named is a module known). Importing a
+  package runs its __init__, but `from pkg import module` is an edge to the module only, so a package's __init__
+  re-exporting its modules is not a cycle;
+- the composition root (engine.py, the Emulator) is the only module that knows every component: no module below
+  it imports it (COMPONENTS_STILL_REACHING_BACK names those not yet built with their collaborators passed in; the
+  list may only shrink);
 - moto's internals are reached only from emulator/moto_seam/, the one seam: any other module may import only
   moto's documented public names (MOTO_PUBLIC), wherever the import is (in a function, under TYPE_CHECKING, or
   by importlib), so a moto upgrade fails in the seam and its tests.
@@ -26,6 +29,28 @@ SEAM = ("emulator", "moto_seam")
 #: moto's documented public names (docs.getmoto.org, "Getting Started": `from moto import mock_aws`); anything else
 #: of moto, its server application included, is an internal
 MOTO_PUBLIC = {("moto", "mock_aws")}
+#: the composition root, and what stands above it (it drives an Emulator; it is not one of its components)
+ROOT_MODULE = "eddy.emulator.engine"
+ABOVE_THE_ROOT = ("eddy.emulator.api.", "eddy.emulator.dashboard.", "eddy.emulator.pytest_plugin", "eddy.emulator.cli")
+#: components that still take the Emulator and reach through it for their collaborators (issue 35's kernel, not
+#: done for these yet): the list may only shrink
+COMPONENTS_STILL_REACHING_BACK = {
+    "eddy.emulator.eventbridge.dead_letters", "eddy.emulator.eventbridge.deliveries", "eddy.emulator.eventbridge.service",
+    "eddy.emulator.functions.async_invocations", "eddy.emulator.global_tables.replication",
+    "eddy.emulator.notifications.notifications", "eddy.emulator.pipes.pipe_registry", "eddy.emulator.pipes.targets",
+    "eddy.emulator.recovery_report", "eddy.emulator.service_journal", "eddy.emulator.storage.persistence",
+    "eddy.emulator.storage.replay", "eddy.emulator.storage.snapshots", "eddy.emulator.triggers.mapping_registry",
+}
+#: parts that still take their owner (for its collaborators) and name it in a type: the cycles they close are known,
+#: each edge listed, and the list may only shrink (issue 35: pollers, runners and rule targets built with the
+#: collaborators they use)
+OWNER_BACK_REFERENCES = {
+    ("eddy.emulator.triggers.pollers", "eddy.emulator.triggers.mapping_registry"),
+    ("eddy.emulator.triggers.sqs_pollers", "eddy.emulator.triggers.mapping_registry"),
+    ("eddy.emulator.triggers.sqs_mappings", "eddy.emulator.triggers.mapping_registry"),
+    ("eddy.emulator.pipes.runners", "eddy.emulator.pipes.pipe_registry"),
+    ("eddy.emulator.eventbridge.rules", "eddy.emulator.eventbridge.service"),
+}
 
 
 def source_files() -> list[Path]:
@@ -43,13 +68,9 @@ def module_name(path: Path) -> str:
 
 
 def imported_modules(tree: ast.Module, name: str, is_package: bool, known: set[str]) -> set[str]:
-    """The modules of `known` that this module imports, outside `if TYPE_CHECKING:` blocks."""
-    type_checking = {id(node) for block in ast.walk(tree) if isinstance(block, ast.If)
-                     and "TYPE_CHECKING" in ast.unparse(block.test) for node in ast.walk(block)}
+    """The modules of `known` that this module imports, wherever the import is (under TYPE_CHECKING too)."""
     targets: set[str] = set()
     for node in ast.walk(tree):
-        if id(node) in type_checking:
-            continue
         if isinstance(node, ast.Import):
             targets.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -146,7 +167,28 @@ def test_no_folder_has_more_than_15_modules():
 
 
 def test_no_import_cycles():
-    assert cycles(import_graph()) == []
+    graph = import_graph()
+    for name in COMPONENTS_STILL_REACHING_BACK:  # their debt is counted by the test below, not twice
+        graph[name].discard(ROOT_MODULE)
+    for name, owner in OWNER_BACK_REFERENCES:
+        graph[name].discard(owner)
+    assert cycles(graph) == []
+
+
+def test_the_known_back_references_are_still_there():
+    """A back reference undone comes off OWNER_BACK_REFERENCES, so that it cannot come back unseen."""
+    graph = import_graph()
+    assert {(name, owner) for name, owner in OWNER_BACK_REFERENCES if owner not in graph[name]} == set()
+
+
+def test_no_component_imports_the_emulator():
+    """The Emulator (engine.py) builds every component and hands each the collaborators it uses (the kernel,
+    emulator/kernel.py, and the other components); a component that imported it back would be using it as a
+    service locator. Above the root: the front doors, the dashboard, the CLI and the pytest plugin, which drive an
+    Emulator."""
+    reaching = {name for name, targets in import_graph().items() if ROOT_MODULE in targets
+                and name.startswith("eddy.emulator.") and not name.startswith(ABOVE_THE_ROOT)}
+    assert reaching == COMPONENTS_STILL_REACHING_BACK
 
 
 def test_only_the_moto_seam_reaches_into_moto():
@@ -177,7 +219,7 @@ def test_the_graph_sees_relative_deferred_and_type_checking_imports(tmp_path):
         "def later():\n    import pkg.deferred\n"
         "if TYPE_CHECKING:\n    from pkg.hint import Hint\n")
     known = {"pkg", "pkg.sibling", "pkg.other", "pkg.deferred", "pkg.hint"}
-    assert imported_modules(tree, "pkg.me", False, known) == {"pkg.sibling", "pkg.other", "pkg.deferred"}
+    assert imported_modules(tree, "pkg.me", False, known) == {"pkg.sibling", "pkg.other", "pkg.deferred", "pkg.hint"}
 
 
 @pytest.mark.parametrize("graph, expected", [

@@ -3,27 +3,37 @@ GetRecords (plain values in and out, AWS's errors as AWSError subclasses; api/st
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from eddy.emulator.errors import ResourceNotFoundException, TrimmedDataAccessException, ValidationException
-from eddy.emulator.streams.iterators import Position, ShardIteratorType
-
-if TYPE_CHECKING:
-    from eddy.emulator.engine import Emulator
+from eddy.emulator.kernel import Kernel
+from eddy.emulator.streams.iterators import Position, ShardIterators, ShardIteratorType
+from eddy.emulator.streams.read_limits import ReadLimits
+from eddy.emulator.streams.shards import SequenceNumbers
+from eddy.emulator.streams.stream import Stream
+from eddy.emulator.streams.stream_registry import StreamRegistry
 
 MAX_RESPONSE_BYTES = 1024 * 1024
 TRIMMED = "The data you are trying to access has been trimmed"
 
 
 class StreamReads:
-    def __init__(self, emulator: Emulator) -> None:
-        self._emulator = emulator
+    def __init__(self, kernel: Kernel, streams: StreamRegistry, sequence_numbers: SequenceNumbers,
+                 iterators: ShardIterators, read_limits: ReadLimits) -> None:
+        self._lock, self._clock = kernel.lock, kernel.clock
+        self._streams, self._sequence_numbers = streams, sequence_numbers
+        self._iterators, self._read_limits = iterators, read_limits
+
+    def _stream(self, stream_arn: str) -> Stream:
+        """The stream, its retention and rollover brought up to the clock first."""
+        self._streams.maintain(self._clock.now())
+        return self._streams.get(stream_arn)
 
     def list_streams(self, account_id: str, region: str, *, table_name: str | None, limit: int,
                      exclusive_start_stream_arn: str | None) -> dict[str, Any]:
-        with self._emulator.lock:
-            self._emulator.streams.maintain(self._emulator.clock.now())
-            streams = self._emulator.streams.list(account_id, region, table_name)
+        with self._lock:
+            self._streams.maintain(self._clock.now())
+            streams = self._streams.list(account_id, region, table_name)
             if exclusive_start_stream_arn is not None:
                 arns = [stream.arn for stream in streams]
                 streams = streams[arns.index(exclusive_start_stream_arn) + 1:] if exclusive_start_stream_arn in arns else []
@@ -35,24 +45,24 @@ class StreamReads:
 
     def describe_stream(self, stream_arn: str, *, limit: int, exclusive_start_shard_id: str | None,
                         parent_shard_id: str | None) -> dict[str, Any]:
-        with self._emulator.lock:
-            stream = self._emulator._stream(stream_arn)
+        with self._lock:
+            stream = self._stream(stream_arn)
             return {"StreamDescription": stream.describe(limit=limit, exclusive_start_shard_id=exclusive_start_shard_id,
                                                          parent_shard_id=parent_shard_id)}
 
     def get_shard_iterator(self, stream_arn: str, shard_id: str, iterator_type: ShardIteratorType,
                            sequence_number: int | None) -> str:
-        with self._emulator.lock:
-            stream = self._emulator._stream(stream_arn)
+        with self._lock:
+            stream = self._stream(stream_arn)
             shard = stream.shard(shard_id)
             if iterator_type is ShardIteratorType.TRIM_HORIZON:
                 position = shard.trimmed_through + 1
             elif iterator_type is ShardIteratorType.LATEST:
-                position = (self._emulator.sequence_numbers.last if shard.is_open else shard.last_sequence_number) + 1
+                position = (self._sequence_numbers.last if shard.is_open else shard.last_sequence_number) + 1
             else:
                 if sequence_number is None:
                     raise ValidationException(f"SequenceNumber is required for ShardIteratorType {iterator_type.value}")
-                if not shard.covers(sequence_number) or sequence_number > self._emulator.sequence_numbers.last:
+                if not shard.covers(sequence_number) or sequence_number > self._sequence_numbers.last:
                     raise ResourceNotFoundException(
                         f"Requested resource not found: Sequence number {sequence_number} is not in shard {shard_id}"
                     )
@@ -60,15 +70,15 @@ class StreamReads:
                     raise TrimmedDataAccessException(TRIMMED)
                 after = iterator_type is ShardIteratorType.AFTER_SEQUENCE_NUMBER
                 position = sequence_number + 1 if after else sequence_number
-            return self._emulator.iterators.issue(Position(stream.arn, shard.shard_id, position))
+            return self._iterators.issue(Position(stream.arn, shard.shard_id, position))
 
     def get_records(self, shard_iterator: str, *, limit: int) -> tuple[list[bytes], str | None]:
         """The records at an iterator, each already JSON-encoded, and the next iterator (None at a closed shard's end)."""
-        with self._emulator.lock:
-            position = self._emulator.iterators.parse(shard_iterator)
-            stream = self._emulator._stream(position.stream_arn)
+        with self._lock:
+            position = self._iterators.parse(shard_iterator)
+            stream = self._stream(position.stream_arn)
             shard = stream.shard(position.shard_id)
-            self._emulator.read_limits.count(shard.shard_id)
+            self._read_limits.count(shard.shard_id)
             if position.sequence_number <= shard.trimmed_through:
                 raise TrimmedDataAccessException(TRIMMED)
             start = shard.index_at(position.sequence_number)
@@ -87,4 +97,4 @@ class StreamReads:
                 next_position = position.sequence_number
             if not shard.is_open and start + len(encoded) >= len(shard.records):
                 return encoded, None
-            return encoded, self._emulator.iterators.issue(Position(stream.arn, shard.shard_id, next_position))
+            return encoded, self._iterators.issue(Position(stream.arn, shard.shard_id, next_position))
