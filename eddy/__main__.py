@@ -1,7 +1,7 @@
 """`python -m eddy` and the `eddy` command (pyproject.toml's console script is `run`).
 
 Ctrl-C at any moment is one line and status 130: while Eddy is being imported (here), while a command runs
-(eddy.emulator.cli_failures.answer_failures; `eddy serve` stops in order), and after it returned, while the
+(eddy.emulator.cli.failures.answer_failures; `eddy serve` stops in order), and after it returned, while the
 interpreter ends (no KeyboardInterrupt traceback from its shutdown).
 """
 

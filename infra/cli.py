@@ -5,7 +5,7 @@
 
 The endpoint is Eddy's (http://127.0.0.1:4566, or $EDDY_ENDPOINT_URL) unless told otherwise; LocalStack's
 works the same; `--endpoint-url aws` means AWS itself. A stack file's mistakes, an endpoint that does not answer
-or refuses are answered by `eddy` itself (emulator/cli_failures.py): one line, a non-zero status.
+or refuses are answered by `eddy` itself (emulator/cli/failures.py): one line, a non-zero status.
 """
 
 from __future__ import annotations

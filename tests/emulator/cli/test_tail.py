@@ -8,10 +8,10 @@ import sys
 import threading
 
 from eddy.emulator.streams.record_lines import describe
-from eddy.emulator.tail import follow
+from eddy.emulator.cli.tail import follow
 from tests.conftest import ServerDoor, eddy_server, http_json
 
-from .helpers import create_table
+from tests.emulator.helpers import create_table
 
 
 def test_a_record_as_one_line():

@@ -24,7 +24,7 @@ import threading
 
 from typing import Any
 
-from eddy.emulator.cli_failures import INTERRUPTED, CannotListenError, answer_failures, interrupted
+from eddy.emulator.cli.failures import INTERRUPTED, CannotListenError, answer_failures, interrupted
 from eddy.emulator.settings import Settings
 
 
@@ -68,9 +68,9 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     from eddy.infra.demo import register as register_demo
     from eddy.spark_batch.extra import missing_modules, register_missing
 
-    from eddy.emulator.doctor import register as register_doctor
+    from eddy.emulator.cli.doctor import register as register_doctor
     from eddy.emulator.functions.runtimes.node_sdk import register as register_setup
-    from eddy.emulator.tail import register as register_tail
+    from eddy.emulator.cli.tail import register as register_tail
 
     register_tail(commands)
     register_infra(commands)

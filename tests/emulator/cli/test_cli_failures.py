@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 from botocore.exceptions import ClientError, EndpointConnectionError, NoCredentialsError, NoRegionError
 
-from eddy.emulator.cli_failures import CannotListenError, answer_failures, expected_failure
+from eddy.emulator.cli.failures import CannotListenError, answer_failures, expected_failure
 from eddy.emulator.storage.ownership import StateDirectoryInUseError
 from eddy.emulator.storage.wal import CorruptStateError
 from eddy.infra.stack import StackError
 from eddy.spark_batch.errors import IncompleteHistoryError
 
-STACK = Path(__file__).parents[2] / "infra" / "examples" / "stack.yaml"
+STACK = Path(__file__).parents[3] / "infra" / "examples" / "stack.yaml"
 
 
 def eddy(*argv: str, env: dict | None = None) -> subprocess.CompletedProcess:

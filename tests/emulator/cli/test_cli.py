@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from ..conftest import eddy_server, http_json
+from tests.conftest import eddy_server, http_json
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])

@@ -67,7 +67,7 @@ def _client_error(error: BaseException) -> tuple[str, int]:
 EXPECTED: dict[str, Callable[[BaseException], tuple[str, int]]] = {
     "eddy.emulator.storage.ownership.StateDirectoryInUseError": _said(2),
     "eddy.emulator.storage.wal.CorruptStateError": _corrupt_state,
-    "eddy.emulator.cli_failures.CannotListenError": _said(1),
+    "eddy.emulator.cli.failures.CannotListenError": _said(1),
     "eddy.infra.stack.StackError": _said(2),
     "eddy.spark_batch.errors.SparkBatchError": _said(1),
     "botocore.exceptions.NoCredentialsError": _no_credentials,
