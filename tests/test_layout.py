@@ -50,6 +50,7 @@ OWNER_BACK_REFERENCES = {
     ("eddy.emulator.triggers.sqs_mappings", "eddy.emulator.triggers.mapping_registry"),
     ("eddy.emulator.pipes.runners", "eddy.emulator.pipes.pipe_registry"),
     ("eddy.emulator.eventbridge.rules", "eddy.emulator.eventbridge.service"),
+    ("eddy.emulator.cloudformation.change_sets", "eddy.emulator.cloudformation.service"),
 }
 
 
