@@ -62,6 +62,7 @@ demo: $(STAMP) $(NODE_STAMP)
 
 bench: $(STAMP) $(NODE_STAMP)
 	$(PY) bench/peers.py
+	$(PY) bench/guest_cost.py
 	$(PY) bench/put_item.py
 	$(PY) bench/get_records.py
 	$(PY) bench/triggers.py

@@ -12,20 +12,22 @@ from __future__ import annotations
 import io
 import re
 import sys
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import parse_qs, urlsplit
 
 from botocore.awsrequest import AWSPreparedRequest
 from moto.core.botocore_stubber import BotocoreStubber
 from moto.core.models import botocore_stubber
-from moto.moto_server.werkzeug_app import DomainDispatcherApplication, create_backend_app
+
+if TYPE_CHECKING:
+    from moto.moto_server.werkzeug_app import DomainDispatcherApplication
 
 #: WSGI variables kept for a replay: the CGI ones and the headers; never the input stream or server objects
 _WSGI_KEPT = re.compile(r"^(HTTP_[A-Z0-9_]+|REQUEST_METHOD|SCRIPT_NAME|PATH_INFO|QUERY_STRING|CONTENT_TYPE|"
                         r"SERVER_NAME|SERVER_PORT|SERVER_PROTOCOL|REQUEST_URI|RAW_URI|wsgi\.url_scheme)$")
 _CREDENTIAL = re.compile(r"Credential=[^/,\s]+/\d{8}/([a-z0-9-]+)/([a-z0-9-]+)/")
 _QUERY_CREDENTIAL = re.compile(r"X-Amz-Credential=[^&]*?(?:%2F|/)\d{8}(?:%2F|/)([a-z0-9-]+)(?:%2F|/)([a-z0-9-]+)")
-_moto_app: DomainDispatcherApplication | None = None
+_moto_app: "DomainDispatcherApplication | None" = None
 #: moto's own in-process path (botocore_hook.py puts Eddy's in front of it; a replay goes straight to moto)
 original_process_request = BotocoreStubber.process_request
 
@@ -67,8 +69,11 @@ def operation_of(method: str, target: str, url: str, content_type: str, body: by
     return action[0] if action else None
 
 
-def moto_server_app() -> DomainDispatcherApplication:
-    """moto's server application (what `moto_server` serves): the server door's way to every service moto serves."""
+def moto_server_app() -> "DomainDispatcherApplication":
+    """moto's server application (what `moto_server` serves): the server door's way to every service moto serves.
+    Imported here, when a door first needs it: it loads Flask and Jinja, which the in-process door never uses."""
+    from moto.moto_server.werkzeug_app import DomainDispatcherApplication, create_backend_app
+
     return DomainDispatcherApplication(create_backend_app)
 
 
