@@ -8,7 +8,7 @@ NODE_STAMP := .node/.installed-stamp
 HOST   ?= 127.0.0.1
 PORT   ?= 4566
 
-.PHONY: setup java node chromium test test-fast docs run demo bench peer clean
+.PHONY: setup java node chromium deploy-tools test test-fast docs run demo bench peer clean
 
 setup: $(STAMP) $(NODE_STAMP)
 
@@ -27,6 +27,16 @@ node:
 chromium:
 	@tools/debian_packages.sh chromium chromium
 
+# the real deployment tools that tests/emulator/cloudformation/test_real_tools.py runs against `eddy serve`:
+# awscli and aws-sam-cli, pinned in tools/deploy-tools.txt, in a virtualenv of their own (each pins a botocore of
+# its own)
+DEPLOY_TOOLS := .tools/deploy/.installed-stamp
+deploy-tools: $(DEPLOY_TOOLS)
+$(DEPLOY_TOOLS): tools/deploy-tools.txt
+	$(PYTHON) -m venv .tools/deploy
+	.tools/deploy/bin/python -m pip install --quiet --no-deps -r tools/deploy-tools.txt
+	touch $(DEPLOY_TOOLS)
+
 $(NODE_STAMP): emulator/functions/runtimes/node-packages.json | node
 	mkdir -p .node && cp emulator/functions/runtimes/node-packages.json .node/package.json
 	cd .node && npm install --no-audit --no-fund --loglevel=error
@@ -40,7 +50,7 @@ $(STAMP): pyproject.toml setup.py | java
 
 # the docs site is built first, with --strict: a broken link, an unknown anchor or a page missing from mkdocs.yml's
 # nav fails the target (tests/test_docs.py runs every example in the docs and builds the site again)
-test: $(STAMP) $(NODE_STAMP) chromium
+test: $(STAMP) $(NODE_STAMP) $(DEPLOY_TOOLS) chromium
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet
 	$(PY) -m pytest -q -n 2 --dist loadgroup
 
