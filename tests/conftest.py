@@ -203,6 +203,18 @@ def processes_with(marker: str) -> dict[int, str]:
 
 #: folders whose every test takes seconds: each starts Spark, or kills an `eddy serve` with kill -9 and restarts it
 SLOW_FOLDERS = (Path(__file__).parent / "spark_batch", Path(__file__).parent / "durability")
+#: modules and tests that take seconds each elsewhere (each over 30 s in `pytest --durations` on a loaded 2-core
+#: machine): a second process on one state directory, restarts, 2,400 hostile requests, chains of functions
+SLOW_TESTS = {
+    "tests/emulator/storage/test_ownership.py",
+    "tests/emulator/storage/test_clock_file.py::test_a_fixed_clock_source_is_what_readers_in_another_process_see",
+    "tests/emulator/kinesis/test_kinesis_durability.py",
+    "tests/emulator/pipes/test_pipe_restart.py",
+    "tests/emulator/api/test_fuzz.py::test_a_hostile_client_gets_aws_errors_and_breaks_nothing",
+    "tests/emulator/api/test_inprocess.py::test_moto_services_work_inside",
+    "tests/emulator/api/test_lambda_resources.py::test_reserved_concurrency_is_kept_and_zero_throttles_invoke",
+    "tests/emulator/notifications/test_s3_topic_configurations.py::test_s3_to_a_topic_to_a_function",
+}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -211,13 +223,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     the longest group, so they come first: the other worker takes the rest meanwhile.
 
     Tests that take seconds each are marked `slow` (pyproject.toml): Spark's (the `spark` fixture, every test of
-    tests/spark_batch/), the kill -9 and restart tests of tests/durability/, and the modules that say so themselves
-    (pytestmark). `make test-fast` (pytest -m "not slow") leaves them out."""
+    tests/spark_batch/), the kill -9 and restart tests of tests/durability/, SLOW_TESTS, and the modules that say so
+    themselves (pytestmark). `make test-fast` (pytest -m "not slow") leaves them out."""
     for item in items:
         if "spark" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.xdist_group("spark"))
             item.add_marker(pytest.mark.slow)
-        elif any(folder in item.path.parents for folder in SLOW_FOLDERS):
+        elif (any(folder in item.path.parents for folder in SLOW_FOLDERS)
+              or {item.nodeid.split("::")[0], item.nodeid.split("[")[0]} & SLOW_TESTS):
             item.add_marker(pytest.mark.slow)
     items.sort(key=lambda item: "spark" not in getattr(item, "fixturenames", ()))  # stable: each part in its order
 
