@@ -10,6 +10,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from eddy.emulator.errors import AWSError
+from eddy.emulator import callers
 
 JSON_1_0 = "application/x-amz-json-1.0"
 
@@ -46,21 +47,13 @@ class Request:
         region's API asks of another (a global table's replica created in its region)."""
         headers = {name: value for name, value in self.headers.items() if name.lower() not in ("authorization",
                                                                                                "user-agent")}
-        authorization = self.header("Authorization") or ""
-        if _CREDENTIAL_SCOPE.search(authorization):
-            headers["Authorization"] = _CREDENTIAL_SCOPE.sub(lambda match: match.group(1) + region + "/", authorization,
-                                                             count=1)
-        else:
-            headers["Authorization"] = (f"AWS4-HMAC-SHA256 Credential=eddy/20200101/{region}/dynamodb/aws4_request, "
-                                        "SignedHeaders=host, Signature=0")
+        headers["Authorization"] = callers.in_region(self.header("Authorization") or "", region)
         url = _HOST_REGION.sub(lambda match: f".{region}.amazonaws.com", self.url, count=1)
         return Request(self.method, url, headers, self.body)
 
 
-#: a SigV4 Authorization header's credential scope up to its region: Credential=<key>/<date>/<region>/
-#: the region in an AWS endpoint's host name (dynamodb.<region>.amazonaws.com), which moto reads first
+#: the region in an AWS endpoint's host name (dynamodb.<region>.amazonaws.com)
 _HOST_REGION = re.compile(r"\.[^./]+\.amazonaws\.com")
-_CREDENTIAL_SCOPE = re.compile(r"(Credential=[^/,\s]+/\d{8}/)[^/]+/")
 
 
 @dataclass

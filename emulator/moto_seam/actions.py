@@ -9,20 +9,19 @@ The answers are moto's own (same validation, same model calls); tests/emulator/t
 compares them with moto's full path request by request.
 
 Seams (pinned by those tests): `DynamoHandler.<action>()` reads `self.body`/`self.params` and
-`self.dynamodb_backend` only; `BaseResponse`'s region, access-key and account rules; moto's JSON parser's
+`self.dynamodb_backend` only; moto's mapping of access keys to accounts; moto's JSON parser's
 shaping (members by model, nulls dropped, blobs base64-decoded, numbers cast).
 """
 
 from __future__ import annotations
 
 import base64
-import os
 from typing import Any, Callable
 
 from moto import settings as moto_settings
 from moto.core.exceptions import ServiceException
 from moto.core.parse import default_timestamp_parser
-from moto.core.responses import ActionResult, BaseResponse, get_service_model
+from moto.core.responses import ActionResult, get_service_model
 from moto.dynamodb.exceptions import MockValidationException
 from moto.dynamodb.models import dynamodb_backends
 from moto.dynamodb.models.utilities import DynamoJsonEncoder
@@ -32,6 +31,7 @@ from moto.utilities.utils import get_partition
 from werkzeug.exceptions import HTTPException
 
 from eddy.emulator.moto_seam.speedups.dynamodb import ITEM_SIZE_LIMIT, item_to_put, store_item
+from eddy.emulator import callers
 
 #: operations answered here; the rest take moto's full path
 OPERATIONS = {
@@ -192,33 +192,17 @@ def output_shape(operation: str) -> Any:
     return get_service_model("dynamodb").operation_model(operation).output_shape
 
 
-# -- who is calling, by moto's rules (BaseResponse.setup_class) -----------------------------------------------
+# -- who is calling (emulator/callers.py), the account by moto's mapping ------------------------------------------
 
 
 def moto_caller(url: str, headers: dict[str, str]) -> tuple[str, str, str]:
-    """(account, region, access key) as moto's handler resolves them; `headers` with lower-case names."""
-    url_match = BaseResponse.region_regex.search(url)
-    if url_match:
-        region = url_match.group(1)
-    else:
-        agent = BaseResponse.region_from_useragent_regex.search(headers.get("user-agent", ""))
-        authorization = headers.get("authorization")
-        if agent:
-            region = agent.group(1)
-        elif authorization is not None and "AWS4" in authorization:
-            region = authorization.split(",")[0].split("/")[2]
-        else:
-            region = BaseResponse.default_region
-    access_key = "AKIAEXAMPLE"
-    authorization = headers.get("authorization")
-    if authorization is not None:
-        match = BaseResponse.access_key_regex.search(authorization)
-        if match:
-            access_key = match.group(1)
-    account_id = os.environ.get("MOTO_ACCOUNT_ID") or headers.get("x-moto-account-id")
-    if not account_id:
-        account_id = get_account_id_from(access_key)
-    return account_id, region, access_key
+    """(account, region, access key) of a request (emulator/callers.py's precedence), the account by moto's mapping
+    of access keys and an unsigned request's access key moto's; `headers` with lower-case names."""
+    authorization = headers.get("authorization") or ""
+    scope = callers.scope_of(authorization, url)
+    access_key = scope.access_key if scope else "AKIAEXAMPLE"
+    account_id = callers.account_of(headers.get, access_key, get_account_id_from)
+    return account_id, callers.region_of(authorization, url), access_key
 
 
 def direct_calls_allowed() -> bool:

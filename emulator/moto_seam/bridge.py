@@ -32,8 +32,6 @@ from __future__ import annotations
 import base64
 import copy
 import json
-import os
-import re
 import zlib
 from functools import partial
 from typing import Any, Callable, Iterator
@@ -53,6 +51,7 @@ from werkzeug.exceptions import HTTPException
 
 from eddy.emulator.moto_seam import botocore_hook, speedups as moto_speedups
 from eddy.emulator.moto_seam import Patches
+from eddy.emulator import callers
 from eddy.emulator.errors import ResourceNotFoundException
 from eddy.emulator.aws_requests import Request, Response
 from eddy.emulator.streams.capture import Capture, Touch
@@ -344,26 +343,17 @@ def _size(self: FuncSize, item: Any) -> Any:
     return _original_size(self, item)
 
 
-# -- who is calling: account and region, resolved as moto resolves them --------------------------------
-
-_CREDENTIAL_SCOPE = re.compile(r"Credential=([^/,\s]+)/\d{8}/([a-z0-9-]+)/")
-_HOST_REGION = re.compile(r"(?:dynamodb|streams-ddb|ddb|lambda)\.([a-z0-9-]+)\.amazonaws\.com")
+# -- who is calling: account and region (emulator/callers.py), the account by moto's mapping of access keys -------
 
 
 def caller(request: Request) -> tuple[str, str]:
-    """The (account, region) a request speaks for: the signing scope's region, moto's account rules."""
-    authorization = request.header("Authorization") or ""
-    match = _CREDENTIAL_SCOPE.search(authorization)
-    access_key, region = (match.group(1), match.group(2)) if match else ("", None)
-    if region is None:
-        host = _HOST_REGION.search(request.url)
-        region = host.group(1) if host else "us-east-1"
-    account_id = os.environ.get("MOTO_ACCOUNT_ID") or request.header("x-moto-account-id")
-    if not account_id:
-        from moto.iam.models import get_account_id_from
+    """The (account, region) a request speaks for (callers.py's precedence; the access key's account as moto maps it)."""
+    from moto.iam.models import get_account_id_from
 
-        account_id = get_account_id_from(access_key)
-    return account_id, region
+    authorization = request.header("Authorization") or ""
+    scope = callers.scope_of(authorization, request.url)
+    account_id = callers.account_of(request.header, scope.access_key if scope else "", get_account_id_from)
+    return account_id, callers.region_of(authorization, request.url)
 
 
 # -- the patches (moto_seam/__init__.py applies them while an emulator is open) ------------------------------

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from eddy.emulator.aws_requests import Request
+from eddy.emulator import callers
 from eddy.emulator.moto_seam import bridge as moto_bridge
 from eddy.emulator.moto_seam import sqs as sqs_seam
 from eddy.emulator.moto_seam.cloudwatch_logs import put_events
@@ -149,8 +150,7 @@ class LogReplay:
         account_id, region, target, body = entry["account"], entry["region"], entry["target"], entry["body"]
         headers = {"X-Amz-Target": f"DynamoDB_20120810.{target}", "x-moto-account-id": account_id,
                    "Content-Type": "application/x-amz-json-1.0",
-                   "Authorization": f"AWS4-HMAC-SHA256 Credential=eddy/20000101/{region}/dynamodb/aws4_request, "
-                                    "SignedHeaders=host, Signature=0"}
+                   "Authorization": callers.authorization(region, "dynamodb")}
         request = Request("POST", f"https://dynamodb.{region}.amazonaws.com/", headers)
         response = moto_bridge.DynamoDBCall(request, json.dumps(body).encode()).run()
         if response.status != 200:

@@ -19,14 +19,14 @@ from botocore.awsrequest import AWSPreparedRequest
 from moto.core.botocore_stubber import BotocoreStubber
 from moto.core.models import botocore_stubber
 
+from eddy.emulator import callers
+
 if TYPE_CHECKING:
     from moto.moto_server.werkzeug_app import DomainDispatcherApplication
 
 #: WSGI variables kept for a replay: the CGI ones and the headers; never the input stream or server objects
 _WSGI_KEPT = re.compile(r"^(HTTP_[A-Z0-9_]+|REQUEST_METHOD|SCRIPT_NAME|PATH_INFO|QUERY_STRING|CONTENT_TYPE|"
                         r"SERVER_NAME|SERVER_PORT|SERVER_PROTOCOL|REQUEST_URI|RAW_URI|wsgi\.url_scheme)$")
-_CREDENTIAL = re.compile(r"Credential=[^/,\s]+/\d{8}/([a-z0-9-]+)/([a-z0-9-]+)/")
-_QUERY_CREDENTIAL = re.compile(r"X-Amz-Credential=[^&]*?(?:%2F|/)\d{8}(?:%2F|/)([a-z0-9-]+)(?:%2F|/)([a-z0-9-]+)")
 _moto_app: "DomainDispatcherApplication | None" = None
 #: moto's own in-process path (botocore_hook.py puts Eddy's in front of it; a replay goes straight to moto)
 original_process_request = BotocoreStubber.process_request
@@ -55,8 +55,8 @@ def botocore_request(request: AWSPreparedRequest) -> dict[str, Any]:
 
 def service_of(authorization: str, url: str) -> str | None:
     """The service a request is signed for (its credential scope), or None for an unsigned request."""
-    match = _CREDENTIAL.search(authorization) or _QUERY_CREDENTIAL.search(url)
-    return match.group(2) if match else None
+    scope = callers.scope_of(authorization, url)
+    return scope.service if scope else None
 
 
 def operation_of(method: str, target: str, url: str, content_type: str, body: bytes) -> str | None:

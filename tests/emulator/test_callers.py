@@ -1,0 +1,60 @@
+"""One caller parser (emulator/callers.py): the region a request is signed for, then its endpoint's, then us-east-1;
+the account moto is told (MOTO_ACCOUNT_ID, x-moto-account-id), then the access key's. SigV4's credential scope is
+`<access key>/<date>/<region>/<service>/aws4_request` (AWS General Reference, "Elements of an AWS API request
+signature"), in the Authorization header or in a presigned URL's X-Amz-Credential."""
+
+from __future__ import annotations
+
+import pytest
+
+from eddy.emulator import callers
+from eddy.emulator.aws_requests import Request
+from eddy.emulator.moto_seam import actions, bridge
+
+SIGNED = "AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20250101/eu-west-1/dynamodb/aws4_request, SignedHeaders=host, Signature=ab"
+
+
+@pytest.mark.parametrize("authorization, url, expected", [
+    (SIGNED, "https://dynamodb.us-west-2.amazonaws.com/", callers.Scope("AKIDEXAMPLE", "eu-west-1", "dynamodb")),
+    ("", "https://b.s3.amazonaws.com/k?X-Amz-Credential=AKIDEXAMPLE%2F20250101%2Fap-south-1%2Fs3%2Faws4_request&X-Amz-Date=1",
+     callers.Scope("AKIDEXAMPLE", "ap-south-1", "s3")),
+    ("", "https://dynamodb.us-west-2.amazonaws.com/", None),
+])
+def test_the_scope_is_the_signatures(authorization, url, expected):
+    assert callers.scope_of(authorization, url) == expected
+
+
+@pytest.mark.parametrize("authorization, url, expected", [
+    (SIGNED, "https://dynamodb.us-west-2.amazonaws.com/", "eu-west-1"),  # the signature's scope first
+    ("", "https://streams.dynamodb.us-west-2.amazonaws.com/", "us-west-2"),  # then the endpoint's
+    ("", "http://127.0.0.1:4566/", "us-east-1"),  # then the default
+])
+def test_the_region_is_the_scopes_then_the_endpoints_then_us_east_1(authorization, url, expected):
+    assert callers.region_of(authorization, url) == expected
+
+
+def test_the_account_is_the_one_named_then_the_access_keys(monkeypatch):
+    monkeypatch.delenv("MOTO_ACCOUNT_ID", raising=False)
+    by_key = {"AKIDEXAMPLE": "111122223333"}.__getitem__
+    assert callers.account_of({"x-moto-account-id": "444455556666"}.get, "AKIDEXAMPLE", by_key) == "444455556666"
+    assert callers.account_of({}.get, "AKIDEXAMPLE", by_key) == "111122223333"
+    monkeypatch.setenv("MOTO_ACCOUNT_ID", "777788889999")
+    assert callers.account_of({"x-moto-account-id": "444455556666"}.get, "AKIDEXAMPLE", by_key) == "777788889999"
+
+
+def test_the_door_and_the_fast_path_read_the_same_caller(monkeypatch):
+    monkeypatch.delenv("MOTO_ACCOUNT_ID", raising=False)
+    request = Request("POST", "https://dynamodb.eu-west-1.amazonaws.com/", {"Authorization": SIGNED})
+    headers = {name.lower(): value for name, value in request.headers.items()}
+    assert (bridge.caller(request), actions.moto_caller(request.url, headers)) == (
+        ("123456789012", "eu-west-1"), ("123456789012", "eu-west-1", "AKIDEXAMPLE"))
+
+
+def test_a_request_in_another_region_keeps_its_signer():
+    request = Request("POST", "https://dynamodb.eu-west-1.amazonaws.com/", {"Authorization": SIGNED, "User-Agent": "x"})
+    moved = request.in_region("ap-south-1")
+    assert (moved.url, moved.headers) == ("https://dynamodb.ap-south-1.amazonaws.com/", {
+        "Authorization": "AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20250101/ap-south-1/dynamodb/aws4_request, "
+                         "SignedHeaders=host, Signature=ab"})
+    unsigned = Request("POST", "http://127.0.0.1:4566/", {}).in_region("ap-south-1")
+    assert unsigned.headers == {"Authorization": callers.authorization("ap-south-1", "dynamodb")}
