@@ -131,7 +131,9 @@ def _output(result: "InvocationResult") -> list[str]:
     if _logs_its_error(result):
         own = f"[ERROR] {result.error.error_type}"  # type: ignore[union-attr]
         lines = [line for line in lines if not line.startswith(own)]
-    return lines
+    # a logging record of many lines (logger.exception's traceback) is one line of the worker's log, its lines joined
+    # by carriage returns; its event holds them as the runtime's one telemetry frame does, joined by newlines
+    return [line.replace("\r", "\n") if line.startswith("[") and "\t" in line else line for line in lines]
 
 
 def _text_lines(function: "Function", result: "InvocationResult", started: float,

@@ -65,7 +65,8 @@ class _Log:
 
 class _LambdaLogHandler(logging.Handler):
     """The root logger's handler as Lambda's Python runtime installs it (aws-lambda-python-runtime-interface-client,
-    bootstrap._setup_logging): `[LEVEL]\t<time>Z\t<request id>\t<message>` lines, or with AWS_LAMBDA_LOG_FORMAT=JSON
+    bootstrap._setup_logging, LambdaLoggerHandler: the record formatted whole, logger.exception's traceback after
+    its message, one entry): `[LEVEL]\t<time>Z\t<request id>\t<message>` lines, or with AWS_LAMBDA_LOG_FORMAT=JSON
     one JSON record a line ({"timestamp", "level", "message", "logger", "requestId"}); in JSON format the root
     logger's level is AWS_LAMBDA_LOG_LEVEL (Lambda's WARN and FATAL are Python's WARNING and CRITICAL)."""
 
@@ -74,13 +75,22 @@ class _LambdaLogHandler(logging.Handler):
     def __init__(self, log: "_Log") -> None:
         super().__init__()
         self.log, self.json = log, os.environ.get("AWS_LAMBDA_LOG_FORMAT") == "JSON"
+        self._formatter = logging.Formatter()
         logging.Formatter.converter = time.gmtime
 
     def emit(self, record: logging.LogRecord) -> None:
         when = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)) + f".{int(record.msecs):03d}Z"
         level = {"WARNING": "WARN", "CRITICAL": "FATAL"}.get(record.levelname, record.levelname)
-        if not self.json:
-            self.log.write(f"[{record.levelname}]\t{when}\t{self.request_id}\t{record.getMessage()}\n")
+        if not self.json:  # the runtime's Formatter: the message, then the exception's traceback and stack_info
+            text = record.getMessage()
+            if record.exc_info and record.exc_info[0] is not None:
+                text += "\n" + self._formatter.formatException(record.exc_info)
+            if record.stack_info:
+                text += "\n" + self._formatter.formatStack(record.stack_info)
+            # one record is one entry of the log (one CloudWatch event, as the runtime's telemetry frame is): its
+            # lines joined by carriage returns, as the runtime's StandardLogSink joins a multi-line entry
+            entry = f"[{record.levelname}]\t{when}\t{self.request_id}\t{text}".replace("\r\n", "\n")
+            self.log.write(entry.replace("\n", "\r") + "\n")
             return
         entry = {"timestamp": when, "level": level, "message": record.getMessage(), "logger": record.name,
                  "requestId": self.request_id}

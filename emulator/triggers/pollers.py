@@ -206,12 +206,15 @@ class ShardLane(threading.Thread):
             step = batch_policy.next_step(attempt, outcome, maximum_retry_attempts=mapping.maximum_retry_attempts,
                                           bisect=mapping.bisect_batch_on_function_error)
             with runner.emulator.activity:  # wait_idle takes the failures report under the same lock
-                if outcome.succeeded:
+                if outcome.succeeded:  # the batch's one line: OK, or what failed and what follows
+                    log.info("mapping %s shard %s batch %d OK in %.1f ms", mapping.label, self.shard.shard_id,
+                             len(batch), result.duration * 1000)
                     runner.failures.invocation_succeeded()
                 else:
                     runner.figures.note_error(outcome.reason)
                     runner.failures.invocation_failed(self.shard.shard_id, len(batch), outcome.reason,
-                                                      step.delay if step.next else None, function_error=not result.ok)
+                                                      step.delay if step.next else None, function_error=not result.ok,
+                                                      succeeded_in=result.duration if result.ok else None)
             if step.discarded:
                 start, end = step.discarded
                 runner.discard(self.shard, kept[start:end], destinations.RETRY_ATTEMPTS_EXHAUSTED, attempt.retries + 1,
@@ -352,10 +355,8 @@ class MappingRunner:
         else:
             result = self.emulator.invoker.invoke(function, event, source=mapping.uuid)
         figures.records_delivered += len(batch)
-        if result.ok:
+        if result.ok:  # its log line comes once the answer is read: it may fail items (batchItemFailures)
             mapping.last_processing_result = "OK"
-            log.info("mapping %s shard %s batch %d OK in %.1f ms", mapping.label, shard.shard_id, len(batch),
-                     result.duration * 1000)
         else:  # failures.py logs it, once it knows what follows (a retry, and when)
             figures.errors += 1
             outcome = f"{result.error.error_type}: {result.error.message}"

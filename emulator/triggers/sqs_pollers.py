@@ -111,13 +111,16 @@ class QueuePoller(threading.Thread):
             failed, reason = {m.message_id for m in batch}, f"{result.error.error_type}: {result.error.message}"
         with runner.emulator.activity:  # wait_idle reads the failures report under the lock
             report = runner.triggers.failures.get(mapping.uuid)
-            if failed:
+            if failed:  # the batch's one line: what failed, and that the messages return after the visibility timeout
                 runner.figures.note_error(reason)
-                if report is not None:  # the messages return after the queue's visibility timeout
+                if report is not None:
                     report.invocation_failed(runner.arn.rsplit(":", 1)[-1], len(failed), reason,
-                                             float(sqs_seam.visibility_timeout(self.queue)), function_error=not result.ok)
-            elif report is not None:
-                report.invocation_succeeded()
+                                             float(sqs_seam.visibility_timeout(self.queue)), function_error=not result.ok,
+                                             succeeded_in=result.duration if result.ok else None)
+            else:
+                log.info("mapping %s batch %d OK in %.1f ms", mapping.label, len(batch), result.duration * 1000)
+                if report is not None:
+                    report.invocation_succeeded()
         self._delete_received([m for m in batch if m.message_id not in failed])
 
     def _delete_received(self, messages: list[sqs_seam.ReceivedMessage]) -> None:
@@ -178,8 +181,6 @@ class QueueRunner:
             figures.errors += 1
             figures.note_error(outcome)
             mapping.last_processing_result = f"PROBLEM: {outcome}"
-        log.info("mapping %s batch %d %s in %.1f ms", mapping.label, size,
-                 "OK" if result.ok else mapping.last_processing_result, result.duration * 1000)
         return result
 
     def stop(self) -> None:

@@ -8,6 +8,7 @@ LocalStack's AWS-validated TestLoggingConfig snapshots.
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 
@@ -192,3 +193,40 @@ def test_a_nodejs_functions_lines_and_error_are_its_runtimes_once(door):
     assert re.match(rf'^\S+Z\t{request}\tERROR\tInvoke Error \t\{{"errorType":"Error","errorMessage":"bad"', messages[2])
     assert messages[3] == f"END RequestId: {request}\n" and messages[4].startswith(f"REPORT RequestId: {request}\t")
     assert len(messages) == 5
+
+
+LOGS_AN_EXCEPTION = '''
+import logging
+logger = logging.getLogger()
+def handler(event, context):
+    for record in event["records"]:
+        try:
+            int(record)
+        except ValueError:
+            logger.exception("failed on record %s", record)
+    return "done"
+'''
+
+
+def test_logger_exception_logs_the_traceback_with_the_message_as_the_python_runtime_does(door):
+    """aws-lambda-python-runtime-interface-client's bootstrap.py: LambdaLoggerHandler.emit writes
+    `self.format(record)` whole (logging.Formatter with "[%(levelname)s]\\t%(asctime)s.%(msecs)03dZ\\t
+    %(aws_request_id)s\\t%(message)s\\n", which appends the exception's traceback after the message) as one entry,
+    one telemetry frame: one CloudWatch event. In the tail log (LogType=Tail) the entry's lines are joined by
+    carriage returns, as the runtime's StandardLogSink joins a multi-line entry (ERROR_LOG_LINE_TERMINATE)."""
+    lam, logs = door.client("lambda"), door.client("logs")
+    create_function(lam, "parser", LOGS_AN_EXCEPTION)
+    response = lam.invoke(FunctionName="parser", Payload=b'{"records": ["7", "x"]}', LogType="Tail")
+    assert response["Payload"].read() == b'"done"'
+    messages = [event["message"] for event in events(logs, "/aws/lambda/parser")]
+    request = messages[0].split()[2]
+    [record] = [message for message in messages if message.startswith("[ERROR]")]
+    pattern = (rf"\[ERROR\]\t\d{{4}}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{{3}}Z\t{request}\tfailed on record x\n"
+               r"Traceback \(most recent call last\):\n"
+               r'  File ".*app\.py", line 7, in handler\n'
+               r"    int\(record\)\n"
+               r"ValueError: invalid literal for int\(\) with base 10: 'x'\n")
+    assert re.fullmatch(pattern, record), record
+    assert len(messages) == 4  # START, the record, END, REPORT
+    tail = base64.b64decode(response["LogResult"]).decode()
+    assert re.search(pattern.replace(r"\n", r"\r")[:-2] + r"\n", tail), tail

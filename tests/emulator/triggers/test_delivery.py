@@ -5,6 +5,7 @@ callables, so each test can look at exactly what the handler saw."""
 from __future__ import annotations
 
 import json
+import re
 import threading
 
 import boto3
@@ -427,3 +428,27 @@ def test_what_a_handler_changes_in_its_event_stays_with_it(setup):
     records = streams.get_records(ShardIterator=iterator["ShardIterator"])["Records"]
     assert [r["dynamodb"].get("OldImage") for r in records] == [None, first["NewImage"]]
     assert [r["dynamodb"]["NewImage"]["v"] for r in records] == [{"N": "1"}, {"N": "2"}]
+
+
+def test_an_invocation_that_fails_items_is_one_line_a_successful_invocation_with_failed_items(setup, caplog):
+    """One outcome line per batch: an invocation that answers batchItemFailures succeeded (the function did not
+    raise) with failed items, and the line says both once (not `batch 4 OK` and then `batch 4 failed`)."""
+    emu, dynamodb, lam, arn, mapping = setup
+    caplog.set_level("INFO", logger="eddy.triggers")
+
+    def answer(event, count):
+        if count == 1:
+            return {"batchItemFailures": [{"itemIdentifier": event["Records"][2]["dynamodb"]["SequenceNumber"]}]}
+        return None
+
+    for key in ("a", "b", "c", "d"):
+        put(dynamodb, key)
+    uuid = mapping(Recorder(answer), FunctionResponseTypes=["ReportBatchItemFailures"], BatchSize=4)
+    assert emu.wait_idle(120)["Idle"]
+    lines = [r.getMessage() for r in caplog.records if r.name == "eddy.triggers" and " batch" in r.getMessage()]
+    [shard] = shards(boto3.client("dynamodbstreams", region_name=REGION), arn)
+    prefix = f"mapping handler <- orders ({uuid[:8]}) shard {shard['ShardId']} batch"
+    assert [re.sub(r"in \d+\.\d ms", "in T ms", line) for line in lines] == [
+        f"{prefix} 4 OK in T ms, the function reported batch item failures (retry in 0.5 s)",
+        f"{prefix} 2 OK in T ms",
+        f"mapping handler <- orders ({uuid[:8]}) succeeded again after 1 failed batches"]
