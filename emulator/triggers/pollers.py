@@ -207,8 +207,7 @@ class ShardLane(threading.Thread):
                                           bisect=mapping.bisect_batch_on_function_error)
             with runner.emulator.activity:  # wait_idle takes the failures report under the same lock
                 if outcome.succeeded:  # the batch's one line: OK, or what failed and what follows
-                    log.info("mapping %s shard %s batch %d OK in %.1f ms", mapping.label, self.shard.shard_id,
-                             len(batch), result.duration * 1000)
+                    log.info("mapping %s shard %s batch %d OK in %.1f ms", mapping.label, self.shard.shard_id, len(batch), result.duration * 1000)
                     runner.failures.invocation_succeeded()
                 else:
                     runner.figures.note_error(outcome.reason)
