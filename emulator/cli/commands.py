@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import logging
 import signal
+import socket
 import sys
 import threading
 
@@ -103,6 +104,8 @@ def serve_command(args: argparse.Namespace) -> int:
     from eddy.emulator.engine import Emulator
     from eddy.emulator.api.server import Server
 
+    if args.port:  # a busy port is said before the state directory is made, read or logged about
+        _can_listen(args.host, args.port)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     logging.getLogger("eddy.server").setLevel(logging.DEBUG if args.verbose else logging.INFO)  # each request
     emulator = Emulator(
@@ -142,6 +145,14 @@ def serve_command(args: argparse.Namespace) -> int:
     _say("Eddy is stopping")
     server.stop()
     return INTERRUPTED if signal.SIGINT in signals else 0
+
+
+def _can_listen(host: str, port: int) -> None:
+    """CannotListenError unless `port` can be bound (it is let go at once: the server binds it once it is ready)."""
+    try:
+        socket.create_server((host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET).close()
+    except OSError as error:
+        raise CannotListenError(host, port, error) from error
 
 
 def _banner(server: Any, emulator: Any, args: argparse.Namespace) -> None:

@@ -27,6 +27,19 @@ def test_serve_stops_cleanly_on_a_signal(signum):
         assert f"  dashboard:         {url}/_eddy/ui\n" in output
 
 
+def test_a_busy_port_is_said_before_a_new_state_directory_is_made(tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run([sys.executable, "-m", "eddy", "serve", "--port", str(port), "--state-dir",
+                                 str(tmp_path / "new")], capture_output=True, text=True, timeout=120)
+    assert (result.returncode, result.stdout) == (1, "")
+    [line] = result.stderr.splitlines()  # the port's error alone: nothing recovered, nothing made
+    assert line.startswith(f"eddy serve: cannot listen on 127.0.0.1:{port}")
+    assert not (tmp_path / "new").exists()
+
+
 def test_a_busy_port_is_a_clear_error():
     import subprocess
     import sys
