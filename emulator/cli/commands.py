@@ -163,7 +163,8 @@ def _banner(server: Any, emulator: Any, args: argparse.Namespace) -> None:
         apply_stack(args.stack, server.loopback_url)
     _say(f"  boto3:             boto3.client('dynamodb', endpoint_url='{server.url}', region_name='us-east-1')")
     _say(f"  localstack-client: localstack_client.session.Session(localstack_host='{server.host}:{server.port}')")
-    _say(f"  AWS CLI:           aws --endpoint-url {server.url} dynamodbstreams list-streams")
+    _say(f"  AWS CLI:           AWS_ACCESS_KEY_ID=eddy AWS_SECRET_ACCESS_KEY=eddy aws --region us-east-1 "  # works
+         f"--endpoint-url {server.url} dynamodbstreams list-streams")  # where no AWS configuration is
     _say(f"  follow a stream:   eddy tail TABLE --endpoint-url {server.url}")
     _say(f"  dashboard:         {server.url}/_eddy/ui")
 

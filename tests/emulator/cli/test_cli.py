@@ -3,7 +3,9 @@ moment, starting included, is one line and no traceback."""
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -99,3 +101,15 @@ def test_ctrl_c_at_any_moment_is_one_line_and_status_130():
             assert err in ("eddy: interrupted\n", "eddy serve: interrupted\n"), (moment, err)
         else:  # it was serving already: it stopped in order
             assert out.endswith("Eddy is stopping\n"), (moment, out)
+
+
+@pytest.mark.skipif(shutil.which("aws") is None, reason="the AWS CLI is not installed")
+def test_the_banners_aws_cli_hint_works_without_aws_configuration(unconfigured):
+    with eddy_server("--housekeeping-interval", "0", "--in-memory") as (url, process):
+        lines = []
+        while not lines or not lines[-1].startswith("  dashboard:"):
+            lines.append(process.stdout.readline())
+        [hint] = [line for line in lines if line.startswith("  AWS CLI:")]
+        command = hint.split(":", 1)[1].strip()
+        answer = subprocess.run(["sh", "-c", command], capture_output=True, text=True, timeout=120)
+    assert (answer.returncode, json.loads(answer.stdout)) == (0, {"Streams": []}), answer.stderr
