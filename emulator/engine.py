@@ -22,6 +22,7 @@ from eddy.emulator.moto_seam import ttl as moto_ttl
 from eddy.emulator.objects.object_changes import ObjectChanges
 from eddy.emulator.streams import ttl
 from eddy.emulator.streams.capture import Capture, TableKey
+from eddy.emulator.streams.commits import TableCommits
 from eddy.emulator.clock import Clock
 from eddy.emulator.kernel import Kernel
 from eddy.emulator.streams.iterators import ShardIterators
@@ -46,6 +47,7 @@ from eddy.emulator.storage.ownership import Ownership
 from eddy.emulator.notifications.notifications import Notifications
 from eddy.emulator.storage.clock_file import ClockFile
 from eddy.emulator.eventbridge.service import EventBridge
+from eddy.emulator.storage.disk import DiskState
 from eddy.emulator.storage.persistence import NoPersistence, Persistence
 from eddy.emulator.service_journal import ServiceJournal
 from eddy.emulator.cloudformation.service import CloudFormation
@@ -81,7 +83,10 @@ class Emulator:
         self.state_dir.mkdir(parents=True, exist_ok=True)
         self.persistence: NoPersistence = (Persistence(self, self.state_dir, fsync=fsync, snapshot_every=snapshot_every)
                                            if durable else NoPersistence())
-        self.capture = Capture(self._commit, self.lock)
+        self.capture = Capture(lambda by_table, by_ttl: self.commits.commit(by_table, by_ttl), self.lock,
+                               moto_bridge.put_back)
+        #: whether the disk refuses writes (storage/disk.py): the front doors, the dashboard and `eddy doctor` say so
+        self.disk = DiskState(self.state_dir)
         #: every bucket's object changes (volume streams read them), under <state_dir>/objects/
         self.objects = ObjectChanges(self.state_dir / "objects", self.clock.now, fsync=fsync)
         self.iterators = ShardIterators(self.clock, self.settings.iterator_ttl_seconds)
@@ -128,6 +133,11 @@ class Emulator:
         self.kinesis = KinesisDestinations(moto_bridge.kinesis_put, moto_bridge.kinesis_stream_exists,
                                            observer=self.persistence)
         self.replication = Replication(self, fsync=self._fsync)  # global tables: replica groups, their replication
+        #: each operation's changes committed in the write path's order (log first, then shown)
+        self.commits = TableCommits(versions=self.commit_versions, streams=self.streams, persistence=self.persistence,
+                                    kinesis=self.kinesis, write_rates=self.write_rates, clock=self.clock,
+                                    clock_file=self.clock_file, disk=self.disk, listeners=self._listeners,
+                                    activity=self.activity)
 
     def _function_logs(self, account_id: str, region: str, group: str, stream: str,
                        events: list[tuple[int, str]]) -> None:
@@ -225,26 +235,6 @@ class Emulator:
         self._listeners.append(listener)
 
     # -- change capture → streams ------------------------------------------------------------------
-
-    def _commit(self, table: TableKey, changes: list[Change], by_ttl: bool) -> None:
-        # a table's creation is its version 1 and enabling its stream a version too (the Lakehouse counts them)
-        version = self.commit_versions[table] = self.commit_versions.get(table, 1) + 1
-        now = self.clock.now()
-        self.clock_file.refresh()
-        self.write_rates.note(table, len(changes), now)
-        stream = self.streams.enabled_stream(*table)
-        records: list[ChangeRecord] = []
-        if stream is not None:
-            records = stream.publish(changes, commit_version=version, now=now,
-                                     event_ids=(os.urandom(16).hex() for _ in changes), by_ttl=by_ttl)
-        self.kinesis.publish(table, changes, now, by_ttl)
-        # the segments first, then the log: a commit is acknowledged once the log has it
-        self.persistence.commit(table, version, now, changes, by_ttl,
-                                max(r.sequence_number for r in records) if records else None)
-        if records:
-            for listener in self._listeners:
-                listener(stream, records)
-            self.activity.notify_all()
 
     def enable_stream(self, *, account_id: str, region: str, table_name: str, table_arn: str,
                       view_type: StreamViewType, key_schema: list[dict[str, str]]) -> Stream:

@@ -17,13 +17,16 @@ DynamoDB, DynamoDB Streams and Kinesis are not journaled here: Eddy logs them as
 from __future__ import annotations
 
 import base64
+import json
 import threading
+from html import escape
 from typing import TYPE_CHECKING, Any, Callable
 from urllib.parse import urlsplit
 
 from eddy.emulator.moto_seam.services import moments, requests as service_requests
 from eddy.emulator.moto_seam.services.requests import Seen
 from eddy.emulator.moto_seam.services.state import EDDY_OWNED
+from eddy.emulator.storage.disk import WriteFailed
 from eddy.emulator.storage.wal import CorruptStateError
 
 if TYPE_CHECKING:
@@ -60,6 +63,9 @@ class ServiceJournal:
         if not self.may_change(seen, body):
             return call()
         with self.changed:
+            persistence, disk = self.emulator.persistence, self.emulator.disk
+            if persistence.durable:  # a full disk refuses the request before moto sees it: nothing to take back
+                disk.room_for(len(body))
             moment = moments.begin(moments.next_seed(), self.emulator.clock.now())
             try:
                 answer = call()
@@ -71,9 +77,27 @@ class ServiceJournal:
                 fields = {"service": service, "via": via, "seed": moment.seed, "ts": moment.now, "request": request()}
                 if moment.kept:
                     fields["kept"] = [base64.b64encode(drawn).decode() for drawn in moment.kept]
-                self.emulator.persistence.service_request(fields, body)
+                persistence.service_request(fields, body)
+                if disk.refusing:
+                    disk.accepted()
             self.changed.notify_all()
         return answer
+
+    def refused(self, seen: Seen, failure: WriteFailed) -> tuple[int, dict[str, str], bytes]:
+        """A request the disk refused (before moto saw it), answered in its service's shape of an internal error,
+        which the SDKs retry: S3's InternalError, a JSON service's or a query service's InternalFailure."""
+        self.emulator.disk.refused(failure, self.emulator.clock.now())
+        message = escape(f"The request was not applied: {failure.reason}")
+        if service_requests.service_of(seen.authorization, seen.url) == "s3":
+            return 500, {"Content-Type": "application/xml"}, (
+                f"<?xml version='1.0' encoding='UTF-8'?>\n<Error><Code>InternalError</Code><Message>{message}"
+                f"</Message></Error>").encode()
+        if "json" in seen.content_type:
+            return 500, {"Content-Type": seen.content_type.split(";")[0], "x-amzn-query-error": "InternalFailure;Receiver"}, \
+                json.dumps({"__type": "InternalFailure", "message": failure.reason}).encode()
+        return 500, {"Content-Type": "text/xml"}, (
+            f"<ErrorResponse><Error><Type>Receiver</Type><Code>InternalFailure</Code><Message>{message}</Message>"
+            f"</Error></ErrorResponse>").encode()
 
     def replay(self, entry: dict[str, Any], body: bytes) -> None:
         """A logged request run again (recovery): its moment, its path, nothing waited for."""

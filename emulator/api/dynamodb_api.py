@@ -24,6 +24,7 @@ from eddy.emulator.api.streams_api import parse_body
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import AWSError, ValidationException, constraint_violation
 from eddy.emulator.aws_requests import Request, Response, error_response, raw_json_response
+from eddy.emulator.storage.disk import WriteFailed
 from eddy.emulator.streams.records import StreamViewType
 
 TARGET_PREFIX = "DynamoDB_20120810."
@@ -87,6 +88,11 @@ def handle(emulator: Emulator, operation: str, request: Request) -> Response:
                     return _json_response(status, answered)
                 call = moto_bridge.DynamoDBCall(request, request.body)
                 response = call.run()
+            except BaseException:  # moto or Eddy failed midway: what the operation wrote is put back, not committed
+                if writes:
+                    writes = False
+                    emulator.capture.end(failed=True)
+                raise
             finally:
                 if writes:
                     emulator.capture.end()
@@ -105,6 +111,8 @@ def handle(emulator: Emulator, operation: str, request: Request) -> Response:
             return response
     except AWSError as error:
         return error_response(error)
+    except WriteFailed:  # the disk refused the commit: nothing of the write is kept or shown (the router answers)
+        raise
     except Exception as error:  # moto failed on a request the model allows: logged with its traceback, answered plainly
         complaint = all_or_nothing.expression_complaint(error)
         if complaint is not None:  # an expression moto's parser cannot read, which its Query and writes let through

@@ -20,6 +20,7 @@ from eddy.emulator.moto_seam import bridge as moto_bridge
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import InternalServerError, UnknownOperationException
 from eddy.emulator.aws_requests import Request, Response, error_response
+from eddy.emulator.storage.disk import WriteFailed
 
 log = logging.getLogger("eddy")
 
@@ -74,9 +75,18 @@ def route(emulator: Emulator, request: Request) -> Response | None:
             return error_response(UnknownOperationException("The request names no operation (X-Amz-Target)"))
         if path.rstrip("/") == "/moto-api/reset" and request.method.upper() == "POST":
             emulator.reset()  # and moto resets its own backends
+    except WriteFailed as failure:  # the disk refused the write: nothing of it was kept or shown
+        return write_refused(emulator, failure)
     except Exception:  # a fault of Eddy's: answered as one, never as a dropped connection or a traceback
         return internal_error(request)
     return None
+
+
+def write_refused(emulator: Emulator, failure: WriteFailed) -> Response:
+    """A write the disk refused (nothing of it kept or shown): 500 InternalServerError, which the SDKs retry, and one
+    WARNING line when writes start being refused (not one per request, nor a traceback)."""
+    emulator.disk.refused(failure, emulator.clock.now())
+    return error_response(InternalServerError(f"The write was not made: {failure.reason}"))
 
 
 def internal_error(request: Request) -> Response:

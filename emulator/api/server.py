@@ -24,6 +24,7 @@ from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import UnknownOperationException, no_such_path
 from eddy.emulator.aws_requests import Request, Response, error_response
 from eddy.emulator.moto_seam.services.extras import missing_package
+from eddy.emulator.storage.disk import WriteFailed
 from eddy.emulator.moto_seam.services.requests import Seen, moto_server_app, wsgi_request
 
 log = logging.getLogger("eddy")
@@ -47,9 +48,13 @@ class EddyApp:
             environ.pop("HTTP_TRANSFER_ENCODING", None)
             seen = Seen(request.method, request.url, request.header("X-Amz-Target", ""),
                         request.header("Authorization", ""), request.header("Content-Type", ""))
-            answered = self.emulator.services.run(seen, "wsgi", lambda: wsgi_request(environ), body,
-                                                  lambda: self._moto(environ, request),
-                                                  lambda answer: None if answer is None else int(answer[0][:3]))
+            try:
+                answered = self.emulator.services.run(seen, "wsgi", lambda: wsgi_request(environ), body,
+                                                      lambda: self._moto(environ, request),
+                                                      lambda answer: None if answer is None else int(answer[0][:3]))
+            except WriteFailed as failure:  # the disk refused it: not applied, the service's internal error
+                status, refused_headers, refused_body = self.emulator.services.refused(seen, failure)
+                answered = (f"{status} {HTTPStatus(status).phrase}", list(refused_headers.items()), refused_body)
             if answered is not None:
                 start_response(answered[0], answered[1])
                 return [answered[2]]

@@ -12,11 +12,9 @@
   call this method (moto also restores every table a failed transaction wrote). An update that only REMOVEs, on an
   item that is not there, leaves nothing behind either (AWS creates no item and streams no record: the
   AWS-recorded suite of issue 37), where moto kept the key-only item it made.
-- `Item.update_with_attribute_updates` (UpdateItem's legacy AttributeUpdates): an ADD or a DELETE whose value's type
-  is not the stored attribute's is refused as DynamoDB refuses it ("Type mismatch for attribute to update",
-  dynalite's words), before anything is written; moto failed on a number added to a string (a decimal error) and
-  merged a set into an attribute of another type. An UpdateItem with neither UpdateExpression nor AttributeUpdates
-  updates nothing: the item moto made of the key stays, as AWS makes it (moto failed on None).
+- `Item.update_with_attribute_updates` (UpdateItem's legacy AttributeUpdates): applied as DynamoDB applies them,
+  every type stored as it was sent (attribute_updates.py). An UpdateItem with neither UpdateExpression nor
+  AttributeUpdates updates nothing: the item moto made of the key stays, as AWS makes it (moto failed on None).
 - `DynamoHandler.batch_write_item`: moto's full path runs Eddy's rendering of the action
   (moto_actions.batch_write_item), which checks and builds every put and delete of the batch before it writes
   any, as the fast path does: AWS refuses the whole batch if one request is bad; moto wrote the puts before it.
@@ -46,14 +44,14 @@ from moto.dynamodb.models.dynamo_type import DynamoType, Item
 from moto.dynamodb.models.table import Table
 from moto.dynamodb.responses import DynamoHandler
 
-from eddy.emulator.moto_seam import actions as moto_actions, conditions, dynamodb_rules, sns_signatures
+from eddy.emulator.moto_seam import (actions as moto_actions, attribute_updates, conditions, dynamodb_rules,
+                                    sns_signatures)
 from eddy.emulator.moto_seam import Patches
 from eddy.emulator.errors import UNDEFINED_NAME, UNDEFINED_VALUE
 
 _CONDITION_PARSER = comparisons.__file__
 _UPDATE_VALIDATORS = validators.__file__
 original_update_item = DynamoDBBackend.update_item
-original_update_with_attribute_updates = Item.update_with_attribute_updates
 original_batch_write_item = moto_actions._moto_batch_write_item
 
 
@@ -70,7 +68,7 @@ def _update_item(self: DynamoDBBackend, table_name: str, key: dict[str, Any], *a
     try:
         updated = original_update_item(self, table_name, key, *args, **kwargs)
     except BaseException:
-        _put_back(table, hash_key, range_key, saved)
+        put_back(table, hash_key, range_key, saved)
         raise
     if before is None and _only_removes(kwargs.get("update_expression", args[0] if args else None)):
         _put_back(table, hash_key, range_key, None)
@@ -106,7 +104,7 @@ def _stored(table: Table, key: Any) -> tuple[DynamoType, DynamoType | None, Item
     return hash_key, range_key, partition.get(range_key) if partition is not None else None
 
 
-def _put_back(table: Table, hash_key: DynamoType, range_key: DynamoType | None, saved: Item | None) -> None:
+def put_back(table: Table, hash_key: DynamoType, range_key: DynamoType | None, saved: Item | None) -> None:
     """The item as it was before the update (None: there was none), without telling moto's write hook."""
     items: dict[Any, Any] = table.items
     if range_key is None:
@@ -124,16 +122,6 @@ def _put_back(table: Table, hash_key: DynamoType, range_key: DynamoType | None, 
             del items[hash_key]
 
 
-def _update_with_attribute_updates(self: Item, attribute_updates: dict[str, Any] | None) -> None:
-    if not attribute_updates:
-        return  # an UpdateItem of its key only
-    for name, update in attribute_updates.items():
-        value, stored = update.get("Value"), self.attrs.get(name)
-        if update.get("Action") in ("ADD", "DELETE") and value and stored is not None and stored.type not in value:
-            raise MockValidationException("Type mismatch for attribute to update")
-    original_update_with_attribute_updates(self, attribute_updates)
-
-
 def _batch_write_item(self: DynamoHandler) -> Any:
     return moto_actions.batch_write_item(self)
 
@@ -143,7 +131,7 @@ _patches = Patches()
 
 def install() -> None:
     _patches.set(DynamoDBBackend, "update_item", _update_item)
-    _patches.set(Item, "update_with_attribute_updates", _update_with_attribute_updates)
+    _patches.set(Item, "update_with_attribute_updates", attribute_updates.update_with_attribute_updates)
     _patches.set(DynamoHandler, "batch_write_item", _batch_write_item)
     dynamodb_rules.install()
     conditions.install()

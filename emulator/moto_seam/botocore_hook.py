@@ -16,6 +16,7 @@ from moto.core.botocore_stubber import BotocoreStubber
 from eddy.emulator.aws_requests import Request, Response
 from eddy.emulator.moto_seam import Patches
 from eddy.emulator.moto_seam.services.extras import missing_package
+from eddy.emulator.storage.disk import WriteFailed
 from eddy.emulator.moto_seam.services.requests import Seen, botocore_request, original_process_request
 
 _router: Callable[[Request], Response | None] | None = None
@@ -71,9 +72,12 @@ def _answer(self: BotocoreStubber, request: AWSPreparedRequest) -> Any:
     seen = Seen(request.method, request.url, _text(headers.get("X-Amz-Target")), _text(headers.get("Authorization")),
                 _text(headers.get("Content-Type")))
     body = b"" if request.method.upper() in ("GET", "HEAD") else _body(request)
-    return journal.run(seen, "botocore", lambda: botocore_request(request), body,
-                       lambda: _moto(self, request),
-                       lambda answer: None if answer is None else int(answer[0]))
+    try:
+        return journal.run(seen, "botocore", lambda: botocore_request(request), body,
+                           lambda: _moto(self, request),
+                           lambda answer: None if answer is None else int(answer[0]))
+    except WriteFailed as failure:  # the disk refused it: not applied, answered as the service's internal error
+        return journal.refused(seen, failure)
 
 
 def _moto(self: BotocoreStubber, request: AWSPreparedRequest) -> Any:

@@ -152,6 +152,20 @@ def restore_item(table: Table, image: Image) -> None:
         table.items[item.hash_key] = item
 
 
+def put_back(table_key: tuple[str, str, str], change: tuple[Any, Image, Image | None, Image | None]) -> None:
+    """An item as it was before a write whose commit the log refused (capture's change: its keys and old image),
+    unseen by the write hook: the item stored before, or none."""
+    _, keys, old, _ = change
+    table = find_table(*table_key)
+    if table is None:
+        return
+    if old is not None:
+        restore_item(table, old)
+        return
+    range_key = DynamoType(keys[table.range_key_attr]) if table.range_key_attr else None
+    moto_fixes.put_back(table, DynamoType(keys[table.hash_key_attr]), range_key, None)
+
+
 def delete_item_by_keys(table: Table, keys: Image) -> None:
     range_key = DynamoType(keys[table.range_key_attr]) if table.range_key_attr else None
     table.delete_item(DynamoType(keys[table.hash_key_attr]), range_key)

@@ -106,14 +106,23 @@ class Persistence(LogReplay, NoPersistence):
             self.ddl[key].append(entry)
         self._log(entry)
 
-    def commit(self, table: TableKey, version: int, now: float, changes: list[Any], by_ttl: bool,
-               last_sequence_number: int | None) -> None:
+    def commit_entry(self, table: TableKey, version: int, now: float, changes: list[Any], by_ttl: bool,
+                     last_sequence_number: int | None) -> bytes:
+        """A commit's log entry, encoded whole before anything of the commit is written or shown."""
         # {"op": "commit", "table": [...], "version": ..., "ts": ..., "items": [[keys, new image], ...], "seq": ...},
         # the new images' text image_json's (the records' change-log lines have it already)
         items = ",".join(f"[{compact_json(keys)},{image_json(new)}]" for _, keys, _, new in changes)
         seq = "null" if last_sequence_number is None else f'"{last_sequence_number}"'
-        self._log_encoded(f'{{"op":"commit","table":{compact_json(list(table))},"version":{version},'
-                          f'"ts":{compact_json(now)},"items":[{items}],"seq":{seq}}}')
+        return (f'{{"op":"commit","table":{compact_json(list(table))},"version":{version},'
+                f'"ts":{compact_json(now)},"items":[{items}],"seq":{seq}}}').encode()
+
+    def log_commits(self, entries: list[bytes]) -> None:
+        """One operation's commits (a table each) in the log together, all of them or none (WriteFailed)."""
+        if self._replaying:
+            return
+        self.wal.append_all(entries)
+        if self.wal.entries >= max(self.snapshot_every, self._retry_at):
+            self._snapshot_keeping_the_log()
 
     def stream_enabled(self, stream: Stream) -> None:
         self._log({"op": "stream", "state": stream.to_state()})

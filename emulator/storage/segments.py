@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from eddy.emulator.storage import columnar_segments
+from eddy.emulator.storage.disk import WriteFailed, append_whole, inject
 from eddy.emulator.storage.wal import CorruptStateError
 
 
@@ -38,23 +39,38 @@ class SegmentLog:
         self.segments: list[Segment] = []
         self._active: BinaryIO | None = None
 
-    def append(self, lines: bytes, first_sequence_number: int, last_sequence_number: int) -> None:
-        """Append encoded records (whose sequence numbers run from first to last) and flush them to the OS."""
+    def append(self, lines: bytes, first_sequence_number: int, last_sequence_number: int) -> tuple[Segment, int, int]:
+        """Append encoded records (whose sequence numbers run from first to last) to the OS, all of them or none
+        (storage/disk.py's WriteFailed); returns what `take_back` needs to remove them again."""
         if self._active is None or self.segments[-1].size >= self.max_bytes:
             self._start_segment(first_sequence_number)
         segment = self.segments[-1]
-        self._active.write(lines)
-        self._active.flush()
+        mark = (segment, segment.size, segment.last_sequence_number)
+        append_whole(self._active, lines, segment.path, "segment")
         segment.size += len(lines)
         segment.last_sequence_number = last_sequence_number
+        return mark
+
+    def take_back(self, mark: tuple[Segment, int, int]) -> None:
+        """Remove an append again (its commit did not reach the write-ahead log): the segment as it was before it."""
+        segment, size, last_sequence_number = mark
+        with open(segment.path, "r+b") as appended:
+            appended.truncate(size)
+        segment.size, segment.last_sequence_number = size, last_sequence_number
 
     def _start_segment(self, first_sequence_number: int) -> None:
+        """A new newest segment (a roll); if the disk refuses it, WriteFailed and the segments stay as they were."""
+        segment = Segment(self.directory / f"{first_sequence_number}.jsonl", first_sequence_number)
+        try:
+            inject("roll", segment.path)
+            self.directory.mkdir(parents=True, exist_ok=True)
+            started = open(segment.path, "ab", buffering=0)
+        except OSError as error:
+            raise WriteFailed(segment.path, error) from error
         if self._active is not None:
             self._active.close()
             self._sealed(self.segments[-1])
-        self.directory.mkdir(parents=True, exist_ok=True)
-        segment = Segment(self.directory / f"{first_sequence_number}.jsonl", first_sequence_number)
-        self._active = open(segment.path, "ab")
+        self._active = started
         self.segments.append(segment)
 
     def delete_through(self, sequence_number: int) -> int:

@@ -100,6 +100,7 @@ class ServiceLog:
                 out.flush()
                 os.fsync(out.fileno())
         except OSError:
+            temporary.unlink(missing_ok=True)  # a full disk, say: the last state written stays the one named
             raise
         except Exception as error:  # pickle refused something in moto's state
             temporary.unlink(missing_ok=True)

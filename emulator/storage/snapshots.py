@@ -23,6 +23,7 @@ from eddy.emulator.functions.registry import Function
 from eddy.emulator.moto_seam.kinesis import state as kinesis_state
 from eddy.emulator.storage.async_queue import ASYNC_EVENTS, QUEUES, LoggedQueue, Restorable
 from eddy.emulator.storage.wal import CorruptStateError
+from eddy.emulator.storage.disk import inject
 
 if TYPE_CHECKING:
     from eddy.emulator.engine import Emulator
@@ -41,15 +42,20 @@ def write_snapshot(directory: Path, generation: int, entries: Iterable[dict[str,
     temporary = path.with_suffix(".tmp")
     digest = hashlib.sha256()
     lines = 0
-    with open(temporary, "wb") as out:
-        for entry in entries:
-            line = json.dumps(entry, separators=(",", ":")).encode() + b"\n"
-            digest.update(line)
-            out.write(line)
-            lines += 1
-        out.write(json.dumps({"kind": "end", "lines": lines, "sha256": digest.hexdigest()}).encode() + b"\n")
-        out.flush()
-        os.fsync(out.fileno())
+    try:
+        inject("snapshot", temporary)
+        with open(temporary, "wb") as out:
+            for entry in entries:
+                line = json.dumps(entry, separators=(",", ":")).encode() + b"\n"
+                digest.update(line)
+                out.write(line)
+                lines += 1
+            out.write(json.dumps({"kind": "end", "lines": lines, "sha256": digest.hexdigest()}).encode() + b"\n")
+            out.flush()
+            os.fsync(out.fileno())
+    except BaseException:  # a full disk, say: the previous snapshot stays the newest, and no half file is left
+        temporary.unlink(missing_ok=True)
+        raise
     os.replace(temporary, path)
     for old in directory.glob("*.snapshot"):
         if old != path:

@@ -25,9 +25,13 @@ class NoPersistence(StreamObserver):
     def table_request(self, account_id: str, region: str, target: str, body: dict[str, Any]) -> None:
         """A DynamoDB request changed a table's definition."""
 
-    def commit(self, table: TableKey, version: int, now: float, changes: list[Any], by_ttl: bool,
-               last_sequence_number: int | None) -> None:
-        """A commit changed items."""
+    def commit_entry(self, table: TableKey, version: int, now: float, changes: list[Any], by_ttl: bool,
+                     last_sequence_number: int | None) -> bytes | None:
+        """A commit's log entry (none: nothing is written down)."""
+        return None
+
+    def log_commits(self, entries: list[bytes]) -> None:
+        """An operation's commits, one a table, all of them or none."""
 
     def clock(self, offset: float) -> None:
         """The clock moved."""

@@ -13,7 +13,9 @@ import json
 import os
 import zlib
 from pathlib import Path
-from typing import Any, BinaryIO, Iterator
+from typing import Any, BinaryIO, Iterable, Iterator
+
+from eddy.emulator.storage.disk import append_whole
 
 
 class CorruptStateError(Exception):
@@ -83,17 +85,22 @@ class WriteAheadLog:
         self.directory.mkdir(parents=True, exist_ok=True)
         self.generation = generation
         self.entries = 0
-        self._file = open(self.path(generation), "ab")
+        self._file = open(self.path(generation), "ab", buffering=0)
 
     def append(self, payload: bytes, weight: int = 1) -> None:
         """Append an entry encoded as compact JSON; it counts as `weight` entries toward the next snapshot."""
+        self.append_all((payload,), weight)
+
+    def append_all(self, payloads: Iterable[bytes], weight: int = 1) -> None:
+        """Append entries in one write, all of them or none (storage/disk.py's WriteFailed), each counting as `weight`
+        toward the next snapshot."""
         if self._file is None:
             self.open(self.generation)
-        self._file.write(encode(payload))
-        self._file.flush()
+        lines = [encode(payload) for payload in payloads]
+        append_whole(self._file, b"".join(lines), self.path(self.generation), "wal")
         if self.fsync:
             os.fsync(self._file.fileno())
-        self.entries += weight
+        self.entries += weight * len(lines)
 
     def delete_before(self, generation: int) -> None:
         for old in self.generations():

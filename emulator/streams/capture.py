@@ -4,7 +4,9 @@ moto calls the write hook (moto_bridge) every time it stores or removes an item.
 per item, the image before the operation's first touch; when the operation ends it reads each item's
 state as it is now and diffs the two. So an item written several times in one operation (UpdateItem on
 a new key, a transaction) yields one change, a write that changed nothing or was rolled back yields
-none, and the changes of one operation are committed together: one commit version per table.
+none, and the changes of one operation are committed together: one commit version per table, and one write to
+the log for all its tables. If that commit fails (the log refused it), every item the operation changed is put back
+as it was before the operation (`put_back`, unseen by the write hook), so nothing of a refused write stays visible.
 """
 
 from __future__ import annotations
@@ -30,14 +32,17 @@ class Touch:
 @dataclass
 class Operation:
     by_ttl: bool = False
+    failed: bool = False
     depth: int = 0
     touches: dict[Hashable, Touch] = field(default_factory=dict)
 
 
 class Capture:
-    def __init__(self, commit: Callable[[TableKey, list[Change], bool], None], lock: threading.RLock) -> None:
+    def __init__(self, commit: Callable[[dict[TableKey, list[Change]], bool], None], lock: threading.RLock,
+                 put_back: Callable[[TableKey, Change], None]) -> None:
         self._commit = commit
         self._lock = lock
+        self._put_back = put_back
         self._local = threading.local()
 
     def begin(self, by_ttl: bool = False) -> None:
@@ -46,8 +51,11 @@ class Capture:
             operation = self._local.operation = Operation(by_ttl=by_ttl)
         operation.depth += 1
 
-    def end(self) -> None:
+    def end(self, failed: bool = False) -> None:
+        """The operation is over: its changes committed, or (`failed`: it raised, a fault of Eddy's or moto's and
+        not an answer) every item it touched put back as it was, as when the commit itself fails."""
         operation: Operation = self._local.operation
+        operation.failed = operation.failed or failed
         operation.depth -= 1
         if operation.depth:
             return
@@ -57,8 +65,18 @@ class Capture:
             change = _diff(touch)
             if change is not None:
                 by_table.setdefault(touch.table, []).append(change)
-        for table, changes in by_table.items():
-            self._commit(table, changes, operation.by_ttl)
+        if not by_table:
+            return
+        try:
+            if operation.failed:
+                raise _Failed
+            self._commit(by_table, operation.by_ttl)
+        except BaseException as error:
+            for table, changes in by_table.items():
+                for change in changes:
+                    self._put_back(table, change)
+            if not isinstance(error, _Failed):
+                raise
 
     def touched(self, item: Hashable, make_touch: Callable[[], Touch]) -> None:
         """An item is about to change or has changed; `make_touch` snapshots it on the operation's first touch."""
@@ -73,6 +91,10 @@ class Capture:
             return
         if item not in operation.touches:
             operation.touches[item] = make_touch()
+
+
+class _Failed(Exception):
+    """The operation raised: its changes are put back, not committed."""
 
 
 def _diff(touch: Touch) -> Change | None:

@@ -102,14 +102,6 @@ class Shard:
         end = self.ending_sequence_number
         return sequence_number >= self.starting_sequence_number and (end is None or sequence_number <= end)
 
-    def append(self, records: list[ChangeRecord], encode: Callable[[ChangeRecord], bytes]) -> None:
-        self.records.extend(records)
-        self.log.append(
-            b"".join(encode(record) for record in records),
-            records[0].sequence_number,
-            records[-1].sequence_number,
-        )
-
     def count_writes(self, second: int, count: int) -> int:
         """Add `count` records to the clock second's tally and return the tally."""
         if second != self._rate_second:
@@ -170,6 +162,40 @@ class Shard:
         if self.adjacent_parent_shard_id:
             shard["AdjacentParentShardId"] = self.adjacent_parent_shard_id
         return shard
+
+
+class ShardAppends:
+    """One commit's records for a stream's shards, encoded as their segments' lines: written (durable, not yet
+    readable), then shown by the stream once the commit is in the write-ahead log, or taken back if it is not."""
+
+    def __init__(self, table_name: str, by_shard: dict[Shard, list[ChangeRecord]], commit_records: int) -> None:
+        self.by_shard = by_shard
+        self.records = [record for records in by_shard.values() for record in records]
+        self.records.sort(key=_sequence_number)
+        #: encoded before anything is written: a record that cannot be encoded stops the commit here
+        self._lines = {shard: b"".join(record.to_log_line(table_name, shard.shard_id, commit_records)
+                                       for record in records) for shard, records in by_shard.items()}
+        self._written: list[tuple[Shard, Any]] = []
+
+    @property
+    def last_sequence_number(self) -> int | None:
+        return self.records[-1].sequence_number if self.records else None
+
+    def write(self) -> None:
+        """Each shard's lines to its segment (storage/disk.py's WriteFailed: the ones written already taken back)."""
+        try:
+            for shard, records in self.by_shard.items():
+                mark = shard.log.append(self._lines[shard], records[0].sequence_number, records[-1].sequence_number)
+                self._written.append((shard, mark))
+        except BaseException:
+            self.take_back()
+            raise
+
+    def take_back(self) -> None:
+        """Remove the lines written (the commit did not reach the write-ahead log)."""
+        while self._written:
+            shard, mark = self._written.pop()
+            shard.log.take_back(mark)
 
 
 def _sequence_number(record: ChangeRecord) -> int:

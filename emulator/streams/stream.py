@@ -23,7 +23,8 @@ from eddy.emulator.errors import ResourceNotFoundException, ValidationException
 from eddy.emulator.settings import Settings
 from eddy.emulator.storage.segments import SegmentLog
 from eddy.emulator.streams.records import ChangeRecord, EventName, Image, StreamViewType
-from eddy.emulator.streams.shards import HASH_SPACE, SequenceNumbers, Shard, partition_hash, split_range
+from eddy.emulator.streams.shards import (HASH_SPACE, SequenceNumbers, Shard, ShardAppends, partition_hash,
+                                          split_range)
 
 #: a shard under load splits only while its key range is wider than this (a single hot key cannot be split
 #: apart, so after 64 halvings load no longer splits it)
@@ -201,30 +202,31 @@ class Stream:
     def publish(self, changes: list[Change], *, commit_version: int, now: float, event_ids: Iterable[str],
                 by_ttl: bool = False) -> list[ChangeRecord]:
         """Append one commit's changes, each to its partition's open shard; split shards that run hot."""
+        appends = self.prepare(changes, commit_version=commit_version, now=now, event_ids=event_ids, by_ttl=by_ttl)
+        appends.write()
+        self.show(appends, now)
+        return appends.records
+
+    def prepare(self, changes: list[Change], *, commit_version: int, now: float, event_ids: Iterable[str],
+                by_ttl: bool = False) -> ShardAppends:
+        """One commit's records, numbered and encoded for their shards' segments; nothing written or shown yet."""
         self.maintain(now)
         by_shard: dict[Shard, list[ChangeRecord]] = {}
-        published = []
         for (event_name, keys, old_image, new_image), event_id in zip(changes, event_ids):
-            record = ChangeRecord(
-                sequence_number=self._sequence_numbers.next(),
-                event_id=event_id,
-                event_name=event_name,
-                keys=keys,
-                old_image=old_image,
-                new_image=new_image,
-                created_at=now,
-                commit_version=commit_version,
-                by_ttl=by_ttl,
-            )
+            record = ChangeRecord(sequence_number=self._sequence_numbers.next(), event_id=event_id,
+                                  event_name=event_name, keys=keys, old_image=old_image, new_image=new_image,
+                                  created_at=now, commit_version=commit_version, by_ttl=by_ttl)
             by_shard.setdefault(self._shard_for(keys), []).append(record)
-            published.append(record)
+        return ShardAppends(self.table_name, by_shard, len(changes))
+
+    def show(self, appends: ShardAppends, now: float) -> None:
+        """A commit's records, written and logged, made readable; shards that run hot split."""
         threshold = self.settings.split_records_per_second
-        for shard, records in by_shard.items():
-            shard.append(records, lambda record: record.to_log_line(self.table_name, shard.shard_id, len(published)))
+        for shard, records in appends.by_shard.items():
+            shard.records.extend(records)
             hot = threshold is not None and shard.count_writes(int(now), len(records)) > threshold
             if hot and shard.hash_range[1] - shard.hash_range[0] > MIN_SPLIT_RANGE:
                 self.split(shard.shard_id, now)
-        return published
 
     # -- time --------------------------------------------------------------------------------------
 

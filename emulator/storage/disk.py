@@ -1,0 +1,148 @@
+"""Writing to the state directory's disk: an append lands whole or not at all, and a full disk is told apart.
+
+`append_whole` writes an append to an unbuffered file; if the disk refuses any of it (ENOSPC, EDQUOT, EIO, ...),
+the file is cut back to where it was, so the next append starts on a clean line: a failed write leaves no torn
+line in the middle of a log, and writes succeed again as soon as the disk takes them, without a restart. The
+failure is raised as WriteFailed, which says which directory and how much room was left.
+
+DiskState is what Eddy knows of its disk: whether writes are being refused (since which refusal, why), for the
+front doors (one WARNING line per episode), the dashboard and `eddy doctor`.
+
+Tests inject failures without filling a real disk: while the file that EDDY_TEST_DISK_FULL names exists, every
+write at the points its content lists (one word per point: wal, segment, roll, snapshot; an empty file means
+all of them) fails as a full disk fails, with ENOSPC; a number among the words fails only that many more writes.
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+#: the environment variable naming the flag file of injected write failures (tests only)
+FAULT_FLAG = "EDDY_TEST_DISK_FULL"
+FULL = (errno.ENOSPC, errno.EDQUOT)
+#: the room a request to moto's services needs beyond its body before moto sees it: its log entry is written after
+#: moto answers, and a log entry is far smaller than this
+SPARE_BYTES = 1 << 20
+
+log = logging.getLogger("eddy")
+
+
+class WriteFailed(Exception):
+    """A write to the state directory the disk refused: nothing of it was kept."""
+
+    def __init__(self, path: Path, error: OSError) -> None:
+        self.path = Path(path)
+        self.error = error
+        super().__init__(self.reason)
+
+    @property
+    def disk_full(self) -> bool:
+        return self.error.errno in FULL
+
+    @property
+    def reason(self) -> str:
+        directory = self.path.parent
+        free = free_bytes(directory)
+        shown = "unknown" if free is None else f"{free:,} bytes"
+        what = "the disk is full" if self.disk_full else f"the disk refused it ({self.error.strerror or self.error})"
+        return f"a write to {directory} failed: {what}; free there: {shown}"
+
+
+def free_bytes(directory: Path) -> int | None:
+    """What a write under `directory` (or its nearest existing parent) may still use, or None if unknown."""
+    for candidate in (directory, *directory.parents):
+        try:
+            return shutil.disk_usage(candidate).free
+        except OSError:
+            continue
+    return None
+
+
+def inject(point: str, path: Path) -> None:
+    """Raise ENOSPC if a test asked for failures at `point` (see the module's docstring)."""
+    flag = os.environ.get(FAULT_FLAG)
+    if not flag:
+        return
+    try:
+        with open(flag, encoding="utf-8") as listed:
+            words = listed.read().split()
+    except FileNotFoundError:
+        return
+    points = [word for word in words if not word.isdigit()]
+    if points and point not in points:
+        return
+    counts = [int(word) for word in words if word.isdigit()]
+    if counts:  # only this many more failures: the disk has room again after the last of them
+        if counts[0] <= 1:
+            os.remove(flag)
+        else:
+            Path(flag).write_text(" ".join([*points, str(counts[0] - 1)]), encoding="utf-8")
+    raise WriteFailed(path, OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path)))
+
+
+def append_whole(file: Any, data: bytes, path: Path, point: str) -> None:
+    """Append `data` to an unbuffered file opened for appending: all of it, or nothing (WriteFailed)."""
+    descriptor = file.fileno()
+    size = os.fstat(descriptor).st_size
+    try:
+        inject(point, path)
+        view = memoryview(data)
+        while view:
+            written = os.write(descriptor, view)
+            view = view[written:]
+    except WriteFailed:
+        raise
+    except OSError as error:
+        try:
+            os.ftruncate(descriptor, size)
+        except OSError:
+            pass  # nothing more to do here: recovery cuts a torn tail, and the write is refused anyway
+        raise WriteFailed(path, error) from error
+
+
+class DiskState:
+    """Whether Eddy's writes are being refused by its disk, since when and why."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.refused_since: float | None = None
+        self.reason: str | None = None
+        self.refusals = 0
+
+    @property
+    def refusing(self) -> bool:
+        return self.refused_since is not None
+
+    def refused(self, failure: WriteFailed, now: float) -> None:
+        """Note a refused write: one WARNING line when writes start being refused, not one per request."""
+        self.refusals += 1
+        self.reason = failure.reason
+        if self.refused_since is None:
+            self.refused_since = now
+            log.warning("writes refused until the disk has room: %s", failure.reason)
+
+    def accepted(self) -> None:
+        """Note that a write went through (an INFO line if writes were being refused)."""
+        if self.refused_since is not None:
+            self.refused_since = None
+            log.info("writes are accepted again: %s has room", self.directory)
+
+    def room_for(self, size: int, point: str = "wal") -> None:
+        """WriteFailed unless a write of `size` bytes (and a log entry) fits: asked before a change that cannot be
+        taken back once applied (a request to moto's services) is applied."""
+        path = self.directory / "wal"
+        inject(point, path)
+        free = free_bytes(self.directory)
+        if free is not None and free < size + SPARE_BYTES:
+            raise WriteFailed(path, OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path)))
+
+    def describe(self) -> dict[str, Any]:
+        """The dashboard's and doctor's view: the directory, its free bytes, whether writes are refused and why."""
+        return {"StateDirectory": str(self.directory), "FreeBytes": free_bytes(self.directory),
+                "WritesRefused": self.refusing, "RefusedSince": self.refused_since,
+                "Reason": self.reason if self.refusing else None, "Refusals": self.refusals}

@@ -1,0 +1,178 @@
+"""A disk that fills in the middle of a workload: a write is acknowledged and durable, or refused and never seen.
+
+The full disk is injected at the log layer (storage/disk.py: while the flag file EDDY_TEST_DISK_FULL names exists,
+every write to the state directory fails with ENOSPC), because this machine gives tests no privileges to mount a
+small tmpfs or loop device. Both doors: emulate() in this process, and `eddy serve` killed with SIGKILL.
+
+A refused write is answered as AWS answers a fault of its own, a 500 the SDKs retry: DynamoDB's InternalServerError
+(botocore's model lists it for every DynamoDB operation), S3's InternalError, SQS's InternalFailure (the common error
+of AWS's JSON and query protocols).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import boto3
+import pytest
+from botocore.config import Config
+from botocore.exceptions import ClientError
+
+from eddy import emulate
+from eddy.emulator.storage.disk import FAULT_FLAG
+from tests.conftest import eddy_server
+
+pytestmark = pytest.mark.slow
+
+KEY = {"KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+       "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}], "BillingMode": "PAY_PER_REQUEST"}
+NO_RETRIES = Config(retries={"total_max_attempts": 1})
+REFUSED = {"dynamodb": "InternalServerError", "s3": "InternalError", "sqs": "InternalFailure"}
+
+
+class Eddy:
+    """One door onto an Eddy with a state directory: its clients, a restart (kill -9 for the server)."""
+
+    def __init__(self, door: str, state: Path) -> None:
+        self.door, self.state = door, state
+        self.url: str | None = None
+        self.emu: Any = None
+
+    def client(self, service: str, config: Config = NO_RETRIES) -> Any:
+        if self.url is None:
+            return boto3.client(service, region_name="us-east-1", config=config)
+        return boto3.client(service, endpoint_url=self.url, region_name="us-east-1", aws_access_key_id="k",
+                            aws_secret_access_key="s", config=config)
+
+
+@contextmanager
+def running(door: str, state: Path, kill: bool = True) -> Iterator[Eddy]:
+    eddy = Eddy(door, state)
+    if door == "inprocess":
+        with emulate(state_dir=state, housekeeping_interval=None) as emu:
+            eddy.emu = emu
+            yield eddy
+        return
+    with eddy_server("--state-dir", str(state), "--housekeeping-interval", "0") as (url, server):
+        eddy.url = url
+        yield eddy
+        if kill:
+            os.kill(server.pid, signal.SIGKILL)  # whatever was acknowledged must survive this
+            server.wait(timeout=30)
+
+
+@pytest.fixture(params=["inprocess", "server"])
+def door(request: pytest.FixtureRequest) -> str:
+    return request.param
+
+
+@pytest.fixture
+def disk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The flag file: while it exists (with the fault points it lists, or none for all), the disk is full."""
+    flag = tmp_path / "disk-full"
+    monkeypatch.setenv(FAULT_FLAG, str(flag))
+    return flag
+
+
+def refused(call: Callable[[], Any], service: str) -> bool:
+    """True if the call was refused as a fault of Eddy's (a 500 of the service's own shape); False if it succeeded."""
+    try:
+        call()
+    except ClientError as error:
+        assert (error.response["ResponseMetadata"]["HTTPStatusCode"], error.response["Error"]["Code"]) == \
+            (500, REFUSED[service])
+        return True
+    return False
+
+
+def stream_records(eddy: Eddy, table: str) -> list[tuple[str, dict[str, Any]]]:
+    """Every record of the table's stream, in order: (event name, keys)."""
+    ddb, streams = eddy.client("dynamodb"), eddy.client("dynamodbstreams")
+    arn = ddb.describe_table(TableName=table)["Table"]["LatestStreamArn"]
+    found = []
+    for shard in streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"]:
+        iterator = streams.get_shard_iterator(StreamArn=arn, ShardId=shard["ShardId"],
+                                              ShardIteratorType="TRIM_HORIZON")["ShardIterator"]
+        while iterator:
+            page = streams.get_records(ShardIterator=iterator)
+            found += [(int(r["dynamodb"]["SequenceNumber"]), r["eventName"], r["dynamodb"]["Keys"]["pk"]["S"])
+                      for r in page["Records"]]
+            iterator = page.get("NextShardIterator") if page["Records"] else None
+    return [(name, key) for _, name, key in sorted(found)]
+
+
+def what_eddy_holds(eddy: Eddy) -> dict[str, Any]:
+    ddb, s3, sqs = eddy.client("dynamodb"), eddy.client("s3"), eddy.client("sqs")
+    queue = sqs.get_queue_url(QueueName="work")["QueueUrl"]
+    return {"items": sorted(item["pk"]["S"] for item in ddb.scan(TableName="orders")["Items"]),
+            "records": stream_records(eddy, "orders"),
+            "objects": sorted(o["Key"] for o in s3.list_objects_v2(Bucket="photos").get("Contents", [])),
+            "messages": int(sqs.get_queue_attributes(QueueUrl=queue, AttributeNames=["ApproximateNumberOfMessages"])
+                            ["Attributes"]["ApproximateNumberOfMessages"])}
+
+
+def test_a_disk_that_fills_mid_workload_refuses_writes_whole_and_keeps_every_acknowledged_one(door, disk, tmp_path):
+    state = tmp_path / "state"
+    expected: dict[str, Any] = {"items": [], "records": [], "objects": [], "messages": 0}
+    outcomes = []
+    with running(door, state) as eddy:
+        ddb, s3, sqs = eddy.client("dynamodb"), eddy.client("s3"), eddy.client("sqs")
+        ddb.create_table(TableName="orders", StreamSpecification={"StreamEnabled": True,
+                                                                  "StreamViewType": "NEW_AND_OLD_IMAGES"}, **KEY)
+        s3.create_bucket(Bucket="photos")
+        queue = sqs.create_queue(QueueName="work")["QueueUrl"]
+        for i in range(40):
+            full = 15 <= i < 30
+            if i == 15:
+                disk.write_text("")
+            if i == 30:
+                disk.unlink()  # room again: no restart needed
+            step = i % 5
+            if step == 0:
+                keys = [f"put{i}"]
+                outcome = refused(lambda: ddb.put_item(TableName="orders", Item={"pk": {"S": keys[0]}}), "dynamodb")
+            elif step == 1:
+                keys = [f"batch{i}-{n}" for n in range(3)]
+                outcome = refused(lambda: ddb.batch_write_item(RequestItems={"orders": [
+                    {"PutRequest": {"Item": {"pk": {"S": key}}}} for key in keys]}), "dynamodb")
+            elif step == 2:
+                keys = [f"tx{i}-{n}" for n in range(2)]
+                outcome = refused(lambda: ddb.transact_write_items(TransactItems=[
+                    {"Put": {"TableName": "orders", "Item": {"pk": {"S": key}}}} for key in keys]), "dynamodb")
+            elif step == 3:
+                keys = []
+                outcome = refused(lambda: s3.put_object(Bucket="photos", Key=f"o{i}", Body=b"x" * (i * 100)), "s3")
+                if not outcome:
+                    expected["objects"].append(f"o{i}")
+            else:
+                keys = []
+                outcome = refused(lambda: sqs.send_message(QueueUrl=queue, MessageBody=f"m{i}"), "sqs")
+                expected["messages"] += 0 if outcome else 1
+            outcomes.append(outcome)
+            if not outcome:
+                expected["items"] += keys
+                expected["records"] += [("INSERT", key) for key in keys]
+            # reads are served while the disk is full, and a refused write is seen nowhere
+            assert what_eddy_holds(eddy) == {**expected, "items": sorted(expected["items"]),
+                                             "objects": sorted(expected["objects"])}, i
+        assert outcomes == [15 <= i < 30 for i in range(40)]
+    expected = {**expected, "items": sorted(expected["items"]), "objects": sorted(expected["objects"])}
+    with running(door, state, kill=False) as eddy:  # after kill -9 (server) or the block's end (in-process)
+        assert what_eddy_holds(eddy) == expected
+
+
+def test_the_sdks_retry_of_a_refused_write_succeeds(door, disk, tmp_path):
+    with running(door, tmp_path / "state") as eddy:
+        ddb = eddy.client("dynamodb", Config(retries={"mode": "standard"}))
+        ddb.create_table(TableName="orders", StreamSpecification={"StreamEnabled": True,
+                                                                  "StreamViewType": "NEW_AND_OLD_IMAGES"}, **KEY)
+        disk.write_text("1")  # the disk refuses one write, then has room
+        answer = ddb.put_item(TableName="orders", Item={"pk": {"S": "a"}})
+        assert (answer["ResponseMetadata"]["HTTPStatusCode"], answer["ResponseMetadata"]["RetryAttempts"]) == (200, 1)
+        assert not disk.exists()
+        assert ddb.scan(TableName="orders")["Items"] == [{"pk": {"S": "a"}}]
+        assert stream_records(eddy, "orders") == [("INSERT", "a")]
