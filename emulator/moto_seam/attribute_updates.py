@@ -1,5 +1,5 @@
 """UpdateItem's legacy AttributeUpdates on moto's Item, as DynamoDB applies them (replacing
-`Item.update_with_attribute_updates` while an emulator is active; fixes.py installs it).
+`Item.update_with_attribute_updates` while an emulator is active; all_or_nothing.py installs it).
 
 moto's own PUT knows SS, NS, N, lists and maps and stores every other value as a string: a binary value became the
 string of its base64 text, a BOOL the string "True", a binary set a list of raw values that no log or stream can

@@ -163,7 +163,7 @@ def put_back(table_key: tuple[str, str, str], change: tuple[Any, Image, Image | 
         restore_item(table, old)
         return
     range_key = DynamoType(keys[table.range_key_attr]) if table.range_key_attr else None
-    moto_fixes.put_back(table, DynamoType(keys[table.hash_key_attr]), range_key, None)
+    all_or_nothing.put_back(table, DynamoType(keys[table.hash_key_attr]), range_key, None)
 
 
 def delete_item_by_keys(table: Table, keys: Image) -> None:
