@@ -22,7 +22,7 @@ from eddy.emulator.api.dynamodb_rules import item_keys, table_definitions
 from eddy.emulator.api.global_tables import replica_tables, replica_updates
 from eddy.emulator.api.streams_api import parse_body
 from eddy.emulator.engine import Emulator
-from eddy.emulator.errors import AWSError, ValidationException, constraint_violation
+from eddy.emulator.errors import AWSError, InternalServerError, ValidationException, constraint_violation
 from eddy.emulator.aws_requests import Request, Response, error_response, raw_json_response
 from eddy.emulator.storage.disk import WriteFailed
 from eddy.emulator.streams.records import StreamViewType
@@ -113,17 +113,16 @@ def handle(emulator: Emulator, operation: str, request: Request) -> Response:
         return error_response(error)
     except WriteFailed:  # the disk refused the commit: nothing of the write is kept or shown (the router answers)
         raise
-    except Exception as error:  # moto failed on a request the model allows: logged with its traceback, answered plainly
+    except Exception as error:  # moto failed on a request the model allows: a fault of Eddy's, a 500 the SDKs retry
         complaint = all_or_nothing.expression_complaint(error)
         if complaint is not None:  # an expression moto's parser cannot read, which its Query and writes let through
             parser, reason = complaint
             member = "UpdateExpression" if parser == "update" else (
                 "FilterExpression" if operation in ("Query", "Scan") else "ConditionExpression")
             return error_response(ValidationException(f"Invalid {member}: {reason}"))
-        request_id = uuid.uuid4()
+        request_id = uuid.uuid4()  # what the operation wrote before it failed was put back (capture)
         log.exception("moto could not process %s (request %s)", operation, request_id)
-        return error_response(ValidationException(
-            f"{INVALID}the request could not be processed (request id {request_id})"))
+        return error_response(InternalServerError(f"Internal server error (request id {request_id})"))
 
 
 GLOBAL_TABLE_OPERATIONS = frozenset({"UpdateTable", "DeleteTable", "CreateGlobalTable", "UpdateGlobalTable",

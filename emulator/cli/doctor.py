@@ -9,9 +9,11 @@
     missing  Node.js SDK   ... run `eddy setup node`
     ok       port          127.0.0.1:4566 is free
     ok       state dir     .eddy (will be created)
+    ok       disk          52,613,722,112 bytes free under .eddy
 
 "missing" is a part only some features need (Spark, Node.js functions): the status stays 0. "FAIL" is what
-`eddy serve` itself needs (the port, the state directory): the status is 1.
+`eddy serve` itself needs (the port, the state directory, room on its disk; an Eddy serving at the port that refuses
+writes because its disk is full): the status is 1.
 """
 
 from __future__ import annotations
@@ -24,11 +26,13 @@ import shutil
 import socket
 import subprocess
 import sys
+import json
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from eddy.emulator.storage.disk import SPARE_BYTES, free_bytes
 from eddy.emulator.functions.runtimes.node_sdk import MISSING as SDK_MISSING, sdk_modules
 from eddy.spark_batch.extra import INSTALL as SPARK_INSTALL, missing_modules
 
@@ -131,9 +135,32 @@ def check_state_dir(state_dir: str) -> Check:
     return Check("ok", "state dir", f"{state_dir} (writable)")
 
 
+def check_disk(host: str, port: int, state_dir: str) -> Check:
+    """Whether writes have room: the Eddy serving at the port refusing them (its dashboard's Disk), or the disk under
+    the state directory full."""
+    if _eddy_serving(host, port):
+        try:
+            with urllib.request.urlopen(f"http://{host}:{port}/_eddy/dashboard", timeout=30) as response:
+                disk = json.loads(response.read()).get("Disk") or {}
+        except (OSError, ValueError):
+            disk = {}
+        if disk.get("WritesRefused"):
+            return Check("FAIL", "disk", f"the Eddy at {host}:{port} refuses writes: {disk['Reason']}: free space "
+                                         "there; writes are accepted again once it has room (no restart)")
+    path = Path(state_dir).absolute()
+    free = free_bytes(path)
+    if free is None:
+        return Check("ok", "disk", f"{state_dir}: free space unknown")
+    if free < SPARE_BYTES:
+        return Check("FAIL", "disk", f"the disk under {state_dir} is full ({free:,} bytes free): free space there, or "
+                                     "choose another --state-dir")
+    return Check("ok", "disk", f"{free:,} bytes free under {state_dir}")
+
+
 def checks(args: argparse.Namespace) -> list[Callable[[], Check]]:
     return [check_python, check_spark_extra, check_java, check_node, check_node_sdk,
-            lambda: check_port(args.host, args.port), lambda: check_state_dir(args.state_dir)]
+            lambda: check_port(args.host, args.port), lambda: check_state_dir(args.state_dir),
+            lambda: check_disk(args.host, args.port, args.state_dir)]
 
 
 def doctor_command(args: argparse.Namespace) -> int:

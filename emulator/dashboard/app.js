@@ -247,8 +247,14 @@ async function poll() {
     model = await getJSON("/_eddy/dashboard");
     render();
     await pollTail();
-    status.textContent = `live · clock ${clock(model.Now)} UTC`;
-    status.className = "live";
+    const disk = model.Disk;
+    if (disk && disk.WritesRefused) {  // the disk is full: reads are served, writes refused until it has room
+      status.textContent = `live · clock ${clock(model.Now)} UTC · writes refused: ${disk.Reason}`;
+      status.className = "down";
+    } else {
+      status.textContent = `live · clock ${clock(model.Now)} UTC`;
+      status.className = "live";
+    }
   } catch (error) {
     status.textContent = `disconnected: ${error.message}`;
     status.className = "down";

@@ -52,7 +52,8 @@ def dashboard(emulator: "Emulator") -> dict[str, Any]:
                 "Queues": queues.queue_views(now), "Subscriptions": pipelines.subscription_views(emulator, now),
                 "BucketNotifications": pipelines.bucket_notification_views(emulator, now),
                 "EventBridge": pipelines.rule_views(emulator), "Pipes": pipelines.pipe_views(emulator),
-                "AsynchronousInvocations": pipelines.asynchronous_invocations(emulator)}
+                "AsynchronousInvocations": pipelines.asynchronous_invocations(emulator),
+                "Disk": emulator.disk.describe()}
 
 
 # -- tables, streams and their shard lineage -----------------------------------------------------------

@@ -4,13 +4,20 @@
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import sys
 
+import boto3
 import pytest
+from botocore.config import Config
+from botocore.exceptions import ClientError
 
+from eddy.emulator import doctor as doctor_module
 from eddy.emulator.cli import main
+from eddy.emulator.storage.disk import FAULT_FLAG
+from tests.conftest import eddy_server
 
 
 def doctor(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
@@ -26,9 +33,41 @@ def test_a_ready_machine(tmp_path, capsys) -> None:
     lines = capsys.readouterr().out.splitlines()
     assert [line.split()[:2] for line in lines] == [
         ["ok", "Python"], ["ok", "Spark"], ["ok", "Java"], ["ok", "Node.js"], ["ok", "Node.js"], ["ok", "port"],
-        ["ok", "state"]]
-    assert lines[-2].endswith(f"127.0.0.1:{port} is free")
-    assert lines[-1].endswith("(will be created)")
+        ["ok", "state"], ["ok", "disk"]]
+    assert lines[-3].endswith(f"127.0.0.1:{port} is free")
+    assert lines[-2].endswith("(will be created)")
+    assert re.fullmatch(rf"ok +disk +[0-9,]+ bytes free under {re.escape(str(tmp_path / 'state'))}", lines[-1])
+
+
+def test_a_full_disk_under_the_state_directory_fails(tmp_path, capsys, monkeypatch) -> None:
+    monkeypatch.setattr(doctor_module, "free_bytes", lambda path: 4096)
+    assert main(["doctor", "--port", "1", "--state-dir", str(tmp_path)]) == 1
+    assert capsys.readouterr().out.splitlines()[-1].split(None, 2) == [
+        "FAIL", "disk", f"the disk under {tmp_path} is full (4,096 bytes free): free space there, or choose another "
+                        "--state-dir"]
+
+
+def test_an_eddy_that_refuses_writes_for_a_full_disk_fails(tmp_path, capsys, monkeypatch) -> None:
+    flag = tmp_path / "disk-full"
+    monkeypatch.setenv(FAULT_FLAG, str(flag))  # the server's disk fills (storage/disk.py's injected failures)
+    with eddy_server("--state-dir", str(tmp_path / "state"), "--housekeeping-interval", "0") as (url, _):
+        ddb = boto3.client("dynamodb", endpoint_url=url, region_name="us-east-1", aws_access_key_id="k",
+                           aws_secret_access_key="s", config=Config(retries={"total_max_attempts": 1}))
+        ddb.create_table(TableName="orders", KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                         AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                         BillingMode="PAY_PER_REQUEST")
+        flag.write_text("")
+        with pytest.raises(ClientError):
+            ddb.put_item(TableName="orders", Item={"pk": {"S": "a"}})
+        port = url.rsplit(":", 1)[1]
+        assert main(["doctor", "--port", port, "--state-dir", str(tmp_path / "elsewhere")]) == 1
+        line = capsys.readouterr().out.splitlines()[-1]
+        assert re.fullmatch(rf"FAIL +disk +the Eddy at 127\.0\.0\.1:{port} refuses writes: a write to .+ failed: the "
+                            r"disk is full; free there: [0-9,]+ bytes: free space there; writes are accepted again "
+                            r"once it has room \(no restart\)", line), line
+        flag.unlink()
+        ddb.put_item(TableName="orders", Item={"pk": {"S": "a"}})
+        assert main(["doctor", "--port", port, "--state-dir", str(tmp_path / "elsewhere")]) == 0
 
 
 def test_missing_parts_say_what_to_run_and_what_serve_needs_fails(tmp_path) -> None:
