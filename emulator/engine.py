@@ -47,7 +47,7 @@ from eddy.emulator.storage.ownership import Ownership
 from eddy.emulator.notifications.notifications import Notifications
 from eddy.emulator.storage.clock_file import ClockFile
 from eddy.emulator.eventbridge.service import EventBridge
-from eddy.emulator.storage.disk import DiskState
+from eddy.emulator.storage.disk import DiskState, WriteFailed
 from eddy.emulator.storage.persistence import NoPersistence, Persistence
 from eddy.emulator.service_journal import ServiceJournal
 from eddy.emulator.cloudformation.service import CloudFormation
@@ -362,7 +362,10 @@ class Emulator:
                 self.capture.end()
 
     def housekeeping(self) -> None:
-        self.sweep_ttl()
+        try:
+            self.sweep_ttl()
+        except WriteFailed as failure:  # the disk refused the deletions (put back): tried again next round
+            self.disk.refused(failure, self.clock.now())
         with self.activity:
             self.clock_file.refresh()
             self.streams.maintain(self.clock.now())
