@@ -21,6 +21,8 @@ import os
 from pathlib import Path
 from typing import Any, Iterator
 
+from eddy.emulator.storage.disk import append_whole
+
 
 class Journal:
     def __init__(self, directory: Path, *, fsync: bool = False) -> None:
@@ -31,13 +33,12 @@ class Journal:
     def _open(self) -> Any:
         if self._file is None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._file = open(self.path, "ab")
+            self._file = open(self.path, "ab", buffering=0)
         return self._file
 
     def append(self, entry: dict[str, Any]) -> None:
-        handle = self._open()
-        handle.write(json.dumps(entry, separators=(",", ":")).encode() + b"\n")
-        handle.flush()
+        handle = self._open()  # the whole line or none of it (storage/disk.py's WriteFailed)
+        append_whole(handle, json.dumps(entry, separators=(",", ":")).encode() + b"\n", self.path, "wal")
         if self._fsync:
             os.fsync(handle.fileno())
 

@@ -31,6 +31,7 @@ from eddy.emulator.errors import ValidationException
 from eddy.emulator.global_tables.journal import Journal
 from eddy.emulator.global_tables.replica_groups import ReplicaGroup, ReplicaGroups
 from eddy.emulator.moto_seam import bridge as moto_bridge, global_tables as moto_global_tables
+from eddy.emulator.storage.disk import WriteFailed
 from eddy.emulator.streams.capture import TableKey
 from eddy.emulator.streams.records import ChangeRecord, Image
 
@@ -143,7 +144,12 @@ class Replication:
             if region in self._paused or source[1] in self._paused:
                 continue
             while queue and queue[0].due <= now:
-                self._apply(queue.popleft(), (source[0], region, source[2]))
+                try:
+                    self._apply(queue[0], (source[0], region, source[2]))
+                except WriteFailed as failure:  # the disk refused it (its change put back): tried again later
+                    self.emulator.disk.refused(failure, now)
+                    return 1.0
+                queue.popleft()
             if queue:
                 next_due = queue[0].due if next_due is None else min(next_due, queue[0].due)
         if next_due is None:
