@@ -355,11 +355,8 @@ class Emulator:
             expiries = moto_ttl.expiries(moto_bridge.all_tables())
             expired = [(table, item) for table, item in ttl.expired_items(expiries, self.clock.now())
                        if self.replication.expires_here(table.account_id, table.region_name, table.name)]
-            self.capture.begin(by_ttl=True)
-            try:
+            with self.capture.operation(by_ttl=True):  # a refused commit puts the items back for the next sweep
                 return sum(moto_bridge.delete_item(table, item) for table, item in expired)
-            finally:
-                self.capture.end()
 
     def housekeeping(self) -> None:
         try:

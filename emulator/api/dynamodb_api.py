@@ -8,6 +8,7 @@ streams, and mirrored into moto's table so DescribeTable shows LatestStreamArn a
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import uuid
@@ -75,27 +76,17 @@ def handle(emulator: Emulator, operation: str, request: Request) -> Response:
         if operation == "UpdateTable":
             return _as_aws(operation, request, params, update_table(emulator, request, params))
         with emulator.lock:
-            writes = operation in WRITE_OPERATIONS
-            if writes:
-                emulator.capture.begin()
-            try:
+            # a write is one captured operation: committed when it ends (streams/commits.py), put back if it raises
+            with emulator.capture.operation() if operation in WRITE_OPERATIONS else contextlib.nullcontext():
                 response = dynamodb_fast.answer(operation, request, params)
                 if response is not None:
                     return response
                 if operation in partiql.OPERATIONS:  # each statement run as its item operation, below
                     status, answered = partiql.answer(operation, params, lambda name, sub: _run(request, name, sub),
-                                                      lambda: (emulator.capture.end(), emulator.capture.begin()))
+                                                      lambda: _next_statement(emulator))
                     return _json_response(status, answered)
                 call = moto_bridge.DynamoDBCall(request, request.body)
                 response = call.run()
-            except BaseException:  # moto or Eddy failed midway: what the operation wrote is put back, not committed
-                if writes:
-                    writes = False
-                    emulator.capture.end(failed=True)
-                raise
-            finally:
-                if writes:
-                    emulator.capture.end()
             if operation in DEFINITION_OPERATIONS and response.status == 200:
                 emulator.persistence.table_request(call.account_id, call.region, operation, params)
                 if operation == "DeleteTable":
@@ -186,6 +177,15 @@ def _by_table_names(emulator: Emulator, operation: str, request: Request, params
     if response.status != 200 or operation not in table_arns.KEYED_BY_TABLE:
         return response
     return _json_response(200, table_arns.keyed_as_given(operation, json.loads(response.body), given))
+
+
+def _next_statement(emulator: Emulator) -> None:
+    """A batch's statement is its own operation: the one before committed, the next one's capture begun (even when
+    that commit is refused: the operation's end then has one to end)."""
+    try:
+        emulator.capture.end()
+    finally:
+        emulator.capture.begin()
 
 
 def _run(request: Request, operation: str, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:

@@ -169,14 +169,13 @@ class Replication:
         else:
             capture = self.emulator.capture
             self._applying.entry, self._applying.record = entry, None
-            capture.begin()
             try:
-                if entry.new_image is not None:
-                    moto_global_tables.put_image(table, entry.new_image)
-                else:
-                    moto_global_tables.delete_image(table, entry.keys)
+                with capture.operation():
+                    if entry.new_image is not None:
+                        moto_global_tables.put_image(table, entry.new_image)
+                    else:
+                        moto_global_tables.delete_image(table, entry.keys)
             finally:
-                capture.end()
                 record = self._applying.record
                 self._applying.entry = None
             stamps[identity] = entry.stamp
@@ -217,16 +216,12 @@ class Replication:
         table, new = moto_bridge.find_table(*source), moto_bridge.find_table(*target)
         stamps, new_stamps = self._stamps.setdefault(source, {}), self._stamps.setdefault(target, {})
         items = list(moto_global_tables.images(table))
-        capture = self.emulator.capture
-        capture.begin()
-        try:
+        with self.emulator.capture.operation():  # all of the copy, or none of it
             for keys, image in items:
                 moto_global_tables.put_image(new, image)
                 identity = item_id(keys)
                 if identity in stamps:
                     new_stamps[identity] = stamps[identity]
-        finally:
-            capture.end()
         return len(items)
 
     def expires_here(self, account_id: str, region: str, table_name: str) -> bool:

@@ -12,8 +12,9 @@ as it was before the operation (`put_back`, unseen by the write hook), so nothin
 from __future__ import annotations
 
 import threading
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Callable, Hashable
+from typing import Callable, Hashable, Iterator
 
 from eddy.emulator.streams.records import EventName, Image
 from eddy.emulator.streams.stream import Change
@@ -50,6 +51,17 @@ class Capture:
         if operation is None:
             operation = self._local.operation = Operation(by_ttl=by_ttl)
         operation.depth += 1
+
+    @contextmanager
+    def operation(self, by_ttl: bool = False) -> Iterator[None]:
+        """One captured operation: committed when the block ends, every item it touched put back if it raises."""
+        self.begin(by_ttl)
+        try:
+            yield
+        except BaseException:
+            self.end(failed=True)
+            raise
+        self.end()
 
     def end(self, failed: bool = False) -> None:
         """The operation is over: its changes committed, or (`failed`: it raised, a fault of Eddy's or moto's and
