@@ -71,6 +71,8 @@ def handle(emulator: Emulator, operation: str, request: Request) -> Response:
             return absent
         if operation in kinesis_destinations_api.OPERATIONS:  # Eddy's own: moto has no Kinesis destinations
             return kinesis_destinations_api.handle(emulator, operation, request)
+        if operation in DEFINITION_OPERATIONS and emulator.persistence.durable:
+            emulator.disk.room_for(len(request.body))  # a definition moto makes cannot be put back: room first
         if operation == "CreateTable":
             return _as_aws(operation, request, params, create_table(emulator, request, params))
         if operation == "UpdateTable":

@@ -159,3 +159,20 @@ def test_a_listener_that_fails_after_the_commit_leaves_the_write_standing(tmp_pa
         assert held(ddb, streams) == expected
     with emulate(state_dir=state, housekeeping_interval=None):
         assert held(*clients()) == expected
+
+
+def test_a_table_definition_is_refused_before_moto_makes_it_when_the_disk_has_no_room(disk, tmp_path):
+    state = tmp_path / "state"
+    with emulate(state_dir=state, housekeeping_interval=None):
+        ddb, _ = clients()
+        disk.write_text("wal")
+        with pytest.raises(ClientError) as refused:
+            ddb.create_table(TableName="orders", **KEY)
+        assert (refused.value.response["ResponseMetadata"]["HTTPStatusCode"],
+                refused.value.response["Error"]["Code"]) == (500, "InternalServerError")
+        assert ddb.list_tables()["TableNames"] == []
+        disk.unlink()
+        ddb.create_table(TableName="orders", **KEY)
+        assert ddb.list_tables()["TableNames"] == ["orders"]
+    with emulate(state_dir=state, housekeeping_interval=None):
+        assert clients()[0].list_tables()["TableNames"] == ["orders"]
