@@ -12,9 +12,15 @@
   call this method (moto also restores every table a failed transaction wrote). An update that only REMOVEs, on an
   item that is not there, leaves nothing behind either (AWS creates no item and streams no record: the
   AWS-recorded suite of issue 37), where moto kept the key-only item it made.
-- `Item.update_with_attribute_updates` (UpdateItem's legacy AttributeUpdates): applied as DynamoDB applies them,
-  every type stored as it was sent (attribute_updates.py). An UpdateItem with neither UpdateExpression nor
-  AttributeUpdates updates nothing: the item moto made of the key stays, as AWS makes it (moto failed on None).
+- `Item.update_with_attribute_updates` (UpdateItem's legacy AttributeUpdates), as DynamoDB applies them. moto's PUT
+  stored every type but SS, NS, N, lists and maps as a string (a binary value became the string of its base64 text,
+  a BOOL the string "True", a binary set a list of raw values no log or stream can encode) and NULL removed the
+  attribute; its ADD and DELETE knew no binary set, and its DELETE left an empty set. Here PUT stores the value as
+  sent, whatever its type; ADD of a set (SS, NS, BS) is the union (made when missing), DELETE of a set removes those
+  members and the attribute once its set is empty, members compared as DynamoDB compares them ("1" and "1.0" are
+  one number); an ADD or DELETE of another type than the stored attribute's is "Type mismatch for attribute to
+  update" (dynalite's words); the rest (ADD of a number, of a list) is moto's. An UpdateItem with neither
+  UpdateExpression nor AttributeUpdates updates nothing: the item moto made of the key stays, as AWS makes it.
 - `DynamoHandler.batch_write_item`: moto's full path runs Eddy's rendering of the action
   (moto_actions.batch_write_item), which checks and builds every put and delete of the batch before it writes
   any, as the fast path does: AWS refuses the whole batch if one request is bad; moto wrote the puts before it.
@@ -34,7 +40,8 @@ from __future__ import annotations
 
 import copy
 import re
-from typing import Any
+from decimal import Decimal
+from typing import Any, Callable
 
 from moto.dynamodb import comparisons
 from moto.dynamodb.exceptions import MockValidationException
@@ -44,14 +51,14 @@ from moto.dynamodb.models.dynamo_type import DynamoType, Item
 from moto.dynamodb.models.table import Table
 from moto.dynamodb.responses import DynamoHandler
 
-from eddy.emulator.moto_seam import (actions as moto_actions, attribute_updates, conditions, dynamodb_rules,
-                                    sns_signatures)
+from eddy.emulator.moto_seam import actions as moto_actions, conditions, dynamodb_rules, sns_signatures
 from eddy.emulator.moto_seam import Patches
 from eddy.emulator.errors import UNDEFINED_NAME, UNDEFINED_VALUE
 
 _CONDITION_PARSER = comparisons.__file__
 _UPDATE_VALIDATORS = validators.__file__
 original_update_item = DynamoDBBackend.update_item
+original_update_with_attribute_updates = Item.update_with_attribute_updates
 original_batch_write_item = moto_actions._moto_batch_write_item
 
 
@@ -122,6 +129,44 @@ def put_back(table: Table, hash_key: DynamoType, range_key: DynamoType | None, s
             del items[hash_key]
 
 
+SETS = ("SS", "NS", "BS")
+
+
+def _update_with_attribute_updates(self: Item, attribute_updates: dict[str, Any] | None) -> None:
+    if not attribute_updates:
+        return  # an UpdateItem of its key only
+    for name, update in attribute_updates.items():
+        action, value, stored = update.get("Action", "PUT"), update.get("Value"), self.attrs.get(name)
+        if action in ("ADD", "DELETE") and value and stored is not None and stored.type not in value:
+            raise MockValidationException("Type mismatch for attribute to update")
+    for name, update in attribute_updates.items():
+        action, value = update.get("Action", "PUT"), update.get("Value")
+        if action == "PUT":
+            self.attrs[name] = DynamoType(value)
+        elif action == "DELETE" and not value:
+            self.attrs.pop(name, None)
+        elif (kind := next(iter(value))) in SETS and action in ("ADD", "DELETE"):
+            _change_set(self, name, kind, value[kind], add=action == "ADD")
+        else:
+            original_update_with_attribute_updates(self, {name: update})
+
+
+def _change_set(item: Item, name: str, kind: str, members: list[str], *, add: bool) -> None:
+    """A set attribute with `members` added or removed (each member once, as DynamoDB tells members apart)."""
+    identity: Callable[[str], Any] = (lambda member: Decimal(member)) if kind == "NS" else (lambda member: member)
+    stored = item.attrs.get(name)
+    current = {identity(member): member for member in (stored.value if stored is not None else ())}
+    for member in members:
+        if add:
+            current.setdefault(identity(member), member)
+        else:
+            current.pop(identity(member), None)
+    if current:
+        item.attrs[name] = DynamoType({kind: list(current.values())})
+    else:
+        item.attrs.pop(name, None)
+
+
 def _batch_write_item(self: DynamoHandler) -> Any:
     return moto_actions.batch_write_item(self)
 
@@ -131,7 +176,7 @@ _patches = Patches()
 
 def install() -> None:
     _patches.set(DynamoDBBackend, "update_item", _update_item)
-    _patches.set(Item, "update_with_attribute_updates", attribute_updates.update_with_attribute_updates)
+    _patches.set(Item, "update_with_attribute_updates", _update_with_attribute_updates)
     _patches.set(DynamoHandler, "batch_write_item", _batch_write_item)
     dynamodb_rules.install()
     conditions.install()

@@ -153,17 +153,13 @@ def restore_item(table: Table, image: Image) -> None:
 
 
 def put_back(table_key: tuple[str, str, str], change: tuple[Any, Image, Image | None, Image | None]) -> None:
-    """An item as it was before a write whose commit the log refused (capture's change: its keys and old image),
-    unseen by the write hook: the item stored before, or none."""
+    """An item as it was before a write whose commit failed (capture's change: keys, old image), unseen by the hook."""
     _, keys, old, _ = change
-    table = find_table(*table_key)
-    if table is None:
-        return
-    if old is not None:
+    if (table := find_table(*table_key)) is not None and old is not None:
         restore_item(table, old)
-        return
-    range_key = DynamoType(keys[table.range_key_attr]) if table.range_key_attr else None
-    all_or_nothing.put_back(table, DynamoType(keys[table.hash_key_attr]), range_key, None)
+    elif table is not None:
+        all_or_nothing.put_back(table, DynamoType(keys[table.hash_key_attr]),
+                                DynamoType(keys[table.range_key_attr]) if table.range_key_attr else None, None)
 
 
 def delete_item_by_keys(table: Table, keys: Image) -> None:
