@@ -49,7 +49,7 @@ from moto.kinesis.exceptions import StreamNotFoundError
 from moto.kinesis.models import kinesis_backends
 from werkzeug.exceptions import HTTPException
 
-from eddy.emulator.moto_seam import botocore_hook, speedups as moto_speedups
+from eddy.emulator.moto_seam import all_or_nothing, botocore_hook, speedups as moto_speedups
 from eddy.emulator.moto_seam import Patches
 from eddy.emulator import callers
 from eddy.emulator.errors import ResourceNotFoundException
