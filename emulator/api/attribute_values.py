@@ -29,6 +29,7 @@ from typing import Any
 
 from botocore.model import Shape
 
+from eddy.emulator.api.dynamodb_rules import numbers
 from eddy.emulator.errors import ValidationException
 
 INVALID = "One or more parameter values were invalid: "
@@ -133,6 +134,8 @@ def problem(value: Any) -> str | None:
         message = None
         if kind == "N":
             message = number_problem(member)
+            if not message:
+                value[kind] = numbers.as_stored(member)
         elif kind == "NULL" and member is not True:
             message = "Null attribute value types must have the value of true"  # moto's words (AWS's unverified)
         elif kind == "SS" or kind == "NS" or kind == "BS":
@@ -160,6 +163,7 @@ def _set_problem(kind: str, members: list[Any]) -> str | None:
                 return message
         if len({_number_value(member) for member in members}) < len(members):
             return "Input collection contains duplicates"
+        members[:] = [numbers.as_stored(member) for member in members]
         return None
     if any(member is None for member in members):
         return EMPTY  # a null inside a set (AWS's words for it unknown: read as a value with no type)

@@ -314,9 +314,9 @@ def _range(shape: Shape, value: float, path: str, problems: _Problems) -> None:
 _ATTRIBUTE_NAME_MAX = 65535
 
 
-#: a number the shortcut passes without reading it further: no exponent, at most 38 characters (so at most 38
-#: digits, well inside DynamoDB's range); anything else is read by attribute_values.number_problem
-_PLAIN_NUMBER = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")
+#: a number the shortcut passes without reading it further: written as DynamoDB writes it (no exponent, no leading or
+#: trailing zeros, no -0), at most 38 characters; anything else is read, and rewritten so, by attribute_values
+_PLAIN_NUMBER = re.compile(r"-?(?:[1-9][0-9]*(?:\.[0-9]*[1-9])?|0\.[0-9]*[1-9])|0")  # as DynamoDB writes it
 #: a number set's member the shortcut passes: an integer written as DynamoDB writes it, so that two members are
 #: one value only if they are one string
 _PLAIN_SET_NUMBER = re.compile(r"0|-?[1-9][0-9]{0,36}")
@@ -342,7 +342,7 @@ def _plain_attribute_value(value: Any) -> bool:
             return False
     elif kind == "N":
         if type(member) is not str or len(member) > 38 or not (
-                member.isascii() and member.isdigit() or _PLAIN_NUMBER.fullmatch(member)):
+                member.isascii() and member.isdigit() and member[0] != "0" or _PLAIN_NUMBER.fullmatch(member)):
             return False
     elif kind == "BOOL":
         if type(member) is not bool:
@@ -359,7 +359,7 @@ def _plain_attribute_value(value: Any) -> bool:
             if type(element) is dict and len(element) == 1:  # the common case, a lone S or N, written out
                 [(inner_kind, inner)] = element.items()
                 if type(inner) is str and inner.isascii() and (inner_kind == "S" or inner_kind == "N" and len(
-                        inner) <= 38 and (inner.isdigit() or _PLAIN_NUMBER.fullmatch(inner))):
+                        inner) <= 38 and (inner.isdigit() and inner[0] != "0" or _PLAIN_NUMBER.fullmatch(inner))):
                     continue
             if not _plain_attribute_value(element):
                 return False

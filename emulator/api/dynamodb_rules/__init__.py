@@ -6,6 +6,7 @@ validation.py checks a request against botocore's model (types, required members
 these modules hold the rules the service adds, one family each, in the order DynamoDB applies them:
 - request_collections.py: the sizes of a batch's and a transaction's collections (none empty, at most 25 writes in a
   batch, 100 actions in a transaction);
+- numbers.py: a number as DynamoDB stores it (attribute_values.py rewrites the request's numbers so);
 - item_keys.py: the rules that read a table's key attributes (a batch's items once each, AttributeUpdates off the
   key), once the table is found;
 - expression_parameters.py: expression and legacy (non-expression) parameters not mixed; ExpressionAttributeNames and

@@ -65,6 +65,10 @@ GOOD = [{"N": "1e125"}, {"N": "-9.9999999999999999999999999999999999999E+125"}, 
         {"B": b"\x00\x01"}, {"BS": [b"a", b"b"]}, {"S": "a", "N": None},
         {"M": {"x": {"L": [{"N": "1"}, {"NS": ["3", "4"]}, {"M": {}}]}, "y": {"L": []}}}]
 
+#: numbers DynamoDB stores otherwise than they are written (trailing zeros trimmed, a zero is 0: the AWS-recorded suite
+#: of issue 37); numbers whose plain form passes 40 characters are kept as written (AWS's form for them is not recorded)
+AS_STORED = {"0e999": "0", "1.50": "1.5"}
+
 
 @pytest.fixture(scope="module")
 def dynamodb() -> Iterator[Any]:
@@ -156,7 +160,8 @@ def test_a_bad_attribute_value_is_refused_in_aws_words_wherever_it_is(dynamodb, 
 def test_values_dynamodb_stores_are_stored_and_read_back(dynamodb, value):
     dynamodb.put_item(TableName="orders", Item={"pk": {"S": "good"}, "v": value})
     stored = dynamodb.get_item(TableName="orders", Key={"pk": {"S": "good"}})["Item"]["v"]
-    sent = {kind: member for kind, member in value.items() if member is not None}
+    sent = {kind: AS_STORED.get(member, member) if isinstance(member, str) else member
+            for kind, member in value.items() if member is not None}
     assert stored == sent
     dynamodb.update_item(TableName="orders", Key={"pk": {"S": "good"}}, UpdateExpression="SET w = :v",
                          ExpressionAttributeValues={":v": value})
