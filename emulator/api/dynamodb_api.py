@@ -87,7 +87,7 @@ def handle(emulator: Emulator, operation: str, request: Request) -> Response:
                     status, answered = partiql.answer(operation, params, lambda name, sub: _run(request, name, sub),
                                                       lambda: _next_statement(emulator))
                     return _json_response(status, answered)
-                call = moto_bridge.DynamoDBCall(request, request.body if not writes else
+                call = moto_bridge.DynamoDBCall(request, request.body if operation not in WRITE_OPERATIONS else
                                                 json.dumps(params).encode())  # its numbers as DynamoDB stores them
                 response = call.run()
             if operation in DEFINITION_OPERATIONS and response.status == 200:
