@@ -14,7 +14,7 @@ import pytest
 from botocore.config import Config
 from botocore.exceptions import ClientError
 
-from eddy.emulator import doctor as doctor_module
+from eddy.emulator.cli import doctor as doctor_module
 from eddy.emulator.cli import main
 from eddy.emulator.storage.disk import FAULT_FLAG
 from tests.conftest import eddy_server
