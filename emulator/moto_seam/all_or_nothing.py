@@ -78,7 +78,7 @@ def _update_item(self: DynamoDBBackend, table_name: str, key: dict[str, Any], *a
         put_back(table, hash_key, range_key, saved)
         raise
     if before is None and _only_removes(kwargs.get("update_expression", args[0] if args else None)):
-        _put_back(table, hash_key, range_key, None)
+        put_back(table, hash_key, range_key, None)
     return updated
 
 
