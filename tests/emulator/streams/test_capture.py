@@ -75,9 +75,10 @@ def test_batch_write_item(table):
     assert sorted(events(read_stream(streams, arn))[1:]) == [("INSERT", "n1"), ("INSERT", "n2"), ("REMOVE", "old")]
 
 
-def test_one_item_written_twice_in_a_batch_is_one_change(door):
-    """moto takes two puts whose JSON differs as two requests, but N "1" and "1.00" are one key: one change, with
-    the image before the batch and the image after it."""
+def test_one_item_written_twice_in_a_batch_is_refused_and_streams_nothing(door):
+    """N "1" and "1.00" are one key, so the batch names one item twice: AWS refuses the whole batch ("You try to
+    perform multiple operations on the same item in the same BatchWriteItem request", BatchWriteItem in the DynamoDB
+    API Reference), and nothing of it is written or streamed."""
     dynamodb, streams = door.client("dynamodb"), door.client("dynamodbstreams")
     arn = dynamodb.create_table(
         TableName="counts", BillingMode="PAY_PER_REQUEST",
@@ -85,17 +86,16 @@ def test_one_item_written_twice_in_a_batch_is_one_change(door):
         AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "sk", "AttributeType": "N"}],
         StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"})["TableDescription"]["LatestStreamArn"]
     dynamodb.put_item(TableName="counts", Item={"pk": S("a"), "sk": {"N": "1"}, "v": S("before")})
-    dynamodb.batch_write_item(RequestItems={"counts": [
-        {"PutRequest": {"Item": {"pk": S("a"), "sk": {"N": "1"}, "v": S("first")}}},
-        {"PutRequest": {"Item": {"pk": S("a"), "sk": {"N": "1.00"}, "v": S("second")}}},
-        {"PutRequest": {"Item": {"pk": S("b"), "sk": {"N": "2"}}}},
-        {"PutRequest": {"Item": {"pk": S("b"), "sk": {"N": "2.0"}}}},
-    ]})
-    records = read_stream(streams, arn)
-    assert events(records) == [("INSERT", "a"), ("MODIFY", "a"), ("INSERT", "b")]
-    assert records[1]["dynamodb"]["OldImage"] == {"pk": S("a"), "sk": {"N": "1"}, "v": S("before")}
-    assert records[1]["dynamodb"]["NewImage"] == {"pk": S("a"), "sk": {"N": "1.00"}, "v": S("second")}
-    assert records[2]["dynamodb"]["NewImage"] == {"pk": S("b"), "sk": {"N": "2.0"}}
+    with pytest.raises(ClientError) as refused:
+        dynamodb.batch_write_item(RequestItems={"counts": [
+            {"PutRequest": {"Item": {"pk": S("a"), "sk": {"N": "1"}, "v": S("first")}}},
+            {"PutRequest": {"Item": {"pk": S("a"), "sk": {"N": "1.00"}, "v": S("second")}}},
+            {"PutRequest": {"Item": {"pk": S("b"), "sk": {"N": "2"}}}},
+        ]})
+    assert refused.value.response["Error"] == {"Code": "ValidationException",
+                                               "Message": "Provided list of item keys contains duplicates"}
+    assert events(read_stream(streams, arn)) == [("INSERT", "a")]
+    assert dynamodb.scan(TableName="counts")["Items"] == [{"pk": S("a"), "sk": {"N": "1"}, "v": S("before")}]
 
 
 def test_transact_write_items_commits_all_or_nothing(table):
