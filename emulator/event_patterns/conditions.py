@@ -11,6 +11,8 @@ the same address however written; cidr matches strings that are addresses in the
 
 from __future__ import annotations
 
+import abc
+
 import ipaddress
 import math
 import re
@@ -62,12 +64,13 @@ def ip_address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | Non
         return None
 
 
-class Condition:
+class Condition(abc.ABC):
     """One value of a pattern's array. ``absence`` conditions ({"exists": false}) match where no leaf is."""
 
     absence = False
     presence = False
 
+    @abc.abstractmethod
     def matches(self, leaf: Any) -> bool:
         raise NotImplementedError
 

@@ -4,6 +4,8 @@ Provisioning it works with (boto3 clients of Eddy for the stack's region, names 
 
 from __future__ import annotations
 
+import abc
+
 import json
 import random
 import string
@@ -97,21 +99,24 @@ class Created:
     attributes: dict[str, Any]
 
 
-class ResourceType:
+class ResourceType(abc.ABC):
     type_name = ""
     #: properties whose change replaces the resource (AWS's resource reference: "Update requires: Replacement")
     replacing: frozenset[str] = frozenset()
     #: the property that names the resource (a custom name cannot be kept by a replacement)
     name_property: str | None = None
 
+    @abc.abstractmethod
     def create(self, provisioning: Provisioning, properties: dict[str, Any]) -> Created:
         raise NotImplementedError
 
+    @abc.abstractmethod
     def update(self, provisioning: Provisioning, physical_id: str, old: dict[str, Any],
                new: dict[str, Any]) -> dict[str, Any]:
         """The resource changed in place; its attributes after."""
         raise NotImplementedError
 
+    @abc.abstractmethod
     def delete(self, provisioning: Provisioning, physical_id: str, properties: dict[str, Any]) -> None:
         raise NotImplementedError
 
