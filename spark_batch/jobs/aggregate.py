@@ -24,7 +24,7 @@ from __future__ import annotations
 import argparse
 import sys
 from datetime import timezone
-from decimal import Decimal
+from decimal import Context, Decimal
 from typing import Iterable, Iterator
 
 from pyspark.sql import DataFrame, Observation, SparkSession
@@ -94,7 +94,7 @@ def metric_items(rows: Iterable, group_by: list[str], window_seconds: int) -> It
 
 
 def _number(value: int | Decimal) -> str:
-    return format(value.normalize(), "f") if isinstance(value, Decimal) else str(value)
+    return format(value.normalize(Context(prec=38)), "f") if isinstance(value, Decimal) else str(value)
 
 
 def run(spark: SparkSession, args: argparse.Namespace) -> Summary:

@@ -7,16 +7,18 @@ number it reads; validation.py's shortcut passes only numbers already written so
 
 from __future__ import annotations
 
-from decimal import Decimal
+from decimal import Context, Decimal
 
 #: the longest plain form written out; a number whose plain form is longer (1e125, 1e-130) is kept as written:
 #: how AWS writes those is not recorded
 MAX_PLAIN = 40
+#: exact for every number DynamoDB accepts (38 significant digits); Python's default context keeps 28 and would round
+EXACT = Context(prec=38)
 
 
 def as_stored(text: str) -> str:
     """`text` (a number DynamoDB accepts) as DynamoDB stores it."""
-    value = Decimal(text).normalize()
+    value = Decimal(text).normalize(EXACT)
     if not value:
         return "0"
     plain = format(value, "f")

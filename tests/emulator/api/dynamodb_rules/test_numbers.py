@@ -14,10 +14,12 @@ def test_numbers_are_stored_as_dynamodb_stores_them_and_streamed_so(door):
     stream_arn = create_table(dynamodb)["LatestStreamArn"]
     written = {"pk": S("a"), "lead": N("00042"), "exp": N("1.5E2"), "point": N("1.0"), "minus_zero": N("-0"),
                "trail": N("0.10"), "small": N("1E-5"), "set": {"NS": ["1.0", "020"]}, "map": {"M": {"n": N("7.50")}},
-               "list": {"L": [N("+3")]}, "plain": N("12")}
+               "list": {"L": [N("+3")]}, "plain": N("12"), "digits38": N("12345678901234567890123456789012345678"),
+               "fraction": N("3538137503597915114673052162457.60")}
     stored = {"pk": S("a"), "lead": N("42"), "exp": N("150"), "point": N("1"), "minus_zero": N("0"), "trail": N("0.1"),
               "small": N("0.00001"), "set": {"NS": ["1", "20"]}, "map": {"M": {"n": N("7.5")}}, "list": {"L": [N("3")]},
-              "plain": N("12")}
+              "plain": N("12"), "digits38": N("12345678901234567890123456789012345678"),
+              "fraction": N("3538137503597915114673052162457.6")}  # every one of 38 digits kept, none rounded
     dynamodb.put_item(TableName="orders", Item=written)
     got = dynamodb.get_item(TableName="orders", Key={"pk": S("a")})["Item"]
     assert {**got, "set": {"NS": sorted(got["set"]["NS"])}} == stored
