@@ -60,6 +60,8 @@ class ReceivedMessage:
     receipt_handle: str
     body: str
     md5_of_body: str
+    #: SQS's MD5 of the message attributes (moto's Message.attribute_md5, AWS's digest), None without attributes
+    md5_of_message_attributes: str | None
     attributes: dict[str, str]
     message_attributes: dict[str, dict[str, Any]]
     size: int
@@ -297,7 +299,8 @@ def _received(message: Message, body_size: int) -> ReceivedMessage:
         attributes["MessageDeduplicationId"] = message.deduplication_id
     attributes["ApproximateFirstReceiveTimestamp"] = str(message.approximate_first_receive_timestamp)
     md5_of_body = hashlib.md5(message.body.encode("utf-8")).hexdigest()  # Message.body_md5, without moto's wrapper
-    return ReceivedMessage(message.id, message.receipt_handle, message.body, md5_of_body, attributes,
+    md5_of_attributes = message.attribute_md5 if message.message_attributes else None
+    return ReceivedMessage(message.id, message.receipt_handle, message.body, md5_of_body, md5_of_attributes, attributes,
                            {name: dict(value) for name, value in message.message_attributes.items()}, body_size,
                            message)
 

@@ -126,14 +126,16 @@ class Triggers:
             return self._created(mapping, self._start_position(stream, position, timestamp), tags)
 
     def _created(self, mapping: EventSourceMapping, start_position: int, tags: dict[str, str]) -> dict[str, Any]:
-        """Keep a new mapping (the emulator's lock held) and start it; the answer says "Creating"."""
+        """Keep a new mapping (the emulator's lock held) and start it; the answer says "Creating", or "Disabled" for
+        a queue mapping created with Enabled false (AWS-recorded: localstack's test_lambda_integration_sqs.snapshot.json,
+        test_fifo_message_group_parallelism's create_esm_disabled)."""
         mapping.tags = tags
         self.mappings[mapping.uuid] = mapping
         self.figures[mapping.uuid] = MappingFigures()
         self.failures[mapping.uuid] = MappingFailures(mapping.label)
         self.start_positions[mapping.uuid] = start_position
         response = mapping.to_dict()
-        response["State"] = "Creating"
+        response["State"] = "Disabled" if mapping.is_queue and not mapping.enabled else "Creating"
         mapping.state = "Enabled" if mapping.enabled else "Disabled"
         self.emulator.persistence.mapping_saved(mapping, start_position)
         if mapping.enabled:

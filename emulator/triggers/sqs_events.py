@@ -3,8 +3,9 @@
 The record is Lambda's (Lambda Developer Guide, "Using Lambda with Amazon SQS", example events for standard and FIFO
 queues): messageId, receiptHandle, body, attributes (ApproximateReceiveCount, SentTimestamp, SenderId,
 ApproximateFirstReceiveTimestamp; for FIFO also SequenceNumber, MessageGroupId, MessageDeduplicationId),
-messageAttributes (stringValue/binaryValue, stringListValues, binaryListValues, dataType), md5OfBody, eventSource
-"aws:sqs", eventSourceARN and awsRegion.
+messageAttributes (stringValue/binaryValue, stringListValues, binaryListValues, dataType), md5OfMessageAttributes
+(null without attributes), md5OfBody, eventSource "aws:sqs", eventSourceARN and awsRegion, in that order (AWS-recorded
+in localstack's test_lambda_integration_sqs.snapshot.json).
 
 ReportBatchItemFailures ("Handling errors for an SQS event source in Lambda"): the batch succeeded when the function
 returns nothing, an empty object, or batchItemFailures empty or null; it failed whole when batchItemFailures is not a
@@ -28,6 +29,7 @@ def lambda_record(message: ReceivedMessage, queue_arn: str, region: str) -> dict
         "body": message.body,
         "attributes": dict(message.attributes),
         "messageAttributes": {name: _attribute(value) for name, value in message.message_attributes.items()},
+        "md5OfMessageAttributes": message.md5_of_message_attributes,
         "md5OfBody": message.md5_of_body,
         "eventSource": "aws:sqs",
         "eventSourceARN": queue_arn,

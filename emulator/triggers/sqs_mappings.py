@@ -41,8 +41,14 @@ VISIBILITY_SHORTER = "Queue visibility timeout: {visibility} seconds is less tha
 #: aws/aws-lambda-dotnet#1758, BatchSize 100 with a 5-second window; the Lambda guide: the batch window "applies only
 #: to standard queues"); a window of 0 is accepted (localstack's AWS-validated test_report_batch_item_failures)
 FIFO_BATCHING_WINDOW = "Batching window is not supported for FIFO queues"
+#: AWS's answer to a queue that does not exist (AWS-recorded, 2025-11-25: localstack's
+#: test_lambda_integration_sqs.snapshot.json, test_esm_with_not_existing_sqs_queue)
 NO_QUEUE = ("Error occurred while ReceiveMessage. SQS Error Code: AWS.SimpleQueueService.NonExistentQueue. "
-            "SQS Error Message: The specified queue does not exist or you do not have access to it.")
+            "SQS Error Message: The specified queue does not exist.")
+#: AWS's answer to a second mapping of one queue to one function (AWS-recorded, 2025-11-25: localstack's
+#: test_lambda_integration_sqs.snapshot.json, test_duplicate_event_source_mappings); a stream's words differ
+DUPLICATE = ('An event source mapping with SQS arn (" {arn} ") and function (" {function} ") already exists. '
+             "Please update or delete the existing mapping with UUID {uuid}")
 STREAM_ONLY = ("StartingPositionTimestamp", "ParallelizationFactor", "MaximumRetryAttempts", "MaximumRecordAgeInSeconds",
                "BisectBatchOnFunctionError", "TumblingWindowInSeconds", "DestinationConfig")
 #: concurrent batches a queue mapping runs without a ScalingConfig (Lambda starts with five pollers)
@@ -68,9 +74,7 @@ def create_queue_mapping(triggers: "Triggers", params: dict[str, Any], account_i
     check_visibility_timeout(queue, function)
     for existing in triggers.mappings.values():
         if existing.event_source_arn == source and existing.function_arn == function.arn:
-            raise ResourceConflictException(
-                f'The event source arn (" {source} ") and function (" {function.name} ") provided mapping already '
-                f"exists. Please update or delete the existing mapping with UUID {existing.uuid}")
+            raise ResourceConflictException(DUPLICATE.format(arn=source, function=function.name, uuid=existing.uuid))
     mapping = EventSourceMapping(uuid=new_uuid(), event_source_arn=source, function_arn=function.arn,
                                  account_id=account_id, region=region, starting_position="",
                                  last_modified=triggers.emulator.clock.now(), batch_size=10)

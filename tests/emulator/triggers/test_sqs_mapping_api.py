@@ -57,7 +57,7 @@ def test_lambdas_validation_of_queue_mappings(door):
     assert error_of(create, EventSourceArn=missing, FunctionName="reporter") == (
         "InvalidParameterValueException",
         "Error occurred while ReceiveMessage. SQS Error Code: AWS.SimpleQueueService.NonExistentQueue. "
-        "SQS Error Message: The specified queue does not exist or you do not have access to it.")
+        "SQS Error Message: The specified queue does not exist.")
     unchecked = door.client("lambda", validate=False).create_event_source_mapping
     assert error_of(unchecked, **base, ScalingConfig={"MaximumConcurrency": 1}) == (
         "ValidationException", "1 validation error detected: Value '1' at 'scalingConfig.maximumConcurrency' failed to "
@@ -81,7 +81,7 @@ def test_lambdas_validation_of_queue_mappings(door):
     uuid = create(**base, BatchSize=100, MaximumBatchingWindowInSeconds=1)["UUID"]
     assert error_of(create, **base) == (
         "ResourceConflictException",
-        f'The event source arn (" {env["arn"]} ") and function (" reporter ") provided mapping already exists. '
+        f'An event source mapping with SQS arn (" {env["arn"]} ") and function (" reporter ") already exists. '
         f"Please update or delete the existing mapping with UUID {uuid}")
     assert lam.list_event_source_mappings(EventSourceArn=env["arn"])["EventSourceMappings"][0]["BatchSize"] == 100
 

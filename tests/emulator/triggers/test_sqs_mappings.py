@@ -38,8 +38,11 @@ def test_a_message_reaches_the_function_as_lambdas_sqs_event_and_is_deleted(door
                        "ApproximateFirstReceiveTimestamp": attributes["ApproximateFirstReceiveTimestamp"]},
         "messageAttributes": {"colour": {"stringValue": "blue", "stringListValues": [], "binaryListValues": [],
                                          "dataType": "String"}},
+        "md5OfMessageAttributes": sent["MD5OfMessageAttributes"],  # SQS's digest, as SendMessage answered it
         "md5OfBody": hashlib.md5(b"hello").hexdigest(), "eventSource": "aws:sqs", "eventSourceARN": env["arn"],
         "awsRegion": "us-east-1"}
+    assert list(record) == ["messageId", "receiptHandle", "body", "attributes", "messageAttributes",
+                            "md5OfMessageAttributes", "md5OfBody", "eventSource", "eventSourceARN", "awsRegion"]
     assert list(attributes) == ["ApproximateReceiveCount", "SentTimestamp", "SenderId", "ApproximateFirstReceiveTimestamp"]
     assert before * 1000 - 1 <= int(attributes["SentTimestamp"]) <= int(attributes["ApproximateFirstReceiveTimestamp"])
     assert record["receiptHandle"]
