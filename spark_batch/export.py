@@ -4,7 +4,7 @@
                 [--endpoint-url http://127.0.0.1:4566] [--from-time ISO] [--to-time ISO]
 
 Both land where DynamoDB's ExportTableToPointInTime puts them, `<to>/AWSDynamoDB/<export id>/`:
-manifest-summary.json, manifest-files.json and data/*.json.gz.
+_started, manifest-summary.json and manifest-files.json with their .checksum files, and data/*.json.gz.
 
 - Full export: one `{"Item": {...}}` line per item, the table as of its latest commit (or `--to-time`). By
   default rebuilt from the change log, which needs the table's whole history there (its stream on since

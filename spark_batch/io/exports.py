@@ -2,11 +2,16 @@
 
 Full exports hold `{"Item": {...}}` per line; incremental exports `{"Metadata": {"WriteTimestampMicros": ...},
 "Keys": ..., "NewImage": ..., "OldImage": ...}`; both in `<export>/data/`, described by
-`<export>/manifest-summary.json`.
+`<export>/manifest-summary.json`. An export written here holds what DynamoDB's holds (DynamoDB developer guide,
+"DynamoDB table export output format"): `_started`, `manifest-summary.json` and `manifest-files.json` each with its
+`.checksum` (the MD5 of the file, hex), and `data/`; each manifest-files entry has the data file's MD5 (base64) as
+`md5Checksum` and its S3 ETag (the MD5, hex, of a file written in one part) as `etag`.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import uuid
 from typing import Any
@@ -25,6 +30,7 @@ from ..session import require_filesystem
 from .files import (
     delete,
     list_files,
+    read_bytes,
     read_json_file,
     read_json_lines,
     rename,
@@ -90,8 +96,9 @@ def write_export(lines: DataFrame, export_dir: str, summary: dict[str, Any], *, 
     export_dir = str(export_dir).rstrip("/")
     require_filesystem(lines.sparkSession, export_dir)
     staging = f"{export_dir}/.staging-{uuid.uuid4().hex}"
-    lines.write.mode("overwrite").option("compression", "gzip" if compress else "none").text(staging)
     spark = lines.sparkSession
+    write_text_file(spark, f"{export_dir}/_started", "")
+    lines.write.mode("overwrite").option("compression", "gzip" if compress else "none").text(staging)
     files = []
     for source in list_files(spark, staging):
         name = source.rsplit("/", 1)[1]
@@ -100,14 +107,21 @@ def write_export(lines: DataFrame, export_dir: str, summary: dict[str, Any], *, 
         target = f"{export_dir}/data/{name.split('.', 1)[0][5:]}{'.json.gz' if compress else '.json'}"
         rename(spark, source, target)
         count = spark.read.text(target).count()
-        files.append({"itemCount": count, "md5Checksum": "", "etag": "", "dataFileS3Key": target[len(export_dir) + 1:]})
+        digest = hashlib.md5(read_bytes(spark, target))
+        files.append({"itemCount": count, "md5Checksum": base64.b64encode(digest.digest()).decode(),
+                      "etag": digest.hexdigest(), "dataFileS3Key": target[len(export_dir) + 1:]})
     delete(spark, staging)
-    manifest_files = "".join(json.dumps(entry) + "\n" for entry in files)
-    write_text_file(spark, f"{export_dir}/manifest-files.json", manifest_files)
+    _write_manifest(spark, f"{export_dir}/manifest-files", "".join(json.dumps(entry) + "\n" for entry in files))
     summary = {**summary, "itemCount": sum(entry["itemCount"] for entry in files),
                "manifestFilesS3Key": f"{export_dir}/manifest-files.json",
                "outputFormat": "DYNAMODB_JSON", "exportStatus": "COMPLETED"}
-    write_text_file(spark, f"{export_dir}/manifest-summary.json", json.dumps(summary, indent=2) + "\n")
+    _write_manifest(spark, f"{export_dir}/manifest-summary", json.dumps(summary, indent=2) + "\n")
     return summary
+
+
+def _write_manifest(spark: SparkSession, name: str, text: str) -> None:
+    """`<name>.json` and `<name>.checksum` (the JSON's MD5, hex)."""
+    write_text_file(spark, f"{name}.json", text)
+    write_text_file(spark, f"{name}.checksum", hashlib.md5(text.encode()).hexdigest())
 
 

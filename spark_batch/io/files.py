@@ -73,11 +73,20 @@ def exists(spark: SparkSession, path: str) -> bool:
 
 
 def rename(spark: SparkSession, source: str, target: str) -> None:
+    """Move one file. Only the file: on a local path Hadoop's checksum file system would move the hidden
+    `.<name>.crc` beside it too, which is no part of what was written (it stays in the source's directory)."""
     fs, source_path = hadoop(spark, source)
     _, target_path = hadoop(spark, target)
     fs.mkdirs(target_path.getParent())
-    if not fs.rename(source_path, target_path):
+    checksummed = spark.sparkContext._jvm.java.lang.Class.forName("org.apache.hadoop.fs.ChecksumFileSystem")
+    files = fs.getRawFileSystem() if checksummed.isInstance(fs) else fs
+    if not files.rename(source_path, target_path):
         raise OSError(f"could not rename {source} to {target}")
+
+
+def read_bytes(spark: SparkSession, path: str) -> bytes:
+    """A whole file's bytes, from any file system Spark reads."""
+    return bytes(spark.read.format("binaryFile").load(path).select("content").first()[0])
 
 
 def delete(spark: SparkSession, path: str) -> None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import base64
 import gzip
+import hashlib
 import json
 from pathlib import Path
 
@@ -40,6 +42,21 @@ def test_export_writes_both_formats_where_dynamodb_puts_them(spark, tmp_path: Pa
     files = [json.loads(line) for line in (full / "manifest-files.json").read_text().splitlines()]
     assert sum(entry["itemCount"] for entry in files) == 2 and all(
         (full / entry["dataFileS3Key"]).is_file() for entry in files)
+    # what DynamoDB writes (developer guide, "DynamoDB table export output format"), and nothing else: no Hadoop
+    # .crc files, no _SUCCESS, no staging directory
+    for export in (full, incremental):
+        data = sorted(path.name for path in (export / "data").iterdir())
+        assert sorted(str(path.relative_to(export)) for path in export.rglob("*")) == sorted(
+            ["_started", "data", "manifest-files.checksum", "manifest-files.json", "manifest-summary.checksum",
+             "manifest-summary.json"] + [f"data/{name}" for name in data])
+        assert all(name.endswith(".json.gz") for name in data)
+        for manifest in ("manifest-files", "manifest-summary"):
+            assert (export / f"{manifest}.checksum").read_text() == hashlib.md5(
+                (export / f"{manifest}.json").read_bytes()).hexdigest()
+        for entry in (json.loads(line) for line in (export / "manifest-files.json").read_text().splitlines()):
+            written = (export / entry["dataFileS3Key"]).read_bytes()
+            assert (entry["md5Checksum"], entry["etag"]) == (
+                base64.b64encode(hashlib.md5(written).digest()).decode(), hashlib.md5(written).hexdigest())
 
     period = json.loads((incremental / "manifest-summary.json").read_text())
     assert (period["exportType"], period["exportFromTime"], period["outputView"]) == (
