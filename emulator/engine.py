@@ -51,6 +51,7 @@ from eddy.emulator.storage.disk import DiskState, WriteFailed
 from eddy.emulator.storage.persistence import NoPersistence, Persistence
 from eddy.emulator.service_journal import ServiceJournal
 from eddy.emulator.cloudformation.service import CloudFormation
+from eddy.emulator.cloudformation.resource_types.custom_resource_calls import CustomResourceCalls
 
 DEFAULT_ACCOUNT_ID = "123456789012"
 DEFAULT_REGION = "us-east-1"
@@ -110,8 +111,11 @@ class Emulator:
         self._init_state()
         self.eventbridge = EventBridge(self, self.state_dir)  # rules and Pipes: started, closed, reset by triggers
         #: CloudFormation's stacks, whose resources are made through Eddy's own APIs (aws_client)
-        self.cloudformation = CloudFormation(self.aws_client, self.clock.now,
-                                             self.state_dir / "cloudformation" / "stacks.json")
+        self.cloudformation = CloudFormation(
+            self.aws_client, self.clock.now, self.state_dir / "cloudformation" / "stacks.json",
+            CustomResourceCalls(self._invoke_for_stack, lambda topic, region, message: self.aws_client(
+                "sns", region).publish(TopicArn=topic, Message=message), self._functions_endpoint, self.clock.now,
+                self.clock.on_advance))
         #: moto patched while this emulator is open (moto_seam/__init__.py: the last one closed puts moto back)
         self._patched = True
         moto_seam.apply()
@@ -150,6 +154,19 @@ class Emulator:
         with self.lock:
             put_events(account_id, region, group, stream, events)
             self.persistence.function_logs(account_id, region, group, stream, events)
+
+    def _invoke_for_stack(self, name: str, account_id: str, region: str, event: dict[str, Any]) -> str | None:
+        """A custom resource's function invoked for CloudFormation: None when it returned, else its error."""
+        with self.lock:
+            function = self.functions.get(name, account_id, region)
+        result = self.invoker.invoke(function, event, source="CloudFormation")
+        return None if result.error is None else str(result.error)
+
+    def _functions_endpoint(self) -> str:
+        """Where a function's code reaches Eddy (the in-process door starts its loopback server for it)."""
+        if self.invoker.before_worker_start is not None:
+            self.invoker.before_worker_start()
+        return self.invoker.worker_environment.get("AWS_ENDPOINT_URL") or "http://localhost:4566"
 
     def _clock_moved(self) -> None:
         with self.activity:

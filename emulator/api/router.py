@@ -15,7 +15,7 @@ from eddy.emulator.api import control_api, dashboard_api, dynamodb_api, lambda_a
 from eddy.emulator.api.lambda_async import event_invoke_configs
 from eddy.emulator.api import lambda_resources
 from eddy.emulator.api.eventbridge import events_api, pipes_api
-from eddy.emulator.api.cloudformation import cloudformation_api
+from eddy.emulator.api.cloudformation import cloudformation_api, custom_resource_responses
 from eddy.emulator.moto_seam import bridge as moto_bridge
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import InternalServerError, UnknownOperationException
@@ -41,7 +41,7 @@ def claims(request: Request) -> bool:
     return (path.startswith("/_eddy/") or path.rstrip("/") == "/moto-api/reset" or lambda_api.claims(request)
             or event_invoke_configs.claims(request) or lambda_resources.claims(request) or pipes_api.claims(request)
             or events_api.claims(request)
-            or cloudformation_api.claims(request))
+            or cloudformation_api.claims(request) or custom_resource_responses.claims(request))
 
 
 def route(emulator: Emulator, request: Request) -> Response | None:
@@ -71,6 +71,8 @@ def route(emulator: Emulator, request: Request) -> Response | None:
             return events_api.handle(request)  # None: a valid PutRule goes on to moto
         if cloudformation_api.claims(request):
             return cloudformation_api.handle(emulator, request, moto_bridge.caller(request))
+        if custom_resource_responses.claims(request):
+            return custom_resource_responses.handle(emulator.cloudformation.custom_resources, request)
         if _without_target(request):
             return error_response(UnknownOperationException("The request names no operation (X-Amz-Target)"))
         if path.rstrip("/") == "/moto-api/reset" and request.method.upper() == "POST":

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from eddy.emulator.cloudformation import templates_in
 from eddy.emulator.cloudformation.errors import (ChangeSetNotFoundException, InvalidChangeSetStatusException,
                                                  ValidationError)
-from eddy.emulator.cloudformation.resource_types import served
+from eddy.emulator.cloudformation.resource_types import kind_of
 from eddy.emulator.cloudformation.stacks import Stack
 
 if TYPE_CHECKING:
@@ -105,7 +105,7 @@ def _changes(stack: Stack | None, template: dict[str, Any]) -> list[dict[str, An
         if logical_id not in old or stack is None or logical_id not in stack.resources:
             change.update(Action="Add", Scope=[], Details=[])
         elif old[logical_id] != definition:
-            kind = served.get(definition["Type"])
+            kind = kind_of(definition["Type"])
             before, after = old[logical_id].get("Properties") or {}, definition.get("Properties") or {}
             replaces = kind is not None and kind.needs_replacement(before, after)
             change.update(Action="Modify", PhysicalResourceId=stack.resources[logical_id].physical_id or "",

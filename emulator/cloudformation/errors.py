@@ -31,8 +31,11 @@ def template_error(detail: str) -> ValidationError:
 
 
 class ResourceFailed(Exception):
-    """A resource could not be created, updated or deleted: `reason` is its event's ResourceStatusReason."""
+    """A resource could not be created, updated or deleted: `reason` is its event's ResourceStatusReason;
+    `physical_id`, a resource that exists although its creation failed (a custom resource's FAILED response names
+    one), which the rollback deletes."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, physical_id: str | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.physical_id = physical_id

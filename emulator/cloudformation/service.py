@@ -14,6 +14,7 @@ from eddy.emulator.cloudformation import stack_store, transforms
 from eddy.emulator.cloudformation.errors import (AlreadyExistsException, InsufficientCapabilitiesException,
                                                  ValidationError)
 from eddy.emulator.cloudformation.resource_types.base import Provisioning
+from eddy.emulator.cloudformation.resource_types.custom_resource_calls import CustomResourceCalls
 from eddy.emulator.cloudformation.stack_operations import Deployment
 from eddy.emulator.cloudformation.stacks import Stack
 from eddy.emulator.cloudformation.values import Exports, StackValues
@@ -22,10 +23,12 @@ Client = Callable[[str, str], Any]
 
 
 class CloudFormation:
-    def __init__(self, client: Client, now: Callable[[], float], path: Path) -> None:
+    def __init__(self, client: Client, now: Callable[[], float], path: Path,
+                 custom_resources: CustomResourceCalls | None = None) -> None:
         """`client(service, region)`: a boto3 client of Eddy, through which every resource is made; `path`: the
-        stacks file (stack_store.py), read now."""
+        stacks file (stack_store.py), read now; `custom_resources`: how custom resources reach their providers."""
         self.client, self.now, self.path = client, now, path
+        self.custom_resources = custom_resources
         self.lock = threading.RLock()
         self.stacks, self.change_sets, self.exports = stack_store.load(path)
 
@@ -127,7 +130,7 @@ class CloudFormation:
     def deployment(self, stack: Stack, values: StackValues) -> Deployment:
         def provisioning(logical_id: str) -> Provisioning:
             return Provisioning(lambda service: self.client(service, stack.region), stack.region, stack.account,
-                                stack.name, logical_id)
+                                stack.name, logical_id, stack.stack_id, self.custom_resources)
 
         return Deployment(stack, self.now, values, provisioning)
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from eddy.emulator.cloudformation import graph, intrinsics
 from eddy.emulator.cloudformation.errors import ResourceFailed
-from eddy.emulator.cloudformation.resource_types import served
+from eddy.emulator.cloudformation.resource_types import kind_of
 from eddy.emulator.cloudformation.resource_types.base import Provisioning, ResourceType, failure
 from eddy.emulator.cloudformation.stacks import Stack, StackResource
 from eddy.emulator.errors import AWSError
@@ -69,7 +69,12 @@ class Deployment:
     def _create_one(self, resource: StackResource, properties: dict[str, Any], verb: str = "CREATE") -> None:
         kind = _served(resource.type)
         self.stack.resource_event(self.now(), resource, "CREATE_IN_PROGRESS", properties=properties)
-        created = _attempt(lambda: kind.create(self.provisioning(resource.logical_id), properties))
+        try:
+            created = _attempt(lambda: kind.create(self.provisioning(resource.logical_id), properties))
+        except ResourceFailed as error:
+            if error.physical_id is not None:  # it exists although it failed: the rollback deletes it
+                resource.physical_id, resource.properties = error.physical_id, properties
+            raise
         resource.physical_id, resource.attributes, resource.properties = (created.physical_id, created.attributes,
                                                                          properties)
         self.stack.resource_event(self.now(), resource, "CREATE_IN_PROGRESS", INITIATED, properties=properties)
@@ -128,14 +133,14 @@ class Deployment:
             return True
         if resource.status == "DELETE_COMPLETE" and physical_id is None:
             return True
-        if not target or resource.type not in served:
+        kind = kind_of(resource.type)
+        if not target or kind is None:
             self.stack.resource_event(self.now(), resource, "DELETE_COMPLETE", physical_id=target)
             return True
         self.stack.resource_event(self.now(), resource, "DELETE_IN_PROGRESS", physical_id=target)
         try:
-            _attempt(lambda: served[resource.type].delete(self.provisioning(resource.logical_id), target,
-                                                          properties if properties is not None
-                                                          else resource.properties))
+            _attempt(lambda: kind.delete(self.provisioning(resource.logical_id), target,
+                                         properties if properties is not None else resource.properties))
         except ResourceFailed as error:
             self.stack.resource_event(self.now(), resource, "DELETE_FAILED", error.reason, physical_id=target)
             return False
@@ -222,11 +227,13 @@ class Deployment:
             self.stack.resource_event(self.now(), resource, "UPDATE_COMPLETE", properties=properties)
             return old_physical, old_properties
         self.stack.resource_event(self.now(), resource, "UPDATE_IN_PROGRESS", properties=properties)
-        attributes = _attempt(lambda: kind.update(self.provisioning(resource.logical_id), resource.physical_id or "",
-                                                  old_properties, properties))
-        resource.attributes, resource.properties = attributes, properties
+        old_physical = resource.physical_id or ""
+        updated = _attempt(lambda: kind.updated(self.provisioning(resource.logical_id), old_physical, old_properties,
+                                                properties))
+        resource.physical_id, resource.attributes, resource.properties = (updated.physical_id, updated.attributes,
+                                                                         properties)
         self.stack.resource_event(self.now(), resource, "UPDATE_COMPLETE", properties=properties)
-        return None
+        return (old_physical, old_properties) if updated.physical_id != old_physical else None
 
     def _roll_back(self, before: dict[str, StackResource], changed: list[str],
                    replaced: list[tuple[StackResource, str, dict[str, Any]]]) -> None:
@@ -271,7 +278,7 @@ class Deployment:
 
 
 def _served(type_name: str) -> ResourceType:
-    kind = served.get(type_name)
+    kind = kind_of(type_name)
     if kind is None:
         raise ResourceFailed(f"Resource type {type_name} is not served by Eddy: no resource of this type can be "
                              "created (docs/guides/deploy.md lists the types served)")

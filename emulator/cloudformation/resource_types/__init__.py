@@ -1,14 +1,22 @@
 """The resource types a stack creates through Eddy's own APIs (each module one service's types); `served` maps a
-type name to what creates, updates and deletes it."""
+type name to what creates, updates and deletes it, `kind_of` also knows custom resources (Custom::<name>)."""
 
 from __future__ import annotations
 
 from eddy.emulator.cloudformation.resource_types.base import ResourceType
 from eddy.emulator.cloudformation.resource_types import (dynamodb, events_streams, iam, lambda_functions, logs_ssm,
                                                           messaging, s3)
+from eddy.emulator.cloudformation.resource_types.custom import CustomResource, is_custom
 
 served: dict[str, ResourceType] = {
     kind.type_name: kind
     for module in (dynamodb, events_streams, iam, lambda_functions, logs_ssm, messaging, s3)
     for kind in module.TYPES
 }
+
+
+def kind_of(type_name: str) -> ResourceType | None:
+    """What creates, updates and deletes a resource of `type_name`; None for a type Eddy does not serve."""
+    if is_custom(type_name):
+        return CustomResource(type_name)
+    return served.get(type_name)

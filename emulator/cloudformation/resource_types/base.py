@@ -27,6 +27,9 @@ class Provisioning:
     account: str
     stack_name: str
     logical_id: str
+    stack_id: str = ""
+    #: how custom resources reach their providers (custom_resource_calls.CustomResourceCalls)
+    custom_resources: Any = None
 
     def client(self, service: str) -> "TypedClient":
         """A client of Eddy for the stack's region whose calls take a template's values as CloudFormation does:
@@ -119,6 +122,12 @@ class ResourceType(abc.ABC):
     @abc.abstractmethod
     def delete(self, provisioning: Provisioning, physical_id: str, properties: dict[str, Any]) -> None:
         raise NotImplementedError
+
+    def updated(self, provisioning: Provisioning, physical_id: str, old: dict[str, Any],
+                new: dict[str, Any]) -> Created:
+        """The resource updated: in place (its physical id kept), or, where the provider decides (a custom resource),
+        replaced by one with a new physical id, which the cleanup then deletes."""
+        return Created(physical_id, self.update(provisioning, physical_id, old, new))
 
     def needs_replacement(self, old: dict[str, Any], new: dict[str, Any]) -> bool:
         return any(old.get(name) != new.get(name) for name in self.replacing)

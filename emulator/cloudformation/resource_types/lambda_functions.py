@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import zipfile
+from pathlib import Path
 from typing import Any
 
 from eddy.emulator.cloudformation.errors import ResourceFailed
@@ -15,15 +16,23 @@ _CONFIGURATION = ("Role", "Handler", "Description", "Timeout", "MemorySize", "En
                   "SnapStart", "KMSKeyArn", "VpcConfig", "FileSystemConfigs", "ImageConfig")
 
 
+#: the module CloudFormation gives inline code for answering custom resources (AWS's cfn-response module)
+_INLINE_MODULES = Path(__file__).parent / "inline_modules"
+
+
 def _zip_file(properties: dict[str, Any]) -> bytes:
-    """CloudFormation's inline code: the source as index.py (or index.js, index.mjs for Node.js) in a zip."""
-    runtime = str(properties.get("Runtime", ""))
-    name = "index.js" if runtime.startswith("nodejs") else "index.py"
+    """CloudFormation's inline code: the source as index.py (index.js for Node.js) in a zip, with the cfn-response
+    module beside it as AWS provides it to inline code (cfnresponse.py; node_modules/cfn-response/index.js)."""
+    node = str(properties.get("Runtime", "")).startswith("nodejs")
+    files = {"index.js": properties["Code"]["ZipFile"],
+             "node_modules/cfn-response/index.js": (_INLINE_MODULES / "cfn-response.js").read_text()} if node else {
+        "index.py": properties["Code"]["ZipFile"], "cfnresponse.py": (_INLINE_MODULES / "cfnresponse.py").read_text()}
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
-        info.external_attr = 0o644 << 16
-        archive.writestr(info, properties["Code"]["ZipFile"])
+        for name, text in files.items():
+            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            info.external_attr = 0o644 << 16
+            archive.writestr(info, text)
     return buffer.getvalue()
 
 

@@ -79,3 +79,21 @@ Resources:
 
 def queue_and(more: str) -> str:
     return QUEUE % {"more": more}
+
+
+def inline_function(logical_id: str, code: str, environment: str = "{}", runtime: str = "python3.12") -> str:
+    """An AWS::Lambda::Function with inline code (`code` unindented), the ROLE's, for a template's Resources."""
+    body = "\n".join("          " + line if line else "" for line in code.strip("\n").splitlines())
+    return f"""
+  {logical_id}:
+    Type: AWS::Lambda::Function
+    Properties:
+      Runtime: {runtime}
+      Handler: index.handler
+      Role: !GetAtt Role.Arn
+      Timeout: 30
+      Environment: {{Variables: {environment}}}
+      Code:
+        ZipFile: |
+{body}
+"""
