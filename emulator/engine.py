@@ -24,6 +24,7 @@ from eddy.emulator.streams import ttl
 from eddy.emulator.streams.capture import Capture, TableKey
 from eddy.emulator.streams.commits import TableCommits
 from eddy.emulator.clock import Clock
+from eddy.emulator.client_request_tokens import ClientRequestTokens
 from eddy.emulator.kernel import Kernel
 from eddy.emulator.streams.iterators import ShardIterators
 from eddy.emulator.streams.read_limits import ReadLimits
@@ -91,6 +92,7 @@ class Emulator:
         #: every bucket's object changes (volume streams read them), under <state_dir>/objects/
         self.objects = ObjectChanges(self.state_dir / "objects", self.clock.now, fsync=fsync)
         self.iterators = ShardIterators(self.clock, self.settings.iterator_ttl_seconds)
+        self.client_request_tokens = ClientRequestTokens(self.clock.now)  # TransactWriteItems' idempotency
         self._fsync = fsync
         #: each commit's records go to global tables' replication first (self.replication is made anew on reset)
         self._listeners: list[Callable[[Stream, list[ChangeRecord]], None]] = [
@@ -212,6 +214,7 @@ class Emulator:
         self.async_invocations.reset()
         self.notifications.figures.reset()
         self.cloudformation.reset()
+        self.client_request_tokens.reset()
         with self.lock:
             self.persistence.reset()
             self.streams.reset()

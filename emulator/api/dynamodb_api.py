@@ -19,7 +19,8 @@ from eddy.emulator.moto_seam import (actions as moto_actions, bridge as moto_bri
                                 table_descriptions)
 from eddy.emulator.api import (absent_features, attribute_values, dynamodb_fast, dynamodb_rules, kinesis_destinations_api,
                                partiql, table_arns, validation)
-from eddy.emulator.api.dynamodb_rules import item_keys, table_definitions
+from eddy.emulator.api.dynamodb_answers import collection_key, item_collection_metrics, transact_writes
+from eddy.emulator.api.dynamodb_rules import item_keys, request_collections, table_definitions
 from eddy.emulator.api.global_tables import replica_tables, replica_updates
 from eddy.emulator.api.streams_api import parse_body
 from eddy.emulator.engine import Emulator
@@ -50,6 +51,8 @@ def handle(emulator: Emulator, operation: str, request: Request) -> Response:
         params = parse_body(request.body)  # the one decoding of the body: the fast path takes it as it is
         validation.validate("dynamodb", operation, params)  # as AWS checks it, before moto or the engine
         dynamodb_rules.check(operation, params)  # DynamoDB's own rules beyond the model, before any table is read
+        if operation == "TransactWriteItems" and len(request.body) > request_collections.MAX_TRANSACTION_PAYLOAD:
+            request_collections.check_payload(params)  # a body under 4 MB carries less than 4 MB of items
         if table_arns.given(operation, params):  # a table named by its ARN: by its name from here on
             answered = _by_table_names(emulator, operation, request, params)
             if answered is not None:
@@ -89,6 +92,10 @@ def handle(emulator: Emulator, operation: str, request: Request) -> Response:
                     return _json_response(status, answered)
                 call = moto_bridge.DynamoDBCall(request, request.body if operation not in WRITE_OPERATIONS else
                                                 json.dumps(params).encode())  # its numbers as DynamoDB stores them
+                if operation == "TransactWriteItems":  # its token, capacity and metrics as DynamoDB answers them
+                    answered = transact_writes.answer(emulator.client_request_tokens, emulator.capture,
+                                                      call.account_id, call.region, params, call.run)
+                    return answered if isinstance(answered, Response) else _json_response(200, answered)
                 response = call.run()
             if operation in DEFINITION_OPERATIONS and response.status == 200:
                 emulator.persistence.table_request(call.account_id, call.region, operation, params)
@@ -100,6 +107,11 @@ def handle(emulator: Emulator, operation: str, request: Request) -> Response:
                 response = _with_replicas(emulator, call.account_id, call.region, params, response, "Table")
             if operation in table_descriptions.OPERATIONS:
                 return _as_aws(operation, request, params, response)
+            if operation in item_collection_metrics.OPERATIONS and item_collection_metrics.asked(params) \
+                    and response.status == 200:  # moto's full path: DynamoDB's ItemCollectionMetrics
+                answered = json.loads(response.body)
+                item_collection_metrics.added(operation, params, answered, collection_key(call.account_id, call.region))
+                response = moto_bridge.with_body(response, answered)
             if operation in dynamodb_fast.CAPACITY_REPORTED:
                 return dynamodb_fast.unasked_capacity_removed(operation, params, response)
             return response

@@ -16,6 +16,7 @@ import uuid
 import zlib
 from typing import Any, Callable
 
+from eddy.emulator.api.dynamodb_answers import collection_key, item_collection_metrics
 from eddy.emulator.moto_seam import actions as moto_actions
 from eddy.emulator.aws_requests import JSON_1_0, Request, Response
 
@@ -42,6 +43,9 @@ def answer(operation: str, request: Request, params: dict[str, Any]) -> Response
     answered = output_of(operation, result)
     if operation in CAPACITY_REPORTED:
         _unasked_removed(params, answered)
+    if "ReturnItemCollectionMetrics" in params and item_collection_metrics.asked(params) \
+            and operation in item_collection_metrics.OPERATIONS:  # DynamoDB's, for a table with an LSI
+        item_collection_metrics.added(operation, params, answered, collection_key(account_id, region))
     body = json.dumps(answered).encode()
     return Response(200, {"Content-Type": JSON_1_0, "x-amzn-RequestId": uuid.uuid4().hex,
                           "x-amz-crc32": str(zlib.crc32(body))}, body)

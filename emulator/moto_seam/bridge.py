@@ -262,6 +262,13 @@ def table_key_schema(table: Table) -> list[dict[str, str]]:
     return [dict(element, AttributeType=types.get(element["AttributeName"], "S")) for element in table.schema]
 
 
+def table_indexes(table: Table) -> tuple[str, dict[str, list[str]], dict[str, list[str]]]:
+    """The table's partition key attribute, and its global and local secondary indexes: name -> key attributes."""
+    def keys(indexes: Any) -> dict[str, list[str]]:
+        return {index.name: [element["AttributeName"] for element in index.schema] for index in indexes}
+    return table.hash_key_attr, keys(table.global_indexes), keys(table.indexes)
+
+
 # -- moto's Kinesis: the store of Kinesis Data Streams for DynamoDB ---------------------------------------
 
 

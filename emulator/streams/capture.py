@@ -105,6 +105,14 @@ class Capture:
             operation.touches[item] = make_touch()
 
 
+    def images(self) -> list[tuple[TableKey, Image | None, Image | None]]:
+        """Each item the current operation has touched so far: its table, its image before the operation, its image
+        now (what a write's ConsumedCapacity is measured on)."""
+        operation = getattr(self._local, "operation", None)
+        return [] if operation is None else [(touch.table, touch.old_image, touch.read_current())
+                                             for touch in operation.touches.values()]
+
+
 class _Failed(Exception):
     """The operation raised: its changes are put back, not committed."""
 

@@ -11,6 +11,14 @@
   here in the model's words, the list shown as AWS's Java side shows it. A TransactWriteItems of 101 is refused here
   too, before its actions' own rules, in the words moto has for it (ScyllaDB's AWS-run
   test_transact_write_items_101 matches "ValidationException.*transactItems.*100").
+- A TransactWriteItems carries at most 4 MB (DynamoDB API reference: "The aggregate size of the items in the
+  transaction cannot exceed 4 MB"): what it carries is measured as DynamoDB measures items (streams/item_size.py), a
+  Put's item, an Update's key and values, a Delete's or ConditionCheck's key, not the items it names (ScyllaDB's
+  AWS-run test_transact_write_items_put_5MB is refused matching "ValidationException.*size cannot exceed",
+  test_transact_write_items_delete_5MB, deleting 5 MB with a small request, is not). The words are AWS's as a
+  client's test captured them (`com.amazon.coral.validate#ValidationException`, "Transaction payload size cannot
+  exceed 4MB. Payload Size: : Transaction payload size cannot exceed 4MB. Payload Size: 4306456"). A request whose
+  body is under 4 MB carries less than that, so only a larger body is measured (`check_payload`).
 A batch's keys, which need the table, are item_keys.py's.
 """
 
@@ -19,6 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 from eddy.emulator.errors import ValidationException
+from eddy.emulator.streams.item_size import item_size
 
 COLLECTIONS = {"BatchGetItem": "RequestItems", "BatchWriteItem": "RequestItems", "TransactGetItems": "TransactItems",
                "TransactWriteItems": "TransactItems", "BatchExecuteStatement": "Statements",
@@ -31,6 +40,9 @@ WRITES_PER_TABLE = ("1 validation error detected: Value '{shown}' at 'requestIte
                     "value must satisfy constraint: [Member must have length less than or equal to 25, Member must "
                     "have length greater than or equal to 1]")
 TOO_MANY_WRITES = "Too many items requested for the BatchWriteItem call"
+MAX_TRANSACTION_PAYLOAD = 4 * 1024 * 1024
+#: the sentence, given twice as AWS's wrapped exception gives it, the size only in the second
+TOO_LARGE = "Transaction payload size cannot exceed 4MB. Payload Size: "
 #: how AWS's Java side shows a request object in a message: its class and a hash code (moto numbers them from here)
 _FIRST_HASH = 0x10000000
 
@@ -72,3 +84,17 @@ def _java_requests(request_items: dict[str, Any]) -> str:
 def _java_objects(kind: str, count: int) -> list[str]:
     """`count` request objects as AWS's Java side prints them: class name @ hash code (numbered, as moto numbers them)."""
     return [f"com.amazonaws.dynamodb.v20120810.{kind}@{_FIRST_HASH + at:x}" for at in range(1, count + 1)]
+
+
+def check_payload(params: dict[str, Any]) -> None:
+    """A TransactWriteItems whose body passes 4 MB: refused if what it carries does (item sizes, not JSON's)."""
+    size = 0
+    for action in params.get("TransactItems") or ():
+        for kind, request in action.items() if isinstance(action, dict) else ():
+            if not isinstance(request, dict):
+                continue
+            size += item_size(request.get("Item") if kind == "Put" else request.get("Key"))
+            if kind == "Update":
+                size += item_size(request.get("ExpressionAttributeValues"))
+    if size > MAX_TRANSACTION_PAYLOAD:
+        raise ValidationException(f"{TOO_LARGE}: {TOO_LARGE}{size}")

@@ -1,0 +1,33 @@
+"""What DynamoDB answers about a write beyond its items, where moto answers otherwise: a transaction's
+ConsumedCapacity (consumed_capacity.py), ItemCollectionMetrics for tables with a local secondary index
+(item_collection_metrics.py), and a TransactWriteItems' ClientRequestToken (transact_writes.py, with the Emulator's
+client_request_tokens: the same request again within ten minutes answered without writing twice, another request under
+the token refused).
+
+Each is asked for by the request (ReturnConsumedCapacity, ReturnItemCollectionMetrics, ClientRequestToken), so a
+request that asks for none of them costs one dictionary look-up.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from eddy.emulator.moto_seam import bridge as moto_bridge
+
+
+def table_indexes(account_id: str, region: str) -> Callable[[str], tuple[str | None, dict, dict]]:
+    """A table's partition key attribute and its global and local secondary indexes (None and none: no such table)."""
+    def indexes(table_name: str) -> tuple[str | None, dict[str, Any], dict[str, Any]]:
+        table = moto_bridge.find_table(account_id, region, table_name)
+        return (None, {}, {}) if table is None else moto_bridge.table_indexes(table)
+    return indexes
+
+
+def collection_key(account_id: str, region: str) -> Callable[[str], str | None]:
+    """A table's partition key attribute if the table has a local secondary index (its items form item collections)."""
+    indexes = table_indexes(account_id, region)
+
+    def key(table_name: str) -> str | None:
+        hash_key, _, local = indexes(table_name)
+        return hash_key if local else None
+    return key

@@ -1,0 +1,50 @@
+"""TransactWriteItems answered as DynamoDB answers it, around moto's transaction: its ClientRequestToken (the Emulator's
+client_request_tokens), its ConsumedCapacity (consumed_capacity.py) and ItemCollectionMetrics
+(item_collection_metrics.py). moto's own answer (`{"ConsumedCapacity": [], "ItemCollectionMetrics": {}}`) is replaced:
+DynamoDB's has only what was asked for.
+
+The caller holds the emulator's lock and the operation's capture, so a token is looked at and the transaction run as
+one step, and the items the transaction wrote are the capture's.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from eddy.emulator.api.dynamodb_answers import collection_key, consumed_capacity, item_collection_metrics, table_indexes
+from eddy.emulator.aws_requests import Response
+from eddy.emulator.client_request_tokens import ClientRequestTokens
+from eddy.emulator.streams.capture import Capture
+
+
+def answer(tokens: ClientRequestTokens, capture: Capture, account_id: str, region: str, params: dict[str, Any],
+           run: Callable[[], Response]) -> Response | dict[str, Any]:
+    """moto's refusal as it is, or the body of DynamoDB's answer."""
+    token = params.get("ClientRequestToken")
+    if token is not None:
+        earlier = tokens.earlier(account_id, region, params)
+        if earlier is not None:  # the same request again: nothing is written twice
+            answered: dict[str, Any] = {}
+            if params.get("ReturnConsumedCapacity") in consumed_capacity.MODES:
+                answered["ConsumedCapacity"] = consumed_capacity.of_replay(params, earlier.written)
+            _with_metrics(account_id, region, params, answered)
+            return answered
+    response = run()
+    if response.status != 200:
+        return response
+    asks_capacity = params.get("ReturnConsumedCapacity") in consumed_capacity.MODES
+    written = [(table[2], old, new) for table, old, new in capture.images()
+               if table[:2] == (account_id, region)] if token is not None or asks_capacity else []
+    if token is not None:
+        tokens.remember(account_id, region, params, consumed_capacity.written_sizes(written))
+    answered = {}
+    if asks_capacity:
+        indexes = table_indexes(account_id, region)
+        answered["ConsumedCapacity"] = consumed_capacity.of_writes(params, written, lambda name: indexes(name)[1:])
+    _with_metrics(account_id, region, params, answered)
+    return answered
+
+
+def _with_metrics(account_id: str, region: str, params: dict[str, Any], answered: dict[str, Any]) -> None:
+    if item_collection_metrics.asked(params):
+        item_collection_metrics.added("TransactWriteItems", params, answered, collection_key(account_id, region))
