@@ -1,4 +1,4 @@
-"""The Lambda API (REST-JSON, /2015-03-31/...) for functions, Invoke and event source mappings.
+"""The Lambda API (REST-JSON, /2015-03-31/...) for functions and event source mappings.
 
 Eddy answers these itself, in both doors:
     POST   /2015-03-31/functions                       CreateFunction (python3.x, Code.ZipFile or S3)
@@ -8,13 +8,13 @@ Eddy answers these itself, in both doors:
     GET    /2015-03-31/functions/{name}/configuration  GetFunctionConfiguration
     PUT    /2015-03-31/functions/{name}/configuration  UpdateFunctionConfiguration
     PUT    /2015-03-31/functions/{name}/code           UpdateFunctionCode
-    POST   /2015-03-31/functions/{name}/invocations    Invoke (RequestResponse, Event, DryRun)
     POST/GET       /2015-03-31/event-source-mappings/  CreateEventSourceMapping, ListEventSourceMappings
     GET/PUT/DELETE /2015-03-31/event-source-mappings/{uuid}
     GET    /2018-10-31/layers?find=LayerVersion&Arn=   GetLayerVersionByArn
 CreateFunction and UpdateFunctionConfiguration take Layers (functions/layers.py). Functions have $LATEST only: a
 Qualifier naming anything else is a version that does not exist. A function's policy, tags, concurrency and every
-other operation on a function's path are api/lambda_resources/'s; layer operations (PublishLayerVersion) moto's.
+other operation on a function's path are api/lambda_resources/'s; Invoke and InvokeAsync api/lambda_invoke/'s; layer
+operations (PublishLayerVersion) moto's.
 """
 
 from __future__ import annotations
@@ -33,7 +33,6 @@ from eddy.emulator.errors import (
     AWSError,
     FunctionNotFoundException,
     InvalidParameterValueException,
-    TooManyRequestsException,
     ValidationException,
     constraint_violation,
     no_such_path,
@@ -54,7 +53,6 @@ ROUTES = [
     ("GET", re.compile(r"^/2015-03-31/functions/(?P<name>[^/]+)/configuration/?$"), "get_function_configuration"),
     ("PUT", re.compile(r"^/2015-03-31/functions/(?P<name>[^/]+)/configuration/?$"), "update_function_configuration"),
     ("PUT", re.compile(r"^/2015-03-31/functions/(?P<name>[^/]+)/code/?$"), "update_function_code"),
-    ("POST", re.compile(r"^/2015-03-31/functions/(?P<name>[^/]+)/invocations/?$"), "invoke"),
     ("POST", re.compile(r"^/2015-03-31/event-source-mappings/?$"), "create_event_source_mapping"),
     ("GET", re.compile(r"^/2015-03-31/event-source-mappings/?$"), "list_event_source_mappings"),
     ("GET", re.compile(r"^/2015-03-31/event-source-mappings/(?P<uuid>[^/]+)/?$"), "get_event_source_mapping"),
@@ -83,7 +81,7 @@ def _route(request: Request) -> tuple[str, dict[str, str]] | None:
         match = pattern.match(path)
         if match and request.method.upper() == method:
             return operation, {k: unquote(v) for k, v in match.groupdict().items()}
-    if "invocations" in path or "invoke-async" in path:  # never moto's: its Lambda would run code in Docker
+    if "invocations" in path:  # never moto's: its Lambda would run code in Docker (Invoke is api/lambda_invoke/'s)
         return "not_served", {}
     return None
 
@@ -220,7 +218,7 @@ def create_function(emulator: Emulator, request: Request, caller: tuple[str, str
         if dead_letter_target:
             function.dead_letter_target = dead_letter_target
             emulator.functions.saved(function)
-    return json_response(function.configuration(), 201)
+    return json_response(function.configuration("created"), 201)
 
 
 def _function(emulator: Emulator, name: str, caller: tuple[str, str]) -> Function:
@@ -300,7 +298,7 @@ def update_function_configuration(emulator: Emulator, request: Request, caller: 
             function.dead_letter_target = dead_letter_target or None
         emulator.functions.saved(function)
     emulator.invoker.retire(function)
-    return json_response(function.configuration())
+    return json_response(function.configuration("updated"))
 
 
 def update_function_code(emulator: Emulator, request: Request, caller: tuple[str, str], name: str) -> Response:
@@ -310,7 +308,7 @@ def update_function_code(emulator: Emulator, request: Request, caller: tuple[str
     with emulator.lock:
         emulator.functions.update_code(function, zip_file, emulator.clock.now())
     emulator.invoker.retire(function)
-    return json_response(function.configuration())
+    return json_response(function.configuration("updated"))
 
 
 def get_layer_version_by_arn(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Response:
@@ -324,45 +322,6 @@ def get_layer_version_by_arn(emulator: Emulator, request: Request, caller: tuple
     if configuration is None:
         raise FunctionNotFoundException("The resource you requested does not exist.")
     return json_response(configuration)
-
-
-def _log_tail(result: Any) -> str:
-    """The last 4 KB of the invocation's log, as Lambda returns it for LogType=Tail."""
-    return base64.b64encode(result.log_text().encode()[-4096:]).decode()
-
-
-def invoke(emulator: Emulator, request: Request, caller: tuple[str, str], name: str) -> Response:
-    function = _function(emulator, name, caller)
-    invocation_type = request.header("X-Amz-Invocation-Type") or "RequestResponse"
-    try:
-        event = json.loads(request.body) if request.body else {}
-    except (ValueError, UnicodeDecodeError):
-        error = InvalidParameterValueException("Could not parse request body into json: the payload is not valid JSON")
-        error.code = "InvalidRequestContentException"
-        raise error from None
-    if invocation_type == "DryRun":
-        return Response(204, {"x-amzn-RequestId": str(uuid.uuid4())}, b"")
-    if invocation_type == "Event":
-        request_id = emulator.notifications.async_invocations.submit(function, event, "Invoke")
-        return Response(202, {"x-amzn-RequestId": request_id}, b"")
-    if invocation_type != "RequestResponse":
-        raise constraint_violation("invocationType", invocation_type,
-                                   "Member must satisfy enum value set: [Event, RequestResponse, DryRun]")
-    result = emulator.invoker.invoke(function, event)
-    if result.throttled:
-        raise TooManyRequestsException("Rate Exceeded.", "ReservedFunctionConcurrentInvocationLimitExceeded")
-    headers = {"X-Amz-Executed-Version": "$LATEST"}
-    if (request.header("X-Amz-Log-Type") or "") == "Tail":
-        headers["X-Amz-Log-Result"] = _log_tail(result)
-    if not result.ok:
-        headers["X-Amz-Function-Error"] = "Unhandled"
-        return json_response(result.error_payload(), 200, headers)
-    try:
-        return json_response(result.payload, 200, headers)
-    except (TypeError, ValueError) as error:
-        headers["X-Amz-Function-Error"] = "Unhandled"
-        return json_response({"errorMessage": f"Unable to marshal response: {error}", "errorType": "Runtime.MarshalError",
-                              "requestId": result.request_id, "stackTrace": []}, 200, headers)
 
 
 # -- event source mappings -------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ import uuid
 
 from eddy.emulator.api import control_api, dashboard_api, dynamodb_api, lambda_api, streams_api
 from eddy.emulator.api.lambda_async import event_invoke_configs
-from eddy.emulator.api import lambda_resources
+from eddy.emulator.api import lambda_invoke, lambda_resources
 from eddy.emulator.api.eventbridge import events_api, pipes_api
 from eddy.emulator.api.cloudformation import cloudformation_api, custom_resource_responses
 from eddy.emulator.moto_seam import bridge as moto_bridge
@@ -39,7 +39,7 @@ def claims(request: Request) -> bool:
         return True
     path = request.path
     return (path.startswith("/_eddy/") or path.rstrip("/") == "/moto-api/reset" or lambda_api.claims(request)
-            or event_invoke_configs.claims(request) or lambda_resources.claims(request) or pipes_api.claims(request)
+            or lambda_invoke.claims(request) or event_invoke_configs.claims(request) or lambda_resources.claims(request) or pipes_api.claims(request)
             or events_api.claims(request)
             or cloudformation_api.claims(request) or custom_resource_responses.claims(request))
 
@@ -57,6 +57,8 @@ def route(emulator: Emulator, request: Request) -> Response | None:
             return dashboard_api.handle(emulator, request)
         if path.startswith("/_eddy/"):
             return control_api.handle(emulator, request)
+        if lambda_invoke.claims(request):  # Invoke, InvokeAsync
+            return lambda_invoke.handle(emulator, request, moto_bridge.caller(request))
         if lambda_resources.claims(request):  # before lambda_api's: it answers InvokeAsync and the like honestly
             answer = lambda_resources.handle(emulator, request, moto_bridge.caller(request))
             if answer is not None:

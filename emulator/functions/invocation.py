@@ -28,7 +28,7 @@ from typing import Any, Callable
 
 from eddy.emulator.processes import children
 from eddy.emulator.errors import FunctionError
-from eddy.emulator.functions import log_groups
+from eddy.emulator.functions import log_groups, platform_errors
 from eddy.emulator.functions.environment import overlay
 from eddy.emulator.functions.invocation_results import InvocationResult
 from eddy.emulator.functions.recent_invocations import RecentInvocations
@@ -59,19 +59,36 @@ class LambdaContext:
         return {name: value for name, value in vars(self).items() if not name.startswith("_")}
 
 
-def _timed_out(function: Function) -> FunctionError:
-    return FunctionError("Sandbox.Timedout", f"Task timed out after {float(function.timeout):.2f} seconds")
-
-
-def _error_of(error: BaseException) -> FunctionError:
+def _error_of(error: BaseException, request_id: str) -> FunctionError:
     """A registered callable's error as Lambda's Python runtime reports it: the stack trace lists the user's frames
-    only (traceback.format_list from the frame after Eddy's last, as the runtime drops its bootstrap's frames)."""
+    only (traceback.format_list from the frame after Eddy's last, as the runtime drops its bootstrap's frames). A
+    sys.exit() is the runtime exiting (Runtime.ExitError), with the status Python would have exited with."""
+    if isinstance(error, SystemExit):
+        code = error.code
+        return platform_errors.exited(request_id, code if isinstance(code, int) else 0 if code is None else 1)
     frames = traceback.extract_tb(error.__traceback__)
     ours = [index for index, frame in enumerate(frames) if os.path.abspath(frame.filename) == _HERE]
     return FunctionError(type(error).__name__, str(error), traceback.format_list(frames[ours[-1] + 1 if ours else 0:]))
 
 
 _HERE = os.path.abspath(__file__)
+
+
+def _failed(request_id: str, error: FunctionError, **details: Any) -> InvocationResult:
+    """A failed invocation; a platform error (timeout, exit, response too large) answers Lambda's own document."""
+    return InvocationResult(request_id, error=error, error_body=platform_errors.document(error), **details)
+
+
+def _too_large(payload: Any, runtime: str, measured: int | None = None) -> bool:
+    """Whether a response is over Lambda's limit, as the runtime serialized it (Python's json.dumps, Node.js's compact
+    JSON.stringify); `measured`: a bound already known (a worker's answer line holds the payload)."""
+    if payload is None or (measured is not None and measured <= platform_errors.MAX_RESPONSE_BYTES):
+        return False
+    try:
+        text = json.dumps(payload) if runtime.startswith("python") else json.dumps(payload, separators=(",", ":"))
+    except (TypeError, ValueError):  # not JSON: the door answers Runtime.MarshalError
+        return False
+    return len(text.encode()) > platform_errors.MAX_RESPONSE_BYTES
 
 
 #: Lambda's Init phase (starting the runtime, importing the handler's module) may take 10 seconds and is not
@@ -88,6 +105,9 @@ class _Worker:
         self.revision = function.revision
         self.log_stream_name = log_stream_name
         self.initialized = False  # its ready line came: its runtime started and the handler is loaded
+        #: its exit status once it ended by itself (the runtime exited: sys.exit, process.exit, a crash)
+        self.exit_status: int | None = None
+        self.answer_bytes = 0  # the length of its last answer line
         self._pending = b""  # what was read from its stdout past the last line taken
         runtime = runtime_of(function.runtime)
         environment = runtime.environment(function)
@@ -118,6 +138,7 @@ class _Worker:
         if not line:
             self.kill()
             return None
+        self.answer_bytes = len(line)
         return json.loads(line)
 
     def _line(self, timeout: float) -> str:
@@ -129,6 +150,8 @@ class _Worker:
             left = deadline - time.monotonic()
             ready, _, _ = select.select([fd], [], [], max(left, 0)) if left > 0 else ([], [], [])
             chunk = os.read(fd, 1 << 16) if ready else b""
+            if ready and not chunk:  # the end of its output: the process ended (its status, once it is reaped)
+                self.exit_status = self.process.wait()
             if not chunk:
                 return ""
             self._pending += chunk
@@ -205,13 +228,15 @@ class Invoker:
 
         future = self._threads.submit(run)
         try:
-            return InvocationResult(request_id, payload=future.result(timeout=function.timeout),
-                                    log_stream_name=log_stream_name)
+            payload = future.result(timeout=function.timeout)
+            if _too_large(payload, function.runtime):
+                return _failed(request_id, platform_errors.response_too_large(), log_stream_name=log_stream_name)
+            return InvocationResult(request_id, payload=payload, log_stream_name=log_stream_name)
         except FutureTimeout:
-            return InvocationResult(request_id, error=_timed_out(function), timed_out=True,
-                                    log_stream_name=log_stream_name)
+            return _failed(request_id, platform_errors.timed_out(request_id, function.timeout), timed_out=True,
+                           log_stream_name=log_stream_name)
         except BaseException as error:  # the handler's own failure, whatever it raised
-            return InvocationResult(request_id, error=_error_of(error), log_stream_name=log_stream_name)
+            return _failed(request_id, _error_of(error, request_id), log_stream_name=log_stream_name)
 
     def _invoke_worker(self, function: Function, event: Any, request_id: str, started: float) -> InvocationResult:
         worker = self._take_worker(function)
@@ -220,12 +245,14 @@ class Invoker:
         answer = worker.call({"event": event, "context": context.fields(), "timeout": function.timeout},
                              function.timeout)
         if answer is None:
-            timed_out = time.monotonic() - started >= function.timeout
-            error = _timed_out(function) if timed_out else FunctionError(
-                "Runtime.ExitError", f"RequestId: {request_id} Error: Runtime exited without providing a reason")
-            return InvocationResult(request_id, error=error, timed_out=timed_out, **environment)
+            timed_out = worker.exit_status is None and time.monotonic() - started >= function.timeout
+            error = (platform_errors.timed_out(request_id, function.timeout) if timed_out
+                     else platform_errors.exited(request_id, worker.exit_status))
+            return _failed(request_id, error, timed_out=timed_out, **environment)
         self._return_worker(function, worker)
         logs = answer.get("logs", "")
+        if answer["ok"] and _too_large(answer["payload"], function.runtime, worker.answer_bytes):
+            return _failed(request_id, platform_errors.response_too_large(), logs=logs, **environment)
         if answer["ok"]:
             return InvocationResult(request_id, payload=answer["payload"], logs=logs, **environment)
         trace = answer.get("stackTrace") or answer.get("trace") or []

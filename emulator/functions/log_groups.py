@@ -36,6 +36,7 @@ import threading
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Callable
 
+from eddy.emulator.functions import platform_errors
 from eddy.emulator.moto_seam.cloudwatch_logs import put_events
 
 if TYPE_CHECKING:
@@ -118,12 +119,22 @@ class FunctionLogs:
                   [(int(at * 1000), message) for at, message in lines])
 
 
+    def text(self, function: "Function", result: "InvocationResult") -> str:
+        """The invocation's log as its log group has it (LogType Tail's), ended now on the emulator's clock."""
+        ended = self._now()
+        if function.logging_config["LogFormat"] == "JSON":
+            lines = _json_lines(function, result, ended - result.duration, ended)
+        else:
+            lines = _text_lines(function, result, ended - result.duration, ended, tail=True)
+        return "".join(line if line.endswith("\n") else line + "\n" for _, line in lines)
+
+
 def _report(function: "Function", result: "InvocationResult") -> tuple[float, int, int]:
     duration_ms = result.duration * 1000
     return round(duration_ms, 2), max(1, math.ceil(duration_ms)), max_memory_used_mb(result.worker_pid)
 
 
-def _output(result: "InvocationResult") -> list[str]:
+def _output(result: "InvocationResult", tail: bool = False) -> list[str]:
     """The invocation's output, a line an event. The Python worker's own `[ERROR] type: message` line (its lines
     joined by carriage returns, as the runtime writes it to the tail log) is left out: the error's event is written
     from the error itself, in CloudWatch's form (_text_error, or a JSON record)."""
@@ -132,17 +143,22 @@ def _output(result: "InvocationResult") -> list[str]:
         own = f"[ERROR] {result.error.error_type}"  # type: ignore[union-attr]
         lines = [line for line in lines if not line.startswith(own)]
     # a logging record of many lines (logger.exception's traceback) is one line of the worker's log, its lines joined
-    # by carriage returns; its event holds them as the runtime's one telemetry frame does, joined by newlines
+    # by carriage returns; its event holds them as the runtime's one telemetry frame does, joined by newlines (the tail
+    # keeps the carriage returns, as the runtime's StandardLogSink writes it)
+    if tail:
+        return lines
     return [line.replace("\r", "\n") if line.startswith("[") and "\t" in line else line for line in lines]
 
 
 def _text_lines(function: "Function", result: "InvocationResult", started: float,
-                ended: float) -> list[tuple[float, str]]:
+                ended: float, tail: bool = False) -> list[tuple[float, str]]:
     request_id = result.request_id
     lines = [(started, f"START RequestId: {request_id} Version: $LATEST\n")]
-    lines += [(ended, line) for line in _output(result)]
+    lines += [(ended, line) for line in _output(result, tail)]
     if _logs_its_error(result):
         lines.append((ended, _text_error(result)))
+    elif result.error is not None and (exit_line := platform_errors.log_line(result.error)):
+        lines.append((ended, exit_line))
     duration, billed, used = _report(function, result)
     lines.append((ended, f"END RequestId: {request_id}\n"))
     lines.append((ended, f"REPORT RequestId: {request_id}\tDuration: {duration:.2f} ms\tBilled Duration: {billed} ms"

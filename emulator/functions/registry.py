@@ -99,8 +99,12 @@ class Function:
         self.revision = next(_REVISIONS)
         self.revision_id = str(uuid.uuid4())
 
-    def configuration(self) -> dict[str, Any]:
-        """FunctionConfiguration, as the Lambda API returns it."""
+    def configuration(self, moment: str = "") -> dict[str, Any]:
+        """FunctionConfiguration, as the Lambda API returns it. `moment`: "created" for CreateFunction's answer (State
+        Pending, the function is being created) and "updated" for an update's (LastUpdateStatus InProgress), as AWS
+        answers them (LocalStack's AWS-validated snapshots: test_lambda.snapshot.json test_function_state, and
+        test_lambda_api.snapshot.json's update_func_conf_response); the function is Active, its update Successful,
+        as soon as that answer is given (Eddy's functions are ready at once), so every later read says so."""
         configuration: dict[str, Any] = {
             "FunctionName": self.name,
             "FunctionArn": self.arn,
@@ -114,8 +118,7 @@ class Function:
             "LastModified": self.last_modified,
             "CodeSha256": self.code_sha256,
             "Version": "$LATEST",
-            "State": "Active",
-            "LastUpdateStatus": "Successful",
+            **_STATES.get(moment, _STATES[""]),
             "PackageType": "Zip",
             "Architectures": ["x86_64"],
             "RevisionId": self.revision_id,
@@ -128,6 +131,14 @@ class Function:
         if self.dead_letter_target:
             configuration["DeadLetterConfig"] = {"TargetArn": self.dead_letter_target}
         return configuration
+
+
+_STATES: dict[str, dict[str, str]] = {
+    "": {"State": "Active", "LastUpdateStatus": "Successful"},
+    "created": {"State": "Pending", "StateReason": "The function is being created.", "StateReasonCode": "Creating"},
+    "updated": {"State": "Active", "LastUpdateStatus": "InProgress",
+                "LastUpdateStatusReason": "The function is being created.", "LastUpdateStatusReasonCode": "Creating"},
+}
 
 
 def timestamp(now: float) -> str:

@@ -26,10 +26,11 @@ from eddy.emulator.errors import AWSError, FunctionNotFoundException, InvalidPar
 from eddy.emulator.functions.registry import FUNCTION_ARN, Function
 from eddy.emulator.aws_requests import Request, Response
 
-#: the operations on a function's path that other modules answer (api/lambda_api.py, api/lambda_async/)
+#: the operations on a function's path that other modules answer (api/lambda_api.py, api/lambda_invoke/,
+#: api/lambda_async/)
 SERVED_ELSEWHERE = frozenset({
     "GetFunction", "DeleteFunction", "GetFunctionConfiguration", "UpdateFunctionConfiguration", "UpdateFunctionCode",
-    "Invoke", "PutFunctionEventInvokeConfig", "UpdateFunctionEventInvokeConfig", "GetFunctionEventInvokeConfig",
+    "Invoke", "InvokeAsync", "PutFunctionEventInvokeConfig", "UpdateFunctionEventInvokeConfig", "GetFunctionEventInvokeConfig",
     "DeleteFunctionEventInvokeConfig", "ListFunctionEventInvokeConfigs"})
 TAGS = ("TagResource", "UntagResource", "ListTags")
 #: the account-wide operations answered here: they count Eddy's functions

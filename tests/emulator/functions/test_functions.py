@@ -64,10 +64,13 @@ def test_function_errors_timeouts_and_crashes_are_failed_invocations(door):
     assert raised["FunctionError"] == "Unhandled"
     error = json.loads(raised["Payload"].read())
     assert error["errorType"] == "KeyError" and "missing" in error["errorMessage"] and error["stackTrace"]
-    slow = json.loads(lam.invoke(FunctionName="slow", Payload=b"{}")["Payload"].read())
-    assert slow["errorMessage"] == "Task timed out after 1.00 seconds"
+    slow = lam.invoke(FunctionName="slow", Payload=b"{}")
+    assert json.loads(slow["Payload"].read()) == {"errorType": "Sandbox.Timedout", "errorMessage": (
+        f"RequestId: {slow['ResponseMetadata']['RequestId']} Error: Task timed out after 1.00 seconds")}
     died = lam.invoke(FunctionName="dies", Payload=b"{}")
     assert died["FunctionError"] == "Unhandled"
+    assert json.loads(died["Payload"].read()) == {"errorType": "Runtime.ExitError", "errorMessage": (
+        f"RequestId: {died['ResponseMetadata']['RequestId']} Error: Runtime exited with error: exit status 3")}
     assert json.loads(lam.invoke(FunctionName="raises", Payload=b"{}")["Payload"].read())["errorType"] == "KeyError"
 
 

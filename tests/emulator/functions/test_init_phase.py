@@ -33,6 +33,6 @@ def test_the_timeout_runs_from_the_end_of_init_for_python_and_node(door):
     create_node(lam, "slow-node", {"index.js": "const s = Date.now(); while (Date.now() - s < 4000) {}\n"
                                                "exports.handler = async () => 'late';"}, Timeout=3)
     late = json.loads(lam.invoke(FunctionName="slow-run", Payload=b"{}")["Payload"].read())
-    assert late["errorMessage"] == "Task timed out after 1.00 seconds"
+    assert late["errorMessage"].endswith(" Error: Task timed out after 1.00 seconds")
     node = lam.invoke(FunctionName="slow-node", Payload=b"{}")  # its 4 s start is its Init phase
     assert "FunctionError" not in node and json.loads(node["Payload"].read()) == "late"

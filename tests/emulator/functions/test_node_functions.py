@@ -78,7 +78,7 @@ def test_errors_have_lambdas_node_shape_and_timeouts_and_crashes_fail(door):
     assert (error["errorType"], error["errorMessage"]) == ("OrderError", "no such order")
     assert error["trace"][0] == "OrderError: no such order" and "stackTrace" not in error
     assert call(lam, "rejects")[1]["errorType"] == "TypeError"
-    assert call(lam, "slow")[1]["errorMessage"] == "Task timed out after 1.00 seconds"
+    assert call(lam, "slow")[1]["errorMessage"].endswith(" Error: Task timed out after 1.00 seconds")
     assert call(lam, "dies")[0]["FunctionError"] == "Unhandled"
     assert call(lam, "missing")[1]["errorType"] == "Runtime.HandlerNotFound"
     assert call(lam, "broken")[1]["errorType"] == "Runtime.UserCodeSyntaxError"

@@ -1,0 +1,134 @@
+"""The Lambda API's invocations, in both doors, as Lambda answers them:
+
+    POST /2015-03-31/functions/{FunctionName}/invocations   Invoke (RequestResponse, Event, DryRun; LogType Tail)
+    POST /2014-11-13/functions/{FunctionName}/invoke-async  InvokeAsync (deprecated, still served by Lambda: HTTP 202,
+                                                            boto3's Status; the event queued as Invoke's Event is)
+
+Before anything runs: the request's parameters against botocore's model (FunctionName's pattern, Qualifier's,
+InvocationType's enum: AWS's ValidationException words), a qualifier derived from the name that differs from the
+Qualifier given (InvalidParameterValueException), the function and qualifier (a function has $LATEST only: another
+qualifier, or a missing function, is ResourceNotFoundException "Function not found: <arn>:<qualifier>", with
+":$LATEST" when none was given, as recorded in LocalStack's AWS-validated snapshot of
+TestLambdaFeatures::test_invoke_exceptions), then the payload (payloads.py: its size, its JSON).
+
+A synchronous invocation answers 200 with the handler's result, or its error document with X-Amz-Function-Error
+"Unhandled" (the runtime's: Python's errorMessage/errorType/requestId/stackTrace, Node.js's errorType/errorMessage/
+trace; the platform's: functions/platform_errors.py); LogType Tail adds X-Amz-Log-Result, the base64 of the log's
+last 4 KB as the function's log group has it (START, the output, END, REPORT).
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+import uuid
+from urllib.parse import unquote, urlsplit
+
+from eddy.emulator.api import validation
+from eddy.emulator.api.lambda_api import _query, error_response, json_response
+from eddy.emulator.api.lambda_invoke.payloads import checked_size, event_of
+from eddy.emulator.aws_requests import Request, Response
+from eddy.emulator.engine import Emulator
+from eddy.emulator.errors import (
+    AWSError,
+    FunctionNotFoundException,
+    InvalidParameterValueException,
+    TooManyRequestsException,
+)
+from eddy.emulator.functions.registry import Function
+
+INVOKE = re.compile(r"^/2015-03-31/functions/(?P<name>[^/]+)/invocations/?$")
+INVOKE_ASYNC = re.compile(r"^/2014-11-13/functions/(?P<name>[^/]+)/invoke-async/?$")
+#: a FunctionName in any of its forms (name, name:qualifier, partial ARN, ARN), as the API model's pattern reads it
+FUNCTION_NAME = re.compile(r"^(?:arn:aws[a-zA-Z-]*:lambda:)?(?:(?P<region>[a-z]{2}[a-z0-9-]*-\d):)?"
+                           r"(?:(?P<account>\d{12}):)?(?:function:)?(?P<name>[a-zA-Z0-9-_.]+)(?::(?P<qualifier>.+))?$")
+LATEST = "$LATEST"
+TAIL_BYTES = 4096
+
+
+def _route(request: Request) -> tuple[str, str] | None:
+    if request.method.upper() != "POST":
+        return None
+    path = urlsplit(request.url).path
+    for operation, pattern in (("Invoke", INVOKE), ("InvokeAsync", INVOKE_ASYNC)):
+        if match := pattern.match(path):
+            return operation, unquote(match.group("name"))
+    return None
+
+
+def claims(request: Request) -> bool:
+    return _route(request) is not None
+
+
+def handle(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Response | None:
+    route = _route(request)
+    if route is None:
+        return None
+    operation, name = route
+    try:
+        if operation == "InvokeAsync":
+            return invoke_async(emulator, request, caller, name)
+        return invoke(emulator, request, caller, name)
+    except AWSError as error:
+        return error_response(error)
+
+
+def target(emulator: Emulator, name: str, qualifier: str | None, caller: tuple[str, str]) -> Function:
+    """The function (and version) a FunctionName and Qualifier name, as Lambda resolves them."""
+    match = FUNCTION_NAME.match(name)
+    assert match is not None  # the model's pattern passed
+    derived = match.group("qualifier")
+    if derived is not None and qualifier is not None and derived != qualifier:
+        raise InvalidParameterValueException("The derived qualifier from the function name does not match the "
+                                             "specified qualifier.")
+    qualifier = qualifier or derived
+    region, account_id = match.group("region") or caller[1], match.group("account") or caller[0]
+    arn = f"arn:aws:lambda:{region}:{account_id}:function:{match.group('name')}"
+    with emulator.lock:
+        function = emulator.functions.functions.get(arn)
+    if function is None or (qualifier or LATEST) != LATEST:  # Eddy's functions have $LATEST only
+        raise FunctionNotFoundException(f"Function not found: {arn}:{qualifier or LATEST}")
+    return function
+
+
+def invoke(emulator: Emulator, request: Request, caller: tuple[str, str], name: str) -> Response:
+    query = _query(request)
+    invocation_type = request.header("X-Amz-Invocation-Type") or "RequestResponse"
+    parameters = {"FunctionName": name, "InvocationType": invocation_type, "Qualifier": query.get("Qualifier"),
+                  "LogType": request.header("X-Amz-Log-Type")}
+    validation.validate("lambda", "Invoke", {key: value for key, value in parameters.items() if value is not None})
+    function = target(emulator, name, query.get("Qualifier"), caller)
+    body = request.body or b""
+    checked_size(body, invocation_type)
+    event = event_of(body)
+    if invocation_type == "DryRun":
+        return Response(204, {"x-amzn-RequestId": str(uuid.uuid4())}, b"")
+    if invocation_type == "Event":
+        request_id = emulator.notifications.async_invocations.submit(function, event, "Invoke")
+        return Response(202, {"x-amzn-RequestId": request_id}, b"")
+    result = emulator.invoker.invoke(function, event)
+    if result.throttled:
+        raise TooManyRequestsException("Rate Exceeded.", "ReservedFunctionConcurrentInvocationLimitExceeded")
+    headers = {"X-Amz-Executed-Version": LATEST, "x-amzn-RequestId": result.request_id}
+    if parameters["LogType"] == "Tail":
+        log = emulator.invoker.logs.text(function, result).encode()
+        headers["X-Amz-Log-Result"] = base64.b64encode(log[-TAIL_BYTES:]).decode()
+    if not result.ok:
+        headers["X-Amz-Function-Error"] = "Unhandled"
+        return json_response(result.error_payload(), 200, headers)
+    try:
+        return json_response(result.payload, 200, headers)
+    except (TypeError, ValueError) as error:
+        headers["X-Amz-Function-Error"] = "Unhandled"
+        return json_response({"errorMessage": f"Unable to marshal response: {error}", "errorType": "Runtime.MarshalError",
+                              "requestId": result.request_id, "stackTrace": []}, 200, headers)
+
+
+def invoke_async(emulator: Emulator, request: Request, caller: tuple[str, str], name: str) -> Response:
+    """InvokeAsync: the event queued for asynchronous invocation (its 256 KB limit), answered HTTP 202."""
+    validation.validate("lambda", "Invoke", {"FunctionName": name})  # InvokeAsync's FunctionName is Invoke's
+    function = target(emulator, name, None, caller)
+    body = request.body or b""
+    checked_size(body, "InvokeAsync")
+    request_id = emulator.notifications.async_invocations.submit(function, event_of(body), "InvokeAsync")
+    return Response(202, {"x-amzn-RequestId": request_id}, b"")
