@@ -1,45 +1,55 @@
-"""Applying a stack with boto3: to Eddy, to LocalStack, or to AWS — the same file, idempotently.
+"""Deploying a stack file or a SAM / CloudFormation template as a CloudFormation stack: to Eddy, to LocalStack or
+to AWS, the same file, idempotently, the way `sam deploy` and `aws cloudformation deploy` do it.
 
     apply_stack("stack.yaml")                                   # in an emulate() block (or the `eddy` fixture)
     apply_stack("stack.yaml", endpoint_url="http://127.0.0.1:4566")   # to a running `eddy serve`
 
-`up(stack, clients)` compares the stack with what the endpoint has and carries out the Actions that make it
-so (create, update; what matches is unchanged), `dry_run=True` only lists them; `down(stack, clients)`
-removes what the stack declares; `summary(actions)` counts them. `apply_stack` is `up` for a stack file, with
-the clients made for you. Every step is an ordinary boto3 call, so what works here works against any endpoint.
+`up(source, clients)` packages the code (packages.py: zips uploaded to the deployment bucket), makes the
+template (a stack file's through stack_template.py; a template's with its code paths replaced), creates a change
+set for the stack (one per file: `source.stack_name`), reports what it adds, modifies and removes and what it
+leaves alone, and executes it; `dry_run=True` only reports (the change set is deleted). `down(source, clients)`
+deletes the stack (its buckets emptied first, as CloudFormation deletes only empty ones). Every step is an ordinary
+boto3 call of the CloudFormation API, so what works here works against any endpoint; on Eddy, the stack is made
+by Eddy's own CloudFormation engine (emulator/cloudformation/), the one `aws cloudformation deploy` reaches.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+import uuid
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
 import boto3
-from botocore.exceptions import ClientError
+from botocore.exceptions import ClientError, WaiterError
 
-from .packages import package, sha256
-from .stack import Function, Mapping, Stack, StackError, Table
+from .packages import DeploymentBucket, package
+from .stack import Stack, StackError
+from .stack_template import template_of
+from .templates import Template, packaged
 
-DEFAULT_ROLE = "arn:aws:iam::{account}:role/eddy-stack-function"
+CAPABILITIES = ["CAPABILITY_IAM", "CAPABILITY_NAMED_IAM", "CAPABILITY_AUTO_EXPAND"]
+#: the largest TemplateBody CloudFormation takes; a larger template goes by TemplateURL from the deployment bucket
+TEMPLATE_BODY_LIMIT = 51_200
+_NO_CHANGES = ("didn't contain changes", "No updates are to be performed")
+_WAIT = {"Delay": 2, "MaxAttempts": 1800}
 
 
 @dataclass
 class Action:
-    verb: str  # create, update, unchanged, delete
-    kind: str  # table, function, mapping, queue, topic, bucket
-    name: str
+    verb: str  # create, update, delete, unchanged
+    resource_type: str
+    logical_id: str
     detail: str = ""
-    run: Callable[[], None] | None = field(default=None, repr=False)
 
     def line(self) -> str:
         detail = f" ({self.detail})" if self.detail else ""
-        return f"  {self.verb:<9} {self.kind:<8} {self.name}{detail}"
+        return f"  {self.verb:<9} {self.logical_id:<30} {self.resource_type}{detail}"
 
 
 class Clients:
-    """boto3 clients for one endpoint (None: AWS itself), region and profile."""
+    """boto3 clients for one endpoint (None: AWS itself, or this process's Eddy in an emulate() block)."""
 
     def __init__(self, endpoint_url: str | None, region: str, profile: str | None = None) -> None:
         if profile:
@@ -58,332 +68,210 @@ class Clients:
         return self._clients[service]
 
     def account_id(self) -> str:
-        try:
-            return self("sts").get_caller_identity()["Account"]
-        except Exception:
-            return "123456789012"
+        return self("sts").get_caller_identity()["Account"]
 
 
-# -- resources -------------------------------------------------------------------------------------------------
+# -- up -----------------------------------------------------------------------------------------------------
 
 
-def _missing(error: ClientError) -> bool:
-    code = error.response["Error"]["Code"]
-    return code in ("ResourceNotFoundException", "NoSuchBucket", "404", "NotFound", "AWS.SimpleQueueService.NonExistentQueue",
-                    "QueueDoesNotExist", "NoSuchEntity")
-
-
-def _found(call: Callable[[], Any]) -> Any | None:
-    """The answer of a describe-style call, or None when the endpoint has no such resource."""
+def up(source: Stack | Template, clients: Clients, *, dry_run: bool = False,
+       echo: Callable[[str], None] = print) -> list[Action]:
+    """Create or change the stack `source` declares; what already matches is left alone. Returns what it did
+    (or, with `dry_run`, would do). Raises StackError when the endpoint refuses the template or the stack fails
+    (its failed resources and their reasons in the message; the stack rolled back as CloudFormation rolls back)."""
+    cloudformation, name = clients("cloudformation"), source.stack_name
+    bucket = DeploymentBucket(clients("s3"), clients.account_id(), clients.region, name, dry_run)
+    template = json.dumps(_template(source, bucket), separators=(",", ":"))
+    current = _described(cloudformation, name)
+    if current is not None and current["StackStatus"] == "ROLLBACK_COMPLETE" and dry_run:
+        raise StackError(f"{source.source}: stack {name} is ROLLBACK_COMPLETE (its creation failed): eddy up "
+                         "without --dry-run deletes it and creates it again")
+    if current is not None and current["StackStatus"] == "ROLLBACK_COMPLETE":
+        echo(f"  deleting  {name}: its first creation failed and was rolled back (ROLLBACK_COMPLETE)")
+        _delete(cloudformation, name, source)
+        current = None
+    kind = "UPDATE" if current is not None and current["StackStatus"] != "REVIEW_IN_PROGRESS" else "CREATE"
+    request: dict[str, Any] = {"StackName": name, "ChangeSetName": f"eddy-up-{uuid.uuid4().hex[:16]}",
+                               "ChangeSetType": kind, "Capabilities": CAPABILITIES, "Description": "eddy up"}
+    if len(template.encode()) <= TEMPLATE_BODY_LIMIT:
+        request["TemplateBody"] = template
+    else:
+        where, key = bucket.upload(template.encode(), always=True)
+        request["TemplateURL"] = f"https://{where}.s3.{clients.region}.amazonaws.com/{key}"
+    if kind == "UPDATE" and current is not None and current.get("Parameters"):
+        request["Parameters"] = [{"ParameterKey": p["ParameterKey"], "UsePreviousValue": True}
+                                 for p in current["Parameters"] if _declares(template, p["ParameterKey"])]
     try:
-        return call()
+        change_set = cloudformation.create_change_set(**request)["Id"]
     except ClientError as error:
-        if _missing(error):
+        raise StackError(f"{source.source}: {error.response['Error']['Message']}") from None
+    described = _change_set(cloudformation, change_set)
+    if described["Status"] == "FAILED" and not any(words in described.get("StatusReason", "") for words in _NO_CHANGES):
+        _discard(cloudformation, change_set, name, kind)
+        raise StackError(f"{source.source}: {described.get('StatusReason', 'the change set failed')}")
+    actions = [_action(change["ResourceChange"]) for change in described.get("Changes", [])]
+    if kind == "UPDATE":
+        changed = {action.logical_id for action in actions}
+        actions += [Action("unchanged", resource["ResourceType"], resource["LogicalResourceId"])
+                    for resource in _resources(cloudformation, name) if resource["LogicalResourceId"] not in changed]
+    for action in actions:
+        echo(action.line())
+    if dry_run or described["Status"] == "FAILED":
+        _discard(cloudformation, change_set, name, kind)
+        return actions
+    cloudformation.execute_change_set(ChangeSetName=change_set)
+    try:
+        cloudformation.get_waiter("stack_create_complete" if kind == "CREATE" else "stack_update_complete").wait(
+            StackName=name, WaiterConfig=_WAIT)
+    except WaiterError:
+        raise StackError(f"{source.source}: {_failures(cloudformation, name)}") from None
+    return actions
+
+
+def _template(source: Stack | Template, bucket: DeploymentBucket) -> dict[str, Any]:
+    if isinstance(source, Template):
+        return packaged(source, bucket.upload)
+    code, handlers = {}, {}
+    for name, function in source.functions.items():
+        data, handlers[name] = package(function, source.base_dir)
+        code[name] = bucket.upload(data)
+    return template_of(source, code, handlers, description=f"{source.stack_name}: a stack file applied by eddy up")
+
+
+def _declares(template: str, parameter: str) -> bool:
+    return parameter in (json.loads(template).get("Parameters") or {})
+
+
+def _described(cloudformation: Any, name: str) -> dict[str, Any] | None:
+    try:
+        return cloudformation.describe_stacks(StackName=name)["Stacks"][0]
+    except ClientError as error:
+        if "does not exist" in error.response["Error"]["Message"]:
             return None
         raise
 
 
-def _table_actions(name: str, table: Table, clients: Clients) -> list[Action]:
-    dynamodb = clients("dynamodb")
+def _change_set(cloudformation: Any, change_set: str) -> dict[str, Any]:
+    """The change set once it is made (or failed), with all its changes."""
     try:
-        current = dynamodb.describe_table(TableName=name)["Table"]
-    except ClientError as error:
-        if not _missing(error):
-            raise
-        return [Action("create", "table", name, _table_summary(table), lambda: _create_table(name, table, dynamodb))]
-    actions = []
-    have_stream = current.get("StreamSpecification", {}).get("StreamViewType")
-    if have_stream != table.stream:
-        def change_stream() -> None:
-            if have_stream:
-                dynamodb.update_table(TableName=name, StreamSpecification={"StreamEnabled": False})
-            if table.stream:
-                dynamodb.update_table(TableName=name, StreamSpecification={"StreamEnabled": True, "StreamViewType": table.stream})
-        actions.append(Action("update", "table", name, f"stream {have_stream or 'none'} -> {table.stream or 'none'}", change_stream))
-    ttl = dynamodb.describe_time_to_live(TableName=name)["TimeToLiveDescription"]
-    have_ttl = ttl.get("AttributeName") if ttl.get("TimeToLiveStatus") in ("ENABLED", "ENABLING") else None
-    if have_ttl != table.ttl:
-        actions.append(Action("update", "table", name, f"ttl {have_ttl or 'off'} -> {table.ttl or 'off'}",
-                              lambda: _set_ttl(dynamodb, name, table.ttl or have_ttl, bool(table.ttl))))
-    have_indexes = {index["IndexName"] for index in current.get("GlobalSecondaryIndexes", [])}
-    for index in table.indexes:
-        if index.name not in have_indexes:
-            actions.append(Action("update", "table", name, f"add index {index.name}", lambda index=index: dynamodb.update_table(
-                TableName=name, AttributeDefinitions=table.attribute_definitions(),
-                GlobalSecondaryIndexUpdates=[{"Create": _index(index, table)}])))
-    want_keys = list(table.key)
-    have_keys = [element["AttributeName"] for element in current["KeySchema"]]
-    if want_keys != have_keys:
-        raise StackError(f"table {name}: its key is {have_keys} on the endpoint, {want_keys} in the stack: "
-                         "a key cannot change, remove the table first (eddy down)")
-    return actions or [Action("unchanged", "table", name)]
+        cloudformation.get_waiter("change_set_create_complete").wait(ChangeSetName=change_set, WaiterConfig=_WAIT)
+    except WaiterError:
+        pass  # FAILED: read below, with its reason
+    described = cloudformation.describe_change_set(ChangeSetName=change_set)
+    changes, token = list(described.get("Changes", [])), described.get("NextToken")
+    while token:
+        page = cloudformation.describe_change_set(ChangeSetName=change_set, NextToken=token)
+        changes += page.get("Changes", [])
+        token = page.get("NextToken")
+    return {**described, "Changes": changes}
 
 
-def _table_summary(table: Table) -> str:
-    parts = [f"key {', '.join(table.key)}"]
-    if table.stream:
-        parts.append(f"stream {table.stream}")
-    if table.ttl:
-        parts.append(f"ttl {table.ttl}")
-    return ", ".join(parts)
+def _action(change: dict[str, Any]) -> Action:
+    verb = {"Add": "create", "Modify": "update", "Remove": "delete"}.get(change["Action"], change["Action"].lower())
+    detail = ""
+    if change["Action"] == "Modify":
+        names = sorted({d["Target"].get("Name") or d["Target"]["Attribute"] for d in change.get("Details", [])})
+        detail = ("replacing: " if change.get("Replacement") == "True" else "") + ", ".join(names)
+    return Action(verb, change["ResourceType"], change["LogicalResourceId"], detail)
 
 
-def _index(index: Any, table: Table) -> dict[str, Any]:
-    names = list(index.key)
-    spec: dict[str, Any] = {
-        "IndexName": index.name,
-        "KeySchema": [{"AttributeName": names[0], "KeyType": "HASH"}]
-        + ([{"AttributeName": names[1], "KeyType": "RANGE"}] if len(names) > 1 else []),
-        "Projection": {"ProjectionType": index.projection},
-    }
-    if index.projection == "INCLUDE":
-        spec["Projection"]["NonKeyAttributes"] = index.non_key_attributes
-    if table.billing == "PROVISIONED":
-        spec["ProvisionedThroughput"] = {"ReadCapacityUnits": table.read_capacity, "WriteCapacityUnits": table.write_capacity}
-    return spec
+def _discard(cloudformation: Any, change_set: str, name: str, kind: str) -> None:
+    """A change set not executed deleted, and the empty stack a CREATE change set made (REVIEW_IN_PROGRESS)."""
+    cloudformation.delete_change_set(ChangeSetName=change_set)
+    if kind == "CREATE":
+        described = _described(cloudformation, name)
+        if described is not None and described["StackStatus"] == "REVIEW_IN_PROGRESS":
+            cloudformation.delete_stack(StackName=name)
 
 
-def _create_table(name: str, table: Table, dynamodb: Any) -> None:
-    names = list(table.key)
-    params: dict[str, Any] = {
-        "TableName": name,
-        "KeySchema": [{"AttributeName": names[0], "KeyType": "HASH"}]
-        + ([{"AttributeName": names[1], "KeyType": "RANGE"}] if len(names) > 1 else []),
-        "AttributeDefinitions": table.attribute_definitions(),
-        "BillingMode": table.billing,
-    }
-    if table.billing == "PROVISIONED":
-        params["ProvisionedThroughput"] = {"ReadCapacityUnits": table.read_capacity, "WriteCapacityUnits": table.write_capacity}
-    if table.indexes:
-        params["GlobalSecondaryIndexes"] = [_index(index, table) for index in table.indexes]
-    if table.stream:
-        params["StreamSpecification"] = {"StreamEnabled": True, "StreamViewType": table.stream}
-    dynamodb.create_table(**params)
-    dynamodb.get_waiter("table_exists").wait(TableName=name, WaiterConfig={"Delay": 1, "MaxAttempts": 60})
-    if table.ttl:
-        _set_ttl(dynamodb, name, table.ttl, True)
+def _resources(cloudformation: Any, name: str) -> list[dict[str, Any]]:
+    return [resource for page in cloudformation.get_paginator("list_stack_resources").paginate(StackName=name)
+            for resource in page["StackResourceSummaries"] if resource["ResourceStatus"] != "DELETE_COMPLETE"]
 
 
-def _set_ttl(dynamodb: Any, name: str, attribute: str, enabled: bool) -> None:
-    dynamodb.update_time_to_live(TableName=name, TimeToLiveSpecification={"Enabled": enabled, "AttributeName": attribute})
+def _failures(cloudformation: Any, name: str) -> str:
+    """The stack's status and each resource that failed in its last operation, with CloudFormation's reason."""
+    status = cloudformation.describe_stacks(StackName=name)["Stacks"][0]["StackStatus"]
+    failed = []
+    for page in cloudformation.get_paginator("describe_stack_events").paginate(StackName=name):
+        for event in page["StackEvents"]:
+            if event["ResourceType"] == "AWS::CloudFormation::Stack" and event.get("ResourceStatusReason") == "User Initiated":
+                return f"stack {name} is {status}: " + ("; ".join(reversed(failed)) or "no resource failed")
+            if event["ResourceStatus"].endswith("_FAILED") and event["ResourceType"] != "AWS::CloudFormation::Stack":
+                failed.append(f"{event['LogicalResourceId']} ({event['ResourceType']}) "
+                              f"{event['ResourceStatus']}: {event.get('ResourceStatusReason', '')}")
+    return f"stack {name} is {status}: " + ("; ".join(reversed(failed)) or "no resource failed")
 
 
-def _function_actions(name: str, function: Function, stack: Stack, clients: Clients, account_id: str) -> list[Action]:
-    lam = clients("lambda")
-    code, handler = package(function, stack.base_dir)
-    configuration = {"Runtime": function.runtime, "Handler": handler, "Timeout": function.timeout,
-                     "MemorySize": function.memory, "Environment": {"Variables": function.environment},
-                     "Description": function.description}
-    try:
-        current = lam.get_function_configuration(FunctionName=name)
-    except ClientError as error:
-        if not _missing(error):
-            raise
-        role = function.role or DEFAULT_ROLE.format(account=account_id)
-        return [Action("create", "function", name, f"{handler}, {len(code)} bytes of code",
-                       lambda: lam.create_function(FunctionName=name, Role=role, Code={"ZipFile": code}, **configuration))]
-    actions = []
-    if current.get("CodeSha256") != sha256(code):
-        actions.append(Action("update", "function", name, "code", lambda: lam.update_function_code(FunctionName=name, ZipFile=code)))
-    changed = [key for key, value in configuration.items()
-               if (current.get(key) or ({"Variables": {}} if key == "Environment" else "")) != value]
-    if changed:
-        actions.append(Action("update", "function", name, ", ".join(changed),
-                              lambda: lam.update_function_configuration(FunctionName=name, **configuration)))
-    return actions or [Action("unchanged", "function", name)]
+# -- down and the commands' helpers -------------------------------------------------------------------------
 
 
-MAPPING_PARAMETERS = {
-    "batch_size": "BatchSize", "maximum_batching_window_in_seconds": "MaximumBatchingWindowInSeconds",
-    "maximum_retry_attempts": "MaximumRetryAttempts", "maximum_record_age_in_seconds": "MaximumRecordAgeInSeconds",
-    "bisect_batch_on_function_error": "BisectBatchOnFunctionError", "parallelization_factor": "ParallelizationFactor",
-    "tumbling_window_in_seconds": "TumblingWindowInSeconds", "function_response_types": "FunctionResponseTypes",
-    "enabled": "Enabled",
-}
-
-
-def _mapping_parameters(mapping: Mapping, destinations: dict[str, str]) -> dict[str, Any]:
-    params = {api: getattr(mapping, name) for name, api in MAPPING_PARAMETERS.items()}
-    params["FilterCriteria"] = {"Filters": [{"Pattern": f if isinstance(f, str) else json.dumps(f)} for f in mapping.filters]}
-    failure = mapping.on_failure
-    destination = None
-    if failure is not None:
-        destination = failure.arn or destinations[
-            ("queue:" + failure.queue) if failure.queue else ("topic:" + failure.topic) if failure.topic else ("bucket:" + failure.bucket)]
-    params["DestinationConfig"] = {"OnFailure": {"Destination": destination} if destination else {}}
-    return params
-
-
-def _mapping_actions(mapping: Mapping, clients: Clients, destinations: dict[str, str]) -> list[Action]:
-    lam, dynamodb = clients("lambda"), clients("dynamodb")
-    source = mapping.stream_arn
-    label = f"{mapping.function} <- {mapping.table or mapping.stream_arn}"
-    wanted = _mapping_parameters(mapping, destinations)
-
-    def stream_arn() -> str:
-        return source or dynamodb.describe_table(TableName=mapping.table)["Table"]["LatestStreamArn"]
-
-    def create() -> None:
-        lam.create_event_source_mapping(EventSourceArn=stream_arn(), FunctionName=mapping.function,
-                                        StartingPosition=mapping.starting_position, **wanted)
-
-    try:
-        arn = stream_arn()
-        theirs = lam.list_event_source_mappings(FunctionName=mapping.function)["EventSourceMappings"]
-    except ClientError as error:
-        if not _missing(error):
-            raise
-        arn, theirs = source, []
-    existing = [m for m in theirs if m["EventSourceArn"] == arn]
-    table_arn = arn.split("/stream/")[0] if arn else None
-    replaced = [m for m in theirs if m["EventSourceArn"] != arn and m["EventSourceArn"].split("/stream/")[0] == table_arn]
-    if not existing and replaced:  # the table's stream was replaced (view type changed): so is its mapping
-
-        def replace() -> None:
-            for old in replaced:
-                lam.delete_event_source_mapping(UUID=old["UUID"])
-            create()
-        return [Action("update", "mapping", label, "the table's stream was replaced", replace)]
-    if not existing:
-        return [Action("create", "mapping", label, f"batch size {mapping.batch_size}, {mapping.starting_position}", create)]
-    current = existing[0]
-    current_view = {key: current.get(key) for key in wanted}
-    current_view["Enabled"] = current.get("State") in ("Enabled", "Enabling", "Creating", "Updating")
-    current_view["FilterCriteria"] = {"Filters": [{"Pattern": f["Pattern"]} for f in
-                                                  (current.get("FilterCriteria") or {}).get("Filters", [])]}
-    changed = [key for key, value in wanted.items() if _normal(current_view.get(key)) != _normal(value)]
-    if not changed:
-        return [Action("unchanged", "mapping", label)]
-    return [Action("update", "mapping", label, ", ".join(changed),
-                   lambda: lam.update_event_source_mapping(UUID=current["UUID"], **wanted))]
-
-
-def _normal(value: Any) -> Any:
-    if isinstance(value, dict) and "Filters" in value:
-        return sorted(json.dumps(json.loads(f["Pattern"]), sort_keys=True) for f in value["Filters"])
-    if isinstance(value, dict) and "OnFailure" in value:
-        return (value.get("OnFailure") or {}).get("Destination")
-    return value
-
-
-def _destination_actions(stack: Stack, clients: Clients, destinations: dict[str, str], account_id: str) -> list[Action]:
-    actions = []
-    sqs, sns, s3 = clients("sqs"), clients("sns"), clients("s3")
-    region = clients.region
-    for name in stack.queues:
-        destinations["queue:" + name] = f"arn:aws:sqs:{region}:{account_id}:{name}"
-        if _found(lambda: sqs.get_queue_url(QueueName=name)) is not None:
-            actions.append(Action("unchanged", "queue", name))
-        else:
-            actions.append(Action("create", "queue", name, run=lambda name=name: sqs.create_queue(QueueName=name)))
-    topics = {arn.rsplit(":", 1)[1]: arn for arn in _topic_arns(sns)}
-    for name in stack.topics:
-        destinations["topic:" + name] = topics.get(name, f"arn:aws:sns:{region}:{account_id}:{name}")
-        if name in topics:
-            actions.append(Action("unchanged", "topic", name))
-        else:
-            actions.append(Action("create", "topic", name, run=lambda name=name: sns.create_topic(Name=name)))
-    for name in stack.buckets:
-        destinations["bucket:" + name] = f"arn:aws:s3:::{name}"
-        if _found(lambda: s3.head_bucket(Bucket=name)) is not None:
-            actions.append(Action("unchanged", "bucket", name))
-        else:
-            params: dict[str, Any] = {"Bucket": name}
-            if region != "us-east-1":
-                params["CreateBucketConfiguration"] = {"LocationConstraint": region}
-            actions.append(Action("create", "bucket", name, run=lambda params=params: s3.create_bucket(**params)))
+def down(source: Stack | Template, clients: Clients, *, dry_run: bool = False,
+         echo: Callable[[str], None] = print) -> list[Action]:
+    """Delete the stack `source` is deployed as (its buckets emptied first, unless kept by DeletionPolicy)."""
+    cloudformation, name = clients("cloudformation"), source.stack_name
+    if _described(cloudformation, name) is None:
+        return []
+    actions = [Action("delete", resource["ResourceType"], resource["LogicalResourceId"])
+               for resource in reversed(_resources(cloudformation, name))]
+    for action in actions:
+        echo(action.line())
+    if not dry_run:
+        _delete(cloudformation, name, source, clients)
     return actions
 
 
-def _topic_arns(sns: Any) -> list[str]:
-    return [topic["TopicArn"] for page in sns.get_paginator("list_topics").paginate() for topic in page["Topics"]]
+def _delete(cloudformation: Any, name: str, source: Stack | Template, clients: Clients | None = None) -> None:
+    if clients is not None:
+        kept = _kept(cloudformation, name)
+        for resource in _resources(cloudformation, name):
+            if resource["ResourceType"] == "AWS::S3::Bucket" and resource["LogicalResourceId"] not in kept:
+                _empty(clients("s3"), resource.get("PhysicalResourceId", ""))
+    cloudformation.delete_stack(StackName=name)
+    try:
+        cloudformation.get_waiter("stack_delete_complete").wait(StackName=name, WaiterConfig=_WAIT)
+    except WaiterError:
+        raise StackError(f"{source.source}: {_failures(cloudformation, name)}") from None
 
 
-# -- the commands' engine ------------------------------------------------------------------------------------
+def _kept(cloudformation: Any, name: str) -> set[str]:
+    body = cloudformation.get_template(StackName=name, TemplateStage="Processed")["TemplateBody"]
+    if isinstance(body, str):
+        from eddy.emulator.cloudformation.template import parse
+
+        body = parse(body)
+    return {logical_id for logical_id, resource in (body.get("Resources") or {}).items()
+            if resource.get("DeletionPolicy") in ("Retain", "RetainExceptOnCreate")}
 
 
-def up(stack: Stack, clients: Clients, *, dry_run: bool = False, echo: Callable[[str], None] = print) -> list[Action]:
-    """Create or change what the stack declares; leave alone what already matches. Returns what it did (or would)."""
-    account_id = clients.account_id()
-    destinations: dict[str, str] = {}
-    done: list[Action] = []
-
-    def carry_out(actions: list[Action]) -> None:
-        for action in actions:
-            echo(action.line())
-            if not dry_run and action.run is not None:
-                action.run()
-            done.append(action)
-
-    carry_out(_destination_actions(stack, clients, destinations, account_id))
-    for name, table in stack.tables.items():
-        carry_out(_table_actions(name, table, clients))
-    for name, function in stack.functions.items():
-        carry_out(_function_actions(name, function, stack, clients, account_id))
-    for mapping in stack.mappings:
-        if dry_run and mapping.table and any(a.kind == "table" and a.name == mapping.table and a.verb == "create" for a in done):
-            carry_out([Action("create", "mapping", f"{mapping.function} <- {mapping.table}")])
-            continue
-        carry_out(_mapping_actions(mapping, clients, destinations))
-    for name in stack.unsupported:
-        echo(f"  skipped   {name}")
-    return done
+def _empty(s3: Any, bucket: str) -> None:
+    try:
+        for page in s3.get_paginator("list_object_versions").paginate(Bucket=bucket):
+            versions = page.get("Versions", []) + page.get("DeleteMarkers", [])
+            if versions:
+                s3.delete_objects(Bucket=bucket, Delete={"Objects": [
+                    {"Key": version["Key"], "VersionId": version["VersionId"]} for version in versions]})
+    except ClientError as error:
+        if error.response["Error"]["Code"] not in ("NoSuchBucket", "404"):
+            raise
 
 
 def apply_stack(path: str | Path, *, endpoint_url: str | None = None, region: str | None = None,
-                echo: Callable[[str], None] | None = None) -> list[Action]:
-    """Apply a stack file (or SAM / CloudFormation template) and return what was done.
+                stack_name: str | None = None, echo: Callable[[str], None] | None = None) -> list[Action]:
+    """Deploy a stack file (or SAM / CloudFormation template) as a stack and return what was done.
 
     `endpoint_url`: a running Eddy (or any endpoint); None: this process's boto3, which inside `emulate()` or
-    the pytest plugin's `eddy` fixture is Eddy in-process. `region`: default the stack's, else the configured
-    one, else us-east-1. `echo`: called with one line per action (default: silent). Raises StackError for a
-    stack that cannot be read or applied.
+    the pytest plugin's `eddy` fixture is Eddy in-process. `region`: default the stack file's, else the configured
+    one, else us-east-1. `stack_name`: default the file's stem. `echo`: called with one line per resource
+    (default: silent). Raises StackError for a file that cannot be read, or a stack that fails.
     """
     from eddy.emulator.aws_environment import DEFAULT_REGION, configured_region
 
     from .load import load_stack
 
-    stack = load_stack(path)
-    clients = Clients(endpoint_url, region or stack.region or configured_region() or DEFAULT_REGION)
-    return up(stack, clients, echo=echo or (lambda line: None))
-
-
-def down(stack: Stack, clients: Clients, *, dry_run: bool = False, echo: Callable[[str], None] = print) -> list[Action]:
-    """Remove what the stack declares (mappings, functions, tables, then queues, topics, buckets)."""
-    lam, dynamodb, sqs, sns, s3 = (clients(s) for s in ("lambda", "dynamodb", "sqs", "sns", "s3"))
-    actions: list[Action] = []
-    for name in stack.functions:
-        if _found(lambda: lam.get_function_configuration(FunctionName=name)) is None:
-            continue
-        for mapping in lam.list_event_source_mappings(FunctionName=name)["EventSourceMappings"]:
-            actions.append(Action("delete", "mapping", f"{name} <- {mapping['EventSourceArn']}",
-                                  run=lambda uuid=mapping["UUID"]: lam.delete_event_source_mapping(UUID=uuid)))
-        actions.append(Action("delete", "function", name, run=lambda name=name: lam.delete_function(FunctionName=name)))
-    for name in stack.tables:
-        if _found(lambda: dynamodb.describe_table(TableName=name)) is not None:
-            actions.append(Action("delete", "table", name, run=lambda name=name: dynamodb.delete_table(TableName=name)))
-    for name in stack.queues:
-        queue = _found(lambda: sqs.get_queue_url(QueueName=name))
-        if queue is not None:
-            actions.append(Action("delete", "queue", name, run=lambda url=queue["QueueUrl"]: sqs.delete_queue(QueueUrl=url)))
-    for arn in _topic_arns(sns):
-        if arn.rsplit(":", 1)[1] in stack.topics:
-            actions.append(Action("delete", "topic", arn.rsplit(":", 1)[1], run=lambda arn=arn: sns.delete_topic(TopicArn=arn)))
-    for name in stack.buckets:
-        if _found(lambda: s3.head_bucket(Bucket=name)) is not None:
-            actions.append(Action("delete", "bucket", name, run=lambda name=name: _empty_and_delete(s3, name)))
-    for action in actions:
-        echo(action.line())
-        if not dry_run and action.run is not None:
-            action.run()
-    return actions
-
-
-def _empty_and_delete(s3: Any, bucket: str) -> None:
-    for page in s3.get_paginator("list_objects_v2").paginate(Bucket=bucket):
-        for item in page.get("Contents", []):
-            s3.delete_object(Bucket=bucket, Key=item["Key"])
-    s3.delete_bucket(Bucket=bucket)
+    source = load_stack(path, stack_name)
+    clients = Clients(endpoint_url, region or source.region or configured_region() or DEFAULT_REGION)
+    return up(source, clients, echo=echo or (lambda line: None))
 
 
 def summary(actions: list[Action]) -> str:

@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     emulator.recover()
     server = Server(emulator, "127.0.0.1", 0).start()
     try:
-        say(f"1. Eddy is serving on {server.url}; applying {EXAMPLE.relative_to(EXAMPLE.parents[2])}")
+        say(f"1. Eddy is serving on {server.url}; deploying {EXAMPLE.relative_to(EXAMPLE.parents[2])}")
         stack = load_stack(EXAMPLE)
         index_path = work / "search.sqlite"
         stack.functions["search-index"].environment["SEARCH_INDEX_PATH"] = str(index_path)

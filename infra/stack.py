@@ -28,8 +28,8 @@
     topics: [welcome]
     buckets: [archive]
 
-`parse_stack` validates a stack file's document (infra/load.py reads the file, or a SAM / CloudFormation template,
-see sam/); every error names its place in the file, e.g. `tables.orders.stream: Input should be 'KEYS_ONLY', ...`.
+`parse_stack` validates a stack file's document (infra/load.py reads the file; stack_template.py makes it the
+CloudFormation template `eddy up` deploys); every error names its place in the file, e.g. `tables.orders.stream: Input should be 'KEYS_ONLY', ...`.
 """
 
 from __future__ import annotations
@@ -170,8 +170,10 @@ class Stack(Strict):
     buckets: list[str] = Field(default_factory=list)
     #: where relative code folders are found (the stack file's folder)
     base_dir: Path = Field(default=Path("."), exclude=True)
-    #: resources of a SAM/CloudFormation template that this stack does not carry (listed, never dropped silently)
-    unsupported: list[str] = Field(default_factory=list, exclude=True)
+    #: the CloudFormation stack `eddy up` deploys it as (infra/load.py: the file's stem unless named)
+    stack_name: str = Field(default="stack", exclude=True)
+    #: the file it was read from, named in errors
+    source: str = Field(default="stack", exclude=True)
 
     @model_validator(mode="after")
     def references_resolve(self) -> "Stack":
@@ -202,7 +204,7 @@ def parse_stack(document: Any, source: str = "stack", base_dir: Path = Path(".")
         stack = Stack.model_validate(document)
     except ValidationError as error:
         raise StackError(f"{source} is not a valid stack:\n" + "\n".join(_problems(error))) from None
-    stack.base_dir = base_dir
+    stack.base_dir, stack.source = base_dir, source
     return stack
 
 

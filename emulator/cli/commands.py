@@ -4,7 +4,7 @@
     eddy serve [--host 127.0.0.1] [--port 4566] [--state-dir DIR | --in-memory] [--stack FILE]
     eddy tail TABLE                 follow a table's stream
     eddy tail --queue NAME          follow a queue's messages (without receiving them); --function NAME its invocations
-    eddy up -f stack.yaml           apply a stack file (eddy down removes it)
+    eddy up -f stack.yaml           deploy a stack file or template as a stack (eddy down deletes it)
     eddy demo                       the end-to-end tour
     eddy export / eddy spark <job>  the Spark batch path (spark_batch/; needs `pip install "eddy[spark]"`)
     eddy setup node                 install the AWS SDK for JavaScript that Node.js functions import
@@ -63,7 +63,7 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
                        help="a shard receiving more records than this in one second splits in two (0: never)")
     serve.add_argument("--housekeeping-interval", type=float, default=defaults.housekeeping_interval,
                        help="seconds between TTL sweeps and shard maintenance (0: only on demand)")
-    serve.add_argument("--stack", default=None, help="a stack file (or SAM template) to apply once serving")
+    serve.add_argument("--stack", default=None, help="a stack file (or SAM / CloudFormation template) to deploy as a stack once serving")
     serve.set_defaults(handler=serve_command)
     from eddy.infra.cli import register as register_infra
     from eddy.infra.demo import register as register_demo
@@ -181,11 +181,10 @@ def apply_stack(path: str, endpoint_url: str) -> None:
     from eddy.infra.apply import Clients, summary, up
     from eddy.infra.load import load_stack
 
-    stack = load_stack(path)
-    print(f"Applying {path}:", flush=True)
-    actions = up(stack, Clients(endpoint_url, stack.region or "us-east-1"), echo=lambda line: print(line, flush=True))
+    source = load_stack(path)
+    print(f"Deploying {path} as stack {source.stack_name}:", flush=True)
+    actions = up(source, Clients(endpoint_url, source.region or "us-east-1"), echo=lambda line: print(line, flush=True))
     print(f"  {summary(actions)}", flush=True)
-
 
 if __name__ == "__main__":
     sys.exit(main())

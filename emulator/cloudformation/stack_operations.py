@@ -122,29 +122,37 @@ class Deployment:
 
     def _delete(self, resource: StackResource, rollback: bool = False, physical_id: str | None = None,
                 properties: dict[str, Any] | None = None) -> bool:
-        """Delete one resource (or an old physical resource it replaced); False when it failed."""
+        """Delete one resource (or an old physical resource it replaced, whose events leave the resource's own
+        status as it is: UPDATE_COMPLETE after a replacement, as ListStackResources shows it); False when it failed."""
         definition = (self.stack.template.get("Resources") or {}).get(resource.logical_id) or {}
         policy = definition.get("DeletionPolicy", "Delete")
         if physical_id is not None:
             policy = definition.get("UpdateReplacePolicy", "Delete")
         target = physical_id if physical_id is not None else resource.physical_id
+
+        def event(status: str, reason: str | None = None) -> None:
+            if physical_id is None:
+                self.stack.resource_event(self.now(), resource, status, reason, physical_id=target)
+            else:
+                self.stack.event(self.now(), resource.logical_id, resource.type, status, target, reason)
+
         if policy in ("Retain", "Snapshot") or (policy == "RetainExceptOnCreate" and not rollback):
-            self.stack.resource_event(self.now(), resource, "DELETE_SKIPPED", physical_id=target)
+            event("DELETE_SKIPPED")
             return True
         if resource.status == "DELETE_COMPLETE" and physical_id is None:
             return True
         kind = kind_of(resource.type)
         if not target or kind is None:
-            self.stack.resource_event(self.now(), resource, "DELETE_COMPLETE", physical_id=target)
+            event("DELETE_COMPLETE")
             return True
-        self.stack.resource_event(self.now(), resource, "DELETE_IN_PROGRESS", physical_id=target)
+        event("DELETE_IN_PROGRESS")
         try:
             _attempt(lambda: kind.delete(self.provisioning(resource.logical_id), target,
                                          properties if properties is not None else resource.properties))
         except ResourceFailed as error:
-            self.stack.resource_event(self.now(), resource, "DELETE_FAILED", error.reason, physical_id=target)
+            event("DELETE_FAILED", error.reason)
             return False
-        self.stack.resource_event(self.now(), resource, "DELETE_COMPLETE", physical_id=target)
+        event("DELETE_COMPLETE")
         return True
 
     # -- update --------------------------------------------------------------------------------------------

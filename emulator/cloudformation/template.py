@@ -76,7 +76,8 @@ def parse(body: str) -> dict[str, Any]:
 
 def check(template: dict[str, Any]) -> None:
     """A template's sections as CloudFormation checks them before it creates anything."""
-    unknown = [name for name in template if name not in SECTIONS]
+    sam = "AWS::Serverless-2016-10-31" in transforms(template)
+    unknown = [name for name in template if name not in SECTIONS and not (sam and name == "Globals")]
     if unknown:
         raise template_error(f"Invalid template property or properties [{', '.join(unknown)}]")
     version = template.get("AWSTemplateFormatVersion")

@@ -24,6 +24,7 @@ def expand(template: dict[str, Any], given: list[dict[str, Any]], previous: dict
     unknown = [name for name in declared if name != SERVERLESS]
     if unknown:
         raise ValidationError(f"Transform {unknown[0]} is not served by Eddy (only {SERVERLESS} is)")
+    from samtranslator.metrics.metrics import DummyMetricsPublisher, Metrics
     from samtranslator.model.exceptions import InvalidDocumentException  # the translator is imported when needed
     from samtranslator.parser.parser import Parser
     from samtranslator.translator.translator import Translator
@@ -35,13 +36,16 @@ def expand(template: dict[str, Any], given: list[dict[str, Any]], previous: dict
         elif "ParameterValue" in entry:
             values[entry["ParameterKey"]] = entry["ParameterValue"]
     session = boto3.session.Session(region_name=region, aws_access_key_id="eddy", aws_secret_access_key="eddy")
+    metrics = Metrics("ServerlessTransform", DummyMetricsPublisher())  # published nowhere, but published
     try:
-        expanded = Translator({}, Parser(), boto_session=session).translate(
+        expanded = Translator({}, Parser(), boto_session=session, metrics=metrics).translate(
             _plain(template), values, get_managed_policy_map=lambda: {})
     except InvalidDocumentException as error:
         causes = " ".join(cause.message for cause in error.causes)
         raise ValidationError(f"Transform {SERVERLESS} failed with: Invalid Serverless Application Specification "
                               f"document. Number of errors found: {len(error.causes)}. {causes}") from None
+    finally:
+        metrics.publish()  # else the translator's metrics warn, when collected, that they never were
     templates.check(expanded)
     return expanded
 

@@ -20,8 +20,8 @@ def test_serve_applies_the_example_stack_and_says_how_to_connect():
             if line.strip().startswith("follow a stream:"):
                 break
     text = "".join(lines)
-    assert "create    table    orders (key pk, stream NEW_AND_OLD_IMAGES)" in text
-    assert "22 created" in text
+    assert "  create    OrdersTable                    AWS::DynamoDB::Table\n" in text
+    assert "  23 created\n" in text
     assert f"endpoint_url='{url}'" in text and "localstack_client.session.Session" in text and f"aws --region us-east-1 --endpoint-url {url} dynamodbstreams list-streams" in text
 
 

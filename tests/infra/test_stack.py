@@ -1,4 +1,5 @@
-"""Stack files: validation with the place of each error, and `eddy up`/`down` applied with boto3 to a real server."""
+"""Stack files: validation with the place of each error, the CloudFormation template a stack file is, and `eddy
+up`/`down` deploying it as a stack through Eddy's CloudFormation engine, in both doors."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ import pytest
 import yaml
 
 from eddy.emulator.cli import main as eddy
-from eddy.infra.apply import Clients, down, summary, up
+from eddy.infra.apply import Action, Clients, down, summary, up
 from eddy.infra.load import load_stack
 from eddy.infra.stack import StackError, parse_stack
+from eddy.infra.stack_template import template_of
 from tests.conftest import http_json
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "infra" / "examples" / "stack.yaml"
@@ -55,19 +57,60 @@ def test_unreadable_or_not_yaml(tmp_path):
         load_stack(tmp_path / "broken.yaml")
 
 
-def test_up_is_idempotent_and_down_removes_everything(server_url):
-    http_json(server_url + "/moto-api/reset", {})
+def clients_of(door) -> Clients:
+    """Clients of `door`'s Eddy, as `eddy up` makes them (in-process: this process's boto3)."""
+    return Clients(getattr(door, "url", None), "us-east-1")
+
+
+def test_a_stack_file_is_a_cloudformation_template():
     stack = load_stack(EXAMPLE)
-    clients = Clients(server_url, "us-east-1")
+    assert stack.stack_name == "stack"
+    code = {name: ("bucket", f"{name}.zip") for name in stack.functions}
+    template = template_of(stack, code, {"replicate": "handlers.replicate.handler"})
+    resources = template["Resources"]
+    assert list(resources) == [
+        "StreamFailuresQueue", "WelcomeInboxQueue", "WelcomeTopic", "SessionArchiveBucket", "OrdersTable",
+        "OrdersReplicaTable", "UsageMetricsTable", "OrderAuditTable", "SessionsTable", "UsersTable", "FunctionRole",
+        "ReplicateFunction", "SearchIndexFunction", "UsageMetricsFunction", "OrderAuditFunction", "TtlArchiveFunction",
+        "WelcomeFunction", "ReplicateFromOrdersMapping", "SearchIndexFromOrdersMapping",
+        "UsageMetricsFromOrdersMapping", "OrderAuditFromOrdersMapping", "TtlArchiveFromSessionsMapping",
+        "WelcomeFromUsersMapping"]
+    assert resources["OrdersTable"] == {"Type": "AWS::DynamoDB::Table", "Properties": {
+        "TableName": "orders", "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+        "AttributeDefinitions": [{"AttributeName": "status", "AttributeType": "S"},
+                                 {"AttributeName": "pk", "AttributeType": "S"}],
+        "BillingMode": "PAY_PER_REQUEST",
+        "GlobalSecondaryIndexes": [{"IndexName": "by-status", "KeySchema": [{"AttributeName": "status", "KeyType": "HASH"}],
+                                    "Projection": {"ProjectionType": "ALL"}}],
+        "StreamSpecification": {"StreamViewType": "NEW_AND_OLD_IMAGES"}}}
+    assert resources["SessionsTable"]["Properties"]["TimeToLiveSpecification"] == {"AttributeName": "expires", "Enabled": True}
+    assert resources["ReplicateFunction"] == {"Type": "AWS::Lambda::Function", "Properties": {
+        "FunctionName": "replicate", "Handler": "handlers.replicate.handler", "Runtime": "python3.11",
+        "Code": {"S3Bucket": "bucket", "S3Key": "replicate.zip"}, "Timeout": 30, "MemorySize": 128,
+        "Role": {"Fn::GetAtt": ["FunctionRole", "Arn"]}, "Environment": {"Variables": {"REPLICA_TABLE": "orders-replica"}}}}
+    assert resources["ReplicateFromOrdersMapping"] == {"Type": "AWS::Lambda::EventSourceMapping", "Properties": {
+        "FunctionName": {"Ref": "ReplicateFunction"}, "EventSourceArn": {"Fn::GetAtt": ["OrdersTable", "StreamArn"]},
+        "StartingPosition": "TRIM_HORIZON", "BatchSize": 100, "MaximumBatchingWindowInSeconds": 0,
+        "MaximumRetryAttempts": 10, "MaximumRecordAgeInSeconds": -1, "BisectBatchOnFunctionError": True,
+        "ParallelizationFactor": 1, "TumblingWindowInSeconds": 0, "Enabled": True,
+        "DestinationConfig": {"OnFailure": {"Destination": {"Fn::GetAtt": ["StreamFailuresQueue", "Arn"]}}}}}
+    assert resources["TtlArchiveFromSessionsMapping"]["Properties"]["FilterCriteria"] == {"Filters": [
+        {"Pattern": json.dumps({"userIdentity": {"type": ["Service"], "principalId": ["dynamodb.amazonaws.com"]}})}]}
+
+
+def test_up_deploys_a_stack_idempotently_and_down_deletes_it(door):
+    stack, clients = load_stack(EXAMPLE), clients_of(door)
+    cloudformation, dynamodb, lam = door.client("cloudformation"), door.client("dynamodb"), door.client("lambda")
     lines: list[str] = []
     planned = up(stack, clients, dry_run=True, echo=lines.append)
-    assert {a.verb for a in planned} == {"create"} and boto3.client(
-        "dynamodb", endpoint_url=server_url, region_name="us-east-1",
-        aws_access_key_id="t", aws_secret_access_key="t").list_tables()["TableNames"] == []
+    assert {a.verb for a in planned} == {"create"} and len(planned) == 23
+    assert dynamodb.list_tables()["TableNames"] == []
+    assert [s for s in cloudformation.list_stacks()["StackSummaries"] if s["StackStatus"] != "DELETE_COMPLETE"] == []
     created = up(stack, clients, echo=lines.append)
-    assert summary(created) == "22 created"
-    assert summary(up(stack, clients, echo=lines.append)) == "22 left alone"
-    lam = clients("lambda")
+    assert summary(created) == "23 created"
+    assert "  create    OrdersTable                    AWS::DynamoDB::Table" in lines
+    assert cloudformation.describe_stacks(StackName="stack")["Stacks"][0]["StackStatus"] == "CREATE_COMPLETE"
+    assert summary(up(stack, clients, echo=lines.append)) == "23 left alone"
     mappings = lam.list_event_source_mappings()["EventSourceMappings"]
     assert len(mappings) == 6
     replicate = next(m for m in mappings if m["FunctionArn"].endswith(":replicate"))
@@ -76,29 +119,59 @@ def test_up_is_idempotent_and_down_removes_everything(server_url):
     archive = next(m for m in mappings if m["FunctionArn"].endswith(":ttl-archive"))
     assert json.loads(archive["FilterCriteria"]["Filters"][0]["Pattern"]) == {
         "userIdentity": {"type": ["Service"], "principalId": ["dynamodb.amazonaws.com"]}}
-    assert clients("dynamodb").describe_time_to_live(TableName="sessions")["TimeToLiveDescription"]["AttributeName"] == "expires"
+    assert dynamodb.describe_time_to_live(TableName="sessions")["TimeToLiveDescription"]["AttributeName"] == "expires"
+    dynamodb.put_item(TableName="orders", Item={"pk": {"S": "o-1"}, "status": {"S": "new"}})
+    door.assert_delivered()
+    assert dynamodb.get_item(TableName="orders-replica", Key={"pk": {"S": "o-1"}})["Item"]["status"] == {"S": "new"}
 
     stack.mappings[0].batch_size = 50
     stack.tables["users"].stream = "NEW_AND_OLD_IMAGES"
     stack.functions["welcome"].environment["MESSAGE_TEMPLATE"] = "Hello, {name}"
-    changes = [a for a in up(stack, clients, echo=lines.append) if a.verb == "update"]
-    assert sorted((a.kind, a.name) for a in changes) == [("function", "welcome"), ("mapping", "replicate <- orders"),
-                                                          ("mapping", "welcome <- users"), ("table", "users")]
-    assert clients("dynamodb").describe_table(TableName="users")["Table"]["StreamSpecification"]["StreamViewType"] == "NEW_AND_OLD_IMAGES"
-    assert summary(down(stack, clients, echo=lines.append)) == "22 deleted"
-    assert clients("dynamodb").list_tables()["TableNames"] == []
-    assert lam.list_functions()["Functions"] == []
+    changes = [a for a in up(stack, clients, echo=lines.append) if a.verb != "unchanged"]
+    assert changes == [Action("update", "AWS::DynamoDB::Table", "UsersTable", "StreamSpecification"),
+                       Action("update", "AWS::Lambda::Function", "WelcomeFunction", "Environment"),
+                       Action("update", "AWS::Lambda::EventSourceMapping", "ReplicateFromOrdersMapping", "BatchSize")]
+    assert dynamodb.describe_table(TableName="users")["Table"]["StreamSpecification"]["StreamViewType"] == "NEW_AND_OLD_IMAGES"
+    welcome = next(m for m in lam.list_event_source_mappings(FunctionName="welcome")["EventSourceMappings"])
+    assert welcome["EventSourceArn"] == dynamodb.describe_table(TableName="users")["Table"]["LatestStreamArn"]
+    assert lam.get_function_configuration(FunctionName="welcome")["Environment"]["Variables"]["MESSAGE_TEMPLATE"] == "Hello, {name}"
+    assert summary(down(stack, clients, echo=lines.append)) == "23 deleted"
+    assert dynamodb.list_tables()["TableNames"] == []
+    assert lam.list_functions()["Functions"] == [] and lam.list_event_source_mappings()["EventSourceMappings"] == []
+    assert cloudformation.list_stacks()["StackSummaries"][0]["StackStatus"] == "DELETE_COMPLETE"
+    assert summary(down(stack, clients, echo=lines.append)) == "nothing to do"
+
+
+def test_a_failing_stack_says_which_resource_and_why_and_rolls_back(door, tmp_path):
+    clients, sqs = clients_of(door), door.client("sqs")
+    path = tmp_path / "shop.yaml"
+    path.write_text("queues: [shop-inbox]\ntables:\n  'no spaces allowed': {key: {pk: S}}\n")
+    with pytest.raises(StackError) as failed:
+        up(load_stack(path), clients, echo=lambda line: None)
+    # DynamoDB's refusal of the name, as CloudFormation words a resource handler's failure
+    message = str(failed.value)
+    assert message.startswith(f"{path}: stack shop is ROLLBACK_COMPLETE: NoSpacesAllowedTable (AWS::DynamoDB::Table) "
+                              "CREATE_FAILED: Resource handler returned message: ")
+    assert sqs.list_queues().get("QueueUrls", []) == []  # rolled back: nothing left behind
+    path.write_text("queues: [shop-inbox]\ntables:\n  no-spaces-allowed: {key: {pk: S}}\n")
+    lines: list[str] = []
+    assert summary(up(load_stack(path), clients, echo=lines.append)) == "2 created"
+    assert lines[0] == "  deleting  shop: its first creation failed and was rolled back (ROLLBACK_COMPLETE)"
+    assert door.client("dynamodb").list_tables()["TableNames"] == ["no-spaces-allowed"]
 
 
 def test_the_cli(server_url, capsys, tmp_path):
     http_json(server_url + "/moto-api/reset", {})
     assert eddy(["up", "-f", str(EXAMPLE), "--endpoint-url", server_url, "--dry-run"]) == 0
-    assert "Would be: 22 created" in capsys.readouterr().out
-    assert eddy(["up", "-f", str(EXAMPLE), "--endpoint-url", server_url]) == 0
     out = capsys.readouterr().out
-    assert "create    table    orders (key pk, stream NEW_AND_OLD_IMAGES)" in out and out.rstrip().endswith("22 created")
-    assert eddy(["down", "-f", str(EXAMPLE), "--endpoint-url", server_url]) == 0
-    assert capsys.readouterr().out.rstrip().endswith("22 deleted")
+    assert out.startswith(f"Plan for {EXAMPLE} as stack stack on {server_url}:") and "Would be: 23 created" in out
+    assert eddy(["up", "-f", str(EXAMPLE), "--endpoint-url", server_url, "--stack-name", "shop"]) == 0
+    out = capsys.readouterr().out
+    assert "  create    OrdersTable                    AWS::DynamoDB::Table\n" in out and out.rstrip().endswith("23 created")
+    assert eddy(["down", "-f", str(EXAMPLE), "--endpoint-url", server_url, "--stack-name", "shop"]) == 0
+    out = capsys.readouterr().out
+    assert "  delete    WelcomeFromUsersMapping        AWS::Lambda::EventSourceMapping\n" in out
+    assert out.rstrip().endswith("23 deleted")
     (tmp_path / "bad.yaml").write_text("tables: {t: {key: {}}}")
     assert eddy(["up", "-f", str(tmp_path / "bad.yaml"), "--endpoint-url", server_url]) == 2
     assert "tables.t.key: a key is a partition key and optionally a sort key" in capsys.readouterr().err

@@ -84,6 +84,13 @@ def test_a_changed_name_replaces_the_resource_and_what_refers_to_it_follows(door
     assert door.client("ssm").get_parameter(Name=pointer)["Parameter"]["Value"] == \
         "arn:aws:sqs:us-east-1:123456789012:second"
     assert door.client("sns").list_topics()["Topics"] == []
+    # the replaced resource stays UPDATE_COMPLETE under its new physical id: the cleanup's events are the old one's
+    resources = cloudformation.list_stack_resources(StackName="named")["StackResourceSummaries"]
+    assert [(r["LogicalResourceId"], r["PhysicalResourceId"].rsplit("/", 1)[-1], r["ResourceStatus"])
+            for r in resources] == [("Queue", "second", "UPDATE_COMPLETE"), ("Pointer", pointer, "UPDATE_COMPLETE")]
+    cloudformation.update_stack(StackName="named", TemplateBody=NAMED % {"name": "second", "more": """
+  Spare: {Type: AWS::SNS::Topic}"""})  # a later update makes only what it adds
+    assert [url.rsplit("/", 1)[1] for url in sqs.list_queues()["QueueUrls"]] == ["second"]
 
 
 def test_a_custom_named_resource_cannot_be_replaced_under_the_same_name(door):
