@@ -8,7 +8,8 @@ What Eddy needs of a queue, as Lambda's SQS poller sees it:
     changes, so pollers wait on a condition rather than sleep-polling;
   - ReceiveMessage for a poller: up to `limit` visible messages in the queue's order, each marked received (receive
     count, first receive time, a new receipt handle, invisible for the queue's VisibilityTimeout), with SQS's rules:
-    a FIFO queue's group is skipped while one of its messages is in flight, and a message received maxReceiveCount
+    a FIFO queue's group is skipped while one of its messages is in flight (a receive takes as many of one group's
+    messages as it can, in order, before the next group's), and a message received maxReceiveCount
     times moves to the RedrivePolicy's dead-letter queue instead (moto's own receive_message does the same, at
     O(queue) per message received; this one walks the queue once per batch, without copying the messages);
   - DeleteMessage of a whole batch in one pass;
@@ -31,6 +32,7 @@ import os
 import re
 import json
 import threading
+import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -101,6 +103,8 @@ def install() -> None:
     add_message, change_visibility = Queue.add_message, Message.change_visibility
 
     def added(self: Queue, message: Message) -> None:
+        if self.fifo_queue and not message.approximate_receive_count:  # sent, not moved here by a redrive
+            message.sequence_number = _next_sequence_number(self)
         queue_activity.added(self, message)
         add_message(self, message)
         _notify()
@@ -118,6 +122,17 @@ def install() -> None:
 
 def uninstall() -> None:
     _patches.restore()
+
+
+def _next_sequence_number(queue: Queue) -> str:
+    """A FIFO message's SequenceNumber as SQS gives it: 20 digits, growing with each message sent to the queue ("a
+    large, non-consecutive number ... SequenceNumber continues to increase for a particular MessageGroupId", SQS API
+    Reference, SendMessage); moto draws 20 random digits (and none with ContentBasedDeduplication), so a group's
+    messages did not sort by it. Milliseconds on the emulator's clock, then a count within the millisecond."""
+    milliseconds = int((_now() if _now is not None else time.time()) * 1000)
+    number = max(milliseconds * 10_000_000, getattr(queue, "_eddy_sequence_number", 0) + 1)
+    queue._eddy_sequence_number = number
+    return f"{number:020d}"
 
 
 class QueueAttributes(Mapping):
@@ -222,26 +237,22 @@ def next_change(queue: Queue, now: float) -> float | None:
 def receive(queue: Queue, limit: int, now: float, max_bytes: int) -> tuple[list[ReceivedMessage], dict[str, Any] | None]:
     """Receive up to `limit` messages (and at most `max_bytes` of bodies) as ReceiveMessage would, on `now`.
 
+    A FIFO queue answers as many messages of one message group as it can, in the group's order, then the next
+    group's (SQS: "SQS returns as many messages with the same message group ID as possible. The ReceiveMessage API
+    call can also return messages from other available message groups", re:Post knowledge center
+    sqs-fifo-messages-not-returned); a group with a message in flight gives nothing.
+
     Also answers what the receive changed in the queue (a `change` for `apply_change`: persistence logs it, so a
     restart keeps receive counts, visibility and dead-letter moves), or None when it changed nothing."""
     milliseconds = now * 1000.0
     timeout_ms = int(queue.visibility_timeout) * 1000
     policy = queue.redrive_policy if queue.dead_letter_queue is not None else None
-    retention_ms = int(queue.message_retention_period) * 1000
     received: list[ReceivedMessage] = []
     to_dead_letter_queue: list[Message] = []
     size = 0
     token = os.urandom(48).hex()
     with queue._messages_lock:
-        blocked = _blocked_groups(queue, milliseconds)
-        for message in queue._messages:
-            if message.visible_at >= milliseconds or message.delayed_until > milliseconds:
-                continue
-            group = message.group_id
-            if group is not None and group in blocked:
-                continue
-            if message.sent_timestamp is not None and message.sent_timestamp + retention_ms <= milliseconds:
-                continue  # past the queue's MessageRetentionPeriod: SQS no longer returns it
+        for message in _receivable(queue, milliseconds):
             if policy and message.approximate_receive_count >= policy["maxReceiveCount"]:
                 queue_activity.returned(queue, message)
                 to_dead_letter_queue.append(message)
@@ -252,8 +263,6 @@ def receive(queue: Queue, limit: int, now: float, max_bytes: int) -> tuple[list[
             size += body_size
             _mark_received(queue, message, milliseconds, timeout_ms, token)
             received.append(_received(message, body_size))
-            if group is not None:
-                blocked.add(group)  # the rest of a group waits for this batch (FIFO order)
             if len(received) >= limit:
                 break
         if to_dead_letter_queue:
@@ -269,6 +278,27 @@ def receive(queue: Queue, limit: int, now: float, max_bytes: int) -> tuple[list[
     return received, {"queue": queue.queue_arn, "at": milliseconds, "visibility_ms": timeout_ms, "token": token,
                       "received": [m.message_id for m in received],
                       "dead_lettered": [m.id for m in to_dead_letter_queue]}
+
+
+def _receivable(queue: Queue, milliseconds: float) -> Iterator[Message]:
+    """The messages a receive may take now, in the order it takes them (the queue's lock held): a standard queue's
+    in its order, lazily; a FIFO queue's group by group, each group's in its order, the groups in the order of their
+    oldest message, groups with a message in flight left out."""
+    retention_ms = int(queue.message_retention_period) * 1000
+    blocked = _blocked_groups(queue, milliseconds)
+    groups: dict[str, list[Message]] = {}
+    for message in queue._messages:
+        if message.visible_at >= milliseconds or message.delayed_until > milliseconds:
+            continue
+        if message.sent_timestamp is not None and message.sent_timestamp + retention_ms <= milliseconds:
+            continue  # past the queue's MessageRetentionPeriod: SQS no longer returns it
+        group = message.group_id
+        if not queue.fifo_queue or group is None:
+            yield message
+        elif group not in blocked:
+            groups.setdefault(group, []).append(message)
+    for messages in groups.values():
+        yield from messages
 
 
 def _mark_received(queue: Queue, message: Message, milliseconds: float, timeout_ms: int, token: str) -> None:

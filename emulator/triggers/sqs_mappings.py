@@ -16,8 +16,8 @@ CreateEventSourceMapping):
 The error words: "StartingPosition is not valid for SQS event sources.", "Maximum batch window in seconds must
 be greater than 0 if maximum batch size is greater than 10" and the two below as AWS answers them (reported through CloudFormation,
 and in localstack's and other emulators' AWS-validated tests); a queue that does not exist is the error Lambda's
-own ReceiveMessage meets. Where AWS's exact words were not found (a FIFO batch over 10, stream-only parameters)
-the message is Eddy's, in the same style, and says so in docs/guides/pipeline-triggers.md.
+own ReceiveMessage meets. Where AWS's exact words were not found (stream-only parameters) the message is Eddy's, in
+the same style, and says so in docs/guides/pipeline-triggers.md.
 """
 
 from __future__ import annotations
@@ -92,11 +92,10 @@ def apply_queue_parameters(mapping: EventSourceMapping, params: dict[str, Any], 
     if "ScalingConfig" in params:
         scaling = params["ScalingConfig"] or {}
         mapping.maximum_concurrency = scaling.get("MaximumConcurrency") if isinstance(scaling, dict) else None
+    # a FIFO queue's batch is at most 10 because a larger one needs a window and a FIFO queue may have none: AWS's two
+    # recorded refusals, in this order, cover it (BatchSize 100 with a window: FIFO_BATCHING_WINDOW, as recorded)
     if fifo and mapping.maximum_batching_window_in_seconds > 0:
         raise InvalidParameterValueException(FIFO_BATCHING_WINDOW)
-    if fifo and mapping.batch_size > 10:
-        raise InvalidParameterValueException(
-            f"BatchSize {mapping.batch_size} is not valid for a FIFO queue: a FIFO queue's batch size is at most 10")
     if mapping.batch_size > 10 and mapping.maximum_batching_window_in_seconds < 1:
         raise InvalidParameterValueException(
             "Maximum batch window in seconds must be greater than 0 if maximum batch size is greater than 10")

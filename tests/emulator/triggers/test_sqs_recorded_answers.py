@@ -9,6 +9,7 @@ through boto3 as zip packages.
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import datetime
 
@@ -147,3 +148,68 @@ def test_a_record_without_message_attributes_has_a_null_digest(door):
     assert wait_idle(door)["Idle"]
     [[record]] = delivered(env["sqs"], env["deliveries"])
     assert (record["messageAttributes"], record["md5OfMessageAttributes"]) == ({}, None)
+
+
+#: the recorded test's function (its own words: lambda_sqs_batch_item_failure.py): a record fails while its
+#: fail_attempts is at least its ApproximateReceiveCount; each event and answer is sent to DESTINATION_QUEUE_URL
+BATCH_ITEM_FAILURE = '''
+import json, os, boto3
+sqs = boto3.client("sqs")
+def handler(event, context):
+    failed = [r["messageId"] for r in event["Records"]
+              if json.loads(r["body"])["fail_attempts"] >= int(r["attributes"]["ApproximateReceiveCount"])]
+    result = {"batchItemFailures": [{"itemIdentifier": i} for i in failed]}
+    sqs.send_message(QueueUrl=os.environ["DESTINATION_QUEUE_URL"], MessageBody=json.dumps({"event": event, "result": result}))
+    return result
+'''
+
+
+def test_partial_batch_failures_on_a_fifo_queue_and_its_dead_letter_queue(door):
+    """test_report_batch_item_failures: four messages of one group; the first invocation has all four and fails 2, 3
+    and 4, the second has those three (received twice) and fails 4, which the next receive moves to the FIFO
+    dead-letter queue (maxReceiveCount 2): no third invocation."""
+    lam, sqs = door.client("lambda"), door.client("sqs")
+    destination, _ = queue(sqs, "destination")
+    dlq, dlq_arn = queue(sqs, "event-dlq.fifo", FifoQueue="true")
+    url, arn = queue(sqs, "source.fifo", FifoQueue="true", VisibilityTimeout="8",
+                     RedrivePolicy=f'{{"deadLetterTargetArn": "{dlq_arn}", "maxReceiveCount": 2}}')
+    create_zip_function(lam, "failing", "python", BATCH_ITEM_FAILURE, Timeout=6,
+                        Environment={"Variables": {"DESTINATION_QUEUE_URL": destination}})
+    sent = sqs.send_message_batch(QueueUrl=url, Entries=[
+        {"Id": f"message-{i}", "MessageBody": f'{{"message": {i}, "fail_attempts": {attempts}}}', "MessageGroupId": "1",
+         "MessageDeduplicationId": f"dedup-{i}"} for i, attempts in [(1, 0), (2, 1), (3, 1), (4, 2)]])["Successful"]
+    ids = {entry["Id"]: entry["MessageId"] for entry in sent}
+    created = lam.create_event_source_mapping(EventSourceArn=arn, FunctionName="failing", BatchSize=10,
+                                              MaximumBatchingWindowInSeconds=0,
+                                              FunctionResponseTypes=["ReportBatchItemFailures"])
+    assert without_varying(created, arn, "failing") == dict(AWS_CREATED, FunctionResponseTypes=["ReportBatchItemFailures"])
+
+    def invocations() -> list[tuple[list[tuple[int, str, str]], list[str]]]:
+        """Each invocation's records (message, receive count, group) and the messageIds its answer failed."""
+        return [([(json.loads(r["body"])["message"], r["attributes"]["ApproximateReceiveCount"],
+                   r["attributes"]["MessageGroupId"]) for r in answer["event"]["Records"]],
+                 [f["itemIdentifier"] for f in answer["result"]["batchItemFailures"]])
+                for answer in delivered_answers(sqs, destination)]
+
+    assert wait_idle(door)["Idle"]
+    assert invocations() == [([(1, "1", "1"), (2, "1", "1"), (3, "1", "1"), (4, "1", "1")],
+                              [ids["message-2"], ids["message-3"], ids["message-4"]])]
+    assert sqs.receive_message(QueueUrl=dlq).get("Messages", []) == []
+    door.advance(9)
+    assert wait_idle(door)["Idle"]
+    assert invocations() == [([(2, "2", "1"), (3, "2", "1"), (4, "2", "1")], [ids["message-4"]])]
+    door.advance(9)
+    assert wait_idle(door)["Idle"]
+    assert invocations() == []
+    [moved] = sqs.receive_message(QueueUrl=dlq, MaxNumberOfMessages=10)["Messages"]
+    assert (moved["MessageId"], moved["Body"]) == (ids["message-4"], '{"message": 4, "fail_attempts": 2}')
+
+
+def delivered_answers(sqs, url: str) -> list[dict]:
+    """The messages the function sent, oldest first, read and deleted."""
+    answers = []
+    while messages := sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10).get("Messages", []):
+        for message in messages:
+            answers.append(json.loads(message["Body"]))
+            sqs.delete_message(QueueUrl=url, ReceiptHandle=message["ReceiptHandle"])
+    return answers
