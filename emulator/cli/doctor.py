@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from eddy.emulator.storage.disk import SPARE_BYTES, free_bytes
+from eddy.emulator.storage.ownership import current_owner, describe_owner
 from eddy.emulator.functions.runtimes.node_sdk import MISSING as SDK_MISSING, sdk_modules
 from eddy.spark_batch.extra import INSTALL as SPARK_INSTALL, missing_modules
 
@@ -122,8 +123,15 @@ def _eddy_serving(host: str, port: int) -> bool:
         return False
 
 
-def check_state_dir(state_dir: str) -> Check:
+def check_state_dir(state_dir: str, host: str, port: int) -> Check:
     path = Path(state_dir)
+    owner = current_owner(path) if path.is_dir() else None
+    if owner is not None:
+        if f"http://{host}:{port}" in owner.get("owner", ""):
+            return Check("ok", "state dir", f"{state_dir}: in use by the Eddy serving on {host}:{port} "
+                                            f"(pid {owner['pid']})")
+        return Check("FAIL", "state dir", f"{state_dir}: in use by {describe_owner(owner)}: stop that process, or "
+                                          "choose another --state-dir (or eddy serve --in-memory)")
     existing = next((folder for folder in (path, *path.absolute().parents) if folder.exists()), None)
     if existing is None or not existing.is_dir():
         return Check("FAIL", "state dir", f"{state_dir}: {existing} is not a directory: choose another --state-dir")
@@ -159,7 +167,7 @@ def check_disk(host: str, port: int, state_dir: str) -> Check:
 
 def checks(args: argparse.Namespace) -> list[Callable[[], Check]]:
     return [check_python, check_spark_extra, check_java, check_node, check_node_sdk,
-            lambda: check_port(args.host, args.port), lambda: check_state_dir(args.state_dir),
+            lambda: check_port(args.host, args.port), lambda: check_state_dir(args.state_dir, args.host, args.port),
             lambda: check_disk(args.host, args.port, args.state_dir)]
 
 

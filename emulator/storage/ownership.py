@@ -85,6 +85,22 @@ class Ownership:
         self._file.close()
 
 
+def current_owner(directory: str | os.PathLike[str]) -> dict | None:
+    """Who owns `directory` now ({} while an owner is starting), or None if nobody does: asked without taking it
+    (the lock is tried and, if it was free, let go at once)."""
+    try:
+        descriptor = os.open(Path(directory) / LOCK_FILE, os.O_RDONLY | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return None
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return read_owner(descriptor) or {}
+    finally:
+        os.close(descriptor)  # (closing drops the shared lock if it was taken)
+    return None
+
+
 def read_owner(descriptor: int) -> dict | None:
     """The owner's description from the lock file's first line; None while it is being written."""
     first_line = os.pread(descriptor, 4096, 0).split(b"\n", 1)[0]

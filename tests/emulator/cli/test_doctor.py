@@ -95,6 +95,22 @@ def test_the_port_of_a_running_eddy_is_not_a_problem(server_url: str, capsys, tm
     assert f"127.0.0.1:{port}: an Eddy is serving there already" in capsys.readouterr().out
 
 
+def test_a_state_directory_another_server_owns_fails_unless_it_is_the_one_at_the_port(tmp_path, capsys) -> None:
+    state = tmp_path / "state"
+    with eddy_server("--state-dir", str(state)) as (url, server):
+        port = url.rsplit(":", 1)[1]
+        assert main(["doctor", "--port", "1", "--state-dir", str(state)]) == 1
+        line = capsys.readouterr().out.splitlines()[-2]
+        assert re.fullmatch(rf"FAIL +state dir +{re.escape(str(state))}: in use by pid {server.pid} \(eddy serve on "
+                            rf"{re.escape(url)}\) since [0-9-]+ [0-9:]+ UTC: stop that process, or choose another "
+                            r"--state-dir \(or eddy serve --in-memory\)", line)
+        assert main(["doctor", "--port", port, "--state-dir", str(state)]) == 0
+        assert capsys.readouterr().out.splitlines()[-2].split(None, 3) == [
+            "ok", "state", "dir", f"{state}: in use by the Eddy serving on 127.0.0.1:{port} (pid {server.pid})"]
+    main(["doctor", "--port", port, "--state-dir", str(state)])  # let go when it stopped (the port: TIME_WAIT)
+    assert capsys.readouterr().out.splitlines()[-2].split(None, 3) == ["ok", "state", "dir", f"{state} (writable)"]
+
+
 def test_without_sparks_extra_the_spark_commands_say_what_to_install(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
     import importlib.util
 
