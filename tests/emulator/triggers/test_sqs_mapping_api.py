@@ -3,6 +3,7 @@ delete, ScalingConfig.MaximumConcurrency, and a mapping that survives a restart.
 
 from __future__ import annotations
 
+import json
 import threading
 
 import boto3
@@ -222,3 +223,32 @@ def test_wait_idle_reports_a_queue_mappings_failed_batches(emu):
     assert (failure["UUID"], failure["FailedBatches"], failure["RecordsDiscarded"], failure["LastError"]) == (
         uuid, 1, 0, "ValueError: bad order")
     assert emu.wait_idle(30)["Failures"] == []  # reported once: since the last wait
+
+
+def test_an_update_changes_the_filters_the_batch_and_the_window(door):
+    env = queue_with_reporter(door)
+    lam, sqs = env["lambda"], env["sqs"]
+    only_orders = {"Filters": [{"Pattern": json.dumps({"body": {"kind": ["order"]}})}]}
+    uuid = lam.create_event_source_mapping(EventSourceArn=env["arn"], FunctionName="reporter",
+                                           FilterCriteria=only_orders)["UUID"]
+    for kind in ("order", "refund"):
+        sqs.send_message(QueueUrl=env["url"], MessageBody=json.dumps({"kind": kind}))
+    assert wait_idle(door)["Idle"]
+    assert bodies(delivered(sqs, env["deliveries"])) == [['{"kind": "order"}']]  # the refund deleted unseen
+    only_refunds = {"Filters": [{"Pattern": json.dumps({"body": {"kind": ["refund"]}})}]}
+    updated = lam.update_event_source_mapping(UUID=uuid, FilterCriteria=only_refunds, BatchSize=20,
+                                              MaximumBatchingWindowInSeconds=60)
+    assert (updated["State"], updated["FilterCriteria"], updated["BatchSize"], updated["MaximumBatchingWindowInSeconds"]) == (
+        "Updating", only_refunds, 20, 60)
+    for kind in ("order", "refund", "refund"):
+        sqs.send_message(QueueUrl=env["url"], MessageBody=json.dumps({"kind": kind}))
+    assert wait_idle(door, timeout=0.5)["Idle"] is False  # two refunds of twenty wait for the window
+    door.advance(61)
+    assert wait_idle(door)["Idle"]
+    assert bodies(delivered(sqs, env["deliveries"])) == [['{"kind": "refund"}', '{"kind": "refund"}']]
+    cleared = lam.update_event_source_mapping(UUID=uuid, FilterCriteria={}, BatchSize=10, MaximumBatchingWindowInSeconds=0)
+    assert "FilterCriteria" not in cleared and (cleared["BatchSize"], cleared["MaximumBatchingWindowInSeconds"]) == (10, 0)
+    sqs.send_message(QueueUrl=env["url"], MessageBody=json.dumps({"kind": "order"}))
+    assert wait_idle(door)["Idle"]
+    assert bodies(delivered(sqs, env["deliveries"])) == [['{"kind": "order"}']]
+    assert lam.get_event_source_mapping(UUID=uuid)["State"] == "Enabled"

@@ -213,3 +213,31 @@ def delivered_answers(sqs, url: str) -> list[dict]:
             answers.append(json.loads(message["Body"]))
             sqs.delete_message(QueueUrl=url, ReceiptHandle=message["ReceiptHandle"])
     return answers
+
+
+def test_an_update_to_another_function_answers_updating_then_runs_it(door):
+    """test_sqs_event_source_mapping_update: the update answers State Updating with the new FunctionArn (202), the
+    mapping reads Enabled (200), and the next message goes to the new function only. (AWS's test moves the mapping
+    between two published versions; Eddy's functions have $LATEST only, so here it moves between two functions.)"""
+    env = queue_with_reporter(door)
+    lam, sqs = env["lambda"], env["sqs"]
+    second, _ = queue(sqs, "second-deliveries")
+    create_zip_function(lam, "second", "python", REPORTER, Environment={"Variables": {"QUEUE_URL": second}})
+    created = lam.create_event_source_mapping(EventSourceArn=env["arn"], FunctionName="reporter",
+                                              MaximumBatchingWindowInSeconds=1)
+    expected = dict(AWS_CREATED, MaximumBatchingWindowInSeconds=1)
+    assert without_varying(created, env["arn"], "reporter") == expected
+    sqs.send_message(QueueUrl=env["url"], MessageBody='{"foo": "bar"}')
+    door.advance(2)
+    assert wait_idle(door)["Idle"]
+    assert [[r["body"] for r in records] for records in delivered(sqs, env["deliveries"])] == [['{"foo": "bar"}']]
+    updated = lam.update_event_source_mapping(UUID=created["UUID"], FunctionName="second")
+    assert without_varying(updated, env["arn"], "second") == dict(expected, State="Updating")
+    got = lam.get_event_source_mapping(UUID=created["UUID"])
+    assert without_varying(got, env["arn"], "second", 200) == dict(expected, State="Enabled")
+    sqs.send_message(QueueUrl=env["url"], MessageBody='{"foo": "bar2"}')
+    door.advance(2)
+    assert wait_idle(door)["Idle"]
+    assert delivered(sqs, env["deliveries"]) == []
+    assert [[r["body"] for r in records] for records in delivered(sqs, second)] == [['{"foo": "bar2"}']]
+    assert sqs.receive_message(QueueUrl=env["url"]).get("Messages", []) == []
