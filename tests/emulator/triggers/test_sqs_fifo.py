@@ -56,7 +56,7 @@ def test_groups_interleave_across_batches_and_a_group_waits_for_its_batch(door):
 
 @pytest.mark.parametrize("runtime", RUNTIMES)
 def test_a_partial_failure_returns_what_the_answer_names_and_deletes_the_rest(door, runtime):
-    env = fifo(door, runtime, mode="partial", VisibilityTimeout="30")
+    env = fifo(door, runtime, mode="partial", VisibilityTimeout="300")
     sqs = env["sqs"]
     send(sqs, env["url"], [("A", "a1"), ("A", "fail-a2"), ("A", "fail-a3"), ("B", "b1")])
     env["lambda"].create_event_source_mapping(EventSourceArn=env["arn"], FunctionName="reporter",
@@ -68,7 +68,7 @@ def test_a_partial_failure_returns_what_the_answer_names_and_deletes_the_rest(do
     send(sqs, env["url"], [("A", "a4"), ("B", "b2")])
     assert wait_idle(door)["Idle"]
     assert bodies(delivered(sqs, env["deliveries"])) == [["b2"]]  # B flows; A's a4 waits behind a2 and a3
-    door.advance(31)
+    door.advance(301)
     assert wait_idle(door)["Idle"]
     again = delivered(sqs, env["deliveries"])
     assert bodies(again) == [["fail-a2", "fail-a3", "a4"]]  # the group, in order, in one batch
@@ -77,7 +77,7 @@ def test_a_partial_failure_returns_what_the_answer_names_and_deletes_the_rest(do
 
 def test_a_message_the_answer_does_not_name_is_deleted_even_after_a_failed_one_of_its_group(door):
     """Lambda deletes what batchItemFailures leaves out: keeping a group in order is the function's part."""
-    env = fifo(door, mode="partial", VisibilityTimeout="30")
+    env = fifo(door, mode="partial", VisibilityTimeout="300")
     sqs = env["sqs"]
     send(sqs, env["url"], [("A", "a1"), ("A", "fail-a2"), ("A", "a3")])
     env["lambda"].create_event_source_mapping(EventSourceArn=env["arn"], FunctionName="reporter",
@@ -85,7 +85,7 @@ def test_a_message_the_answer_does_not_name_is_deleted_even_after_a_failed_one_o
     assert wait_idle(door)["Idle"]
     assert bodies(delivered(sqs, env["deliveries"])) == [["a1", "fail-a2", "a3"]]
     assert queue_counts(sqs, env["url"]) == {"ApproximateNumberOfMessages": 0, "ApproximateNumberOfMessagesNotVisible": 1}
-    door.advance(31)
+    door.advance(301)
     assert wait_idle(door)["Idle"]
     assert bodies(delivered(sqs, env["deliveries"])) == [["fail-a2"]]
 
@@ -95,7 +95,7 @@ def test_a_function_error_returns_the_whole_batch_and_the_queue_redrives_it(door
     sqs = door.client("sqs")
     dlq = sqs.create_queue(QueueName="work-dlq.fifo", Attributes={"FifoQueue": "true"})["QueueUrl"]
     dlq_arn = sqs.get_queue_attributes(QueueUrl=dlq, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
-    env = fifo(door, runtime, VisibilityTimeout="30",
+    env = fifo(door, runtime, VisibilityTimeout="300",
                RedrivePolicy=f'{{"deadLetterTargetArn": "{dlq_arn}", "maxReceiveCount": 2}}')
     send(sqs, env["url"], [("A", "a1"), ("A", "fail-a2"), ("B", "b1")])
     env["lambda"].create_event_source_mapping(EventSourceArn=env["arn"], FunctionName="reporter")
@@ -104,7 +104,7 @@ def test_a_function_error_returns_the_whole_batch_and_the_queue_redrives_it(door
         events = delivered(sqs, env["deliveries"])
         assert bodies(events) == [["a1", "fail-a2", "b1"]]
         assert {r["attributes"]["ApproximateReceiveCount"] for r in events[0]} == {receive_count}
-        door.advance(31)
+        door.advance(301)
     assert wait_idle(door)["Idle"]
     assert delivered(sqs, env["deliveries"]) == []  # received twice: the third receive moves them instead
     moved = sqs.receive_message(QueueUrl=dlq, MaxNumberOfMessages=10)["Messages"]
