@@ -5,7 +5,10 @@ retried twice by default, the first retry 1 minute after the first attempt and t
 second (on the emulator's clock here, counted from each attempt's start); PutFunctionEventInvokeConfig's
 MaximumRetryAttempts (0..2) and MaximumEventAgeInSeconds (60..21600, 6 hours by default) bound that, the age
 counted from when the event was first queued. An event whose next retry would come past its maximum age is
-discarded when it reaches that age (condition EventAgeExceeded). A throttled attempt (the function's reserved
+discarded at once (condition EventAgeExceeded, its records sent then): "lambda doesn't even wait for the full 60s
+before the OnFailure destination / DLQ is triggered" (LocalStack's AWS-validated TestLambdaDestinationSqs::
+test_maxeventage, whose recorded records have approximateInvokeCount 1 with a 60-second age, 2 with 90). A throttled
+attempt (the function's reserved
 concurrency in use) is not an attempt: "Lambda returns the event to the queue and attempts to run the function
 again", with a back-off from 1 second doubling up to 5 minutes, for as long as the event's age allows, and it does
 not count against MaximumRetryAttempts.
@@ -80,16 +83,15 @@ class AsyncEvent:
 
 def after_failure(event: AsyncEvent, started: float, retries: int, maximum_age: int) -> str | None:
     """After a failed attempt that began at `started`: the condition that ends the event, or None when it waits
-    for a retry (its next_attempt_at set; `expires` when that moment is the end of its age instead)."""
+    for a retry (its next_attempt_at set)."""
     if event.attempts > retries:
         return RETRIES_EXHAUSTED
     # counted from the attempt's start: the function's own duration aside, Lambda's delay; and a clock advanced
     # while the function ran counts (a test that saw the attempt begin may move time on)
     due = started + RETRY_DELAYS[min(event.attempts - 1, len(RETRY_DELAYS) - 1)]
-    if due - event.queued_at > maximum_age:  # Lambda discards it when it reaches the maximum age
-        event.next_attempt_at, event.expires = event.queued_at + maximum_age, True
-    else:
-        event.next_attempt_at = due
+    if due - event.queued_at > maximum_age:  # its retry would come too late: Lambda gives up on it now
+        return EVENT_AGE_EXCEEDED
+    event.next_attempt_at = due
     return None
 
 

@@ -266,7 +266,7 @@ class AsyncInvocations:
             elif service == "events":
                 client("events", region).put_events(Entries=[{
                     "Source": "lambda", "DetailType": f"Lambda Function Invocation Result - {outcome}",
-                    "Detail": body, "EventBusName": arn, "Resources": [function.arn]}])
+                    "Detail": body, "EventBusName": arn, "Resources": [arn, f"{function.arn}:$LATEST"]}])
             else:
                 raise ValueError(f"not a destination: {arn}")
         except Exception as error:  # the destination is the user's: report it, keep going

@@ -6,7 +6,14 @@ invocations are retried and where their records go (functions/async_invocations.
     GET    /2019-09-25/functions/{name}/event-invoke-config        GetFunctionEventInvokeConfig
     DELETE /2019-09-25/functions/{name}/event-invoke-config        DeleteFunctionEventInvokeConfig
     GET    /2019-09-25/functions/{name}/event-invoke-config/list   ListFunctionEventInvokeConfigs
-Ranges (MaximumRetryAttempts 0..2, MaximumEventAgeInSeconds 60..21600) are checked against botocore's model first.
+Ranges (MaximumRetryAttempts 0..2, MaximumEventAgeInSeconds 60..21600), FunctionName's, Qualifier's and a
+destination's patterns are checked against botocore's model first; then Lambda's own refusals, in its words and
+order (LocalStack's AWS-validated snapshot, test_lambda_api.snapshot.json TestLambdaEventInvokeConfig::
+test_lambda_eventinvokeconfig_exceptions): a qualifier derived from the name that differs from Qualifier; a Put with
+neither retry settings nor destinations; a function (or qualifier: Eddy's functions have $LATEST only) that does not
+exist ("The function doesn't exist." for Put, Update and List; "The function <arn>:<qualifier> doesn't have an
+EventInvokeConfig" for Get and Delete, and for an Update with nothing to update); a destination that is not an SQS
+queue, SNS topic, Lambda function or event bus, a function that does not exist, or the function itself.
 """
 
 from __future__ import annotations
@@ -17,7 +24,8 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from eddy.emulator.api import validation
-from eddy.emulator.api.lambda_api import _body, _function, error_response, json_response
+from eddy.emulator.api.lambda_api import _body, _query, error_response, json_response
+from eddy.emulator.api.lambda_invoke import LATEST, function_name
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import AWSError, FunctionNotFoundException, InvalidParameterValueException
 from eddy.emulator.functions.registry import Function
@@ -40,11 +48,25 @@ def handle(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Res
     if operation is None:
         return None
     try:
-        function = _function(emulator, unquote(match["name"]), caller)
+        name, qualifier = unquote(match["name"]), _query(request).get("Qualifier")
+        params = _body(request) if operation in ("PutFunctionEventInvokeConfig", "UpdateFunctionEventInvokeConfig") else {}
+        validation.validate("lambda", operation, {"FunctionName": name, **({"Qualifier": qualifier} if qualifier else {}),
+                                                  **params})
+        arn, qualifier = function_name(name, qualifier, caller)
+        if operation == "PutFunctionEventInvokeConfig" and not any(
+                setting in params for setting in ("MaximumRetryAttempts", "MaximumEventAgeInSeconds", "DestinationConfig")):
+            raise InvalidParameterValueException("You must specify at least one of error handling or destination "
+                                                 "setting.")
+        with emulator.lock:
+            function = emulator.functions.functions.get(arn)
+        if function is None or (qualifier or LATEST) != LATEST:
+            if operation in ("GetFunctionEventInvokeConfig", "DeleteFunctionEventInvokeConfig"):
+                raise _no_config(arn, qualifier)
+            raise FunctionNotFoundException("The function doesn't exist.")
         if operation in ("PutFunctionEventInvokeConfig", "UpdateFunctionEventInvokeConfig"):
-            params = _body(request)
-            validation.validate("lambda", operation, params, body_only=True)
-            _check_destinations(params.get("DestinationConfig"))
+            if operation.startswith("Update") and function.event_invoke_config is None:
+                raise _no_config(arn, qualifier)
+            _check_destinations(emulator, function, params.get("DestinationConfig"))
             settings = {} if operation.startswith("Put") else dict(function.event_invoke_config or {})
             settings.update({name: params[name] for name in
                              ("MaximumRetryAttempts", "MaximumEventAgeInSeconds", "DestinationConfig") if name in params})
@@ -56,7 +78,7 @@ def handle(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Res
             configs = [_configuration(function)] if function.event_invoke_config else []
             return json_response({"FunctionEventInvokeConfigs": configs})
         if function.event_invoke_config is None:
-            raise FunctionNotFoundException(f"The function {function.arn}:$LATEST doesn't have an EventInvokeConfig")
+            raise _no_config(arn, qualifier)
         if operation == "GetFunctionEventInvokeConfig":
             return json_response(_configuration(function))
         with emulator.lock:
@@ -67,13 +89,26 @@ def handle(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Res
         return error_response(error)
 
 
-def _check_destinations(config: Any) -> None:
-    for kind in ("OnSuccess", "OnFailure"):
-        destination = ((config or {}).get(kind) or {}).get("Destination")
-        if destination and str(destination).split(":")[2:3] not in [[service] for service in DESTINATION_SERVICES]:
+def _no_config(arn: str, qualifier: str | None) -> FunctionNotFoundException:
+    return FunctionNotFoundException(f"The function {arn}:{qualifier or LATEST} doesn't have an EventInvokeConfig")
+
+
+def _check_destinations(emulator: Emulator, function: Function, config: Any) -> None:
+    destinations = {kind: ((config or {}).get(kind) or {}).get("Destination") for kind in ("OnSuccess", "OnFailure")}
+    for destination in filter(None, destinations.values()):
+        if destination.split(":")[2:3] not in [[service] for service in DESTINATION_SERVICES]:
+            shown = {kind: "null" if kind not in (config or {}) else f"{kind}(destination={destinations[kind]})".replace(
+                "destination=None", "destination=null") for kind in destinations}
             raise InvalidParameterValueException(
-                f"The destination ARN {destination} is invalid: a destination is an SQS queue, SNS topic, Lambda "
-                "function or EventBridge event bus")
+                f"The provided destination config DestinationConfig(onSuccess={shown['OnSuccess']}, "
+                f"onFailure={shown['OnFailure']}) is invalid.")
+        if destination.split(":")[2] == "lambda":
+            base = ":".join(destination.split(":")[:7])
+            if base == function.arn:
+                raise InvalidParameterValueException("You can't specify the function as a destination for itself.")
+            with emulator.lock:
+                if base not in emulator.functions.functions:
+                    raise InvalidParameterValueException(f"The destination ARN {destination} is invalid.")
 
 
 def _configuration(function: Function) -> dict[str, Any]:

@@ -73,17 +73,23 @@ def handle(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Res
         return error_response(error)
 
 
-def target(emulator: Emulator, name: str, qualifier: str | None, caller: tuple[str, str]) -> Function:
-    """The function (and version) a FunctionName and Qualifier name, as Lambda resolves them."""
+def function_name(name: str, qualifier: str | None, caller: tuple[str, str]) -> tuple[str, str | None]:
+    """(the function's unqualified ARN, the qualifier named) from a FunctionName that passed the model's pattern (a
+    name, name:qualifier, a partial ARN or an ARN) and a Qualifier; a qualifier derived from the name that differs
+    from the one given is refused, as Lambda refuses it."""
     match = FUNCTION_NAME.match(name)
     assert match is not None  # the model's pattern passed
     derived = match.group("qualifier")
     if derived is not None and qualifier is not None and derived != qualifier:
         raise InvalidParameterValueException("The derived qualifier from the function name does not match the "
                                              "specified qualifier.")
-    qualifier = qualifier or derived
     region, account_id = match.group("region") or caller[1], match.group("account") or caller[0]
-    arn = f"arn:aws:lambda:{region}:{account_id}:function:{match.group('name')}"
+    return f"arn:aws:lambda:{region}:{account_id}:function:{match.group('name')}", qualifier or derived
+
+
+def target(emulator: Emulator, name: str, qualifier: str | None, caller: tuple[str, str]) -> Function:
+    """The function (and version) a FunctionName and Qualifier name, as Lambda resolves them."""
+    arn, qualifier = function_name(name, qualifier, caller)
     with emulator.lock:
         function = emulator.functions.functions.get(arn)
     if function is None or (qualifier or LATEST) != LATEST:  # Eddy's functions have $LATEST only

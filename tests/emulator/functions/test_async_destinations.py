@@ -55,7 +55,9 @@ def record_of(kind: str, received: dict) -> dict:
         return json.loads(received["Message"])
     if kind == "events":
         assert received["source"] == "lambda" and received["account"] == ACCOUNT
-        assert any(resource.startswith(WORKER_ARN) for resource in received["resources"])
+        # the bus and the function's version (LocalStack's AWS-validated TestLambdaDestinationEventbridge::
+        # test_invoke_lambda_eventbridge)
+        assert received["resources"] == [f"arn:aws:events:us-east-1:{ACCOUNT}:event-bus/outcomes", f"{WORKER_ARN}:$LATEST"]
         condition = received["detail"]["requestContext"]["condition"]
         assert received["detail-type"] == ("Lambda Function Invocation Result - "
                                            + ("Success" if condition == "Success" else "Failure"))

@@ -94,10 +94,10 @@ def test_an_event_too_old_to_retry_and_the_dead_letter_queue(door, runtime):
                                          DestinationConfig={"OnFailure": {"Destination": env["outcomes_arn"]}})
     answer = invoke_event(lam, {"fail": True, "n": 2})
     wait_for_messages(sqs, env["attempts"], 1)
-    door.advance(61)  # the retry a minute later; the next would come two minutes after it: past 100 s of age
+    door.advance(61)  # the retry a minute later; the next would come two minutes after it: past 100 s of age, so
+    # Lambda gives up on the event then, without waiting for it to be 100 s old (LocalStack's AWS-validated
+    # TestLambdaDestinationSqs::test_maxeventage: "lambda doesn't even wait for the full 60s")
     assert wait_for_messages(sqs, env["attempts"], 1) == [{"fail": True, "n": 2}]
-    assert sqs.receive_message(QueueUrl=env["outcomes"]).get("Messages") is None  # not yet 100 s old
-    door.advance(40)
     [record] = wait_for_messages(sqs, env["outcomes"], 1)
     assert (record["requestContext"]["condition"], record["requestContext"]["approximateInvokeCount"]) == ("EventAgeExceeded", 2)
     [dead] = sqs.receive_message(QueueUrl=dlq, MessageAttributeNames=["All"], WaitTimeSeconds=5)["Messages"]
