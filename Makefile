@@ -27,15 +27,20 @@ node:
 chromium:
 	@tools/debian_packages.sh chromium chromium
 
-# the real deployment tools that tests/emulator/cloudformation/test_real_tools.py runs against `eddy serve`:
-# awscli and aws-sam-cli, pinned in tools/deploy-tools.txt, in a virtualenv of their own (each pins a botocore of
-# its own)
-DEPLOY_TOOLS := .tools/deploy/.installed-stamp
+# the real deployment tools that tests/emulator/cloudformation/test_real_tools.py and test_cdk.py run against
+# `eddy serve`: awscli, aws-sam-cli and aws-cdk-lib (a CDK app's library), pinned in tools/deploy-tools.txt, in a
+# virtualenv of their own (each pins a botocore of its own); the aws-cdk CLI from npm, pinned in
+# tools/cdk/package.json, in .tools/cdk/
+DEPLOY_TOOLS := .tools/deploy/.installed-stamp .tools/cdk/.installed-stamp
 deploy-tools: $(DEPLOY_TOOLS)
-$(DEPLOY_TOOLS): tools/deploy-tools.txt
+.tools/deploy/.installed-stamp: tools/deploy-tools.txt
 	$(PYTHON) -m venv .tools/deploy
 	.tools/deploy/bin/python -m pip install --quiet --no-deps -r tools/deploy-tools.txt
-	touch $(DEPLOY_TOOLS)
+	cp tools/deploy-tools.txt $@
+.tools/cdk/.installed-stamp: tools/cdk/package.json | node
+	mkdir -p .tools/cdk && cp tools/cdk/package.json .tools/cdk/package.json
+	cd .tools/cdk && npm install --no-audit --no-fund --loglevel=error
+	cp tools/cdk/package.json $@
 
 $(NODE_STAMP): emulator/functions/runtimes/node-packages.json | node
 	mkdir -p .node && cp emulator/functions/runtimes/node-packages.json .node/package.json

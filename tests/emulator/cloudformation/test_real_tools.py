@@ -6,7 +6,8 @@ then a redeploy with new code and a new batch size (updated in place), then dele
 
 Deleting a stack whose bucket holds objects fails on AWS (the bucket is not empty), so the tests empty it first,
 as a user does. The tools live in their own virtualenv, .tools/deploy/ (`make deploy-tools`, from the pinned
-tools/deploy-tools.txt; made here when missing), since awscli and aws-sam-cli pin botocore versions of their own."""
+tools/deploy-tools.txt; made here when missing: deploy_tools.py), since awscli and aws-sam-cli pin botocore versions
+of their own."""
 
 from __future__ import annotations
 
@@ -20,22 +21,10 @@ import boto3
 import pytest
 
 from tests.conftest import http_json
+from tests.emulator.cloudformation.deploy_tools import tools  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.slow
-ROOT = Path(__file__).resolve().parents[3]
-TOOLS = ROOT / ".tools" / "deploy"
 APP = Path(__file__).parent / "app"
-
-
-@pytest.fixture(scope="session")
-def tools() -> Path:
-    """The virtualenv holding awscli and aws-sam-cli (what `make deploy-tools` makes)."""
-    if not (TOOLS / ".installed-stamp").exists():
-        subprocess.run([sys.executable, "-m", "venv", str(TOOLS)], check=True)
-        subprocess.run([str(TOOLS / "bin" / "python"), "-m", "pip", "install", "--quiet", "--no-deps", "-r",
-                        str(ROOT / "tools" / "deploy-tools.txt")], check=True, timeout=1800)
-        (TOOLS / ".installed-stamp").touch()
-    return TOOLS / "bin"
 
 
 @pytest.fixture

@@ -1,0 +1,50 @@
+"""The CDK app tests/emulator/cloudformation/test_cdk.py deploys with the aws-cdk CLI: the same app as app/'s SAM
+template, written with aws-cdk-lib (the function's code is app/src, copied beside this file as src/). A table's
+stream to a function with batch item failures and an SQS on-failure destination, a bucket notifying the function
+(CDK makes that notification through its BucketNotificationsHandler custom resource), a topic to a queue. The
+context value batch_size sets the mapping's batch size (10 when not given)."""
+
+import aws_cdk as cdk
+from aws_cdk import aws_dynamodb as dynamodb
+from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_lambda_event_sources as sources
+from aws_cdk import aws_s3 as s3
+from aws_cdk import aws_s3_notifications as s3_notifications
+from aws_cdk import aws_sns as sns
+from aws_cdk import aws_sns_subscriptions as subscriptions
+from aws_cdk import aws_sqs as sqs
+
+
+class Pipeline(cdk.Stack):
+    def __init__(self, scope: cdk.App, name: str) -> None:
+        super().__init__(scope, name)
+        destroy = cdk.RemovalPolicy.DESTROY
+        orders = dynamodb.Table(self, "OrdersTable", removal_policy=destroy,
+                                partition_key=dynamodb.Attribute(name="pk", type=dynamodb.AttributeType.STRING),
+                                billing_mode=dynamodb.BillingMode.PAY_PER_REQUEST,
+                                stream=dynamodb.StreamViewType.NEW_AND_OLD_IMAGES)
+        copies = dynamodb.Table(self, "CopiesTable", removal_policy=destroy,
+                                partition_key=dynamodb.Attribute(name="id", type=dynamodb.AttributeType.STRING),
+                                billing_mode=dynamodb.BillingMode.PAY_PER_REQUEST)
+        failures = sqs.Queue(self, "FailuresQueue")
+        uploads = s3.Bucket(self, "UploadsBucket", removal_policy=destroy)
+        copier = lambda_.Function(self, "CopierFunction", runtime=lambda_.Runtime.PYTHON_3_11, handler="app.handler",
+                                  code=lambda_.Code.from_asset("src"), timeout=cdk.Duration.seconds(30),
+                                  environment={"COPIES": copies.table_name})
+        copies.grant_read_write_data(copier)
+        copier.add_event_source(sources.DynamoEventSource(
+            orders, starting_position=lambda_.StartingPosition.TRIM_HORIZON, retry_attempts=1,
+            batch_size=int(self.node.try_get_context("batch_size") or 10), report_batch_item_failures=True,
+            on_failure=sources.SqsDlq(failures)))
+        uploads.add_event_notification(s3.EventType.OBJECT_CREATED, s3_notifications.LambdaDestination(copier))
+        topic, inbox = sns.Topic(self, "NotesTopic"), sqs.Queue(self, "InboxQueue")
+        topic.add_subscription(subscriptions.SqsSubscription(inbox, raw_message_delivery=True))
+        for name, value in (("Orders", orders.table_name), ("Copies", copies.table_name),
+                            ("Uploads", uploads.bucket_name), ("Topic", topic.topic_arn), ("Inbox", inbox.queue_url),
+                            ("Copier", copier.function_name)):
+            cdk.CfnOutput(self, name, value=value)
+
+
+app = cdk.App()
+Pipeline(app, "cdk-app")
+app.synth()

@@ -1,0 +1,73 @@
+"""CDK end to end: the aws-cdk CLI from npm (.tools/cdk/) and a Python CDK app on aws-cdk-lib (cdk_app/, run by the
+.tools/deploy/ virtualenv's Python), unchanged, pointed at `eddy serve` only by AWS_ENDPOINT_URL, fake credentials
+and a region. `cdk bootstrap` makes the CDKToolkit stack (its staging bucket, roles, the SSM version parameter and
+an ECR repository record); `cdk deploy` publishes the function's code asset to the staging bucket and deploys the
+app through a change set (the bucket's notification through CDK's own custom resource); a redeploy with new code and
+a new batch size updates them in place; `cdk destroy` removes everything. Each step synthesizes the app once (cdk
+deploy); destroy reads the assembly the last deploy wrote (--app cdk.out)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.emulator.cloudformation.deploy_tools import cdk_cli, tools  # noqa: F401 (fixtures)
+from tests.emulator.cloudformation.test_real_tools import (APP, _check_everything_is_gone, _check_the_app_runs,
+                                                           _client, _empty_the_bucket, _new_code, server)  # noqa: F401
+
+pytestmark = pytest.mark.slow
+CDK_APP = Path(__file__).parent / "cdk_app"
+ACCOUNT = "123456789012"  # what STS answers for fake credentials (moto's default account)
+
+
+def _cdk(cli: Path, tools_bin: Path, url: str, cwd: Path, *arguments: str) -> str:
+    environment = {name: value for name, value in os.environ.items() if not name.startswith(("AWS_", "CDK_"))}
+    # `python app.py` (cdk.json) is the tools' virtualenv's, where aws-cdk-lib is installed
+    environment.update(AWS_ENDPOINT_URL=url, AWS_ACCESS_KEY_ID="testing", AWS_SECRET_ACCESS_KEY="testing",
+                       AWS_DEFAULT_REGION="us-east-1", AWS_REGION="us-east-1", CDK_DISABLE_CLI_TELEMETRY="1",
+                       PATH=f"{tools_bin}{os.pathsep}{environment.get('PATH', '')}")
+    command = [str(cli), *arguments, "--no-notices", "--ci"]
+    started = time.monotonic()
+    done = subprocess.run(command, cwd=cwd, env=environment, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, f"{command} failed:\n{done.stdout}\n{done.stderr}"
+    output = done.stdout + done.stderr
+    # the figures docs/guides/deploy.md quotes (pytest -s shows them): CDK's own, and the command's whole time
+    figures = [line.strip() for line in output.splitlines() if line.strip().startswith("✨")]
+    print(f"cdk {arguments[0]}: {time.monotonic() - started:.1f} s", *figures)
+    return output
+
+
+def test_cdk_bootstrap_deploy_redeploy_and_destroy(cdk_cli, tools, server, tmp_path):
+    app = tmp_path / "cdk_app"
+    shutil.copytree(CDK_APP, app)
+    shutil.copytree(APP / "src", app / "src")
+
+    _cdk(cdk_cli, tools, server, tmp_path, "bootstrap", f"aws://{ACCOUNT}/us-east-1")
+    toolkit = _client(server, "cloudformation").describe_stacks(StackName="CDKToolkit")["Stacks"][0]
+    outputs = {output["OutputKey"]: output["OutputValue"] for output in toolkit["Outputs"]}
+    assert (toolkit["StackStatus"], outputs["BucketName"]) == (
+        "CREATE_COMPLETE", f"cdk-hnb659fds-assets-{ACCOUNT}-us-east-1")
+    version = _client(server, "ssm").get_parameter(Name="/cdk-bootstrap/hnb659fds/version")["Parameter"]["Value"]
+    assert outputs["BootstrapVersion"] == version and int(version) >= 6  # CDK's deploy role needs 6 or later
+    repositories = _client(server, "ecr").describe_repositories()["repositories"]
+    assert [repository["repositoryName"] for repository in repositories] == [
+        f"cdk-hnb659fds-container-assets-{ACCOUNT}-us-east-1"]
+
+    deploy = ("deploy", "--require-approval", "never", "--progress", "events")
+    assert "✅  cdk-app" in _cdk(cdk_cli, tools, server, app, *deploy)
+    _check_the_app_runs(server, "cdk-app", "one", 10)
+    _new_code(app)
+    _cdk(cdk_cli, tools, server, app, *deploy, "--context", "batch_size=5")
+    _check_the_app_runs(server, "cdk-app", "two", 5)
+
+    _empty_the_bucket(server, "cdk-app")
+    _cdk(cdk_cli, tools, server, app, "destroy", "--app", "cdk.out", "--force")
+    _check_everything_is_gone(server)
+    summaries = _client(server, "cloudformation").list_stacks()["StackSummaries"]
+    assert sorted((summary["StackName"], summary["StackStatus"]) for summary in summaries) == [
+        ("CDKToolkit", "CREATE_COMPLETE"), ("cdk-app", "DELETE_COMPLETE")]
