@@ -3,7 +3,7 @@
     eddy [--verbose] COMMAND ...    --verbose: a failure's traceback too (any command; serve: every request)
     eddy serve [--host 127.0.0.1] [--port 4566] [--state-dir DIR | --in-memory] [--stack FILE]
     eddy tail TABLE                 follow a table's stream
-    eddy tail --queue NAME          follow a queue's messages (without receiving them); --function NAME its invocations
+    eddy tail --queue NAME          a queue's messages (without receiving them); --function NAME, --stack NAME
     eddy up -f stack.yaml           deploy a stack file or template as a stack (eddy down deletes it)
     eddy demo                       the end-to-end tour
     eddy export / eddy spark <job>  the Spark batch path (spark_batch/; needs `pip install "eddy[spark]"`)

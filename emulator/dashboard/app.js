@@ -222,6 +222,25 @@ function renderGlobalTables(globalTables) {
     el("td", { class: "n" }, r.PendingWrites), el("td", { class: r.Paused ? "error" : "ok" }, r.Paused ? "paused" : "flowing"))))));
 }
 
+// -- CloudFormation stacks: each one's resources and its last events (the lines `eddy tail --stack` prints)
+
+const settled = (status) => (status.endsWith("_FAILED") || status.includes("ROLLBACK") ? "error"
+  : status.endsWith("_COMPLETE") ? "ok" : null);
+
+function renderStacks(stacks) {
+  if (!stacks.length) return fill("stacks", empty("No stacks."));
+  fill("stacks", stacks.map((s) => el("article", { class: "stack", "data-stack": s.StackName },
+    el("h3", {}, s.StackName, el("small", {}, " ", el("span", { class: settled(s.StackStatus) }, s.StackStatus),
+      s.StackStatusReason ? ` · ${s.StackStatusReason}` : "", ` · ${s.Region}`)),
+    s.Resources.length ? grid(["Resource", "Type", "Physical id", "Status", "Reason"], s.Resources.map((r) => el("tr",
+      { "data-resource": `${s.StackName}/${r.LogicalResourceId}` },
+      el("td", {}, r.LogicalResourceId), el("td", {}, r.ResourceType), el("td", {}, r.PhysicalResourceId),
+      el("td", { class: settled(r.ResourceStatus) }, r.ResourceStatus),
+      el("td", { class: "error" }, r.ResourceStatusReason || ""))))
+      : empty("No resources."),
+    el("div", { class: "stack-events" }, s.Events.map((e) => el("div", { class: "stack-event" }, e.Line))))));
+}
+
 // -- polling -------------------------------------------------------------------------------------------
 
 async function getJSON(url) {
@@ -236,6 +255,7 @@ function render() {
   renderMappings(model.EventSourceMappings);
   renderFunctions(model.Functions);
   renderGlobalTables(model.GlobalTables);
+  renderStacks(model.Stacks);
   renderQueues(model.Queues);
   renderTriggers(model);
   renderTailChoice(model.Tables);

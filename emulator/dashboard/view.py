@@ -7,6 +7,7 @@
     model["GlobalTables"][0]["Replicas"]              # each region's replica, its status and replication backlog
     model["Queues"], model["Subscriptions"], model["BucketNotifications"], model["EventBridge"], model["Pipes"]
     model["Subscriptions"][0]["NumberOfNotificationsFailed"]   # a subscription's (or configuration's) deliveries
+    model["Stacks"][0]["Resources"], model["Stacks"][0]["Events"]  # CloudFormation stacks (dashboard/stacks.py)
     stream_tail(emulator, stream_arn)["Lines"]        # the lines `eddy tail` prints, oldest first
     function_invocations(emulator, name)               # a function's last invocations, as `eddy tail --function`
 
@@ -23,7 +24,7 @@ import re
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from eddy.emulator.dashboard import pipelines, queues
+from eddy.emulator.dashboard import pipelines, queues, stacks
 from eddy.emulator.errors import ResourceNotFoundException
 from eddy.emulator.kinesis.sources import find_source
 from eddy.emulator.moto_seam import bridge as moto_bridge
@@ -53,7 +54,7 @@ def dashboard(emulator: "Emulator") -> dict[str, Any]:
                 "BucketNotifications": pipelines.bucket_notification_views(emulator, now),
                 "EventBridge": pipelines.rule_views(emulator), "Pipes": pipelines.pipe_views(emulator),
                 "AsynchronousInvocations": pipelines.asynchronous_invocations(emulator),
-                "Disk": emulator.disk.describe()}
+                "Stacks": stacks.stack_views(emulator.cloudformation), "Disk": emulator.disk.describe()}
 
 
 # -- tables, streams and their shard lineage -----------------------------------------------------------

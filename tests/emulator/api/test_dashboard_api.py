@@ -41,9 +41,11 @@ def test_the_dashboards_json(server_url):
     http_json(server_url + "/moto-api/reset", {})
     model = http_json(server_url + "/_eddy/dashboard")
     assert set(model) == {"Now", "Tables", "EventSourceMappings", "Functions", "GlobalTables", "Queues",
-                          "Subscriptions", "BucketNotifications", "EventBridge", "Pipes", "AsynchronousInvocations", "Disk"}
+                          "Subscriptions", "BucketNotifications", "EventBridge", "Pipes", "AsynchronousInvocations", "Stacks",
+                          "Disk"}
     assert model["Tables"] == [] and model["EventSourceMappings"] == [] and model["Functions"] == [] == model["GlobalTables"]
-    assert model["Queues"] == [] == model["Subscriptions"] == model["BucketNotifications"] == model["Pipes"]
+    assert model["Queues"] == [] == model["Subscriptions"] == model["BucketNotifications"] == model["Pipes"] == \
+        model["Stacks"]
     assert model["EventBridge"] == {"Rules": [], "DeliveriesInFlight": 0, "LastError": None}
     disk = model["Disk"]  # the server's state directory is a temporary one (--in-memory): its disk has room
     assert disk == {"StateDirectory": disk["StateDirectory"], "FreeBytes": disk["FreeBytes"], "WritesRefused": False,

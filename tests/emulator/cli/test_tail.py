@@ -203,3 +203,74 @@ def test_tail_a_function_shows_its_triggers_outcomes(server_url):
     line = re.compile(r"^\d\d:\d\d:\d\d  (\w+) +[\d.]+ ms  from (\S+)  [0-9a-f-]{36}(?:  (.*))?$")
     assert [line.match(text).groups() for text in out.splitlines()] == [
         ("Succeeded", "s3", None), ("Failed", "sns", "ValueError: cannot take order 7")]
+
+
+SHOP = """
+Resources:
+%s
+  Role:
+    Type: AWS::IAM::Role
+    Properties:
+      AssumeRolePolicyDocument:
+        Statement: [{Effect: Allow, Principal: {Service: lambda.amazonaws.com}, Action: sts:AssumeRole}]
+  Worker:
+    Type: AWS::Lambda::Function
+    Properties:
+      FunctionName: shop-worker
+      Runtime: python3.12
+      Handler: index.handler
+      Role: !GetAtt Role.Arn
+      Code:
+        ZipFile: |
+          def handler(event, context):
+              if event.get("fail"):
+                  raise ValueError("cannot take order " + str(event["fail"]))
+              return "ok"
+"""
+
+
+def test_tail_a_stack_follows_its_events_and_its_functions_until_it_is_deleted(server_url):
+    http_json(server_url + "/moto-api/reset", {})
+    door = ServerDoor(server_url)
+    cloudformation, lam = door.client("cloudformation"), door.client("lambda")
+    stack_id = cloudformation.create_stack(StackName="shop", TemplateBody=SHOP % "", Capabilities=["CAPABILITY_IAM"])["StackId"]
+    lam.invoke(FunctionName="shop-worker", Payload=b"{}")  # before the tail: not shown
+    tail = subprocess.Popen([sys.executable, "-m", "eddy", "tail", "--stack", "shop", "--endpoint-url", server_url],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert tail.stdout.readline() == f"Following {stack_id} (Ctrl-C to stop)\n"
+    cloudformation.update_stack(StackName="shop", TemplateBody=SHOP % "  Inbox: {Type: AWS::SQS::Queue}",
+                                Capabilities=["CAPABILITY_IAM"])
+    lam.invoke(FunctionName="shop-worker", Payload=b'{"fail": 7}')
+    lines = []
+    while not lines or not lines[-1].startswith("shop-worker  "):  # the tail looks every quarter second
+        lines.append(tail.stdout.readline().rstrip("\n"))
+    cloudformation.delete_stack(StackName="shop")
+    out, err = tail.communicate(timeout=120)  # it ends by itself once the stack is deleted
+    assert (tail.returncode, err) == (0, "")
+    event = re.compile(r"^\d\d:\d\d:\d\d  (\S+) *  (\S+)  (\S+)(?:  (.*))?$")
+    lines += out.splitlines()
+    invocation = next(line for line in lines if line.startswith("shop-worker  "))
+    assert re.fullmatch(r"shop-worker  \d\d:\d\d:\d\d  Failed +[\d.]+ ms  from Invoke  [0-9a-f-]{36}  "
+                        r"ValueError: cannot take order 7", invocation), invocation
+    stack = "AWS::CloudFormation::Stack"
+    assert [event.match(line).groups() for line in lines if line != invocation] == [
+        ("UPDATE_IN_PROGRESS", "shop", stack, "User Initiated"),
+        ("CREATE_IN_PROGRESS", "Inbox", "AWS::SQS::Queue", None),
+        ("CREATE_IN_PROGRESS", "Inbox", "AWS::SQS::Queue", "Resource creation Initiated"),
+        ("CREATE_COMPLETE", "Inbox", "AWS::SQS::Queue", None),
+        ("UPDATE_COMPLETE_CLEANUP_IN_PROGRESS", "shop", stack, None),
+        ("UPDATE_COMPLETE", "shop", stack, None),
+        ("DELETE_IN_PROGRESS", "shop", stack, "User Initiated"),
+        ("DELETE_IN_PROGRESS", "Worker", "AWS::Lambda::Function", None),
+        ("DELETE_COMPLETE", "Worker", "AWS::Lambda::Function", None),
+        ("DELETE_IN_PROGRESS", "Role", "AWS::IAM::Role", None), ("DELETE_COMPLETE", "Role", "AWS::IAM::Role", None),
+        ("DELETE_IN_PROGRESS", "Inbox", "AWS::SQS::Queue", None), ("DELETE_COMPLETE", "Inbox", "AWS::SQS::Queue", None),
+        ("DELETE_COMPLETE", "shop", stack, None)]
+    assert lines.index(invocation) < lines.index(next(line for line in lines if "DELETE_IN_PROGRESS" in line))
+
+
+def test_tail_a_stack_that_does_not_exist_says_so_in_one_line(server_url):
+    http_json(server_url + "/moto-api/reset", {})
+    result = subprocess.run([sys.executable, "-m", "eddy", "tail", "--stack", "nowhere", "--endpoint-url", server_url],
+                            capture_output=True, text=True, timeout=120)
+    assert (result.returncode, result.stdout, result.stderr) == (1, "", "eddy tail: Stack with id nowhere does not exist\n")

@@ -35,6 +35,12 @@ def handler(event, context):
     raise RuntimeError("cannot do " + event["Records"][0]["body"])
 '''
 
+STACK = """
+Resources:
+  Inbox: {Type: AWS::SQS::Queue, Properties: {QueueName: shop-inbox}}
+  Cache: {Type: AWS::ElastiCache::CacheCluster, DependsOn: Inbox, Properties: {Engine: redis}}
+"""
+
 
 def chromium() -> str:
     found = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
@@ -104,7 +110,8 @@ def scene():
         threading.Thread(target=process.stdout.read, daemon=True).start()  # the server logs every batch
         clients = {name: boto3.client(name, region_name=REGION, endpoint_url=url, aws_access_key_id="testing",
                                       aws_secret_access_key="testing")
-                   for name in ("dynamodb", "dynamodbstreams", "lambda", "sqs", "sns", "s3", "events", "pipes")}
+                   for name in ("dynamodb", "dynamodbstreams", "lambda", "sqs", "sns", "s3", "events", "pipes",
+                                "cloudformation")}
         dynamodb, lam, sqs = clients["dynamodb"], clients["lambda"], clients["sqs"]
         triggers = pipeline_triggers(url, clients)
         stream_arn = create_table(dynamodb, "orders")["LatestStreamArn"]
@@ -128,6 +135,7 @@ def scene():
         http_json(url + "/_eddy/replication", {"Pause": "eu-west-1"})
         put(dynamodb, "s1", table="scores")
         put(dynamodb, "s2", table="scores")
+        clients["cloudformation"].create_stack(StackName="shop", TemplateBody=STACK)  # rolled back: ElastiCache
         assert http_json(url + "/_eddy/idle", {"timeout": 30})["Idle"]
         # an asynchronous invocation that fails: wait_idle answers once its first attempt failed (its retry waits
         # a minute on the clock, so it is pending and not waited for)
@@ -237,6 +245,15 @@ def test_the_page_shows_tables_lineage_mappings_functions_and_a_tail(scene, tmp_
     assert "Asynchronous: 1 invocation, 1 error" in asynchronous or "Asynchronous: 2 invocations, 2 errors" in asynchronous
     assert "last error: RuntimeError: cannot do later" in asynchronous
     assert "WaitingForRetry" in asynchronous or "Running" in asynchronous  # its retry is due a minute later
+
+    shop = page.text("article[data-stack=shop]")  # the stack's status, resources and last events
+    assert "ROLLBACK_COMPLETE" in shop and "The following resource(s) failed to create: [Cache]." in shop
+    logical, kind, physical, status, reason = page.rows["tr[data-resource=shop/Inbox]"]
+    assert (logical, kind, physical.rsplit("/", 1)[-1], status, reason) == (
+        "Inbox", "AWS::SQS::Queue", "shop-inbox", "DELETE_COMPLETE", "")
+    assert page.rows["tr[data-resource=shop/Cache]"][3] == "DELETE_COMPLETE"
+    events = page.texts[".stack-event"]
+    assert len(events) == 10 and "ROLLBACK_COMPLETE" in events[0] and "  shop  AWS::CloudFormation::Stack" in events[0]
 
     tail = page.texts[".line"]
     assert len(tail) == 8 and "INSERT  pk='good'  +v=0" in tail[0] and "INSERT  pk='order-5'  +v=5" in tail[-1]
