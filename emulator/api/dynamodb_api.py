@@ -20,7 +20,7 @@ from eddy.emulator.moto_seam import (actions as moto_actions, bridge as moto_bri
 from eddy.emulator.api import (absent_features, attribute_values, dynamodb_fast, dynamodb_rules, kinesis_destinations_api,
                                partiql, table_arns, validation)
 from eddy.emulator.api.dynamodb_answers import collection_key, item_collection_metrics, transact_writes
-from eddy.emulator.api.dynamodb_rules import item_keys, request_collections, table_definitions
+from eddy.emulator.api.dynamodb_rules import item_keys, legacy_parameters, request_collections, table_definitions
 from eddy.emulator.api.global_tables import replica_tables, replica_updates
 from eddy.emulator.api.streams_api import parse_body
 from eddy.emulator.engine import Emulator
@@ -65,6 +65,10 @@ def handle(emulator: Emulator, operation: str, request: Request) -> Response:
                 moto_actions.key_attribute_names(account_id, region, table, None)))
         if operation in attribute_values.LEGACY:  # Expected, AttributeUpdates, KeyConditions, filters: their rules
             attribute_values.check_legacy(operation, params)
+        if "Expected" in params or "AttributesToGet" in params or "ScanFilter" in params or "QueryFilter" in params:
+            rewritten = legacy_parameters.rewritten(operation, params)  # as the expressions they stand for
+            if rewritten is not None:
+                params, request = rewritten, request.for_target(TARGET_PREFIX + operation, rewritten)
         if operation in GLOBAL_TABLE_OPERATIONS:  # replicas: a table's other regions (global tables)
             answered = _global_tables(emulator, operation, request, params)
             if answered is not None:

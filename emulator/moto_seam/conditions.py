@@ -4,7 +4,10 @@ fails its condition (ConditionalCheckFailedException) and a FilterExpression lea
 `OpLessThan` ... `OpGreaterThanOrEqual` compared the values in Python, whose TypeError became a 500 (the AWS-recorded
 suite of issue 37: AWS answers ConditionalCheckFailedException). `begins_with` takes a binary attribute and a binary
 prefix as DynamoDB documents it (developer guide, "Comparison operator and function reference": "a" can be a String
-or a Binary) and compares their bytes; moto answered false for every binary.
+or a Binary) and compares their bytes; moto answered false for every binary. A ProjectionExpression path whose name
+placeholder carries a list index (`#l[0]`, `#l[1].#m`) reads the name and keeps the index (developer guide, "Document
+paths": "#pr.ThreeStar[0]"-style paths); moto looked the whole `#l[0]` up as a name and refused the placeholder as
+unused.
 
 Installed with all_or_nothing.py while an emulator is active; plain moto in the same process keeps its own.
 Pinned by tests/emulator/moto_seam/test_conditions.py.
@@ -17,13 +20,14 @@ import binascii
 import operator
 from typing import Any, Callable
 
-from moto.dynamodb import comparisons
+from moto.dynamodb import comparisons, responses
 
 #: each ordering operator of moto's and the comparison it makes
 ORDERINGS = {comparisons.OpLessThan: operator.lt, comparisons.OpLessThanOrEqual: operator.le,
              comparisons.OpGreaterThan: operator.gt, comparisons.OpGreaterThanOrEqual: operator.ge}
 originals = {op: op.expr for op in ORDERINGS}
 original_begins_with = comparisons.FuncBeginsWith.expr
+original_projection_parse = responses.ProjectionExpressionParser.parse
 
 
 def _begins_with(self: Any, item: Any) -> bool:
@@ -33,6 +37,25 @@ def _begins_with(self: Any, item: Any) -> bool:
         except (binascii.Error, TypeError, ValueError):  # not base64 as DynamoDB keeps binaries: no match
             return False
     return original_begins_with(self, item)
+
+
+def _projection_parse(self: Any) -> list[list[str]]:
+    """moto's parse, with each path element `#name[i]...` read as the name's attribute and its indexes."""
+    names = self.expression_attribute_names
+    indexed = {}
+    for element in {part.strip() for path in (self.projection_expression or "").split(",") for part in path.split(".")}:
+        name, bracket, rest = element.partition("[")
+        if bracket and name in names:
+            indexed[element] = (name, names[name] + bracket + rest)
+    if not indexed:
+        return original_projection_parse(self)
+    paths = original_projection_parse(self)
+    for path in paths:
+        for at, element in enumerate(path):
+            if element in indexed:
+                self.expr_attr_names_found.append(indexed[element][0])
+                path[at] = indexed[element][1]
+    return paths
 
 
 def _bytes(value: Any) -> bytes:
@@ -57,9 +80,11 @@ def install() -> None:
     for op, compare in ORDERINGS.items():
         op.expr = _ordering(compare)  # type: ignore[method-assign]
     comparisons.FuncBeginsWith.expr = _begins_with  # type: ignore[method-assign]
+    responses.ProjectionExpressionParser.parse = _projection_parse  # type: ignore[method-assign]
 
 
 def uninstall() -> None:
     for op, original in originals.items():
         op.expr = original  # type: ignore[method-assign]
     comparisons.FuncBeginsWith.expr = original_begins_with  # type: ignore[method-assign]
+    responses.ProjectionExpressionParser.parse = original_projection_parse  # type: ignore[method-assign]

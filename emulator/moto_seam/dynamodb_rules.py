@@ -13,6 +13,10 @@
   schema"; moto said "Validation Exception"), after the request's own checks, as AWS orders them.
 - `DynamoDBBackend.tag_resource`: a tag given again under a key the table has replaces its value (DynamoDB API
   reference, TagResource; moto kept both).
+- `DynamoType.__add__` / `__sub__` (UpdateItem's ADD, SET's + and -, AttributeUpdates' ADD): a number they make is
+  written as DynamoDB stores numbers (`stored_number`: 3.5 + -3.5 is 0, 1.0 + 2 is 3; moto wrote Python's Decimal,
+  `0.0`, `3.0`), as the door writes a request's numbers (api/dynamodb_rules/numbers.py; DynamoDB developer guide,
+  "Number": "Leading and trailing zeroes are trimmed").
 
 Installed with all_or_nothing.py; plain moto in the same process keeps its own.
 Pinned by tests/emulator/moto_seam/test_dynamodb_rules.py.
@@ -21,17 +25,24 @@ Pinned by tests/emulator/moto_seam/test_dynamodb_rules.py.
 from __future__ import annotations
 
 import bisect
-
+from decimal import Context, Decimal
 from typing import Any
 
 from moto.dynamodb import responses
 from moto.dynamodb.exceptions import MockValidationException
 from moto.dynamodb.models import DynamoDBBackend
+from moto.dynamodb.models.dynamo_type import DynamoType
 
 original_transaction_max_items = responses.TRANSACTION_MAX_ITEMS
 original_list_tables = DynamoDBBackend.list_tables
 original_tag_resource = DynamoDBBackend.tag_resource
 original_get_keys_value = DynamoDBBackend.get_keys_value
+original_add, original_sub = DynamoType.__add__, DynamoType.__sub__
+#: the longest plain form written out; a number whose plain form is longer (1e125, 1e-130) is kept as written:
+#: how AWS writes those is not recorded
+MAX_PLAIN = 40
+#: exact for every number DynamoDB accepts (38 significant digits); Python's default context keeps 28 and would round
+EXACT = Context(prec=38)
 NOT_THE_SCHEMA = "The provided key element does not match the schema"
 TRANSACTION_MAX_ITEMS = 100
 
@@ -56,11 +67,34 @@ def _get_keys_value(self: DynamoDBBackend, table: Any, keys: dict[str, Any]) -> 
     return original_get_keys_value(self, table, keys)
 
 
+def stored_number(text: str) -> str:
+    """`text` (a number DynamoDB accepts) as DynamoDB stores it: 00042 is 42, 1.5E2 150, 1.0 1, -0 0."""
+    value = Decimal(text).normalize(EXACT)
+    if not value:
+        return "0"
+    plain = format(value, "f")
+    return plain if len(plain) <= MAX_PLAIN else text
+
+
+def _add(self: DynamoType, other: DynamoType) -> DynamoType:
+    total = original_add(self, other)
+    if total.is_number():
+        total.value = stored_number(total.value)
+    return total
+
+
+def _sub(self: DynamoType, other: DynamoType) -> DynamoType:
+    difference = original_sub(self, other)
+    difference.value = stored_number(difference.value)  # moto subtracts numbers only
+    return difference
+
+
 def install() -> None:
     responses.TRANSACTION_MAX_ITEMS = TRANSACTION_MAX_ITEMS
     DynamoDBBackend.list_tables = _list_tables  # type: ignore[method-assign]
     DynamoDBBackend.tag_resource = _tag_resource  # type: ignore[method-assign]
     DynamoDBBackend.get_keys_value = _get_keys_value  # type: ignore[method-assign]
+    DynamoType.__add__, DynamoType.__sub__ = _add, _sub  # type: ignore[method-assign]
 
 
 def uninstall() -> None:
@@ -68,3 +102,4 @@ def uninstall() -> None:
     DynamoDBBackend.list_tables = original_list_tables  # type: ignore[method-assign]
     DynamoDBBackend.tag_resource = original_tag_resource  # type: ignore[method-assign]
     DynamoDBBackend.get_keys_value = original_get_keys_value  # type: ignore[method-assign]
+    DynamoType.__add__, DynamoType.__sub__ = original_add, original_sub  # type: ignore[method-assign]

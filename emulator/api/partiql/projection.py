@@ -1,6 +1,8 @@
-"""A SELECT's projection applied to an item as DynamoDB applies a ProjectionExpression: each path's value,
-kept at its place (`m.x` -> {"m": {"M": {"x": ...}}}, `l[1]` -> {"l": {"L": [<element 1>]}}), paths that
-lead nowhere left out. Done here because moto's ProjectionExpression takes no list index."""
+"""A SELECT's projection applied to an item: a path ending in a name is that name's value under its own name, as
+PartiQL names a path's column (`SELECT mymap.nested` -> {"nested": ...}: the AWS-run conformance suite
+nubo-db/dynamodb-conformance, tests/tier2/partiql/executeStatement.test.ts "SELECT with nested map path"); a path
+ending in a list index kept at its place as a ProjectionExpression keeps it (`l[1]` -> {"l": {"L": [<element 1>]}},
+AWS's answer for those not recorded); paths that lead nowhere left out."""
 
 from __future__ import annotations
 
@@ -13,7 +15,11 @@ def project(item: dict[str, Any], paths: tuple[Path, ...]) -> dict[str, Any]:
     projected: dict[str, Any] = {}
     for path in paths:
         found = _at(item, path.elements)
-        if found is not None:
+        if found is None:
+            continue
+        if len(path.elements) > 1 and isinstance(path.elements[-1], str):
+            projected[path.elements[-1]] = found
+        else:
             _merge(projected, path.elements, found)
     _lists_in_order(projected)
     return projected

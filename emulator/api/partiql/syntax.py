@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from eddy.emulator.api.partiql import tree
+from eddy.emulator.api.dynamodb_rules.numbers import as_stored
 from eddy.emulator.api.partiql.lexer import NOT_WELL_FORMED, Token, tokens
 from eddy.emulator.errors import ValidationException
 
@@ -285,10 +286,10 @@ class _Parser:
         token = self.advance()
         if token.kind == "string":
             return {"S": token.text}
-        if token.kind == "number":
-            return {"N": token.text}
+        if token.kind == "number":  # as DynamoDB stores it: 1.50 is 1.5, 0042 is 42
+            return {"N": as_stored(token.text)}
         if token.is_punct("-") and self.token.kind == "number":
-            return {"N": "-" + self.advance().text}
+            return {"N": as_stored("-" + self.advance().text)}
         if token.is_punct("?"):
             if self.used >= len(self.parameters):
                 raise ValidationException("Number of parameters in request and statement don't match.")

@@ -85,7 +85,9 @@ def test_order_by_refused_as_aws_refuses_it(events, statement, message):
 
 def test_projections_order_indexes_and_pages(events):
     answer = events.execute_statement(Statement="SELECT n, m.x, l[0], absent FROM \"events\" WHERE pk = 'a' AND sk = '1'")
-    assert answer["Items"] == [{"n": N("1"), "m": {"M": {"x": N("1")}}, "l": {"L": [S("first")]}}]
+    # a nested name's value under its own name, as AWS answers `SELECT mymap.nested` (the AWS-run conformance suite
+    # nubo-db/dynamodb-conformance, tests/tier2/partiql/executeStatement.test.ts "SELECT with nested map path")
+    assert answer["Items"] == [{"n": N("1"), "x": N("1"), "l": {"L": [S("first")]}}]
     answer = events.execute_statement(Statement="SELECT * FROM events WHERE pk = 'a' ORDER BY sk DESC")
     assert keys(answer) == [("a", "3"), ("a", "2"), ("a", "1")]
     answer = events.execute_statement(Statement="SELECT sk FROM events WHERE pk = 'a' ORDER BY sk ASC")
