@@ -1,7 +1,8 @@
 """Custom resources backed by Lambda (both doors): the ServiceToken's function gets AWS's request objects (Create,
 Update, Delete: CloudFormation User Guide, "Custom resource request objects"), answers through the cfnresponse
 module CloudFormation gives inline code, PUT to a ResponseURL on Eddy's endpoint; Fn::GetAtt reads its Data, a new
-PhysicalResourceId on Update replaces it, FAILED rolls the stack back with the provider's Reason."""
+PhysicalResourceId on Update replaces it, FAILED rolls the stack back with the provider's Reason. A ServiceToken may
+also be an SNS topic (its subscriber answers); a provider that never answers fails after ServiceTimeout."""
 
 import json
 import re
@@ -217,3 +218,70 @@ def test_inline_node_code_answers_with_the_cfn_response_module(door):
     cloudformation.delete_stack(StackName="node")
     assert [event[2] for event in events(cloudformation, stack_id) if event[0] == "Thing"][-2:] == [
         "DELETE_IN_PROGRESS", "DELETE_COMPLETE"]
+
+
+SNS_CODE = """
+import json, cfnresponse
+def handler(event, context):
+    request = json.loads(event["Records"][0]["Sns"]["Message"])
+    name = request["ResourceProperties"]["Name"]
+    cfnresponse.send(request, context, cfnresponse.SUCCESS, {"Greeting": "hi " + name}, "topic-thing-" + name)
+"""
+
+SNS_PROVIDER = """
+Resources:
+""" + ROLE + inline_function("Provider", SNS_CODE) + """
+  Requests:
+    Type: AWS::SNS::Topic
+    Properties:
+      Subscription: [{Protocol: lambda, Endpoint: !GetAtt Provider.Arn}]
+  Allow:
+    Type: AWS::Lambda::Permission
+    Properties: {Action: 'lambda:InvokeFunction', FunctionName: !Ref Provider, Principal: sns.amazonaws.com,
+                 SourceArn: !Ref Requests}
+  Thing:
+    Type: Custom::Thing
+    DependsOn: Allow
+    Properties: {ServiceToken: !Ref Requests, ServiceTimeout: 300, Name: topic}
+Outputs:
+  Greeting: {Value: !GetAtt Thing.Greeting}
+  Thing: {Value: !Ref Thing}
+"""
+
+
+def test_a_custom_resource_whose_service_token_is_a_topic_is_answered_by_its_subscriber(door):
+    cloudformation = door.client("cloudformation")
+    cloudformation.create_stack(StackName="topic", TemplateBody=SNS_PROVIDER, Capabilities=["CAPABILITY_IAM"])
+    assert cloudformation.describe_stacks(StackName="topic")["Stacks"][0]["StackStatus"] == "CREATE_COMPLETE"
+    assert outputs(cloudformation, "topic") == {"Greeting": "hi topic", "Thing": "topic-thing-topic"}
+    cloudformation.delete_stack(StackName="topic")
+    assert door.client("sns").list_topics()["Topics"] == []
+
+
+SILENT = """
+Resources:
+""" + ROLE + inline_function("Provider", """
+def handler(event, context):
+    return "forgot to answer"
+""") + """
+  Thing:
+    Type: Custom::Thing
+    Properties: {ServiceToken: !GetAtt Provider.Arn, ServiceTimeout: 2}
+"""
+
+
+def test_a_function_that_returns_without_answering_fails_its_resource_after_the_service_timeout(door):
+    cloudformation = door.client("cloudformation")
+    cloudformation.create_stack(StackName="silent", TemplateBody=SILENT, Capabilities=["CAPABILITY_IAM"])
+    assert cloudformation.describe_stacks(StackName="silent")["Stacks"][0]["StackStatus"] == "ROLLBACK_COMPLETE"
+    thing = [event for event in events(cloudformation, "silent") if event[0] == "Thing"]
+    failed = thing[1]
+    assert failed[:3] == ("Thing", "Custom::Thing", "CREATE_FAILED")
+    assert re.fullmatch(r"CloudFormation did not receive a response from your Custom Resource\. Please check your "
+                        r"logs for requestId \[[0-9a-f-]{36}\]\. If you are using the Python cfn-response module, you "
+                        r"may need to update your Lambda function code so that CloudFormation can attach the updated "
+                        r"version\.", failed[3])
+    described = cloudformation.describe_stack_events(StackName="silent")["StackEvents"]
+    times = {event["ResourceStatus"]: event["Timestamp"] for event in described if event["LogicalResourceId"] == "Thing"
+             and event["ResourceStatus"] in ("CREATE_IN_PROGRESS", "CREATE_FAILED")}
+    assert (times["CREATE_FAILED"] - times["CREATE_IN_PROGRESS"]).total_seconds() >= 2  # its ServiceTimeout
