@@ -157,8 +157,10 @@ def _environment(params: dict[str, Any]) -> dict[str, str] | None:
 
 
 def _dead_letter_target(params: dict[str, Any]) -> str | None:
-    """DeadLetterConfig.TargetArn: an SQS queue's or SNS topic's ARN, or "" to remove it (None: not given)."""
-    if "DeadLetterConfig" not in params:
+    """DeadLetterConfig.TargetArn: an SQS queue's or SNS topic's ARN, or "" to remove it (None: not given). A
+    DeadLetterConfig without TargetArn changes nothing: AWS answered UpdateFunctionConfiguration(DeadLetterConfig={})
+    with the target still set (LocalStack's AWS-validated TestLambdaDLQ::test_dead_letter_queue, "delete_dlq")."""
+    if "TargetArn" not in (params.get("DeadLetterConfig") or {}):
         return None
     target = (params.get("DeadLetterConfig") or {}).get("TargetArn") or ""
     if target and target.split(":")[2:3] not in (["sqs"], ["sns"]):

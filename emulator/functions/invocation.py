@@ -37,15 +37,25 @@ from eddy.emulator.functions.runtimes import runtime_of
 from eddy.emulator.functions.runtimes.base import lambda_variables
 
 
+class CognitoIdentity:
+    """context.identity, as Lambda's Python runtime gives it to a function not invoked through the Mobile SDK."""
+
+    cognito_identity_id = None
+    cognito_identity_pool_id = None
+
+
 class LambdaContext:
-    """The context object a Python handler receives."""
+    """The context object a Python handler receives, as Lambda's Python runtime makes it: memory_limit_in_mb is a
+    string, client_context None without a ClientContext (AWS-recorded: LocalStack's validated snapshots,
+    test_lambda.snapshot.json test_invocation_with_qualifier, "memory_limit_in_mb": "128", "client_context": null)."""
 
     def __init__(self, function: Function, request_id: str, deadline: float, log_stream_name: str,
                  monotonic: Callable[[], float] = time.monotonic) -> None:
         self.function_name = function.name
         self.function_version = "$LATEST"
         self.invoked_function_arn = function.arn
-        self.memory_limit_in_mb = function.memory_size
+        self.memory_limit_in_mb = str(function.memory_size)
+        self.client_context = None
         self.aws_request_id = request_id
         self.log_group_name = function.logging_config["LogGroup"]
         self.log_stream_name = log_stream_name
@@ -54,6 +64,10 @@ class LambdaContext:
 
     def get_remaining_time_in_millis(self) -> int:
         return max(0, int((self._deadline - self._monotonic()) * 1000))
+
+    @property
+    def identity(self) -> CognitoIdentity:
+        return CognitoIdentity()
 
     def fields(self) -> dict[str, Any]:
         return {name: value for name, value in vars(self).items() if not name.startswith("_")}

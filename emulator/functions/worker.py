@@ -31,10 +31,19 @@ import traceback
 from typing import Any
 
 
+class CognitoIdentity:
+    cognito_identity_id = None
+    cognito_identity_pool_id = None
+
+
 class Context:
+    """Lambda's Python context: the fields the emulator sends (memory_limit_in_mb a string, client_context None),
+    identity and get_remaining_time_in_millis()."""
+
     def __init__(self, fields: dict[str, Any], deadline: float) -> None:
         for name, value in fields.items():
             setattr(self, name, value)
+        self.identity = CognitoIdentity()
         self._deadline = deadline
 
     def get_remaining_time_in_millis(self) -> int:

@@ -34,7 +34,8 @@ def handler(event, context):
             "version": context.function_version, "memory": context.memory_limit_in_mb,
             "request": context.aws_request_id, "group": context.log_group_name, "stream": context.log_stream_name,
             "remaining": context.get_remaining_time_in_millis(), "colour": os.environ.get("COLOUR"),
-            "region": os.environ.get("AWS_REGION")}
+            "region": os.environ.get("AWS_REGION"), "client": context.client_context,
+            "identity": context.identity.cognito_identity_id}
 '''
 
 
@@ -48,8 +49,8 @@ def test_a_zip_function_runs_with_its_environment_and_context(door):
     assert response["StatusCode"] == 200 and "FunctionError" not in response
     answer = json.loads(response["Payload"].read())
     assert answer["event"] == {"hello": "world"}
-    assert (answer["name"], answer["arn"], answer["version"], answer["memory"]) == (
-        "echo", created["FunctionArn"], "$LATEST", 256)
+    assert (answer["name"], answer["arn"], answer["version"], answer["memory"], answer["client"]) == (
+        "echo", created["FunctionArn"], "$LATEST", "256", None)  # a string and None, as AWS recorded (see test_invoke_answers)
     assert answer["group"] == "/aws/lambda/echo" and "[$LATEST]" in answer["stream"] and answer["request"]
     assert 0 < answer["remaining"] <= 7000
     assert (answer["colour"], answer["region"]) == ("teal", "us-east-1")

@@ -221,3 +221,40 @@ def test_invoke_async_queues_the_event(door):
         "Message": f"{len(big)} byte payload is too large for the Event invocation type (limit 262144 bytes)"}}
     assert refused(lam.invoke_async, FunctionName="nothere", InvokeArgs=b"{}")["Error"] == {
         "Code": "ResourceNotFoundException", "Message": f"Function not found: {ARN}:nothere:$LATEST"}
+
+
+CONTEXT = """
+def handler(event, context):
+    return {"event": event, "context": {
+        "invoked_function_arn": context.invoked_function_arn, "function_version": context.function_version,
+        "function_name": context.function_name, "memory_limit_in_mb": context.memory_limit_in_mb,
+        "aws_request_id": context.aws_request_id, "log_group_name": context.log_group_name,
+        "log_stream_name": context.log_stream_name, "client_context": context.client_context}}
+"""
+
+
+def test_the_python_context_as_aws_recorded_it(door):
+    """TestLambdaDestinationSqs::test_assess_lambda_destination_invocation's responsePayload (lambda_integration.py's
+    context fields): memory_limit_in_mb is a string, client_context null."""
+    lam = door.client("lambda")
+    create_function(lam, "context", CONTEXT)
+    response, request_id, payload = invoked(lam, "context", Payload=b'{"foo": "bar"}')
+    stream = payload["context"].pop("log_stream_name")
+    assert re.fullmatch(r"\d{4}/\d\d/\d\d/\[\$LATEST\][0-9a-f]{32}", stream)
+    assert payload == {"event": {"foo": "bar"}, "context": {
+        "invoked_function_arn": f"{ARN}:context", "function_version": "$LATEST", "function_name": "context",
+        "memory_limit_in_mb": "128", "aws_request_id": request_id, "log_group_name": "/aws/lambda/context",
+        "client_context": None}}
+
+
+def test_a_dead_letter_config_without_a_target_changes_nothing(door):
+    """TestLambdaDLQ::test_dead_letter_queue: UpdateFunctionConfiguration(DeadLetterConfig={}) answered with the
+    target still set; TargetArn "" removes it (Lambda API Reference, DeadLetterConfig)."""
+    lam, sqs = door.client("lambda"), door.client("sqs")
+    url = sqs.create_queue(QueueName="dlq")["QueueUrl"]
+    target = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    create_function(lam, "echo", "def handler(event, context):\n    return event\n", DeadLetterConfig={"TargetArn": target})
+    kept = lam.update_function_configuration(FunctionName="echo", DeadLetterConfig={})
+    assert kept["DeadLetterConfig"] == {"TargetArn": target}
+    removed = lam.update_function_configuration(FunctionName="echo", DeadLetterConfig={"TargetArn": ""})
+    assert "DeadLetterConfig" not in removed
