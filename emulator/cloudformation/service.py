@@ -130,7 +130,7 @@ class CloudFormation:
     def deployment(self, stack: Stack, values: StackValues) -> Deployment:
         def provisioning(logical_id: str) -> Provisioning:
             return Provisioning(lambda service: self.client(service, stack.region), stack.region, stack.account,
-                                stack.name, logical_id, stack.stack_id, self.custom_resources)
+                                stack.name, logical_id, stack.stack_id, self.custom_resources, self.client)
 
         return Deployment(stack, self.now, values, provisioning)
 

@@ -30,11 +30,19 @@ class Provisioning:
     stack_id: str = ""
     #: how custom resources reach their providers (custom_resource_calls.CustomResourceCalls)
     custom_resources: Any = None
+    #: clients for another region (service, region): a global table's replicas
+    regional_clients: Callable[[str, str], Any] | None = None
 
     def client(self, service: str) -> "TypedClient":
         """A client of Eddy for the stack's region whose calls take a template's values as CloudFormation does:
         "10" where a number is wanted, "true" where a boolean is."""
         return TypedClient(self.clients(service))
+
+    def client_in(self, service: str, region: str) -> "TypedClient":
+        """A client of Eddy for another region (a global table's replicas there)."""
+        if self.regional_clients is None:
+            raise ResourceFailed(f"Internal Failure: no clients for region {region}")
+        return TypedClient(self.regional_clients(service, region))
 
     def name(self, max_length: int = 255, lowercase: bool = False, suffix: str = "") -> str:
         """A physical name as CloudFormation makes one: <stack>-<logical id>-<13 random characters>, the first

@@ -1,9 +1,12 @@
-"""AWS::DynamoDB::Table through Eddy's DynamoDB API: streams, Time to Live, global and local secondary indexes."""
+"""AWS::DynamoDB::Table through Eddy's DynamoDB API: streams, Time to Live, global and local secondary indexes;
+AWS::DynamoDB::GlobalTable through it and Eddy's global tables: a replica in each region of its Replicas."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
+from eddy.emulator.cloudformation.errors import ResourceFailed
 from eddy.emulator.cloudformation.resource_types.base import Created, Provisioning, ResourceType, required, tags_list
 
 _PASSED = ("AttributeDefinitions", "KeySchema", "BillingMode", "ProvisionedThroughput", "GlobalSecondaryIndexes",
@@ -14,6 +17,19 @@ _PASSED = ("AttributeDefinitions", "KeySchema", "BillingMode", "ProvisionedThrou
 def _stream(properties: dict[str, Any]) -> dict[str, Any] | None:
     view_type = (properties.get("StreamSpecification") or {}).get("StreamViewType")
     return {"StreamEnabled": True, "StreamViewType": view_type} if view_type else None
+
+
+def _time_to_live(dynamodb: Any, name: str, old: dict[str, Any], new: dict[str, Any]) -> None:
+    """TimeToLiveSpecification changed in place: the old attribute disabled, the new one enabled."""
+    before, after = old.get("TimeToLiveSpecification") or {}, new.get("TimeToLiveSpecification") or {}
+    if before == after:
+        return
+    if before.get("Enabled") and (not after.get("Enabled") or before["AttributeName"] != after["AttributeName"]):
+        dynamodb.update_time_to_live(TableName=name, TimeToLiveSpecification={
+            "Enabled": False, "AttributeName": before["AttributeName"]})
+    if after.get("Enabled"):
+        dynamodb.update_time_to_live(TableName=name, TimeToLiveSpecification={
+            "Enabled": True, "AttributeName": after["AttributeName"]})
 
 
 class Table(ResourceType):
@@ -66,14 +82,7 @@ class Table(ResourceType):
                 dynamodb.update_table(TableName=physical_id, StreamSpecification={"StreamEnabled": False})
             if _stream(new):
                 dynamodb.update_table(TableName=physical_id, StreamSpecification=_stream(new))
-        if old.get("TimeToLiveSpecification") != new.get("TimeToLiveSpecification"):
-            before, after = old.get("TimeToLiveSpecification") or {}, new.get("TimeToLiveSpecification") or {}
-            if before.get("Enabled") and (not after.get("Enabled") or before["AttributeName"] != after["AttributeName"]):
-                dynamodb.update_time_to_live(TableName=physical_id, TimeToLiveSpecification={
-                    "Enabled": False, "AttributeName": before["AttributeName"]})
-            if after.get("Enabled") and after != before:
-                dynamodb.update_time_to_live(TableName=physical_id, TimeToLiveSpecification={
-                    "Enabled": True, "AttributeName": after["AttributeName"]})
+        _time_to_live(dynamodb, physical_id, old, new)
         if old.get("Tags") != new.get("Tags"):
             arn = self._attributes(provisioning, physical_id)["Arn"]
             gone = [tag["Key"] for tag in old.get("Tags") or [] if tag["Key"] not in
@@ -105,4 +114,118 @@ class Table(ResourceType):
             return
 
 
-TYPES = [Table()]
+class GlobalTable(ResourceType):
+    """AWS::DynamoDB::GlobalTable (what CDK's TableV2 deploys): the table in the stack's region, and a replica in each
+    other region of Replicas through UpdateTable ReplicaUpdates (Eddy's global tables), one at a time, each after
+    the one before is ACTIVE, as DynamoDB takes them."""
+
+    type_name = "AWS::DynamoDB::GlobalTable"
+    # AWS::DynamoDB::GlobalTable's reference: TableName, KeySchema, LocalSecondaryIndexes need replacement
+    replacing = frozenset({"TableName", "KeySchema", "LocalSecondaryIndexes"})
+    name_property = "TableName"
+
+    def create(self, provisioning: Provisioning, properties: dict[str, Any]) -> Created:
+        required(properties, "KeySchema", "AttributeDefinitions", "Replicas")
+        here = self._here(provisioning, properties)
+        if properties.get("BillingMode", "PROVISIONED") != "PAY_PER_REQUEST":
+            raise ResourceFailed("Eddy serves AWS::DynamoDB::GlobalTable with BillingMode PAY_PER_REQUEST (a "
+                                 "PROVISIONED one needs write capacity auto scaling, which Eddy does not set up)")
+        name = properties.get("TableName") or provisioning.name(255)
+        request: dict[str, Any] = {key: properties[key] for key in ("AttributeDefinitions", "KeySchema",
+                                                                    "GlobalSecondaryIndexes", "LocalSecondaryIndexes")
+                                   if key in properties}
+        request.update({key: here[key] for key in ("TableClass", "DeletionProtectionEnabled") if key in here})
+        if properties.get("SSESpecification"):
+            request["SSESpecification"] = {"Enabled": properties["SSESpecification"].get("SSEEnabled", False)}
+        stream = _stream(properties)
+        if stream:
+            request["StreamSpecification"] = stream
+        if here.get("Tags"):
+            request["Tags"] = tags_list(here)
+        dynamodb = provisioning.client("dynamodb")
+        dynamodb.create_table(TableName=name, BillingMode="PAY_PER_REQUEST", **request)
+        dynamodb.get_waiter("table_exists").wait(TableName=name, WaiterConfig={"Delay": 1, "MaxAttempts": 120})
+        _time_to_live(dynamodb, name, {}, properties)
+        for region in self._regions(properties):
+            if region != provisioning.region:
+                self._replica(dynamodb, name, "Create", region)
+        return Created(name, self._attributes(dynamodb, name))
+
+    @staticmethod
+    def _here(provisioning: Provisioning, properties: dict[str, Any]) -> dict[str, Any]:
+        here = next((replica for replica in properties["Replicas"] if replica.get("Region") == provisioning.region),
+                    None)
+        if here is None:
+            raise ResourceFailed(f"Properties validation failed for resource with message: Replicas must include "
+                                 f"the stack's region ({provisioning.region})")
+        return here
+
+    @staticmethod
+    def _regions(properties: dict[str, Any]) -> list[str]:
+        return [replica["Region"] for replica in properties.get("Replicas") or []]
+
+    @staticmethod
+    def _replica(dynamodb: Any, name: str, action: str, region: str) -> None:
+        """One replica added or removed, once no other is being added or removed (DynamoDB takes one at a time;
+        Eddy's replicas become ACTIVE after Settings.replica_transition_seconds on its clock)."""
+        deadline = time.monotonic() + _REPLICA_WAIT_SECONDS
+        while any(replica.get("ReplicaStatus") not in ("ACTIVE", None) for replica in
+                  dynamodb.describe_table(TableName=name)["Table"].get("Replicas", [])):
+            if time.monotonic() > deadline:
+                raise ResourceFailed(f"Replica of {name} not ACTIVE after {_REPLICA_WAIT_SECONDS} seconds")
+            time.sleep(0.5)  # polled, as CloudFormation polls DynamoDB for a replica's status
+        dynamodb.update_table(TableName=name, ReplicaUpdates=[{action: {"RegionName": region}}])
+
+    @staticmethod
+    def _attributes(dynamodb: Any, name: str) -> dict[str, Any]:
+        table = dynamodb.describe_table(TableName=name)["Table"]
+        attributes = {"Arn": table["TableArn"], "TableId": table.get("TableId", "")}
+        if table.get("LatestStreamArn"):
+            attributes["StreamArn"] = table["LatestStreamArn"]
+        return attributes
+
+    def update(self, provisioning: Provisioning, physical_id: str, old: dict[str, Any],
+               new: dict[str, Any]) -> dict[str, Any]:
+        self._here(provisioning, new)
+        dynamodb = provisioning.client("dynamodb")
+        Table._indexes(dynamodb, physical_id, old, new)
+        _time_to_live(dynamodb, physical_id, old, new)
+        before, after = self._regions(old), self._regions(new)
+        for region in after:
+            if region not in before:
+                self._replica(dynamodb, physical_id, "Create", region)
+        for region in before:
+            if region not in after:
+                self._replica(dynamodb, physical_id, "Delete", region)
+        return self._attributes(dynamodb, physical_id)
+
+    def delete(self, provisioning: Provisioning, physical_id: str, properties: dict[str, Any]) -> None:
+        """Every replica deleted in its own region, then the stack region's table."""
+        dynamodb = provisioning.client("dynamodb")
+        try:
+            replicas = dynamodb.describe_table(TableName=physical_id)["Table"].get("Replicas", [])
+        except dynamodb.exceptions.ResourceNotFoundException:
+            return
+        for replica in replicas:
+            self._replica_gone(provisioning, physical_id, replica["RegionName"], dynamodb)
+        dynamodb.delete_table(TableName=physical_id)
+
+    @staticmethod
+    def _replica_gone(provisioning: Provisioning, name: str, region: str, dynamodb: Any) -> None:
+        deadline = time.monotonic() + _REPLICA_WAIT_SECONDS
+        while next((replica.get("ReplicaStatus") for replica in dynamodb.describe_table(TableName=name)["Table"].get(
+                "Replicas", []) if replica["RegionName"] == region), None) == "CREATING":
+            if time.monotonic() > deadline:
+                raise ResourceFailed(f"Replica of {name} in {region} not ACTIVE after {_REPLICA_WAIT_SECONDS} seconds")
+            time.sleep(0.5)  # a replica being added cannot be deleted yet
+        replica = provisioning.client_in("dynamodb", region)
+        try:
+            replica.delete_table(TableName=name)
+        except replica.exceptions.ResourceNotFoundException:
+            return
+
+
+#: how long a replica may take to become ACTIVE before its resource fails
+_REPLICA_WAIT_SECONDS = 900
+
+TYPES = [Table(), GlobalTable()]

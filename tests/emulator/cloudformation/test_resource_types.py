@@ -180,3 +180,28 @@ Outputs:
             if event["ResourceStatus"] == "ROLLBACK_IN_PROGRESS"] == [
         "Export with name taken is already exported by stack first"]
     assert len(door.client("sqs").list_queues()["QueueUrls"]) == 1
+
+
+LOG_GROUP = """
+Resources:
+  Logs:
+    Type: AWS::Logs::LogGroup
+    Properties: {LogGroupName: /shop/orders%s}
+"""
+
+
+def test_a_log_groups_retention_changes_in_place_and_goes(door):
+    cloudformation, logs = door.client("cloudformation"), door.client("logs")
+
+    def retention() -> list:
+        return [(group["logGroupName"], group.get("retentionInDays"))
+                for group in logs.describe_log_groups(logGroupNamePrefix="/shop")["logGroups"]]
+
+    cloudformation.create_stack(StackName="logs", TemplateBody=LOG_GROUP % ", RetentionInDays: 7")
+    assert retention() == [("/shop/orders", 7)]
+    cloudformation.update_stack(StackName="logs", TemplateBody=LOG_GROUP % ", RetentionInDays: 30")
+    assert retention() == [("/shop/orders", 30)]  # in place ("Update requires: No interruption")
+    cloudformation.update_stack(StackName="logs", TemplateBody=LOG_GROUP % "")
+    assert retention() == [("/shop/orders", None)]  # kept forever, as a group without a policy is
+    cloudformation.delete_stack(StackName="logs")
+    assert retention() == []
