@@ -14,10 +14,10 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from eddy.emulator import moto_seam
-from eddy.emulator.moto_seam import bridge as moto_bridge, s3 as s3_bridge, sqs as sqs_seam
+from eddy.emulator.moto_seam import bridge as moto_bridge
 from eddy.emulator.moto_seam import ttl as moto_ttl
 from eddy.emulator.objects.object_changes import ObjectChanges
 from eddy.emulator.streams import ttl
@@ -43,7 +43,6 @@ from eddy.emulator.moto_seam.kinesis.streams import Observer
 from eddy.emulator.moto_seam.cloudwatch_logs import put_events
 from eddy.emulator.functions.invocation import Invoker
 from eddy.emulator.global_tables.replication import Replication
-from eddy.emulator.triggers.mapping_registry import Triggers
 from eddy.emulator.storage.ownership import Ownership
 from eddy.emulator.notifications.notifications import Notifications
 from eddy.emulator.storage.clock_file import ClockFile
@@ -51,15 +50,17 @@ from eddy.emulator.eventbridge.service import EventBridge
 from eddy.emulator.storage.disk import DiskState, WriteFailed
 from eddy.emulator.storage.persistence import NoPersistence, Persistence
 from eddy.emulator.service_journal import ServiceJournal
-from eddy.emulator.cloudformation.service import CloudFormation
-from eddy.emulator.cloudformation.resource_types.custom_resource_calls import CustomResourceCalls
+from eddy.emulator.deferred_components import DeferredComponents
+
+if TYPE_CHECKING:
+    from eddy.emulator.cloudformation.service import CloudFormation
+    from eddy.emulator.triggers.mapping_registry import Triggers
 
 DEFAULT_ACCOUNT_ID = "123456789012"
 DEFAULT_REGION = "us-east-1"
 
 
-
-class Emulator:
+class Emulator(DeferredComponents):
     def __init__(self, *, state_dir: str | os.PathLike[str] | None = None, clock: Clock | None = None,
                  settings: Settings | None = None, in_memory: bool | None = None, fsync: bool = False,
                  snapshot_every: int = 100_000, owner: str = "in-process", **setting_overrides: Any) -> None:
@@ -72,8 +73,7 @@ class Emulator:
             setattr(settings, name, value)
         #: what every component shares: settings, clock, the lock and its `activity` condition, Eddy's boto3 clients
         self.kernel = Kernel(settings, clock or Clock())
-        self.settings, self.clock = self.kernel.settings, self.kernel.clock
-        self.lock = self.kernel.lock
+        self.settings, self.clock, self.lock = self.kernel.settings, self.kernel.clock, self.kernel.lock
         #: notified (with the lock held) whenever records are published, shards change, the clock moves or a
         #: trigger makes progress: pollers and wait_idle wait on it instead of sleeping
         self.activity = self.kernel.activity
@@ -98,6 +98,9 @@ class Emulator:
         self._listeners: list[Callable[[Stream, list[ChangeRecord]], None]] = [
             lambda stream, records: self.replication.on_records(stream, records)]
         self._housekeeper: Housekeeper | None = None
+        self._triggers: Triggers | None = None  # the components made on first use (deferred_components.py)
+        self._cloudformation: CloudFormation | None = None
+        self._stacks_file = self.state_dir / "cloudformation" / "stacks.json"
         self.invoker = Invoker(now=self.clock.now)
         self.invoker.logs.enabled = self.settings.function_logs
         self.invoker.logs.sink = self._function_logs
@@ -105,19 +108,12 @@ class Emulator:
         self.clock_file = ClockFile(self.state_dir / "clock.json", self.clock)
         #: what the doors hand moto_bridge.activate: moto's Kinesis notifies pollers through it
         self.kinesis_observer = Observer(self.activity, self.clock.now, self.persistence)
-        #: every request that changes one of moto's services, run in its moment and written down
-        self.services = ServiceJournal(self)
+        self.services = ServiceJournal(self)  # every request changing moto's services, run in its moment, logged
         self.notifications = Notifications(self)  # S3's and SNS's pushes to functions
         #: every function's asynchronous invocation queue (Invoke's Event type, S3, SNS, EventBridge, Pipes)
         self.async_invocations = self.notifications.async_invocations
         self._init_state()
         self.eventbridge = EventBridge(self, self.state_dir)  # rules and Pipes: started, closed, reset by triggers
-        #: CloudFormation's stacks, whose resources are made through Eddy's own APIs (aws_client)
-        self.cloudformation = CloudFormation(
-            self.aws_client, self.clock.now, self.state_dir / "cloudformation" / "stacks.json",
-            CustomResourceCalls(self._invoke_for_stack, lambda topic, region, message: self.aws_client(
-                "sns", region).publish(TopicArn=topic, Message=message), self._functions_endpoint, self.clock.now,
-                self.clock.on_advance))
         #: moto patched while this emulator is open (moto_seam/__init__.py: the last one closed puts moto back)
         self._patched = True
         moto_seam.apply()
@@ -127,14 +123,12 @@ class Emulator:
         self.streams = StreamRegistry(self.settings, self.sequence_numbers, self.state_dir / "streams",
                                       observer=self.persistence)
         self.commit_versions: dict[TableKey, int] = {}
-        #: items changed per second by each table's writes (the dashboard's figure)
-        self.write_rates = WriteRates()
+        self.write_rates = WriteRates()  # items changed per second by each table's writes (the dashboard's figure)
         self.read_limits = ReadLimits(lambda: self.settings.get_records_per_second_per_shard, self.clock.now)
-        #: ListStreams, DescribeStream, GetShardIterator, GetRecords
         self.stream_reads = StreamReads(self.kernel, self.streams, self.sequence_numbers, self.iterators,
-                                        self.read_limits)
+                                        self.read_limits)  # ListStreams, DescribeStream, GetShardIterator, GetRecords
         self.functions = FunctionRegistry(self.state_dir / "functions", observer=self.persistence)
-        self.triggers = Triggers(self, self.state_dir)
+        self._triggers = None  # the mappings' registry: made anew by its next use (the triggers property)
         #: the tables' Kinesis streaming destinations (Kinesis Data Streams for DynamoDB), put through moto's Kinesis
         self.kinesis = KinesisDestinations(moto_bridge.kinesis_put, moto_bridge.kinesis_stream_exists,
                                            observer=self.persistence)
@@ -157,19 +151,6 @@ class Emulator:
             put_events(account_id, region, group, stream, events)
             self.persistence.function_logs(account_id, region, group, stream, events)
 
-    def _invoke_for_stack(self, name: str, account_id: str, region: str, event: dict[str, Any]) -> str | None:
-        """A custom resource's function invoked for CloudFormation: None when it returned, else its error."""
-        with self.lock:
-            function = self.functions.get(name, account_id, region)
-        result = self.invoker.invoke(function, event, source="CloudFormation")
-        return None if result.error is None else str(result.error)
-
-    def _functions_endpoint(self) -> str:
-        """Where a function's code reaches Eddy (the in-process door starts its loopback server for it)."""
-        if self.invoker.before_worker_start is not None:
-            self.invoker.before_worker_start()
-        return self.invoker.worker_environment.get("AWS_ENDPOINT_URL") or "http://localhost:4566"
-
     def _clock_moved(self) -> None:
         with self.activity:
             self.persistence.clock(self.clock.offset)
@@ -187,33 +168,38 @@ class Emulator:
             self.eventbridge.activate()
             self.persistence.recover()
             self.replication.recover()
-            self.triggers.checkpoints.load()
+            if self._triggers is not None or (self.state_dir / "checkpoints").exists():
+                self.triggers.checkpoints.load()
             self._write_clock()
 
-    def _write_clock(self) -> None:
-        """`<state_dir>/clock.json`: the emulator's time, for readers of the state directory (Spark, table streams)."""
+    def _write_clock(self) -> None:  # <state_dir>/clock.json: the emulator's time, for Spark and table streams
         self.clock_file.write()
 
     def start(self) -> None:
         """Start what runs in the background: the enabled mappings' pollers and the housekeeper."""
-        sqs_seam.activate(self.clock.now, self.activity)  # moto's SQS on this clock, telling pollers of messages
+        # moto's SQS on this clock, telling pollers of messages; S3's object changes recorded (each once it loads)
+        moto_seam.activate("eddy.emulator.moto_seam.sqs", self.clock.now, self.activity)
         self.notifications.start()
-        self.triggers.start_all()
+        if self._triggers is not None:  # mappings recovered: their pollers, then EventBridge's rules and pipes
+            self._triggers.start_all()
+        else:  # no mapping yet: each starts its poller when it is created
+            self.eventbridge.start()
         self.replication.start()
-        s3_bridge.activate(self.objects)
+        moto_seam.activate("eddy.emulator.moto_seam.s3", self.objects)
         if self.settings.housekeeping_interval and self._housekeeper is None:
             self._housekeeper = Housekeeper(self.housekeeping, self.settings.housekeeping_interval)
             self._housekeeper.start()
 
     def reset(self) -> None:
         """Forget every stream, record, function and mapping (moto's backends are reset by moto)."""
-        self.triggers.reset()
+        (self._triggers or self.eventbridge).reset()  # the mappings' reset resets EventBridge's rules and pipes
         replicating = self.replication.reset()
         self.invoker.retire_all()
         self.invoker.recent.reset()
         self.async_invocations.reset()
         self.notifications.figures.reset()
-        self.cloudformation.reset()
+        if self._cloudformation is not None or self._stacks_file.exists():
+            self.cloudformation.reset()
         self.client_request_tokens.reset()
         with self.lock:
             self.persistence.reset()
@@ -232,10 +218,10 @@ class Emulator:
         if self._housekeeper is not None:
             self._housekeeper.stop()
             self._housekeeper = None
-        s3_bridge.deactivate()
-        self.triggers.close()
+        moto_seam.deactivate("eddy.emulator.moto_seam.s3")
+        self.close_triggers()
         self.replication.close()
-        sqs_seam.deactivate()
+        moto_seam.deactivate("eddy.emulator.moto_seam.sqs")
         self.notifications.stop()
         self.invoker.close()
         with self.lock:
@@ -249,6 +235,10 @@ class Emulator:
         if self._patched:
             self._patched = False
             moto_seam.remove()
+
+    def close_triggers(self) -> None:
+        """Stop every mapping's poller (their batches in flight finish), then EventBridge's rules and pipes."""
+        (self._triggers or self.eventbridge).close()
 
     def on_records(self, listener: Callable[[Stream, list[ChangeRecord]], None]) -> None:
         """Call `listener(stream, records)` (with the lock held) after each commit that appends records."""

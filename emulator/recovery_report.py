@@ -42,7 +42,7 @@ def lines(emulator: "Emulator") -> list[str]:
                      "stream records": sum(len(shard.records) for stream in emulator.streams.streams.values()
                                            for shard in stream.shards.values())},
         "lambda": {"functions": len(emulator.functions.functions),
-                   "event source mappings": len(emulator.triggers.mappings)},
+                   "event source mappings": emulator.mappings_made},
     }
     streams = list(kinesis_state.all_streams())
     if streams:

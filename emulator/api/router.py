@@ -4,18 +4,20 @@ DynamoDB Streams and DynamoDB requests are recognised by their X-Amz-Target, wha
 sent to (botocore sends Streams calls to https://<account>.streams-ddb.<region>.amazonaws.com).
 /_eddy/ is Eddy's control API and its dashboard (/_eddy/ui); the Lambda API's functions, Invoke and event source mappings are Eddy's. Everything else (S3, SQS, SNS, moto's own /moto-api/) is moto's: the
 router answers None and the door hands the request on.
+
+Each API module is loaded by the first request that may be its own (LOAD ON FIRST USE): DynamoDB's and DynamoDB
+Streams' with the router; Eddy's controls and dashboard on the first /_eddy/ path; the others when a request shows
+the mark of their API (REST paths, X-Amz-Target, the service it is signed for) and are then asked whether it is theirs.
 """
 
 from __future__ import annotations
 
+import importlib
 import logging
 import uuid
+from typing import Any, Callable, Iterator
 
-from eddy.emulator.api import control_api, dashboard_api, dynamodb_api, lambda_api, streams_api
-from eddy.emulator.api.lambda_async import event_invoke_configs
-from eddy.emulator.api import lambda_invoke, lambda_resources
-from eddy.emulator.api.eventbridge import events_api, pipes_api
-from eddy.emulator.api.cloudformation import cloudformation_api, custom_resource_responses
+from eddy.emulator.api import dynamodb_api, streams_api
 from eddy.emulator.moto_seam import bridge as moto_bridge
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import InternalServerError, UnknownOperationException
@@ -32,16 +34,74 @@ def _without_target(request: Request) -> bool:
             and content_type.startswith("application/x-amz-json-1.0"))
 
 
+def _lambda_path(request: Request) -> bool:
+    return request.path.startswith("/20")  # every Lambda REST path starts with its API's date: /2015-03-31/functions
+
+
+def _pipes_path(request: Request) -> bool:
+    return request.path.startswith(("/v1/pipes", "/tags/"))
+
+
+def _events_target(request: Request) -> bool:
+    return (request.header("X-Amz-Target") or "").startswith("AWSEvents.")
+
+
+def _cloudformation_named(request: Request) -> bool:
+    return "cloudformation" in (request.header("Authorization") or "") or "cloudformation" in request.url
+
+
+def _with_caller(api: Any, emulator: Emulator, request: Request) -> Response | None:
+    return api.handle(emulator, request, moto_bridge.caller(request))
+
+
+def _or_next(api: Any, emulator: Emulator, request: Request) -> Response | None | object:
+    answer = _with_caller(api, emulator, request)
+    return _NEXT if answer is None else answer  # None: an operation of the Lambda API itself, asked next
+
+
+def _request_only(api: Any, emulator: Emulator, request: Request) -> Response | None:
+    return api.handle(request)  # None: a valid PutRule goes on to moto
+
+
+def _custom_resources(api: Any, emulator: Emulator, request: Request) -> Response | None:
+    return api.handle(emulator.cloudformation.custom_resources, request)  # a custom resource's response (a PUT)
+
+
+_NEXT = object()
+#: the APIs beyond DynamoDB's, in the order they are asked: each module loaded once a request shows its API's mark,
+#: then asked whether the request is its own, and how it is called
+_APIS: tuple[tuple[str, Callable[[Request], bool], Callable[[Any, Emulator, Request], Any]], ...] = (
+    ("eddy.emulator.api.lambda_invoke", _lambda_path, _with_caller),  # Invoke, InvokeAsync
+    ("eddy.emulator.api.lambda_resources", _lambda_path, _or_next),  # before lambda_api: InvokeAsync and the like
+    ("eddy.emulator.api.lambda_api", _lambda_path, _with_caller),
+    ("eddy.emulator.api.lambda_async.event_invoke_configs", _lambda_path, _with_caller),
+    ("eddy.emulator.api.eventbridge.pipes_api", _pipes_path, _with_caller),
+    ("eddy.emulator.api.eventbridge.events_api", _events_target, _request_only),
+    ("eddy.emulator.api.cloudformation.cloudformation_api", _cloudformation_named, _with_caller),
+    ("eddy.emulator.api.cloudformation.custom_resource_responses", _cloudformation_named, _custom_resources),
+)
+
+
+def _apis(request: Request) -> Iterator[tuple[Any, Callable[[Any, Emulator, Request], Any]]]:
+    """The API modules this request may be for (loaded now if they were not), in the order they are asked."""
+    for name, marked, call in _APIS:
+        if marked(request):
+            yield importlib.import_module(name), call
+
+
+def _eddy(name: str) -> Any:
+    """Eddy's controls or its dashboard (control_api, dashboard_api), loaded by the first /_eddy/ request."""
+    return importlib.import_module(f"eddy.emulator.api.{name}")
+
+
 def claims(request: Request) -> bool:
     """Whether the router answers this request (decided from its target and path, without its body)."""
     target = request.header("X-Amz-Target") or ""
     if target.startswith((streams_api.TARGET_PREFIX, dynamodb_api.TARGET_PREFIX)) or _without_target(request):
         return True
     path = request.path
-    return (path.startswith("/_eddy/") or path.rstrip("/") == "/moto-api/reset" or lambda_api.claims(request)
-            or lambda_invoke.claims(request) or event_invoke_configs.claims(request) or lambda_resources.claims(request) or pipes_api.claims(request)
-            or events_api.claims(request)
-            or cloudformation_api.claims(request) or custom_resource_responses.claims(request))
+    return (path.startswith("/_eddy/") or path.rstrip("/") == "/moto-api/reset"
+            or any(api.claims(request) for api, _ in _apis(request)))
 
 
 def route(emulator: Emulator, request: Request) -> Response | None:
@@ -53,28 +113,15 @@ def route(emulator: Emulator, request: Request) -> Response | None:
         if target.startswith(dynamodb_api.TARGET_PREFIX):
             return dynamodb_api.handle(emulator, target[len(dynamodb_api.TARGET_PREFIX):], request)
         path = request.path
-        if dashboard_api.claims(request):
-            return dashboard_api.handle(emulator, request)
+        if path.startswith(("/_eddy/ui", "/_eddy/dashboard")) and _eddy("dashboard_api").claims(request):
+            return _eddy("dashboard_api").handle(emulator, request)
         if path.startswith("/_eddy/"):
-            return control_api.handle(emulator, request)
-        if lambda_invoke.claims(request):  # Invoke, InvokeAsync
-            return lambda_invoke.handle(emulator, request, moto_bridge.caller(request))
-        if lambda_resources.claims(request):  # before lambda_api's: it answers InvokeAsync and the like honestly
-            answer = lambda_resources.handle(emulator, request, moto_bridge.caller(request))
-            if answer is not None:
-                return answer
-        if lambda_api.claims(request):
-            return lambda_api.handle(emulator, request, moto_bridge.caller(request))
-        if event_invoke_configs.claims(request):
-            return event_invoke_configs.handle(emulator, request, moto_bridge.caller(request))
-        if pipes_api.claims(request):
-            return pipes_api.handle(emulator, request, moto_bridge.caller(request))
-        if events_api.claims(request):
-            return events_api.handle(request)  # None: a valid PutRule goes on to moto
-        if cloudformation_api.claims(request):
-            return cloudformation_api.handle(emulator, request, moto_bridge.caller(request))
-        if custom_resource_responses.claims(request):
-            return custom_resource_responses.handle(emulator.cloudformation.custom_resources, request)
+            return _eddy("control_api").handle(emulator, request)
+        for api, call in _apis(request):
+            if api.claims(request):
+                answer = call(api, emulator, request)
+                if answer is not _NEXT:
+                    return answer
         if _without_target(request):
             return error_response(UnknownOperationException("The request names no operation (X-Amz-Target)"))
         if path.rstrip("/") == "/moto-api/reset" and request.method.upper() == "POST":

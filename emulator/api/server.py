@@ -35,7 +35,17 @@ class EddyApp:
 
     def __init__(self, emulator: Emulator) -> None:
         self.emulator = emulator
-        self.moto_app = moto_server_app()
+        self._moto_app: Any = None
+        self._moto_app_lock = threading.Lock()
+
+    @property
+    def moto_app(self) -> Any:
+        """moto's server application (Flask, and each service's routes as moto loads them), made by the first request
+        Eddy's router does not answer."""
+        with self._moto_app_lock:
+            if self._moto_app is None:
+                self._moto_app = moto_server_app()
+            return self._moto_app
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         incoming = WerkzeugRequest(environ)
@@ -137,7 +147,7 @@ class Server:
 
     def stop(self) -> None:
         if self.standalone:  # the batches in flight finish first: their functions' calls come through this server
-            self.emulator.triggers.close()
+            self.emulator.close_triggers()
         # attempts of asynchronous invocations running now finish first: their functions and records may need this door
         self.emulator.async_invocations.close()
         self._server.shutdown()

@@ -65,6 +65,20 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
                        help="seconds between TTL sweeps and shard maintenance (0: only on demand)")
     serve.add_argument("--stack", default=None, help="a stack file (or SAM / CloudFormation template) to deploy as a stack once serving")
     serve.set_defaults(handler=serve_command)
+    if _command_word(argv) != "serve":  # the others' modules (infra/, Spark's, doctor's) load only for them
+        _register_others(commands)
+    _everywhere(parser, "--verbose", action="store_true", default=argparse.SUPPRESS,
+                help="show the traceback of a failure (and, for serve, log every request)")
+    return parser.parse_args(argv)
+
+
+def _command_word(argv: list[str] | None) -> str | None:
+    """The subcommand named (the first word that is not an option), None when none is."""
+    return next((word for word in (sys.argv[1:] if argv is None else argv) if not word.startswith("-")), None)
+
+
+def _register_others(commands: Any) -> None:
+    """Every subcommand but serve (`eddy --help` lists them all; `eddy serve` loads none of their modules)."""
     from eddy.infra.cli import register as register_infra
     from eddy.infra.demo import register as register_demo
     from eddy.spark_batch.extra import missing_modules, register_missing
@@ -84,9 +98,6 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
         register_spark(commands)
     register_setup(commands)
     register_doctor(commands)
-    _everywhere(parser, "--verbose", action="store_true", default=argparse.SUPPRESS,
-                help="show the traceback of a failure (and, for serve, log every request)")
-    return parser.parse_args(argv)
 
 
 def _everywhere(parser: argparse.ArgumentParser, *flags: str, **options: Any) -> None:

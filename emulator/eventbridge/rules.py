@@ -24,7 +24,6 @@ from botocore.exceptions import ClientError
 
 from eddy.emulator.eventbridge.dead_letters import NO_RESOURCE, SDK_CLIENT_ERROR, TargetNotDelivered, Undelivered
 from eddy.emulator.eventbridge.deliveries import Delivery
-from eddy.emulator.moto_seam.eventbridge.rules import target_input
 from eddy.emulator.moto_seam.services import moments
 from eddy.emulator.event_patterns import EVENTBRIDGE, EventPattern, InvalidEventPattern
 
@@ -62,6 +61,8 @@ class RuleDelivery:
         # eventbridge/deliveries.py; those done, done), so nothing is delivered twice
         if not ours or moments.replaying():
             return left
+        from eddy.emulator.moto_seam.eventbridge.rules import target_input  # moto's EventBridge is loaded here
+
         delivered = aws_event(event)
         for target in ours:
             self.eventbridge.deliveries.submit(rule["arn"], target, target_input(target, delivered), delivered)

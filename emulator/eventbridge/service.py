@@ -14,17 +14,22 @@ from typing import TYPE_CHECKING, Any
 from eddy.emulator.eventbridge.dead_letters import Undelivered, send_to_dead_letter_queue
 from eddy.emulator.eventbridge.deliveries import Deliveries
 from eddy.emulator.eventbridge.rules import RuleDelivery
-from eddy.emulator.moto_seam.eventbridge import rules as events_seam
-from eddy.emulator.pipes.pipe_registry import Pipes
+from eddy.emulator import moto_seam
 
 if TYPE_CHECKING:
     from eddy.emulator.engine import Emulator
+    from eddy.emulator.pipes.pipe_registry import Pipes
+
+#: moto's EventBridge seam: told where rules' events go once moto's EventBridge is loaded (moto_seam.activate)
+EVENTS_SEAM = "eddy.emulator.moto_seam.eventbridge.rules"
 
 
 class EventBridge:
     def __init__(self, emulator: "Emulator", directory: Path) -> None:
         self.emulator = emulator
-        self.pipes = Pipes(emulator, directory)
+        self._directory = directory
+        self._pipes: Pipes | None = None
+        self._started = False
         self.rules = RuleDelivery(self)
         self.deliveries = Deliveries(emulator, self.rules.send)
         #: events no target could take since the last wait (wait_idle's Failures)
@@ -35,13 +40,34 @@ class EventBridge:
         and SQS targets to Eddy (whose deliveries were written down before it answered: RuleDelivery.deliver sends
         nothing again) and its
         other targets to moto, as it did."""
-        events_seam.activate(self.emulator.clock.now, self.rules.deliver)
+        moto_seam.activate(EVENTS_SEAM, self.emulator.clock.now, self.rules.deliver)
+
+    @property
+    def pipes(self) -> Pipes:
+        """Every pipe (emulator/pipes/), loaded by its first use or, at start, by a state directory that keeps pipes;
+        made once EventBridge has started, they run from the start."""
+        if self._pipes is None:
+            from eddy.emulator.pipes.pipe_registry import Pipes
+
+            with self.emulator.activity:
+                if self._pipes is None:
+                    pipes = Pipes(self.emulator, self._directory)
+                    if self._started:
+                        pipes.start_all()
+                    self._pipes = pipes
+        return self._pipes
+
+    def _has_pipes(self) -> bool:
+        """Whether pipes are loaded or kept in the state directory (else there is nothing of them to run or forget)."""
+        return self._pipes is not None or (self._directory / "pipes").exists()
 
     def start(self) -> None:
         """Deliver the rules' events (those recovered first) and run the pipes (Triggers.start_all calls it)."""
         self.activate()
         self.deliveries.start()
-        self.pipes.start_all()
+        self._started = True
+        if self._has_pipes():
+            self.pipes.start_all()
 
     @property
     def async_in_flight(self) -> int:
@@ -61,7 +87,7 @@ class EventBridge:
 
     def pending(self) -> list[dict[str, Any]]:
         """What is still on its way (the lock held): pipes behind their sources, events not yet delivered."""
-        pending = self.pipes.pending()
+        pending = self._pipes.pending() if self._pipes is not None else []
         if self.async_in_flight:
             pending.append({"Mapping": "EventBridge rules",
                             "EventBridge": f"{self.async_in_flight} deliveries in flight",
@@ -71,16 +97,18 @@ class EventBridge:
     def failure_reports(self) -> list[dict[str, Any]]:
         """What failed in pipes and rules' deliveries since the last wait (the lock held)."""
         undelivered, self._undelivered = self._undelivered, []
-        return self.pipes.failure_reports() + undelivered
+        return (self._pipes.failure_reports() if self._pipes is not None else []) + undelivered
 
     def close(self) -> None:
         """Stop delivering and stop the pipes (Triggers.close calls it)."""
-        events_seam.deactivate()
-        self.pipes.close()
+        moto_seam.deactivate(EVENTS_SEAM)
+        if self._pipes is not None:
+            self._pipes.close()
         self.deliveries.close()
 
     def reset(self) -> None:
         """Forget every pipe and delivery; rules' deliveries go on (Triggers.reset calls it, after close)."""
-        self.pipes.reset()
+        if self._has_pipes():
+            self.pipes.reset()
         self.deliveries.reset()
-        events_seam.activate(self.emulator.clock.now, self.rules.deliver)
+        moto_seam.activate(EVENTS_SEAM, self.emulator.clock.now, self.rules.deliver)

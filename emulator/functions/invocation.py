@@ -33,8 +33,6 @@ from eddy.emulator.functions.environment import overlay
 from eddy.emulator.functions.invocation_results import InvocationResult
 from eddy.emulator.functions.recent_invocations import RecentInvocations
 from eddy.emulator.functions.registry import Function
-from eddy.emulator.functions.runtimes import runtime_of
-from eddy.emulator.functions.runtimes.base import lambda_variables
 
 
 class CognitoIdentity:
@@ -123,6 +121,8 @@ class _Worker:
         self.exit_status: int | None = None
         self.answer_bytes = 0  # the length of its last answer line
         self._pending = b""  # what was read from its stdout past the last line taken
+        from eddy.emulator.functions.runtimes import runtime_of  # the runtimes load with the first worker
+
         runtime = runtime_of(function.runtime)
         environment = runtime.environment(function)
         environment.update(extra_environment)
@@ -234,6 +234,8 @@ class Invoker:
         log_stream_name = self.logs.stream_of_callable(function)
         context = LambdaContext(function, request_id, started + function.timeout, log_stream_name)
         event = _own_copy(event)
+        from eddy.emulator.functions.runtimes.base import lambda_variables  # with the first invocation
+
         variables = {**lambda_variables(function), **function.environment}
 
         def run() -> Any:

@@ -27,31 +27,50 @@ can alternate in one process, each seeing its own moto:
     remove(); remove()       # 2 -> 1 -> 0: moto as it was
 
 Importing `eddy` (or loading its pytest plugin) imports no seam module, and importing one patches nothing.
+
+A service's patches go on when moto's package for it is loaded (LOAD ON FIRST USE): `apply()` installs those of
+the packages already loaded and watches the imports of the others (a finder on `sys.meta_path`, while an emulator is
+open), so an emulator that has only served DynamoDB has loaded none of moto's S3, SQS, SNS or EventBridge. What
+Eddy tells a seam module when it starts (`activate`: its clock, where to deliver) waits likewise for the module's
+service: `activate(module, *args)` calls the module's activate now if its service is loaded, else once it is.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.abc
+import sys
 import threading
 from typing import Any
 
-#: the seam modules that change moto, in the order their patches go on (a later one may wrap what an earlier one
-#: installed: s3.py's capture wraps notifications' versioned delete; they come off in the reverse order)
-MODULES = (
-    "eddy.emulator.moto_seam.bridge",
-    "eddy.emulator.moto_seam.botocore_hook",
-    "eddy.emulator.moto_seam.kinesis.streams",
-    "eddy.emulator.moto_seam.services.moments",
-    "eddy.emulator.moto_seam.notifications",
-    "eddy.emulator.moto_seam.eventbridge.rules",
-    "eddy.emulator.moto_seam.speedups",
-    "eddy.emulator.moto_seam.all_or_nothing",
-    "eddy.emulator.moto_seam.sqs",
-    "eddy.emulator.moto_seam.s3",
+#: moto's package -> the seam modules that change it, in the order their patches go on once it is loaded (a later
+#: one may wrap what an earlier one installed: s3.py's capture wraps object_events' versioned delete; they come off
+#: in the reverse order of going on)
+PATCHES = (
+    ("moto.core", ("eddy.emulator.moto_seam.botocore_hook", "eddy.emulator.moto_seam.services.moments",
+                   "eddy.emulator.moto_seam.services.iam_checks")),
+    ("moto.dynamodb", ("eddy.emulator.moto_seam.bridge", "eddy.emulator.moto_seam.speedups.dynamodb",
+                       "eddy.emulator.moto_seam.all_or_nothing")),
+    ("moto.kinesis", ("eddy.emulator.moto_seam.kinesis.streams",)),
+    ("moto.kms", ("eddy.emulator.moto_seam.services.kms_keys",)),
+    ("moto.sqs", ("eddy.emulator.moto_seam.services.long_polls", "eddy.emulator.moto_seam.speedups.sqs",
+                  "eddy.emulator.moto_seam.sqs")),
+    ("moto.sns", ("eddy.emulator.moto_seam.notifications.subscriptions",
+                  "eddy.emulator.moto_seam.notifications.filter_policies", "eddy.emulator.moto_seam.sns_signatures")),
+    ("moto.s3", ("eddy.emulator.moto_seam.services.bucket_moments", "eddy.emulator.moto_seam.notifications.configurations",
+                 "eddy.emulator.moto_seam.notifications.object_events", "eddy.emulator.moto_seam.s3")),
+    ("moto.events", ("eddy.emulator.moto_seam.eventbridge.rules",)),
 )
+#: every seam module that changes moto
+MODULES = tuple(module for _, modules in PATCHES for module in modules)
+_SERVICE_OF = {module: package for package, modules in PATCHES for module in modules}
 
-_lock = threading.Lock()
+_lock = threading.RLock()  # a seam module's install may import another of moto's packages (itself watched)
 _count = 0
+#: the seam modules whose patches are on, in the order they went on
+_installed: list[str] = []
+#: what Eddy told each seam module while an emulator is open (activate(module, *args)), given when it loads
+_activations: dict[str, tuple[Any, ...]] = {}
 
 _ABSENT = object()
 
@@ -81,13 +100,15 @@ class Patches:
 
 
 def apply() -> None:
-    """An emulator opens: moto patched, if it is the first one open."""
+    """An emulator opens: moto patched, if it is the first one open (the services loaded now; the others as they load)."""
     global _count
     with _lock:
-        if _count == 0:
-            for name in MODULES:
-                importlib.import_module(name).install()
         _count += 1
+        if _count == 1:
+            sys.meta_path.insert(0, _watch)
+            for package, _ in PATCHES:
+                if package in sys.modules:
+                    _loaded(package)
 
 
 def remove() -> None:
@@ -98,10 +119,111 @@ def remove() -> None:
             return
         _count -= 1
         if _count == 0:
-            for name in reversed(MODULES):
-                importlib.import_module(name).uninstall()
+            if _watch in sys.meta_path:
+                sys.meta_path.remove(_watch)
+            _activations.clear()
+            while _installed:
+                importlib.import_module(_installed.pop()).uninstall()
 
 
 def applied() -> bool:
     """Whether moto is patched now (an emulator is open in this process)."""
     return _count > 0
+
+
+def activate(module: str, *args: Any) -> None:
+    """`module`'s activate(*args) (a seam module's: a clock, a target), now if its moto service is loaded, else
+    when it loads while an emulator is open."""
+    with _lock:
+        _activations[module] = args
+        if module in _installed:
+            importlib.import_module(module).activate(*args)
+
+
+def deactivate(module: str, *args: Any) -> None:
+    """`module`'s deactivate(*args), if it was activated (a service never loaded was never told anything)."""
+    with _lock:
+        if _activations.pop(module, None) is not None and module in _installed:
+            importlib.import_module(module).deactivate(*args)
+
+
+def _loaded(package: str) -> None:
+    """moto's `package` is loaded: its seam modules' patches go on, in order (and what they were told to activate).
+    A seam module still being imported stops the order there: it and those after it go on when its import is done."""
+    with _lock:
+        if _count == 0 or not _ready(package):
+            return
+        for module in dict(PATCHES)[package]:
+            if module in _installed:
+                continue
+            if module in sys.modules and not _ready(module):
+                return
+            seam = importlib.import_module(module)
+            seam.install()
+            _installed.append(module)
+            if module in _activations:
+                seam.activate(*_activations[module])
+
+
+def _ready(name: str) -> bool:
+    """Whether module `name` is loaded and its import done (not one still running further up this thread's imports)."""
+    module = sys.modules.get(name)
+    return module is not None and not getattr(getattr(module, "__spec__", None), "_initializing", False)
+
+
+#: this thread's imports of watched modules under way (`depth`), the packages they loaded (`loaded`), and whether it
+#: is installing patches now (`installing`)
+_thread = threading.local()
+
+
+def _imported(package: str) -> None:
+    """A watched module's import is done: once this thread's outermost watched import is, the patches of every
+    package they loaded go on (not in the middle of an import, whose modules may not all be whole yet)."""
+    loaded = _thread.__dict__.setdefault("loaded", [])
+    loaded.append(package)
+    if getattr(_thread, "depth", 0) or getattr(_thread, "installing", False):
+        return
+    _thread.installing = True
+    try:
+        while loaded:
+            _loaded(loaded.pop(0))
+    finally:
+        _thread.installing = False
+
+
+class _Watch(importlib.abc.MetaPathFinder):
+    """On sys.meta_path while an emulator is open: when moto's package for a service (or a seam module of it) has
+    been imported, the service's patches go on (`_imported`)."""
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+        package = _PACKAGES.get(name)
+        if package is None:
+            return None
+        for finder in sys.meta_path:
+            if finder is self or not hasattr(finder, "find_spec"):
+                continue
+            spec = finder.find_spec(name, path, target)
+            if spec is not None:
+                break
+        else:
+            return None
+        if spec.loader is not None and hasattr(spec.loader, "exec_module"):
+            execute = spec.loader.exec_module
+
+            def execute_then_patch(module: Any) -> None:
+                depth = getattr(_thread, "depth", 0)
+                _thread.depth = depth + 1
+                try:
+                    execute(module)
+                finally:
+                    _thread.depth = depth
+                spec._initializing = False  # its import is done but for this: _ready() says so
+                _imported(package)
+
+            spec.loader.exec_module = execute_then_patch  # this spec's own loader (a finder makes one per module)
+        return spec
+
+
+#: moto's packages and the seam modules of each, by name -> the package whose patches they are
+_PACKAGES = {name: package for package, modules in PATCHES for name in (package, *modules)}
+_watch = _Watch()

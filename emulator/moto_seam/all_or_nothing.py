@@ -31,8 +31,8 @@
   SET a path (`check_for_overlapping_paths`): `expression_complaint` tells such an error apart and words it
   (in the words moto's UpdateExpression errors have), for the front door to answer it as a ValidationException.
 
-Installed beside moto_speedups while an emulator is active (moto_bridge.activate / deactivate), with SNS's
-notification signatures (sns_signatures.py); plain moto in the same process keeps its own.
+Installed beside moto_speedups while an emulator is open and moto's DynamoDB is loaded (moto_seam/__init__.py);
+plain moto in the same process keeps its own.
 Pinned by tests/emulator/test_failed_writes.py.
 """
 
@@ -51,7 +51,7 @@ from moto.dynamodb.models.dynamo_type import DynamoType, Item
 from moto.dynamodb.models.table import Table
 from moto.dynamodb.responses import DynamoHandler
 
-from eddy.emulator.moto_seam import actions as moto_actions, conditions, dynamodb_rules, sns_signatures
+from eddy.emulator.moto_seam import actions as moto_actions, conditions, dynamodb_rules
 from eddy.emulator.moto_seam import Patches
 from eddy.emulator.errors import UNDEFINED_NAME, UNDEFINED_VALUE
 
@@ -180,13 +180,11 @@ def install() -> None:
     _patches.set(DynamoHandler, "batch_write_item", _batch_write_item)
     dynamodb_rules.install()
     conditions.install()
-    sns_signatures.install()
 
 
 def uninstall() -> None:
     dynamodb_rules.uninstall()
     conditions.uninstall()
-    sns_signatures.uninstall()
     _patches.restore()
 
 

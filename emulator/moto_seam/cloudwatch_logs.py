@@ -8,8 +8,6 @@ the computer's clock, and Eddy's events carry the emulator's clock, which a test
 
 from __future__ import annotations
 
-from moto.logs.models import logs_backends
-
 from eddy.emulator.moto_seam.services.state import direct_writes
 
 #: invocations finish on many threads and moto's log stream is not thread-safe; a snapshot holds it too
@@ -20,6 +18,8 @@ def put_events(account_id: str, region: str, group: str, stream: str, events: li
     """Append (timestamp in epoch milliseconds, message) events, in order, to `stream` of `group`."""
     if not events:
         return
+    from moto.logs.models import logs_backends  # moto's CloudWatch Logs loaded by the first function's logs
+
     backend = logs_backends[account_id][region]
     with _lock:
         if group not in backend.groups:

@@ -6,10 +6,7 @@ permissions are moto's; a function that names a layer version gets its zip and i
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
-from moto.awslambda.exceptions import UnknownLayerException
-from moto.awslambda.models import lambda_backends
+from typing import Any, NamedTuple
 
 
 class PublishedLayerVersion(NamedTuple):
@@ -20,11 +17,20 @@ class PublishedLayerVersion(NamedTuple):
     grantees: frozenset[str]
 
 
-def find_layer_version(account_id: str, region: str, name: str, version: int) -> PublishedLayerVersion | None:
+def _layer_version(account_id: str, region: str, name: str, version: int) -> Any:
+    """moto's layer version, None if there is none (moto's Lambda loaded by the first function naming a layer)."""
+    from moto.awslambda.exceptions import UnknownLayerException
+    from moto.awslambda.models import lambda_backends
+
     try:
-        backend = lambda_backends[account_id][region]
-        layer_version = backend.get_layer_version(name, str(version))
+        return lambda_backends[account_id][region].get_layer_version(name, str(version))
     except (KeyError, UnknownLayerException):
+        return None
+
+
+def find_layer_version(account_id: str, region: str, name: str, version: int) -> PublishedLayerVersion | None:
+    layer_version = _layer_version(account_id, region, name, version)
+    if layer_version is None:
         return None
     grantees = frozenset(
         str(statement.get("Principal")) for statement in layer_version.policy.statements
@@ -34,7 +40,5 @@ def find_layer_version(account_id: str, region: str, name: str, version: int) ->
 
 def layer_version_configuration(account_id: str, region: str, name: str, version: int) -> dict | None:
     """GetLayerVersion's answer for a version (what GetLayerVersionByArn returns too)."""
-    try:
-        return lambda_backends[account_id][region].get_layer_version(name, str(version)).get_layer_version()
-    except (KeyError, UnknownLayerException):
-        return None
+    layer_version = _layer_version(account_id, region, name, version)
+    return None if layer_version is None else layer_version.get_layer_version()

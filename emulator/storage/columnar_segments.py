@@ -16,7 +16,9 @@ to parse either way.
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
+import importlib.util
 import itertools
 import json
 import logging
@@ -29,39 +31,41 @@ import uuid
 from pathlib import Path
 from typing import Any, Iterator
 
-try:
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-except ImportError:  # installed without Spark's extra (eddy[spark]): no copies, and no Spark to read them
-    pa = pq = None
-
 log = logging.getLogger(__name__)
 
 SUFFIX = ".parquet"
 
 
 def copies_possible() -> bool:
-    """Whether this install can write columnar copies (pyarrow comes with `pip install "eddy[spark]"`)."""
-    return pa is not None
+    """Whether this install can write columnar copies (pyarrow comes with `pip install "eddy[spark]"`); asked
+    without importing pyarrow, which only the writer (a child process) loads."""
+    return importlib.util.find_spec("pyarrow") is not None
 
 
-if pa is not None:  # without pyarrow: paths and a copier that copies nothing (copies_possible())
+@functools.cache
+def arrow() -> tuple[Any, Any, Any]:
+    """pyarrow, pyarrow.parquet and a copy's schema, loaded by the first copy written (the writer's process)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     #: one AttributeValue: every member as its type, L and M as their JSON text (spark_batch.dynamodb_json.ATTRIBUTE_VALUE)
-    ATTRIBUTE_VALUE = pa.struct([
+    attribute_value = pa.struct([
         ("S", pa.string()), ("N", pa.string()), ("B", pa.string()), ("BOOL", pa.bool_()), ("NULL", pa.bool_()),
         ("SS", pa.list_(pa.string())), ("NS", pa.list_(pa.string())), ("BS", pa.list_(pa.string())),
         ("L", pa.string()), ("M", pa.string()),
     ])
-    _ITEM = pa.map_(pa.string(), ATTRIBUTE_VALUE)
+    item = pa.map_(pa.string(), attribute_value)
     #: the columns of a copy, in the order of a change-log line's members (records.ChangeRecord.to_log_line)
-    SCHEMA = pa.schema([
+    schema = pa.schema([
         ("table", pa.string()), ("shard", pa.string()), ("sequence_number", pa.string()),
         ("commit_version", pa.int64()), ("commit_timestamp", pa.float64()), ("commit_records", pa.int64()),
         ("event_id", pa.string()), ("event_name", pa.string()),
         ("keys", pa.string()), ("old_image", pa.string()), ("new_image", pa.string()),
         ("user_identity", pa.struct([("type", pa.string()), ("principalId", pa.string())])),
-        ("old_image_attributes", _ITEM), ("new_image_attributes", _ITEM),
+        ("old_image_attributes", item), ("new_image_attributes", item),
     ])
+    return pa, pq, schema
+
 
 #: the members held as text, and the maps made of images
 _TEXTS = frozenset({"keys", "old_image", "new_image"})
@@ -82,7 +86,8 @@ def write_columnar_copy(segment: Path) -> Path | None:
     target = copy_path(segment)
     temporary = target.with_name(f".{target.name}.{uuid.uuid4().hex}")
     try:
-        with open(segment, "rb") as lines, pq.ParquetWriter(temporary, SCHEMA, compression="snappy") as writer:
+        _, pq, schema = arrow()
+        with open(segment, "rb") as lines, pq.ParquetWriter(temporary, schema, compression="snappy") as writer:
             for table in _tables(lines):
                 writer.write_table(table, row_group_size=_ROWS_PER_GROUP)
         os.replace(temporary, target)
@@ -106,10 +111,11 @@ def remove_temporary_copies(directory: Path) -> None:
             os.remove(leftover)
 
 
-def _tables(lines: Any) -> Iterator[pa.Table]:
+def _tables(lines: Any) -> Iterator[Any]:
     """The lines as tables of _ROWS_PER_GROUP rows, parsed a few thousand at a time, so that only that many
     lines are Python objects at once (Arrow arrays hold the rest)."""
-    batches: list[pa.RecordBatch] = []
+    pa, _, schema = arrow()
+    batches: list[Any] = []
     rows = 0
     while True:
         read = list(itertools.islice(lines, _ROWS_PER_BATCH))
@@ -118,15 +124,15 @@ def _tables(lines: Any) -> Iterator[pa.Table]:
             records = [json.loads(line) for line in chunk]
             # a line without '"L":' or '"M":' has no nested value: its items' entries are their attributes as they are
             nested = [b'"L":' in line or b'"M":' in line for line in chunk]
-            columns = {name: [record.get(name) for record in records] for name in SCHEMA.names if name not in _MAPS}
+            columns = {name: [record.get(name) for record in records] for name in schema.names if name not in _MAPS}
             for name, image in _MAPS.items():
                 columns[name] = [_entries(item, deep) for item, deep in zip(columns[image], nested)]
             for name in _TEXTS:
                 columns[name] = [None if item is None else _encode(item) for item in columns[name]]
-            batches.append(pa.RecordBatch.from_pydict(columns, schema=SCHEMA))
+            batches.append(pa.RecordBatch.from_pydict(columns, schema=schema))
             rows += len(records)
         if rows >= _ROWS_PER_GROUP or (not read and rows):
-            yield pa.Table.from_batches(batches, schema=SCHEMA)
+            yield pa.Table.from_batches(batches, schema=schema)
             batches, rows = [], 0
         if not read:
             return

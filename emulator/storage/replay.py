@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 from eddy.emulator.aws_requests import Request
 from eddy.emulator import callers
 from eddy.emulator.moto_seam import bridge as moto_bridge
-from eddy.emulator.moto_seam import sqs as sqs_seam
 from eddy.emulator.moto_seam.cloudwatch_logs import put_events
 from eddy.emulator.moto_seam.kinesis import state as kinesis_state
 from eddy.emulator.storage.async_queue import QUEUES
@@ -137,6 +136,8 @@ class LogReplay:
         elif op == "function_logs":
             put_events(entry["account"], entry["region"], entry["group"], entry["stream"], entry["events"])
         elif op == "sqs_messages":
+            from eddy.emulator.moto_seam import sqs as sqs_seam  # moto's SQS: loaded by its first change
+
             sqs_seam.apply_change(entry)
         else:
             raise CorruptStateError(f"{self.wal.directory}: unknown log entry {op!r}")

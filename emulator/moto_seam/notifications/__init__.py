@@ -13,31 +13,17 @@
     destinations.py    a destination's ARN read, and whether its queue or topic exists
     target.py          what the seam needs of Eddy (notifications/notifications.py), and the one active
 
-While no emulator is open every patched piece does what moto does. Each configuration's and subscription's
+The patches of configurations.py and object_events.py go on when moto's S3 is loaded, those of subscriptions.py and
+filter_policies.py when its SNS is, while an emulator is open (moto_seam/__init__.py); importing this package loads
+neither. While no emulator is open every patched piece does what moto does. Each configuration's and subscription's
 deliveries are counted on the target (delivered / failed / filtered out): the dashboard's per-trigger figures.
 """
 
 from __future__ import annotations
 
-from eddy.emulator.moto_seam.notifications import configurations, filter_policies, object_events, subscriptions
 from eddy.emulator.moto_seam.notifications.target import Target, active
 
-__all__ = ["Target", "activate", "deactivate", "install", "uninstall"]
-
-
-def install() -> None:
-    """The patches (moto_seam/__init__.py, while an emulator is open); they do what moto does until `activate`."""
-    configurations.install()
-    object_events.install()
-    subscriptions.install()
-    filter_policies.install()
-
-
-def uninstall() -> None:
-    filter_policies.uninstall()
-    subscriptions.uninstall()
-    object_events.uninstall()
-    configurations.uninstall()
+__all__ = ["Target", "activate", "deactivate"]
 
 
 def activate(target: Target) -> None:

@@ -11,17 +11,18 @@ Outside a moment, moto's time is still the emulator's clock (`activate`), so a v
 visibility and delays as it moves stream retention. What this module changes in moto, each pinned by a test:
   - MotoRandom (moto's one source of ids): `random` and `getrandbits` draw from the moment's generator;
   - moto.core.utils.utcnow (every moto clock read, whatever name a module imported it under): its code;
-  - FakeBucket's creation date and FakeMultipart's upload id (moto's two reads that bypass the above);
-  - KMS keys (moto draws them from os.urandom and OpenSSL): a key's symmetric material from the moment's
-    generator, like an id; its asymmetric private key (which no seed makes again) made as moto makes it and kept,
-    as DER, with the request (`Moment.kept`, the journal entry's "kept"), so a replay puts that key back;
-  - SQSBackend.receive_message: a long poll waits with the journal's lock released, and each attempt runs
-    at its own instant (the moment is moved on); a replayed receive does not wait at all.
+and, each in a module of its own whose patches go on when moto loads that service (moto_seam/__init__.py):
+  - bucket_moments.py: FakeBucket's creation date and FakeMultipart's upload id (moto's two reads that bypass
+    the above);
+  - kms_keys.py: KMS keys (moto draws them from os.urandom and OpenSSL): a key's symmetric material from the
+    moment's generator, like an id; its asymmetric private key (which no seed makes again) made as moto makes it
+    and kept, as DER, with the request (`Moment.kept`, the journal entry's "kept"), so a replay puts that key back;
+  - long_polls.py: SQSBackend.receive_message: a long poll waits with the journal's lock released, and each
+    attempt runs at its own instant (the moment is moved on); a replayed receive does not wait at all.
 """
 
 from __future__ import annotations
 
-import base64
 import threading
 import time
 from datetime import datetime, timezone
@@ -29,12 +30,7 @@ from random import Random
 from typing import Any, Callable
 
 import moto.core.utils as moto_utils
-from cryptography.hazmat.primitives import serialization
-from moto.kms import models as kms_models
-from moto.kms.utils import MASTER_KEY_LEN
 from moto.moto_api._internal import mock_random
-from moto.s3.models import UPLOAD_ID_BYTES, FakeBucket, FakeMultipart
-from moto.sqs.models import SQSBackend
 
 from eddy.emulator.moto_seam import Patches
 
@@ -98,6 +94,16 @@ def now() -> float:
     return _clock() if _clock is not None else time.time()
 
 
+def change_waiter() -> Callable[[float], None] | None:
+    """What waits (up to its seconds) for another request to change moto's services; None while no emulator gives one."""
+    return _wait_for_change
+
+
+def clock_now() -> float:
+    """The emulator's clock (outside any moment), else the computer's."""
+    return _clock() if _clock is not None else time.time()
+
+
 def activate(clock: Callable[[], float], wait_for_change: Callable[[float], None]) -> None:
     global _clock, _wait_for_change
     _clock, _wait_for_change = clock, wait_for_change
@@ -134,74 +140,17 @@ def _eddy_utcnow() -> Any:  # its code becomes moto.core.utils.utcnow's: the nam
 
 
 _original_utcnow_code = moto_utils.utcnow.__code__
-_original_bucket_init, _original_multipart_init = FakeBucket.__init__, FakeMultipart.__init__
-_original_receive = SQSBackend.receive_message
-_original_master_key, _original_private_key = kms_models.generate_master_key, kms_models.generate_private_key
-
-
-def _bucket_init(self: FakeBucket, *args: Any, **kwargs: Any) -> None:
-    _original_bucket_init(self, *args, **kwargs)
-    self.creation_date = datetime.fromtimestamp(now(), timezone.utc)
-
-
-def _multipart_init(self: FakeMultipart, *args: Any, **kwargs: Any) -> None:
-    _original_multipart_init(self, *args, **kwargs)
-    drawn = mock_random.getrandbits(UPLOAD_ID_BYTES * 8).to_bytes(UPLOAD_ID_BYTES, "little")
-    self.id = base64.b64encode(drawn).decode().replace("=", "").replace("+", "").replace("/", "")
-
-
-def _master_key() -> bytes:
-    moment = current()
-    return moment.random.randbytes(MASTER_KEY_LEN) if moment is not None else _original_master_key()
-
-
-def _private_key(key_spec: str) -> Any:
-    """moto's private key for a KMS key spec (its wrapper: signing algorithms and all); in a moment, its key is the
-    one the request drew when it first ran (kept), or is kept for the request's journal entry."""
-    key = _original_private_key(key_spec)
-    moment = current()
-    if moment is not None and moment.replaying:
-        if moment.kept:  # a request logged before keys were kept draws a new one, as it did then
-            key.private_key = serialization.load_der_private_key(moment.kept.pop(0), password=None)
-    elif moment is not None:
-        moment.kept.append(key.private_key.private_bytes(serialization.Encoding.DER, serialization.PrivateFormat.PKCS8,
-                                                         serialization.NoEncryption()))
-    return key
-
-
-def _receive_message(self: SQSBackend, queue_name: str, count: int, wait_seconds_timeout: int,
-                     visibility_timeout: int, message_attribute_names: list[str] | None = None) -> Any:
-    """moto's receive, one attempt at a time: between attempts the journal's lock is released (other requests
-    send, delete, change visibility) and the next attempt runs at its own instant. The deadline is the
-    computer's: a client's long poll lasts its seconds even when the emulator's clock stands still."""
-    moment, wait_for_change = current(), _wait_for_change
-    if moment is None or wait_for_change is None or moment.replaying:
-        wait = 0 if moment is not None and moment.replaying else wait_seconds_timeout
-        return _original_receive(self, queue_name, count, wait, visibility_timeout, message_attribute_names)
-    deadline = time.monotonic() + wait_seconds_timeout
-    while True:
-        result = _original_receive(self, queue_name, count, 0, visibility_timeout, message_attribute_names)
-        remaining = deadline - time.monotonic()
-        if result or remaining <= 0:
-            return result
-        wait_for_change(min(remaining, 1.0))  # a change wakes it; a message becoming visible is seen within 1 s
-        moment.move_to(now=_clock() if _clock is not None else time.time())
 
 
 _patches = Patches()
 
 
 def install() -> None:
-    """moto's ids, time and KMS keys drawn in a request's moment; long polls that release the journal's lock."""
+    """moto's ids and time drawn in a request's moment."""
     _patches.set(mock_random, "random", _random)
     _patches.set(mock_random, "getrandbits", _getrandbits)
     _patches.set(moto_utils, "_eddy_moment_utcnow", _utcnow)
     moto_utils.utcnow.__code__ = _eddy_utcnow.__code__  # every name moto imported utcnow under sees it
-    _patches.set(FakeBucket, "__init__", _bucket_init)
-    _patches.set(FakeMultipart, "__init__", _multipart_init)
-    _patches.set(SQSBackend, "receive_message", _receive_message)
-    _patches.set(kms_models, "generate_master_key", _master_key)
-    _patches.set(kms_models, "generate_private_key", _private_key)
 
 
 def uninstall() -> None:

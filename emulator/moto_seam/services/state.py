@@ -33,7 +33,6 @@ from cryptography import x509
 from cryptography.hazmat.primitives import serialization
 from moto.backends import get_backend
 from moto.core.base_backend import BackendDict, BaseBackend
-from moto.s3.models import FakeDeleteMarker
 
 #: the services Eddy keeps in its own log and snapshot entries (tables, streams, Kinesis records)
 EDDY_OWNED = frozenset({"dynamodb", "dynamodbstreams", "kinesis", "moto_api"})
@@ -229,6 +228,8 @@ def inventory() -> dict[str, dict[str, int]]:
     for service, account_id, region, backend in services_in_use():
         state = vars(backend)
         if service == "s3":
+            from moto.s3.models import FakeDeleteMarker  # loaded: S3 is in use
+
             buckets = state.get("buckets", {})
             add("s3", buckets=len(buckets), objects=sum(
                 1 for bucket in buckets.values() for key in bucket.keys.values() if not isinstance(key, FakeDeleteMarker)))

@@ -4,19 +4,7 @@ time, each pinned by a test against moto's own (tests/emulator/moto_seam/test_sp
   dynamodb.py  Item / Table / DynamoType: items built in linear time, plain puts, key hashing, queries by partition
   sqs.py       Queue.delete_message found by its receipt handle, Queue.messages read lazily: DeleteMessage and
                ReceiveMessage cost O(batch), not O(messages in the queue)
+
+Each module's patches go on when moto's service is loaded while an emulator is open (moto_seam/__init__.py's
+PATCHES); plain moto in the same process keeps its own.
 """
-
-from __future__ import annotations
-
-from eddy.emulator.moto_seam.speedups import dynamodb, sqs
-
-
-def install() -> None:
-    """While an emulator is active (moto_bridge.activate): plain moto in the same process keeps its own."""
-    dynamodb.install()
-    sqs.install()
-
-
-def uninstall() -> None:
-    dynamodb.uninstall()
-    sqs.uninstall()

@@ -1,6 +1,7 @@
 """Eddy is inert until used: importing it or loading its pytest plugin imports no moto service and patches
 nothing; every patch of moto is applied while an emulator is open and removed when the last one closes, so a
-project's own `mock_aws` tests and Eddy's alternate in one process (moto_seam/__init__.py)."""
+project's own `mock_aws` tests and Eddy's alternate in one process (moto_seam/__init__.py). A service's patches go
+on when moto's package for it is loaded, so an emulator loads only the services it is asked for."""
 
 from __future__ import annotations
 
@@ -42,6 +43,22 @@ def test_an_emulator_loads_only_the_moto_services_it_patches_or_is_asked_for():
     assert "moto.dynamodb.models" in loaded
 
 
+def test_a_service_loaded_while_an_emulator_is_open_is_patched_as_it_loads_and_given_back_at_the_close():
+    """moto's SQS, first imported inside the block: its patches go on at that import (and what the emulator told
+    the SQS seam at its start, its clock, with them); after the block moto's SQS is moto's own again."""
+    out = subprocess.run([sys.executable, "-c", textwrap.dedent("""
+        import sys
+        from eddy import emulate
+        from eddy.emulator.clock import Clock
+        with emulate(housekeeping_interval=None, clock=Clock(source=lambda: 1_000_000.0)):
+            print("moto.sqs" in sys.modules)
+            from moto.sqs import models
+            print(models.Queue.__dict__["add_message"].__module__, models.unix_time())
+        print(models.Queue.__dict__["add_message"].__module__, models.unix_time() > 1_700_000_000)
+    """)], check=True, capture_output=True, text=True).stdout.split("\n")
+    assert out[:3] == ["False", "eddy.emulator.moto_seam.sqs 1000000.0", "moto.sqs.models True"]
+
+
 def _patched() -> list[tuple[object, str, object]]:
     """Every (owner, name, moto's original) the seam has replaced now."""
     return [replaced for name in patching.MODULES for replaced in _patches_of(importlib.import_module(name))]
@@ -58,6 +75,8 @@ def _patches_of(module: object) -> list[tuple[object, str, object]]:
 
 
 def test_every_patch_is_on_while_an_emulator_is_open_and_off_after_the_last_one_closes():
+    for package, _ in patching.PATCHES:  # every service loaded: each one's patches go on when the emulator opens
+        importlib.import_module(package)
     assert not patching.applied() and _patched() == []
     with emulate(**QUIET):
         replaced = _patched()

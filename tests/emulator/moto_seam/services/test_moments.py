@@ -16,24 +16,24 @@ from moto.kms.utils import generate_master_key
 from moto.moto_api._internal import mock_random
 from moto.moto_api._internal.moto_random import MotoRandom
 
-from eddy.emulator.moto_seam.services import moments
+from eddy.emulator.moto_seam.services import bucket_moments, kms_keys, long_polls, moments
 
 
 def test_moto_reads_time_and_randomness_where_the_patches_replace_them():
     assert "datetime.datetime.now(UTC)" in inspect.getsource(moto_utils)
     assert "self.getrandbits(128)" in inspect.getsource(MotoRandom.uuid4)
-    assert "os.urandom(UPLOAD_ID_BYTES)" in inspect.getsource(moments._original_multipart_init)
-    assert "self.creation_date = datetime.datetime.now(" in inspect.getsource(moments._original_bucket_init)
-    receive = inspect.getsource(moments._original_receive)
+    assert "os.urandom(UPLOAD_ID_BYTES)" in inspect.getsource(bucket_moments._original_multipart_init)
+    assert "self.creation_date = datetime.datetime.now(" in inspect.getsource(bucket_moments._original_bucket_init)
+    receive = inspect.getsource(long_polls._original_receive)
     assert "queue.wait_for_messages(1)" in receive and "wait_seconds_timeout == 0" in receive
-    assert list(inspect.signature(moments._original_receive).parameters) == [
+    assert list(inspect.signature(long_polls._original_receive).parameters) == [
         "self", "queue_name", "count", "wait_seconds_timeout", "visibility_timeout", "message_attribute_names"]
     # KMS: a key's material and private key, made by these names of moto.kms.models, drawn where no seed reaches
     key_init = inspect.getsource(Key.__init__)
     assert "self.key_material = generate_master_key()" in key_init
     assert "self.private_key = generate_private_key(self.key_spec)" in key_init
-    assert "os.urandom(" in inspect.getsource(moments._original_master_key.__globals__["generate_data_key"])
-    assert moments._original_master_key is generate_master_key
+    assert "os.urandom(" in inspect.getsource(kms_keys._original_master_key.__globals__["generate_data_key"])
+    assert kms_keys._original_master_key is generate_master_key
 
 
 def test_a_moment_repeats_a_kms_keys_material_and_keeps_its_private_key(emu):
@@ -131,13 +131,15 @@ def test_empty_long_polls_last_their_wait_and_wait_side_by_side(door):
 
 def test_uninstall_gives_moto_back(emu):
     moments.uninstall()
+    kms_keys.uninstall()
     try:
         assert moto_utils.utcnow.__code__ is moments._original_utcnow_code
         assert "random" not in vars(mock_random)
-        assert kms_models.generate_master_key is moments._original_master_key
+        assert kms_models.generate_master_key is kms_keys._original_master_key
         assert abs(moto_utils.unix_time() - time.time()) < 5
     finally:
         moments.install()
+        kms_keys.install()
     assert moto_utils.utcnow.__code__ is moments._eddy_utcnow.__code__
 
 

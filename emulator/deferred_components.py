@@ -1,0 +1,72 @@
+"""The Emulator's components that some servers never use, made (and their modules loaded) by their first use: the
+event source mappings' registry (triggers/: with it the pollers and moto's SQS) and CloudFormation's stacks. Part of
+the composition root (engine.py's Emulator is a DeferredComponents): each is built with the collaborators it uses,
+as the Emulator builds the others, only later.
+
+    emulator.triggers          # made now, if no mapping was created or recovered before
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable
+
+if TYPE_CHECKING:
+    from eddy.emulator.cloudformation.service import CloudFormation
+    from eddy.emulator.clock import Clock
+    from eddy.emulator.functions.invocation import Invoker
+    from eddy.emulator.functions.registry import FunctionRegistry
+    from eddy.emulator.triggers.mapping_registry import Triggers
+
+
+class DeferredComponents:
+    """What the Emulator has that these use (its __init__ sets them)."""
+
+    lock: threading.RLock
+    state_dir: Path
+    clock: Clock
+    functions: FunctionRegistry
+    invoker: Invoker
+    aws_client: Callable[[str, str], Any]
+    _triggers: Triggers | None
+    _cloudformation: CloudFormation | None
+    _stacks_file: Path
+
+    @property
+    def triggers(self) -> Triggers:
+        """Event source mappings (triggers/), made by their first use: a mapping created or recovered, wait_idle."""
+        with self.lock:
+            if self._triggers is None:
+                from eddy.emulator.triggers.mapping_registry import Triggers
+                self._triggers = Triggers(self, self.state_dir)
+            return self._triggers
+
+    @property
+    def mappings_made(self) -> int:  # how many event source mappings there are, without making their registry
+        return len(self._triggers.mappings) if self._triggers is not None else 0
+
+    @property
+    def cloudformation(self) -> CloudFormation:
+        """CloudFormation's stacks (made through Eddy's APIs: aws_client), read from their file by their first use."""
+        with self.lock:
+            if self._cloudformation is None:
+                from eddy.emulator.cloudformation.resource_types.custom_resource_calls import CustomResourceCalls
+                from eddy.emulator.cloudformation.service import CloudFormation
+                self._cloudformation = CloudFormation(self.aws_client, self.clock.now, self._stacks_file, CustomResourceCalls(
+                    self._invoke_for_stack, lambda topic, region, message: self.aws_client("sns", region).publish(
+                        TopicArn=topic, Message=message), self._functions_endpoint, self.clock.now, self.clock.on_advance))
+            return self._cloudformation
+
+    def _invoke_for_stack(self, name: str, account_id: str, region: str, event: dict[str, Any]) -> str | None:
+        """A custom resource's function invoked for CloudFormation: None when it returned, else its error."""
+        with self.lock:
+            function = self.functions.get(name, account_id, region)
+        result = self.invoker.invoke(function, event, source="CloudFormation")
+        return None if result.error is None else str(result.error)
+
+    def _functions_endpoint(self) -> str:
+        """Where a function's code reaches Eddy (the in-process door starts its loopback server for it)."""
+        if self.invoker.before_worker_start is not None:
+            self.invoker.before_worker_start()
+        return self.invoker.worker_environment.get("AWS_ENDPOINT_URL") or "http://localhost:4566"

@@ -1,0 +1,66 @@
+"""`eddy serve` loads what a request first needs (issue 39): a server that has answered only ListTables has loaded
+moto's DynamoDB and none of moto's other services, nor Spark, the dashboard, the function runtimes, the pollers,
+Pipes, CloudFormation or moto's own server application. Structural, not timed: the modules the server process
+holds after its one answer (docs/performance.md has the times)."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import textwrap
+
+#: the server in the main thread (as `eddy serve` runs); a thread asks ListTables until it answers, then prints
+#: the answer and the modules loaded, and ends the process
+PROBE = textwrap.dedent("""
+    import json, os, sys, threading, time, urllib.request
+    from eddy.emulator.cli import main
+
+    port, state_dir = sys.argv[1], sys.argv[2]
+
+    def ask() -> None:
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/", data=b"{}", headers={
+            "X-Amz-Target": "DynamoDB_20120810.ListTables", "Content-Type": "application/x-amz-json-1.0",
+            "Authorization": "AWS4-HMAC-SHA256 Credential=eddy/20260101/us-east-1/dynamodb/aws4_request, "
+                             "SignedHeaders=host, Signature=0"})
+        deadline = time.monotonic() + 300
+        while True:  # until the server listens (connection refused before)
+            try:
+                answer = json.loads(urllib.request.urlopen(request, timeout=60).read())
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+        print(json.dumps({"answer": answer, "modules": sorted(sys.modules)}), flush=True)
+        os._exit(0)
+
+    threading.Thread(target=ask, daemon=True).start()
+    main(["serve", "--port", port, "--state-dir", state_dir])
+""")
+
+NOT_LOADED = ("moto.awslambda", "moto.sqs", "moto.sns", "moto.s3", "moto.events", "moto.cloudformation",
+              "moto.kms", "moto.logs", "moto.moto_server", "flask", "pyspark", "pyarrow", "eddy.spark_batch",
+              "eddy.infra", "eddy.emulator.dashboard", "eddy.emulator.api.dashboard_api",
+              "eddy.emulator.functions.runtimes", "eddy.emulator.triggers.pollers", "eddy.emulator.triggers.sqs_pollers",
+              "eddy.emulator.pipes", "eddy.emulator.cloudformation", "eddy.emulator.api.cloudformation",
+              "eddy.emulator.api.lambda_api", "eddy.emulator.moto_seam.notifications.object_events",
+              "eddy.emulator.moto_seam.eventbridge.rules")
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_a_server_that_answered_only_list_tables_has_loaded_only_dynamodb(tmp_path):
+    done = subprocess.run([sys.executable, "-c", PROBE, str(_free_port()), str(tmp_path / "state")],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert seen["answer"] == {"TableNames": []}
+    modules = seen["modules"]
+    assert {"moto.dynamodb.models", "eddy.emulator.api.dynamodb_api"} <= set(modules)
+    assert [name for name in modules if name in NOT_LOADED or name.startswith(tuple(p + "." for p in NOT_LOADED))] == []
