@@ -4,7 +4,8 @@ Every Node runtime name runs on the one `node` found on PATH (EDDY_NODE override
 JavaScript v3 is what Lambda's Node runtime provides: found where node_sdk.py looks (a checkout's .node/ from
 `make setup`, the per-user cache `eddy setup node` fills, or EDDY_NODE_MODULES), it is on NODE_PATH (for
 require) and linked as node_modules next to the function's code folder (ES modules resolve packages by
-walking up folders, not through NODE_PATH). Without it, a worker starts with a warning saying what to run.
+walking up folders, not through NODE_PATH). The first worker to start without it has it installed (node_sdk.provide);
+if that fails, the worker starts told so, and an import of @aws-sdk/* fails naming what to run.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from eddy.emulator.errors import InvalidParameterValueException
 from eddy.emulator.functions.runtimes.base import Runtime
-from eddy.emulator.functions.runtimes.node_sdk import sdk_modules, warn_if_missing
+from eddy.emulator.functions.runtimes.node_sdk import MISSING, NODE_SDK_MISSING, provide, sdk_modules
 
 if TYPE_CHECKING:
     from eddy.emulator.functions.registry import Function
@@ -65,8 +66,11 @@ class NodeRuntime(Runtime):
     def environment(self, function: Function) -> dict[str, str]:
         """Lambda's variables; and when the function's runtime is newer than the machine's `node` (nodejs22.x run
         by node 20), the SDK's warning that the node is too old is about this machine, not the function's Lambda
-        runtime: the SDK is told not to print it (on its own runtime's node it would not)."""
+        runtime: the SDK is told not to print it (on its own runtime's node it would not). Without the SDK (and it
+        could not be installed), the worker is told what to run."""
         environment = super().environment(function)
+        if provide() is None:
+            environment[NODE_SDK_MISSING] = MISSING
         local = node_major_version(node_executable())
         if local is not None and local < self.major:
             environment.setdefault(SDK_NODE_WARNING_DISABLED, "true")
@@ -92,7 +96,7 @@ class NodeRuntime(Runtime):
         link = function.code_dir.parent / "node_modules"
         if link.is_symlink() or link.exists():
             return
-        sdk = warn_if_missing()
+        sdk = sdk_modules()
         if sdk is not None:
             with suppress(FileExistsError):  # another worker of the same function linked it first
                 link.symlink_to(sdk, target_is_directory=True)

@@ -8,19 +8,27 @@ function the same packages (node-packages.json), found in the first of these tha
 3. a per-user cache, $XDG_CACHE_HOME/eddy/node/node_modules (default ~/.cache/eddy/node/node_modules), which
    `eddy setup node` fills from the npm registry with npm (an installed eddy works from any directory).
 
+The first Node.js function that starts where none of them holds the SDK has it installed into the per-user cache
+(`provide()`: one notice line, then npm, once for every project; a file lock keeps two processes from installing at
+once). Where that cannot be done (no npm, no registry), the worker is told (NODE_SDK_MISSING), and a function's
+import of @aws-sdk/* fails in the Node.js runtime's words followed by what to run.
+
     sdk_modules()        # the folder, or None (MISSING says what to run)
+    provide()            # the folder, installed on first use; None if it could not be
     install(echo=print)  # what `eddy setup node` does
 """
 
 from __future__ import annotations
 
 import argparse
+import fcntl
 import json
 import logging
 import os
 import shutil
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any, Callable
 
@@ -32,7 +40,12 @@ PACKAGES = Path(__file__).with_name("node-packages.json")
 PROBE = Path("@aws-sdk") / "client-dynamodb" / "package.json"
 MISSING = ("the AWS SDK for JavaScript v3 that Lambda's Node.js runtime provides (@aws-sdk/*) is not installed: "
            "run `eddy setup node` (it needs npm; EDDY_NODE_MODULES may name a node_modules folder instead)")
+NO_NPM = ("npm is not on PATH: install Node.js with npm (Debian/Ubuntu: `sudo apt-get install -y nodejs npm`; others: "
+          "https://nodejs.org), then run `eddy setup node`")
+#: the worker's variable that says the SDK is missing (node_worker.mjs adds it to an @aws-sdk/* import's error)
+NODE_SDK_MISSING = "EDDY_NODE_SDK_MISSING"
 _CHECKOUT = Path(__file__).resolve().parents[3]
+_installing = threading.Lock()
 
 
 def cache_dir() -> Path:
@@ -61,8 +74,7 @@ def install(target: Path | None = None, echo: Callable[[str], None] = print) -> 
     target = target or cache_dir()
     npm = shutil.which("npm")
     if npm is None:
-        raise SetupError("npm is not on PATH: install Node.js with npm (Debian/Ubuntu: "
-                         "`sudo apt-get install -y nodejs npm`; others: https://nodejs.org), then run `eddy setup node`")
+        raise SetupError(NO_NPM)
     target.mkdir(parents=True, exist_ok=True)
     manifest = json.loads(PACKAGES.read_text())
     (target / "package.json").write_text(json.dumps(manifest, indent=2) + "\n")
@@ -80,13 +92,31 @@ class SetupError(Exception):
     """`eddy setup` could not do it: the message says what to do."""
 
 
-def warn_if_missing() -> Path | None:
-    """The SDK's folder; when there is none, a warning saying what to run (a function importing @aws-sdk/* will
-    fail to import it, in the Node.js runtime's words, as it would on a runtime without the SDK)."""
+def provide() -> Path | None:
+    """The SDK's folder; the first time a function needs it and it is nowhere, installed into the per-user cache
+    with npm (a notice line first: it takes a while); None when that fails (a warning says why and what to run)."""
     found = sdk_modules()
-    if found is None:
-        log.warning(MISSING)
-    return found
+    if found is not None:
+        return found
+    if shutil.which("npm") is None:
+        log.warning("%s: %s", MISSING, NO_NPM)
+        return None
+    target = cache_dir()
+    with _installing:
+        target.mkdir(parents=True, exist_ok=True)
+        with open(target / ".install.lock", "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # another process installing: its result is waited for, then used
+            found = sdk_modules()
+            if found is not None:
+                return found
+            log.warning("Node.js functions import the AWS SDK for JavaScript v3 that Lambda's runtime provides: "
+                        "installing it into %s with npm, once for every project (`eddy setup node` does the same)",
+                        target)
+            try:
+                return install(target, echo=lambda line: None)
+            except SetupError as error:
+                log.warning("%s: %s", MISSING, error)
+                return None
 
 
 def register(commands: Any) -> None:

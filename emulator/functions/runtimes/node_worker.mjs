@@ -48,6 +48,9 @@ process.stdout.write = (chunk, ...rest) => {
 };
 
 const WORKER = new URL(import.meta.url).pathname;
+// what to run when Eddy has no SDK for the function (node_sdk.py could not install it); not the function's variable
+const SDK_MISSING = process.env.EDDY_NODE_SDK_MISSING;
+delete process.env.EDDY_NODE_SDK_MISSING;
 
 function errorBody(error) {
   if (error instanceof Error || (error && typeof error.name === "string" && typeof error.message === "string"
@@ -92,6 +95,9 @@ async function loadHandler(spec) {
     exports = isModuleFile(file) ? await import(pathToFileURL(file).href) : createRequire(file)(file);
   } catch (cause) {
     if (cause instanceof SyntaxError) throw runtimeError("Runtime.UserCodeSyntaxError", String(cause));
+    if (SDK_MISSING && String(cause?.message).includes("@aws-sdk/")) {  // the runtime's words, then what to run
+      cause.message = `${cause.message}\n${SDK_MISSING}`;
+    }
     if (cause?.code === "MODULE_NOT_FOUND") throw runtimeError("Runtime.ImportModuleError", String(cause));
     throw cause;
   }

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -57,16 +59,44 @@ def test_a_function_importing_the_sdk_uses_the_cache(elsewhere: Path, emu) -> No
     assert "FunctionError" not in response and answer == {"fake": True}
 
 
-def test_without_the_sdk_the_log_says_what_to_run(elsewhere: Path, emu, caplog) -> None:
+def test_without_the_sdk_and_without_npm_the_functions_error_says_what_to_run(elsewhere: Path, emu, caplog,
+                                                                             monkeypatch) -> None:
+    monkeypatch.setenv("EDDY_NODE", shutil.which("node"))
+    monkeypatch.setenv("PATH", str(elsewhere))  # no npm: the SDK cannot be installed on first use
     lam = emu.aws_client("lambda", "us-east-1")
     create_node(lam, "sdk", {"index.mjs": "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';\n"
                                           "export const handler = async () => 'unreached';"})
     with caplog.at_level(logging.WARNING, logger="eddy.emulator.functions.runtimes.node_sdk"):
         response, answer = call(lam, "sdk")
     assert response["FunctionError"] == "Unhandled"
-    assert "Cannot find package '@aws-sdk/client-dynamodb'" in answer["errorMessage"]  # in the Node runtime's words
-    assert caplog.messages == [node_sdk.MISSING]
+    # the Node.js runtime's words (naming the function's code file), then what to run
+    assert re.fullmatch(r"Cannot find package '@aws-sdk/client-dynamodb' imported from /\S+/sdk/code/index\.mjs\n"
+                        + re.escape(node_sdk.MISSING), answer["errorMessage"])
+    assert caplog.messages == [f"{node_sdk.MISSING}: npm is not on PATH: install Node.js with npm (Debian/Ubuntu: "
+                               "`sudo apt-get install -y nodejs npm`; others: https://nodejs.org), then run "
+                               "`eddy setup node`"]
     assert "run `eddy setup node`" in node_sdk.MISSING
+
+
+@pytest.mark.slow
+def test_the_first_node_function_has_the_sdk_installed_once_for_every_project(elsewhere: Path, emu, caplog) -> None:
+    """npm installs node-packages.json into the per-user cache (from npm's own cache when it has them) when the
+    first worker starts; the function's real SDK calls reach Eddy; the next function finds it there."""
+    emu.aws_client("dynamodb", "us-east-1").create_table(
+        TableName="orders", KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}], BillingMode="PAY_PER_REQUEST")
+    lam = emu.aws_client("lambda", "us-east-1")
+    lists = ("import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';\n"
+             "export const handler = async () => (await new DynamoDBClient({}).send(new ListTablesCommand({}))).TableNames;")
+    for name in ("first", "second"):
+        create_node(lam, name, {"index.mjs": lists}, Timeout=60)
+    with caplog.at_level(logging.INFO, logger="eddy.emulator.functions.runtimes.node_sdk"):
+        assert [call(lam, name)[1] for name in ("first", "second")] == [["orders"], ["orders"]]
+    cache = elsewhere / "cache" / "eddy" / "node"
+    assert caplog.messages == [
+        "Node.js functions import the AWS SDK for JavaScript v3 that Lambda's runtime provides: installing it into "
+        f"{cache} with npm, once for every project (`eddy setup node` does the same)"]
+    assert node_sdk.sdk_modules() == cache / "node_modules"
 
 
 def test_eddy_setup_node_without_npm_says_what_to_install(tmp_path: Path) -> None:
