@@ -55,9 +55,10 @@ $(STAMP): pyproject.toml setup.py | java
 
 # the docs site is built first, with --strict: a broken link, an unknown anchor or a page missing from mkdocs.yml's
 # nav fails the target (tests/test_docs.py runs every example in the docs and builds the site again)
+# (the 40 slowest tests are listed at the end: what to look at when the suite gets slow)
 test: $(STAMP) $(NODE_STAMP) $(DEPLOY_TOOLS) chromium
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet
-	$(PY) -m pytest -q -n 2 --dist loadgroup
+	$(PY) -m pytest -q -n 2 --dist loadgroup --durations=40
 
 # the quick loop while working: every test but those marked `slow` (pyproject.toml: Spark, kill -9 and restart,
 # the installed wheel, the dashboard in Chromium), so neither Java nor Chromium is needed
