@@ -7,7 +7,8 @@ prefix as DynamoDB documents it (developer guide, "Comparison operator and funct
 or a Binary) and compares their bytes; moto answered false for every binary. A ProjectionExpression path whose name
 placeholder carries a list index (`#l[0]`, `#l[1].#m`) reads the name and keeps the index (developer guide, "Document
 paths": "#pr.ThreeStar[0]"-style paths); moto looked the whole `#l[0]` up as a name and refused the placeholder as
-unused.
+unused. Paths that index one list more than once (`l[0], l[1].q`) keep every element they name, in the list's order
+(`project_paths`, which PartiQL's SELECT uses too); moto kept the last path's.
 
 Installed with all_or_nothing.py while an emulator is active; plain moto in the same process keeps its own.
 Pinned by tests/emulator/moto_seam/test_conditions.py.
@@ -18,9 +19,11 @@ from __future__ import annotations
 import base64
 import binascii
 import operator
+import re
 from typing import Any, Callable
 
 from moto.dynamodb import comparisons, responses
+from moto.dynamodb.models.dynamo_type import Item
 
 #: each ordering operator of moto's and the comparison it makes
 ORDERINGS = {comparisons.OpLessThan: operator.lt, comparisons.OpLessThanOrEqual: operator.le,
@@ -28,6 +31,7 @@ ORDERINGS = {comparisons.OpLessThan: operator.lt, comparisons.OpLessThanOrEqual:
 originals = {op: op.expr for op in ORDERINGS}
 original_begins_with = comparisons.FuncBeginsWith.expr
 original_projection_parse = responses.ProjectionExpressionParser.parse
+original_project = Item.project
 
 
 def _begins_with(self: Any, item: Any) -> bool:
@@ -58,6 +62,68 @@ def _projection_parse(self: Any) -> list[list[str]]:
     return paths
 
 
+def project_paths(item: dict[str, Any], paths: list[tuple[Any, ...]]) -> dict[str, Any]:
+    """`item` (AttributeValues by name) projected on `paths` (names and list indexes): each path's value kept at its
+    place, list elements in the order of their indexes, paths that lead nowhere left out."""
+    projected: dict[str, Any] = {}
+    for elements in paths:
+        found = value_at(item, elements)
+        if found is not None:
+            _merge(projected, elements, found)
+    _lists_in_order(projected)
+    return projected
+
+
+def value_at(item: dict[str, Any], elements: tuple[Any, ...]) -> Any:
+    """The value at `elements` (names and list indexes) in `item`, or None."""
+    value: Any = {"M": item}
+    for element in elements:
+        if isinstance(element, int):
+            listed = value.get("L") if isinstance(value, dict) else None
+            value = listed[element] if isinstance(listed, list) and element < len(listed) else None
+        else:
+            members = value.get("M") if isinstance(value, dict) else None
+            value = members.get(element) if isinstance(members, dict) else None
+        if value is None:
+            return None
+    return value
+
+
+def _merge(projected: dict[str, Any], elements: tuple[Any, ...], value: Any) -> None:
+    container: Any = {"M": projected}
+    for position, element in enumerate(elements):
+        last = position == len(elements) - 1
+        nested = value if last else ({"L": {}} if isinstance(elements[position + 1], int) else {"M": {}})
+        container = container["L" if "L" in container else "M"].setdefault(element, nested)
+
+
+def _lists_in_order(value: Any) -> None:
+    members = value.values() if isinstance(value, dict) else value
+    for member in members:
+        if isinstance(member, dict) and isinstance(member.get("L"), dict):
+            member["L"] = [member["L"][index] for index in sorted(member["L"])]
+        if isinstance(member, (dict, list)):
+            _lists_in_order(member)
+
+
+_INDEX = re.compile(r"\[(\d+)\]")
+
+
+def _project(self: Any, projection_expressions: list[list[str]]) -> Any:
+    """moto's Item.project, but for paths that index one list more than once (moto kept the last path's)."""
+    paths = [tuple(element for part in path for element in _elements(part)) for path in projection_expressions]
+    indexed = [path[0] for path in paths if any(isinstance(element, int) for element in path)]
+    if len(indexed) == len(set(indexed)):
+        return original_project(self, projection_expressions)
+    attributes = project_paths(self.to_json()["Attributes"], paths)
+    return Item(hash_key=self.hash_key, range_key=self.range_key, attrs=attributes)
+
+
+def _elements(part: str) -> list[Any]:
+    name, bracket, _ = part.partition("[")
+    return [name, *map(int, _INDEX.findall(part))] if bracket else [part]
+
+
 def _bytes(value: Any) -> bytes:
     """A binary's bytes: moto keeps some decoded, some as the base64 text of the request."""
     return value if isinstance(value, bytes) else base64.b64decode(value, validate=True)
@@ -81,6 +147,7 @@ def install() -> None:
         op.expr = _ordering(compare)  # type: ignore[method-assign]
     comparisons.FuncBeginsWith.expr = _begins_with  # type: ignore[method-assign]
     responses.ProjectionExpressionParser.parse = _projection_parse  # type: ignore[method-assign]
+    Item.project = _project  # type: ignore[method-assign]
 
 
 def uninstall() -> None:
@@ -88,3 +155,4 @@ def uninstall() -> None:
         op.expr = original  # type: ignore[method-assign]
     comparisons.FuncBeginsWith.expr = original_begins_with  # type: ignore[method-assign]
     responses.ProjectionExpressionParser.parse = original_projection_parse  # type: ignore[method-assign]
+    Item.project = original_project  # type: ignore[method-assign]

@@ -85,6 +85,9 @@ def test_sums_are_written_as_dynamodb_stores_numbers(dynamodb):
 def test_a_projection_indexes_a_name_placeholder(stored):
     assert answer(stored.get_item(TableName=TABLE, Key=KEY, ProjectionExpression="#l[0]",
                                   ExpressionAttributeNames={"#l": "l"})) == {"Item": {"l": {"L": [{"S": "e0"}]}}}
+    assert answer(stored.get_item(TableName=TABLE, Key=KEY, ProjectionExpression="l[1].r, #l[0], l[1].q",
+                                  ExpressionAttributeNames={"#l": "l"})) == {  # one list, every element named
+        "Item": {"l": {"L": [{"S": "e0"}, {"M": {"q": {"N": "5"}, "r": {"N": "6"}}}]}}}
     assert answer(stored.get_item(TableName=TABLE, Key=KEY, ProjectionExpression="#l[1].#q, #n",
                                   ExpressionAttributeNames={"#l": "l", "#q": "q", "#n": "name"})) == {
         "Item": {"l": {"L": [{"M": {"q": {"N": "5"}}}]}, "name": {"S": "alice"}}}
