@@ -117,6 +117,9 @@ class _Worker:
         self.revision = function.revision
         self.log_stream_name = log_stream_name
         self.initialized = False  # its ready line came: its runtime started and the handler is loaded
+        self._started = time.monotonic()
+        #: how long its Init phase took (start to ready line), reported once, with its first invocation
+        self.init_duration: float | None = None
         #: its exit status once it ended by itself (the runtime exited: sys.exit, process.exit, a crash)
         self.exit_status: int | None = None
         self.answer_bytes = 0  # the length of its last answer line
@@ -146,6 +149,7 @@ class _Worker:
             if not self.initialized:
                 ready = self._line(INIT_SECONDS) or self._line(timeout)
                 self.initialized = bool(ready) and json.loads(ready).get("ready") is True
+                self.init_duration = time.monotonic() - self._started
             line = self._line(timeout) if self.initialized else ""
         except (BrokenPipeError, OSError):
             line = ""
@@ -215,7 +219,7 @@ class Invoker:
         finally:
             with self._lock:
                 self._running[function.arn] -= 1
-        result.duration = time.monotonic() - started
+        result.duration = time.monotonic() - started - (result.init_duration or 0.0)  # Init is not the handler's
         self.recent.add(function.arn, result, source=source, started=started_at)
         self.logs.write(function, result, started_at)
         return result
@@ -257,9 +261,11 @@ class Invoker:
     def _invoke_worker(self, function: Function, event: Any, request_id: str, started: float) -> InvocationResult:
         worker = self._take_worker(function)
         context = LambdaContext(function, request_id, started + function.timeout, worker.log_stream_name)
-        environment = {"log_stream_name": worker.log_stream_name, "worker_pid": worker.process.pid}
+        cold = not worker.initialized
         answer = worker.call({"event": event, "context": context.fields(), "timeout": function.timeout},
                              function.timeout)
+        environment = {"log_stream_name": worker.log_stream_name, "worker_pid": worker.process.pid,
+                       "init_duration": worker.init_duration if cold else None}
         if answer is None:
             timed_out = worker.exit_status is None and time.monotonic() - started >= function.timeout
             error = (platform_errors.timed_out(request_id, function.timeout) if timed_out

@@ -25,6 +25,8 @@ class InvocationResult:
     worker_pid: int | None = None
     #: not run: the function's reserved concurrency was in use (Lambda's TooManyRequestsException, before invoking)
     throttled: bool = False
+    #: a new execution environment's Init phase (seconds), reported with its first invocation (uploaded code)
+    init_duration: float | None = None
 
     @property
     def ok(self) -> bool:

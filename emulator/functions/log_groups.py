@@ -15,7 +15,8 @@ filtering"; the Python runtime's error line from aws-lambda-python-runtime-inter
   runtime logs it (Python: `[ERROR] <type>: <message>` and its traceback in one event, indented with no-break
   spaces; Node.js's worker writes its own `<time>\t<id>\tERROR\tInvoke Error \t<the error as JSON>` line),
   `END RequestId: <id>`, `REPORT RequestId:
-  <id>\tDuration: ... ms\tBilled Duration: ... ms\tMemory Size: ... MB\tMax Memory Used: ... MB\t`, and after a
+  <id>\tDuration: ... ms\tBilled Duration: ... ms\tMemory Size: ... MB\tMax Memory Used: ... MB\t` (and, for a new
+  execution environment's first invocation, `Init Duration: ... ms\t`), and after a
   timeout `<time> <id> Task timed out after N.00 seconds`.
 - JSON: the system lines as JSON records (`platform.start`, `platform.report` with its metrics and status), kept
   when SystemLogLevel lets INFO through; each line the function wrote kept when ApplicationLogLevel lets its level
@@ -161,8 +162,9 @@ def _text_lines(function: "Function", result: "InvocationResult", started: float
         lines.append((ended, exit_line))
     duration, billed, used = _report(function, result)
     lines.append((ended, f"END RequestId: {request_id}\n"))
+    init = "" if result.init_duration is None else f"Init Duration: {result.init_duration * 1000:.2f} ms\t"
     lines.append((ended, f"REPORT RequestId: {request_id}\tDuration: {duration:.2f} ms\tBilled Duration: {billed} ms"
-                         f"\tMemory Size: {function.memory_size} MB\tMax Memory Used: {used} MB\t\n"))
+                         f"\tMemory Size: {function.memory_size} MB\tMax Memory Used: {used} MB\t{init}\n"))
     if result.timed_out:
         lines.append((ended, f"{_iso(ended)} {request_id} Task timed out after {float(function.timeout):.2f} seconds\n"))
     return lines
@@ -207,8 +209,10 @@ def _json_lines(function: "Function", result: "InvocationResult", started: float
     if system:
         duration, billed, used = _report(function, result)
         status = "timeout" if result.timed_out else ("error" if result.error is not None else "success")
+        metrics: dict[str, float] = {"durationMs": duration, "billedDurationMs": billed,
+                                     "memorySizeMB": function.memory_size, "maxMemoryUsedMB": used}
+        if result.init_duration is not None:
+            metrics["initDurationMs"] = round(result.init_duration * 1000, 2)
         lines.append((ended, json.dumps({"time": _iso(ended), "type": "platform.report", "record": {
-            "requestId": request_id, "metrics": {"durationMs": duration, "billedDurationMs": billed,
-                                                 "memorySizeMB": function.memory_size, "maxMemoryUsedMB": used},
-            "status": status}})))
+            "requestId": request_id, "metrics": metrics, "status": status}})))
     return lines

@@ -19,8 +19,10 @@ from tests.emulator.functions.test_functions import create_function
 
 UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 STREAM = re.compile(r"^\d{4}/\d{2}/\d{2}/\[\$LATEST\][0-9a-f]{32}$")
+#: a new execution environment's first invocation adds Init Duration, as AWS recorded (LocalStack's AWS-validated
+#: test_lambda.snapshot.json, test_invocation_with_logs and test_invocation_type_event_error's second REPORT without)
 REPORT = re.compile(rf"^REPORT RequestId: ({UUID})\tDuration: \d+\.\d\d ms\tBilled Duration: \d+ ms\t"
-                    r"Memory Size: 256 MB\tMax Memory Used: \d+ MB\t\n$")
+                    r"Memory Size: 256 MB\tMax Memory Used: \d+ MB\tInit Duration: \d+\.\d\d ms\t\n$")
 
 TALKS = '''
 import json, logging
@@ -119,7 +121,9 @@ def test_json_logs_in_a_custom_group_filtered_by_level(door):
     assert report == {"time": report["time"], "type": "platform.report", "record": {
         "requestId": answer["request"], "status": "success", "metrics": {
             "durationMs": metrics["durationMs"], "billedDurationMs": metrics["billedDurationMs"],
-            "memorySizeMB": 256, "maxMemoryUsedMB": metrics["maxMemoryUsedMB"]}}}
+            "memorySizeMB": 256, "maxMemoryUsedMB": metrics["maxMemoryUsedMB"],
+            "initDurationMs": metrics["initDurationMs"]}}}  # its first invocation: a cold start
+    assert metrics["initDurationMs"] > 0
     assert messages[1:3] == ["hello 3\n", '{"level": "debug", "msg": "details"}\n']
     records = [json.loads(message) for message in messages[3:5]]
     assert [(r["level"], r["message"], r["logger"], r["requestId"]) for r in records] == [

@@ -165,7 +165,8 @@ def test_qualifiers_latest_unknown_mismatched_and_invalid(door):
 
 def test_dry_run_and_the_tail_of_the_log(door):
     """TestLambdaFeatures::test_invocation_type_dry_run (204, no payload) and test_invocation_with_logs (START, the
-    output, END, REPORT with its Billed Duration, Memory Size and Max Memory Used)."""
+    output, END, REPORT with its Billed Duration, Memory Size, Max Memory Used and, on a cold start, Init Duration;
+    test_invocation_type_event_error's second REPORT has none)."""
     lam = door.client("lambda")
     create_function(lam, "echo", "def handler(event, context):\n    print(event)\n    return {}\n")
     dry = lam.invoke(FunctionName="echo", InvocationType="DryRun", Payload=b"{}")
@@ -175,9 +176,15 @@ def test_dry_run_and_the_tail_of_the_log(door):
     assert json.loads(response["Payload"].read()) == {}
     lines = base64.b64decode(response["LogResult"]).decode().splitlines(keepends=True)
     assert lines[:3] == [f"START RequestId: {request_id} Version: $LATEST\n", "{}\n", f"END RequestId: {request_id}\n"]
+    report = (rf"REPORT RequestId: {request_id}\tDuration: \d+\.\d\d ms\tBilled Duration: \d+ ms\t"
+              r"Memory Size: 128 MB\tMax Memory Used: \d+ MB\t")
+    assert re.fullmatch(report + r"Init Duration: \d+\.\d\d ms\t\n", lines[3])  # a new environment: a cold start
+    assert len(lines) == 4
+    warm = lam.invoke(FunctionName="echo", LogType="Tail", Payload=b"{}")  # the same environment: no Init Duration
+    request_id = warm["ResponseMetadata"]["RequestId"]
+    lines = base64.b64decode(warm["LogResult"]).decode().splitlines(keepends=True)
     assert re.fullmatch(rf"REPORT RequestId: {request_id}\tDuration: \d+\.\d\d ms\tBilled Duration: \d+ ms\t"
                         r"Memory Size: 128 MB\tMax Memory Used: \d+ MB\t\n", lines[3])
-    assert len(lines) == 4
 
 
 STATE_KEYS = ("State", "StateReason", "StateReasonCode", "LastUpdateStatus", "LastUpdateStatusReason",
