@@ -175,3 +175,28 @@ def test_the_cli(server_url, capsys, tmp_path):
     (tmp_path / "bad.yaml").write_text("tables: {t: {key: {}}}")
     assert eddy(["up", "-f", str(tmp_path / "bad.yaml"), "--endpoint-url", server_url]) == 2
     assert "tables.t.key: a key is a partition key and optionally a sort key" in capsys.readouterr().err
+
+
+def test_a_named_resource_that_exists_already_fails_and_is_left_alone(door, tmp_path):
+    """CloudFormation never takes over a resource made outside the stack (a rollback would delete it): the resource
+    fails with its handler's AlreadyExists, in AWS's words ("Resource of type 'AWS::SES::EmailIdentity' with
+    identifier '...' already exists." (RequestToken: ..., HandlerErrorCode: AlreadyExists), quoted in
+    github.com/widdix/mastodon-on-aws/issues/27). So an Eddy whose state directory holds what an older `eddy up`
+    made keeps it, and says which resource is in the way."""
+    sqs, sns, s3 = door.client("sqs"), door.client("sns"), door.client("s3")
+    url = sqs.create_queue(QueueName="shop-inbox")["QueueUrl"]
+    sqs.send_message(QueueUrl=url, MessageBody="kept")
+    topic = sns.create_topic(Name="shop-news")["TopicArn"]
+    s3.create_bucket(Bucket="shop-archive")
+    for line, identifier in (("queues: [shop-inbox]", "AWS::SQS::Queue' with identifier 'shop-inbox"),
+                             ("topics: [shop-news]", f"AWS::SNS::Topic' with identifier '{topic}"),
+                             ("buckets: [shop-archive]", "AWS::S3::Bucket' with identifier 'shop-archive")):
+        path = tmp_path / "shop.yaml"
+        path.write_text(line + "\n")
+        with pytest.raises(StackError) as failed:
+            up(load_stack(path), clients_of(door), echo=lambda line: None)
+        assert f"CREATE_FAILED: Resource handler returned message: \"Resource of type '{identifier}' already " \
+               "exists.\" (RequestToken: " in str(failed.value) and str(failed.value).endswith("HandlerErrorCode: AlreadyExists)")
+    assert sqs.receive_message(QueueUrl=url)["Messages"][0]["Body"] == "kept"
+    assert [t["TopicArn"] for t in sns.list_topics()["Topics"]] == [topic]
+    assert [b["Name"] for b in s3.list_buckets()["Buckets"]] == ["shop-archive"]  # no code: no deployment bucket

@@ -8,6 +8,7 @@ import abc
 
 import json
 import random
+import uuid
 import string
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -155,6 +156,14 @@ def failure(error: Exception) -> ResourceFailed:
         return ResourceFailed(f'Resource handler returned message: "{message}" (RequestToken: {request_id}, '
                               f"HandlerErrorCode: {handler_code})")
     return ResourceFailed(f"Internal Failure: {type(error).__name__}: {error}")
+
+
+def already_exists(type_name: str, identifier: str) -> ResourceFailed:
+    """A named resource that exists outside the stack: CloudFormation fails it rather than take it over (and delete
+    it in a rollback), in its resource handlers' words."""
+    return ResourceFailed(f'Resource handler returned message: "Resource of type \'{type_name}\' with identifier '
+                          f'\'{identifier}\' already exists." (RequestToken: {uuid.uuid4()}, HandlerErrorCode: '
+                          "AlreadyExists)")
 
 
 def required(properties: dict[str, Any], *names: str) -> None:

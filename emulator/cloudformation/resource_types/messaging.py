@@ -7,8 +7,8 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 
-from eddy.emulator.cloudformation.resource_types.base import (Created, Provisioning, ResourceType, json_text,
-                                                              not_found, required, tags_list)
+from eddy.emulator.cloudformation.resource_types.base import (Created, Provisioning, ResourceType, already_exists,
+                                                              json_text, not_found, required, tags_list)
 
 _QUEUE_ATTRIBUTES = ("DelaySeconds", "MaximumMessageSize", "MessageRetentionPeriod", "ReceiveMessageWaitTimeSeconds",
                      "VisibilityTimeout", "RedrivePolicy", "RedriveAllowPolicy", "FifoQueue",
@@ -37,7 +37,15 @@ class Queue(ResourceType):
         request: dict[str, Any] = {"QueueName": name, "Attributes": attributes}
         if properties.get("Tags"):
             request["tags"] = {tag["Key"]: str(tag["Value"]) for tag in properties["Tags"]}
-        url = provisioning.client("sqs").create_queue(**request)["QueueUrl"]
+        sqs = provisioning.client("sqs")
+        if properties.get("QueueName"):
+            try:
+                sqs.get_queue_url(QueueName=name)
+            except ClientError:
+                pass  # none yet: made below
+            else:
+                raise already_exists(self.type_name, name)
+        url = sqs.create_queue(**request)["QueueUrl"]
         return Created(url, self._attributes(provisioning, url))
 
     @staticmethod
@@ -106,6 +114,14 @@ class Topic(ResourceType):
         name = properties.get("TopicName") or provisioning.name(256, suffix=".fifo" if fifo else "")
         attributes = {key: _attribute(properties[key]) for key in self._ATTRIBUTES if key in properties}
         sns = provisioning.client("sns")
+        if properties.get("TopicName"):
+            arn = provisioning.arn("sns", name)
+            try:
+                sns.get_topic_attributes(TopicArn=arn)
+            except ClientError:
+                pass  # none yet: made below
+            else:
+                raise already_exists(self.type_name, arn)
         request: dict[str, Any] = {"Name": name, "Attributes": attributes}
         if properties.get("Tags"):
             request["Tags"] = tags_list(properties)

@@ -7,8 +7,8 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 
-from eddy.emulator.cloudformation.resource_types.base import (Created, Provisioning, ResourceType, json_text,
-                                                              not_found, required, tags_list)
+from eddy.emulator.cloudformation.resource_types.base import (Created, Provisioning, ResourceType, already_exists,
+                                                              json_text, not_found, required, tags_list)
 
 
 def _filter(configuration: dict[str, Any]) -> dict[str, Any]:
@@ -42,6 +42,13 @@ class Bucket(ResourceType):
     def create(self, provisioning: Provisioning, properties: dict[str, Any]) -> Created:
         name = properties.get("BucketName") or provisioning.name(63, lowercase=True)
         s3 = provisioning.client("s3")
+        if properties.get("BucketName"):
+            try:
+                s3.head_bucket(Bucket=name)
+            except ClientError:
+                pass  # none yet: made below
+            else:
+                raise already_exists(self.type_name, name)
         request: dict[str, Any] = {"Bucket": name}
         if provisioning.region != "us-east-1":
             request["CreateBucketConfiguration"] = {"LocationConstraint": provisioning.region}
