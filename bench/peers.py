@@ -12,7 +12,9 @@ In-process (no MiniStack column): PutItem with a stream and GetItem per CPU seco
 floor, a test's cycle against moto's mock_aws, triggers (a no-op handler's records/s at BatchSize 100, PutItem
 returning -> handler starting), bytes held per stored item (tracemalloc).
 
-    .venv/bin/python bench/peers.py [--rounds 3] [--calls 600] [--only http|inprocess]
+    .venv/bin/python bench/peers.py [--rounds 3] [--calls 600] [--only http|inprocess|start]
+
+`--only start`: the cold start, the idle memory and the recovery rows alone (no workloads).
 """
 
 from __future__ import annotations
@@ -46,6 +48,8 @@ def http_round(peer, calls: int, number: int) -> dict[str, float]:
     try:
         time.sleep(2)  # idle: what the process holds once it has started and answered
         figures["idle RSS after start (MB)"] = peer.rss_mb()
+        if calls == 0:  # --only start
+            return figures
         servers.create_tables(servers.client(peer.url))
         for label, kind, clients, share in LOADS:
             result = servers.load(peer.url, kind, clients, max(3, int(calls * share)), f"r{number}")
@@ -117,16 +121,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--calls", type=int, default=600, help="calls of the 1-client rounds (others: a share)")
-    parser.add_argument("--only", choices=("http", "inprocess"))
+    parser.add_argument("--only", choices=("http", "inprocess", "start"))
     args = parser.parse_args()
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-    print(f"bench/peers.py --rounds {args.rounds} --calls {args.calls}: {datetime.date.today()}, commit {commit}, "
+    shown = f"--only start" if args.only == "start" else f"--calls {args.calls}"
+    print(f"bench/peers.py --rounds {args.rounds} {shown}: {datetime.date.today()}, commit {commit}, "
           f"load average {os.getloadavg()[0]:.1f}, MiniStack {servers.MINISTACK_VERSION}, Python {sys.version.split()[0]}")
     if args.only != "inprocess":
         servers.ministack_command()
         table("Over HTTP (servers alternating, medians; times and memory: lower is better)", "MiniStack",
-              http_rows(args.rounds, args.calls))
-    if args.only != "http":
+              http_rows(args.rounds, 0 if args.only == "start" else args.calls))
+    if args.only not in ("http", "start"):
         table("In-process (medians; the peer column is the floor named in the row)", "floor",
               inprocess_rows(args.calls, args.rounds))
 

@@ -91,7 +91,9 @@ def handle(emulator: Emulator, operation: str, request: Request) -> Response:
                 if response is not None:
                     return response
                 if operation in partiql.OPERATIONS:  # each statement run as its item operation, below
-                    status, answered = partiql.answer(operation, params, lambda name, sub: _run(request, name, sub),
+                    from eddy.emulator.api.partiql.operations import answer as partiql_answer  # the first loads it
+
+                    status, answered = partiql_answer(operation, params, lambda name, sub: _run(request, name, sub),
                                                       lambda: _next_statement(emulator))
                     return _json_response(status, answered)
                 call = moto_bridge.DynamoDBCall(request, request.body if operation not in WRITE_OPERATIONS else

@@ -25,9 +25,9 @@ from botocore.exceptions import ClientError
 from eddy.emulator.eventbridge.dead_letters import NO_RESOURCE, SDK_CLIENT_ERROR, TargetNotDelivered, Undelivered
 from eddy.emulator.eventbridge.deliveries import Delivery
 from eddy.emulator.moto_seam.services import moments
-from eddy.emulator.event_patterns import EVENTBRIDGE, EventPattern, InvalidEventPattern
 
 if TYPE_CHECKING:
+    from eddy.emulator.event_patterns import EventPattern
     from eddy.emulator.eventbridge.service import EventBridge
 
 log = logging.getLogger("eddy.events")
@@ -48,7 +48,7 @@ def aws_event(event: dict[str, Any]) -> dict[str, Any]:
 class RuleDelivery:
     def __init__(self, eventbridge: "EventBridge") -> None:
         self.eventbridge = eventbridge
-        self._patterns: dict[str, EventPattern | None] = {}
+        self._patterns: dict[str, EventPattern | None] = {}  # each pattern compiled once (event_patterns/)
 
     def deliver(self, rule: dict[str, Any], event: dict[str, Any]) -> list[dict[str, Any]]:
         """Deliver a rule's matched event to its Lambda and SQS targets; answer the targets left to moto (none
@@ -73,6 +73,8 @@ class RuleDelivery:
         if raw is None:  # a scheduled rule: events put on the bus are not its
             return False
         if raw not in self._patterns:
+            from eddy.emulator.event_patterns import EVENTBRIDGE, EventPattern, InvalidEventPattern  # the first rule's
+
             try:
                 self._patterns[raw] = EventPattern.compile(raw, EVENTBRIDGE)
             except InvalidEventPattern:  # not taken by PutRule: only a rule stored before Eddy checked patterns

@@ -116,7 +116,7 @@ def snapshot_entries(emulator: "Emulator", generation: int, ddl: dict[TableKey, 
                "destinations": [asdict(destination) for destination in destinations]}
     for logged in QUEUES:
         yield from logged.snapshot_entries(queue_owner(emulator, logged))
-    for mapping in emulator.triggers.mappings.values():
+    for mapping in (emulator.triggers.mappings.values() if emulator.mappings_made else ()):  # none: not made
         yield {"kind": "mapping", "state": mapping_state(mapping),
                "start": str(emulator.triggers.start_positions.get(mapping.uuid, 0))}
 

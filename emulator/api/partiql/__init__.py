@@ -6,8 +6,9 @@ key, UPDATE an UpdateItem of an existing item (SET with literals of every type, 
 set_add, set_delete, nested paths; REMOVE), DELETE a DeleteItem, EXISTS a ConditionCheck; batches statement
 by statement, transactions as TransactWriteItems or TransactGetItems (operations.py). Those operations take
 the DynamoDB API's own path, so their changes are captured in the stream exactly like the item operations'.
+
+The reader and its operations (operations.py's `answer`) load with the first statement; OPERATIONS names them.
 """
 
-from eddy.emulator.api.partiql.operations import OPERATIONS, answer
-
-__all__ = ["OPERATIONS", "answer"]
+#: the DynamoDB API's PartiQL operations
+OPERATIONS = frozenset({"ExecuteStatement", "BatchExecuteStatement", "ExecuteTransaction"})

@@ -21,7 +21,6 @@ from eddy.emulator.errors import AWSError, DuplicateItemException, ResourceNotFo
 
 Call = Callable[[str, dict[str, Any]], tuple[int, dict[str, Any]]]
 
-OPERATIONS = frozenset({"ExecuteStatement", "BatchExecuteStatement", "ExecuteTransaction"})
 DUPLICATE_ITEM = "Duplicate primary key exists in table"
 NOT_FOUND = "Requested resource not found"
 MIXED = "The entire {} must consist of either read statements or write statements, you cannot mix both in one {}."
