@@ -42,18 +42,46 @@ class CognitoIdentity:
     cognito_identity_pool_id = None
 
 
+class _Slots:
+    __slots__: tuple[str, ...] = ()
+
+    def __init__(self, values: dict[str, Any]) -> None:
+        for name in self.__slots__:
+            setattr(self, name, values.get(name))
+
+
+class ClientContext(_Slots):
+    __slots__ = ("custom", "env", "client")
+
+
+class Client(_Slots):
+    __slots__ = ("installation_id", "app_title", "app_version_name", "app_version_code", "app_package_name")
+
+
+def client_context_of(sent: dict[str, Any] | None) -> ClientContext | None:
+    """context.client_context as Lambda's Python runtime makes it (awslambdaric's LambdaContext: a ClientContext of
+    custom, env and client, its client a Client), or None without one."""
+    if sent is None:
+        return None
+    context = ClientContext(sent)
+    if context.client is not None:
+        context.client = Client(context.client)
+    return context
+
+
 class LambdaContext:
     """The context object a Python handler receives, as Lambda's Python runtime makes it: memory_limit_in_mb is a
     string, client_context None without a ClientContext (AWS-recorded: LocalStack's validated snapshots,
     test_lambda.snapshot.json test_invocation_with_qualifier, "memory_limit_in_mb": "128", "client_context": null)."""
 
     def __init__(self, function: Function, request_id: str, deadline: float, log_stream_name: str,
-                 monotonic: Callable[[], float] = time.monotonic) -> None:
+                 monotonic: Callable[[], float] = time.monotonic, client_context: dict[str, Any] | None = None) -> None:
         self.function_name = function.name
         self.function_version = "$LATEST"
         self.invoked_function_arn = function.arn
         self.memory_limit_in_mb = str(function.memory_size)
-        self.client_context = None
+        #: the invocation's ClientContext as sent (a worker makes the runtime's objects of it; so does client_context)
+        self._client_context = client_context
         self.aws_request_id = request_id
         self.log_group_name = function.logging_config["LogGroup"]
         self.log_stream_name = log_stream_name
@@ -67,8 +95,13 @@ class LambdaContext:
     def identity(self) -> CognitoIdentity:
         return CognitoIdentity()
 
+    @property
+    def client_context(self) -> Any:
+        return client_context_of(self._client_context)
+
     def fields(self) -> dict[str, Any]:
-        return {name: value for name, value in vars(self).items() if not name.startswith("_")}
+        fields = {name: value for name, value in vars(self).items() if not name.startswith("_")}
+        return dict(fields, client_context=self._client_context)
 
 
 def _error_of(error: BaseException, request_id: str) -> FunctionError:
@@ -201,7 +234,7 @@ class Invoker:
         self.before_worker_start: Callable[[], None] | None = None
 
     def invoke(self, function: Function, event: Any, source: str = "Invoke",
-               request_id: str | None = None) -> InvocationResult:
+               request_id: str | None = None, client_context: dict[str, Any] | None = None) -> InvocationResult:
         """Run the function on `event`; `source` (the Lambda API's Invoke, or a mapping's UUID) is kept with
         the invocation in `recent`. `request_id`: an asynchronous event's, the same for each of its attempts (as
         Lambda's retries are: AWS re:Post, "lambda-function-duplicate-invocations"); else a new one."""
@@ -213,9 +246,9 @@ class Invoker:
         started = time.monotonic()
         try:
             if function.target is not None:
-                result = self._invoke_callable(function, event, request_id, started)
+                result = self._invoke_callable(function, event, request_id, started, client_context)
             else:
-                result = self._invoke_worker(function, event, request_id, started)
+                result = self._invoke_worker(function, event, request_id, started, client_context)
         finally:
             with self._lock:
                 self._running[function.arn] -= 1
@@ -234,9 +267,11 @@ class Invoker:
             self._running[function.arn] = running + 1
             return True
 
-    def _invoke_callable(self, function: Function, event: Any, request_id: str, started: float) -> InvocationResult:
+    def _invoke_callable(self, function: Function, event: Any, request_id: str, started: float,
+                         client_context: dict[str, Any] | None) -> InvocationResult:
         log_stream_name = self.logs.stream_of_callable(function)
-        context = LambdaContext(function, request_id, started + function.timeout, log_stream_name)
+        context = LambdaContext(function, request_id, started + function.timeout, log_stream_name,
+                                client_context=client_context)
         event = _own_copy(event)
         from eddy.emulator.functions.runtimes.base import lambda_variables  # with the first invocation
 
@@ -258,9 +293,11 @@ class Invoker:
         except BaseException as error:  # the handler's own failure, whatever it raised
             return _failed(request_id, _error_of(error, request_id), log_stream_name=log_stream_name)
 
-    def _invoke_worker(self, function: Function, event: Any, request_id: str, started: float) -> InvocationResult:
+    def _invoke_worker(self, function: Function, event: Any, request_id: str, started: float,
+                       client_context: dict[str, Any] | None) -> InvocationResult:
         worker = self._take_worker(function)
-        context = LambdaContext(function, request_id, started + function.timeout, worker.log_stream_name)
+        context = LambdaContext(function, request_id, started + function.timeout, worker.log_stream_name,
+                                client_context=client_context)
         cold = not worker.initialized
         answer = worker.call({"event": event, "context": context.fields(), "timeout": function.timeout},
                              function.timeout)

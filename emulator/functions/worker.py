@@ -36,6 +36,28 @@ class CognitoIdentity:
     cognito_identity_pool_id = None
 
 
+class ClientContext:
+    __slots__ = ("custom", "env", "client")
+
+
+class Client:
+    __slots__ = ("installation_id", "app_title", "app_version_name", "app_version_code", "app_package_name")
+
+
+def _client_context(sent: Any) -> Any:
+    """awslambdaric's client_context: a ClientContext (custom, env, client), its client a Client; None without one."""
+    if not isinstance(sent, dict):
+        return None
+    context = ClientContext()
+    for name in ClientContext.__slots__:
+        setattr(context, name, sent.get(name))
+    if isinstance(context.client, dict):
+        client, context.client = context.client, Client()
+        for name in Client.__slots__:
+            setattr(context.client, name, client.get(name))
+    return context
+
+
 class Context:
     """Lambda's Python context: the fields the emulator sends (memory_limit_in_mb a string, client_context None),
     identity and get_remaining_time_in_millis()."""
@@ -44,6 +66,7 @@ class Context:
         for name, value in fields.items():
             setattr(self, name, value)
         self.identity = CognitoIdentity()
+        self.client_context = _client_context(fields.get("client_context"))
         self._deadline = deadline
 
     def get_remaining_time_in_millis(self) -> int:

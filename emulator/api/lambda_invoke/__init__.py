@@ -20,13 +20,15 @@ last 4 KB as the function's log group has it (START, the output, END, REPORT).
 from __future__ import annotations
 
 import base64
+import json
 import re
 import uuid
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from eddy.emulator.api import validation
 from eddy.emulator.api.lambda_api import _query, error_response, json_response
-from eddy.emulator.api.lambda_invoke.payloads import checked_size, event_of
+from eddy.emulator.api.lambda_invoke.payloads import InvalidRequestContentException, checked_size, event_of
 from eddy.emulator.aws_requests import Request, Response
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import (
@@ -112,7 +114,7 @@ def invoke(emulator: Emulator, request: Request, caller: tuple[str, str], name: 
     if invocation_type == "Event":
         request_id = emulator.notifications.async_invocations.submit(function, event, "Invoke")
         return Response(202, {"x-amzn-RequestId": request_id}, b"")
-    result = emulator.invoker.invoke(function, event)
+    result = emulator.invoker.invoke(function, event, client_context=_client_context(request))
     if result.throttled:
         raise TooManyRequestsException("Rate Exceeded.", "ReservedFunctionConcurrentInvocationLimitExceeded")
     headers = {"X-Amz-Executed-Version": LATEST, "x-amzn-RequestId": result.request_id}
@@ -128,6 +130,20 @@ def invoke(emulator: Emulator, request: Request, caller: tuple[str, str], name: 
         headers["X-Amz-Function-Error"] = "Unhandled"
         return json_response({"errorMessage": f"Unable to marshal response: {error}", "errorType": "Runtime.MarshalError",
                               "requestId": result.request_id, "stackTrace": []}, 200, headers)
+
+
+def _client_context(request: Request) -> dict[str, Any] | None:
+    """X-Amz-Client-Context: base64 of a JSON object, or refused in Lambda's words (as SDKs have reported them)."""
+    sent = request.header("X-Amz-Client-Context")
+    if not sent:
+        return None
+    try:
+        context = json.loads(base64.b64decode(sent, validate=True))
+    except (ValueError, UnicodeDecodeError):
+        context = None
+    if not isinstance(context, dict):
+        raise InvalidRequestContentException("Client context must be a valid Base64-encoded JSON object.")
+    return context
 
 
 def invoke_async(emulator: Emulator, request: Request, caller: tuple[str, str], name: str) -> Response:

@@ -110,17 +110,20 @@ async function loadHandler(spec) {
   return handler;
 }
 
+// the context in the order of Lambda's Node.js runtime (what JSON.stringify(context) shows: AWS-recorded in LocalStack's
+// validated test_lambda_with_context), clientContext the invocation's ClientContext as sent, when one was
 function contextOf(fields, timeout) {
   const deadline = Date.now() + timeout * 1000;
   return {
     callbackWaitsForEmptyEventLoop: true,
-    functionName: fields.function_name,
     functionVersion: fields.function_version,
-    invokedFunctionArn: fields.invoked_function_arn,
+    functionName: fields.function_name,
     memoryLimitInMB: String(fields.memory_limit_in_mb),
-    awsRequestId: fields.aws_request_id,
     logGroupName: fields.log_group_name,
     logStreamName: fields.log_stream_name,
+    clientContext: fields.client_context ?? undefined,
+    invokedFunctionArn: fields.invoked_function_arn,
+    awsRequestId: fields.aws_request_id,
     getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
   };
 }

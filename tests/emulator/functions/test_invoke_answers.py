@@ -265,3 +265,50 @@ def test_a_dead_letter_config_without_a_target_changes_nothing(door):
     assert kept["DeadLetterConfig"] == {"TargetArn": target}
     removed = lam.update_function_configuration(FunctionName="echo", DeadLetterConfig={"TargetArn": ""})
     assert "DeadLetterConfig" not in removed
+
+
+NODE_CONTEXT = "exports.handler = function(event, context, callback) { callback(null, {context}); };"
+PYTHON_CLIENT = """
+def handler(event, context):
+    sent = context.client_context
+    return {"custom": sent.custom, "env": sent.env, "app_title": sent.client.app_title,
+            "installation_id": sent.client.installation_id}
+"""
+
+
+def test_a_client_context_reaches_the_handler(door):
+    """TestLambdaFeatures::test_lambda_with_context (Node.js: the whole context as JSON.stringify shows it, its
+    clientContext as sent); Python's client_context as awslambdaric makes it (custom, env, client objects); a header
+    that is not base64 of a JSON object refused in AWS's words (as aws-sdk-lambda users reported them)."""
+    lam = door.client("lambda")
+    lam.create_function(FunctionName="node-context", Runtime="nodejs20.x", Role=ROLE, Handler="index.handler",
+                        Code={"ZipFile": zip_of({"index.js": NODE_CONTEXT})})
+    create_function(lam, "py-context", PYTHON_CLIENT)
+    sent = {"custom": {"foo": "bar"}, "client": {"snap": ["crackle", "pop"], "app_title": "shop"},
+            "env": {"fizz": "buzz"}}
+    header = base64.b64encode(json.dumps(sent).encode()).decode()
+    response = lam.invoke(FunctionName="node-context", Payload=b"{}", ClientContext=header)
+    request_id = response["ResponseMetadata"]["RequestId"]
+    context = json.loads(response["Payload"].read())["context"]
+    stream = context.pop("logStreamName")
+    assert stream.startswith(tuple("0123456789")) and "[$LATEST]" in stream
+    assert list(context.items()) == [
+        ("callbackWaitsForEmptyEventLoop", True), ("functionVersion", "$LATEST"), ("functionName", "node-context"),
+        ("memoryLimitInMB", "128"), ("logGroupName", "/aws/lambda/node-context"), ("clientContext", sent),
+        ("invokedFunctionArn", f"{ARN}:node-context"), ("awsRequestId", request_id)]
+    _, _, payload = invoked(lam, "py-context", Payload=b"{}", ClientContext=header)
+    assert payload == {"custom": {"foo": "bar"}, "env": {"fizz": "buzz"}, "app_title": "shop", "installation_id": None}
+    for bad in ("not base64!", base64.b64encode(b"[1]").decode(), base64.b64encode(b"{nope").decode()):
+        assert refused(lam.invoke, FunctionName="py-context", ClientContext=bad) == {"Status": 400, "Error": {
+            "Code": "InvalidRequestContentException",
+            "Message": "Client context must be a valid Base64-encoded JSON object."}}
+
+
+def test_a_registered_callable_gets_the_client_context(emu):
+    import boto3
+
+    emu.register_function("ctx", lambda event, context: {"custom": context.client_context.custom,
+                                                          "client": context.client_context.client})
+    header = base64.b64encode(json.dumps({"custom": {"a": 1}}).encode()).decode()
+    _, _, payload = invoked(boto3.client("lambda", region_name="us-east-1"), "ctx", ClientContext=header)
+    assert payload == {"custom": {"a": 1}, "client": None}
