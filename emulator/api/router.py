@@ -46,6 +46,10 @@ def _events_target(request: Request) -> bool:
     return (request.header("X-Amz-Target") or "").startswith("AWSEvents.")
 
 
+def _sns_link(request: Request) -> bool:
+    return request.path.startswith("/SimpleNotificationService-") or "Action=Unsubscribe" in request.url
+
+
 def _cloudformation_named(request: Request) -> bool:
     return "cloudformation" in (request.header("Authorization") or "") or "cloudformation" in request.url
 
@@ -61,6 +65,10 @@ def _or_next(api: Any, emulator: Emulator, request: Request) -> Response | None 
 
 def _request_only(api: Any, emulator: Emulator, request: Request) -> Response | None:
     return api.handle(request)  # None: a valid PutRule goes on to moto
+
+
+def _with_emulator(api: Any, emulator: Emulator, request: Request) -> Response | None:
+    return api.handle(emulator, request)
 
 
 def _custom_resources(api: Any, emulator: Emulator, request: Request) -> Response | None:
@@ -79,6 +87,7 @@ _APIS: tuple[tuple[str, Callable[[Request], bool], Callable[[Any, Emulator, Requ
     ("eddy.emulator.api.eventbridge.events_api", _events_target, _request_only),
     ("eddy.emulator.api.cloudformation.cloudformation_api", _cloudformation_named, _with_caller),
     ("eddy.emulator.api.cloudformation.custom_resource_responses", _cloudformation_named, _custom_resources),
+    ("eddy.emulator.api.sns.links", _sns_link, _with_emulator),
 )
 
 

@@ -17,6 +17,7 @@ from typing import Any, Callable, Iterable
 
 from werkzeug.wrappers import Request as WerkzeugRequest
 
+from eddy.emulator import moto_seam
 from eddy.emulator.moto_seam import bridge as moto_bridge
 from eddy.emulator.api import router
 from eddy.emulator.http_server import HTTPServer
@@ -28,6 +29,8 @@ from eddy.emulator.storage.disk import WriteFailed
 from eddy.emulator.moto_seam.services.requests import Seen, moto_server_app, wsgi_request
 
 log = logging.getLogger("eddy")
+#: the seam that puts SNS notifications' links (UnsubscribeURL, SigningCertURL) on this server's URL
+SNS_SIGNATURES = "eddy.emulator.moto_seam.sns_signatures"
 
 
 class EddyApp:
@@ -140,6 +143,7 @@ class Server:
     def start(self) -> "Server":
         if self.standalone:
             self.emulator.aws_endpoint_url = self.loopback_url
+            moto_seam.activate(SNS_SIGNATURES, self.loopback_url)  # SNS notifications' links name this server
             self.emulator.invoker.worker_environment["AWS_ENDPOINT_URL"] = self.loopback_url
             self.emulator.start()
         self._thread.start()
@@ -154,5 +158,6 @@ class Server:
         self._thread.join(timeout=10)
         self._server.server_close()
         if self.standalone:
+            moto_seam.deactivate(SNS_SIGNATURES)
             moto_bridge.deactivate()
             self.emulator.close()

@@ -9,7 +9,9 @@ fixed subscription, and it leaves a notification's Subject out of the string it 
 `Subscription.get_post_data`, the notification is signed again by the same key over the Developer Guide's string
 to sign (Subject included), with SHA1 unless the topic asked for "2" (the certificate at SigningCertURL verifies
 either: its own signature algorithm does not matter to a subscriber), and the UnsubscribeURL names the
-subscription in its own region, as AWS's does.
+subscription in its own region, as AWS's does. SigningCertURL and UnsubscribeURL are on the endpoint the clients
+use: AWS's host in-process (the mock answers it), the server's own URL on `eddy serve` (`activate`), where
+api/sns_links.py answers a GET of either.
 
 Installed with all_or_nothing.py while an emulator is active; plain moto in the same process keeps its own.
 Pinned by tests/emulator/moto_seam/test_sns_signatures.py.
@@ -22,11 +24,15 @@ from typing import Any
 
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import padding
-from moto.sns.models import Subscription
+from moto.core import DEFAULT_ACCOUNT_ID
+from moto.sns.models import Subscription, sns_backends
 
 from eddy.emulator.moto_seam import Patches
 
 original_get_post_data = Subscription.get_post_data
+
+#: the endpoint a notification's links are on (the server's URL), None for AWS's own host (in-process)
+_links_endpoint: str | None = None
 
 #: the members of a notification that are signed, in the order AWS's string to sign lists them
 SIGNED = ("Message", "MessageId", "Subject", "Timestamp", "TopicArn", "Type")
@@ -41,13 +47,34 @@ def _get_post_data(self: Subscription, message: str, message_id: str, subject: s
                    message_attributes: dict[str, Any] | None = None) -> dict[str, Any]:
     notification = original_get_post_data(self, message, message_id, subject, message_attributes=message_attributes)
     region = self.topic.sns_backend.region_name
-    notification["UnsubscribeURL"] = (f"https://sns.{region}.amazonaws.com/?Action=Unsubscribe"
-                                      f"&SubscriptionArn={self.arn}")
+    endpoint = _links_endpoint or f"https://sns.{region}.amazonaws.com"
+    notification["SigningCertURL"] = f"{endpoint}/{notification['SigningCertURL'].rsplit('/', 1)[1]}"
+    notification["UnsubscribeURL"] = f"{endpoint}/?Action=Unsubscribe&SubscriptionArn={self.arn}"
     version = "2" if str(getattr(self.topic, "signature_version", "1")) == "2" else "1"
     algorithm = hashes.SHA256() if version == "2" else hashes.SHA1()
     signature = self.private_key().sign(string_to_sign(notification).encode(), padding.PKCS1v15(), algorithm)
     notification["SignatureVersion"], notification["Signature"] = version, base64.b64encode(signature).decode()
     return notification
+
+
+def activate(endpoint: str) -> None:
+    """Put notifications' SigningCertURL and UnsubscribeURL on `endpoint` (moto_seam.activate, by the server)."""
+    global _links_endpoint
+    _links_endpoint = endpoint.rstrip("/")
+
+
+def deactivate() -> None:
+    global _links_endpoint
+    _links_endpoint = None
+
+
+def signing_certificate(name: str) -> bytes | None:
+    """The PEM of the certificate a SigningCertURL ending in `name` names (moto keeps them in its default account's
+    backend of the topic's region), or None."""
+    for backend in sns_backends[DEFAULT_ACCOUNT_ID].values():
+        if name in backend._message_public_keys:
+            return backend._message_public_keys[name]
+    return None
 
 
 _patches = Patches()

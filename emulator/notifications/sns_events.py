@@ -6,7 +6,8 @@ example event), as a pure function of the notification SNS signs for HTTP(S) sub
                           "MessageAttributes": {name: {"Type", "Value"}}, "Type": "Notification",
                           "UnsubscribeUrl", "TopicArn", "Subject" (null when the publisher gave none)}}]}
 
-The names differ from the HTTP body's: SigningCertUrl and UnsubscribeUrl, not ...URL.
+The names differ from the HTTP body's: SigningCertUrl and UnsubscribeUrl, not ...URL (the same links: on the
+endpoint's host, moto_seam/sns_signatures.py).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 
-def lambda_event(notification: dict[str, Any], subscription_arn: str, region: str) -> dict[str, Any]:
+def lambda_event(notification: dict[str, Any], subscription_arn: str) -> dict[str, Any]:
     attributes = {name: {"Type": value.get("Type", value.get("DataType")), "Value": value.get("Value")}
                   for name, value in (notification.get("MessageAttributes") or {}).items()}
     sns = {
@@ -26,7 +27,7 @@ def lambda_event(notification: dict[str, Any], subscription_arn: str, region: st
         "Message": notification["Message"],
         "MessageAttributes": attributes,
         "Type": "Notification",
-        "UnsubscribeUrl": f"https://sns.{region}.amazonaws.com/?Action=Unsubscribe&SubscriptionArn={subscription_arn}",
+        "UnsubscribeUrl": notification["UnsubscribeURL"],
         "TopicArn": notification["TopicArn"],
         "Subject": notification.get("Subject"),
     }

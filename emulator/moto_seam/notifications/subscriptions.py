@@ -81,7 +81,6 @@ def _to_function(subscription: Subscription, target: Target, message: str, messa
         message = subscription._parse_message_structure(message, subscription.protocol)
     notification = subscription.get_post_data(message, message_id, options["subject"],
                                               message_attributes=options["message_attributes"])
-    region = subscription.topic.sns_backend.region_name
-    if not target.invoke_function(subscription.endpoint, lambda_event(notification, subscription.arn, region), "sns"):
+    if not target.invoke_function(subscription.endpoint, lambda_event(notification, subscription.arn), "sns"):
         return f"The function does not exist: {subscription.endpoint}"
     return None

@@ -42,7 +42,9 @@ def test_a_subscribed_function_gets_lambdas_sns_event_for_what_its_filter_policy
     assert (message["Type"], message["TopicArn"], message["Message"], message["Subject"]) == (
         "Notification", topic, "order 1", "new order")
     assert message["MessageAttributes"] == {"kind": {"Type": "String", "Value": "placed"}}
-    assert message["UnsubscribeUrl"].endswith(f"SubscriptionArn={by_attribute}")
+    endpoint = door.url if door.name == "server" else "https://sns.us-east-1.amazonaws.com"  # the client's endpoint
+    assert message["UnsubscribeUrl"] == f"{endpoint}/?Action=Unsubscribe&SubscriptionArn={by_attribute}"
+    assert message["SigningCertUrl"].startswith(f"{endpoint}/SimpleNotificationService-")
 
     sns.unsubscribe(SubscriptionArn=by_attribute)
     sns.subscribe(TopicArn=topic, Protocol="lambda", Endpoint=function_arn,

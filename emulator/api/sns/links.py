@@ -1,0 +1,72 @@
+"""The links in an SNS notification, followed: a GET of its UnsubscribeURL (`/?Action=Unsubscribe&
+SubscriptionArn=...`, unsigned, as a subscriber's HTTP client or a browser sends it) unsubscribes, and a GET of its
+SigningCertURL (`/SimpleNotificationService-<id>.pem`) answers the certificate the notification is signed with.
+
+AWS serves both on the SNS endpoint (Amazon SNS Developer Guide, "Parsing message formats": UnsubscribeURL "the URL
+that you can use to unsubscribe the endpoint from this topic", SigningCertURL "the URL to the certificate that was
+used to sign the message"). On `eddy serve` the notifications name the server's own URL (moto_seam/sns_signatures.py)
+and an unsigned GET there carries no mark of SNS for moto, so this module claims it. The unsubscription is made as a
+client makes it (through the door, so it is journaled like any Unsubscribe), and answered with SNS's own answer.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import TYPE_CHECKING
+from urllib.parse import parse_qs, urlsplit
+
+from botocore.exceptions import ClientError
+
+from eddy.emulator.aws_requests import Request, Response
+from eddy.emulator.moto_seam import sns_signatures
+
+if TYPE_CHECKING:
+    from eddy.emulator.engine import Emulator
+
+CERTIFICATE_PREFIX = "/SimpleNotificationService-"
+XMLNS = "http://sns.amazonaws.com/doc/2010-03-31/"
+
+
+def _unsubscribed_arn(request: Request) -> str | None:
+    query = parse_qs(urlsplit(request.url).query)
+    if request.path == "/" and query.get("Action") == ["Unsubscribe"]:
+        return (query.get("SubscriptionArn") or [""])[0]
+    return None
+
+
+def claims(request: Request) -> bool:
+    """An unsigned GET of a notification's link."""
+    if request.method.upper() != "GET" or request.header("Authorization"):
+        return False
+    return _unsubscribed_arn(request) is not None or (request.path.startswith(CERTIFICATE_PREFIX)
+                                                       and request.path.endswith(".pem"))
+
+
+def handle(emulator: "Emulator", request: Request) -> Response:
+    arn = _unsubscribed_arn(request)
+    if arn is None:
+        return _certificate(request.path[1:])
+    region = arn.split(":")[3] if arn.count(":") >= 5 else "us-east-1"
+    try:
+        emulator.aws_client("sns", region).unsubscribe(SubscriptionArn=arn)
+    except ClientError as error:
+        details = error.response["Error"]
+        return _xml(error.response["ResponseMetadata"]["HTTPStatusCode"],
+                    f'<ErrorResponse xmlns="{XMLNS}"><Error><Type>Sender</Type><Code>{details["Code"]}</Code>'
+                    f'<Message>{details["Message"]}</Message></Error><RequestId>{uuid.uuid4()}</RequestId>'
+                    f'</ErrorResponse>')
+    return _xml(200, f'<UnsubscribeResponse xmlns="{XMLNS}"><ResponseMetadata><RequestId>{uuid.uuid4()}'
+                     f'</RequestId></ResponseMetadata></UnsubscribeResponse>')
+
+
+def _certificate(name: str) -> Response:
+    pem = sns_signatures.signing_certificate(name)
+    if pem is None:
+        return _xml(404, f'<Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message>'
+                         f'<Key>{name}</Key></Error>')
+    return Response(200, {"Content-Type": "application/x-x509-ca-cert", "Content-Length": str(len(pem))}, pem)
+
+
+def _xml(status: int, body: str) -> Response:
+    data = ('<?xml version="1.0"?>\n' + body).encode()
+    return Response(status, {"Content-Type": "text/xml", "Content-Length": str(len(data))}, data)
