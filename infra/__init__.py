@@ -1,4 +1,5 @@
-"""Stack files (tables, functions, mappings) applied with boto3 to Eddy or to any AWS endpoint.
+"""Stack files (tables, functions, mappings) and SAM / CloudFormation templates deployed as CloudFormation stacks,
+with boto3, to Eddy or to any AWS endpoint.
 
     from eddy.infra import apply_stack
     apply_stack("infra/examples/stack.yaml", endpoint_url="http://127.0.0.1:4566")
