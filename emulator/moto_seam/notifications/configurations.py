@@ -76,6 +76,7 @@ def install() -> None:
     _patches.set(FakeBucket, "set_notification_configuration", checked)
     _patches.set(S3Response, "_notification_config_from_body",
                  _read_as_s3_does(S3Response._notification_config_from_body))
+    _patches.set(S3Response, "get_bucket_notification", _answered_as_s3_does(S3Response.get_bucket_notification))
     _patches.set(moto_serialize.S3Serializer, "_serialize_error_metadata",
                  _with_arguments(moto_serialize.S3Serializer._serialize_error_metadata))
 
@@ -133,6 +134,24 @@ def _read_as_s3_does(parse: Any) -> Any:
             self.body = body
 
     return parsed
+
+
+def _answered_as_s3_does(get: Any) -> Any:
+    """S3Response.get_bucket_notification while an emulator is open: a bucket sending its events to EventBridge says
+    so (`"EventBridgeConfiguration": {}`), which moto's answer left out."""
+
+    @functools.wraps(get)
+    def answered(self: S3Response) -> Any:
+        configuration = self.backend.get_bucket_notification_configuration(self.bucket_name)
+        if active.target is None or configuration is None or configuration.event_bridge is None:
+            return get(self)
+        status, headers, body = get(self)
+        document = xmltodict.parse(body) if body else {}
+        answer = document.get("NotificationConfiguration") or {}
+        answer["EventBridgeConfiguration"] = None  # an empty element, as S3 writes it
+        return status, headers, xmltodict.unparse({"NotificationConfiguration": answer})
+
+    return answered
 
 
 def _checked_body(body: bytes | str) -> str:

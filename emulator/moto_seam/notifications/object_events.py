@@ -8,7 +8,9 @@ CompleteMultipartUpload, Delete, restores, tagging, ACLs); Eddy answers that cal
   - a queue destination gets the record as a message, sent through moto's SQS (a queue mapping then feeds a
     function); a topic's is published through moto's SNS with S3's Subject ("Amazon S3 Notification");
   - a Lambda destination is one of Eddy's functions, invoked asynchronously (moto's would need Docker);
-  - EventBridge delivery stays moto's.
+  - a bucket with EventBridge notifications on has each event put on its region's default event bus in S3's shape
+    (notifications/s3_eventbridge.py), where moto's put one shape (no reason, a deleted object's size, "eTag",
+    "version-id" "null", fixed ids) on every bus;
 One operation, one event, as S3 sends them (Amazon S3 User Guide, "Supported event types for SQS, SNS, and Lambda";
 AWS's recorded records in LocalStack's test_s3_notifications_sqs.snapshot.json): moto's CompleteMultipartUpload runs
 its PutObject and PutObjectTagging (an ObjectCreated:Put and an ObjectTagging:Put before its
@@ -30,12 +32,14 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import logging
 import threading
 from typing import Any
 
 from moto.moto_api._internal import mock_random
 from moto.s3 import notifications as moto_notifications
 from moto.s3.models import S3Backend
+from moto.events.models import events_backends
 from moto.s3.responses import S3Response
 from moto.sns.models import sns_backends
 from moto.sqs.models import sqs_backends
@@ -45,7 +49,8 @@ from eddy.emulator.moto_seam.notifications.destinations import arn_parts, queue_
 from eddy.emulator.moto_seam.notifications.target import Target, active
 from eddy.emulator.moto_seam import Patches
 from eddy.emulator.moto_seam.services import moments
-from eddy.emulator.notifications.s3_events import event_record, is_property_event, test_message
+from eddy.emulator.notifications.s3_eventbridge import SOURCE, detail_type, event_detail
+from eddy.emulator.notifications.s3_events import SOURCE_IP_ADDRESS, event_record, is_property_event, test_message
 
 #: the events moto sends inside an operation that S3 does not send for it
 QUIETED = {
@@ -57,6 +62,8 @@ QUIETED = {
 SUBJECT = "Amazon S3 Notification"
 #: the eTag of a delete marker (MD5 of no content), as S3's DeleteMarkerCreated records carry it
 EMPTY_ETAG = hashlib.md5(b"").hexdigest()
+
+log = logging.getLogger("eddy.notifications")
 
 _moto_send_event = moto_notifications.send_event
 _moto_send_test_event = moto_notifications.send_test_event
@@ -110,9 +117,7 @@ def _send_event(account_id: str, event_name: Any, bucket: Any, key: Any) -> None
     removed = name.startswith("s3:ObjectRemoved")
     version = key.version_id if getattr(bucket, "is_versioned", False) else None
     _notify(target, bucket, name, key.name, None if removed else key.size,
-            None if removed else key.etag.strip('"'), version)
-    if bucket.notification_configuration is not None and bucket.notification_configuration.event_bridge is not None:
-        moto_notifications._send_event_bridge_message(account_id, bucket, event_name, key)
+            None if removed else key.etag.strip('"'), version, key)
     return None
 
 
@@ -134,8 +139,12 @@ def _send_test_event(account_id: str, bucket: Any) -> None:
 
 
 def _notify(target: Target, bucket: Any, name: str, key_name: str, size: int | None, etag: str | None,
-            version: str | None) -> None:
-    """Each configuration of the bucket that matches event `name` ("s3:ObjectRemoved:Delete") gets its record."""
+            version: str | None, key: Any = None) -> None:
+    """Each configuration of the bucket that matches event `name` ("s3:ObjectRemoved:Delete") gets its record, and
+    the default event bus S3's event if the bucket sends its events to EventBridge (`key`: moto's, for a restore)."""
+    configuration = bucket.notification_configuration
+    if configuration is not None and configuration.event_bridge is not None and detail_type(name) is not None:
+        _to_event_bus(target, bucket, name, key_name, size, etag, version, key)
     for kind, _, notification, prefix, suffix in each_configuration(bucket):
         if not (notification._event_matches(name) and key_name.startswith(prefix) and key_name.endswith(suffix)):
             continue
@@ -146,6 +155,24 @@ def _notify(target: Target, bucket: Any, name: str, key_name: str, size: int | N
             configuration_id=notification.id, now=moments.now(),  # the request's instant and random stream,
             random_bits=mock_random.getrandbits)                 # also when it is replayed
         _deliver(target, kind, notification.arn, {"Records": [record]}, ("s3", bucket.name, notification.id))
+
+
+def _to_event_bus(target: Target, bucket: Any, name: str, key_name: str, size: int | None, etag: str | None,
+                  version: str | None, key: Any) -> None:
+    """S3's event on the bucket's region's default bus, through moto's PutEvents (whose rules Eddy's engine matches
+    and whose targets Eddy delivers: eventbridge/rules.py); S3's caller never hears of a failure."""
+    expiry = getattr(key, "_expiry", None)  # a restored copy's end (moto's FakeKey.restore)
+    detail = event_detail(
+        event_name=name, bucket=bucket.name, key=key_name, size=size, etag=etag, version_id=version,
+        sequencer=target.sequencer(), request_id=f"{mock_random.getrandbits(64):016X}", requester=bucket.account_id,
+        source_ip_address=SOURCE_IP_ADDRESS, storage_class=getattr(key, "storage_class", None),
+        restore_expiry_time=expiry.strftime("%Y-%m-%dT%H:%M:%SZ") if expiry is not None else None)
+    entry = {"Source": SOURCE, "DetailType": detail_type(name), "Detail": json.dumps(detail),
+             "Resources": [f"arn:aws:s3:::{bucket.name}"]}
+    try:
+        events_backends[bucket.account_id][bucket.region_name].put_events([entry])
+    except Exception:  # moto's EventBridge refused it: S3 sends its events asynchronously, its caller never fails
+        log.warning("S3's event for %s/%s was not put on the default event bus", bucket.name, key_name, exc_info=True)
 
 
 def _versioned_delete(delete_object: Any) -> Any:
@@ -166,7 +193,6 @@ def _versioned_delete(delete_object: Any) -> Any:
         finally:
             _deleting.active = False
         _, meta = result
-        # (moto's EventBridge delivery of S3 events has no shape for these two: it stays silent for them, as before)
         if version_id is None and meta.get("delete-marker"):
             _notify(target, bucket, "s3:ObjectRemoved:DeleteMarkerCreated", key_name, None, EMPTY_ETAG,
                     meta["version-id"])
