@@ -3,7 +3,8 @@
 
     configurations.py  PutBucketNotificationConfiguration checked as S3 checks it: filter rule names (either case),
                        every destination exists (each missing one named in ArgumentName1/ArgumentValue1, ... as
-                       AWS's recorded answers do), no two configurations overlap
+                       AWS's recorded answers do), no two configurations overlap; GetBucketNotificationConfiguration
+                       answered as S3 answers it (filter rule names, EventBridgeConfiguration)
     object_events.py   moto's S3 events answered by Eddy: S3's whole record, one event per operation, a versioned
                        bucket's deletes as S3 tells them, the s3:TestEvent, delivery to queues, topics and functions
     subscriptions.py   SNS subscriptions: a function's invoked asynchronously with Lambda's SNS event, a queue's left

@@ -11,6 +11,8 @@
     named in ArgumentName1/ArgumentValue1, ... (moto's model of InvalidArgument has one ArgumentName only, so the
     S3 error body gets them here);
   - no two configurations share an event type for keys both could match ("Configurations overlap. ...").
+GetBucketNotificationConfiguration answers as S3 does: rule names "Prefix" then "Suffix", and
+`"EventBridgeConfiguration": {}` for a bucket that sends its events to EventBridge.
 AWS's answers: LocalStack's AWS-validated snapshots tests/aws/services/s3/test_s3_notifications_{sqs,lambda}
 .snapshot.json; a missing topic's words are LocalStack's (no recorded answer was found).
 """
@@ -137,21 +139,37 @@ def _read_as_s3_does(parse: Any) -> Any:
 
 
 def _answered_as_s3_does(get: Any) -> Any:
-    """S3Response.get_bucket_notification while an emulator is open: a bucket sending its events to EventBridge says
-    so (`"EventBridgeConfiguration": {}`), which moto's answer left out."""
+    """S3Response.get_bucket_notification while an emulator is open: the filter rules named as S3 names them ("Prefix"
+    before "Suffix", whatever the case they were put in; moto kept them lowercased), and a bucket sending its events
+    to EventBridge says so (`"EventBridgeConfiguration": {}`), which moto's answer left out."""
 
     @functools.wraps(get)
     def answered(self: S3Response) -> Any:
         configuration = self.backend.get_bucket_notification_configuration(self.bucket_name)
-        if active.target is None or configuration is None or configuration.event_bridge is None:
+        if active.target is None or configuration is None:
             return get(self)
         status, headers, body = get(self)
-        document = xmltodict.parse(body) if body else {}
-        answer = document.get("NotificationConfiguration") or {}
-        answer["EventBridgeConfiguration"] = None  # an empty element, as S3 writes it
+        if not body:
+            return status, headers, body
+        answer = xmltodict.parse(body).get("NotificationConfiguration") or {}
+        for name in ("QueueConfiguration", "TopicConfiguration", "CloudFunctionConfiguration"):
+            entries = answer.get(name) or []
+            for entry in entries if isinstance(entries, list) else [entries]:
+                key = (entry.get("Filter") or {}).get("S3Key") or {}
+                if key.get("FilterRule"):
+                    key["FilterRule"] = as_s3_names_them(key["FilterRule"])
+        if configuration.event_bridge is not None:
+            answer["EventBridgeConfiguration"] = None  # an empty element, as S3 writes it
         return status, headers, xmltodict.unparse({"NotificationConfiguration": answer})
 
     return answered
+
+
+def as_s3_names_them(rules: Any) -> list[dict[str, Any]]:
+    """A key filter's rules as S3 answers them (AWS's recorded answer to rules put as "suffix" and "PREFIX":
+    LocalStack's test_s3_notifications_sqs.snapshot.json, test_filter_rules_case_insensitive)."""
+    named = [{**rule, "Name": str(rule["Name"]).capitalize()} for rule in (rules if isinstance(rules, list) else [rules])]
+    return sorted(named, key=lambda rule: rule["Name"] != "Prefix")
 
 
 def _checked_body(body: bytes | str) -> str:

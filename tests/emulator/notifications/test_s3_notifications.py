@@ -247,3 +247,25 @@ def test_an_arn_s3_cannot_parse_and_skipping_the_destinations_validation(door):
         s3.put_bucket_notification_configuration(Bucket="photos", NotificationConfiguration={
             "QueueConfigurations": [{"Id": "id123", "QueueArn": nowhere, "Events": ["s3:ObjectCreated:*"]}]})
     assert refused.value.response["Error"]["ArgumentValue1"] == "The destination queue does not exist"
+
+
+def test_filter_rules_are_answered_as_s3_names_them_whatever_their_case(door):
+    """AWS's recorded answer (LocalStack's test_s3_notifications_sqs.snapshot.json, test_filter_rules_case_insensitive:
+    rules put as "suffix" and "PREFIX" are answered "Prefix" then "Suffix"), and the filter still applies."""
+    s3, sqs = door.client("s3"), door.client("sqs")
+    s3.create_bucket(Bucket="photos")
+    url, arn = queue(sqs, "events")
+    rules = [{"Name": "suffix", "Value": ".txt"}, {"Name": "PREFIX", "Value": "notif-"}]
+    notify(s3, "photos", QueueConfigurations=[{"Id": "texts", "QueueArn": arn, "Events": ["s3:ObjectCreated:*"],
+                                               "Filter": {"Key": {"FilterRules": rules}}}])
+    answer = s3.get_bucket_notification_configuration(Bucket="photos")
+    answer.pop("ResponseMetadata")
+    assert answer == {"QueueConfigurations": [{
+        "Id": "texts", "QueueArn": arn, "Events": ["s3:ObjectCreated:*"], "Filter": {"Key": {"FilterRules": [
+            {"Name": "Prefix", "Value": "notif-"}, {"Name": "Suffix", "Value": ".txt"}]}}}]}
+    assert [m["Event"] for m in wait_for_messages(sqs, url, 1)] == ["s3:TestEvent"]
+    for key in ("notif-1.txt", "notif-2.jpg", "other.txt"):
+        s3.put_object(Bucket="photos", Key=key, Body=b"x")
+    assert wait_idle(door)["Idle"]
+    bodies = [json.loads(m["Body"]) for m in sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10)["Messages"]]
+    assert [record["s3"]["object"]["key"] for body in bodies for record in body["Records"]] == ["notif-1.txt"]
