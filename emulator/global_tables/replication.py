@@ -68,6 +68,7 @@ class Replication:
         self.delay = emulator.settings.replication_delay_seconds
         self._applying = threading.local()
         self._thread: threading.Thread | None = None
+        self._started = False  # by the emulator: the replicator's thread runs once there is a global table
         self._stopping = False
         #: a group-wide setting is being made in the other replicas (those changes are not fanned out again)
         self.fanning_out = False
@@ -101,6 +102,13 @@ class Replication:
                 self._queues.setdefault((table, region), deque()).append(entry)
 
     def start(self) -> None:
+        """Replicate from now on: the replicator's thread starts now if a global table was recovered, else with the
+        first replica added (a server without global tables runs no replicator, woken by every commit)."""
+        self._started = True
+        if any(True for _ in self.groups):
+            self._replicator()
+
+    def _replicator(self) -> None:
         if self._thread is None:
             self._stopping = False
             self._thread = threading.Thread(target=self._run, name="eddy-replication", daemon=True)
@@ -108,7 +116,7 @@ class Replication:
 
     @property
     def running(self) -> bool:
-        return self._thread is not None
+        return self._started
 
     def close(self) -> None:
         with self.emulator.activity:
@@ -117,6 +125,7 @@ class Replication:
         if self._thread is not None:
             self._thread.join(timeout=30)
             self._thread = None
+        self._started = False
         self.journal.close()
 
     def reset(self) -> bool:
@@ -205,6 +214,8 @@ class Replication:
         """A replica was created in `region` (its table made, filled from `source_region`): replicate to it. The
         writes still on their way to the source replica go to the new one too (its fill did not have them)."""
         self.groups.put(group)
+        if self._started:
+            self._replicator()
         for (source, target), queue in list(self._queues.items()):
             if target == source_region and source[1] != region and (source[0], source[2]) == (group.account_id,
                                                                                             group.table_name):

@@ -1,7 +1,8 @@
 """`eddy serve` loads what a request first needs (issue 39): a server that has answered only ListTables has loaded
 moto's DynamoDB and none of moto's other services, nor Spark, the dashboard, the function runtimes, the pollers,
-Pipes, CloudFormation or moto's own server application. Structural, not timed: the modules the server process
-holds after its one answer (docs/performance.md has the times)."""
+Pipes, CloudFormation or moto's own server application, and runs no thread but its door's and the housekeeper's
+(no poller, no replicator, no delivery thread). Structural, not timed: the modules and threads the server process
+has after its one answer (docs/performance.md has the times)."""
 
 from __future__ import annotations
 
@@ -33,7 +34,8 @@ PROBE = textwrap.dedent("""
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.05)
-        print(json.dumps({"answer": answer, "modules": sorted(sys.modules)}), flush=True)
+        threads = sorted(thread.name for thread in threading.enumerate() if thread.name.startswith("eddy-"))
+        print(json.dumps({"answer": answer, "modules": sorted(sys.modules), "threads": threads}), flush=True)
         os._exit(0)
 
     threading.Thread(target=ask, daemon=True).start()
@@ -63,4 +65,5 @@ def test_a_server_that_answered_only_list_tables_has_loaded_only_dynamodb(tmp_pa
     assert seen["answer"] == {"TableNames": []}
     modules = seen["modules"]
     assert {"moto.dynamodb.models", "eddy.emulator.api.dynamodb_api"} <= set(modules)
+    assert seen["threads"] == ["eddy-housekeeper", "eddy-server"]
     assert [name for name in modules if name in NOT_LOADED or name.startswith(tuple(p + "." for p in NOT_LOADED))] == []
