@@ -16,11 +16,13 @@ Errors are Lambda's Python runtime's (awslambdaric's bootstrap.py): the stack tr
 (traceback.format_list from the first frame that is neither this worker's nor importlib's), a handler module that cannot be imported
 is Runtime.ImportModuleError "Unable to import module 'app': <reason>", a syntax error
 Runtime.UserCodeSyntaxError, a missing handler function Runtime.HandlerNotFound "Handler 'f' missing on module
-'app'", each with an empty stack trace; the error is also the invocation's log line "[ERROR] <type>: <message>".
+'app'", a result JSON cannot carry Runtime.MarshalError "Unable to marshal response: Object of type set is not JSON
+serializable", each with an empty stack trace; the error is also the invocation's log line "[ERROR] <type>: <message>".
 """
 
 from __future__ import annotations
 
+import decimal
 import importlib
 import json
 import logging
@@ -157,6 +159,14 @@ def _error(error: BaseException) -> dict[str, Any]:
     return _fault(type(error).__name__, str(error), traceback.format_list(frames))
 
 
+def _decimal(value: Any) -> Any:
+    """A Decimal as the runtime's encoder writes it (a number: boto3's DynamoDB items hold them); anything else JSON
+    cannot carry is refused as json's own TypeError words it."""
+    if isinstance(value, decimal.Decimal):
+        return int(value) if value == value.to_integral_value() else float(value)
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
 def _fault(error_type: str, message: str, trace: list[str] | None = None) -> dict[str, Any]:
     return {"ok": False, "errorType": error_type, "errorMessage": message, "stackTrace": trace or []}
 
@@ -209,12 +219,16 @@ def main() -> int:
             lambda_log.request_id = request["context"].get("aws_request_id", "")
             try:
                 answer = {"ok": True, "payload": handler(request["event"], context)}
-                json.dumps(answer)
             except Exception as error:
                 answer = _error(error)
                 log.keep(_error_log(answer))
+            try:
+                json.dumps(answer, default=_decimal)
+            except (TypeError, ValueError) as error:  # the runtime's words for a result JSON cannot carry
+                answer = _fault("Runtime.MarshalError", f"Unable to marshal response: {error}")
+                log.keep(_error_log(answer))
         answer["logs"] = log.take()
-        protocol.write(json.dumps(answer, default=str) + "\n")
+        protocol.write(json.dumps(answer, default=_decimal) + "\n")
     return 0
 
 

@@ -20,6 +20,7 @@ last 4 KB as the function's log group has it (START, the output, END, REPORT).
 from __future__ import annotations
 
 import base64
+import decimal
 import json
 import re
 import uuid
@@ -125,11 +126,20 @@ def invoke(emulator: Emulator, request: Request, caller: tuple[str, str], name: 
         headers["X-Amz-Function-Error"] = "Unhandled"
         return json_response(result.error_payload(), 200, headers)
     try:
-        return json_response(result.payload, 200, headers)
+        body = json.dumps(result.payload, default=_number).encode()
+        return Response(200, {"Content-Type": "application/json", **headers}, body)
     except (TypeError, ValueError) as error:
         headers["X-Amz-Function-Error"] = "Unhandled"
         return json_response({"errorMessage": f"Unable to marshal response: {error}", "errorType": "Runtime.MarshalError",
                               "requestId": result.request_id, "stackTrace": []}, 200, headers)
+
+
+def _number(value: Any) -> Any:
+    """A registered callable's Decimal as Lambda's Python runtime writes it: a number (its encoder's Decimal support);
+    anything else JSON cannot carry, json's own TypeError (the door's Runtime.MarshalError)."""
+    if isinstance(value, decimal.Decimal):
+        return int(value) if value == value.to_integral_value() else float(value)
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
 
 def _client_context(request: Request) -> dict[str, Any] | None:

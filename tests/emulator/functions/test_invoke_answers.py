@@ -312,3 +312,26 @@ def test_a_registered_callable_gets_the_client_context(emu):
     header = base64.b64encode(json.dumps({"custom": {"a": 1}}).encode()).decode()
     _, _, payload = invoked(boto3.client("lambda", region_name="us-east-1"), "ctx", ClientContext=header)
     assert payload == {"custom": {"a": 1}, "client": None}
+
+
+def test_a_result_json_cannot_carry_is_runtime_marshal_error(door):
+    """The Python runtime's answer for a result its encoder refuses (awslambdaric lambda_runtime_marshaller.py:
+    "Unable to marshal response: <error>", Runtime.MarshalError, an empty stack trace); a Decimal it writes as a
+    number."""
+    lam = door.client("lambda")
+    create_function(lam, "sets", "def handler(event, context):\n    return {1, 2}\n")
+    create_function(lam, "decimals", "from decimal import Decimal\ndef handler(event, context):\n"
+                                     "    return {'n': Decimal('7'), 'price': Decimal('1.5')}\n")
+    assert invoked(lam, "decimals")[2] == {"n": 7, "price": 1.5}  # a DynamoDB item's numbers come back as numbers
+    response, request_id, payload = invoked(lam, "sets")
+    assert fields(response) == {"ExecutedVersion": "$LATEST", "FunctionError": "Unhandled", "StatusCode": 200}
+    assert payload == {"errorMessage": "Unable to marshal response: Object of type set is not JSON serializable",
+                       "errorType": "Runtime.MarshalError", "requestId": request_id, "stackTrace": []}
+
+
+def test_a_registered_callables_decimal_is_a_number(emu):
+    import boto3
+    from decimal import Decimal
+
+    emu.register_function("decimals", lambda event, context: {"n": Decimal("7"), "price": Decimal("1.5")})
+    assert invoked(boto3.client("lambda", region_name="us-east-1"), "decimals")[2] == {"n": 7, "price": 1.5}
