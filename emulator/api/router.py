@@ -50,6 +50,10 @@ def _sns_link(request: Request) -> bool:
     return request.path.startswith("/SimpleNotificationService-") or "Action=Unsubscribe" in request.url
 
 
+def _sns_signed(request: Request) -> bool:
+    return "/sns/aws4_request" in (request.header("Authorization") or "")
+
+
 def _cloudformation_named(request: Request) -> bool:
     return "cloudformation" in (request.header("Authorization") or "") or "cloudformation" in request.url
 
@@ -88,6 +92,7 @@ _APIS: tuple[tuple[str, Callable[[Request], bool], Callable[[Any, Emulator, Requ
     ("eddy.emulator.api.cloudformation.cloudformation_api", _cloudformation_named, _with_caller),
     ("eddy.emulator.api.cloudformation.custom_resource_responses", _cloudformation_named, _custom_resources),
     ("eddy.emulator.api.sns.links", _sns_link, _with_emulator),
+    ("eddy.emulator.api.sns.refusals", _sns_signed, _request_only),
 )
 
 

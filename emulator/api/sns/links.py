@@ -17,6 +17,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from botocore.exceptions import ClientError
 
+from eddy.emulator.api.sns import XMLNS, error_answer, xml_answer
 from eddy.emulator.aws_requests import Request, Response
 from eddy.emulator.moto_seam import sns_signatures
 
@@ -24,7 +25,6 @@ if TYPE_CHECKING:
     from eddy.emulator.engine import Emulator
 
 CERTIFICATE_PREFIX = "/SimpleNotificationService-"
-XMLNS = "http://sns.amazonaws.com/doc/2010-03-31/"
 
 
 def _unsubscribed_arn(request: Request) -> str | None:
@@ -51,22 +51,15 @@ def handle(emulator: "Emulator", request: Request) -> Response:
         emulator.aws_client("sns", region).unsubscribe(SubscriptionArn=arn)
     except ClientError as error:
         details = error.response["Error"]
-        return _xml(error.response["ResponseMetadata"]["HTTPStatusCode"],
-                    f'<ErrorResponse xmlns="{XMLNS}"><Error><Type>Sender</Type><Code>{details["Code"]}</Code>'
-                    f'<Message>{details["Message"]}</Message></Error><RequestId>{uuid.uuid4()}</RequestId>'
-                    f'</ErrorResponse>')
-    return _xml(200, f'<UnsubscribeResponse xmlns="{XMLNS}"><ResponseMetadata><RequestId>{uuid.uuid4()}'
-                     f'</RequestId></ResponseMetadata></UnsubscribeResponse>')
+        return error_answer(details["Code"], details["Message"], error.response["ResponseMetadata"]["HTTPStatusCode"])
+    return xml_answer(200, f'<UnsubscribeResponse xmlns="{XMLNS}"><ResponseMetadata><RequestId>{uuid.uuid4()}'
+                           f'</RequestId></ResponseMetadata></UnsubscribeResponse>')
 
 
 def _certificate(name: str) -> Response:
     pem = sns_signatures.signing_certificate(name)
     if pem is None:
-        return _xml(404, f'<Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message>'
-                         f'<Key>{name}</Key></Error>')
+        return xml_answer(404, f'<Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message>'
+                               f'<Key>{name}</Key></Error>')
     return Response(200, {"Content-Type": "application/x-x509-ca-cert", "Content-Length": str(len(pem))}, pem)
 
-
-def _xml(status: int, body: str) -> Response:
-    data = ('<?xml version="1.0"?>\n' + body).encode()
-    return Response(status, {"Content-Type": "text/xml", "Content-Length": str(len(data))}, data)

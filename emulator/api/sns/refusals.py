@@ -1,0 +1,152 @@
+"""SNS requests AWS refuses and moto accepts, refused at the door in AWS's words before moto sees them (so they
+change nothing). Each refusal is AWS's recorded answer (LocalStack's AWS-validated snapshots,
+tests/aws/services/sns/test_sns.snapshot.json; pinned by tests/emulator/api/sns/test_refusals.py):
+
+- Publish: an empty Message; with MessageStructure "json", a Message that is not JSON, or has no string "default";
+- PublishBatch: an entry Id of other than letters, digits, "-" and "_", or over 80 characters; entries whose
+  messages and message attributes (names, data types and values) together exceed 256 KiB; an entry's JSON message
+  without a string "default" (the whole request refused, as AWS does);
+- Subscribe: a protocol SNS does not support;
+- SetSubscriptionAttributes: an attribute SNS does not have, RawMessageDelivery other than true or false, a
+  RedrivePolicy whose deadLetterTargetArn is not an ARN.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import re
+from typing import Callable
+from urllib.parse import parse_qs
+
+from eddy.emulator.api.sns import error_answer
+from eddy.emulator.aws_requests import Request, Response
+
+PROTOCOLS = frozenset({"http", "https", "email", "email-json", "sms", "sqs", "application", "lambda", "firehose"})
+SUBSCRIPTION_ATTRIBUTES = frozenset({"DeliveryPolicy", "FilterPolicy", "FilterPolicyScope", "RawMessageDelivery",
+                                     "RedrivePolicy", "SubscriptionRoleArn", "ReplayPolicy"})
+#: Publish's and PublishBatch's limit on a request's messages and attributes (the API reference: 256 KB)
+MAX_BYTES = 262144
+BATCH_ENTRY_ID = re.compile(r"[A-Za-z0-9_-]*")
+ENTRY = re.compile(r"PublishBatchRequestEntries\.member\.(\d+)\.(.+)")
+
+Params = dict[str, str]
+
+
+class Refused(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code, self.message = code, message
+
+
+def _invalid(message: str) -> Refused:
+    return Refused("InvalidParameter", f"Invalid parameter: {message}")
+
+
+def _params(request: Request) -> Params:
+    return {name: values[0] for name, values in parse_qs(request.body.decode("utf-8", "replace"),
+                                                         keep_blank_values=True).items()}
+
+
+def claims(request: Request) -> bool:
+    """A request signed for SNS (decided without its body: the operation is in the body)."""
+    return request.method.upper() == "POST"
+
+
+def handle(request: Request) -> Response | None:
+    """AWS's refusal, or None: the request goes on to moto."""
+    params = _params(request)
+    check = CHECKS.get(params.get("Action", ""))
+    try:
+        if check is not None:
+            check(params)
+    except Refused as refused:
+        return error_answer(refused.code, refused.message)
+    return None
+
+
+def _json_message(message: str) -> None:
+    try:
+        structure = json.loads(message)
+    except ValueError:
+        raise _invalid("Message Structure - JSON message body failed to parse") from None
+    if not isinstance(structure, dict) or not isinstance(structure.get("default"), str):
+        raise _invalid("Message Structure - No default entry in JSON message body")
+
+
+def _publish(params: Params) -> None:
+    if params.get("Message", "") == "":
+        raise _invalid("Empty message")
+    if params.get("MessageStructure") == "json":
+        _json_message(params["Message"])
+
+
+def _entries(params: Params) -> list[Params]:
+    entries: dict[int, Params] = {}
+    for name, value in params.items():
+        match = ENTRY.fullmatch(name)
+        if match:
+            entries.setdefault(int(match.group(1)), {})[match.group(2)] = value
+    return [entries[number] for number in sorted(entries)]
+
+
+def _entry_bytes(entry: Params) -> int:
+    size = len(entry.get("Message", "").encode())
+    for name, value in entry.items():
+        if name.startswith("MessageAttributes.entry.") and name.endswith((".Name", ".DataType", ".StringValue")):
+            size += len(value.encode())
+        elif name.startswith("MessageAttributes.entry.") and name.endswith(".BinaryValue"):
+            try:
+                size += len(base64.b64decode(value))
+            except binascii.Error:
+                size += len(value.encode())
+    return size
+
+
+def _publish_batch(params: Params) -> None:
+    entries = _entries(params)
+    for entry in entries:
+        entry_id = entry.get("Id", "")
+        if not BATCH_ENTRY_ID.fullmatch(entry_id):
+            raise Refused("InvalidBatchEntryId", "The Id of a batch entry in the batch request contains an "
+                                                 f"impermissible character: {entry_id}")
+        if len(entry_id) > 80:
+            raise Refused("InvalidBatchEntryId", f"The Id of a batch entry in the batch request is too long: {entry_id}")
+    if len(entries) > 10 or len({entry.get("Id") for entry in entries}) < len(entries):
+        return  # moto refuses these in AWS's words (TooManyEntriesInBatchRequest, BatchEntryIdsNotDistinct)
+    if sum(_entry_bytes(entry) for entry in entries) > MAX_BYTES:
+        raise Refused("BatchRequestTooLong", "The length of all the messages put together is more than the limit.")
+    for entry in entries:
+        if entry.get("MessageStructure") == "json":
+            _json_message(entry.get("Message", ""))
+
+
+def _subscribe(params: Params) -> None:
+    protocol = params.get("Protocol", "")
+    if protocol.lower() not in PROTOCOLS:
+        raise _invalid(f"Amazon SNS does not support this protocol string: {protocol}")
+
+
+def _set_subscription_attributes(params: Params) -> None:
+    name, value = params.get("AttributeName", ""), params.get("AttributeValue", "")
+    if name not in SUBSCRIPTION_ATTRIBUTES:
+        raise _invalid("AttributeName")
+    if name == "RawMessageDelivery" and value.lower() not in ("true", "false"):
+        raise _invalid(f"RawMessageDelivery: Invalid value [{value}]. Must be true or false.")
+    if name == "RedrivePolicy" and value:
+        try:
+            policy = json.loads(value)
+        except ValueError:
+            return  # moto refuses it (AWS's wording is its JSON parser's)
+        target = policy.get("deadLetterTargetArn") if isinstance(policy, dict) else None
+        if isinstance(target, str) and not (target.startswith("arn:") and target.count(":") >= 5):
+            raise _invalid("RedrivePolicy: deadLetterTargetArn is an invalid arn")
+
+
+CHECKS: dict[str, Callable[[Params], None]] = {
+    "Publish": _publish,
+    "PublishBatch": _publish_batch,
+    "Subscribe": _subscribe,
+    "SetSubscriptionAttributes": _set_subscription_attributes,
+}

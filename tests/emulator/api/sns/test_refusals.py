@@ -1,0 +1,118 @@
+"""SNS requests AWS refuses, refused in AWS's words and changing nothing (emulator/api/sns/refusals.py).
+
+Every expected answer is AWS's, recorded in LocalStack's AWS-validated snapshots
+(localstack/localstack tests/aws/services/sns/test_sns.snapshot.json), named per case as `<test>/<snapshot key>`.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from botocore.exceptions import ClientError
+
+MAX = 262144  # test_publish_batch_too_long_message's max_size
+
+#: the request, with TOPIC and SUB for the topic's and the subscription's ARNs
+Case = tuple[str, str, dict, str, str]
+INVALID = "InvalidParameter"
+NO_DEFAULT = "Invalid parameter: Message Structure - No default entry in JSON message body"
+TOO_LONG = ("BatchRequestTooLong", "The length of all the messages put together is more than the limit.")
+BAD_ID = "The Id of a batch entry in the batch request contains an impermissible character: "
+NUMBER = {"attr1": {"DataType": "Number", "StringValue": "1"}}  # attr1 + Number + 1 counted: 12 bytes
+
+
+def sub_attribute(name: str, value: str) -> dict:
+    return {"SubscriptionArn": "SUB", "AttributeName": name, "AttributeValue": value}
+
+
+def batch(*entries: dict) -> dict:
+    return {"TopicArn": "TOPIC", "PublishBatchRequestEntries": list(entries)}
+
+
+def json_message(message: str) -> dict:
+    return {"TopicArn": "TOPIC", "Message": message, "MessageStructure": "json"}
+
+
+#: (source, operation, its request, AWS's Code, AWS's Message)
+CASES: list[Case] = [
+    ("test_empty_sns_message/empty-msg-error", "publish", {"TopicArn": "TOPIC", "Message": ""},
+     INVALID, "Invalid parameter: Empty message"),
+    ("test_message_structure_json_exc/missing-default-key", "publish",
+     json_message(json.dumps({"sqs": "Test message"})), INVALID, NO_DEFAULT),
+    ("test_message_structure_json_exc/invalid-json", "publish",
+     json_message('{"default": "This is a default message"} }'),
+     INVALID, "Invalid parameter: Message Structure - JSON message body failed to parse"),
+    ("test_message_structure_json_exc/key-is-not-string", "publish",
+     json_message(json.dumps({"default": {"object": "test"}})), INVALID, NO_DEFAULT),
+    ("test_subscribe_with_invalid_protocol/exception", "subscribe",
+     {"TopicArn": "TOPIC", "Protocol": "test-protocol", "Endpoint": "localhost"},
+     INVALID, "Invalid parameter: Amazon SNS does not support this protocol string: test-protocol"),
+    ("test_validate_set_sub_attributes/fake-attribute", "set_subscription_attributes",
+     sub_attribute("FakeAttribute", "test-value"), INVALID, "Invalid parameter: AttributeName"),
+    ("test_validate_set_sub_attributes/raw-message-wrong-value", "set_subscription_attributes",
+     sub_attribute("RawMessageDelivery", "test-ValUe"),
+     INVALID, "Invalid parameter: RawMessageDelivery: Invalid value [test-ValUe]. Must be true or false."),
+    ("test_validate_set_sub_attributes/raw-message-empty-value", "set_subscription_attributes",
+     sub_attribute("RawMessageDelivery", ""),
+     INVALID, "Invalid parameter: RawMessageDelivery: Invalid value []. Must be true or false."),
+    ("test_validate_set_sub_attributes/fake-arn-redrive-policy", "set_subscription_attributes",
+     sub_attribute("RedrivePolicy", json.dumps({"deadLetterTargetArn": "fake-arn"})),
+     INVALID, "Invalid parameter: RedrivePolicy: deadLetterTargetArn is an invalid arn"),
+    ("test_publish_batch_exceptions/no-default-key-json", "publish_batch",
+     batch({"Id": "1", "Message": json.dumps({"sqs": "test"}), "MessageStructure": "json"}), INVALID, NO_DEFAULT),
+    ("test_publish_batch_too_long_message/error-no-attrs", "publish_batch",
+     batch({"Id": "1", "Message": "a" * (MAX // 2)}, {"Id": "2", "Message": "b" * (1 + MAX // 2)}), *TOO_LONG),
+    ("test_publish_batch_too_long_message/error-with-attrs", "publish_batch",
+     batch({"Id": "1", "Message": "a" * (MAX - 12), "MessageAttributes": NUMBER}, {"Id": "2", "Message": "b"}),
+     *TOO_LONG),
+    ("test_publish_batch_invalid_entry_id/invalid-char-dot", "publish_batch",
+     batch({"Id": "message.id", "Message": "test message"}), "InvalidBatchEntryId", BAD_ID + "message.id"),
+    ("test_publish_batch_invalid_entry_id/invalid-char-special", "publish_batch",
+     batch({"Id": "msg@123#test", "Message": "test message"}), "InvalidBatchEntryId", BAD_ID + "msg@123#test"),
+    ("test_publish_batch_invalid_entry_id/id-too-long-81", "publish_batch",
+     batch({"Id": "a" * 81, "Message": "test message"}),
+     "InvalidBatchEntryId", "The Id of a batch entry in the batch request is too long: " + "a" * 81),
+]
+
+
+def subscribed(door) -> tuple[object, object, str, str, str]:
+    sns, sqs = door.client("sns"), door.client("sqs")
+    topic = sns.create_topic(Name="orders")["TopicArn"]
+    queue_url = sqs.create_queue(QueueName="subscriber")["QueueUrl"]
+    queue_arn = sqs.get_queue_attributes(QueueUrl=queue_url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    sub = sns.subscribe(TopicArn=topic, Protocol="sqs", Endpoint=queue_arn)["SubscriptionArn"]
+    return sns, sqs, topic, sub, queue_url
+
+
+@pytest.mark.parametrize("source, operation, request_, code, message", CASES, ids=[case[0] for case in CASES])
+def test_aws_refuses_and_nothing_changes(door, source, operation, request_, code, message):
+    sns, sqs, topic, sub, queue_url = subscribed(door)
+    attributes = sns.get_subscription_attributes(SubscriptionArn=sub)["Attributes"]
+    arns = {"TOPIC": topic, "SUB": sub}
+    with pytest.raises(ClientError) as raised:
+        getattr(sns, operation)(**{name: arns.get(value, value) if isinstance(value, str) else value
+                                   for name, value in request_.items()})
+    assert raised.value.response["Error"] == {"Type": "Sender", "Code": code, "Message": message}
+    assert raised.value.response["ResponseMetadata"]["HTTPStatusCode"] == 400
+    assert sns.get_subscription_attributes(SubscriptionArn=sub)["Attributes"] == attributes
+    assert [entry["SubscriptionArn"] for entry in sns.list_subscriptions()["Subscriptions"]] == [sub]
+    assert sqs.get_queue_attributes(QueueUrl=queue_url, AttributeNames=["ApproximateNumberOfMessages"])[
+        "Attributes"] == {"ApproximateNumberOfMessages": "0"}
+
+
+def test_what_aws_accepts_goes_through(door):
+    """AWS accepted these (test_message_structure_json_exc/duplicate-json-keys, test_publish_batch_invalid_entry_id/
+    valid-id-80-chars and valid-id-with-hyphen-underscore, the last call of test_publish_batch_too_long_message)."""
+    sns, sqs, topic, sub, queue_url = subscribed(door)
+    sns.publish(TopicArn=topic, Message='{"default": "This is a default message", "default": "Duplicate"}',
+                MessageStructure="json")
+    for entry_id in ("a" * 80, "valid-message_123"):
+        answer = sns.publish_batch(TopicArn=topic, PublishBatchRequestEntries=[{"Id": entry_id, "Message": "m"}])
+        assert ([entry["Id"] for entry in answer["Successful"]], answer["Failed"]) == ([entry_id], [])
+    answer = sns.publish_batch(TopicArn=topic, PublishBatchRequestEntries=[
+        {"Id": "1", "Message": "a" * (MAX - 13), "MessageAttributes": NUMBER},
+        {"Id": "2", "Message": "b"}])
+    assert ([entry["Id"] for entry in answer["Successful"]], answer["Failed"]) == (["1", "2"], [])
+    sns.set_subscription_attributes(SubscriptionArn=sub, AttributeName="RawMessageDelivery", AttributeValue="true")
+    assert sns.get_subscription_attributes(SubscriptionArn=sub)["Attributes"]["RawMessageDelivery"] == "true"
