@@ -15,7 +15,8 @@ One operation, one event, as S3 sends them (Amazon S3 User Guide, "Supported eve
 AWS's recorded records in LocalStack's test_s3_notifications_sqs.snapshot.json): moto's CompleteMultipartUpload runs
 its PutObject and PutObjectTagging (an ObjectCreated:Put and an ObjectTagging:Put before its
 ObjectCreated:CompleteMultipartUpload), and its PutObject and CopyObject handlers run PutObjectTagging (an
-ObjectTagging:Put after each); Eddy drops those inner events (QUIETED). A tagging or ACL event is shaped as AWS's
+ObjectTagging:Put after each); Eddy drops those inner events (QUIETED). A PutObjectAcl that leaves the object's ACL
+as it was sends nothing. A tagging or ACL event is shaped as AWS's
 (eventVersion 2.3, no size, no sequencer: notifications/s3_events.py).
 A key filter is matched whatever its rules' names' case (moto's matcher knows "prefix" and "suffix" only).
 In a bucket with versioning enabled moto sends nothing for a DeleteObject without VersionId and, with one, only
@@ -80,6 +81,7 @@ def install() -> None:
     _patches.set(moto_notifications, "send_event", _send_event)
     _patches.set(moto_notifications, "send_test_event", _send_test_event)
     _patches.set(S3Backend, "delete_object", _versioned_delete(S3Backend.delete_object))
+    _patches.set(S3Backend, "put_object_acl", _acl_changes_only(S3Backend.put_object_acl))
     _patches.set(S3Backend, "complete_multipart_upload",
                  _quieted(S3Backend.complete_multipart_upload, QUIETED["complete_multipart_upload"]))
     _patches.set(S3Response, "put_object", _quieted(S3Response.put_object, QUIETED["put_object"]))
@@ -103,6 +105,28 @@ def _quieted(operation: Any, events: frozenset[str]) -> Any:
             _quiet.events = before
 
     return quiet
+
+
+def _acl_changes_only(put_object_acl: Any) -> Any:
+    """S3Backend.put_object_acl, whose ObjectAcl:Put is sent only when the object's ACL changes: S3 sends none for an
+    ACL put as it was (AWS's recorded test_object_put_acl, LocalStack's test_s3_notifications_{sqs,eventbridge}
+    .snapshot.json: four PutObjectAcl, the first "private" as the object had it, three events)."""
+
+    @functools.wraps(put_object_acl)
+    def put(self: S3Backend, bucket_name: str, key_name: str, acl: Any, disable_notification: bool | None = False) -> None:
+        if active.target is not None and not disable_notification:
+            key = self.buckets[bucket_name].keys.get(key_name) if bucket_name in self.buckets else None
+            disable_notification = key is not None and _grants(key.acl) == _grants(acl)
+        return put_object_acl(self, bucket_name, key_name, acl, disable_notification=disable_notification)
+
+    return put
+
+
+def _grants(acl: Any) -> set[tuple[str, str, str]]:
+    """What an ACL grants: (grantee's id, grantee's URI, permission) for each grant."""
+    grants = acl.grants if acl is not None else []
+    return {(str(grantee.id), str(grantee.uri), str(permission)) for grant in grants for grantee in grant.grantees
+            for permission in (grant.permissions if isinstance(grant.permissions, list) else [grant.permissions])}
 
 
 def _send_event(account_id: str, event_name: Any, bucket: Any, key: Any) -> None:

@@ -103,6 +103,7 @@ def test_copies_uploads_acls_tags_and_batch_deletes_are_each_their_event(door):
     s3.copy_object(Bucket="docs-eventbridge", Key="b.txt", CopySource={"Bucket": "docs-eventbridge", "Key": "a.txt"})
     parts = [b"p" * 5 * 1024 * 1024, b"tail"]
     multipart_upload(s3, "docs-eventbridge", "big.bin", parts)
+    s3.put_object_acl(Bucket="docs-eventbridge", Key="a.txt", ACL="private")  # the ACL it has: no event (recorded)
     s3.put_object_acl(Bucket="docs-eventbridge", Key="a.txt", ACL="public-read")
     s3.put_object_tagging(Bucket="docs-eventbridge", Key="a.txt", Tagging={"TagSet": [{"Key": "k", "Value": "v"}]})
     s3.delete_object_tagging(Bucket="docs-eventbridge", Key="a.txt")
