@@ -92,7 +92,7 @@ _APIS: tuple[tuple[str, Callable[[Request], bool], Callable[[Any, Emulator, Requ
     ("eddy.emulator.api.cloudformation.cloudformation_api", _cloudformation_named, _with_caller),
     ("eddy.emulator.api.cloudformation.custom_resource_responses", _cloudformation_named, _custom_resources),
     ("eddy.emulator.api.sns.links", _sns_link, _with_emulator),
-    ("eddy.emulator.api.sns.refusals", _sns_signed, _request_only),
+    ("eddy.emulator.api.sns.refusals", _sns_signed, _with_emulator),
 )
 
 

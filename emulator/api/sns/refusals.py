@@ -3,6 +3,8 @@ change nothing). Each refusal is AWS's recorded answer (LocalStack's AWS-validat
 tests/aws/services/sns/test_sns.snapshot.json; pinned by tests/emulator/api/sns/test_refusals.py):
 
 - Publish: an empty Message; with MessageStructure "json", a Message that is not JSON, or has no string "default";
+  to a FIFO topic, no MessageGroupId, or no MessageDeduplicationId where the topic has no ContentBasedDeduplication
+  (moto answers MissingParameter, and its InvalidParameter without SNS's "Invalid parameter: ");
 - PublishBatch: an entry Id of other than letters, digits, "-" and "_", or over 80 characters; entries whose
   messages and message attributes (names, data types and values) together exceed 256 KiB; an entry's JSON message
   without a string "default" (the whole request refused, as AWS does);
@@ -17,11 +19,16 @@ import base64
 import binascii
 import json
 import re
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 from urllib.parse import parse_qs
+
+from botocore.exceptions import ClientError
 
 from eddy.emulator.api.sns import error_answer
 from eddy.emulator.aws_requests import Request, Response
+
+if TYPE_CHECKING:
+    from eddy.emulator.engine import Emulator
 
 PROTOCOLS = frozenset({"http", "https", "email", "email-json", "sms", "sqs", "application", "lambda", "firehose"})
 SUBSCRIPTION_ATTRIBUTES = frozenset({"DeliveryPolicy", "FilterPolicy", "FilterPolicyScope", "RawMessageDelivery",
@@ -32,6 +39,8 @@ BATCH_ENTRY_ID = re.compile(r"[A-Za-z0-9_-]*")
 ENTRY = re.compile(r"PublishBatchRequestEntries\.member\.(\d+)\.(.+)")
 
 Params = dict[str, str]
+#: a topic's attributes by its ARN (asked of SNS as a client asks), None where SNS does not answer them
+TopicAttributes = Callable[[str], "dict[str, str] | None"]
 
 
 class Refused(Exception):
@@ -54,16 +63,26 @@ def claims(request: Request) -> bool:
     return request.method.upper() == "POST"
 
 
-def handle(request: Request) -> Response | None:
+def handle(emulator: "Emulator", request: Request) -> Response | None:
     """AWS's refusal, or None: the request goes on to moto."""
     params = _params(request)
     check = CHECKS.get(params.get("Action", ""))
     try:
         if check is not None:
-            check(params)
+            check(params, lambda topic: _topic_attributes(emulator, topic))
     except Refused as refused:
         return error_answer(refused.code, refused.message)
     return None
+
+
+def _topic_attributes(emulator: "Emulator", topic: str) -> dict[str, str] | None:
+    parts = topic.split(":")
+    if len(parts) < 6:
+        return None
+    try:
+        return emulator.aws_client("sns", parts[3]).get_topic_attributes(TopicArn=topic)["Attributes"]
+    except ClientError:  # no such topic (or not this account's): moto answers the request itself
+        return None
 
 
 def _json_message(message: str) -> None:
@@ -75,11 +94,21 @@ def _json_message(message: str) -> None:
         raise _invalid("Message Structure - No default entry in JSON message body")
 
 
-def _publish(params: Params) -> None:
+def _publish(params: Params, topic_attributes: TopicAttributes) -> None:
     if params.get("Message", "") == "":
         raise _invalid("Empty message")
     if params.get("MessageStructure") == "json":
         _json_message(params["Message"])
+    topic = params.get("TopicArn", "")
+    if not topic.endswith(".fifo"):  # a FIFO topic's name ends so, and only a FIFO topic's
+        return
+    if not params.get("MessageGroupId"):
+        raise _invalid("The MessageGroupId parameter is required for FIFO topics")
+    if not params.get("MessageDeduplicationId"):
+        attributes = topic_attributes(topic)
+        if attributes is not None and attributes.get("ContentBasedDeduplication", "false").lower() != "true":
+            raise _invalid("The topic should either have ContentBasedDeduplication enabled or "
+                           "MessageDeduplicationId provided explicitly")
 
 
 def _entries(params: Params) -> list[Params]:
@@ -104,7 +133,7 @@ def _entry_bytes(entry: Params) -> int:
     return size
 
 
-def _publish_batch(params: Params) -> None:
+def _publish_batch(params: Params, topic_attributes: TopicAttributes) -> None:
     entries = _entries(params)
     for entry in entries:
         entry_id = entry.get("Id", "")
@@ -122,13 +151,13 @@ def _publish_batch(params: Params) -> None:
             _json_message(entry.get("Message", ""))
 
 
-def _subscribe(params: Params) -> None:
+def _subscribe(params: Params, topic_attributes: TopicAttributes) -> None:
     protocol = params.get("Protocol", "")
     if protocol.lower() not in PROTOCOLS:
         raise _invalid(f"Amazon SNS does not support this protocol string: {protocol}")
 
 
-def _set_subscription_attributes(params: Params) -> None:
+def _set_subscription_attributes(params: Params, topic_attributes: TopicAttributes) -> None:
     name, value = params.get("AttributeName", ""), params.get("AttributeValue", "")
     if name not in SUBSCRIPTION_ATTRIBUTES:
         raise _invalid("AttributeName")
@@ -144,7 +173,7 @@ def _set_subscription_attributes(params: Params) -> None:
             raise _invalid("RedrivePolicy: deadLetterTargetArn is an invalid arn")
 
 
-CHECKS: dict[str, Callable[[Params], None]] = {
+CHECKS: dict[str, Callable[[Params, TopicAttributes], None]] = {
     "Publish": _publish,
     "PublishBatch": _publish_batch,
     "Subscribe": _subscribe,

@@ -116,3 +116,27 @@ def test_what_aws_accepts_goes_through(door):
     assert ([entry["Id"] for entry in answer["Successful"]], answer["Failed"]) == (["1", "2"], [])
     sns.set_subscription_attributes(SubscriptionArn=sub, AttributeName="RawMessageDelivery", AttributeValue="true")
     assert sns.get_subscription_attributes(SubscriptionArn=sub)["Attributes"]["RawMessageDelivery"] == "true"
+
+
+def test_a_fifo_topic_refuses_a_message_without_its_group_or_deduplication(door):
+    """test_validations_for_fifo/no-msg-group-id and /no-dedup-policy (the same words for PublishBatch's entries:
+    test_publish_batch_exceptions/no-group-id, /no-dedup-id); with ContentBasedDeduplication the group suffices."""
+    sns, sqs = door.client("sns"), door.client("sqs")
+    topic = sns.create_topic(Name="orders.fifo", Attributes={"FifoTopic": "true"})["TopicArn"]
+    queue_url = sqs.create_queue(QueueName="subscriber.fifo", Attributes={"FifoQueue": "true"})["QueueUrl"]
+    queue_arn = sqs.get_queue_attributes(QueueUrl=queue_url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    sns.subscribe(TopicArn=topic, Protocol="sqs", Endpoint=queue_arn)
+    for request, message in (({}, "The MessageGroupId parameter is required for FIFO topics"),
+                             ({"MessageGroupId": "g"}, "The topic should either have ContentBasedDeduplication "
+                                                       "enabled or MessageDeduplicationId provided explicitly")):
+        with pytest.raises(ClientError) as raised:
+            sns.publish(TopicArn=topic, Message="test", **request)
+        assert raised.value.response["Error"] == {"Type": "Sender", "Code": "InvalidParameter",
+                                                  "Message": f"Invalid parameter: {message}"}
+    assert sqs.get_queue_attributes(QueueUrl=queue_url, AttributeNames=["ApproximateNumberOfMessages"])[
+        "Attributes"] == {"ApproximateNumberOfMessages": "0"}
+    sns.publish(TopicArn=topic, Message="test", MessageGroupId="g", MessageDeduplicationId="d")
+    assert sqs.get_queue_attributes(QueueUrl=queue_url, AttributeNames=["ApproximateNumberOfMessages"])[
+        "Attributes"] == {"ApproximateNumberOfMessages": "1"}
+    sns.set_topic_attributes(TopicArn=topic, AttributeName="ContentBasedDeduplication", AttributeValue="true")
+    assert "MessageId" in sns.publish(TopicArn=topic, Message="other", MessageGroupId="g")  # accepted
