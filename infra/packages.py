@@ -17,7 +17,8 @@ from botocore.exceptions import ClientError
 
 from .stack import Function, StackError
 
-SKIPPED_IN_ZIP = {"__pycache__", ".git", ".venv", ".eddy", ".peer", "node_modules", ".pytest_cache", "build", "bench", "tests"}
+SKIPPED_IN_ZIP = {"__pycache__", ".git", ".venv", ".eddy", ".peer", ".node", ".tools", "node_modules", ".pytest_cache",
+                  "build", "bench", "tests", "spark-warehouse"}
 
 
 def package(function: Function, base_dir: Path) -> tuple[bytes, str]:
@@ -41,7 +42,8 @@ def package(function: Function, base_dir: Path) -> tuple[bytes, str]:
 
 
 def zipped(path: Path, prefix: str = "") -> bytes:
-    """A folder's files as a zip (dates and modes fixed, caches and tests left out); a .zip file as it is."""
+    """A folder's files as a zip (dates and modes fixed; caches, tests and virtualenvs left out); a .zip file as it
+    is."""
     path = path.resolve()
     if path.is_file() and path.suffix in (".zip", ".jar"):
         return path.read_bytes()
@@ -49,7 +51,9 @@ def zipped(path: Path, prefix: str = "") -> bytes:
         raise StackError(f"function code folder {path} does not exist")
     files = []
     for folder, folders, names in os.walk(path):
-        folders[:] = [name for name in folders if name not in SKIPPED_IN_ZIP]  # never walked into
+        # never walked into: caches, tests, and any virtualenv whatever its name (a checkout's tool environments)
+        folders[:] = [name for name in folders
+                      if name not in SKIPPED_IN_ZIP and not Path(folder, name, "pyvenv.cfg").is_file()]
         files += [Path(folder, name) for name in names if not name.endswith(".pyc") and name not in SKIPPED_IN_ZIP]
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
