@@ -8,7 +8,7 @@ NODE_STAMP := .node/.installed-stamp
 HOST   ?= 127.0.0.1
 PORT   ?= 4566
 
-.PHONY: setup java node chromium deploy-tools test test-fast docs run demo bench peer clean
+.PHONY: setup java node chromium deploy-tools test test-fast docs format run demo bench peer clean
 
 setup: $(STAMP) $(NODE_STAMP)
 
@@ -64,6 +64,10 @@ test: $(STAMP) $(NODE_STAMP) $(DEPLOY_TOOLS) chromium
 # the installed wheel, the dashboard in Chromium), so neither Java nor Chromium is needed
 test-fast: $(STAMP) $(NODE_STAMP)
 	$(PY) -m pytest -q -n 2 --dist loadgroup -m "not slow"
+
+# ruff format ([tool.ruff] in pyproject.toml) over the given files (FILES=...), or every module of the package
+format: $(STAMP)
+	$(VENV)/bin/ruff format $(or $(FILES),eddy emulator handlers infra spark_batch tools)
 
 # the docs site (docs/, mkdocs.yml) served on http://127.0.0.1:8000, rebuilt as pages change
 docs: $(STAMP)
