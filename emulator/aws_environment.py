@@ -9,6 +9,7 @@ profile in ~/.aws/config or ~/.aws/credentials) is left alone.
     with local_aws_environment():           # AWS_DEFAULT_REGION and fake keys only where none are configured
         boto3.client("dynamodb")             # no NoRegionError
     session_for(endpoint_url, region=None)   # a boto3 Session for one endpoint, same defaults
+    fresh_session(region_name=...)           # a new boto3 Session reading botocore's models once per process
 
 Credentials are looked for without asking an instance metadata service or a container's credentials
 endpoint (each would wait for a timeout on a machine that has none): environment, shared files, profiles.
@@ -29,6 +30,7 @@ import sys
 from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
+from threading import Lock
 from typing import TYPE_CHECKING, Any, Iterator
 
 if TYPE_CHECKING:  # imported where used: the pytest plugin reads the region without loading botocore
@@ -103,6 +105,39 @@ def session_for(endpoint_url: str | None, region: str | None = None) -> boto3.se
     if endpoint_url is not None and not credentials_configured():
         return boto3.session.Session(region_name=region, **{name.lower(): value for name, value in FAKE_CREDENTIALS.items()})
     return boto3.session.Session(region_name=region)
+
+
+# -- sessions that share botocore's loaded models -------------------------------------------------------------
+# A botocore session reads its models afresh: the endpoints and partitions (about 1 MB of JSON) and each service's
+# model, some 0.1 to 0.3 s before its first client answers. moto's mock_aws sets boto3's default session aside each
+# time it starts, so that a block's clients read their credentials anew: every emulate() block, and every client Eddy
+# makes for itself, would pay that again. A session made here is as fresh (its credentials, configuration and event
+# handlers are its own) but reads models through one loader per data path, filled by the first session of the
+# process. botocore treats what it loads as read-only: the clients of one session already share it.
+
+_loaders: dict[Any, Any] = {}
+_loaders_lock = Lock()
+
+
+def fresh_session(**options: Any) -> boto3.Session:
+    """A new boto3 Session (`options` as boto3.Session takes them) whose models come from the process's loader."""
+    import boto3
+
+    session = boto3.Session(**options)
+    botocore_session = session._session
+    path = botocore_session.get_config_variable("data_path")
+    with _loaders_lock:
+        loader = _loaders.setdefault(path, botocore_session.get_component("data_loader"))
+    botocore_session.register_component("data_loader", loader)
+    return session
+
+
+def renew_default_session() -> None:
+    """boto3's default session (boto3.client's) made anew, sharing the loaded models: for a block mock_aws started,
+    which set the previous one aside and gives it back when it stops."""
+    import boto3
+
+    boto3.DEFAULT_SESSION = fresh_session()
 
 
 # -- clients without credentials, while emulate() is active ---------------------------------------------------

@@ -21,9 +21,8 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-import boto3
-
 from eddy.emulator.clock import Clock
+from eddy.emulator.aws_environment import fresh_session
 from eddy.emulator.settings import Settings
 
 
@@ -43,7 +42,7 @@ class Kernel:
         with self.lock:
             client = self._aws_clients.get(key)
             if client is None:
-                client = self._aws_clients[key] = boto3.session.Session().client(
+                client = self._aws_clients[key] = fresh_session().client(
                     service, region_name=region, endpoint_url=self.aws_endpoint_url,
                     aws_access_key_id="eddy", aws_secret_access_key="eddy")
             return client

@@ -62,6 +62,7 @@ class emulate(ContextDecorator):
         self._environment.__enter__()
         self._mock = mock_aws()
         self._mock.start()
+        aws_environment.renew_default_session()  # as fresh as moto's, without reading botocore's models again
         try:
             emulator = Emulator(**self._options)
         except BaseException:

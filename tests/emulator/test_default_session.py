@@ -1,0 +1,40 @@
+"""boto3's default session inside emulate(): as fresh as moto's own (credentials read anew at every block), given
+back when the block ends, and reading botocore's models once per process (aws_environment.fresh_session)."""
+
+from __future__ import annotations
+
+import boto3
+import pytest
+
+from eddy import emulate
+from eddy.emulator.aws_environment import fresh_session
+
+
+def test_each_block_has_its_own_default_session_whose_clients_read_the_credentials_of_their_block(monkeypatch):
+    before = boto3.DEFAULT_SESSION
+    seen = []
+    for key in ("first-block-key", "second-block-key"):
+        with emulate():
+            monkeypatch.setenv("AWS_ACCESS_KEY_ID", key)  # over the fake one moto sets for its block
+            client = boto3.client("dynamodb", region_name="us-east-1")
+            client.create_table(TableName="orders", BillingMode="PAY_PER_REQUEST",
+                                KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                                AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}])
+            seen.append((boto3.DEFAULT_SESSION, client._request_signer._credentials.access_key,
+                         client.list_tables()["TableNames"]))
+        assert boto3.DEFAULT_SESSION is before
+    (first, first_key, first_tables), (second, second_key, second_tables) = seen
+    assert first is not second
+    assert (first_key, first_tables, second_key, second_tables) == (
+        "first-block-key", ["orders"], "second-block-key", ["orders"])
+    # one loader (botocore's models, read once) behind both blocks' sessions
+    assert first._session.get_component("data_loader") is second._session.get_component("data_loader")
+
+
+def test_a_fresh_session_takes_boto3s_options_and_shares_the_loader():
+    one, other = fresh_session(region_name="eu-west-1"), fresh_session(region_name="ap-south-1",
+                                                                       aws_access_key_id="a", aws_secret_access_key="b")
+    assert (one.region_name, other.region_name, other.get_credentials().access_key) == ("eu-west-1", "ap-south-1", "a")
+    assert one._session.get_component("data_loader") is other._session.get_component("data_loader")
+    with pytest.raises(Exception, match="Unknown service"):
+        one.client("no-such-service")
