@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from eddy.emulator import moto_seam
+from eddy.emulator import moto_seam, recovery_report
 from eddy.emulator.moto_seam import bridge as moto_bridge
 from eddy.emulator.moto_seam import ttl as moto_ttl
 from eddy.emulator.objects.object_changes import ObjectChanges
@@ -35,6 +35,7 @@ from eddy.emulator.streams.shards import SequenceNumbers
 from eddy.emulator.streams.stream_registry import StreamRegistry
 from eddy.emulator.streams.write_rates import WriteRates
 from eddy.emulator.streams.stream import Change, Stream
+from eddy.emulator.functions.async_invocations import AsyncInvocations
 from eddy.emulator.functions.registry import FunctionRegistry
 from eddy.emulator.kinesis.destinations import KinesisDestinations
 from eddy.emulator.housekeeper import Housekeeper
@@ -108,10 +109,14 @@ class Emulator(DeferredComponents):
         self.clock_file = ClockFile(self.state_dir / "clock.json", self.clock)
         #: what the doors hand moto_bridge.activate: moto's Kinesis notifies pollers through it
         self.kinesis_observer = Observer(self.activity, self.clock.now, self.persistence)
-        self.services = ServiceJournal(self)  # every request changing moto's services, run in its moment, logged
-        self.notifications = Notifications(self)  # S3's and SNS's pushes to functions
+        #: every request changing moto's services, run in its moment, logged
+        self.services = ServiceJournal(self.kernel, self.persistence, self.disk)
+        #: every function (kept across resets: reset() empties it), durable through persistence's entries
+        self.functions = FunctionRegistry(self.state_dir / "functions", observer=self.persistence)
         #: every function's asynchronous invocation queue (Invoke's Event type, S3, SNS, EventBridge, Pipes)
-        self.async_invocations = self.notifications.async_invocations
+        self.async_invocations = AsyncInvocations(self.kernel, self.persistence, self.functions, self.invoker)
+        #: S3's and SNS's pushes to functions
+        self.notifications = Notifications(self.clock.now, self.functions, self.async_invocations)
         self._init_state()
         self.eventbridge = EventBridge(self, self.state_dir)  # rules and Pipes: started, closed, reset by triggers
         #: moto patched while this emulator is open (moto_seam/__init__.py: the last one closed puts moto back)
@@ -127,7 +132,6 @@ class Emulator(DeferredComponents):
         self.read_limits = ReadLimits(lambda: self.settings.get_records_per_second_per_shard, self.clock.now)
         self.stream_reads = StreamReads(self.kernel, self.streams, self.sequence_numbers, self.iterators,
                                         self.read_limits)  # ListStreams, DescribeStream, GetShardIterator, GetRecords
-        self.functions = FunctionRegistry(self.state_dir / "functions", observer=self.persistence)
         self._triggers = None  # the mappings' registry: made anew by its next use (the triggers property)
         #: the tables' Kinesis streaming destinations (Kinesis Data Streams for DynamoDB), put through moto's Kinesis
         self.kinesis = KinesisDestinations(moto_bridge.kinesis_put, moto_bridge.kinesis_stream_exists,
@@ -167,6 +171,8 @@ class Emulator(DeferredComponents):
             self.notifications.activate()  # moto's pushes are Eddy's while the log is replayed, as they were
             self.eventbridge.activate()
             self.persistence.recover()
+            if self.persistence.durable:  # what was restored, one line per service
+                recovery_report.report(self.streams, self.functions, self.mappings_made)
             self.replication.recover()
             if self._triggers is not None or (self.state_dir / "checkpoints").exists():
                 self.triggers.checkpoints.load()

@@ -18,7 +18,8 @@ from eddy.emulator.moto_seam import bridge as moto_bridge
 from eddy.emulator.moto_seam.services import state as service_state
 
 if TYPE_CHECKING:
-    from eddy.emulator.engine import Emulator
+    from eddy.emulator.functions.registry import FunctionRegistry
+    from eddy.emulator.streams.stream_registry import StreamRegistry
 
 log = logging.getLogger("eddy")
 
@@ -34,15 +35,15 @@ def _figure(count: int, noun: str) -> str:
     return f"{count:,} {_SINGULAR.get(noun, noun) if count == 1 else noun}"
 
 
-def lines(emulator: "Emulator") -> list[str]:
-    """One line per service holding anything; a single line when nothing was there."""
+def lines(streams: StreamRegistry, functions: FunctionRegistry, mappings: int) -> list[str]:
+    """One line per service holding anything; a single line when nothing was there. `mappings`: how many event
+    source mappings recovery restored."""
     tables = moto_bridge.table_summaries()
     services: dict[str, dict[str, int]] = {
         "dynamodb": {"tables": len(tables), "items": sum(table["ItemCount"] for table in tables),
-                     "stream records": sum(len(shard.records) for stream in emulator.streams.streams.values()
+                     "stream records": sum(len(shard.records) for stream in streams.streams.values()
                                            for shard in stream.shards.values())},
-        "lambda": {"functions": len(emulator.functions.functions),
-                   "event source mappings": emulator.mappings_made},
+        "lambda": {"functions": len(functions.functions), "event source mappings": mappings},
     }
     streams = list(kinesis_state.all_streams())
     if streams:
@@ -55,6 +56,6 @@ def lines(emulator: "Emulator") -> list[str]:
     return report or ["recovered nothing: the state directory was new or empty"]
 
 
-def report(emulator: "Emulator") -> None:
-    for line in lines(emulator):
+def report(streams: StreamRegistry, functions: FunctionRegistry, mappings: int) -> None:
+    for line in lines(streams, functions, mappings):
         log.info("%s", line)

@@ -30,21 +30,28 @@ from eddy.emulator.storage.disk import WriteFailed
 from eddy.emulator.storage.wal import CorruptStateError
 
 if TYPE_CHECKING:
-    from eddy.emulator.engine import Emulator
+    from eddy.emulator.kernel import Kernel
+    from eddy.emulator.storage.disk import DiskState
+    from eddy.emulator.storage.state_observer import NoPersistence
 
 #: operations that only read (S3, SQS, SNS, IAM, Lambda, STS, ... name theirs so)
 READ_PREFIXES = ("Get", "List", "Describe", "Head", "Lookup", "Search")
 
 
 class ServiceJournal:
-    def __init__(self, emulator: "Emulator") -> None:
-        self.emulator = emulator
+    """Built with the kernel (its lock and clock), the persistence that writes each request down and the disk's
+    state (a full disk refuses a request before moto sees it)."""
+
+    def __init__(self, kernel: Kernel, persistence: NoPersistence, disk: DiskState) -> None:
+        self._now = kernel.clock.now
+        self._persistence = persistence
+        self._disk = disk
         #: notified whenever a request changed moto's services (a long poll waits on it)
-        self.changed = threading.Condition(emulator.lock)
-        moments.activate(emulator.clock.now, self.changed.wait)
+        self.changed = threading.Condition(kernel.lock)
+        moments.activate(self._now, self.changed.wait)
 
     def close(self) -> None:
-        moments.deactivate(self.emulator.clock.now)
+        moments.deactivate(self._now)
 
     @staticmethod
     def may_change(seen: Seen, body: bytes) -> bool:
@@ -63,10 +70,10 @@ class ServiceJournal:
         if not self.may_change(seen, body):
             return call()
         with self.changed:
-            persistence, disk = self.emulator.persistence, self.emulator.disk
+            persistence, disk = self._persistence, self._disk
             if persistence.durable:  # a full disk refuses the request before moto sees it: nothing to take back
                 disk.room_for(len(body))
-            moment = moments.begin(moments.next_seed(), self.emulator.clock.now())
+            moment = moments.begin(moments.next_seed(), self._now())
             try:
                 answer = call()
             finally:
@@ -86,7 +93,7 @@ class ServiceJournal:
     def refused(self, seen: Seen, failure: WriteFailed) -> tuple[int, dict[str, str], bytes]:
         """A request the disk refused (before moto saw it), answered in its service's shape of an internal error,
         which the SDKs retry: S3's InternalError, a JSON service's or a query service's InternalFailure."""
-        self.emulator.disk.refused(failure, self.emulator.clock.now())
+        self._disk.refused(failure, self._now())
         message = escape(f"The request was not applied: {failure.reason}")
         if service_requests.service_of(seen.authorization, seen.url) == "s3":
             return 500, {"Content-Type": "application/xml"}, (

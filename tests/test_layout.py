@@ -36,9 +36,8 @@ ABOVE_THE_ROOT = ("eddy.emulator.api.", "eddy.emulator.dashboard.", "eddy.emulat
 #: done for these yet): the list may only shrink
 COMPONENTS_STILL_REACHING_BACK = {
     "eddy.emulator.eventbridge.dead_letters", "eddy.emulator.eventbridge.deliveries", "eddy.emulator.eventbridge.service",
-    "eddy.emulator.functions.async_invocations", "eddy.emulator.global_tables.replication",
-    "eddy.emulator.notifications.notifications", "eddy.emulator.pipes.pipe_registry", "eddy.emulator.pipes.targets",
-    "eddy.emulator.recovery_report", "eddy.emulator.service_journal", "eddy.emulator.storage.persistence",
+    "eddy.emulator.global_tables.replication", "eddy.emulator.pipes.pipe_registry", "eddy.emulator.pipes.targets",
+    "eddy.emulator.storage.persistence",
     "eddy.emulator.storage.replay", "eddy.emulator.storage.snapshots", "eddy.emulator.triggers.mapping_registry",
 }
 #: parts that still take their owner (for its collaborators) and name it in a type: the cycles they close are known,

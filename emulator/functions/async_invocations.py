@@ -46,8 +46,10 @@ from eddy.emulator.functions.async_events import (
 )
 
 if TYPE_CHECKING:
-    from eddy.emulator.engine import Emulator
-    from eddy.emulator.functions.registry import Function
+    from eddy.emulator.functions.invocation import Invoker
+    from eddy.emulator.functions.registry import Function, FunctionRegistry
+    from eddy.emulator.kernel import Kernel
+    from eddy.emulator.storage.state_observer import NoPersistence
 
 log = logging.getLogger("eddy.functions")
 
@@ -72,12 +74,17 @@ class AsyncFigures:
 
 class AsyncInvocations:
     """The functions' event queues: each event is tried, retried on the clock, reported where configured, and
-    kept in the state directory until it is done."""
+    kept in the state directory until it is done. Built with the kernel (activity, clock, Eddy's boto3 clients for
+    the destinations), the persistence that writes each event down, the functions and their invoker."""
 
-    def __init__(self, emulator: "Emulator") -> None:
-        self._emulator = emulator
-        self._activity = emulator.activity
-        self._now = emulator.clock.now
+    def __init__(self, kernel: Kernel, persistence: NoPersistence, functions: FunctionRegistry,
+                 invoker: Invoker) -> None:
+        self._activity = kernel.activity
+        self._now = kernel.clock.now
+        self._aws_client = kernel.aws_client
+        self._persistence = persistence
+        self._functions = functions
+        self._invoker = invoker
         #: every event not yet done, by request id, in the order they were queued
         self.events: dict[str, AsyncEvent] = {}
         #: per function ARN
@@ -104,7 +111,7 @@ class AsyncInvocations:
             now = self._now()
             event = AsyncEvent(str(uuid.uuid4()), function.arn, payload, source, queued_at=now, next_attempt_at=now)
             self.events[event.request_id] = event
-            self._emulator.persistence.async_event_saved(event.to_state())
+            self._persistence.async_event_saved(event.to_state())
             self._schedule_attempt(event)
             self._start_dispatcher()
             self._activity.notify_all()
@@ -175,8 +182,7 @@ class AsyncInvocations:
                 self._activity.notify_all()
 
     def _try(self, event: AsyncEvent) -> None:
-        emulator = self._emulator
-        function = emulator.functions.functions.get(event.function_arn)
+        function = self._functions.functions.get(event.function_arn)
         if function is None:  # deleted while its event waited: Lambda's queue goes with it
             log.warning("asynchronous invocation %s dropped: the function %s no longer exists", event.request_id,
                         event.function_arn)
@@ -185,7 +191,7 @@ class AsyncInvocations:
         if event.expires or self._now() - event.queued_at >= maximum_age:
             return self._end(event, function, EVENT_AGE_EXCEEDED, event.error_payload)
         started = self._now()
-        result = emulator.invoker.invoke(function, event.payload, source=event.source, request_id=event.request_id)
+        result = self._invoker.invoke(function, event.payload, source=event.source, request_id=event.request_id)
         with self._activity:
             figures = self.figures.setdefault(event.function_arn, AsyncFigures())
             if result.throttled:  # not an attempt: back to the queue, tried again after a back-off
@@ -213,7 +219,7 @@ class AsyncInvocations:
         """The event waits for its next try (the lock held): written down, scheduled."""
         event.running = False
         self._running -= 1
-        self._emulator.persistence.async_event_saved(event.to_state())
+        self._persistence.async_event_saved(event.to_state())
         self._schedule_attempt(event)
         self._activity.notify_all()
 
@@ -232,7 +238,7 @@ class AsyncInvocations:
         with self._activity:
             self.events.pop(event.request_id, None)
             self._running -= 1
-            self._emulator.persistence.async_event_done(event.request_id)
+            self._persistence.async_event_done(event.request_id)
             if condition != SUCCESS:
                 figures = self.figures.setdefault(event.function_arn, AsyncFigures())
                 figures.events_dropped += 1
@@ -252,7 +258,7 @@ class AsyncInvocations:
 
     def _send(self, arn: str, body: str, attributes: dict[str, Any] | None, function: "Function", outcome: str) -> None:
         """To an SQS queue, SNS topic, Lambda function or EventBridge bus, through boto3 as a client would."""
-        client = self._emulator.aws_client
+        client = self._aws_client
         try:
             _, _, service, region, account_id, resource = arn.split(":", 5)
             if service == "sqs":

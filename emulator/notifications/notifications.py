@@ -10,27 +10,31 @@ for it or fails because of it. Each subscription's and configuration's deliverie
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
-from eddy.emulator.functions.async_invocations import AsyncInvocations
 from eddy.emulator.moto_seam import notifications as seam
 from eddy.emulator.notifications.delivery_figures import DeliveryFigures, Trigger
 from eddy.emulator.notifications.s3_events import Sequencer
 
 if TYPE_CHECKING:
-    from eddy.emulator.engine import Emulator
+    from eddy.emulator.functions.async_invocations import AsyncInvocations
+    from eddy.emulator.functions.registry import FunctionRegistry
 
 log = logging.getLogger("eddy.notifications")
 
 
 class Notifications:
-    def __init__(self, emulator: "Emulator") -> None:
-        self.emulator = emulator
+    """Built with the clock's `now`, the functions and their asynchronous invocations (started and stopped with
+    the notifications)."""
+
+    def __init__(self, now: Callable[[], float], functions: FunctionRegistry,
+                 async_invocations: AsyncInvocations) -> None:
+        self._functions = functions
         self._sequencer = Sequencer()
         #: every function's asynchronous invocations (Invoke with InvocationType Event, and these pushes)
-        self.async_invocations = AsyncInvocations(emulator)
+        self.async_invocations = async_invocations
         #: each SNS subscription's and S3 notification configuration's deliveries
-        self.figures = DeliveryFigures(emulator.clock.now)
+        self.figures = DeliveryFigures(now)
 
     def activate(self) -> None:
         """moto's pushes become Eddy's: from recovery on (a replayed request sends to queues and topics what it sent
@@ -57,7 +61,7 @@ class Notifications:
 
     def _function(self, arn: str) -> Any:
         unqualified = arn.removesuffix(":$LATEST")
-        return self.emulator.functions.functions.get(unqualified)
+        return self._functions.functions.get(unqualified)
 
     def function_exists(self, arn: str) -> bool:
         return self._function(arn) is not None

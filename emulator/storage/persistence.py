@@ -28,7 +28,6 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from eddy.emulator import recovery_report
 from eddy.emulator.moto_seam import bridge as moto_bridge
 from eddy.emulator.functions.registry import Function
 from eddy.emulator.moto_seam.kinesis import state as kinesis_state
@@ -235,7 +234,6 @@ class Persistence(LogReplay, NoPersistence):
                 gc.enable()
         self.wal.open(generation)
         self.wal.delete_before(generation)
-        recovery_report.report(self.emulator)
 
     def _load_snapshot(self, path: Path) -> int:
         generation = 0
