@@ -153,6 +153,8 @@ class _Worker:
         self._started = time.monotonic()
         #: how long its Init phase took (start to ready line), reported once, with its first invocation
         self.init_duration: float | None = None
+        #: what its handler's module wrote while it was imported (its ready line's "logs")
+        self.init_logs = ""
         #: its exit status once it ended by itself (the runtime exited: sys.exit, process.exit, a crash)
         self.exit_status: int | None = None
         self.answer_bytes = 0  # the length of its last answer line
@@ -181,7 +183,9 @@ class _Worker:
             self.process.stdin.flush()
             if not self.initialized:
                 ready = self._line(INIT_SECONDS) or self._line(timeout)
-                self.initialized = bool(ready) and json.loads(ready).get("ready") is True
+                said = json.loads(ready) if ready else {}
+                self.initialized = said.get("ready") is True
+                self.init_logs = said.get("logs", "")
                 self.init_duration = time.monotonic() - self._started
             line = self._line(timeout) if self.initialized else ""
         except (BrokenPipeError, OSError):
@@ -302,7 +306,8 @@ class Invoker:
         answer = worker.call({"event": event, "context": context.fields(), "timeout": function.timeout},
                              function.timeout)
         environment = {"log_stream_name": worker.log_stream_name, "worker_pid": worker.process.pid,
-                       "init_duration": worker.init_duration if cold else None}
+                       "init_duration": worker.init_duration if cold else None,
+                       "init_logs": worker.init_logs if cold else ""}
         if answer is None:
             timed_out = worker.exit_status is None and time.monotonic() - started >= function.timeout
             error = (platform_errors.timed_out(request_id, function.timeout) if timed_out

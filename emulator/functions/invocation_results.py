@@ -27,6 +27,8 @@ class InvocationResult:
     throttled: bool = False
     #: a new execution environment's Init phase (seconds), reported with its first invocation (uploaded code)
     init_duration: float | None = None
+    #: what the handler's module wrote while it was imported (the Init phase's output, logged before START)
+    init_logs: str = ""
 
     @property
     def ok(self) -> bool:

@@ -11,14 +11,18 @@ subprocess, one per revision of a registered callable), as Lambda's runtimes do 
 "Sending Lambda function logs to CloudWatch Logs", "Configuring JSON and plain text log formats", "Log-level
 filtering"; the Python runtime's error line from aws-lambda-python-runtime-interface-client's bootstrap.py):
 
-- Text: `START RequestId: <id> Version: $LATEST`, each line the function wrote, an unhandled error as the
+- Text: on a new execution environment's first invocation (a cold start; a worker subprocess's), first
+  `INIT_START Runtime Version: python:3.12.v1\tRuntime Version ARN: arn:aws:lambda:<region>::runtime:<64 hex>` and
+  what the handler's module wrote while it was imported (the Init phase's output), in the log group only (the tail
+  of LogType Tail starts at START); then `START RequestId: <id> Version: $LATEST`, each line the function wrote, an unhandled error as the
   runtime logs it (Python: `[ERROR] <type>: <message>` and its traceback in one event, indented with no-break
   spaces; Node.js's worker writes its own `<time>\t<id>\tERROR\tInvoke Error \t<the error as JSON>` line),
   `END RequestId: <id>`, `REPORT RequestId:
   <id>\tDuration: ... ms\tBilled Duration: ... ms\tMemory Size: ... MB\tMax Memory Used: ... MB\t` (and, for a new
   execution environment's first invocation, `Init Duration: ... ms\t`), and after a
   timeout `<time> <id> Task timed out after N.00 seconds`.
-- JSON: the system lines as JSON records (`platform.start`, `platform.report` with its metrics and status), kept
+- JSON: the system lines as JSON records (`platform.initStart` on a cold start, `platform.start`,
+  `platform.report` with its metrics and status), kept
   when SystemLogLevel lets INFO through; each line the function wrote kept when ApplicationLogLevel lets its level
   through (a JSON object's "level", else INFO); an unhandled error as one JSON record at level ERROR.
 
@@ -28,6 +32,7 @@ here). Events carry the emulator's clock, so a test with a virtual clock reads t
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import re
@@ -68,6 +73,18 @@ def level_of(line: str) -> str:
     level = str(parsed.get("level", "")).upper() if isinstance(parsed, dict) else ""
     level = _LEVEL_WORDS.get(level, level)
     return level if level in APPLICATION_LEVELS else "INFO"
+
+
+def runtime_version(runtime: str) -> str:
+    """The runtime version Lambda names in INIT_START: python3.12 is python:3.12.v1, nodejs20.x nodejs:20.v1 (Lambda
+    counts its own releases, python:3.12.v89; Eddy's runtime is the machine's, one release)."""
+    name = re.fullmatch(r"([a-z]+)(\d[\d.]*?)(?:\.x)?", runtime)
+    return f"{name.group(1)}:{name.group(2)}.v1" if name else f"{runtime}.v1"
+
+
+def runtime_version_arn(region: str, version: str) -> str:
+    """`arn:aws:lambda:<region>::runtime:<64 hex digits>`, the same for every function of that runtime version."""
+    return f"arn:aws:lambda:{region}::runtime:{hashlib.sha256(version.encode()).hexdigest()}"
 
 
 def _iso(seconds: float) -> str:
@@ -116,6 +133,8 @@ class FunctionLogs:
         config = function.logging_config
         ended = started + result.duration
         lines = (_json_lines if config["LogFormat"] == "JSON" else _text_lines)(function, result, started, ended)
+        if result.init_duration is not None:  # a cold start: the Init phase's lines come first, in the log group only
+            lines = _init_lines(function, result, started) + lines
         self.sink(function.account_id, function.region, config["LogGroup"], result.log_stream_name,
                   [(int(at * 1000), message) for at, message in lines])
 
@@ -130,6 +149,24 @@ class FunctionLogs:
         return "".join(line if line.endswith("\n") else line + "\n" for _, line in lines)
 
 
+def _init_lines(function: "Function", result: "InvocationResult", started: float) -> list[tuple[float, str]]:
+    """INIT_START (JSON: platform.initStart, when SystemLogLevel lets INFO through) and the Init phase's output."""
+    version = runtime_version(function.runtime)
+    arn = runtime_version_arn(function.region, version)
+    init_logs = _events(result.init_logs)
+    if function.logging_config["LogFormat"] != "JSON":
+        return [(started, f"INIT_START Runtime Version: {version}\tRuntime Version ARN: {arn}\n"),
+                *((started, line) for line in init_logs)]
+    config = function.logging_config
+    lines: list[tuple[float, str]] = []
+    if SYSTEM_LEVELS.index(config["SystemLogLevel"]) <= SYSTEM_LEVELS.index("INFO"):
+        lines.append((started, json.dumps({"time": _iso(started), "type": "platform.initStart", "record": {
+            "initializationType": "on-demand", "phase": "init", "runtimeVersion": version, "runtimeVersionArn": arn,
+            "functionName": function.name, "functionVersion": "$LATEST"}})))
+    application = APPLICATION_LEVELS.index(config["ApplicationLogLevel"])
+    return lines + [(started, line) for line in init_logs if APPLICATION_LEVELS.index(level_of(line)) >= application]
+
+
 def _report(function: "Function", result: "InvocationResult") -> tuple[float, int, int]:
     duration_ms = result.duration * 1000
     return round(duration_ms, 2), max(1, math.ceil(duration_ms)), max_memory_used_mb(result.worker_pid)
@@ -139,13 +176,18 @@ def _output(result: "InvocationResult", tail: bool = False) -> list[str]:
     """The invocation's output, a line an event. The Python worker's own `[ERROR] type: message` line (its lines
     joined by carriage returns, as the runtime writes it to the tail log) is left out: the error's event is written
     from the error itself, in CloudWatch's form (_text_error, or a JSON record)."""
-    lines = re.findall(r"[^\n]*\n|[^\n]+$", result.logs)
+    lines = _events(result.logs, tail)
     if _logs_its_error(result):
         own = f"[ERROR] {result.error.error_type}"  # type: ignore[union-attr]
         lines = [line for line in lines if not line.startswith(own)]
-    # a logging record of many lines (logger.exception's traceback) is one line of the worker's log, its lines joined
-    # by carriage returns; its event holds them as the runtime's one telemetry frame does, joined by newlines (the tail
-    # keeps the carriage returns, as the runtime's StandardLogSink writes it)
+    return lines
+
+
+def _events(output: str, tail: bool = False) -> list[str]:
+    """A worker's output, a line an event. A logging record of many lines (logger.exception's traceback) is one line
+    of the worker's log, its lines joined by carriage returns; its event holds them as the runtime's one telemetry
+    frame does, joined by newlines (the tail keeps the carriage returns, as the runtime's StandardLogSink writes it)."""
+    lines = re.findall(r"[^\n]*\n|[^\n]+$", output)
     if tail:
         return lines
     return [line.replace("\r", "\n") if line.startswith("[") and "\t" in line else line for line in lines]

@@ -5,7 +5,7 @@
 It runs with the function's code folder as its working directory and first entry of sys.path, and the
 function's environment variables. It imports the handler once, then reads one JSON request per line on
 stdin ({"event", "context"}) and answers one JSON line on the original stdout (first, once the handler is
-imported or failed to import, {"ready": true}: the end of Lambda's Init phase):
+imported or failed to import, {"ready": true, "logs": <its output so far>}: the end of Lambda's Init phase):
 {"ok": true, "payload": ..., "logs"} or {"ok": false, "errorType", "errorMessage", "stackTrace", "logs"}.
 Anything the handler prints is the invocation's log: kept for the answer and written to stderr. So are its
 `logging` records, through the root logger's handler as Lambda's Python runtime sets it up (`_lambda_logging`).
@@ -207,8 +207,9 @@ def main() -> int:
     handler = _load(sys.argv[1])  # a dict: the error every request is answered with, as on Lambda
     if isinstance(handler, dict):
         log.keep(_error_log(handler))
-    init_log = log.take()
-    protocol.write(json.dumps({"ready": True}) + "\n")  # the Init phase is over: invocations' timeouts run from here
+    init_log = log.take()  # the Init phase's output: logged before the first START (a failed import: every time)
+    ready = {"ready": True, "logs": "" if isinstance(handler, dict) else init_log}
+    protocol.write(json.dumps(ready) + "\n")  # the Init phase is over: invocations' timeouts run from here
     for line in sys.stdin:
         request = json.loads(line)
         if isinstance(handler, dict):

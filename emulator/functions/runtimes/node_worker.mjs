@@ -5,8 +5,9 @@
 // Runs in the function's code folder. Loads the handler once (CommonJS .js/.cjs, ES module .mjs or .js
 // under "type": "module"), then reads one JSON request per line on stdin ({event, context, timeout}) and
 // answers one JSON line on the original stdout (first, once the handler is loaded or failed to load,
-// {ready: true}: the end of Lambda's Init phase): {ok: true, payload, logs} or {ok: false, errorType,
-// errorMessage, body, logs}. console output is the function's log (Lambda's format), also sent to stderr.
+// {ready: true, logs: its output while loading}: the end of Lambda's Init phase): {ok: true, payload, logs}
+// or {ok: false, errorType, errorMessage, body, logs}. console output is the function's log (Lambda's
+// format), also sent to stderr.
 //
 // Errors are those of Lambda's Node.js runtime (aws-lambda-nodejs-runtime-interface-client: Errors.js
 // toRapidResponse, UserFunction.js load): {errorType: error.name, errorMessage, trace: the stack's lines}, with
@@ -154,7 +155,8 @@ try {
   logRuntimeError(`Uncaught Exception \t${JSON.stringify(loadError)}`);
   initLogs = logs.join("");  // Lambda runs the failed init again for each invocation: its log line too
 }
-answer(JSON.stringify({ ready: true }) + "\n"); // the Init phase is over: invocations' timeouts run from here
+// the Init phase's output is logged before the first START (a failed init's with every invocation, as above)
+answer(JSON.stringify({ ready: true, logs: loadError ? "" : logs.join("") }) + "\n"); // the Init phase is over: invocations' timeouts run from here
 
 const input = readline.createInterface({ input: process.stdin, terminal: false });
 for await (const line of input) {

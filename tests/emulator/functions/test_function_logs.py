@@ -21,6 +21,11 @@ UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 STREAM = re.compile(r"^\d{4}/\d{2}/\d{2}/\[\$LATEST\][0-9a-f]{32}$")
 #: a new execution environment's first invocation adds Init Duration, as AWS recorded (LocalStack's AWS-validated
 #: test_lambda.snapshot.json, test_invocation_with_logs and test_invocation_type_event_error's second REPORT without)
+#: a cold start's first line, as Lambda writes it (the AWS Lambda Developer Guide's Python logging page: "INIT_START
+#: Runtime Version: python:3.12.v16\tRuntime Version ARN: arn:aws:lambda:us-west-2::runtime:<64 hex>"); Eddy's
+#: runtime is one release of each version (v1) with one ARN per version
+INIT_START = re.compile(r"^INIT_START Runtime Version: python:3\.11\.v1\tRuntime Version ARN: "
+                        r"arn:aws:lambda:us-east-1::runtime:[0-9a-f]{64}\n$")
 REPORT = re.compile(rf"^REPORT RequestId: ({UUID})\tDuration: \d+\.\d\d ms\tBilled Duration: \d+ ms\t"
                     r"Memory Size: 256 MB\tMax Memory Used: \d+ MB\tInit Duration: \d+\.\d\d ms\t\n$")
 
@@ -50,14 +55,54 @@ def test_every_invocation_is_logged_as_lambda_writes_text_logs(door):
     logged = events(logs, "/aws/lambda/talks")
     assert {event["logStreamName"] for event in logged} == {answer["stream"]}
     messages = [event["message"] for event in logged]
-    assert messages[:3] == [f"START RequestId: {request} Version: $LATEST\n", "hello 1\n",
-                            '{"level": "debug", "msg": "details"}\n']
+    assert INIT_START.match(messages[0])  # a new execution environment: a cold start
+    assert messages[1:4] == [f"START RequestId: {request} Version: $LATEST\n", "hello 1\n",
+                             '{"level": "debug", "msg": "details"}\n']
     assert re.match(rf"^\[WARNING\]\t\d{{4}}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{{3}}Z\t{request}\ta warning record\n$",
-                    messages[3])  # Text format leaves the root logger at WARNING, as on Lambda
-    assert messages[4] == f"END RequestId: {request}\n"
-    assert REPORT.match(messages[5]).group(1) == request and len(messages) == 6
+                    messages[4])  # Text format leaves the root logger at WARNING, as on Lambda
+    assert messages[5] == f"END RequestId: {request}\n"
+    assert REPORT.match(messages[6]).group(1) == request and len(messages) == 7
     streams = logs.describe_log_streams(logGroupName="/aws/lambda/talks")["logStreams"]
     assert [stream["logStreamName"] for stream in streams] == [answer["stream"]]
+
+
+LOADS = '''
+import logging
+print("loading the model")
+logging.getLogger().warning("a warning while loading")
+def handler(event, context):
+    print("handling", event["n"])
+    return {"request": context.aws_request_id, "stream": context.log_stream_name}
+'''
+
+
+def test_a_cold_start_logs_init_start_and_the_init_phases_output_first_a_warm_start_neither(door):
+    """On Lambda a new execution environment's log stream starts with INIT_START, then what the handler's module
+    wrote while it was imported (a logging record of the Init phase has no request id: "[INFO]\\t<time>\\t\\t<message>",
+    as CloudWatch shows a module-level record), then the first invocation's START; its REPORT has Init Duration.
+    The next invocation in that environment has neither."""
+    lam, logs = door.client("lambda"), door.client("logs")
+    create_function(lam, "loads", LOADS)
+    first, second = (json.loads(lam.invoke(FunctionName="loads", Payload=json.dumps({"n": n}))["Payload"].read())
+                     for n in (1, 2))
+    assert first["stream"] == second["stream"]
+    messages = [e["message"] for e in logs.get_log_events(logGroupName="/aws/lambda/loads",
+                                                           logStreamName=first["stream"], startFromHead=True)["events"]]
+    assert INIT_START.match(messages[0]) and messages[1] == "loading the model\n"
+    assert re.fullmatch(r"\[WARNING\]\t\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\t\ta warning while loading\n", messages[2])
+    assert messages[3:6] == [f"START RequestId: {first['request']} Version: $LATEST\n", "handling 1\n",
+                             f"END RequestId: {first['request']}\n"]
+    assert "\tInit Duration: " in messages[6]
+    assert messages[7:10] == [f"START RequestId: {second['request']} Version: $LATEST\n", "handling 2\n",
+                              f"END RequestId: {second['request']}\n"]
+    assert messages[10].startswith(f"REPORT RequestId: {second['request']}\t") and "Init Duration" not in messages[10]
+    assert len(messages) == 11
+    lam.update_function_configuration(FunctionName="loads", Environment={"Variables": {"COLOUR": "blue"}})
+    third = json.loads(lam.invoke(FunctionName="loads", Payload=b'{"n": 3}')["Payload"].read())
+    assert third["stream"] != first["stream"]  # a new execution environment: a cold start again, the same runtime
+    again = [e["message"] for e in logs.get_log_events(logGroupName="/aws/lambda/loads",
+                                                        logStreamName=third["stream"], startFromHead=True)["events"]]
+    assert again[:2] == [messages[0], "loading the model\n"] and again[3].startswith("START RequestId: ")
 
 
 def test_an_unhandled_error_is_logged_as_the_python_runtime_logs_it(door):
@@ -114,7 +159,15 @@ def test_json_logs_in_a_custom_group_filtered_by_level(door):
     answer = json.loads(lam.invoke(FunctionName="talks", Payload=b'{"n": 3}')["Payload"].read())
     assert answer["group"] == "orders-logs"
     messages = [event["message"] for event in events(logs, "orders-logs")]
-    start, report = json.loads(messages[0]), json.loads(messages[-1])
+    init, start, report = json.loads(messages[0]), json.loads(messages[1]), json.loads(messages[-1])
+    # the record as Lambda's JSON system logs carry it (the Telemetry API's PlatformInitStart, AWS Lambda Developer
+    # Guide "Telemetry API Event schema reference"; a record Lambda sent, in DataDog/datadog-lambda-extension's
+    # telemetry listener test: initializationType, phase, runtimeVersion, runtimeVersionArn, functionName,
+    # functionVersion)
+    assert init == {"time": init["time"], "type": "platform.initStart", "record": {
+        "initializationType": "on-demand", "phase": "init", "runtimeVersion": "python:3.11.v1",
+        "runtimeVersionArn": init["record"]["runtimeVersionArn"], "functionName": "talks", "functionVersion": "$LATEST"}}
+    assert re.fullmatch(r"arn:aws:lambda:us-east-1::runtime:[0-9a-f]{64}", init["record"]["runtimeVersionArn"])
     assert start == {"time": start["time"], "type": "platform.start",
                      "record": {"requestId": answer["request"], "version": "$LATEST"}}
     metrics = report["record"]["metrics"]
@@ -124,8 +177,8 @@ def test_json_logs_in_a_custom_group_filtered_by_level(door):
             "memorySizeMB": 256, "maxMemoryUsedMB": metrics["maxMemoryUsedMB"],
             "initDurationMs": metrics["initDurationMs"]}}}  # its first invocation: a cold start
     assert metrics["initDurationMs"] > 0
-    assert messages[1:3] == ["hello 3\n", '{"level": "debug", "msg": "details"}\n']
-    records = [json.loads(message) for message in messages[3:5]]
+    assert messages[2:4] == ["hello 3\n", '{"level": "debug", "msg": "details"}\n']
+    records = [json.loads(message) for message in messages[4:6]]
     assert [(r["level"], r["message"], r["logger"], r["requestId"]) for r in records] == [
         ("INFO", "an info record", "root", answer["request"]), ("WARN", "a warning record", "root", answer["request"])]
     lam.update_function_configuration(FunctionName="talks", LoggingConfig={
@@ -180,7 +233,7 @@ def test_a_functions_logging_config_survives_a_restart(tmp_path):
         assert answer["group"] == "kept"
         logged = boto3.client("logs", region_name="us-east-1").filter_log_events(logGroupName="kept")["events"]
         assert [json.loads(event["message"]).get("type") for event in logged] == [
-            "platform.start", None, "platform.report"]  # the warning record between them: INFO ones filtered
+            "platform.initStart", "platform.start", None, "platform.report"]  # the warning record: INFO ones filtered
 
 
 def test_a_nodejs_functions_lines_and_error_are_its_runtimes_once(door):
@@ -190,7 +243,9 @@ def test_a_nodejs_functions_lines_and_error_are_its_runtimes_once(door):
     create_zip_function(lam, "node", "node", "exports.handler = async (event) => {\n"
                         "  console.log('hi', event.n);\n  if (event.fail) throw new Error('bad');\n  return 1;\n};\n")
     assert lam.invoke(FunctionName="node", Payload=b'{"n": 1, "fail": true}')["FunctionError"] == "Unhandled"
-    messages = [event["message"] for event in events(logs, "/aws/lambda/node")]
+    init, *messages = [event["message"] for event in events(logs, "/aws/lambda/node")]
+    assert re.fullmatch(r"INIT_START Runtime Version: nodejs:20\.v1\tRuntime Version ARN: "
+                        r"arn:aws:lambda:us-east-1::runtime:[0-9a-f]{64}\n", init), init  # nodejs20.x's
     request = messages[0].split()[2]
     assert messages[0] == f"START RequestId: {request} Version: $LATEST\n"
     assert re.match(rf"^\S+Z\t{request}\tINFO\thi 1\n$", messages[1])
@@ -222,7 +277,8 @@ def test_logger_exception_logs_the_traceback_with_the_message_as_the_python_runt
     create_function(lam, "parser", LOGS_AN_EXCEPTION)
     response = lam.invoke(FunctionName="parser", Payload=b'{"records": ["7", "x"]}', LogType="Tail")
     assert response["Payload"].read() == b'"done"'
-    messages = [event["message"] for event in events(logs, "/aws/lambda/parser")]
+    init, *messages = [event["message"] for event in events(logs, "/aws/lambda/parser")]
+    assert INIT_START.match(init)
     request = messages[0].split()[2]
     [record] = [message for message in messages if message.startswith("[ERROR]")]
     pattern = (rf"\[ERROR\]\t\d{{4}}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{{3}}Z\t{request}\tfailed on record x\n"
