@@ -1,5 +1,6 @@
 """The Emulator's components that some servers never use, made (and their modules loaded) by their first use: the
-event source mappings' registry (triggers/: with it the pollers and moto's SQS) and CloudFormation's stacks. Part of
+event source mappings' registry (triggers/: with it the pollers and moto's SQS), EventBridge's pipes (pipes/, made
+when EventBridge first asks) and CloudFormation's stacks. Part of
 the composition root (engine.py's Emulator is a DeferredComponents): each is built with the collaborators it uses,
 as the Emulator builds the others, only later.
 
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
     from eddy.emulator.clock import Clock
     from eddy.emulator.functions.invocation import Invoker
     from eddy.emulator.functions.registry import FunctionRegistry
+    from eddy.emulator.pipes.pipe_registry import Pipes
     from eddy.emulator.triggers.mapping_registry import Triggers
 
 
@@ -41,6 +43,11 @@ class DeferredComponents:
                 from eddy.emulator.triggers.mapping_registry import Triggers
                 self._triggers = Triggers(self, self.state_dir)
             return self._triggers
+
+    def _make_pipes(self) -> Pipes:
+        """Every pipe (pipes/), made when EventBridge first asks for them (eventbridge/service.py)."""
+        from eddy.emulator.pipes.pipe_registry import Pipes
+        return Pipes(self, self.state_dir)
 
     @property
     def mappings_made(self) -> int:  # how many event source mappings there are, without making their registry

@@ -118,7 +118,9 @@ class Emulator(DeferredComponents):
         #: S3's and SNS's pushes to functions
         self.notifications = Notifications(self.clock.now, self.functions, self.async_invocations)
         self._init_state()
-        self.eventbridge = EventBridge(self, self.state_dir)  # rules and Pipes: started, closed, reset by triggers
+        #: rules' deliveries and Pipes (made by their first use): started, closed, reset by triggers
+        self.eventbridge = EventBridge(self.kernel, self.persistence, self.functions, self.async_invocations,
+                                       self.state_dir, self._make_pipes)
         #: moto patched while this emulator is open (moto_seam/__init__.py: the last one closed puts moto back)
         self._patched = True
         moto_seam.apply()

@@ -35,7 +35,6 @@ ABOVE_THE_ROOT = ("eddy.emulator.api.", "eddy.emulator.dashboard.", "eddy.emulat
 #: components that still take the Emulator and reach through it for their collaborators (issue 35's kernel, not
 #: done for these yet): the list may only shrink
 COMPONENTS_STILL_REACHING_BACK = {
-    "eddy.emulator.eventbridge.dead_letters", "eddy.emulator.eventbridge.deliveries", "eddy.emulator.eventbridge.service",
     "eddy.emulator.global_tables.replication", "eddy.emulator.pipes.pipe_registry", "eddy.emulator.pipes.targets",
     "eddy.emulator.storage.persistence",
     "eddy.emulator.storage.replay", "eddy.emulator.storage.snapshots", "eddy.emulator.triggers.mapping_registry",
@@ -48,7 +47,6 @@ OWNER_BACK_REFERENCES = {
     ("eddy.emulator.triggers.sqs_pollers", "eddy.emulator.triggers.mapping_registry"),
     ("eddy.emulator.triggers.sqs_mappings", "eddy.emulator.triggers.mapping_registry"),
     ("eddy.emulator.pipes.runners", "eddy.emulator.pipes.pipe_registry"),
-    ("eddy.emulator.eventbridge.rules", "eddy.emulator.eventbridge.service"),
     ("eddy.emulator.cloudformation.change_sets", "eddy.emulator.cloudformation.service"),
 }
 

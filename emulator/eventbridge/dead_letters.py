@@ -25,10 +25,7 @@ from __future__ import annotations
 import json
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from eddy.emulator.engine import Emulator
+from typing import Any, Callable
 
 log = logging.getLogger("eddy.events")
 
@@ -65,8 +62,9 @@ class Undelivered:
                 "FailedBatches": 0, "RecordsDiscarded": 1, "Discarded": []}
 
 
-def send_to_dead_letter_queue(emulator: "Emulator", undelivered: Undelivered) -> str | None:
-    """The event to the target's DeadLetterConfig queue (None when it has none, or that queue cannot take it)."""
+def send_to_dead_letter_queue(aws_client: Callable[[str, str], Any], undelivered: Undelivered) -> str | None:
+    """The event to the target's DeadLetterConfig queue (None when it has none, or that queue cannot take it),
+    through Eddy's own boto3 client (`aws_client(service, region)`)."""
     arn = (undelivered.target.get("DeadLetterConfig") or {}).get("Arn")
     log.warning("EventBridge could not deliver event %s of %s to %s (%s)%s", undelivered.event.get("id"),
                 undelivered.rule_arn, undelivered.target["Arn"], undelivered.failure,
@@ -75,7 +73,7 @@ def send_to_dead_letter_queue(emulator: "Emulator", undelivered: Undelivered) ->
         return None
     try:
         _, _, _, region, account_id, name = arn.split(":", 5)
-        sqs = emulator.aws_client("sqs", region)
+        sqs = aws_client("sqs", region)
         url = sqs.get_queue_url(QueueName=name, QueueOwnerAWSAccountId=account_id)["QueueUrl"]
         sqs.send_message(QueueUrl=url, MessageBody=json.dumps(undelivered.event),
                          MessageAttributes=undelivered.attributes())

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
 if TYPE_CHECKING:
-    from eddy.emulator.engine import Emulator
+    from eddy.emulator.storage.state_observer import NoPersistence
 
 log = logging.getLogger("eddy.events")
 
@@ -48,11 +48,13 @@ class Delivery:
 
 
 class Deliveries:
-    """The rules' deliveries not yet done, and the thread that sends them (`send(delivery)`)."""
+    """The rules' deliveries not yet done, and the thread that sends them (`send(delivery)`); built with the
+    emulator's `activity` condition and the persistence that writes each delivery down."""
 
-    def __init__(self, emulator: "Emulator", send: Callable[[Delivery], None]) -> None:
-        self._emulator = emulator
-        self._activity = emulator.activity
+    def __init__(self, activity: threading.Condition, persistence: NoPersistence,
+                 send: Callable[[Delivery], None]) -> None:
+        self._activity = activity
+        self._persistence = persistence
         self._send = send
         #: every delivery not yet done, by id, in the order they were queued
         self.deliveries: dict[str, Delivery] = {}
@@ -72,7 +74,7 @@ class Deliveries:
         delivery = Delivery(str(uuid.uuid4()), rule_arn, target, payload, event)
         with self._activity:
             self.deliveries[delivery.delivery_id] = delivery
-            self._emulator.persistence.rule_delivery_saved(delivery.to_state())
+            self._persistence.rule_delivery_saved(delivery.to_state())
             self._start_worker()
             self._enqueue(delivery)
             self._activity.notify_all()
@@ -120,7 +122,7 @@ class Deliveries:
             with self._activity:
                 self.deliveries.pop(delivery.delivery_id, None)
                 self._queued.discard(delivery.delivery_id)
-                self._emulator.persistence.rule_delivery_done(delivery.delivery_id)
+                self._persistence.rule_delivery_done(delivery.delivery_id)
                 self._activity.notify_all()
 
     def close(self) -> None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import logging
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from botocore.exceptions import ClientError
 
@@ -28,7 +28,8 @@ from eddy.emulator.moto_seam.services import moments
 
 if TYPE_CHECKING:
     from eddy.emulator.event_patterns import EventPattern
-    from eddy.emulator.eventbridge.service import EventBridge
+    from eddy.emulator.functions.async_invocations import AsyncInvocations
+    from eddy.emulator.functions.registry import FunctionRegistry
 
 log = logging.getLogger("eddy.events")
 
@@ -46,8 +47,11 @@ def aws_event(event: dict[str, Any]) -> dict[str, Any]:
 
 
 class RuleDelivery:
-    def __init__(self, eventbridge: "EventBridge") -> None:
-        self.eventbridge = eventbridge
+    """A rule's matched events handed to `submit(rule_arn, target, payload, event)` (eventbridge/deliveries.py) for
+    each of its Lambda and SQS targets."""
+
+    def __init__(self, submit: Callable[[str, dict[str, Any], Any, dict[str, Any]], None]) -> None:
+        self._submit = submit
         self._patterns: dict[str, EventPattern | None] = {}  # each pattern compiled once (event_patterns/)
 
     def deliver(self, rule: dict[str, Any], event: dict[str, Any]) -> list[dict[str, Any]]:
@@ -65,7 +69,7 @@ class RuleDelivery:
 
         delivered = aws_event(event)
         for target in ours:
-            self.eventbridge.deliveries.submit(rule["arn"], target, target_input(target, delivered), delivered)
+            self._submit(rule["arn"], target, target_input(target, delivered), delivered)
         return left
 
     def _matches(self, rule: dict[str, Any], event: dict[str, Any]) -> bool:
@@ -83,24 +87,36 @@ class RuleDelivery:
         pattern = self._patterns[raw]
         return pattern is not None and pattern.matches(aws_event(event))
 
+
+class TargetDelivery:
+    """A delivery sent to its Lambda or SQS target (the delivery thread's), built with the functions, their
+    asynchronous invocations, Eddy's boto3 clients (`aws_client(service, region)`) and where an event a target
+    cannot take goes (`undelivered`: its dead-letter queue and wait_idle's Failures, eventbridge/service.py)."""
+
+    def __init__(self, functions: FunctionRegistry, async_invocations: AsyncInvocations,
+                 aws_client: Callable[[str, str], Any], undelivered: Callable[[Undelivered], None]) -> None:
+        self._functions = functions
+        self._async_invocations = async_invocations
+        self._aws_client = aws_client
+        self._undelivered = undelivered
+
     def send(self, delivery: Delivery) -> None:
-        """Deliver to the target, or to its dead-letter queue (the delivery thread's)."""
+        """Deliver to the target, or to its dead-letter queue."""
         try:
             self._deliver(delivery.rule_arn, delivery.target, delivery.payload)
         except TargetNotDelivered as failure:
-            self.eventbridge.undelivered(Undelivered(delivery.rule_arn, delivery.target, delivery.event, failure))
+            self._undelivered(Undelivered(delivery.rule_arn, delivery.target, delivery.event, failure))
 
     def _deliver(self, rule_arn: str, target: dict[str, Any], payload: Any) -> None:
-        emulator = self.eventbridge.emulator
         arn = target["Arn"]
         _, _, service, region, account_id, resource = arn.split(":", 5)
         if service == "lambda":
-            function = emulator.functions.functions.get(arn.removesuffix(":$LATEST"))
+            function = self._functions.functions.get(arn.removesuffix(":$LATEST"))
             if function is None:
                 raise TargetNotDelivered(NO_RESOURCE, f"Function not found: {arn}")
-            emulator.async_invocations.submit(function, payload, source=rule_arn)
+            self._async_invocations.submit(function, payload, source=rule_arn)
             return
-        sqs = emulator.aws_client("sqs", region)
+        sqs = self._aws_client("sqs", region)
         message: dict[str, Any] = {"MessageBody": json.dumps(payload)}
         group = (target.get("SqsParameters") or {}).get("MessageGroupId")
         if group:

@@ -9,29 +9,42 @@ logged at WARNING, kept as the last error and reported once in wait_idle's Failu
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from eddy.emulator.eventbridge.dead_letters import Undelivered, send_to_dead_letter_queue
 from eddy.emulator.eventbridge.deliveries import Deliveries
-from eddy.emulator.eventbridge.rules import RuleDelivery
+from eddy.emulator.eventbridge.rules import RuleDelivery, TargetDelivery
 from eddy.emulator import moto_seam
 
 if TYPE_CHECKING:
-    from eddy.emulator.engine import Emulator
+    from eddy.emulator.functions.async_invocations import AsyncInvocations
+    from eddy.emulator.functions.registry import FunctionRegistry
+    from eddy.emulator.kernel import Kernel
     from eddy.emulator.pipes.pipe_registry import Pipes
+    from eddy.emulator.storage.state_observer import NoPersistence
 
 #: moto's EventBridge seam: told where rules' events go once moto's EventBridge is loaded (moto_seam.activate)
 EVENTS_SEAM = "eddy.emulator.moto_seam.eventbridge.rules"
 
 
 class EventBridge:
-    def __init__(self, emulator: "Emulator", directory: Path) -> None:
-        self.emulator = emulator
+    """Built with the kernel (activity, clock, Eddy's boto3 clients), the persistence that writes deliveries down,
+    the functions and their asynchronous invocations (a Lambda target's queue), the state directory and
+    `make_pipes`, which builds the pipes' registry (the composition root's: emulator/deferred_components.py) when
+    they are first used."""
+
+    def __init__(self, kernel: Kernel, persistence: NoPersistence, functions: FunctionRegistry,
+                 async_invocations: AsyncInvocations, directory: Path, make_pipes: Callable[[], Pipes]) -> None:
+        self._activity = kernel.activity
+        self._now = kernel.clock.now
+        self._aws_client = kernel.aws_client
         self._directory = directory
+        self._make_pipes = make_pipes
         self._pipes: Pipes | None = None
         self._started = False
-        self.rules = RuleDelivery(self)
-        self.deliveries = Deliveries(emulator, self.rules.send)
+        self.targets = TargetDelivery(functions, async_invocations, kernel.aws_client, self.undelivered)
+        self.deliveries = Deliveries(kernel.activity, persistence, self.targets.send)
+        self.rules = RuleDelivery(self.deliveries.submit)
         #: events no target could take since the last wait (wait_idle's Failures)
         self._undelivered: list[dict[str, Any]] = []
 
@@ -40,18 +53,16 @@ class EventBridge:
         and SQS targets to Eddy (whose deliveries were written down before it answered: RuleDelivery.deliver sends
         nothing again) and its
         other targets to moto, as it did."""
-        moto_seam.activate(EVENTS_SEAM, self.emulator.clock.now, self.rules.deliver)
+        moto_seam.activate(EVENTS_SEAM, self._now, self.rules.deliver)
 
     @property
     def pipes(self) -> Pipes:
         """Every pipe (emulator/pipes/), loaded by its first use or, at start, by a state directory that keeps pipes;
         made once EventBridge has started, they run from the start."""
         if self._pipes is None:
-            from eddy.emulator.pipes.pipe_registry import Pipes
-
-            with self.emulator.activity:
+            with self._activity:
                 if self._pipes is None:
-                    pipes = Pipes(self.emulator, self._directory)
+                    pipes = self._make_pipes()
                     if self._started:
                         pipes.start_all()
                     self._pipes = pipes
@@ -80,8 +91,8 @@ class EventBridge:
 
     def undelivered(self, undelivered: Undelivered) -> None:
         """An event a rule's target could not take: to its dead-letter queue, and into the next wait's Failures."""
-        dead_letter_queue = send_to_dead_letter_queue(self.emulator, undelivered)
-        with self.emulator.activity:
+        dead_letter_queue = send_to_dead_letter_queue(self._aws_client, undelivered)
+        with self._activity:
             self.deliveries.last_error = f"{undelivered.target['Arn']}: {undelivered.failure}"
             self._undelivered.append(undelivered.report(dead_letter_queue))
 
@@ -111,4 +122,4 @@ class EventBridge:
         if self._has_pipes():
             self.pipes.reset()
         self.deliveries.reset()
-        moto_seam.activate(EVENTS_SEAM, self.emulator.clock.now, self.rules.deliver)
+        moto_seam.activate(EVENTS_SEAM, self._now, self.rules.deliver)
