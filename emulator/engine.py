@@ -138,7 +138,9 @@ class Emulator(DeferredComponents):
         #: the tables' Kinesis streaming destinations (Kinesis Data Streams for DynamoDB), put through moto's Kinesis
         self.kinesis = KinesisDestinations(moto_bridge.kinesis_put, moto_bridge.kinesis_stream_exists,
                                            observer=self.persistence)
-        self.replication = Replication(self, fsync=self._fsync)  # global tables: replica groups, their replication
+        #: global tables: replica groups, their replication
+        self.replication = Replication(self.kernel, self.capture, self.disk, self.streams, self._replica_deleted,
+                                       self.state_dir, fsync=self._fsync)
         #: each operation's changes committed in the write path's order (log first, then shown)
         self.commits = TableCommits(versions=self.commit_versions, streams=self.streams, persistence=self.persistence,
                                     kinesis=self.kinesis, write_rates=self.write_rates, clock=self.clock,
@@ -266,6 +268,12 @@ class Emulator(DeferredComponents):
     def disable_stream(self, account_id: str, region: str, table_name: str) -> Stream:
         with self.lock:
             return self.streams.disable(account_id, region, table_name, self.clock.now())
+
+    def _replica_deleted(self, account_id: str, region: str, table_name: str) -> None:
+        """A global table's replica whose deletion is over (replication dropped its table from moto): logged as its
+        DeleteTable, its stream and destinations closed, as a DeleteTable through the door does."""
+        self.persistence.table_request(account_id, region, "DeleteTable", {"TableName": table_name})
+        self.table_deleted(account_id, region, table_name)
 
     def table_deleted(self, account_id: str, region: str, table_name: str) -> None:
         with self.lock:

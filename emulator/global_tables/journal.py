@@ -9,9 +9,9 @@ describes is acknowledged to anyone (fsynced with --fsync), like the write-ahead
      "stamp": [time, region, sequence number], "record": target sequence number or null}
                                             a replicated write was applied to (or, older, passed over by) a replica
 
-Recovery reads the lines back (a torn last line is cut, as in the log), then writes the journal again, compacted.
-Which writes are still to replicate is not kept here: it is every source record past the last one applied, read
-back from the source replica's stream.
+Recovery reads the lines back (a torn last line is cut, as in the log: `read_back`), then writes the journal again,
+compacted (`compact`). Which writes are still to replicate is not kept here: it is every source record past the last
+one applied, read back from the source replica's stream.
 """
 
 from __future__ import annotations
@@ -21,7 +21,16 @@ import os
 from pathlib import Path
 from typing import Any, Iterator
 
+from eddy.emulator.global_tables.replica_groups import ReplicaGroup, ReplicaGroups
 from eddy.emulator.storage.disk import append_whole
+from eddy.emulator.streams.capture import TableKey
+
+#: (write time, region written in, sequence number there): the later stamp is the last writer
+Stamp = tuple[float, str, int]
+#: per (source replica, target region): the last source sequence number applied there
+Through = dict[tuple[TableKey, str], int]
+#: per target replica: the stamp of each record replication made there, by the record's sequence number
+Replicated = dict[TableKey, dict[int, Stamp]]
 
 
 class Journal:
@@ -51,6 +60,41 @@ class Journal:
                 if not line.endswith(b"\n"):
                     return  # torn: never acknowledged
                 yield json.loads(line)
+
+    def read_back(self, groups: ReplicaGroups) -> tuple[Through, Replicated]:
+        """The journal's groups put into `groups`; how far each source has been applied to each target, and the
+        records replication made (recovery)."""
+        through: Through = {}
+        replicated: Replicated = {}
+        for entry in self.entries():
+            if "group" in entry:
+                groups.put(ReplicaGroup.from_state(entry["group"]))
+            elif "ungroup" in entry:
+                group = groups.named(*entry["ungroup"])
+                if group is not None:
+                    group.replicas.clear()
+                    groups.drop_if_single(group)
+            elif "applied" in entry:
+                account, name, source_region, target_region, sequence_number = entry["applied"]
+                pair = ((account, source_region, name), target_region)
+                through[pair] = max(through.get(pair, 0), int(sequence_number))
+                if entry["record"] is not None:
+                    replicated.setdefault((account, target_region, name), {})[int(entry["record"])] = \
+                        tuple(entry["stamp"])  # type: ignore[assignment]
+        return through, replicated
+
+    def compact(self, groups: ReplicaGroups, through: Through, replicated: Replicated) -> None:
+        """The journal written again with only what read_back needs: the groups, how far each pair is applied, the
+        records replication made."""
+        entries: list[dict[str, Any]] = [{"group": group.to_state()} for group in groups]
+        for (source, region), sequence_number in through.items():
+            entries.append({"applied": [source[0], source[2], source[1], region, sequence_number],
+                            "stamp": [0, "", 0], "record": None})
+        for table, records in replicated.items():
+            for record, stamp in records.items():
+                entries.append({"applied": [table[0], table[2], stamp[1], table[1], 0], "stamp": list(stamp),
+                                "record": record})
+        self.rewrite(entries)
 
     def rewrite(self, entries: list[dict[str, Any]]) -> None:
         """Replace the journal by `entries` (a compacted form of it), swapped in whole; none: no journal."""

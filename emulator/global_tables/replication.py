@@ -25,10 +25,11 @@ from __future__ import annotations
 import json
 import threading
 from collections import deque
-from typing import TYPE_CHECKING, Any, Iterable, NamedTuple
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Iterable, NamedTuple
 
 from eddy.emulator.errors import ValidationException
-from eddy.emulator.global_tables.journal import Journal
+from eddy.emulator.global_tables.journal import Journal, Stamp
 from eddy.emulator.global_tables.replica_groups import ReplicaGroup, ReplicaGroups
 from eddy.emulator.moto_seam import bridge as moto_bridge, global_tables as moto_global_tables
 from eddy.emulator.storage.disk import WriteFailed
@@ -36,11 +37,11 @@ from eddy.emulator.streams.capture import TableKey
 from eddy.emulator.streams.records import ChangeRecord, Image
 
 if TYPE_CHECKING:
-    from eddy.emulator.engine import Emulator
+    from eddy.emulator.kernel import Kernel
+    from eddy.emulator.storage.disk import DiskState
+    from eddy.emulator.streams.capture import Capture
     from eddy.emulator.streams.stream import Stream
-
-#: (write time, region written in, sequence number there): the later stamp is the last writer
-Stamp = tuple[float, str, int]
+    from eddy.emulator.streams.stream_registry import StreamRegistry
 
 
 class Pending(NamedTuple):
@@ -57,15 +58,27 @@ def item_id(keys: Image) -> str:
 
 
 class Replication:
-    def __init__(self, emulator: Emulator, *, fsync: bool = False) -> None:
-        self.emulator = emulator
-        self.journal = Journal(emulator.state_dir, fsync=fsync)
+    """Built with the kernel (lock and activity, clock, settings), the write capture (a replicated write is a write
+    like any other), the disk's state, the stream registry (a replica's stream is its replication log), the state
+    directory (the journal's) and `table_deleted(account_id, region, table_name)`: what the Emulator does when a
+    replica's table is gone (its DeleteTable logged, its stream closed)."""
+
+    def __init__(self, kernel: Kernel, capture: Capture, disk: DiskState, streams: StreamRegistry,
+                 table_deleted: Callable[[str, str, str], None], state_dir: Path, *, fsync: bool = False) -> None:
+        self._kernel = kernel
+        self._activity = kernel.activity
+        self._now = kernel.clock.now
+        self._capture = capture
+        self._disk = disk
+        self._streams = streams
+        self._table_deleted = table_deleted
+        self.journal = Journal(state_dir, fsync=fsync)
         self.groups = ReplicaGroups()
         self._queues: dict[tuple[TableKey, str], deque[Pending]] = {}
         self._stamps: dict[TableKey, dict[str, Stamp]] = {}
         self._paused: set[str] = set()
         #: how long after its commit a write reaches the other replicas (emulator's clock): set_delay changes it
-        self.delay = emulator.settings.replication_delay_seconds
+        self.delay = kernel.settings.replication_delay_seconds
         self._applying = threading.local()
         self._thread: threading.Thread | None = None
         self._started = False  # by the emulator: the replicator's thread runs once there is a global table
@@ -119,9 +132,9 @@ class Replication:
         return self._started
 
     def close(self) -> None:
-        with self.emulator.activity:
+        with self._activity:
             self._stopping = True
-            self.emulator.activity.notify_all()
+            self._activity.notify_all()
         if self._thread is not None:
             self._thread.join(timeout=30)
             self._thread = None
@@ -138,7 +151,7 @@ class Replication:
     # -- the replicator ---------------------------------------------------------------------------------
 
     def _run(self) -> None:
-        activity = self.emulator.activity
+        activity = self._activity
         with activity:
             while not self._stopping:
                 wait = self.step()
@@ -146,7 +159,7 @@ class Replication:
 
     def step(self) -> float:
         """Settle replica states and apply every due replicated write (lock held); how long until the next is due."""
-        now = self.emulator.clock.now()
+        now = self._now()
         self._settle(now)
         next_due = None
         for (source, region), queue in list(self._queues.items()):
@@ -156,7 +169,7 @@ class Replication:
                 try:
                     self._apply(queue[0], (source[0], region, source[2]))
                 except WriteFailed as failure:  # the disk refused it (its change put back): tried again later
-                    self.emulator.disk.refused(failure, now)
+                    self._disk.refused(failure, now)
                     return 1.0
                 queue.popleft()
             if queue:
@@ -176,7 +189,7 @@ class Replication:
         if current is not None and current >= entry.stamp:
             self.passed_over += 1
         else:
-            capture = self.emulator.capture
+            capture = self._capture
             self._applying.entry, self._applying.record = entry, None
             try:
                 with capture.operation():
@@ -194,17 +207,15 @@ class Replication:
 
     def settle(self) -> None:
         """Move replicas whose CREATING or DELETING time is over (lock held): what a DescribeTable sees is now's."""
-        self._settle(self.emulator.clock.now())
+        self._settle(self._now())
 
     def _settle(self, now: float) -> None:
         for group in self.groups:
-            gone = group.settle(now, self.emulator.settings.replica_transition_seconds)
+            gone = group.settle(now, self._kernel.settings.replica_transition_seconds)
             for region in gone:
                 self._forget_region(group, region)
                 moto_bridge.drop_table(group.account_id, region, group.table_name)
-                self.emulator.persistence.table_request(group.account_id, region, "DeleteTable",
-                                                        {"TableName": group.table_name})
-                self.emulator.table_deleted(group.account_id, region, group.table_name)
+                self._table_deleted(group.account_id, region, group.table_name)
             if gone:
                 self._save(group)
 
@@ -227,7 +238,7 @@ class Replication:
         table, new = moto_bridge.find_table(*source), moto_bridge.find_table(*target)
         stamps, new_stamps = self._stamps.setdefault(source, {}), self._stamps.setdefault(target, {})
         items = list(moto_global_tables.images(table))
-        with self.emulator.capture.operation():  # all of the copy, or none of it
+        with self._capture.operation():  # all of the copy, or none of it
             for keys, image in items:
                 moto_global_tables.put_image(new, image)
                 identity = item_id(keys)
@@ -272,13 +283,13 @@ class Replication:
 
     def pause(self, region: str) -> None:
         """A region outage: nothing is replicated to or from `region` until resume(region)."""
-        with self.emulator.activity:
+        with self._activity:
             self._paused.add(region)
 
     def resume(self, region: str) -> None:
-        with self.emulator.activity:
+        with self._activity:
             self._paused.discard(region)
-            self.emulator.activity.notify_all()
+            self._activity.notify_all()
 
     @property
     def paused_regions(self) -> frozenset[str]:
@@ -288,13 +299,13 @@ class Replication:
         """Writes committed from now on reach the other replicas `seconds` after their commit (emulator's clock)."""
         if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds <= 86400:
             raise ValidationException("DelaySeconds must be a number of seconds from 0 to 86400")
-        with self.emulator.activity:
+        with self._activity:
             self.delay = float(seconds)
-            self.emulator.activity.notify_all()
+            self._activity.notify_all()
 
     def backlog(self) -> list[dict[str, Any]]:
         """Per source and target replica: the writes not yet applied, and the oldest one's age (lock held)."""
-        now = self.emulator.clock.now()
+        now = self._now()
         rows = []
         for (source, region), queue in self._queues.items():
             if queue:
@@ -304,7 +315,7 @@ class Replication:
         return rows
 
     def state(self) -> dict[str, Any]:
-        with self.emulator.lock:
+        with self._kernel.lock:
             return {"DelaySeconds": self.delay,
                     "PausedRegions": sorted(self._paused), "Backlog": self.backlog(),
                     "GlobalTables": [{"TableName": group.table_name,
@@ -321,7 +332,7 @@ class Replication:
         """
         import time
 
-        activity = self.emulator.activity
+        activity = self._activity
         deadline = time.monotonic() + timeout
         with activity:
             while True:
@@ -336,23 +347,7 @@ class Replication:
 
     def recover(self) -> None:
         """Rebuild groups, stamps and queues from the journal and the replicas' streams (lock held)."""
-        through: dict[tuple[TableKey, str], int] = {}
-        replicated: dict[TableKey, dict[int, Stamp]] = {}
-        for entry in self.journal.entries():
-            if "group" in entry:
-                self.groups.put(ReplicaGroup.from_state(entry["group"]))
-            elif "ungroup" in entry:
-                group = self.groups.named(*entry["ungroup"])
-                if group is not None:
-                    group.replicas.clear()
-                    self.groups.drop_if_single(group)
-            elif "applied" in entry:
-                account, name, source_region, target_region, sequence_number = entry["applied"]
-                pair = ((account, source_region, name), target_region)
-                through[pair] = max(through.get(pair, 0), int(sequence_number))
-                if entry["record"] is not None:
-                    replicated.setdefault((account, target_region, name), {})[int(entry["record"])] = \
-                        tuple(entry["stamp"])  # type: ignore[assignment]
+        through, replicated = self.journal.read_back(self.groups)
         delay = self.delay
         for group in self.groups:
             regions = group.replicating()
@@ -373,23 +368,12 @@ class Replication:
                             self._queues.setdefault((table, other), deque()).append(
                                 Pending(record.created_at + delay, table, record.sequence_number, stamp, record.keys,
                                         record.new_image))
-        self._compact(through, replicated)
+        self.journal.compact(self.groups, through, replicated)
 
     def _records(self, table: TableKey) -> Iterable[ChangeRecord]:
         """A replica's retained records, in commit order."""
-        stream = self.emulator.streams.latest_stream(*table)
+        stream = self._streams.latest_stream(*table)
         if stream is None:
             return []
         return sorted((record for shard in stream.shards.values() for record in shard.records),
                       key=lambda record: record.sequence_number)
-
-    def _compact(self, through: dict[tuple[TableKey, str], int], replicated: dict[TableKey, dict[int, Stamp]]) -> None:
-        entries: list[dict[str, Any]] = [{"group": group.to_state()} for group in self.groups]
-        for (source, region), sequence_number in through.items():
-            entries.append({"applied": [source[0], source[2], source[1], region, sequence_number],
-                            "stamp": [0, "", 0], "record": None})
-        for table, records in replicated.items():
-            for record, stamp in records.items():
-                entries.append({"applied": [table[0], table[2], stamp[1], table[1], 0], "stamp": list(stamp),
-                                "record": record})
-        self.journal.rewrite(entries)
