@@ -18,7 +18,7 @@ from typing import Any
 from eddy.emulator.moto_seam import (actions as moto_actions, bridge as moto_bridge, all_or_nothing,
                                 table_descriptions)
 from eddy.emulator.api import (absent_features, attribute_values, dynamodb_fast, dynamodb_rules, kinesis_destinations_api,
-                               partiql, table_arns, validation)
+                               partiql, resource_policies, table_arns, validation)
 from eddy.emulator.api.dynamodb_answers import collection_key, item_collection_metrics, transact_writes
 from eddy.emulator.api.dynamodb_rules import item_keys, legacy_parameters, request_collections, table_definitions
 from eddy.emulator.api.global_tables import replica_tables, replica_updates
@@ -73,6 +73,8 @@ def handle(emulator: Emulator, operation: str, request: Request) -> Response:
             answered = _global_tables(emulator, operation, request, params)
             if answered is not None:
                 return answered
+        if operation in resource_policies.OPERATIONS:  # Eddy's own, for tables and streams
+            return resource_policies.handle(emulator, operation, request, params)
         absent = absent_features.answer(emulator, operation, request, params)  # features Eddy does not have
         if absent is not None:
             return absent
@@ -262,6 +264,7 @@ def stream_specification(params: dict[str, Any], *, creating: bool) -> tuple[boo
 def create_table(emulator: Emulator, request: Request, params: dict[str, Any]) -> Response:
     _check_key_schema(params["KeySchema"], params["AttributeDefinitions"])
     table_definitions.check_indexes(params)
+    policy = resource_policies.created_with(params)  # its ResourcePolicy refused before any table is made
     try:
         spec, invalid = stream_specification(params, creating=True), None
     except AWSError as error:
@@ -275,6 +278,7 @@ def create_table(emulator: Emulator, request: Request, params: dict[str, Any]) -
             moto_bridge.drop_table(call.account_id, call.region, params["TableName"])
             raise invalid
         emulator.persistence.table_request(call.account_id, call.region, "CreateTable", params)
+        resource_policies.attach(emulator, call.account_id, call.region, params["TableName"], policy)
         if spec is None or not spec[0]:
             return response
         table = call.table(params["TableName"])

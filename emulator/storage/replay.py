@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from eddy.emulator.aws_requests import Request
 from eddy.emulator import callers
 from eddy.emulator.moto_seam import bridge as moto_bridge
+from eddy.emulator.moto_seam.tables import resource_policies
 from eddy.emulator.moto_seam.cloudwatch_logs import put_events
 from eddy.emulator.moto_seam.kinesis import state as kinesis_state
 from eddy.emulator.storage.async_queue import QUEUES
@@ -149,6 +150,11 @@ class LogReplay:
 
     def _replay_ddl(self, entry: dict[str, Any]) -> None:
         account_id, region, target, body = entry["account"], entry["region"], entry["target"], entry["body"]
+        if target in resource_policies.LOGGED:  # Eddy's own: the policy's slot as it was written
+            if not resource_policies.restore(account_id, region, table_name(body), body):
+                raise CorruptStateError(f"{self.wal.directory}: {target} of {body['ResourceArn']} without its table")
+            self.ddl[(account_id, region, table_name(body))].append(entry)
+            return
         headers = {"X-Amz-Target": f"DynamoDB_20120810.{target}", "x-moto-account-id": account_id,
                    "Content-Type": "application/x-amz-json-1.0",
                    "Authorization": callers.authorization(region, "dynamodb")}

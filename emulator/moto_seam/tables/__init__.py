@@ -1,0 +1,2 @@
+"""What Eddy keeps on moto's DynamoDB tables beyond moto's own fields, so it lives and dies with the table:
+resource_policies.py (a table's and its streams' resource-based policies)."""
