@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
@@ -48,12 +47,7 @@ class Request:
         headers = {name: value for name, value in self.headers.items() if name.lower() not in ("authorization",
                                                                                                "user-agent")}
         headers["Authorization"] = callers.in_region(self.header("Authorization") or "", region)
-        url = _HOST_REGION.sub(lambda match: f".{region}.amazonaws.com", self.url, count=1)
-        return Request(self.method, url, headers, self.body)
-
-
-#: the region in an AWS endpoint's host name (dynamodb.<region>.amazonaws.com)
-_HOST_REGION = re.compile(r"\.[^./]+\.amazonaws\.com")
+        return Request(self.method, callers.endpoint_in_region(self.url, region), headers, self.body)
 
 
 @dataclass

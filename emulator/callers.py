@@ -8,7 +8,8 @@
   access key's, by moto's mapping of access keys to accounts (moto_seam/bridge.caller asks it).
 
 Every door and the seam read a caller through `scope_of` and `region_of`; what Eddy sends itself (a replica's
-request in another region, a table definition replayed at recovery) is signed by `authorization`.
+request in another region, a table definition replayed at recovery) is signed by `authorization`, and moved to
+another region by `in_region` (the signature) and `endpoint_in_region` (the URL).
 
     >>> scope_of("AWS4-HMAC-SHA256 Credential=AKID/20250101/eu-west-1/dynamodb/aws4_request, ...", "http://x/")
     Scope(access_key='AKID', region='eu-west-1', service='dynamodb')
@@ -26,6 +27,8 @@ _CREDENTIAL = re.compile(r"Credential=([^/,\s]+)/\d{8}/([a-z0-9-]+)/([a-z0-9-]+)
 _QUERY_CREDENTIAL = re.compile(
     r"X-Amz-Credential=([^&/%]*)(?:%2F|/)\d{8}(?:%2F|/)([a-z0-9-]+)(?:%2F|/)([a-z0-9-]+)")
 _HOST_REGION = re.compile(r"[./]([a-z]{2}(?:-gov)?-[a-z]+-\d)\.amazonaws\.com")
+#: the region part of an AWS endpoint's host name (dynamodb.<region>.amazonaws.com), whatever it says
+_ENDPOINT_REGION = re.compile(r"\.[^./]+\.amazonaws\.com")
 
 
 class Scope(NamedTuple):
@@ -62,6 +65,11 @@ def authorization(region: str, service: str, access_key: str = "eddy") -> str:
     read the scope; neither checks the signature)."""
     return (f"AWS4-HMAC-SHA256 Credential={access_key}/20200101/{region}/{service}/aws4_request, "
             "SignedHeaders=host, Signature=0")
+
+
+def endpoint_in_region(url: str, region: str) -> str:
+    """An AWS endpoint's URL with its host name's region replaced (Eddy's own endpoint, which names none, as it is)."""
+    return _ENDPOINT_REGION.sub(lambda match: f".{region}.amazonaws.com", url, count=1)
 
 
 def in_region(authorization_header: str, region: str) -> str:

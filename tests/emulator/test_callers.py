@@ -58,3 +58,12 @@ def test_a_request_in_another_region_keeps_its_signer():
                          "SignedHeaders=host, Signature=ab"})
     unsigned = Request("POST", "http://127.0.0.1:4566/", {}).in_region("ap-south-1")
     assert unsigned.headers == {"Authorization": callers.authorization("ap-south-1", "dynamodb")}
+
+
+@pytest.mark.parametrize("url, expected", [
+    ("https://dynamodb.eu-west-1.amazonaws.com/", "https://dynamodb.ap-south-1.amazonaws.com/"),
+    ("https://streams.dynamodb.eu-west-1.amazonaws.com/x", "https://streams.dynamodb.ap-south-1.amazonaws.com/x"),
+    ("http://127.0.0.1:4566/", "http://127.0.0.1:4566/"),  # Eddy's own endpoint names no region: kept
+])
+def test_an_endpoint_moved_to_another_region(url, expected):
+    assert callers.endpoint_in_region(url, "ap-south-1") == expected
