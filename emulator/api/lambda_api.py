@@ -3,17 +3,15 @@
 Eddy answers these itself, in both doors:
     POST   /2015-03-31/functions                       CreateFunction (python3.x, Code.ZipFile or S3)
     GET    /2015-03-31/functions/                      ListFunctions
-    GET    /2015-03-31/functions/{name}                GetFunction
-    DELETE /2015-03-31/functions/{name}                DeleteFunction
-    GET    /2015-03-31/functions/{name}/configuration  GetFunctionConfiguration
     PUT    /2015-03-31/functions/{name}/configuration  UpdateFunctionConfiguration
     PUT    /2015-03-31/functions/{name}/code           UpdateFunctionCode
     POST/GET       /2015-03-31/event-source-mappings/  CreateEventSourceMapping, ListEventSourceMappings
     GET/PUT/DELETE /2015-03-31/event-source-mappings/{uuid}
     GET    /2018-10-31/layers?find=LayerVersion&Arn=   GetLayerVersionByArn
-CreateFunction and UpdateFunctionConfiguration take Layers (functions/layers.py). Functions have $LATEST only: a
-Qualifier naming anything else is a version that does not exist. A function's policy, tags, concurrency and every
-other operation on a function's path are api/lambda_resources/'s; Invoke and InvokeAsync api/lambda_invoke/'s; layer
+CreateFunction and UpdateFunctionConfiguration take Layers (functions/layers.py); CreateFunction and
+UpdateFunctionCode take Publish (functions/versions.py). GetFunction, GetFunctionConfiguration and DeleteFunction, which
+take a qualifier, a function's policy, tags, concurrency, versions, aliases and every other operation on a function's
+path are api/lambda_resources/'s; Invoke and InvokeAsync api/lambda_invoke/'s; layer
 operations (PublishLayerVersion) moto's.
 """
 
@@ -48,9 +46,6 @@ PREFIX = "/2015-03-31/"
 ROUTES = [
     ("POST", re.compile(r"^/2015-03-31/functions/?$"), "create_function"),
     ("GET", re.compile(r"^/2015-03-31/functions/?$"), "list_functions"),
-    ("GET", re.compile(r"^/2015-03-31/functions/(?P<name>[^/]+)/?$"), "get_function"),
-    ("DELETE", re.compile(r"^/2015-03-31/functions/(?P<name>[^/]+)/?$"), "delete_function"),
-    ("GET", re.compile(r"^/2015-03-31/functions/(?P<name>[^/]+)/configuration/?$"), "get_function_configuration"),
     ("PUT", re.compile(r"^/2015-03-31/functions/(?P<name>[^/]+)/configuration/?$"), "update_function_configuration"),
     ("PUT", re.compile(r"^/2015-03-31/functions/(?P<name>[^/]+)/code/?$"), "update_function_code"),
     ("POST", re.compile(r"^/2015-03-31/event-source-mappings/?$"), "create_event_source_mapping"),
@@ -96,8 +91,6 @@ def handle(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Res
         return None
     operation, path_params = route
     try:
-        if (qualifier := _query(request).get("Qualifier", "$LATEST")) != "$LATEST" and "name" in path_params:
-            raise FunctionNotFoundException(f"Function not found: {_function(emulator, path_params['name'], caller).arn}:{qualifier}")
         if operation in VALIDATED and request.body:
             validation.validate("lambda", VALIDATED[operation], _body(request), body_only=True)
         return OPERATIONS[operation](emulator, request, caller, **path_params)
@@ -220,6 +213,10 @@ def create_function(emulator: Emulator, request: Request, caller: tuple[str, str
         if dead_letter_target:
             function.dead_letter_target = dead_letter_target
             emulator.functions.saved(function)
+        if params.get("Publish") is True:  # answered as version 1 under the function's ARN (AWS-recorded:
+            # test_lambda_api.snapshot.json, TestLambdaVersions::test_publish_version_on_create)
+            version, _ = emulator.functions.publish_version(function, None)
+            return json_response(version.configuration("created", arn=function.arn), 201)
     return json_response(function.configuration("created"), 201)
 
 
@@ -242,29 +239,6 @@ def _page(items: list[dict[str, Any]], query: dict[str, str], key: str) -> dict[
     if start + size < len(items):
         page["NextMarker"] = str(start + size)
     return page
-
-
-def get_function(emulator: Emulator, request: Request, caller: tuple[str, str], name: str) -> Response:
-    function = _function(emulator, name, caller)
-    answer = {"Configuration": function.configuration(),
-              "Code": {"RepositoryType": "S3", "Location": f"file://{function.code_dir or '(registered in-process)'}"}}
-    if function.tags:
-        answer["Tags"] = dict(function.tags)
-    if function.reserved_concurrency is not None:
-        answer["Concurrency"] = {"ReservedConcurrentExecutions": function.reserved_concurrency}
-    return json_response(answer)
-
-
-def get_function_configuration(emulator: Emulator, request: Request, caller: tuple[str, str], name: str) -> Response:
-    return json_response(_function(emulator, name, caller).configuration())
-
-
-def delete_function(emulator: Emulator, request: Request, caller: tuple[str, str], name: str) -> Response:
-    function = _function(emulator, name, caller)
-    with emulator.lock:
-        emulator.functions.delete(function)
-    emulator.invoker.retire(function)
-    return Response(204, {"x-amzn-RequestId": str(uuid.uuid4())}, b"")
 
 
 def update_function_configuration(emulator: Emulator, request: Request, caller: tuple[str, str], name: str) -> Response:
@@ -309,6 +283,11 @@ def update_function_code(emulator: Emulator, request: Request, caller: tuple[str
     zip_file = _zip_file(emulator, params, function.region)
     with emulator.lock:
         emulator.functions.update_code(function, zip_file, emulator.clock.now())
+        if params.get("Publish") is True:  # answered as the new version, being created (AWS-recorded:
+            # TestLambdaVersions::test_publish_with_update, "update_function_code_result")
+            version, _ = emulator.functions.publish_version(function, None)
+            emulator.invoker.retire(function)
+            return json_response(version.configuration("created"))
     emulator.invoker.retire(function)
     return json_response(function.configuration("updated"))
 

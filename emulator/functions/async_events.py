@@ -116,18 +116,23 @@ def timestamp(epoch: float) -> str:
     return datetime.fromtimestamp(epoch, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
 
 
-def invocation_record(event: AsyncEvent, function_arn: str, condition: str, now: float,
+def invocation_record(event: AsyncEvent, function: Any, condition: str, now: float,
                       response_payload: Any) -> dict[str, Any]:
     """The invocation record an OnSuccess or OnFailure destination receives (Lambda Developer Guide, "Capturing
-    records of Lambda asynchronous invocations")."""
-    response_context: dict[str, Any] = {"statusCode": 200, "executedVersion": "$LATEST"}
+    records of Lambda asynchronous invocations"): functionArn the qualified ARN invoked ($LATEST's when the function
+    was invoked unqualified), executedVersion the version that ran (`function`, a functions.registry.Function)."""
+    response_context: dict[str, Any] = {"statusCode": 200, "executedVersion": function.version}
     if condition != SUCCESS:
         response_context["functionError"] = "Unhandled"
     return {"version": "1.0", "timestamp": timestamp(now),
-            "requestContext": {"requestId": event.request_id, "functionArn": f"{function_arn}:$LATEST",
+            "requestContext": {"requestId": event.request_id, "functionArn": _qualified(event.function_arn),
                                "condition": condition, "approximateInvokeCount": event.attempts},
             "requestPayload": event.payload, "responseContext": response_context,
             "responsePayload": response_payload}
+
+
+def _qualified(arn: str) -> str:
+    return arn if arn.count(":") > 6 else f"{arn}:$LATEST"
 
 
 def dead_letter_attributes(event: AsyncEvent) -> dict[str, Any]:

@@ -105,11 +105,14 @@ class AsyncInvocations:
 
     # -- queueing ---------------------------------------------------------------------------------------
 
-    def submit(self, function: "Function", payload: Any, source: str) -> str:
-        """Queue an event for `function` (InvocationType Event); returns its request id once it is written down."""
+    def submit(self, function: "Function", payload: Any, source: str, invoked_arn: str | None = None) -> str:
+        """Queue an event for `function` (InvocationType Event); returns its request id once it is written down.
+        `invoked_arn`: the ARN invoked (an alias's or a version's), whose version each attempt runs (an alias's
+        weights pick one per attempt) and whose event invoke config applies."""
         with self._activity:
             now = self._now()
-            event = AsyncEvent(str(uuid.uuid4()), function.arn, payload, source, queued_at=now, next_attempt_at=now)
+            event = AsyncEvent(str(uuid.uuid4()), invoked_arn or function.arn, payload, source, queued_at=now,
+                               next_attempt_at=now)
             self.events[event.request_id] = event
             self._persistence.async_event_saved(event.to_state())
             self._schedule_attempt(event)
@@ -182,16 +185,18 @@ class AsyncInvocations:
                 self._activity.notify_all()
 
     def _try(self, event: AsyncEvent) -> None:
-        function = self._functions.functions.get(event.function_arn)
+        function = self._functions.runnable(event.function_arn)  # an alias's: by its weights, each attempt
+        settings = self._functions.invoke_settings(event.function_arn)
         if function is None:  # deleted while its event waited: Lambda's queue goes with it
             log.warning("asynchronous invocation %s dropped: the function %s no longer exists", event.request_id,
                         event.function_arn)
             return self._end(event, None, "FunctionDeleted", None)
-        retries, maximum_age = limits(function.event_invoke_config)
+        retries, maximum_age = limits(settings)
         if event.expires or self._now() - event.queued_at >= maximum_age:
-            return self._end(event, function, EVENT_AGE_EXCEEDED, event.error_payload)
+            return self._end(event, function, EVENT_AGE_EXCEEDED, event.error_payload, settings)
         started = self._now()
-        result = self._invoker.invoke(function, event.payload, source=event.source, request_id=event.request_id)
+        result = self._invoker.invoke(function, event.payload, source=event.source, request_id=event.request_id,
+                                      invoked_arn=event.function_arn)
         with self._activity:
             figures = self.figures.setdefault(event.function_arn, AsyncFigures())
             if result.throttled:  # not an attempt: back to the queue, tried again after a back-off
@@ -213,7 +218,7 @@ class AsyncInvocations:
                 condition = after_failure(event, started, retries, maximum_age)
             if condition is None:  # it waits for its retry
                 return self._wait_for_next(event)
-        return self._end(event, function, condition, result.payload if result.ok else event.error_payload)
+        return self._end(event, function, condition, result.payload if result.ok else event.error_payload, settings)
 
     def _wait_for_next(self, event: AsyncEvent) -> None:
         """The event waits for its next try (the lock held): written down, scheduled."""
@@ -223,14 +228,16 @@ class AsyncInvocations:
         self._schedule_attempt(event)
         self._activity.notify_all()
 
-    def _end(self, event: AsyncEvent, function: "Function | None", condition: str, response: Any) -> None:
-        """Send the event's records, then forget it (written down as done)."""
+    def _end(self, event: AsyncEvent, function: "Function | None", condition: str, response: Any,
+             settings: dict[str, Any] | None = None) -> None:
+        """Send the event's records (by the invoked qualifier's event invoke config `settings`), then forget it
+        (written down as done)."""
         destination = dead_letter = None
         if function is not None:
-            destinations = (function.event_invoke_config or {}).get("DestinationConfig") or {}
+            destinations = (settings or {}).get("DestinationConfig") or {}
             destination = (destinations.get("OnSuccess" if condition == SUCCESS else "OnFailure") or {}).get("Destination")
             if destination:
-                record = invocation_record(event, function.arn, condition, self._now(), response)
+                record = invocation_record(event, function, condition, self._now(), response)
                 self._send(destination, json.dumps(record), None, function, "Success" if condition == SUCCESS else "Failure")
             if condition != SUCCESS and function.dead_letter_target:
                 dead_letter = function.dead_letter_target
@@ -272,7 +279,7 @@ class AsyncInvocations:
             elif service == "events":
                 client("events", region).put_events(Entries=[{
                     "Source": "lambda", "DetailType": f"Lambda Function Invocation Result - {outcome}",
-                    "Detail": body, "EventBusName": arn, "Resources": [arn, f"{function.arn}:$LATEST"]}])
+                    "Detail": body, "EventBusName": arn, "Resources": [arn, function.version_arn]}])
             else:
                 raise ValueError(f"not a destination: {arn}")
         except Exception as error:  # the destination is the user's: report it, keep going

@@ -75,10 +75,12 @@ class LambdaContext:
     test_lambda.snapshot.json test_invocation_with_qualifier, "memory_limit_in_mb": "128", "client_context": null)."""
 
     def __init__(self, function: Function, request_id: str, deadline: float, log_stream_name: str,
-                 monotonic: Callable[[], float] = time.monotonic, client_context: dict[str, Any] | None = None) -> None:
+                 monotonic: Callable[[], float] = time.monotonic, client_context: dict[str, Any] | None = None,
+                 invoked_arn: str | None = None) -> None:
         self.function_name = function.name
-        self.function_version = "$LATEST"
-        self.invoked_function_arn = function.arn
+        self.function_version = function.version
+        #: the ARN the invocation named (an alias's, a version's), else the function's
+        self.invoked_function_arn = invoked_arn or function.arn
         self.memory_limit_in_mb = str(function.memory_size)
         #: the invocation's ClientContext as sent (a worker makes the runtime's objects of it; so does client_context)
         self._client_context = client_context
@@ -237,45 +239,48 @@ class Invoker:
         #: called before a worker subprocess starts (the in-process door starts its loopback server here)
         self.before_worker_start: Callable[[], None] | None = None
 
-    def invoke(self, function: Function, event: Any, source: str = "Invoke",
-               request_id: str | None = None, client_context: dict[str, Any] | None = None) -> InvocationResult:
-        """Run the function on `event`; `source` (the Lambda API's Invoke, or a mapping's UUID) is kept with
-        the invocation in `recent`. `request_id`: an asynchronous event's, the same for each of its attempts (as
+    def invoke(self, function: Function, event: Any, source: str = "Invoke", request_id: str | None = None,
+               client_context: dict[str, Any] | None = None, invoked_arn: str | None = None) -> InvocationResult:
+        """Run the function (a version: $LATEST or a published one) on `event`; `source` (the Lambda API's Invoke, or
+        a mapping's UUID) is kept with the invocation in `recent`; `invoked_arn` is the context's
+        invoked_function_arn (the qualified ARN invoked). `request_id`: an asynchronous event's, the same for each of its attempts (as
         Lambda's retries are: AWS re:Post, "lambda-function-duplicate-invocations"); else a new one."""
         request_id = request_id or str(uuid.uuid4())
         if not self._admitted(function):
             return InvocationResult(request_id, error=FunctionError("TooManyRequestsException", "Rate Exceeded."),
-                                    throttled=True)
+                                    throttled=True, executed_version=function.version)
         started_at = self._now()
         started = time.monotonic()
         try:
             if function.target is not None:
-                result = self._invoke_callable(function, event, request_id, started, client_context)
+                result = self._invoke_callable(function, event, request_id, started, client_context, invoked_arn)
             else:
-                result = self._invoke_worker(function, event, request_id, started, client_context)
+                result = self._invoke_worker(function, event, request_id, started, client_context, invoked_arn)
         finally:
             with self._lock:
                 self._running[function.arn] -= 1
         result.duration = time.monotonic() - started - (result.init_duration or 0.0)  # Init is not the handler's
+        result.executed_version = function.version
         self.recent.add(function.arn, result, source=source, started=started_at)
         self.logs.write(function, result, started_at)
         return result
 
     def _admitted(self, function: Function) -> bool:
-        """Whether one more invocation fits in the function's ReservedConcurrentExecutions (0: none does); counted
-        as running if it does."""
+        """Whether one more invocation fits in the function's ReservedConcurrentExecutions (0: none does: all its
+        versions together); counted as running if it does."""
+        reserved = function.root.reserved_concurrency
         with self._lock:
             running = self._running.get(function.arn, 0)
-            if function.reserved_concurrency is not None and running >= function.reserved_concurrency:
+            if reserved is not None and running >= reserved:
                 return False
             self._running[function.arn] = running + 1
             return True
 
     def _invoke_callable(self, function: Function, event: Any, request_id: str, started: float,
-                         client_context: dict[str, Any] | None) -> InvocationResult:
+                         client_context: dict[str, Any] | None, invoked_arn: str | None) -> InvocationResult:
         log_stream_name = self.logs.stream_of_callable(function)
         context = LambdaContext(function, request_id, started + function.timeout, log_stream_name,
-                                client_context=client_context)
+                                client_context=client_context, invoked_arn=invoked_arn)
         event = _own_copy(event)
         from eddy.emulator.functions.runtimes.base import lambda_variables  # with the first invocation
 
@@ -298,10 +303,10 @@ class Invoker:
             return _failed(request_id, _error_of(error, request_id), log_stream_name=log_stream_name)
 
     def _invoke_worker(self, function: Function, event: Any, request_id: str, started: float,
-                       client_context: dict[str, Any] | None) -> InvocationResult:
+                       client_context: dict[str, Any] | None, invoked_arn: str | None) -> InvocationResult:
         worker = self._take_worker(function)
         context = LambdaContext(function, request_id, started + function.timeout, worker.log_stream_name,
-                                client_context=client_context)
+                                client_context=client_context, invoked_arn=invoked_arn)
         cold = not worker.initialized
         answer = worker.call({"event": event, "context": context.fields(), "timeout": function.timeout},
                              function.timeout)
@@ -325,7 +330,7 @@ class Invoker:
 
     def _take_worker(self, function: Function) -> _Worker:
         with self._lock:
-            idle = self._idle_workers.setdefault(function.arn, [])
+            idle = self._idle_workers.setdefault(function.qualified_arn, [])
             while idle:
                 worker = idle.pop()
                 if worker.revision == function.revision and worker.process.poll() is None:
@@ -333,16 +338,16 @@ class Invoker:
                 worker.kill()
         if self.before_worker_start is not None:
             self.before_worker_start()
-        return _Worker(function, self.worker_environment, self.logs.new_stream_name())
+        return _Worker(function, self.worker_environment, self.logs.new_stream_name(function.version))
 
     def _return_worker(self, function: Function, worker: _Worker) -> None:
         with self._lock:
-            self._idle_workers.setdefault(function.arn, []).append(worker)
+            self._idle_workers.setdefault(function.qualified_arn, []).append(worker)
 
     def retire(self, function: Function) -> None:
-        """Stop the idle workers of a function (its code or configuration changed, or it was deleted)."""
+        """Stop the idle workers of a function's version (its code or configuration changed, or it was deleted)."""
         with self._lock:
-            workers = self._idle_workers.pop(function.arn, [])
+            workers = self._idle_workers.pop(function.qualified_arn, [])
         for worker in workers:
             worker.kill()
 

@@ -29,6 +29,8 @@ class InvocationResult:
     init_duration: float | None = None
     #: what the handler's module wrote while it was imported (the Init phase's output, logged before START)
     init_logs: str = ""
+    #: the version that ran ($LATEST, or a published one: an alias's picked by its weights)
+    executed_version: str = "$LATEST"
 
     @property
     def ok(self) -> bool:
@@ -36,7 +38,7 @@ class InvocationResult:
 
     def log_text(self) -> str:
         """The invocation's log as Lambda writes it: START, what the function logged, END and REPORT."""
-        return (f"START RequestId: {self.request_id} Version: $LATEST\n{self.logs}END RequestId: {self.request_id}\n"
+        return (f"START RequestId: {self.request_id} Version: {self.executed_version}\n{self.logs}END RequestId: {self.request_id}\n"
                 f"REPORT RequestId: {self.request_id}\tDuration: {self.duration * 1000:.2f} ms\n")
 
     def error_payload(self) -> dict[str, Any]:

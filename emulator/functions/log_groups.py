@@ -116,15 +116,15 @@ class FunctionLogs:
         #: where an invocation's events go: moto's CloudWatch Logs (the Emulator adds its write-ahead log)
         self.sink: Callable[[str, str, str, str, list[tuple[int, str]]], None] = put_events
 
-    def new_stream_name(self) -> str:
-        """A new execution environment's log stream, dated by the emulator's clock."""
-        return f"{datetime.fromtimestamp(self._now(), timezone.utc):%Y/%m/%d}/[$LATEST]{secrets.token_hex(16)}"
+    def new_stream_name(self, version: str = "$LATEST") -> str:
+        """A new execution environment's log stream, dated by the emulator's clock, named for the version it runs."""
+        return f"{datetime.fromtimestamp(self._now(), timezone.utc):%Y/%m/%d}/[{version}]{secrets.token_hex(16)}"
 
     def stream_of_callable(self, function: "Function") -> str:
         with self._lock:
-            key = (function.arn, function.revision)
+            key = (function.qualified_arn, function.revision)
             if key not in self._streams:
-                self._streams[key] = self.new_stream_name()
+                self._streams[key] = self.new_stream_name(function.version)
             return self._streams[key]
 
     def write(self, function: "Function", result: "InvocationResult", started: float) -> None:
@@ -196,7 +196,7 @@ def _events(output: str, tail: bool = False) -> list[str]:
 def _text_lines(function: "Function", result: "InvocationResult", started: float,
                 ended: float, tail: bool = False) -> list[tuple[float, str]]:
     request_id = result.request_id
-    lines = [(started, f"START RequestId: {request_id} Version: $LATEST\n")]
+    lines = [(started, f"START RequestId: {request_id} Version: {function.version}\n")]
     lines += [(ended, line) for line in _output(result, tail)]
     if _logs_its_error(result):
         lines.append((ended, _text_error(result)))
@@ -240,7 +240,7 @@ def _json_lines(function: "Function", result: "InvocationResult", started: float
     lines: list[tuple[float, str]] = []
     if system:
         lines.append((started, json.dumps({"time": _iso(started), "type": "platform.start",
-                                           "record": {"requestId": request_id, "version": "$LATEST"}})))
+                                           "record": {"requestId": request_id, "version": function.version}})))
     lines += [(ended, line) for line in _output(result)
               if APPLICATION_LEVELS.index(level_of(line)) >= application]
     if _logs_its_error(result) and APPLICATION_LEVELS.index("ERROR") >= application:

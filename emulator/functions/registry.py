@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import itertools
+import random
 import re
 import shutil
 import uuid
@@ -25,9 +26,13 @@ from eddy.emulator.errors import FunctionNotFoundException, InvalidParameterValu
 from eddy.emulator.functions.layers import Layer, lay_out
 from eddy.emulator.functions.logging_configs import logging_config
 from eddy.emulator.functions.packages import unpack_zip
+from eddy.emulator.functions.versions import LATEST, Alias, VersionedRegistry
 
 FUNCTION_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 FUNCTION_ARN = re.compile(r"^arn:aws[a-z-]*:lambda:([a-z0-9-]+):(\d{12}):function:([A-Za-z0-9_-]{1,64})(?::(\$LATEST|[A-Za-z0-9_-]+))?$")
+#: a FunctionName in any of its forms (name, name:qualifier, partial ARN, ARN), as the API model's pattern reads it
+FUNCTION_NAME_FORMS = re.compile(r"^(?:arn:aws[a-zA-Z-]*:lambda:)?(?:(?P<region>[a-z]{2}[a-z0-9-]*-\d):)?"
+                                 r"(?:(?P<account>\d{12}):)?(?:function:)?(?P<name>[a-zA-Z0-9-_.]+)(?::(?P<qualifier>.+))?$")
 _REVISIONS = itertools.count(1)
 #: AWS's limit of tags on a function
 MAX_TAGS = 50
@@ -81,6 +86,17 @@ class Function:
     reserved_concurrency: int | None = None
     #: RevisionId, as GetFunction and GetPolicy answer it: new with each change of code, configuration or policy
     revision_id: str = field(default_factory=lambda: str(uuid.uuid4()))
+    #: "$LATEST", or a published version's number (functions/versions.py: a frozen copy of $LATEST)
+    version: str = LATEST
+    #: $LATEST's published versions by number and its aliases by name (a version has neither)
+    versions: dict[str, "Function"] = field(default_factory=dict)
+    aliases: dict[str, Alias] = field(default_factory=dict)
+    #: the highest version number ever published: a deleted version's number is never given again
+    last_version: int = 0
+    #: a version's: what $LATEST was made of when it was published (functions/versions.py fingerprint)
+    source_fingerprint: str = ""
+    #: a version's $LATEST (not written down: recovery links them again)
+    latest: "Function | None" = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.logging_config = logging_config(None, self.name, self.logging_config or None)
@@ -92,22 +108,38 @@ class Function:
 
     @property
     def arn(self) -> str:
+        """The function's ARN (unqualified, whichever version this is)."""
         return f"arn:aws:lambda:{self.region}:{self.account_id}:function:{self.name}"
+
+    @property
+    def version_arn(self) -> str:
+        return f"{self.arn}:{self.version}"
+
+    @property
+    def qualified_arn(self) -> str:
+        """The ARN the registry knows this by: the function's for $LATEST, qualified by its number for a version."""
+        return self.arn if self.version == LATEST else self.version_arn
+
+    @property
+    def root(self) -> "Function":
+        """$LATEST: what holds the function's tags, concurrency, versions and aliases."""
+        return self.latest or self
 
     def changed(self) -> None:
         """Its code or configuration changed: workers running the old one are stale."""
         self.revision = next(_REVISIONS)
         self.revision_id = str(uuid.uuid4())
 
-    def configuration(self, moment: str = "") -> dict[str, Any]:
+    def configuration(self, moment: str = "", arn: str | None = None) -> dict[str, Any]:
         """FunctionConfiguration, as the Lambda API returns it. `moment`: "created" for CreateFunction's answer (State
         Pending, the function is being created) and "updated" for an update's (LastUpdateStatus InProgress), as AWS
         answers them (LocalStack's AWS-validated snapshots: test_lambda.snapshot.json test_function_state, and
         test_lambda_api.snapshot.json's update_func_conf_response); the function is Active, its update Successful,
-        as soon as that answer is given (Eddy's functions are ready at once), so every later read says so."""
+        as soon as that answer is given (Eddy's functions are ready at once), so every later read says so. `arn`:
+        the FunctionArn answered (a version's is qualified; $LATEST's only when the request named it)."""
         configuration: dict[str, Any] = {
             "FunctionName": self.name,
-            "FunctionArn": self.arn,
+            "FunctionArn": arn or self.qualified_arn,
             "Runtime": self.runtime,
             "Role": self.role,
             "Handler": self.handler,
@@ -117,7 +149,7 @@ class Function:
             "MemorySize": self.memory_size,
             "LastModified": self.last_modified,
             "CodeSha256": self.code_sha256,
-            "Version": "$LATEST",
+            "Version": self.version,
             **_STATES.get(moment, _STATES[""]),
             "PackageType": "Zip",
             "Architectures": ["x86_64"],
@@ -146,12 +178,14 @@ def timestamp(now: float) -> str:
     return datetime.fromtimestamp(now, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "+0000"
 
 
-class FunctionRegistry:
-    def __init__(self, directory: Path, observer: Any = None) -> None:
+class FunctionRegistry(VersionedRegistry):
+    def __init__(self, directory: Path, observer: Any = None, draw: Callable[[], float] = random.random) -> None:
         self.directory = directory
-        self.functions: dict[str, Function] = {}  # by ARN
+        self.functions: dict[str, Function] = {}  # $LATEST, by the function's ARN (versions hang from it)
         #: told of every function saved or deleted (persistence); has function_saved / function_deleted
         self.observer = observer
+        #: a number in [0, 1) for each invocation of an alias with weights: which version runs
+        self.draw = draw
 
     def _put(self, function: Function, replace: bool) -> Function:
         if not replace and function.arn in self.functions:
@@ -175,7 +209,26 @@ class FunctionRegistry:
             self.observer.function_saved(function)
 
     def restore(self, function: Function) -> None:
+        """A function or version as written down (recovery): a version under its $LATEST, a $LATEST written down
+        again keeping the versions published before."""
+        if function.version != LATEST:
+            function.latest = self.functions[function.arn]
+            function.latest.versions[function.version] = function
+            return
+        if (existing := self.functions.get(function.arn)) is not None:
+            function.versions = existing.versions
+            for version in function.versions.values():
+                version.latest = function
         self.functions[function.arn] = function
+
+    def forget(self, arn: str) -> None:
+        """A function, or one version (a qualified ARN), written down as deleted (recovery)."""
+        base, _, version = arn.partition(":function:")[2].partition(":")
+        unqualified = arn.rsplit(":", 1)[0] if version else arn
+        if version and (function := self.functions.get(unqualified)) is not None:
+            function.versions.pop(version, None)
+        elif not version:
+            self.functions.pop(arn, None)
 
     def register(self, name: str, target: Callable[[Any, Any], Any], *, account_id: str, region: str, now: float,
                  timeout: int = 3, environment: dict[str, str] | None = None, memory_size: int = 128) -> Function:
@@ -240,23 +293,39 @@ class FunctionRegistry:
         return function
 
     def get(self, name_or_arn: str, account_id: str, region: str) -> Function:
-        match = FUNCTION_ARN.match(name_or_arn)
-        if match and match.group(4) not in (None, "$LATEST"):  # $LATEST is all a function has
+        """$LATEST of the function a name or unqualified ARN names (a qualifier other than $LATEST: not found)."""
+        function, qualifier = self.target(name_or_arn, account_id, region)
+        if qualifier not in (None, LATEST):
+            raise FunctionNotFoundException(f"Function not found: {function.arn}:{qualifier}")
+        return function
+
+    def target(self, name_or_arn: str, account_id: str, region: str) -> tuple[Function, str | None]:
+        """The function a FunctionName names in any of its forms (name, name:qualifier, a partial ARN, an ARN), and
+        the qualifier it carries, which exists (else ResourceNotFoundException "Function not found: <ARN>")."""
+        match = FUNCTION_NAME_FORMS.match(name_or_arn)
+        if match is None:
             raise FunctionNotFoundException(f"Function not found: {name_or_arn}")
-        if match:
-            region, account_id, name = match.group(1), match.group(2), match.group(3)
-        else:
-            name = name_or_arn
-        arn = f"arn:aws:lambda:{region}:{account_id}:function:{name}"
+        arn = (f"arn:aws:lambda:{match.group('region') or region}:{match.group('account') or account_id}:function:"
+               f"{match.group('name')}")
+        qualifier = match.group("qualifier")
         function = self.functions.get(arn)
         if function is None:
             raise FunctionNotFoundException(f"Function not found: {arn}")
-        return function
+        if self.qualified(function, qualifier) is None:
+            raise FunctionNotFoundException(f"Function not found: {arn}:{qualifier}")
+        return function, qualifier
+
+    def qualified_target(self, name_or_arn: str, account_id: str, region: str) -> tuple[Function, str]:
+        """The function a FunctionName names and the ARN it names it by (qualified when it names a version or an
+        alias: an event source mapping invokes that)."""
+        function, qualifier = self.target(name_or_arn, account_id, region)
+        return function, f"{function.arn}:{qualifier}" if qualifier else function.arn
 
     def list(self, account_id: str, region: str) -> list[Function]:
         return [f for f in self.functions.values() if f.account_id == account_id and f.region == region]
 
     def delete(self, function: Function) -> None:
+        """The function, its versions and its aliases."""
         del self.functions[function.arn]
         if self.observer is not None:
             self.observer.function_deleted(function)

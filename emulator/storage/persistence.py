@@ -143,7 +143,7 @@ class Persistence(LogReplay, NoPersistence):
             self._log({"op": "function", "state": function_state(function, self.directory)})
 
     def function_deleted(self, function: Function) -> None:
-        self._log({"op": "function_deleted", "arn": function.arn})
+        self._log({"op": "function_deleted", "arn": function.qualified_arn})  # a version's is qualified
 
     def mapping_saved(self, mapping: "EventSourceMapping", start_position: int) -> None:
         self._log({"op": "mapping", "state": mapping_state(mapping), "start": str(start_position)})

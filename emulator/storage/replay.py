@@ -117,7 +117,7 @@ class LogReplay:
         elif op == "function":
             emulator.functions.restore(function_from_state(entry["state"], self.directory))
         elif op == "function_deleted":
-            emulator.functions.functions.pop(entry["arn"], None)
+            emulator.functions.forget(entry["arn"])
         elif op == "mapping":
             emulator.triggers.restore(entry["state"], int(entry["start"]))
         elif op == "mapping_deleted":

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from eddy.emulator.moto_seam import bridge as moto_bridge
 from eddy.emulator.functions.registry import Function
+from eddy.emulator.functions.versions import Alias
 from eddy.emulator.moto_seam.kinesis import state as kinesis_state
 from eddy.emulator.storage.async_queue import ASYNC_EVENTS, QUEUES, LoggedQueue, Restorable
 from eddy.emulator.storage.wal import CorruptStateError
@@ -105,6 +106,8 @@ def snapshot_entries(emulator: "Emulator", generation: int, ddl: dict[TableKey, 
     for function in emulator.functions.functions.values():
         if function.target is None:
             yield {"kind": "function", "state": function_state(function, directory)}
+            for version in function.versions.values():  # each after its $LATEST, which recovery puts it under
+                yield {"kind": "function", "state": function_state(version, directory)}
     for stream in kinesis_state.all_streams():
         yield {"kind": "kinesis_stream", "shape": kinesis_state.stream_shape(stream)}
         records = [kinesis_state.record_state(shard, record)
@@ -130,13 +133,18 @@ def function_state(function: Function, directory: Path) -> dict[str, Any]:
     state = {name: getattr(function, name) for name in (
         "name", "account_id", "region", "handler", "runtime", "timeout", "memory_size", "environment", "role",
         "description", "code_sha256", "code_size", "last_modified", "layers", "logging_config",
-        "event_invoke_config", "dead_letter_target", "tags", "policy", "reserved_concurrency", "revision_id")}
+        "event_invoke_config", "dead_letter_target", "tags", "policy", "reserved_concurrency", "revision_id",
+        "version", "last_version", "source_fingerprint")}
     state["code_dir"] = os.path.relpath(function.code_dir, directory) if function.code_dir else None
+    state["aliases"] = [alias.to_state() for alias in function.aliases.values()]
     return state
 
 
 def function_from_state(state: dict[str, Any], directory: Path) -> Function:
+    """A function's $LATEST or one of its versions as function_state wrote it (functions/registry.py restore puts a
+    version under its $LATEST)."""
     code_dir = state.pop("code_dir")
+    state["aliases"] = {alias["name"]: Alias(**alias) for alias in state.pop("aliases", [])}
     function = Function(**state)
     function.code_dir = directory / code_dir if code_dir else None
     return function

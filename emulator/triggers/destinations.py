@@ -31,9 +31,11 @@ def _iso(epoch: float, milliseconds: bool = True) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def response_context(function_error: str | None) -> dict[str, Any]:
-    """The responseContext of an invocation the function answered: "Unhandled" if it raised, else None (null)."""
-    return {"statusCode": 200, "executedVersion": "$LATEST", "functionError": function_error}
+def response_context(result: Any) -> dict[str, Any]:
+    """The responseContext of an invocation the function answered (an InvocationResult): functionError "Unhandled" if
+    it raised, else None (null); the version that ran (a mapping on an alias runs the alias's version)."""
+    return {"statusCode": 200, "executedVersion": result.executed_version,
+            "functionError": None if result.ok else "Unhandled"}
 
 
 def invocation_record(*, function_arn: str, stream_arn: str, shard_id: str, records: list[Any],

@@ -103,7 +103,7 @@ class Triggers:
             stream = self._source(source)
             if stream is None:
                 raise InvalidParameterValueException(f"Stream not found: {source}")
-            function = emulator.functions.get(name, account_id, region)
+            function, function_arn = emulator.functions.qualified_target(name, account_id, region)
             kind = "Kinesis" if isinstance(stream, KinesisSource) else "DynamoDB"
             position = params.get("StartingPosition")
             allowed = KINESIS_STARTING_POSITIONS if kind == "Kinesis" else STARTING_POSITIONS
@@ -114,11 +114,11 @@ class Triggers:
             if position == "AT_TIMESTAMP" and (isinstance(timestamp, bool) or not isinstance(timestamp, (int, float))):
                 raise InvalidParameterValueException("StartingPositionTimestamp is required for AT_TIMESTAMP")
             for existing in self.mappings.values():
-                if existing.event_source_arn == stream.arn and existing.function_arn == function.arn:
+                if existing.event_source_arn == stream.arn and existing.function_arn == function_arn:
                     raise ResourceConflictException(
                         f'The event source arn (" {stream.arn} ") and function (" {function.name} ") provided mapping '
                         f"already exists. Please update or delete the existing mapping with UUID {existing.uuid}")
-            mapping = EventSourceMapping(uuid=new_uuid(), event_source_arn=stream.arn, function_arn=function.arn,
+            mapping = EventSourceMapping(uuid=new_uuid(), event_source_arn=stream.arn, function_arn=function_arn,
                                          account_id=account_id, region=region, starting_position=position,
                                          last_modified=emulator.clock.now(), state_transition_reason=USER_ACTION,
                                          starting_position_timestamp=timestamp if position == "AT_TIMESTAMP" else None)
@@ -150,12 +150,14 @@ class Triggers:
 
     def list(self, *, event_source_arn: str | None, function_name: str | None, account_id: str,
              region: str) -> list[EventSourceMapping]:
+        """The mappings of a source and of a function (by its name or unqualified ARN: all of its mappings; by a
+        qualified one: those invoking that version or alias)."""
         function_arn = None
         if function_name:
-            function_arn = self.emulator.functions.get(function_name, account_id, region).arn
+            function_arn = self.emulator.functions.qualified_target(function_name, account_id, region)[1]
         return [m for m in self.mappings.values()
                 if (event_source_arn is None or m.event_source_arn == event_source_arn)
-                and (function_arn is None or m.function_arn == function_arn)]
+                and (function_arn is None or function_arn in (m.function_arn, m.function_arn.rsplit(":", 1)[0]))]
 
     def update(self, uuid: str, params: dict[str, Any]) -> dict[str, Any]:
         """Validate the whole update on a copy of the mapping first: a refused update changes nothing and leaves the
@@ -169,8 +171,8 @@ class Triggers:
             updated = EventSourceMapping(**configuration)
             function = None
             if params.get("FunctionName"):
-                function = self.emulator.functions.get(params["FunctionName"], mapping.account_id, mapping.region)
-                updated.function_arn = function.arn
+                function, updated.function_arn = self.emulator.functions.qualified_target(
+                    params["FunctionName"], mapping.account_id, mapping.region)
             if mapping.is_queue:
                 sqs_mappings.update_queue_mapping(updated, params, function)
             else:

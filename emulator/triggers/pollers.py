@@ -218,7 +218,7 @@ class ShardLane(threading.Thread):
                 start, end = step.discarded
                 runner.discard(self.shard, kept[start:end], destinations.RETRY_ATTEMPTS_EXHAUSTED, attempt.retries + 1,
                                self._event(kept[start:end]), error=outcome.reason,
-                               response_context=destinations.response_context("Unhandled" if not result.ok else None))
+                               response_context=destinations.response_context(result))
             if step.done:
                 self._advance(kept[attempt.start + step.done - 1])
             if self.window is not None and outcome.succeeded:
@@ -341,7 +341,7 @@ class MappingRunner:
 
     def invoke(self, event: dict[str, Any], shard: Shard, batch: list[ChangeRecord], retries: int) -> Any:
         mapping, figures = self.mapping, self.figures
-        function = self.emulator.functions.functions.get(mapping.function_arn)
+        function = self.emulator.functions.runnable(mapping.function_arn)  # an alias's: by its weights
         now = self.emulator.clock.now()
         if batch:
             figures.iterator_age_ms = max(0.0, (now - batch[-1].created_at) * 1000)
@@ -352,7 +352,7 @@ class MappingRunner:
             result = InvocationResult("", error=FunctionError("ResourceNotFoundException",
                                                               f"Function not found: {mapping.function_arn}"))
         else:
-            result = self.emulator.invoker.invoke(function, event, source=mapping.uuid)
+            result = self.emulator.invoker.invoke(function, event, source=mapping.uuid, invoked_arn=mapping.function_arn)
         figures.records_delivered += len(batch)
         if result.ok:  # its log line comes once the answer is read: it may fail items (batchItemFailures)
             mapping.last_processing_result = "OK"

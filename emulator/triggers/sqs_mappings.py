@@ -70,12 +70,12 @@ def create_queue_mapping(triggers: "Triggers", params: dict[str, Any], account_i
     queue = sqs_seam.find_queue(source)
     if queue is None:
         raise InvalidParameterValueException(NO_QUEUE)
-    function = triggers.emulator.functions.get(params["FunctionName"], account_id, region)
+    function, function_arn = triggers.emulator.functions.qualified_target(params["FunctionName"], account_id, region)
     check_visibility_timeout(queue, function)
     for existing in triggers.mappings.values():
-        if existing.event_source_arn == source and existing.function_arn == function.arn:
+        if existing.event_source_arn == source and existing.function_arn == function_arn:
             raise ResourceConflictException(DUPLICATE.format(arn=source, function=function.name, uuid=existing.uuid))
-    mapping = EventSourceMapping(uuid=new_uuid(), event_source_arn=source, function_arn=function.arn,
+    mapping = EventSourceMapping(uuid=new_uuid(), event_source_arn=source, function_arn=function_arn,
                                  account_id=account_id, region=region, starting_position="",
                                  last_modified=triggers.emulator.clock.now(), batch_size=10)
     apply_queue_parameters(mapping, params, fifo=sqs_seam.is_fifo(queue))

@@ -166,13 +166,13 @@ class QueueRunner:
 
     def invoke(self, event: dict[str, Any], size: int) -> InvocationResult:
         mapping, figures = self.mapping, self.figures
-        function = self.emulator.functions.functions.get(mapping.function_arn)
+        function = self.emulator.functions.runnable(mapping.function_arn)  # an alias's: by its weights
         figures.invocations += 1
         if function is None:
             result = InvocationResult("", error=FunctionError("ResourceNotFoundException",
                                                               f"Function not found: {mapping.function_arn}"))
         else:
-            result = self.emulator.invoker.invoke(function, event, source=mapping.uuid)
+            result = self.emulator.invoker.invoke(function, event, source=mapping.uuid, invoked_arn=mapping.function_arn)
         figures.records_delivered += size
         if result.ok:
             mapping.last_processing_result = "OK"

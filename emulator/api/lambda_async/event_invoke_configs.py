@@ -10,8 +10,8 @@ Ranges (MaximumRetryAttempts 0..2, MaximumEventAgeInSeconds 60..21600), Function
 destination's patterns are checked against botocore's model first; then Lambda's own refusals, in its words and
 order (LocalStack's AWS-validated snapshot, test_lambda_api.snapshot.json TestLambdaEventInvokeConfig::
 test_lambda_eventinvokeconfig_exceptions): a qualifier derived from the name that differs from Qualifier; a Put with
-neither retry settings nor destinations; a function (or qualifier: Eddy's functions have $LATEST only) that does not
-exist ("The function doesn't exist." for Put, Update and List; "The function <arn>:<qualifier> doesn't have an
+neither retry settings nor destinations; a function (or version, or alias: each has its own configuration) that does
+not exist ("The function doesn't exist." for Put, Update and List; "The function <arn>:<qualifier> doesn't have an
 EventInvokeConfig" for Get and Delete, and for an Update with nothing to update); a destination that is not an SQS
 queue, SNS topic, Lambda function or event bus, a function that does not exist, or the function itself.
 """
@@ -59,34 +59,48 @@ def handle(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Res
                                                  "setting.")
         with emulator.lock:
             function = emulator.functions.functions.get(arn)
-        if function is None or (qualifier or LATEST) != LATEST:
+            holder = None if function is None else emulator.functions.qualified(function, qualifier)
+        if holder is None:
             if operation in ("GetFunctionEventInvokeConfig", "DeleteFunctionEventInvokeConfig"):
                 raise _no_config(arn, qualifier)
             raise FunctionNotFoundException("The function doesn't exist.")
+        shown = f"{arn}:{qualifier or LATEST}"
         if operation in ("PutFunctionEventInvokeConfig", "UpdateFunctionEventInvokeConfig"):
-            if operation.startswith("Update") and function.event_invoke_config is None:
+            if operation.startswith("Update") and holder.event_invoke_config is None:
                 raise _no_config(arn, qualifier)
             _check_destinations(emulator, function, params.get("DestinationConfig"))
-            settings = {} if operation.startswith("Put") else dict(function.event_invoke_config or {})
+            settings = {} if operation.startswith("Put") else dict(holder.event_invoke_config or {})
             settings.update({name: params[name] for name in
                              ("MaximumRetryAttempts", "MaximumEventAgeInSeconds", "DestinationConfig") if name in params})
             with emulator.lock:
-                function.event_invoke_config = dict(settings, LastModified=emulator.clock.now())
-                emulator.functions.saved(function)
-            return json_response(_configuration(function))
+                holder.event_invoke_config = dict(settings, LastModified=emulator.clock.now())
+                _saved(emulator, function, holder)
+            return json_response(_configuration(holder.event_invoke_config, shown))
         if operation == "ListFunctionEventInvokeConfigs":
-            configs = [_configuration(function)] if function.event_invoke_config else []
+            with emulator.lock:
+                configs = [_configuration(each.event_invoke_config, f"{arn}:{name}") for name, each in (
+                    (LATEST, function), *function.versions.items(), *sorted(function.aliases.items()))
+                    if each.event_invoke_config]
             return json_response({"FunctionEventInvokeConfigs": configs})
-        if function.event_invoke_config is None:
+        if holder.event_invoke_config is None:
             raise _no_config(arn, qualifier)
         if operation == "GetFunctionEventInvokeConfig":
-            return json_response(_configuration(function))
+            return json_response(_configuration(holder.event_invoke_config, shown))
         with emulator.lock:
-            function.event_invoke_config = None
-            emulator.functions.saved(function)
+            holder.event_invoke_config = None
+            _saved(emulator, function, holder)
         return Response(204, {"x-amzn-RequestId": str(uuid.uuid4())}, b"")
     except AWSError as error:
         return error_response(error)
+
+
+def _saved(emulator: Emulator, function: Function, holder: Any) -> None:
+    """Made durable: the function's or a version's own settings change its configuration (a new revision, as
+    before); an alias's are written down with its function."""
+    if isinstance(holder, Function):
+        emulator.functions.saved(holder)
+    else:
+        emulator.functions.recorded(function)
 
 
 def _no_config(arn: str, qualifier: str | None) -> FunctionNotFoundException:
@@ -111,9 +125,10 @@ def _check_destinations(emulator: Emulator, function: Function, config: Any) -> 
                     raise InvalidParameterValueException(f"The destination ARN {destination} is invalid.")
 
 
-def _configuration(function: Function) -> dict[str, Any]:
-    settings = function.event_invoke_config or {}
-    configuration: dict[str, Any] = {"LastModified": settings.get("LastModified"), "FunctionArn": f"{function.arn}:$LATEST"}
+def _configuration(settings: dict[str, Any] | None, function_arn: str) -> dict[str, Any]:
+    """FunctionEventInvokeConfig as the API answers it, FunctionArn qualified ($LATEST when none was named)."""
+    settings = settings or {}
+    configuration: dict[str, Any] = {"LastModified": settings.get("LastModified"), "FunctionArn": function_arn}
     for name in ("MaximumRetryAttempts", "MaximumEventAgeInSeconds"):
         if name in settings:
             configuration[name] = settings[name]

@@ -6,9 +6,10 @@
 
 Before anything runs: the request's parameters against botocore's model (FunctionName's pattern, Qualifier's,
 InvocationType's enum: AWS's ValidationException words), a qualifier derived from the name that differs from the
-Qualifier given (InvalidParameterValueException), the function and qualifier (a function has $LATEST only: another
-qualifier, or a missing function, is ResourceNotFoundException "Function not found: <arn>:<qualifier>", with
-":$LATEST" when none was given, as recorded in LocalStack's AWS-validated snapshot of
+Qualifier given (InvalidParameterValueException), the function and qualifier ($LATEST, a version, or an alias: the
+version it runs picked by the alias's weights, answered as X-Amz-Executed-Version; a missing function, version or
+alias is ResourceNotFoundException "Function not found: <arn>:<qualifier>", with ":$LATEST" when none was given, as
+recorded in LocalStack's AWS-validated snapshot of
 TestLambdaFeatures::test_invoke_exceptions), then the payload (payloads.py: its size, its JSON).
 
 A synchronous invocation answers 200 with the handler's result, or its error document with X-Amz-Function-Error
@@ -90,14 +91,16 @@ def function_name(name: str, qualifier: str | None, caller: tuple[str, str]) -> 
     return f"arn:aws:lambda:{region}:{account_id}:function:{match.group('name')}", qualifier or derived
 
 
-def target(emulator: Emulator, name: str, qualifier: str | None, caller: tuple[str, str]) -> Function:
-    """The function (and version) a FunctionName and Qualifier name, as Lambda resolves them."""
+def target(emulator: Emulator, name: str, qualifier: str | None, caller: tuple[str, str]) -> tuple[Function, str]:
+    """The version an invocation of a FunctionName and Qualifier runs (an alias's: picked by its weights), and the
+    ARN it was invoked by (qualified when a qualifier was named), as Lambda resolves them."""
     arn, qualifier = function_name(name, qualifier, caller)
     with emulator.lock:
         function = emulator.functions.functions.get(arn)
-    if function is None or (qualifier or LATEST) != LATEST:  # Eddy's functions have $LATEST only
+        version = None if function is None else emulator.functions.version_of(function, qualifier, weighted=True)
+    if version is None:
         raise FunctionNotFoundException(f"Function not found: {arn}:{qualifier or LATEST}")
-    return function
+    return version, f"{arn}:{qualifier}" if qualifier else arn
 
 
 def invoke(emulator: Emulator, request: Request, caller: tuple[str, str], name: str) -> Response:
@@ -106,19 +109,19 @@ def invoke(emulator: Emulator, request: Request, caller: tuple[str, str], name: 
     parameters = {"FunctionName": name, "InvocationType": invocation_type, "Qualifier": query.get("Qualifier"),
                   "LogType": request.header("X-Amz-Log-Type")}
     validation.validate("lambda", "Invoke", {key: value for key, value in parameters.items() if value is not None})
-    function = target(emulator, name, query.get("Qualifier"), caller)
+    function, invoked_arn = target(emulator, name, query.get("Qualifier"), caller)
     body = request.body or b""
     checked_size(body, invocation_type)
     event = event_of(body)
     if invocation_type == "DryRun":
         return Response(204, {"x-amzn-RequestId": str(uuid.uuid4())}, b"")
     if invocation_type == "Event":
-        request_id = emulator.notifications.async_invocations.submit(function, event, "Invoke")
+        request_id = emulator.notifications.async_invocations.submit(function, event, "Invoke", invoked_arn)
         return Response(202, {"x-amzn-RequestId": request_id}, b"")
-    result = emulator.invoker.invoke(function, event, client_context=_client_context(request))
+    result = emulator.invoker.invoke(function, event, client_context=_client_context(request), invoked_arn=invoked_arn)
     if result.throttled:
         raise TooManyRequestsException("Rate Exceeded.", "ReservedFunctionConcurrentInvocationLimitExceeded")
-    headers = {"X-Amz-Executed-Version": LATEST, "x-amzn-RequestId": result.request_id}
+    headers = {"X-Amz-Executed-Version": function.version, "x-amzn-RequestId": result.request_id}
     if parameters["LogType"] == "Tail":
         log = emulator.invoker.logs.text(function, result).encode()
         headers["X-Amz-Log-Result"] = base64.b64encode(log[-TAIL_BYTES:]).decode()
@@ -159,8 +162,8 @@ def _client_context(request: Request) -> dict[str, Any] | None:
 def invoke_async(emulator: Emulator, request: Request, caller: tuple[str, str], name: str) -> Response:
     """InvokeAsync: the event queued for asynchronous invocation (its 256 KB limit), answered HTTP 202."""
     validation.validate("lambda", "Invoke", {"FunctionName": name})  # InvokeAsync's FunctionName is Invoke's
-    function = target(emulator, name, None, caller)
+    function, invoked_arn = target(emulator, name, None, caller)
     body = request.body or b""
     checked_size(body, "InvokeAsync")
-    request_id = emulator.notifications.async_invocations.submit(function, event_of(body), "InvokeAsync")
+    request_id = emulator.notifications.async_invocations.submit(function, event_of(body), "InvokeAsync", invoked_arn)
     return Response(202, {"x-amzn-RequestId": request_id}, b"")

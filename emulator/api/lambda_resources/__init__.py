@@ -2,10 +2,12 @@
 
 Eddy owns the functions (api/lambda_api.py), so every Lambda operation whose path names a function is Eddy's to
 answer, never moto's (moto does not know Eddy's functions and would answer ResourceNotFoundException for one that
-exists). Served here: permissions.py (AddPermission, RemovePermission, GetPolicy), tags.py (TagResource,
-UntagResource, ListTags on a function's ARN) and concurrency.py (Put/Get/DeleteFunctionConcurrency,
-GetAccountSettings: the account's limits and what Eddy's functions use of them). Every other
-operation on a function (versions, aliases, function URLs, provisioned concurrency, code signing, ...: the list is
+exists). Served here: qualified.py (GetFunction, GetFunctionConfiguration, DeleteFunction: of a function, a version
+or an alias), versions.py (PublishVersion, ListVersionsByFunction, Create/Get/Update/Delete/ListAliases),
+permissions.py (AddPermission, RemovePermission, GetPolicy), tags.py (TagResource, UntagResource, ListTags on a
+function's ARN) and concurrency.py (Put/Get/DeleteFunctionConcurrency, GetAccountSettings: the account's limits and
+what Eddy's functions use of them). Every other
+operation on a function (function URLs, provisioned concurrency, code signing, ...: the list is
 botocore's Lambda model, read here) answers ResourceNotFoundException when the function does not exist and
 HTTP 501 NotImplemented "Eddy does not emulate Lambda's <Operation>" when it does (docs/guides/functions-and-layers.md).
 Tags of event source mappings are Eddy's too (tags.py); those of other resources (code signing configs, ...)
@@ -20,7 +22,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 from eddy.emulator.api import validation
 from eddy.emulator.api.lambda_api import _body, error_response
-from eddy.emulator.api.lambda_resources import concurrency, permissions, tags
+from eddy.emulator.api.lambda_resources import concurrency, permissions, qualified, tags, versions
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import AWSError, FunctionNotFoundException, InvalidParameterValueException, NotEmulated
 from eddy.emulator.functions.registry import FUNCTION_ARN, Function
@@ -29,7 +31,7 @@ from eddy.emulator.aws_requests import Request, Response
 #: the operations on a function's path that other modules answer (api/lambda_api.py, api/lambda_invoke/,
 #: api/lambda_async/)
 SERVED_ELSEWHERE = frozenset({
-    "GetFunction", "DeleteFunction", "GetFunctionConfiguration", "UpdateFunctionConfiguration", "UpdateFunctionCode",
+    "UpdateFunctionConfiguration", "UpdateFunctionCode",
     "Invoke", "InvokeAsync", "PutFunctionEventInvokeConfig", "UpdateFunctionEventInvokeConfig", "GetFunctionEventInvokeConfig",
     "DeleteFunctionEventInvokeConfig", "ListFunctionEventInvokeConfigs"})
 TAGS = ("TagResource", "UntagResource", "ListTags")
@@ -70,7 +72,8 @@ def claims(request: Request) -> bool:
     return _route(request) is not None
 
 
-def _target(emulator: Emulator, name: str, caller: tuple[str, str], operation: str) -> tuple[Function, str | None]:
+def _target(emulator: Emulator, name: str, caller: tuple[str, str], operation: str,
+            suffix: str = "") -> tuple[Function, str | None]:
     """The function a FunctionName names, and the qualifier it carries (name:qualifier or a qualified ARN)."""
     match = FUNCTION_ARN.match(name)
     base, qualifier = (match.group(3), match.group(4)) if match else (name.partition(":")[0], name.partition(":")[2] or None)
@@ -81,7 +84,7 @@ def _target(emulator: Emulator, name: str, caller: tuple[str, str], operation: s
     if function is None:
         if operation == "RemovePermission":
             raise FunctionNotFoundException(f"No policy found for: {arn}")
-        suffix = ":$LATEST" if operation.endswith("FunctionConcurrency") else (f":{qualifier}" if qualifier else "")
+        suffix = ":$LATEST" if operation.endswith("FunctionConcurrency") else (f":{qualifier}" if qualifier else suffix)
         raise FunctionNotFoundException(f"Function not found: {arn}{suffix}")
     return function, qualifier
 
@@ -114,18 +117,26 @@ def handle(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Res
                 return tags.untag_resource(emulator, arn, parse_qs(urlsplit(request.url).query).get("tagKeys", []))
             return tags.list_tags(emulator, arn)
         name = path["FunctionName"]
+        if operation in qualified.OPERATIONS:
+            return qualified.handle(emulator, operation, request, caller, name)
         if operation.endswith("FunctionConcurrency"):
             concurrency._unqualified(name)
-        function, from_name = _target(emulator, name, caller, operation)
+        params = _body(request) if request.method.upper() in ("POST", "PUT") else {}
+        # CreateAlias on a missing function names the version it would point to (AWS-recorded
+        # test_notfound_and_invalid_routingconfigs, "routing_config_exc_fn_doesnotexist")
+        wanted = params.get("FunctionVersion") if operation == "CreateAlias" else None
+        function, from_name = _target(emulator, name, caller, operation, f":{wanted}" if isinstance(wanted, str) else "")
+        if operation in versions.OPERATIONS:
+            return versions.handle(emulator, operation, function, path, query, params)
         if operation == "AddPermission":
-            return permissions.add_permission(emulator, function, _body(request), _qualifier(from_name, query))
+            return permissions.add_permission(emulator, function, params, _qualifier(from_name, query))
         if operation == "GetPolicy":
             return permissions.get_policy(emulator, function, _qualifier(from_name, query))
         if operation == "RemovePermission":
             return permissions.remove_permission(emulator, function, path["StatementId"], _qualifier(from_name, query),
                                                  query.get("RevisionId"))
         if operation == "PutFunctionConcurrency":
-            return concurrency.put_function_concurrency(emulator, function, name, _body(request))
+            return concurrency.put_function_concurrency(emulator, function, name, params)
         if operation == "GetFunctionConcurrency":
             return concurrency.get_function_concurrency(emulator, function, name)
         if operation == "DeleteFunctionConcurrency":

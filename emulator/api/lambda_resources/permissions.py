@@ -8,7 +8,8 @@ The statement and policy documents, their conditions (SourceArn as ArnLike AWS:S
 EventSourceToken, PrincipalOrgID, FunctionUrlAuthType as StringEquals), principals (a service, an account as
 arn:aws:iam::<id>:root, an ARN, "*"), the RevisionId shared with GetFunction and every error's wording are AWS's,
 as LocalStack's AWS-recorded snapshots show them (tests/aws/services/lambda_/test_lambda_api.snapshot.json,
-TestLambdaPermissions). Eddy keeps the policy and answers with it; it does not evaluate it (AWS differences).
+TestLambdaPermissions). A version and an alias each have their own policy (a Qualifier, or a qualified FunctionName),
+its Resource their qualified ARN. Eddy keeps the policy and answers with it; it does not evaluate it (AWS differences).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from eddy.emulator.errors import (
     FunctionNotFoundException, InvalidParameterValueException, PreconditionFailedException, ResourceConflictException,
 )
 from eddy.emulator.functions.registry import Function
+from eddy.emulator.functions.versions import LATEST, Alias
 from eddy.emulator.aws_requests import Response
 
 ACCOUNT = re.compile(r"^\d{12}$")
@@ -45,26 +47,40 @@ def _principal(principal: str, account_id: str) -> Any:
     raise InvalidParameterValueException("The provided principal was invalid. Please check the principal and try again.")
 
 
-def _check_qualifier(function: Function, qualifier: str | None) -> None:
-    """Eddy's functions have $LATEST only (no published versions or aliases)."""
-    if qualifier is None:
-        return
-    if qualifier == "$LATEST":
+def _holder(emulator: Emulator, function: Function, qualifier: str | None, adding: bool = False) -> Function | Alias:
+    """Whose policy a qualifier names: the function's (none, or $LATEST but for AddPermission), a version's or an
+    alias's (each its own: AWS-recorded TestLambdaPermissions::test_lambda_permission_fn_versioning)."""
+    if qualifier == LATEST and adding:
         raise InvalidParameterValueException("We currently do not support adding policies for $LATEST.")
-    raise FunctionNotFoundException(f"Function not found: {function.arn}:{qualifier}")
+    with emulator.lock:
+        holder = emulator.functions.qualified(function, qualifier)
+    if holder is None:
+        raise FunctionNotFoundException(f"Function not found: {function.arn}:{qualifier}")
+    return holder
 
 
-def _check_revision(function: Function, revision_id: str | None) -> None:
-    if revision_id is not None and revision_id != function.revision_id:
+def _check_revision(holder: Function | Alias, revision_id: str | None) -> None:
+    if revision_id is not None and revision_id != holder.revision_id:
+        api = "GetPolicy" if isinstance(holder, Alias) else "GetFunction/GetAlias"
         raise PreconditionFailedException("The Revision Id provided does not match the latest Revision Id. "
-                                          "Call the GetFunction/GetAlias API to retrieve the latest Revision Id")
+                                          f"Call the {api} API to retrieve the latest Revision Id")
 
 
-def statement(function: Function, params: dict[str, Any]) -> dict[str, Any]:
-    """The policy statement AddPermission's parameters make, as AWS writes it."""
+def _changed(emulator: Emulator, function: Function, holder: Function | Alias) -> None:
+    """The holder's policy changed: a new RevisionId, made durable."""
+    if isinstance(holder, Alias):
+        holder.changed()
+        emulator.functions.recorded(function)
+    else:
+        emulator.functions.recorded(holder, new_revision=True)
+
+
+def statement(function: Function, params: dict[str, Any], qualifier: str | None = None) -> dict[str, Any]:
+    """The policy statement AddPermission's parameters make, as AWS writes it (its Resource the qualified ARN)."""
     made: dict[str, Any] = {"Sid": params["StatementId"], "Effect": "Allow",
                             "Principal": _principal(params["Principal"], function.account_id),
-                            "Action": params["Action"], "Resource": function.arn}
+                            "Action": params["Action"],
+                            "Resource": f"{function.arn}:{qualifier}" if qualifier else function.arn}
     conditions: dict[str, Any] = {}
     equals = {key: params[name] for name, key in STRING_CONDITIONS if params.get(name) is not None}
     if equals:
@@ -79,24 +95,25 @@ def statement(function: Function, params: dict[str, Any]) -> dict[str, Any]:
 def add_permission(emulator: Emulator, function: Function, params: dict[str, Any], qualifier: str | None) -> Response:
     validation.validate("lambda", "AddPermission", dict(params, FunctionName=function.name,
                                                        **({"Qualifier": qualifier} if qualifier else {})))
-    _check_qualifier(function, qualifier)
-    made = statement(function, params)
+    holder = _holder(emulator, function, qualifier, adding=True)
+    made = statement(function, params, qualifier if holder is not function else None)
     with emulator.lock:
-        _check_revision(function, params.get("RevisionId"))
-        if any(existing["Sid"] == made["Sid"] for existing in function.policy):
+        _check_revision(holder, params.get("RevisionId"))
+        if any(existing["Sid"] == made["Sid"] for existing in holder.policy):
             raise ResourceConflictException(f"The statement id ({made['Sid']}) provided already exists. Please provide "
                                             "a new statement id, or remove the existing statement.")
-        function.policy.append(made)
-        emulator.functions.recorded(function, new_revision=True)
+        holder.policy.append(made)
+        _changed(emulator, function, holder)
     return json_response({"Statement": json.dumps(made, separators=(",", ":"))}, 201)
 
 
 def get_policy(emulator: Emulator, function: Function, qualifier: str | None) -> Response:
-    if qualifier not in (None, "$LATEST") or not function.policy:
-        raise FunctionNotFoundException("The resource you requested does not exist.")
+    holder = _holder(emulator, function, qualifier)
     with emulator.lock:
-        document = {"Version": "2012-10-17", "Id": "default", "Statement": [dict(s) for s in function.policy]}
-        revision_id = function.revision_id
+        if not holder.policy:
+            raise FunctionNotFoundException("The resource you requested does not exist.")
+        document = {"Version": "2012-10-17", "Id": "default", "Statement": [dict(s) for s in holder.policy]}
+        revision_id = holder.revision_id
     return json_response({"Policy": json.dumps(document, separators=(",", ":")), "RevisionId": revision_id})
 
 
@@ -104,15 +121,14 @@ def remove_permission(emulator: Emulator, function: Function, statement_id: str,
                       revision_id: str | None) -> Response:
     validation.validate("lambda", "RemovePermission", {"FunctionName": function.name, "StatementId": statement_id,
                                                        **({"Qualifier": qualifier} if qualifier else {})})
-    if qualifier not in (None, "$LATEST"):
-        raise FunctionNotFoundException(f"Function not found: {function.arn}:{qualifier}")
+    holder = _holder(emulator, function, qualifier)
     with emulator.lock:
-        _check_revision(function, revision_id)
-        if not function.policy:
+        _check_revision(holder, revision_id)
+        if not holder.policy:
             raise FunctionNotFoundException("No policy is associated with the given resource.")
-        kept = [s for s in function.policy if s["Sid"] != statement_id]
-        if len(kept) == len(function.policy):
+        kept = [s for s in holder.policy if s["Sid"] != statement_id]
+        if len(kept) == len(holder.policy):
             raise FunctionNotFoundException(f"Statement {statement_id} is not found in resource policy.")
-        function.policy = kept
-        emulator.functions.recorded(function, new_revision=True)
+        holder.policy = kept
+        _changed(emulator, function, holder)
     return Response(204, {"x-amzn-RequestId": str(uuid.uuid4())}, b"")

@@ -47,7 +47,7 @@ def lambda_variables(function: Function) -> dict[str, str]:
     its credentials being the process's)."""
     return {
         "AWS_REGION": function.region, "AWS_DEFAULT_REGION": function.region,
-        "AWS_LAMBDA_FUNCTION_NAME": function.name, "AWS_LAMBDA_FUNCTION_VERSION": "$LATEST",
+        "AWS_LAMBDA_FUNCTION_NAME": function.name, "AWS_LAMBDA_FUNCTION_VERSION": function.version,
         "AWS_LAMBDA_FUNCTION_MEMORY_SIZE": str(function.memory_size),
         "AWS_LAMBDA_LOG_GROUP_NAME": f"/aws/lambda/{function.name}",
         "AWS_EXECUTION_ENV": "AWS_Lambda_" + function.runtime,

@@ -217,14 +217,14 @@ def _replicate_zip() -> bytes:
 def test_operations_eddy_does_not_serve_answer_501_on_a_function_that_exists(door):
     lam = door.client("lambda")
     create_function(lam, "echo", ECHO)
-    for call, params in ((lam.publish_version, {}), (lam.list_aliases, {}), (lam.get_function_url_config, {}),
+    for call, params in ((lam.get_function_url_config, {}), (lam.get_function_code_signing_config, {}),
                          (lam.put_provisioned_concurrency_config, {"Qualifier": "1", "ProvisionedConcurrentExecutions": 1})):
         assert error_of(call, FunctionName="echo", **params) == (
             "NotImplemented", f"Eddy does not emulate Lambda's {call.__name__.title().replace('_', '')}", 501)
         assert error_of(call, FunctionName="nope", **params)[0::2] == ("ResourceNotFoundException", 404)
 
 
-def test_a_qualifier_other_than_latest_is_a_version_that_does_not_exist(door):
+def test_a_qualifier_naming_no_version_or_alias_is_not_found(door):
     lam = door.client("lambda")
     create_function(lam, "echo", ECHO)
     assert json.loads(lam.invoke(FunctionName="echo", Qualifier="$LATEST", Payload=b"{}")["Payload"].read()) == {"got": {}}

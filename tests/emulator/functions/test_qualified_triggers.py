@@ -1,0 +1,122 @@
+"""Triggers of a version or an alias, in both doors: an event source mapping on an alias's ARN runs the alias's
+version (and follows the alias when it moves), an asynchronous invocation of an alias uses the alias's own event
+invoke config and its record names the alias and the version that ran, and a version and an alias each have their own
+policy. The expected shapes are AWS's: the invocation record as the Lambda Developer Guide documents it ("Capturing
+records of Lambda asynchronous invocations": requestContext.functionArn qualified, responseContext.executedVersion),
+and policies as LocalStack's AWS-validated test_lambda_api.snapshot.json recorded them
+(TestLambdaPermissions::test_lambda_permission_fn_versioning: a version's and an alias's statements have the qualified
+ARN as Resource, a wrong alias RevisionId is "Call the GetPolicy API")."""
+
+from __future__ import annotations
+
+import json
+
+from tests.emulator.functions.test_functions import create_function, zip_of
+from tests.emulator.functions.test_versions import ARN, refused
+from tests.emulator.notifications.test_s3_notifications import wait_for_messages
+from tests.emulator.trigger_helpers import create_table, put
+
+REPORTER = '''
+import json, os, boto3
+def handler(event, context):
+    boto3.client("sqs").send_message(QueueUrl=os.environ["QUEUE_URL"], MessageBody=json.dumps({
+        "says": %r, "version": context.function_version, "arn": context.invoked_function_arn,
+        "keys": [r["dynamodb"]["Keys"]["pk"]["S"] for r in event.get("Records", [])]}))
+    return {"says": %r}
+'''
+
+
+def reporter(door, name: str) -> tuple[str, object]:
+    """A function with versions 1 ("one") and 2 ("two") that reports each invocation to the queue "seen"; $LATEST
+    says "two" too."""
+    lam, sqs = door.client("lambda"), door.client("sqs")
+    url = sqs.create_queue(QueueName="seen")["QueueUrl"]
+    create_function(lam, name, REPORTER % ("one", "one"), Environment={"Variables": {"QUEUE_URL": url}}, Publish=True)
+    lam.update_function_code(FunctionName=name, ZipFile=zip_of({"app.py": REPORTER % ("two", "two")}), Publish=True)
+    return url, sqs
+
+
+def test_a_stream_mapping_on_an_alias_runs_the_alias_version(door):
+    lam, dynamodb = door.client("lambda"), door.client("dynamodb")
+    url, sqs = reporter(door, "on-alias")
+    lam.create_alias(FunctionName="on-alias", Name="live", FunctionVersion="1")
+    stream_arn = create_table(dynamodb, "orders", "NEW_IMAGE")["LatestStreamArn"]
+    mapping = lam.create_event_source_mapping(EventSourceArn=stream_arn, FunctionName=f"{ARN}:on-alias:live",
+                                              StartingPosition="TRIM_HORIZON", BatchSize=1)
+    assert mapping["FunctionArn"] == f"{ARN}:on-alias:live"
+    assert [m["UUID"] for m in lam.list_event_source_mappings(FunctionName="on-alias")["EventSourceMappings"]] == [
+        mapping["UUID"]]
+    assert [m["UUID"] for m in lam.list_event_source_mappings(FunctionName="on-alias:live")["EventSourceMappings"]] == [
+        mapping["UUID"]]
+    assert lam.list_event_source_mappings(FunctionName="on-alias:2")["EventSourceMappings"] == []
+    put(dynamodb, "a")
+    door.assert_delivered()
+    assert wait_for_messages(sqs, url, 1) == [
+        {"says": "one", "version": "1", "arn": f"{ARN}:on-alias:live", "keys": ["a"]}]
+    lam.update_alias(FunctionName="on-alias", Name="live", FunctionVersion="2")
+    put(dynamodb, "b")
+    door.assert_delivered()
+    assert wait_for_messages(sqs, url, 1) == [
+        {"says": "two", "version": "2", "arn": f"{ARN}:on-alias:live", "keys": ["b"]}]
+    assert refused(lam.create_event_source_mapping, EventSourceArn=stream_arn, FunctionName="on-alias:nope",
+                   StartingPosition="LATEST") == {
+        "Error": {"Code": "ResourceNotFoundException", "Message": f"Function not found: {ARN}:on-alias:nope"},
+        "Status": 404}
+
+
+def test_an_asynchronous_invocation_of_an_alias_uses_the_alias_destinations(door):
+    lam = door.client("lambda")
+    url, sqs = reporter(door, "async-alias")
+    destination = sqs.create_queue(QueueName="records")["QueueUrl"]
+    destination_arn = sqs.get_queue_attributes(QueueUrl=destination, AttributeNames=["QueueArn"])["Attributes"][
+        "QueueArn"]
+    lam.create_alias(FunctionName="async-alias", Name="live", FunctionVersion="1")
+    config = lam.put_function_event_invoke_config(FunctionName="async-alias", Qualifier="live", MaximumRetryAttempts=0,
+                                                  DestinationConfig={"OnSuccess": {"Destination": destination_arn}})
+    assert config["FunctionArn"] == f"{ARN}:async-alias:live"
+    assert lam.list_function_event_invoke_configs(FunctionName="async-alias")["FunctionEventInvokeConfigs"][0][
+        "FunctionArn"] == f"{ARN}:async-alias:live"
+    assert refused(lam.get_function_event_invoke_config, FunctionName="async-alias")["Error"]["Message"] == (
+        f"The function {ARN}:async-alias:$LATEST doesn't have an EventInvokeConfig")
+    accepted = lam.invoke(FunctionName="async-alias", Qualifier="live", InvocationType="Event", Payload=b'{"n": 1}')
+    lam.invoke(FunctionName="async-alias", InvocationType="Event", Payload=b'{"n": 2}')  # $LATEST: no destination
+    door.assert_delivered()
+    [record] = wait_for_messages(sqs, destination, 1)
+    assert {key: record[key] for key in ("requestContext", "requestPayload", "responseContext", "responsePayload")} == {
+        "requestContext": {"requestId": accepted["ResponseMetadata"]["RequestId"],
+                           "functionArn": f"{ARN}:async-alias:live", "condition": "Success",
+                           "approximateInvokeCount": 1},
+        "requestPayload": {"n": 1}, "responseContext": {"statusCode": 200, "executedVersion": "1"},
+        "responsePayload": {"says": "one"}}
+    assert sorted(m["version"] for m in wait_for_messages(sqs, url, 2)) == ["$LATEST", "1"]
+
+
+def test_a_version_and_an_alias_each_have_their_own_policy(door):
+    lam = door.client("lambda")
+    create_function(lam, "guarded", "def handler(event, context):\n    return event\n", Publish=True)
+    permission = {"Action": "lambda:InvokeFunction", "StatementId": "s3", "Principal": "s3.amazonaws.com",
+                  "SourceArn": "arn:aws:s3:::test-bucket"}
+    lam.add_permission(FunctionName="guarded", **permission)
+    assert refused(lam.get_policy, FunctionName="guarded", Qualifier="1") == {
+        "Error": {"Code": "ResourceNotFoundException", "Message": "The resource you requested does not exist."},
+        "Status": 404}
+    lam.add_permission(FunctionName="guarded:1", Qualifier="1", **permission)
+    version_policy = lam.get_policy(FunctionName="guarded", Qualifier="1")
+    assert [s["Resource"] for s in json.loads(version_policy["Policy"])["Statement"]] == [f"{ARN}:guarded:1"]
+    assert version_policy["RevisionId"] == lam.get_function(FunctionName="guarded:1")["Configuration"]["RevisionId"]
+    alias = lam.create_alias(FunctionName="guarded", Name="permission-alias", FunctionVersion="1")
+    assert refused(lam.add_permission, FunctionName="guarded", Qualifier="permission-alias", RevisionId="wrong",
+                   **permission) == {"Error": {"Code": "PreconditionFailedException", "Message": (
+                       "The Revision Id provided does not match the latest Revision Id. Call the GetPolicy API to "
+                       "retrieve the latest Revision Id")}, "Status": 412}
+    lam.add_permission(FunctionName="guarded:permission-alias", Qualifier="permission-alias",
+                       RevisionId=alias["RevisionId"], **permission)
+    alias_policy = lam.get_policy(FunctionName="guarded", Qualifier="permission-alias")
+    assert [s["Resource"] for s in json.loads(alias_policy["Policy"])["Statement"]] == [
+        f"{ARN}:guarded:permission-alias"]
+    assert alias_policy["RevisionId"] == lam.get_alias(FunctionName="guarded", Name="permission-alias")["RevisionId"]
+    assert alias_policy["RevisionId"] != alias["RevisionId"]
+    assert [s["Resource"] for s in json.loads(lam.get_policy(FunctionName="guarded")["Policy"])["Statement"]] == [
+        f"{ARN}:guarded"]
+    lam.remove_permission(FunctionName="guarded", StatementId="s3", Qualifier="permission-alias")
+    assert refused(lam.get_policy, FunctionName="guarded", Qualifier="permission-alias")["Status"] == 404
