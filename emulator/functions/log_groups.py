@@ -6,7 +6,7 @@ LoggingConfig asks.
     logs.write(function, result, started=clock.now())           # after each invocation
 
 Each invocation writes, into the function's log group (LoggingConfig.LogGroup, by default /aws/lambda/<name>) and
-the log stream of the execution environment that ran it (`YYYY/MM/DD/[$LATEST]<32 hex digits>`, one per worker
+the log stream of the execution environment that ran it (`YYYY/MM/DD/[$LATEST]<32 hex digits>`, `[3]` for version 3; one per worker
 subprocess, one per revision of a registered callable), as Lambda's runtimes do (AWS Lambda Developer Guide,
 "Sending Lambda function logs to CloudWatch Logs", "Configuring JSON and plain text log formats", "Log-level
 filtering"; the Python runtime's error line from aws-lambda-python-runtime-interface-client's bootstrap.py):
@@ -162,7 +162,7 @@ def _init_lines(function: "Function", result: "InvocationResult", started: float
     if SYSTEM_LEVELS.index(config["SystemLogLevel"]) <= SYSTEM_LEVELS.index("INFO"):
         lines.append((started, json.dumps({"time": _iso(started), "type": "platform.initStart", "record": {
             "initializationType": "on-demand", "phase": "init", "runtimeVersion": version, "runtimeVersionArn": arn,
-            "functionName": function.name, "functionVersion": "$LATEST"}})))
+            "functionName": function.name, "functionVersion": function.version}})))
     application = APPLICATION_LEVELS.index(config["ApplicationLogLevel"])
     return lines + [(started, line) for line in init_logs if APPLICATION_LEVELS.index(level_of(line)) >= application]
 

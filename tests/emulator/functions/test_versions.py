@@ -5,6 +5,7 @@ test_function_name_and_qualifier_validation), named per test."""
 
 from __future__ import annotations
 
+import base64
 import json
 
 import pytest
@@ -91,6 +92,12 @@ def test_a_version_runs_its_own_code_and_latest_runs_the_new_code(door):
     assert payload(lam, "frozen:$LATEST") == (
         "$LATEST", {"says": "two", "version": "$LATEST", "arn": f"{ARN}:frozen:$LATEST", "env": "$LATEST"})
     assert payload(lam, "123456789012:function:frozen:1")[0] == "1"  # a partial ARN
+    tail = lam.invoke(FunctionName="frozen", Qualifier="1", LogType="Tail")
+    log = base64.b64decode(tail["LogResult"]).decode()
+    assert log.startswith(f"START RequestId: {tail['ResponseMetadata']['RequestId']} Version: 1\n")
+    logs = door.client("logs")
+    streams = [s["logStreamName"] for s in logs.describe_log_streams(logGroupName="/aws/lambda/frozen")["logStreams"]]
+    assert sorted(name.split("]")[0].split("[")[1] for name in streams) == ["$LATEST", "1"]
 
 
 def test_publish_on_create_and_on_update_code(door):
