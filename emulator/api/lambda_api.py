@@ -248,7 +248,8 @@ def update_function_configuration(emulator: Emulator, request: Request, caller: 
     runtime = params.get("Runtime", function.runtime)
     runtime_rules = runtime_of(runtime)
     handler = params.get("Handler", function.handler)
-    if not runtime_rules.valid_handler(handler):
+    # a registered callable's handler is its qualified name (a nested function's has <locals>): checked if given
+    if ("Handler" in params or function.target is None) and not runtime_rules.valid_handler(handler):
         raise InvalidParameterValueException(f"Handler must be {runtime_rules.handler_hint}, not {handler!r}")
     if function.target is not None and runtime != function.runtime:
         raise InvalidParameterValueException(f"{function.name} is a registered in-process function: its runtime is this process")

@@ -29,6 +29,7 @@ from typing import Any, Callable
 from eddy.emulator.processes import children
 from eddy.emulator.errors import FunctionError
 from eddy.emulator.functions import log_groups, platform_errors
+from eddy.emulator.functions.callable_output import CALLABLE_OUTPUT, CapturedOutput
 from eddy.emulator.functions.environment import overlay
 from eddy.emulator.functions.invocation_results import InvocationResult
 from eddy.emulator.functions.recent_invocations import RecentInvocations
@@ -285,22 +286,26 @@ class Invoker:
         from eddy.emulator.functions.runtimes.base import lambda_variables  # with the first invocation
 
         variables = {**lambda_variables(function), **function.environment}
+        output = CapturedOutput(request_id, json_format=function.logging_config["LogFormat"] == "JSON")
 
         def run() -> Any:
-            with overlay(variables):  # Lambda's variables and its own, seen by this invocation only
+            # Lambda's variables and its own, seen by this invocation only; its prints and records, its log's
+            with overlay(variables), CALLABLE_OUTPUT.capturing(output):
                 return function.target(event, context)
 
         future = self._threads.submit(run)
         try:
             payload = future.result(timeout=function.timeout)
             if _too_large(payload, function.runtime):
-                return _failed(request_id, platform_errors.response_too_large(), log_stream_name=log_stream_name)
-            return InvocationResult(request_id, payload=payload, log_stream_name=log_stream_name)
+                return _failed(request_id, platform_errors.response_too_large(), log_stream_name=log_stream_name,
+                               logs=output.text())
+            return InvocationResult(request_id, payload=payload, log_stream_name=log_stream_name, logs=output.text())
         except FutureTimeout:
             return _failed(request_id, platform_errors.timed_out(request_id, function.timeout), timed_out=True,
-                           log_stream_name=log_stream_name)
+                           log_stream_name=log_stream_name, logs=output.text())
         except BaseException as error:  # the handler's own failure, whatever it raised
-            return _failed(request_id, _error_of(error, request_id), log_stream_name=log_stream_name)
+            return _failed(request_id, _error_of(error, request_id), log_stream_name=log_stream_name,
+                           logs=output.text())
 
     def _invoke_worker(self, function: Function, event: Any, request_id: str, started: float,
                        client_context: dict[str, Any] | None, invoked_arn: str | None) -> InvocationResult:

@@ -16,7 +16,7 @@ class InvocationResult:
     error: FunctionError | None = None
     duration: float = 0.0
     timed_out: bool = False
-    #: what the function logged during this invocation (uploaded code only)
+    #: what the function printed and logged during this invocation
     logs: str = ""
     #: the error document the function's runtime returns, when it is not Python's
     error_body: dict[str, Any] | None = None

@@ -113,25 +113,29 @@ class _LambdaLogHandler(logging.Handler):
         logging.Formatter.converter = time.gmtime
 
     def emit(self, record: logging.LogRecord) -> None:
-        when = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)) + f".{int(record.msecs):03d}Z"
-        level = {"WARNING": "WARN", "CRITICAL": "FATAL"}.get(record.levelname, record.levelname)
-        if not self.json:  # the runtime's Formatter: the message, then the exception's traceback and stack_info
-            text = record.getMessage()
-            if record.exc_info and record.exc_info[0] is not None:
-                text += "\n" + self._formatter.formatException(record.exc_info)
-            if record.stack_info:
-                text += "\n" + self._formatter.formatStack(record.stack_info)
-            # one record is one entry of the log (one CloudWatch event, as the runtime's telemetry frame is): its
-            # lines joined by carriage returns, as the runtime's StandardLogSink joins a multi-line entry
-            entry = f"[{record.levelname}]\t{when}\t{self.request_id}\t{text}".replace("\r\n", "\n")
-            self.log.write(entry.replace("\n", "\r") + "\n")
-            return
-        entry = {"timestamp": when, "level": level, "message": record.getMessage(), "logger": record.name,
-                 "requestId": self.request_id}
+        self.log.write(log_entry(record, self.request_id, self.json, self._formatter))
+
+
+def log_entry(record: logging.LogRecord, request_id: str, json_format: bool, formatter: logging.Formatter) -> str:
+    """A logging record as the runtime's handler writes it, one line (a registered callable's records too)."""
+    when = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)) + f".{int(record.msecs):03d}Z"
+    level = {"WARNING": "WARN", "CRITICAL": "FATAL"}.get(record.levelname, record.levelname)
+    if not json_format:  # the runtime's Formatter: the message, then the exception's traceback and stack_info
+        text = record.getMessage()
         if record.exc_info and record.exc_info[0] is not None:
-            entry.update(errorType=record.exc_info[0].__name__, errorMessage=str(record.exc_info[1]),
-                         stackTrace=traceback.format_tb(record.exc_info[2]))
-        self.log.write(json.dumps(entry, default=str) + "\n")
+            text += "\n" + formatter.formatException(record.exc_info)
+        if record.stack_info:
+            text += "\n" + formatter.formatStack(record.stack_info)
+        # one record is one entry of the log (one CloudWatch event, as the runtime's telemetry frame is): its
+        # lines joined by carriage returns, as the runtime's StandardLogSink joins a multi-line entry
+        entry = f"[{record.levelname}]\t{when}\t{request_id}\t{text}".replace("\r\n", "\n")
+        return entry.replace("\n", "\r") + "\n"
+    fields = {"timestamp": when, "level": level, "message": record.getMessage(), "logger": record.name,
+              "requestId": request_id}
+    if record.exc_info and record.exc_info[0] is not None:
+        fields.update(errorType=record.exc_info[0].__name__, errorMessage=str(record.exc_info[1]),
+                      stackTrace=traceback.format_tb(record.exc_info[2]))
+    return json.dumps(fields, default=str) + "\n"
 
 
 def _lambda_logging(log: "_Log") -> _LambdaLogHandler:

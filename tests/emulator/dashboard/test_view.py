@@ -115,8 +115,9 @@ def test_a_mappings_figures_and_positions_after_a_failing_batch(emu, dynamodb):
         assert invocation["LogTail"][0] == f"START RequestId: {invocation['RequestId']} Version: $LATEST"
         assert invocation["LogTail"][-1].startswith(f"REPORT RequestId: {invocation['RequestId']}\tDuration: ")
     assert failed[0]["Error"] == "ValueError: cannot ship order bad"
-    log = failed[0]["LogTail"]  # a registered callable logs nothing of its own: its prints go to this process
-    assert log[1:3] == ["[ERROR] ValueError: cannot ship order bad", "Traceback (most recent call last):"]
+    log = failed[0]["LogTail"]  # what the registered callable printed, then its error, as Lambda's runtime logs them
+    assert log[1:4] == ["shipping 2 orders", "[ERROR] ValueError: cannot ship order bad",
+                        "Traceback (most recent call last):"]
     assert log[-3].strip() == 'raise ValueError("cannot ship order bad")' and log[-2].startswith("END RequestId: ")
     assert abs(failed[0]["Started"] - emu.clock.now()) < 60
 

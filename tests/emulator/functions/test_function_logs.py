@@ -207,6 +207,72 @@ def test_a_registered_callable_is_logged_too_on_the_emulators_clock(emu):
     assert STREAM.match(logged[0]["logStreamName"])
 
 
+def test_a_registered_callables_prints_and_records_are_in_its_log_group_as_a_zip_functions_are(emu):
+    """What a registered callable prints and logs while it runs is its invocation's log, in the lines Lambda's Python
+    runtime writes (as a zip function's, above); two invocations running at once each keep their own lines; the
+    process's stdout and root logger are its own again once no callable runs."""
+    import logging
+    import sys
+    import threading
+
+    import boto3
+
+    both_running = threading.Barrier(2, timeout=60)
+
+    def talks(event, context):
+        print("hello", event["n"])
+        logging.getLogger("orders").warning("low stock %s", event["n"])
+        if event.get("together"):
+            both_running.wait()  # the other invocation is running too: each line still goes to its own
+        try:
+            int("x")
+        except ValueError:
+            logging.getLogger().exception("failed on record %s", event["n"])
+        return event["n"]
+
+    stdout, handlers = sys.stdout, list(logging.getLogger().handlers)
+    emu.register_function("talks", talks)
+    lam, logs = boto3.client("lambda", region_name="us-east-1"), boto3.client("logs", region_name="us-east-1")
+    response = lam.invoke(FunctionName="talks", Payload=b'{"n": 1}', LogType="Tail")
+    request = response["ResponseMetadata"]["RequestId"]
+    messages = [event["message"] for event in events(logs, "/aws/lambda/talks")]
+    when = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z"
+    assert messages[:2] == [f"START RequestId: {request} Version: $LATEST\n", "hello 1\n"]
+    assert re.fullmatch(rf"\[WARNING\]\t{when}\t{request}\tlow stock 1\n", messages[2])
+    assert re.fullmatch(rf"\[ERROR\]\t{when}\t{request}\tfailed on record 1\nTraceback \(most recent call last\):\n"
+                        rf'  File ".*test_function_logs\.py", line \d+, in talks\n    int\("x"\)\n'
+                        r"ValueError: invalid literal for int\(\) with base 10: 'x'\n", messages[3]), messages[3]
+    assert messages[4] == f"END RequestId: {request}\n" and messages[5].startswith(f"REPORT RequestId: {request}\t")
+    assert len(messages) == 6  # a registered callable has no Init phase: no INIT_START
+    assert "\nhello 1\n" in base64.b64decode(response["LogResult"]).decode()
+    assert sys.stdout is stdout and logging.getLogger().handlers == handlers
+
+    answers = {}
+    threads = [threading.Thread(target=lambda n=n: answers.update({n: lam.invoke(
+        FunctionName="talks", Payload=json.dumps({"n": n, "together": True}).encode(), LogType="Tail")}))
+        for n in (2, 3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    for n, mine, other in ((2, 2, 3), (3, 3, 2)):
+        tail = base64.b64decode(answers[n]["LogResult"]).decode()
+        assert f"\nhello {mine}\n" in tail and f"low stock {mine}\n" in tail and f"failed on record {mine}\r" in tail
+        assert f"hello {other}" not in tail and f"stock {other}" not in tail and f"record {other}" not in tail
+    assert sys.stdout is stdout and logging.getLogger().handlers == handlers
+
+    lam.update_function_configuration(FunctionName="talks", LoggingConfig={"LogFormat": "JSON"})
+    response = lam.invoke(FunctionName="talks", Payload=b'{"n": 4}')
+    request = response["ResponseMetadata"]["RequestId"]
+    messages = [event["message"] for event in events(logs, "/aws/lambda/talks")][-5:]
+    assert messages[1] == "hello 4\n"
+    warning, error = json.loads(messages[2]), json.loads(messages[3])
+    assert warning == {"timestamp": warning["timestamp"], "level": "WARN", "message": "low stock 4", "logger": "orders",
+                       "requestId": request}
+    assert (error["level"], error["message"], error["errorType"], error["logger"]) == (
+        "ERROR", "failed on record 4", "ValueError", "root")
+
+
 def test_function_logs_can_be_turned_off():
     import boto3
 
