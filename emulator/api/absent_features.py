@@ -21,6 +21,7 @@ from typing import Any, Callable
 
 from eddy.emulator.api.dynamodb_rules import time_to_live
 from eddy.emulator.moto_seam import bridge as moto_bridge
+from eddy.emulator.moto_seam.tables import time_to_live_changes
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import (
     ExportNotFoundException, GlobalTableNotFoundException, ImportNotFoundException, NotEmulated,
@@ -161,12 +162,20 @@ def describe_time_to_live(emulator: Emulator, request: Request, params: Params) 
 
 
 def update_time_to_live(emulator: Emulator, request: Request, params: Params) -> Response | None:
-    """AWS's error for a missing table, and for a change the table's current TTL does not allow; then moto's."""
+    """AWS's error for a missing table, for a change the table's current TTL does not allow, and for one within an hour
+    of the last; then moto's (`time_to_live_changed` notes it when it succeeds)."""
     with emulator.lock:
-        _table(request, params["TableName"])
+        name = _table(request, params["TableName"])["TableName"]
         current = json.loads(_moto(request, "DescribeTimeToLive", {"TableName": params["TableName"]}).body)
         time_to_live.check_update(current["TimeToLiveDescription"], params["TimeToLiveSpecification"])
+        table = moto_bridge.find_table(*moto_bridge.caller(request), name)
+        time_to_live.check_interval(time_to_live_changes.changed_at(table), emulator.clock.now())
     return None  # moto's
+
+
+def time_to_live_changed(emulator: Emulator, account_id: str, region: str, table_name: str) -> None:
+    """UpdateTimeToLive changed the table's Time to Live now (under the emulator's lock)."""
+    time_to_live_changes.note(moto_bridge.find_table(account_id, region, table_name), emulator.clock.now())
 
 
 OPERATIONS: dict[str, Callable[[Emulator, Request, Params], Response | None]] = {

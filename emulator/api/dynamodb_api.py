@@ -107,6 +107,8 @@ def handle(emulator: Emulator, operation: str, request: Request) -> Response:
                 response = call.run()
             if operation in DEFINITION_OPERATIONS and response.status == 200:
                 emulator.persistence.table_request(call.account_id, call.region, operation, params)
+                if operation == "UpdateTimeToLive":  # DynamoDB refuses another change within the hour
+                    absent_features.time_to_live_changed(emulator, call.account_id, call.region, params["TableName"])
                 if operation == "DeleteTable":
                     emulator.table_deleted(call.account_id, call.region, params.get("TableName"))
                 replica_tables.after(emulator, call.account_id, call.region, operation, params,

@@ -1,2 +1,3 @@
 """What Eddy keeps on moto's DynamoDB tables beyond moto's own fields, so it lives and dies with the table:
-resource_policies.py (a table's and its streams' resource-based policies)."""
+resource_policies.py (a table's and its streams' resource-based policies), time_to_live_changes.py (when its Time to
+Live was last changed)."""
