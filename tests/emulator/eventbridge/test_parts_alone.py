@@ -1,0 +1,89 @@
+"""EventBridge's parts made alone, with fakes for exactly the collaborators each is built with (issue 35: a component
+takes what it uses, never the Emulator): RuleDelivery hands a matched event's Lambda and SQS deliveries on and
+leaves the other targets to moto; TargetDelivery queues a Lambda target's event or reports what a target cannot take
+(the dead-letter codes of eventbridge/dead_letters.py); Deliveries writes each delivery down before it is sent and
+as done after. The behaviour through boto3, in both doors, is tests/emulator/eventbridge/test_rules.py's and
+test_rule_failures.py's."""
+
+from __future__ import annotations
+
+import threading
+from types import SimpleNamespace
+from typing import Any
+
+from eddy.emulator.eventbridge.dead_letters import NO_RESOURCE, Undelivered
+from eddy.emulator.eventbridge.deliveries import Deliveries, Delivery
+from eddy.emulator.eventbridge.rules import RuleDelivery, TargetDelivery
+
+RULE = "arn:aws:events:us-east-1:123456789012:rule/orders"
+FUNCTION = "arn:aws:lambda:us-east-1:123456789012:function:on-order"
+QUEUE = "arn:aws:sqs:us-east-1:123456789012:orders"
+LOGS = "arn:aws:logs:us-east-1:123456789012:log-group:/orders"
+EVENT = {"id": "e-1", "detail-type": "OrderPlaced", "source": "shop.orders", "account": "123456789012",
+         "time": "2025-01-01T00:00:00Z", "region": "us-east-1", "resources": [], "detail": {"order": "o-1"}}
+
+
+def rule(pattern: str) -> dict[str, Any]:
+    return {"arn": RULE, "event_pattern": pattern,
+            "targets": [{"Id": "f", "Arn": FUNCTION}, {"Id": "q", "Arn": QUEUE, "Input": '{"fixed": 1}'},
+                        {"Id": "l", "Arn": LOGS}]}
+
+
+def test_a_matched_event_is_handed_on_for_the_lambda_and_sqs_targets_and_the_others_left_to_moto():
+    submitted: list[tuple[Any, ...]] = []
+    rules = RuleDelivery(lambda *delivery: submitted.append(delivery))
+    left = rules.deliver(rule('{"source": ["shop.orders"]}'), EVENT)
+    assert (left, submitted) == ([{"Id": "l", "Arn": LOGS}], [
+        (RULE, {"Id": "f", "Arn": FUNCTION}, dict(EVENT, version="0"), dict(EVENT, version="0")),
+        (RULE, {"Id": "q", "Arn": QUEUE, "Input": '{"fixed": 1}'}, {"fixed": 1}, dict(EVENT, version="0"))])
+
+
+def test_an_event_the_pattern_does_not_match_goes_nowhere():
+    submitted: list[tuple[Any, ...]] = []
+    rules = RuleDelivery(lambda *delivery: submitted.append(delivery))
+    assert (rules.deliver(rule('{"source": ["billing"]}'), EVENT), submitted) == ([], [])
+
+
+def test_a_lambda_targets_event_is_queued_and_a_missing_function_is_undelivered():
+    function = SimpleNamespace(arn=FUNCTION)
+    queued: list[tuple[Any, ...]] = []
+    undelivered: list[Undelivered] = []
+    targets = TargetDelivery(SimpleNamespace(functions={FUNCTION: function}),
+                             SimpleNamespace(submit=lambda *args, **kwargs: queued.append((args, kwargs))),
+                             lambda service, region: None, undelivered.append)
+    targets.send(Delivery("d-1", RULE, {"Id": "f", "Arn": f"{FUNCTION}:$LATEST"}, {"order": "o-1"}, EVENT))
+    missing = {"Id": "g", "Arn": f"{FUNCTION}-gone"}
+    targets.send(Delivery("d-2", RULE, missing, {"order": "o-2"}, EVENT))
+    assert queued == [((function, {"order": "o-1"}), {"source": RULE})]
+    assert [(u.rule_arn, u.target, u.event, u.failure.code, u.failure.message) for u in undelivered] == [
+        (RULE, missing, EVENT, NO_RESOURCE, f"Function not found: {FUNCTION}-gone")]
+
+
+class WrittenDown:
+    """The persistence a Deliveries is built with: what it writes down, in order."""
+
+    def __init__(self) -> None:
+        self.entries: list[tuple[str, Any]] = []
+
+    def rule_delivery_saved(self, state: dict[str, Any]) -> None:
+        self.entries.append(("saved", state))
+
+    def rule_delivery_done(self, delivery_id: str) -> None:
+        self.entries.append(("done", delivery_id))
+
+
+def test_a_delivery_is_written_down_before_it_is_sent_and_as_done_after():
+    activity = threading.Condition(threading.RLock())
+    persistence = WrittenDown()
+    sent: list[tuple[str, list[tuple[str, Any]]]] = []
+    deliveries = Deliveries(activity, persistence,
+                            lambda delivery: sent.append((delivery.rule_arn, list(persistence.entries))))
+    deliveries.start()
+    deliveries.submit(RULE, {"Id": "q", "Arn": QUEUE}, {"order": "o-1"}, EVENT)
+    with activity:
+        assert activity.wait_for(lambda: deliveries.in_flight == 0, timeout=60)
+    deliveries.close()
+    (saved, state), done = persistence.entries
+    assert (saved, state, done) == ("saved", {"id": state["id"], "rule": RULE, "target": {"Id": "q", "Arn": QUEUE},
+                                              "payload": {"order": "o-1"}, "event": EVENT}, ("done", state["id"]))
+    assert sent == [(RULE, [("saved", state)])]  # sent after it was written down, before it was done
