@@ -149,15 +149,17 @@ class Emulator(DeferredComponents):
 
     def _function_logs(self, account_id: str, region: str, group: str, stream: str,
                        events: list[tuple[int, str]]) -> None:
-        """An invocation's log events into moto's CloudWatch Logs and the write-ahead log, together under the lock
-        a snapshot is taken under: kill -9 loses none that an invocation's caller was answered after. Without a
-        durable state directory there is nothing to keep together: moto's own lock is enough (and pollers running
-        invocations do not wait on the emulator's lock for their logs)."""
+        """An invocation's log events logged, then put in moto's CloudWatch Logs, under the lock a snapshot is taken
+        under: kill -9 loses none that an invocation's caller was answered after. In memory, moto's own lock is
+        enough (and pollers running invocations do not wait on the emulator's lock for their logs)."""
         if not self.persistence.durable:
             return put_events(account_id, region, group, stream, events)
         with self.lock:
+            try:  # logged first: a full disk's events are dropped, not shown only to vanish at a restart
+                self.persistence.function_logs(account_id, region, group, stream, events)
+            except WriteFailed as failure:
+                return self.disk.refused(failure, self.clock.now())
             put_events(account_id, region, group, stream, events)
-            self.persistence.function_logs(account_id, region, group, stream, events)
 
     def _clock_moved(self) -> None:
         with self.activity:

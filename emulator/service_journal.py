@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 
 from eddy.emulator.moto_seam.services import moments, requests as service_requests
 from eddy.emulator.moto_seam.services.requests import Seen
-from eddy.emulator.moto_seam.services.state import EDDY_OWNED
+from eddy.emulator.moto_seam.services.state import BODY_INLINE_LIMIT, EDDY_OWNED
 from eddy.emulator.storage.disk import WriteFailed
 from eddy.emulator.storage.wal import CorruptStateError
 
@@ -36,6 +36,14 @@ if TYPE_CHECKING:
 
 #: operations that only read (S3, SQS, SNS, IAM, Lambda, STS, ... name theirs so)
 READ_PREFIXES = ("Get", "List", "Describe", "Head", "Lookup", "Search")
+
+
+def may_change_state(seen: Seen, body: bytes) -> bool:
+    """Whether a request may change state: not a GET, HEAD or OPTIONS, nor an operation named as a read."""
+    if seen.method.upper() in ("GET", "HEAD", "OPTIONS") or urlsplit(seen.url).path.startswith("/moto-api/"):
+        return False
+    operation = service_requests.operation_of(seen.method, seen.target, seen.url, seen.content_type, body)
+    return not (operation and operation.startswith(READ_PREFIXES))
 
 
 class ServiceJournal:
@@ -55,12 +63,10 @@ class ServiceJournal:
 
     @staticmethod
     def may_change(seen: Seen, body: bytes) -> bool:
-        if seen.method.upper() in ("GET", "HEAD", "OPTIONS") or urlsplit(seen.url).path.startswith("/moto-api/"):
-            return False
-        if service_requests.service_of(seen.authorization, seen.url) in EDDY_OWNED:
-            return False
-        operation = service_requests.operation_of(seen.method, seen.target, seen.url, seen.content_type, body)
-        return not (operation and operation.startswith(READ_PREFIXES))
+        """Whether the request may change one of moto's services (DynamoDB, Streams and Kinesis are logged as
+        changes, not journaled)."""
+        return may_change_state(seen, body) and \
+            service_requests.service_of(seen.authorization, seen.url) not in EDDY_OWNED
 
     def run(self, seen: Seen, via: str, request: Callable[[], dict[str, Any]], body: bytes,
             call: Callable[[], Any], status_of: Callable[[Any], int | None]) -> Any:
@@ -68,11 +74,15 @@ class ServiceJournal:
 
         `request` gives the request as the `via` path replays it (services/requests.py)."""
         if not self.may_change(seen, body):
+            if self._persistence.durable and may_change_state(seen, body):
+                self._disk.room_for(len(body))  # Kinesis: its seam logs what moto changed, which needs room
             return call()
         with self.changed:
             persistence, disk = self._persistence, self._disk
             if persistence.durable:  # a full disk refuses the request before moto sees it: nothing to take back
-                disk.room_for(len(body))
+                disk.room_for(len(body))  # and keeps the log's reserve for its entry, should the disk fill meanwhile
+                if len(body) > BODY_INLINE_LIMIT:  # its body's file, before moto sees it (the entry names it)
+                    persistence.services.put_body(body)
             moment = moments.begin(moments.next_seed(), self._now())
             try:
                 answer = call()
@@ -99,6 +109,9 @@ class ServiceJournal:
             return 500, {"Content-Type": "application/xml"}, (
                 f"<?xml version='1.0' encoding='UTF-8'?>\n<Error><Code>InternalError</Code><Message>{message}"
                 f"</Message></Error>").encode()
+        if urlsplit(seen.url).path.startswith("/20"):  # Lambda's REST API: its ServiceException
+            return 500, {"Content-Type": "application/json", "x-amzn-ErrorType": "ServiceException"}, \
+                json.dumps({"Type": "Service", "message": failure.reason}).encode()
         if "json" in seen.content_type:
             return 500, {"Content-Type": seen.content_type.split(";")[0], "x-amzn-query-error": "InternalFailure;Receiver"}, \
                 json.dumps({"__type": "InternalFailure", "message": failure.reason}).encode()

@@ -22,6 +22,8 @@ from eddy.emulator.moto_seam import bridge as moto_bridge
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import InternalServerError, UnknownOperationException
 from eddy.emulator.aws_requests import Request, Response, error_response
+from eddy.emulator.moto_seam.services.requests import Seen
+from eddy.emulator.service_journal import may_change_state
 from eddy.emulator.storage.disk import WriteFailed
 
 log = logging.getLogger("eddy")
@@ -133,6 +135,8 @@ def route(emulator: Emulator, request: Request) -> Response | None:
             return _eddy("control_api").handle(emulator, request)
         for api, call in _apis(request):
             if api.claims(request):
+                if emulator.persistence.durable and may_change_state(_seen(request), request.body):
+                    emulator.disk.room_for(len(request.body))  # what these APIs apply cannot be put back: room first
                 answer = call(api, emulator, request)
                 if answer is not _NEXT:
                     return answer
@@ -141,10 +145,19 @@ def route(emulator: Emulator, request: Request) -> Response | None:
         if path.rstrip("/") == "/moto-api/reset" and request.method.upper() == "POST":
             emulator.reset()  # and moto resets its own backends
     except WriteFailed as failure:  # the disk refused the write: nothing of it was kept or shown
-        return write_refused(emulator, failure)
+        if target.startswith((streams_api.TARGET_PREFIX, dynamodb_api.TARGET_PREFIX)) or \
+                request.path.startswith("/_eddy/"):  # DynamoDB's, and Eddy's controls' (JSON errors)
+            return write_refused(emulator, failure)
+        status, headers, body = emulator.services.refused(_seen(request), failure)  # the service's own shape
+        return Response(status, headers, body)
     except Exception:  # a fault of Eddy's: answered as one, never as a dropped connection or a traceback
         return internal_error(request)
     return None
+
+
+def _seen(request: Request) -> Seen:
+    return Seen(request.method, request.url, request.header("X-Amz-Target") or "",
+                request.header("Authorization") or "", request.header("Content-Type") or "")
 
 
 def write_refused(emulator: Emulator, failure: WriteFailed) -> Response:

@@ -24,6 +24,8 @@ import threading
 from pathlib import Path
 from typing import Any, Callable
 
+from eddy.emulator.storage.disk import WriteFailed, append_whole, release_reserve
+
 ObjectImage = dict[str, Any]  # key, size, etag, last_modified_time: what an image holds
 
 
@@ -49,17 +51,23 @@ class ObjectChanges:
         event = "REMOVE" if new is None else "INSERT" if old is None else "MODIFY"
         path = self.directory / account_id / region / bucket / "changes.jsonl"
         with self._lock:
-            version = self._versions[path] = self._last_version(path) + 1
+            version = self._last_version(path) + 1
             line = {"table": bucket, "shard": "objects", "sequence_number": str(version), "commit_version": version,
                     "commit_timestamp": self._clock(), "commit_records": 1, "event_id": os.urandom(16).hex(),
                     "event_name": event, "keys": {"key": {"S": key}}, "old_image": _image(old),
                     "new_image": _image(new), "user_identity": None}
+            data = json.dumps(line, separators=(",", ":")).encode() + b"\n"
             path.parent.mkdir(parents=True, exist_ok=True)
-            with open(path, "ab") as log:
-                log.write(json.dumps(line, separators=(",", ":")).encode() + b"\n")
-                log.flush()
+            with open(path, "ab", buffering=0) as log:
+                try:
+                    append_whole(log, data, path, "objects")
+                except WriteFailed as failure:  # moto has stored the object: its line goes in the reserve's room
+                    if not (failure.disk_full and release_reserve(self.directory.parent)):
+                        raise
+                    append_whole(log, data, path, None)
                 if self._fsync:
                     os.fsync(log.fileno())
+            self._versions[path] = version
 
     def _last_version(self, path: Path) -> int:
         """The bucket's last commit version (read back from its file's last whole line after a restart)."""

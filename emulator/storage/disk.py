@@ -6,10 +6,17 @@ line in the middle of a log, and writes succeed again as soon as the disk takes 
 failure is raised as WriteFailed, which says which directory and how much room was left.
 
 DiskState is what Eddy knows of its disk: whether writes are being refused (since which refusal, why), for the
-front doors (one WARNING line per episode), the dashboard and `eddy doctor`.
+front doors (one WARNING line per episode), the dashboard and `eddy doctor`. It also keeps the log's reserve,
+`<state_dir>/disk.reserve` (RESERVE_BYTES, allocated for real): a change that cannot be taken back once applied (a
+request to moto's services, a table definition, a function, a mapping, a Kinesis record) asks `room_for` before it
+is applied, which makes sure the reserve is there; if the disk fills between that question and the change's log
+entry (another process, a snapshot, a columnar copy), the write-ahead log (or S3's object change log) gives the
+reserve back to the disk and writes the entry in the room it leaves (`release_reserve`). From then on `room_for`
+refuses, until the disk has room for the reserve again. Changes that can be put back (a DynamoDB commit, a shard
+rollover, split or merge) never use the reserve: refused, they are put back.
 
 Tests inject failures without filling a real disk: while the file that EDDY_TEST_DISK_FULL names exists, every
-write at the points its content lists (one word per point: wal, segment, roll, snapshot; an empty file means
+write at the points its content lists (one word per point: wal, segment, roll, snapshot, objects; an empty file means
 all of them) fails as a full disk fails, with ENOSPC; a number among the words fails only that many more writes.
 """
 
@@ -28,6 +35,9 @@ FULL = (errno.ENOSPC, errno.EDQUOT)
 #: the room a request to moto's services needs beyond its body before moto sees it: its log entry is written after
 #: moto answers, and a log entry is far smaller than this
 SPARE_BYTES = 1 << 20
+#: the log's reserve: room kept on the disk for the log entries of changes applied before the disk filled
+RESERVE_BYTES = 1 << 20
+RESERVE_NAME = "disk.reserve"
 
 log = logging.getLogger("eddy")
 
@@ -85,12 +95,14 @@ def inject(point: str, path: Path) -> None:
     raise WriteFailed(path, OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path)))
 
 
-def append_whole(file: Any, data: bytes, path: Path, point: str) -> None:
-    """Append `data` to an unbuffered file opened for appending: all of it, or nothing (WriteFailed)."""
+def append_whole(file: Any, data: bytes, path: Path, point: str | None) -> None:
+    """Append `data` to an unbuffered file opened for appending: all of it, or nothing (WriteFailed). `point` names
+    the fault point a test may fail (None: none, e.g. a write into the room the log's reserve just gave back)."""
     descriptor = file.fileno()
     size = os.fstat(descriptor).st_size
     try:
-        inject(point, path)
+        if point is not None:
+            inject(point, path)
         view = memoryview(data)
         while view:
             written = os.write(descriptor, view)
@@ -103,6 +115,28 @@ def append_whole(file: Any, data: bytes, path: Path, point: str) -> None:
         except OSError:
             pass  # nothing more to do here: recovery cuts a torn tail, and the write is refused anyway
         raise WriteFailed(path, error) from error
+
+
+def release_reserve(state_dir: Path) -> bool:
+    """Give the log's reserve in `state_dir` back to the disk (the next write uses its room); False if there was
+    none. The logs find it beside their own directories (wal/, objects/)."""
+    try:
+        os.remove(state_dir / RESERVE_NAME)
+    except FileNotFoundError:
+        return False
+    log.info("the disk under %s is full: the log's reserve was given back to write an entry of a change already "
+             "applied; writes are refused until the disk has room again", state_dir)
+    return True
+
+
+def allocate(descriptor: int, size: int) -> None:
+    """`size` bytes really allocated to a file (not a sparse hole the disk may fail to fill later)."""
+    if hasattr(os, "posix_fallocate"):
+        os.posix_fallocate(descriptor, 0, size)
+        return
+    block = b"\0" * 65536
+    for _ in range(0, size, len(block)):
+        os.write(descriptor, block)
 
 
 class DiskState:
@@ -133,13 +167,32 @@ class DiskState:
             log.info("writes are accepted again: %s has room", self.directory)
 
     def room_for(self, size: int, point: str = "wal") -> None:
-        """WriteFailed unless a write of `size` bytes (and a log entry) fits: asked before a change that cannot be
-        taken back once applied (a request to moto's services) is applied."""
+        """WriteFailed unless a write of `size` bytes (and a log entry) fits and the log's reserve is there: asked
+        before a change that cannot be taken back once applied (a request to moto's services) is applied."""
         path = self.directory / "wal"
         inject(point, path)
         free = free_bytes(self.directory)
         if free is not None and free < size + SPARE_BYTES:
             raise WriteFailed(path, OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path)))
+        self.keep_reserve()
+
+    @property
+    def reserve(self) -> Path:
+        return self.directory / RESERVE_NAME
+
+    def keep_reserve(self) -> None:
+        """The log's reserve allocated on the disk (made again after it was given back), or WriteFailed."""
+        if self.reserve.exists():
+            return
+        temporary = self.reserve.with_suffix(".tmp")
+        try:
+            with open(temporary, "wb") as out:
+                allocate(out.fileno(), RESERVE_BYTES)
+                os.fsync(out.fileno())
+            os.replace(temporary, self.reserve)
+        except OSError as error:
+            temporary.unlink(missing_ok=True)
+            raise WriteFailed(self.reserve, error) from error
 
     def describe(self) -> dict[str, Any]:
         """The dashboard's and doctor's view: the directory, its free bytes, whether writes are refused and why."""

@@ -26,7 +26,7 @@ import gc
 import logging
 import shutil
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ContextManager
 
 from eddy.emulator.moto_seam import bridge as moto_bridge
 from eddy.emulator.functions.registry import Function
@@ -119,9 +119,13 @@ class Persistence(LogReplay, NoPersistence):
         """One operation's commits (a table each) in the log together, all of them or none (WriteFailed)."""
         if self._replaying:
             return
-        self.wal.append_all(entries)
+        self.wal.append_all(entries, reserve=False)  # put back if refused: the reserve is for what cannot be
         if self.wal.entries >= max(self.snapshot_every, self._retry_at):
             self._snapshot_keeping_the_log()
+
+    def together(self) -> ContextManager[None]:
+        """What is logged inside in one append, all or none: a rollover's, split's or merge's shards."""
+        return self.wal.together()
 
     def stream_enabled(self, stream: Stream) -> None:
         self._log({"op": "stream", "state": stream.to_state()})

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from eddy.emulator.moto_seam.services import state as service_state
+from eddy.emulator.storage.disk import WriteFailed
 from eddy.emulator.storage.wal import CorruptStateError, WriteAheadLog, read_entries
 
 log = logging.getLogger("eddy")
@@ -52,14 +53,18 @@ class ServiceLog:
         digest = hashlib.sha256(body).hexdigest()
         path = self.bodies / digest
         if not path.exists():
-            self.bodies.mkdir(parents=True, exist_ok=True)
             temporary = path.with_suffix(".tmp")
-            with open(temporary, "wb") as out:
-                out.write(body)
-                out.flush()
-                if self.fsync:
-                    os.fsync(out.fileno())
-            os.replace(temporary, path)
+            try:
+                self.bodies.mkdir(parents=True, exist_ok=True)
+                with open(temporary, "wb") as out:
+                    out.write(body)
+                    out.flush()
+                    if self.fsync:
+                        os.fsync(out.fileno())
+                os.replace(temporary, path)
+            except OSError as error:  # the disk refused it: no half body left behind
+                temporary.unlink(missing_ok=True)
+                raise WriteFailed(path, error) from error
         return digest
 
     def get_body(self, digest: str) -> bytes:

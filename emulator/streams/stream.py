@@ -12,15 +12,17 @@ Disabling a stream closes its open shards; they stay readable through retention.
 from __future__ import annotations
 
 import bisect
+import contextlib
 import json
 import os
 import shutil
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, ContextManager, Iterable, Iterator
 
 from eddy.emulator.errors import ResourceNotFoundException, ValidationException
 from eddy.emulator.settings import Settings
+from eddy.emulator.storage.disk import WriteFailed
 from eddy.emulator.storage.segments import SegmentLog
 from eddy.emulator.streams.records import ChangeRecord, EventName, Image, StreamViewType
 from eddy.emulator.streams.shards import (HASH_SPACE, SequenceNumbers, Shard, ShardAppends, partition_hash,
@@ -151,12 +153,28 @@ class Stream:
     def open_shards(self) -> list[Shard]:
         return list(self._open)
 
+    @contextlib.contextmanager
+    def _shard_change(self) -> Iterator[None]:
+        """A rollover, split or merge: its shards logged in one append, or none of it (the disk refused: WriteFailed),
+        with the shards in memory put back as they were, so the lineage read back after a restart is the one shown."""
+        shards, opened, starts, last_ms = dict(self.shards), list(self._open), list(self._open_starts), self._last_shard_ms
+        ends = [(shard, shard.ending_sequence_number, shard.closed_at) for shard in opened]
+        try:
+            with self.observer.together():
+                yield
+        except BaseException:
+            self.shards, self._open, self._open_starts, self._last_shard_ms = shards, opened, starts, last_ms
+            for shard, ending, closed_at in ends:
+                shard.ending_sequence_number, shard.closed_at = ending, closed_at
+            raise
+
     def rollover(self, now: float, shards: Iterable[Shard] | None = None) -> list[str]:
         """Close the given open shards (all by default); each gets one child over the same key range."""
         children = []
-        for shard in list(self._open if shards is None else shards):
-            self._close_shard(shard, now)
-            children.append(self._open_shard(shard, shard.hash_range, now).shard_id)
+        with self._shard_change():
+            for shard in list(self._open if shards is None else shards):
+                self._close_shard(shard, now)
+                children.append(self._open_shard(shard, shard.hash_range, now).shard_id)
         return children
 
     def split(self, shard_id: str, now: float) -> list[str]:
@@ -166,8 +184,9 @@ class Stream:
             raise ValidationException(f"Shard {shard_id} is closed: only an open shard can be split")
         if shard.hash_range[1] - shard.hash_range[0] < 2:
             raise ValidationException(f"Shard {shard_id} covers too small a key range to split")
-        self._close_shard(shard, now)
-        return [self._open_shard(shard, half, now).shard_id for half in split_range(shard.hash_range)]
+        with self._shard_change():
+            self._close_shard(shard, now)
+            return [self._open_shard(shard, half, now).shard_id for half in split_range(shard.hash_range)]
 
     def merge(self, shard_id: str, adjacent_shard_id: str, now: float) -> str:
         """Close two open shards with adjacent key ranges and open one child over both (ParentShardId and
@@ -179,9 +198,10 @@ class Stream:
         low, high = sorted((shard, adjacent), key=lambda one: one.hash_range[0])
         if shard is adjacent or low.hash_range[1] != high.hash_range[0]:
             raise ValidationException(f"Shards {shard_id} and {adjacent_shard_id} do not cover adjacent key ranges")
-        self._close_shard(shard, now)
-        self._close_shard(adjacent, now)
-        return self._open_shard(shard, (low.hash_range[0], high.hash_range[1]), now, adjacent).shard_id
+        with self._shard_change():
+            self._close_shard(shard, now)
+            self._close_shard(adjacent, now)
+            return self._open_shard(shard, (low.hash_range[0], high.hash_range[1]), now, adjacent).shard_id
 
     def disable(self, now: float) -> None:
         for shard in list(self._open):
@@ -226,7 +246,8 @@ class Stream:
             shard.records.extend(records)
             hot = threshold is not None and shard.count_writes(int(now), len(records)) > threshold
             if hot and shard.hash_range[1] - shard.hash_range[0] > MIN_SPLIT_RANGE:
-                self.split(shard.shard_id, now)
+                with contextlib.suppress(WriteFailed):  # a full disk: the shard stays whole until it runs hot again
+                    self.split(shard.shard_id, now)
 
     # -- time --------------------------------------------------------------------------------------
 
@@ -238,12 +259,14 @@ class Stream:
         period = self.settings.shard_rollover_seconds
         due = [shard for shard in self._open if now - shard.created_at >= period]
         if due:
-            self.rollover(now, due)
+            with contextlib.suppress(WriteFailed):  # a full disk: the shards stay open (nothing half done), rolled
+                self.rollover(now, due)  # at a maintenance once it has room
         cutoff = now - self.settings.retention_seconds
         for shard in list(self.shards.values()):
             if shard.records and shard.records[0].created_at < cutoff:
                 shard.trim_before(cutoff)
-                self.observer.shard_trimmed(self, shard)
+                with contextlib.suppress(WriteFailed):  # a full disk: recovery trims the same records by their age
+                    self.observer.shard_trimmed(self, shard)
             if not shard.is_open and not shard.records and shard.closed_at < cutoff:
                 del self.shards[shard.shard_id]
                 shutil.rmtree(shard.log.directory, ignore_errors=True)
@@ -351,6 +374,10 @@ class Stream:
 
 class StreamObserver:
     """Told of every change to a stream's shape (persistence writes them down); ignores them by default."""
+
+    def together(self) -> ContextManager[None]:
+        """What is told inside is written down all together, or none of it."""
+        return contextlib.nullcontext()
 
     def stream_enabled(self, stream: Stream) -> None:
         """A new stream, before its first shard opens."""

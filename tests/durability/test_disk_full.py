@@ -1,8 +1,8 @@
 """A disk that fills in the middle of a workload: a write is acknowledged and durable, or refused and never seen.
 
 The full disk is injected at the log layer (storage/disk.py: while the flag file EDDY_TEST_DISK_FULL names exists,
-every write to the state directory fails with ENOSPC), because this machine gives tests no privileges to mount a
-small tmpfs or loop device. Both doors: emulate() in this process, and `eddy serve` killed with SIGKILL.
+every write to the state directory fails with ENOSPC), which runs on any machine; test_small_disk.py fills a real
+tmpfs where the tests may mount one. Both doors: emulate() in this process, and `eddy serve` killed with SIGKILL.
 
 A refused write is answered as AWS answers a fault of its own, a 500 the SDKs retry: DynamoDB's InternalServerError
 (botocore's model lists it for every DynamoDB operation), S3's InternalError, SQS's InternalFailure (the common error
@@ -31,7 +31,11 @@ pytestmark = pytest.mark.slow
 KEY = {"KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
        "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}], "BillingMode": "PAY_PER_REQUEST"}
 NO_RETRIES = Config(retries={"total_max_attempts": 1})
-REFUSED = {"dynamodb": "InternalServerError", "s3": "InternalError", "sqs": "InternalFailure"}
+#: each service's words for a fault of its own (botocore retries a 500 whatever its code): Lambda's ServiceException is
+#: botocore's lambda model's "The Lambda service encountered an internal error" (HTTP 500); Eddy's controls answer
+#: DynamoDB's JSON error
+REFUSED = {"dynamodb": "InternalServerError", "s3": "InternalError", "sqs": "InternalFailure", "sns": "InternalFailure",
+           "kinesis": "InternalFailure", "lambda": "ServiceException", "control": "InternalServerError"}
 
 
 class Eddy:
@@ -84,7 +88,7 @@ def refused(call: Callable[[], Any], service: str) -> bool:
         call()
     except ClientError as error:
         assert (error.response["ResponseMetadata"]["HTTPStatusCode"], error.response["Error"]["Code"]) == \
-            (500, REFUSED[service])
+            (500, REFUSED[service]), error.response
         return True
     return False
 
