@@ -43,9 +43,6 @@ COMPONENTS_STILL_REACHING_BACK = {
 #: each edge listed, and the list may only shrink (issue 35: pollers, runners and rule targets built with the
 #: collaborators they use)
 OWNER_BACK_REFERENCES = {
-    ("eddy.emulator.triggers.pollers", "eddy.emulator.triggers.mapping_registry"),
-    ("eddy.emulator.triggers.sqs_pollers", "eddy.emulator.triggers.mapping_registry"),
-    ("eddy.emulator.triggers.sqs_mappings", "eddy.emulator.triggers.mapping_registry"),
     ("eddy.emulator.pipes.runners", "eddy.emulator.pipes.pipe_registry"),
     ("eddy.emulator.cloudformation.change_sets", "eddy.emulator.cloudformation.service"),
 }

@@ -1,8 +1,8 @@
 """Kinesis data streams as a source of event source mappings: the same face a DynamoDB stream shows the pollers.
 
-A poller (triggers/pollers.py) reads a source's `shards` (each with `shard_id`, `parent_shard_ids`, `is_open`,
-`records` in sequence order, `trimmed_through`, `index_at`) and asks the source how to present a record
-(`lambda_record`, `record_bytes`), which lane a record belongs to (`partition_of`) and how a failed batch is
+A poller (triggers/pollers/, whose sources.StreamSource is this face) reads a source's `shards` (each with
+`shard_id`, `parent_shard_ids`, `is_open`, `records` in sequence order, `trimmed_through`, `index_at`) and asks the
+source how to present a record (`lambda_record`, `record_bytes`), which lane a record belongs to (`partition_of`) and how a failed batch is
 described (`batch_info_key`). A DynamoDB stream (streams/stream.py) and a KinesisSource both answer these, so
 lineage, batching, retries and windows are one code path for both. Records are read from moto's Kinesis
 (moto_seam/kinesis/streams.py) and wrapped once, as they arrive.

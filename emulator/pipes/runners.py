@@ -1,11 +1,11 @@
-"""What runs a pipe: the pollers of Lambda's event source mappings, delivering to the pipe instead of a function.
+"""What runs a pipe: the pollers of Lambda's event source mappings, sending to the pipe instead of a function.
 
-A stream source (DynamoDB or Kinesis) runs on triggers/pollers.py's MappingRunner: lanes per shard following the
-lineage (parents first across splits and merges), order per key, batching, FilterCriteria, retries, bisection,
-MaximumRecordAgeInSeconds, the dead-letter queue, and a checkpoint per shard after every batch, so a stopped or
-restarted pipe resumes where it was. An SQS source runs on triggers/sqs_pollers.py's QueueRunner: received
+A stream source (DynamoDB or Kinesis) runs on triggers/pollers/stream_pollers.py's MappingRunner: lanes per shard
+following the lineage (parents first across splits and merges), order per key, batching, FilterCriteria, retries,
+bisection, MaximumRecordAgeInSeconds, the dead-letter queue, and a checkpoint per shard after every batch, so a stopped
+or restarted pipe resumes where it was. An SQS source runs on triggers/pollers/queue_pollers.py's QueueRunner: received
 messages become invisible, what succeeds is deleted, what fails returns after the queue's visibility timeout.
-Only `invoke` differs: the batch goes through pipes/targets.deliver (enrichment, then the target).
+Only the sender differs: the batch goes through pipes/targets.deliver (enrichment, then the target).
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, Any
 from eddy.emulator.functions.invocation_results import InvocationResult
 from eddy.emulator.pipes import targets
 from eddy.emulator.pipes.pipe import Pipe
-from eddy.emulator.streams.records import ChangeRecord
-from eddy.emulator.streams.shards import Shard
-from eddy.emulator.triggers.pollers import MappingRunner
-from eddy.emulator.triggers.sqs_pollers import QueueRunner
+from eddy.emulator.triggers.failures import MappingFailures
+from eddy.emulator.triggers.pollers.queue_pollers import QueueRunner
+from eddy.emulator.triggers.pollers.sources import QueueSource
+from eddy.emulator.triggers.pollers.stream_pollers import MappingRunner
 
 if TYPE_CHECKING:
     from eddy.emulator.pipes.pipe_registry import Pipes
@@ -27,46 +27,40 @@ if TYPE_CHECKING:
 log = logging.getLogger("eddy.pipes")
 
 
-def _delivered(runner: Any, pipe: Pipe, records: list[Any], identifiers: list[str]) -> InvocationResult:
-    """Deliver a batch and keep the pipe's figures (the mapping figures' names)."""
-    figures = runner.figures
-    figures.invocations += 1
-    result = targets.deliver(runner.emulator, pipe, records, identifiers)
-    figures.records_delivered += len(records)
-    if result.ok:
-        runner.mapping.last_processing_result = "OK"
-    else:
-        outcome = f"{result.error.error_type}: {result.error.message}"
-        figures.errors += 1
-        figures.note_error(outcome)
-        runner.mapping.last_processing_result = f"PROBLEM: {outcome}"
-    log.info("pipe %s batch %d %s in %.1f ms", pipe.name, len(records), runner.mapping.last_processing_result,
-             result.duration * 1000)
-    return result
+class PipeSender:
+    """A pipe's enrichment and target, as the pollers' sender; one log line a batch."""
+
+    def __init__(self, pipes: "Pipes", pipe: Pipe) -> None:
+        self.pipes = pipes
+        self.pipe = pipe
+
+    def send(self, event: dict[str, Any], identifiers: list[str]) -> InvocationResult:
+        records = event["Records"]
+        result = targets.deliver(self.pipes.emulator, self.pipe, records, identifiers)
+        outcome = "OK" if result.ok else f"PROBLEM: {result.error.error_type}: {result.error.message}"
+        log.info("pipe %s batch %d %s in %.1f ms", self.pipe.name, len(records), outcome, result.duration * 1000)
+        return result
 
 
 class PipeStreamRunner(MappingRunner):
     """A pipe from a DynamoDB stream or a Kinesis data stream."""
 
     def __init__(self, pipes: "Pipes", pipe: Pipe, stream: Any) -> None:
-        super().__init__(pipes, pipes.mappings[pipe.key], stream)  # type: ignore[arg-type]
+        mapping = pipes.mappings[pipe.key]
+        super().__init__(pipes.emulator.kernel, mapping, stream, PipeSender(pipes, pipe),
+                         checkpoints=pipes.checkpoints, start_position=pipes.start_positions.get(pipe.key, 0),
+                         figures=pipes.figures[pipe.key],
+                         failures=pipes.failures.setdefault(pipe.key, MappingFailures(mapping.label)))
         self.pipe = pipe
-
-    def invoke(self, event: dict[str, Any], shard: Shard, batch: list[ChangeRecord], retries: int) -> Any:
-        if batch:
-            self.figures.iterator_age_ms = max(0.0, (self.emulator.clock.now() - batch[-1].created_at) * 1000)
-        if retries:
-            self.figures.retries += 1
-        return _delivered(self, self.pipe, event["Records"], [str(record.sequence_number) for record in batch])
 
 
 class PipeQueueRunner(QueueRunner):
     """A pipe from an SQS queue."""
 
     def __init__(self, pipes: "Pipes", pipe: Pipe) -> None:
-        super().__init__(pipes, pipes.mappings[pipe.key])  # type: ignore[arg-type]
+        emulator = pipes.emulator
+        super().__init__(emulator.kernel, pipes.mappings[pipe.key], QueueSource(pipe.source, emulator.lock,
+                                                                                emulator.persistence),
+                         PipeSender(pipes, pipe), figures=pipes.figures[pipe.key],
+                         failures=pipes.failures.get(pipe.key))
         self.pipe = pipe
-
-    def invoke(self, event: dict[str, Any], size: int) -> InvocationResult:
-        records = event["Records"]
-        return _delivered(self, self.pipe, records, [record["messageId"] for record in records])

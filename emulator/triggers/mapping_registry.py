@@ -1,9 +1,9 @@
 """Triggers: every event source mapping, the runner of each enabled one, their figures, wait_idle and
 assert_delivered.
 
-Mappings are declared, not run, by CreateEventSourceMapping; an enabled mapping has a MappingRunner
-(pollers.py) that follows its stream. Disabling, updating or deleting a mapping stops its runner after the
-batch in flight; enabling starts one again from the checkpoints.
+Mappings are declared, not run, by CreateEventSourceMapping; an enabled mapping has a runner (pollers/: a
+MappingRunner that follows its stream, or a QueueRunner) sending to its function (senders.py). Disabling, updating or
+deleting a mapping stops its runner after the batch in flight; enabling starts one again from the checkpoints.
 
 The Lambda API's answers are AWS's as recorded (LocalStack's AWS-validated snapshots,
 test_lambda_integration_dynamodbstreams.snapshot.json): StateTransitionReason "User action" for DynamoDB and
@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 import time
-from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -32,9 +31,12 @@ from eddy.emulator.kinesis.sources import KinesisSource, find_source
 from eddy.emulator.triggers.event_source_mappings import KINESIS_STARTING_POSITIONS, STARTING_POSITIONS, UPDATABLE, EventSourceMapping, apply_parameters, new_uuid
 from eddy.emulator.triggers.failures import MappingFailures, NotDeliveredError, not_delivered_message
 from eddy.emulator.triggers.filters import validate_filter_criteria
-from eddy.emulator.triggers.pollers import MappingRunner
+from eddy.emulator.triggers.mapping_figures import MappingFigures
+from eddy.emulator.triggers.pollers.queue_pollers import QueueRunner
+from eddy.emulator.triggers.pollers.sources import QueueSource
+from eddy.emulator.triggers.pollers.stream_pollers import MappingRunner
 from eddy.emulator.triggers import sqs_mappings
-from eddy.emulator.triggers.sqs_pollers import QueueRunner
+from eddy.emulator.triggers.senders import FunctionSender
 
 if TYPE_CHECKING:
     from eddy.emulator.engine import Emulator
@@ -43,30 +45,6 @@ TABLE_ARN = re.compile(r"^arn:aws[a-z-]*:dynamodb:[a-z0-9-]+:\d{12}:table/[^/]+$
 #: StateTransitionReason of a mapping a user created or changed, for DynamoDB and Kinesis sources (SQS's is
 #: USER_INITIATED)
 USER_ACTION = "User action"
-
-
-@dataclass
-class MappingFigures:
-    """What a user can read about a mapping's work (GET /_eddy/mappings, emu.mapping_figures())."""
-
-    invocations: int = 0
-    errors: int = 0
-    retries: int = 0
-    records_delivered: int = 0
-    records_filtered: int = 0
-    records_to_destination: int = 0
-    iterator_age_ms: float = 0.0
-    last_error: str | None = None
-
-    def note_error(self, message: str) -> None:
-        self.last_error = message
-
-    def to_dict(self) -> dict[str, Any]:
-        names = {"invocations": "Invocations", "errors": "Errors", "retries": "Retries",
-                 "records_delivered": "RecordsDelivered", "records_filtered": "RecordsFiltered",
-                 "records_to_destination": "RecordsSentToOnFailureDestination", "iterator_age_ms": "IteratorAgeMilliseconds",
-                 "last_error": "LastError"}
-        return {names[name]: value for name, value in asdict(self).items()}
 
 
 class Triggers:
@@ -97,7 +75,8 @@ class Triggers:
         tags = checked_tags(params["Tags"]) if params.get("Tags") is not None else {}
         if sqs_mappings.is_queue_arn(source):
             with emulator.activity:
-                mapping = sqs_mappings.create_queue_mapping(self, params, account_id, region)
+                mapping = sqs_mappings.create_queue_mapping(params, account_id, region, functions=emulator.functions,
+                                                            mappings=self.mappings.values(), now=emulator.clock.now())
                 return self._created(mapping, 0, tags)
         with emulator.activity:
             stream = self._source(source)
@@ -230,9 +209,14 @@ class Triggers:
     # -- running ----------------------------------------------------------------------------------------
 
     def _start(self, mapping: EventSourceMapping) -> None:
-        with self.emulator.activity:
+        emulator = self.emulator
+        with emulator.activity:
+            sender = FunctionSender(emulator.functions, emulator.invoker, mapping)
+            figures = self.figures[mapping.uuid]
             if mapping.is_queue:
-                runner: MappingRunner | QueueRunner = QueueRunner(self, mapping)
+                source = QueueSource(mapping.event_source_arn, emulator.lock, emulator.persistence)
+                runner: MappingRunner | QueueRunner = QueueRunner(
+                    emulator.kernel, mapping, source, sender, figures=figures, failures=self.failures.get(mapping.uuid))
                 self.runners[mapping.uuid] = runner
                 runner.start()
                 return
@@ -240,7 +224,10 @@ class Triggers:
             if stream is None:
                 mapping.last_processing_result = "PROBLEM: the stream no longer exists"
                 return
-            runner = MappingRunner(self, mapping, stream)
+            failures = self.failures.setdefault(mapping.uuid, MappingFailures(mapping.label))
+            runner = MappingRunner(emulator.kernel, mapping, stream, sender, checkpoints=self.checkpoints,
+                                   start_position=self.start_positions.get(mapping.uuid, 0), figures=figures,
+                                   failures=failures)
             self.runners[mapping.uuid] = runner
         runner.start()
 

@@ -22,14 +22,14 @@ the same style, and says so in docs/guides/pipeline-triggers.md.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterable
 
 from eddy.emulator.errors import InvalidParameterValueException, ResourceConflictException
 from eddy.emulator.moto_seam import sqs as sqs_seam
 from eddy.emulator.triggers.event_source_mappings import EventSourceMapping, apply_parameters, new_uuid
 
 if TYPE_CHECKING:
-    from eddy.emulator.triggers.mapping_registry import Triggers
+    from eddy.emulator.functions.registry import FunctionRegistry
 
 #: AWS's answer to a function whose Timeout is longer than the queue's VisibilityTimeout, at CreateEventSourceMapping
 #: and at an UpdateEventSourceMapping naming a function (quoted from AWS in terraform-aws-github-runner#465,
@@ -61,8 +61,10 @@ def is_queue_arn(arn: str) -> bool:
     return sqs_seam.QUEUE_ARN.match(arn) is not None
 
 
-def create_queue_mapping(triggers: "Triggers", params: dict[str, Any], account_id: str, region: str) -> EventSourceMapping:
-    """A new mapping from the queue `params["EventSourceArn"]` names (the caller holds the emulator's lock)."""
+def create_queue_mapping(params: dict[str, Any], account_id: str, region: str, *, functions: FunctionRegistry,
+                         mappings: Iterable[EventSourceMapping], now: float) -> EventSourceMapping:
+    """A new mapping from the queue `params["EventSourceArn"]` names to a function of `functions`, unless one of
+    `mappings` already joins them (the caller holds the emulator's lock)."""
     source = params["EventSourceArn"]
     if params.get("StartingPosition") is not None:
         raise InvalidParameterValueException("StartingPosition is not valid for SQS event sources.")
@@ -70,14 +72,14 @@ def create_queue_mapping(triggers: "Triggers", params: dict[str, Any], account_i
     queue = sqs_seam.find_queue(source)
     if queue is None:
         raise InvalidParameterValueException(NO_QUEUE)
-    function, function_arn = triggers.emulator.functions.qualified_target(params["FunctionName"], account_id, region)
+    function, function_arn = functions.qualified_target(params["FunctionName"], account_id, region)
     check_visibility_timeout(queue, function)
-    for existing in triggers.mappings.values():
+    for existing in mappings:
         if existing.event_source_arn == source and existing.function_arn == function_arn:
             raise ResourceConflictException(DUPLICATE.format(arn=source, function=function.name, uuid=existing.uuid))
     mapping = EventSourceMapping(uuid=new_uuid(), event_source_arn=source, function_arn=function_arn,
                                  account_id=account_id, region=region, starting_position="",
-                                 last_modified=triggers.emulator.clock.now(), batch_size=10)
+                                 last_modified=now, batch_size=10)
     apply_queue_parameters(mapping, params, fifo=sqs_seam.is_fifo(queue))
     return mapping
 

@@ -16,7 +16,7 @@ from tests.emulator.functions.test_functions import create_function
 from tests.emulator.helpers import create_table
 
 BATCH = 5
-#: queue pipes run at most this many batches at once (triggers/sqs_pollers.py), so at most that many come back
+#: queue pipes run at most this many batches at once (triggers/pollers/queue_pollers.py), so at most that many come back
 QUEUE_BATCHES_AT_ONCE = 10
 VISIBILITY_TIMEOUT = 60
 KEYS = [f"k{n:03}" for n in range(200)]

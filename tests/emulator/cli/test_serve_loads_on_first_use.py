@@ -45,7 +45,7 @@ PROBE = textwrap.dedent("""
 NOT_LOADED = ("moto.awslambda", "moto.sqs", "moto.sns", "moto.s3", "moto.events", "moto.cloudformation",
               "moto.kms", "moto.logs", "moto.moto_server", "flask", "pyspark", "pyarrow", "eddy.spark_batch",
               "eddy.infra", "eddy.emulator.dashboard", "eddy.emulator.api.dashboard_api",
-              "eddy.emulator.functions.runtimes", "eddy.emulator.triggers.pollers", "eddy.emulator.triggers.sqs_pollers",
+              "eddy.emulator.functions.runtimes", "eddy.emulator.triggers.pollers",
               "eddy.emulator.pipes", "eddy.emulator.cloudformation", "eddy.emulator.api.cloudformation",
               "eddy.emulator.api.lambda_api", "eddy.emulator.moto_seam.notifications.object_events",
               "eddy.emulator.moto_seam.eventbridge.rules")

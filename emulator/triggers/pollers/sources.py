@@ -1,0 +1,128 @@
+"""Sources: what a poller reads.
+
+A stream source is a DynamoDB stream (streams/stream.py) or a Kinesis data stream (kinesis/sources.py): both show
+shards with their parents and records in sequence order, and say how a record is delivered, filtered, sized,
+assigned to a lane and named in a report; StreamSource is that face, so lineage, batching, retries and windows are
+one code path for both.
+
+An SQS queue is a QueueSource: the queue found by its ARN (one deleted and created again is a new one), its messages
+received and deleted as Lambda's SQS poller does (moto_seam/sqs.py), each receive and delete written to the journal
+under the emulator's lock, in order with the services' requests, so a restart keeps receive counts and deletes.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, Protocol, Sequence
+
+from eddy.emulator.moto_seam import sqs as sqs_seam
+
+
+class StreamRecord(Protocol):
+    sequence_number: int
+    created_at: float
+
+
+class StreamShard(Protocol):
+    shard_id: str
+    parent_shard_ids: tuple[str, ...]
+
+    @property
+    def is_open(self) -> bool: ...
+
+    @property
+    def trimmed_through(self) -> int:
+        """The last sequence number retention has trimmed (0: none)."""
+        ...
+
+    @property
+    def records(self) -> Sequence[Any]: ...
+
+    def index_at(self, sequence_number: int) -> int:
+        """The index in `records` of the first record at or after `sequence_number`."""
+        ...
+
+
+class StreamSource(Protocol):
+    arn: str
+    #: the on-failure record's key for the batch (DDBStreamBatchInfo, KinesisBatchInfo)
+    batch_info_key: str
+
+    @property
+    def shards(self) -> dict[str, Any]: ...
+
+    def lambda_record(self, record: Any, shard_id: str) -> dict[str, Any]:
+        """The record as Lambda delivers it in an event."""
+        ...
+
+    def filter_view(self, record: Any, shard_id: str) -> dict[str, Any]:
+        """What FilterCriteria patterns match."""
+        ...
+
+    def record_bytes(self, record: Any) -> int: ...
+
+    def record_bytes_at_most(self, record: Any) -> int:
+        """At least record_bytes(record), cheaply."""
+        ...
+
+    def partition_of(self, record: Any) -> int:
+        """The record's key hashed: which lane of a shard takes it."""
+        ...
+
+    def record_identity(self, record: Any) -> dict[str, Any]:
+        """How a report of what was not delivered names the record."""
+        ...
+
+
+class QueueJournal(Protocol):
+    """Where a queue's changes made by pollers are written down (storage/persistence.py)."""
+
+    durable: bool
+
+    def queue_messages_changed(self, change: dict[str, Any]) -> None: ...
+
+
+class QueueSource:
+    """An SQS queue a mapping reads: its messages received and deleted as Lambda's poller does, each change written to
+    the journal under `lock`."""
+
+    def __init__(self, arn: str, lock: threading.RLock, journal: QueueJournal) -> None:
+        self.arn = arn
+        self.lock = lock
+        self.journal = journal
+
+    def find(self) -> Any:
+        """The queue the ARN names now, or None (deleted, or not restored yet)."""
+        return sqs_seam.find_queue(self.arn)
+
+    @staticmethod
+    def deliverable(queue: Any, now: float, limit: int) -> int:
+        """How many messages (at most `limit`) a receive would get now."""
+        return sqs_seam.deliverable(queue, now, limit)
+
+    @staticmethod
+    def next_change(queue: Any, now: float) -> float | None:
+        """When a message next becomes visible or delayed ones arrive, if ever."""
+        return sqs_seam.next_change(queue, now)
+
+    @staticmethod
+    def visibility_timeout(queue: Any) -> int:
+        return sqs_seam.visibility_timeout(queue)
+
+    def receive(self, queue: Any, limit: int, now: float, max_bytes: int) -> list[sqs_seam.ReceivedMessage]:
+        """A batch received (invisible for the queue's VisibilityTimeout), written down; the caller holds the lock,
+        so the journal keeps the order things happened in."""
+        batch, change = sqs_seam.receive(queue, limit, now, max_bytes)
+        if change is not None:
+            self.journal.queue_messages_changed(change)
+        return batch
+
+    def delete(self, queue: Any, messages: list[sqs_seam.ReceivedMessage]) -> None:
+        """Delete messages from the queue and write it down, under the lock."""
+        if not self.journal.durable:  # nothing to write down: the queue's own lock is enough
+            sqs_seam.delete(queue, messages)
+            return
+        with self.lock:
+            change = sqs_seam.delete(queue, messages)
+            if change is not None:
+                self.journal.queue_messages_changed(change)
