@@ -29,7 +29,7 @@ from eddy.emulator.kernel import Kernel
 from eddy.emulator.streams.iterators import ShardIterators
 from eddy.emulator.streams.read_limits import ReadLimits
 from eddy.emulator.streams.stream_reads import StreamReads
-from eddy.emulator.streams.records import ChangeRecord, StreamViewType
+from eddy.emulator.streams.records import ChangeRecord
 from eddy.emulator.settings import WAIT_TIMEOUT, Settings
 from eddy.emulator.streams.shards import SequenceNumbers
 from eddy.emulator.streams.stream_registry import StreamRegistry
@@ -52,6 +52,8 @@ from eddy.emulator.storage.disk import DiskState, WriteFailed
 from eddy.emulator.storage.persistence import NoPersistence, Persistence
 from eddy.emulator.service_journal import ServiceJournal
 from eddy.emulator.deferred_components import DeferredComponents
+from eddy.emulator.dynamodb.operations import DynamoDB
+from eddy.emulator.dynamodb.table_streams import TableStreams
 
 if TYPE_CHECKING:
     from eddy.emulator.cloudformation.service import CloudFormation
@@ -88,6 +90,8 @@ class Emulator(DeferredComponents):
                                            if durable else NoPersistence())
         self.capture = Capture(lambda by_table, by_ttl: self.commits.commit(by_table, by_ttl), self.lock,
                                moto_bridge.put_back)
+        #: DynamoDB's operations: under the lock, through moto, each write captured and committed before it answers
+        self.dynamodb = DynamoDB(self.lock, self.capture, self._table_definition)
         #: whether the disk refuses writes (storage/disk.py): the front doors, the dashboard and `eddy doctor` say so
         self.disk = DiskState(self.state_dir)
         #: every bucket's object changes (volume streams read them), under <state_dir>/objects/
@@ -138,6 +142,9 @@ class Emulator(DeferredComponents):
         #: the tables' Kinesis streaming destinations (Kinesis Data Streams for DynamoDB), put through moto's Kinesis
         self.kinesis = KinesisDestinations(moto_bridge.kinesis_put, moto_bridge.kinesis_stream_exists,
                                            observer=self.persistence)
+        #: a table's stream switched on and off with its definition; what a deleted table leaves closed
+        self.table_streams = TableStreams(self.lock, self.clock.now, self.streams, self.commit_versions,
+                                          self.write_rates, self.kinesis)
         #: global tables: replica groups, their replication
         self.replication = Replication(self.kernel, self.capture, self.disk, self.streams, self._replica_deleted,
                                        self.state_dir, fsync=self._fsync)
@@ -256,33 +263,17 @@ class Emulator(DeferredComponents):
         """Call `listener(stream, records)` (with the lock held) after each commit that appends records."""
         self._listeners.append(listener)
 
-    # -- change capture → streams ------------------------------------------------------------------
-
-    def enable_stream(self, *, account_id: str, region: str, table_name: str, table_arn: str,
-                      view_type: StreamViewType, key_schema: list[dict[str, str]]) -> Stream:
-        with self.lock:
-            table = (account_id, region, table_name)
-            version = self.commit_versions[table] = self.commit_versions.get(table, 1) + 1
-            return self.streams.enable(account_id=account_id, region=region, table_name=table_name,
-                                       table_arn=table_arn, view_type=view_type, key_schema=key_schema,
-                                       now=self.clock.now(), enabled_version=version)
-
-    def disable_stream(self, account_id: str, region: str, table_name: str) -> Stream:
-        with self.lock:
-            return self.streams.disable(account_id, region, table_name, self.clock.now())
-
     def _replica_deleted(self, account_id: str, region: str, table_name: str) -> None:
         """A global table's replica whose deletion is over (replication dropped its table from moto): logged as its
         DeleteTable, its stream and destinations closed, as a DeleteTable through the door does."""
         self.persistence.table_request(account_id, region, "DeleteTable", {"TableName": table_name})
-        self.table_deleted(account_id, region, table_name)
+        self.table_streams.table_deleted(account_id, region, table_name)
 
-    def table_deleted(self, account_id: str, region: str, table_name: str) -> None:
-        with self.lock:
-            self.streams.table_deleted(account_id, region, table_name, self.clock.now())
-            self.commit_versions.pop((account_id, region, table_name), None)
-            self.write_rates.forget((account_id, region, table_name))
-            self.kinesis.table_deleted((account_id, region, table_name))
+    def _table_definition(self, account_id: str, region: str, operation: str, params: dict[str, Any]) -> None:
+        """A table's definition changed (Create/Update/DeleteTable, TTL, tags, backups): logged; a deleted one closed."""
+        self.persistence.table_request(account_id, region, operation, params)
+        if operation == "DeleteTable":
+            self.table_streams.table_deleted(account_id, region, params.get("TableName"))
 
     # -- the DynamoDB Streams API (its reads: streams/stream_reads.py) ----------------------------------
 

@@ -8,7 +8,7 @@ streams, and mirrored into moto's table so DescribeTable shows LatestStreamArn a
 
 from __future__ import annotations
 
-import contextlib
+import functools
 import json
 import logging
 import uuid
@@ -17,28 +17,18 @@ from typing import Any
 
 from eddy.emulator.moto_seam import (actions as moto_actions, bridge as moto_bridge, all_or_nothing,
                                 table_descriptions)
-from eddy.emulator.api import (absent_features, attribute_values, dynamodb_fast, dynamodb_rules, kinesis_destinations_api,
-                               partiql, resource_policies, table_arns, validation)
-from eddy.emulator.api.dynamodb_answers import collection_key, item_collection_metrics, transact_writes
+from eddy.emulator.api import (absent_features, attribute_values, dynamodb_rules, kinesis_destinations_api, partiql,
+                               resource_policies, table_arns, validation)
+from eddy.emulator.api.dynamodb_answers import collection_key, item_collection_metrics, transact_writes, unasked
 from eddy.emulator.api.dynamodb_rules import item_keys, legacy_parameters, request_collections, table_definitions
 from eddy.emulator.api.global_tables import replica_tables, replica_updates
 from eddy.emulator.api.streams_api import parse_body
+from eddy.emulator.dynamodb.operations import DEFINITION_OPERATIONS, TARGET_PREFIX
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import AWSError, InternalServerError, ValidationException, constraint_violation
 from eddy.emulator.aws_requests import Request, Response, error_response, raw_json_response
 from eddy.emulator.storage.disk import WriteFailed
 from eddy.emulator.streams.records import StreamViewType
-
-TARGET_PREFIX = "DynamoDB_20120810."
-
-WRITE_OPERATIONS = frozenset({
-    "PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "TransactWriteItems",
-    "ExecuteStatement", "BatchExecuteStatement", "ExecuteTransaction",
-})
-
-TABLE_OPERATIONS = frozenset({"CreateTable", "UpdateTable", "DeleteTable"})
-#: requests that change a table's definition: persistence keeps them, to rebuild the table after a restart
-DEFINITION_OPERATIONS = TABLE_OPERATIONS | {"UpdateTimeToLive", "TagResource", "UntagResource", "UpdateContinuousBackups"}
 
 VIEW_TYPES = "[NEW_IMAGE, OLD_IMAGE, NEW_AND_OLD_IMAGES, KEYS_ONLY]"
 INVALID = "One or more parameter values were invalid: "
@@ -53,78 +43,13 @@ def handle(emulator: Emulator, operation: str, request: Request) -> Response:
         dynamodb_rules.check(operation, params)  # DynamoDB's own rules beyond the model, before any table is read
         if operation == "TransactWriteItems" and len(request.body) > request_collections.MAX_TRANSACTION_PAYLOAD:
             request_collections.check_payload(params)  # a body under 4 MB carries less than 4 MB of items
-        if table_arns.given(operation, params):  # a table named by its ARN: by its name from here on
-            answered = _by_table_names(emulator, operation, request, params)
-            if answered is not None:
-                return answered
-        if operation in ("Query", "Scan") and isinstance(params.get("ExclusiveStartKey"), dict):
-            _check_starting_key(operation, request, params)
-        if operation in item_keys.OPERATIONS:  # the rules that read the tables' key attributes
-            account_id, region = moto_bridge.caller(request)
-            item_keys.check(operation, params, lambda table: tuple(
-                moto_actions.key_attribute_names(account_id, region, table, None)))
-        if operation in attribute_values.LEGACY:  # Expected, AttributeUpdates, KeyConditions, filters: their rules
-            attribute_values.check_legacy(operation, params)
-        if "Expected" in params or "AttributesToGet" in params or "ScanFilter" in params or "QueryFilter" in params:
-            rewritten = legacy_parameters.rewritten(operation, params)  # as the expressions they stand for
-            if rewritten is not None:
-                params, request = rewritten, request.for_target(TARGET_PREFIX + operation, rewritten)
-        if operation in GLOBAL_TABLE_OPERATIONS:  # replicas: a table's other regions (global tables)
-            answered = _global_tables(emulator, operation, request, params)
-            if answered is not None:
-                return answered
-        if operation in resource_policies.OPERATIONS:  # Eddy's own, for tables and streams
-            return resource_policies.handle(emulator, operation, request, params)
-        absent = absent_features.answer(emulator, operation, request, params)  # features Eddy does not have
-        if absent is not None:
-            return absent
-        if operation in kinesis_destinations_api.OPERATIONS:  # Eddy's own: moto has no Kinesis destinations
-            return kinesis_destinations_api.handle(emulator, operation, request)
-        if operation in DEFINITION_OPERATIONS and emulator.persistence.durable:
-            emulator.disk.room_for(len(request.body))  # a definition moto makes cannot be put back: room first
-        if operation == "CreateTable":
-            return _as_aws(operation, request, params, create_table(emulator, request, params))
-        if operation == "UpdateTable":
-            return _as_aws(operation, request, params, update_table(emulator, request, params))
-        with emulator.lock:
-            # a write is one captured operation: committed when it ends (streams/commits.py), put back if it raises
-            with emulator.capture.operation() if operation in WRITE_OPERATIONS else contextlib.nullcontext():
-                response = dynamodb_fast.answer(operation, request, params)
-                if response is not None:
-                    return response
-                if operation in partiql.OPERATIONS:  # each statement run as its item operation, below
-                    from eddy.emulator.api.partiql.operations import answer as partiql_answer  # the first loads it
-
-                    status, answered = partiql_answer(operation, params, lambda name, sub: _run(request, name, sub),
-                                                      lambda: _next_statement(emulator))
-                    return _json_response(status, answered)
-                call = moto_bridge.DynamoDBCall(request, request.body if operation not in WRITE_OPERATIONS else
-                                                json.dumps(params).encode())  # its numbers as DynamoDB stores them
-                if operation == "TransactWriteItems":  # its token, capacity and metrics as DynamoDB answers them
-                    answered = transact_writes.answer(emulator.client_request_tokens, emulator.capture,
-                                                      call.account_id, call.region, params, call.run)
-                    return answered if isinstance(answered, Response) else _json_response(200, answered)
-                response = call.run()
-            if operation in DEFINITION_OPERATIONS and response.status == 200:
-                emulator.persistence.table_request(call.account_id, call.region, operation, params)
-                if operation == "UpdateTimeToLive":  # DynamoDB refuses another change within the hour
-                    absent_features.time_to_live_changed(emulator, call.account_id, call.region, params["TableName"])
-                if operation == "DeleteTable":
-                    emulator.table_deleted(call.account_id, call.region, params.get("TableName"))
-                replica_tables.after(emulator, call.account_id, call.region, operation, params,
-                                        _runner(emulator, request))
-            if operation == "DescribeTable" and response.status == 200:
-                response = _with_replicas(emulator, call.account_id, call.region, params, response, "Table")
-            if operation in table_descriptions.OPERATIONS:
-                return _as_aws(operation, request, params, response)
-            if operation in item_collection_metrics.OPERATIONS and item_collection_metrics.asked(params) \
-                    and response.status == 200:  # moto's full path: DynamoDB's ItemCollectionMetrics
-                answered = json.loads(response.body)
-                item_collection_metrics.added(operation, params, answered, collection_key(call.account_id, call.region))
-                response = moto_bridge.with_body(response, answered)
-            if operation in dynamodb_fast.CAPACITY_REPORTED:
-                return dynamodb_fast.unasked_capacity_removed(operation, params, response)
+        given = table_arns.given(operation, params) and _by_table_names(operation, request, params)
+        if given:  # a table named by its ARN: by its name from here on, answered as the request named it
+            request = request.for_target(TARGET_PREFIX + operation, params)
+        response = _answer(emulator, operation, request, params)
+        if not given or response.status != 200 or operation not in table_arns.KEYED_BY_TABLE:
             return response
+        return _json_response(200, table_arns.keyed_as_given(operation, json.loads(response.body), given))
     except AWSError as error:
         return error_response(error)
     except WriteFailed:  # the disk refused the commit: nothing of the write is kept or shown (the router answers)
@@ -139,6 +64,71 @@ def handle(emulator: Emulator, operation: str, request: Request) -> Response:
         request_id = uuid.uuid4()  # what the operation wrote before it failed was put back (capture)
         log.exception("moto could not process %s (request %s)", operation, request_id)
         return error_response(InternalServerError(f"Internal server error (request id {request_id})"))
+
+
+def _answer(emulator: Emulator, operation: str, request: Request, params: dict[str, Any]) -> Response:
+    """The checked request run by the engine (emulator.dynamodb), or answered by Eddy's own parts of the API."""
+    if operation in ("Query", "Scan") and isinstance(params.get("ExclusiveStartKey"), dict):
+        _check_starting_key(operation, request, params)
+    if operation in item_keys.OPERATIONS:  # the rules that read the tables' key attributes
+        account_id, region = moto_bridge.caller(request)
+        item_keys.check(operation, params, lambda table: tuple(
+            moto_actions.key_attribute_names(account_id, region, table, None)))
+    if operation in attribute_values.LEGACY:  # Expected, AttributeUpdates, KeyConditions, filters: their rules
+        attribute_values.check_legacy(operation, params)
+    if "Expected" in params or "AttributesToGet" in params or "ScanFilter" in params or "QueryFilter" in params:
+        rewritten = legacy_parameters.rewritten(operation, params)  # as the expressions they stand for
+        if rewritten is not None:
+            params, request = rewritten, request.for_target(TARGET_PREFIX + operation, rewritten)
+    if operation in GLOBAL_TABLE_OPERATIONS:  # replicas: a table's other regions (global tables)
+        answered = _global_tables(emulator, operation, request, params)
+        if answered is not None:
+            return answered
+    if operation in resource_policies.OPERATIONS:  # Eddy's own, for tables and streams
+        return resource_policies.handle(emulator, operation, request, params)
+    absent = absent_features.answer(emulator, operation, request, params)  # features Eddy does not have
+    if absent is not None:
+        return absent
+    if operation in kinesis_destinations_api.OPERATIONS:  # Eddy's own: moto has no Kinesis destinations
+        return kinesis_destinations_api.handle(emulator, operation, request)
+    if operation in DEFINITION_OPERATIONS and emulator.persistence.durable:
+        emulator.disk.room_for(len(request.body))  # a definition moto makes cannot be put back: room first
+    if operation == "CreateTable":
+        return _as_aws(operation, request, params, create_table(emulator, request, params))
+    if operation == "UpdateTable":
+        return _as_aws(operation, request, params, update_table(emulator, request, params))
+    if operation in partiql.OPERATIONS:  # each statement run as its item operation, in one write of the engine's
+        from eddy.emulator.api.partiql.operations import answer as partiql_answer  # the first loads it
+
+        status, answered = emulator.dynamodb.write(request, params, lambda session: partiql_answer(
+            operation, params, session.run, session.next_operation), unasked.shape)
+        return _json_response(status, answered)
+    if operation == "TransactWriteItems":  # its token, capacity and metrics as DynamoDB answers them
+        answered = emulator.dynamodb.write(request, params, lambda session: transact_writes.answer(
+            emulator.client_request_tokens, session, params))
+        return answered if isinstance(answered, Response) else _json_response(200, answered)
+    return emulator.dynamodb.execute(operation, request, params, shape=unasked.shape,
+                                     after=functools.partial(_after, emulator, operation, request, params))
+
+
+def _after(emulator: Emulator, operation: str, request: Request, params: dict[str, Any], account_id: str, region: str,
+           response: Response) -> Response:
+    """moto's full-path answer as DynamoDB gives it (the engine's lock held): a replica's table changed in every
+    region, a table described with its replicas and as AWS describes it, what was not asked for left out."""
+    if operation == "UpdateTimeToLive" and response.status == 200:  # DynamoDB refuses another change within the hour
+        absent_features.time_to_live_changed(emulator, account_id, region, params["TableName"])
+    if operation in DEFINITION_OPERATIONS and response.status == 200:
+        replica_tables.after(emulator, account_id, region, operation, params, _runner(emulator, request))
+    if operation == "DescribeTable" and response.status == 200:
+        response = _with_replicas(emulator, account_id, region, params, response, "Table")
+    if operation in table_descriptions.OPERATIONS:
+        return _as_aws(operation, request, params, response)
+    if operation in item_collection_metrics.OPERATIONS and item_collection_metrics.asked(params) \
+            and response.status == 200:  # moto's full path: DynamoDB's ItemCollectionMetrics
+        answered = json.loads(response.body)
+        item_collection_metrics.added(operation, params, answered, collection_key(account_id, region))
+        response = moto_bridge.with_body(response, answered)
+    return unasked.unasked_capacity_removed(operation, params, response)
 
 
 GLOBAL_TABLE_OPERATIONS = frozenset({"UpdateTable", "DeleteTable", "CreateGlobalTable", "UpdateGlobalTable",
@@ -188,36 +178,16 @@ def _check_starting_key(operation: str, request: Request, params: dict[str, Any]
         raise ValidationException(f"The provided starting key is invalid{detail}")
 
 
-def _by_table_names(emulator: Emulator, operation: str, request: Request, params: dict[str, Any]) -> Response | None:
-    """The request with its tables' ARNs read as their names, answered as the request named them (None: it names
-    no table of the caller's account and region by its ARN, and goes on as it is)."""
+def _by_table_names(operation: str, request: Request, params: dict[str, Any]) -> dict[str, Any] | None:
+    """The request's tables given by their ARNs read as their names (in `params`): what the request gave, for its
+    answer to be keyed as the request named them (None: it names no table of the caller's account and region by its
+    ARN, and goes on as it is)."""
     account_id, region = moto_bridge.caller(request)
     given = table_arns.resolve(operation, params, account_id, region)
-    if not given:
-        if operation == "CreateTable":  # an ARN of another account or region, or of no table: not a name
-            raise constraint_violation("tableName", params["TableName"],
-                                       "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+")
-        return None
-    response = handle(emulator, operation, request.for_target(TARGET_PREFIX + operation, params))
-    if response.status != 200 or operation not in table_arns.KEYED_BY_TABLE:
-        return response
-    return _json_response(200, table_arns.keyed_as_given(operation, json.loads(response.body), given))
-
-
-def _next_statement(emulator: Emulator) -> None:
-    """A batch's statement is its own operation: the one before committed, the next one's capture begun (even when
-    that commit is refused: the operation's end then has one to end)."""
-    try:
-        emulator.capture.end()
-    finally:
-        emulator.capture.begin()
-
-
-def _run(request: Request, operation: str, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-    """Another DynamoDB operation for the same caller (a PartiQL statement's item operation): status, body."""
-    inner = request.for_target(TARGET_PREFIX + operation, params)
-    response = dynamodb_fast.answer(operation, inner, params) or moto_bridge.DynamoDBCall(inner, inner.body).run()
-    return response.status, json.loads(response.body or b"{}")
+    if not given and operation == "CreateTable":  # an ARN of another account or region, or of no table: not a name
+        raise constraint_violation("tableName", params["TableName"],
+                                   "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+")
+    return given or None
 
 
 def _as_aws(operation: str, request: Request, params: dict[str, Any], response: Response) -> Response:
@@ -326,7 +296,7 @@ def update_table(emulator: Emulator, request: Request, params: dict[str, Any]) -
             replica_tables.after(emulator, call.account_id, call.region, "UpdateTable", params, _runner(emulator, request))
             return _with_replicas(emulator, call.account_id, call.region, params, response, "TableDescription")
         enabled, view_type = spec
-        current = emulator.streams.enabled_stream(call.account_id, call.region, table.name)
+        current = emulator.table_streams.enabled(call.account_id, call.region, table.name)
         if enabled and current is not None:
             raise ValidationException(f"Table already has an enabled stream: TableName: {table.name}")
         if not enabled and current is None:
@@ -339,14 +309,14 @@ def update_table(emulator: Emulator, request: Request, params: dict[str, Any]) -
         if enabled:
             _enable(emulator, call, table, view_type)
         else:
-            stream = emulator.disable_stream(call.account_id, call.region, table.name)
+            stream = emulator.table_streams.disable(call.account_id, call.region, table.name)
             moto_bridge.set_table_stream(table, stream.label, None)
         return _with_replicas(emulator, call.account_id, call.region, params,
                               _describe_as(response, request, table, "TableDescription"), "TableDescription")
 
 
 def _enable(emulator: Emulator, call: moto_bridge.DynamoDBCall, table: Any, view_type: StreamViewType) -> None:
-    stream = emulator.enable_stream(
+    stream = emulator.table_streams.enable(
         account_id=call.account_id,
         region=call.region,
         table_name=table.name,

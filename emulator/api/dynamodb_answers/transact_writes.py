@@ -3,23 +3,24 @@ client_request_tokens), its ConsumedCapacity (consumed_capacity.py) and ItemColl
 (item_collection_metrics.py). moto's own answer (`{"ConsumedCapacity": [], "ItemCollectionMetrics": {}}`) is replaced:
 DynamoDB's has only what was asked for.
 
-The caller holds the emulator's lock and the operation's capture, so a token is looked at and the transaction run as
-one step, and the items the transaction wrote are the capture's.
+It runs as the engine's composed write (emulator/dynamodb/operations.py `DynamoDB.write`): under the emulator's lock
+and in the operation's capture, so a token is looked at and the transaction run as one step, and the items the
+transaction wrote are the capture's (`Session.written`).
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
 from eddy.emulator.api.dynamodb_answers import collection_key, consumed_capacity, item_collection_metrics, table_indexes
 from eddy.emulator.aws_requests import Response
 from eddy.emulator.client_request_tokens import ClientRequestTokens
-from eddy.emulator.streams.capture import Capture
+from eddy.emulator.dynamodb.operations import Session
 
 
-def answer(tokens: ClientRequestTokens, capture: Capture, account_id: str, region: str, params: dict[str, Any],
-           run: Callable[[], Response]) -> Response | dict[str, Any]:
+def answer(tokens: ClientRequestTokens, session: Session, params: dict[str, Any]) -> Response | dict[str, Any]:
     """moto's refusal as it is, or the body of DynamoDB's answer."""
+    account_id, region = session.call.account_id, session.call.region
     token = params.get("ClientRequestToken")
     if token is not None:
         earlier = tokens.earlier(account_id, region, params)
@@ -29,11 +30,11 @@ def answer(tokens: ClientRequestTokens, capture: Capture, account_id: str, regio
                 answered["ConsumedCapacity"] = consumed_capacity.of_replay(params, earlier.written)
             _with_metrics(account_id, region, params, answered)
             return answered
-    response = run()
+    response = session.call.run()
     if response.status != 200:
         return response
     asks_capacity = params.get("ReturnConsumedCapacity") in consumed_capacity.MODES
-    written = [(table[2], old, new) for table, old, new in capture.images()
+    written = [(table[2], old, new) for table, old, new in session.written()
                if table[:2] == (account_id, region)] if token is not None or asks_capacity else []
     if token is not None:
         tokens.remember(account_id, region, params, consumed_capacity.written_sizes(written))

@@ -15,7 +15,8 @@ import pytest
 
 from eddy import emulate
 from eddy.emulator.moto_seam import all_or_nothing
-from eddy.emulator.api import dynamodb_fast, router
+from eddy.emulator.api import router
+from eddy.emulator.dynamodb import fast_path as dynamodb_fast
 from eddy.emulator.aws_requests import Request
 
 URL = "https://dynamodb.us-east-1.amazonaws.com/"
@@ -244,7 +245,7 @@ WRITTEN_BY_REFUSED_BATCHES = [("ranged", event_name, _row(pk, sk), _row(pk, sk))
 
 def test_the_fast_path_answers_as_moto_does(tmp_path, monkeypatch):
     fast_answers, fast_records = _answers_and_records(tmp_path, "fast")
-    monkeypatch.setattr(dynamodb_fast, "answer", lambda operation, request, params: None)
+    monkeypatch.setattr(dynamodb_fast, "answer", lambda operation, request, params, shape=None: None)
     # moto's full path with moto's own BatchWriteItem (an emulator routes it to Eddy's action, all_or_nothing.py)
     monkeypatch.setattr(all_or_nothing, "_batch_write_item", all_or_nothing.original_batch_write_item)
     moto_answers, moto_records = _answers_and_records(tmp_path, "moto")

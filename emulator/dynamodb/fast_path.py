@@ -1,0 +1,118 @@
+"""The DynamoDB item operations' fast path: moto's model called directly, answered by Eddy's serializer.
+
+`answer` takes a request whose body the door has already decoded (once, for validation and for this) and answers
+PutItem, GetItem, DeleteItem, UpdateItem, Query, Scan, BatchWriteItem and BatchGetItem without moto's per-request
+machinery (emulator/moto_seam/actions.py). It answers None, and moto's full path runs, for any other operation, for
+a body moto's parser could not shape, and while moto checks IAM. The caller (operations.py) holds the emulator's lock
+and the capture operation, as for moto's full path: the model calls are the same, so change capture sees every item
+they touch. moto's answer shares values with moto's items: it is shaped (`shape`, the door's) and encoded under
+that lock.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import uuid
+import zlib
+from typing import Any, Callable
+
+from eddy.emulator.moto_seam import actions as moto_actions
+from eddy.emulator.aws_requests import JSON_1_0, Request, Response
+
+OPERATIONS = frozenset(moto_actions.OPERATIONS)
+#: what the door does to moto's answer before it is encoded: (operation, params, answer, account_id, region)
+Shape = Callable[[str, dict[str, Any], dict[str, Any], str, str], None]
+
+
+def answer(operation: str, request: Request, params: dict[str, Any], shape: Shape | None = None) -> Response | None:
+    if operation not in OPERATIONS or not moto_actions.direct_calls_allowed():
+        return None
+    headers = {name.lower(): _text(value) for name, value in request.headers.items()}
+    try:
+        shaped = moto_actions.shape_params(operation, params)
+    except moto_actions.NotShaped:
+        return None
+    account_id, region, access_key = moto_actions.moto_caller(request.url, headers)
+    try:
+        result = moto_actions.run(operation, shaped, account_id, region, access_key, len(request.body or b""))
+    except moto_actions.MotoError as refused:
+        headers = dict(refused.headers, **{"x-amzn-RequestId": uuid.uuid4().hex})
+        headers["x-amz-crc32"] = str(zlib.crc32(refused.body))  # botocore checks it on DynamoDB answers
+        return Response(refused.status, headers, refused.body)
+    answered = output_of(operation, result)
+    if shape is not None:
+        shape(operation, params, answered, account_id, region)
+    body = json.dumps(answered).encode()
+    return Response(
+        200,
+        {"Content-Type": JSON_1_0, "x-amzn-RequestId": uuid.uuid4().hex, "x-amz-crc32": str(zlib.crc32(body))},
+        body,
+    )
+
+
+# -- Eddy's serializer: moto's answer as botocore's output shape lets through ------------------------------------
+# (members the shape does not name are left out, None members too; blobs in base64, strings as str)
+
+Writer = Callable[[Any], Any]
+_outputs: dict[str, Writer] = {}  # by operation
+
+
+def output_of(operation: str, result: dict[str, Any]) -> dict[str, Any]:
+    writer = _outputs.get(operation)
+    if writer is None:
+        writer = _outputs[operation] = _writer(moto_actions.output_shape(operation))
+    return writer(result)
+
+
+def _string(value: Any) -> Any:
+    return str(value) if value not in (None, {}, []) else value
+
+
+def _blob(value: Any) -> str:
+    if isinstance(value, str):
+        value = value.encode()
+    return base64.b64encode(value).strip().decode()
+
+
+def _attribute_value(value: Any) -> Any:
+    """An AttributeValue, written out by hand: items are most of what these answers carry."""
+    if value is None:
+        return None
+    written = {}
+    for kind, content in value.items():
+        if content is None:
+            continue
+        if kind in ("S", "N"):
+            written[kind] = _string(content)
+        elif kind in ("NULL", "BOOL"):
+            written[kind] = content
+        elif kind == "M":
+            written[kind] = {
+                name: element
+                for name, element in ((name, _attribute_value(element)) for name, element in content.items())
+                if element is not None
+            }
+        elif kind == "L":
+            written[kind] = [_attribute_value(element) for element in content]
+        elif kind in ("SS", "NS"):
+            written[kind] = [_string(member) for member in content]
+        elif kind == "B":
+            written[kind] = _blob(content)
+        elif kind == "BS":
+            written[kind] = [_blob(member) for member in content]
+    return written
+
+
+_writer = moto_actions.ShapeWalker(
+    from_json=False,
+    attribute_value=_attribute_value,
+    map_of=lambda key, element: (
+        lambda value: {k: w for k, w in ((k, element(v)) for k, v in value.items()) if w is not None}
+    ),
+    leaves={"string": _string, "blob": _blob, "integer": int, "long": int, "float": float, "double": float},
+)
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else value
