@@ -121,10 +121,12 @@ class Deployment:
         stack.stack_event(stack.deleted, "DELETE_COMPLETE")
 
     def _delete(self, resource: StackResource, rollback: bool = False, physical_id: str | None = None,
-                properties: dict[str, Any] | None = None) -> bool:
+                properties: dict[str, Any] | None = None, template: dict[str, Any] | None = None) -> bool:
         """Delete one resource (or an old physical resource it replaced, whose events leave the resource's own
-        status as it is: UPDATE_COMPLETE after a replacement, as ListStackResources shows it); False when it failed."""
-        definition = (self.stack.template.get("Resources") or {}).get(resource.logical_id) or {}
+        status as it is: UPDATE_COMPLETE after a replacement, as ListStackResources shows it); False when it failed.
+        `template`: the one that declares it (an update's old template for a resource the update removes: its
+        DeletionPolicy is the old template's, e.g. the Retain SAM gives each AutoPublishAlias version)."""
+        definition = ((template or self.stack.template).get("Resources") or {}).get(resource.logical_id) or {}
         policy = definition.get("DeletionPolicy", "Delete")
         if physical_id is not None:
             policy = definition.get("UpdateReplacePolicy", "Delete")
@@ -202,7 +204,7 @@ class Deployment:
             kept = set(order)
             for logical_id in reversed(old_order):
                 if logical_id not in kept and logical_id in stack.resources:
-                    self._delete(stack.resources[logical_id], rollback=False)
+                    self._delete(stack.resources[logical_id], rollback=False, template=old_template)
                     del stack.resources[logical_id]
             stack.stack_event(self.now(), "UPDATE_COMPLETE")
             return True

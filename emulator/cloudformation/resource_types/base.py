@@ -166,6 +166,14 @@ def already_exists(type_name: str, identifier: str) -> ResourceFailed:
                           "AlreadyExists)")
 
 
+def delete_if_there(client: Any, operation: str, **params: Any) -> None:
+    """A delete whose resource may be gone already (ResourceNotFoundException: nothing left to do)."""
+    try:
+        getattr(client, operation)(**params)
+    except client.exceptions.ResourceNotFoundException:
+        return
+
+
 def required(properties: dict[str, Any], *names: str) -> None:
     missing = [name for name in names if name not in properties]
     if missing:

@@ -9,7 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from eddy.emulator.cloudformation.errors import ResourceFailed
-from eddy.emulator.cloudformation.resource_types.base import Created, Provisioning, ResourceType, required
+from eddy.emulator.cloudformation.resource_types.base import (
+    Created, Provisioning, ResourceType, delete_if_there, required,
+)
 
 _CONFIGURATION = ("Role", "Handler", "Description", "Timeout", "MemorySize", "Environment", "Runtime",
                   "DeadLetterConfig", "TracingConfig", "Layers", "EphemeralStorage", "LoggingConfig",
@@ -106,11 +108,7 @@ class Function(ResourceType):
         return self._attributes(awslambda, physical_id)
 
     def delete(self, provisioning: Provisioning, physical_id: str, properties: dict[str, Any]) -> None:
-        awslambda = provisioning.client("lambda")
-        try:
-            awslambda.delete_function(FunctionName=physical_id)
-        except awslambda.exceptions.ResourceNotFoundException:
-            return
+        delete_if_there(provisioning.client("lambda"), "delete_function", FunctionName=physical_id)
 
 
 _MAPPING_UPDATABLE = ("FunctionName", "Enabled", "BatchSize", "FilterCriteria", "MaximumBatchingWindowInSeconds",
@@ -154,11 +152,7 @@ class EventSourceMapping(ResourceType):
         return self._attributes(provisioning, physical_id)
 
     def delete(self, provisioning: Provisioning, physical_id: str, properties: dict[str, Any]) -> None:
-        awslambda = provisioning.client("lambda")
-        try:
-            awslambda.delete_event_source_mapping(UUID=physical_id)
-        except awslambda.exceptions.ResourceNotFoundException:
-            return
+        delete_if_there(provisioning.client("lambda"), "delete_event_source_mapping", UUID=physical_id)
 
 
 class Permission(ResourceType):
@@ -178,11 +172,8 @@ class Permission(ResourceType):
 
     def delete(self, provisioning: Provisioning, physical_id: str, properties: dict[str, Any]) -> None:
         function, _, statement_id = physical_id.rpartition("|")
-        awslambda = provisioning.client("lambda")
-        try:
-            awslambda.remove_permission(FunctionName=function, StatementId=statement_id)
-        except awslambda.exceptions.ResourceNotFoundException:
-            return
+        delete_if_there(provisioning.client("lambda"), "remove_permission", FunctionName=function,
+                        StatementId=statement_id)
 
 
 TYPES = [Function(), EventSourceMapping(), Permission()]

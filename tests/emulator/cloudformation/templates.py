@@ -10,6 +10,17 @@ ROLE = """
       ManagedPolicyArns: [arn:aws:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]
 """
 
+#: a table "Orders" whose stream has new images
+ORDERS = """
+  Orders:
+    Type: AWS::DynamoDB::Table
+    Properties:
+      AttributeDefinitions: [{AttributeName: pk, AttributeType: S}]
+      KeySchema: [{AttributeName: pk, KeyType: HASH}]
+      BillingMode: PAY_PER_REQUEST
+      StreamSpecification: {StreamViewType: NEW_IMAGE}
+"""
+
 #: a table with a stream, a function copying each new image into a second table, the mapping between them
 PIPELINE = """
 AWSTemplateFormatVersion: '2010-09-09'
