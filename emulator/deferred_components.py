@@ -16,17 +16,25 @@ from typing import TYPE_CHECKING, Any, Callable
 if TYPE_CHECKING:
     from eddy.emulator.cloudformation.service import CloudFormation
     from eddy.emulator.clock import Clock
+    from eddy.emulator.functions.async_invocations import AsyncInvocations
     from eddy.emulator.functions.invocation import Invoker
     from eddy.emulator.functions.registry import FunctionRegistry
+    from eddy.emulator.kernel import Kernel
     from eddy.emulator.pipes.pipe_registry import Pipes
+    from eddy.emulator.storage.state_observer import NoPersistence
+    from eddy.emulator.streams.stream_registry import StreamRegistry
     from eddy.emulator.triggers.mapping_registry import Triggers
 
 
 class DeferredComponents:
     """What the Emulator has that these use (its __init__ sets them)."""
 
+    kernel: Kernel
     lock: threading.RLock
     state_dir: Path
+    persistence: NoPersistence
+    streams: StreamRegistry
+    async_invocations: AsyncInvocations
     clock: Clock
     functions: FunctionRegistry
     invoker: Invoker
@@ -45,9 +53,17 @@ class DeferredComponents:
             return self._triggers
 
     def _make_pipes(self) -> Pipes:
-        """Every pipe (pipes/), made when EventBridge first asks for them (eventbridge/service.py)."""
+        """Every pipe (pipes/), made when EventBridge first asks for them (eventbridge/service.py); a pipe's stream is
+        found in the stream registry of the moment (a reset makes a new one), its start position by the event source
+        mappings' rule."""
         from eddy.emulator.pipes.pipe_registry import Pipes
-        return Pipes(self, self.state_dir)
+        from eddy.emulator.pipes.targets import PipeTargets
+
+        targets = PipeTargets(self.functions, self.invoker, self.async_invocations, self.kernel.aws_client)
+        return Pipes(self.kernel, self.persistence, targets, self.state_dir,
+                     find_stream=lambda arn: self.streams.get(arn),
+                     start_position=lambda source, position, timestamp: self.triggers._start_position(
+                         source, position, timestamp))
 
     @property
     def mappings_made(self) -> int:  # how many event source mappings there are, without making their registry

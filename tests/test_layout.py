@@ -35,15 +35,13 @@ ABOVE_THE_ROOT = ("eddy.emulator.api.", "eddy.emulator.dashboard.", "eddy.emulat
 #: components that still take the Emulator and reach through it for their collaborators (issue 35's kernel, not
 #: done for these yet): the list may only shrink
 COMPONENTS_STILL_REACHING_BACK = {
-    "eddy.emulator.pipes.pipe_registry", "eddy.emulator.pipes.targets",
-    "eddy.emulator.storage.persistence",
-    "eddy.emulator.storage.replay", "eddy.emulator.storage.snapshots", "eddy.emulator.triggers.mapping_registry",
+    "eddy.emulator.storage.persistence", "eddy.emulator.storage.replay", "eddy.emulator.storage.snapshots",
+    "eddy.emulator.triggers.mapping_registry",
 }
 #: parts that still take their owner (for its collaborators) and name it in a type: the cycles they close are known,
 #: each edge listed, and the list may only shrink (issue 35: pollers, runners and rule targets built with the
 #: collaborators they use)
 OWNER_BACK_REFERENCES = {
-    ("eddy.emulator.pipes.runners", "eddy.emulator.pipes.pipe_registry"),
     ("eddy.emulator.cloudformation.change_sets", "eddy.emulator.cloudformation.service"),
 }
 

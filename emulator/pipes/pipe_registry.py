@@ -16,20 +16,25 @@ import os
 import re
 import shutil
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from eddy.emulator.errors import ResourceNotFoundException, ValidationException
 from eddy.emulator.kinesis.sources import find_source
 from eddy.emulator.moto_seam import sqs as sqs_seam
 from eddy.emulator.pipes.pipe import ConflictException, NotFoundException, Pipe, check
-from eddy.emulator.pipes.runners import PipeQueueRunner, PipeStreamRunner
+from eddy.emulator.pipes.runners import queue_runner, stream_runner
 from eddy.emulator.storage.wal import CorruptStateError
 from eddy.emulator.triggers.checkpoints import Checkpoints
 from eddy.emulator.triggers.event_source_mappings import EventSourceMapping
-from eddy.emulator.triggers.mapping_registry import MappingFigures
+from eddy.emulator.triggers.failures import MappingFailures
+from eddy.emulator.triggers.mapping_figures import MappingFigures
 
 if TYPE_CHECKING:
-    from eddy.emulator.engine import Emulator
+    from eddy.emulator.kernel import Kernel
+    from eddy.emulator.pipes.targets import PipeTargets
+    from eddy.emulator.storage.state_observer import NoPersistence
+    from eddy.emulator.triggers.pollers.queue_pollers import QueueRunner
+    from eddy.emulator.triggers.pollers.stream_pollers import MappingRunner
 
 UPDATABLE = ("Description", "DesiredState", "SourceParameters", "Enrichment", "EnrichmentParameters", "Target",
              "TargetParameters", "RoleArn")
@@ -37,8 +42,21 @@ NAME = re.compile(r"^[\.\-_A-Za-z0-9]+$")
 
 
 class Pipes:
-    def __init__(self, emulator: "Emulator", directory: Path) -> None:
-        self.emulator = emulator
+    """Built with the kernel (activity, clock; the runners' too), the persistence that writes an SQS source's
+    receives and deletes down, the pipes' targets, the state directory, `find_stream(arn)` (the DynamoDB stream an
+    ARN names, or ResourceNotFoundException / ValidationException) and `start_position(source, StartingPosition,
+    StartingPositionTimestamp)` (the sequence number after which a new stream reader starts: the event source
+    mappings' rule)."""
+
+    def __init__(self, kernel: Kernel, persistence: NoPersistence, targets: PipeTargets, directory: Path, *,
+                 find_stream: Callable[[str], Any], start_position: Callable[[Any, str, float | None], int]) -> None:
+        self._kernel = kernel
+        self._activity = kernel.activity
+        self._now = kernel.clock.now
+        self._persistence = persistence
+        self._targets = targets
+        self._find_stream = find_stream
+        self._start_position = start_position
         self.directory = directory / "pipes"
         self.checkpoints = Checkpoints(self.directory / "checkpoints")
         self.pipes: dict[str, Pipe] = {}
@@ -49,7 +67,7 @@ class Pipes:
         #: what failed, for wait_idle and assert_delivered (the pollers fill it: triggers/failures.py)
         self.failures: dict[str, Any] = {}
         self.start_positions: dict[str, int] = {}
-        self.runners: dict[str, PipeStreamRunner | PipeQueueRunner] = {}
+        self.runners: dict[str, MappingRunner | QueueRunner] = {}
         self._load()
 
     # -- the Pipes API's operations ---------------------------------------------------------------------
@@ -57,7 +75,7 @@ class Pipes:
     def create(self, name: str, params: dict[str, Any], account_id: str, region: str) -> dict[str, Any]:
         if not NAME.match(name):
             raise ValidationException(f"Pipe name {name!r} must match [\\.\\-_A-Za-z0-9]+")
-        now = self.emulator.clock.now()
+        now = self._now()
         pipe = Pipe(name=name, account_id=account_id, region=region, source=params["Source"],
                     target=params["Target"], role_arn=params["RoleArn"],
                     description=params.get("Description", ""), desired_state=params.get("DesiredState", "RUNNING"),
@@ -66,7 +84,7 @@ class Pipes:
                     target_parameters=params.get("TargetParameters") or {}, tags=params.get("Tags") or {},
                     creation_time=now, last_modified_time=now)
         check(pipe)
-        with self.emulator.activity:
+        with self._activity:
             if pipe.key in self.pipes:
                 raise ConflictException(f"Pipe {name} already exists.")
             source = self._source(pipe)
@@ -75,7 +93,7 @@ class Pipes:
                 self.state_reasons[pipe.key] = f"The source {pipe.source} does not exist"
             elif pipe.source_service != "sqs":
                 parameters = pipe.stream_parameters
-                pipe.start_position = self.emulator.triggers._start_position(
+                pipe.start_position = self._start_position(
                     source, parameters["StartingPosition"], parameters.get("StartingPositionTimestamp"))
             self.pipes[pipe.key] = pipe
             self.figures[pipe.key] = MappingFigures()
@@ -91,7 +109,7 @@ class Pipes:
         return pipe
 
     def describe(self, name: str, account_id: str, region: str) -> dict[str, Any]:
-        with self.emulator.activity:
+        with self._activity:
             pipe = self.get(name, account_id, region)
             answer = pipe.describe()
             if pipe.key in self.state_reasons:
@@ -99,7 +117,7 @@ class Pipes:
             return answer
 
     def list(self, account_id: str, region: str, query: dict[str, str]) -> list[dict[str, Any]]:
-        with self.emulator.activity:
+        with self._activity:
             chosen = [pipe for pipe in self.pipes.values() if pipe.account_id == account_id and pipe.region == region
                       and pipe.name.startswith(query.get("NamePrefix", ""))
                       and pipe.source.startswith(query.get("SourcePrefix", ""))
@@ -113,19 +131,19 @@ class Pipes:
         return self.get(resource.split("/", 1)[1], account_id, region)
 
     def tag(self, arn: str, tags: dict[str, str]) -> None:
-        with self.emulator.activity:
+        with self._activity:
             self._by_arn(arn).tags.update(tags)
             self._save()
 
     def untag(self, arn: str, keys: list[str]) -> None:
-        with self.emulator.activity:
+        with self._activity:
             pipe = self._by_arn(arn)
             for key in keys:
                 pipe.tags.pop(key, None)
             self._save()
 
     def tags_of(self, arn: str) -> dict[str, str]:
-        with self.emulator.activity:
+        with self._activity:
             return dict(self._by_arn(arn).tags)
 
     def update(self, name: str, params: dict[str, Any], account_id: str, region: str) -> dict[str, Any]:
@@ -141,8 +159,8 @@ class Pipes:
         changed.enrichment = changed.enrichment or None
         check(changed)
         self._stop(pipe)
-        with self.emulator.activity:
-            changed.last_modified_time = self.emulator.clock.now()
+        with self._activity:
+            changed.last_modified_time = self._now()
             self.pipes[pipe.key] = changed
             answer = self._answer(changed, "UPDATING")
             self._settle(changed)
@@ -158,7 +176,7 @@ class Pipes:
     def delete(self, name: str, account_id: str, region: str) -> dict[str, Any]:
         pipe = self.get(name, account_id, region)
         self._stop(pipe)
-        with self.emulator.activity:
+        with self._activity:
             del self.pipes[pipe.key]
             for table in (self.mappings, self.figures, self.failures, self.start_positions, self.state_reasons):
                 table.pop(pipe.key, None)
@@ -171,9 +189,9 @@ class Pipes:
     def _change_state(self, pipe: Pipe, desired: str, transition: str) -> dict[str, Any]:
         if desired == "STOPPED":
             self._stop(pipe)
-        with self.emulator.activity:
+        with self._activity:
             pipe.desired_state = desired
-            pipe.last_modified_time = self.emulator.clock.now()
+            pipe.last_modified_time = self._now()
             answer = self._answer(pipe, transition)
             self._settle(pipe)
             self._save()
@@ -202,15 +220,20 @@ class Pipes:
         self.mappings[pipe.key] = pipe.mapping()
         self.figures.setdefault(pipe.key, MappingFigures())
         self.start_positions[pipe.key] = pipe.start_position
+        mapping, figures = self.mappings[pipe.key], self.figures[pipe.key]
         if pipe.source_service == "sqs":
-            runner: PipeStreamRunner | PipeQueueRunner = PipeQueueRunner(self, pipe)
+            runner: MappingRunner | QueueRunner = queue_runner(self._kernel, self._persistence, self._targets, pipe,
+                                                               mapping, figures=figures,
+                                                               failures=self.failures.get(pipe.key))
         else:
             source = self._source(pipe)
             if source is None:
                 pipe.current_state = "START_FAILED"
                 self.state_reasons[pipe.key] = f"The source {pipe.source} does not exist"
                 return
-            runner = PipeStreamRunner(self, pipe, source)
+            runner = stream_runner(self._kernel, self._targets, pipe, mapping, source, checkpoints=self.checkpoints,
+                                   start_position=self.start_positions.get(pipe.key, 0), figures=figures,
+                                   failures=self.failures.setdefault(pipe.key, MappingFailures(mapping.label)))
         self.runners[pipe.key] = runner
         runner.start()
 
@@ -218,7 +241,7 @@ class Pipes:
         if pipe.source_service == "sqs":
             return sqs_seam.find_queue(pipe.source)
         try:
-            return self.emulator.streams.get(pipe.source)
+            return self._find_stream(pipe.source)
         except (ResourceNotFoundException, ValidationException):
             return find_source(pipe.source)
 
@@ -229,7 +252,7 @@ class Pipes:
 
     def start_all(self) -> None:
         """Start every pipe that should run (when the emulator starts, after a restart)."""
-        with self.emulator.activity:
+        with self._activity:
             for pipe in list(self.pipes.values()):
                 if pipe.current_state == "RUNNING":
                     self._start(pipe)
@@ -253,7 +276,7 @@ class Pipes:
         return reports
 
     def figures_of(self, name: str, account_id: str, region: str) -> dict[str, Any]:
-        with self.emulator.activity:
+        with self._activity:
             pipe = self.get(name, account_id, region)
             return dict(self.figures[pipe.key].to_dict(), Pipe=pipe.arn, CurrentState=pipe.current_state)
 

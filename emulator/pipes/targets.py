@@ -9,21 +9,24 @@ records' eventID or messageId) fails only those records, which the source retrie
 as the detail of an event whose source is "Pipe <name>" and detail-type "Event from <the record's eventSource>"
 unless EventBridgeEventBusParameters say otherwise.
 
-Everything here is reached through boto3 clients of Eddy (emulator.aws_client), as any other client would.
+Everything but Lambda is reached through boto3 clients of Eddy (the kernel's aws_client), as any other client would;
+a Lambda enrichment or target is invoked through the invoker, or queued as an asynchronous invocation.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from eddy.emulator.errors import FunctionError
 from eddy.emulator.functions.invocation_results import InvocationResult
 from eddy.emulator.pipes.pipe import Pipe, service_of
 
 if TYPE_CHECKING:
-    from eddy.emulator.engine import Emulator
+    from eddy.emulator.functions.async_invocations import AsyncInvocations
+    from eddy.emulator.functions.invocation import Invoker
+    from eddy.emulator.functions.registry import FunctionRegistry
 
 log = logging.getLogger("eddy.pipes")
 
@@ -32,47 +35,90 @@ def _record_id(record: Any) -> Any:
     return record.get("eventID", record.get("messageId")) if isinstance(record, dict) else None
 
 
-def deliver(emulator: "Emulator", pipe: Pipe, records: list[Any], identifiers: list[str]) -> InvocationResult:
-    """Run `records` (the source's Lambda-form records) through the pipe; the answer is an InvocationResult whose
-    payload names the failed records by `identifiers` (ReportBatchItemFailures' form), or an error: all failed."""
-    source = pipe.arn
-    batch: list[Any] = records
-    enriched = pipe.enrichment is not None
-    if enriched:
-        result = invoke_function(emulator, pipe.enrichment, records, source)
-        if not result.ok:
-            return result
-        payload = result.payload
-        batch = payload if isinstance(payload, list) else [] if payload is None else [payload]
-        if not batch:
-            return InvocationResult(result.request_id, duration=result.duration)
-    service, target = service_of(pipe.target), pipe.target
-    parameters = pipe.target_parameters
-    if service == "lambda":
-        invocation = (parameters.get("LambdaFunctionParameters") or {}).get("InvocationType", "REQUEST_RESPONSE")
-        if invocation == "FIRE_AND_FORGET":  # into the function's asynchronous invocation queue: Lambda's retries
-            function = emulator.functions.functions.get(target.removesuffix(":$LATEST"))
-            if function is None:
-                return InvocationResult("", error=FunctionError("ResourceNotFoundException", f"Function not found: {target}"))
-            return InvocationResult(emulator.async_invocations.submit(function, batch, source))
-        result = invoke_function(emulator, target, batch, source)
-        if not result.ok or enriched:
-            return result
-        by_id = {str(_record_id(record)): identifier for record, identifier in zip(records, identifiers)}
-        return InvocationResult(result.request_id, _failures_by_identifier(result.payload, by_id),
-                                duration=result.duration)
-    failed = _send(emulator, pipe, batch)
-    if enriched and failed:  # enriched records are not the source's: the whole batch is retried
-        return InvocationResult("", error=FunctionError("TargetFailure", f"{len(failed)} entries failed at {target}"))
-    return InvocationResult("", {"batchItemFailures": [{"itemIdentifier": identifiers[i]} for i in sorted(failed)]})
+class PipeTargets:
+    """Where every pipe's batches go: built with the functions, their invoker and asynchronous invocations, and
+    Eddy's boto3 clients (`aws_client(service, region)`)."""
 
+    def __init__(
+        self,
+        functions: FunctionRegistry,
+        invoker: Invoker,
+        async_invocations: AsyncInvocations,
+        aws_client: Callable[[str, str], Any],
+    ) -> None:
+        self._functions = functions
+        self._invoker = invoker
+        self._async_invocations = async_invocations
+        self._aws_client = aws_client
 
-def invoke_function(emulator: "Emulator", function_arn: str, payload: Any, source: str) -> InvocationResult:
-    """Invoke a function synchronously (RequestResponse) and wait for its answer."""
-    function = emulator.functions.functions.get(function_arn)
-    if function is None:
-        return InvocationResult("", error=FunctionError("ResourceNotFoundException", f"Function not found: {function_arn}"))
-    return emulator.invoker.invoke(function, payload, source=source)
+    def deliver(self, pipe: Pipe, records: list[Any], identifiers: list[str]) -> InvocationResult:
+        """Run `records` (the source's Lambda-form records) through the pipe; the answer is an InvocationResult
+        whose payload names the failed records by `identifiers` (ReportBatchItemFailures' form), or an error: all
+        failed."""
+        source = pipe.arn
+        batch: list[Any] = records
+        enriched = pipe.enrichment is not None
+        if enriched:
+            result = self.invoke_function(pipe.enrichment, records, source)
+            if not result.ok:
+                return result
+            payload = result.payload
+            batch = payload if isinstance(payload, list) else [] if payload is None else [payload]
+            if not batch:
+                return InvocationResult(result.request_id, duration=result.duration)
+        service, target = service_of(pipe.target), pipe.target
+        parameters = pipe.target_parameters
+        if service == "lambda":
+            invocation = (parameters.get("LambdaFunctionParameters") or {}).get("InvocationType", "REQUEST_RESPONSE")
+            if invocation == "FIRE_AND_FORGET":  # into the function's asynchronous invocation queue: Lambda's retries
+                function = self._functions.functions.get(target.removesuffix(":$LATEST"))
+                if function is None:
+                    return InvocationResult(
+                        "", error=FunctionError("ResourceNotFoundException", f"Function not found: {target}")
+                    )
+                return InvocationResult(self._async_invocations.submit(function, batch, source))
+            result = self.invoke_function(target, batch, source)
+            if not result.ok or enriched:
+                return result
+            by_id = {str(_record_id(record)): identifier for record, identifier in zip(records, identifiers)}
+            return InvocationResult(
+                result.request_id, _failures_by_identifier(result.payload, by_id), duration=result.duration
+            )
+        failed = self._send(pipe, batch)
+        if enriched and failed:  # enriched records are not the source's: the whole batch is retried
+            return InvocationResult(
+                "", error=FunctionError("TargetFailure", f"{len(failed)} entries failed at {target}")
+            )
+        return InvocationResult("", {"batchItemFailures": [{"itemIdentifier": identifiers[i]} for i in sorted(failed)]})
+
+    def invoke_function(self, function_arn: str, payload: Any, source: str) -> InvocationResult:
+        """Invoke a function synchronously (RequestResponse) and wait for its answer."""
+        function = self._functions.functions.get(function_arn)
+        if function is None:
+            return InvocationResult(
+                "", error=FunctionError("ResourceNotFoundException", f"Function not found: {function_arn}")
+            )
+        return self._invoker.invoke(function, payload, source=source)
+
+    def _send(self, pipe: Pipe, batch: list[Any]) -> set[int]:
+        """Send each record as one entry of the target's batch API; the positions of the entries that failed."""
+        service, target = service_of(pipe.target), pipe.target
+        _, _, _, region, account_id, resource = target.split(":", 5)
+        client = self._aws_client(service, region)
+        if service == "sqs":
+            url = client.get_queue_url(QueueName=resource, QueueOwnerAWSAccountId=account_id)["QueueUrl"]
+            answer = client.send_message_batch(QueueUrl=url, Entries=_queue_entries(pipe, batch))
+        elif service == "sns":
+            entries = [{"Id": str(position), "Message": json.dumps(record)} for position, record in enumerate(batch)]
+            answer = client.publish_batch(TopicArn=target, PublishBatchRequestEntries=entries)
+        else:
+            answer = client.put_events(Entries=_bus_entries(pipe, batch))
+            return {position for position, result in enumerate(answer.get("Entries", [])) if result.get("ErrorCode")}
+        for failure in answer.get("Failed", []):
+            log.warning(
+                "pipe %s: entry %s failed at %s: %s", pipe.name, failure.get("Id"), target, failure.get("Message")
+            )
+        return {int(failure["Id"]) for failure in answer.get("Failed", [])}
 
 
 def _failures_by_identifier(payload: Any, by_id: dict[str, str]) -> Any:
@@ -87,36 +133,33 @@ def _failures_by_identifier(payload: Any, by_id: dict[str, str]) -> Any:
     return dict(payload, batchItemFailures=failures)
 
 
-def _send(emulator: "Emulator", pipe: Pipe, batch: list[Any]) -> set[int]:
-    """Send each record as one entry of the target's batch API; the positions of the entries that failed."""
-    service, target = service_of(pipe.target), pipe.target
-    _, _, _, region, account_id, resource = target.split(":", 5)
-    client = emulator.aws_client(service, region)
-    entries: list[dict[str, Any]] = []
-    if service == "sqs":
-        parameters = pipe.target_parameters.get("SqsQueueParameters") or {}
-        for position, record in enumerate(batch):
-            entry = {"Id": str(position), "MessageBody": json.dumps(record)}
-            entry.update({name: parameters[name] for name in ("MessageGroupId", "MessageDeduplicationId")
-                          if name in parameters})
-            entries.append(entry)
-        url = client.get_queue_url(QueueName=resource, QueueOwnerAWSAccountId=account_id)["QueueUrl"]
-        answer = client.send_message_batch(QueueUrl=url, Entries=entries)
-    elif service == "sns":
-        entries = [{"Id": str(position), "Message": json.dumps(record)} for position, record in enumerate(batch)]
-        answer = client.publish_batch(TopicArn=target, PublishBatchRequestEntries=entries)
-    else:
-        parameters = pipe.target_parameters.get("EventBridgeEventBusParameters") or {}
-        for record in batch:
-            event_source = record.get("eventSource", "") if isinstance(record, dict) else ""
-            entry = {"Source": parameters.get("Source", f"Pipe {pipe.name}"),
-                     "DetailType": parameters.get("DetailType", f"Event from {event_source}"),
-                     "Detail": json.dumps(record), "EventBusName": target}
-            if parameters.get("Resources"):
-                entry["Resources"] = parameters["Resources"]
-            entries.append(entry)
-        answer = client.put_events(Entries=entries)
-        return {position for position, result in enumerate(answer.get("Entries", [])) if result.get("ErrorCode")}
-    for failure in answer.get("Failed", []):
-        log.warning("pipe %s: entry %s failed at %s: %s", pipe.name, failure.get("Id"), target, failure.get("Message"))
-    return {int(failure["Id"]) for failure in answer.get("Failed", [])}
+def _queue_entries(pipe: Pipe, batch: list[Any]) -> list[dict[str, Any]]:
+    """SendMessageBatch's entries: each record's JSON, with the target's MessageGroupId and MessageDeduplicationId."""
+    parameters = pipe.target_parameters.get("SqsQueueParameters") or {}
+    entries = []
+    for position, record in enumerate(batch):
+        entry = {"Id": str(position), "MessageBody": json.dumps(record)}
+        entry.update(
+            {name: parameters[name] for name in ("MessageGroupId", "MessageDeduplicationId") if name in parameters}
+        )
+        entries.append(entry)
+    return entries
+
+
+def _bus_entries(pipe: Pipe, batch: list[Any]) -> list[dict[str, Any]]:
+    """PutEvents' entries: each record as an event's detail (EventBridgeEventBusParameters, else the pipe's source
+    and the record's eventSource)."""
+    parameters = pipe.target_parameters.get("EventBridgeEventBusParameters") or {}
+    entries = []
+    for record in batch:
+        event_source = record.get("eventSource", "") if isinstance(record, dict) else ""
+        entry = {
+            "Source": parameters.get("Source", f"Pipe {pipe.name}"),
+            "DetailType": parameters.get("DetailType", f"Event from {event_source}"),
+            "Detail": json.dumps(record),
+            "EventBusName": pipe.target,
+        }
+        if parameters.get("Resources"):
+            entry["Resources"] = parameters["Resources"]
+        entries.append(entry)
+    return entries
