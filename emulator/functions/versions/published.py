@@ -1,0 +1,87 @@
+"""The function registry's part that publishes, deletes and resolves versions and aliases (VersionedRegistry: the
+registry, functions/registry.py, is one)."""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+from typing import Any, Callable
+
+from eddy.emulator.functions.versions.aliases import LATEST, Alias, fingerprint
+
+
+class VersionedRegistry:
+    """The function registry's versions and aliases (functions/registry.py's FunctionRegistry is one): published,
+    deleted, and resolved for the API and for invocations."""
+
+    functions: dict[str, Any]
+    observer: Any
+    draw: Callable[[], float]
+    recorded: Callable[..., None]
+
+    def publish_version(self, function: Any, description: str | None) -> tuple[Any, bool]:
+        """PublishVersion: $LATEST frozen as the next version, or the last version again when $LATEST has not
+        changed since it was published: (the version, whether it is new)."""
+        made_of = fingerprint(function.configuration())
+        if function.versions:
+            last = function.versions[max(function.versions, key=int)]
+            if last.source_fingerprint == made_of:
+                return last, False
+        number = str(function.last_version + 1)
+        version = dataclasses.replace(
+            function, version=number, versions={}, aliases={}, latest=function, source_fingerprint=made_of,
+            description=function.description if description is None else description, policy=[], tags={},
+            event_invoke_config=None, reserved_concurrency=None, environment=dict(function.environment),
+            layers=[dict(layer) for layer in function.layers], logging_config=dict(function.logging_config),
+            )
+        version.changed()  # its own revision: its workers are its own
+        if function.code_dir is not None:  # its own copy: $LATEST's code may change, the version's never does
+            home = function.code_dir.parent / "versions" / number
+            shutil.rmtree(home, ignore_errors=True)
+            shutil.copytree(function.code_dir, home / "code", symlinks=True)
+            if function.opt_dir is not None and function.opt_dir.exists():
+                shutil.copytree(function.opt_dir, home / "opt", symlinks=True)
+            version.code_dir = home / "code"
+        function.last_version = int(number)
+        function.versions[number] = version
+        self.recorded(function)
+        self.recorded(version)
+        return version, True
+
+    def delete_version(self, version: Any) -> None:
+        version.root.versions.pop(version.version, None)
+        if self.observer is not None:
+            self.observer.function_deleted(version)
+        if version.code_dir is not None:
+            shutil.rmtree(version.code_dir.parent, ignore_errors=True)
+
+    @staticmethod
+    def qualified(function: Any, qualifier: str | None) -> Any:
+        """What function:qualifier names: $LATEST, a version or an alias (None: nothing by that name)."""
+        if qualifier in (None, LATEST):
+            return function
+        return function.versions.get(qualifier) if qualifier.isdigit() else function.aliases.get(qualifier)
+
+    def version_of(self, function: Any, qualifier: str | None, *, weighted: bool = False) -> Any:
+        """The version function:qualifier runs: an alias's own version, or (weighted) the one its weights pick."""
+        target = self.qualified(function, qualifier)
+        if not isinstance(target, Alias):
+            return target
+        chosen = target.choose(self.draw()) if weighted else target.function_version
+        return function if chosen == LATEST else function.versions.get(chosen)
+
+    def runnable(self, arn: str) -> Any:
+        """The version an invocation of an ARN runs (unqualified: $LATEST; an alias's by its weights); None if the
+        function, version or alias does not exist."""
+        function, qualifier = self._named(arn)
+        return None if function is None else self.version_of(function, qualifier, weighted=True)
+
+    def invoke_settings(self, arn: str) -> dict[str, Any] | None:
+        """The event invoke config of what an ARN names (each qualifier has its own: the function's is $LATEST's)."""
+        function, qualifier = self._named(arn)
+        target = None if function is None else self.qualified(function, qualifier)
+        return None if target is None else target.event_invoke_config
+
+    def _named(self, arn: str) -> tuple[Any, str | None]:
+        base, _, qualifier = arn.partition(":function:")[2].partition(":")
+        return self.functions.get(arn.rsplit(":", 1)[0] if qualifier else arn), qualifier or None
