@@ -49,6 +49,16 @@ class HTTPServer(socketserver.ThreadingMixIn, socketserver.TCPServer):
         self._connections: set[socket.socket] = set()
         self._connections_lock = threading.Lock()
         self._closing = False
+        #: the Date header's value and the second it was made for (made once a second)
+        self._date: tuple[int, str] = (0, "")
+
+    def http_date(self) -> str:
+        """The Date header's value, made once a second."""
+        now = int(time.time())
+        date = self._date
+        if date[0] != now:
+            date = self._date = (now, email.utils.formatdate(now, usegmt=True))
+        return date[1]
 
     def opened(self, connection: socket.socket) -> bool:
         with self._connections_lock:
@@ -219,7 +229,7 @@ class ConnectionHandler(socketserver.StreamRequestHandler):
             return f"{status.value} {status.phrase}", [("Content-Type", "text/plain")], b"Internal Server Error"
 
     def _send(self, status_line: bytes, headers: list[tuple[str, str]], body: bytes, keep_alive: bool) -> None:
-        lines = [status_line, f"Date: {_http_date()}\r\n".encode()]
+        lines = [status_line, f"Date: {self.server.http_date()}\r\n".encode()]
         lines.extend(f"{name}: {value}\r\n".encode("latin-1") for name, value in headers
                      if name.lower() != "connection")
         if not keep_alive:
@@ -240,13 +250,3 @@ def _keeps_alive(version: str, connection: str) -> bool:
     options = {option.strip().lower() for option in connection.split(",")}
     return "keep-alive" in options if version == "HTTP/1.0" else "close" not in options
 
-
-_date: list[Any] = [0, ""]
-
-
-def _http_date() -> str:
-    """The Date header's value, made once a second."""
-    now = int(time.time())
-    if _date[0] != now:
-        _date[:] = [now, email.utils.formatdate(now, usegmt=True)]
-    return _date[1]

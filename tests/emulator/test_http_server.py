@@ -6,10 +6,12 @@ and wrote. (Eddy's own answers through it are covered by every test that runs in
 
 from __future__ import annotations
 
+import email.utils
 import http.client
 import json
 import socket
 import threading
+import time
 
 import pytest
 
@@ -108,3 +110,21 @@ def test_closing_the_server_closes_the_connections_clients_keep(server):
     server.server_close()
     assert connection.sock.recv(1) == b""  # the kept connection ends: nothing reaches a stopped server
     connection.close()
+
+
+def test_every_answer_carries_the_date_in_http_form(server):
+    """RFC 9110 §6.6.1: an origin server with a clock sends Date, in IMF-fixdate form (made once a second, by the
+    server object: no module keeps it)."""
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    before = int(time.time())
+    dates = []
+    for _ in range(2):
+        connection.request("GET", "/")
+        response = connection.getresponse()
+        response.read()
+        dates.append(response.getheader("Date"))
+    after = int(time.time())
+    connection.close()
+    moments = [email.utils.parsedate_to_datetime(date).timestamp() for date in dates]
+    assert all(date.endswith(" GMT") and date == email.utils.formatdate(moment, usegmt=True)
+               for date, moment in zip(dates, moments)) and before <= min(moments) <= max(moments) <= after, dates
