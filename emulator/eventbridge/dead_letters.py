@@ -48,37 +48,61 @@ class Undelivered:
     failure: TargetNotDelivered
 
     def attributes(self) -> dict[str, Any]:
-        values = {"RULE_ARN": self.rule_arn, "TARGET_ARN": self.target["Arn"], "ERROR_CODE": self.failure.code,
-                  "ERROR_MESSAGE": self.failure.message, "EXHAUSTED_RETRY_CONDITION": "MaximumRetryAttempts",
-                  "RETRY_ATTEMPTS": "0"}
+        values = {
+            "RULE_ARN": self.rule_arn,
+            "TARGET_ARN": self.target["Arn"],
+            "ERROR_CODE": self.failure.code,
+            "ERROR_MESSAGE": self.failure.message,
+            "EXHAUSTED_RETRY_CONDITION": "MaximumRetryAttempts",
+            "RETRY_ATTEMPTS": "0",
+        }
         return {name: {"DataType": "String", "StringValue": value} for name, value in values.items()}
 
     def report(self, dead_letter_queue: str | None) -> dict[str, Any]:
         """wait_idle's Failures entry (once)."""
         rule = self.rule_arn.rsplit("/", 1)[-1]
-        return {"Mapping": f"rule {rule} target {self.target.get('Id')}", "Rule": self.rule_arn,
-                "TargetArn": self.target["Arn"], "EventId": self.event.get("id"), "ErrorCode": self.failure.code,
-                "LastError": f"{self.failure.code}: {self.failure.message}", "DeadLetterQueue": dead_letter_queue,
-                "FailedBatches": 0, "RecordsDiscarded": 1, "Discarded": []}
+        return {
+            "Mapping": f"rule {rule} target {self.target.get('Id')}",
+            "Rule": self.rule_arn,
+            "TargetArn": self.target["Arn"],
+            "EventId": self.event.get("id"),
+            "ErrorCode": self.failure.code,
+            "LastError": f"{self.failure.code}: {self.failure.message}",
+            "DeadLetterQueue": dead_letter_queue,
+            "FailedBatches": 0,
+            "RecordsDiscarded": 1,
+            "Discarded": [],
+        }
 
 
 def send_to_dead_letter_queue(aws_client: Callable[[str, str], Any], undelivered: Undelivered) -> str | None:
     """The event to the target's DeadLetterConfig queue (None when it has none, or that queue cannot take it),
     through Eddy's own boto3 client (`aws_client(service, region)`)."""
     arn = (undelivered.target.get("DeadLetterConfig") or {}).get("Arn")
-    log.warning("EventBridge could not deliver event %s of %s to %s (%s)%s", undelivered.event.get("id"),
-                undelivered.rule_arn, undelivered.target["Arn"], undelivered.failure,
-                f": sent to its dead-letter queue {arn}" if arn else ": no dead-letter queue, dropped")
+    log.warning(
+        "EventBridge could not deliver event %s of %s to %s (%s)%s",
+        undelivered.event.get("id"),
+        undelivered.rule_arn,
+        undelivered.target["Arn"],
+        undelivered.failure,
+        f": sent to its dead-letter queue {arn}" if arn else ": no dead-letter queue, dropped",
+    )
     if not arn:
         return None
     try:
         _, _, _, region, account_id, name = arn.split(":", 5)
         sqs = aws_client("sqs", region)
         url = sqs.get_queue_url(QueueName=name, QueueOwnerAWSAccountId=account_id)["QueueUrl"]
-        sqs.send_message(QueueUrl=url, MessageBody=json.dumps(undelivered.event),
-                         MessageAttributes=undelivered.attributes())
+        sqs.send_message(
+            QueueUrl=url, MessageBody=json.dumps(undelivered.event), MessageAttributes=undelivered.attributes()
+        )
     except Exception as error:  # CloudWatch's InvocationsFailedToBeSentToDLQ: the event is lost, say so
-        log.warning("EventBridge could not send event %s to the dead-letter queue %s: %s: %s",
-                    undelivered.event.get("id"), arn, type(error).__name__, error)
+        log.warning(
+            "EventBridge could not send event %s to the dead-letter queue %s: %s: %s",
+            undelivered.event.get("id"),
+            arn,
+            type(error).__name__,
+            error,
+        )
         return None
     return arn

@@ -39,8 +39,13 @@ class Delivery:
     event: dict[str, Any]
 
     def to_state(self) -> dict[str, Any]:
-        return {"id": self.delivery_id, "rule": self.rule_arn, "target": self.target, "payload": self.payload,
-                "event": self.event}
+        return {
+            "id": self.delivery_id,
+            "rule": self.rule_arn,
+            "target": self.target,
+            "payload": self.payload,
+            "event": self.event,
+        }
 
     @classmethod
     def from_state(cls, state: dict[str, Any]) -> "Delivery":
@@ -51,8 +56,9 @@ class Deliveries:
     """The rules' deliveries not yet done, and the thread that sends them (`send(delivery)`); built with the
     emulator's `activity` condition and the persistence that writes each delivery down."""
 
-    def __init__(self, activity: threading.Condition, persistence: NoPersistence,
-                 send: Callable[[Delivery], None]) -> None:
+    def __init__(
+        self, activity: threading.Condition, persistence: NoPersistence, send: Callable[[Delivery], None]
+    ) -> None:
         self._activity = activity
         self._persistence = persistence
         self._send = send

@@ -41,9 +41,17 @@ def aws_event(event: dict[str, Any]) -> dict[str, Any]:
     moment = event.get("time")
     if isinstance(moment, (int, float)):
         moment = datetime.fromtimestamp(moment, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-    return {"version": "0", "id": event["id"], "detail-type": event["detail-type"], "source": event["source"],
-            "account": event["account"], "time": moment, "region": event["region"],
-            "resources": event.get("resources", []), "detail": event["detail"]}
+    return {
+        "version": "0",
+        "id": event["id"],
+        "detail-type": event["detail-type"],
+        "source": event["source"],
+        "account": event["account"],
+        "time": moment,
+        "region": event["region"],
+        "resources": event.get("resources", []),
+        "detail": event["detail"],
+    }
 
 
 class RuleDelivery:
@@ -93,8 +101,13 @@ class TargetDelivery:
     asynchronous invocations, Eddy's boto3 clients (`aws_client(service, region)`) and where an event a target
     cannot take goes (`undelivered`: its dead-letter queue and wait_idle's Failures, eventbridge/service.py)."""
 
-    def __init__(self, functions: FunctionRegistry, async_invocations: AsyncInvocations,
-                 aws_client: Callable[[str, str], Any], undelivered: Callable[[Undelivered], None]) -> None:
+    def __init__(
+        self,
+        functions: FunctionRegistry,
+        async_invocations: AsyncInvocations,
+        aws_client: Callable[[str, str], Any],
+        undelivered: Callable[[Undelivered], None],
+    ) -> None:
         self._functions = functions
         self._async_invocations = async_invocations
         self._aws_client = aws_client

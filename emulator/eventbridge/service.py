@@ -33,8 +33,15 @@ class EventBridge:
     `make_pipes`, which builds the pipes' registry (the composition root's: emulator/deferred_components.py) when
     they are first used."""
 
-    def __init__(self, kernel: Kernel, persistence: NoPersistence, functions: FunctionRegistry,
-                 async_invocations: AsyncInvocations, directory: Path, make_pipes: Callable[[], Pipes]) -> None:
+    def __init__(
+        self,
+        kernel: Kernel,
+        persistence: NoPersistence,
+        functions: FunctionRegistry,
+        async_invocations: AsyncInvocations,
+        directory: Path,
+        make_pipes: Callable[[], Pipes],
+    ) -> None:
         self._activity = kernel.activity
         self._now = kernel.clock.now
         self._aws_client = kernel.aws_client
@@ -100,9 +107,13 @@ class EventBridge:
         """What is still on its way (the lock held): pipes behind their sources, events not yet delivered."""
         pending = self._pipes.pending() if self._pipes is not None else []
         if self.async_in_flight:
-            pending.append({"Mapping": "EventBridge rules",
-                            "EventBridge": f"{self.async_in_flight} deliveries in flight",
-                            "LastError": self.last_async_error})
+            pending.append(
+                {
+                    "Mapping": "EventBridge rules",
+                    "EventBridge": f"{self.async_in_flight} deliveries in flight",
+                    "LastError": self.last_async_error,
+                }
+            )
         return pending
 
     def failure_reports(self) -> list[dict[str, Any]]:

@@ -79,8 +79,9 @@ class Journal:
                 pair = ((account, source_region, name), target_region)
                 through[pair] = max(through.get(pair, 0), int(sequence_number))
                 if entry["record"] is not None:
-                    replicated.setdefault((account, target_region, name), {})[int(entry["record"])] = \
-                        tuple(entry["stamp"])  # type: ignore[assignment]
+                    replicated.setdefault((account, target_region, name), {})[int(entry["record"])] = tuple(
+                        entry["stamp"]
+                    )  # type: ignore[assignment]
         return through, replicated
 
     def compact(self, groups: ReplicaGroups, through: Through, replicated: Replicated) -> None:
@@ -88,12 +89,18 @@ class Journal:
         records replication made."""
         entries: list[dict[str, Any]] = [{"group": group.to_state()} for group in groups]
         for (source, region), sequence_number in through.items():
-            entries.append({"applied": [source[0], source[2], source[1], region, sequence_number],
-                            "stamp": [0, "", 0], "record": None})
+            entries.append(
+                {
+                    "applied": [source[0], source[2], source[1], region, sequence_number],
+                    "stamp": [0, "", 0],
+                    "record": None,
+                }
+            )
         for table, records in replicated.items():
             for record, stamp in records.items():
-                entries.append({"applied": [table[0], table[2], stamp[1], table[1], 0], "stamp": list(stamp),
-                                "record": record})
+                entries.append(
+                    {"applied": [table[0], table[2], stamp[1], table[1], 0], "stamp": list(stamp), "record": record}
+                )
         self.rewrite(entries)
 
     def rewrite(self, entries: list[dict[str, Any]]) -> None:

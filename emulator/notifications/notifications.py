@@ -27,8 +27,9 @@ class Notifications:
     """Built with the clock's `now`, the functions and their asynchronous invocations (started and stopped with
     the notifications)."""
 
-    def __init__(self, now: Callable[[], float], functions: FunctionRegistry,
-                 async_invocations: AsyncInvocations) -> None:
+    def __init__(
+        self, now: Callable[[], float], functions: FunctionRegistry, async_invocations: AsyncInvocations
+    ) -> None:
         self._functions = functions
         self._sequencer = Sequencer()
         #: every function's asynchronous invocations (Invoke with InvocationType Event, and these pushes)
