@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from eddy.emulator.cloudformation.resource_types.base import ResourceType
 from eddy.emulator.cloudformation.resource_types import (dynamodb, ecr_cdk, events_streams, iam, lambda_functions,
-                                                          lambda_versions, logs_ssm, messaging, s3)
+                                                          lambda_versions, logs_ssm, messaging, nested_stacks, s3)
 from eddy.emulator.cloudformation.resource_types.custom import CustomResource, is_custom
 
 served: dict[str, ResourceType] = {
     kind.type_name: kind
-    for module in (dynamodb, ecr_cdk, events_streams, iam, lambda_functions, lambda_versions, logs_ssm, messaging, s3)
+    for module in (dynamodb, ecr_cdk, events_streams, iam, lambda_functions, lambda_versions, logs_ssm, messaging,
+                   nested_stacks, s3)
     for kind in module.TYPES
 }
 
