@@ -101,7 +101,7 @@ def _answer(emulator: Emulator, operation: str, request: Request, params: dict[s
         from eddy.emulator.api.partiql.operations import answer as partiql_answer  # the first loads it
 
         status, answered = emulator.dynamodb.write(request, params, lambda session: partiql_answer(
-            operation, params, session.run, session.next_operation), unasked.shape)
+            operation, params, session.run, lambda: _next_statement(emulator, session)), unasked.shape)
         return _json_response(status, answered)
     if operation == "TransactWriteItems":  # its token, capacity and metrics as DynamoDB answers them
         answered = emulator.dynamodb.write(request, params, lambda session: transact_writes.answer(
@@ -188,6 +188,16 @@ def _by_table_names(operation: str, request: Request, params: dict[str, Any]) ->
         raise constraint_violation("tableName", params["TableName"],
                                    "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+")
     return given or None
+
+
+def _next_statement(emulator: Emulator, session: Any) -> None:
+    """A batch's statement committed, the next one begun; one the disk refuses (put back) is that statement's
+    InternalServerError, BatchExecuteStatement's error code for a fault of DynamoDB's own."""
+    try:
+        session.next_operation()
+    except WriteFailed as failure:
+        emulator.disk.refused(failure, emulator.clock.now())
+        raise InternalServerError(f"The write was not made: {failure.reason}") from None
 
 
 def _as_aws(operation: str, request: Request, params: dict[str, Any], response: Response) -> Response:

@@ -11,8 +11,10 @@ of AWS's JSON and query protocols).
 
 from __future__ import annotations
 
+import json
 import os
 import signal
+import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -23,6 +25,8 @@ from botocore.config import Config
 from botocore.exceptions import ClientError
 
 from eddy import emulate
+from eddy.emulator.api import router
+from eddy.emulator.aws_requests import Request
 from eddy.emulator.storage.disk import FAULT_FLAG
 from tests.conftest import eddy_server
 
@@ -51,6 +55,26 @@ class Eddy:
             return boto3.client(service, region_name="us-east-1", config=config)
         return boto3.client(service, endpoint_url=self.url, region_name="us-east-1", aws_access_key_id="k",
                             aws_secret_access_key="s", config=config)
+
+    def control(self, path: str, payload: dict[str, Any]) -> dict[str, Any]:
+        """One of Eddy's controls through the door (in-process: through the router, as over HTTP); a refusal is
+        raised as botocore raises a service's error."""
+        if self.url is None:
+            response = router.route(self.emu, Request("POST", "http://127.0.0.1" + path,
+                                                      {"Content-Type": "application/json"}, json.dumps(payload).encode()))
+            status, body = response.status, response.body
+        else:
+            request = urllib.request.Request(self.url + path, data=json.dumps(payload).encode(), method="POST")
+            try:
+                with urllib.request.urlopen(request, timeout=60) as answered:
+                    status, body = answered.status, answered.read()
+            except urllib.error.HTTPError as error:
+                status, body = error.code, error.read()
+        answer = json.loads(body or b"{}")
+        if status != 200:
+            raise ClientError({"Error": {"Code": answer["__type"].rsplit("#", 1)[-1], "Message": answer["message"]},
+                               "ResponseMetadata": {"HTTPStatusCode": status}}, path)
+        return answer
 
 
 @contextmanager
@@ -180,3 +204,77 @@ def test_the_sdks_retry_of_a_refused_write_succeeds(door, disk, tmp_path):
         assert not disk.exists()
         assert ddb.scan(TableName="orders")["Items"] == [{"pk": {"S": "a"}}]
         assert stream_records(eddy, "orders") == [("INSERT", "a")]
+
+
+def test_a_batch_of_statements_reports_each_one_the_disk_refused_as_its_own_internal_server_error(door, disk, tmp_path):
+    """BatchExecuteStatement's statements are independent writes: one the disk refuses is that statement's error, code
+    InternalServerError (botocore's BatchStatementErrorCodeEnum lists it), the others stand; the answer is a 200 whose
+    refused statements the caller sends again (as with any BatchStatementError)."""
+    state = tmp_path / "state"
+    inserts = [{"Statement": f"INSERT INTO orders VALUE {{'pk': '{key}'}}"} for key in ("a", "b", "c")]
+    with running(door, state) as eddy:
+        ddb = eddy.client("dynamodb")
+        ddb.create_table(TableName="orders", StreamSpecification={"StreamEnabled": True,
+                                                                  "StreamViewType": "NEW_AND_OLD_IMAGES"}, **KEY)
+        disk.write_text("segment 1")  # the disk refuses the next segment write only: the first statement's
+        answer = ddb.batch_execute_statement(Statements=inserts)
+        reason = answer["Responses"][0]["Error"].pop("Message")
+        assert answer["Responses"] == [{"TableName": "orders", "Error": {"Code": "InternalServerError"}},
+                                       {"TableName": "orders"}, {"TableName": "orders"}]
+        assert reason.startswith(f"The write was not made: a write to {state}") and "the disk is full" in reason
+        assert sorted(item["pk"]["S"] for item in ddb.scan(TableName="orders")["Items"]) == ["b", "c"]
+        assert stream_records(eddy, "orders") == [("INSERT", "b"), ("INSERT", "c")]
+        disk.write_text("")  # full: every write statement refused, the reads in a batch of their own answered
+        answer = ddb.batch_execute_statement(Statements=[{"Statement": "UPDATE orders SET v = 1 WHERE pk = 'b'"},
+                                                         {"Statement": "DELETE FROM orders WHERE pk = 'c'"}])
+        assert [response["Error"]["Code"] for response in answer["Responses"]] == ["InternalServerError"] * 2
+        answer = ddb.batch_execute_statement(Statements=[{"Statement": "SELECT * FROM orders WHERE pk = 'b'"}])
+        assert answer["Responses"] == [{"TableName": "orders", "Item": {"pk": {"S": "b"}}}]
+        disk.unlink()
+        assert ddb.batch_execute_statement(Statements=inserts[:1])["Responses"] == [{"TableName": "orders"}]
+    with running(door, state, kill=False) as eddy:  # after kill -9 (server) or the block's end (in-process)
+        assert sorted(item["pk"]["S"] for item in eddy.client("dynamodb").scan(TableName="orders")["Items"]) == \
+            ["a", "b", "c"]
+        assert stream_records(eddy, "orders") == [("INSERT", "b"), ("INSERT", "c"), ("INSERT", "a")]
+
+
+def test_a_shard_rollover_split_or_merge_the_disk_refuses_changes_no_shard_then_or_after_a_restart(door, disk, tmp_path):
+    """A stream's shards change as its items do: all or nothing. Refused (the log write of its shards fails), a
+    control's split, merge or rollover is a 500 and a maintenance's rollover waits, with the shards as they were in
+    memory and on disk; with room again they change, and the lineage read back after a restart is the one shown."""
+    state = tmp_path / "state"
+    with running(door, state) as eddy:
+        ddb, streams = eddy.client("dynamodb"), eddy.client("dynamodbstreams")
+        ddb.create_table(TableName="orders", StreamSpecification={"StreamEnabled": True,
+                                                                  "StreamViewType": "NEW_AND_OLD_IMAGES"}, **KEY)
+        arn = ddb.describe_table(TableName="orders")["Table"]["LatestStreamArn"]
+        ddb.put_item(TableName="orders", Item={"pk": {"S": "a"}})
+        first = streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"]
+        disk.write_text("wal")
+        shard = first[0]["ShardId"]
+        for path, payload in [("/_eddy/shards/split", {"StreamArn": arn, "ShardId": shard}),
+                              ("/_eddy/shards/rollover", {"StreamArn": arn})]:
+            assert refused(lambda: eddy.control(path, payload), "control")
+        eddy.control("/_eddy/clock", {"advance": 5 * 3600})  # past the 4 hours a shard stays open: its rollover is due
+        assert streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"] == first
+        disk.unlink()
+        eddy.control("/_eddy/clock", {"advance": 2})  # the next maintenance: the rollover that waited
+        rolled = streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"]
+        assert [(s["ShardId"], s.get("ParentShardId")) for s in rolled[:1]] == [(shard, None)]
+        assert "EndingSequenceNumber" in rolled[0]["SequenceNumberRange"] and len(rolled) == 2
+        child = rolled[1]["ShardId"]
+        assert rolled[1]["ParentShardId"] == shard
+        halves = eddy.control("/_eddy/shards/split", {"StreamArn": arn, "ShardId": child})["ChildShardIds"]
+        disk.write_text("wal")
+        assert refused(lambda: eddy.control("/_eddy/shards/merge", {"StreamArn": arn, "ShardId": halves[0],
+                                                                    "AdjacentShardId": halves[1]}), "control")
+        disk.unlink()
+        ddb.put_item(TableName="orders", Item={"pk": {"S": "b"}})
+        lineage = streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"]
+        assert [(s["ShardId"], s.get("ParentShardId")) for s in lineage] == \
+            [(shard, None), (child, shard), (halves[0], child), (halves[1], child)]
+        records = stream_records(eddy, "orders")
+        assert records == [("INSERT", "a"), ("INSERT", "b")]
+    with running(door, state, kill=False) as eddy:  # after kill -9 (server) or the block's end (in-process)
+        assert eddy.client("dynamodbstreams").describe_stream(StreamArn=arn)["StreamDescription"]["Shards"] == lineage
+        assert stream_records(eddy, "orders") == records

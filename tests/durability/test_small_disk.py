@@ -17,18 +17,13 @@ lambda model: "The Lambda service encountered an internal error", HTTP 500).
 from __future__ import annotations
 
 import io
-import json
-import urllib.request
 import zipfile
 from pathlib import Path
 from typing import Any, Callable
 
 import pytest
 from botocore.config import Config
-from botocore.exceptions import ClientError
 
-from eddy.emulator.api import router
-from eddy.emulator.aws_requests import Request
 from tests.durability.small_disk import SmallDisk, small_disk
 from tests.durability.test_disk_full import KEY, Eddy, refused, running, stream_records
 
@@ -54,30 +49,9 @@ def outcome(call: Callable[[], Any], service: str) -> bool:
     return not refused(call, service)
 
 
-def control(eddy: Eddy, path: str, payload: dict[str, Any]) -> dict[str, Any]:
-    """One of Eddy's controls through the door (in-process: through the router, as over HTTP); a refusal is raised
-    as botocore raises a service's error."""
-    if eddy.url is None:
-        response = router.route(eddy.emu, Request("POST", "http://127.0.0.1" + path,
-                                                  {"Content-Type": "application/json"}, json.dumps(payload).encode()))
-        status, body = response.status, response.body
-    else:
-        request = urllib.request.Request(eddy.url + path, data=json.dumps(payload).encode(), method="POST")
-        try:
-            with urllib.request.urlopen(request, timeout=60) as answered:
-                status, body = answered.status, answered.read()
-        except urllib.error.HTTPError as error:
-            status, body = error.code, error.read()
-    answer = json.loads(body or b"{}")
-    if status != 200:
-        raise ClientError({"Error": {"Code": answer["__type"].rsplit("#", 1)[-1], "Message": answer["message"]},
-                           "ResponseMetadata": {"HTTPStatusCode": status}}, path)
-    return answer
-
-
 def now(eddy: Eddy) -> int:
     """The emulator's clock (TTL's time)."""
-    return int(control(eddy, "/_eddy/clock", {})["Now"])
+    return int(eddy.control("/_eddy/clock", {})["Now"])
 
 
 def zipped(source: str) -> bytes:
@@ -123,7 +97,7 @@ class Workload:
 
     def tick(self) -> None:
         """100 seconds pass on the emulator's clock (before a round, while the disk has room: the clock is logged)."""
-        control(self.eddy, "/_eddy/clock", {"advance": 100})
+        self.eddy.control("/_eddy/clock", {"advance": 100})
 
     def round(self, r: int) -> list[bool]:
         """One of each write, in order; their outcomes (True: accepted), the model following the accepted ones."""
@@ -150,7 +124,7 @@ class Workload:
              lambda: self._item_written(f"s{r}")),
             ("dynamodb", lambda: ddb.delete_item(TableName="orders", Key={"pk": {"S": f"t{r}-0"}}),
              lambda: self._item_deleted(f"t{r}-0")),
-            ("control", lambda: control(self.eddy, "/_eddy/ttl/sweep", {}),  # expired items' REMOVEs (TTL's)
+            ("control", lambda: self.eddy.control("/_eddy/ttl/sweep", {}),  # expired items' REMOVEs (TTL's)
              lambda: [self._item_deleted(key) for key in sorted(self.expiry) if self.expiry[key] < now(self.eddy)]),
             ("s3", lambda: self.s3.put_object(Bucket="photos", Key=f"o{r}", Body=b"o" * 5000),
              lambda: self.model["objects"].append(f"o{r}")),

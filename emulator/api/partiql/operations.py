@@ -164,8 +164,9 @@ class _Runner:
             if isinstance(found, Plan):
                 answer["TableName"] = found.params["TableName"]
                 try:
-                    responses.append(self.batch_entry(found))
-                    self._commit()
+                    answered = self.batch_entry(found)
+                    self._commit()  # the statement's own commit: refused, its error (InternalServerError)
+                    responses.append(answered)
                     continue
                 except Refused as refused:
                     found = refused
