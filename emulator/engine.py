@@ -53,6 +53,7 @@ from eddy.emulator.storage.persistence import NoPersistence, Persistence
 from eddy.emulator.service_journal import ServiceJournal
 from eddy.emulator.deferred_components import DeferredComponents
 from eddy.emulator.dynamodb.operations import DynamoDB
+from eddy.emulator.dynamodb.tables import TableDefinitions
 from eddy.emulator.dynamodb.table_streams import TableStreams
 
 if TYPE_CHECKING:
@@ -90,8 +91,6 @@ class Emulator(DeferredComponents):
                                            if durable else NoPersistence())
         self.capture = Capture(lambda by_table, by_ttl: self.commits.commit(by_table, by_ttl), self.lock,
                                moto_bridge.put_back)
-        #: DynamoDB's operations: under the lock, through moto, each write captured and committed before it answers
-        self.dynamodb = DynamoDB(self.lock, self.capture, self._table_definition)
         #: whether the disk refuses writes (storage/disk.py): the front doors, the dashboard and `eddy doctor` say so
         self.disk = DiskState(self.state_dir)
         #: every bucket's object changes (volume streams read them), under <state_dir>/objects/
@@ -145,6 +144,9 @@ class Emulator(DeferredComponents):
         #: a table's stream switched on and off with its definition; what a deleted table leaves closed
         self.table_streams = TableStreams(self.lock, self.clock.now, self.streams, self.commit_versions,
                                           self.write_rates, self.kinesis)
+        #: DynamoDB's operations: under the lock, through moto, each write captured and committed before it answers
+        self.dynamodb = DynamoDB(self.lock, self.capture, self._table_definition, TableDefinitions(
+            self.lock, self._table_definition, self.table_streams, self.clock.now))
         #: global tables: replica groups, their replication
         self.replication = Replication(self.kernel, self.capture, self.disk, self.streams, self._replica_deleted,
                                        self.state_dir, fsync=self._fsync)

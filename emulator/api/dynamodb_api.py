@@ -15,8 +15,8 @@ import uuid
 import zlib
 from typing import Any
 
-from eddy.emulator.moto_seam import (actions as moto_actions, bridge as moto_bridge, all_or_nothing,
-                                table_descriptions)
+from eddy.emulator.moto_seam import actions as moto_actions, bridge as moto_bridge, all_or_nothing, table_descriptions
+from eddy.emulator.moto_seam.tables import views as moto_tables
 from eddy.emulator.api import (absent_features, attribute_values, dynamodb_rules, kinesis_destinations_api, partiql,
                                resource_policies, table_arns, validation)
 from eddy.emulator.api.dynamodb_answers import collection_key, item_collection_metrics, transact_writes, unasked
@@ -205,8 +205,8 @@ def _as_aws(operation: str, request: Request, params: dict[str, Any], response: 
     if response.status != 200:
         return response
     name = params.get("TableName")
-    table = moto_bridge.find_table(*moto_bridge.caller(request), name) if isinstance(name, str) else None
-    return moto_bridge.with_body(response, table_descriptions.as_aws(operation, params, json.loads(response.body), table))
+    key = (*moto_bridge.caller(request), name) if isinstance(name, str) else None
+    return moto_bridge.with_body(response, moto_tables.as_aws(operation, params, json.loads(response.body), key))
 
 
 def _json_response(status: int, body: dict[str, Any]) -> Response:
@@ -251,21 +251,8 @@ def create_table(emulator: Emulator, request: Request, params: dict[str, Any]) -
         spec, invalid = stream_specification(params, creating=True), None
     except AWSError as error:
         spec, invalid = None, error
-    with emulator.lock:
-        call = moto_bridge.DynamoDBCall(request, json.dumps(params).encode())
-        response = call.run()  # the table's own validation answers first
-        if response.status != 200:
-            return response
-        if invalid is not None:  # nothing half-created: the table goes again before anyone sees it
-            moto_bridge.drop_table(call.account_id, call.region, params["TableName"])
-            raise invalid
-        emulator.persistence.table_request(call.account_id, call.region, "CreateTable", params)
-        resource_policies.attach(emulator, call.account_id, call.region, params["TableName"], policy)
-        if spec is None or not spec[0]:
-            return response
-        table = call.table(params["TableName"])
-        _enable(emulator, call, table, spec[1])
-        return _describe_as(response, request, table, "TableDescription")
+    return emulator.dynamodb.tables.create_table(request, params, spec, invalid, lambda account_id, region: (
+        resource_policies.attach(emulator, account_id, region, params["TableName"], policy)))
 
 
 def _check_key_schema(keys: list[dict[str, Any]], definitions: list[dict[str, Any]]) -> None:
@@ -293,52 +280,14 @@ def _check_key_schema(keys: list[dict[str, Any]], definitions: list[dict[str, An
 
 def update_table(emulator: Emulator, request: Request, params: dict[str, Any]) -> Response:
     spec = stream_specification(params, creating=False)
-    with emulator.lock:
-        call = moto_bridge.DynamoDBCall(request, json.dumps(params).encode())
-        table = call.table(params.get("TableName")) if isinstance(params.get("TableName"), str) else None
-        billing_mode = None if table is None else table.billing_mode
-        if spec is None or table is None:
-            response = call.run()
-            if response.status != 200:
-                return response
-            emulator.persistence.table_request(call.account_id, call.region, "UpdateTable", params)
-            table_descriptions.billing_mode_changed(table, billing_mode, emulator.clock.now())
-            replica_tables.after(emulator, call.account_id, call.region, "UpdateTable", params, _runner(emulator, request))
-            return _with_replicas(emulator, call.account_id, call.region, params, response, "TableDescription")
-        enabled, view_type = spec
-        current = emulator.table_streams.enabled(call.account_id, call.region, table.name)
-        if enabled and current is not None:
-            raise ValidationException(f"Table already has an enabled stream: TableName: {table.name}")
-        if not enabled and current is None:
-            raise ValidationException(f"Table has no stream to disable: TableName: {table.name}")
-        response = call.run()
-        if response.status != 200:
-            return response
-        emulator.persistence.table_request(call.account_id, call.region, "UpdateTable", params)
-        table_descriptions.billing_mode_changed(table, billing_mode, emulator.clock.now())
-        if enabled:
-            _enable(emulator, call, table, view_type)
-        else:
-            stream = emulator.table_streams.disable(call.account_id, call.region, table.name)
-            moto_bridge.set_table_stream(table, stream.label, None)
-        return _with_replicas(emulator, call.account_id, call.region, params,
-                              _describe_as(response, request, table, "TableDescription"), "TableDescription")
+    return emulator.dynamodb.tables.update_table(request, params, spec, functools.partial(
+        _table_updated, emulator, request, params, spec))
 
 
-def _enable(emulator: Emulator, call: moto_bridge.DynamoDBCall, table: Any, view_type: StreamViewType) -> None:
-    stream = emulator.table_streams.enable(
-        account_id=call.account_id,
-        region=call.region,
-        table_name=table.name,
-        table_arn=table.table_arn,
-        view_type=view_type,
-        key_schema=moto_bridge.table_key_schema(table),
-    )
-    moto_bridge.set_table_stream(table, stream.label, view_type.value)
-
-
-def _describe_as(response: Response, request: Request, table: Any, key: str) -> Response:
-    """`response` with its body replaced by moto's own DescribeTable of the table (now showing the stream)."""
-    inner = request.for_target(TARGET_PREFIX + "DescribeTable", {"TableName": table.name})
-    described = moto_bridge.DynamoDBCall(inner, inner.body).run()
-    return moto_bridge.with_body(response, {key: json.loads(described.body)["Table"]})
+def _table_updated(emulator: Emulator, request: Request, params: dict[str, Any], spec: Any, account_id: str, region: str,
+                   response: Response) -> Response:
+    """UpdateTable's answer (the engine's lock held): a global table's group settings made in every replica (not for a
+    stream's change), the table described with its replicas."""
+    if spec is None:
+        replica_tables.after(emulator, account_id, region, "UpdateTable", params, _runner(emulator, request))
+    return _with_replicas(emulator, account_id, region, params, response, "TableDescription")

@@ -25,6 +25,7 @@ from typing import Any, Callable, TypeVar
 
 from eddy.emulator.aws_requests import Request, Response
 from eddy.emulator.dynamodb import fast_path
+from eddy.emulator.dynamodb.tables import TableDefinitions
 from eddy.emulator.moto_seam import bridge as moto_bridge
 from eddy.emulator.streams.capture import Capture, TableKey
 from eddy.emulator.streams.records import Image
@@ -62,10 +63,14 @@ T = TypeVar("T")
 
 
 class DynamoDB:
-    def __init__(self, lock: threading.RLock, capture: Capture, definitions: Definitions) -> None:
+    def __init__(
+        self, lock: threading.RLock, capture: Capture, definitions: Definitions, tables: TableDefinitions
+    ) -> None:
         self._lock = lock
         self._capture = capture
         self._definitions = definitions
+        #: CreateTable and UpdateTable with their streams (tables.py)
+        self.tables = tables
 
     def execute(
         self,

@@ -1,0 +1,76 @@
+"""moto's DynamoDB tables seen through Eddy's own views: what the engine, the door and storage read of a table and
+change on it, by the table's key (account, region, name). No moto object (Table, Item, DynamoType) leaves here.
+
+- `view(account_id, region, name)`: a TableView (name, ARN, key schema with attribute types, billing mode), None
+  when moto has no such table;
+- `set_stream`: moto's description kept in step with Eddy's stream (LatestStreamArn, StreamSpecification);
+- `billing_mode_changed`, `as_aws`: the table's description as AWS answers it (table_descriptions.py);
+- `contents()`: every table's key and a reader of its items' images (a snapshot's tables);
+- `drop`: a table taken out of moto before anyone saw it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator
+
+from eddy.emulator.moto_seam import bridge, table_descriptions
+from eddy.emulator.streams.records import Image
+
+TableKey = tuple[str, str, str]  # account, region, table name
+
+
+@dataclass(frozen=True)
+class TableView:
+    """A table as Eddy reads it: a copy, not moto's table."""
+
+    account_id: str
+    region: str
+    name: str
+    arn: str
+    key_schema: list[dict[str, str]]  # each element with its AttributeType (S, N or B)
+    billing_mode: str | None
+
+    @property
+    def key(self) -> TableKey:
+        return self.account_id, self.region, self.name
+
+
+def view(account_id: str, region: str, name: str) -> TableView | None:
+    table = bridge.find_table(account_id, region, name)
+    if table is None:
+        return None
+    return TableView(
+        account_id, region, table.name, table.table_arn, bridge.table_key_schema(table), table.billing_mode
+    )
+
+
+def set_stream(key: TableKey, label: str, view_type: str | None) -> None:
+    """Keep moto's table description in step with Eddy's stream (nothing if the table is gone)."""
+    table = bridge.find_table(*key)
+    if table is not None:
+        bridge.set_table_stream(table, label, view_type)
+
+
+def billing_mode_changed(key: TableKey, billing_mode: str | None, now: float) -> None:
+    """After an UpdateTable that found the table in `billing_mode` (table_descriptions.py)."""
+    table_descriptions.billing_mode_changed(bridge.find_table(*key), billing_mode, now)
+
+
+def as_aws(operation: str, params: dict[str, Any], body: dict[str, Any], key: TableKey | None) -> dict[str, Any]:
+    """moto's answer's body reshaped as AWS answers `operation` (the table read if it is still there)."""
+    return table_descriptions.as_aws(operation, params, body, None if key is None else bridge.find_table(*key))
+
+
+def contents() -> Iterator[tuple[TableKey, Callable[[], list[Image]]]]:
+    """Every table moto holds: its key and a reader of its items' images (each as its last write left it)."""
+    for table in bridge.all_tables():
+        yield (table.account_id, table.region_name, table.name), _images_of(table)
+
+
+def _images_of(table: Any) -> Callable[[], list[Image]]:
+    return lambda: [bridge.image_of(item) for item in table.all_items()]
+
+
+def drop(key: TableKey) -> None:
+    bridge.drop_table(*key)
