@@ -4,9 +4,10 @@ deploy through them."""
 
 from __future__ import annotations
 
+import threading
 import uuid
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from eddy.emulator.cloudformation import templates_in
 from eddy.emulator.cloudformation.errors import (ChangeSetNotFoundException, InvalidChangeSetStatusException,
@@ -15,9 +16,42 @@ from eddy.emulator.cloudformation.resource_types import kind_of
 from eddy.emulator.cloudformation.stacks import Stack
 
 if TYPE_CHECKING:
-    from eddy.emulator.cloudformation.service import CloudFormation
+    from eddy.emulator.cloudformation.stack_operations import Deployment
+    from eddy.emulator.cloudformation.values import StackValues
 
 NO_CHANGES = "The submitted information didn't contain changes. Submit different information to create a change set."
+
+
+class Stacks(Protocol):
+    """What a change set's operations use of CloudFormation's stacks (service.py's CloudFormation is one): its lock
+    and change sets, its clock, and the steps of a stack operation they share with CreateStack and UpdateStack."""
+
+    lock: threading.RLock
+    change_sets: dict[str, ChangeSet]
+
+    def now(self) -> float: ...
+
+    def live(self, account: str, region: str, name: str) -> Stack | None: ...
+
+    def template_of(self, params: dict[str, Any], region: str) -> tuple[str, dict[str, Any]]: ...
+
+    def processed(self, template: dict[str, Any], params: dict[str, Any], previous: dict[str, str] | None,
+                  region: str, change_set: bool = ...) -> dict[str, Any]: ...
+
+    def new_stack(self, account: str, region: str, name: str, body: str, template: dict[str, Any],
+                  params: dict[str, Any]) -> Stack: ...
+
+    def configure(self, stack: Stack, params: dict[str, Any]) -> None: ...
+
+    def values_for(self, stack: Stack, template: dict[str, Any], given: list[dict[str, Any]],
+                   previous: dict[str, str] | None) -> StackValues: ...
+
+    def deployment(self, stack: Stack, values: StackValues) -> Deployment: ...
+
+    def updatable(self, stack: Stack) -> None: ...
+
+    def run_update(self, stack: Stack, body: str, template: dict[str, Any], values: StackValues,
+                   params: dict[str, Any]) -> None: ...
 
 
 @dataclass
@@ -55,7 +89,7 @@ class ChangeSet:
         return answer
 
 
-def create(service: "CloudFormation", account: str, region: str, params: dict[str, Any]) -> ChangeSet:
+def create(service: Stacks, account: str, region: str, params: dict[str, Any]) -> ChangeSet:
     kind = params.get("ChangeSetType") or "UPDATE"
     name = params["StackName"]
     stack = service.live(account, region, name)
@@ -126,7 +160,7 @@ def _changes(stack: Stack | None, template: dict[str, Any]) -> list[dict[str, An
     return changes
 
 
-def find(service: "CloudFormation", account: str, region: str, name: str, stack_name: str | None) -> ChangeSet:
+def find(service: Stacks, account: str, region: str, name: str, stack_name: str | None) -> ChangeSet:
     with service.lock:
         for change_set in service.change_sets.values():
             if (change_set.stack.account, change_set.stack.region) != (account, region):
@@ -139,7 +173,7 @@ def find(service: "CloudFormation", account: str, region: str, name: str, stack_
     raise ChangeSetNotFoundException(f"ChangeSet [{name}] does not exist")
 
 
-def execute(service: "CloudFormation", change_set: ChangeSet) -> None:
+def execute(service: Stacks, change_set: ChangeSet) -> None:
     if change_set.execution_status != "AVAILABLE":
         raise InvalidChangeSetStatusException(f"ChangeSet [{change_set.change_set_id}] cannot be executed in its "
                                               f"current status of [{change_set.status}]")
@@ -163,7 +197,7 @@ def execute(service: "CloudFormation", change_set: ChangeSet) -> None:
                 other.execution_status = "OBSOLETE"
 
 
-def delete(service: "CloudFormation", change_set: ChangeSet) -> None:
+def delete(service: Stacks, change_set: ChangeSet) -> None:
     if change_set.execution_status == "EXECUTE_IN_PROGRESS":
         raise InvalidChangeSetStatusException(f"Cannot delete ChangeSet [{change_set.change_set_id}] while it is "
                                               "being executed")
@@ -171,6 +205,6 @@ def delete(service: "CloudFormation", change_set: ChangeSet) -> None:
         service.change_sets.pop(change_set.change_set_id, None)
 
 
-def listed(service: "CloudFormation", stack: Stack) -> list[dict[str, Any]]:
+def listed(service: Stacks, stack: Stack) -> list[dict[str, Any]]:
     with service.lock:
         return [change_set.summary() for change_set in service.change_sets.values() if change_set.stack is stack]
