@@ -7,6 +7,7 @@ import time
 from typing import Any
 
 from eddy.emulator.cloudformation.errors import ResourceFailed
+from eddy.emulator.cloudformation.resource_types import global_table_capacities as capacities
 from eddy.emulator.cloudformation.resource_types.base import Created, Provisioning, ResourceType, required, tags_list
 
 _PASSED = ("AttributeDefinitions", "KeySchema", "BillingMode", "ProvisionedThroughput", "GlobalSecondaryIndexes",
@@ -127,13 +128,14 @@ class GlobalTable(ResourceType):
     def create(self, provisioning: Provisioning, properties: dict[str, Any]) -> Created:
         required(properties, "KeySchema", "AttributeDefinitions", "Replicas")
         here = self._here(provisioning, properties)
-        if properties.get("BillingMode", "PROVISIONED") != "PAY_PER_REQUEST":
-            raise ResourceFailed("Eddy serves AWS::DynamoDB::GlobalTable with BillingMode PAY_PER_REQUEST (a "
-                                 "PROVISIONED one needs write capacity auto scaling, which Eddy does not set up)")
+        provisioned = properties.get("BillingMode", "PROVISIONED") == "PROVISIONED"
         name = properties.get("TableName") or provisioning.name(255)
         request: dict[str, Any] = {key: properties[key] for key in ("AttributeDefinitions", "KeySchema",
                                                                     "GlobalSecondaryIndexes", "LocalSecondaryIndexes")
                                    if key in properties}
+        request["BillingMode"] = "PAY_PER_REQUEST"
+        if provisioned:
+            request.update(capacities.provisioned_request(properties, here))
         request.update({key: here[key] for key in ("TableClass", "DeletionProtectionEnabled") if key in here})
         if properties.get("SSESpecification"):
             request["SSESpecification"] = {"Enabled": properties["SSESpecification"].get("SSEEnabled", False)}
@@ -143,12 +145,14 @@ class GlobalTable(ResourceType):
         if here.get("Tags"):
             request["Tags"] = tags_list(here)
         dynamodb = provisioning.client("dynamodb")
-        dynamodb.create_table(TableName=name, BillingMode="PAY_PER_REQUEST", **request)
+        dynamodb.create_table(TableName=name, **request)
         dynamodb.get_waiter("table_exists").wait(TableName=name, WaiterConfig={"Delay": 1, "MaxAttempts": 120})
         _time_to_live(dynamodb, name, {}, properties)
+        if provisioned:
+            capacities.scale(provisioning.client("application-autoscaling"), name, properties, here)
         for region in self._regions(properties):
             if region != provisioning.region:
-                self._replica(dynamodb, name, "Create", region)
+                self._replica(dynamodb, name, "Create", region, capacities.replica_reads(properties, region))
         return Created(name, self._attributes(dynamodb, name))
 
     @staticmethod
@@ -165,7 +169,7 @@ class GlobalTable(ResourceType):
         return [replica["Region"] for replica in properties.get("Replicas") or []]
 
     @staticmethod
-    def _replica(dynamodb: Any, name: str, action: str, region: str) -> None:
+    def _replica(dynamodb: Any, name: str, action: str, region: str, reads: dict[str, Any] | None = None) -> None:
         """One replica added or removed, once no other is being added or removed (DynamoDB takes one at a time;
         Eddy's replicas become ACTIVE after Settings.replica_transition_seconds on its clock)."""
         deadline = time.monotonic() + _REPLICA_WAIT_SECONDS
@@ -174,7 +178,7 @@ class GlobalTable(ResourceType):
             if time.monotonic() > deadline:
                 raise ResourceFailed(f"Replica of {name} not ACTIVE after {_REPLICA_WAIT_SECONDS} seconds")
             time.sleep(0.5)  # polled, as CloudFormation polls DynamoDB for a replica's status
-        dynamodb.update_table(TableName=name, ReplicaUpdates=[{action: {"RegionName": region}}])
+        dynamodb.update_table(TableName=name, ReplicaUpdates=[{action: {"RegionName": region, **(reads or {})}}])
 
     @staticmethod
     def _attributes(dynamodb: Any, name: str) -> dict[str, Any]:
@@ -190,10 +194,13 @@ class GlobalTable(ResourceType):
         dynamodb = provisioning.client("dynamodb")
         Table._indexes(dynamodb, physical_id, old, new)
         _time_to_live(dynamodb, physical_id, old, new)
+        if new.get("BillingMode", "PROVISIONED") == "PROVISIONED":
+            capacities.scale(provisioning.client("application-autoscaling"), physical_id, new,
+                             self._here(provisioning, new))
         before, after = self._regions(old), self._regions(new)
         for region in after:
             if region not in before:
-                self._replica(dynamodb, physical_id, "Create", region)
+                self._replica(dynamodb, physical_id, "Create", region, capacities.replica_reads(new, region))
         for region in before:
             if region not in after:
                 self._replica(dynamodb, physical_id, "Delete", region)
@@ -209,6 +216,9 @@ class GlobalTable(ResourceType):
         for replica in replicas:
             self._replica_gone(provisioning, physical_id, replica["RegionName"], dynamodb)
         dynamodb.delete_table(TableName=physical_id)
+        if properties.get("BillingMode", "PROVISIONED") == "PROVISIONED":
+            capacities.unscale(provisioning.client("application-autoscaling"), physical_id, properties,
+                               self._here(provisioning, properties))
 
     @staticmethod
     def _replica_gone(provisioning: Provisioning, name: str, region: str, dynamodb: Any) -> None:

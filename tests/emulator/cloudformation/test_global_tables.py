@@ -113,3 +113,74 @@ def test_a_function_url_is_not_served_and_says_so(door):
             "(docs/guides/deploy.md lists the types served)") in found
     assert found[-1] == ("site", STACK, "ROLLBACK_COMPLETE", None)
     assert door.client("lambda").list_functions()["Functions"] == []
+
+
+PROVISIONED = """
+Resources:
+  Scores:
+    Type: AWS::DynamoDB::GlobalTable
+    Properties:
+      TableName: scores
+      AttributeDefinitions: [{AttributeName: pk, AttributeType: S}, {AttributeName: team, AttributeType: S}]
+      KeySchema: [{AttributeName: pk, KeyType: HASH}]
+      StreamSpecification: {StreamViewType: NEW_AND_OLD_IMAGES}
+      WriteProvisionedThroughputSettings:
+        WriteCapacityAutoScalingSettings:
+          {MinCapacity: 5, MaxCapacity: 50, SeedCapacity: 8, TargetTrackingScalingPolicyConfiguration: {TargetValue: 70}}
+      GlobalSecondaryIndexes:
+        - IndexName: by-team
+          KeySchema: [{AttributeName: team, KeyType: HASH}]
+          Projection: {ProjectionType: ALL}
+          WriteProvisionedThroughputSettings:
+            WriteCapacityAutoScalingSettings:
+              {MinCapacity: 2, MaxCapacity: 20, TargetTrackingScalingPolicyConfiguration: {TargetValue: 60}}
+      Replicas:
+        - Region: us-east-1
+          ReadProvisionedThroughputSettings: {ReadCapacityUnits: 10}
+          GlobalSecondaryIndexes: [{IndexName: by-team, ReadProvisionedThroughputSettings: {ReadCapacityUnits: 4}}]
+        - Region: eu-west-1
+          ReadProvisionedThroughputSettings:
+            ReadCapacityAutoScalingSettings:
+              {MinCapacity: 3, MaxCapacity: 30, TargetTrackingScalingPolicyConfiguration: {TargetValue: 70}}
+          GlobalSecondaryIndexes: [{IndexName: by-team, ReadProvisionedThroughputSettings: {ReadCapacityUnits: 6}}]
+"""
+
+
+def test_a_provisioned_global_table_auto_scales_writes_and_sets_each_replicas_reads(door):
+    """BillingMode PROVISIONED (the type's default) as the AWS::DynamoDB::GlobalTable reference documents it: writes
+    auto scaled (WriteCapacityAutoScalingSettings, starting at SeedCapacity, else MinCapacity), each replica's reads
+    fixed or auto scaled; without write auto scaling the resource fails."""
+    cloudformation = door.client("cloudformation")
+    cloudformation.create_stack(StackName="scores", TemplateBody=PROVISIONED)
+    assert cloudformation.describe_stacks(StackName="scores")["Stacks"][0]["StackStatus"] == "CREATE_COMPLETE"
+    here = door.client("dynamodb").describe_table(TableName="scores")["Table"]
+    assert (here.get("BillingModeSummary", {}).get("BillingMode", "PROVISIONED"),
+            here["ProvisionedThroughput"]["ReadCapacityUnits"], here["ProvisionedThroughput"]["WriteCapacityUnits"]) == (
+        "PROVISIONED", 10, 8)
+    [index] = here["GlobalSecondaryIndexes"]
+    assert (index["ProvisionedThroughput"]["ReadCapacityUnits"], index["ProvisionedThroughput"]["WriteCapacityUnits"]) \
+        == (4, 2)
+    autoscaling = door.client("application-autoscaling")
+    targets = autoscaling.describe_scalable_targets(ServiceNamespace="dynamodb")["ScalableTargets"]
+    assert sorted((t["ResourceId"], t["ScalableDimension"], t["MinCapacity"], t["MaxCapacity"]) for t in targets) == [
+        ("table/scores", "dynamodb:table:WriteCapacityUnits", 5, 50),
+        ("table/scores/index/by-team", "dynamodb:index:WriteCapacityUnits", 2, 20)]
+    policies = autoscaling.describe_scaling_policies(ServiceNamespace="dynamodb")["ScalingPolicies"]
+    assert sorted((p["ResourceId"], p["TargetTrackingScalingPolicyConfiguration"]["TargetValue"]) for p in policies) == [
+        ("table/scores", 70.0), ("table/scores/index/by-team", 60.0)]
+    door.advance(31)
+    europe = door.client("dynamodb", "eu-west-1").describe_table(TableName="scores")["Table"]
+    assert (europe["ProvisionedThroughput"]["ReadCapacityUnits"], europe["ProvisionedThroughput"]["WriteCapacityUnits"],
+            europe["GlobalSecondaryIndexes"][0]["ProvisionedThroughput"]["ReadCapacityUnits"]) == (3, 8, 6)
+    cloudformation.delete_stack(StackName="scores")
+    assert autoscaling.describe_scalable_targets(ServiceNamespace="dynamodb")["ScalableTargets"] == []
+    assert door.client("dynamodb", "eu-west-1").list_tables()["TableNames"] == []
+
+    unscaled = PROVISIONED.replace("      WriteProvisionedThroughputSettings:\n        WriteCapacityAutoScalingSettings:\n"
+                                   "          {MinCapacity: 5, MaxCapacity: 50, SeedCapacity: 8, "
+                                   "TargetTrackingScalingPolicyConfiguration: {TargetValue: 70}}\n", "")
+    cloudformation.create_stack(StackName="unscaled", TemplateBody=unscaled)
+    assert [event[3] for event in events(cloudformation, "unscaled") if event[2] == "CREATE_FAILED"] == [
+        "Properties validation failed for resource with message: #: WriteProvisionedThroughputSettings."
+        "WriteCapacityAutoScalingSettings must be specified when BillingMode is PROVISIONED"]
+    assert door.client("dynamodb").list_tables()["TableNames"] == []
