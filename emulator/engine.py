@@ -373,11 +373,10 @@ class Emulator(DeferredComponents):
     def sweep_ttl(self) -> int:
         """Delete every item whose TTL has passed on the emulator's clock; returns how many were deleted."""
         with self.lock:
-            expiries = moto_ttl.expiries(moto_bridge.all_tables())
-            expired = [(table, item) for table, item in ttl.expired_items(expiries, self.clock.now())
-                       if self.replication.expires_here(table.account_id, table.region_name, table.name)]
+            expired = [item for table, item in ttl.expired_items(moto_ttl.expiries(), self.clock.now())
+                       if self.replication.expires_here(*table)]
             with self.capture.operation(by_ttl=True):  # a refused commit puts the items back for the next sweep
-                return sum(moto_bridge.delete_item(table, item) for table, item in expired)
+                return sum(item.delete() for item in expired)
 
     def housekeeping(self) -> None:
         try:

@@ -233,11 +233,6 @@ def _stream_shard(table: Table) -> _WriteHook | None:
 
 
 
-def delete_item(table: Table, item: Item) -> bool:
-    """Delete an item through moto's table (so capture sees it); False if it was already gone."""
-    return table.delete_item(item.hash_key, item.range_key) is not None
-
-
 def set_table_stream(table: Table, label: str, view_type: str | None) -> None:
     """Keep moto's table description in step with Eddy's stream (LatestStreamArn, StreamSpecification)."""
     table.latest_stream_label = label

@@ -18,7 +18,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
-from eddy.emulator.moto_seam import bridge as moto_bridge
+from eddy.emulator.moto_seam.tables import views as moto_tables
 from eddy.emulator.functions.registry import Function
 from eddy.emulator.functions.versions import Alias
 from eddy.emulator.moto_seam.kinesis import state as kinesis_state
@@ -91,13 +91,12 @@ def snapshot_entries(emulator: "Emulator", generation: int, ddl: dict[TableKey, 
     yield {"kind": "header", "generation": generation, "clock_offset": emulator.clock.offset,
            "sequence_number": str(emulator.sequence_numbers.last), "s3_sequencer": emulator.notifications.last_sequencer,
            "commit_versions": [[*key, version] for key, version in emulator.commit_versions.items()]}
-    for table in moto_bridge.all_tables():
-        key = (table.account_id, table.region_name, table.name)
+    for key, images in moto_tables.contents():
         if key not in ddl:
             log.warning("table %s was not created through Eddy's DynamoDB API: it is not kept", key)
             continue
         yield {"kind": "table", "key": list(key), "ddl": ddl[key]}
-        items = [moto_bridge.image_of(item) for item in table.all_items()]
+        items = images()
         for start in range(0, len(items), ITEMS_PER_LINE):
             yield {"kind": "items", "key": list(key), "items": items[start:start + ITEMS_PER_LINE]}
     for stream in emulator.streams.streams.values():

@@ -26,5 +26,8 @@ def test_expiries_read_what_moto_keeps():
     dynamodb.put_item(TableName="no-ttl", Item={"pk": {"S": "d"}, "expires": {"N": "1"}})
     tables = list(dynamodb_backends[ACCOUNT][REGION].tables.values())
     assert tables[0].ttl == {"TimeToLiveStatus": "ENABLED", "AttributeName": "expires"}
-    found = [(table.name, item.attrs["pk"].value, number) for table, item, number in moto_ttl.expiries(tables)]
-    assert found == [("sessions", "a", "1700000000")]  # only a Number, only where TTL is enabled
+    found = [(table, item.keys, number) for table, item, number in moto_ttl.expiries()]
+    assert found == [((ACCOUNT, REGION, "sessions"), {"pk": {"S": "a"}}, "1700000000")]  # a Number, where TTL is on
+    expiring = next(moto_ttl.expiries())[1]
+    assert (expiring.delete(), expiring.delete()) == (True, False)  # through moto's table, once
+    assert sorted(item["pk"]["S"] for item in dynamodb.scan(TableName="sessions")["Items"]) == ["b", "c"]
