@@ -1,4 +1,5 @@
-"""An event in a function's asynchronous invocation queue, and what follows each of its attempts: pure.
+"""An event in a function's asynchronous invocation queue, what follows each of its attempts, the figures kept per
+function and the report of an event given up on: pure.
 
 Lambda Developer Guide, "Asynchronous invocation" and "Error handling and automatic retries": a function error is
 retried twice by default, the first retry 1 minute after the first attempt and the second 2 minutes after the
@@ -30,8 +31,20 @@ DEFAULT_MAXIMUM_AGE = 21600
 
 SUCCESS, RETRIES_EXHAUSTED, EVENT_AGE_EXCEEDED = "Success", "RetriesExhausted", "EventAgeExceeded"
 #: the fields of an event's state, as written down
-STATE_FIELDS = ("request_id", "function_arn", "payload", "source", "queued_at", "attempts", "next_attempt_at",
-                "expires", "last_error", "error_payload", "error_message", "throttles")
+STATE_FIELDS = (
+    "request_id",
+    "function_arn",
+    "payload",
+    "source",
+    "queued_at",
+    "attempts",
+    "next_attempt_at",
+    "expires",
+    "last_error",
+    "error_payload",
+    "error_message",
+    "throttles",
+)
 
 
 @dataclass
@@ -72,13 +85,27 @@ class AsyncEvent:
 
     def describe(self) -> dict[str, Any]:
         """What wait_idle's Pending and AsyncInvocations.queued() say about it (AWS's words where AWS has them)."""
-        state = ("Running" if self.running else "Throttled" if self.throttles else
-                 "Queued" if not self.attempts else "WaitingForRetry")
+        state = (
+            "Running"
+            if self.running
+            else "Throttled"
+            if self.throttles
+            else "Queued"
+            if not self.attempts
+            else "WaitingForRetry"
+        )
         if self.expires and not self.running:
             state = "WaitingToExpire"
-        return {"RequestId": self.request_id, "FunctionArn": self.function_arn, "Source": self.source,
-                "State": state, "Attempts": self.attempts, "QueuedAt": self.queued_at,
-                "NextAttemptAt": self.next_attempt_at, "LastError": self.last_error}
+        return {
+            "RequestId": self.request_id,
+            "FunctionArn": self.function_arn,
+            "Source": self.source,
+            "State": state,
+            "Attempts": self.attempts,
+            "QueuedAt": self.queued_at,
+            "NextAttemptAt": self.next_attempt_at,
+            "LastError": self.last_error,
+        }
 
 
 def after_failure(event: AsyncEvent, started: float, retries: int, maximum_age: int) -> str | None:
@@ -108,27 +135,38 @@ def after_throttle(event: AsyncEvent, now: float, maximum_age: int) -> None:
 def limits(config: dict[str, Any] | None) -> tuple[int, int]:
     """(MaximumRetryAttempts, MaximumEventAgeInSeconds) of a function's event invoke config."""
     config = config or {}
-    return (config.get("MaximumRetryAttempts", DEFAULT_RETRIES),
-            config.get("MaximumEventAgeInSeconds", DEFAULT_MAXIMUM_AGE))
+    return (
+        config.get("MaximumRetryAttempts", DEFAULT_RETRIES),
+        config.get("MaximumEventAgeInSeconds", DEFAULT_MAXIMUM_AGE),
+    )
 
 
 def timestamp(epoch: float) -> str:
     return datetime.fromtimestamp(epoch, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
 
 
-def invocation_record(event: AsyncEvent, function: Any, condition: str, now: float,
-                      response_payload: Any) -> dict[str, Any]:
+def invocation_record(
+    event: AsyncEvent, function: Any, condition: str, now: float, response_payload: Any
+) -> dict[str, Any]:
     """The invocation record an OnSuccess or OnFailure destination receives (Lambda Developer Guide, "Capturing
     records of Lambda asynchronous invocations"): functionArn the qualified ARN invoked ($LATEST's when the function
     was invoked unqualified), executedVersion the version that ran (`function`, a functions.registry.Function)."""
     response_context: dict[str, Any] = {"statusCode": 200, "executedVersion": function.version}
     if condition != SUCCESS:
         response_context["functionError"] = "Unhandled"
-    return {"version": "1.0", "timestamp": timestamp(now),
-            "requestContext": {"requestId": event.request_id, "functionArn": _qualified(event.function_arn),
-                               "condition": condition, "approximateInvokeCount": event.attempts},
-            "requestPayload": event.payload, "responseContext": response_context,
-            "responsePayload": response_payload}
+    return {
+        "version": "1.0",
+        "timestamp": timestamp(now),
+        "requestContext": {
+            "requestId": event.request_id,
+            "functionArn": _qualified(event.function_arn),
+            "condition": condition,
+            "approximateInvokeCount": event.attempts,
+        },
+        "requestPayload": event.payload,
+        "responseContext": response_context,
+        "responsePayload": response_payload,
+    }
 
 
 def _qualified(arn: str) -> str:
@@ -138,6 +176,48 @@ def _qualified(arn: str) -> str:
 def dead_letter_attributes(event: AsyncEvent) -> dict[str, Any]:
     """The message attributes of a failed event sent to the function's DeadLetterConfig target (AWS-recorded:
     localstack's test_sqs_queue_as_lambda_dead_letter_queue snapshot)."""
-    return {"RequestID": {"DataType": "String", "StringValue": event.request_id},
-            "ErrorCode": {"DataType": "Number", "StringValue": "200"},
-            "ErrorMessage": {"DataType": "String", "StringValue": event.error_message or ""}}
+    return {
+        "RequestID": {"DataType": "String", "StringValue": event.request_id},
+        "ErrorCode": {"DataType": "Number", "StringValue": "200"},
+        "ErrorMessage": {"DataType": "String", "StringValue": event.error_message or ""},
+    }
+
+
+def failure_report(
+    event: AsyncEvent, condition: str, destination: str | None, dead_letter: str | None
+) -> dict[str, Any]:
+    """wait_idle's Failures entry for an event given up on (`condition`), with where its records went."""
+    return {
+        "Mapping": f"asynchronous invocation of {event.function_name}",
+        "FunctionArn": event.function_arn,
+        "RequestId": event.request_id,
+        "EventSource": event.source,
+        "Condition": condition,
+        "ApproximateInvokeCount": event.attempts,
+        "OnFailureDestination": destination,
+        "DeadLetterTarget": dead_letter,
+        "LastError": event.last_error,
+        "FailedBatches": 0,
+        "RecordsDiscarded": 1,
+        "Discarded": [],
+    }
+
+
+@dataclass
+class AsyncFigures:
+    """A function's asynchronous invocations (CloudWatch's AsyncEventsDropped and Lambda's Errors in Eddy's words)."""
+
+    invocations: int = 0
+    errors: int = 0
+    retries: int = 0
+    events_dropped: int = 0
+    last_error: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "Invocations": self.invocations,
+            "Errors": self.errors,
+            "Retries": self.retries,
+            "EventsDropped": self.events_dropped,
+            "LastError": self.last_error,
+        }

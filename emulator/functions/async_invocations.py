@@ -30,7 +30,6 @@ import json
 import logging
 import threading
 import uuid
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from eddy.emulator.functions.async_events import (
@@ -38,9 +37,11 @@ from eddy.emulator.functions.async_events import (
     RETRY_DELAYS,
     SUCCESS,
     AsyncEvent,
+    AsyncFigures,
     after_failure,
     after_throttle,
     dead_letter_attributes,
+    failure_report,
     invocation_record,
     limits,
 )
@@ -57,28 +58,14 @@ log = logging.getLogger("eddy.functions")
 MAX_RUNNING = 64
 
 
-@dataclass
-class AsyncFigures:
-    """A function's asynchronous invocations (CloudWatch's AsyncEventsDropped and Lambda's Errors in Eddy's words)."""
-
-    invocations: int = 0
-    errors: int = 0
-    retries: int = 0
-    events_dropped: int = 0
-    last_error: str | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"Invocations": self.invocations, "Errors": self.errors, "Retries": self.retries,
-                "EventsDropped": self.events_dropped, "LastError": self.last_error}
-
-
 class AsyncInvocations:
     """The functions' event queues: each event is tried, retried on the clock, reported where configured, and
     kept in the state directory until it is done. Built with the kernel (activity, clock, Eddy's boto3 clients for
     the destinations), the persistence that writes each event down, the functions and their invoker."""
 
-    def __init__(self, kernel: Kernel, persistence: NoPersistence, functions: FunctionRegistry,
-                 invoker: Invoker) -> None:
+    def __init__(
+        self, kernel: Kernel, persistence: NoPersistence, functions: FunctionRegistry, invoker: Invoker
+    ) -> None:
         self._activity = kernel.activity
         self._now = kernel.clock.now
         self._aws_client = kernel.aws_client
@@ -111,8 +98,9 @@ class AsyncInvocations:
         weights pick one per attempt) and whose event invoke config applies."""
         with self._activity:
             now = self._now()
-            event = AsyncEvent(str(uuid.uuid4()), invoked_arn or function.arn, payload, source, queued_at=now,
-                               next_attempt_at=now)
+            event = AsyncEvent(
+                str(uuid.uuid4()), invoked_arn or function.arn, payload, source, queued_at=now, next_attempt_at=now
+            )
             self.events[event.request_id] = event
             self._persistence.async_event_saved(event.to_state())
             self._schedule_attempt(event)
@@ -162,8 +150,9 @@ class AsyncInvocations:
                         continue  # done, forgotten (reset) or rescheduled since
                     event.running = True
                     self._running += 1
-                    threading.Thread(target=self._attempt, args=(event,), daemon=True,
-                                     name=f"eddy-async-{event.function_name}").start()
+                    threading.Thread(
+                        target=self._attempt, args=(event,), daemon=True, name=f"eddy-async-{event.function_name}"
+                    ).start()
                 if schedule and self._running < MAX_RUNNING:
                     self._activity.wait(min(1.0, max(0.001, schedule[0][0] - now)))
                 else:  # nothing to wait for but a new event, or as many attempts running as may: one ending
@@ -188,15 +177,19 @@ class AsyncInvocations:
         function = self._functions.runnable(event.function_arn)  # an alias's: by its weights, each attempt
         settings = self._functions.invoke_settings(event.function_arn)
         if function is None:  # deleted while its event waited: Lambda's queue goes with it
-            log.warning("asynchronous invocation %s dropped: the function %s no longer exists", event.request_id,
-                        event.function_arn)
+            log.warning(
+                "asynchronous invocation %s dropped: the function %s no longer exists",
+                event.request_id,
+                event.function_arn,
+            )
             return self._end(event, None, "FunctionDeleted", None)
         retries, maximum_age = limits(settings)
         if event.expires or self._now() - event.queued_at >= maximum_age:
             return self._end(event, function, EVENT_AGE_EXCEEDED, event.error_payload, settings)
         started = self._now()
-        result = self._invoker.invoke(function, event.payload, source=event.source, request_id=event.request_id,
-                                      invoked_arn=event.function_arn)
+        result = self._invoker.invoke(
+            function, event.payload, source=event.source, request_id=event.request_id, invoked_arn=event.function_arn
+        )
         with self._activity:
             figures = self.figures.setdefault(event.function_arn, AsyncFigures())
             if result.throttled:  # not an attempt: back to the queue, tried again after a back-off
@@ -228,17 +221,27 @@ class AsyncInvocations:
         self._schedule_attempt(event)
         self._activity.notify_all()
 
-    def _end(self, event: AsyncEvent, function: "Function | None", condition: str, response: Any,
-             settings: dict[str, Any] | None = None) -> None:
+    def _end(
+        self,
+        event: AsyncEvent,
+        function: "Function | None",
+        condition: str,
+        response: Any,
+        settings: dict[str, Any] | None = None,
+    ) -> None:
         """Send the event's records (by the invoked qualifier's event invoke config `settings`), then forget it
         (written down as done)."""
         destination = dead_letter = None
         if function is not None:
             destinations = (settings or {}).get("DestinationConfig") or {}
-            destination = (destinations.get("OnSuccess" if condition == SUCCESS else "OnFailure") or {}).get("Destination")
+            destination = (destinations.get("OnSuccess" if condition == SUCCESS else "OnFailure") or {}).get(
+                "Destination"
+            )
             if destination:
                 record = invocation_record(event, function, condition, self._now(), response)
-                self._send(destination, json.dumps(record), None, function, "Success" if condition == SUCCESS else "Failure")
+                self._send(
+                    destination, json.dumps(record), None, function, "Success" if condition == SUCCESS else "Failure"
+                )
             if condition != SUCCESS and function.dead_letter_target:
                 dead_letter = function.dead_letter_target
                 self._send(dead_letter, json.dumps(event.payload), dead_letter_attributes(event), function, "Failure")
@@ -252,16 +255,19 @@ class AsyncInvocations:
                 self._failures.append(self._failure(event, condition, destination, dead_letter))
             self._activity.notify_all()
 
-    def _failure(self, event: AsyncEvent, condition: str, destination: str | None, dead_letter: str | None) -> dict[str, Any]:
-        """wait_idle's Failures entry for an event given up on."""
+    @staticmethod
+    def _failure(event: AsyncEvent, condition: str, destination: str | None, dead_letter: str | None) -> dict[str, Any]:
+        """wait_idle's Failures entry for an event given up on (logged, but for a deleted function's)."""
         if condition != "FunctionDeleted":
-            log.warning("asynchronous invocation %s of %s given up on (%s after %d attempts): %s", event.request_id,
-                        event.function_name, condition, event.attempts, event.last_error)
-        return {"Mapping": f"asynchronous invocation of {event.function_name}", "FunctionArn": event.function_arn,
-                "RequestId": event.request_id, "EventSource": event.source, "Condition": condition,
-                "ApproximateInvokeCount": event.attempts, "OnFailureDestination": destination,
-                "DeadLetterTarget": dead_letter, "LastError": event.last_error,
-                "FailedBatches": 0, "RecordsDiscarded": 1, "Discarded": []}
+            log.warning(
+                "asynchronous invocation %s of %s given up on (%s after %d attempts): %s",
+                event.request_id,
+                event.function_name,
+                condition,
+                event.attempts,
+                event.last_error,
+            )
+        return failure_report(event, condition, destination, dead_letter)
 
     def _send(self, arn: str, body: str, attributes: dict[str, Any] | None, function: "Function", outcome: str) -> None:
         """To an SQS queue, SNS topic, Lambda function or EventBridge bus, through boto3 as a client would."""
@@ -271,20 +277,35 @@ class AsyncInvocations:
             if service == "sqs":
                 sqs = client("sqs", region)
                 url = sqs.get_queue_url(QueueName=resource, QueueOwnerAWSAccountId=account_id)["QueueUrl"]
-                sqs.send_message(QueueUrl=url, MessageBody=body, **({"MessageAttributes": attributes} if attributes else {}))
+                sqs.send_message(
+                    QueueUrl=url, MessageBody=body, **({"MessageAttributes": attributes} if attributes else {})
+                )
             elif service == "sns":
                 client("sns", region).publish(TopicArn=arn, Message=body, MessageAttributes=attributes or {})
             elif service == "lambda":
                 client("lambda", region).invoke(FunctionName=arn, InvocationType="Event", Payload=body.encode())
             elif service == "events":
-                client("events", region).put_events(Entries=[{
-                    "Source": "lambda", "DetailType": f"Lambda Function Invocation Result - {outcome}",
-                    "Detail": body, "EventBusName": arn, "Resources": [arn, function.version_arn]}])
+                client("events", region).put_events(
+                    Entries=[
+                        {
+                            "Source": "lambda",
+                            "DetailType": f"Lambda Function Invocation Result - {outcome}",
+                            "Detail": body,
+                            "EventBusName": arn,
+                            "Resources": [arn, function.version_arn],
+                        }
+                    ]
+                )
             else:
                 raise ValueError(f"not a destination: {arn}")
         except Exception as error:  # the destination is the user's: report it, keep going
-            log.warning("could not deliver %s's invocation record to %s: %s: %s", function.name, arn,
-                        type(error).__name__, error)
+            log.warning(
+                "could not deliver %s's invocation record to %s: %s: %s",
+                function.name,
+                arn,
+                type(error).__name__,
+                error,
+            )
 
     # -- what a user can read (the emulator's lock held or taken) ------------------------------------------
 
@@ -300,8 +321,14 @@ class AsyncInvocations:
         for event in self.events.values():
             entry = dict(event.describe(), Mapping=f"asynchronous invocation of {event.function_name}", Retrying=[])
             if event.attempts and not event.running:
-                entry["Retrying"] = [{"RequestId": event.request_id, "Attempts": event.attempts,
-                                      "NextAttemptAt": event.next_attempt_at, "Records": []}]
+                entry["Retrying"] = [
+                    {
+                        "RequestId": event.request_id,
+                        "Attempts": event.attempts,
+                        "NextAttemptAt": event.next_attempt_at,
+                        "Records": [],
+                    }
+                ]
             entries.append(entry)
         return entries
 
