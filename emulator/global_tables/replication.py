@@ -22,19 +22,19 @@ own stamp).
 
 from __future__ import annotations
 
-import json
 import threading
 from collections import deque
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, NamedTuple
+from typing import TYPE_CHECKING, Callable, Iterable
 
-from eddy.emulator.errors import ValidationException
-from eddy.emulator.global_tables.journal import Journal, Stamp
+from eddy.emulator.global_tables.backlog import Pending, Queues, Stamps, item_id, requeue
+from eddy.emulator.global_tables.controls import ReplicationControls
+from eddy.emulator.global_tables.journal import Journal
 from eddy.emulator.global_tables.replica_groups import ReplicaGroup, ReplicaGroups
 from eddy.emulator.moto_seam import bridge as moto_bridge, global_tables as moto_global_tables
 from eddy.emulator.storage.disk import WriteFailed
 from eddy.emulator.streams.capture import TableKey
-from eddy.emulator.streams.records import ChangeRecord, Image
+from eddy.emulator.streams.records import ChangeRecord
 
 if TYPE_CHECKING:
     from eddy.emulator.kernel import Kernel
@@ -44,28 +44,25 @@ if TYPE_CHECKING:
     from eddy.emulator.streams.stream_registry import StreamRegistry
 
 
-class Pending(NamedTuple):
-    due: float
-    source: TableKey
-    sequence_number: int
-    stamp: Stamp
-    keys: Image
-    new_image: Image | None
-
-
-def item_id(keys: Image) -> str:
-    return json.dumps(keys, sort_keys=True, separators=(",", ":"))
-
-
-class Replication:
+class Replication(ReplicationControls):
     """Built with the kernel (lock and activity, clock, settings), the write capture (a replicated write is a write
     like any other), the disk's state, the stream registry (a replica's stream is its replication log), the state
     directory (the journal's) and `table_deleted(account_id, region, table_name)`: what the Emulator does when a
     replica's table is gone (its DeleteTable logged, its stream closed)."""
 
-    def __init__(self, kernel: Kernel, capture: Capture, disk: DiskState, streams: StreamRegistry,
-                 table_deleted: Callable[[str, str, str], None], state_dir: Path, *, fsync: bool = False) -> None:
+    def __init__(
+        self,
+        kernel: Kernel,
+        capture: Capture,
+        disk: DiskState,
+        streams: StreamRegistry,
+        table_deleted: Callable[[str, str, str], None],
+        state_dir: Path,
+        *,
+        fsync: bool = False,
+    ) -> None:
         self._kernel = kernel
+        self._lock = kernel.lock
         self._activity = kernel.activity
         self._now = kernel.clock.now
         self._capture = capture
@@ -74,8 +71,8 @@ class Replication:
         self._table_deleted = table_deleted
         self.journal = Journal(state_dir, fsync=fsync)
         self.groups = ReplicaGroups()
-        self._queues: dict[tuple[TableKey, str], deque[Pending]] = {}
-        self._stamps: dict[TableKey, dict[str, Stamp]] = {}
+        self._queues: Queues = {}  # the writes on their way (backlog.py)
+        self._stamps: Stamps = {}
         self._paused: set[str] = set()
         #: how long after its commit a write reaches the other replicas (emulator's clock): set_delay changes it
         self.delay = kernel.settings.replication_delay_seconds
@@ -109,8 +106,9 @@ class Replication:
         for record in records:
             stamp = (record.created_at, table[1], record.sequence_number)
             stamps[item_id(record.keys)] = stamp
-            entry = Pending(record.created_at + delay, table, record.sequence_number, stamp, record.keys,
-                            record.new_image)
+            entry = Pending(
+                record.created_at + delay, table, record.sequence_number, stamp, record.keys, record.new_image
+            )
             for region in targets:
                 self._queues.setdefault((table, region), deque()).append(entry)
 
@@ -202,8 +200,13 @@ class Replication:
                 self._applying.entry = None
             stamps[identity] = entry.stamp
             self.applied += 1
-        self.journal.append({"applied": [target[0], target[2], entry.source[1], target[1], entry.sequence_number],
-                             "stamp": list(entry.stamp), "record": record})
+        self.journal.append(
+            {
+                "applied": [target[0], target[2], entry.source[1], target[1], entry.sequence_number],
+                "stamp": list(entry.stamp),
+                "record": record,
+            }
+        )
 
     def settle(self) -> None:
         """Move replicas whose CREATING or DELETING time is over (lock held): what a DescribeTable sees is now's."""
@@ -228,8 +231,11 @@ class Replication:
         if self._started:
             self._replicator()
         for (source, target), queue in list(self._queues.items()):
-            if target == source_region and source[1] != region and (source[0], source[2]) == (group.account_id,
-                                                                                            group.table_name):
+            if (
+                target == source_region
+                and source[1] != region
+                and (source[0], source[2]) == (group.account_id, group.table_name)
+            ):
                 self._queues.setdefault((source, region), deque()).extend(queue)
         self._save(group)
 
@@ -279,95 +285,12 @@ class Replication:
         else:
             self.journal.append({"group": group.to_state()})
 
-    # -- controls -----------------------------------------------------------------------------------------
-
-    def pause(self, region: str) -> None:
-        """A region outage: nothing is replicated to or from `region` until resume(region)."""
-        with self._activity:
-            self._paused.add(region)
-
-    def resume(self, region: str) -> None:
-        with self._activity:
-            self._paused.discard(region)
-            self._activity.notify_all()
-
-    @property
-    def paused_regions(self) -> frozenset[str]:
-        return frozenset(self._paused)
-
-    def set_delay(self, seconds: float) -> None:
-        """Writes committed from now on reach the other replicas `seconds` after their commit (emulator's clock)."""
-        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds <= 86400:
-            raise ValidationException("DelaySeconds must be a number of seconds from 0 to 86400")
-        with self._activity:
-            self.delay = float(seconds)
-            self._activity.notify_all()
-
-    def backlog(self) -> list[dict[str, Any]]:
-        """Per source and target replica: the writes not yet applied, and the oldest one's age (lock held)."""
-        now = self._now()
-        rows = []
-        for (source, region), queue in self._queues.items():
-            if queue:
-                rows.append({"TableName": source[2], "SourceRegion": source[1], "TargetRegion": region,
-                             "PendingWrites": len(queue), "OldestWriteAgeSeconds": round(now - queue[0].stamp[0], 3),
-                             "Paused": region in self._paused or source[1] in self._paused})
-        return rows
-
-    def state(self) -> dict[str, Any]:
-        with self._kernel.lock:
-            return {"DelaySeconds": self.delay,
-                    "PausedRegions": sorted(self._paused), "Backlog": self.backlog(),
-                    "GlobalTables": [{"TableName": group.table_name,
-                                      "Replicas": [{"RegionName": region, "ReplicaStatus": replica.status}
-                                                   for region, replica in group.replicas.items()]}
-                                     for group in self.groups],
-                    "AppliedWrites": self.applied, "PassedOverWrites": self.passed_over}
-
-    def wait_replicated(self, timeout: float) -> dict[str, Any]:
-        """Block until every write has reached every replica that is not paused, or `timeout` seconds passed.
-
-        {"Converged": True, "Backlog": []} once nothing is left to apply; else Converged false and what is left
-        (a paused region's backlog never drains: Converged stays false until it is resumed).
-        """
-        import time
-
-        activity = self._activity
-        deadline = time.monotonic() + timeout
-        with activity:
-            while True:
-                self.step()
-                backlog = self.backlog()
-                remaining = deadline - time.monotonic()
-                if not backlog or remaining <= 0:
-                    return {"Converged": not backlog, "Backlog": backlog}
-                activity.wait(min(remaining, 0.05))
-
     # -- recovery -----------------------------------------------------------------------------------------
 
     def recover(self) -> None:
         """Rebuild groups, stamps and queues from the journal and the replicas' streams (lock held)."""
         through, replicated = self.journal.read_back(self.groups)
-        delay = self.delay
-        for group in self.groups:
-            regions = group.replicating()
-            for region in group.replicas:
-                table = group.key(region)
-                stamps = self._stamps.setdefault(table, {})
-                landed = replicated.get(table, {})
-                for record in self._records(table):
-                    stamp = landed.get(record.sequence_number)
-                    local = stamp is None
-                    if local:
-                        stamp = (record.created_at, region, record.sequence_number)
-                    stamps[item_id(record.keys)] = stamp
-                    if not local or region not in regions:
-                        continue
-                    for other in regions:
-                        if other != region and record.sequence_number > through.get((table, other), 0):
-                            self._queues.setdefault((table, other), deque()).append(
-                                Pending(record.created_at + delay, table, record.sequence_number, stamp, record.keys,
-                                        record.new_image))
+        requeue(self.groups, self._records, through, replicated, self.delay, self._stamps, self._queues)
         self.journal.compact(self.groups, through, replicated)
 
     def _records(self, table: TableKey) -> Iterable[ChangeRecord]:
@@ -375,5 +298,7 @@ class Replication:
         stream = self._streams.latest_stream(*table)
         if stream is None:
             return []
-        return sorted((record for shard in stream.shards.values() for record in shard.records),
-                      key=lambda record: record.sequence_number)
+        return sorted(
+            (record for shard in stream.shards.values() for record in shard.records),
+            key=lambda record: record.sequence_number,
+        )
