@@ -38,6 +38,7 @@ WHOLE = "1 validation error detected: "
 EMPTY = "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes"
 SEVERAL = "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes"
 NOT_A_NUMBER = "The parameter cannot be converted to a numeric value"
+NULL_FALSE = "Null attribute value types must have the value of true"
 OVERFLOW = "Number overflow. Attempting to store a number with magnitude larger than supported range"
 UNDERFLOW = "Number underflow. Attempting to store a number with magnitude smaller than supported range"
 TOO_PRECISE = "Attempting to store more than 38 significant digits in a Number"
@@ -51,6 +52,8 @@ _NUMBER = re.compile(r"([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?")
 MAX_DIGITS, MAX_EXPONENT, MIN_EXPONENT = 38, 125, -130
 _KINDS = ("S", "N", "B", "SS", "NS", "BS", "M", "L", "NULL", "BOOL")
 
+#: the members that hold items and keys (a value's problem there is worded `_in_item`)
+_ITEMS = frozenset({"Item", "Key", "Keys"})
 #: members checked before the others, in this order, where DynamoDB does not follow the model's order
 FIRST = {"Query": ("QueryFilter", "ExclusiveStartKey", "ExpressionAttributeValues", "KeyConditions")}
 
@@ -63,7 +66,7 @@ def check(operation: str, params: dict[str, Any], shape: Shape) -> None:
     _members(shape, params, names)
 
 
-def _members(shape: Shape, value: dict[str, Any], names: Any) -> None:
+def _members(shape: Shape, value: dict[str, Any], names: Any, in_item: bool = False) -> None:
     for name in names:
         member = value.get(name)
         if member is None:
@@ -76,7 +79,7 @@ def _members(shape: Shape, value: dict[str, Any], names: Any) -> None:
                 bare = message.startswith(WHOLE) or _BARE_IN_STARTING_KEY.search(message)
                 raise ValidationException(message if bare else STARTING_KEY + message)
         else:
-            _walk(shape.members[name], member)
+            _walk(shape.members[name], member, in_item or name in _ITEMS)
 
 
 def _expression_values(values: dict[str, Any]) -> None:
@@ -92,6 +95,16 @@ def _expression_values(values: dict[str, Any]) -> None:
         raise ValidationException(f"ExpressionAttributeValues contains invalid value: {message} for key {key}")
 
 
+def _in_item(message: str) -> str:
+    """A value's problem as DynamoDB words it in an item or a key: an empty set without the envelope, NULL false as a
+    parameter value (the AWS-run conformance suite nubo-db/dynamodb-conformance,
+    tests/tier3/error-messages/putItem.test.ts; dynalite's test/putItem.js, getItem.js, updateItem.js "for invalid
+    values in Item/Key"). Elsewhere (legacy parameters' values, PartiQL's Parameters) AWS's words are not recorded."""
+    if message.startswith(WHOLE):
+        return message[len(WHOLE):]
+    return INVALID + message if message == NULL_FALSE else message
+
+
 def _first_problem(values: Any) -> str | None:
     for value in values:
         message = problem(value)
@@ -100,25 +113,25 @@ def _first_problem(values: Any) -> str | None:
     return None
 
 
-def _walk(shape: Shape, value: Any) -> None:
+def _walk(shape: Shape, value: Any, in_item: bool = False) -> None:
     if shape.name == "AttributeValue":
         message = problem(value)
         if message:
-            raise ValidationException(message)
+            raise ValidationException(_in_item(message) if in_item else message)
         return
     kind = shape.type_name
     if kind == "structure":
         if shape.name == "WriteRequest" and all(value.get(name) is None for name in shape.members):
             raise ValidationException(SEVERAL)  # an empty request in BatchWriteItem: AWS's words
-        _members(shape, value, shape.members)
+        _members(shape, value, shape.members, in_item)
     elif kind == "list":
         for element in value:
             if element is not None or shape.member.name == "AttributeValue":
-                _walk(shape.member, element)
+                _walk(shape.member, element, in_item)
     elif kind == "map":
         for element in value.values():
             if element is not None or shape.value.name == "AttributeValue":
-                _walk(shape.value, element)
+                _walk(shape.value, element, in_item)
 
 
 def problem(value: Any) -> str | None:
@@ -137,7 +150,7 @@ def problem(value: Any) -> str | None:
             if not message:
                 value[kind] = numbers.as_stored(member)
         elif kind == "NULL" and member is not True:
-            message = "Null attribute value types must have the value of true"  # moto's words (AWS's unverified)
+            message = NULL_FALSE
         elif kind == "SS" or kind == "NS" or kind == "BS":
             message = _set_problem(kind, member)
         elif kind == "M":
@@ -152,7 +165,7 @@ def problem(value: Any) -> str | None:
 
 
 def _set_problem(kind: str, members: list[Any]) -> str | None:
-    if not members:  # SS and NS: AWS's words, as moto's AWS-verified tests record them, in every place
+    if not members:  # SS and NS: AWS's words, as moto's AWS-verified tests record them in ExpressionAttributeValues
         return {"SS": WHOLE + INVALID + "An string set  may not be empty",
                 "NS": WHOLE + INVALID + "An number set  may not be empty",
                 "BS": INVALID + "Binary sets should not be empty"}[kind]

@@ -67,6 +67,20 @@ def _get_keys_value(self: DynamoDBBackend, table: Any, keys: dict[str, Any]) -> 
     return original_get_keys_value(self, table, keys)
 
 
+def update_expression_refused(text: Any) -> bool:
+    """Whether moto's UpdateExpression parser refuses `text` (a syntax error, which it words as DynamoDB does:
+    'Invalid UpdateExpression: Syntax error; token: "INVALID", near: "INVALID SYNTAX"')."""
+    if not isinstance(text, str) or not text.strip():
+        return False
+    from moto.dynamodb.parsing.expressions import UpdateExpressionParser  # loaded with the first such request
+
+    try:
+        UpdateExpressionParser.make(text)
+    except MockValidationException:
+        return True
+    return False
+
+
 def stored_number(text: str) -> str:
     """`text` (a number DynamoDB accepts) as DynamoDB stores it: 00042 is 42, 1.5E2 150, 1.0 1, -0 0."""
     value = Decimal(text).normalize(EXACT)

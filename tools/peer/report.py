@@ -20,6 +20,16 @@ _LSI_WITHOUT_SORT_KEY = ("creates a local secondary index on a table without a s
                          "KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex' "
                          "(dynalite's test/createTable.js, recorded against DynamoDB)")
 
+_SUITE = "the AWS-run conformance suite nubo-db/dynamodb-conformance, 2026, tests/tier3/"
+_UNUSED_IN_UPDATE = ("expects UpdateItem's unused names and values in the '1 validation error detected: ' envelope: AWS "
+                     "(and Eddy) answer them without it today (" + _SUITE + "error-messages/updateItem.test.ts)")
+_EMPTY_UPDATE = ("expects an empty UpdateExpression refused in the '1 validation error detected: ' envelope: AWS (and "
+                 "Eddy) answer 'Invalid UpdateExpression: The expression can not be empty;' (" + _SUITE
+                 + "error-messages/updateItem.test.ts)")
+_RETURN_VALUES = ("expects moto's 'Return values set to invalid value' for a ReturnValues of no enum value: AWS (and "
+                  "Eddy) answer the model's enum violation, every bad enum named together (" + _SUITE
+                  + "validation-ordering/updateItem.test.ts; dynalite's test/updateItem.js)")
+
 #: tests where Eddy answers as AWS does and plain moto does not. They are listed in the summary, with the
 #: reason, and not counted as regressions. Keep this list short and every entry explained.
 AWS_DIFFERENCES = {
@@ -72,6 +82,20 @@ AWS_DIFFERENCES = {
                                       "change within the hour, 'Time to live has been modified multiple times within "
                                       "a fixed interval' (the DynamoDB API reference, UpdateTimeToLive; the words as "
                                       "recorded from AWS in the ack-api-quirks DynamoDB finding DDB-TABLE-143)",
+    "test_update_item_unused_attributes": _UNUSED_IN_UPDATE,
+    "test_error_when_providing_empty_update_expression": _EMPTY_UPDATE,
+    "test_update_item_with_empty_expression": _EMPTY_UPDATE,
+    "test_update_return_attributes": _RETURN_VALUES,
+    "test_update_return_updated_new_attributes_when_same": _RETURN_VALUES,
+    "test_put_item_invalid_null": "expects NULL false in an item refused without 'One or more parameter values were "
+                                  "invalid: ': AWS (and Eddy) give it (" + _SUITE + "error-messages/putItem.test.ts; "
+                                  "dynalite's test/putItem.js)",
+    "test_put_item_empty_set": "expects an empty set in an item refused in the '1 validation error detected: ' "
+                               "envelope: AWS (and Eddy) answer 'One or more parameter values were invalid: An string "
+                               "set  may not be empty' today (" + _SUITE + "error-messages/putItem.test.ts)",
+    "test_segment_larger_than_total_segments": "expects moto's shorter words: AWS's (and Eddy's) name both, '... "
+                                               "TotalSegments: Segment: 3 is not less than TotalSegments: 3' ("
+                                               + _SUITE + "error-messages/scan.test.ts; dynalite's test/scan.js)",
     "test_condition_expressions": "gives DeleteItem an ExpressionAttributeValues its condition does not use: AWS (and "
                                   "Eddy) refuse the unused value (moto's AWS-verified test_update_item_unused_attributes)",
     "test_create_table_error_pay_per_request_with_provisioned_param": "expects moto's words for throughput on an "

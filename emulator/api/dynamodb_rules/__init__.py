@@ -4,6 +4,8 @@
 
 validation.py checks a request against botocore's model (types, required members, lengths where moto does not);
 these modules hold the rules the service adds, one family each, in the order DynamoDB applies them:
+- request_members.py: the members DynamoDB words its own way (Put/Update/DeleteItem's enums reported together,
+  Scan's Segment against TotalSegments);
 - request_collections.py: the sizes of a batch's and a transaction's collections (none empty, at most 25 writes in a
   batch, 100 actions in a transaction);
 - numbers.py: a number as DynamoDB stores it (attribute_values.py rewrites the request's numbers so);
@@ -22,12 +24,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from eddy.emulator.api.dynamodb_rules import expression_parameters, request_collections, table_definitions
+from eddy.emulator.api.dynamodb_rules import (expression_parameters, request_collections, request_members,
+                                              table_definitions)
 
 
 def check(operation: str, params: dict[str, Any]) -> None:
     """Raise AWS's ValidationException for the first of DynamoDB's request rules `params` breaks (a request the
     model's checks have passed)."""
+    request_members.check(operation, params)
     request_collections.check(operation, params)
     expression_parameters.check(operation, params)
     if operation == "CreateTable":

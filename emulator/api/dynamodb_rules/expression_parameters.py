@@ -10,11 +10,16 @@ In each item operation (and each action of a transaction, each table of a BatchG
    "ExpressionAttributeValues can only be specified when using expressions: UpdateExpression and ConditionExpression
    are null";
 4. every name and value given is used by one of the expressions: "Value provided in ExpressionAttributeNames unused in
-   expressions: keys: {#a, #b}" (names first, then values); PutItem, UpdateItem and DeleteItem give it in the "1
-   validation error detected: " envelope, GetItem, Query, Scan, BatchGetItem and a transaction's actions without it
-   (moto's AWS-verified tests: test_update_item_unused_attributes, test_put_item_unused_attributes,
-   test_delete_unused_attribute_name; test_get_item_unused_attribute_name, test_query_..., test_scan_...,
-   test_batch_get_item_..., test_transact_write_item_put_unused_attribute_name).
+   expressions: keys: {#a, #b}" (names first, then values); PutItem and DeleteItem give it in the "1
+   validation error detected: " envelope, UpdateItem, GetItem, Query, Scan, BatchGetItem and a transaction's actions
+   without it (moto's AWS-verified tests: test_put_item_unused_attributes, test_delete_unused_attribute_name;
+   test_get_item_unused_attribute_name, test_query_..., test_scan_..., test_batch_get_item_...,
+   test_transact_write_item_put_unused_attribute_name; UpdateItem's as AWS answered the AWS-run conformance suite
+   nubo-db/dynamodb-conformance in 2026, tests/tier3/error-messages/updateItem.test.ts, where moto's older
+   test_update_item_unused_attributes recorded the envelope). UpdateItem's UpdateExpression is read first: a syntax
+   error in it is answered before an unused name or value (the same suite), and so is an empty UpdateExpression or
+   KeyConditionExpression, "Invalid UpdateExpression: The expression can not be empty;" (the same suite; moto gave
+   UpdateItem's in the envelope and a Query's as "Either KeyConditions or QueryFilter should be present").
    A name or value an expression uses but the request does not define, an empty expression and a key that is no
    name's or value's are left to the expression's reader, which words them first.
 The first three messages stand alone. The words and the order are dynalite's tests (test/putItem.js, updateItem.js,
@@ -29,6 +34,7 @@ import re
 from typing import Any, Iterable
 
 from eddy.emulator.errors import ValidationException
+from eddy.emulator.moto_seam import dynamodb_rules
 
 #: per operation (or transaction action): its expression parameters, its legacy ones (in AWS's order)
 PARAMETERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -47,7 +53,9 @@ PARAMETERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "Update": (("UpdateExpression", "ConditionExpression"), ()),
 }
 #: the operations whose unused names and values are reported in the model's envelope
-ENVELOPED = frozenset({"PutItem", "UpdateItem", "DeleteItem"})
+ENVELOPED = frozenset({"PutItem", "DeleteItem"})
+#: the expressions whose emptiness the door words (moto words the others', or another rule)
+_WORDED_EMPTY = {"UpdateItem": "UpdateExpression", "Query": "KeyConditionExpression"}
 _NAME = re.compile(r"#[0-9A-Za-z_]+")
 _VALUE = re.compile(r":[0-9A-Za-z_]+")
 
@@ -87,20 +95,28 @@ def check_request(kind: str, params: dict[str, Any]) -> None:
                                   f"{' and '.join(takes_values)} {'are' if len(takes_values) > 1 else 'is'} null")
     texts = [params[name] for name in given if isinstance(params[name], str)]
     if not all(text.strip() for text in texts):
+        empty = _WORDED_EMPTY.get(kind)
+        if empty is not None and isinstance(params.get(empty), str) and not params[empty].strip():
+            raise ValidationException(f"Invalid {empty}: The expression can not be empty;")
         return  # an empty expression: its reader words that
     envelope = "1 validation error detected: " if kind in ENVELOPED else ""
-    _unused("ExpressionAttributeNames", names, _NAME, texts, envelope)
-    _unused("ExpressionAttributeValues", values, _VALUE, texts, envelope)
+    for member, defined, token in (("ExpressionAttributeNames", names, _NAME),
+                                   ("ExpressionAttributeValues", values, _VALUE)):
+        unused = _unused(defined, token, texts)
+        if unused:
+            if kind == "UpdateItem" and dynamodb_rules.update_expression_refused(params.get("UpdateExpression")):
+                return  # a syntax error is worded before an unused name or value (moto's parser words it)
+            raise ValidationException(f"{envelope}Value provided in {member} unused in expressions: "
+                                      f"keys: {{{', '.join(unused)}}}")
 
 
-def _unused(member: str, defined: Any, token: re.Pattern[str], texts: Iterable[str], envelope: str) -> None:
+def _unused(defined: Any, token: re.Pattern[str], texts: Iterable[str]) -> list[str]:
+    """The names (or values) `defined` gives that no expression uses; none where the expression's reader words
+    what is wrong first."""
     if not isinstance(defined, dict) or not defined or not all(isinstance(key, str) and token.fullmatch(key)
                                                                 for key in defined):
-        return  # none given, an empty map, or a key that is no name's or value's: the expression's reader words that
+        return []  # none given, an empty map, or a key that is no name's or value's: the expression's reader words that
     used = {found for text in texts for found in token.findall(text)}
     if not used <= set(defined):
-        return  # an expression uses one the request does not define: the expression's reader words that first
-    unused = [key for key in defined if key not in used]
-    if unused:
-        raise ValidationException(f"{envelope}Value provided in {member} unused in expressions: "
-                                  f"keys: {{{', '.join(unused)}}}")
+        return []  # an expression uses one the request does not define: the expression's reader words that first
+    return [key for key in defined if key not in used]

@@ -1,9 +1,10 @@
 """The collections a batch or a transaction carries, held to DynamoDB's sizes, and a batch's keys to one request each.
 
-- None is empty: BatchGetItem's and BatchWriteItem's RequestItems, TransactGetItems' and TransactWriteItems'
-  TransactItems, BatchExecuteStatement's Statements, ExecuteTransaction's TransactStatements (botocore's model: min 1),
-  in the words dynalite's tests recorded from DynamoDB ("Value '{}' at 'requestItems' ...") and LocalStack's
-  AWS-validated snapshot has for an empty list ("Value '[]' at 'parameters' ...").
+- None is empty: BatchGetItem's and BatchWriteItem's RequestItems ("The requestItems parameter is required for
+  BatchGetItem", the AWS-run conformance suite nubo-db/dynamodb-conformance, tests/tier3/error-messages; dynalite's
+  older record had the model's words), TransactGetItems' and TransactWriteItems' TransactItems,
+  BatchExecuteStatement's Statements, ExecuteTransaction's TransactStatements (botocore's model: min 1), in the words
+  LocalStack's AWS-validated snapshot has for an empty list ("Value '[]' at 'parameters' ...").
 - A BatchWriteItem holds 1 to 25 requests per table (the model's WriteRequests: "Map value must satisfy constraint",
   dynalite) and 25 in all ("Too many items requested for the BatchWriteItem call", as BatchGetItem's 100 keys).
 - TransactGetItems, like TransactWriteItems, takes 100 actions since September 2022 (AWS's announcement; ScyllaDB's
@@ -53,8 +54,9 @@ def check(operation: str, params: dict[str, Any]) -> None:
     if value is None:  # not one of these operations, or the member is missing: validation has answered
         return
     if not value:
-        shown = "{}" if isinstance(value, dict) else "[]"
-        raise ValidationException(EMPTY.format(shown=shown, member=member[:1].lower() + member[1:]))
+        if member == "RequestItems":
+            raise ValidationException(f"The requestItems parameter is required for {operation}")
+        raise ValidationException(EMPTY.format(shown="[]", member=member[:1].lower() + member[1:]))
     if operation == "BatchWriteItem":
         _write_counts(value)
     elif operation == "TransactWriteItems" and len(value) > MAX_TRANSACTION_ACTIONS:

@@ -1,7 +1,10 @@
 """Expressions and their parameters, read as DynamoDB reads them before it runs any: each message whole, the unused
-names and values of PutItem, UpdateItem and DeleteItem in the "1 validation error detected: " envelope, those of reads
-and transactions without it (moto's AWS-verified test_update_item_unused_attributes, test_put_item_unused_attributes,
-test_delete_unused_attribute_name, test_get_item_unused_attribute_name, test_transact_write_item_put_unused_attribute_name).
+names and values of PutItem and DeleteItem in the "1 validation error detected: " envelope, those of UpdateItem, reads
+and transactions without it (moto's AWS-verified test_put_item_unused_attributes, test_delete_unused_attribute_name,
+test_get_item_unused_attribute_name, test_transact_write_item_put_unused_attribute_name; UpdateItem's as the AWS-run
+conformance suite nubo-db/dynamodb-conformance recorded them in 2026, tests/tier3/error-messages/updateItem.test.ts,
+which also pins a syntax error and an empty UpdateExpression answered first, and query.test.ts an empty
+KeyConditionExpression; moto's older test_update_item_unused_attributes had the envelope).
 
 Source: dynalite's tests, written against DynamoDB: test/putItem.js ("should return ValidationException if
 expression and non-expression", "... if ExpressionAttributeNames but no ConditionExpression", "... if
@@ -65,11 +68,28 @@ def test_every_name_and_value_given_is_used_names_first(dynamodb):
         TableName=TABLE, Key=KEY, UpdateExpression="REMOVE a", ConditionExpression="a = :b",
         ExpressionAttributeValues={":a": {"S": "a"}, ":b": {"S": "a"}, ":c": {"S": "a"}},
         ExpressionAttributeNames={"#a": "a", "#b": "b"})) == invalid(
-        "1 validation error detected: Value provided in ExpressionAttributeNames unused in expressions: keys: {#a, #b}")
+        "Value provided in ExpressionAttributeNames unused in expressions: keys: {#a, #b}")
     assert refused(lambda: dynamodb.update_item(
         TableName=TABLE, Key=KEY, UpdateExpression="REMOVE a", ConditionExpression="a = :b",
         ExpressionAttributeValues={":a": {"S": "a"}, ":b": {"S": "a"}, ":c": {"S": "a"}})) == invalid(
-        "1 validation error detected: Value provided in ExpressionAttributeValues unused in expressions: keys: {:a, :c}")
+        "Value provided in ExpressionAttributeValues unused in expressions: keys: {:a, :c}")
+    assert refused(lambda: dynamodb.put_item(
+        TableName=TABLE, Item=KEY, ConditionExpression="attribute_not_exists(pk)",
+        ExpressionAttributeNames={"#a": "a"})) == invalid(
+        "1 validation error detected: Value provided in ExpressionAttributeNames unused in expressions: keys: {#a}")
+    assert items(dynamodb) == []
+
+
+def test_an_update_expressions_syntax_error_or_emptiness_is_answered_before_its_unused_values(dynamodb):
+    assert refused(lambda: dynamodb.update_item(
+        TableName=TABLE, Key=KEY, UpdateExpression="INVALID SYNTAX HERE",
+        ExpressionAttributeValues={":v": {"S": "val"}})) == invalid(
+        'Invalid UpdateExpression: Syntax error; token: "INVALID", near: "INVALID SYNTAX"')
+    assert refused(lambda: dynamodb.update_item(TableName=TABLE, Key=KEY, UpdateExpression="")) == invalid(
+        "Invalid UpdateExpression: The expression can not be empty;")
+    assert refused(lambda: dynamodb.query(TableName=TABLE, KeyConditionExpression="",
+                                          ExpressionAttributeValues={":v": {"S": "val"}})) == invalid(
+        "Invalid KeyConditionExpression: The expression can not be empty;")
     assert items(dynamodb) == []
 
 

@@ -1,7 +1,9 @@
 """A batch's and a transaction's collections held to DynamoDB's sizes, in AWS's words, before any table is read.
 
-Sources: dynalite's test/batchWriteItem.js and test/batchGetItem.js (written against DynamoDB) for empty RequestItems
-and a table's 26 writes; LocalStack's AWS-validated snapshot test_dynamodb.snapshot.json
+Sources: the AWS-run conformance suite nubo-db/dynamodb-conformance (tests/tier3/error-messages/batchGetItem.test.ts,
+batchWriteItem.test.ts, 2026: "The requestItems parameter is required for BatchGetItem") for empty RequestItems, where
+dynalite's older record had the model's words; dynalite's test/batchWriteItem.js (written against DynamoDB) for a
+table's 26 writes; LocalStack's AWS-validated snapshot test_dynamodb.snapshot.json
 (test_dynamodb_execute_statement_empy_parameter: "Value '[]' at 'parameters' ...") for an empty list; botocore's model
 (TransactGetItemList, TransactWriteItemList: 1 to 100; PartiQLBatchRequest 1 to 25); ScyllaDB's AWS-run
 test_transact.py::test_transact_get_items_100 for 100 gets in one transaction."""
@@ -20,9 +22,13 @@ def put(key: str) -> dict:
     return {"PutRequest": {"Item": {"pk": {"S": key}}}}
 
 
+@pytest.mark.parametrize("operation, name", [("batch_get_item", "BatchGetItem"), ("batch_write_item", "BatchWriteItem")])
+def test_empty_request_items_are_refused_as_a_missing_parameter(dynamodb, operation, name):
+    assert refused(lambda: getattr(dynamodb, operation)(RequestItems={})) == invalid(
+        f"The requestItems parameter is required for {name}")
+
+
 @pytest.mark.parametrize("operation, params, shown, member", [
-    ("batch_get_item", {"RequestItems": {}}, "{}", "requestItems"),
-    ("batch_write_item", {"RequestItems": {}}, "{}", "requestItems"),
     ("transact_get_items", {"TransactItems": []}, "[]", "transactItems"),
     ("transact_write_items", {"TransactItems": []}, "[]", "transactItems"),
     ("batch_execute_statement", {"Statements": []}, "[]", "statements"),

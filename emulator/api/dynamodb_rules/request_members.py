@@ -1,0 +1,41 @@
+"""Members of a request that DynamoDB words its own way, checked before any table is read (moto checks them after it
+has found the table, one at a time, or in other words).
+
+- Put/Update/DeleteItem's ReturnConsumedCapacity, ReturnValues and ReturnItemCollectionMetrics: every value none of
+  the enum's is reported in one message, "2 validation errors detected: Value 'INVALID' at 'returnConsumedCapacity'
+  failed to satisfy constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]; Value ...", the members
+  in DynamoDB's order and each enum's values in AWS's order (dynalite's validations/putItem.js, deleteItem.js,
+  updateItem.js and test/putItem.js "should return ValidationException for incorrect attributes", written against
+  DynamoDB; the AWS-run conformance suite nubo-db/dynamodb-conformance, tests/tier3/validation-ordering: all of them
+  reported together, for a table that does not exist).
+- Scan's Segment not less than its TotalSegments: "The Segment parameter is zero-based and must be less than
+  parameter TotalSegments: Segment: 5 is not less than TotalSegments: 5" (the conformance suite's
+  tier3/error-messages/scan.test.ts; dynalite's test/scan.js).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eddy.emulator.errors import ValidationException
+
+CAPACITY = ("ReturnConsumedCapacity", ("INDEXES", "TOTAL", "NONE"))
+VALUES = ("ReturnValues", ("ALL_NEW", "UPDATED_OLD", "ALL_OLD", "NONE", "UPDATED_NEW"))
+METRICS = ("ReturnItemCollectionMetrics", ("SIZE", "NONE"))
+#: each operation's enum members, in the order DynamoDB reports them
+ENUMS = {"PutItem": (CAPACITY, VALUES, METRICS), "DeleteItem": (CAPACITY, VALUES, METRICS),
+         "UpdateItem": (CAPACITY, METRICS, VALUES)}
+
+
+def check(operation: str, params: dict[str, Any]) -> None:
+    problems = [f"Value '{params[member]}' at '{member[:1].lower() + member[1:]}' failed to satisfy constraint: Member "
+                f"must satisfy enum value set: [{', '.join(allowed)}]"
+                for member, allowed in ENUMS.get(operation, ()) if params.get(member) not in (None, *allowed)]
+    if problems:
+        count = len(problems)
+        raise ValidationException(f"{count} validation error{'s' if count > 1 else ''} detected: {'; '.join(problems)}")
+    if operation == "Scan" and isinstance(params.get("Segment"), int) and isinstance(params.get("TotalSegments"), int) \
+            and params["Segment"] >= params["TotalSegments"]:
+        raise ValidationException("The Segment parameter is zero-based and must be less than parameter TotalSegments: "
+                                  f"Segment: {params['Segment']} is not less than TotalSegments: "
+                                  f"{params['TotalSegments']}")

@@ -1,0 +1,47 @@
+"""Members DynamoDB words its own way, before any table is read: Put/Update/DeleteItem's enums reported together, in
+DynamoDB's order of the members and AWS's order of each enum's values, for a table that does not exist; Scan's Segment
+against TotalSegments.
+
+Sources: the AWS-run conformance suite nubo-db/dynamodb-conformance (2026): tests/tier3/validation-ordering/putItem,
+deleteItem, updateItem.test.ts (every bad enum named, on a table that does not exist), tests/tier3/error-messages/
+scan.test.ts (the Segment message); dynalite's validations/putItem.js, deleteItem.js, updateItem.js and test/putItem.js
+"should return ValidationException for incorrect attributes" (written against DynamoDB: the order and the enum lists)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.emulator.api.dynamodb_rules.conftest import TABLE, invalid, items, refused
+
+KEY = {"pk": {"S": "a"}}
+CAPACITY = ("Value 'INVALID' at 'returnConsumedCapacity' failed to satisfy constraint: Member must satisfy enum value "
+            "set: [INDEXES, TOTAL, NONE]")
+VALUES = ("Value 'INVALID' at 'returnValues' failed to satisfy constraint: Member must satisfy enum value set: "
+          "[ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW]")
+METRICS = ("Value 'INVALID' at 'returnItemCollectionMetrics' failed to satisfy constraint: Member must satisfy enum "
+           "value set: [SIZE, NONE]")
+BAD = {"ReturnConsumedCapacity": "INVALID", "ReturnValues": "INVALID", "ReturnItemCollectionMetrics": "INVALID"}
+
+
+@pytest.mark.parametrize("operation, params, listed", [
+    ("put_item", {"Item": KEY}, [CAPACITY, VALUES, METRICS]),
+    ("delete_item", {"Key": KEY}, [CAPACITY, VALUES, METRICS]),
+    ("update_item", {"Key": KEY}, [CAPACITY, METRICS, VALUES]),
+])
+@pytest.mark.parametrize("table", [TABLE, "no_such_table"])
+def test_every_bad_enum_is_named_in_one_message_before_the_table_is_read(dynamodb, operation, params, listed, table):
+    assert refused(lambda: getattr(dynamodb, operation)(TableName=table, **params, **BAD)) == invalid(
+        f"3 validation errors detected: {'; '.join(listed)}")
+    assert refused(lambda: getattr(dynamodb, operation)(
+        TableName=table, **params, ReturnValues="INVALID", ReturnConsumedCapacity="INVALID")) == invalid(
+        f"2 validation errors detected: {CAPACITY}; {VALUES}")
+    assert refused(lambda: getattr(dynamodb, operation)(TableName=table, **params, ReturnValues="INVALID")) == invalid(
+        f"1 validation error detected: {VALUES}")
+    assert items(dynamodb) == []
+
+
+def test_a_segment_not_below_total_segments_is_refused_naming_both(dynamodb):
+    assert refused(lambda: dynamodb.scan(TableName=TABLE, Segment=5, TotalSegments=5)) == invalid(
+        "The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: 5 is not less "
+        "than TotalSegments: 5")
+    assert dynamodb.scan(TableName=TABLE, Segment=4, TotalSegments=5)["Items"] == []
