@@ -70,6 +70,7 @@ class Workload:
         self.sns, self.kinesis, self.lam = eddy.client("sns"), eddy.client("kinesis"), eddy.client("lambda")
         self.items: dict[str, str] = {}
         self.expiry: dict[str, int] = {}  # the items with a TTL: when they expire
+        self.delivered: list[tuple[str, str]] = []  # what the trigger was handed (in-process)
         self.model: dict[str, Any] = {"records": [], "objects": [], "messages": 0, "topics": [], "kinesis": [],
                                       "functions": [], "mappings": 0}
 
@@ -82,8 +83,18 @@ class Workload:
         self.queue = self.sqs.create_queue(QueueName="work")["QueueUrl"]
         self.kinesis.create_stream(StreamName="clicks", ShardCount=1)
         self.stream_arn = self.ddb.describe_table(TableName="orders")["Table"]["LatestStreamArn"]
+        self.topic = self.sns.create_topic(Name="news")["TopicArn"]
+        self.model["topics"].append("news")
+        self.ddb.put_item(TableName="orders", Item={"pk": {"S": "keep"}})
+        self.item_written("keep")
+        if self.eddy.emu is not None:  # a trigger: a registered callable (in-process only) on the table's stream
+            self.eddy.emu.register_function("trigger", lambda event, context: self.delivered.extend(
+                (record["eventName"], record["dynamodb"]["Keys"]["pk"]["S"]) for record in event["Records"]))
+            self.lam.create_event_source_mapping(FunctionName="trigger", EventSourceArn=self.stream_arn,
+                                                 StartingPosition="TRIM_HORIZON")
+            self.model.update(mappings=1, functions=["trigger"])
 
-    def _item_written(self, key: str, expires: int | None = None) -> None:
+    def item_written(self, key: str, expires: int | None = None) -> None:
         self.model["records"].append(("MODIFY" if key in self.items else "INSERT", key))
         self.items[key] = "x"
         if expires is not None:
@@ -106,22 +117,22 @@ class Workload:
         keys = {"batch": [f"b{r}-{n}" for n in range(3)], "tx": [f"t{r}-{n}" for n in range(2)]}
         steps: list[tuple[str, Callable[[], Any], Callable[[], None]]] = [
             ("dynamodb", lambda: ddb.put_item(TableName="orders", Item={"pk": {"S": f"p{r}"}, "v": big}),
-             lambda: self._item_written(f"p{r}")),
+             lambda: self.item_written(f"p{r}")),
             ("dynamodb", lambda: ddb.put_item(TableName="orders", Item={"pk": {"S": f"e{r}"}, "v": big,
                                                                         "expires": {"N": str(expires)}}),
-             lambda: self._item_written(f"e{r}", expires)),
+             lambda: self.item_written(f"e{r}", expires)),
             ("dynamodb", lambda: ddb.update_item(TableName="orders", Key={"pk": {"S": f"p{r}"}},
                                                  UpdateExpression="SET w = :w", ExpressionAttributeValues={":w": big}),
-             lambda: self._item_written(f"p{r}")),
+             lambda: self.item_written(f"p{r}")),
             ("dynamodb", lambda: ddb.batch_write_item(RequestItems={"orders": [
                 {"PutRequest": {"Item": {"pk": {"S": key}, "v": big}}} for key in keys["batch"]]}),
-             lambda: [self._item_written(key) for key in keys["batch"]]),
+             lambda: [self.item_written(key) for key in keys["batch"]]),
             ("dynamodb", lambda: ddb.transact_write_items(TransactItems=[
                 {"Put": {"TableName": "orders", "Item": {"pk": {"S": key}, "v": big}}} for key in keys["tx"]]),
-             lambda: [self._item_written(key) for key in keys["tx"]]),
+             lambda: [self.item_written(key) for key in keys["tx"]]),
             ("dynamodb", lambda: ddb.execute_statement(Statement=f"INSERT INTO orders VALUE {{'pk': 's{r}', 'v': ?}}",
                                                        Parameters=[big]),
-             lambda: self._item_written(f"s{r}")),
+             lambda: self.item_written(f"s{r}")),
             ("dynamodb", lambda: ddb.delete_item(TableName="orders", Key={"pk": {"S": f"t{r}-0"}}),
              lambda: self._item_deleted(f"t{r}-0")),
             ("control", lambda: self.eddy.control("/_eddy/ttl/sweep", {}),  # expired items' REMOVEs (TTL's)
@@ -140,6 +151,18 @@ class Workload:
             ("lambda", lambda: self.lam.create_event_source_mapping(
                 FunctionName=f"f{r}", EventSourceArn=self.stream_arn, StartingPosition="TRIM_HORIZON", Enabled=False),
              lambda: self.model.update(mappings=self.model["mappings"] + 1)),
+            ("dynamodb", lambda: ddb.update_item(TableName="orders", Key={"pk": {"S": "keep"}},  # an item that is there
+                                                 UpdateExpression="SET v = :v",
+                                                 ExpressionAttributeValues={":v": {"S": f"v{r}" + BIG}}),
+             lambda: self.item_written("keep")),
+            ("dynamodb", lambda: ddb.delete_item(TableName="orders", Key={"pk": {"S": f"b0-{r}"}}),  # round 0's
+             lambda: self._item_deleted(f"b0-{r}")),
+            ("dynamodb", lambda: ddb.execute_transaction(TransactStatements=[
+                {"Statement": "UPDATE orders SET w = ? WHERE pk = 'keep'", "Parameters": [{"S": f"w{r}" + BIG}]}]),
+             lambda: self.item_written("keep")),
+            ("sns", lambda: self.sns.publish(TopicArn=self.topic, Message=f"n{r}"), lambda: None),
+            ("s3", lambda: self.s3.delete_object(Bucket="photos", Key=f"o{r - 1}"),
+             lambda: f"o{r - 1}" in self.model["objects"] and self.model["objects"].remove(f"o{r - 1}")),
         ]
         outcomes = []
         for service, call, accepted in steps:
@@ -174,7 +197,8 @@ def held(eddy: Eddy, stream_arn: str) -> dict[str, Any]:
             "mappings": len(lam.list_event_source_mappings(EventSourceArn=stream_arn)["EventSourceMappings"])}
 
 
-def test_a_real_disk_that_fills_mid_workload_refuses_every_write_path_whole(door: str, disk: SmallDisk) -> None:
+def test_a_real_disk_that_fills_mid_workload_refuses_every_write_path_whole(door: str, disk: SmallDisk,
+                                                                             caplog: pytest.LogCaptureFixture) -> None:
     state = disk.mount_point / "state"
     with running(door, state) as eddy:
         work = Workload(eddy)
@@ -182,13 +206,23 @@ def test_a_real_disk_that_fills_mid_workload_refuses_every_write_path_whole(door
         assert all(work.round(0))
         work.tick()
         disk.fill()
+        caplog.clear()
         # a full disk: every write refused (a delete of an item that is not there changes nothing, so is answered)
-        assert work.round(1) == [False] * 6 + [True] + [False] * 7
+        assert work.round(1) == [False] * 6 + [True] + [False] * 12
+        if door == "inprocess":  # one WARNING line for the episode, saying where and how much is free
+            assert [(r.levelname, r.getMessage().split(": a write to ")[0]) for r in caplog.records
+                    if r.levelname == "WARNING"] == [("WARNING", "writes refused until the disk has room")]
+            assert f"a write to {state}" in caplog.text and "the disk is full; free there: 0 bytes" in caplog.text
         disk.room()
         assert all(work.round(2))  # room again: every write path accepted, no restart (the TTL sweep too)
         assert ("REMOVE", "e0") in work.model["records"]
+        if door == "inprocess":  # the trigger was handed exactly the accepted writes' records, in order
+            assert eddy.emu.wait_idle(timeout=120)["Idle"]
+            assert work.delivered == work.model["records"]
         expected = work.expected()
         stream_arn = work.stream_arn
+    if door == "inprocess":  # a registered callable lives in its process: register it again after a restart
+        expected["functions"].remove("trigger")
     with running(door, state, kill=False) as eddy:  # after kill -9 (server) or the block's end (in-process)
         assert held(eddy, stream_arn) == expected
 
@@ -209,8 +243,8 @@ def test_the_sdks_retry_of_a_write_a_full_disk_refused_succeeds_once_it_has_room
         answers.append(clients["sqs"].send_message(QueueUrl=work.queue, MessageBody="m"))
         assert [(a["ResponseMetadata"]["HTTPStatusCode"], a["ResponseMetadata"]["RetryAttempts"]) for a in answers] \
             == [(200, 1)] * 3
-        work.items["a"] = "x"
-        work.model.update(records=[("INSERT", "a")], objects=["o"], messages=1)
+        work.item_written("a")
+        work.model.update(objects=["o"], messages=1)
         assert held(eddy, work.stream_arn) == work.expected()
 
 
@@ -257,6 +291,7 @@ def test_a_disk_that_fills_while_a_change_is_applied_still_logs_it_from_the_rese
         disk.room()
         work.model.update(messages=1)
         expected = work.expected()
+        expected["functions"].remove("trigger")  # a registered callable lives in its process
     with running("inprocess", state) as eddy:
         assert held(eddy, work.stream_arn) == expected
         assert eddy.client("dynamodb").list_tables()["TableNames"] == ["orders", "raced"]
