@@ -4,15 +4,13 @@ DeletePipe, ListPipes); plain values in and out, the Pipes API's errors raised (
 States as AWS reports them: CreatePipe, UpdatePipe, StartPipe, StopPipe and DeletePipe answer CREATING, UPDATING,
 STARTING, STOPPING and DELETING; the pipe is RUNNING or STOPPED (its DesiredState) by the next DescribePipe. A pipe
 whose source does not exist is CREATE_FAILED (or START_FAILED) with a StateReason, as AWS reports a pipe it could not
-start. Durable like event source mappings: the definitions are <state_dir>/pipes/pipes.json (swapped in whole with
-os.replace on every change, before the answer), the positions are checkpoints per shard
+start. Durable like event source mappings: the definitions are <state_dir>/pipes/pipes.json (pipe_store.py: swapped in
+whole with os.replace on every change, before the answer), the positions are checkpoints per shard
 (<state_dir>/pipes/checkpoints/, triggers/checkpoints.py), read back when the emulator starts on the directory.
 """
 
 from __future__ import annotations
 
-import json
-import os
 import re
 import shutil
 from pathlib import Path
@@ -21,9 +19,9 @@ from typing import TYPE_CHECKING, Any, Callable
 from eddy.emulator.errors import ResourceNotFoundException, ValidationException
 from eddy.emulator.kinesis.sources import find_source
 from eddy.emulator.moto_seam import sqs as sqs_seam
+from eddy.emulator.pipes import pipe_store
 from eddy.emulator.pipes.pipe import ConflictException, NotFoundException, Pipe, check
 from eddy.emulator.pipes.runners import queue_runner, stream_runner
-from eddy.emulator.storage.wal import CorruptStateError
 from eddy.emulator.triggers.checkpoints import Checkpoints
 from eddy.emulator.triggers.event_source_mappings import EventSourceMapping
 from eddy.emulator.triggers.failures import MappingFailures
@@ -36,8 +34,16 @@ if TYPE_CHECKING:
     from eddy.emulator.triggers.pollers.queue_pollers import QueueRunner
     from eddy.emulator.triggers.pollers.stream_pollers import MappingRunner
 
-UPDATABLE = ("Description", "DesiredState", "SourceParameters", "Enrichment", "EnrichmentParameters", "Target",
-             "TargetParameters", "RoleArn")
+UPDATABLE = (
+    "Description",
+    "DesiredState",
+    "SourceParameters",
+    "Enrichment",
+    "EnrichmentParameters",
+    "Target",
+    "TargetParameters",
+    "RoleArn",
+)
 NAME = re.compile(r"^[\.\-_A-Za-z0-9]+$")
 
 
@@ -48,8 +54,16 @@ class Pipes:
     StartingPositionTimestamp)` (the sequence number after which a new stream reader starts: the event source
     mappings' rule)."""
 
-    def __init__(self, kernel: Kernel, persistence: NoPersistence, targets: PipeTargets, directory: Path, *,
-                 find_stream: Callable[[str], Any], start_position: Callable[[Any, str, float | None], int]) -> None:
+    def __init__(
+        self,
+        kernel: Kernel,
+        persistence: NoPersistence,
+        targets: PipeTargets,
+        directory: Path,
+        *,
+        find_stream: Callable[[str], Any],
+        start_position: Callable[[Any, str, float | None], int],
+    ) -> None:
         self._kernel = kernel
         self._activity = kernel.activity
         self._now = kernel.clock.now
@@ -76,13 +90,23 @@ class Pipes:
         if not NAME.match(name):
             raise ValidationException(f"Pipe name {name!r} must match [\\.\\-_A-Za-z0-9]+")
         now = self._now()
-        pipe = Pipe(name=name, account_id=account_id, region=region, source=params["Source"],
-                    target=params["Target"], role_arn=params["RoleArn"],
-                    description=params.get("Description", ""), desired_state=params.get("DesiredState", "RUNNING"),
-                    source_parameters=params.get("SourceParameters") or {}, enrichment=params.get("Enrichment") or None,
-                    enrichment_parameters=params.get("EnrichmentParameters") or {},
-                    target_parameters=params.get("TargetParameters") or {}, tags=params.get("Tags") or {},
-                    creation_time=now, last_modified_time=now)
+        pipe = Pipe(
+            name=name,
+            account_id=account_id,
+            region=region,
+            source=params["Source"],
+            target=params["Target"],
+            role_arn=params["RoleArn"],
+            description=params.get("Description", ""),
+            desired_state=params.get("DesiredState", "RUNNING"),
+            source_parameters=params.get("SourceParameters") or {},
+            enrichment=params.get("Enrichment") or None,
+            enrichment_parameters=params.get("EnrichmentParameters") or {},
+            target_parameters=params.get("TargetParameters") or {},
+            tags=params.get("Tags") or {},
+            creation_time=now,
+            last_modified_time=now,
+        )
         check(pipe)
         with self._activity:
             if pipe.key in self.pipes:
@@ -94,7 +118,8 @@ class Pipes:
             elif pipe.source_service != "sqs":
                 parameters = pipe.stream_parameters
                 pipe.start_position = self._start_position(
-                    source, parameters["StartingPosition"], parameters.get("StartingPositionTimestamp"))
+                    source, parameters["StartingPosition"], parameters.get("StartingPositionTimestamp")
+                )
             self.pipes[pipe.key] = pipe
             self.figures[pipe.key] = MappingFigures()
             answer = self._answer(pipe, "CREATING" if source is not None else "CREATE_FAILED")
@@ -118,12 +143,17 @@ class Pipes:
 
     def list(self, account_id: str, region: str, query: dict[str, str]) -> list[dict[str, Any]]:
         with self._activity:
-            chosen = [pipe for pipe in self.pipes.values() if pipe.account_id == account_id and pipe.region == region
-                      and pipe.name.startswith(query.get("NamePrefix", ""))
-                      and pipe.source.startswith(query.get("SourcePrefix", ""))
-                      and pipe.target.startswith(query.get("TargetPrefix", ""))
-                      and query.get("DesiredState", pipe.desired_state) == pipe.desired_state
-                      and query.get("CurrentState", pipe.current_state) == pipe.current_state]
+            chosen = [
+                pipe
+                for pipe in self.pipes.values()
+                if pipe.account_id == account_id
+                and pipe.region == region
+                and pipe.name.startswith(query.get("NamePrefix", ""))
+                and pipe.source.startswith(query.get("SourcePrefix", ""))
+                and pipe.target.startswith(query.get("TargetPrefix", ""))
+                and query.get("DesiredState", pipe.desired_state) == pipe.desired_state
+                and query.get("CurrentState", pipe.current_state) == pipe.current_state
+            ]
             return [pipe.summary() for pipe in sorted(chosen, key=lambda pipe: pipe.name)]
 
     def _by_arn(self, arn: str) -> Pipe:
@@ -199,9 +229,14 @@ class Pipes:
 
     @staticmethod
     def _answer(pipe: Pipe, current_state: str) -> dict[str, Any]:
-        return {"Arn": pipe.arn, "Name": pipe.name, "DesiredState": pipe.desired_state,
-                "CurrentState": current_state, "CreationTime": pipe.creation_time,
-                "LastModifiedTime": pipe.last_modified_time}
+        return {
+            "Arn": pipe.arn,
+            "Name": pipe.name,
+            "DesiredState": pipe.desired_state,
+            "CurrentState": current_state,
+            "CreationTime": pipe.creation_time,
+            "LastModifiedTime": pipe.last_modified_time,
+        }
 
     # -- running ----------------------------------------------------------------------------------------
 
@@ -222,18 +257,32 @@ class Pipes:
         self.start_positions[pipe.key] = pipe.start_position
         mapping, figures = self.mappings[pipe.key], self.figures[pipe.key]
         if pipe.source_service == "sqs":
-            runner: MappingRunner | QueueRunner = queue_runner(self._kernel, self._persistence, self._targets, pipe,
-                                                               mapping, figures=figures,
-                                                               failures=self.failures.get(pipe.key))
+            runner: MappingRunner | QueueRunner = queue_runner(
+                self._kernel,
+                self._persistence,
+                self._targets,
+                pipe,
+                mapping,
+                figures=figures,
+                failures=self.failures.get(pipe.key),
+            )
         else:
             source = self._source(pipe)
             if source is None:
                 pipe.current_state = "START_FAILED"
                 self.state_reasons[pipe.key] = f"The source {pipe.source} does not exist"
                 return
-            runner = stream_runner(self._kernel, self._targets, pipe, mapping, source, checkpoints=self.checkpoints,
-                                   start_position=self.start_positions.get(pipe.key, 0), figures=figures,
-                                   failures=self.failures.setdefault(pipe.key, MappingFailures(mapping.label)))
+            runner = stream_runner(
+                self._kernel,
+                self._targets,
+                pipe,
+                mapping,
+                source,
+                checkpoints=self.checkpoints,
+                start_position=self.start_positions.get(pipe.key, 0),
+                figures=figures,
+                failures=self.failures.setdefault(pipe.key, MappingFailures(mapping.label)),
+            )
         self.runners[pipe.key] = runner
         runner.start()
 
@@ -259,10 +308,16 @@ class Pipes:
 
     def pending(self) -> list[dict[str, Any]]:
         """The running pipes that have not processed everything they can reach (the lock held): wait_idle's answer."""
-        return [{"Pipe": self.pipes[key].arn, "Mapping": f"pipe {self.pipes[key].name}",
-                 "LastProcessingResult": self.mappings[key].last_processing_result,
-                 "LastError": self.figures[key].last_error}
-                for key, runner in self.runners.items() if not runner.caught_up()]
+        return [
+            {
+                "Pipe": self.pipes[key].arn,
+                "Mapping": f"pipe {self.pipes[key].name}",
+                "LastProcessingResult": self.mappings[key].last_processing_result,
+                "LastError": self.figures[key].last_error,
+            }
+            for key, runner in self.runners.items()
+            if not runner.caught_up()
+        ]
 
     def failure_reports(self) -> list[dict[str, Any]]:
         """What failed in each pipe since the last wait (the lock held): wait_idle's Failures, as mappings' are."""
@@ -271,8 +326,17 @@ class Pipes:
             report = failures.take() if key in self.pipes else None
             if report is not None:
                 pipe = self.pipes[key]
-                reports.append(dict({"Pipe": pipe.arn, "Mapping": f"pipe {pipe.name}", "FunctionArn": pipe.target,
-                                     "EventSourceArn": pipe.source}, **report))
+                reports.append(
+                    dict(
+                        {
+                            "Pipe": pipe.arn,
+                            "Mapping": f"pipe {pipe.name}",
+                            "FunctionArn": pipe.target,
+                            "EventSourceArn": pipe.source,
+                        },
+                        **report,
+                    )
+                )
         return reports
 
     def figures_of(self, name: str, account_id: str, region: str) -> dict[str, Any]:
@@ -283,26 +347,17 @@ class Pipes:
     # -- durability -------------------------------------------------------------------------------------
 
     def _save(self) -> None:
-        self.directory.mkdir(parents=True, exist_ok=True)
-        path = self.directory / "pipes.json"
-        temporary = path.with_suffix(".json.tmp")
-        temporary.write_text(json.dumps({"pipes": [pipe.to_state() for pipe in self.pipes.values()],
-                                         "state_reasons": self.state_reasons}))
-        os.replace(temporary, path)
+        pipe_store.save(self.directory / "pipes.json", self.pipes.values(), self.state_reasons)
 
     def _load(self) -> None:
-        path = self.directory / "pipes.json"
-        if not path.exists():
+        saved = pipe_store.load(self.directory / "pipes.json")
+        if saved is None:
             return
-        try:
-            saved = json.loads(path.read_text())
-            for state in saved["pipes"]:
-                pipe = Pipe(**state)
-                self.pipes[pipe.key] = pipe
-                self.figures[pipe.key] = MappingFigures()
-            self.state_reasons.update(saved["state_reasons"])
-        except (ValueError, KeyError, TypeError) as error:
-            raise CorruptStateError(f"{path}: the pipes file is corrupt ({type(error).__name__}: {error})") from None
+        pipes, state_reasons = saved
+        for pipe in pipes:
+            self.pipes[pipe.key] = pipe
+            self.figures[pipe.key] = MappingFigures()
+        self.state_reasons.update(state_reasons)
         self.checkpoints.load()
 
     def close(self) -> None:
@@ -321,5 +376,7 @@ def _merged(saved: dict[str, Any], update: dict[str, Any]) -> dict[str, Any]:
     """UpdatePipe's SourceParameters over the pipe's: each group's members replaced, StartingPosition kept."""
     merged = dict(saved)
     for group, value in update.items():
-        merged[group] = dict(saved.get(group) or {}, **value) if isinstance(value, dict) and group != "FilterCriteria" else value
+        merged[group] = (
+            dict(saved.get(group) or {}, **value) if isinstance(value, dict) and group != "FilterCriteria" else value
+        )
     return merged
