@@ -124,10 +124,10 @@ class TargetDelivery:
         arn = target["Arn"]
         _, _, service, region, account_id, resource = arn.split(":", 5)
         if service == "lambda":
-            function = self._functions.functions.get(arn.removesuffix(":$LATEST"))
+            function = self._functions.runnable(arn)  # unqualified, $LATEST, a version or an alias
             if function is None:
                 raise TargetNotDelivered(NO_RESOURCE, f"Function not found: {arn}")
-            self._async_invocations.submit(function, payload, source=rule_arn)
+            self._async_invocations.submit(function, payload, source=rule_arn, invoked_arn=arn)
             return
         sqs = self._aws_client("sqs", region)
         message: dict[str, Any] = {"MessageBody": json.dumps(payload)}

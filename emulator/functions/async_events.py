@@ -78,7 +78,7 @@ class AsyncEvent:
 
     @property
     def function_name(self) -> str:
-        return self.function_arn.rsplit(":", 1)[-1]
+        return self.function_arn.split(":")[6]  # a qualified ARN's too (arn:aws:lambda:<region>:<account>:function:<name>)
 
     def due(self, now: float) -> bool:
         return not self.running and self.next_attempt_at <= now

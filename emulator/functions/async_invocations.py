@@ -98,9 +98,8 @@ class AsyncInvocations:
         weights pick one per attempt) and whose event invoke config applies."""
         with self._activity:
             now = self._now()
-            event = AsyncEvent(
-                str(uuid.uuid4()), invoked_arn or function.arn, payload, source, queued_at=now, next_attempt_at=now
-            )
+            invoked = (invoked_arn or function.arn).removesuffix(":$LATEST")  # $LATEST's is the function's
+            event = AsyncEvent(str(uuid.uuid4()), invoked, payload, source, queued_at=now, next_attempt_at=now)
             self.events[event.request_id] = event
             self._persistence.async_event_saved(event.to_state())
             self._schedule_attempt(event)

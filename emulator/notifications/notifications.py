@@ -61,8 +61,9 @@ class Notifications:
         self._sequencer.restore(last)
 
     def _function(self, arn: str) -> Any:
-        unqualified = arn.removesuffix(":$LATEST")
-        return self._functions.functions.get(unqualified)
+        """The function (version) an ARN names: unqualified, $LATEST, a version or an alias (SAM's AutoPublishAlias
+        subscribes and notifies the alias)."""
+        return self._functions.runnable(arn)
 
     def function_exists(self, arn: str) -> bool:
         return self._function(arn) is not None
@@ -74,7 +75,7 @@ class Notifications:
         if function is None:
             log.warning("%s notification to %s dropped: the function does not exist", source.upper(), arn)
             return False
-        self.async_invocations.submit(function, event, source)
+        self.async_invocations.submit(function, event, source, invoked_arn=arn)
         return True
 
     def delivered(self, trigger: Trigger) -> None:

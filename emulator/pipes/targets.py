@@ -71,12 +71,12 @@ class PipeTargets:
         if service == "lambda":
             invocation = (parameters.get("LambdaFunctionParameters") or {}).get("InvocationType", "REQUEST_RESPONSE")
             if invocation == "FIRE_AND_FORGET":  # into the function's asynchronous invocation queue: Lambda's retries
-                function = self._functions.functions.get(target.removesuffix(":$LATEST"))
+                function = self._functions.runnable(target)  # unqualified, $LATEST, a version or an alias
                 if function is None:
                     return InvocationResult(
                         "", error=FunctionError("ResourceNotFoundException", f"Function not found: {target}")
                     )
-                return InvocationResult(self._async_invocations.submit(function, batch, source))
+                return InvocationResult(self._async_invocations.submit(function, batch, source, invoked_arn=target))
             result = self.invoke_function(target, batch, source)
             if not result.ok or enriched:
                 return result
@@ -93,12 +93,12 @@ class PipeTargets:
 
     def invoke_function(self, function_arn: str, payload: Any, source: str) -> InvocationResult:
         """Invoke a function synchronously (RequestResponse) and wait for its answer."""
-        function = self._functions.functions.get(function_arn)
+        function = self._functions.runnable(function_arn)  # unqualified, a version or an alias (by its weights)
         if function is None:
             return InvocationResult(
                 "", error=FunctionError("ResourceNotFoundException", f"Function not found: {function_arn}")
             )
-        return self._invoker.invoke(function, payload, source=source)
+        return self._invoker.invoke(function, payload, source=source, invoked_arn=function_arn)
 
     def _send(self, pipe: Pipe, batch: list[Any]) -> set[int]:
         """Send each record as one entry of the target's batch API; the positions of the entries that failed."""

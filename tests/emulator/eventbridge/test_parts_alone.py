@@ -48,13 +48,14 @@ def test_a_lambda_targets_event_is_queued_and_a_missing_function_is_undelivered(
     function = SimpleNamespace(arn=FUNCTION)
     queued: list[tuple[Any, ...]] = []
     undelivered: list[Undelivered] = []
-    targets = TargetDelivery(SimpleNamespace(functions={FUNCTION: function}),
+    # the registry's part TargetDelivery uses: the version an ARN (unqualified, $LATEST, a version, an alias) runs
+    targets = TargetDelivery(SimpleNamespace(runnable={FUNCTION: function, f"{FUNCTION}:$LATEST": function}.get),
                              SimpleNamespace(submit=lambda *args, **kwargs: queued.append((args, kwargs))),
                              lambda service, region: None, undelivered.append)
     targets.send(Delivery("d-1", RULE, {"Id": "f", "Arn": f"{FUNCTION}:$LATEST"}, {"order": "o-1"}, EVENT))
     missing = {"Id": "g", "Arn": f"{FUNCTION}-gone"}
     targets.send(Delivery("d-2", RULE, missing, {"order": "o-2"}, EVENT))
-    assert queued == [((function, {"order": "o-1"}), {"source": RULE})]
+    assert queued == [((function, {"order": "o-1"}), {"source": RULE, "invoked_arn": f"{FUNCTION}:$LATEST"})]
     assert [(u.rule_arn, u.target, u.event, u.failure.code, u.failure.message) for u in undelivered] == [
         (RULE, missing, EVENT, NO_RESOURCE, f"Function not found: {FUNCTION}-gone")]
 

@@ -21,7 +21,7 @@ import json, os, boto3
 def handler(event, context):
     boto3.client("sqs").send_message(QueueUrl=os.environ["QUEUE_URL"], MessageBody=json.dumps({
         "says": %r, "version": context.function_version, "arn": context.invoked_function_arn,
-        "keys": [r["dynamodb"]["Keys"]["pk"]["S"] for r in event.get("Records", [])]}))
+        "keys": [r["dynamodb"]["Keys"]["pk"]["S"] for r in event.get("Records", []) if "dynamodb" in r]}))
     return {"says": %r}
 '''
 
@@ -120,3 +120,24 @@ def test_a_version_and_an_alias_each_have_their_own_policy(door):
         f"{ARN}:guarded"]
     lam.remove_permission(FunctionName="guarded", StatementId="s3", Qualifier="permission-alias")
     assert refused(lam.get_policy, FunctionName="guarded", Qualifier="permission-alias")["Status"] == 404
+
+
+def test_sns_s3_and_eventbridge_deliver_to_an_alias_or_a_version(door):
+    """SAM's AutoPublishAlias points every event source at the alias: an SNS subscription, an S3 notification and an
+    EventBridge rule's target whose endpoint is an alias's (or a version's) ARN invoke that version."""
+    lam, sns, s3, events = door.client("lambda"), door.client("sns"), door.client("s3"), door.client("events")
+    url, sqs = reporter(door, "fan-in")
+    lam.create_alias(FunctionName="fan-in", Name="live", FunctionVersion="1")
+    topic = sns.create_topic(Name="notes")["TopicArn"]
+    sns.subscribe(TopicArn=topic, Protocol="lambda", Endpoint=f"{ARN}:fan-in:live")
+    s3.create_bucket(Bucket="uploads")
+    s3.put_bucket_notification_configuration(Bucket="uploads", NotificationConfiguration={
+        "LambdaFunctionConfigurations": [{"LambdaFunctionArn": f"{ARN}:fan-in:live", "Events": ["s3:ObjectCreated:*"]}]})
+    events.put_rule(Name="orders", EventPattern=json.dumps({"source": ["shop"]}))
+    events.put_targets(Rule="orders", Targets=[{"Id": "v2", "Arn": f"{ARN}:fan-in:2"}])
+    sns.publish(TopicArn=topic, Message="hello")
+    s3.put_object(Bucket="uploads", Key="a.txt", Body=b"a")
+    events.put_events(Entries=[{"Source": "shop", "DetailType": "order", "Detail": "{}"}])
+    door.assert_delivered()
+    seen = sorted((m["version"], m["arn"]) for m in wait_for_messages(sqs, url, 3))
+    assert seen == [("1", f"{ARN}:fan-in:live"), ("1", f"{ARN}:fan-in:live"), ("2", f"{ARN}:fan-in:2")]
