@@ -18,20 +18,22 @@ FUNCTION = "arn:aws:lambda:us-east-1:123456789012:function:on-upload"
 def test_a_push_is_queued_for_the_function_and_one_to_no_function_dropped(caplog):
     function = SimpleNamespace(arn=FUNCTION)
     queued: list[tuple[Any, ...]] = []
-    notifications = Notifications(lambda: 100.0, SimpleNamespace(functions={FUNCTION: function}),
-                                  SimpleNamespace(submit=lambda *args: queued.append(args)))
+    # the registry's part Notifications uses: the version an ARN (unqualified, $LATEST, a version, an alias) runs
+    registry = SimpleNamespace(runnable={FUNCTION: function, f"{FUNCTION}:$LATEST": function}.get)
+    notifications = Notifications(lambda: 100.0, registry,
+                                  SimpleNamespace(submit=lambda *args, **kwargs: queued.append((args, kwargs))))
     caplog.set_level(logging.WARNING, logger="eddy.notifications")
     answers = [notifications.function_exists(f"{FUNCTION}:$LATEST"), notifications.function_exists(f"{FUNCTION}-gone"),
                notifications.invoke_function(f"{FUNCTION}:$LATEST", {"Records": []}, "s3"),
                notifications.invoke_function(f"{FUNCTION}-gone", {"Records": []}, "sns")]
     assert (answers, queued, [record.getMessage() for record in caplog.records]) == (
-        [True, False, True, False], [(function, {"Records": []}, "s3")],
+        [True, False, True, False], [((function, {"Records": []}, "s3"), {"invoked_arn": f"{FUNCTION}:$LATEST"})],
         [f"SNS notification to {FUNCTION}-gone dropped: the function does not exist"])
 
 
 def test_deliveries_are_counted_per_configuration_on_the_clock():
     now = [50.0]
-    notifications = Notifications(lambda: now[0], SimpleNamespace(functions={}), SimpleNamespace())
+    notifications = Notifications(lambda: now[0], SimpleNamespace(runnable={}.get), SimpleNamespace())
     trigger = ("s3", "uploads", "to-queue")
     notifications.delivered(trigger)
     now[0] = 60.0
@@ -43,7 +45,7 @@ def test_deliveries_are_counted_per_configuration_on_the_clock():
 
 
 def test_the_sequencer_grows_and_goes_on_after_a_restore():
-    notifications = Notifications(lambda: 0.0, SimpleNamespace(functions={}), SimpleNamespace())
+    notifications = Notifications(lambda: 0.0, SimpleNamespace(runnable={}.get), SimpleNamespace())
     first = notifications.sequencer()
     notifications.restore_sequencer(41)
     assert (first, notifications.sequencer(), notifications.last_sequencer) == ("0" * 17 + "1", "0" * 16 + "2A", 42)
