@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from eddy.emulator.functions.registry import FunctionRegistry
     from eddy.emulator.kernel import Kernel
     from eddy.emulator.pipes.pipe_registry import Pipes
-    from eddy.emulator.storage.state_observer import NoPersistence
+    from eddy.emulator.triggers.durable import MappingsChannel
     from eddy.emulator.streams.stream_registry import StreamRegistry
     from eddy.emulator.triggers.mapping_registry import Triggers
 
@@ -32,7 +32,7 @@ class DeferredComponents:
     kernel: Kernel
     lock: threading.RLock
     state_dir: Path
-    persistence: NoPersistence
+    mapping_channel: MappingsChannel
     streams: StreamRegistry
     async_invocations: AsyncInvocations
     clock: Clock
@@ -60,7 +60,7 @@ class DeferredComponents:
         from eddy.emulator.pipes.targets import PipeTargets
 
         targets = PipeTargets(self.functions, self.invoker, self.async_invocations, self.kernel.aws_client)
-        return Pipes(self.kernel, self.persistence, targets, self.state_dir,
+        return Pipes(self.kernel, self.mapping_channel, targets, self.state_dir,
                      find_stream=lambda arn: self.streams.get(arn),
                      start_position=lambda source, position, timestamp: self.triggers._start_position(
                          source, position, timestamp))

@@ -36,12 +36,13 @@ from eddy.emulator.streams.stream_registry import StreamRegistry
 from eddy.emulator.streams.write_rates import WriteRates
 from eddy.emulator.streams.stream import Change, Stream
 from eddy.emulator.functions.async_invocations import AsyncInvocations
+from eddy.emulator.functions.durable import FunctionsChannel
 from eddy.emulator.functions.registry import FunctionRegistry
 from eddy.emulator.kinesis.destinations import KinesisDestinations
+from eddy.emulator.kinesis.durable import KinesisStreamsChannel
 from eddy.emulator.housekeeper import Housekeeper
 from eddy.emulator.moto_seam.kinesis import streams as moto_kinesis
 from eddy.emulator.moto_seam.kinesis.streams import Observer
-from eddy.emulator.moto_seam.cloudwatch_logs import put_events
 from eddy.emulator.functions.invocation import Invoker
 from eddy.emulator.global_tables.replication import Replication
 from eddy.emulator.storage.ownership import Ownership
@@ -49,7 +50,10 @@ from eddy.emulator.notifications.notifications import Notifications
 from eddy.emulator.storage.clock_file import ClockFile
 from eddy.emulator.eventbridge.service import EventBridge
 from eddy.emulator.storage.disk import DiskState, WriteFailed
-from eddy.emulator.storage.persistence import NoPersistence, Persistence
+from eddy.emulator.storage.channels import NOT_KEPT
+from eddy.emulator.storage.persistence import Persistence
+from eddy.emulator.streams.durable import TablesChannel
+from eddy.emulator.triggers.durable import MappingsChannel
 from eddy.emulator.service_journal import ServiceJournal
 from eddy.emulator.deferred_components import DeferredComponents
 from eddy.emulator.dynamodb.operations import DynamoDB
@@ -87,8 +91,9 @@ class Emulator(DeferredComponents):
         #: taken before anything there is read or written; None for a temporary directory, which no one else knows
         self.ownership = Ownership.take(self.state_dir, owner) if durable else None
         self.state_dir.mkdir(parents=True, exist_ok=True)
-        self.persistence: NoPersistence = (Persistence(self, self.state_dir, fsync=fsync, snapshot_every=snapshot_every)
-                                           if durable else NoPersistence())
+        #: the write-ahead log and snapshots, with every component's durable channel (_register_channels)
+        self.persistence = (Persistence(self.state_dir, fsync=fsync, snapshot_every=snapshot_every)
+                            if durable else NOT_KEPT)  # in memory: nothing kept
         self.capture = Capture(lambda by_table, by_ttl: self.commits.commit(by_table, by_ttl), self.lock,
                                moto_bridge.put_back)
         #: whether the disk refuses writes (storage/disk.py): the front doors, the dashboard and `eddy doctor` say so
@@ -107,15 +112,18 @@ class Emulator(DeferredComponents):
         self._stacks_file = self.state_dir / "cloudformation" / "stacks.json"
         self.invoker = Invoker(now=self.clock.now)
         self.invoker.logs.enabled = self.settings.function_logs
-        self.invoker.logs.sink = self._function_logs
         self.clock.on_advance(self._clock_moved)
-        self.clock_file = ClockFile(self.state_dir / "clock.json", self.clock)
-        #: what the doors hand moto_bridge.activate: moto's Kinesis notifies pollers through it
-        self.kinesis_observer = Observer(self.activity, self.clock.now, self.persistence)
+        self.clock_file = ClockFile(self.state_dir / "clock.json", self.clock, self.persistence)
+        #: what the doors hand moto_bridge.activate: moto's Kinesis notifies pollers and its durable channel through it
+        self.kinesis_observer = Observer(self.activity, self.clock.now, KinesisStreamsChannel(self.persistence))
         #: every request changing moto's services, run in its moment, logged
-        self.services = ServiceJournal(self.kernel, self.persistence, self.disk)
-        #: every function (kept across resets: reset() empties it), durable through persistence's entries
-        self.functions = FunctionRegistry(self.state_dir / "functions", observer=self.persistence)
+        self.services = ServiceJournal(self.kernel, self.persistence, self.disk, self.state_dir, fsync)
+        #: every function (kept across resets: reset() empties it), durable through its channel's entries
+        self.functions = FunctionRegistry(self.state_dir / "functions")
+        self.function_channel = FunctionsChannel(self.persistence, self.functions, self.state_dir, self.lock,
+                                                 lambda failure: self.disk.refused(failure, self.clock.now()))
+        self.invoker.logs.sink = self.function_channel.write_logs
+        self.mapping_channel = MappingsChannel(self.persistence, lambda: self.triggers, lambda: self.mappings_made)
         #: every function's asynchronous invocation queue (Invoke's Event type, S3, SNS, EventBridge, Pipes)
         self.async_invocations = AsyncInvocations(self.kernel, self.persistence, self.functions, self.invoker)
         #: S3's and SNS's pushes to functions
@@ -124,23 +132,23 @@ class Emulator(DeferredComponents):
         #: rules' deliveries and Pipes (made by their first use): started, closed, reset by triggers
         self.eventbridge = EventBridge(self.kernel, self.persistence, self.functions, self.async_invocations,
                                        self.state_dir, self._make_pipes)
+        self._register_channels()
         #: moto patched while this emulator is open (moto_seam/__init__.py: the last one closed puts moto back)
         self._patched = True
         moto_seam.apply()
 
     def _init_state(self) -> None:
         self.sequence_numbers = SequenceNumbers()
-        self.streams = StreamRegistry(self.settings, self.sequence_numbers, self.state_dir / "streams",
-                                      observer=self.persistence)
         self.commit_versions: dict[TableKey, int] = {}
+        self.streams = StreamRegistry(self.settings, self.sequence_numbers, self.state_dir / "streams")
+        self.table_channel = TablesChannel(self.persistence, self.commit_versions, self.streams)  # and `.streams`
         self.write_rates = WriteRates()  # items changed per second by each table's writes (the dashboard's figure)
         self.read_limits = ReadLimits(lambda: self.settings.get_records_per_second_per_shard, self.clock.now)
         self.stream_reads = StreamReads(self.kernel, self.streams, self.sequence_numbers, self.iterators,
                                         self.read_limits)  # ListStreams, DescribeStream, GetShardIterator, GetRecords
         self._triggers = None  # the mappings' registry: made anew by its next use (the triggers property)
         #: the tables' Kinesis streaming destinations (Kinesis Data Streams for DynamoDB), put through moto's Kinesis
-        self.kinesis = KinesisDestinations(moto_bridge.kinesis_put, moto_bridge.kinesis_stream_exists,
-                                           observer=self.persistence)
+        self.kinesis = KinesisDestinations(moto_bridge.kinesis_put, moto_bridge.kinesis_stream_exists, self.persistence)
         #: a table's stream switched on and off with its definition; what a deleted table leaves closed
         self.table_streams = TableStreams(self.lock, self.clock.now, self.streams, self.commit_versions,
                                           self.write_rates, self.kinesis)
@@ -151,28 +159,21 @@ class Emulator(DeferredComponents):
         self.replication = Replication(self.kernel, self.capture, self.disk, self.streams, self._replica_deleted,
                                        self.state_dir, fsync=self._fsync)
         #: each operation's changes committed in the write path's order (log first, then shown)
-        self.commits = TableCommits(versions=self.commit_versions, streams=self.streams, persistence=self.persistence,
+        self.commits = TableCommits(versions=self.commit_versions, streams=self.streams, persistence=self.table_channel,
                                     kinesis=self.kinesis, write_rates=self.write_rates, clock=self.clock,
                                     clock_file=self.clock_file, disk=self.disk, listeners=self._listeners,
                                     activity=self.activity)
 
-    def _function_logs(self, account_id: str, region: str, group: str, stream: str,
-                       events: list[tuple[int, str]]) -> None:
-        """An invocation's log events logged, then put in moto's CloudWatch Logs, under the lock a snapshot is taken
-        under: kill -9 loses none that an invocation's caller was answered after. In memory, moto's own lock is
-        enough (and pollers running invocations do not wait on the emulator's lock for their logs)."""
-        if not self.persistence.durable:
-            return put_events(account_id, region, group, stream, events)
-        with self.lock:
-            try:  # logged first: a full disk's events are dropped, not shown only to vanish at a restart
-                self.persistence.function_logs(account_id, region, group, stream, events)
-            except WriteFailed as failure:
-                return self.disk.refused(failure, self.clock.now())
-            put_events(account_id, region, group, stream, events)
+    def _register_channels(self) -> None:
+        """Every component's durable channel, in the order snapshots keep them (a reset's new ones in their place)."""
+        self.persistence.register(self.clock_file.channel, self.notifications.channel, self.table_channel,
+                                  self.table_channel.streams, self.function_channel, self.kinesis_observer.persistence,
+                                  self.kinesis.channel, self.async_invocations.channel,
+                                  self.eventbridge.deliveries.channel, self.mapping_channel, self.services.channel)
 
     def _clock_moved(self) -> None:
         with self.activity:
-            self.persistence.clock(self.clock.offset)
+            self.clock_file.channel.moved()
             self._write_clock()
             self.streams.maintain(self.clock.now())
             moto_kinesis.trim(self.clock.now())
@@ -229,13 +230,14 @@ class Emulator(DeferredComponents):
             shutil.rmtree(self.state_dir / "streams", ignore_errors=True)
             self.objects.reset()
             self._init_state()
+            self._register_channels()
         if replicating:
             self.replication.start()
 
     def close(self, keep_state: bool = False) -> None:
         """Stop everything; a durable emulator writes a final snapshot (unless `keep_state`: leave the files as they are)."""
         if keep_state:
-            self.persistence = NoPersistence()
+            self.persistence.leave_as_is()
         if self._housekeeper is not None:
             self._housekeeper.stop()
             self._housekeeper = None
@@ -268,12 +270,12 @@ class Emulator(DeferredComponents):
     def _replica_deleted(self, account_id: str, region: str, table_name: str) -> None:
         """A global table's replica whose deletion is over (replication dropped its table from moto): logged as its
         DeleteTable, its stream and destinations closed, as a DeleteTable through the door does."""
-        self.persistence.table_request(account_id, region, "DeleteTable", {"TableName": table_name})
+        self.table_channel.table_request(account_id, region, "DeleteTable", {"TableName": table_name})
         self.table_streams.table_deleted(account_id, region, table_name)
 
     def _table_definition(self, account_id: str, region: str, operation: str, params: dict[str, Any]) -> None:
         """A table's definition changed (Create/Update/DeleteTable, TTL, tags, backups): logged; a deleted one closed."""
-        self.persistence.table_request(account_id, region, operation, params)
+        self.table_channel.table_request(account_id, region, operation, params)
         if operation == "DeleteTable":
             self.table_streams.table_deleted(account_id, region, params.get("TableName"))
 

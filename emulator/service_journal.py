@@ -20,19 +20,22 @@ import base64
 import json
 import threading
 from html import escape
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 from urllib.parse import urlsplit
 
 from eddy.emulator.moto_seam.services import moments, requests as service_requests
 from eddy.emulator.moto_seam.services.requests import Seen
+from eddy.emulator.moto_seam.services import state as service_state
 from eddy.emulator.moto_seam.services.state import BODY_INLINE_LIMIT, EDDY_OWNED
 from eddy.emulator.storage.disk import WriteFailed
+from eddy.emulator.storage.service_log import ServiceLog, ServicesChannel
 from eddy.emulator.storage.wal import CorruptStateError
 
 if TYPE_CHECKING:
     from eddy.emulator.kernel import Kernel
     from eddy.emulator.storage.disk import DiskState
-    from eddy.emulator.storage.state_observer import NoPersistence
+    from eddy.emulator.storage.channels import DurableLog
 
 #: operations that only read (S3, SQS, SNS, IAM, Lambda, STS, ... name theirs so)
 READ_PREFIXES = ("Get", "List", "Describe", "Head", "Lookup", "Search")
@@ -47,12 +50,15 @@ def may_change_state(seen: Seen, body: bytes) -> bool:
 
 
 class ServiceJournal:
-    """Built with the kernel (its lock and clock), the persistence that writes each request down and the disk's
-    state (a full disk refuses a request before moto sees it)."""
+    """Built with the kernel (its lock and clock), the persistence that writes each request down (through the
+    journal's durable channel: bodies and the services' state as files under `state_dir`) and the disk's state (a
+    full disk refuses a request before moto sees it)."""
 
-    def __init__(self, kernel: Kernel, persistence: NoPersistence, disk: DiskState) -> None:
+    def __init__(self, kernel: Kernel, persistence: DurableLog, disk: DiskState, state_dir: Path, fsync: bool) -> None:
         self._now = kernel.clock.now
         self._persistence = persistence
+        #: the services' durable channel (registered with storage by the composition root): replayed by `replay`
+        self.channel = ServicesChannel(ServiceLog(state_dir, service_state, fsync=fsync), persistence, self.replay)
         self._disk = disk
         #: notified whenever a request changed moto's services (a long poll waits on it)
         self.changed = threading.Condition(kernel.lock)
@@ -82,7 +88,7 @@ class ServiceJournal:
             if persistence.durable:  # a full disk refuses the request before moto sees it: nothing to take back
                 disk.room_for(len(body))  # and keeps the log's reserve for its entry, should the disk fill meanwhile
                 if len(body) > BODY_INLINE_LIMIT:  # its body's file, before moto sees it (the entry names it)
-                    persistence.services.put_body(body)
+                    self.channel.service_log.put_body(body)
             moment = moments.begin(moments.next_seed(), self._now())
             try:
                 answer = call()
@@ -94,7 +100,7 @@ class ServiceJournal:
                 fields = {"service": service, "via": via, "seed": moment.seed, "ts": moment.now, "request": request()}
                 if moment.kept:
                     fields["kept"] = [base64.b64encode(drawn).decode() for drawn in moment.kept]
-                persistence.service_request(fields, body)
+                self.channel.request_accepted(fields, body)
                 if disk.refusing:
                     disk.accepted()
             self.changed.notify_all()

@@ -1,6 +1,6 @@
 """EventBridge rules' deliveries: each event a rule matched, for each of its Lambda and SQS targets, kept until done.
 
-A delivery is written down (storage/async_queue.py, RULE_DELIVERIES) while PutEvents is being answered, so once
+A delivery is written down (its QueueChannel, storage/async_queue.py) while PutEvents is being answered, so once
 PutEvents has answered, a kill -9 loses none: recovery restores every delivery not written down as done, and the
 delivery thread sends them after the restart. One delivery thread sends them in the order they were put (PutEvents
 answers first, as on AWS); a delivery is written down as done once its target has the event (a Lambda target's
@@ -21,8 +21,10 @@ import uuid
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
+from eddy.emulator.storage.async_queue import QueueChannel
+
 if TYPE_CHECKING:
-    from eddy.emulator.storage.state_observer import NoPersistence
+    from eddy.emulator.storage.channels import DurableLog
 
 log = logging.getLogger("eddy.events")
 
@@ -57,10 +59,11 @@ class Deliveries:
     emulator's `activity` condition and the persistence that writes each delivery down."""
 
     def __init__(
-        self, activity: threading.Condition, persistence: NoPersistence, send: Callable[[Delivery], None]
+        self, activity: threading.Condition, persistence: DurableLog, send: Callable[[Delivery], None]
     ) -> None:
         self._activity = activity
-        self._persistence = persistence
+        #: the deliveries' durable channel (registered with storage by the composition root)
+        self.channel = QueueChannel("rule_delivery", persistence, self)
         self._send = send
         #: every delivery not yet done, by id, in the order they were queued
         self.deliveries: dict[str, Delivery] = {}
@@ -80,7 +83,7 @@ class Deliveries:
         delivery = Delivery(str(uuid.uuid4()), rule_arn, target, payload, event)
         with self._activity:
             self.deliveries[delivery.delivery_id] = delivery
-            self._persistence.rule_delivery_saved(delivery.to_state())
+            self.channel.saved(delivery.to_state())
             self._start_worker()
             self._enqueue(delivery)
             self._activity.notify_all()
@@ -128,7 +131,7 @@ class Deliveries:
             with self._activity:
                 self.deliveries.pop(delivery.delivery_id, None)
                 self._queued.discard(delivery.delivery_id)
-                self._persistence.rule_delivery_done(delivery.delivery_id)
+                self.channel.done(delivery.delivery_id)
                 self._activity.notify_all()
 
     def close(self) -> None:

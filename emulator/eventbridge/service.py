@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from eddy.emulator.functions.registry import FunctionRegistry
     from eddy.emulator.kernel import Kernel
     from eddy.emulator.pipes.pipe_registry import Pipes
-    from eddy.emulator.storage.state_observer import NoPersistence
+    from eddy.emulator.storage.channels import DurableLog
 
 #: moto's EventBridge seam: told where rules' events go once moto's EventBridge is loaded (moto_seam.activate)
 EVENTS_SEAM = "eddy.emulator.moto_seam.eventbridge.rules"
@@ -36,7 +36,7 @@ class EventBridge:
     def __init__(
         self,
         kernel: Kernel,
-        persistence: NoPersistence,
+        persistence: DurableLog,
         functions: FunctionRegistry,
         async_invocations: AsyncInvocations,
         directory: Path,

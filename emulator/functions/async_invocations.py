@@ -32,6 +32,7 @@ import threading
 import uuid
 from typing import TYPE_CHECKING, Any
 
+from eddy.emulator.storage.async_queue import QueueChannel
 from eddy.emulator.functions.async_events import (
     EVENT_AGE_EXCEEDED,
     RETRY_DELAYS,
@@ -50,7 +51,7 @@ if TYPE_CHECKING:
     from eddy.emulator.functions.invocation import Invoker
     from eddy.emulator.functions.registry import Function, FunctionRegistry
     from eddy.emulator.kernel import Kernel
-    from eddy.emulator.storage.state_observer import NoPersistence
+    from eddy.emulator.storage.channels import DurableLog
 
 log = logging.getLogger("eddy.functions")
 
@@ -64,12 +65,13 @@ class AsyncInvocations:
     the destinations), the persistence that writes each event down, the functions and their invoker."""
 
     def __init__(
-        self, kernel: Kernel, persistence: NoPersistence, functions: FunctionRegistry, invoker: Invoker
+        self, kernel: Kernel, persistence: DurableLog, functions: FunctionRegistry, invoker: Invoker
     ) -> None:
         self._activity = kernel.activity
         self._now = kernel.clock.now
         self._aws_client = kernel.aws_client
-        self._persistence = persistence
+        #: the queue's durable channel (registered with storage by the composition root)
+        self.channel = QueueChannel("async_event", persistence, self)
         self._functions = functions
         self._invoker = invoker
         #: every event not yet done, by request id, in the order they were queued
@@ -101,7 +103,7 @@ class AsyncInvocations:
             invoked = (invoked_arn or function.arn).removesuffix(":$LATEST")  # $LATEST's is the function's
             event = AsyncEvent(str(uuid.uuid4()), invoked, payload, source, queued_at=now, next_attempt_at=now)
             self.events[event.request_id] = event
-            self._persistence.async_event_saved(event.to_state())
+            self.channel.saved(event.to_state())
             self._schedule_attempt(event)
             self._start_dispatcher()
             self._activity.notify_all()
@@ -216,7 +218,7 @@ class AsyncInvocations:
         """The event waits for its next try (the lock held): written down, scheduled."""
         event.running = False
         self._running -= 1
-        self._persistence.async_event_saved(event.to_state())
+        self.channel.saved(event.to_state())
         self._schedule_attempt(event)
         self._activity.notify_all()
 
@@ -247,7 +249,7 @@ class AsyncInvocations:
         with self._activity:
             self.events.pop(event.request_id, None)
             self._running -= 1
-            self._persistence.async_event_done(event.request_id)
+            self.channel.done(event.request_id)
             if condition != SUCCESS:
                 figures = self.figures.setdefault(event.function_arn, AsyncFigures())
                 figures.events_dropped += 1

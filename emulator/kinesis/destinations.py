@@ -13,12 +13,13 @@ import hashlib
 import json
 import os
 from dataclasses import asdict, dataclass
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 from eddy.emulator.errors import ResourceInUseException, ResourceNotFoundException, ValidationException
 from eddy.emulator.streams.item_size import item_size
 from eddy.emulator.streams.records import TTL_PRINCIPAL, EventName, Image
 from eddy.emulator.streams.stream import Change
+from eddy.emulator.storage.channels import NOT_KEPT, Channel, DurableLog
 
 PRECISIONS = ("MILLISECOND", "MICROSECOND")
 _SCALE = {"MILLISECOND": 1000, "MICROSECOND": 1_000_000}
@@ -81,26 +82,25 @@ def partition_key(keys: Image) -> str:
 class KinesisDestinations:
     """Every table's Kinesis streaming destinations; `publish` is called with each commit's changes."""
 
-    def __init__(self, put: Put, stream_exists: Callable[[str], bool], observer: Any = None) -> None:
+    def __init__(self, put: Put, stream_exists: Callable[[str], bool], log: DurableLog = NOT_KEPT) -> None:
         self._put = put
         self._stream_exists = stream_exists
-        #: told of every change of a table's destinations (persistence): kinesis_destinations_saved(table, states)
-        self._observer = observer
+        #: told of every change of a table's destinations (registered with storage by the composition root)
+        self.channel = KinesisDestinationsChannel(log, self)
         self.tables: dict[TableKey, list[Destination]] = {}
 
     def reset(self) -> None:
         self.tables.clear()
 
     def restore(self, table: TableKey, states: list[dict[str, Any]]) -> None:
-        """A table's destinations as persistence recorded them."""
+        """A table's destinations as its durable channel recorded them."""
         if states:
             self.tables[table] = [Destination(**state) for state in states]
         else:
             self.tables.pop(table, None)
 
     def _saved(self, table: TableKey) -> None:
-        if self._observer is not None:
-            self._observer.kinesis_destinations_saved(table, [asdict(d) for d in self.tables.get(table, [])])
+        self.channel.kinesis_destinations_saved(table, [asdict(d) for d in self.tables.get(table, [])])
 
     def _table_of(self, destination: Destination) -> TableKey:
         return next(table for table, destinations in self.tables.items() if destination in destinations)
@@ -183,3 +183,28 @@ def _check_arn(stream_arn: Any) -> None:
     if not isinstance(stream_arn, str) or not stream_arn.startswith("arn:") or ":kinesis:" not in stream_arn \
             or ":stream/" not in stream_arn:
         raise ValidationException(f"Invalid StreamArn: {stream_arn!r} is not the ARN of a Kinesis data stream")
+
+
+class KinesisDestinationsChannel(Channel):
+    """The destinations' durable channel (storage/channels.py): {"op": "kinesis_destinations", "table",
+    "destinations"}, a table's destinations whole, in the log whenever they change and in snapshots."""
+
+    name, ops, kinds = "kinesis_destinations", ("kinesis_destinations",), ("kinesis_destinations",)
+
+    def __init__(self, log: DurableLog, destinations: KinesisDestinations) -> None:
+        self.log = log
+        self.destinations = destinations
+
+    def kinesis_destinations_saved(self, table: TableKey, destinations: list[dict[str, Any]]) -> None:
+        self.log.log({"op": "kinesis_destinations", "table": list(table), "destinations": destinations})
+
+    def snapshot_entries(self, generation: int) -> Iterator[dict[str, Any]]:
+        for table, destinations in self.destinations.tables.items():
+            yield {
+                "kind": "kinesis_destinations",
+                "table": list(table),
+                "destinations": [asdict(destination) for destination in destinations],
+            }
+
+    def replay(self, entry: dict[str, Any]) -> None:
+        self.destinations.restore(tuple(entry["table"]), entry["destinations"])

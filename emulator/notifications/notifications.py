@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from eddy.emulator.moto_seam import notifications as seam
 from eddy.emulator.notifications.delivery_figures import DeliveryFigures, Trigger
-from eddy.emulator.notifications.s3_events import Sequencer
+from eddy.emulator.notifications.s3_events import Sequencer, SequencerChannel
 
 if TYPE_CHECKING:
     from eddy.emulator.functions.async_invocations import AsyncInvocations
@@ -32,6 +32,8 @@ class Notifications:
     ) -> None:
         self._functions = functions
         self._sequencer = Sequencer()
+        #: the sequencer's durable channel (registered with storage by the composition root)
+        self.channel = SequencerChannel(self)
         #: every function's asynchronous invocations (Invoke with InvocationType Event, and these pushes)
         self.async_invocations = async_invocations
         #: each SNS subscription's and S3 notification configuration's deliveries

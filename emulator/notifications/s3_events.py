@@ -20,6 +20,8 @@ from datetime import datetime, timezone
 from typing import Any, Callable
 from urllib.parse import quote_plus
 
+from eddy.emulator.storage.channels import Channel
+
 PRINCIPAL_ID = "AWS:AIDAEDDYEMULATOR"
 #: the events about an object's properties: eventVersion 2.3, no size, no sequencer
 PROPERTY_EVENTS = ("ObjectTagging:", "ObjectAcl:")
@@ -47,6 +49,23 @@ class Sequencer:
         theirs again in order), so a key's sequencers keep growing across restarts."""
         with self._lock:
             self.last = max(self.last, last)
+
+
+class SequencerChannel(Channel):
+    """The S3 sequencer's durable channel (storage/channels.py): its last value in the snapshot's header (replayed
+    requests draw theirs again, in order, so the log needs no entry of its own)."""
+
+    name = "s3_sequencer"
+
+    def __init__(self, notifications: Any) -> None:
+        #: what has the sequencer: its last_sequencer and restore_sequencer (notifications.py's Notifications)
+        self.notifications = notifications
+
+    def header_fields(self) -> dict[str, Any]:
+        return {"s3_sequencer": self.notifications.last_sequencer}
+
+    def restore_header(self, header: dict[str, Any]) -> None:
+        self.notifications.restore_sequencer(header.get("s3_sequencer", 0))  # absent in older snapshots
 
 
 def is_property_event(event_name: str) -> bool:

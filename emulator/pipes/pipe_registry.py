@@ -30,7 +30,7 @@ from eddy.emulator.triggers.mapping_figures import MappingFigures
 if TYPE_CHECKING:
     from eddy.emulator.kernel import Kernel
     from eddy.emulator.pipes.targets import PipeTargets
-    from eddy.emulator.storage.state_observer import NoPersistence
+    from eddy.emulator.triggers.pollers.sources import QueueJournal
     from eddy.emulator.triggers.pollers.queue_pollers import QueueRunner
     from eddy.emulator.triggers.pollers.stream_pollers import MappingRunner
 
@@ -48,16 +48,16 @@ NAME = re.compile(r"^[\.\-_A-Za-z0-9]+$")
 
 
 class Pipes:
-    """Built with the kernel (activity, clock; the runners' too), the persistence that writes an SQS source's
-    receives and deletes down, the pipes' targets, the state directory, `find_stream(arn)` (the DynamoDB stream an
-    ARN names, or ResourceNotFoundException / ValidationException) and `start_position(source, StartingPosition,
-    StartingPositionTimestamp)` (the sequence number after which a new stream reader starts: the event source
-    mappings' rule)."""
+    """Built with the kernel (activity, clock; the runners' too), the journal that writes an SQS source's receives and
+    deletes down (the mappings' durable channel, triggers/durable.py), the pipes' targets, the state directory,
+    `find_stream(arn)` (the DynamoDB stream an ARN names, or ResourceNotFoundException / ValidationException) and
+    `start_position(source, StartingPosition, StartingPositionTimestamp)` (the sequence number after which a new
+    stream reader starts: the event source mappings' rule)."""
 
     def __init__(
         self,
         kernel: Kernel,
-        persistence: NoPersistence,
+        persistence: QueueJournal,
         targets: PipeTargets,
         directory: Path,
         *,

@@ -22,7 +22,7 @@ from eddy.emulator.triggers.pollers.stream_pollers import MappingRunner
 if TYPE_CHECKING:
     from eddy.emulator.kernel import Kernel
     from eddy.emulator.pipes.targets import PipeTargets
-    from eddy.emulator.storage.state_observer import NoPersistence
+    from eddy.emulator.triggers.pollers.sources import QueueJournal
     from eddy.emulator.triggers.checkpoints import Checkpoints
     from eddy.emulator.triggers.event_source_mappings import EventSourceMapping
     from eddy.emulator.triggers.failures import MappingFailures
@@ -73,7 +73,7 @@ def stream_runner(
 
 def queue_runner(
     kernel: Kernel,
-    persistence: NoPersistence,
+    persistence: QueueJournal,
     targets: PipeTargets,
     pipe: Pipe,
     mapping: EventSourceMapping,
@@ -81,7 +81,8 @@ def queue_runner(
     figures: MappingFigures,
     failures: MappingFailures | None,
 ) -> QueueRunner:
-    """The runner of a pipe from an SQS queue (each receive and delete written down by `persistence`)."""
+    """The runner of a pipe from an SQS queue (each receive and delete written down by `persistence`: the mappings'
+    durable channel, triggers/durable.py)."""
     return QueueRunner(
         kernel,
         mapping,

@@ -1,13 +1,14 @@
 """Asynchronous work on disk: each piece not yet done, in the write-ahead log and snapshots.
 
-Two queues are kept this way, each under names of its own:
-  ASYNC_EVENTS     Lambda's asynchronous invocation queue (functions/async_invocations.py): an event queued for a
+A queue's owner declares a QueueChannel under its own name and the composition root registers it; two are kept
+this way:
+  async_event      Lambda's asynchronous invocation queue (functions/async_invocations.py): an event queued for a
                    function, or waiting for its retry (async_events.AsyncEvent's state: payload, attempts, next
                    attempt's moment, age, last error), keyed by its request id
-  RULE_DELIVERIES  EventBridge rules' deliveries (eventbridge/deliveries.py): an event a rule matched, for one of its
+  rule_delivery    EventBridge rules' deliveries (eventbridge/deliveries.py): an event a rule matched, for one of its
                    Lambda or SQS targets, keyed by the delivery's id; written down before PutEvents answers
 
-Log entries (persistence.py writes them, flushed before the client hears the answer):
+Log entries (flushed before the client hears the answer):
   {"op": "<name>", "state": {...}}     a piece of work queued, or changed (an event waiting for its retry)
   {"op": "<name>_done", "id": ...}     done: never tried again
 A snapshot keeps every piece not yet done as {"kind": "<name>", "state": {...}}. Replaying them in order leaves
@@ -17,8 +18,9 @@ written down as done) is done again after the restart: at least once.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Protocol
+
+from eddy.emulator.storage.channels import Channel, DurableLog
 
 
 class Restorable(Protocol):
@@ -34,35 +36,32 @@ class Restorable(Protocol):
         """Every piece not yet done (the emulator's lock held), as written down."""
 
 
-@dataclass(frozen=True)
-class LoggedQueue:
-    """One queue's log entries and snapshot entries."""
+class QueueChannel(Channel):
+    """One queue's durable channel (storage/channels.py): its log entries and snapshot entries, under its name."""
 
-    name: str
+    def __init__(self, name: str, log: DurableLog, queue: Restorable) -> None:
+        self.name, self.ops, self.kinds = name, (name, f"{name}_done"), (name,)
+        self.log = log
+        self.queue = queue
 
-    @property
-    def log_ops(self) -> tuple[str, str]:
-        return self.name, f"{self.name}_done"
+    def saved(self, state: dict[str, Any]) -> None:
+        """A piece of work queued, or changed."""
+        self.log.log({"op": self.name, "state": state})
 
-    def saved(self, state: dict[str, Any]) -> dict[str, Any]:
-        return {"op": self.name, "state": state}
+    def done(self, key: str) -> None:
+        """A piece of work done: never tried again."""
+        self.log.log({"op": f"{self.name}_done", "id": key})
 
-    def done(self, key: str) -> dict[str, Any]:
-        return {"op": f"{self.name}_done", "id": key}
-
-    def apply(self, queue: Restorable, entry: dict[str, Any]) -> None:
-        """Replay a log entry or a snapshot entry into the queue."""
+    def replay(self, entry: dict[str, Any]) -> None:
         if entry.get("op") == f"{self.name}_done":
-            queue.forget(entry["id"])
+            self.queue.forget(entry["id"])
         else:
-            queue.restore(entry["state"])
+            self.queue.restore(entry["state"])
 
-    def snapshot_entries(self, queue: Restorable) -> Iterator[dict[str, Any]]:
+    def restore(self, entry: dict[str, Any]) -> None:
+        self.queue.restore(entry["state"])
+
+    def snapshot_entries(self, generation: int) -> Iterator[dict[str, Any]]:
         """The queue's work not yet done (the emulator's lock held), as snapshot entries."""
-        for state in queue.states():
+        for state in self.queue.states():
             yield {"kind": self.name, "state": state}
-
-
-ASYNC_EVENTS = LoggedQueue("async_event")
-RULE_DELIVERIES = LoggedQueue("rule_delivery")
-QUEUES = (ASYNC_EVENTS, RULE_DELIVERIES)

@@ -11,6 +11,9 @@ and the file is rewritten then. A custom source (`Clock(source=...)`: a fixed mo
 from the computer's, so `refresh()`, called at every commit and at housekeeping, rewrites the file once the skew
 has moved more than DRIFT_SECONDS from what the file says: a reader is then never further off than that plus the
 time since the emulator last wrote or swept. Written to a temp file, swapped in with os.replace.
+
+ClockChannel, the file's `channel`, is the clock's durable channel (storage/channels.py): its offset in the log and
+the snapshot's header.
 """
 
 from __future__ import annotations
@@ -18,17 +21,21 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 from eddy.emulator.clock import Clock
+from eddy.emulator.storage.channels import NOT_KEPT, Channel, DurableLog
 
 #: how far a custom source may drift from the file before it is written again
 DRIFT_SECONDS = 0.5
 
 
 class ClockFile:
-    def __init__(self, path: Path, clock: Clock) -> None:
+    def __init__(self, path: Path, clock: Clock, log: DurableLog = NOT_KEPT) -> None:
         self.path = path
         self.clock = clock
+        #: the clock's durable channel (registered with storage by the composition root)
+        self.channel = ClockChannel(log, clock)
         self._written: float | None = None
 
     def write(self) -> None:
@@ -42,3 +49,25 @@ class ClockFile:
         """Write the file again if the clock's skew has moved (a custom source) since it was written."""
         if self._written is not None and abs(self.clock.skew() - self._written) > DRIFT_SECONDS:
             self.write()
+
+
+class ClockChannel(Channel):
+    """The clock's offset kept: in the log each time it moves, in the snapshot's header."""
+
+    name, ops = "clock", ("clock",)
+
+    def __init__(self, log: DurableLog, clock: Clock) -> None:
+        self.log = log
+        self.clock = clock
+
+    def moved(self) -> None:
+        self.log.log({"op": "clock", "offset": self.clock.offset})
+
+    def header_fields(self) -> dict[str, Any]:
+        return {"clock_offset": self.clock.offset}
+
+    def restore_header(self, header: dict[str, Any]) -> None:
+        self.clock.restore_offset(header["clock_offset"])
+
+    def replay(self, entry: dict[str, Any]) -> None:
+        self.clock.restore_offset(entry["offset"])

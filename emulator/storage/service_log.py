@@ -14,6 +14,9 @@ known to hold; a new moto may hold more): the snapshot then keeps the last state
 `snapshots/<generation>.journal`, every log entry that changed the services since (requests, SQS receives and
 deletes, function logs), carried from snapshot to snapshot until a state can be written again. Recovery loads the
 state, then replays the journal, as it replays the log.
+
+ServicesChannel is their durable channel (storage/channels.py), registered by the composition root with the
+services' journal's replay (service_journal.py) and the seam's reading and writing of moto's state.
 """
 
 from __future__ import annotations
@@ -26,23 +29,36 @@ import logging
 import os
 import shutil
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable, Protocol
 
-from eddy.emulator.moto_seam.services import state as service_state
+from eddy.emulator.storage.channels import Channel
 from eddy.emulator.storage.disk import WriteFailed
 from eddy.emulator.storage.wal import CorruptStateError, WriteAheadLog, read_entries
 
 log = logging.getLogger("eddy")
 
-BODY_INLINE_LIMIT = service_state.BODY_INLINE_LIMIT
 #: the log entries that change moto's services: folded into their state by a snapshot, or kept as its journal
 SERVICE_OPS = frozenset({"request", "sqs_messages", "function_logs"})
+#: how many log entries a request to moto's services counts as toward the next snapshot (replaying one through
+#: moto takes ~2 ms, a DynamoDB commit ~0.1 ms): at the default, a snapshot every 10,000 such requests
+SERVICE_REQUEST_WEIGHT = 10
+
+
+class ServicesState(Protocol):
+    """moto's services' state as the seam writes and reads it (moto_seam/services/state.py)."""
+
+    BODY_INLINE_LIMIT: int
+
+    def dump(self, file: io.BufferedIOBase, put_body: Callable[[bytes], str]) -> set[str]: ...
+
+    def load(self, file: io.BufferedIOBase, get_body: Callable[[str], bytes]) -> None: ...
 
 
 class ServiceLog:
-    def __init__(self, directory: Path, fsync: bool = False) -> None:
+    def __init__(self, directory: Path, state: ServicesState, fsync: bool = False) -> None:
         self.bodies = directory / "bodies"
         self.snapshots = directory / "snapshots"
+        self.state = state
         self.fsync = fsync
         #: the services' entry of the last snapshot written or read: the base of the next one
         self.last: dict[str, Any] = {}
@@ -79,7 +95,7 @@ class ServiceLog:
 
     def entry(self, fields: dict[str, Any], body: bytes) -> dict[str, Any]:
         """The log entry of an accepted request: `fields` and its body, inline or as a file."""
-        if len(body) > BODY_INLINE_LIMIT:
+        if len(body) > self.state.BODY_INLINE_LIMIT:
             return {"op": "request", **fields, "body_file": self.put_body(body)}
         return {"op": "request", **fields, "body": base64.b64encode(body).decode()}
 
@@ -101,7 +117,7 @@ class ServiceLog:
         temporary = path.with_suffix(".services-tmp")
         try:
             with open(temporary, "wb") as out:
-                bodies = service_state.dump(out, self.put_body)
+                bodies = self.state.dump(out, self.put_body)
                 out.flush()
                 os.fsync(out.fileno())
         except OSError:
@@ -159,7 +175,7 @@ class ServiceLog:
             path = self.snapshots / entry["file"]
             data = self._checked(path, entry["sha256"], "the state of moto's services")
             try:
-                service_state.load(io.BytesIO(data), self.get_body)
+                self.state.load(io.BytesIO(data), self.get_body)
             except CorruptStateError:
                 raise
             except Exception as error:  # an unpickling failure of any kind: the file cannot be trusted
@@ -182,6 +198,44 @@ class ServiceLog:
     def reset(self) -> None:
         shutil.rmtree(self.bodies, ignore_errors=True)
         self.last = {}
+
+
+class ServicesChannel(Channel):
+    """moto's services' durable channel: each accepted request a log entry (its body inline or a file), their state a
+    snapshot's "services" entry (with the journal of the entries since the last state written, replayed through
+    the channels that declared them). `replay_request(entry, body)` is the services' journal's replay
+    (service_journal.py): the request run again through moto in its moment."""
+
+    name, ops, kinds = "services", ("request",), ("services",)
+
+    def __init__(
+        self, service_log: ServiceLog, persistence: Any, replay_request: Callable[[dict[str, Any], bytes], None]
+    ) -> None:
+        self.service_log = service_log
+        #: storage/persistence.py's Persistence (its log, and its replay of the journal's entries), or NOT_KEPT
+        self.persistence = persistence
+        self.replay_request = replay_request
+
+    def request_accepted(self, fields: dict[str, Any], body: bytes) -> None:
+        """moto accepted a request that may have changed one of its services."""
+        if self.persistence.durable and not self.persistence.replaying:  # its replay costs ten commits': a snapshot
+            self.persistence.log(self.service_log.entry(fields, body), weight=SERVICE_REQUEST_WEIGHT)  # comes sooner
+
+    def snapshot_entries(self, generation: int) -> Iterable[dict[str, Any]]:
+        yield self.service_log.write(generation, self.persistence.wal)
+
+    def snapshot_written(self, generation: int) -> None:
+        self.service_log.collect(self.service_log.last)
+
+    def restore(self, entry: dict[str, Any]) -> None:
+        for logged in self.service_log.read(entry):
+            self.persistence.replay(logged)
+
+    def replay(self, entry: dict[str, Any]) -> None:
+        self.replay_request(entry, self.service_log.body_of(entry))
+
+    def reset(self) -> None:
+        self.service_log.reset()
 
 
 def _sha256(path: Path) -> str:

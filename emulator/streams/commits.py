@@ -24,7 +24,7 @@ from typing import Any, Callable
 from eddy.emulator.clock import Clock
 from eddy.emulator.storage.clock_file import ClockFile
 from eddy.emulator.storage.disk import DiskState
-from eddy.emulator.storage.state_observer import NoPersistence
+from eddy.emulator.streams.durable import TablesChannel
 from eddy.emulator.streams.records import ChangeRecord
 from eddy.emulator.streams.stream import Change, Stream
 from eddy.emulator.streams.stream_registry import StreamRegistry
@@ -36,7 +36,7 @@ TableKey = tuple[str, str, str]
 
 
 class TableCommits:
-    def __init__(self, *, versions: dict[TableKey, int], streams: StreamRegistry, persistence: NoPersistence,
+    def __init__(self, *, versions: dict[TableKey, int], streams: StreamRegistry, persistence: TablesChannel,
                  kinesis: Any, write_rates: WriteRates, clock: Clock, clock_file: ClockFile, disk: DiskState,
                  listeners: list[Callable[[Stream, list[ChangeRecord]], None]], activity: threading.Condition) -> None:
         self.versions = versions

@@ -116,7 +116,7 @@ class Triggers:
         response = mapping.to_dict()
         response["State"] = "Disabled" if mapping.is_queue and not mapping.enabled else "Creating"
         mapping.state = "Enabled" if mapping.enabled else "Disabled"
-        self.emulator.persistence.mapping_saved(mapping, start_position)
+        self.emulator.mapping_channel.mapping_saved(mapping, start_position)
         if mapping.enabled:
             self._start(mapping)
         return response
@@ -169,7 +169,7 @@ class Triggers:
             response["State"] = ("Disabling" if was_enabled and not mapping.enabled else
                                  "Enabling" if mapping.enabled and not was_enabled else "Updating")
             mapping.state = "Enabled" if mapping.enabled else "Disabled"
-            self.emulator.persistence.mapping_saved(mapping, self.start_positions.get(uuid, 0))
+            self.emulator.mapping_channel.mapping_saved(mapping, self.start_positions.get(uuid, 0))
         if mapping.enabled:
             self._start(mapping)
         return response
@@ -183,7 +183,7 @@ class Triggers:
             self.failures.pop(uuid, None)
             self.start_positions.pop(uuid, None)
             self.checkpoints.forget(uuid)
-            self.emulator.persistence.mapping_deleted(uuid)
+            self.emulator.mapping_channel.mapping_deleted(uuid)
             response = mapping.to_dict()
             response["State"] = "Deleting"
         return response
@@ -214,7 +214,7 @@ class Triggers:
             sender = FunctionSender(emulator.functions, emulator.invoker, mapping)
             figures = self.figures[mapping.uuid]
             if mapping.is_queue:
-                source = QueueSource(mapping.event_source_arn, emulator.lock, emulator.persistence)
+                source = QueueSource(mapping.event_source_arn, emulator.lock, emulator.mapping_channel)
                 runner: MappingRunner | QueueRunner = QueueRunner(
                     emulator.kernel, mapping, source, sender, figures=figures, failures=self.failures.get(mapping.uuid))
                 self.runners[mapping.uuid] = runner

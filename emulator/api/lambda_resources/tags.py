@@ -30,7 +30,7 @@ def tagged(emulator: Emulator, arn: str) -> tuple[Any, Callable[[], None]]:
             mapping = emulator.triggers.mappings.get(arn.rsplit(":", 1)[1])
         if mapping is None or mapping.arn != arn:
             raise FunctionNotFoundException(f"Event source mapping not found: {arn}")
-        return mapping, lambda: emulator.persistence.mapping_saved(
+        return mapping, lambda: emulator.mapping_channel.mapping_saved(
             mapping, emulator.triggers.start_positions.get(mapping.uuid, 0))
     match = FUNCTION_ARN.match(arn)
     if match.group(4):

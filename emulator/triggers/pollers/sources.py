@@ -75,7 +75,7 @@ class StreamSource(Protocol):
 
 
 class QueueJournal(Protocol):
-    """Where a queue's changes made by pollers are written down (storage/persistence.py)."""
+    """Where a queue's changes made by pollers are written down (the mappings' durable channel, triggers/durable.py)."""
 
     durable: bool
 

@@ -1,0 +1,123 @@
+"""Durable channels: how a component that keeps state declares it to storage, and the log it writes to.
+
+storage/ keeps files (the write-ahead log, segments, snapshots) and knows no component. Each component that keeps
+state declares its channel in its own package and the composition root (engine.py) registers it with storage:
+
+  - `name`: the channel's name (registering a channel of the same name again replaces it: a reset's new one);
+  - `ops`: the log entries it writes ({"op": <one of ops>, ...}, through `DurableLog.log`);
+  - `kinds`: the snapshot entries it writes ({"kind": <one of kinds>, ...}, from `snapshot_entries`);
+  - `header_fields()` / `restore_header(header)`: what it keeps in the snapshot's header (read before any entry);
+  - `replay(entry)` / `restore(entry)`: a log entry / a snapshot entry read back at recovery;
+  - `recovered()`: called once every channel has read the snapshot and the log (in registration order);
+  - `snapshot_written(generation)`: called once a snapshot is in place (files it kept beside it can be collected);
+  - `reset()`: the state directory is being emptied.
+
+Registration order is the snapshot's order: a channel's entries are read back after those of the channels
+registered before it. An entry no channel declares is corruption (CorruptStateError), never skipped.
+
+    >>> class Counter(Channel):
+    ...     name, ops, kinds = "counter", ("count",), ("count",)
+    ...     def __init__(self, log): self.log, self.value = log, 0
+    ...     def add(self, n): self.value += n; self.log.log({"op": "count", "value": self.value})
+    ...     def replay(self, entry): self.value = entry["value"]
+    ...     def snapshot_entries(self, generation): yield {"kind": "count", "value": self.value}
+    >>> Counter(NOT_KEPT).add(2)  # in memory: nothing is written down
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any, ContextManager, Iterable, Protocol
+
+
+class DurableLog(Protocol):
+    """What a component writes its changes to (storage/persistence.py's Persistence, or NOT_KEPT in memory)."""
+
+    #: whether anything is written down (False in memory: a component may skip building an entry)
+    durable: bool
+
+    def log(self, entry: dict[str, Any], weight: int = 1) -> None:
+        """Append one entry, flushed before the change it records is acknowledged (`weight`: how many entries it
+        counts as toward the next snapshot)."""
+
+    def log_encoded(self, entry: bytes, weight: int = 1) -> None:
+        """Append one entry already encoded as compact JSON."""
+
+    def log_all(self, entries: list[bytes]) -> None:
+        """Append encoded entries together: all of them or none (storage/disk.py's WriteFailed)."""
+
+    def together(self) -> ContextManager[None]:
+        """What is logged inside is appended as one, when it ends: all of it or none (WriteFailed)."""
+
+    def register(self, *channels: "Channel") -> None:
+        """Read each channel's entries back at recovery, and write its part of every snapshot (in this order)."""
+
+
+class Channel:
+    """A component's durable channel: what it logs, what it keeps in snapshots, and how each is read back."""
+
+    name: str = ""
+    ops: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = ()
+
+    def header_fields(self) -> dict[str, Any]:
+        return {}
+
+    def restore_header(self, header: dict[str, Any]) -> None:
+        """The snapshot's header, read before any of its entries."""
+
+    def snapshot_entries(self, generation: int) -> Iterable[dict[str, Any]]:
+        return ()
+
+    def replay(self, entry: dict[str, Any]) -> None:
+        """A log entry read back."""
+        raise NotImplementedError(f"{type(self).__name__} logs no entry")
+
+    def restore(self, entry: dict[str, Any]) -> None:
+        """A snapshot entry read back: by default, as the log entry of the same name."""
+        self.replay({"op": entry["kind"], **{key: value for key, value in entry.items() if key != "kind"}})
+
+    def recovered(self) -> None:
+        """Every channel has read the snapshot and the log."""
+
+    def snapshot_written(self, generation: int) -> None:
+        """The snapshot of `generation` is in place."""
+
+    def reset(self) -> None:
+        """The state directory is being emptied."""
+
+
+class NotKept:
+    """An in-memory emulator's log: nothing written down, nothing recovered."""
+
+    durable = False
+
+    def log(self, entry: dict[str, Any], weight: int = 1) -> None:
+        pass
+
+    def log_encoded(self, entry: bytes, weight: int = 1) -> None:
+        pass
+
+    def log_all(self, entries: list[bytes]) -> None:
+        pass
+
+    def together(self) -> ContextManager[None]:
+        return contextlib.nullcontext()
+
+    def register(self, *channels: Channel) -> None:
+        pass
+
+    def recover(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+    def reset(self) -> None:
+        pass
+
+    def leave_as_is(self) -> None:
+        pass
+
+
+NOT_KEPT = NotKept()
