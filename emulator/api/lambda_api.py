@@ -39,6 +39,7 @@ from eddy.emulator.functions.layers import LAYER_VERSION_ARN, resolve_layers
 from eddy.emulator.functions.logging_configs import logging_config
 from eddy.emulator.moto_seam.layers import layer_version_configuration
 from eddy.emulator.functions.registry import FUNCTION_NAME, Function, checked_tags
+from eddy.emulator.functions.versions import listed
 from eddy.emulator.functions.runtimes import runtime_of
 from eddy.emulator.aws_requests import Request, Response
 
@@ -226,10 +227,22 @@ def _function(emulator: Emulator, name: str, caller: tuple[str, str]) -> Functio
 
 
 def list_functions(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Response:
+    """ListFunctions: each function's $LATEST, or (FunctionVersion=ALL) every version of each, under qualified ARNs;
+    without State and LastUpdateStatus (AWS-recorded: LocalStack's test_lambda_api.snapshot.json,
+    TestLambdaFunction::test_list_functions, "list_all", "list_default", "list_functions_invalid_functionversion")."""
     query = _query(request)
+    every = query.get("FunctionVersion")
+    if every is not None and every != "ALL":
+        raise ValidationException(f"1 validation error detected: Value '{every}' at 'functionVersion' failed to satisfy "
+                                  "constraint: Member must satisfy enum value set: [ALL]")
     with emulator.lock:
         functions = sorted(emulator.functions.list(*caller), key=lambda f: f.name)
-    return json_response(_page([f.configuration() for f in functions], query, "Functions"))
+        if every:
+            items = [listed(v.configuration(arn=v.version_arn)) for f in functions
+                     for v in (f, *(f.versions[n] for n in sorted(f.versions, key=int)))]
+        else:
+            items = [listed(f.configuration()) for f in functions]
+    return json_response(_page(items, query, "Functions"))
 
 
 def _page(items: list[dict[str, Any]], query: dict[str, str], key: str) -> dict[str, Any]:

@@ -195,3 +195,22 @@ def test_versions_are_listed_a_page_at_a_time(door):
     paginated = lam.get_paginator("list_versions_by_function").paginate(FunctionName="paged",
                                                                        PaginationConfig={"PageSize": 3})
     assert [v["Version"] for page in paginated for v in page["Versions"]] == ["$LATEST", "1", "2", "3", "4"]
+
+
+def test_list_functions_lists_every_version_with_function_version_all(door):
+    """TestLambdaFunction::test_list_functions: FunctionVersion=ALL lists each function's $LATEST and versions under
+    qualified ARNs, the default only $LATEST under the function's ARN, neither with State; another value is refused."""
+    lam = door.client("lambda", validate=False)
+    create_function(lam, "list-fn-1", SOURCE % "one", Publish=True)
+    create_function(lam, "list-fn-2", SOURCE % "two")
+    every = lam.get_paginator("list_functions").paginate(FunctionVersion="ALL", PaginationConfig={"PageSize": 1})
+    listed = [f for page in every for f in page["Functions"]]
+    assert [(f["FunctionArn"], f["Version"]) for f in listed] == [
+        (f"{ARN}:list-fn-1:$LATEST", "$LATEST"), (f"{ARN}:list-fn-1:1", "1"), (f"{ARN}:list-fn-2:$LATEST", "$LATEST")]
+    default = lam.list_functions()["Functions"]
+    assert [(f["FunctionArn"], f["Version"]) for f in default] == [
+        (f"{ARN}:list-fn-1", "$LATEST"), (f"{ARN}:list-fn-2", "$LATEST")]
+    assert not any({"State", "LastUpdateStatus"} & set(f) for f in listed + default)
+    assert refused(lam.list_functions, FunctionVersion="invalid") == {"Error": {"Code": "ValidationException", "Message": (
+        "1 validation error detected: Value 'invalid' at 'functionVersion' failed to satisfy constraint: Member must "
+        "satisfy enum value set: [ALL]")}, "Status": 400}
