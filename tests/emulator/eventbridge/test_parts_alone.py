@@ -61,22 +61,21 @@ def test_a_lambda_targets_event_is_queued_and_a_missing_function_is_undelivered(
 
 
 class WrittenDown:
-    """The persistence a Deliveries is built with: what it writes down, in order."""
+    """The log a Deliveries is built with (storage/channels.py's DurableLog): what its channel writes down, in order."""
+
+    durable = True
 
     def __init__(self) -> None:
-        self.entries: list[tuple[str, Any]] = []
+        self.entries: list[dict[str, Any]] = []
 
-    def rule_delivery_saved(self, state: dict[str, Any]) -> None:
-        self.entries.append(("saved", state))
-
-    def rule_delivery_done(self, delivery_id: str) -> None:
-        self.entries.append(("done", delivery_id))
+    def log(self, entry: dict[str, Any], weight: int = 1) -> None:
+        self.entries.append(entry)
 
 
 def test_a_delivery_is_written_down_before_it_is_sent_and_as_done_after():
     activity = threading.Condition(threading.RLock())
     persistence = WrittenDown()
-    sent: list[tuple[str, list[tuple[str, Any]]]] = []
+    sent: list[tuple[str, list[dict[str, Any]]]] = []
     deliveries = Deliveries(activity, persistence,
                             lambda delivery: sent.append((delivery.rule_arn, list(persistence.entries))))
     deliveries.start()
@@ -84,7 +83,9 @@ def test_a_delivery_is_written_down_before_it_is_sent_and_as_done_after():
     with activity:
         assert activity.wait_for(lambda: deliveries.in_flight == 0, timeout=60)
     deliveries.close()
-    (saved, state), done = persistence.entries
-    assert (saved, state, done) == ("saved", {"id": state["id"], "rule": RULE, "target": {"Id": "q", "Arn": QUEUE},
-                                              "payload": {"order": "o-1"}, "event": EVENT}, ("done", state["id"]))
-    assert sent == [(RULE, [("saved", state)])]  # sent after it was written down, before it was done
+    saved, done = persistence.entries
+    state = saved["state"]
+    assert (saved, done) == ({"op": "rule_delivery", "state": {"id": state["id"], "rule": RULE, "target": {
+        "Id": "q", "Arn": QUEUE}, "payload": {"order": "o-1"}, "event": EVENT}}, {"op": "rule_delivery_done",
+                                                                                   "id": state["id"]})
+    assert sent == [(RULE, [saved])]  # sent after it was written down, before it was done
