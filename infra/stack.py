@@ -35,11 +35,10 @@ CloudFormation template `eddy up` deploys); every error names its place in the f
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from typing import Any, ClassVar, Literal
 
 from eddy.emulator.functions.runtimes import RUNTIMES
+from eddy.infra.stack_schema import Bounds, Invalid, Section
 
 AttributeType = Literal["S", "N", "B"]
 ViewType = Literal["KEYS_ONLY", "NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES"]
@@ -49,36 +48,32 @@ class StackError(Exception):
     """A stack file that cannot be used; the message lists every problem with its place in the file."""
 
 
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=False)
-
-
 def one_or_two_keys(key: dict[str, str]) -> dict[str, str]:
     if not 1 <= len(key) <= 2:
         raise ValueError("a key is a partition key and optionally a sort key: one or two attributes")
     return key
 
 
-class Index(Strict):
+class Index(Section):
     name: str
     key: dict[str, AttributeType]
     projection: Literal["ALL", "KEYS_ONLY", "INCLUDE"] = "ALL"
-    non_key_attributes: list[str] = Field(default_factory=list)
+    non_key_attributes: list[str] = Bounds(default_factory=list)
 
-    _key = field_validator("key")(one_or_two_keys)
+    field_checks = {"key": one_or_two_keys}
 
 
-class Table(Strict):
+class Table(Section):
     key: dict[str, AttributeType]
-    attributes: dict[str, AttributeType] = Field(default_factory=dict)
+    attributes: dict[str, AttributeType] = Bounds(default_factory=dict)
     billing: Literal["PAY_PER_REQUEST", "PROVISIONED"] = "PAY_PER_REQUEST"
-    read_capacity: int = Field(default=5, ge=1)
-    write_capacity: int = Field(default=5, ge=1)
+    read_capacity: int = Bounds(5, ge=1)
+    write_capacity: int = Bounds(5, ge=1)
     stream: ViewType | None = None
     ttl: str | None = None
-    indexes: list[Index] = Field(default_factory=list)
+    indexes: list[Index] = Bounds(default_factory=list)
 
-    _key = field_validator("key")(one_or_two_keys)
+    field_checks = {"key": one_or_two_keys}
 
     def attribute_definitions(self) -> list[dict[str, str]]:
         types = dict(self.attributes)
@@ -88,95 +83,90 @@ class Table(Strict):
         return [{"AttributeName": name, "AttributeType": kind} for name, kind in types.items()]
 
 
-class Function(Strict):
+def runtime_eddy_runs(runtime: str) -> str:
+    if runtime not in RUNTIMES:
+        raise ValueError(f"Eddy runs {', '.join(RUNTIMES)} functions")
+    return runtime
+
+
+def module_and_function(handler: str) -> str:
+    if "." not in handler:
+        raise ValueError("a handler is module.function, e.g. handlers.replicate.handler")
+    return handler
+
+
+def text_values(environment: Any) -> Any:
+    if isinstance(environment, dict):
+        return {name: value if isinstance(value, str) else str(value) for name, value in environment.items()}
+    return environment
+
+
+class Function(Section):
     handler: str
     code: str | None = None
     runtime: str = "python3.11"
-    timeout: int = Field(default=3, ge=1, le=900)
-    memory: int = Field(default=128, ge=128, le=10240)
-    environment: dict[str, str] = Field(default_factory=dict)
+    timeout: int = Bounds(3, ge=1, le=900)
+    memory: int = Bounds(128, ge=128, le=10240)
+    environment: dict[str, str] = Bounds(default_factory=dict)
     role: str | None = None
     description: str = ""
 
-    @field_validator("runtime")
-    @classmethod
-    def runtime_eddy_runs(cls, runtime: str) -> str:
-        if runtime not in RUNTIMES:
-            raise ValueError(f"Eddy runs {', '.join(RUNTIMES)} functions")
-        return runtime
-
-    @field_validator("handler")
-    @classmethod
-    def module_and_function(cls, handler: str) -> str:
-        if "." not in handler:
-            raise ValueError("a handler is module.function, e.g. handlers.replicate.handler")
-        return handler
-
-    @field_validator("environment", mode="before")
-    @classmethod
-    def text_values(cls, environment: Any) -> Any:
-        if isinstance(environment, dict):
-            return {name: value if isinstance(value, str) else str(value) for name, value in environment.items()}
-        return environment
+    field_checks = {"runtime": runtime_eddy_runs, "handler": module_and_function}
+    before = {"environment": text_values}
 
 
-class OnFailure(Strict):
+class OnFailure(Section):
     queue: str | None = None
     topic: str | None = None
     bucket: str | None = None
     arn: str | None = None
 
-    @model_validator(mode="after")
-    def exactly_one(self) -> "OnFailure":
+    def check(self) -> None:
         given = [name for name in ("queue", "topic", "bucket", "arn") if getattr(self, name)]
         if len(given) != 1:
             raise ValueError("name exactly one on-failure destination: queue, topic, bucket or arn")
-        return self
 
 
-class Mapping(Strict):
+class Mapping(Section):
     function: str
     table: str | None = None
     stream_arn: str | None = None
     starting_position: Literal["TRIM_HORIZON", "LATEST"] = "TRIM_HORIZON"
     enabled: bool = True
-    batch_size: int = Field(default=100, ge=1, le=10000)
-    maximum_batching_window_in_seconds: int = Field(default=0, ge=0, le=300)
-    maximum_retry_attempts: int = Field(default=-1, ge=-1, le=10000)
-    maximum_record_age_in_seconds: int = Field(default=-1, ge=-1, le=604800)
+    batch_size: int = Bounds(100, ge=1, le=10000)
+    maximum_batching_window_in_seconds: int = Bounds(0, ge=0, le=300)
+    maximum_retry_attempts: int = Bounds(-1, ge=-1, le=10000)
+    maximum_record_age_in_seconds: int = Bounds(-1, ge=-1, le=604800)
     bisect_batch_on_function_error: bool = False
-    function_response_types: list[Literal["ReportBatchItemFailures"]] = Field(default_factory=list)
-    parallelization_factor: int = Field(default=1, ge=1, le=10)
-    tumbling_window_in_seconds: int = Field(default=0, ge=0, le=900)
-    filters: list[dict[str, Any] | str] = Field(default_factory=list, max_length=5)
+    function_response_types: list[Literal["ReportBatchItemFailures"]] = Bounds(default_factory=list)
+    parallelization_factor: int = Bounds(1, ge=1, le=10)
+    tumbling_window_in_seconds: int = Bounds(0, ge=0, le=900)
+    filters: list[dict[str, Any] | str] = Bounds(default_factory=list, max_length=5)
     on_failure: OnFailure | None = None
 
-    @model_validator(mode="after")
-    def one_source(self) -> "Mapping":
+    def check(self) -> None:
         if bool(self.table) == bool(self.stream_arn):
             raise ValueError("name the source: a table of this stack (table:) or a stream (stream_arn:)")
         if self.maximum_record_age_in_seconds != -1 and self.maximum_record_age_in_seconds < 60:
             raise ValueError("maximum_record_age_in_seconds is -1 or from 60 to 604800")
-        return self
 
 
-class Stack(Strict):
+class Stack(Section):
     region: str | None = None
-    tables: dict[str, Table] = Field(default_factory=dict)
-    functions: dict[str, Function] = Field(default_factory=dict)
-    mappings: list[Mapping] = Field(default_factory=list)
-    queues: list[str] = Field(default_factory=list)
-    topics: list[str] = Field(default_factory=list)
-    buckets: list[str] = Field(default_factory=list)
-    #: where relative code folders are found (the stack file's folder)
-    base_dir: Path = Field(default=Path("."), exclude=True)
+    tables: dict[str, Table] = Bounds(default_factory=dict)
+    functions: dict[str, Function] = Bounds(default_factory=dict)
+    mappings: list[Mapping] = Bounds(default_factory=list)
+    queues: list[str] = Bounds(default_factory=list)
+    topics: list[str] = Bounds(default_factory=list)
+    buckets: list[str] = Bounds(default_factory=list)
+    #: where relative code folders are found (the stack file's folder): set by parse_stack, never read from the file
+    base_dir: ClassVar[Path] = Path(".")
     #: the CloudFormation stack `eddy up` deploys it as (infra/load.py: the file's stem unless named)
-    stack_name: str = Field(default="stack", exclude=True)
+    stack_name: ClassVar[str] = "stack"
     #: the file it was read from, named in errors
-    source: str = Field(default="stack", exclude=True)
+    source: ClassVar[str] = "stack"
 
-    @model_validator(mode="after")
-    def references_resolve(self) -> "Stack":
+    def check(self) -> None:
         problems = []
         for position, mapping in enumerate(self.mappings):
             if mapping.function not in self.functions:
@@ -194,25 +184,16 @@ class Stack(Strict):
                 problems.append(f"mappings.{position}.on_failure.bucket: no bucket {failure.bucket!r} in this stack")
         if problems:
             raise ValueError("; ".join(problems))
-        return self
 
 
 def parse_stack(document: Any, source: str = "stack", base_dir: Path = Path(".")) -> Stack:
     if not isinstance(document, dict):
         raise StackError(f"{source}: a stack file is a YAML mapping (tables:, functions:, mappings:, ...)")
     try:
-        stack = Stack.model_validate(document)
-    except ValidationError as error:
-        raise StackError(f"{source} is not a valid stack:\n" + "\n".join(_problems(error))) from None
+        stack = Stack.parse(document)
+    except Invalid as error:
+        lines = [f"  {'.'.join(str(part) for part in place) or '(top)'}: {message}" for place, message in error.problems]
+        raise StackError(f"{source} is not a valid stack:\n" + "\n".join(lines)) from None
     stack.base_dir, stack.source = base_dir, source
     return stack
-
-
-def _problems(error: ValidationError) -> list[str]:
-    lines = []
-    for problem in error.errors():
-        place = ".".join(str(part) for part in problem["loc"]) or "(top)"
-        message = problem["msg"].removeprefix("Value error, ")
-        lines.append(f"  {place}: {message}")
-    return lines
 

@@ -156,6 +156,19 @@ def test_the_projects_handler_behind_a_stream(eddy):
     assert dynamodb.scan(TableName="shipments")["Items"] == [{"pk": {"S": "o-1"}, "by": {"S": "order-stream"}}]
 
 
+def test_a_sam_template_without_the_sam_extra_says_what_to_install(eddy):
+    import pytest
+    from botocore.exceptions import ClientError
+
+    template = "Transform: AWS::Serverless-2016-10-31\\nResources:\\n  T: {Type: AWS::Serverless::SimpleTable}\\n"
+    with pytest.raises(ClientError) as refused:
+        boto3.client("cloudformation").create_stack(StackName="sam", TemplateBody=template,
+                                                    Capabilities=["CAPABILITY_AUTO_EXPAND"])
+    assert refused.value.response["Error"]["Message"] == (
+        "Transform AWS::Serverless-2016-10-31 needs aws-sam-translator, which a plain install of Eddy leaves out: "
+        'pip install "eddy[sam]"')
+
+
 def test_a_service_whose_packages_the_plain_install_leaves_out_says_what_to_install(eddy):
     import pytest
     from botocore.exceptions import ClientError
@@ -198,7 +211,7 @@ def _pytest(installed: Installed, project: Path, *args: str) -> dict[str, int]: 
                                    ("test_with_eddy.py", "test_with_moto.py")], ids=["moto-first", "eddy-first"])
 def test_a_projects_moto_tests_and_eddy_tests_pass_in_one_session(installed: Installed, project: Path,  # noqa: F811
                                                                   order: tuple[str, str]) -> None:
-    assert _pytest(installed, project, *(f"tests/{name}" for name in order)) == {"passed": 8}
+    assert _pytest(installed, project, *(f"tests/{name}" for name in order)) == {"passed": 9}
 
 
 def test_the_moto_tests_give_what_they_give_without_eddys_plugin(installed: Installed,  # noqa: F811

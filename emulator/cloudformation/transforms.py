@@ -1,7 +1,8 @@
 """Transforms: `Transform: AWS::Serverless-2016-10-31` (SAM) expanded into plain CloudFormation by AWS's own
 aws-sam-translator library (what CloudFormation itself runs), offline: its managed-policy map is empty (a policy
 named by name becomes arn:aws:iam::aws:policy/<name>, as the translator makes it) and its session is the stack's
-region with no credentials asked for."""
+region with no credentials asked for. The translator is the `sam` extra's: without it a SAM template is refused with
+a ValidationError naming `pip install "eddy[sam]"`."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from eddy.emulator.cloudformation import template as templates
 from eddy.emulator.cloudformation.errors import ValidationError
 
 SERVERLESS = "AWS::Serverless-2016-10-31"
+INSTALL_SAM = 'pip install "eddy[sam]"'
 
 
 def expand(template: dict[str, Any], given: list[dict[str, Any]], previous: dict[str, str] | None,
@@ -24,10 +26,14 @@ def expand(template: dict[str, Any], given: list[dict[str, Any]], previous: dict
     unknown = [name for name in declared if name != SERVERLESS]
     if unknown:
         raise ValidationError(f"Transform {unknown[0]} is not served by Eddy (only {SERVERLESS} is)")
-    from samtranslator.metrics.metrics import DummyMetricsPublisher, Metrics
-    from samtranslator.model.exceptions import InvalidDocumentException  # the translator is imported when needed
-    from samtranslator.parser.parser import Parser
-    from samtranslator.translator.translator import Translator
+    try:  # the translator is imported when needed, and only the `sam` extra installs it
+        from samtranslator.metrics.metrics import DummyMetricsPublisher, Metrics
+        from samtranslator.model.exceptions import InvalidDocumentException
+        from samtranslator.parser.parser import Parser
+        from samtranslator.translator.translator import Translator
+    except ModuleNotFoundError:
+        raise ValidationError(f"Transform {SERVERLESS} needs aws-sam-translator, which a plain install of Eddy "
+                              f'leaves out: {INSTALL_SAM}') from None
 
     values: dict[str, Any] = {}
     for entry in given:

@@ -39,6 +39,33 @@ def test_errors_name_their_place_in_the_file(tmp_path):
         assert expected in message, expected
 
 
+def test_every_problem_of_a_document_is_listed_with_its_place():
+    """Each kind of problem once, in the words stack files' errors have (pydantic's, which Eddy used before)."""
+    with pytest.raises(StackError) as invalid:
+        parse_stack({"tables": {"t": {"key": {"pk": "S", "sk": "N", "x": "S"}, "read_capacity": "many",
+                                      "indexes": ["no"]}},
+                     "functions": {"f": {"timeout": 2.0, "environment": {"N": 1}}},
+                     "mappings": [{"function": "f", "stream_arn": "arn", "enabled": "maybe", "filters": [1, {}, "", "", "", ""],
+                                   "function_response_types": ["Other"]}],
+                     "queues": "q"}, source="stack.yaml")
+    assert str(invalid.value).splitlines() == [
+        "stack.yaml is not a valid stack:",
+        "  tables.t.key: a key is a partition key and optionally a sort key: one or two attributes",
+        "  tables.t.read_capacity: Input should be a valid integer",
+        "  tables.t.indexes.0: Input should be a valid dictionary or instance of Index",
+        "  functions.f.handler: Field required",
+        "  mappings.0.enabled: Input should be a valid boolean",
+        "  mappings.0.function_response_types.0: Input should be 'ReportBatchItemFailures'",
+        "  mappings.0.filters.0: Input should be a valid dictionary or a valid string",
+        "  mappings.0.filters: List should have at most 5 items after validation, not 6",
+        "  queues: Input should be a valid list"]
+    stack = parse_stack({"functions": {"f": {"handler": "app.handler", "timeout": 2.0, "environment": {"N": 1}}},
+                         "mappings": [{"function": "f", "stream_arn": "arn", "enabled": "no"}]})
+    function, mapping = stack.functions["f"], stack.mappings[0]
+    assert (function.timeout, function.environment, function.memory, mapping.enabled, mapping.batch_size) == (
+        2, {"N": "1"}, 128, False, 100)
+
+
 def test_references_must_resolve():
     with pytest.raises(StackError) as invalid:
         parse_stack({"tables": {"plain": {"key": {"pk": "S"}}}, "functions": {},

@@ -115,3 +115,23 @@ def test_a_sam_stack_needs_auto_expand_and_a_bad_sam_resource_is_the_transforms_
                                 Capabilities=["CAPABILITY_AUTO_EXPAND", "CAPABILITY_IAM"],
                                 Parameters=[{"ParameterKey": "Mark", "ParameterValue": "two"}])
     assert cloudformation.describe_stacks(StackName="sam-app")["Stacks"][0]["StackStatus"] == "CREATE_COMPLETE"
+
+
+def test_without_the_sam_extra_a_sam_template_says_what_to_install(emu, monkeypatch):
+    """A plain install leaves aws-sam-translator out (it is the `sam` extra): the template is refused in one line that
+    names the command, and nothing is made. (tests/test_guest_project.py sees it in a real plain install.)"""
+    import sys
+
+    import boto3
+
+    for name in [name for name in sys.modules if name == "samtranslator" or name.startswith("samtranslator.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "samtranslator", None)  # import samtranslator: ModuleNotFoundError
+    cloudformation = boto3.client("cloudformation", region_name="us-east-1")
+    with pytest.raises(ClientError) as raised:
+        cloudformation.create_stack(StackName="sam-app", TemplateBody=SAM,
+                                    Capabilities=["CAPABILITY_AUTO_EXPAND", "CAPABILITY_IAM"])
+    assert raised.value.response["Error"] == {"Type": "Sender", "Code": "ValidationError", "Message": (
+        'Transform AWS::Serverless-2016-10-31 needs aws-sam-translator, which a plain install of Eddy leaves out: '
+        'pip install "eddy[sam]"')}
+    assert cloudformation.list_stacks()["StackSummaries"] == []
