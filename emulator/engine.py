@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from eddy.emulator import moto_seam, recovery_report
 from eddy.emulator.moto_seam import bridge as moto_bridge
 from eddy.emulator.moto_seam import ttl as moto_ttl
+from eddy.emulator.moto_seam.tables import write_hook
 from eddy.emulator.objects.object_changes import ObjectChanges
 from eddy.emulator.streams import ttl
 from eddy.emulator.streams.capture import Capture, TableKey
@@ -114,7 +115,7 @@ class Emulator(DeferredComponents):
         self.invoker.logs.enabled = self.settings.function_logs
         self.clock.on_advance(self._clock_moved)
         self.clock_file = ClockFile(self.state_dir / "clock.json", self.clock, self.persistence)
-        #: what the doors hand moto_bridge.activate: moto's Kinesis notifies pollers and its durable channel through it
+        #: what the doors hand moto_bridge.connect: moto's Kinesis notifies pollers and its durable channel through it
         self.kinesis_observer = Observer(self.activity, self.clock.now, KinesisStreamsChannel(self.persistence))
         #: every request changing moto's services, run in its moment, logged
         self.services = ServiceJournal(self.kernel, self.persistence, self.disk, self.state_dir, fsync)
@@ -200,6 +201,7 @@ class Emulator(DeferredComponents):
     def start(self) -> None:
         """Start what runs in the background: the enabled mappings' pollers and the housekeeper."""
         # moto's SQS on this clock, telling pollers of messages; S3's object changes recorded (each once it loads)
+        moto_seam.activate(write_hook.MODULE, self.capture)  # moto's item writes to change capture from now on
         moto_seam.activate("eddy.emulator.moto_seam.sqs", self.clock.now, self.activity)
         self.notifications.start()
         if self._triggers is not None:  # mappings recovered: their pollers, then EventBridge's rules and pipes
@@ -255,6 +257,7 @@ class Emulator(DeferredComponents):
             shutil.rmtree(self.state_dir, ignore_errors=True)
         if self.ownership is not None:
             self.ownership.release()
+        moto_seam.deactivate(write_hook.MODULE)
         if self._patched:
             self._patched = False
             moto_seam.remove()

@@ -74,7 +74,7 @@ class emulate(ContextDecorator):
             emulator.close(keep_state=True)
             self._stop_mock()
             raise
-        moto_bridge.activate(emulator.capture, functools.partial(router.route, emulator), router.claims,
+        moto_bridge.connect(functools.partial(router.route, emulator), router.claims,
                              kinesis_observer=emulator.kinesis_observer, journal=emulator.services)
         self.emulator = emulator  # before start(): recovered mappings' pollers may start a worker at once
         emulator.invoker.before_worker_start = self._start_loopback_server
@@ -108,7 +108,7 @@ class emulate(ContextDecorator):
             self._server.stop()
             self._server = None
         self.emulator.close()
-        moto_bridge.deactivate()
+        moto_bridge.disconnect()
         self._stop_mock()
         self.emulator, _active = None, None
         aws_environment.signing_for_eddy = False

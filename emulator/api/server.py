@@ -126,7 +126,7 @@ class Server:
             listener.close()
             raise
         if standalone:
-            moto_bridge.activate(emulator.capture, None, kinesis_observer=emulator.kinesis_observer)
+            moto_bridge.connect(None, kinesis_observer=emulator.kinesis_observer)
         self.host, self.port = host, self._server.port
         self._thread = threading.Thread(target=self._server.serve_forever, name="eddy-server", daemon=True)
 
@@ -159,5 +159,5 @@ class Server:
         self._server.server_close()
         if self.standalone:
             moto_seam.deactivate(SNS_SIGNATURES)
-            moto_bridge.deactivate()
+            moto_bridge.disconnect()
             self.emulator.close()

@@ -49,7 +49,8 @@ from typing import Any
 PATCHES = (
     ("moto.core", ("eddy.emulator.moto_seam.botocore_hook", "eddy.emulator.moto_seam.services.moments",
                    "eddy.emulator.moto_seam.services.iam_checks")),
-    ("moto.dynamodb", ("eddy.emulator.moto_seam.bridge", "eddy.emulator.moto_seam.speedups.dynamodb",
+    ("moto.dynamodb", ("eddy.emulator.moto_seam.bridge", "eddy.emulator.moto_seam.tables.write_hook",
+                       "eddy.emulator.moto_seam.speedups.dynamodb",
                        "eddy.emulator.moto_seam.all_or_nothing")),
     ("moto.kinesis", ("eddy.emulator.moto_seam.kinesis.streams",)),
     ("moto.kms", ("eddy.emulator.moto_seam.services.kms_keys",)),

@@ -5,8 +5,7 @@ it as those item operations, emulator/api/partiql/) and serves the plain service
 owns streams. The seams, all pinned by tests/emulator/moto_seam/test_bridge.py
 so that a moto upgrade that moves them fails loudly:
   - `Table.stream_shard`: moto calls `table.stream_shard.add(old_item, new_item)` on every item it stores
-    or removes. Eddy replaces the attribute with a property that hands each call to change capture and
-    never lets moto build its own StreamShard.
+    or removes (tables/write_hook.py hands each call to the capture the engine activated).
   - `BotocoreStubber.process_request` (botocore_hook.py): moto's in-process hook into botocore. Eddy's router
     sees every request first (DynamoDB, DynamoDB Streams on any host, /_eddy/), the rest goes on to moto
     through the services' journal.
@@ -33,7 +32,6 @@ import base64
 import copy
 import json
 import zlib
-from functools import partial
 from typing import Any, Callable, Iterator
 
 from moto.core.request import Request as MotoRequest
@@ -55,27 +53,26 @@ from eddy.emulator.moto_seam import Patches
 from eddy.emulator import callers
 from eddy.emulator.errors import ResourceNotFoundException
 from eddy.emulator.aws_requests import Request, Response
-from eddy.emulator.streams.capture import Capture, Touch
 from eddy.emulator.streams.records import Image
 
-# -- the one registry: the capture and router of the emulator that is active in this process ------------
+# -- the door's registry: the router and Kinesis observer of the emulator whose door is open in this process -----
 
-_capture: Capture | None = None
 #: told (with `now()` and the `activity` condition) of every record put on, and every reshard of, moto's Kinesis
 _kinesis_observer: Any = None
 
 
-def activate(capture: Capture, router: Callable[[Request], Response | None] | None = None,
-             claims: Callable[[Request], bool] | None = None, kinesis_observer: Any = None, journal: Any = None) -> None:
-    """Report moto's item writes to `capture`; in-process, send requests that `claims` accepts to `router` first."""
-    global _capture, _kinesis_observer
-    _capture, _kinesis_observer = capture, kinesis_observer
+def connect(router: Callable[[Request], Response | None] | None = None, claims: Callable[[Request], bool] | None = None,
+            kinesis_observer: Any = None, journal: Any = None) -> None:
+    """A door opens: in-process, requests that `claims` accepts go to `router` first; moto's Kinesis tells
+    `kinesis_observer` of its records."""
+    global _kinesis_observer
+    _kinesis_observer = kinesis_observer
     botocore_hook.route_through(router, claims, journal)
 
 
-def deactivate() -> None:
-    global _capture, _kinesis_observer
-    _capture, _kinesis_observer = None, None
+def disconnect() -> None:
+    global _kinesis_observer
+    _kinesis_observer = None
     botocore_hook.route_through(None, None, None)
 
 
@@ -182,55 +179,6 @@ def table_summaries() -> list[dict[str, Any]]:
     """Every table moto holds, as the dashboard lists it: account, region, name, ARN and item count."""
     return [{"AccountId": table.account_id, "Region": table.region_name, "TableName": table.name,
              "TableArn": table.table_arn, "ItemCount": len(table)} for table in all_tables()]
-
-
-class _WriteHook:
-    """What moto sees as `table.stream_shard`: every add(old, new) is a touch for change capture."""
-
-    __slots__ = ("table", "capture")
-
-    def __init__(self, table: Table, capture: Capture) -> None:
-        self.table = table
-        self.capture = capture
-
-    def add(self, old: Item | None, new: Item | None) -> None:
-        table = self.table
-        if new is not None:
-            setattr(new, _IMAGE, None)
-        item = old if old is not None else new
-        hash_key, range_key = item.hash_key, item.range_key
-        # the item by moto's own key equality (a DynamoType's type and cast value), hashed once
-        key = (table.account_id, table.region_name, table.name, hash_key.type, hash_key.cast_value,
-               None if range_key is None else (range_key.type, range_key.cast_value))
-        self.capture.touched(key, partial(_touch, table, old, hash_key, range_key))
-
-
-def _touch(table: Table, old: Item | None, hash_key: DynamoType, range_key: DynamoType | None) -> Touch:
-    """An item's first touch in an operation: its image before the operation, and how to read it after."""
-    account_id, region, name = table.account_id, table.region_name, table.name
-    return Touch((account_id, region, name), tuple(table.table_key_attrs), image_of(old),
-                 partial(_current_image, account_id, region, name, hash_key, range_key))
-
-
-def _current_image(account_id: str, region: str, name: str, hash_key: DynamoType,
-                   range_key: DynamoType | None) -> Image | None:
-    """The item as the table holds it now (a rolled-back transaction restores moto's tables: found again).
-    moto's backends are read as plain dicts: a table that was written has its account's and region's."""
-    regions = dict.get(dynamodb_backends, account_id)
-    backend = dict.get(regions, region) if regions is not None else None
-    current = backend.tables.get(name) if backend is not None else None
-    item = current.get_item(hash_key, range_key) if current is not None else None
-    if item is None:
-        return None
-    setattr(item, _IMAGE, image := image_of(item))
-    return image
-
-
-def _stream_shard(table: Table) -> _WriteHook | None:
-    capture = _capture
-    return _WriteHook(table, capture) if capture is not None else None
-
-
 
 
 def set_table_stream(table: Table, label: str, view_type: str | None) -> None:
@@ -375,17 +323,10 @@ _patches = Patches()
 
 
 def install() -> None:
-    """moto's item writes handed to change capture (`Table.stream_shard`), list_append's and size()'s answers."""
-    _patches.set(Table, "stream_shard", property(_stream_shard, _keep_moto_stream_shard))
+    """list_append's and size()'s answers (moto's writes are handed to capture by tables/write_hook.py)."""
     _patches.set(UpdateExpressionFunctionEvaluator, "get_list_from_ddb_typed_value", classmethod(_list_operand))
     _patches.set(FuncSize, "expr", _size)
 
 
 def uninstall() -> None:
     _patches.restore()
-
-
-def _keep_moto_stream_shard(table: Table, value: Any) -> None:
-    """moto's own StreamShard, kept where moto keeps it (never used while Eddy's property is in place): a table
-    made while an emulator was open still has it once moto is moto again."""
-    table.__dict__["stream_shard"] = value

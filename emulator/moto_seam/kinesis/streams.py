@@ -35,7 +35,7 @@ HASH_LIMIT = 1 << 128
 
 
 class Observer(NamedTuple):
-    """What moto's Kinesis tells Eddy of (given to moto_bridge.activate): records put and reshards."""
+    """What moto's Kinesis tells Eddy of (given to moto_bridge.connect): records put and reshards."""
 
     activity: Any  # the emulator's threading.Condition: held while moto's Kinesis changes, notified after
     now: Callable[[], float]  # the emulator's clock: a record's arrival time

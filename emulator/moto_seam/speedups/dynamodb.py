@@ -36,7 +36,7 @@
   and every copy a read hands back, stays in memory, and every full garbage collection walks them all. Items
   are made without it (moto's data.json lists no DynamoDB items while an emulator runs).
 
-Installed while an emulator is active (moto_bridge.activate / deactivate). All are pinned by
+Installed while an emulator is active (moto_seam.apply / remove). All are pinned by
 tests/emulator/moto_seam/test_speedups.py against moto's own methods (kept here as `original_item_init`,
 `original_query` and `original_put_item`), so a moto upgrade that changes them fails loudly.
 """

@@ -21,6 +21,7 @@ from moto.dynamodb.models.dynamo_type import DynamoType, Item
 from moto.dynamodb.models.table import Table
 
 from eddy.emulator.moto_seam import bridge as moto_bridge
+from eddy.emulator.moto_seam.tables import write_hook
 from eddy.emulator.moto_seam.speedups import dynamodb as moto_speedups
 from eddy.emulator.api import validation
 from eddy.emulator.errors import AWSError
@@ -70,13 +71,11 @@ def _twin(ranged: bool) -> Table:
 
 def _put(put_item, table: Table, item: dict, **kwargs: Any) -> Any:
     recorder = _Recorder()
-    moto_bridge._capture, saved = recorder, moto_bridge._capture
-    try:
-        outcome = ("stored", raw(put_item(table, item, **kwargs)))
-    except Exception as error:  # moto's refusals: compared by type and message
-        outcome = ("refused", type(error).__name__, str(error), getattr(error, "message", None))
-    finally:
-        moto_bridge._capture = saved
+    with write_hook.writes_to(recorder):
+        try:
+            outcome = ("stored", raw(put_item(table, item, **kwargs)))
+        except Exception as error:  # moto's refusals: compared by type and message
+            outcome = ("refused", type(error).__name__, str(error), getattr(error, "message", None))
     # moto looks a put's item up (an empty partition left in its defaultdict) before it builds it, Eddy after: a
     # refused put leaves no trace (BatchWriteItem builds every item first). An empty partition holds no item.
     contents = [(raw(hash_key), raw(value)) for hash_key, value in table.items.items() if type(value) is not dict or value]
