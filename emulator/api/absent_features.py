@@ -50,7 +50,7 @@ def _table_not_found(name: str) -> ResourceNotFoundException:
     return ResourceNotFoundException(f"Requested resource not found: Table: {name} not found")
 
 
-def _table(request: Request, name: str) -> dict[str, Any]:
+def described_table(request: Request, name: str) -> dict[str, Any]:
     """The table (named, or by its ARN) as DescribeTable describes it; AWS's error for a table that does not exist."""
     response = _moto(request, "DescribeTable", {"TableName": name})
     if response.status != 200:
@@ -81,7 +81,7 @@ def global_table_settings(emulator: Emulator, request: Request, params: Params) 
 def describe_contributor_insights(emulator: Emulator, request: Request, params: Params) -> Response:
     name, index = params["TableName"], params.get("IndexName")
     with emulator.lock:
-        table = _table(request, name)
+        table = described_table(request, name)
     answer = {"TableName": table["TableName"], "ContributorInsightsStatus": "DISABLED"}
     if index is not None:
         if index not in {gsi["IndexName"] for gsi in table.get("GlobalSecondaryIndexes", [])}:
@@ -94,7 +94,7 @@ def list_contributor_insights(emulator: Emulator, request: Request, params: Para
     """Only tables and indexes whose insights are not DISABLED are listed: none."""
     if params.get("TableName") is not None:
         with emulator.lock:
-            _table(request, params["TableName"])
+            described_table(request, params["TableName"])
     return json_response({"ContributorInsightsSummaries": []})
 
 
@@ -156,7 +156,7 @@ def export_table(emulator: Emulator, request: Request, params: Params) -> Respon
 def describe_time_to_live(emulator: Emulator, request: Request, params: Params) -> Response:
     """AWS's error for a missing table (moto's is {"__type": "ResourceNotFound"}); no attribute named while TTL is off."""
     with emulator.lock:
-        _table(request, params["TableName"])
+        described_table(request, params["TableName"])
         described = json.loads(_moto(request, "DescribeTimeToLive", params).body)["TimeToLiveDescription"]
     return json_response({"TimeToLiveDescription": time_to_live.described(described)})
 
@@ -165,17 +165,17 @@ def update_time_to_live(emulator: Emulator, request: Request, params: Params) ->
     """AWS's error for a missing table, for a change the table's current TTL does not allow, and for one within an hour
     of the last; then moto's (`time_to_live_changed` notes it when it succeeds)."""
     with emulator.lock:
-        name = _table(request, params["TableName"])["TableName"]
+        name = described_table(request, params["TableName"])["TableName"]
         current = json.loads(_moto(request, "DescribeTimeToLive", {"TableName": params["TableName"]}).body)
         time_to_live.check_update(current["TimeToLiveDescription"], params["TimeToLiveSpecification"])
-        table = moto_bridge.find_table(*moto_bridge.caller(request), name)
-        time_to_live.check_interval(time_to_live_changes.changed_at(table), emulator.clock.now())
+        time_to_live.check_interval(time_to_live_changes.changed_at(*moto_bridge.caller(request), name),
+                                    emulator.clock.now())
     return None  # moto's
 
 
 def time_to_live_changed(emulator: Emulator, account_id: str, region: str, table_name: str) -> None:
     """UpdateTimeToLive changed the table's Time to Live now (under the emulator's lock)."""
-    time_to_live_changes.note(moto_bridge.find_table(account_id, region, table_name), emulator.clock.now())
+    time_to_live_changes.note(account_id, region, table_name, emulator.clock.now())
 
 
 OPERATIONS: dict[str, Callable[[Emulator, Request, Params], Response | None]] = {

@@ -280,6 +280,8 @@ def _check_key_schema(keys: list[dict[str, Any]], definitions: list[dict[str, An
 
 def update_table(emulator: Emulator, request: Request, params: dict[str, Any]) -> Response:
     spec = stream_specification(params, creating=False)
+    if params.get("ProvisionedThroughput") is not None:  # the throughput it has already: DynamoDB refuses the no-op
+        table_definitions.check_throughput_change(absent_features.described_table(request, params["TableName"]), params)
     return emulator.dynamodb.tables.update_table(request, params, spec, functools.partial(
         _table_updated, emulator, request, params, spec))
 

@@ -34,5 +34,5 @@ def check(operation: str, params: dict[str, Any]) -> None:
     request_members.check(operation, params)
     request_collections.check(operation, params)
     expression_parameters.check(operation, params)
-    if operation == "CreateTable":
+    if operation in ("CreateTable", "UpdateTable"):
         table_definitions.check_billing(params)

@@ -41,15 +41,14 @@ def handle(emulator: Emulator, operation: str, request: Request, params: dict[st
     account_id, region = moto_bridge.caller(request)
     resource = resource_arns.read(params["ResourceArn"], account_id, region)
     with emulator.lock:
-        table = moto_bridge.find_table(account_id, region, resource.table_name)
-        if table is None:
+        held = slots(account_id, region, resource.table_name)
+        if held is None:
             if operation == "GetResourcePolicy" and _known_stream(emulator, resource):  # its table deleted
                 raise PolicyNotFoundException(NOT_FOUND + resource.arn)
             raise ResourceNotFoundException(f"Requested resource not found: Table: {resource.table_name} not found")
         if resource.stream_label is not None and not _known_stream(emulator, resource):
             raise ResourceNotFoundException(f"Requested resource not found: Stream: {resource.stream_label} not found "
                                             f"for Table: {resource.table_name}")
-        held = slots(table)
         slot = held.get(resource.arn)
         if operation == "GetResourcePolicy":
             if slot is None or slot.document is None:
@@ -86,11 +85,12 @@ def attach(emulator: Emulator, account_id: str, region: str, table_name: str, po
     """The policy CreateTable was given, on the table it made (under the emulator's lock)."""
     if policy is None:
         return
-    table = moto_bridge.find_table(account_id, region, table_name)
     arn = f"arn:{resource_arns.partition(region)}:dynamodb:{region}:{account_id}:table/{table_name}"
     written = Slot(_next_revision(emulator, None), *policy)
     _write(emulator, account_id, region, "PutResourcePolicy", arn, written)
-    slots(table)[arn] = written
+    held = slots(account_id, region, table_name)
+    if held is not None:  # CreateTable made it a moment ago, under the same lock
+        held[arn] = written
 
 
 def _expected(expected: str | None, slot: Slot | None, table_name: str) -> None:

@@ -25,8 +25,11 @@ class Slot:
     sameness: str | None = None  # what two policies must share to be the same policy
 
 
-def slots(table: Any) -> dict[str, Slot]:
-    """The policy slots of moto's `table`, by resource ARN (made empty on first use)."""
+def slots(account_id: str, region: str, table_name: str) -> dict[str, Slot] | None:
+    """The policy slots of the table, by resource ARN (made empty on first use); None if moto has no such table."""
+    table = bridge.find_table(account_id, region, table_name)
+    if table is None:
+        return None
     found = vars(table).get(_ATTRIBUTE)
     if found is None:
         found = {}
@@ -41,8 +44,8 @@ LOGGED = frozenset({"PutResourcePolicy", "DeleteResourcePolicy"})
 def restore(account_id: str, region: str, table_name: str, body: dict[str, Any]) -> bool:
     """The slot a logged Put/DeleteResourcePolicy left, put back on its table (recovery: the table is made again by
     then); False if the table is not there."""
-    table = bridge.find_table(account_id, region, table_name)
-    if table is None:
+    held = slots(account_id, region, table_name)
+    if held is None:
         return False
-    slots(table)[body["ResourceArn"]] = Slot(body["RevisionId"], body.get("Policy"), body.get("Sameness"))
+    held[body["ResourceArn"]] = Slot(body["RevisionId"], body.get("Policy"), body.get("Sameness"))
     return True

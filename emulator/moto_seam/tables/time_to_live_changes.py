@@ -4,14 +4,18 @@ table made again under the same name starts without one: DynamoDB refuses anothe
 
 from __future__ import annotations
 
-from typing import Any
+from eddy.emulator.moto_seam import bridge
 
 _ATTRIBUTE = "eddy_time_to_live_changed_at"
 
 
-def changed_at(table: Any) -> float | None:
-    return vars(table).get(_ATTRIBUTE)
+def changed_at(account_id: str, region: str, table_name: str) -> float | None:
+    """When the table's Time to Live was last changed (None: never, or no such table)."""
+    table = bridge.find_table(account_id, region, table_name)
+    return None if table is None else vars(table).get(_ATTRIBUTE)
 
 
-def note(table: Any, at: float) -> None:
-    setattr(table, _ATTRIBUTE, at)
+def note(account_id: str, region: str, table_name: str, at: float) -> None:
+    table = bridge.find_table(account_id, region, table_name)
+    if table is not None:
+        setattr(table, _ATTRIBUTE, at)

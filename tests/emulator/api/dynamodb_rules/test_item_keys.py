@@ -42,3 +42,15 @@ def test_attribute_updates_on_a_key_attribute_are_refused_and_nothing_is_written
         "One or more parameter values were invalid: Cannot update attribute sk. This attribute is part of the key")
     assert items(dynamodb) == [] and items(dynamodb, RANGE_TABLE) == []
 
+
+
+def test_two_gets_of_one_item_in_a_transaction_are_refused(dynamodb):
+    """The AWS-run conformance suite nubo-db/dynamodb-conformance (tests/tier2/transactions/transactGet.test.ts) refuses
+    them with a ValidationException; the words are AWS's for TransactWriteItems (moto's there)."""
+    dynamodb.put_item(TableName=RANGE_TABLE, Item={"pk": {"S": "a"}, "sk": {"S": "1"}})
+    get = {"Get": {"TableName": RANGE_TABLE, "Key": {"pk": {"S": "a"}, "sk": {"S": "1"}}}}
+    assert refused(lambda: dynamodb.transact_get_items(TransactItems=[get, get])) == invalid(
+        "Transaction request cannot include multiple operations on one item")
+    other = {"Get": {"TableName": RANGE_TABLE, "Key": {"pk": {"S": "a"}, "sk": {"S": "2"}}}}
+    assert dynamodb.transact_get_items(TransactItems=[get, other])["Responses"] == [
+        {"Item": {"pk": {"S": "a"}, "sk": {"S": "1"}}}, {}]
