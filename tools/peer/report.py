@@ -96,6 +96,12 @@ AWS_DIFFERENCES = {
     "test_segment_larger_than_total_segments": "expects moto's shorter words: AWS's (and Eddy's) name both, '... "
                                                "TotalSegments: Segment: 3 is not less than TotalSegments: 3' ("
                                                + _SUITE + "error-messages/scan.test.ts; dynalite's test/scan.js)",
+    "test_transact_write_items__too_many_transactions": "expects moto's 'validation error detected at ...' for 101 "
+                                                        "actions: AWS's (and Eddy's) show the list, '1 validation error "
+                                                        "detected: Value '[...]' at 'transactItems' ...' (" + _SUITE
+                                                        + "error-messages/transactWriteItems.test.ts)",
+    "test_batch_items_throws_exception_when_requesting_100_items_for_single_table": "expects the path in lower case: "
+    "AWS's (and Eddy's) is 'RequestItems.<table>.member.Keys' (" + _SUITE + "error-messages/batchGetItem.test.ts)",
     "test_condition_expressions": "gives DeleteItem an ExpressionAttributeValues its condition does not use: AWS (and "
                                   "Eddy) refuse the unused value (moto's AWS-verified test_update_item_unused_attributes)",
     "test_create_table_error_pay_per_request_with_provisioned_param": "expects moto's words for throughput on an "

@@ -10,8 +10,12 @@
 - TransactGetItems, like TransactWriteItems, takes 100 actions since September 2022 (AWS's announcement; ScyllaDB's
   AWS-run test_transact.py::test_transact_get_items_100): moto's 25 is lifted behind the seam, and 101 are refused
   here in the model's words, the list shown as AWS's Java side shows it. A TransactWriteItems of 101 is refused here
-  too, before its actions' own rules, in the words moto has for it (ScyllaDB's AWS-run
-  test_transact_write_items_101 matches "ValidationException.*transactItems.*100").
+  too, before its actions' own rules, in the same words (the AWS-run conformance suite nubo-db/dynamodb-conformance,
+  2026, tests/tier3/error-messages/transactWriteItems.test.ts: "1 validation error detected: Value '[...]' at
+  'transactItems' ..."; ScyllaDB's AWS-run test_transact_write_items_101 matches "ValidationException.*transactItems.*100").
+- A BatchGetItem reads at most 100 keys of one table: "1 validation error detected: Value at
+  'RequestItems.<table>.member.Keys' failed to satisfy constraint: Member must have length less than or equal to 100"
+  (the conformance suite's tier3/error-messages/batchGetItem.test.ts; moto wrote the path in lower case).
 - A TransactWriteItems carries at most 4 MB (DynamoDB API reference: "The aggregate size of the items in the
   transaction cannot exceed 4 MB"): what it carries is measured as DynamoDB measures items (streams/item_size.py), a
   Put's item, an Update's key and values, a Delete's or ConditionCheck's key, not the items it names (ScyllaDB's
@@ -34,6 +38,7 @@ COLLECTIONS = {"BatchGetItem": "RequestItems", "BatchWriteItem": "RequestItems",
                "TransactWriteItems": "TransactItems", "BatchExecuteStatement": "Statements",
                "ExecuteTransaction": "TransactStatements"}
 MAX_BATCH_WRITES = 25
+MAX_BATCH_KEYS = 100  # a BatchGetItem's keys for one table
 MAX_TRANSACTION_ACTIONS = 100
 EMPTY = ("1 validation error detected: Value '{shown}' at '{member}' failed to satisfy constraint: Member must have "
          "length greater than or equal to 1")
@@ -59,11 +64,15 @@ def check(operation: str, params: dict[str, Any]) -> None:
         raise ValidationException(EMPTY.format(shown="[]", member=member[:1].lower() + member[1:]))
     if operation == "BatchWriteItem":
         _write_counts(value)
-    elif operation == "TransactWriteItems" and len(value) > MAX_TRANSACTION_ACTIONS:
-        raise ValidationException("1 validation error detected at 'transactItems' failed to satisfy constraint: Member "
-                                  f"must have length less than or equal to {MAX_TRANSACTION_ACTIONS}.")
-    elif operation == "TransactGetItems" and len(value) > MAX_TRANSACTION_ACTIONS:
-        shown = ", ".join(_java_objects("TransactGetItem", len(value)))
+    elif operation == "BatchGetItem":
+        for table, request in value.items():
+            keys = request.get("Keys") if isinstance(request, dict) else None
+            if isinstance(keys, list) and len(keys) > MAX_BATCH_KEYS:
+                raise ValidationException(f"1 validation error detected: Value at 'RequestItems.{table}.member.Keys' "
+                                          f"failed to satisfy constraint: Member must have length less than or equal "
+                                          f"to {MAX_BATCH_KEYS}")
+    elif operation in ("TransactGetItems", "TransactWriteItems") and len(value) > MAX_TRANSACTION_ACTIONS:
+        shown = ", ".join(_java_objects(operation[:-1], len(value)))
         raise ValidationException(f"1 validation error detected: Value '[{shown}]' at 'transactItems' failed to satisfy "
                                   f"constraint: Member must have length less than or equal to {MAX_TRANSACTION_ACTIONS}")
 

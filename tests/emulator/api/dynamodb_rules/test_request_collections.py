@@ -76,3 +76,19 @@ def test_a_transaction_reads_100_items_and_not_101(dynamodb):
         TransactItems=gets + [{"Get": {"TableName": TABLE, "Key": {"pk": {"S": "x"}}}}])) == invalid(
         f"1 validation error detected: Value '[{shown}]' at 'transactItems' failed to satisfy constraint: Member must "
         "have length less than or equal to 100")
+
+
+def test_a_transaction_of_101_writes_and_a_batch_of_101_keys_are_refused(dynamodb):
+    """The AWS-run conformance suite nubo-db/dynamodb-conformance (2026): tests/tier3/error-messages/
+    transactWriteItems.test.ts ("1 validation error detected: Value '[...]' at 'transactItems' ...") and
+    batchGetItem.test.ts ("Value at 'RequestItems.<table>.member.Keys' ...")."""
+    puts = [{"Put": {"TableName": TABLE, "Item": {"pk": {"S": str(index)}}}} for index in range(101)]
+    shown = ", ".join(f"com.amazonaws.dynamodb.v20120810.TransactWriteItem@{0x10000001 + index:x}" for index in range(101))
+    assert refused(lambda: dynamodb.transact_write_items(TransactItems=puts)) == invalid(
+        f"1 validation error detected: Value '[{shown}]' at 'transactItems' failed to satisfy constraint: Member must "
+        "have length less than or equal to 100")
+    keys = [{"pk": {"S": str(index)}} for index in range(101)]
+    assert refused(lambda: dynamodb.batch_get_item(RequestItems={TABLE: {"Keys": keys}})) == invalid(
+        f"1 validation error detected: Value at 'RequestItems.{TABLE}.member.Keys' failed to satisfy constraint: Member "
+        "must have length less than or equal to 100")
+    assert items(dynamodb) == []
