@@ -4,6 +4,7 @@
 
     ok       Python        3.11.2 (/home/me/.venv/bin/python)
     ok       Spark extra   pyspark 4.0.1, pyarrow 21.0.0
+    missing  SAM extra     aws-sam-translator (for SAM templates): pip install "eddy[sam]"
     missing  Java          not found (needed for the Spark batch path): sudo apt-get install -y openjdk-17-jre-headless ...
     ok       Node.js       v20.19.2 (/usr/bin/node)
     missing  Node.js SDK   ... run `eddy setup node`
@@ -11,7 +12,7 @@
     ok       state dir     .eddy (will be created)
     ok       disk          52,613,722,112 bytes free under .eddy
 
-"missing" is a part only some features need (Spark, Node.js functions): the status stays 0. "FAIL" is what
+"missing" is a part only some features need (Spark, SAM templates, Node.js functions): the status stays 0. "FAIL" is what
 `eddy serve` itself needs (the port, the state directory, room on its disk; an Eddy serving at the port that refuses
 writes because its disk is full): the status is 1.
 """
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.metadata
+import importlib.util
 import os
 import re
 import shutil
@@ -36,6 +38,7 @@ from eddy.emulator.storage.disk import SPARE_BYTES, free_bytes
 from eddy.emulator.storage.ownership import current_owner, describe_owner
 from eddy.emulator.functions.runtimes.node_sdk import MISSING as SDK_MISSING, sdk_modules
 from eddy.spark_batch.extra import INSTALL as SPARK_INSTALL, missing_modules
+from eddy.emulator.cloudformation.transforms import INSTALL_SAM
 
 JAVA_INSTALL = "sudo apt-get install -y openjdk-17-jre-headless (or any Java 17+; JAVA_HOME may point at it)"
 NODE_INSTALL = "sudo apt-get install -y nodejs npm (or Node.js 18+ from https://nodejs.org; EDDY_NODE may name it)"
@@ -82,6 +85,13 @@ def check_spark_extra() -> Check:
         return Check("missing", "Spark extra", f"{', '.join(missing)} (for eddy spark / export): {SPARK_INSTALL}")
     versions = ", ".join(f"{name} {importlib.metadata.version(name)}" for name in ("pyspark", "pyarrow"))
     return Check("ok", "Spark extra", versions)
+
+
+def check_sam_extra() -> Check:
+    """aws-sam-translator, the `sam` extra: SAM templates (Transform AWS::Serverless-2016-10-31) need it."""
+    if importlib.util.find_spec("samtranslator") is None:
+        return Check("missing", "SAM extra", f"aws-sam-translator (for SAM templates): {INSTALL_SAM}")
+    return Check("ok", "SAM extra", f"aws-sam-translator {importlib.metadata.version('aws-sam-translator')}")
 
 
 def check_java() -> Check:
@@ -166,7 +176,7 @@ def check_disk(host: str, port: int, state_dir: str) -> Check:
 
 
 def checks(args: argparse.Namespace) -> list[Callable[[], Check]]:
-    return [check_python, check_spark_extra, check_java, check_node, check_node_sdk,
+    return [check_python, check_spark_extra, check_sam_extra, check_java, check_node, check_node_sdk,
             lambda: check_port(args.host, args.port), lambda: check_state_dir(args.state_dir, args.host, args.port),
             lambda: check_disk(args.host, args.port, args.state_dir)]
 

@@ -32,11 +32,22 @@ def test_a_ready_machine(tmp_path, capsys) -> None:
     assert main(["doctor", "--port", str(port), "--state-dir", str(tmp_path / "state")]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert [line.split()[:2] for line in lines] == [
-        ["ok", "Python"], ["ok", "Spark"], ["ok", "Java"], ["ok", "Node.js"], ["ok", "Node.js"], ["ok", "port"],
+        ["ok", "Python"], ["ok", "Spark"], ["ok", "SAM"], ["ok", "Java"], ["ok", "Node.js"], ["ok", "Node.js"], ["ok", "port"],
         ["ok", "state"], ["ok", "disk"]]
     assert lines[-3].endswith(f"127.0.0.1:{port} is free")
     assert lines[-2].endswith("(will be created)")
     assert re.fullmatch(rf"ok +disk +[0-9,]+ bytes free under {re.escape(str(tmp_path / 'state'))}", lines[-1])
+
+
+def test_without_the_sam_extra_the_doctor_says_what_to_install(tmp_path, capsys, monkeypatch) -> None:
+    import importlib.util
+
+    find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *rest: None if name == "samtranslator" else find_spec(name, *rest))
+    main(["doctor", "--port", "0", "--state-dir", str(tmp_path / "state")])
+    [line] = [line for line in capsys.readouterr().out.splitlines() if "SAM extra" in line]
+    assert line == 'missing  SAM extra     aws-sam-translator (for SAM templates): pip install "eddy[sam]"'
 
 
 def test_a_full_disk_under_the_state_directory_fails(tmp_path, capsys, monkeypatch) -> None:
