@@ -102,6 +102,9 @@ AWS_DIFFERENCES = {
                                                         + "error-messages/transactWriteItems.test.ts)",
     "test_batch_items_throws_exception_when_requesting_100_items_for_single_table": "expects the path in lower case: "
     "AWS's (and Eddy's) is 'RequestItems.<table>.member.Keys' (" + _SUITE + "error-messages/batchGetItem.test.ts)",
+    "test_list_not_found_table_tags": "expects ResourceNotFoundException for the ResourceArn 'DymmyArn', no ARN: AWS "
+                                      "(and Eddy) refuse it as a ValidationException (" + _SUITE.replace("tier3/", "")
+                                      + "tier2/tags/basic.test.ts, for TagResource)",
     "test_condition_expressions": "gives DeleteItem an ExpressionAttributeValues its condition does not use: AWS (and "
                                   "Eddy) refuse the unused value (moto's AWS-verified test_update_item_unused_attributes)",
     "test_create_table_error_pay_per_request_with_provisioned_param": "expects moto's words for throughput on an "

@@ -8,6 +8,11 @@ has found the table, one at a time, or in other words).
   updateItem.js and test/putItem.js "should return ValidationException for incorrect attributes", written against
   DynamoDB; the AWS-run conformance suite nubo-db/dynamodb-conformance, tests/tier3/validation-ordering: all of them
   reported together, for a table that does not exist).
+- TagResource's, UntagResource's and ListTagsOfResource's ResourceArn not of a table's form: "Invalid TableArn:
+  Invalid ResourceArn provided as input not-a-valid-arn" (the AWS-run conformance suite nubo-db/dynamodb-conformance,
+  tests/tier2/tags/basic.test.ts, refuses 'not-a-valid-arn' with a ValidationException; the words are dynalite's
+  validations/tagResource.js for a malformed table ARN, AWS's own for a string that is no ARN not recorded; moto
+  answered 200 and did nothing);
 - Scan's Segment not less than its TotalSegments: "The Segment parameter is zero-based and must be less than
   parameter TotalSegments: Segment: 5 is not less than TotalSegments: 5" (the conformance suite's
   tier3/error-messages/scan.test.ts; dynalite's test/scan.js).
@@ -15,6 +20,7 @@ has found the table, one at a time, or in other words).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from eddy.emulator.errors import ValidationException
@@ -23,6 +29,8 @@ CAPACITY = ("ReturnConsumedCapacity", ("INDEXES", "TOTAL", "NONE"))
 VALUES = ("ReturnValues", ("ALL_NEW", "UPDATED_OLD", "ALL_OLD", "NONE", "UPDATED_NEW"))
 METRICS = ("ReturnItemCollectionMetrics", ("SIZE", "NONE"))
 #: each operation's enum members, in the order DynamoDB reports them
+TAGGING = frozenset({"TagResource", "UntagResource", "ListTagsOfResource"})
+_TABLE_ARN = re.compile(r"arn:aws[a-z-]*:dynamodb:[^:]+:[0-9]+:table/[^/]{3,}")
 ENUMS = {"PutItem": (CAPACITY, VALUES, METRICS), "DeleteItem": (CAPACITY, VALUES, METRICS),
          "UpdateItem": (CAPACITY, METRICS, VALUES)}
 
@@ -34,6 +42,9 @@ def check(operation: str, params: dict[str, Any]) -> None:
     if problems:
         count = len(problems)
         raise ValidationException(f"{count} validation error{'s' if count > 1 else ''} detected: {'; '.join(problems)}")
+    if operation in TAGGING and isinstance(params.get("ResourceArn"), str) and \
+            not _TABLE_ARN.fullmatch(params["ResourceArn"]):
+        raise ValidationException(f"Invalid TableArn: Invalid ResourceArn provided as input {params['ResourceArn']}")
     if operation == "Scan" and isinstance(params.get("Segment"), int) and isinstance(params.get("TotalSegments"), int) \
             and params["Segment"] >= params["TotalSegments"]:
         raise ValidationException("The Segment parameter is zero-based and must be less than parameter TotalSegments: "

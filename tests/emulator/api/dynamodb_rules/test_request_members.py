@@ -45,3 +45,15 @@ def test_a_segment_not_below_total_segments_is_refused_naming_both(dynamodb):
         "The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: 5 is not less "
         "than TotalSegments: 5")
     assert dynamodb.scan(TableName=TABLE, Segment=4, TotalSegments=5)["Items"] == []
+
+
+@pytest.mark.parametrize("arn", ["not-a-valid-arn", "a:b:c:d:e:f/g", "arn:aws:dynamodb:us-east-1:123456789012:table/ab"])
+def test_tagging_a_resource_arn_that_is_no_tables_is_refused(dynamodb, arn):
+    """The AWS-run conformance suite's tests/tier2/tags/basic.test.ts refuses 'not-a-valid-arn'; the words are
+    dynalite's test/tagResource.js (written against DynamoDB) for a malformed table ARN."""
+    message = invalid(f"Invalid TableArn: Invalid ResourceArn provided as input {arn}")
+    assert refused(lambda: dynamodb.tag_resource(ResourceArn=arn, Tags=[{"Key": "k", "Value": "v"}])) == message
+    assert refused(lambda: dynamodb.untag_resource(ResourceArn=arn, TagKeys=["k"])) == message
+    assert refused(lambda: dynamodb.list_tags_of_resource(ResourceArn=arn)) == message
+    table_arn = dynamodb.describe_table(TableName=TABLE)["Table"]["TableArn"]
+    assert dynamodb.list_tags_of_resource(ResourceArn=table_arn)["Tags"] == []
