@@ -18,7 +18,8 @@ import pytest
 
 from tests.emulator.cloudformation.deploy_tools import cdk_cli, tools  # noqa: F401 (fixtures)
 from tests.emulator.cloudformation.test_real_tools import (APP, _check_everything_is_gone, _check_the_app_runs,
-                                                           _client, _empty_the_bucket, _new_code, server)  # noqa: F401
+                                                           _client, _empty_the_bucket, _new_code, _outputs,
+                                                           server)  # noqa: F401
 
 pytestmark = pytest.mark.slow
 CDK_APP = Path(__file__).parent / "cdk_app"
@@ -61,9 +62,11 @@ def test_cdk_bootstrap_deploy_redeploy_and_destroy(cdk_cli, tools, server, tmp_p
     deploy = ("deploy", "--require-approval", "never", "--progress", "events")
     assert "✅  cdk-app" in _cdk(cdk_cli, tools, server, app, *deploy)
     _check_the_app_runs(server, "cdk-app", "one", 10)
+    _check_the_stream_invokes_the_alias(server, "1")
     _new_code(app)
     _cdk(cdk_cli, tools, server, app, *deploy, "--context", "batch_size=5")
-    _check_the_app_runs(server, "cdk-app", "two", 5)
+    _check_the_app_runs(server, "cdk-app", "two", 5)  # the new code ran: the alias's new version
+    _check_the_stream_invokes_the_alias(server, "2")
 
     _empty_the_bucket(server, "cdk-app")
     _cdk(cdk_cli, tools, server, app, "destroy", "--app", "cdk.out", "--force")
@@ -71,3 +74,14 @@ def test_cdk_bootstrap_deploy_redeploy_and_destroy(cdk_cli, tools, server, tmp_p
     summaries = _client(server, "cloudformation").list_stacks()["StackSummaries"]
     assert sorted((summary["StackName"], summary["StackStatus"]) for summary in summaries) == [
         ("CDKToolkit", "CREATE_COMPLETE"), ("cdk-app", "DELETE_COMPLETE")]
+
+
+def _check_the_stream_invokes_the_alias(url: str, version: str) -> None:
+    """The app's mapping invokes the alias "live" (CDK's lambda.Alias of fn.currentVersion), which points to
+    `version`: a redeploy with new code published a new version and moved the alias."""
+    awslambda = _client(url, "lambda")
+    function = awslambda.get_function_configuration(FunctionName=_outputs(url, "cdk-app")["Copier"])
+    [mapping] = awslambda.list_event_source_mappings(FunctionName=function["FunctionName"])["EventSourceMappings"]
+    assert mapping["FunctionArn"] == f"{function['FunctionArn']}:live"
+    assert awslambda.get_alias(FunctionName=function["FunctionName"], Name="live")["FunctionVersion"] == version
+

@@ -1,6 +1,7 @@
 """The CDK app tests/emulator/cloudformation/test_cdk.py deploys with the aws-cdk CLI: the same app as app/'s SAM
 template, written with aws-cdk-lib (the function's code is app/src, copied beside this file as src/). A table's
-stream to a function with batch item failures and an SQS on-failure destination, a bucket notifying the function
+stream to a function's alias (of fn.currentVersion) with batch item failures and an SQS on-failure destination, a
+bucket notifying the function
 (CDK makes that notification through its BucketNotificationsHandler custom resource), a topic to a queue. The
 context value batch_size sets the mapping's batch size (10 when not given)."""
 
@@ -32,7 +33,10 @@ class Pipeline(cdk.Stack):
                                   code=lambda_.Code.from_asset("src"), timeout=cdk.Duration.seconds(30),
                                   environment={"COPIES": copies.table_name})
         copies.grant_read_write_data(copier)
-        copier.add_event_source(sources.DynamoEventSource(
+        # the stream invokes the alias "live" of the function's current version: a code change publishes a new
+        # version (currentVersion's logical id is a hash of the function) and moves the alias to it
+        live = lambda_.Alias(self, "CopierLive", alias_name="live", version=copier.current_version)
+        live.add_event_source(sources.DynamoEventSource(
             orders, starting_position=lambda_.StartingPosition.TRIM_HORIZON, retry_attempts=1,
             batch_size=int(self.node.try_get_context("batch_size") or 10), report_batch_item_failures=True,
             on_failure=sources.SqsDlq(failures)))
