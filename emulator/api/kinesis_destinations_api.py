@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from eddy.emulator.moto_seam import bridge as moto_bridge, table_descriptions
+from eddy.emulator.moto_seam import bridge as moto_bridge
+from eddy.emulator.moto_seam.tables import views as moto_tables
 from eddy.emulator.api.streams_api import Params, _string, parse_body
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import ResourceNotFoundException, SerializationException, ValidationException
@@ -22,7 +23,7 @@ PRECISION = "ApproximateCreationDateTimePrecision"
 def _table(emulator: Emulator, request: Request, params: Params) -> tuple[str, str, str]:
     name = _string(params, "TableName", required=True, min_length=1, max_length=1024)
     account_id, region = moto_bridge.caller(request)
-    if moto_bridge.find_table(account_id, region, name) is None:
+    if moto_tables.view(account_id, region, name) is None:
         raise ResourceNotFoundException(f"Requested resource not found: Table: {name} not found")
     return account_id, region, name
 
@@ -71,7 +72,7 @@ def update(emulator: Emulator, request: Request, params: Params) -> Response:
             raise ValidationException("Streaming destination cannot be updated with given parameters: "
                                       f"{UPDATE} cannot be null or contain only null values")
         stream_arn = _string(params, "StreamArn", required=True, min_length=37)
-        table_id = table_descriptions.id_of(moto_bridge.find_table(*table))
+        table_id = moto_tables.table_id(table)
         destination = emulator.kinesis.update(table, stream_arn, configuration.get(PRECISION), table_id)
         return _answer(emulator, table, destination, (UPDATE, configuration))
 

@@ -10,17 +10,14 @@ request that asks for none of them costs one dictionary look-up.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Callable
 
-from eddy.emulator.moto_seam import bridge as moto_bridge
+from eddy.emulator.moto_seam.tables import views as moto_tables
 
 
 def table_indexes(account_id: str, region: str) -> Callable[[str], tuple[str | None, dict, dict]]:
     """A table's partition key attribute and its global and local secondary indexes (None and none: no such table)."""
-    def indexes(table_name: str) -> tuple[str | None, dict[str, Any], dict[str, Any]]:
-        table = moto_bridge.find_table(account_id, region, table_name)
-        return (None, {}, {}) if table is None else moto_bridge.table_indexes(table)
-    return indexes
+    return lambda table_name: moto_tables.indexes(account_id, region, table_name)
 
 
 def collection_key(account_id: str, region: str) -> Callable[[str], str | None]:

@@ -24,7 +24,8 @@ from eddy.emulator.errors import ResourceInUseException, ValidationException
 from eddy.emulator.global_tables.replica_groups import CREATING, DELETING, Replica
 from eddy.emulator.api.global_tables.replica_tables import INVALID, Params, Run, describe_as, description
 from eddy.emulator.aws_requests import Response
-from eddy.emulator.moto_seam import bridge as moto_bridge, global_tables as moto_global_tables
+from eddy.emulator.moto_seam import global_tables as moto_global_tables
+from eddy.emulator.moto_seam.tables import views as moto_tables
 
 #: UpdateTable members that change the table itself; ReplicaUpdates must come alone
 _TABLE_CHANGES = ("AttributeDefinitions", "BillingMode", "ProvisionedThroughput", "GlobalSecondaryIndexUpdates",
@@ -109,7 +110,7 @@ def _create(emulator: Emulator, account_id: str, region: str, target: str, table
             run: Run) -> None:
     name = table["TableName"]
     replication = emulator.replication
-    if moto_bridge.find_table(account_id, target, name) is not None:
+    if moto_tables.view(account_id, target, name) is not None:
         raise ValidationException(f"Failed to create a the new replica of table with name: \u2018{name}\u2019 because "
                                   "one or more replicas already existed as tables.")
     provisioned = table.get("BillingModeSummary", {}).get("BillingMode", "PROVISIONED") == "PROVISIONED"

@@ -4,7 +4,8 @@ change on it, by the table's key (account, region, name). No moto object (Table,
 - `view(account_id, region, name)`: a TableView (name, ARN, key schema with attribute types, billing mode), None
   when moto has no such table;
 - `set_stream`: moto's description kept in step with Eddy's stream (LatestStreamArn, StreamSpecification);
-- `billing_mode_changed`, `as_aws`: the table's description as AWS answers it (table_descriptions.py);
+- `billing_mode_changed`, `as_aws`, `table_id`: the table's description as AWS answers it (table_descriptions.py);
+- `indexes`: its partition key attribute and its secondary indexes' key attributes;
 - `contents()`: every table's key and a reader of its items' images (a snapshot's tables);
 - `drop`: a table taken out of moto before anyone saw it.
 """
@@ -43,6 +44,19 @@ def view(account_id: str, region: str, name: str) -> TableView | None:
     return TableView(
         account_id, region, table.name, table.table_arn, bridge.table_key_schema(table), table.billing_mode
     )
+
+
+def indexes(account_id: str, region: str, name: str) -> tuple[str | None, dict[str, list[str]], dict[str, list[str]]]:
+    """The table's partition key attribute and its global and local secondary indexes (name -> key attributes); None
+    and none for a table that is not there."""
+    table = bridge.find_table(account_id, region, name)
+    return (None, {}, {}) if table is None else bridge.table_indexes(table)
+
+
+def table_id(key: TableKey) -> str | None:
+    """The table's TableId as its descriptions answer it (table_descriptions.py); None for a table that is not there."""
+    table = bridge.find_table(*key)
+    return None if table is None else table_descriptions.id_of(table)
 
 
 def set_stream(key: TableKey, label: str, view_type: str | None) -> None:

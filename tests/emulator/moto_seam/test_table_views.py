@@ -7,6 +7,7 @@ from __future__ import annotations
 import boto3
 from moto import mock_aws
 
+from eddy import emulate
 from eddy.emulator.moto_seam.tables import views
 from tests.emulator.helpers import create_table
 
@@ -60,3 +61,44 @@ def test_contents_are_every_tables_key_and_its_items_images():
         (ACCOUNT, REGION, "orders"): [{"pk": {"S": "a"}, "b": {"B": "AA=="}, "l": {"L": [{"N": "1"}]}}],
         (ACCOUNT, REGION, "empty"): [],
     }
+
+
+@mock_aws
+def test_indexes_are_the_key_attributes_of_the_table_and_of_each_index():
+    dynamodb = boto3.client("dynamodb", region_name=REGION)
+    dynamodb.create_table(
+        TableName="orders",
+        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
+        AttributeDefinitions=[{"AttributeName": name, "AttributeType": "S"} for name in ("pk", "sk", "city", "rank")],
+        GlobalSecondaryIndexes=[
+            {
+                "IndexName": "by_city",
+                "KeySchema": [{"AttributeName": "city", "KeyType": "HASH"}],
+                "Projection": {"ProjectionType": "ALL"},
+            }
+        ],
+        LocalSecondaryIndexes=[
+            {
+                "IndexName": "by_rank",
+                "KeySchema": [
+                    {"AttributeName": "pk", "KeyType": "HASH"},
+                    {"AttributeName": "rank", "KeyType": "RANGE"},
+                ],
+                "Projection": {"ProjectionType": "KEYS_ONLY"},
+            }
+        ],
+        BillingMode="PAY_PER_REQUEST",
+    )
+    assert views.indexes(ACCOUNT, REGION, "orders") == ("pk", {"by_city": ["city"]}, {"by_rank": ["pk", "rank"]})
+    assert views.indexes(ACCOUNT, REGION, "missing") == (None, {}, {})
+
+
+def test_a_tables_id_is_the_one_describe_table_answers():
+    with emulate(housekeeping_interval=None):
+        dynamodb = boto3.client("dynamodb", region_name=REGION)
+        create_table(dynamodb, "orders")
+        assert (
+            views.table_id((ACCOUNT, REGION, "orders"))
+            == dynamodb.describe_table(TableName="orders")["Table"]["TableId"]
+        )
+        assert views.table_id((ACCOUNT, REGION, "missing")) is None
