@@ -16,13 +16,15 @@ from typing import TYPE_CHECKING, Any, Callable
 if TYPE_CHECKING:
     from eddy.emulator.cloudformation.service import CloudFormation
     from eddy.emulator.clock import Clock
+    from eddy.emulator.eventbridge.service import EventBridge
     from eddy.emulator.functions.async_invocations import AsyncInvocations
     from eddy.emulator.functions.invocation import Invoker
     from eddy.emulator.functions.registry import FunctionRegistry
     from eddy.emulator.kernel import Kernel
     from eddy.emulator.pipes.pipe_registry import Pipes
-    from eddy.emulator.triggers.durable import MappingsChannel
+    from eddy.emulator.streams.shards import SequenceNumbers
     from eddy.emulator.streams.stream_registry import StreamRegistry
+    from eddy.emulator.triggers.durable import MappingsChannel
     from eddy.emulator.triggers.mapping_registry import Triggers
 
 
@@ -32,12 +34,14 @@ class DeferredComponents:
     kernel: Kernel
     lock: threading.RLock
     state_dir: Path
+    clock: Clock
     mapping_channel: MappingsChannel
     streams: StreamRegistry
-    async_invocations: AsyncInvocations
-    clock: Clock
+    sequence_numbers: SequenceNumbers
     functions: FunctionRegistry
     invoker: Invoker
+    async_invocations: AsyncInvocations
+    eventbridge: EventBridge
     aws_client: Callable[[str, str], Any]
     _triggers: Triggers | None
     _cloudformation: CloudFormation | None
@@ -49,7 +53,10 @@ class DeferredComponents:
         with self.lock:
             if self._triggers is None:
                 from eddy.emulator.triggers.mapping_registry import Triggers
-                self._triggers = Triggers(self, self.state_dir)
+                self._triggers = Triggers(
+                    self.kernel, self.state_dir, streams=self.streams, sequence_numbers=self.sequence_numbers,
+                    functions=self.functions, invoker=self.invoker, journal=self.mapping_channel,
+                    eventbridge=self.eventbridge, async_invocations=self.async_invocations)
             return self._triggers
 
     def _make_pipes(self) -> Pipes:

@@ -34,9 +34,7 @@ ROOT_MODULE = "eddy.emulator.engine"
 ABOVE_THE_ROOT = ("eddy.emulator.api.", "eddy.emulator.dashboard.", "eddy.emulator.pytest_plugin", "eddy.emulator.cli")
 #: components that still take the Emulator and reach through it for their collaborators (issue 35's kernel, not
 #: done for these yet): the list may only shrink
-COMPONENTS_STILL_REACHING_BACK = {
-    "eddy.emulator.triggers.mapping_registry",
-}
+COMPONENTS_STILL_REACHING_BACK: set[str] = set()  # none left: every component is built with what it uses
 #: parts that still take their owner (for its collaborators) and name it in a type: the cycles they close are known,
 #: each edge listed, and the list may only shrink (issue 35: pollers, runners and rule targets built with the
 #: collaborators they use)

@@ -17,7 +17,7 @@ message attributes RequestID, ErrorCode and ErrorMessage; then it is forgotten (
 resumes every event with its attempts, its next attempt's moment and its age; an attempt running at a kill -9 is
 tried again (at least once).
 
-wait_idle (triggers/mapping_registry.py) waits while an event is running or its time has come; an event waiting for a
+wait_idle (triggers/delivery_waits.py) waits while an event is running or its time has come; an event waiting for a
 retry later on the emulator's clock is pending (not idle) but not waited for: its entry says NextAttemptAt, for a
 test to advance the clock to.
 """
