@@ -1,5 +1,5 @@
-"""Triggers: every event source mapping, the runner of each enabled one, their figures, wait_idle and
-assert_delivered.
+"""Triggers: every event source mapping, the runner of each enabled one and their figures (wait_idle and
+assert_delivered over them: delivery_waits.py).
 
 Mappings are declared, not run, by CreateEventSourceMapping; an enabled mapping has a runner (pollers/: a
 MappingRunner that follows its stream, or a QueueRunner) sending to its function (senders.py). Disabling, updating or
@@ -91,7 +91,7 @@ class Triggers:
         self.eventbridge = eventbridge
         self.checkpoints = Checkpoints(directory / "checkpoints")
         self.mappings: dict[str, EventSourceMapping] = {}
-        self.runners: dict[str, MappingRunner] = {}
+        self.runners: dict[str, MappingRunner | QueueRunner] = {}
         self.figures: dict[str, MappingFigures] = {}
         #: what failed since each mapping was created or since the last wait (wait_idle's report)
         self.failures: dict[str, MappingFailures] = {}
