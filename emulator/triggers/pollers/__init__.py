@@ -7,8 +7,9 @@
 - lanes.py: one lane: its share of a shard's records taken in order, batched (BatchSize, the batching window,
   6 MB, tumbling windows), waiting by notification;
 - batch_processor.py: a batch through FilterCriteria to the sender, and what follows the outcome (retries with
-  back-off, bisection, partial batch failures, MaximumRecordAgeInSeconds, the on-failure destination);
+  back-off, bisection, partial batch failures, MaximumRecordAgeInSeconds, the on-failure destination), as
+  batch_policy.py's pure functions say; tumbling_windows.py: a lane's window and its state;
 - queue_pollers.py: an SQS mapping's QueueRunner: a poller per concurrent batch, received messages deleted once
-  they succeed;
+  they succeed; sqs_events.py: the event it sends and the reading of its answer;
 and the sender they all send to (triggers/senders.py): a function, or a pipe's target.
 """

@@ -16,15 +16,16 @@ import uuid
 from typing import Any
 
 from eddy.emulator.kernel import Kernel
-from eddy.emulator.triggers import batch_policy, destinations
+from eddy.emulator.triggers import destinations
 from eddy.emulator.triggers.event_source_mappings import EventSourceMapping
 from eddy.emulator.triggers.failures import Discarded, MappingFailures
 from eddy.emulator.triggers.filters import matches
 from eddy.emulator.triggers.mapping_figures import MappingFigures
+from eddy.emulator.triggers.pollers import batch_policy
 from eddy.emulator.triggers.pollers.lanes import ShardLane
 from eddy.emulator.triggers.pollers.sources import StreamShard, StreamSource
+from eddy.emulator.triggers.pollers.tumbling_windows import Window, iso, window_start
 from eddy.emulator.triggers.senders import Sender, send_batch
-from eddy.emulator.triggers.tumbling_windows import Window, iso, window_start
 
 log = logging.getLogger("eddy.triggers")
 

@@ -17,7 +17,7 @@ from eddy.emulator.kernel import Kernel
 from eddy.emulator.triggers.event_source_mappings import EventSourceMapping
 from eddy.emulator.triggers.mapping_figures import MappingFigures
 from eddy.emulator.triggers.pollers.sources import StreamShard, StreamSource
-from eddy.emulator.triggers.tumbling_windows import Window, window_start
+from eddy.emulator.triggers.pollers.tumbling_windows import Window, window_start
 
 log = logging.getLogger("eddy.triggers")
 

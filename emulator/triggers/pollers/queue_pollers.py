@@ -22,11 +22,11 @@ from typing import Any
 from eddy.emulator.functions.invocation_results import InvocationResult
 from eddy.emulator.kernel import Kernel
 from eddy.emulator.moto_seam.sqs import ReceivedMessage
-from eddy.emulator.triggers import sqs_events
 from eddy.emulator.triggers.event_source_mappings import EventSourceMapping
 from eddy.emulator.triggers.failures import MappingFailures
 from eddy.emulator.triggers.filters import matches
 from eddy.emulator.triggers.mapping_figures import MappingFigures
+from eddy.emulator.triggers.pollers import sqs_events
 from eddy.emulator.triggers.pollers.sources import QueueSource
 from eddy.emulator.triggers.senders import Sender, send_batch
 from eddy.emulator.triggers.sqs_mappings import pollers

@@ -23,7 +23,7 @@ from eddy.emulator.triggers.pollers.batch_processor import BatchProcessor
 from eddy.emulator.triggers.pollers.lanes import ShardLane
 from eddy.emulator.triggers.pollers.sources import StreamShard, StreamSource
 from eddy.emulator.triggers.senders import Sender
-from eddy.emulator.triggers.tumbling_windows import Window
+from eddy.emulator.triggers.pollers.tumbling_windows import Window
 
 
 class MappingRunner:
