@@ -21,11 +21,22 @@ from eddy.emulator.triggers.mapping_figures import MappingFigures
 STREAM_ARN = "arn:aws:dynamodb:us-east-1:123456789012:table/orders/stream/2026-01-01T00:00:00.000"
 FUNCTION_ARN = "arn:aws:lambda:us-east-1:123456789012:function:replicate"
 #: a pending pipe as pipes/pipe_registry.py's pending() gives it
-PIPE = {"Pipe": "arn:aws:pipes:us-east-1:123456789012:pipe/p", "Mapping": "pipe p",
-        "LastProcessingResult": "PROBLEM: Unhandled: boom", "LastError": "Unhandled: boom"}
-GIVEN_UP = {"Mapping": "asynchronous invocations of replicate", "RequestId": "r-1", "EventSource": "Invoke",
-            "Condition": "RetriesExhausted", "ApproximateInvokeCount": 3, "OnFailureDestination": None,
-            "DeadLetterTarget": None, "LastError": "Unhandled: boom"}
+PIPE = {
+    "Pipe": "arn:aws:pipes:us-east-1:123456789012:pipe/p",
+    "Mapping": "pipe p",
+    "LastProcessingResult": "PROBLEM: Unhandled: boom",
+    "LastError": "Unhandled: boom",
+}
+GIVEN_UP = {
+    "Mapping": "asynchronous invocations of replicate",
+    "RequestId": "r-1",
+    "EventSource": "Invoke",
+    "Condition": "RetriesExhausted",
+    "ApproximateInvokeCount": 3,
+    "OnFailureDestination": None,
+    "DeadLetterTarget": None,
+    "LastError": "Unhandled: boom",
+}
 
 
 @dataclass
@@ -65,30 +76,64 @@ class AsyncInvocations:
 
 
 def _registry_with_a_discarded_record() -> Registry:
-    mapping = EventSourceMapping(uuid="9f0e1d2c-mapping", event_source_arn=STREAM_ARN, function_arn=FUNCTION_ARN,
-                                 account_id="123456789012", region="us-east-1", starting_position="TRIM_HORIZON")
+    mapping = EventSourceMapping(
+        uuid="9f0e1d2c-mapping",
+        event_source_arn=STREAM_ARN,
+        function_arn=FUNCTION_ARN,
+        account_id="123456789012",
+        region="us-east-1",
+        starting_position="TRIM_HORIZON",
+    )
     failures = MappingFailures(mapping.label)
     failures.invocation_failed("shardId-1", 1, "Unhandled: poisoned", None)
-    failures.records_discarded(Discarded("shardId-1", "RetryAttemptsExhausted", 1, [{"SequenceNumber": "7",
-                                                                                      "Keys": {"id": {"S": "a"}}}],
-                                         None, "Unhandled: poisoned"))
+    failures.records_discarded(
+        Discarded(
+            "shardId-1",
+            "RetryAttemptsExhausted",
+            1,
+            [{"SequenceNumber": "7", "Keys": {"id": {"S": "a"}}}],
+            None,
+            "Unhandled: poisoned",
+        )
+    )
     return Registry({mapping.uuid: mapping}, {}, {mapping.uuid: MappingFigures()}, {mapping.uuid: failures})
 
 
 def test_a_wait_gathers_the_mappings_the_pipes_and_the_asynchronous_invocations():
-    waits = DeliveryWaits(Kernel(Settings(), Clock()), _registry_with_a_discarded_record(), EventBridge([], []),
-                          AsyncInvocations([GIVEN_UP]))
+    waits = DeliveryWaits(
+        Kernel(Settings(), Clock()),
+        _registry_with_a_discarded_record(),
+        EventBridge([], []),
+        AsyncInvocations([GIVEN_UP]),
+    )
 
     assert waits.wait_idle(timeout=60) == {
-        "Idle": True, "Delivered": False, "Pending": [],
-        "Failures": [{"UUID": "9f0e1d2c-mapping", "Mapping": "replicate <- orders (9f0e1d2c)",
-                      "FunctionArn": FUNCTION_ARN, "EventSourceArn": STREAM_ARN, "FailedBatches": 1,
-                      "RecordsDiscarded": 1, "LastError": "Unhandled: poisoned",
-                      "Discarded": [{"ShardId": "shardId-1", "Condition": "RetryAttemptsExhausted",
-                                     "ApproximateInvokeCount": 1,
-                                     "Records": [{"SequenceNumber": "7", "Keys": {"id": {"S": "a"}}}],
-                                     "OnFailureDestination": None, "Error": "Unhandled: poisoned"}]},
-                     GIVEN_UP]}
+        "Idle": True,
+        "Delivered": False,
+        "Pending": [],
+        "Failures": [
+            {
+                "UUID": "9f0e1d2c-mapping",
+                "Mapping": "replicate <- orders (9f0e1d2c)",
+                "FunctionArn": FUNCTION_ARN,
+                "EventSourceArn": STREAM_ARN,
+                "FailedBatches": 1,
+                "RecordsDiscarded": 1,
+                "LastError": "Unhandled: poisoned",
+                "Discarded": [
+                    {
+                        "ShardId": "shardId-1",
+                        "Condition": "RetryAttemptsExhausted",
+                        "ApproximateInvokeCount": 1,
+                        "Records": [{"SequenceNumber": "7", "Keys": {"id": {"S": "a"}}}],
+                        "OnFailureDestination": None,
+                        "Error": "Unhandled: poisoned",
+                    }
+                ],
+            },
+            GIVEN_UP,
+        ],
+    }
     # what failed is reported once: the next wait starts over
     assert waits.wait_idle(timeout=60) == {"Idle": True, "Delivered": True, "Pending": [], "Failures": []}
 
@@ -100,6 +145,8 @@ def test_a_pipe_behind_its_source_is_pending_and_not_delivered():
         waits.assert_delivered(timeout=0)  # nothing will change: the pipe's fake never catches up
 
     assert raised.value.report == {"Idle": False, "Delivered": False, "Pending": [PIPE], "Failures": []}
-    assert str(raised.value) == ("not everything was delivered:\n"
-                                 "  mapping pipe p: not caught up after 0 s, records not yet processed; "
-                                 "last error: Unhandled: boom")
+    assert str(raised.value) == (
+        "not everything was delivered:\n"
+        "  mapping pipe p: not caught up after 0 s, records not yet processed; "
+        "last error: Unhandled: boom"
+    )

@@ -88,13 +88,21 @@ def test_a_runner_alone_follows_lineage_bisects_and_reports_what_it_discarded(tm
     parent = Shard("shardId-00000001-parent", (), [Record(n, written) for n in (1, 2, 3, 4)])
     child = Shard("shardId-00000002-child", (parent.shard_id,), [Record(5, written)], is_open=True)
     source = Source({child.shard_id: child, parent.shard_id: parent})  # the child first: lineage orders them
-    mapping = EventSourceMapping(uuid="9f0e1d2c-mapping", event_source_arn=STREAM_ARN, function_arn="arn:fn",
-                                 account_id="123456789012", region="us-east-1", starting_position="TRIM_HORIZON",
-                                 maximum_retry_attempts=0, bisect_batch_on_function_error=True)
+    mapping = EventSourceMapping(
+        uuid="9f0e1d2c-mapping",
+        event_source_arn=STREAM_ARN,
+        function_arn="arn:fn",
+        account_id="123456789012",
+        region="us-east-1",
+        starting_position="TRIM_HORIZON",
+        maximum_retry_attempts=0,
+        bisect_batch_on_function_error=True,
+    )
     sender, figures, failures = Sender(poison=2), MappingFigures(), MappingFailures(mapping.label)
     checkpoints = Checkpoints(tmp_path / "checkpoints")
-    runner = MappingRunner(kernel, mapping, source, sender, checkpoints=checkpoints, start_position=0,
-                           figures=figures, failures=failures)
+    runner = MappingRunner(
+        kernel, mapping, source, sender, checkpoints=checkpoints, start_position=0, figures=figures, failures=failures
+    )
     runner.start()
     deadline = time.monotonic() + 60
     with kernel.activity:
@@ -109,11 +117,28 @@ def test_a_runner_alone_follows_lineage_bisects_and_reports_what_it_discarded(tm
     assert sender.sent == [["1", "2", "3", "4"], ["1", "2"], ["1"], ["2"], ["3", "4"], ["5"]]
     assert checkpoints.get(mapping.uuid, parent.shard_id) == ShardCheckpoint([4], True, [None])
     assert checkpoints.get(mapping.uuid, child.shard_id) == ShardCheckpoint([5], False, [None])
-    assert figures.to_dict() == {"Invocations": 6, "Errors": 3, "Retries": 0, "RecordsDelivered": 11,
-                                 "RecordsFiltered": 0, "RecordsSentToOnFailureDestination": 0,
-                                 "IteratorAgeMilliseconds": 10000.0, "LastError": "Unhandled: poisoned"}
+    assert figures.to_dict() == {
+        "Invocations": 6,
+        "Errors": 3,
+        "Retries": 0,
+        "RecordsDelivered": 11,
+        "RecordsFiltered": 0,
+        "RecordsSentToOnFailureDestination": 0,
+        "IteratorAgeMilliseconds": 10000.0,
+        "LastError": "Unhandled: poisoned",
+    }
     assert failures.take() == {
-        "FailedBatches": 3, "RecordsDiscarded": 1, "LastError": "Unhandled: poisoned",
-        "Discarded": [{"ShardId": parent.shard_id, "Condition": "RetryAttemptsExhausted", "ApproximateInvokeCount": 1,
-                       "Records": [{"SequenceNumber": "2"}], "OnFailureDestination": None,
-                       "Error": "Unhandled: poisoned"}]}
+        "FailedBatches": 3,
+        "RecordsDiscarded": 1,
+        "LastError": "Unhandled: poisoned",
+        "Discarded": [
+            {
+                "ShardId": parent.shard_id,
+                "Condition": "RetryAttemptsExhausted",
+                "ApproximateInvokeCount": 1,
+                "Records": [{"SequenceNumber": "2"}],
+                "OnFailureDestination": None,
+                "Error": "Unhandled: poisoned",
+            }
+        ],
+    }
