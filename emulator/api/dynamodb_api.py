@@ -20,7 +20,8 @@ from eddy.emulator.moto_seam.tables import views as moto_tables
 from eddy.emulator.api import (absent_features, attribute_values, dynamodb_rules, kinesis_destinations_api, partiql,
                                resource_policies, table_arns, validation)
 from eddy.emulator.api.dynamodb_answers import collection_key, item_collection_metrics, transact_writes, unasked
-from eddy.emulator.api.dynamodb_rules import item_keys, legacy_parameters, request_collections, table_definitions
+from eddy.emulator.api.dynamodb_rules import (item_keys, legacy_parameters, request_collections, request_members,
+                                              table_definitions)
 from eddy.emulator.api.global_tables import replica_tables, replica_updates
 from eddy.emulator.api.streams_api import parse_body
 from eddy.emulator.dynamodb.operations import DEFINITION_OPERATIONS, TARGET_PREFIX
@@ -39,6 +40,7 @@ log = logging.getLogger("eddy")
 def handle(emulator: Emulator, operation: str, request: Request) -> Response:
     try:
         params = parse_body(request.body)  # the one decoding of the body: the fast path takes it as it is
+        request_members.check_before_model(operation, params)  # what AWS words otherwise than the model
         validation.validate("dynamodb", operation, params)  # as AWS checks it, before moto or the engine
         dynamodb_rules.check(operation, params)  # DynamoDB's own rules beyond the model, before any table is read
         if operation == "TransactWriteItems" and len(request.body) > request_collections.MAX_TRANSACTION_PAYLOAD:

@@ -13,6 +13,14 @@ has found the table, one at a time, or in other words).
   tests/tier2/tags/basic.test.ts, refuses 'not-a-valid-arn' with a ValidationException; the words are dynalite's
   validations/tagResource.js for a malformed table ARN, AWS's own for a string that is no ARN not recorded; moto
   answered 200 and did nothing);
+- and before botocore's model is read (`check_before_model`), three answers AWS words otherwise than the model's
+  constraints: CreateTable without TableName, "The parameter 'TableName' is required but was not present in the
+  request"; an empty TableName where the model takes a table's name or ARN (min 1), "1 validation error detected: Value
+  '' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 1" (not the 3 of a
+  table's name); a Query's Limit under 1, "1 validation error detected: Value at 'Limit' failed to satisfy constraint:
+  Member must have value greater than or equal to 1" (no value, capital L; Scan's is the model's "Value '0' at
+  'limit'") (the conformance suite's tier3/error-messages/createTable, putItem, query.test.ts and
+  validation-ordering/query.test.ts);
 - Scan's Segment not less than its TotalSegments: "The Segment parameter is zero-based and must be less than
   parameter TotalSegments: Segment: 5 is not less than TotalSegments: 5" (the conformance suite's
   tier3/error-messages/scan.test.ts; dynalite's test/scan.js).
@@ -50,3 +58,17 @@ def check(operation: str, params: dict[str, Any]) -> None:
         raise ValidationException("The Segment parameter is zero-based and must be less than parameter TotalSegments: "
                                   f"Segment: {params['Segment']} is not less than TotalSegments: "
                                   f"{params['TotalSegments']}")
+
+
+def check_before_model(operation: str, params: dict[str, Any]) -> None:
+    """The answers AWS gives before, and otherwise than, the model's constraints (see the module's docstring)."""
+    name = params.get("TableName")
+    if operation == "CreateTable" and name is None:
+        raise ValidationException("The parameter 'TableName' is required but was not present in the request")
+    if name == "" and operation != "CreateTable":
+        raise ValidationException("1 validation error detected: Value '' at 'tableName' failed to satisfy constraint: "
+                                  "Member must have length greater than or equal to 1")
+    limit = params.get("Limit")
+    if operation == "Query" and type(limit) is int and limit < 1:
+        raise ValidationException("1 validation error detected: Value at 'Limit' failed to satisfy constraint: Member "
+                                  "must have value greater than or equal to 1")

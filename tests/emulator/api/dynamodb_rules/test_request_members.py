@@ -57,3 +57,26 @@ def test_tagging_a_resource_arn_that_is_no_tables_is_refused(dynamodb, arn):
     assert refused(lambda: dynamodb.list_tags_of_resource(ResourceArn=arn)) == message
     table_arn = dynamodb.describe_table(TableName=TABLE)["Table"]["TableArn"]
     assert dynamodb.list_tags_of_resource(ResourceArn=table_arn)["Tags"] == []
+
+
+def test_what_aws_words_otherwise_than_the_models_constraints(dynamodb):
+    """The AWS-run conformance suite's tier3/error-messages/createTable.test.ts, putItem.test.ts, query.test.ts and
+    validation-ordering/query.test.ts (2026)."""
+    key = {"KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}], "BillingMode": "PAY_PER_REQUEST",
+           "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}]}
+    assert refused(lambda: dynamodb.create_table(**key)) == invalid(
+        "The parameter 'TableName' is required but was not present in the request")
+    assert refused(lambda: dynamodb.put_item(TableName="", Item=KEY)) == invalid(
+        "1 validation error detected: Value '' at 'tableName' failed to satisfy constraint: Member must have length "
+        "greater than or equal to 1")
+    assert refused(lambda: dynamodb.query(TableName=TABLE, KeyConditionExpression="pk = :v", Limit=0,
+                                          ExpressionAttributeValues={":v": {"S": "a"}})) == invalid(
+        "1 validation error detected: Value at 'Limit' failed to satisfy constraint: Member must have value greater "
+        "than or equal to 1")
+    assert refused(lambda: dynamodb.scan(TableName=TABLE, Limit=0)) == invalid(
+        "1 validation error detected: Value '0' at 'limit' failed to satisfy constraint: Member must have value greater "
+        "than or equal to 1")
+    assert refused(lambda: dynamodb.put_item(TableName="ab", Item=KEY)) == invalid(
+        "1 validation error detected: Value 'ab' at 'tableName' failed to satisfy constraint: Member must have length "
+        "greater than or equal to 3")
+    assert dynamodb.list_tables()["TableNames"] == ["lines", TABLE]
