@@ -18,15 +18,17 @@ StreamsChannel
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 from typing import Any, ContextManager, Iterator
 
 from eddy.emulator.moto_seam import bridge as moto_bridge
 from eddy.emulator.moto_seam.tables import resource_policies
 from eddy.emulator.moto_seam.tables import views as moto_tables
 from eddy.emulator.moto_seam.tables.definition_requests import run_table_request
+from eddy.emulator.settings import Settings
 from eddy.emulator.storage.channels import Channel, DurableLog
 from eddy.emulator.storage.wal import CorruptStateError
-from eddy.emulator.streams.records import LoggedRecord, compact_json, image_json
+from eddy.emulator.streams.records import LoggedRecord, StreamViewType, compact_json, image_json
 from eddy.emulator.streams.shards import SequenceNumbers, Shard
 from eddy.emulator.streams.stream import Stream, StreamObserver
 from eddy.emulator.streams.stream_registry import StreamRegistry
@@ -37,6 +39,32 @@ TableKey = tuple[str, str, str]
 ITEMS_PER_LINE = 500
 
 
+def stream_state(stream: Stream) -> dict[str, Any]:
+    """What the log and a snapshot keep of a stream (its records are in its shards' segment files)."""
+    return {"account_id": stream.account_id, "region": stream.region, "table_name": stream.table_name,
+            "table_arn": stream.arn.split("/stream/")[0], "label": stream.label, "view_type": stream.view_type.value,
+            "key_schema": stream.key_schema, "created_at": stream.created_at, "status": stream.status,
+            "disabled_at": stream.disabled_at, "last_shard_ms": stream.last_shard_ms,
+            "enabled_version": stream.enabled_version, "table_deleted": stream.table_deleted,
+            "shards": [shard.to_state() for shard in stream.shards.values()]}
+
+
+def stream_from_state(state: dict[str, Any], *, settings: Settings, sequence_numbers: SequenceNumbers,
+                      directory: Path, observer: StreamObserver) -> Stream:
+    """A stream as stream_state() kept it, its shards put back."""
+    stream = Stream(account_id=state["account_id"], region=state["region"], table_name=state["table_name"],
+                    table_arn=state["table_arn"], label=state["label"], view_type=StreamViewType(state["view_type"]),
+                    key_schema=state["key_schema"], created_at=state["created_at"], settings=settings,
+                    sequence_numbers=sequence_numbers, directory=directory, observer=observer, first_shard=False,
+                    enabled_version=state.get("enabled_version"))
+    stream.status, stream.disabled_at = state["status"], state["disabled_at"]
+    stream.table_deleted = state.get("table_deleted", False)
+    stream.last_shard_ms = state["last_shard_ms"]
+    for shard_state in state["shards"]:
+        stream.restore_shard(shard_state)
+    return stream
+
+
 class StreamsChannel(Channel, StreamObserver):
     """The streams' shapes, told by each stream (its observer), and their records' high-water mark."""
 
@@ -45,7 +73,7 @@ class StreamsChannel(Channel, StreamObserver):
     def __init__(self, log: DurableLog, registry: StreamRegistry, versions: dict[TableKey, int]) -> None:
         self.log = log
         self.registry = registry
-        registry.observer = self  # told of every stream enabled, and each stream of its shards (Stream.from_state)
+        registry.observer = self  # told of every stream enabled, and each stream of its shards (stream_from_state)
         self.settings = registry.settings
         self.sequence_numbers = registry.sequence_numbers
         self.versions = versions
@@ -58,7 +86,7 @@ class StreamsChannel(Channel, StreamObserver):
     # -- told by the streams ---------------------------------------------------------------------------
 
     def stream_enabled(self, stream: Stream) -> None:
-        self.log.log({"op": "stream", "state": stream.to_state()})
+        self.log.log({"op": "stream", "state": stream_state(stream)})
 
     def shard_opened(self, stream: Stream, shard: Shard) -> None:
         self.log.log({"op": "shard", "stream": stream.arn, "state": shard.to_state()})
@@ -83,7 +111,7 @@ class StreamsChannel(Channel, StreamObserver):
 
     def snapshot_entries(self, generation: int) -> Iterator[dict[str, Any]]:
         for stream in self.registry.streams.values():
-            yield {"kind": "stream", "state": stream.to_state()}
+            yield {"kind": "stream", "state": stream_state(stream)}
         yield {"kind": "latest", "streams": [stream.arn for stream in self.registry.latest.values()]}
 
     def restore(self, entry: dict[str, Any]) -> None:
@@ -102,7 +130,7 @@ class StreamsChannel(Channel, StreamObserver):
             directory = self.registry.stream_directory(
                 state["account_id"], state["region"], state["table_name"], state["label"]
             )
-            stream = Stream.from_state(
+            stream = stream_from_state(
                 state,
                 settings=self.settings,
                 sequence_numbers=self.sequence_numbers,

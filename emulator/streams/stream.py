@@ -80,7 +80,8 @@ class Stream:
         self._sequence_numbers = sequence_numbers
         self.shards: dict[str, Shard] = {}
         self._next_maintenance = created_at + 1.0
-        self._last_shard_ms = 0
+        #: the number part of the newest shard id (its creation in ms), kept strictly increasing
+        self.last_shard_ms = 0
         self._open: list[Shard] = []  # the open shards, ordered by the start of their hash range
         self._open_starts: list[int] = []
         self.observer = observer or StreamObserver()
@@ -110,8 +111,8 @@ class Stream:
     def _open_shard(self, parent: Shard | None, hash_range: tuple[int, int], now: float,
                     adjacent_parent: Shard | None = None) -> Shard:
         # the number part is the creation time in ms, kept strictly increasing so ids sort oldest first
-        self._last_shard_ms = max(int(now * 1000), self._last_shard_ms + 1)
-        shard_id = f"shardId-{self._last_shard_ms:020d}-{os.urandom(4).hex()}"
+        self.last_shard_ms = max(int(now * 1000), self.last_shard_ms + 1)
+        shard_id = f"shardId-{self.last_shard_ms:020d}-{os.urandom(4).hex()}"
         shard = Shard(
             shard_id=shard_id,
             parent_shard_id=parent.shard_id if parent else None,
@@ -157,13 +158,13 @@ class Stream:
     def _shard_change(self) -> Iterator[None]:
         """A rollover, split or merge: its shards logged in one append, or none of it (the disk refused: WriteFailed),
         with the shards in memory put back as they were, so the lineage read back after a restart is the one shown."""
-        shards, opened, starts, last_ms = dict(self.shards), list(self._open), list(self._open_starts), self._last_shard_ms
+        shards, opened, starts, last_ms = dict(self.shards), list(self._open), list(self._open_starts), self.last_shard_ms
         ends = [(shard, shard.ending_sequence_number, shard.closed_at) for shard in opened]
         try:
             with self.observer.together():
                 yield
         except BaseException:
-            self.shards, self._open, self._open_starts, self._last_shard_ms = shards, opened, starts, last_ms
+            self.shards, self._open, self._open_starts, self.last_shard_ms = shards, opened, starts, last_ms
             for shard, ending, closed_at in ends:
                 shard.ending_sequence_number, shard.closed_at = ending, closed_at
             raise
@@ -280,31 +281,6 @@ class Stream:
         for shard in self.shards.values():
             shard.log.close()
 
-    # -- reading -----------------------------------------------------------------------------------
-
-    def describe(self, *, limit: int, exclusive_start_shard_id: str | None, parent_shard_id: str | None) -> dict[str, Any]:
-        shards = list(self.shards.values())
-        if parent_shard_id is not None:
-            shards = [shard for shard in shards if shard.parent_shard_id == parent_shard_id]
-        if exclusive_start_shard_id is not None:
-            # AWS answers an ExclusiveStartShardId it does not know with no shards, not an error
-            ids = [shard.shard_id for shard in shards]
-            shards = shards[ids.index(exclusive_start_shard_id) + 1:] if exclusive_start_shard_id in ids else []
-        page = shards[:limit]
-        description: dict[str, Any] = {
-            "StreamArn": self.arn,
-            "StreamLabel": self.label,
-            "StreamStatus": self.status,
-            "StreamViewType": self.view_type.value,
-            "CreationRequestDateTime": self.created_at,
-            "TableName": self.table_name,
-            "KeySchema": [{"AttributeName": k["AttributeName"], "KeyType": k["KeyType"]} for k in self.key_schema],
-            "Shards": [shard.describe() for shard in page],
-        }
-        if len(shards) > limit:
-            description["LastEvaluatedShardId"] = page[-1].shard_id
-        return description
-
     # -- as a source of event source mappings (the face kinesis/sources.py shows too) --------------------
 
     batch_info_key = "DDBStreamBatchInfo"
@@ -328,33 +304,7 @@ class Stream:
         """How a report of what was not delivered names a record: its sequence number and the item's keys."""
         return {"SequenceNumber": str(record.sequence_number), "Keys": record.keys}
 
-    def summary(self) -> dict[str, str]:
-        return {"StreamArn": self.arn, "TableName": self.table_name, "StreamLabel": self.label}
-
-    # -- persistence -------------------------------------------------------------------------------
-
-    def to_state(self) -> dict[str, Any]:
-        return {"account_id": self.account_id, "region": self.region, "table_name": self.table_name,
-                "table_arn": self.arn.split("/stream/")[0], "label": self.label, "view_type": self.view_type.value,
-                "key_schema": self.key_schema, "created_at": self.created_at, "status": self.status,
-                "disabled_at": self.disabled_at, "last_shard_ms": self._last_shard_ms,
-                "enabled_version": self.enabled_version, "table_deleted": self.table_deleted,
-                "shards": [shard.to_state() for shard in self.shards.values()]}
-
-    @classmethod
-    def from_state(cls, state: dict[str, Any], *, settings: Settings, sequence_numbers: SequenceNumbers,
-                   directory: Path, observer: "StreamObserver") -> "Stream":
-        stream = cls(account_id=state["account_id"], region=state["region"], table_name=state["table_name"],
-                     table_arn=state["table_arn"], label=state["label"], view_type=StreamViewType(state["view_type"]),
-                     key_schema=state["key_schema"], created_at=state["created_at"], settings=settings,
-                     sequence_numbers=sequence_numbers, directory=directory, observer=observer, first_shard=False,
-                     enabled_version=state.get("enabled_version"))
-        stream.status, stream.disabled_at = state["status"], state["disabled_at"]
-        stream.table_deleted = state.get("table_deleted", False)
-        stream._last_shard_ms = state["last_shard_ms"]
-        for shard_state in state["shards"]:
-            stream.restore_shard(shard_state)
-        return stream
+    # -- recovery -------------------------------------------------------------------------------
 
     def restore_shard(self, state: dict[str, Any]) -> Shard:
         """A shard as persistence recorded it (opened, or closed since)."""

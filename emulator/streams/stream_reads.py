@@ -1,5 +1,6 @@
 """The DynamoDB Streams API's reads, on the engine's state: ListStreams, DescribeStream, GetShardIterator and
-GetRecords (plain values in and out, AWS's errors as AWSError subclasses; api/streams_api.py is their door)."""
+GetRecords (plain values in and out, AWS's errors as AWSError subclasses; api/streams_api.py is their door), and
+the shape of a stream in their answers (ListStreams' summary, DescribeStream's StreamDescription)."""
 
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ class StreamReads:
                 arns = [stream.arn for stream in streams]
                 streams = streams[arns.index(exclusive_start_stream_arn) + 1:] if exclusive_start_stream_arn in arns else []
             page = streams[:limit]
-            result: dict[str, Any] = {"Streams": [stream.summary() for stream in page]}
+            result: dict[str, Any] = {"Streams": [stream_summary(stream) for stream in page]}
             if len(streams) > limit:
                 result["LastEvaluatedStreamArn"] = page[-1].arn
             return result
@@ -47,8 +48,9 @@ class StreamReads:
                         parent_shard_id: str | None) -> dict[str, Any]:
         with self._lock:
             stream = self._stream(stream_arn)
-            return {"StreamDescription": stream.describe(limit=limit, exclusive_start_shard_id=exclusive_start_shard_id,
-                                                         parent_shard_id=parent_shard_id)}
+            return {"StreamDescription": stream_description(stream, limit=limit,
+                                                            exclusive_start_shard_id=exclusive_start_shard_id,
+                                                            parent_shard_id=parent_shard_id)}
 
     def get_shard_iterator(self, stream_arn: str, shard_id: str, iterator_type: ShardIteratorType,
                            sequence_number: int | None) -> str:
@@ -98,3 +100,34 @@ class StreamReads:
             if not shard.is_open and start + len(encoded) >= len(shard.records):
                 return encoded, None
             return encoded, self._iterators.issue(Position(stream.arn, shard.shard_id, next_position))
+
+
+def stream_summary(stream: Stream) -> dict[str, str]:
+    """A stream as ListStreams names it."""
+    return {"StreamArn": stream.arn, "TableName": stream.table_name, "StreamLabel": stream.label}
+
+
+def stream_description(stream: Stream, *, limit: int, exclusive_start_shard_id: str | None,
+                       parent_shard_id: str | None) -> dict[str, Any]:
+    """DescribeStream's StreamDescription: a page of the stream's shards, oldest first."""
+    shards = list(stream.shards.values())
+    if parent_shard_id is not None:
+        shards = [shard for shard in shards if shard.parent_shard_id == parent_shard_id]
+    if exclusive_start_shard_id is not None:
+        # AWS answers an ExclusiveStartShardId it does not know with no shards, not an error
+        ids = [shard.shard_id for shard in shards]
+        shards = shards[ids.index(exclusive_start_shard_id) + 1:] if exclusive_start_shard_id in ids else []
+    page = shards[:limit]
+    description: dict[str, Any] = {
+        "StreamArn": stream.arn,
+        "StreamLabel": stream.label,
+        "StreamStatus": stream.status,
+        "StreamViewType": stream.view_type.value,
+        "CreationRequestDateTime": stream.created_at,
+        "TableName": stream.table_name,
+        "KeySchema": [{"AttributeName": k["AttributeName"], "KeyType": k["KeyType"]} for k in stream.key_schema],
+        "Shards": [shard.describe() for shard in page],
+    }
+    if len(shards) > limit:
+        description["LastEvaluatedShardId"] = page[-1].shard_id
+    return description
