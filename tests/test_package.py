@@ -132,8 +132,11 @@ def test_the_installed_eddy_says_what_is_missing_and_sets_up_nodes_sdk(installed
     assert sdk_line.startswith("missing") and "run `eddy setup node`" in sdk_line, doctor.stdout
     spark_line = next(line for line in doctor.stdout.splitlines() if "Spark extra" in line)
     assert spark_line.startswith("missing") and 'pip install "eddy[spark]"' in spark_line
+    sam_line = next(line for line in doctor.stdout.splitlines() if "SAM extra" in line)
+    assert sam_line.startswith("missing") and 'pip install "eddy[sam]"' in sam_line
     request.getfixturevalue("node_sdk")
-    assert installed.run("doctor", "--port", "0").stdout.count("missing") == 1  # only Spark's extra now
+    missing = [line for line in installed.run("doctor", "--port", "0").stdout.splitlines() if line.startswith("missing")]
+    assert [line.split("  ")[1].strip() for line in missing] == ["Spark extra", "SAM extra"]  # only the extras now
 
 
 def test_the_installed_eddy_serves_python_and_node_functions_and_the_dashboard(node_sdk: None, served: str) -> None:
