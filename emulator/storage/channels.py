@@ -71,7 +71,7 @@ class Channel:
 
     def replay(self, entry: dict[str, Any]) -> None:
         """A log entry read back."""
-        raise NotImplementedError(f"{type(self).__name__} logs no entry")
+        raise TypeError(f"{type(self).__name__} declares log entries {self.ops} but replays none: a channel with ops overrides replay")
 
     def restore(self, entry: dict[str, Any]) -> None:
         """A snapshot entry read back: by default, as the log entry of the same name."""
@@ -93,31 +93,31 @@ class NotKept:
     durable = False
 
     def log(self, entry: dict[str, Any], weight: int = 1) -> None:
-        pass
+        """Nothing: an in-memory emulator keeps no log."""
 
     def log_encoded(self, entry: bytes, weight: int = 1) -> None:
-        pass
+        """Nothing: an in-memory emulator keeps no log."""
 
     def log_all(self, entries: list[bytes]) -> None:
-        pass
+        """Nothing: an in-memory emulator keeps no log."""
 
     def together(self) -> ContextManager[None]:
         return contextlib.nullcontext()
 
     def register(self, *channels: Channel) -> None:
-        pass
+        """Nothing: an in-memory emulator keeps no log."""
 
     def recover(self) -> None:
-        pass
+        """Nothing: an in-memory emulator keeps no log."""
 
     def close(self) -> None:
-        pass
+        """Nothing: an in-memory emulator keeps no log."""
 
     def reset(self) -> None:
-        pass
+        """Nothing: an in-memory emulator keeps no log."""
 
     def leave_as_is(self) -> None:
-        pass
+        """Nothing: an in-memory emulator keeps no log."""
 
 
 NOT_KEPT = NotKept()
