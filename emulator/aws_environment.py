@@ -103,7 +103,9 @@ def session_for(endpoint_url: str | None, region: str | None = None) -> boto3.se
 
     region = region or configured_region() or DEFAULT_REGION
     if endpoint_url is not None and not credentials_configured():
-        return boto3.session.Session(region_name=region, **{name.lower(): value for name, value in FAKE_CREDENTIALS.items()})
+        return boto3.session.Session(
+            region_name=region, **{name.lower(): value for name, value in FAKE_CREDENTIALS.items()}
+        )
     return boto3.session.Session(region_name=region)
 
 

@@ -35,17 +35,20 @@ class Request:
     def for_target(self, target: str, params: Any) -> Request:
         """Another JSON request from the same caller: X-Amz-Target `target`, body `params`; the headers of the body
         it replaces (its length and checksum) dropped."""
-        headers = {name: value for name, value in self.headers.items()
-                   if name.lower() not in ("x-amz-target", "content-length", "x-amz-crc32")}
+        headers = {
+            name: value
+            for name, value in self.headers.items()
+            if name.lower() not in ("x-amz-target", "content-length", "x-amz-crc32")
+        }
         headers["X-Amz-Target"] = target
         return Request(self.method, self.url, headers, json.dumps(params).encode())
-
 
     def in_region(self, region: str) -> Request:
         """The same caller's request signed for another region (the credential scope's region replaced): what one
         region's API asks of another (a global table's replica created in its region)."""
-        headers = {name: value for name, value in self.headers.items() if name.lower() not in ("authorization",
-                                                                                               "user-agent")}
+        headers = {
+            name: value for name, value in self.headers.items() if name.lower() not in ("authorization", "user-agent")
+        }
         headers["Authorization"] = callers.in_region(self.header("Authorization") or "", region)
         return Request(self.method, callers.endpoint_in_region(self.url, region), headers, self.body)
 

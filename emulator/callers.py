@@ -24,8 +24,7 @@ from typing import Callable, NamedTuple
 DEFAULT_REGION = "us-east-1"
 
 _CREDENTIAL = re.compile(r"Credential=([^/,\s]+)/\d{8}/([a-z0-9-]+)/([a-z0-9-]+)/")
-_QUERY_CREDENTIAL = re.compile(
-    r"X-Amz-Credential=([^&/%]*)(?:%2F|/)\d{8}(?:%2F|/)([a-z0-9-]+)(?:%2F|/)([a-z0-9-]+)")
+_QUERY_CREDENTIAL = re.compile(r"X-Amz-Credential=([^&/%]*)(?:%2F|/)\d{8}(?:%2F|/)([a-z0-9-]+)(?:%2F|/)([a-z0-9-]+)")
 _HOST_REGION = re.compile(r"[./]([a-z]{2}(?:-gov)?-[a-z]+-\d)\.amazonaws\.com")
 #: the region part of an AWS endpoint's host name (dynamodb.<region>.amazonaws.com), whatever it says
 _ENDPOINT_REGION = re.compile(r"\.[^./]+\.amazonaws\.com")
@@ -63,8 +62,10 @@ def account_of(header: Callable[[str], str | None], access_key: str, by_key: Cal
 def authorization(region: str, service: str, access_key: str = "eddy") -> str:
     """A SigV4 Authorization header for a request Eddy makes itself, scoped to `region` and `service` (moto and Eddy
     read the scope; neither checks the signature)."""
-    return (f"AWS4-HMAC-SHA256 Credential={access_key}/20200101/{region}/{service}/aws4_request, "
-            "SignedHeaders=host, Signature=0")
+    return (
+        f"AWS4-HMAC-SHA256 Credential={access_key}/20200101/{region}/{service}/aws4_request, "
+        "SignedHeaders=host, Signature=0"
+    )
 
 
 def endpoint_in_region(url: str, region: str) -> str:
@@ -77,4 +78,4 @@ def in_region(authorization_header: str, region: str) -> str:
     scope = _CREDENTIAL.search(authorization_header)
     if scope is None:
         return authorization(region, "dynamodb")
-    return authorization_header[:scope.start(2)] + region + authorization_header[scope.end(2):]
+    return authorization_header[: scope.start(2)] + region + authorization_header[scope.end(2) :]

@@ -25,8 +25,10 @@ from typing import Any, Callable
 from eddy.emulator.errors import AWSError
 
 WINDOW_SECONDS = 600.0
-MISMATCH = ("DynamoDB rejected the request because you retried a request with a different payload but with an "
-            "idempotent token that was already used.")
+MISMATCH = (
+    "DynamoDB rejected the request because you retried a request with a different payload but with an "
+    "idempotent token that was already used."
+)
 
 
 class IdempotentParameterMismatchException(AWSError):

@@ -53,10 +53,18 @@ class DeferredComponents:
         with self.lock:
             if self._triggers is None:
                 from eddy.emulator.triggers.mapping_registry import Triggers
+
                 self._triggers = Triggers(
-                    self.kernel, self.state_dir, streams=self.streams, sequence_numbers=self.sequence_numbers,
-                    functions=self.functions, invoker=self.invoker, journal=self.mapping_channel,
-                    eventbridge=self.eventbridge, async_invocations=self.async_invocations)
+                    self.kernel,
+                    self.state_dir,
+                    streams=self.streams,
+                    sequence_numbers=self.sequence_numbers,
+                    functions=self.functions,
+                    invoker=self.invoker,
+                    journal=self.mapping_channel,
+                    eventbridge=self.eventbridge,
+                    async_invocations=self.async_invocations,
+                )
             return self._triggers
 
     def _make_pipes(self) -> Pipes:
@@ -67,10 +75,16 @@ class DeferredComponents:
         from eddy.emulator.pipes.targets import PipeTargets
 
         targets = PipeTargets(self.functions, self.invoker, self.async_invocations, self.kernel.aws_client)
-        return Pipes(self.kernel, self.mapping_channel, targets, self.state_dir,
-                     find_stream=lambda arn: self.streams.get(arn),
-                     start_position=lambda source, position, timestamp: self.triggers._start_position(
-                         source, position, timestamp))
+        return Pipes(
+            self.kernel,
+            self.mapping_channel,
+            targets,
+            self.state_dir,
+            find_stream=lambda arn: self.streams.get(arn),
+            start_position=lambda source, position, timestamp: self.triggers._start_position(
+                source, position, timestamp
+            ),
+        )
 
     @property
     def mappings_made(self) -> int:  # how many event source mappings there are, without making their registry
@@ -83,9 +97,21 @@ class DeferredComponents:
             if self._cloudformation is None:
                 from eddy.emulator.cloudformation.resource_types.custom_resource_calls import CustomResourceCalls
                 from eddy.emulator.cloudformation.service import CloudFormation
-                self._cloudformation = CloudFormation(self.aws_client, self.clock.now, self._stacks_file, CustomResourceCalls(
-                    self._invoke_for_stack, lambda topic, region, message: self.aws_client("sns", region).publish(
-                        TopicArn=topic, Message=message), self._functions_endpoint, self.clock.now, self.clock.on_advance))
+
+                self._cloudformation = CloudFormation(
+                    self.aws_client,
+                    self.clock.now,
+                    self._stacks_file,
+                    CustomResourceCalls(
+                        self._invoke_for_stack,
+                        lambda topic, region, message: self.aws_client("sns", region).publish(
+                            TopicArn=topic, Message=message
+                        ),
+                        self._functions_endpoint,
+                        self.clock.now,
+                        self.clock.on_advance,
+                    ),
+                )
             return self._cloudformation
 
     def _invoke_for_stack(self, name: str, account_id: str, region: str, event: dict[str, Any]) -> str | None:

@@ -113,8 +113,12 @@ class ConnectionHandler(socketserver.StreamRequestHandler):
             body = self._body(headers)
         except BadRequest as problem:
             text = str(problem).encode()
-            self._send(b"HTTP/1.1 400 Bad Request\r\n", [("Content-Type", "text/plain"),
-                                                          ("Content-Length", str(len(text)))], text, keep_alive=False)
+            self._send(
+                b"HTTP/1.1 400 Bad Request\r\n",
+                [("Content-Type", "text/plain"), ("Content-Length", str(len(text)))],
+                text,
+                keep_alive=False,
+            )
             return False
         environ = self._environ(method, target, version, headers, body)
         started = time.perf_counter()
@@ -122,11 +126,19 @@ class ConnectionHandler(socketserver.StreamRequestHandler):
         head_only = method == "HEAD" or status[:1] == "1" or status[:3] in ("204", "304")
         if not head_only and not any(name.lower() == "content-length" for name, _ in response_headers):
             response_headers.append(("Content-Length", str(len(payload))))
-        self._send(f"HTTP/1.1 {status}\r\n".encode("latin-1"), response_headers, b"" if head_only else payload,
-                   keep_alive)
+        self._send(
+            f"HTTP/1.1 {status}\r\n".encode("latin-1"), response_headers, b"" if head_only else payload, keep_alive
+        )
         if log.isEnabledFor(logging.DEBUG):  # `eddy serve --verbose`
-            log.debug('%s "%s %s %s" %s %.1f ms', self.client_address[0], method, target, version, status[:3],
-                     (time.perf_counter() - started) * 1000)
+            log.debug(
+                '%s "%s %s %s" %s %.1f ms',
+                self.client_address[0],
+                method,
+                target,
+                version,
+                status[:3],
+                (time.perf_counter() - started) * 1000,
+            )
         return keep_alive
 
     def _head(self, line: bytes) -> tuple[str, str, str, list[tuple[str, str]]]:
@@ -182,19 +194,35 @@ class ConnectionHandler(socketserver.StreamRequestHandler):
             raise ConnectionError("the client closed the connection mid-body")
         return data
 
-    def _environ(self, method: str, target: str, version: str, headers: list[tuple[str, str]],
-                 body: bytes) -> dict[str, Any]:
+    def _environ(
+        self, method: str, target: str, version: str, headers: list[tuple[str, str]], body: bytes
+    ) -> dict[str, Any]:
         url = urlsplit(target)
         path = url.path if url.scheme or not url.netloc else f"/{url.netloc}{url.path}"  # "//x" is a path
         host, port = self.server.server_address[:2]
         environ: dict[str, Any] = {
-            "wsgi.version": (1, 0), "wsgi.url_scheme": "http", "wsgi.input": io.BytesIO(body),
-            "wsgi.errors": sys.stderr, "wsgi.multithread": True, "wsgi.multiprocess": False, "wsgi.run_once": False,
-            "wsgi.input_terminated": True, "SERVER_SOFTWARE": "Eddy", "REQUEST_METHOD": method, "SCRIPT_NAME": "",
-            "PATH_INFO": unquote_to_bytes(path).decode("latin-1"), "QUERY_STRING": url.query,
-            "REQUEST_URI": target, "RAW_URI": target, "REMOTE_ADDR": self.client_address[0],
-            "REMOTE_PORT": self.client_address[1], "SERVER_NAME": str(host), "SERVER_PORT": str(port),
-            "SERVER_PROTOCOL": version, "CONTENT_LENGTH": str(len(body))}
+            "wsgi.version": (1, 0),
+            "wsgi.url_scheme": "http",
+            "wsgi.input": io.BytesIO(body),
+            "wsgi.errors": sys.stderr,
+            "wsgi.multithread": True,
+            "wsgi.multiprocess": False,
+            "wsgi.run_once": False,
+            "wsgi.input_terminated": True,
+            "SERVER_SOFTWARE": "Eddy",
+            "REQUEST_METHOD": method,
+            "SCRIPT_NAME": "",
+            "PATH_INFO": unquote_to_bytes(path).decode("latin-1"),
+            "QUERY_STRING": url.query,
+            "REQUEST_URI": target,
+            "RAW_URI": target,
+            "REMOTE_ADDR": self.client_address[0],
+            "REMOTE_PORT": self.client_address[1],
+            "SERVER_NAME": str(host),
+            "SERVER_PORT": str(port),
+            "SERVER_PROTOCOL": version,
+            "CONTENT_LENGTH": str(len(body)),
+        }
         for name, value in headers:
             if "_" in name:  # as CGI servers do: an underscore name would pass for a dash one
                 continue
@@ -211,7 +239,9 @@ class ConnectionHandler(socketserver.StreamRequestHandler):
     def _call(self, environ: dict[str, Any]) -> tuple[str, list[tuple[str, str]], bytes]:
         answer: dict[str, Any] = {}
 
-        def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Callable[[bytes], None]:
+        def start_response(
+            status: str, headers: list[tuple[str, str]], exc_info: Any = None
+        ) -> Callable[[bytes], None]:
             answer["status"], answer["headers"] = status, list(headers)
             return lambda data: None  # the legacy write(): Eddy's applications return their bodies
 
@@ -230,8 +260,9 @@ class ConnectionHandler(socketserver.StreamRequestHandler):
 
     def _send(self, status_line: bytes, headers: list[tuple[str, str]], body: bytes, keep_alive: bool) -> None:
         lines = [status_line, f"Date: {self.server.http_date()}\r\n".encode()]
-        lines.extend(f"{name}: {value}\r\n".encode("latin-1") for name, value in headers
-                     if name.lower() != "connection")
+        lines.extend(
+            f"{name}: {value}\r\n".encode("latin-1") for name, value in headers if name.lower() != "connection"
+        )
         if not keep_alive:
             lines.append(b"Connection: close\r\n")
         lines.append(b"\r\n")
@@ -249,4 +280,3 @@ def _header(headers: list[tuple[str, str]], wanted: str) -> str:
 def _keeps_alive(version: str, connection: str) -> bool:
     options = {option.strip().lower() for option in connection.split(",")}
     return "keep-alive" in options if version == "HTTP/1.0" else "close" not in options
-

@@ -43,6 +43,10 @@ class Kernel:
             client = self._aws_clients.get(key)
             if client is None:
                 client = self._aws_clients[key] = fresh_session().client(
-                    service, region_name=region, endpoint_url=self.aws_endpoint_url,
-                    aws_access_key_id="eddy", aws_secret_access_key="eddy")
+                    service,
+                    region_name=region,
+                    endpoint_url=self.aws_endpoint_url,
+                    aws_access_key_id="eddy",
+                    aws_secret_access_key="eddy",
+                )
             return client

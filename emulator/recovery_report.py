@@ -24,11 +24,26 @@ if TYPE_CHECKING:
 log = logging.getLogger("eddy")
 
 #: the singular of each noun the lines use
-_SINGULAR = {"tables": "table", "items": "item", "stream records": "stream record", "functions": "function",
-             "event source mappings": "event source mapping", "layer versions": "layer version",
-             "buckets": "bucket", "objects": "object", "queues": "queue", "messages": "message", "topics": "topic",
-             "subscriptions": "subscription", "roles": "role", "users": "user", "policies": "policy",
-             "streams": "stream", "records": "record", "backends": "backend"}
+_SINGULAR = {
+    "tables": "table",
+    "items": "item",
+    "stream records": "stream record",
+    "functions": "function",
+    "event source mappings": "event source mapping",
+    "layer versions": "layer version",
+    "buckets": "bucket",
+    "objects": "object",
+    "queues": "queue",
+    "messages": "message",
+    "topics": "topic",
+    "subscriptions": "subscription",
+    "roles": "role",
+    "users": "user",
+    "policies": "policy",
+    "streams": "stream",
+    "records": "record",
+    "backends": "backend",
+}
 
 
 def _figure(count: int, noun: str) -> str:
@@ -40,19 +55,28 @@ def lines(streams: StreamRegistry, functions: FunctionRegistry, mappings: int) -
     source mappings recovery restored."""
     tables = moto_bridge.table_summaries()
     services: dict[str, dict[str, int]] = {
-        "dynamodb": {"tables": len(tables), "items": sum(table["ItemCount"] for table in tables),
-                     "stream records": sum(len(shard.records) for stream in streams.streams.values()
-                                           for shard in stream.shards.values())},
+        "dynamodb": {
+            "tables": len(tables),
+            "items": sum(table["ItemCount"] for table in tables),
+            "stream records": sum(
+                len(shard.records) for stream in streams.streams.values() for shard in stream.shards.values()
+            ),
+        },
         "lambda": {"functions": len(functions.functions), "event source mappings": mappings},
     }
     streams = list(kinesis_state.all_streams())
     if streams:
-        services["kinesis"] = {"streams": len(streams), "records": sum(
-            len(shard.records) for stream in streams for shard in stream.shards.values())}
+        services["kinesis"] = {
+            "streams": len(streams),
+            "records": sum(len(shard.records) for stream in streams for shard in stream.shards.values()),
+        }
     for service, figures in service_state.inventory().items():
         services.setdefault(service, {}).update(figures)
-    report = [f"recovered {service}: " + ", ".join(_figure(count, noun) for noun, count in figures.items())
-              for service, figures in services.items() if any(figures.values())]
+    report = [
+        f"recovered {service}: " + ", ".join(_figure(count, noun) for noun, count in figures.items())
+        for service, figures in services.items()
+        if any(figures.values())
+    ]
     return report or ["recovered nothing: the state directory was new or empty"]
 
 

@@ -71,11 +71,19 @@ class ServiceJournal:
     def may_change(seen: Seen, body: bytes) -> bool:
         """Whether the request may change one of moto's services (DynamoDB, Streams and Kinesis are logged as
         changes, not journaled)."""
-        return may_change_state(seen, body) and \
-            service_requests.service_of(seen.authorization, seen.url) not in EDDY_OWNED
+        return (
+            may_change_state(seen, body) and service_requests.service_of(seen.authorization, seen.url) not in EDDY_OWNED
+        )
 
-    def run(self, seen: Seen, via: str, request: Callable[[], dict[str, Any]], body: bytes,
-            call: Callable[[], Any], status_of: Callable[[Any], int | None]) -> Any:
+    def run(
+        self,
+        seen: Seen,
+        via: str,
+        request: Callable[[], dict[str, Any]],
+        body: bytes,
+        call: Callable[[], Any],
+        status_of: Callable[[Any], int | None],
+    ) -> Any:
         """moto's answer to a request (`call`), journaled when it may change state and moto accepted it.
 
         `request` gives the request as the `via` path replays it (services/requests.py)."""
@@ -112,31 +120,54 @@ class ServiceJournal:
         self._disk.refused(failure, self._now())
         message = escape(f"The request was not applied: {failure.reason}")
         if service_requests.service_of(seen.authorization, seen.url) == "s3":
-            return 500, {"Content-Type": "application/xml"}, (
-                f"<?xml version='1.0' encoding='UTF-8'?>\n<Error><Code>InternalError</Code><Message>{message}"
-                f"</Message></Error>").encode()
+            return (
+                500,
+                {"Content-Type": "application/xml"},
+                (
+                    f"<?xml version='1.0' encoding='UTF-8'?>\n<Error><Code>InternalError</Code><Message>{message}"
+                    f"</Message></Error>"
+                ).encode(),
+            )
         if urlsplit(seen.url).path.startswith("/20"):  # Lambda's REST API: its ServiceException
-            return 500, {"Content-Type": "application/json", "x-amzn-ErrorType": "ServiceException"}, \
-                json.dumps({"Type": "Service", "message": failure.reason}).encode()
+            return (
+                500,
+                {"Content-Type": "application/json", "x-amzn-ErrorType": "ServiceException"},
+                json.dumps({"Type": "Service", "message": failure.reason}).encode(),
+            )
         if "json" in seen.content_type:
-            return 500, {"Content-Type": seen.content_type.split(";")[0], "x-amzn-query-error": "InternalFailure;Receiver"}, \
-                json.dumps({"__type": "InternalFailure", "message": failure.reason}).encode()
-        return 500, {"Content-Type": "text/xml"}, (
-            f"<ErrorResponse><Error><Type>Receiver</Type><Code>InternalFailure</Code><Message>{message}</Message>"
-            f"</Error></ErrorResponse>").encode()
+            return (
+                500,
+                {"Content-Type": seen.content_type.split(";")[0], "x-amzn-query-error": "InternalFailure;Receiver"},
+                json.dumps({"__type": "InternalFailure", "message": failure.reason}).encode(),
+            )
+        return (
+            500,
+            {"Content-Type": "text/xml"},
+            (
+                f"<ErrorResponse><Error><Type>Receiver</Type><Code>InternalFailure</Code><Message>{message}</Message>"
+                f"</Error></ErrorResponse>"
+            ).encode(),
+        )
 
     def replay(self, entry: dict[str, Any], body: bytes) -> None:
         """A logged request run again (recovery): its moment, its path, nothing waited for."""
-        moments.begin(entry["seed"], entry["ts"], replaying=True,
-                      kept=[base64.b64decode(drawn) for drawn in entry.get("kept", ())])
+        moments.begin(
+            entry["seed"],
+            entry["ts"],
+            replaying=True,
+            kept=[base64.b64decode(drawn) for drawn in entry.get("kept", ())],
+        )
         try:
             status = service_requests.replay(entry["via"], entry["request"], body)
         except Exception as error:
-            raise CorruptStateError(f"replaying a request to {entry.get('service')} failed "
-                                    f"({type(error).__name__}: {error})") from error
+            raise CorruptStateError(
+                f"replaying a request to {entry.get('service')} failed ({type(error).__name__}: {error})"
+            ) from error
         finally:
             moments.end()
         if not 200 <= status < 300:
-            raise CorruptStateError(f"replaying a request to {entry.get('service')} "
-                                    f"({entry['request'].get('REQUEST_METHOD') or entry['request'].get('method')}) "
-                                    f"answered {status} where it had succeeded")
+            raise CorruptStateError(
+                f"replaying a request to {entry.get('service')} "
+                f"({entry['request'].get('REQUEST_METHOD') or entry['request'].get('method')}) "
+                f"answered {status} where it had succeeded"
+            )

@@ -38,8 +38,9 @@ from botocore.exceptions import ClientError
 from .stream_records import image
 
 SEQUENCE = "_replica_sequence"
-NEWER_ONLY = dict(ConditionExpression="attribute_not_exists(#seq) OR #seq < :seq",
-                  ExpressionAttributeNames={"#seq": SEQUENCE})
+NEWER_ONLY = dict(
+    ConditionExpression="attribute_not_exists(#seq) OR #seq < :seq", ExpressionAttributeNames={"#seq": SEQUENCE}
+)
 
 logger = logging.getLogger(__name__)
 
@@ -70,11 +71,16 @@ def apply(dynamodb: object, table: str, record: dict) -> None:
     sequence = {":seq": {"N": record["dynamodb"]["SequenceNumber"]}}
     try:
         if record["eventName"] == "REMOVE":
-            dynamodb.delete_item(TableName=table, Key=record["dynamodb"]["Keys"],
-                                 ExpressionAttributeValues=sequence, **NEWER_ONLY)
+            dynamodb.delete_item(
+                TableName=table, Key=record["dynamodb"]["Keys"], ExpressionAttributeValues=sequence, **NEWER_ONLY
+            )
         else:
-            dynamodb.put_item(TableName=table, Item={**image(record, "NewImage"), SEQUENCE: sequence[":seq"]},
-                              ExpressionAttributeValues=sequence, **NEWER_ONLY)
+            dynamodb.put_item(
+                TableName=table,
+                Item={**image(record, "NewImage"), SEQUENCE: sequence[":seq"]},
+                ExpressionAttributeValues=sequence,
+                **NEWER_ONLY,
+            )
     except ClientError as error:
         if error.response["Error"]["Code"] != "ConditionalCheckFailedException":
             raise

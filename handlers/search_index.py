@@ -47,8 +47,13 @@ def handler(event: dict, context: object) -> None:
     with _index(os.environ["SEARCH_INDEX_PATH"]) as db:
         for record in event.get("Records", []):
             fields = None if record["eventName"] == "REMOVE" else _fields(image(record, "NewImage"), attributes)
-            _apply(db, label or table_name(record), canonical(record["dynamodb"]["Keys"]),
-                   int(record["dynamodb"]["SequenceNumber"]), fields)
+            _apply(
+                db,
+                label or table_name(record),
+                canonical(record["dynamodb"]["Keys"]),
+                int(record["dynamodb"]["SequenceNumber"]),
+                fields,
+            )
 
 
 def search(path: str, query: str, source: str | None = None) -> list[dict]:
@@ -83,8 +88,10 @@ def _apply(db: sqlite3.Connection, source: str, id: str, sequence: int, fields: 
         db.execute("update documents set sequence = ?, fields = ? where doc = ?", (str(sequence), stored, doc))
         db.execute("delete from search where rowid = ?", (doc,))
     else:
-        doc = db.execute("insert into documents (source, id, sequence, fields) values (?, ?, ?, ?)",
-                         (source, id, str(sequence), stored)).lastrowid
+        doc = db.execute(
+            "insert into documents (source, id, sequence, fields) values (?, ?, ?, ?)",
+            (source, id, str(sequence), stored),
+        ).lastrowid
     if fields is not None:
         db.execute("insert into search (rowid, body) values (?, ?)", (doc, "\n".join(fields.values())))
 

@@ -38,11 +38,14 @@ def handler(event: dict, context: object) -> None:
         return
     first, last = expired[0]["dynamodb"], expired[-1]["dynamodb"]
     day = datetime.fromtimestamp(first["ApproximateCreationDateTime"], timezone.utc)
-    key = (f"{os.environ.get('ARCHIVE_PREFIX', 'ttl-archive/')}{table_name(expired[0])}/{day:%Y/%m/%d}/"
-           f"{first['SequenceNumber']}-{last['SequenceNumber']}.jsonl")
+    key = (
+        f"{os.environ.get('ARCHIVE_PREFIX', 'ttl-archive/')}{table_name(expired[0])}/{day:%Y/%m/%d}/"
+        f"{first['SequenceNumber']}-{last['SequenceNumber']}.jsonl"
+    )
     body = "".join(canonical(archive_line(record)) + "\n" for record in expired)
-    boto3.client("s3").put_object(Bucket=os.environ["ARCHIVE_BUCKET"], Key=key, Body=body.encode(),
-                                  ContentType="application/x-ndjson")
+    boto3.client("s3").put_object(
+        Bucket=os.environ["ARCHIVE_BUCKET"], Key=key, Body=body.encode(), ContentType="application/x-ndjson"
+    )
 
 
 def is_ttl_delete(record: dict) -> bool:
@@ -52,5 +55,9 @@ def is_ttl_delete(record: dict) -> bool:
 
 def archive_line(record: dict) -> dict:
     change = record["dynamodb"]
-    return {"keys": change["Keys"], "item": image(record, "OldImage"),
-            "deleted_at": change["ApproximateCreationDateTime"], "sequence_number": change["SequenceNumber"]}
+    return {
+        "keys": change["Keys"],
+        "item": image(record, "OldImage"),
+        "deleted_at": change["ApproximateCreationDateTime"],
+        "sequence_number": change["SequenceNumber"],
+    }

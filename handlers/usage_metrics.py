@@ -45,8 +45,11 @@ def handler(event: dict, context: object) -> None:
             Key={"pk": {"S": f"{table}#{bucket_label(start)}"}},
             UpdateExpression=f"SET #table = :table, #start = :start ADD {adds}",
             ExpressionAttributeNames={"#table": "table", "#start": "bucket_start", **{f"#{n}": n for n in by_event}},
-            ExpressionAttributeValues={":table": {"S": table}, ":start": {"N": str(start)},
-                                       **{f":{n}": {"N": str(count)} for n, count in by_event.items()}},
+            ExpressionAttributeValues={
+                ":table": {"S": table},
+                ":start": {"N": str(start)},
+                **{f":{n}": {"N": str(count)} for n, count in by_event.items()},
+            },
         )
 
 

@@ -55,7 +55,9 @@ class Clients:
         if profile:
             self.session = boto3.session.Session(profile_name=profile, region_name=region)
         elif endpoint_url:
-            self.session = boto3.session.Session(aws_access_key_id="test", aws_secret_access_key="test", region_name=region)
+            self.session = boto3.session.Session(
+                aws_access_key_id="test", aws_secret_access_key="test", region_name=region
+            )
         else:
             self.session = boto3.session.Session(region_name=region)
         self.endpoint_url = endpoint_url
@@ -64,7 +66,9 @@ class Clients:
 
     def __call__(self, service: str) -> Any:
         if service not in self._clients:
-            self._clients[service] = self.session.client(service, endpoint_url=self.endpoint_url, region_name=self.region)
+            self._clients[service] = self.session.client(
+                service, endpoint_url=self.endpoint_url, region_name=self.region
+            )
         return self._clients[service]
 
     def account_id(self) -> str:
@@ -74,8 +78,9 @@ class Clients:
 # -- up -----------------------------------------------------------------------------------------------------
 
 
-def up(source: Stack | Template, clients: Clients, *, dry_run: bool = False,
-       echo: Callable[[str], None] = print) -> list[Action]:
+def up(
+    source: Stack | Template, clients: Clients, *, dry_run: bool = False, echo: Callable[[str], None] = print
+) -> list[Action]:
     """Create or change the stack `source` declares; what already matches is left alone. Returns what it did
     (or, with `dry_run`, would do). Raises StackError when the endpoint refuses the template or the stack fails
     (its failed resources and their reasons in the message; the stack rolled back as CloudFormation rolls back)."""
@@ -84,23 +89,33 @@ def up(source: Stack | Template, clients: Clients, *, dry_run: bool = False,
     template = json.dumps(_template(source, bucket), separators=(",", ":"))
     current = _described(cloudformation, name)
     if current is not None and current["StackStatus"] == "ROLLBACK_COMPLETE" and dry_run:
-        raise StackError(f"{source.source}: stack {name} is ROLLBACK_COMPLETE (its creation failed): eddy up "
-                         "without --dry-run deletes it and creates it again")
+        raise StackError(
+            f"{source.source}: stack {name} is ROLLBACK_COMPLETE (its creation failed): eddy up "
+            "without --dry-run deletes it and creates it again"
+        )
     if current is not None and current["StackStatus"] == "ROLLBACK_COMPLETE":
         echo(f"  deleting  {name}: its first creation failed and was rolled back (ROLLBACK_COMPLETE)")
         _delete(cloudformation, name, source)
         current = None
     kind = "UPDATE" if current is not None and current["StackStatus"] != "REVIEW_IN_PROGRESS" else "CREATE"
-    request: dict[str, Any] = {"StackName": name, "ChangeSetName": f"eddy-up-{uuid.uuid4().hex[:16]}",
-                               "ChangeSetType": kind, "Capabilities": CAPABILITIES, "Description": "eddy up"}
+    request: dict[str, Any] = {
+        "StackName": name,
+        "ChangeSetName": f"eddy-up-{uuid.uuid4().hex[:16]}",
+        "ChangeSetType": kind,
+        "Capabilities": CAPABILITIES,
+        "Description": "eddy up",
+    }
     if len(template.encode()) <= TEMPLATE_BODY_LIMIT:
         request["TemplateBody"] = template
     else:
         where, key = bucket.upload(template.encode(), always=True)
         request["TemplateURL"] = f"https://{where}.s3.{clients.region}.amazonaws.com/{key}"
     if kind == "UPDATE" and current is not None and current.get("Parameters"):
-        request["Parameters"] = [{"ParameterKey": p["ParameterKey"], "UsePreviousValue": True}
-                                 for p in current["Parameters"] if _declares(template, p["ParameterKey"])]
+        request["Parameters"] = [
+            {"ParameterKey": p["ParameterKey"], "UsePreviousValue": True}
+            for p in current["Parameters"]
+            if _declares(template, p["ParameterKey"])
+        ]
     try:
         change_set = cloudformation.create_change_set(**request)["Id"]
     except ClientError as error:
@@ -112,8 +127,11 @@ def up(source: Stack | Template, clients: Clients, *, dry_run: bool = False,
     actions = [_action(change["ResourceChange"]) for change in described.get("Changes", [])]
     if kind == "UPDATE":
         changed = {action.logical_id for action in actions}
-        actions += [Action("unchanged", resource["ResourceType"], resource["LogicalResourceId"])
-                    for resource in _resources(cloudformation, name) if resource["LogicalResourceId"] not in changed]
+        actions += [
+            Action("unchanged", resource["ResourceType"], resource["LogicalResourceId"])
+            for resource in _resources(cloudformation, name)
+            if resource["LogicalResourceId"] not in changed
+        ]
     for action in actions:
         echo(action.line())
     if dry_run or described["Status"] == "FAILED":
@@ -122,7 +140,8 @@ def up(source: Stack | Template, clients: Clients, *, dry_run: bool = False,
     cloudformation.execute_change_set(ChangeSetName=change_set)
     try:
         cloudformation.get_waiter("stack_create_complete" if kind == "CREATE" else "stack_update_complete").wait(
-            StackName=name, WaiterConfig=_WAIT)
+            StackName=name, WaiterConfig=_WAIT
+        )
     except WaiterError:
         raise StackError(f"{source.source}: {_failures(cloudformation, name)}") from None
     return actions
@@ -185,8 +204,12 @@ def _discard(cloudformation: Any, change_set: str, name: str, kind: str) -> None
 
 
 def _resources(cloudformation: Any, name: str) -> list[dict[str, Any]]:
-    return [resource for page in cloudformation.get_paginator("list_stack_resources").paginate(StackName=name)
-            for resource in page["StackResourceSummaries"] if resource["ResourceStatus"] != "DELETE_COMPLETE"]
+    return [
+        resource
+        for page in cloudformation.get_paginator("list_stack_resources").paginate(StackName=name)
+        for resource in page["StackResourceSummaries"]
+        if resource["ResourceStatus"] != "DELETE_COMPLETE"
+    ]
 
 
 def _failures(cloudformation: Any, name: str) -> str:
@@ -195,25 +218,33 @@ def _failures(cloudformation: Any, name: str) -> str:
     failed = []
     for page in cloudformation.get_paginator("describe_stack_events").paginate(StackName=name):
         for event in page["StackEvents"]:
-            if event["ResourceType"] == "AWS::CloudFormation::Stack" and event.get("ResourceStatusReason") == "User Initiated":
+            if (
+                event["ResourceType"] == "AWS::CloudFormation::Stack"
+                and event.get("ResourceStatusReason") == "User Initiated"
+            ):
                 return f"stack {name} is {status}: " + ("; ".join(reversed(failed)) or "no resource failed")
             if event["ResourceStatus"].endswith("_FAILED") and event["ResourceType"] != "AWS::CloudFormation::Stack":
-                failed.append(f"{event['LogicalResourceId']} ({event['ResourceType']}) "
-                              f"{event['ResourceStatus']}: {event.get('ResourceStatusReason', '')}")
+                failed.append(
+                    f"{event['LogicalResourceId']} ({event['ResourceType']}) "
+                    f"{event['ResourceStatus']}: {event.get('ResourceStatusReason', '')}"
+                )
     return f"stack {name} is {status}: " + ("; ".join(reversed(failed)) or "no resource failed")
 
 
 # -- down and the commands' helpers -------------------------------------------------------------------------
 
 
-def down(source: Stack | Template, clients: Clients, *, dry_run: bool = False,
-         echo: Callable[[str], None] = print) -> list[Action]:
+def down(
+    source: Stack | Template, clients: Clients, *, dry_run: bool = False, echo: Callable[[str], None] = print
+) -> list[Action]:
     """Delete the stack `source` is deployed as (its buckets emptied first, unless kept by DeletionPolicy)."""
     cloudformation, name = clients("cloudformation"), source.stack_name
     if _described(cloudformation, name) is None:
         return []
-    actions = [Action("delete", resource["ResourceType"], resource["LogicalResourceId"])
-               for resource in reversed(_resources(cloudformation, name))]
+    actions = [
+        Action("delete", resource["ResourceType"], resource["LogicalResourceId"])
+        for resource in reversed(_resources(cloudformation, name))
+    ]
     for action in actions:
         echo(action.line())
     if not dry_run:
@@ -240,8 +271,11 @@ def _kept(cloudformation: Any, name: str) -> set[str]:
         from eddy.emulator.cloudformation.template import parse
 
         body = parse(body)
-    return {logical_id for logical_id, resource in (body.get("Resources") or {}).items()
-            if resource.get("DeletionPolicy") in ("Retain", "RetainExceptOnCreate")}
+    return {
+        logical_id
+        for logical_id, resource in (body.get("Resources") or {}).items()
+        if resource.get("DeletionPolicy") in ("Retain", "RetainExceptOnCreate")
+    }
 
 
 def _empty(s3: Any, bucket: str) -> None:
@@ -249,15 +283,25 @@ def _empty(s3: Any, bucket: str) -> None:
         for page in s3.get_paginator("list_object_versions").paginate(Bucket=bucket):
             versions = page.get("Versions", []) + page.get("DeleteMarkers", [])
             if versions:
-                s3.delete_objects(Bucket=bucket, Delete={"Objects": [
-                    {"Key": version["Key"], "VersionId": version["VersionId"]} for version in versions]})
+                s3.delete_objects(
+                    Bucket=bucket,
+                    Delete={
+                        "Objects": [{"Key": version["Key"], "VersionId": version["VersionId"]} for version in versions]
+                    },
+                )
     except ClientError as error:
         if error.response["Error"]["Code"] not in ("NoSuchBucket", "404"):
             raise
 
 
-def apply_stack(path: str | Path, *, endpoint_url: str | None = None, region: str | None = None,
-                stack_name: str | None = None, echo: Callable[[str], None] | None = None) -> list[Action]:
+def apply_stack(
+    path: str | Path,
+    *,
+    endpoint_url: str | None = None,
+    region: str | None = None,
+    stack_name: str | None = None,
+    echo: Callable[[str], None] | None = None,
+) -> list[Action]:
     """Deploy a stack file (or SAM / CloudFormation template) as a stack and return what was done.
 
     `endpoint_url`: a running Eddy (or any endpoint); None: this process's boto3, which inside `emulate()` or

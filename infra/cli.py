@@ -22,14 +22,21 @@ DEFAULT_ENDPOINT = "http://127.0.0.1:4566"
 
 
 def register(commands: argparse._SubParsersAction) -> None:
-    for name, helptext in (("up", "deploy a stack file or template as a CloudFormation stack, idempotently"),
-                           ("down", "delete the stack a stack file or template was deployed as")):
+    for name, helptext in (
+        ("up", "deploy a stack file or template as a CloudFormation stack, idempotently"),
+        ("down", "delete the stack a stack file or template was deployed as"),
+    ):
         command = commands.add_parser(name, help=helptext)
         command.add_argument("-f", "--file", required=True, help="a stack file, or a SAM / CloudFormation template")
         command.add_argument("--stack-name", default=None, help="the stack (default: the file's name without .yaml)")
-        command.add_argument("--endpoint-url", default=os.environ.get("EDDY_ENDPOINT_URL", DEFAULT_ENDPOINT),
-                             help=f"where to deploy it (default: {DEFAULT_ENDPOINT}; 'aws' for AWS itself)")
-        command.add_argument("--region", default=None, help="default: the stack's region, $AWS_DEFAULT_REGION, us-east-1")
+        command.add_argument(
+            "--endpoint-url",
+            default=os.environ.get("EDDY_ENDPOINT_URL", DEFAULT_ENDPOINT),
+            help=f"where to deploy it (default: {DEFAULT_ENDPOINT}; 'aws' for AWS itself)",
+        )
+        command.add_argument(
+            "--region", default=None, help="default: the stack's region, $AWS_DEFAULT_REGION, us-east-1"
+        )
         command.add_argument("--profile", default=None, help="an AWS profile for credentials")
         command.add_argument("--dry-run", action="store_true", help="show the change set, change nothing")
         command.set_defaults(handler=run)

@@ -55,17 +55,22 @@ def run(args: argparse.Namespace) -> int:
         dynamodb, s3, sqs = clients("dynamodb"), clients("s3"), clients("sqs")
         inbox = sqs.get_queue_url(QueueName="welcome-inbox")["QueueUrl"]
         inbox_arn = sqs.get_queue_attributes(QueueUrl=inbox, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
-        clients("sns").subscribe(TopicArn=stack.functions["welcome"].environment["NOTIFY_TOPIC_ARN"], Protocol="sqs",
-                                 Endpoint=inbox_arn)  # so the welcome messages can be read back
+        clients("sns").subscribe(
+            TopicArn=stack.functions["welcome"].environment["NOTIFY_TOPIC_ARN"], Protocol="sqs", Endpoint=inbox_arn
+        )  # so the welcome messages can be read back
         figures = _workload(dynamodb, random.Random(args.seed), args.orders, int(emulator.clock.now()))
-        say(f"2. Wrote {figures['writes']} changes through boto3: orders (puts, updates, deletes), "
-            f"{figures['sessions']} sessions with a TTL, {figures['users']} new users")
+        say(
+            f"2. Wrote {figures['writes']} changes through boto3: orders (puts, updates, deletes), "
+            f"{figures['sessions']} sessions with a TTL, {figures['users']} new users"
+        )
 
         _wait(emulator, "the handlers to catch up")
         source, replica = _scan(dynamodb, "orders"), _scan(dynamodb, "orders-replica")
         converged = source == replica
-        say(f"3. Replica: {len(replica)} items, {'identical to' if converged else 'DIFFERENT FROM'} the {len(source)} orders"
-            " apart from each replica item's _replica_sequence")
+        say(
+            f"3. Replica: {len(replica)} items, {'identical to' if converged else 'DIFFERENT FROM'} the {len(source)} orders"
+            " apart from each replica item's _replica_sequence"
+        )
 
         from eddy.handlers.search_index import search
 
@@ -78,7 +83,9 @@ def run(args: argparse.Namespace) -> int:
         archived = _archived_items(s3)
         say(f"5. An hour later TTL deleted {deleted} sessions; {archived} archived to s3://session-archive/")
 
-        welcomes = sqs.get_queue_attributes(QueueUrl=inbox, AttributeNames=["ApproximateNumberOfMessages"])["Attributes"]
+        welcomes = sqs.get_queue_attributes(QueueUrl=inbox, AttributeNames=["ApproximateNumberOfMessages"])[
+            "Attributes"
+        ]
         rows = _aggregate(emulator.state_dir, work / "metrics", args)
         say(f"6. Spark aggregated the change log into {len(rows)} (table, window, event) rows:")
         for row in rows[:6]:
@@ -86,13 +93,17 @@ def run(args: argparse.Namespace) -> int:
 
         metrics = emulator.mapping_figures()["EventSourceMappings"]
         say("7. Summary")
-        say(f"     writes {figures['writes']}, replica {'converged' if converged else 'diverged'}, "
+        say(
+            f"     writes {figures['writes']}, replica {'converged' if converged else 'diverged'}, "
             f"search hits {len(hits)}, TTL deletions {deleted} (archived {archived}), "
-            f"welcome messages queued {welcomes.get('ApproximateNumberOfMessages', '?')}")
+            f"welcome messages queued {welcomes.get('ApproximateNumberOfMessages', '?')}"
+        )
         for mapping in metrics:
             name = mapping["FunctionArn"].rsplit(":", 1)[1]
-            say(f"     {name:<14} invocations {mapping['Invocations']:>4}  records {mapping['RecordsDelivered']:>5}  "
-                f"errors {mapping['Errors']}  filtered {mapping['RecordsFiltered']}")
+            say(
+                f"     {name:<14} invocations {mapping['Invocations']:>4}  records {mapping['RecordsDelivered']:>5}  "
+                f"errors {mapping['Errors']}  filtered {mapping['RecordsFiltered']}"
+            )
         say(f"   done in {time.perf_counter() - started:.1f} s")
         return 0 if converged and archived == deleted else 1
     finally:
@@ -106,15 +117,26 @@ def _workload(dynamodb: Any, rng: random.Random, orders: int, now: int) -> dict[
         title = " ".join(rng.sample(WORDS, 3))
         roll = rng.random()
         if roll < 0.6:
-            dynamodb.put_item(TableName="orders", Item={
-                "pk": {"S": key}, "status": {"S": rng.choice(["open", "paid", "shipped"])},
-                "title": {"S": title}, "description": {"S": f"{title} for {rng.choice(WORDS)}"},
-                "amount": {"N": str(rng.randrange(5, 500))}})
+            dynamodb.put_item(
+                TableName="orders",
+                Item={
+                    "pk": {"S": key},
+                    "status": {"S": rng.choice(["open", "paid", "shipped"])},
+                    "title": {"S": title},
+                    "description": {"S": f"{title} for {rng.choice(WORDS)}"},
+                    "amount": {"N": str(rng.randrange(5, 500))},
+                },
+            )
         elif roll < 0.85:
             try:
-                dynamodb.update_item(TableName="orders", Key={"pk": {"S": key}}, UpdateExpression="SET #s = :s",
-                                     ConditionExpression="attribute_exists(pk)", ExpressionAttributeNames={"#s": "status"},
-                                     ExpressionAttributeValues={":s": {"S": "shipped"}})
+                dynamodb.update_item(
+                    TableName="orders",
+                    Key={"pk": {"S": key}},
+                    UpdateExpression="SET #s = :s",
+                    ConditionExpression="attribute_exists(pk)",
+                    ExpressionAttributeNames={"#s": "status"},
+                    ExpressionAttributeValues={":s": {"S": "shipped"}},
+                )
             except ClientError:
                 continue
         else:
@@ -122,8 +144,10 @@ def _workload(dynamodb: Any, rng: random.Random, orders: int, now: int) -> dict[
         writes += 1
     sessions = 12
     for number in range(sessions):
-        dynamodb.put_item(TableName="sessions", Item={"pk": {"S": f"session-{number}"},
-                                                      "expires": {"N": str(now + 60 * (number + 1))}})
+        dynamodb.put_item(
+            TableName="sessions",
+            Item={"pk": {"S": f"session-{number}"}, "expires": {"N": str(now + 60 * (number + 1))}},
+        )
     users = ["ada", "grace", "edsger"]
     for name in users:
         dynamodb.put_item(TableName="users", Item={"pk": {"S": name}, "name": {"S": name.title()}})
@@ -160,15 +184,22 @@ def _aggregate(state_dir: Path, out: Path, args: argparse.Namespace) -> list[str
     from eddy.spark_batch.session import spark_session
 
     # no progress bar: the tour's numbered lines are the output, and a bar would draw across them
-    spark = spark_session(args.master, app_name="eddy-demo", config={"spark.ui.showConsoleProgress": "false"},
-                          on_interrupt=interrupt_as_a_command(verbose=getattr(args, "verbose", False)))
+    spark = spark_session(
+        args.master,
+        app_name="eddy-demo",
+        config={"spark.ui.showConsoleProgress": "false"},
+        on_interrupt=interrupt_as_a_command(verbose=getattr(args, "verbose", False)),
+    )
     try:
         metrics = transform(read_change_log(spark, state_dir, tables=["orders"]), window_seconds=60, numbers=["amount"])
         rows = metrics.orderBy("table", "window_start").collect()
     finally:
         spark.stop()
-    return [f"{row['table']} {row['window_start']:%H:%M} records {row['records']:>4}  INSERT {row['INSERT']:>4}  "
-            f"MODIFY {row['MODIFY']:>4}  REMOVE {row['REMOVE']:>4}  amount sum {row['amount_sum']:.0f}" for row in rows]
+    return [
+        f"{row['table']} {row['window_start']:%H:%M} records {row['records']:>4}  INSERT {row['INSERT']:>4}  "
+        f"MODIFY {row['MODIFY']:>4}  REMOVE {row['REMOVE']:>4}  amount sum {row['amount_sum']:.0f}"
+        for row in rows
+    ]
 
 
 def register(commands: argparse._SubParsersAction) -> None:

@@ -17,8 +17,21 @@ from botocore.exceptions import ClientError
 
 from .stack import Function, StackError
 
-SKIPPED_IN_ZIP = {"__pycache__", ".git", ".venv", ".eddy", ".peer", ".node", ".tools", "node_modules", ".pytest_cache",
-                  "build", "bench", "tests", "spark-warehouse"}
+SKIPPED_IN_ZIP = {
+    "__pycache__",
+    ".git",
+    ".venv",
+    ".eddy",
+    ".peer",
+    ".node",
+    ".tools",
+    "node_modules",
+    ".pytest_cache",
+    "build",
+    "bench",
+    "tests",
+    "spark-warehouse",
+}
 
 
 def package(function: Function, base_dir: Path) -> tuple[bytes, str]:
@@ -37,7 +50,7 @@ def package(function: Function, base_dir: Path) -> tuple[bytes, str]:
     if spec is None or not spec.submodule_search_locations:
         raise StackError(f"handler {handler}: package {package_name!r} cannot be found to zip (give code: a folder)")
     top = package_name.rpartition(".")[2]
-    handler = ".".join([top, *parts[len(package_name.split(".")):]])
+    handler = ".".join([top, *parts[len(package_name.split(".")) :]])
     return zipped(Path(list(spec.submodule_search_locations)[0]), prefix=top + "/"), handler
 
 
@@ -52,8 +65,9 @@ def zipped(path: Path, prefix: str = "") -> bytes:
     files = []
     for folder, folders, names in os.walk(path):
         # never walked into: caches, tests, and any virtualenv whatever its name (a checkout's tool environments)
-        folders[:] = [name for name in folders
-                      if name not in SKIPPED_IN_ZIP and not Path(folder, name, "pyvenv.cfg").is_file()]
+        folders[:] = [
+            name for name in folders if name not in SKIPPED_IN_ZIP and not Path(folder, name, "pyvenv.cfg").is_file()
+        ]
         files += [Path(folder, name) for name in names if not name.endswith(".pyc") and name not in SKIPPED_IN_ZIP]
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:

@@ -192,8 +192,9 @@ def parse_stack(document: Any, source: str = "stack", base_dir: Path = Path(".")
     try:
         stack = Stack.parse(document)
     except Invalid as error:
-        lines = [f"  {'.'.join(str(part) for part in place) or '(top)'}: {message}" for place, message in error.problems]
+        lines = [
+            f"  {'.'.join(str(part) for part in place) or '(top)'}: {message}" for place, message in error.problems
+        ]
         raise StackError(f"{source} is not a valid stack:\n" + "\n".join(lines)) from None
     stack.base_dir, stack.source = base_dir, source
     return stack
-

@@ -45,8 +45,9 @@ class _Ids:
         return self.taken[(name, kind)]
 
 
-def template_of(stack: Stack, code: dict[str, tuple[str, str]], handlers: dict[str, str] | None = None,
-                description: str = "") -> dict[str, Any]:
+def template_of(
+    stack: Stack, code: dict[str, tuple[str, str]], handlers: dict[str, str] | None = None, description: str = ""
+) -> dict[str, Any]:
     """The template of `stack`; `code` gives each function's zip as (bucket, key), `handlers` the handler each
     zip is called by (a module path's package is zipped as a top-level package: packages.py)."""
     ids = _Ids()
@@ -63,12 +64,15 @@ def template_of(stack: Stack, code: dict[str, tuple[str, str]], handlers: dict[s
         resources[FUNCTION_ROLE] = _role()
     for name, function in stack.functions.items():
         handler = (handlers or {}).get(name, function.handler)
-        resources[ids(name, "Function")] = {"Type": "AWS::Lambda::Function",
-                                            "Properties": _function(name, function, handler, code[name])}
+        resources[ids(name, "Function")] = {
+            "Type": "AWS::Lambda::Function",
+            "Properties": _function(name, function, handler, code[name]),
+        }
     for mapping in stack.mappings:
         source = mapping.table or mapping.stream_arn or ""
-        mapping_id = ids(f"{mapping.function}-from-{source.rsplit('/', 3)[-3] if mapping.stream_arn else source}",
-                         "Mapping")
+        mapping_id = ids(
+            f"{mapping.function}-from-{source.rsplit('/', 3)[-3] if mapping.stream_arn else source}", "Mapping"
+        )
         resources[mapping_id] = {"Type": "AWS::Lambda::EventSourceMapping", "Properties": _mapping(mapping, ids)}
     template: dict[str, Any] = {"AWSTemplateFormatVersion": "2010-09-09"}
     if description:
@@ -80,20 +84,28 @@ def template_of(stack: Stack, code: dict[str, tuple[str, str]], handlers: dict[s
 def _key_schema(key: dict[str, str]) -> list[dict[str, str]]:
     names = list(key)
     return [{"AttributeName": names[0], "KeyType": "HASH"}] + (
-        [{"AttributeName": names[1], "KeyType": "RANGE"}] if len(names) > 1 else [])
+        [{"AttributeName": names[1], "KeyType": "RANGE"}] if len(names) > 1 else []
+    )
 
 
 def _table(name: str, table: Table) -> dict[str, Any]:
-    properties: dict[str, Any] = {"TableName": name, "KeySchema": _key_schema(table.key),
-                                  "AttributeDefinitions": table.attribute_definitions(), "BillingMode": table.billing}
+    properties: dict[str, Any] = {
+        "TableName": name,
+        "KeySchema": _key_schema(table.key),
+        "AttributeDefinitions": table.attribute_definitions(),
+        "BillingMode": table.billing,
+    }
     throughput = {"ReadCapacityUnits": table.read_capacity, "WriteCapacityUnits": table.write_capacity}
     if table.billing == "PROVISIONED":
         properties["ProvisionedThroughput"] = throughput
     if table.indexes:
         properties["GlobalSecondaryIndexes"] = []
         for index in table.indexes:
-            entry: dict[str, Any] = {"IndexName": index.name, "KeySchema": _key_schema(index.key),
-                                     "Projection": {"ProjectionType": index.projection}}
+            entry: dict[str, Any] = {
+                "IndexName": index.name,
+                "KeySchema": _key_schema(index.key),
+                "Projection": {"ProjectionType": index.projection},
+            }
             if index.projection == "INCLUDE":
                 entry["Projection"]["NonKeyAttributes"] = index.non_key_attributes
             if table.billing == "PROVISIONED":
@@ -107,18 +119,32 @@ def _table(name: str, table: Table) -> dict[str, Any]:
 
 
 def _role() -> dict[str, Any]:
-    return {"Type": "AWS::IAM::Role", "Properties": {
-        "AssumeRolePolicyDocument": {"Version": "2012-10-17", "Statement": [
-            {"Effect": "Allow", "Principal": {"Service": "lambda.amazonaws.com"}, "Action": "sts:AssumeRole"}]},
-        "ManagedPolicyArns": [{"Fn::Sub": f"arn:${{AWS::Partition}}:iam::aws:policy/{policy}"}
-                              for policy in ROLE_POLICIES]}}
+    return {
+        "Type": "AWS::IAM::Role",
+        "Properties": {
+            "AssumeRolePolicyDocument": {
+                "Version": "2012-10-17",
+                "Statement": [
+                    {"Effect": "Allow", "Principal": {"Service": "lambda.amazonaws.com"}, "Action": "sts:AssumeRole"}
+                ],
+            },
+            "ManagedPolicyArns": [
+                {"Fn::Sub": f"arn:${{AWS::Partition}}:iam::aws:policy/{policy}"} for policy in ROLE_POLICIES
+            ],
+        },
+    }
 
 
 def _function(name: str, function: Function, handler: str, code: tuple[str, str]) -> dict[str, Any]:
     properties: dict[str, Any] = {
-        "FunctionName": name, "Handler": handler, "Runtime": function.runtime,
-        "Code": {"S3Bucket": code[0], "S3Key": code[1]}, "Timeout": function.timeout, "MemorySize": function.memory,
-        "Role": function.role or {"Fn::GetAtt": [FUNCTION_ROLE, "Arn"]}}
+        "FunctionName": name,
+        "Handler": handler,
+        "Runtime": function.runtime,
+        "Code": {"S3Bucket": code[0], "S3Key": code[1]},
+        "Timeout": function.timeout,
+        "MemorySize": function.memory,
+        "Role": function.role or {"Fn::GetAtt": [FUNCTION_ROLE, "Arn"]},
+    }
     if function.environment:
         properties["Environment"] = {"Variables": dict(function.environment)}
     if function.description:
@@ -127,23 +153,32 @@ def _function(name: str, function: Function, handler: str, code: tuple[str, str]
 
 
 _MAPPING_PROPERTIES = {
-    "starting_position": "StartingPosition", "batch_size": "BatchSize",
+    "starting_position": "StartingPosition",
+    "batch_size": "BatchSize",
     "maximum_batching_window_in_seconds": "MaximumBatchingWindowInSeconds",
-    "maximum_retry_attempts": "MaximumRetryAttempts", "maximum_record_age_in_seconds": "MaximumRecordAgeInSeconds",
-    "bisect_batch_on_function_error": "BisectBatchOnFunctionError", "parallelization_factor": "ParallelizationFactor",
-    "tumbling_window_in_seconds": "TumblingWindowInSeconds", "enabled": "Enabled"}
+    "maximum_retry_attempts": "MaximumRetryAttempts",
+    "maximum_record_age_in_seconds": "MaximumRecordAgeInSeconds",
+    "bisect_batch_on_function_error": "BisectBatchOnFunctionError",
+    "parallelization_factor": "ParallelizationFactor",
+    "tumbling_window_in_seconds": "TumblingWindowInSeconds",
+    "enabled": "Enabled",
+}
 
 
 def _mapping(mapping: Mapping, ids: _Ids) -> dict[str, Any]:
     properties: dict[str, Any] = {
         "FunctionName": {"Ref": ids(mapping.function, "Function")},
-        "EventSourceArn": mapping.stream_arn or {"Fn::GetAtt": [ids(mapping.table or "", "Table"), "StreamArn"]}}
+        "EventSourceArn": mapping.stream_arn or {"Fn::GetAtt": [ids(mapping.table or "", "Table"), "StreamArn"]},
+    }
     properties.update({api: getattr(mapping, name) for name, api in _MAPPING_PROPERTIES.items()})
     if mapping.function_response_types:
         properties["FunctionResponseTypes"] = list(mapping.function_response_types)
     if mapping.filters:
-        properties["FilterCriteria"] = {"Filters": [
-            {"Pattern": pattern if isinstance(pattern, str) else json.dumps(pattern)} for pattern in mapping.filters]}
+        properties["FilterCriteria"] = {
+            "Filters": [
+                {"Pattern": pattern if isinstance(pattern, str) else json.dumps(pattern)} for pattern in mapping.filters
+            ]
+        }
     failure = mapping.on_failure
     if failure is not None:
         destination: Any = failure.arn

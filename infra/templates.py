@@ -44,7 +44,9 @@ def is_template(document: Any) -> bool:
     """A SAM / CloudFormation template rather than a stack file."""
     if not isinstance(document, dict):
         return False
-    return isinstance(document.get("Resources"), dict) or "AWSTemplateFormatVersion" in document or "Transform" in document
+    return (
+        isinstance(document.get("Resources"), dict) or "AWSTemplateFormatVersion" in document or "Transform" in document
+    )
 
 
 def read(text: str, source: str) -> dict[str, Any]:
@@ -71,8 +73,10 @@ def packaged(template: Template, upload: Callable[[bytes], tuple[str, str]]) -> 
     function_globals = (document.get("Globals") or {}).get("Function") or {}
     if _is_local(function_globals.get("CodeUri")):
         bucket, key = location(function_globals["CodeUri"], "Globals.Function.CodeUri")
-        document["Globals"] = {**document["Globals"], "Function": {**function_globals,
-                                                                   "CodeUri": f"s3://{bucket}/{key}"}}
+        document["Globals"] = {
+            **document["Globals"],
+            "Function": {**function_globals, "CodeUri": f"s3://{bucket}/{key}"},
+        }
     for logical_id, resource in template.document["Resources"].items():
         kind = _LOCAL_CODE.get(resource.get("Type")) if isinstance(resource, dict) else None
         properties = resource.get("Properties") if kind else None

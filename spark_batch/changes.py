@@ -41,11 +41,16 @@ def in_range(log: DataFrame, after: int | None, upto: int) -> DataFrame:
 def net_per_item(records: DataFrame) -> DataFrame:
     """Per item: `__key`, `first` (sequence_number, event_name, old_image) and `last` (sequence_number,
     event_name, new_image, keys, commit_version, commit_timestamp) of its records."""
-    return (records.withColumn("__key", canonical_json("keys"))
-            .groupBy("__key")
-            .agg(F.min(F.struct("sequence_number", "event_name", "old_image")).alias("first"),
-                 F.max(F.struct("sequence_number", "event_name", "new_image", "keys", "commit_version",
-                                "commit_timestamp")).alias("last")))
+    return (
+        records.withColumn("__key", canonical_json("keys"))
+        .groupBy("__key")
+        .agg(
+            F.min(F.struct("sequence_number", "event_name", "old_image")).alias("first"),
+            F.max(
+                F.struct("sequence_number", "event_name", "new_image", "keys", "commit_version", "commit_timestamp")
+            ).alias("last"),
+        )
+    )
 
 
 def net_changes(log: DataFrame, *, after: int | None, upto: int) -> DataFrame:
@@ -56,33 +61,54 @@ def net_changes(log: DataFrame, *, after: int | None, upto: int) -> DataFrame:
     if after is None:
         items = items.withColumn("prior", F.lit(None).cast("struct<commit_version:bigint,commit_timestamp:timestamp>"))
     else:
-        prior = (log.where(F.col("commit_version") <= after).withColumn("__key", canonical_json("keys"))
-                 .groupBy("__key")
-                 .agg(F.max(F.struct("sequence_number", "commit_version", "commit_timestamp")).alias("prior")))
+        prior = (
+            log.where(F.col("commit_version") <= after)
+            .withColumn("__key", canonical_json("keys"))
+            .groupBy("__key")
+            .agg(F.max(F.struct("sequence_number", "commit_version", "commit_timestamp")).alias("prior"))
+        )
         items = items.join(prior, "__key", "left")
     unchanged = existed & exists & (canonical_json("first.old_image") == canonical_json("last.new_image"))
-    before = F.when(existed & ~unchanged, F.struct(
-        F.when(exists, F.lit("UPDATE_BEFORE")).otherwise(F.lit("DELETE")).alias("__change_type"),
-        F.col("prior.commit_version").alias("__commit_version"),
-        F.col("prior.commit_timestamp").alias("__commit_timestamp"),
-        F.col("first.old_image").alias("__image")))
-    after_ = F.when(exists & ~unchanged, F.struct(
-        F.when(existed, F.lit("UPDATE_AFTER")).otherwise(F.lit("INSERT")).alias("__change_type"),
-        F.col("last.commit_version").alias("__commit_version"),
-        F.col("last.commit_timestamp").alias("__commit_timestamp"),
-        F.col("last.new_image").alias("__image")))
-    return (items.select("__key", F.explode(F.array(before, after_)).alias("change"))
-            .where(F.col("change").isNotNull())
-            .select("change.__change_type", "change.__commit_version", "change.__commit_timestamp", "__key",
-                    "change.__image"))
+    before = F.when(
+        existed & ~unchanged,
+        F.struct(
+            F.when(exists, F.lit("UPDATE_BEFORE")).otherwise(F.lit("DELETE")).alias("__change_type"),
+            F.col("prior.commit_version").alias("__commit_version"),
+            F.col("prior.commit_timestamp").alias("__commit_timestamp"),
+            F.col("first.old_image").alias("__image"),
+        ),
+    )
+    after_ = F.when(
+        exists & ~unchanged,
+        F.struct(
+            F.when(existed, F.lit("UPDATE_AFTER")).otherwise(F.lit("INSERT")).alias("__change_type"),
+            F.col("last.commit_version").alias("__commit_version"),
+            F.col("last.commit_timestamp").alias("__commit_timestamp"),
+            F.col("last.new_image").alias("__image"),
+        ),
+    )
+    return (
+        items.select("__key", F.explode(F.array(before, after_)).alias("change"))
+        .where(F.col("change").isNotNull())
+        .select(
+            "change.__change_type", "change.__commit_version", "change.__commit_timestamp", "__key", "change.__image"
+        )
+    )
 
 
 def inserts(log: DataFrame, *, after: int | None, upto: int) -> DataFrame:
     """Every INSERT of commits (after, upto], each with its own new image: NET_CHANGES_COLUMNS."""
-    return (in_range(log, after, upto).where(F.col("event_name") == "INSERT")
-            .select(F.lit("INSERT").alias("__change_type"), F.col("commit_version").alias("__commit_version"),
-                    F.col("commit_timestamp").alias("__commit_timestamp"), canonical_json("keys").alias("__key"),
-                    F.col("new_image").alias("__image")))
+    return (
+        in_range(log, after, upto)
+        .where(F.col("event_name") == "INSERT")
+        .select(
+            F.lit("INSERT").alias("__change_type"),
+            F.col("commit_version").alias("__commit_version"),
+            F.col("commit_timestamp").alias("__commit_timestamp"),
+            canonical_json("keys").alias("__key"),
+            F.col("new_image").alias("__image"),
+        )
+    )
 
 
 def table_state(log: DataFrame, *, at: int | None = None) -> DataFrame:
@@ -91,13 +117,14 @@ def table_state(log: DataFrame, *, at: int | None = None) -> DataFrame:
     records = log if at is None else log.where(F.col("commit_version") <= at)
     last = net_per_item(records).select("last.*")
     return last.where(F.col("event_name") != "REMOVE").select(
-        "keys", F.col("new_image").alias("item"), "commit_version", "commit_timestamp")
+        "keys", F.col("new_image").alias("item"), "commit_version", "commit_timestamp"
+    )
 
 
 def version_range(log: DataFrame, after: int | None = None) -> tuple[int | None, int | None, int]:
     """(first, last, how many distinct) commit versions after `after` in `log`, in one pass."""
     rows = log if after is None else log.where(F.col("commit_version") > after)
-    first, last, count = rows.agg(F.min("commit_version"), F.max("commit_version"),
-                                  F.countDistinct("commit_version")).first()
+    first, last, count = rows.agg(
+        F.min("commit_version"), F.max("commit_version"), F.countDistinct("commit_version")
+    ).first()
     return first, last, count
-

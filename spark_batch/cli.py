@@ -30,17 +30,24 @@ from .jobs import JOBS, add_common_arguments, session_for
 
 def register(subparsers: Any) -> None:
     """Add `export` and `spark` to an argparse subparsers object; each parsed namespace has `handler(args)`."""
-    export = subparsers.add_parser("export", help="write a table's DynamoDB export files (full and incremental)",
-                                   description=_first_line("eddy.spark_batch.export"))
+    export = subparsers.add_parser(
+        "export",
+        help="write a table's DynamoDB export files (full and incremental)",
+        description=_first_line("eddy.spark_batch.export"),
+    )
     add_common_arguments(export)
     export.add_argument("--table", required=True)
     export.add_argument("--to", required=True, help="the export prefix: exports land in <to>/AWSDynamoDB/<id>/")
     export.add_argument("--state-dir", default=".eddy", help="Eddy's state directory (default .eddy)")
     export.add_argument("--format", choices=("both", "full", "incremental"), default="both")
-    export.add_argument("--scan", action="store_true", help="the full export from a Scan of the live table, not the log")
+    export.add_argument(
+        "--scan", action="store_true", help="the full export from a Scan of the live table, not the log"
+    )
     export.add_argument("--endpoint-url", help="with --scan: the DynamoDB endpoint (e.g. http://127.0.0.1:4566)")
-    export.add_argument("--region", help="with --scan: the table's region (default: the change log's, else the "
-                                         "configured one, else us-east-1)")
+    export.add_argument(
+        "--region",
+        help="with --scan: the table's region (default: the change log's, else the configured one, else us-east-1)",
+    )
     export.add_argument("--from-time", help="incremental: the period's start (ISO 8601 or epoch seconds)")
     export.add_argument("--to-time", help="the export's time / the period's end (default: now)")
     export.set_defaults(handler=export_command)
@@ -49,8 +56,12 @@ def register(subparsers: Any) -> None:
     jobs = spark.add_subparsers(dest="job", required=True)
     for job, module_name in JOBS.items():
         module = importlib.import_module(f"eddy.spark_batch.jobs.{module_name}")
-        parser = jobs.add_parser(job, help=module.__doc__.split("\n")[0], description=module.__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+        parser = jobs.add_parser(
+            job,
+            help=module.__doc__.split("\n")[0],
+            description=module.__doc__,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
         add_common_arguments(parser)
         module.add_arguments(parser)
         parser.set_defaults(handler=_job_handler(job, module))
@@ -65,11 +76,15 @@ def require_change_log(state_dir: str) -> None:
         return
     path = Path(state_dir).absolute()
     if not path.is_dir():
-        raise MissingChangeLogError(f"state directory {path} does not exist: pass --state-dir with the directory "
-                              f"`eddy serve --state-dir` (or emulate(state_dir=...)) writes")
+        raise MissingChangeLogError(
+            f"state directory {path} does not exist: pass --state-dir with the directory "
+            f"`eddy serve --state-dir` (or emulate(state_dir=...)) writes"
+        )
     if not (path / "streams").is_dir():
-        raise MissingChangeLogError(f"state directory {path} holds no change log (no streams/): is it Eddy's state "
-                              f"directory, and has a table there a stream enabled?")
+        raise MissingChangeLogError(
+            f"state directory {path} holds no change log (no streams/): is it Eddy's state "
+            f"directory, and has a table there a stream enabled?"
+        )
 
 
 def export_command(args: argparse.Namespace) -> int:
@@ -78,9 +93,18 @@ def export_command(args: argparse.Namespace) -> int:
     require_change_log(args.state_dir)
     spark = session_for(args, "export")
     formats = ("full", "incremental") if args.format == "both" else (args.format,)
-    for summary in export_table(spark, args.state_dir, args.table, args.to, formats=formats, scan=args.scan,
-                                endpoint_url=args.endpoint_url, region=args.region,
-                                from_time=parse_time(args.from_time), to_time=parse_time(args.to_time)):
+    for summary in export_table(
+        spark,
+        args.state_dir,
+        args.table,
+        args.to,
+        formats=formats,
+        scan=args.scan,
+        endpoint_url=args.endpoint_url,
+        region=args.region,
+        from_time=parse_time(args.from_time),
+        to_time=parse_time(args.to_time),
+    ):
         print(f"{summary['exportType']}: {summary['itemCount']:,} items -> {summary['directory']}")
     return 0
 
@@ -96,6 +120,7 @@ def _job_handler(job: str, module: Any):
 
 
 # -- table streams -----------------------------------------------------------------------------------
+
 
 def _register_streams(jobs: Any) -> None:
     stream = jobs.add_parser("stream", help="table streams: named offsets on a table, read as net changes")
@@ -143,8 +168,15 @@ def _stream_command(args: argparse.Namespace) -> int:
     streams = TableStreams(session_for(args, "stream"), args.state_dir, args.offsets)
     if args.action == "create":
         moment = parse_time(args.at_time)
-        stream = streams.create(args.name, args.table, mode=args.mode, at_version=args.at_version,
-                                at_timestamp=moment, show_initial_rows=args.show_initial_rows, replace=args.replace)
+        stream = streams.create(
+            args.name,
+            args.table,
+            mode=args.mode,
+            at_version=args.at_version,
+            at_timestamp=moment,
+            show_initial_rows=args.show_initial_rows,
+            replace=args.replace,
+        )
         print(f"{stream.name}: on {stream.table}, {stream.mode}, offset {stream.offset}")
     elif args.action == "show":
         streams.get(args.name).read().show(args.limit, truncate=False)
@@ -167,14 +199,19 @@ def _stream_command(args: argparse.Namespace) -> int:
 
 
 def _register_sql(jobs: Any) -> None:
-    sql = jobs.add_parser("sql", help="the Lakehouse's table-stream SQL (CREATE TABLE STREAM, SELECT, MERGE ...)",
-                          description=_first_line("eddy.spark_batch.stream_sql"))
+    sql = jobs.add_parser(
+        "sql",
+        help="the Lakehouse's table-stream SQL (CREATE TABLE STREAM, SELECT, MERGE ...)",
+        description=_first_line("eddy.spark_batch.stream_sql"),
+    )
     add_common_arguments(sql)
     sql.add_argument("statement", nargs="?", help="one statement; without it, a prompt reads statements ending in ;")
     sql.add_argument("--state-dir", default=".eddy", help="Eddy's state directory (default .eddy)")
     sql.add_argument("--offsets", required=True, help="the directory holding the streams' offsets")
     sql.add_argument("--endpoint-url", help="DynamoDB's endpoint for ALTER TABLE (e.g. http://127.0.0.1:4566)")
-    sql.add_argument("--region", default=None, help="ALTER TABLE's region (default: the configured one, else us-east-1)")
+    sql.add_argument(
+        "--region", default=None, help="ALTER TABLE's region (default: the configured one, else us-east-1)"
+    )
     sql.set_defaults(handler=_sql_command)
 
 

@@ -27,18 +27,35 @@ from typing import Any, Iterable, Iterator
 
 from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
-from pyspark.sql.types import (ArrayType, BinaryType, BooleanType, DataType, DecimalType, MapType, StringType,
-                               StructField, StructType)
+from pyspark.sql.types import (
+    ArrayType,
+    BinaryType,
+    BooleanType,
+    DataType,
+    DecimalType,
+    MapType,
+    StringType,
+    StructField,
+    StructType,
+)
 
 MAX_PRECISION = 38
 
 #: one AttributeValue, every member raw enough to decode further (L and M keep their JSON text)
-ATTRIBUTE_VALUE = StructType([
-    StructField("S", StringType()), StructField("N", StringType()), StructField("B", StringType()),
-    StructField("BOOL", BooleanType()), StructField("NULL", BooleanType()),
-    StructField("SS", ArrayType(StringType())), StructField("NS", ArrayType(StringType())),
-    StructField("BS", ArrayType(StringType())), StructField("L", StringType()), StructField("M", StringType()),
-])
+ATTRIBUTE_VALUE = StructType(
+    [
+        StructField("S", StringType()),
+        StructField("N", StringType()),
+        StructField("B", StringType()),
+        StructField("BOOL", BooleanType()),
+        StructField("NULL", BooleanType()),
+        StructField("SS", ArrayType(StringType())),
+        StructField("NS", ArrayType(StringType())),
+        StructField("BS", ArrayType(StringType())),
+        StructField("L", StringType()),
+        StructField("M", StringType()),
+    ]
+)
 #: an item (or an M): attribute name -> that attribute's AttributeValue as JSON text
 RAW_ITEM = MapType(StringType(), StringType())
 _RAW_LIST = ArrayType(StringType())
@@ -49,8 +66,14 @@ class ValueType:
 
     __slots__ = ("tags", "scale", "digits", "element", "fields")
 
-    def __init__(self, tags: Iterable[str] = (), scale: int = 0, digits: int = 0,
-                 element: "ValueType | None" = None, fields: "dict[str, ValueType] | None" = None) -> None:
+    def __init__(
+        self,
+        tags: Iterable[str] = (),
+        scale: int = 0,
+        digits: int = 0,
+        element: "ValueType | None" = None,
+        fields: "dict[str, ValueType] | None" = None,
+    ) -> None:
         self.tags = set(tags)
         self.scale, self.digits = scale, digits
         self.element = element
@@ -59,10 +82,10 @@ class ValueType:
     @classmethod
     def of(cls, value: dict) -> "ValueType":
         """The type of one AttributeValue, e.g. {"N": "1.25"} or {"M": {...}}."""
-        (tag, member), = value.items()
+        ((tag, member),) = value.items()
         described = cls({tag})
         if tag in ("N", "NS"):
-            for number in ([member] if tag == "N" else member):
+            for number in [member] if tag == "N" else member:
                 described.scale, described.digits = _widen(described.scale, described.digits, number)
         elif tag == "L":
             for element in member:
@@ -133,15 +156,24 @@ class ValueType:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-able form (from_dict reads it back), to keep a type between runs."""
-        return {"tags": sorted(self.tags), "scale": self.scale, "digits": self.digits,
-                "element": self.element.to_dict() if self.element else None,
-                "fields": {name: value.to_dict() for name, value in sorted(self.fields.items())}}
+        return {
+            "tags": sorted(self.tags),
+            "scale": self.scale,
+            "digits": self.digits,
+            "element": self.element.to_dict() if self.element else None,
+            "fields": {name: value.to_dict() for name, value in sorted(self.fields.items())},
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "ValueType":
         element = data.get("element")
-        return cls(data["tags"], data["scale"], data["digits"], ValueType.from_dict(element) if element else None,
-                   {name: ValueType.from_dict(value) for name, value in data["fields"].items()})
+        return cls(
+            data["tags"],
+            data["scale"],
+            data["digits"],
+            ValueType.from_dict(element) if element else None,
+            {name: ValueType.from_dict(value) for name, value in data["fields"].items()},
+        )
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, ValueType) and all(getattr(self, a) == getattr(other, a) for a in self.__slots__)
@@ -184,8 +216,9 @@ def merge(left: ValueType | None, right: ValueType | None) -> ValueType | None:
     merged.tags = left.tags | right.tags
     merged.scale, merged.digits = max(left.scale, right.scale), max(left.digits, right.digits)
     merged.element = merge(left.element, right.element)
-    merged.fields = {name: merge(left.fields.get(name), right.fields.get(name))
-                     for name in left.fields.keys() | right.fields.keys()}
+    merged.fields = {
+        name: merge(left.fields.get(name), right.fields.get(name)) for name in left.fields.keys() | right.fields.keys()
+    }
     return merged
 
 

@@ -33,8 +33,9 @@ from .table_history import consistent_cut, current_history, since_last_deletion,
 DEFAULT_ACCOUNT, DEFAULT_REGION = "123456789012", "us-east-1"
 
 
-def full_export_lines(log: DataFrame, table: str, *, silent: dict[int, float] | None = None,
-                      to_time: datetime | None = None) -> tuple[DataFrame, int]:
+def full_export_lines(
+    log: DataFrame, table: str, *, silent: dict[int, float] | None = None, to_time: datetime | None = None
+) -> tuple[DataFrame, int]:
     """(`{"Item": ...}` lines, commit version) of the table as of `to_time` (None: its latest whole commit), from
     its change log. `silent`: the table's commit versions that have no records (its creation, each enabling of
     its stream: table_history.unlogged_silent_versions) and their times; any other version missing from the log
@@ -46,8 +47,9 @@ def full_export_lines(log: DataFrame, table: str, *, silent: dict[int, float] | 
     return lines, cut
 
 
-def incremental_export_lines(log: DataFrame, *, from_time: datetime | None = None,
-                             to_time: datetime | None = None) -> DataFrame:
+def incremental_export_lines(
+    log: DataFrame, *, from_time: datetime | None = None, to_time: datetime | None = None
+) -> DataFrame:
     """Incremental-export lines of the items changed in [from_time, to_time)."""
     records = log
     if from_time is not None:
@@ -58,10 +60,14 @@ def incremental_export_lines(log: DataFrame, *, from_time: datetime | None = Non
     existed = F.col("first.event_name") != "INSERT"
     exists = F.col("last.event_name") != "REMOVE"
     line = F.concat(
-        F.lit('{"Metadata":{"WriteTimestampMicros":{"N":"'), F.unix_micros("last.commit_timestamp").cast("string"),
-        F.lit('"}},"Keys":'), F.col("last.keys"),
+        F.lit('{"Metadata":{"WriteTimestampMicros":{"N":"'),
+        F.unix_micros("last.commit_timestamp").cast("string"),
+        F.lit('"}},"Keys":'),
+        F.col("last.keys"),
         _member("OldImage", F.when(existed, F.col("first.old_image"))),
-        _member("NewImage", F.when(exists, F.col("last.new_image"))), F.lit("}"))
+        _member("NewImage", F.when(exists, F.col("last.new_image"))),
+        F.lit("}"),
+    )
     return items.where(existed | exists).select(line.alias("value"))
 
 
@@ -77,14 +83,27 @@ def scan_export_lines(spark: SparkSession, table: str, *, endpoint_url: str | No
 
     # at Eddy's endpoint, a machine without AWS configuration still has a region and (fake) credentials
     client = session_for(endpoint_url, region).client("dynamodb", endpoint_url=endpoint_url)
-    lines = [json.dumps({"Item": item}, separators=(",", ":"))
-             for page in client.get_paginator("scan").paginate(TableName=table) for item in page["Items"]]
+    lines = [
+        json.dumps({"Item": item}, separators=(",", ":"))
+        for page in client.get_paginator("scan").paginate(TableName=table)
+        for item in page["Items"]
+    ]
     return spark.createDataFrame([(line,) for line in lines], "value string")
 
 
-def export_table(spark: SparkSession, state_dir: str, table: str, to: str, *, formats: tuple[str, ...] = ("full", "incremental"),
-                 scan: bool = False, endpoint_url: str | None = None, region: str | None = None,
-                 from_time: datetime | None = None, to_time: datetime | None = None) -> list[dict[str, Any]]:
+def export_table(
+    spark: SparkSession,
+    state_dir: str,
+    table: str,
+    to: str,
+    *,
+    formats: tuple[str, ...] = ("full", "incremental"),
+    scan: bool = False,
+    endpoint_url: str | None = None,
+    region: str | None = None,
+    from_time: datetime | None = None,
+    to_time: datetime | None = None,
+) -> list[dict[str, Any]]:
     """Write the export(s) of `table` under `<to>/AWSDynamoDB/`; returns their manifest summaries (with the
     `directory` each went to). `scan`: the full export from a Scan (boto3, at `endpoint_url`), not the log."""
     # the table now under that name (a table deleted and created again is a new one): its streams' folders
@@ -94,7 +113,9 @@ def export_table(spark: SparkSession, state_dir: str, table: str, to: str, *, fo
         log = log.where(F.col("stream_label").isin([d["label"] for d in history]))
     log = log.cache()
     where = log.select("account", "region").limit(1).collect()
-    account, table_region = (where[0]["account"], where[0]["region"]) if where else (DEFAULT_ACCOUNT, region or DEFAULT_REGION)
+    account, table_region = (
+        (where[0]["account"], where[0]["region"]) if where else (DEFAULT_ACCOUNT, region or DEFAULT_REGION)
+    )
     table_arn = f"arn:aws:dynamodb:{table_region}:{account}:table/{table}"
 
     def now() -> float:  # the emulator's time (clock.json), not the computer's
@@ -111,26 +132,37 @@ def export_table(spark: SparkSession, state_dir: str, table: str, to: str, *, fo
                 current_history(history, table)  # ChangeTrackingError: no such table, or its stream is off
             lines, cut = full_export_lines(log, table, silent=unlogged_silent_versions(log, history), to_time=to_time)
             export_time = to_time or _latest(log.where(F.col("commit_version") <= cut)) or started
-        summaries.append(_write(lines, to, table_arn, started, now, {"exportType": "FULL_EXPORT",
-                                                                      "exportTime": _iso(export_time)}))
+        summaries.append(
+            _write(lines, to, table_arn, started, now, {"exportType": "FULL_EXPORT", "exportTime": _iso(export_time)})
+        )
     if "incremental" in formats:
         started = _moment(now())
         lines = incremental_export_lines(log, from_time=from_time, to_time=to_time)
         first = log.agg(F.min("commit_timestamp")).first()[0]
-        period = {"exportType": "INCREMENTAL_EXPORT", "outputView": "NEW_AND_OLD_IMAGES",
-                  "exportFromTime": _iso(from_time or (first.replace(tzinfo=timezone.utc) if first else started)),
-                  "exportToTime": _iso(to_time or started)}
+        period = {
+            "exportType": "INCREMENTAL_EXPORT",
+            "outputView": "NEW_AND_OLD_IMAGES",
+            "exportFromTime": _iso(from_time or (first.replace(tzinfo=timezone.utc) if first else started)),
+            "exportToTime": _iso(to_time or started),
+        }
         summaries.append(_write(lines, to, table_arn, started, now, period))
     log.unpersist()
     return summaries
 
 
-def _write(lines: DataFrame, to: str, table_arn: str, started: datetime, now: Callable[[], float],
-           fields: dict[str, Any]) -> dict[str, Any]:
+def _write(
+    lines: DataFrame, to: str, table_arn: str, started: datetime, now: Callable[[], float], fields: dict[str, Any]
+) -> dict[str, Any]:
     export_id = f"{int(started.timestamp() * 1000):014d}-{uuid.uuid4().hex[:8]}"
     directory = f"{str(to).rstrip('/')}/AWSDynamoDB/{export_id}"
-    summary = {"version": "2020-06-30", "exportArn": f"{table_arn}/export/{export_id}", "startTime": _iso(started),
-               "tableArn": table_arn, "s3Prefix": str(to), **fields}
+    summary = {
+        "version": "2020-06-30",
+        "exportArn": f"{table_arn}/export/{export_id}",
+        "startTime": _iso(started),
+        "tableArn": table_arn,
+        "s3Prefix": str(to),
+        **fields,
+    }
     summary = io.write_export(lines, directory, summary)
     summary["endTime"] = _iso(_moment(now()))
     summary["directory"] = directory

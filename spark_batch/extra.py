@@ -22,16 +22,19 @@ def missing_modules() -> list[str]:
 
 
 def missing_hint(command: str) -> str:
-    return (f"eddy {command}: the Spark batch path needs Spark's extra ({', '.join(missing_modules())} not "
-            f"installed): run `{INSTALL}` (Spark also needs Java 17 or later: `eddy doctor` checks)")
+    return (
+        f"eddy {command}: the Spark batch path needs Spark's extra ({', '.join(missing_modules())} not "
+        f"installed): run `{INSTALL}` (Spark also needs Java 17 or later: `eddy doctor` checks)"
+    )
 
 
 def register_missing(subparsers: Any) -> None:
     """`eddy export` and `eddy spark` for an install without the extra: any arguments, one line, exit 1."""
     for command in ("export", "spark"):
         # no option of its own ('+' is no argument's prefix): whatever follows is taken as it is, -h included
-        parser = subparsers.add_parser(command, help=f"(needs {INSTALL}) the Spark batch path", add_help=False,
-                                       prefix_chars="+")
+        parser = subparsers.add_parser(
+            command, help=f"(needs {INSTALL}) the Spark batch path", add_help=False, prefix_chars="+"
+        )
         parser.add_argument("arguments", nargs="*")
         parser.set_defaults(handler=lambda args, command=command: _refuse(command))
 

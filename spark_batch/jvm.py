@@ -26,8 +26,10 @@ from .errors import JavaMissingError
 
 #: the Java release Spark 4 needs
 JAVA_RELEASE = 17
-INSTALL = ("install a Java runtime, 17 or later (Debian/Ubuntu: sudo apt-get install openjdk-17-jre-headless; "
-           "macOS: brew install openjdk@17), or point JAVA_HOME at one")
+INSTALL = (
+    "install a Java runtime, 17 or later (Debian/Ubuntu: sudo apt-get install openjdk-17-jre-headless; "
+    "macOS: brew install openjdk@17), or point JAVA_HOME at one"
+)
 INCUBATOR_WARNING = b"WARNING: Using incubator modules"
 #: how many of the JVM's first lines may come before the incubator warning (JAVA_TOOL_OPTIONS' notice, ...)
 _FIRST_LINES = 3
@@ -52,8 +54,9 @@ def java_release(java: str) -> int | None:
     try:
         answer = subprocess.run([java, "-version"], capture_output=True, text=True, timeout=60)
     except (OSError, subprocess.TimeoutExpired) as error:
-        raise JavaMissingError(f"Spark needs Java {JAVA_RELEASE} or later, and {java} does not run ({error}): "
-                               f"{INSTALL}") from None
+        raise JavaMissingError(
+            f"Spark needs Java {JAVA_RELEASE} or later, and {java} does not run ({error}): {INSTALL}"
+        ) from None
     match = re.search(r'version "(?:1\.)?(\d+)', answer.stderr + answer.stdout)
     return int(match.group(1)) if match else None
 
@@ -68,12 +71,14 @@ def launch(settings: Mapping[str, str]) -> None:
     with SparkContext._lock:
         if SparkContext._gateway is not None or "PYSPARK_GATEWAY_PORT" in os.environ:
             return
-        gateway = launch_gateway(SparkConf(loadDefaults=False).setAll(list(settings.items())),
-                                 popen_kwargs={"stderr": subprocess.PIPE})
+        gateway = launch_gateway(
+            SparkConf(loadDefaults=False).setAll(list(settings.items())), popen_kwargs={"stderr": subprocess.PIPE}
+        )
         process = getattr(gateway, "proc", None)
         if process is not None and process.stderr is not None:
-            threading.Thread(target=_copy_stderr, args=(process.stderr, sys.stderr), name="eddy-jvm-stderr",
-                             daemon=True).start()
+            threading.Thread(
+                target=_copy_stderr, args=(process.stderr, sys.stderr), name="eddy-jvm-stderr", daemon=True
+            ).start()
         SparkContext._gateway = gateway
         SparkContext._jvm = gateway.jvm
 

@@ -26,7 +26,9 @@ from . import io
 _MERGE = re.compile(
     r"^\s*MERGE\s+INTO\s+(?P<target>[\w.`]+)(?:\s+(?:AS\s+)?(?!USING\b)(?P<target_alias>\w+))?"
     r"\s+USING\s+(?P<source>[\w.`]+)(?:\s+(?:AS\s+)?(?!ON\b)(?P<source_alias>\w+))?"
-    r"\s+ON\s+(?P<on>.+?)\s+(?P<clauses>WHEN\s+.+?)\s*;?\s*$", re.I | re.S)
+    r"\s+ON\s+(?P<on>.+?)\s+(?P<clauses>WHEN\s+.+?)\s*;?\s*$",
+    re.I | re.S,
+)
 _CLAUSE = re.compile(r"\bWHEN\s+(NOT\s+)?MATCHED\b", re.I)
 _BODY = re.compile(r"^(?:AND\s+(?P<condition>.+?)\s+)?THEN\s+(?P<action>.+)$", re.I | re.S)
 _INSERT = re.compile(r"^INSERT\s*(?:\((?P<columns>[^)]*)\))?\s*VALUES\s*\((?P<values>.*)\)$", re.I | re.S)
@@ -40,7 +42,7 @@ class MergeError(ValueError):
 @dataclass
 class Clause:
     matched: bool
-    action: str                      # UPDATE, DELETE, INSERT
+    action: str  # UPDATE, DELETE, INSERT
     condition: str | None = None
     assignments: dict[str, str] = field(default_factory=dict)  # target column (lower case) -> expression
 
@@ -69,10 +71,16 @@ def parse(statement: str) -> Merge:
     clauses = []
     for index, head in enumerate(heads):
         end = heads[index + 1].start() if index + 1 < len(heads) else len(match["clauses"])
-        clauses.append(_clause(head[1] is None, match["clauses"][head.end():end].strip()))
+        clauses.append(_clause(head[1] is None, match["clauses"][head.end() : end].strip()))
     target, source = match["target"], match["source"]
-    return Merge(target, match["target_alias"] or target.split(".")[-1], source,
-                 match["source_alias"] or source.split(".")[-1], match["on"], clauses)
+    return Merge(
+        target,
+        match["target_alias"] or target.split(".")[-1],
+        source,
+        match["source_alias"] or source.split(".")[-1],
+        match["on"],
+        clauses,
+    )
 
 
 def _clause(matched: bool, body: str) -> Clause:
@@ -84,7 +92,7 @@ def _clause(matched: bool, body: str) -> Clause:
         return Clause(True, "DELETE", condition)
     if matched and re.match(r"^UPDATE\s+SET\s", action, re.I):
         assignments = {}
-        for assignment in split_top_level(action[action.upper().index("SET") + 3:]):
+        for assignment in split_top_level(action[action.upper().index("SET") + 3 :]):
             column, equals, expression = assignment.partition("=")
             if not equals:
                 raise MergeError(f"UPDATE SET column = expression expected, not {assignment!r}")
@@ -149,13 +157,17 @@ def _merged(spark: SparkSession, merge: Merge, view: str, columns: list[str]) ->
     if matched:
         choice = " ".join(f"WHEN {c.condition or 'TRUE'} THEN {i}" for i, c in enumerate(matched))
         values = [_case(matched, column, f"{t}.`{column}`") + f" AS `{column}`" for column in columns]
-        pairs = spark.sql(f"SELECT {t}.{_ROW} AS {_ROW}, CASE {choice} END AS __eddy_clause, {', '.join(values)} "
-                          f"FROM {view} {t} JOIN {merge.source} {s} ON {merge.on}").where("__eddy_clause IS NOT NULL")
+        pairs = spark.sql(
+            f"SELECT {t}.{_ROW} AS {_ROW}, CASE {choice} END AS __eddy_clause, {', '.join(values)} "
+            f"FROM {view} {t} JOIN {merge.source} {s} ON {merge.on}"
+        ).where("__eddy_clause IS NOT NULL")
         pairs = pairs.localCheckpoint(eager=True)
         twice = pairs.groupBy(_ROW).count().where("count > 1").limit(1).collect()
         if twice:
-            raise MergeError(f"MERGE INTO {merge.target}: a target row matches more than one source row that a "
-                             f"WHEN MATCHED clause applies to (nothing was written)")
+            raise MergeError(
+                f"MERGE INTO {merge.target}: a target row matches more than one source row that a "
+                f"WHEN MATCHED clause applies to (nothing was written)"
+            )
         kinds = {i: c.action for i, c in enumerate(matched)}
         updates = [i for i, kind in kinds.items() if kind == "UPDATE"]
         updated = pairs.where(F.col("__eddy_clause").isin(updates))
@@ -166,10 +178,13 @@ def _merged(spark: SparkSession, merge: Merge, view: str, columns: list[str]) ->
     frames.insert(0, spark.table(view).join(changed_rows, _ROW, "left_anti").select(*columns))
     if unmatched:
         choice = " ".join(f"WHEN {c.condition or 'TRUE'} THEN {i}" for i, c in enumerate(unmatched))
-        values = [_case(unmatched, column, "NULL", position) + f" AS `{column}`"
-                  for position, column in enumerate(columns)]
-        inserted = spark.sql(f"SELECT CASE {choice} END AS __eddy_clause, {', '.join(values)} FROM {merge.source} {s} "
-                             f"LEFT ANTI JOIN {view} {t} ON {merge.on}").where("__eddy_clause IS NOT NULL")
+        values = [
+            _case(unmatched, column, "NULL", position) + f" AS `{column}`" for position, column in enumerate(columns)
+        ]
+        inserted = spark.sql(
+            f"SELECT CASE {choice} END AS __eddy_clause, {', '.join(values)} FROM {merge.source} {s} "
+            f"LEFT ANTI JOIN {view} {t} ON {merge.on}"
+        ).where("__eddy_clause IS NOT NULL")
         inserted = inserted.select(*columns).localCheckpoint(eager=True)
         counts["inserted"] = inserted.count()
         frames.append(inserted)
@@ -197,6 +212,8 @@ def _location(spark: SparkSession, table: str) -> str:
     rows = spark.sql(f"DESCRIBE TABLE EXTENDED {table}").collect()
     details = {row["col_name"]: row["data_type"] for row in rows}
     if (details.get("Provider") or "").lower() != "parquet":
-        raise MergeError(f"MERGE INTO {table}: Eddy runs MERGE on Parquet tables; {table} is "
-                         f"{details.get('Provider') or 'not a data source table'}")
+        raise MergeError(
+            f"MERGE INTO {table}: Eddy runs MERGE on Parquet tables; {table} is "
+            f"{details.get('Provider') or 'not a data source table'}"
+        )
     return details["Location"]

@@ -42,13 +42,18 @@ DEFAULTS = {
 #: what to do about a scheme whose FileSystem class is missing
 _HINTS = {
     "s3a": "s3a:// needs the hadoop-aws jar (org.apache.hadoop.fs.s3a.S3AFileSystem) and the AWS SDK bundle it "
-           "depends on, matching Hadoop {hadoop}; the pyspark wheel has neither and Eddy downloads nothing at "
-           "run time. Put them on the classpath (spark.jars / --jars, or a cluster that has them) and run again.",
+    "depends on, matching Hadoop {hadoop}; the pyspark wheel has neither and Eddy downloads nothing at "
+    "run time. Put them on the classpath (spark.jars / --jars, or a cluster that has them) and run again.",
 }
 
 
-def spark_session(master: str | None = None, app_name: str = "eddy", config: Mapping[str, str] | None = None, *,
-                  on_interrupt: Callable[[int, object], object] | None = None) -> SparkSession:
+def spark_session(
+    master: str | None = None,
+    app_name: str = "eddy",
+    config: Mapping[str, str] | None = None,
+    *,
+    on_interrupt: Callable[[int, object], object] | None = None,
+) -> SparkSession:
     """A SparkSession on `master` (default: $SPARK_MASTER, else local[*]) with Eddy's defaults under `config`.
 
     Its Python workers run this interpreter (unless PYSPARK_PYTHON or spark.pyspark.python says otherwise), so
@@ -104,8 +109,10 @@ def _handle_interrupts(handler: Callable[[int, object], object] | None) -> None:
 
 
 #: loggers that warn, with a stack trace, about what is normal here (a glob path has no _spark_metadata)
-_NOISY = ("org.apache.spark.sql.execution.streaming.FileStreamSink",
-          "org.apache.spark.sql.execution.streaming.sinks.FileStreamSink")
+_NOISY = (
+    "org.apache.spark.sql.execution.streaming.FileStreamSink",
+    "org.apache.spark.sql.execution.streaming.sinks.FileStreamSink",
+)
 
 
 def _quiet(spark: SparkSession) -> None:
@@ -130,11 +137,12 @@ def require_filesystem(spark: SparkSession, path: str) -> None:
     except Exception as error:  # py4j wraps ClassNotFoundException / UnsupportedFileSystemException
         hadoop = jvm.org.apache.hadoop.util.VersionInfo.getVersion()
         hint = _HINTS.get(scheme, "add the jar that provides it to the classpath (spark.jars / --jars)").format(
-            hadoop=hadoop)
+            hadoop=hadoop
+        )
         raise MissingFileSystemError(f"no Hadoop FileSystem for {scheme}:// ({path}): {hint}") from error
 
 
 def scheme_of(path: str) -> str:
-    """"s3a" for s3a://bucket/key, "" for a local path (Windows drive letters are not schemes)."""
+    """ "s3a" for s3a://bucket/key, "" for a local path (Windows drive letters are not schemes)."""
     head, sep, _ = str(path).partition("://")
     return head.lower() if sep and head.isalnum() and len(head) > 1 else ""

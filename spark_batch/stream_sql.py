@@ -50,22 +50,31 @@ _FLAGS = re.I | re.S
 _CREATE_STREAM = re.compile(
     r"^CREATE\s+(?P<replace>OR\s+REPLACE\s+)?TABLE\s+STREAM\s+(?P<if_not>IF\s+NOT\s+EXISTS\s+)?(?P<name>\w+)"
     r"\s+ON\s+TABLE\s+(?P<table>[\w.-]+)(?:\s+TIMESTAMP\s+AS\s+OF\s+(?P<at>.+?))?"
-    r"(?:\s+WITH\s+PROPERTIES\s*\((?P<properties>.*)\))?$", _FLAGS)
+    r"(?:\s+WITH\s+PROPERTIES\s*\((?P<properties>.*)\))?$",
+    _FLAGS,
+)
 _DROP_STREAM = re.compile(r"^DROP\s+(?:TABLE\s+)?STREAM\s+(?P<if_exists>IF\s+EXISTS\s+)?(?P<name>\w+)$", _FLAGS)
 _SHOW_STREAMS = re.compile(r"^SHOW\s+(?:TABLE\s+)?STREAMS$", _FLAGS)
-_ALTER_TABLE = re.compile(r"^ALTER\s+TABLE\s+(?P<table>[\w.-]+)\s+SET\s+(?:TBL)?PROPERTIES\s*\((?P<properties>.*)\)$",
-                          _FLAGS)
-_CREATE_TABLE = re.compile(r"^CREATE\s+(?:OR\s+REPLACE\s+)?TABLE\s+(?!STREAM\b)(?:IF\s+NOT\s+EXISTS\s+)?[\w.`]+\s*\(",
-                           _FLAGS)
-_PROPERTY = re.compile(r"""['"]?(?P<key>[\w.]+)['"]?\s*=\s*(?:'(?P<quoted>[^']*)'|"(?P<double>[^"]*)"|(?P<bare>[\w.]+))""")
+_ALTER_TABLE = re.compile(
+    r"^ALTER\s+TABLE\s+(?P<table>[\w.-]+)\s+SET\s+(?:TBL)?PROPERTIES\s*\((?P<properties>.*)\)$", _FLAGS
+)
+_CREATE_TABLE = re.compile(
+    r"^CREATE\s+(?:OR\s+REPLACE\s+)?TABLE\s+(?!STREAM\b)(?:IF\s+NOT\s+EXISTS\s+)?[\w.`]+\s*\(", _FLAGS
+)
+_PROPERTY = re.compile(
+    r"""['"]?(?P<key>[\w.]+)['"]?\s*=\s*(?:'(?P<quoted>[^']*)'|"(?P<double>[^"]*)"|(?P<bare>[\w.]+))"""
+)
 _CREATE_VOLUME = re.compile(
     r"^CREATE\s+(?:OR\s+REPLACE\s+)?EXTERNAL\s+VOLUME\s+(?:IF\s+NOT\s+EXISTS\s+)?(?P<name>\w+)\s+LOCATION\s+'(?P<location>[^']+)'"
     r"(?:\s+DIRECTORY\s*=\s*\(\s*ENABLE\s*=\s*(?P<directory>TRUE|FALSE)\s*\))?"
-    r"(?:\s+RECURSIVE\s*=\s*(?P<recursive>TRUE|FALSE))?$", _FLAGS)
+    r"(?:\s+RECURSIVE\s*=\s*(?P<recursive>TRUE|FALSE))?$",
+    _FLAGS,
+)
 _VOLUME_STREAM = re.compile(
     r"^CREATE\s+(?P<replace>OR\s+REPLACE\s+)?STREAM\s+(?P<if_not>IF\s+NOT\s+EXISTS\s+)?(?P<name>\w+)\s+ON\s+VOLUME\s+"
     r"(?P<volume>\w+)(?:\s+TIMESTAMP\s+AS\s+OF\s+(?P<at>.+?))?(?:\s+WITH\s+PROPERTIES\s*\((?P<properties>.*)\))?$",
-    _FLAGS)
+    _FLAGS,
+)
 _DML = re.compile(r"^(INSERT|MERGE)\b", re.I)
 
 
@@ -76,9 +85,14 @@ class StreamSqlError(ValueError):
 def run(streams: "TableStreams", statement: str, *, dynamodb: Any = None) -> DataFrame | None:
     """Run one statement; a query's rows as a DataFrame, None for anything else."""
     text = statement.strip().rstrip(";").strip()
-    for pattern, handler in ((_CREATE_STREAM, _create_stream), (_DROP_STREAM, _drop_stream),
-                             (_SHOW_STREAMS, _show_streams), (_ALTER_TABLE, _alter_table),
-                             (_CREATE_VOLUME, _create_volume), (_VOLUME_STREAM, _volume_stream)):
+    for pattern, handler in (
+        (_CREATE_STREAM, _create_stream),
+        (_DROP_STREAM, _drop_stream),
+        (_SHOW_STREAMS, _show_streams),
+        (_ALTER_TABLE, _alter_table),
+        (_CREATE_VOLUME, _create_volume),
+        (_VOLUME_STREAM, _volume_stream),
+    ):
         match = pattern.match(text)
         if match is not None:
             return handler(streams, match, dynamodb)
@@ -116,8 +130,9 @@ def _create_stream(streams: "TableStreams", match: re.Match[str], dynamodb: Any)
     properties = _properties(match["properties"])
     unknown = set(properties) - {"table_stream_mode", "show_initial_rows"}
     if unknown:
-        raise StreamSqlError(f"unknown table stream properties: {', '.join(sorted(unknown))} "
-                             f"(TABLE_STREAM_MODE, SHOW_INITIAL_ROWS)")
+        raise StreamSqlError(
+            f"unknown table stream properties: {', '.join(sorted(unknown))} (TABLE_STREAM_MODE, SHOW_INITIAL_ROWS)"
+        )
     mode = properties.get("table_stream_mode", "STANDARD").upper()
     initial = properties.get("show_initial_rows", "false").lower() == "true"
     name = match["name"]
@@ -136,9 +151,14 @@ def _create_volume(streams: "TableStreams", match: re.Match[str], dynamodb: Any)
     from .volume_streams import parse_location
 
     parse_location(match["location"])
-    write_json_file(streams.offsets_dir / "volumes" / f"{match['name']}.json", {
-        "name": match["name"], "location": match["location"],
-        "recursive": (match["recursive"] or "TRUE").upper() == "TRUE"})
+    write_json_file(
+        streams.offsets_dir / "volumes" / f"{match['name']}.json",
+        {
+            "name": match["name"],
+            "location": match["location"],
+            "recursive": (match["recursive"] or "TRUE").upper() == "TRUE",
+        },
+    )
     return None
 
 
@@ -153,8 +173,14 @@ def _volume_stream(streams: "TableStreams", match: re.Match[str], dynamodb: Any)
     if match["if_not"] and match["name"] in streams.names():
         return None
     at = _epoch(streams, match["at"]) if match["at"] else None
-    streams.create_volume_stream(match["name"], volume["location"], mode=mode, recursive=volume["recursive"],
-                                 at_timestamp=at, replace=match["replace"] is not None)
+    streams.create_volume_stream(
+        match["name"],
+        volume["location"],
+        mode=mode,
+        recursive=volume["recursive"],
+        at_timestamp=at,
+        replace=match["replace"] is not None,
+    )
     return None
 
 
@@ -173,21 +199,26 @@ def _show_streams(streams: "TableStreams", match: re.Match[str], dynamodb: Any) 
         state = streams.get(name).state
         rows.append((name, state["table"], state["mode"], state["offset"], float(state["created_at"])))
     frame = streams.spark.createDataFrame(
-        rows, "name string, table_name string, mode string, offset bigint, created_at double")
+        rows, "name string, table_name string, mode string, offset bigint, created_at double"
+    )
     return frame.withColumn("created_at", F.timestamp_micros((F.col("created_at") * 1_000_000).cast("bigint")))
 
 
 def _alter_table(streams: "TableStreams", match: re.Match[str], dynamodb: Any) -> None:
     properties = _properties(match["properties"])
     if set(properties) != {"change_tracking"}:
-        raise StreamSqlError("ALTER TABLE ... SET PROPERTIES takes 'change_tracking' = 'true' | 'false' "
-                             "(a table's change tracking is its DynamoDB stream)")
+        raise StreamSqlError(
+            "ALTER TABLE ... SET PROPERTIES takes 'change_tracking' = 'true' | 'false' "
+            "(a table's change tracking is its DynamoDB stream)"
+        )
     table, enable = match["table"], properties["change_tracking"].lower() == "true"
     client = dynamodb or _dynamodb_client()
     current = client.describe_table(TableName=table)["Table"].get("StreamSpecification") or {}
     if bool(current.get("StreamEnabled")) == enable:
         return None
-    specification = {"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"} if enable else {"StreamEnabled": False}
+    specification = (
+        {"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"} if enable else {"StreamEnabled": False}
+    )
     client.update_table(TableName=table, StreamSpecification=specification)
     return None
 
@@ -195,8 +226,9 @@ def _alter_table(streams: "TableStreams", match: re.Match[str], dynamodb: Any) -
 def _dynamodb_client() -> Any:
     import boto3
 
-    return boto3.client("dynamodb", region_name=os.environ.get("AWS_DEFAULT_REGION") or os.environ.get("AWS_REGION")
-                        or "us-east-1")
+    return boto3.client(
+        "dynamodb", region_name=os.environ.get("AWS_DEFAULT_REGION") or os.environ.get("AWS_REGION") or "us-east-1"
+    )
 
 
 def _properties(text: str | None) -> dict[str, str]:
@@ -207,8 +239,13 @@ def _properties(text: str | None) -> dict[str, str]:
         match = _PROPERTY.fullmatch(part.strip())
         if match is None:
             raise StreamSqlError(f"'key' = 'value' expected in PROPERTIES, not {part!r}")
-        value = match["quoted"] if match["quoted"] is not None else match["double"] if match["double"] is not None \
+        value = (
+            match["quoted"]
+            if match["quoted"] is not None
+            else match["double"]
+            if match["double"] is not None
             else match["bare"]
+        )
         found[match["key"].lower()] = value
     return found
 

@@ -43,17 +43,22 @@ def current_history(descriptions: list[dict[str, Any]], table: str) -> list[dict
         raise ChangeTrackingError(
             f"table {table} has no change tracking: it does not exist, or its DynamoDB stream is not enabled "
             f"(enable it: UpdateTable StreamSpecification={{StreamEnabled: true, StreamViewType: "
-            f"NEW_AND_OLD_IMAGES}}, or ALTER TABLE {table} SET PROPERTIES ('change_tracking' = 'true'))")
+            f"NEW_AND_OLD_IMAGES}}, or ALTER TABLE {table} SET PROPERTIES ('change_tracking' = 'true'))"
+        )
     return current
 
 
-def stream_history(descriptions: list[dict[str, Any]], table: str, since_label: str, stream: str) -> list[dict[str, Any]]:
+def stream_history(
+    descriptions: list[dict[str, Any]], table: str, since_label: str, stream: str
+) -> list[dict[str, Any]]:
     """The descriptions of the table a stream was created on (its streams from `since_label` on); raises
     TableDroppedError if that table was deleted."""
     mine = [d for d in descriptions if d["label"] >= since_label]
     if not mine or any(d["table_deleted"] for d in mine):
-        raise TableDroppedError(f"table {table}, which table stream {stream} was created on, was dropped: "
-                                f"drop the stream, or create it again on the table now named {table}")
+        raise TableDroppedError(
+            f"table {table}, which table stream {stream} was created on, was dropped: "
+            f"drop the stream, or create it again on the table now named {table}"
+        )
     return mine
 
 
@@ -73,8 +78,10 @@ def unlogged_silent_versions(log: DataFrame, history: list[dict[str, Any]]) -> d
     silent = silent_versions(history)
     if not silent:
         return {}
-    logged = {row[0] for row in log.where(F.col("commit_version").isin(list(silent)))
-              .select("commit_version").distinct().collect()}
+    logged = {
+        row[0]
+        for row in log.where(F.col("commit_version").isin(list(silent))).select("commit_version").distinct().collect()
+    }
     return {version: at for version, at in silent.items() if version not in logged}
 
 
@@ -83,14 +90,23 @@ def last_whole_version(log: DataFrame, silent: Iterable[int] = ()) -> int | None
     not wholly there (None: no commit)."""
     per_version = log.groupBy("commit_version").agg(F.count("*").alias("records"), F.max("commit_records").alias("of"))
     partial = F.col("of").isNotNull() & (F.col("records") < F.col("of"))
-    last, first_partial = per_version.agg(F.max("commit_version"), F.min(F.when(partial, F.col("commit_version")))).first()
+    last, first_partial = per_version.agg(
+        F.max("commit_version"), F.min(F.when(partial, F.col("commit_version")))
+    ).first()
     whole = last if first_partial is None else first_partial - 1
     candidates = [v for v in (whole, *silent) if v and (first_partial is None or v < first_partial)]
     return max(candidates, default=None)
 
 
-def consistent_cut(log: DataFrame, table: str, *, after: int | None, horizon: float,
-                   upto: int | None = None, silent: Iterable[int] = ()) -> int:
+def consistent_cut(
+    log: DataFrame,
+    table: str,
+    *,
+    after: int | None,
+    horizon: float,
+    upto: int | None = None,
+    silent: Iterable[int] = (),
+) -> int:
     """The latest commit version V (at most `upto`) such that every commit in (after, V] is whole in `log`
     (or is one of `silent`, the versions without records) and none of its records is older than `horizon`
     (epoch seconds); `after` if there is none.
@@ -100,11 +116,14 @@ def consistent_cut(log: DataFrame, table: str, *, after: int | None, horizon: fl
     if upto is not None:
         rows = rows.where(F.col("commit_version") <= upto)
     per_version = rows.groupBy("commit_version").agg(
-        F.count("*").alias("records"), F.max("commit_records").alias("of"),
-        F.min(F.unix_micros("commit_timestamp")).alias("at"))
+        F.count("*").alias("records"),
+        F.max("commit_records").alias("of"),
+        F.min(F.unix_micros("commit_timestamp")).alias("at"),
+    )
     partial = F.col("of").isNotNull() & (F.col("records") < F.col("of"))
-    last, first_partial = per_version.agg(F.max("commit_version"),
-                                          F.min(F.when(partial, F.col("commit_version")))).first()
+    last, first_partial = per_version.agg(
+        F.max("commit_version"), F.min(F.when(partial, F.col("commit_version")))
+    ).first()
     quiet = sorted(v for v in silent if v >= start and (upto is None or v <= upto))
     candidates = [v for v in (last, *quiet) if v is not None]
     if not candidates:
@@ -115,26 +134,32 @@ def consistent_cut(log: DataFrame, table: str, *, after: int | None, horizon: fl
     in_range = per_version.where(F.col("commit_version") <= cut)
     quiet = [v for v in quiet if v <= cut]
     first, count, oldest, quiet_logged = in_range.agg(
-        F.min("commit_version"), F.count("*"), F.min("at"),
-        F.count(F.when(F.col("commit_version").isin(quiet), 1)) if quiet else F.lit(0)).first()
+        F.min("commit_version"),
+        F.count("*"),
+        F.min("at"),
+        F.count(F.when(F.col("commit_version").isin(quiet), 1)) if quiet else F.lit(0),
+    ).first()
     first = min(v for v in (first, *quiet) if v is not None)
     count += len(quiet) - quiet_logged
     if first != start or count != cut - start + 1:
         raise IncompleteHistoryError(
             f"table {table}: commits {start}..{cut} are not all in the change log (found {count} versions "
-            f"from {first}); the rest were trimmed past retention, or written while its stream was disabled")
+            f"from {first}); the rest were trimmed past retention, or written while its stream was disabled"
+        )
     if oldest is not None and oldest / 1_000_000 < horizon:
         raise IncompleteHistoryError(
             f"table {table}: commits from {start} on include records older than the 24-hour retention "
-            f"(trimmed: GetRecords would refuse them)")
+            f"(trimmed: GetRecords would refuse them)"
+        )
     return cut
 
 
 # -- where an offset stands -------------------------------------------------------------------------
 
 
-def offset_at(log: DataFrame, table: str, since: float | None, now: float,
-               silent: dict[int, float]) -> tuple[int | None, float | None]:
+def offset_at(
+    log: DataFrame, table: str, since: float | None, now: float, silent: dict[int, float]
+) -> tuple[int | None, float | None]:
     """(offset, offset_timestamp) of a stream created at `since` (None: now): the last commit version at or
     before then; with no commit in the log yet, no version but a time (the commits after it are returned)."""
     bounded = log if since is None else log.where(F.col("commit_timestamp") <= F.lit(timestamp(since)))
@@ -148,8 +173,10 @@ def offset_at(log: DataFrame, table: str, since: float | None, now: float,
         return None, now if since is None else since
     if first == 1:
         return 0, None  # the table's first commit came after `since`: it was empty then
-    raise StaleStreamError(f"table {table}: {timestamp(since).isoformat()} is older than the retained change "
-                           f"log (its first commit there is version {first})")
+    raise StaleStreamError(
+        f"table {table}: {timestamp(since).isoformat()} is older than the retained change "
+        f"log (its first commit there is version {first})"
+    )
 
 
 def first_after(log: DataFrame, since: float) -> int | None:

@@ -46,10 +46,20 @@ def read_object_changes(spark: SparkSession, state_dir: str | os.PathLike[str], 
     return lines.select(
         F.regexp_extract(path, r"/objects/([^/]+)/", 1).alias("account"),
         F.regexp_extract(path, r"/objects/[^/]+/([^/]+)/", 1).alias("region"),
-        F.lit("objects").alias("stream_label"), "table", "shard",
-        F.col("sequence_number").cast("decimal(21,0)").alias("sequence_number"), "commit_version",
+        F.lit("objects").alias("stream_label"),
+        "table",
+        "shard",
+        F.col("sequence_number").cast("decimal(21,0)").alias("sequence_number"),
+        "commit_version",
         F.timestamp_micros(F.round(F.col("commit_timestamp") * 1_000_000).cast("bigint")).alias("commit_timestamp"),
-        "commit_records", "event_id", "event_name", "keys", "old_image", "new_image", "user_identity")
+        "commit_records",
+        "event_id",
+        "event_name",
+        "keys",
+        "old_image",
+        "new_image",
+        "user_identity",
+    )
 
 
 def under_prefix(log: DataFrame, prefix: str, recursive: bool) -> DataFrame:
@@ -67,4 +77,5 @@ def volume_rows(decoded: DataFrame, bucket: str, prefix: str, metadata: list[str
         F.concat(F.lit(f"s3://{bucket}/"), F.col("key")).alias("url"),
         F.col("size").cast("bigint").alias("size"),
         F.to_timestamp("last_modified_time").alias("last_modified_time"),
-        "etag")
+        "etag",
+    )

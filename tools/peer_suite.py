@@ -27,6 +27,7 @@ is deleted after a successful run unless --keep is given; it is always kept when
 The tiny pytest plugin that records outcomes is tools/peer/plugin.py: the child pytest gets
 `-p peer.plugin` (tools/ on PYTHONPATH) and PEER_SUITE_RESULTS=<jsonl file>.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -57,36 +58,63 @@ from peer.servers import base_env, free_port
 def parse_args(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         description="Run moto's dynamodb + dynamodbstreams tests in server mode against plain moto and "
-                    "against Eddy; fail if a test passes on moto but not on Eddy.",
+        "against Eddy; fail if a test passes on moto but not on Eddy.",
         epilog="Arguments after `--` go to both pytest runs (e.g. `-- -k stream -x`). The suites run "
-               "serially on purpose: every test POSTs /moto-api/reset to the shared server, so pytest-xdist "
-               "workers would wipe each other's tables (measured: -n 2 is ~12x slower and fails tests).")
-    p.add_argument("--eddy-cmd", default=DEFAULT_EDDY_CMD,
-                   help="command that starts Eddy; {port} (and {host}) are substituted (default: %(default)s)")
-    p.add_argument("--health-path", default="/_eddy/health",
-                   help="GET path that must answer 200 once Eddy is up, or 'tcp' to only wait for the port to "
-                        "accept connections (use /moto-api/ or tcp when --eddy-cmd is a plain moto server); "
-                        "default: %(default)s")
-    p.add_argument("--keep", action="store_true",
-                   help="keep the work dir .peer/run-<version>/ (extracted tests, logs, results) even on success")
+        "serially on purpose: every test POSTs /moto-api/reset to the shared server, so pytest-xdist "
+        "workers would wipe each other's tables (measured: -n 2 is ~12x slower and fails tests).",
+    )
+    p.add_argument(
+        "--eddy-cmd",
+        default=DEFAULT_EDDY_CMD,
+        help="command that starts Eddy; {port} (and {host}) are substituted (default: %(default)s)",
+    )
+    p.add_argument(
+        "--health-path",
+        default="/_eddy/health",
+        help="GET path that must answer 200 once Eddy is up, or 'tcp' to only wait for the port to "
+        "accept connections (use /moto-api/ or tcp when --eddy-cmd is a plain moto server); "
+        "default: %(default)s",
+    )
+    p.add_argument(
+        "--keep",
+        action="store_true",
+        help="keep the work dir .peer/run-<version>/ (extracted tests, logs, results) even on success",
+    )
     p.add_argument("--sdist", type=Path, help="use this moto sdist instead of downloading it")
     p.add_argument("--no-install", action="store_true", help="fail instead of pip-installing missing test deps")
-    p.add_argument("--suites", nargs="+", default=SUITES, metavar="DIR",
-                   help="test directories inside moto's sdist (default: %(default)s)")
-    p.add_argument("--guest", action="store_true",
-                   help="instead: run moto's in-process suites (--guest-suites) with Eddy's pytest plugin loaded and "
-                        "with -p no:eddy; fail if any test's outcome differs")
-    p.add_argument("--guest-suites", nargs="+", default=GUEST_SUITES, metavar="DIR",
-                   help="the suites of the --guest run (default: %(default)s)")
+    p.add_argument(
+        "--suites",
+        nargs="+",
+        default=SUITES,
+        metavar="DIR",
+        help="test directories inside moto's sdist (default: %(default)s)",
+    )
+    p.add_argument(
+        "--guest",
+        action="store_true",
+        help="instead: run moto's in-process suites (--guest-suites) with Eddy's pytest plugin loaded and "
+        "with -p no:eddy; fail if any test's outcome differs",
+    )
+    p.add_argument(
+        "--guest-suites",
+        nargs="+",
+        default=GUEST_SUITES,
+        metavar="DIR",
+        help="the suites of the --guest run (default: %(default)s)",
+    )
     p.add_argument("--start-timeout", type=float, default=60.0, help="seconds to wait for a server (default 60)")
     p.add_argument("--stop-timeout", type=float, default=10.0, help="seconds between SIGTERM and SIGKILL (default 10)")
-    p.add_argument("--timeout", type=float, default=1200.0,
-                   help="wall-clock limit for one pytest run; tests not finished count as not run (default 1200)")
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=1200.0,
+        help="wall-clock limit for one pytest run; tests not finished count as not run (default 1200)",
+    )
     p.add_argument("-v", "--verbose", action="store_true", help="stream the full pytest output")
     own, rest = argv, []
     if "--" in argv:
         i = argv.index("--")
-        own, rest = argv[:i], argv[i + 1:]
+        own, rest = argv[:i], argv[i + 1 :]
     args = p.parse_args(own)
     args.pytest_args = rest
     return args
@@ -121,19 +149,24 @@ def main(argv: list[str] | None = None) -> int:
         moto_argv = [a.replace("{port}", str(moto_port)) for a in MOTO_CMD]
         moto_run = serve_and_run("moto", moto_argv, MOTO_HEALTH_PATH, args, tree, workdir, env, moto_port)
         if moto_run.timed_out or moto_run.returncode not in (0, 1):
-            raise HarnessError(f"the baseline pytest run against plain moto ended abnormally (exit "
-                               f"{moto_run.returncode}{', timed out' if moto_run.timed_out else ''}); "
-                               f"see {workdir / 'pytest-moto.log'}")
+            raise HarnessError(
+                f"the baseline pytest run against plain moto ended abnormally (exit "
+                f"{moto_run.returncode}{', timed out' if moto_run.timed_out else ''}); "
+                f"see {workdir / 'pytest-moto.log'}"
+            )
         coll = [n for n, r in moto_run.results.items() if r["outcome"] == "collection_error"]
         if coll:
-            raise HarnessError("collection errors against plain moto (a missing test dependency or helper "
-                               "module?): " + "; ".join(f"{n}: {moto_run.results[n]['message']}" for n in coll))
+            raise HarnessError(
+                "collection errors against plain moto (a missing test dependency or helper "
+                "module?): " + "; ".join(f"{n}: {moto_run.results[n]['message']}" for n in coll)
+            )
         if not any(r["outcome"] in PASSING for r in moto_run.results.values()):
             raise HarnessError("no test passed against plain moto; nothing to compare")
 
         eddy_port = free_port()
-        eddy_argv = [a.replace("{port}", str(eddy_port)).replace("{host}", "127.0.0.1")
-                     for a in shlex.split(args.eddy_cmd)]
+        eddy_argv = [
+            a.replace("{port}", str(eddy_port)).replace("{host}", "127.0.0.1") for a in shlex.split(args.eddy_cmd)
+        ]
         try:
             eddy_run = serve_and_run("eddy", eddy_argv, args.health_path, args, tree, workdir, env, eddy_port)
         except HarnessError as exc:  # Eddy not starting is Eddy's failure, not the harness's
@@ -141,9 +174,11 @@ def main(argv: list[str] | None = None) -> int:
             eddy_run = Run("eddy")
             eddy_run.note = "did not become healthy"
 
-        differing = [(n, eddy_run.results.get(n)) for n, r in moto_run.results.items()
-                     if r["outcome"] in PASSING
-                     and (n not in eddy_run.results or eddy_run.results[n]["outcome"] not in PASSING)]
+        differing = [
+            (n, eddy_run.results.get(n))
+            for n, r in moto_run.results.items()
+            if r["outcome"] in PASSING and (n not in eddy_run.results or eddy_run.results[n]["outcome"] not in PASSING)
+        ]
         regressions = [(n, rec) for n, rec in differing if not aws_difference(n)]
         for nodeid, _ in differing:
             if aws_difference(nodeid):

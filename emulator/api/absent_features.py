@@ -24,7 +24,10 @@ from eddy.emulator.moto_seam import bridge as moto_bridge
 from eddy.emulator.moto_seam.tables import time_to_live_changes
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import (
-    ExportNotFoundException, GlobalTableNotFoundException, ImportNotFoundException, NotEmulated,
+    ExportNotFoundException,
+    GlobalTableNotFoundException,
+    ImportNotFoundException,
+    NotEmulated,
     ResourceNotFoundException,
 )
 from eddy.emulator.aws_requests import Request, Response, json_response
@@ -108,7 +111,8 @@ def list_bulk_operations(emulator: Emulator, request: Request, params: Params) -
 def bulk_operation(emulator: Emulator, request: Request, params: Params) -> Response:
     """DescribeBulkOperation and CancelBulkOperation: there are none (StartBulkPutItems is not emulated)."""
     raise ResourceNotFoundException(
-        f"Requested resource not found: BulkOperationArn: {params['BulkOperationArn']} not found")
+        f"Requested resource not found: BulkOperationArn: {params['BulkOperationArn']} not found"
+    )
 
 
 def list_imports(emulator: Emulator, request: Request, params: Params) -> Response:
@@ -168,8 +172,9 @@ def update_time_to_live(emulator: Emulator, request: Request, params: Params) ->
         name = described_table(request, params["TableName"])["TableName"]
         current = json.loads(_moto(request, "DescribeTimeToLive", {"TableName": params["TableName"]}).body)
         time_to_live.check_update(current["TimeToLiveDescription"], params["TimeToLiveSpecification"])
-        time_to_live.check_interval(time_to_live_changes.changed_at(*moto_bridge.caller(request), name),
-                                    emulator.clock.now())
+        time_to_live.check_interval(
+            time_to_live_changes.changed_at(*moto_bridge.caller(request), name), emulator.clock.now()
+        )
     return None  # moto's
 
 

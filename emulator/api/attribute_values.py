@@ -44,8 +44,10 @@ UNDERFLOW = "Number underflow. Attempting to store a number with magnitude small
 TOO_PRECISE = "Attempting to store more than 38 significant digits in a Number"
 STARTING_KEY = "The provided starting key is invalid: "
 #: the messages an ExclusiveStartKey's problem is given without STARTING_KEY in front
-_BARE_IN_STARTING_KEY = re.compile(r"contains duplicates|number set|numeric value|significant digits|number with "
-                                   r"magnitude")
+_BARE_IN_STARTING_KEY = re.compile(
+    r"contains duplicates|number set|numeric value|significant digits|number with "
+    r"magnitude"
+)
 _EXPRESSION_VALUE_KEY = re.compile(r":[0-9a-zA-Z_]+")
 #: a number as Java's BigDecimal reads it: sign, digits with an optional point, optional exponent
 _NUMBER = re.compile(r"([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?")
@@ -91,7 +93,9 @@ def _expression_values(values: dict[str, Any]) -> None:
             raise ValidationException(message)
         for other in values:  # DynamoDB reads every key before any value (a bad key alone is moto's to word)
             if not _EXPRESSION_VALUE_KEY.fullmatch(other):
-                raise ValidationException(f'ExpressionAttributeValues contains invalid key: Syntax error; key: "{other}"')
+                raise ValidationException(
+                    f'ExpressionAttributeValues contains invalid key: Syntax error; key: "{other}"'
+                )
         raise ValidationException(f"ExpressionAttributeValues contains invalid value: {message} for key {key}")
 
 
@@ -101,7 +105,7 @@ def _in_item(message: str) -> str:
     tests/tier3/error-messages/putItem.test.ts; dynalite's test/putItem.js, getItem.js, updateItem.js "for invalid
     values in Item/Key"). Elsewhere (legacy parameters' values, PartiQL's Parameters) AWS's words are not recorded."""
     if message.startswith(WHOLE):
-        return message[len(WHOLE):]
+        return message[len(WHOLE) :]
     return INVALID + message if message == NULL_FALSE else message
 
 
@@ -166,9 +170,11 @@ def problem(value: Any) -> str | None:
 
 def _set_problem(kind: str, members: list[Any]) -> str | None:
     if not members:  # SS and NS: AWS's words, as moto's AWS-verified tests record them in ExpressionAttributeValues
-        return {"SS": WHOLE + INVALID + "An string set  may not be empty",
-                "NS": WHOLE + INVALID + "An number set  may not be empty",
-                "BS": INVALID + "Binary sets should not be empty"}[kind]
+        return {
+            "SS": WHOLE + INVALID + "An string set  may not be empty",
+            "NS": WHOLE + INVALID + "An number set  may not be empty",
+            "BS": INVALID + "Binary sets should not be empty",
+        }[kind]
     if kind == "NS":
         for member in members:
             message = number_problem(member) if member is not None else NOT_A_NUMBER
@@ -231,7 +237,7 @@ def _parse(text: str) -> tuple[str, int] | None:
     if exponent is None:
         power = 0
     elif len(exponent.lstrip("+-").lstrip("0")) > 30:  # beyond any range: only its sign matters
-        power = -(10 ** 31) if exponent.startswith("-") else 10 ** 31
+        power = -(10**31) if exponent.startswith("-") else 10**31
     else:
         power = int(exponent)
     leading_zeros = len(whole) + len(fraction) - len(written)
@@ -258,8 +264,21 @@ LEGACY = {
     "Scan": ("ScanFilter",),
 }
 #: how many values each ComparisonOperator takes (IN: one or more), in the order AWS lists its enum value set
-_ARGUMENTS = {"IN": None, "NULL": 0, "BETWEEN": 2, "LT": 1, "NOT_CONTAINS": 1, "EQ": 1, "GT": 1, "NOT_NULL": 0,
-              "NE": 1, "LE": 1, "BEGINS_WITH": 1, "GE": 1, "CONTAINS": 1}
+_ARGUMENTS = {
+    "IN": None,
+    "NULL": 0,
+    "BETWEEN": 2,
+    "LT": 1,
+    "NOT_CONTAINS": 1,
+    "EQ": 1,
+    "GT": 1,
+    "NOT_NULL": 0,
+    "NE": 1,
+    "LE": 1,
+    "BEGINS_WITH": 1,
+    "GE": 1,
+    "CONTAINS": 1,
+}
 _ACTIONS = ("ADD", "PUT", "DELETE")
 
 
@@ -271,7 +290,7 @@ def check_legacy(operation: str, params: dict[str, Any]) -> None:
         if entries is None:
             continue
         path = member[:1].lower() + member[1:]
-        for name, entry in (entries.items() if isinstance(entries, dict) else ()):
+        for name, entry in entries.items() if isinstance(entries, dict) else ():
             if isinstance(entry, dict) and member == "AttributeUpdates":
                 _update(path, name, entry)
             elif isinstance(entry, dict):
@@ -281,19 +300,27 @@ def check_legacy(operation: str, params: dict[str, Any]) -> None:
 def _condition(path: str, name: str, condition: dict[str, Any], expected: bool) -> None:
     operator, values, value = (condition.get(key) for key in ("ComparisonOperator", "AttributeValueList", "Value"))
     if operator is not None and operator not in _ARGUMENTS:
-        raise ValidationException(f"{WHOLE}Value '{operator}' at '{path}.{name}.member.comparisonOperator' failed to "
-                                  f"satisfy constraint: Member must satisfy enum value set: [{', '.join(_ARGUMENTS)}]")
+        raise ValidationException(
+            f"{WHOLE}Value '{operator}' at '{path}.{name}.member.comparisonOperator' failed to "
+            f"satisfy constraint: Member must satisfy enum value set: [{', '.join(_ARGUMENTS)}]"
+        )
     if expected:
         if values is not None and value is not None:
-            raise ValidationException(f"{INVALID}Value and AttributeValueList cannot be used together for Attribute: {name}")
+            raise ValidationException(
+                f"{INVALID}Value and AttributeValueList cannot be used together for Attribute: {name}"
+            )
         if operator is None:
             _exists(name, condition.get("Exists"), value, values)
             return
         if condition.get("Exists") is not None:
-            raise ValidationException(f"{INVALID}Exists and ComparisonOperator cannot be used together for Attribute: {name}")
+            raise ValidationException(
+                f"{INVALID}Exists and ComparisonOperator cannot be used together for Attribute: {name}"
+            )
         if operator not in ("NULL", "NOT_NULL") and values is None and value is None:
-            raise ValidationException(f"{INVALID}Value or AttributeValueList must be used with ComparisonOperator: "
-                                      f"{operator} for Attribute: {name}")
+            raise ValidationException(
+                f"{INVALID}Value or AttributeValueList must be used with ComparisonOperator: "
+                f"{operator} for Attribute: {name}"
+            )
     elif operator is None:
         return  # the model requires it: refused before this
     count = len(values) if values is not None else int(value is not None)
@@ -304,7 +331,9 @@ def _condition(path: str, name: str, condition: dict[str, Any], expected: bool) 
 
 def _exists(name: str, exists: Any, value: Any, values: Any) -> None:
     if values is not None:
-        raise ValidationException(f"{INVALID}AttributeValueList can only be used with a ComparisonOperator for Attribute: {name}")
+        raise ValidationException(
+            f"{INVALID}AttributeValueList can only be used with a ComparisonOperator for Attribute: {name}"
+        )
     if exists is not False and value is None:
         shown = "null" if exists is None else "true"
         raise ValidationException(f"{INVALID}Value must be provided when Exists is {shown} for Attribute: {name}")
@@ -315,8 +344,10 @@ def _exists(name: str, exists: Any, value: Any, values: Any) -> None:
 def _update(path: str, name: str, update: dict[str, Any]) -> None:
     action, value = update.get("Action"), update.get("Value")
     if action is not None and action not in _ACTIONS:
-        raise ValidationException(f"{WHOLE}Value '{action}' at '{path}.{name}.member.action' failed to satisfy "
-                                  f"constraint: Member must satisfy enum value set: [{', '.join(_ACTIONS)}]")
+        raise ValidationException(
+            f"{WHOLE}Value '{action}' at '{path}.{name}.member.action' failed to satisfy "
+            f"constraint: Member must satisfy enum value set: [{', '.join(_ACTIONS)}]"
+        )
     kind = next((kind for kind, member in value.items() if member is not None), None) if value is not None else None
     if value is None and action != "DELETE":  # no Action is PUT
         raise ValidationException(f"{INVALID}Only DELETE action is allowed when no attribute value is specified")

@@ -1,21 +1,21 @@
 """Eddy's own controls over HTTP, under /_eddy/: the same operations as the Emulator's methods.
 
-    GET  /_eddy/health                                   -> 200 {"Status": "ready"}
-    GET  /_eddy/clock                                    -> {"Now": epoch seconds, "Offset": seconds}
-    POST /_eddy/clock          {"advance": seconds}      -> {"Now": ..., "Offset": ...}
-    POST /_eddy/shards/split   {"StreamArn", "ShardId"}  -> {"ChildShardIds": [...]}
-    POST /_eddy/shards/rollover {"StreamArn"}            -> {"ChildShardIds": [...]}
-    POST /_eddy/shards/merge   {"StreamArn", "ShardId", "AdjacentShardId"} -> {"ChildShardId": ...}
-    POST /_eddy/ttl/sweep      {}                        -> {"Deleted": n}
-    POST /_eddy/idle           {"timeout": seconds}      -> {"Idle": bool, "Delivered": bool, "Pending": [{"UUID",
-                                                             "LastError", "Retrying", ...}], "Failures": [...]}
-    POST /_eddy/delivered      {"timeout": seconds}      -> 200 the same answer when every record was delivered;
-                                                             409 {"__type": "NotDelivered", "message", "Report"}
-                                                             when not (assert_delivered over HTTP)
-    GET  /_eddy/mappings[?UUID=...]                      -> {"EventSourceMappings": [per-mapping figures]}
-    GET  /_eddy/replication                              -> global tables: replicas, delay, paused regions, backlog
-    POST /_eddy/replication    {"Pause": region} | {"Resume": region} | {"DelaySeconds": s}  -> the same
-    POST /_eddy/replication/wait {"timeout": seconds}    -> {"Converged": bool, "Backlog": [...]}
+GET  /_eddy/health                                   -> 200 {"Status": "ready"}
+GET  /_eddy/clock                                    -> {"Now": epoch seconds, "Offset": seconds}
+POST /_eddy/clock          {"advance": seconds}      -> {"Now": ..., "Offset": ...}
+POST /_eddy/shards/split   {"StreamArn", "ShardId"}  -> {"ChildShardIds": [...]}
+POST /_eddy/shards/rollover {"StreamArn"}            -> {"ChildShardIds": [...]}
+POST /_eddy/shards/merge   {"StreamArn", "ShardId", "AdjacentShardId"} -> {"ChildShardId": ...}
+POST /_eddy/ttl/sweep      {}                        -> {"Deleted": n}
+POST /_eddy/idle           {"timeout": seconds}      -> {"Idle": bool, "Delivered": bool, "Pending": [{"UUID",
+                                                         "LastError", "Retrying", ...}], "Failures": [...]}
+POST /_eddy/delivered      {"timeout": seconds}      -> 200 the same answer when every record was delivered;
+                                                         409 {"__type": "NotDelivered", "message", "Report"}
+                                                         when not (assert_delivered over HTTP)
+GET  /_eddy/mappings[?UUID=...]                      -> {"EventSourceMappings": [per-mapping figures]}
+GET  /_eddy/replication                              -> global tables: replicas, delay, paused regions, backlog
+POST /_eddy/replication    {"Pause": region} | {"Resume": region} | {"DelaySeconds": s}  -> the same
+POST /_eddy/replication/wait {"timeout": seconds}    -> {"Converged": bool, "Backlog": [...]}
 """
 
 from __future__ import annotations
@@ -58,8 +58,11 @@ def split(emulator: Emulator, params: Params) -> Any:
 
 
 def merge(emulator: Emulator, params: Params) -> Any:
-    return {"ChildShardId": emulator.merge_shards(_text(params, "StreamArn"), _text(params, "ShardId"),
-                                                  _text(params, "AdjacentShardId"))}
+    return {
+        "ChildShardId": emulator.merge_shards(
+            _text(params, "StreamArn"), _text(params, "ShardId"), _text(params, "AdjacentShardId")
+        )
+    }
 
 
 def rollover(emulator: Emulator, params: Params) -> Any:
@@ -127,8 +130,11 @@ def handle(emulator: Emulator, request: Request) -> Response:
     try:
         if route is None:
             if any(known == path for _, known in ROUTES):
-                return json_response({"__type": "MethodNotAllowed", "message": f"{request.method} is not allowed on {path}"},
-                                     405, CONTENT_TYPE)
+                return json_response(
+                    {"__type": "MethodNotAllowed", "message": f"{request.method} is not allowed on {path}"},
+                    405,
+                    CONTENT_TYPE,
+                )
             raise ResourceNotFoundException(f"No Eddy control at {path}")
         if request.method.upper() == "POST":
             params = parse_body(request.body)
@@ -138,5 +144,6 @@ def handle(emulator: Emulator, request: Request) -> Response:
     except AWSError as error:
         return error_response(error, CONTENT_TYPE)
     except NotDeliveredError as error:  # an answer, not a fault: the test asked whether all was delivered
-        return json_response({"__type": "NotDelivered", "message": str(error), "Report": error.report}, 409,
-                             CONTENT_TYPE)
+        return json_response(
+            {"__type": "NotDelivered", "message": str(error), "Report": error.report}, 409, CONTENT_TYPE
+        )

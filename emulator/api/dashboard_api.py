@@ -25,9 +25,11 @@ from eddy.emulator.aws_requests import Request, Response, error_response, json_r
 
 CONTENT_TYPE = "application/json"
 #: the page's files, by the path they are served at, with their content types
-STATIC = {"/_eddy/ui": ("index.html", "text/html; charset=utf-8"),
-          "/_eddy/ui/app.js": ("app.js", "text/javascript; charset=utf-8"),
-          "/_eddy/ui/style.css": ("style.css", "text/css; charset=utf-8")}
+STATIC = {
+    "/_eddy/ui": ("index.html", "text/html; charset=utf-8"),
+    "/_eddy/ui/app.js": ("app.js", "text/javascript; charset=utf-8"),
+    "/_eddy/ui/style.css": ("style.css", "text/css; charset=utf-8"),
+}
 MODEL_PATHS = ("/_eddy/dashboard", "/_eddy/dashboard/tail", "/_eddy/dashboard/queue", "/_eddy/dashboard/invocations")
 
 
@@ -39,8 +41,9 @@ def claims(request: Request) -> bool:
 def handle(emulator: Emulator, request: Request) -> Response:
     path = request.path.rstrip("/")
     if request.method.upper() != "GET":
-        return json_response({"__type": "MethodNotAllowed", "message": f"{request.method} is not allowed on {path}"},
-                             405, CONTENT_TYPE)
+        return json_response(
+            {"__type": "MethodNotAllowed", "message": f"{request.method} is not allowed on {path}"}, 405, CONTENT_TYPE
+        )
     if path in STATIC:
         name, content_type = STATIC[path]
         body = resources.files("eddy.emulator.dashboard").joinpath(name).read_bytes()

@@ -17,11 +17,24 @@ from typing import Any
 
 from eddy.emulator.moto_seam import actions as moto_actions, bridge as moto_bridge, all_or_nothing, table_descriptions
 from eddy.emulator.moto_seam.tables import views as moto_tables
-from eddy.emulator.api import (absent_features, attribute_values, dynamodb_rules, kinesis_destinations_api, partiql,
-                               resource_policies, table_arns, validation)
+from eddy.emulator.api import (
+    absent_features,
+    attribute_values,
+    dynamodb_rules,
+    kinesis_destinations_api,
+    partiql,
+    resource_policies,
+    table_arns,
+    validation,
+)
 from eddy.emulator.api.dynamodb_answers import collection_key, item_collection_metrics, transact_writes, unasked
-from eddy.emulator.api.dynamodb_rules import (item_keys, legacy_parameters, request_collections, request_members,
-                                              table_definitions)
+from eddy.emulator.api.dynamodb_rules import (
+    item_keys,
+    legacy_parameters,
+    request_collections,
+    request_members,
+    table_definitions,
+)
 from eddy.emulator.api.global_tables import replica_tables, replica_updates
 from eddy.emulator.api.streams_api import parse_body
 from eddy.emulator.dynamodb.operations import DEFINITION_OPERATIONS, TARGET_PREFIX
@@ -60,8 +73,11 @@ def handle(emulator: Emulator, operation: str, request: Request) -> Response:
         complaint = all_or_nothing.expression_complaint(error)
         if complaint is not None:  # an expression moto's parser cannot read, which its Query and writes let through
             parser, reason = complaint
-            member = "UpdateExpression" if parser == "update" else (
-                "FilterExpression" if operation in ("Query", "Scan") else "ConditionExpression")
+            member = (
+                "UpdateExpression"
+                if parser == "update"
+                else ("FilterExpression" if operation in ("Query", "Scan") else "ConditionExpression")
+            )
             return error_response(ValidationException(f"Invalid {member}: {reason}"))
         request_id = uuid.uuid4()  # what the operation wrote before it failed was put back (capture)
         log.exception("moto could not process %s (request %s)", operation, request_id)
@@ -74,8 +90,9 @@ def _answer(emulator: Emulator, operation: str, request: Request, params: dict[s
         _check_starting_key(operation, request, params)
     if operation in item_keys.OPERATIONS:  # the rules that read the tables' key attributes
         account_id, region = moto_bridge.caller(request)
-        item_keys.check(operation, params, lambda table: tuple(
-            moto_actions.key_attribute_names(account_id, region, table, None)))
+        item_keys.check(
+            operation, params, lambda table: tuple(moto_actions.key_attribute_names(account_id, region, table, None))
+        )
     if operation in attribute_values.LEGACY:  # Expected, AttributeUpdates, KeyConditions, filters: their rules
         attribute_values.check_legacy(operation, params)
     if "Expected" in params or "AttributesToGet" in params or "ScanFilter" in params or "QueryFilter" in params:
@@ -102,19 +119,36 @@ def _answer(emulator: Emulator, operation: str, request: Request, params: dict[s
     if operation in partiql.OPERATIONS:  # each statement run as its item operation, in one write of the engine's
         from eddy.emulator.api.partiql.operations import answer as partiql_answer  # the first loads it
 
-        status, answered = emulator.dynamodb.write(request, params, lambda session: partiql_answer(
-            operation, params, session.run, lambda: _next_statement(emulator, session)), unasked.shape)
+        status, answered = emulator.dynamodb.write(
+            request,
+            params,
+            lambda session: partiql_answer(operation, params, session.run, lambda: _next_statement(emulator, session)),
+            unasked.shape,
+        )
         return _json_response(status, answered)
     if operation == "TransactWriteItems":  # its token, capacity and metrics as DynamoDB answers them
-        answered = emulator.dynamodb.write(request, params, lambda session: transact_writes.answer(
-            emulator.client_request_tokens, session, params))
+        answered = emulator.dynamodb.write(
+            request, params, lambda session: transact_writes.answer(emulator.client_request_tokens, session, params)
+        )
         return answered if isinstance(answered, Response) else _json_response(200, answered)
-    return emulator.dynamodb.execute(operation, request, params, shape=unasked.shape,
-                                     after=functools.partial(_after, emulator, operation, request, params))
+    return emulator.dynamodb.execute(
+        operation,
+        request,
+        params,
+        shape=unasked.shape,
+        after=functools.partial(_after, emulator, operation, request, params),
+    )
 
 
-def _after(emulator: Emulator, operation: str, request: Request, params: dict[str, Any], account_id: str, region: str,
-           response: Response) -> Response:
+def _after(
+    emulator: Emulator,
+    operation: str,
+    request: Request,
+    params: dict[str, Any],
+    account_id: str,
+    region: str,
+    response: Response,
+) -> Response:
     """moto's full-path answer as DynamoDB gives it (the engine's lock held): a replica's table changed in every
     region, a table described with its replicas and as AWS describes it, what was not asked for left out."""
     if operation == "UpdateTimeToLive" and response.status == 200:  # DynamoDB refuses another change within the hour
@@ -125,16 +159,20 @@ def _after(emulator: Emulator, operation: str, request: Request, params: dict[st
         response = _with_replicas(emulator, account_id, region, params, response, "Table")
     if operation in table_descriptions.OPERATIONS:
         return _as_aws(operation, request, params, response)
-    if operation in item_collection_metrics.OPERATIONS and item_collection_metrics.asked(params) \
-            and response.status == 200:  # moto's full path: DynamoDB's ItemCollectionMetrics
+    if (
+        operation in item_collection_metrics.OPERATIONS
+        and item_collection_metrics.asked(params)
+        and response.status == 200
+    ):  # moto's full path: DynamoDB's ItemCollectionMetrics
         answered = json.loads(response.body)
         item_collection_metrics.added(operation, params, answered, collection_key(account_id, region))
         response = moto_bridge.with_body(response, answered)
     return unasked.unasked_capacity_removed(operation, params, response)
 
 
-GLOBAL_TABLE_OPERATIONS = frozenset({"UpdateTable", "DeleteTable", "CreateGlobalTable", "UpdateGlobalTable",
-                                     "DescribeTableReplicaAutoScaling"})
+GLOBAL_TABLE_OPERATIONS = frozenset(
+    {"UpdateTable", "DeleteTable", "CreateGlobalTable", "UpdateGlobalTable", "DescribeTableReplicaAutoScaling"}
+)
 
 
 def _global_tables(emulator: Emulator, operation: str, request: Request, params: dict[str, Any]) -> Response | None:
@@ -156,25 +194,27 @@ def _global_tables(emulator: Emulator, operation: str, request: Request, params:
 def _runner(emulator: Emulator, request: Request) -> replica_tables.Run:
     """Another DynamoDB operation for the same caller, in a region of its choosing (a replica's)."""
     return lambda region, operation, params: handle(
-        emulator, operation, replica_tables.region_request(request, region, operation, params))
+        emulator, operation, replica_tables.region_request(request, region, operation, params)
+    )
 
 
-def _with_replicas(emulator: Emulator, account_id: str, region: str, params: dict[str, Any], response: Response,
-                   key: str) -> Response:
+def _with_replicas(
+    emulator: Emulator, account_id: str, region: str, params: dict[str, Any], response: Response, key: str
+) -> Response:
     """A table description with its replicas, if the table has any (the body read only then)."""
     emulator.replication.settle()
     if emulator.replication.groups.of((account_id, region, params.get("TableName"))) is None:
         return response
     body = json.loads(response.body)
-    return moto_bridge.with_body(response, {key: replica_tables.with_replicas(emulator, account_id, region,
-                                                                               body[key])})
+    return moto_bridge.with_body(response, {key: replica_tables.with_replicas(emulator, account_id, region, body[key])})
 
 
 def _check_starting_key(operation: str, request: Request, params: dict[str, Any]) -> None:
     """An ExclusiveStartKey without each key attribute of the table (and of the index read) is refused as AWS refuses
     it (moto failed on it with a TypeError)."""
-    names = moto_actions.key_attribute_names(*moto_bridge.caller(request), params.get("TableName"),
-                                             params.get("IndexName"))  # none for a table that is not there
+    names = moto_actions.key_attribute_names(
+        *moto_bridge.caller(request), params.get("TableName"), params.get("IndexName")
+    )  # none for a table that is not there
     if not all(isinstance(params["ExclusiveStartKey"].get(name), dict) for name in names):
         detail = ": The provided key element does not match the schema" if operation == "Scan" else ""
         raise ValidationException(f"The provided starting key is invalid{detail}")
@@ -187,8 +227,9 @@ def _by_table_names(operation: str, request: Request, params: dict[str, Any]) ->
     account_id, region = moto_bridge.caller(request)
     given = table_arns.resolve(operation, params, account_id, region)
     if not given and operation == "CreateTable":  # an ARN of another account or region, or of no table: not a name
-        raise constraint_violation("tableName", params["TableName"],
-                                   "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+")
+        raise constraint_violation(
+            "tableName", params["TableName"], "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+"
+        )
     return given or None
 
 
@@ -234,14 +275,27 @@ def stream_specification(params: dict[str, Any], *, creating: bool) -> tuple[boo
         try:
             view_type = StreamViewType(kind)
         except ValueError:
-            raise constraint_violation("streamSpecification.streamViewType", kind,
-                                       f"Member must satisfy enum value set: {VIEW_TYPES}") from None
+            raise constraint_violation(
+                "streamSpecification.streamViewType", kind, f"Member must satisfy enum value set: {VIEW_TYPES}"
+            ) from None
     if enabled and view_type is None:
-        raise ValidationException(INVALID + ("Table is being created with a stream enabled, UpdateViewType is required"
-                                             if creating else "If stream is being enabled then UpdateViewType is required"))
+        raise ValidationException(
+            INVALID
+            + (
+                "Table is being created with a stream enabled, UpdateViewType is required"
+                if creating
+                else "If stream is being enabled then UpdateViewType is required"
+            )
+        )
     if not enabled and view_type is not None:
-        raise ValidationException(INVALID + ("Table is being created with a stream disabled, UpdateViewType should not be specified"
-                                             if creating else "If stream is being disabled, then UpdateViewType must not be specified"))
+        raise ValidationException(
+            INVALID
+            + (
+                "Table is being created with a stream disabled, UpdateViewType should not be specified"
+                if creating
+                else "If stream is being disabled, then UpdateViewType must not be specified"
+            )
+        )
     return enabled, view_type
 
 
@@ -253,8 +307,13 @@ def create_table(emulator: Emulator, request: Request, params: dict[str, Any]) -
         spec, invalid = stream_specification(params, creating=True), None
     except AWSError as error:
         spec, invalid = None, error
-    return emulator.dynamodb.tables.create_table(request, params, spec, invalid, lambda account_id, region: (
-        resource_policies.attach(emulator, account_id, region, params["TableName"], policy)))
+    return emulator.dynamodb.tables.create_table(
+        request,
+        params,
+        spec,
+        invalid,
+        lambda account_id, region: resource_policies.attach(emulator, account_id, region, params["TableName"], policy),
+    )
 
 
 def _check_key_schema(keys: list[dict[str, Any]], definitions: list[dict[str, Any]]) -> None:
@@ -263,8 +322,11 @@ def _check_key_schema(keys: list[dict[str, Any]], definitions: list[dict[str, An
     AWS's): a key schema moto refuses, or one with a key attribute not defined, is moto's to answer, in AWS's words."""
     for at, definition in enumerate(definitions, 1):
         if definition.get("AttributeType") not in ("B", "N", "S"):
-            raise constraint_violation(f"attributeDefinitions.{at}.member.attributeType", definition.get("AttributeType"),
-                                       "Member must satisfy enum value set: [B, N, S]")
+            raise constraint_violation(
+                f"attributeDefinitions.{at}.member.attributeType",
+                definition.get("AttributeType"),
+                "Member must satisfy enum value set: [B, N, S]",
+            )
     names = [key.get("AttributeName") for key in keys]
     if not 1 <= len(keys) <= 2 or any(key.get("KeyType") not in ("HASH", "RANGE") for key in keys):
         return
@@ -284,12 +346,20 @@ def update_table(emulator: Emulator, request: Request, params: dict[str, Any]) -
     spec = stream_specification(params, creating=False)
     if params.get("ProvisionedThroughput") is not None:  # the throughput it has already: DynamoDB refuses the no-op
         table_definitions.check_throughput_change(absent_features.described_table(request, params["TableName"]), params)
-    return emulator.dynamodb.tables.update_table(request, params, spec, functools.partial(
-        _table_updated, emulator, request, params, spec))
+    return emulator.dynamodb.tables.update_table(
+        request, params, spec, functools.partial(_table_updated, emulator, request, params, spec)
+    )
 
 
-def _table_updated(emulator: Emulator, request: Request, params: dict[str, Any], spec: Any, account_id: str, region: str,
-                   response: Response) -> Response:
+def _table_updated(
+    emulator: Emulator,
+    request: Request,
+    params: dict[str, Any],
+    spec: Any,
+    account_id: str,
+    region: str,
+    response: Response,
+) -> Response:
     """UpdateTable's answer (the engine's lock held): a global table's group settings made in every replica (not for a
     stream's change), the table described with its replicas."""
     if spec is None:

@@ -43,8 +43,9 @@ aws_environment.register_when_botocore_loads()
 
 
 class emulate(ContextDecorator):
-    def __init__(self, *, state_dir: str | os.PathLike[str] | None = None, clock: Clock | None = None,
-                 **settings: Any) -> None:
+    def __init__(
+        self, *, state_dir: str | os.PathLike[str] | None = None, clock: Clock | None = None, **settings: Any
+    ) -> None:
         """`state_dir`: durable state, kept there and recovered by the next emulate(state_dir=...) (default: temporary);
         this process owns it until the block ends (StateDirectoryInUseError if another process or block owns it)."""
         self._options = dict(state_dir=state_dir, clock=clock, **settings)
@@ -74,8 +75,12 @@ class emulate(ContextDecorator):
             emulator.close(keep_state=True)
             self._stop_mock()
             raise
-        moto_bridge.connect(functools.partial(router.route, emulator), router.claims,
-                             kinesis_observer=emulator.kinesis_observer, journal=emulator.services)
+        moto_bridge.connect(
+            functools.partial(router.route, emulator),
+            router.claims,
+            kinesis_observer=emulator.kinesis_observer,
+            journal=emulator.services,
+        )
         self.emulator = emulator  # before start(): recovered mappings' pollers may start a worker at once
         emulator.invoker.before_worker_start = self._start_loopback_server
         emulator.start()

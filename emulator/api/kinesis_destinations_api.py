@@ -41,14 +41,22 @@ def _configuration(params: Params, name: str) -> dict[str, Any]:
         raise ValidationException(
             f"1 validation error detected: Value '{precision}' at '{name[0].lower() + name[1:]}."
             "approximateCreationDateTimePrecision' failed to satisfy constraint: Member must satisfy enum value set: "
-            f"[{', '.join(PRECISIONS)}]")
+            f"[{', '.join(PRECISIONS)}]"
+        )
     return {key: value for key, value in configuration.items() if value is not None}
 
 
-def _answer(emulator: Emulator, table: tuple[str, str, str], destination: Destination,
-            configuration: tuple[str, dict[str, Any]] | None) -> Response:
-    body: dict[str, Any] = {"TableName": table[2], "StreamArn": destination.stream_arn,
-                            "DestinationStatus": destination.status}
+def _answer(
+    emulator: Emulator,
+    table: tuple[str, str, str],
+    destination: Destination,
+    configuration: tuple[str, dict[str, Any]] | None,
+) -> Response:
+    body: dict[str, Any] = {
+        "TableName": table[2],
+        "StreamArn": destination.stream_arn,
+        "DestinationStatus": destination.status,
+    }
     if configuration is not None:  # the request's configuration, as given (AWS: {} when it gave none)
         body[configuration[0]] = configuration[1]
     emulator.kinesis.settle(destination)
@@ -69,8 +77,10 @@ def update(emulator: Emulator, request: Request, params: Params) -> Response:
         table = _table(emulator, request, params)
         configuration = _configuration(params, UPDATE)
         if not configuration:
-            raise ValidationException("Streaming destination cannot be updated with given parameters: "
-                                      f"{UPDATE} cannot be null or contain only null values")
+            raise ValidationException(
+                "Streaming destination cannot be updated with given parameters: "
+                f"{UPDATE} cannot be null or contain only null values"
+            )
         stream_arn = _string(params, "StreamArn", required=True, min_length=37)
         table_id = moto_tables.table_id(table)
         destination = emulator.kinesis.update(table, stream_arn, configuration.get(PRECISION), table_id)

@@ -32,8 +32,11 @@ log = logging.getLogger("eddy")
 def _without_target(request: Request) -> bool:
     """A DynamoDB-style request (JSON 1.0, POST) that names no operation: AWS's UnknownOperationException."""
     content_type = (request.header("Content-Type") or "").lower()
-    return (request.method.upper() == "POST" and not request.header("X-Amz-Target")
-            and content_type.startswith("application/x-amz-json-1.0"))
+    return (
+        request.method.upper() == "POST"
+        and not request.header("X-Amz-Target")
+        and content_type.startswith("application/x-amz-json-1.0")
+    )
 
 
 def _lambda_path(request: Request) -> bool:
@@ -116,18 +119,21 @@ def claims(request: Request) -> bool:
     if target.startswith((streams_api.TARGET_PREFIX, dynamodb_api.TARGET_PREFIX)) or _without_target(request):
         return True
     path = request.path
-    return (path.startswith("/_eddy/") or path.rstrip("/") == "/moto-api/reset"
-            or any(api.claims(request) for api, _ in _apis(request)))
+    return (
+        path.startswith("/_eddy/")
+        or path.rstrip("/") == "/moto-api/reset"
+        or any(api.claims(request) for api, _ in _apis(request))
+    )
 
 
 def route(emulator: Emulator, request: Request) -> Response | None:
     target = request.header("X-Amz-Target") or ""
     try:
         if target.startswith(streams_api.TARGET_PREFIX):
-            operation = target[len(streams_api.TARGET_PREFIX):]
+            operation = target[len(streams_api.TARGET_PREFIX) :]
             return streams_api.handle(emulator, operation, request.body, lambda: moto_bridge.caller(request))
         if target.startswith(dynamodb_api.TARGET_PREFIX):
-            return dynamodb_api.handle(emulator, target[len(dynamodb_api.TARGET_PREFIX):], request)
+            return dynamodb_api.handle(emulator, target[len(dynamodb_api.TARGET_PREFIX) :], request)
         path = request.path
         if path.startswith(("/_eddy/ui", "/_eddy/dashboard")) and _eddy("dashboard_api").claims(request):
             return _eddy("dashboard_api").handle(emulator, request)
@@ -145,8 +151,9 @@ def route(emulator: Emulator, request: Request) -> Response | None:
         if path.rstrip("/") == "/moto-api/reset" and request.method.upper() == "POST":
             emulator.reset()  # and moto resets its own backends
     except WriteFailed as failure:  # the disk refused the write: nothing of it was kept or shown
-        if target.startswith((streams_api.TARGET_PREFIX, dynamodb_api.TARGET_PREFIX)) or \
-                request.path.startswith("/_eddy/"):  # DynamoDB's, and Eddy's controls' (JSON errors)
+        if target.startswith((streams_api.TARGET_PREFIX, dynamodb_api.TARGET_PREFIX)) or request.path.startswith(
+            "/_eddy/"
+        ):  # DynamoDB's, and Eddy's controls' (JSON errors)
             return write_refused(emulator, failure)
         status, headers, body = emulator.services.refused(_seen(request), failure)  # the service's own shape
         return Response(status, headers, body)
@@ -156,8 +163,13 @@ def route(emulator: Emulator, request: Request) -> Response | None:
 
 
 def _seen(request: Request) -> Seen:
-    return Seen(request.method, request.url, request.header("X-Amz-Target") or "",
-                request.header("Authorization") or "", request.header("Content-Type") or "")
+    return Seen(
+        request.method,
+        request.url,
+        request.header("X-Amz-Target") or "",
+        request.header("Authorization") or "",
+        request.header("Content-Type") or "",
+    )
 
 
 def write_refused(emulator: Emulator, failure: WriteFailed) -> Response:

@@ -59,12 +59,22 @@ class EddyApp:
             environ["wsgi.input"] = io.BytesIO(body)
             environ["CONTENT_LENGTH"] = str(len(body))
             environ.pop("HTTP_TRANSFER_ENCODING", None)
-            seen = Seen(request.method, request.url, request.header("X-Amz-Target", ""),
-                        request.header("Authorization", ""), request.header("Content-Type", ""))
+            seen = Seen(
+                request.method,
+                request.url,
+                request.header("X-Amz-Target", ""),
+                request.header("Authorization", ""),
+                request.header("Content-Type", ""),
+            )
             try:
-                answered = self.emulator.services.run(seen, "wsgi", lambda: wsgi_request(environ), body,
-                                                      lambda: self._moto(environ, request),
-                                                      lambda answer: None if answer is None else int(answer[0][:3]))
+                answered = self.emulator.services.run(
+                    seen,
+                    "wsgi",
+                    lambda: wsgi_request(environ),
+                    body,
+                    lambda: self._moto(environ, request),
+                    lambda answer: None if answer is None else int(answer[0][:3]),
+                )
             except WriteFailed as failure:  # the disk refused it: not applied, the service's internal error
                 status, refused_headers, refused_body = self.emulator.services.refused(seen, failure)
                 answered = (f"{status} {HTTPStatus(status).phrase}", list(refused_headers.items()), refused_body)
@@ -76,7 +86,6 @@ class EddyApp:
         headers.append(("Content-Length", str(len(response.body))))
         start_response(f"{response.status} {HTTPStatus(response.status).phrase}", headers)
         return [response.body]
-
 
     def _not_served(self, request: Request) -> Response:
         """What a request moto could not serve gets: no such operation (a REST path: 404), never a 5xx page."""
@@ -96,8 +105,11 @@ class EddyApp:
             body = b"".join(self.moto_app(environ, hold))
         except ModuleNotFoundError as error:  # a service whose packages a plain install leaves out
             missing = missing_package(error, request.method, request.url)
-            return (f"{missing.status} {HTTPStatus(missing.status).phrase}", list(missing.headers.items()),
-                    missing.body)
+            return (
+                f"{missing.status} {HTTPStatus(missing.status).phrase}",
+                list(missing.headers.items()),
+                missing.body,
+            )
         except Exception:
             log.exception("moto failed on %s %s", request.method, request.url)
             return None

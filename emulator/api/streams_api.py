@@ -11,7 +11,13 @@ from typing import Any, Callable
 
 from eddy.emulator.api import validation
 from eddy.emulator.engine import Emulator
-from eddy.emulator.errors import AWSError, SerializationException, UnknownOperationException, ValidationException, constraint_violation
+from eddy.emulator.errors import (
+    AWSError,
+    SerializationException,
+    UnknownOperationException,
+    ValidationException,
+    constraint_violation,
+)
 from eddy.emulator.streams.iterators import ShardIteratorType
 from eddy.emulator.aws_requests import Response, error_response, json_response, raw_json_response
 from eddy.emulator.streams.stream_registry import STREAM_ARN
@@ -47,7 +53,9 @@ def parse_body(body: bytes) -> Params:
 # -- parameters --------------------------------------------------------------------------------------
 
 
-def _string(params: Params, name: str, *, required: bool = False, min_length: int = 1, max_length: int = 2048) -> str | None:
+def _string(
+    params: Params, name: str, *, required: bool = False, min_length: int = 1, max_length: int = 2048
+) -> str | None:
     value = params.get(name)
     field = name[0].lower() + name[1:]
     if value is None:
@@ -109,8 +117,9 @@ def describe_stream(emulator: Emulator, params: Params, caller: Callable[[], tup
         if not isinstance(shard_filter, dict):
             raise SerializationException("Unexpected value type for ShardFilter: expected an object")
         if shard_filter.get("Type") != "CHILD_SHARDS":
-            raise constraint_violation("shardFilter.type", shard_filter.get("Type"),
-                                       "Member must satisfy enum value set: [CHILD_SHARDS]")
+            raise constraint_violation(
+                "shardFilter.type", shard_filter.get("Type"), "Member must satisfy enum value set: [CHILD_SHARDS]"
+            )
         parent_shard_id = _shard_id(shard_filter, "ShardId")
     result = emulator.stream_reads.describe_stream(
         _stream_arn(params),
@@ -129,7 +138,8 @@ def get_shard_iterator(emulator: Emulator, params: Params, caller: Callable[[], 
         iterator_type = ShardIteratorType(kind)
     except ValueError:
         raise constraint_violation(
-            "shardIteratorType", kind,
+            "shardIteratorType",
+            kind,
             "Member must satisfy enum value set: [AFTER_SEQUENCE_NUMBER, AT_SEQUENCE_NUMBER, TRIM_HORIZON, LATEST]",
         ) from None
     text = _string(params, "SequenceNumber", min_length=21, max_length=40)
@@ -152,7 +162,9 @@ def get_records(emulator: Emulator, params: Params, caller: Callable[[], tuple[s
         raise constraint_violation("shardIterator", None, "Member must not be null")
     if not isinstance(iterator, str):
         raise SerializationException("Unexpected value type for ShardIterator: expected a string")
-    records, next_iterator = emulator.stream_reads.get_records(iterator, limit=_limit(params, maximum=1000, default=1000))
+    records, next_iterator = emulator.stream_reads.get_records(
+        iterator, limit=_limit(params, maximum=1000, default=1000)
+    )
     body = b'{"Records":[' + b",".join(records) + b"]"
     if next_iterator is not None:
         body += b',"NextShardIterator":' + json.dumps(next_iterator).encode()

@@ -25,9 +25,11 @@ from eddy.emulator.errors import ValidationException
 
 #: AWS's constraint for a TableName that starts as an ARN but names no table (an index's or a stream's ARN, a
 #: name DynamoDB does not allow), in the words ExtendDB recorded from DynamoDB (its table_arns.rs)
-ARN_FORMAT = ("Valid ARN format is 'arn:<awsPartition>:<vendor>:<region>:<subscriber>:resourceType/resourceName', "
-              "where Resource name must have length less than or equal to 255, Resource name must have length greater "
-              "than or equal to 3, Resource name must satisfy regular expression pattern: [a-zA-Z0-9_.-]+")
+ARN_FORMAT = (
+    "Valid ARN format is 'arn:<awsPartition>:<vendor>:<region>:<subscriber>:resourceType/resourceName', "
+    "where Resource name must have length less than or equal to 255, Resource name must have length greater "
+    "than or equal to 3, Resource name must satisfy regular expression pattern: [a-zA-Z0-9_.-]+"
+)
 _PARTITION = re.compile(r"aws(?:-[a-z]+)*")
 _NAME = re.compile(r"[a-zA-Z0-9_.-]{3,255}")
 _ACCOUNT = re.compile(r"[0-9]{12}")
@@ -98,12 +100,18 @@ def keyed_as_given(operation: str, answer: dict[str, Any], given: dict[str, str]
 def _name(arn: str, account_id: str, region: str) -> str | None:
     """The table's name if `arn` is a table's ARN of this account (None: not a table ARN, or another account's)."""
     parts = arn.split(":", 5) if arn.startswith("arn:") else ()
-    if len(parts) < 6 or parts[2] != "dynamodb" or parts[4] != account_id or not _ACCOUNT.fullmatch(parts[4]) \
-            or not parts[5].startswith("table/") or not _NAME.fullmatch(parts[5][len("table/"):]):
+    if (
+        len(parts) < 6
+        or parts[2] != "dynamodb"
+        or parts[4] != account_id
+        or not _ACCOUNT.fullmatch(parts[4])
+        or not parts[5].startswith("table/")
+        or not _NAME.fullmatch(parts[5][len("table/") :])
+    ):
         return None
     if parts[3] != region:  # the account's first, as AWS checks a resource ARN (ExtendDB's finding for tagging)
         raise ValidationException(f"1 validation error detected: Invalid AWS region in '{arn}'")
-    return parts[5][len("table/"):]
+    return parts[5][len("table/") :]
 
 
 def _table_names(operation: str, params: dict[str, Any]) -> list[str]:

@@ -40,35 +40,69 @@ def main(argv: list[str] | None = None) -> int:
 
 def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="eddy", description="A local emulator of DynamoDB Streams and triggers.")
-    parser.add_argument("--verbose", action="store_true",
-                        help="show the traceback of a failure (and, for serve, log every request)")
+    parser.add_argument(
+        "--verbose", action="store_true", help="show the traceback of a failure (and, for serve, log every request)"
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     serve = commands.add_parser("serve", help="serve DynamoDB, DynamoDB Streams and moto's services on one port")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default: loopback only)")
     serve.add_argument("--port", type=int, default=4566)
-    serve.add_argument("--state-dir", default=".eddy",
-                       help="where Eddy keeps its state: tables, streams, functions, mappings (default: .eddy)")
-    serve.add_argument("--in-memory", action="store_true",
-                       help="keep nothing: a temporary directory that goes when Eddy stops")
-    serve.add_argument("--fsync", action="store_true",
-                       help="fsync every write-ahead log entry (survives a machine crash, not only a kill)")
-    serve.add_argument("--snapshot-every", type=int, default=100_000, metavar="ENTRIES",
-                       help="a snapshot every this many log entries (a request to S3, SQS, ... counts as 10); "
-                            "fewer: a shorter log to replay after a crash, more time spent on snapshots")
+    serve.add_argument(
+        "--state-dir",
+        default=".eddy",
+        help="where Eddy keeps its state: tables, streams, functions, mappings (default: .eddy)",
+    )
+    serve.add_argument(
+        "--in-memory", action="store_true", help="keep nothing: a temporary directory that goes when Eddy stops"
+    )
+    serve.add_argument(
+        "--fsync",
+        action="store_true",
+        help="fsync every write-ahead log entry (survives a machine crash, not only a kill)",
+    )
+    serve.add_argument(
+        "--snapshot-every",
+        type=int,
+        default=100_000,
+        metavar="ENTRIES",
+        help="a snapshot every this many log entries (a request to S3, SQS, ... counts as 10); "
+        "fewer: a shorter log to replay after a crash, more time spent on snapshots",
+    )
     defaults = Settings()
     serve.add_argument("--retention-hours", type=float, default=defaults.retention_seconds / 3600)
-    serve.add_argument("--rollover-hours", type=float, default=defaults.shard_rollover_seconds / 3600,
-                       help="an open shard closes and a child takes over after this long on the emulator's clock")
-    serve.add_argument("--split-records-per-second", type=int, default=defaults.split_records_per_second,
-                       help="a shard receiving more records than this in one second splits in two (0: never)")
-    serve.add_argument("--housekeeping-interval", type=float, default=defaults.housekeeping_interval,
-                       help="seconds between TTL sweeps and shard maintenance (0: only on demand)")
-    serve.add_argument("--stack", default=None, help="a stack file (or SAM / CloudFormation template) to deploy as a stack once serving")
+    serve.add_argument(
+        "--rollover-hours",
+        type=float,
+        default=defaults.shard_rollover_seconds / 3600,
+        help="an open shard closes and a child takes over after this long on the emulator's clock",
+    )
+    serve.add_argument(
+        "--split-records-per-second",
+        type=int,
+        default=defaults.split_records_per_second,
+        help="a shard receiving more records than this in one second splits in two (0: never)",
+    )
+    serve.add_argument(
+        "--housekeeping-interval",
+        type=float,
+        default=defaults.housekeeping_interval,
+        help="seconds between TTL sweeps and shard maintenance (0: only on demand)",
+    )
+    serve.add_argument(
+        "--stack",
+        default=None,
+        help="a stack file (or SAM / CloudFormation template) to deploy as a stack once serving",
+    )
     serve.set_defaults(handler=serve_command)
     if _command_word(argv) != "serve":  # the others' modules (infra/, Spark's, doctor's) load only for them
         _register_others(commands)
-    _everywhere(parser, "--verbose", action="store_true", default=argparse.SUPPRESS,
-                help="show the traceback of a failure (and, for serve, log every request)")
+    _everywhere(
+        parser,
+        "--verbose",
+        action="store_true",
+        default=argparse.SUPPRESS,
+        help="show the traceback of a failure (and, for serve, log every request)",
+    )
     return parser.parse_args(argv)
 
 
@@ -174,8 +208,10 @@ def _banner(server: Any, emulator: Any, args: argparse.Namespace) -> None:
         apply_stack(args.stack, server.loopback_url)
     _say(f"  boto3:             boto3.client('dynamodb', endpoint_url='{server.url}', region_name='us-east-1')")
     _say(f"  localstack-client: localstack_client.session.Session(localstack_host='{server.host}:{server.port}')")
-    _say(f"  AWS CLI:           AWS_ACCESS_KEY_ID=eddy AWS_SECRET_ACCESS_KEY=eddy aws --region us-east-1 "  # works
-         f"--endpoint-url {server.url} dynamodbstreams list-streams")  # where no AWS configuration is
+    _say(
+        f"  AWS CLI:           AWS_ACCESS_KEY_ID=eddy AWS_SECRET_ACCESS_KEY=eddy aws --region us-east-1 "  # works
+        f"--endpoint-url {server.url} dynamodbstreams list-streams"
+    )  # where no AWS configuration is
     _say(f"  follow a stream:   eddy tail TABLE --endpoint-url {server.url}")
     _say(f"  dashboard:         {server.url}/_eddy/ui")
 
@@ -196,6 +232,7 @@ def apply_stack(path: str, endpoint_url: str) -> None:
     print(f"Deploying {path} as stack {source.stack_name}:", flush=True)
     actions = up(source, Clients(endpoint_url, source.region or "us-east-1"), echo=lambda line: print(line, flush=True))
     print(f"  {summary(actions)}", flush=True)
+
 
 if __name__ == "__main__":
     sys.exit(main())

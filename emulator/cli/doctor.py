@@ -54,8 +54,9 @@ class Check:
         return f"{self.status:<8} {self.name:<13} {self.detail}"
 
 
-def _runtime_check(name: str, executable: str | None, version: tuple[list[str], str, int], needed_by: str,
-                   install: str) -> Check:
+def _runtime_check(
+    name: str, executable: str | None, version: tuple[list[str], str, int], needed_by: str, install: str
+) -> Check:
     """A program's check: found, answering its version, at least `version`'s minimum (argv, pattern, minimum)."""
     if not executable or not Path(executable).exists():
         return Check("missing", name, f"not found (needed for {needed_by}): {install}")
@@ -121,8 +122,11 @@ def check_port(host: str, port: int) -> Check:
             reason = error.strerror or str(error)
     if _eddy_serving(host, port):
         return Check("ok", "port", f"{host}:{port}: an Eddy is serving there already")
-    return Check("FAIL", "port", f"{host}:{port}: {reason}: stop what uses it, or choose another port: "
-                                 f"eddy serve --port {port + 1}")
+    return Check(
+        "FAIL",
+        "port",
+        f"{host}:{port}: {reason}: stop what uses it, or choose another port: eddy serve --port {port + 1}",
+    )
 
 
 def _eddy_serving(host: str, port: int) -> bool:
@@ -138,16 +142,25 @@ def check_state_dir(state_dir: str, host: str, port: int) -> Check:
     owner = current_owner(path) if path.is_dir() else None
     if owner is not None:
         if f"http://{host}:{port}" in owner.get("owner", ""):
-            return Check("ok", "state dir", f"{state_dir}: in use by the Eddy serving on {host}:{port} "
-                                            f"(pid {owner['pid']})")
-        return Check("FAIL", "state dir", f"{state_dir}: in use by {describe_owner(owner)}: stop that process, or "
-                                          "choose another --state-dir (or eddy serve --in-memory)")
+            return Check(
+                "ok", "state dir", f"{state_dir}: in use by the Eddy serving on {host}:{port} (pid {owner['pid']})"
+            )
+        return Check(
+            "FAIL",
+            "state dir",
+            f"{state_dir}: in use by {describe_owner(owner)}: stop that process, or "
+            "choose another --state-dir (or eddy serve --in-memory)",
+        )
     existing = next((folder for folder in (path, *path.absolute().parents) if folder.exists()), None)
     if existing is None or not existing.is_dir():
         return Check("FAIL", "state dir", f"{state_dir}: {existing} is not a directory: choose another --state-dir")
     if not os.access(existing, os.W_OK | os.X_OK):
-        return Check("FAIL", "state dir", f"{state_dir}: {existing} is not writable: `chmod u+w {existing}` or "
-                                          "choose another --state-dir (or eddy serve --in-memory)")
+        return Check(
+            "FAIL",
+            "state dir",
+            f"{state_dir}: {existing} is not writable: `chmod u+w {existing}` or "
+            "choose another --state-dir (or eddy serve --in-memory)",
+        )
     if existing != path.absolute() and existing != path:
         return Check("ok", "state dir", f"{state_dir} (will be created)")
     return Check("ok", "state dir", f"{state_dir} (writable)")
@@ -163,22 +176,38 @@ def check_disk(host: str, port: int, state_dir: str) -> Check:
         except (OSError, ValueError):
             disk = {}
         if disk.get("WritesRefused"):
-            return Check("FAIL", "disk", f"the Eddy at {host}:{port} refuses writes: {disk['Reason']}: free space "
-                                         "there; writes are accepted again once it has room (no restart)")
+            return Check(
+                "FAIL",
+                "disk",
+                f"the Eddy at {host}:{port} refuses writes: {disk['Reason']}: free space "
+                "there; writes are accepted again once it has room (no restart)",
+            )
     path = Path(state_dir).absolute()
     free = free_bytes(path)
     if free is None:
         return Check("ok", "disk", f"{state_dir}: free space unknown")
     if free < SPARE_BYTES:
-        return Check("FAIL", "disk", f"the disk under {state_dir} is full ({free:,} bytes free): free space there, or "
-                                     "choose another --state-dir")
+        return Check(
+            "FAIL",
+            "disk",
+            f"the disk under {state_dir} is full ({free:,} bytes free): free space there, or "
+            "choose another --state-dir",
+        )
     return Check("ok", "disk", f"{free:,} bytes free under {state_dir}")
 
 
 def checks(args: argparse.Namespace) -> list[Callable[[], Check]]:
-    return [check_python, check_spark_extra, check_sam_extra, check_java, check_node, check_node_sdk,
-            lambda: check_port(args.host, args.port), lambda: check_state_dir(args.state_dir, args.host, args.port),
-            lambda: check_disk(args.host, args.port, args.state_dir)]
+    return [
+        check_python,
+        check_spark_extra,
+        check_sam_extra,
+        check_java,
+        check_node,
+        check_node_sdk,
+        lambda: check_port(args.host, args.port),
+        lambda: check_state_dir(args.state_dir, args.host, args.port),
+        lambda: check_disk(args.host, args.port, args.state_dir),
+    ]
 
 
 def doctor_command(args: argparse.Namespace) -> int:
@@ -191,8 +220,11 @@ def doctor_command(args: argparse.Namespace) -> int:
 
 
 def register(commands: Any) -> None:
-    doctor = commands.add_parser("doctor", help="check Python, Java, Node.js and its SDK, the port and the state "
-                                                "directory; each problem with the command that fixes it")
+    doctor = commands.add_parser(
+        "doctor",
+        help="check Python, Java, Node.js and its SDK, the port and the state "
+        "directory; each problem with the command that fixes it",
+    )
     doctor.add_argument("--host", default="127.0.0.1", help="the address eddy serve would bind (default: loopback)")
     doctor.add_argument("--port", type=int, default=4566)
     doctor.add_argument("--state-dir", default=".eddy")

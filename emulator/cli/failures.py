@@ -28,8 +28,10 @@ class CannotListenError(Exception):
 
     def __init__(self, host: str, port: int, error: OSError) -> None:
         reason = os.strerror(error.errno) if error.errno else str(error)
-        super().__init__(f"cannot listen on {host}:{port}: {reason}: stop what uses the port, "
-                         f"or pass another --port (--port 0: any free one)")
+        super().__init__(
+            f"cannot listen on {host}:{port}: {reason}: stop what uses the port, "
+            f"or pass another --port (--port 0: any free one)"
+        )
 
 
 def _said(status: int) -> Callable[[BaseException], tuple[str, int]]:
@@ -38,13 +40,19 @@ def _said(status: int) -> Callable[[BaseException], tuple[str, int]]:
 
 
 def _corrupt_state(error: BaseException) -> tuple[str, int]:
-    return (f"cannot start on this state directory: {error}; move the directory aside (or restore it from a "
-            f"copy) and start again", 1)
+    return (
+        f"cannot start on this state directory: {error}; move the directory aside (or restore it from a "
+        f"copy) and start again",
+        1,
+    )
 
 
 def _no_credentials(error: BaseException) -> tuple[str, int]:
-    return ("no AWS credentials found: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (any values do for Eddy), "
-            "or pass --profile", 1)
+    return (
+        "no AWS credentials found: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (any values do for Eddy), "
+        "or pass --profile",
+        1,
+    )
 
 
 def _no_region(error: BaseException) -> tuple[str, int]:
@@ -53,8 +61,11 @@ def _no_region(error: BaseException) -> tuple[str, int]:
 
 def _endpoint_connection(error: BaseException) -> tuple[str, int]:
     endpoint = getattr(error, "kwargs", {}).get("endpoint_url", "the endpoint")
-    return (f"nothing answers at {endpoint}: start Eddy there (eddy serve --port PORT) "
-            f"or pass the --endpoint-url it serves on", 1)
+    return (
+        f"nothing answers at {endpoint}: start Eddy there (eddy serve --port PORT) "
+        f"or pass the --endpoint-url it serves on",
+        1,
+    )
 
 
 def _client_error(error: BaseException) -> tuple[str, int]:

@@ -10,8 +10,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from eddy.emulator.cloudformation import templates_in
-from eddy.emulator.cloudformation.errors import (ChangeSetNotFoundException, InvalidChangeSetStatusException,
-                                                 ValidationError)
+from eddy.emulator.cloudformation.errors import (
+    ChangeSetNotFoundException,
+    InvalidChangeSetStatusException,
+    ValidationError,
+)
 from eddy.emulator.cloudformation.resource_types import kind_of
 from eddy.emulator.cloudformation.stacks import Stack
 
@@ -35,23 +38,32 @@ class Stacks(Protocol):
 
     def template_of(self, params: dict[str, Any], region: str) -> tuple[str, dict[str, Any]]: ...
 
-    def processed(self, template: dict[str, Any], params: dict[str, Any], previous: dict[str, str] | None,
-                  region: str, change_set: bool = ...) -> dict[str, Any]: ...
+    def processed(
+        self,
+        template: dict[str, Any],
+        params: dict[str, Any],
+        previous: dict[str, str] | None,
+        region: str,
+        change_set: bool = ...,
+    ) -> dict[str, Any]: ...
 
-    def new_stack(self, account: str, region: str, name: str, body: str, template: dict[str, Any],
-                  params: dict[str, Any]) -> Stack: ...
+    def new_stack(
+        self, account: str, region: str, name: str, body: str, template: dict[str, Any], params: dict[str, Any]
+    ) -> Stack: ...
 
     def configure(self, stack: Stack, params: dict[str, Any]) -> None: ...
 
-    def values_for(self, stack: Stack, template: dict[str, Any], given: list[dict[str, Any]],
-                   previous: dict[str, str] | None) -> StackValues: ...
+    def values_for(
+        self, stack: Stack, template: dict[str, Any], given: list[dict[str, Any]], previous: dict[str, str] | None
+    ) -> StackValues: ...
 
     def deployment(self, stack: Stack, values: StackValues) -> Deployment: ...
 
     def updatable(self, stack: Stack) -> None: ...
 
-    def run_update(self, stack: Stack, body: str, template: dict[str, Any], values: StackValues,
-                   params: dict[str, Any]) -> None: ...
+    def run_update(
+        self, stack: Stack, body: str, template: dict[str, Any], values: StackValues, params: dict[str, Any]
+    ) -> None: ...
 
 
 @dataclass
@@ -70,9 +82,16 @@ class ChangeSet:
     changes: list[dict[str, Any]] = field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
-        answer = {"StackId": self.stack.stack_id, "StackName": self.stack.name, "ChangeSetId": self.change_set_id,
-                  "ChangeSetName": self.name, "ExecutionStatus": self.execution_status, "Status": self.status,
-                  "CreationTime": self.created, "IncludeNestedStacks": False}
+        answer = {
+            "StackId": self.stack.stack_id,
+            "StackName": self.stack.name,
+            "ChangeSetId": self.change_set_id,
+            "ChangeSetName": self.name,
+            "ExecutionStatus": self.execution_status,
+            "Status": self.status,
+            "CreationTime": self.created,
+            "IncludeNestedStacks": False,
+        }
         for key, value in (("StatusReason", self.reason), ("Description", self.params.get("Description"))):
             if value is not None:
                 answer[key] = value
@@ -80,12 +99,21 @@ class ChangeSet:
 
     def description(self) -> dict[str, Any]:
         answer = self.summary()
-        answer.update({"Parameters": self.stack.parameters if self.execution_status == "EXECUTE_COMPLETE"
-                       else [{"ParameterKey": entry["ParameterKey"], "ParameterValue": entry.get("ParameterValue", "")}
-                             for entry in self.params.get("Parameters") or []],
-                       "NotificationARNs": list(self.params.get("NotificationARNs") or []),
-                       "RollbackConfiguration": {}, "Capabilities": list(self.params.get("Capabilities") or []),
-                       "Tags": list(self.params.get("Tags") or []), "Changes": self.changes})
+        answer.update(
+            {
+                "Parameters": self.stack.parameters
+                if self.execution_status == "EXECUTE_COMPLETE"
+                else [
+                    {"ParameterKey": entry["ParameterKey"], "ParameterValue": entry.get("ParameterValue", "")}
+                    for entry in self.params.get("Parameters") or []
+                ],
+                "NotificationARNs": list(self.params.get("NotificationARNs") or []),
+                "RollbackConfiguration": {},
+                "Capabilities": list(self.params.get("Capabilities") or []),
+                "Tags": list(self.params.get("Tags") or []),
+                "Changes": self.changes,
+            }
+        )
         return answer
 
 
@@ -99,12 +127,15 @@ def create(service: Stacks, account: str, region: str, params: dict[str, Any]) -
         body, template = stack.template_body, stack.template
     else:
         body, template = service.template_of(params, region)
-        template = service.processed(template, params, dict(stack.raw_parameters) if stack is not None else None,
-                                     region, change_set=True)
+        template = service.processed(
+            template, params, dict(stack.raw_parameters) if stack is not None else None, region, change_set=True
+        )
     if kind == "CREATE":
         if stack is not None and stack.status != "REVIEW_IN_PROGRESS":
-            raise ValidationError(f"Stack [{name}] already exists and cannot be created again with the changeSet "
-                                  f"[{params['ChangeSetName']}].")
+            raise ValidationError(
+                f"Stack [{name}] already exists and cannot be created again with the changeSet "
+                f"[{params['ChangeSetName']}]."
+            )
         if stack is None:
             stack = service.new_stack(account, region, name, body, template, params)
             stack.stack_event(service.now(), "REVIEW_IN_PROGRESS", "User Initiated")
@@ -116,12 +147,22 @@ def create(service: Stacks, account: str, region: str, params: dict[str, Any]) -
     new_raw = stack.raw_parameters
     if kind == "UPDATE":
         stack.parameters, stack.raw_parameters = kept
-    change_set = ChangeSet(f"arn:aws:cloudformation:{region}:{account}:changeSet/{params['ChangeSetName']}/"
-                           f"{uuid.uuid4()}", params["ChangeSetName"], stack, kind, body, template, params,
-                           service.now())
+    change_set = ChangeSet(
+        f"arn:aws:cloudformation:{region}:{account}:changeSet/{params['ChangeSetName']}/{uuid.uuid4()}",
+        params["ChangeSetName"],
+        stack,
+        kind,
+        body,
+        template,
+        params,
+        service.now(),
+    )
     change_set.changes = _changes(stack if kind == "UPDATE" else None, template)
-    if kind == "UPDATE" and templates_in.canonical(template) == templates_in.canonical(stack.template) and \
-            new_raw == stack.raw_parameters:
+    if (
+        kind == "UPDATE"
+        and templates_in.canonical(template) == templates_in.canonical(stack.template)
+        and new_raw == stack.raw_parameters
+    ):
         change_set.status, change_set.execution_status, change_set.reason = "FAILED", "UNAVAILABLE", NO_CHANGES
     with service.lock:
         service.change_sets[change_set.change_set_id] = change_set
@@ -142,21 +183,43 @@ def _changes(stack: Stack | None, template: dict[str, Any]) -> list[dict[str, An
             kind = kind_of(definition["Type"])
             before, after = old[logical_id].get("Properties") or {}, definition.get("Properties") or {}
             replaces = kind is not None and kind.needs_replacement(before, after)
-            change.update(Action="Modify", PhysicalResourceId=stack.resources[logical_id].physical_id or "",
-                          Replacement="True" if replaces else "False", Scope=["Properties"],
-                          Details=[{"Target": {"Attribute": "Properties", "Name": name,
-                                               "RequiresRecreation": "Always" if kind and name in kind.replacing
-                                               else "Never"},
-                                    "Evaluation": "Static", "ChangeSource": "DirectModification"}
-                                   for name in sorted(set(before) | set(after)) if before.get(name) != after.get(name)])
+            change.update(
+                Action="Modify",
+                PhysicalResourceId=stack.resources[logical_id].physical_id or "",
+                Replacement="True" if replaces else "False",
+                Scope=["Properties"],
+                Details=[
+                    {
+                        "Target": {
+                            "Attribute": "Properties",
+                            "Name": name,
+                            "RequiresRecreation": "Always" if kind and name in kind.replacing else "Never",
+                        },
+                        "Evaluation": "Static",
+                        "ChangeSource": "DirectModification",
+                    }
+                    for name in sorted(set(before) | set(after))
+                    if before.get(name) != after.get(name)
+                ],
+            )
         else:
             continue
         changes.append({"Type": "Resource", "ResourceChange": change})
     for logical_id, definition in old.items():
         if logical_id not in new and stack is not None and logical_id in stack.resources:
-            changes.append({"Type": "Resource", "ResourceChange": {
-                "Action": "Remove", "LogicalResourceId": logical_id, "ResourceType": definition["Type"],
-                "PhysicalResourceId": stack.resources[logical_id].physical_id or "", "Scope": [], "Details": []}})
+            changes.append(
+                {
+                    "Type": "Resource",
+                    "ResourceChange": {
+                        "Action": "Remove",
+                        "LogicalResourceId": logical_id,
+                        "ResourceType": definition["Type"],
+                        "PhysicalResourceId": stack.resources[logical_id].physical_id or "",
+                        "Scope": [],
+                        "Details": [],
+                    },
+                }
+            )
     return changes
 
 
@@ -165,8 +228,9 @@ def find(service: Stacks, account: str, region: str, name: str, stack_name: str 
         for change_set in service.change_sets.values():
             if (change_set.stack.account, change_set.stack.region) != (account, region):
                 continue
-            if change_set.change_set_id == name or (change_set.name == name and stack_name in (
-                    change_set.stack.name, change_set.stack.stack_id)):
+            if change_set.change_set_id == name or (
+                change_set.name == name and stack_name in (change_set.stack.name, change_set.stack.stack_id)
+            ):
                 return change_set
     if stack_name is None and not name.startswith("arn:"):
         raise ValidationError("StackName must be specified if ChangeSetName is not specified as an ARN.")
@@ -175,8 +239,9 @@ def find(service: Stacks, account: str, region: str, name: str, stack_name: str 
 
 def execute(service: Stacks, change_set: ChangeSet) -> None:
     if change_set.execution_status != "AVAILABLE":
-        raise InvalidChangeSetStatusException(f"ChangeSet [{change_set.change_set_id}] cannot be executed in its "
-                                              f"current status of [{change_set.status}]")
+        raise InvalidChangeSetStatusException(
+            f"ChangeSet [{change_set.change_set_id}] cannot be executed in its current status of [{change_set.status}]"
+        )
     stack, params = change_set.stack, change_set.params
     change_set.execution_status = "EXECUTE_IN_PROGRESS"
     stack.change_set_id = change_set.change_set_id
@@ -186,11 +251,13 @@ def execute(service: Stacks, change_set: ChangeSet) -> None:
         service.deployment(stack, values).create(change_set.template)
     else:
         service.updatable(stack)
-        values = service.values_for(stack, change_set.template, params.get("Parameters") or [],
-                                    dict(stack.raw_parameters))
+        values = service.values_for(
+            stack, change_set.template, params.get("Parameters") or [], dict(stack.raw_parameters)
+        )
         service.run_update(stack, change_set.body, change_set.template, values, params)
-    change_set.execution_status = "EXECUTE_COMPLETE" if stack.status in ("CREATE_COMPLETE", "UPDATE_COMPLETE") \
-        else "EXECUTE_FAILED"
+    change_set.execution_status = (
+        "EXECUTE_COMPLETE" if stack.status in ("CREATE_COMPLETE", "UPDATE_COMPLETE") else "EXECUTE_FAILED"
+    )
     with service.lock:
         for other in service.change_sets.values():
             if other.stack is stack and other is not change_set and other.execution_status == "AVAILABLE":
@@ -199,8 +266,9 @@ def execute(service: Stacks, change_set: ChangeSet) -> None:
 
 def delete(service: Stacks, change_set: ChangeSet) -> None:
     if change_set.execution_status == "EXECUTE_IN_PROGRESS":
-        raise InvalidChangeSetStatusException(f"Cannot delete ChangeSet [{change_set.change_set_id}] while it is "
-                                              "being executed")
+        raise InvalidChangeSetStatusException(
+            f"Cannot delete ChangeSet [{change_set.change_set_id}] while it is being executed"
+        )
     with service.lock:
         service.change_sets.pop(change_set.change_set_id, None)
 

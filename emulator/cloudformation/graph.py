@@ -8,8 +8,16 @@ from typing import Any
 from eddy.emulator.cloudformation.errors import ValidationError, template_error
 from eddy.emulator.cloudformation.intrinsics import references
 
-PSEUDO_PARAMETERS = ("AWS::AccountId", "AWS::Region", "AWS::StackName", "AWS::StackId", "AWS::Partition",
-                     "AWS::URLSuffix", "AWS::NotificationARNs", "AWS::NoValue")
+PSEUDO_PARAMETERS = (
+    "AWS::AccountId",
+    "AWS::Region",
+    "AWS::StackName",
+    "AWS::StackId",
+    "AWS::Partition",
+    "AWS::URLSuffix",
+    "AWS::NotificationARNs",
+    "AWS::NoValue",
+)
 
 
 def dependencies(resources: dict[str, Any], parameters: dict[str, Any]) -> dict[str, set[str]]:
@@ -22,16 +30,18 @@ def dependencies(resources: dict[str, Any], parameters: dict[str, Any]) -> dict[
         depends_on = [depends_on] if isinstance(depends_on, str) else list(depends_on)
         for name in depends_on:
             if name not in resources:
-                raise template_error(f"Unresolved resource dependencies [{name}] in the Resources block of the "
-                                     "template")
+                raise template_error(
+                    f"Unresolved resource dependencies [{name}] in the Resources block of the template"
+                )
         named = references({key: value for key, value in resource.items() if key != "DependsOn"})
         for name in named:
             if name not in resources and name not in parameters and name not in PSEUDO_PARAMETERS:
                 unresolved.add(name)
         needs[logical_id] = {name for name in named | set(depends_on) if name in resources}
     if unresolved:
-        raise template_error(f"Unresolved resource dependencies [{', '.join(sorted(unresolved))}] in the "
-                             "Resources block of the template")
+        raise template_error(
+            f"Unresolved resource dependencies [{', '.join(sorted(unresolved))}] in the Resources block of the template"
+        )
     return needs
 
 

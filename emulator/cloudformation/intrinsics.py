@@ -18,9 +18,27 @@ from eddy.emulator.cloudformation.errors import template_error
 
 NO_VALUE = object()
 _SUB_VARIABLE = re.compile(r"\$\{([^}]*)\}")
-FUNCTIONS = ("Ref", "Condition", "Fn::GetAtt", "Fn::Sub", "Fn::Join", "Fn::Select", "Fn::Split", "Fn::If",
-             "Fn::Equals", "Fn::And", "Fn::Or", "Fn::Not", "Fn::FindInMap", "Fn::GetAZs", "Fn::ImportValue",
-             "Fn::Base64", "Fn::Cidr", "Fn::Length", "Fn::ToJsonString")
+FUNCTIONS = (
+    "Ref",
+    "Condition",
+    "Fn::GetAtt",
+    "Fn::Sub",
+    "Fn::Join",
+    "Fn::Select",
+    "Fn::Split",
+    "Fn::If",
+    "Fn::Equals",
+    "Fn::And",
+    "Fn::Or",
+    "Fn::Not",
+    "Fn::FindInMap",
+    "Fn::GetAZs",
+    "Fn::ImportValue",
+    "Fn::Base64",
+    "Fn::Cidr",
+    "Fn::Length",
+    "Fn::ToJsonString",
+)
 
 
 @dataclass
@@ -46,7 +64,7 @@ def resolve(value: Any, values: Values) -> Any:
     """`value` with every intrinsic function in it evaluated; NO_VALUE where AWS::NoValue removed it all."""
     if isinstance(value, dict):
         if len(value) == 1:
-            (name, argument), = value.items()
+            ((name, argument),) = value.items()
             if name in FUNCTIONS and name != "Condition":
                 return _function(name, argument, values)
         resolved = {key: resolve(item, values) for key, item in value.items()}
@@ -107,8 +125,10 @@ def _sub(argument: Any, values: Values) -> str:
 
 def _join(argument: Any, values: Values) -> str:
     if not (isinstance(argument, list) and len(argument) == 2 and isinstance(argument[1], list)):
-        raise template_error("every Fn::Join object requires two parameters, (1) a string delimiter and (2) a "
-                             "list of strings to be joined or a function that returns a list of strings")
+        raise template_error(
+            "every Fn::Join object requires two parameters, (1) a string delimiter and (2) a "
+            "list of strings to be joined or a function that returns a list of strings"
+        )
     return str(argument[0]).join(_text(item) for item in argument[1])
 
 
@@ -160,7 +180,7 @@ _VALUE_FUNCTIONS: dict[str, Callable[[Any, Values], Any]] = {
 def evaluate(expression: Any, values: Values) -> bool:
     """A condition function's value (Fn::Equals, Fn::And, Fn::Or, Fn::Not, Condition)."""
     if isinstance(expression, dict) and len(expression) == 1:
-        (name, argument), = expression.items()
+        ((name, argument),) = expression.items()
         if name == "Condition":
             return condition(argument, values)
         if name == "Fn::Equals":
@@ -212,7 +232,7 @@ def references(value: Any) -> set[str]:
     found: set[str] = set()
     if isinstance(value, dict):
         if len(value) == 1:
-            (name, argument), = value.items()
+            ((name, argument),) = value.items()
             if name == "Ref" and isinstance(argument, str):
                 return {argument}
             if name == "Fn::GetAtt":
@@ -233,4 +253,3 @@ def references(value: Any) -> set[str]:
         for item in value:
             found |= references(item)
     return found
-

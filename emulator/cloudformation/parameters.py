@@ -11,8 +11,12 @@ from eddy.emulator.cloudformation.errors import ValidationError
 SSM_VALUE = re.compile(r"^AWS::SSM::Parameter::Value<(.+)>$")
 
 
-def resolve(declared: dict[str, Any], given: list[dict[str, Any]], previous: dict[str, str] | None,
-            ssm_value: Callable[[str], str]) -> tuple[dict[str, str], dict[str, Any], dict[str, str]]:
+def resolve(
+    declared: dict[str, Any],
+    given: list[dict[str, Any]],
+    previous: dict[str, str] | None,
+    ssm_value: Callable[[str], str],
+) -> tuple[dict[str, str], dict[str, Any], dict[str, str]]:
     """(the values as given or defaulted, as strings; the values templates read, lists split; each SSM-typed
     parameter's ResolvedValue)."""
     names = {entry.get("ParameterKey") for entry in given}
@@ -24,8 +28,10 @@ def resolve(declared: dict[str, Any], given: list[dict[str, Any]], previous: dic
         name = entry["ParameterKey"]
         if entry.get("UsePreviousValue"):
             if previous is None or name not in previous:
-                raise ValidationError(f"Invalid input for parameter key {name}. Cannot specify usePreviousValue "
-                                      "as true for a parameter key not in the previous template")
+                raise ValidationError(
+                    f"Invalid input for parameter key {name}. Cannot specify usePreviousValue "
+                    "as true for a parameter key not in the previous template"
+                )
             supplied[name] = previous[name]
         elif "ParameterValue" in entry:
             supplied[name] = entry["ParameterValue"]
@@ -89,9 +95,10 @@ def described(declared: dict[str, Any], raw: dict[str, str], resolved: dict[str,
     """DescribeStacks' Parameters: NoEcho values as ****, SSM-typed ones with their ResolvedValue."""
     answer = []
     for name, spec in declared.items():
-        entry: dict[str, Any] = {"ParameterKey": name,
-                                 "ParameterValue": "****" if str((spec or {}).get("NoEcho", "")).lower() == "true"
-                                 else raw[name]}
+        entry: dict[str, Any] = {
+            "ParameterKey": name,
+            "ParameterValue": "****" if str((spec or {}).get("NoEcho", "")).lower() == "true" else raw[name],
+        }
         if name in resolved:
             entry["ResolvedValue"] = resolved[name]
         answer.append(entry)
@@ -103,8 +110,12 @@ def declarations(declared: dict[str, Any]) -> list[dict[str, Any]]:
     answer = []
     for name, spec in declared.items():
         spec = spec or {}
-        entry: dict[str, Any] = {"ParameterKey": name, "NoEcho": str(spec.get("NoEcho", "")).lower() == "true",
-                                 "ParameterType": str(spec.get("Type", "String")), "ParameterConstraints": {}}
+        entry: dict[str, Any] = {
+            "ParameterKey": name,
+            "NoEcho": str(spec.get("NoEcho", "")).lower() == "true",
+            "ParameterType": str(spec.get("Type", "String")),
+            "ParameterConstraints": {},
+        }
         if spec.get("AllowedValues"):
             entry["ParameterConstraints"]["AllowedValues"] = [_default(value) for value in spec["AllowedValues"]]
         if "Default" in spec:

@@ -11,8 +11,11 @@ from typing import Any, Callable
 
 from eddy.emulator.cloudformation import graph, parameters as stack_parameters, template as templates, templates_in
 from eddy.emulator.cloudformation import stack_store, transforms
-from eddy.emulator.cloudformation.errors import (AlreadyExistsException, InsufficientCapabilitiesException,
-                                                 ValidationError)
+from eddy.emulator.cloudformation.errors import (
+    AlreadyExistsException,
+    InsufficientCapabilitiesException,
+    ValidationError,
+)
 from eddy.emulator.cloudformation.resource_types.base import Provisioning
 from eddy.emulator.cloudformation.resource_types.custom_resource_calls import CustomResourceCalls
 from eddy.emulator.cloudformation.stack_operations import Deployment
@@ -23,8 +26,9 @@ Client = Callable[[str, str], Any]
 
 
 class CloudFormation:
-    def __init__(self, client: Client, now: Callable[[], float], path: Path,
-                 custom_resources: CustomResourceCalls | None = None) -> None:
+    def __init__(
+        self, client: Client, now: Callable[[], float], path: Path, custom_resources: CustomResourceCalls | None = None
+    ) -> None:
         """`client(service, region)`: a boto3 client of Eddy, through which every resource is made; `path`: the
         stacks file (stack_store.py), read now; `custom_resources`: how custom resources reach their providers."""
         self.client, self.now, self.path = client, now, path
@@ -73,8 +77,13 @@ class CloudFormation:
         return body, templates_in.parsed(body)
 
     @staticmethod
-    def processed(template: dict[str, Any], params: dict[str, Any], previous: dict[str, str] | None, region: str,
-                  change_set: bool = False) -> dict[str, Any]:
+    def processed(
+        template: dict[str, Any],
+        params: dict[str, Any],
+        previous: dict[str, str] | None,
+        region: str,
+        change_set: bool = False,
+    ) -> dict[str, Any]:
         """The template with its transforms applied (a stack operation must acknowledge CAPABILITY_AUTO_EXPAND for
         them, a change set need not), its IAM capabilities checked."""
         given = params.get("Capabilities") or []
@@ -89,13 +98,19 @@ class CloudFormation:
     def _s3_text(self, region: str, bucket: str, key: str) -> str:
         return self.client("s3", region).get_object(Bucket=bucket, Key=key)["Body"].read().decode("utf-8")
 
-    def new_stack(self, account: str, region: str, name: str, body: str, template: dict[str, Any],
-                  params: dict[str, Any]) -> Stack:
+    def new_stack(
+        self, account: str, region: str, name: str, body: str, template: dict[str, Any], params: dict[str, Any]
+    ) -> Stack:
         with self.lock:
             if self.live(account, region, name) is not None:
                 raise AlreadyExistsException(f"Stack [{name}] already exists")
-            stack = Stack(f"arn:aws:cloudformation:{region}:{account}:stack/{name}/{uuid.uuid4()}", name, self.now(),
-                          template, body)
+            stack = Stack(
+                f"arn:aws:cloudformation:{region}:{account}:stack/{name}/{uuid.uuid4()}",
+                name,
+                self.now(),
+                template,
+                body,
+            )
             self.configure(stack, params)
             self.stacks.append(stack)
             return stack
@@ -107,12 +122,14 @@ class CloudFormation:
         stack.tags = list(params.get("Tags") or stack.tags)
         stack.notification_arns = list(params.get("NotificationARNs") or stack.notification_arns)
 
-    def values_for(self, stack: Stack, template: dict[str, Any], given: list[dict[str, Any]],
-                   previous: dict[str, str] | None) -> StackValues:
+    def values_for(
+        self, stack: Stack, template: dict[str, Any], given: list[dict[str, Any]], previous: dict[str, str] | None
+    ) -> StackValues:
         """The stack's values for `template` (its parameters checked); DescribeStacks' Parameters set."""
         declared = template.get("Parameters") or {}
-        raw, values, resolved = stack_parameters.resolve(declared, given, previous,
-                                                         lambda name: self._ssm_value(stack.region, name))
+        raw, values, resolved = stack_parameters.resolve(
+            declared, given, previous, lambda name: self._ssm_value(stack.region, name)
+        )
         stack.raw_parameters = raw
         stack.parameters = stack_parameters.described(declared, raw, resolved)
         return StackValues(stack, template, values, self.exports, self._azs, self.name_of)
@@ -129,16 +146,27 @@ class CloudFormation:
 
     def deployment(self, stack: Stack, values: StackValues) -> Deployment:
         def provisioning(logical_id: str) -> Provisioning:
-            return Provisioning(lambda service: self.client(service, stack.region), stack.region, stack.account,
-                                stack.name, logical_id, stack.stack_id, self.custom_resources, self.client)
+            return Provisioning(
+                lambda service: self.client(service, stack.region),
+                stack.region,
+                stack.account,
+                stack.name,
+                logical_id,
+                stack.stack_id,
+                self.custom_resources,
+                self.client,
+            )
 
         return Deployment(stack, self.now, values, provisioning)
 
     @staticmethod
     def order(stack: Stack) -> list[str]:
         """The stack's resources in deletion order (the reverse of the order they were made in)."""
-        resources = {logical_id: definition for logical_id, definition in
-                     (stack.template.get("Resources") or {}).items() if logical_id in stack.resources}
+        resources = {
+            logical_id: definition
+            for logical_id, definition in (stack.template.get("Resources") or {}).items()
+            if logical_id in stack.resources
+        }
         try:
             needs = graph.dependencies(resources, {**(stack.template.get("Parameters") or {})})
             made = graph.creation_order(needs)
@@ -153,8 +181,13 @@ class CloudFormation:
         body, template = self.template_of(params, region)
         self._check_name(params["StackName"])
         template = self.processed(template, params, None, region)
-        probe = Stack(f"arn:aws:cloudformation:{region}:{account}:stack/{params['StackName']}/-", params["StackName"],
-                      0, template, body)
+        probe = Stack(
+            f"arn:aws:cloudformation:{region}:{account}:stack/{params['StackName']}/-",
+            params["StackName"],
+            0,
+            template,
+            body,
+        )
         self.values_for(probe, template, params.get("Parameters") or [], None)  # bad parameters change nothing
         stack = self.new_stack(account, region, params["StackName"], body, template, params)
         values = self.values_for(stack, template, params.get("Parameters") or [], None)
@@ -166,9 +199,11 @@ class CloudFormation:
         import re
 
         if not re.fullmatch(r"[a-zA-Z][-a-zA-Z0-9]{0,127}", name):
-            raise ValidationError(f"1 validation error detected: Value '{name}' at 'stackName' failed to satisfy "
-                                  "constraint: Member must satisfy regular expression pattern: "
-                                  "[a-zA-Z][-a-zA-Z0-9]*|arn:[-a-zA-Z0-9:/._+]*")
+            raise ValidationError(
+                f"1 validation error detected: Value '{name}' at 'stackName' failed to satisfy "
+                "constraint: Member must satisfy regular expression pattern: "
+                "[a-zA-Z][-a-zA-Z0-9]*|arn:[-a-zA-Z0-9:/._+]*"
+            )
 
     def update_stack(self, account: str, region: str, params: dict[str, Any]) -> dict[str, Any]:
         stack = self.find(account, region, params["StackName"])
@@ -182,8 +217,10 @@ class CloudFormation:
             template = self.processed(template, params, previous, region)
         old_parameters = (stack.parameters, stack.raw_parameters)
         values = self.values_for(stack, template, params.get("Parameters") or [], previous)
-        if templates_in.canonical(template) == templates_in.canonical(stack.template) and \
-                stack.raw_parameters == previous:
+        if (
+            templates_in.canonical(template) == templates_in.canonical(stack.template)
+            and stack.raw_parameters == previous
+        ):
             stack.parameters, stack.raw_parameters = old_parameters
             raise ValidationError("No updates are to be performed.")
         self.run_update(stack, body, template, values, params)
@@ -191,12 +228,17 @@ class CloudFormation:
 
     @staticmethod
     def updatable(stack: Stack) -> None:
-        if stack.status.endswith("_IN_PROGRESS") or stack.status in ("ROLLBACK_COMPLETE", "ROLLBACK_FAILED",
-                                                                     "CREATE_FAILED", "DELETE_FAILED"):
+        if stack.status.endswith("_IN_PROGRESS") or stack.status in (
+            "ROLLBACK_COMPLETE",
+            "ROLLBACK_FAILED",
+            "CREATE_FAILED",
+            "DELETE_FAILED",
+        ):
             raise ValidationError(f"Stack:{stack.stack_id} is in {stack.status} state and can not be updated.")
 
-    def run_update(self, stack: Stack, body: str, template: dict[str, Any], values: StackValues,
-                   params: dict[str, Any]) -> None:
+    def run_update(
+        self, stack: Stack, body: str, template: dict[str, Any], values: StackValues, params: dict[str, Any]
+    ) -> None:
         old_template, old_body, old_order = stack.template, stack.template_body, self.order(stack)
         old_parameters = (stack.parameters, stack.raw_parameters)
         self.configure(stack, {**params, "DisableRollback": params.get("DisableRollback", stack.disable_rollback)})

@@ -44,8 +44,9 @@ class Deployment:
         if stack.disable_rollback:
             stack.stack_event(self.now(), "CREATE_FAILED", reason)
             return
-        stack.stack_event(self.now(), "ROLLBACK_IN_PROGRESS",
-                          (reason or "") + ("Rollback requested by user." if failed else ""))
+        stack.stack_event(
+            self.now(), "ROLLBACK_IN_PROGRESS", (reason or "") + ("Rollback requested by user." if failed else "")
+        )
         self.values.release_imports()
         stack.outputs = []
         for logical_id in reversed(list(stack.resources)):
@@ -75,16 +76,22 @@ class Deployment:
             if error.physical_id is not None:  # it exists although it failed: the rollback deletes it
                 resource.physical_id, resource.properties = error.physical_id, properties
             raise
-        resource.physical_id, resource.attributes, resource.properties = (created.physical_id, created.attributes,
-                                                                         properties)
+        resource.physical_id, resource.attributes, resource.properties = (
+            created.physical_id,
+            created.attributes,
+            properties,
+        )
         self.stack.resource_event(self.now(), resource, "CREATE_IN_PROGRESS", INITIATED, properties=properties)
         self.stack.resource_event(self.now(), resource, "CREATE_COMPLETE", properties=properties)
 
     def _order(self, template: dict[str, Any]) -> list[str]:
         resources = template["Resources"]
         needs = graph.dependencies(resources, self.values.parameter_names)
-        return [logical_id for logical_id in graph.creation_order(needs)
-                if self.values.holds(resources[logical_id].get("Condition"))]
+        return [
+            logical_id
+            for logical_id in graph.creation_order(needs)
+            if self.values.holds(resources[logical_id].get("Condition"))
+        ]
 
     def _properties(self, definition: dict[str, Any]) -> dict[str, Any]:
         try:
@@ -112,16 +119,23 @@ class Deployment:
             return
         failed = [logical_id for logical_id in order if not self._delete(stack.resources[logical_id])]
         if failed:
-            stack.stack_event(self.now(), "DELETE_FAILED",
-                              f"The following resource(s) failed to delete: [{', '.join(failed)}]. ")
+            stack.stack_event(
+                self.now(), "DELETE_FAILED", f"The following resource(s) failed to delete: [{', '.join(failed)}]. "
+            )
             return
         self.values.release_exports()
         self.values.release_imports()
         stack.deleted = self.now()
         stack.stack_event(stack.deleted, "DELETE_COMPLETE")
 
-    def _delete(self, resource: StackResource, rollback: bool = False, physical_id: str | None = None,
-                properties: dict[str, Any] | None = None, template: dict[str, Any] | None = None) -> bool:
+    def _delete(
+        self,
+        resource: StackResource,
+        rollback: bool = False,
+        physical_id: str | None = None,
+        properties: dict[str, Any] | None = None,
+        template: dict[str, Any] | None = None,
+    ) -> bool:
         """Delete one resource (or an old physical resource it replaced, whose events leave the resource's own
         status as it is: UPDATE_COMPLETE after a replacement, as ListStackResources shows it); False when it failed.
         `template`: the one that declares it (an update's old template for a resource the update removes: its
@@ -149,8 +163,13 @@ class Deployment:
             return True
         event("DELETE_IN_PROGRESS")
         try:
-            _attempt(lambda: kind.delete(self.provisioning(resource.logical_id), target,
-                                         properties if properties is not None else resource.properties))
+            _attempt(
+                lambda: kind.delete(
+                    self.provisioning(resource.logical_id),
+                    target,
+                    properties if properties is not None else resource.properties,
+                )
+            )
         except ResourceFailed as error:
             event("DELETE_FAILED", error.reason)
             return False
@@ -177,8 +196,9 @@ class Deployment:
             try:
                 properties = self._properties(definition)
                 if resource is None or resource.status == "DELETE_COMPLETE":
-                    resource = stack.resources[logical_id] = StackResource(logical_id, definition["Type"],
-                                                                           metadata=definition.get("Metadata"))
+                    resource = stack.resources[logical_id] = StackResource(
+                        logical_id, definition["Type"], metadata=definition.get("Metadata")
+                    )
                     changed.append(logical_id)
                     self._create_one(resource, properties)
                     continue
@@ -192,8 +212,12 @@ class Deployment:
             except ResourceFailed as error:
                 created = logical_id not in before
                 verb = "create" if created else "update"
-                stack.resource_event(self.now(), stack.resources[logical_id],
-                                     "CREATE_FAILED" if created else "UPDATE_FAILED", error.reason)
+                stack.resource_event(
+                    self.now(),
+                    stack.resources[logical_id],
+                    "CREATE_FAILED" if created else "UPDATE_FAILED",
+                    error.reason,
+                )
                 failed = logical_id
                 break
         if failed is None and problem is None and self._outputs(template):
@@ -215,38 +239,54 @@ class Deployment:
         stack.stack_event(self.now(), "UPDATE_ROLLBACK_COMPLETE")
         return False
 
-    def _update_one(self, resource: StackResource, type_name: str,
-                    properties: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+    def _update_one(
+        self, resource: StackResource, type_name: str, properties: dict[str, Any]
+    ) -> tuple[str, dict[str, Any]] | None:
         """Update in place, or replace; the old physical id and properties when replaced."""
         if type_name != resource.type:
-            raise ResourceFailed(f"Update of resource type is not permitted. The new template modifies resource "
-                                 f"type of the following resources: [{resource.logical_id}]")
+            raise ResourceFailed(
+                f"Update of resource type is not permitted. The new template modifies resource "
+                f"type of the following resources: [{resource.logical_id}]"
+            )
         kind = _served(resource.type)
         old_properties = resource.properties
         if kind.needs_replacement(old_properties, properties):
             name = kind.name_property
             if name and name in properties and properties.get(name) == old_properties.get(name):
-                raise ResourceFailed(f"CloudFormation cannot update a stack when a custom-named resource requires "
-                                     f"replacing. Rename {properties[name]} and update the stack again.")
+                raise ResourceFailed(
+                    f"CloudFormation cannot update a stack when a custom-named resource requires "
+                    f"replacing. Rename {properties[name]} and update the stack again."
+                )
             old_physical = resource.physical_id or ""
             self.stack.resource_event(self.now(), resource, "UPDATE_IN_PROGRESS", REPLACING, properties=properties)
             created = _attempt(lambda: kind.create(self.provisioning(resource.logical_id), properties))
-            resource.physical_id, resource.attributes, resource.properties = (created.physical_id,
-                                                                             created.attributes, properties)
+            resource.physical_id, resource.attributes, resource.properties = (
+                created.physical_id,
+                created.attributes,
+                properties,
+            )
             self.stack.resource_event(self.now(), resource, "UPDATE_IN_PROGRESS", INITIATED, properties=properties)
             self.stack.resource_event(self.now(), resource, "UPDATE_COMPLETE", properties=properties)
             return old_physical, old_properties
         self.stack.resource_event(self.now(), resource, "UPDATE_IN_PROGRESS", properties=properties)
         old_physical = resource.physical_id or ""
-        updated = _attempt(lambda: kind.updated(self.provisioning(resource.logical_id), old_physical, old_properties,
-                                                properties))
-        resource.physical_id, resource.attributes, resource.properties = (updated.physical_id, updated.attributes,
-                                                                         properties)
+        updated = _attempt(
+            lambda: kind.updated(self.provisioning(resource.logical_id), old_physical, old_properties, properties)
+        )
+        resource.physical_id, resource.attributes, resource.properties = (
+            updated.physical_id,
+            updated.attributes,
+            properties,
+        )
         self.stack.resource_event(self.now(), resource, "UPDATE_COMPLETE", properties=properties)
         return (old_physical, old_properties) if updated.physical_id != old_physical else None
 
-    def _roll_back(self, before: dict[str, StackResource], changed: list[str],
-                   replaced: list[tuple[StackResource, str, dict[str, Any]]]) -> None:
+    def _roll_back(
+        self,
+        before: dict[str, StackResource],
+        changed: list[str],
+        replaced: list[tuple[StackResource, str, dict[str, Any]]],
+    ) -> None:
         stack = self.stack
         replaced_ids = {resource.logical_id for resource, _, _ in replaced}
         for logical_id in reversed(changed):
@@ -256,9 +296,11 @@ class Deployment:
             self.stack.resource_event(self.now(), resource, "UPDATE_IN_PROGRESS")
             try:
                 kind = _served(resource.type)
-                resource.attributes = _attempt(lambda: kind.update(self.provisioning(logical_id),
-                                                                   resource.physical_id or "", resource.properties,
-                                                                   old.properties))
+                resource.attributes = _attempt(
+                    lambda: kind.update(
+                        self.provisioning(logical_id), resource.physical_id or "", resource.properties, old.properties
+                    )
+                )
                 resource.properties = old.properties
                 self.stack.resource_event(self.now(), resource, "UPDATE_COMPLETE")
             except ResourceFailed as error:
@@ -266,8 +308,11 @@ class Deployment:
         for resource, physical_id, _ in replaced:
             new_physical, new_properties = resource.physical_id, resource.properties
             old = before[resource.logical_id]
-            resource.physical_id, resource.properties, resource.attributes = (physical_id, old.properties,
-                                                                             old.attributes)
+            resource.physical_id, resource.properties, resource.attributes = (
+                physical_id,
+                old.properties,
+                old.attributes,
+            )
             self.stack.resource_event(self.now(), resource, "UPDATE_COMPLETE")
             replaced_ids.add(resource.logical_id)
             resource.status = "UPDATE_COMPLETE"
@@ -290,8 +335,10 @@ class Deployment:
 def _served(type_name: str) -> ResourceType:
     kind = kind_of(type_name)
     if kind is None:
-        raise ResourceFailed(f"Resource type {type_name} is not served by Eddy: no resource of this type can be "
-                             "created (docs/guides/deploy.md lists the types served)")
+        raise ResourceFailed(
+            f"Resource type {type_name} is not served by Eddy: no resource of this type can be "
+            "created (docs/guides/deploy.md lists the types served)"
+        )
     return kind
 
 

@@ -21,9 +21,13 @@ def save(path: Path, stacks: list[Stack], change_sets: dict[str, ChangeSet], exp
     path.parent.mkdir(parents=True, exist_ok=True)
     state = {
         "stacks": [_stack_state(stack) for stack in stacks],
-        "change_sets": [{**{field.name: getattr(change_set, field.name) for field in fields(ChangeSet)
-                            if field.name != "stack"}, "stack": change_set.stack.stack_id}
-                        for change_set in change_sets.values()],
+        "change_sets": [
+            {
+                **{field.name: getattr(change_set, field.name) for field in fields(ChangeSet) if field.name != "stack"},
+                "stack": change_set.stack.stack_id,
+            }
+            for change_set in change_sets.values()
+        ],
         "exports": [[*key, *value] for key, value in exports.exported.items()],
         "importers": [[*key, sorted(users)] for key, users in exports.importers.items()],
     }

@@ -25,9 +25,14 @@ class StackResource:
     metadata: Any = None
 
     def summary(self) -> dict[str, Any]:
-        answer = {"LogicalResourceId": self.logical_id, "PhysicalResourceId": self.physical_id or "",
-                  "ResourceType": self.type, "LastUpdatedTimestamp": self.updated, "ResourceStatus": self.status,
-                  "DriftInformation": {"StackResourceDriftStatus": "NOT_CHECKED"}}
+        answer = {
+            "LogicalResourceId": self.logical_id,
+            "PhysicalResourceId": self.physical_id or "",
+            "ResourceType": self.type,
+            "LastUpdatedTimestamp": self.updated,
+            "ResourceStatus": self.status,
+            "DriftInformation": {"StackResourceDriftStatus": "NOT_CHECKED"},
+        }
         if self.reason:
             answer["ResourceStatusReason"] = self.reason
         return answer
@@ -49,12 +54,12 @@ class Stack:
     tags: list[dict[str, str]] = field(default_factory=list)
     notification_arns: list[str] = field(default_factory=list)
     parameters: list[dict[str, Any]] = field(default_factory=list)  # as DescribeStacks shows them
-    raw_parameters: dict[str, str] = field(default_factory=dict)    # as given or defaulted, for UsePreviousValue
+    raw_parameters: dict[str, str] = field(default_factory=dict)  # as given or defaulted, for UsePreviousValue
     outputs: list[dict[str, Any]] = field(default_factory=list)
     resources: dict[str, StackResource] = field(default_factory=dict)
-    events: list[dict[str, Any]] = field(default_factory=list)      # oldest first
+    events: list[dict[str, Any]] = field(default_factory=list)  # oldest first
     change_set_id: str | None = None
-    imports: set[str] = field(default_factory=set)                  # export names this stack imports
+    imports: set[str] = field(default_factory=set)  # export names this stack imports
 
     @property
     def region(self) -> str:
@@ -64,11 +69,26 @@ class Stack:
     def account(self) -> str:
         return self.stack_id.split(":")[4]
 
-    def event(self, now: float, logical_id: str, resource_type: str, status: str, physical_id: str | None,
-              reason: str | None = None, properties: dict[str, Any] | None = None) -> None:
-        entry: dict[str, Any] = {"StackId": self.stack_id, "EventId": str(uuid.uuid4()), "StackName": self.name,
-                                 "LogicalResourceId": logical_id, "PhysicalResourceId": physical_id or "",
-                                 "ResourceType": resource_type, "Timestamp": now, "ResourceStatus": status}
+    def event(
+        self,
+        now: float,
+        logical_id: str,
+        resource_type: str,
+        status: str,
+        physical_id: str | None,
+        reason: str | None = None,
+        properties: dict[str, Any] | None = None,
+    ) -> None:
+        entry: dict[str, Any] = {
+            "StackId": self.stack_id,
+            "EventId": str(uuid.uuid4()),
+            "StackName": self.name,
+            "LogicalResourceId": logical_id,
+            "PhysicalResourceId": physical_id or "",
+            "ResourceType": resource_type,
+            "Timestamp": now,
+            "ResourceStatus": status,
+        }
         if resource_type != STACK_TYPE:
             # a resource's events: "<LogicalId>-<STATUS>-<timestamp>" (AWS's own, e.g. aws cloudformation
             # describe-stack-events output quoted in public issues)
@@ -83,22 +103,49 @@ class Stack:
         self.status, self.reason = status, reason
         self.event(now, self.name, STACK_TYPE, status, self.stack_id, reason)
 
-    def resource_event(self, now: float, resource: StackResource, status: str, reason: str | None = None,
-                       physical_id: str | None = None, properties: dict[str, Any] | None = None) -> None:
+    def resource_event(
+        self,
+        now: float,
+        resource: StackResource,
+        status: str,
+        reason: str | None = None,
+        physical_id: str | None = None,
+        properties: dict[str, Any] | None = None,
+    ) -> None:
         resource.status, resource.reason, resource.updated = status, reason, now
-        self.event(now, resource.logical_id, resource.type, status,
-                   physical_id if physical_id is not None else resource.physical_id, reason, properties)
+        self.event(
+            now,
+            resource.logical_id,
+            resource.type,
+            status,
+            physical_id if physical_id is not None else resource.physical_id,
+            reason,
+            properties,
+        )
 
     def description(self) -> dict[str, Any]:
         answer: dict[str, Any] = {
-            "StackId": self.stack_id, "StackName": self.name, "Parameters": self.parameters,
-            "CreationTime": self.created, "RollbackConfiguration": {}, "StackStatus": self.status,
-            "DisableRollback": self.disable_rollback, "NotificationARNs": self.notification_arns,
-            "Capabilities": self.capabilities, "Outputs": self.outputs, "Tags": self.tags,
-            "EnableTerminationProtection": False, "DriftInformation": {"StackDriftStatus": "NOT_CHECKED"}}
-        for key, value in (("Description", self.template.get("Description")), ("StackStatusReason", self.reason),
-                           ("LastUpdatedTime", self.updated), ("DeletionTime", self.deleted),
-                           ("ChangeSetId", self.change_set_id)):
+            "StackId": self.stack_id,
+            "StackName": self.name,
+            "Parameters": self.parameters,
+            "CreationTime": self.created,
+            "RollbackConfiguration": {},
+            "StackStatus": self.status,
+            "DisableRollback": self.disable_rollback,
+            "NotificationARNs": self.notification_arns,
+            "Capabilities": self.capabilities,
+            "Outputs": self.outputs,
+            "Tags": self.tags,
+            "EnableTerminationProtection": False,
+            "DriftInformation": {"StackDriftStatus": "NOT_CHECKED"},
+        }
+        for key, value in (
+            ("Description", self.template.get("Description")),
+            ("StackStatusReason", self.reason),
+            ("LastUpdatedTime", self.updated),
+            ("DeletionTime", self.deleted),
+            ("ChangeSetId", self.change_set_id),
+        ):
             if value is not None:
                 answer[key] = value
         if not self.outputs:
@@ -106,11 +153,19 @@ class Stack:
         return answer
 
     def summary(self) -> dict[str, Any]:
-        answer = {"StackId": self.stack_id, "StackName": self.name, "CreationTime": self.created,
-                  "StackStatus": self.status, "DriftInformation": {"StackDriftStatus": "NOT_CHECKED"}}
-        for key, value in (("TemplateDescription", self.template.get("Description")),
-                           ("StackStatusReason", self.reason), ("LastUpdatedTime", self.updated),
-                           ("DeletionTime", self.deleted)):
+        answer = {
+            "StackId": self.stack_id,
+            "StackName": self.name,
+            "CreationTime": self.created,
+            "StackStatus": self.status,
+            "DriftInformation": {"StackDriftStatus": "NOT_CHECKED"},
+        }
+        for key, value in (
+            ("TemplateDescription", self.template.get("Description")),
+            ("StackStatusReason", self.reason),
+            ("LastUpdatedTime", self.updated),
+            ("DeletionTime", self.deleted),
+        ):
             if value is not None:
                 answer[key] = value
         return answer

@@ -10,12 +10,42 @@ import yaml
 
 from eddy.emulator.cloudformation.errors import template_error
 
-SECTIONS = ("AWSTemplateFormatVersion", "Description", "Metadata", "Parameters", "Rules", "Mappings", "Conditions",
-            "Transform", "Resources", "Outputs", "Hooks")
+SECTIONS = (
+    "AWSTemplateFormatVersion",
+    "Description",
+    "Metadata",
+    "Parameters",
+    "Rules",
+    "Mappings",
+    "Conditions",
+    "Transform",
+    "Resources",
+    "Outputs",
+    "Hooks",
+)
 _SHORT_FORMS = {"Ref": "Ref", "Condition": "Condition"} | {
-    name: f"Fn::{name}" for name in ("GetAtt", "Sub", "Join", "Select", "Split", "If", "Equals", "Not", "And", "Or",
-                                     "FindInMap", "Base64", "ImportValue", "GetAZs", "Cidr", "Length",
-                                     "ToJsonString", "Transform")}
+    name: f"Fn::{name}"
+    for name in (
+        "GetAtt",
+        "Sub",
+        "Join",
+        "Select",
+        "Split",
+        "If",
+        "Equals",
+        "Not",
+        "And",
+        "Or",
+        "FindInMap",
+        "Base64",
+        "ImportValue",
+        "GetAZs",
+        "Cidr",
+        "Length",
+        "ToJsonString",
+        "Transform",
+    )
+}
 
 
 def _long_form(name: str) -> Callable[[yaml.SafeLoader, yaml.Node], dict[str, Any]]:
@@ -38,9 +68,10 @@ class _Loader(yaml.SafeLoader):
     """YAML as CloudFormation reads it: timestamps and dates stay strings (a template's values are strings)."""
 
 
-_Loader.yaml_implicit_resolvers = {key: [(tag, regexp) for tag, regexp in resolvers
-                                         if tag != "tag:yaml.org,2002:timestamp"]
-                                   for key, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()}
+_Loader.yaml_implicit_resolvers = {
+    key: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for key, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
 
 
 def add_short_forms(loader: type[yaml.SafeLoader]) -> None:

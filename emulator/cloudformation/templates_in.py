@@ -12,8 +12,13 @@ from eddy.emulator.cloudformation import graph, template as templates
 from eddy.emulator.cloudformation.errors import InsufficientCapabilitiesException, ValidationError
 
 _VIRTUAL_HOST = re.compile(r"^(?P<bucket>.+)\.s3[.-]([a-z0-9-]+\.)?amazonaws\.com$")
-_NAMED_IAM = {"AWS::IAM::Role": "RoleName", "AWS::IAM::User": "UserName", "AWS::IAM::Group": "GroupName",
-              "AWS::IAM::ManagedPolicy": "ManagedPolicyName", "AWS::IAM::InstanceProfile": "InstanceProfileName"}
+_NAMED_IAM = {
+    "AWS::IAM::Role": "RoleName",
+    "AWS::IAM::User": "UserName",
+    "AWS::IAM::Group": "GroupName",
+    "AWS::IAM::ManagedPolicy": "ManagedPolicyName",
+    "AWS::IAM::InstanceProfile": "InstanceProfileName",
+}
 
 
 def body_of(params: dict[str, Any], s3_object: Callable[[str, str], str]) -> str:
@@ -59,8 +64,9 @@ def required_capabilities(template: dict[str, Any]) -> list[str]:
         kind = resource.get("Type", "")
         if kind.startswith("AWS::IAM::"):
             named = _NAMED_IAM.get(kind)
-            capability = ("CAPABILITY_NAMED_IAM" if named and named in (resource.get("Properties") or {})
-                          else "CAPABILITY_IAM")
+            capability = (
+                "CAPABILITY_NAMED_IAM" if named and named in (resource.get("Properties") or {}) else "CAPABILITY_IAM"
+            )
             if capability not in needed:
                 needed.append(capability)
     return needed
@@ -68,8 +74,11 @@ def required_capabilities(template: dict[str, Any]) -> list[str]:
 
 def check_capabilities(template: dict[str, Any], given: list[str]) -> None:
     needed = required_capabilities(template)
-    missing = [capability for capability in needed
-               if capability not in given and not (capability == "CAPABILITY_IAM" and "CAPABILITY_NAMED_IAM" in given)]
+    missing = [
+        capability
+        for capability in needed
+        if capability not in given and not (capability == "CAPABILITY_IAM" and "CAPABILITY_NAMED_IAM" in given)
+    ]
     if "CAPABILITY_NAMED_IAM" in missing:
         missing = ["CAPABILITY_NAMED_IAM"]
     if missing:

@@ -17,8 +17,9 @@ SERVERLESS = "AWS::Serverless-2016-10-31"
 INSTALL_SAM = 'pip install "eddy[sam]"'
 
 
-def expand(template: dict[str, Any], given: list[dict[str, Any]], previous: dict[str, str] | None,
-           region: str) -> dict[str, Any]:
+def expand(
+    template: dict[str, Any], given: list[dict[str, Any]], previous: dict[str, str] | None, region: str
+) -> dict[str, Any]:
     """The template with its transforms applied (the same template when it declares none)."""
     declared = templates.transforms(template)
     if not declared:
@@ -32,8 +33,9 @@ def expand(template: dict[str, Any], given: list[dict[str, Any]], previous: dict
         from samtranslator.parser.parser import Parser
         from samtranslator.translator.translator import Translator
     except ModuleNotFoundError:
-        raise ValidationError(f"Transform {SERVERLESS} needs aws-sam-translator, which a plain install of Eddy "
-                              f'leaves out: {INSTALL_SAM}') from None
+        raise ValidationError(
+            f"Transform {SERVERLESS} needs aws-sam-translator, which a plain install of Eddy leaves out: {INSTALL_SAM}"
+        ) from None
 
     values: dict[str, Any] = {}
     for entry in given:
@@ -45,11 +47,14 @@ def expand(template: dict[str, Any], given: list[dict[str, Any]], previous: dict
     metrics = Metrics("ServerlessTransform", DummyMetricsPublisher())  # published nowhere, but published
     try:
         expanded = Translator({}, Parser(), boto_session=session, metrics=metrics).translate(
-            _plain(template), values, get_managed_policy_map=lambda: {})
+            _plain(template), values, get_managed_policy_map=lambda: {}
+        )
     except InvalidDocumentException as error:
         causes = " ".join(cause.message for cause in error.causes)
-        raise ValidationError(f"Transform {SERVERLESS} failed with: Invalid Serverless Application Specification "
-                              f"document. Number of errors found: {len(error.causes)}. {causes}") from None
+        raise ValidationError(
+            f"Transform {SERVERLESS} failed with: Invalid Serverless Application Specification "
+            f"document. Number of errors found: {len(error.causes)}. {causes}"
+        ) from None
     finally:
         metrics.publish()  # else the translator's metrics warn, when collected, that they never were
     templates.check(expanded)

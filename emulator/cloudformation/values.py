@@ -18,9 +18,11 @@ class Exports:
         self.importers: dict[tuple[str, str, str], set[str]] = {}
 
     def listed(self, account: str, region: str) -> list[dict[str, str]]:
-        return [{"ExportingStackId": stack_id, "Name": name, "Value": value}
-                for (owner, where, name), (stack_id, value) in sorted(self.exported.items())
-                if (owner, where) == (account, region)]
+        return [
+            {"ExportingStackId": stack_id, "Name": name, "Value": value}
+            for (owner, where, name), (stack_id, value) in sorted(self.exported.items())
+            if (owner, where) == (account, region)
+        ]
 
     def clear(self) -> None:
         self.exported.clear()
@@ -28,16 +30,35 @@ class Exports:
 
 
 class StackValues:
-    def __init__(self, stack: Stack, template: dict[str, Any], parameters: dict[str, Any], exports: Exports,
-                 azs: Callable[[str], list[str]], stack_names: Callable[[str], str]) -> None:
+    def __init__(
+        self,
+        stack: Stack,
+        template: dict[str, Any],
+        parameters: dict[str, Any],
+        exports: Exports,
+        azs: Callable[[str], list[str]],
+        stack_names: Callable[[str], str],
+    ) -> None:
         self.stack, self.exports, self.stack_names = stack, exports, stack_names
-        pseudo = {"AWS::AccountId": stack.account, "AWS::Region": stack.region, "AWS::StackName": stack.name,
-                  "AWS::StackId": stack.stack_id, "AWS::Partition": "aws", "AWS::URLSuffix": "amazonaws.com",
-                  "AWS::NotificationARNs": list(stack.notification_arns)}
+        pseudo = {
+            "AWS::AccountId": stack.account,
+            "AWS::Region": stack.region,
+            "AWS::StackName": stack.name,
+            "AWS::StackId": stack.stack_id,
+            "AWS::Partition": "aws",
+            "AWS::URLSuffix": "amazonaws.com",
+            "AWS::NotificationARNs": list(stack.notification_arns),
+        }
         self.parameter_names = dict(parameters)
-        self.values = intrinsics.Values(parameters={**parameters, **pseudo}, mappings=template.get("Mappings") or {},
-                                        ref=self._ref, get_att=self._get_att, import_value=self._import,
-                                        azs=azs, region=stack.region)
+        self.values = intrinsics.Values(
+            parameters={**parameters, **pseudo},
+            mappings=template.get("Mappings") or {},
+            ref=self._ref,
+            get_att=self._get_att,
+            import_value=self._import,
+            azs=azs,
+            region=stack.region,
+        )
         intrinsics.evaluate_conditions(template.get("Conditions") or {}, self.values)
 
     def holds(self, condition: Any) -> bool:
@@ -55,8 +76,9 @@ class StackValues:
     def _get_att(self, name: str, attribute: str) -> Any:
         resource = self._resource(name)
         if attribute not in resource.attributes:
-            raise template_error(f"Template error: resource {name} does not support attribute type {attribute} in "
-                                 "Fn::GetAtt")
+            raise template_error(
+                f"Template error: resource {name} does not support attribute type {attribute} in Fn::GetAtt"
+            )
         return resource.attributes[attribute]
 
     def _import(self, name: str) -> Any:
@@ -74,16 +96,19 @@ class StackValues:
         for key, output in declared.items():
             if not self.holds(output.get("Condition")):
                 continue
-            entry: dict[str, Any] = {"OutputKey": key,
-                                     "OutputValue": _text(intrinsics.resolve(output.get("Value"), self.values))}
+            entry: dict[str, Any] = {
+                "OutputKey": key,
+                "OutputValue": _text(intrinsics.resolve(output.get("Value"), self.values)),
+            }
             if "Description" in output:
                 entry["Description"] = output["Description"]
             if "Export" in output:
                 name = str(intrinsics.resolve(output["Export"].get("Name"), self.values))
                 owner = self.exports.exported.get((self.stack.account, self.stack.region, name))
                 if owner is not None and owner[0] != self.stack.stack_id:
-                    raise ValidationError(f"Export with name {name} is already exported by stack "
-                                          f"{self.stack_names(owner[0])}")
+                    raise ValidationError(
+                        f"Export with name {name} is already exported by stack {self.stack_names(owner[0])}"
+                    )
                 entry["ExportName"] = name
                 exported.append((name, entry["OutputValue"]))
             answer.append(entry)
@@ -108,7 +133,8 @@ class StackValues:
     def release_imports(self) -> None:
         for name in self.stack.imports:
             self.exports.importers.get((self.stack.account, self.stack.region, name), set()).discard(
-                self.stack.stack_id)
+                self.stack.stack_id
+            )
         self.stack.imports.clear()
 
 

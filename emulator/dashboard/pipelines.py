@@ -24,17 +24,20 @@ def subscription_views(emulator: Emulator, now: float) -> list[dict[str, Any]]:
     endpoint, filter policy, their deliveries (NumberOfNotificationsDelivered, ...Failed, ...FilteredOut, LastError,
     LastErrorTime) and where they went (destination())."""
     figures = emulator.notifications.figures
-    return [dict(view, **figures.of(("sns", view["SubscriptionArn"])),
-                 **destination(emulator, view["Endpoint"], now))
-            for view in notifications_seam.subscriptions()]
+    return [
+        dict(view, **figures.of(("sns", view["SubscriptionArn"])), **destination(emulator, view["Endpoint"], now))
+        for view in notifications_seam.subscriptions()
+    ]
 
 
 def bucket_notification_views(emulator: Emulator, now: float) -> list[dict[str, Any]]:
     """S3 buckets' notification configurations: bucket, events, key filter, destination, their deliveries (as a
     subscription's) and where they went (destination())."""
     figures = emulator.notifications.figures
-    return [dict(view, **figures.of(("s3", view["Bucket"], view["Id"])), **destination(emulator, view["Destination"], now))
-            for view in notifications_seam.bucket_notifications()]
+    return [
+        dict(view, **figures.of(("s3", view["Bucket"], view["Id"])), **destination(emulator, view["Destination"], now))
+        for view in notifications_seam.bucket_notifications()
+    ]
 
 
 def destination(emulator: Emulator, arn: str, now: float) -> dict[str, Any]:
@@ -51,16 +54,24 @@ def destination(emulator: Emulator, arn: str, now: float) -> dict[str, Any]:
     invocations = emulator.async_invocations
     events = invocations.queued().get(function_arn, [])
     figures = invocations.figures_of().get(function_arn, {})
-    return {"AsynchronousInvocation": {"EventsPending": len(events), "Errors": figures.get("Errors", 0),
-                                       "EventsDropped": figures.get("EventsDropped", 0),
-                                       "LastError": figures.get("LastError")}}
+    return {
+        "AsynchronousInvocation": {
+            "EventsPending": len(events),
+            "Errors": figures.get("Errors", 0),
+            "EventsDropped": figures.get("EventsDropped", 0),
+            "LastError": figures.get("LastError"),
+        }
+    }
 
 
 def rule_views(emulator: Emulator) -> dict[str, Any]:
     """EventBridge rules (bus, state, pattern, targets) and the deliveries of their events still on their way."""
     eventbridge = emulator.eventbridge
-    return {"Rules": rules_seam.rules(), "DeliveriesInFlight": eventbridge.async_in_flight,
-            "LastError": eventbridge.last_async_error}
+    return {
+        "Rules": rules_seam.rules(),
+        "DeliveriesInFlight": eventbridge.async_in_flight,
+        "LastError": eventbridge.last_async_error,
+    }
 
 
 def pipe_views(emulator: Emulator) -> list[dict[str, Any]]:
@@ -68,8 +79,15 @@ def pipe_views(emulator: Emulator) -> list[dict[str, Any]]:
     pipes = emulator.eventbridge.pipes
     views = []
     for key, pipe in sorted(pipes.pipes.items(), key=lambda item: item[1].name):
-        view = {"Name": pipe.name, "Arn": pipe.arn, "Region": pipe.region, "DesiredState": pipe.desired_state,
-                "CurrentState": pipe.current_state, "Source": pipe.source, "Target": pipe.target}
+        view = {
+            "Name": pipe.name,
+            "Arn": pipe.arn,
+            "Region": pipe.region,
+            "DesiredState": pipe.desired_state,
+            "CurrentState": pipe.current_state,
+            "Source": pipe.source,
+            "Target": pipe.target,
+        }
         if pipe.enrichment:
             view["Enrichment"] = pipe.enrichment
         figures = pipes.figures.get(key)
@@ -85,7 +103,15 @@ def asynchronous_invocations(emulator: Emulator) -> dict[str, Any]:
     done (State Queued / Running / Throttled / WaitingForRetry / WaitingToExpire, Attempts, NextAttemptAt)."""
     invocations = emulator.async_invocations
     queued, figures = invocations.queued(), invocations.figures_of()
-    return {"EventsPending": sum(len(events) for events in queued.values()),
-            "Functions": [dict(figures.get(arn, {}), FunctionArn=arn, FunctionName=arn.rsplit(":function:", 1)[-1],
-                               Events=queued.get(arn, []))
-                          for arn in sorted(set(queued) | set(figures))]}
+    return {
+        "EventsPending": sum(len(events) for events in queued.values()),
+        "Functions": [
+            dict(
+                figures.get(arn, {}),
+                FunctionArn=arn,
+                FunctionName=arn.rsplit(":function:", 1)[-1],
+                Events=queued.get(arn, []),
+            )
+            for arn in sorted(set(queued) | set(figures))
+        ],
+    }

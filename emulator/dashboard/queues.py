@@ -21,6 +21,7 @@ from eddy.emulator.moto_seam.listings import queues as queue_listing
 if TYPE_CHECKING:
     from eddy.emulator.engine import Emulator
 
+
 class QueueDoesNotExist(AWSError):
     """SQS's error for a queue that does not exist (its JSON protocol's code and message)."""
 
@@ -28,14 +29,22 @@ class QueueDoesNotExist(AWSError):
 
 
 #: how each message event reads in a tail line
-EVENT_WORDS = {"Sent": "SENT", "Received": "RECEIVED", "Deleted": "DELETED", "Returned": "RETURNED",
-               "DeadLettered": "DEAD-LETTERED", "ArrivedFromSourceQueue": "ARRIVED"}
+EVENT_WORDS = {
+    "Sent": "SENT",
+    "Received": "RECEIVED",
+    "Deleted": "DELETED",
+    "Returned": "RETURNED",
+    "DeadLettered": "DEAD-LETTERED",
+    "ArrivedFromSourceQueue": "ARRIVED",
+}
 
 
 def queue_views(now: float) -> list[dict[str, Any]]:
     """Every queue, by name: its messages available, in flight and delayed, and its RedrivePolicy's DLQ."""
-    return sorted((queue_listing.queue_summary(queue, now) for queue in queue_listing.all_queues()),
-                  key=lambda view: (view["QueueName"], view["Region"]))
+    return sorted(
+        (queue_listing.queue_summary(queue, now) for queue in queue_listing.all_queues()),
+        key=lambda view: (view["QueueName"], view["Region"]),
+    )
 
 
 def mapping_queue(queue_arn: str, now: float) -> dict[str, Any] | None:
@@ -59,8 +68,7 @@ def queue_tail(emulator: Emulator, queue: str, after: int = 0) -> dict[str, Any]
     events = queue_activity.activity(found, after, emulator.clock.now())
     for event in events:
         event["Line"] = event_line(event)
-    return {"QueueArn": found.queue_arn, "Events": events,
-            "LastSequence": events[-1]["Sequence"] if events else after}
+    return {"QueueArn": found.queue_arn, "Events": events, "LastSequence": events[-1]["Sequence"] if events else after}
 
 
 def event_line(event: dict[str, Any]) -> str:

@@ -29,28 +29,53 @@ def stack_views(cloudformation: "CloudFormation") -> list[dict[str, Any]]:
 
 
 def stack_view(stack: "Stack") -> dict[str, Any]:
-    view: dict[str, Any] = {"StackName": stack.name, "StackId": stack.stack_id, "Region": stack.region,
-                            "StackStatus": stack.status, "CreationTime": stack.created}
+    view: dict[str, Any] = {
+        "StackName": stack.name,
+        "StackId": stack.stack_id,
+        "Region": stack.region,
+        "StackStatus": stack.status,
+        "CreationTime": stack.created,
+    }
     if stack.reason:
         view["StackStatusReason"] = stack.reason
     if stack.updated is not None:
         view["LastUpdatedTime"] = stack.updated
     view["Resources"] = [_resource(resource.summary()) for resource in list(stack.resources.values())]
-    view["Events"] = [dict(_event(event), Line=stack_event_line(event))
-                      for event in reversed(list(stack.events)[-EVENTS_SHOWN:])]
+    view["Events"] = [
+        dict(_event(event), Line=stack_event_line(event)) for event in reversed(list(stack.events)[-EVENTS_SHOWN:])
+    ]
     return view
 
 
 def _resource(summary: dict[str, Any]) -> dict[str, Any]:
-    return {key: summary[key] for key in ("LogicalResourceId", "ResourceType", "PhysicalResourceId",
-                                          "ResourceStatus", "ResourceStatusReason", "LastUpdatedTimestamp")
-            if key in summary}
+    return {
+        key: summary[key]
+        for key in (
+            "LogicalResourceId",
+            "ResourceType",
+            "PhysicalResourceId",
+            "ResourceStatus",
+            "ResourceStatusReason",
+            "LastUpdatedTimestamp",
+        )
+        if key in summary
+    }
 
 
 def _event(event: dict[str, Any]) -> dict[str, Any]:
-    return {key: event[key] for key in ("EventId", "Timestamp", "LogicalResourceId", "ResourceType",
-                                        "PhysicalResourceId", "ResourceStatus", "ResourceStatusReason")
-            if key in event}
+    return {
+        key: event[key]
+        for key in (
+            "EventId",
+            "Timestamp",
+            "LogicalResourceId",
+            "ResourceType",
+            "PhysicalResourceId",
+            "ResourceStatus",
+            "ResourceStatusReason",
+        )
+        if key in event
+    }
 
 
 def stack_event_line(event: dict[str, Any]) -> str:
@@ -58,8 +83,12 @@ def stack_event_line(event: dict[str, Any]) -> str:
     moment = event["Timestamp"]
     if not isinstance(moment, datetime):
         moment = datetime.fromtimestamp(moment, UTC)
-    words = [moment.astimezone(UTC).strftime("%H:%M:%S"), f"{event['ResourceStatus']:<20}",
-             event["LogicalResourceId"], event["ResourceType"]]
+    words = [
+        moment.astimezone(UTC).strftime("%H:%M:%S"),
+        f"{event['ResourceStatus']:<20}",
+        event["LogicalResourceId"],
+        event["ResourceType"],
+    ]
     if event.get("ResourceStatusReason"):
         words.append(event["ResourceStatusReason"])
     return "  ".join(words)

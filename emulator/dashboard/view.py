@@ -46,15 +46,23 @@ def dashboard(emulator: "Emulator") -> dict[str, Any]:
     with emulator.activity:  # every DynamoDB operation holds it too: moto's tables hold still while they are read
         tables = moto_bridge.table_summaries()
         now = emulator.clock.now()
-        return {"Now": now, "Tables": table_views(emulator, tables, now),
-                "EventSourceMappings": [mapping_view(emulator, mapping, now)
-                                        for mapping in emulator.triggers.mappings.values()],
-                "Functions": function_views(emulator), "GlobalTables": global_table_views(emulator),
-                "Queues": queues.queue_views(now), "Subscriptions": pipelines.subscription_views(emulator, now),
-                "BucketNotifications": pipelines.bucket_notification_views(emulator, now),
-                "EventBridge": pipelines.rule_views(emulator), "Pipes": pipelines.pipe_views(emulator),
-                "AsynchronousInvocations": pipelines.asynchronous_invocations(emulator),
-                "Stacks": stacks.stack_views(emulator.cloudformation), "Disk": emulator.disk.describe()}
+        return {
+            "Now": now,
+            "Tables": table_views(emulator, tables, now),
+            "EventSourceMappings": [
+                mapping_view(emulator, mapping, now) for mapping in emulator.triggers.mappings.values()
+            ],
+            "Functions": function_views(emulator),
+            "GlobalTables": global_table_views(emulator),
+            "Queues": queues.queue_views(now),
+            "Subscriptions": pipelines.subscription_views(emulator, now),
+            "BucketNotifications": pipelines.bucket_notification_views(emulator, now),
+            "EventBridge": pipelines.rule_views(emulator),
+            "Pipes": pipelines.pipe_views(emulator),
+            "AsynchronousInvocations": pipelines.asynchronous_invocations(emulator),
+            "Stacks": stacks.stack_views(emulator.cloudformation),
+            "Disk": emulator.disk.describe(),
+        }
 
 
 # -- tables, streams and their shard lineage -----------------------------------------------------------
@@ -70,20 +78,30 @@ def table_views(emulator: "Emulator", tables: list[dict[str, Any]], now: float) 
     for key in sorted(set(by_key) | set(streams), key=lambda k: (k[2], k[1], k[0])):
         account_id, region, name = key
         table = by_key.get(key)
-        views.append({"TableName": name, "Region": region, "AccountId": account_id,
-                      "TableStatus": "ACTIVE" if table else "DELETED",
-                      "ItemCount": table["ItemCount"] if table else 0,
-                      "WritesPerSecond": emulator.write_rates.per_second(key, now),
-                      "Streams": [stream_view(stream, now) for stream in sorted(streams.get(key, []),
-                                                                                key=lambda s: s.label)]})
+        views.append(
+            {
+                "TableName": name,
+                "Region": region,
+                "AccountId": account_id,
+                "TableStatus": "ACTIVE" if table else "DELETED",
+                "ItemCount": table["ItemCount"] if table else 0,
+                "WritesPerSecond": emulator.write_rates.per_second(key, now),
+                "Streams": [stream_view(stream, now) for stream in sorted(streams.get(key, []), key=lambda s: s.label)],
+            }
+        )
     return views
 
 
 def stream_view(stream: "Stream", now: float) -> dict[str, Any]:
-    return {"StreamArn": stream.arn, "StreamLabel": stream.label, "StreamViewType": stream.view_type.value,
-            "StreamStatus": stream.status, "TableDeleted": stream.table_deleted,
-            "RecordsRetained": sum(len(shard.records) for shard in stream.shards.values()),
-            "Shards": lineage(list(stream.shards.values()), now)}
+    return {
+        "StreamArn": stream.arn,
+        "StreamLabel": stream.label,
+        "StreamViewType": stream.view_type.value,
+        "StreamStatus": stream.status,
+        "TableDeleted": stream.table_deleted,
+        "RecordsRetained": sum(len(shard.records) for shard in stream.shards.values()),
+        "Shards": lineage(list(stream.shards.values()), now),
+    }
 
 
 def lineage(shards: list["Shard"], now: float) -> list[dict[str, Any]]:
@@ -100,12 +118,14 @@ def lineage(shards: list["Shard"], now: float) -> list[dict[str, Any]]:
 def shard_view(shard: "Shard", now: float) -> dict[str, Any]:
     records = shard.records
     view: dict[str, Any] = {
-        "ShardId": shard.shard_id, "Open": shard.is_open,
+        "ShardId": shard.shard_id,
+        "Open": shard.is_open,
         "StartingSequenceNumber": str(shard.starting_sequence_number),
         "EndingSequenceNumber": None if shard.is_open else str(shard.ending_sequence_number),
         "Records": len(records),
         "OldestRecordAgeSeconds": round(now - records[0].created_at, 3) if records else None,
-        "Children": []}
+        "Children": [],
+    }
     if shard.parent_shard_id:
         view["ParentShardId"] = shard.parent_shard_id
     if shard.adjacent_parent_shard_id:
@@ -143,13 +163,15 @@ def shard_position(emulator: "Emulator", mapping: "EventSourceMapping", shard: A
     else:
         position = max(shard.trimmed_through, triggers.start_positions.get(mapping.uuid, 0))
     finished = checkpoint is not None and checkpoint.finished
-    left = [] if finished else shard.records[shard.index_at(position + 1):]
-    return {"ShardId": shard.shard_id,
-            "State": "Finished" if finished else "Processing" if lanes else "Waiting",
-            # the last sequence number processed (or skipped); None: still at the trim horizon
-            "SequenceNumber": str(position) if position > shard.trimmed_through else None,
-            "RecordsBehind": len(left),
-            "IteratorAgeMilliseconds": round((now - left[0].created_at) * 1000) if left else 0}
+    left = [] if finished else shard.records[shard.index_at(position + 1) :]
+    return {
+        "ShardId": shard.shard_id,
+        "State": "Finished" if finished else "Processing" if lanes else "Waiting",
+        # the last sequence number processed (or skipped); None: still at the trim horizon
+        "SequenceNumber": str(position) if position > shard.trimmed_through else None,
+        "RecordsBehind": len(left),
+        "IteratorAgeMilliseconds": round((now - left[0].created_at) * 1000) if left else 0,
+    }
 
 
 # -- functions -------------------------------------------------------------------------------------------
@@ -158,18 +180,27 @@ def shard_position(emulator: "Emulator", mapping: "EventSourceMapping", shard: A
 def function_views(emulator: "Emulator") -> list[dict[str, Any]]:
     """Every function with its recent invocations (newest first: duration, outcome, log tail)."""
     recent = emulator.invoker.recent
-    return [{"FunctionName": function.name, "FunctionArn": function.arn, "Runtime": function.runtime,
-             "Handler": function.handler, "Timeout": function.timeout, "MemorySize": function.memory_size,
-             "PackageType": "Registered callable" if function.target is not None else "Zip",
-             "RecentInvocations": recent.of(function.arn)}
-            for function in sorted(emulator.functions.functions.values(), key=lambda f: f.name)]
+    return [
+        {
+            "FunctionName": function.name,
+            "FunctionArn": function.arn,
+            "Runtime": function.runtime,
+            "Handler": function.handler,
+            "Timeout": function.timeout,
+            "MemorySize": function.memory_size,
+            "PackageType": "Registered callable" if function.target is not None else "Zip",
+            "RecentInvocations": recent.of(function.arn),
+        }
+        for function in sorted(emulator.functions.functions.values(), key=lambda f: f.name)
+    ]
 
 
 def function_invocations(emulator: "Emulator", function: str) -> dict[str, Any]:
     """A function's recent invocations (newest first, at most the last 20), each with the line `eddy tail
     --function` prints; `function` is its name or ARN."""
     found = emulator.functions.functions.get(function) or next(
-        (f for f in emulator.functions.functions.values() if f.name == function), None)
+        (f for f in emulator.functions.functions.values() if f.name == function), None
+    )
     if found is None:
         raise ResourceNotFoundException(f"Function not found: {function}")
     invocations = emulator.invoker.recent.of(found.arn)
@@ -182,10 +213,20 @@ def invocation_line(invocation: dict[str, Any]) -> str:
     """One invocation as a line: time, outcome, duration, where it came from, its request id and error."""
     moment = datetime.fromtimestamp(invocation["Started"], UTC).strftime("%H:%M:%S")
     source = invocation["Source"]
-    source = (source.split(":", 5)[-1] if source.startswith("arn:") else
-              f"mapping {source[:8]}" if UUID_LIKE.match(source) else source)
-    words = [moment, f"{invocation['Outcome']:<9}", f"{invocation['DurationMs']:>9.1f} ms", f"from {source}",
-             invocation["RequestId"]]
+    source = (
+        source.split(":", 5)[-1]
+        if source.startswith("arn:")
+        else f"mapping {source[:8]}"
+        if UUID_LIKE.match(source)
+        else source
+    )
+    words = [
+        moment,
+        f"{invocation['Outcome']:<9}",
+        f"{invocation['DurationMs']:>9.1f} ms",
+        f"from {source}",
+        invocation["RequestId"],
+    ]
     if "Error" in invocation:
         words.append(invocation["Error"])
     return "  ".join(words)
@@ -198,14 +239,26 @@ def stream_tail(emulator: "Emulator", stream_arn: str, limit: int = TAIL_LINES) 
     """A stream's last `limit` retained records, oldest first, each as the line `eddy tail` prints."""
     with emulator.lock:
         stream = emulator.streams.get(stream_arn)
-        last = heapq.nlargest(limit, ((record.sequence_number, shard.shard_id, record)
-                                      for shard in stream.shards.values() for record in shard.records),
-                              key=lambda entry: entry[0])
-        wires = [(number, shard_id, record.wire(stream.view_type, stream.region))
-                 for number, shard_id, record in reversed(last)]
-    return {"StreamArn": stream_arn, "Lines": [
-        {"SequenceNumber": str(number), "ShardId": shard_id, "Line": describe(json.loads(wire))}
-        for number, shard_id, wire in wires]}
+        last = heapq.nlargest(
+            limit,
+            (
+                (record.sequence_number, shard.shard_id, record)
+                for shard in stream.shards.values()
+                for record in shard.records
+            ),
+            key=lambda entry: entry[0],
+        )
+        wires = [
+            (number, shard_id, record.wire(stream.view_type, stream.region))
+            for number, shard_id, record in reversed(last)
+        ]
+    return {
+        "StreamArn": stream_arn,
+        "Lines": [
+            {"SequenceNumber": str(number), "ShardId": shard_id, "Line": describe(json.loads(wire))}
+            for number, shard_id, wire in wires
+        ],
+    }
 
 
 # -- global tables ---------------------------------------------------------------------------------------
@@ -221,9 +274,19 @@ def global_table_views(emulator: "Emulator") -> list[dict[str, Any]]:
         key = (row["TableName"], row["TargetRegion"])
         pending[key] = pending.get(key, 0) + row["PendingWrites"]
         paused[key] = paused.get(key, False) or row["Paused"]
-    return [{"TableName": group.table_name, "AccountId": group.account_id,
-             "Replicas": [{"RegionName": region, "ReplicaStatus": replica.status,
-                           "PendingWrites": pending.get((group.table_name, region), 0),
-                           "Paused": region in replication.paused_regions}
-                          for region, replica in group.replicas.items()]}
-            for group in sorted(replication.groups, key=lambda group: group.table_name)]
+    return [
+        {
+            "TableName": group.table_name,
+            "AccountId": group.account_id,
+            "Replicas": [
+                {
+                    "RegionName": region,
+                    "ReplicaStatus": replica.status,
+                    "PendingWrites": pending.get((group.table_name, region), 0),
+                    "Paused": region in replication.paused_regions,
+                }
+                for region, replica in group.replicas.items()
+            ],
+        }
+        for group in sorted(replication.groups, key=lambda group: group.table_name)
+    ]

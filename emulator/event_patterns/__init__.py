@@ -28,8 +28,12 @@ __all__ = ["EVENTBRIDGE", "LAMBDA", "PIPES", "Dialect", "EventPattern", "Invalid
 EVENTBRIDGE = Dialect("EventBridge")
 #: Lambda event filtering (AWS Lambda Developer Guide, "Filter rule syntax"): no wildcard, no cidr, anything-but of
 #: strings, numbers, a prefix, a suffix and strings in any case
-LAMBDA = Dialect("Lambda", MATCH_TYPES - {"wildcard", "cidr"}, frozenset({"prefix", "suffix", "equals-ignore-case"}),
-                frozenset({"equals-ignore-case"}))
+LAMBDA = Dialect(
+    "Lambda",
+    MATCH_TYPES - {"wildcard", "cidr"},
+    frozenset({"prefix", "suffix", "equals-ignore-case"}),
+    frozenset({"equals-ignore-case"}),
+)
 #: EventBridge Pipes ("Comparison operators ...", the table's Pipe support column): Lambda's, without anything-but's
 #: prefix, suffix, equals-ignore-case and wildcard forms
 PIPES = Dialect("Pipes", LAMBDA.match_types, frozenset(), frozenset())

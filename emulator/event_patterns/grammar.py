@@ -23,12 +23,27 @@ from eddy.emulator.event_patterns import wildcards
 Branch = dict[str, list[c.Condition]]
 
 OR = "$or"
-MATCH_TYPES = frozenset({"exactly", "prefix", "suffix", "equals-ignore-case", "wildcard", "anything-but", "numeric",
-                         "cidr", "exists"})
+MATCH_TYPES = frozenset(
+    {"exactly", "prefix", "suffix", "equals-ignore-case", "wildcard", "anything-but", "numeric", "cidr", "exists"}
+)
 ANYTHING_BUT_KINDS = frozenset({"equals-ignore-case", "prefix", "suffix", "wildcard"})
-RESERVED_IN_OR = MATCH_TYPES | {"=", "<", "<=", ">", ">=", "regex", "not-wildcard", "not-equals-ignore-case",
-                                "date-after", "date-on-or-after", "date-before", "date-on-or-before",
-                                "in-date-range", "ip-address-in-range", "ip-address-not-in-range"}
+RESERVED_IN_OR = MATCH_TYPES | {
+    "=",
+    "<",
+    "<=",
+    ">",
+    ">=",
+    "regex",
+    "not-wildcard",
+    "not-equals-ignore-case",
+    "date-after",
+    "date-on-or-after",
+    "date-before",
+    "date-on-or-before",
+    "in-date-range",
+    "ip-address-in-range",
+    "ip-address-not-in-range",
+}
 NUMERIC_LIMIT = 5e9  # "Numeric matching ... is limited to values between -5.0e9 and +5.0e9 inclusive"
 ONE_KEY = "Only one key allowed in match expression"
 TOO_MANY_NUMERIC = "Too many elements in numeric expression"
@@ -154,8 +169,12 @@ class _Compiler:
             return self._closed(cidr(text))
         if match_type == "wildcard":
             return self._closed(self._wildcard(text))
-        condition = {"exactly": lambda: c.Exact(text), "prefix": lambda: c.Prefix(text),
-                     "suffix": lambda: c.Suffix(text), "equals-ignore-case": lambda: c.EqualsIgnoreCase(text)}
+        condition = {
+            "exactly": lambda: c.Exact(text),
+            "prefix": lambda: c.Prefix(text),
+            "suffix": lambda: c.Suffix(text),
+            "equals-ignore-case": lambda: c.EqualsIgnoreCase(text),
+        }
         return self._closed(condition[match_type]())
 
     def _closed(self, condition: c.Condition) -> c.Condition:
@@ -265,8 +284,9 @@ class _Compiler:
             else:
                 raise self._twice("Inside anything but list, start|null|boolean is not supported.")
         if bool(strings) == bool(numbers):
-            raise p.fail("Inside anything but list, either all values are number or string, mixed type is not "
-                         "supported")
+            raise p.fail(
+                "Inside anything but list, either all values are number or string, mixed type is not supported"
+            )
         return c.AnythingBut(frozenset(strings), tuple(numbers))
 
     def _anything_but_of(self, of: str, is_list: bool) -> c.AnythingButOf:
@@ -279,20 +299,28 @@ class _Compiler:
                 if kind == j.END_ARRAY:
                     break
             if kind != j.STRING:
-                reason = {"equals-ignore-case": "Inside anything-but/equals-ignore-case list, "
-                                                "number|start|null|boolean is not supported.",
-                          "wildcard": "wildcard match pattern must be a string"}.get(
-                    of, "prefix/suffix match pattern must be a string")
+                reason = {
+                    "equals-ignore-case": "Inside anything-but/equals-ignore-case list, "
+                    "number|start|null|boolean is not supported.",
+                    "wildcard": "wildcard match pattern must be a string",
+                }.get(of, "prefix/suffix match pattern must be a string")
                 raise self._twice(reason) if is_list else p.fail(reason)
             text = p.text
             if of in ("prefix", "suffix") and not text:
-                raise self._twice("Null prefix/suffix not allowed") if is_list else p.fail(
-                    "Null prefix/suffix not allowed")
+                raise (
+                    self._twice("Null prefix/suffix not allowed")
+                    if is_list
+                    else p.fail("Null prefix/suffix not allowed")
+                )
             texts.append(text)
             if not is_list:
                 break
-        made = {"prefix": c.Prefix, "suffix": c.Suffix, "equals-ignore-case": c.EqualsIgnoreCase,
-                "wildcard": self._wildcard}[of]
+        made = {
+            "prefix": c.Prefix,
+            "suffix": c.Suffix,
+            "equals-ignore-case": c.EqualsIgnoreCase,
+            "wildcard": self._wildcard,
+        }[of]
         return c.AnythingButOf(tuple(made(text) for text in texts))
 
     def _twice(self, reason: str) -> j.JsonPatternError:

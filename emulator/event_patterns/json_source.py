@@ -150,14 +150,16 @@ class JsonSource:
                 return NUMBER_FLOAT, float(text), text
             return NUMBER_INT, int(text), text
         for literal, value in ((TRUE, True), (FALSE, False), (NULL, None)):
-            if self.source.startswith(literal, self.pos - 1) and not _WORD.match(self.source, self.pos - 1 + len(literal)):
+            if self.source.startswith(literal, self.pos - 1) and not _WORD.match(
+                self.source, self.pos - 1 + len(literal)
+            ):
                 self.pos += len(literal) - 1
                 return literal, value, literal
         if char.isalpha() or char == "'":
             if char == "'":
                 self._fail_char(char, _EXPECTING_VALUE)
             self._fail_word(self.pos - 1)
-        self._fail_char(char, "expected a valid value " + _EXPECTING_VALUE[len("was expecting "):])
+        self._fail_char(char, "expected a valid value " + _EXPECTING_VALUE[len("was expecting ") :])
         raise AssertionError("unreachable")
 
     def _current(self, kind: str, value: Any, text: str) -> str:
@@ -204,7 +206,7 @@ class JsonSource:
             end = self.pos
             while end < len(source) and source[end] not in '"\\' and source[end] >= " ":
                 end += 1
-            parts.append(source[self.pos:end])
+            parts.append(source[self.pos : end])
             self.pos = end
             if end >= len(source):
                 raise JsonPatternError("Unexpected end-of-input in field name", self.location())
@@ -214,18 +216,22 @@ class JsonSource:
                 text = "".join(parts)  # a \\u escaped surrogate pair is one character
                 return text.encode("utf-16", "surrogatepass").decode("utf-16") if "\\u" in source else text
             if char != "\\":
-                raise JsonPatternError(f"Illegal unquoted character ((CTRL-CHAR, code {ord(char)})): has to be "
-                                       "escaped using backslash to be included in string value", self.location())
-            escape = source[self.pos:self.pos + 1]
+                raise JsonPatternError(
+                    f"Illegal unquoted character ((CTRL-CHAR, code {ord(char)})): has to be "
+                    "escaped using backslash to be included in string value",
+                    self.location(),
+                )
+            escape = source[self.pos : self.pos + 1]
             self.pos += 1
-            if escape == "u" and re.fullmatch(r"[0-9a-fA-F]{4}", source[self.pos:self.pos + 4]):
-                parts.append(chr(int(source[self.pos:self.pos + 4], 16)))
+            if escape == "u" and re.fullmatch(r"[0-9a-fA-F]{4}", source[self.pos : self.pos + 4]):
+                parts.append(chr(int(source[self.pos : self.pos + 4], 16)))
                 self.pos += 4
             elif escape in _ESCAPES:
                 parts.append(_ESCAPES[escape])
             else:
-                raise JsonPatternError(f"Unrecognized character escape '{escape}' (code {ord(escape or ' ')})",
-                                       self.location())
+                raise JsonPatternError(
+                    f"Unrecognized character escape '{escape}' (code {ord(escape or ' ')})", self.location()
+                )
 
     def _closing(self) -> str:
         context = self.contexts[-1].kind
@@ -241,6 +247,6 @@ class JsonSource:
 
     def _fail_word(self, start: int) -> None:
         match = _WORD.match(self.source, start)
-        word = match.group(0) if match else self.source[start:start + 1]
+        word = match.group(0) if match else self.source[start : start + 1]
         self.pos = start + len(word)
         raise JsonPatternError(f"Unrecognized token '{word}': {_EXPECTING_VALUE}", self.location())

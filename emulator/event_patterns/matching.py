@@ -49,8 +49,9 @@ def branch_matches(branch: dict[str, list[Any]], leaves: Leaves) -> bool:
     for path, values in branch.items():
         present = leaves.get(path, ())
         asked = [value for value in values if not value.absence]
-        ways: list[Trail | None] = list(dict.fromkeys(
-            trail for leaf, trail in present if any(value.matches(leaf) for value in asked)))
+        ways: list[Trail | None] = list(
+            dict.fromkeys(trail for leaf, trail in present if any(value.matches(leaf) for value in asked))
+        )
         if any(value.absence for value in values):
             if not present:
                 continue
@@ -69,12 +70,14 @@ def _consistent(needed: list[list[Trail | None]], absent: list[list[Trail] | Non
         return True
     for way in needed[0]:
         if way is None:  # matched by absence: none of the field's leaves may fit with what is chosen
-            if all(not _fits(trail, chosen) for trail in absent[0] or ()) and _consistent(needed[1:], absent[1:],
-                                                                                        chosen):
+            if all(not _fits(trail, chosen) for trail in absent[0] or ()) and _consistent(
+                needed[1:], absent[1:], chosen
+            ):
                 return True
         elif _fits(way, chosen) and _consistent(needed[1:], absent[1:], [*chosen, way]):
             return True
     return False
+
 
 def _fits(trail: Trail, chosen: list[Trail]) -> bool:
     elements = dict(trail)

@@ -40,8 +40,10 @@ class InvalidFilterPolicy(ValueError):
 
 
 def invalid_scope(scope: str) -> InvalidFilterPolicy:
-    return InvalidFilterPolicy(f"Invalid parameter: FilterPolicyScope: Invalid value [{scope}]. Please use either "
-                               "MessageBody or MessageAttributes")
+    return InvalidFilterPolicy(
+        f"Invalid parameter: FilterPolicyScope: Invalid value [{scope}]. Please use either "
+        "MessageBody or MessageAttributes"
+    )
 
 
 @dataclass(frozen=True)
@@ -70,7 +72,8 @@ class FilterPolicy:
             raise InvalidFilterPolicy(f"{prefix}FilterPolicy: failed to parse JSON ({unparsed})")
         if scope == "MessageAttributes" and _nested(parsed):
             raise InvalidFilterPolicy(
-                "Invalid parameter: Filter policy scope MessageAttributes does not support nested filter policy")
+                "Invalid parameter: Filter policy scope MessageAttributes does not support nested filter policy"
+            )
         if combinations(parsed) > MAX_COMBINATIONS:
             raise InvalidFilterPolicy(f"{prefix}FilterPolicy: Filter policy is too complex")
         return cls(pattern, scope)
@@ -115,5 +118,7 @@ def combinations(policy: dict[str, Any], depth: int = 1, so_far: int = 1) -> int
 
 
 def _nested(policy: dict[str, Any]) -> bool:
-    return any(isinstance(value, dict) or (key == "$or" and any(_nested(branch) for branch in value))
-               for key, value in policy.items())
+    return any(
+        isinstance(value, dict) or (key == "$or" and any(_nested(branch) for branch in value))
+        for key, value in policy.items()
+    )

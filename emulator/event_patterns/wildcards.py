@@ -20,8 +20,10 @@ from collections.abc import Iterable
 
 from eddy.emulator.event_patterns.conditions import Wildcard
 
-TOO_COMPLEX = ("Rule is too complex - try using fewer wildcard characters or fewer repeating character sequences "
-               "after a wildcard character")
+TOO_COMPLEX = (
+    "Rule is too complex - try using fewer wildcard characters or fewer repeating character sequences "
+    "after a wildcard character"
+)
 MAX_COMPLEXITY = 10
 _EXPLORED_SUBSETS = 10_000  # enough for any pattern AWS's size limit allows to reach MAX_COMPLEXITY
 

@@ -78,7 +78,9 @@ class AsyncEvent:
 
     @property
     def function_name(self) -> str:
-        return self.function_arn.split(":")[6]  # a qualified ARN's too (arn:aws:lambda:<region>:<account>:function:<name>)
+        return self.function_arn.split(":")[
+            6
+        ]  # a qualified ARN's too (arn:aws:lambda:<region>:<account>:function:<name>)
 
     def due(self, now: float) -> bool:
         return not self.running and self.next_attempt_at <= now

@@ -64,9 +64,7 @@ class AsyncInvocations:
     kept in the state directory until it is done. Built with the kernel (activity, clock, Eddy's boto3 clients for
     the destinations), the persistence that writes each event down, the functions and their invoker."""
 
-    def __init__(
-        self, kernel: Kernel, persistence: DurableLog, functions: FunctionRegistry, invoker: Invoker
-    ) -> None:
+    def __init__(self, kernel: Kernel, persistence: DurableLog, functions: FunctionRegistry, invoker: Invoker) -> None:
         self._activity = kernel.activity
         self._now = kernel.clock.now
         self._aws_client = kernel.aws_client

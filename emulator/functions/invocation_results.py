@@ -38,13 +38,19 @@ class InvocationResult:
 
     def log_text(self) -> str:
         """The invocation's log as Lambda writes it: START, what the function logged, END and REPORT."""
-        return (f"START RequestId: {self.request_id} Version: {self.executed_version}\n{self.logs}END RequestId: {self.request_id}\n"
-                f"REPORT RequestId: {self.request_id}\tDuration: {self.duration * 1000:.2f} ms\n")
+        return (
+            f"START RequestId: {self.request_id} Version: {self.executed_version}\n{self.logs}END RequestId: {self.request_id}\n"
+            f"REPORT RequestId: {self.request_id}\tDuration: {self.duration * 1000:.2f} ms\n"
+        )
 
     def error_payload(self) -> dict[str, Any]:
         """The body Lambda returns for a function error."""
         assert self.error is not None
         if self.error_body is not None:
             return dict(self.error_body)
-        return {"errorMessage": self.error.message, "errorType": self.error.error_type,
-                "requestId": self.request_id, "stackTrace": self.error.stack_trace}
+        return {
+            "errorMessage": self.error.message,
+            "errorType": self.error.error_type,
+            "requestId": self.request_id,
+            "stackTrace": self.error.stack_trace,
+        }

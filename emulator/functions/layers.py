@@ -22,7 +22,8 @@ from eddy.emulator.moto_seam.layers import find_layer_version
 from eddy.emulator.functions.packages import unpack_zip
 
 LAYER_VERSION_ARN = re.compile(
-    r"^arn:[a-zA-Z0-9-]+:lambda:([a-zA-Z0-9-]+):([0-9]{12}):layer:([a-zA-Z0-9-_]+):([0-9]+)$")
+    r"^arn:[a-zA-Z0-9-]+:lambda:([a-zA-Z0-9-]+):([0-9]{12}):layer:([a-zA-Z0-9-_]+):([0-9]+)$"
+)
 MAX_LAYERS = 5
 
 
@@ -41,18 +42,23 @@ def resolve_layers(arns: object, account_id: str, region: str) -> list[Layer]:
         raise InvalidParameterValueException("Layers must be a list of layer version ARNs")
     for arn in arns:
         if not LAYER_VERSION_ARN.match(arn) or len(arn) > 140:
-            raise constraint_violation("layers", arns, "Member must satisfy constraint: [Member must have length "
-                                       "less than or equal to 140, Member must have length greater than or equal to "
-                                       "1, Member must satisfy regular expression pattern: "
-                                       "arn:[a-zA-Z0-9-]+:lambda:[a-zA-Z0-9-]+:\\d{12}:layer:[a-zA-Z0-9-_]+:[0-9]+, "
-                                       "Member must not be null]")
+            raise constraint_violation(
+                "layers",
+                arns,
+                "Member must satisfy constraint: [Member must have length "
+                "less than or equal to 140, Member must have length greater than or equal to "
+                "1, Member must satisfy regular expression pattern: "
+                "arn:[a-zA-Z0-9-]+:lambda:[a-zA-Z0-9-]+:\\d{12}:layer:[a-zA-Z0-9-_]+:[0-9]+, "
+                "Member must not be null]",
+            )
     if len(arns) > MAX_LAYERS:
         raise InvalidParameterValueException("Cannot reference more than 5 layers.")
     names = [arn.rsplit(":", 1)[0] for arn in arns]
     if len(set(names)) != len(names):
         raise InvalidParameterValueException(
             "Two different versions of the same layer are not allowed to be referenced in the same function. "
-            f"{', '.join(arn for arn in arns if names.count(arn.rsplit(':', 1)[0]) > 1)}")
+            f"{', '.join(arn for arn in arns if names.count(arn.rsplit(':', 1)[0]) > 1)}"
+        )
     return [_layer(arn, account_id) for arn in arns]
 
 
@@ -61,11 +67,16 @@ def _layer(arn: str, caller_account: str) -> Layer:
     published = find_layer_version(account_id, region, name, int(version))
     if published is None:
         raise InvalidParameterValueException(f"Layer version {arn} does not exist.")
-    if account_id != caller_account and not published.grantees & {"*", caller_account,
-                                                                 f"arn:aws:iam::{caller_account}:root"}:
-        raise AccessDeniedException(f"User: arn:aws:iam::{caller_account}:root is not authorized to perform: "
-                                    f"lambda:GetLayerVersion on resource: {arn} because no resource-based policy "
-                                    "allows the lambda:GetLayerVersion action")
+    if account_id != caller_account and not published.grantees & {
+        "*",
+        caller_account,
+        f"arn:aws:iam::{caller_account}:root",
+    }:
+        raise AccessDeniedException(
+            f"User: arn:aws:iam::{caller_account}:root is not authorized to perform: "
+            f"lambda:GetLayerVersion on resource: {arn} because no resource-based policy "
+            "allows the lambda:GetLayerVersion action"
+        )
     return Layer(arn, published.code_size, published.zip_file)
 
 

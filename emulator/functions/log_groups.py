@@ -135,9 +135,13 @@ class FunctionLogs:
         lines = (_json_lines if config["LogFormat"] == "JSON" else _text_lines)(function, result, started, ended)
         if result.init_duration is not None:  # a cold start: the Init phase's lines come first, in the log group only
             lines = _init_lines(function, result, started) + lines
-        self.sink(function.account_id, function.region, config["LogGroup"], result.log_stream_name,
-                  [(int(at * 1000), message) for at, message in lines])
-
+        self.sink(
+            function.account_id,
+            function.region,
+            config["LogGroup"],
+            result.log_stream_name,
+            [(int(at * 1000), message) for at, message in lines],
+        )
 
     def text(self, function: "Function", result: "InvocationResult") -> str:
         """The invocation's log as its log group has it (LogType Tail's), ended now on the emulator's clock."""
@@ -155,14 +159,32 @@ def _init_lines(function: "Function", result: "InvocationResult", started: float
     arn = runtime_version_arn(function.region, version)
     init_logs = _events(result.init_logs)
     if function.logging_config["LogFormat"] != "JSON":
-        return [(started, f"INIT_START Runtime Version: {version}\tRuntime Version ARN: {arn}\n"),
-                *((started, line) for line in init_logs)]
+        return [
+            (started, f"INIT_START Runtime Version: {version}\tRuntime Version ARN: {arn}\n"),
+            *((started, line) for line in init_logs),
+        ]
     config = function.logging_config
     lines: list[tuple[float, str]] = []
     if SYSTEM_LEVELS.index(config["SystemLogLevel"]) <= SYSTEM_LEVELS.index("INFO"):
-        lines.append((started, json.dumps({"time": _iso(started), "type": "platform.initStart", "record": {
-            "initializationType": "on-demand", "phase": "init", "runtimeVersion": version, "runtimeVersionArn": arn,
-            "functionName": function.name, "functionVersion": function.version}})))
+        lines.append(
+            (
+                started,
+                json.dumps(
+                    {
+                        "time": _iso(started),
+                        "type": "platform.initStart",
+                        "record": {
+                            "initializationType": "on-demand",
+                            "phase": "init",
+                            "runtimeVersion": version,
+                            "runtimeVersionArn": arn,
+                            "functionName": function.name,
+                            "functionVersion": function.version,
+                        },
+                    }
+                ),
+            )
+        )
     application = APPLICATION_LEVELS.index(config["ApplicationLogLevel"])
     return lines + [(started, line) for line in init_logs if APPLICATION_LEVELS.index(level_of(line)) >= application]
 
@@ -193,8 +215,9 @@ def _events(output: str, tail: bool = False) -> list[str]:
     return [line.replace("\r", "\n") if line.startswith("[") and "\t" in line else line for line in lines]
 
 
-def _text_lines(function: "Function", result: "InvocationResult", started: float,
-                ended: float, tail: bool = False) -> list[tuple[float, str]]:
+def _text_lines(
+    function: "Function", result: "InvocationResult", started: float, ended: float, tail: bool = False
+) -> list[tuple[float, str]]:
     request_id = result.request_id
     lines = [(started, f"START RequestId: {request_id} Version: {function.version}\n")]
     lines += [(ended, line) for line in _output(result, tail)]
@@ -205,10 +228,17 @@ def _text_lines(function: "Function", result: "InvocationResult", started: float
     duration, billed, used = _report(function, result)
     lines.append((ended, f"END RequestId: {request_id}\n"))
     init = "" if result.init_duration is None else f"Init Duration: {result.init_duration * 1000:.2f} ms\t"
-    lines.append((ended, f"REPORT RequestId: {request_id}\tDuration: {duration:.2f} ms\tBilled Duration: {billed} ms"
-                         f"\tMemory Size: {function.memory_size} MB\tMax Memory Used: {used} MB\t{init}\n"))
+    lines.append(
+        (
+            ended,
+            f"REPORT RequestId: {request_id}\tDuration: {duration:.2f} ms\tBilled Duration: {billed} ms"
+            f"\tMemory Size: {function.memory_size} MB\tMax Memory Used: {used} MB\t{init}\n",
+        )
+    )
     if result.timed_out:
-        lines.append((ended, f"{_iso(ended)} {request_id} Task timed out after {float(function.timeout):.2f} seconds\n"))
+        lines.append(
+            (ended, f"{_iso(ended)} {request_id} Task timed out after {float(function.timeout):.2f} seconds\n")
+        )
     return lines
 
 
@@ -232,29 +262,57 @@ def _text_error(result: "InvocationResult") -> str:
     return "\n".join(lines) + "\n"
 
 
-def _json_lines(function: "Function", result: "InvocationResult", started: float,
-                ended: float) -> list[tuple[float, str]]:
+def _json_lines(
+    function: "Function", result: "InvocationResult", started: float, ended: float
+) -> list[tuple[float, str]]:
     config, request_id = function.logging_config, result.request_id
     system = SYSTEM_LEVELS.index(config["SystemLogLevel"]) <= SYSTEM_LEVELS.index("INFO")
     application = APPLICATION_LEVELS.index(config["ApplicationLogLevel"])
     lines: list[tuple[float, str]] = []
     if system:
-        lines.append((started, json.dumps({"time": _iso(started), "type": "platform.start",
-                                           "record": {"requestId": request_id, "version": function.version}})))
-    lines += [(ended, line) for line in _output(result)
-              if APPLICATION_LEVELS.index(level_of(line)) >= application]
+        lines.append(
+            (
+                started,
+                json.dumps(
+                    {
+                        "time": _iso(started),
+                        "type": "platform.start",
+                        "record": {"requestId": request_id, "version": function.version},
+                    }
+                ),
+            )
+        )
+    lines += [(ended, line) for line in _output(result) if APPLICATION_LEVELS.index(level_of(line)) >= application]
     if _logs_its_error(result) and APPLICATION_LEVELS.index("ERROR") >= application:
         assert result.error is not None
-        error = {"errorMessage": result.error.message, "errorType": result.error.error_type, "requestId": request_id,
-                 "stackTrace": result.error.stack_trace}
+        error = {
+            "errorMessage": result.error.message,
+            "errorType": result.error.error_type,
+            "requestId": request_id,
+            "stackTrace": result.error.stack_trace,
+        }
         lines.append((ended, json.dumps({"timestamp": _iso(ended), "level": "ERROR", **error})))
     if system:
         duration, billed, used = _report(function, result)
         status = "timeout" if result.timed_out else ("error" if result.error is not None else "success")
-        metrics: dict[str, float] = {"durationMs": duration, "billedDurationMs": billed,
-                                     "memorySizeMB": function.memory_size, "maxMemoryUsedMB": used}
+        metrics: dict[str, float] = {
+            "durationMs": duration,
+            "billedDurationMs": billed,
+            "memorySizeMB": function.memory_size,
+            "maxMemoryUsedMB": used,
+        }
         if result.init_duration is not None:
             metrics["initDurationMs"] = round(result.init_duration * 1000, 2)
-        lines.append((ended, json.dumps({"time": _iso(ended), "type": "platform.report", "record": {
-            "requestId": request_id, "metrics": metrics, "status": status}})))
+        lines.append(
+            (
+                ended,
+                json.dumps(
+                    {
+                        "time": _iso(ended),
+                        "type": "platform.report",
+                        "record": {"requestId": request_id, "metrics": metrics, "status": status},
+                    }
+                ),
+            )
+        )
     return lines

@@ -22,7 +22,9 @@ def unpack_zip(data: bytes, destination: Path, *, replace: bool = True) -> int:
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
     except zipfile.BadZipFile:
-        raise InvalidParameterValueException("Could not unzip uploaded file. Please check your file, then try to upload again.") from None
+        raise InvalidParameterValueException(
+            "Could not unzip uploaded file. Please check your file, then try to upload again."
+        ) from None
     total = 0
     members = archive.infolist()
     for member in members:

@@ -31,10 +31,20 @@ MAX_RESPONSE_BYTES = 6 * 1024 * 1024 + 100
 TIMED_OUT, EXITED, TOO_LARGE = "Sandbox.Timedout", "Runtime.ExitError", "Function.ResponseSizeTooLarge"
 
 #: Go's names of the signals a runtime dies of (syscall.Signal.String), as Lambda's messages show them
-_SIGNAL_WORDS = {signal.SIGKILL: "killed", signal.SIGSEGV: "segmentation fault", signal.SIGABRT: "aborted",
-                 signal.SIGTERM: "terminated", signal.SIGBUS: "bus error", signal.SIGILL: "illegal instruction",
-                 signal.SIGFPE: "floating point exception", signal.SIGINT: "interrupt", signal.SIGHUP: "hangup",
-                 signal.SIGPIPE: "broken pipe", signal.SIGQUIT: "quit", signal.SIGTRAP: "trace/breakpoint trap"}
+_SIGNAL_WORDS = {
+    signal.SIGKILL: "killed",
+    signal.SIGSEGV: "segmentation fault",
+    signal.SIGABRT: "aborted",
+    signal.SIGTERM: "terminated",
+    signal.SIGBUS: "bus error",
+    signal.SIGILL: "illegal instruction",
+    signal.SIGFPE: "floating point exception",
+    signal.SIGINT: "interrupt",
+    signal.SIGHUP: "hangup",
+    signal.SIGPIPE: "broken pipe",
+    signal.SIGQUIT: "quit",
+    signal.SIGTRAP: "trace/breakpoint trap",
+}
 
 
 def timed_out(request_id: str, timeout: float) -> FunctionError:
@@ -55,8 +65,9 @@ def exited(request_id: str, status: int | None) -> FunctionError:
 
 
 def response_too_large() -> FunctionError:
-    return FunctionError(TOO_LARGE, f"Response payload size exceeded maximum allowed payload size "
-                                    f"({MAX_RESPONSE_BYTES} bytes).")
+    return FunctionError(
+        TOO_LARGE, f"Response payload size exceeded maximum allowed payload size ({MAX_RESPONSE_BYTES} bytes)."
+    )
 
 
 def document(error: FunctionError) -> dict[str, Any] | None:

@@ -50,8 +50,13 @@ class RecentInvocations:
 def _entry(result: "InvocationResult", source: str, started: float) -> dict[str, Any]:
     outcome = "Succeeded" if result.ok else ("TimedOut" if result.timed_out else "Failed")
     log = result.log_text().splitlines()
-    entry: dict[str, Any] = {"RequestId": result.request_id, "Source": source, "Started": started,
-                             "DurationMs": round(result.duration * 1000, 2), "Outcome": outcome}
+    entry: dict[str, Any] = {
+        "RequestId": result.request_id,
+        "Source": source,
+        "Started": started,
+        "DurationMs": round(result.duration * 1000, 2),
+        "Outcome": outcome,
+    }
     if result.error is not None:
         entry["Error"] = f"{result.error.error_type}: {result.error.message}"
         # as Lambda's runtimes log an unhandled error: [ERROR] and the stack trace, before END and REPORT (unless

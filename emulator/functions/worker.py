@@ -130,11 +130,19 @@ def log_entry(record: logging.LogRecord, request_id: str, json_format: bool, for
         # lines joined by carriage returns, as the runtime's StandardLogSink joins a multi-line entry
         entry = f"[{record.levelname}]\t{when}\t{request_id}\t{text}".replace("\r\n", "\n")
         return entry.replace("\n", "\r") + "\n"
-    fields = {"timestamp": when, "level": level, "message": record.getMessage(), "logger": record.name,
-              "requestId": request_id}
+    fields = {
+        "timestamp": when,
+        "level": level,
+        "message": record.getMessage(),
+        "logger": record.name,
+        "requestId": request_id,
+    }
     if record.exc_info and record.exc_info[0] is not None:
-        fields.update(errorType=record.exc_info[0].__name__, errorMessage=str(record.exc_info[1]),
-                      stackTrace=traceback.format_tb(record.exc_info[2]))
+        fields.update(
+            errorType=record.exc_info[0].__name__,
+            errorMessage=str(record.exc_info[1]),
+            stackTrace=traceback.format_tb(record.exc_info[2]),
+        )
     return json.dumps(fields, default=str) + "\n"
 
 
@@ -146,14 +154,19 @@ def _lambda_logging(log: "_Log") -> _LambdaLogHandler:
     if level:
         root.setLevel({"WARN": "WARNING", "FATAL": "CRITICAL", "TRACE": "DEBUG"}.get(level, level))
     return handler
+
+
 HERE = os.path.abspath(__file__)
 IMPORTLIB = os.path.dirname(os.path.abspath(importlib.__file__))
 
 
 def _runtime_frame(filename: str) -> bool:
     """A frame of the runtime's (this worker, or the import machinery it loads the handler's module with)."""
-    return (os.path.abspath(filename) == HERE or filename.startswith("<frozen importlib")
-            or os.path.dirname(os.path.abspath(filename)) == IMPORTLIB)
+    return (
+        os.path.abspath(filename) == HERE
+        or filename.startswith("<frozen importlib")
+        or os.path.dirname(os.path.abspath(filename)) == IMPORTLIB
+    )
 
 
 def _error(error: BaseException) -> dict[str, Any]:
@@ -183,8 +196,11 @@ def _load(handler: str) -> Any:
     except ImportError as error:
         return _fault("Runtime.ImportModuleError", f"Unable to import module '{module_name}': {error}")
     except SyntaxError as error:
-        return _fault("Runtime.UserCodeSyntaxError", f"Syntax error in module '{module_name}': {error}",
-                      [f'  File "{error.filename}" Line {error.lineno}\n    {error.text}'])
+        return _fault(
+            "Runtime.UserCodeSyntaxError",
+            f"Syntax error in module '{module_name}': {error}",
+            [f'  File "{error.filename}" Line {error.lineno}\n    {error.text}'],
+        )
     except Exception as error:  # the module raised while it was imported: its own error, its frames
         return _error(error)
     if not hasattr(module, function_name):

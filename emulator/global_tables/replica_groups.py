@@ -54,8 +54,11 @@ class ReplicaGroup:
 
     def describe(self, region: str) -> list[dict[str, Any]]:
         """Replicas as DescribeTable in `region` shows them: the other regions, in the order they joined."""
-        return [{"RegionName": other, "ReplicaStatus": replica.status}
-                for other, replica in self.replicas.items() if other != region]
+        return [
+            {"RegionName": other, "ReplicaStatus": replica.status}
+            for other, replica in self.replicas.items()
+            if other != region
+        ]
 
     def busy(self) -> Replica | None:
         """A replica still being added or removed (AWS takes one replica action at a time)."""
@@ -63,8 +66,10 @@ class ReplicaGroup:
 
     def sourced_lately(self, region: str, now: float) -> bool:
         """Whether `region` created another replica less than 24 hours ago."""
-        return any(replica.source_region == region and now - replica.since < SOURCE_HOLD_SECONDS
-                   for replica in self.replicas.values())
+        return any(
+            replica.source_region == region and now - replica.since < SOURCE_HOLD_SECONDS
+            for replica in self.replicas.values()
+        )
 
     def settle(self, now: float, transition_seconds: float) -> list[str]:
         """Move replicas whose transition is over: CREATING -> ACTIVE; DELETING -> gone (their regions returned)."""
@@ -78,8 +83,11 @@ class ReplicaGroup:
         return gone
 
     def to_state(self) -> dict[str, Any]:
-        return {"account": self.account_id, "table": self.table_name,
-                "replicas": [replica.to_state() for replica in self.replicas.values()]}
+        return {
+            "account": self.account_id,
+            "table": self.table_name,
+            "replicas": [replica.to_state() for replica in self.replicas.values()],
+        }
 
     @classmethod
     def from_state(cls, state: dict[str, Any]) -> ReplicaGroup:

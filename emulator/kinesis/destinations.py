@@ -47,8 +47,16 @@ class Destination:
         return described
 
 
-def kinesis_record(change: Change, *, table_name: str, region: str, created_at: float, precision: str | None,
-                   by_ttl: bool, event_id: str) -> dict[str, Any]:
+def kinesis_record(
+    change: Change,
+    *,
+    table_name: str,
+    region: str,
+    created_at: float,
+    precision: str | None,
+    by_ttl: bool,
+    event_id: str,
+) -> dict[str, Any]:
     """One change as Kinesis Data Streams for DynamoDB writes it (both images, whatever the table's stream)."""
     event_name, keys, old_image, new_image = change
     precision = precision or "MILLISECOND"
@@ -115,7 +123,8 @@ class KinesisDestinations:
         current = self._find(table, stream_arn)
         if current is not None and current.status in ("ENABLING", "ACTIVE", "UPDATING"):
             raise ResourceInUseException(
-                f"Table {table[2]} is already streaming to the Kinesis data stream {stream_arn}")
+                f"Table {table[2]} is already streaming to the Kinesis data stream {stream_arn}"
+            )
         if current is None:
             current = Destination(stream_arn, "ENABLING")
             self.tables.setdefault(table, []).append(current)
@@ -128,7 +137,8 @@ class KinesisDestinations:
         current = self._find(table, stream_arn)
         if current is None or current.status not in ("ACTIVE", "ENABLING", "UPDATING"):
             raise ValidationException(
-                f"Table {table[2]} is not streaming to the Kinesis data stream {stream_arn}: nothing to disable")
+                f"Table {table[2]} is not streaming to the Kinesis data stream {stream_arn}: nothing to disable"
+            )
         current.status = "DISABLING"
         self._saved(table)
         return current
@@ -140,10 +150,13 @@ class KinesisDestinations:
         if current is None or current.status not in ("ACTIVE", "ENABLING"):
             raise ValidationException(
                 "Table is not in a valid state to enable Kinesis Streaming Destination: No streaming destination "
-                f"with streamArn: {stream_arn} found for table with tableName: {table[2]}")
+                f"with streamArn: {stream_arn} found for table with tableName: {table[2]}"
+            )
         if current.precision == precision:
-            raise ValidationException(f"Invalid Request: Precision is already set to the desired value of "
-                                      f"{precision} for tableId: {table_id}, kdsArn: {stream_arn}")
+            raise ValidationException(
+                f"Invalid Request: Precision is already set to the desired value of "
+                f"{precision} for tableId: {table_id}, kdsArn: {stream_arn}"
+            )
         current.status, current.precision = "UPDATING", precision
         self._saved(table)
         return current
@@ -169,8 +182,15 @@ class KinesisDestinations:
             key = partition_key(change[1])
             event_id = os.urandom(16).hex()
             for destination in destinations:
-                record = kinesis_record(change, table_name=table[2], region=table[1], created_at=now,
-                                        precision=destination.precision, by_ttl=by_ttl, event_id=event_id)
+                record = kinesis_record(
+                    change,
+                    table_name=table[2],
+                    region=table[1],
+                    created_at=now,
+                    precision=destination.precision,
+                    by_ttl=by_ttl,
+                    event_id=event_id,
+                )
                 try:
                     self._put(destination.stream_arn, key, json.dumps(record, separators=(",", ":")).encode())
                 except ResourceNotFoundException:  # the data stream was deleted under the table
@@ -180,8 +200,12 @@ class KinesisDestinations:
 
 
 def _check_arn(stream_arn: Any) -> None:
-    if not isinstance(stream_arn, str) or not stream_arn.startswith("arn:") or ":kinesis:" not in stream_arn \
-            or ":stream/" not in stream_arn:
+    if (
+        not isinstance(stream_arn, str)
+        or not stream_arn.startswith("arn:")
+        or ":kinesis:" not in stream_arn
+        or ":stream/" not in stream_arn
+    ):
         raise ValidationException(f"Invalid StreamArn: {stream_arn!r} is not the ARN of a Kinesis data stream")
 
 

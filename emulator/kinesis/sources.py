@@ -35,10 +35,13 @@ class KinesisRecord:
         """The record as Lambda delivers a Kinesis record in an event."""
         if self._event is None:
             self._event = {
-                "kinesis": {"kinesisSchemaVersion": "1.0", "partitionKey": self.partition_key,
-                            "sequenceNumber": str(self.sequence_number),
-                            "data": base64.b64encode(self.data).decode(),
-                            "approximateArrivalTimestamp": round(self.created_at, 3)},
+                "kinesis": {
+                    "kinesisSchemaVersion": "1.0",
+                    "partitionKey": self.partition_key,
+                    "sequenceNumber": str(self.sequence_number),
+                    "data": base64.b64encode(self.data).decode(),
+                    "approximateArrivalTimestamp": round(self.created_at, 3),
+                },
                 "eventSource": "aws:kinesis",
                 "eventVersion": "1.0",
                 "eventID": f"{shard_id}:{self.sequence_number}",
@@ -74,7 +77,7 @@ class KinesisShard:
     def records(self) -> list[KinesisRecord]:
         trimmed = self.trimmed_through
         if self._records and self._records[0].sequence_number <= trimmed:
-            self._records = self._records[bisect.bisect_right(self._records, trimmed, key=_sequence_number):]
+            self._records = self._records[bisect.bisect_right(self._records, trimmed, key=_sequence_number) :]
         fresh = moto_kinesis.records_after(self._handle, max(self._last, trimmed))
         if fresh:
             self._records.extend(KinesisRecord(*record) for record in fresh)
@@ -113,7 +116,9 @@ class KinesisSource:
 
     def sequence_before(self, timestamp: float) -> int:
         """The highest sequence number of a record that arrived before `timestamp` (AT_TIMESTAMP starts after it)."""
-        before = [r.sequence_number for shard in self.shards.values() for r in shard.records if r.created_at < timestamp]
+        before = [
+            r.sequence_number for shard in self.shards.values() for r in shard.records if r.created_at < timestamp
+        ]
         return max(before, default=0)
 
     def lambda_record(self, record: KinesisRecord, shard_id: str) -> dict[str, Any]:

@@ -47,19 +47,50 @@ from typing import Any
 #: one may wrap what an earlier one installed: s3.py's capture wraps object_events' versioned delete; they come off
 #: in the reverse order of going on)
 PATCHES = (
-    ("moto.core", ("eddy.emulator.moto_seam.botocore_hook", "eddy.emulator.moto_seam.services.moments",
-                   "eddy.emulator.moto_seam.services.iam_checks")),
-    ("moto.dynamodb", ("eddy.emulator.moto_seam.bridge", "eddy.emulator.moto_seam.tables.write_hook",
-                       "eddy.emulator.moto_seam.speedups.dynamodb",
-                       "eddy.emulator.moto_seam.all_or_nothing")),
+    (
+        "moto.core",
+        (
+            "eddy.emulator.moto_seam.botocore_hook",
+            "eddy.emulator.moto_seam.services.moments",
+            "eddy.emulator.moto_seam.services.iam_checks",
+        ),
+    ),
+    (
+        "moto.dynamodb",
+        (
+            "eddy.emulator.moto_seam.bridge",
+            "eddy.emulator.moto_seam.tables.write_hook",
+            "eddy.emulator.moto_seam.speedups.dynamodb",
+            "eddy.emulator.moto_seam.all_or_nothing",
+        ),
+    ),
     ("moto.kinesis", ("eddy.emulator.moto_seam.kinesis.streams",)),
     ("moto.kms", ("eddy.emulator.moto_seam.services.kms_keys",)),
-    ("moto.sqs", ("eddy.emulator.moto_seam.services.long_polls", "eddy.emulator.moto_seam.speedups.sqs",
-                  "eddy.emulator.moto_seam.sqs")),
-    ("moto.sns", ("eddy.emulator.moto_seam.notifications.subscriptions",
-                  "eddy.emulator.moto_seam.notifications.filter_policies", "eddy.emulator.moto_seam.sns_signatures")),
-    ("moto.s3", ("eddy.emulator.moto_seam.services.bucket_moments", "eddy.emulator.moto_seam.notifications.configurations",
-                 "eddy.emulator.moto_seam.notifications.object_events", "eddy.emulator.moto_seam.s3")),
+    (
+        "moto.sqs",
+        (
+            "eddy.emulator.moto_seam.services.long_polls",
+            "eddy.emulator.moto_seam.speedups.sqs",
+            "eddy.emulator.moto_seam.sqs",
+        ),
+    ),
+    (
+        "moto.sns",
+        (
+            "eddy.emulator.moto_seam.notifications.subscriptions",
+            "eddy.emulator.moto_seam.notifications.filter_policies",
+            "eddy.emulator.moto_seam.sns_signatures",
+        ),
+    ),
+    (
+        "moto.s3",
+        (
+            "eddy.emulator.moto_seam.services.bucket_moments",
+            "eddy.emulator.moto_seam.notifications.configurations",
+            "eddy.emulator.moto_seam.notifications.object_events",
+            "eddy.emulator.moto_seam.s3",
+        ),
+    ),
     ("moto.events", ("eddy.emulator.moto_seam.eventbridge.rules",)),
 )
 #: every seam module that changes moto

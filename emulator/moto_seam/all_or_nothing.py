@@ -87,8 +87,9 @@ _CLAUSE = re.compile(r"\b(SET|REMOVE|ADD|DELETE)\b", re.IGNORECASE)
 
 def _only_removes(update_expression: Any) -> bool:
     """Whether an UpdateExpression has REMOVE clauses only (clause words are reserved: no attribute is named so)."""
-    return isinstance(update_expression, str) and {clause.upper() for clause in _CLAUSE.findall(update_expression)} \
-        == {"REMOVE"}
+    return isinstance(update_expression, str) and {clause.upper() for clause in _CLAUSE.findall(update_expression)} == {
+        "REMOVE"
+    }
 
 
 def _stored(table: Table, key: Any) -> tuple[DynamoType, DynamoType | None, Item | None] | None:
@@ -189,7 +190,10 @@ def uninstall() -> None:
 
 
 #: moto's condition parser's lookups of a request's ExpressionAttributeValues and ExpressionAttributeNames
-_UNDEFINED = {"_lookup_expression_attribute_value": UNDEFINED_VALUE, "_lookup_expression_attribute_name": UNDEFINED_NAME}
+_UNDEFINED = {
+    "_lookup_expression_attribute_value": UNDEFINED_VALUE,
+    "_lookup_expression_attribute_name": UNDEFINED_NAME,
+}
 
 
 def expression_complaint(error: BaseException) -> tuple[str, str] | None:

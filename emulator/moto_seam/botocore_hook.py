@@ -24,8 +24,9 @@ _claims: Callable[[Request], bool] = lambda request: False
 _journal: Any = None
 
 
-def route_through(router: Callable[[Request], Response | None] | None, claims: Callable[[Request], bool] | None,
-                  journal: Any) -> None:
+def route_through(
+    router: Callable[[Request], Response | None] | None, claims: Callable[[Request], bool] | None, journal: Any
+) -> None:
     """Send requests `claims` accepts to `router`, the others to moto through `journal` (None: straight)."""
     global _router, _claims, _journal
     _router, _journal = router, journal
@@ -69,13 +70,23 @@ def _answer(self: BotocoreStubber, request: AWSPreparedRequest) -> Any:
     if journal is None:
         return _moto(self, request)
     headers = request.headers
-    seen = Seen(request.method, request.url, _text(headers.get("X-Amz-Target")), _text(headers.get("Authorization")),
-                _text(headers.get("Content-Type")))
+    seen = Seen(
+        request.method,
+        request.url,
+        _text(headers.get("X-Amz-Target")),
+        _text(headers.get("Authorization")),
+        _text(headers.get("Content-Type")),
+    )
     body = b"" if request.method.upper() in ("GET", "HEAD") else _body(request)
     try:
-        return journal.run(seen, "botocore", lambda: botocore_request(request), body,
-                           lambda: _moto(self, request),
-                           lambda answer: None if answer is None else int(answer[0]))
+        return journal.run(
+            seen,
+            "botocore",
+            lambda: botocore_request(request),
+            body,
+            lambda: _moto(self, request),
+            lambda answer: None if answer is None else int(answer[0]),
+        )
     except WriteFailed as failure:  # the disk refused it: not applied, answered as the service's internal error
         return journal.refused(seen, failure)
 

@@ -61,8 +61,12 @@ from eddy.emulator.streams.records import Image
 _kinesis_observer: Any = None
 
 
-def connect(router: Callable[[Request], Response | None] | None = None, claims: Callable[[Request], bool] | None = None,
-            kinesis_observer: Any = None, journal: Any = None) -> None:
+def connect(
+    router: Callable[[Request], Response | None] | None = None,
+    claims: Callable[[Request], bool] | None = None,
+    kinesis_observer: Any = None,
+    journal: Any = None,
+) -> None:
     """A door opens: in-process, requests that `claims` accepts go to `router` first; moto's Kinesis tells
     `kinesis_observer` of its records."""
     global _kinesis_observer
@@ -124,8 +128,9 @@ def image_of(item: Item | None) -> Image | None:
         return image
     image = {}
     for name, value in item.attrs.items():  # _plain, with its common case (a scalar) written out
-        image[name] = {value.type: value.value} if type(value) is DynamoType and value.type in _SCALARS \
-            else _plain(value)
+        image[name] = (
+            {value.type: value.value} if type(value) is DynamoType and value.type in _SCALARS else _plain(value)
+        )
     return image
 
 
@@ -156,8 +161,12 @@ def put_back(table_key: tuple[str, str, str], change: tuple[Any, Image, Image | 
     if (table := find_table(*table_key)) is not None and old is not None:
         restore_item(table, old)
     elif table is not None:
-        all_or_nothing.put_back(table, DynamoType(keys[table.hash_key_attr]),
-                                DynamoType(keys[table.range_key_attr]) if table.range_key_attr else None, None)
+        all_or_nothing.put_back(
+            table,
+            DynamoType(keys[table.hash_key_attr]),
+            DynamoType(keys[table.range_key_attr]) if table.range_key_attr else None,
+            None,
+        )
 
 
 def delete_item_by_keys(table: Table, keys: Image) -> None:
@@ -177,8 +186,16 @@ def all_tables() -> Iterator[Table]:
 
 def table_summaries() -> list[dict[str, Any]]:
     """Every table moto holds, as the dashboard lists it: account, region, name, ARN and item count."""
-    return [{"AccountId": table.account_id, "Region": table.region_name, "TableName": table.name,
-             "TableArn": table.table_arn, "ItemCount": len(table)} for table in all_tables()]
+    return [
+        {
+            "AccountId": table.account_id,
+            "Region": table.region_name,
+            "TableName": table.name,
+            "TableArn": table.table_arn,
+            "ItemCount": len(table),
+        }
+        for table in all_tables()
+    ]
 
 
 def set_table_stream(table: Table, label: str, view_type: str | None) -> None:
@@ -208,8 +225,10 @@ def table_key_schema(table: Table) -> list[dict[str, str]]:
 
 def table_indexes(table: Table) -> tuple[str, dict[str, list[str]], dict[str, list[str]]]:
     """The table's partition key attribute, and its global and local secondary indexes: name -> key attributes."""
+
     def keys(indexes: Any) -> dict[str, list[str]]:
         return {index.name: [element["AttributeName"] for element in index.schema] for index in indexes}
+
     return table.hash_key_attr, keys(table.global_indexes), keys(table.indexes)
 
 
@@ -287,8 +306,6 @@ def _list_operand(cls: type, node: Any, function_name: str) -> Any:
     if isinstance(node, NoneExistingPath):
         raise MockValidationException("The provided expression refers to an attribute that does not exist in the item")
     return _original_list_operand(cls, node, function_name)
-
-
 
 
 # -- size() of an attribute an item lacks: the comparison is false for that item, as in AWS --------------

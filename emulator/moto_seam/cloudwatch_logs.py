@@ -27,5 +27,6 @@ def put_events(account_id: str, region: str, group: str, stream: str, events: li
         log_group = backend.groups[group]
         if stream not in log_group.streams:
             log_group.create_log_stream(stream)
-        log_group.put_log_events(stream, [{"timestamp": timestamp, "message": message}
-                                          for timestamp, message in events])
+        log_group.put_log_events(
+            stream, [{"timestamp": timestamp, "message": message} for timestamp, message in events]
+        )

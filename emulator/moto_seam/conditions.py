@@ -26,8 +26,12 @@ from moto.dynamodb import comparisons, responses
 from moto.dynamodb.models.dynamo_type import Item
 
 #: each ordering operator of moto's and the comparison it makes
-ORDERINGS = {comparisons.OpLessThan: operator.lt, comparisons.OpLessThanOrEqual: operator.le,
-             comparisons.OpGreaterThan: operator.gt, comparisons.OpGreaterThanOrEqual: operator.ge}
+ORDERINGS = {
+    comparisons.OpLessThan: operator.lt,
+    comparisons.OpLessThanOrEqual: operator.le,
+    comparisons.OpGreaterThan: operator.gt,
+    comparisons.OpGreaterThanOrEqual: operator.ge,
+}
 originals = {op: op.expr for op in ORDERINGS}
 original_begins_with = comparisons.FuncBeginsWith.expr
 original_projection_parse = responses.ProjectionExpressionParser.parse

@@ -50,7 +50,7 @@ TRANSACTION_MAX_ITEMS = 100
 def _list_tables(self: DynamoDBBackend, limit: int, exclusive_start_table_name: str) -> tuple[list[str], str | None]:
     names = sorted(self.tables)
     start = bisect.bisect_right(names, exclusive_start_table_name) if exclusive_start_table_name else 0
-    page = names[start:start + limit] if limit else names[start:]
+    page = names[start : start + limit] if limit else names[start:]
     return page, (page[-1] if limit and len(names) > start + limit else None)
 
 

@@ -46,5 +46,7 @@ def writes_autoscaled(account_id: str, region: str, table_name: str, index_name:
     dimension = "dynamodb:index:WriteCapacityUnits" if index_name else "dynamodb:table:WriteCapacityUnits"
     if resource_id not in backend.targets.get(dimension, {}):
         return False
-    return any(policy.resource_id == resource_id and policy.scalable_dimension == dimension
-               for policy in backend.policies.values())
+    return any(
+        policy.resource_id == resource_id and policy.scalable_dimension == dimension
+        for policy in backend.policies.values()
+    )

@@ -33,8 +33,11 @@ def find_layer_version(account_id: str, region: str, name: str, version: int) ->
     if layer_version is None:
         return None
     grantees = frozenset(
-        str(statement.get("Principal")) for statement in layer_version.policy.statements
-        if statement.get("Effect", "Allow") == "Allow" and statement.get("Action") in ("lambda:GetLayerVersion", "lambda:*"))
+        str(statement.get("Principal"))
+        for statement in layer_version.policy.statements
+        if statement.get("Effect", "Allow") == "Allow"
+        and statement.get("Action") in ("lambda:GetLayerVersion", "lambda:*")
+    )
     return PublishedLayerVersion(layer_version.arn, layer_version.code_bytes, layer_version.code_size, grantees)
 
 

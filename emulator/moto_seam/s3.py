@@ -34,7 +34,12 @@ def _image(backend: S3Backend, bucket_name: str, key_name: str) -> ObjectImage |
     key = bucket.keys.get(key_name) if bucket is not None else None
     if key is None or isinstance(key, FakeDeleteMarker):  # a versioned bucket's delete leaves a marker
         return None
-    return {"key": key_name, "size": key.size, "etag": key.etag.strip('"'), "last_modified_time": key.last_modified_ISO8601}
+    return {
+        "key": key_name,
+        "size": key.size,
+        "etag": key.etag.strip('"'),
+        "last_modified_time": key.last_modified_ISO8601,
+    }
 
 
 _patches = Patches()
@@ -52,15 +57,21 @@ def install() -> None:
             bucket_name, key_name = key_of(*args, **kwargs)
             old = _image(self, bucket_name, key_name)
             result = operation(self, *args, **kwargs)
-            changes.changed(self.account_id, self.region_name, bucket_name, key_name, old,
-                            _image(self, bucket_name, key_name))
+            changes.changed(
+                self.account_id, self.region_name, bucket_name, key_name, old, _image(self, bucket_name, key_name)
+            )
             return result
 
         return wrapper
 
-    _patches.set(S3Backend, "put_object", captured(put_object, lambda bucket_name, key_name, *a, **k: (bucket_name, key_name)))
-    _patches.set(S3Backend, "delete_object",
-                 captured(delete_object, lambda bucket_name, key_name, *a, **k: (bucket_name, key_name)))
+    _patches.set(
+        S3Backend, "put_object", captured(put_object, lambda bucket_name, key_name, *a, **k: (bucket_name, key_name))
+    )
+    _patches.set(
+        S3Backend,
+        "delete_object",
+        captured(delete_object, lambda bucket_name, key_name, *a, **k: (bucket_name, key_name)),
+    )
     _patches.set(FakeBucket, "get_permission", _permission_over_https)
 
 
@@ -82,7 +93,9 @@ def over_https(policy: dict[str, Any]) -> dict[str, Any]:
     applied = []
     for statement in statements:
         condition = statement.get("Condition") if isinstance(statement, dict) else None
-        secure = (condition or {}).get("Bool", {}) if isinstance(condition, dict) and list(condition) == ["Bool"] else {}
+        secure = (
+            (condition or {}).get("Bool", {}) if isinstance(condition, dict) and list(condition) == ["Bool"] else {}
+        )
         if isinstance(secure, dict) and list(secure) == ["aws:SecureTransport"]:
             if str(secure["aws:SecureTransport"]).lower() == "false":
                 continue

@@ -43,8 +43,13 @@ def string_to_sign(notification: dict[str, Any]) -> str:
     return "".join(f"{name}\n{notification[name]}\n" for name in SIGNED if name in notification)
 
 
-def _get_post_data(self: Subscription, message: str, message_id: str, subject: str | None,
-                   message_attributes: dict[str, Any] | None = None) -> dict[str, Any]:
+def _get_post_data(
+    self: Subscription,
+    message: str,
+    message_id: str,
+    subject: str | None,
+    message_attributes: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     notification = original_get_post_data(self, message, message_id, subject, message_attributes=message_attributes)
     region = self.topic.sns_backend.region_name
     endpoint = _links_endpoint or f"https://sns.{region}.amazonaws.com"

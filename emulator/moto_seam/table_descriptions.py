@@ -82,8 +82,9 @@ def as_aws(operation: str, params: dict[str, Any], body: dict[str, Any], table: 
 
 
 def _indexes(operation: str, params: dict[str, Any], description: dict[str, Any]) -> None:
-    requested = {index.get("IndexName"): index for index in params.get("GlobalSecondaryIndexes") or ()
-                 if isinstance(index, dict)}
+    requested = {
+        index.get("IndexName"): index for index in params.get("GlobalSecondaryIndexes") or () if isinstance(index, dict)
+    }
     for member in ("GlobalSecondaryIndexes", "LocalSecondaryIndexes"):
         indexes = description.get(member)
         if not indexes:
@@ -118,6 +119,7 @@ def _billing_mode_summary(operation: str, description: dict[str, Any], table: Ta
         return
     summary: dict[str, Any] = {"BillingMode": mode or "PROVISIONED"}
     if operation != "CreateTable":
-        summary["LastUpdateToPayPerRequestDateTime"] = description.get("CreationDateTime") if switched is None \
-            else switched
+        summary["LastUpdateToPayPerRequestDateTime"] = (
+            description.get("CreationDateTime") if switched is None else switched
+        )
     description["BillingModeSummary"] = summary

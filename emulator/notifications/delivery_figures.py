@@ -33,9 +33,13 @@ class Deliveries:
     last_error_time: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"NumberOfNotificationsDelivered": self.delivered, "NumberOfNotificationsFailed": self.failed,
-                "NumberOfNotificationsFilteredOut": self.filtered_out, "LastError": self.last_error,
-                "LastErrorTime": self.last_error_time}
+        return {
+            "NumberOfNotificationsDelivered": self.delivered,
+            "NumberOfNotificationsFailed": self.failed,
+            "NumberOfNotificationsFilteredOut": self.filtered_out,
+            "LastError": self.last_error,
+            "LastErrorTime": self.last_error_time,
+        }
 
 
 class DeliveryFigures:

@@ -57,9 +57,21 @@ def detail_type(event_name: str) -> str | None:
     return known[0] if known else None
 
 
-def event_detail(*, event_name: str, bucket: str, key: str, size: int | None, etag: str | None,
-                 version_id: str | None, sequencer: str, request_id: str, requester: str, source_ip_address: str,
-                 storage_class: str | None = None, restore_expiry_time: str | None = None) -> dict[str, Any]:
+def event_detail(
+    *,
+    event_name: str,
+    bucket: str,
+    key: str,
+    size: int | None,
+    etag: str | None,
+    version_id: str | None,
+    sequencer: str,
+    request_id: str,
+    requester: str,
+    source_ip_address: str,
+    storage_class: str | None = None,
+    restore_expiry_time: str | None = None,
+) -> dict[str, Any]:
     """The detail of S3's event `event_name` (one of EVENTS) about `key`."""
     name = event_name.removeprefix("s3:")
     kind, reason = EVENTS[name]
@@ -68,12 +80,20 @@ def event_detail(*, event_name: str, bucket: str, key: str, size: int | None, et
     obj.update((field, values[field]) for field in OBJECT_FIELDS[kind] if values[field] is not None)
     if version_id is not None:
         obj["version-id"] = version_id
-    detail: dict[str, Any] = {"version": "0", "bucket": {"name": bucket}, "object": obj, "request-id": request_id,
-                              "requester": requester, "source-ip-address": source_ip_address}
+    detail: dict[str, Any] = {
+        "version": "0",
+        "bucket": {"name": bucket},
+        "object": obj,
+        "request-id": request_id,
+        "requester": requester,
+        "source-ip-address": source_ip_address,
+    }
     if reason is not None:
         detail["reason"] = reason
     if kind == "Object Deleted":
-        detail["deletion-type"] = "Delete Marker Created" if name.endswith("DeleteMarkerCreated") else "Permanently Deleted"
+        detail["deletion-type"] = (
+            "Delete Marker Created" if name.endswith("DeleteMarkerCreated") else "Permanently Deleted"
+        )
     if kind.startswith("Object Restore") and storage_class is not None:
         detail["source-storage-class"] = storage_class
     if kind == "Object Restore Completed" and restore_expiry_time is not None:

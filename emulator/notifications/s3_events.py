@@ -73,9 +73,21 @@ def is_property_event(event_name: str) -> bool:
     return event_name.removeprefix("s3:").startswith(PROPERTY_EVENTS)
 
 
-def event_record(*, event_name: str, region: str, bucket: str, account_id: str, key: str, size: int | None,
-                 etag: str | None, version_id: str | None, sequencer: str | None, configuration_id: str,
-                 now: float, random_bits: Callable[[int], int]) -> dict[str, Any]:
+def event_record(
+    *,
+    event_name: str,
+    region: str,
+    bucket: str,
+    account_id: str,
+    key: str,
+    size: int | None,
+    etag: str | None,
+    version_id: str | None,
+    sequencer: str | None,
+    configuration_id: str,
+    now: float,
+    random_bits: Callable[[int], int],
+) -> dict[str, Any]:
     """One record of an S3 event notification ("ObjectCreated:Put", not "s3:ObjectCreated:Put"); a property event
     has no size or sequencer."""
     properties = is_property_event(event_name)
@@ -110,8 +122,14 @@ def event_record(*, event_name: str, region: str, bucket: str, account_id: str, 
 def test_message(*, bucket: str, now: float, random_bits: Callable[[int], int]) -> dict[str, Any]:
     """The message S3 sends a queue or topic when a configuration names it (Amazon S3 User Guide, "Event message
     structure": Service, Event, Time, Bucket, RequestId, HostId); its ids drawn as event_record's are."""
-    return {"Service": "Amazon S3", "Event": "s3:TestEvent", "Time": event_time(now), "Bucket": bucket,
-            "RequestId": f"{random_bits(64):016X}", "HostId": f"{random_bits(384):096x}"}
+    return {
+        "Service": "Amazon S3",
+        "Event": "s3:TestEvent",
+        "Time": event_time(now),
+        "Bucket": bucket,
+        "RequestId": f"{random_bits(64):016X}",
+        "HostId": f"{random_bits(384):096x}",
+    }
 
 
 def overlapping(first: tuple[list[str], str, str], second: tuple[list[str], str, str]) -> bool:

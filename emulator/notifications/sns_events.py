@@ -16,8 +16,10 @@ from typing import Any
 
 
 def lambda_event(notification: dict[str, Any], subscription_arn: str) -> dict[str, Any]:
-    attributes = {name: {"Type": value.get("Type", value.get("DataType")), "Value": value.get("Value")}
-                  for name, value in (notification.get("MessageAttributes") or {}).items()}
+    attributes = {
+        name: {"Type": value.get("Type", value.get("DataType")), "Value": value.get("Value")}
+        for name, value in (notification.get("MessageAttributes") or {}).items()
+    }
     sns = {
         "SignatureVersion": notification["SignatureVersion"],
         "Timestamp": notification["Timestamp"],
@@ -31,5 +33,8 @@ def lambda_event(notification: dict[str, Any], subscription_arn: str) -> dict[st
         "TopicArn": notification["TopicArn"],
         "Subject": notification.get("Subject"),
     }
-    return {"Records": [{"EventVersion": "1.0", "EventSubscriptionArn": subscription_arn, "EventSource": "aws:sns",
-                         "Sns": sns}]}
+    return {
+        "Records": [
+            {"EventVersion": "1.0", "EventSubscriptionArn": subscription_arn, "EventSource": "aws:sns", "Sns": sns}
+        ]
+    }

@@ -43,8 +43,9 @@ class ObjectChanges:
             self._versions.clear()
             shutil.rmtree(self.directory, ignore_errors=True)
 
-    def changed(self, account_id: str, region: str, bucket: str, key: str, old: ObjectImage | None,
-                new: ObjectImage | None) -> None:
+    def changed(
+        self, account_id: str, region: str, bucket: str, key: str, old: ObjectImage | None, new: ObjectImage | None
+    ) -> None:
         """An object was written (new) or deleted (new None); `old`: the object it replaced, if any."""
         if old is None and new is None:
             return
@@ -52,10 +53,20 @@ class ObjectChanges:
         path = self.directory / account_id / region / bucket / "changes.jsonl"
         with self._lock:
             version = self._last_version(path) + 1
-            line = {"table": bucket, "shard": "objects", "sequence_number": str(version), "commit_version": version,
-                    "commit_timestamp": self._clock(), "commit_records": 1, "event_id": os.urandom(16).hex(),
-                    "event_name": event, "keys": {"key": {"S": key}}, "old_image": _image(old),
-                    "new_image": _image(new), "user_identity": None}
+            line = {
+                "table": bucket,
+                "shard": "objects",
+                "sequence_number": str(version),
+                "commit_version": version,
+                "commit_timestamp": self._clock(),
+                "commit_records": 1,
+                "event_id": os.urandom(16).hex(),
+                "event_name": event,
+                "keys": {"key": {"S": key}},
+                "old_image": _image(old),
+                "new_image": _image(new),
+                "user_identity": None,
+            }
             data = json.dumps(line, separators=(",", ":")).encode() + b"\n"
             path.parent.mkdir(parents=True, exist_ok=True)
             with open(path, "ab", buffering=0) as log:
@@ -87,5 +98,9 @@ class ObjectChanges:
 def _image(image: ObjectImage | None) -> dict[str, Any] | None:
     if image is None:
         return None
-    return {"key": {"S": image["key"]}, "size": {"N": str(image["size"])}, "etag": {"S": image["etag"]},
-            "last_modified_time": {"S": image["last_modified_time"]}}
+    return {
+        "key": {"S": image["key"]},
+        "size": {"N": str(image["size"])},
+        "etag": {"S": image["etag"]},
+        "last_modified_time": {"S": image["last_modified_time"]},
+    }

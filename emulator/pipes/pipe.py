@@ -23,15 +23,21 @@ from eddy.emulator.event_patterns import PIPES
 from eddy.emulator.triggers.filters import FilterCriteriaError, validate_filter_criteria
 
 #: the source parameter group each source service takes, and the services Eddy runs
-SOURCE_PARAMETERS = {"dynamodb": "DynamoDBStreamParameters", "kinesis": "KinesisStreamParameters",
-                     "sqs": "SqsQueueParameters"}
+SOURCE_PARAMETERS = {
+    "dynamodb": "DynamoDBStreamParameters",
+    "kinesis": "KinesisStreamParameters",
+    "sqs": "SqsQueueParameters",
+}
 TARGET_SERVICES = ("lambda", "sqs", "sns", "events")
 #: targets with a batch API of at most 10 entries (the batching page's table)
 BATCH_OF_TEN = ("sqs", "sns", "events")
 DEFAULT_BATCH_SIZE = 1
 #: target parameters Eddy carries out; the others are refused rather than silently ignored
-TARGET_PARAMETERS = {"lambda": "LambdaFunctionParameters", "sqs": "SqsQueueParameters",
-                     "events": "EventBridgeEventBusParameters"}
+TARGET_PARAMETERS = {
+    "lambda": "LambdaFunctionParameters",
+    "sqs": "SqsQueueParameters",
+    "events": "EventBridgeEventBusParameters",
+}
 
 
 class PipesValidationException(AWSError):
@@ -104,20 +110,36 @@ class Pipe:
 
     def summary(self) -> dict[str, Any]:
         """A ListPipes entry."""
-        entry = {"Name": self.name, "Arn": self.arn, "DesiredState": self.desired_state,
-                 "CurrentState": self.current_state, "CreationTime": self.creation_time,
-                 "LastModifiedTime": self.last_modified_time, "Source": self.source, "Target": self.target}
+        entry = {
+            "Name": self.name,
+            "Arn": self.arn,
+            "DesiredState": self.desired_state,
+            "CurrentState": self.current_state,
+            "CreationTime": self.creation_time,
+            "LastModifiedTime": self.last_modified_time,
+            "Source": self.source,
+            "Target": self.target,
+        }
         if self.enrichment:
             entry["Enrichment"] = self.enrichment
         return entry
 
     def describe(self) -> dict[str, Any]:
-        answer = {"Arn": self.arn, "Name": self.name, "DesiredState": self.desired_state,
-                  "CurrentState": self.current_state, "Source": self.source,
-                  "SourceParameters": self.source_parameters, "Target": self.target,
-                  "TargetParameters": self.target_parameters, "RoleArn": self.role_arn, "Tags": self.tags,
-                  "CreationTime": self.creation_time, "LastModifiedTime": self.last_modified_time,
-                  "EnrichmentParameters": self.enrichment_parameters}
+        answer = {
+            "Arn": self.arn,
+            "Name": self.name,
+            "DesiredState": self.desired_state,
+            "CurrentState": self.current_state,
+            "Source": self.source,
+            "SourceParameters": self.source_parameters,
+            "Target": self.target,
+            "TargetParameters": self.target_parameters,
+            "RoleArn": self.role_arn,
+            "Tags": self.tags,
+            "CreationTime": self.creation_time,
+            "LastModifiedTime": self.last_modified_time,
+            "EnrichmentParameters": self.enrichment_parameters,
+        }
         if self.description:
             answer["Description"] = self.description
         if self.enrichment:
@@ -128,8 +150,11 @@ class Pipe:
         """The pipe's source as the pollers read a mapping: batch size, window, retries, filters, its DLQ."""
         parameters = self.stream_parameters
         mapping = EventSourceMapping(
-            uuid=self.key, event_source_arn=self.source, function_arn=self.target,
-            account_id=self.account_id, region=self.region,
+            uuid=self.key,
+            event_source_arn=self.source,
+            function_arn=self.target,
+            account_id=self.account_id,
+            region=self.region,
             starting_position=parameters.get("StartingPosition", ""),
             batch_size=parameters.get("BatchSize", DEFAULT_BATCH_SIZE),
             maximum_batching_window_in_seconds=parameters.get("MaximumBatchingWindowInSeconds", 0),
@@ -139,7 +164,8 @@ class Pipe:
             function_response_types=["ReportBatchItemFailures"],
             on_failure_destination=(parameters.get("DeadLetterConfig") or {}).get("Arn"),
             parallelization_factor=parameters.get("ParallelizationFactor", 1),
-            filter_criteria=self.source_parameters.get("FilterCriteria"))
+            filter_criteria=self.source_parameters.get("FilterCriteria"),
+        )
         mapping.filters = validate_filter_criteria(mapping.filter_criteria, PIPES)
         return mapping
 
@@ -152,21 +178,25 @@ def check(pipe: Pipe) -> None:
     source_service = pipe.source_service
     if source_service not in SOURCE_PARAMETERS:
         raise PipeFeatureNotEmulated(
-            f"Eddy runs pipes from a DynamoDB stream, a Kinesis stream or an SQS queue, not from {pipe.source}")
+            f"Eddy runs pipes from a DynamoDB stream, a Kinesis stream or an SQS queue, not from {pipe.source}"
+        )
     others = set(pipe.source_parameters) - {SOURCE_PARAMETERS[source_service], "FilterCriteria"}
     if others:
         raise PipesValidationException(
-            f"SourceParameters {', '.join(sorted(others))} do not apply to a {source_service} source")
+            f"SourceParameters {', '.join(sorted(others))} do not apply to a {source_service} source"
+        )
     parameters = pipe.stream_parameters
     if source_service in ("dynamodb", "kinesis") and not parameters.get("StartingPosition"):
-        raise PipesValidationException(f"{SOURCE_PARAMETERS[source_service]}.StartingPosition is required for a "
-                                       f"{source_service} stream source")
+        raise PipesValidationException(
+            f"{SOURCE_PARAMETERS[source_service]}.StartingPosition is required for a {source_service} stream source"
+        )
     if parameters.get("StartingPosition") == "AT_TIMESTAMP" and parameters.get("StartingPositionTimestamp") is None:
         raise PipesValidationException("StartingPositionTimestamp is required for AT_TIMESTAMP")
     age = parameters.get("MaximumRecordAgeInSeconds", -1)
     if age != -1 and age < 60:
         raise PipesValidationException(
-            "MaximumRecordAgeInSeconds must be -1 (no maximum) or between 60 and 604800 seconds")
+            "MaximumRecordAgeInSeconds must be -1 (no maximum) or between 60 and 604800 seconds"
+        )
     dead_letter = (parameters.get("DeadLetterConfig") or {}).get("Arn")
     if dead_letter is not None and service_of(dead_letter) not in ("sqs", "sns"):
         raise PipesValidationException(f"DeadLetterConfig.Arn must be an SQS queue or SNS topic ARN, not {dead_letter}")
@@ -177,20 +207,24 @@ def check(pipe: Pipe) -> None:
     target_service = pipe.target_service
     if target_service not in TARGET_SERVICES:
         raise PipeFeatureNotEmulated(
-            f"Eddy delivers pipes to a Lambda function, an SQS queue, an SNS topic or an event bus, not to {pipe.target}")
+            f"Eddy delivers pipes to a Lambda function, an SQS queue, an SNS topic or an event bus, not to {pipe.target}"
+        )
     if target_service in BATCH_OF_TEN and parameters.get("BatchSize", DEFAULT_BATCH_SIZE) > 10:
         raise PipesValidationException(
             f"BatchSize {parameters['BatchSize']} is more than the target supports: an {target_service} target "
-            "takes at most 10 records a batch")
+            "takes at most 10 records a batch"
+        )
     given = set(pipe.target_parameters) - {"InputTemplate"}
     if given - {TARGET_PARAMETERS.get(target_service, "")}:
         raise PipesValidationException(
-            f"TargetParameters {', '.join(sorted(given))} do not apply to a {target_service} target")
+            f"TargetParameters {', '.join(sorted(given))} do not apply to a {target_service} target"
+        )
     unsupported = set(pipe.target_parameters) & {"InputTemplate"}
     if pipe.enrichment_parameters:
         unsupported.add("EnrichmentParameters")
     if unsupported:
         raise PipeFeatureNotEmulated(
-            f"Eddy does not emulate {', '.join(sorted(unsupported))} for a {target_service} target yet")
+            f"Eddy does not emulate {', '.join(sorted(unsupported))} for a {target_service} target yet"
+        )
     if pipe.enrichment is not None and service_of(pipe.enrichment) != "lambda":
         raise PipeFeatureNotEmulated(f"Eddy enriches with a Lambda function only, not {pipe.enrichment}")

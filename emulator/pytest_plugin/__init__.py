@@ -49,8 +49,10 @@ REPORT_TITLE = "what Eddy saw"
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
-        "markers", "eddy(**settings): settings of this test's `eddy` emulator (retention_seconds, "
-                   "shard_rollover_seconds, split_records_per_second, housekeeping_interval, ...; see emulator.Settings)")
+        "markers",
+        "eddy(**settings): settings of this test's `eddy` emulator (retention_seconds, "
+        "shard_rollover_seconds, split_records_per_second, housekeeping_interval, ...; see emulator.Settings)",
+    )
     config.stash[_REGION_SET] = configured_region() is None
     if config.stash[_REGION_SET]:
         os.environ["AWS_DEFAULT_REGION"] = DEFAULT_REGION
@@ -66,12 +68,17 @@ def marked_settings(node: pytest.Item) -> dict[str, Any]:
     settings: dict[str, Any] = {}
     for mark in reversed(list(node.iter_markers("eddy"))):
         if mark.args:
-            pytest.fail("@pytest.mark.eddy takes settings by name, e.g. @pytest.mark.eddy(retention_seconds=3600)",
-                        pytrace=False)
+            pytest.fail(
+                "@pytest.mark.eddy takes settings by name, e.g. @pytest.mark.eddy(retention_seconds=3600)",
+                pytrace=False,
+            )
         unknown = sorted(set(mark.kwargs) - MARK_OPTIONS)
         if unknown:
-            pytest.fail(f"@pytest.mark.eddy: no setting named {', '.join(unknown)} "
-                        f"(settings: {', '.join(sorted(MARK_OPTIONS))})", pytrace=False)
+            pytest.fail(
+                f"@pytest.mark.eddy: no setting named {', '.join(unknown)} "
+                f"(settings: {', '.join(sorted(MARK_OPTIONS))})",
+                pytrace=False,
+            )
         settings.update(mark.kwargs)
     return settings
 
@@ -142,17 +149,30 @@ def _what_eddy_saw(item: pytest.Item) -> str:
     if emulator is not None:
         try:
             model = dashboard(emulator)
-            parts.append(what_eddy_saw(model, lambda arn: [line["Line"] for line in
-                                                           stream_tail(emulator, arn, TAIL_LINES)["Lines"]],
-                                       streams_written(model)))
+            parts.append(
+                what_eddy_saw(
+                    model,
+                    lambda arn: [line["Line"] for line in stream_tail(emulator, arn, TAIL_LINES)["Lines"]],
+                    streams_written(model),
+                )
+            )
         except Exception as error:  # a report must not hide the test's own failure
             parts.append(f"(the emulator could not be read: {type(error).__name__}: {error})")
     if server is not None:
         try:
             model = server.control("/_eddy/dashboard")
-            parts.append(what_eddy_saw(model, lambda arn: [line["Line"] for line in server.control(
-                f"/_eddy/dashboard/tail?StreamArn={urllib.parse.quote(arn, safe='')}&Limit={TAIL_LINES}")["Lines"]],
-                streams_written(model, item.stash.get(_STREAMS_BEFORE, {}))))
+            parts.append(
+                what_eddy_saw(
+                    model,
+                    lambda arn: [
+                        line["Line"]
+                        for line in server.control(
+                            f"/_eddy/dashboard/tail?StreamArn={urllib.parse.quote(arn, safe='')}&Limit={TAIL_LINES}"
+                        )["Lines"]
+                    ],
+                    streams_written(model, item.stash.get(_STREAMS_BEFORE, {})),
+                )
+            )
         except Exception as error:
             parts.append(f"(eddy serve at {server.url} could not be read: {type(error).__name__}: {error})")
     return "\n".join(part for part in parts if part)

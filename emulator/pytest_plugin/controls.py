@@ -55,8 +55,14 @@ def answer(status: int, body: bytes) -> dict[str, Any]:
 def _error(code: str, message: str, status: int) -> AWSError:
     """The AWSError class of errors.py that has `code` (ValidationException, ResourceNotFoundException, ...), carrying
     `message`; AWSError itself for a code errors.py does not name."""
-    error_class = next((value for value in vars(errors).values() if isinstance(value, type)
-                        and issubclass(value, AWSError) and value.code == code), AWSError)
+    error_class = next(
+        (
+            value
+            for value in vars(errors).values()
+            if isinstance(value, type) and issubclass(value, AWSError) and value.code == code
+        ),
+        AWSError,
+    )
     error = error_class(message)
     error.code, error.status = code, status
     return error

@@ -57,11 +57,14 @@ class InProcessEddy:
             return dict(RESET_ANSWER)
         method = "GET" if payload is None else "POST"
         body = b"" if payload is None else json.dumps(payload).encode()
-        response = router.route(self.emulator, Request(method, "http://127.0.0.1" + path,
-                                                       {"Content-Type": "application/json"}, body))
+        response = router.route(
+            self.emulator, Request(method, "http://127.0.0.1" + path, {"Content-Type": "application/json"}, body)
+        )
         if response is None:  # the router hands only moto's requests on, and no control is moto's but its reset
-            return answer(404, json.dumps({"__type": "ResourceNotFoundException",
-                                           "message": f"No Eddy control at {path}"}).encode())
+            return answer(
+                404,
+                json.dumps({"__type": "ResourceNotFoundException", "message": f"No Eddy control at {path}"}).encode(),
+            )
         return answer(response.status, response.body)
 
     def reset(self) -> None:

@@ -15,28 +15,46 @@ from typing import Any, Callable
 
 #: how many of a stream's last records a report shows
 TAIL_LINES = 20
-_FIGURES = ("Invocations", "Errors", "Retries", "RecordsDelivered", "RecordsFiltered",
-            "RecordsSentToOnFailureDestination")
+_FIGURES = (
+    "Invocations",
+    "Errors",
+    "Retries",
+    "RecordsDelivered",
+    "RecordsFiltered",
+    "RecordsSentToOnFailureDestination",
+)
 _DELIVERIES = ("NumberOfNotificationsDelivered", "NumberOfNotificationsFailed", "NumberOfNotificationsFilteredOut")
 
 
 def streams_written(model: dict[str, Any], before: dict[str, int] | None = None) -> dict[str, int]:
     """Each stream holding records, with how many it retains (`before`: the counts when the test started; only the
     streams that gained records since then)."""
-    counts = {stream["StreamArn"]: stream["RecordsRetained"]
-              for table in model.get("Tables", []) for stream in table.get("Streams", [])}
+    counts = {
+        stream["StreamArn"]: stream["RecordsRetained"]
+        for table in model.get("Tables", [])
+        for stream in table.get("Streams", [])
+    }
     before = before or {}
     return {arn: count for arn, count in counts.items() if count > before.get(arn, 0)}
 
 
-def what_eddy_saw(model: dict[str, Any], tail_of: Callable[[str], list[str]],
-                  streams: dict[str, int]) -> str:
+def what_eddy_saw(model: dict[str, Any], tail_of: Callable[[str], list[str]], streams: dict[str, int]) -> str:
     """The report's text ('' when the emulator saw nothing worth telling: no mapping, no record)."""
     parts = [_mapping_lines(mapping, model.get("Functions", [])) for mapping in model.get("EventSourceMappings", [])]
-    parts += [_delivery_lines(f"SNS subscription {s['SubscriptionArn']} ({_short(s['TopicArn'])} -> {s['Protocol']} "
-                              f"{_short(s['Endpoint'])})", s) for s in model.get("Subscriptions", [])]
-    parts += [_delivery_lines(f"S3 notification {n['Bucket']}/{n['Id']} ({', '.join(n['Events'])} -> "
-                              f"{_short(n['Destination'])})", n) for n in model.get("BucketNotifications", [])]
+    parts += [
+        _delivery_lines(
+            f"SNS subscription {s['SubscriptionArn']} ({_short(s['TopicArn'])} -> {s['Protocol']} "
+            f"{_short(s['Endpoint'])})",
+            s,
+        )
+        for s in model.get("Subscriptions", [])
+    ]
+    parts += [
+        _delivery_lines(
+            f"S3 notification {n['Bucket']}/{n['Id']} ({', '.join(n['Events'])} -> {_short(n['Destination'])})", n
+        )
+        for n in model.get("BucketNotifications", [])
+    ]
     for arn in streams:
         lines = tail_of(arn)[-TAIL_LINES:]
         parts.append([f"stream {arn}: last {len(lines)} of {streams[arn]} records", *(f"  {line}" for line in lines)])
@@ -46,20 +64,31 @@ def what_eddy_saw(model: dict[str, Any], tail_of: Callable[[str], list[str]],
 def _mapping_lines(mapping: dict[str, Any], functions: list[dict[str, Any]]) -> list[str]:
     source = mapping.get("EventSourceArn", "")
     figures = ", ".join(f"{name} {mapping[name]}" for name in _FIGURES if name in mapping)
-    lines = [f"event source mapping {mapping.get('UUID')} ({_short(source)} -> {mapping.get('FunctionName')}, "
-             f"{mapping.get('State')}): {figures}"]
+    lines = [
+        f"event source mapping {mapping.get('UUID')} ({_short(source)} -> {mapping.get('FunctionName')}, "
+        f"{mapping.get('State')}): {figures}"
+    ]
     if mapping.get("LastError"):
         lines.append(f"  last error: {mapping['LastError']}")
-    behind = [f"{shard['ShardId']} {shard['RecordsBehind']} behind" for shard in mapping.get("Shards", [])
-              if shard.get("RecordsBehind")]
+    behind = [
+        f"{shard['ShardId']} {shard['RecordsBehind']} behind"
+        for shard in mapping.get("Shards", [])
+        if shard.get("RecordsBehind")
+    ]
     if behind:
         lines.append(f"  records not yet processed: {', '.join(behind)}")
-    failed = [invocation for function in functions if function.get("FunctionName") == mapping.get("FunctionName")
-              for invocation in function.get("RecentInvocations", [])
-              if invocation.get("Source") == mapping.get("UUID") and invocation.get("Outcome") != "Succeeded"]
+    failed = [
+        invocation
+        for function in functions
+        if function.get("FunctionName") == mapping.get("FunctionName")
+        for invocation in function.get("RecentInvocations", [])
+        if invocation.get("Source") == mapping.get("UUID") and invocation.get("Outcome") != "Succeeded"
+    ]
     for invocation in failed:
-        lines.append(f"  failed batch (request {invocation['RequestId']}): {invocation['Outcome']}: "
-                     f"{invocation.get('Error', '')}")
+        lines.append(
+            f"  failed batch (request {invocation['RequestId']}): {invocation['Outcome']}: "
+            f"{invocation.get('Error', '')}"
+        )
         lines.extend(f"    {line}" for line in invocation.get("LogTail", [])[-12:])
     return lines
 

@@ -1,13 +1,13 @@
 """A real `eddy serve` in a subprocess on a free loopback port: the `eddy_server` fixture's server.
 
-    with EddyServer.start("--in-memory") as server:
-        server.url                        # http://127.0.0.1:<port>
-        server.client("dynamodb")         # a boto3 client for it (region and fake credentials included)
-        subprocess.run([...], env=server.env)   # AWS_ENDPOINT_URL, region and credentials for any SDK or CLI
-        server.reset()                    # every table, stream, function, mapping and moto resource gone
-        server.wait_idle(); server.assert_delivered()      # as the in-process `eddy` offers them (NotDeliveredError)
-        server.clock.advance(3600); server.clock.now()
-        server.control("shards/split", {"StreamArn": ..., "ShardId": ...})   # any /_eddy/ control
+with EddyServer.start("--in-memory") as server:
+    server.url                        # http://127.0.0.1:<port>
+    server.client("dynamodb")         # a boto3 client for it (region and fake credentials included)
+    subprocess.run([...], env=server.env)   # AWS_ENDPOINT_URL, region and credentials for any SDK or CLI
+    server.reset()                    # every table, stream, function, mapping and moto resource gone
+    server.wait_idle(); server.assert_delivered()      # as the in-process `eddy` offers them (NotDeliveredError)
+    server.clock.advance(3600); server.clock.now()
+    server.control("shards/split", {"StreamArn": ..., "ShardId": ...})   # any /_eddy/ control
 """
 
 from __future__ import annotations
@@ -43,8 +43,13 @@ class EddyServer:
         self.process, self.url, self.region = process, url, region
         self.port = int(url.rsplit(":", 1)[1])
         #: what a subprocess (another SDK, the AWS CLI, a script) needs to reach this server
-        self.env: dict[str, str] = {**os.environ, "AWS_ENDPOINT_URL": url, "AWS_DEFAULT_REGION": region,
-                                    "AWS_REGION": region, **FAKE_CREDENTIALS}
+        self.env: dict[str, str] = {
+            **os.environ,
+            "AWS_ENDPOINT_URL": url,
+            "AWS_DEFAULT_REGION": region,
+            "AWS_REGION": region,
+            **FAKE_CREDENTIALS,
+        }
         self._output: list[str] = []
         #: the server's emulator's clock: now(), advance(seconds), offset (as the in-process `eddy.clock`)
         self.clock = ServerClock(self.control)
@@ -54,7 +59,11 @@ class EddyServer:
         """`eddy serve --port 0 <serve_args>` (add --in-memory or --state-dir DIR); returns once it serves."""
         process = children.start(  # it dies with this process, however this one ends (a CI's SIGKILL)
             [sys.executable, "-m", "eddy", "serve", "--host", "127.0.0.1", "--port", "0", *serve_args],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
         lines: list[str] = []
         found: list[str] = []
 
@@ -78,6 +87,7 @@ class EddyServer:
 
     def _drain(self) -> None:
         """Keep reading the server's output (its pipe must not fill up), the last lines kept for a report."""
+
         def read() -> None:
             for line in self.process.stdout:  # type: ignore[union-attr]
                 self._output.append(line)
@@ -91,8 +101,12 @@ class EddyServer:
 
     def client(self, service: str, **kwargs: Any) -> Any:
         """A boto3 client for `service` at this server."""
-        options = {"region_name": self.region, "endpoint_url": self.url,
-                   **{name.lower(): value for name, value in FAKE_CREDENTIALS.items()}, **kwargs}
+        options = {
+            "region_name": self.region,
+            "endpoint_url": self.url,
+            **{name.lower(): value for name, value in FAKE_CREDENTIALS.items()},
+            **kwargs,
+        }
         return boto3.client(service, **options)
 
     def control(self, path: str, payload: dict | None = None) -> dict[str, Any]:
@@ -103,8 +117,12 @@ class EddyServer:
         if path.rstrip("/") == RESET_PATH and payload is None:
             payload = {}  # moto resets on a POST only
         data = None if payload is None else json.dumps(payload).encode()
-        request = urllib.request.Request(self.url + path, data=data, method="GET" if data is None else "POST",
-                                         headers={"Content-Type": "application/json"})
+        request = urllib.request.Request(
+            self.url + path,
+            data=data,
+            method="GET" if data is None else "POST",
+            headers={"Content-Type": "application/json"},
+        )
         wait = payload.get("timeout", WAIT_TIMEOUT) if isinstance(payload, dict) else WAIT_TIMEOUT
         wait = wait if isinstance(wait, (int, float)) and 0 <= wait <= 600 else WAIT_TIMEOUT
         try:

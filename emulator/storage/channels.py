@@ -71,7 +71,9 @@ class Channel:
 
     def replay(self, entry: dict[str, Any]) -> None:
         """A log entry read back."""
-        raise TypeError(f"{type(self).__name__} declares log entries {self.ops} but replays none: a channel with ops overrides replay")
+        raise TypeError(
+            f"{type(self).__name__} declares log entries {self.ops} but replays none: a channel with ops overrides replay"
+        )
 
     def restore(self, entry: dict[str, Any]) -> None:
         """A snapshot entry read back: by default, as the log entry of the same name."""

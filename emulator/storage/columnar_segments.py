@@ -49,21 +49,40 @@ def arrow() -> tuple[Any, Any, Any]:
     import pyarrow.parquet as pq
 
     #: one AttributeValue: every member as its type, L and M as their JSON text (spark_batch.dynamodb_json.ATTRIBUTE_VALUE)
-    attribute_value = pa.struct([
-        ("S", pa.string()), ("N", pa.string()), ("B", pa.string()), ("BOOL", pa.bool_()), ("NULL", pa.bool_()),
-        ("SS", pa.list_(pa.string())), ("NS", pa.list_(pa.string())), ("BS", pa.list_(pa.string())),
-        ("L", pa.string()), ("M", pa.string()),
-    ])
+    attribute_value = pa.struct(
+        [
+            ("S", pa.string()),
+            ("N", pa.string()),
+            ("B", pa.string()),
+            ("BOOL", pa.bool_()),
+            ("NULL", pa.bool_()),
+            ("SS", pa.list_(pa.string())),
+            ("NS", pa.list_(pa.string())),
+            ("BS", pa.list_(pa.string())),
+            ("L", pa.string()),
+            ("M", pa.string()),
+        ]
+    )
     item = pa.map_(pa.string(), attribute_value)
     #: the columns of a copy, in the order of a change-log line's members (records.ChangeRecord.to_log_line)
-    schema = pa.schema([
-        ("table", pa.string()), ("shard", pa.string()), ("sequence_number", pa.string()),
-        ("commit_version", pa.int64()), ("commit_timestamp", pa.float64()), ("commit_records", pa.int64()),
-        ("event_id", pa.string()), ("event_name", pa.string()),
-        ("keys", pa.string()), ("old_image", pa.string()), ("new_image", pa.string()),
-        ("user_identity", pa.struct([("type", pa.string()), ("principalId", pa.string())])),
-        ("old_image_attributes", item), ("new_image_attributes", item),
-    ])
+    schema = pa.schema(
+        [
+            ("table", pa.string()),
+            ("shard", pa.string()),
+            ("sequence_number", pa.string()),
+            ("commit_version", pa.int64()),
+            ("commit_timestamp", pa.float64()),
+            ("commit_records", pa.int64()),
+            ("event_id", pa.string()),
+            ("event_name", pa.string()),
+            ("keys", pa.string()),
+            ("old_image", pa.string()),
+            ("new_image", pa.string()),
+            ("user_identity", pa.struct([("type", pa.string()), ("principalId", pa.string())])),
+            ("old_image_attributes", item),
+            ("new_image_attributes", item),
+        ]
+    )
     return pa, pq, schema
 
 
@@ -143,8 +162,10 @@ def _entries(item: dict[str, dict[str, Any]] | None, nested: bool) -> list[tuple
     if item is None:
         return None
     if nested:
-        return [(name, {tag: _encode(member) if tag in _NESTED else member for tag, member in value.items()})
-                for name, value in item.items()]
+        return [
+            (name, {tag: _encode(member) if tag in _NESTED else member for tag, member in value.items()})
+            for name, value in item.items()
+        ]
     return list(item.items())
 
 
@@ -181,8 +202,9 @@ class ColumnarCopier:
             try:
                 pending = [str(s) for s in segments if s.exists() and not copy_path(s).exists()]
                 if pending:
-                    writer = children.start([sys.executable, __file__, *pending], stdout=subprocess.PIPE,
-                                                   stderr=subprocess.PIPE, text=True)  # it dies with this process
+                    writer = children.start(
+                        [sys.executable, __file__, *pending], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+                    )  # it dies with this process
                     _, errors = writer.communicate()
                     if writer.returncode != 0:
                         log.warning("columnar copies of %d segments failed: %s", len(pending), errors[-2000:])

@@ -124,8 +124,11 @@ def release_reserve(state_dir: Path) -> bool:
         os.remove(state_dir / RESERVE_NAME)
     except FileNotFoundError:
         return False
-    log.info("the disk under %s is full: the log's reserve was given back to write an entry of a change already "
-             "applied; writes are refused until the disk has room again", state_dir)
+    log.info(
+        "the disk under %s is full: the log's reserve was given back to write an entry of a change already "
+        "applied; writes are refused until the disk has room again",
+        state_dir,
+    )
     return True
 
 
@@ -196,6 +199,11 @@ class DiskState:
 
     def describe(self) -> dict[str, Any]:
         """The dashboard's and doctor's view: the directory, its free bytes, whether writes are refused and why."""
-        return {"StateDirectory": str(self.directory), "FreeBytes": free_bytes(self.directory),
-                "WritesRefused": self.refusing, "RefusedSince": self.refused_since,
-                "Reason": self.reason if self.refusing else None, "Refusals": self.refusals}
+        return {
+            "StateDirectory": str(self.directory),
+            "FreeBytes": free_bytes(self.directory),
+            "WritesRefused": self.refusing,
+            "RefusedSince": self.refused_since,
+            "Reason": self.reason if self.refusing else None,
+            "Refusals": self.refusals,
+        }

@@ -32,8 +32,10 @@ class StateDirectoryInUseError(Exception):
 
     def __init__(self, directory: Path, owner: dict | None) -> None:
         self.directory, self.owner = directory, owner or {}
-        super().__init__(f"state directory {directory} is in use by {describe_owner(self.owner)}: stop that process, "
-                         f"or give this one another state directory (or --in-memory)")
+        super().__init__(
+            f"state directory {directory} is in use by {describe_owner(self.owner)}: stop that process, "
+            f"or give this one another state directory (or --in-memory)"
+        )
 
 
 def describe_owner(owner: dict) -> str:

@@ -161,7 +161,8 @@ class SegmentLog:
 
 
 _LINE_PREFIX = re.compile(
-    rb'^\{"table":"[^"]*","shard":"[^"]*","sequence_number":"(\d+)","commit_version":\d+,"commit_timestamp":([-+0-9.eE]+),')
+    rb'^\{"table":"[^"]*","shard":"[^"]*","sequence_number":"(\d+)","commit_version":\d+,"commit_timestamp":([-+0-9.eE]+),'
+)
 
 
 def _parses(line: bytes) -> bool:

@@ -125,8 +125,12 @@ class ServiceLog:
             raise
         except Exception as error:  # pickle refused something in moto's state
             temporary.unlink(missing_ok=True)
-            log.warning("moto's services cannot be folded into a snapshot (%s: %s): the requests that changed them "
-                        "are kept beside it and replayed at the next start", type(error).__name__, error)
+            log.warning(
+                "moto's services cannot be folded into a snapshot (%s: %s): the requests that changed them "
+                "are kept beside it and replayed at the next start",
+                type(error).__name__,
+                error,
+            )
             since = wal.path(wal.generation)
             self.last = self._journal(generation, read_entries(since, repair=False) if since.exists() else ())
             return self.last
@@ -179,8 +183,9 @@ class ServiceLog:
             except CorruptStateError:
                 raise
             except Exception as error:  # an unpickling failure of any kind: the file cannot be trusted
-                raise CorruptStateError(f"{path}: the state of moto's services cannot be read "
-                                        f"({type(error).__name__}: {error})") from None
+                raise CorruptStateError(
+                    f"{path}: the state of moto's services cannot be read ({type(error).__name__}: {error})"
+                ) from None
         self.last = entry
         return self._journal_entries(entry)
 

@@ -49,7 +49,7 @@ def read_entries(path: Path, repair: bool = True) -> Iterator[dict[str, Any]]:
     number = 0
     while position < len(data):
         end = data.find(b"\n", position)
-        line = data[position:] if end == -1 else data[position:end + 1]
+        line = data[position:] if end == -1 else data[position : end + 1]
         number += 1
         entry = decode(line)
         if entry is None:

@@ -39,8 +39,12 @@ class Operation:
 
 
 class Capture:
-    def __init__(self, commit: Callable[[dict[TableKey, list[Change]], bool], None], lock: threading.RLock,
-                 put_back: Callable[[TableKey, Change], None]) -> None:
+    def __init__(
+        self,
+        commit: Callable[[dict[TableKey, list[Change]], bool], None],
+        lock: threading.RLock,
+        put_back: Callable[[TableKey, Change], None],
+    ) -> None:
         self._commit = commit
         self._lock = lock
         self._put_back = put_back
@@ -104,13 +108,15 @@ class Capture:
         if item not in operation.touches:
             operation.touches[item] = make_touch()
 
-
     def images(self) -> list[tuple[TableKey, Image | None, Image | None]]:
         """Each item the current operation has touched so far: its table, its image before the operation, its image
         now (what a write's ConsumedCapacity is measured on)."""
         operation = getattr(self._local, "operation", None)
-        return [] if operation is None else [(touch.table, touch.old_image, touch.read_current())
-                                             for touch in operation.touches.values()]
+        return (
+            []
+            if operation is None
+            else [(touch.table, touch.old_image, touch.read_current()) for touch in operation.touches.values()]
+        )
 
 
 class _Failed(Exception):

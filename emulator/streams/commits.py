@@ -36,9 +36,20 @@ TableKey = tuple[str, str, str]
 
 
 class TableCommits:
-    def __init__(self, *, versions: dict[TableKey, int], streams: StreamRegistry, persistence: TablesChannel,
-                 kinesis: Any, write_rates: WriteRates, clock: Clock, clock_file: ClockFile, disk: DiskState,
-                 listeners: list[Callable[[Stream, list[ChangeRecord]], None]], activity: threading.Condition) -> None:
+    def __init__(
+        self,
+        *,
+        versions: dict[TableKey, int],
+        streams: StreamRegistry,
+        persistence: TablesChannel,
+        kinesis: Any,
+        write_rates: WriteRates,
+        clock: Clock,
+        clock_file: ClockFile,
+        disk: DiskState,
+        listeners: list[Callable[[Stream, list[ChangeRecord]], None]],
+        activity: threading.Condition,
+    ) -> None:
         self.versions = versions
         self.streams = streams
         self.persistence = persistence
@@ -58,11 +69,20 @@ class TableCommits:
             # a table's creation is its version 1 and enabling its stream a version too (the Lakehouse counts them)
             version = self.versions.get(table, 1) + 1
             stream = self.streams.enabled_stream(*table)
-            appends = None if stream is None else stream.prepare(
-                changes, commit_version=version, now=now, event_ids=(os.urandom(16).hex() for _ in changes),
-                by_ttl=by_ttl)
-            entry = self.persistence.commit_entry(table, version, now, changes, by_ttl,
-                                                  None if appends is None else appends.last_sequence_number)
+            appends = (
+                None
+                if stream is None
+                else stream.prepare(
+                    changes,
+                    commit_version=version,
+                    now=now,
+                    event_ids=(os.urandom(16).hex() for _ in changes),
+                    by_ttl=by_ttl,
+                )
+            )
+            entry = self.persistence.commit_entry(
+                table, version, now, changes, by_ttl, None if appends is None else appends.last_sequence_number
+            )
             prepared.append((table, version, changes, stream, appends, entry))
         written = []
         try:

@@ -41,22 +41,49 @@ ITEMS_PER_LINE = 500
 
 def stream_state(stream: Stream) -> dict[str, Any]:
     """What the log and a snapshot keep of a stream (its records are in its shards' segment files)."""
-    return {"account_id": stream.account_id, "region": stream.region, "table_name": stream.table_name,
-            "table_arn": stream.arn.split("/stream/")[0], "label": stream.label, "view_type": stream.view_type.value,
-            "key_schema": stream.key_schema, "created_at": stream.created_at, "status": stream.status,
-            "disabled_at": stream.disabled_at, "last_shard_ms": stream.last_shard_ms,
-            "enabled_version": stream.enabled_version, "table_deleted": stream.table_deleted,
-            "shards": [shard.to_state() for shard in stream.shards.values()]}
+    return {
+        "account_id": stream.account_id,
+        "region": stream.region,
+        "table_name": stream.table_name,
+        "table_arn": stream.arn.split("/stream/")[0],
+        "label": stream.label,
+        "view_type": stream.view_type.value,
+        "key_schema": stream.key_schema,
+        "created_at": stream.created_at,
+        "status": stream.status,
+        "disabled_at": stream.disabled_at,
+        "last_shard_ms": stream.last_shard_ms,
+        "enabled_version": stream.enabled_version,
+        "table_deleted": stream.table_deleted,
+        "shards": [shard.to_state() for shard in stream.shards.values()],
+    }
 
 
-def stream_from_state(state: dict[str, Any], *, settings: Settings, sequence_numbers: SequenceNumbers,
-                      directory: Path, observer: StreamObserver) -> Stream:
+def stream_from_state(
+    state: dict[str, Any],
+    *,
+    settings: Settings,
+    sequence_numbers: SequenceNumbers,
+    directory: Path,
+    observer: StreamObserver,
+) -> Stream:
     """A stream as stream_state() kept it, its shards put back."""
-    stream = Stream(account_id=state["account_id"], region=state["region"], table_name=state["table_name"],
-                    table_arn=state["table_arn"], label=state["label"], view_type=StreamViewType(state["view_type"]),
-                    key_schema=state["key_schema"], created_at=state["created_at"], settings=settings,
-                    sequence_numbers=sequence_numbers, directory=directory, observer=observer, first_shard=False,
-                    enabled_version=state.get("enabled_version"))
+    stream = Stream(
+        account_id=state["account_id"],
+        region=state["region"],
+        table_name=state["table_name"],
+        table_arn=state["table_arn"],
+        label=state["label"],
+        view_type=StreamViewType(state["view_type"]),
+        key_schema=state["key_schema"],
+        created_at=state["created_at"],
+        settings=settings,
+        sequence_numbers=sequence_numbers,
+        directory=directory,
+        observer=observer,
+        first_shard=False,
+        enabled_version=state.get("enabled_version"),
+    )
     stream.status, stream.disabled_at = state["status"], state["disabled_at"]
     stream.table_deleted = state.get("table_deleted", False)
     stream.last_shard_ms = state["last_shard_ms"]

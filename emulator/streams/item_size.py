@@ -39,7 +39,7 @@ def binary_size(value: Any) -> int:
 
 
 def attribute_value_size(value: dict[str, Any]) -> int:
-    (kind, content), = value.items()
+    ((kind, content),) = value.items()
     if kind == "S":
         return len(content) if content.isascii() else len(content.encode())
     if kind == "N":

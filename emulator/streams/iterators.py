@@ -54,7 +54,9 @@ class ShardIterators:
         return f"{position.stream_arn}|{VERSION}|{base64.urlsafe_b64encode(opaque.encode()).decode()}.{signature}"
 
     def parse(self, iterator: str) -> Position:
-        invalid = ValidationException("Invalid ShardIterator: the iterator is malformed or was not issued by this stream")
+        invalid = ValidationException(
+            "Invalid ShardIterator: the iterator is malformed or was not issued by this stream"
+        )
         if not isinstance(iterator, str) or not 1 <= len(iterator) <= MAX_ITERATOR_LENGTH:
             raise invalid
         stream_arn, version, opaque = (iterator.split("|", 2) + ["", ""])[:3]
@@ -64,7 +66,8 @@ class ShardIterators:
         except (binascii.Error, ValueError):
             raise invalid from None
         if version != VERSION or not hmac.compare_digest(
-                signature.encode(), self._sign(stream_arn.encode() + b"|" + payload).encode()):
+            signature.encode(), self._sign(stream_arn.encode() + b"|" + payload).encode()
+        ):
             raise invalid
         shard_id, sequence_number, issued_ms = payload.decode().split("|")
         if self.clock.now() * 1000 - int(issued_ms) > self.ttl_seconds * 1000:

@@ -16,7 +16,9 @@ Image = dict[str, dict[str, Any]]
 
 TTL_PRINCIPAL = "dynamodb.amazonaws.com"
 
-compact_json = json.JSONEncoder(separators=(",", ":")).encode  # json.dumps(..., separators=...) without a new encoder each call
+compact_json = json.JSONEncoder(
+    separators=(",", ":")
+).encode  # json.dumps(..., separators=...) without a new encoder each call
 _string = json.encoder.encode_basestring_ascii  # what compact_json does with a str, without the call around it
 
 #: images lately encoded, by identity, with their text. A MODIFY's old image is, object for object, the new image of
@@ -177,13 +179,15 @@ class ChangeRecord:
         how many records the commit wrote to the stream, over all shards (a reader knows a commit is whole).
         Written out member by member, as json.dumps(..., separators=(",", ":")) writes the record's dict: the
         images' text is image_json's, so an old image's is the one its item's previous record wrote."""
-        return (f'{{"table":{_string(table_name)},"shard":{_string(shard_id)},'
-                f'"sequence_number":"{self.sequence_number}","commit_version":{self.commit_version},'
-                f'"commit_timestamp":{self.created_at!r},"commit_records":{commit_records},'
-                f'"event_id":{_string(self.event_id)},"event_name":"{self.event_name.value}",'
-                f'"keys":{compact_json(self.keys)},"old_image":{image_json(self.old_image)},'
-                f'"new_image":{image_json(self.new_image)},'
-                f'"user_identity":{_TTL_IDENTITY if self.by_ttl else "null"}}}\n').encode()
+        return (
+            f'{{"table":{_string(table_name)},"shard":{_string(shard_id)},'
+            f'"sequence_number":"{self.sequence_number}","commit_version":{self.commit_version},'
+            f'"commit_timestamp":{self.created_at!r},"commit_records":{commit_records},'
+            f'"event_id":{_string(self.event_id)},"event_name":"{self.event_name.value}",'
+            f'"keys":{compact_json(self.keys)},"old_image":{image_json(self.old_image)},'
+            f'"new_image":{image_json(self.new_image)},'
+            f'"user_identity":{_TTL_IDENTITY if self.by_ttl else "null"}}}\n'
+        ).encode()
 
 
 _TTL_IDENTITY = compact_json({"type": "Service", "principalId": TTL_PRINCIPAL})

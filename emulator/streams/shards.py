@@ -132,19 +132,28 @@ class Shard:
 
     def to_state(self) -> dict[str, Any]:
         """What persistence keeps of a shard (its records live in its segment files)."""
-        return {"shard_id": self.shard_id, "parent_shard_id": self.parent_shard_id,
-                "hash_range": [str(self.hash_range[0]), str(self.hash_range[1])],
-                "starting_sequence_number": str(self.starting_sequence_number),
-                "ending_sequence_number": None if self.ending_sequence_number is None else str(self.ending_sequence_number),
-                "created_at": self.created_at, "closed_at": self.closed_at, "trimmed_through": str(self.trimmed_through),
-                "adjacent_parent_shard_id": self.adjacent_parent_shard_id}
+        return {
+            "shard_id": self.shard_id,
+            "parent_shard_id": self.parent_shard_id,
+            "hash_range": [str(self.hash_range[0]), str(self.hash_range[1])],
+            "starting_sequence_number": str(self.starting_sequence_number),
+            "ending_sequence_number": None if self.ending_sequence_number is None else str(self.ending_sequence_number),
+            "created_at": self.created_at,
+            "closed_at": self.closed_at,
+            "trimmed_through": str(self.trimmed_through),
+            "adjacent_parent_shard_id": self.adjacent_parent_shard_id,
+        }
 
     @classmethod
     def from_state(cls, state: dict[str, Any], log: SegmentLog) -> "Shard":
-        shard = cls(shard_id=state["shard_id"], parent_shard_id=state["parent_shard_id"],
-                    hash_range=(int(state["hash_range"][0]), int(state["hash_range"][1])),
-                    starting_sequence_number=int(state["starting_sequence_number"]),
-                    created_at=state["created_at"], log=log)
+        shard = cls(
+            shard_id=state["shard_id"],
+            parent_shard_id=state["parent_shard_id"],
+            hash_range=(int(state["hash_range"][0]), int(state["hash_range"][1])),
+            starting_sequence_number=int(state["starting_sequence_number"]),
+            created_at=state["created_at"],
+            log=log,
+        )
         if state["ending_sequence_number"] is not None:
             shard.ending_sequence_number = int(state["ending_sequence_number"])
         shard.closed_at = state["closed_at"]
@@ -173,8 +182,10 @@ class ShardAppends:
         self.records = [record for records in by_shard.values() for record in records]
         self.records.sort(key=_sequence_number)
         #: encoded before anything is written: a record that cannot be encoded stops the commit here
-        self._lines = {shard: b"".join(record.to_log_line(table_name, shard.shard_id, commit_records)
-                                       for record in records) for shard, records in by_shard.items()}
+        self._lines = {
+            shard: b"".join(record.to_log_line(table_name, shard.shard_id, commit_records) for record in records)
+            for shard, records in by_shard.items()
+        }
         self._written: list[tuple[Shard, Any]] = []
 
     @property

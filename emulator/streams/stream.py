@@ -25,8 +25,7 @@ from eddy.emulator.settings import Settings
 from eddy.emulator.storage.disk import WriteFailed
 from eddy.emulator.storage.segments import SegmentLog
 from eddy.emulator.streams.records import ChangeRecord, EventName, Image, StreamViewType
-from eddy.emulator.streams.shards import (HASH_SPACE, SequenceNumbers, Shard, ShardAppends, partition_hash,
-                                          split_range)
+from eddy.emulator.streams.shards import HASH_SPACE, SequenceNumbers, Shard, ShardAppends, partition_hash, split_range
 
 #: a shard under load splits only while its key range is wider than this (a single hot key cannot be split
 #: apart, so after 64 halvings load no longer splits it)
@@ -100,16 +99,24 @@ class Stream:
         """`<directory>/stream.json`: what a reader of the change log needs beside the records (the table's key
         schema, whether the stream is on, whether its table was deleted); written to a temp file, swapped in."""
         self.directory.mkdir(parents=True, exist_ok=True)
-        description = {"table": self.table_name, "stream_arn": self.arn, "label": self.label,
-                       "key_schema": self.key_schema, "created_at": self.created_at, "status": self.status,
-                       "disabled_at": self.disabled_at, "table_deleted": self.table_deleted,
-                       "enabled_version": self.enabled_version}
+        description = {
+            "table": self.table_name,
+            "stream_arn": self.arn,
+            "label": self.label,
+            "key_schema": self.key_schema,
+            "created_at": self.created_at,
+            "status": self.status,
+            "disabled_at": self.disabled_at,
+            "table_deleted": self.table_deleted,
+            "enabled_version": self.enabled_version,
+        }
         temporary = self.directory / "stream.json.tmp"
         temporary.write_text(json.dumps(description))
         os.replace(temporary, self.directory / "stream.json")
 
-    def _open_shard(self, parent: Shard | None, hash_range: tuple[int, int], now: float,
-                    adjacent_parent: Shard | None = None) -> Shard:
+    def _open_shard(
+        self, parent: Shard | None, hash_range: tuple[int, int], now: float, adjacent_parent: Shard | None = None
+    ) -> Shard:
         # the number part is the creation time in ms, kept strictly increasing so ids sort oldest first
         self.last_shard_ms = max(int(now * 1000), self.last_shard_ms + 1)
         shard_id = f"shardId-{self.last_shard_ms:020d}-{os.urandom(4).hex()}"
@@ -119,8 +126,9 @@ class Stream:
             hash_range=hash_range,
             starting_sequence_number=self._sequence_numbers.next(),
             created_at=now,
-            log=SegmentLog(self.directory / shard_id, self.settings.segment_max_bytes,
-                           self.settings.columnar_copy_min_bytes),
+            log=SegmentLog(
+                self.directory / shard_id, self.settings.segment_max_bytes, self.settings.columnar_copy_min_bytes
+            ),
         )
         shard.adjacent_parent_shard_id = adjacent_parent.shard_id if adjacent_parent else None
         self._add_shard(shard)
@@ -146,9 +154,7 @@ class Stream:
         try:
             return self.shards[shard_id]
         except KeyError:
-            raise ResourceNotFoundException(
-                "Requested resource not found: Shard does not exist"
-            ) from None
+            raise ResourceNotFoundException("Requested resource not found: Shard does not exist") from None
 
     @property
     def open_shards(self) -> list[Shard]:
@@ -158,7 +164,12 @@ class Stream:
     def _shard_change(self) -> Iterator[None]:
         """A rollover, split or merge: its shards logged in one append, or none of it (the disk refused: WriteFailed),
         with the shards in memory put back as they were, so the lineage read back after a restart is the one shown."""
-        shards, opened, starts, last_ms = dict(self.shards), list(self._open), list(self._open_starts), self.last_shard_ms
+        shards, opened, starts, last_ms = (
+            dict(self.shards),
+            list(self._open),
+            list(self._open_starts),
+            self.last_shard_ms,
+        )
         ends = [(shard, shard.ending_sequence_number, shard.closed_at) for shard in opened]
         try:
             with self.observer.together():
@@ -220,23 +231,33 @@ class Stream:
         position = partition_hash(keys[self.hash_key_name])
         return self._open[bisect.bisect_right(self._open_starts, position) - 1]
 
-    def publish(self, changes: list[Change], *, commit_version: int, now: float, event_ids: Iterable[str],
-                by_ttl: bool = False) -> list[ChangeRecord]:
+    def publish(
+        self, changes: list[Change], *, commit_version: int, now: float, event_ids: Iterable[str], by_ttl: bool = False
+    ) -> list[ChangeRecord]:
         """Append one commit's changes, each to its partition's open shard; split shards that run hot."""
         appends = self.prepare(changes, commit_version=commit_version, now=now, event_ids=event_ids, by_ttl=by_ttl)
         appends.write()
         self.show(appends, now)
         return appends.records
 
-    def prepare(self, changes: list[Change], *, commit_version: int, now: float, event_ids: Iterable[str],
-                by_ttl: bool = False) -> ShardAppends:
+    def prepare(
+        self, changes: list[Change], *, commit_version: int, now: float, event_ids: Iterable[str], by_ttl: bool = False
+    ) -> ShardAppends:
         """One commit's records, numbered and encoded for their shards' segments; nothing written or shown yet."""
         self.maintain(now)
         by_shard: dict[Shard, list[ChangeRecord]] = {}
         for (event_name, keys, old_image, new_image), event_id in zip(changes, event_ids):
-            record = ChangeRecord(sequence_number=self._sequence_numbers.next(), event_id=event_id,
-                                  event_name=event_name, keys=keys, old_image=old_image, new_image=new_image,
-                                  created_at=now, commit_version=commit_version, by_ttl=by_ttl)
+            record = ChangeRecord(
+                sequence_number=self._sequence_numbers.next(),
+                event_id=event_id,
+                event_name=event_name,
+                keys=keys,
+                old_image=old_image,
+                new_image=new_image,
+                created_at=now,
+                commit_version=commit_version,
+                by_ttl=by_ttl,
+            )
             by_shard.setdefault(self._shard_for(keys), []).append(record)
         return ShardAppends(self.table_name, by_shard, len(changes))
 
@@ -313,8 +334,15 @@ class Stream:
             index = self._open.index(existing)
             del self._open[index]
             del self._open_starts[index]
-        log = existing.log if existing is not None else SegmentLog(
-            self.directory / state["shard_id"], self.settings.segment_max_bytes, self.settings.columnar_copy_min_bytes)
+        log = (
+            existing.log
+            if existing is not None
+            else SegmentLog(
+                self.directory / state["shard_id"],
+                self.settings.segment_max_bytes,
+                self.settings.columnar_copy_min_bytes,
+            )
+        )
         shard = Shard.from_state(state, log)
         if existing is not None:
             shard.records = existing.records

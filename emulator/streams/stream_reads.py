@@ -19,8 +19,14 @@ TRIMMED = "The data you are trying to access has been trimmed"
 
 
 class StreamReads:
-    def __init__(self, kernel: Kernel, streams: StreamRegistry, sequence_numbers: SequenceNumbers,
-                 iterators: ShardIterators, read_limits: ReadLimits) -> None:
+    def __init__(
+        self,
+        kernel: Kernel,
+        streams: StreamRegistry,
+        sequence_numbers: SequenceNumbers,
+        iterators: ShardIterators,
+        read_limits: ReadLimits,
+    ) -> None:
         self._lock, self._clock = kernel.lock, kernel.clock
         self._streams, self._sequence_numbers = streams, sequence_numbers
         self._iterators, self._read_limits = iterators, read_limits
@@ -30,30 +36,46 @@ class StreamReads:
         self._streams.maintain(self._clock.now())
         return self._streams.get(stream_arn)
 
-    def list_streams(self, account_id: str, region: str, *, table_name: str | None, limit: int,
-                     exclusive_start_stream_arn: str | None) -> dict[str, Any]:
+    def list_streams(
+        self,
+        account_id: str,
+        region: str,
+        *,
+        table_name: str | None,
+        limit: int,
+        exclusive_start_stream_arn: str | None,
+    ) -> dict[str, Any]:
         with self._lock:
             self._streams.maintain(self._clock.now())
             streams = self._streams.list(account_id, region, table_name)
             if exclusive_start_stream_arn is not None:
                 arns = [stream.arn for stream in streams]
-                streams = streams[arns.index(exclusive_start_stream_arn) + 1:] if exclusive_start_stream_arn in arns else []
+                streams = (
+                    streams[arns.index(exclusive_start_stream_arn) + 1 :] if exclusive_start_stream_arn in arns else []
+                )
             page = streams[:limit]
             result: dict[str, Any] = {"Streams": [stream_summary(stream) for stream in page]}
             if len(streams) > limit:
                 result["LastEvaluatedStreamArn"] = page[-1].arn
             return result
 
-    def describe_stream(self, stream_arn: str, *, limit: int, exclusive_start_shard_id: str | None,
-                        parent_shard_id: str | None) -> dict[str, Any]:
+    def describe_stream(
+        self, stream_arn: str, *, limit: int, exclusive_start_shard_id: str | None, parent_shard_id: str | None
+    ) -> dict[str, Any]:
         with self._lock:
             stream = self._stream(stream_arn)
-            return {"StreamDescription": stream_description(stream, limit=limit,
-                                                            exclusive_start_shard_id=exclusive_start_shard_id,
-                                                            parent_shard_id=parent_shard_id)}
+            return {
+                "StreamDescription": stream_description(
+                    stream,
+                    limit=limit,
+                    exclusive_start_shard_id=exclusive_start_shard_id,
+                    parent_shard_id=parent_shard_id,
+                )
+            }
 
-    def get_shard_iterator(self, stream_arn: str, shard_id: str, iterator_type: ShardIteratorType,
-                           sequence_number: int | None) -> str:
+    def get_shard_iterator(
+        self, stream_arn: str, shard_id: str, iterator_type: ShardIteratorType, sequence_number: int | None
+    ) -> str:
         with self._lock:
             stream = self._stream(stream_arn)
             shard = stream.shard(shard_id)
@@ -84,7 +106,7 @@ class StreamReads:
             if position.sequence_number <= shard.trimmed_through:
                 raise TrimmedDataAccessException(TRIMMED)
             start = shard.index_at(position.sequence_number)
-            records = shard.records[start:start + limit]
+            records = shard.records[start : start + limit]
             view_type, region = stream.view_type, stream.region
             encoded, size = [], 0
             for record in records:
@@ -107,8 +129,9 @@ def stream_summary(stream: Stream) -> dict[str, str]:
     return {"StreamArn": stream.arn, "TableName": stream.table_name, "StreamLabel": stream.label}
 
 
-def stream_description(stream: Stream, *, limit: int, exclusive_start_shard_id: str | None,
-                       parent_shard_id: str | None) -> dict[str, Any]:
+def stream_description(
+    stream: Stream, *, limit: int, exclusive_start_shard_id: str | None, parent_shard_id: str | None
+) -> dict[str, Any]:
     """DescribeStream's StreamDescription: a page of the stream's shards, oldest first."""
     shards = list(stream.shards.values())
     if parent_shard_id is not None:
@@ -116,7 +139,7 @@ def stream_description(stream: Stream, *, limit: int, exclusive_start_shard_id: 
     if exclusive_start_shard_id is not None:
         # AWS answers an ExclusiveStartShardId it does not know with no shards, not an error
         ids = [shard.shard_id for shard in shards]
-        shards = shards[ids.index(exclusive_start_shard_id) + 1:] if exclusive_start_shard_id in ids else []
+        shards = shards[ids.index(exclusive_start_shard_id) + 1 :] if exclusive_start_shard_id in ids else []
     page = shards[:limit]
     description: dict[str, Any] = {
         "StreamArn": stream.arn,

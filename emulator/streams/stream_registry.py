@@ -18,8 +18,13 @@ TableKey = tuple[str, str, str]  # account, region, table name
 
 
 class StreamRegistry:
-    def __init__(self, settings: Settings, sequence_numbers: SequenceNumbers, directory: Path,
-                 observer: StreamObserver | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        sequence_numbers: SequenceNumbers,
+        directory: Path,
+        observer: StreamObserver | None = None,
+    ) -> None:
         self.observer = observer or StreamObserver()
         self.settings = settings
         self.sequence_numbers = sequence_numbers
@@ -27,9 +32,18 @@ class StreamRegistry:
         self.streams: dict[str, Stream] = {}
         self.latest: dict[TableKey, Stream] = {}
 
-    def enable(self, *, account_id: str, region: str, table_name: str, table_arn: str,
-               view_type: StreamViewType, key_schema: list[dict[str, str]], now: float,
-               enabled_version: int | None = None) -> Stream:
+    def enable(
+        self,
+        *,
+        account_id: str,
+        region: str,
+        table_name: str,
+        table_arn: str,
+        view_type: StreamViewType,
+        key_schema: list[dict[str, str]],
+        now: float,
+        enabled_version: int | None = None,
+    ) -> Stream:
         current = self.latest.get((account_id, region, table_name))
         if current is not None and current.status == "ENABLED":
             # AWS answers ValidationException here (its older documents said ResourceInUseException)
@@ -37,8 +51,14 @@ class StreamRegistry:
         # a label (and so the ARN and the change-log folder) is never one an earlier stream of the table had, even
         # one of a table deleted and created again within the same millisecond (a clock that stands still)
         label = stream_label(now)
-        last = max((s.label for s in self.streams.values()
-                    if (s.account_id, s.region, s.table_name) == (account_id, region, table_name)), default=None)
+        last = max(
+            (
+                s.label
+                for s in self.streams.values()
+                if (s.account_id, s.region, s.table_name) == (account_id, region, table_name)
+            ),
+            default=None,
+        )
         if last is not None and last >= label:
             label = stream_label(max(now, _label_time(last)) + 0.001)
         stream = Stream(

@@ -36,15 +36,18 @@ class Checkpoints:
 
     def save(self, mapping_uuid: str, shard_id: str, checkpoint: ShardCheckpoint) -> None:
         self._mappings.setdefault(mapping_uuid, {})[shard_id] = ShardCheckpoint(
-            list(checkpoint.lanes), checkpoint.finished, list(checkpoint.windows))
+            list(checkpoint.lanes), checkpoint.finished, list(checkpoint.windows)
+        )
         self._write(mapping_uuid)
 
     def _write(self, mapping_uuid: str) -> None:
         self.directory.mkdir(parents=True, exist_ok=True)
         path = self.directory / f"{mapping_uuid}.json"
         temporary = path.with_suffix(".json.tmp")
-        shards = {shard_id: {"lanes": [str(n) for n in c.lanes], "finished": c.finished, "windows": c.windows}
-                  for shard_id, c in self._mappings[mapping_uuid].items()}
+        shards = {
+            shard_id: {"lanes": [str(n) for n in c.lanes], "finished": c.finished, "windows": c.windows}
+            for shard_id, c in self._mappings[mapping_uuid].items()
+        }
         temporary.write_text(json.dumps({"mapping": mapping_uuid, "shards": shards}))
         os.replace(temporary, path)
 
@@ -62,9 +65,12 @@ class Checkpoints:
                 saved = json.loads(path.read_text())
                 self._mappings[saved["mapping"]] = {
                     shard_id: ShardCheckpoint([int(n) for n in c["lanes"]], c["finished"], c.get("windows") or [])
-                    for shard_id, c in saved["shards"].items()}
+                    for shard_id, c in saved["shards"].items()
+                }
             except (ValueError, KeyError, TypeError) as error:
-                raise CorruptStateError(f"{path}: checkpoint file is corrupt ({type(error).__name__}: {error})") from None
+                raise CorruptStateError(
+                    f"{path}: checkpoint file is corrupt ({type(error).__name__}: {error})"
+                ) from None
 
     def reset(self) -> None:
         for mapping_uuid in list(self._mappings):

@@ -34,34 +34,52 @@ def _iso(epoch: float, milliseconds: bool = True) -> str:
 def response_context(result: Any) -> dict[str, Any]:
     """The responseContext of an invocation the function answered (an InvocationResult): functionError "Unhandled" if
     it raised, else None (null); the version that ran (a mapping on an alias runs the alias's version)."""
-    return {"statusCode": 200, "executedVersion": result.executed_version,
-            "functionError": None if result.ok else "Unhandled"}
+    return {
+        "statusCode": 200,
+        "executedVersion": result.executed_version,
+        "functionError": None if result.ok else "Unhandled",
+    }
 
 
-def invocation_record(*, function_arn: str, stream_arn: str, shard_id: str, records: list[Any],
-                      condition: str, invoke_count: int, request_id: str, now: float,
-                      response_context: dict[str, Any] | None,
-                      batch_info_key: str = "DDBStreamBatchInfo") -> dict[str, Any]:
+def invocation_record(
+    *,
+    function_arn: str,
+    stream_arn: str,
+    shard_id: str,
+    records: list[Any],
+    condition: str,
+    invoke_count: int,
+    request_id: str,
+    now: float,
+    response_context: dict[str, Any] | None,
+    batch_info_key: str = "DDBStreamBatchInfo",
+) -> dict[str, Any]:
     milliseconds = batch_info_key != "DDBStreamBatchInfo"
     record: dict[str, Any] = {
-        "requestContext": {"requestId": request_id, "functionArn": function_arn, "condition": condition,
-                           "approximateInvokeCount": invoke_count},
+        "requestContext": {
+            "requestId": request_id,
+            "functionArn": function_arn,
+            "condition": condition,
+            "approximateInvokeCount": invoke_count,
+        },
     }
     if response_context is not None:
         record["responseContext"] = response_context
-    record.update({
-        "version": "1.0",
-        "timestamp": _iso(now),
-        batch_info_key: {
-            "shardId": shard_id,
-            "startSequenceNumber": str(records[0].sequence_number),
-            "endSequenceNumber": str(records[-1].sequence_number),
-            "approximateArrivalOfFirstRecord": _iso(records[0].created_at, milliseconds),
-            "approximateArrivalOfLastRecord": _iso(records[-1].created_at, milliseconds),
-            "batchSize": len(records),
-            "streamArn": stream_arn,
-        },
-    })
+    record.update(
+        {
+            "version": "1.0",
+            "timestamp": _iso(now),
+            batch_info_key: {
+                "shardId": shard_id,
+                "startSequenceNumber": str(records[0].sequence_number),
+                "endSequenceNumber": str(records[-1].sequence_number),
+                "approximateArrivalOfFirstRecord": _iso(records[0].created_at, milliseconds),
+                "approximateArrivalOfLastRecord": _iso(records[-1].created_at, milliseconds),
+                "batchSize": len(records),
+                "streamArn": stream_arn,
+            },
+        }
+    )
     return record
 
 
@@ -70,8 +88,16 @@ def s3_key(mapping_uuid: str, shard_id: str, now: float) -> str:
     return f"aws/lambda/{mapping_uuid}/{shard_id}/{moment:%Y/%m/%d}/{moment:%Y-%m-%dT%H.%M.%S}-{uuid.uuid4()}"
 
 
-def send(client: Callable[[str, str], Any], destination_arn: str, record: dict[str, Any], *,
-         mapping_uuid: str, shard_id: str, event: dict[str, Any], now: float) -> None:
+def send(
+    client: Callable[[str, str], Any],
+    destination_arn: str,
+    record: dict[str, Any],
+    *,
+    mapping_uuid: str,
+    shard_id: str,
+    event: dict[str, Any],
+    now: float,
+) -> None:
     """Deliver `record` to the destination; `client(service, region)` gives a boto3 client."""
     _, _, service, region, account_id, resource = destination_arn.split(":", 5)
     if service == "sqs":
@@ -82,7 +108,8 @@ def send(client: Callable[[str, str], Any], destination_arn: str, record: dict[s
         client("sns", region).publish(TopicArn=destination_arn, Message=json.dumps(record))
     elif service == "s3":
         body = dict(record, payload=event)
-        client("s3", region or "us-east-1").put_object(Bucket=resource, Key=s3_key(mapping_uuid, shard_id, now),
-                                                       Body=json.dumps(body).encode())
+        client("s3", region or "us-east-1").put_object(
+            Bucket=resource, Key=s3_key(mapping_uuid, shard_id, now), Body=json.dumps(body).encode()
+        )
     else:
         raise ValueError(f"not an on-failure destination: {destination_arn}")

@@ -28,11 +28,22 @@ RANGES: dict[str, tuple[int, int, int]] = {
     "ParallelizationFactor": (1, 10, 1),
     "TumblingWindowInSeconds": (0, 900, 0),
 }
-UPDATABLE = frozenset({
-    "Enabled", "BatchSize", "MaximumBatchingWindowInSeconds", "MaximumRetryAttempts", "MaximumRecordAgeInSeconds",
-    "BisectBatchOnFunctionError", "FunctionResponseTypes", "DestinationConfig", "ParallelizationFactor",
-    "TumblingWindowInSeconds", "FilterCriteria", "FunctionName",
-})
+UPDATABLE = frozenset(
+    {
+        "Enabled",
+        "BatchSize",
+        "MaximumBatchingWindowInSeconds",
+        "MaximumRetryAttempts",
+        "MaximumRecordAgeInSeconds",
+        "BisectBatchOnFunctionError",
+        "FunctionResponseTypes",
+        "DestinationConfig",
+        "ParallelizationFactor",
+        "TumblingWindowInSeconds",
+        "FilterCriteria",
+        "FunctionName",
+    }
+)
 
 
 @dataclass
@@ -103,7 +114,8 @@ class EventSourceMapping:
             "State": self.state,
             "StateTransitionReason": self.state_transition_reason,
             "DestinationConfig": {"OnFailure": {"Destination": self.on_failure_destination}}
-            if self.on_failure_destination else {"OnFailure": {}},
+            if self.on_failure_destination
+            else {"OnFailure": {}},
             "MaximumRecordAgeInSeconds": self.maximum_record_age_in_seconds,
             "BisectBatchOnFunctionError": self.bisect_batch_on_function_error,
             "MaximumRetryAttempts": self.maximum_retry_attempts,
@@ -170,7 +182,8 @@ def apply_parameters(mapping: EventSourceMapping, params: dict[str, Any]) -> Non
     age = mapping.maximum_record_age_in_seconds
     if age != -1 and age < 60:
         raise InvalidParameterValueException(
-            "MaximumRecordAgeInSeconds must be -1 (no maximum) or between 60 and 604800 seconds")
+            "MaximumRecordAgeInSeconds must be -1 (no maximum) or between 60 and 604800 seconds"
+        )
     for name in ("Enabled", "BisectBatchOnFunctionError"):
         if name in params:
             if not isinstance(params[name], bool):
@@ -179,8 +192,9 @@ def apply_parameters(mapping: EventSourceMapping, params: dict[str, Any]) -> Non
     if "FunctionResponseTypes" in params:
         types = params["FunctionResponseTypes"] or []
         if not isinstance(types, list) or any(t != "ReportBatchItemFailures" for t in types):
-            raise constraint_violation("functionResponseTypes", types,
-                                       "Member must satisfy enum value set: [ReportBatchItemFailures]")
+            raise constraint_violation(
+                "functionResponseTypes", types, "Member must satisfy enum value set: [ReportBatchItemFailures]"
+            )
         mapping.function_response_types = list(dict.fromkeys(types))
     if "DestinationConfig" in params:
         mapping.on_failure_destination = _on_failure_destination(params["DestinationConfig"])
@@ -200,7 +214,9 @@ def _on_failure_destination(config: Any) -> str | None:
         raise ValidationException("DestinationConfig must be an object")
     on_failure = config.get("OnFailure") or {}
     if config.get("OnSuccess"):
-        raise InvalidParameterValueException("Unsupported DestinationConfig parameter for given event source mapping type.")
+        raise InvalidParameterValueException(
+            "Unsupported DestinationConfig parameter for given event source mapping type."
+        )
     destination = on_failure.get("Destination")
     if destination is None:
         return None
@@ -208,7 +224,8 @@ def _on_failure_destination(config: Any) -> str | None:
     if len(parts) < 6 or parts[0] != "arn" or parts[2] not in DESTINATION_SERVICES:
         raise InvalidParameterValueException(
             f"The provided destination config DestinationConfig(onFailure=OnFailure(destination={destination})) is invalid: "
-            "the on-failure destination of a DynamoDB stream must be an SQS queue, SNS topic or S3 bucket ARN")
+            "the on-failure destination of a DynamoDB stream must be an SQS queue, SNS topic or S3 bucket ARN"
+        )
     return destination
 
 

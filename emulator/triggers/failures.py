@@ -34,9 +34,14 @@ class Discarded:
     error: str | None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"ShardId": self.shard_id, "Condition": self.condition,
-                "ApproximateInvokeCount": self.approximate_invoke_count, "Records": self.records,
-                "OnFailureDestination": self.destination, "Error": self.error}
+        return {
+            "ShardId": self.shard_id,
+            "Condition": self.condition,
+            "ApproximateInvokeCount": self.approximate_invoke_count,
+            "Records": self.records,
+            "OnFailureDestination": self.destination,
+            "Error": self.error,
+        }
 
 
 @dataclass
@@ -52,22 +57,42 @@ class MappingFailures:
     _repeats: int = 0
     _in_a_row: int = 0
 
-    def invocation_failed(self, shard_id: str, size: int, error: str, retry_in: float | None,
-                          function_error: bool = True, succeeded_in: float | None = None) -> None:
+    def invocation_failed(
+        self,
+        shard_id: str,
+        size: int,
+        error: str,
+        retry_in: float | None,
+        function_error: bool = True,
+        succeeded_in: float | None = None,
+    ) -> None:
         """A batch failed; `retry_in` is the back-off before it is tried again (None: no retries left, 0: bisected).
         `succeeded_in` (seconds): the invocation itself succeeded and its answer failed items (batchItemFailures),
         which the batch's one log line says: `batch 5 OK in 4.9 ms, the function reported batch item failures`."""
         self.failed_batches += 1
         self.last_error = error
         self._in_a_row += 1
-        then = ("no retries left" if retry_in is None else f"retry in {retry_in:g} s" if retry_in
-                else "split in two, tried at once")
+        then = (
+            "no retries left"
+            if retry_in is None
+            else f"retry in {retry_in:g} s"
+            if retry_in
+            else "split in two, tried at once"
+        )
         level = logging.WARNING if function_error else logging.INFO
         if error != self._error:
             self._error, self._repeats = error, 1
             if succeeded_in is not None:
-                log.log(level, "mapping %s shard %s batch %d OK in %.1f ms, %s (%s)", self.label, shard_id, size,
-                        succeeded_in * 1000, error, then)
+                log.log(
+                    level,
+                    "mapping %s shard %s batch %d OK in %.1f ms, %s (%s)",
+                    self.label,
+                    shard_id,
+                    size,
+                    succeeded_in * 1000,
+                    error,
+                    then,
+                )
                 return
             log.log(level, "mapping %s shard %s batch %d failed: %s (%s)", self.label, shard_id, size, error, then)
             return
@@ -87,18 +112,27 @@ class MappingFailures:
         if discarded.error:
             self.last_error = discarded.error
         where = f"sent to {discarded.destination}" if discarded.destination else "no on-failure destination"
-        log.warning("mapping %s gave up on %d records of %s (%s after %d invocations, %s): %s", self.label,
-                    len(discarded.records), discarded.shard_id, discarded.condition,
-                    discarded.approximate_invoke_count, where, _keys(discarded.records))
+        log.warning(
+            "mapping %s gave up on %d records of %s (%s after %d invocations, %s): %s",
+            self.label,
+            len(discarded.records),
+            discarded.shard_id,
+            discarded.condition,
+            discarded.approximate_invoke_count,
+            where,
+            _keys(discarded.records),
+        )
 
     def take(self) -> dict[str, Any] | None:
         """What failed since the last take (None if nothing did), and start over."""
         if not self.failed_batches and not self.discarded:
             return None
-        report = {"FailedBatches": self.failed_batches,
-                  "RecordsDiscarded": sum(len(d.records) for d in self.discarded),
-                  "Discarded": [d.to_dict() for d in self.discarded],
-                  "LastError": self.last_error}
+        report = {
+            "FailedBatches": self.failed_batches,
+            "RecordsDiscarded": sum(len(d.records) for d in self.discarded),
+            "Discarded": [d.to_dict() for d in self.discarded],
+            "LastError": self.last_error,
+        }
         self.failed_batches, self.discarded = 0, []
         return report
 
@@ -120,32 +154,49 @@ def not_delivered_message(report: dict[str, Any], timeout: float) -> str | None:
     lines = []
     for failure in report["Failures"]:
         if "RequestId" in failure:  # an asynchronous invocation given up on (functions/async_invocations.py)
-            where = ", ".join(f"sent to {arn}" for arn in (failure["OnFailureDestination"], failure["DeadLetterTarget"])
-                              if arn) or "no on-failure destination or dead-letter queue"
-            lines.append(f"{failure['Mapping']} (request id {failure['RequestId']}, from {failure['EventSource']}): "
-                         f"{failure['Condition']} after {failure['ApproximateInvokeCount']} attempts ({where}); "
-                         f"error: {failure['LastError']}")
+            where = (
+                ", ".join(
+                    f"sent to {arn}" for arn in (failure["OnFailureDestination"], failure["DeadLetterTarget"]) if arn
+                )
+                or "no on-failure destination or dead-letter queue"
+            )
+            lines.append(
+                f"{failure['Mapping']} (request id {failure['RequestId']}, from {failure['EventSource']}): "
+                f"{failure['Condition']} after {failure['ApproximateInvokeCount']} attempts ({where}); "
+                f"error: {failure['LastError']}"
+            )
         if "TargetArn" in failure:  # an event a rule's target could not take (eventbridge/dead_letters.py)
             where = f"sent to {failure['DeadLetterQueue']}" if failure["DeadLetterQueue"] else "no dead-letter queue"
-            lines.append(f"{failure['Mapping']}: event {failure['EventId']} not delivered to {failure['TargetArn']} "
-                         f"({where}); error: {failure['LastError']}")
+            lines.append(
+                f"{failure['Mapping']}: event {failure['EventId']} not delivered to {failure['TargetArn']} "
+                f"({where}); error: {failure['LastError']}"
+            )
         for discarded in failure["Discarded"]:
-            where = (f"sent to {discarded['OnFailureDestination']}" if discarded["OnFailureDestination"]
-                     else "no on-failure destination")
-            lines.append(f"mapping {failure['Mapping']}: {len(discarded['Records'])} record(s) of "
-                         f"{discarded['ShardId']} discarded ({discarded['Condition']} after "
-                         f"{discarded['ApproximateInvokeCount']} invocations, {where}): {_keys(discarded['Records'])}; "
-                         f"error: {discarded['Error'] or failure['LastError']}")
+            where = (
+                f"sent to {discarded['OnFailureDestination']}"
+                if discarded["OnFailureDestination"]
+                else "no on-failure destination"
+            )
+            lines.append(
+                f"mapping {failure['Mapping']}: {len(discarded['Records'])} record(s) of "
+                f"{discarded['ShardId']} discarded ({discarded['Condition']} after "
+                f"{discarded['ApproximateInvokeCount']} invocations, {where}): {_keys(discarded['Records'])}; "
+                f"error: {discarded['Error'] or failure['LastError']}"
+            )
     for pending in report["Pending"]:
         if "RequestId" in pending:
-            lines.append(f"{pending['Mapping']} (request id {pending['RequestId']}): {pending['State']} after "
-                         f"{pending['Attempts']} attempts, next at {pending['NextAttemptAt']:.3f} on the emulator's "
-                         f"clock; last error: {pending['LastError']}")
+            lines.append(
+                f"{pending['Mapping']} (request id {pending['RequestId']}): {pending['State']} after "
+                f"{pending['Attempts']} attempts, next at {pending['NextAttemptAt']:.3f} on the emulator's "
+                f"clock; last error: {pending['LastError']}"
+            )
             continue
         retrying = [record for lane in pending.get("Retrying", []) for record in lane["Records"]]
         what = f"retrying {_keys(retrying)}" if retrying else "records not yet processed"
-        lines.append(f"mapping {pending['Mapping']}: not caught up after {timeout:g} s, {what}; "
-                     f"last error: {pending['LastError']}")
+        lines.append(
+            f"mapping {pending['Mapping']}: not caught up after {timeout:g} s, {what}; "
+            f"last error: {pending['LastError']}"
+        )
     if not lines:
         return None
     return "not everything was delivered:\n  " + "\n  ".join(lines)
@@ -153,7 +204,9 @@ def not_delivered_message(report: dict[str, Any], timeout: float) -> str | None:
 
 def _keys(records: list[dict[str, Any]]) -> str:
     """The records' keys as a short text: DynamoDB keys as JSON, a Kinesis record by its partition key."""
-    shown = [json.dumps(r["Keys"], sort_keys=True) if "Keys" in r else f"PartitionKey={r.get('PartitionKey')!r}"
-             for r in records[:10]]
+    shown = [
+        json.dumps(r["Keys"], sort_keys=True) if "Keys" in r else f"PartitionKey={r.get('PartitionKey')!r}"
+        for r in records[:10]
+    ]
     more = f" and {len(records) - 10} more" if len(records) > 10 else ""
     return ", ".join(shown) + more

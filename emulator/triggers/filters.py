@@ -29,8 +29,9 @@ class FilterCriteriaError(ValueError):
     """A FilterCriteria Lambda would refuse: ``message`` and ``code`` are AWS's answer (InvalidParameterValueException,
     or ValidationException for the API model's length limit), ``reason`` says what exactly is wrong."""
 
-    def __init__(self, reason: str, message: str = INVALID_PATTERN,
-                 code: str = "InvalidParameterValueException") -> None:
+    def __init__(
+        self, reason: str, message: str = INVALID_PATTERN, code: str = "InvalidParameterValueException"
+    ) -> None:
         super().__init__(f"{message} Reason: {reason}")
         self.reason, self.message, self.code = reason, message, code
 
@@ -58,8 +59,10 @@ def validate_filter_criteria(criteria: dict[str, Any] | None, dialect: Dialect =
     if not isinstance(filters, list):
         raise FilterCriteriaError("Filters must be a list", "Invalid FilterCriteria.")
     if len(filters) > MAX_FILTERS:
-        raise FilterCriteriaError(f"{len(filters)} filters given; at most {MAX_FILTERS} are allowed",
-                                  f"Invalid FilterCriteria: at most {MAX_FILTERS} filters are allowed.")
+        raise FilterCriteriaError(
+            f"{len(filters)} filters given; at most {MAX_FILTERS} are allowed",
+            f"Invalid FilterCriteria: at most {MAX_FILTERS} filters are allowed.",
+        )
     return [_compile(position, item, dialect) for position, item in enumerate(filters, start=1)]
 
 
@@ -77,7 +80,8 @@ def _compile(position: int, item: Any, dialect: Dialect) -> FilterPattern:
             f"filter {position}'s Pattern is {len(source)} characters long",
             f"1 validation error detected: Value at 'filterCriteria.filters.{position}.member.pattern' failed to "
             f"satisfy constraint: Member must have length less than or equal to {MAX_PATTERN_LENGTH}",
-            "ValidationException")
+            "ValidationException",
+        )
     try:
         return FilterPattern(source, EventPattern.compile(source, dialect))
     except InvalidEventPattern as error:

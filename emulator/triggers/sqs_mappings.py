@@ -43,14 +43,25 @@ VISIBILITY_SHORTER = "Queue visibility timeout: {visibility} seconds is less tha
 FIFO_BATCHING_WINDOW = "Batching window is not supported for FIFO queues"
 #: AWS's answer to a queue that does not exist (AWS-recorded, 2025-11-25: localstack's
 #: test_lambda_integration_sqs.snapshot.json, test_esm_with_not_existing_sqs_queue)
-NO_QUEUE = ("Error occurred while ReceiveMessage. SQS Error Code: AWS.SimpleQueueService.NonExistentQueue. "
-            "SQS Error Message: The specified queue does not exist.")
+NO_QUEUE = (
+    "Error occurred while ReceiveMessage. SQS Error Code: AWS.SimpleQueueService.NonExistentQueue. "
+    "SQS Error Message: The specified queue does not exist."
+)
 #: AWS's answer to a second mapping of one queue to one function (AWS-recorded, 2025-11-25: localstack's
 #: test_lambda_integration_sqs.snapshot.json, test_duplicate_event_source_mappings); a stream's words differ
-DUPLICATE = ('An event source mapping with SQS arn (" {arn} ") and function (" {function} ") already exists. '
-             "Please update or delete the existing mapping with UUID {uuid}")
-STREAM_ONLY = ("StartingPositionTimestamp", "ParallelizationFactor", "MaximumRetryAttempts", "MaximumRecordAgeInSeconds",
-               "BisectBatchOnFunctionError", "TumblingWindowInSeconds", "DestinationConfig")
+DUPLICATE = (
+    'An event source mapping with SQS arn (" {arn} ") and function (" {function} ") already exists. '
+    "Please update or delete the existing mapping with UUID {uuid}"
+)
+STREAM_ONLY = (
+    "StartingPositionTimestamp",
+    "ParallelizationFactor",
+    "MaximumRetryAttempts",
+    "MaximumRecordAgeInSeconds",
+    "BisectBatchOnFunctionError",
+    "TumblingWindowInSeconds",
+    "DestinationConfig",
+)
 #: concurrent batches a queue mapping runs without a ScalingConfig (Lambda starts with five pollers)
 DEFAULT_POLLERS = 5
 #: Eddy's ceiling on concurrent batches per mapping (MaximumConcurrency above it runs this many)
@@ -61,8 +72,15 @@ def is_queue_arn(arn: str) -> bool:
     return sqs_seam.QUEUE_ARN.match(arn) is not None
 
 
-def create_queue_mapping(params: dict[str, Any], account_id: str, region: str, *, functions: FunctionRegistry,
-                         mappings: Iterable[EventSourceMapping], now: float) -> EventSourceMapping:
+def create_queue_mapping(
+    params: dict[str, Any],
+    account_id: str,
+    region: str,
+    *,
+    functions: FunctionRegistry,
+    mappings: Iterable[EventSourceMapping],
+    now: float,
+) -> EventSourceMapping:
     """A new mapping from the queue `params["EventSourceArn"]` names to a function of `functions`, unless one of
     `mappings` already joins them (the caller holds the emulator's lock)."""
     source = params["EventSourceArn"]
@@ -77,9 +95,16 @@ def create_queue_mapping(params: dict[str, Any], account_id: str, region: str, *
     for existing in mappings:
         if existing.event_source_arn == source and existing.function_arn == function_arn:
             raise ResourceConflictException(DUPLICATE.format(arn=source, function=function.name, uuid=existing.uuid))
-    mapping = EventSourceMapping(uuid=new_uuid(), event_source_arn=source, function_arn=function_arn,
-                                 account_id=account_id, region=region, starting_position="",
-                                 last_modified=now, batch_size=10)
+    mapping = EventSourceMapping(
+        uuid=new_uuid(),
+        event_source_arn=source,
+        function_arn=function_arn,
+        account_id=account_id,
+        region=region,
+        starting_position="",
+        last_modified=now,
+        batch_size=10,
+    )
     apply_queue_parameters(mapping, params, fifo=sqs_seam.is_fifo(queue))
     return mapping
 
@@ -100,7 +125,8 @@ def apply_queue_parameters(mapping: EventSourceMapping, params: dict[str, Any], 
         raise InvalidParameterValueException(FIFO_BATCHING_WINDOW)
     if mapping.batch_size > 10 and mapping.maximum_batching_window_in_seconds < 1:
         raise InvalidParameterValueException(
-            "Maximum batch window in seconds must be greater than 0 if maximum batch size is greater than 10")
+            "Maximum batch window in seconds must be greater than 0 if maximum batch size is greater than 10"
+        )
 
 
 def check_visibility_timeout(queue: Any, function: Any) -> None:
@@ -130,9 +156,18 @@ def pollers(mapping: EventSourceMapping) -> int:
     return min(mapping.maximum_concurrency, MAX_POLLERS)
 
 
-
-QUEUE_UPDATABLE = frozenset({"Enabled", "BatchSize", "MaximumBatchingWindowInSeconds", "FunctionResponseTypes",
-                             "FilterCriteria", "FunctionName", "ScalingConfig"} | set(STREAM_ONLY))
+QUEUE_UPDATABLE = frozenset(
+    {
+        "Enabled",
+        "BatchSize",
+        "MaximumBatchingWindowInSeconds",
+        "FunctionResponseTypes",
+        "FilterCriteria",
+        "FunctionName",
+        "ScalingConfig",
+    }
+    | set(STREAM_ONLY)
+)
 
 
 def update_queue_mapping(mapping: EventSourceMapping, params: dict[str, Any], function: Any = None) -> None:

@@ -29,33 +29,56 @@ from .files import exists, hadoop, read_json_file
 TTL_PRINCIPAL = "dynamodb.amazonaws.com"
 
 #: a change-log line as the emulator writes it (emulator/streams/records.py ChangeRecord.to_log_line)
-_LOG_LINE = StructType([
-    StructField("table", StringType()), StructField("shard", StringType()),
-    StructField("sequence_number", StringType()), StructField("commit_version", LongType()),
-    StructField("commit_timestamp", DoubleType()), StructField("commit_records", LongType()),
-    StructField("event_id", StringType()), StructField("event_name", StringType()), StructField("keys", StringType()),
-    StructField("old_image", StringType()), StructField("new_image", StringType()),
-    StructField("user_identity", StructType([StructField("type", StringType()),
-                                             StructField("principalId", StringType())])),
-])
+_LOG_LINE = StructType(
+    [
+        StructField("table", StringType()),
+        StructField("shard", StringType()),
+        StructField("sequence_number", StringType()),
+        StructField("commit_version", LongType()),
+        StructField("commit_timestamp", DoubleType()),
+        StructField("commit_records", LongType()),
+        StructField("event_id", StringType()),
+        StructField("event_name", StringType()),
+        StructField("keys", StringType()),
+        StructField("old_image", StringType()),
+        StructField("new_image", StringType()),
+        StructField(
+            "user_identity", StructType([StructField("type", StringType()), StructField("principalId", StringType())])
+        ),
+    ]
+)
 
 #: the change log as a DataFrame: one row per change, in this order and with these types
-CHANGE_LOG_SCHEMA = StructType([
-    StructField("account", StringType()), StructField("region", StringType()),
-    StructField("stream_label", StringType()), StructField("table", StringType()),
-    StructField("shard", StringType()), StructField("sequence_number", DecimalType(21, 0)),
-    StructField("commit_version", LongType()), StructField("commit_timestamp", TimestampType()),
-    StructField("commit_records", LongType()), StructField("event_id", StringType()), StructField("event_name", StringType()),
-    StructField("keys", StringType()), StructField("old_image", StringType()),
-    StructField("new_image", StringType()), _LOG_LINE["user_identity"],
-])
+CHANGE_LOG_SCHEMA = StructType(
+    [
+        StructField("account", StringType()),
+        StructField("region", StringType()),
+        StructField("stream_label", StringType()),
+        StructField("table", StringType()),
+        StructField("shard", StringType()),
+        StructField("sequence_number", DecimalType(21, 0)),
+        StructField("commit_version", LongType()),
+        StructField("commit_timestamp", TimestampType()),
+        StructField("commit_records", LongType()),
+        StructField("event_id", StringType()),
+        StructField("event_name", StringType()),
+        StructField("keys", StringType()),
+        StructField("old_image", StringType()),
+        StructField("new_image", StringType()),
+        _LOG_LINE["user_identity"],
+    ]
+)
 
 _SEGMENT_PATH = r"/streams/([^/]+)/([^/]+)/([^/]+)/([^/]+)/([^/]+)/[^/]+$"
 
 
-
-def read_change_log(spark: SparkSession, state_dir: str | os.PathLike[str], *, tables: Iterable[str] | None = None,
-                    attributes: Iterable[str] | None = None) -> DataFrame:
+def read_change_log(
+    spark: SparkSession,
+    state_dir: str | os.PathLike[str],
+    *,
+    tables: Iterable[str] | None = None,
+    attributes: Iterable[str] | None = None,
+) -> DataFrame:
     """Every change in the segment files under `state_dir` (or only `tables`'), as CHANGE_LOG_SCHEMA.
 
     `attributes`: the images are parsed in the scan, as structs of only these attributes (each a
@@ -69,8 +92,9 @@ def read_change_log(spark: SparkSession, state_dir: str | os.PathLike[str], *, t
         from ..dynamodb_json import ATTRIBUTE_VALUE
 
         image = StructType([StructField(name, ATTRIBUTE_VALUE) for name in dict.fromkeys(attributes)])
-        schema = StructType([StructField(f.name, image) if f.name in ("old_image", "new_image") else f
-                             for f in _LOG_LINE.fields])
+        schema = StructType(
+            [StructField(f.name, image) if f.name in ("old_image", "new_image") else f for f in _LOG_LINE.fields]
+        )
     files = _segment_files(spark, state_dir, tables)
     # input_file_name(), not _metadata.file_path: a projection of the latter makes Spark build the whole _metadata
     # struct for every line even when no path-derived column is read (a fifth of a job's scan)
@@ -84,9 +108,13 @@ def read_change_log(spark: SparkSession, state_dir: str | os.PathLike[str], *, t
     return parts[0] if len(parts) == 1 else parts[0].unionByName(parts[1])
 
 
-def read_ttl_deletion_candidates(spark: SparkSession, state_dir: str | os.PathLike[str], *,
-                                 tables: Iterable[str] | None = None,
-                                 observe: Callable[[DataFrame], DataFrame] | None = None) -> DataFrame:
+def read_ttl_deletion_candidates(
+    spark: SparkSession,
+    state_dir: str | os.PathLike[str],
+    *,
+    tables: Iterable[str] | None = None,
+    observe: Callable[[DataFrame], DataFrame] | None = None,
+) -> DataFrame:
     """The change-log lines that mention the TTL service (CHANGE_LOG_SCHEMA): every TTL deletion, and
     maybe a few more (filter them exactly). The lines are picked by their text before any JSON is parsed:
     TTL deletions are a small part of a log, and parsing is most of what reading a log costs; in a columnar
@@ -119,8 +147,9 @@ class _SegmentFiles(NamedTuple):
     copies: list[str]  #: columnar copies read instead of their segments' lines
 
 
-def _segment_files(spark: SparkSession, state_dir: str | os.PathLike[str],
-                   tables: Iterable[str] | None) -> _SegmentFiles:
+def _segment_files(
+    spark: SparkSession, state_dir: str | os.PathLike[str], tables: Iterable[str] | None
+) -> _SegmentFiles:
     """The segment files of `tables` (None: every table) under `state_dir`: a sealed segment's columnar copy
     where it has one (a copy without its segment is a segment trimmed while listing), else its lines."""
     state_dir = str(state_dir).rstrip("/")
@@ -135,8 +164,9 @@ def _segment_files(spark: SparkSession, state_dir: str | os.PathLike[str],
     segments = {path.removesuffix(".jsonl") for path in found if path.endswith(".jsonl")}
     copies = [path for path in found if path.endswith(".parquet") and path.removesuffix(".parquet") in segments]
     copied = {path.removesuffix(".parquet") for path in copies}
-    return _SegmentFiles([path for path in found if path.endswith(".jsonl") and path.removesuffix(".jsonl") not in copied],
-                         copies)
+    return _SegmentFiles(
+        [path for path in found if path.endswith(".jsonl") and path.removesuffix(".jsonl") not in copied], copies
+    )
 
 
 def _read_lines(spark: SparkSession, paths: list[str], schema: StructType) -> DataFrame:
@@ -151,19 +181,24 @@ def _typed(lines: DataFrame, path: Column) -> DataFrame:
         F.regexp_extract(path, _SEGMENT_PATH, 2).alias("region"),
         # the folder spells the label's ':' as '-': 2015-05-11T21-21-33.291 is 2015-05-11T21:21:33.291
         F.regexp_replace(label, r"T(\d\d)-(\d\d)-", "T$1:$2:").alias("stream_label"),
-        "table", "shard",
+        "table",
+        "shard",
         F.col("sequence_number").cast(DecimalType(21, 0)).alias("sequence_number"),
         "commit_version",
         F.timestamp_micros(F.round(F.col("commit_timestamp") * 1_000_000).cast(LongType())).alias("commit_timestamp"),
-        "commit_records", "event_id", "event_name", "keys", "old_image", "new_image", "user_identity",
+        "commit_records",
+        "event_id",
+        "event_name",
+        "keys",
+        "old_image",
+        "new_image",
+        "user_identity",
     )
 
 
 def _typed_schema(line: StructType) -> StructType:
     images = {f.name: f for f in line.fields if f.name in ("old_image", "new_image")}
     return StructType([images.get(f.name, f) for f in CHANGE_LOG_SCHEMA.fields])
-
-
 
 
 def read_stream_descriptions(spark: SparkSession, state_dir: str | os.PathLike[str], table: str) -> list[dict]:
@@ -194,8 +229,10 @@ def require_state_dir(spark: SparkSession, state_dir: str | os.PathLike[str], *,
     if not exists(spark, path):
         raise MissingChangeLogError(
             f"state directory {shown} does not exist: give the directory `eddy serve --state-dir` or "
-            f"emulate(state_dir=...) writes (--state-dir; default .eddy in the current directory)")
+            f"emulate(state_dir=...) writes (--state-dir; default .eddy in the current directory)"
+        )
     if change_log and not exists(spark, f"{path}/streams"):
         raise MissingChangeLogError(
             f"{shown} holds no change log (no streams/ folder): it is not an Eddy state directory, or no table "
-            f"in it has had a DynamoDB stream yet")
+            f"in it has had a DynamoDB stream yet"
+        )

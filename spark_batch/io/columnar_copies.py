@@ -25,16 +25,26 @@ from ..dynamodb_json import ATTRIBUTE_VALUE
 
 _ITEM = MapType(StringType(), ATTRIBUTE_VALUE)
 #: a copy's columns (emulator/storage/columnar_segments.py SCHEMA)
-COPY_SCHEMA = StructType([
-    StructField("table", StringType()), StructField("shard", StringType()),
-    StructField("sequence_number", StringType()), StructField("commit_version", LongType()),
-    StructField("commit_timestamp", DoubleType()), StructField("commit_records", LongType()),
-    StructField("event_id", StringType()), StructField("event_name", StringType()),
-    StructField("keys", StringType()), StructField("old_image", StringType()), StructField("new_image", StringType()),
-    StructField("user_identity", StructType([StructField("type", StringType()),
-                                             StructField("principalId", StringType())])),
-    StructField("old_image_attributes", _ITEM), StructField("new_image_attributes", _ITEM),
-])
+COPY_SCHEMA = StructType(
+    [
+        StructField("table", StringType()),
+        StructField("shard", StringType()),
+        StructField("sequence_number", StringType()),
+        StructField("commit_version", LongType()),
+        StructField("commit_timestamp", DoubleType()),
+        StructField("commit_records", LongType()),
+        StructField("event_id", StringType()),
+        StructField("event_name", StringType()),
+        StructField("keys", StringType()),
+        StructField("old_image", StringType()),
+        StructField("new_image", StringType()),
+        StructField(
+            "user_identity", StructType([StructField("type", StringType()), StructField("principalId", StringType())])
+        ),
+        StructField("old_image_attributes", _ITEM),
+        StructField("new_image_attributes", _ITEM),
+    ]
+)
 _LINE_MEMBERS = COPY_SCHEMA.names[:-2]
 
 
@@ -52,6 +62,8 @@ def as_log_lines(copies: DataFrame, attributes: Iterable[str] | None = None) -> 
 
     def image(name: str) -> Column:
         item = F.col(f"{name}_attributes")
-        return F.when(item.isNotNull(), F.struct(*[item[attribute].alias(attribute) for attribute in names])).alias(name)
+        return F.when(item.isNotNull(), F.struct(*[item[attribute].alias(attribute) for attribute in names])).alias(
+            name
+        )
 
     return copies.select(*[image(c) if c in ("old_image", "new_image") else c for c in _LINE_MEMBERS])

@@ -37,13 +37,18 @@ from .files import (
     write_text_file,
 )
 
-_EXPORT_LINE = StructType([StructField(name, StringType()) for name in
-                           ("Item", "Metadata", "Keys", "NewImage", "OldImage")])
+_EXPORT_LINE = StructType(
+    [StructField(name, StringType()) for name in ("Item", "Metadata", "Keys", "NewImage", "OldImage")]
+)
 FULL_EXPORT_SCHEMA = StructType([StructField("item", StringType())])
-INCREMENTAL_EXPORT_SCHEMA = StructType([
-    StructField("write_timestamp", TimestampType()), StructField("keys", StringType()),
-    StructField("old_image", StringType()), StructField("new_image", StringType()),
-])
+INCREMENTAL_EXPORT_SCHEMA = StructType(
+    [
+        StructField("write_timestamp", TimestampType()),
+        StructField("keys", StringType()),
+        StructField("old_image", StringType()),
+        StructField("new_image", StringType()),
+    ]
+)
 
 
 def export_summary(spark: SparkSession, export_dir: str) -> dict[str, Any] | None:
@@ -60,11 +65,16 @@ def read_full_export(spark: SparkSession, export_dir: str) -> DataFrame:
 def read_incremental_export(spark: SparkSession, export_dir: str) -> DataFrame:
     """An incremental export's changes (INCREMENTAL_EXPORT_SCHEMA), one per item changed in its period."""
     lines = _export_lines(spark, export_dir)
-    micros = F.coalesce(F.get_json_object("Metadata", "$.WriteTimestampMicros.N"),
-                        F.get_json_object("Metadata", "$.WriteTimestampMicros"))
+    micros = F.coalesce(
+        F.get_json_object("Metadata", "$.WriteTimestampMicros.N"),
+        F.get_json_object("Metadata", "$.WriteTimestampMicros"),
+    )
     return lines.where(F.col("Keys").isNotNull()).select(
         F.timestamp_micros(micros.cast(LongType())).alias("write_timestamp"),
-        F.col("Keys").alias("keys"), F.col("OldImage").alias("old_image"), F.col("NewImage").alias("new_image"))
+        F.col("Keys").alias("keys"),
+        F.col("OldImage").alias("old_image"),
+        F.col("NewImage").alias("new_image"),
+    )
 
 
 def export_type(spark: SparkSession, export_dir: str) -> str:
@@ -108,13 +118,23 @@ def write_export(lines: DataFrame, export_dir: str, summary: dict[str, Any], *, 
         rename(spark, source, target)
         count = spark.read.text(target).count()
         digest = hashlib.md5(read_bytes(spark, target))
-        files.append({"itemCount": count, "md5Checksum": base64.b64encode(digest.digest()).decode(),
-                      "etag": digest.hexdigest(), "dataFileS3Key": target[len(export_dir) + 1:]})
+        files.append(
+            {
+                "itemCount": count,
+                "md5Checksum": base64.b64encode(digest.digest()).decode(),
+                "etag": digest.hexdigest(),
+                "dataFileS3Key": target[len(export_dir) + 1 :],
+            }
+        )
     delete(spark, staging)
     _write_manifest(spark, f"{export_dir}/manifest-files", "".join(json.dumps(entry) + "\n" for entry in files))
-    summary = {**summary, "itemCount": sum(entry["itemCount"] for entry in files),
-               "manifestFilesS3Key": f"{export_dir}/manifest-files.json",
-               "outputFormat": "DYNAMODB_JSON", "exportStatus": "COMPLETED"}
+    summary = {
+        **summary,
+        "itemCount": sum(entry["itemCount"] for entry in files),
+        "manifestFilesS3Key": f"{export_dir}/manifest-files.json",
+        "outputFormat": "DYNAMODB_JSON",
+        "exportStatus": "COMPLETED",
+    }
     _write_manifest(spark, f"{export_dir}/manifest-summary", json.dumps(summary, indent=2) + "\n")
     return summary
 
@@ -123,5 +143,3 @@ def _write_manifest(spark: SparkSession, name: str, text: str) -> None:
     """`<name>.json` and `<name>.checksum` (the JSON's MD5, hex)."""
     write_text_file(spark, f"{name}.json", text)
     write_text_file(spark, f"{name}.checksum", hashlib.md5(text.encode()).hexdigest())
-
-

@@ -53,7 +53,6 @@ def write_text_file(spark: SparkSession, path: str, text: str) -> None:
         stream.close()
 
 
-
 def hadoop(spark: SparkSession, path: str) -> tuple[Any, Any]:
     jvm = spark.sparkContext._jvm
     hadoop_path = jvm.org.apache.hadoop.fs.Path(str(path))

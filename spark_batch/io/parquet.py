@@ -68,5 +68,3 @@ def staged_parquet(df: DataFrame, path: str) -> Iterator[DataFrame]:
         yield spark.read.parquet(path)
     finally:
         delete(spark, path)
-
-

@@ -8,8 +8,9 @@ from pathlib import Path
 from typing import Any, Iterable
 
 
-def put_items(rows: Iterable[dict[str, Any]], table: str, *, endpoint_url: str | None = None,
-              region: str | None = None) -> int:
+def put_items(
+    rows: Iterable[dict[str, Any]], table: str, *, endpoint_url: str | None = None, region: str | None = None
+) -> int:
     """PutItem each item (DynamoDB JSON) into `table` through boto3, batched; returns how many."""
     import boto3
 

@@ -69,16 +69,25 @@ def timed(job: str, work: Callable[[Summary], None]) -> Summary:
 
 def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--master", help="Spark master URL (default: $SPARK_MASTER, else local[*])")
-    parser.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE",
-                        help="a Spark setting, e.g. --conf spark.driver.memory=4g (repeatable)")
+    parser.add_argument(
+        "--conf",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a Spark setting, e.g. --conf spark.driver.memory=4g (repeatable)",
+    )
 
 
 def session_for(args: argparse.Namespace, job: str) -> SparkSession:
     from ..session import spark_session
 
     config = dict(item.split("=", 1) for item in args.conf)
-    return spark_session(args.master, app_name=f"eddy {job}", config=config,
-                         on_interrupt=interrupt_as_a_command(verbose=getattr(args, "verbose", False)))
+    return spark_session(
+        args.master,
+        app_name=f"eddy {job}",
+        config=config,
+        on_interrupt=interrupt_as_a_command(verbose=getattr(args, "verbose", False)),
+    )
 
 
 def interrupt_as_a_command(*, verbose: bool) -> Callable[[int, object], None]:
@@ -101,8 +110,13 @@ def _not_from_py4j(record: logging.LogRecord) -> bool:
     return f"{os.sep}py4j{os.sep}" not in record.pathname
 
 
-def job_main(job: str, doc: str, add_arguments: Callable[[argparse.ArgumentParser], None],
-             run: Callable[[SparkSession, argparse.Namespace], Summary], argv: list[str] | None) -> int:
+def job_main(
+    job: str,
+    doc: str,
+    add_arguments: Callable[[argparse.ArgumentParser], None],
+    run: Callable[[SparkSession, argparse.Namespace], Summary],
+    argv: list[str] | None,
+) -> int:
     """`python -m spark_batch.jobs.<module>`: parse, run on a session, print the summary."""
     parser = argparse.ArgumentParser(prog=f"eddy spark {job}", description=doc.split("\n")[0])
     add_common_arguments(parser)

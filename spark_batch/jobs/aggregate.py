@@ -39,8 +39,14 @@ EVENTS = ("INSERT", "MODIFY", "REMOVE")
 STATS = ("sum", "avg", "min", "max")
 
 
-def transform(log: DataFrame, *, window_seconds: int = 60, numbers: Iterable[str] = (),
-              group_by: Iterable[str] = (), scale: int = 6) -> DataFrame:
+def transform(
+    log: DataFrame,
+    *,
+    window_seconds: int = 60,
+    numbers: Iterable[str] = (),
+    group_by: Iterable[str] = (),
+    scale: int = 6,
+) -> DataFrame:
     """The metrics of CHANGE_LOG_SCHEMA rows (only `table`, `event_name`, `commit_timestamp` and the
     images are read; the images as text, or parsed down to these attributes in the scan)."""
     numbers, group_by = list(numbers), list(group_by)
@@ -50,28 +56,54 @@ def transform(log: DataFrame, *, window_seconds: int = 60, numbers: Iterable[str
     width = int(window_seconds) * 1_000_000
     start = F.timestamp_micros(F.floor(F.unix_micros("commit_timestamp") / width) * width)
     rows = log.select(
-        "table", "event_name", start.alias("window_start"),
+        "table",
+        "event_name",
+        start.alias("window_start"),
         *[_text(F.coalesce(new[name], old[name])).alias(name) for name in group_by],
-        *[new[name]["N"].try_cast(number).alias(f"__{name}") for name in numbers])
+        *[new[name]["N"].try_cast(number).alias(f"__{name}") for name in numbers],
+    )
     keys = ["table", "window_start", *group_by]
     # per event type first (the fewest updates per change), then the event types side by side
     fine = [F.count(F.lit(1)).alias("__records")]
     for name in numbers:
         value = F.col(f"__{name}")
-        fine += [F.sum(value).alias(f"__{name}_sum"), F.count(value).alias(f"__{name}_count"),
-                 F.min(value).alias(f"__{name}_min"), F.max(value).alias(f"__{name}_max")]
-    metrics = [F.sum("__records").alias("records"),
-               *[F.coalesce(F.sum(F.when(F.col("event_name") == event, F.col("__records"))), F.lit(0)).alias(event)
-                 for event in EVENTS]]
+        fine += [
+            F.sum(value).alias(f"__{name}_sum"),
+            F.count(value).alias(f"__{name}_count"),
+            F.min(value).alias(f"__{name}_min"),
+            F.max(value).alias(f"__{name}_max"),
+        ]
+    metrics = [
+        F.sum("__records").alias("records"),
+        *[
+            F.coalesce(F.sum(F.when(F.col("event_name") == event, F.col("__records"))), F.lit(0)).alias(event)
+            for event in EVENTS
+        ],
+    ]
     for name in numbers:
         total = F.sum(f"__{name}_sum")
-        metrics += [total.cast(number).alias(f"{name}_sum"),
-                    (total / F.sum(f"__{name}_count")).cast(number).alias(f"{name}_avg"),
-                    F.min(f"__{name}_min").alias(f"{name}_min"), F.max(f"__{name}_max").alias(f"{name}_max")]
+        metrics += [
+            total.cast(number).alias(f"{name}_sum"),
+            (total / F.sum(f"__{name}_count")).cast(number).alias(f"{name}_avg"),
+            F.min(f"__{name}_min").alias(f"{name}_min"),
+            F.max(f"__{name}_max").alias(f"{name}_max"),
+        ]
     end = F.col("window_start") + F.make_dt_interval(secs=F.lit(int(window_seconds)))
-    return (rows.groupBy(*keys, "event_name").agg(*fine).groupBy(*keys).agg(*metrics)
-            .select("table", "window_start", end.alias("window_end"), *group_by, "records", *EVENTS,
-                    *[f"{name}_{stat}" for name in numbers for stat in STATS]))
+    return (
+        rows.groupBy(*keys, "event_name")
+        .agg(*fine)
+        .groupBy(*keys)
+        .agg(*metrics)
+        .select(
+            "table",
+            "window_start",
+            end.alias("window_end"),
+            *group_by,
+            "records",
+            *EVENTS,
+            *[f"{name}_{stat}" for name in numbers for stat in STATS],
+        )
+    )
 
 
 def _text(value) -> F.Column:
@@ -82,10 +114,13 @@ def metric_items(rows: Iterable, group_by: list[str], window_seconds: int) -> It
     """Each metrics row as a DynamoDB item (DynamoDB JSON)."""
     for row in rows:
         start = row["window_start"].replace(tzinfo=timezone.utc)
-        pk = "#".join([row["table"], start.strftime("%Y-%m-%dT%H:%M:%SZ"),
-                       *[str(row[name]) for name in group_by]])
-        item = {"pk": {"S": pk}, "table": {"S": row["table"]}, "bucket_start": {"N": str(int(start.timestamp()))},
-                "window_seconds": {"N": str(window_seconds)}}
+        pk = "#".join([row["table"], start.strftime("%Y-%m-%dT%H:%M:%SZ"), *[str(row[name]) for name in group_by]])
+        item = {
+            "pk": {"S": pk},
+            "table": {"S": row["table"]},
+            "bucket_start": {"N": str(int(start.timestamp()))},
+            "window_seconds": {"N": str(window_seconds)},
+        }
         for name, value in row.asDict().items():
             if name in ("table", "window_start", "window_end") or value is None:
                 continue
@@ -101,17 +136,25 @@ def run(spark: SparkSession, args: argparse.Namespace) -> Summary:
     numbers, group_by = split_names(args.numbers), split_names(args.group_by)
 
     def work(summary: Summary) -> None:
-        log = io.read_change_log(spark, args.state_dir, tables=split_names(args.tables) or None,
-                                 attributes=(numbers + group_by) or None)
+        log = io.read_change_log(
+            spark, args.state_dir, tables=split_names(args.tables) or None, attributes=(numbers + group_by) or None
+        )
         totals = Observation("totals")  # every change is in one row's `records`: no counting pass over the input
         metrics = transform(log, window_seconds=args.window, numbers=numbers, group_by=group_by, scale=args.scale)
-        io.replace_parquet(metrics.observe(totals, F.count(F.lit(1)).alias("rows"),
-                                           F.coalesce(F.sum("records"), F.lit(0)).alias("records")), args.out)
+        io.replace_parquet(
+            metrics.observe(
+                totals, F.count(F.lit(1)).alias("rows"), F.coalesce(F.sum("records"), F.lit(0)).alias("records")
+            ),
+            args.out,
+        )
         summary.rows_in, summary.rows_out, summary.output = totals.get["records"], totals.get["rows"], args.out
         if args.dynamodb_table:
-            written = io.put_items(metric_items(io.read_parquet(spark, args.out).toLocalIterator(), group_by,
-                                                args.window),
-                                   args.dynamodb_table, endpoint_url=args.endpoint_url, region=args.region)
+            written = io.put_items(
+                metric_items(io.read_parquet(spark, args.out).toLocalIterator(), group_by, args.window),
+                args.dynamodb_table,
+                endpoint_url=args.endpoint_url,
+                region=args.region,
+            )
             summary.output += f" and {written:,} items in DynamoDB table {args.dynamodb_table}"
 
     return timed("aggregate", work)

@@ -44,12 +44,17 @@ def transform(items: DataFrame, changes: DataFrame, *, keys: list[str], since: d
     keys, new_image (a REMOVE has none)."""
     attributes = F.from_json("item", MapType(StringType(), StringType()))
     exported = items.select(
-        F.to_json(F.array_sort(F.map_entries(F.map_filter(attributes, lambda name, _: name.isin(*keys)))))
-        .alias("__key"),
-        F.lit(0).cast("decimal(21,0)").alias("sequence_number"), F.lit(None).cast(StringType()).alias("keys"), "item")
+        F.to_json(F.array_sort(F.map_entries(F.map_filter(attributes, lambda name, _: name.isin(*keys))))).alias(
+            "__key"
+        ),
+        F.lit(0).cast("decimal(21,0)").alias("sequence_number"),
+        F.lit(None).cast(StringType()).alias("keys"),
+        "item",
+    )
     later = changes if since is None else changes.where(F.col("commit_timestamp") >= F.lit(since))
-    changed = later.select(canonical_json("keys").alias("__key"), "sequence_number", "keys",
-                           F.col("new_image").alias("item"))
+    changed = later.select(
+        canonical_json("keys").alias("__key"), "sequence_number", "keys", F.col("new_image").alias("item")
+    )
     last = F.max(F.struct("sequence_number", "keys", "item")).alias("last")
     return exported.unionByName(changed).groupBy("__key").agg(last).select("__key", "last.*")
 
@@ -68,8 +73,12 @@ def documents(rows: Iterable, *, table: str, keys: list[str], attributes: list[s
 
 def changes_from_incremental(export: DataFrame) -> DataFrame:
     """An incremental export's lines as changes: sequence number = write time in microseconds."""
-    return export.select(F.unix_micros("write_timestamp").cast("decimal(21,0)").alias("sequence_number"),
-                         F.col("write_timestamp").alias("commit_timestamp"), "keys", "new_image")
+    return export.select(
+        F.unix_micros("write_timestamp").cast("decimal(21,0)").alias("sequence_number"),
+        F.col("write_timestamp").alias("commit_timestamp"),
+        "keys",
+        "new_image",
+    )
 
 
 def run(spark: SparkSession, args: argparse.Namespace) -> Summary:
@@ -88,12 +97,19 @@ def run(spark: SparkSession, args: argparse.Namespace) -> Summary:
         if not keys:
             raise SystemExit("search-index-rebuild: --keys is needed (no change names the key attributes)")
         counted_items, counted_changes, counted_out = Counter("items"), Counter("changes"), Counter("out")
-        final = counted_out.through(transform(counted_items.through(io.read_full_export(spark, args.export)),
-                                              counted_changes.through(changes), keys=keys, since=since))
+        final = counted_out.through(
+            transform(
+                counted_items.through(io.read_full_export(spark, args.export)),
+                counted_changes.through(changes),
+                keys=keys,
+                since=since,
+            )
+        )
         with io.staged_parquet(final, f"{args.index}.documents") as rows:  # the driver takes them a part at a time
             written = io.write_search_index(
                 documents(rows.toLocalIterator(), table=label, keys=keys, attributes=split_names(args.attributes)),
-                args.index)
+                args.index,
+            )
         summary.rows_in = counted_items.rows + counted_changes.rows
         summary.rows_out, summary.output = written, args.index
 

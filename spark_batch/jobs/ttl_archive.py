@@ -37,11 +37,20 @@ ARCHIVE_KEY = ["table", "date", "sequence_number"]
 
 def transform(log: DataFrame) -> DataFrame:
     """The TTL deletions among CHANGE_LOG_SCHEMA rows, as archive rows (the log holds each change once)."""
-    by_ttl = ((F.col("event_name") == "REMOVE") & (F.col("user_identity.type") == "Service")
-              & (F.col("user_identity.principalId") == io.TTL_PRINCIPAL))
-    return (log.where(by_ttl)
-            .select("table", F.to_date("commit_timestamp").alias("date"), F.col("commit_timestamp").alias("deleted_at"),
-                    "sequence_number", "event_id", "keys", F.col("old_image").alias("item")))
+    by_ttl = (
+        (F.col("event_name") == "REMOVE")
+        & (F.col("user_identity.type") == "Service")
+        & (F.col("user_identity.principalId") == io.TTL_PRINCIPAL)
+    )
+    return log.where(by_ttl).select(
+        "table",
+        F.to_date("commit_timestamp").alias("date"),
+        F.col("commit_timestamp").alias("deleted_at"),
+        "sequence_number",
+        "event_id",
+        "keys",
+        F.col("old_image").alias("item"),
+    )
 
 
 def not_archived(rows: DataFrame, archive: DataFrame | None) -> DataFrame:
@@ -54,8 +63,9 @@ def not_archived(rows: DataFrame, archive: DataFrame | None) -> DataFrame:
 def run(spark: SparkSession, args: argparse.Namespace) -> Summary:
     def work(summary: Summary) -> None:
         counted_in, counted_out = Counter("in"), Counter("out")
-        log = io.read_ttl_deletion_candidates(spark, args.state_dir, tables=split_names(args.tables) or None,
-                                              observe=counted_in.through)
+        log = io.read_ttl_deletion_candidates(
+            spark, args.state_dir, tables=split_names(args.tables) or None, observe=counted_in.through
+        )
         rows = counted_out.through(not_archived(transform(log), io.read_parquet(spark, args.out)))
         io.append_parquet(rows, args.out, partition_by=["table", "date"])
         summary.rows_in, summary.rows_out, summary.output = counted_in.rows, counted_out.rows, args.out

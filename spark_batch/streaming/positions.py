@@ -36,8 +36,12 @@ class Shard:
     def from_description(cls, shard: Mapping[str, Any]) -> "Shard":
         parents = tuple(p for p in (shard.get("ParentShardId"), shard.get("AdjacentParentShardId")) if p)
         sequence_range = shard.get("SequenceNumberRange", {})
-        return cls(shard["ShardId"], parents, sequence_range.get("StartingSequenceNumber", "0"),
-                   "EndingSequenceNumber" in sequence_range)
+        return cls(
+            shard["ShardId"],
+            parents,
+            sequence_range.get("StartingSequenceNumber", "0"),
+            "EndingSequenceNumber" in sequence_range,
+        )
 
 
 def after(sequence_number: str) -> str:
@@ -46,7 +50,7 @@ def after(sequence_number: str) -> str:
 
 def sequence_after(position: str) -> str | None:
     """The sequence number an AFTER position names, else None."""
-    return position[len(AFTER):] if position.startswith(AFTER) else None
+    return position[len(AFTER) :] if position.startswith(AFTER) else None
 
 
 def in_lineage_order(shards: Iterable[Shard]) -> list[Shard]:
@@ -80,8 +84,10 @@ def initial_positions(shards: Iterable[Shard], starting_position: str) -> dict[s
     its parent is read to its end. (From LATEST the source reads each shard to its end first: see source.py.)
     """
     known = {shard.shard_id for shard in shards}
-    return {shard.shard_id: entry(shard, AT if any(p in known for p in shard.parents) else starting_position)
-            for shard in shards}
+    return {
+        shard.shard_id: entry(shard, AT if any(p in known for p in shard.parents) else starting_position)
+        for shard in shards
+    }
 
 
 def readable(shard_id: str, shards: Mapping[str, Mapping[str, Any]]) -> bool:
@@ -98,8 +104,9 @@ def with_new_shards(shards: Mapping[str, Mapping[str, Any]], described: Iterable
     """
     described = list(described)
     listed = {shard.shard_id for shard in described}
-    merged = {shard_id: dict(value) for shard_id, value in shards.items()
-              if shard_id in listed or value["position"] != END}
+    merged = {
+        shard_id: dict(value) for shard_id, value in shards.items() if shard_id in listed or value["position"] != END
+    }
     for shard in described:
         merged.setdefault(shard.shard_id, entry(shard, AT))
     return merged

@@ -37,10 +37,14 @@ def streams_client(options: tuple[tuple[str, str], ...]) -> Any:
     given = dict(options)
     session = boto3.session.Session(profile_name=given.get("profile"))
     client = session.client(
-        "dynamodbstreams", endpoint_url=given.get("endpointurl"), region_name=given.get("region"),
-        aws_access_key_id=given.get("accesskeyid"), aws_secret_access_key=given.get("secretaccesskey"),
+        "dynamodbstreams",
+        endpoint_url=given.get("endpointurl"),
+        region_name=given.get("region"),
+        aws_access_key_id=given.get("accesskeyid"),
+        aws_secret_access_key=given.get("secretaccesskey"),
         aws_session_token=given.get("sessiontoken"),
-        config=Config(retries={"mode": "standard", "max_attempts": 10}, max_pool_connections=4))
+        config=Config(retries={"mode": "standard", "max_attempts": 10}, max_pool_connections=4),
+    )
     client.meta.events.register("before-parse.dynamodb-streams.GetRecords", _keep_raw_records)
     return client
 
@@ -74,8 +78,9 @@ class ShardPages:
     nothing more for now (an empty page) or ends - what the driver reads to learn where a micro-batch ends.
     """
 
-    def __init__(self, client: Any, stream_arn: str, shard_id: str, starting: str, position: str,
-                 upto: str | None = None) -> None:
+    def __init__(
+        self, client: Any, stream_arn: str, shard_id: str, starting: str, position: str, upto: str | None = None
+    ) -> None:
         self.client, self.stream_arn, self.shard_id = client, stream_arn, shard_id
         self.starting, self.position, self.upto = starting, position, upto
         self.ended = False
@@ -86,8 +91,14 @@ class ShardPages:
         target = int(last) if last is not None else None
         empty = 0
         while iterator:
-            page = _call(self.client.get_records, self.stream_arn, self.shard_id, self.position,
-                         ShardIterator=iterator, Limit=PAGE)
+            page = _call(
+                self.client.get_records,
+                self.stream_arn,
+                self.shard_id,
+                self.position,
+                ShardIterator=iterator,
+                Limit=PAGE,
+            )
             found, iterator = page["Records"], page.get("NextShardIterator")
             if target is not None and found and int(found[-1]["dynamodb"]["SequenceNumber"]) >= target:
                 yield [record for record in found if int(record["dynamodb"]["SequenceNumber"]) <= target]
@@ -100,8 +111,10 @@ class ShardPages:
             elif target is not None:
                 empty += 1
                 if empty >= EMPTY_PAGES:
-                    raise StreamSourceError(f"shard {self.shard_id} of {self.stream_arn} stopped short of sequence "
-                                            f"number {last}: {EMPTY_PAGES} empty GetRecords answers in a row")
+                    raise StreamSourceError(
+                        f"shard {self.shard_id} of {self.stream_arn} stopped short of sequence "
+                        f"number {last}: {EMPTY_PAGES} empty GetRecords answers in a row"
+                    )
         self.ended = True
 
 
@@ -112,8 +125,9 @@ def _first_iterator(client: Any, stream_arn: str, shard_id: str, starting: str, 
         kwargs.update(ShardIteratorType="AFTER_SEQUENCE_NUMBER", SequenceNumber=sequence_number)
     elif position == AT:
         try:
-            return client.get_shard_iterator(**kwargs, ShardIteratorType="AT_SEQUENCE_NUMBER",
-                                             SequenceNumber=starting)["ShardIterator"]
+            return client.get_shard_iterator(**kwargs, ShardIteratorType="AT_SEQUENCE_NUMBER", SequenceNumber=starting)[
+                "ShardIterator"
+            ]
         except ClientError as error:
             if error.response["Error"]["Code"] != "ResourceNotFoundException":
                 _raise(error, stream_arn, shard_id, position)
@@ -138,6 +152,7 @@ def _raise(error: ClientError, stream_arn: str, shard_id: str, position: str) ->
         raise StreamPositionTrimmedError(
             f"shard {shard_id} of {stream_arn}: the query's position ({position}) is older than the stream keeps "
             "(24 hours), so records it had not read are gone. Start the query again without its checkpoint "
-            "(from TRIM_HORIZON or LATEST) to go on, knowing those records were lost.") from error
+            "(from TRIM_HORIZON or LATEST) to go on, knowing those records were lost."
+        ) from error
     where = f"{stream_arn} {shard_id}".strip()
     raise StreamSourceError(f"{code} reading {where}: {error.response['Error'].get('Message', '')}") from error

@@ -22,6 +22,7 @@ from .shard_reads import ShardPages, client_options, describe_shards, streams_cl
 
 LATEST = "LATEST"
 
+
 class DynamoDBStreamsDataSource(DataSource):
     """`spark.readStream.format("dynamodbstreams").option("streamArn", arn).load()` (and `spark.read` alike).
 
@@ -82,8 +83,7 @@ class Offsets:
 
     def initial(self) -> dict[str, Any]:
         shards, _ = describe_shards(self.client, self.options.stream_arn)
-        start = {"streamArn": self.options.stream_arn,
-                 "shards": positions.initial_positions(shards, TRIM_HORIZON)}
+        start = {"streamArn": self.options.stream_arn, "shards": positions.initial_positions(shards, TRIM_HORIZON)}
         return self.advance(start) if self.options.starting_position == LATEST else start
 
     def advance(self, offset: Mapping[str, Any]) -> dict[str, Any]:
@@ -111,7 +111,8 @@ class Offsets:
         if lost:
             raise StreamPositionTrimmedError(
                 f"shards {', '.join(lost)} of {self.options.stream_arn} were trimmed before the query read them to "
-                "their end: records it had not read are gone. Start the query again without its checkpoint to go on.")
+                "their end: records it had not read are gone. Start the query again without its checkpoint to go on."
+            )
 
     def partitions(self, start: Mapping[str, Any], end: Mapping[str, Any]) -> list[ShardPartition]:
         if start:
@@ -163,7 +164,8 @@ def read_partition(partition: ShardPartition) -> Iterator[Any]:
     """A shard range's records as Arrow record batches (on an executor)."""
     options, shard_range = partition.options, partition.shard_range
     client = streams_client(options.client)
-    for page in ShardPages(client, options.stream_arn, shard_range.shard_id, shard_range.starting, shard_range.start,
-                        upto=shard_range.end):
+    for page in ShardPages(
+        client, options.stream_arn, shard_range.shard_id, shard_range.starting, shard_range.start, upto=shard_range.end
+    ):
         if page:
             yield record_batch(page, shard_range.shard_id)

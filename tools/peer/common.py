@@ -10,8 +10,8 @@ from pathlib import Path
 # running interpreter's environment only if it is missing. Everything else those tests import (boto3,
 # botocore, moto itself) is already a dependency of Eddy.
 TEST_DEPENDENCIES = [
-    "pytest",             # the runner (normally present through eddy[dev])
-    "freezegun",          # tests/test_dynamodb/test_dynamodb.py: `from freezegun import freeze_time`
+    "pytest",  # the runner (normally present through eddy[dev])
+    "freezegun",  # tests/test_dynamodb/test_dynamodb.py: `from freezegun import freeze_time`
     "py-partiql-parser",  # moto[dynamodb] extra (PartiQL statements); pinned to what moto's metadata asks
 ]
 # Not needed: pytest-xdist (the suites share one server and every test POSTs /moto-api/reset, so parallel
@@ -32,8 +32,8 @@ RESULTS_ENV = "PEER_SUITE_RESULTS"
 
 # Environment variables that would change what the tests or the servers do; dropped for both runs.
 SCRUBBED_ENV = (
-    "MOTO_CALL_RESET_API",           # "false" would stop mock_aws from POSTing /moto-api/reset
-    "MOTO_TEST_ALLOW_AWS_REQUEST",   # "true" would send the tests to real AWS
+    "MOTO_CALL_RESET_API",  # "false" would stop mock_aws from POSTing /moto-api/reset
+    "MOTO_TEST_ALLOW_AWS_REQUEST",  # "true" would send the tests to real AWS
     "TEST_SERVER_MODE",
     "TEST_SERVER_MODE_ENDPOINT",
     "TEST_PROXY_MODE",

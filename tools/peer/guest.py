@@ -15,8 +15,16 @@ from peer.common import log
 from peer.runs import Run, run_pytest
 
 #: moto's suites of the services Eddy serves or patches
-GUEST_SUITES = ["tests/test_dynamodb", "tests/test_dynamodbstreams", "tests/test_s3", "tests/test_sqs",
-                "tests/test_sns", "tests/test_kinesis", "tests/test_events", "tests/test_logs"]
+GUEST_SUITES = [
+    "tests/test_dynamodb",
+    "tests/test_dynamodbstreams",
+    "tests/test_s3",
+    "tests/test_sqs",
+    "tests/test_sns",
+    "tests/test_kinesis",
+    "tests/test_events",
+    "tests/test_logs",
+]
 
 
 def guest_runs(args, tree: Path, workdir: Path, env: dict[str, str]) -> tuple[Run, Run]:
@@ -25,8 +33,19 @@ def guest_runs(args, tree: Path, workdir: Path, env: dict[str, str]) -> tuple[Ru
     runs = []
     for label, plugins in (("without-eddy", ("-p", "no:eddy")), ("with-eddy", ())):
         run = Run(label)
-        run_pytest(run, None, tree, workdir, args.guest_suites, args.pytest_args, env, args.timeout, args.verbose,
-                   args.stop_timeout, plugins)
+        run_pytest(
+            run,
+            None,
+            tree,
+            workdir,
+            args.guest_suites,
+            args.pytest_args,
+            env,
+            args.timeout,
+            args.verbose,
+            args.stop_timeout,
+            plugins,
+        )
         runs.append(run)
     return runs[0], runs[1]
 
@@ -35,8 +54,11 @@ def differences(without: Run, with_eddy: Run) -> list[tuple[str, str, str]]:
     """(test, outcome without Eddy, outcome with Eddy's plugin loaded) of every test whose outcome differs."""
     names = sorted(set(without.results) | set(with_eddy.results))
     outcome = lambda run, name: run.results[name]["outcome"] if name in run.results else "not run"  # noqa: E731
-    return [(name, outcome(without, name), outcome(with_eddy, name)) for name in names
-            if outcome(without, name) != outcome(with_eddy, name)]
+    return [
+        (name, outcome(without, name), outcome(with_eddy, name))
+        for name in names
+        if outcome(without, name) != outcome(with_eddy, name)
+    ]
 
 
 def report(without: Run, with_eddy: Run, differing: list[tuple[str, str, str]]) -> None:

@@ -44,8 +44,7 @@ def ensure_test_dependencies(allow_install: bool) -> None:
     if not allow_install:
         raise HarnessError(f"missing test dependencies (and --no-install given): {' '.join(missing)}")
     log(f"peer: installing missing test dependencies into {sys.prefix}: {' '.join(missing)}")
-    proc = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", *missing],
-                          capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", *missing], capture_output=True, text=True)
     if proc.returncode != 0:
         raise HarnessError(f"pip install {' '.join(missing)} failed:\n{proc.stdout}{proc.stderr}")
     importlib.invalidate_caches()
@@ -61,8 +60,18 @@ def fetch_sdist(version: str, explicit: Path | None) -> Path:
     if candidates:
         return candidates[0]
     log(f"peer: downloading the moto {version} sdist into {CACHE_DIR.relative_to(REPO_ROOT)}/ ...")
-    cmd = [sys.executable, "-m", "pip", "download", "--no-binary", ":all:", "--no-deps",
-           f"moto=={version}", "--dest", str(CACHE_DIR)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "pip",
+        "download",
+        "--no-binary",
+        ":all:",
+        "--no-deps",
+        f"moto=={version}",
+        "--dest",
+        str(CACHE_DIR),
+    ]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     candidates = sorted(CACHE_DIR.glob(f"moto-{version}.tar.gz"))
     if proc.returncode != 0 or not candidates:

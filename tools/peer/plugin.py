@@ -60,5 +60,11 @@ def pytest_runtest_logfinish(nodeid, location) -> None:
 
 def pytest_collectreport(report) -> None:
     if os.environ.get(RESULTS_ENV) and report.failed:
-        _write_result({"nodeid": report.nodeid or "<collection>", "outcome": "collection_error",
-                       "message": _crash_message(report), "duration": 0.0})
+        _write_result(
+            {
+                "nodeid": report.nodeid or "<collection>",
+                "outcome": "collection_error",
+                "message": _crash_message(report),
+                "duration": 0.0,
+            }
+        )

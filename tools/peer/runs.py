@@ -33,16 +33,39 @@ class Run:
 _PROGRESS = re.compile(r"\[\s*\d+%\]\s*$")
 
 
-def run_pytest(run: Run, url: str | None, tree: Path, workdir: Path, suites: list[str], extra: list[str],
-               env: dict[str, str], timeout: float, echo: bool, stop_timeout: float,
-               plugins: tuple[str, ...] = ()) -> None:
+def run_pytest(
+    run: Run,
+    url: str | None,
+    tree: Path,
+    workdir: Path,
+    suites: list[str],
+    extra: list[str],
+    env: dict[str, str],
+    timeout: float,
+    echo: bool,
+    stop_timeout: float,
+    plugins: tuple[str, ...] = (),
+) -> None:
     """pytest on moto's `suites`: against the server at `url` (moto's server mode), or in-process (url None,
     moto's mock_aws in the test process itself) with `plugins` given to pytest (`-p no:eddy`)."""
     results_file = workdir / f"results-{run.label}.jsonl"
     results_file.unlink(missing_ok=True)
     log_path = workdir / f"pytest-{run.label}.log"
-    cmd = [sys.executable, "-m", "pytest", "-p", "peer.plugin", "-p", "no:cacheprovider", *plugins, "--color=no",
-           "-q", "-rfEs", *suites, *extra]
+    cmd = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-p",
+        "peer.plugin",
+        "-p",
+        "no:cacheprovider",
+        *plugins,
+        "--color=no",
+        "-q",
+        "-rfEs",
+        *suites,
+        *extra,
+    ]
     child_env = dict(env)
     server_mode = {"TEST_SERVER_MODE": "true", "TEST_SERVER_MODE_ENDPOINT": url} if url else {}
     child_env.update(
@@ -55,8 +78,17 @@ def run_pytest(run: Run, url: str | None, tree: Path, workdir: Path, suites: lis
     started = time.monotonic()
     with open(log_path, "w", encoding="utf-8") as fh:
         fh.write(f"$ cd {tree} && {' '.join(f'{k}={v}' for k, v in server_mode.items())} {shlex.join(cmd)}\n")
-        proc = subprocess.Popen(cmd, cwd=tree, env=child_env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                stdin=subprocess.DEVNULL, text=True, errors="replace", start_new_session=True)
+        proc = subprocess.Popen(
+            cmd,
+            cwd=tree,
+            env=child_env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            text=True,
+            errors="replace",
+            start_new_session=True,
+        )
 
         def pump() -> None:
             for line in proc.stdout:
@@ -85,18 +117,31 @@ def run_pytest(run: Run, url: str | None, tree: Path, workdir: Path, suites: lis
                 rec = json.loads(line)
                 run.results[rec["nodeid"]] = rec
     c = run.counts()
-    log(f"peer: {run.label}: {len(run.results)} results in {run.seconds:.1f}s "
-        f"(pytest exit {run.returncode}): " + ", ".join(f"{n} {k}" for k, n in sorted(c.items())))
+    log(
+        f"peer: {run.label}: {len(run.results)} results in {run.seconds:.1f}s "
+        f"(pytest exit {run.returncode}): " + ", ".join(f"{n} {k}" for k, n in sorted(c.items()))
+    )
 
 
-def serve_and_run(label: str, argv: list[str], health_path: str, args, tree: Path, workdir: Path,
-                  env: dict[str, str], port: int) -> Run:
+def serve_and_run(
+    label: str, argv: list[str], health_path: str, args, tree: Path, workdir: Path, env: dict[str, str], port: int
+) -> Run:
     run = Run(label)
     server = Server(label, argv, health_path, workdir / f"server-{label}.log", env)
     try:
         server.start(port, args.start_timeout)
-        run_pytest(run, server.url, tree, workdir, args.suites, args.pytest_args, env, args.timeout,
-                   args.verbose, args.stop_timeout)
+        run_pytest(
+            run,
+            server.url,
+            tree,
+            workdir,
+            args.suites,
+            args.pytest_args,
+            env,
+            args.timeout,
+            args.verbose,
+            args.stop_timeout,
+        )
         if server.proc.poll() is not None:
             run.note = f"{label} exited with status {server.proc.returncode} during the run"
     finally:

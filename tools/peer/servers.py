@@ -26,7 +26,7 @@ def base_env() -> dict[str, str]:
     env.update(
         AWS_ACCESS_KEY_ID="testing",
         AWS_SECRET_ACCESS_KEY="testing",
-        AWS_CONFIG_FILE=os.devnull,              # keep ~/.aws out of it
+        AWS_CONFIG_FILE=os.devnull,  # keep ~/.aws out of it
         AWS_SHARED_CREDENTIALS_FILE=os.devnull,
         PYTHONUNBUFFERED="1",
     )
@@ -67,23 +67,31 @@ class Server:
         self._log = open(self.log_path, "w", encoding="utf-8")
         log(f"peer: starting {self.label}: {shlex.join(self.argv)}")
         try:
-            self.proc = subprocess.Popen(self.argv, cwd=REPO_ROOT, env=self.env, stdout=self._log,
-                                         stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                         start_new_session=True)
+            self.proc = subprocess.Popen(
+                self.argv,
+                cwd=REPO_ROOT,
+                env=self.env,
+                stdout=self._log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+            )
         except OSError as exc:
             raise HarnessError(f"could not start {self.label}: {exc}") from exc
         deadline = time.monotonic() + timeout
         last = "no answer yet"
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise HarnessError(f"{self.label} exited with status {self.proc.returncode} before becoming "
-                                   f"healthy\n{self.log_tail()}")
+                raise HarnessError(
+                    f"{self.label} exited with status {self.proc.returncode} before becoming healthy\n{self.log_tail()}"
+                )
             ok, last = self._probe(port)
             if ok:
                 return
             time.sleep(0.2)
-        raise HarnessError(f"{self.label} not healthy after {timeout:.0f}s ({self.health_path}: {last})\n"
-                           f"{self.log_tail()}")
+        raise HarnessError(
+            f"{self.label} not healthy after {timeout:.0f}s ({self.health_path}: {last})\n{self.log_tail()}"
+        )
 
     def _probe(self, port: int) -> tuple[bool, str]:
         if self.health_path == "tcp":

@@ -42,11 +42,16 @@ def handle(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Res
         return _error("InvalidAction", f"Could not find operation {action} for version 2010-05-15", 400)
     try:
         params = query_protocol.read_input(operation, form)
-        missing = [name for name in operation.input_shape.required_members if name not in params] \
-            if operation.input_shape is not None else []
+        missing = (
+            [name for name in operation.input_shape.required_members if name not in params]
+            if operation.input_shape is not None
+            else []
+        )
         if missing:
-            raise ValidationError(f"1 validation error detected: Value null at '{_camel(missing[0])}' failed to "
-                                  "satisfy constraint: Member must not be null")
+            raise ValidationError(
+                f"1 validation error detected: Value null at '{_camel(missing[0])}' failed to "
+                "satisfy constraint: Member must not be null"
+            )
         handler = OPERATIONS.get(action)
         if handler is None:
             return _error("NotImplemented", f"Eddy does not serve CloudFormation's {action}", 501)
@@ -74,8 +79,11 @@ def _describe_stacks(service: CloudFormation, account: str, region: str, params:
     if params.get("StackName"):
         return {"Stacks": [service.find(account, region, params["StackName"], deleted=True).description()]}
     with service.lock:
-        stacks = [stack for stack in service.stacks if (stack.account, stack.region) == (account, region)
-                  and stack.status != "DELETE_COMPLETE"]
+        stacks = [
+            stack
+            for stack in service.stacks
+            if (stack.account, stack.region) == (account, region) and stack.status != "DELETE_COMPLETE"
+        ]
     return {"Stacks": [stack.description() for stack in reversed(stacks)]}
 
 
@@ -96,16 +104,24 @@ def _resources(service: CloudFormation, account: str, region: str, params: dict[
     if params.get("StackName"):
         stacks = [service.find(account, region, params["StackName"], deleted=True)]
     elif params.get("PhysicalResourceId"):
-        stacks = [stack for stack in service.stacks if any(resource.physical_id == params["PhysicalResourceId"]
-                                                           for resource in stack.resources.values())]
+        stacks = [
+            stack
+            for stack in service.stacks
+            if any(resource.physical_id == params["PhysicalResourceId"] for resource in stack.resources.values())
+        ]
         if not stacks:
             raise ValidationError(f"Stack for {params['PhysicalResourceId']} does not exist")
     else:
         raise ValidationError("Either StackName or PhysicalResourceId must be specified.")
-    return {"StackResources": [
-        stack.resource_description(resource, detail=False) for stack in stacks for resource in stack.resources.values()
-        if params.get("LogicalResourceId") in (None, resource.logical_id)
-        and params.get("PhysicalResourceId") in (None, resource.physical_id)]}
+    return {
+        "StackResources": [
+            stack.resource_description(resource, detail=False)
+            for stack in stacks
+            for resource in stack.resources.values()
+            if params.get("LogicalResourceId") in (None, resource.logical_id)
+            and params.get("PhysicalResourceId") in (None, resource.physical_id)
+        ]
+    }
 
 
 def _list_resources(service: CloudFormation, account: str, region: str, params: dict[str, Any]) -> dict[str, Any]:
@@ -116,8 +132,13 @@ def _list_resources(service: CloudFormation, account: str, region: str, params: 
 def _list_stacks(service: CloudFormation, account: str, region: str, params: dict[str, Any]) -> dict[str, Any]:
     wanted = params.get("StackStatusFilter")
     with service.lock:
-        stacks = [stack for stack in service.stacks if (stack.account, stack.region) == (account, region)
-                  and stack.status != "REVIEW_IN_PROGRESS" and (not wanted or stack.status in wanted)]
+        stacks = [
+            stack
+            for stack in service.stacks
+            if (stack.account, stack.region) == (account, region)
+            and stack.status != "REVIEW_IN_PROGRESS"
+            and (not wanted or stack.status in wanted)
+        ]
     return {"StackSummaries": [stack.summary() for stack in reversed(stacks)]}
 
 
@@ -142,17 +163,29 @@ def _summary(template: dict[str, Any]) -> dict[str, Any]:
     needed = templates_in.required_capabilities(template)
     if needed:
         answer["Capabilities"] = needed
-        answer["CapabilitiesReason"] = "The following resource(s) require capabilities: [" + ", ".join(
-            sorted({resource["Type"] for resource in template["Resources"].values()
-                    if resource["Type"].startswith("AWS::IAM::")})) + "]"
+        answer["CapabilitiesReason"] = (
+            "The following resource(s) require capabilities: ["
+            + ", ".join(
+                sorted(
+                    {
+                        resource["Type"]
+                        for resource in template["Resources"].values()
+                        if resource["Type"].startswith("AWS::IAM::")
+                    }
+                )
+            )
+            + "]"
+        )
     return answer
 
 
 def _validate(service: CloudFormation, account: str, region: str, params: dict[str, Any]) -> dict[str, Any]:
     _, template = service.template_of(params, region)
     answer = _summary(template)
-    answer["Parameters"] = [{key: entry[key] for key in ("ParameterKey", "DefaultValue", "NoEcho", "Description")
-                             if key in entry} for entry in answer["Parameters"]]
+    answer["Parameters"] = [
+        {key: entry[key] for key in ("ParameterKey", "DefaultValue", "NoEcho", "Description") if key in entry}
+        for entry in answer["Parameters"]
+    ]
     return answer
 
 

@@ -29,7 +29,9 @@ def handle(calls: CustomResourceCalls | None, request: Request) -> Response:
     bucket, key = _bucket_and_key(request)
     if calls is not None and calls.deliver(bucket, key, request.body):
         return Response(200, {"ETag": f'"{hashlib.md5(request.body).hexdigest()}"', "Content-Length": "0"}, b"")
-    body = ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>AccessDenied</Code><Message>No custom resource "
-            "request awaits a response at this URL (it was answered, or its stack operation has ended)</Message>"
-            f"<Resource>{request.path}</Resource></Error>").encode()
+    body = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code><Message>No custom resource '
+        "request awaits a response at this URL (it was answered, or its stack operation has ended)</Message>"
+        f"<Resource>{request.path}</Resource></Error>"
+    ).encode()
     return Response(403, {"Content-Type": "application/xml", "Content-Length": str(len(body))}, body)

@@ -82,9 +82,11 @@ def write_output(operation: OperationModel, answer: dict[str, Any], namespace: s
     if shape is not None:
         wrapper = shape.serialization.get("resultWrapper", f"{operation.name}Result")
         result = f"<{wrapper}>{_members(shape, answer)}</{wrapper}>"
-    return (f'<{operation.name}Response xmlns="{namespace}">{result}'
-            f"<ResponseMetadata><RequestId>{uuid.uuid4()}</RequestId></ResponseMetadata>"
-            f"</{operation.name}Response>").encode()
+    return (
+        f'<{operation.name}Response xmlns="{namespace}">{result}'
+        f"<ResponseMetadata><RequestId>{uuid.uuid4()}</RequestId></ResponseMetadata>"
+        f"</{operation.name}Response>"
+    ).encode()
 
 
 def _members(shape: StructureShape, value: dict[str, Any]) -> str:
@@ -104,20 +106,27 @@ def _xml(shape: Shape, value: Any) -> str:
         tag = shape.member.serialization.get("name", "member")
         return "".join(f"<{tag}>{_xml(shape.member, item)}</{tag}>" for item in value)
     if isinstance(shape, MapShape):
-        return "".join(f"<entry><key>{escape(str(key))}</key><value>{_xml(shape.value, item)}</value></entry>"
-                       for key, item in value.items())
+        return "".join(
+            f"<entry><key>{escape(str(key))}</key><value>{_xml(shape.value, item)}</value></entry>"
+            for key, item in value.items()
+        )
     if shape.type_name == "boolean":
         return "true" if value else "false"
     if shape.type_name == "timestamp":
-        moment = value if isinstance(value, datetime.datetime) else datetime.datetime.fromtimestamp(
-            value, datetime.timezone.utc)
+        moment = (
+            value
+            if isinstance(value, datetime.datetime)
+            else datetime.datetime.fromtimestamp(value, datetime.timezone.utc)
+        )
         return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
     return escape(str(value))
 
 
 def error_xml(code: str, message: str, sender: bool = True) -> bytes:
     """The query protocol's error answer."""
-    return (f'<ErrorResponse xmlns="http://cloudformation.amazonaws.com/doc/2010-05-15/"><Error>'
-            f"<Type>{'Sender' if sender else 'Receiver'}</Type><Code>{escape(code)}</Code>"
-            f"<Message>{escape(message)}</Message></Error><RequestId>{uuid.uuid4()}</RequestId>"
-            f"</ErrorResponse>").encode()
+    return (
+        f'<ErrorResponse xmlns="http://cloudformation.amazonaws.com/doc/2010-05-15/"><Error>'
+        f"<Type>{'Sender' if sender else 'Receiver'}</Type><Code>{escape(code)}</Code>"
+        f"<Message>{escape(message)}</Message></Error><RequestId>{uuid.uuid4()}</RequestId>"
+        f"</ErrorResponse>"
+    ).encode()

@@ -27,4 +27,5 @@ def collection_key(account_id: str, region: str) -> Callable[[str], str | None]:
     def key(table_name: str) -> str | None:
         hash_key, _, local = indexes(table_name)
         return hash_key if local else None
+
     return key

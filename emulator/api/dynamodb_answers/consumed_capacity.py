@@ -47,8 +47,10 @@ def written_sizes(written: Written) -> list[tuple[str, int]]:
 
 def of_writes(params: dict[str, Any], written: Written, indexes: Indexes) -> list[dict[str, Any]]:
     mode = params.get("ReturnConsumedCapacity")
-    units = {table: {"Table": 0.0, "GlobalSecondaryIndexes": {}, "LocalSecondaryIndexes": {}}
-             for table in tables_named(params)}
+    units = {
+        table: {"Table": 0.0, "GlobalSecondaryIndexes": {}, "LocalSecondaryIndexes": {}}
+        for table in tables_named(params)
+    }
     for action in params.get("TransactItems") or ():
         check = action.get("ConditionCheck")
         if isinstance(check, dict) and check.get("TableName") in units:
@@ -67,18 +69,23 @@ def of_writes(params: dict[str, Any], written: Written, indexes: Indexes) -> lis
 
 
 def of_replay(params: dict[str, Any], sizes: list[tuple[str, int]]) -> list[dict[str, Any]]:
-    units = {table: {"Table": 0.0, "GlobalSecondaryIndexes": {}, "LocalSecondaryIndexes": {}}
-             for table in tables_named(params)}
+    units = {
+        table: {"Table": 0.0, "GlobalSecondaryIndexes": {}, "LocalSecondaryIndexes": {}}
+        for table in tables_named(params)
+    }
     for table, size in sizes:
         if table in units:
             units[table]["Table"] += TRANSACTIONAL * max(1, ceil(size / 4096))
-    return [_entry(table, shares, params.get("ReturnConsumedCapacity"), "ReadCapacityUnits")
-            for table, shares in units.items()]
+    return [
+        _entry(table, shares, params.get("ReturnConsumedCapacity"), "ReadCapacityUnits")
+        for table, shares in units.items()
+    ]
 
 
 def _entry(table: str, shares: dict[str, Any], mode: Any, axis: str) -> dict[str, Any]:
-    total = shares["Table"] + sum(shares["GlobalSecondaryIndexes"].values()) + sum(
-        shares["LocalSecondaryIndexes"].values())
+    total = (
+        shares["Table"] + sum(shares["GlobalSecondaryIndexes"].values()) + sum(shares["LocalSecondaryIndexes"].values())
+    )
     entry: dict[str, Any] = {"TableName": table, "CapacityUnits": total, axis: total}
     if mode == "INDEXES":
         entry["Table"] = {"CapacityUnits": shares["Table"], axis: shares["Table"]}
@@ -94,8 +101,10 @@ def _write_units(size: int) -> float:
 
 def _index_units(keys: list[str], old: dict | None, new: dict | None) -> float:
     """A single write's units in an index: an item is in it when it has every key attribute of the index."""
-    key_of = [None if image is None or not all(name in image for name in keys) else [image[name] for name in keys]
-              for image in (old, new)]
+    key_of = [
+        None if image is None or not all(name in image for name in keys) else [image[name] for name in keys]
+        for image in (old, new)
+    ]
     if key_of[0] is not None and key_of[1] is not None and key_of[0] == key_of[1]:
         return _write_units(max(item_size(old), item_size(new)))
     return sum(_write_units(item_size(image)) for image, key in zip((old, new), key_of) if key is not None)

@@ -34,8 +34,11 @@ def answer(tokens: ClientRequestTokens, session: Session, params: dict[str, Any]
     if response.status != 200:
         return response
     asks_capacity = params.get("ReturnConsumedCapacity") in consumed_capacity.MODES
-    written = [(table[2], old, new) for table, old, new in session.written()
-               if table[:2] == (account_id, region)] if token is not None or asks_capacity else []
+    written = (
+        [(table[2], old, new) for table, old, new in session.written() if table[:2] == (account_id, region)]
+        if token is not None or asks_capacity
+        else []
+    )
     if token is not None:
         tokens.remember(account_id, region, params, consumed_capacity.written_sizes(written))
     answered = {}

@@ -24,8 +24,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from eddy.emulator.api.dynamodb_rules import (expression_parameters, request_collections, request_members,
-                                              table_definitions)
+from eddy.emulator.api.dynamodb_rules import (
+    expression_parameters,
+    request_collections,
+    request_members,
+    table_definitions,
+)
 
 
 def check(operation: str, params: dict[str, Any]) -> None:

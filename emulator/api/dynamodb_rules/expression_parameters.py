@@ -42,8 +42,10 @@ PARAMETERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "PutItem": (("ConditionExpression",), ("Expected",)),
     "DeleteItem": (("ConditionExpression",), ("Expected",)),
     "UpdateItem": (("UpdateExpression", "ConditionExpression"), ("AttributeUpdates", "Expected")),
-    "Query": (("ProjectionExpression", "FilterExpression", "KeyConditionExpression"),
-              ("AttributesToGet", "QueryFilter", "ConditionalOperator", "KeyConditions")),
+    "Query": (
+        ("ProjectionExpression", "FilterExpression", "KeyConditionExpression"),
+        ("AttributesToGet", "QueryFilter", "ConditionalOperator", "KeyConditions"),
+    ),
     "Scan": (("ProjectionExpression", "FilterExpression"), ("AttributesToGet", "ScanFilter", "ConditionalOperator")),
     "KeysAndAttributes": (("ProjectionExpression",), ("AttributesToGet",)),  # a BatchGetItem's table
     "Get": (("ProjectionExpression",), ()),  # TransactGetItems' action
@@ -81,18 +83,25 @@ def check_request(kind: str, params: dict[str, Any]) -> None:
     given = [name for name in expressions if params.get(name) is not None]
     names, values = params.get("ExpressionAttributeNames"), params.get("ExpressionAttributeValues")
     if given:
-        mixed = [name for name in legacy if params.get(name) is not None and not (
-            name == "KeyConditions" and params.get("KeyConditionExpression") is None)]
+        mixed = [
+            name
+            for name in legacy
+            if params.get(name) is not None
+            and not (name == "KeyConditions" and params.get("KeyConditionExpression") is None)
+        ]
         if mixed:
             raise ValidationException(
                 "Can not use both expression and non-expression parameters in the same request: Non-expression "
-                f"parameters: {{{', '.join(mixed)}}} Expression parameters: {{{', '.join(given)}}}")
+                f"parameters: {{{', '.join(mixed)}}} Expression parameters: {{{', '.join(given)}}}"
+            )
     elif names is not None:
         raise ValidationException("ExpressionAttributeNames can only be specified when using expressions")
     takes_values = [name for name in expressions if name != "ProjectionExpression"]
     if values is not None and takes_values and not any(params.get(name) is not None for name in takes_values):
-        raise ValidationException("ExpressionAttributeValues can only be specified when using expressions: "
-                                  f"{' and '.join(takes_values)} {'are' if len(takes_values) > 1 else 'is'} null")
+        raise ValidationException(
+            "ExpressionAttributeValues can only be specified when using expressions: "
+            f"{' and '.join(takes_values)} {'are' if len(takes_values) > 1 else 'is'} null"
+        )
     texts = [params[name] for name in given if isinstance(params[name], str)]
     if not all(text.strip() for text in texts):
         empty = _WORDED_EMPTY.get(kind)
@@ -100,21 +109,27 @@ def check_request(kind: str, params: dict[str, Any]) -> None:
             raise ValidationException(f"Invalid {empty}: The expression can not be empty;")
         return  # an empty expression: its reader words that
     envelope = "1 validation error detected: " if kind in ENVELOPED else ""
-    for member, defined, token in (("ExpressionAttributeNames", names, _NAME),
-                                   ("ExpressionAttributeValues", values, _VALUE)):
+    for member, defined, token in (
+        ("ExpressionAttributeNames", names, _NAME),
+        ("ExpressionAttributeValues", values, _VALUE),
+    ):
         unused = _unused(defined, token, texts)
         if unused:
             if kind == "UpdateItem" and dynamodb_rules.update_expression_refused(params.get("UpdateExpression")):
                 return  # a syntax error is worded before an unused name or value (moto's parser words it)
-            raise ValidationException(f"{envelope}Value provided in {member} unused in expressions: "
-                                      f"keys: {{{', '.join(unused)}}}")
+            raise ValidationException(
+                f"{envelope}Value provided in {member} unused in expressions: keys: {{{', '.join(unused)}}}"
+            )
 
 
 def _unused(defined: Any, token: re.Pattern[str], texts: Iterable[str]) -> list[str]:
     """The names (or values) `defined` gives that no expression uses; none where the expression's reader words
     what is wrong first."""
-    if not isinstance(defined, dict) or not defined or not all(isinstance(key, str) and token.fullmatch(key)
-                                                                for key in defined):
+    if (
+        not isinstance(defined, dict)
+        or not defined
+        or not all(isinstance(key, str) and token.fullmatch(key) for key in defined)
+    ):
         return []  # none given, an empty map, or a key that is no name's or value's: the expression's reader words that
     used = {found for text in texts for found in token.findall(text)}
     if not used <= set(defined):

@@ -34,8 +34,10 @@ def check(operation: str, params: dict[str, Any], key_names: KeyNames) -> None:
         names = key_names(params["TableName"])
         for name in params["AttributeUpdates"]:
             if name in names:
-                raise ValidationException("One or more parameter values were invalid: Cannot update attribute "
-                                          f"{name}. This attribute is part of the key")
+                raise ValidationException(
+                    "One or more parameter values were invalid: Cannot update attribute "
+                    f"{name}. This attribute is part of the key"
+                )
 
 
 def _batch_keys(request_items: dict[str, Any], key_names: KeyNames) -> None:
@@ -46,8 +48,9 @@ def _batch_keys(request_items: dict[str, Any], key_names: KeyNames) -> None:
         names, seen = names_by_table[table], set()
         for request in requests:
             put, delete = request.get("PutRequest"), request.get("DeleteRequest")
-            attributes = put.get("Item") if isinstance(put, dict) else (
-                delete.get("Key") if isinstance(delete, dict) else None)
+            attributes = (
+                put.get("Item") if isinstance(put, dict) else (delete.get("Key") if isinstance(delete, dict) else None)
+            )
             if not isinstance(attributes, dict) or not all(name in attributes for name in names):
                 continue  # a request without its key: moto words that
             key = tuple(json.dumps(attributes[name], sort_keys=True) for name in names)

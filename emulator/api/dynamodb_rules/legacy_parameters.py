@@ -22,15 +22,28 @@ from typing import Any
 
 PROJECTED = frozenset({"GetItem", "Query", "Scan"})
 #: the legacy conditions of each operation, and the expression each becomes
-CONDITIONS = {"PutItem": ("Expected", "ConditionExpression"), "UpdateItem": ("Expected", "ConditionExpression"),
-              "DeleteItem": ("Expected", "ConditionExpression"), "Query": ("QueryFilter", "FilterExpression"),
-              "Scan": ("ScanFilter", "FilterExpression")}
+CONDITIONS = {
+    "PutItem": ("Expected", "ConditionExpression"),
+    "UpdateItem": ("Expected", "ConditionExpression"),
+    "DeleteItem": ("Expected", "ConditionExpression"),
+    "Query": ("QueryFilter", "FilterExpression"),
+    "Scan": ("ScanFilter", "FilterExpression"),
+}
 #: each ComparisonOperator (but IN, which takes any number of values) as an expression: {name}, then its values
-_FORMS = {"EQ": "{name} = {0}", "NE": "{name} <> {0}", "LE": "{name} <= {0}", "LT": "{name} < {0}",
-          "GE": "{name} >= {0}", "GT": "{name} > {0}", "NULL": "attribute_not_exists({name})",
-          "NOT_NULL": "attribute_exists({name})", "CONTAINS": "contains({name}, {0})",
-          "NOT_CONTAINS": "NOT contains({name}, {0})", "BEGINS_WITH": "begins_with({name}, {0})",
-          "BETWEEN": "{name} BETWEEN {0} AND {1}"}
+_FORMS = {
+    "EQ": "{name} = {0}",
+    "NE": "{name} <> {0}",
+    "LE": "{name} <= {0}",
+    "LT": "{name} < {0}",
+    "GE": "{name} >= {0}",
+    "GT": "{name} > {0}",
+    "NULL": "attribute_not_exists({name})",
+    "NOT_NULL": "attribute_exists({name})",
+    "CONTAINS": "contains({name}, {0})",
+    "NOT_CONTAINS": "NOT contains({name}, {0})",
+    "BEGINS_WITH": "begins_with({name}, {0})",
+    "BETWEEN": "{name} BETWEEN {0} AND {1}",
+}
 
 
 def rewritten(operation: str, params: dict[str, Any]) -> dict[str, Any] | None:
@@ -46,8 +59,9 @@ def rewritten(operation: str, params: dict[str, Any]) -> dict[str, Any] | None:
     member, expression = CONDITIONS.get(operation, (None, None))
     conditions = params.get(member) if member is not None else None
     if isinstance(conditions, dict) and conditions:
-        request = {key: value for key, value in (request or params).items()
-                   if key not in (member, "ConditionalOperator")}
+        request = {
+            key: value for key, value in (request or params).items() if key not in (member, "ConditionalOperator")
+        }
         values: dict[str, Any] = {}
         written = [_condition(attribute, condition, names, values) for attribute, condition in conditions.items()]
         request[expression] = (" OR " if params.get("ConditionalOperator") == "OR" else " AND ").join(written)

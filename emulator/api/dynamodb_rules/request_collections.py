@@ -34,17 +34,26 @@ from typing import Any
 from eddy.emulator.errors import ValidationException
 from eddy.emulator.streams.item_size import item_size
 
-COLLECTIONS = {"BatchGetItem": "RequestItems", "BatchWriteItem": "RequestItems", "TransactGetItems": "TransactItems",
-               "TransactWriteItems": "TransactItems", "BatchExecuteStatement": "Statements",
-               "ExecuteTransaction": "TransactStatements"}
+COLLECTIONS = {
+    "BatchGetItem": "RequestItems",
+    "BatchWriteItem": "RequestItems",
+    "TransactGetItems": "TransactItems",
+    "TransactWriteItems": "TransactItems",
+    "BatchExecuteStatement": "Statements",
+    "ExecuteTransaction": "TransactStatements",
+}
 MAX_BATCH_WRITES = 25
 MAX_BATCH_KEYS = 100  # a BatchGetItem's keys for one table
 MAX_TRANSACTION_ACTIONS = 100
-EMPTY = ("1 validation error detected: Value '{shown}' at '{member}' failed to satisfy constraint: Member must have "
-         "length greater than or equal to 1")
-WRITES_PER_TABLE = ("1 validation error detected: Value '{shown}' at 'requestItems' failed to satisfy constraint: Map "
-                    "value must satisfy constraint: [Member must have length less than or equal to 25, Member must "
-                    "have length greater than or equal to 1]")
+EMPTY = (
+    "1 validation error detected: Value '{shown}' at '{member}' failed to satisfy constraint: Member must have "
+    "length greater than or equal to 1"
+)
+WRITES_PER_TABLE = (
+    "1 validation error detected: Value '{shown}' at 'requestItems' failed to satisfy constraint: Map "
+    "value must satisfy constraint: [Member must have length less than or equal to 25, Member must "
+    "have length greater than or equal to 1]"
+)
 TOO_MANY_WRITES = "Too many items requested for the BatchWriteItem call"
 MAX_TRANSACTION_PAYLOAD = 4 * 1024 * 1024
 #: the sentence, given twice as AWS's wrapped exception gives it, the size only in the second
@@ -68,18 +77,23 @@ def check(operation: str, params: dict[str, Any]) -> None:
         for table, request in value.items():
             keys = request.get("Keys") if isinstance(request, dict) else None
             if isinstance(keys, list) and len(keys) > MAX_BATCH_KEYS:
-                raise ValidationException(f"1 validation error detected: Value at 'RequestItems.{table}.member.Keys' "
-                                          f"failed to satisfy constraint: Member must have length less than or equal "
-                                          f"to {MAX_BATCH_KEYS}")
+                raise ValidationException(
+                    f"1 validation error detected: Value at 'RequestItems.{table}.member.Keys' "
+                    f"failed to satisfy constraint: Member must have length less than or equal "
+                    f"to {MAX_BATCH_KEYS}"
+                )
     elif operation in ("TransactGetItems", "TransactWriteItems") and len(value) > MAX_TRANSACTION_ACTIONS:
         shown = ", ".join(_java_objects(operation[:-1], len(value)))
-        raise ValidationException(f"1 validation error detected: Value '[{shown}]' at 'transactItems' failed to satisfy "
-                                  f"constraint: Member must have length less than or equal to {MAX_TRANSACTION_ACTIONS}")
+        raise ValidationException(
+            f"1 validation error detected: Value '[{shown}]' at 'transactItems' failed to satisfy "
+            f"constraint: Member must have length less than or equal to {MAX_TRANSACTION_ACTIONS}"
+        )
 
 
 def _write_counts(request_items: dict[str, Any]) -> None:
-    if any(isinstance(requests, list) and not 1 <= len(requests) <= MAX_BATCH_WRITES
-           for requests in request_items.values()):
+    if any(
+        isinstance(requests, list) and not 1 <= len(requests) <= MAX_BATCH_WRITES for requests in request_items.values()
+    ):
         raise ValidationException(WRITES_PER_TABLE.format(shown=_java_requests(request_items)))
     if sum(len(requests) for requests in request_items.values() if isinstance(requests, list)) > MAX_BATCH_WRITES:
         raise ValidationException(TOO_MANY_WRITES)
@@ -88,8 +102,13 @@ def _write_counts(request_items: dict[str, Any]) -> None:
 def _java_requests(request_items: dict[str, Any]) -> str:
     """RequestItems as AWS's Java side prints it: {table=[com.amazonaws.dynamodb.v20120810.WriteRequest@..., ...]}."""
     shown = iter(_java_objects("WriteRequest", sum(map(len, request_items.values()))))
-    return "{" + ", ".join(f"{table}=[" + ", ".join(next(shown) for _ in requests) + "]"
-                           for table, requests in request_items.items()) + "}"
+    return (
+        "{"
+        + ", ".join(
+            f"{table}=[" + ", ".join(next(shown) for _ in requests) + "]" for table, requests in request_items.items()
+        )
+        + "}"
+    )
 
 
 def _java_objects(kind: str, count: int) -> list[str]:

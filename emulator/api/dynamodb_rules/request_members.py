@@ -39,25 +39,40 @@ METRICS = ("ReturnItemCollectionMetrics", ("SIZE", "NONE"))
 #: each operation's enum members, in the order DynamoDB reports them
 TAGGING = frozenset({"TagResource", "UntagResource", "ListTagsOfResource"})
 _TABLE_ARN = re.compile(r"arn:aws[a-z-]*:dynamodb:[^:]+:[0-9]+:table/[^/]{3,}")
-ENUMS = {"PutItem": (CAPACITY, VALUES, METRICS), "DeleteItem": (CAPACITY, VALUES, METRICS),
-         "UpdateItem": (CAPACITY, METRICS, VALUES)}
+ENUMS = {
+    "PutItem": (CAPACITY, VALUES, METRICS),
+    "DeleteItem": (CAPACITY, VALUES, METRICS),
+    "UpdateItem": (CAPACITY, METRICS, VALUES),
+}
 
 
 def check(operation: str, params: dict[str, Any]) -> None:
-    problems = [f"Value '{params[member]}' at '{member[:1].lower() + member[1:]}' failed to satisfy constraint: Member "
-                f"must satisfy enum value set: [{', '.join(allowed)}]"
-                for member, allowed in ENUMS.get(operation, ()) if params.get(member) not in (None, *allowed)]
+    problems = [
+        f"Value '{params[member]}' at '{member[:1].lower() + member[1:]}' failed to satisfy constraint: Member "
+        f"must satisfy enum value set: [{', '.join(allowed)}]"
+        for member, allowed in ENUMS.get(operation, ())
+        if params.get(member) not in (None, *allowed)
+    ]
     if problems:
         count = len(problems)
         raise ValidationException(f"{count} validation error{'s' if count > 1 else ''} detected: {'; '.join(problems)}")
-    if operation in TAGGING and isinstance(params.get("ResourceArn"), str) and \
-            not _TABLE_ARN.fullmatch(params["ResourceArn"]):
+    if (
+        operation in TAGGING
+        and isinstance(params.get("ResourceArn"), str)
+        and not _TABLE_ARN.fullmatch(params["ResourceArn"])
+    ):
         raise ValidationException(f"Invalid TableArn: Invalid ResourceArn provided as input {params['ResourceArn']}")
-    if operation == "Scan" and isinstance(params.get("Segment"), int) and isinstance(params.get("TotalSegments"), int) \
-            and params["Segment"] >= params["TotalSegments"]:
-        raise ValidationException("The Segment parameter is zero-based and must be less than parameter TotalSegments: "
-                                  f"Segment: {params['Segment']} is not less than TotalSegments: "
-                                  f"{params['TotalSegments']}")
+    if (
+        operation == "Scan"
+        and isinstance(params.get("Segment"), int)
+        and isinstance(params.get("TotalSegments"), int)
+        and params["Segment"] >= params["TotalSegments"]
+    ):
+        raise ValidationException(
+            "The Segment parameter is zero-based and must be less than parameter TotalSegments: "
+            f"Segment: {params['Segment']} is not less than TotalSegments: "
+            f"{params['TotalSegments']}"
+        )
 
 
 def check_before_model(operation: str, params: dict[str, Any]) -> None:
@@ -66,9 +81,13 @@ def check_before_model(operation: str, params: dict[str, Any]) -> None:
     if operation == "CreateTable" and name is None:
         raise ValidationException("The parameter 'TableName' is required but was not present in the request")
     if name == "" and operation != "CreateTable":
-        raise ValidationException("1 validation error detected: Value '' at 'tableName' failed to satisfy constraint: "
-                                  "Member must have length greater than or equal to 1")
+        raise ValidationException(
+            "1 validation error detected: Value '' at 'tableName' failed to satisfy constraint: "
+            "Member must have length greater than or equal to 1"
+        )
     limit = params.get("Limit")
     if operation == "Query" and type(limit) is int and limit < 1:
-        raise ValidationException("1 validation error detected: Value at 'Limit' failed to satisfy constraint: Member "
-                                  "must have value greater than or equal to 1")
+        raise ValidationException(
+            "1 validation error detected: Value at 'Limit' failed to satisfy constraint: Member "
+            "must have value greater than or equal to 1"
+        )

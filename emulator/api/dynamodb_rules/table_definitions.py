@@ -28,8 +28,10 @@ def check_billing(params: dict[str, Any]) -> None:
     if params.get("BillingMode") != "PAY_PER_REQUEST":
         return
     if params.get("ProvisionedThroughput") is not None:
-        raise ValidationException(INVALID + "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when "
-                                            "BillingMode is PAY_PER_REQUEST")
+        raise ValidationException(
+            INVALID + "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when "
+            "BillingMode is PAY_PER_REQUEST"
+        )
 
 
 def check_indexes(params: dict[str, Any]) -> None:
@@ -37,8 +39,10 @@ def check_indexes(params: dict[str, Any]) -> None:
     names: set[Any] = set()
     if local:
         if len(params.get("KeySchema") or ()) != 2:
-            raise ValidationException(INVALID + "Table KeySchema does not have a range key, which is required when "
-                                                "specifying a LocalSecondaryIndex")
+            raise ValidationException(
+                INVALID + "Table KeySchema does not have a range key, which is required when "
+                "specifying a LocalSecondaryIndex"
+            )
         table_hash = params["KeySchema"][0].get("AttributeName")
         for index in local:
             keys = index.get("KeySchema") or [{}]
@@ -46,12 +50,15 @@ def check_indexes(params: dict[str, Any]) -> None:
                 raise ValidationException(
                     INVALID + "Index KeySchema does not have the same leading hash key as table KeySchema for index: "
                     f"{index.get('IndexName')}. index hash key: {keys[0].get('AttributeName')}, table hash key: "
-                    f"{table_hash}")
+                    f"{table_hash}"
+                )
             _once(index.get("IndexName"), names)
     for index in global_ or ():
         if params.get("BillingMode") == "PAY_PER_REQUEST" and index.get("ProvisionedThroughput") is not None:
-            raise ValidationException(INVALID + f"ProvisionedThroughput should not be specified for index: "
-                                                f"{index.get('IndexName')} when BillingMode is PAY_PER_REQUEST")
+            raise ValidationException(
+                INVALID + f"ProvisionedThroughput should not be specified for index: "
+                f"{index.get('IndexName')} when BillingMode is PAY_PER_REQUEST"
+            )
         _once(index.get("IndexName"), names)
 
 
@@ -65,8 +72,11 @@ def check_throughput_change(current: dict[str, Any], params: dict[str, Any]) -> 
     """UpdateTable's ProvisionedThroughput against the table's `current` description: the same throughput again on a
     provisioned table changes nothing, which DynamoDB refuses."""
     wanted = params.get("ProvisionedThroughput")
-    if not isinstance(wanted, dict) or params.get("BillingMode") == "PAY_PER_REQUEST" or \
-            (current.get("BillingModeSummary") or {}).get("BillingMode") == "PAY_PER_REQUEST":
+    if (
+        not isinstance(wanted, dict)
+        or params.get("BillingMode") == "PAY_PER_REQUEST"
+        or (current.get("BillingModeSummary") or {}).get("BillingMode") == "PAY_PER_REQUEST"
+    ):
         return
     have = current.get("ProvisionedThroughput") or {}
     reads, writes = have.get("ReadCapacityUnits"), have.get("WriteCapacityUnits")
@@ -75,4 +85,5 @@ def check_throughput_change(current: dict[str, Any], params: dict[str, Any]) -> 
             "The provisioned throughput for the table will not change. The requested value equals the current value. "
             f"Current ReadCapacityUnits provisioned for the table: {reads}. Requested ReadCapacityUnits: {reads}. "
             f"Current WriteCapacityUnits provisioned for the table: {writes}. Requested WriteCapacityUnits: {writes}. "
-            "Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.")
+            "Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits."
+        )

@@ -34,8 +34,10 @@ def check_update(current: dict[str, Any], specification: dict[str, Any]) -> None
             raise ValidationException("TimeToLive is already disabled")
         return
     if current.get("AttributeName") != specification.get("AttributeName"):
-        raise ValidationException("TimeToLive is active on a different AttributeName: current AttributeName is "
-                                  f"{current.get('AttributeName')}")
+        raise ValidationException(
+            "TimeToLive is active on a different AttributeName: current AttributeName is "
+            f"{current.get('AttributeName')}"
+        )
     if specification.get("Enabled"):
         raise ValidationException("TimeToLive is already enabled")
 

@@ -30,18 +30,19 @@ NOT_VALID = "Event pattern is not valid. Reason: "
 
 def claims(request: Request) -> bool:
     target = request.header("X-Amz-Target") or ""
-    return target.startswith(TARGET_PREFIX) and target[len(TARGET_PREFIX):] in OPERATIONS
+    return target.startswith(TARGET_PREFIX) and target[len(TARGET_PREFIX) :] in OPERATIONS
 
 
 def handle(request: Request) -> Response | None:
     """The operation's answer, or None where moto answers (a PutRule whose pattern is valid)."""
-    operation = (request.header("X-Amz-Target") or "")[len(TARGET_PREFIX):]
+    operation = (request.header("X-Amz-Target") or "")[len(TARGET_PREFIX) :]
     try:
         params = _params(request)
         validation.validate("events", operation, params)
         if operation == "TestEventPattern":
-            return json_response({"Result": test_event_pattern(params["EventPattern"], params["Event"])},
-                                 content_type=JSON_1_1)
+            return json_response(
+                {"Result": test_event_pattern(params["EventPattern"], params["Event"])}, content_type=JSON_1_1
+            )
         if params.get("EventPattern") is not None:
             compiled(params["EventPattern"])
         return None

@@ -48,7 +48,7 @@ def _tagged_arn(path: str) -> str | None:
     """The pipe ARN a /tags/{resourceArn} path names (other services' ARNs are not the Pipes API's)."""
     if not path.startswith("/tags/"):
         return None
-    arn = unquote(path[len("/tags/"):])
+    arn = unquote(path[len("/tags/") :])
     return arn if TAGGED_PIPE.match(arn) else None
 
 
@@ -75,8 +75,12 @@ def handle(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Res
             if operation == "CreatePipe":
                 return json_response(pipes.create(name, params, account_id, region))
             return json_response(pipes.update(name, params, account_id, region))
-        chosen = {"DescribePipe": pipes.describe, "DeletePipe": pipes.delete, "StartPipe": pipes.start,
-                  "StopPipe": pipes.stop}[operation]
+        chosen = {
+            "DescribePipe": pipes.describe,
+            "DeletePipe": pipes.delete,
+            "StartPipe": pipes.start,
+            "StopPipe": pipes.stop,
+        }[operation]
         return json_response(chosen(name, account_id, region))
     except AWSError as error:
         return json_response({"message": error.message}, error.status, {"x-amzn-ErrorType": error.code})

@@ -4,7 +4,6 @@ the global tables API (the legacy version refused, DescribeTableReplicaAutoScali
 Sources: replica_updates.py.
 """
 
-
 from __future__ import annotations
 
 import json
@@ -20,8 +19,10 @@ Params = dict[str, Any]
 Run = Callable[[str, str, Params], Response]
 
 INVALID = "One or more parameter values were invalid: "
-LEGACY = ("One or more parameter values were invalid: DynamoDB global tables version 2017.11.29 is not supported. We "
-          "recommend using DynamoDB global tables version 2019.11.21, instead of version 2017.11.29 (Legacy).")
+LEGACY = (
+    "One or more parameter values were invalid: DynamoDB global tables version 2017.11.29 is not supported. We "
+    "recommend using DynamoDB global tables version 2019.11.21, instead of version 2017.11.29 (Legacy)."
+)
 
 
 def description(run: Run, region: str, name: str) -> dict[str, Any]:
@@ -58,8 +59,10 @@ def before(emulator: Emulator, account_id: str, region: str, operation: str, par
     if operation == "UpdateTable" and (params.get("StreamSpecification") or {}).get("StreamEnabled") is False:
         raise ValidationException(INVALID + "Disabling Stream is not allowed for a Global Table replica.")
     if operation == "DeleteTable" and group.sourced_lately(region, emulator.clock.now()):
-        raise ValidationException("Replica cannot be deleted because it has acted as a source region for new "
-                                  "replica(s) being added to the table in the last 24 hours.")
+        raise ValidationException(
+            "Replica cannot be deleted because it has acted as a source region for new "
+            "replica(s) being added to the table in the last 24 hours."
+        )
 
 
 #: what an UpdateTable in any region changes in every replica (AWS, recorded: settings replication is group-wide for
@@ -108,20 +111,34 @@ def replica_auto_scaling(emulator: Emulator, account_id: str, region: str, param
         group = emulator.replication.groups.of((account_id, region, name))
         if group is None:
             raise ResourceNotFoundException(f"Global table with name: {name} does not exist.")
-        return json_response({"TableAutoScalingDescription": {
-            "TableName": name, "TableStatus": ACTIVE,
-            "Replicas": [{"RegionName": replica.region, "GlobalSecondaryIndexes": [],
-                          "ReplicaStatus": replica.status} for replica in group.replicas.values()]}})
+        return json_response(
+            {
+                "TableAutoScalingDescription": {
+                    "TableName": name,
+                    "TableStatus": ACTIVE,
+                    "Replicas": [
+                        {"RegionName": replica.region, "GlobalSecondaryIndexes": [], "ReplicaStatus": replica.status}
+                        for replica in group.replicas.values()
+                    ],
+                }
+            }
+        )
 
 
 def strong_consistency_refused(params: Params) -> None:
     """Multi-Region strong consistency (MultiRegionConsistency STRONG, witnesses) is not emulated: refused before
     anything changes, in the shape of AWS's refusal of a region set it does not serve."""
     if params.get("MultiRegionConsistency") == "STRONG" or params.get("GlobalTableWitnessUpdates"):
-        regions = [update.get(kind, {}).get("RegionName") for update in params.get("ReplicaUpdates") or []
-                   for kind in ("Create", "Delete") if kind in update]
-        raise ValidationException(f"Unsupported Region(s) specified for MultiRegionConsistency STRONG: {regions}. "
-                                  "Eddy emulates global tables with multi-Region eventual consistency only.")
+        regions = [
+            update.get(kind, {}).get("RegionName")
+            for update in params.get("ReplicaUpdates") or []
+            for kind in ("Create", "Delete")
+            if kind in update
+        ]
+        raise ValidationException(
+            f"Unsupported Region(s) specified for MultiRegionConsistency STRONG: {regions}. "
+            "Eddy emulates global tables with multi-Region eventual consistency only."
+        )
 
 
 def region_request(request: Request, region: str, operation: str, params: Params) -> Request:

@@ -28,9 +28,18 @@ from eddy.emulator.moto_seam import global_tables as moto_global_tables
 from eddy.emulator.moto_seam.tables import views as moto_tables
 
 #: UpdateTable members that change the table itself; ReplicaUpdates must come alone
-_TABLE_CHANGES = ("AttributeDefinitions", "BillingMode", "ProvisionedThroughput", "GlobalSecondaryIndexUpdates",
-                  "StreamSpecification", "SSESpecification", "TableClass", "DeletionProtectionEnabled",
-                  "OnDemandThroughput", "WarmThroughput")
+_TABLE_CHANGES = (
+    "AttributeDefinitions",
+    "BillingMode",
+    "ProvisionedThroughput",
+    "GlobalSecondaryIndexUpdates",
+    "StreamSpecification",
+    "SSESpecification",
+    "TableClass",
+    "DeletionProtectionEnabled",
+    "OnDemandThroughput",
+    "WarmThroughput",
+)
 
 
 def _regions() -> list[str]:
@@ -57,28 +66,37 @@ def replica_updates(emulator: Emulator, account_id: str, region: str, params: Pa
     with emulator.lock:
         table = description(run, region, name)
         if target == region:
-            raise ValidationException("Cannot add or delete the local region through ReplicaUpdates. Use CreateTable, "
-                                      "DeleteTable, or UpdateTable as required.")
+            raise ValidationException(
+                "Cannot add or delete the local region through ReplicaUpdates. Use CreateTable, "
+                "DeleteTable, or UpdateTable as required."
+            )
         if target not in _regions():
-            raise ValidationException(f"Region {target} is not supported. The latest version of global tables are only "
-                                      f"supported in the following regions: [{', '.join(sorted(_regions()))}].")
+            raise ValidationException(
+                f"Region {target} is not supported. The latest version of global tables are only "
+                f"supported in the following regions: [{', '.join(sorted(_regions()))}]."
+            )
         replication = emulator.replication
         replication.settle()
         group = replication.groups.of((account_id, region, name))
         busy = group.busy() if group is not None else None
         if busy is not None and busy.status == CREATING:
-            raise ValidationException("Create/Update/Delete of replica is not allowed while the replica is being added "
-                                      f"to table with name: \u2018{name}\u2019 in region: \u2018{busy.region}\u2019.")
+            raise ValidationException(
+                "Create/Update/Delete of replica is not allowed while the replica is being added "
+                f"to table with name: \u2018{name}\u2019 in region: \u2018{busy.region}\u2019."
+            )
         if busy is not None:
-            raise ResourceInUseException(f"Attempt to change a resource which is still in use: Table is being updated: "
-                                         f"{name}")
+            raise ResourceInUseException(
+                f"Attempt to change a resource which is still in use: Table is being updated: {name}"
+            )
         if action == "Create":
             _create(emulator, account_id, region, target, table, detail, run)
         else:
             if group is None or target not in group.replicas:
-                raise ValidationException("Update global table operation failed because one or more replicas were not "
-                                          "part of the global table. Please retry the request without these replicas: "
-                                          f"[{target}].")
+                raise ValidationException(
+                    "Update global table operation failed because one or more replicas were not "
+                    "part of the global table. Please retry the request without these replicas: "
+                    f"[{target}]."
+                )
             if action == "Delete":
                 _delete(emulator, group, target, emulator.clock.now())
             else:
@@ -100,19 +118,23 @@ def _one_action(updates: list[Params]) -> tuple[str, str, Params]:
     if len({kind for kind, _ in actions}) > 1:
         raise ValidationException("Update table operation with more than one type of replica actions not allowed.")
     if len(actions) > 1:
-        raise ValidationException("Update table operation with more than one create or delete replica actions not "
-                                  "allowed")
+        raise ValidationException(
+            "Update table operation with more than one create or delete replica actions not allowed"
+        )
     kind, detail = actions[0]
     return kind, detail["RegionName"], detail
 
 
-def _create(emulator: Emulator, account_id: str, region: str, target: str, table: dict[str, Any], detail: Params,
-            run: Run) -> None:
+def _create(
+    emulator: Emulator, account_id: str, region: str, target: str, table: dict[str, Any], detail: Params, run: Run
+) -> None:
     name = table["TableName"]
     replication = emulator.replication
     if moto_tables.view(account_id, target, name) is not None:
-        raise ValidationException(f"Failed to create a the new replica of table with name: \u2018{name}\u2019 because "
-                                  "one or more replicas already existed as tables.")
+        raise ValidationException(
+            f"Failed to create a the new replica of table with name: \u2018{name}\u2019 because "
+            "one or more replicas already existed as tables."
+        )
     provisioned = table.get("BillingModeSummary", {}).get("BillingMode", "PROVISIONED") == "PROVISIONED"
     if provisioned:
         if not moto_global_tables.writes_autoscaled(account_id, region, name):
@@ -124,48 +146,75 @@ def _create(emulator: Emulator, account_id: str, region: str, target: str, table
     view_type = stream.get("StreamViewType") if stream.get("StreamEnabled") else None
     if view_type is None:  # AWS enables the stream itself (a disabled one again, with a new label)
         view_type = "NEW_AND_OLD_IMAGES"
-        _checked(run(region, "UpdateTable", {"TableName": name, "StreamSpecification": {
-            "StreamEnabled": True, "StreamViewType": view_type}}))
+        _checked(
+            run(
+                region,
+                "UpdateTable",
+                {"TableName": name, "StreamSpecification": {"StreamEnabled": True, "StreamViewType": view_type}},
+            )
+        )
     _checked(run(target, "CreateTable", _replica_definition(table, detail, provisioned)))
     now = emulator.clock.now()
     group = replication.groups.begin(account_id, name, region, now)
     replication.backfill((account_id, region, name), (account_id, target, name))
-    _checked(run(target, "UpdateTable", {"TableName": name, "StreamSpecification": {
-        "StreamEnabled": True, "StreamViewType": view_type}}))
+    _checked(
+        run(
+            target,
+            "UpdateTable",
+            {"TableName": name, "StreamSpecification": {"StreamEnabled": True, "StreamViewType": view_type}},
+        )
+    )
     ttl = json.loads(run(region, "DescribeTimeToLive", {"TableName": name}).body).get("TimeToLiveDescription", {})
     if ttl.get("TimeToLiveStatus") == "ENABLED":  # Time to Live is the group's, not a region's
-        _checked(run(target, "UpdateTimeToLive", {"TableName": name, "TimeToLiveSpecification": {
-            "Enabled": True, "AttributeName": ttl["AttributeName"]}}))
+        _checked(
+            run(
+                target,
+                "UpdateTimeToLive",
+                {
+                    "TableName": name,
+                    "TimeToLiveSpecification": {"Enabled": True, "AttributeName": ttl["AttributeName"]},
+                },
+            )
+        )
     group.replicas[target] = Replica(target, CREATING, now, region)
     replication.add_replica(group, target, region)
 
 
 def _replica_definition(table: dict[str, Any], detail: Params, provisioned: bool) -> Params:
     """CreateTable for a replica: the table's keys, indexes and capacity, with the Create's overrides."""
-    definition: Params = {"TableName": table["TableName"], "KeySchema": table["KeySchema"],
-                          "AttributeDefinitions": table["AttributeDefinitions"],
-                          "BillingMode": "PROVISIONED" if provisioned else "PAY_PER_REQUEST"}
+    definition: Params = {
+        "TableName": table["TableName"],
+        "KeySchema": table["KeySchema"],
+        "AttributeDefinitions": table["AttributeDefinitions"],
+        "BillingMode": "PROVISIONED" if provisioned else "PAY_PER_REQUEST",
+    }
     overrides = {index["IndexName"]: index for index in detail.get("GlobalSecondaryIndexes") or []}
     if provisioned:
         throughput = table["ProvisionedThroughput"]
         definition["ProvisionedThroughput"] = {
             "ReadCapacityUnits": (detail.get("ProvisionedThroughputOverride") or {}).get(
-                "ReadCapacityUnits", throughput["ReadCapacityUnits"]),
-            "WriteCapacityUnits": throughput["WriteCapacityUnits"]}
+                "ReadCapacityUnits", throughput["ReadCapacityUnits"]
+            ),
+            "WriteCapacityUnits": throughput["WriteCapacityUnits"],
+        }
     indexes = []
     for index in table.get("GlobalSecondaryIndexes") or []:
         copied = {"IndexName": index["IndexName"], "KeySchema": index["KeySchema"], "Projection": index["Projection"]}
         if provisioned:
             throughput = index.get("ProvisionedThroughput") or {}
             copied["ProvisionedThroughput"] = {
-                "ReadCapacityUnits": (overrides.get(index["IndexName"], {}).get("ProvisionedThroughputOverride")
-                                      or {}).get("ReadCapacityUnits", throughput.get("ReadCapacityUnits", 1)),
-                "WriteCapacityUnits": throughput.get("WriteCapacityUnits", 1)}
+                "ReadCapacityUnits": (
+                    overrides.get(index["IndexName"], {}).get("ProvisionedThroughputOverride") or {}
+                ).get("ReadCapacityUnits", throughput.get("ReadCapacityUnits", 1)),
+                "WriteCapacityUnits": throughput.get("WriteCapacityUnits", 1),
+            }
         indexes.append(copied)
     if indexes:
         definition["GlobalSecondaryIndexes"] = indexes
-    local = [{"IndexName": index["IndexName"], "KeySchema": index["KeySchema"], "Projection": index["Projection"]}
-             for index in table.get("LocalSecondaryIndexes") or []]
+    local = [
+        {"IndexName": index["IndexName"], "KeySchema": index["KeySchema"], "Projection": index["Projection"]}
+        for index in table.get("LocalSecondaryIndexes") or []
+    ]
     if local:
         definition["LocalSecondaryIndexes"] = local
     table_class = detail.get("TableClassOverride") or (table.get("TableClassSummary") or {}).get("TableClass")
@@ -183,17 +232,27 @@ def _update(target: str, name: str, detail: Params, run: Run) -> None:
         _checked(run(target, "UpdateTable", {"TableName": name, "TableClass": detail["TableClassOverride"]}))
     if "ProvisionedThroughputOverride" in detail:
         current = description(run, target, name).get("ProvisionedThroughput") or {}
-        _checked(run(target, "UpdateTable", {"TableName": name, "ProvisionedThroughput": {
-            "ReadCapacityUnits": detail["ProvisionedThroughputOverride"]["ReadCapacityUnits"],
-            "WriteCapacityUnits": current.get("WriteCapacityUnits", 1)}}))
+        _checked(
+            run(
+                target,
+                "UpdateTable",
+                {
+                    "TableName": name,
+                    "ProvisionedThroughput": {
+                        "ReadCapacityUnits": detail["ProvisionedThroughputOverride"]["ReadCapacityUnits"],
+                        "WriteCapacityUnits": current.get("WriteCapacityUnits", 1),
+                    },
+                },
+            )
+        )
 
 
 def _delete(emulator: Emulator, group: Any, target: str, now: float) -> None:
     if group.sourced_lately(target, now):
-        raise ValidationException("Replica cannot be deleted because it has acted as a source region for new "
-                                  "replica(s) being added to the table in the last 24 hours.")
+        raise ValidationException(
+            "Replica cannot be deleted because it has acted as a source region for new "
+            "replica(s) being added to the table in the last 24 hours."
+        )
     replica = group.replicas[target]
     replica.status, replica.since = DELETING, now
     emulator.replication.remove_replica(group, target)
-
-

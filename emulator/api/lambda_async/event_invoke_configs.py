@@ -32,9 +32,13 @@ from eddy.emulator.functions.registry import Function
 from eddy.emulator.aws_requests import Request, Response
 
 PATH = re.compile(r"^/2019-09-25/functions/(?P<name>[^/]+)/event-invoke-config(?P<list>/list)?/?$")
-OPERATIONS = {("PUT", False): "PutFunctionEventInvokeConfig", ("POST", False): "UpdateFunctionEventInvokeConfig",
-              ("GET", False): "GetFunctionEventInvokeConfig", ("DELETE", False): "DeleteFunctionEventInvokeConfig",
-              ("GET", True): "ListFunctionEventInvokeConfigs"}
+OPERATIONS = {
+    ("PUT", False): "PutFunctionEventInvokeConfig",
+    ("POST", False): "UpdateFunctionEventInvokeConfig",
+    ("GET", False): "GetFunctionEventInvokeConfig",
+    ("DELETE", False): "DeleteFunctionEventInvokeConfig",
+    ("GET", True): "ListFunctionEventInvokeConfigs",
+}
 DESTINATION_SERVICES = ("sqs", "sns", "lambda", "events")
 
 
@@ -49,14 +53,19 @@ def handle(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Res
         return None
     try:
         name, qualifier = unquote(match["name"]), _query(request).get("Qualifier")
-        params = _body(request) if operation in ("PutFunctionEventInvokeConfig", "UpdateFunctionEventInvokeConfig") else {}
-        validation.validate("lambda", operation, {"FunctionName": name, **({"Qualifier": qualifier} if qualifier else {}),
-                                                  **params})
+        params = (
+            _body(request) if operation in ("PutFunctionEventInvokeConfig", "UpdateFunctionEventInvokeConfig") else {}
+        )
+        validation.validate(
+            "lambda", operation, {"FunctionName": name, **({"Qualifier": qualifier} if qualifier else {}), **params}
+        )
         arn, qualifier = function_name(name, qualifier, caller)
         if operation == "PutFunctionEventInvokeConfig" and not any(
-                setting in params for setting in ("MaximumRetryAttempts", "MaximumEventAgeInSeconds", "DestinationConfig")):
-            raise InvalidParameterValueException("You must specify at least one of error handling or destination "
-                                                 "setting.")
+            setting in params for setting in ("MaximumRetryAttempts", "MaximumEventAgeInSeconds", "DestinationConfig")
+        ):
+            raise InvalidParameterValueException(
+                "You must specify at least one of error handling or destination setting."
+            )
         with emulator.lock:
             function = emulator.functions.functions.get(arn)
             holder = None if function is None else emulator.functions.qualified(function, qualifier)
@@ -70,17 +79,28 @@ def handle(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Res
                 raise _no_config(arn, qualifier)
             _check_destinations(emulator, function, params.get("DestinationConfig"))
             settings = {} if operation.startswith("Put") else dict(holder.event_invoke_config or {})
-            settings.update({name: params[name] for name in
-                             ("MaximumRetryAttempts", "MaximumEventAgeInSeconds", "DestinationConfig") if name in params})
+            settings.update(
+                {
+                    name: params[name]
+                    for name in ("MaximumRetryAttempts", "MaximumEventAgeInSeconds", "DestinationConfig")
+                    if name in params
+                }
+            )
             with emulator.lock:
                 holder.event_invoke_config = dict(settings, LastModified=emulator.clock.now())
                 _saved(emulator, function, holder)
             return json_response(_configuration(holder.event_invoke_config, shown))
         if operation == "ListFunctionEventInvokeConfigs":
             with emulator.lock:
-                configs = [_configuration(each.event_invoke_config, f"{arn}:{name}") for name, each in (
-                    (LATEST, function), *function.versions.items(), *sorted(function.aliases.items()))
-                    if each.event_invoke_config]
+                configs = [
+                    _configuration(each.event_invoke_config, f"{arn}:{name}")
+                    for name, each in (
+                        (LATEST, function),
+                        *function.versions.items(),
+                        *sorted(function.aliases.items()),
+                    )
+                    if each.event_invoke_config
+                ]
             return json_response({"FunctionEventInvokeConfigs": configs})
         if holder.event_invoke_config is None:
             raise _no_config(arn, qualifier)
@@ -111,11 +131,16 @@ def _check_destinations(emulator: Emulator, function: Function, config: Any) -> 
     destinations = {kind: ((config or {}).get(kind) or {}).get("Destination") for kind in ("OnSuccess", "OnFailure")}
     for destination in filter(None, destinations.values()):
         if destination.split(":")[2:3] not in [[service] for service in DESTINATION_SERVICES]:
-            shown = {kind: "null" if kind not in (config or {}) else f"{kind}(destination={destinations[kind]})".replace(
-                "destination=None", "destination=null") for kind in destinations}
+            shown = {
+                kind: "null"
+                if kind not in (config or {})
+                else f"{kind}(destination={destinations[kind]})".replace("destination=None", "destination=null")
+                for kind in destinations
+            }
             raise InvalidParameterValueException(
                 f"The provided destination config DestinationConfig(onSuccess={shown['OnSuccess']}, "
-                f"onFailure={shown['OnFailure']}) is invalid.")
+                f"onFailure={shown['OnFailure']}) is invalid."
+            )
         if destination.split(":")[2] == "lambda":
             base = ":".join(destination.split(":")[:7])
             if base == function.arn:
@@ -133,5 +158,7 @@ def _configuration(settings: dict[str, Any] | None, function_arn: str) -> dict[s
         if name in settings:
             configuration[name] = settings[name]
     destinations = settings.get("DestinationConfig") or {}
-    configuration["DestinationConfig"] = {kind: dict(destinations.get(kind) or {}) for kind in ("OnSuccess", "OnFailure")}
+    configuration["DestinationConfig"] = {
+        kind: dict(destinations.get(kind) or {}) for kind in ("OnSuccess", "OnFailure")
+    }
     return configuration

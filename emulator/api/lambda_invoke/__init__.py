@@ -44,8 +44,10 @@ from eddy.emulator.functions.registry import Function
 INVOKE = re.compile(r"^/2015-03-31/functions/(?P<name>[^/]+)/invocations/?$")
 INVOKE_ASYNC = re.compile(r"^/2014-11-13/functions/(?P<name>[^/]+)/invoke-async/?$")
 #: a FunctionName in any of its forms (name, name:qualifier, partial ARN, ARN), as the API model's pattern reads it
-FUNCTION_NAME = re.compile(r"^(?:arn:aws[a-zA-Z-]*:lambda:)?(?:(?P<region>[a-z]{2}[a-z0-9-]*-\d):)?"
-                           r"(?:(?P<account>\d{12}):)?(?:function:)?(?P<name>[a-zA-Z0-9-_.]+)(?::(?P<qualifier>.+))?$")
+FUNCTION_NAME = re.compile(
+    r"^(?:arn:aws[a-zA-Z-]*:lambda:)?(?:(?P<region>[a-z]{2}[a-z0-9-]*-\d):)?"
+    r"(?:(?P<account>\d{12}):)?(?:function:)?(?P<name>[a-zA-Z0-9-_.]+)(?::(?P<qualifier>.+))?$"
+)
 LATEST = "$LATEST"
 TAIL_BYTES = 4096
 
@@ -85,8 +87,9 @@ def function_name(name: str, qualifier: str | None, caller: tuple[str, str]) -> 
     assert match is not None  # the model's pattern passed
     derived = match.group("qualifier")
     if derived is not None and qualifier is not None and derived != qualifier:
-        raise InvalidParameterValueException("The derived qualifier from the function name does not match the "
-                                             "specified qualifier.")
+        raise InvalidParameterValueException(
+            "The derived qualifier from the function name does not match the specified qualifier."
+        )
     region, account_id = match.group("region") or caller[1], match.group("account") or caller[0]
     return f"arn:aws:lambda:{region}:{account_id}:function:{match.group('name')}", qualifier or derived
 
@@ -106,8 +109,12 @@ def target(emulator: Emulator, name: str, qualifier: str | None, caller: tuple[s
 def invoke(emulator: Emulator, request: Request, caller: tuple[str, str], name: str) -> Response:
     query = _query(request)
     invocation_type = request.header("X-Amz-Invocation-Type") or "RequestResponse"
-    parameters = {"FunctionName": name, "InvocationType": invocation_type, "Qualifier": query.get("Qualifier"),
-                  "LogType": request.header("X-Amz-Log-Type")}
+    parameters = {
+        "FunctionName": name,
+        "InvocationType": invocation_type,
+        "Qualifier": query.get("Qualifier"),
+        "LogType": request.header("X-Amz-Log-Type"),
+    }
     validation.validate("lambda", "Invoke", {key: value for key, value in parameters.items() if value is not None})
     function, invoked_arn = target(emulator, name, query.get("Qualifier"), caller)
     body = request.body or b""
@@ -133,8 +140,16 @@ def invoke(emulator: Emulator, request: Request, caller: tuple[str, str], name: 
         return Response(200, {"Content-Type": "application/json", **headers}, body)
     except (TypeError, ValueError) as error:
         headers["X-Amz-Function-Error"] = "Unhandled"
-        return json_response({"errorMessage": f"Unable to marshal response: {error}", "errorType": "Runtime.MarshalError",
-                              "requestId": result.request_id, "stackTrace": []}, 200, headers)
+        return json_response(
+            {
+                "errorMessage": f"Unable to marshal response: {error}",
+                "errorType": "Runtime.MarshalError",
+                "requestId": result.request_id,
+                "stackTrace": [],
+            },
+            200,
+            headers,
+        )
 
 
 def _number(value: Any) -> Any:

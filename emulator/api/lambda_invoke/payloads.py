@@ -52,11 +52,13 @@ def checked_size(body: bytes, invocation_type: str) -> None:
     if invocation_type in ("Event", "InvokeAsync"):
         limit = EVENT_LIMIT if invocation_type == "Event" else INVOKE_ASYNC_LIMIT
         if len(body) > limit:
-            raise RequestEntityTooLargeException(f"{len(body)} byte payload is too large for the Event invocation "
-                                                 f"type (limit {limit} bytes)")
+            raise RequestEntityTooLargeException(
+                f"{len(body)} byte payload is too large for the Event invocation type (limit {limit} bytes)"
+            )
     elif len(body) > SYNC_LIMIT:
-        raise RequestEntityTooLargeException(f"Request must be smaller than {SYNC_LIMIT} bytes for the "
-                                             f"InvokeFunction operation")
+        raise RequestEntityTooLargeException(
+            f"Request must be smaller than {SYNC_LIMIT} bytes for the InvokeFunction operation"
+        )
 
 
 def event_of(body: bytes) -> Any:
@@ -71,8 +73,10 @@ def event_of(body: bytes) -> Any:
         reason, at = _not_json(body.decode("utf-8"), error.pos)
     text = body[:at].decode("utf-8", "replace")
     line, column = text.count("\n") + 1, at - (body.rfind(b"\n", 0, at) + 1) + 1
-    raise InvalidRequestContentException(f"Could not parse request body into json: Could not parse payload into "
-                                         f"json: {reason}\n at {_SOURCE.format(line, column)}")
+    raise InvalidRequestContentException(
+        f"Could not parse request body into json: Could not parse payload into "
+        f"json: {reason}\n at {_SOURCE.format(line, column)}"
+    )
 
 
 def _described(char: str) -> str:
@@ -111,5 +115,5 @@ def _not_json(text: str, at: int) -> tuple[str, int]:
     offset = len(text[:at].encode())
     word = _WORD.match(text, at)
     if word and text[at].isalpha():  # Jackson reads a word as a token it does not know
-        return f"Unrecognized token '{word.group()}': was expecting {_VALUES}", len(text[:word.end()].encode())
+        return f"Unrecognized token '{word.group()}': was expecting {_VALUES}", len(text[: word.end()].encode())
     return _unexpected(text[at]), offset

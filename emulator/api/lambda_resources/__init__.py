@@ -30,10 +30,19 @@ from eddy.emulator.aws_requests import Request, Response
 
 #: the operations on a function's path that other modules answer (api/lambda_api.py, api/lambda_invoke/,
 #: api/lambda_async/)
-SERVED_ELSEWHERE = frozenset({
-    "UpdateFunctionConfiguration", "UpdateFunctionCode",
-    "Invoke", "InvokeAsync", "PutFunctionEventInvokeConfig", "UpdateFunctionEventInvokeConfig", "GetFunctionEventInvokeConfig",
-    "DeleteFunctionEventInvokeConfig", "ListFunctionEventInvokeConfigs"})
+SERVED_ELSEWHERE = frozenset(
+    {
+        "UpdateFunctionConfiguration",
+        "UpdateFunctionCode",
+        "Invoke",
+        "InvokeAsync",
+        "PutFunctionEventInvokeConfig",
+        "UpdateFunctionEventInvokeConfig",
+        "GetFunctionEventInvokeConfig",
+        "DeleteFunctionEventInvokeConfig",
+        "ListFunctionEventInvokeConfigs",
+    }
+)
 TAGS = ("TagResource", "UntagResource", "ListTags")
 #: the account-wide operations answered here: they count Eddy's functions
 ACCOUNT = ("GetAccountSettings",)
@@ -72,11 +81,14 @@ def claims(request: Request) -> bool:
     return _route(request) is not None
 
 
-def _target(emulator: Emulator, name: str, caller: tuple[str, str], operation: str,
-            suffix: str = "") -> tuple[Function, str | None]:
+def _target(
+    emulator: Emulator, name: str, caller: tuple[str, str], operation: str, suffix: str = ""
+) -> tuple[Function, str | None]:
     """The function a FunctionName names, and the qualifier it carries (name:qualifier or a qualified ARN)."""
     match = FUNCTION_ARN.match(name)
-    base, qualifier = (match.group(3), match.group(4)) if match else (name.partition(":")[0], name.partition(":")[2] or None)
+    base, qualifier = (
+        (match.group(3), match.group(4)) if match else (name.partition(":")[0], name.partition(":")[2] or None)
+    )
     account_id, region = (match.group(2), match.group(1)) if match else caller
     arn = f"arn:aws:lambda:{region}:{account_id}:function:{base}"
     with emulator.lock:
@@ -92,8 +104,9 @@ def _target(emulator: Emulator, name: str, caller: tuple[str, str], operation: s
 def _qualifier(from_name: str | None, query: dict[str, str]) -> str | None:
     given = query.get("Qualifier")
     if from_name and given and from_name != given:
-        raise InvalidParameterValueException("The derived qualifier from the function name does not match the "
-                                             "specified qualifier.")
+        raise InvalidParameterValueException(
+            "The derived qualifier from the function name does not match the specified qualifier."
+        )
     return given or from_name
 
 
@@ -125,7 +138,9 @@ def handle(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Res
         # CreateAlias on a missing function names the version it would point to (AWS-recorded
         # test_notfound_and_invalid_routingconfigs, "routing_config_exc_fn_doesnotexist")
         wanted = params.get("FunctionVersion") if operation == "CreateAlias" else None
-        function, from_name = _target(emulator, name, caller, operation, f":{wanted}" if isinstance(wanted, str) else "")
+        function, from_name = _target(
+            emulator, name, caller, operation, f":{wanted}" if isinstance(wanted, str) else ""
+        )
         if operation in versions.OPERATIONS:
             return versions.handle(emulator, operation, function, path, query, params)
         if operation == "AddPermission":
@@ -133,8 +148,9 @@ def handle(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Res
         if operation == "GetPolicy":
             return permissions.get_policy(emulator, function, _qualifier(from_name, query))
         if operation == "RemovePermission":
-            return permissions.remove_permission(emulator, function, path["StatementId"], _qualifier(from_name, query),
-                                                 query.get("RevisionId"))
+            return permissions.remove_permission(
+                emulator, function, path["StatementId"], _qualifier(from_name, query), query.get("RevisionId")
+            )
         if operation == "PutFunctionConcurrency":
             return concurrency.put_function_concurrency(emulator, function, name, params)
         if operation == "GetFunctionConcurrency":

@@ -31,7 +31,8 @@ def _unqualified(name: str) -> None:
     if ":" in name and (match is None or match.group(4)):
         raise InvalidParameterValueException(
             "This operation is permitted on Lambda functions only. Aliases and versions do not support this operation. "
-            "Please specify either a function name or an unqualified function ARN.")
+            "Please specify either a function name or an unqualified function ARN."
+        )
 
 
 def put_function_concurrency(emulator: Emulator, function: Function, name: str, params: dict[str, Any]) -> Response:
@@ -39,12 +40,16 @@ def put_function_concurrency(emulator: Emulator, function: Function, name: str, 
     _unqualified(name)
     reserved = params["ReservedConcurrentExecutions"]
     with emulator.lock:
-        others = sum(f.reserved_concurrency or 0 for f in emulator.functions.list(function.account_id, function.region)
-                     if f is not function)
+        others = sum(
+            f.reserved_concurrency or 0
+            for f in emulator.functions.list(function.account_id, function.region)
+            if f is not function
+        )
         if others + reserved > ACCOUNT_CONCURRENCY - MINIMUM_UNRESERVED:
             raise InvalidParameterValueException(
                 "Specified ReservedConcurrentExecutions for function decreases account's UnreservedConcurrentExecution "
-                f"below its minimum value of [{MINIMUM_UNRESERVED}].")
+                f"below its minimum value of [{MINIMUM_UNRESERVED}]."
+            )
         function.reserved_concurrency = reserved
         emulator.functions.recorded(function)
     return json_response({"ReservedConcurrentExecutions": reserved})
@@ -57,11 +62,18 @@ def account_settings(emulator: Emulator, caller: tuple[str, str]) -> Response:
         functions = emulator.functions.list(*caller)
         reserved = sum(function.reserved_concurrency or 0 for function in functions)
         code_size = sum(function.code_size for function in functions)
-    return json_response({
-        "AccountLimit": {"TotalCodeSize": 80_530_636_800, "CodeSizeUnzipped": 262_144_000, "CodeSizeZipped": 52_428_800,
-                         "ConcurrentExecutions": ACCOUNT_CONCURRENCY,
-                         "UnreservedConcurrentExecutions": ACCOUNT_CONCURRENCY - reserved},
-        "AccountUsage": {"TotalCodeSize": code_size, "FunctionCount": len(functions)}})
+    return json_response(
+        {
+            "AccountLimit": {
+                "TotalCodeSize": 80_530_636_800,
+                "CodeSizeUnzipped": 262_144_000,
+                "CodeSizeZipped": 52_428_800,
+                "ConcurrentExecutions": ACCOUNT_CONCURRENCY,
+                "UnreservedConcurrentExecutions": ACCOUNT_CONCURRENCY - reserved,
+            },
+            "AccountUsage": {"TotalCodeSize": code_size, "FunctionCount": len(functions)},
+        }
+    )
 
 
 def get_function_concurrency(emulator: Emulator, function: Function, name: str) -> Response:

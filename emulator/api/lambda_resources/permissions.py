@@ -23,7 +23,10 @@ from eddy.emulator.api import validation
 from eddy.emulator.api.lambda_api import json_response
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import (
-    FunctionNotFoundException, InvalidParameterValueException, PreconditionFailedException, ResourceConflictException,
+    FunctionNotFoundException,
+    InvalidParameterValueException,
+    PreconditionFailedException,
+    ResourceConflictException,
 )
 from eddy.emulator.functions.registry import Function
 from eddy.emulator.functions.versions import LATEST, Alias
@@ -31,8 +34,12 @@ from eddy.emulator.aws_requests import Response
 
 ACCOUNT = re.compile(r"^\d{12}$")
 #: the StringEquals conditions AddPermission's parameters become, in the order AWS writes them
-STRING_CONDITIONS = (("SourceAccount", "AWS:SourceAccount"), ("EventSourceToken", "lambda:EventSourceToken"),
-                     ("FunctionUrlAuthType", "lambda:FunctionUrlAuthType"), ("PrincipalOrgID", "aws:PrincipalOrgID"))
+STRING_CONDITIONS = (
+    ("SourceAccount", "AWS:SourceAccount"),
+    ("EventSourceToken", "lambda:EventSourceToken"),
+    ("FunctionUrlAuthType", "lambda:FunctionUrlAuthType"),
+    ("PrincipalOrgID", "aws:PrincipalOrgID"),
+)
 
 
 def _principal(principal: str, account_id: str) -> Any:
@@ -44,7 +51,9 @@ def _principal(principal: str, account_id: str) -> Any:
         return {"AWS": principal}
     if principal.endswith((".amazonaws.com", ".amazon.com")):
         return {"Service": principal}
-    raise InvalidParameterValueException("The provided principal was invalid. Please check the principal and try again.")
+    raise InvalidParameterValueException(
+        "The provided principal was invalid. Please check the principal and try again."
+    )
 
 
 def _holder(emulator: Emulator, function: Function, qualifier: str | None, adding: bool = False) -> Function | Alias:
@@ -62,8 +71,10 @@ def _holder(emulator: Emulator, function: Function, qualifier: str | None, addin
 def _check_revision(holder: Function | Alias, revision_id: str | None) -> None:
     if revision_id is not None and revision_id != holder.revision_id:
         api = "GetPolicy" if isinstance(holder, Alias) else "GetFunction/GetAlias"
-        raise PreconditionFailedException("The Revision Id provided does not match the latest Revision Id. "
-                                          f"Call the {api} API to retrieve the latest Revision Id")
+        raise PreconditionFailedException(
+            "The Revision Id provided does not match the latest Revision Id. "
+            f"Call the {api} API to retrieve the latest Revision Id"
+        )
 
 
 def _changed(emulator: Emulator, function: Function, holder: Function | Alias) -> None:
@@ -77,10 +88,13 @@ def _changed(emulator: Emulator, function: Function, holder: Function | Alias) -
 
 def statement(function: Function, params: dict[str, Any], qualifier: str | None = None) -> dict[str, Any]:
     """The policy statement AddPermission's parameters make, as AWS writes it (its Resource the qualified ARN)."""
-    made: dict[str, Any] = {"Sid": params["StatementId"], "Effect": "Allow",
-                            "Principal": _principal(params["Principal"], function.account_id),
-                            "Action": params["Action"],
-                            "Resource": f"{function.arn}:{qualifier}" if qualifier else function.arn}
+    made: dict[str, Any] = {
+        "Sid": params["StatementId"],
+        "Effect": "Allow",
+        "Principal": _principal(params["Principal"], function.account_id),
+        "Action": params["Action"],
+        "Resource": f"{function.arn}:{qualifier}" if qualifier else function.arn,
+    }
     conditions: dict[str, Any] = {}
     equals = {key: params[name] for name, key in STRING_CONDITIONS if params.get(name) is not None}
     if equals:
@@ -93,15 +107,20 @@ def statement(function: Function, params: dict[str, Any], qualifier: str | None 
 
 
 def add_permission(emulator: Emulator, function: Function, params: dict[str, Any], qualifier: str | None) -> Response:
-    validation.validate("lambda", "AddPermission", dict(params, FunctionName=function.name,
-                                                       **({"Qualifier": qualifier} if qualifier else {})))
+    validation.validate(
+        "lambda",
+        "AddPermission",
+        dict(params, FunctionName=function.name, **({"Qualifier": qualifier} if qualifier else {})),
+    )
     holder = _holder(emulator, function, qualifier, adding=True)
     made = statement(function, params, qualifier if holder is not function else None)
     with emulator.lock:
         _check_revision(holder, params.get("RevisionId"))
         if any(existing["Sid"] == made["Sid"] for existing in holder.policy):
-            raise ResourceConflictException(f"The statement id ({made['Sid']}) provided already exists. Please provide "
-                                            "a new statement id, or remove the existing statement.")
+            raise ResourceConflictException(
+                f"The statement id ({made['Sid']}) provided already exists. Please provide "
+                "a new statement id, or remove the existing statement."
+            )
         holder.policy.append(made)
         _changed(emulator, function, holder)
     return json_response({"Statement": json.dumps(made, separators=(",", ":"))}, 201)
@@ -117,10 +136,14 @@ def get_policy(emulator: Emulator, function: Function, qualifier: str | None) ->
     return json_response({"Policy": json.dumps(document, separators=(",", ":")), "RevisionId": revision_id})
 
 
-def remove_permission(emulator: Emulator, function: Function, statement_id: str, qualifier: str | None,
-                      revision_id: str | None) -> Response:
-    validation.validate("lambda", "RemovePermission", {"FunctionName": function.name, "StatementId": statement_id,
-                                                       **({"Qualifier": qualifier} if qualifier else {})})
+def remove_permission(
+    emulator: Emulator, function: Function, statement_id: str, qualifier: str | None, revision_id: str | None
+) -> Response:
+    validation.validate(
+        "lambda",
+        "RemovePermission",
+        {"FunctionName": function.name, "StatementId": statement_id, **({"Qualifier": qualifier} if qualifier else {})},
+    )
     holder = _holder(emulator, function, qualifier)
     with emulator.lock:
         _check_revision(holder, revision_id)

@@ -23,28 +23,33 @@ from eddy.emulator.functions.versions import LATEST
 OPERATIONS = frozenset({"GetFunction", "GetFunctionConfiguration", "DeleteFunction"})
 
 
-def _qualified(emulator: Emulator, request: Request, caller: tuple[str, str], name: str,
-               operation: str) -> tuple[Function, str | None]:
+def _qualified(
+    emulator: Emulator, request: Request, caller: tuple[str, str], name: str, operation: str
+) -> tuple[Function, str | None]:
     """The function and qualifier a FunctionName (name, name:qualifier, partial or full ARN) and a Qualifier name, as
     Lambda reads them (AWS-recorded: LocalStack's test_lambda_api.snapshot.json, test_function_name_and_qualifier_
     validation, test_ops_on_nonexisting_version, test_delete_on_nonexisting_version): a qualifier in the name that
     differs from Qualifier is refused; DeleteFunction refuses an alias and $LATEST before it looks for the function,
     and names a missing function without the qualifier; a missing version or alias is "Function not found:
     <ARN>:<qualifier>"."""
-    validation.validate("lambda", operation, {"FunctionName": name, **({"Qualifier": q} if (
-        q := _query(request).get("Qualifier")) is not None else {})})
+    validation.validate(
+        "lambda",
+        operation,
+        {"FunctionName": name, **({"Qualifier": q} if (q := _query(request).get("Qualifier")) is not None else {})},
+    )
     match = FUNCTION_NAME_FORMS.match(name)
     derived = match.group("qualifier") if match else None
     if derived is not None and q is not None and derived != q:
-        raise InvalidParameterValueException("The derived qualifier from the function name does not match the "
-                                             "specified qualifier.")
+        raise InvalidParameterValueException(
+            "The derived qualifier from the function name does not match the specified qualifier."
+        )
     qualifier = q or derived
     if operation == "DeleteFunction" and qualifier is not None:
         if re.match(r"^[a-zA-Z0-9-_]+$", qualifier) and not qualifier.isdigit():
             raise InvalidParameterValueException("Deletion of aliases is not currently supported.")
         if qualifier == LATEST:
             raise InvalidParameterValueException("$LATEST version cannot be deleted without deleting the function.")
-    unqualified = name[:-len(derived) - 1] if derived is not None else name
+    unqualified = name[: -len(derived) - 1] if derived is not None else name
     try:
         function = _function(emulator, unqualified, caller)
     except FunctionNotFoundException as missing:
@@ -69,8 +74,10 @@ def _shown(emulator: Emulator, function: Function, qualifier: str | None) -> tup
 
 def get_function(emulator: Emulator, request: Request, caller: tuple[str, str], name: str) -> Response:
     function, arn = _shown(emulator, *_qualified(emulator, request, caller, name, "GetFunction"))
-    answer = {"Configuration": function.configuration(arn=arn),
-              "Code": {"RepositoryType": "S3", "Location": f"file://{function.code_dir or '(registered in-process)'}"}}
+    answer = {
+        "Configuration": function.configuration(arn=arn),
+        "Code": {"RepositoryType": "S3", "Location": f"file://{function.code_dir or '(registered in-process)'}"},
+    }
     function = function.root
     if function.tags:
         answer["Tags"] = dict(function.tags)
@@ -91,8 +98,9 @@ def delete_function(emulator: Emulator, request: Request, caller: tuple[str, str
         if qualifier is not None:
             version = function.versions[qualifier]
             if pointing := sorted(a.name for a in function.aliases.values() if qualifier in a.versions()):
-                raise ResourceConflictException("Unable to delete version because the following aliases reference it: "
-                                                f"[{', '.join(pointing)}]")
+                raise ResourceConflictException(
+                    f"Unable to delete version because the following aliases reference it: [{', '.join(pointing)}]"
+                )
             emulator.functions.delete_version(version)
             retired = [version]
         else:

@@ -31,11 +31,13 @@ def tagged(emulator: Emulator, arn: str) -> tuple[Any, Callable[[], None]]:
         if mapping is None or mapping.arn != arn:
             raise FunctionNotFoundException(f"Event source mapping not found: {arn}")
         return mapping, lambda: emulator.mapping_channel.mapping_saved(
-            mapping, emulator.triggers.start_positions.get(mapping.uuid, 0))
+            mapping, emulator.triggers.start_positions.get(mapping.uuid, 0)
+        )
     match = FUNCTION_ARN.match(arn)
     if match.group(4):
-        raise InvalidParameterValueException("Tags on function aliases and versions are not supported. "
-                                             "Please specify a function ARN.")
+        raise InvalidParameterValueException(
+            "Tags on function aliases and versions are not supported. Please specify a function ARN."
+        )
     region, account_id, name = match.group(1), match.group(2), match.group(3)
     with emulator.lock:
         function = emulator.functions.functions.get(f"arn:aws:lambda:{region}:{account_id}:function:{name}")

@@ -39,7 +39,7 @@ def _page(items: list[dict[str, Any]], query: dict[str, str], key: str) -> dict[
     """One page of a listing: Marker is where the last page ended, MaxItems (1..10000) its size."""
     start = int(query["Marker"]) if query.get("Marker", "").isdigit() else 0
     size = int(query["MaxItems"]) if query.get("MaxItems", "").isdigit() else DEFAULT_PAGE
-    page: dict[str, Any] = {key: items[start:start + size]}
+    page: dict[str, Any] = {key: items[start : start + size]}
     if start + size < len(items):
         page["NextMarker"] = str(start + size)
     return page
@@ -47,8 +47,10 @@ def _page(items: list[dict[str, Any]], query: dict[str, str], key: str) -> dict[
 
 def _check_revision(current: str, given: str | None) -> None:
     if given is not None and given != current:
-        raise PreconditionFailedException("The Revision Id provided does not match the latest Revision Id. "
-                                          "Call the GetFunction/GetAlias API to retrieve the latest Revision Id")
+        raise PreconditionFailedException(
+            "The Revision Id provided does not match the latest Revision Id. "
+            "Call the GetFunction/GetAlias API to retrieve the latest Revision Id"
+        )
 
 
 def publish_version(emulator: Emulator, function: Function, params: dict[str, Any]) -> Response:
@@ -59,7 +61,8 @@ def publish_version(emulator: Emulator, function: Function, params: dict[str, An
         if sha is not None and sha != function.code_sha256:
             raise InvalidParameterValueException(
                 f"CodeSHA256 ({sha}) is different from current CodeSHA256 in $LATEST ({function.code_sha256}). "
-                "Please try again with the CodeSHA256 in $LATEST.")
+                "Please try again with the CodeSHA256 in $LATEST."
+            )
         version, _ = emulator.functions.publish_version(function, params.get("Description"))
         return json_response(version.configuration(), 201)
 
@@ -83,17 +86,23 @@ def _weights(function: Function, target: str, config: Any) -> dict[str, float]:
             raise ValidationException(
                 f"1 validation error detected: Value '{shown}' at '{WEIGHTS}' failed to satisfy constraint: Map value "
                 "must satisfy constraint: [Member must have value less than or equal to 1.0, Member must have value "
-                "greater than or equal to 0.0, Member must not be null]")
+                "greater than or equal to 0.0, Member must not be null]"
+            )
         if version == target:
-            raise InvalidParameterValueException(f"Invalid function version {target}. Function version {target} is "
-                                                 "already included in routing configuration.")
+            raise InvalidParameterValueException(
+                f"Invalid function version {target}. Function version {target} is "
+                "already included in routing configuration."
+            )
         if target == LATEST:
-            raise InvalidParameterValueException("$LATEST is not supported for an alias pointing to more than 1 version")
+            raise InvalidParameterValueException(
+                "$LATEST is not supported for an alias pointing to more than 1 version"
+            )
         if not version.isdigit():
             raise ValidationException(
                 f"1 validation error detected: Value '{shown}' at '{WEIGHTS}' failed to satisfy constraint: Map keys "
                 "must satisfy constraint: [Member must have length less than or equal to 1024, Member must have length "
-                "greater than or equal to 1, Member must satisfy regular expression pattern: [0-9]+]")
+                "greater than or equal to 1, Member must satisfy regular expression pattern: [0-9]+]"
+            )
         if version not in function.versions:
             raise FunctionNotFoundException(f"Function not found: {function.arn}:{version}")
     return {version: float(weight) for version, weight in weights.items()}
@@ -107,15 +116,21 @@ def _version_exists(function: Function, version: str) -> None:
 def create_alias(emulator: Emulator, function: Function, params: dict[str, Any]) -> Response:
     name = params.get("Name")
     if isinstance(name, str) and not ALIAS_NAME.match(name):
-        raise ValidationException(f"1 validation error detected: Value '{name}' at 'name' failed to satisfy constraint: "
-                                  "Member must satisfy regular expression pattern: (?!^[0-9]+$)([a-zA-Z0-9-_]+)")
+        raise ValidationException(
+            f"1 validation error detected: Value '{name}' at 'name' failed to satisfy constraint: "
+            "Member must satisfy regular expression pattern: (?!^[0-9]+$)([a-zA-Z0-9-_]+)"
+        )
     validation.validate("lambda", "CreateAlias", dict(_without_weights(params), FunctionName=function.name))
     with emulator.lock:
         _version_exists(function, params["FunctionVersion"])
         if name in function.aliases:
             raise ResourceConflictException(f"Alias already exists: {function.arn}:{name}")
-        alias = Alias(name, params["FunctionVersion"], params.get("Description") or "",
-                      _weights(function, params["FunctionVersion"], params.get("RoutingConfig")))
+        alias = Alias(
+            name,
+            params["FunctionVersion"],
+            params.get("Description") or "",
+            _weights(function, params["FunctionVersion"], params.get("RoutingConfig")),
+        )
         function.aliases[name] = alias
         emulator.functions.recorded(function)
         return json_response(alias.configuration(function.arn), 201)
@@ -166,13 +181,22 @@ def delete_alias(emulator: Emulator, function: Function, name: str) -> Response:
 def list_aliases(emulator: Emulator, function: Function, query: dict[str, str]) -> Response:
     version = query.get("FunctionVersion")
     with emulator.lock:
-        items = [alias.configuration(function.arn) for alias in sorted(function.aliases.values(), key=lambda a: a.name)
-                 if version is None or alias.function_version == version]
+        items = [
+            alias.configuration(function.arn)
+            for alias in sorted(function.aliases.values(), key=lambda a: a.name)
+            if version is None or alias.function_version == version
+        ]
     return json_response(_page(items, query, "Aliases"))
 
 
-def handle(emulator: Emulator, operation: str, function: Function, path: dict[str, str], query: dict[str, str],
-           params: dict[str, Any]) -> Response:
+def handle(
+    emulator: Emulator,
+    operation: str,
+    function: Function,
+    path: dict[str, str],
+    query: dict[str, str],
+    params: dict[str, Any],
+) -> Response:
     """One of OPERATIONS on a function's versions or aliases."""
     if operation == "PublishVersion":
         return publish_version(emulator, function, params)
@@ -189,5 +213,6 @@ def handle(emulator: Emulator, operation: str, function: Function, path: dict[st
     return delete_alias(emulator, function, path["Name"])
 
 
-OPERATIONS = frozenset({"PublishVersion", "ListVersionsByFunction", "CreateAlias", "ListAliases", "GetAlias",
-                        "UpdateAlias", "DeleteAlias"})
+OPERATIONS = frozenset(
+    {"PublishVersion", "ListVersionsByFunction", "CreateAlias", "ListAliases", "GetAlias", "UpdateAlias", "DeleteAlias"}
+)

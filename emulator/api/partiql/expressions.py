@@ -15,8 +15,14 @@ from eddy.emulator.api.partiql.tree import Arithmetic, Between, Call, Compare, I
 from eddy.emulator.errors import ValidationException
 
 #: functions a condition may call, with how many arguments each takes
-CONDITION_FUNCTIONS = {"begins_with": 2, "contains": 2, "attribute_type": 2, "attribute_exists": 1,
-                       "attribute_not_exists": 1, "size": 1}
+CONDITION_FUNCTIONS = {
+    "begins_with": 2,
+    "contains": 2,
+    "attribute_type": 2,
+    "attribute_exists": 1,
+    "attribute_not_exists": 1,
+    "size": 1,
+}
 
 
 class Expressions:
@@ -121,8 +127,12 @@ def has_more_than(where: Any, keys: dict[str, Any]) -> bool:
         node = pending.pop()
         if isinstance(node, Logical) and node.op == "AND":
             pending += [node.left, node.right]
-        elif not (isinstance(node, Compare) and node.op == "=" and any(
-                isinstance(side, Path) and side.elements == (name,) for side in (node.left, node.right)
-                for name in keys)):
+        elif not (
+            isinstance(node, Compare)
+            and node.op == "="
+            and any(
+                isinstance(side, Path) and side.elements == (name,) for side in (node.left, node.right) for name in keys
+            )
+        ):
             return True
     return False

@@ -11,8 +11,31 @@ NOT_WELL_FORMED = "Statement wasn't well formed, can't be processed: "
 
 _NUMBER = re.compile(r"(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _WORD = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
-_PUNCTUATION = ("<<", ">>", "<>", "!=", "<=", ">=", "(", ")", "[", "]", "{", "}", ",", ".", ":", "*", "=", "<", ">",
-                "+", "-", "?", ";")
+_PUNCTUATION = (
+    "<<",
+    ">>",
+    "<>",
+    "!=",
+    "<=",
+    ">=",
+    "(",
+    ")",
+    "[",
+    "]",
+    "{",
+    "}",
+    ",",
+    ".",
+    ":",
+    "*",
+    "=",
+    "<",
+    ">",
+    "+",
+    "-",
+    "?",
+    ";",
+)
 
 
 @dataclass(frozen=True)
@@ -65,7 +88,7 @@ def _quoted(text: str, start: int) -> tuple[str, int]:
     quote, position, parts = text[start], start + 1, []
     while position < len(text):
         if text[position] == quote:
-            if text[position + 1:position + 2] == quote:
+            if text[position + 1 : position + 2] == quote:
                 parts.append(quote)
                 position += 2
                 continue

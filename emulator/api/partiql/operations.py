@@ -46,8 +46,9 @@ class Refused(Exception):
         return cls(error.status, json.loads(error.to_body()))
 
 
-def answer(operation: str, params: dict[str, Any], call: Call,
-           commit: Callable[[], None] = lambda: None) -> tuple[int, dict[str, Any]]:
+def answer(
+    operation: str, params: dict[str, Any], call: Call, commit: Callable[[], None] = lambda: None
+) -> tuple[int, dict[str, Any]]:
     """`commit` ends the captured operation so far and begins the next: a batch's statements are
     independent writes, each captured on its own."""
     runner = _Runner(call, commit)
@@ -82,9 +83,11 @@ class _Runner:
                 if refused.code == "ResourceNotFoundException":
                     raise ResourceNotFoundException(NOT_FOUND) from None
                 raise
-            indexes = {index["IndexName"]: _keys(index["KeySchema"])
-                       for kind in ("GlobalSecondaryIndexes", "LocalSecondaryIndexes")
-                       for index in described.get(kind) or []}
+            indexes = {
+                index["IndexName"]: _keys(index["KeySchema"])
+                for kind in ("GlobalSecondaryIndexes", "LocalSecondaryIndexes")
+                for index in described.get(kind) or []
+            }
             types = {a["AttributeName"]: a["AttributeType"] for a in described.get("AttributeDefinitions") or []}
             self._schemas[table] = Schema(table, _keys(described["KeySchema"]), indexes, types)
         return self._schemas[table]
@@ -185,8 +188,9 @@ class _Runner:
             raise ValidationException("EXISTS is supported only in ExecuteTransaction")
         if isinstance(found.statement, Select):
             if found.key is None:
-                raise ValidationException("Select statements within BatchExecuteStatement must specify the "
-                                          "primary key in the where clause.")
+                raise ValidationException(
+                    "Select statements within BatchExecuteStatement must specify the primary key in the where clause."
+                )
             items = self.run("Query", found.params).get("Items", [])
             return {"TableName": table, **({"Item": _projected(found, items[0])} if items else {})}
         self.write(found)
@@ -207,7 +211,9 @@ class _Runner:
                 raise ValidationException(MANDATORY_KEYS)
             if "ReturnValues" in found.params:
                 raise ValidationException("RETURNING is not supported in transactions")
-            kind = {"PutItem": "Put", "UpdateItem": "Update", "DeleteItem": "Delete"}.get(found.operation, found.operation)
+            kind = {"PutItem": "Put", "UpdateItem": "Update", "DeleteItem": "Delete"}.get(
+                found.operation, found.operation
+            )
             items.append({kind: found.params})
         request = {"TransactItems": items}
         if params.get("ClientRequestToken"):
@@ -222,8 +228,9 @@ class _Runner:
                 if isinstance(found.statement, Insert) and reason.get("Code") == "ConditionalCheckFailed":
                     reason.update(Code="DuplicateItem", Message=DUPLICATE_ITEM)
             codes = ", ".join(reason.get("Code", "None") for reason in reasons)
-            refused.body["message"] = ("Transaction cancelled, please refer cancellation reasons for specific "
-                                       f"reasons [{codes}]")
+            refused.body["message"] = (
+                f"Transaction cancelled, please refer cancellation reasons for specific reasons [{codes}]"
+            )
             refused.body.pop("Message", None)
             raise
         return {}
@@ -247,6 +254,7 @@ class _Runner:
 
 def _ordered(items: list[dict[str, Any]], order_by: tuple[tuple[Path, bool], ...]) -> list[dict[str, Any]]:
     """Items sorted by ORDER BY's keys (strings and binaries by their bytes, numbers by value)."""
+
     def value(item: dict[str, Any], path: Path) -> tuple:
         member = item.get(path.elements[0]) if len(path.elements) == 1 else None
         if not member:
@@ -278,5 +286,3 @@ def _start_key(token: str) -> dict[str, Any]:
     if not isinstance(key, dict):
         raise ValidationException("Given NextToken is not valid")
     return key
-
-

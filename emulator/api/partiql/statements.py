@@ -53,8 +53,10 @@ class Schema:
             value, expected = item.get(name), self.types.get(name)
             actual = next(iter(value), None) if isinstance(value, dict) and len(value) == 1 else None
             if value is not None and expected is not None and actual != expected:
-                raise ValidationException(f"One or more parameter values were invalid: Type mismatch for key {name} "
-                                          f"expected: {expected} actual: {actual}")
+                raise ValidationException(
+                    f"One or more parameter values were invalid: Type mismatch for key {name} "
+                    f"expected: {expected} actual: {actual}"
+                )
 
 
 @dataclass
@@ -72,22 +74,29 @@ def plan(statement: Statement, schema: Schema) -> Plan:
     if isinstance(statement, Exists):
         names = Expressions()
         key, condition = _key_and_condition(statement.select.where, schema, names)
-        return Plan("ConditionCheck", {"TableName": schema.table, "Key": key, "ConditionExpression": condition,
-                                       **names.request()}, statement)
+        return Plan(
+            "ConditionCheck",
+            {"TableName": schema.table, "Key": key, "ConditionExpression": condition, **names.request()},
+            statement,
+        )
     if isinstance(statement, Insert):
         schema.check_key(statement.item)
         names = Expressions()
         condition = f"attribute_not_exists({names.path(Path((schema.keys[0],)))})"
-        return Plan("PutItem", {"TableName": schema.table, "Item": statement.item, "ConditionExpression": condition,
-                                **names.request()}, statement)
+        return Plan(
+            "PutItem",
+            {"TableName": schema.table, "Item": statement.item, "ConditionExpression": condition, **names.request()},
+            statement,
+        )
     if isinstance(statement, Update):
         return _update(statement, schema)
     if isinstance(statement, Delete):
         equalities = key_equalities(statement.where)
         if schema.keys[0] in equalities and any(name not in equalities for name in schema.keys):
             # moto's reading, kept so code written against it runs: each item of the partition that matches
-            return Plan("DeleteEach", _select(Select(schema.table, None, None, statement.where), schema).params,
-                        statement)
+            return Plan(
+                "DeleteEach", _select(Select(schema.table, None, None, statement.where), schema).params, statement
+            )
         key = _key(statement.where, schema)
         params: dict[str, Any] = {"TableName": schema.table, "Key": key}
         if has_more_than(statement.where, key):
@@ -124,14 +133,20 @@ def _update(statement: Update, schema: Schema) -> Plan:
         if isinstance(value, Call) and value.name in ("set_add", "set_delete"):
             if len(value.args) != 2 or value.args[0] != path or not isinstance(value.args[1], Value):
                 raise ValidationException(f"{value.name.upper()} takes the attribute being set and a set value")
-            clauses["ADD" if value.name == "set_add" else "DELETE"].append(f"{target} {names.value(value.args[1].value)}")
+            clauses["ADD" if value.name == "set_add" else "DELETE"].append(
+                f"{target} {names.value(value.args[1].value)}"
+            )
         else:
             clauses["SET"].append(f"{target} = {_update_value(value, names)}")
     for path in statement.removes:
         clauses["REMOVE"].append(names.path(path))
-    params = {"TableName": schema.table, "Key": key,
-              "UpdateExpression": " ".join(f"{kind} {', '.join(items)}" for kind, items in clauses.items() if items),
-              "ConditionExpression": condition, **names.request()}
+    params = {
+        "TableName": schema.table,
+        "Key": key,
+        "UpdateExpression": " ".join(f"{kind} {', '.join(items)}" for kind, items in clauses.items() if items),
+        "ConditionExpression": condition,
+        **names.request(),
+    }
     if statement.returning:
         params["ReturnValues"] = statement.returning
     return Plan("UpdateItem", params, statement)
@@ -143,7 +158,9 @@ def _update_value(node: Any, names: Expressions, *, nested: bool = False) -> str
     if isinstance(node, Value):
         return names.value(node.value)
     if isinstance(node, Arithmetic) and not nested:
-        return f"{_update_value(node.left, names, nested=True)} {node.op} {_update_value(node.right, names, nested=True)}"
+        return (
+            f"{_update_value(node.left, names, nested=True)} {node.op} {_update_value(node.right, names, nested=True)}"
+        )
     if isinstance(node, Call) and node.name in ("list_append", "if_not_exists") and len(node.args) == 2:
         return f"{node.name}({', '.join(_update_value(arg, names, nested=True) for arg in node.args)})"
     if isinstance(node, Arithmetic):
@@ -207,10 +224,12 @@ def _check_order_by(statement: Select, partition_key: str) -> None:
         return  # one partition
     if not any(_partitions(c, partition_key) for c in conjuncts):
         raise ValidationException(
-            "Must have at least one non-optional hash key condition in WHERE clause when using ORDER BY clause.")
+            "Must have at least one non-optional hash key condition in WHERE clause when using ORDER BY clause."
+        )
     if all(path != Path((partition_key,)) for path, _ in statement.order_by):
         raise ValidationException(
-            "Must have hash key in ORDER BY clause when more than one hash key condition specified in WHERE clause.")
+            "Must have hash key in ORDER BY clause when more than one hash key condition specified in WHERE clause."
+        )
 
 
 def _partitions(node: Any, partition_key: str) -> bool:
@@ -249,8 +268,13 @@ def _on_key(node: Any, name: str, *, equality: bool) -> bool:
         return False
     if isinstance(node, Between):
         return node.operand == key and isinstance(node.low, Value) and isinstance(node.high, Value)
-    return (isinstance(node, Call) and node.name == "begins_with" and len(node.args) == 2 and node.args[0] == key
-            and isinstance(node.args[1], Value))
+    return (
+        isinstance(node, Call)
+        and node.name == "begins_with"
+        and len(node.args) == 2
+        and node.args[0] == key
+        and isinstance(node.args[1], Value)
+    )
 
 
 def _mentions(node: Any, names: set[str]) -> bool:

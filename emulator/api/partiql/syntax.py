@@ -17,8 +17,12 @@ from eddy.emulator.api.dynamodb_rules.numbers import as_stored
 from eddy.emulator.api.partiql.lexer import NOT_WELL_FORMED, Token, tokens
 from eddy.emulator.errors import ValidationException
 
-_RETURNING = {("ALL", "OLD"): "ALL_OLD", ("MODIFIED", "OLD"): "UPDATED_OLD", ("ALL", "NEW"): "ALL_NEW",
-              ("MODIFIED", "NEW"): "UPDATED_NEW"}
+_RETURNING = {
+    ("ALL", "OLD"): "ALL_OLD",
+    ("MODIFIED", "OLD"): "UPDATED_OLD",
+    ("ALL", "NEW"): "ALL_NEW",
+    ("MODIFIED", "NEW"): "UPDATED_NEW",
+}
 _COMPARISONS = {"=": "=", "<>": "<>", "!=": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
 
@@ -335,7 +339,30 @@ def _set_of(elements: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 _LITERAL_WORDS = frozenset({"TRUE", "FALSE", "NULL"})
-_KEYWORDS = _LITERAL_WORDS | frozenset({
-    "SELECT", "FROM", "WHERE", "AND", "OR", "NOT", "IN", "BETWEEN", "IS", "MISSING", "INSERT", "INTO", "VALUE",
-    "UPDATE", "SET", "REMOVE", "DELETE", "RETURNING", "ORDER", "BY", "ASC", "DESC", "EXISTS",
-})
+_KEYWORDS = _LITERAL_WORDS | frozenset(
+    {
+        "SELECT",
+        "FROM",
+        "WHERE",
+        "AND",
+        "OR",
+        "NOT",
+        "IN",
+        "BETWEEN",
+        "IS",
+        "MISSING",
+        "INSERT",
+        "INTO",
+        "VALUE",
+        "UPDATE",
+        "SET",
+        "REMOVE",
+        "DELETE",
+        "RETURNING",
+        "ORDER",
+        "BY",
+        "ASC",
+        "DESC",
+        "EXISTS",
+    }
+)

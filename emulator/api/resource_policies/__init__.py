@@ -47,8 +47,10 @@ def handle(emulator: Emulator, operation: str, request: Request, params: dict[st
                 raise PolicyNotFoundException(NOT_FOUND + resource.arn)
             raise ResourceNotFoundException(f"Requested resource not found: Table: {resource.table_name} not found")
         if resource.stream_label is not None and not _known_stream(emulator, resource):
-            raise ResourceNotFoundException(f"Requested resource not found: Stream: {resource.stream_label} not found "
-                                            f"for Table: {resource.table_name}")
+            raise ResourceNotFoundException(
+                f"Requested resource not found: Stream: {resource.stream_label} not found "
+                f"for Table: {resource.table_name}"
+            )
         slot = held.get(resource.arn)
         if operation == "GetResourcePolicy":
             if slot is None or slot.document is None:
@@ -71,8 +73,7 @@ def handle(emulator: Emulator, operation: str, request: Request, params: dict[st
             written = Slot(_next_revision(emulator, slot))
         _write(emulator, account_id, region, operation, resource.arn, written)
         held[resource.arn] = written
-        return json_response({"RevisionId": written.revision_id if written.document is not None
-                              else slot.revision_id})
+        return json_response({"RevisionId": written.revision_id if written.document is not None else slot.revision_id})
 
 
 def created_with(params: dict[str, Any]) -> tuple[str, str] | None:
@@ -103,14 +104,19 @@ def _expected(expected: str | None, slot: Slot | None, table_name: str) -> None:
         if slot is not None and slot.document is not None:
             raise PolicyNotFoundException(
                 f"{NOT_FOUND}Requested policy update expecting none to be present for table {table_name}, but a "
-                f"policy exists with revision id {current}.")
+                f"policy exists with revision id {current}."
+            )
         return
     if current is None:
-        raise PolicyNotFoundException(f"{NOT_FOUND}Requested update for policy with revision id {expected}, but table "
-                                      f"{table_name} has no associated policy.")
+        raise PolicyNotFoundException(
+            f"{NOT_FOUND}Requested update for policy with revision id {expected}, but table "
+            f"{table_name} has no associated policy."
+        )
     if expected != current:
-        raise PolicyNotFoundException(f"{NOT_FOUND}Requested update for policy with revision id {expected}, but the "
-                                      f"policy associated to target table {table_name} has revision id {current}.")
+        raise PolicyNotFoundException(
+            f"{NOT_FOUND}Requested update for policy with revision id {expected}, but the "
+            f"policy associated to target table {table_name} has revision id {current}."
+        )
 
 
 def _next_revision(emulator: Emulator, slot: Slot | None) -> str:

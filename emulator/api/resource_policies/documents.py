@@ -24,11 +24,22 @@ from eddy.emulator.errors import ValidationException
 
 MAX_BYTES = 20480
 INVALID = "One or more parameter values were invalid: "
-UNBOUNDED = ("Resource-based policy grants unbounded access in one or more elements. Please revise the policy to "
-             "ensure least-privilege form of access")
+UNBOUNDED = (
+    "Resource-based policy grants unbounded access in one or more elements. Please revise the policy to "
+    "ensure least-privilege form of access"
+)
 DEFAULT_VERSION = "2008-10-17"  # IAM's, for a document that names none (DDB-TABLE-354)
-_STATEMENT_ORDER = ("Sid", "Effect", "Principal", "NotPrincipal", "Action", "NotAction", "Resource", "NotResource",
-                    "Condition")
+_STATEMENT_ORDER = (
+    "Sid",
+    "Effect",
+    "Principal",
+    "NotPrincipal",
+    "Action",
+    "NotAction",
+    "Resource",
+    "NotResource",
+    "Condition",
+)
 _ONE_OR_MORE = ("Action", "NotAction", "Resource", "NotResource")
 _ACCOUNT = re.compile(r"[0-9]{12}")
 
@@ -70,13 +81,18 @@ def _invalid(reason: str) -> ValidationException:
 def _statement(statement: Any) -> dict[str, Any]:
     if not isinstance(statement, dict):
         raise _invalid("This policy contains invalid Json")
-    for required, alternative in (("Effect", None), ("Principal", "NotPrincipal"), ("Action", "NotAction"),
-                                  ("Resource", "NotResource")):
+    for required, alternative in (
+        ("Effect", None),
+        ("Principal", "NotPrincipal"),
+        ("Action", "NotAction"),
+        ("Resource", "NotResource"),
+    ):
         if required not in statement and alternative not in statement:
             raise _invalid(f"Missing required field {required}")
     rewritten: dict[str, Any] = {}
-    for key in sorted(statement, key=lambda name: _STATEMENT_ORDER.index(name) if name in _STATEMENT_ORDER
-                      else len(_STATEMENT_ORDER)):  # a key IAM does not know keeps its place after them
+    for key in sorted(
+        statement, key=lambda name: _STATEMENT_ORDER.index(name) if name in _STATEMENT_ORDER else len(_STATEMENT_ORDER)
+    ):  # a key IAM does not know keeps its place after them
         value = statement[key]
         if key == "Effect" and isinstance(value, str) and value.lower() in ("allow", "deny"):
             value = value.capitalize()
@@ -85,8 +101,12 @@ def _statement(statement: Any) -> dict[str, Any]:
         elif key in _ONE_OR_MORE:
             value = _one_as_itself(value)
         elif key == "Condition" and isinstance(value, dict):
-            value = {operator: {name: _one_as_itself(values) for name, values in tests.items()}
-                     if isinstance(tests, dict) else tests for operator, tests in value.items()}
+            value = {
+                operator: {name: _one_as_itself(values) for name, values in tests.items()}
+                if isinstance(tests, dict)
+                else tests
+                for operator, tests in value.items()
+            }
         rewritten[key] = value
     return rewritten
 

@@ -49,7 +49,9 @@ def read(arn: str, account_id: str, region: str) -> Resource:
         return Resource(arn, path[1], None)
     if len(path) == 4 and path[1] and path[3] and path[2] in ("stream", "index"):
         if path[2] == "index":
-            raise ValidationException(f"{INVALID}Invalid resource arn provided, only table or stream is accepted. "
-                                      f"Provided resource arn: {arn}")
+            raise ValidationException(
+                f"{INVALID}Invalid resource arn provided, only table or stream is accepted. "
+                f"Provided resource arn: {arn}"
+            )
         return Resource(arn, path[1], path[3])
     raise ValidationException(f"{INVALID}Provided Arn is not a DynamoDB resource arn: {arn}")

@@ -12,13 +12,19 @@ XMLNS = "http://sns.amazonaws.com/doc/2010-03-31/"
 
 def xml_answer(status: int, body: str) -> Response:
     data = ('<?xml version="1.0"?>\n' + body).encode()
-    return Response(status, {"Content-Type": "text/xml", "Content-Length": str(len(data)),
-                             "x-amzn-RequestId": str(uuid.uuid4())}, data)
+    return Response(
+        status,
+        {"Content-Type": "text/xml", "Content-Length": str(len(data)), "x-amzn-RequestId": str(uuid.uuid4())},
+        data,
+    )
 
 
 def error_answer(code: str, message: str, status: int = 400) -> Response:
     """SNS's error: <ErrorResponse><Error><Type>Sender</Type><Code/><Message/></Error><RequestId/></ErrorResponse>."""
     escaped = message.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return xml_answer(status, f'<ErrorResponse xmlns="{XMLNS}"><Error><Type>Sender</Type><Code>{code}</Code>'
-                              f'<Message>{escaped}</Message></Error><RequestId>{uuid.uuid4()}</RequestId>'
-                              f'</ErrorResponse>')
+    return xml_answer(
+        status,
+        f'<ErrorResponse xmlns="{XMLNS}"><Error><Type>Sender</Type><Code>{code}</Code>'
+        f"<Message>{escaped}</Message></Error><RequestId>{uuid.uuid4()}</RequestId>"
+        f"</ErrorResponse>",
+    )

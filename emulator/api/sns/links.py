@@ -38,8 +38,9 @@ def claims(request: Request) -> bool:
     """An unsigned GET of a notification's link."""
     if request.method.upper() != "GET" or request.header("Authorization"):
         return False
-    return _unsubscribed_arn(request) is not None or (request.path.startswith(CERTIFICATE_PREFIX)
-                                                       and request.path.endswith(".pem"))
+    return _unsubscribed_arn(request) is not None or (
+        request.path.startswith(CERTIFICATE_PREFIX) and request.path.endswith(".pem")
+    )
 
 
 def handle(emulator: "Emulator", request: Request) -> Response:
@@ -52,14 +53,19 @@ def handle(emulator: "Emulator", request: Request) -> Response:
     except ClientError as error:
         details = error.response["Error"]
         return error_answer(details["Code"], details["Message"], error.response["ResponseMetadata"]["HTTPStatusCode"])
-    return xml_answer(200, f'<UnsubscribeResponse xmlns="{XMLNS}"><ResponseMetadata><RequestId>{uuid.uuid4()}'
-                           f'</RequestId></ResponseMetadata></UnsubscribeResponse>')
+    return xml_answer(
+        200,
+        f'<UnsubscribeResponse xmlns="{XMLNS}"><ResponseMetadata><RequestId>{uuid.uuid4()}'
+        f"</RequestId></ResponseMetadata></UnsubscribeResponse>",
+    )
 
 
 def _certificate(name: str) -> Response:
     pem = sns_signatures.signing_certificate(name)
     if pem is None:
-        return xml_answer(404, f'<Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message>'
-                               f'<Key>{name}</Key></Error>')
+        return xml_answer(
+            404,
+            f"<Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message>"
+            f"<Key>{name}</Key></Error>",
+        )
     return Response(200, {"Content-Type": "application/x-x509-ca-cert", "Content-Length": str(len(pem))}, pem)
-

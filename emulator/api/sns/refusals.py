@@ -31,8 +31,17 @@ if TYPE_CHECKING:
     from eddy.emulator.engine import Emulator
 
 PROTOCOLS = frozenset({"http", "https", "email", "email-json", "sms", "sqs", "application", "lambda", "firehose"})
-SUBSCRIPTION_ATTRIBUTES = frozenset({"DeliveryPolicy", "FilterPolicy", "FilterPolicyScope", "RawMessageDelivery",
-                                     "RedrivePolicy", "SubscriptionRoleArn", "ReplayPolicy"})
+SUBSCRIPTION_ATTRIBUTES = frozenset(
+    {
+        "DeliveryPolicy",
+        "FilterPolicy",
+        "FilterPolicyScope",
+        "RawMessageDelivery",
+        "RedrivePolicy",
+        "SubscriptionRoleArn",
+        "ReplayPolicy",
+    }
+)
 #: Publish's and PublishBatch's limit on a request's messages and attributes (the API reference: 256 KB)
 MAX_BYTES = 262144
 BATCH_ENTRY_ID = re.compile(r"[A-Za-z0-9_-]*")
@@ -54,8 +63,10 @@ def _invalid(message: str) -> Refused:
 
 
 def _params(request: Request) -> Params:
-    return {name: values[0] for name, values in parse_qs(request.body.decode("utf-8", "replace"),
-                                                         keep_blank_values=True).items()}
+    return {
+        name: values[0]
+        for name, values in parse_qs(request.body.decode("utf-8", "replace"), keep_blank_values=True).items()
+    }
 
 
 def claims(request: Request) -> bool:
@@ -107,8 +118,10 @@ def _publish(params: Params, topic_attributes: TopicAttributes) -> None:
     if not params.get("MessageDeduplicationId"):
         attributes = topic_attributes(topic)
         if attributes is not None and attributes.get("ContentBasedDeduplication", "false").lower() != "true":
-            raise _invalid("The topic should either have ContentBasedDeduplication enabled or "
-                           "MessageDeduplicationId provided explicitly")
+            raise _invalid(
+                "The topic should either have ContentBasedDeduplication enabled or "
+                "MessageDeduplicationId provided explicitly"
+            )
 
 
 def _entries(params: Params) -> list[Params]:
@@ -138,10 +151,14 @@ def _publish_batch(params: Params, topic_attributes: TopicAttributes) -> None:
     for entry in entries:
         entry_id = entry.get("Id", "")
         if not BATCH_ENTRY_ID.fullmatch(entry_id):
-            raise Refused("InvalidBatchEntryId", "The Id of a batch entry in the batch request contains an "
-                                                 f"impermissible character: {entry_id}")
+            raise Refused(
+                "InvalidBatchEntryId",
+                f"The Id of a batch entry in the batch request contains an impermissible character: {entry_id}",
+            )
         if len(entry_id) > 80:
-            raise Refused("InvalidBatchEntryId", f"The Id of a batch entry in the batch request is too long: {entry_id}")
+            raise Refused(
+                "InvalidBatchEntryId", f"The Id of a batch entry in the batch request is too long: {entry_id}"
+            )
     if len(entries) > 10 or len({entry.get("Id") for entry in entries}) < len(entries):
         return  # moto refuses these in AWS's words (TooManyEntriesInBatchRequest, BatchEntryIdsNotDistinct)
     if sum(_entry_bytes(entry) for entry in entries) > MAX_BYTES:

@@ -4,14 +4,34 @@ type name to what creates, updates and deletes it, `kind_of` also knows custom r
 from __future__ import annotations
 
 from eddy.emulator.cloudformation.resource_types.base import ResourceType
-from eddy.emulator.cloudformation.resource_types import (dynamodb, ecr_cdk, events_streams, iam, lambda_functions,
-                                                          lambda_versions, logs_ssm, messaging, nested_stacks, s3)
+from eddy.emulator.cloudformation.resource_types import (
+    dynamodb,
+    ecr_cdk,
+    events_streams,
+    iam,
+    lambda_functions,
+    lambda_versions,
+    logs_ssm,
+    messaging,
+    nested_stacks,
+    s3,
+)
 from eddy.emulator.cloudformation.resource_types.custom import CustomResource, is_custom
 
 served: dict[str, ResourceType] = {
     kind.type_name: kind
-    for module in (dynamodb, ecr_cdk, events_streams, iam, lambda_functions, lambda_versions, logs_ssm, messaging,
-                   nested_stacks, s3)
+    for module in (
+        dynamodb,
+        ecr_cdk,
+        events_streams,
+        iam,
+        lambda_functions,
+        lambda_versions,
+        logs_ssm,
+        messaging,
+        nested_stacks,
+        s3,
+    )
     for kind in module.TYPES
 }
 

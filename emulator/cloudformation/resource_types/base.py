@@ -84,8 +84,7 @@ class TypedClient:
 
 def _typed(shape: Shape, value: Any) -> Any:
     if isinstance(shape, StructureShape) and isinstance(value, dict):
-        return {key: _typed(shape.members[key], item) if key in shape.members else item
-                for key, item in value.items()}
+        return {key: _typed(shape.members[key], item) if key in shape.members else item for key, item in value.items()}
     if isinstance(shape, ListShape) and isinstance(value, list):
         return [_typed(shape.member, item) for item in value]
     if isinstance(shape, MapShape) and isinstance(value, dict):
@@ -123,8 +122,9 @@ class ResourceType(abc.ABC):
         raise NotImplementedError
 
     @abc.abstractmethod
-    def update(self, provisioning: Provisioning, physical_id: str, old: dict[str, Any],
-               new: dict[str, Any]) -> dict[str, Any]:
+    def update(
+        self, provisioning: Provisioning, physical_id: str, old: dict[str, Any], new: dict[str, Any]
+    ) -> dict[str, Any]:
         """The resource changed in place; its attributes after."""
         raise NotImplementedError
 
@@ -132,8 +132,9 @@ class ResourceType(abc.ABC):
     def delete(self, provisioning: Provisioning, physical_id: str, properties: dict[str, Any]) -> None:
         raise NotImplementedError
 
-    def updated(self, provisioning: Provisioning, physical_id: str, old: dict[str, Any],
-                new: dict[str, Any]) -> Created:
+    def updated(
+        self, provisioning: Provisioning, physical_id: str, old: dict[str, Any], new: dict[str, Any]
+    ) -> Created:
         """The resource updated: in place (its physical id kept), or, where the provider decides (a custom resource),
         replaced by one with a new physical id, which the cleanup then deletes."""
         return Created(physical_id, self.update(provisioning, physical_id, old, new))
@@ -149,21 +150,29 @@ def failure(error: Exception) -> ResourceFailed:
     if isinstance(error, ClientError):
         code = error.response.get("Error", {}).get("Code", "")
         message = error.response.get("Error", {}).get("Message", "") or code
-        handler_code = ("NotFound" if "NotFound" in code or "NoSuch" in code else
-                        "AlreadyExists" if "AlreadyExists" in code or "ResourceInUse" in code or "ResourceConflict"
-                        in code else "InvalidRequest")
+        handler_code = (
+            "NotFound"
+            if "NotFound" in code or "NoSuch" in code
+            else "AlreadyExists"
+            if "AlreadyExists" in code or "ResourceInUse" in code or "ResourceConflict" in code
+            else "InvalidRequest"
+        )
         request_id = error.response.get("ResponseMetadata", {}).get("RequestId", "")
-        return ResourceFailed(f'Resource handler returned message: "{message}" (RequestToken: {request_id}, '
-                              f"HandlerErrorCode: {handler_code})")
+        return ResourceFailed(
+            f'Resource handler returned message: "{message}" (RequestToken: {request_id}, '
+            f"HandlerErrorCode: {handler_code})"
+        )
     return ResourceFailed(f"Internal Failure: {type(error).__name__}: {error}")
 
 
 def already_exists(type_name: str, identifier: str) -> ResourceFailed:
     """A named resource that exists outside the stack: CloudFormation fails it rather than take it over (and delete
     it in a rollback), in its resource handlers' words."""
-    return ResourceFailed(f'Resource handler returned message: "Resource of type \'{type_name}\' with identifier '
-                          f'\'{identifier}\' already exists." (RequestToken: {uuid.uuid4()}, HandlerErrorCode: '
-                          "AlreadyExists)")
+    return ResourceFailed(
+        f"Resource handler returned message: \"Resource of type '{type_name}' with identifier "
+        f"'{identifier}' already exists.\" (RequestToken: {uuid.uuid4()}, HandlerErrorCode: "
+        "AlreadyExists)"
+    )
 
 
 def delete_if_there(client: Any, operation: str, **params: Any) -> None:
@@ -177,8 +186,9 @@ def delete_if_there(client: Any, operation: str, **params: Any) -> None:
 def required(properties: dict[str, Any], *names: str) -> None:
     missing = [name for name in names if name not in properties]
     if missing:
-        raise ResourceFailed(f"Properties validation failed for resource with message: #: required key "
-                             f"[{missing[0]}] not found")
+        raise ResourceFailed(
+            f"Properties validation failed for resource with message: #: required key [{missing[0]}] not found"
+        )
 
 
 def json_text(value: Any) -> str:

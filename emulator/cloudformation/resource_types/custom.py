@@ -42,12 +42,14 @@ class CustomResource(ResourceType):
     def create(self, provisioning: Provisioning, properties: dict[str, Any]) -> Created:
         return self._send(provisioning, "Create", properties)
 
-    def update(self, provisioning: Provisioning, physical_id: str, old: dict[str, Any],
-               new: dict[str, Any]) -> dict[str, Any]:
+    def update(
+        self, provisioning: Provisioning, physical_id: str, old: dict[str, Any], new: dict[str, Any]
+    ) -> dict[str, Any]:
         return self.updated(provisioning, physical_id, old, new).attributes
 
-    def updated(self, provisioning: Provisioning, physical_id: str, old: dict[str, Any],
-                new: dict[str, Any]) -> Created:
+    def updated(
+        self, provisioning: Provisioning, physical_id: str, old: dict[str, Any], new: dict[str, Any]
+    ) -> Created:
         if old.get("ServiceToken") != new.get("ServiceToken"):
             raise ResourceFailed("Modifying service token is not allowed.")
         return self._send(provisioning, "Update", new, physical_id, old)
@@ -55,32 +57,47 @@ class CustomResource(ResourceType):
     def delete(self, provisioning: Provisioning, physical_id: str, properties: dict[str, Any]) -> None:
         self._send(provisioning, "Delete", properties, physical_id)
 
-    def _send(self, provisioning: Provisioning, request_type: str, properties: dict[str, Any],
-              physical_id: str | None = None, old: dict[str, Any] | None = None) -> Created:
+    def _send(
+        self,
+        provisioning: Provisioning,
+        request_type: str,
+        properties: dict[str, Any],
+        physical_id: str | None = None,
+        old: dict[str, Any] | None = None,
+    ) -> Created:
         required(properties, "ServiceToken")
         calls = provisioning.custom_resources
         if calls is None:
-            raise ResourceFailed("Custom resources are not served here: this CloudFormation has no way to reach "
-                                 "their providers")
+            raise ResourceFailed(
+                "Custom resources are not served here: this CloudFormation has no way to reach their providers"
+            )
         request: dict[str, Any] = {
-            "RequestType": request_type, "ServiceToken": properties["ServiceToken"], "StackId": provisioning.stack_id,
-            "RequestId": str(uuid.uuid4()), "LogicalResourceId": provisioning.logical_id,
-            "ResourceType": self.type_name, "ResourceProperties": as_sent(properties)}
+            "RequestType": request_type,
+            "ServiceToken": properties["ServiceToken"],
+            "StackId": provisioning.stack_id,
+            "RequestId": str(uuid.uuid4()),
+            "LogicalResourceId": provisioning.logical_id,
+            "ResourceType": self.type_name,
+            "ResourceProperties": as_sent(properties),
+        }
         if physical_id is not None:
             request["PhysicalResourceId"] = physical_id
         if old is not None:
             request["OldResourceProperties"] = as_sent(old)
         timeout = _service_timeout(properties)
-        answer = calls.call(provisioning.region, provisioning.account, str(properties["ServiceToken"]), request,
-                            timeout)
+        answer = calls.call(
+            provisioning.region, provisioning.account, str(properties["ServiceToken"]), request, timeout
+        )
         if not answer.physical_id:
             # what AWS answers for a response without one, whatever its Status (github aws/aws-lambda-go#107)
             raise ResourceFailed("Invalid PhysicalResourceId")
         if answer.status == "FAILED":
             # the rollback sends a Delete for the physical id a failed Create names
-            raise ResourceFailed(f"Received response status [FAILED] from custom resource. Message returned: "
-                                 f"{answer.reason} (RequestId: {request['RequestId']})",
-                                 answer.physical_id if request_type == "Create" else None)
+            raise ResourceFailed(
+                f"Received response status [FAILED] from custom resource. Message returned: "
+                f"{answer.reason} (RequestId: {request['RequestId']})",
+                answer.physical_id if request_type == "Create" else None,
+            )
         return Created(answer.physical_id, dict(answer.data))
 
 
@@ -91,6 +108,8 @@ def _service_timeout(properties: dict[str, Any]) -> float:
     except (TypeError, ValueError):
         seconds = 0
     if not 1 <= seconds <= 3600:
-        raise ResourceFailed(f"Properties validation failed for resource with message: ServiceTimeout {value} must "
-                             "be an integer from 1 to 3600")
+        raise ResourceFailed(
+            f"Properties validation failed for resource with message: ServiceTimeout {value} must "
+            "be an integer from 1 to 3600"
+        )
     return float(seconds)

@@ -38,8 +38,14 @@ class Answer:
 class CustomResourceCalls:
     """The requests in flight, each waiting for its response; `endpoint()` is where functions reach Eddy."""
 
-    def __init__(self, invoke: Invoke, publish: Callable[[str, str, str], None], endpoint: Callable[[], str],
-                 now: Callable[[], float], on_clock_advance: Callable[[Callable[[], None]], None]) -> None:
+    def __init__(
+        self,
+        invoke: Invoke,
+        publish: Callable[[str, str, str], None],
+        endpoint: Callable[[], str],
+        now: Callable[[], float],
+        on_clock_advance: Callable[[Callable[[], None]], None],
+    ) -> None:
         self._invoke, self._publish, self._endpoint, self._now = invoke, publish, endpoint, now
         self._condition = threading.Condition()
         self._awaited: dict[str, bytes | None] = {}
@@ -52,12 +58,13 @@ class CustomResourceCalls:
     def response_url(self, region: str, key: str) -> str:
         """A URL shaped like AWS's pre-signed S3 URL (path style, on Eddy's endpoint) for the request `key`."""
         stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(self._now()))
-        return (f"{self._endpoint().rstrip('/')}/{RESPONSE_BUCKET}{region.replace('-', '')}/{quote(key, safe='')}"
-                f"?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Date={stamp}&X-Amz-SignedHeaders=host"
-                f"&X-Amz-Expires=7200")
+        return (
+            f"{self._endpoint().rstrip('/')}/{RESPONSE_BUCKET}{region.replace('-', '')}/{quote(key, safe='')}"
+            f"?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Date={stamp}&X-Amz-SignedHeaders=host"
+            f"&X-Amz-Expires=7200"
+        )
 
-    def call(self, region: str, account: str, service_token: str, request: dict[str, Any],
-             timeout: float) -> Answer:
+    def call(self, region: str, account: str, service_token: str, request: dict[str, Any], timeout: float) -> Answer:
         """Send `request` (its ResponseURL added) to the provider and wait for the response: a function's
         invocation, then up to `timeout` seconds on the emulator's clock; an SNS topic's, the timeout."""
         key = f"{request['StackId']}|{request['LogicalResourceId']}|{request['RequestId']}"
@@ -106,9 +113,11 @@ class CustomResourceCalls:
 
 
 def _no_response(request: dict[str, Any]) -> str:
-    return (f"CloudFormation did not receive a response from your Custom Resource. Please check your logs for "
-            f"requestId [{request['RequestId']}]. If you are using the Python cfn-response module, you may need to "
-            "update your Lambda function code so that CloudFormation can attach the updated version.")
+    return (
+        f"CloudFormation did not receive a response from your Custom Resource. Please check your logs for "
+        f"requestId [{request['RequestId']}]. If you are using the Python cfn-response module, you may need to "
+        "update your Lambda function code so that CloudFormation can attach the updated version."
+    )
 
 
 def _answer(body: bytes) -> Answer:
@@ -128,5 +137,10 @@ def _answer(body: bytes) -> Answer:
     data = response.get("Data") or {}
     if not isinstance(data, dict):
         raise ResourceFailed("Invalid Response object: Data must be a JSON object")
-    return Answer(status, str(response.get("PhysicalResourceId") or ""), data, str(response.get("Reason") or ""),
-                  bool(response.get("NoEcho")))
+    return Answer(
+        status,
+        str(response.get("PhysicalResourceId") or ""),
+        data,
+        str(response.get("Reason") or ""),
+        bool(response.get("NoEcho")),
+    )

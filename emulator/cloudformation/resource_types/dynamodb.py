@@ -10,9 +10,19 @@ from eddy.emulator.cloudformation.errors import ResourceFailed
 from eddy.emulator.cloudformation.resource_types import global_table_capacities as capacities
 from eddy.emulator.cloudformation.resource_types.base import Created, Provisioning, ResourceType, required, tags_list
 
-_PASSED = ("AttributeDefinitions", "KeySchema", "BillingMode", "ProvisionedThroughput", "GlobalSecondaryIndexes",
-           "LocalSecondaryIndexes", "SSESpecification", "TableClass", "DeletionProtectionEnabled",
-           "OnDemandThroughput", "WarmThroughput")
+_PASSED = (
+    "AttributeDefinitions",
+    "KeySchema",
+    "BillingMode",
+    "ProvisionedThroughput",
+    "GlobalSecondaryIndexes",
+    "LocalSecondaryIndexes",
+    "SSESpecification",
+    "TableClass",
+    "DeletionProtectionEnabled",
+    "OnDemandThroughput",
+    "WarmThroughput",
+)
 
 
 def _stream(properties: dict[str, Any]) -> dict[str, Any] | None:
@@ -26,11 +36,13 @@ def _time_to_live(dynamodb: Any, name: str, old: dict[str, Any], new: dict[str, 
     if before == after:
         return
     if before.get("Enabled") and (not after.get("Enabled") or before["AttributeName"] != after["AttributeName"]):
-        dynamodb.update_time_to_live(TableName=name, TimeToLiveSpecification={
-            "Enabled": False, "AttributeName": before["AttributeName"]})
+        dynamodb.update_time_to_live(
+            TableName=name, TimeToLiveSpecification={"Enabled": False, "AttributeName": before["AttributeName"]}
+        )
     if after.get("Enabled"):
-        dynamodb.update_time_to_live(TableName=name, TimeToLiveSpecification={
-            "Enabled": True, "AttributeName": after["AttributeName"]})
+        dynamodb.update_time_to_live(
+            TableName=name, TimeToLiveSpecification={"Enabled": True, "AttributeName": after["AttributeName"]}
+        )
 
 
 class Table(ResourceType):
@@ -55,8 +67,9 @@ class Table(ResourceType):
         dynamodb.get_waiter("table_exists").wait(TableName=name, WaiterConfig={"Delay": 1, "MaxAttempts": 120})
         ttl = properties.get("TimeToLiveSpecification")
         if ttl and ttl.get("Enabled"):
-            dynamodb.update_time_to_live(TableName=name, TimeToLiveSpecification={
-                "Enabled": True, "AttributeName": ttl["AttributeName"]})
+            dynamodb.update_time_to_live(
+                TableName=name, TimeToLiveSpecification={"Enabled": True, "AttributeName": ttl["AttributeName"]}
+            )
         return Created(name, self._attributes(provisioning, name))
 
     @staticmethod
@@ -67,12 +80,19 @@ class Table(ResourceType):
             attributes["StreamArn"] = table["LatestStreamArn"]
         return attributes
 
-    def update(self, provisioning: Provisioning, physical_id: str, old: dict[str, Any],
-               new: dict[str, Any]) -> dict[str, Any]:
+    def update(
+        self, provisioning: Provisioning, physical_id: str, old: dict[str, Any], new: dict[str, Any]
+    ) -> dict[str, Any]:
         dynamodb = provisioning.client("dynamodb")
         request: dict[str, Any] = {}
-        for key in ("BillingMode", "ProvisionedThroughput", "SSESpecification", "TableClass",
-                    "DeletionProtectionEnabled", "OnDemandThroughput"):
+        for key in (
+            "BillingMode",
+            "ProvisionedThroughput",
+            "SSESpecification",
+            "TableClass",
+            "DeletionProtectionEnabled",
+            "OnDemandThroughput",
+        ):
             if old.get(key) != new.get(key) and key in new:
                 request[key] = new[key]
         if request:
@@ -86,8 +106,11 @@ class Table(ResourceType):
         _time_to_live(dynamodb, physical_id, old, new)
         if old.get("Tags") != new.get("Tags"):
             arn = self._attributes(provisioning, physical_id)["Arn"]
-            gone = [tag["Key"] for tag in old.get("Tags") or [] if tag["Key"] not in
-                    {kept["Key"] for kept in new.get("Tags") or []}]
+            gone = [
+                tag["Key"]
+                for tag in old.get("Tags") or []
+                if tag["Key"] not in {kept["Key"] for kept in new.get("Tags") or []}
+            ]
             if gone:
                 dynamodb.untag_resource(ResourceArn=arn, TagKeys=gone)
             if new.get("Tags"):
@@ -101,11 +124,16 @@ class Table(ResourceType):
         after = {index["IndexName"]: index for index in new.get("GlobalSecondaryIndexes") or []}
         for index_name in before:
             if index_name not in after or before[index_name]["KeySchema"] != after[index_name]["KeySchema"]:
-                dynamodb.update_table(TableName=name, GlobalSecondaryIndexUpdates=[{"Delete": {"IndexName": index_name}}])
+                dynamodb.update_table(
+                    TableName=name, GlobalSecondaryIndexUpdates=[{"Delete": {"IndexName": index_name}}]
+                )
         for index_name, index in after.items():
             if index_name not in before or before[index_name]["KeySchema"] != index["KeySchema"]:
-                dynamodb.update_table(TableName=name, AttributeDefinitions=new["AttributeDefinitions"],
-                                      GlobalSecondaryIndexUpdates=[{"Create": index}])
+                dynamodb.update_table(
+                    TableName=name,
+                    AttributeDefinitions=new["AttributeDefinitions"],
+                    GlobalSecondaryIndexUpdates=[{"Create": index}],
+                )
 
     def delete(self, provisioning: Provisioning, physical_id: str, properties: dict[str, Any]) -> None:
         dynamodb = provisioning.client("dynamodb")
@@ -130,9 +158,11 @@ class GlobalTable(ResourceType):
         here = self._here(provisioning, properties)
         provisioned = properties.get("BillingMode", "PROVISIONED") == "PROVISIONED"
         name = properties.get("TableName") or provisioning.name(255)
-        request: dict[str, Any] = {key: properties[key] for key in ("AttributeDefinitions", "KeySchema",
-                                                                    "GlobalSecondaryIndexes", "LocalSecondaryIndexes")
-                                   if key in properties}
+        request: dict[str, Any] = {
+            key: properties[key]
+            for key in ("AttributeDefinitions", "KeySchema", "GlobalSecondaryIndexes", "LocalSecondaryIndexes")
+            if key in properties
+        }
         request["BillingMode"] = "PAY_PER_REQUEST"
         if provisioned:
             request.update(capacities.provisioned_request(properties, here))
@@ -157,11 +187,14 @@ class GlobalTable(ResourceType):
 
     @staticmethod
     def _here(provisioning: Provisioning, properties: dict[str, Any]) -> dict[str, Any]:
-        here = next((replica for replica in properties["Replicas"] if replica.get("Region") == provisioning.region),
-                    None)
+        here = next(
+            (replica for replica in properties["Replicas"] if replica.get("Region") == provisioning.region), None
+        )
         if here is None:
-            raise ResourceFailed(f"Properties validation failed for resource with message: Replicas must include "
-                                 f"the stack's region ({provisioning.region})")
+            raise ResourceFailed(
+                f"Properties validation failed for resource with message: Replicas must include "
+                f"the stack's region ({provisioning.region})"
+            )
         return here
 
     @staticmethod
@@ -173,8 +206,10 @@ class GlobalTable(ResourceType):
         """One replica added or removed, once no other is being added or removed (DynamoDB takes one at a time;
         Eddy's replicas become ACTIVE after Settings.replica_transition_seconds on its clock)."""
         deadline = time.monotonic() + _REPLICA_WAIT_SECONDS
-        while any(replica.get("ReplicaStatus") not in ("ACTIVE", None) for replica in
-                  dynamodb.describe_table(TableName=name)["Table"].get("Replicas", [])):
+        while any(
+            replica.get("ReplicaStatus") not in ("ACTIVE", None)
+            for replica in dynamodb.describe_table(TableName=name)["Table"].get("Replicas", [])
+        ):
             if time.monotonic() > deadline:
                 raise ResourceFailed(f"Replica of {name} not ACTIVE after {_REPLICA_WAIT_SECONDS} seconds")
             time.sleep(0.5)  # polled, as CloudFormation polls DynamoDB for a replica's status
@@ -188,15 +223,17 @@ class GlobalTable(ResourceType):
             attributes["StreamArn"] = table["LatestStreamArn"]
         return attributes
 
-    def update(self, provisioning: Provisioning, physical_id: str, old: dict[str, Any],
-               new: dict[str, Any]) -> dict[str, Any]:
+    def update(
+        self, provisioning: Provisioning, physical_id: str, old: dict[str, Any], new: dict[str, Any]
+    ) -> dict[str, Any]:
         self._here(provisioning, new)
         dynamodb = provisioning.client("dynamodb")
         Table._indexes(dynamodb, physical_id, old, new)
         _time_to_live(dynamodb, physical_id, old, new)
         if new.get("BillingMode", "PROVISIONED") == "PROVISIONED":
-            capacities.scale(provisioning.client("application-autoscaling"), physical_id, new,
-                             self._here(provisioning, new))
+            capacities.scale(
+                provisioning.client("application-autoscaling"), physical_id, new, self._here(provisioning, new)
+            )
         before, after = self._regions(old), self._regions(new)
         for region in after:
             if region not in before:
@@ -217,14 +254,27 @@ class GlobalTable(ResourceType):
             self._replica_gone(provisioning, physical_id, replica["RegionName"], dynamodb)
         dynamodb.delete_table(TableName=physical_id)
         if properties.get("BillingMode", "PROVISIONED") == "PROVISIONED":
-            capacities.unscale(provisioning.client("application-autoscaling"), physical_id, properties,
-                               self._here(provisioning, properties))
+            capacities.unscale(
+                provisioning.client("application-autoscaling"),
+                physical_id,
+                properties,
+                self._here(provisioning, properties),
+            )
 
     @staticmethod
     def _replica_gone(provisioning: Provisioning, name: str, region: str, dynamodb: Any) -> None:
         deadline = time.monotonic() + _REPLICA_WAIT_SECONDS
-        while next((replica.get("ReplicaStatus") for replica in dynamodb.describe_table(TableName=name)["Table"].get(
-                "Replicas", []) if replica["RegionName"] == region), None) == "CREATING":
+        while (
+            next(
+                (
+                    replica.get("ReplicaStatus")
+                    for replica in dynamodb.describe_table(TableName=name)["Table"].get("Replicas", [])
+                    if replica["RegionName"] == region
+                ),
+                None,
+            )
+            == "CREATING"
+        ):
             if time.monotonic() > deadline:
                 raise ResourceFailed(f"Replica of {name} in {region} not ACTIVE after {_REPLICA_WAIT_SECONDS} seconds")
             time.sleep(0.5)  # a replica being added cannot be deleted yet

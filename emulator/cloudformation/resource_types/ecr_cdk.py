@@ -9,8 +9,14 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 
-from eddy.emulator.cloudformation.resource_types.base import (Created, Provisioning, ResourceType, json_text,
-                                                              not_found, tags_list)
+from eddy.emulator.cloudformation.resource_types.base import (
+    Created,
+    Provisioning,
+    ResourceType,
+    json_text,
+    not_found,
+    tags_list,
+)
 
 
 class Repository(ResourceType):
@@ -20,8 +26,11 @@ class Repository(ResourceType):
 
     def create(self, provisioning: Provisioning, properties: dict[str, Any]) -> Created:
         name = properties.get("RepositoryName") or provisioning.name(256, lowercase=True)
-        request: dict[str, Any] = {key: properties[key] for key in ("ImageTagMutability", "ImageScanningConfiguration",
-                                                                    "EncryptionConfiguration") if key in properties}
+        request: dict[str, Any] = {
+            key: properties[key]
+            for key in ("ImageTagMutability", "ImageScanningConfiguration", "EncryptionConfiguration")
+            if key in properties
+        }
         if properties.get("Tags"):
             request["tags"] = tags_list(properties)
         ecr = provisioning.client("ecr")
@@ -52,22 +61,29 @@ class Repository(ResourceType):
             elif old.get("RepositoryPolicyText"):
                 ecr.delete_repository_policy(repositoryName=name)
 
-    def update(self, provisioning: Provisioning, physical_id: str, old: dict[str, Any],
-               new: dict[str, Any]) -> dict[str, Any]:
+    def update(
+        self, provisioning: Provisioning, physical_id: str, old: dict[str, Any], new: dict[str, Any]
+    ) -> dict[str, Any]:
         ecr = provisioning.client("ecr")
         if old.get("ImageTagMutability") != new.get("ImageTagMutability"):
-            ecr.put_image_tag_mutability(repositoryName=physical_id,
-                                         imageTagMutability=new.get("ImageTagMutability", "MUTABLE"))
+            ecr.put_image_tag_mutability(
+                repositoryName=physical_id, imageTagMutability=new.get("ImageTagMutability", "MUTABLE")
+            )
         if old.get("ImageScanningConfiguration") != new.get("ImageScanningConfiguration"):
-            ecr.put_image_scanning_configuration(repositoryName=physical_id, **_lower_first(
-                {"ImageScanningConfiguration": new.get("ImageScanningConfiguration") or {"ScanOnPush": False}}))
+            ecr.put_image_scanning_configuration(
+                repositoryName=physical_id,
+                **_lower_first(
+                    {"ImageScanningConfiguration": new.get("ImageScanningConfiguration") or {"ScanOnPush": False}}
+                ),
+            )
         self._policies(ecr, physical_id, old, new)
         return self._attributes(ecr, physical_id)
 
     def delete(self, provisioning: Provisioning, physical_id: str, properties: dict[str, Any]) -> None:
         try:
             provisioning.client("ecr").delete_repository(
-                repositoryName=physical_id, force=str(properties.get("EmptyOnDelete", "false")).lower() == "true")
+                repositoryName=physical_id, force=str(properties.get("EmptyOnDelete", "false")).lower() == "true"
+            )
         except ClientError as error:
             if not not_found(error):
                 raise
@@ -88,8 +104,9 @@ class Metadata(ResourceType):
     def create(self, provisioning: Provisioning, properties: dict[str, Any]) -> Created:
         return Created(str(uuid.uuid4()), {})
 
-    def update(self, provisioning: Provisioning, physical_id: str, old: dict[str, Any],
-               new: dict[str, Any]) -> dict[str, Any]:
+    def update(
+        self, provisioning: Provisioning, physical_id: str, old: dict[str, Any], new: dict[str, Any]
+    ) -> dict[str, Any]:
         return {}
 
     def delete(self, provisioning: Provisioning, physical_id: str, properties: dict[str, Any]) -> None:

@@ -7,8 +7,15 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 
-from eddy.emulator.cloudformation.resource_types.base import (Created, Provisioning, ResourceType, json_text,
-                                                              not_found, required, tags_list)
+from eddy.emulator.cloudformation.resource_types.base import (
+    Created,
+    Provisioning,
+    ResourceType,
+    json_text,
+    not_found,
+    required,
+    tags_list,
+)
 
 
 class Stream(ResourceType):
@@ -42,12 +49,14 @@ class Stream(ResourceType):
         if new.get("Tags") and old.get("Tags") != new.get("Tags"):
             kinesis.add_tags_to_stream(StreamName=name, Tags={tag["Key"]: str(tag["Value"]) for tag in new["Tags"]})
 
-    def update(self, provisioning: Provisioning, physical_id: str, old: dict[str, Any],
-               new: dict[str, Any]) -> dict[str, Any]:
+    def update(
+        self, provisioning: Provisioning, physical_id: str, old: dict[str, Any], new: dict[str, Any]
+    ) -> dict[str, Any]:
         kinesis = provisioning.client("kinesis")
         if "ShardCount" in new and old.get("ShardCount") != new["ShardCount"]:
-            kinesis.update_shard_count(StreamName=physical_id, TargetShardCount=new["ShardCount"],
-                                       ScalingType="UNIFORM_SCALING")
+            kinesis.update_shard_count(
+                StreamName=physical_id, TargetShardCount=new["ShardCount"], ScalingType="UNIFORM_SCALING"
+            )
         self._settings(kinesis, physical_id, old, new)
         return self._attributes(kinesis, physical_id)
 
@@ -72,8 +81,9 @@ class EventBus(ResourceType):
         arn = provisioning.client("events").create_event_bus(**request)["EventBusArn"]
         return Created(properties["Name"], {"Arn": arn, "Name": properties["Name"]})
 
-    def update(self, provisioning: Provisioning, physical_id: str, old: dict[str, Any],
-               new: dict[str, Any]) -> dict[str, Any]:
+    def update(
+        self, provisioning: Provisioning, physical_id: str, old: dict[str, Any], new: dict[str, Any]
+    ) -> dict[str, Any]:
         return {"Arn": provisioning.arn("events", f"event-bus/{physical_id}"), "Name": physical_id}
 
     def delete(self, provisioning: Provisioning, physical_id: str, properties: dict[str, Any]) -> None:
@@ -113,8 +123,9 @@ class Rule(ResourceType):
             events.put_targets(Rule=name, Targets=new["Targets"], **bus)
         return arn
 
-    def update(self, provisioning: Provisioning, physical_id: str, old: dict[str, Any],
-               new: dict[str, Any]) -> dict[str, Any]:
+    def update(
+        self, provisioning: Provisioning, physical_id: str, old: dict[str, Any], new: dict[str, Any]
+    ) -> dict[str, Any]:
         return {"Arn": self._put(provisioning, physical_id.rpartition("|")[2], old, new)}
 
     def delete(self, provisioning: Provisioning, physical_id: str, properties: dict[str, Any]) -> None:
@@ -134,8 +145,18 @@ class Pipe(ResourceType):
     type_name = "AWS::Pipes::Pipe"
     replacing = frozenset({"Name", "Source"})
     name_property = "Name"
-    _UPDATABLE = ("RoleArn", "Target", "TargetParameters", "Enrichment", "EnrichmentParameters", "DesiredState",
-                  "Description", "SourceParameters", "LogConfiguration", "KmsKeyIdentifier")
+    _UPDATABLE = (
+        "RoleArn",
+        "Target",
+        "TargetParameters",
+        "Enrichment",
+        "EnrichmentParameters",
+        "DesiredState",
+        "Description",
+        "SourceParameters",
+        "LogConfiguration",
+        "KmsKeyIdentifier",
+    )
 
     def create(self, provisioning: Provisioning, properties: dict[str, Any]) -> Created:
         required(properties, "RoleArn", "Source", "Target")
@@ -148,11 +169,17 @@ class Pipe(ResourceType):
     @staticmethod
     def _attributes(pipes: Any, name: str) -> dict[str, Any]:
         pipe = pipes.describe_pipe(Name=name)
-        return {"Arn": pipe["Arn"], "CurrentState": pipe["CurrentState"], "StateReason": pipe.get("StateReason", ""),
-                "CreationTime": pipe["CreationTime"].isoformat(), "LastModifiedTime": pipe["LastModifiedTime"].isoformat()}
+        return {
+            "Arn": pipe["Arn"],
+            "CurrentState": pipe["CurrentState"],
+            "StateReason": pipe.get("StateReason", ""),
+            "CreationTime": pipe["CreationTime"].isoformat(),
+            "LastModifiedTime": pipe["LastModifiedTime"].isoformat(),
+        }
 
-    def update(self, provisioning: Provisioning, physical_id: str, old: dict[str, Any],
-               new: dict[str, Any]) -> dict[str, Any]:
+    def update(
+        self, provisioning: Provisioning, physical_id: str, old: dict[str, Any], new: dict[str, Any]
+    ) -> dict[str, Any]:
         pipes = provisioning.client("pipes")
         pipes.update_pipe(Name=physical_id, **{key: new[key] for key in self._UPDATABLE if key in new})
         return self._attributes(pipes, physical_id)
@@ -178,18 +205,22 @@ class EventInvokeConfig(ResourceType):
     @classmethod
     def _put(cls, provisioning: Provisioning, properties: dict[str, Any]) -> None:
         provisioning.client("lambda").put_function_event_invoke_config(
-            FunctionName=properties["FunctionName"], Qualifier=properties["Qualifier"],
-            **{key: properties[key] for key in cls._SETTINGS if key in properties})
+            FunctionName=properties["FunctionName"],
+            Qualifier=properties["Qualifier"],
+            **{key: properties[key] for key in cls._SETTINGS if key in properties},
+        )
 
-    def update(self, provisioning: Provisioning, physical_id: str, old: dict[str, Any],
-               new: dict[str, Any]) -> dict[str, Any]:
+    def update(
+        self, provisioning: Provisioning, physical_id: str, old: dict[str, Any], new: dict[str, Any]
+    ) -> dict[str, Any]:
         self._put(provisioning, new)
         return {}
 
     def delete(self, provisioning: Provisioning, physical_id: str, properties: dict[str, Any]) -> None:
         try:
             provisioning.client("lambda").delete_function_event_invoke_config(
-                FunctionName=properties["FunctionName"], Qualifier=properties["Qualifier"])
+                FunctionName=properties["FunctionName"], Qualifier=properties["Qualifier"]
+            )
         except ClientError as error:
             if not not_found(error):
                 raise

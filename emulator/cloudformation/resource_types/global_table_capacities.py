@@ -22,9 +22,11 @@ _READS = "ReadProvisionedThroughputSettings"
 def _writes(definition: dict[str, Any], what: str) -> dict[str, Any]:
     scaling = (definition.get(_WRITES) or {}).get("WriteCapacityAutoScalingSettings")
     if not scaling:
-        raise ResourceFailed(f"Properties validation failed for resource with message: {what}: "
-                             f"{_WRITES}.WriteCapacityAutoScalingSettings must be specified when BillingMode is "
-                             "PROVISIONED")
+        raise ResourceFailed(
+            f"Properties validation failed for resource with message: {what}: "
+            f"{_WRITES}.WriteCapacityAutoScalingSettings must be specified when BillingMode is "
+            "PROVISIONED"
+        )
     return scaling
 
 
@@ -38,8 +40,10 @@ def _reads(settings: dict[str, Any] | None, what: str) -> int:
         return int(settings["ReadCapacityUnits"])
     if settings.get("ReadCapacityAutoScalingSettings"):
         return _start(settings["ReadCapacityAutoScalingSettings"])
-    raise ResourceFailed(f"Properties validation failed for resource with message: {what}: {_READS} must specify "
-                         "ReadCapacityUnits or ReadCapacityAutoScalingSettings when BillingMode is PROVISIONED")
+    raise ResourceFailed(
+        f"Properties validation failed for resource with message: {what}: {_READS} must specify "
+        "ReadCapacityUnits or ReadCapacityAutoScalingSettings when BillingMode is PROVISIONED"
+    )
 
 
 def _replica_index(replica: dict[str, Any], index: str) -> dict[str, Any]:
@@ -50,17 +54,23 @@ def provisioned_request(properties: dict[str, Any], here: dict[str, Any]) -> dic
     """CreateTable's BillingMode, ProvisionedThroughput and GSIs (each with its ProvisionedThroughput) for the stack
     region's table."""
     region = here["Region"]
-    request: dict[str, Any] = {"BillingMode": "PROVISIONED", "ProvisionedThroughput": {
-        "ReadCapacityUnits": _reads(here.get(_READS), f"#/Replicas/{region}"),
-        "WriteCapacityUnits": _start(_writes(properties, "#"))}}
+    request: dict[str, Any] = {
+        "BillingMode": "PROVISIONED",
+        "ProvisionedThroughput": {
+            "ReadCapacityUnits": _reads(here.get(_READS), f"#/Replicas/{region}"),
+            "WriteCapacityUnits": _start(_writes(properties, "#")),
+        },
+    }
     indexes = []
     for index in properties.get("GlobalSecondaryIndexes") or []:
         name = index["IndexName"]
         made = {key: value for key, value in index.items() if key not in (_WRITES, "WriteOnDemandThroughputSettings")}
         made["ProvisionedThroughput"] = {
-            "ReadCapacityUnits": _reads(_replica_index(here, name).get(_READS),
-                                        f"#/Replicas/{region}/GlobalSecondaryIndexes/{name}"),
-            "WriteCapacityUnits": _start(_writes(index, f"#/GlobalSecondaryIndexes/{name}"))}
+            "ReadCapacityUnits": _reads(
+                _replica_index(here, name).get(_READS), f"#/Replicas/{region}/GlobalSecondaryIndexes/{name}"
+            ),
+            "WriteCapacityUnits": _start(_writes(index, f"#/GlobalSecondaryIndexes/{name}")),
+        }
         indexes.append(made)
     if indexes:
         request["GlobalSecondaryIndexes"] = indexes
@@ -72,12 +82,21 @@ def replica_reads(properties: dict[str, Any], region: str) -> dict[str, Any]:
     if properties.get("BillingMode", "PROVISIONED") != "PROVISIONED":
         return {}
     replica = next(spec for spec in properties["Replicas"] if spec["Region"] == region)
-    made: dict[str, Any] = {"ProvisionedThroughputOverride": {
-        "ReadCapacityUnits": _reads(replica.get(_READS), f"#/Replicas/{region}")}}
-    indexes = [{"IndexName": index["IndexName"], "ProvisionedThroughputOverride": {"ReadCapacityUnits": _reads(
-        _replica_index(replica, index["IndexName"]).get(_READS),
-        f"#/Replicas/{region}/GlobalSecondaryIndexes/{index['IndexName']}")}}
-        for index in properties.get("GlobalSecondaryIndexes") or []]
+    made: dict[str, Any] = {
+        "ProvisionedThroughputOverride": {"ReadCapacityUnits": _reads(replica.get(_READS), f"#/Replicas/{region}")}
+    }
+    indexes = [
+        {
+            "IndexName": index["IndexName"],
+            "ProvisionedThroughputOverride": {
+                "ReadCapacityUnits": _reads(
+                    _replica_index(replica, index["IndexName"]).get(_READS),
+                    f"#/Replicas/{region}/GlobalSecondaryIndexes/{index['IndexName']}",
+                )
+            },
+        }
+        for index in properties.get("GlobalSecondaryIndexes") or []
+    ]
     if indexes:
         made["GlobalSecondaryIndexes"] = indexes
     return made
@@ -102,25 +121,32 @@ def scale(autoscaling: Any, name: str, properties: dict[str, Any], here: dict[st
     """Each capacity's scalable target and target-tracking policy (registering again updates them)."""
     for resource, dimension, settings in _targets(name, properties, here):
         target = {"ServiceNamespace": "dynamodb", "ResourceId": resource, "ScalableDimension": dimension}
-        autoscaling.register_scalable_target(**target, MinCapacity=int(settings["MinCapacity"]),
-                                             MaxCapacity=int(settings["MaxCapacity"]))
+        autoscaling.register_scalable_target(
+            **target, MinCapacity=int(settings["MinCapacity"]), MaxCapacity=int(settings["MaxCapacity"])
+        )
         tracking = dict(settings.get("TargetTrackingScalingPolicyConfiguration") or {})
         if "TargetValue" not in tracking:
-            raise ResourceFailed("Properties validation failed for resource with message: "
-                                 "TargetTrackingScalingPolicyConfiguration.TargetValue is required")
+            raise ResourceFailed(
+                "Properties validation failed for resource with message: "
+                "TargetTrackingScalingPolicyConfiguration.TargetValue is required"
+            )
         metric = "DynamoDBWriteCapacityUtilization" if "Write" in dimension else "DynamoDBReadCapacityUtilization"
         tracking["TargetValue"] = float(tracking["TargetValue"])
         tracking["PredefinedMetricSpecification"] = {"PredefinedMetricType": metric}
-        autoscaling.put_scaling_policy(**target, PolicyName=f"{resource.replace('/', '-')}-{metric}",
-                                       PolicyType="TargetTrackingScaling",
-                                       TargetTrackingScalingPolicyConfiguration=tracking)
+        autoscaling.put_scaling_policy(
+            **target,
+            PolicyName=f"{resource.replace('/', '-')}-{metric}",
+            PolicyType="TargetTrackingScaling",
+            TargetTrackingScalingPolicyConfiguration=tracking,
+        )
 
 
 def unscale(autoscaling: Any, name: str, properties: dict[str, Any], here: dict[str, Any]) -> None:
     """The scalable targets (and their policies) gone with the table."""
     for resource, dimension, _ in _targets(name, properties, here):
         try:
-            autoscaling.deregister_scalable_target(ServiceNamespace="dynamodb", ResourceId=resource,
-                                                   ScalableDimension=dimension)
+            autoscaling.deregister_scalable_target(
+                ServiceNamespace="dynamodb", ResourceId=resource, ScalableDimension=dimension
+            )
         except autoscaling.exceptions.ObjectNotFoundException:
             continue

@@ -7,8 +7,15 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 
-from eddy.emulator.cloudformation.resource_types.base import (Created, Provisioning, ResourceType, json_text,
-                                                              not_found, required, tags_list)
+from eddy.emulator.cloudformation.resource_types.base import (
+    Created,
+    Provisioning,
+    ResourceType,
+    json_text,
+    not_found,
+    required,
+    tags_list,
+)
 
 
 AWS_MANAGED = "arn:aws:iam::aws:policy/"
@@ -30,8 +37,11 @@ class Role(ResourceType):
     def create(self, provisioning: Provisioning, properties: dict[str, Any]) -> Created:
         required(properties, "AssumeRolePolicyDocument")
         name = properties.get("RoleName") or provisioning.name(64)
-        request: dict[str, Any] = {"RoleName": name, "Path": properties.get("Path", "/"),
-                                   "AssumeRolePolicyDocument": json_text(properties["AssumeRolePolicyDocument"])}
+        request: dict[str, Any] = {
+            "RoleName": name,
+            "Path": properties.get("Path", "/"),
+            "AssumeRolePolicyDocument": json_text(properties["AssumeRolePolicyDocument"]),
+        }
         for key in ("Description", "MaxSessionDuration", "PermissionsBoundary"):
             if key in properties:
                 request[key] = properties[key]
@@ -71,20 +81,26 @@ class Role(ResourceType):
                 iam.delete_role_policy(RoleName=name, PolicyName=policy_name)
         for policy_name, policy in inline_after.items():
             if inline_before.get(policy_name) != policy:
-                iam.put_role_policy(RoleName=name, PolicyName=policy_name,
-                                    PolicyDocument=_document(policy["PolicyDocument"]))
+                iam.put_role_policy(
+                    RoleName=name, PolicyName=policy_name, PolicyDocument=_document(policy["PolicyDocument"])
+                )
 
-    def update(self, provisioning: Provisioning, physical_id: str, old: dict[str, Any],
-               new: dict[str, Any]) -> dict[str, Any]:
+    def update(
+        self, provisioning: Provisioning, physical_id: str, old: dict[str, Any], new: dict[str, Any]
+    ) -> dict[str, Any]:
         iam = provisioning.client("iam")
         if old.get("AssumeRolePolicyDocument") != new.get("AssumeRolePolicyDocument"):
-            iam.update_assume_role_policy(RoleName=physical_id,
-                                          PolicyDocument=json_text(new["AssumeRolePolicyDocument"]))
-        if old.get("Description") != new.get("Description") or \
-                old.get("MaxSessionDuration") != new.get("MaxSessionDuration"):
-            iam.update_role(RoleName=physical_id, Description=new.get("Description", ""),
-                            **({"MaxSessionDuration": new["MaxSessionDuration"]} if "MaxSessionDuration" in new
-                               else {}))
+            iam.update_assume_role_policy(
+                RoleName=physical_id, PolicyDocument=json_text(new["AssumeRolePolicyDocument"])
+            )
+        if old.get("Description") != new.get("Description") or old.get("MaxSessionDuration") != new.get(
+            "MaxSessionDuration"
+        ):
+            iam.update_role(
+                RoleName=physical_id,
+                Description=new.get("Description", ""),
+                **({"MaxSessionDuration": new["MaxSessionDuration"]} if "MaxSessionDuration" in new else {}),
+            )
         self._policies(iam, physical_id, old, new)
         role = iam.get_role(RoleName=physical_id)["Role"]
         return {"Arn": role["Arn"], "RoleId": role["RoleId"]}
@@ -122,17 +138,20 @@ class Policy(ResourceType):
         for group in properties.get("Groups") or []:
             iam.put_group_policy(GroupName=group, PolicyName=properties["PolicyName"], PolicyDocument=document)
 
-    def update(self, provisioning: Provisioning, physical_id: str, old: dict[str, Any],
-               new: dict[str, Any]) -> dict[str, Any]:
+    def update(
+        self, provisioning: Provisioning, physical_id: str, old: dict[str, Any], new: dict[str, Any]
+    ) -> dict[str, Any]:
         self.delete(provisioning, physical_id, old)
         self._put(provisioning, new)
         return {"Id": provisioning.logical_id}
 
     def delete(self, provisioning: Provisioning, physical_id: str, properties: dict[str, Any]) -> None:
         iam, name = provisioning.client("iam"), properties["PolicyName"]
-        removals = ([(iam.delete_role_policy, {"RoleName": role}) for role in properties.get("Roles") or []]
-                    + [(iam.delete_user_policy, {"UserName": user}) for user in properties.get("Users") or []]
-                    + [(iam.delete_group_policy, {"GroupName": group}) for group in properties.get("Groups") or []])
+        removals = (
+            [(iam.delete_role_policy, {"RoleName": role}) for role in properties.get("Roles") or []]
+            + [(iam.delete_user_policy, {"UserName": user}) for user in properties.get("Users") or []]
+            + [(iam.delete_group_policy, {"GroupName": group}) for group in properties.get("Groups") or []]
+        )
         for remove, owner in removals:
             try:
                 remove(PolicyName=name, **owner)

@@ -10,12 +10,32 @@ from typing import Any
 
 from eddy.emulator.cloudformation.errors import ResourceFailed
 from eddy.emulator.cloudformation.resource_types.base import (
-    Created, Provisioning, ResourceType, delete_if_there, required,
+    Created,
+    Provisioning,
+    ResourceType,
+    delete_if_there,
+    required,
 )
 
-_CONFIGURATION = ("Role", "Handler", "Description", "Timeout", "MemorySize", "Environment", "Runtime",
-                  "DeadLetterConfig", "TracingConfig", "Layers", "EphemeralStorage", "LoggingConfig",
-                  "SnapStart", "KMSKeyArn", "VpcConfig", "FileSystemConfigs", "ImageConfig")
+_CONFIGURATION = (
+    "Role",
+    "Handler",
+    "Description",
+    "Timeout",
+    "MemorySize",
+    "Environment",
+    "Runtime",
+    "DeadLetterConfig",
+    "TracingConfig",
+    "Layers",
+    "EphemeralStorage",
+    "LoggingConfig",
+    "SnapStart",
+    "KMSKeyArn",
+    "VpcConfig",
+    "FileSystemConfigs",
+    "ImageConfig",
+)
 
 
 #: the module CloudFormation gives inline code for answering custom resources (AWS's cfn-response module)
@@ -26,9 +46,17 @@ def _zip_file(properties: dict[str, Any]) -> bytes:
     """CloudFormation's inline code: the source as index.py (index.js for Node.js) in a zip, with the cfn-response
     module beside it as AWS provides it to inline code (cfnresponse.py; node_modules/cfn-response/index.js)."""
     node = str(properties.get("Runtime", "")).startswith("nodejs")
-    files = {"index.js": properties["Code"]["ZipFile"],
-             "node_modules/cfn-response/index.js": (_INLINE_MODULES / "cfn-response.js").read_text()} if node else {
-        "index.py": properties["Code"]["ZipFile"], "cfnresponse.py": (_INLINE_MODULES / "cfnresponse.py").read_text()}
+    files = (
+        {
+            "index.js": properties["Code"]["ZipFile"],
+            "node_modules/cfn-response/index.js": (_INLINE_MODULES / "cfn-response.js").read_text(),
+        }
+        if node
+        else {
+            "index.py": properties["Code"]["ZipFile"],
+            "cfnresponse.py": (_INLINE_MODULES / "cfnresponse.py").read_text(),
+        }
+    )
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, text in files.items():
@@ -46,8 +74,10 @@ def _code(properties: dict[str, Any]) -> dict[str, Any]:
         return {key: code[key] for key in ("S3Bucket", "S3Key", "S3ObjectVersion") if key in code}
     if "ImageUri" in code:
         raise ResourceFailed("Eddy does not run container image functions (Code.ImageUri): use a zip package")
-    raise ResourceFailed("Properties validation failed for resource with message: #/Code: required key "
-                         "[ZipFile or S3Bucket and S3Key] not found")
+    raise ResourceFailed(
+        "Properties validation failed for resource with message: #/Code: required key "
+        "[ZipFile or S3Bucket and S3Key] not found"
+    )
 
 
 class Function(ResourceType):
@@ -66,7 +96,8 @@ class Function(ResourceType):
         try:
             if "ReservedConcurrentExecutions" in properties:
                 awslambda.put_function_concurrency(
-                    FunctionName=name, ReservedConcurrentExecutions=int(properties["ReservedConcurrentExecutions"]))
+                    FunctionName=name, ReservedConcurrentExecutions=int(properties["ReservedConcurrentExecutions"])
+                )
         except Exception:
             awslambda.delete_function(FunctionName=name)
             raise
@@ -75,15 +106,19 @@ class Function(ResourceType):
     @staticmethod
     def _attributes(awslambda: Any, name: str) -> dict[str, Any]:
         configuration = awslambda.get_function_configuration(FunctionName=name)
-        return {"Arn": configuration["FunctionArn"],
-                "SnapStartResponse": {"ApplyOn": "None", "OptimizationStatus": "Off"}}
+        return {
+            "Arn": configuration["FunctionArn"],
+            "SnapStartResponse": {"ApplyOn": "None", "OptimizationStatus": "Off"},
+        }
 
-    def update(self, provisioning: Provisioning, physical_id: str, old: dict[str, Any],
-               new: dict[str, Any]) -> dict[str, Any]:
+    def update(
+        self, provisioning: Provisioning, physical_id: str, old: dict[str, Any], new: dict[str, Any]
+    ) -> dict[str, Any]:
         required(new, "Code", "Role")
         awslambda = provisioning.client("lambda")
-        if old.get("Code") != new.get("Code") or (("ZipFile" in (new.get("Code") or {}))
-                                                   and old.get("Runtime") != new.get("Runtime")):
+        if old.get("Code") != new.get("Code") or (
+            ("ZipFile" in (new.get("Code") or {})) and old.get("Runtime") != new.get("Runtime")
+        ):
             code = _code(new)
             awslambda.update_function_code(FunctionName=physical_id, **code)
         changed = {key: new[key] for key in _CONFIGURATION if key in new and old.get(key) != new.get(key)}
@@ -94,8 +129,9 @@ class Function(ResourceType):
             awslambda.update_function_configuration(FunctionName=physical_id, **changed)
         if old.get("ReservedConcurrentExecutions") != new.get("ReservedConcurrentExecutions"):
             if "ReservedConcurrentExecutions" in new:
-                awslambda.put_function_concurrency(FunctionName=physical_id, ReservedConcurrentExecutions=int(
-                    new["ReservedConcurrentExecutions"]))
+                awslambda.put_function_concurrency(
+                    FunctionName=physical_id, ReservedConcurrentExecutions=int(new["ReservedConcurrentExecutions"])
+                )
             else:
                 awslambda.delete_function_concurrency(FunctionName=physical_id)
         if old.get("Tags") != new.get("Tags"):
@@ -111,17 +147,37 @@ class Function(ResourceType):
         delete_if_there(provisioning.client("lambda"), "delete_function", FunctionName=physical_id)
 
 
-_MAPPING_UPDATABLE = ("FunctionName", "Enabled", "BatchSize", "FilterCriteria", "MaximumBatchingWindowInSeconds",
-                      "DestinationConfig", "MaximumRecordAgeInSeconds", "BisectBatchOnFunctionError",
-                      "MaximumRetryAttempts", "ParallelizationFactor", "TumblingWindowInSeconds",
-                      "FunctionResponseTypes", "ScalingConfig")
+_MAPPING_UPDATABLE = (
+    "FunctionName",
+    "Enabled",
+    "BatchSize",
+    "FilterCriteria",
+    "MaximumBatchingWindowInSeconds",
+    "DestinationConfig",
+    "MaximumRecordAgeInSeconds",
+    "BisectBatchOnFunctionError",
+    "MaximumRetryAttempts",
+    "ParallelizationFactor",
+    "TumblingWindowInSeconds",
+    "FunctionResponseTypes",
+    "ScalingConfig",
+)
 
 
 class EventSourceMapping(ResourceType):
     type_name = "AWS::Lambda::EventSourceMapping"
-    replacing = frozenset({"EventSourceArn", "StartingPosition", "StartingPositionTimestamp", "Queues",
-                           "SelfManagedEventSource", "Topics", "AmazonManagedKafkaEventSourceConfig",
-                           "SelfManagedKafkaEventSourceConfig"})
+    replacing = frozenset(
+        {
+            "EventSourceArn",
+            "StartingPosition",
+            "StartingPositionTimestamp",
+            "Queues",
+            "SelfManagedEventSource",
+            "Topics",
+            "AmazonManagedKafkaEventSourceConfig",
+            "SelfManagedKafkaEventSourceConfig",
+        }
+    )
 
     def create(self, provisioning: Provisioning, properties: dict[str, Any]) -> Created:
         required(properties, "FunctionName")
@@ -136,14 +192,22 @@ class EventSourceMapping(ResourceType):
     @staticmethod
     def _attributes(provisioning: Provisioning, uuid_: str) -> dict[str, Any]:
         mapping = provisioning.client("lambda").get_event_source_mapping(UUID=uuid_)
-        return {"Id": uuid_, "EventSourceMappingArn": mapping.get("EventSourceMappingArn")
-                or provisioning.arn("lambda", f"event-source-mapping:{uuid_}")}
+        return {
+            "Id": uuid_,
+            "EventSourceMappingArn": mapping.get("EventSourceMappingArn")
+            or provisioning.arn("lambda", f"event-source-mapping:{uuid_}"),
+        }
 
-    def update(self, provisioning: Provisioning, physical_id: str, old: dict[str, Any],
-               new: dict[str, Any]) -> dict[str, Any]:
+    def update(
+        self, provisioning: Provisioning, physical_id: str, old: dict[str, Any], new: dict[str, Any]
+    ) -> dict[str, Any]:
         changed = {key: new[key] for key in _MAPPING_UPDATABLE if key in new and old.get(key) != new.get(key)}
-        defaults = {"Enabled": True, "FilterCriteria": {"Filters": []}, "FunctionResponseTypes": [],
-                    "DestinationConfig": {"OnFailure": {}}}
+        defaults = {
+            "Enabled": True,
+            "FilterCriteria": {"Filters": []},
+            "FunctionResponseTypes": [],
+            "DestinationConfig": {"OnFailure": {}},
+        }
         for key, default in defaults.items():
             if key in old and key not in new:
                 changed[key] = default
@@ -157,8 +221,18 @@ class EventSourceMapping(ResourceType):
 
 class Permission(ResourceType):
     type_name = "AWS::Lambda::Permission"
-    replacing = frozenset({"Action", "EventSourceToken", "FunctionName", "FunctionUrlAuthType", "Principal",
-                           "PrincipalOrgID", "SourceAccount", "SourceArn"})
+    replacing = frozenset(
+        {
+            "Action",
+            "EventSourceToken",
+            "FunctionName",
+            "FunctionUrlAuthType",
+            "Principal",
+            "PrincipalOrgID",
+            "SourceAccount",
+            "SourceArn",
+        }
+    )
 
     def create(self, provisioning: Provisioning, properties: dict[str, Any]) -> Created:
         required(properties, "Action", "FunctionName", "Principal")
@@ -166,14 +240,16 @@ class Permission(ResourceType):
         provisioning.client("lambda").add_permission(StatementId=statement_id, **properties)
         return Created(f"{properties['FunctionName']}|{statement_id}", {})
 
-    def update(self, provisioning: Provisioning, physical_id: str, old: dict[str, Any],
-               new: dict[str, Any]) -> dict[str, Any]:
+    def update(
+        self, provisioning: Provisioning, physical_id: str, old: dict[str, Any], new: dict[str, Any]
+    ) -> dict[str, Any]:
         return {}
 
     def delete(self, provisioning: Provisioning, physical_id: str, properties: dict[str, Any]) -> None:
         function, _, statement_id = physical_id.rpartition("|")
-        delete_if_there(provisioning.client("lambda"), "remove_permission", FunctionName=function,
-                        StatementId=statement_id)
+        delete_if_there(
+            provisioning.client("lambda"), "remove_permission", FunctionName=function, StatementId=statement_id
+        )
 
 
 TYPES = [Function(), EventSourceMapping(), Permission()]

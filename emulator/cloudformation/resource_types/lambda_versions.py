@@ -20,14 +20,20 @@ from typing import Any
 
 from eddy.emulator.cloudformation.errors import ResourceFailed
 from eddy.emulator.cloudformation.resource_types.base import (
-    Created, Provisioning, ResourceType, delete_if_there, required,
+    Created,
+    Provisioning,
+    ResourceType,
+    delete_if_there,
+    required,
 )
 
 
 def _no_provisioned_concurrency(properties: dict[str, Any], type_name: str) -> None:
     if properties.get("ProvisionedConcurrencyConfig"):
-        raise ResourceFailed(f"Eddy does not emulate provisioned concurrency ({type_name} "
-                             "ProvisionedConcurrencyConfig): remove it to deploy to Eddy")
+        raise ResourceFailed(
+            f"Eddy does not emulate provisioned concurrency ({type_name} "
+            "ProvisionedConcurrencyConfig): remove it to deploy to Eddy"
+        )
 
 
 class Version(ResourceType):
@@ -39,17 +45,24 @@ class Version(ResourceType):
         _no_provisioned_concurrency(properties, self.type_name)
         request = {key: properties[key] for key in ("FunctionName", "Description", "CodeSha256") if key in properties}
         awslambda = provisioning.client("lambda")
-        before = {v["Version"] for v in awslambda.list_versions_by_function(FunctionName=request["FunctionName"],
-                                                                            MaxItems=10000)["Versions"]}
+        before = {
+            v["Version"]
+            for v in awslambda.list_versions_by_function(FunctionName=request["FunctionName"], MaxItems=10000)[
+                "Versions"
+            ]
+        }
         version = awslambda.publish_version(**request)
         if version["Version"] in before:  # nothing changed since it was published: CloudFormation refuses it
-            raise ResourceFailed(f"A version for this Lambda function exists ( {version['Version']} ). Modify the "
-                                 "function to create a new version.")
+            raise ResourceFailed(
+                f"A version for this Lambda function exists ( {version['Version']} ). Modify the "
+                "function to create a new version."
+            )
         arn = version["FunctionArn"]
         return Created(arn, {"FunctionArn": arn, "Version": version["Version"]})
 
-    def update(self, provisioning: Provisioning, physical_id: str, old: dict[str, Any],
-               new: dict[str, Any]) -> dict[str, Any]:
+    def update(
+        self, provisioning: Provisioning, physical_id: str, old: dict[str, Any], new: dict[str, Any]
+    ) -> dict[str, Any]:
         _no_provisioned_concurrency(new, self.type_name)
         return {"FunctionArn": physical_id, "Version": physical_id.rsplit(":", 1)[1]}
 
@@ -60,10 +73,13 @@ class Version(ResourceType):
 def _routing(properties: dict[str, Any]) -> dict[str, Any]:
     """CloudFormation's RoutingConfig as the Lambda API's ({} when there is none: no weights)."""
     weights = (properties.get("RoutingConfig") or {}).get("AdditionalVersionWeights") or []
-    if not isinstance(weights, list) or not all(isinstance(w, dict) and {"FunctionVersion", "FunctionWeight"} <= set(w)
-                                                for w in weights):
-        raise ResourceFailed("Properties validation failed for resource with message: #/RoutingConfig/"
-                             "AdditionalVersionWeights: each item needs FunctionVersion and FunctionWeight")
+    if not isinstance(weights, list) or not all(
+        isinstance(w, dict) and {"FunctionVersion", "FunctionWeight"} <= set(w) for w in weights
+    ):
+        raise ResourceFailed(
+            "Properties validation failed for resource with message: #/RoutingConfig/"
+            "AdditionalVersionWeights: each item needs FunctionVersion and FunctionWeight"
+        )
     return {"AdditionalVersionWeights": {str(w["FunctionVersion"]): float(w["FunctionWeight"]) for w in weights}}
 
 
@@ -75,19 +91,27 @@ class Alias(ResourceType):
         required(properties, "FunctionName", "FunctionVersion", "Name")
         _no_provisioned_concurrency(properties, self.type_name)
         alias = provisioning.client("lambda").create_alias(
-            FunctionName=properties["FunctionName"], Name=properties["Name"],
-            FunctionVersion=str(properties["FunctionVersion"]), Description=properties.get("Description", ""),
-            RoutingConfig=_routing(properties))
+            FunctionName=properties["FunctionName"],
+            Name=properties["Name"],
+            FunctionVersion=str(properties["FunctionVersion"]),
+            Description=properties.get("Description", ""),
+            RoutingConfig=_routing(properties),
+        )
         return Created(alias["AliasArn"], {"AliasArn": alias["AliasArn"]})
 
-    def update(self, provisioning: Provisioning, physical_id: str, old: dict[str, Any],
-               new: dict[str, Any]) -> dict[str, Any]:
+    def update(
+        self, provisioning: Provisioning, physical_id: str, old: dict[str, Any], new: dict[str, Any]
+    ) -> dict[str, Any]:
         required(new, "FunctionName", "FunctionVersion", "Name")
         _no_provisioned_concurrency(new, self.type_name)
         function, _, name = physical_id.rpartition(":")
         provisioning.client("lambda").update_alias(
-            FunctionName=function, Name=name, FunctionVersion=str(new["FunctionVersion"]),
-            Description=new.get("Description", ""), RoutingConfig=_routing(new))
+            FunctionName=function,
+            Name=name,
+            FunctionVersion=str(new["FunctionVersion"]),
+            Description=new.get("Description", ""),
+            RoutingConfig=_routing(new),
+        )
         return {"AliasArn": physical_id}
 
     def delete(self, provisioning: Provisioning, physical_id: str, properties: dict[str, Any]) -> None:

@@ -25,8 +25,9 @@ class LogGroup(ResourceType):
             logs.put_retention_policy(logGroupName=name, retentionInDays=int(properties["RetentionInDays"]))
         return Created(name, {"Arn": provisioning.arn("logs", f"log-group:{name}:*")})
 
-    def update(self, provisioning: Provisioning, physical_id: str, old: dict[str, Any],
-               new: dict[str, Any]) -> dict[str, Any]:
+    def update(
+        self, provisioning: Provisioning, physical_id: str, old: dict[str, Any], new: dict[str, Any]
+    ) -> dict[str, Any]:
         logs = provisioning.client("logs")
         if old.get("RetentionInDays") != new.get("RetentionInDays"):
             if "RetentionInDays" in new:
@@ -51,19 +52,22 @@ class Parameter(ResourceType):
 
     def create(self, provisioning: Provisioning, properties: dict[str, Any]) -> Created:
         required(properties, "Type", "Value")
-        name = properties.get("Name") or f"CFN-{provisioning.name(1011)[len(provisioning.stack_name) + 1:]}"
+        name = properties.get("Name") or f"CFN-{provisioning.name(1011)[len(provisioning.stack_name) + 1 :]}"
         request = {key: properties[key] for key in self._PASSED if key in properties}
         if properties.get("Tags"):
             request["Tags"] = [{"Key": key, "Value": str(value)} for key, value in properties["Tags"].items()]
-        provisioning.client("ssm").put_parameter(Name=name, Type=properties["Type"], Value=str(properties["Value"]),
-                                                 **request)
+        provisioning.client("ssm").put_parameter(
+            Name=name, Type=properties["Type"], Value=str(properties["Value"]), **request
+        )
         return Created(name, {"Type": properties["Type"], "Value": str(properties["Value"])})
 
-    def update(self, provisioning: Provisioning, physical_id: str, old: dict[str, Any],
-               new: dict[str, Any]) -> dict[str, Any]:
+    def update(
+        self, provisioning: Provisioning, physical_id: str, old: dict[str, Any], new: dict[str, Any]
+    ) -> dict[str, Any]:
         request = {key: new[key] for key in self._PASSED if key in new}
-        provisioning.client("ssm").put_parameter(Name=physical_id, Type=new["Type"], Value=str(new["Value"]),
-                                                 Overwrite=True, **request)
+        provisioning.client("ssm").put_parameter(
+            Name=physical_id, Type=new["Type"], Value=str(new["Value"]), Overwrite=True, **request
+        )
         return {"Type": new["Type"], "Value": str(new["Value"])}
 
     def delete(self, provisioning: Provisioning, physical_id: str, properties: dict[str, Any]) -> None:

@@ -7,16 +7,42 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 
-from eddy.emulator.cloudformation.resource_types.base import (Created, Provisioning, ResourceType, already_exists,
-                                                              json_text, not_found, required, tags_list)
+from eddy.emulator.cloudformation.resource_types.base import (
+    Created,
+    Provisioning,
+    ResourceType,
+    already_exists,
+    json_text,
+    not_found,
+    required,
+    tags_list,
+)
 
-_QUEUE_ATTRIBUTES = ("DelaySeconds", "MaximumMessageSize", "MessageRetentionPeriod", "ReceiveMessageWaitTimeSeconds",
-                     "VisibilityTimeout", "RedrivePolicy", "RedriveAllowPolicy", "FifoQueue",
-                     "ContentBasedDeduplication", "DeduplicationScope", "FifoThroughputLimit", "KmsMasterKeyId",
-                     "KmsDataKeyReusePeriodSeconds", "SqsManagedSseEnabled")
+_QUEUE_ATTRIBUTES = (
+    "DelaySeconds",
+    "MaximumMessageSize",
+    "MessageRetentionPeriod",
+    "ReceiveMessageWaitTimeSeconds",
+    "VisibilityTimeout",
+    "RedrivePolicy",
+    "RedriveAllowPolicy",
+    "FifoQueue",
+    "ContentBasedDeduplication",
+    "DeduplicationScope",
+    "FifoThroughputLimit",
+    "KmsMasterKeyId",
+    "KmsDataKeyReusePeriodSeconds",
+    "SqsManagedSseEnabled",
+)
 #: what SQS's attributes return to when a property is taken out of the template
-_QUEUE_DEFAULTS = {"DelaySeconds": "0", "MaximumMessageSize": "262144", "MessageRetentionPeriod": "345600",
-                   "ReceiveMessageWaitTimeSeconds": "0", "VisibilityTimeout": "30", "RedrivePolicy": ""}
+_QUEUE_DEFAULTS = {
+    "DelaySeconds": "0",
+    "MaximumMessageSize": "262144",
+    "MessageRetentionPeriod": "345600",
+    "ReceiveMessageWaitTimeSeconds": "0",
+    "VisibilityTimeout": "30",
+    "RedrivePolicy": "",
+}
 
 
 def _attribute(value: Any) -> str:
@@ -53,8 +79,9 @@ class Queue(ResourceType):
         arn = provisioning.client("sqs").get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])
         return {"Arn": arn["Attributes"]["QueueArn"], "QueueName": url.rsplit("/", 1)[-1], "QueueUrl": url}
 
-    def update(self, provisioning: Provisioning, physical_id: str, old: dict[str, Any],
-               new: dict[str, Any]) -> dict[str, Any]:
+    def update(
+        self, provisioning: Provisioning, physical_id: str, old: dict[str, Any], new: dict[str, Any]
+    ) -> dict[str, Any]:
         changed = {key: _attribute(new[key]) for key in _QUEUE_ATTRIBUTES if key in new and old.get(key) != new[key]}
         changed.update({key: _QUEUE_DEFAULTS[key] for key in _QUEUE_DEFAULTS if key in old and key not in new})
         sqs = provisioning.client("sqs")
@@ -88,8 +115,9 @@ class QueuePolicy(ResourceType):
         for url in queues:
             provisioning.client("sqs").set_queue_attributes(QueueUrl=url, Attributes={"Policy": policy})
 
-    def update(self, provisioning: Provisioning, physical_id: str, old: dict[str, Any],
-               new: dict[str, Any]) -> dict[str, Any]:
+    def update(
+        self, provisioning: Provisioning, physical_id: str, old: dict[str, Any], new: dict[str, Any]
+    ) -> dict[str, Any]:
         self._apply(provisioning, [url for url in old["Queues"] if url not in new["Queues"]], "")
         self._apply(provisioning, new["Queues"], json_text(new["PolicyDocument"]))
         return {"Id": provisioning.logical_id}
@@ -106,8 +134,16 @@ class Topic(ResourceType):
     type_name = "AWS::SNS::Topic"
     replacing = frozenset({"TopicName", "FifoTopic"})
     name_property = "TopicName"
-    _ATTRIBUTES = ("DisplayName", "KmsMasterKeyId", "ContentBasedDeduplication", "SignatureVersion",
-                   "TracingConfig", "FifoTopic", "ArchivePolicy", "DeliveryStatusLogging")
+    _ATTRIBUTES = (
+        "DisplayName",
+        "KmsMasterKeyId",
+        "ContentBasedDeduplication",
+        "SignatureVersion",
+        "TracingConfig",
+        "FifoTopic",
+        "ArchivePolicy",
+        "DeliveryStatusLogging",
+    )
 
     def create(self, provisioning: Provisioning, properties: dict[str, Any]) -> Created:
         fifo = str(properties.get("FifoTopic", "")).lower() == "true"
@@ -130,13 +166,15 @@ class Topic(ResourceType):
             sns.subscribe(TopicArn=arn, Protocol=subscription["Protocol"], Endpoint=subscription["Endpoint"])
         return Created(arn, {"TopicArn": arn, "TopicName": arn.rsplit(":", 1)[-1]})
 
-    def update(self, provisioning: Provisioning, physical_id: str, old: dict[str, Any],
-               new: dict[str, Any]) -> dict[str, Any]:
+    def update(
+        self, provisioning: Provisioning, physical_id: str, old: dict[str, Any], new: dict[str, Any]
+    ) -> dict[str, Any]:
         sns = provisioning.client("sns")
         for key in self._ATTRIBUTES:
             if key != "FifoTopic" and old.get(key) != new.get(key):
-                sns.set_topic_attributes(TopicArn=physical_id, AttributeName=key,
-                                         AttributeValue=_attribute(new.get(key, "")))
+                sns.set_topic_attributes(
+                    TopicArn=physical_id, AttributeName=key, AttributeValue=_attribute(new.get(key, ""))
+                )
         before = [(entry["Protocol"], entry["Endpoint"]) for entry in old.get("Subscription") or []]
         after = [(entry["Protocol"], entry["Endpoint"]) for entry in new.get("Subscription") or []]
         if before != after:
@@ -152,8 +190,9 @@ class Topic(ResourceType):
 
     def delete(self, provisioning: Provisioning, physical_id: str, properties: dict[str, Any]) -> None:
         sns = provisioning.client("sns")
-        for subscription in (properties.get("Subscription") and
-                             sns.list_subscriptions_by_topic(TopicArn=physical_id)["Subscriptions"]) or []:
+        for subscription in (
+            properties.get("Subscription") and sns.list_subscriptions_by_topic(TopicArn=physical_id)["Subscriptions"]
+        ) or []:
             sns.unsubscribe(SubscriptionArn=subscription["SubscriptionArn"])
         sns.delete_topic(TopicArn=physical_id)
 
@@ -161,21 +200,33 @@ class Topic(ResourceType):
 class Subscription(ResourceType):
     type_name = "AWS::SNS::Subscription"
     replacing = frozenset({"Endpoint", "Protocol", "TopicArn", "Region"})
-    _ATTRIBUTES = ("DeliveryPolicy", "FilterPolicy", "FilterPolicyScope", "RawMessageDelivery", "RedrivePolicy",
-                   "SubscriptionRoleArn", "ReplayPolicy")
+    _ATTRIBUTES = (
+        "DeliveryPolicy",
+        "FilterPolicy",
+        "FilterPolicyScope",
+        "RawMessageDelivery",
+        "RedrivePolicy",
+        "SubscriptionRoleArn",
+        "ReplayPolicy",
+    )
 
     def create(self, provisioning: Provisioning, properties: dict[str, Any]) -> Created:
         required(properties, "Protocol", "TopicArn")
         attributes = {key: _attribute(properties[key]) for key in self._ATTRIBUTES if key in properties}
-        request: dict[str, Any] = {"TopicArn": properties["TopicArn"], "Protocol": properties["Protocol"],
-                                   "Attributes": attributes, "ReturnSubscriptionArn": True}
+        request: dict[str, Any] = {
+            "TopicArn": properties["TopicArn"],
+            "Protocol": properties["Protocol"],
+            "Attributes": attributes,
+            "ReturnSubscriptionArn": True,
+        }
         if "Endpoint" in properties:
             request["Endpoint"] = properties["Endpoint"]
         arn = provisioning.client("sns").subscribe(**request)["SubscriptionArn"]
         return Created(arn, {"Arn": arn})
 
-    def update(self, provisioning: Provisioning, physical_id: str, old: dict[str, Any],
-               new: dict[str, Any]) -> dict[str, Any]:
+    def update(
+        self, provisioning: Provisioning, physical_id: str, old: dict[str, Any], new: dict[str, Any]
+    ) -> dict[str, Any]:
         sns = provisioning.client("sns")
         for key in self._ATTRIBUTES:
             if old.get(key) != new.get(key):
@@ -197,12 +248,14 @@ class TopicPolicy(ResourceType):
     def create(self, provisioning: Provisioning, properties: dict[str, Any]) -> Created:
         required(properties, "PolicyDocument", "Topics")
         for arn in properties["Topics"]:
-            provisioning.client("sns").set_topic_attributes(TopicArn=arn, AttributeName="Policy",
-                                                            AttributeValue=json_text(properties["PolicyDocument"]))
+            provisioning.client("sns").set_topic_attributes(
+                TopicArn=arn, AttributeName="Policy", AttributeValue=json_text(properties["PolicyDocument"])
+            )
         return Created(provisioning.name(255), {"Id": provisioning.logical_id})
 
-    def update(self, provisioning: Provisioning, physical_id: str, old: dict[str, Any],
-               new: dict[str, Any]) -> dict[str, Any]:
+    def update(
+        self, provisioning: Provisioning, physical_id: str, old: dict[str, Any], new: dict[str, Any]
+    ) -> dict[str, Any]:
         self.create(provisioning, new)
         return {"Id": provisioning.logical_id}
 

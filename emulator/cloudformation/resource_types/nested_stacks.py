@@ -29,11 +29,15 @@ _PASSED_ON = ("Tags", "NotificationARNs", "TimeoutInMinutes")
 def _request(properties: dict[str, Any]) -> dict[str, Any]:
     parameters = properties.get("Parameters") or {}
     if not isinstance(parameters, dict):
-        raise ResourceFailed("Properties validation failed for resource with message: #/Parameters: expected type: "
-                             "JSONObject, found: JSONArray")
-    request: dict[str, Any] = {"TemplateURL": properties["TemplateURL"], "Capabilities": CAPABILITIES,
-                               "Parameters": [{"ParameterKey": key, "ParameterValue": _text(value)}
-                                              for key, value in parameters.items()]}
+        raise ResourceFailed(
+            "Properties validation failed for resource with message: #/Parameters: expected type: "
+            "JSONObject, found: JSONArray"
+        )
+    request: dict[str, Any] = {
+        "TemplateURL": properties["TemplateURL"],
+        "Capabilities": CAPABILITIES,
+        "Parameters": [{"ParameterKey": key, "ParameterValue": _text(value)} for key, value in parameters.items()],
+    }
     request.update({key: properties[key] for key in _PASSED_ON if key in properties})
     return request
 
@@ -67,15 +71,24 @@ class NestedStack(ResourceType):
             raise ResourceFailed(error.response["Error"]["Message"]) from None
         status, outputs = _outputs(cloudformation, stack_id)
         if status != "CREATE_COMPLETE":
-            cause = next((event.get("ResourceStatusReason") or "" for event in cloudformation.describe_stack_events(
-                StackName=stack_id)["StackEvents"] if event["ResourceStatus"] == "ROLLBACK_IN_PROGRESS"), status)
+            cause = next(
+                (
+                    event.get("ResourceStatusReason") or ""
+                    for event in cloudformation.describe_stack_events(StackName=stack_id)["StackEvents"]
+                    if event["ResourceStatus"] == "ROLLBACK_IN_PROGRESS"
+                ),
+                status,
+            )
             cloudformation.delete_stack(StackName=stack_id)
-            raise ResourceFailed(f"Embedded stack {stack_id} was not successfully created: "
-                                 f"{cause.removesuffix('Rollback requested by user.').strip()}")
+            raise ResourceFailed(
+                f"Embedded stack {stack_id} was not successfully created: "
+                f"{cause.removesuffix('Rollback requested by user.').strip()}"
+            )
         return Created(stack_id, outputs)
 
-    def update(self, provisioning: Provisioning, physical_id: str, old: dict[str, Any],
-               new: dict[str, Any]) -> dict[str, Any]:
+    def update(
+        self, provisioning: Provisioning, physical_id: str, old: dict[str, Any], new: dict[str, Any]
+    ) -> dict[str, Any]:
         required(new, "TemplateURL")
         cloudformation = provisioning.client("cloudformation")
         try:

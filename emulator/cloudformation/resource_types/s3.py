@@ -7,14 +7,25 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 
-from eddy.emulator.cloudformation.resource_types.base import (Created, Provisioning, ResourceType, already_exists,
-                                                              json_text, not_found, required, tags_list)
+from eddy.emulator.cloudformation.resource_types.base import (
+    Created,
+    Provisioning,
+    ResourceType,
+    already_exists,
+    json_text,
+    not_found,
+    required,
+    tags_list,
+)
 
 
 def _filter(configuration: dict[str, Any]) -> dict[str, Any]:
     rules = ((configuration.get("Filter") or {}).get("S3Key") or {}).get("Rules") or []
-    return {"Filter": {"Key": {"FilterRules": [{"Name": rule["Name"], "Value": rule["Value"]} for rule in rules]}}} \
-        if rules else {}
+    return (
+        {"Filter": {"Key": {"FilterRules": [{"Name": rule["Name"], "Value": rule["Value"]} for rule in rules]}}}
+        if rules
+        else {}
+    )
 
 
 def notification_configuration(properties: dict[str, Any]) -> dict[str, Any]:
@@ -22,11 +33,14 @@ def notification_configuration(properties: dict[str, Any]) -> dict[str, Any]:
     declared = properties.get("NotificationConfiguration") or {}
     answer: dict[str, Any] = {}
     for source, target, arn_key, destination in (
-            ("LambdaConfigurations", "LambdaFunctionConfigurations", "LambdaFunctionArn", "Function"),
-            ("QueueConfigurations", "QueueConfigurations", "QueueArn", "Queue"),
-            ("TopicConfigurations", "TopicConfigurations", "TopicArn", "Topic")):
-        entries = [{arn_key: entry[destination], "Events": [entry["Event"]], **_filter(entry)}
-                   for entry in declared.get(source) or []]
+        ("LambdaConfigurations", "LambdaFunctionConfigurations", "LambdaFunctionArn", "Function"),
+        ("QueueConfigurations", "QueueConfigurations", "QueueArn", "Queue"),
+        ("TopicConfigurations", "TopicConfigurations", "TopicArn", "Topic"),
+    ):
+        entries = [
+            {arn_key: entry[destination], "Events": [entry["Event"]], **_filter(entry)}
+            for entry in declared.get(source) or []
+        ]
         if entries:
             answer[target] = entries
     if (declared.get("EventBridgeConfiguration") or {}).get("EventBridgeEnabled"):
@@ -63,28 +77,35 @@ class Bucket(ResourceType):
     @staticmethod
     def _attributes(provisioning: Provisioning, name: str) -> dict[str, Any]:
         region = provisioning.region
-        return {"Arn": f"arn:aws:s3:::{name}", "DomainName": f"{name}.s3.amazonaws.com",
-                "RegionalDomainName": f"{name}.s3.{region}.amazonaws.com",
-                "DualStackDomainName": f"{name}.s3.dualstack.{region}.amazonaws.com",
-                "WebsiteURL": f"http://{name}.s3-website-{region}.amazonaws.com"}
+        return {
+            "Arn": f"arn:aws:s3:::{name}",
+            "DomainName": f"{name}.s3.amazonaws.com",
+            "RegionalDomainName": f"{name}.s3.{region}.amazonaws.com",
+            "DualStackDomainName": f"{name}.s3.dualstack.{region}.amazonaws.com",
+            "WebsiteURL": f"http://{name}.s3-website-{region}.amazonaws.com",
+        }
 
     @staticmethod
     def _configure(s3: Any, name: str, old: dict[str, Any], new: dict[str, Any]) -> None:
-        if old.get("VersioningConfiguration") != new.get("VersioningConfiguration") and \
-                new.get("VersioningConfiguration"):
-            s3.put_bucket_versioning(Bucket=name, VersioningConfiguration={
-                "Status": new["VersioningConfiguration"]["Status"]})
+        if old.get("VersioningConfiguration") != new.get("VersioningConfiguration") and new.get(
+            "VersioningConfiguration"
+        ):
+            s3.put_bucket_versioning(
+                Bucket=name, VersioningConfiguration={"Status": new["VersioningConfiguration"]["Status"]}
+            )
         if old.get("Tags") != new.get("Tags"):
             if new.get("Tags"):
                 s3.put_bucket_tagging(Bucket=name, Tagging={"TagSet": tags_list(new)})
             else:
                 s3.delete_bucket_tagging(Bucket=name)
         if old.get("NotificationConfiguration") != new.get("NotificationConfiguration"):
-            s3.put_bucket_notification_configuration(Bucket=name,
-                                                     NotificationConfiguration=notification_configuration(new))
+            s3.put_bucket_notification_configuration(
+                Bucket=name, NotificationConfiguration=notification_configuration(new)
+            )
 
-    def update(self, provisioning: Provisioning, physical_id: str, old: dict[str, Any],
-               new: dict[str, Any]) -> dict[str, Any]:
+    def update(
+        self, provisioning: Provisioning, physical_id: str, old: dict[str, Any], new: dict[str, Any]
+    ) -> dict[str, Any]:
         self._configure(provisioning.client("s3"), physical_id, old, new)
         return self._attributes(provisioning, physical_id)
 
@@ -102,12 +123,14 @@ class BucketPolicy(ResourceType):
 
     def create(self, provisioning: Provisioning, properties: dict[str, Any]) -> Created:
         required(properties, "Bucket", "PolicyDocument")
-        provisioning.client("s3").put_bucket_policy(Bucket=properties["Bucket"],
-                                                    Policy=json_text(properties["PolicyDocument"]))
+        provisioning.client("s3").put_bucket_policy(
+            Bucket=properties["Bucket"], Policy=json_text(properties["PolicyDocument"])
+        )
         return Created(properties["Bucket"], {})
 
-    def update(self, provisioning: Provisioning, physical_id: str, old: dict[str, Any],
-               new: dict[str, Any]) -> dict[str, Any]:
+    def update(
+        self, provisioning: Provisioning, physical_id: str, old: dict[str, Any], new: dict[str, Any]
+    ) -> dict[str, Any]:
         self.create(provisioning, new)
         return {}
 

@@ -26,5 +26,6 @@ def runtime_of(name: object) -> Runtime:
     if runtime is None:
         raise InvalidParameterValueException(
             f"The runtime parameter of {name} is not supported by Eddy: functions run locally as one of "
-            f"{', '.join(RUNTIMES)}")
+            f"{', '.join(RUNTIMES)}"
+        )
     return runtime

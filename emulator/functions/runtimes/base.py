@@ -33,11 +33,17 @@ class Runtime(ABC):
     def environment(self, function: Function) -> dict[str, str]:
         """The variables Lambda sets for this runtime (the function's own come on top)."""
         environment = {name: value for name, value in os.environ.items() if not name.startswith("AWS_")}
-        environment.update({
-            "AWS_ACCESS_KEY_ID": "eddy", "AWS_SECRET_ACCESS_KEY": "eddy", "AWS_SESSION_TOKEN": "eddy",
-            **lambda_variables(function), "LAMBDA_TASK_ROOT": str(function.code_dir),
-            "LAMBDA_RUNTIME_DIR": os.path.dirname(__file__), "TZ": ":UTC",
-        })
+        environment.update(
+            {
+                "AWS_ACCESS_KEY_ID": "eddy",
+                "AWS_SECRET_ACCESS_KEY": "eddy",
+                "AWS_SESSION_TOKEN": "eddy",
+                **lambda_variables(function),
+                "LAMBDA_TASK_ROOT": str(function.code_dir),
+                "LAMBDA_RUNTIME_DIR": os.path.dirname(__file__),
+                "TZ": ":UTC",
+            }
+        )
         return environment
 
 
@@ -46,8 +52,10 @@ def lambda_variables(function: Function) -> dict[str, str]:
     runtime (a zip function's worker gets them with the rest of Lambda's; a registered callable these only,
     its credentials being the process's)."""
     return {
-        "AWS_REGION": function.region, "AWS_DEFAULT_REGION": function.region,
-        "AWS_LAMBDA_FUNCTION_NAME": function.name, "AWS_LAMBDA_FUNCTION_VERSION": function.version,
+        "AWS_REGION": function.region,
+        "AWS_DEFAULT_REGION": function.region,
+        "AWS_LAMBDA_FUNCTION_NAME": function.name,
+        "AWS_LAMBDA_FUNCTION_VERSION": function.version,
         "AWS_LAMBDA_FUNCTION_MEMORY_SIZE": str(function.memory_size),
         "AWS_LAMBDA_LOG_GROUP_NAME": f"/aws/lambda/{function.name}",
         "AWS_EXECUTION_ENV": "AWS_Lambda_" + function.runtime,

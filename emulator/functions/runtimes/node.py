@@ -36,7 +36,9 @@ SDK_NODE_WARNING_DISABLED = "AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED"
 def node_major_version(executable: str) -> int | None:
     """The major version of `executable` (`node --version` says e.g. v20.20.2); None if it cannot tell."""
     try:
-        answer = subprocess.run([executable, "--version"], check=False, capture_output=True, text=True, timeout=30).stdout
+        answer = subprocess.run(
+            [executable, "--version"], check=False, capture_output=True, text=True, timeout=30
+        ).stdout
     except (OSError, subprocess.SubprocessError):
         return None
     match = re.match(r"v(\d+)\.", answer.strip())
@@ -48,16 +50,21 @@ def node_executable() -> str:
     if not found:
         raise InvalidParameterValueException(
             "Node.js functions need `node` (18 or later) on PATH or named by EDDY_NODE: install Node.js (Debian/Ubuntu: "
-            "`sudo apt-get install -y nodejs npm`), then `eddy setup node` for the AWS SDK (`eddy doctor` checks)")
+            "`sudo apt-get install -y nodejs npm`), then `eddy setup node` for the AWS SDK (`eddy doctor` checks)"
+        )
     return found
 
 
 class NodeRuntime(Runtime):
-    handler_pattern = re.compile(r"^[A-Za-z0-9_./-]*[A-Za-z0-9_-]\.[A-Za-z_$][A-Za-z0-9_$]*(\.[A-Za-z_$][A-Za-z0-9_$]*)*$")
+    handler_pattern = re.compile(
+        r"^[A-Za-z0-9_./-]*[A-Za-z0-9_-]\.[A-Za-z_$][A-Za-z0-9_$]*(\.[A-Za-z_$][A-Za-z0-9_$]*)*$"
+    )
     handler_hint = "file.function (e.g. index.handler)"
 
     def valid_handler(self, handler: object) -> bool:
-        return super().valid_handler(handler) and ".." not in str(handler).split("/") and not str(handler).startswith("/")
+        return (
+            super().valid_handler(handler) and ".." not in str(handler).split("/") and not str(handler).startswith("/")
+        )
 
     def command(self, function: Function) -> list[str]:
         self._link_modules(function)

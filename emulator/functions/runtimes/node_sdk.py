@@ -38,10 +38,14 @@ log = logging.getLogger(__name__)
 PACKAGES = Path(__file__).with_name("node-packages.json")
 #: a package every SDK install holds: its presence means the folder is an SDK install
 PROBE = Path("@aws-sdk") / "client-dynamodb" / "package.json"
-MISSING = ("the AWS SDK for JavaScript v3 that Lambda's Node.js runtime provides (@aws-sdk/*) is not installed: "
-           "run `eddy setup node` (it needs npm; EDDY_NODE_MODULES may name a node_modules folder instead)")
-NO_NPM = ("npm is not on PATH: install Node.js with npm (Debian/Ubuntu: `sudo apt-get install -y nodejs npm`; others: "
-          "https://nodejs.org), then run `eddy setup node`")
+MISSING = (
+    "the AWS SDK for JavaScript v3 that Lambda's Node.js runtime provides (@aws-sdk/*) is not installed: "
+    "run `eddy setup node` (it needs npm; EDDY_NODE_MODULES may name a node_modules folder instead)"
+)
+NO_NPM = (
+    "npm is not on PATH: install Node.js with npm (Debian/Ubuntu: `sudo apt-get install -y nodejs npm`; others: "
+    "https://nodejs.org), then run `eddy setup node`"
+)
 #: the worker's variable that says the SDK is missing (node_worker.mjs adds it to an @aws-sdk/* import's error)
 NODE_SDK_MISSING = "EDDY_NODE_SDK_MISSING"
 _CHECKOUT = Path(__file__).resolve().parents[3]
@@ -79,11 +83,13 @@ def install(target: Path | None = None, echo: Callable[[str], None] = print) -> 
     manifest = json.loads(PACKAGES.read_text())
     (target / "package.json").write_text(json.dumps(manifest, indent=2) + "\n")
     echo(f"Installing {', '.join(manifest['dependencies'])} into {target} (npm) ...")
-    done = subprocess.run([npm, "install", "--no-audit", "--no-fund", "--loglevel=error"], cwd=target,
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [npm, "install", "--no-audit", "--no-fund", "--loglevel=error"], cwd=target, capture_output=True, text=True
+    )
     if done.returncode != 0 or not (target / "node_modules" / PROBE).is_file():
-        raise SetupError(f"npm install in {target} failed (exit {done.returncode}): "
-                         f"{(done.stderr or done.stdout).strip()[-1500:]}")
+        raise SetupError(
+            f"npm install in {target} failed (exit {done.returncode}): {(done.stderr or done.stdout).strip()[-1500:]}"
+        )
     echo(f"The AWS SDK for JavaScript v3 is in {target / 'node_modules'}")
     return target / "node_modules"
 
@@ -109,9 +115,11 @@ def provide() -> Path | None:
             found = sdk_modules()
             if found is not None:
                 return found
-            log.warning("Node.js functions import the AWS SDK for JavaScript v3 that Lambda's runtime provides: "
-                        "installing it into %s with npm, once for every project (`eddy setup node` does the same)",
-                        target)
+            log.warning(
+                "Node.js functions import the AWS SDK for JavaScript v3 that Lambda's runtime provides: "
+                "installing it into %s with npm, once for every project (`eddy setup node` does the same)",
+                target,
+            )
             try:
                 return install(target, echo=lambda line: None)
             except SetupError as error:
@@ -122,10 +130,17 @@ def provide() -> Path | None:
 def register(commands: Any) -> None:
     setup = commands.add_parser("setup", help="install what a part of Eddy needs (node: the AWS SDK for JavaScript)")
     what = setup.add_subparsers(dest="part", required=True)
-    node = what.add_parser("node", help="install the AWS SDK for JavaScript v3 that Node.js functions import, "
-                                        "into a per-user cache (~/.cache/eddy/node) with npm")
-    node.add_argument("--dir", type=Path, default=None, help=f"install there instead (default: {cache_dir()}); "
-                                                             "set EDDY_NODE_MODULES to <dir>/node_modules to use it")
+    node = what.add_parser(
+        "node",
+        help="install the AWS SDK for JavaScript v3 that Node.js functions import, "
+        "into a per-user cache (~/.cache/eddy/node) with npm",
+    )
+    node.add_argument(
+        "--dir",
+        type=Path,
+        default=None,
+        help=f"install there instead (default: {cache_dir()}); set EDDY_NODE_MODULES to <dir>/node_modules to use it",
+    )
     node.set_defaults(handler=_setup_node)
 
 

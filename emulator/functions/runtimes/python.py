@@ -28,6 +28,9 @@ class PythonRuntime(Runtime):
 
     def search_path(self, function: Function) -> dict[str, str]:
         """The code first, then its layers where Lambda's Python finds them in /opt, then this interpreter's own."""
-        layers = ([function.opt_dir / "python" / "lib" / self.name / "site-packages", function.opt_dir / "python"]
-                  if function.opt_dir is not None else [])
+        layers = (
+            [function.opt_dir / "python" / "lib" / self.name / "site-packages", function.opt_dir / "python"]
+            if function.opt_dir is not None
+            else []
+        )
         return {"PYTHONPATH": os.pathsep.join([str(function.code_dir), *map(str, layers), *sys.path[1:]])}

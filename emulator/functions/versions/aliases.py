@@ -11,8 +11,18 @@ from typing import Any
 
 LATEST = "$LATEST"
 #: the configuration's members that are not its content: they change without the function changing
-VOLATILE = ("FunctionArn", "Version", "RevisionId", "LastModified", "State", "StateReason", "StateReasonCode",
-            "LastUpdateStatus", "LastUpdateStatusReason", "LastUpdateStatusReasonCode")
+VOLATILE = (
+    "FunctionArn",
+    "Version",
+    "RevisionId",
+    "LastModified",
+    "State",
+    "StateReason",
+    "StateReasonCode",
+    "LastUpdateStatus",
+    "LastUpdateStatusReason",
+    "LastUpdateStatusReasonCode",
+)
 #: what ListVersionsByFunction leaves out of each version's configuration (AWS-recorded: test_version_lifecycle's
 #: "list_versions_result": no State, no LastUpdateStatus)
 NOT_LISTED = VOLATILE[4:]
@@ -36,9 +46,13 @@ class Alias:
     def configuration(self, function_arn: str) -> dict[str, Any]:
         """AliasConfiguration as CreateAlias, GetAlias and ListAliases answer it (RoutingConfig only when it has a
         weight: AWS-recorded test_alias_lifecycle, "create_alias_1_2" and "create_alias_empty_routingconfig")."""
-        answer: dict[str, Any] = {"AliasArn": f"{function_arn}:{self.name}", "Name": self.name,
-                                  "FunctionVersion": self.function_version, "Description": self.description,
-                                  "RevisionId": self.revision_id}
+        answer: dict[str, Any] = {
+            "AliasArn": f"{function_arn}:{self.name}",
+            "Name": self.name,
+            "FunctionVersion": self.function_version,
+            "Description": self.description,
+            "RevisionId": self.revision_id,
+        }
         if self.routing:
             answer["RoutingConfig"] = {"AdditionalVersionWeights": dict(self.routing)}
         return answer
@@ -59,9 +73,15 @@ class Alias:
         return self.function_version
 
     def to_state(self) -> dict[str, Any]:
-        return {"name": self.name, "function_version": self.function_version, "description": self.description,
-                "routing": dict(self.routing), "revision_id": self.revision_id, "policy": list(self.policy),
-                "event_invoke_config": self.event_invoke_config}
+        return {
+            "name": self.name,
+            "function_version": self.function_version,
+            "description": self.description,
+            "routing": dict(self.routing),
+            "revision_id": self.revision_id,
+            "policy": list(self.policy),
+            "event_invoke_config": self.event_invoke_config,
+        }
 
 
 def fingerprint(configuration: dict[str, Any]) -> str:

@@ -29,11 +29,21 @@ class VersionedRegistry:
                 return last, False
         number = str(function.last_version + 1)
         version = dataclasses.replace(
-            function, version=number, versions={}, aliases={}, latest=function, source_fingerprint=made_of,
-            description=function.description if description is None else description, policy=[], tags={},
-            event_invoke_config=None, reserved_concurrency=None, environment=dict(function.environment),
-            layers=[dict(layer) for layer in function.layers], logging_config=dict(function.logging_config),
-            )
+            function,
+            version=number,
+            versions={},
+            aliases={},
+            latest=function,
+            source_fingerprint=made_of,
+            description=function.description if description is None else description,
+            policy=[],
+            tags={},
+            event_invoke_config=None,
+            reserved_concurrency=None,
+            environment=dict(function.environment),
+            layers=[dict(layer) for layer in function.layers],
+            logging_config=dict(function.logging_config),
+        )
         version.changed()  # its own revision: its workers are its own
         if function.code_dir is not None:  # its own copy: $LATEST's code may change, the version's never does
             home = function.code_dir.parent / "versions" / number

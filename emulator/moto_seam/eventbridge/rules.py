@@ -64,8 +64,12 @@ def _send_to_targets(self: Rule, original_event: dict[str, Any], transform_input
         return
     if self.state != "ENABLED":
         return
-    facts = {"arn": self.arn, "name": self.name, "event_pattern": self.event_pattern._raw_pattern,
-             "targets": list(self.targets)}
+    facts = {
+        "arn": self.arn,
+        "name": self.name,
+        "event_pattern": self.event_pattern._raw_pattern,
+        "targets": list(self.targets),
+    }
     left = deliver(facts, original_event)
     if left:
         rest = copy.copy(self)

@@ -17,19 +17,36 @@ from eddy.emulator.moto_seam.kinesis.streams import SEQUENCE_BASE, stamp, trimme
 
 def stream_shape(stream: Stream) -> dict[str, Any]:
     return {
-        "account_id": stream.account_id, "region": stream.region, "name": stream.stream_name,
-        "retention_hours": stream.retention_period_hours, "mode": dict(stream.stream_mode),
+        "account_id": stream.account_id,
+        "region": stream.region,
+        "name": stream.stream_name,
+        "retention_hours": stream.retention_period_hours,
+        "mode": dict(stream.stream_mode),
         "last_sequence": str(getattr(stream, "eddy_last_sequence", SEQUENCE_BASE)),
-        "shards": [{"id": shard._shard_id, "start": str(shard.starting_hash), "end": str(shard.ending_hash),
-                    "parent": shard.parent, "adjacent_parent": shard.adjacent_parent, "open": shard.is_open,
-                    "trimmed_through": str(trimmed_through(shard))}
-                   for shard in stream.shards.values()],
+        "shards": [
+            {
+                "id": shard._shard_id,
+                "start": str(shard.starting_hash),
+                "end": str(shard.ending_hash),
+                "parent": shard.parent,
+                "adjacent_parent": shard.adjacent_parent,
+                "open": shard.is_open,
+                "trimmed_through": str(trimmed_through(shard)),
+            }
+            for shard in stream.shards.values()
+        ],
     }
 
 
 def record_state(shard: Shard, record: Record) -> list[Any]:
-    return [shard.shard_id, str(record.sequence_number), record.partition_key, record.data, record.created_at,
-            record.explicit_hash_key]
+    return [
+        shard.shard_id,
+        str(record.sequence_number),
+        record.partition_key,
+        record.data,
+        record.created_at,
+        record.explicit_hash_key,
+    ]
 
 
 def restore_shape(shape: dict[str, Any]) -> None:
@@ -37,8 +54,14 @@ def restore_shape(shape: dict[str, Any]) -> None:
     backend = kinesis_backends[shape["account_id"]][shape["region"]]
     stream = backend.streams.get(shape["name"])
     if stream is None:
-        stream = Stream(shape["name"], 1, stream_mode=shape["mode"], retention_period_hours=shape["retention_hours"],
-                        account_id=shape["account_id"], region_name=shape["region"])
+        stream = Stream(
+            shape["name"],
+            1,
+            stream_mode=shape["mode"],
+            retention_period_hours=shape["retention_hours"],
+            account_id=shape["account_id"],
+            region_name=shape["region"],
+        )
         stream.shards = {}
         backend.streams[shape["name"]] = stream
     stream.retention_period_hours = shape["retention_hours"]
@@ -46,8 +69,13 @@ def restore_shape(shape: dict[str, Any]) -> None:
     stream.eddy_last_sequence = int(shape["last_sequence"])
     shards: dict[str, Shard] = {}
     for state in shape["shards"]:
-        shard = Shard(state["id"], int(state["start"]), int(state["end"]), parent=state["parent"],
-                      adjacent_parent=state["adjacent_parent"])
+        shard = Shard(
+            state["id"],
+            int(state["start"]),
+            int(state["end"]),
+            parent=state["parent"],
+            adjacent_parent=state["adjacent_parent"],
+        )
         old = stream.shards.get(shard.shard_id)
         if old is not None:
             shard.records = old.records

@@ -109,7 +109,8 @@ def _next_id(stream: Stream) -> int:
 def _not_open(stream: Stream, shard: Shard) -> InvalidArgumentError:
     return InvalidArgumentError(
         message=f"Shard {shard.shard_id} in stream {stream.stream_name} under account {stream.account_id} has "
-                "already been merged or split, and thus is not eligible for merging or splitting.")
+        "already been merged or split, and thus is not eligible for merging or splitting."
+    )
 
 
 def _split_shard(self: Stream, shard_to_split: str, new_starting_hash_key: str) -> None:
@@ -119,9 +120,10 @@ def _split_shard(self: Stream, shard_to_split: str, new_starting_hash_key: str) 
         if not shard.starting_hash < middle <= shard.ending_hash:
             raise InvalidArgumentError(
                 message=f"NewStartingHashKey {middle} used in SplitShard() on shard {shard_to_split} in stream "
-                        f"{self.stream_name} under account {self.account_id} is not both greater than one plus the "
-                        f"shard's StartingHashKey {shard.starting_hash} and less than the shard's EndingHashKey "
-                        f"{shard.ending_hash - 1}.")
+                f"{self.stream_name} under account {self.account_id} is not both greater than one plus the "
+                f"shard's StartingHashKey {shard.starting_hash} and less than the shard's EndingHashKey "
+                f"{shard.ending_hash - 1}."
+            )
         if not shard.is_open:
             raise _not_open(self, shard)
         first = _next_id(self)
@@ -143,9 +145,15 @@ def _merge_shards(self: Stream, shard_to_merge: str, adjacent_shard_to_merge: st
         if low.ending_hash + 1 != high.starting_hash:
             raise InvalidArgumentError(
                 message=f"Shards {shard_to_merge} and {adjacent_shard_to_merge} in stream {self.stream_name} under "
-                        f"account {self.account_id} are not an adjacent pair of shards eligible for merging")
-        child = Shard(_next_id(self), low.starting_hash, high.ending_hash, parent=shard.shard_id,
-                      adjacent_parent=adjacent.shard_id)
+                f"account {self.account_id} are not an adjacent pair of shards eligible for merging"
+            )
+        child = Shard(
+            _next_id(self),
+            low.starting_hash,
+            high.ending_hash,
+            parent=shard.shard_id,
+            adjacent_parent=adjacent.shard_id,
+        )
         self.shards[child.shard_id] = child
         shard.is_open = adjacent.is_open = False
         _tell("kinesis_stream_changed", self)
@@ -154,25 +162,32 @@ def _merge_shards(self: Stream, shard_to_merge: str, adjacent_shard_to_merge: st
 
 def _locked(method: Callable[..., Any]) -> Callable[..., Any]:
     """moto's method, run holding Eddy's lock: what it iterates is not changed meanwhile."""
+
     @wraps(method)
     def locked(*args: Any, **kwargs: Any) -> Any:
         with _observed():
             return method(*args, **kwargs)
+
     return locked
 
 
 def _told(method: Callable[..., Any], event: str) -> Callable[..., Any]:
     """moto's backend method, under Eddy's lock, then the stream it made or changed told to persistence."""
+
     @wraps(method)
     def told(backend: KinesisBackend, *args: Any, **kwargs: Any) -> Any:
         with _observed():
             result = method(backend, *args, **kwargs)
             named = dict(zip(("stream_arn", "stream_name"), args), **kwargs)
-            stream = result if isinstance(result, Stream) else backend.describe_stream(
-                stream_arn=named.get("stream_arn"), stream_name=named.get("stream_name"))
+            stream = (
+                result
+                if isinstance(result, Stream)
+                else backend.describe_stream(stream_arn=named.get("stream_arn"), stream_name=named.get("stream_name"))
+            )
             _tell(event, stream)
             _notify()
             return result
+
     return told
 
 
@@ -180,22 +195,31 @@ def _on_demand_unless_sized(create_stream: Callable[..., Stream]) -> Callable[..
     """CreateStream without ShardCount or StreamModeDetails makes an on-demand stream, as on AWS (Kinesis API
     reference, CreateStream: ShardCount is not required; on-demand is the mode that needs none), where moto fails
     dividing by None. moto gives an on-demand stream AWS's 4 shards to begin with."""
+
     @wraps(create_stream)
-    def create(backend: KinesisBackend, stream_name: str, shard_count: int | None,
-               stream_mode: dict[str, str] | None = None, **kwargs: Any) -> Stream:
+    def create(
+        backend: KinesisBackend,
+        stream_name: str,
+        shard_count: int | None,
+        stream_mode: dict[str, str] | None = None,
+        **kwargs: Any,
+    ) -> Stream:
         if shard_count is None and not stream_mode:
             stream_mode = {"StreamMode": "ON_DEMAND"}
         return create_stream(backend, stream_name, shard_count, stream_mode=stream_mode, **kwargs)
+
     return create
 
 
 def _with_stream_mode(to_json: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
     """DescribeStream's StreamDescription names the stream's mode, as AWS's does (moto's only in the summary)."""
+
     @wraps(to_json)
     def described(stream: Stream, *args: Any, **kwargs: Any) -> dict[str, Any]:
         answer = to_json(stream, *args, **kwargs)
         answer["StreamDescription"].setdefault("StreamModeDetails", dict(stream.stream_mode))
         return answer
+
     return described
 
 
@@ -207,16 +231,24 @@ def install() -> None:
     _patches.set(Stream, "put_record", _put_record)
     _patches.set(Stream, "split_shard", _split_shard)
     _patches.set(Stream, "merge_shards", _merge_shards)
-    for name in ("get_records", "get_min_sequence_number", "get_max_sequence_number", "get_sequence_number_at",
-                 "to_json"):
+    for name in (
+        "get_records",
+        "get_min_sequence_number",
+        "get_max_sequence_number",
+        "get_sequence_number_at",
+        "to_json",
+    ):
         _patches.set(Shard, name, _locked(getattr(Shard, name)))
     for name in ("to_json", "to_json_summary"):
         _patches.set(Stream, name, _locked(getattr(Stream, name)))
     _patches.set(Stream, "to_json", _with_stream_mode(Stream.to_json))
     for name in ("list_shards", "update_shard_count"):
         _patches.set(KinesisBackend, name, _locked(getattr(KinesisBackend, name)))
-    _patches.set(KinesisBackend, "create_stream",
-                 _on_demand_unless_sized(_told(KinesisBackend.create_stream, "kinesis_stream_changed")))
+    _patches.set(
+        KinesisBackend,
+        "create_stream",
+        _on_demand_unless_sized(_told(KinesisBackend.create_stream, "kinesis_stream_changed")),
+    )
     _patches.set(KinesisBackend, "delete_stream", _told(KinesisBackend.delete_stream, "kinesis_stream_deleted"))
     for name in ("increase_stream_retention_period", "decrease_stream_retention_period"):
         _patches.set(KinesisBackend, name, _told(getattr(KinesisBackend, name), "kinesis_stream_changed"))

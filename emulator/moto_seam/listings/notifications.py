@@ -23,9 +23,14 @@ def subscriptions() -> list[dict[str, Any]]:
                 if subscription.protocol not in PIPELINE_PROTOCOLS:
                     continue
                 attributes = subscription.attributes
-                entry = {"SubscriptionArn": subscription.arn, "TopicArn": subscription.topic.arn,
-                         "Protocol": subscription.protocol, "Endpoint": subscription.endpoint, "Region": region,
-                         "RawMessageDelivery": str(attributes.get("RawMessageDelivery", "false")).lower() == "true"}
+                entry = {
+                    "SubscriptionArn": subscription.arn,
+                    "TopicArn": subscription.topic.arn,
+                    "Protocol": subscription.protocol,
+                    "Endpoint": subscription.endpoint,
+                    "Region": region,
+                    "RawMessageDelivery": str(attributes.get("RawMessageDelivery", "false")).lower() == "true",
+                }
                 if attributes.get("FilterPolicy"):
                     entry["FilterPolicy"] = attributes["FilterPolicy"]
                     entry["FilterPolicyScope"] = attributes.get("FilterPolicyScope", "MessageAttributes")
@@ -41,8 +46,13 @@ def bucket_notifications() -> list[dict[str, Any]]:
         for partition in list(s3_backends[account_id].keys()):
             for bucket in list(s3_backends[account_id][partition].buckets.values()):
                 for _, name, notification, prefix, suffix in each_configuration(bucket):
-                    entry: dict[str, Any] = {"Bucket": bucket.name, "Id": notification.id, "Configuration": name,
-                                             "Events": list(notification.events), "Destination": notification.arn}
+                    entry: dict[str, Any] = {
+                        "Bucket": bucket.name,
+                        "Id": notification.id,
+                        "Configuration": name,
+                        "Events": list(notification.events),
+                        "Destination": notification.arn,
+                    }
                     rules = [{"Name": n, "Value": v} for n, v in (("prefix", prefix), ("suffix", suffix)) if v]
                     if rules:
                         entry["Filter"] = {"Key": {"FilterRules": rules}}

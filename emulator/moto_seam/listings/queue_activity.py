@@ -30,14 +30,16 @@ def use_clock(now: Callable[[], float] | None) -> None:
     _now = now
 
 
-def note(queue: Queue, event: str, message: Message, at: float | None = None,
-         detail: dict[str, Any] | None = None) -> None:
+def note(
+    queue: Queue, event: str, message: Message, at: float | None = None, detail: dict[str, Any] | None = None
+) -> None:
     """Keep one event."""
     note_all(queue, event, (message,), at, detail)
 
 
-def note_all(queue: Queue, event: str, messages: Iterable[Message], at: float | None = None,
-             detail: dict[str, Any] | None = None) -> None:
+def note_all(
+    queue: Queue, event: str, messages: Iterable[Message], at: float | None = None, detail: dict[str, Any] | None = None
+) -> None:
     """Keep one event for each message (as tuples, in one pass: this runs for every batch a poller receives and
     deletes)."""
     log = queue.__dict__.get("_eddy_activity")
@@ -110,5 +112,7 @@ def activity(queue: Queue, after: int, now: float) -> list[dict[str, Any]]:
             if message.approximate_receive_count and message.visible_at < milliseconds:
                 returned(queue, message)
         kept = [event for event in queue.__dict__.get("_eddy_activity", ()) if event[0] > after]
-    return [dict(Sequence=sequence, Time=at, Event=event, MessageId=message_id, ReceiveCount=count, **(detail or {}))
-            for sequence, at, event, message_id, count, detail in kept]
+    return [
+        dict(Sequence=sequence, Time=at, Event=event, MessageId=message_id, ReceiveCount=count, **(detail or {}))
+        for sequence, at, event, message_id, count, detail in kept
+    ]

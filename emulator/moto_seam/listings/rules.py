@@ -16,9 +16,13 @@ def rules() -> list[dict[str, Any]]:
             for bus in list(events_backends[account_id][region].event_buses.values()):
                 for rule in list(bus.rules.values()):
                     entry: dict[str, Any] = {
-                        "Name": rule.name, "Arn": rule.arn, "EventBusName": bus.name, "Region": region,
+                        "Name": rule.name,
+                        "Arn": rule.arn,
+                        "EventBusName": bus.name,
+                        "Region": region,
                         "State": rule.state,
-                        "Targets": [{"Id": target["Id"], "Arn": target["Arn"]} for target in rule.targets]}
+                        "Targets": [{"Id": target["Id"], "Arn": target["Arn"]} for target in rule.targets],
+                    }
                     if rule.event_pattern._raw_pattern:
                         entry["EventPattern"] = rule.event_pattern._raw_pattern
                     if rule.scheduled_expression:

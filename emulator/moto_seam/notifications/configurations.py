@@ -35,7 +35,11 @@ from eddy.emulator.moto_seam.notifications.target import active
 from eddy.emulator.moto_seam import Patches
 from eddy.emulator.notifications.s3_events import overlapping
 
-KINDS = (("queue", "QueueConfiguration"), ("topic", "TopicConfiguration"), ("cloud_function", "CloudFunctionConfiguration"))
+KINDS = (
+    ("queue", "QueueConfiguration"),
+    ("topic", "TopicConfiguration"),
+    ("cloud_function", "CloudFunctionConfiguration"),
+)
 #: a destination S3 cannot validate, per kind, as (ArgumentName, ArgumentValue)
 UNVALIDATED = {
     "queue": lambda arn: (arn, "The destination queue does not exist"),
@@ -70,17 +74,26 @@ def install() -> None:
         target = active.target
         skip, _skipping.active = getattr(_skipping, "active", False), False
         if target is not None and notification_config and not skip:
-            check(target.function_exists, NotificationConfiguration(
-                topic=notification_config.get("TopicConfiguration"), queue=notification_config.get("QueueConfiguration"),
-                cloud_function=notification_config.get("CloudFunctionConfiguration")))
+            check(
+                target.function_exists,
+                NotificationConfiguration(
+                    topic=notification_config.get("TopicConfiguration"),
+                    queue=notification_config.get("QueueConfiguration"),
+                    cloud_function=notification_config.get("CloudFunctionConfiguration"),
+                ),
+            )
         set_configuration(self, notification_config)
 
     _patches.set(FakeBucket, "set_notification_configuration", checked)
-    _patches.set(S3Response, "_notification_config_from_body",
-                 _read_as_s3_does(S3Response._notification_config_from_body))
+    _patches.set(
+        S3Response, "_notification_config_from_body", _read_as_s3_does(S3Response._notification_config_from_body)
+    )
     _patches.set(S3Response, "get_bucket_notification", _answered_as_s3_does(S3Response.get_bucket_notification))
-    _patches.set(moto_serialize.S3Serializer, "_serialize_error_metadata",
-                 _with_arguments(moto_serialize.S3Serializer._serialize_error_metadata))
+    _patches.set(
+        moto_serialize.S3Serializer,
+        "_serialize_error_metadata",
+        _with_arguments(moto_serialize.S3Serializer._serialize_error_metadata),
+    )
 
 
 def uninstall() -> None:
@@ -95,7 +108,7 @@ def check(function_exists: Any, configuration: NotificationConfiguration) -> Non
         raise DestinationsNotValidated(missing)
     shapes = [(list(n.events), *prefix_suffix(n)) for _, n in every]
     for index, first in enumerate(shapes):
-        if any(overlapping(first, second) for second in shapes[index + 1:]):
+        if any(overlapping(first, second) for second in shapes[index + 1 :]):
             raise S3ClientError("InvalidArgument", OVERLAP)
 
 
@@ -168,7 +181,9 @@ def _answered_as_s3_does(get: Any) -> Any:
 def as_s3_names_them(rules: Any) -> list[dict[str, Any]]:
     """A key filter's rules as S3 answers them (AWS's recorded answer to rules put as "suffix" and "PREFIX":
     LocalStack's test_s3_notifications_sqs.snapshot.json, test_filter_rules_case_insensitive)."""
-    named = [{**rule, "Name": str(rule["Name"]).capitalize()} for rule in (rules if isinstance(rules, list) else [rules])]
+    named = [
+        {**rule, "Name": str(rule["Name"]).capitalize()} for rule in (rules if isinstance(rules, list) else [rules])
+    ]
     return sorted(named, key=lambda rule: rule["Name"] != "Prefix")
 
 

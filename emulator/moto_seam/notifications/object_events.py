@@ -82,8 +82,11 @@ def install() -> None:
     _patches.set(moto_notifications, "send_test_event", _send_test_event)
     _patches.set(S3Backend, "delete_object", _versioned_delete(S3Backend.delete_object))
     _patches.set(S3Backend, "put_object_acl", _acl_changes_only(S3Backend.put_object_acl))
-    _patches.set(S3Backend, "complete_multipart_upload",
-                 _quieted(S3Backend.complete_multipart_upload, QUIETED["complete_multipart_upload"]))
+    _patches.set(
+        S3Backend,
+        "complete_multipart_upload",
+        _quieted(S3Backend.complete_multipart_upload, QUIETED["complete_multipart_upload"]),
+    )
     _patches.set(S3Response, "put_object", _quieted(S3Response.put_object, QUIETED["put_object"]))
     _patches.set(S3Response, "copy_object", _quieted(S3Response.copy_object, QUIETED["copy_object"]))
 
@@ -113,7 +116,9 @@ def _acl_changes_only(put_object_acl: Any) -> Any:
     .snapshot.json: four PutObjectAcl, the first "private" as the object had it, three events)."""
 
     @functools.wraps(put_object_acl)
-    def put(self: S3Backend, bucket_name: str, key_name: str, acl: Any, disable_notification: bool | None = False) -> None:
+    def put(
+        self: S3Backend, bucket_name: str, key_name: str, acl: Any, disable_notification: bool | None = False
+    ) -> None:
         if active.target is not None and not disable_notification:
             key = self.buckets[bucket_name].keys.get(key_name) if bucket_name in self.buckets else None
             disable_notification = key is not None and _grants(key.acl) == _grants(acl)
@@ -125,8 +130,12 @@ def _acl_changes_only(put_object_acl: Any) -> Any:
 def _grants(acl: Any) -> set[tuple[str, str, str]]:
     """What an ACL grants: (grantee's id, grantee's URI, permission) for each grant."""
     grants = acl.grants if acl is not None else []
-    return {(str(grantee.id), str(grantee.uri), str(permission)) for grant in grants for grantee in grant.grantees
-            for permission in (grant.permissions if isinstance(grant.permissions, list) else [grant.permissions])}
+    return {
+        (str(grantee.id), str(grantee.uri), str(permission))
+        for grant in grants
+        for grantee in grant.grantees
+        for permission in (grant.permissions if isinstance(grant.permissions, list) else [grant.permissions])
+    }
 
 
 def _send_event(account_id: str, event_name: Any, bucket: Any, key: Any) -> None:
@@ -140,8 +149,16 @@ def _send_event(account_id: str, event_name: Any, bucket: Any, key: Any) -> None
         return None  # not an event S3 sends for the operation running (QUIETED)
     removed = name.startswith("s3:ObjectRemoved")
     version = key.version_id if getattr(bucket, "is_versioned", False) else None
-    _notify(target, bucket, name, key.name, None if removed else key.size,
-            None if removed else key.etag.strip('"'), version, key)
+    _notify(
+        target,
+        bucket,
+        name,
+        key.name,
+        None if removed else key.size,
+        None if removed else key.etag.strip('"'),
+        version,
+        key,
+    )
     return None
 
 
@@ -162,8 +179,16 @@ def _send_test_event(account_id: str, bucket: Any) -> None:
     return None
 
 
-def _notify(target: Target, bucket: Any, name: str, key_name: str, size: int | None, etag: str | None,
-            version: str | None, key: Any = None) -> None:
+def _notify(
+    target: Target,
+    bucket: Any,
+    name: str,
+    key_name: str,
+    size: int | None,
+    etag: str | None,
+    version: str | None,
+    key: Any = None,
+) -> None:
     """Each configuration of the bucket that matches event `name` ("s3:ObjectRemoved:Delete") gets its record, and
     the default event bus S3's event if the bucket sends its events to EventBridge (`key`: moto's, for a restore)."""
     configuration = bucket.notification_configuration
@@ -173,26 +198,55 @@ def _notify(target: Target, bucket: Any, name: str, key_name: str, size: int | N
         if not (notification._event_matches(name) and key_name.startswith(prefix) and key_name.endswith(suffix)):
             continue
         record = event_record(
-            event_name=name[3:], region=bucket.region_name, bucket=bucket.name, account_id=bucket.account_id,
-            key=key_name, size=size, etag=etag, version_id=version,
+            event_name=name[3:],
+            region=bucket.region_name,
+            bucket=bucket.name,
+            account_id=bucket.account_id,
+            key=key_name,
+            size=size,
+            etag=etag,
+            version_id=version,
             sequencer=None if is_property_event(name) else target.sequencer(),
-            configuration_id=notification.id, now=moments.now(),  # the request's instant and random stream,
-            random_bits=mock_random.getrandbits)                 # also when it is replayed
+            configuration_id=notification.id,
+            now=moments.now(),  # the request's instant and random stream,
+            random_bits=mock_random.getrandbits,
+        )  # also when it is replayed
         _deliver(target, kind, notification.arn, {"Records": [record]}, ("s3", bucket.name, notification.id))
 
 
-def _to_event_bus(target: Target, bucket: Any, name: str, key_name: str, size: int | None, etag: str | None,
-                  version: str | None, key: Any) -> None:
+def _to_event_bus(
+    target: Target,
+    bucket: Any,
+    name: str,
+    key_name: str,
+    size: int | None,
+    etag: str | None,
+    version: str | None,
+    key: Any,
+) -> None:
     """S3's event on the bucket's region's default bus, through moto's PutEvents (whose rules Eddy's engine matches
     and whose targets Eddy delivers: eventbridge/rules.py); S3's caller never hears of a failure."""
     expiry = getattr(key, "_expiry", None)  # a restored copy's end (moto's FakeKey.restore)
     detail = event_detail(
-        event_name=name, bucket=bucket.name, key=key_name, size=size, etag=etag, version_id=version,
-        sequencer=target.sequencer(), request_id=f"{mock_random.getrandbits(64):016X}", requester=bucket.account_id,
-        source_ip_address=SOURCE_IP_ADDRESS, storage_class=getattr(key, "storage_class", None),
-        restore_expiry_time=expiry.strftime("%Y-%m-%dT%H:%M:%SZ") if expiry is not None else None)
-    entry = {"Source": SOURCE, "DetailType": detail_type(name), "Detail": json.dumps(detail),
-             "Resources": [f"arn:aws:s3:::{bucket.name}"]}
+        event_name=name,
+        bucket=bucket.name,
+        key=key_name,
+        size=size,
+        etag=etag,
+        version_id=version,
+        sequencer=target.sequencer(),
+        request_id=f"{mock_random.getrandbits(64):016X}",
+        requester=bucket.account_id,
+        source_ip_address=SOURCE_IP_ADDRESS,
+        storage_class=getattr(key, "storage_class", None),
+        restore_expiry_time=expiry.strftime("%Y-%m-%dT%H:%M:%SZ") if expiry is not None else None,
+    )
+    entry = {
+        "Source": SOURCE,
+        "DetailType": detail_type(name),
+        "Detail": json.dumps(detail),
+        "Resources": [f"arn:aws:s3:::{bucket.name}"],
+    }
     try:
         events_backends[bucket.account_id][bucket.region_name].put_events([entry])
     except Exception:  # moto's EventBridge refused it: S3 sends its events asynchronously, its caller never fails
@@ -203,14 +257,18 @@ def _versioned_delete(delete_object: Any) -> Any:
     """S3Backend.delete_object, sending S3's events for a bucket with versioning enabled (see the module's note)."""
 
     @functools.wraps(delete_object)
-    def deleted(self: S3Backend, bucket_name: str, key_name: str, version_id: str | None = None,
-                bypass: bool = False) -> Any:
+    def deleted(
+        self: S3Backend, bucket_name: str, key_name: str, version_id: str | None = None, bypass: bool = False
+    ) -> Any:
         target = active.target
         bucket = self.buckets.get(bucket_name)
         if target is None or bucket is None or not bucket.is_versioned:
             return delete_object(self, bucket_name, key_name, version_id=version_id, bypass=bypass)
-        existed = version_id is not None and key_name in bucket.keys and any(
-            str(key.version_id) == str(version_id) for key in bucket.keys.getlist(key_name))
+        existed = (
+            version_id is not None
+            and key_name in bucket.keys
+            and any(str(key.version_id) == str(version_id) for key in bucket.keys.getlist(key_name))
+        )
         _deleting.active = True
         try:
             result = delete_object(self, bucket_name, key_name, version_id=version_id, bypass=bypass)
@@ -218,8 +276,9 @@ def _versioned_delete(delete_object: Any) -> Any:
             _deleting.active = False
         _, meta = result
         if version_id is None and meta.get("delete-marker"):
-            _notify(target, bucket, "s3:ObjectRemoved:DeleteMarkerCreated", key_name, None, EMPTY_ETAG,
-                    meta["version-id"])
+            _notify(
+                target, bucket, "s3:ObjectRemoved:DeleteMarkerCreated", key_name, None, EMPTY_ETAG, meta["version-id"]
+            )
         elif existed:
             _notify(target, bucket, "s3:ObjectRemoved:Delete", key_name, None, None, str(version_id))
         return result

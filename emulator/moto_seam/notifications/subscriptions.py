@@ -30,16 +30,30 @@ def install() -> None:
     publish = Subscription.publish
 
     @functools.wraps(publish)
-    def published(self: Subscription, message: str, message_id: str, subject: str | None = None,
-                  message_attributes: dict[str, Any] | None = None, group_id: str | None = None,
-                  deduplication_id: str | None = None, message_structure: str | None = None) -> None:
+    def published(
+        self: Subscription,
+        message: str,
+        message_id: str,
+        subject: str | None = None,
+        message_attributes: dict[str, Any] | None = None,
+        group_id: str | None = None,
+        deduplication_id: str | None = None,
+        message_structure: str | None = None,
+    ) -> None:
         target = active.target
-        options = {"subject": subject, "message_attributes": message_attributes, "group_id": group_id,
-                   "deduplication_id": deduplication_id, "message_structure": message_structure}
+        options = {
+            "subject": subject,
+            "message_attributes": message_attributes,
+            "group_id": group_id,
+            "deduplication_id": deduplication_id,
+            "message_structure": message_structure,
+        }
         if target is None or self.protocol not in ("lambda", "sqs"):
             return publish(self, message, message_id, **options)
         trigger, counted = ("sns", self.arn), not moments.replaying()  # figures are this run's
-        if self._filter_policy_matcher is not None and not self._filter_policy_matcher.matches(message_attributes, message):
+        if self._filter_policy_matcher is not None and not self._filter_policy_matcher.matches(
+            message_attributes, message
+        ):
             if counted:
                 target.filtered_out(trigger)
             return None
@@ -61,8 +75,9 @@ def uninstall() -> None:
     _patches.restore()
 
 
-def _to_queue(subscription: Subscription, publish: Any, message: str, message_id: str,
-              options: dict[str, Any]) -> str | None:
+def _to_queue(
+    subscription: Subscription, publish: Any, message: str, message_id: str, options: dict[str, Any]
+) -> str | None:
     """moto's delivery to the queue; what went wrong, if anything."""
     if not queue_exists(subscription.endpoint):
         return f"The destination queue does not exist: {subscription.endpoint}"
@@ -73,14 +88,16 @@ def _to_queue(subscription: Subscription, publish: Any, message: str, message_id
     return None
 
 
-def _to_function(subscription: Subscription, target: Target, message: str, message_id: str,
-                 options: dict[str, Any]) -> str | None:
+def _to_function(
+    subscription: Subscription, target: Target, message: str, message_id: str, options: dict[str, Any]
+) -> str | None:
     """Lambda's SNS event, queued for the function's asynchronous invocation; what went wrong, if anything. (Never
     while the log is replayed: the function's asynchronous queue already has the event.)"""
     if options["message_structure"] == "json":
         message = subscription._parse_message_structure(message, subscription.protocol)
-    notification = subscription.get_post_data(message, message_id, options["subject"],
-                                              message_attributes=options["message_attributes"])
+    notification = subscription.get_post_data(
+        message, message_id, options["subject"], message_attributes=options["message_attributes"]
+    )
     if not target.invoke_function(subscription.endpoint, lambda_event(notification, subscription.arn), "sns"):
         return f"The function does not exist: {subscription.endpoint}"
     return None

@@ -23,8 +23,10 @@ class ServiceNeedsExtra(AWSError):
     status = 501
 
     def __init__(self, module: str) -> None:
-        super().__init__(f"moto needs the Python package {module!r} for this service, which a plain install of "
-                         f'Eddy leaves out: pip install "eddy[{EXTRA}]"')
+        super().__init__(
+            f"moto needs the Python package {module!r} for this service, which a plain install of "
+            f'Eddy leaves out: pip install "eddy[{EXTRA}]"'
+        )
 
 
 def missing_package(error: ModuleNotFoundError, method: str, url: str) -> Response:

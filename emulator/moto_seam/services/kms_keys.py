@@ -31,8 +31,11 @@ def _private_key(key_spec: str) -> Any:
         if moment.kept:  # a request logged before keys were kept draws a new one, as it did then
             key.private_key = serialization.load_der_private_key(moment.kept.pop(0), password=None)
     elif moment is not None:
-        moment.kept.append(key.private_key.private_bytes(serialization.Encoding.DER, serialization.PrivateFormat.PKCS8,
-                                                         serialization.NoEncryption()))
+        moment.kept.append(
+            key.private_key.private_bytes(
+                serialization.Encoding.DER, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+            )
+        )
     return key
 
 

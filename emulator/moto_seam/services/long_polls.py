@@ -15,8 +15,14 @@ from eddy.emulator.moto_seam.services.moments import change_waiter, clock_now, c
 _original_receive = SQSBackend.receive_message
 
 
-def _receive_message(self: SQSBackend, queue_name: str, count: int, wait_seconds_timeout: int,
-                     visibility_timeout: int, message_attribute_names: list[str] | None = None) -> Any:
+def _receive_message(
+    self: SQSBackend,
+    queue_name: str,
+    count: int,
+    wait_seconds_timeout: int,
+    visibility_timeout: int,
+    message_attribute_names: list[str] | None = None,
+) -> Any:
     """moto's receive, one attempt at a time: between attempts the journal's lock is released (other requests
     send, delete, change visibility) and the next attempt runs at its own instant. The deadline is the
     computer's: a client's long poll lasts its seconds even when the emulator's clock stands still."""

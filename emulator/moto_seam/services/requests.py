@@ -25,8 +25,10 @@ if TYPE_CHECKING:
     from moto.moto_server.werkzeug_app import DomainDispatcherApplication
 
 #: WSGI variables kept for a replay: the CGI ones and the headers; never the input stream or server objects
-_WSGI_KEPT = re.compile(r"^(HTTP_[A-Z0-9_]+|REQUEST_METHOD|SCRIPT_NAME|PATH_INFO|QUERY_STRING|CONTENT_TYPE|"
-                        r"SERVER_NAME|SERVER_PORT|SERVER_PROTOCOL|REQUEST_URI|RAW_URI|wsgi\.url_scheme)$")
+_WSGI_KEPT = re.compile(
+    r"^(HTTP_[A-Z0-9_]+|REQUEST_METHOD|SCRIPT_NAME|PATH_INFO|QUERY_STRING|CONTENT_TYPE|"
+    r"SERVER_NAME|SERVER_PORT|SERVER_PROTOCOL|REQUEST_URI|RAW_URI|wsgi\.url_scheme)$"
+)
 _moto_app: "DomainDispatcherApplication | None" = None
 #: moto's own in-process path (botocore_hook.py puts Eddy's in front of it; a replay goes straight to moto)
 original_process_request = BotocoreStubber.process_request
@@ -48,8 +50,10 @@ def wsgi_request(environ: dict[str, Any]) -> dict[str, Any]:
 
 
 def botocore_request(request: AWSPreparedRequest) -> dict[str, Any]:
-    headers = {name: value.decode("latin-1") if isinstance(value, bytes) else str(value)
-               for name, value in request.headers.items()}
+    headers = {
+        name: value.decode("latin-1") if isinstance(value, bytes) else str(value)
+        for name, value in request.headers.items()
+    }
     return {"method": request.method, "url": request.url, "headers": headers}
 
 
@@ -87,9 +91,17 @@ def replay(via: str, request: dict[str, Any], body: bytes) -> int:
     if _moto_app is None:
         _moto_app = moto_server_app()
     environ = dict(request)
-    environ.update({"wsgi.input": io.BytesIO(body), "CONTENT_LENGTH": str(len(body)), "wsgi.errors": sys.stderr,
-                    "wsgi.version": (1, 0), "wsgi.multithread": False, "wsgi.multiprocess": False,
-                    "wsgi.run_once": False})
+    environ.update(
+        {
+            "wsgi.input": io.BytesIO(body),
+            "CONTENT_LENGTH": str(len(body)),
+            "wsgi.errors": sys.stderr,
+            "wsgi.version": (1, 0),
+            "wsgi.multithread": False,
+            "wsgi.multiprocess": False,
+            "wsgi.run_once": False,
+        }
+    )
     answer: list[str] = []
     for _ in _moto_app(environ, lambda status, headers, exc_info=None: answer.append(status)):
         pass

@@ -61,7 +61,8 @@ class _Pickler(pickle.Pickler):
         self.put_body = put_body
         self.bodies: set[str] = set()
         self.backends: dict[int, tuple[str, str, str]] = {
-            id(backend): (service, account_id, region) for service, account_id, region, backend in services_in_use()}
+            id(backend): (service, account_id, region) for service, account_id, region, backend in services_in_use()
+        }
 
     def persistent_id(self, obj: Any) -> Any:
         kind = type(obj)
@@ -139,8 +140,10 @@ def _cryptography_reduction(obj: Any) -> Any:
     if isinstance(obj, x509.CertificateSigningRequest):
         return _loaded, ("csr", obj.public_bytes(der))
     if hasattr(obj, "private_bytes"):
-        return _loaded, ("private key", obj.private_bytes(der, serialization.PrivateFormat.PKCS8,
-                                                          serialization.NoEncryption()))
+        return _loaded, (
+            "private key",
+            obj.private_bytes(der, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()),
+        )
     if hasattr(obj, "public_bytes"):
         return _loaded, ("public key", obj.public_bytes(der, serialization.PublicFormat.SubjectPublicKeyInfo))
     return NotImplemented
@@ -158,8 +161,9 @@ def _loaded(kind: str, der: bytes) -> Any:
     return serialization.load_der_public_key(der)
 
 
-def _stored_dict(kind: type, entries: list[tuple[Any, Any]], attributes: dict[str, Any],
-                 factory: Callable[[], Any] | None = None) -> dict[Any, Any]:
+def _stored_dict(
+    kind: type, entries: list[tuple[Any, Any]], attributes: dict[str, Any], factory: Callable[[], Any] | None = None
+) -> dict[Any, Any]:
     stored = kind.__new__(kind)
     if factory is not None:
         stored.default_factory = factory
@@ -194,9 +198,16 @@ def dump(file: io.BufferedIOBase, put_body: Callable[[bytes], str]) -> set[str]:
     """Write every backend in use to `file`; answers the bodies (SHA-256s) the state refers to."""
     pickler = _Pickler(file, put_body)
     with direct_writes:
-        pickler.dump({"format": FORMAT, "moto": moto.__version__,
-                      "backends": [(service, account_id, region, backend.__dict__)
-                                   for service, account_id, region, backend in services_in_use()]})
+        pickler.dump(
+            {
+                "format": FORMAT,
+                "moto": moto.__version__,
+                "backends": [
+                    (service, account_id, region, backend.__dict__)
+                    for service, account_id, region, backend in services_in_use()
+                ],
+            }
+        )
     return pickler.bodies
 
 
@@ -206,8 +217,10 @@ def load(file: io.BufferedIOBase, get_body: Callable[[str], bytes]) -> None:
     if not isinstance(state, dict) or state.get("format") != FORMAT:
         raise ValueError("not a state of moto's services")
     if state["moto"] != moto.__version__:
-        raise ValueError(f"written with moto {state['moto']}, this is moto {moto.__version__}: "
-                         "install that version or start on a new state directory")
+        raise ValueError(
+            f"written with moto {state['moto']}, this is moto {moto.__version__}: "
+            "install that version or start on a new state directory"
+        )
     for service, account_id, region, attributes in state["backends"]:
         backend = get_backend(service)[account_id][region]
         backend.__dict__.clear()
@@ -231,8 +244,16 @@ def inventory() -> dict[str, dict[str, int]]:
             from moto.s3.models import FakeDeleteMarker  # loaded: S3 is in use
 
             buckets = state.get("buckets", {})
-            add("s3", buckets=len(buckets), objects=sum(
-                1 for bucket in buckets.values() for key in bucket.keys.values() if not isinstance(key, FakeDeleteMarker)))
+            add(
+                "s3",
+                buckets=len(buckets),
+                objects=sum(
+                    1
+                    for bucket in buckets.values()
+                    for key in bucket.keys.values()
+                    if not isinstance(key, FakeDeleteMarker)
+                ),
+            )
         elif service == "sqs":
             queues = state.get("queues", {})
             add("sqs", queues=len(queues), messages=sum(len(q._messages) for q in queues.values()))

@@ -98,19 +98,25 @@ def next_step(attempt: Attempt, outcome: Outcome, *, maximum_retry_attempts: int
         return Step(done=attempt.end - attempt.start)
     if outcome.throttled:
         throttles = attempt.throttles + 1
-        return Step(done=0, next=[Attempt(attempt.start, attempt.end, attempt.retries, throttles)],
-                    delay=retry_delay(throttles))
+        return Step(
+            done=0, next=[Attempt(attempt.start, attempt.end, attempt.retries, throttles)], delay=retry_delay(throttles)
+        )
     failed_at = attempt.start + outcome.failed_from
     partial = outcome.failed_from > 0
     if bisect and not partial and attempt.end - attempt.start > 1:
         middle = (attempt.start + attempt.end + 1) // 2
-        return Step(done=0, next=[Attempt(attempt.start, middle, attempt.retries), Attempt(middle, attempt.end, attempt.retries)])
+        return Step(
+            done=0,
+            next=[Attempt(attempt.start, middle, attempt.retries), Attempt(middle, attempt.end, attempt.retries)],
+        )
     if partial:  # the records from the failed one on are a new batch: its tries count from zero
         return Step(done=failed_at - attempt.start, next=[Attempt(failed_at, attempt.end, 0)], delay=retry_delay(1))
     retries = attempt.retries + 1
     if maximum_retry_attempts != -1 and retries > maximum_retry_attempts:
         return Step(done=attempt.end - attempt.start, discarded=(failed_at, attempt.end))
-    return Step(done=failed_at - attempt.start, next=[Attempt(failed_at, attempt.end, retries)], delay=retry_delay(retries))
+    return Step(
+        done=failed_at - attempt.start, next=[Attempt(failed_at, attempt.end, retries)], delay=retry_delay(retries)
+    )
 
 
 #: Lambda's back-off between retries of a failing stream batch: the first retry after FIRST_RETRY_DELAY seconds,

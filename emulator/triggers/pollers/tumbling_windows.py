@@ -28,9 +28,14 @@ class Window:
 
     def event_fields(self, shard_id: str, stream_arn: str, *, final: bool, terminated_early: bool) -> dict[str, Any]:
         """What a tumbling window adds to the Lambda event."""
-        return {"window": {"start": iso(self.start), "end": iso(self.end)}, "state": self.state, "shardId": shard_id,
-                "eventSourceARN": stream_arn, "isFinalInvokeForWindow": final,
-                "isWindowTerminatedEarly": terminated_early}
+        return {
+            "window": {"start": iso(self.start), "end": iso(self.end)},
+            "state": self.state,
+            "shardId": shard_id,
+            "eventSourceARN": stream_arn,
+            "isFinalInvokeForWindow": final,
+            "isWindowTerminatedEarly": terminated_early,
+        }
 
     def state_too_large(self) -> bool:
         return len(str(self.state)) > MAX_WINDOW_STATE_BYTES

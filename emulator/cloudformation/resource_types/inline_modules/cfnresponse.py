@@ -13,21 +13,24 @@ FAILED = "FAILED"
 
 def send(event, context, responseStatus, responseData, physicalResourceId=None, noEcho=False, reason=None):
     log_stream = getattr(context, "log_stream_name", "")
-    body = json.dumps({
-        "Status": responseStatus,
-        "Reason": reason or "See the details in CloudWatch Log Stream: " + log_stream,
-        "PhysicalResourceId": physicalResourceId or log_stream,
-        "StackId": event["StackId"],
-        "RequestId": event["RequestId"],
-        "LogicalResourceId": event["LogicalResourceId"],
-        "NoEcho": noEcho,
-        "Data": responseData,
-    }).encode("utf-8")
+    body = json.dumps(
+        {
+            "Status": responseStatus,
+            "Reason": reason or "See the details in CloudWatch Log Stream: " + log_stream,
+            "PhysicalResourceId": physicalResourceId or log_stream,
+            "StackId": event["StackId"],
+            "RequestId": event["RequestId"],
+            "LogicalResourceId": event["LogicalResourceId"],
+            "NoEcho": noEcho,
+            "Data": responseData,
+        }
+    ).encode("utf-8")
     print(event["ResponseURL"])
     print("Response body:")
     print(body.decode("utf-8"))
-    request = urllib.request.Request(event["ResponseURL"], data=body, method="PUT",
-                                     headers={"Content-Type": "", "Content-Length": str(len(body))})
+    request = urllib.request.Request(
+        event["ResponseURL"], data=body, method="PUT", headers={"Content-Type": "", "Content-Length": str(len(body))}
+    )
     try:
         with urllib.request.urlopen(request) as answer:
             print("Status code: " + str(answer.status))
