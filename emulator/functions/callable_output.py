@@ -1,5 +1,6 @@
 """A registered callable's output, kept for its log as a zip function's worker keeps it: what the invoking thread
-prints (sys.stdout) and the `logging` records emitted on it, formatted as Lambda's Python runtime writes them
+writes to sys.stdout and sys.stderr (`print(..., file=sys.stderr)`, `traceback.print_exc()`, warnings) and the
+`logging` records emitted on it, formatted as Lambda's Python runtime writes them
 (worker.log_entry: `[WARNING]\\t<time>\\t<request id>\\t<message>`, or a JSON record in LogFormat JSON).
 
     output = CapturedOutput(request_id, json_format=False)
@@ -7,11 +8,11 @@ prints (sys.stdout) and the `logging` records emitted on it, formatted as Lambda
         target(event, context)
     output.text()                               # the invocation's log lines, for log_groups
 
-The callable runs in this process, so its prints still reach the process's standard output too (a test's captured
-output), and a record reaches the log when the process's loggers let it through (the root logger's level, WARNING
+The callable runs in this process, so what it writes still reaches the process's standard output and error too (a
+test's captured output), and a record reaches the log when the process's loggers let it through (the root logger's level, WARNING
 unless the process set another, as Lambda's Text format has it). Output of threads the callable starts is not its
-own. While no callable runs, sys.stdout and the root logger are the process's own: the router is put in place by
-the first invocation running and taken out by the last one ending.
+own. While no callable runs, sys.stdout, sys.stderr and the root logger are the process's own: the router is put in
+place by the first invocation running and taken out by the last one ending.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from contextlib import contextmanager
 from typing import Any
 
 from eddy.emulator.functions.worker import log_entry
+
+_STREAMS = ("stdout", "stderr")
 
 
 class CapturedOutput:
@@ -43,8 +46,9 @@ class CapturedOutput:
             return "".join(self._parts)
 
 
-class _RoutedStdout:
-    """sys.stdout while callables run: a write on an invoking thread is also kept for its invocation's log."""
+class _RoutedStream:
+    """sys.stdout or sys.stderr while callables run: a write on an invoking thread is also kept for its invocation's
+    log (Lambda's runtime sends both streams to the log)."""
 
     def __init__(self, router: OutputRouter, wrapped: Any) -> None:
         self._router, self.wrapped = router, wrapped
@@ -79,7 +83,7 @@ class OutputRouter:
         self._local = threading.local()
         self._lock = threading.Lock()
         self._running = 0
-        self._stdout: _RoutedStdout | None = None
+        self._streams: dict[str, _RoutedStream] = {}
         self._handler = _InvocationRecords(self)
 
     def current(self) -> CapturedOutput | None:
@@ -89,8 +93,9 @@ class OutputRouter:
     def capturing(self, output: CapturedOutput) -> Iterator[None]:
         with self._lock:
             if self._running == 0:
-                self._stdout = _RoutedStdout(self, sys.stdout)
-                sys.stdout = self._stdout
+                for name in _STREAMS:
+                    self._streams[name] = _RoutedStream(self, getattr(sys, name))
+                    setattr(sys, name, self._streams[name])
                 logging.getLogger().addHandler(self._handler)
             self._running += 1
         self._local.output = output
@@ -102,9 +107,10 @@ class OutputRouter:
                 self._running -= 1
                 if self._running == 0:
                     logging.getLogger().removeHandler(self._handler)
-                    if sys.stdout is self._stdout:  # unless something replaced it meanwhile (then it is theirs)
-                        sys.stdout = self._stdout.wrapped
-                    self._stdout = None
+                    for name, stream in self._streams.items():
+                        if getattr(sys, name) is stream:  # unless something replaced it meanwhile (then it is theirs)
+                            setattr(sys, name, stream.wrapped)
+                    self._streams = {}
 
 
 CALLABLE_OUTPUT = OutputRouter()

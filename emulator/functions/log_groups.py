@@ -21,7 +21,8 @@ filtering"; the Python runtime's error line from aws-lambda-python-runtime-inter
   <id>\tDuration: ... ms\tBilled Duration: ... ms\tMemory Size: ... MB\tMax Memory Used: ... MB\t` (and, for a new
   execution environment's first invocation, `Init Duration: ... ms\t`), and after a
   timeout `<time> <id> Task timed out after N.00 seconds`.
-- JSON: the system lines as JSON records (`platform.initStart` on a cold start, `platform.start`,
+- JSON: the system lines as JSON records (`platform.initStart` on a cold start, `platform.start` with the
+  function's unqualified ARN and the version that ran,
   `platform.report` with its metrics and status), kept
   when SystemLogLevel lets INFO through; each line the function wrote kept when ApplicationLogLevel lets its level
   through (a JSON object's "level", else INFO); an unhandled error as one JSON record at level ERROR.
@@ -277,7 +278,7 @@ def _json_lines(
                     {
                         "time": _iso(started),
                         "type": "platform.start",
-                        "record": {"requestId": request_id, "version": function.version},
+                        "record": {"requestId": request_id, "functionArn": function.arn, "version": function.version},
                     }
                 ),
             )

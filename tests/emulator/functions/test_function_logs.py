@@ -17,6 +17,8 @@ from botocore.exceptions import ClientError
 
 from tests.emulator.functions.test_functions import create_function
 
+ACCOUNT = "123456789012"  # moto's default account, which fake credentials map to
+
 UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 STREAM = re.compile(r"^\d{4}/\d{2}/\d{2}/\[\$LATEST\][0-9a-f]{32}$")
 #: a new execution environment's first invocation adds Init Duration, as AWS recorded (LocalStack's AWS-validated
@@ -168,8 +170,13 @@ def test_json_logs_in_a_custom_group_filtered_by_level(door):
         "initializationType": "on-demand", "phase": "init", "runtimeVersion": "python:3.11.v1",
         "runtimeVersionArn": init["record"]["runtimeVersionArn"], "functionName": "talks", "functionVersion": "$LATEST"}}
     assert re.fullmatch(r"arn:aws:lambda:us-east-1::runtime:[0-9a-f]{64}", init["record"]["runtimeVersionArn"])
-    assert start == {"time": start["time"], "type": "platform.start",
-                     "record": {"requestId": answer["request"], "version": "$LATEST"}}
+    # platform.start as Lambda writes it in a JSON-format log group: requestId, the unqualified functionArn, version
+    # (a nodejs22.x function's log recorded on AWS in 2026-10, {"requestId", "functionArn":
+    # "arn:aws:lambda:eu-central-1:825765399535:function:tenner-notifier", "version": "$LATEST"}; the Telemetry API's
+    # PlatformStart lists requestId and version?)
+    assert start == {"time": start["time"], "type": "platform.start", "record": {
+        "requestId": answer["request"], "functionArn": f"arn:aws:lambda:us-east-1:{ACCOUNT}:function:talks",
+        "version": "$LATEST"}}
     metrics = report["record"]["metrics"]
     assert report == {"time": report["time"], "type": "platform.report", "record": {
         "requestId": answer["request"], "status": "success", "metrics": {
@@ -271,6 +278,55 @@ def test_a_registered_callables_prints_and_records_are_in_its_log_group_as_a_zip
                        "requestId": request}
     assert (error["level"], error["message"], error["errorType"], error["logger"]) == (
         "ERROR", "failed on record 4", "ValueError", "root")
+
+
+def test_a_registered_callables_standard_error_and_uncaught_error_are_in_its_log_group_as_a_zip_functions_are(emu):
+    """Lambda's runtime sends both of a function's streams to its log: what a registered callable writes to
+    sys.stderr (a print, a traceback it prints) is an invocation's line as its prints are, and an error it does not
+    catch is the runtime's `[ERROR]` event with the traceback's frames (as for a zip function, above)."""
+    import sys
+    import traceback
+
+    import boto3
+
+    def complains(event, context):
+        print("to stdout")
+        print("to stderr", event["n"], file=sys.stderr)
+        try:
+            {}["missing"]
+        except KeyError:
+            traceback.print_exc()
+        if event.get("fail"):
+            raise RuntimeError(f"no {event['n']}")
+        return event["n"]
+
+    stdout, stderr = sys.stdout, sys.stderr
+    emu.register_function("complains", complains)
+    lam, logs = boto3.client("lambda", region_name="us-east-1"), boto3.client("logs", region_name="us-east-1")
+    request = lam.invoke(FunctionName="complains", Payload=b'{"n": 1}')["ResponseMetadata"]["RequestId"]
+    messages = [event["message"] for event in events(logs, "/aws/lambda/complains")]
+    assert messages[:3] == [f"START RequestId: {request} Version: $LATEST\n", "to stdout\n", "to stderr 1\n"]
+    # each line of a printed traceback is an event of its own, as every line a function writes is
+    ending = messages.index("KeyError: 'missing'\n")
+    assert messages[3] == "Traceback (most recent call last):\n" and ending in (6, 7)
+    assert re.fullmatch(r'  File ".*test_function_logs\.py", line \d+, in complains\n', messages[4])
+    assert messages[5] == '    {}["missing"]\n'  # (then Python 3.11's carets line)
+    assert messages[ending + 1] == f"END RequestId: {request}\n"
+    assert messages[ending + 2].startswith(f"REPORT RequestId: {request}\t") and len(messages) == ending + 3
+    assert sys.stdout is stdout and sys.stderr is stderr
+
+    failed = lam.invoke(FunctionName="complains", Payload=b'{"n": 2, "fail": true}')
+    assert failed["FunctionError"] == "Unhandled"
+    request = failed["ResponseMetadata"]["RequestId"]
+    messages = [event["message"] for event in events(logs, "/aws/lambda/complains")][ending + 3:]
+    assert messages[1:3] == ["to stdout\n", "to stderr 2\n"] and messages[3].startswith("Traceback ")
+    messages = messages[:3] + messages[ending + 1:]  # the printed traceback's lines, as above
+    lines = messages[3].split("\n")
+    assert lines[:2] == ["[ERROR] RuntimeError: no 2", "Traceback (most recent call last):"], messages[4]
+    assert any(re.fullmatch(r'\u00a0\u00a0File ".*test_function_logs\.py", line \d+, in complains', line)
+               for line in lines), lines
+    assert messages[4] == f"END RequestId: {request}\n" and len(messages) == 6
+    assert sys.stdout is stdout and sys.stderr is stderr
 
 
 def test_function_logs_can_be_turned_off():
