@@ -13,7 +13,9 @@
   DynamoDB can store, sets not empty and without duplicates, NULL true): emulator/api/attribute_values.py.
 - Then what AWS requires beyond the model: CreateTable's KeySchema and AttributeDefinitions (REQUIRED_BY_THE_SERVICE),
   an action in each TransactWriteItems item, a timestamp as a number a date can be read from, and a Query's
-  KeyConditionExpression read as AWS reads it (names and values defined, key operators only, scalar values).
+  KeyConditionExpression read as AWS reads it (dynamodb_rules/key_conditions.py).
+- Most of a write's request is its items: an AttributeValue nothing here would refuse (plain_attribute_values.py)
+  skips the walk.
 - Members the model does not know are ignored, as AWS ignores them. A table given by name where the model
   also takes its ARN is held to a table name's rules (3 to 255 characters of [a-zA-Z0-9_.-]) everywhere; one
   given by an ARN to a table ARN's form (emulator/api/table_arns.py), its region checked when it is resolved.
@@ -33,13 +35,23 @@ import botocore.session
 from botocore.model import OperationModel, OperationNotFoundError, Shape
 from botocore.utils import parse_timestamp
 
-from eddy.emulator.api import attribute_values, table_arns
-from eddy.emulator.errors import (UNDEFINED_NAME, UNDEFINED_VALUE, SerializationException, UnknownOperationException,
-                             ValidationException)
+from eddy.emulator.api import attribute_values, plain_attribute_values, table_arns
+from eddy.emulator.api.dynamodb_rules import key_conditions
+from eddy.emulator.errors import SerializationException, UnknownOperationException, ValidationException
 
 MAX_LISTED = 10
-_SCALARS = {"string": "String", "integer": "Integer", "long": "Long", "boolean": "Boolean", "double": "Double",
-            "float": "Float", "blob": "ByteBuffer", "map": "Map", "list": "List", "structure": "Structure"}
+_SCALARS = {
+    "string": "String",
+    "integer": "Integer",
+    "long": "Long",
+    "boolean": "Boolean",
+    "double": "Double",
+    "float": "Float",
+    "blob": "ByteBuffer",
+    "map": "Map",
+    "list": "List",
+    "structure": "Structure",
+}
 
 
 #: services whose list lengths, enums and (table names aside) patterns moto checks itself, with AWS's own
@@ -70,7 +82,11 @@ def _service(service: str) -> Any:
 
 @lru_cache(maxsize=None)
 def _pattern(pattern: str) -> re.Pattern[str]:  # Java's \p{L} \p{N} (\w) and \p{Z} in a class (Lambda's TagKey)
-    return re.compile(pattern.replace(r"\p{L}", r"\w").replace(r"\p{N}", r"\w").replace(r"\p{Z}", " \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"))
+    return re.compile(
+        pattern.replace(r"\p{L}", r"\w")
+        .replace(r"\p{N}", r"\w")
+        .replace(r"\p{Z}", " \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000")
+    )
 
 
 def operation_model(service: str, operation: str) -> OperationModel:
@@ -97,15 +113,24 @@ def validate(service: str, operation: str, params: dict[str, Any], *, body_only:
         count = len(problems)
         listed = "; ".join(problems[:MAX_LISTED])
         raise ValidationException(f"{count} validation error{'s' if count > 1 else ''} detected: {listed}")
-    if operation == "TransactWriteItems" and service == "dynamodb" and any(
-            isinstance(item, dict) and not any(item.get(action) is not None for action in shape.members[
-                "TransactItems"].member.members) for item in params["TransactItems"]):
+    if (
+        operation == "TransactWriteItems"
+        and service == "dynamodb"
+        and any(
+            isinstance(item, dict)
+            and not any(item.get(action) is not None for action in shape.members["TransactItems"].member.members)
+            for item in params["TransactItems"]
+        )
+    ):
         raise ValidationException(NO_TRANSACT_WRITE_ACTION)
     if problems.attribute_values_to_check:
         attribute_values.check(operation, params, shape)
     if operation == "Query" and service == "dynamodb" and isinstance(params.get("KeyConditionExpression"), str):
-        _key_condition(params["KeyConditionExpression"], params.get("ExpressionAttributeNames") or {},
-                       params.get("ExpressionAttributeValues") or {})
+        key_conditions.check(
+            params["KeyConditionExpression"],
+            params.get("ExpressionAttributeNames") or {},
+            params.get("ExpressionAttributeValues") or {},
+        )
 
 
 def _name(path: str, member: str) -> str:
@@ -141,8 +166,13 @@ def _type_error(shape: Shape, value: Any) -> SerializationException:
         return SerializationException("Start of structure or map found where not expected")
     if isinstance(value, list):
         return SerializationException("Start of list found where not expected")
-    token = ("BOOLEAN_VALUE" if isinstance(value, bool) else "NUMBER_VALUE" if isinstance(value, (int, float))
-             else "STRING_VALUE")
+    token = (
+        "BOOLEAN_VALUE"
+        if isinstance(value, bool)
+        else "NUMBER_VALUE"
+        if isinstance(value, (int, float))
+        else "STRING_VALUE"
+    )
     if shape.type_name == "timestamp":  # AWS's JSON reader's words for a timestamp (X-Ray's answer, aws-sdk-js-v3#4343)
         return SerializationException(f"{token} can not be converted to milliseconds since epoch")
     return SerializationException(f"{token} cannot be converted to {_SCALARS.get(shape.type_name, shape.type_name)}")
@@ -164,15 +194,15 @@ def _structure(shape: Shape, value: Any, path: str, problems: _Problems, body_on
 def _value(shape: Shape, value: Any, path: str, problems: _Problems) -> None:
     kind = shape.type_name
     if shape.name == "AttributeValue":
-        if _plain_attribute_value(value):
+        if plain_attribute_values.plain(value):
             return  # an item's attributes: most of a write's request, nothing in them anything below would refuse
         problems.attribute_values_to_check = True
-    if kind == "map" and shape.value.name == "AttributeValue" and _plain_attribute_value({"M": value}):
+    if kind == "map" and shape.value.name == "AttributeValue" and plain_attribute_values.plain({"M": value}):
         return  # a whole item (or key) of such attributes, under names AttributeName allows
     if kind == "structure":
         if shape.name == "WriteRequest" and type(value) is dict:
             put = value.get("PutRequest") if len(value) == 1 else None  # a put of a plain item: nothing to refuse
-            if type(put) is dict and len(put) == 1 and _plain_attribute_value({"M": put.get("Item")}):
+            if type(put) is dict and len(put) == 1 and plain_attribute_values.plain({"M": put.get("Item")}):
                 return
             if all(value.get(name) is None for name in shape.members):
                 problems.attribute_values_to_check = True  # an empty request, refused in AttributeValue's words
@@ -204,8 +234,12 @@ def _value(shape: Shape, value: Any, path: str, problems: _Problems) -> None:
         _string(shape, value, path, problems)
     elif kind in ("integer", "long", "double", "float"):
         whole = kind in ("integer", "long")
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
-                or (whole and value != int(value)):
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, (int, float))
+            or not math.isfinite(value)
+            or (whole and value != int(value))
+        ):
             raise _type_error(shape, value)
         _range(shape, int(value) if whole else value, path, problems)
     elif kind == "boolean":
@@ -222,40 +256,6 @@ def _value(shape: Shape, value: Any, path: str, problems: _Problems) -> None:
     elif kind == "timestamp":  # epoch seconds: AWS's JSON reader takes a number, never a string (not even a date's)
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not _readable_timestamp(value):
             raise _type_error(shape, value)
-
-
-_KEY_CONDITION_TOKEN = re.compile(r"[:#]?[A-Za-z0-9_.\[\]-]+|<>|[(]")
-#: what a KeyConditionExpression may not use (dynalite's rules, which follow AWS's answers)
-_NOT_KEY_OPERATORS = frozenset({"OR", "NOT", "IN", "<>"})
-_NOT_KEY_FUNCTIONS = frozenset({"attribute_exists", "attribute_not_exists", "attribute_type", "contains"})
-
-
-def _key_condition(expression: str, names: dict[str, Any], values: dict[str, Any]) -> None:
-    """A Query's KeyConditionExpression read as AWS reads it before moto's parser (which takes an undefined value
-    for a string, and fails on OR or a list): names and values defined, key operators only, scalar values."""
-    tokens = _KEY_CONDITION_TOKEN.findall(expression)
-    for token in tokens:
-        undefined = UNDEFINED_NAME if token.startswith("#") and token not in names else (
-            UNDEFINED_VALUE if token.startswith(":") and token not in values else None)
-        if undefined is not None:
-            raise ValidationException("Invalid KeyConditionExpression: " + undefined.format(token))
-    for token, following in zip(tokens, tokens[1:] + [""]):
-        if token.upper() in _NOT_KEY_OPERATORS or (token in _NOT_KEY_FUNCTIONS and following == "("):
-            shown = token.upper() if token.upper() in _NOT_KEY_OPERATORS else token
-            raise ValidationException(f"Invalid operator used in KeyConditionExpression: {shown}")
-    kinds = {token: next(iter(values[token])) if isinstance(values[token], dict) and len(values[token]) == 1 else None
-             for token in tokens if token.startswith(":")}
-    if any(kind not in ("S", "N", "B") for kind in kinds.values()):
-        raise ValidationException("One or more parameter values were invalid: Condition parameter type does not match "
-                                  "schema type")
-    for at, token in enumerate(tokens):
-        if token.upper() == "BETWEEN" and (len(tokens) < at + 4 or tokens[at + 2].upper() != "AND"):
-            raise ValidationException('Invalid KeyConditionExpression: Syntax error; token: "<EOF>", near: '
-                                      f'"{" ".join(tokens[at:])}"')  # a BETWEEN without its "AND" and second value
-    for at, token in enumerate(tokens[:-3]):
-        if token == "begins_with" and tokens[at + 1] == "(" and kinds.get(tokens[at + 3]) == "N":
-            raise ValidationException("Invalid KeyConditionExpression: Incorrect operand type for operator or "
-                                      "function; operator or function: begins_with, operand type: N")
 
 
 def _readable_timestamp(value: int | float) -> bool:
@@ -282,8 +282,12 @@ def _string(shape: Shape, value: str, path: str, problems: _Problems) -> None:
         _violation(problems, path, value, f"Member must satisfy enum value set: [{', '.join(enum)}]")
         return
     if shape.name == "ProjectionExpression" and not all(part.strip() for part in value.split(",")):
-        raise ValidationException("Invalid ProjectionExpression: " + (  # moto fails on an empty path
-            "The expression can not be empty;" if not value.strip() else 'Syntax error; token: ","'))
+        raise ValidationException(
+            "Invalid ProjectionExpression: "
+            + (  # moto fails on an empty path
+                "The expression can not be empty;" if not value.strip() else 'Syntax error; token: ","'
+            )
+        )
     before = len(problems)
     _length(shape, value, path, problems)
     pattern = shape.metadata.get("pattern")
@@ -308,93 +312,3 @@ def _range(shape: Shape, value: float, path: str, problems: _Problems) -> None:
         _violation(problems, path, value, f"Member must have value greater than or equal to {low}")
     elif high is not None and value > high:
         _violation(problems, path, value, f"Member must have value less than or equal to {high}")
-
-
-#: the longest attribute name in a map (botocore's AttributeName: max 65535)
-_ATTRIBUTE_NAME_MAX = 65535
-
-
-#: a number the shortcut passes without reading it further: written as DynamoDB writes it (no exponent, no leading or
-#: trailing zeros, no -0), at most 38 characters; anything else is read, and rewritten so, by attribute_values
-_PLAIN_NUMBER = re.compile(r"-?(?:[1-9][0-9]*(?:\.[0-9]*[1-9])?|0\.[0-9]*[1-9])|0")  # as DynamoDB writes it
-#: a number set's member the shortcut passes: an integer written as DynamoDB writes it, so that two members are
-#: one value only if they are one string
-_PLAIN_SET_NUMBER = re.compile(r"0|-?[1-9][0-9]{0,36}")
-
-
-def _plain_attribute_value(value: Any) -> bool:
-    """True if `value` is an AttributeValue that neither the generic walk nor DynamoDB's rules for its content
-    would refuse: exactly one of S, N (plain numbers), SS and NS (not empty, no duplicates), BOOL, NULL (true),
-    and L and M of such values. Anything else (B and BS, which need decoding; a wrong type; an unknown member;
-    an exponent) takes the generic walk and attribute_values.check, which word the error. (Text is checked for
-    UTF-8 only when it is not ASCII.)"""
-    if type(value) is not dict:
-        return False
-    if len(value) == 1:
-        [(kind, member)] = value.items()
-    else:  # members that are None are not there, as for AWS; exactly one must be
-        present = [(kind, member) for kind, member in value.items() if member is not None]
-        if len(present) != 1:
-            return False
-        [(kind, member)] = present
-    if kind == "S":
-        if type(member) is not str or not (member.isascii() or _utf8(member)):
-            return False
-    elif kind == "N":
-        if type(member) is not str or len(member) > 38 or not (
-                member.isascii() and member.isdigit() and member[0] != "0" or _PLAIN_NUMBER.fullmatch(member)):
-            return False
-    elif kind == "BOOL":
-        if type(member) is not bool:
-            return False
-    elif kind == "NULL":
-        if member is not True:
-            return False
-    elif kind == "M":
-        if type(member) is not dict:
-            return False
-        for name, element in member.items():
-            if type(name) is not str or len(name) > _ATTRIBUTE_NAME_MAX or not (name.isascii() or _utf8(name)):
-                return False
-            if type(element) is dict and len(element) == 1:  # the common case, a lone S or N, written out
-                [(inner_kind, inner)] = element.items()
-                if type(inner) is str and inner.isascii() and (inner_kind == "S" or inner_kind == "N" and len(
-                        inner) <= 38 and (inner.isdigit() and inner[0] != "0" or _PLAIN_NUMBER.fullmatch(inner))):
-                    continue
-            if not _plain_attribute_value(element):
-                return False
-    elif kind == "L":
-        if type(member) is not list:
-            return False
-        for element in member:
-            if not _plain_attribute_value(element):
-                return False
-    elif kind == "SS":
-        if type(member) is not list or not member:
-            return False
-        for element in member:
-            if type(element) is not str or not (element.isascii() or _utf8(element)):
-                return False
-        if len(set(member)) < len(member):
-            return False
-    elif kind == "NS":
-        if type(member) is not list or not member:
-            return False
-        for element in member:
-            if type(element) is not str or not _PLAIN_SET_NUMBER.fullmatch(element):
-                return False
-        if len(set(member)) < len(member):
-            return False
-    else:
-        return False
-    return True
-
-
-def _utf8(text: str) -> bool:
-    if text.isascii():
-        return True
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True

@@ -15,6 +15,8 @@ these modules hold the rules the service adds, one family each, in the order Dyn
   ExpressionAttributeValues only with an expression, and each used by one;
 - table_definitions.py: CreateTable's billing mode and throughput together, local secondary indexes only on a table
   with a sort key, one name per index;
+- key_conditions.py: a Query's KeyConditionExpression as AWS reads it (names and values defined, key operators only,
+  scalar values), checked by validation.py;
 - time_to_live.py: UpdateTimeToLive against the table's current TTL (not enabled twice, not disabled when disabled,
   not on another attribute) and DescribeTimeToLive once TTL is off.
 The rules that need a table (its key attributes, its TTL) take what they need from the caller, which reads moto.

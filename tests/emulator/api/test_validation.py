@@ -124,7 +124,7 @@ ITEMS = [
 def test_the_attribute_value_shortcut_answers_as_the_whole_walk(operation: str, member: str, item: dict,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """Items skip the generic walk when it could find nothing: whatever it would say, validate() still says."""
-    from eddy.emulator.api import validation
+    from eddy.emulator.api import plain_attribute_values
 
     params = {"TableName": "orders", "Key": {"pk": {"S": "a"}}, member: item}
     if operation == "BatchWriteItem":  # a put of the item alone, or beside other members (the whole walk's)
@@ -140,7 +140,7 @@ def test_the_attribute_value_shortcut_answers_as_the_whole_walk(operation: str, 
         return "valid", ""
 
     with_shortcut = outcome()
-    monkeypatch.setattr(validation, "_plain_attribute_value", lambda value: False)
+    monkeypatch.setattr(plain_attribute_values, "plain", lambda value: False)
     assert with_shortcut == outcome()
 
 
