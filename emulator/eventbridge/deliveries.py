@@ -21,6 +21,7 @@ import uuid
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
+from eddy.emulator.eventbridge.target_input import minified
 from eddy.emulator.storage.async_queue import QueueChannel
 
 if TYPE_CHECKING:
@@ -31,13 +32,13 @@ log = logging.getLogger("eddy.events")
 
 @dataclass
 class Delivery:
-    """An event a rule matched, for one target: what the target receives (`payload`, after Input, InputPath or
-    InputTransformer) and the event as matched (for the target's dead-letter queue)."""
+    """An event a rule matched, for one target: the text the target receives (`body`, after Input, InputPath or
+    InputTransformer: eventbridge/target_input.py) and the event as matched (for the target's dead-letter queue)."""
 
     delivery_id: str
     rule_arn: str
     target: dict[str, Any]
-    payload: Any
+    body: str
     event: dict[str, Any]
 
     def to_state(self) -> dict[str, Any]:
@@ -45,13 +46,17 @@ class Delivery:
             "id": self.delivery_id,
             "rule": self.rule_arn,
             "target": self.target,
-            "payload": self.payload,
+            "body": self.body,
             "event": self.event,
         }
 
     @classmethod
     def from_state(cls, state: dict[str, Any]) -> "Delivery":
-        return cls(state["id"], state["rule"], state["target"], state["payload"], state["event"])
+        if "body" in state:
+            return cls(state["id"], state["rule"], state["target"], state["body"], state["event"])
+        # written down before bodies were kept as text: the payload's JSON, as EventBridge sends it (minified)
+        body = minified(state["payload"])
+        return cls(state["id"], state["rule"], state["target"], body, state["event"])
 
 
 class Deliveries:
@@ -78,9 +83,9 @@ class Deliveries:
         """Deliveries queued or being sent (including those recovered and not yet sent)."""
         return len(self.deliveries)
 
-    def submit(self, rule_arn: str, target: dict[str, Any], payload: Any, event: dict[str, Any]) -> None:
+    def submit(self, rule_arn: str, target: dict[str, Any], body: str, event: dict[str, Any]) -> None:
         """A delivery to make: written down (before PutEvents answers), then sent by the delivery thread."""
-        delivery = Delivery(str(uuid.uuid4()), rule_arn, target, payload, event)
+        delivery = Delivery(str(uuid.uuid4()), rule_arn, target, body, event)
         with self._activity:
             self.deliveries[delivery.delivery_id] = delivery
             self.channel.saved(delivery.to_state())

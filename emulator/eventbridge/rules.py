@@ -24,6 +24,7 @@ from botocore.exceptions import ClientError
 
 from eddy.emulator.eventbridge.dead_letters import NO_RESOURCE, SDK_CLIENT_ERROR, TargetNotDelivered, Undelivered
 from eddy.emulator.eventbridge.deliveries import Delivery
+from eddy.emulator.eventbridge.target_input import target_input
 from eddy.emulator.moto_seam.services import moments
 
 if TYPE_CHECKING:
@@ -38,24 +39,28 @@ EDDY_TARGETS = ("lambda", "sqs")
 
 def aws_event(event: dict[str, Any]) -> dict[str, Any]:
     """moto's event message in EventBridge's fields and order, its time as EventBridge writes it."""
-    moment = event.get("time")
-    if isinstance(moment, (int, float)):
-        moment = datetime.fromtimestamp(moment, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     return {
         "version": "0",
         "id": event["id"],
         "detail-type": event["detail-type"],
         "source": event["source"],
         "account": event["account"],
-        "time": moment,
+        "time": _iso_time(event.get("time")),
         "region": event["region"],
         "resources": event.get("resources", []),
         "detail": event["detail"],
     }
 
 
+def _iso_time(moment: Any) -> Any:
+    """moto's instant (seconds) as EventBridge writes times: ISO 8601 to the second, in UTC."""
+    if isinstance(moment, (int, float)):
+        return datetime.fromtimestamp(moment, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return moment
+
+
 class RuleDelivery:
-    """A rule's matched events handed to `submit(rule_arn, target, payload, event)` (eventbridge/deliveries.py) for
+    """A rule's matched events handed to `submit(rule_arn, target, body, event)` (eventbridge/deliveries.py) for
     each of its Lambda and SQS targets."""
 
     def __init__(self, submit: Callable[[str, dict[str, Any], Any, dict[str, Any]], None]) -> None:
@@ -73,11 +78,19 @@ class RuleDelivery:
         # eventbridge/deliveries.py; those done, done), so nothing is delivered twice
         if not ours or moments.replaying():
             return left
-        from eddy.emulator.moto_seam.eventbridge.rules import target_input  # moto's EventBridge is loaded here
-
         delivered = aws_event(event)
+        ingested = _iso_time(event.get("ingestion-time", event.get("time")))
         for target in ours:
-            self._submit(rule["arn"], target, target_input(target, delivered), delivered)
+            body = target_input(target, delivered, rule["arn"], ingested)
+            if body is None:  # EventBridge drops it (the target's invocation fails, no retry, no dead-letter queue)
+                log.warning(
+                    "rule %s, target %s: the InputTemplate does not make JSON for event %s; not delivered",
+                    rule["arn"],
+                    target["Id"],
+                    delivered["id"],
+                )
+                continue
+            self._submit(rule["arn"], target, body, delivered)
         return left
 
     def _matches(self, rule: dict[str, Any], event: dict[str, Any]) -> bool:
@@ -116,21 +129,25 @@ class TargetDelivery:
     def send(self, delivery: Delivery) -> None:
         """Deliver to the target, or to its dead-letter queue."""
         try:
-            self._deliver(delivery.rule_arn, delivery.target, delivery.payload)
+            self._deliver(delivery.rule_arn, delivery.target, delivery.body)
         except TargetNotDelivered as failure:
             self._undelivered(Undelivered(delivery.rule_arn, delivery.target, delivery.event, failure))
 
-    def _deliver(self, rule_arn: str, target: dict[str, Any], payload: Any) -> None:
+    def _deliver(self, rule_arn: str, target: dict[str, Any], body: str) -> None:
         arn = target["Arn"]
         _, _, service, region, account_id, resource = arn.split(":", 5)
         if service == "lambda":
             function = self._functions.runnable(arn)  # unqualified, $LATEST, a version or an alias
             if function is None:
                 raise TargetNotDelivered(NO_RESOURCE, f"Function not found: {arn}")
+            try:
+                payload = json.loads(body)
+            except ValueError as error:  # a text template's text: Lambda's Invoke refuses it, and EventBridge gives up
+                raise TargetNotDelivered(SDK_CLIENT_ERROR, f"Could not parse request body into json: {error}") from None
             self._async_invocations.submit(function, payload, source=rule_arn, invoked_arn=arn)
             return
         sqs = self._aws_client("sqs", region)
-        message: dict[str, Any] = {"MessageBody": json.dumps(payload)}
+        message: dict[str, Any] = {"MessageBody": body}
         group = (target.get("SqsParameters") or {}).get("MessageGroupId")
         if group:
             message["MessageGroupId"] = group

@@ -6,6 +6,9 @@ AWSEvents.<Operation>); every other EventBridge operation is moto's.
   the place it names); an Event that is not a JSON object with id, account, source, time, region and detail-type
   is ValidationException "Parameter Event is not valid." (LocalStack's AWS-validated test_events_patterns
   snapshots: test_plain_string_payload, test_array_event_payload, test_invalid_event_payload).
+- PutTargets: a target with more than one of Input, InputPath and InputTransformer, or whose InputTemplate names a
+  placeholder that is neither an InputPathsMap key nor a predefined variable, refused in EventBridge's words before
+  moto stores anything (eventbridge/target_input.py); the rest is moto's.
 - PutRule: an EventPattern is compiled first and refused as TestEventPattern refuses it, before moto stores
   anything; a valid one goes on to moto, and the rule's events are matched by the same engine
   (eventbridge/rules.py).
@@ -20,10 +23,11 @@ from eddy.emulator.api import validation
 from eddy.emulator.aws_requests import Request, Response, error_response, json_response
 from eddy.emulator.errors import AWSError, InvalidEventPatternException, ValidationException
 from eddy.emulator.event_patterns import EVENTBRIDGE, EventPattern, InvalidEventPattern
+from eddy.emulator.eventbridge.target_input import placeholders_not_defined
 
 TARGET_PREFIX = "AWSEvents."
 JSON_1_1 = "application/x-amz-json-1.1"
-OPERATIONS = ("TestEventPattern", "PutRule")
+OPERATIONS = ("TestEventPattern", "PutRule", "PutTargets")
 EVENT_FIELDS = ("id", "account", "source", "time", "region", "detail-type")
 NOT_VALID = "Event pattern is not valid. Reason: "
 
@@ -39,6 +43,9 @@ def handle(request: Request) -> Response | None:
     try:
         params = _params(request)
         validation.validate("events", operation, params)
+        if operation == "PutTargets":
+            check_target_inputs(params.get("Targets") or [])
+            return None
         if operation == "TestEventPattern":
             return json_response(
                 {"Result": test_event_pattern(params["EventPattern"], params["Event"])}, content_type=JSON_1_1
@@ -48,6 +55,22 @@ def handle(request: Request) -> Response | None:
         return None
     except AWSError as error:
         return error_response(error, JSON_1_1)
+
+
+def check_target_inputs(targets: list[dict[str, Any]]) -> None:
+    """PutTargets' refusals of a target's input, in EventBridge's words (LocalStack's AWS-validated
+    test_events_inputs.snapshot.json: test_put_event_input_path_and_input_transformer,
+    test_put_events_with_input_transformer_missing_keys), before moto stores any target."""
+    for target in targets:
+        if sum(target.get(name) is not None for name in ("Input", "InputPath", "InputTransformer")) > 1:
+            raise ValidationException(
+                f"Only one of Input, InputPath, or InputTransformer must be provided for target {target.get('Id')}."
+            )
+        undefined = placeholders_not_defined(target.get("InputTransformer") or {})
+        if undefined:
+            raise ValidationException(
+                f"InputTemplate for target {target.get('Id')} contains invalid placeholder {undefined[0]}."
+            )
 
 
 def compiled(pattern: str) -> EventPattern:

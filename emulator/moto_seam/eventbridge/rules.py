@@ -5,20 +5,16 @@ archives and buses, and fails with NotImplementedError on a Lambda target (its L
 Eddy's `deliver(rule, event)` sees every event put on a rule's bus first and answers the targets it did not take
 (moto's own delivery serves those, without asking moto's own pattern matcher: Eddy's engine decided). Disabled rules
 deliver nothing, as on AWS. The events' time is the
-emulator's clock. `target_input` is a target's Input, InputPath or InputTransformer applied with moto's template
-parser (Amazon EventBridge User Guide, "Transforming target input").
+emulator's clock. What Eddy's targets receive is eventbridge/target_input.py's.
 """
 
 from __future__ import annotations
 
 import copy
-import json
 from typing import Any, Callable
 
-from jsonpath_ng import parse  # moto's own dependency, which its InputTransformer uses
 from moto.events import models as events_models
 from moto.events.models import Rule
-from moto.events.utils import EventTemplateParser
 
 from eddy.emulator.moto_seam import Patches
 
@@ -84,24 +80,3 @@ class _Matched:
     @staticmethod
     def matches_event(event: dict[str, Any]) -> bool:
         return True
-
-
-def target_input(target: dict[str, Any], event: dict[str, Any]) -> Any:
-    """What a target receives for `event`: the event itself, or its Input, InputPath or InputTransformer."""
-    if target.get("Input") is not None:
-        return json.loads(target["Input"])
-    if target.get("InputPath"):
-        found = parse(target["InputPath"]).find(event)
-        return found[0].value if found else None
-    transformer = target.get("InputTransformer")
-    if transformer:
-        stamped = dict(event, **{"ingestion-time": event.get("ingestion-time", event.get("time"))})  # moto reads it
-        paths, template = transformer.get("InputPathsMap", {}), transformer["InputTemplate"]
-        try:
-            return EventTemplateParser.parse(input_template=template, input_paths_map=paths, event=stamped)
-        except ValueError:  # a template that is not JSON makes a plain string (AWS: "Order <order> placed")
-            for name, path in paths.items():
-                found = parse(path).find(event)
-                template = template.replace(f"<{name}>", str(found[0].value) if found else "")
-            return template
-    return event

@@ -11,9 +11,10 @@ import threading
 from types import SimpleNamespace
 from typing import Any
 
-from eddy.emulator.eventbridge.dead_letters import NO_RESOURCE, Undelivered
+from eddy.emulator.eventbridge.dead_letters import NO_RESOURCE, SDK_CLIENT_ERROR, Undelivered
 from eddy.emulator.eventbridge.deliveries import Deliveries, Delivery
 from eddy.emulator.eventbridge.rules import RuleDelivery, TargetDelivery
+from eddy.emulator.eventbridge.target_input import minified
 
 RULE = "arn:aws:events:us-east-1:123456789012:rule/orders"
 FUNCTION = "arn:aws:lambda:us-east-1:123456789012:function:on-order"
@@ -34,8 +35,8 @@ def test_a_matched_event_is_handed_on_for_the_lambda_and_sqs_targets_and_the_oth
     rules = RuleDelivery(lambda *delivery: submitted.append(delivery))
     left = rules.deliver(rule('{"source": ["shop.orders"]}'), EVENT)
     assert (left, submitted) == ([{"Id": "l", "Arn": LOGS}], [
-        (RULE, {"Id": "f", "Arn": FUNCTION}, dict(EVENT, version="0"), dict(EVENT, version="0")),
-        (RULE, {"Id": "q", "Arn": QUEUE, "Input": '{"fixed": 1}'}, {"fixed": 1}, dict(EVENT, version="0"))])
+        (RULE, {"Id": "f", "Arn": FUNCTION}, minified(dict(version="0", **EVENT)), dict(EVENT, version="0")),
+        (RULE, {"Id": "q", "Arn": QUEUE, "Input": '{"fixed": 1}'}, '{"fixed":1}', dict(EVENT, version="0"))])
 
 
 def test_an_event_the_pattern_does_not_match_goes_nowhere():
@@ -52,12 +53,16 @@ def test_a_lambda_targets_event_is_queued_and_a_missing_function_is_undelivered(
     targets = TargetDelivery(SimpleNamespace(runnable={FUNCTION: function, f"{FUNCTION}:$LATEST": function}.get),
                              SimpleNamespace(submit=lambda *args, **kwargs: queued.append((args, kwargs))),
                              lambda service, region: None, undelivered.append)
-    targets.send(Delivery("d-1", RULE, {"Id": "f", "Arn": f"{FUNCTION}:$LATEST"}, {"order": "o-1"}, EVENT))
+    targets.send(Delivery("d-1", RULE, {"Id": "f", "Arn": f"{FUNCTION}:$LATEST"}, '{"order":"o-1"}', EVENT))
     missing = {"Id": "g", "Arn": f"{FUNCTION}-gone"}
-    targets.send(Delivery("d-2", RULE, missing, {"order": "o-2"}, EVENT))
+    targets.send(Delivery("d-2", RULE, missing, '{"order":"o-2"}', EVENT))
+    text = {"Id": "t", "Arn": FUNCTION}  # a text template's text: Lambda's Invoke takes only JSON
+    targets.send(Delivery("d-3", RULE, text, "Order o-3 placed", EVENT))
     assert queued == [((function, {"order": "o-1"}), {"source": RULE, "invoked_arn": f"{FUNCTION}:$LATEST"})]
     assert [(u.rule_arn, u.target, u.event, u.failure.code, u.failure.message) for u in undelivered] == [
-        (RULE, missing, EVENT, NO_RESOURCE, f"Function not found: {FUNCTION}-gone")]
+        (RULE, missing, EVENT, NO_RESOURCE, f"Function not found: {FUNCTION}-gone"),
+        (RULE, text, EVENT, SDK_CLIENT_ERROR,
+         "Could not parse request body into json: Expecting value: line 1 column 1 (char 0)")]
 
 
 class WrittenDown:
@@ -79,13 +84,18 @@ def test_a_delivery_is_written_down_before_it_is_sent_and_as_done_after():
     deliveries = Deliveries(activity, persistence,
                             lambda delivery: sent.append((delivery.rule_arn, list(persistence.entries))))
     deliveries.start()
-    deliveries.submit(RULE, {"Id": "q", "Arn": QUEUE}, {"order": "o-1"}, EVENT)
+    deliveries.submit(RULE, {"Id": "q", "Arn": QUEUE}, '{"order":"o-1"}', EVENT)
     with activity:
         assert activity.wait_for(lambda: deliveries.in_flight == 0, timeout=60)
     deliveries.close()
     saved, done = persistence.entries
     state = saved["state"]
     assert (saved, done) == ({"op": "rule_delivery", "state": {"id": state["id"], "rule": RULE, "target": {
-        "Id": "q", "Arn": QUEUE}, "payload": {"order": "o-1"}, "event": EVENT}}, {"op": "rule_delivery_done",
+        "Id": "q", "Arn": QUEUE}, "body": '{"order":"o-1"}', "event": EVENT}}, {"op": "rule_delivery_done",
                                                                                    "id": state["id"]})
     assert sent == [(RULE, [saved])]  # sent after it was written down, before it was done
+
+
+def test_a_delivery_written_down_before_bodies_were_text_is_restored_as_its_minified_json():
+    state = {"id": "d-1", "rule": RULE, "target": {"Id": "q", "Arn": QUEUE}, "payload": {"order": "o-1"}, "event": EVENT}
+    assert Delivery.from_state(state) == Delivery("d-1", RULE, {"Id": "q", "Arn": QUEUE}, '{"order":"o-1"}', EVENT)

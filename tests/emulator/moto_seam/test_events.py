@@ -82,15 +82,3 @@ def test_what_goes_to_motos_targets_is_decided_by_eddys_engine():
         streams = logs.describe_log_streams(logGroupName="/events/orders")["logStreams"]
         lines = logs.get_log_events(logGroupName="/events/orders", logStreamName=streams[0]["logStreamName"])["events"]
         assert [json.loads(line["message"])["detail"] for line in lines] == [{"n": 1}]
-
-
-def test_target_input_is_moto_template_parsers_for_input_transformers():
-    event = {"id": "1", "source": "s", "time": "2026-11-25T11:00:00Z", "detail": {"order": "o-1", "total": 3}}
-    paths = {"order": "$.detail.order", "total": "$.detail.total"}
-    transformer = {"InputTransformer": {"InputPathsMap": paths, "InputTemplate": '{"placed": "<order>", "sum": <total>}'}}
-    assert events_seam.target_input(transformer, event) == {"placed": "o-1", "sum": 3}
-    text = {"InputTransformer": {"InputPathsMap": paths, "InputTemplate": "Order <order> placed"}}
-    assert events_seam.target_input(text, event) == "Order o-1 placed"
-    assert events_seam.target_input({"InputPath": "$.detail.total"}, event) == 3
-    assert events_seam.target_input({"Input": '"fixed"'}, event) == "fixed"
-    assert events_seam.target_input({}, event) is event
