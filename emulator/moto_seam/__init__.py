@@ -4,7 +4,8 @@ upgrade fails in one place.
 
   bridge.py    moto's DynamoDB backend: requests in, the items an operation touched out (capture), tables
   actions.py   moto's DynamoHandler actions called without its per-request machinery (the fast path)
-  speedups/    moto's methods replaced by equivalent, faster ones: dynamodb.py (Item / Table / DynamoType),
+  speedups/    moto's methods replaced by equivalent, faster ones: dynamodb.py (DynamoType, Table.query),
+               dynamodb_items.py (Item), dynamodb_puts.py (Table.put_item),
                sqs.py (Queue.delete_message, Queue.messages)
   all_or_nothing.py  moto's writes made all or nothing, and its errors read for the door
   s3.py        moto's S3Backend put_object / delete_object wrapped for object changes (volume streams)

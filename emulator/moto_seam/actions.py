@@ -30,7 +30,8 @@ from moto.iam.models import get_account_id_from, mark_account_as_visited
 from moto.utilities.utils import get_partition
 from werkzeug.exceptions import HTTPException
 
-from eddy.emulator.moto_seam.speedups.dynamodb import ITEM_SIZE_LIMIT, item_to_put, store_item
+from eddy.emulator.moto_seam.speedups.dynamodb_items import ITEM_SIZE_LIMIT
+from eddy.emulator.moto_seam.speedups.dynamodb_puts import item_to_put, store_item
 from eddy.emulator import callers
 
 #: operations answered here; the rest take moto's full path
@@ -267,7 +268,7 @@ def batch_write_item(handler: DynamoHandler, *, validated: bool = False, fits: b
     """DynamoHandler.batch_write_item, step for step, except that nothing is written unless everything can be: each
     table found (ResourceNotFoundException) and each put's keys checked for empty strings (validate_put_has_empty_keys)
     in the request's order, then moto's duplicates rule (two puts, or two deletes, whose whole JSON is the same), then
-    every put's item built with every check moto's put makes (moto_speedups.item_to_put) and every delete's key read
+    every put's item built with every check moto's put makes (dynamodb_puts.item_to_put) and every delete's key read
     as moto's delete reads it, in moto's order (puts, then deletes), and only then every put stored and every delete
     made, in the request's order (AWS's stream records follow it; moto made all puts, then all deletes). AWS refuses
     the whole batch when one request is bad; moto wrote the puts before the bad one. The first bad request's error
@@ -275,7 +276,7 @@ def batch_write_item(handler: DynamoHandler, *, validated: bool = False, fits: b
     (the table, the backend, a JSON encoder) is worked out once, and moto's empty-key check runs on the items that
     have an empty string at all. A request of another form (no member, an AttributeValue without one) is moto's own.
     `validated`: the body passed Eddy's validation, so moto's attribute value checks are not made again; `fits`: the
-    body is no longer than an item may be, so no item's size is measured (moto_speedups.item_to_put).
+    body is no longer than an item may be, so no item's size is measured (dynamodb_puts.item_to_put).
     """
     table_batches = handler.body["RequestItems"]
     if not _plain_batch(table_batches):

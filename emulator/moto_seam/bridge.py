@@ -48,7 +48,7 @@ from moto.kinesis.models import kinesis_backends
 from werkzeug.exceptions import HTTPException
 
 from eddy.emulator.moto_seam import all_or_nothing, botocore_hook
-from eddy.emulator.moto_seam.speedups import dynamodb as moto_speedups
+from eddy.emulator.moto_seam.speedups import dynamodb_puts
 from eddy.emulator.moto_seam import Patches
 from eddy.emulator import callers
 from eddy.emulator.errors import ResourceNotFoundException
@@ -117,7 +117,7 @@ def _base64(content: Any) -> str:
 #: an item's image as its last write left it, kept on moto's Item: the next change's old image (built once, held once
 #: by the stream). Dropped whenever moto stores the item, which UpdateItem changes in place, and set when the operation
 #: ends. An attribute, never read through item.__dict__, which would give each item a dict for the collector to walk.
-_IMAGE = moto_speedups.IMAGE
+_IMAGE = dynamodb_puts.IMAGE
 
 
 def image_of(item: Item | None) -> Image | None:

@@ -1,7 +1,9 @@
 """Some of moto's model methods, replaced while an emulator is active by ones that give the same answers in less
 time, each pinned by a test against moto's own (tests/emulator/moto_seam/test_speedups*.py):
 
-  dynamodb.py  Item / Table / DynamoType: items built in linear time, plain puts, key hashing, queries by partition
+  dynamodb.py  DynamoType's key hashing, queries by partition (and installs the two below)
+  dynamodb_items.py  Item: items built in linear time, untracked
+  dynamodb_puts.py   Table.put_item without a condition, and a BatchWriteItem's puts
   sqs.py       Queue.delete_message found by its receipt handle, Queue.messages read lazily: DeleteMessage and
                ReceiveMessage cost O(batch), not O(messages in the queue)
 

@@ -1,76 +1,34 @@
 """Some of moto's DynamoDB model methods, replaced by ones that give the same results in less time.
 
-- `Item.__init__`: moto stores an item's attributes in a LimitedSizeDict whose every `__setitem__` sums
-  the sizes of all the attributes already there, so building an item is quadratic in its attributes (a
-  25-item BatchWriteItem spends most of its time there). Here the running size is kept as the attributes
-  go in, each measured once without copies (`_size`): the same ItemSizeTooLarge at the same 405,000 bytes,
-  the same dict. Each attribute's DynamoType is built by `_dynamo`, which sets the type and value
-  DynamoType.__init__ would set without its two list() copies and method calls.
-- `Table.put_item` without a condition (no Expected, no ConditionExpression: PutItem's plainest form and every
-  put of a BatchWriteItem): moto's checks in moto's order with moto's errors, but the key sizes measured on
-  the key DynamoTypes already built (`_size`) and the conditions, which are moto's OpDefault (always true)
-  when absent, not parsed; the item's partition looked up once, for the item it replaces and for storing it.
-  Its two halves are `item_to_put` (every check, the Item built) and `store_item`. One difference: moto looks
-  the item up (leaving an empty partition in its defaultdict) before building it, Eddy after; a refused put
-  leaves nothing. Anything with a condition takes moto's own method.
-- `Table._validate_item_types`' number check is skipped for plain numbers (digits, an optional fraction, at most
-  20 digits each side), which moto's check would pass; the whole check is skipped for an item Eddy's validation
-  has passed (BatchWriteItem's fast path), because that validation refuses everything it refuses.
+- Items built in linear time, and without moto's instance tracking (`Item.__init__`, `Item.__new__`):
+  dynamodb_items.py.
+- `Table.put_item` without a condition, its checks in moto's order on the DynamoTypes already built, and a
+  BatchWriteItem's replacing put sharing what it leaves unchanged: dynamodb_puts.py.
 - `DynamoType.cast_value`, `__hash__` and `__eq__` (every key lookup in a table hashes and compares keys):
   for S, B and BOOL the value itself and for N its Decimal, as moto's, found by the type directly rather than
   by five is_*() calls; the other types are moto's own code.
 - `Table.query` on a table's own key (no IndexName): moto sorts every item of the table, then keeps those of
   the queried partition. Here its `all_items` hands the query the queried partition only (found by the
   DynamoType's hash, which agrees with its equality), sorted by the same key.
-- A BatchWriteItem's put that replaces an item (`item_to_put(fits=True)`) gives each attribute it does not change
-  the replaced item's DynamoType for it rather than a new one: the replaced item is gone once the put is stored
-  (moto copies an item it keeps, deeply: transactions, backups, UpdateItem's old values), so nothing else holds
-  it, and every attribute a put leaves as it was is no new object for the garbage collector to promote and walk.
-  An attribute is unchanged when the put's AttributeValue equals the replaced item's image (`IMAGE`, kept up to
-  date by moto_bridge) under its name; without an image every attribute is built anew. The new item's image
-  shares those attributes' part of the replaced item's image (images are never changed), when the attributes
-  the put changes are scalars, whose image is a copy of the AttributeValue; otherwise moto_bridge builds it.
-  The item's hash_key and range_key are its key attributes' DynamoTypes, not two more equal ones.
-- `Item.__new__`: moto's BaseModel appends every instance it makes to its class's `instances_tracked` (for
-  moto's /moto-api/data.json) and lets go of them only at a reset, so every version of every item ever written,
-  and every copy a read hands back, stays in memory, and every full garbage collection walks them all. Items
-  are made without it (moto's data.json lists no DynamoDB items while an emulator runs).
 
 Installed while an emulator is active (moto_seam.apply / remove). All are pinned by
-tests/emulator/moto_seam/test_speedups.py against moto's own methods (kept here as `original_item_init`,
-`original_query` and `original_put_item`), so a moto upgrade that changes them fails loudly.
+tests/emulator/moto_seam/test_speedups.py and test_speedups_put_item.py against moto's own methods (kept as
+`dynamodb_items.original_item_init`, `original_query` here and `dynamodb_puts.original_put_item`), so a moto
+upgrade that changes them fails loudly.
 """
 
 from __future__ import annotations
 
-import re
 from decimal import Decimal
 from typing import Any
 
-from moto.dynamodb.exceptions import (
-    HashKeyTooLong,
-    InvalidAttributeTypeError,
-    ItemSizeTooLarge,
-    MockValidationException,
-    RangeKeyTooLong,
-    SerializationException,
-    ValidationException,
-)
-from moto.dynamodb.limits import HASH_KEY_MAX_LENGTH, RANGE_KEY_MAX_LENGTH
-from moto.dynamodb.models.dynamo_type import DynamoType, Item, LimitedSizeDict
+from moto.dynamodb.models.dynamo_type import DynamoType, Item
 from moto.dynamodb.models.table import Table
-from moto.dynamodb.models.utilities import bytesize
 
 from eddy.emulator.moto_seam import Patches
+from eddy.emulator.moto_seam.speedups import dynamodb_items, dynamodb_puts
 
-ITEM_SIZE_LIMIT = 405000  # moto's LimitedSizeDict limit
-#: the attribute of moto's Item on which moto_bridge keeps the item's image as its last write left it (or None)
-IMAGE = "eddy_image"
-
-original_item_init = Item.__init__
-original_item_new = Item.__new__
 original_query = Table.query
-original_put_item = Table.put_item
 original_cast_value = DynamoType.cast_value
 original_hash = DynamoType.__hash__
 original_eq = DynamoType.__eq__
@@ -107,257 +65,6 @@ def _eq(self: DynamoType, other: DynamoType) -> bool:
     return original_eq(self, other)
 
 
-def _item_new(cls: type[Item], *args: Any, **kwargs: Any) -> Item:
-    return object.__new__(cls)
-
-
-def _dynamo(value: Any) -> DynamoType:
-    """DynamoType(value), built directly for an AttributeValue dict (anything else: by DynamoType itself)."""
-    if type(value) is not dict or not value:
-        return DynamoType(value)
-    for kind, content in value.items():  # DynamoType's type and value: the first member's
-        break
-    built = object.__new__(DynamoType)
-    built.type = kind
-    if kind == "L":
-        content = [_dynamo(element) for element in content]
-    elif kind == "M":
-        content = {name: _dynamo(element) for name, element in content.items()}
-    built.value = content
-    return built
-
-
-def _item_init(self: Item, hash_key: DynamoType, range_key: DynamoType | None, attrs: dict[str, Any]) -> None:
-    self.hash_key, self.range_key = hash_key, range_key
-    self.attrs = stored = LimitedSizeDict()
-    size = 0
-    for key, value in attrs.items():
-        sized = _sized(value)
-        if sized is None:  # a value _sized does not take: built, then measured
-            value = _dynamo(value)
-            sized = value, _size(value)
-        value = sized[0]
-        size += (len(key) if type(key) is str and key.isascii() else bytesize(key)) + sized[1]
-        if size > ITEM_SIZE_LIMIT:
-            raise ItemSizeTooLarge
-        dict.__setitem__(stored, key, value)
-
-
-def _sized(value: Any) -> tuple[DynamoType, int] | None:
-    """(_dynamo(value), _size of it) in one walk, for a value of the JSON types a request carries (S, N: str;
-    BOOL, NULL: bool; B: bytes; SS, NS: lists of str; L, M of such values); None for anything else, which the
-    caller builds and measures apart, so that an odd value fails exactly as it would there."""
-    if type(value) is not dict or not value:
-        return None
-    for kind, content in value.items():
-        break
-    kind_of = type(content)
-    if kind == "S" and kind_of is str:
-        size = len(content) if content.isascii() else len(content.encode("utf-8"))
-    elif kind == "N" and kind_of is str:
-        size = len(content)
-    elif (kind == "BOOL" or kind == "NULL") and kind_of is bool:
-        size = 1
-    elif kind == "M" and kind_of is dict:
-        size, members = 0, {}
-        for name, element in content.items():
-            sized = _sized(element)
-            if sized is None or type(name) is not str:
-                return None
-            members[name] = sized[0]
-            size += bytesize(name) + sized[1]
-        content = members
-    elif kind == "L" and kind_of is list:
-        size, elements = 0, []
-        for element in content:
-            sized = _sized(element)
-            if sized is None:
-                return None
-            elements.append(sized[0])
-            size += sized[1]
-        content = elements
-    elif (kind == "SS" or kind == "NS") and kind_of is list and all(type(member) is str for member in content):
-        size = sum(len(member) for member in content) if kind == "NS" else sum(bytesize(member) for member in content)
-    elif kind == "B" and kind_of is bytes:
-        size = len(content)
-    else:
-        return None
-    built = object.__new__(DynamoType)
-    built.type = kind
-    built.value = content
-    return built, size
-
-
-def _size(value: DynamoType) -> int:
-    """DynamoType.size() without its copies: it wraps every map value and set member in a new DynamoType."""
-    kind, content = value.type, value.value
-    if kind == "N":
-        return len(str(content))
-    if kind == "NS":
-        return sum(len(str(member)) for member in content)
-    if kind in ("SS", "BS"):
-        return sum(1 if isinstance(member, bool) else bytesize(member) for member in content)
-    if kind == "L":
-        return sum(_size(element) for element in content)
-    if kind == "M":
-        return sum(bytesize(name) + _size(element) for name, element in content.items())
-    if isinstance(content, bool):
-        return 1
-    return bytesize(content)
-
-
-def _put_item(self: Table, item_attrs: dict[str, Any], expected: dict[str, Any] | None = None,
-              condition_expression: str | None = None, expression_attribute_names: dict[str, Any] | None = None,
-              expression_attribute_values: dict[str, Any] | None = None, overwrite: bool = False,
-              return_values_on_condition_check_failure: str | None = None) -> Item:
-    if expected is not None or condition_expression:
-        return original_put_item(self, item_attrs, expected, condition_expression, expression_attribute_names,
-                                 expression_attribute_values, overwrite, return_values_on_condition_check_failure)
-    item = item_to_put(self, item_attrs)
-    # not overwrite: moto checks get_expected({}) and the absent ConditionExpression, both OpDefault: true
-    store_item(self, item)
-    return item
-
-
-def item_to_put(table: Table, item_attrs: dict[str, Any], *, types_checked: bool = False, fits: bool = False) -> Item:
-    """The Item a put without a condition stores, built after every check moto's Table.put_item makes, in its order
-    and with its errors (a key missing or of the wrong type, attribute values, key sizes; ItemSizeTooLarge while it
-    is built). Nothing is stored: a BatchWriteItem builds all its items before it stores any. `types_checked`: the
-    item passed Eddy's validation (emulator/api/validation.py), which refuses everything moto's attribute value
-    checks refuse (tests/emulator/moto_seam/test_speedups_put_item.py pins it), so they are not made twice. `fits`: the
-    request that carried the item is no longer than ITEM_SIZE_LIMIT, so the item's size is not measured (an item's
-    JSON text is longer than its size: names and strings are in it whole, numbers with every digit, binary values in
-    base64, and every value with its type's name)."""
-    hash_key_attr, range_key_attr = table.hash_key_attr, table.range_key_attr
-    if hash_key_attr not in item_attrs.keys():
-        raise MockValidationException(
-            "One or more parameter values were invalid: Missing the key " + hash_key_attr + " in the item")
-    hash_value = _dynamo(item_attrs[hash_key_attr])
-    if range_key_attr is not None:
-        if range_key_attr not in item_attrs.keys():
-            raise MockValidationException(
-                f"One or more parameter values were invalid: Missing the key {range_key_attr} in the item")
-        range_value = _dynamo(item_attrs[range_key_attr])
-    else:
-        range_value = None
-    if hash_value.type != table.hash_key_type:
-        raise InvalidAttributeTypeError(hash_key_attr, expected_type=table.hash_key_type, actual_type=hash_value.type)
-    if range_value and range_value.type != table.range_key_type:
-        raise InvalidAttributeTypeError(range_key_attr, expected_type=table.range_key_type,
-                                        actual_type=range_value.type)
-    if not types_checked:
-        _validate_item_types(table, item_attrs)
-    _validate_key_sizes(table, item_attrs, hash_value, range_value)
-    if not fits:
-        return Item(hash_value, range_value, item_attrs)
-    item = _item_new(Item)  # _item_init without the sizes
-    item.attrs = attributes = LimitedSizeDict.__new__(LimitedSizeDict)
-    current = _stored(table, hash_value, range_value)
-    image = getattr(current, IMAGE, None) if current is not None else None
-    if image is None:
-        dict.update(attributes, {name: _dynamo(value) for name, value in item_attrs.items()})
-    else:  # what the put leaves as it was keeps its DynamoType, and its part of the image (see above)
-        kept, new_image = current.attrs, {}
-        for name, value in item_attrs.items():
-            if image.get(name) == value:
-                dict.__setitem__(attributes, name, kept[name])
-                new_image[name] = image[name]
-            else:
-                dict.__setitem__(attributes, name, _dynamo(value))
-                new_image[name] = dict(value) if _scalar(value) else None
-        if None not in new_image.values():
-            setattr(item, IMAGE, new_image)  # kept by store_item
-    item.hash_key = attributes[hash_key_attr]  # the key attributes' own DynamoTypes (a key is never updated)
-    item.range_key = attributes[range_key_attr] if range_value is not None else None
-    return item
-
-
-_SCALARS = {"S": str, "N": str, "BOOL": bool}
-
-
-def _scalar(value: dict[str, Any]) -> bool:
-    """An AttributeValue that is its own image: a lone S or N (a str), BOOL (a bool) or NULL (true)."""
-    kind, content = next(iter(value.items()), (None, None))
-    return len(value) == 1 and (type(content) is _SCALARS.get(kind) or kind == "NULL" and content is True)
-
-
-def _stored(table: Table, hash_value: DynamoType, range_value: DynamoType | None) -> Item | None:
-    """The item stored under a key (read without leaving an empty partition in moto's defaultdict)."""
-    if range_value is None:
-        return table.items.get(hash_value)
-    partition = table.items.get(hash_value)
-    return partition.get(range_value) if partition is not None else None
-
-
-def store_item(table: Table, item: Item) -> None:
-    """Store an item built by item_to_put in place of the one with its key (its partition found once, for the item
-    replaced and for storing), and tell stream_shard, which drops the item's image: item_to_put's is put back."""
-    hash_value, range_value, image = item.hash_key, item.range_key, getattr(item, IMAGE, None)
-    if range_value:
-        partition = table.items[hash_value]
-        current = partition.get(range_value)
-        partition[range_value] = item
-    else:
-        current = table.items.get(hash_value)
-        table.items[hash_value] = item  # type: ignore[assignment]
-    if table.stream_shard is not None:
-        table.stream_shard.add(current, item)
-    if image is not None:
-        setattr(item, IMAGE, image)
-
-
-def _validate_item_types(table: Table, item_attrs: dict[str, Any], attr: str | None = None) -> None:
-    """Table._validate_item_types (the same checks, in the same order), with its recursion into each dict value
-    written out one level deep: one call per item and per map rather than one per attribute value."""
-    for key, value in item_attrs.items():
-        if isinstance(value, dict):
-            for kind, content in value.items():  # Table._validate_item_types(value, attr=key)
-                if isinstance(content, dict):
-                    _validate_item_types(table, content, kind)
-                if kind == "N":
-                    if type(content) is not str or not _plain_number(content):  # moto's check passes these
-                        table._validate_number_type(content)
-                elif (kind == "S" and type(content) is not str) or kind == "NULL":  # a str S passes both checks
-                    _validate_member(table, kind, content, key)
-        if key == "N" or key == "S" or key == "NULL":
-            _validate_member(table, key, value, attr)
-
-
-#: numbers moto's _validate_number_type passes without a word: ASCII digits, no exponent, no blanks, magnitude
-#: between 1E-20 and 1E20 (or zero), far inside DynamoDB's range
-_plain_number = re.compile(r"-?[0-9]{1,20}(?:\.[0-9]{1,20})?").fullmatch
-
-
-def _validate_member(table: Table, key: str, value: Any, attr: str | None) -> None:
-    if key == "N":
-        table._validate_number_type(value)
-    elif key == "S":
-        if isinstance(value, int):
-            raise SerializationException("NUMBER_VALUE cannot be converted to String")
-        if attr and attr in table.table_key_attrs and isinstance(value, dict):
-            raise SerializationException("Start of structure or map found where not expected")
-    elif key == "NULL":
-        if isinstance(value, bool) and value is not True:
-            raise ValidationException("Null attribute value types must have the value of true")
-
-
-def _validate_key_sizes(table: Table, item_attrs: dict[str, Any], hash_value: DynamoType,
-                        range_value: DynamoType | None) -> None:
-    """Table._validate_key_sizes, with the table's own keys measured on the DynamoTypes built from them."""
-    for name in table.hash_key_names:
-        value = item_attrs.get(name)
-        if value:
-            built = hash_value if name == table.hash_key_attr else _dynamo(value)
-            if _size(built) > HASH_KEY_MAX_LENGTH:
-                raise HashKeyTooLong
-    for name in table.range_key_names:
-        value = item_attrs.get(name)
-        if value:
-            built = range_value if name == table.range_key_attr and range_value is not None else _dynamo(value)
-            if _size(built) > RANGE_KEY_MAX_LENGTH:
-                raise RangeKeyTooLong
-
-
 def _sort_key(item: Item) -> Any:  # Table.all_items' order
     return (item.hash_key, item.range_key) if item.range_key else item.hash_key
 
@@ -386,10 +93,10 @@ _patches = Patches()
 
 def install() -> None:
     """While an emulator is open (moto_seam/__init__.py): plain moto in the same process keeps its own."""
-    _patches.set(Item, "__init__", _item_init)
-    _patches.set(Item, "__new__", staticmethod(_item_new))
+    _patches.set(Item, "__init__", dynamodb_items.item_init)
+    _patches.set(Item, "__new__", staticmethod(dynamodb_items.item_new))
     _patches.set(Table, "query", _query)
-    _patches.set(Table, "put_item", _put_item)
+    _patches.set(Table, "put_item", dynamodb_puts.put_item)
     _patches.set(DynamoType, "cast_value", property(_cast_value))
     _patches.set(DynamoType, "__hash__", _hash)
     _patches.set(DynamoType, "__eq__", _eq)

@@ -20,14 +20,14 @@ from moto.dynamodb.models.table import Table
 
 from eddy.emulator.moto_seam import Patches
 from eddy.emulator.moto_seam.bridge import image_of
-from eddy.emulator.moto_seam.speedups import dynamodb as moto_speedups
+from eddy.emulator.moto_seam.speedups import dynamodb_puts
 from eddy.emulator.streams.capture import Capture, Touch
 from eddy.emulator.streams.records import Image
 
 #: the name moto_seam.activate knows this module by
 MODULE = "eddy.emulator.moto_seam.tables.write_hook"
 #: an item's image as its last write left it, kept on moto's Item (bridge.py's image_of reads it)
-_IMAGE = moto_speedups.IMAGE
+_IMAGE = dynamodb_puts.IMAGE
 
 
 class _WriteHook:

@@ -8,6 +8,7 @@ from moto.dynamodb.models.dynamo_type import DynamoType, Item
 from moto.dynamodb.models.table import Table
 
 from eddy.emulator.moto_seam.speedups import dynamodb as moto_speedups
+from eddy.emulator.moto_seam.speedups import dynamodb_items
 
 
 def _built(init, attrs):
@@ -28,7 +29,7 @@ def _built(init, attrs):
     {"pk": {"S": "a"}, **{f"a{i}": {"S": "y" * 2000} for i in range(203)}},  # over, by many attributes
 ])
 def test_items_are_built_as_moto_builds_them(attrs):
-    assert _built(moto_speedups._item_init, attrs) == _built(moto_speedups.original_item_init, attrs)
+    assert _built(dynamodb_items.item_init, attrs) == _built(dynamodb_items.original_item_init, attrs)
 
 
 @pytest.mark.parametrize("value", [
@@ -37,7 +38,7 @@ def test_items_are_built_as_moto_builds_them(attrs):
     {"M": {"k": {"M": {"é": {"SS": ["x"]}, "n": {"NULL": True}}}, "l": {"L": []}}}, {"M": {}}, {"S": ""},
 ])
 def test_sizes_are_moto_sizes(value):
-    assert moto_speedups._size(DynamoType(value)) == DynamoType(value).size()
+    assert dynamodb_items.attribute_size(DynamoType(value)) == DynamoType(value).size()
 
 
 def _table(hash_type: str) -> Table:
@@ -80,10 +81,10 @@ def test_a_query_on_the_tables_key_answers_as_moto_does(hash_type, hash_value, c
 def test_the_replacements_are_installed_only_while_an_emulator_is_active():
     from eddy import emulate
 
-    assert Item.__init__ is moto_speedups.original_item_init and Table.query is moto_speedups.original_query
+    assert Item.__init__ is dynamodb_items.original_item_init and Table.query is moto_speedups.original_query
     with emulate(housekeeping_interval=None):
-        assert Item.__init__ is moto_speedups._item_init and Table.query is moto_speedups._query
-    assert Item.__init__ is moto_speedups.original_item_init and Table.query is moto_speedups.original_query
+        assert Item.__init__ is dynamodb_items.item_init and Table.query is moto_speedups._query
+    assert Item.__init__ is dynamodb_items.original_item_init and Table.query is moto_speedups.original_query
 
 
 def test_items_are_not_kept_by_motos_instance_tracker_while_an_emulator_runs():

@@ -23,6 +23,8 @@ from moto.dynamodb.models.table import Table
 from eddy.emulator.moto_seam import bridge as moto_bridge
 from eddy.emulator.moto_seam.tables import write_hook
 from eddy.emulator.moto_seam.speedups import dynamodb as moto_speedups
+from eddy.emulator.moto_seam.speedups import dynamodb_items
+from eddy.emulator.moto_seam.speedups import dynamodb_puts
 from eddy.emulator.api import validation
 from eddy.emulator.errors import AWSError
 
@@ -123,8 +125,8 @@ PUTS = [
 def test_put_item_answers_stores_and_reports_as_moto_does(item, ranged):
     if not ranged:
         item = {key: value for key, value in item.items() if key != "sk"}
-    ours = _put(moto_speedups._put_item, _twin(ranged), item)
-    assert ours == _put(moto_speedups.original_put_item, _twin(ranged), item)
+    ours = _put(dynamodb_puts.put_item, _twin(ranged), item)
+    assert ours == _put(dynamodb_puts.original_put_item, _twin(ranged), item)
 
 
 @pytest.mark.parametrize("kwargs", [
@@ -137,8 +139,8 @@ def test_put_item_answers_stores_and_reports_as_moto_does(item, ranged):
 ])
 def test_put_item_with_a_condition_answers_as_moto_does(kwargs):
     item = {"pk": {"S": "old"}, "sk": {"N": "1"}, "v": {"S": "after"}}
-    ours = _put(moto_speedups._put_item, _twin(True), item, **kwargs)
-    assert ours == _put(moto_speedups.original_put_item, _twin(True), item, **kwargs)
+    ours = _put(dynamodb_puts.put_item, _twin(True), item, **kwargs)
+    assert ours == _put(dynamodb_puts.original_put_item, _twin(True), item, **kwargs)
 
 
 def test_absent_conditions_are_moto_s_always_true_op():
@@ -159,9 +161,9 @@ VALUES = [
 
 @pytest.mark.parametrize("value", VALUES)
 def test_dynamotypes_are_built_and_measured_as_moto_does(value):
-    built = moto_speedups._dynamo(value)
+    built = dynamodb_items.dynamo(value)
     assert raw(built) == raw(DynamoType(value))
-    sized = moto_speedups._sized(value)
+    sized = dynamodb_items._sized(value)
     if sized is not None:  # None: the caller builds and measures apart (above)
         assert raw(sized[0]) == raw(DynamoType(value))
         assert sized[1] == DynamoType(value).size()
@@ -176,8 +178,8 @@ def test_dynamotypes_that_moto_cannot_build_fail_as_moto_does(value):
             return type(error), str(error)
         return None
 
-    assert failure(moto_speedups._dynamo) == failure(DynamoType) is not None
-    assert moto_speedups._sized(value) is None
+    assert failure(dynamodb_items.dynamo) == failure(DynamoType) is not None
+    assert dynamodb_items._sized(value) is None
 
 
 KEYS = [{"S": "a"}, {"S": "b"}, {"S": ""}, {"N": "1"}, {"N": "1.0"}, {"N": "-0"}, {"N": "0"}, {"N": "2"},
@@ -224,13 +226,13 @@ def test_item_types_are_validated_as_moto_validates_them(attrs, key_attrs):
             return type(error).__name__, str(error)
         return None
 
-    assert outcome(moto_speedups._validate_item_types) == outcome(Table._validate_item_types)
+    assert outcome(dynamodb_puts._validate_item_types) == outcome(Table._validate_item_types)
 
 
 def test_the_put_path_replacements_are_installed_only_while_an_emulator_is_active():
     from eddy import emulate
 
-    originals = (moto_speedups.original_put_item, moto_speedups.original_cast_value, moto_speedups.original_hash,
+    originals = (dynamodb_puts.original_put_item, moto_speedups.original_cast_value, moto_speedups.original_hash,
                  moto_speedups.original_eq)
 
     def installed():
@@ -238,7 +240,7 @@ def test_the_put_path_replacements_are_installed_only_while_an_emulator_is_activ
 
     assert installed() == originals
     with emulate(housekeeping_interval=None):
-        assert installed()[0] is moto_speedups._put_item and installed()[2:] == (moto_speedups._hash, moto_speedups._eq)
+        assert installed()[0] is dynamodb_puts.put_item and installed()[2:] == (moto_speedups._hash, moto_speedups._eq)
         assert installed()[1].fget is moto_speedups._cast_value
     assert installed() == originals
 
@@ -272,14 +274,14 @@ def test_what_eddys_validation_lets_through_moto_s_attribute_value_checks_pass(a
 
 
 @pytest.mark.parametrize("ranged", [True, False])
-@pytest.mark.parametrize("item", [item for item in PUTS if len(repr(item)) < moto_speedups.ITEM_SIZE_LIMIT])
+@pytest.mark.parametrize("item", [item for item in PUTS if len(repr(item)) < dynamodb_items.ITEM_SIZE_LIMIT])
 def test_an_item_whose_request_fits_the_size_limit_is_built_as_moto_builds_it(item, ranged):
     """item_to_put(fits=True) (a BatchWriteItem whose body is no longer than an item may be): sizes not measured,
     the same Item and the same refusals."""
     if not ranged:
         item = {key: value for key, value in item.items() if key != "sk"}
-    built = _put(lambda table, attrs: moto_speedups.item_to_put(table, attrs, fits=True), _twin(ranged), item)
-    assert built == _put(moto_speedups.item_to_put, _twin(ranged), item)
+    built = _put(lambda table, attrs: dynamodb_puts.item_to_put(table, attrs, fits=True), _twin(ranged), item)
+    assert built == _put(dynamodb_puts.item_to_put, _twin(ranged), item)
 
 
 @pytest.mark.parametrize("value", [
@@ -307,21 +309,21 @@ def test_a_put_that_replaces_an_item_keeps_the_dynamotypes_of_the_attributes_it_
     table = _twin(ranged=True)
     first = {"pk": {"S": "k"}, "sk": {"N": "1"}, "m": {"M": {"a": {"S": "x"}, "b": {"L": [{"N": "1"}]}}},
              "ss": {"SS": ["a"]}, "n": {"N": "1"}, "s": {"S": "text"}, "b": {"B": b"\x00"}}
-    moto_speedups.store_item(table, moto_speedups.item_to_put(table, first, fits=True))
+    dynamodb_puts.store_item(table, dynamodb_puts.item_to_put(table, first, fits=True))
     replaced = table.get_item(DynamoType({"S": "k"}), DynamoType({"N": "1"}))
     second = dict(first, n={"N": "1.0"}, ss={"SS": ["a", "b"]}, s={"N": "1"})  # changed: a number's text, a set, a type
-    assert not any(moto_speedups.item_to_put(table, second, fits=True).attrs[name] is replaced.attrs[name]
+    assert not any(dynamodb_puts.item_to_put(table, second, fits=True).attrs[name] is replaced.attrs[name]
                    for name in second)  # an item without its image (none kept while no emulator runs): all built anew
-    setattr(replaced, moto_speedups.IMAGE, moto_bridge.image_of(replaced))  # as capture leaves it after its write
-    built = moto_speedups.item_to_put(table, second, fits=True)
-    assert raw(built) == raw(moto_speedups.item_to_put(_twin(ranged=True), second))  # the same item as when new
+    setattr(replaced, dynamodb_puts.IMAGE, moto_bridge.image_of(replaced))  # as capture leaves it after its write
+    built = dynamodb_puts.item_to_put(table, second, fits=True)
+    assert raw(built) == raw(dynamodb_puts.item_to_put(_twin(ranged=True), second))  # the same item as when new
     # kept: what is unchanged; built anew: what changed, and a binary value (the image holds it in base64)
     assert [name for name in second if built.attrs[name] is replaced.attrs[name]] == ["pk", "sk", "m"]
     # the item's key is its key attributes' DynamoTypes (moto builds two more, equal ones): new or replacing
     assert built.hash_key is built.attrs["pk"] is replaced.attrs["pk"] and built.range_key is built.attrs["sk"]
-    new = moto_speedups.item_to_put(_twin(ranged=True), second, fits=True)
+    new = dynamodb_puts.item_to_put(_twin(ranged=True), second, fits=True)
     assert new.hash_key is new.attrs["pk"] and new.range_key is new.attrs["sk"]
-    unranged = moto_speedups.item_to_put(_twin(ranged=False), {"pk": {"S": "k"}}, fits=True)
+    unranged = dynamodb_puts.item_to_put(_twin(ranged=False), {"pk": {"S": "k"}}, fits=True)
     assert unranged.hash_key is unranged.attrs["pk"] and unranged.range_key is None
 
 
@@ -331,17 +333,17 @@ def test_a_put_that_changes_only_scalars_shares_the_rest_of_the_replaced_items_i
     item. It is the image moto_bridge would build from the stored attributes."""
     table = _twin(ranged=True)
     first = {"pk": {"S": "k"}, "sk": {"N": "1"}, "m": {"M": {"a": {"S": "x"}}}, "ss": {"SS": ["a"]}, "n": {"N": "1"}}
-    moto_speedups.store_item(table, moto_speedups.item_to_put(table, first, fits=True))
+    dynamodb_puts.store_item(table, dynamodb_puts.item_to_put(table, first, fits=True))
     replaced = table.get_item(DynamoType({"S": "k"}), DynamoType({"N": "1"}))
-    setattr(replaced, moto_speedups.IMAGE, old := moto_bridge.image_of(replaced))
+    setattr(replaced, dynamodb_puts.IMAGE, old := moto_bridge.image_of(replaced))
     second = dict(first, n={"N": "2"}, flag={"BOOL": False}, gone={"NULL": True}, s={"S": "new"})
-    built = moto_speedups.item_to_put(table, second, fits=True)
-    moto_speedups.store_item(table, built)
-    image = getattr(table.get_item(DynamoType({"S": "k"}), DynamoType({"N": "1"})), moto_speedups.IMAGE)
+    built = dynamodb_puts.item_to_put(table, second, fits=True)
+    dynamodb_puts.store_item(table, built)
+    image = getattr(table.get_item(DynamoType({"S": "k"}), DynamoType({"N": "1"})), dynamodb_puts.IMAGE)
     assert image == second and image["m"] is old["m"] and image["ss"] is old["ss"] and image["n"] is not second["n"]
-    setattr(built, moto_speedups.IMAGE, None)
+    setattr(built, dynamodb_puts.IMAGE, None)
     assert moto_bridge.image_of(built) == image  # what moto_bridge builds from the item itself
     # a changed set (or map, list, binary): no image worked out; moto_bridge builds it when the operation ends
-    setattr(built, moto_speedups.IMAGE, image)
-    assert getattr(moto_speedups.item_to_put(table, dict(second, ss={"SS": ["b"]}), fits=True),
-                   moto_speedups.IMAGE, None) is None
+    setattr(built, dynamodb_puts.IMAGE, image)
+    assert getattr(dynamodb_puts.item_to_put(table, dict(second, ss={"SS": ["b"]}), fits=True),
+                   dynamodb_puts.IMAGE, None) is None

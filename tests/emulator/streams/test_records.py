@@ -110,7 +110,7 @@ def test_a_record_is_not_changed_by_later_writes(door):
 
 
 def test_what_a_put_leaves_as_it_was_is_changed_by_a_later_update_in_the_item_only(door):
-    """A BatchWriteItem put keeps the replaced item's values of the attributes it does not change (moto_speedups):
+    """A BatchWriteItem put keeps the replaced item's values of the attributes it does not change (speedups/dynamodb_puts.py):
     an UpdateItem that changes a kept map and set in place afterwards changes the item and its own record only."""
     dynamodb, streams = door.client("dynamodb"), door.client("dynamodbstreams")
     arn = create_table(dynamodb)["LatestStreamArn"]
