@@ -8,6 +8,7 @@ Eddy's own failures (a handler crashed, retries exhausted) are EddyError, a sepa
 from __future__ import annotations
 
 import json
+from typing import Any
 
 ERROR_TYPE_PREFIX = "com.amazonaws.dynamodb.v20120810#"
 
@@ -26,6 +27,22 @@ class AWSError(Exception):
 
 class ValidationException(AWSError):
     code = "ValidationException"
+
+
+class TransactionCanceledException(AWSError):
+    """DynamoDB's cancelled transaction: each action's reason ({"Code": "None"} for one that was not the cause), and
+    the message naming every code in order."""
+
+    code = "TransactionCanceledException"
+
+    def __init__(self, reasons: list[dict[str, Any]]) -> None:
+        codes = ", ".join(reason["Code"] for reason in reasons)
+        super().__init__(f"Transaction cancelled, please refer cancellation reasons for specific reasons [{codes}]")
+        self.reasons = reasons
+
+    def to_body(self) -> bytes:
+        return json.dumps({"__type": ERROR_TYPE_PREFIX + self.code, "message": self.message,
+                           "CancellationReasons": self.reasons}).encode()
 
 
 class SerializationException(AWSError):

@@ -34,6 +34,7 @@ from eddy.emulator.api.dynamodb_rules import (
     request_collections,
     request_members,
     table_definitions,
+    transaction_keys,
 )
 from eddy.emulator.api.global_tables import replica_tables, replica_updates
 from eddy.emulator.api.streams_api import parse_body
@@ -88,6 +89,15 @@ def _answer(emulator: Emulator, operation: str, request: Request, params: dict[s
     """The checked request run by the engine (emulator.dynamodb), or answered by Eddy's own parts of the API."""
     if operation in ("Query", "Scan") and isinstance(params.get("ExclusiveStartKey"), dict):
         _check_starting_key(operation, request, params)
+    if operation in request_members.TAGGING and (
+        error := table_arns.denied(operation, params.get("ResourceArn"), moto_bridge.caller(request)[0])
+    ):
+        raise error  # another account's table: IAM's refusal, before the table is looked for
+    if operation in transaction_keys.OPERATIONS:  # each action's key against its table's, before moto reads it
+        account_id, region = moto_bridge.caller(request)
+        transaction_keys.check(
+            params, lambda table: (found := moto_tables.view(account_id, region, table)) and found.key_schema
+        )
     if operation in item_keys.OPERATIONS:  # the rules that read the tables' key attributes
         account_id, region = moto_bridge.caller(request)
         item_keys.check(

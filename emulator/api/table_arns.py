@@ -12,8 +12,13 @@ test_batch_write_using_arn: BatchGetItem's Responses by the ARN); other answers 
 An ARN that cannot name a table is refused in AWS's words: one that is not a table's ARN by validation (`problem`:
 "Valid ARN format is ...", "Invalid resource type in ...", "Invalid AWS partition in ..."), one of another region
 by `resolve` ("1 validation error detected: Invalid AWS region in '<ARN>'"). Only an ARN of the caller's own account
-names a table here (Eddy has no resource-based policies to reach another account's); another account's is left as
-it is, which finds no table (ResourceNotFoundException), and CreateTable refuses it as a table name.
+names a table here: another account's is refused as IAM refuses a principal no resource-based policy lets in
+(`denied`: AccessDeniedException, HTTP 400, "User: arn:aws:iam::<caller>:root is not authorized to perform:
+dynamodb:<Operation> on resource: <ARN> because no resource-based policy allows the dynamodb:<Operation> action"; the
+AWS-run conformance suite nubo-db/dynamodb-conformance, tests/tier2/tags/basic.test.ts: ListTagsOfResource of another
+account's table is AccessDeniedException; the words are IAM's for a cross-account request, as Lambda words them for a
+layer). Eddy keeps resource-based policies but does not evaluate them, so no policy lets another account in.
+CreateTable refuses an ARN as a table name.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from eddy.emulator.errors import ValidationException
+from eddy.emulator.errors import AccessDeniedException, ValidationException
 
 #: AWS's constraint for a TableName that starts as an ARN but names no table (an index's or a stream's ARN, a
 #: name DynamoDB does not allow), in the words ExtendDB recorded from DynamoDB (its table_arns.rs)
@@ -64,9 +69,28 @@ def problem(arn: str, path: str) -> str | None:
     return None
 
 
+def denied(operation: str, arn: Any, account_id: str) -> AccessDeniedException | None:
+    """The AccessDeniedException for `arn` if it is a table's ARN (or its index's or stream's) of another account
+    than the caller's `account_id`; None for anything else."""
+    parts = arn.split(":", 5) if isinstance(arn, str) and arn.startswith("arn:") else ()
+    if len(parts) < 6 or parts[2] != "dynamodb" or not _ACCOUNT.fullmatch(parts[4]) or parts[4] == account_id \
+            or not parts[5].startswith("table/"):
+        return None
+    error = AccessDeniedException(f"User: arn:aws:iam::{account_id}:root is not authorized to perform: dynamodb:"
+                                  f"{operation} on resource: {arn} because no resource-based policy allows the "
+                                  f"dynamodb:{operation} action")
+    error.status = 400  # DynamoDB's JSON protocol answers every client error 400
+    return error
+
+
 def resolve(operation: str, params: dict[str, Any], account_id: str, region: str) -> dict[str, str]:
     """Replace, in place, every ARN of a table of this account and region by the table's name; {name: ARN} of each
-    replaced (empty: none was). An ARN of this account and another region is refused as AWS refuses it."""
+    replaced (empty: none was). An ARN of this account and another region is refused as AWS refuses it, one of
+    another account as IAM refuses it (`denied`)."""
+    if operation != "CreateTable":
+        for name in _table_names(operation, params):
+            if (error := denied(operation, name, account_id)) is not None:
+                raise error
     given: dict[str, str] = {}
     name = params.get("TableName")
     if isinstance(name, str) and (resolved := _name(name, account_id, region)) is not None:

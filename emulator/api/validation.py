@@ -281,13 +281,8 @@ def _string(shape: Shape, value: str, path: str, problems: _Problems) -> None:
     if enum and value not in enum and not problems.moto_checks:
         _violation(problems, path, value, f"Member must satisfy enum value set: [{', '.join(enum)}]")
         return
-    if shape.name == "ProjectionExpression" and not all(part.strip() for part in value.split(",")):
-        raise ValidationException(
-            "Invalid ProjectionExpression: "
-            + (  # moto fails on an empty path
-                "The expression can not be empty;" if not value.strip() else 'Syntax error; token: ","'
-            )
-        )
+    if shape.name == "ProjectionExpression" and not value.strip():  # its syntax: dynamodb_rules/projection_expressions
+        raise ValidationException("Invalid ProjectionExpression: The expression can not be empty;")
     before = len(problems)
     _length(shape, value, path, problems)
     pattern = shape.metadata.get("pattern")

@@ -25,6 +25,7 @@ Pinned by tests/emulator/moto_seam/test_dynamodb_rules.py.
 from __future__ import annotations
 
 import bisect
+import functools
 from decimal import Context, Decimal
 from typing import Any
 
@@ -65,6 +66,19 @@ def _get_keys_value(self: DynamoDBBackend, table: Any, keys: dict[str, Any]) -> 
     if table.hash_key_attr not in keys or (table.has_range_key and table.range_key_attr not in keys):
         raise MockValidationException(NOT_THE_SCHEMA)
     return original_get_keys_value(self, table, keys)
+
+
+def reserved_word(name: str) -> bool:
+    """Whether `name` is one of DynamoDB's reserved words, in any case (moto's copy of the developer guide's list,
+    "Reserved words in DynamoDB"), which an expression names only through a placeholder."""
+    return name.upper() in _reserved_words()
+
+
+@functools.cache
+def _reserved_words() -> frozenset[str]:
+    from moto.dynamodb.parsing.reserved_keywords import ReservedKeywords  # loaded with the first such request
+
+    return frozenset(ReservedKeywords.get_reserved_keywords())
 
 
 def update_expression_refused(text: Any) -> bool:

@@ -11,6 +11,8 @@ these modules hold the rules the service adds, one family each, in the order Dyn
 - numbers.py: a number as DynamoDB stores it (attribute_values.py rewrites the request's numbers so);
 - item_keys.py: the rules that read a table's key attributes (a batch's items once each, AttributeUpdates off the
   key), once the table is found;
+- projection_expressions.py: a ProjectionExpression's syntax ('Syntax error; token: "!", near: "!!"') and reserved
+  words, in GetItem, Query, Scan, BatchGetItem and each Get of TransactGetItems;
 - expression_parameters.py: expression and legacy (non-expression) parameters not mixed; ExpressionAttributeNames and
   ExpressionAttributeValues only with an expression, and each used by one;
 - table_definitions.py: CreateTable's billing mode and throughput together, local secondary indexes only on a table
@@ -28,6 +30,7 @@ from typing import Any
 
 from eddy.emulator.api.dynamodb_rules import (
     expression_parameters,
+    projection_expressions,
     request_collections,
     request_members,
     table_definitions,
@@ -39,6 +42,7 @@ def check(operation: str, params: dict[str, Any]) -> None:
     model's checks have passed)."""
     request_members.check(operation, params)
     request_collections.check(operation, params)
+    projection_expressions.check(operation, params)
     expression_parameters.check(operation, params)
     if operation in ("CreateTable", "UpdateTable"):
         table_definitions.check_billing(params)

@@ -6,7 +6,7 @@ import pytest
 from botocore.exceptions import ClientError
 
 from eddy.emulator.api import table_arns
-from eddy.emulator.errors import ValidationException
+from eddy.emulator.errors import AccessDeniedException, ValidationException
 from tests.emulator.helpers import S, events, read_stream
 
 ARN = "arn:aws:dynamodb:us-east-1:123456789012:table/orders"
@@ -70,13 +70,23 @@ def test_partiql_statements_name_a_table_by_its_arn_and_their_writes_reach_its_s
                                                         ("REMOVE", "b")]
 
 
-def test_an_arn_of_another_account_names_no_table_here(door):
+def test_an_arn_of_another_account_is_refused_as_iam_refuses_it(door):
+    """The AWS-run conformance suite nubo-db/dynamodb-conformance (tests/tier2/tags/basic.test.ts): another account's
+    table ARN is AccessDeniedException; the words are IAM's for a principal no resource-based policy lets in."""
     dynamodb = door.client("dynamodb")
     dynamodb.create_table(TableName="orders", **KEY)
     elsewhere = ARN.replace("123456789012", "210987654321")
-    assert refused(lambda: dynamodb.get_item(TableName=elsewhere, Key={"pk": S("a")}))[0] == "ResourceNotFoundException"
-    assert refused(lambda: dynamodb.batch_write_item(RequestItems={elsewhere: [{"PutRequest": {"Item": {
-        "pk": S("a")}}}]}))[0] == "ResourceNotFoundException"
+
+    def denied(operation: str) -> tuple[str, str]:
+        return ("AccessDeniedException", f"User: arn:aws:iam::123456789012:root is not authorized to perform: "
+                f"dynamodb:{operation} on resource: {elsewhere} because no resource-based policy allows the "
+                f"dynamodb:{operation} action")
+
+    assert refused(lambda: dynamodb.get_item(TableName=elsewhere, Key={"pk": S("a")})) == denied("GetItem")
+    assert refused(lambda: dynamodb.batch_write_item(RequestItems={"orders": [{"PutRequest": {"Item": {
+        "pk": S("b")}}}], elsewhere: [{"PutRequest": {"Item": {"pk": S("a")}}}]})) == denied("BatchWriteItem")
+    assert refused(lambda: dynamodb.transact_write_items(TransactItems=[
+        {"Put": {"TableName": elsewhere, "Item": {"pk": S("a")}}}])) == denied("TransactWriteItems")
     assert refused(lambda: dynamodb.create_table(TableName=elsewhere, **KEY)) == ("ValidationException", (
         f"1 validation error detected: Value '{elsewhere}' at 'tableName' failed to satisfy constraint: Member must "
         "satisfy regular expression pattern: [a-zA-Z0-9_.-]+"))
@@ -138,16 +148,19 @@ def test_an_arn_that_is_not_a_tables_is_refused_where_a_table_belongs(door, arn,
 
 def test_resolve_rewrites_only_this_accounts_table_arns():
     other = ARN.replace("123456789012", "210987654321")
-    params = {"RequestItems": {ARN: [], other: [], "plain": []}}
+    params = {"RequestItems": {ARN: [], "plain": []}}
     assert table_arns.given("BatchWriteItem", params)
     assert table_arns.resolve("BatchWriteItem", params, "123456789012", "us-east-1")
-    assert list(params["RequestItems"]) == ["orders", other, "plain"]
-    params = {"TransactItems": [{"Get": {"TableName": ARN}}, {"Get": {"TableName": other}}, None]}
+    assert list(params["RequestItems"]) == ["orders", "plain"]
+    params = {"TransactItems": [{"Get": {"TableName": ARN}}, {"Get": {"TableName": "plain"}}, None]}
     assert table_arns.resolve("TransactGetItems", params, "123456789012", "us-east-1")
-    assert [item and item["Get"]["TableName"] for item in params["TransactItems"]] == ["orders", other, None]
+    assert [item and item["Get"]["TableName"] for item in params["TransactItems"]] == ["orders", "plain", None]
     assert not table_arns.given("PutItem", {"TableName": "orders"})
     assert not table_arns.given("PutItem", {"TableName": "orders", "RequestItems": {ARN: []}})  # not PutItem's
-    assert not table_arns.resolve("PutItem", {"TableName": other}, "123456789012", "us-east-1")
+    with pytest.raises(AccessDeniedException, match="dynamodb:PutItem on resource: arn:aws:dynamodb:us-east-1:2109"):
+        table_arns.resolve("PutItem", {"TableName": other}, "123456789012", "us-east-1")
+    assert not table_arns.resolve("CreateTable", {"TableName": other}, "123456789012", "us-east-1")  # not a name
+    assert table_arns.denied("PutItem", ARN, "123456789012") is None
     with pytest.raises(ValidationException, match="^1 validation error detected: Invalid AWS region in 'arn:"):
         table_arns.resolve("GetItem", {"TableName": ARN}, "123456789012", "eu-west-1")
 

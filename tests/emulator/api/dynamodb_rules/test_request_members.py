@@ -59,6 +59,29 @@ def test_tagging_a_resource_arn_that_is_no_tables_is_refused(dynamodb, arn):
     assert dynamodb.list_tags_of_resource(ResourceArn=table_arn)["Tags"] == []
 
 
+def test_another_accounts_table_is_refused_as_iam_refuses_it(dynamodb):
+    """The AWS-run conformance suite's tests/tier2/tags/basic.test.ts: ListTagsOfResource of a table ARN of another
+    account is AccessDeniedException (DynamoDB's JSON errors are HTTP 400); the words are IAM's for a principal no
+    resource-based policy lets in (as Lambda's GetLayerVersion answers them across accounts)."""
+    other = "arn:aws:dynamodb:us-east-1:000000000000:table/"
+
+    def denied(operation: str, arn: str) -> tuple[int, str, str]:
+        return (400, "AccessDeniedException", f"User: arn:aws:iam::123456789012:root is not authorized to perform: "
+                f"dynamodb:{operation} on resource: {arn} because no resource-based policy allows the "
+                f"dynamodb:{operation} action")
+
+    assert refused(lambda: dynamodb.list_tags_of_resource(ResourceArn=other + "nonexistent_table_xyz")) == denied(
+        "ListTagsOfResource", other + "nonexistent_table_xyz")
+    assert refused(lambda: dynamodb.tag_resource(ResourceArn=other + TABLE, Tags=[{"Key": "k", "Value": "v"}])) == \
+        denied("TagResource", other + TABLE)
+    assert refused(lambda: dynamodb.put_item(TableName=other + TABLE, Item=KEY)) == denied("PutItem", other + TABLE)
+    assert refused(lambda: dynamodb.batch_get_item(RequestItems={other + TABLE: {"Keys": [KEY]}})) == denied(
+        "BatchGetItem", other + TABLE)
+    own = dynamodb.describe_table(TableName=TABLE)["Table"]["TableArn"]
+    dynamodb.put_item(TableName=own, Item=KEY)
+    assert dynamodb.list_tags_of_resource(ResourceArn=own)["Tags"] == [] and items(dynamodb) == [KEY]
+
+
 def test_what_aws_words_otherwise_than_the_models_constraints(dynamodb):
     """The AWS-run conformance suite's tier3/error-messages/createTable.test.ts, putItem.test.ts, query.test.ts and
     validation-ordering/query.test.ts (2026)."""
