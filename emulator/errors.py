@@ -41,8 +41,9 @@ class TransactionCanceledException(AWSError):
         self.reasons = reasons
 
     def to_body(self) -> bytes:
-        return json.dumps({"__type": ERROR_TYPE_PREFIX + self.code, "message": self.message,
-                           "CancellationReasons": self.reasons}).encode()
+        return json.dumps(
+            {"__type": ERROR_TYPE_PREFIX + self.code, "message": self.message, "CancellationReasons": self.reasons}
+        ).encode()
 
 
 class SerializationException(AWSError):

@@ -73,12 +73,19 @@ def denied(operation: str, arn: Any, account_id: str) -> AccessDeniedException |
     """The AccessDeniedException for `arn` if it is a table's ARN (or its index's or stream's) of another account
     than the caller's `account_id`; None for anything else."""
     parts = arn.split(":", 5) if isinstance(arn, str) and arn.startswith("arn:") else ()
-    if len(parts) < 6 or parts[2] != "dynamodb" or not _ACCOUNT.fullmatch(parts[4]) or parts[4] == account_id \
-            or not parts[5].startswith("table/"):
+    if (
+        len(parts) < 6
+        or parts[2] != "dynamodb"
+        or not _ACCOUNT.fullmatch(parts[4])
+        or parts[4] == account_id
+        or not parts[5].startswith("table/")
+    ):
         return None
-    error = AccessDeniedException(f"User: arn:aws:iam::{account_id}:root is not authorized to perform: dynamodb:"
-                                  f"{operation} on resource: {arn} because no resource-based policy allows the "
-                                  f"dynamodb:{operation} action")
+    error = AccessDeniedException(
+        f"User: arn:aws:iam::{account_id}:root is not authorized to perform: dynamodb:"
+        f"{operation} on resource: {arn} because no resource-based policy allows the "
+        f"dynamodb:{operation} action"
+    )
     error.status = 400  # DynamoDB's JSON protocol answers every client error 400
     return error
 

@@ -25,8 +25,11 @@ from typing import Any, Iterator
 
 from eddy.emulator.errors import ValidationException
 
-_TOKEN = re.compile(r"(?P<space>\s+)|(?P<name>[A-Za-z][A-Za-z0-9_]*)|(?P<placeholder>#[A-Za-z0-9_]+)"
-                    r"|(?P<value>:[A-Za-z0-9_]+)|(?P<number>[0-9]+)|(?P<other><>|<=|>=|.)", re.S)
+_TOKEN = re.compile(
+    r"(?P<space>\s+)|(?P<name>[A-Za-z][A-Za-z0-9_]*)|(?P<placeholder>#[A-Za-z0-9_]+)"
+    r"|(?P<value>:[A-Za-z0-9_]+)|(?P<number>[0-9]+)|(?P<other><>|<=|>=|.)",
+    re.S,
+)
 EOF = "<EOF>"
 
 
@@ -42,14 +45,16 @@ def check_expression(expression: str) -> None:
     at = _syntax_error(tokens)
     if at is not None:
         token = tokens[at][1] if at < len(tokens) else EOF
-        raise ValidationException(f'Invalid ProjectionExpression: Syntax error; token: "{token}", near: '
-                                  f'"{_near(tokens, at)}"')
+        raise ValidationException(
+            f'Invalid ProjectionExpression: Syntax error; token: "{token}", near: "{_near(tokens, at)}"'
+        )
     from eddy.emulator.moto_seam.dynamodb_rules import reserved_word  # moto's list of DynamoDB's reserved words
 
     for kind, text in tokens:
         if kind == "name" and reserved_word(text):
-            raise ValidationException("Invalid ProjectionExpression: Attribute name is a reserved keyword; reserved "
-                                      f"keyword: {text}")
+            raise ValidationException(
+                f"Invalid ProjectionExpression: Attribute name is a reserved keyword; reserved keyword: {text}"
+            )
 
 
 def _syntax_error(tokens: list[tuple[str | None, str]]) -> int | None:
@@ -96,9 +101,13 @@ def _expressions(operation: str, params: dict[str, Any]) -> Iterator[str]:
     if operation in ("GetItem", "Query", "Scan"):
         found.append(params.get("ProjectionExpression"))
     elif operation == "BatchGetItem" and isinstance(params.get("RequestItems"), dict):
-        found.extend(keys.get("ProjectionExpression") for keys in params["RequestItems"].values()
-                     if isinstance(keys, dict))
+        found.extend(
+            keys.get("ProjectionExpression") for keys in params["RequestItems"].values() if isinstance(keys, dict)
+        )
     elif operation == "TransactGetItems" and isinstance(params.get("TransactItems"), list):
-        found.extend(item["Get"].get("ProjectionExpression") for item in params["TransactItems"]
-                     if isinstance(item, dict) and isinstance(item.get("Get"), dict))
+        found.extend(
+            item["Get"].get("ProjectionExpression")
+            for item in params["TransactItems"]
+            if isinstance(item, dict) and isinstance(item.get("Get"), dict)
+        )
     return (expression for expression in found if isinstance(expression, str) and expression.strip())

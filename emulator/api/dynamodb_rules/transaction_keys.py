@@ -31,8 +31,10 @@ from eddy.emulator.errors import TransactionCanceledException, ValidationExcepti
 
 OPERATIONS = frozenset({"TransactGetItems", "TransactWriteItems"})
 NOT_THE_SCHEMA = "The provided key element does not match the schema"
-EMPTY_KEY = ("One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an "
-             "empty {} value. Key: {}")
+EMPTY_KEY = (
+    "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an "
+    "empty {} value. Key: {}"
+)
 KeySchema = Callable[[Any], "list[dict[str, str]] | None"]
 _KEYED = ("Get", "Update", "Delete", "ConditionCheck")
 
@@ -61,7 +63,7 @@ def _action(item: Any) -> tuple[str, dict[str, Any]]:
 
 
 def _empty(value: Any) -> str | None:
-    """"string" or "binary" if `value` is an empty S or B, else None."""
+    """ "string" or "binary" if `value` is an empty S or B, else None."""
     if isinstance(value, dict) and len(value) == 1:
         kind, content = next(iter(value.items()))
         if kind in ("S", "B") and content in ("", b""):
@@ -76,13 +78,22 @@ def _reason(kind: str, action: dict[str, Any], schema: list[dict[str, str]]) -> 
             value = item.get(element["AttributeName"])
             actual = next(iter(value)) if isinstance(value, dict) and len(value) == 1 else None
             if actual is not None and actual != element["AttributeType"]:
-                return {"Code": "ValidationError", "Message": "One or more parameter values were invalid: Type mismatch "
-                        f"for key {element['AttributeName']} expected: {element['AttributeType']} actual: {actual}"}
+                return {
+                    "Code": "ValidationError",
+                    "Message": "One or more parameter values were invalid: Type mismatch "
+                    f"for key {element['AttributeName']} expected: {element['AttributeType']} actual: {actual}",
+                }
         return None
     if kind not in _KEYED:
         return None
     key = action.get("Key")
-    matches = isinstance(key, dict) and set(key) == {element["AttributeName"] for element in schema} and all(
-        isinstance(key[element["AttributeName"]], dict) and list(key[element["AttributeName"]]) ==
-        [element["AttributeType"]] for element in schema)
+    matches = (
+        isinstance(key, dict)
+        and set(key) == {element["AttributeName"] for element in schema}
+        and all(
+            isinstance(key[element["AttributeName"]], dict)
+            and list(key[element["AttributeName"]]) == [element["AttributeType"]]
+            for element in schema
+        )
+    )
     return None if matches else {"Code": "ValidationError", "Message": NOT_THE_SCHEMA}
