@@ -9,18 +9,17 @@ What Eddy needs of a queue, as Lambda's SQS poller sees it:
   - ReceiveMessage for a poller: up to `limit` visible messages in the queue's order, each marked received (receive
     count, first receive time, a new receipt handle, invisible for the queue's VisibilityTimeout), with SQS's rules:
     a FIFO queue's group is skipped while one of its messages is in flight (a receive takes as many of one group's
-    messages as it can, in order, before the next group's), and a message received maxReceiveCount
-    times moves to the RedrivePolicy's dead-letter queue instead (moto's own receive_message does the same, at
-    O(queue) per message received; this one walks the queue once per batch, without copying the messages);
-  - DeleteMessage of a whole batch in one pass;
+    messages as it can, in order, before the next group's), and a message received maxReceiveCount times moves to
+    the RedrivePolicy's dead-letter queue instead (moto's own receive_message does that at O(queue) per message
+    received; this one walks the queue once per batch, without copying the messages);
+  - DeleteMessage of a whole batch in one pass; a receive's or delete's change is logged before it is made;
   - Queue.attributes read lazily: moto's SendMessage reads it for one attribute, and the property counts every
     message three times (ApproximateNumberOf*), which made filling a queue quadratic (20,000 messages: minutes).
     QueueAttributes computes each value when it is read, with moto's keys, order and values (pinned).
 Messages leave the seam as ReceivedMessage values in SQS's own words (what ReceiveMessage would answer).
 
 Each message's events (sent, received, deleted, returned, dead-lettered) are noted for `eddy tail --queue` by
-listings/queue_activity.py, called from add_message's wrapper, the pollers' receive and delete, and
-speedups/sqs.py's ReceiveMessage and DeleteMessage.
+listings/queue_activity.py, called from add_message's wrapper, the pollers' receive and delete, and speedups/sqs.py.
 """
 
 from __future__ import annotations
@@ -47,6 +46,7 @@ from eddy.emulator.moto_seam.speedups import sqs as sqs_speedups
 
 QUEUE_ARN = re.compile(r"^arn:aws[a-z-]*:sqs:(?P<region>[a-z0-9-]+):(?P<account>\d{12}):(?P<name>[A-Za-z0-9_.-]+)$")
 
+WriteDown = Callable[[dict[str, Any]], None]  # a poller's change to a queue logged before it is made
 _now: Callable[[], float] | None = None
 _activity: threading.Condition | None = None
 _original_time = (sqs_models.unix_time, sqs_models.unix_time_millis)
@@ -99,7 +99,8 @@ _patches = Patches()
 
 def install() -> None:
     """moto's SQS telling Eddy of messages added and visibility changed; Queue.attributes read lazily. The clock
-    (moto.sqs.models' unix_time) is the emulator's only while one is active (`activate`)."""
+    (moto.sqs.models' unix_time) is the emulator's only while one is active (`activate`). (Queue.delete_message
+    holds the queue's lock while it takes a message out: speedups/sqs.py.)"""
     add_message, change_visibility = Queue.add_message, Message.change_visibility
 
     def added(self: Queue, message: Message) -> None:
@@ -108,8 +109,6 @@ def install() -> None:
         queue_activity.added(self, message)
         add_message(self, message)
         _notify()
-
-    # (Queue.delete_message holds the queue's lock while it takes a message out: speedups/sqs.py)
 
     def visibility_changed(self: Message, visibility_timeout: int) -> None:
         change_visibility(self, visibility_timeout)
@@ -166,10 +165,7 @@ class QueueAttributes(Mapping):
 def find_queue(arn: str) -> Queue | None:
     """The queue an ARN names, or None."""
     match = QUEUE_ARN.match(arn)
-    if match is None:
-        return None
-    backend = sqs_backends[match["account"]][match["region"]]
-    return backend.queues.get(match["name"])
+    return None if match is None else sqs_backends[match["account"]][match["region"]].queues.get(match["name"])
 
 
 def visibility_timeout(queue: Queue) -> int:
@@ -234,7 +230,8 @@ def next_change(queue: Queue, now: float) -> float | None:
     return min(moments) / 1000.0 if moments else None
 
 
-def receive(queue: Queue, limit: int, now: float, max_bytes: int) -> tuple[list[ReceivedMessage], dict[str, Any] | None]:
+def receive(queue: Queue, limit: int, now: float, max_bytes: int, write_down: WriteDown | None = None
+            ) -> tuple[list[ReceivedMessage], dict[str, Any] | None]:
     """Receive up to `limit` messages (and at most `max_bytes` of bodies) as ReceiveMessage would, on `now`.
 
     A FIFO queue answers as many messages of one message group as it can, in the group's order, then the next
@@ -242,42 +239,48 @@ def receive(queue: Queue, limit: int, now: float, max_bytes: int) -> tuple[list[
     call can also return messages from other available message groups", re:Post knowledge center
     sqs-fifo-messages-not-returned); a group with a message in flight gives nothing.
 
-    Also answers what the receive changed in the queue (a `change` for `apply_change`: persistence logs it, so a
-    restart keeps receive counts, visibility and dead-letter moves), or None when it changed nothing."""
+    Also answers what the receive changed (a `change` for `apply_change`, None if nothing), handed to `write_down`
+    (persistence logs it: a restart keeps receive counts, visibility and dead-letter moves) before any of it is
+    made: if that raises (a disk that refuses the log entry), the queue is as it was."""
     milliseconds = now * 1000.0
     timeout_ms = int(queue.visibility_timeout) * 1000
     policy = queue.redrive_policy if queue.dead_letter_queue is not None else None
-    received: list[ReceivedMessage] = []
+    chosen: list[tuple[Message, int]] = []
     to_dead_letter_queue: list[Message] = []
     size = 0
     token = os.urandom(48).hex()
     with queue._messages_lock:
         for message in _receivable(queue, milliseconds):
             if policy and message.approximate_receive_count >= policy["maxReceiveCount"]:
-                queue_activity.returned(queue, message)
                 to_dead_letter_queue.append(message)
                 continue
             body_size = len(message.body.encode())
-            if received and size + body_size > max_bytes:
+            if chosen and size + body_size > max_bytes:
                 break
             size += body_size
-            _mark_received(queue, message, milliseconds, timeout_ms, token)
-            received.append(_received(message, body_size))
-            if len(received) >= limit:
+            chosen.append((message, body_size))
+            if len(chosen) >= limit:
                 break
+        if not chosen and not to_dead_letter_queue:
+            return [], None
+        change = {"queue": queue.queue_arn, "at": milliseconds, "visibility_ms": timeout_ms, "token": token,
+                  "received": [m.id for m, _ in chosen], "dead_lettered": [m.id for m in to_dead_letter_queue]}
+        if write_down is not None:
+            write_down(change)  # logged first: nothing is received or moved unless the log has it
         if to_dead_letter_queue:
             moved = {id(m) for m in to_dead_letter_queue}
             queue._messages = [m for m in queue._messages if id(m) not in moved]
             for message in to_dead_letter_queue:
+                queue_activity.returned(queue, message)
                 queue.pending_messages.discard(message)
+        received = []
+        for message, body_size in chosen:
+            _mark_received(queue, message, milliseconds, timeout_ms, token)
+            received.append(_received(message, body_size))
         queue_activity.received_all(queue, [r.message for r in received], milliseconds / 1000.0)
     for message in to_dead_letter_queue:  # outside this queue's lock: the DLQ takes its own
         queue.dead_letter_queue.add_message(message)
-    if not received and not to_dead_letter_queue:
-        return received, None
-    return received, {"queue": queue.queue_arn, "at": milliseconds, "visibility_ms": timeout_ms, "token": token,
-                      "received": [m.message_id for m in received],
-                      "dead_lettered": [m.id for m in to_dead_letter_queue]}
+    return received, change
 
 
 def _receivable(queue: Queue, milliseconds: float) -> Iterator[Message]:
@@ -335,13 +338,16 @@ def _received(message: Message, body_size: int) -> ReceivedMessage:
                            message)
 
 
-def delete(queue: Queue, messages: list[ReceivedMessage]) -> dict[str, Any] | None:
-    """Delete received messages (a batch that succeeded, or messages a filter did not match); answers the
-    change (for `apply_change`), or None when there was nothing to delete."""
+def delete(queue: Queue, messages: list[ReceivedMessage], write_down: WriteDown | None = None) -> dict[str, Any] | None:
+    """Delete received messages (a batch that succeeded, or messages a filter did not match); answers the change
+    (for `apply_change`; None: nothing to delete), handed to `write_down` first: if that raises, nothing is deleted."""
     if not messages:
         return None
+    change = {"queue": queue.queue_arn, "deleted": [m.message_id for m in messages]}
+    if write_down is not None:
+        write_down(change)
     _delete_messages(queue, [m.message for m in messages])
-    return {"queue": queue.queue_arn, "deleted": [m.message_id for m in messages]}
+    return change
 
 
 def _delete_messages(queue: Queue, messages: list[Message]) -> None:

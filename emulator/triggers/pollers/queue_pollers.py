@@ -10,7 +10,8 @@ visibility timeout runs out, is received again (ApproximateReceiveCount grows), 
 SQS moves it to the dead-letter queue. Nothing to checkpoint: the queue itself holds the position, and each receive
 and delete a poller makes is written to the journal in order with the services' requests, so a restart, even a
 kill -9, brings back the queue as the pollers left it: only a batch in flight at a kill comes back, once its
-visibility timeout runs out (at least once, as on AWS), with its receive counts.
+visibility timeout runs out (at least once, as on AWS), with its receive counts. Each change is written down before it
+is made: a receive or delete the disk refuses is not made (the poller tries again; messages not deleted come back).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Any
 from eddy.emulator.functions.invocation_results import InvocationResult
 from eddy.emulator.kernel import Kernel
 from eddy.emulator.moto_seam.sqs import ReceivedMessage
+from eddy.emulator.storage.disk import WriteFailed
 from eddy.emulator.triggers.event_source_mappings import EventSourceMapping
 from eddy.emulator.triggers.failures import MappingFailures
 from eddy.emulator.triggers.filters import matches
@@ -80,7 +82,12 @@ class QueuePoller(threading.Thread):
                     if available and available < mapping.batch_size and now < runner.window_opened + window:
                         activity.wait(min(runner.window_opened + window - now, LONGEST_WAIT))
                         continue
-                batch = source.receive(queue, mapping.batch_size, now, MAX_PAYLOAD_BYTES)
+                try:
+                    batch = source.receive(queue, mapping.batch_size, now, MAX_PAYLOAD_BYTES)
+                except WriteFailed as failure:  # nothing received: the poller tries again, the disk may have room
+                    self._refused(failure, "receive")
+                    activity.wait(LONGEST_WAIT)
+                    continue
                 if batch:
                     runner.window_opened = None
                     self.busy = True
@@ -97,7 +104,7 @@ class QueuePoller(threading.Thread):
             kept = [i for i, record in enumerate(records) if matches(mapping.filters, sqs_events.filter_view(record))]
             if len(kept) < len(batch):
                 dropped = set(range(len(batch))) - set(kept)
-                source.delete(self.queue, [batch[i] for i in sorted(dropped)])
+                self._delete_handled([batch[i] for i in sorted(dropped)])
                 runner.figures.records_filtered += len(dropped)
             batch, records = [batch[i] for i in kept], [records[i] for i in kept]
             if not batch:
@@ -126,7 +133,25 @@ class QueuePoller(threading.Thread):
                 log.info("mapping %s batch %d OK in %.1f ms", mapping.label, len(batch), result.duration * 1000)
                 if report is not None:
                     report.invocation_succeeded()
-        source.delete(self.queue, [m for m in batch if m.message_id not in failed])
+        self._delete_handled([m for m in batch if m.message_id not in failed])
+
+    def _delete_handled(self, messages: list[ReceivedMessage]) -> None:
+        """Delete what was handled; if the disk refuses the entry, nothing is deleted: the messages come back after
+        their visibility timeout and are delivered again (Lambda's at least once), never lost."""
+        try:
+            self.runner.source.delete(self.queue, messages)
+        except WriteFailed as failure:
+            self._refused(failure, "delete")
+
+    def _refused(self, failure: WriteFailed, change: str) -> None:
+        """A receive or delete the disk refused: the mapping's LastProcessingResult and last error say why (a WARNING
+        line when the reason changes)."""
+        reason = f"the disk refused the log entry of a {change}, which was not made: {failure.reason}"
+        runner = self.runner
+        if runner.figures.last_error != reason:
+            log.warning("mapping %s: %s", runner.mapping.label, reason)
+        runner.figures.note_error(reason)
+        runner.mapping.last_processing_result = f"PROBLEM: {reason}"
 
 
 class QueueRunner:

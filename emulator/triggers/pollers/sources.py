@@ -7,7 +7,8 @@ one code path for both.
 
 An SQS queue is a QueueSource: the queue found by its ARN (one deleted and created again is a new one), its messages
 received and deleted as Lambda's SQS poller does (moto_seam/sqs.py), each receive and delete written to the journal
-under the emulator's lock, in order with the services' requests, so a restart keeps receive counts and deletes.
+under the emulator's lock, in order with the services' requests, before it is made: a restart keeps receive counts and
+deletes, and a change the disk refused is not made (a message is never deleted unless the log says so).
 """
 
 from __future__ import annotations
@@ -110,19 +111,17 @@ class QueueSource:
         return sqs_seam.visibility_timeout(queue)
 
     def receive(self, queue: Any, limit: int, now: float, max_bytes: int) -> list[sqs_seam.ReceivedMessage]:
-        """A batch received (invisible for the queue's VisibilityTimeout), written down; the caller holds the lock,
-        so the journal keeps the order things happened in."""
-        batch, change = sqs_seam.receive(queue, limit, now, max_bytes)
-        if change is not None:
-            self.journal.queue_messages_changed(change)
-        return batch
+        """A batch received (invisible for the queue's VisibilityTimeout), written down before it is made; the caller
+        holds the lock, so the journal keeps the order things happened in. WriteFailed (storage/disk.py: the disk
+        refused the entry): nothing was received."""
+        write_down = self.journal.queue_messages_changed if self.journal.durable else None
+        return sqs_seam.receive(queue, limit, now, max_bytes, write_down)[0]
 
     def delete(self, queue: Any, messages: list[sqs_seam.ReceivedMessage]) -> None:
-        """Delete messages from the queue and write it down, under the lock."""
+        """Delete messages from the queue, written down first, under the lock. WriteFailed: nothing was deleted (the
+        messages come back after their visibility timeout and are delivered again: at least once)."""
         if not self.journal.durable:  # nothing to write down: the queue's own lock is enough
             sqs_seam.delete(queue, messages)
             return
         with self.lock:
-            change = sqs_seam.delete(queue, messages)
-            if change is not None:
-                self.journal.queue_messages_changed(change)
+            sqs_seam.delete(queue, messages, self.journal.queue_messages_changed)
