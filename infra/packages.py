@@ -74,7 +74,8 @@ def zipped(path: Path, prefix: str = "") -> bytes:
         for file in sorted(files):
             relative = file.relative_to(path)
             info = zipfile.ZipInfo(prefix + relative.as_posix(), date_time=(1980, 1, 1, 0, 0, 0))
-            info.external_attr = 0o644 << 16
+            # a program stays one (a custom runtime's bootstrap must be executable, as `zip` and SAM keep it)
+            info.external_attr = (0o755 if os.access(file, os.X_OK) else 0o644) << 16
             info.compress_type = zipfile.ZIP_DEFLATED
             archive.writestr(info, file.read_bytes())
     return buffer.getvalue()

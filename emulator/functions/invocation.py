@@ -161,6 +161,7 @@ class _Worker:
         #: its exit status once it ended by itself (the runtime exited: sys.exit, process.exit, a crash)
         self.exit_status: int | None = None
         self.answer_bytes = 0  # the length of its last answer line
+        self.runtime_pid: int | None = None  # the process that runs the function's code (its memory is reported)
         self._pending = b""  # what was read from its stdout past the last line taken
         from eddy.emulator.functions.runtimes import runtime_of  # the runtimes load with the first worker
 
@@ -188,6 +189,7 @@ class _Worker:
                 ready = self._line(INIT_SECONDS) or self._line(timeout)
                 said = json.loads(ready) if ready else {}
                 self.initialized = said.get("ready") is True
+                self.runtime_pid = said.get("pid", self.process.pid)  # a custom runtime's bootstrap, else the worker
                 self.init_logs = said.get("logs", "")
                 self.init_duration = time.monotonic() - self._started
             line = self._line(timeout) if self.initialized else ""
@@ -315,7 +317,7 @@ class Invoker:
         cold = not worker.initialized
         answer = worker.call({"event": event, "context": context.fields(), "timeout": function.timeout},
                              function.timeout)
-        environment = {"log_stream_name": worker.log_stream_name, "worker_pid": worker.process.pid,
+        environment = {"log_stream_name": worker.log_stream_name, "worker_pid": worker.runtime_pid or worker.process.pid,
                        "init_duration": worker.init_duration if cold else None,
                        "init_logs": worker.init_logs if cold else ""}
         if answer is None:
@@ -323,8 +325,11 @@ class Invoker:
             error = (platform_errors.timed_out(request_id, function.timeout) if timed_out
                      else platform_errors.exited(request_id, worker.exit_status))
             return _failed(request_id, error, timed_out=timed_out, **environment)
-        self._return_worker(function, worker)
         logs = answer.get("logs", "")
+        if "exited" in answer:  # a custom runtime's process ended during the invocation: its environment is not reused
+            worker.kill()
+            return _failed(request_id, platform_errors.exited(request_id, answer["exited"]), logs=logs, **environment)
+        self._return_worker(function, worker)
         if answer["ok"] and _too_large(answer["payload"], function.runtime, worker.answer_bytes):
             return _failed(request_id, platform_errors.response_too_large(), logs=logs, **environment)
         if answer["ok"]:

@@ -78,7 +78,10 @@ def level_of(line: str) -> str:
 
 def runtime_version(runtime: str) -> str:
     """The runtime version Lambda names in INIT_START: python3.12 is python:3.12.v1, nodejs20.x nodejs:20.v1 (Lambda
-    counts its own releases, python:3.12.v89; Eddy's runtime is the machine's, one release)."""
+    counts its own releases, python:3.12.v89; Eddy's runtime is the machine's, one release); provided.al2023
+    provided:al2023.v1 (as Lambda writes provided:al2023.v16)."""
+    if runtime.startswith("provided."):
+        return runtime.replace(".", ":", 1) + ".v1"
     name = re.fullmatch(r"([a-z]+)(\d[\d.]*?)(?:\.x)?", runtime)
     return f"{name.group(1)}:{name.group(2)}.v1" if name else f"{runtime}.v1"
 

@@ -48,6 +48,8 @@ def unpack_zip(data: bytes, destination: Path, *, replace: bool = True) -> int:
         target.parent.mkdir(parents=True, exist_ok=True)
         with archive.open(member) as source, open(target, "wb") as out:
             shutil.copyfileobj(source, out)
+        if (member.external_attr >> 16) & 0o111:  # executable in the zip (a custom runtime's bootstrap): so here
+            target.chmod(target.stat().st_mode | 0o755)
     return total
 
 

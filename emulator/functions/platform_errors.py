@@ -29,6 +29,8 @@ from eddy.emulator.errors import FunctionError
 #: the largest response Invoke returns: 6 MB and 100 bytes (AWS's recorded message names 6291556)
 MAX_RESPONSE_BYTES = 6 * 1024 * 1024 + 100
 TIMED_OUT, EXITED, TOO_LARGE = "Sandbox.Timedout", "Runtime.ExitError", "Function.ResponseSizeTooLarge"
+#: a custom runtime without a `bootstrap` Lambda can start (its worker words the message: runtimes/runtime_api.py)
+INVALID_ENTRYPOINT = "Runtime.InvalidEntrypoint"
 
 #: Go's names of the signals a runtime dies of (syscall.Signal.String), as Lambda's messages show them
 _SIGNAL_WORDS = {
@@ -80,5 +82,6 @@ def document(error: FunctionError) -> dict[str, Any] | None:
 
 
 def log_line(error: FunctionError) -> str | None:
-    """The line Lambda's log shows for a runtime that exited (`RequestId: <id> Error: ...` then the error type)."""
-    return f"{error.message}\n{error.error_type}\n" if error.error_type == EXITED else None
+    """The line Lambda's log shows for a runtime that exited or could not start (`RequestId: <id> Error: ...` then
+    the error type)."""
+    return f"{error.message}\n{error.error_type}\n" if error.error_type in (EXITED, INVALID_ENTRYPOINT) else None

@@ -23,3 +23,14 @@ def test_a_folders_zip_leaves_out_caches_tests_and_every_virtualenv(tmp_path: Pa
     assert sorted(archive.namelist()) == ["README.md", "handlers/__init__.py", "handlers/nodejs/audit/index.mjs",
                                           "handlers/replicate.py"]
     assert archive.read("handlers/replicate.py") == b"handlers/replicate.py"
+
+
+def test_a_program_in_the_folder_stays_executable_in_its_zip(tmp_path: Path) -> None:
+    """A custom runtime's bootstrap keeps its executable bit (Lambda runs /var/task/bootstrap; without the bit it
+    answers Runtime.InvalidEntrypoint "fork/exec /var/task/bootstrap: permission denied"); other files are 0644."""
+    (tmp_path / "bootstrap").write_text("#!/bin/sh\n")
+    (tmp_path / "bootstrap").chmod(0o700)
+    (tmp_path / "data.json").write_text("{}")
+    archive = zipfile.ZipFile(io.BytesIO(zipped(tmp_path)))
+    modes = {info.filename: info.external_attr >> 16 for info in archive.infolist()}
+    assert modes == {"bootstrap": 0o755, "data.json": 0o644}

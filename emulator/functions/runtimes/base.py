@@ -40,6 +40,7 @@ class Runtime(ABC):
                 "AWS_SESSION_TOKEN": "eddy",
                 **lambda_variables(function),
                 "LAMBDA_TASK_ROOT": str(function.code_dir),
+                "_HANDLER": function.handler,
                 "LAMBDA_RUNTIME_DIR": os.path.dirname(__file__),
                 "TZ": ":UTC",
             }

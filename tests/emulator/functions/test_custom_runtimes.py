@@ -1,0 +1,163 @@
+"""provided.al2023 / provided.al2 functions run by their `bootstrap` against Lambda's Runtime API (both doors, a shell
+bootstrap using curl and a compiled C one: tests/emulator/functions/custom_runtimes.py).
+
+What AWS answers, and where it is written: the Runtime API's paths and headers (AWS Lambda Developer Guide, "Using the
+Lambda runtime API for custom runtimes"); an error the runtime posts is Invoke's payload with FunctionError
+"Unhandled"; a runtime that exits is Runtime.ExitError "RequestId: <id> Error: Runtime exited with error: exit
+status 3" (platform_errors.py's sources); a function without a bootstrap is Runtime.InvalidEntrypoint "RequestId:
+<id> Error: Couldn't find valid bootstrap(s): [/var/task/bootstrap /opt/bootstrap]" (as AWS answered users:
+aws/aws-lambda-dotnet#1671, bakdata/aws-lambda-r-runtime#62); the log's INIT_START names provided:al2023.vN
+(cdklabs/cdk-ecr-deployment#651: "INIT_START Runtime Version: provided:al2023.v16")."""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+import time
+
+import pytest
+
+from tests.emulator.functions.custom_runtimes import FAILURE, ROLE, SHELL, create_custom, zip_of
+
+BOOTSTRAPS = pytest.mark.parametrize("kind", ["shell", "c"])
+ARN = "arn:aws:lambda:us-east-1:123456789012:function:"
+
+
+def invoke(lam, name: str, payload: dict, **options) -> tuple[dict, object]:
+    answer = lam.invoke(FunctionName=name, Payload=json.dumps(payload).encode(), **options)
+    return answer, json.loads(answer["Payload"].read())
+
+
+@BOOTSTRAPS
+def test_each_invocation_is_served_to_the_bootstrap_which_is_reused(door, kind, tmp_path):
+    lam = door.client("lambda")
+    create_custom(lam, "custom", kind, tmp_path, Timeout=30)
+    before = int(time.time() * 1000)
+    answer, body = invoke(lam, "custom", {"n": 1, "text": "héllo"})
+    request_id = answer["ResponseMetadata"]["HTTPHeaders"]["x-amzn-requestid"]
+    assert (answer["StatusCode"], answer.get("FunctionError"), answer["ExecutedVersion"]) == (200, None, "$LATEST")
+    deadline, trace, pid = body.pop("deadlineMs"), body.pop("traceId"), body.pop("pid")
+    body.pop("environment", None), body.pop("clientContext", None)  # the shell's extras: the next test's
+    assert body == {"event": {"n": 1, "text": "héllo"}, "requestId": request_id, "invokedArn": ARN + "custom",
+                    "handler": "function.handler"}
+    assert before + 29_000 <= deadline <= int(time.time() * 1000) + 30_000  # the function's 30 s from the invocation
+    assert re.fullmatch(r"Root=1-[0-9a-f]{8}-[0-9a-f]{24};Parent=[0-9a-f]{16};Sampled=0", trace), trace
+    _, again = invoke(lam, "custom", {"n": 2})
+    assert again["event"] == {"n": 2} and again["pid"] == pid  # the same runtime process: no new Init phase
+
+
+def test_the_runtime_gets_lambdas_variables_the_client_context_and_a_qualified_arn(door, tmp_path):
+    lam = door.client("lambda")
+    create_custom(lam, "custom", "shell", tmp_path, variables={"OWN": "mine"}, MemorySize=256, Publish=True)
+    context = {"custom": {"tenant": "a"}, "env": {"locale": "fr"}}
+    answer, body = invoke(lam, "custom:1", {}, ClientContext=base64.b64encode(json.dumps(context).encode()).decode())
+    assert answer["ExecutedVersion"] == "1"
+    root = body["environment"].pop("root")
+    assert root.endswith("/code") and body["environment"].pop("cwd") == root
+    assert body["environment"] == {"name": "custom", "memory": "256", "version": "1", "region": "us-east-1",
+                                   "group": "/aws/lambda/custom", "own": "mine"}
+    assert (body["invokedArn"], body["clientContext"]) == (ARN + "custom:1", context)
+
+
+@BOOTSTRAPS
+def test_a_posted_error_is_unhandled_and_an_exit_is_runtime_exit_error(door, kind, tmp_path):
+    lam = door.client("lambda")
+    create_custom(lam, "custom", kind, tmp_path)
+    _, first = invoke(lam, "custom", {"n": 1})
+    failed, error = invoke(lam, "custom", {"fail": True})
+    assert (failed["FunctionError"], error) == ("Unhandled", FAILURE)  # the document the runtime posted, as it was
+    _, after = invoke(lam, "custom", {"n": 2})
+    assert after["pid"] == first["pid"]  # a posted error leaves the runtime running
+    exited, exit_error = invoke(lam, "custom", {"exit": True})
+    request_id = exited["ResponseMetadata"]["HTTPHeaders"]["x-amzn-requestid"]
+    assert (exited["FunctionError"], exit_error) == ("Unhandled", {
+        "errorType": "Runtime.ExitError", "errorMessage": f"RequestId: {request_id} Error: Runtime exited with error: "
+                                                          "exit status 3"})
+    _, restarted = invoke(lam, "custom", {"n": 3})
+    assert restarted["event"] == {"n": 3} and restarted["pid"] != first["pid"]  # a new execution environment
+
+
+def test_the_log_group_has_the_init_phase_the_runtimes_output_and_the_report(door, tmp_path):
+    lam, logs = door.client("lambda"), door.client("logs")
+    create_custom(lam, "custom", "shell", tmp_path)
+    answer, _ = invoke(lam, "custom", {"n": 1})
+    request_id = answer["ResponseMetadata"]["HTTPHeaders"]["x-amzn-requestid"]
+    [stream] = logs.describe_log_streams(logGroupName="/aws/lambda/custom")["logStreams"]
+    messages = [e["message"] for e in logs.get_log_events(logGroupName="/aws/lambda/custom",
+                                                          logStreamName=stream["logStreamName"])["events"]]
+    assert re.fullmatch(r"INIT_START Runtime Version: provided:al2023\.v1\tRuntime Version ARN: "
+                        r"arn:aws:lambda:us-east-1::runtime:[0-9a-f]{64}\n", messages[0]), messages[0]
+    assert messages[1:5] == ["runtime starting function.handler\n", f"START RequestId: {request_id} Version: $LATEST\n",
+                             'event {"n": 1}\n', f"END RequestId: {request_id}\n"]
+    assert re.fullmatch(rf"REPORT RequestId: {request_id}\tDuration: [\d.]+ ms\tBilled Duration: \d+ ms\t"
+                        r"Memory Size: 128 MB\tMax Memory Used: \d+ MB\tInit Duration: [\d.]+ ms\t\n", messages[5])
+    assert len(messages) == 6
+
+
+INIT_FAILS = r'''#!/bin/sh
+echo "cannot start"
+curl -sS -o /dev/null -H 'Lambda-Runtime-Function-Error-Type: Runtime.NoConfig' \
+  "http://$AWS_LAMBDA_RUNTIME_API/2018-06-01/runtime/init/error" \
+  -d '{"errorMessage": "CONFIG is not set", "errorType": "Runtime.NoConfig"}'
+exit 1
+'''
+
+
+def test_an_init_error_answers_the_invocation_and_the_runtime_starts_again_for_the_next(door):
+    lam = door.client("lambda")
+    lam.create_function(FunctionName="broken", Runtime="provided.al2", Handler="x", Role=ROLE,
+                        Code={"ZipFile": zip_of({"bootstrap": INIT_FAILS})})
+    for _ in range(2):  # each invocation starts the runtime again (Lambda's init in the invoke phase)
+        answer = lam.invoke(FunctionName="broken", Payload=b"{}", LogType="Tail")
+        assert answer["FunctionError"] == "Unhandled"
+        assert json.loads(answer["Payload"].read()) == {"errorMessage": "CONFIG is not set",
+                                                        "errorType": "Runtime.NoConfig"}
+        assert "cannot start\n" in base64.b64decode(answer["LogResult"]).decode()
+
+
+def test_without_a_bootstrap_the_entrypoint_is_invalid_and_a_layers_bootstrap_is_used(door):
+    lam = door.client("lambda")
+    lam.create_function(FunctionName="empty", Runtime="provided.al2023", Handler="x", Role=ROLE,
+                        Code={"ZipFile": zip_of({"README": "no bootstrap here"})})
+    answer, error = invoke(lam, "empty", {})
+    request_id = answer["ResponseMetadata"]["HTTPHeaders"]["x-amzn-requestid"]
+    assert (answer["FunctionError"], error) == ("Unhandled", {
+        "errorType": "Runtime.InvalidEntrypoint",
+        "errorMessage": f"RequestId: {request_id} Error: Couldn't find valid bootstrap(s): [/var/task/bootstrap /opt/bootstrap]"})
+    layer = lam.publish_layer_version(LayerName="runtime", Content={"ZipFile": zip_of({"bootstrap": SHELL})},
+                                      CompatibleRuntimes=["provided.al2023"])["LayerVersionArn"]
+    lam.update_function_configuration(FunctionName="empty", Layers=[layer])
+    _, body = invoke(lam, "empty", {"from": "layer"})
+    assert (body["event"], body["handler"]) == ({"from": "layer"}, "x")
+
+
+def test_a_bootstrap_that_is_not_executable_is_an_invalid_entrypoint(door):
+    lam = door.client("lambda")
+    lam.create_function(FunctionName="plain", Runtime="provided.al2023", Handler="x", Role=ROLE,
+                        Code={"ZipFile": zip_of({"bootstrap": SHELL}, executable=())})
+    answer, error = invoke(lam, "plain", {})
+    request_id = answer["ResponseMetadata"]["HTTPHeaders"]["x-amzn-requestid"]
+    assert error == {"errorType": "Runtime.InvalidEntrypoint",
+                     "errorMessage": f"RequestId: {request_id} Error: fork/exec /var/task/bootstrap: permission denied"}
+
+
+SLOW = r'''#!/bin/sh
+API="http://$AWS_LAMBDA_RUNTIME_API/2018-06-01/runtime"
+while true; do
+  ID="$(curl -sS -D - -o /dev/null "$API/invocation/next" | grep -i '^Lambda-Runtime-Aws-Request-Id:' | cut -d' ' -f2 | tr -d '\r')"
+  [ -e "$LAMBDA_TASK_ROOT/../slow" ] || { touch "$LAMBDA_TASK_ROOT/../slow"; exec sleep 60; }
+  curl -sS -o /dev/null "$API/invocation/$ID/response" -d '"quick"'
+done
+'''
+
+
+def test_a_runtime_that_overruns_its_timeout_is_stopped_and_the_next_invocation_starts_another(door):
+    lam = door.client("lambda")
+    lam.create_function(FunctionName="slow", Runtime="provided.al2023", Handler="x", Role=ROLE, Timeout=1,
+                        Code={"ZipFile": zip_of({"bootstrap": SLOW})})
+    answer, error = invoke(lam, "slow", {})
+    request_id = answer["ResponseMetadata"]["HTTPHeaders"]["x-amzn-requestid"]
+    assert error == {"errorType": "Sandbox.Timedout",
+                     "errorMessage": f"RequestId: {request_id} Error: Task timed out after 1.00 seconds"}
+    assert invoke(lam, "slow", {})[1] == "quick"
