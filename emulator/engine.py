@@ -18,20 +18,18 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from eddy.emulator import moto_seam, recovery_report
 from eddy.emulator.moto_seam import bridge as moto_bridge
-from eddy.emulator.moto_seam import ttl as moto_ttl
 from eddy.emulator.moto_seam.tables import write_hook
 from eddy.emulator.objects.object_changes import ObjectChanges
-from eddy.emulator.streams import ttl
 from eddy.emulator.streams.capture import Capture, TableKey
 from eddy.emulator.streams.commits import TableCommits
 from eddy.emulator.clock import Clock
-from eddy.emulator.client_request_tokens import ClientRequestTokens
+from eddy.emulator.dynamodb.client_request_tokens import ClientRequestTokens
 from eddy.emulator.kernel import Kernel
 from eddy.emulator.streams.iterators import ShardIterators
 from eddy.emulator.streams.read_limits import ReadLimits
 from eddy.emulator.streams.stream_reads import StreamReads
 from eddy.emulator.streams.records import ChangeRecord
-from eddy.emulator.settings import WAIT_TIMEOUT, Settings
+from eddy.emulator.settings import Settings
 from eddy.emulator.streams.shards import SequenceNumbers
 from eddy.emulator.streams.stream_registry import StreamRegistry
 from eddy.emulator.streams.write_rates import WriteRates
@@ -56,6 +54,7 @@ from eddy.emulator.storage.persistence import Persistence
 from eddy.emulator.streams.durable import TablesChannel
 from eddy.emulator.triggers.durable import MappingsChannel
 from eddy.emulator.service_journal import ServiceJournal
+from eddy.emulator.controls import Controls
 from eddy.emulator.deferred_components import DeferredComponents
 from eddy.emulator.dynamodb.operations import DynamoDB
 from eddy.emulator.dynamodb.tables import TableDefinitions
@@ -65,14 +64,20 @@ if TYPE_CHECKING:
     from eddy.emulator.cloudformation.service import CloudFormation
     from eddy.emulator.triggers.mapping_registry import Triggers
 
-DEFAULT_ACCOUNT_ID = "123456789012"
-DEFAULT_REGION = "us-east-1"
 
-
-class Emulator(DeferredComponents):
-    def __init__(self, *, state_dir: str | os.PathLike[str] | None = None, clock: Clock | None = None,
-                 settings: Settings | None = None, in_memory: bool | None = None, fsync: bool = False,
-                 snapshot_every: int = 100_000, owner: str = "in-process", **setting_overrides: Any) -> None:
+class Emulator(DeferredComponents, Controls):
+    def __init__(
+        self,
+        *,
+        state_dir: str | os.PathLike[str] | None = None,
+        clock: Clock | None = None,
+        settings: Settings | None = None,
+        in_memory: bool | None = None,
+        fsync: bool = False,
+        snapshot_every: int = 100_000,
+        owner: str = "in-process",
+        **setting_overrides: Any,
+    ) -> None:
         """`state_dir` given (and not `in_memory`): durable, recovered by `recover()`; else a temporary directory.
         A durable one is owned (its lock held until close(), for `owner`), or StateDirectoryInUseError."""
         settings = settings or Settings()
@@ -93,10 +98,12 @@ class Emulator(DeferredComponents):
         self.ownership = Ownership.take(self.state_dir, owner) if durable else None
         self.state_dir.mkdir(parents=True, exist_ok=True)
         #: the write-ahead log and snapshots, with every component's durable channel (_register_channels)
-        self.persistence = (Persistence(self.state_dir, fsync=fsync, snapshot_every=snapshot_every)
-                            if durable else NOT_KEPT)  # in memory: nothing kept
-        self.capture = Capture(lambda by_table, by_ttl: self.commits.commit(by_table, by_ttl), self.lock,
-                               moto_bridge.put_back)
+        self.persistence = (
+            Persistence(self.state_dir, fsync=fsync, snapshot_every=snapshot_every) if durable else NOT_KEPT
+        )  # in memory: nothing kept
+        self.capture = Capture(
+            lambda by_table, by_ttl: self.commits.commit(by_table, by_ttl), self.lock, moto_bridge.put_back
+        )
         #: whether the disk refuses writes (storage/disk.py): the front doors, the dashboard and `eddy doctor` say so
         self.disk = DiskState(self.state_dir)
         #: every bucket's object changes (volume streams read them), under <state_dir>/objects/
@@ -106,7 +113,8 @@ class Emulator(DeferredComponents):
         self._fsync = fsync
         #: each commit's records go to global tables' replication first (self.replication is made anew on reset)
         self._listeners: list[Callable[[Stream, list[ChangeRecord]], None]] = [
-            lambda stream, records: self.replication.on_records(stream, records)]
+            lambda stream, records: self.replication.on_records(stream, records)
+        ]
         self._housekeeper: Housekeeper | None = None
         self._triggers: Triggers | None = None  # the components made on first use (deferred_components.py)
         self._cloudformation: CloudFormation | None = None
@@ -121,8 +129,13 @@ class Emulator(DeferredComponents):
         self.services = ServiceJournal(self.kernel, self.persistence, self.disk, self.state_dir, fsync)
         #: every function (kept across resets: reset() empties it), durable through its channel's entries
         self.functions = FunctionRegistry(self.state_dir / "functions")
-        self.function_channel = FunctionsChannel(self.persistence, self.functions, self.state_dir, self.lock,
-                                                 lambda failure: self.disk.refused(failure, self.clock.now()))
+        self.function_channel = FunctionsChannel(
+            self.persistence,
+            self.functions,
+            self.state_dir,
+            self.lock,
+            lambda failure: self.disk.refused(failure, self.clock.now()),
+        )
         self.invoker.logs.sink = self.function_channel.write_logs
         self.mapping_channel = MappingsChannel(self.persistence, lambda: self.triggers, lambda: self.mappings_made)
         #: every function's asynchronous invocation queue (Invoke's Event type, S3, SNS, EventBridge, Pipes)
@@ -131,8 +144,9 @@ class Emulator(DeferredComponents):
         self.notifications = Notifications(self.clock.now, self.functions, self.async_invocations)
         self._init_state()
         #: rules' deliveries and Pipes (made by their first use): started, closed, reset by triggers
-        self.eventbridge = EventBridge(self.kernel, self.persistence, self.functions, self.async_invocations,
-                                       self.state_dir, self._make_pipes)
+        self.eventbridge = EventBridge(
+            self.kernel, self.persistence, self.functions, self.async_invocations, self.state_dir, self._make_pipes
+        )
         self._register_channels()
         #: moto patched while this emulator is open (moto_seam/__init__.py: the last one closed puts moto back)
         self._patched = True
@@ -145,32 +159,56 @@ class Emulator(DeferredComponents):
         self.table_channel = TablesChannel(self.persistence, self.commit_versions, self.streams)  # and `.streams`
         self.write_rates = WriteRates()  # items changed per second by each table's writes (the dashboard's figure)
         self.read_limits = ReadLimits(lambda: self.settings.get_records_per_second_per_shard, self.clock.now)
-        self.stream_reads = StreamReads(self.kernel, self.streams, self.sequence_numbers, self.iterators,
-                                        self.read_limits)  # ListStreams, DescribeStream, GetShardIterator, GetRecords
+        self.stream_reads = StreamReads(
+            self.kernel, self.streams, self.sequence_numbers, self.iterators, self.read_limits
+        )  # ListStreams, DescribeStream, GetShardIterator, GetRecords
         self._triggers = None  # the mappings' registry: made anew by its next use (the triggers property)
         #: the tables' Kinesis streaming destinations (Kinesis Data Streams for DynamoDB), put through moto's Kinesis
         self.kinesis = KinesisDestinations(moto_bridge.kinesis_put, moto_bridge.kinesis_stream_exists, self.persistence)
         #: a table's stream switched on and off with its definition; what a deleted table leaves closed
-        self.table_streams = TableStreams(self.lock, self.clock.now, self.streams, self.commit_versions,
-                                          self.write_rates, self.kinesis)
+        self.table_streams = TableStreams(
+            self.lock, self.clock.now, self.streams, self.commit_versions, self.write_rates, self.kinesis
+        )
         #: DynamoDB's operations: under the lock, through moto, each write captured and committed before it answers
-        self.dynamodb = DynamoDB(self.lock, self.capture, self._table_definition, TableDefinitions(
-            self.lock, self._table_definition, self.table_streams, self.clock.now))
+        self.dynamodb = DynamoDB(
+            self.lock,
+            self.capture,
+            self._table_definition,
+            TableDefinitions(self.lock, self._table_definition, self.table_streams, self.clock.now),
+        )
         #: global tables: replica groups, their replication
-        self.replication = Replication(self.kernel, self.capture, self.disk, self.streams, self._replica_deleted,
-                                       self.state_dir, fsync=self._fsync)
+        self.replication = Replication(
+            self.kernel, self.capture, self.disk, self.streams, self._replica_deleted, self.state_dir, fsync=self._fsync
+        )
         #: each operation's changes committed in the write path's order (log first, then shown)
-        self.commits = TableCommits(versions=self.commit_versions, streams=self.streams, persistence=self.table_channel,
-                                    kinesis=self.kinesis, write_rates=self.write_rates, clock=self.clock,
-                                    clock_file=self.clock_file, disk=self.disk, listeners=self._listeners,
-                                    activity=self.activity)
+        self.commits = TableCommits(
+            versions=self.commit_versions,
+            streams=self.streams,
+            persistence=self.table_channel,
+            kinesis=self.kinesis,
+            write_rates=self.write_rates,
+            clock=self.clock,
+            clock_file=self.clock_file,
+            disk=self.disk,
+            listeners=self._listeners,
+            activity=self.activity,
+        )
 
     def _register_channels(self) -> None:
         """Every component's durable channel, in the order snapshots keep them (a reset's new ones in their place)."""
-        self.persistence.register(self.clock_file.channel, self.notifications.channel, self.table_channel,
-                                  self.table_channel.streams, self.function_channel, self.kinesis_observer.persistence,
-                                  self.kinesis.channel, self.async_invocations.channel,
-                                  self.eventbridge.deliveries.channel, self.mapping_channel, self.services.channel)
+        self.persistence.register(
+            self.clock_file.channel,
+            self.notifications.channel,
+            self.table_channel,
+            self.table_channel.streams,
+            self.function_channel,
+            self.kinesis_observer.persistence,
+            self.kinesis.channel,
+            self.async_invocations.channel,
+            self.eventbridge.deliveries.channel,
+            self.mapping_channel,
+            self.services.channel,
+        )
 
     def _clock_moved(self) -> None:
         with self.activity:
@@ -282,107 +320,6 @@ class Emulator(DeferredComponents):
         if operation == "DeleteTable":
             self.table_streams.table_deleted(account_id, region, params.get("TableName"))
 
-    # -- the DynamoDB Streams API (its reads: streams/stream_reads.py) ----------------------------------
-
-    def _stream(self, stream_arn: str) -> Stream:
-        self.streams.maintain(self.clock.now())
-        return self.streams.get(stream_arn)
-
-    # -- functions and triggers -----------------------------------------------------------------------
-
-    def register_function(self, name: str, handler: Callable[[Any, Any], Any], *, timeout: int = 3,
-                          environment: dict[str, str] | None = None, memory_size: int = 128,
-                          region: str = DEFAULT_REGION, account_id: str = DEFAULT_ACCOUNT_ID) -> str:
-        """Make a Python callable a Lambda function (for the Lambda API and event source mappings); returns its ARN.
-
-            arn = emu.register_function("on-order", lambda event, context: None, timeout=3)
-        """
-        with self.lock:
-            function = self.functions.register(name, handler, account_id=account_id, region=region,
-                                               now=self.clock.now(), timeout=timeout, environment=environment,
-                                               memory_size=memory_size)
-        return function.arn
-
-    def function(self, name: str | None = None, **options: Any) -> Callable[[Callable[[Any, Any], Any]], Callable[[Any, Any], Any]]:
-        """Decorator form of register_function; returns the handler unchanged.
-
-            @emu.function("on-order", timeout=5)
-            def handler(event, context): ...
-        """
-        def register(handler: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
-            self.register_function(name or handler.__name__.replace("_", "-"), handler, **options)
-            return handler
-        return register
-
-    def wait_idle(self, timeout: float = WAIT_TIMEOUT) -> dict[str, Any]:
-        """Block until every enabled event source mapping has processed every record it can reach, and no
-        asynchronous invocation is queued, running or due.
-
-        Returns {"Idle", "Delivered", "Pending", "Failures"}: "Pending" names the mappings not caught up after
-        `timeout` seconds (last error, records being retried) and every asynchronous invocation not done (one waiting
-        for a retry later on the clock is named, with NextAttemptAt, but not waited for); "Failures" what failed since
-        the last wait (failed batches, discarded records with their keys, asynchronous invocations given up on, last
-        error). Idle is not delivered: tests use assert_delivered.
-        """
-        return self.triggers.wait_idle(timeout)
-
-    def assert_delivered(self, timeout: float = WAIT_TIMEOUT) -> dict[str, Any]:
-        """Wait as wait_idle does, then raise NotDeliveredError (an AssertionError) naming the mapping, its error
-        and the keys of the records that were discarded since the last wait or are still pending.
-
-            emu.assert_delivered(timeout=5)
-        """
-        return self.triggers.assert_delivered(timeout)
-
-    def mapping_figures(self, uuid: str | None = None) -> dict[str, Any]:
-        """Per mapping: invocations, errors, retries, records delivered, filtered and sent to the failure destination,
-        iterator age and last error."""
-        return self.triggers.figures_of(uuid)
-
-    def aws_client(self, service: str, region: str) -> Any:
-        """A boto3 client Eddy itself uses (in-process through the mock; on a server, back to the server)."""
-        return self.kernel.aws_client(service, region)
-
-    @property
-    def aws_endpoint_url(self) -> str | None:
-        """Where the boto3 clients Eddy makes send their calls (the server door sets its own loopback URL)."""
-        return self.kernel.aws_endpoint_url
-
-    @aws_endpoint_url.setter
-    def aws_endpoint_url(self, url: str | None) -> None:
-        self.kernel.aws_endpoint_url = url
-
-    # -- controls ----------------------------------------------------------------------------------
-
-    def split_shard(self, stream_arn: str, shard_id: str) -> list[str]:
-        """Close an open shard and open two children that share its key range; returns their ids."""
-        with self.activity:
-            children = self._stream(stream_arn).split(shard_id, self.clock.now())
-            self.activity.notify_all()
-            return children
-
-    def merge_shards(self, stream_arn: str, shard_id: str, adjacent_shard_id: str) -> str:
-        """Close two open shards with adjacent key ranges and open one child over both; returns its id."""
-        with self.activity:
-            child = self._stream(stream_arn).merge(shard_id, adjacent_shard_id, self.clock.now())
-            self.activity.notify_all()
-            return child
-
-    def rollover(self, stream_arn: str) -> list[str]:
-        """Close every open shard of a stream, each replaced by one child; returns the children's ids."""
-        with self.activity:
-            children = self._stream(stream_arn).rollover(self.clock.now())
-            self.activity.notify_all()
-            return children
-
-    def sweep_ttl(self) -> int:
-        """Delete every item whose TTL has passed on the emulator's clock; returns how many were deleted."""
-        with self.lock:
-            expired = [item for table, item in ttl.expired_items(moto_ttl.expiries(), self.clock.now())
-                       if self.replication.expires_here(*table)]
-            with self.capture.operation(by_ttl=True):  # a refused commit puts the items back for the next sweep
-                return sum(item.delete() for item in expired)
-
     def housekeeping(self) -> None:
         try:
             self.sweep_ttl()
@@ -393,4 +330,3 @@ class Emulator(DeferredComponents):
             self.streams.maintain(self.clock.now())
             moto_kinesis.trim(self.clock.now())
             self.activity.notify_all()
-

@@ -23,7 +23,8 @@ from __future__ import annotations
 from typing import Any, Callable
 from urllib.parse import parse_qs, urlsplit
 
-from eddy.emulator.engine import WAIT_TIMEOUT, Emulator
+from eddy.emulator.engine import Emulator
+from eddy.emulator.settings import WAIT_TIMEOUT
 from eddy.emulator.errors import AWSError, ResourceNotFoundException, ValidationException
 from eddy.emulator.triggers.failures import NotDeliveredError
 from eddy.emulator.aws_requests import Request, Response, error_response, json_response

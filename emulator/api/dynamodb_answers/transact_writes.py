@@ -14,7 +14,7 @@ from typing import Any
 
 from eddy.emulator.api.dynamodb_answers import collection_key, consumed_capacity, item_collection_metrics, table_indexes
 from eddy.emulator.aws_requests import Response
-from eddy.emulator.client_request_tokens import ClientRequestTokens
+from eddy.emulator.dynamodb.client_request_tokens import ClientRequestTokens
 from eddy.emulator.dynamodb.operations import Session
 
 
