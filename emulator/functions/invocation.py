@@ -333,7 +333,8 @@ class Invoker:
         if answer["ok"] and _too_large(answer["payload"], function.runtime, worker.answer_bytes):
             return _failed(request_id, platform_errors.response_too_large(), logs=logs, **environment)
         if answer["ok"]:
-            return InvocationResult(request_id, payload=answer["payload"], logs=logs, **environment)
+            raw = answer.get("raw", False)
+            return InvocationResult(request_id, payload=answer["payload"], raw=raw, logs=logs, **environment)
         trace = answer.get("stackTrace") or answer.get("trace") or []
         return InvocationResult(request_id, error=FunctionError(answer["errorType"], answer["errorMessage"], trace),
                                 logs=logs, error_body=answer.get("body"), **environment)

@@ -13,6 +13,8 @@ from eddy.emulator.errors import FunctionError
 class InvocationResult:
     request_id: str
     payload: Any = None
+    #: the payload is the text a custom runtime posted, not JSON (Invoke returns it as posted)
+    raw: bool = False
     error: FunctionError | None = None
     duration: float = 0.0
     timed_out: bool = False

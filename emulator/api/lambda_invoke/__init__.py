@@ -136,7 +136,7 @@ def invoke(emulator: Emulator, request: Request, caller: tuple[str, str], name: 
         headers["X-Amz-Function-Error"] = "Unhandled"
         return json_response(result.error_payload(), 200, headers)
     try:
-        body = json.dumps(result.payload, default=_number).encode()
+        body = result.payload.encode() if result.raw else json.dumps(result.payload, default=_number).encode()
         return Response(200, {"Content-Type": "application/json", **headers}, body)
     except (TypeError, ValueError) as error:
         headers["X-Amz-Function-Error"] = "Unhandled"

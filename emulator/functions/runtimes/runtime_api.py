@@ -131,13 +131,21 @@ class Handler(BaseHTTPRequestHandler):
 
 
 def decoded(body: bytes) -> Any:
-    """What the runtime posted, as the payload Invoke returns (JSON; an empty body is null)."""
+    """An error document the runtime posted (JSON; an empty body is null, anything else its text)."""
     if not body.strip():
         return None
     try:
         return json.loads(body)
     except ValueError:
         return body.decode(errors="replace")
+
+
+def response(body: bytes) -> dict[str, Any]:
+    """The answer for a response the runtime posted: its JSON, or (empty, not JSON) its text as Invoke returns it."""
+    try:
+        return {"ok": True, "payload": json.loads(body)}
+    except ValueError:
+        return {"ok": True, "payload": body.decode(errors="replace"), "raw": True}
 
 
 class Worker:
@@ -232,7 +240,7 @@ class Worker:
             lambda e: e[0] in ("response", "error") and e[1] == request_id or e[0] == "exited" and e[1] is process
         )
         if event[0] == "response":
-            return {"ok": True, "payload": decoded(event[2])}
+            return response(event[2])
         if event[0] == "error":
             return self._error(event[2], event[3])
         self.api.answered(request_id)  # nothing more is taken for it

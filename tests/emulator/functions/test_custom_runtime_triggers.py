@@ -1,6 +1,7 @@
 """Custom-runtime functions (a shell bootstrap using curl and a compiled C one: custom_runtimes.py) run by what runs
 Python and Node.js functions, in both doors: asynchronous invocation with OnSuccess / OnFailure destinations and its
-retry on the emulator's clock, a DeadLetterConfig queue, and a DynamoDB stream mapping with ReportBatchItemFailures.
+retry on the emulator's clock, a DeadLetterConfig queue, a DynamoDB stream mapping with ReportBatchItemFailures,
+and a SAM template's function deployed from a folder.
 
 The records are Lambda's (Lambda Developer Guide, "Capturing records of Lambda asynchronous invocations"; the
 failure's responsePayload is the document the runtime posted to /invocation/<id>/error); the partial batch failure
@@ -13,7 +14,7 @@ import json
 
 import pytest
 
-from tests.emulator.functions.custom_runtimes import FAILURE, create_custom
+from tests.emulator.functions.custom_runtimes import FAILURE, SHELL, create_custom
 from tests.emulator.functions.test_async_invocations import invoke_event
 from tests.emulator.helpers import create_table
 from tests.emulator.notifications.test_s3_notifications import wait_for_messages
@@ -72,3 +73,32 @@ def test_a_stream_mapping_retries_from_the_record_the_runtime_reports_failed(doo
     assert wait_idle(door)["Idle"]
     batches = (tmp_path / "batches").read_text().splitlines()
     assert batches == ["a flaky-b c ", "flaky-b c "]  # the whole batch, then again from the reported record
+
+
+TEMPLATE = """
+AWSTemplateFormatVersion: '2010-09-09'
+Transform: AWS::Serverless-2016-10-31
+Resources:
+  Custom:
+    Type: AWS::Serverless::Function
+    Properties:
+      FunctionName: custom
+      Runtime: provided.al2023
+      Handler: bootstrap
+      CodeUri: function/
+"""
+
+
+def test_a_sam_template_deploys_a_folder_with_its_bootstrap(door, tmp_path):
+    """`eddy up` (infra.apply_stack) zips the CodeUri folder keeping the bootstrap's executable bit, as `sam deploy`
+    does (Handler `bootstrap` is what SAM's Go and Rust templates name)."""
+    from eddy.infra import apply_stack
+
+    (tmp_path / "function").mkdir()
+    (tmp_path / "function" / "bootstrap").write_text(SHELL)
+    (tmp_path / "function" / "bootstrap").chmod(0o755)
+    (tmp_path / "template.yaml").write_text(TEMPLATE)
+    apply_stack(tmp_path / "template.yaml", endpoint_url=getattr(door, "url", None), region="us-east-1")
+    answer = door.client("lambda").invoke(FunctionName="custom", Payload=b'{"from": "sam"}')
+    body = json.loads(answer["Payload"].read())
+    assert (answer.get("FunctionError"), body["event"], body["handler"]) == (None, {"from": "sam"}, "bootstrap")

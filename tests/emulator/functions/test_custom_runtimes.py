@@ -161,3 +161,36 @@ def test_a_runtime_that_overruns_its_timeout_is_stopped_and_the_next_invocation_
     assert error == {"errorType": "Sandbox.Timedout",
                      "errorMessage": f"RequestId: {request_id} Error: Task timed out after 1.00 seconds"}
     assert invoke(lam, "slow", {})[1] == "quick"
+
+
+SAYS = r'''#!/bin/sh
+API="http://$AWS_LAMBDA_RUNTIME_API/2018-06-01/runtime"
+while true; do
+  EVENT="$(curl -sS -D "$LAMBDA_TASK_ROOT/../headers" "$API/invocation/next")"
+  ID="$(grep -i '^Lambda-Runtime-Aws-Request-Id:' "$LAMBDA_TASK_ROOT/../headers" | cut -d' ' -f2 | tr -d '\r')"
+  case "$EVENT" in
+    '"big"') { printf '"'; head -c 6300000 /dev/zero | tr '\0' 'a'; printf '"'; } > "$LAMBDA_TASK_ROOT/../big"
+             curl -sS -o /dev/null "$API/invocation/$ID/response" --data-binary "@$LAMBDA_TASK_ROOT/../big" ;;
+    '"nothing"') curl -sS -o /dev/null -X POST "$API/invocation/$ID/response" ;;
+    *) curl -sS -o /dev/null "$API/invocation/$ID/response" --data-binary 'plain text, not JSON' ;;
+  esac
+done
+'''
+
+
+def test_a_response_is_returned_as_posted_and_one_over_6_mb_is_refused(door):
+    """Invoke returns what the runtime posted, JSON or not, and nothing for an empty response (the Runtime API's
+    invocation response: "Request body – The function's response payload"; Invoke's Payload is a blob, not a
+    JSON member); a response past 6 MB is Lambda's Function.ResponseSizeTooLarge (platform_errors.py's AWS-recorded
+    document)."""
+    lam = door.client("lambda")
+    lam.create_function(FunctionName="says", Runtime="provided.al2023", Handler="x", Role=ROLE, Timeout=30,
+                        Code={"ZipFile": zip_of({"bootstrap": SAYS})})
+    text = lam.invoke(FunctionName="says", Payload=b'"text"')
+    assert (text.get("FunctionError"), text["Payload"].read()) == (None, b"plain text, not JSON")
+    nothing = lam.invoke(FunctionName="says", Payload=b'"nothing"')
+    assert (nothing.get("FunctionError"), nothing["Payload"].read()) == (None, b"")
+    big = lam.invoke(FunctionName="says", Payload=b'"big"')
+    assert (big["FunctionError"], json.loads(big["Payload"].read())) == ("Unhandled", {
+        "errorMessage": "Response payload size exceeded maximum allowed payload size (6291556 bytes).",
+        "errorType": "Function.ResponseSizeTooLarge"})
