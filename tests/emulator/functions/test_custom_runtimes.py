@@ -15,6 +15,7 @@ import base64
 import json
 import re
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -194,3 +195,33 @@ def test_a_response_is_returned_as_posted_and_one_over_6_mb_is_refused(door):
     assert (big["FunctionError"], json.loads(big["Payload"].read())) == ("Unhandled", {
         "errorMessage": "Response payload size exceeded maximum allowed payload size (6291556 bytes).",
         "errorType": "Function.ResponseSizeTooLarge"})
+
+
+TOGETHER = r'''#!/bin/sh
+API="http://$AWS_LAMBDA_RUNTIME_API/2018-06-01/runtime"
+HEADERS="$(mktemp)"
+while true; do
+  EVENT="$(curl -sS -D "$HEADERS" "$API/invocation/next")"
+  ID="$(grep -i '^Lambda-Runtime-Aws-Request-Id:' "$HEADERS" | cut -d' ' -f2 | tr -d '\r')"
+  touch "$ARRIVED/$$"
+  # answers only once another invocation has arrived in another runtime: run one at a time, both would time out
+  while [ "$(ls "$ARRIVED" | wc -l)" -lt 2 ]; do sleep 0.05; done
+  curl -sS -o /dev/null "$API/invocation/$ID/response" -d "{\"pid\": $$, \"code\": \"$CODE\"}"
+done
+'''
+
+
+def test_invocations_at_once_run_in_runtimes_of_their_own_and_new_code_in_a_new_one(door, tmp_path):
+    lam = door.client("lambda")
+    (tmp_path / "arrived").mkdir()
+    lam.create_function(FunctionName="together", Runtime="provided.al2023", Handler="x", Role=ROLE, Timeout=60,
+                        Environment={"Variables": {"ARRIVED": str(tmp_path / "arrived"), "CODE": "one"}},
+                        Code={"ZipFile": zip_of({"bootstrap": TOGETHER})})
+    with ThreadPoolExecutor(2) as pool:
+        answers = list(pool.map(lambda _: invoke(lam, "together", {})[1], range(2)))
+    assert [answer["code"] for answer in answers] == ["one", "one"]
+    assert answers[0]["pid"] != answers[1]["pid"]  # two execution environments, each with its runtime
+    lam.update_function_configuration(FunctionName="together", Environment={"Variables": {
+        "ARRIVED": str(tmp_path / "arrived"), "CODE": "two"}})
+    _, after = invoke(lam, "together", {})
+    assert after["code"] == "two" and after["pid"] not in {answer["pid"] for answer in answers}
