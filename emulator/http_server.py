@@ -27,6 +27,8 @@ log = logging.getLogger("eddy.server")
 
 MAX_LINE = 65536
 MAX_HEADERS = 200
+#: the headers the server itself reads, by their lower-case names
+_READ_BY_THE_SERVER = frozenset(("connection", "expect", "transfer-encoding", "content-length"))
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
 
@@ -106,11 +108,11 @@ class ConnectionHandler(socketserver.StreamRequestHandler):
         if not line:
             return False
         try:
-            method, target, version, headers = self._head(line)
-            keep_alive = _keeps_alive(version, _header(headers, "connection"))
-            if _header(headers, "expect").lower() == "100-continue":
+            method, target, version, headers, known = self._head(line)
+            keep_alive = _keeps_alive(version, known.get("connection", ""))
+            if known.get("expect", "").lower() == "100-continue":
                 self.wfile.write(b"HTTP/1.1 100 Continue\r\n\r\n")
-            body = self._body(headers)
+            body = self._body(known)
         except BadRequest as problem:
             text = str(problem).encode()
             self._send(
@@ -141,17 +143,25 @@ class ConnectionHandler(socketserver.StreamRequestHandler):
             )
         return keep_alive
 
-    def _head(self, line: bytes) -> tuple[str, str, str, list[tuple[str, str]]]:
+    def _head(self, line: bytes) -> tuple[str, str, str, list[tuple[str, str]], dict[str, str]]:
+        """The request line's method, target and version; the headers as sent; the four the server reads itself
+        (connection, expect, transfer-encoding, content-length: the first of each, by its lower-case name)."""
         if len(line) > MAX_LINE:
             raise BadRequest("request line too long")
         parts = line.decode("latin-1").rstrip("\r\n").split()
         if len(parts) != 3 or not parts[2].startswith("HTTP/1."):
             raise BadRequest(f"not an HTTP/1.x request line: {line[:100]!r}")
         headers: list[tuple[str, str]] = []
+        readline = self.rfile.readline
         while True:
-            raw = self.rfile.readline(MAX_LINE + 1)
+            raw = readline(MAX_LINE + 1)
             if raw in (b"\r\n", b"\n", b""):
-                return parts[0], parts[1], parts[2], headers
+                known: dict[str, str] = {}
+                for name, value in headers:
+                    lowered = name.lower()
+                    if lowered in _READ_BY_THE_SERVER and lowered not in known:
+                        known[lowered] = value
+                return parts[0], parts[1], parts[2], headers, known
             if len(raw) > MAX_LINE or len(headers) >= MAX_HEADERS:
                 raise BadRequest("request headers too large")
             text = raw.decode("latin-1").rstrip("\r\n")
@@ -163,10 +173,10 @@ class ConnectionHandler(socketserver.StreamRequestHandler):
                 raise BadRequest(f"not a header line: {raw[:100]!r}")
             headers.append((name, value.strip()))
 
-    def _body(self, headers: list[tuple[str, str]]) -> bytes:
-        if "chunked" in _header(headers, "transfer-encoding").lower():
+    def _body(self, known: dict[str, str]) -> bytes:
+        if "chunked" in known.get("transfer-encoding", "").lower():
             return self._chunked()
-        length = _header(headers, "content-length")
+        length = known.get("content-length", "")
         if not length:
             return b""
         if not length.isdigit():
@@ -268,13 +278,6 @@ class ConnectionHandler(socketserver.StreamRequestHandler):
         lines.append(b"\r\n")
         lines.append(body)
         self.connection.sendall(b"".join(lines))
-
-
-def _header(headers: list[tuple[str, str]], wanted: str) -> str:
-    for name, value in headers:
-        if name.lower() == wanted:
-            return value
-    return ""
 
 
 def _keeps_alive(version: str, connection: str) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import logging
+import re
 import socket
 import threading
 from http import HTTPStatus
@@ -51,9 +52,8 @@ class EddyApp:
             return self._moto_app
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
-        incoming = WerkzeugRequest(environ)
-        body = incoming.get_data(cache=True)
-        request = Request(incoming.method, incoming.url, dict(incoming.headers.items()), body)
+        request = request_of(environ)
+        body = request.body
         response = router.route(self.emulator, request)
         if response is None:
             environ["wsgi.input"] = io.BytesIO(body)
@@ -173,3 +173,55 @@ class Server:
             moto_seam.deactivate(SNS_SIGNATURES)
             moto_bridge.disconnect()
             self.emulator.close()
+
+
+# -- a WSGI environment read as the router's Request, as werkzeug's Request reads it -----------------------------
+# `eddy serve` hands every request to EddyApp as a WSGI environment (emulator/http_server.py). The router needs its
+# method, URL, headers and body: werkzeug's Request made them at about a tenth of a DynamoDB request's cost in the
+# server (its URL re-quoted and decoded as an IRI, its headers walked through EnvironHeaders). Here the common
+# request (a host of lower-case letters, digits, dots and dashes with a plain port; a path and query of characters
+# that werkzeug's quoting keeps and its IRI decoding leaves alone: no percent escapes, nothing outside ASCII) is read
+# directly; any other is read by werkzeug, so every URL the router sees is the one werkzeug made.
+
+# characters werkzeug's get_current_url keeps as they are (always safe, or in its `safe`) and uri_to_iri does not
+# touch: no "%" (an escape is decoded), no space or control character, nothing outside ASCII
+_PLAIN_PATH = re.compile(r"[A-Za-z0-9_.~!$&'()*+,/:;=@-]*")
+_PLAIN_QUERY = re.compile(r"[A-Za-z0-9_.~!$&'()*+,/:;=?@-]*")
+# a host werkzeug's URL keeps as it is: lower case (urlsplit's hostname lowers it), no IDNA label, a port as written
+_PLAIN_HOST = re.compile(r"(?!.*xn--)[a-z0-9.-]+(?::([1-9][0-9]{0,4}))?")
+_SPECIAL_HEADERS = frozenset(("HTTP_CONTENT_TYPE", "HTTP_CONTENT_LENGTH"))
+
+
+def request_of(environ: dict[str, Any]) -> Request:
+    """The request `environ` carries: its method, URL (werkzeug's `Request.url`), headers (werkzeug's names:
+    `X-Amz-Target`) and whole body."""
+    url = _plain_url(environ)
+    if url is None or not environ.get("wsgi.input_terminated"):
+        incoming = WerkzeugRequest(environ)
+        body = incoming.get_data(cache=True)
+        return Request(incoming.method, incoming.url, dict(incoming.headers.items()), body)
+    headers = {}
+    for key, value in environ.items():  # werkzeug's EnvironHeaders, in its order
+        if key[:5] == "HTTP_":
+            if key not in _SPECIAL_HEADERS:
+                headers[key[5:].replace("_", "-").title()] = value
+        elif (key == "CONTENT_TYPE" or key == "CONTENT_LENGTH") and value:
+            headers[key.replace("_", "-").title()] = value
+    return Request(environ["REQUEST_METHOD"].upper(), url, headers, environ["wsgi.input"].read())
+
+
+def _plain_url(environ: dict[str, Any]) -> str | None:
+    """werkzeug's URL of the request where it is the request's own text; None where werkzeug would change it."""
+    host, path, query = environ.get("HTTP_HOST"), environ.get("PATH_INFO", ""), environ.get("QUERY_STRING", "")
+    plain_host = _PLAIN_HOST.fullmatch(host) if host and environ.get("wsgi.url_scheme") == "http" else None
+    if (
+        plain_host is None
+        or int(plain_host[1] or 0) > 65535
+        or environ.get("SCRIPT_NAME")
+        or not _PLAIN_PATH.fullmatch(path)
+        or not _PLAIN_QUERY.fullmatch(query)
+    ):
+        return None
+    host = host.removesuffix(":80")
+    path = "/" + path.lstrip("/")
+    return f"http://{host}{path}?{query}" if query else f"http://{host}{path}"
