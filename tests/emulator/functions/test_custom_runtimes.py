@@ -14,6 +14,7 @@ from __future__ import annotations
 import base64
 import json
 import re
+import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -225,3 +226,32 @@ def test_invocations_at_once_run_in_runtimes_of_their_own_and_new_code_in_a_new_
         "ARRIVED": str(tmp_path / "arrived"), "CODE": "two"}})
     _, after = invoke(lam, "together", {})
     assert after["code"] == "two" and after["pid"] not in {answer["pid"] for answer in answers}
+
+
+KEEP_ALIVE = '''#!{python}
+import http.client, json, os
+connection = http.client.HTTPConnection(os.environ["AWS_LAMBDA_RUNTIME_API"])  # one connection for every call
+while True:
+    connection.request("GET", "/2018-06-01/runtime/invocation/next")
+    answer = connection.getresponse()
+    event, request_id = json.loads(answer.read()), answer.getheader("Lambda-Runtime-Aws-Request-Id")
+    kind = "error" if "fail" in event else "response"
+    body = json.dumps({{"errorMessage": "no", "errorType": "Kept.Failure"}} if kind == "error" else {{"n": event["n"] + 1}})
+    connection.request("POST", f"/2018-06-01/runtime/invocation/{{request_id}}/{{kind}}", body)
+    posted = connection.getresponse()
+    print(posted.status, posted.read().decode(), flush=True)
+'''
+
+
+def test_a_runtime_keeping_its_connection_open_is_served_on_it(door):
+    """aws-lambda-go's and the Rust runtime's clients keep one HTTP/1.1 connection for every call; a response or
+    error posted answers 202 {"status": "OK"} (the runtime API's 2018-06-01 OpenAPI specification)."""
+    lam = door.client("lambda")
+    lam.create_function(FunctionName="kept", Runtime="provided.al2", Handler="x", Role=ROLE,
+                        Code={"ZipFile": zip_of({"bootstrap": KEEP_ALIVE.format(python=sys.executable)})})
+    answers = [lam.invoke(FunctionName="kept", Payload=json.dumps(event).encode(), LogType="Tail")
+               for event in ({"n": 1}, {"n": 2}, {"fail": 1})]
+    assert [json.loads(answer["Payload"].read()) for answer in answers] == [
+        {"n": 2}, {"n": 3}, {"errorMessage": "no", "errorType": "Kept.Failure"}]
+    assert ['202 {"status": "OK"}'] == [line for line in base64.b64decode(answers[1]["LogResult"]).decode().splitlines()
+                                       if line.startswith("202")]
