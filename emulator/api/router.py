@@ -52,7 +52,9 @@ def _events_target(request: Request) -> bool:
 
 
 def _sns_link(request: Request) -> bool:
-    return request.path.startswith("/SimpleNotificationService-") or "Action=Unsubscribe" in request.url
+    return request.path.startswith("/SimpleNotificationService-") or any(
+        f"Action={action}" in request.url for action in ("Unsubscribe", "ConfirmSubscription")
+    )
 
 
 def _sns_signed(request: Request) -> bool:

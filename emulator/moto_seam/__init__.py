@@ -81,6 +81,7 @@ PATCHES = (
             "eddy.emulator.moto_seam.notifications.subscriptions",
             "eddy.emulator.moto_seam.notifications.filter_policies",
             "eddy.emulator.moto_seam.sns_signatures",
+            "eddy.emulator.moto_seam.notifications.http_subscriptions",
         ),
     ),
     (

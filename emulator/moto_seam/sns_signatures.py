@@ -34,13 +34,28 @@ original_get_post_data = Subscription.get_post_data
 #: the endpoint a notification's links are on (the server's URL), None for AWS's own host (in-process)
 _links_endpoint: str | None = None
 
-#: the members of a notification that are signed, in the order AWS's string to sign lists them
-SIGNED = ("Message", "MessageId", "Subject", "Timestamp", "TopicArn", "Type")
+#: the members of a message that are signed, in the order AWS's string to sign lists them (a Notification's: Subject
+#: when it has one; a SubscriptionConfirmation's and an UnsubscribeConfirmation's: SubscribeURL and Token)
+SIGNED = ("Message", "MessageId", "Subject", "SubscribeURL", "Timestamp", "Token", "TopicArn", "Type")
 
 
 def string_to_sign(notification: dict[str, Any]) -> str:
-    """A Notification's string to sign (the Developer Guide's: each signed member's name and value, a line each)."""
+    """A message's string to sign (the Developer Guide's: each signed member's name and value, a line each)."""
     return "".join(f"{name}\n{notification[name]}\n" for name in SIGNED if name in notification)
+
+
+def links_endpoint(region: str) -> str:
+    """Where a message's links (SigningCertURL, UnsubscribeURL, SubscribeURL) point: the server's URL on `eddy serve`,
+    SNS's own host of the region in-process (the mock answers it)."""
+    return _links_endpoint or f"https://sns.{region}.amazonaws.com"
+
+
+def sign(subscription: Subscription, message: dict[str, Any]) -> None:
+    """Sign `message` in place with the subscription's key, as its topic's SignatureVersion asks."""
+    version = "2" if str(getattr(subscription.topic, "signature_version", "1")) == "2" else "1"
+    algorithm = hashes.SHA256() if version == "2" else hashes.SHA1()
+    signature = subscription.private_key().sign(string_to_sign(message).encode(), padding.PKCS1v15(), algorithm)
+    message["SignatureVersion"], message["Signature"] = version, base64.b64encode(signature).decode()
 
 
 def _get_post_data(
@@ -51,14 +66,10 @@ def _get_post_data(
     message_attributes: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     notification = original_get_post_data(self, message, message_id, subject, message_attributes=message_attributes)
-    region = self.topic.sns_backend.region_name
-    endpoint = _links_endpoint or f"https://sns.{region}.amazonaws.com"
+    endpoint = links_endpoint(self.topic.sns_backend.region_name)
     notification["SigningCertURL"] = f"{endpoint}/{notification['SigningCertURL'].rsplit('/', 1)[1]}"
     notification["UnsubscribeURL"] = f"{endpoint}/?Action=Unsubscribe&SubscriptionArn={self.arn}"
-    version = "2" if str(getattr(self.topic, "signature_version", "1")) == "2" else "1"
-    algorithm = hashes.SHA256() if version == "2" else hashes.SHA1()
-    signature = self.private_key().sign(string_to_sign(notification).encode(), padding.PKCS1v15(), algorithm)
-    notification["SignatureVersion"], notification["Signature"] = version, base64.b64encode(signature).decode()
+    sign(self, notification)
     return notification
 
 

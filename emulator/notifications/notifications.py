@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from eddy.emulator.moto_seam import notifications as seam
 from eddy.emulator.notifications.delivery_figures import DeliveryFigures, Trigger
+from eddy.emulator.notifications.http_endpoints import HttpEndpoints
 from eddy.emulator.notifications.s3_events import Sequencer, SequencerChannel
 
 if TYPE_CHECKING:
@@ -38,6 +39,8 @@ class Notifications:
         self.async_invocations = async_invocations
         #: each SNS subscription's and S3 notification configuration's deliveries
         self.figures = DeliveryFigures(now)
+        #: SNS's POSTs to HTTP and HTTPS subscribers (confirmations and notifications), off the request's thread
+        self.http_endpoints = HttpEndpoints(self._posted)
 
     def activate(self) -> None:
         """moto's pushes become Eddy's: from recovery on (a replayed request sends to queues and topics what it sent
@@ -51,6 +54,7 @@ class Notifications:
     def stop(self) -> None:
         seam.deactivate()
         self.async_invocations.close()
+        self.http_endpoints.close()
 
     def sequencer(self) -> str:
         return self._sequencer.next()
@@ -79,6 +83,17 @@ class Notifications:
             return False
         self.async_invocations.submit(function, event, source, invoked_arn=arn)
         return True
+
+    def post_to_endpoint(self, url: str, headers: dict[str, str], body: bytes, trigger: Trigger | None) -> None:
+        """POST to an HTTP subscriber after the request has answered; a notification's delivery counted for
+        `trigger`."""
+        self.http_endpoints.post(url, headers, body, trigger)
+
+    def _posted(self, trigger: Trigger, error: str | None) -> None:
+        if error:
+            self.failed(trigger, error)
+        else:
+            self.delivered(trigger)
 
     def delivered(self, trigger: Trigger) -> None:
         self.figures.delivered(trigger)

@@ -1,6 +1,9 @@
-"""The links in an SNS notification, followed: a GET of its UnsubscribeURL (`/?Action=Unsubscribe&
-SubscriptionArn=...`, unsigned, as a subscriber's HTTP client or a browser sends it) unsubscribes, and a GET of its
-SigningCertURL (`/SimpleNotificationService-<id>.pem`) answers the certificate the notification is signed with.
+"""The links in an SNS message, followed: a GET of its UnsubscribeURL (`/?Action=Unsubscribe&
+SubscriptionArn=...`, unsigned, as a subscriber's HTTP client or a browser sends it) unsubscribes, a GET of a
+confirmation's SubscribeURL (`/?Action=ConfirmSubscription&TopicArn=...&Token=...`) confirms the subscription
+(moto_seam/notifications/http_subscriptions.py: in the region that sent the token, so another region's TopicArn is
+refused as AWS refuses it), and a GET of its SigningCertURL (`/SimpleNotificationService-<id>.pem`) answers the
+certificate the message is signed with.
 
 AWS serves both on the SNS endpoint (Amazon SNS Developer Guide, "Parsing message formats": UnsubscribeURL "the URL
 that you can use to unsubscribe the endpoint from this topic", SigningCertURL "the URL to the certificate that was
@@ -27,26 +30,31 @@ if TYPE_CHECKING:
 CERTIFICATE_PREFIX = "/SimpleNotificationService-"
 
 
-def _unsubscribed_arn(request: Request) -> str | None:
+def _action(request: Request) -> tuple[str, dict[str, str]] | None:
     query = parse_qs(urlsplit(request.url).query)
-    if request.path == "/" and query.get("Action") == ["Unsubscribe"]:
-        return (query.get("SubscriptionArn") or [""])[0]
+    action = (query.get("Action") or [""])[0]
+    if request.path == "/" and action in ("Unsubscribe", "ConfirmSubscription"):
+        return action, {name: values[0] for name, values in query.items()}
     return None
 
 
 def claims(request: Request) -> bool:
-    """An unsigned GET of a notification's link."""
+    """An unsigned GET of a message's link."""
     if request.method.upper() != "GET" or request.header("Authorization"):
         return False
-    return _unsubscribed_arn(request) is not None or (
+    return _action(request) is not None or (
         request.path.startswith(CERTIFICATE_PREFIX) and request.path.endswith(".pem")
     )
 
 
 def handle(emulator: "Emulator", request: Request) -> Response:
-    arn = _unsubscribed_arn(request)
-    if arn is None:
+    found = _action(request)
+    if found is None:
         return _certificate(request.path[1:])
+    action, query = found
+    if action == "ConfirmSubscription":
+        return _confirm(emulator, query.get("TopicArn", ""), query.get("Token", ""))
+    arn = query.get("SubscriptionArn", "")
     region = arn.split(":")[3] if arn.count(":") >= 5 else "us-east-1"
     try:
         emulator.aws_client("sns", region).unsubscribe(SubscriptionArn=arn)
@@ -57,6 +65,26 @@ def handle(emulator: "Emulator", request: Request) -> Response:
         200,
         f'<UnsubscribeResponse xmlns="{XMLNS}"><ResponseMetadata><RequestId>{uuid.uuid4()}'
         f"</RequestId></ResponseMetadata></UnsubscribeResponse>",
+    )
+
+
+def _confirm(emulator: "Emulator", topic_arn: str, token: str) -> Response:
+    from eddy.emulator.moto_seam.notifications.http_subscriptions import token_region  # moto's SNS: loaded here
+
+    parts = topic_arn.split(":")
+    region = token_region(token) or (parts[3] if len(parts) >= 6 else "us-east-1")
+    try:
+        arn = emulator.aws_client("sns", region).confirm_subscription(TopicArn=topic_arn, Token=token)[
+            "SubscriptionArn"
+        ]
+    except ClientError as error:
+        details = error.response["Error"]
+        return error_answer(details["Code"], details["Message"], error.response["ResponseMetadata"]["HTTPStatusCode"])
+    return xml_answer(
+        200,
+        f'<ConfirmSubscriptionResponse xmlns="{XMLNS}"><ConfirmSubscriptionResult><SubscriptionArn>{arn}'
+        f"</SubscriptionArn></ConfirmSubscriptionResult><ResponseMetadata><RequestId>{uuid.uuid4()}"
+        f"</RequestId></ResponseMetadata></ConfirmSubscriptionResponse>",
     )
 
 

@@ -10,7 +10,10 @@ tests/aws/services/sns/test_sns.snapshot.json; pinned by tests/emulator/api/sns/
   without a string "default" (the whole request refused, as AWS does);
 - Subscribe: a protocol SNS does not support;
 - SetSubscriptionAttributes: an attribute SNS does not have, RawMessageDelivery other than true or false, a
-  RedrivePolicy whose deadLetterTargetArn is not an ARN.
+  RedrivePolicy whose deadLetterTargetArn is not an ARN;
+- ConfirmSubscription: a TopicArn that is not an SNS ARN of the request's region, a token that is not hexadecimal
+  ("Invalid token"), a token the region did not send (test_sns_confirm_subscription_wrong_token,
+  test_subscribe_external_http_endpoint).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from urllib.parse import parse_qs
 from botocore.exceptions import ClientError
 
 from eddy.emulator.api.sns import error_answer
+from eddy.emulator.callers import region_of
 from eddy.emulator.aws_requests import Request, Response
 
 if TYPE_CHECKING:
@@ -77,6 +81,8 @@ def claims(request: Request) -> bool:
 def handle(emulator: "Emulator", request: Request) -> Response | None:
     """AWS's refusal, or None: the request goes on to moto."""
     params = _params(request)
+    if params.get("Action") == "ConfirmSubscription":
+        return _confirm_subscription(request, params)
     check = CHECKS.get(params.get("Action", ""))
     try:
         if check is not None:
@@ -84,6 +90,15 @@ def handle(emulator: "Emulator", request: Request) -> Response | None:
     except Refused as refused:
         return error_answer(refused.code, refused.message)
     return None
+
+
+def _confirm_subscription(request: Request, params: Params) -> Response | None:
+    """ConfirmSubscription refused in SNS's words (moto_seam/notifications/http_subscriptions.py decides)."""
+    from eddy.emulator.moto_seam.notifications.http_subscriptions import confirmation_refusal  # moto's SNS
+
+    region = region_of(request.header("Authorization") or "", request.url)
+    refusal = confirmation_refusal(region, params.get("TopicArn", ""), params.get("Token", ""))
+    return error_answer("InvalidParameter", refusal) if refusal else None
 
 
 def _topic_attributes(emulator: "Emulator", topic: str) -> dict[str, str] | None:

@@ -11,6 +11,9 @@
                        to moto; both counted
     filter_policies.py SNS filter policies checked (Subscribe, SetSubscriptionAttributes) and matched by Eddy's
                        engine (event_patterns/sns_policies.py) for every subscription, moto's deliveries too
+    http_subscriptions.py  SNS's HTTP and HTTPS subscriptions: pending until confirmed (the SubscriptionConfirmation
+                       POSTed, ConfirmSubscription by token, "pending confirmation"), notifications with SNS's headers,
+                       raw or signed, the UnsubscribeConfirmation
     destinations.py    a destination's ARN read, and whether its queue or topic exists
     target.py          what the seam needs of Eddy (notifications/notifications.py), and the one active
 
