@@ -255,3 +255,21 @@ def test_a_runtime_keeping_its_connection_open_is_served_on_it(door):
         {"n": 2}, {"n": 3}, {"errorMessage": "no", "errorType": "Kept.Failure"}]
     assert ['202 {"status": "OK"}'] == [line for line in base64.b64decode(answers[1]["LogResult"]).decode().splitlines()
                                        if line.startswith("202")]
+
+
+@pytest.mark.parametrize("ending, reason", [
+    ("exit 2", "Runtime exited with error: exit status 2"),
+    ("kill -SEGV $$", "Runtime exited with error: signal: segmentation fault"),
+    ("exit 0", "Runtime exited without providing a reason"),
+])
+def test_a_runtime_that_ends_while_it_starts_is_runtime_exit_error(door, ending, reason):
+    """Lambda's words for a runtime process that ended (platform_errors.py: Go's os.ProcessState words, as users'
+    logs show them), its output in the invocation's log."""
+    lam = door.client("lambda")
+    lam.create_function(FunctionName="ends", Runtime="provided.al2023", Handler="x", Role=ROLE,
+                        Code={"ZipFile": zip_of({"bootstrap": f"#!/bin/sh\necho 'starting, then not'\n{ending}\n"})})
+    answer = lam.invoke(FunctionName="ends", Payload=b"{}", LogType="Tail")
+    request_id = answer["ResponseMetadata"]["HTTPHeaders"]["x-amzn-requestid"]
+    assert (answer["FunctionError"], json.loads(answer["Payload"].read())) == ("Unhandled", {
+        "errorType": "Runtime.ExitError", "errorMessage": f"RequestId: {request_id} Error: {reason}"})
+    assert "starting, then not\n" in base64.b64decode(answer["LogResult"]).decode()
