@@ -154,6 +154,13 @@ class FunctionNotFoundException(AWSError):
     status = 404
 
 
+class ProvisionedConcurrencyConfigNotFoundException(AWSError):
+    """Lambda's answer for a version or alias without provisioned concurrency (HTTP 404)."""
+
+    code = "ProvisionedConcurrencyConfigNotFoundException"
+    status = 404
+
+
 class PreconditionFailedException(AWSError):
     """A RevisionId that is not the resource's latest (HTTP 412)."""
 

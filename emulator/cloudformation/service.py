@@ -155,9 +155,23 @@ class CloudFormation:
                 stack.stack_id,
                 self.custom_resources,
                 self.client,
+                lambda child_id: self.nest(child_id, stack),
             )
 
         return Deployment(stack, self.now, values, provisioning)
+
+    def nest(self, child_id: str, parent: Stack) -> None:
+        """A stack a parent's AWS::CloudFormation::Stack made is nested in it: ParentId the parent, RootId the
+        parent's root (the parent, when it is top-level); AWS CloudFormation API Reference, Stack and StackSummary."""
+        with self.lock:
+            child = next(stack for stack in self.stacks if stack.stack_id == child_id)
+            child.parent_id = parent.stack_id
+            root, below = parent.root_id or parent.stack_id, [child]
+            while below:  # the child's own nested stacks were made (and nested) before it was: their root moves too
+                stack = below.pop()
+                stack.root_id = root
+                below += [nested for nested in self.stacks if nested.parent_id == stack.stack_id]
+            self.save()
 
     @staticmethod
     def order(stack: Stack) -> list[str]:

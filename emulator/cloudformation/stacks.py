@@ -60,6 +60,9 @@ class Stack:
     events: list[dict[str, Any]] = field(default_factory=list)  # oldest first
     change_set_id: str | None = None
     imports: set[str] = field(default_factory=set)  # export names this stack imports
+    #: a nested stack's: its direct parent's stack id, and the top-level stack's (DescribeStacks ParentId, RootId)
+    parent_id: str | None = None
+    root_id: str | None = None
 
     @property
     def region(self) -> str:
@@ -145,6 +148,8 @@ class Stack:
             ("LastUpdatedTime", self.updated),
             ("DeletionTime", self.deleted),
             ("ChangeSetId", self.change_set_id),
+            ("ParentId", self.parent_id),
+            ("RootId", self.root_id),
         ):
             if value is not None:
                 answer[key] = value
@@ -165,6 +170,8 @@ class Stack:
             ("StackStatusReason", self.reason),
             ("LastUpdatedTime", self.updated),
             ("DeletionTime", self.deleted),
+            ("ParentId", self.parent_id),
+            ("RootId", self.root_id),
         ):
             if value is not None:
                 answer[key] = value

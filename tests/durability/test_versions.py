@@ -1,5 +1,5 @@
 """A function's published versions and aliases survive kill -9 (both doors), with their frozen code and configuration,
-their own policies and event invoke configs, and the numbering (a deleted version's number is not given again), as the
+their own policies, event invoke configs and provisioned concurrency, and the numbering (a deleted version's number is not given again), as the
 function itself does; then again from the snapshot a clean stop writes."""
 
 from __future__ import annotations
@@ -35,6 +35,8 @@ WORKLOAD = textwrap.dedent('''
         lam.add_permission(FunctionName="versioned", Qualifier="live", StatementId="s3", Principal="s3.amazonaws.com",
                            Action="lambda:InvokeFunction")
         lam.put_function_event_invoke_config(FunctionName="versioned", Qualifier="2", MaximumRetryAttempts=1)
+        lam.put_provisioned_concurrency_config(FunctionName="versioned", Qualifier="live",
+                                               ProvisionedConcurrentExecutions=2)
         print("ACKED", lam.get_alias(FunctionName="versioned", Name="live")["RevisionId"], flush=True)
 
     mode, target = sys.argv[1], sys.argv[2]
@@ -62,6 +64,9 @@ def check(lam, alias_revision: str) -> None:
     statement = json.loads(lam.get_policy(FunctionName="versioned", Qualifier="live")["Policy"])["Statement"]
     assert [(s["Sid"], s["Resource"]) for s in statement] == [("s3", f"{ARN}:live")]
     assert lam.get_function_event_invoke_config(FunctionName="versioned", Qualifier="2")["MaximumRetryAttempts"] == 1
+    provisioned = lam.list_provisioned_concurrency_configs(FunctionName="versioned")["ProvisionedConcurrencyConfigs"]
+    assert [(c["FunctionArn"], c["RequestedProvisionedConcurrentExecutions"]) for c in provisioned] == [
+        (f"{ARN}:live", 2)]
 
 
 @pytest.mark.parametrize("kind", ["server", "inprocess"])

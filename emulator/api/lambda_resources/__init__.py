@@ -6,8 +6,8 @@ exists). Served here: qualified.py (GetFunction, GetFunctionConfiguration, Delet
 or an alias), versions.py (PublishVersion, ListVersionsByFunction, Create/Get/Update/Delete/ListAliases),
 permissions.py (AddPermission, RemovePermission, GetPolicy), tags.py (TagResource, UntagResource, ListTags on a
 function's ARN) and concurrency.py (Put/Get/DeleteFunctionConcurrency, GetAccountSettings: the account's limits and
-what Eddy's functions use of them). Every other
-operation on a function (function URLs, provisioned concurrency, code signing, ...: the list is
+what Eddy's functions use of them), provisioned_concurrency.py (Put/Get/Delete/ListProvisionedConcurrencyConfig(s)
+of versions and aliases). Every other operation on a function (function URLs, code signing, ...: the list is
 botocore's Lambda model, read here) answers ResourceNotFoundException when the function does not exist and
 HTTP 501 NotImplemented "Eddy does not emulate Lambda's <Operation>" when it does (docs/guides/functions-and-layers.md).
 Tags of event source mappings are Eddy's too (tags.py); those of other resources (code signing configs, ...)
@@ -22,7 +22,14 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 from eddy.emulator.api import validation
 from eddy.emulator.api.lambda_api import _body, error_response
-from eddy.emulator.api.lambda_resources import concurrency, permissions, qualified, tags, versions
+from eddy.emulator.api.lambda_resources import (
+    concurrency,
+    permissions,
+    provisioned_concurrency,
+    qualified,
+    tags,
+    versions,
+)
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import AWSError, FunctionNotFoundException, InvalidParameterValueException, NotEmulated
 from eddy.emulator.functions.registry import FUNCTION_ARN, Function
@@ -96,6 +103,8 @@ def _target(
     if function is None:
         if operation == "RemovePermission":
             raise FunctionNotFoundException(f"No policy found for: {arn}")
+        if operation in provisioned_concurrency.OPERATIONS:
+            raise provisioned_concurrency.missing_function(arn, qualifier or suffix.lstrip(":") or None)
         suffix = ":$LATEST" if operation.endswith("FunctionConcurrency") else (f":{qualifier}" if qualifier else suffix)
         raise FunctionNotFoundException(f"Function not found: {arn}{suffix}")
     return function, qualifier
@@ -137,12 +146,18 @@ def handle(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Res
         params = _body(request) if request.method.upper() in ("POST", "PUT") else {}
         # CreateAlias on a missing function names the version it would point to (AWS-recorded
         # test_notfound_and_invalid_routingconfigs, "routing_config_exc_fn_doesnotexist")
+        # (a provisioned concurrency operation's names its Qualifier: provisioned_concurrency.missing_function)
         wanted = params.get("FunctionVersion") if operation == "CreateAlias" else None
+        if operation in provisioned_concurrency.OPERATIONS:
+            wanted = query.get("Qualifier")
         function, from_name = _target(
             emulator, name, caller, operation, f":{wanted}" if isinstance(wanted, str) else ""
         )
         if operation in versions.OPERATIONS:
             return versions.handle(emulator, operation, function, path, query, params)
+        if operation in provisioned_concurrency.OPERATIONS:
+            qualifier = _qualifier(from_name, query)
+            return provisioned_concurrency.handle(emulator, operation, function, qualifier, query, params)
         if operation == "AddPermission":
             return permissions.add_permission(emulator, function, params, _qualifier(from_name, query))
         if operation == "GetPolicy":

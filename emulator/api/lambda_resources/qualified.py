@@ -102,6 +102,8 @@ def delete_function(emulator: Emulator, request: Request, caller: tuple[str, str
                     f"Unable to delete version because the following aliases reference it: [{', '.join(pointing)}]"
                 )
             emulator.functions.delete_version(version)
+            if function.provisioned_concurrency.pop(qualifier, None) is not None:  # its configuration goes with it
+                emulator.functions.recorded(function)
             retired = [version]
         else:
             emulator.functions.delete(function)

@@ -35,7 +35,7 @@ WEIGHTS = "routingConfig.additionalVersionWeights"
 DEFAULT_PAGE = 50
 
 
-def _page(items: list[dict[str, Any]], query: dict[str, str], key: str) -> dict[str, Any]:
+def page_of(items: list[dict[str, Any]], query: dict[str, str], key: str) -> dict[str, Any]:
     """One page of a listing: Marker is where the last page ended, MaxItems (1..10000) its size."""
     start = int(query["Marker"]) if query.get("Marker", "").isdigit() else 0
     size = int(query["MaxItems"]) if query.get("MaxItems", "").isdigit() else DEFAULT_PAGE
@@ -71,7 +71,7 @@ def list_versions(emulator: Emulator, function: Function, query: dict[str, str])
     with emulator.lock:
         versions = [function, *(function.versions[n] for n in sorted(function.versions, key=int))]
         items = [listed(version.configuration(arn=version.version_arn)) for version in versions]
-    return json_response(_page(items, query, "Versions"))
+    return json_response(page_of(items, query, "Versions"))
 
 
 def _weights(function: Function, target: str, config: Any) -> dict[str, float]:
@@ -171,9 +171,11 @@ def update_alias(emulator: Emulator, function: Function, name: str, params: dict
 
 def delete_alias(emulator: Emulator, function: Function, name: str) -> Response:
     """Deleting an alias that does not exist answers 204 as for one that does (AWS-recorded
-    test_non_existent_alias_deletion)."""
+    test_non_existent_alias_deletion); its provisioned concurrency configuration goes with it (AWS-recorded
+    test_lambda_provisioned_lifecycle)."""
     with emulator.lock:
         if function.aliases.pop(name, None) is not None:
+            function.provisioned_concurrency.pop(name, None)  # its provisioned concurrency goes with it
             emulator.functions.recorded(function)
     return Response(204, {"x-amzn-RequestId": str(uuid.uuid4())}, b"")
 
@@ -186,7 +188,7 @@ def list_aliases(emulator: Emulator, function: Function, query: dict[str, str]) 
             for alias in sorted(function.aliases.values(), key=lambda a: a.name)
             if version is None or alias.function_version == version
         ]
-    return json_response(_page(items, query, "Aliases"))
+    return json_response(page_of(items, query, "Aliases"))
 
 
 def handle(

@@ -33,6 +33,8 @@ class Provisioning:
     custom_resources: Any = None
     #: clients for another region (service, region): a global table's replicas
     regional_clients: Callable[[str, str], Any] | None = None
+    #: told of a stack this resource made through the API that is nested in this one (its stack id)
+    nested: Callable[[str], None] | None = None
 
     def client(self, service: str) -> "TypedClient":
         """A client of Eddy for the stack's region whose calls take a template's values as CloudFormation does:

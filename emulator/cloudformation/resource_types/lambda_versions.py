@@ -11,7 +11,10 @@ CloudFormation User Guide documents them:
   Description and RoutingConfig in place. RoutingConfig is CloudFormation's shape: {"AdditionalVersionWeights":
   [{"FunctionVersion": "2", "FunctionWeight": 0.1}]}.
 
-ProvisionedConcurrencyConfig (either type) fails the resource: Eddy does not emulate provisioned concurrency.
+ProvisionedConcurrencyConfig ({"ProvisionedConcurrentExecutions": N}, either type) is put on the version or alias
+through PutProvisionedConcurrencyConfig once it exists, changed in place and deleted when an update removes it; the
+resource is complete when the configuration is put (IN_PROGRESS), where CloudFormation waits for READY (Eddy's
+execution environments start on demand either way: api/lambda_resources/provisioned_concurrency.py).
 """
 
 from __future__ import annotations
@@ -28,12 +31,19 @@ from eddy.emulator.cloudformation.resource_types.base import (
 )
 
 
-def _no_provisioned_concurrency(properties: dict[str, Any], type_name: str) -> None:
-    if properties.get("ProvisionedConcurrencyConfig"):
-        raise ResourceFailed(
-            f"Eddy does not emulate provisioned concurrency ({type_name} "
-            "ProvisionedConcurrencyConfig): remove it to deploy to Eddy"
+def _provisioned_concurrency(
+    provisioning: Provisioning, function: str, qualifier: str, old: dict[str, Any], new: dict[str, Any]
+) -> None:
+    """The ProvisionedConcurrencyConfig a version or alias has after a create or update: put, changed or deleted."""
+    wanted = (new.get("ProvisionedConcurrencyConfig") or {}).get("ProvisionedConcurrentExecutions")
+    had = (old.get("ProvisionedConcurrencyConfig") or {}).get("ProvisionedConcurrentExecutions")
+    awslambda = provisioning.client("lambda")
+    if wanted is not None and wanted != had:
+        awslambda.put_provisioned_concurrency_config(
+            FunctionName=function, Qualifier=qualifier, ProvisionedConcurrentExecutions=int(wanted)
         )
+    elif wanted is None and had is not None:
+        awslambda.delete_provisioned_concurrency_config(FunctionName=function, Qualifier=qualifier)
 
 
 class Version(ResourceType):
@@ -42,7 +52,6 @@ class Version(ResourceType):
 
     def create(self, provisioning: Provisioning, properties: dict[str, Any]) -> Created:
         required(properties, "FunctionName")
-        _no_provisioned_concurrency(properties, self.type_name)
         request = {key: properties[key] for key in ("FunctionName", "Description", "CodeSha256") if key in properties}
         awslambda = provisioning.client("lambda")
         before = {
@@ -58,13 +67,15 @@ class Version(ResourceType):
                 "function to create a new version."
             )
         arn = version["FunctionArn"]
+        _provisioned_concurrency(provisioning, request["FunctionName"], version["Version"], {}, properties)
         return Created(arn, {"FunctionArn": arn, "Version": version["Version"]})
 
     def update(
         self, provisioning: Provisioning, physical_id: str, old: dict[str, Any], new: dict[str, Any]
     ) -> dict[str, Any]:
-        _no_provisioned_concurrency(new, self.type_name)
-        return {"FunctionArn": physical_id, "Version": physical_id.rsplit(":", 1)[1]}
+        function, _, version = physical_id.rpartition(":")
+        _provisioned_concurrency(provisioning, function, version, old, new)  # (the one property updated in place)
+        return {"FunctionArn": physical_id, "Version": version}
 
     def delete(self, provisioning: Provisioning, physical_id: str, properties: dict[str, Any]) -> None:
         delete_if_there(provisioning.client("lambda"), "delete_function", FunctionName=physical_id)
@@ -89,7 +100,6 @@ class Alias(ResourceType):
 
     def create(self, provisioning: Provisioning, properties: dict[str, Any]) -> Created:
         required(properties, "FunctionName", "FunctionVersion", "Name")
-        _no_provisioned_concurrency(properties, self.type_name)
         alias = provisioning.client("lambda").create_alias(
             FunctionName=properties["FunctionName"],
             Name=properties["Name"],
@@ -97,13 +107,13 @@ class Alias(ResourceType):
             Description=properties.get("Description", ""),
             RoutingConfig=_routing(properties),
         )
+        _provisioned_concurrency(provisioning, properties["FunctionName"], properties["Name"], {}, properties)
         return Created(alias["AliasArn"], {"AliasArn": alias["AliasArn"]})
 
     def update(
         self, provisioning: Provisioning, physical_id: str, old: dict[str, Any], new: dict[str, Any]
     ) -> dict[str, Any]:
         required(new, "FunctionName", "FunctionVersion", "Name")
-        _no_provisioned_concurrency(new, self.type_name)
         function, _, name = physical_id.rpartition(":")
         provisioning.client("lambda").update_alias(
             FunctionName=function,
@@ -112,6 +122,7 @@ class Alias(ResourceType):
             Description=new.get("Description", ""),
             RoutingConfig=_routing(new),
         )
+        _provisioned_concurrency(provisioning, function, name, old, new)
         return {"AliasArn": physical_id}
 
     def delete(self, provisioning: Provisioning, physical_id: str, properties: dict[str, Any]) -> None:

@@ -9,7 +9,8 @@ UpdateStack, DeleteStack), its template read from TemplateURL (an object in Eddy
   change); a child that fails to create fails the resource: "Embedded stack <arn> was not successfully created:
   <the child's reason>", and the failed child is deleted.
 
-The child acknowledges every capability (CAPABILITY_IAM, CAPABILITY_NAMED_IAM, CAPABILITY_AUTO_EXPAND): on AWS the
+DescribeStacks and ListStacks show the child's ParentId (this stack) and RootId (the top-level stack: this one's
+RootId, or this one). The child acknowledges every capability (CAPABILITY_IAM, CAPABILITY_NAMED_IAM, CAPABILITY_AUTO_EXPAND): on AWS the
 parent's acknowledgement covers its nested stacks.
 """
 
@@ -69,6 +70,8 @@ class NestedStack(ResourceType):
             stack_id = cloudformation.create_stack(StackName=name, **_request(properties))["StackId"]
         except ClientError as error:  # the child's template or parameters refused
             raise ResourceFailed(error.response["Error"]["Message"]) from None
+        if provisioning.nested is not None:  # its ParentId and RootId
+            provisioning.nested(stack_id)
         status, outputs = _outputs(cloudformation, stack_id)
         if status != "CREATE_COMPLETE":
             cause = next(

@@ -168,3 +168,56 @@ def test_sam_auto_publish_alias_publishes_a_version_per_code_change_and_moves_th
     assert [v["Version"] for v in lam.list_versions_by_function(FunctionName="greeter")["Versions"]] == [
         "$LATEST", "1", "2"]  # SAM's versions are retained (DeletionPolicy: Retain)
     assert json.loads(lam.invoke(FunctionName="greeter", Qualifier="1")["Payload"].read()) is None
+
+
+PROVISIONED = """
+Resources:""" + ROLE.replace("%", "%%") + """
+  Worker:
+    Type: AWS::Lambda::Function
+    Properties: {FunctionName: warm, Runtime: python3.12, Handler: index.handler, Role: !GetAtt Role.Arn,
+                 Code: {ZipFile: "def handler(event, context):\\n    return context.function_version\\n"}}
+  WorkerVersion:
+    Type: AWS::Lambda::Version
+    Properties: {FunctionName: !Ref Worker, %(version)s}
+  Live:
+    Type: AWS::Lambda::Alias
+    Properties: {FunctionName: !Ref Worker, Name: live, FunctionVersion: !GetAtt WorkerVersion.Version, %(alias)s}
+"""
+
+
+def test_provisioned_concurrency_config_on_a_version_and_an_alias_is_put_changed_and_deleted(door):
+    """ProvisionedConcurrencyConfig of AWS::Lambda::Alias and AWS::Lambda::Version (CloudFormation User Guide: an
+    update of it needs no replacement) is the alias's or version's configuration in the Lambda API; the same code path
+    as PutProvisionedConcurrencyConfig, so its refusals fail the resource (an alias on a provisioned version)."""
+    cloudformation, lam = door.client("cloudformation"), door.client("lambda")
+
+    def deploy(verb: str, version: str = "", alias: str = "") -> str:
+        call = cloudformation.create_stack if verb == "create" else cloudformation.update_stack
+        call(StackName="warm", Capabilities=["CAPABILITY_IAM"],
+             TemplateBody=PROVISIONED % {"version": version, "alias": alias})
+        return cloudformation.describe_stacks(StackName="warm")["Stacks"][0]["StackStatus"]
+
+    def configured() -> list[tuple[str, int]]:
+        return [(c["FunctionArn"], c["RequestedProvisionedConcurrentExecutions"]) for c in
+                lam.list_provisioned_concurrency_configs(FunctionName="warm")["ProvisionedConcurrencyConfigs"]]
+
+    config = "ProvisionedConcurrencyConfig: {ProvisionedConcurrentExecutions: %d}"
+    assert deploy("create", alias=config % 2) == "CREATE_COMPLETE"
+    assert configured() == [(f"{ARN}:warm:live", 2)]
+    assert lam.get_provisioned_concurrency_config(FunctionName="warm", Qualifier="live")["Status"] == "IN_PROGRESS"
+    assert deploy("update", alias=config % 5) == "UPDATE_COMPLETE"
+    assert configured() == [(f"{ARN}:warm:live", 5)]
+    live = lam.get_alias(FunctionName="warm", Name="live")
+    assert deploy("update", version=config % 1, alias=config % 5) == "UPDATE_ROLLBACK_COMPLETE"
+    [failed] = [e for e in events(cloudformation, "warm") if e[2] == "UPDATE_FAILED"]
+    assert failed[:3] == ("WorkerVersion", "AWS::Lambda::Version", "UPDATE_FAILED")
+    assert failed[3].startswith('Resource handler returned message: "Version is pointed by a Provisioned Concurrency '
+                                'alias" (RequestToken: ')
+    assert configured() == [(f"{ARN}:warm:live", 5)]
+    assert lam.get_alias(FunctionName="warm", Name="live")["RevisionId"] == live["RevisionId"]
+    assert deploy("update") == "UPDATE_COMPLETE"  # removed from the template: deleted
+    assert configured() == []
+    assert deploy("update", version=config % 1) == "UPDATE_COMPLETE"
+    assert configured() == [(f"{ARN}:warm:1", 1)]
+    cloudformation.delete_stack(StackName="warm")
+    assert lam.list_functions()["Functions"] == []

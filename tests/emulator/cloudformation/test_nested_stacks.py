@@ -102,3 +102,35 @@ def test_a_child_that_fails_fails_its_resource_and_the_parent_rolls_back(door):
                 if event["ResourceStatus"] == "CREATE_FAILED"]
     assert failed["ResourceStatusReason"] == (
         "S3 error: Access Denied or the object does not exist: https://s3.amazonaws.com/deployments/nothing.yaml")
+
+
+def test_nested_stacks_name_their_parent_and_root_in_describe_stacks_and_list_stacks(door):
+    """ParentId is a nested stack's direct parent, RootId the top-level stack it belongs to ("For the first level of
+    nested stacks, the root stack is also the parent stack": the Stack and StackSummary shapes of botocore's
+    CloudFormation model, from AWS's API reference); a top-level stack has neither."""
+    cloudformation = door.client("cloudformation")
+    upload(door, CHILD, "child.yaml")
+    upload(door, PARENT % {"url": "https://s3.amazonaws.com/deployments/child.yaml"}, "parent.yaml")
+    cloudformation.create_stack(StackName="root", TemplateBody="""
+Resources:
+  Middle:
+    Type: AWS::CloudFormation::Stack
+    Properties: {TemplateURL: "https://s3.amazonaws.com/deployments/parent.yaml"}
+Outputs:
+  MiddleId: {Value: !Ref Middle}
+""")
+    root = cloudformation.describe_stacks(StackName="root")["Stacks"][0]
+    assert root["StackStatus"] == "CREATE_COMPLETE" and "ParentId" not in root and "RootId" not in root
+    middle_id = outputs(cloudformation, "root")["MiddleId"]
+    child_id = outputs(cloudformation, middle_id)["ChildId"]
+    middle = cloudformation.describe_stacks(StackName=middle_id)["Stacks"][0]
+    child = cloudformation.describe_stacks(StackName=child_id)["Stacks"][0]
+    assert (middle["ParentId"], middle["RootId"]) == (root["StackId"], root["StackId"])
+    assert (child["ParentId"], child["RootId"]) == (middle_id, root["StackId"])
+    summaries = {s["StackId"]: s for s in cloudformation.list_stacks()["StackSummaries"]}
+    assert {(s.get("ParentId"), s.get("RootId")) for s in summaries.values()} == {
+        (None, None), (root["StackId"], root["StackId"]), (middle_id, root["StackId"])}
+    assert (summaries[child_id]["ParentId"], summaries[child_id]["RootId"]) == (middle_id, root["StackId"])
+    cloudformation.delete_stack(StackName="root")
+    gone = cloudformation.describe_stacks(StackName=child_id)["Stacks"][0]
+    assert (gone["StackStatus"], gone["ParentId"], gone["RootId"]) == ("DELETE_COMPLETE", middle_id, root["StackId"])

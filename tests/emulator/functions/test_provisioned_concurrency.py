@@ -1,0 +1,163 @@
+"""Provisioned concurrency of versions and aliases, in both doors, answered as AWS answers it. The expected answers are
+AWS's recorded ones: LocalStack's AWS-validated snapshots, tests/aws/services/lambda_/test_lambda_api.snapshot.json
+(TestLambdaProvisionedConcurrency: test_provisioned_concurrency_exceptions, test_lambda_provisioned_lifecycle,
+test_provisioned_concurrency_limits), named per step."""
+
+from __future__ import annotations
+
+from tests.emulator.functions.test_aliases import answer
+from tests.emulator.functions.test_functions import create_function
+from tests.emulator.functions.test_versions import ARN, SOURCE, refused
+
+NOT_FOUND = {"Code": "ProvisionedConcurrencyConfigNotFoundException",
+             "Message": "No Provisioned Concurrency Config found for this function"}
+NOT_PUBLISHED = {"Code": "InvalidParameterValueException",
+                 "Message": "The function resource provided must be an alias or a published version."}
+
+
+def test_provisioned_concurrency_exceptions(door):
+    """Every refusal of test_provisioned_concurrency_exceptions, in its order, with its HTTP status."""
+    lam = door.client("lambda")
+    create_function(lam, "provisioned", SOURCE % "one", Publish=True)
+    get, delete, put = (lam.get_provisioned_concurrency_config, lam.delete_provisioned_concurrency_config,
+                        lam.put_provisioned_concurrency_config)
+    fn = f"{ARN}:provisioned"
+    # get_provisioned_config_doesnotexist, _functionname_doesnotexist, _qualifier_doesnotexist, _version_doesnotexist,
+    # _latest
+    assert refused(get, FunctionName="provisioned", Qualifier="1") == {"Error": NOT_FOUND, "Status": 404}
+    assert refused(get, FunctionName="doesnotexist", Qualifier="noalias") == {"Error": {
+        "Code": "ResourceNotFoundException", "Message": f"Cannot find alias arn: {ARN}:doesnotexist:noalias"},
+        "Status": 404}
+    assert refused(get, FunctionName="provisioned", Qualifier="noalias") == {"Error": {
+        "Code": "ResourceNotFoundException", "Message": f"Cannot find alias arn: {fn}:noalias"}, "Status": 404}
+    assert refused(get, FunctionName="provisioned", Qualifier="10") == {"Error": {
+        "Code": "ResourceNotFoundException", "Message": f"Function not found: {fn}:10"}, "Status": 404}
+    assert refused(get, FunctionName="provisioned", Qualifier="$LATEST") == {"Error": NOT_PUBLISHED, "Status": 400}
+    # list_provisioned_noconfigs, list_provisioned_functionname_doesnotexist
+    assert answer(lam.list_provisioned_concurrency_configs(FunctionName="provisioned")) == {
+        "ProvisionedConcurrencyConfigs": []}
+    assert refused(lam.list_provisioned_concurrency_configs, FunctionName="doesnotexist") == {"Error": {
+        "Code": "ResourceNotFoundException", "Message": f"Function not found: {ARN}:doesnotexist"}, "Status": 404}
+    # delete_provisioned_functionname_doesnotexist, _qualifier_doesnotexist, _version_doesnotexist, _latest,
+    # _config_doesnotexist (204)
+    assert refused(delete, FunctionName="doesnotexist", Qualifier="1") == {"Error": {
+        "Code": "ResourceNotFoundException", "Message": f"Function not found: {ARN}:doesnotexist:1"}, "Status": 404}
+    assert refused(delete, FunctionName="provisioned", Qualifier="noalias") == {"Error": {
+        "Code": "ResourceNotFoundException", "Message": f"Cannot find alias arn: {fn}:noalias"}, "Status": 404}
+    assert refused(delete, FunctionName="provisioned", Qualifier="10") == {"Error": {
+        "Code": "ResourceNotFoundException", "Message": f"Function not found: {fn}:10"}, "Status": 404}
+    assert refused(delete, FunctionName="provisioned", Qualifier="$LATEST") == {"Error": NOT_PUBLISHED, "Status": 400}
+    assert delete(FunctionName="provisioned", Qualifier="1")["ResponseMetadata"]["HTTPStatusCode"] == 204
+    # put_provisioned_invalid_param_0 (the client's own validation off, as the recording's)
+    unvalidated = door.client("lambda", validate=False)
+    assert refused(unvalidated.put_provisioned_concurrency_config, FunctionName="provisioned", Qualifier="1",
+                   ProvisionedConcurrentExecutions=0) == {"Error": {
+        "Code": "ValidationException", "Message": "1 validation error detected: Value '0' at "
+        "'provisionedConcurrentExecutions' failed to satisfy constraint: Member must have value greater than or "
+        "equal to 1"}, "Status": 400}
+    # put_provisioned_functionname_doesnotexist_alias, _version; _qualifier_doesnotexist; _version_doesnotexist;
+    # put_provisioned_latest
+    assert refused(put, FunctionName="doesnotexist", Qualifier="noalias", ProvisionedConcurrentExecutions=1)[
+        "Error"] == {"Code": "ResourceNotFoundException",
+                     "Message": f"Cannot find alias arn: {ARN}:doesnotexist:noalias"}
+    assert refused(put, FunctionName="doesnotexist", Qualifier="1", ProvisionedConcurrentExecutions=1)["Error"] == {
+        "Code": "ResourceNotFoundException", "Message": f"Function not found: {ARN}:doesnotexist:1"}
+    assert refused(put, FunctionName="provisioned", Qualifier="doesnotexist", ProvisionedConcurrentExecutions=1)[
+        "Error"] == {"Code": "ResourceNotFoundException", "Message": f"Cannot find alias arn: {fn}:doesnotexist"}
+    assert refused(put, FunctionName="provisioned", Qualifier="10", ProvisionedConcurrentExecutions=1)["Error"] == {
+        "Code": "ResourceNotFoundException", "Message": f"Function not found: {fn}:10"}
+    assert refused(put, FunctionName="provisioned", Qualifier="$LATEST", ProvisionedConcurrentExecutions=1) == {
+        "Error": {"Code": "InvalidParameterValueException",
+                  "Message": "Provisioned Concurrency Configs cannot be applied to unpublished function versions."},
+        "Status": 400}
+    assert answer(lam.list_provisioned_concurrency_configs(FunctionName="provisioned")) == {
+        "ProvisionedConcurrencyConfigs": []}  # nothing refused was kept
+
+
+def test_provisioned_concurrency_limits(door):
+    """More than the account's unreserved concurrency, or so much that less than its minimum stays unreserved: refused
+    (test_provisioned_concurrency_limits; Eddy's account has Lambda's default 1,000, 100 kept unreserved)."""
+    lam = door.client("lambda")
+    create_function(lam, "limited", SOURCE % "one", Publish=True)
+    assert refused(lam.put_provisioned_concurrency_config, FunctionName="limited", Qualifier="1",
+                   ProvisionedConcurrentExecutions=1001) == {"Error": {
+        "Code": "InvalidParameterValueException", "Message": "Specified ConcurrentExecutions for function is greater "
+        "than account's unreserved concurrency [1000]."}, "Status": 400}
+    assert refused(lam.put_provisioned_concurrency_config, FunctionName="limited", Qualifier="1",
+                   ProvisionedConcurrentExecutions=1000)["Error"] == {
+        "Code": "InvalidParameterValueException", "Message": "Specified ConcurrentExecutions for function decreases "
+        "account's UnreservedConcurrentExecution below its minimum value of [100]."}
+    lam.put_function_concurrency(FunctionName="limited", ReservedConcurrentExecutions=500)  # reserved is not unreserved
+    assert "[500]" in refused(lam.put_provisioned_concurrency_config, FunctionName="limited", Qualifier="1",
+                              ProvisionedConcurrentExecutions=501)["Error"]["Message"]
+    assert lam.put_provisioned_concurrency_config(FunctionName="limited", Qualifier="1",
+                                                  ProvisionedConcurrentExecutions=400)["Status"] == "IN_PROGRESS"
+
+
+def test_lambda_provisioned_lifecycle(door):
+    """test_lambda_provisioned_lifecycle: IN_PROGRESS with nothing allocated when put (202), READY with all of it once
+    the emulator's clock has moved on; an alias and the version it points to cannot both be provisioned (either way
+    round); deleting the configuration, or the alias, removes it; ListProvisionedConcurrencyConfigs lists each with its
+    qualified ARN."""
+    lam = door.client("lambda")
+    create_function(lam, "provisioned", SOURCE % "one", Publish=True)
+    lam.create_alias(FunctionName="provisioned", Name="live", FunctionVersion="1")
+    on_version = lam.put_provisioned_concurrency_config(FunctionName="provisioned", Qualifier="1",
+                                                        ProvisionedConcurrentExecutions=1)
+    assert on_version["ResponseMetadata"]["HTTPStatusCode"] == 202
+    put_answer = {"RequestedProvisionedConcurrentExecutions": 1, "AllocatedProvisionedConcurrentExecutions": 0,
+                  "AvailableProvisionedConcurrentExecutions": 0, "Status": "IN_PROGRESS",
+                  "LastModified": on_version["LastModified"]}
+    assert answer(on_version) == put_answer
+    got_now = answer(lam.get_provisioned_concurrency_config(FunctionName="provisioned", Qualifier="1"))
+    assert got_now == put_answer  # (Eddy allocates it 10 s later on its clock)
+    assert refused(lam.put_provisioned_concurrency_config, FunctionName="provisioned", Qualifier="live",
+                   ProvisionedConcurrentExecutions=1) == {"Error": {
+        "Code": "ResourceConflictException",
+        "Message": "Alias can't be used for Provisioned Concurrency configuration on an already Provisioned version"},
+        "Status": 409}
+    door.advance(10)
+    ready = dict(put_answer, Status="READY", AllocatedProvisionedConcurrentExecutions=1,
+                 AvailableProvisionedConcurrentExecutions=1)
+    assert answer(lam.get_provisioned_concurrency_config(FunctionName="provisioned", Qualifier="1")) == ready
+    assert answer(lam.list_provisioned_concurrency_configs(FunctionName="provisioned")) == {
+        "ProvisionedConcurrencyConfigs": [dict(ready, FunctionArn=f"{ARN}:provisioned:1")]}
+    deleted = lam.delete_provisioned_concurrency_config(FunctionName="provisioned", Qualifier="1")
+    assert deleted["ResponseMetadata"]["HTTPStatusCode"] == 204
+    assert refused(lam.get_provisioned_concurrency_config, FunctionName="provisioned", Qualifier="1")["Error"] == (
+        NOT_FOUND)
+
+    on_alias = lam.put_provisioned_concurrency_config(FunctionName=f"{ARN}:provisioned", Qualifier="live",
+                                                      ProvisionedConcurrentExecutions=1)
+    assert answer(on_alias) == dict(put_answer, LastModified=on_alias["LastModified"])
+    assert refused(lam.put_provisioned_concurrency_config, FunctionName="provisioned", Qualifier="1",
+                   ProvisionedConcurrentExecutions=1) == {"Error": {
+        "Code": "ResourceConflictException", "Message": "Version is pointed by a Provisioned Concurrency alias"},
+        "Status": 409}
+    assert [c["FunctionArn"] for c in lam.list_provisioned_concurrency_configs(FunctionName="provisioned")[
+        "ProvisionedConcurrencyConfigs"]] == [f"{ARN}:provisioned:live"]
+    assert lam.delete_alias(FunctionName="provisioned", Name="live")["ResponseMetadata"]["HTTPStatusCode"] == 204
+    assert refused(lam.get_provisioned_concurrency_config, FunctionName="provisioned", Qualifier="live")["Error"] == {
+        "Code": "ResourceNotFoundException", "Message": f"Cannot find alias arn: {ARN}:provisioned:live"}
+    assert answer(lam.list_provisioned_concurrency_configs(FunctionName="provisioned")) == {
+        "ProvisionedConcurrencyConfigs": []}
+
+
+def test_a_provisioned_version_deleted_takes_its_configuration_and_invocations_run_as_before(door):
+    """Deleting a version deletes its configuration; a provisioned version or alias is invoked as any other."""
+    lam = door.client("lambda")
+    create_function(lam, "warm", SOURCE % "one", Publish=True)
+    lam.update_function_configuration(FunctionName="warm", Timeout=5)
+    lam.publish_version(FunctionName="warm")
+    lam.create_alias(FunctionName="warm", Name="live", FunctionVersion="2")
+    lam.put_provisioned_concurrency_config(FunctionName="warm", Qualifier="1", ProvisionedConcurrentExecutions=2)
+    lam.put_provisioned_concurrency_config(FunctionName="warm:live", Qualifier="live",
+                                           ProvisionedConcurrentExecutions=3)
+    assert lam.invoke(FunctionName="warm", Qualifier="live")["ExecutedVersion"] == "2"
+    lam.delete_function(FunctionName="warm", Qualifier="1")
+    listed = lam.list_provisioned_concurrency_configs(FunctionName="warm", MaxItems=1)
+    assert [c["FunctionArn"] for c in listed["ProvisionedConcurrencyConfigs"]] == [f"{ARN}:warm:live"]
+    assert "NextMarker" not in listed
+    assert refused(door.client("lambda").get_provisioned_concurrency_config, FunctionName="warm", Qualifier="1")[
+        "Error"] == {"Code": "ResourceNotFoundException", "Message": f"Function not found: {ARN}:warm:1"}
+
