@@ -141,3 +141,41 @@ def test_sns_s3_and_eventbridge_deliver_to_an_alias_or_a_version(door):
     door.assert_delivered()
     seen = sorted((m["version"], m["arn"]) for m in wait_for_messages(sqs, url, 3))
     assert seen == [("1", f"{ARN}:fan-in:live"), ("1", f"{ARN}:fan-in:live"), ("2", f"{ARN}:fan-in:2")]
+
+
+PIPED = '''
+import json, os, boto3
+def handler(event, context):
+    boto3.client("sqs").send_message(QueueUrl=os.environ["QUEUE_URL"], MessageBody=json.dumps({
+        "says": %r, "version": context.function_version, "arn": context.invoked_function_arn, "event": event}))
+'''
+
+
+def test_a_pipe_with_an_alias_as_target_and_a_version_as_enrichment_runs_those_versions(door):
+    """EventBridge Pipes take a function's qualified ARN as Target and as Enrichment (the Pipes API's Target and
+    Enrichment are ARNs; SAM's AutoPublishAlias makes them the alias's): a pipe from a queue runs the enrichment's
+    version, then the alias's version with what the enrichment answered; moving the alias moves the pipe's target."""
+    lam, sqs = door.client("lambda"), door.client("sqs")
+    url = sqs.create_queue(QueueName="seen")["QueueUrl"]
+    create_function(lam, "piped", PIPED % "one", Environment={"Variables": {"QUEUE_URL": url}}, Publish=True)
+    lam.update_function_code(FunctionName="piped", ZipFile=zip_of({"app.py": PIPED % "two"}), Publish=True)
+    lam.create_alias(FunctionName="piped", Name="live", FunctionVersion="1")
+    create_function(lam, "enrich", "def handler(event, context):\n    return [{'body': r['body']} for r in event]\n",
+                    Publish=True)  # version 1 answers what the target reads; $LATEST fails after it changes
+    lam.update_function_code(FunctionName="enrich", ZipFile=zip_of({"app.py": "def handler(event, context):\n"
+                                                                              "    raise ValueError('not this one')\n"}))
+    source = sqs.create_queue(QueueName="orders-in")
+    source_arn = sqs.get_queue_attributes(QueueUrl=source["QueueUrl"], AttributeNames=["QueueArn"])["Attributes"][
+        "QueueArn"]
+    door.client("pipes").create_pipe(
+        Name="orders", Source=source_arn, Target=f"{ARN}:piped:live", Enrichment=f"{ARN}:enrich:1",
+        RoleArn="arn:aws:iam::123456789012:role/pipes", SourceParameters={"SqsQueueParameters": {"BatchSize": 1}})
+    sqs.send_message(QueueUrl=source["QueueUrl"], MessageBody="first")
+    door.assert_delivered()
+    assert wait_for_messages(sqs, url, 1) == [
+        {"says": "one", "version": "1", "arn": f"{ARN}:piped:live", "event": [{"body": "first"}]}]
+    lam.update_alias(FunctionName="piped", Name="live", FunctionVersion="2")
+    sqs.send_message(QueueUrl=source["QueueUrl"], MessageBody="second")
+    door.assert_delivered()
+    assert wait_for_messages(sqs, url, 1) == [
+        {"says": "two", "version": "2", "arn": f"{ARN}:piped:live", "event": [{"body": "second"}]}]
