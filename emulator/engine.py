@@ -109,7 +109,8 @@ class Emulator(DeferredComponents, Controls):
         #: every bucket's object changes (volume streams read them), under <state_dir>/objects/
         self.objects = ObjectChanges(self.state_dir / "objects", self.clock.now, fsync=fsync)
         self.iterators = ShardIterators(self.clock, self.settings.iterator_ttl_seconds)
-        self.client_request_tokens = ClientRequestTokens(self.clock.now)  # TransactWriteItems' idempotency
+        #: TransactWriteItems' idempotency: the tokens of the last 10 minutes (a durable channel)
+        self.client_request_tokens = ClientRequestTokens(self.clock.now, self.persistence)
         self._fsync = fsync
         #: each commit's records go to global tables' replication first (self.replication is made anew on reset)
         self._listeners: list[Callable[[Stream, list[ChangeRecord]], None]] = [
@@ -208,6 +209,7 @@ class Emulator(DeferredComponents, Controls):
             self.eventbridge.deliveries.channel,
             self.mapping_channel,
             self.services.channel,
+            self.client_request_tokens,
         )
 
     def _clock_moved(self) -> None:

@@ -137,9 +137,10 @@ def _answer(emulator: Emulator, operation: str, request: Request, params: dict[s
         )
         return _json_response(status, answered)
     if operation == "TransactWriteItems":  # its token, capacity and metrics as DynamoDB answers them
-        answered = emulator.dynamodb.write(
-            request, params, lambda session: transact_writes.answer(emulator.client_request_tokens, session, params)
-        )
+        with emulator.lock:  # its token remembered once committed, before another request looks at it
+            answered = transact_writes.answer(
+                emulator.client_request_tokens, lambda work: emulator.dynamodb.write(request, params, work), params
+            )
         return answered if isinstance(answered, Response) else _json_response(200, answered)
     return emulator.dynamodb.execute(
         operation,

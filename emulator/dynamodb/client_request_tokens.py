@@ -7,12 +7,14 @@ IdempotentParameterMismatchException. After 10 minutes the token is new again.
 test_dynamodb_idempotent_writing sends one item with its attributes in another order under the same token and AWS
 answers 200 both times. ReturnConsumedCapacity and ReturnItemCollectionMetrics may differ (the API reference: the
 responses to identical calls "might not be the same", the later ones reporting read capacity). A token is kept only
-for a transaction that succeeded: a cancelled one wrote nothing and may be sent again. The time is the emulator's
-clock, so a test moves past the window with clock.advance(601). Tokens are kept per account and region, in memory
-(a restart forgets them, as a retry after 10 minutes would find them forgotten).
+for a transaction that succeeded and was committed: a cancelled one, or one the disk refused, wrote nothing and may be
+sent again. The time is the emulator's clock, so a test moves past the window with clock.advance(601). Tokens are kept
+per account and region, and on a durable emulator in the log and snapshots (this module is their durable channel):
+a restart within the 10 minutes still knows them.
 
-The message: no recorded AWS answer names one (DynamoDB Local answers the type with an empty message, aws-sdk-go-v2
-issue #1900); Eddy gives the model's description of the error (botocore's dynamodb service-2.json).
+The message is the one DynamoDB answered in a production log (aexhq/brain pull request #58, a TransactWriteItems
+retried under its token with another request: "IdempotentParameterMismatchException: Specified idempotent token was
+used with different request parameters within the idempotency window").
 """
 
 from __future__ import annotations
@@ -20,15 +22,13 @@ from __future__ import annotations
 import json
 import threading
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from eddy.emulator.errors import AWSError
+from eddy.emulator.storage.channels import NOT_KEPT, Channel, DurableLog
 
 WINDOW_SECONDS = 600.0
-MISMATCH = (
-    "DynamoDB rejected the request because you retried a request with a different payload but with an "
-    "idempotent token that was already used."
-)
+MISMATCH = "Specified idempotent token was used with different request parameters within the idempotency window"
 
 
 class IdempotentParameterMismatchException(AWSError):
@@ -42,9 +42,15 @@ class Used:
     written: list[tuple[str, int]]  # (table, size) of each item it wrote: a repeat is charged as reading them
 
 
-class ClientRequestTokens:
-    def __init__(self, now: Callable[[], float]) -> None:
+class ClientRequestTokens(Channel):
+    """The tokens used in the last 10 minutes, and their durable channel (a log entry per token used, the tokens still
+    in their window in a snapshot)."""
+
+    name, ops, kinds = "client_request_tokens", ("client_request_token",), ("client_request_token",)
+
+    def __init__(self, now: Callable[[], float], log: DurableLog = NOT_KEPT) -> None:
         self._now = now
+        self._log = log
         self._lock = threading.Lock()
         self._used: dict[tuple[str, str, str], Used] = {}
 
@@ -64,14 +70,41 @@ class ClientRequestTokens:
         return used
 
     def remember(self, account_id: str, region: str, params: dict[str, Any], written: list[tuple[str, int]]) -> None:
+        """The token of `params` used by this request, now (once its transaction is committed), and logged."""
+        now, token = self._now(), params["ClientRequestToken"]
+        used = Used(_request(params), now, written)
+        with self._lock:
+            self._used = {key: kept for key, kept in self._used.items() if now - kept.at <= WINDOW_SECONDS}
+            self._used[(account_id, region, token)] = used
+        if self._log.durable:
+            self._log.log(_entry("op", (account_id, region, token), used))
+
+    def replay(self, entry: dict[str, Any]) -> None:
+        key = (entry["account_id"], entry["region"], entry["token"])
+        self._used[key] = Used(entry["request"], entry["at"], [(table, size) for table, size in entry["written"]])
+
+    def snapshot_entries(self, generation: int) -> Iterator[dict[str, Any]]:
         now = self._now()
         with self._lock:
-            self._used = {key: used for key, used in self._used.items() if now - used.at <= WINDOW_SECONDS}
-            self._used[(account_id, region, params["ClientRequestToken"])] = Used(_request(params), now, written)
+            kept = [(key, used) for key, used in self._used.items() if now - used.at <= WINDOW_SECONDS]
+        return (_entry("kind", key, used) for key, used in kept)
 
     def reset(self) -> None:
         with self._lock:
             self._used.clear()
+
+
+def _entry(field: str, key: tuple[str, str, str], used: Used) -> dict[str, Any]:
+    account_id, region, token = key
+    return {
+        field: "client_request_token",
+        "account_id": account_id,
+        "region": region,
+        "token": token,
+        "request": used.request,
+        "at": used.at,
+        "written": [list(pair) for pair in used.written],
+    }
 
 
 def _request(params: dict[str, Any]) -> str:

@@ -10,7 +10,7 @@ transaction wrote are the capture's (`Session.written`).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from eddy.emulator.api.dynamodb_answers import collection_key, consumed_capacity, item_collection_metrics, table_indexes
 from eddy.emulator.aws_requests import Response
@@ -18,8 +18,22 @@ from eddy.emulator.dynamodb.client_request_tokens import ClientRequestTokens
 from eddy.emulator.dynamodb.operations import Session
 
 
-def answer(tokens: ClientRequestTokens, session: Session, params: dict[str, Any]) -> Response | dict[str, Any]:
-    """moto's refusal as it is, or the body of DynamoDB's answer."""
+def answer(
+    tokens: ClientRequestTokens, write: Callable[[Callable[[Session], Any]], Any], params: dict[str, Any]
+) -> Response | dict[str, Any]:
+    """moto's refusal as it is, or the body of DynamoDB's answer; `write(work)` runs `work` as the engine's composed
+    write and commits it. The caller holds the engine's lock: a token is remembered once its transaction is committed
+    (one the disk refuses leaves it unused), before any other request can look at it."""
+    used: list[tuple[str, str, list[tuple[str, int]]]] = []  # the caller and the sizes written, once moto wrote
+    answered = write(lambda session: _answer(tokens, session, params, used))
+    for account_id, region, written in used:
+        tokens.remember(account_id, region, params, written)
+    return answered
+
+
+def _answer(
+    tokens: ClientRequestTokens, session: Session, params: dict[str, Any], used: list[Any]
+) -> Response | dict[str, Any]:
     account_id, region = session.call.account_id, session.call.region
     token = params.get("ClientRequestToken")
     if token is not None:
@@ -40,7 +54,7 @@ def answer(tokens: ClientRequestTokens, session: Session, params: dict[str, Any]
         else []
     )
     if token is not None:
-        tokens.remember(account_id, region, params, consumed_capacity.written_sizes(written))
+        used.append((account_id, region, consumed_capacity.written_sizes(written)))
     answered = {}
     if asks_capacity:
         indexes = table_indexes(account_id, region)

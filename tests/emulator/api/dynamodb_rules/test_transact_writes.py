@@ -23,8 +23,9 @@ import pytest
 from tests.emulator.api.dynamodb_rules.conftest import TABLE, invalid, items, refused
 
 PAYLOAD = ("Transaction payload size cannot exceed 4MB. Payload Size: ")
-MISMATCH = ("DynamoDB rejected the request because you retried a request with a different payload but with an "
-            "idempotent token that was already used.")
+#: DynamoDB's words in a production log (aexhq/brain pull request #58: a TransactWriteItems retried under its token
+#: with other request parameters)
+MISMATCH = "Specified idempotent token was used with different request parameters within the idempotency window"
 COLLECTED = "collected"  # a table with a local secondary index
 
 
