@@ -6,7 +6,7 @@ invocation that keeps its error type, message and stack trace. Nothing a handler
 A registered callable gets its own copy of the event, as Lambda's JSON would give it: what it changes in
 the event stays with it (the records' images are the stream's own). A registered callable that overruns
 cannot be stopped (Python threads cannot be killed); it is left to finish in the background. An overrunning
-worker subprocess is killed. A function's ReservedConcurrentExecutions caps its invocations running at once: one
+worker subprocess is killed with the processes it started (its process group). A function's ReservedConcurrentExecutions caps its invocations running at once: one
 past it is not run but throttled (Lambda's TooManyRequestsException "Rate Exceeded.").
 """
 
@@ -17,6 +17,7 @@ import json
 import marshal
 import os
 import select
+import signal
 import subprocess
 import threading
 import time
@@ -219,8 +220,13 @@ class _Worker:
         return line.decode()
 
     def kill(self) -> None:
-        if self.process.poll() is None:
-            self.process.kill()
+        """The worker and every process it started (its process group: a custom runtime's bootstrap and the
+        programs that one runs, a handler's subprocesses), as Lambda ends an execution environment whole."""
+        if self.process.poll() is None:  # not reaped yet: its process group is still its own
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except OSError:  # not a group leader (started elsewhere than Linux): the worker alone
+                self.process.kill()
         self.process.wait()
 
 

@@ -184,14 +184,13 @@ class Worker:
             return
         while not self._events.empty():  # what a previous runtime said is not this one's
             self._events.get()
-        try:
+        try:  # in this worker's process group, which the invoker ends whole: the runtime and what it started
             self.process = start(
                 [self.candidates[found]],
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT,
                 env=self.environment,
-                start_new_session=True,
             )
         except OSError as error:  # not executable, not a program (Go's exec words, as Lambda's init reports them)
             words = {errno.EACCES: "permission denied", errno.ENOEXEC: "exec format error"}
@@ -270,10 +269,7 @@ class Worker:
     def stop(self) -> None:
         process, self.process = self.process, None
         if process is not None and process.poll() is None:
-            try:
-                os.killpg(process.pid, 9)
-            except ProcessLookupError:
-                pass
+            process.kill()
             process.wait()
         self._drain()
         self._output_fd = None

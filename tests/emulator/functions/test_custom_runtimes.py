@@ -273,3 +273,35 @@ def test_a_runtime_that_ends_while_it_starts_is_runtime_exit_error(door, ending,
     assert (answer["FunctionError"], json.loads(answer["Payload"].read())) == ("Unhandled", {
         "errorType": "Runtime.ExitError", "errorMessage": f"RequestId: {request_id} Error: {reason}"})
     assert "starting, then not\n" in base64.b64decode(answer["LogResult"]).decode()
+
+
+LINGERS = r'''#!/bin/sh
+curl -sS -o /dev/null "http://$AWS_LAMBDA_RUNTIME_API/2018-06-01/runtime/invocation/next"
+sleep 300 &
+echo $! > "$CHILD"
+wait
+'''
+
+
+def test_a_timed_out_runtime_ends_with_the_programs_it_started(door, tmp_path):
+    """Past its Timeout the execution environment ends whole, as Lambda's does: the bootstrap and its children."""
+    lam = door.client("lambda")
+    lam.create_function(FunctionName="lingers", Runtime="provided.al2023", Handler="x", Role=ROLE, Timeout=1,
+                        Environment={"Variables": {"CHILD": str(tmp_path / "child")}},
+                        Code={"ZipFile": zip_of({"bootstrap": LINGERS})})
+    _, error = invoke(lam, "lingers", {})
+    assert error["errorType"] == "Sandbox.Timedout"
+    child = int((tmp_path / "child").read_text())
+    deadline = time.monotonic() + 60  # SIGKILL was sent before Invoke answered; the kernel ends the child soon after
+    while _alive(child) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(child)
+
+
+def _alive(pid: int) -> bool:
+    """Whether `pid` runs (a zombie, ended but not yet reaped, does not)."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            return not any(line.startswith("State:") and "Z" in line for line in status)
+    except FileNotFoundError:
+        return False
