@@ -12,7 +12,14 @@
   then takes the first few): a view that yields them in the queue's order as it is walked, so a receive reads only
   as far as its batch; `len()` and truth (ApproximateNumberOfMessages, a long poll's wait) count as moto's list
   does. The clock is read once per walk rather than once per message: the same messages on the emulator's
-  virtual clock, and on a real one the difference is the microseconds a walk takes.
+  virtual clock, and on a real one the difference is the microseconds a walk takes. A FIFO queue's are yielded in
+  the order SQS receives them, not moto's: group by group (the groups in the order of their oldest message, each
+  group's in its order), so moto's ReceiveMessage answers "as many messages with the same message group ID as
+  possible" first (Amazon SQS Developer Guide, "FIFO queue logic": a1, a2, b1 where moto answered a1, b1, a2); moto
+  already holds back a group with a message in flight. `Queue.pending_message_groups` (the groups in flight, which
+  moto's receive reads once before its walk) first lets go of the messages whose visibility timeout has passed, as
+  moto's walk does when it meets them: so a group whose messages all became visible again is received whole and in
+  order (moto, meeting b1 while b2 was still marked in flight, skipped b1 and answered b2 first).
 SendMessage itself is O(1) once moto_seam/sqs.py reads Queue.attributes lazily (a FIFO queue with deduplication
 still compares each message's deduplication id, in moto's add_message: O(queue), as on moto).
 """
@@ -31,6 +38,7 @@ from eddy.emulator.moto_seam import Patches
 
 original_delete_message = Queue.delete_message
 original_messages: property = Queue.__dict__["messages"]
+original_pending_message_groups: property = Queue.__dict__["pending_message_groups"]
 original_mark_received = Message.mark_received
 
 #: receipt handle -> the message it was handed out for (weakly: a deleted message is not kept alive by it)
@@ -80,9 +88,15 @@ class VisibleMessages:
 
     def __iter__(self) -> Iterator[Message]:
         now = sqs_models.unix_time_millis()
-        for message in self._queue._messages:
-            if now > message.visible_at and not now < message.delayed_until:
-                yield message
+        visible = (m for m in self._queue._messages if now > m.visible_at and not now < m.delayed_until)
+        if not self._queue.fifo_queue:
+            yield from visible
+            return
+        groups: dict[Any, list[Message]] = {}
+        for message in visible:
+            groups.setdefault(message.group_id, []).append(message)
+        for messages in groups.values():
+            yield from messages
 
     def __len__(self) -> int:
         return sum(1 for _ in self)
@@ -100,12 +114,19 @@ def _messages(self: Queue) -> Any:
     return VisibleMessages(self)
 
 
+def _pending_message_groups(self: Queue) -> set[str]:
+    now = sqs_models.unix_time_millis()
+    self._pending_messages.difference_update([m for m in self._pending_messages if now > m.visible_at])
+    return {message.group_id for message in self._pending_messages if message.group_id is not None}
+
+
 _patches = Patches()
 
 
 def install() -> None:
     _patches.set(Queue, "delete_message", _delete_message)
     _patches.set(Queue, "messages", property(_messages))
+    _patches.set(Queue, "pending_message_groups", property(_pending_message_groups))
     _patches.set(Message, "mark_received", _mark_received)
 
 

@@ -59,6 +59,7 @@ def test_delete_and_receive_answer_what_motos_own_answer():
     assert ours[0] == ["m0", "m1", "m2", "m0"] and ours[3] == "ReceiptHandleIsInvalid"
     assert Queue.delete_message is sqs_speedups.original_delete_message  # moto's own again
     assert Queue.__dict__["messages"] is sqs_speedups.original_messages
+    assert Queue.__dict__["pending_message_groups"] is sqs_speedups.original_pending_message_groups
     assert Message.mark_received is sqs_speedups.original_mark_received
 
 
