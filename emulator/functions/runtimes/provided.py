@@ -34,6 +34,13 @@ class ProvidedRuntime(Runtime):
         candidates = [function.code_dir / "bootstrap", *([function.opt_dir / "bootstrap"] if function.opt_dir else [])]
         return [sys.executable, "-I", str(WORKER), *map(str, candidates)]
 
+    def environment(self, function: Function) -> dict[str, str]:
+        """Lambda's variables but AWS_EXECUTION_ENV, "not defined for OS-only runtimes (the provided runtime family)"
+        (Lambda Developer Guide, "Defined runtime environment variables")."""
+        environment = super().environment(function)
+        del environment["AWS_EXECUTION_ENV"]
+        return environment
+
     def search_path(self, function: Function) -> dict[str, str]:
         assert function.code_dir is not None
         opt = function.opt_dir

@@ -58,7 +58,8 @@ while true; do
         \"handler\": \"$_HANDLER\", \"pid\": $$, \"clientContext\": ${CONTEXT:-null},
         \"environment\": {\"root\": \"$LAMBDA_TASK_ROOT\", \"cwd\": \"$(pwd)\", \"name\": \"$AWS_LAMBDA_FUNCTION_NAME\",
           \"memory\": \"$AWS_LAMBDA_FUNCTION_MEMORY_SIZE\", \"version\": \"$AWS_LAMBDA_FUNCTION_VERSION\",
-          \"region\": \"$AWS_REGION\", \"group\": \"$AWS_LAMBDA_LOG_GROUP_NAME\", \"own\": \"$OWN\"}}" ;;
+          \"region\": \"$AWS_REGION\", \"group\": \"$AWS_LAMBDA_LOG_GROUP_NAME\", \"own\": \"$OWN\",
+          \"initialization\": \"$AWS_LAMBDA_INITIALIZATION_TYPE\", \"execution\": \"${AWS_EXECUTION_ENV:-unset}\"}}" ;;
   esac
 done
 '''

@@ -58,7 +58,8 @@ def test_the_runtime_gets_lambdas_variables_the_client_context_and_a_qualified_a
     root = body["environment"].pop("root")
     assert root.endswith("/code") and body["environment"].pop("cwd") == root
     assert body["environment"] == {"name": "custom", "memory": "256", "version": "1", "region": "us-east-1",
-                                   "group": "/aws/lambda/custom", "own": "mine"}
+                                   "group": "/aws/lambda/custom", "own": "mine", "initialization": "on-demand",
+                                   "execution": "unset"}  # "not defined for OS-only runtimes (the provided family)"
     assert (body["invokedArn"], body["clientContext"]) == (ARN + "custom:1", context)
 
 
