@@ -42,6 +42,10 @@ PREFIX = "/2018-06-01/runtime/"
 #: where Lambda looks for the runtime, in order; its messages name these paths
 LAMBDA_PATHS = ("/var/task/bootstrap", "/opt/bootstrap")
 INVALID_ENTRYPOINT = "Runtime.InvalidEntrypoint"
+#: the largest response the runtime API takes (6 MB and 100 bytes, platform_errors.MAX_RESPONSE_BYTES); past it
+#: 413 in the words of Lambda's runtime API (aws-lambda-runtime-interface-emulator, lambda/rapi/handler/
+#: invocationresponse_test.go, TestResponseTooLarge), and the invocation fails as Function.ResponseSizeTooLarge
+MAX_RESPONSE_BYTES = 6 * 1024 * 1024 + 100
 
 
 def trace_id() -> str:
@@ -107,6 +111,9 @@ class Handler(BaseHTTPRequestHandler):
         if not self.api.answered(parts[1]):
             return self._send(400, {"errorMessage": "Invalid request ID", "errorType": "InvalidRequestID"})
         self.api.notify((parts[2], parts[1], body, error_type))
+        if parts[2] == "response" and len(body) > MAX_RESPONSE_BYTES:
+            message = f"Exceeded maximum allowed payload size ({MAX_RESPONSE_BYTES} bytes)."
+            return self._send(413, {"errorMessage": message, "errorType": "RequestEntityTooLarge"})
         self._send(202, {"status": "OK"})
 
     def _body(self) -> bytes:

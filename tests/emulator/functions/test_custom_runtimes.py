@@ -173,7 +173,9 @@ while true; do
   ID="$(grep -i '^Lambda-Runtime-Aws-Request-Id:' "$LAMBDA_TASK_ROOT/../headers" | cut -d' ' -f2 | tr -d '\r')"
   case "$EVENT" in
     '"big"') { printf '"'; head -c 6300000 /dev/zero | tr '\0' 'a'; printf '"'; } > "$LAMBDA_TASK_ROOT/../big"
-             curl -sS -o /dev/null "$API/invocation/$ID/response" --data-binary "@$LAMBDA_TASK_ROOT/../big" ;;
+             curl -sS -w ' %{http_code}' "$API/invocation/$ID/response" --data-binary "@$LAMBDA_TASK_ROOT/../big" \
+               > "$LAMBDA_TASK_ROOT/../answered" ;;
+    '"answered"') curl -sS -o /dev/null "$API/invocation/$ID/response" --data-binary "@$LAMBDA_TASK_ROOT/../answered" ;;
     '"nothing"') curl -sS -o /dev/null -X POST "$API/invocation/$ID/response" ;;
     *) curl -sS -o /dev/null "$API/invocation/$ID/response" --data-binary 'plain text, not JSON' ;;
   esac
@@ -185,7 +187,8 @@ def test_a_response_is_returned_as_posted_and_one_over_6_mb_is_refused(door):
     """Invoke returns what the runtime posted, JSON or not, and nothing for an empty response (the Runtime API's
     invocation response: "Request body – The function's response payload"; Invoke's Payload is a blob, not a
     JSON member); a response past 6 MB is Lambda's Function.ResponseSizeTooLarge (platform_errors.py's AWS-recorded
-    document)."""
+    document), and the runtime's post is answered 413 in the words of Lambda's runtime API (the runtime interface
+    emulator's lambda/rapi/handler/invocationresponse_test.go, TestResponseTooLarge)."""
     lam = door.client("lambda")
     lam.create_function(FunctionName="says", Runtime="provided.al2023", Handler="x", Role=ROLE, Timeout=30,
                         Code={"ZipFile": zip_of({"bootstrap": SAYS})})
@@ -197,6 +200,9 @@ def test_a_response_is_returned_as_posted_and_one_over_6_mb_is_refused(door):
     assert (big["FunctionError"], json.loads(big["Payload"].read())) == ("Unhandled", {
         "errorMessage": "Response payload size exceeded maximum allowed payload size (6291556 bytes).",
         "errorType": "Function.ResponseSizeTooLarge"})
+    answered = lam.invoke(FunctionName="says", Payload=b'"answered"')["Payload"].read()  # what the runtime was told
+    assert answered == (b'{"errorMessage": "Exceeded maximum allowed payload size (6291556 bytes).", '
+                        b'"errorType": "RequestEntityTooLarge"} 413')
 
 
 TOGETHER = r'''#!/bin/sh
