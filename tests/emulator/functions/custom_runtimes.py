@@ -25,6 +25,8 @@ from pathlib import Path
 import pytest
 
 ROLE = "arn:aws:iam::123456789012:role/lambda-role"
+#: the shell bootstraps talk to the Runtime API with curl, as AWS's own custom runtime tutorial's does
+NEEDS_CURL = pytest.mark.skipif(shutil.which("curl") is None, reason="the shell bootstraps need curl on PATH")
 FAILURE = {"errorMessage": "failing as asked", "errorType": "Custom.Failure", "stackTrace": []}
 
 SHELL = r'''#!/bin/sh

@@ -14,13 +14,14 @@ import json
 
 import pytest
 
-from tests.emulator.functions.custom_runtimes import FAILURE, SHELL, create_custom
+from tests.emulator.functions.custom_runtimes import FAILURE, NEEDS_CURL, SHELL, create_custom
 from tests.emulator.functions.test_async_invocations import invoke_event
 from tests.emulator.helpers import create_table
 from tests.emulator.notifications.test_s3_notifications import wait_for_messages
 from tests.emulator.trigger_helpers import put, wait_idle
 from tests.emulator.triggers.sqs_helpers import queue
 
+pytestmark = NEEDS_CURL
 BOOTSTRAPS = pytest.mark.parametrize("kind", ["shell", "c"])
 WORKER_ARN = "arn:aws:lambda:us-east-1:123456789012:function:worker:$LATEST"
 

@@ -20,8 +20,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from tests.emulator.functions.custom_runtimes import FAILURE, ROLE, SHELL, create_custom, zip_of
+from tests.emulator.functions.custom_runtimes import FAILURE, NEEDS_CURL, ROLE, SHELL, create_custom, zip_of
 
+pytestmark = NEEDS_CURL
 BOOTSTRAPS = pytest.mark.parametrize("kind", ["shell", "c"])
 ARN = "arn:aws:lambda:us-east-1:123456789012:function:"
 
