@@ -38,7 +38,8 @@ EDDY_TARGETS = ("lambda", "sqs")
 
 
 def aws_event(event: dict[str, Any]) -> dict[str, Any]:
-    """moto's event message in EventBridge's fields and order, its time as EventBridge writes it."""
+    """moto's event message in EventBridge's fields and order, its time as EventBridge writes it (a replayed event's
+    replay-name kept: an archive's own rule matches only events without one)."""
     return {
         "version": "0",
         "id": event["id"],
@@ -47,6 +48,8 @@ def aws_event(event: dict[str, Any]) -> dict[str, Any]:
         "account": event["account"],
         "time": _iso_time(event.get("time")),
         "region": event["region"],
+        # a replayed event names its replay, here (LocalStack's AWS-validated test_archive_and_replay snapshots)
+        **({"replay-name": event["replay-name"]} if "replay-name" in event else {}),
         "resources": event.get("resources", []),
         "detail": event["detail"],
     }

@@ -5,7 +5,8 @@ archives and buses, and fails with NotImplementedError on a Lambda target (its L
 Eddy's `deliver(rule, event)` sees every event put on a rule's bus first and answers the targets it did not take
 (moto's own delivery serves those, without asking moto's own pattern matcher: Eddy's engine decided). Disabled rules
 deliver nothing, as on AWS. The events' time is the
-emulator's clock. What Eddy's targets receive is eventbridge/target_input.py's.
+emulator's clock. What Eddy's targets receive is eventbridge/target_input.py's. A replay (StartReplay) sends the
+archived events of its time window to the rules its FilterArns name, each with its replay-name.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import copy
 from typing import Any, Callable
 
 from moto.events import models as events_models
-from moto.events.models import Rule
+from moto.events.models import Replay, ReplayState, Rule
 
 from eddy.emulator.moto_seam import Patches
 
@@ -22,6 +23,7 @@ from eddy.emulator.moto_seam import Patches
 Deliver = Callable[[dict[str, Any], dict[str, Any]], list[dict[str, Any]]]
 
 _original_send_to_targets = Rule.send_to_targets
+_original_replay_events = Replay.replay_events
 _original_unix_time = events_models.unix_time
 _deliver: Deliver | None = None
 _now: Callable[[], float] | None = None
@@ -32,6 +34,7 @@ def install() -> None:
     """The patches (moto_seam/__init__.py, while an emulator is open); they do what moto does until `activate`."""
     _patches.set(events_models, "unix_time", _unix_time)
     _patches.set(Rule, "send_to_targets", _send_to_targets)
+    _patches.set(Replay, "replay_events", _replay_events)
 
 
 def uninstall() -> None:
@@ -72,6 +75,33 @@ def _send_to_targets(self: Rule, original_event: dict[str, Any], transform_input
         rest.targets = left
         rest.event_pattern = _Matched()
         _original_send_to_targets(rest, original_event, transform_input)
+
+
+def _replay_events(self: Replay, archive: Any) -> None:
+    """StartReplay as EventBridge replays (EventBridge User Guide, "Replaying archived events"): only the archived
+    events whose ingestion time is in [EventStartTime, EventEndTime], only to the rules Destination.FilterArns names
+    (every rule of the bus without it), each with a new id and its replay-name. moto replayed every archived event to
+    every rule."""
+    if _deliver is None:
+        _original_replay_events(self, archive)
+        return
+    from moto.moto_api._internal import mock_random
+
+    bus = events_models.events_backends[self.account_id][self.region].describe_event_bus(
+        self.destination["Arn"].split("/")[-1]
+    )
+    chosen = set(self.destination.get("FilterArns") or [])
+    start, end = float(self.event_start_time), float(self.event_end_time)
+    for event in list(archive.events):
+        ingested = event.get("ingestion-time", event.get("time"))
+        if isinstance(ingested, (int, float)) and not start <= ingested <= end:
+            continue
+        for rule in list(bus.rules.values()):
+            if not chosen or rule.arn in chosen:
+                replayed = dict(event, **{"id": str(mock_random.uuid4()), "replay-name": self.name})
+                rule.send_to_targets(replayed, transform_input=False)
+    self.state = ReplayState.COMPLETED
+    self.end_time = events_models.unix_time()
 
 
 class _Matched:
