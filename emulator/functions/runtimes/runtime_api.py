@@ -27,7 +27,6 @@ import errno
 import json
 import os
 import queue
-import secrets
 import select
 import subprocess
 import sys
@@ -50,7 +49,8 @@ MAX_RESPONSE_BYTES = 6 * 1024 * 1024 + 100
 
 def trace_id() -> str:
     """An X-Ray trace header as Lambda passes it (Root=1-<epoch seconds, 8 hex>-<24 hex>;Parent=<16 hex>;Sampled=0)."""
-    return f"Root=1-{int(time.time()):08x}-{secrets.token_hex(12)};Parent={secrets.token_hex(8)};Sampled=0"
+    # os.urandom rather than secrets: that module's imports would add to every cold start
+    return f"Root=1-{int(time.time()):08x}-{os.urandom(12).hex()};Parent={os.urandom(8).hex()};Sampled=0"
 
 
 class RuntimeApi:
