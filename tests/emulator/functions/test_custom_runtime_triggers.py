@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import json
 
+import boto3
 import pytest
 
-from tests.emulator.functions.custom_runtimes import FAILURE, NEEDS_CURL, SHELL, create_custom
+from eddy import emulate
+from tests.emulator.functions.custom_runtimes import FAILURE, NEEDS_CURL, ROLE, SHELL, create_custom, zip_of
 from tests.emulator.functions.test_async_invocations import invoke_event
 from tests.emulator.helpers import create_table
 from tests.emulator.notifications.test_s3_notifications import wait_for_messages
@@ -103,3 +105,17 @@ def test_a_sam_template_deploys_a_folder_with_its_bootstrap(door, tmp_path):
     answer = door.client("lambda").invoke(FunctionName="custom", Payload=b'{"from": "sam"}')
     body = json.loads(answer["Payload"].read())
     assert (answer.get("FunctionError"), body["event"], body["handler"]) == (None, {"from": "sam"}, "bootstrap")
+
+
+def test_a_custom_runtime_function_and_its_layers_bootstrap_survive_a_restart(tmp_path):
+    """The package and the layer are unpacked again from what the state directory kept, executable bits with them."""
+    state = tmp_path / "state"
+    with emulate(state_dir=state, housekeeping_interval=None):
+        lam = boto3.client("lambda", region_name="us-east-1")
+        layer = lam.publish_layer_version(LayerName="runtime", Content={"ZipFile": zip_of({"bootstrap": SHELL})})
+        lam.create_function(FunctionName="kept", Runtime="provided.al2023", Handler="kept.handler", Role=ROLE,
+                            Layers=[layer["LayerVersionArn"]], Code={"ZipFile": zip_of({"data.txt": "x"})})
+    with emulate(state_dir=state, housekeeping_interval=None):
+        lam = boto3.client("lambda", region_name="us-east-1")
+        body = json.loads(lam.invoke(FunctionName="kept", Payload=b'{"after": "restart"}')["Payload"].read())
+        assert (body["event"], body["handler"]) == ({"after": "restart"}, "kept.handler")
