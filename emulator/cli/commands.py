@@ -206,7 +206,10 @@ def _banner(server: Any, emulator: Any, args: argparse.Namespace) -> None:
     _say(f"  state directory: {emulator.state_dir} ({kept})")
     if args.stack:
         apply_stack(args.stack, server.loopback_url)
-    _say(f"  boto3:             boto3.client('dynamodb', endpoint_url='{server.url}', region_name='us-east-1')")
+    _say(
+        f"  boto3:             boto3.client('dynamodb', endpoint_url='{server.url}', region_name='us-east-1', "
+        "aws_access_key_id='eddy', aws_secret_access_key='eddy')"
+    )  # works where no AWS configuration is, as the AWS CLI line does
     _say(f"  localstack-client: localstack_client.session.Session(localstack_host='{server.host}:{server.port}')")
     _say(
         f"  AWS CLI:           AWS_ACCESS_KEY_ID=eddy AWS_SECRET_ACCESS_KEY=eddy aws --region us-east-1 "  # works

@@ -113,3 +113,17 @@ def test_the_banners_aws_cli_hint_works_without_aws_configuration(unconfigured):
         command = hint.split(":", 1)[1].strip()
         answer = subprocess.run(["sh", "-c", command], capture_output=True, text=True, timeout=120)
     assert (answer.returncode, json.loads(answer.stdout)) == (0, {"Streams": []}), answer.stderr
+
+
+def test_the_banners_boto3_hint_works_without_aws_configuration(unconfigured):
+    """The banner's boto3 line, run as it is printed on a machine without AWS configuration (seen failing with
+    NoCredentialsError when it named no credentials, trying Eddy as a new user)."""
+    with eddy_server("--housekeeping-interval", "0", "--in-memory") as (url, process):
+        lines = []
+        while not lines or not lines[-1].startswith("  dashboard:"):
+            lines.append(process.stdout.readline())
+        [hint] = [line for line in lines if line.startswith("  boto3:")]
+        expression = hint.split(":", 1)[1].strip()
+        answer = subprocess.run([sys.executable, "-c", f"import boto3, json; print(json.dumps({expression}"
+                                 ".list_tables()['TableNames']))"], capture_output=True, text=True, timeout=120)
+    assert (answer.returncode, json.loads(answer.stdout or "null")) == (0, []), answer.stderr
