@@ -146,8 +146,9 @@ def _answer(emulator: Emulator, operation: str, request: Request, params: dict[s
         operation,
         request,
         params,
-        shape=unasked.shape,
+        shape=functools.partial(unasked.shape, written=emulator.capture.images),
         after=functools.partial(_after, emulator, operation, request, params),
+        written=functools.partial(unasked.with_write_capacity, operation, params, emulator.capture.images),
     )
 
 
@@ -178,6 +179,7 @@ def _after(
         answered = json.loads(response.body)
         item_collection_metrics.added(operation, params, answered, collection_key(account_id, region))
         response = moto_bridge.with_body(response, answered)
+    response = unasked.with_index_read_placed(operation, params, account_id, region, response)
     return unasked.unasked_capacity_removed(operation, params, response)
 
 

@@ -80,9 +80,11 @@ class DynamoDB:
         *,
         shape: fast_path.Shape | None = None,
         after: After | None = None,
+        written: After | None = None,
     ) -> Response:
         """One DynamoDB operation, its writes committed before it answers (`params`: the request's body, decoded and
-        checked by the door; a write's numbers as DynamoDB stores them)."""
+        checked by the door; a write's numbers as DynamoDB stores them); `written`: the door's step on a write's answer
+        from moto's full path while the write is still captured (what `shape` does on the fast path)."""
         with self._lock:
             # a write is one captured operation: committed when it ends (streams/commits.py), put back if it raises
             with self._capture.operation() if operation in WRITE_OPERATIONS else contextlib.nullcontext():
@@ -93,6 +95,8 @@ class DynamoDB:
                     request, request.body if operation not in WRITE_OPERATIONS else json.dumps(params).encode()
                 )  # its numbers as DynamoDB stores them
                 response = call.run()
+                if written is not None and operation in WRITE_OPERATIONS:
+                    response = written(call.account_id, call.region, response)
             if operation in DEFINITION_OPERATIONS and response.status == 200:
                 self._definitions(call.account_id, call.region, operation, params)
             return response if after is None else after(call.account_id, call.region, response)

@@ -1,5 +1,16 @@
-"""A TransactWriteItems' ConsumedCapacity, as DynamoDB reports it for ReturnConsumedCapacity TOTAL or INDEXES (moto
-answers `[]`).
+"""The ConsumedCapacity of a TransactWriteItems (moto answers `[]`) and of the item writes PutItem, UpdateItem,
+DeleteItem and BatchWriteItem (moto answered one unit whatever was written, and no index), as DynamoDB reports it for
+ReturnConsumedCapacity TOTAL or INDEXES.
+
+- An item write (`of_item_writes`): one unit per KB of the larger of the item's images, rounded up, at least one (a
+  delete of an item that is not there costs one); each secondary index the item is in, or enters or leaves, one write
+  per KB of the item there, two when its key in the index changes (an old entry deleted, a new one put) (DynamoDB
+  developer guide, "Provisioned throughput considerations for Global Secondary Indexes": writes to an index; "Read/write
+  capacity mode"). TOTAL: {TableName, CapacityUnits}; INDEXES adds Table and each index written, CapacityUnits alone at
+  every level (a code generator's snapshot tests of a DynamoDB endpoint's answers, createUserLogin/updateUserLogin:
+  a PutItem of an item with a GSI's key {"CapacityUnits": 2, "Table": {"CapacityUnits": 1}, "GlobalSecondaryIndexes":
+  {"gsi1": {"CapacityUnits": 1}}}, a DeleteItem of it the same, an update moving it in the index 3, the index's 2).
+  A Query or Scan of an index reports it under its own kind (moto put every index under LocalSecondaryIndexes).
 
 - One entry per table the transaction names, in the order it first names them.
 - Each write costs twice a single write (DynamoDB developer guide, "Capacity management for transactions": "two
@@ -23,6 +34,7 @@ from typing import Any, Callable, Iterable
 from eddy.emulator.streams.item_size import item_size
 
 MODES = ("TOTAL", "INDEXES")
+ITEM_WRITES = frozenset({"PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem"})
 TRANSACTIONAL = 2
 #: (table, image before, image after) of each item the transaction wrote
 Written = Iterable[tuple[str, "dict | None", "dict | None"]]
@@ -56,15 +68,9 @@ def of_writes(params: dict[str, Any], written: Written, indexes: Indexes) -> lis
         if isinstance(check, dict) and check.get("TableName") in units:
             units[check["TableName"]]["Table"] += TRANSACTIONAL
     for table, old, new in written:
-        if table not in units:
-            continue
-        units[table]["Table"] += TRANSACTIONAL * _write_units(max(item_size(old), item_size(new)))
-        global_indexes, local_indexes = indexes(table)
-        for kind, defined in (("GlobalSecondaryIndexes", global_indexes), ("LocalSecondaryIndexes", local_indexes)):
-            for name, keys in defined.items():
-                cost = _index_units(keys, old, new)
-                if cost:
-                    units[table][kind][name] = units[table][kind].get(name, 0.0) + cost
+        if table in units:
+            units[table]["Table"] += (TRANSACTIONAL - 1) * _write_units(max(item_size(old), item_size(new)))
+            _add_write(units[table], old, new, indexes(table))
     return [_entry(table, shares, mode, "WriteCapacityUnits") for table, shares in units.items()]
 
 
@@ -82,16 +88,69 @@ def of_replay(params: dict[str, Any], sizes: list[tuple[str, int]]) -> list[dict
     ]
 
 
-def _entry(table: str, shares: dict[str, Any], mode: Any, axis: str) -> dict[str, Any]:
+def of_item_writes(
+    operation: str, params: dict[str, Any], written: Written, indexes: Indexes
+) -> dict[str, Any] | list[dict[str, Any]]:
+    """PutItem's, UpdateItem's or DeleteItem's ConsumedCapacity (an entry), or BatchWriteItem's (an entry per table,
+    in the order the request names them): each item written one unit per KB of the larger of its images (a request
+    that wrote nothing, a delete of an item that is not there, one unit), and one write in each secondary index the
+    item is in, or leaves (two when its key there changes)."""
+    if operation == "BatchWriteItem":
+        requests = params.get("RequestItems") or {}
+        named = {table: len(writes) if isinstance(writes, list) else 0 for table, writes in requests.items()}
+    else:
+        named = {params["TableName"]: 1}
+    units = {table: {"Table": 0.0, "GlobalSecondaryIndexes": {}, "LocalSecondaryIndexes": {}} for table in named}
+    counted = dict.fromkeys(named, 0)
+    for table, old, new in written:
+        if table in units:
+            _add_write(units[table], old, new, indexes(table))
+            counted[table] += 1
+    for table, requests in named.items():
+        units[table]["Table"] += float(max(0, requests - counted[table]))  # writes that found nothing to write
+    mode = params.get("ReturnConsumedCapacity")
+    entries = [_entry(table, shares, mode, None) for table, shares in units.items()]
+    return entries if operation == "BatchWriteItem" else entries[0]
+
+
+def index_read_placed(params: dict[str, Any], answered: dict[str, Any], global_indexes: dict[str, Any]) -> None:
+    """A Query's or Scan's capacity on a global secondary index under GlobalSecondaryIndexes (moto's answer, changed
+    in place)."""
+    consumed, name = answered.get("ConsumedCapacity"), params.get("IndexName")
+    local = consumed.get("LocalSecondaryIndexes") if isinstance(consumed, dict) else None
+    if isinstance(local, dict) and name in global_indexes and name in local:
+        consumed["GlobalSecondaryIndexes"] = {name: local.pop(name)}
+        if not local:
+            del consumed["LocalSecondaryIndexes"]
+
+
+def _add_write(shares: dict[str, Any], old: dict | None, new: dict | None, indexes: tuple[dict, dict]) -> None:
+    """One item's write: its table's units, and its indexes' (a single write each, not a transaction's two)."""
+    shares["Table"] += _write_units(max(item_size(old), item_size(new)))
+    global_indexes, local_indexes = indexes
+    for kind, defined in (("GlobalSecondaryIndexes", global_indexes), ("LocalSecondaryIndexes", local_indexes)):
+        for name, keys in defined.items():
+            cost = _index_units(keys, old, new)
+            if cost:
+                shares[kind][name] = shares[kind].get(name, 0.0) + cost
+
+
+def _entry(table: str, shares: dict[str, Any], mode: Any, axis: str | None) -> dict[str, Any]:
+    """One table's entry; `axis` (WriteCapacityUnits, ReadCapacityUnits) beside each CapacityUnits, as a
+    transaction's answers carry it (None: an item operation's answers carry CapacityUnits alone)."""
     total = (
         shares["Table"] + sum(shares["GlobalSecondaryIndexes"].values()) + sum(shares["LocalSecondaryIndexes"].values())
     )
-    entry: dict[str, Any] = {"TableName": table, "CapacityUnits": total, axis: total}
+
+    def capacity(units: float) -> dict[str, float]:
+        return {"CapacityUnits": units, axis: units} if axis else {"CapacityUnits": units}
+
+    entry: dict[str, Any] = {"TableName": table, **capacity(total)}
     if mode == "INDEXES":
-        entry["Table"] = {"CapacityUnits": shares["Table"], axis: shares["Table"]}
+        entry["Table"] = capacity(shares["Table"])
         for kind in ("GlobalSecondaryIndexes", "LocalSecondaryIndexes"):
             if shares[kind]:
-                entry[kind] = {name: {"CapacityUnits": units, axis: units} for name, units in shares[kind].items()}
+                entry[kind] = {name: capacity(units) for name, units in shares[kind].items()}
     return entry
 
 

@@ -7,25 +7,88 @@ from __future__ import annotations
 
 import json
 import zlib
-from typing import Any
+from typing import Any, Callable
 
-from eddy.emulator.api.dynamodb_answers import collection_key, item_collection_metrics
+from eddy.emulator.api.dynamodb_answers import collection_key, consumed_capacity, item_collection_metrics, table_indexes
 from eddy.emulator.aws_requests import Response
+from eddy.emulator.moto_seam.tables.views import TableKey
 
 #: the operations whose answer moto gives ConsumedCapacity or ItemCollectionMetrics unasked (AWS: only when asked)
 CAPACITY_REPORTED = frozenset({"UpdateItem", "BatchGetItem", "BatchWriteItem", "TransactWriteItems"})
 
 
-def shape(operation: str, params: dict[str, Any], answered: dict[str, Any], account_id: str, region: str) -> None:
-    """The fast path's answer (moto's, serialized) as DynamoDB gives it, changed in place."""
+def shape(
+    operation: str,
+    params: dict[str, Any],
+    answered: dict[str, Any],
+    account_id: str,
+    region: str,
+    written: Callable[[], list[tuple[TableKey, Any, Any]]] | None = None,
+) -> None:
+    """The fast path's answer (moto's, serialized) as DynamoDB gives it, changed in place; `written`: the items the
+    operation has written so far (the engine's capture), for an item write's ConsumedCapacity."""
     if operation in CAPACITY_REPORTED:
         unasked_removed(params, answered)
+    if params.get("ReturnConsumedCapacity") in consumed_capacity.MODES:
+        _capacity(operation, params, answered, account_id, region, written)
     if (
         "ReturnItemCollectionMetrics" in params
         and item_collection_metrics.asked(params)
         and operation in item_collection_metrics.OPERATIONS
     ):  # DynamoDB's, for a table with an LSI
         item_collection_metrics.added(operation, params, answered, collection_key(account_id, region))
+
+
+def _capacity(
+    operation: str,
+    params: dict[str, Any],
+    answered: dict[str, Any],
+    account_id: str,
+    region: str,
+    written: Callable[[], list[tuple[TableKey, Any, Any]]] | None,
+) -> None:
+    indexes = table_indexes(account_id, region)
+    if operation in consumed_capacity.ITEM_WRITES and written is not None:
+        mine = [(table[2], old, new) for table, old, new in written() if table[:2] == (account_id, region)]
+        answered["ConsumedCapacity"] = consumed_capacity.of_item_writes(
+            operation, params, mine, lambda name: indexes(name)[1:]
+        )
+    elif operation in ("Query", "Scan") and params.get("IndexName") and params["ReturnConsumedCapacity"] == "INDEXES":
+        consumed_capacity.index_read_placed(params, answered, indexes(params.get("TableName"))[1])
+
+
+def with_write_capacity(
+    operation: str,
+    params: dict[str, Any],
+    written: Callable[[], list[tuple[TableKey, Any, Any]]],
+    account_id: str,
+    region: str,
+    response: Response,
+) -> Response:
+    """moto's full-path answer to an item write with the ConsumedCapacity `shape` gives the fast path's."""
+    if (
+        response.status != 200
+        or operation not in consumed_capacity.ITEM_WRITES
+        or params.get("ReturnConsumedCapacity") not in consumed_capacity.MODES
+    ):
+        return response
+    answered = json.loads(response.body)
+    _capacity(operation, params, answered, account_id, region, written)
+    return _rewritten(response, answered)
+
+
+def with_index_read_placed(
+    operation: str, params: dict[str, Any], account_id: str, region: str, response: Response
+) -> Response:
+    """moto's full-path answer to a Query or Scan of an index with its capacity under the index's kind, as `shape`
+    gives the fast path's."""
+    if response.status != 200 or operation not in ("Query", "Scan") or not params.get("IndexName"):
+        return response
+    if params.get("ReturnConsumedCapacity") != "INDEXES":
+        return response
+    answered = json.loads(response.body)
+    _capacity(operation, params, answered, account_id, region, None)
+    return _rewritten(response, answered)
 
 
 def unasked_capacity_removed(operation: str, params: dict[str, Any], response: Response) -> Response:
@@ -35,6 +98,10 @@ def unasked_capacity_removed(operation: str, params: dict[str, Any], response: R
     answered = json.loads(response.body)
     if not unasked_removed(params, answered):
         return response
+    return _rewritten(response, answered)
+
+
+def _rewritten(response: Response, answered: dict[str, Any]) -> Response:
     body = json.dumps(answered).encode()
     headers = {
         name: value for name, value in response.headers.items() if name.lower() not in ("content-length", "x-amz-crc32")
