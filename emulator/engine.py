@@ -127,7 +127,7 @@ class Emulator(DeferredComponents, Controls):
         #: what the doors hand moto_bridge.connect: moto's Kinesis notifies pollers and its durable channel through it
         self.kinesis_observer = Observer(self.activity, self.clock.now, KinesisStreamsChannel(self.persistence))
         #: every request changing moto's services, run in its moment, logged
-        self.services = ServiceJournal(self.kernel, self.persistence, self.disk, self.state_dir, fsync)
+        self.services = ServiceJournal(self.kernel, self.persistence, self.disk, self.state_dir, fsync, self.objects)
         #: every function (kept across resets: reset() empties it), durable through its channel's entries
         self.functions = FunctionRegistry(self.state_dir / "functions")
         self.function_channel = FunctionsChannel(

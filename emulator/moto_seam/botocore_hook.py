@@ -8,6 +8,8 @@ active, so what a request changes in S3, SQS, SNS, ... is written down as the se
 
 from __future__ import annotations
 
+import contextlib
+
 from typing import Any, Callable
 
 from botocore.awsrequest import AWSPreparedRequest
@@ -35,10 +37,13 @@ def route_through(
 
 
 def _body(request: AWSPreparedRequest) -> bytes:
-    """The request's body read once, and left on the request as bytes for whoever reads it next."""
-    body = request.body
-    if hasattr(body, "read"):
-        body = body.read()
+    """The request's body read once, and left on the request as bytes for whoever reads it next. A stream is wound
+    back as botocore's reset_stream would (it cannot, once the body is bytes), so a retry sends the whole body again."""
+    body = stream = request.body
+    if hasattr(stream, "read"):
+        body = stream.read()
+        with contextlib.suppress(Exception):  # botocore's own reset_stream ignores a stream that cannot seek
+            stream.seek(0)
     body = (body.encode() if isinstance(body, str) else body) or b""
     request.body = body
     return body

@@ -18,13 +18,18 @@ flushed (and fsynced if asked) before the operation returns.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import shutil
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable
 
 from eddy.emulator.storage.disk import WriteFailed, append_whole, release_reserve
+
+log = logging.getLogger("eddy")
 
 ObjectImage = dict[str, Any]  # key, size, etag, last_modified_time: what an image holds
 
@@ -36,12 +41,36 @@ class ObjectChanges:
         self._fsync = fsync
         self._lock = threading.Lock()
         self._versions: dict[Path, int] = {}
+        #: this thread's lines written inside `taken_back_if_refused`: (file, its size before, its version before)
+        self._local = threading.local()
 
     def reset(self) -> None:
         """Forget every bucket's changes (moto's S3 is reset with the rest)."""
         with self._lock:
             self._versions.clear()
             shutil.rmtree(self.directory, ignore_errors=True)
+
+    @contextmanager
+    def taken_back_if_refused(self) -> Iterator[None]:
+        """The lines this thread writes inside are cut off again if it ends in WriteFailed: the request whose changes
+        they record was refused on its way to the log (service_journal.py puts moto's services back as the log holds
+        them), so no volume stream reads a change that is not there."""
+        written: list[tuple[Path, int, int]] = []
+        self._local.written = written
+        try:
+            yield
+        except WriteFailed:
+            with self._lock:
+                for path, size, version in reversed(written):
+                    try:
+                        os.truncate(path, size)
+                    except OSError:
+                        log.exception("the object change log %s keeps a line of a refused request", path)
+                        continue
+                    self._versions[path] = version
+            raise
+        finally:
+            self._local.written = None
 
     def changed(
         self, account_id: str, region: str, bucket: str, key: str, old: ObjectImage | None, new: ObjectImage | None
@@ -69,16 +98,20 @@ class ObjectChanges:
             }
             data = json.dumps(line, separators=(",", ":")).encode() + b"\n"
             path.parent.mkdir(parents=True, exist_ok=True)
-            with open(path, "ab", buffering=0) as log:
+            with open(path, "ab", buffering=0) as out:
+                size = os.fstat(out.fileno()).st_size
                 try:
-                    append_whole(log, data, path, "objects")
+                    append_whole(out, data, path, "objects")
                 except WriteFailed as failure:  # moto has stored the object: its line goes in the reserve's room
                     if not (failure.disk_full and release_reserve(self.directory.parent)):
                         raise
-                    append_whole(log, data, path, None)
+                    append_whole(out, data, path, None)
                 if self._fsync:
-                    os.fsync(log.fileno())
+                    os.fsync(out.fileno())
             self._versions[path] = version
+            written = getattr(self._local, "written", None)
+            if written is not None:
+                written.append((path, size, version - 1))
 
     def _last_version(self, path: Path) -> int:
         """The bucket's last commit version (read back from its file's last whole line after a restart)."""

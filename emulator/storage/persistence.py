@@ -24,6 +24,7 @@ import gc
 import json
 import logging
 import shutil
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, ContextManager, Iterator
 
@@ -76,6 +77,20 @@ class Persistence:
         if channel is None:
             raise CorruptStateError(f"{self.wal.directory}: unknown log entry {entry['op']!r}")
         channel.replay(entry)
+
+    @contextmanager
+    def replaying_now(self) -> Iterator[None]:
+        """Nothing is logged inside: a channel puts its state back as the log holds it (ServicesChannel.put_back)."""
+        replaying, self._replaying = self._replaying, True
+        try:
+            yield
+        finally:
+            self._replaying = replaying
+
+    def logged_since_snapshot(self) -> Iterator[dict[str, Any]]:
+        """The log's entries after the newest snapshot, as written so far (the log's current generation)."""
+        path = self.wal.path(self.wal.generation)
+        return read_entries(path, repair=False) if path.exists() else iter(())
 
     def leave_as_is(self) -> None:
         """Log nothing more and take no snapshot at close: the files stay as they are (Emulator.close(keep_state))."""

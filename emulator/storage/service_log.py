@@ -53,6 +53,8 @@ class ServicesState(Protocol):
 
     def load(self, file: io.BufferedIOBase, get_body: Callable[[str], bytes]) -> None: ...
 
+    def reset(self) -> None: ...
+
 
 class ServiceLog:
     def __init__(self, directory: Path, state: ServicesState, fsync: bool = False) -> None:
@@ -220,6 +222,8 @@ class ServicesChannel(Channel):
         #: storage/persistence.py's Persistence (its log, and its replay of the journal's entries), or NOT_KEPT
         self.persistence = persistence
         self.replay_request = replay_request
+        #: the services' entry of the snapshot the log continues from (read at recovery, or the last written whole)
+        self.in_effect: dict[str, Any] = {}
 
     def request_accepted(self, fields: dict[str, Any], body: bytes) -> None:
         """moto accepted a request that may have changed one of its services."""
@@ -230,11 +234,25 @@ class ServicesChannel(Channel):
         yield self.service_log.write(generation, self.persistence.wal)
 
     def snapshot_written(self, generation: int) -> None:
+        self.in_effect = self.service_log.last
         self.service_log.collect(self.service_log.last)
 
     def restore(self, entry: dict[str, Any]) -> None:
+        self.in_effect = entry
         for logged in self.service_log.read(entry):
             self.persistence.replay(logged)
+
+    def put_back(self) -> None:
+        """moto's services as the log holds them, after a change applied to them could not be logged: every backend
+        made new, then the state of the snapshot the log continues from, then the entries that changed the services
+        since, replayed in order (nothing is logged meanwhile). Raises what reading them raises (the disk failing
+        again: OSError; CorruptStateError)."""
+        persistence = self.persistence
+        with persistence.replaying_now():
+            self.service_log.state.reset()
+            for logged in [*self.service_log.read(self.in_effect), *persistence.logged_since_snapshot()]:
+                if logged["op"] in SERVICE_OPS:
+                    persistence.replay(logged)
 
     def replay(self, entry: dict[str, Any]) -> None:
         self.replay_request(entry, self.service_log.body_of(entry))

@@ -49,6 +49,8 @@ class Eddy:
         self.door, self.state = door, state
         self.url: str | None = None
         self.emu: Any = None
+        #: the server's process id (None in-process)
+        self.pid: int | None = None
 
     def client(self, service: str, config: Config = NO_RETRIES) -> Any:
         if self.url is None:
@@ -86,7 +88,7 @@ def running(door: str, state: Path, kill: bool = True) -> Iterator[Eddy]:
             yield eddy
         return
     with eddy_server("--state-dir", str(state), "--housekeeping-interval", "0") as (url, server):
-        eddy.url = url
+        eddy.url, eddy.pid = url, server.pid
         yield eddy
         if kill:
             os.kill(server.pid, signal.SIGKILL)  # whatever was acknowledged must survive this

@@ -211,6 +211,14 @@ def dump(file: io.BufferedIOBase, put_body: Callable[[bytes], str]) -> set[str]:
     return pickler.bodies
 
 
+def reset() -> None:
+    """Every backend in use (but Eddy's own) made new, in place, as moto's reset makes it (every reference to a backend
+    stays valid): what `load` and the journal's replay then fill again."""
+    with direct_writes:
+        for _, _, _, backend in list(services_in_use()):
+            backend.reset()
+
+
 def load(file: io.BufferedIOBase, get_body: Callable[[str], bytes]) -> None:
     """Put the state `dump` wrote back into moto's backends (ValueError when it is not such a state)."""
     state = _Unpickler(file, get_body).load()

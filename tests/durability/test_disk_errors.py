@@ -1,0 +1,116 @@
+"""A disk that fails otherwise than by filling, after moto applied a request: the request is undone, not only refused.
+
+The failure is real and at the file layer: the kernel's RLIMIT_FSIZE (setrlimit(2) for this process, prlimit(2) for
+the server's), set to the size of the write-ahead log's file, so the next write that grows a file past it fails with
+EFBIG ("File too large"; Python ignores SIGXFSZ, so the write fails rather than the process ending). EFBIG is not a
+full disk (ENOSPC, EDQUOT), so the log's reserve does not apply: the log entry of a request moto already applied
+(service_journal.py logs a request once moto accepted it) is refused, and so are the lines S3's object change log
+wrote for it. Each request is answered with its service's 500 (S3's InternalError, the InternalFailure of AWS's
+JSON and query protocols: tests/durability/test_disk_full.py's REFUSED), which the SDKs retry, and moto's services
+are put back as the log holds them: nothing of the request is read, listed or streamed, before or after a restart.
+With the limit lifted, the SDK's retry succeeds. Both doors: emulate() in this process, and `eddy serve` killed with
+SIGKILL.
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from botocore.config import Config
+
+from tests.durability.test_disk_full import Eddy, refused, running
+
+pytestmark = pytest.mark.slow
+
+QUEUE_ARN = "arn:aws:sqs:us-east-1:123456789012:work"
+
+
+@pytest.fixture(params=["inprocess", "server"])
+def door(request: pytest.FixtureRequest) -> str:
+    return request.param
+
+
+@contextmanager
+def failing_writes(pid: int | None, state: Path) -> Iterator[None]:
+    """Every write of the process (`pid`, or this one) that grows a file past the log's present size fails (EFBIG)."""
+    [wal] = sorted((state / "wal").glob("*.log"))[-1:]
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    limits = (wal.stat().st_size, hard)
+    if pid is None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, limits)
+    else:
+        resource.prlimit(pid, resource.RLIMIT_FSIZE, limits)
+    try:
+        yield
+    finally:
+        lift(pid, soft, hard)
+
+
+def lift(pid: int | None, soft: int = resource.RLIM_INFINITY, hard: int = resource.RLIM_INFINITY) -> None:
+    if pid is None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+    else:
+        resource.prlimit(pid, resource.RLIMIT_FSIZE, (soft, hard))
+
+
+def held(eddy: Eddy, state: Path) -> dict[str, Any]:
+    """What the services hold, as clients read it, and the bucket's object change log (a volume stream's source)."""
+    s3, sqs, sns = eddy.client("s3"), eddy.client("sqs"), eddy.client("sns")
+    keys = [o["Key"] for o in s3.list_objects_v2(Bucket="photos").get("Contents", [])]
+    url = sqs.get_queue_url(QueueName="work")["QueueUrl"]
+    changes = state / "objects" / "123456789012" / "aws" / "photos" / "changes.jsonl"
+    return {
+        "objects": {key: s3.get_object(Bucket="photos", Key=key)["Body"].read() for key in keys},
+        "messages": sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["ApproximateNumberOfMessages"])
+        ["Attributes"]["ApproximateNumberOfMessages"],
+        "topics": sorted(t["TopicArn"].rsplit(":", 1)[1] for t in sns.list_topics()["Topics"]),
+        "subscriptions": sorted((s["TopicArn"].rsplit(":", 1)[1], s["Endpoint"])
+                                for s in sns.list_subscriptions()["Subscriptions"]),
+        "object changes": [(line["event_name"], line["keys"]["key"]["S"], line["commit_version"])
+                           for line in map(json.loads, changes.read_text().splitlines())],
+    }
+
+
+def test_a_request_moto_applied_whose_log_entry_the_disk_refuses_is_undone(door: str, tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    with running(door, state) as eddy:
+        s3, sqs, sns = eddy.client("s3"), eddy.client("sqs"), eddy.client("sns")
+        s3.create_bucket(Bucket="photos")
+        url = sqs.create_queue(QueueName="work")["QueueUrl"]
+        news = sns.create_topic(Name="news")["TopicArn"]
+        s3.put_object(Bucket="photos", Key="keep", Body=b"k" * 500)
+        for n in range(60):  # the log grows past every other file this process writes while the limit holds
+            sqs.send_message(QueueUrl=url, MessageBody=f"{n:03}" * 300)
+        before = held(eddy, state)
+        assert (before["objects"], before["messages"], before["object changes"]) == \
+            ({"keep": b"k" * 500}, "60", [("INSERT", "keep", 1)])
+        pid = None if eddy.url is None else eddy.pid
+        with failing_writes(pid, state):
+            for service, call in [
+                ("s3", lambda: s3.put_object(Bucket="photos", Key="refused", Body=b"r" * 500)),
+                ("s3", lambda: s3.put_object(Bucket="photos", Key="keep", Body=b"replaced")),
+                ("s3", lambda: s3.delete_object(Bucket="photos", Key="keep")),
+                ("sqs", lambda: sqs.send_message(QueueUrl=url, MessageBody="refused")),
+                ("sns", lambda: sns.create_topic(Name="refused")),
+                ("sns", lambda: sns.subscribe(TopicArn=news, Protocol="sqs", Endpoint=QUEUE_ARN)),
+            ]:
+                assert refused(call, service), service
+                assert held(eddy, state) == before, service  # moto's state and the object change log as they were
+        retrying = eddy.client("s3", Config(retries={"mode": "standard", "total_max_attempts": 3}))
+        with failing_writes(pid, state):  # the first attempt refused, then the disk works again
+            retrying.meta.events.register_first("needs-retry", lambda attempts, **_: lift(pid))
+            answer = retrying.put_object(Bucket="photos", Key="retried", Body=b"t" * 500)
+        assert (answer["ResponseMetadata"]["HTTPStatusCode"], answer["ResponseMetadata"]["RetryAttempts"]) == (200, 1)
+        sns.subscribe(TopicArn=news, Protocol="sqs", Endpoint=QUEUE_ARN)
+        expected = {**before, "objects": {"keep": b"k" * 500, "retried": b"t" * 500},
+                    "subscriptions": [("news", QUEUE_ARN)],
+                    "object changes": [("INSERT", "keep", 1), ("INSERT", "retried", 2)]}
+        assert held(eddy, state) == expected
+    with running(door, state, kill=False) as eddy:  # after kill -9 (server) or the block's end (in-process)
+        assert held(eddy, state) == expected
