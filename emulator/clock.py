@@ -22,7 +22,11 @@ class Clock:
         self._source = source
         self._offset = float(offset)
         self._listeners: list[Callable[[], None]] = []
+        #: told the offset an advance would set before it is set (`keep_with`)
+        self._keepers: list[Callable[[float], None]] = []
         self._lock = threading.Lock()
+        #: one advance at a time, from its keepers to its new offset
+        self._advancing = threading.Lock()
 
     def now(self) -> float:
         """Seconds since the epoch on the emulator's clock."""
@@ -41,13 +45,18 @@ class Clock:
         return self.now() - time.time()
 
     def advance(self, seconds: float) -> None:
-        """Move the clock forward; anything waiting on time (pollers, windows) is told."""
+        """Move the clock forward; anything waiting on time (pollers, windows) is told. If a keeper refuses the move
+        (raises: the emulator's log could not keep it), the clock stays where it was and the error is raised."""
         seconds = float(seconds)
         if seconds != seconds or seconds < 0:
             raise ValueError("the clock only moves forward: advance takes a number of seconds >= 0")
-        with self._lock:
-            self._offset += seconds
-            listeners = list(self._listeners)
+        with self._advancing:
+            offset = self._offset + seconds
+            for keeper in list(self._keepers):
+                keeper(offset)
+            with self._lock:
+                self._offset = offset
+                listeners = list(self._listeners)
         for listener in listeners:
             listener()
 
@@ -55,6 +64,11 @@ class Clock:
         """Put the offset back as it was before a restart (nothing is told: nothing is waiting yet)."""
         with self._lock:
             self._offset = float(offset)
+
+    def keep_with(self, keeper: Callable[[float], None]) -> None:
+        """`keeper(offset)` is called with the offset an advance would set, before it is set; raising refuses it."""
+        with self._lock:
+            self._keepers.append(keeper)
 
     def on_advance(self, listener: Callable[[], None]) -> None:
         with self._lock:

@@ -123,7 +123,7 @@ class Emulator(DeferredComponents, Controls):
         self.invoker = Invoker(now=self.clock.now)
         self.invoker.logs.enabled = self.settings.function_logs
         self.clock.on_advance(self._clock_moved)
-        self.clock_file = ClockFile(self.state_dir / "clock.json", self.clock, self.persistence)
+        self.clock_file = ClockFile(self.state_dir / "clock.json", self.clock, self.persistence, self.lock, self.disk)
         #: what the doors hand moto_bridge.connect: moto's Kinesis notifies pollers and its durable channel through it
         self.kinesis_observer = Observer(self.activity, self.clock.now, KinesisStreamsChannel(self.persistence))
         #: every request changing moto's services, run in its moment, logged
@@ -214,8 +214,7 @@ class Emulator(DeferredComponents, Controls):
 
     def _clock_moved(self) -> None:
         with self.activity:
-            self.clock_file.channel.moved()
-            self._write_clock()
+            self.clock_file.moved()
             self.streams.maintain(self.clock.now())
             moto_kinesis.trim(self.clock.now())
             self.activity.notify_all()
@@ -290,6 +289,7 @@ class Emulator(DeferredComponents, Controls):
         self.notifications.stop()
         self.invoker.close()
         with self.lock:
+            self.clock_file.close()
             self.persistence.close()
             self.streams.close()
         self.services.close()
