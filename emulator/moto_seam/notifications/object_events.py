@@ -24,6 +24,9 @@ once the key's last version is gone (naming the wrong version); Eddy sends what 
 ObjectRemoved:DeleteMarkerCreated, with the marker's versionId and the eTag of its empty content and no size (as
 AWS's recorded records show it, e.g. "eTag": "d41d8cd98f00b204e9800998ecf8427e"), and a version deleted is
 ObjectRemoved:Delete with that version's versionId. DeleteObjects runs DeleteObject per key: one record per key.
+A RestoreObject sends ObjectRestore:Post and, as moto's restored copy is there at once (HeadObject answers
+ongoing-request="false"), ObjectRestore:Completed right after it, where moto sent it at the object's next read (its
+glacierEventData: the copy's expiry and the storage class; AWS's recorded test_restore_object).
 A new configuration's s3:TestEvent is S3's (RequestId and HostId, Time on the emulator's clock, the Subject to a
 topic), where moto's has neither id.
 """
@@ -61,6 +64,7 @@ QUIETED = {
 }
 #: the Subject S3 gives its messages to topics (AWS's recorded messages: test_s3_notifications_sns.snapshot.json)
 SUBJECT = "Amazon S3 Notification"
+RESTORE_POST, RESTORE_COMPLETED = "s3:ObjectRestore:Post", "s3:ObjectRestore:Completed"
 #: the eTag of a delete marker (MD5 of no content), as S3's DeleteMarkerCreated records carry it
 EMPTY_ETAG = hashlib.md5(b"").hexdigest()
 
@@ -147,18 +151,14 @@ def _send_event(account_id: str, event_name: Any, bucket: Any, key: Any) -> None
     name = str(event_name.value if hasattr(event_name, "value") else event_name)
     if name in getattr(_quiet, "events", ()):
         return None  # not an event S3 sends for the operation running (QUIETED)
+    if name == RESTORE_COMPLETED:
+        return None  # sent with its ObjectRestore:Post (moto sends it at the object's next read)
     removed = name.startswith("s3:ObjectRemoved")
     version = key.version_id if getattr(bucket, "is_versioned", False) else None
-    _notify(
-        target,
-        bucket,
-        name,
-        key.name,
-        None if removed else key.size,
-        None if removed else key.etag.strip('"'),
-        version,
-        key,
-    )
+    size, etag = (None, None) if removed else (key.size, key.etag.strip('"'))
+    _notify(target, bucket, name, key.name, size, etag, version, key)
+    if name == RESTORE_POST:  # moto's restored copy is there at once (HeadObject: ongoing-request="false")
+        _notify(target, bucket, RESTORE_COMPLETED, key.name, size, etag, version, key)
     return None
 
 
@@ -210,8 +210,18 @@ def _notify(
             configuration_id=notification.id,
             now=moments.now(),  # the request's instant and random stream,
             random_bits=mock_random.getrandbits,
+            restore_event_data=_restore_event_data(key) if name == RESTORE_COMPLETED else None,
         )  # also when it is replayed
         _deliver(target, kind, notification.arn, {"Records": [record]}, ("s3", bucket.name, notification.id))
+
+
+def _restore_event_data(key: Any) -> dict[str, str]:
+    """An ObjectRestore:Completed record's restoreEventData: the restored copy's end and the object's storage class."""
+    expiry = getattr(key, "_expiry", None)
+    return {
+        "lifecycleRestorationExpiryTime": expiry.strftime("%Y-%m-%dT%H:%M:%S.000Z") if expiry is not None else "",
+        "lifecycleRestoreStorageClass": str(getattr(key, "storage_class", "GLACIER")),
+    }
 
 
 def _to_event_bus(
