@@ -15,7 +15,7 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING, Any, Callable
 
-from eddy.emulator.moto_seam import ttl as moto_ttl
+from eddy.emulator.moto_seam.tables import ttl as moto_ttl
 from eddy.emulator.settings import WAIT_TIMEOUT
 from eddy.emulator.streams import ttl
 

@@ -4,7 +4,7 @@ An item expires when its table has TTL enabled and the TTL attribute is a Number
 the past on the emulator's clock. As on AWS, an item whose expiry lies more than five years in the
 past is left alone. The deletions are ordinary REMOVE changes, marked as made by the service
 (userIdentity {"type": "Service", "principalId": "dynamodb.amazonaws.com"}). The items and their TTL
-attribute are read from moto's tables by moto_seam/ttl.py.
+attribute are read from moto's tables by moto_seam/tables/ttl.py.
 """
 
 from __future__ import annotations

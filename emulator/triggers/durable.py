@@ -3,7 +3,7 @@ to their queues.
 
   log entries   {"op": "mapping", "state", "start"}: a mapping created or changed, with the position a new lane of
                 a stream starts from; {"op": "mapping_deleted", "uuid"}; {"op": "sqs_messages", ...}: messages a
-                queue mapping's poller received, dead-lettered or deleted (moto_seam/sqs.py's change), logged in order
+                queue mapping's poller received, dead-lettered or deleted (moto_seam/sqs_polling.py's change), logged in order
                 with the services' requests and applied to moto's SQS again at recovery
   snapshot      {"kind": "mapping", "state", "start"} for each mapping (none, and the registry not made, when no
                 mapping was ever made: its modules are loaded by its first use)
@@ -43,7 +43,7 @@ class MappingsChannel(Channel):
         self.log.log({"op": "mapping_deleted", "uuid": uuid})
 
     def queue_messages_changed(self, change: dict[str, Any]) -> None:
-        """A queue mapping's poller received, dead-lettered or deleted messages (moto_seam/sqs.py's change)."""
+        """A queue mapping's poller received, dead-lettered or deleted messages (moto_seam/sqs_polling.py's change)."""
         self.log.log({"op": "sqs_messages", **change})
 
     def snapshot_entries(self, generation: int) -> Iterator[dict[str, Any]]:
@@ -64,9 +64,9 @@ class MappingsChannel(Channel):
         elif op == "mapping_deleted":
             self.registry().mappings.pop(entry["uuid"], None)
         else:
-            from eddy.emulator.moto_seam import sqs as sqs_seam  # moto's SQS: loaded by its first change
+            from eddy.emulator.moto_seam import sqs_polling  # moto's SQS: loaded by its first change
 
-            sqs_seam.apply_change(entry)
+            sqs_polling.apply_change(entry)
 
 
 def mapping_state(mapping: "EventSourceMapping") -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """A queue mapping on a real disk that fills while it works: at least once, as Lambda documents for SQS, and nothing lost.
 
-A poller writes each receive and each delete to the log before it makes it (moto_seam/sqs.py `write_down`). On a full
+A poller writes each receive and each delete to the log before it makes it (moto_seam/sqs_polling.py `write_down`). On a full
 disk whose reserve is used, a delete the disk refuses is not made: the message comes back after its visibility timeout
 and is delivered again; a receive the disk refuses is not made either (the message stays visible, its receive count
 unchanged), and the poller keeps trying until the disk has room. A kill -9 while the disk is full loses no message:

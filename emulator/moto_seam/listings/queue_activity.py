@@ -1,6 +1,6 @@
 """Each queue's last ACTIVITY_KEPT message events, for `eddy tail --queue` (read without receiving anything).
 
-moto_seam/sqs.py (add_message's wrapper, the pollers' receive and delete) and moto_seam/speedups/sqs.py (a
+moto_seam/sqs.py (add_message's wrapper), moto_seam/sqs_polling.py (the pollers' receive and delete) and moto_seam/speedups/sqs.py (a
 client's ReceiveMessage and DeleteMessage) call these: Sent, Received (by a poller of a mapping
 or a pipe, or by a ReceiveMessage), Deleted, Returned (visible again without a delete: the attempt failed and the
 visibility timeout ran out, or was set to 0), DeadLettered (on the source queue) and ArrivedFromSourceQueue (on the

@@ -3,7 +3,7 @@
 - `Queue.delete_message` (DeleteMessage, DeleteMessageBatch per entry, and a queue mapping's deletes): moto walks
   every message of the queue twice, building each message's list of receipt handles, to find the one message
   that ever had the handle. Here each receipt handle a receive hands out is remembered (`remember`, called by
-  moto's Message.mark_received as wrapped here and by moto_seam/sqs.py's receive), so the message is found at
+  moto's Message.mark_received as wrapped here and by moto_seam/sqs_polling.py's receive), so the message is found at
   once and taken out of the queue's list by identity (list.remove: a pointer comparison per message, in C).
   A handle not remembered (one from before a restart, or never handed out) takes moto's own method: the same
   answer, ReceiptHandleIsInvalid included. Already-deleted handles are accepted first, as moto does. The queue's

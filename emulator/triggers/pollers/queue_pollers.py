@@ -22,7 +22,7 @@ from typing import Any
 
 from eddy.emulator.functions.invocation_results import InvocationResult
 from eddy.emulator.kernel import Kernel
-from eddy.emulator.moto_seam.sqs import ReceivedMessage
+from eddy.emulator.moto_seam.sqs_polling import ReceivedMessage
 from eddy.emulator.storage.disk import WriteFailed
 from eddy.emulator.triggers.event_source_mappings import EventSourceMapping
 from eddy.emulator.triggers.failures import MappingFailures

@@ -6,7 +6,7 @@ assigned to a lane and named in a report; StreamSource is that face, so lineage,
 one code path for both.
 
 An SQS queue is a QueueSource: the queue found by its ARN (one deleted and created again is a new one), its messages
-received and deleted as Lambda's SQS poller does (moto_seam/sqs.py), each receive and delete written to the journal
+received and deleted as Lambda's SQS poller does (moto_seam/sqs_polling.py), each receive and delete written to the journal
 under the emulator's lock, in order with the services' requests, before it is made: a restart keeps receive counts and
 deletes, and a change the disk refused is not made (a message is never deleted unless the log says so).
 """
@@ -17,6 +17,7 @@ import threading
 from typing import Any, Protocol, Sequence
 
 from eddy.emulator.moto_seam import sqs as sqs_seam
+from eddy.emulator.moto_seam import sqs_polling
 
 
 class StreamRecord(Protocol):
@@ -99,29 +100,29 @@ class QueueSource:
     @staticmethod
     def deliverable(queue: Any, now: float, limit: int) -> int:
         """How many messages (at most `limit`) a receive would get now."""
-        return sqs_seam.deliverable(queue, now, limit)
+        return sqs_polling.deliverable(queue, now, limit)
 
     @staticmethod
     def next_change(queue: Any, now: float) -> float | None:
         """When a message next becomes visible or delayed ones arrive, if ever."""
-        return sqs_seam.next_change(queue, now)
+        return sqs_polling.next_change(queue, now)
 
     @staticmethod
     def visibility_timeout(queue: Any) -> int:
         return sqs_seam.visibility_timeout(queue)
 
-    def receive(self, queue: Any, limit: int, now: float, max_bytes: int) -> list[sqs_seam.ReceivedMessage]:
+    def receive(self, queue: Any, limit: int, now: float, max_bytes: int) -> list[sqs_polling.ReceivedMessage]:
         """A batch received (invisible for the queue's VisibilityTimeout), written down before it is made; the caller
         holds the lock, so the journal keeps the order things happened in. WriteFailed (storage/disk.py: the disk
         refused the entry): nothing was received."""
         write_down = self.journal.queue_messages_changed if self.journal.durable else None
-        return sqs_seam.receive(queue, limit, now, max_bytes, write_down)[0]
+        return sqs_polling.receive(queue, limit, now, max_bytes, write_down)[0]
 
-    def delete(self, queue: Any, messages: list[sqs_seam.ReceivedMessage]) -> None:
+    def delete(self, queue: Any, messages: list[sqs_polling.ReceivedMessage]) -> None:
         """Delete messages from the queue, written down first, under the lock. WriteFailed: nothing was deleted (the
         messages come back after their visibility timeout and are delivered again: at least once)."""
         if not self.journal.durable:  # nothing to write down: the queue's own lock is enough
-            sqs_seam.delete(queue, messages)
+            sqs_polling.delete(queue, messages)
             return
         with self.lock:
-            sqs_seam.delete(queue, messages, self.journal.queue_messages_changed)
+            sqs_polling.delete(queue, messages, self.journal.queue_messages_changed)

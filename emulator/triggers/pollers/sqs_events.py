@@ -19,7 +19,7 @@ import base64
 import json
 from typing import Any
 
-from eddy.emulator.moto_seam.sqs import ReceivedMessage
+from eddy.emulator.moto_seam.sqs_polling import ReceivedMessage
 
 
 def lambda_record(message: ReceivedMessage, queue_arn: str, region: str) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from moto.sqs import models as sqs_models
 
 from eddy import emulate
 from eddy.emulator.moto_seam import sqs as sqs_seam
+from eddy.emulator.moto_seam import sqs_polling
 from tests.conftest import QUIET
 
 REGION = "us-east-1"
@@ -57,7 +58,7 @@ def _run(fifo: bool, seam: bool) -> list:
 
         def by_seam(limit):
             return [(m.body, m.attributes["ApproximateReceiveCount"]) for m in
-                    sqs_seam.receive(queue, limit, emu.clock.now(), 6 * 1024 * 1024)[0]]
+                    sqs_polling.receive(queue, limit, emu.clock.now(), 6 * 1024 * 1024)[0]]
 
         def by_moto(limit):
             answer = sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=limit, AttributeNames=["All"])
@@ -95,18 +96,18 @@ def test_delete_is_delete_message_and_counts_follow_the_clock():
         _fill(sqs, url, fifo=False)
         queue = sqs_seam.find_queue(arn)
         now = emu.clock.now()
-        received, _ = sqs_seam.receive(queue, 3, now, 6 * 1024 * 1024)
+        received, _ = sqs_polling.receive(queue, 3, now, 6 * 1024 * 1024)
         assert sqs_seam.queue_figures(queue, now) == {"ApproximateNumberOfMessages": 1,
                                                       "ApproximateNumberOfMessagesNotVisible": 3,
                                                       "ApproximateNumberOfMessagesDelayed": 0}
-        sqs_seam.delete(queue, received[:2])
+        sqs_polling.delete(queue, received[:2])
         # DeleteMessage with an old receipt handle of a deleted message is accepted, as moto (and SQS) do
         sqs.delete_message(QueueUrl=url, ReceiptHandle=received[0].receipt_handle)
         sqs.delete_message(QueueUrl=url, ReceiptHandle=received[2].receipt_handle)
         assert [m["Body"] for m in sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10)["Messages"]] == ["c1"]
-        assert sqs_seam.next_change(queue, emu.clock.now()) is not None
+        assert sqs_polling.next_change(queue, emu.clock.now()) is not None
         emu.clock.advance(101)
-        assert sqs_seam.deliverable(queue, emu.clock.now(), 10) == 1
+        assert sqs_polling.deliverable(queue, emu.clock.now(), 10) == 1
 
 
 def test_moto_runs_on_the_emulators_clock_only_while_an_emulator_is_open():

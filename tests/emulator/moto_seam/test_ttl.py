@@ -1,4 +1,4 @@
-"""moto_seam/ttl.py pinned against moto's DynamoDB: a table's TTL specification is what UpdateTimeToLive wrote into
+"""moto_seam/tables/ttl.py pinned against moto's DynamoDB: a table's TTL specification is what UpdateTimeToLive wrote into
 moto's Table.ttl, and an item's TTL attribute is a DynamoType whose `type` and `value` are DynamoDB's."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import boto3
 from moto import mock_aws
 from moto.dynamodb.models import dynamodb_backends
 
-from eddy.emulator.moto_seam import ttl as moto_ttl
+from eddy.emulator.moto_seam.tables import ttl as moto_ttl
 from tests.emulator.helpers import create_table
 
 ACCOUNT, REGION = "123456789012", "us-east-1"
