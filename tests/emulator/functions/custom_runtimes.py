@@ -199,7 +199,9 @@ def bootstrap_of(kind: str, tmp_path: Path) -> bytes | str:
 
 def create_custom(lam, name: str, kind: str, tmp_path: Path, variables: dict[str, str] | None = None,
                   **options) -> dict:
-    """A provided.al2023 function whose package's root holds the `kind` ("shell" or "c") bootstrap."""
+    """A provided.al2023 function whose package's root holds the `kind` ("shell" or "c") bootstrap; a Timeout of 30 s
+    unless told (a shell bootstrap starts a dozen programs an invocation: a busy machine must not time it out)."""
+    options.setdefault("Timeout", 30)
     return lam.create_function(FunctionName=name, Runtime="provided.al2023", Handler="function.handler", Role=ROLE,
                                Code={"ZipFile": zip_of({"bootstrap": bootstrap_of(kind, tmp_path)})},
                                Environment={"Variables": {"BATCHES": str(tmp_path / "batches"), **(variables or {})}},

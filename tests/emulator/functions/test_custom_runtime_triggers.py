@@ -68,7 +68,7 @@ def test_asynchronous_invocations_send_their_records_to_on_success_and_on_failur
 def test_a_stream_mapping_retries_from_the_record_the_runtime_reports_failed(door, kind, tmp_path):
     dynamodb, lam = door.client("dynamodb"), door.client("lambda")
     stream_arn = create_table(dynamodb, "orders", "KEYS_ONLY")["LatestStreamArn"]
-    create_custom(lam, "partial", kind, tmp_path, Timeout=10)
+    create_custom(lam, "partial", kind, tmp_path)
     for key in ("a", "flaky-b", "c"):
         put(dynamodb, key)
     lam.create_event_source_mapping(EventSourceArn=stream_arn, FunctionName="partial", StartingPosition="TRIM_HORIZON",
@@ -88,6 +88,7 @@ Resources:
       FunctionName: custom
       Runtime: provided.al2023
       Handler: bootstrap
+      Timeout: 30
       CodeUri: function/
 """
 
@@ -114,7 +115,7 @@ def test_a_custom_runtime_function_and_its_layers_bootstrap_survive_a_restart(tm
         lam = boto3.client("lambda", region_name="us-east-1")
         layer = lam.publish_layer_version(LayerName="runtime", Content={"ZipFile": zip_of({"bootstrap": SHELL})})
         lam.create_function(FunctionName="kept", Runtime="provided.al2023", Handler="kept.handler", Role=ROLE,
-                            Layers=[layer["LayerVersionArn"]], Code={"ZipFile": zip_of({"data.txt": "x"})})
+                            Timeout=30, Layers=[layer["LayerVersionArn"]], Code={"ZipFile": zip_of({"data.txt": "x"})})
     with emulate(state_dir=state, housekeeping_interval=None):
         lam = boto3.client("lambda", region_name="us-east-1")
         body = json.loads(lam.invoke(FunctionName="kept", Payload=b'{"after": "restart"}')["Payload"].read())

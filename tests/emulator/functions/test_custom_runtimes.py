@@ -110,7 +110,7 @@ exit 1
 
 def test_an_init_error_answers_the_invocation_and_the_runtime_starts_again_for_the_next(door):
     lam = door.client("lambda")
-    lam.create_function(FunctionName="broken", Runtime="provided.al2", Handler="x", Role=ROLE,
+    lam.create_function(FunctionName="broken", Runtime="provided.al2", Handler="x", Role=ROLE, Timeout=30,
                         Code={"ZipFile": zip_of({"bootstrap": INIT_FAILS})})
     for _ in range(2):  # each invocation starts the runtime again (Lambda's init in the invoke phase)
         answer = lam.invoke(FunctionName="broken", Payload=b"{}", LogType="Tail")
@@ -122,7 +122,7 @@ def test_an_init_error_answers_the_invocation_and_the_runtime_starts_again_for_t
 
 def test_without_a_bootstrap_the_entrypoint_is_invalid_and_a_layers_bootstrap_is_used(door):
     lam = door.client("lambda")
-    lam.create_function(FunctionName="empty", Runtime="provided.al2023", Handler="x", Role=ROLE,
+    lam.create_function(FunctionName="empty", Runtime="provided.al2023", Handler="x", Role=ROLE, Timeout=30,
                         Code={"ZipFile": zip_of({"README": "no bootstrap here"})})
     answer, error = invoke(lam, "empty", {})
     request_id = answer["ResponseMetadata"]["HTTPHeaders"]["x-amzn-requestid"]
@@ -158,12 +158,12 @@ done
 
 def test_a_runtime_that_overruns_its_timeout_is_stopped_and_the_next_invocation_starts_another(door):
     lam = door.client("lambda")
-    lam.create_function(FunctionName="slow", Runtime="provided.al2023", Handler="x", Role=ROLE, Timeout=1,
+    lam.create_function(FunctionName="slow", Runtime="provided.al2023", Handler="x", Role=ROLE, Timeout=3,
                         Code={"ZipFile": zip_of({"bootstrap": SLOW})})
     answer, error = invoke(lam, "slow", {})
     request_id = answer["ResponseMetadata"]["HTTPHeaders"]["x-amzn-requestid"]
     assert error == {"errorType": "Sandbox.Timedout",
-                     "errorMessage": f"RequestId: {request_id} Error: Task timed out after 1.00 seconds"}
+                     "errorMessage": f"RequestId: {request_id} Error: Task timed out after 3.00 seconds"}
     assert invoke(lam, "slow", {})[1] == "quick"
 
 
@@ -255,7 +255,7 @@ def test_a_runtime_keeping_its_connection_open_is_served_on_it(door):
     """aws-lambda-go's and the Rust runtime's clients keep one HTTP/1.1 connection for every call; a response or
     error posted answers 202 {"status": "OK"} (the runtime API's 2018-06-01 OpenAPI specification)."""
     lam = door.client("lambda")
-    lam.create_function(FunctionName="kept", Runtime="provided.al2", Handler="x", Role=ROLE,
+    lam.create_function(FunctionName="kept", Runtime="provided.al2", Handler="x", Role=ROLE, Timeout=30,
                         Code={"ZipFile": zip_of({"bootstrap": KEEP_ALIVE.format(python=sys.executable)})})
     answers = [lam.invoke(FunctionName="kept", Payload=json.dumps(event).encode(), LogType="Tail")
                for event in ({"n": 1}, {"n": 2}, {"fail": 1})]
@@ -284,9 +284,9 @@ def test_a_runtime_that_ends_while_it_starts_is_runtime_exit_error(door, ending,
 
 
 LINGERS = r'''#!/bin/sh
-curl -sS -o /dev/null "http://$AWS_LAMBDA_RUNTIME_API/2018-06-01/runtime/invocation/next"
 sleep 300 &
 echo $! > "$CHILD"
+curl -sS -o /dev/null "http://$AWS_LAMBDA_RUNTIME_API/2018-06-01/runtime/invocation/next"
 wait
 '''
 
