@@ -16,18 +16,14 @@ import copy
 import json
 import marshal
 import os
-import select
-import signal
-import subprocess
 import threading
 import time
 import traceback
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-from eddy.emulator.processes import children
 from eddy.emulator.errors import FunctionError
 from eddy.emulator.functions import log_groups, platform_errors
 from eddy.emulator.functions.callable_output import CALLABLE_OUTPUT, CapturedOutput
@@ -35,6 +31,9 @@ from eddy.emulator.functions.environment import overlay
 from eddy.emulator.functions.invocation_results import InvocationResult
 from eddy.emulator.functions.recent_invocations import RecentInvocations
 from eddy.emulator.functions.registry import Function
+
+if TYPE_CHECKING:
+    from eddy.emulator.functions.runtimes.workers import Worker
 
 
 class CognitoIdentity:
@@ -76,9 +75,16 @@ class LambdaContext:
     string, client_context None without a ClientContext (AWS-recorded: LocalStack's validated snapshots,
     test_lambda.snapshot.json test_invocation_with_qualifier, "memory_limit_in_mb": "128", "client_context": null)."""
 
-    def __init__(self, function: Function, request_id: str, deadline: float, log_stream_name: str,
-                 monotonic: Callable[[], float] = time.monotonic, client_context: dict[str, Any] | None = None,
-                 invoked_arn: str | None = None) -> None:
+    def __init__(
+        self,
+        function: Function,
+        request_id: str,
+        deadline: float,
+        log_stream_name: str,
+        monotonic: Callable[[], float] = time.monotonic,
+        client_context: dict[str, Any] | None = None,
+        invoked_arn: str | None = None,
+    ) -> None:
         self.function_name = function.name
         self.function_version = function.version
         #: the ARN the invocation named (an alias's, a version's), else the function's
@@ -117,7 +123,7 @@ def _error_of(error: BaseException, request_id: str) -> FunctionError:
         return platform_errors.exited(request_id, code if isinstance(code, int) else 0 if code is None else 1)
     frames = traceback.extract_tb(error.__traceback__)
     ours = [index for index, frame in enumerate(frames) if os.path.abspath(frame.filename) == _HERE]
-    return FunctionError(type(error).__name__, str(error), traceback.format_list(frames[ours[-1] + 1 if ours else 0:]))
+    return FunctionError(type(error).__name__, str(error), traceback.format_list(frames[ours[-1] + 1 if ours else 0 :]))
 
 
 _HERE = os.path.abspath(__file__)
@@ -140,96 +146,6 @@ def _too_large(payload: Any, runtime: str, measured: int | None = None) -> bool:
     return len(text.encode()) > platform_errors.MAX_RESPONSE_BYTES
 
 
-#: Lambda's Init phase (starting the runtime, importing the handler's module) may take 10 seconds and is not
-#: part of the function's timeout ("The Init phase is limited to 10 seconds", Lambda execution environment
-#: lifecycle, docs.aws.amazon.com/lambda/latest/dg/lambda-runtime-environment.html). A worker says when its
-#: handler is loaded (a {"ready": true} line, whether the import worked or failed); the timeout runs from then
-INIT_SECONDS = 10
-
-
-class _Worker:
-    """One long-lived subprocess running one function's code."""
-
-    def __init__(self, function: Function, extra_environment: dict[str, str], log_stream_name: str) -> None:
-        self.revision = function.revision
-        self.log_stream_name = log_stream_name
-        self.initialized = False  # its ready line came: its runtime started and the handler is loaded
-        self._started = time.monotonic()
-        #: how long its Init phase took (start to ready line), reported once, with its first invocation
-        self.init_duration: float | None = None
-        #: what its handler's module wrote while it was imported (its ready line's "logs")
-        self.init_logs = ""
-        #: its exit status once it ended by itself (the runtime exited: sys.exit, process.exit, a crash)
-        self.exit_status: int | None = None
-        self.answer_bytes = 0  # the length of its last answer line
-        self.runtime_pid: int | None = None  # the process that runs the function's code (its memory is reported)
-        self._pending = b""  # what was read from its stdout past the last line taken
-        from eddy.emulator.functions.runtimes import runtime_of  # the runtimes load with the first worker
-
-        runtime = runtime_of(function.runtime)
-        environment = runtime.environment(function)
-        environment.update(extra_environment)
-        environment.update(log_groups.environment(function.logging_config, log_stream_name))
-        environment.update(function.environment)
-        environment.update(runtime.search_path(function))
-        self.process = children.start(  # it dies with this process, however this one ends
-            runtime.command(function), cwd=function.code_dir,
-            env=environment, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1,
-            start_new_session=True,  # a terminal's Ctrl-C is Eddy's to answer (it stops its workers), not theirs
-        )
-
-    def call(self, request: dict[str, Any], timeout: float) -> dict[str, Any] | None:
-        """The worker's answer, or None if it did not answer in time or died (then it is killed). A new worker
-        first loads its handler (the Init phase: up to INIT_SECONDS, then the timeout as Lambda's retried init
-        has), and the invocation's timeout runs from its ready line."""
-        assert self.process.stdin and self.process.stdout
-        try:
-            self.process.stdin.write(json.dumps(request) + "\n")
-            self.process.stdin.flush()
-            if not self.initialized:
-                ready = self._line(INIT_SECONDS) or self._line(timeout)
-                said = json.loads(ready) if ready else {}
-                self.initialized = said.get("ready") is True
-                self.runtime_pid = said.get("pid", self.process.pid)  # a custom runtime's bootstrap, else the worker
-                self.init_logs = said.get("logs", "")
-                self.init_duration = time.monotonic() - self._started
-            line = self._line(timeout) if self.initialized else ""
-        except (BrokenPipeError, OSError):
-            line = ""
-        if not line:
-            self.kill()
-            return None
-        self.answer_bytes = len(line)
-        return json.loads(line)
-
-    def _line(self, timeout: float) -> str:
-        """The worker's next protocol line, or "" if none came in `timeout` seconds (or it ended). Read from the
-        pipe's descriptor with a buffer of its own: a ready line and an answer may arrive in one read."""
-        deadline = time.monotonic() + timeout
-        fd = self.process.stdout.fileno()
-        while b"\n" not in self._pending:
-            left = deadline - time.monotonic()
-            ready, _, _ = select.select([fd], [], [], max(left, 0)) if left > 0 else ([], [], [])
-            chunk = os.read(fd, 1 << 16) if ready else b""
-            if ready and not chunk:  # the end of its output: the process ended (its status, once it is reaped)
-                self.exit_status = self.process.wait()
-            if not chunk:
-                return ""
-            self._pending += chunk
-        line, _, self._pending = self._pending.partition(b"\n")
-        return line.decode()
-
-    def kill(self) -> None:
-        """The worker and every process it started (its process group: a custom runtime's bootstrap and the
-        programs that one runs, a handler's subprocesses), as Lambda ends an execution environment whole."""
-        if self.process.poll() is None:  # not reaped yet: its process group is still its own
-            try:
-                os.killpg(self.process.pid, signal.SIGKILL)
-            except OSError:  # not a group leader (started elsewhere than Linux): the worker alone
-                self.process.kill()
-        self.process.wait()
-
-
 class Invoker:
     def __init__(self, max_threads: int = 64, now: Callable[[], float] = time.time) -> None:
         #: the emulator's clock: when an invocation started, for its recent invocations
@@ -239,7 +155,7 @@ class Invoker:
         #: every invocation's log, written to CloudWatch Logs as Lambda writes it
         self.logs = log_groups.FunctionLogs(now)
         self._threads = ThreadPoolExecutor(max_workers=max_threads, thread_name_prefix="eddy-invoke")
-        self._idle_workers: dict[str, list[_Worker]] = {}
+        self._idle_workers: dict[str, list[Worker]] = {}
         self._lock = threading.Lock()
         #: each function's invocations running now (its reserved concurrency caps them)
         self._running: dict[str, int] = {}
@@ -248,16 +164,27 @@ class Invoker:
         #: called before a worker subprocess starts (the in-process door starts its loopback server here)
         self.before_worker_start: Callable[[], None] | None = None
 
-    def invoke(self, function: Function, event: Any, source: str = "Invoke", request_id: str | None = None,
-               client_context: dict[str, Any] | None = None, invoked_arn: str | None = None) -> InvocationResult:
+    def invoke(
+        self,
+        function: Function,
+        event: Any,
+        source: str = "Invoke",
+        request_id: str | None = None,
+        client_context: dict[str, Any] | None = None,
+        invoked_arn: str | None = None,
+    ) -> InvocationResult:
         """Run the function (a version: $LATEST or a published one) on `event`; `source` (the Lambda API's Invoke, or
         a mapping's UUID) is kept with the invocation in `recent`; `invoked_arn` is the context's
         invoked_function_arn (the qualified ARN invoked). `request_id`: an asynchronous event's, the same for each of its attempts (as
         Lambda's retries are: AWS re:Post, "lambda-function-duplicate-invocations"); else a new one."""
         request_id = request_id or str(uuid.uuid4())
         if not self._admitted(function):
-            return InvocationResult(request_id, error=FunctionError("TooManyRequestsException", "Rate Exceeded."),
-                                    throttled=True, executed_version=function.version)
+            return InvocationResult(
+                request_id,
+                error=FunctionError("TooManyRequestsException", "Rate Exceeded."),
+                throttled=True,
+                executed_version=function.version,
+            )
         started_at = self._now()
         started = time.monotonic()
         try:
@@ -285,11 +212,24 @@ class Invoker:
             self._running[function.arn] = running + 1
             return True
 
-    def _invoke_callable(self, function: Function, event: Any, request_id: str, started: float,
-                         client_context: dict[str, Any] | None, invoked_arn: str | None) -> InvocationResult:
+    def _invoke_callable(
+        self,
+        function: Function,
+        event: Any,
+        request_id: str,
+        started: float,
+        client_context: dict[str, Any] | None,
+        invoked_arn: str | None,
+    ) -> InvocationResult:
         log_stream_name = self.logs.stream_of_callable(function)
-        context = LambdaContext(function, request_id, started + function.timeout, log_stream_name,
-                                client_context=client_context, invoked_arn=invoked_arn)
+        context = LambdaContext(
+            function,
+            request_id,
+            started + function.timeout,
+            log_stream_name,
+            client_context=client_context,
+            invoked_arn=invoked_arn,
+        )
         event = _own_copy(event)
         from eddy.emulator.functions.runtimes.base import lambda_variables  # with the first invocation
 
@@ -305,31 +245,61 @@ class Invoker:
         try:
             payload = future.result(timeout=function.timeout)
             if _too_large(payload, function.runtime):
-                return _failed(request_id, platform_errors.response_too_large(), log_stream_name=log_stream_name,
-                               logs=output.text())
+                return _failed(
+                    request_id,
+                    platform_errors.response_too_large(),
+                    log_stream_name=log_stream_name,
+                    logs=output.text(),
+                )
             return InvocationResult(request_id, payload=payload, log_stream_name=log_stream_name, logs=output.text())
         except FutureTimeout:
-            return _failed(request_id, platform_errors.timed_out(request_id, function.timeout), timed_out=True,
-                           log_stream_name=log_stream_name, logs=output.text())
+            return _failed(
+                request_id,
+                platform_errors.timed_out(request_id, function.timeout),
+                timed_out=True,
+                log_stream_name=log_stream_name,
+                logs=output.text(),
+            )
         except BaseException as error:  # the handler's own failure, whatever it raised
-            return _failed(request_id, _error_of(error, request_id), log_stream_name=log_stream_name,
-                           logs=output.text())
+            return _failed(
+                request_id, _error_of(error, request_id), log_stream_name=log_stream_name, logs=output.text()
+            )
 
-    def _invoke_worker(self, function: Function, event: Any, request_id: str, started: float,
-                       client_context: dict[str, Any] | None, invoked_arn: str | None) -> InvocationResult:
+    def _invoke_worker(
+        self,
+        function: Function,
+        event: Any,
+        request_id: str,
+        started: float,
+        client_context: dict[str, Any] | None,
+        invoked_arn: str | None,
+    ) -> InvocationResult:
         worker = self._take_worker(function)
-        context = LambdaContext(function, request_id, started + function.timeout, worker.log_stream_name,
-                                client_context=client_context, invoked_arn=invoked_arn)
+        context = LambdaContext(
+            function,
+            request_id,
+            started + function.timeout,
+            worker.log_stream_name,
+            client_context=client_context,
+            invoked_arn=invoked_arn,
+        )
         cold = not worker.initialized
-        answer = worker.call({"event": event, "context": context.fields(), "timeout": function.timeout},
-                             function.timeout)
-        environment = {"log_stream_name": worker.log_stream_name, "worker_pid": worker.runtime_pid or worker.process.pid,
-                       "init_duration": worker.init_duration if cold else None,
-                       "init_logs": worker.init_logs if cold else ""}
+        answer = worker.call(
+            {"event": event, "context": context.fields(), "timeout": function.timeout}, function.timeout
+        )
+        environment = {
+            "log_stream_name": worker.log_stream_name,
+            "worker_pid": worker.runtime_pid or worker.process.pid,
+            "init_duration": worker.init_duration if cold else None,
+            "init_logs": worker.init_logs if cold else "",
+        }
         if answer is None:
             timed_out = worker.exit_status is None and time.monotonic() - started >= function.timeout
-            error = (platform_errors.timed_out(request_id, function.timeout) if timed_out
-                     else platform_errors.exited(request_id, worker.exit_status))
+            error = (
+                platform_errors.timed_out(request_id, function.timeout)
+                if timed_out
+                else platform_errors.exited(request_id, worker.exit_status)
+            )
             return _failed(request_id, error, timed_out=timed_out, **environment)
         logs = answer.get("logs", "")
         if "exited" in answer:  # a custom runtime's process ended during the invocation: its environment is not reused
@@ -342,10 +312,15 @@ class Invoker:
             raw = answer.get("raw", False)
             return InvocationResult(request_id, payload=answer["payload"], raw=raw, logs=logs, **environment)
         trace = answer.get("stackTrace") or answer.get("trace") or []
-        return InvocationResult(request_id, error=FunctionError(answer["errorType"], answer["errorMessage"], trace),
-                                logs=logs, error_body=answer.get("body"), **environment)
+        return InvocationResult(
+            request_id,
+            error=FunctionError(answer["errorType"], answer["errorMessage"], trace),
+            logs=logs,
+            error_body=answer.get("body"),
+            **environment,
+        )
 
-    def _take_worker(self, function: Function) -> _Worker:
+    def _take_worker(self, function: Function) -> Worker:
         with self._lock:
             idle = self._idle_workers.setdefault(function.qualified_arn, [])
             while idle:
@@ -355,9 +330,11 @@ class Invoker:
                 worker.kill()
         if self.before_worker_start is not None:
             self.before_worker_start()
-        return _Worker(function, self.worker_environment, self.logs.new_stream_name(function.version))
+        from eddy.emulator.functions.runtimes.workers import Worker  # the runtimes load with the first worker
 
-    def _return_worker(self, function: Function, worker: _Worker) -> None:
+        return Worker(function, self.worker_environment, self.logs.new_stream_name(function.version))
+
+    def _return_worker(self, function: Function, worker: Worker) -> None:
         with self._lock:
             self._idle_workers.setdefault(function.qualified_arn, []).append(worker)
 

@@ -1,0 +1,120 @@
+"""A worker: one long-lived subprocess running one function's code in its runtime (runtimes/), spoken to in the
+workers' protocol (runtimes/__init__.py: one JSON request a line on its stdin, one JSON answer a line on its
+stdout, a {"ready": true} line first once its handler is loaded). invocation.py's Invoker keeps idle workers per
+function and hands each invocation to one.
+
+    worker = Worker(function, {"AWS_ENDPOINT_URL": url}, log_stream_name)
+    answer = worker.call({"event": event, "context": context, "timeout": 3}, timeout=3)   # None: timed out or died
+
+Loaded with the first worker (a server that runs only registered callables never loads the runtimes).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import subprocess
+import time
+from typing import TYPE_CHECKING, Any
+
+from eddy.emulator.functions import log_groups
+from eddy.emulator.functions.runtimes import runtime_of
+from eddy.emulator.processes import children
+
+if TYPE_CHECKING:
+    from eddy.emulator.functions.registry import Function
+
+
+#: Lambda's Init phase (starting the runtime, importing the handler's module) may take 10 seconds and is not
+#: part of the function's timeout ("The Init phase is limited to 10 seconds", Lambda execution environment
+#: lifecycle, docs.aws.amazon.com/lambda/latest/dg/lambda-runtime-environment.html). A worker says when its
+#: handler is loaded (a {"ready": true} line, whether the import worked or failed); the timeout runs from then
+INIT_SECONDS = 10
+
+
+class Worker:
+    """One long-lived subprocess running one function's code."""
+
+    def __init__(self, function: Function, extra_environment: dict[str, str], log_stream_name: str) -> None:
+        self.revision = function.revision
+        self.log_stream_name = log_stream_name
+        self.initialized = False  # its ready line came: its runtime started and the handler is loaded
+        self._started = time.monotonic()
+        #: how long its Init phase took (start to ready line), reported once, with its first invocation
+        self.init_duration: float | None = None
+        #: what its handler's module wrote while it was imported (its ready line's "logs")
+        self.init_logs = ""
+        #: its exit status once it ended by itself (the runtime exited: sys.exit, process.exit, a crash)
+        self.exit_status: int | None = None
+        self.answer_bytes = 0  # the length of its last answer line
+        self.runtime_pid: int | None = None  # the process that runs the function's code (its memory is reported)
+        self._pending = b""  # what was read from its stdout past the last line taken
+        runtime = runtime_of(function.runtime)
+        environment = runtime.environment(function)
+        environment.update(extra_environment)
+        environment.update(log_groups.environment(function.logging_config, log_stream_name))
+        environment.update(function.environment)
+        environment.update(runtime.search_path(function))
+        self.process = children.start(  # it dies with this process, however this one ends
+            runtime.command(function),
+            cwd=function.code_dir,
+            env=environment,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            bufsize=1,
+            start_new_session=True,  # a terminal's Ctrl-C is Eddy's to answer (it stops its workers), not theirs
+        )
+
+    def call(self, request: dict[str, Any], timeout: float) -> dict[str, Any] | None:
+        """The worker's answer, or None if it did not answer in time or died (then it is killed). A new worker
+        first loads its handler (the Init phase: up to INIT_SECONDS, then the timeout as Lambda's retried init
+        has), and the invocation's timeout runs from its ready line."""
+        assert self.process.stdin and self.process.stdout
+        try:
+            self.process.stdin.write(json.dumps(request) + "\n")
+            self.process.stdin.flush()
+            if not self.initialized:
+                ready = self._line(INIT_SECONDS) or self._line(timeout)
+                said = json.loads(ready) if ready else {}
+                self.initialized = said.get("ready") is True
+                self.runtime_pid = said.get("pid", self.process.pid)  # a custom runtime's bootstrap, else the worker
+                self.init_logs = said.get("logs", "")
+                self.init_duration = time.monotonic() - self._started
+            line = self._line(timeout) if self.initialized else ""
+        except (BrokenPipeError, OSError):
+            line = ""
+        if not line:
+            self.kill()
+            return None
+        self.answer_bytes = len(line)
+        return json.loads(line)
+
+    def _line(self, timeout: float) -> str:
+        """The worker's next protocol line, or "" if none came in `timeout` seconds (or it ended). Read from the
+        pipe's descriptor with a buffer of its own: a ready line and an answer may arrive in one read."""
+        deadline = time.monotonic() + timeout
+        fd = self.process.stdout.fileno()
+        while b"\n" not in self._pending:
+            left = deadline - time.monotonic()
+            ready, _, _ = select.select([fd], [], [], max(left, 0)) if left > 0 else ([], [], [])
+            chunk = os.read(fd, 1 << 16) if ready else b""
+            if ready and not chunk:  # the end of its output: the process ended (its status, once it is reaped)
+                self.exit_status = self.process.wait()
+            if not chunk:
+                return ""
+            self._pending += chunk
+        line, _, self._pending = self._pending.partition(b"\n")
+        return line.decode()
+
+    def kill(self) -> None:
+        """The worker and every process it started (its process group: a custom runtime's bootstrap and the
+        programs that one runs, a handler's subprocesses), as Lambda ends an execution environment whole."""
+        if self.process.poll() is None:  # not reaped yet: its process group is still its own
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except OSError:  # not a group leader (started elsewhere than Linux): the worker alone
+                self.process.kill()
+        self.process.wait()
