@@ -31,8 +31,7 @@ from datetime import timezone
 from functools import lru_cache
 from typing import Any
 
-import botocore.session
-from botocore.model import OperationModel, OperationNotFoundError, Shape
+from botocore.model import OperationModel, OperationNotFoundError, ServiceModel, Shape
 from botocore.utils import parse_timestamp
 
 from eddy.emulator.api import attribute_values, plain_attribute_values, table_arns
@@ -77,7 +76,11 @@ class _Problems(list):
 
 @lru_cache(maxsize=None)
 def _service(service: str) -> Any:
-    return botocore.session.get_session().get_service_model(service)
+    """The service's model, read through the process's shared loader (aws_environment.shared_loader): the one
+    boto3's clients in an emulate() block read it through, so it is parsed once."""
+    from eddy.emulator.aws_environment import shared_loader
+
+    return ServiceModel(shared_loader().load_service_model(service, "service-2"), service_name=service)
 
 
 @lru_cache(maxsize=None)

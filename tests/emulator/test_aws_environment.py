@@ -47,3 +47,38 @@ def test_a_session_for_eddys_endpoint_has_a_region_and_fake_credentials(unconfig
     assert session.region_name == DEFAULT_REGION
     assert session.get_credentials().access_key == "testing"
     assert session_for(None).get_credentials() is None  # AWS itself: the caller's own business
+
+
+def _botocores_answer() -> bool:
+    """Whether botocore's own credential chain (without its network providers) finds credentials."""
+    import botocore.session
+
+    resolver = botocore.session.Session().get_component("credential_provider")
+    for name in ("iam-role", "container-role"):
+        resolver.remove(name)
+    try:
+        return resolver.load_credentials() is not None
+    except Exception:
+        return False
+
+
+def test_credentials_are_found_where_botocore_finds_them(unconfigured: None, monkeypatch) -> None:
+    """credentials_configured answers without building botocore's chain when the environment has keys or nothing
+    names any (no variable, no file): in each case what botocore's chain answers."""
+    from eddy.emulator.aws_environment import credentials_configured
+
+    config, shared = Path(os.environ["AWS_CONFIG_FILE"]), Path(os.environ["AWS_SHARED_CREDENTIALS_FILE"])
+    monkeypatch.setenv("HOME", str(config.parent))  # no ~/.boto
+    cases = []
+    cases.append(("nothing", credentials_configured(), _botocores_answer()))
+    config.write_text("[default]\nregion = eu-west-1\n")
+    cases.append(("a region only", credentials_configured(), _botocores_answer()))
+    shared.write_text("[default]\naws_access_key_id = a\naws_secret_access_key = b\n")
+    cases.append(("a credentials file", credentials_configured(), _botocores_answer()))
+    shared.unlink()
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "a")
+    cases.append(("a key without its secret", credentials_configured(), _botocores_answer()))
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "b")
+    cases.append(("keys in the environment", credentials_configured(), _botocores_answer()))
+    assert cases == [("nothing", False, False), ("a region only", False, False), ("a credentials file", True, True),
+                     ("a key without its secret", False, False), ("keys in the environment", True, True)]
