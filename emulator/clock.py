@@ -22,11 +22,9 @@ class Clock:
         self._source = source
         self._offset = float(offset)
         self._listeners: list[Callable[[], None]] = []
-        #: told the offset an advance would set before it is set (`keep_with`)
-        self._keepers: list[Callable[[float], None]] = []
+        #: what keeps an advance before it is made (`keep_with`), or None
+        self._keeper: Callable[[float, Callable[[float], None]], None] | None = None
         self._lock = threading.Lock()
-        #: one advance at a time, from its keepers to its new offset
-        self._advancing = threading.Lock()
 
     def now(self) -> float:
         """Seconds since the epoch on the emulator's clock."""
@@ -50,25 +48,31 @@ class Clock:
         seconds = float(seconds)
         if seconds != seconds or seconds < 0:
             raise ValueError("the clock only moves forward: advance takes a number of seconds >= 0")
-        with self._advancing:
-            offset = self._offset + seconds
-            for keeper in list(self._keepers):
-                keeper(offset)
-            with self._lock:
-                self._offset = offset
-                listeners = list(self._listeners)
+        keeper = self._keeper
+        if keeper is None:
+            self._move(seconds)
+        else:
+            keeper(seconds, self._move)
+        with self._lock:
+            listeners = list(self._listeners)
         for listener in listeners:
             listener()
+
+    def _move(self, seconds: float) -> None:
+        with self._lock:
+            self._offset += seconds
 
     def restore_offset(self, offset: float) -> None:
         """Put the offset back as it was before a restart (nothing is told: nothing is waiting yet)."""
         with self._lock:
             self._offset = float(offset)
 
-    def keep_with(self, keeper: Callable[[float], None]) -> None:
-        """`keeper(offset)` is called with the offset an advance would set, before it is set; raising refuses it."""
+    def keep_with(self, keeper: Callable[[float, Callable[[float], None]], None]) -> None:
+        """Every advance from now on is handed to `keeper(seconds, move)`, which keeps it (the emulator's log) and then
+        makes it with `move(seconds)`, under a lock of its own if it likes; raising instead refuses it (the clock
+        stays where it was). A later keeper replaces an earlier one."""
         with self._lock:
-            self._keepers.append(keeper)
+            self._keeper = keeper
 
     def on_advance(self, listener: Callable[[], None]) -> None:
         with self._lock:

@@ -24,7 +24,7 @@ import json
 import os
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from eddy.emulator.clock import Clock
 from eddy.emulator.storage.channels import NOT_KEPT, Channel, DurableLog
@@ -66,12 +66,14 @@ class ClockFile:
             raise WriteFailed(self.path, error) from error
         self._written, self._stale = skew, False
 
-    def _keep(self, offset: float) -> None:
-        """An advance to `offset`, logged before the clock moves (Clock.keep_with): refused (WriteFailed), it is not
-        made, and the control that asked answers 500."""
+    def _keep(self, seconds: float, move: Callable[[float], None]) -> None:
+        """An advance (Clock.keep_with), logged with the offset it sets, then made, under the emulator's lock (so
+        advances are logged in the order they are made); refused (WriteFailed), it is not made, and the control
+        that asked answers 500."""
         with self._lock:
             if not self._closed:  # a clock outlives its emulator (emulate(clock=...)): its log is closed
-                self.channel.moving(offset)
+                self.channel.moving(self.clock.offset + seconds)
+            move(seconds)
 
     def close(self) -> None:
         """Log no more moves of the clock (the emulator is closing)."""
