@@ -41,6 +41,7 @@ from typing import Any
 import boto3
 from botocore.exceptions import ClientError
 
+from eddy.emulator.cli.stream_reader import follow
 from eddy.emulator.dashboard.stacks import stack_event_line
 from eddy.emulator.streams.record_lines import describe
 
@@ -48,105 +49,14 @@ from eddy.emulator.streams.record_lines import describe
 RECENT_KEPT = 20
 
 
-def follow(streams: Any, stream_arn: str, *, from_start: bool, poll_seconds: float = 0.25,
-           stop: Callable[[], bool] = lambda: False) -> Iterator[dict[str, Any]]:
-    """Every record of the stream from now (or from the trim horizon), parents before children, until `stop()`.
-
-    A shard's iterator that expired while nothing was read (15 minutes on the emulator's clock, e.g. after
-    `POST /_eddy/clock {"advance": 1000}`) is replaced by one after the last sequence number this reader has seen
-    in that shard, so nothing is skipped and nothing repeated. Beginning "from now" (LATEST) therefore reads the
-    shard's retained records once without yielding them, as any Streams client can learn where it stands: the
-    reader knows its position from the start (and a shard that was empty is resumed from its trim horizon).
-    """
-    shards = ShardPositions(streams, stream_arn)
-    first_look = True
-    while not stop():
-        listed = list_shards(streams, stream_arn)
-        known = {shard["ShardId"] for shard in listed}
-        for shard in listed:
-            shard_id, parent = shard["ShardId"], shard.get("ParentShardId")
-            if shard_id in shards.finished or (parent in known and parent not in shards.finished):
-                continue
-            if shard_id not in shards.iterators:
-                closed = "EndingSequenceNumber" in shard["SequenceNumberRange"]
-                if first_look and not from_start and closed:
-                    shards.finished.add(shard_id)
-                    continue
-                shards.begin(shard_id, from_now=first_look and not from_start)
-            yield from shards.read(shard_id)
-        first_look = False
-        time.sleep(poll_seconds)  # a terminal client polls, as any Streams reader does
-
-
-def list_shards(streams: Any, stream_arn: str) -> list[dict[str, Any]]:
-    """Every shard DescribeStream lists, page after page."""
-    shards: list[dict[str, Any]] = []
-    start = None
-    while True:
-        params = {"StreamArn": stream_arn, **({"ExclusiveStartShardId": start} if start else {})}
-        description = streams.describe_stream(**params)["StreamDescription"]
-        shards += description["Shards"]
-        start = description.get("LastEvaluatedShardId")
-        if not start:
-            return shards
-
-
-class ShardPositions:
-    """Where the reader is in each shard: its iterator and the last sequence number it has seen there."""
-
-    def __init__(self, streams: Any, stream_arn: str) -> None:
-        self.streams, self.stream_arn = streams, stream_arn
-        self.iterators: dict[str, str | None] = {}
-        self.last_sequence_number: dict[str, str] = {}
-        self.finished: set[str] = set()
-
-    def begin(self, shard_id: str, *, from_now: bool) -> None:
-        """Start reading a shard at its trim horizon; `from_now`: skip (unprinted) what it holds already."""
-        self.iterators[shard_id] = self._iterator(shard_id, "TRIM_HORIZON")
-        if from_now:
-            for _ in self.read(shard_id):
-                pass
-
-    def read(self, shard_id: str) -> Iterator[dict[str, Any]]:
-        """The shard's records from where the reader is, until a page comes back empty (or the shard ends)."""
-        iterator = self.iterators[shard_id]
-        while iterator:
-            try:
-                page = self.streams.get_records(ShardIterator=iterator)
-            except ClientError as error:
-                if error.response["Error"]["Code"] != "ExpiredIteratorException":
-                    raise
-                iterator = self._resumed(shard_id)
-                continue
-            for record in page["Records"]:
-                self.last_sequence_number[shard_id] = record["dynamodb"]["SequenceNumber"]
-                yield record
-            iterator = page.get("NextShardIterator")
-            if not page["Records"]:
-                break
-        self.iterators[shard_id] = iterator
-        if iterator is None:
-            self.finished.add(shard_id)
-
-    def _resumed(self, shard_id: str) -> str:
-        last = self.last_sequence_number.get(shard_id)
-        if last is None:  # nothing seen in it yet: every record it holds came after this reader began
-            return self._iterator(shard_id, "TRIM_HORIZON")
-        try:
-            return self._iterator(shard_id, "AFTER_SEQUENCE_NUMBER", last)
-        except ClientError as error:  # the records after it were trimmed meanwhile: the oldest still kept
-            if error.response["Error"]["Code"] != "TrimmedDataAccessException":
-                raise
-            return self._iterator(shard_id, "TRIM_HORIZON")
-
-    def _iterator(self, shard_id: str, kind: str, sequence_number: str | None = None) -> str:
-        at = {"SequenceNumber": sequence_number} if sequence_number else {}
-        return self.streams.get_shard_iterator(StreamArn=self.stream_arn, ShardId=shard_id,
-                                               ShardIteratorType=kind, **at)["ShardIterator"]
-
-
-def follow_queue(endpoint_url: str, queue: str, *, from_start: bool, poll_seconds: float = 0.25,
-                 stop: Callable[[], bool] = lambda: False) -> Iterator[dict[str, Any]]:
+def follow_queue(
+    endpoint_url: str,
+    queue: str,
+    *,
+    from_start: bool,
+    poll_seconds: float = 0.25,
+    stop: Callable[[], bool] = lambda: False,
+) -> Iterator[dict[str, Any]]:
     """First {"QueueArn"}, then the queue's message events from now (or all it keeps), oldest first, until `stop()`."""
     answer = _control_get(endpoint_url, "/_eddy/dashboard/queue", Queue=queue, After=0)
     yield {"QueueArn": answer["QueueArn"]}
@@ -160,8 +70,14 @@ def follow_queue(endpoint_url: str, queue: str, *, from_start: bool, poll_second
         after = answer["LastSequence"]
 
 
-def follow_function(endpoint_url: str, function: str, *, from_start: bool, poll_seconds: float = 0.25,
-                    stop: Callable[[], bool] = lambda: False) -> Iterator[dict[str, Any]]:
+def follow_function(
+    endpoint_url: str,
+    function: str,
+    *,
+    from_start: bool,
+    poll_seconds: float = 0.25,
+    stop: Callable[[], bool] = lambda: False,
+) -> Iterator[dict[str, Any]]:
     """First {"FunctionArn"}, then each invocation that ends from now (or the last 20), oldest first, until `stop()`.
     The server keeps a function's last 20 invocations: when more than that ended between two looks, a
     {"Line": ...} says so rather than pretend none were missed."""
@@ -175,13 +91,22 @@ def follow_function(endpoint_url: str, function: str, *, from_start: bool, poll_
         recent = _control_get(endpoint_url, "/_eddy/dashboard/invocations", FunctionName=function)["RecentInvocations"]
         new = [invocation for invocation in reversed(recent) if invocation["RequestId"] not in seen]
         if seen and len(new) == len(recent) == RECENT_KEPT:
-            yield {"Line": f"(more than {RECENT_KEPT} invocations ended between two looks: the earlier ones are not shown)"}
+            yield {
+                "Line": f"(more than {RECENT_KEPT} invocations ended between two looks: the earlier ones are not shown)"
+            }
         yield from new
         seen = {invocation["RequestId"] for invocation in recent}
 
 
-def follow_stack(cloudformation: Any, endpoint_url: str, stack: str, *, from_start: bool, poll_seconds: float = 0.25,
-                 stop: Callable[[], bool] = lambda: False) -> Iterator[str]:
+def follow_stack(
+    cloudformation: Any,
+    endpoint_url: str,
+    stack: str,
+    *,
+    from_start: bool,
+    poll_seconds: float = 0.25,
+    stop: Callable[[], bool] = lambda: False,
+) -> Iterator[str]:
     """First the stack's id (once the tail knows where it stands), then its events (from now, or all it has) and
     its functions' invocations as lines, oldest first, until the stack is deleted or `stop()`."""
     try:
@@ -202,8 +127,10 @@ def follow_stack(cloudformation: Any, endpoint_url: str, stack: str, *, from_sta
         lines = [stack_event_line(event) for event in reversed(new_events)] if shown else []
         for function in _stack_functions(cloudformation, stack_id):
             lines += _new_invocations(endpoint_url, function, seen_invocations, shown)
-        return lines, any(event["ResourceStatus"] == "DELETE_COMPLETE" and event["PhysicalResourceId"] == stack_id
-                          for event in new_events)
+        return lines, any(
+            event["ResourceStatus"] == "DELETE_COMPLETE" and event["PhysicalResourceId"] == stack_id
+            for event in new_events
+        )
 
     lines, done = look(from_start)
     yield stack_id
@@ -217,11 +144,14 @@ def follow_stack(cloudformation: Any, endpoint_url: str, stack: str, *, from_sta
 def _stack_functions(cloudformation: Any, stack_id: str) -> list[str]:
     """The physical ids of the stack's functions now (none once it is deleted)."""
     try:
-        return [resource["PhysicalResourceId"]
-                for page in cloudformation.get_paginator("list_stack_resources").paginate(StackName=stack_id)
-                for resource in page["StackResourceSummaries"]
-                if resource["ResourceType"] == "AWS::Lambda::Function" and resource.get("PhysicalResourceId")
-                and not resource["ResourceStatus"].startswith("DELETE")]
+        return [
+            resource["PhysicalResourceId"]
+            for page in cloudformation.get_paginator("list_stack_resources").paginate(StackName=stack_id)
+            for resource in page["StackResourceSummaries"]
+            if resource["ResourceType"] == "AWS::Lambda::Function"
+            and resource.get("PhysicalResourceId")
+            and not resource["ResourceStatus"].startswith("DELETE")
+        ]
     except ClientError:
         return []
 
@@ -235,8 +165,15 @@ def _new_invocations(endpoint_url: str, function: str, seen: dict[str, set[str]]
         return []  # deleted since the stack was looked at
     known = seen.get(function, set()) if function in seen or shown else None
     seen[function] = {invocation["RequestId"] for invocation in recent}
-    return [] if known is None else [f"{function}  {invocation['Line']}" for invocation in reversed(recent)
-                                     if invocation["RequestId"] not in known]
+    return (
+        []
+        if known is None
+        else [
+            f"{function}  {invocation['Line']}"
+            for invocation in reversed(recent)
+            if invocation["RequestId"] not in known
+        ]
+    )
 
 
 def _control_get(endpoint_url: str, path: str, **query: Any) -> dict[str, Any]:
@@ -251,8 +188,10 @@ def _control_get(endpoint_url: str, path: str, **query: Any) -> dict[str, Any]:
             message = f"HTTP {error.code} from {endpoint_url}: is it Eddy?"
         raise TailError(message) from None
     except urllib.error.URLError as error:
-        raise TailError(f"nothing answers at {endpoint_url} ({error.reason}): start Eddy there (eddy serve --port PORT) "
-                        "or pass the --endpoint-url it serves on") from None
+        raise TailError(
+            f"nothing answers at {endpoint_url} ({error.reason}): start Eddy there (eddy serve --port PORT) "
+            "or pass the --endpoint-url it serves on"
+        ) from None
 
 
 class TailError(Exception):
@@ -261,21 +200,33 @@ class TailError(Exception):
 
 def main(args: argparse.Namespace) -> int:
     if [bool(args.table), bool(args.queue), bool(args.function), bool(args.stack)].count(True) != 1:
-        print("eddy tail: name one table (eddy tail TABLE), queue (--queue NAME), function (--function NAME) "
-              "or stack (--stack NAME)", file=sys.stderr)
+        print(
+            "eddy tail: name one table (eddy tail TABLE), queue (--queue NAME), function (--function NAME) "
+            "or stack (--stack NAME)",
+            file=sys.stderr,
+        )
         return 2
     try:
-        return (_tail_queue(args) if args.queue else _tail_function(args) if args.function else
-                _tail_stack(args) if args.stack else _tail_table(args))
+        return (
+            _tail_queue(args)
+            if args.queue
+            else _tail_function(args)
+            if args.function
+            else _tail_stack(args)
+            if args.stack
+            else _tail_table(args)
+        )
     except TailError as error:
         print(f"eddy tail: {error}", file=sys.stderr)
         return 1
 
 
 def _session(args: argparse.Namespace) -> Any:
-    return boto3.session.Session(aws_access_key_id=os.environ.get("AWS_ACCESS_KEY_ID", "test"),
-                                 aws_secret_access_key=os.environ.get("AWS_SECRET_ACCESS_KEY", "test"),
-                                 region_name=args.region)
+    return boto3.session.Session(
+        aws_access_key_id=os.environ.get("AWS_ACCESS_KEY_ID", "test"),
+        aws_secret_access_key=os.environ.get("AWS_SECRET_ACCESS_KEY", "test"),
+        region_name=args.region,
+    )
 
 
 def _tail_table(args: argparse.Namespace) -> int:
@@ -286,8 +237,13 @@ def _tail_table(args: argparse.Namespace) -> int:
     if not stream_arn:
         raise TailError(f"table {args.table} has no stream")
     print(f"Following {stream_arn} (Ctrl-C to stop)", flush=True)
-    return _print_lines(args, (describe(record) for record in follow(
-        streams, stream_arn, from_start=args.from_start, stop=lambda: _enough(args))))
+    return _print_lines(
+        args,
+        (
+            describe(record)
+            for record in follow(streams, stream_arn, from_start=args.from_start, stop=lambda: _enough(args))
+        ),
+    )
 
 
 def _tail_queue(args: argparse.Namespace) -> int:
@@ -297,16 +253,18 @@ def _tail_queue(args: argparse.Namespace) -> int:
 
 
 def _tail_function(args: argparse.Namespace) -> int:
-    invocations = follow_function(args.endpoint_url, args.function, from_start=args.from_start,
-                                  stop=lambda: _enough(args))
+    invocations = follow_function(
+        args.endpoint_url, args.function, from_start=args.from_start, stop=lambda: _enough(args)
+    )
     print(f"Following {next(invocations)['FunctionArn']} (Ctrl-C to stop)", flush=True)
     return _print_lines(args, (invocation["Line"] for invocation in invocations))
 
 
 def _tail_stack(args: argparse.Namespace) -> int:
     cloudformation = _session(args).client("cloudformation", endpoint_url=args.endpoint_url)
-    lines = follow_stack(cloudformation, args.endpoint_url, args.stack, from_start=args.from_start,
-                         stop=lambda: _enough(args))
+    lines = follow_stack(
+        cloudformation, args.endpoint_url, args.stack, from_start=args.from_start, stop=lambda: _enough(args)
+    )
     print(f"Following {next(lines)} (Ctrl-C to stop)", flush=True)
     return _print_lines(args, lines)
 
@@ -327,16 +285,20 @@ def _print_lines(args: argparse.Namespace, lines: Iterator[str]) -> int:
 
 
 def register(commands: argparse._SubParsersAction) -> None:
-    command = commands.add_parser("tail", help="follow a table's stream, a queue's messages, a function's invocations "
-                                               "or a stack's events")
+    command = commands.add_parser(
+        "tail", help="follow a table's stream, a queue's messages, a function's invocations or a stack's events"
+    )
     command.add_argument("table", nargs="?", help="the table whose stream to follow")
     command.add_argument("--queue", help="follow this queue's messages instead (its name or ARN)")
     command.add_argument("--function", help="follow this function's invocations instead (its name or ARN)")
-    command.add_argument("--stack", help="follow this CloudFormation stack's events and its functions' invocations "
-                                         "instead (its name or id)")
+    command.add_argument(
+        "--stack",
+        help="follow this CloudFormation stack's events and its functions' invocations instead (its name or id)",
+    )
     command.add_argument("--endpoint-url", default=os.environ.get("EDDY_ENDPOINT_URL", "http://127.0.0.1:4566"))
     command.add_argument("--region", default=os.environ.get("AWS_DEFAULT_REGION", "us-east-1"))
-    command.add_argument("--from-start", action="store_true",
-                         help="from the oldest retained record (or queue event), not from now")
+    command.add_argument(
+        "--from-start", action="store_true", help="from the oldest retained record (or queue event), not from now"
+    )
     command.add_argument("--count", type=int, default=0, help="stop after this many lines")
     command.set_defaults(handler=main, seen=0)

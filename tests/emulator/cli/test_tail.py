@@ -8,7 +8,7 @@ import sys
 import threading
 
 from eddy.emulator.streams.record_lines import describe
-from eddy.emulator.cli.tail import follow
+from eddy.emulator.cli.stream_reader import follow
 from tests.conftest import ServerDoor, eddy_server, http_json
 
 from tests.emulator.helpers import create_table
