@@ -1,4 +1,5 @@
-"""EventBridge rules' deliveries: each event a rule matched, for each of its Lambda and SQS targets, kept until done.
+"""EventBridge rules' deliveries: each event a rule matched, for each of its Lambda, SQS, SNS and Logs targets, kept
+until done.
 
 A delivery is written down (its QueueChannel, storage/async_queue.py) while PutEvents is being answered, so once
 PutEvents has answered, a kill -9 loses none: recovery restores every delivery not written down as done, and the

@@ -1,4 +1,4 @@
-"""EventBridge rules delivering events to Lambda functions and SQS queues, as EventBridge does.
+"""EventBridge rules delivering events to Lambda functions, SQS queues, SNS topics and log groups, as EventBridge does.
 
 moto keeps the buses, rules and targets and answers PutEvents (moto_seam/eventbridge/rules.py hands each rule's events here).
 A rule's EventPattern is matched by the event-pattern engine (emulator/event_patterns/, EventBridge's dialect: PutRule
@@ -8,15 +8,17 @@ EventBridge's (Amazon EventBridge User Guide, "Amazon EventBridge events": versi
 account, time, region, resources, detail), or the target's Input, InputPath or InputTransformer. Delivery is
 asynchronous, as on AWS: PutEvents answers first; a Lambda target's event goes into the function's asynchronous
 invocation queue (functions/async_invocations.py: Lambda's retries, event invoke config and destinations apply), an
-SQS target gets the event as a message body (SqsParameters.MessageGroupId for a FIFO queue); a target that cannot
-take it sends it to the target's dead-letter queue (eventbridge/dead_letters.py). Other targets (logs, archives, other
-buses, API destinations) are moto's, as before.
+SQS target gets the event as a message body (SqsParameters.MessageGroupId for a FIFO queue), an SNS target as the
+published message (moto's failed on one), a CloudWatch Logs target as a log event in a new stream (moto's wrote its
+own shape of the event, Input and InputPath ignored); a target that cannot take it sends it to the target's
+dead-letter queue (eventbridge/dead_letters.py). Other targets (archives, other buses, API destinations) are moto's.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import uuid
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -34,7 +36,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("eddy.events")
 
-EDDY_TARGETS = ("lambda", "sqs")
+EDDY_TARGETS = ("lambda", "sqs", "sns", "logs")
 
 
 def aws_event(event: dict[str, Any]) -> dict[str, Any]:
@@ -64,14 +66,14 @@ def _iso_time(moment: Any) -> Any:
 
 class RuleDelivery:
     """A rule's matched events handed to `submit(rule_arn, target, body, event)` (eventbridge/deliveries.py) for
-    each of its Lambda and SQS targets."""
+    each of its Lambda, SQS, SNS and CloudWatch Logs targets."""
 
     def __init__(self, submit: Callable[[str, dict[str, Any], Any, dict[str, Any]], None]) -> None:
         self._submit = submit
         self._patterns: dict[str, EventPattern | None] = {}  # each pattern compiled once (event_patterns/)
 
     def deliver(self, rule: dict[str, Any], event: dict[str, Any]) -> list[dict[str, Any]]:
-        """Deliver a rule's matched event to its Lambda and SQS targets; answer the targets left to moto (none
+        """Deliver a rule's matched event to its Lambda, SQS, SNS and Logs targets; answer the targets left to moto (none
         where the event does not match)."""
         if not self._matches(rule, event):
             return []
@@ -113,9 +115,10 @@ class RuleDelivery:
 
 
 class TargetDelivery:
-    """A delivery sent to its Lambda or SQS target (the delivery thread's), built with the functions, their
-    asynchronous invocations, Eddy's boto3 clients (`aws_client(service, region)`) and where an event a target
-    cannot take goes (`undelivered`: its dead-letter queue and wait_idle's Failures, eventbridge/service.py)."""
+    """A delivery sent to its Lambda, SQS, SNS or CloudWatch Logs target (the delivery thread's), built with the
+    functions, their asynchronous invocations, Eddy's boto3 clients (`aws_client(service, region)`), where an event a
+    target cannot take goes (`undelivered`: its dead-letter queue and wait_idle's Failures, eventbridge/service.py)
+    and the clock (a log event's timestamp)."""
 
     def __init__(
         self,
@@ -123,7 +126,9 @@ class TargetDelivery:
         async_invocations: AsyncInvocations,
         aws_client: Callable[[str, str], Any],
         undelivered: Callable[[Undelivered], None],
+        now: Callable[[], float],
     ) -> None:
+        self._now = now
         self._functions = functions
         self._async_invocations = async_invocations
         self._aws_client = aws_client
@@ -149,6 +154,12 @@ class TargetDelivery:
                 raise TargetNotDelivered(SDK_CLIENT_ERROR, f"Could not parse request body into json: {error}") from None
             self._async_invocations.submit(function, payload, source=rule_arn, invoked_arn=arn)
             return
+        if service == "sns":
+            self._publish(arn, region, body)
+            return
+        if service == "logs":
+            self._log(resource, region, body)
+            return
         sqs = self._aws_client("sqs", region)
         message: dict[str, Any] = {"MessageBody": body}
         group = (target.get("SqsParameters") or {}).get("MessageGroupId")
@@ -160,5 +171,32 @@ class TargetDelivery:
             raise TargetNotDelivered(NO_RESOURCE, error.response["Error"].get("Message") or str(error)) from None
         try:
             sqs.send_message(QueueUrl=url, **message)
+        except ClientError as error:
+            raise TargetNotDelivered(SDK_CLIENT_ERROR, error.response["Error"].get("Message") or str(error)) from None
+
+    def _publish(self, topic_arn: str, region: str, body: str) -> None:
+        """An SNS target: the text published as the message (LocalStack's AWS-validated test_events_targets
+        snapshots: the subscriber's Message is the minified event)."""
+        try:
+            self._aws_client("sns", region).publish(TopicArn=topic_arn, Message=body)
+        except ClientError as error:
+            code = NO_RESOURCE if error.response["Error"].get("Code") == "NotFound" else SDK_CLIENT_ERROR
+            raise TargetNotDelivered(code, error.response["Error"].get("Message") or str(error)) from None
+
+    def _log(self, resource: str, region: str, body: str) -> None:
+        """A CloudWatch Logs target: the text as one log event, in a new log stream of the group (as EventBridge
+        writes it: LocalStack's AWS-validated test_put_events_with_target_cloudwatch_logs, the minified event)."""
+        group = resource.split(":", 1)[1].removesuffix(":*")
+        logs = self._aws_client("logs", region)
+        stream = str(uuid.uuid4())
+        try:
+            logs.create_log_stream(logGroupName=group, logStreamName=stream)
+        except ClientError as error:
+            raise TargetNotDelivered(NO_RESOURCE, error.response["Error"].get("Message") or str(error)) from None
+        moment = int(self._now() * 1000)
+        try:
+            logs.put_log_events(
+                logGroupName=group, logStreamName=stream, logEvents=[{"timestamp": moment, "message": body}]
+            )
         except ClientError as error:
             raise TargetNotDelivered(SDK_CLIENT_ERROR, error.response["Error"].get("Message") or str(error)) from None

@@ -49,7 +49,9 @@ class EventBridge:
         self._make_pipes = make_pipes
         self._pipes: Pipes | None = None
         self._started = False
-        self.targets = TargetDelivery(functions, async_invocations, kernel.aws_client, self.undelivered)
+        self.targets = TargetDelivery(
+            functions, async_invocations, kernel.aws_client, self.undelivered, kernel.clock.now
+        )
         self.deliveries = Deliveries(kernel.activity, persistence, self.targets.send)
         self.rules = RuleDelivery(self.deliveries.submit)
         #: events no target could take since the last wait (wait_idle's Failures)

@@ -19,7 +19,7 @@ from eddy.emulator.eventbridge.target_input import minified
 RULE = "arn:aws:events:us-east-1:123456789012:rule/orders"
 FUNCTION = "arn:aws:lambda:us-east-1:123456789012:function:on-order"
 QUEUE = "arn:aws:sqs:us-east-1:123456789012:orders"
-LOGS = "arn:aws:logs:us-east-1:123456789012:log-group:/orders"
+OTHER_BUS = "arn:aws:events:us-east-1:123456789012:event-bus/other"  # a target moto delivers
 EVENT = {"id": "e-1", "detail-type": "OrderPlaced", "source": "shop.orders", "account": "123456789012",
          "time": "2025-01-01T00:00:00Z", "region": "us-east-1", "resources": [], "detail": {"order": "o-1"}}
 
@@ -27,14 +27,14 @@ EVENT = {"id": "e-1", "detail-type": "OrderPlaced", "source": "shop.orders", "ac
 def rule(pattern: str) -> dict[str, Any]:
     return {"arn": RULE, "event_pattern": pattern,
             "targets": [{"Id": "f", "Arn": FUNCTION}, {"Id": "q", "Arn": QUEUE, "Input": '{"fixed": 1}'},
-                        {"Id": "l", "Arn": LOGS}]}
+                        {"Id": "b", "Arn": OTHER_BUS}]}
 
 
 def test_a_matched_event_is_handed_on_for_the_lambda_and_sqs_targets_and_the_others_left_to_moto():
     submitted: list[tuple[Any, ...]] = []
     rules = RuleDelivery(lambda *delivery: submitted.append(delivery))
     left = rules.deliver(rule('{"source": ["shop.orders"]}'), EVENT)
-    assert (left, submitted) == ([{"Id": "l", "Arn": LOGS}], [
+    assert (left, submitted) == ([{"Id": "b", "Arn": OTHER_BUS}], [
         (RULE, {"Id": "f", "Arn": FUNCTION}, minified(dict(version="0", **EVENT)), dict(EVENT, version="0")),
         (RULE, {"Id": "q", "Arn": QUEUE, "Input": '{"fixed": 1}'}, '{"fixed":1}', dict(EVENT, version="0"))])
 
@@ -52,7 +52,7 @@ def test_a_lambda_targets_event_is_queued_and_a_missing_function_is_undelivered(
     # the registry's part TargetDelivery uses: the version an ARN (unqualified, $LATEST, a version, an alias) runs
     targets = TargetDelivery(SimpleNamespace(runnable={FUNCTION: function, f"{FUNCTION}:$LATEST": function}.get),
                              SimpleNamespace(submit=lambda *args, **kwargs: queued.append((args, kwargs))),
-                             lambda service, region: None, undelivered.append)
+                             lambda service, region: None, undelivered.append, lambda: 0.0)
     targets.send(Delivery("d-1", RULE, {"Id": "f", "Arn": f"{FUNCTION}:$LATEST"}, '{"order":"o-1"}', EVENT))
     missing = {"Id": "g", "Arn": f"{FUNCTION}-gone"}
     targets.send(Delivery("d-2", RULE, missing, '{"order":"o-2"}', EVENT))
