@@ -17,8 +17,6 @@ operations (PublishLayerVersion) moto's.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import json
 import re
 import uuid
@@ -26,6 +24,7 @@ from typing import Any, Callable
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from eddy.emulator.api import validation
+from eddy.emulator.api.lambda_functions import parameters as function_parameters
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import (
     AWSError,
@@ -57,9 +56,16 @@ ROUTES = [
 ]
 LAYERS = re.compile(r"^/2018-10-31/layers/?$")
 #: the operations whose JSON bodies are checked against botocore's model first (by their model names)
-VALIDATED = {name: "".join(part.title() for part in name.split("_")) for name in (
-    "create_function", "update_function_configuration", "update_function_code", "create_event_source_mapping",
-    "update_event_source_mapping")}
+VALIDATED = {
+    name: "".join(part.title() for part in name.split("_"))
+    for name in (
+        "create_function",
+        "update_function_configuration",
+        "update_function_code",
+        "create_event_source_mapping",
+        "update_event_source_mapping",
+    )
+}
 ROLE = re.compile(r"^arn:aws[a-z-]*:iam::\d{12}:role/?[A-Za-z0-9+=,.@_/-]+$")
 
 
@@ -101,14 +107,16 @@ def handle(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Res
 
 def json_response(payload: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
     body = json.dumps(payload).encode()
-    return Response(status, {"Content-Type": "application/json", "x-amzn-RequestId": str(uuid.uuid4()),
-                             **(headers or {})}, body)
+    return Response(
+        status, {"Content-Type": "application/json", "x-amzn-RequestId": str(uuid.uuid4()), **(headers or {})}, body
+    )
 
 
 def error_response(error: AWSError) -> Response:
     reason = {"Reason": error.reason} if getattr(error, "reason", None) else {}  # a throttle's (TooManyRequests)
-    return json_response({**reason, "Type": "User", "message": error.message}, error.status,
-                         {"x-amzn-ErrorType": error.code})
+    return json_response(
+        {**reason, "Type": "User", "message": error.message}, error.status, {"x-amzn-ErrorType": error.code}
+    )
 
 
 def _body(request: Request) -> dict[str, Any]:
@@ -127,60 +135,6 @@ def _query(request: Request) -> dict[str, str]:
     return {name: values[0] for name, values in parse_qs(urlsplit(request.url).query).items()}
 
 
-def _bounded(params: dict[str, Any], name: str, low: int, high: int, default: int | None) -> int | None:
-    value = params.get(name, default)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValidationException(f"{name} must be an integer")
-    field = name[0].lower() + name[1:]
-    if value < low:
-        raise constraint_violation(field, value, f"Member must have value greater than or equal to {low}")
-    if value > high:
-        raise constraint_violation(field, value, f"Member must have value less than or equal to {high}")
-    return value
-
-
-def _environment(params: dict[str, Any]) -> dict[str, str] | None:
-    if "Environment" not in params:
-        return None
-    variables = (params.get("Environment") or {}).get("Variables") or {}
-    if not isinstance(variables, dict) or not all(isinstance(v, str) for v in variables.values()):
-        raise InvalidParameterValueException("Environment.Variables must map names to strings")
-    return dict(variables)
-
-
-def _dead_letter_target(params: dict[str, Any]) -> str | None:
-    """DeadLetterConfig.TargetArn: an SQS queue's or SNS topic's ARN, or "" to remove it (None: not given). A
-    DeadLetterConfig without TargetArn changes nothing: AWS answered UpdateFunctionConfiguration(DeadLetterConfig={})
-    with the target still set (LocalStack's AWS-validated TestLambdaDLQ::test_dead_letter_queue, "delete_dlq")."""
-    if "TargetArn" not in (params.get("DeadLetterConfig") or {}):
-        return None
-    target = (params.get("DeadLetterConfig") or {}).get("TargetArn") or ""
-    if target and target.split(":")[2:3] not in (["sqs"], ["sns"]):
-        raise InvalidParameterValueException(f"The target ARN of a DeadLetterConfig must be an SQS queue or SNS topic: {target}")
-    return target
-
-
-def _zip_file(emulator: Emulator, code: Any, region: str) -> bytes:
-    if not isinstance(code, dict):
-        raise InvalidParameterValueException("Code is required")
-    if code.get("ZipFile"):
-        try:
-            return base64.b64decode(code["ZipFile"], validate=True)
-        except (binascii.Error, ValueError, TypeError):
-            raise InvalidParameterValueException("Code.ZipFile is not valid base64") from None
-    if code.get("S3Bucket") and code.get("S3Key"):
-        s3 = emulator.aws_client("s3", region)
-        try:
-            return s3.get_object(Bucket=code["S3Bucket"], Key=code["S3Key"])["Body"].read()
-        except Exception as error:
-            raise InvalidParameterValueException(f"Error occurred while GetObject. S3 Error Message: {error}") from None
-    if code.get("ImageUri"):
-        raise InvalidParameterValueException("Container image functions are not supported by Eddy: use a zip package")
-    raise InvalidParameterValueException("Code must have a ZipFile, or an S3Bucket and S3Key")
-
-
 # -- functions -----------------------------------------------------------------------------------------
 
 
@@ -189,28 +143,47 @@ def create_function(emulator: Emulator, request: Request, caller: tuple[str, str
     account_id, region = caller
     name = params.get("FunctionName")
     if not isinstance(name, str) or not FUNCTION_NAME.match(name):
-        raise constraint_violation("functionName", name, "Member must satisfy regular expression pattern: "
-                                   "(arn:(aws[a-zA-Z-]*)?:lambda:)?([a-z]{2}(-gov)?-[a-z]+-\\d{1}:)?(\\d{12}:)?(function:)?([a-zA-Z0-9-_]+)(:(\\$LATEST|[a-zA-Z0-9-_]+))?")
+        raise constraint_violation(
+            "functionName",
+            name,
+            "Member must satisfy regular expression pattern: "
+            "(arn:(aws[a-zA-Z-]*)?:lambda:)?([a-z]{2}(-gov)?-[a-z]+-\\d{1}:)?(\\d{12}:)?(function:)?([a-zA-Z0-9-_]+)(:(\\$LATEST|[a-zA-Z0-9-_]+))?",
+        )
     runtime = params.get("Runtime")
     runtime_rules = runtime_of(runtime)
     role = params.get("Role")
     if not isinstance(role, str) or not ROLE.match(role):
-        raise constraint_violation("role", role, "Member must satisfy regular expression pattern: "
-                                   "arn:(aws[a-zA-Z-]*)?:iam::\\d{12}:role/?[a-zA-Z_0-9+=,.@\\-_/]+")
+        raise constraint_violation(
+            "role",
+            role,
+            "Member must satisfy regular expression pattern: "
+            "arn:(aws[a-zA-Z-]*)?:iam::\\d{12}:role/?[a-zA-Z_0-9+=,.@\\-_/]+",
+        )
     handler = params.get("Handler")
     if not runtime_rules.valid_handler(handler):
         raise InvalidParameterValueException(f"Handler must be {runtime_rules.handler_hint}, not {handler!r}")
-    zip_file = _zip_file(emulator, params.get("Code"), region)
+    zip_file = function_parameters.zip_file(emulator, params.get("Code"), region)
     layers = resolve_layers(params["Layers"], account_id, region) if params.get("Layers") is not None else []
-    dead_letter_target = _dead_letter_target(params)
+    dead_letter_target = function_parameters.dead_letter_target(params)
     tags = checked_tags(params["Tags"]) if params.get("Tags") is not None else {}
     with emulator.lock:
         function = emulator.functions.create(
-            name=name, account_id=account_id, region=region, handler=handler, runtime=runtime, zip_file=zip_file,
-            now=emulator.clock.now(), timeout=_bounded(params, "Timeout", 1, 900, 3),
-            memory_size=_bounded(params, "MemorySize", 128, 10240, 128), environment=_environment(params) or {},
-            role=role, description=str(params.get("Description", "")), layers=layers,
-            logging=logging_config(params.get("LoggingConfig"), name), tags=tags)
+            name=name,
+            account_id=account_id,
+            region=region,
+            handler=handler,
+            runtime=runtime,
+            zip_file=zip_file,
+            now=emulator.clock.now(),
+            timeout=function_parameters.bounded(params, "Timeout", 1, 900, 3),
+            memory_size=function_parameters.bounded(params, "MemorySize", 128, 10240, 128),
+            environment=function_parameters.environment(params) or {},
+            role=role,
+            description=str(params.get("Description", "")),
+            layers=layers,
+            logging=logging_config(params.get("LoggingConfig"), name),
+            tags=tags,
+        )
         if dead_letter_target:
             function.dead_letter_target = dead_letter_target
             emulator.functions.saved(function)
@@ -233,13 +206,18 @@ def list_functions(emulator: Emulator, request: Request, caller: tuple[str, str]
     query = _query(request)
     every = query.get("FunctionVersion")
     if every is not None and every != "ALL":
-        raise ValidationException(f"1 validation error detected: Value '{every}' at 'functionVersion' failed to satisfy "
-                                  "constraint: Member must satisfy enum value set: [ALL]")
+        raise ValidationException(
+            f"1 validation error detected: Value '{every}' at 'functionVersion' failed to satisfy "
+            "constraint: Member must satisfy enum value set: [ALL]"
+        )
     with emulator.lock:
         functions = sorted(emulator.functions.list(*caller), key=lambda f: f.name)
         if every:
-            items = [listed(v.configuration(arn=v.version_arn)) for f in functions
-                     for v in (f, *(f.versions[n] for n in sorted(f.versions, key=int)))]
+            items = [
+                listed(v.configuration(arn=v.version_arn))
+                for f in functions
+                for v in (f, *(f.versions[n] for n in sorted(f.versions, key=int)))
+            ]
         else:
             items = [listed(f.configuration()) for f in functions]
     return json_response(_page(items, query, "Functions"))
@@ -248,7 +226,7 @@ def list_functions(emulator: Emulator, request: Request, caller: tuple[str, str]
 def _page(items: list[dict[str, Any]], query: dict[str, str], key: str) -> dict[str, Any]:
     start = int(query["Marker"]) if query.get("Marker", "").isdigit() else 0
     size = int(query["MaxItems"]) if query.get("MaxItems", "").isdigit() else 50
-    page: dict[str, Any] = {key: items[start:start + size]}
+    page: dict[str, Any] = {key: items[start : start + size]}
     if start + size < len(items):
         page["NextMarker"] = str(start + size)
     return page
@@ -265,25 +243,30 @@ def update_function_configuration(emulator: Emulator, request: Request, caller: 
     if ("Handler" in params or function.target is None) and not runtime_rules.valid_handler(handler):
         raise InvalidParameterValueException(f"Handler must be {runtime_rules.handler_hint}, not {handler!r}")
     if function.target is not None and runtime != function.runtime:
-        raise InvalidParameterValueException(f"{function.name} is a registered in-process function: its runtime is this process")
-    logging = (logging_config(params["LoggingConfig"], function.name, function.logging_config)
-               if "LoggingConfig" in params else None)
+        raise InvalidParameterValueException(
+            f"{function.name} is a registered in-process function: its runtime is this process"
+        )
+    logging = (
+        logging_config(params["LoggingConfig"], function.name, function.logging_config)
+        if "LoggingConfig" in params
+        else None
+    )
     with emulator.lock:
         if layers is not None:
             emulator.functions.set_layers(function, layers)
         function.runtime, function.handler = runtime, handler
         if "Timeout" in params:
-            function.timeout = _bounded(params, "Timeout", 1, 900, None)
+            function.timeout = function_parameters.bounded(params, "Timeout", 1, 900, None)
         if "MemorySize" in params:
-            function.memory_size = _bounded(params, "MemorySize", 128, 10240, None)
-        environment = _environment(params)
+            function.memory_size = function_parameters.bounded(params, "MemorySize", 128, 10240, None)
+        environment = function_parameters.environment(params)
         if environment is not None:
             function.environment = environment
         if isinstance(params.get("Description"), str):
             function.description = params["Description"]
         if logging is not None:
             function.logging_config = logging
-        dead_letter_target = _dead_letter_target(params)
+        dead_letter_target = function_parameters.dead_letter_target(params)
         if dead_letter_target is not None:
             function.dead_letter_target = dead_letter_target or None
         emulator.functions.saved(function)
@@ -294,7 +277,7 @@ def update_function_configuration(emulator: Emulator, request: Request, caller: 
 def update_function_code(emulator: Emulator, request: Request, caller: tuple[str, str], name: str) -> Response:
     params = _body(request)
     function = _function(emulator, name, caller)
-    zip_file = _zip_file(emulator, params, function.region)
+    zip_file = function_parameters.zip_file(emulator, params, function.region)
     with emulator.lock:
         emulator.functions.update_code(function, zip_file, emulator.clock.now())
         if params.get("Publish") is True:  # answered as the new version, being created (AWS-recorded:
@@ -310,8 +293,12 @@ def get_layer_version_by_arn(emulator: Emulator, request: Request, caller: tuple
     arn = _query(request).get("Arn", "")
     match = LAYER_VERSION_ARN.match(arn)
     if not match:
-        raise constraint_violation("arn", arn or None, "Member must satisfy regular expression pattern: "
-                                   "arn:[a-zA-Z0-9-]+:lambda:[a-zA-Z0-9-]+:\\d{12}:layer:[a-zA-Z0-9-_]+:[0-9]+")
+        raise constraint_violation(
+            "arn",
+            arn or None,
+            "Member must satisfy regular expression pattern: "
+            "arn:[a-zA-Z0-9-]+:lambda:[a-zA-Z0-9-]+:\\d{12}:layer:[a-zA-Z0-9-_]+:[0-9]+",
+        )
     region, account_id, name, version = match.groups()
     configuration = layer_version_configuration(account_id, region, name, int(version))
     if configuration is None:
@@ -329,9 +316,12 @@ def create_event_source_mapping(emulator: Emulator, request: Request, caller: tu
 def list_event_source_mappings(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Response:
     query = _query(request)
     with emulator.lock:
-        mappings = emulator.triggers.list(event_source_arn=query.get("EventSourceArn"),
-                                          function_name=query.get("FunctionName"), account_id=caller[0],
-                                          region=caller[1])
+        mappings = emulator.triggers.list(
+            event_source_arn=query.get("EventSourceArn"),
+            function_name=query.get("FunctionName"),
+            account_id=caller[0],
+            region=caller[1],
+        )
         items = [m.to_dict() for m in mappings]
     return json_response(_page(items, query, "EventSourceMappings"))
 

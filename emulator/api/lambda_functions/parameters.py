@@ -1,0 +1,73 @@
+"""A function's parameters as CreateFunction, UpdateFunctionConfiguration and UpdateFunctionCode give them, read and
+refused in Lambda's words before the function is made or changed (api/lambda_api.py): Timeout and MemorySize within
+their bounds, Environment's variables, DeadLetterConfig's target, and the code's zip (inline, or from S3).
+
+    timeout = bounded(params, "Timeout", 1, 900, 3)     # ValidationException "... Member must have value ..."
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from typing import TYPE_CHECKING, Any
+
+from eddy.emulator.errors import InvalidParameterValueException, ValidationException, constraint_violation
+
+if TYPE_CHECKING:
+    from eddy.emulator.engine import Emulator
+
+
+def bounded(params: dict[str, Any], name: str, low: int, high: int, default: int | None) -> int | None:
+    value = params.get(name, default)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValidationException(f"{name} must be an integer")
+    field = name[0].lower() + name[1:]
+    if value < low:
+        raise constraint_violation(field, value, f"Member must have value greater than or equal to {low}")
+    if value > high:
+        raise constraint_violation(field, value, f"Member must have value less than or equal to {high}")
+    return value
+
+
+def environment(params: dict[str, Any]) -> dict[str, str] | None:
+    if "Environment" not in params:
+        return None
+    variables = (params.get("Environment") or {}).get("Variables") or {}
+    if not isinstance(variables, dict) or not all(isinstance(v, str) for v in variables.values()):
+        raise InvalidParameterValueException("Environment.Variables must map names to strings")
+    return dict(variables)
+
+
+def dead_letter_target(params: dict[str, Any]) -> str | None:
+    """DeadLetterConfig.TargetArn: an SQS queue's or SNS topic's ARN, or "" to remove it (None: not given). A
+    DeadLetterConfig without TargetArn changes nothing: AWS answered UpdateFunctionConfiguration(DeadLetterConfig={})
+    with the target still set (LocalStack's AWS-validated TestLambdaDLQ::test_dead_letter_queue, "delete_dlq")."""
+    if "TargetArn" not in (params.get("DeadLetterConfig") or {}):
+        return None
+    target = (params.get("DeadLetterConfig") or {}).get("TargetArn") or ""
+    if target and target.split(":")[2:3] not in (["sqs"], ["sns"]):
+        raise InvalidParameterValueException(
+            f"The target ARN of a DeadLetterConfig must be an SQS queue or SNS topic: {target}"
+        )
+    return target
+
+
+def zip_file(emulator: Emulator, code: Any, region: str) -> bytes:
+    if not isinstance(code, dict):
+        raise InvalidParameterValueException("Code is required")
+    if code.get("ZipFile"):
+        try:
+            return base64.b64decode(code["ZipFile"], validate=True)
+        except (binascii.Error, ValueError, TypeError):
+            raise InvalidParameterValueException("Code.ZipFile is not valid base64") from None
+    if code.get("S3Bucket") and code.get("S3Key"):
+        s3 = emulator.aws_client("s3", region)
+        try:
+            return s3.get_object(Bucket=code["S3Bucket"], Key=code["S3Key"])["Body"].read()
+        except Exception as error:
+            raise InvalidParameterValueException(f"Error occurred while GetObject. S3 Error Message: {error}") from None
+    if code.get("ImageUri"):
+        raise InvalidParameterValueException("Container image functions are not supported by Eddy: use a zip package")
+    raise InvalidParameterValueException("Code must have a ZipFile, or an S3Bucket and S3Key")
