@@ -20,6 +20,12 @@ def table_indexes(account_id: str, region: str) -> Callable[[str], tuple[str | N
     return lambda table_name: moto_tables.indexes(account_id, region, table_name)
 
 
+def index_entries(account_id: str, region: str) -> Callable[[str], tuple[dict, dict]]:
+    """A table's global and local secondary indexes: name -> (key attributes, the attributes an entry keeps, None for
+    all), what an item write's capacity in each is measured on."""
+    return lambda table_name: moto_tables.index_entries(account_id, region, table_name)
+
+
 def collection_key(account_id: str, region: str) -> Callable[[str], str | None]:
     """A table's partition key attribute if the table has a local secondary index (its items form item collections)."""
     indexes = table_indexes(account_id, region)

@@ -4,7 +4,9 @@ ReturnConsumedCapacity TOTAL or INDEXES.
 
 - An item write (`of_item_writes`): one unit per KB of the larger of the item's images, rounded up, at least one (a
   delete of an item that is not there costs one); each secondary index the item is in, or enters or leaves, one write
-  per KB of the item there, two when its key in the index changes (an old entry deleted, a new one put) (DynamoDB
+  per KB of the item's entry there (what the index projects: its keys, the table's, its NonKeyAttributes, or all), two
+  when its key in the index changes (an old entry deleted, a new one put), none when its entry is unchanged (an update
+  of attributes the index does not project) (DynamoDB
   developer guide, "Provisioned throughput considerations for Global Secondary Indexes": writes to an index; "Read/write
   capacity mode"). TOTAL: {TableName, CapacityUnits}; INDEXES adds Table and each index written, CapacityUnits alone at
   every level (a code generator's snapshot tests of a DynamoDB endpoint's answers, createUserLogin/updateUserLogin:
@@ -19,7 +21,7 @@ ReturnConsumedCapacity TOTAL or INDEXES.
 - TOTAL: {TableName, CapacityUnits, WriteCapacityUnits}; INDEXES adds Table and each secondary index written
   ({CapacityUnits, WriteCapacityUnits}); a transaction's answers carry WriteCapacityUnits at every level (DynamoDB API
   reference, ConsumedCapacity/Capacity; Dynoxide's captures against DynamoDB, src/types.rs). An index write costs a
-  single write (not doubled), measured on the whole item, moving out of an index and into it two.
+  single write (not doubled), measured as for an item write (below).
 - The same request again under its ClientRequestToken (client_request_tokens.py) writes nothing: it is charged as a
   transactional read of the items the first one wrote, 2 x one unit per 4 KB (DynamoDB API reference,
   TransactWriteItems ClientRequestToken: "subsequent TransactWriteItems calls with the same client token return the
@@ -38,8 +40,8 @@ ITEM_WRITES = frozenset({"PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem"
 TRANSACTIONAL = 2
 #: (table, image before, image after) of each item the transaction wrote
 Written = Iterable[tuple[str, "dict | None", "dict | None"]]
-#: a table's global and local secondary indexes: name -> key attributes
-Indexes = Callable[[str], tuple[dict[str, list[str]], dict[str, list[str]]]]
+#: a table's global and local secondary indexes: name -> (key attributes, what an entry keeps: None for all)
+Indexes = Callable[[str], "tuple[dict[str, tuple[list[str], frozenset[str] | None]], dict]"]
 
 
 def tables_named(params: dict[str, Any]) -> list[str]:
@@ -129,8 +131,8 @@ def _add_write(shares: dict[str, Any], old: dict | None, new: dict | None, index
     shares["Table"] += _write_units(max(item_size(old), item_size(new)))
     global_indexes, local_indexes = indexes
     for kind, defined in (("GlobalSecondaryIndexes", global_indexes), ("LocalSecondaryIndexes", local_indexes)):
-        for name, keys in defined.items():
-            cost = _index_units(keys, old, new)
+        for name, (keys, kept) in defined.items():
+            cost = _index_units(keys, kept, old, new)
             if cost:
                 shares[kind][name] = shares[kind].get(name, 0.0) + cost
 
@@ -158,12 +160,20 @@ def _write_units(size: int) -> float:
     return float(max(1, ceil(size / 1024)))
 
 
-def _index_units(keys: list[str], old: dict | None, new: dict | None) -> float:
-    """A single write's units in an index: an item is in it when it has every key attribute of the index."""
-    key_of = [
-        None if image is None or not all(name in image for name in keys) else [image[name] for name in keys]
+def _index_units(keys: list[str], kept: frozenset[str] | None, old: dict | None, new: dict | None) -> float:
+    """A single write's units in an index: an item is in it when it has every key attribute of the index; its entry
+    there is what the index keeps of it (`kept`, None: all of it). An entry put or deleted costs one write per KB of
+    it, one whose key changes two (deleted, then put), one that stays with other values one per KB of the larger,
+    one that stays as it was nothing."""
+    entries = [
+        None if image is None or not all(name in image for name in keys) else _entry_of(image, kept)
         for image in (old, new)
     ]
-    if key_of[0] is not None and key_of[1] is not None and key_of[0] == key_of[1]:
-        return _write_units(max(item_size(old), item_size(new)))
-    return sum(_write_units(item_size(image)) for image, key in zip((old, new), key_of) if key is not None)
+    before, after = entries
+    if before is not None and after is not None and [before[name] for name in keys] == [after[name] for name in keys]:
+        return 0.0 if before == after else _write_units(max(item_size(before), item_size(after)))
+    return sum(_write_units(item_size(entry)) for entry in entries if entry is not None)
+
+
+def _entry_of(image: dict, kept: frozenset[str] | None) -> dict:
+    return image if kept is None else {name: value for name, value in image.items() if name in kept}

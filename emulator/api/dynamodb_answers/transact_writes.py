@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from eddy.emulator.api.dynamodb_answers import collection_key, consumed_capacity, item_collection_metrics, table_indexes
+from eddy.emulator.api.dynamodb_answers import collection_key, consumed_capacity, index_entries, item_collection_metrics
 from eddy.emulator.aws_requests import Response
 from eddy.emulator.dynamodb.client_request_tokens import ClientRequestTokens
 from eddy.emulator.dynamodb.operations import Session
@@ -57,8 +57,7 @@ def _answer(
         used.append((account_id, region, consumed_capacity.written_sizes(written)))
     answered = {}
     if asks_capacity:
-        indexes = table_indexes(account_id, region)
-        answered["ConsumedCapacity"] = consumed_capacity.of_writes(params, written, lambda name: indexes(name)[1:])
+        answered["ConsumedCapacity"] = consumed_capacity.of_writes(params, written, index_entries(account_id, region))
     _with_metrics(account_id, region, params, answered)
     return answered
 

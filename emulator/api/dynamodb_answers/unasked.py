@@ -9,7 +9,13 @@ import json
 import zlib
 from typing import Any, Callable
 
-from eddy.emulator.api.dynamodb_answers import collection_key, consumed_capacity, item_collection_metrics, table_indexes
+from eddy.emulator.api.dynamodb_answers import (
+    collection_key,
+    consumed_capacity,
+    index_entries,
+    item_collection_metrics,
+    table_indexes,
+)
 from eddy.emulator.aws_requests import Response
 from eddy.emulator.moto_seam.tables.views import TableKey
 
@@ -51,7 +57,7 @@ def _capacity(
     if operation in consumed_capacity.ITEM_WRITES and written is not None:
         mine = [(table[2], old, new) for table, old, new in written() if table[:2] == (account_id, region)]
         answered["ConsumedCapacity"] = consumed_capacity.of_item_writes(
-            operation, params, mine, lambda name: indexes(name)[1:]
+            operation, params, mine, index_entries(account_id, region)
         )
     elif operation in ("Query", "Scan") and params.get("IndexName") and params["ReturnConsumedCapacity"] == "INDEXES":
         consumed_capacity.index_read_placed(params, answered, indexes(params.get("TableName"))[1])

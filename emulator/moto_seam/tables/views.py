@@ -5,7 +5,8 @@ change on it, by the table's key (account, region, name). No moto object (Table,
   when moto has no such table;
 - `set_stream`: moto's description kept in step with Eddy's stream (LatestStreamArn, StreamSpecification);
 - `billing_mode_changed`, `as_aws`, `table_id`: the table's description as AWS answers it (table_descriptions.py);
-- `indexes`: its partition key attribute and its secondary indexes' key attributes;
+- `indexes`: its partition key attribute and its secondary indexes' key attributes; `index_entries`: what an item's
+  entry in each index keeps (its projection);
 - `contents()`: every table's key and a reader of its items' images (a snapshot's tables);
 - `drop`: a table taken out of moto before anyone saw it.
 """
@@ -19,6 +20,7 @@ from eddy.emulator.moto_seam import bridge, table_descriptions
 from eddy.emulator.streams.records import Image
 
 TableKey = tuple[str, str, str]  # account, region, table name
+Projected = tuple[list[str], "frozenset[str] | None"]  # an index's key attributes, what its entries keep (None: all)
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,31 @@ def indexes(account_id: str, region: str, name: str) -> tuple[str | None, dict[s
     and none for a table that is not there."""
     table = bridge.find_table(account_id, region, name)
     return (None, {}, {}) if table is None else bridge.table_indexes(table)
+
+
+def index_entries(account_id: str, region: str, name: str) -> tuple[dict[str, Projected], dict[str, Projected]]:
+    """The table's global and local secondary indexes as an item's entry in each is made: name -> (the index's key
+    attributes, the attributes its entry keeps: the table's and the index's keys and its NonKeyAttributes, or None for
+    a projection of ALL of them); none for a table that is not there."""
+    table = bridge.find_table(account_id, region, name)
+    if table is None:
+        return {}, {}
+    table_keys = [element["AttributeName"] for element in table.schema]
+
+    def entries(indexes: Any) -> dict[str, Projected]:
+        made = {}
+        for index in indexes:
+            keys = [element["AttributeName"] for element in index.schema]
+            projection = index.projection or {}
+            kept = (
+                None
+                if projection.get("ProjectionType", "ALL") == "ALL"
+                else frozenset(table_keys + keys + list(projection.get("NonKeyAttributes") or ()))
+            )
+            made[index.name] = (keys, kept)
+        return made
+
+    return entries(table.global_indexes), entries(table.indexes)
 
 
 def table_id(key: TableKey) -> str | None:

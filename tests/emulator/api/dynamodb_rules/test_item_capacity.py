@@ -6,7 +6,9 @@ written into an index costs a write there, one whose index key changes two, a de
 one write unit per KB, rounded up); a code generator's snapshot tests of a DynamoDB endpoint's answers
 (createUserLogin/updateUserLogin/deleteUserLogin: a PutItem of an item with a GSI's key {"CapacityUnits": 2,
 "Table": {"CapacityUnits": 1}, "GlobalSecondaryIndexes": {"gsi1": {"CapacityUnits": 1}}}, CapacityUnits alone at each
-level; its DeleteItem the same; an update moving the item in the index 3, the index's share 2)."""
+level; its DeleteItem the same; an update moving the item in the index 3, the index's share 2). An index's entry is
+what it projects (the developer guide, "Projections"; "an update that only changes projected attributes ... one
+write"): an update of attributes it does not project writes nothing there."""
 
 from __future__ import annotations
 
@@ -26,9 +28,11 @@ def dynamodb(door):
     client.create_table(
         TableName=TABLE, BillingMode="PAY_PER_REQUEST",
         KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
-        AttributeDefinitions=[{"AttributeName": name, "AttributeType": "S"} for name in ("pk", "sk", "g", "l")],
+        AttributeDefinitions=[{"AttributeName": name, "AttributeType": "S"} for name in ("pk", "sk", "g", "l", "k")],
         GlobalSecondaryIndexes=[{"IndexName": "by-g", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
-                                 "Projection": {"ProjectionType": "ALL"}}],
+                                 "Projection": {"ProjectionType": "ALL"}},
+                                {"IndexName": "by-k", "KeySchema": [{"AttributeName": "k", "KeyType": "HASH"}],
+                                 "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["note"]}}],
         LocalSecondaryIndexes=[{"IndexName": "by-l", "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
                                                                     {"AttributeName": "l", "KeyType": "RANGE"}],
                                 "Projection": {"ProjectionType": "ALL"}}])
@@ -82,3 +86,17 @@ def test_a_query_of_a_global_index_reports_it_as_a_global_index(dynamodb):
                           ExpressionAttributeValues={":p": {"S": "a"}}, ReturnConsumedCapacity="INDEXES")
     assert list(by_l["ConsumedCapacity"]["LocalSecondaryIndexes"]) == ["by-l"]
     assert "GlobalSecondaryIndexes" not in by_l["ConsumedCapacity"]
+
+
+def test_an_index_is_charged_for_what_it_projects(dynamodb):
+    item = {**KEY, "k": {"S": "x"}, "note": {"S": "n"}, "text": {"S": "z" * 3000}}  # 3 KB, its entry in by-k small
+    put = dynamodb.put_item(TableName=TABLE, Item=item, ReturnConsumedCapacity="INDEXES")
+    assert put["ConsumedCapacity"] == {"TableName": TABLE, **capacity(4.0), "Table": capacity(3.0),
+                                       "GlobalSecondaryIndexes": {"by-k": capacity(1.0)}}
+    unprojected = dynamodb.update_item(TableName=TABLE, Key=KEY, UpdateExpression="SET extra = :v",
+                                       ExpressionAttributeValues={":v": {"S": "v"}}, ReturnConsumedCapacity="INDEXES")
+    assert unprojected["ConsumedCapacity"] == {"TableName": TABLE, **capacity(3.0), "Table": capacity(3.0)}
+    projected = dynamodb.update_item(TableName=TABLE, Key=KEY, UpdateExpression="SET note = :v",
+                                     ExpressionAttributeValues={":v": {"S": "changed"}}, ReturnConsumedCapacity="INDEXES")
+    assert projected["ConsumedCapacity"] == {"TableName": TABLE, **capacity(4.0), "Table": capacity(3.0),
+                                             "GlobalSecondaryIndexes": {"by-k": capacity(1.0)}}
