@@ -259,6 +259,7 @@ class ServicesChannel(Channel):
 
     def reset(self) -> None:
         self.service_log.reset()
+        self.in_effect = {}  # the snapshots are gone with the log: the services begin again from nothing
 
 
 def _sha256(path: Path) -> str:

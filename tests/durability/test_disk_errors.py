@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import resource
+import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -24,6 +25,7 @@ from typing import Any
 import pytest
 from botocore.config import Config
 
+from eddy import emulate
 from tests.durability.test_disk_full import Eddy, refused, running
 
 pytestmark = pytest.mark.slow
@@ -114,3 +116,26 @@ def test_a_request_moto_applied_whose_log_entry_the_disk_refuses_is_undone(door:
         assert held(eddy, state) == expected
     with running(door, state, kill=False) as eddy:  # after kill -9 (server) or the block's end (in-process)
         assert held(eddy, state) == expected
+
+
+def test_after_a_reset_a_request_the_disk_refuses_is_undone_from_the_new_log(door: str, tmp_path: Path) -> None:
+    """A reset (POST /moto-api/reset; emulate()'s reset) drops the snapshots with the log: moto's services are then
+    put back from the new log alone, not from a snapshot that is gone."""
+    state = tmp_path / "state"
+    with running(door, state, kill=False) as eddy:  # a clean stop: a snapshot the next start reads
+        eddy.client("s3").create_bucket(Bucket="before")
+    block = emulate(state_dir=state, housekeeping_interval=None) if door == "inprocess" else None
+    with (block or running(door, state, kill=False)) as opened:
+        eddy = opened if block is None else Eddy(door, state)
+        if block is None:
+            urllib.request.urlopen(urllib.request.Request(eddy.url + "/moto-api/reset", method="POST"), timeout=60)
+        else:
+            block.reset()
+        s3 = eddy.client("s3")
+        s3.create_bucket(Bucket="photos")
+        for n in range(60):
+            s3.put_object(Bucket="photos", Key=f"k{n:02}", Body=f"{n:02}".encode() * 300)
+        with failing_writes(eddy.pid, state):
+            assert refused(lambda: s3.put_object(Bucket="photos", Key="refused", Body=b"r"), "s3")
+        assert [b["Name"] for b in s3.list_buckets()["Buckets"]] == ["photos"]
+        assert len(s3.list_objects_v2(Bucket="photos")["Contents"]) == 60
