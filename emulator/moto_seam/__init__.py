@@ -54,6 +54,7 @@ PATCHES = (
             "eddy.emulator.moto_seam.botocore_hook",
             "eddy.emulator.moto_seam.services.moments",
             "eddy.emulator.moto_seam.services.iam_checks",
+            "eddy.emulator.moto_seam.services.botocore_data",
         ),
     ),
     (

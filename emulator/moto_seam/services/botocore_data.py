@@ -1,0 +1,90 @@
+"""botocore's data read once in the process where moto reads it again and keeps it: about 10 MB of a server's idle
+memory and the time of two model reads before its first answer.
+
+- The regions of an account's backends (AccountSpecificBackend._generate_regions, on the first request of each
+  account to each service): moto asks a boto3 Session it keeps for the process, which keeps botocore's endpoints
+  (1.2 MB of JSON, 7 MB once read) and the model of every service it looked an endpoint prefix up in. Here the
+  endpoints are read once by a session of their own, every endpoint prefix's regions listed by botocore's own
+  resolver (a few thousand names, every partition in botocore's order), and that session let go; a service's endpoint
+  prefix is read from its model through the process's loader (aws_environment.shared_loader).
+- moto's service models (moto.core.utils._load_service_model, which its serializers and parsers read): moto reads
+  each through a new loader; here through the process's one, which Eddy's validation also reads: DynamoDB's model
+  (1.7 MB once read) is held once instead of three times.
+
+botocore treats what it loads as read-only (the clients of one session share it). Installed when moto.core is
+loaded (moto_seam/__init__.py); pinned by tests/emulator/moto_seam/services/test_botocore_data.py.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import moto.core.utils as moto_utils
+from botocore.exceptions import DataNotFoundError, UnknownServiceError
+from moto.core.base_backend import AccountSpecificBackend
+
+from eddy.emulator import aws_environment
+from eddy.emulator.moto_seam import Patches
+
+_lock = threading.Lock()
+#: every endpoint prefix's regions, over botocore's partitions in order (None until first asked)
+_prefix_regions: dict[str, list[str]] | None = None
+#: each service name's regions, as moto's _generate_regions lists them
+_service_regions: dict[str, list[str]] = {}
+
+
+def regions_of(service_name: str) -> list[str]:
+    """The regions moto's AccountSpecificBackend lists for `service_name` (a new list each time, as moto's)."""
+    with _lock:
+        regions = _service_regions.get(service_name)
+        if regions is None:
+            regions = _service_regions[service_name] = _endpoint_regions().get(_endpoint_prefix(service_name), [])
+        return list(regions)
+
+
+def _endpoint_prefix(service_name: str) -> str | None:
+    """The service's endpointPrefix (botocore's get_available_regions reads it so); None for a service botocore
+    does not know (no regions, as botocore answers)."""
+    try:
+        model = aws_environment.shared_loader().load_service_model(service_name, "service-2")
+    except (DataNotFoundError, UnknownServiceError):
+        return None
+    return model["metadata"].get("endpointPrefix", service_name)
+
+
+def _endpoint_regions() -> dict[str, list[str]]:
+    global _prefix_regions
+    if _prefix_regions is None:
+        import botocore.session
+
+        resolver = botocore.session.Session()._get_internal_component("endpoint_resolver")
+        partitions = resolver.get_available_partitions()
+        prefixes = {prefix for partition in resolver._endpoint_data["partitions"] for prefix in partition["services"]}
+        _prefix_regions = {
+            prefix: [
+                region for partition in partitions for region in resolver.get_available_endpoints(prefix, partition)
+            ]
+            for prefix in prefixes
+        }
+    return _prefix_regions
+
+
+def _generate_regions(self: AccountSpecificBackend, service_name: str) -> list[str]:
+    return regions_of(service_name)
+
+
+def _load_service_model(service_name: str, model_name: str) -> dict[str, Any]:
+    return aws_environment.shared_loader().load_service_model(service_name, model_name)
+
+
+_patches = Patches()
+
+
+def install() -> None:
+    _patches.set(AccountSpecificBackend, "_generate_regions", _generate_regions)
+    _patches.set(moto_utils, "_load_service_model", _load_service_model)
+
+
+def uninstall() -> None:
+    _patches.restore()
