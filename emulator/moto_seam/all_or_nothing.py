@@ -22,7 +22,7 @@
   update" (dynalite's words); the rest (ADD of a number, of a list) is moto's. An UpdateItem with neither
   UpdateExpression nor AttributeUpdates updates nothing: the item moto made of the key stays, as AWS makes it.
 - `DynamoHandler.batch_write_item`: moto's full path runs Eddy's rendering of the action
-  (moto_actions.batch_write_item), which checks and builds every put and delete of the batch before it writes
+  (tables/batch_writes.py), which checks and builds every put and delete of the batch before it writes
   any, as the fast path does: AWS refuses the whole batch if one request is bad; moto wrote the puts before it.
 - moto's condition-expression parser (`moto.dynamodb.comparisons`) refuses an expression it cannot read with a
   ValueError, which moto's Scan turns into a ValidationException but its Query (FilterExpression) and its
@@ -51,7 +51,8 @@ from moto.dynamodb.models.dynamo_type import DynamoType, Item
 from moto.dynamodb.models.table import Table
 from moto.dynamodb.responses import DynamoHandler
 
-from eddy.emulator.moto_seam import actions as moto_actions, conditions, dynamodb_rules
+from eddy.emulator.moto_seam import conditions, dynamodb_rules
+from eddy.emulator.moto_seam.tables import batch_writes
 from eddy.emulator.moto_seam import Patches
 from eddy.emulator.errors import UNDEFINED_NAME, UNDEFINED_VALUE
 
@@ -59,7 +60,7 @@ _CONDITION_PARSER = comparisons.__file__
 _UPDATE_VALIDATORS = validators.__file__
 original_update_item = DynamoDBBackend.update_item
 original_update_with_attribute_updates = Item.update_with_attribute_updates
-original_batch_write_item = moto_actions._moto_batch_write_item
+original_batch_write_item = batch_writes.moto_batch_write_item
 
 
 def _update_item(self: DynamoDBBackend, table_name: str, key: dict[str, Any], *args: Any, **kwargs: Any) -> Item:
@@ -169,7 +170,7 @@ def _change_set(item: Item, name: str, kind: str, members: list[str], *, add: bo
 
 
 def _batch_write_item(self: DynamoHandler) -> Any:
-    return moto_actions.batch_write_item(self)
+    return batch_writes.batch_write_item(self)
 
 
 _patches = Patches()

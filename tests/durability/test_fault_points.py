@@ -13,7 +13,7 @@ from botocore.config import Config
 from botocore.exceptions import ClientError
 
 from eddy import emulate
-from eddy.emulator.moto_seam import actions
+from eddy.emulator.moto_seam.tables import batch_writes
 from eddy.emulator.storage.disk import FAULT_FLAG, WriteFailed
 
 KEY = {"KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
@@ -121,7 +121,7 @@ def test_a_snapshot_that_fails_leaves_the_previous_one_and_fails_no_write(disk, 
 
 def test_moto_failing_midway_through_a_batch_puts_back_what_it_wrote(tmp_path, monkeypatch):
     state = tmp_path / "state"
-    stored = actions.store_item
+    stored = batch_writes.store_item
 
     def fails_on_b(table: Any, item: Any) -> None:
         stored(table, item)  # written, then the failure: what was written must not stay
@@ -132,7 +132,7 @@ def test_moto_failing_midway_through_a_batch_puts_back_what_it_wrote(tmp_path, m
         ddb, streams = clients()
         ddb.create_table(TableName="orders", **KEY)
         assert put(ddb, "a", "1") == "ok"
-        monkeypatch.setattr(actions, "store_item", fails_on_b)
+        monkeypatch.setattr(batch_writes, "store_item", fails_on_b)
         with pytest.raises(ClientError) as refused:
             ddb.batch_write_item(RequestItems={"orders": [{"PutRequest": {"Item": {"pk": {"S": key}, "v": {"S": "2"}}}}
                                                           for key in ("a", "b", "c")]})

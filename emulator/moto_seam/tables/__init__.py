@@ -1,4 +1,5 @@
 """What Eddy keeps on moto's DynamoDB tables beyond moto's own fields, so it lives and dies with the table:
 resource_policies.py (a table's and its streams' resource-based policies), time_to_live_changes.py (when its Time to
 Live was last changed); definition_requests.py, a table's definition request run again through moto
-(recovery's); and ttl.py, its items read for Time to Live."""
+(recovery's); ttl.py, its items read for Time to Live; and batch_writes.py, BatchWriteItem written into them all or
+nothing."""

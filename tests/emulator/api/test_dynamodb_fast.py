@@ -139,7 +139,7 @@ SCRIPT: list[tuple[str, Any]] = [
                                                    {"PutRequest": {"Item": {"pk": {"S": "dup"}}}}]}}),
     ("BatchWriteItem", {"RequestItems": {"plain": [{"PutRequest": {"Item": {"pk": {"S": ""}}}}]}}),
     ("BatchWriteItem", {"RequestItems": {"missing": [{"PutRequest": {"Item": {"pk": {"S": "x"}}}}]}}),
-    # BatchWriteItem: Eddy's own rendering of moto's action (moto_actions.batch_write_item), step by step
+    # BatchWriteItem: Eddy's own rendering of moto's action (moto_seam/tables/batch_writes.py), step by step
     ("BatchWriteItem", {"RequestItems": {"ranged": [  # 25 puts, the bench's shape; then again, unchanged
         {"PutRequest": {"Item": _row(f"w{i // 10}", i % 10, n={"N": str(i)}, tags={"SS": ["a", "b"]},
                                      m={"M": {"c": {"S": "Lisbon"}, "a": {"N": "42"}}})}} for i in range(25)]}}),
