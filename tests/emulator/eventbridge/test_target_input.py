@@ -184,3 +184,25 @@ def test_put_targets_refuses_a_targets_input_as_eventbridge_does_and_keeps_nothi
     assert (error["Error"], error["ResponseMetadata"]["HTTPStatusCode"]) == (
         {"Code": "ValidationException", "Message": message}, 400)
     assert events.list_targets_by_rule(Rule="rule-1")["Targets"] == []
+
+
+@pytest.mark.parametrize(("target_id", "constraint"), [
+    ("!@#$@!#$", "Member must satisfy regular expression pattern: [\\.\\-_A-Za-z0-9]+"),
+    ("x" * 65, "Member must have length less than or equal to 64"),
+])
+def test_put_targets_refuses_a_target_id_as_eventbridge_does(door, target_id, constraint):
+    """LocalStack's AWS-validated test_events.py::TestEventTarget::test_put_target_id_validation."""
+    events = door.client("events")
+    events.put_rule(Name="rule-1", EventPattern=json.dumps(PATTERN))
+    with pytest.raises(ClientError) as refused:
+        events.put_targets(Rule="rule-1", Targets=[{"Id": target_id, "Arn": "arn:aws:sqs:us-east-1:123456789012:q",
+                                                    "InputPath": "$.detail"}])
+    error = refused.value.response
+    assert (error["Error"], error["ResponseMetadata"]["HTTPStatusCode"]) == ({
+        "Code": "ValidationException",
+        "Message": f"1 validation error detected: Value '{target_id}' at 'targets.1.member.id' failed to satisfy "
+                   f"constraint: {constraint}"}, 400)
+    assert events.list_targets_by_rule(Rule="rule-1")["Targets"] == []
+    valid = "test-With_valid.Characters-1"
+    events.put_targets(Rule="rule-1", Targets=[{"Id": valid, "Arn": "arn:aws:sqs:us-east-1:123456789012:q"}])
+    assert [t["Id"] for t in events.list_targets_by_rule(Rule="rule-1")["Targets"]] == [valid]
