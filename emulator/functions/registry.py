@@ -27,6 +27,7 @@ from eddy.emulator.functions.layers import Layer, lay_out
 from eddy.emulator.functions.logging_configs import logging_config
 from eddy.emulator.functions.packages import unpack_zip
 from eddy.emulator.functions.versions import LATEST, Alias, VersionedRegistry
+from eddy.emulator.storage.disk import WriteFailed
 
 FUNCTION_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 FUNCTION_ARN = re.compile(r"^arn:aws[a-z-]*:lambda:([a-z0-9-]+):(\d{12}):function:([A-Za-z0-9_-]{1,64})(?::(\$LATEST|[A-Za-z0-9_-]+))?$")
@@ -192,8 +193,16 @@ class FunctionRegistry(VersionedRegistry):
     def _put(self, function: Function, replace: bool) -> Function:
         if not replace and function.arn in self.functions:
             raise ResourceConflictException(f"Function already exist: {function.name}")
+        previous = self.functions.get(function.arn)
         self.functions[function.arn] = function
-        self.saved(function)
+        try:
+            self.saved(function)
+        except WriteFailed:  # not logged (a disk failing otherwise than by filling leaves no reserve): not made
+            if previous is None:
+                del self.functions[function.arn]
+            else:
+                self.functions[function.arn] = previous
+            raise
         return function
 
     def saved(self, function: Function) -> None:
@@ -330,7 +339,11 @@ class FunctionRegistry(VersionedRegistry):
         """The function, its versions and its aliases."""
         del self.functions[function.arn]
         if self.observer is not None:
-            self.observer.function_deleted(function)
+            try:
+                self.observer.function_deleted(function)
+            except WriteFailed:  # not logged: not deleted
+                self.functions[function.arn] = function
+                raise
         if function.code_dir is not None:
             shutil.rmtree(function.code_dir.parent, ignore_errors=True)
 

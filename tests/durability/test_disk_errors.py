@@ -27,6 +27,7 @@ from botocore.config import Config
 
 from eddy import emulate
 from tests.durability.test_disk_full import Eddy, refused, running
+from tests.emulator.functions.test_functions import create_function
 
 pytestmark = pytest.mark.slow
 
@@ -139,3 +140,27 @@ def test_after_a_reset_a_request_the_disk_refuses_is_undone_from_the_new_log(doo
             assert refused(lambda: s3.put_object(Bucket="photos", Key="refused", Body=b"r"), "s3")
         assert [b["Name"] for b in s3.list_buckets()["Buckets"]] == ["photos"]
         assert len(s3.list_objects_v2(Bucket="photos")["Contents"]) == 60
+
+
+def test_a_function_whose_log_entry_the_disk_refuses_is_neither_created_nor_deleted(door: str, tmp_path: Path) -> None:
+    """Lambda's API is Eddy's own: a function is made in its registry, then logged; refused (EFBIG), CreateFunction
+    and DeleteFunction answer Lambda's ServiceException (botocore's lambda model: "The Lambda service encountered an
+    internal error", HTTP 500) and the registry is as it was, then and after a restart; the retry succeeds."""
+    state = tmp_path / "state"
+    with running(door, state) as eddy:
+        lam, sqs = eddy.client("lambda"), eddy.client("sqs")
+        create_function(lam, "kept", "def handler(event, context):\n    return 1\n")
+        url = sqs.create_queue(QueueName="work")["QueueUrl"]
+        for n in range(60):  # the log grows past every other file this process writes while the limit holds
+            sqs.send_message(QueueUrl=url, MessageBody=f"{n:03}" * 300)
+        with failing_writes(eddy.pid, state):
+            assert refused(lambda: create_function(lam, "refused", "def handler(event, context):\n    return 2\n"),
+                           "lambda")
+            assert refused(lambda: lam.delete_function(FunctionName="kept"), "lambda")
+            assert [f["FunctionName"] for f in lam.list_functions()["Functions"]] == ["kept"]
+            assert lam.invoke(FunctionName="kept")["Payload"].read() == b"1"
+        create_function(lam, "refused", "def handler(event, context):\n    return 2\n")
+    with running(door, state, kill=False) as eddy:  # after kill -9 (server) or the block's end (in-process)
+        lam = eddy.client("lambda")
+        assert sorted(f["FunctionName"] for f in lam.list_functions()["Functions"]) == ["kept", "refused"]
+        assert lam.invoke(FunctionName="refused")["Payload"].read() == b"2"
