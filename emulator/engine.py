@@ -313,12 +313,12 @@ class Emulator(DeferredComponents, Controls):
     def _replica_deleted(self, account_id: str, region: str, table_name: str) -> None:
         """A global table's replica whose deletion is over (replication dropped its table from moto): logged as its
         DeleteTable, its stream and destinations closed, as a DeleteTable through the door does."""
-        self.table_channel.table_request(account_id, region, "DeleteTable", {"TableName": table_name})
+        self.table_channel.table_request(account_id, region, "DeleteTable", {"TableName": table_name}, self.clock.now())
         self.table_streams.table_deleted(account_id, region, table_name)
 
     def _table_definition(self, account_id: str, region: str, operation: str, params: dict[str, Any]) -> None:
         """A table's definition changed (Create/Update/DeleteTable, TTL, tags, backups): logged; a deleted one closed."""
-        self.table_channel.table_request(account_id, region, operation, params)
+        self.table_channel.table_request(account_id, region, operation, params, self.clock.now())
         if operation == "DeleteTable":
             self.table_streams.table_deleted(account_id, region, params.get("TableName"))
 

@@ -167,7 +167,7 @@ def describe_time_to_live(emulator: Emulator, request: Request, params: Params) 
 
 def update_time_to_live(emulator: Emulator, request: Request, params: Params) -> Response | None:
     """AWS's error for a missing table, for a change the table's current TTL does not allow, and for one within an hour
-    of the last; then moto's (`time_to_live_changed` notes it when it succeeds)."""
+    of the last; then moto's (the engine keeps when it succeeded with the table's definition: streams/durable.py)."""
     with emulator.lock:
         name = described_table(request, params["TableName"])["TableName"]
         current = json.loads(_moto(request, "DescribeTimeToLive", {"TableName": params["TableName"]}).body)
@@ -176,11 +176,6 @@ def update_time_to_live(emulator: Emulator, request: Request, params: Params) ->
             time_to_live_changes.changed_at(*moto_bridge.caller(request), name), emulator.clock.now()
         )
     return None  # moto's
-
-
-def time_to_live_changed(emulator: Emulator, account_id: str, region: str, table_name: str) -> None:
-    """UpdateTimeToLive changed the table's Time to Live now (under the emulator's lock)."""
-    time_to_live_changes.note(account_id, region, table_name, emulator.clock.now())
 
 
 OPERATIONS: dict[str, Callable[[Emulator, Request, Params], Response | None]] = {

@@ -163,8 +163,6 @@ def _after(
 ) -> Response:
     """moto's full-path answer as DynamoDB gives it (the engine's lock held): a replica's table changed in every
     region, a table described with its replicas and as AWS describes it, what was not asked for left out."""
-    if operation == "UpdateTimeToLive" and response.status == 200:  # DynamoDB refuses another change within the hour
-        absent_features.time_to_live_changed(emulator, account_id, region, params["TableName"])
     if operation in DEFINITION_OPERATIONS and response.status == 200:
         replica_tables.after(emulator, account_id, region, operation, params, _runner(emulator, request))
     if operation == "DescribeTable" and response.status == 200:

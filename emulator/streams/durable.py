@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, ContextManager, Iterator
 
 from eddy.emulator.moto_seam import bridge as moto_bridge
-from eddy.emulator.moto_seam.tables import resource_policies
+from eddy.emulator.moto_seam.tables import resource_policies, time_to_live_changes
 from eddy.emulator.moto_seam.tables import views as moto_tables
 from eddy.emulator.moto_seam.tables.definition_requests import run_table_request
 from eddy.emulator.settings import Settings
@@ -210,12 +210,16 @@ class TablesChannel(Channel):
         #: the DynamoDB requests that made each live table's definition, replayed to rebuild it
         self.ddl: dict[TableKey, list[dict[str, Any]]] = {}
 
-    def table_request(self, account_id: str, region: str, target: str, body: dict[str, Any]) -> None:
-        """A DynamoDB request changed a table's definition."""
+    def table_request(self, account_id: str, region: str, target: str, body: dict[str, Any], at: float) -> None:
+        """A DynamoDB request changed a table's definition, `at` on the emulator's clock (an UpdateTimeToLive's time
+        is kept with the table and logged: DynamoDB refuses another change within the hour, also after a restart)."""
         entry = {"op": "ddl", "account": account_id, "region": region, "target": target, "body": body}
         if target == "CreateTable":
             table = moto_bridge.find_table(account_id, region, table_name(body))
             entry["created_at"] = moto_bridge.table_created_at(table)
+        elif target == "UpdateTimeToLive":
+            time_to_live_changes.note(account_id, region, table_name(body), at)
+            entry["at"] = at
         self._keep(entry)
         self.log.log(entry)
 
@@ -309,6 +313,8 @@ class TablesChannel(Channel):
         key = (account_id, region, table_name(body))
         if target == "CreateTable":
             moto_bridge.set_table_created_at(moto_bridge.find_table(*key), entry["created_at"])
+        elif target == "UpdateTimeToLive" and "at" in entry:  # logged before its time was kept: not known
+            time_to_live_changes.note(*key, entry["at"])
         elif target == "DeleteTable":
             self.streams.registry.latest.pop(key, None)
             self.versions.pop(key, None)
