@@ -72,7 +72,7 @@ class Pipes:
         self._find_stream = find_stream
         self._start_position = start_position
         self.directory = directory / "pipes"
-        self.checkpoints = Checkpoints(self.directory / "checkpoints")
+        self.checkpoints = Checkpoints(self.directory / "checkpoints", on_disk=self._persistence.durable)
         self.pipes: dict[str, Pipe] = {}
         self.state_reasons: dict[str, str] = {}
         # what the pollers read, by Pipe.key (the pollers' "triggers")
@@ -368,7 +368,7 @@ class Pipes:
         self.close()
         for table in (self.pipes, self.state_reasons, self.mappings, self.figures, self.start_positions):
             table.clear()
-        self.checkpoints = Checkpoints(self.directory / "checkpoints")
+        self.checkpoints = Checkpoints(self.directory / "checkpoints", on_disk=self._persistence.durable)
         shutil.rmtree(self.directory, ignore_errors=True)
 
 

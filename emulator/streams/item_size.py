@@ -55,15 +55,23 @@ def attribute_value_size(value: dict[str, Any]) -> int:
     if kind == "BS":
         return sum(binary_size(member) for member in content)
     if kind == "L":
-        return 3 + sum(1 + attribute_value_size(element) for element in content)
+        return 3 + len(content) + sum(map(attribute_value_size, content))
     if kind == "M":
-        return 3 + sum(1 + len(name.encode()) + attribute_value_size(element) for name, element in content.items())
+        return 3 + len(content) + item_size(content)  # per element: 1, its name and its value
     raise ValueError(f"not a DynamoDB attribute value type: {kind}")
 
 
 def item_size(item: dict[str, dict[str, Any]] | None) -> int:
+    """The item's size; strings and numbers (most attributes) counted here, without a call each."""
     size = 0
     if item:
         for name, value in item.items():
-            size += (len(name) if name.isascii() else len(name.encode())) + attribute_value_size(value)
+            size += len(name) if name.isascii() else len(name.encode())
+            ((kind, content),) = value.items()
+            if kind == "S":
+                size += len(content) if content.isascii() else len(content.encode())
+            elif kind == "N":
+                size += number_size(content)
+            else:
+                size += attribute_value_size(value)
     return size

@@ -69,6 +69,9 @@ class StreamViewType(str, Enum):
     NEW_AND_OLD_IMAGES = "NEW_AND_OLD_IMAGES"
 
 
+#: each member's value, read without the enum's descriptor (a poller reads them for every record)
+_EVENT_NAMES = {member: member.value for member in EventName}
+_VIEW_TYPE_NAMES = {member: member.value for member in StreamViewType}
 _NEW_VIEWS = frozenset({StreamViewType.NEW_IMAGE, StreamViewType.NEW_AND_OLD_IMAGES})
 _OLD_VIEWS = frozenset({StreamViewType.OLD_IMAGE, StreamViewType.NEW_AND_OLD_IMAGES})
 
@@ -117,12 +120,9 @@ class ChangeRecord:
         self._size_bytes = 0
         self._sized_view: StreamViewType | None = None  # the view type _size_bytes measured
 
-    def to_dict(self, view_type: StreamViewType, region: str) -> dict[str, Any]:
-        """The record as GetRecords returns it (userIdentity members capitalised, as in the API model)."""
-        dynamodb: dict[str, Any] = {
-            "ApproximateCreationDateTime": int(self.created_at),
-            "Keys": self.keys,
-        }
+    def _dynamodb(self, view_type: StreamViewType, created: int | float) -> dict[str, Any]:
+        """The record's `dynamodb` member: the same for GetRecords and Lambda but for the type of `created`."""
+        dynamodb: dict[str, Any] = {"ApproximateCreationDateTime": created, "Keys": self.keys}
         new_image = self.new_image if view_type in _NEW_VIEWS else None
         old_image = self.old_image if view_type in _OLD_VIEWS else None
         if new_image is not None:
@@ -134,15 +134,16 @@ class ChangeRecord:
             self._size_bytes = item_size(self.keys) + item_size(new_image) + item_size(old_image)
             self._sized_view = view_type
         dynamodb["SizeBytes"] = self._size_bytes
-        dynamodb["StreamViewType"] = view_type.value
-        record: dict[str, Any] = {
-            "eventID": self.event_id,
-            "eventName": self.event_name.value,
-            "eventVersion": "1.1",
-            "eventSource": "aws:dynamodb",
-            "awsRegion": region,
-            "dynamodb": dynamodb,
-        }
+        dynamodb["StreamViewType"] = _VIEW_TYPE_NAMES[view_type]
+        return dynamodb
+
+    def _record(self, region: str, dynamodb: dict[str, Any]) -> dict[str, Any]:
+        return {"eventID": self.event_id, "eventName": _EVENT_NAMES[self.event_name], "eventVersion": "1.1",
+                "eventSource": "aws:dynamodb", "awsRegion": region, "dynamodb": dynamodb}
+
+    def to_dict(self, view_type: StreamViewType, region: str) -> dict[str, Any]:
+        """The record as GetRecords returns it (userIdentity members capitalised, as in the API model)."""
+        record = self._record(region, self._dynamodb(view_type, int(self.created_at)))
         if self.by_ttl:
             record["userIdentity"] = {"PrincipalId": TTL_PRINCIPAL, "Type": "Service"}
         return record
@@ -150,12 +151,12 @@ class ChangeRecord:
     def to_lambda_dict(self, view_type: StreamViewType, region: str, stream_arn: str) -> dict[str, Any]:
         """The record as Lambda delivers it in an event: with eventSourceARN, userIdentity members in lower case,
         ApproximateCreationDateTime a float (AWS's recorded events: LocalStack's AWS-validated
-        test_dynamodb_event_filter asserts `isinstance(creation_time, float)`)."""
-        record = self.to_dict(view_type, region)
-        record["dynamodb"]["ApproximateCreationDateTime"] = float(int(self.created_at))  # a float in Lambda's event
-        record["eventSourceARN"] = stream_arn
+        test_dynamodb_event_filter asserts `isinstance(creation_time, float)`). Built directly, not from to_dict:
+        a poller makes one per record delivered."""
+        record = self._record(region, self._dynamodb(view_type, float(int(self.created_at))))
         if self.by_ttl:
             record["userIdentity"] = {"type": "Service", "principalId": TTL_PRINCIPAL}
+        record["eventSourceARN"] = stream_arn
         return record
 
     def wire(self, view_type: StreamViewType, region: str) -> bytes:

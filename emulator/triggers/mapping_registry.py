@@ -89,7 +89,7 @@ class Triggers:
         self.invoker = invoker
         self.journal = journal
         self.eventbridge = eventbridge
-        self.checkpoints = Checkpoints(directory / "checkpoints")
+        self.checkpoints = Checkpoints(directory / "checkpoints", on_disk=journal.durable)
         self.mappings: dict[str, EventSourceMapping] = {}
         self.runners: dict[str, MappingRunner | QueueRunner] = {}
         self.figures: dict[str, MappingFigures] = {}

@@ -35,6 +35,7 @@ def test_aws_documentation_examples_of_size_bytes():
     ({"S": "héllo"}, 6), ({"N": "0"}, 2), ({"N": "-12.3400"}, 3), ({"N": "1E+10"}, 2), ({"BOOL": True}, 1),
     ({"NULL": True}, 1), ({"B": "AAEC"}, 3), ({"SS": ["a", "bc"]}, 3), ({"NS": ["1", "22"]}, 4),
     ({"L": [{"S": "ab"}, {"N": "1"}]}, 3 + 3 + 3), ({"M": {"k": {"S": "v"}}}, 3 + 1 + 1 + 1), ({"L": []}, 3),
+    ({"M": {"é": {"M": {"k": {"N": "12"}}}, "l": {"L": [{"SS": ["é"]}]}}}, 3 + (1 + 2 + 3 + 1 + 1 + 2) + (1 + 1 + 3 + 1 + 2)),
 ])
 def test_item_size_rules(value, size):
     assert item_size({"a": value}) == 1 + size

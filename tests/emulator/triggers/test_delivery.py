@@ -133,6 +133,9 @@ def test_disable_enable_and_update_resume_from_the_checkpoint(setup):
     put(dynamodb, "c0")
     assert emu.wait_idle(120)["Idle"]
     assert recorder.flat() == ["a0", "a1", "a2", "b0", "b1", "b2", "c0"]  # nothing replayed, nothing skipped
+    # an emulator that keeps nothing (no state directory given) holds its checkpoints in memory: no file is written
+    # after each batch, as none would ever be read (tests/durability/test_restart.py: a durable one resumes from its files)
+    assert not list((emu.state_dir / "checkpoints").glob("*")), "an in-memory emulator writes no checkpoint file"
 
 
 def test_retries_then_the_on_failure_destination_with_aws_record(setup):
