@@ -112,7 +112,17 @@ class ShardLane(threading.Thread):
         window = self.window
         if window is not None and window.invoked and (not self.shard.is_open or self.kernel.clock.now() >= window.end):
             return False  # the window's final invocation is due
-        return self.finished or not self.pending()
+        return self.finished or not self._has_pending()
+
+    def _has_pending(self) -> bool:
+        """Whether pending() would take a record: one of this lane's after its position (its first record is always
+        taken, whatever the window or the payload limit), found without building the batch: wait_idle asks at every
+        wake, between every two batches."""
+        records = self.shard.records
+        start = self.shard.index_at(self.position + 1)
+        if self.mapping.parallelization_factor == 1:
+            return start < len(records)
+        return any(self._mine(records[index]) for index in range(start, len(records)))
 
     def _take(self) -> tuple[str, list[Any]] | None:
         """("batch", records) or ("final", []) for a tumbling window's last invocation; None when done."""
