@@ -129,12 +129,25 @@ def _answer(emulator: Emulator, operation: str, request: Request, params: dict[s
     if operation in partiql.OPERATIONS:  # each statement run as its item operation, in one write of the engine's
         from eddy.emulator.api.partiql.operations import answer as partiql_answer  # the first loads it
 
-        status, answered = emulator.dynamodb.write(
-            request,
-            params,
-            lambda session: partiql_answer(operation, params, session.run, lambda: _next_statement(emulator, session)),
-            unasked.shape,
-        )
+        def statements() -> tuple[int, dict[str, Any]]:
+            return emulator.dynamodb.write(
+                request,
+                params,
+                lambda session: partiql_answer(
+                    operation, params, session.run, lambda: _next_statement(emulator, session)
+                ),
+                unasked.shape,
+            )
+
+        if operation != "ExecuteTransaction" or not params.get("ClientRequestToken"):
+            return _json_response(*statements())
+        with emulator.lock:  # its token, as TransactWriteItems' (its own): remembered once the write is committed
+            account_id, region = moto_bridge.caller(request)
+            if emulator.client_request_tokens.earlier(account_id, region, params, operation) is not None:
+                return _json_response(200, {})  # the same statements again: not run twice
+            status, answered = statements()
+            if status == 200 and "Responses" not in answered:  # a write (a read keeps no token)
+                emulator.client_request_tokens.remember(account_id, region, params, [], operation)
         return _json_response(status, answered)
     if operation == "TransactWriteItems":  # its token, capacity and metrics as DynamoDB answers them
         with emulator.lock:  # its token remembered once committed, before another request looks at it

@@ -9,7 +9,10 @@ answers 200 both times. ReturnConsumedCapacity and ReturnItemCollectionMetrics m
 responses to identical calls "might not be the same", the later ones reporting read capacity). A token is kept only
 for a transaction that succeeded and was committed: a cancelled one, or one the disk refused, wrote nothing and may be
 sent again. The time is the emulator's clock, so a test moves past the window with clock.advance(601). Tokens are kept
-per account and region, and on a durable emulator in the log and snapshots (this module is their durable channel):
+per account, region and operation: PartiQL's ExecuteTransaction keeps its own under the same rules, its
+TransactStatements being the request (nubo-db/dynoxide pull request #125, characterised against DynamoDB: a
+same-token, same-statements call within the window is not run again, other statements are
+IdempotentParameterMismatchException, the tokens apart from TransactWriteItems'); and on a durable emulator in the log and snapshots (this module is their durable channel):
 a restart within the 10 minutes still knows them.
 
 The message is the one DynamoDB answered in a production log (aexhq/brain pull request #58, a TransactWriteItems
@@ -37,7 +40,7 @@ class IdempotentParameterMismatchException(AWSError):
 
 @dataclass
 class Used:
-    request: str  # the TransactItems, as data
+    request: str  # the TransactItems (an ExecuteTransaction's TransactStatements), as data
     at: float  # when the first request completed
     written: list[tuple[str, int]]  # (table, size) of each item it wrote: a repeat is charged as reading them
 
@@ -52,12 +55,15 @@ class ClientRequestTokens(Channel):
         self._now = now
         self._log = log
         self._lock = threading.Lock()
-        self._used: dict[tuple[str, str, str], Used] = {}
+        self._used: dict[tuple[str, str, str, str], Used] = {}  # by account, region, operation, token
 
-    def earlier(self, account_id: str, region: str, params: dict[str, Any]) -> Used | None:
-        """The first request under the token of `params` if it is the same one (its repeat writes nothing); None when
-        the token is new or its 10 minutes are over; IdempotentParameterMismatchException for another request."""
-        key = (account_id, region, params["ClientRequestToken"])
+    def earlier(
+        self, account_id: str, region: str, params: dict[str, Any], operation: str = "TransactWriteItems"
+    ) -> Used | None:
+        """The first request of `operation` under the token of `params` if it is the same one (its repeat writes
+        nothing); None when the token is new or its 10 minutes are over; IdempotentParameterMismatchException for
+        another request."""
+        key = (account_id, region, operation, params["ClientRequestToken"])
         with self._lock:
             used = self._used.get(key)
             if used is None:
@@ -69,18 +75,26 @@ class ClientRequestTokens(Channel):
             raise IdempotentParameterMismatchException(MISMATCH)
         return used
 
-    def remember(self, account_id: str, region: str, params: dict[str, Any], written: list[tuple[str, int]]) -> None:
-        """The token of `params` used by this request, now (once its transaction is committed), and logged."""
-        now, token = self._now(), params["ClientRequestToken"]
+    def remember(
+        self,
+        account_id: str,
+        region: str,
+        params: dict[str, Any],
+        written: list[tuple[str, int]],
+        operation: str = "TransactWriteItems",
+    ) -> None:
+        """The token of `params` used by this request of `operation`, now (once its transaction is committed), and
+        logged."""
+        now, key = self._now(), (account_id, region, operation, params["ClientRequestToken"])
         used = Used(_request(params), now, written)
         with self._lock:
-            self._used = {key: kept for key, kept in self._used.items() if now - kept.at <= WINDOW_SECONDS}
-            self._used[(account_id, region, token)] = used
+            self._used = {kept_key: kept for kept_key, kept in self._used.items() if now - kept.at <= WINDOW_SECONDS}
+            self._used[key] = used
         if self._log.durable:
-            self._log.log(_entry("op", (account_id, region, token), used))
+            self._log.log(_entry("op", key, used))
 
     def replay(self, entry: dict[str, Any]) -> None:
-        key = (entry["account_id"], entry["region"], entry["token"])
+        key = (entry["account_id"], entry["region"], entry.get("operation", "TransactWriteItems"), entry["token"])
         self._used[key] = Used(entry["request"], entry["at"], [(table, size) for table, size in entry["written"]])
 
     def snapshot_entries(self, generation: int) -> Iterator[dict[str, Any]]:
@@ -94,12 +108,13 @@ class ClientRequestTokens(Channel):
             self._used.clear()
 
 
-def _entry(field: str, key: tuple[str, str, str], used: Used) -> dict[str, Any]:
-    account_id, region, token = key
+def _entry(field: str, key: tuple[str, str, str, str], used: Used) -> dict[str, Any]:
+    account_id, region, operation, token = key
     return {
         field: "client_request_token",
         "account_id": account_id,
         "region": region,
+        "operation": operation,
         "token": token,
         "request": used.request,
         "at": used.at,
@@ -108,4 +123,5 @@ def _entry(field: str, key: tuple[str, str, str], used: Used) -> dict[str, Any]:
 
 
 def _request(params: dict[str, Any]) -> str:
-    return json.dumps(params.get("TransactItems"), sort_keys=True)
+    """The request as data: a TransactWriteItems' TransactItems, an ExecuteTransaction's TransactStatements."""
+    return json.dumps(params.get("TransactItems", params.get("TransactStatements")), sort_keys=True)

@@ -156,3 +156,30 @@ def test_moto_readings_kept_hyphenated_bare_names_and_a_delete_by_partition(door
         dynamodb.execute_transaction(TransactStatements=[{"Statement": "DELETE FROM my-orders-2 WHERE pk = 'a'"}])
     assert caught.value.response["Error"]["Message"] == \
         "Where clause does not contain a mandatory equality on all key attributes"
+
+
+def test_a_transaction_under_its_token_runs_once_and_another_under_it_is_refused(orders, door):
+    """nubo-db/dynoxide pull request #125, characterised against DynamoDB: ExecuteTransaction honours its
+    ClientRequestToken as TransactWriteItems does (the same statements again within 10 minutes are not run again,
+    other statements are IdempotentParameterMismatchException), with tokens of its own; the message is DynamoDB's in a
+    production log (aexhq/brain pull request #58)."""
+    dynamodb, _ = orders
+    dynamodb.put_item(TableName="orders", Item={"pk": S("c"), "n": N("0")})
+    add_one = [{"Statement": "UPDATE orders SET n = n + 1 WHERE pk = 'c'"}]
+    for _ in range(2):
+        answer = dynamodb.execute_transaction(TransactStatements=add_one, ClientRequestToken="once")
+        assert {key: value for key, value in answer.items() if key != "ResponseMetadata"} == {}
+    assert items(dynamodb)["c"] == {"pk": S("c"), "n": N("1")}
+    with pytest.raises(ClientError) as caught:
+        dynamodb.execute_transaction(TransactStatements=[{"Statement": "UPDATE orders SET n = n + 2 WHERE pk = 'c'"}],
+                                     ClientRequestToken="once")
+    assert caught.value.response["Error"] == {
+        "Code": "IdempotentParameterMismatchException",
+        "Message": "Specified idempotent token was used with different request parameters within the idempotency "
+                   "window"}
+    dynamodb.transact_write_items(ClientRequestToken="once", TransactItems=[{"Update": {
+        "TableName": "orders", "Key": {"pk": S("c")}, "UpdateExpression": "SET n = n + :one",
+        "ExpressionAttributeValues": {":one": N("1")}}}])  # TransactWriteItems' tokens are its own
+    door.advance(601)
+    dynamodb.execute_transaction(TransactStatements=add_one, ClientRequestToken="once")
+    assert items(dynamodb)["c"] == {"pk": S("c"), "n": N("3")}
