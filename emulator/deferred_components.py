@@ -80,7 +80,7 @@ class DeferredComponents:
             self.mapping_channel,
             targets,
             self.state_dir,
-            find_stream=lambda arn: self.streams.get(arn),
+            find_stream=lambda arn: self.streams.find(arn),  # the registry of the moment (reset makes a new one)
             start_position=lambda source, position, timestamp: self.triggers._start_position(
                 source, position, timestamp
             ),

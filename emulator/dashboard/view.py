@@ -141,7 +141,7 @@ def mapping_view(emulator: "Emulator", mapping: "EventSourceMapping", now: float
     view = mapping.to_dict()
     view.update(emulator.triggers.figures[mapping.uuid].to_dict())
     view["FunctionName"] = mapping.function_arn.rsplit(":function:", 1)[-1]
-    source = emulator.streams.streams.get(mapping.event_source_arn) or find_source(mapping.event_source_arn)
+    source = emulator.streams.find(mapping.event_source_arn) or find_source(mapping.event_source_arn)
     shards = sorted(source.shards.values(), key=lambda s: s.shard_id) if source is not None else []
     view["Shards"] = [shard_position(emulator, mapping, shard, now) for shard in shards]
     if mapping.is_queue:

@@ -16,7 +16,7 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from eddy.emulator.errors import ResourceNotFoundException, ValidationException
+from eddy.emulator.errors import ValidationException
 from eddy.emulator.kinesis.sources import find_source
 from eddy.emulator.moto_seam import sqs as sqs_seam
 from eddy.emulator.pipes import pipe_store
@@ -50,7 +50,7 @@ NAME = re.compile(r"^[\.\-_A-Za-z0-9]+$")
 class Pipes:
     """Built with the kernel (activity, clock; the runners' too), the journal that writes an SQS source's receives and
     deletes down (the mappings' durable channel, triggers/durable.py), the pipes' targets, the state directory,
-    `find_stream(arn)` (the DynamoDB stream an ARN names, or ResourceNotFoundException / ValidationException) and
+    `find_stream(arn)` (the DynamoDB stream an ARN names, or None: StreamRegistry.find) and
     `start_position(source, StartingPosition, StartingPositionTimestamp)` (the sequence number after which a new
     stream reader starts: the event source mappings' rule)."""
 
@@ -289,10 +289,7 @@ class Pipes:
     def _source(self, pipe: Pipe) -> Any:
         if pipe.source_service == "sqs":
             return sqs_seam.find_queue(pipe.source)
-        try:
-            return self._find_stream(pipe.source)
-        except (ResourceNotFoundException, ValidationException):
-            return find_source(pipe.source)
+        return self._find_stream(pipe.source) or find_source(pipe.source)
 
     def _stop(self, pipe: Pipe) -> None:
         runner = self.runners.pop(pipe.key, None)

@@ -114,6 +114,10 @@ class StreamRegistry:
             else:
                 stream.write_description()
 
+    def find(self, stream_arn: str) -> Stream | None:
+        """The stream an ARN names, or None (an event source's ARN may name a Kinesis data stream instead)."""
+        return self.streams.get(stream_arn)
+
     def get(self, stream_arn: str) -> Stream:
         stream = self.streams.get(stream_arn)
         if stream is None:

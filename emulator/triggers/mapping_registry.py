@@ -26,8 +26,6 @@ from eddy.emulator.triggers.delivery_waits import AsynchronousInvocations, Deliv
 from eddy.emulator.errors import (
     FunctionNotFoundException,
     InvalidParameterValueException,
-    ResourceNotFoundException,
-    ValidationException,
 )
 from eddy.emulator.functions.registry import checked_tags
 from eddy.emulator.kernel import Kernel
@@ -291,10 +289,7 @@ class Triggers:
 
     def _source(self, arn: str) -> Any:
         """The DynamoDB stream or Kinesis data stream an ARN names, or None."""
-        try:
-            return self.streams.get(arn)
-        except (ResourceNotFoundException, ValidationException):
-            return find_source(arn)
+        return self.streams.find(arn) or find_source(arn)
 
     def _start_position(self, stream: Any, position: str, timestamp: float | None) -> int:
         """The sequence number after which a new mapping (or pipe) starts (0: the trim horizon)."""

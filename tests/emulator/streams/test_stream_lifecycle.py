@@ -159,3 +159,24 @@ def test_an_invalid_stream_specification_leaves_no_table_behind(door):
     assert error_of(invalid)[1] == ("One or more parameter values were invalid: Table is being created with a "
                                     "stream disabled, UpdateViewType should not be specified")
     assert dynamodb.list_tables()["TableNames"] == []
+
+
+def test_the_registry_finds_a_stream_by_its_arn_or_none(tmp_path):
+    """StreamRegistry.find: the one lookup of an event source's ARN that may name a DynamoDB stream (mappings, pipes and
+    the dashboard fall back to a Kinesis data stream on None); get() is DescribeStream's, with AWS's errors."""
+    from eddy.emulator.settings import Settings
+    from eddy.emulator.streams.shards import SequenceNumbers
+    from eddy.emulator.streams.stream_registry import StreamRegistry
+    from eddy.emulator.streams.records import StreamViewType
+
+    registry = StreamRegistry(Settings(), SequenceNumbers(), tmp_path)
+    stream = registry.enable(account_id="123456789012", region="us-east-1", table_name="orders",
+                             table_arn="arn:aws:dynamodb:us-east-1:123456789012:table/orders",
+                             view_type=StreamViewType("NEW_IMAGE"),
+                             key_schema=[{"AttributeName": "pk", "KeyType": "HASH"}], now=1_700_000_000.0)
+    kinesis = "arn:aws:kinesis:us-east-1:123456789012:stream/orders"
+    absent = "arn:aws:dynamodb:us-east-1:123456789012:table/orders/stream/2020-01-01T00:00:00.000"
+    assert [registry.find(arn) for arn in (stream.arn, kinesis, absent)] == [stream, None, None]
+    with pytest.raises(Exception) as invalid:
+        registry.get(kinesis)
+    assert (type(invalid.value).__name__, str(invalid.value)) == ("ValidationException", f"Invalid StreamArn: {kinesis}")
