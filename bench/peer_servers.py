@@ -53,8 +53,8 @@ def client(url: str, service: str = "dynamodb"):
                         config=Config(retries={"max_attempts": 1}, max_pool_connections=2, connect_timeout=5))
 
 
-def tree_rss_mb(pid: int) -> float:
-    """Resident memory of a process and all its descendants, MB (from /proc)."""
+def _tree(pid: int) -> list[int]:
+    """A process and all its descendants (from /proc)."""
     children: dict[int, list[int]] = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -63,10 +63,18 @@ def tree_rss_mb(pid: int) -> float:
             except OSError:
                 continue
             children.setdefault(ppid, []).append(int(entry))
-    total, pending = 0, [pid]
+    found, pending = [], [pid]
     while pending:
         current = pending.pop()
+        found.append(current)
         pending.extend(children.get(current, []))
+    return found
+
+
+def tree_rss_mb(pid: int) -> float:
+    """Resident memory of a process and all its descendants, MB (from /proc)."""
+    total = 0
+    for current in _tree(pid):
         try:
             for line in Path(f"/proc/{current}/status").read_text().splitlines():
                 if line.startswith("VmRSS:"):
@@ -74,6 +82,18 @@ def tree_rss_mb(pid: int) -> float:
         except OSError:
             continue
     return total / 1024
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU seconds (user and system) a process and all its descendants have used so far (from /proc)."""
+    total = 0
+    for current in _tree(pid):
+        try:
+            fields = Path(f"/proc/{current}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 class Peer:
@@ -105,6 +125,10 @@ class Peer:
     def rss_mb(self) -> float:
         assert self.process is not None
         return tree_rss_mb(self.process.pid)
+
+    def cpu_seconds(self) -> float:
+        assert self.process is not None
+        return tree_cpu_seconds(self.process.pid)
 
     def stop(self) -> None:
         if self.process is not None:

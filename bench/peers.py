@@ -4,8 +4,9 @@ Over HTTP, `eddy serve` and MiniStack are started alternately, each fresh in eve
 process's start to its first ListTables answer (cold start, an empty state), its resident memory (the process and
 its children) two seconds later, then the same boto3 workloads against each, the clients in their own processes:
 PutItem on a table with a NEW_AND_OLD_IMAGES stream (1 client; 8 clients), GetItem (1; 8), Query (one 10-item
-partition), BatchWriteItem (25 puts), GetRecords (a 1,000-record stream read from every shard's start), and p99
-latency under load (the 8-client rounds). Recovery is timed apart: each restarted on a state directory holding
+partition), BatchWriteItem (25 puts), GetRecords (a 1,000-record stream read from every shard's start), p99
+latency under load (the 8-client rounds), and the server's CPU per call (its process tree's user and system time
+over a workload, per call made: what the server spends, apart from the clients that share the machine). Recovery is timed apart: each restarted on a state directory holding
 two tables of 1,000 items (MiniStack with PERSIST_STATE=1). Medians over the rounds.
 
 In-process (no MiniStack column): PutItem with a stream and GetItem per CPU second against boto3's own client
@@ -52,9 +53,13 @@ def http_round(peer, calls: int, number: int) -> dict[str, float]:
             return figures
         servers.create_tables(servers.client(peer.url))
         for label, kind, clients, share in LOADS:
-            result = servers.load(peer.url, kind, clients, max(3, int(calls * share)), f"r{number}")
+            count = max(3, int(calls * share))
+            cpu = peer.cpu_seconds()
+            result = servers.load(peer.url, kind, clients, count, f"r{number}")
             assert result["errors"] == 0, (peer.name, label, result["errors"])
             figures[label] = result["rate"]
+            if kind != "GetRecords":  # its calls are many per unit: its rate is the row
+                figures[f"{label}: server CPU per call (us)"] = (peer.cpu_seconds() - cpu) / (clients * (count + 1)) * 1e6
             if clients > 1:
                 figures[f"{kind} p99 under load, 8 clients (ms)"] = percentile(result["latencies"], 0.99) * 1000
     finally:
