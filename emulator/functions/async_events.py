@@ -22,7 +22,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, ClassVar
+
+from eddy.emulator.triggers.mapping_figures import Figures
 
 RETRY_DELAYS = (60.0, 120.0)
 THROTTLE_DELAYS = (1.0, 300.0)  # the first back-off after a throttle, and the longest
@@ -206,20 +208,14 @@ def failure_report(
 
 
 @dataclass
-class AsyncFigures:
+class AsyncFigures(Figures):
     """A function's asynchronous invocations (CloudWatch's AsyncEventsDropped and Lambda's Errors in Eddy's words)."""
 
-    invocations: int = 0
-    errors: int = 0
-    retries: int = 0
+    NAMES: ClassVar[dict[str, str]] = {
+        "invocations": "Invocations",
+        "errors": "Errors",
+        "retries": "Retries",
+        "events_dropped": "EventsDropped",
+        "last_error": "LastError",
+    }
     events_dropped: int = 0
-    last_error: str | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "Invocations": self.invocations,
-            "Errors": self.errors,
-            "Retries": self.retries,
-            "EventsDropped": self.events_dropped,
-            "LastError": self.last_error,
-        }
