@@ -190,7 +190,7 @@ def _after(
         answered = json.loads(response.body)
         item_collection_metrics.added(operation, params, answered, collection_key(account_id, region))
         response = moto_bridge.with_body(response, answered)
-    response = unasked.with_index_read_placed(operation, params, account_id, region, response)
+    response = unasked.with_read_capacity(operation, params, account_id, region, response)
     return unasked.unasked_capacity_removed(operation, params, response)
 
 

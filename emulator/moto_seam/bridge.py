@@ -169,6 +169,12 @@ def put_back(table_key: tuple[str, str, str], change: tuple[Any, Image, Image | 
         )
 
 
+def item_by_keys(table: Table, keys: Image) -> Item | None:
+    """The item moto stores under these key attributes (None: none); KeyError for a key without the table's."""
+    range_key = DynamoType(keys[table.range_key_attr]) if table.range_key_attr else None
+    return table.get_item(DynamoType(keys[table.hash_key_attr]), range_key)
+
+
 def delete_item_by_keys(table: Table, keys: Image) -> None:
     range_key = DynamoType(keys[table.range_key_attr]) if table.range_key_attr else None
     table.delete_item(DynamoType(keys[table.hash_key_attr]), range_key)

@@ -13,6 +13,12 @@ ReturnConsumedCapacity TOTAL or INDEXES.
   a PutItem of an item with a GSI's key {"CapacityUnits": 2, "Table": {"CapacityUnits": 1}, "GlobalSecondaryIndexes":
   {"gsi1": {"CapacityUnits": 1}}}, a DeleteItem of it the same, an update moving it in the index 3, the index's 2).
   A Query or Scan of an index reports it under its own kind (moto put every index under LocalSecondaryIndexes).
+- An item read (`of_item_reads`: GetItem, BatchGetItem): one unit per 4 KB of the stored item (whatever the projection
+  returns), at least one, half for an eventually consistent read (DynamoDB developer guide, "Read/write capacity
+  mode": "one strongly consistent read per second, or two eventually consistent reads per second, for an item up to
+  4 KB"; GetItem "still consumes the minimum read capacity units" when there is no item); the code generator's
+  snapshots: GetItem {"CapacityUnits": 0.5, "Table": {"CapacityUnits": 0.5}} (moto: 0.5 for any GetItem, one unit
+  per key for BatchGetItem).
 
 - One entry per table the transaction names, in the order it first names them.
 - Each write costs twice a single write (DynamoDB developer guide, "Capacity management for transactions": "two
@@ -37,6 +43,7 @@ from eddy.emulator.streams.item_size import item_size
 
 MODES = ("TOTAL", "INDEXES")
 ITEM_WRITES = frozenset({"PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem"})
+ITEM_READS = frozenset({"GetItem", "BatchGetItem"})
 TRANSACTIONAL = 2
 #: (table, image before, image after) of each item the transaction wrote
 Written = Iterable[tuple[str, "dict | None", "dict | None"]]
@@ -113,6 +120,20 @@ def of_item_writes(
     mode = params.get("ReturnConsumedCapacity")
     entries = [_entry(table, shares, mode, None) for table, shares in units.items()]
     return entries if operation == "BatchWriteItem" else entries[0]
+
+
+def of_item_reads(operation: str, params: dict[str, Any], sizes: dict[str, list[tuple[int, bool]]]) -> Any:
+    """GetItem's ConsumedCapacity (an entry), or BatchGetItem's (an entry per table, in the order the request names
+    them): each item read one unit per 4 KB of the stored item, rounded up, at least one (an item not there too), half
+    a unit for an eventually consistent read. `sizes`: each table's items read, (size, consistent)."""
+    mode = params.get("ReturnConsumedCapacity")
+    entries = []
+    for table, reads in sizes.items():
+        units = sum(max(1, ceil(size / 4096)) * (1.0 if consistent else 0.5) for size, consistent in reads)
+        entries.append(
+            _entry(table, {"Table": units, "GlobalSecondaryIndexes": {}, "LocalSecondaryIndexes": {}}, mode, None)
+        )
+    return entries if operation == "BatchGetItem" else entries[0]
 
 
 def index_read_placed(params: dict[str, Any], answered: dict[str, Any], global_indexes: dict[str, Any]) -> None:

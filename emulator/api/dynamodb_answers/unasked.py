@@ -17,7 +17,9 @@ from eddy.emulator.api.dynamodb_answers import (
     table_indexes,
 )
 from eddy.emulator.aws_requests import Response
+from eddy.emulator.moto_seam.tables import views as moto_tables
 from eddy.emulator.moto_seam.tables.views import TableKey
+from eddy.emulator.streams.item_size import item_size
 
 #: the operations whose answer moto gives ConsumedCapacity or ItemCollectionMetrics unasked (AWS: only when asked)
 CAPACITY_REPORTED = frozenset({"UpdateItem", "BatchGetItem", "BatchWriteItem", "TransactWriteItems"})
@@ -59,8 +61,27 @@ def _capacity(
         answered["ConsumedCapacity"] = consumed_capacity.of_item_writes(
             operation, params, mine, index_entries(account_id, region)
         )
+    elif operation in consumed_capacity.ITEM_READS:
+        answered["ConsumedCapacity"] = consumed_capacity.of_item_reads(
+            operation, params, _read_sizes(operation, params, account_id, region)
+        )
     elif operation in ("Query", "Scan") and params.get("IndexName") and params["ReturnConsumedCapacity"] == "INDEXES":
         consumed_capacity.index_read_placed(params, answered, indexes(params.get("TableName"))[1])
+
+
+def _read_sizes(operation: str, params: dict[str, Any], account_id: str, region: str) -> dict[str, list]:
+    """Each table's items a GetItem or BatchGetItem read: (the stored item's size, whether the read is consistent)."""
+    if operation == "GetItem":
+        asked = {params["TableName"]: {"Keys": [params.get("Key")], "ConsistentRead": params.get("ConsistentRead")}}
+    else:
+        asked = params.get("RequestItems") or {}
+    return {
+        table: [
+            (item_size(moto_tables.item_image(account_id, region, table, keys)), bool(request.get("ConsistentRead")))
+            for keys in request.get("Keys") or ()
+        ]
+        for table, request in asked.items()
+    }
 
 
 def with_write_capacity(
@@ -83,14 +104,17 @@ def with_write_capacity(
     return _rewritten(response, answered)
 
 
-def with_index_read_placed(
+def with_read_capacity(
     operation: str, params: dict[str, Any], account_id: str, region: str, response: Response
 ) -> Response:
-    """moto's full-path answer to a Query or Scan of an index with its capacity under the index's kind, as `shape`
-    gives the fast path's."""
-    if response.status != 200 or operation not in ("Query", "Scan") or not params.get("IndexName"):
+    """moto's full-path answer to a read with the ConsumedCapacity `shape` gives the fast path's (an item read's
+    units, an index read under its index's kind)."""
+    asked = params.get("ReturnConsumedCapacity")
+    if response.status != 200 or asked not in consumed_capacity.MODES:
         return response
-    if params.get("ReturnConsumedCapacity") != "INDEXES":
+    if operation not in consumed_capacity.ITEM_READS and not (
+        operation in ("Query", "Scan") and params.get("IndexName") and asked == "INDEXES"
+    ):
         return response
     answered = json.loads(response.body)
     _capacity(operation, params, answered, account_id, region, None)

@@ -7,6 +7,7 @@ change on it, by the table's key (account, region, name). No moto object (Table,
 - `billing_mode_changed`, `as_aws`, `table_id`: the table's description as AWS answers it (table_descriptions.py);
 - `indexes`: its partition key attribute and its secondary indexes' key attributes; `index_entries`: what an item's
   entry in each index keeps (its projection);
+- `item_image`: a stored item's image by its key (what a read is measured on);
 - `contents()`: every table's key and a reader of its items' images (a snapshot's tables);
 - `drop`: a table taken out of moto before anyone saw it.
 """
@@ -78,6 +79,18 @@ def index_entries(account_id: str, region: str, name: str) -> tuple[dict[str, Pr
         return made
 
     return entries(table.global_indexes), entries(table.indexes)
+
+
+def item_image(account_id: str, region: str, name: str, keys: dict[str, Any]) -> Image | None:
+    """The stored item of the table with these key attributes, as an image (None: no such item, or table, or a key
+    that is not the table's: what a read finds then is nothing)."""
+    table = bridge.find_table(account_id, region, name)
+    if table is None:
+        return None
+    try:
+        return bridge.image_of(bridge.item_by_keys(table, keys))
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 def table_id(key: TableKey) -> str | None:

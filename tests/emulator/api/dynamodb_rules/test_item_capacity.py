@@ -1,5 +1,7 @@
 """ConsumedCapacity of the item writes (PutItem, UpdateItem, DeleteItem, BatchWriteItem) with each secondary index's
-share, and of a Query on an index under its own kind; TOTAL and INDEXES, both doors, every answer compared whole.
+share, of the item reads (GetItem, BatchGetItem: half a unit per 4 KB of the stored item, a whole one when consistent,
+the minimum for an item not there: the developer guide's "Read/write capacity mode"), and of a Query on an index under
+its own kind; TOTAL and INDEXES, both doors, every answer compared whole.
 
 Sources: the DynamoDB developer guide ("Provisioned throughput considerations for Global Secondary Indexes": an item
 written into an index costs a write there, one whose index key changes two, a delete one; "Read/write capacity mode":
@@ -100,3 +102,17 @@ def test_an_index_is_charged_for_what_it_projects(dynamodb):
                                      ExpressionAttributeValues={":v": {"S": "changed"}}, ReturnConsumedCapacity="INDEXES")
     assert projected["ConsumedCapacity"] == {"TableName": TABLE, **capacity(4.0), "Table": capacity(3.0),
                                              "GlobalSecondaryIndexes": {"by-k": capacity(1.0)}}
+
+
+def test_an_item_read_costs_half_a_unit_per_4_kb_of_the_stored_item_and_a_whole_one_consistent(dynamodb):
+    dynamodb.put_item(TableName=TABLE, Item={**KEY, "text": {"S": "z" * 9000}})  # 3 x 4 KB
+    get = dynamodb.get_item(TableName=TABLE, Key=KEY, ProjectionExpression="pk", ReturnConsumedCapacity="INDEXES")
+    assert get["ConsumedCapacity"] == {"TableName": TABLE, **capacity(1.5), "Table": capacity(1.5)}
+    consistent = dynamodb.get_item(TableName=TABLE, Key=KEY, ConsistentRead=True, ReturnConsumedCapacity="TOTAL")
+    assert consistent["ConsumedCapacity"] == {"TableName": TABLE, **capacity(3.0)}
+    missing = dynamodb.get_item(TableName=TABLE, Key={"pk": {"S": "none"}, "sk": {"S": "1"}},
+                                ReturnConsumedCapacity="TOTAL")
+    assert missing["ConsumedCapacity"] == {"TableName": TABLE, **capacity(0.5)}
+    batch = dynamodb.batch_get_item(RequestItems={TABLE: {"Keys": [KEY, {"pk": {"S": "none"}, "sk": {"S": "1"}}]}},
+                                    ReturnConsumedCapacity="TOTAL")
+    assert batch["ConsumedCapacity"] == [{"TableName": TABLE, **capacity(2.0)}]
