@@ -10,86 +10,18 @@ ROLE = """
       ManagedPolicyArns: [arn:aws:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]
 """
 
-#: a table "Orders" whose stream has new images
-ORDERS = """
-  Orders:
+
+def table(logical_id: str, view_type: str | None = None) -> str:
+    """An AWS::DynamoDB::Table keyed by a string `pk`, on demand, with a stream of `view_type` (none: no stream)."""
+    stream = f"\n      StreamSpecification: {{StreamViewType: {view_type}}}" if view_type else ""
+    return f"""
+  {logical_id}:
     Type: AWS::DynamoDB::Table
     Properties:
-      AttributeDefinitions: [{AttributeName: pk, AttributeType: S}]
-      KeySchema: [{AttributeName: pk, KeyType: HASH}]
-      BillingMode: PAY_PER_REQUEST
-      StreamSpecification: {StreamViewType: NEW_IMAGE}
+      AttributeDefinitions: [{{AttributeName: pk, AttributeType: S}}]
+      KeySchema: [{{AttributeName: pk, KeyType: HASH}}]
+      BillingMode: PAY_PER_REQUEST{stream}
 """
-
-#: a table with a stream, a function copying each new image into a second table, the mapping between them
-PIPELINE = """
-AWSTemplateFormatVersion: '2010-09-09'
-Description: orders and their copies
-Parameters:
-  BatchSize: {Type: Number, Default: 10}
-Resources:
-  Orders:
-    Type: AWS::DynamoDB::Table
-    Properties:
-      AttributeDefinitions: [{AttributeName: pk, AttributeType: S}]
-      KeySchema: [{AttributeName: pk, KeyType: HASH}]
-      BillingMode: PAY_PER_REQUEST
-      StreamSpecification: {StreamViewType: NEW_AND_OLD_IMAGES}
-  Copies:
-    Type: AWS::DynamoDB::Table
-    Properties:
-      AttributeDefinitions: [{AttributeName: pk, AttributeType: S}]
-      KeySchema: [{AttributeName: pk, KeyType: HASH}]
-      BillingMode: PAY_PER_REQUEST
-""" + ROLE + """
-  Copier:
-    Type: AWS::Lambda::Function
-    Properties:
-      Runtime: python3.12
-      Handler: index.handler
-      Role: !GetAtt Role.Arn
-      Timeout: 30
-      Environment: {Variables: {COPIES: !Ref Copies}}
-      Code:
-        ZipFile: |
-          import os, boto3
-          MARK = "%(mark)s"
-          table = boto3.client("dynamodb")
-          def handler(event, context):
-              for record in event["Records"]:
-                  item = dict(record["dynamodb"]["NewImage"], mark={"S": MARK})
-                  table.put_item(TableName=os.environ["COPIES"], Item=item)
-              return {"batchItemFailures": []}
-  Mapping:
-    Type: AWS::Lambda::EventSourceMapping
-    Properties:
-      FunctionName: !Ref Copier
-      EventSourceArn: !GetAtt Orders.StreamArn
-      StartingPosition: TRIM_HORIZON
-      BatchSize: !Ref BatchSize
-      FunctionResponseTypes: [ReportBatchItemFailures]
-Outputs:
-  Orders: {Value: !Ref Orders}
-  Copies: {Value: !Ref Copies, Export: {Name: !Sub '${AWS::StackName}-copies'}}
-  Copier: {Value: !GetAtt Copier.Arn}
-"""
-
-
-def pipeline(mark: str = "one") -> str:
-    return PIPELINE % {"mark": mark}
-
-
-QUEUE = """
-Resources:
-  Queue:
-    Type: AWS::SQS::Queue
-    Properties: {VisibilityTimeout: 45}
-%(more)s
-"""
-
-
-def queue_and(more: str) -> str:
-    return QUEUE % {"more": more}
 
 
 def inline_function(logical_id: str, code: str, environment: str = "{}", runtime: str = "python3.12") -> str:
@@ -108,3 +40,64 @@ def inline_function(logical_id: str, code: str, environment: str = "{}", runtime
         ZipFile: |
 {body}
 """
+
+
+#: a table "Orders" whose stream has new images
+ORDERS = table("Orders", "NEW_IMAGE")
+
+#: a table with a stream, a function copying each new image into a second table, the mapping between them
+PIPELINE = (
+    """
+AWSTemplateFormatVersion: '2010-09-09'
+Description: orders and their copies
+Parameters:
+  BatchSize: {Type: Number, Default: 10}
+Resources:"""
+    + table("Orders", "NEW_AND_OLD_IMAGES")
+    + table("Copies")
+    + ROLE
+    + inline_function(
+        "Copier",
+        """
+import os, boto3
+MARK = "%(mark)s"
+table = boto3.client("dynamodb")
+def handler(event, context):
+    for record in event["Records"]:
+        item = dict(record["dynamodb"]["NewImage"], mark={"S": MARK})
+        table.put_item(TableName=os.environ["COPIES"], Item=item)
+    return {"batchItemFailures": []}
+""",
+        "{COPIES: !Ref Copies}",
+    )
+    + """  Mapping:
+    Type: AWS::Lambda::EventSourceMapping
+    Properties:
+      FunctionName: !Ref Copier
+      EventSourceArn: !GetAtt Orders.StreamArn
+      StartingPosition: TRIM_HORIZON
+      BatchSize: !Ref BatchSize
+      FunctionResponseTypes: [ReportBatchItemFailures]
+Outputs:
+  Orders: {Value: !Ref Orders}
+  Copies: {Value: !Ref Copies, Export: {Name: !Sub '${AWS::StackName}-copies'}}
+  Copier: {Value: !GetAtt Copier.Arn}
+"""
+)
+
+
+def pipeline(mark: str = "one") -> str:
+    return PIPELINE % {"mark": mark}
+
+
+QUEUE = """
+Resources:
+  Queue:
+    Type: AWS::SQS::Queue
+    Properties: {VisibilityTimeout: 45}
+%(more)s
+"""
+
+
+def queue_and(more: str) -> str:
+    return QUEUE % {"more": more}

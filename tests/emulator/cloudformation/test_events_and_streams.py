@@ -5,7 +5,7 @@ makes runs, and a function's event invoke config is the one Lambda's API shows."
 import json
 
 from tests.emulator.cloudformation.helpers import outputs
-from tests.emulator.cloudformation.templates import ROLE
+from tests.emulator.cloudformation.templates import ROLE, inline_function
 
 TEMPLATE = """
 Resources:
@@ -17,22 +17,17 @@ Resources:
     Type: AWS::SQS::Queue
   Failures:
     Type: AWS::SQS::Queue
-  Reader:
-    Type: AWS::Lambda::Function
-    Properties:
-      Runtime: python3.12
-      Handler: index.handler
-      Role: !GetAtt Role.Arn
-      Timeout: 30
-      Environment: {Variables: {SEEN: !Ref Seen}}
-      Code:
-        ZipFile: |
-          import base64, os, boto3
-          sqs = boto3.client("sqs")
-          def handler(event, context):
-              for record in event["Records"]:
-                  sqs.send_message(QueueUrl=os.environ["SEEN"], MessageBody=base64.b64decode(record["kinesis"]["data"]).decode())
-  ReaderMapping:
+""" + inline_function(
+    "Reader",
+    """
+import base64, os, boto3
+sqs = boto3.client("sqs")
+def handler(event, context):
+    for record in event["Records"]:
+        sqs.send_message(QueueUrl=os.environ["SEEN"], MessageBody=base64.b64decode(record["kinesis"]["data"]).decode())
+""",
+    "{SEEN: !Ref Seen}",
+) + """  ReaderMapping:
     Type: AWS::Lambda::EventSourceMapping
     Properties: {FunctionName: !Ref Reader, EventSourceArn: !GetAtt Stream.Arn, StartingPosition: TRIM_HORIZON}
   ReaderAsync:

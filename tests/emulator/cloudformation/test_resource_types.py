@@ -5,29 +5,24 @@ and ImportValue across stacks, and an export in use refusing its stack's deletio
 import json
 
 from tests.emulator.cloudformation.helpers import STACK, outputs
-from tests.emulator.cloudformation.templates import ROLE
+from tests.emulator.cloudformation.templates import ROLE, inline_function
 
 WIRING = """
 Resources:
 """ + ROLE + """
   Uploads:
     Type: AWS::SQS::Queue
-  Notifier:
-    Type: AWS::Lambda::Function
-    Properties:
-      Runtime: python3.12
-      Handler: index.handler
-      Role: !GetAtt Role.Arn
-      Timeout: 30
-      Environment: {Variables: {QUEUE: !Ref Uploads}}
-      Code:
-        ZipFile: |
-          import json, os, boto3
-          sqs = boto3.client("sqs")
-          def handler(event, context):
-              for record in event["Records"]:
-                  sqs.send_message(QueueUrl=os.environ["QUEUE"], MessageBody=record["s3"]["object"]["key"])
-  Allow:
+""" + inline_function(
+    "Notifier",
+    """
+import json, os, boto3
+sqs = boto3.client("sqs")
+def handler(event, context):
+    for record in event["Records"]:
+        sqs.send_message(QueueUrl=os.environ["QUEUE"], MessageBody=record["s3"]["object"]["key"])
+""",
+    "{QUEUE: !Ref Uploads}",
+) + """  Allow:
     Type: AWS::Lambda::Permission
     Properties:
       Action: lambda:InvokeFunction

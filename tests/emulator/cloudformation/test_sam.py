@@ -8,21 +8,14 @@ import pytest
 from botocore.exceptions import ClientError
 
 from tests.emulator.cloudformation.helpers import outputs
+from tests.emulator.cloudformation.templates import ORDERS
 
 SAM = """
 AWSTemplateFormatVersion: '2010-09-09'
 Transform: AWS::Serverless-2016-10-31
 Parameters:
   Mark: {Type: String, Default: one}
-Resources:
-  Orders:
-    Type: AWS::DynamoDB::Table
-    Properties:
-      AttributeDefinitions: [{AttributeName: pk, AttributeType: S}]
-      KeySchema: [{AttributeName: pk, KeyType: HASH}]
-      BillingMode: PAY_PER_REQUEST
-      StreamSpecification: {StreamViewType: NEW_IMAGE}
-  Copies:
+Resources:""" + ORDERS + """  Copies:
     Type: AWS::Serverless::SimpleTable
   Inbox:
     Type: AWS::SQS::Queue
