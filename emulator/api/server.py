@@ -26,7 +26,7 @@ from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import UnknownOperationException, no_such_path
 from eddy.emulator.aws_requests import Request, Response, error_response
 from eddy.emulator.moto_seam.services.extras import missing_package
-from eddy.emulator.storage.disk import WriteFailed
+from eddy.emulator.storage.disk import WriteFailed, taken_refusal
 from eddy.emulator.moto_seam.services.requests import Seen, moto_server_app, wsgi_request
 
 log = logging.getLogger("eddy")
@@ -101,6 +101,7 @@ class EddyApp:
         def hold(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> None:
             answer["status"], answer["headers"] = status, headers
 
+        taken_refusal()  # a refusal made during moto's answer is this request's (below)
         try:
             body = b"".join(self.moto_app(environ, hold))
         except ModuleNotFoundError as error:  # a service whose packages a plain install leaves out
@@ -110,10 +111,15 @@ class EddyApp:
                 list(missing.headers.items()),
                 missing.body,
             )
+        except WriteFailed:
+            raise  # the disk refused a write moto's change made: the journal's to answer (and to take back)
         except Exception:
             log.exception("moto failed on %s %s", request.method, request.url)
             return None
         if int(answer["status"][:3]) >= 500:
+            refused = taken_refusal()  # the same, answered by moto's application as its own crash
+            if refused is not None:
+                raise refused
             log.error("moto answered %s to %s %s", answer["status"], request.method, request.url)
             return None
         return answer["status"], answer["headers"], body

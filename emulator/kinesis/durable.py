@@ -10,6 +10,7 @@ KinesisStreamsChannel (told by moto's Kinesis through the seam's observer, moto_
 
 from __future__ import annotations
 
+import json
 from typing import Any, Iterator
 
 from eddy.emulator.moto_seam.kinesis import state as kinesis_state
@@ -30,9 +31,10 @@ class KinesisStreamsChannel(Channel):
         self.log.log({"op": "kinesis_stream", "shape": kinesis_state.stream_shape(stream)})
 
     def kinesis_record_put(self, stream: Any, shard: Any, record: Any) -> None:
-        self.log.log(
-            {"op": "kinesis_record", "stream": stream.arn, "record": kinesis_state.record_state(shard, record)}
-        )
+        """A record about to be put, logged first, without the log's reserve (nothing is applied yet): WriteFailed,
+        and it is not put."""
+        entry = {"op": "kinesis_record", "stream": stream.arn, "record": kinesis_state.record_state(shard, record)}
+        self.log.log_all([json.dumps(entry, separators=(",", ":")).encode()])
 
     def kinesis_stream_deleted(self, stream: Any) -> None:
         self.log.log({"op": "kinesis_stream_deleted", "stream": stream.arn})

@@ -26,6 +26,7 @@ import errno
 import logging
 import os
 import shutil
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +43,11 @@ RESERVE_NAME = "disk.reserve"
 log = logging.getLogger("eddy")
 
 
+#: the last WriteFailed made in each thread (`taken_refusal`): a server application that turns exceptions into 500
+#: pages (moto's) does not lose the refusal
+_last = threading.local()
+
+
 class WriteFailed(Exception):
     """A write to the state directory the disk refused: nothing of it was kept."""
 
@@ -49,6 +55,7 @@ class WriteFailed(Exception):
         self.path = Path(path)
         self.error = error
         super().__init__(self.reason)
+        _last.failure = self
 
     @property
     def disk_full(self) -> bool:
@@ -61,6 +68,13 @@ class WriteFailed(Exception):
         shown = "unknown" if free is None else f"{free:,} bytes"
         what = "the disk is full" if self.disk_full else f"the disk refused it ({self.error.strerror or self.error})"
         return f"a write to {directory} failed: {what}; free there: {shown}"
+
+
+def taken_refusal() -> WriteFailed | None:
+    """The last WriteFailed made in this thread since the last call, if any (and forgets it)."""
+    failure = getattr(_last, "failure", None)
+    _last.failure = None
+    return failure
 
 
 def free_bytes(directory: Path) -> int | None:

@@ -64,8 +64,11 @@ def lift(pid: int | None, soft: int = resource.RLIM_INFINITY, hard: int = resour
 
 def held(eddy: Eddy, state: Path) -> dict[str, Any]:
     """What the services hold, as clients read it, and the bucket's object change log (a volume stream's source)."""
-    s3, sqs, sns = eddy.client("s3"), eddy.client("sqs"), eddy.client("sns")
+    s3, sqs, sns, kinesis = eddy.client("s3"), eddy.client("sqs"), eddy.client("sns"), eddy.client("kinesis")
     keys = [o["Key"] for o in s3.list_objects_v2(Bucket="photos").get("Contents", [])]
+    shard = kinesis.list_shards(StreamName="clicks")["Shards"][0]["ShardId"]
+    iterator = kinesis.get_shard_iterator(StreamName="clicks", ShardId=shard,
+                                          ShardIteratorType="TRIM_HORIZON")["ShardIterator"]
     url = sqs.get_queue_url(QueueName="work")["QueueUrl"]
     changes = state / "objects" / "123456789012" / "aws" / "photos" / "changes.jsonl"
     return {
@@ -77,6 +80,7 @@ def held(eddy: Eddy, state: Path) -> dict[str, Any]:
                                 for s in sns.list_subscriptions()["Subscriptions"]),
         "object changes": [(line["event_name"], line["keys"]["key"]["S"], line["commit_version"])
                            for line in map(json.loads, changes.read_text().splitlines())],
+        "kinesis": [(r["Data"], r["SequenceNumber"]) for r in kinesis.get_records(ShardIterator=iterator)["Records"]],
     }
 
 
@@ -87,12 +91,15 @@ def test_a_request_moto_applied_whose_log_entry_the_disk_refuses_is_undone(door:
         s3.create_bucket(Bucket="photos")
         url = sqs.create_queue(QueueName="work")["QueueUrl"]
         news = sns.create_topic(Name="news")["TopicArn"]
+        kinesis = eddy.client("kinesis")
+        kinesis.create_stream(StreamName="clicks", ShardCount=1)
+        first = kinesis.put_record(StreamName="clicks", Data=b"k0", PartitionKey="p")["SequenceNumber"]
         s3.put_object(Bucket="photos", Key="keep", Body=b"k" * 500)
         for n in range(60):  # the log grows past every other file this process writes while the limit holds
             sqs.send_message(QueueUrl=url, MessageBody=f"{n:03}" * 300)
         before = held(eddy, state)
-        assert (before["objects"], before["messages"], before["object changes"]) == \
-            ({"keep": b"k" * 500}, "60", [("INSERT", "keep", 1)])
+        assert (before["objects"], before["messages"], before["object changes"], before["kinesis"]) == \
+            ({"keep": b"k" * 500}, "60", [("INSERT", "keep", 1)], [(b"k0", first)])
         pid = None if eddy.url is None else eddy.pid
         with failing_writes(pid, state):
             for service, call in [
@@ -102,6 +109,8 @@ def test_a_request_moto_applied_whose_log_entry_the_disk_refuses_is_undone(door:
                 ("sqs", lambda: sqs.send_message(QueueUrl=url, MessageBody="refused")),
                 ("sns", lambda: sns.create_topic(Name="refused")),
                 ("sns", lambda: sns.subscribe(TopicArn=news, Protocol="sqs", Endpoint=QUEUE_ARN)),
+                # Kinesis is Eddy's to log (not the journal's): its record is logged before it is put
+                ("kinesis", lambda: kinesis.put_record(StreamName="clicks", Data=b"refused", PartitionKey="p")),
             ]:
                 assert refused(call, service), service
                 assert held(eddy, state) == before, service  # moto's state and the object change log as they were
@@ -111,8 +120,10 @@ def test_a_request_moto_applied_whose_log_entry_the_disk_refuses_is_undone(door:
             answer = retrying.put_object(Bucket="photos", Key="retried", Body=b"t" * 500)
         assert (answer["ResponseMetadata"]["HTTPStatusCode"], answer["ResponseMetadata"]["RetryAttempts"]) == (200, 1)
         sns.subscribe(TopicArn=news, Protocol="sqs", Endpoint=QUEUE_ARN)
+        second = kinesis.put_record(StreamName="clicks", Data=b"k1", PartitionKey="p")["SequenceNumber"]
+        assert int(second) == int(first) + 1  # the refused record took no sequence number
         expected = {**before, "objects": {"keep": b"k" * 500, "retried": b"t" * 500},
-                    "subscriptions": [("news", QUEUE_ARN)],
+                    "subscriptions": [("news", QUEUE_ARN)], "kinesis": [(b"k0", first), (b"k1", second)],
                     "object changes": [("INSERT", "keep", 1), ("INSERT", "retried", 2)]}
         assert held(eddy, state) == expected
     with running(door, state, kill=False) as eddy:  # after kill -9 (server) or the block's end (in-process)

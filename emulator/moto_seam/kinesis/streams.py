@@ -91,13 +91,13 @@ def _put_record(self: Stream, partition_key: str, explicit_hash_key: str, data: 
     with _observed():
         shard = _open_shard_for(self, partition_key, explicit_hash_key)
         sequence_number = max(getattr(self, "eddy_last_sequence", SEQUENCE_BASE), SEQUENCE_BASE) + 1
-        self.eddy_last_sequence = sequence_number
         record = Record(partition_key, data, sequence_number, explicit_hash_key)
         now = _now()
         if now is not None:
             stamp(record, now)
+        _tell("kinesis_record_put", self, shard, record)  # logged first: refused by the disk, the record is not put
+        self.eddy_last_sequence = sequence_number
         shard.records[sequence_number] = record
-        _tell("kinesis_record_put", self, shard, record)
         _notify()
     return str(sequence_number), shard.shard_id
 
