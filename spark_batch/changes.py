@@ -14,13 +14,19 @@ them, which is also commit order).
 - `inserts`: every INSERT in the range, each with its own image (APPEND_ONLY streams).
 - `table_state`: every item as of a commit version (the last record of each item, unless a REMOVE).
 - `net_per_item`: first and last record of each item in a range (incremental exports are built on it).
+- `item_columns`: a change set's rows with each item attribute a column (TableStream.read's shape).
+- `apply_changes`: a replica (items' columns) after a table stream's change set (TableStream.apply_changes).
 """
 
 from __future__ import annotations
 
+import json
+
 from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
 from pyspark.sql.types import MapType, StringType
+
+from .dynamodb_json import ItemType, ValueType
 
 
 NET_CHANGES_COLUMNS = ["__change_type", "__commit_version", "__commit_timestamp", "__key", "__image"]
@@ -128,3 +134,47 @@ def version_range(log: DataFrame, after: int | None = None) -> tuple[int | None,
         F.min("commit_version"), F.max("commit_version"), F.countDistinct("commit_version")
     ).first()
     return first, last, count
+
+
+#: the columns a table stream adds to an item's (table_streams.py), in its rows' order
+METADATA_COLUMNS = ["__change_type", "__commit_version", "__commit_timestamp"]
+
+
+def apply_changes(replica: DataFrame | None, rows: DataFrame, keys: list[str]) -> DataFrame:
+    """The replica after a change set: rows whose keys have a DELETE, INSERT or UPDATE_AFTER go, and the
+    INSERT and UPDATE_AFTER rows come in (item columns only; new attributes become new columns)."""
+    items = [name for name in rows.columns if name not in METADATA_COLUMNS and name != "__image"]
+    incoming = rows.where(F.col("__change_type").isin("INSERT", "UPDATE_AFTER")).select(*items)
+    if replica is None:
+        return incoming
+    touched = rows.where(F.col("__change_type").isin("DELETE", "INSERT", "UPDATE_AFTER")).select(*keys)
+    kept = replica.join(touched, keys, "left_anti")
+    return kept.unionByName(incoming, allowMissingColumns=True)
+
+
+def stream_key_names(rows: DataFrame) -> list[str]:
+    """The key attribute names, from one row's `__key` (cheap: the rows are cached)."""
+    first = rows.where(F.col("__key").isNotNull()).select("__key").limit(1).collect()
+    if not first:
+        return []
+    return [entry["key"] for entry in json.loads(first[0][0])]
+
+
+def item_columns(
+    rows: DataFrame, item_type: ItemType, keys: list[str], key_types: dict[str, str], *, raw: bool = False
+) -> DataFrame:
+    """A change set's rows with each item attribute its own column, the keys first, after the metadata columns (and
+    `__image` when `raw`): an attribute no row has shown yet is a null of its type in `key_types` (a string if none)."""
+    ordered = keys + [name for name in item_type.columns if name not in keys]
+    return rows.withColumn("__item", item_type.decode("__image")).select(
+        *METADATA_COLUMNS,
+        *[
+            (
+                F.col("__item")[name]
+                if name in item_type.columns
+                else F.lit(None).cast(ValueType({key_types.get(name, "S")}).spark_type())
+            ).alias(name)
+            for name in ordered
+        ],
+        *(["__image"] if raw else []),
+    )

@@ -43,21 +43,36 @@ from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
 from . import changes, io
-from .dynamodb_json import ItemType, ValueType, infer_item_type, merge
+from .dynamodb_json import ItemType, infer_item_type, merge
 from .errors import IncompleteHistoryError, StaleStreamError, StreamExistsError, StreamNotFoundError
-from .table_history import (RETENTION_SECONDS, consistent_cut, current_history, epoch, first_after, offset_at,
-                            stream_history, timestamp, unlogged_silent_versions)
+from .table_history import (
+    RETENTION_SECONDS,
+    consistent_cut,
+    current_history,
+    epoch,
+    first_after,
+    offset_at,
+    stream_history,
+    timestamp,
+    unlogged_silent_versions,
+)
 
 MODES = ("STANDARD", "APPEND_ONLY")
-METADATA_COLUMNS = ["__change_type", "__commit_version", "__commit_timestamp"]
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 class TableStreams:
     """The table streams whose offsets live under `offsets_dir`, on the change log under `state_dir`."""
 
-    def __init__(self, spark: SparkSession, state_dir: str | os.PathLike[str], offsets_dir: str | os.PathLike[str],
-                 *, clock: Any = None, retention_seconds: float = RETENTION_SECONDS) -> None:
+    def __init__(
+        self,
+        spark: SparkSession,
+        state_dir: str | os.PathLike[str],
+        offsets_dir: str | os.PathLike[str],
+        *,
+        clock: Any = None,
+        retention_seconds: float = RETENTION_SECONDS,
+    ) -> None:
         self.spark = spark
         self.state_dir = str(state_dir)
         self.offsets_dir = Path(offsets_dir)
@@ -70,9 +85,17 @@ class TableStreams:
             return float(self.clock.now())
         return io.read_emulator_time(self.spark, self.state_dir)
 
-    def create(self, name: str, table: str, *, mode: str = "STANDARD", at_version: int | None = None,
-               at_timestamp: datetime | float | None = None, show_initial_rows: bool = False,
-               replace: bool = False) -> "TableStream":
+    def create(
+        self,
+        name: str,
+        table: str,
+        *,
+        mode: str = "STANDARD",
+        at_version: int | None = None,
+        at_timestamp: datetime | float | None = None,
+        show_initial_rows: bool = False,
+        replace: bool = False,
+    ) -> "TableStream":
         """A new stream on `table` whose offset is now (the latest commit), `at_version` (it returns the
         commits after that version) or `at_timestamp` (the table as of then). `show_initial_rows`: its
         first read returns every item of the table as an INSERT (needs the table's whole history)."""
@@ -85,12 +108,19 @@ class TableStreams:
         if self._path(name).exists() and not replace:
             raise StreamExistsError(f"table stream {name} exists already (replace=True starts it over)")
         history = current_history(io.read_stream_descriptions(self.spark, self.state_dir, table), table)
-        state: dict[str, Any] = {"name": name, "table": table, "mode": mode, "show_initial_rows": show_initial_rows,
-                                 "created_at": self.now(), "offset": None, "offset_timestamp": None, "pending": None,
-                                 "history": history[0]["label"],
-                                 "keys": [k["AttributeName"] for k in history[-1]["key_schema"]],
-                                 "key_types": {k["AttributeName"]: k.get("AttributeType", "S")
-                                               for k in history[-1]["key_schema"]}}
+        state: dict[str, Any] = {
+            "name": name,
+            "table": table,
+            "mode": mode,
+            "show_initial_rows": show_initial_rows,
+            "created_at": self.now(),
+            "offset": None,
+            "offset_timestamp": None,
+            "pending": None,
+            "history": history[0]["label"],
+            "keys": [k["AttributeName"] for k in history[-1]["key_schema"]],
+            "key_types": {k["AttributeName"]: k.get("AttributeType", "S") for k in history[-1]["key_schema"]},
+        }
         stream = TableStream(self, state)
         stream._place(at_version, at_timestamp)
         stream._save()
@@ -108,9 +138,17 @@ class TableStreams:
 
         return stream_sql.run(self, statement, dynamodb=dynamodb)
 
-    def create_volume_stream(self, name: str, location: str, *, mode: str = "STANDARD", recursive: bool = True,
-                             at_version: int | None = None, at_timestamp: datetime | float | None = None,
-                             replace: bool = False) -> "TableStream":
+    def create_volume_stream(
+        self,
+        name: str,
+        location: str,
+        *,
+        mode: str = "STANDARD",
+        recursive: bool = True,
+        at_version: int | None = None,
+        at_timestamp: datetime | float | None = None,
+        replace: bool = False,
+    ) -> "TableStream":
         """A stream on the objects under `location` ('s3://bucket/prefix/'), from now (or `at_version` /
         `at_timestamp`, as a table stream): rows relative_path, url, size, last_modified_time, etag, with
         __change_type, __commit_version, __commit_timestamp."""
@@ -123,10 +161,18 @@ class TableStreams:
         if self._path(name).exists() and not replace:
             raise StreamExistsError(f"stream {name} exists already (replace=True starts it over)")
         bucket, prefix = parse_location(location)
-        state: dict[str, Any] = {"name": name, "table": bucket, "mode": mode, "show_initial_rows": False,
-                                 "created_at": self.now(), "offset": None, "offset_timestamp": None, "pending": None,
-                                 "keys": ["key"], "volume": {"location": location, "bucket": bucket, "prefix": prefix,
-                                                              "recursive": recursive}}
+        state: dict[str, Any] = {
+            "name": name,
+            "table": bucket,
+            "mode": mode,
+            "show_initial_rows": False,
+            "created_at": self.now(),
+            "offset": None,
+            "offset_timestamp": None,
+            "pending": None,
+            "keys": ["key"],
+            "volume": {"location": location, "bucket": bucket, "prefix": prefix, "recursive": recursive},
+        }
         stream = TableStream(self, state)
         stream._place(at_version, at_timestamp)
         stream._save()
@@ -213,6 +259,7 @@ class TableStream:
     def consume_sql(self, statement: str) -> int:
         """Run a Spark SQL statement that reads the stream's temp view (INSERT INTO ... SELECT ... FROM <name>);
         the offset moves once it has run."""
+
         def run(rows: DataFrame, batch_id: str) -> None:
             rows.createOrReplaceTempView(self.name)
             self._streams.spark.sql(statement).collect()
@@ -225,7 +272,9 @@ class TableStream:
         keys = list(keys)
 
         def merge(rows: DataFrame, batch_id: str) -> None:
-            io.replace_parquet(apply_changes(io.read_parquet(self._streams.spark, replica), rows, keys), replica)
+            io.replace_parquet(
+                changes.apply_changes(io.read_parquet(self._streams.spark, replica), rows, keys), replica
+            )
 
         return self.consume(merge)
 
@@ -243,8 +292,9 @@ class TableStream:
 
     # -- internals ---------------------------------------------------------------------------------
 
-    def _changes(self, *, item_type: ItemType | None = None, raw: bool = False,
-                 upto: int | None = None) -> tuple[DataFrame, int | None, int]:
+    def _changes(
+        self, *, item_type: ItemType | None = None, raw: bool = False, upto: int | None = None
+    ) -> tuple[DataFrame, int | None, int]:
         log = self._snapshot()
         after, latest = self._range(log, upto)
         volume = self.state.get("volume")
@@ -261,20 +311,14 @@ class TableStream:
             known = self.state.get("item_type")
             item_type = merge(ItemType.from_dict(known) if known else None, infer_item_type(rows, "__image"))
             self.state["item_type"] = item_type.to_dict()
-        keys = self.state.get("keys") or _key_names(rows)
+        keys = self.state.get("keys") or changes.stream_key_names(rows)
         self.state["keys"] = keys
-        ordered = keys + [name for name in item_type.columns if name not in keys]
         key_types = self.state.get("key_types", {})  # what a key column is before any row has shown it
-        decoded = rows.withColumn("__item", item_type.decode("__image")).select(
-            *METADATA_COLUMNS,
-            *[(F.col("__item")[name] if name in item_type.columns
-               else F.lit(None).cast(ValueType({key_types.get(name, "S")}).spark_type())).alias(name)
-              for name in ordered],
-            *(["__image"] if raw else []))
+        decoded = changes.item_columns(rows, item_type, keys, key_types, raw=raw)
         if volume is not None:
             from .volume_streams import volume_rows
 
-            decoded = volume_rows(decoded, volume["bucket"], volume["prefix"], METADATA_COLUMNS)
+            decoded = volume_rows(decoded, volume["bucket"], volume["prefix"], changes.METADATA_COLUMNS)
         return decoded, after, latest
 
     def _range(self, log: DataFrame, upto: int | None = None) -> tuple[int | None, int]:
@@ -285,7 +329,8 @@ class TableStream:
             raise StaleStreamError(
                 f"table stream {self.name} is stale: it was last created, moved or consumed at "
                 f"{timestamp(verified).isoformat()}, more than the 24-hour retention of table {self.table}'s "
-                f"stream ago by the emulator's clock; move its offset (move_to) or create it again")
+                f"stream ago by the emulator's clock; move its offset (move_to) or create it again"
+            )
         after = None if self.state["show_initial_rows"] else self.offset
         placed_at = self.state["offset_timestamp"]
         if after is not None and placed_at is not None:  # placed 'now' when every record was trimmed
@@ -297,9 +342,11 @@ class TableStream:
         try:
             latest = consistent_cut(log, self.table, after=after, upto=upto, horizon=horizon, silent=self._silent)
         except IncompleteHistoryError as error:
-            raise StaleStreamError(f"table stream {self.name} is stale: its offset (version {after or 0}) is older "
-                                   f"than the retained change log of table {self.table} ({error}); create it again "
-                                   f"at a later offset") from None
+            raise StaleStreamError(
+                f"table stream {self.name} is stale: its offset (version {after or 0}) is older "
+                f"than the retained change log of table {self.table} ({error}); create it again "
+                f"at a later offset"
+            ) from None
         return after, latest if upto is None else upto
 
     def _snapshot(self) -> DataFrame:
@@ -340,25 +387,3 @@ class TableStream:
 
     def _save(self) -> None:
         io.write_json_file(self._streams._path(self.name), self.state)
-
-
-def apply_changes(replica: DataFrame | None, rows: DataFrame, keys: list[str]) -> DataFrame:
-    """The replica after a change set: rows whose keys have a DELETE, INSERT or UPDATE_AFTER go, and the
-    INSERT and UPDATE_AFTER rows come in (item columns only; new attributes become new columns)."""
-    items = [name for name in rows.columns if name not in METADATA_COLUMNS and name != "__image"]
-    incoming = rows.where(F.col("__change_type").isin("INSERT", "UPDATE_AFTER")).select(*items)
-    if replica is None:
-        return incoming
-    touched = rows.where(F.col("__change_type").isin("DELETE", "INSERT", "UPDATE_AFTER")).select(*keys)
-    kept = replica.join(touched, keys, "left_anti")
-    return kept.unionByName(incoming, allowMissingColumns=True)
-
-
-def _key_names(rows: DataFrame) -> list[str]:
-    """The key attribute names, from one row's `__key` (cheap: the rows are cached)."""
-    first = rows.where(F.col("__key").isNotNull()).select("__key").limit(1).collect()
-    if not first:
-        return []
-    import json
-
-    return [entry["key"] for entry in json.loads(first[0][0])]
