@@ -64,8 +64,15 @@ class ServiceJournal:
     full disk refuses a request before moto sees it) and S3's object change log (its lines of a request the log
     refused are taken back)."""
 
-    def __init__(self, kernel: Kernel, persistence: DurableLog, disk: DiskState, state_dir: Path, fsync: bool,
-                 object_changes: ObjectChanges) -> None:
+    def __init__(
+        self,
+        kernel: Kernel,
+        persistence: DurableLog,
+        disk: DiskState,
+        state_dir: Path,
+        fsync: bool,
+        object_changes: ObjectChanges,
+    ) -> None:
         self._now = kernel.clock.now
         self._persistence = persistence
         #: the services' durable channel (registered with storage by the composition root): replayed by `replay`
@@ -119,21 +126,33 @@ class ServiceJournal:
                     answer = self._accepted(seen, via, request, body, call, status_of)
             except WriteFailed as failure:  # applied (in part, maybe) but not logged: undone, then refused
                 self._unlogged = failure
-                log.warning("a request to %s was applied but could not be logged (%s): moto's services are put back "
-                            "as the log holds them", service_requests.service_of(seen.authorization, seen.url),
-                            failure.reason)
+                log.warning(
+                    "a request to %s was applied but could not be logged (%s): moto's services are put back "
+                    "as the log holds them",
+                    service_requests.service_of(seen.authorization, seen.url),
+                    failure.reason,
+                )
                 self._put_back()
                 raise
             finally:
                 self.changed.notify_all()
         return answer
 
-    def _accepted(self, seen: Seen, via: str, request: Callable[[], dict[str, Any]], body: bytes,
-                  call: Callable[[], Any], status_of: Callable[[Any], int | None]) -> Any:
+    def _accepted(
+        self,
+        seen: Seen,
+        via: str,
+        request: Callable[[], dict[str, Any]],
+        body: bytes,
+        call: Callable[[], Any],
+        status_of: Callable[[Any], int | None],
+    ) -> Any:
         """moto's answer, in a moment; logged if moto accepted it (WriteFailed: something of it was not)."""
         moment = moments.begin(moments.next_seed(), self._now())
         try:
-            answer = call()  # WriteFailed from here too: what moto applied was refused on its way to disk (S3's changes)
+            answer = (
+                call()
+            )  # WriteFailed from here too: what moto applied was refused on its way to disk (S3's changes)
         finally:
             moments.end()
         status = status_of(answer)
@@ -158,8 +177,12 @@ class ServiceJournal:
         try:
             self.channel.put_back()
         except Exception as error:
-            log.error("moto's services cannot be put back as the log holds them (%s: %s): every request to them is "
-                      "refused until they can be", type(error).__name__, error)
+            log.error(
+                "moto's services cannot be put back as the log holds them (%s: %s): every request to them is "
+                "refused until they can be",
+                type(error).__name__,
+                error,
+            )
             raise failure from error
         self._unlogged = None
 

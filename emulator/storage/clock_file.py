@@ -38,8 +38,9 @@ class ClockFile:
     """Built with the clock, the log its moves are written to before they are made (under `lock`, the emulator's:
     the log's order is the order things happened in) and the disk's state (a refused write of the file noted)."""
 
-    def __init__(self, path: Path, clock: Clock, log: DurableLog = NOT_KEPT, lock: Any = None,
-                 disk: DiskState | None = None) -> None:
+    def __init__(
+        self, path: Path, clock: Clock, log: DurableLog = NOT_KEPT, lock: Any = None, disk: DiskState | None = None
+    ) -> None:
         self.path = path
         self.clock = clock
         self.disk = disk

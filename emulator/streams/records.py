@@ -138,8 +138,14 @@ class ChangeRecord:
         return dynamodb
 
     def _record(self, region: str, dynamodb: dict[str, Any]) -> dict[str, Any]:
-        return {"eventID": self.event_id, "eventName": _EVENT_NAMES[self.event_name], "eventVersion": "1.1",
-                "eventSource": "aws:dynamodb", "awsRegion": region, "dynamodb": dynamodb}
+        return {
+            "eventID": self.event_id,
+            "eventName": _EVENT_NAMES[self.event_name],
+            "eventVersion": "1.1",
+            "eventSource": "aws:dynamodb",
+            "awsRegion": region,
+            "dynamodb": dynamodb,
+        }
 
     def to_dict(self, view_type: StreamViewType, region: str) -> dict[str, Any]:
         """The record as GetRecords returns it (userIdentity members capitalised, as in the API model)."""
