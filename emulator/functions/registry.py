@@ -22,7 +22,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable
 
-from eddy.emulator.errors import FunctionNotFoundException, InvalidParameterValueException, ResourceConflictException
+from eddy.emulator.errors import InvalidParameterValueException, ResourceConflictException
 from eddy.emulator.functions.layers import Layer, lay_out
 from eddy.emulator.functions.logging_configs import logging_config
 from eddy.emulator.functions.packages import unpack_zip
@@ -30,10 +30,9 @@ from eddy.emulator.functions.versions import LATEST, Alias, VersionedRegistry
 from eddy.emulator.storage.disk import WriteFailed
 
 FUNCTION_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-FUNCTION_ARN = re.compile(r"^arn:aws[a-z-]*:lambda:([a-z0-9-]+):(\d{12}):function:([A-Za-z0-9_-]{1,64})(?::(\$LATEST|[A-Za-z0-9_-]+))?$")
-#: a FunctionName in any of its forms (name, name:qualifier, partial ARN, ARN), as the API model's pattern reads it
-FUNCTION_NAME_FORMS = re.compile(r"^(?:arn:aws[a-zA-Z-]*:lambda:)?(?:(?P<region>[a-z]{2}[a-z0-9-]*-\d):)?"
-                                 r"(?:(?P<account>\d{12}):)?(?:function:)?(?P<name>[a-zA-Z0-9-_.]+)(?::(?P<qualifier>.+))?$")
+FUNCTION_ARN = re.compile(
+    r"^arn:aws[a-z-]*:lambda:([a-z0-9-]+):(\d{12}):function:([A-Za-z0-9_-]{1,64})(?::(\$LATEST|[A-Za-z0-9_-]+))?$"
+)
 _REVISIONS = itertools.count(1)
 #: AWS's limit of tags on a function
 MAX_TAGS = 50
@@ -171,8 +170,12 @@ class Function:
 _STATES: dict[str, dict[str, str]] = {
     "": {"State": "Active", "LastUpdateStatus": "Successful"},
     "created": {"State": "Pending", "StateReason": "The function is being created.", "StateReasonCode": "Creating"},
-    "updated": {"State": "Active", "LastUpdateStatus": "InProgress",
-                "LastUpdateStatusReason": "The function is being created.", "LastUpdateStatusReasonCode": "Creating"},
+    "updated": {
+        "State": "Active",
+        "LastUpdateStatus": "InProgress",
+        "LastUpdateStatusReason": "The function is being created.",
+        "LastUpdateStatusReasonCode": "Creating",
+    },
 }
 
 
@@ -241,8 +244,18 @@ class FunctionRegistry(VersionedRegistry):
         elif not version:
             self.functions.pop(arn, None)
 
-    def register(self, name: str, target: Callable[[Any, Any], Any], *, account_id: str, region: str, now: float,
-                 timeout: int = 3, environment: dict[str, str] | None = None, memory_size: int = 128) -> Function:
+    def register(
+        self,
+        name: str,
+        target: Callable[[Any, Any], Any],
+        *,
+        account_id: str,
+        region: str,
+        now: float,
+        timeout: int = 3,
+        environment: dict[str, str] | None = None,
+        memory_size: int = 128,
+    ) -> Function:
         """A Python callable as a Lambda function (registering a name again replaces it)."""
         if not FUNCTION_NAME.match(name):
             raise InvalidParameterValueException(f"Invalid function name: {name!r}")
@@ -250,23 +263,60 @@ class FunctionRegistry(VersionedRegistry):
             raise TypeError("a function's handler must be callable as handler(event, context)")
         handler = f"{getattr(target, '__module__', 'handler')}.{getattr(target, '__qualname__', 'handler')}"
         code = handler.encode()
-        return self._put(Function(
-            name=name, account_id=account_id, region=region, handler=handler, timeout=int(timeout),
-            memory_size=memory_size, environment=dict(environment or {}), target=target,
-            role=f"arn:aws:iam::{account_id}:role/eddy-registered", code_sha256=_sha256(code),
-            code_size=len(code), last_modified=timestamp(now),
-        ), replace=True)
+        return self._put(
+            Function(
+                name=name,
+                account_id=account_id,
+                region=region,
+                handler=handler,
+                timeout=int(timeout),
+                memory_size=memory_size,
+                environment=dict(environment or {}),
+                target=target,
+                role=f"arn:aws:iam::{account_id}:role/eddy-registered",
+                code_sha256=_sha256(code),
+                code_size=len(code),
+                last_modified=timestamp(now),
+            ),
+            replace=True,
+        )
 
-    def create(self, *, name: str, account_id: str, region: str, handler: str, runtime: str, zip_file: bytes,
-               now: float, timeout: int, memory_size: int, environment: dict[str, str], role: str,
-               description: str, layers: list[Layer] | None = None,
-               logging: dict[str, str] | None = None, tags: dict[str, str] | None = None) -> Function:
+    def create(
+        self,
+        *,
+        name: str,
+        account_id: str,
+        region: str,
+        handler: str,
+        runtime: str,
+        zip_file: bytes,
+        now: float,
+        timeout: int,
+        memory_size: int,
+        environment: dict[str, str],
+        role: str,
+        description: str,
+        layers: list[Layer] | None = None,
+        logging: dict[str, str] | None = None,
+        tags: dict[str, str] | None = None,
+    ) -> Function:
         if f"arn:aws:lambda:{region}:{account_id}:function:{name}" in self.functions:
             raise ResourceConflictException(f"Function already exist: {name}")
-        function = Function(name=name, account_id=account_id, region=region, handler=handler, runtime=runtime,
-                            timeout=timeout, memory_size=memory_size, environment=environment, role=role,
-                            description=description, last_modified=timestamp(now), logging_config=logging or {},
-                            tags=dict(tags or {}))
+        function = Function(
+            name=name,
+            account_id=account_id,
+            region=region,
+            handler=handler,
+            runtime=runtime,
+            timeout=timeout,
+            memory_size=memory_size,
+            environment=environment,
+            role=role,
+            description=description,
+            last_modified=timestamp(now),
+            logging_config=logging or {},
+            tags=dict(tags or {}),
+        )
         self._store_code(function, zip_file)
         self._lay_out(function, layers or [])
         return self._put(function, replace=False)
@@ -282,7 +332,9 @@ class FunctionRegistry(VersionedRegistry):
     def set_layers(self, function: Function, layers: list[Layer]) -> None:
         """UpdateFunctionConfiguration's Layers: the whole list, in order ([] removes them all)."""
         if function.target is not None:
-            raise InvalidParameterValueException(f"{function.name} is a registered in-process function: it has no layers")
+            raise InvalidParameterValueException(
+                f"{function.name} is a registered in-process function: it has no layers"
+            )
         self._lay_out(function, layers)
 
     def _lay_out(self, function: Function, layers: list[Layer]) -> None:
@@ -297,40 +349,13 @@ class FunctionRegistry(VersionedRegistry):
 
     def update_code(self, function: Function, zip_file: bytes, now: float) -> Function:
         if function.target is not None:
-            raise InvalidParameterValueException(f"{function.name} is a registered in-process function: register it again instead")
+            raise InvalidParameterValueException(
+                f"{function.name} is a registered in-process function: register it again instead"
+            )
         self._store_code(function, zip_file)
         function.last_modified = timestamp(now)
         self.saved(function)
         return function
-
-    def get(self, name_or_arn: str, account_id: str, region: str) -> Function:
-        """$LATEST of the function a name or unqualified ARN names (a qualifier other than $LATEST: not found)."""
-        function, qualifier = self.target(name_or_arn, account_id, region)
-        if qualifier not in (None, LATEST):
-            raise FunctionNotFoundException(f"Function not found: {function.arn}:{qualifier}")
-        return function
-
-    def target(self, name_or_arn: str, account_id: str, region: str) -> tuple[Function, str | None]:
-        """The function a FunctionName names in any of its forms (name, name:qualifier, a partial ARN, an ARN), and
-        the qualifier it carries, which exists (else ResourceNotFoundException "Function not found: <ARN>")."""
-        match = FUNCTION_NAME_FORMS.match(name_or_arn)
-        if match is None:
-            raise FunctionNotFoundException(f"Function not found: {name_or_arn}")
-        arn = (f"arn:aws:lambda:{match.group('region') or region}:{match.group('account') or account_id}:function:"
-               f"{match.group('name')}")
-        qualifier = match.group("qualifier")
-        function = self.functions.get(arn)
-        if function is None:
-            raise FunctionNotFoundException(f"Function not found: {arn}")
-        if self.qualified(function, qualifier) is None:
-            raise FunctionNotFoundException(f"Function not found: {arn}:{qualifier}")
-        return function, qualifier
-
-    def qualified_target(self, name_or_arn: str, account_id: str, region: str) -> tuple[Function, str]:
-        """The function a FunctionName names and the ARN it names it by (qualified when it names a version or an
-        alias: an event source mapping invokes that)."""
-        function, qualifier = self.target(name_or_arn, account_id, region)
-        return function, f"{function.arn}:{qualifier}" if qualifier else function.arn
 
     def list(self, account_id: str, region: str) -> list[Function]:
         return [f for f in self.functions.values() if f.account_id == account_id and f.region == region]

@@ -17,7 +17,8 @@ from eddy.emulator.api.lambda_api import _function, _query, json_response
 from eddy.emulator.aws_requests import Request, Response
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import FunctionNotFoundException, InvalidParameterValueException, ResourceConflictException
-from eddy.emulator.functions.registry import FUNCTION_NAME_FORMS, Function
+from eddy.emulator.functions.registry import Function
+from eddy.emulator.functions.versions.published import FUNCTION_NAME_FORMS
 from eddy.emulator.functions.versions import LATEST
 
 OPERATIONS = frozenset({"GetFunction", "GetFunctionConfiguration", "DeleteFunction"})

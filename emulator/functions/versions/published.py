@@ -1,13 +1,21 @@
-"""The function registry's part that publishes, deletes and resolves versions and aliases (VersionedRegistry: the
-registry, functions/registry.py, is one)."""
+"""The function registry's part that publishes, deletes and resolves versions and aliases, and a FunctionName in any
+of its forms with its qualifier (VersionedRegistry: the registry, functions/registry.py, is one)."""
 
 from __future__ import annotations
 
 import dataclasses
+import re
 import shutil
 from typing import Any, Callable
 
+from eddy.emulator.errors import FunctionNotFoundException
 from eddy.emulator.functions.versions.aliases import LATEST, Alias, fingerprint
+
+#: a FunctionName in any of its forms (name, name:qualifier, partial ARN, ARN), as the API model's pattern reads it
+FUNCTION_NAME_FORMS = re.compile(
+    r"^(?:arn:aws[a-zA-Z-]*:lambda:)?(?:(?P<region>[a-z]{2}[a-z0-9-]*-\d):)?"
+    r"(?:(?P<account>\d{12}):)?(?:function:)?(?P<name>[a-zA-Z0-9-_.]+)(?::(?P<qualifier>.+))?$"
+)
 
 
 class VersionedRegistry:
@@ -71,6 +79,37 @@ class VersionedRegistry:
         if qualifier in (None, LATEST):
             return function
         return function.versions.get(qualifier) if qualifier.isdigit() else function.aliases.get(qualifier)
+
+    def get(self, name_or_arn: str, account_id: str, region: str) -> Any:
+        """$LATEST of the function a name or unqualified ARN names (a qualifier other than $LATEST: not found)."""
+        function, qualifier = self.target(name_or_arn, account_id, region)
+        if qualifier not in (None, LATEST):
+            raise FunctionNotFoundException(f"Function not found: {function.arn}:{qualifier}")
+        return function
+
+    def target(self, name_or_arn: str, account_id: str, region: str) -> tuple[Any, str | None]:
+        """The function a FunctionName names in any of its forms (name, name:qualifier, a partial ARN, an ARN), and
+        the qualifier it carries, which exists (else ResourceNotFoundException "Function not found: <ARN>")."""
+        match = FUNCTION_NAME_FORMS.match(name_or_arn)
+        if match is None:
+            raise FunctionNotFoundException(f"Function not found: {name_or_arn}")
+        arn = (
+            f"arn:aws:lambda:{match.group('region') or region}:{match.group('account') or account_id}:function:"
+            f"{match.group('name')}"
+        )
+        qualifier = match.group("qualifier")
+        function = self.functions.get(arn)
+        if function is None:
+            raise FunctionNotFoundException(f"Function not found: {arn}")
+        if self.qualified(function, qualifier) is None:
+            raise FunctionNotFoundException(f"Function not found: {arn}:{qualifier}")
+        return function, qualifier
+
+    def qualified_target(self, name_or_arn: str, account_id: str, region: str) -> tuple[Any, str]:
+        """The function a FunctionName names and the ARN it names it by (qualified when it names a version or an
+        alias: an event source mapping invokes that)."""
+        function, qualifier = self.target(name_or_arn, account_id, region)
+        return function, f"{function.arn}:{qualifier}" if qualifier else function.arn
 
     def version_of(self, function: Any, qualifier: str | None, *, weighted: bool = False) -> Any:
         """The version function:qualifier runs: an alias's own version, or (weighted) the one its weights pick."""
