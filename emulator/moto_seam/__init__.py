@@ -143,7 +143,7 @@ def apply() -> None:
             sys.meta_path.insert(0, _watch)
             for package, _ in PATCHES:
                 if package in sys.modules:
-                    _loaded(package)
+                    _imported(package)  # as if imported now: a package an install loads waits for the install
 
 
 def remove() -> None:

@@ -6,6 +6,8 @@ on when moto's package for it is loaded, so an emulator loads only the services 
 from __future__ import annotations
 
 import importlib
+import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -128,3 +130,36 @@ def test_mock_aws_and_emulate_alternate_in_one_process():
         assert len(boto3.client("dynamodbstreams", region_name="us-east-1").describe_stream(
             StreamArn=arn)["StreamDescription"]["Shards"]) == 1
     assert _moto_stream_test() == before
+
+
+def test_services_loaded_before_the_first_emulator_are_patched_once_and_deliver_once():
+    """moto's services already imported when an emulator opens (a project that imported moto, or Eddy's own dashboard
+    view, first): each seam module's patches go on once, though installing one loads another of moto's packages. Seen
+    before the fix: SNS's subscription patch went on twice, so one message to an SQS subscription counted two
+    deliveries on the dashboard (and S3's, EventBridge's and IAM's patches were doubled too)."""
+    out = subprocess.run([sys.executable, "-c", textwrap.dedent("""
+        import json
+        import moto.sns.models, moto.s3.models, moto.sqs.models, moto.events.models  # loaded before any emulator
+        import boto3
+        from eddy import emulate
+        from eddy.emulator import moto_seam
+        from eddy.emulator.dashboard.view import dashboard
+        with emulate(housekeeping_interval=None) as emu:
+            sqs, sns = boto3.client("sqs", region_name="us-east-1"), boto3.client("sns", region_name="us-east-1")
+            url = sqs.create_queue(QueueName="inbox")["QueueUrl"]
+            arn = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+            topic = sns.create_topic(Name="orders")["TopicArn"]
+            sns.subscribe(TopicArn=topic, Protocol="sqs", Endpoint=arn)
+            sns.publish(TopicArn=topic, Message="one")
+            assert emu.wait_idle(60)["Idle"]
+            installed = list(moto_seam._installed)
+            print(json.dumps({
+                "doubled": sorted({name for name in installed if installed.count(name) > 1}),
+                "messages": sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["ApproximateNumberOfMessages"])[
+                    "Attributes"],
+                "delivered": [s["NumberOfNotificationsDelivered"] for s in dashboard(emu)["Subscriptions"]],
+            }))
+    """)], check=True, capture_output=True, text=True, env={**os.environ, "AWS_ACCESS_KEY_ID": "testing",
+                                                             "AWS_SECRET_ACCESS_KEY": "testing"}).stdout
+    assert json.loads(out.splitlines()[-1]) == {"doubled": [], "messages": {"ApproximateNumberOfMessages": "1"},
+                                                "delivered": [1]}
