@@ -8,8 +8,10 @@ memory and the time of two model reads before its first answer.
   resolver (a few thousand names, every partition in botocore's order), and that session let go; a service's endpoint
   prefix is read from its model through the process's loader (aws_environment.shared_loader).
 - moto's service models (moto.core.utils._load_service_model, which its serializers and parsers read): moto reads
-  each through a new loader; here through the process's one, which Eddy's validation also reads: DynamoDB's model
-  (1.7 MB once read) is held once instead of three times.
+  each through a new loader of its own (moto's Loader: botocore's model with moto's "moto-extras" merged in, error
+  shapes such as S3's InvalidArgument with its ArgumentName); here a service moto has extras for is read through one
+  such loader for the process, and any other through the process's botocore loader, which Eddy's validation also
+  reads: DynamoDB's model (1.7 MB once read) is held once instead of three times.
 
 botocore treats what it loads as read-only (the clients of one session share it). Installed when moto.core is
 loaded (moto_seam/__init__.py); pinned by tests/emulator/moto_seam/services/test_botocore_data.py.
@@ -17,11 +19,15 @@ loaded (moto_seam/__init__.py); pinned by tests/emulator/moto_seam/services/test
 
 from __future__ import annotations
 
+import functools
+import glob
+import os
 import threading
 from typing import Any
 
 import moto.core.utils as moto_utils
 from botocore.exceptions import DataNotFoundError, UnknownServiceError
+from moto.core import loaders as moto_loaders
 from moto.core.base_backend import AccountSpecificBackend
 
 from eddy.emulator import aws_environment
@@ -75,7 +81,18 @@ def _generate_regions(self: AccountSpecificBackend, service_name: str) -> list[s
 
 
 def _load_service_model(service_name: str, model_name: str) -> dict[str, Any]:
-    return aws_environment.shared_loader().load_service_model(service_name, model_name)
+    loader = _moto_loader() if _has_moto_extras(service_name, model_name) else aws_environment.shared_loader()
+    return loader.load_service_model(service_name, model_name)
+
+
+@functools.cache
+def _has_moto_extras(service_name: str, model_name: str) -> bool:
+    """Whether moto ships extras for the model (<moto>/<service>/<api version>/<model>.moto-extras.json[.gz])."""
+    folder = glob.escape(os.path.join(moto_loaders.moto_root, service_name.replace("-", "")))
+    return bool(glob.glob(os.path.join(folder, "*", f"{model_name}.moto-extras.json*")))
+
+
+_moto_loader = functools.cache(moto_loaders.create_loader)
 
 
 _patches = Patches()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import boto3
 from botocore.loaders import create_loader
+from moto.core import loaders as moto_loaders
 from moto.core import utils as moto_utils
 from moto.core.base_backend import AccountSpecificBackend
 from moto.dynamodb.models import dynamodb_backends
@@ -57,12 +58,18 @@ def test_an_accounts_backends_in_an_emulator_know_the_regions_plain_moto_knows()
         assert "eu-west-1" in dynamodb_backends["123456789012"].regions
 
 
-def test_motos_models_are_the_ones_botocore_ships_and_dynamodbs_is_read_once():
+def test_motos_models_are_its_own_and_dynamodbs_is_read_once():
+    """moto's models in an emulator are the ones moto reads alone: botocore's with moto's extras merged in (S3's and
+    SQS's error shapes: without them moto's S3 errors lost ArgumentName/ArgumentValue, seen in
+    test_notifications_seam.py::test_filter_rule_names_in_either_case after an emulator had loaded S3's model)."""
     with emulate(**QUIET):
-        for service in ("dynamodb", "sqs"):
-            assert moto_utils._load_service_model(service, "service-2") == create_loader().load_service_model(
+        for service in ("dynamodb", "sqs", "s3"):
+            assert moto_utils._load_service_model(service, "service-2") == moto_loaders.create_loader().load_service_model(
                 service, "service-2"
             )
+        assert moto_utils._load_service_model("s3", "service-2") != create_loader().load_service_model(
+            "s3", "service-2"
+        )  # moto's extras are there
         model = moto_utils._load_service_model("dynamodb", "service-2")
         assert model is moto_utils._load_service_model("dynamodb", "service-2")
         assert validation._service("dynamodb")._service_description is model
