@@ -12,10 +12,9 @@ from __future__ import annotations
 import textwrap
 
 import pytest
-from botocore.exceptions import ClientError
 
+from tests.durability.killed_workloads import acknowledged_then_killed, refused
 from tests.durability.service_listings import running
-from tests.durability.test_function_resources import acknowledged_then_killed
 
 ADD_ONE = [{"Update": {"TableName": "counters", "Key": {"pk": {"S": "c"}}, "UpdateExpression": "ADD n :one",
                        "ExpressionAttributeValues": {":one": {"N": "1"}}}}]
@@ -47,12 +46,6 @@ WORKLOAD = textwrap.dedent(f'''
 
 def counter(dynamodb) -> str:
     return dynamodb.get_item(TableName="counters", Key={"pk": {"S": "c"}})["Item"]["n"]["N"]
-
-
-def refused(call) -> tuple[str, str]:
-    with pytest.raises(ClientError) as error:
-        call()
-    return error.value.response["Error"]["Code"], error.value.response["Error"]["Message"]
 
 
 @pytest.mark.parametrize("kind", ["server", "inprocess"])

@@ -4,14 +4,11 @@ answered, and a process running emulate() killing itself), as the function itsel
 from __future__ import annotations
 
 import json
-import signal
-import subprocess
-import sys
 import textwrap
 
 import pytest
 
-from tests.conftest import eddy_server
+from tests.durability.killed_workloads import acknowledged_then_killed
 from tests.durability.service_listings import running
 
 WORKLOAD = textwrap.dedent('''
@@ -50,25 +47,6 @@ WORKLOAD = textwrap.dedent('''
             workload(boto3.client("lambda", region_name="us-east-1"), boto3.client("dynamodb", region_name="us-east-1"))
             os.kill(os.getpid(), signal.SIGKILL)
 ''')
-
-
-def acknowledged_then_killed(kind: str, state: str, workload: str) -> str:
-    """Run `workload` (a script given "server" and a server's URL, or "inprocess" and the state directory, that
-    prints "ACKED <text>" once its requests were answered) on `state`, then kill -9 the process that owns it (the
-    in-process workload kills itself); answers the text."""
-    def run(*argv: str) -> str:
-        done = subprocess.run([sys.executable, "-c", workload, *argv], capture_output=True, text=True, timeout=300)
-        lines = [line for line in done.stdout.splitlines() if line.startswith("ACKED ")]
-        assert lines, done.stderr
-        return lines[0][len("ACKED "):]
-
-    if kind == "inprocess":
-        return run("inprocess", state)
-    with eddy_server("--state-dir", state, "--housekeeping-interval", "0") as (url, server):
-        acknowledged = run("server", url)
-        server.send_signal(signal.SIGKILL)
-        server.wait(timeout=60)
-    return acknowledged
 
 
 @pytest.mark.parametrize("kind", ["server", "inprocess"])

@@ -11,10 +11,9 @@ from __future__ import annotations
 import textwrap
 
 import pytest
-from botocore.exceptions import ClientError
 
+from tests.durability.killed_workloads import acknowledged_then_killed, refused
 from tests.durability.service_listings import running
-from tests.durability.test_function_resources import acknowledged_then_killed
 
 INTERVAL = ("ValidationException", "Time to live has been modified multiple times within a fixed interval")
 
@@ -45,12 +44,6 @@ WORKLOAD = textwrap.dedent('''
 def change(dynamodb, enabled: bool) -> dict:
     return dynamodb.update_time_to_live(TableName="sessions", TimeToLiveSpecification={"AttributeName": "expires",
                                                                                        "Enabled": enabled})
-
-
-def refused(call) -> tuple[str, str]:
-    with pytest.raises(ClientError) as error:
-        call()
-    return error.value.response["Error"]["Code"], error.value.response["Error"]["Message"]
 
 
 @pytest.mark.parametrize("kind", ["server", "inprocess"])

@@ -9,8 +9,8 @@ import textwrap
 
 import pytest
 
+from tests.durability.killed_workloads import acknowledged_then_killed
 from tests.durability.service_listings import running
-from tests.durability.test_function_resources import acknowledged_then_killed
 
 ARN = "arn:aws:lambda:us-east-1:123456789012:function:versioned"
 WORKLOAD = textwrap.dedent('''
