@@ -11,6 +11,7 @@ import base64
 import binascii
 from typing import TYPE_CHECKING, Any
 
+from botocore.exceptions import ClientError
 from eddy.emulator.errors import InvalidParameterValueException, ValidationException, constraint_violation
 
 if TYPE_CHECKING:
@@ -66,8 +67,12 @@ def zip_file(emulator: Emulator, code: Any, region: str) -> bytes:
         s3 = emulator.aws_client("s3", region)
         try:
             return s3.get_object(Bucket=code["S3Bucket"], Key=code["S3Key"])["Body"].read()
-        except Exception as error:
-            raise InvalidParameterValueException(f"Error occurred while GetObject. S3 Error Message: {error}") from None
+        except ClientError as error:  # S3's refusal in Lambda's words; any other failure is Eddy's own (a 500)
+            s3_error = error.response["Error"]
+            raise InvalidParameterValueException(
+                f"Error occurred while GetObject. S3 Error Code: {s3_error.get('Code')}. "
+                f"S3 Error Message: {s3_error.get('Message')}"
+            ) from None
     if code.get("ImageUri"):
         raise InvalidParameterValueException("Container image functions are not supported by Eddy: use a zip package")
     raise InvalidParameterValueException("Code must have a ZipFile, or an S3Bucket and S3Key")
