@@ -13,7 +13,6 @@ from pyspark.sql import Column, DataFrame, SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql.types import (
     DecimalType,
-    DoubleType,
     LongType,
     StringType,
     StructField,
@@ -23,30 +22,13 @@ from pyspark.sql.types import (
 
 from ..errors import MissingChangeLogError
 from ..session import require_filesystem, scheme_of
-from .columnar_copies import as_log_lines, read_copies
+from .columnar_copies import LOG_LINE, as_log_lines, read_copies
 from .files import exists, hadoop, read_json_file
 
 TTL_PRINCIPAL = "dynamodb.amazonaws.com"
 
-#: a change-log line as the emulator writes it (emulator/streams/records.py ChangeRecord.to_log_line)
-_LOG_LINE = StructType(
-    [
-        StructField("table", StringType()),
-        StructField("shard", StringType()),
-        StructField("sequence_number", StringType()),
-        StructField("commit_version", LongType()),
-        StructField("commit_timestamp", DoubleType()),
-        StructField("commit_records", LongType()),
-        StructField("event_id", StringType()),
-        StructField("event_name", StringType()),
-        StructField("keys", StringType()),
-        StructField("old_image", StringType()),
-        StructField("new_image", StringType()),
-        StructField(
-            "user_identity", StructType([StructField("type", StringType()), StructField("principalId", StringType())])
-        ),
-    ]
-)
+#: a change-log line as the emulator writes it (columnar_copies.py's LOG_LINE)
+_LOG_LINE = LOG_LINE
 
 #: the change log as a DataFrame: one row per change, in this order and with these types
 CHANGE_LOG_SCHEMA = StructType(

@@ -24,8 +24,8 @@ from pyspark.sql.types import (
 from ..dynamodb_json import ATTRIBUTE_VALUE
 
 _ITEM = MapType(StringType(), ATTRIBUTE_VALUE)
-#: a copy's columns (emulator/storage/columnar_segments.py SCHEMA)
-COPY_SCHEMA = StructType(
+#: a change-log line as the emulator writes it (emulator/streams/records.py ChangeRecord.to_log_line)
+LOG_LINE = StructType(
     [
         StructField("table", StringType()),
         StructField("shard", StringType()),
@@ -41,9 +41,11 @@ COPY_SCHEMA = StructType(
         StructField(
             "user_identity", StructType([StructField("type", StringType()), StructField("principalId", StringType())])
         ),
-        StructField("old_image_attributes", _ITEM),
-        StructField("new_image_attributes", _ITEM),
     ]
+)
+#: a copy's columns (emulator/storage/columnar_segments.py SCHEMA): a log line's, and each image's attributes
+COPY_SCHEMA = StructType(
+    [*LOG_LINE.fields, StructField("old_image_attributes", _ITEM), StructField("new_image_attributes", _ITEM)]
 )
 _LINE_MEMBERS = COPY_SCHEMA.names[:-2]
 
