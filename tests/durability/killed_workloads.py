@@ -1,29 +1,84 @@
 """A workload run in a process of its own and then killed with kill -9, for the durability tests in both doors, and
-the refusals they expect of the emulator that starts again on its state."""
+the refusals they expect of the emulator that starts again on its state.
+
+A workload is a script (a test module's WORKLOAD) that defines `workload(client)` and ends with
+`run_workload(workload, ...)`: run with workload_command(), it takes its door from its arguments ("server" and a
+server's URL, or "inprocess" and a state directory), so each script writes only what it does, not how it reaches
+the emulator or how it dies."""
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
+import urllib.request
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 from botocore.exceptions import ClientError
 
-from tests.conftest import eddy_server
+from tests.conftest import REGION, eddy_server
+
+#: the repository's root: where a workload script imports this module from, whatever the directory pytest runs in
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def workload_command(workload: str, mode: str, target: str) -> list[str]:
+    """The command that runs the workload script `workload` on a door: mode "server" and a server's URL, or
+    "inprocess" and a state directory (the script then runs emulate() on it itself)."""
+    prelude = f"import sys; sys.path.insert(0, {str(ROOT)!r})\n"
+    return [sys.executable, "-c", prelude + workload, mode, target]
+
+
+def run_workload(workload: Callable[..., None], *, attempts: int | None = None, delivered: bool = False,
+                 server_killed_under_it: bool = False, kill_itself: bool = True) -> None:
+    """A workload script's last line: `workload(client)` on the door its arguments name, `client(name)` giving a
+    boto3 client for a service there (and `delivered`: a second argument, a call that waits until every delivery
+    has reached its target). `attempts`: server clients' total_max_attempts (1: a request the kill interrupts is
+    not retried behind the test's back). `server_killed_under_it`: the test kills the server while the workload
+    runs, so a failed request ends the script quietly. `kill_itself`: in process, once the workload returns, the
+    process kills itself with kill -9 (no final snapshot: what was acknowledged must be in the log)."""
+    import boto3
+    from botocore.config import Config
+
+    mode, target = sys.argv[1], sys.argv[2]
+    if mode == "server":
+        config = Config(retries={"total_max_attempts": attempts}) if attempts else None
+
+        def client(name: str) -> Any:
+            return boto3.client(name, endpoint_url=target, region_name=REGION, aws_access_key_id="k",
+                                aws_secret_access_key="s", config=config)
+
+        def wait_delivered() -> None:
+            request = urllib.request.Request(target + "/_eddy/delivered", data=b'{"timeout": 60}', method="POST")
+            urllib.request.urlopen(request, timeout=90).read()
+
+        try:
+            workload(client, *([wait_delivered] if delivered else []))
+        except Exception:
+            if not server_killed_under_it:
+                raise
+            sys.exit(0)
+        return
+    from eddy import emulate
+
+    with emulate(state_dir=target, housekeeping_interval=None) as emu:
+        workload(lambda name: boto3.client(name, region_name=REGION),
+                 *([lambda: emu.assert_delivered(60)] if delivered else []))
+        if kill_itself:
+            os.kill(os.getpid(), signal.SIGKILL)
 
 
 def acknowledged_then_killed(kind: str, state: str, workload: str) -> str:
-    """Run `workload` (a script given "server" and a server's URL, or "inprocess" and the state directory, that
-    prints "ACKED <text>" once its requests were answered) on `state`, then kill -9 the process that owns it (the
-    in-process workload kills itself); answers the text."""
+    """Run `workload` (a workload script that prints "ACKED <text>" once its requests were answered) on `state`,
+    then kill -9 the process that owns it (the in-process workload kills itself); answers the text."""
 
-    def run(*argv: str) -> str:
-        done = subprocess.run(
-            [sys.executable, "-c", workload, *argv], capture_output=True, text=True, timeout=300, check=False
-        )
+    def run(mode: str, target: str) -> str:
+        done = subprocess.run(workload_command(workload, mode, target), capture_output=True, text=True, timeout=300,
+                              check=False)
         lines = [line for line in done.stdout.splitlines() if line.startswith("ACKED ")]
         assert lines, done.stderr
         return lines[0][len("ACKED ") :]

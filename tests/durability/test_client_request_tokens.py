@@ -23,8 +23,6 @@ MISMATCH = ("IdempotentParameterMismatchException",
             "Specified idempotent token was used with different request parameters within the idempotency window")
 
 WORKLOAD = textwrap.dedent(f'''
-    import os, signal, sys, boto3
-
     def workload(ddb):
         ddb.create_table(TableName="counters", KeySchema=[{{"AttributeName": "pk", "KeyType": "HASH"}}],
                          AttributeDefinitions=[{{"AttributeName": "pk", "AttributeType": "S"}}],
@@ -32,15 +30,8 @@ WORKLOAD = textwrap.dedent(f'''
         ddb.transact_write_items(TransactItems={ADD_ONE!r}, ClientRequestToken="first-token")
         print("ACKED", ddb.get_item(TableName="counters", Key={{"pk": {{"S": "c"}}}})["Item"]["n"]["N"], flush=True)
 
-    mode, target = sys.argv[1], sys.argv[2]
-    if mode == "server":
-        workload(boto3.client("dynamodb", endpoint_url=target, region_name="us-east-1", aws_access_key_id="k",
-                              aws_secret_access_key="s"))
-    else:
-        from eddy import emulate
-        with emulate(state_dir=target, housekeeping_interval=None):
-            workload(boto3.client("dynamodb", region_name="us-east-1"))
-            os.kill(os.getpid(), signal.SIGKILL)
+    from tests.durability.killed_workloads import run_workload
+    run_workload(lambda client: workload(client("dynamodb")))
 ''')
 
 

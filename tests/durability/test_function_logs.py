@@ -14,8 +14,7 @@ from tests.durability.service_listings import running
 
 GROUP = "/aws/lambda/talks"
 WORKLOAD = textwrap.dedent('''
-    import io, json, os, signal, sys, zipfile, boto3
-    from botocore.config import Config
+    import io, json, zipfile
 
     def workload(lam, logs):
         package = io.BytesIO()
@@ -30,17 +29,8 @@ WORKLOAD = textwrap.dedent('''
         seen = logs.filter_log_events(logGroupName="/aws/lambda/talks")["events"]
         print("ACKED " + json.dumps([[e["logStreamName"], e["timestamp"], e["message"]] for e in seen]), flush=True)
 
-    mode, target = sys.argv[1], sys.argv[2]
-    if mode == "server":
-        def client(name):
-            return boto3.client(name, endpoint_url=target, region_name="us-east-1", aws_access_key_id="k",
-                                aws_secret_access_key="s", config=Config(retries={"total_max_attempts": 1}))
-        workload(client("lambda"), client("logs"))
-    else:
-        from eddy import emulate
-        with emulate(state_dir=target, housekeeping_interval=None):
-            workload(boto3.client("lambda", region_name="us-east-1"), boto3.client("logs", region_name="us-east-1"))
-            os.kill(os.getpid(), signal.SIGKILL)
+    from tests.durability.killed_workloads import run_workload
+    run_workload(lambda client: workload(client("lambda"), client("logs")), attempts=1)
 ''')
 
 

@@ -12,7 +12,7 @@ from tests.durability.killed_workloads import acknowledged_then_killed
 from tests.durability.service_listings import running
 
 WORKLOAD = textwrap.dedent('''
-    import io, os, signal, sys, zipfile, boto3
+    import io, zipfile
 
     def workload(lam, ddb):
         package = io.BytesIO()
@@ -37,15 +37,8 @@ WORKLOAD = textwrap.dedent('''
         lam.tag_resource(Resource=mapping["EventSourceMappingArn"], Tags={"stage": "prod"})
         print("ACKED", lam.get_policy(FunctionName="echo")["RevisionId"], flush=True)
 
-    mode, target = sys.argv[1], sys.argv[2]
-    if mode == "server":
-        workload(*(boto3.client(name, endpoint_url=target, region_name="us-east-1", aws_access_key_id="k",
-                                aws_secret_access_key="s") for name in ("lambda", "dynamodb")))
-    else:
-        from eddy import emulate
-        with emulate(state_dir=target, housekeeping_interval=None):
-            workload(boto3.client("lambda", region_name="us-east-1"), boto3.client("dynamodb", region_name="us-east-1"))
-            os.kill(os.getpid(), signal.SIGKILL)
+    from tests.durability.killed_workloads import run_workload
+    run_workload(lambda client: workload(client("lambda"), client("dynamodb")))
 ''')
 
 

@@ -9,13 +9,12 @@ import boto3
 
 from eddy import emulate
 from tests.conftest import QUIET
-from tests.emulator.api.sns.test_http_subscriptions import Endpoint
+from tests.emulator.api.sns.http_endpoint import Endpoint
 
 
 def test_a_pending_http_subscription_and_its_token_survive_a_restart(tmp_path):
-    endpoint = Endpoint()
     state = str(tmp_path / "state")
-    try:
+    with Endpoint() as endpoint:
         with emulate(state_dir=state, **QUIET):
             sns = boto3.client("sns", region_name="us-east-1")
             topic = sns.create_topic(Name="orders")["TopicArn"]
@@ -36,6 +35,3 @@ def test_a_pending_http_subscription_and_its_token_survive_a_restart(tmp_path):
             assert sns.get_subscription_attributes(SubscriptionArn=arn)["Attributes"]["PendingConfirmation"] == "false"
         # each block's close sent what it had queued: a replayed Subscribe would have POSTed by now
         assert [json.loads(body)["Type"] for _, body in endpoint.received] == ["SubscriptionConfirmation", "Notification"]
-    finally:
-        endpoint.server.shutdown()
-        endpoint.server.server_close()

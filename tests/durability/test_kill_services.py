@@ -8,18 +8,17 @@ import json
 import random
 import signal
 import subprocess
-import sys
 import textwrap
 from collections import defaultdict
 
 import pytest
 
 from tests.conftest import eddy_server
+from tests.durability.killed_workloads import workload_command
 from tests.durability.service_listings import running
 
 WORKLOAD = textwrap.dedent('''
-    import io, sys, zipfile, boto3
-    from botocore.config import Config
+    import io, zipfile
 
     def workload(client):
         ddb, s3, sqs, sns, lam = (client(n) for n in ("dynamodb", "s3", "sqs", "sns", "lambda"))
@@ -71,20 +70,8 @@ WORKLOAD = textwrap.dedent('''
                 version = lam.publish_layer_version(LayerName="shared", Content={"ZipFile": buffer.getvalue()})
                 print("ACK layer %d" % version["Version"], flush=True)
 
-    mode, target = sys.argv[1], sys.argv[2]
-    if mode == "server":
-        config = Config(retries={"total_max_attempts": 1})
-        def client(name):
-            return boto3.client(name, endpoint_url=target, region_name="us-east-1", aws_access_key_id="k",
-                                aws_secret_access_key="s", config=config)
-        try:
-            workload(client)
-        except Exception:
-            sys.exit(0)
-    else:
-        from eddy import emulate
-        with emulate(state_dir=target, housekeeping_interval=None):
-            workload(lambda name: boto3.client(name, region_name="us-east-1"))
+    from tests.durability.killed_workloads import run_workload
+    run_workload(workload, attempts=1, server_killed_under_it=True, kill_itself=False)
 ''')
 
 
@@ -125,10 +112,10 @@ def test_kill_9_during_a_mixed_workload_loses_nothing_acknowledged(kind, tmp_pat
     tried: dict[str, set[str]] = defaultdict(set)
     if kind == "server":
         with eddy_server("--state-dir", state, "--housekeeping-interval", "0") as (url, server):
-            in_order = _run_until_killed([sys.executable, "-c", WORKLOAD, "server", url],
+            in_order = _run_until_killed(workload_command(WORKLOAD, "server", url),
                                              lambda writer: server.send_signal(signal.SIGKILL), kill_after, tried)
     else:
-        in_order = _run_until_killed([sys.executable, "-c", WORKLOAD, "inprocess", state],
+        in_order = _run_until_killed(workload_command(WORKLOAD, "inprocess", state),
                                      lambda writer: writer.send_signal(signal.SIGKILL), kill_after, tried)
     acknowledged: dict[str, list[str]] = defaultdict(list)
     for ack_kind, values in in_order:

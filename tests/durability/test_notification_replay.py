@@ -8,16 +8,16 @@ from __future__ import annotations
 import json
 import signal
 import subprocess
-import sys
 import textwrap
 
 import pytest
 
 from tests.conftest import eddy_server
+from tests.durability.killed_workloads import workload_command
 from tests.durability.service_listings import drain, running
 
 WORKLOAD = textwrap.dedent('''
-    import io, json, os, sys, urllib.request, zipfile, boto3
+    import io, json, zipfile
 
     SEEN = """
     import boto3
@@ -63,20 +63,8 @@ WORKLOAD = textwrap.dedent('''
         print("UPLOAD " + json.dumps({"MessageId": message["MessageId"], "Body": message["Body"]}), flush=True)
         print("DONE", flush=True)
 
-    mode, target = sys.argv[1], sys.argv[2]
-    if mode == "server":
-        def client(name):
-            return boto3.client(name, endpoint_url=target, region_name="us-east-1", aws_access_key_id="k",
-                                aws_secret_access_key="s")
-        def wait_idle():
-            request = urllib.request.Request(target + "/_eddy/delivered", data=b'{"timeout": 60}', method="POST")
-            urllib.request.urlopen(request).read()
-        workload(client, wait_idle)
-    else:
-        from eddy import emulate
-        with emulate(state_dir=target, housekeeping_interval=None) as emu:
-            workload(lambda name: boto3.client(name, region_name="us-east-1"), lambda: emu.assert_delivered(60))
-            os._exit(0)  # as kill -9 would: no final snapshot, the log holds everything
+    from tests.durability.killed_workloads import run_workload
+    run_workload(workload, delivered=True)
 ''')
 
 
@@ -92,10 +80,10 @@ def test_pushes_are_replayed_as_sent_and_functions_are_not_invoked_again(kind, t
     state = str(tmp_path / "state")
     if kind == "server":
         with eddy_server("--state-dir", state, "--housekeeping-interval", "0") as (url, server):
-            upload = _run([sys.executable, "-c", WORKLOAD, "server", url])
+            upload = _run(workload_command(WORKLOAD, "server", url))
             server.send_signal(signal.SIGKILL)
     else:
-        upload = _run([sys.executable, "-c", WORKLOAD, "inprocess", state])
+        upload = _run(workload_command(WORKLOAD, "inprocess", state))
 
     with running(kind, state) as door:  # recovery replays S3's puts and SNS's publish through moto
         door.wait_idle(60)

@@ -18,8 +18,6 @@ from tests.durability.service_listings import running
 INTERVAL = ("ValidationException", "Time to live has been modified multiple times within a fixed interval")
 
 WORKLOAD = textwrap.dedent('''
-    import os, signal, sys, boto3
-
     def workload(ddb):
         ddb.create_table(TableName="sessions", KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
                          AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
@@ -29,15 +27,8 @@ WORKLOAD = textwrap.dedent('''
         print("ACKED", ddb.describe_time_to_live(TableName="sessions")["TimeToLiveDescription"]["TimeToLiveStatus"],
               flush=True)
 
-    mode, target = sys.argv[1], sys.argv[2]
-    if mode == "server":
-        workload(boto3.client("dynamodb", endpoint_url=target, region_name="us-east-1", aws_access_key_id="k",
-                              aws_secret_access_key="s"))
-    else:
-        from eddy import emulate
-        with emulate(state_dir=target, housekeeping_interval=None):
-            workload(boto3.client("dynamodb", region_name="us-east-1"))
-            os.kill(os.getpid(), signal.SIGKILL)
+    from tests.durability.killed_workloads import run_workload
+    run_workload(lambda client: workload(client("dynamodb")))
 ''')
 
 

@@ -14,7 +14,7 @@ from tests.durability.service_listings import running
 
 ARN = "arn:aws:lambda:us-east-1:123456789012:function:versioned"
 WORKLOAD = textwrap.dedent('''
-    import io, os, signal, sys, zipfile, boto3
+    import io, zipfile
 
     def package(says):
         buffer = io.BytesIO()
@@ -39,15 +39,8 @@ WORKLOAD = textwrap.dedent('''
                                                ProvisionedConcurrentExecutions=2)
         print("ACKED", lam.get_alias(FunctionName="versioned", Name="live")["RevisionId"], flush=True)
 
-    mode, target = sys.argv[1], sys.argv[2]
-    if mode == "server":
-        workload(boto3.client("lambda", endpoint_url=target, region_name="us-east-1", aws_access_key_id="k",
-                              aws_secret_access_key="s"))
-    else:
-        from eddy import emulate
-        with emulate(state_dir=target, housekeeping_interval=None):
-            workload(boto3.client("lambda", region_name="us-east-1"))
-            os.kill(os.getpid(), signal.SIGKILL)
+    from tests.durability.killed_workloads import run_workload
+    run_workload(lambda client: workload(client("lambda")))
 ''')
 
 

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import json
 import re
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Iterator
 
 import pytest
 import requests
 from botocore.exceptions import ClientError
+
+from .http_endpoint import Endpoint
 
 REGION = "us-east-1"
 CONFIRMATION_MEMBERS = ["Type", "MessageId", "Token", "TopicArn", "Message", "SubscribeURL", "Timestamp",
@@ -29,44 +29,10 @@ AGENT = {"Content-Type": "text/plain; charset=UTF-8", "User-Agent": "Amazon Simp
          "Accept-Encoding": "gzip,deflate"}
 
 
-class Endpoint:
-    """A subscriber's HTTP endpoint on loopback: every POST it receives (headers, body), answered 200."""
-
-    def __init__(self) -> None:
-        self.received: list[tuple[dict[str, str], bytes]] = []
-        self.arrived = threading.Condition()
-        endpoint = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 (http.server's name)
-                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                self.send_response(200)
-                self.send_header("Content-Length", "0")
-                self.end_headers()
-                with endpoint.arrived:
-                    endpoint.received.append(({k.lower(): v for k, v in self.headers.items()}, body))
-                    endpoint.arrived.notify_all()
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/sns-endpoint"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def wait_for(self, count: int) -> list[tuple[dict[str, str], bytes]]:
-        """The first `count` POSTs, once they have arrived (SNS POSTs after its request has answered)."""
-        with self.arrived:
-            assert self.arrived.wait_for(lambda: len(self.received) >= count, timeout=120)
-            return list(self.received[:count])
-
-
 @pytest.fixture
 def endpoint() -> Iterator[Endpoint]:
-    served = Endpoint()
-    yield served
-    served.server.shutdown()
-    served.server.server_close()
+    with Endpoint() as served:
+        yield served
 
 
 def links(door) -> str:
