@@ -20,6 +20,8 @@ class Request:
     url: str
     headers: dict[str, str]
     body: bytes = b""
+    #: the request target as the client sent it (path and query, escapes kept), where a server received it
+    target: str = ""
 
     def header(self, name: str, default: str | None = None) -> str | None:
         wanted = name.lower()
@@ -58,6 +60,8 @@ class Response:
     status: int
     headers: dict[str, str] = field(default_factory=dict)
     body: bytes = b""
+    #: Set-Cookie headers, one each (a function URL's answer: its function's `cookies`)
+    cookies: list[str] = field(default_factory=list)
 
 
 def json_response(payload: Any, status: int = 200, content_type: str = JSON_1_0) -> Response:

@@ -107,7 +107,7 @@ class DeferredComponents:
                         lambda topic, region, message: self.aws_client("sns", region).publish(
                             TopicArn=topic, Message=message
                         ),
-                        self._functions_endpoint,
+                        self.functions_endpoint,
                         self.clock.now,
                         self.clock.on_advance,
                     ),
@@ -121,7 +121,7 @@ class DeferredComponents:
         result = self.invoker.invoke(function, event, source="CloudFormation")
         return None if result.error is None else str(result.error)
 
-    def _functions_endpoint(self) -> str:
+    def functions_endpoint(self) -> str:
         """Where a function's code reaches Eddy (the in-process door starts its loopback server for it)."""
         if self.invoker.before_worker_start is not None:
             self.invoker.before_worker_start()

@@ -51,6 +51,11 @@ def _events_target(request: Request) -> bool:
     return (request.header("X-Amz-Target") or "").startswith("AWSEvents.")
 
 
+def _function_url(request: Request) -> bool:
+    """A function URL's request: its path on Eddy's endpoint, or AWS's host form (<url id>.lambda-url.<region>...)."""
+    return request.path.startswith("/lambda-url/") or ".lambda-url." in (request.header("Host") or "")
+
+
 def _sns_link(request: Request) -> bool:
     return request.path.startswith("/SimpleNotificationService-") or any(
         f"Action={action}" in request.url for action in ("Unsubscribe", "ConfirmSubscription")
@@ -90,6 +95,7 @@ _NEXT = object()
 #: the APIs beyond DynamoDB's, in the order they are asked: each module loaded once a request shows its API's mark,
 #: then asked whether the request is its own, and how it is called
 _APIS: tuple[tuple[str, Callable[[Request], bool], Callable[[Any, Emulator, Request], Any]], ...] = (
+    ("eddy.emulator.api.function_urls", _function_url, _with_emulator),  # first: its paths are its functions'
     ("eddy.emulator.api.lambda_invoke", _lambda_path, _with_caller),  # Invoke, InvokeAsync
     ("eddy.emulator.api.lambda_resources", _lambda_path, _or_next),  # before lambda_api: InvokeAsync and the like
     ("eddy.emulator.api.lambda_api", _lambda_path, _with_caller),

@@ -84,6 +84,7 @@ class EddyApp:
             response = self._not_served(request)
         headers = [(k, v) for k, v in response.headers.items() if k.lower() != "content-length"]
         headers.append(("Content-Length", str(len(response.body))))
+        headers.extend(("Set-Cookie", cookie) for cookie in response.cookies)
         start_response(f"{response.status} {HTTPStatus(response.status).phrase}", headers)
         return [response.body]
 
@@ -205,7 +206,7 @@ def request_of(environ: dict[str, Any]) -> Request:
     if url is None or not environ.get("wsgi.input_terminated"):
         incoming = WerkzeugRequest(environ)
         body = incoming.get_data(cache=True)
-        return Request(incoming.method, incoming.url, dict(incoming.headers.items()), body)
+        return Request(incoming.method, incoming.url, dict(incoming.headers.items()), body, environ.get("RAW_URI", ""))
     headers = {}
     for key, value in environ.items():  # werkzeug's EnvironHeaders, in its order
         if key[:5] == "HTTP_":
@@ -213,7 +214,9 @@ def request_of(environ: dict[str, Any]) -> Request:
                 headers[key[5:].replace("_", "-").title()] = value
         elif (key == "CONTENT_TYPE" or key == "CONTENT_LENGTH") and value:
             headers[key.replace("_", "-").title()] = value
-    return Request(environ["REQUEST_METHOD"].upper(), url, headers, environ["wsgi.input"].read())
+    return Request(
+        environ["REQUEST_METHOD"].upper(), url, headers, environ["wsgi.input"].read(), environ.get("RAW_URI", "")
+    )
 
 
 def _plain_url(environ: dict[str, Any]) -> str | None:

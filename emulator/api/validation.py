@@ -62,6 +62,9 @@ DEFERRED_TO_MOTO = frozenset({"dynamodb"})
 #: members a service requires that botocore's model no longer marks required, and whose lengths it checks (as the
 #: model stood when it marked them: KeySchema 1 to 2 elements); moto fails on a request without them
 REQUIRED_BY_THE_SERVICE = {("dynamodb", "CreateTable"): ("AttributeDefinitions", "KeySchema")}
+#: enums AWS lists in another order than botocore's model, as AWS answered (LocalStack's AWS-validated
+#: TestLambdaURL::test_lambda_url_invalid_invoke_mode: "[RESPONSE_STREAM, BUFFERED]")
+ENUM_ORDER = {"InvokeMode": ("RESPONSE_STREAM", "BUFFERED")}
 #: a TransactWriteItems item without an action, in the words of AWS's DynamoDB Local (one with several is moto's,
 #: which has AWS's: "TransactItems can only contain one of Check, Put, Update or Delete")
 NO_TRANSACT_WRITE_ACTION = "Invalid Request: TransactWriteRequest should contain Delete or Put or Update request"
@@ -280,7 +283,7 @@ def _string(shape: Shape, value: str, path: str, problems: _Problems) -> None:
         value.encode("utf-8")
     except UnicodeEncodeError:
         raise SerializationException(f"Invalid UTF-8 (a lone surrogate) in the value at '{path}'") from None
-    enum = shape.enum
+    enum = ENUM_ORDER.get(shape.name, shape.enum)
     if enum and value not in enum and not problems.moto_checks:
         _violation(problems, path, value, f"Member must satisfy enum value set: [{', '.join(enum)}]")
         return

@@ -86,6 +86,8 @@ class Function:
     reserved_concurrency: int | None = None
     #: PutProvisionedConcurrencyConfig's by version or alias, on $LATEST: {qualifier: {"requested": N, "since": time}}
     provisioned_concurrency: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: CreateFunctionUrlConfig's, on $LATEST, by alias ("" for the function's own URL): {"UrlId", "AuthType", ...}
+    url_configs: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: RevisionId, as GetFunction and GetPolicy answer it: new with each change of code, configuration or policy
     revision_id: str = field(default_factory=lambda: str(uuid.uuid4()))
     #: "$LATEST", or a published version's number (functions/versions.py: a frozen copy of $LATEST)

@@ -7,7 +7,8 @@ or an alias), versions.py (PublishVersion, ListVersionsByFunction, Create/Get/Up
 permissions.py (AddPermission, RemovePermission, GetPolicy), tags.py (TagResource, UntagResource, ListTags on a
 function's ARN) and concurrency.py (Put/Get/DeleteFunctionConcurrency, GetAccountSettings: the account's limits and
 what Eddy's functions use of them), provisioned_concurrency.py (Put/Get/Delete/ListProvisionedConcurrencyConfig(s)
-of versions and aliases). Every other operation on a function (function URLs, code signing, ...: the list is
+of versions and aliases), url_configs.py (Create/Get/Update/Delete/ListFunctionUrlConfig(s): function URLs, which
+api/function_urls/ serves). Every other operation on a function (code signing, ...: the list is
 botocore's Lambda model, read here) answers ResourceNotFoundException when the function does not exist and
 HTTP 501 NotImplemented "Eddy does not emulate Lambda's <Operation>" when it does (docs/guides/functions-and-layers.md).
 Tags of event source mappings are Eddy's too (tags.py); those of other resources (code signing configs, ...)
@@ -28,6 +29,7 @@ from eddy.emulator.api.lambda_resources import (
     provisioned_concurrency,
     qualified,
     tags,
+    url_configs,
     versions,
 )
 from eddy.emulator.engine import Emulator
@@ -139,6 +141,11 @@ def handle(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Res
                 return tags.untag_resource(emulator, arn, parse_qs(urlsplit(request.url).query).get("tagKeys", []))
             return tags.list_tags(emulator, arn)
         name = path["FunctionName"]
+        if operation in url_configs.OPERATIONS:
+            params = _body(request) if request.method.upper() in ("POST", "PUT") else {}
+            return url_configs.handle(
+                emulator, operation, name, query, params, lambda: _target(emulator, name, caller, operation), _qualifier
+            )
         if operation in qualified.OPERATIONS:
             return qualified.handle(emulator, operation, request, caller, name)
         if operation.endswith("FunctionConcurrency"):

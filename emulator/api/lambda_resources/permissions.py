@@ -5,11 +5,11 @@
     DELETE /2015-03-31/functions/{name}/policy/{sid}         RemovePermission (204)
 
 The statement and policy documents, their conditions (SourceArn as ArnLike AWS:SourceArn; SourceAccount,
-EventSourceToken, PrincipalOrgID, FunctionUrlAuthType as StringEquals), principals (a service, an account as
+EventSourceToken, PrincipalOrgID, FunctionUrlAuthType as StringEquals; InvokedViaFunctionUrl as Bool), principals (a service, an account as
 arn:aws:iam::<id>:root, an ARN, "*"), the RevisionId shared with GetFunction and every error's wording are AWS's,
 as LocalStack's AWS-recorded snapshots show them (tests/aws/services/lambda_/test_lambda_api.snapshot.json,
 TestLambdaPermissions). A version and an alias each have their own policy (a Qualifier, or a qualified FunctionName),
-its Resource their qualified ARN. Eddy keeps the policy and answers with it; it does not evaluate it (AWS differences).
+its Resource their qualified ARN. Eddy keeps the policy and answers with it; it evaluates it only for function URLs (api/function_urls/access.py).
 """
 
 from __future__ import annotations
@@ -101,6 +101,8 @@ def statement(function: Function, params: dict[str, Any], qualifier: str | None 
         conditions["StringEquals"] = equals
     if params.get("SourceArn") is not None:
         conditions["ArnLike"] = {"AWS:SourceArn": params["SourceArn"]}
+    if params.get("InvokedViaFunctionUrl") is True:  # what AWS writes for it (urls-auth.html's policies)
+        conditions["Bool"] = {"lambda:InvokedViaFunctionUrl": "true"}
     if conditions:
         made["Condition"] = conditions
     return made

@@ -172,10 +172,12 @@ def update_alias(emulator: Emulator, function: Function, name: str, params: dict
 def delete_alias(emulator: Emulator, function: Function, name: str) -> Response:
     """Deleting an alias that does not exist answers 204 as for one that does (AWS-recorded
     test_non_existent_alias_deletion); its provisioned concurrency configuration goes with it (AWS-recorded
-    test_lambda_provisioned_lifecycle)."""
+    test_lambda_provisioned_lifecycle), and its function URL (AWS-recorded test_lambda_url_persists_after_alias_delete:
+    the URL answers 403 once the alias is gone)."""
     with emulator.lock:
         if function.aliases.pop(name, None) is not None:
             function.provisioned_concurrency.pop(name, None)  # its provisioned concurrency goes with it
+            function.url_configs.pop(name, None)
             emulator.functions.recorded(function)
     return Response(204, {"x-amzn-RequestId": str(uuid.uuid4())}, b"")
 

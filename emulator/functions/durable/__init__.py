@@ -25,7 +25,7 @@ from eddy.emulator.storage.disk import WriteFailed
 FIELDS = (
     "name", "account_id", "region", "handler", "runtime", "timeout", "memory_size", "environment", "role",
     "description", "code_sha256", "code_size", "last_modified", "layers", "logging_config", "event_invoke_config",
-    "dead_letter_target", "tags", "policy", "reserved_concurrency", "provisioned_concurrency", "revision_id", "version",
+    "dead_letter_target", "tags", "policy", "reserved_concurrency", "provisioned_concurrency", "url_configs", "revision_id", "version",
     "last_version",
     "source_fingerprint",
 )  # fmt: skip

@@ -217,8 +217,9 @@ def _replicate_zip() -> bytes:
 def test_operations_eddy_does_not_serve_answer_501_on_a_function_that_exists(door):
     lam = door.client("lambda")
     create_function(lam, "echo", ECHO)
-    # (provisioned concurrency is served since 13c6157: tests/emulator/functions/test_provisioned_concurrency.py)
-    for call, params in ((lam.get_function_url_config, {}), (lam.get_function_code_signing_config, {})):
+    # (provisioned concurrency is served since 13c6157: tests/emulator/functions/test_provisioned_concurrency.py;
+    # function URLs too: tests/emulator/api/function_urls/)
+    for call, params in ((lam.get_function_code_signing_config, {}), (lam.get_runtime_management_config, {})):
         assert error_of(call, FunctionName="echo", **params) == (
             "NotImplemented", f"Eddy does not emulate Lambda's {call.__name__.title().replace('_', '')}", 501)
         assert error_of(call, FunctionName="nope", **params)[0::2] == ("ResourceNotFoundException", 404)
