@@ -220,6 +220,7 @@ def _worker(url: str, kind: str, prefix: str, calls: int, ready, results) -> Non
     call(calls)  # connection made before the start line
     ready.wait()
     latencies, units, errors = [], 0, 0
+    cpu = time.process_time()
     for i in range(calls):
         started = time.perf_counter()
         try:
@@ -227,11 +228,19 @@ def _worker(url: str, kind: str, prefix: str, calls: int, ready, results) -> Non
         except Exception:  # counted, not retried: the bench reports errors
             errors += 1
         latencies.append(time.perf_counter() - started)
-    results.put((latencies, units, errors))
+    results.put((latencies, units, errors, time.process_time() - cpu))
+
+
+def machine_cpu() -> tuple[int, int]:
+    """(all, idle) CPU ticks of the whole machine so far, every core (from /proc/stat)."""
+    ticks = [int(field) for field in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return sum(ticks), ticks[3] + ticks[4]  # idle and iowait
 
 
 def load(url: str, kind: str, clients: int, calls: int, prefix: str) -> dict:
-    """`clients` processes each making `calls` calls of `kind`: units/s over the whole, latencies, errors."""
+    """`clients` processes each making `calls` calls of `kind`: units/s over the whole, latencies, errors, the
+    clients' own CPU seconds per call (boto3's work, which shares the machine with the server) and the share of the
+    machine's CPU busy meanwhile (every process on it, other work included)."""
     context = multiprocessing.get_context("fork")
     ready, results = context.Barrier(clients + 1), context.Queue()
     processes = [context.Process(target=_worker, args=(url, kind, f"{prefix}/{n}", calls, ready, results))
@@ -239,14 +248,17 @@ def load(url: str, kind: str, clients: int, calls: int, prefix: str) -> dict:
     for process in processes:
         process.start()
     ready.wait()
-    started = time.perf_counter()
+    started, machine = time.perf_counter(), machine_cpu()
     gathered = [results.get(timeout=900) for _ in processes]
     elapsed = time.perf_counter() - started
+    ticks, idle = (now - then for now, then in zip(machine_cpu(), machine))
     for process in processes:
         process.join()
-    return {"rate": sum(units for _, units, _ in gathered) / elapsed,
-            "latencies": [latency for batch, _, _ in gathered for latency in batch],
-            "errors": sum(errors for _, _, errors in gathered)}
+    return {"rate": sum(units for _, units, _, _ in gathered) / elapsed,
+            "latencies": [latency for batch, _, _, _ in gathered for latency in batch],
+            "errors": sum(errors for _, _, errors, _ in gathered),
+            "client CPU per call": sum(cpu for _, _, _, cpu in gathered) / (clients * calls),
+            "machine busy": 1 - idle / ticks if ticks else 0.0}
 
 
 def percentile(values: list[float], fraction: float) -> float:

@@ -6,7 +6,10 @@ its children) two seconds later, then the same boto3 workloads against each, the
 PutItem on a table with a NEW_AND_OLD_IMAGES stream (1 client; 8 clients), GetItem (1; 8), Query (one 10-item
 partition), BatchWriteItem (25 puts), GetRecords (a 1,000-record stream read from every shard's start), p99
 latency under load (the 8-client rounds), and the server's CPU per call (its process tree's user and system time
-over a workload, per call made: what the server spends, apart from the clients that share the machine). Recovery is timed apart: each restarted on a state directory holding
+over a workload, per call made: what the server spends, apart from the clients that share the machine), beside
+the boto3 clients' own CPU per call and how busy the whole machine was meanwhile (where the clients' share is most
+of a call's CPU and the machine is busy, a rate's ratio is bounded by (client + MiniStack's CPU) / (client +
+Eddy's CPU) whatever the server does). Recovery is timed apart: each restarted on a state directory holding
 two tables of 1,000 items (MiniStack with PERSIST_STATE=1). Medians over the rounds.
 
 In-process (no MiniStack column): PutItem with a stream and GetItem per CPU second against boto3's own client
@@ -60,6 +63,8 @@ def http_round(peer, calls: int, number: int) -> dict[str, float]:
             figures[label] = result["rate"]
             if kind != "GetRecords":  # its calls are many per unit: its rate is the row
                 figures[f"{label}: server CPU per call (us)"] = (peer.cpu_seconds() - cpu) / (clients * (count + 1)) * 1e6
+                figures[f"{label}: the boto3 client's CPU per call (us)"] = result["client CPU per call"] * 1e6
+                figures[f"{label}: machine busy (%)"] = result["machine busy"] * 100
             if clients > 1:
                 figures[f"{kind} p99 under load, 8 clients (ms)"] = percentile(result["latencies"], 0.99) * 1000
     finally:

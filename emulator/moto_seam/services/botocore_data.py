@@ -20,7 +20,9 @@ loaded (moto_seam/__init__.py); pinned by tests/emulator/moto_seam/services/test
 from __future__ import annotations
 
 import functools
+import gc
 import glob
+import json
 import os
 import threading
 from typing import Any
@@ -62,18 +64,30 @@ def _endpoint_prefix(service_name: str) -> str | None:
 def _endpoint_regions() -> dict[str, list[str]]:
     global _prefix_regions
     if _prefix_regions is None:
-        import botocore.session
+        _prefix_regions = json.loads(_read_endpoint_regions())
+    return _prefix_regions
 
-        resolver = botocore.session.Session()._get_internal_component("endpoint_resolver")
-        partitions = resolver.get_available_partitions()
-        prefixes = {prefix for partition in resolver._endpoint_data["partitions"] for prefix in partition["services"]}
-        _prefix_regions = {
+
+def _read_endpoint_regions() -> str:
+    """Every endpoint prefix's regions as JSON text. What is kept is remade from that text once botocore's endpoint
+    data has gone (and the cycles of the session that read it are collected): region names made while the data was
+    read would each hold one of the 7 MB's memory blocks, which the process could then never give back."""
+    import botocore.session
+
+    resolver = botocore.session.Session()._get_internal_component("endpoint_resolver")
+    partitions = resolver.get_available_partitions()
+    prefixes = {prefix for partition in resolver._endpoint_data["partitions"] for prefix in partition["services"]}
+    text = json.dumps(
+        {
             prefix: [
                 region for partition in partitions for region in resolver.get_available_endpoints(prefix, partition)
             ]
-            for prefix in prefixes
+            for prefix in sorted(prefixes)
         }
-    return _prefix_regions
+    )
+    del resolver
+    gc.collect()
+    return text
 
 
 def _generate_regions(self: AccountSpecificBackend, service_name: str) -> list[str]:
