@@ -20,7 +20,6 @@ loaded (moto_seam/__init__.py); pinned by tests/emulator/moto_seam/services/test
 from __future__ import annotations
 
 import functools
-import gc
 import glob
 import json
 import os
@@ -69,15 +68,19 @@ def _endpoint_regions() -> dict[str, list[str]]:
 
 
 def _read_endpoint_regions() -> str:
-    """Every endpoint prefix's regions as JSON text. What is kept is remade from that text once botocore's endpoint
-    data has gone (and the cycles of the session that read it are collected): region names made while the data was
-    read would each hold one of the 7 MB's memory blocks, which the process could then never give back."""
-    import botocore.session
+    """Every endpoint prefix's regions as JSON text, read from botocore's endpoint data (as a session's resolver reads
+    it) through a loader of its own, so that the data (7 MB once read) goes with it. What is kept is remade from the
+    text: region names made while the data was read would each keep one of its memory blocks, which the process could
+    then never give back."""
+    from botocore.loaders import create_loader
+    from botocore.regions import EndpointResolver
 
-    resolver = botocore.session.Session()._get_internal_component("endpoint_resolver")
+    loader = create_loader(os.environ.get("AWS_DATA_PATH"))  # the data_path a session reads (its only source here)
+    endpoints, path = loader.load_data_with_path("endpoints")
+    resolver = EndpointResolver(endpoints, uses_builtin_data=loader.is_builtin_path(path))
     partitions = resolver.get_available_partitions()
-    prefixes = {prefix for partition in resolver._endpoint_data["partitions"] for prefix in partition["services"]}
-    text = json.dumps(
+    prefixes = {prefix for partition in endpoints["partitions"] for prefix in partition["services"]}
+    return json.dumps(
         {
             prefix: [
                 region for partition in partitions for region in resolver.get_available_endpoints(prefix, partition)
@@ -85,9 +88,6 @@ def _read_endpoint_regions() -> str:
             for prefix in sorted(prefixes)
         }
     )
-    del resolver
-    gc.collect()
-    return text
 
 
 def _generate_regions(self: AccountSpecificBackend, service_name: str) -> list[str]:
