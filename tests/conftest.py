@@ -211,28 +211,56 @@ SLOW_TESTS = {
     "tests/emulator/kinesis/test_kinesis_durability.py",
     "tests/emulator/pipes/test_pipe_restart.py",
     "tests/emulator/api/test_fuzz.py::test_a_hostile_client_gets_aws_errors_and_breaks_nothing",
+    # the tour's step 6 is a Spark job: it needs Java, which `make test-fast` does not (36 s with -n 2, its slowest)
+    "tests/infra/test_first_run.py::test_the_demo_tours_everything",
     "tests/emulator/api/test_inprocess.py::test_moto_services_work_inside",
     "tests/emulator/api/test_lambda_resources.py::test_reserved_concurrency_is_kept_and_zero_throttles_invoke",
     "tests/emulator/notifications/test_s3_topic_configurations.py::test_s3_to_a_topic_to_a_function",
 }
 
 
+#: the Spark tests whose work is in processes of their own (a standalone cluster and spark-submit, `eddy serve`, `eddy
+#: spark ...` commands): the in-process SparkSession only makes their input or reads what they made. They need not wait
+#: behind the in-process tests, so they are an xdist group of their own, "spark-processes", which runs on another
+#: worker beside the "spark" group (in a SparkSession of its own there: the `spark` fixture is one per worker)
+SPARK_PROCESS_TESTS = {
+    "tests/spark_batch/test_cluster.py",
+    "tests/spark_batch/test_cli.py::test_spark_commands_work_from_any_directory_without_pyspark_python",
+    "tests/spark_batch/test_cli_failures.py::test_readers_keep_working_beside_the_server_that_owns_the_directory",
+}
+
+
+def _names(item: pytest.Item) -> set[str]:
+    """What SLOW_TESTS and SPARK_PROCESS_TESTS may name an item by: its module, or its test (any parameters)."""
+    return {item.nodeid.split("::")[0], item.nodeid.split("[")[0]}
+
+
+def spark_group(item: pytest.Item) -> str | None:
+    """The xdist group of a test that uses the in-process SparkSession (the `spark` fixture), else None."""
+    if "spark" not in getattr(item, "fixturenames", ()):
+        return None
+    return "spark-processes" if _names(item) & SPARK_PROCESS_TESTS else "spark"
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """`make test` runs the suite on two pytest-xdist workers (--dist loadgroup): the Spark tests all go to one of
-    them, so that a test session starts one SparkSession (the `spark` fixture), as it does without workers. They are
-    the longest group, so they come first: the other worker takes the rest meanwhile.
+    """`make test` runs the suite on pytest-xdist workers (--dist loadgroup). The tests that use the in-process
+    SparkSession (the `spark` fixture) go to two groups, each on one worker, so that a worker starts one SparkSession
+    for a group's tests, as a run without workers does: "spark" (the work is in the session) and "spark-processes"
+    (SPARK_PROCESS_TESTS: the work is in processes of their own). They are the longest groups, so they come first:
+    the other workers take the rest meanwhile. Spark tests that start no session in pytest's process (Spark in a
+    subprocess only: tests/spark_batch/test_jvm.py, the Ctrl-C tests) are in no group and go to any worker.
 
     Tests that take seconds each are marked `slow` (pyproject.toml): Spark's (the `spark` fixture, every test of
     tests/spark_batch/), the kill -9 and restart tests of tests/durability/, SLOW_TESTS, and the modules that say so
     themselves (pytestmark). `make test-fast` (pytest -m "not slow") leaves them out."""
     for item in items:
-        if "spark" in getattr(item, "fixturenames", ()):
-            item.add_marker(pytest.mark.xdist_group("spark"))
+        group = spark_group(item)
+        if group:
+            item.add_marker(pytest.mark.xdist_group(group))
             item.add_marker(pytest.mark.slow)
-        elif (any(folder in item.path.parents for folder in SLOW_FOLDERS)
-              or {item.nodeid.split("::")[0], item.nodeid.split("[")[0]} & SLOW_TESTS):
+        elif any(folder in item.path.parents for folder in SLOW_FOLDERS) or _names(item) & SLOW_TESTS:
             item.add_marker(pytest.mark.slow)
-    items.sort(key=lambda item: "spark" not in getattr(item, "fixturenames", ()))  # stable: each part in its order
+    items.sort(key=lambda item: spark_group(item) is None)  # stable: each part in its order
 
 
 @pytest.fixture(scope="session")

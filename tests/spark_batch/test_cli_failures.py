@@ -3,14 +3,17 @@ a job), and the readers of a state directory working beside the server that owns
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
 import time
 from pathlib import Path
+from typing import Iterator
 
 import boto3
 
@@ -23,6 +26,17 @@ from tests.emulator.storage.test_ownership import tree
 
 from .segments import ChangeLog, insert
 from .test_jobs import key, order
+
+
+@contextlib.contextmanager
+def holding_4040() -> Iterator[None]:
+    """Another application's Spark UI on 4040 (if something else holds it already, that is what the test wants too)."""
+    with socket.socket() as holder:
+        holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        with contextlib.suppress(OSError):
+            holder.bind(("", 4040))
+            holder.listen()
+        yield
 
 
 def test_a_state_directory_that_does_not_exist_or_holds_no_change_log_is_named(tmp_path: Path, capsys,
@@ -119,6 +133,9 @@ def test_ctrl_c_while_the_session_is_starting_is_one_line_and_status_130(tmp_pat
 
 
 def test_readers_keep_working_beside_the_server_that_owns_the_directory(spark, tmp_path: Path) -> None:
+    """The readers (a change-log DataFrame, a table stream, `eddy tail`, `eddy spark aggregate`) beside `eddy serve`,
+    writing nothing in its directory; the aggregate also runs while another application holds Spark's default UI
+    port, 4040, without a WARN (its UI takes a port the system picks: spark_batch/session.py)."""
     state_dir = tmp_path / "S"
     with eddy_server("--housekeeping-interval", "0", "--state-dir", str(state_dir)) as (url, _):
         dynamodb = ServerDoor(url).client("dynamodb")
@@ -135,10 +152,12 @@ def test_readers_keep_working_beside_the_server_that_owns_the_directory(spark, t
         tail = subprocess.run([sys.executable, "-m", "eddy", "tail", "orders", "--endpoint-url", url,
                                "--from-start", "--count", "3"], capture_output=True, text=True, timeout=120)
         assert tail.returncode == 0 and len(tail.stdout.splitlines()) == 4
-        aggregate = subprocess.run([sys.executable, "-m", "eddy", "spark", "aggregate", "--state-dir",
-                                    str(state_dir), "--out", str(tmp_path / "metrics")],
-                                   capture_output=True, text=True, timeout=300)
-        assert aggregate.returncode == 0 and aggregate.stdout.startswith("aggregate: 3 rows in, ")
+        with holding_4040():  # and another application's UI holds 4040: Eddy's job says nothing about it
+            aggregate = subprocess.run([sys.executable, "-m", "eddy", "spark", "aggregate", "--state-dir",
+                                        str(state_dir), "--out", str(tmp_path / "metrics")],
+                                       capture_output=True, text=True, timeout=300)
+        assert aggregate.returncode == 0 and aggregate.stdout.startswith("aggregate: 3 rows in, "), aggregate.stderr
+        assert "WARN" not in aggregate.stderr and "4040" not in aggregate.stderr, aggregate.stderr
 
         assert tree(state_dir) == files  # the readers wrote nothing there
         dynamodb.put_item(TableName="orders", Item={"pk": {"S": "d"}})  # and the owner goes on writing
