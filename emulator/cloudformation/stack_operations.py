@@ -223,11 +223,16 @@ class Deployment:
         if failed is None and problem is None and self._outputs(template):
             stack.template = template
             stack.stack_event(self.now(), "UPDATE_COMPLETE_CLEANUP_IN_PROGRESS")
-            for resource, physical_id, properties in replaced:
-                self._delete(resource, physical_id=physical_id, properties=properties)
+            # the old physical resources replaced and the resources removed, in the old template's reverse order
+            # (dependents first: a URL before the alias it names, as CloudFormation deletes a stack)
+            old_ones = {resource.logical_id: (resource, physical_id, properties)
+                        for resource, physical_id, properties in replaced}  # fmt: skip
             kept = set(order)
-            for logical_id in reversed(old_order):
-                if logical_id not in kept and logical_id in stack.resources:
+            for logical_id in [*reversed(old_order), *(id_ for id_ in reversed(order) if id_ not in old_order)]:
+                if logical_id in old_ones:
+                    resource, physical_id, properties = old_ones.pop(logical_id)
+                    self._delete(resource, physical_id=physical_id, properties=properties)
+                elif logical_id not in kept and logical_id in stack.resources:
                     self._delete(stack.resources[logical_id], rollback=False, template=old_template)
                     del stack.resources[logical_id]
             stack.stack_event(self.now(), "UPDATE_COMPLETE")
@@ -319,7 +324,7 @@ class Deployment:
             before[resource.logical_id] = copy.deepcopy(resource)
             self._pending_deletes.append((resource, new_physical, new_properties))
         stack.stack_event(self.now(), "UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS")
-        for resource, physical_id, properties in self._pending_deletes:
+        for resource, physical_id, properties in reversed(self._pending_deletes):  # dependents first
             self._delete(resource, physical_id=physical_id or "", properties=properties)
         for logical_id in reversed(changed):
             if logical_id not in before:

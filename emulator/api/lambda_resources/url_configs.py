@@ -96,12 +96,15 @@ def create(emulator: Emulator, endpoint: str, function: Function, alias: str, pa
 
 
 def update(emulator: Emulator, endpoint: str, function: Function, alias: str, params: dict[str, Any]) -> Response:
-    """The parameters given replace theirs; the others stay (test_lambda_update_function_url_config)."""
+    """The parameters given replace theirs; the others stay (test_lambda_update_function_url_config); an empty Cors
+    leaves none."""
     with emulator.lock:
         config = function.url_configs.get(alias)
         if config is None:
             raise FunctionNotFoundException(RESOURCE_MISSING)
         config.update({key: params[key] for key in ("AuthType", "Cors", "InvokeMode") if key in params})
+        if config.get("Cors") == {}:
+            del config["Cors"]
         config["LastModifiedTime"] = _now(emulator)
         emulator.functions.recorded(function)
         return json_response(_answer(endpoint, function, alias, config, full=False))

@@ -3,8 +3,10 @@ AWS::Pipes::Pipe (a pipe Eddy runs) and AWS::Lambda::EventInvokeConfig, through 
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
+import botocore.session
 from botocore.exceptions import ClientError
 
 from eddy.emulator.cloudformation.resource_types.base import (
@@ -141,6 +143,39 @@ class Rule(ResourceType):
                 raise
 
 
+@cache
+def _updatable_source_parameters() -> dict[str, frozenset[str]]:
+    """Each kind of a pipe's SourceParameters, and the members UpdatePipe takes of it (botocore's pipes model:
+    UpdatePipeSourceDynamoDBStreamParameters has no StartingPosition, ...)."""
+    model = botocore.session.get_session().get_service_model("pipes")
+    created, updated = model.shape_for("PipeSourceParameters"), model.shape_for("UpdatePipeSourceParameters")
+    return {
+        kind: frozenset(updated.members[kind].members) if kind in updated.members else frozenset()
+        for kind in created.members
+    }
+
+
+def _create_only_source(properties: dict[str, Any]) -> dict[str, Any]:
+    """The SourceParameters a pipe keeps from its creation: what UpdatePipe cannot change, so CloudFormation replaces
+    the pipe when they change (AWS::Pipes::Pipe reference: the source parameters' StartingPosition,
+    StartingPositionTimestamp, TopicName, QueueName, ... "Update requires: Replacement")."""
+    updatable = _updatable_source_parameters()
+    return {
+        kind: {key: value for key, value in parameters.items() if key not in updatable.get(kind, frozenset())}
+        for kind, parameters in (properties.get("SourceParameters") or {}).items()
+        if isinstance(parameters, dict)
+    }
+
+
+def _updatable_source(parameters: dict[str, Any]) -> dict[str, Any]:
+    updatable = _updatable_source_parameters()
+    return {
+        kind: {key: value for key, value in given.items() if key in updatable.get(kind, frozenset())}
+        if isinstance(given, dict) else given
+        for kind, given in parameters.items()
+    }  # fmt: skip
+
+
 class Pipe(ResourceType):
     type_name = "AWS::Pipes::Pipe"
     replacing = frozenset({"Name", "Source"})
@@ -177,11 +212,17 @@ class Pipe(ResourceType):
             "LastModifiedTime": pipe["LastModifiedTime"].isoformat(),
         }
 
+    def needs_replacement(self, old: dict[str, Any], new: dict[str, Any]) -> bool:
+        return super().needs_replacement(old, new) or _create_only_source(old) != _create_only_source(new)
+
     def update(
         self, provisioning: Provisioning, physical_id: str, old: dict[str, Any], new: dict[str, Any]
     ) -> dict[str, Any]:
         pipes = provisioning.client("pipes")
-        pipes.update_pipe(Name=physical_id, **{key: new[key] for key in self._UPDATABLE if key in new})
+        changes = {key: new[key] for key in self._UPDATABLE if key in new}
+        if "SourceParameters" in changes:
+            changes["SourceParameters"] = _updatable_source(changes["SourceParameters"])
+        pipes.update_pipe(Name=physical_id, **changes)
         return self._attributes(pipes, physical_id)
 
     def delete(self, provisioning: Provisioning, physical_id: str, properties: dict[str, Any]) -> None:

@@ -227,6 +227,7 @@ class Permission(ResourceType):
             "EventSourceToken",
             "FunctionName",
             "FunctionUrlAuthType",
+            "InvokedViaFunctionUrl",
             "Principal",
             "PrincipalOrgID",
             "SourceAccount",

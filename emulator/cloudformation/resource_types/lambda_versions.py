@@ -1,5 +1,5 @@
-"""AWS::Lambda::Version and AWS::Lambda::Alias through Eddy's Lambda API (PublishVersion, CreateAlias, ...), as the
-CloudFormation User Guide documents them:
+"""AWS::Lambda::Version, AWS::Lambda::Alias and AWS::Lambda::Url through Eddy's Lambda API (PublishVersion,
+CreateAlias, CreateFunctionUrlConfig, ...), as the CloudFormation User Guide documents them:
 
 - Version: Ref is the version's ARN (arn:...:function:<name>:<n>); Fn::GetAtt FunctionArn (the same) and Version (the
   number). FunctionName, Description and CodeSha256 change only by replacement (a new version is published; the old one
@@ -10,6 +10,10 @@ CloudFormation User Guide documents them:
 - Alias: Ref is the alias's ARN; Fn::GetAtt AliasArn. FunctionName and Name change by replacement, FunctionVersion,
   Description and RoutingConfig in place. RoutingConfig is CloudFormation's shape: {"AdditionalVersionWeights":
   [{"FunctionVersion": "2", "FunctionWeight": 0.1}]}.
+- Url: Ref is the ARN of the function the URL invokes (qualified by its alias); Fn::GetAtt FunctionArn (the same) and
+  FunctionUrl (Eddy's: api/function_urls/). TargetFunctionArn and Qualifier change by replacement, AuthType, Cors and
+  InvokeMode in place (an update that leaves Cors or InvokeMode out clears them); the registry schema's
+  createOnlyProperties (aws-cloudformation-resource-providers-lambda, AWS::Lambda::Url).
 
 ProvisionedConcurrencyConfig ({"ProvisionedConcurrentExecutions": N}, either type) is put on the version or alias
 through PutProvisionedConcurrencyConfig once it exists, changed in place and deleted when an update removes it; the
@@ -130,4 +134,36 @@ class Alias(ResourceType):
         delete_if_there(provisioning.client("lambda"), "delete_alias", FunctionName=function, Name=name)
 
 
-TYPES = [Version(), Alias()]
+class Url(ResourceType):
+    type_name = "AWS::Lambda::Url"
+    replacing = frozenset({"TargetFunctionArn", "Qualifier"})
+
+    @staticmethod
+    def _target(properties: dict[str, Any]) -> dict[str, Any]:
+        target = {"FunctionName": properties["TargetFunctionArn"]}
+        if properties.get("Qualifier"):
+            target["Qualifier"] = properties["Qualifier"]
+        return target
+
+    def create(self, provisioning: Provisioning, properties: dict[str, Any]) -> Created:
+        required(properties, "TargetFunctionArn", "AuthType")
+        settings = {key: properties[key] for key in ("AuthType", "Cors", "InvokeMode") if key in properties}
+        url = provisioning.client("lambda").create_function_url_config(**self._target(properties), **settings)
+        return Created(url["FunctionArn"], {"FunctionArn": url["FunctionArn"], "FunctionUrl": url["FunctionUrl"]})
+
+    def update(
+        self, provisioning: Provisioning, physical_id: str, old: dict[str, Any], new: dict[str, Any]
+    ) -> dict[str, Any]:
+        required(new, "TargetFunctionArn", "AuthType")
+        settings = {"AuthType": new["AuthType"]}
+        for key, cleared in (("Cors", {}), ("InvokeMode", "BUFFERED")):
+            if key in new or key in old:
+                settings[key] = new.get(key, cleared)
+        url = provisioning.client("lambda").update_function_url_config(**self._target(new), **settings)
+        return {"FunctionArn": url["FunctionArn"], "FunctionUrl": url["FunctionUrl"]}
+
+    def delete(self, provisioning: Provisioning, physical_id: str, properties: dict[str, Any]) -> None:
+        delete_if_there(provisioning.client("lambda"), "delete_function_url_config", **self._target(properties))
+
+
+TYPES = [Version(), Alias(), Url()]

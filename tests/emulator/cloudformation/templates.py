@@ -24,13 +24,27 @@ def table(logical_id: str, view_type: str | None = None) -> str:
 """
 
 
-def inline_function(logical_id: str, code: str, environment: str = "{}", runtime: str = "python3.12") -> str:
-    """An AWS::Lambda::Function with inline code (`code` unindented), the ROLE's, for a template's Resources."""
+def service_role(logical_id: str, service: str) -> str:
+    """An AWS::IAM::Role that `service` (pipes.amazonaws.com, ...) may assume, for a template's Resources."""
+    return f"""
+  {logical_id}:
+    Type: AWS::IAM::Role
+    Properties:
+      AssumeRolePolicyDocument:
+        Statement: [{{Effect: Allow, Principal: {{Service: {service}}}, Action: sts:AssumeRole}}]
+"""
+
+
+def inline_function(logical_id: str, code: str, environment: str = "{}", runtime: str = "python3.12",
+                    name: str | None = None) -> str:
+    """An AWS::Lambda::Function with inline code (`code` unindented), the ROLE's, for a template's Resources;
+    `name` its FunctionName (none: CloudFormation makes one)."""
     body = "\n".join("          " + line if line else "" for line in code.strip("\n").splitlines())
+    named = f"\n      FunctionName: {name}" if name else ""
     return f"""
   {logical_id}:
     Type: AWS::Lambda::Function
-    Properties:
+    Properties:{named}
       Runtime: {runtime}
       Handler: index.handler
       Role: !GetAtt Role.Arn

@@ -1,7 +1,7 @@
 """AWS::DynamoDB::GlobalTable (what CDK's TableV2 deploys; CloudFormation has no TableV2 type) through Eddy's global
 tables, in both doors: the table in the stack's region and a replica in each other region of Replicas, writes
 replicated, a replica added by an update, every region's table deleted with the stack; a resource type Eddy does not
-serve (AWS::Lambda::Url: Eddy serves no function URLs) fails loudly and the stack rolls back.
+serve (AWS::Lambda::CodeSigningConfig: Eddy signs no code) fails loudly and the stack rolls back.
 
 Properties and return values from the AWS::DynamoDB::GlobalTable resource reference (Ref: the table name; Fn::GetAtt
 Arn, StreamArn, TableId; Replicas' Region, Tags; StreamSpecification, TimeToLiveSpecification)."""
@@ -84,7 +84,7 @@ def test_a_global_table_without_the_stacks_region_fails_and_rolls_back(door):
     assert door.client("dynamodb").list_tables()["TableNames"] == []
 
 
-URL = """
+UNSERVED = """
 Resources:
   Role:
     Type: AWS::IAM::Role
@@ -98,18 +98,19 @@ Resources:
       Handler: index.handler
       Role: !GetAtt Role.Arn
       Code: {ZipFile: "def handler(event, context):\\n    return 'hi'\\n"}
-  SiteUrl:
-    Type: AWS::Lambda::Url
-    Properties: {TargetFunctionArn: !GetAtt Site.Arn, AuthType: NONE}
+  Signing:
+    Type: AWS::Lambda::CodeSigningConfig
+    Properties:
+      AllowedPublishers: {SigningProfileVersionArns: ["arn:aws:signer:us-east-1:123456789012:/signing-profiles/p/1"]}
 """
 
 
-def test_a_function_url_is_not_served_and_says_so(door):
+def test_a_type_eddy_does_not_serve_fails_and_says_so(door):
     cloudformation = door.client("cloudformation")
-    cloudformation.create_stack(StackName="site", TemplateBody=URL, Capabilities=["CAPABILITY_IAM"])
+    cloudformation.create_stack(StackName="site", TemplateBody=UNSERVED, Capabilities=["CAPABILITY_IAM"])
     found = events(cloudformation, "site")
-    assert ("SiteUrl", "AWS::Lambda::Url", "CREATE_FAILED",
-            "Resource type AWS::Lambda::Url is not served by Eddy: no resource of this type can be created "
+    assert ("Signing", "AWS::Lambda::CodeSigningConfig", "CREATE_FAILED",
+            "Resource type AWS::Lambda::CodeSigningConfig is not served by Eddy: no resource of this type can be created "
             "(docs/guides/deploy.md lists the types served)") in found
     assert found[-1] == ("site", STACK, "ROLLBACK_COMPLETE", None)
     assert door.client("lambda").list_functions()["Functions"] == []

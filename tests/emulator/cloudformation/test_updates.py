@@ -74,8 +74,10 @@ def test_a_changed_name_replaces_the_resource_and_what_refers_to_it_follows(door
         ("Queue", "UPDATE_COMPLETE", None),
         ("Pointer", "UPDATE_IN_PROGRESS", None), ("Pointer", "UPDATE_COMPLETE", None),
         ("named", "UPDATE_COMPLETE_CLEANUP_IN_PROGRESS", None),
-        ("Queue", "DELETE_IN_PROGRESS", None), ("Queue", "DELETE_COMPLETE", None),
+        # the cleanup in the old template's reverse order, dependents first (CloudFormation deletes independent
+        # resources concurrently: Spare and the old Queue in either order)
         ("Spare", "DELETE_IN_PROGRESS", None), ("Spare", "DELETE_COMPLETE", None),
+        ("Queue", "DELETE_IN_PROGRESS", None), ("Queue", "DELETE_COMPLETE", None),
         ("named", "UPDATE_COMPLETE", None)]
     described = cloudformation.describe_stack_events(StackName="named")["StackEvents"]
     replaced = [event["PhysicalResourceId"] for event in described if event["LogicalResourceId"] == "Queue"][:2]
