@@ -1,11 +1,12 @@
-"""Replacement updates re-verified against CloudFormation (both doors): a pipe's source parameters that UpdatePipe
+"""Replacement updates re-verified against CloudFormation (both doors): a renamed function and a renamed table (the
+mapping between them following in place, then by replacement); a pipe's source parameters that UpdatePipe
 cannot change (botocore's pipes model: UpdatePipeSourceDynamoDBStreamParameters has no StartingPosition; the
 AWS::Pipes::Pipe reference: "Update requires: Replacement") replace the pipe, the others change it in place."""
 
 from __future__ import annotations
 
-from tests.emulator.cloudformation.helpers import events
-from tests.emulator.cloudformation.templates import service_role, table
+from tests.emulator.cloudformation.helpers import events, outputs
+from tests.emulator.cloudformation.templates import ROLE, inline_function, service_role, table
 
 PIPE = """
 Parameters:
@@ -51,3 +52,85 @@ def test_a_pipe_is_updated_in_place_or_replaced_as_its_source_parameters_say(doo
         ("UPDATE_IN_PROGRESS", "Requested update requires the creation of a new physical resource; hence creating one."),
         ("UPDATE_IN_PROGRESS", "Resource creation Initiated"), ("UPDATE_COMPLETE", None),
         ("DELETE_IN_PROGRESS", None), ("DELETE_COMPLETE", None)]
+
+
+NAMED_PIPELINE = """
+Parameters:
+  OrdersName: {Type: String, Default: orders-1}
+  CopierName: {Type: String, Default: copier-1}
+Resources:""" + ROLE + table("Copies") + """
+  Orders:
+    Type: AWS::DynamoDB::Table
+    Properties:
+      TableName: !Ref OrdersName
+      AttributeDefinitions: [{AttributeName: pk, AttributeType: S}]
+      KeySchema: [{AttributeName: pk, KeyType: HASH}]
+      BillingMode: PAY_PER_REQUEST
+      StreamSpecification: {StreamViewType: NEW_IMAGE}""" + inline_function("Copier", """
+import os, boto3
+table = boto3.client("dynamodb")
+def handler(event, context):
+    for record in event["Records"]:
+        item = dict(record["dynamodb"]["NewImage"], copier={"S": context.function_name})
+        table.put_item(TableName=os.environ["COPIES"], Item=item)
+""", "{COPIES: !Ref Copies}", name="!Ref CopierName") + """
+  Mapping:
+    Type: AWS::Lambda::EventSourceMapping
+    Properties:
+      FunctionName: !Ref Copier
+      EventSourceArn: !GetAtt Orders.StreamArn
+      StartingPosition: TRIM_HORIZON
+Outputs:
+  Copies: {Value: !Ref Copies}
+"""
+
+
+def _copied(door, table_name: str, key: str) -> str:
+    """Which function copied the item written now under `key` into the stack's copies table."""
+    dynamodb, cloudformation = door.client("dynamodb"), door.client("cloudformation")
+    dynamodb.put_item(TableName=table_name, Item={"pk": {"S": key}})
+    door.assert_delivered(timeout=120)
+    copies = outputs(cloudformation, "named")["Copies"]
+    return dynamodb.get_item(TableName=copies, Key={"pk": {"S": key}})["Item"]["copier"]["S"]
+
+
+def _physical(cloudformation, logical_id: str) -> str:
+    return cloudformation.describe_stack_resource(StackName="named", LogicalResourceId=logical_id)[
+        "StackResourceDetail"]["PhysicalResourceId"]
+
+
+def test_a_renamed_function_and_a_renamed_table_are_replaced_and_the_mapping_follows(door):
+    """A changed FunctionName replaces the function and updates the mapping in place (its FunctionName: "No
+    interruption", the same UUID); a changed TableName replaces the table, and the mapping, whose EventSourceArn
+    changes, is replaced ("Replacement"); the old function and table are deleted in the cleanup; records flow to
+    the new function from the new table (AWS::Lambda::Function, AWS::DynamoDB::Table and
+    AWS::Lambda::EventSourceMapping references)."""
+    cloudformation, lam, dynamodb = door.client("cloudformation"), door.client("lambda"), door.client("dynamodb")
+    parameters = {"OrdersName": "orders-1", "CopierName": "copier-1"}
+
+    def deploy(verb: str) -> None:
+        getattr(cloudformation, f"{verb}_stack")(
+            StackName="named", TemplateBody=NAMED_PIPELINE, Capabilities=["CAPABILITY_IAM"],
+            Parameters=[{"ParameterKey": key, "ParameterValue": value} for key, value in parameters.items()])
+        status = cloudformation.describe_stacks(StackName="named")["Stacks"][0]["StackStatus"]
+        assert status == f"{verb.upper()}_COMPLETE", events(cloudformation, "named")
+
+    deploy("create")
+    mapping = _physical(cloudformation, "Mapping")
+    assert _copied(door, "orders-1", "a") == "copier-1"
+
+    parameters["CopierName"] = "copier-2"
+    deploy("update")
+    assert _physical(cloudformation, "Mapping") == mapping
+    assert lam.get_event_source_mapping(UUID=mapping)["FunctionArn"].endswith(":function:copier-2")
+    assert sorted(f["FunctionName"] for f in lam.list_functions()["Functions"]) == ["copier-2"]
+    assert _copied(door, "orders-1", "b") == "copier-2"
+
+    parameters["OrdersName"] = "orders-2"
+    deploy("update")
+    replaced = _physical(cloudformation, "Mapping")
+    assert replaced != mapping
+    assert [m["UUID"] for m in lam.list_event_source_mappings()["EventSourceMappings"]] == [replaced]
+    assert sorted(dynamodb.list_tables()["TableNames"]) == sorted([outputs(cloudformation, "named")["Copies"],
+                                                                   "orders-2"])
+    assert _copied(door, "orders-2", "c") == "copier-2"
