@@ -16,15 +16,16 @@ shaping (members by model, nulls dropped, blobs base64-decoded, numbers cast).
 from __future__ import annotations
 
 import base64
+import sys
 from typing import Any, Callable
 
 from moto import settings as moto_settings
+from moto.core import DEFAULT_ACCOUNT_ID
 from moto.core.exceptions import ServiceException
 from moto.core.parse import default_timestamp_parser
 from moto.core.responses import ActionResult, get_service_model
 from moto.dynamodb.models import dynamodb_backends
 from moto.dynamodb.responses import DynamoHandler
-from moto.iam.models import get_account_id_from, mark_account_as_visited
 from moto.utilities.utils import get_partition
 from werkzeug.exceptions import HTTPException
 
@@ -220,8 +221,27 @@ def moto_caller(url: str, headers: dict[str, str]) -> tuple[str, str, str]:
     authorization = headers.get("authorization") or ""
     scope = callers.scope_of(authorization, url)
     access_key = scope.access_key if scope else "AKIAEXAMPLE"
-    account_id = callers.account_of(headers.get, access_key, get_account_id_from)
+    account_id = callers.account_of(headers.get, access_key, _account_id_from)
     return account_id, callers.region_of(authorization, url), access_key
+
+
+# moto's IAM models (moto.iam.models: 13 MB of a process's memory with the `cryptography` modules they import, and
+# 0.1 to 0.2 s of a server's start) are read here once something has loaded them: moto's full path does on its first
+# request, its IAM and STS APIs (which make every access key moto knows) do. Until then moto knows no access key:
+# every key is its default account's, and a visit has nothing to record (moto's own answers, below).
+
+
+def _account_id_from(access_key: str) -> str:
+    """moto's account of the access key (moto.iam.models.get_account_id_from)."""
+    lookup = getattr(sys.modules.get("moto.iam.models"), "get_account_id_from", None)
+    return DEFAULT_ACCOUNT_ID if lookup is None else lookup(access_key)
+
+
+def _mark_account_as_visited(account_id: str, access_key: str, region: str) -> None:
+    """moto's record of the access key's last use by DynamoDB (moto.iam.models.mark_account_as_visited)."""
+    mark = getattr(sys.modules.get("moto.iam.models"), "mark_account_as_visited", None)
+    if mark is not None:
+        mark(account_id=account_id, access_key=access_key, service="dynamodb", region=region)
 
 
 def direct_calls_allowed() -> bool:
@@ -264,7 +284,7 @@ def run(
     handler.uri_match = {}
     handler.current_account, handler.region = account_id, region
     handler.partition = get_partition(region)
-    mark_account_as_visited(account_id=account_id, access_key=access_key, service="dynamodb", region=region)
+    _mark_account_as_visited(account_id, access_key, region)
     try:
         if operation == "BatchWriteItem":  # the body passed Eddy's validation (dynamodb_api.handle)
             return batch_writes.batch_write_item(

@@ -5,6 +5,10 @@ signature"), in the Authorization header or in a presigned URL's X-Amz-Credentia
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
+import boto3
 import pytest
 
 from eddy.emulator import callers
@@ -67,3 +71,32 @@ def test_a_request_in_another_region_keeps_its_signer():
 ])
 def test_an_endpoint_moved_to_another_region(url, expected):
     assert callers.endpoint_in_region(url, "ap-south-1") == expected
+
+
+def test_an_access_key_iam_made_in_another_account_speaks_for_that_account_on_every_path(door):
+    # moto maps an access key its IAM made to that key's account (moto.iam.models.get_account_id_from); Eddy's fast
+    # path (PutItem, GetItem: moto_seam/actions.py) reads the same mapping as moto's full path (CreateTable, ListTables)
+    iam = door.client("iam")
+    iam.meta.events.register("before-sign.iam.*", lambda request, **_: request.headers.add_header(
+        "x-moto-account-id", "111122223333"))
+    iam.create_user(UserName="writer")
+    key = iam.create_access_key(UserName="writer")["AccessKey"]
+    endpoint = door.client("dynamodb").meta.endpoint_url
+    writer = boto3.client("dynamodb", region_name="us-east-1", endpoint_url=endpoint,
+                          aws_access_key_id=key["AccessKeyId"], aws_secret_access_key=key["SecretAccessKey"])
+    arn = writer.create_table(TableName="ledger", KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                              AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                              BillingMode="PAY_PER_REQUEST")["TableDescription"]["TableArn"]
+    writer.put_item(TableName="ledger", Item={"pk": {"S": "a"}})
+    assert arn == "arn:aws:dynamodb:us-east-1:111122223333:table/ledger"
+    assert writer.get_item(TableName="ledger", Key={"pk": {"S": "a"}})["Item"] == {"pk": {"S": "a"}}
+    assert (writer.list_tables()["TableNames"], door.client("dynamodb").list_tables()["TableNames"]) == (["ledger"], [])
+
+
+def test_the_seam_loads_neither_moto_iam_nor_cryptography_before_a_request_needs_them():
+    # moto's IAM models (with the `cryptography` modules they import) are read where something loaded them: a
+    # server's door and engine, imported, have not
+    probe = ("import sys\nimport eddy.emulator.engine, eddy.emulator.api.server\n"
+             "print(sorted(m for m in sys.modules if m.startswith(('moto.iam', 'cryptography'))))")
+    done = subprocess.run([sys.executable, "-c", probe], check=False, capture_output=True, text=True, timeout=300)
+    assert (done.returncode, done.stdout.strip()) == (0, "[]"), done.stderr
