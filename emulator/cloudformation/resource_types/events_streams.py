@@ -55,7 +55,12 @@ class Stream(ResourceType):
         self, provisioning: Provisioning, physical_id: str, old: dict[str, Any], new: dict[str, Any]
     ) -> dict[str, Any]:
         kinesis = provisioning.client("kinesis")
-        if "ShardCount" in new and old.get("ShardCount") != new["ShardCount"]:
+        mode = (new.get("StreamModeDetails") or {}).get("StreamMode", "PROVISIONED")
+        if mode != (old.get("StreamModeDetails") or {}).get("StreamMode", "PROVISIONED"):  # "No interruption"
+            kinesis.update_stream_mode(
+                StreamARN=self._attributes(kinesis, physical_id)["Arn"], StreamModeDetails={"StreamMode": mode}
+            )
+        if mode == "PROVISIONED" and "ShardCount" in new and old.get("ShardCount") != new["ShardCount"]:
             kinesis.update_shard_count(
                 StreamName=physical_id, TargetShardCount=new["ShardCount"], ScalingType="UNIFORM_SCALING"
             )

@@ -134,3 +134,74 @@ def test_a_renamed_function_and_a_renamed_table_are_replaced_and_the_mapping_fol
     assert sorted(dynamodb.list_tables()["TableNames"]) == sorted([outputs(cloudformation, "named")["Copies"],
                                                                    "orders-2"])
     assert _copied(door, "orders-2", "c") == "copier-2"
+
+
+STREAM_AND_RULE = """
+Parameters:
+  StreamName: {Type: String, Default: clicks-1}
+  Shards: {Type: Number, Default: 1}
+  Mode: {Type: String, Default: PROVISIONED}
+  BusName: {Type: String, Default: bus-1}
+  Source: {Type: String, Default: shop}
+Conditions:
+  Provisioned: !Equals [!Ref Mode, PROVISIONED]
+Resources:
+  Clicks:
+    Type: AWS::Kinesis::Stream
+    Properties:
+      Name: !Ref StreamName
+      ShardCount: !If [Provisioned, !Ref Shards, !Ref AWS::NoValue]
+      StreamModeDetails: {StreamMode: !Ref Mode}
+  Bus:
+    Type: AWS::Events::EventBus
+    Properties: {Name: !Ref BusName}
+  Inbox: {Type: AWS::SQS::Queue}
+  Orders:
+    Type: AWS::Events::Rule
+    Properties:
+      EventBusName: !Ref Bus
+      EventPattern: {source: [!Ref Source]}
+      Targets: [{Id: inbox, Arn: !GetAtt Inbox.Arn}]
+Outputs:
+  Rule: {Value: !Ref Orders}
+"""
+
+
+def test_a_stream_bus_and_rule_change_in_place_or_are_replaced(door):
+    """AWS::Kinesis::Stream: ShardCount and StreamModeDetails in place ("No interruption"), Name by replacement;
+    AWS::Events::EventBus: Name by replacement, and the rule on it, whose EventBusName changes, replaced too; the
+    rule's EventPattern in place (the AWS::Kinesis::Stream, AWS::Events::EventBus and AWS::Events::Rule
+    references)."""
+    cloudformation, kinesis, events_api = (door.client(name) for name in ("cloudformation", "kinesis", "events"))
+    parameters = {}
+
+    def deploy(verb: str, **changes: str) -> dict[str, str]:
+        parameters.update(changes)
+        getattr(cloudformation, f"{verb}_stack")(
+            StackName="flows", TemplateBody=STREAM_AND_RULE,
+            Parameters=[{"ParameterKey": key, "ParameterValue": value} for key, value in parameters.items()])
+        status = cloudformation.describe_stacks(StackName="flows")["Stacks"][0]["StackStatus"]
+        assert status == f"{verb.upper()}_COMPLETE", events(cloudformation, "flows")
+        return outputs(cloudformation, "flows")
+
+    def summary(name: str) -> tuple:
+        found = kinesis.describe_stream_summary(StreamName=name)["StreamDescriptionSummary"]
+        return found["StreamModeDetails"]["StreamMode"], found["OpenShardCount"]
+
+    rule = deploy("create")["Rule"]
+    assert rule.startswith("bus-1|flows-Orders-")  # a rule on a custom bus: Ref is <bus>|<rule name>
+    deploy("update", Shards="2")
+    assert summary("clicks-1") == ("PROVISIONED", 2)
+    deploy("update", Mode="ON_DEMAND")
+    assert (summary("clicks-1")[0], kinesis.list_streams()["StreamNames"]) == ("ON_DEMAND", ["clicks-1"])
+    deploy("update", StreamName="clicks-2")
+    assert kinesis.list_streams()["StreamNames"] == ["clicks-2"]
+
+    assert deploy("update", Source="store")["Rule"] == rule  # the pattern: in place
+    name = rule.split("|")[1]
+    assert events_api.describe_rule(Name=name, EventBusName="bus-1")["EventPattern"] == '{"source": ["store"]}'
+    moved = deploy("update", BusName="bus-2")["Rule"]
+    assert moved.startswith("bus-2|flows-Orders-") and moved != rule.replace("bus-1", "bus-2")
+    assert sorted(bus["Name"] for bus in events_api.list_event_buses()["EventBuses"]) == ["bus-2", "default"]
+    targets = events_api.list_targets_by_rule(Rule=moved.split("|")[1], EventBusName="bus-2")["Targets"]
+    assert [target["Id"] for target in targets] == ["inbox"]
