@@ -204,3 +204,15 @@ def test_response_stream_mode_sends_what_the_function_returned(door):
     answer = {"statusCode": 201, "body": "streamed"}
     status, headers, body = call(f"{url}answer", "POST", json.dumps({"answer": answer}).encode())
     assert (status, headers["Content-Type"], json.loads(body)) == (200, "application/octet-stream", answer)
+
+
+def test_aws_host_form_reaches_the_same_url(door):
+    """AWS's form, <url id>.lambda-url.<region>.<domain>, as a client that resolves it sends it (its Host header):
+    the whole path is the function's, and the event's domainName is that host."""
+    url = public_url(door.client("lambda"), "hosted")
+    url_id, endpoint = url.rstrip("/").rsplit("/", 1)[1], url.split("/lambda-url/")[0]
+    host = f"{url_id}.lambda-url.us-east-1.localhost"
+    status, answer = call_json(f"{endpoint}/orders/7", headers={"Host": f"{host}:{endpoint.rsplit(':', 1)[1]}"})
+    context = answer["event"]["requestContext"]
+    assert (status, answer["event"]["rawPath"], context["domainName"], context["domainPrefix"]) == (
+        200, "/orders/7", host, url_id)
