@@ -17,6 +17,7 @@ directory another process owns exits with status 2.
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import signal
 import socket
@@ -146,8 +147,7 @@ def _everywhere(parser: argparse.ArgumentParser, *flags: str, **options: Any) ->
 def serve_command(args: argparse.Namespace) -> int:
     """Serve until SIGTERM (status 0) or Ctrl-C (status 130). Ctrl-C while starting is KeyboardInterrupt, which
     answer_failures says in one line (status 130) once what was started is stopped."""
-    from eddy.emulator.engine import Emulator
-    from eddy.emulator.api.server import Server
+    Emulator, Server = _server_modules()
 
     if args.port:  # a busy port is said before the state directory is made, read or logged about
         _can_listen(args.host, args.port)
@@ -190,6 +190,23 @@ def serve_command(args: argparse.Namespace) -> int:
     _say("Eddy is stopping")
     server.stop()
     return INTERRUPTED if signal.SIGINT in signals else 0
+
+
+def _server_modules() -> tuple[Any, Any]:
+    """Emulator and Server, their modules imported without the garbage collector, whose collections would only
+    walk what the imports make (every object of which lives as long as the process: 7% of the imports' CPU time);
+    those objects are then set apart (gc.freeze), so that no full collection of the serving process walks them
+    again."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        from eddy.emulator.engine import Emulator
+        from eddy.emulator.api.server import Server
+    finally:
+        gc.freeze()
+        if collecting:
+            gc.enable()
+    return Emulator, Server
 
 
 def _can_listen(host: str, port: int) -> None:

@@ -1,7 +1,8 @@
 """`eddy serve` loads what a request first needs (issue 39): a server that has answered only ListTables has loaded
 moto's DynamoDB and none of moto's other services, nor Spark, the dashboard, the function runtimes, the pollers,
 Pipes, CloudFormation or moto's own server application, and runs no thread but its door's and the housekeeper's
-(no poller, no replicator, no delivery thread). Structural, not timed: the modules and threads the server process
+(no poller, no replicator, no delivery thread); the objects its imports made are set apart from the garbage
+collector (gc.freeze). Structural, not timed: the modules and threads the server process
 has after its one answer (docs/performance.md has the times)."""
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import textwrap
 #: the server in the main thread (as `eddy serve` runs); a thread asks ListTables until it answers, then prints
 #: the answer and the modules loaded, and ends the process
 PROBE = textwrap.dedent("""
-    import json, os, sys, threading, time, urllib.request
+    import gc, json, os, sys, threading, time, urllib.request
     from eddy.emulator.cli import main
 
     port, state_dir = sys.argv[1], sys.argv[2]
@@ -35,7 +36,8 @@ PROBE = textwrap.dedent("""
                     raise
                 time.sleep(0.05)
         threads = sorted(thread.name for thread in threading.enumerate() if thread.name.startswith("eddy-"))
-        print(json.dumps({"answer": answer, "modules": sorted(sys.modules), "threads": threads}), flush=True)
+        print(json.dumps({"answer": answer, "modules": sorted(sys.modules), "threads": threads,
+                          "collecting": gc.isenabled(), "set apart": gc.get_freeze_count()}), flush=True)
         os._exit(0)
 
     threading.Thread(target=ask, daemon=True).start()
@@ -66,4 +68,6 @@ def test_a_server_that_answered_only_list_tables_has_loaded_only_dynamodb(tmp_pa
     modules = seen["modules"]
     assert {"moto.dynamodb.models", "eddy.emulator.api.dynamodb_api"} <= set(modules)
     assert seen["threads"] == ["eddy-housekeeper", "eddy-server"]
+    # the objects the start's imports made are set apart from the collector's full collections, which run again
+    assert seen["collecting"] is True and seen["set apart"] > 50_000
     assert [name for name in modules if name in NOT_LOADED or name.startswith(tuple(p + "." for p in NOT_LOADED))] == []
