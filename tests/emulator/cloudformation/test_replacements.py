@@ -205,3 +205,61 @@ def test_a_stream_bus_and_rule_change_in_place_or_are_replaced(door):
     assert sorted(bus["Name"] for bus in events_api.list_event_buses()["EventBuses"]) == ["bus-2", "default"]
     targets = events_api.list_targets_by_rule(Rule=moved.split("|")[1], EventBusName="bus-2")["Targets"]
     assert [target["Id"] for target in targets] == ["inbox"]
+
+
+NAMED_THINGS = """
+Parameters:
+  Suffix: {Type: String, Default: one}
+Resources:
+  Role:
+    Type: AWS::IAM::Role
+    Properties:
+      RoleName: !Sub "worker-${Suffix}"
+      AssumeRolePolicyDocument:
+        Statement: [{Effect: Allow, Principal: {Service: lambda.amazonaws.com}, Action: sts:AssumeRole}]
+  Logs:
+    Type: AWS::Logs::LogGroup
+    Properties: {LogGroupName: !Sub "/app/${Suffix}", RetentionInDays: 7}
+  Setting:
+    Type: AWS::SSM::Parameter
+    Properties: {Name: !Sub "/app/${Suffix}/mode", Type: String, Value: !GetAtt Role.Arn}
+  Uploads:
+    Type: AWS::S3::Bucket
+    Properties: {BucketName: !Sub "uploads-${Suffix}"}
+  UploadsPolicy:
+    Type: AWS::S3::BucketPolicy
+    Properties:
+      Bucket: !Ref Uploads
+      PolicyDocument:
+        Statement: [{Effect: Allow, Principal: {AWS: !GetAtt Role.Arn}, Action: "s3:GetObject",
+                     Resource: !Sub "${Uploads.Arn}/*"}]
+"""
+
+
+def test_renamed_role_log_group_parameter_bucket_and_its_policy_are_replaced(door):
+    """A changed RoleName, LogGroupName, a parameter's Name and a BucketName each replace their resource (their
+    references: "Update requires: Replacement"), the bucket policy follows its Bucket by replacement; the old ones
+    are gone after the cleanup and the new ones hold what the template says."""
+    cloudformation, iam, logs, ssm, s3 = (door.client(name) for name in ("cloudformation", "iam", "logs", "ssm", "s3"))
+
+    def deploy(verb: str, suffix: str) -> None:
+        getattr(cloudformation, f"{verb}_stack")(StackName="things", TemplateBody=NAMED_THINGS,
+                                                 Capabilities=["CAPABILITY_NAMED_IAM"],
+                                                 Parameters=[{"ParameterKey": "Suffix", "ParameterValue": suffix}])
+        status = cloudformation.describe_stacks(StackName="things")["Stacks"][0]["StackStatus"]
+        assert status == f"{verb.upper()}_COMPLETE", events(cloudformation, "things")
+
+    deploy("create", "one")
+    deploy("update", "two")
+    assert [role["RoleName"] for role in iam.list_roles()["Roles"] if role["RoleName"].startswith("worker-")] == [
+        "worker-two"]
+    assert [(group["logGroupName"], group["retentionInDays"]) for group in logs.describe_log_groups(
+        logGroupNamePrefix="/app/")["logGroups"]] == [("/app/two", 7)]
+    assert [p["Name"] for p in ssm.describe_parameters()["Parameters"]] == ["/app/two/mode"]
+    assert ssm.get_parameter(Name="/app/two/mode")["Parameter"]["Value"] == iam.get_role(RoleName="worker-two")[
+        "Role"]["Arn"]
+    assert [bucket["Name"] for bucket in s3.list_buckets()["Buckets"]] == ["uploads-two"]
+    assert '"arn:aws:s3:::uploads-two/*"' in s3.get_bucket_policy(Bucket="uploads-two")["Policy"]
+    replaced = [logical_id for logical_id, _, status, reason in events(cloudformation, "things")
+                if status == "UPDATE_IN_PROGRESS" and reason and reason.startswith("Requested update requires")]
+    assert sorted(replaced) == ["Logs", "Role", "Setting", "Uploads", "UploadsPolicy"]  # (AWS: in parallel)
