@@ -3,6 +3,8 @@ through the SQS and SNS APIs."""
 
 from __future__ import annotations
 
+import json
+
 from typing import Any
 
 from botocore.exceptions import ClientError
@@ -242,7 +244,25 @@ class Subscription(ResourceType):
                 raise
 
 
+def default_topic_policy(arn: str) -> str:
+    """The access policy SNS gives a topic it makes: its owner's account may do the eight topic actions (as recorded
+    from AWS: DataBiosphere/azul#5651 shows it, SNS:Receive aside, which topics made since no longer get: LocalStack
+    #12831, getmoto/moto#9041)."""
+    actions = ["GetTopicAttributes", "SetTopicAttributes", "AddPermission", "RemovePermission", "DeleteTopic",
+               "Subscribe", "ListSubscriptionsByTopic", "Publish"]  # fmt: skip
+    return json.dumps({
+        "Version": "2008-10-17", "Id": "__default_policy_ID",
+        "Statement": [{"Sid": "__default_statement_ID", "Effect": "Allow", "Principal": {"AWS": "*"},
+                       "Action": [f"SNS:{action}" for action in actions], "Resource": arn,
+                       "Condition": {"StringEquals": {"AWS:SourceOwner": arn.split(":")[4]}}}],
+    })  # fmt: skip
+
+
 class TopicPolicy(ResourceType):
+    """Deleting it, or an update's leaving a topic out of Topics, gives the topic back SNS's default policy, as the
+    resource handler does (LocalStack #12831: "Deleting a topic policy via cloudformation now correctly resets the
+    topic's policy to the default policy")."""
+
     type_name = "AWS::SNS::TopicPolicy"
 
     def create(self, provisioning: Provisioning, properties: dict[str, Any]) -> Created:
@@ -256,11 +276,23 @@ class TopicPolicy(ResourceType):
     def update(
         self, provisioning: Provisioning, physical_id: str, old: dict[str, Any], new: dict[str, Any]
     ) -> dict[str, Any]:
+        self._reset(provisioning, [arn for arn in old.get("Topics") or [] if arn not in new.get("Topics", [])])
         self.create(provisioning, new)
         return {"Id": provisioning.logical_id}
 
     def delete(self, provisioning: Provisioning, physical_id: str, properties: dict[str, Any]) -> None:
-        return  # the topics keep their policy until they are deleted (SNS has no "no policy")
+        self._reset(provisioning, properties.get("Topics") or [])
+
+    @staticmethod
+    def _reset(provisioning: Provisioning, topics: list[str]) -> None:
+        for arn in topics:
+            try:
+                provisioning.client("sns").set_topic_attributes(
+                    TopicArn=arn, AttributeName="Policy", AttributeValue=default_topic_policy(arn)
+                )
+            except ClientError as error:
+                if not not_found(error):  # a topic deleted already has no policy to give back
+                    raise
 
 
 TYPES = [Queue(), QueuePolicy(), Topic(), Subscription(), TopicPolicy()]

@@ -1,9 +1,13 @@
 """Replacement updates re-verified against CloudFormation (both doors): a renamed function and a renamed table (the
 mapping between them following in place, then by replacement); a pipe's source parameters that UpdatePipe
 cannot change (botocore's pipes model: UpdatePipeSourceDynamoDBStreamParameters has no StartingPosition; the
-AWS::Pipes::Pipe reference: "Update requires: Replacement") replace the pipe, the others change it in place."""
+AWS::Pipes::Pipe reference: "Update requires: Replacement") replace the pipe, the others change it in place; a
+Kinesis stream, an event bus and its rule; a renamed role, log group, parameter and bucket with its policy; a topic
+policy removed."""
 
 from __future__ import annotations
+
+import json
 
 from tests.emulator.cloudformation.helpers import events, outputs
 from tests.emulator.cloudformation.templates import ROLE, inline_function, service_role, table
@@ -263,3 +267,40 @@ def test_renamed_role_log_group_parameter_bucket_and_its_policy_are_replaced(doo
     replaced = [logical_id for logical_id, _, status, reason in events(cloudformation, "things")
                 if status == "UPDATE_IN_PROGRESS" and reason and reason.startswith("Requested update requires")]
     assert sorted(replaced) == ["Logs", "Role", "Setting", "Uploads", "UploadsPolicy"]  # (AWS: in parallel)
+
+
+TOPIC_POLICY = """
+Resources:
+  Alerts: {Type: AWS::SNS::Topic}
+%(policy)s
+Outputs:
+  Alerts: {Value: !Ref Alerts}
+"""
+POLICY = """
+  AlertsPolicy:
+    Type: AWS::SNS::TopicPolicy
+    Properties:
+      Topics: [!Ref Alerts]
+      PolicyDocument:
+        Statement: [{Sid: s3, Effect: Allow, Principal: {Service: s3.amazonaws.com}, Action: "sns:Publish",
+                     Resource: !Ref Alerts}]
+"""
+
+
+def test_a_topic_policy_removed_by_an_update_gives_the_topic_its_default_policy(door):
+    """AWS::SNS::TopicPolicy deleted (an update that leaves it out): the topic's policy is SNS's default again, the
+    one a topic is made with (LocalStack #12831 for the handler; the default's statement as AWS writes it)."""
+    cloudformation, sns = door.client("cloudformation"), door.client("sns")
+    cloudformation.create_stack(StackName="alerts", TemplateBody=TOPIC_POLICY % {"policy": POLICY})
+    topic = outputs(cloudformation, "alerts")["Alerts"]
+    policy = json.loads(sns.get_topic_attributes(TopicArn=topic)["Attributes"]["Policy"])
+    assert [statement["Sid"] for statement in policy["Statement"]] == ["s3"]
+    cloudformation.update_stack(StackName="alerts", TemplateBody=TOPIC_POLICY % {"policy": ""})
+    assert cloudformation.describe_stacks(StackName="alerts")["Stacks"][0]["StackStatus"] == "UPDATE_COMPLETE"
+    assert json.loads(sns.get_topic_attributes(TopicArn=topic)["Attributes"]["Policy"]) == {
+        "Version": "2008-10-17", "Id": "__default_policy_ID",
+        "Statement": [{"Sid": "__default_statement_ID", "Effect": "Allow", "Principal": {"AWS": "*"},
+                       "Action": ["SNS:GetTopicAttributes", "SNS:SetTopicAttributes", "SNS:AddPermission",
+                                  "SNS:RemovePermission", "SNS:DeleteTopic", "SNS:Subscribe",
+                                  "SNS:ListSubscriptionsByTopic", "SNS:Publish"],
+                       "Resource": topic, "Condition": {"StringEquals": {"AWS:SourceOwner": "123456789012"}}}]}
