@@ -304,3 +304,36 @@ def test_a_topic_policy_removed_by_an_update_gives_the_topic_its_default_policy(
                                   "SNS:RemovePermission", "SNS:DeleteTopic", "SNS:Subscribe",
                                   "SNS:ListSubscriptionsByTopic", "SNS:Publish"],
                        "Resource": topic, "Condition": {"StringEquals": {"AWS:SourceOwner": "123456789012"}}}]}
+
+
+RENAMED_GLOBAL = """
+Parameters:
+  Name: {Type: String, Default: carts-1}
+Resources:
+  Carts:
+    Type: AWS::DynamoDB::GlobalTable
+    Properties:
+      TableName: !Ref Name
+      BillingMode: PAY_PER_REQUEST
+      AttributeDefinitions: [{AttributeName: pk, AttributeType: S}]
+      KeySchema: [{AttributeName: pk, KeyType: HASH}]
+      StreamSpecification: {StreamViewType: NEW_AND_OLD_IMAGES}
+      Replicas: [{Region: us-east-1}, {Region: eu-west-1}]
+"""
+
+
+def test_a_renamed_global_table_is_replaced_in_every_region(door):
+    """AWS::DynamoDB::GlobalTable's TableName: "Update requires: Replacement": the new table and its replica are made,
+    then the old one is deleted in each region."""
+    cloudformation = door.client("cloudformation")
+    here, europe = door.client("dynamodb"), door.client("dynamodb", "eu-west-1")
+    cloudformation.create_stack(StackName="carts", TemplateBody=RENAMED_GLOBAL)
+    door.advance(31)  # the replica ACTIVE (Settings.replica_transition_seconds on Eddy's clock)
+    cloudformation.update_stack(StackName="carts", TemplateBody=RENAMED_GLOBAL,
+                                Parameters=[{"ParameterKey": "Name", "ParameterValue": "carts-2"}])
+    assert cloudformation.describe_stacks(StackName="carts")["Stacks"][0]["StackStatus"] == "UPDATE_COMPLETE", (
+        events(cloudformation, "carts"))
+    door.advance(31)
+    assert (here.list_tables()["TableNames"], europe.list_tables()["TableNames"]) == (["carts-2"], ["carts-2"])
+    assert here.describe_table(TableName="carts-2")["Table"]["Replicas"] == [
+        {"RegionName": "eu-west-1", "ReplicaStatus": "ACTIVE"}]
