@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from eddy.emulator.functions.invocation import Invoker
     from eddy.emulator.functions.registry import FunctionRegistry
     from eddy.emulator.kernel import Kernel
+    from eddy.emulator.notifications.notifications import Notifications
     from eddy.emulator.pipes.pipe_registry import Pipes
     from eddy.emulator.streams.shards import SequenceNumbers
     from eddy.emulator.streams.stream_registry import StreamRegistry
@@ -41,6 +42,7 @@ class DeferredComponents:
     functions: FunctionRegistry
     invoker: Invoker
     async_invocations: AsyncInvocations
+    notifications: Notifications
     eventbridge: EventBridge
     aws_client: Callable[[str, str], Any]
     _triggers: Triggers | None
@@ -64,6 +66,7 @@ class DeferredComponents:
                     journal=self.mapping_channel,
                     eventbridge=self.eventbridge,
                     async_invocations=self.async_invocations,
+                    http_deliveries=self.notifications.http_endpoints,
                 )
             return self._triggers
 

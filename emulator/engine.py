@@ -142,7 +142,9 @@ class Emulator(DeferredComponents, Controls):
         #: every function's asynchronous invocation queue (Invoke's Event type, S3, SNS, EventBridge, Pipes)
         self.async_invocations = AsyncInvocations(self.kernel, self.persistence, self.functions, self.invoker)
         #: S3's and SNS's pushes to functions
-        self.notifications = Notifications(self.clock.now, self.functions, self.async_invocations)
+        self.notifications = Notifications(
+            self.clock.now, self.activity, self.functions, self.async_invocations, self.kernel.aws_client
+        )
         self._init_state()
         #: rules' deliveries and Pipes (made by their first use): started, closed, reset by triggers
         self.eventbridge = EventBridge(

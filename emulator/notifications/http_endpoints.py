@@ -1,85 +1,222 @@
-"""SNS's POSTs to HTTP and HTTPS subscribers' endpoints, sent off the request's thread, one at a time in order.
+"""SNS's POSTs to HTTP and HTTPS subscribers' endpoints, sent off the request's thread, retried on the emulator's clock.
 
 SNS delivers to an HTTP endpoint after Subscribe, Publish or Unsubscribe has answered (a subscription confirmation,
 a notification, an unsubscribe confirmation), so an endpoint that calls SNS back (visits the SubscribeURL, say)
-never waits on the request that made the POST. Each POST is sent once, with a 15-second timeout; its outcome is
-told to `outcome(trigger, error)` (None: the endpoint answered 2xx), where the deliveries are counted.
+never waits on the request that made the POST. One thread sends them, each when its time on the emulator's clock
+has come, in that order. A POST fails when the endpoint cannot be reached, answers a status outside 200-499 or does
+not answer within 15 seconds (the Developer Guide, SendMessageToHttp.prepare.html); a failed notification is tried
+again after each of its delivery policy's delays (delivery_policies.py), then handed to `given_up` (its
+subscription's dead-letter queue). Its outcome is told to `outcome(trigger, error)` (None: delivered), where the
+deliveries are counted. wait_idle waits while a POST is being sent or due, and names one waiting for its retry.
 """
 
 from __future__ import annotations
 
+import collections
+import heapq
+import itertools
 import logging
-import queue
 import threading
 import urllib.error
 import urllib.request
-from dataclasses import dataclass
-from typing import Callable
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from eddy.emulator.notifications.delivery_policies import DeliveryPolicy
 
 log = logging.getLogger("eddy.notifications")
 
 TIMEOUT_SECONDS = 15.0
+#: a POST that is not a notification (a confirmation) is sent once
+ONCE = DeliveryPolicy((), None)
 
 
-@dataclass(frozen=True)
+@dataclass
 class Post:
     url: str
     headers: dict[str, str]
     body: bytes
     trigger: tuple[str, ...] | None  # what the delivery is counted for (a notification's subscription), or None
+    policy: DeliveryPolicy = ONCE
+    #: called with the last error once every retry has failed (the subscription's dead-letter queue), or None
+    given_up: Callable[[str], None] | None = None
+    attempts: int = 0
+    due: float = 0.0
+    last_error: str | None = field(default=None)
 
 
 class HttpEndpoints:
-    """Built with where each POST's outcome goes."""
+    """Built with the emulator's clock (`now`), the condition notified when it moves (`activity`), and where each
+    POST's outcome goes."""
 
-    def __init__(self, outcome: Callable[[tuple[str, ...], str | None], None]) -> None:
+    def __init__(
+        self,
+        now: Callable[[], float],
+        activity: threading.Condition,
+        outcome: Callable[[tuple[str, ...], str | None], None],
+    ) -> None:
+        self._now = now
+        self._activity = activity
         self._outcome = outcome
-        self._queue: queue.Queue[Post | None] = queue.Queue()
+        self._schedule: list[tuple[float, int, Post]] = []
+        self._order = itertools.count()
+        self._sending: Post | None = None
+        self._sent: dict[tuple[str, ...], collections.deque[float]] = {}  # each throttled subscription's last POSTs
+        self._failures: list[dict[str, Any]] = []
         self._worker: threading.Thread | None = None
-        self._lock = threading.Lock()
-        self._sending = 0
-        self._idle = threading.Condition(self._lock)
+        self._stopping = False
 
-    def post(self, url: str, headers: dict[str, str], body: bytes, trigger: tuple[str, ...] | None = None) -> None:
-        """Queue a POST (sent after the caller's request has answered)."""
-        with self._lock:
-            self._sending += 1
+    def post(
+        self,
+        url: str,
+        headers: dict[str, str],
+        body: bytes,
+        trigger: tuple[str, ...] | None = None,
+        policy: DeliveryPolicy = ONCE,
+        given_up: Callable[[str], None] | None = None,
+    ) -> None:
+        """Queue a POST (sent after the caller's request has answered, and retried as `policy` says)."""
+        with self._activity:
+            self._queue(Post(url, headers, body, trigger, policy, given_up), self._now())
             if self._worker is None:
+                self._stopping = False
                 self._worker = threading.Thread(target=self._run, name="eddy-sns-http", daemon=True)
                 self._worker.start()
-        self._queue.put(Post(url, headers, body, trigger))
+            self._activity.notify_all()
+
+    # -- what wait_idle reads (the emulator's lock held) ---------------------------------------------------
+
+    def busy(self) -> bool:
+        """A POST is being sent, one's time has come, or one not yet tried waits (its subscription's throttle)."""
+        now = self._now()
+        return self._sending is not None or any(due <= now or not post.attempts for due, _, post in self._schedule)
+
+    def pending_entries(self) -> list[dict[str, Any]]:
+        """One entry per notification waiting for its retry later on the clock (NextAttemptAt says when)."""
+        return [
+            {
+                "Mapping": f"SNS delivery to {post.url}",
+                "SubscriptionArn": post.trigger[1] if post.trigger else None,
+                "LastError": post.last_error,
+                "Retrying": [{"Attempts": post.attempts, "NextAttemptAt": due, "Records": []}],
+            }
+            for due, _, post in sorted(self._schedule, key=lambda entry: entry[:2])
+            if post.attempts
+        ]
+
+    def take_failures(self) -> list[dict[str, Any]]:
+        """The notifications given up on since the last take, each once."""
+        failures, self._failures = self._failures, []
+        return failures
 
     def wait_idle(self, timeout: float) -> bool:
-        """Wait until every queued POST has been sent (True), or `timeout` seconds."""
-        with self._idle:
-            return self._idle.wait_for(lambda: self._sending == 0, timeout)
+        """Wait until no POST is being sent or due (True), or `timeout` seconds."""
+        with self._activity:
+            return self._activity.wait_for(lambda: not self.busy(), timeout)
 
     def close(self) -> None:
-        """Send what is queued, then stop."""
-        with self._lock:
+        """Send what is due now, then stop (a retry later on the clock is not made)."""
+        with self._activity:
             worker, self._worker = self._worker, None
+            self._stopping = True
+            self._activity.notify_all()
         if worker is not None:
-            self._queue.put(None)
             worker.join()
+        with self._activity:
+            for _, _, post in self._schedule:
+                log.warning("SNS's retry of a POST to %s not made: the emulator closed", post.url)
+            self._schedule.clear()
+
+    # -- the sender ----------------------------------------------------------------------------------------
+
+    def _queue(self, post: Post, due: float) -> None:
+        sent = self._sent.get(post.trigger) if post.trigger else None
+        rate = post.policy.max_receives_per_second
+        if rate and sent is not None and len(sent) >= rate:
+            due = max(due, sent[-rate] + 1.0)  # no more than `rate` POSTs in any second of the clock
+        post.due = due
+        heapq.heappush(self._schedule, (due, next(self._order), post))
+
+    def _next(self) -> Post | None:
+        """The next POST whose time has come, waiting on the clock (the lock held); None once stopping and none is
+        due."""
+        while True:
+            now = self._now()
+            if self._schedule and self._schedule[0][0] <= now:
+                post = heapq.heappop(self._schedule)[2]
+                self._sending = post
+                if post.trigger and post.policy.max_receives_per_second:
+                    self._sent.setdefault(
+                        post.trigger, collections.deque(maxlen=post.policy.max_receives_per_second)
+                    ).append(now)
+                return post
+            if self._stopping:
+                return None
+            wait = min(1.0, max(0.001, self._schedule[0][0] - now)) if self._schedule else 1.0
+            self._activity.wait(wait)
 
     def _run(self) -> None:
-        while (post := self._queue.get()) is not None:
+        while True:
+            with self._activity:
+                post = self._next()
+            if post is None:
+                return
             error = _send(post)
-            if error:
-                log.warning("SNS could not deliver to %s: %s", post.url, error)
-            if post.trigger is not None:
-                self._outcome(post.trigger, error)
-            with self._idle:
-                self._sending -= 1
-                self._idle.notify_all()
+            with self._activity:
+                post.attempts += 1
+                retries = post.policy.retry_delays
+                retried = bool(error) and post.attempts <= len(retries) and not self._stopping
+                if retried:
+                    post.last_error = error
+                    self._queue(post, self._now() + retries[post.attempts - 1])
+            if not retried:
+                self._ended(post, error)
+            with self._activity:  # wait_idle's answer holds the outcome from here on
+                self._sending = None
+                self._activity.notify_all()
+
+    def _ended(self, post: Post, error: str | None) -> None:
+        """A POST's last attempt: delivered, or given up on (its dead-letter queue, wait_idle's Failures)."""
+        if error:
+            log.warning("SNS could not deliver to %s after %d attempts: %s", post.url, post.attempts, error)
+        if post.trigger is not None:
+            self._outcome(post.trigger, error)
+        if error and post.trigger is not None:
+            dead_letter = None
+            if post.given_up is not None:
+                dead_letter = _safely(post.given_up, error)
+            with self._activity:
+                self._failures.append(
+                    {
+                        "Mapping": f"SNS delivery to {post.url}",
+                        "SubscriptionArn": post.trigger[1],
+                        "ApproximateInvokeCount": post.attempts,
+                        "LastError": error,
+                        "DeadLetterQueue": dead_letter,
+                        "FailedBatches": 0,
+                        "RecordsDiscarded": 0 if dead_letter else 1,
+                        "Discarded": [],
+                    }
+                )
+
+
+def _safely(given_up: Callable[[str], Any], error: str) -> Any:
+    try:
+        return given_up(error)
+    except Exception as failure:  # the dead-letter queue cannot take it: the message is lost, as on AWS
+        log.warning("SNS could not move a message to its dead-letter queue: %s", failure)
+        return None
 
 
 def _send(post: Post) -> str | None:
+    """None when the endpoint took the POST (any status from 200 to 499), else why it failed."""
     request = urllib.request.Request(post.url, data=post.body, headers=post.headers, method="POST")
     try:
         with urllib.request.urlopen(request, timeout=TIMEOUT_SECONDS) as answer:
             answer.read()
     except urllib.error.HTTPError as error:
+        if error.code < 500:
+            return None  # SNS counts 4xx as delivered and does not retry it (SendMessageToHttp.prepare.html)
         return f"the endpoint answered {error.code}"
     except (OSError, ValueError) as error:  # refused, unreachable, timed out, not a URL
         return f"{type(error).__name__}: {error}"

@@ -10,9 +10,11 @@ for it or fails because of it. Each subscription's and configuration's deliverie
 from __future__ import annotations
 
 import logging
+import threading
 from typing import TYPE_CHECKING, Any, Callable
 
 from eddy.emulator.moto_seam import notifications as seam
+from eddy.emulator.notifications import delivery_policies
 from eddy.emulator.notifications.delivery_figures import DeliveryFigures, Trigger
 from eddy.emulator.notifications.http_endpoints import HttpEndpoints
 from eddy.emulator.notifications.s3_events import Sequencer, SequencerChannel
@@ -25,13 +27,20 @@ log = logging.getLogger("eddy.notifications")
 
 
 class Notifications:
-    """Built with the clock's `now`, the functions and their asynchronous invocations (started and stopped with
-    the notifications)."""
+    """Built with the clock's `now`, the condition notified when it moves (`activity`), the functions and their
+    asynchronous invocations (started and stopped with the notifications) and Eddy's boto3 clients (`aws_client`:
+    an HTTP subscription's dead-letter queue)."""
 
     def __init__(
-        self, now: Callable[[], float], functions: FunctionRegistry, async_invocations: AsyncInvocations
+        self,
+        now: Callable[[], float],
+        activity: threading.Condition,
+        functions: FunctionRegistry,
+        async_invocations: AsyncInvocations,
+        aws_client: Callable[[str, str], Any],
     ) -> None:
         self._functions = functions
+        self._aws_client = aws_client
         self._sequencer = Sequencer()
         #: the sequencer's durable channel (registered with storage by the composition root)
         self.channel = SequencerChannel(self)
@@ -40,7 +49,7 @@ class Notifications:
         #: each SNS subscription's and S3 notification configuration's deliveries
         self.figures = DeliveryFigures(now)
         #: SNS's POSTs to HTTP and HTTPS subscribers (confirmations and notifications), off the request's thread
-        self.http_endpoints = HttpEndpoints(self._posted)
+        self.http_endpoints = HttpEndpoints(now, activity, self._posted)
 
     def activate(self) -> None:
         """moto's pushes become Eddy's: from recovery on (a replayed request sends to queues and topics what it sent
@@ -84,10 +93,35 @@ class Notifications:
         self.async_invocations.submit(function, event, source, invoked_arn=arn)
         return True
 
-    def post_to_endpoint(self, url: str, headers: dict[str, str], body: bytes, trigger: Trigger | None) -> None:
+    def post_to_endpoint(
+        self,
+        url: str,
+        headers: dict[str, str],
+        body: bytes,
+        trigger: Trigger | None,
+        policies: tuple[str | None, str | None] | None = None,
+        dead_letter_arn: str | None = None,
+    ) -> None:
         """POST to an HTTP subscriber after the request has answered; a notification's delivery counted for
-        `trigger`."""
-        self.http_endpoints.post(url, headers, body, trigger)
+        `trigger`, retried as its (subscription's, topic's) delivery `policies` say, then moved to the queue
+        `dead_letter_arn` (its RedrivePolicy's) if every retry failed."""
+        if policies is None:
+            self.http_endpoints.post(url, headers, body, trigger)
+            return
+        policy = delivery_policies.effective(*policies)
+        given_up = None
+        if dead_letter_arn:
+            given_up = lambda error: self._to_dead_letter_queue(dead_letter_arn, body)  # noqa: E731
+        self.http_endpoints.post(url, headers, body, trigger, policy, given_up)
+
+    def _to_dead_letter_queue(self, queue_arn: str, body: bytes) -> str:
+        """A notification no retry delivered, moved to its subscription's dead-letter queue as it would have been
+        POSTed (the notification document, or the message itself with RawMessageDelivery)."""
+        _, _, _, region, account, name = queue_arn.split(":", 5)
+        sqs = self._aws_client("sqs", region)
+        url = sqs.get_queue_url(QueueName=name, QueueOwnerAWSAccountId=account)["QueueUrl"]
+        sqs.send_message(QueueUrl=url, MessageBody=body.decode("utf-8"))
+        return queue_arn
 
     def _posted(self, trigger: Trigger, error: str | None) -> None:
         if error:

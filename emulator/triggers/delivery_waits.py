@@ -1,11 +1,11 @@
 """Waiting for delivery: wait_idle and assert_delivered over every enabled event source mapping, EventBridge's pipes
-and rules, and the asynchronous invocations, and the report of what is still pending and what failed since the last
+and rules, the asynchronous invocations and SNS's POSTs to HTTP subscribers, and the report of what is still pending and what failed since the last
 wait (the answer of emu.wait_idle(), GET /_eddy/wait-idle and the pytest plugin's assert_delivered).
 
 A wait waits on the emulator's `activity` condition (notified whenever a poller makes progress, records arrive or the
-clock moves), never by sleeping. An asynchronous invocation waiting for a retry later on the emulator's clock is
-pending (not idle) but not waited for: its entry says NextAttemptAt, where a test advances the clock to
-(functions/async_invocations.py).
+clock moves), never by sleeping. An asynchronous invocation or an SNS notification waiting for a retry later on the
+emulator's clock is pending (not idle) but not waited for: its entry says NextAttemptAt, where a test advances the
+clock to (functions/async_invocations.py, notifications/http_endpoints.py).
 """
 
 from __future__ import annotations
@@ -37,7 +37,8 @@ class PendingPipesAndRules(Protocol):
 
 
 class AsynchronousInvocations(Protocol):
-    """Every function's asynchronous invocation queue (functions/async_invocations.py)."""
+    """A queue of deliveries retried on the clock: every function's asynchronous invocations
+    (functions/async_invocations.py), SNS's POSTs to HTTP subscribers (notifications/http_endpoints.py)."""
 
     def busy(self) -> bool: ...
 
@@ -52,12 +53,12 @@ class DeliveryWaits:
         kernel: Kernel,
         registry: Mappings,
         eventbridge: PendingPipesAndRules,
-        async_invocations: AsynchronousInvocations,
+        *queues: AsynchronousInvocations,
     ) -> None:
         self.kernel = kernel
         self.registry = registry
         self.eventbridge = eventbridge
-        self.async_invocations = async_invocations
+        self.queues = queues
 
     def wait_idle(self, timeout: float) -> dict[str, Any]:
         """Wait until every enabled mapping has processed every record it can reach and no asynchronous invocation
@@ -68,23 +69,23 @@ class DeliveryWaits:
         waited for: its entry says NextAttemptAt, where a test advances the clock to (functions/async_invocations.py)."""
         deadline = time.monotonic() + timeout
         activity = self.kernel.activity
-        asynchronous = self.async_invocations
+        queues = self.queues
         with activity:
             while True:
                 pending = [uuid for uuid, runner in self.registry.runners.items() if not runner.caught_up()]
                 pipes = self.eventbridge.pending()  # Pipes run on these pollers too; rules deliver later
                 remaining = deadline - time.monotonic()
-                if (not pending and not pipes and not asynchronous.busy()) or remaining <= 0:
+                if (not pending and not pipes and not any(queue.busy() for queue in queues)) or remaining <= 0:
                     break
                 activity.wait(min(remaining, 0.25))
-            waiting = asynchronous.pending_entries()
+            waiting = [entry for queue in queues for entry in queue.pending_entries()]
             failures = []
             for uuid, mapping_failures in self.registry.failures.items():
                 report = mapping_failures.take()
                 if report is not None:
                     failures.append(dict(self._names(uuid), **report))
             failures += self.eventbridge.failure_reports()
-            failures += asynchronous.take_failures()
+            failures += [failure for queue in queues for failure in queue.take_failures()]
             idle = not pending and not pipes and not waiting
             return {
                 "Idle": idle,

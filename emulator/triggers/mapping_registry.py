@@ -79,6 +79,7 @@ class Triggers:
         journal: MappingJournal,
         eventbridge: PipesAndRules,
         async_invocations: AsynchronousInvocations,
+        http_deliveries: AsynchronousInvocations,
     ) -> None:
         self.kernel = kernel
         self.streams = streams
@@ -95,7 +96,7 @@ class Triggers:
         self.failures: dict[str, MappingFailures] = {}
         #: for LATEST: the last sequence number that existed when the mapping was created
         self.start_positions: dict[str, int] = {}
-        self.waits = DeliveryWaits(kernel, self, eventbridge, async_invocations)
+        self.waits = DeliveryWaits(kernel, self, eventbridge, async_invocations, http_deliveries)
 
     # -- the Lambda API's operations --------------------------------------------------------------------
 

@@ -11,6 +11,8 @@ tests/aws/services/sns/test_sns.snapshot.json; pinned by tests/emulator/api/sns/
 - Subscribe: a protocol SNS does not support;
 - SetSubscriptionAttributes: an attribute SNS does not have, RawMessageDelivery other than true or false, a
   RedrivePolicy whose deadLetterTargetArn is not an ARN;
+- a DeliveryPolicy AWS refuses, in CreateTopic's, SetTopicAttributes', Subscribe's and SetSubscriptionAttributes'
+  (notifications/delivery_policies.py: the Developer Guide's constraints, "Invalid parameter: DeliveryPolicy: ...");
 - ConfirmSubscription: a TopicArn that is not an SNS ARN of the request's region, a token that is not hexadecimal
   ("Invalid token"), a token the region did not send (test_sns_confirm_subscription_wrong_token,
   test_subscribe_external_http_endpoint).
@@ -29,6 +31,11 @@ from botocore.exceptions import ClientError
 
 from eddy.emulator.api.sns import error_answer
 from eddy.emulator.callers import region_of
+from eddy.emulator.notifications.delivery_policies import (
+    InvalidDeliveryPolicy,
+    check_subscription_policy,
+    check_topic_policy,
+)
 from eddy.emulator.aws_requests import Request, Response
 
 if TYPE_CHECKING:
@@ -187,12 +194,42 @@ def _subscribe(params: Params, topic_attributes: TopicAttributes) -> None:
     protocol = params.get("Protocol", "")
     if protocol.lower() not in PROTOCOLS:
         raise _invalid(f"Amazon SNS does not support this protocol string: {protocol}")
+    _delivery_policy(_attributes(params).get("DeliveryPolicy"), check_subscription_policy)
+
+
+def _attributes(params: Params) -> Params:
+    """A request's Attributes map (Attributes.entry.N.key / .value)."""
+    keys = {
+        name[: -len(".key")]: value
+        for name, value in params.items()
+        if name.startswith("Attributes.entry.") and name.endswith(".key")
+    }
+    return {key: params.get(f"{prefix}.value", "") for prefix, key in keys.items()}
+
+
+def _delivery_policy(value: str | None, check: Callable[[str], None]) -> None:
+    if value:
+        try:
+            check(value)
+        except InvalidDeliveryPolicy as refused:
+            raise _invalid(f"DeliveryPolicy: {refused}") from None
+
+
+def _create_topic(params: Params, topic_attributes: TopicAttributes) -> None:
+    _delivery_policy(_attributes(params).get("DeliveryPolicy"), check_topic_policy)
+
+
+def _set_topic_attributes(params: Params, topic_attributes: TopicAttributes) -> None:
+    if params.get("AttributeName") == "DeliveryPolicy":
+        _delivery_policy(params.get("AttributeValue"), check_topic_policy)
 
 
 def _set_subscription_attributes(params: Params, topic_attributes: TopicAttributes) -> None:
     name, value = params.get("AttributeName", ""), params.get("AttributeValue", "")
     if name not in SUBSCRIPTION_ATTRIBUTES:
         raise _invalid("AttributeName")
+    if name == "DeliveryPolicy":
+        _delivery_policy(value, check_subscription_policy)
     if name == "RawMessageDelivery" and value.lower() not in ("true", "false"):
         raise _invalid(f"RawMessageDelivery: Invalid value [{value}]. Must be true or false.")
     if name == "RedrivePolicy" and value:
@@ -209,5 +246,7 @@ CHECKS: dict[str, Callable[[Params, TopicAttributes], None]] = {
     "Publish": _publish,
     "PublishBatch": _publish_batch,
     "Subscribe": _subscribe,
+    "CreateTopic": _create_topic,
+    "SetTopicAttributes": _set_topic_attributes,
     "SetSubscriptionAttributes": _set_subscription_attributes,
 }

@@ -17,7 +17,13 @@ class Target(Protocol):
     def invoke_function(self, arn: str, event: dict[str, Any], source: str) -> bool: ...
 
     def post_to_endpoint(
-        self, url: str, headers: dict[str, str], body: bytes, trigger: tuple[str, ...] | None
+        self,
+        url: str,
+        headers: dict[str, str],
+        body: bytes,
+        trigger: tuple[str, ...] | None,
+        policies: tuple[str | None, str | None] | None = None,
+        dead_letter_arn: str | None = None,
     ) -> None: ...
 
     def delivered(self, trigger: tuple[str, ...]) -> None: ...

@@ -7,6 +7,7 @@ test_s3_notifications.py and test_sns_subscriptions.py."""
 from __future__ import annotations
 
 import logging
+import threading
 from types import SimpleNamespace
 from typing import Any
 
@@ -20,8 +21,8 @@ def test_a_push_is_queued_for_the_function_and_one_to_no_function_dropped(caplog
     queued: list[tuple[Any, ...]] = []
     # the registry's part Notifications uses: the version an ARN (unqualified, $LATEST, a version, an alias) runs
     registry = SimpleNamespace(runnable={FUNCTION: function, f"{FUNCTION}:$LATEST": function}.get)
-    notifications = Notifications(lambda: 100.0, registry,
-                                  SimpleNamespace(submit=lambda *args, **kwargs: queued.append((args, kwargs))))
+    notifications = Notifications(lambda: 100.0, threading.Condition(), registry,
+                                  SimpleNamespace(submit=lambda *args, **kwargs: queued.append((args, kwargs))), None)
     caplog.set_level(logging.WARNING, logger="eddy.notifications")
     answers = [notifications.function_exists(f"{FUNCTION}:$LATEST"), notifications.function_exists(f"{FUNCTION}-gone"),
                notifications.invoke_function(f"{FUNCTION}:$LATEST", {"Records": []}, "s3"),
@@ -33,7 +34,7 @@ def test_a_push_is_queued_for_the_function_and_one_to_no_function_dropped(caplog
 
 def test_deliveries_are_counted_per_configuration_on_the_clock():
     now = [50.0]
-    notifications = Notifications(lambda: now[0], SimpleNamespace(runnable={}.get), SimpleNamespace())
+    notifications = Notifications(lambda: now[0], threading.Condition(), SimpleNamespace(runnable={}.get), SimpleNamespace(), None)
     trigger = ("s3", "uploads", "to-queue")
     notifications.delivered(trigger)
     now[0] = 60.0
@@ -45,7 +46,7 @@ def test_deliveries_are_counted_per_configuration_on_the_clock():
 
 
 def test_the_sequencer_grows_and_goes_on_after_a_restore():
-    notifications = Notifications(lambda: 0.0, SimpleNamespace(runnable={}.get), SimpleNamespace())
+    notifications = Notifications(lambda: 0.0, threading.Condition(), SimpleNamespace(runnable={}.get), SimpleNamespace(), None)
     first = notifications.sequencer()
     notifications.restore_sequencer(41)
     assert (first, notifications.sequencer(), notifications.last_sequencer) == ("0" * 17 + "1", "0" * 16 + "2A", 42)

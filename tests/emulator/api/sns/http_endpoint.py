@@ -1,5 +1,5 @@
 """A subscriber's HTTP endpoint on loopback, for the tests of SNS's HTTP subscriptions (tests/emulator/api/sns/ and
-tests/durability/): it records every POST SNS sends it and answers 200."""
+tests/durability/): it records every POST SNS sends it and answers 200 (or, first, the statuses it is given)."""
 
 from __future__ import annotations
 
@@ -8,23 +8,25 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
 class Endpoint:
-    """A subscriber's HTTP endpoint on loopback: every POST it receives (headers, body), answered 200. close() it
-    (or use it in a `with`)."""
+    """A subscriber's HTTP endpoint on loopback: every POST it receives (headers, body), answered with the next of
+    `statuses` while there are any, then 200. close() it (or use it in a `with`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, statuses: tuple[int, ...] = ()) -> None:
         self.received: list[tuple[dict[str, str], bytes]] = []
+        self.statuses = list(statuses)
         self.arrived = threading.Condition()
         endpoint = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:  # noqa: N802 (http.server's name)
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                self.send_response(200)
-                self.send_header("Content-Length", "0")
-                self.end_headers()
-                with endpoint.arrived:
+                with endpoint.arrived:  # recorded before it is answered: SNS's wait_idle ends after the answer
+                    status = endpoint.statuses.pop(0) if endpoint.statuses else 200
                     endpoint.received.append(({k.lower(): v for k, v in self.headers.items()}, body))
                     endpoint.arrived.notify_all()
+                self.send_response(status)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
 
             def log_message(self, *args: object) -> None:
                 pass

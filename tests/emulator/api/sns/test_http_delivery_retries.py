@@ -1,0 +1,129 @@
+"""SNS's retries of a notification its HTTP subscriber did not take, in both doors, on the emulator's clock.
+
+Sources: the Amazon SNS Developer Guide, "Amazon SNS message delivery retries" (sns-message-delivery-retries.html:
+the four phases, the HTTP/S policy's members and constraints, the dead-letter queue once the policy is exhausted),
+"Step 4: Optional - Set the delivery policy" (SendMessageToHttp.retry.html: by default three retries 20 seconds
+apart), "Step 1: Make sure your endpoint is ready" (SendMessageToHttp.prepare.html: a status outside 200-4xx, or no
+answer, is a failed delivery and retried; a 4xx is not); LocalStack's AWS-validated test_sns.snapshot.json (the
+topic's EffectiveDeliveryPolicy: numRetries 3, minDelayTarget = maxDelayTarget = 20, linear) and its
+test_redrive_policy_http_subscription (the dead-letter queue holds the notification document); the Ballerina SNS
+connector's setTopicAttributesNegativeTest, run against AWS ("Invalid parameter: DeliveryPolicy:
+http.defaultHealthyRetryPolicy.numRetries must be less than or equal to 100").
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from botocore.exceptions import ClientError
+
+from .http_endpoint import Endpoint
+
+FAILED = "the endpoint answered 500"
+
+
+def confirmed_subscription(door, endpoint: Endpoint, **attributes: str) -> tuple[str, str]:
+    """A topic and the endpoint's confirmed subscription to it: (topic ARN, subscription ARN)."""
+    sns = door.client("sns")
+    topic_arn = sns.create_topic(Name="orders")["TopicArn"]
+    arn = sns.subscribe(TopicArn=topic_arn, Protocol="http", Endpoint=endpoint.url, ReturnSubscriptionArn=True,
+                        Attributes=attributes)["SubscriptionArn"]
+    [(_, body)] = endpoint.wait_for(1)
+    sns.confirm_subscription(TopicArn=topic_arn, Token=json.loads(body)["Token"])
+    return topic_arn, arn
+
+
+def retrying(endpoint: Endpoint, arn: str, attempts: int, next_at: float, error: str = FAILED) -> dict:
+    return {"Mapping": f"SNS delivery to {endpoint.url}", "SubscriptionArn": arn, "LastError": error,
+            "Retrying": [{"Attempts": attempts, "NextAttemptAt": next_at, "Records": []}]}
+
+
+def test_a_failed_notification_is_retried_three_times_20_seconds_apart_then_moved_to_the_dead_letter_queue(door):
+    sqs = door.client("sqs")
+    dlq_url = sqs.create_queue(QueueName="orders-dlq")["QueueUrl"]
+    dlq_arn = sqs.get_queue_attributes(QueueUrl=dlq_url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    with Endpoint(statuses=(200, 500, 503, 500, 500)) as endpoint:
+        topic_arn, arn = confirmed_subscription(door, endpoint, RedrivePolicy=json.dumps({"deadLetterTargetArn": dlq_arn}))
+        before = door.now()  # the clock before the attempt (the clock reads in seconds since the epoch)
+        door.client("sns").publish(TopicArn=topic_arn, Message="order 1")
+        for attempt in (1, 2, 3):
+            report = door.wait_idle()  # the attempt is made before wait_idle answers; its retry is 20 s away
+            [pending] = report["Pending"]
+            assert before + 20 <= pending["Retrying"][0]["NextAttemptAt"] <= door.now() + 20
+            assert (report["Idle"], report["Failures"], pending) == (
+                False, [], retrying(endpoint, arn, attempt, pending["Retrying"][0]["NextAttemptAt"],
+                                    "the endpoint answered 503" if attempt == 2 else FAILED))
+            assert len(endpoint.received) == 1 + attempt
+            before = door.now() + 20
+            door.advance(20)
+        report = door.wait_idle()  # the fourth attempt, the last: the policy is exhausted
+        assert report == {"Idle": True, "Delivered": True, "Pending": [], "Failures": [{
+            "Mapping": f"SNS delivery to {endpoint.url}", "SubscriptionArn": arn, "ApproximateInvokeCount": 4,
+            "LastError": FAILED, "DeadLetterQueue": dlq_arn, "FailedBatches": 0, "RecordsDiscarded": 0,
+            "Discarded": []}]}
+        notifications = [body for _, body in endpoint.received[1:]]
+    assert len(notifications) == 4 and len(set(notifications)) == 1  # the same message each time
+    [moved] = sqs.receive_message(QueueUrl=dlq_url, WaitTimeSeconds=1)["Messages"]
+    assert moved["Body"] == notifications[0].decode()
+    assert (json.loads(moved["Body"])["Type"], json.loads(moved["Body"])["Message"]) == ("Notification", "order 1")
+
+
+def test_a_subscriptions_delivery_policy_sets_its_phases(door):
+    policy = {"healthyRetryPolicy": {"numRetries": 4, "numNoDelayRetries": 1, "numMinDelayRetries": 1,
+                                     "numMaxDelayRetries": 1, "minDelayTarget": 5, "maxDelayTarget": 30,
+                                     "backoffFunction": "linear"}}
+    with Endpoint(statuses=(200, 500, 500, 500, 500)) as endpoint:
+        topic_arn, arn = confirmed_subscription(door, endpoint, DeliveryPolicy=json.dumps(policy))
+        door.client("sns").publish(TopicArn=topic_arn, Message="order 1")
+        delays = []
+        for attempts in (2, 3, 4):  # the first retry is immediate: two attempts before the first wait
+            [pending] = door.wait_idle()["Pending"]
+            assert pending["Retrying"][0]["Attempts"] == attempts
+            next_at = pending["Retrying"][0]["NextAttemptAt"]
+            delays.append(next_at - door.now())
+            door.advance(next_at - door.now())
+        report = door.wait_idle()
+        assert (report["Idle"], report["Delivered"], report["Pending"], report["Failures"]) == (True, True, [], [])
+        assert len(endpoint.received) == 6  # the confirmation, the first attempt and four retries
+    # pre-backoff 5 s, the backoff phase (one retry) reaching 30 s, post-backoff 30 s (each read a moment after the
+    # attempt: the clock follows real time between the steps)
+    assert [delay > limit - 3 and delay <= limit for delay, limit in zip(delays, (5, 30, 30))] == [True] * 3
+
+
+def test_a_4xx_answer_is_not_retried_and_a_2xx_delivers(door):
+    with Endpoint(statuses=(200, 404)) as endpoint:
+        topic_arn, arn = confirmed_subscription(door, endpoint)
+        door.client("sns").publish(TopicArn=topic_arn, Message="order 1")
+        door.client("sns").publish(TopicArn=topic_arn, Message="order 2")
+        report = door.wait_idle()  # waits for the POSTs in flight: both are in before it answers
+        assert report == {"Idle": True, "Delivered": True, "Pending": [], "Failures": []}
+        assert [json.loads(body)["Message"] for _, body in endpoint.received[1:]] == ["order 1", "order 2"]
+
+
+@pytest.mark.parametrize("where", ["topic", "subscription"])
+def test_a_delivery_policy_sns_refuses_is_refused_in_its_words_and_changes_nothing(door, where):
+    sns = door.client("sns")
+    topic_arn = sns.create_topic(Name="orders")["TopicArn"]
+    retries = {"minDelayTarget": 20, "maxDelayTarget": 20, "numRetries": 101}
+    if where == "topic":
+        before = sns.get_topic_attributes(TopicArn=topic_arn)["Attributes"]
+        with pytest.raises(ClientError) as refused:
+            sns.set_topic_attributes(TopicArn=topic_arn, AttributeName="DeliveryPolicy",
+                                     AttributeValue=json.dumps({"http": {"defaultHealthyRetryPolicy": retries}}))
+        after = sns.get_topic_attributes(TopicArn=topic_arn)["Attributes"]
+        path = "http.defaultHealthyRetryPolicy"
+    else:
+        arn = sns.subscribe(TopicArn=topic_arn, Protocol="sqs", Endpoint="arn:aws:sqs:us-east-1:123456789012:q",
+                            ReturnSubscriptionArn=True)["SubscriptionArn"]
+        before = sns.get_subscription_attributes(SubscriptionArn=arn)["Attributes"]
+        with pytest.raises(ClientError) as refused:
+            sns.set_subscription_attributes(SubscriptionArn=arn, AttributeName="DeliveryPolicy",
+                                            AttributeValue=json.dumps({"healthyRetryPolicy": retries}))
+        after = sns.get_subscription_attributes(SubscriptionArn=arn)["Attributes"]
+        path = "healthyRetryPolicy"
+    assert refused.value.response["Error"] == {
+        "Type": "Sender", "Code": "InvalidParameter",
+        "Message": f"Invalid parameter: DeliveryPolicy: {path}.numRetries must be less than or equal to 100"}
+    assert refused.value.response["ResponseMetadata"]["HTTPStatusCode"] == 400
+    assert after == before
