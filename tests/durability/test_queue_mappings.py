@@ -27,8 +27,10 @@ ACCOUNT = "123456789012"
 BATCH = 5
 POLLERS = 5  # sqs_mappings.DEFAULT_POLLERS: at most this many batches of a mapping are in flight at once
 VISIBILITY = 60  # at least the function's Timeout, as Lambda requires of a queue mapping
-STANDARD = [f"m{n:03}" for n in range(300)]
-GROUPS = {f"g{g}": [f"g{g}-{n:03}" for n in range(100)] for g in range(3)}
+# enough that the restart comes in the middle (start_work checks it): more than the batches in flight at the kill
+# (POLLERS * BATCH), several batches per FIFO group (300 and 3 x 100 took 21 s a test and proved no more)
+STANDARD = [f"m{n:03}" for n in range(120)]
+GROUPS = {f"g{g}": [f"g{g}-{n:03}" for n in range(40)] for g in range(3)}
 
 # appends "<body>@<ApproximateReceiveCount>" to the sink item of its message (a FIFO message: of its group);
 # fails on a poison message after noting it
@@ -80,9 +82,9 @@ def start_work(door: Any) -> None:
     for start in range(0, len(STANDARD), 10):
         sqs.send_message_batch(QueueUrl=work, Entries=[{"Id": body, "MessageBody": body}
                                                        for body in STANDARD[start:start + 10]])
-    for n in range(100):  # the groups interleaved, as a busy producer sends them
-        for group, bodies in GROUPS.items():
-            sqs.send_message(QueueUrl=fifo, MessageBody=bodies[n], MessageGroupId=group)
+    for sent in zip(*GROUPS.values()):  # the groups interleaved, as a busy producer sends them
+        for group, body in zip(GROUPS, sent):
+            sqs.send_message(QueueUrl=fifo, MessageBody=body, MessageGroupId=group)
     sqs.send_message(QueueUrl=poison, MessageBody="poison")
     lam.create_event_source_mapping(EventSourceArn=f"arn:aws:sqs:us-east-1:{ACCOUNT}:poison", FunctionName=function,
                                     BatchSize=1)
