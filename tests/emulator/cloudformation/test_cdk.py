@@ -3,7 +3,8 @@
 and a region. `cdk bootstrap` makes the CDKToolkit stack (its staging bucket, roles, the SSM version parameter and
 an ECR repository record); `cdk deploy` publishes the function's code asset to the staging bucket and deploys the
 app through a change set (the bucket's notification through CDK's own custom resource); a redeploy with new code and
-a new batch size updates them in place; `cdk destroy` removes everything. Each step synthesizes the app once (cdk
+a new batch size updates them in place; a function URL (CDK's FunctionUrl) answers over HTTP; `cdk destroy`
+removes everything. Each step synthesizes the app once (cdk
 deploy); destroy reads the assembly the last deploy wrote (--app cdk.out)."""
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.emulator.api.function_urls.helpers import call
 from tests.emulator.cloudformation.deploy_tools import cdk_cli, tools  # noqa: F401 (fixtures)
 from tests.emulator.cloudformation.test_real_tools import (APP, _check_everything_is_gone, _check_the_app_runs,
                                                            _client, _empty_the_bucket, _new_code, _outputs,
@@ -62,6 +64,9 @@ def test_cdk_bootstrap_deploy_redeploy_and_destroy(cdk_cli, tools, server, tmp_p
     deploy = ("deploy", "--require-approval", "never", "--progress", "events")
     assert "✅  cdk-app" in _cdk(cdk_cli, tools, server, app, *deploy)
     _check_the_app_runs(server, "cdk-app", "one", 10)
+    # CDK's FunctionUrl (auth NONE, both public permissions), served by Eddy: an HTTP GET reaches the function
+    web_url = _outputs(server, "cdk-app")["WebUrl"]
+    assert call(f"{web_url}hello")[0::2] == (200, b"web /hello")
     _check_the_stream_invokes_the_alias(server, "1")
     _new_code(app)
     _cdk(cdk_cli, tools, server, app, *deploy, "--context", "batch_size=5")

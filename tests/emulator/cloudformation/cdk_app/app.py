@@ -2,7 +2,8 @@
 template, written with aws-cdk-lib (the function's code is app/src, copied beside this file as src/). A table's
 stream to a function's alias (of fn.currentVersion) with batch item failures and an SQS on-failure destination, a
 bucket notifying the function
-(CDK makes that notification through its BucketNotificationsHandler custom resource), a topic to a queue. The
+(CDK makes that notification through its BucketNotificationsHandler custom resource), a topic to a queue, and a
+function with a public function URL. The
 context value batch_size sets the mapping's batch size (10 when not given)."""
 
 import aws_cdk as cdk
@@ -41,11 +42,17 @@ class Pipeline(cdk.Stack):
             batch_size=int(self.node.try_get_context("batch_size") or 10), report_batch_item_failures=True,
             on_failure=sources.SqsDlq(failures)))
         uploads.add_event_notification(s3.EventType.OBJECT_CREATED, s3_notifications.LambdaDestination(copier))
+        # a function URL (CDK's FunctionUrl: AWS::Lambda::Url and the two public permissions AuthType NONE needs)
+        web = lambda_.Function(self, "WebFunction", runtime=lambda_.Runtime.PYTHON_3_12, handler="index.handler",
+                               code=lambda_.Code.from_inline(
+                                   "def handler(event, context):\n"
+                                   "    return {'statusCode': 200, 'body': 'web ' + event['rawPath']}\n"))
+        web_url = web.add_function_url(auth_type=lambda_.FunctionUrlAuthType.NONE)
         topic, inbox = sns.Topic(self, "NotesTopic"), sqs.Queue(self, "InboxQueue")
         topic.add_subscription(subscriptions.SqsSubscription(inbox, raw_message_delivery=True))
         for name, value in (("Orders", orders.table_name), ("Copies", copies.table_name),
                             ("Uploads", uploads.bucket_name), ("Topic", topic.topic_arn), ("Inbox", inbox.queue_url),
-                            ("Copier", copier.function_name)):
+                            ("Copier", copier.function_name), ("WebUrl", web_url.url)):
             cdk.CfnOutput(self, name, value=value)
 
 
