@@ -101,7 +101,7 @@ _APIS: tuple[tuple[str, Callable[[Request], bool], Callable[[Any, Emulator, Requ
     ("eddy.emulator.api.lambda_api", _lambda_path, _with_caller),
     ("eddy.emulator.api.lambda_async.event_invoke_configs", _lambda_path, _with_caller),
     ("eddy.emulator.api.eventbridge.pipes_api", _pipes_path, _with_caller),
-    ("eddy.emulator.api.eventbridge.events_api", _events_target, _request_only),
+    ("eddy.emulator.api.eventbridge.events_api", _events_target, _with_emulator),
     ("eddy.emulator.api.cloudformation.cloudformation_api", _cloudformation_named, _with_caller),
     ("eddy.emulator.api.cloudformation.custom_resource_responses", _cloudformation_named, _custom_resources),
     ("eddy.emulator.api.sns.links", _sns_link, _with_emulator),

@@ -8,7 +8,11 @@ AWSEvents.<Operation>); every other EventBridge operation is moto's.
   snapshots: test_plain_string_payload, test_array_event_payload, test_invalid_event_payload).
 - PutTargets: a target with more than one of Input, InputPath and InputTransformer, or whose InputTemplate names a
   placeholder that is neither an InputPathsMap key nor a predefined variable, refused in EventBridge's words before
-  moto stores anything (eventbridge/target_input.py); the rest is moto's.
+  moto stores anything (eventbridge/target_input.py); so is a rule that would have more than 5 targets
+  (LimitExceededException, LocalStack's AWS-validated test_events.snapshot.json:
+  test_add_exceed_fife_targets_per_rule); the rest is moto's. Its FailedEntries, and RemoveTargets', are empty: AWS
+  fails an entry only for requests made at the same time (ConcurrentModificationException) or its own failure
+  (InternalException), neither of which Eddy's one lock lets happen.
 - PutRule: an EventPattern is compiled first and refused as TestEventPattern refuses it, before moto stores
   anything; a valid one goes on to moto, and the rule's events are matched by the same engine
   (eventbridge/rules.py).
@@ -17,11 +21,14 @@ AWSEvents.<Operation>); every other EventBridge operation is moto's.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from botocore.exceptions import ClientError
 
 from eddy.emulator.api import validation
+from eddy.emulator.callers import region_of
 from eddy.emulator.aws_requests import Request, Response, error_response, json_response
-from eddy.emulator.errors import AWSError, InvalidEventPatternException, ValidationException
+from eddy.emulator.errors import AWSError, InvalidEventPatternException, LimitExceededException, ValidationException
 from eddy.emulator.event_patterns import EVENTBRIDGE, EventPattern, InvalidEventPattern
 from eddy.emulator.eventbridge.target_input import placeholders_not_defined
 
@@ -30,6 +37,11 @@ JSON_1_1 = "application/x-amz-json-1.1"
 OPERATIONS = ("TestEventPattern", "PutRule", "PutTargets")
 EVENT_FIELDS = ("id", "account", "source", "time", "region", "detail-type")
 NOT_VALID = "Event pattern is not valid. Reason: "
+#: a rule's targets (the EventBridge User Guide's quotas: 5 targets per rule)
+MAX_TARGETS = 5
+
+if TYPE_CHECKING:
+    from eddy.emulator.engine import Emulator
 
 
 def claims(request: Request) -> bool:
@@ -37,7 +49,7 @@ def claims(request: Request) -> bool:
     return target.startswith(TARGET_PREFIX) and target[len(TARGET_PREFIX) :] in OPERATIONS
 
 
-def handle(request: Request) -> Response | None:
+def handle(emulator: "Emulator", request: Request) -> Response | None:
     """The operation's answer, or None where moto answers (a PutRule whose pattern is valid)."""
     operation = (request.header("X-Amz-Target") or "")[len(TARGET_PREFIX) :]
     try:
@@ -45,6 +57,7 @@ def handle(request: Request) -> Response | None:
         validation.validate("events", operation, params)
         if operation == "PutTargets":
             check_target_inputs(params.get("Targets") or [])
+            _check_target_count(emulator, request, params)
             return None
         if operation == "TestEventPattern":
             return json_response(
@@ -71,6 +84,21 @@ def check_target_inputs(targets: list[dict[str, Any]]) -> None:
             raise ValidationException(
                 f"InputTemplate for target {target.get('Id')} contains invalid placeholder {undefined[0]}."
             )
+
+
+def _check_target_count(emulator: "Emulator", request: Request, params: dict[str, Any]) -> None:
+    """LimitExceededException when the rule would have more than MAX_TARGETS targets (those it has, the same ids
+    replaced); a rule that does not exist is moto's to refuse."""
+    new = {target.get("Id") for target in params.get("Targets") or []}
+    events = emulator.aws_client("events", region_of(request.header("Authorization") or "", request.url))
+    asked = {"Rule": params["Rule"], **({"EventBusName": params["EventBusName"]} if params.get("EventBusName") else {})}
+    try:
+        pages = events.get_paginator("list_targets_by_rule").paginate(**asked)
+        existing = {target["Id"] for page in pages for target in page["Targets"]}
+    except ClientError:
+        return
+    if len(existing | new) > MAX_TARGETS:
+        raise LimitExceededException("The requested resource exceeds the maximum number allowed.")
 
 
 def compiled(pattern: str) -> EventPattern:

@@ -1,0 +1,89 @@
+"""PutTargets, ListTargetsByRule and RemoveTargets answered as EventBridge was recorded answering, in both doors.
+
+Source: LocalStack's AWS-validated tests/aws/services/events/test_events.py and test_events.snapshot.json,
+TestEventTarget: test_put_list_remove_target[default|custom] (recorded 08-01-2025: the answers whole),
+test_add_exceed_fife_targets_per_rule (12-03-2025: a sixth target is LimitExceededException),
+test_put_target_id_validation and test_put_multiple_targets_with_same_id_single_rule (08-01-2025). AWS answers a
+FailedEntries entry (ErrorCode, ErrorMessage) only for a target whose change collided with another request
+(ConcurrentModificationException) or failed inside EventBridge (InternalException): the API reference's PutTargets
+and RemoveTargets; no recording of either was found, and Eddy's one lock never collides, so its entries are empty.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from botocore.exceptions import ClientError
+
+NO_FAILURES = {"FailedEntries": [], "FailedEntryCount": 0}
+
+
+def queue_arn(door) -> str:
+    sqs = door.client("sqs")
+    url = sqs.create_queue(QueueName="targets")["QueueUrl"]
+    return sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+
+
+def answer(response: dict) -> dict:
+    response.pop("ResponseMetadata")
+    return response
+
+
+@pytest.mark.parametrize("bus", ["default", "custom"])
+def test_put_list_and_remove_a_target(door, bus):
+    events = door.client("events")
+    on_bus = {}
+    if bus == "custom":
+        events.create_event_bus(Name="orders-bus")
+        on_bus = {"EventBusName": "orders-bus"}
+    events.put_rule(Name="orders", EventPattern=json.dumps({"source": ["shop"]}), **on_bus)
+    arn = queue_arn(door)
+    assert answer(events.put_targets(Rule="orders", Targets=[{"Id": "to-queue", "Arn": arn}], **on_bus)) == NO_FAILURES
+    assert answer(events.list_targets_by_rule(Rule="orders", **on_bus)) == {
+        "Targets": [{"Arn": arn, "Id": "to-queue"}]}
+    assert answer(events.remove_targets(Rule="orders", Ids=["to-queue"], **on_bus)) == NO_FAILURES
+    assert answer(events.list_targets_by_rule(Rule="orders", **on_bus)) == {"Targets": []}
+
+
+def test_a_rule_takes_five_targets_and_refuses_a_sixth_changing_nothing(door):
+    events = door.client("events")
+    events.put_rule(Name="orders", EventPattern=json.dumps({"source": ["shop"]}))
+    arn = queue_arn(door)
+    with pytest.raises(ClientError) as refused:
+        events.put_targets(Rule="orders", Targets=[{"Id": f"test-target-{i}", "Arn": arn} for i in range(7)])
+    assert (refused.value.response["Error"], refused.value.response["ResponseMetadata"]["HTTPStatusCode"]) == (
+        {"Code": "LimitExceededException", "Message": "The requested resource exceeds the maximum number allowed."},
+        400)
+    assert events.list_targets_by_rule(Rule="orders")["Targets"] == []
+    five = [{"Id": f"test-target-{i}", "Arn": arn} for i in range(5)]
+    assert answer(events.put_targets(Rule="orders", Targets=five)) == NO_FAILURES
+    assert answer(events.put_targets(Rule="orders", Targets=five[:1])) == NO_FAILURES  # the same id: replaced
+    with pytest.raises(ClientError) as refused:
+        events.put_targets(Rule="orders", Targets=[{"Id": "one-more", "Arn": arn}])
+    assert refused.value.response["Error"]["Code"] == "LimitExceededException"
+    assert [target["Id"] for target in events.list_targets_by_rule(Rule="orders")["Targets"]] == [
+        f"test-target-{i}" for i in range(5)]
+
+
+def test_target_ids_are_checked_and_a_repeated_id_replaces_the_target(door):
+    events = door.client("events")
+    events.put_rule(Name="orders", EventPattern=json.dumps({"source": ["shop"]}), State="ENABLED")
+    arn = queue_arn(door)
+    refusals = []
+    for target_id in ("!@#$@!#$", "x" * 65):
+        with pytest.raises(ClientError) as refused:
+            events.put_targets(Rule="orders", Targets=[{"Id": target_id, "Arn": arn, "InputPath": "$.detail"}])
+        refusals.append(refused.value.response["Error"])
+    assert refusals == [
+        {"Code": "ValidationException",
+         "Message": "1 validation error detected: Value '!@#$@!#$' at 'targets.1.member.id' failed to satisfy "
+                    "constraint: Member must satisfy regular expression pattern: [\\.\\-_A-Za-z0-9]+"},
+        {"Code": "ValidationException",
+         "Message": f"1 validation error detected: Value '{'x' * 65}' at 'targets.1.member.id' failed to satisfy "
+                    "constraint: Member must have length less than or equal to 64"}]
+    target_id = "test-With_valid.Characters-1"
+    events.put_targets(Rule="orders", Targets=[{"Id": target_id, "Arn": arn, "InputPath": "$.detail"}])
+    events.put_targets(Rule="orders", Targets=[{"Id": target_id, "Arn": arn, "InputPath": "$.notexisting"}])
+    assert answer(events.list_targets_by_rule(Rule="orders")) == {
+        "Targets": [{"Arn": arn, "Id": target_id, "InputPath": "$.notexisting"}]}
