@@ -48,10 +48,18 @@ def _located(request: Request) -> tuple[str, str, str] | None:
     path = _raw(request)[0]
     if match := URL_HOST.match(host):
         return match.group("id"), path or "/", host
-    if path.startswith(URL_PATH):
+    if path.startswith(URL_PATH) and not _signed_for_another_service(request):
         url_id, _, rest = path[len(URL_PATH) :].partition("/")
         return url_id, f"/{rest}", host
     return None
+
+
+def _signed_for_another_service(request: Request) -> bool:
+    """A request signed for S3 (say, to a bucket named lambda-url, path-style) is that service's, not a URL's."""
+    signed = (request.header("Authorization") or "") + " " + _raw(request)[1]
+    return ("aws4_request" in signed or "aws4_request".replace("_", "%5F") in signed) and not any(
+        scope in signed for scope in ("/lambda/aws4_request", "%2Flambda%2Faws4_request")
+    )
 
 
 def claims(request: Request) -> bool:

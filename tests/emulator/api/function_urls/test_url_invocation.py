@@ -216,3 +216,12 @@ def test_aws_host_form_reaches_the_same_url(door):
     context = answer["event"]["requestContext"]
     assert (status, answer["event"]["rawPath"], context["domainName"], context["domainPrefix"]) == (
         200, "/orders/7", host, url_id)
+
+
+def test_a_bucket_named_lambda_url_is_still_s3s(door):
+    """Path-style S3 requests (the server door's: an IP address as endpoint) to a bucket named lambda-url are signed
+    for s3: they are S3's, not a function URL's."""
+    s3 = door.client("s3")
+    s3.create_bucket(Bucket="lambda-url")
+    s3.put_object(Bucket="lambda-url", Key="0123456789abcdef0123456789abcdef/page", Body=b"kept")
+    assert s3.get_object(Bucket="lambda-url", Key="0123456789abcdef0123456789abcdef/page")["Body"].read() == b"kept"
