@@ -219,20 +219,26 @@ SLOW_TESTS = {
 }
 
 
-#: the Spark tests whose work is in processes of their own (a standalone cluster and spark-submit, `eddy serve`, `eddy
-#: spark ...` commands): the in-process SparkSession only makes their input or reads what they made. They need not wait
-#: behind the in-process tests, so they are an xdist group of their own, "spark-processes", which runs on another
-#: worker beside the "spark" group (in a SparkSession of its own there: the `spark` fixture is one per worker)
+#: the Spark tests that run other processes beside the in-process SparkSession (a standalone cluster and spark-submit,
+#: `eddy serve`, `eddy spark ...` commands), which only makes their input or reads what they made: they need not wait
+#: behind the tests whose work is in the session, so they are an xdist group of their own, "spark-processes", which
+#: runs on another worker beside the "spark" group (in a SparkSession of its own there: the `spark` fixture is one
+#: per worker). Serially on a loaded machine they took 420 s of the two groups' 1,180 s.
 SPARK_PROCESS_TESTS = {
     "tests/spark_batch/test_cluster.py",
+    "tests/spark_batch/streaming/test_source.py",
     "tests/spark_batch/test_cli.py::test_spark_commands_work_from_any_directory_without_pyspark_python",
     "tests/spark_batch/test_cli_failures.py::test_readers_keep_working_beside_the_server_that_owns_the_directory",
+    "tests/spark_batch/test_emulator_state.py::test_export_and_search_index_rebuild_from_a_table_made_through_boto3"
+    "[server]",
+    "tests/spark_batch/test_emulator_state.py::test_an_advanced_clock_is_the_readers_time_from_another_process",
 }
 
 
 def _names(item: pytest.Item) -> set[str]:
-    """What SLOW_TESTS and SPARK_PROCESS_TESTS may name an item by: its module, or its test (any parameters)."""
-    return {item.nodeid.split("::")[0], item.nodeid.split("[")[0]}
+    """What SLOW_TESTS and SPARK_PROCESS_TESTS may name an item by: its module, its test (any parameters), or its
+    test with these parameters."""
+    return {item.nodeid.split("::")[0], item.nodeid.split("[")[0], item.nodeid}
 
 
 def spark_group(item: pytest.Item) -> str | None:
