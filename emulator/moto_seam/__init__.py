@@ -95,6 +95,7 @@ PATCHES = (
         ),
     ),
     ("moto.events", ("eddy.emulator.moto_seam.eventbridge.rules",)),
+    ("moto.awslambda", ("eddy.emulator.moto_seam.layers",)),
 )
 #: every seam module that changes moto
 MODULES = tuple(module for _, modules in PATCHES for module in modules)

@@ -1,12 +1,106 @@
 """moto's Lambda layers, read by Eddy: the one place Eddy touches moto's layer store (moto_bridge's sibling).
 
 PublishLayerVersion, GetLayerVersion, ListLayers, ListLayerVersions, DeleteLayerVersion and the layer version
-permissions are moto's; a function that names a layer version gets its zip and its grants from here.
+permissions are moto's; a function that names a layer version gets its zip and its grants from here. Two changes
+while an emulator is open (install/uninstall), each as AWS was recorded answering (LocalStack's AWS-validated
+tests/aws/services/lambda_/test_lambda_api.py and its snapshot, TestLambdaLayer::test_layer_s3_content and the
+other publish_result answers; TestLambdaFunction's code-from-S3 refusals):
+
+- Content from S3 is read as S3 holds it (S3ObjectVersion's version where given; moto reads the newest), and a key
+  or version S3 does not have is refused, "Error occurred while GetObject. S3 Error Code: NoSuchKey. S3 Error
+  Message: The specified key does not exist." (moto published an empty layer);
+- a version's answer has Description ("" when none was given) and LicenseInfo, CompatibleRuntimes and
+  CompatibleArchitectures exactly where they were given (moto: LicenseInfo always, the lists only when not empty).
 """
 
 from __future__ import annotations
 
+import base64
+import functools
 from typing import Any, NamedTuple
+
+from eddy.emulator.moto_seam import Patches
+
+GIVEN = "_eddy_given"  # the members PublishLayerVersion was given, kept on moto's LayerVersion
+OPTIONAL = ("LicenseInfo", "CompatibleRuntimes", "CompatibleArchitectures")
+
+_patches = Patches()
+
+
+def install() -> None:
+    from moto.awslambda.models import LayerVersion
+
+    _patches.set(LayerVersion, "__init__", _wrap_init(LayerVersion.__init__))
+    _patches.set(LayerVersion, "get_layer_version", _wrap_answer(LayerVersion.get_layer_version))
+
+
+def uninstall() -> None:
+    _patches.restore()
+
+
+def _wrap_init(init: Any) -> Any:
+    @functools.wraps(init)
+    def made(self: Any, spec: dict[str, Any], account_id: str, region: str) -> None:
+        content = spec.get("Content") or {}
+        if "ZipFile" not in content and content.get("S3Bucket") and content.get("S3Key"):
+            zipped = base64.b64encode(_s3_object(account_id, region, content)).decode()
+            init(self, {**spec, "Content": {"ZipFile": zipped}}, account_id, region)
+            self.content = content
+        else:
+            init(self, spec, account_id, region)
+        self.__dict__[GIVEN] = frozenset(name for name in OPTIONAL if name in spec)
+
+    return made
+
+
+def _s3_object(account_id: str, region: str, content: dict[str, Any]) -> bytes:
+    """The object's bytes, or Lambda's refusal in AWS's words (moto's for a missing bucket)."""
+    from moto.awslambda.exceptions import InvalidParameterValueException
+    from moto.s3.exceptions import MissingBucket
+    from moto.s3.models import s3_backends
+    from moto.utilities.utils import get_partition
+
+    backend = s3_backends[account_id][get_partition(region)]
+    try:
+        key = backend.get_object(content["S3Bucket"], content["S3Key"], version_id=content.get("S3ObjectVersion"))
+    except MissingBucket:
+        raise InvalidParameterValueException(
+            "Error occurred while GetObject. S3 Error Code: NoSuchBucket. S3 Error Message: The specified bucket "
+            "does not exist"
+        ) from None
+    if key is None:
+        code, message = (
+            ("NoSuchVersion", "The specified version does not exist.")
+            if content.get("S3ObjectVersion")
+            else ("NoSuchKey", "The specified key does not exist.")
+        )
+        raise InvalidParameterValueException(
+            f"Error occurred while GetObject. S3 Error Code: {code}. S3 Error Message: {message}"
+        )
+    return bytes(key.value)
+
+
+def _wrap_answer(answer: Any) -> Any:
+    @functools.wraps(answer)
+    def layer_version(self: Any) -> dict[str, Any]:
+        version = answer(self)
+        given = self.__dict__.get(GIVEN)
+        if given is None:  # made before the patch (or without it): moto's answer
+            return version
+        version.setdefault("Description", self.description or "")
+        values = {
+            "LicenseInfo": self.license_info,
+            "CompatibleRuntimes": self.compatible_runtimes,
+            "CompatibleArchitectures": self.compatible_architectures,
+        }
+        for name in OPTIONAL:
+            if name in given:
+                version[name] = values[name]
+            else:
+                version.pop(name, None)
+        return version
+
+    return layer_version
 
 
 class PublishedLayerVersion(NamedTuple):
