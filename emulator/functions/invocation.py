@@ -4,7 +4,8 @@ Either way the handler gets Lambda's context object and at most its Timeout: a h
 is a failed invocation ("Task timed out after N seconds"), and one that raises or crashes is a failed
 invocation that keeps its error type, message and stack trace. Nothing a handler does takes Eddy down.
 A registered callable gets its own copy of the event, as Lambda's JSON would give it: what it changes in
-the event stays with it (the records' images are the stream's own). A registered callable that overruns
+the event stays with it (the records' images are the stream's own). An OwnEvent is already that copy (a poller's
+batch, made for one invocation with nothing in it shared): it is given as a plain dict without another. A registered callable that overruns
 cannot be stopped (Python threads cannot be killed); it is left to finish in the background. An overrunning
 worker subprocess is killed with the processes it started (its process group). A function's ReservedConcurrentExecutions caps its invocations running at once: one
 past it is not run but throttled (Lambda's TooManyRequestsException "Rate Exceeded.").
@@ -34,6 +35,11 @@ from eddy.emulator.functions.registry import Function
 
 if TYPE_CHECKING:
     from eddy.emulator.functions.runtimes.workers import Worker
+
+
+class OwnEvent(dict):
+    """An event made for one invocation with nothing in it shared with Eddy's state (a poller's batch: its records
+    made new, their images copied): Invoker.invoke gives it to a registered callable as it is, not copied again."""
 
 
 class CognitoIdentity:
@@ -230,7 +236,7 @@ class Invoker:
             client_context=client_context,
             invoked_arn=invoked_arn,
         )
-        event = _own_copy(event)
+        event = dict(event) if type(event) is OwnEvent else own_copy(event)
         from eddy.emulator.functions.runtimes.base import lambda_variables  # with the first invocation
 
         variables = {**lambda_variables(function), **function.environment}
@@ -357,7 +363,7 @@ class Invoker:
         self._threads.shutdown(wait=False, cancel_futures=True)
 
 
-def _own_copy(event: Any) -> Any:
+def own_copy(event: Any) -> Any:
     """A deep copy of an event: through marshal (C speed) for JSON's types, which events are made of."""
     try:
         return marshal.loads(marshal.dumps(event))

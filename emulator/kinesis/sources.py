@@ -124,6 +124,14 @@ class KinesisSource:
     def lambda_record(self, record: KinesisRecord, shard_id: str) -> dict[str, Any]:
         return record.to_lambda_dict(self.arn, self.region, shard_id)
 
+    def lambda_records(self, records: list[KinesisRecord], shard_id: str) -> list[dict[str, Any]]:
+        """The records as Lambda delivers them, the caller's own: each record's dicts new (their values are strings
+        and numbers)."""
+        delivered = [self.lambda_record(record, shard_id) for record in records]
+        for record in delivered:
+            record["kinesis"] = dict(record["kinesis"])
+        return delivered
+
     def filter_view(self, record: KinesisRecord, shard_id: str) -> dict[str, Any]:
         """What FilterCriteria patterns match: the record's kinesis fields, `data` decoded when it is JSON."""
         view = dict(self.lambda_record(record, shard_id)["kinesis"])

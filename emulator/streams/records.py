@@ -120,18 +120,31 @@ class ChangeRecord:
         self._size_bytes = 0
         self._sized_view: StreamViewType | None = None  # the view type _size_bytes measured
 
-    def _dynamodb(self, view_type: StreamViewType, created: int | float) -> dict[str, Any]:
-        """The record's `dynamodb` member: the same for GetRecords and Lambda but for the type of `created`."""
-        dynamodb: dict[str, Any] = {"ApproximateCreationDateTime": created, "Keys": self.keys}
-        new_image = self.new_image if view_type in _NEW_VIEWS else None
-        old_image = self.old_image if view_type in _OLD_VIEWS else None
+    def viewed_images(self, view_type: StreamViewType) -> tuple[Image, Image | None, Image | None]:
+        """Keys, new image and old image as the view type shows them (None: not shown or not there)."""
+        return (
+            self.keys,
+            self.new_image if view_type in _NEW_VIEWS else None,
+            self.old_image if view_type in _OLD_VIEWS else None,
+        )
+
+    def _dynamodb(
+        self,
+        view_type: StreamViewType,
+        created: int | float,
+        images: tuple[Image, Image | None, Image | None] | None = None,
+    ) -> dict[str, Any]:
+        """The record's `dynamodb` member: the same for GetRecords and Lambda but for the type of `created`;
+        `images`: viewed_images(view_type) as they are to appear (a copy of them), else the record's own."""
+        keys, new_image, old_image = images or self.viewed_images(view_type)
+        dynamodb: dict[str, Any] = {"ApproximateCreationDateTime": created, "Keys": keys}
         if new_image is not None:
             dynamodb["NewImage"] = new_image
         if old_image is not None:
             dynamodb["OldImage"] = old_image
         dynamodb["SequenceNumber"] = str(self.sequence_number)
         if self._sized_view is not view_type:  # measured once: read by GetRecords and by each mapping's poller
-            self._size_bytes = item_size(self.keys) + item_size(new_image) + item_size(old_image)
+            self._size_bytes = item_size(keys) + item_size(new_image) + item_size(old_image)
             self._sized_view = view_type
         dynamodb["SizeBytes"] = self._size_bytes
         dynamodb["StreamViewType"] = _VIEW_TYPE_NAMES[view_type]
@@ -154,12 +167,18 @@ class ChangeRecord:
             record["userIdentity"] = {"PrincipalId": TTL_PRINCIPAL, "Type": "Service"}
         return record
 
-    def to_lambda_dict(self, view_type: StreamViewType, region: str, stream_arn: str) -> dict[str, Any]:
+    def to_lambda_dict(
+        self,
+        view_type: StreamViewType,
+        region: str,
+        stream_arn: str,
+        images: tuple[Image, Image | None, Image | None] | None = None,
+    ) -> dict[str, Any]:
         """The record as Lambda delivers it in an event: with eventSourceARN, userIdentity members in lower case,
         ApproximateCreationDateTime a float (AWS's recorded events: LocalStack's AWS-validated
         test_dynamodb_event_filter asserts `isinstance(creation_time, float)`). Built directly, not from to_dict:
-        a poller makes one per record delivered."""
-        record = self._record(region, self._dynamodb(view_type, float(int(self.created_at))))
+        a poller makes one per record delivered. `images`: a copy of viewed_images(view_type) to put in it."""
+        record = self._record(region, self._dynamodb(view_type, float(int(self.created_at)), images))
         if self.by_ttl:
             record["userIdentity"] = {"type": "Service", "principalId": TTL_PRINCIPAL}
         record["eventSourceARN"] = stream_arn

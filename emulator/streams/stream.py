@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import copy
 import json
+import marshal
 import os
 import shutil
 from datetime import datetime, timezone
@@ -310,6 +312,18 @@ class Stream:
         return record.to_lambda_dict(self.view_type, self.region, self.arn)
 
     filter_view = lambda_record  # FilterCriteria patterns match the record as Lambda delivers it
+
+    def lambda_records(self, records: list[ChangeRecord], shard_id: str) -> list[dict[str, Any]]:
+        """The records as Lambda delivers them, the caller's own: nothing in them is the stream's. Their images
+        are copied in one marshal pass for the batch (C speed; strings, numbers' text and nested maps and lists
+        alike) and the rest is made new: cheaper than the same records built and then copied whole."""
+        view_type, region, arn = self.view_type, self.region, self.arn
+        images = [record.viewed_images(view_type) for record in records]
+        try:
+            copies = marshal.loads(marshal.dumps(images))
+        except ValueError:  # a value marshal does not take
+            copies = copy.deepcopy(images)
+        return [record.to_lambda_dict(view_type, region, arn, images) for record, images in zip(records, copies)]
 
     def record_bytes(self, record: ChangeRecord) -> int:
         return len(record.wire(self.view_type, self.region))

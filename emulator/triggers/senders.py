@@ -60,8 +60,9 @@ def send_batch(
     """Send a batch and keep the mapping's figures and LastProcessingResult (its log line comes from the poller, once
     it knows what follows: a retry, a partial failure)."""
     figures.invocations += 1
+    delivered = len(event["Records"])  # counted before the handler, which may change its event
     result = sender.send(event, identifiers)
-    figures.records_delivered += len(event["Records"])
+    figures.records_delivered += delivered
     if result.ok:
         mapping.last_processing_result = "OK"
     else:

@@ -15,6 +15,7 @@ import threading
 import uuid
 from typing import Any
 
+from eddy.emulator.functions.invocation import OwnEvent, own_copy
 from eddy.emulator.kernel import Kernel
 from eddy.emulator.triggers import destinations
 from eddy.emulator.triggers.event_source_mappings import EventSourceMapping
@@ -160,11 +161,13 @@ class BatchProcessor:
     def event(
         self, lane: ShardLane, records: list[Any], *, final: bool = False, terminated_early: bool = False
     ) -> dict[str, Any]:
-        """The event a batch is sent as: Lambda's Records, and a tumbling window's fields."""
+        """The event a batch is sent as: Lambda's Records, and a tumbling window's fields; made for one invocation,
+        nothing in it shared (an OwnEvent)."""
         source, shard_id = self.source, lane.shard.shard_id
-        event: dict[str, Any] = {"Records": [source.lambda_record(r, shard_id) for r in records]}
+        event = OwnEvent(Records=source.lambda_records(records, shard_id))
         if self.mapping.tumbling_window_in_seconds and lane.window is not None:
-            event.update(lane.window.event_fields(shard_id, source.arn, final=final, terminated_early=terminated_early))
+            fields = lane.window.event_fields(shard_id, source.arn, final=final, terminated_early=terminated_early)
+            event.update(own_copy(fields))
         return event
 
     def invoke(self, event: dict[str, Any], batch: list[Any], retries: int) -> Any:

@@ -57,6 +57,11 @@ class StreamSource(Protocol):
         """The record as Lambda delivers it in an event."""
         ...
 
+    def lambda_records(self, records: list[Any], shard_id: str) -> list[dict[str, Any]]:
+        """The records as Lambda delivers them in an event, the caller's own: nothing in them is the source's, so a
+        handler may change them (a registered callable is given them without a further copy)."""
+        ...
+
     def filter_view(self, record: Any, shard_id: str) -> dict[str, Any]:
         """What FilterCriteria patterns match."""
         ...

@@ -75,3 +75,28 @@ def test_records_older_than_the_maximum_age_are_not_delivered(emu):
     create()
     assert emu.wait_idle(120)["Idle"]
     assert delivered == ["new"]
+
+
+def test_what_a_handler_changes_in_its_event_stays_with_it(emu):
+    """Each invocation gets its own event, as Lambda's JSON gives it: a handler that rewrites its records' data and
+    its window's state, then fails, is sent the records and the state as they were on the retry (a Kinesis record's
+    delivered form is made once and kept; the poller hands a registered callable its own copy, not copied again)."""
+    events = []
+
+    def handler(event, context):
+        events.append(json.loads(json.dumps(event)))
+        for record in event["Records"]:
+            record["kinesis"]["data"] = "changed"
+            record["eventID"] = "changed"
+        event["state"]["changed"] = True
+        if len(events) == 1:
+            raise ValueError("retry me")
+        return {"state": {"seen": len(event["Records"])}}
+
+    kinesis, lam, create = setup(emu, handler, TumblingWindowInSeconds=60, MaximumRetryAttempts=1)
+    put(kinesis, "a")
+    create()
+    assert emu.wait_idle(120)["Idle"]
+    first, retried = events[0], events[1]
+    assert retried == first and keys(first) == ["a"] and first["state"] == {}
+    assert first["Records"][0]["eventID"].startswith("shardId-000000000000:")

@@ -56,6 +56,9 @@ class Source:
 
     filter_view = lambda_record
 
+    def lambda_records(self, records: list[Record], shard_id: str) -> list[dict[str, Any]]:
+        return [self.lambda_record(record, shard_id) for record in records]
+
     def record_bytes(self, record: Record) -> int:
         return 100
 
