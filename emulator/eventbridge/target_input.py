@@ -44,7 +44,8 @@ EVENT_WITHOUT_DETAIL = (
     ("resources", "resources"),
     ("version", "version"),
 )
-_MISSING = object()
+#: what json_path finds where the event has nothing at the path
+MISSING = object()
 _PATH_STEP = re.compile(r"\.([^.\[\]]+)|\[(\d+|\*)\]")
 
 
@@ -59,7 +60,7 @@ def target_input(target: dict[str, Any], event: dict[str, Any], rule_arn: str, i
         return minified(json.loads(target["Input"]))
     if target.get("InputPath"):
         found = json_path(event, target["InputPath"])
-        return minified(None if found is _MISSING else found)
+        return minified(None if found is MISSING else found)
     transformer = target.get("InputTransformer")
     if transformer:
         return transformed(transformer, event, rule_arn, ingestion_time)
@@ -83,9 +84,9 @@ def transformed(transformer: dict[str, Any], event: dict[str, Any], rule_arn: st
         if found and found.group(1) in values:
             value = values[found.group(1)]
             if quoted:
-                filled.append("" if value is _MISSING else value if isinstance(value, str) else minified(value))
+                filled.append("" if value is MISSING else value if isinstance(value, str) else minified(value))
             else:
-                filled.append('""' if value is _MISSING else minified(value))
+                filled.append('""' if value is MISSING else minified(value))
             at = found.end()
             continue
         if character == '"' and not _escaped(template, position):
@@ -99,14 +100,14 @@ def transformed(transformer: dict[str, Any], event: dict[str, Any], rule_arn: st
 
 def json_path(event: Any, path: str) -> Any:
     """The value at an EventBridge JSON path (`$`, `.name`, `[n]`, `.*` / `[*]`: the values found, as a list), or
-    _MISSING."""
+    MISSING."""
     if not path.startswith("$"):
-        return _MISSING
+        return MISSING
     values, rest, wildcard = [event], path[1:], False
     while rest:
         step = _PATH_STEP.match(rest)
         if step is None:
-            return _MISSING
+            return MISSING
         rest = rest[step.end() :]
         name, index = step.group(1), step.group(2)
         found = []
@@ -121,7 +122,7 @@ def json_path(event: Any, path: str) -> Any:
         values = found
     if wildcard:
         return values
-    return values[0] if values else _MISSING
+    return values[0] if values else MISSING
 
 
 def placeholders_not_defined(transformer: dict[str, Any]) -> list[str]:
@@ -144,7 +145,7 @@ def _predefined(event: dict[str, Any], rule_arn: str, ingestion_time: str) -> di
 def _text(values: dict[str, Any], found: re.Match[str]) -> str:
     """A placeholder's value in a text template."""
     value = values.get(found.group(1), found.group(0))  # an undefined one: PutTargets refused it (kept as written)
-    if value is _MISSING:
+    if value is MISSING:
         return ""
     return value if isinstance(value, str) else minified(value).replace('"', "")
 

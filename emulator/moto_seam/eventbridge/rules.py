@@ -6,7 +6,9 @@ Eddy's `deliver(rule, event)` sees every event put on a rule's bus first and ans
 (moto's own delivery serves those, without asking moto's own pattern matcher: Eddy's engine decided). Disabled rules
 deliver nothing, as on AWS. The events' time is the
 emulator's clock. What Eddy's targets receive is eventbridge/target_input.py's. A replay (StartReplay) sends the
-archived events of its time window to the rules its FilterArns name, each with its replay-name.
+archived events of its time window to the rules its FilterArns name, each with its replay-name. The targets left to moto
+(archives, other buses) get their input from moto's template parser with its paths read by target_input.json_path:
+moto reads them with jsonpath-ng, which its `events` extra brings and Eddy's plain install leaves out.
 """
 
 from __future__ import annotations
@@ -17,7 +19,9 @@ from typing import Any, Callable
 
 from moto.events import models as events_models
 from moto.events.models import Replay, ReplayState, Rule
+from moto.events.utils import EventTemplateParser
 
+from eddy.emulator.eventbridge.target_input import MISSING, json_path
 from eddy.emulator.moto_seam import Patches
 
 #: PutEvents' limit on its entries' total size (256 KiB; test_put_event_with_too_big_detail)
@@ -29,6 +33,7 @@ _original_send_to_targets = Rule.send_to_targets
 _original_replay_events = Replay.replay_events
 _original_put_events = events_models.EventsBackend.put_events
 _original_unix_time = events_models.unix_time
+_original_template_parse = EventTemplateParser.parse
 _deliver: Deliver | None = None
 _now: Callable[[], float] | None = None
 _patches = Patches()
@@ -40,6 +45,7 @@ def install() -> None:
     _patches.set(Rule, "send_to_targets", _send_to_targets)
     _patches.set(Replay, "replay_events", _replay_events)
     _patches.set(events_models.EventsBackend, "put_events", _put_events)
+    _patches.set(EventTemplateParser, "parse", staticmethod(_template_parse))
 
 
 def uninstall() -> None:
@@ -80,6 +86,25 @@ def _send_to_targets(self: Rule, original_event: dict[str, Any], transform_input
         rest.targets = left
         rest.event_pattern = _Matched()
         _original_send_to_targets(rest, original_event, transform_input)
+
+
+def _template_parse(
+    input_template: str | None, input_paths_map: dict[str, str] | None, event: dict[str, Any]
+) -> dict[str, Any]:
+    """moto's EventTemplateParser.parse (a target's input for moto's own delivery: its default template, or the
+    target's InputTransformer) without jsonpath-ng: each path's value read by EventBridge's path rules, written as
+    moto writes it (its _stringify); a path with nothing there, or nothing to write, leaves its placeholder as it is."""
+    template = input_template or EventTemplateParser.DEFAULT_EVENT_INPUT_TEMPLATE
+    for name, path in (input_paths_map or EventTemplateParser.DEFAULT_EVENT_INPUT_PATHS_MAP).items():
+        found = json_path(event, path)
+        if "*" in path and isinstance(found, list):  # a wildcard's matches: moto writes the first
+            found = found[0] if found else MISSING
+        text = None if found is MISSING else EventTemplateParser._stringify(found)
+        if text:
+            template = template.replace(f"<{name}>", text)
+    for name, value in (("aws.events.event.json", event), ("aws.events.event.ingestion-time", event["ingestion-time"])):
+        template = template.replace(f"<{name}>", EventTemplateParser._stringify(value))
+    return json.loads(template)
 
 
 def _put_events(self: Any, events: list[dict[str, Any]]) -> list[dict[str, Any]]:

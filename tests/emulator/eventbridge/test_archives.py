@@ -10,6 +10,7 @@ body has "replay-name" between "region" and "resources", the replay ends COMPLET
 from __future__ import annotations
 
 import json
+import sys
 from datetime import datetime, timezone
 
 from tests.emulator.triggers.sqs_helpers import queue
@@ -71,3 +72,30 @@ def test_a_replay_sends_its_windows_archived_events_to_the_rules_it_names(door):
     described = events.describe_replay(ReplayName="first-hour")
     assert (described["State"], described["Destination"]) == ("COMPLETED", {"Arn": bus, "FilterArns": [rule]})
     assert described["ReplayStartTime"].timestamp() >= started + 3600  # on the emulator's clock
+
+
+def test_the_targets_moto_delivers_need_no_jsonpath_package(door, monkeypatch):
+    """An archive and another bus (targets moto delivers, through its template parser) take events without
+    jsonpath-ng, which moto's `events` extra brings and Eddy's plain install leaves out: in-process the package is
+    made unimportable for the test; the server runs the same seam."""
+    if door.name == "inprocess":
+        monkeypatch.setitem(sys.modules, "jsonpath_ng", None)
+        monkeypatch.setitem(sys.modules, "jsonpath_ng.ext", None)
+    events, sqs = door.client("events"), door.client("sqs")
+    url, arn = queue(sqs, "forwarded")
+    bus = events.create_event_bus(Name="orders")["EventBusArn"]
+    other = events.create_event_bus(Name="shipping")["EventBusArn"]
+    events.put_rule(Name="forward", EventBusName="orders", EventPattern=json.dumps({"source": ["shop"]}))
+    events.put_targets(Rule="forward", EventBusName="orders", Targets=[{"Id": "bus", "Arn": other}])
+    events.put_rule(Name="ship", EventBusName="shipping", EventPattern=json.dumps({"source": ["shop"]}))
+    events.put_targets(Rule="ship", EventBusName="shipping", Targets=[{"Id": "q", "Arn": arn}])
+    events.create_archive(ArchiveName="orders-archive", EventSourceArn=bus)
+
+    events.put_events(Entries=[{"EventBusName": "orders", "Source": "shop", "DetailType": "placed",
+                                "Detail": json.dumps({"order": "o-1", "lines": [{"sku": "a", "count": 2}]})}])
+    assert wait_idle(door)["Idle"]
+    [forwarded] = bodies(sqs, url)
+    assert list(forwarded) == EVENT_FIELDS
+    assert {name: forwarded[name] for name in ("detail-type", "source", "detail")} == {
+        "detail-type": "placed", "source": "shop", "detail": {"order": "o-1", "lines": [{"sku": "a", "count": 2}]}}
+    assert events.describe_archive(ArchiveName="orders-archive")["EventCount"] == 1

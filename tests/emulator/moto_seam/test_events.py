@@ -82,3 +82,27 @@ def test_what_goes_to_motos_targets_is_decided_by_eddys_engine():
         streams = logs.describe_log_streams(logGroupName="/events/orders")["logStreams"]
         lines = logs.get_log_events(logGroupName="/events/orders", logStreamName=streams[0]["logStreamName"])["events"]
         assert [json.loads(line["message"])["detail"] for line in lines] == [{"n": 1}]
+
+
+def test_targets_input_for_motos_delivery_is_what_motos_parser_makes_without_jsonpath():
+    """The seam's EventTemplateParser.parse gives what moto's own gives (moto reads paths with jsonpath-ng, which
+    Eddy's plain install leaves out): moto's default template, an archive's template (moto's CreateArchive), and
+    InputTransformers with nested paths, indices, a wildcard, numbers, lists and a path with nothing there."""
+    event = {"version": "0", "id": "e-1", "detail-type": "placed", "source": "shop", "account": "123456789012",
+             "time": 1700000000, "region": REGION, "resources": ["arn:aws:s3:::b"], "ingestion-time": 1700000000.5,
+             "detail": {"order": "o-1", "total": 12.5, "lines": [{"sku": "a"}, {"sku": "b"}], "flags": []}}
+    archive = ('{"archive-arn": "arn:aws:events:us-east-1:123456789012:archive/a:u", "event": <aws.events.event.json>, '
+               '"ingestion-time": <aws.events.event.ingestion-time>}')  # moto's CreateArchive's target
+    cases = [
+        (None, None),
+        (archive, {}),
+        ('{"order": "<order>", "total": <total>, "first": "<first>", "skus": "<skus>"}',
+         {"order": "$.detail.order", "total": "$.detail.total", "first": "$.detail.lines[0].sku",
+          "skus": "$.detail.lines[*].sku"}),
+        ('{"lines": <lines>}', {"lines": "$.detail.lines"}),  # moto writes a list's objects as JSON strings
+        ('{"missing": "<missing>", "flags": <flags>, "source": "<source>"}',
+         {"missing": "$.detail.nothing", "flags": "$.detail.flags", "source": "$.source"}),
+    ]
+    for template, paths in cases:
+        assert events_seam._template_parse(template, paths, event) == events_seam._original_template_parse(
+            template, paths, event)
