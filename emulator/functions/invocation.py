@@ -298,6 +298,7 @@ class Invoker:
             "worker_pid": worker.runtime_pid or worker.process.pid,
             "init_duration": worker.init_duration if cold else None,
             "init_logs": worker.init_logs if cold else "",
+            "init_error": worker.init_error if cold else None,
         }
         if answer is None:
             timed_out = worker.exit_status is None and time.monotonic() - started >= function.timeout
@@ -308,6 +309,8 @@ class Invoker:
             )
             return _failed(request_id, error, timed_out=timed_out, **environment)
         logs = answer.get("logs", "")
+        if "init" in answer:  # the Init retried in this invocation (Lambda's Phase: invoke), after a failed one
+            environment["invoke_init"] = answer["init"]
         if "exited" in answer:  # a custom runtime's process ended during the invocation: its environment is not reused
             worker.kill()
             return _failed(request_id, platform_errors.exited(request_id, answer["exited"]), logs=logs, **environment)

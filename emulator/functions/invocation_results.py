@@ -31,6 +31,10 @@ class InvocationResult:
     init_duration: float | None = None
     #: what the handler's module wrote while it was imported (the Init phase's output, logged before START)
     init_logs: str = ""
+    #: the Init phase's error type when it failed (INIT_REPORT ... Phase: init Status: error Error Type: ...)
+    init_error: str | None = None
+    #: the Init Lambda retried in this invocation after a failed one: {"duration", "logs", "errorType"?} (Phase: invoke)
+    invoke_init: dict[str, Any] | None = None
     #: the version that ran ($LATEST, or a published one: an alias's picked by its weights)
     executed_version: str = "$LATEST"
 

@@ -166,6 +166,7 @@ def _init_lines(function: "Function", result: "InvocationResult", started: float
         return [
             (started, f"INIT_START Runtime Version: {version}\tRuntime Version ARN: {arn}\n"),
             *((started, line) for line in init_logs),
+            *_init_report(result.init_duration, "init", result.init_error, started),
         ]
     config = function.logging_config
     lines: list[tuple[float, str]] = []
@@ -190,7 +191,36 @@ def _init_lines(function: "Function", result: "InvocationResult", started: float
             )
         )
     application = APPLICATION_LEVELS.index(config["ApplicationLogLevel"])
-    return lines + [(started, line) for line in init_logs if APPLICATION_LEVELS.index(level_of(line)) >= application]
+    lines += [(started, line) for line in init_logs if APPLICATION_LEVELS.index(level_of(line)) >= application]
+    if result.init_error is not None and SYSTEM_LEVELS.index(config["SystemLogLevel"]) <= SYSTEM_LEVELS.index("INFO"):
+        lines.append((started, _init_report_record(result.init_duration, "init", result.init_error, started)))
+    return lines
+
+
+def _init_report(duration: float | None, phase: str, error: str | None, at: float) -> list[tuple[float, str]]:
+    """A failed Init's INIT_REPORT (Lambda writes none for one that succeeded): `INIT_REPORT Init Duration: 252.02
+    ms\tPhase: init\tStatus: error\tError Type: Runtime.ImportModuleError` (the Developer Guide, "Failures during the
+    Init phase"; the Init Lambda retries in the invocation says `Phase: invoke`)."""
+    if error is None:
+        return []
+    return [
+        (
+            at,
+            f"INIT_REPORT Init Duration: {(duration or 0.0) * 1000:.2f} ms\tPhase: {phase}\tStatus: error\tError Type: {error}\n",
+        )
+    ]
+
+
+def _init_report_record(duration: float | None, phase: str, error: str, at: float) -> str:
+    """A failed Init's platform.initReport (the Telemetry API's schema), for the JSON log format."""
+    record = {
+        "initializationType": "on-demand",
+        "phase": phase,
+        "status": "error",
+        "errorType": error,
+        "metrics": {"durationMs": round((duration or 0.0) * 1000, 2)},
+    }
+    return json.dumps({"time": _iso(at), "type": "platform.initReport", "record": record})
 
 
 def _report(function: "Function", result: "InvocationResult") -> tuple[float, int, int]:
@@ -223,15 +253,24 @@ def _text_lines(
     function: "Function", result: "InvocationResult", started: float, ended: float, tail: bool = False
 ) -> list[tuple[float, str]]:
     request_id = result.request_id
-    lines = [(started, f"START RequestId: {request_id} Version: {function.version}\n")]
+    retried = result.invoke_init  # the Init retried in this invocation: its output and, failed, its INIT_REPORT
+    lines = [] if retried is None else [(started, line) for line in _events(retried.get("logs", ""), tail)]
+    if retried is not None:
+        lines += _init_report(retried.get("duration"), "invoke", retried.get("errorType"), started)
+    lines.append((started, f"START RequestId: {request_id} Version: {function.version}\n"))
     lines += [(ended, line) for line in _output(result, tail)]
-    if _logs_its_error(result):
+    if retried is not None and retried.get("errorType"):
+        pass  # the error's line was the retried Init's
+    elif _logs_its_error(result):
         lines.append((ended, _text_error(result)))
     elif result.error is not None and (exit_line := platform_errors.log_line(result.error)):
         lines.append((ended, exit_line))
     duration, billed, used = _report(function, result)
     lines.append((ended, f"END RequestId: {request_id}\n"))
     init = "" if result.init_duration is None else f"Init Duration: {result.init_duration * 1000:.2f} ms\t"
+    failed_init = (retried or {}).get("errorType") or result.init_error
+    if failed_init:  # no Init Duration (INIT_REPORT said it), and the invocation's status
+        init = f"Status: error\tError Type: {failed_init}\t"
     lines.append(
         (
             ended,

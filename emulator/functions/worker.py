@@ -224,30 +224,40 @@ def main() -> int:
     lambda_log = _lambda_logging(log)
     here = os.path.dirname(os.path.abspath(__file__))
     sys.path[:] = [os.getcwd(), *(path for path in sys.path if os.path.abspath(path or ".") != here)]
-    handler = _load(sys.argv[1])  # a dict: the error every request is answered with, as on Lambda
+    handler = _load(sys.argv[1])  # a dict: the error Lambda answers while the handler cannot be loaded
     if isinstance(handler, dict):
         log.keep(_error_log(handler))
-    init_log = log.take()  # the Init phase's output: logged before the first START (a failed import: every time)
-    ready = {"ready": True, "logs": "" if isinstance(handler, dict) else init_log}
+    ready = {"ready": True, "logs": log.take()}  # the Init phase's output: logged before the first START
+    if isinstance(handler, dict):
+        ready["initError"] = handler["errorType"]  # INIT_REPORT ... Phase: init Status: error Error Type: ...
     protocol.write(json.dumps(ready) + "\n")  # the Init phase is over: invocations' timeouts run from here
     for line in sys.stdin:
         request = json.loads(line)
-        if isinstance(handler, dict):
-            answer = dict(handler)
-            log.keep(init_log)
-        else:
-            context = Context(request["context"], time.monotonic() + request["timeout"])
-            lambda_log.request_id = request["context"].get("aws_request_id", "")
-            try:
-                answer = {"ok": True, "payload": handler(request["event"], context)}
-            except Exception as error:
-                answer = _error(error)
-                log.keep(_error_log(answer))
-            try:
-                json.dumps(answer, default=_decimal)
-            except (TypeError, ValueError) as error:  # the runtime's words for a result JSON cannot carry
-                answer = _fault("Runtime.MarshalError", f"Unable to marshal response: {error}")
-                log.keep(_error_log(answer))
+        init = None
+        if isinstance(handler, dict):  # Lambda retries a failed Init in the invocation (its Phase: invoke)
+            began = time.monotonic()
+            handler = _load(sys.argv[1])
+            if isinstance(handler, dict):
+                log.keep(_error_log(handler))
+            init = {"duration": time.monotonic() - began, "logs": log.take()}
+            if isinstance(handler, dict):
+                init["errorType"] = handler["errorType"]
+                protocol.write(json.dumps({**handler, "init": init, "logs": ""}) + "\n")
+                continue
+        context = Context(request["context"], time.monotonic() + request["timeout"])
+        lambda_log.request_id = request["context"].get("aws_request_id", "")
+        try:
+            answer = {"ok": True, "payload": handler(request["event"], context)}
+        except Exception as error:
+            answer = _error(error)
+            log.keep(_error_log(answer))
+        try:
+            json.dumps(answer, default=_decimal)
+        except (TypeError, ValueError) as error:  # the runtime's words for a result JSON cannot carry
+            answer = _fault("Runtime.MarshalError", f"Unable to marshal response: {error}")
+            log.keep(_error_log(answer))
+        if init is not None:
+            answer["init"] = init
         answer["logs"] = log.take()
         protocol.write(json.dumps(answer, default=_decimal) + "\n")
     return 0

@@ -220,18 +220,31 @@ class Worker:
     def invoke(self, request: dict[str, Any]) -> dict[str, Any]:
         context = request["context"]
         request_id = context["aws_request_id"]
-        if self.failure is None and (self.process is None or self.process.poll() is not None):
-            self.init()  # the runtime ended since it last answered: a new one starts (its Init in the invoke phase)
+        retried = (
+            None  # an Init in this invocation (Lambda's Phase: invoke): after a failed one, or a runtime that ended
+        )
+        if self.failure is not None or self.process is None or self.process.poll() is not None:
+            began, self.failure = time.monotonic(), None
+            self.stop()
+            self.init()
+            retried = {"duration": time.monotonic() - began, "logs": self.output()}
         if self.failure is not None:
             failure, self.failure = self.failure, None
             self.stop()  # the next invocation starts the runtime again
+            retried = {**(retried or {}), "errorType": init_error_type(failure)}
             if "entrypoint" in failure:
                 document = {
                     "errorType": INVALID_ENTRYPOINT,
                     "errorMessage": f"RequestId: {request_id} Error: {failure['entrypoint']}",
                 }
-                return {"ok": False, **document, "body": document}
-            return failure
+                return {"ok": False, **document, "body": document, "init": retried}
+            return {**failure, "init": retried}
+        answer = self._invoke(request, context, request_id)
+        if retried is not None:
+            answer["init"] = retried
+        return answer
+
+    def _invoke(self, request: dict[str, Any], context: dict[str, Any], request_id: str) -> dict[str, Any]:
         headers = {
             "Lambda-Runtime-Aws-Request-Id": request_id,
             "Lambda-Runtime-Deadline-Ms": str(int((time.time() + request["timeout"]) * 1000)),
@@ -328,15 +341,27 @@ class Worker:
             pass
 
 
+def init_error_type(failure: dict[str, Any]) -> str:
+    """A failed Init's Error Type: no bootstrap to run (Runtime.InvalidEntrypoint), the runtime's exit
+    (Runtime.ExitError), else the type of the error the runtime posted to /runtime/init/error."""
+    if "entrypoint" in failure:
+        return INVALID_ENTRYPOINT
+    if "exited" in failure:
+        return "Runtime.ExitError"
+    return str(failure.get("errorType") or "Runtime.Unknown")
+
+
 def main(argv: list[str]) -> int:
     protocol = os.fdopen(os.dup(sys.stdout.fileno()), "w", buffering=1)
     worker = Worker(argv)
     worker.init()
     ready = {
         "ready": True,
-        "logs": "" if worker.failure else worker.output(),
+        "logs": worker.output(),
         "pid": worker.process.pid if worker.process is not None else os.getpid(),
     }
+    if worker.failure is not None:  # INIT_REPORT ... Phase: init Status: error Error Type: ...
+        ready["initError"] = init_error_type(worker.failure)
     protocol.write(json.dumps(ready) + "\n")
     while True:
         event = worker._wait(lambda e: False, requests=True)

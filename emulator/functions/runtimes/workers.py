@@ -46,6 +46,8 @@ class Worker:
         self.init_duration: float | None = None
         #: what its handler's module wrote while it was imported (its ready line's "logs")
         self.init_logs = ""
+        #: the Init phase's error type, when it failed (its ready line's "initError"): INIT_REPORT's Error Type
+        self.init_error: str | None = None
         #: its exit status once it ended by itself (the runtime exited: sys.exit, process.exit, a crash)
         self.exit_status: int | None = None
         self.answer_bytes = 0  # the length of its last answer line
@@ -82,6 +84,7 @@ class Worker:
                 self.initialized = said.get("ready") is True
                 self.runtime_pid = said.get("pid", self.process.pid)  # a custom runtime's bootstrap, else the worker
                 self.init_logs = said.get("logs", "")
+                self.init_error = said.get("initError")
                 self.init_duration = time.monotonic() - self._started
             line = self._line(timeout) if self.initialized else ""
         except (BrokenPipeError, OSError):

@@ -1,0 +1,88 @@
+"""A function whose Init phase fails: INIT_REPORT in its log as Lambda writes it, Lambda's retry of the Init in the
+invocation, and the invocation's answer; Python and a custom runtime (a shell bootstrap), in both doors.
+
+Sources: the AWS Lambda Developer Guide, "Understanding the Lambda execution environment lifecycle", "Failures
+during the Init phase" (a failed Init writes `INIT_REPORT Init Duration: ... ms\tPhase: init\tStatus: error\tError
+Type: ...`, none for one that succeeded; the Init is retried with the first invocation); Lambda logs users quoted
+from AWS: a python3.11 function's `[ERROR] Runtime.ImportModuleError: Unable to import module ...` then `INIT_REPORT
+... Phase: invoke Status: error Error Type: Runtime.ImportModuleError`, START, END and `REPORT ... Max Memory Used:
+46 MB\tStatus: error\tError Type: Runtime.ImportModuleError` (no Init Duration); a provided.al2023 function's
+INIT_START, `INIT_REPORT ... Phase: init ...` and `INIT_REPORT ... Phase: invoke ...` before START; the Lambda
+console's log output (the LogType Tail) of a failed Init beginning with the invoke phase's INIT_REPORT.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+
+from tests.emulator.functions.custom_runtimes import NEEDS_CURL, ROLE, zip_of
+
+RUNTIME_ARN = r"arn:aws:lambda:us-east-1::runtime:[0-9a-f]{64}"
+MS = r"\d+\.\d\d ms"
+
+
+def log_group(door, name: str) -> str:
+    logs = door.client("logs")
+    [stream] = logs.describe_log_streams(logGroupName=f"/aws/lambda/{name}")["logStreams"]
+    events = logs.get_log_events(logGroupName=f"/aws/lambda/{name}", logStreamName=stream["logStreamName"])["events"]
+    return "".join(event["message"] for event in events)
+
+
+def report(request_id: str, error_type: str) -> str:
+    return (rf"START RequestId: {request_id} Version: \$LATEST\n"
+            rf"END RequestId: {request_id}\n"
+            rf"REPORT RequestId: {request_id}\tDuration: {MS}\tBilled Duration: \d+ ms\tMemory Size: 128 MB\t"
+            rf"Max Memory Used: \d+ MB\tStatus: error\tError Type: {re.escape(error_type)}\t\n")
+
+
+def test_a_python_module_that_cannot_be_imported_reports_its_init_twice_and_answers_the_error(door):
+    lam = door.client("lambda")
+    lam.create_function(FunctionName="noimport", Runtime="python3.12", Role=ROLE, Handler="app.handler",
+                        Code={"ZipFile": zip_of({"app.py": "import nosuchmodule\n"}, executable=())})
+    answer = lam.invoke(FunctionName="noimport", Payload=b"{}", LogType="Tail")
+    payload = json.loads(answer["Payload"].read())
+    request_id = answer["ResponseMetadata"]["HTTPHeaders"]["x-amzn-requestid"]
+    assert (answer["FunctionError"], payload) == ("Unhandled", {
+        "errorMessage": "Unable to import module 'app': No module named 'nosuchmodule'",
+        "errorType": "Runtime.ImportModuleError", "requestId": request_id, "stackTrace": []})
+    error_line = r"\[ERROR\] Runtime\.ImportModuleError: Unable to import module 'app': No module named 'nosuchmodule'\n"
+    invoke_phase = (error_line + rf"INIT_REPORT Init Duration: {MS}\tPhase: invoke\tStatus: error\t"
+                    r"Error Type: Runtime\.ImportModuleError\n")
+    tail = base64.b64decode(answer["LogResult"]).decode()
+    assert re.fullmatch(invoke_phase + report(request_id, "Runtime.ImportModuleError"), tail), tail
+    group = log_group(door, "noimport")
+    assert re.fullmatch(
+        rf"INIT_START Runtime Version: python:3\.12\.v1\tRuntime Version ARN: {RUNTIME_ARN}\n" + error_line
+        + rf"INIT_REPORT Init Duration: {MS}\tPhase: init\tStatus: error\tError Type: Runtime\.ImportModuleError\n"
+        + invoke_phase + report(request_id, "Runtime.ImportModuleError"), group), group
+
+
+INIT_FAILS = r'''#!/bin/sh
+echo "reading the configuration"
+curl -s -X POST -H 'Lambda-Runtime-Function-Error-Type: Runtime.ConfigError' \
+  -d '{"errorMessage":"no configuration","errorType":"ConfigError"}' \
+  "http://$AWS_LAMBDA_RUNTIME_API/2018-06-01/runtime/init/error" > /dev/null
+exit 1
+'''
+
+
+@NEEDS_CURL
+def test_a_custom_runtime_whose_init_posts_an_error_reports_it_and_answers_its_document(door):
+    lam = door.client("lambda")
+    lam.create_function(FunctionName="noconfig", Runtime="provided.al2023", Role=ROLE, Handler="function.handler",
+                        Timeout=30, Code={"ZipFile": zip_of({"bootstrap": INIT_FAILS})})
+    answer = lam.invoke(FunctionName="noconfig", Payload=b"{}", LogType="Tail")
+    request_id = answer["ResponseMetadata"]["HTTPHeaders"]["x-amzn-requestid"]
+    assert (answer["FunctionError"], json.loads(answer["Payload"].read())) == (
+        "Unhandled", {"errorMessage": "no configuration", "errorType": "ConfigError"})
+    invoke_phase = ("reading the configuration\n"
+                    rf"INIT_REPORT Init Duration: {MS}\tPhase: invoke\tStatus: error\tError Type: ConfigError\n")
+    tail = base64.b64decode(answer["LogResult"]).decode()
+    assert re.fullmatch(invoke_phase + report(request_id, "ConfigError"), tail), tail
+    group = log_group(door, "noconfig")
+    assert re.fullmatch(
+        rf"INIT_START Runtime Version: provided:al2023\.v1\tRuntime Version ARN: {RUNTIME_ARN}\n"
+        rf"reading the configuration\nINIT_REPORT Init Duration: {MS}\tPhase: init\tStatus: error\tError Type: "
+        r"ConfigError\n" + invoke_phase + report(request_id, "ConfigError"), group), group
