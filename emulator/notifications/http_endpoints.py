@@ -130,12 +130,17 @@ class HttpEndpoints:
     # -- the sender ----------------------------------------------------------------------------------------
 
     def _queue(self, post: Post, due: float) -> None:
-        sent = self._sent.get(post.trigger) if post.trigger else None
-        rate = post.policy.max_receives_per_second
-        if rate and sent is not None and len(sent) >= rate:
-            due = max(due, sent[-rate] + 1.0)  # no more than `rate` POSTs in any second of the clock
         post.due = due
         heapq.heappush(self._schedule, (due, next(self._order), post))
+
+    def _throttled_until(self, post: Post, now: float) -> float | None:
+        """When the post's subscription may take another POST, if not now: no more than its throttlePolicy's
+        maxReceivesPerSecond in any second of the clock."""
+        rate = post.policy.max_receives_per_second
+        sent = self._sent.get(post.trigger) if post.trigger and rate else None
+        if rate and sent is not None and len(sent) >= rate and sent[-rate] + 1.0 > now:
+            return sent[-rate] + 1.0
+        return None
 
     def _next(self) -> Post | None:
         """The next POST whose time has come, waiting on the clock (the lock held); None once stopping and none is
@@ -144,6 +149,10 @@ class HttpEndpoints:
             now = self._now()
             if self._schedule and self._schedule[0][0] <= now:
                 post = heapq.heappop(self._schedule)[2]
+                later = self._throttled_until(post, now)
+                if later is not None:
+                    self._queue(post, later)
+                    continue
                 self._sending = post
                 if post.trigger and post.policy.max_receives_per_second:
                     self._sent.setdefault(

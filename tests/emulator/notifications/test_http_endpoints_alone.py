@@ -1,0 +1,68 @@
+"""notifications/http_endpoints.py alone, on a clock the test moves (issue 35's rule: built with a clock, a condition
+and an outcome callback, never the Emulator): a subscription's throttlePolicy spaces its POSTs on the clock, a failed
+POST waits for its retry until the clock reaches it, and wait_idle waits only for what is due.
+
+Source: the Amazon SNS Developer Guide, "Amazon SNS message delivery retries" (throttlePolicy.maxReceivesPerSecond:
+"the maximum number of deliveries per second, per subscription"; the retry phases). Through boto3 in both doors:
+tests/emulator/api/sns/test_http_delivery_retries.py."""
+
+from __future__ import annotations
+
+import threading
+
+from eddy.emulator.notifications.delivery_policies import DeliveryPolicy
+from eddy.emulator.notifications.http_endpoints import HttpEndpoints
+from tests.emulator.api.sns.http_endpoint import Endpoint
+
+TRIGGER = ("sns", "arn:aws:sns:us-east-1:123456789012:orders:1")
+
+
+def endpoints(now: list[float], outcomes: list) -> tuple[HttpEndpoints, threading.Condition]:
+    activity = threading.Condition(threading.RLock())
+    return HttpEndpoints(lambda: now[0], activity, lambda trigger, error: outcomes.append(error)), activity
+
+
+def move(now: list[float], activity: threading.Condition, seconds: float) -> None:
+    with activity:
+        now[0] += seconds
+        activity.notify_all()
+
+
+def test_a_throttled_subscription_gets_one_post_a_second_of_the_clock():
+    now, outcomes = [1000.0], []
+    http, activity = endpoints(now, outcomes)
+    with Endpoint() as endpoint:
+        for number in range(3):
+            http.post(endpoint.url, {}, f"message {number}".encode(), TRIGGER, DeliveryPolicy((), 1))
+        endpoint.wait_for(1)
+        assert http.wait_idle(0.5) is False  # the second waits for the next second of the clock
+        assert len(endpoint.received) == 1
+        move(now, activity, 1.0)
+        endpoint.wait_for(2)
+        assert http.wait_idle(0.5) is False and len(endpoint.received) == 2
+        move(now, activity, 1.0)
+        assert http.wait_idle(30) is True
+        assert [body for _, body in endpoint.received] == [b"message 0", b"message 1", b"message 2"]
+    http.close()
+    assert outcomes == [None, None, None]
+
+
+def test_a_failed_post_waits_for_its_retry_on_the_clock_and_is_not_waited_for():
+    now, outcomes = [1000.0], []
+    http, activity = endpoints(now, outcomes)
+    with Endpoint(statuses=(500,)) as endpoint:
+        http.post(endpoint.url, {}, b"message", TRIGGER, DeliveryPolicy((20.0,), None))
+        endpoint.wait_for(1)
+        assert http.wait_idle(30) is True  # nothing due: the retry is 20 s away on the clock
+        with activity:
+            assert http.pending_entries() == [{
+                "Mapping": f"SNS delivery to {endpoint.url}", "SubscriptionArn": TRIGGER[1],
+                "LastError": "the endpoint answered 500",
+                "Retrying": [{"Attempts": 1, "NextAttemptAt": 1020.0, "Records": []}]}]
+        move(now, activity, 20.0)
+        endpoint.wait_for(2)
+        assert http.wait_idle(30) is True
+        with activity:
+            assert (http.pending_entries(), http.take_failures()) == ([], [])
+    http.close()
+    assert outcomes == [None]
