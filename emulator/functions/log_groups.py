@@ -41,7 +41,7 @@ import resource
 import secrets
 import threading
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from eddy.emulator.functions import platform_errors
 from eddy.emulator.moto_seam.cloudwatch_logs import put_events
@@ -191,10 +191,32 @@ def _init_lines(function: "Function", result: "InvocationResult", started: float
             )
         )
     application = APPLICATION_LEVELS.index(config["ApplicationLogLevel"])
+    init_logs = _init_error_records(init_logs, result.init_error, started)
     lines += [(started, line) for line in init_logs if APPLICATION_LEVELS.index(level_of(line)) >= application]
     if result.init_error is not None and SYSTEM_LEVELS.index(config["SystemLogLevel"]) <= SYSTEM_LEVELS.index("INFO"):
         lines.append((started, _init_report_record(result.init_duration, "init", result.init_error, started)))
     return lines
+
+
+def _init_error_records(lines: list[str], error_type: str | None, at: float) -> list[str]:
+    """A failed Init's output in JSON format: the runtime's `[ERROR] <type>: <message>` line (the worker writes text)
+    as the JSON error record an invocation's error is (requestId empty: no invocation had begun)."""
+    own = f"[ERROR] {error_type}: "
+    return [
+        json.dumps(
+            {
+                "timestamp": _iso(at),
+                "level": "ERROR",
+                "errorMessage": line[len(own) :].split("\r", 1)[0].rstrip("\n"),
+                "errorType": error_type,
+                "requestId": "",
+                "stackTrace": [],
+            }
+        )
+        if error_type and line.startswith(own)
+        else line
+        for line in lines
+    ]
 
 
 def _init_report(duration: float | None, phase: str, error: str | None, at: float) -> list[tuple[float, str]]:
@@ -312,6 +334,15 @@ def _json_lines(
     system = SYSTEM_LEVELS.index(config["SystemLogLevel"]) <= SYSTEM_LEVELS.index("INFO")
     application = APPLICATION_LEVELS.index(config["ApplicationLogLevel"])
     lines: list[tuple[float, str]] = []
+    retried = result.invoke_init  # the Init retried in this invocation: its output and, failed, its initReport
+    if retried is not None:
+        logged = _init_error_records(_events(retried.get("logs", "")), retried.get("errorType"), started)
+        lines += [(started, line) for line in logged if APPLICATION_LEVELS.index(level_of(line)) >= application]
+        if system and retried.get("errorType"):
+            lines.append(
+                (started, _init_report_record(retried.get("duration"), "invoke", retried["errorType"], started))
+            )
+    failed_init = (retried or {}).get("errorType") or result.init_error
     if system:
         lines.append(
             (
@@ -326,7 +357,7 @@ def _json_lines(
             )
         )
     lines += [(ended, line) for line in _output(result) if APPLICATION_LEVELS.index(level_of(line)) >= application]
-    if _logs_its_error(result) and APPLICATION_LEVELS.index("ERROR") >= application:
+    if _logs_its_error(result) and not failed_init and APPLICATION_LEVELS.index("ERROR") >= application:
         assert result.error is not None
         error = {
             "errorMessage": result.error.message,
@@ -344,18 +375,10 @@ def _json_lines(
             "memorySizeMB": function.memory_size,
             "maxMemoryUsedMB": used,
         }
-        if result.init_duration is not None:
+        record: dict[str, Any] = {"requestId": request_id, "metrics": metrics, "status": status}
+        if failed_init:  # the Init's error (its initReport says its duration)
+            record["errorType"] = failed_init
+        elif result.init_duration is not None:
             metrics["initDurationMs"] = round(result.init_duration * 1000, 2)
-        lines.append(
-            (
-                ended,
-                json.dumps(
-                    {
-                        "time": _iso(ended),
-                        "type": "platform.report",
-                        "record": {"requestId": request_id, "metrics": metrics, "status": status},
-                    }
-                ),
-            )
-        )
+        lines.append((ended, json.dumps({"time": _iso(ended), "type": "platform.report", "record": record})))
     return lines

@@ -86,3 +86,37 @@ def test_a_custom_runtime_whose_init_posts_an_error_reports_it_and_answers_its_d
         rf"INIT_START Runtime Version: provided:al2023\.v1\tRuntime Version ARN: {RUNTIME_ARN}\n"
         rf"reading the configuration\nINIT_REPORT Init Duration: {MS}\tPhase: init\tStatus: error\tError Type: "
         r"ConfigError\n" + invoke_phase + report(request_id, "ConfigError"), group), group
+
+
+def test_in_json_format_a_failed_init_is_a_platform_init_report_record(door):
+    """The Telemetry API's platform.initReport (record: initializationType, phase, status, errorType,
+    metrics.durationMs), one for the Init phase and one for the Init retried with the invocation."""
+    lam = door.client("lambda")
+    lam.create_function(FunctionName="noimport", Runtime="python3.12", Role=ROLE, Handler="app.handler",
+                        LoggingConfig={"LogFormat": "JSON"},
+                        Code={"ZipFile": zip_of({"app.py": "import nosuchmodule\n"}, executable=())})
+    lam.invoke(FunctionName="noimport", Payload=b"{}")
+    logs = door.client("logs")
+    [stream] = logs.describe_log_streams(logGroupName="/aws/lambda/noimport")["logStreams"]
+    records = [json.loads(event["message"]) for event in logs.get_log_events(
+        logGroupName="/aws/lambda/noimport", logStreamName=stream["logStreamName"])["events"]]
+    reports = [record for record in records if record.get("type") == "platform.initReport"]
+    for report_record in reports:
+        assert report_record["record"]["metrics"]["durationMs"] >= 0
+        report_record["record"]["metrics"]["durationMs"] = "ms"
+        assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", report_record.pop("time"))
+    assert reports == [
+        {"type": "platform.initReport", "record": {
+            "initializationType": "on-demand", "phase": phase, "status": "error",
+            "errorType": "Runtime.ImportModuleError", "metrics": {"durationMs": "ms"}}}
+        for phase in ("init", "invoke")]
+    assert [record.get("type", record.get("level")) for record in records] == [
+        "platform.initStart", "ERROR", "platform.initReport", "ERROR", "platform.initReport", "platform.start",
+        "platform.report"]
+    error = {"level": "ERROR", "errorMessage": "Unable to import module 'app': No module named 'nosuchmodule'",
+             "errorType": "Runtime.ImportModuleError", "requestId": "", "stackTrace": []}
+    assert [{k: v for k, v in record.items() if k != "timestamp"} for record in records if "level" in record] == [
+        error, error]
+    final = records[-1]["record"]
+    assert (final["status"], final["errorType"], sorted(final["metrics"])) == (
+        "error", "Runtime.ImportModuleError", ["billedDurationMs", "durationMs", "maxMemoryUsedMB", "memorySizeMB"])
