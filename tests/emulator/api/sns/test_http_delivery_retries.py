@@ -127,3 +127,22 @@ def test_a_delivery_policy_sns_refuses_is_refused_in_its_words_and_changes_nothi
         "Message": f"Invalid parameter: DeliveryPolicy: {path}.numRetries must be less than or equal to 100"}
     assert refused.value.response["ResponseMetadata"]["HTTPStatusCode"] == 400
     assert after == before
+
+
+def test_create_topic_and_subscribe_refuse_such_a_policy_too_and_create_nothing(door):
+    sns = door.client("sns")
+    retries = {"minDelayTarget": 20, "maxDelayTarget": 20, "numRetries": 101}
+    with pytest.raises(ClientError) as refused:
+        sns.create_topic(Name="orders", Attributes={
+            "DeliveryPolicy": json.dumps({"http": {"defaultHealthyRetryPolicy": retries}})})
+    assert refused.value.response["Error"]["Message"] == (
+        "Invalid parameter: DeliveryPolicy: http.defaultHealthyRetryPolicy.numRetries must be less than or equal to 100")
+    assert sns.list_topics()["Topics"] == []
+    topic_arn = sns.create_topic(Name="orders")["TopicArn"]
+    with pytest.raises(ClientError) as refused:
+        sns.subscribe(TopicArn=topic_arn, Protocol="http", Endpoint="http://127.0.0.1:9/never",
+                      Attributes={"DeliveryPolicy": json.dumps({"healthyRetryPolicy": retries})})
+    assert refused.value.response["Error"] == {
+        "Type": "Sender", "Code": "InvalidParameter",
+        "Message": "Invalid parameter: DeliveryPolicy: healthyRetryPolicy.numRetries must be less than or equal to 100"}
+    assert sns.list_subscriptions()["Subscriptions"] == []
