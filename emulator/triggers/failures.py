@@ -171,6 +171,12 @@ def not_delivered_message(report: dict[str, Any], timeout: float) -> str | None:
                 f"{failure['Mapping']}: event {failure['EventId']} not delivered to {failure['TargetArn']} "
                 f"({where}); error: {failure['LastError']}"
             )
+        if "SubscriptionArn" in failure:  # an SNS notification its HTTP endpoint never took (http_endpoints.py)
+            where = f"sent to {failure['DeadLetterQueue']}" if failure["DeadLetterQueue"] else "no dead-letter queue"
+            lines.append(
+                f"{failure['Mapping']} ({failure['SubscriptionArn']}): not delivered after "
+                f"{failure['ApproximateInvokeCount']} attempts ({where}); error: {failure['LastError']}"
+            )
         for discarded in failure["Discarded"]:
             where = (
                 f"sent to {discarded['OnFailureDestination']}"
@@ -184,6 +190,13 @@ def not_delivered_message(report: dict[str, Any], timeout: float) -> str | None:
                 f"error: {discarded['Error'] or failure['LastError']}"
             )
     for pending in report["Pending"]:
+        if "SubscriptionArn" in pending:
+            [retry] = pending["Retrying"]
+            lines.append(
+                f"{pending['Mapping']} ({pending['SubscriptionArn']}): retrying after {retry['Attempts']} attempts, "
+                f"next at {retry['NextAttemptAt']:.3f} on the emulator's clock; last error: {pending['LastError']}"
+            )
+            continue
         if "RequestId" in pending:
             lines.append(
                 f"{pending['Mapping']} (request id {pending['RequestId']}): {pending['State']} after "

@@ -14,9 +14,12 @@ http.defaultHealthyRetryPolicy.numRetries must be less than or equal to 100").
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from botocore.exceptions import ClientError
+
+from eddy import NotDeliveredError
 
 from .http_endpoint import Endpoint
 
@@ -89,6 +92,25 @@ def test_a_subscriptions_delivery_policy_sets_its_phases(door):
     # pre-backoff 5 s, the backoff phase (one retry) reaching 30 s, post-backoff 30 s (each read a moment after the
     # attempt: the clock follows real time between the steps)
     assert [delay > limit - 3 and delay <= limit for delay, limit in zip(delays, (5, 30, 30))] == [True] * 3
+
+
+def test_assert_delivered_names_a_notification_being_retried_and_one_given_up_on(door):
+    with Endpoint(statuses=(200, 500, 500)) as endpoint:
+        topic_arn, arn = confirmed_subscription(door, endpoint, DeliveryPolicy=json.dumps(
+            {"healthyRetryPolicy": {"numRetries": 1, "minDelayTarget": 5, "maxDelayTarget": 5}}))
+        door.client("sns").publish(TopicArn=topic_arn, Message="order 1")
+        with pytest.raises(NotDeliveredError) as retrying:
+            door.assert_delivered()
+        assert re.fullmatch(
+            rf"not everything was delivered:\n  SNS delivery to {re.escape(endpoint.url)} \({re.escape(arn)}\): "
+            r"retrying after 1 attempts, next at \d+\.\d{3} on the emulator's clock; "
+            r"last error: the endpoint answered 500", str(retrying.value)), str(retrying.value)
+        door.advance(5)
+        with pytest.raises(NotDeliveredError) as given_up:
+            door.assert_delivered()
+        assert str(given_up.value) == (
+            f"not everything was delivered:\n  SNS delivery to {endpoint.url} ({arn}): not delivered after 2 attempts "
+            "(no dead-letter queue); error: the endpoint answered 500")
 
 
 def test_a_4xx_answer_is_not_retried_and_a_2xx_delivers(door):
