@@ -3,7 +3,8 @@
   - `import eddy`: a fresh interpreter importing it (target: <= 0.2 s);
   - a pytest session of one trivial test with Eddy's plugin loaded and with `-p no:eddy` (target: <= 0.1 s more);
   - the first in-process cycle in a fresh interpreter: import, emulate() (or mock_aws), a table, 5 puts and a read,
-    its wall time and the process's peak memory (target: no slower than moto's);
+    its wall time, its CPU time (user and system, the steadier figure on a busy machine) and the process's peak
+    memory (target: no slower than moto's);
   - the per-test cycle, in one warm process: emulate() (or mock_aws) around a table, 5 puts and a read (target: no
     slower than moto's).
 
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -62,22 +64,40 @@ CHILD_ENV = {name: value for name, value in os.environ.items()
 
 
 def timed(argv: list[str], cwd: str | None = None) -> tuple[float, str]:
-    started = time.perf_counter()
+    seconds, _, output = timed_with_cpu(argv, cwd)
+    return seconds, output
+
+
+def timed_with_cpu(argv: list[str], cwd: str | None = None) -> tuple[float, float, str]:
+    """The command's wall time, its CPU time (user and system) and its output."""
+    before, started = children_cpu(), time.perf_counter()
     done = subprocess.run(argv, capture_output=True, text=True, cwd=cwd, check=True, env=CHILD_ENV)
-    return time.perf_counter() - started, done.stdout
+    return time.perf_counter() - started, children_cpu() - before, done.stdout
+
+
+def children_cpu() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
 
 
 def medians(runs: dict[str, list[str]], rounds: int, cwd: str | None = None) -> dict[str, tuple[float, str]]:
     """Each command `rounds` times in alternation: its median wall time and the last run's output."""
+    return {name: (wall, output) for name, (wall, _, output) in medians_with_cpu(runs, rounds, cwd).items()}
+
+
+def medians_with_cpu(runs: dict[str, list[str]], rounds: int, cwd: str | None = None) -> dict[str, tuple[float, float, str]]:
+    """Each command `rounds` times in alternation: its median wall and CPU times and the last run's output."""
     times: dict[str, list[float]] = {name: [] for name in runs}
+    cpu: dict[str, list[float]] = {name: [] for name in runs}
     outputs: dict[str, str] = {}
     for argv in runs.values():  # untimed: bytecode written, files in the page cache
         timed(argv, cwd)
     for _ in range(rounds):
         for name, argv in runs.items():
-            seconds, outputs[name] = timed(argv, cwd)
+            seconds, used, outputs[name] = timed_with_cpu(argv, cwd)
             times[name].append(seconds)
-    return {name: (statistics.median(values), outputs[name]) for name, values in times.items()}
+            cpu[name].append(used)
+    return {name: (statistics.median(times[name]), statistics.median(cpu[name]), outputs[name]) for name in runs}
 
 
 def main() -> None:
@@ -101,11 +121,12 @@ def main() -> None:
     print(f"  pytest, one trivial test     {sessions['plugin'][0]:7.3f} s with the plugin, "
           f"{sessions['no plugin'][0]:.3f} s with -p no:eddy: {more:+.3f} s   (target <= +0.1 s)")
 
-    first = medians({name: [python, "-c", code] for name, code in FIRST_CYCLE.items()}, args.rounds)
-    (eddy_s, eddy_out), (moto_s, moto_out) = first["eddy"], first["moto"]
+    first = medians_with_cpu({name: [python, "-c", code] for name, code in FIRST_CYCLE.items()}, args.rounds)
+    (eddy_s, eddy_cpu, eddy_out), (moto_s, moto_cpu, moto_out) = first["eddy"], first["moto"]
     eddy_mb, moto_mb = int(eddy_out.split()[-1]) / 1024, int(moto_out.split()[-1]) / 1024
     print(f"  first cycle (fresh process)  Eddy {eddy_s:.3f} s {eddy_mb:.0f} MB, moto {moto_s:.3f} s "
           f"{moto_mb:.0f} MB: {eddy_s / moto_s:.2f}x the time, {eddy_mb / moto_mb:.2f}x the memory   (target <= 1x)")
+    print(f"                               CPU: Eddy {eddy_cpu:.3f} s, moto {moto_cpu:.3f} s: {eddy_cpu / moto_cpu:.2f}x")
 
     warm = {name: [python, "-c", WARM.format(opening=BLOCK[name], cycles=args.cycles,
                                              block=textwrap.indent(BLOCK[name] + textwrap.indent(CYCLE, "    "),
