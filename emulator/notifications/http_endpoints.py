@@ -117,12 +117,13 @@ class HttpEndpoints:
     def close(self) -> None:
         """Send what is due now, then stop (a retry later on the clock is not made)."""
         with self._activity:
-            worker, self._worker = self._worker, None
+            worker = self._worker
             self._stopping = True
             self._activity.notify_all()
-        if worker is not None:
+        if worker is not None:  # still the sender while it stops: a POST queued meanwhile starts no second one
             worker.join()
         with self._activity:
+            self._worker = None
             for _, _, post in self._schedule:
                 log.warning("SNS's retry of a POST to %s not made: the emulator closed", post.url)
             self._schedule.clear()
@@ -174,11 +175,14 @@ class HttpEndpoints:
             with self._activity:
                 post.attempts += 1
                 retries = post.policy.retry_delays
-                retried = bool(error) and post.attempts <= len(retries) and not self._stopping
-                if retried:
+                retry_left = bool(error) and post.attempts <= len(retries)
+                closing = self._stopping
+                if retry_left and not closing:
                     post.last_error = error
                     self._queue(post, self._now() + retries[post.attempts - 1])
-            if not retried:
+            if retry_left and closing:  # as for the retries close() finds waiting: not made, nor given up on
+                log.warning("SNS's retry of a POST to %s not made: the emulator closed", post.url)
+            elif not retry_left:
                 self._ended(post, error)
             with self._activity:  # wait_idle's answer holds the outcome from here on
                 self._sending = None

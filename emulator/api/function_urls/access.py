@@ -54,13 +54,23 @@ def _conditions_hold(statement: dict[str, Any], holding: dict[str, str]) -> bool
     return True
 
 
-def _allows(policy: list[dict[str, Any]], action: str, principals: set[str], holding: dict[str, str]) -> bool:
+def _matching(
+    policy: list[dict[str, Any]], effect: str, action: str, principals: set[str], holding: dict[str, str]
+) -> bool:
     return any(
-        statement.get("Effect") == "Allow"
+        statement.get("Effect") == effect
         and _actions(statement) & {action, "lambda:*", "*"}
         and _principals(statement) & principals
         and _conditions_hold(statement, holding)
         for statement in policy
+    )
+
+
+def _allows(policy: list[dict[str, Any]], action: str, principals: set[str], holding: dict[str, str]) -> bool:
+    """An Allow statement matches and no Deny does: in IAM's evaluation an explicit Deny wins over any Allow
+    (docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_evaluation-logic.html)."""
+    return _matching(policy, "Allow", action, principals, holding) and not _matching(
+        policy, "Deny", action, principals, holding
     )
 
 
@@ -86,7 +96,8 @@ def signed_caller(authorization: str, query: str) -> tuple[str, str] | None:
 
 def iam_access(policy: list[dict[str, Any]], caller_account: str, owner_account: str) -> bool:
     """Whether a signed caller of `caller_account` may call an AuthType AWS_IAM URL of `owner_account`'s function."""
-    if caller_account == owner_account:
-        return True
     named = {"*", caller_account, f"arn:aws:iam::{caller_account}:root"}
-    return _allows(policy, "lambda:InvokeFunctionUrl", named, {"lambda:functionurlauthtype": "aws_iam"})
+    holding = {"lambda:functionurlauthtype": "aws_iam"}
+    if caller_account == owner_account:
+        return not _matching(policy, "Deny", "lambda:InvokeFunctionUrl", named, holding)
+    return _allows(policy, "lambda:InvokeFunctionUrl", named, holding)

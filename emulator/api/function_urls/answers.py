@@ -47,7 +47,10 @@ def http_answer(payload: Any) -> HttpAnswer:
         return internal_server_error()
     if not 100 <= status <= 599:
         return internal_server_error()
-    headers = {str(name): str(value) for name, value in (payload.get("headers") or {}).items()}
+    given_headers, given_cookies = payload.get("headers") or {}, payload.get("cookies") or []
+    if not isinstance(given_headers, dict) or not isinstance(given_cookies, list):
+        return internal_server_error()  # an answer Lambda cannot read as a response, as for a wrong statusCode
+    headers = {str(name): str(value) for name, value in given_headers.items()}
     if not _content_type_given(headers):
         headers["Content-Type"] = "application/json"
     body = payload.get("body")
@@ -60,7 +63,7 @@ def http_answer(payload: Any) -> HttpAnswer:
             return internal_server_error()
     else:
         data = body.encode() if isinstance(body, str) else _json(body)
-    cookies = [str(cookie) for cookie in payload.get("cookies") or []]
+    cookies = [str(cookie) for cookie in given_cookies]
     return HttpAnswer(status, headers, data, cookies)
 
 

@@ -66,3 +66,24 @@ def test_a_failed_post_waits_for_its_retry_on_the_clock_and_is_not_waited_for():
             assert (http.pending_entries(), http.take_failures()) == ([], [])
     http.close()
     assert outcomes == [None]
+
+
+def test_a_post_queued_while_the_sender_closes_is_sent_and_close_returns():
+    """close() waits for the POST being sent; one queued meanwhile (a destination publishing as the emulator closes)
+    must not start a second sender that leaves the first waiting forever (close() hung)."""
+    now, outcomes = [1000.0], []
+    http, activity = endpoints(now, outcomes)
+    answer = threading.Event()
+    with Endpoint(hold=answer) as endpoint:
+        http.post(endpoint.url, {}, b"first", TRIGGER)
+        endpoint.wait_for(1)  # the sender is in the middle of the first POST
+        closing = threading.Thread(target=http.close)
+        closing.start()
+        with activity:  # close() has told the sender to stop and waits for it
+            assert activity.wait_for(lambda: http._stopping, timeout=60)
+        http.post(endpoint.url, {}, b"second", TRIGGER)
+        answer.set()
+        closing.join(timeout=120)
+        assert not closing.is_alive()
+        assert [body for _, body in endpoint.received] == [b"first", b"second"]
+    assert outcomes == [None, None]

@@ -23,6 +23,10 @@ def test_public_access_needs_both_statements_for_everyone():
     assert not access.public_access([one_account, INVOKE_STATEMENT])
     denied = [dict(statement, Effect="Deny") for statement in (URL_STATEMENT, INVOKE_STATEMENT)]
     assert not access.public_access(denied)
+    # An explicit Deny wins over any Allow (IAM's policy evaluation logic, reference_policies_evaluation-logic.html)
+    deny_everyone = {"Sid": "no", "Effect": "Deny", "Principal": "*", "Action": "lambda:InvokeFunctionUrl",
+                     "Resource": "arn:aws:lambda:us-east-1:123456789012:function:f"}
+    assert not access.public_access([URL_STATEMENT, INVOKE_STATEMENT, deny_everyone])
 
 
 def test_aws_iam_lets_the_owner_and_the_accounts_the_policy_names():
@@ -32,6 +36,10 @@ def test_aws_iam_lets_the_owner_and_the_accounts_the_policy_names():
     assert not access.iam_access([], "111122223333", "123456789012")
     assert access.iam_access([named], "111122223333", "123456789012")
     assert not access.iam_access([named], "444455556666", "123456789012")
+    denied = dict(named, Sid="no", Effect="Deny")
+    assert not access.iam_access([named, denied], "111122223333", "123456789012")
+    deny_everyone = dict(denied, Principal="*", Condition={})
+    assert not access.iam_access([deny_everyone], "123456789012", "123456789012")
 
 
 def test_a_signature_names_its_key_region_and_service():
@@ -46,7 +54,9 @@ def test_a_signature_names_its_key_region_and_service():
 
 def test_answers_that_are_no_response_are_502():
     for broken in ({"statusCode": "teapot"}, {"statusCode": 42}, {"statusCode": 200, "isBase64Encoded": True,
-                                                                   "body": "not base64!"}):
+                                                                   "body": "not base64!"},
+                   {"statusCode": 200, "headers": ["Content-Type", "text/plain"]},
+                   {"statusCode": 200, "cookies": "a=1"}):
         answer = answers.http_answer(broken)
         assert (answer.status, answer.body) == (502, b"Internal Server Error")
     empty = answers.http_answer({"statusCode": 204})

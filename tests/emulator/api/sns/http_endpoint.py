@@ -9,9 +9,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 class Endpoint:
     """A subscriber's HTTP endpoint on loopback: every POST it receives (headers, body), answered with the next of
-    `statuses` while there are any, then 200. close() it (or use it in a `with`)."""
+    `statuses` while there are any, then 200; with `hold`, each answer waits until that event is set. close() it (or
+    use it in a `with`)."""
 
-    def __init__(self, statuses: tuple[int, ...] = ()) -> None:
+    def __init__(self, statuses: tuple[int, ...] = (), hold: threading.Event | None = None) -> None:
         self.received: list[tuple[dict[str, str], bytes]] = []
         self.statuses = list(statuses)
         self.arrived = threading.Condition()
@@ -24,6 +25,8 @@ class Endpoint:
                     status = endpoint.statuses.pop(0) if endpoint.statuses else 200
                     endpoint.received.append(({k.lower(): v for k, v in self.headers.items()}, body))
                     endpoint.arrived.notify_all()
+                if hold is not None:
+                    assert hold.wait(timeout=120)
                 self.send_response(status)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
