@@ -23,12 +23,11 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from botocore.exceptions import ClientError
 
 from eddy.emulator.api import validation
-from eddy.emulator.callers import region_of
 from eddy.emulator.aws_requests import Request, Response, error_response, json_response
 from eddy.emulator.errors import AWSError, InvalidEventPatternException, LimitExceededException, ValidationException
+from eddy.emulator.moto_seam import bridge as moto_bridge
 from eddy.emulator.event_patterns import EVENTBRIDGE, EventPattern, InvalidEventPattern
 from eddy.emulator.eventbridge.target_input import placeholders_not_defined
 
@@ -57,7 +56,7 @@ def handle(emulator: "Emulator", request: Request) -> Response | None:
         validation.validate("events", operation, params)
         if operation == "PutTargets":
             check_target_inputs(params.get("Targets") or [])
-            _check_target_count(emulator, request, params)
+            _check_target_count(request, params)
             return None
         if operation == "TestEventPattern":
             return json_response(
@@ -86,18 +85,15 @@ def check_target_inputs(targets: list[dict[str, Any]]) -> None:
             )
 
 
-def _check_target_count(emulator: "Emulator", request: Request, params: dict[str, Any]) -> None:
-    """LimitExceededException when the rule would have more than MAX_TARGETS targets (those it has, the same ids
-    replaced); a rule that does not exist is moto's to refuse."""
+def _check_target_count(request: Request, params: dict[str, Any]) -> None:
+    """LimitExceededException when the caller's rule would have more than MAX_TARGETS targets (those it has, the same
+    ids replaced); a rule that does not exist is moto's to refuse."""
+    from eddy.emulator.moto_seam.eventbridge.rules import target_ids  # moto's EventBridge: loaded when asked
+
+    account_id, region = moto_bridge.caller(request)
+    existing = target_ids(account_id, region, params["Rule"], params.get("EventBusName"))
     new = {target.get("Id") for target in params.get("Targets") or []}
-    events = emulator.aws_client("events", region_of(request.header("Authorization") or "", request.url))
-    asked = {"Rule": params["Rule"], **({"EventBusName": params["EventBusName"]} if params.get("EventBusName") else {})}
-    try:
-        pages = events.get_paginator("list_targets_by_rule").paginate(**asked)
-        existing = {target["Id"] for page in pages for target in page["Targets"]}
-    except ClientError:
-        return
-    if len(existing | new) > MAX_TARGETS:
+    if existing is not None and len(existing | new) > MAX_TARGETS:
         raise LimitExceededException("The requested resource exceeds the maximum number allowed.")
 
 

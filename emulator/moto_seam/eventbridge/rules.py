@@ -18,6 +18,7 @@ import json
 from typing import Any, Callable
 
 from moto.events import models as events_models
+from moto.events.exceptions import ResourceNotFoundException
 from moto.events.models import Replay, ReplayState, Rule
 from moto.events.utils import EventTemplateParser
 
@@ -60,6 +61,15 @@ def activate(now: Callable[[], float], deliver: Deliver) -> None:
 def deactivate() -> None:
     global _deliver, _now
     _deliver, _now = None, None
+
+
+def target_ids(account_id: str, region: str, rule: str, event_bus: str | None) -> set[str] | None:
+    """The ids of a rule's targets in the EventBridge of that account and region (None: no such bus or rule)."""
+    try:
+        found = events_models.events_backends[account_id][region].describe_rule(rule, event_bus)
+    except ResourceNotFoundException:
+        return None
+    return {target["Id"] for target in found.targets}
 
 
 def _unix_time(*args: Any) -> float:

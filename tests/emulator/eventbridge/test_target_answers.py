@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 
+import boto3
 import pytest
 from botocore.exceptions import ClientError
 
@@ -87,3 +88,28 @@ def test_target_ids_are_checked_and_a_repeated_id_replaces_the_target(door):
     events.put_targets(Rule="orders", Targets=[{"Id": target_id, "Arn": arn, "InputPath": "$.notexisting"}])
     assert answer(events.list_targets_by_rule(Rule="orders")) == {
         "Targets": [{"Arn": arn, "Id": target_id, "InputPath": "$.notexisting"}]}
+
+
+def test_the_five_targets_are_counted_in_the_callers_own_account(door):
+    # A rule's targets are its account's: another account's rule of the same name is another rule (the limit was
+    # counted against the default account's rule, whoever called)
+    events = door.client("events")
+    credentials = door.client("sts").assume_role(
+        RoleArn="arn:aws:iam::111111111111:role/deployer", RoleSessionName="deployer")["Credentials"]
+    other = boto3.client("events", region_name="us-east-1", endpoint_url=events.meta.endpoint_url,
+                         aws_access_key_id=credentials["AccessKeyId"],
+                         aws_secret_access_key=credentials["SecretAccessKey"],
+                         aws_session_token=credentials["SessionToken"])
+    arn = queue_arn(door)
+    for client in (events, other):
+        client.put_rule(Name="orders", EventPattern=json.dumps({"source": ["shop"]}))
+    assert answer(events.put_targets(Rule="orders", Targets=[{"Id": f"mine-{i}", "Arn": arn} for i in range(4)])) \
+        == NO_FAILURES
+    assert answer(other.put_targets(Rule="orders", Targets=[{"Id": f"theirs-{i}", "Arn": arn} for i in range(2)])) \
+        == NO_FAILURES
+    with pytest.raises(ClientError) as refused:
+        other.put_targets(Rule="orders", Targets=[{"Id": f"more-{i}", "Arn": arn} for i in range(4)])
+    assert refused.value.response["Error"] == {
+        "Code": "LimitExceededException", "Message": "The requested resource exceeds the maximum number allowed."}
+    assert [[target["Id"] for target in client.list_targets_by_rule(Rule="orders")["Targets"]]
+            for client in (events, other)] == [[f"mine-{i}" for i in range(4)], ["theirs-0", "theirs-1"]]
