@@ -219,41 +219,25 @@ SLOW_TESTS = {
 }
 
 
-#: the Spark tests that run other processes beside the in-process SparkSession (a standalone cluster and spark-submit,
-#: `eddy serve`, `eddy spark ...` commands), which only makes their input or reads what they made: they need not wait
-#: behind the tests whose work is in the session, so they are an xdist group of their own, "spark-processes", which
-#: runs on another worker beside the "spark" group (in a SparkSession of its own there: the `spark` fixture is one
-#: per worker). Serially on a loaded machine they took 420 s of the two groups' 1,180 s.
-SPARK_PROCESS_TESTS = {
-    "tests/spark_batch/test_cluster.py",
-    "tests/spark_batch/streaming/test_source.py",
-    "tests/spark_batch/test_cli.py::test_spark_commands_work_from_any_directory_without_pyspark_python",
-    "tests/spark_batch/test_cli_failures.py::test_readers_keep_working_beside_the_server_that_owns_the_directory",
-    "tests/spark_batch/test_emulator_state.py::test_export_and_search_index_rebuild_from_a_table_made_through_boto3"
-    "[server]",
-    "tests/spark_batch/test_emulator_state.py::test_an_advanced_clock_is_the_readers_time_from_another_process",
-}
-
-
 def _names(item: pytest.Item) -> set[str]:
-    """What SLOW_TESTS and SPARK_PROCESS_TESTS may name an item by: its module, its test (any parameters), or its
-    test with these parameters."""
+    """What SLOW_TESTS may name an item by: its module, its test (any parameters), or its test with these
+    parameters."""
     return {item.nodeid.split("::")[0], item.nodeid.split("[")[0], item.nodeid}
 
 
 def spark_group(item: pytest.Item) -> str | None:
-    """The xdist group of a test that uses the in-process SparkSession (the `spark` fixture), else None."""
-    if "spark" not in getattr(item, "fixturenames", ()):
-        return None
-    return "spark-processes" if _names(item) & SPARK_PROCESS_TESTS else "spark"
+    """The xdist group of a test that uses the in-process SparkSession (the `spark` fixture), else None: one group,
+    "spark". (A second group, for the Spark tests that run processes beside the session, was tried on 2026-11-28: with
+    two sessions and their JVMs beside the other workers on two cores, a Spark Python worker of a docs example missed
+    Spark's fixed 10 s to connect back, and the fresh-clone run was not faster: 29 min against 23.)"""
+    return "spark" if "spark" in getattr(item, "fixturenames", ()) else None
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """`make test` runs the suite on pytest-xdist workers (--dist loadgroup). The tests that use the in-process
-    SparkSession (the `spark` fixture) go to two groups, each on one worker, so that a worker starts one SparkSession
-    for a group's tests, as a run without workers does: "spark" (the work is in the session) and "spark-processes"
-    (SPARK_PROCESS_TESTS: the work is in processes of their own). They are the longest groups, so they come first:
-    the other workers take the rest meanwhile. Spark tests that start no session in pytest's process (Spark in a
+    SparkSession (the `spark` fixture) go to one group, "spark", on one worker, so that the test session starts one
+    SparkSession, as a run without workers does. They are the longest group, so they come first: the other workers
+    take the rest meanwhile. Spark tests that start no session in pytest's process (Spark in a
     subprocess only: tests/spark_batch/test_jvm.py, the Ctrl-C tests) are in no group and go to any worker.
 
     Tests that take seconds each are marked `slow` (pyproject.toml): Spark's (the `spark` fixture, every test of
