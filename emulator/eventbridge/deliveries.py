@@ -88,8 +88,8 @@ class Deliveries:
         """A delivery to make: written down (before PutEvents answers), then sent by the delivery thread."""
         delivery = Delivery(str(uuid.uuid4()), rule_arn, target, body, event)
         with self._activity:
+            self.channel.saved(delivery.to_state())  # first: a delivery the disk refused is not kept (nor snapshotted)
             self.deliveries[delivery.delivery_id] = delivery
-            self.channel.saved(delivery.to_state())
             self._start_worker()
             self._enqueue(delivery)
             self._activity.notify_all()

@@ -100,8 +100,8 @@ class AsyncInvocations:
             now = self._now()
             invoked = (invoked_arn or function.arn).removesuffix(":$LATEST")  # $LATEST's is the function's
             event = AsyncEvent(str(uuid.uuid4()), invoked, payload, source, queued_at=now, next_attempt_at=now)
+            self.channel.saved(event.to_state())  # first: an event the disk refused is not kept (nor snapshotted)
             self.events[event.request_id] = event
-            self.channel.saved(event.to_state())
             self._schedule_attempt(event)
             self._start_dispatcher()
             self._activity.notify_all()

@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 from botocore.config import Config
+from botocore.exceptions import ClientError
 
 from eddy import emulate
 from tests.durability.test_disk_full import Eddy, refused, running
@@ -175,3 +176,45 @@ def test_a_function_whose_log_entry_the_disk_refuses_is_neither_created_nor_dele
         lam = eddy.client("lambda")
         assert sorted(f["FunctionName"] for f in lam.list_functions()["Functions"]) == ["kept", "refused"]
         assert lam.invoke(FunctionName="refused")["Payload"].read() == b"2"
+
+
+def test_the_pushes_of_a_request_the_disk_refuses_are_not_made_after_a_clean_restart(tmp_path: Path) -> None:
+    # An S3 put with a function notification, an SNS publish to a function and a PutEvents whose rule targets a
+    # function, each refused (500): the asynchronous invocations and the EventBridge delivery they queued were kept in
+    # memory though their own log entry was refused, so the snapshot of a clean stop wrote them down and they ran
+    # after the restart (found by probing on 2026-11-28). In process: the function is a registered callable.
+    state, seen = tmp_path / "state", []
+    with emulate(state_dir=state, housekeeping_interval=None) as emu:
+        eddy = Eddy("inprocess", state)
+        eddy.emu = emu
+        arn = emu.register_function("sink", lambda event, context: seen.append(event))
+        s3, sns, events, sqs = (eddy.client(name) for name in ("s3", "sns", "events", "sqs"))
+        s3.create_bucket(Bucket="photos")
+        s3.put_bucket_notification_configuration(Bucket="photos", NotificationConfiguration={
+            "LambdaFunctionConfigurations": [{"LambdaFunctionArn": arn, "Events": ["s3:ObjectCreated:*"]}]})
+        topic = sns.create_topic(Name="news")["TopicArn"]
+        sns.subscribe(TopicArn=topic, Protocol="lambda", Endpoint=arn)
+        events.put_rule(Name="orders", EventPattern=json.dumps({"source": ["shop"]}))
+        events.put_targets(Rule="orders", Targets=[{"Id": "sink", "Arn": arn}])
+        url = sqs.create_queue(QueueName="work")["QueueUrl"]
+        for number in range(60):  # a log of some size, so that its next entries are what the limit refuses
+            sqs.send_message(QueueUrl=url, MessageBody=f"{number:03}" * 300)
+        emu.wait_idle()
+        seen.clear()
+        answers = []
+        with failing_writes(None, state):
+            for call in (lambda: s3.put_object(Bucket="photos", Key="refused", Body=b"r"),
+                         lambda: sns.publish(TopicArn=topic, Message="refused"),
+                         lambda: events.put_events(Entries=[{"Source": "shop", "DetailType": "t", "Detail": "{}"}])):
+                with pytest.raises(ClientError) as refusal:
+                    call()
+                answers.append((refusal.value.response["Error"]["Code"],
+                                refusal.value.response["ResponseMetadata"]["HTTPStatusCode"]))
+        assert answers == [("InternalError", 500), ("InternalFailure", 500), ("InternalFailure", 500)]
+        emu.wait_idle()
+        assert seen == []
+    with emulate(state_dir=state, housekeeping_interval=None) as emu:  # after a clean stop (its snapshot)
+        emu.register_function("sink", lambda event, context: seen.append(event))
+        report = emu.wait_idle()
+        # nothing ran, failed or waits (without the fix: the two invocations and the delivery, tried at the start)
+        assert (report["Pending"], report["Failures"], seen) == ([], [], [])
