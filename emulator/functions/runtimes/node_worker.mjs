@@ -21,6 +21,7 @@ import readline from "node:readline";
 import util from "node:util";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
+import { sendToOwnEndpoint } from "./node_own_endpoint.mjs";
 
 const answer = process.stdout.write.bind(process.stdout);
 let requestId = "";
@@ -52,6 +53,9 @@ const WORKER = new URL(import.meta.url).pathname;
 // what to run when Eddy has no SDK for the function (node_sdk.py could not install it); not the function's variable
 const SDK_MISSING = process.env.EDDY_NODE_SDK_MISSING;
 delete process.env.EDDY_NODE_SDK_MISSING;
+// a ResponseURL's PUT sent with https.request({hostname, path}) reaches Eddy (node_own_endpoint.mjs)
+sendToOwnEndpoint(process.env.EDDY_ENDPOINT_URL);
+delete process.env.EDDY_ENDPOINT_URL;
 
 function errorBody(error) {
   if (error instanceof Error || (error && typeof error.name === "string" && typeof error.message === "string"

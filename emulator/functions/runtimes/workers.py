@@ -58,6 +58,8 @@ class Worker:
         environment.update(extra_environment)
         environment.update(log_groups.environment(function.logging_config, log_stream_name))
         environment.update(function.environment)
+        # Eddy's own endpoint, whatever the function's variables say (node_worker.mjs sends https requests to it there)
+        environment["EDDY_ENDPOINT_URL"] = extra_environment.get("AWS_ENDPOINT_URL", "")
         environment.update(runtime.search_path(function))
         self.process = children.start(  # it dies with this process, however this one ends
             runtime.command(function),

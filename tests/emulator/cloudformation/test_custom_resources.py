@@ -220,6 +220,42 @@ def test_inline_node_code_answers_with_the_cfn_response_module(door):
         "DELETE_IN_PROGRESS", "DELETE_COMPLETE"]
 
 
+# CDK's Node.js providers (aws-cdk-lib's Provider framework, outbound.ts; AwsCustomResource's handler) PUT the response
+# with https.request({hostname, path}) from the parsed ResponseURL: port 443 over TLS on AWS's S3 URL
+HTTPS_CODE = """
+const https = require('https');
+exports.handler = async (event) => {
+  const body = JSON.stringify({Status: 'SUCCESS', PhysicalResourceId: 'https-' + event.ResourceProperties.Name,
+                               StackId: event.StackId, RequestId: event.RequestId,
+                               LogicalResourceId: event.LogicalResourceId, Data: {Greeting: 'hi over https'}});
+  const url = new URL(event.ResponseURL);
+  await new Promise((resolve, reject) => {
+    const request = https.request({hostname: url.hostname, path: url.pathname + url.search, method: 'PUT',
+                                   headers: {'content-type': '', 'content-length': Buffer.byteLength(body)}},
+                                  (response) => { response.resume(); response.on('end', resolve); });
+    request.on('error', reject);
+    request.end(body);
+  });
+};
+"""
+
+HTTPS_PROVIDER = NODE_PROVIDER.replace(inline_function("Provider", NODE_CODE, runtime="nodejs20.x"),
+                                       inline_function("Provider", HTTPS_CODE, runtime="nodejs20.x"))
+
+
+def test_node_code_answering_with_https_request_to_the_url_host_reaches_eddy(door):
+    """Eddy's ResponseURL is plain HTTP on its own port: an https request to its host is sent there, as AWS's PUT
+    reaches S3 (node_own_endpoint.mjs)."""
+    cloudformation = door.client("cloudformation")
+    cloudformation.create_stack(StackName="https", TemplateBody=HTTPS_PROVIDER, Capabilities=["CAPABILITY_IAM"])
+    stack = cloudformation.describe_stacks(StackName="https")["Stacks"][0]
+    assert (stack["StackStatus"], outputs(cloudformation, "https")) == (
+        "CREATE_COMPLETE", {"Greeting": "hi over https", "Thing": "https-node"})
+    cloudformation.delete_stack(StackName="https")
+    assert [event[2] for event in events(cloudformation, stack["StackId"]) if event[0] == "Thing"][-2:] == [
+        "DELETE_IN_PROGRESS", "DELETE_COMPLETE"]
+
+
 SNS_CODE = """
 import json, cfnresponse
 def handler(event, context):
