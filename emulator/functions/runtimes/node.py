@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from eddy.emulator.errors import InvalidParameterValueException
 from eddy.emulator.functions.runtimes.base import Runtime
-from eddy.emulator.functions.runtimes.node_sdk import MISSING, NODE_SDK_MISSING, provide, sdk_modules
+from eddy.emulator.functions.runtimes.node_sdk import NODE_SDK_MISSING, import_note, provide, sdk_modules
 
 if TYPE_CHECKING:
     from eddy.emulator.functions.registry import Function
@@ -73,11 +73,11 @@ class NodeRuntime(Runtime):
     def environment(self, function: Function) -> dict[str, str]:
         """Lambda's variables; and when the function's runtime is newer than the machine's `node` (nodejs22.x run
         by node 20), the SDK's warning that the node is too old is about this machine, not the function's Lambda
-        runtime: the SDK is told not to print it (on its own runtime's node it would not). Without the SDK (and it
-        could not be installed), the worker is told what to run."""
+        runtime: the SDK is told not to print it (on its own runtime's node it would not). The worker is told what
+        a failed @aws-sdk/* import should say (node_sdk.import_note: install the SDK, update it, or bundle the
+        package)."""
         environment = super().environment(function)
-        if provide() is None:
-            environment[NODE_SDK_MISSING] = MISSING
+        environment[NODE_SDK_MISSING] = import_note(provide())
         local = node_major_version(node_executable())
         if local is not None and local < self.major:
             environment.setdefault(SDK_NODE_WARNING_DISABLED, "true")

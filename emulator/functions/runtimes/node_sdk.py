@@ -46,7 +46,17 @@ NO_NPM = (
     "npm is not on PATH: install Node.js with npm (Debian/Ubuntu: `sudo apt-get install -y nodejs npm`; others: "
     "https://nodejs.org), then run `eddy setup node`"
 )
-#: the worker's variable that says the SDK is missing (node_worker.mjs adds it to an @aws-sdk/* import's error)
+#: an import of an @aws-sdk/* package the installed SDK holds none of (Lambda's runtime has every one)
+NOT_PROVIDED = (
+    "Eddy's Node.js runtime provides some of the AWS SDK for JavaScript v3 that Lambda's provides whole: the clients "
+    "listed in Eddy's node-packages.json (`eddy doctor` shows where they are); bundle this package with the "
+    "function's code (its node_modules), as a function does for any package its runtime lacks"
+)
+OUTDATED = (
+    "the AWS SDK for JavaScript v3 installed for Eddy's Node.js functions lacks packages this Eddy provides: run "
+    "`eddy setup node` (a checkout: `make setup`)"
+)
+#: the worker's variable saying what a failed @aws-sdk/* import is told (node_worker.mjs adds it to the error)
 NODE_SDK_MISSING = "EDDY_NODE_SDK_MISSING"
 _CHECKOUT = Path(__file__).resolve().parents[3]
 _installing = threading.Lock()
@@ -70,6 +80,16 @@ def candidates() -> list[Path]:
 def sdk_modules() -> Path | None:
     """The first node_modules folder holding the SDK, or None."""
     return next((folder for folder in candidates() if (folder / PROBE).is_file()), None)
+
+
+def import_note(folder: Path | None) -> str:
+    """What a function's failed import of an @aws-sdk/* package is told (node_worker.mjs adds it to the error): how
+    to install the SDK (`folder` None: none is), how to update it (it lacks a package of node-packages.json), or
+    that the package is not one Eddy provides."""
+    if folder is None:
+        return MISSING
+    wanted = json.loads(PACKAGES.read_text())["dependencies"]
+    return OUTDATED if any(not (folder / name / "package.json").is_file() for name in wanted) else NOT_PROVIDED
 
 
 def install(target: Path | None = None, echo: Callable[[str], None] = print) -> Path:

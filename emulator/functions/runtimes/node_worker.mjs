@@ -50,7 +50,7 @@ process.stdout.write = (chunk, ...rest) => {
 };
 
 const WORKER = new URL(import.meta.url).pathname;
-// what to run when Eddy has no SDK for the function (node_sdk.py could not install it); not the function's variable
+// what a failed @aws-sdk/* import is told (node_sdk.import_note: install, update, or bundle it); not the function's variable
 const SDK_MISSING = process.env.EDDY_NODE_SDK_MISSING;
 delete process.env.EDDY_NODE_SDK_MISSING;
 // a ResponseURL's PUT sent with https.request({hostname, path}) reaches Eddy (node_own_endpoint.mjs)

@@ -105,3 +105,33 @@ def test_eddy_setup_node_without_npm_says_what_to_install(tmp_path: Path) -> Non
     assert done.returncode == 1 and done.stdout == ""
     assert done.stderr == ("eddy setup node: npm is not on PATH: install Node.js with npm (Debian/Ubuntu: "
                            "`sudo apt-get install -y nodejs npm`; others: https://nodejs.org), then run `eddy setup node`\n")
+
+
+def test_an_install_lacking_a_client_this_eddy_provides_says_to_run_setup(elsewhere: Path, emu) -> None:
+    """An SDK installed by an earlier Eddy (fewer clients in its node-packages.json): `eddy setup node` adds them."""
+    fake_sdk(elsewhere / "cache" / "eddy" / "node" / "node_modules")
+    lam = emu.aws_client("lambda", "us-east-1")
+    create_node(lam, "sfn", {"index.mjs": "import { SFNClient } from '@aws-sdk/client-sfn';\n"
+                                          "export const handler = async () => 'unreached';"})
+    response, answer = call(lam, "sfn")
+    assert (response["FunctionError"], answer["errorType"]) == ("Unhandled", "Error")
+    assert re.fullmatch(r"Cannot find package '@aws-sdk/client-sfn' imported from /\S+/sfn/code/index\.mjs\n"
+                        + re.escape(node_sdk.OUTDATED), answer["errorMessage"])
+
+
+def test_the_clients_eddy_provides_reach_it_and_one_it_does_not_says_to_bundle_it(emu) -> None:
+    """The checkout's SDK (make setup: node-packages.json): Step Functions' client (which CDK's Provider framework
+    loads) answers from Eddy; a client outside the list fails in the runtime's words, then Eddy's note."""
+    assert node_sdk.sdk_modules() is not None, "run `make setup`"
+    lam = emu.aws_client("lambda", "us-east-1")
+    create_node(lam, "sfn", {"index.js": "const { SFNClient, ListStateMachinesCommand } = require('@aws-sdk/client-sfn');\n"
+                                         "exports.handler = async () => "
+                                         "(await new SFNClient({}).send(new ListStateMachinesCommand({}))).stateMachines;"},
+                Timeout=60)
+    assert call(lam, "sfn")[1] == []
+    create_node(lam, "appsync", {"index.js": "const { AppSyncClient } = require('@aws-sdk/client-appsync');\n"
+                                             "exports.handler = async () => 'unreached';"})
+    response, answer = call(lam, "appsync")
+    assert (response["FunctionError"], answer["errorType"]) == ("Unhandled", "Runtime.ImportModuleError")
+    assert answer["errorMessage"].startswith("Error: Cannot find module '@aws-sdk/client-appsync'\nRequire stack:\n")
+    assert answer["errorMessage"].endswith("\n" + node_sdk.NOT_PROVIDED)
