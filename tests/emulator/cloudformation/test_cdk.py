@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
+from botocore.exceptions import ClientError
 
 from tests.emulator.api.function_urls.helpers import call
 from tests.emulator.cloudformation.deploy_tools import cdk_cli, tools  # noqa: F401 (fixtures)
@@ -68,6 +69,7 @@ def test_cdk_bootstrap_deploy_redeploy_and_destroy(cdk_cli, tools, server, tmp_p
     web_url = _outputs(server, "cdk-app")["WebUrl"]
     assert call(f"{web_url}hello")[0::2] == (200, b"web /hello")
     _check_the_stream_invokes_the_alias(server, "1")
+    _check_the_custom_resources(server)
     _new_code(app)
     _cdk(cdk_cli, tools, server, app, *deploy, "--context", "batch_size=5")
     _check_the_app_runs(server, "cdk-app", "two", 5)  # the new code ran: the alias's new version
@@ -76,6 +78,9 @@ def test_cdk_bootstrap_deploy_redeploy_and_destroy(cdk_cli, tools, server, tmp_p
     _empty_the_bucket(server, "cdk-app")
     _cdk(cdk_cli, tools, server, app, "destroy", "--app", "cdk.out", "--force")
     _check_everything_is_gone(server)
+    with pytest.raises(ClientError) as gone:  # the AwsCustomResource's onDelete call deleted it
+        _client(server, "ssm").get_parameter(Name="/cdk-app/note")
+    assert gone.value.response["Error"]["Code"] == "ParameterNotFound"
     summaries = _client(server, "cloudformation").list_stacks()["StackSummaries"]
     assert sorted((summary["StackName"], summary["StackStatus"]) for summary in summaries) == [
         ("CDKToolkit", "CREATE_COMPLETE"), ("cdk-app", "DELETE_COMPLETE")]
@@ -90,3 +95,16 @@ def _check_the_stream_invokes_the_alias(url: str, version: str) -> None:
     assert mapping["FunctionArn"] == f"{function['FunctionArn']}:live"
     assert awslambda.get_alias(FunctionName=function["FunctionName"], Name="live")["FunctionVersion"] == version
 
+
+
+def _check_the_custom_resources(url: str) -> None:
+    """CDK's Node.js custom resource handlers ran on Eddy and answered: the Provider framework's (it loads
+    @aws-sdk/client-sfn) invoked the app's on_event function, which wrote an item; the AwsCustomResource's called
+    SSM PutParameter (its answer's Version is the output). Both PUT their response with https.request."""
+    found = _outputs(url, "cdk-app")
+    assert (found["Greeting"], found["NoteVersion"]) == ("hello eddy", "1")
+    parameter = _client(url, "ssm").get_parameter(Name="/cdk-app/note")["Parameter"]
+    assert {key: parameter[key] for key in ("Name", "Type", "Value", "Version")} == {
+        "Name": "/cdk-app/note", "Type": "String", "Value": "noted", "Version": 1}
+    item = _client(url, "dynamodb").get_item(TableName=found["Copies"], Key={"id": {"S": "greeting:eddy"}})["Item"]
+    assert item == {"id": {"S": "greeting:eddy"}, "mark": {"S": "provider"}}

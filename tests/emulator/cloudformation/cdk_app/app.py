@@ -3,8 +3,10 @@ template, written with aws-cdk-lib (the function's code is app/src, copied besid
 stream to a function's alias (of fn.currentVersion) with batch item failures and an SQS on-failure destination, a
 bucket notifying the function
 (CDK makes that notification through its BucketNotificationsHandler custom resource), a topic to a queue, and a
-function with a public function URL. The
-context value batch_size sets the mapping's batch size (10 when not given)."""
+function with a public function URL; two custom resources made with CDK's Node.js handlers: one through the
+custom-resources Provider framework (its function loads @aws-sdk/client-sfn, invokes this app's Python on_event
+function and PUTs the answer with https.request), an AwsCustomResource calling SSM PutParameter (DeleteParameter on
+delete). The context value batch_size sets the mapping's batch size (10 when not given)."""
 
 import aws_cdk as cdk
 from aws_cdk import aws_dynamodb as dynamodb
@@ -15,6 +17,7 @@ from aws_cdk import aws_s3_notifications as s3_notifications
 from aws_cdk import aws_sns as sns
 from aws_cdk import aws_sns_subscriptions as subscriptions
 from aws_cdk import aws_sqs as sqs
+from aws_cdk import custom_resources as cr
 
 
 class Pipeline(cdk.Stack):
@@ -50,6 +53,36 @@ class Pipeline(cdk.Stack):
         web_url = web.add_function_url(auth_type=lambda_.FunctionUrlAuthType.NONE)
         topic, inbox = sns.Topic(self, "NotesTopic"), sqs.Queue(self, "InboxQueue")
         topic.add_subscription(subscriptions.SqsSubscription(inbox, raw_message_delivery=True))
+        # the Provider framework calls this function on each Create, Update and Delete; it answers with a dict
+        greeter = lambda_.Function(self, "GreeterFunction", runtime=lambda_.Runtime.PYTHON_3_12,
+                                   handler="index.handler", environment={"COPIES": copies.table_name},
+                                   code=lambda_.Code.from_inline(
+                                       "import os, boto3\n"
+                                       "def handler(event, context):\n"
+                                       "    name = event['ResourceProperties']['Name']\n"
+                                       "    if event['RequestType'] == 'Create':\n"
+                                       "        boto3.client('dynamodb').put_item(\n"
+                                       "            TableName=os.environ['COPIES'], Item={\n"
+                                       "            'id': {'S': 'greeting:' + name}, 'mark': {'S': 'provider'}})\n"
+                                       "    return {'PhysicalResourceId': 'greeting-' + name,\n"
+                                       "            'Data': {'Greeting': 'hello ' + name}}\n"))
+        copies.grant_write_data(greeter)
+        provider = cr.Provider(self, "GreeterProvider", on_event_handler=greeter)
+        greeting = cdk.CustomResource(self, "GreetingResource", properties={"Name": "eddy"},
+                                      service_token=provider.service_token)
+        # AwsCustomResource: CDK's Node.js function makes the SDK call; install_latest_aws_sdk=False keeps it on the
+        # runtime's SDK (true would have it npm-install the client into the machine's /tmp first)
+        parameter = {"Name": "/cdk-app/note"}
+        note = cr.AwsCustomResource(
+            self, "NoteParameter", install_latest_aws_sdk=False,
+            on_create=cr.AwsSdkCall(service="SSM", action="putParameter",
+                                    parameters={**parameter, "Value": "noted", "Type": "String"},
+                                    physical_resource_id=cr.PhysicalResourceId.of(parameter["Name"])),
+            on_delete=cr.AwsSdkCall(service="SSM", action="deleteParameter", parameters=parameter),
+            policy=cr.AwsCustomResourcePolicy.from_sdk_calls(resources=cr.AwsCustomResourcePolicy.ANY_RESOURCE))
+        for name, value in (("Greeting", greeting.get_att_string("Greeting")),
+                            ("NoteVersion", note.get_response_field("Version"))):
+            cdk.CfnOutput(self, name, value=value)
         for name, value in (("Orders", orders.table_name), ("Copies", copies.table_name),
                             ("Uploads", uploads.bucket_name), ("Topic", topic.topic_arn), ("Inbox", inbox.queue_url),
                             ("Copier", copier.function_name), ("WebUrl", web_url.url)):
