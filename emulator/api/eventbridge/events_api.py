@@ -8,9 +8,8 @@ AWSEvents.<Operation>); every other EventBridge operation is moto's.
   snapshots: test_plain_string_payload, test_array_event_payload, test_invalid_event_payload).
 - PutTargets: a target with more than one of Input, InputPath and InputTransformer, or whose InputTemplate names a
   placeholder that is neither an InputPathsMap key nor a predefined variable, refused in EventBridge's words before
-  moto stores anything (eventbridge/target_input.py); so is a rule that would have more than 5 targets
-  (LimitExceededException, LocalStack's AWS-validated test_events.snapshot.json:
-  test_add_exceed_fife_targets_per_rule); the rest is moto's. Its FailedEntries, and RemoveTargets', are empty: AWS
+  moto stores anything (eventbridge/target_input.py); the rest is moto's, a rule that would have more than 5 targets
+  refused in the call that writes them (moto_seam/eventbridge/rules.py). Its FailedEntries, and RemoveTargets', are empty: AWS
   fails an entry only for requests made at the same time (ConcurrentModificationException) or its own failure
   (InternalException), neither of which Eddy's one lock lets happen.
 - PutRule: an EventPattern is compiled first and refused as TestEventPattern refuses it, before moto stores
@@ -26,8 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from eddy.emulator.api import validation
 from eddy.emulator.aws_requests import Request, Response, error_response, json_response
-from eddy.emulator.errors import AWSError, InvalidEventPatternException, LimitExceededException, ValidationException
-from eddy.emulator.moto_seam import bridge as moto_bridge
+from eddy.emulator.errors import AWSError, InvalidEventPatternException, ValidationException
 from eddy.emulator.event_patterns import EVENTBRIDGE, EventPattern, InvalidEventPattern
 from eddy.emulator.eventbridge.target_input import placeholders_not_defined
 
@@ -36,8 +34,6 @@ JSON_1_1 = "application/x-amz-json-1.1"
 OPERATIONS = ("TestEventPattern", "PutRule", "PutTargets")
 EVENT_FIELDS = ("id", "account", "source", "time", "region", "detail-type")
 NOT_VALID = "Event pattern is not valid. Reason: "
-#: a rule's targets (the EventBridge User Guide's quotas: 5 targets per rule)
-MAX_TARGETS = 5
 
 if TYPE_CHECKING:
     from eddy.emulator.engine import Emulator
@@ -56,7 +52,6 @@ def handle(emulator: "Emulator", request: Request) -> Response | None:
         validation.validate("events", operation, params)
         if operation == "PutTargets":
             check_target_inputs(params.get("Targets") or [])
-            _check_target_count(request, params)
             return None
         if operation == "TestEventPattern":
             return json_response(
@@ -83,18 +78,6 @@ def check_target_inputs(targets: list[dict[str, Any]]) -> None:
             raise ValidationException(
                 f"InputTemplate for target {target.get('Id')} contains invalid placeholder {undefined[0]}."
             )
-
-
-def _check_target_count(request: Request, params: dict[str, Any]) -> None:
-    """LimitExceededException when the caller's rule would have more than MAX_TARGETS targets (those it has, the same
-    ids replaced); a rule that does not exist is moto's to refuse."""
-    from eddy.emulator.moto_seam.eventbridge.rules import target_ids  # moto's EventBridge: loaded when asked
-
-    account_id, region = moto_bridge.caller(request)
-    existing = target_ids(account_id, region, params["Rule"], params.get("EventBusName"))
-    new = {target.get("Id") for target in params.get("Targets") or []}
-    if existing is not None and len(existing | new) > MAX_TARGETS:
-        raise LimitExceededException("The requested resource exceeds the maximum number allowed.")
 
 
 def compiled(pattern: str) -> EventPattern:

@@ -12,10 +12,17 @@ and RemoveTargets; no recording of either was found, and Eddy's one lock never c
 from __future__ import annotations
 
 import json
+import sys
+import threading
+import time
 
 import boto3
 import pytest
 from botocore.exceptions import ClientError
+
+from eddy import emulate
+from eddy.emulator.service_journal import ServiceJournal
+from tests.conftest import QUIET, InProcessDoor
 
 NO_FAILURES = {"FailedEntries": [], "FailedEntryCount": 0}
 
@@ -113,3 +120,46 @@ def test_the_five_targets_are_counted_in_the_callers_own_account(door):
         "Code": "LimitExceededException", "Message": "The requested resource exceeds the maximum number allowed."}
     assert [[target["Id"] for target in client.list_targets_by_rule(Rule="orders")["Targets"]]
             for client in (events, other)] == [[f"mine-{i}" for i in range(4)], ["theirs-0", "theirs-1"]]
+
+
+def _waiting_in_the_services_journal(thread: threading.Thread) -> bool:
+    """Whether `thread` is inside ServiceJournal.run (a PutTargets on its way to moto: it waits there for the lock)."""
+    frame = sys._current_frames().get(thread.ident)
+    while frame is not None:
+        if frame.f_code is ServiceJournal.run.__code__:
+            return True
+        frame = frame.f_back
+    return False
+
+
+def test_two_put_targets_at_once_cannot_both_pass_the_count():
+    # The count and the write are one step under the emulator's lock: a PutTargets that reached the services'
+    # journal while another held the lock is counted after that one's targets are stored (the count ran before the
+    # lock, so both passed on the same count and the rule ended with 6). In-process only: the test holds the lock.
+    with emulate(**QUIET) as emu:
+        events = boto3.client("events", region_name="us-east-1")
+        events.put_rule(Name="orders", EventPattern=json.dumps({"source": ["shop"]}))
+        arn = queue_arn(InProcessDoor(emu))
+        answers: list = []
+
+        def put_three_of_theirs() -> None:
+            try:
+                answers.append(events.put_targets(Rule="orders", Targets=[
+                    {"Id": f"theirs-{i}", "Arn": arn} for i in range(3)]))
+            except ClientError as refused:
+                answers.append(refused.response["Error"])
+
+        theirs = threading.Thread(target=put_three_of_theirs)
+        with emu.lock:
+            theirs.start()
+            deadline = time.monotonic() + 60
+            while not _waiting_in_the_services_journal(theirs):  # a condition only the thread's stack shows
+                assert time.monotonic() < deadline and theirs.is_alive()
+                threading.Event().wait(0.005)
+            mine = [{"Id": f"mine-{i}", "Arn": arn} for i in range(3)]
+            assert answer(events.put_targets(Rule="orders", Targets=mine)) == NO_FAILURES  # the lock is this thread's
+        theirs.join(timeout=60)
+        assert answers == [{"Code": "LimitExceededException",
+                            "Message": "The requested resource exceeds the maximum number allowed."}]
+        assert [target["Id"] for target in events.list_targets_by_rule(Rule="orders")["Targets"]] == [
+            "mine-0", "mine-1", "mine-2"]

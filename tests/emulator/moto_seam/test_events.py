@@ -31,6 +31,8 @@ def test_the_moto_pieces_the_seam_relies_on_are_there():
     assert list(inspect.signature(events_seam._original_send_to_targets).parameters) == [
         "self", "original_event", "transform_input"]
     assert Rule.send_to_targets is events_seam._original_send_to_targets  # no emulator open: moto's own
+    assert list(inspect.signature(events_seam._original_put_targets).parameters) == ["self", "targets"]
+    assert Rule.put_targets is events_seam._original_put_targets
     pattern = events_models.EventPattern.load(json.dumps({"source": ["s"]}))
     assert pattern._raw_pattern == json.dumps({"source": ["s"]})
     # moto's delivery asks its own matcher first: the seam answers for it, with Eddy's engine's decision
