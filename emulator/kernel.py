@@ -8,7 +8,7 @@ passed in its constructor; it never reaches back through the Emulator for them. 
 - `lock` and `activity`: the one lock every change of state is made under, and the condition (on that lock)
   notified whenever records are published, shards change, the clock moves or a trigger makes progress: pollers
   and wait_idle wait on it instead of sleeping;
-- `aws_client(service, region)`: the boto3 clients Eddy itself uses (on-failure destinations, dead-letter queues,
+- `aws_client(service, region, account_id=None)`: the boto3 clients Eddy itself uses (on-failure destinations, dead-letter queues,
   Pipes' targets): in-process through the mock, on a server back to the server (`aws_endpoint_url`).
 
     >>> kernel = Kernel(Settings(), Clock())
@@ -34,11 +34,13 @@ class Kernel:
         self.activity = threading.Condition(self.lock)
         #: where the boto3 clients Eddy makes send their calls; None: in-process, through the mock
         self.aws_endpoint_url: str | None = None
-        self._aws_clients: dict[tuple[str, str], Any] = {}
+        self._aws_clients: dict[tuple[str, str, str | None], Any] = {}
 
-    def aws_client(self, service: str, region: str) -> Any:
-        """A boto3 client Eddy itself uses (in-process through the mock; on a server, back to the server)."""
-        key = (service, region)
+    def aws_client(self, service: str, region: str, account_id: str | None = None) -> Any:
+        """A boto3 client Eddy itself uses (in-process through the mock; on a server, back to the server), speaking for
+        `account_id` where given (moto's x-moto-account-id header: a queue or topic of that account), else for moto's
+        default account."""
+        key = (service, region, account_id)
         with self.lock:
             client = self._aws_clients.get(key)
             if client is None:
@@ -49,4 +51,13 @@ class Kernel:
                     aws_access_key_id="eddy",
                     aws_secret_access_key="eddy",
                 )
+                if account_id is not None:
+                    client.meta.events.register("before-sign", _speaking_for(account_id))
             return client
+
+
+def _speaking_for(account_id: str) -> Any:
+    def add_header(request: Any, **_: Any) -> None:
+        request.headers["x-moto-account-id"] = account_id
+
+    return add_header

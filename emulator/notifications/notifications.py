@@ -37,7 +37,7 @@ class Notifications:
         activity: threading.Condition,
         functions: FunctionRegistry,
         async_invocations: AsyncInvocations,
-        aws_client: Callable[[str, str], Any],
+        aws_client: Callable[..., Any],
     ) -> None:
         self._functions = functions
         self._aws_client = aws_client
@@ -118,8 +118,8 @@ class Notifications:
         """A notification no retry delivered, moved to its subscription's dead-letter queue as it would have been
         POSTed (the notification document, or the message itself with RawMessageDelivery)."""
         _, _, _, region, account, name = queue_arn.split(":", 5)
-        sqs = self._aws_client("sqs", region)
-        url = sqs.get_queue_url(QueueName=name, QueueOwnerAWSAccountId=account)["QueueUrl"]
+        sqs = self._aws_client("sqs", region, account)  # the queue's account and region, whoever subscribed
+        url = sqs.get_queue_url(QueueName=name)["QueueUrl"]
         sqs.send_message(QueueUrl=url, MessageBody=body.decode("utf-8"))
         return queue_arn
 

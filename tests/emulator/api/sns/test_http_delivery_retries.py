@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import re
 
+import boto3
 import pytest
 from botocore.exceptions import ClientError
 
@@ -70,6 +71,48 @@ def test_a_failed_notification_is_retried_three_times_20_seconds_apart_then_move
     [moved] = sqs.receive_message(QueueUrl=dlq_url, WaitTimeSeconds=1)["Messages"]
     assert moved["Body"] == notifications[0].decode()
     assert (json.loads(moved["Body"])["Type"], json.loads(moved["Body"])["Message"]) == ("Notification", "order 1")
+
+
+def another_accounts(door, *services: str) -> list:
+    """Clients of `services` speaking for account 111111111111 (a role of it assumed through STS)."""
+    credentials = door.client("sts").assume_role(
+        RoleArn="arn:aws:iam::111111111111:role/subscriber", RoleSessionName="subscriber")["Credentials"]
+    return [boto3.client(service, region_name="eu-west-1", endpoint_url=getattr(door, "url", None),
+                         aws_access_key_id=credentials["AccessKeyId"],
+                         aws_secret_access_key=credentials["SecretAccessKey"],
+                         aws_session_token=credentials["SessionToken"]) for service in services]
+
+
+def test_the_dead_letter_queue_is_found_in_its_own_account_and_region(door):
+    # The queue the RedrivePolicy names is looked for in the account and region of its ARN (it was looked for in the
+    # default account: the notification of another account's subscription was lost)
+    sns, sqs = another_accounts(door, "sns", "sqs")
+    dlq_url = sqs.create_queue(QueueName="orders-dlq")["QueueUrl"]
+    dlq_arn = sqs.get_queue_attributes(QueueUrl=dlq_url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    assert dlq_arn == "arn:aws:sqs:eu-west-1:111111111111:orders-dlq"
+    door.client("sqs").create_queue(QueueName="orders-dlq")  # the default account's queue of that name stays empty
+    with Endpoint(statuses=(200, 500, 500)) as endpoint:
+        topic_arn = sns.create_topic(Name="orders")["TopicArn"]
+        arn = sns.subscribe(TopicArn=topic_arn, Protocol="http", Endpoint=endpoint.url, ReturnSubscriptionArn=True,
+                            Attributes={"RedrivePolicy": json.dumps({"deadLetterTargetArn": dlq_arn}),
+                                        "DeliveryPolicy": json.dumps({"healthyRetryPolicy": {
+                                            "numRetries": 1, "minDelayTarget": 5, "maxDelayTarget": 5}})}
+                            )["SubscriptionArn"]
+        [(_, body)] = endpoint.wait_for(1)
+        sns.confirm_subscription(TopicArn=topic_arn, Token=json.loads(body)["Token"])
+        sns.publish(TopicArn=topic_arn, Message="order 1")
+        door.wait_idle()
+        door.advance(5)
+        report = door.wait_idle()
+        assert report["Failures"] == [{
+            "Mapping": f"SNS delivery to {endpoint.url}", "SubscriptionArn": arn, "ApproximateInvokeCount": 2,
+            "LastError": FAILED, "DeadLetterQueue": dlq_arn, "FailedBatches": 0, "RecordsDiscarded": 0,
+            "Discarded": []}]
+        notification = endpoint.received[-1][1].decode()
+    [moved] = sqs.receive_message(QueueUrl=dlq_url, WaitTimeSeconds=1)["Messages"]
+    assert (moved["Body"], json.loads(moved["Body"])["Message"]) == (notification, "order 1")
+    default_url = door.client("sqs").get_queue_url(QueueName="orders-dlq")["QueueUrl"]
+    assert door.client("sqs").receive_message(QueueUrl=default_url).get("Messages") is None
 
 
 def test_a_subscriptions_delivery_policy_sets_its_phases(door):
