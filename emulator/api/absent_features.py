@@ -1,6 +1,6 @@
 """DynamoDB operations on features Eddy does not have, answered as AWS answers when there are none of them.
 
-Part of the DynamoDB API (X-Amz-Target DynamoDB_20120810.<Operation>), called by dynamodb_api.handle after
+Part of the DynamoDB API (X-Amz-Target DynamoDB_20120810.<Operation>), called by api/dynamodb/door.py's handle after
 validation and before moto, which lacks these operations or fails on some valid requests to them:
 - global tables of the legacy version 2017.11.29: AWS no longer creates them (CreateGlobalTable and
   UpdateGlobalTable are refused, global_tables_api.py), so none exist: ListGlobalTables is empty and the others

@@ -17,7 +17,8 @@ import logging
 import uuid
 from typing import Any, Callable, Iterator
 
-from eddy.emulator.api import dynamodb_api, streams_api
+from eddy.emulator.api import streams_api
+from eddy.emulator.api.dynamodb import door as dynamodb_door
 from eddy.emulator.moto_seam import bridge as moto_bridge
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import InternalServerError, UnknownOperationException
@@ -124,7 +125,7 @@ def _eddy(name: str) -> Any:
 def claims(request: Request) -> bool:
     """Whether the router answers this request (decided from its target and path, without its body)."""
     target = request.header("X-Amz-Target") or ""
-    if target.startswith((streams_api.TARGET_PREFIX, dynamodb_api.TARGET_PREFIX)) or _without_target(request):
+    if target.startswith((streams_api.TARGET_PREFIX, dynamodb_door.TARGET_PREFIX)) or _without_target(request):
         return True
     path = request.path
     return (
@@ -140,8 +141,8 @@ def route(emulator: Emulator, request: Request) -> Response | None:
         if target.startswith(streams_api.TARGET_PREFIX):
             operation = target[len(streams_api.TARGET_PREFIX) :]
             return streams_api.handle(emulator, operation, request.body, lambda: moto_bridge.caller(request))
-        if target.startswith(dynamodb_api.TARGET_PREFIX):
-            return dynamodb_api.handle(emulator, target[len(dynamodb_api.TARGET_PREFIX) :], request)
+        if target.startswith(dynamodb_door.TARGET_PREFIX):
+            return dynamodb_door.handle(emulator, target[len(dynamodb_door.TARGET_PREFIX) :], request)
         path = request.path
         if path.startswith(("/_eddy/ui", "/_eddy/dashboard")) and _eddy("dashboard_api").claims(request):
             return _eddy("dashboard_api").handle(emulator, request)
@@ -159,7 +160,7 @@ def route(emulator: Emulator, request: Request) -> Response | None:
         if path.rstrip("/") == "/moto-api/reset" and request.method.upper() == "POST":
             emulator.reset()  # and moto resets its own backends
     except WriteFailed as failure:  # the disk refused the write: nothing of it was kept or shown
-        if target.startswith((streams_api.TARGET_PREFIX, dynamodb_api.TARGET_PREFIX)) or request.path.startswith(
+        if target.startswith((streams_api.TARGET_PREFIX, dynamodb_door.TARGET_PREFIX)) or request.path.startswith(
             "/_eddy/"
         ):  # DynamoDB's, and Eddy's controls' (JSON errors)
             return write_refused(emulator, failure)

@@ -8,7 +8,7 @@ definition is handed to the engine (`definitions`: logged, a deleted table's str
 is the same for a write the door composes of several item operations (a transaction with its ClientRequestToken,
 PartiQL's statements): `work` gets a `Session` that runs them, under the lock, in the captured operation.
 
-The front door (api/dynamodb_api.py) parses and validates the request, calls one of these and shapes the answer;
+The front door (api/dynamodb/door.py) parses and validates the request, calls one of these and shapes the answer;
 `shape` and `after` are its shaping, called where they must run: `shape` on the fast path's answer before it is
 encoded (moto's answer shares values with moto's items), `after` on the answer while the lock is still held (a table
 description read from moto's table, replicas fanned out).

@@ -286,7 +286,7 @@ def run(
     handler.partition = get_partition(region)
     _mark_account_as_visited(account_id, access_key, region)
     try:
-        if operation == "BatchWriteItem":  # the body passed Eddy's validation (dynamodb_api.handle)
+        if operation == "BatchWriteItem":  # the body passed Eddy's validation (api/dynamodb/door.py's handle)
             return batch_writes.batch_write_item(
                 handler, validated=True, fits=body_size is not None and body_size <= ITEM_SIZE_LIMIT
             ).result

@@ -254,11 +254,11 @@ def test_a_disk_that_fills_while_a_change_is_applied_still_logs_it_from_the_rese
     (storage/disk.py) gives its room back so the entry is written: the change is acknowledged, visible and durable;
     the requests after it are refused until the disk has room again. In-process only: the disk is filled at that
     exact moment by a hook in this process (a second process could not time it)."""
-    from eddy.emulator.api import dynamodb_api
+    from eddy.emulator.api.dynamodb import tables as dynamodb_tables
     from eddy.emulator.moto_seam.services import moments
 
     state = disk.mount_point / "state"
-    begin, create_table = moments.begin, dynamodb_api.create_table
+    begin, create_table = moments.begin, dynamodb_tables.create_table
     with running("inprocess", state) as eddy:
         work = Workload(eddy)
         work.set_up()
@@ -283,7 +283,7 @@ def test_a_disk_that_fills_while_a_change_is_applied_still_logs_it_from_the_rese
             disk.fill()
             return create_table(*args, **kwargs)
 
-        monkeypatch.setattr(dynamodb_api, "create_table", filling_table)
+        monkeypatch.setattr(dynamodb_tables, "create_table", filling_table)
         created = outcome(lambda: work.ddb.create_table(TableName="raced", **KEY), "dynamodb")
         monkeypatch.undo()
         assert created and work.ddb.list_tables()["TableNames"] == ["orders", "raced"]

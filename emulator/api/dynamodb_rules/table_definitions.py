@@ -4,7 +4,7 @@ against DynamoDB: test/createTable.js) and words:
   ("One or more parameter values were invalid: Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when
   BillingMode is PAY_PER_REQUEST"; "... ProvisionedThroughput should not be specified for index: <name> when
   BillingMode is PAY_PER_REQUEST");
-- then, the key schema read (dynamodb_api's own rules), indexes: a local secondary index only on a table with a sort
+- then, the key schema read (api/dynamodb/tables.py), indexes: a local secondary index only on a table with a sort
   key ("... Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex"), with
   the table's hash key ("... Index KeySchema does not have the same leading hash key as table KeySchema for index:
   <name>. index hash key: <h>, table hash key: <t>"; the AWS-run conformance suite nubo-db/dynamodb-conformance,

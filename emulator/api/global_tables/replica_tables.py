@@ -13,6 +13,7 @@ from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import ResourceNotFoundException, ValidationException
 from eddy.emulator.global_tables.replica_groups import ACTIVE, VERSION
 from eddy.emulator.aws_requests import Request, Response, json_response
+from eddy.emulator.moto_seam.bridge import with_body
 
 Params = dict[str, Any]
 #: runs another DynamoDB operation for the same caller in a region: (region, operation, params) -> Response
@@ -48,6 +49,17 @@ def with_replicas(emulator: Emulator, account_id: str, region: str, table: dict[
         table["Replicas"] = group.describe(region)
         table["GlobalTableVersion"] = VERSION
     return table
+
+
+def described(
+    emulator: Emulator, account_id: str, region: str, params: Params, response: Response, key: str
+) -> Response:
+    """A table's description (under `key`) with its replicas, if the table has any (the body read only then)."""
+    emulator.replication.settle()
+    if emulator.replication.groups.of((account_id, region, params.get("TableName"))) is None:
+        return response
+    body = json.loads(response.body)
+    return with_body(response, {key: with_replicas(emulator, account_id, region, body[key])})
 
 
 def before(emulator: Emulator, account_id: str, region: str, operation: str, params: Params) -> None:

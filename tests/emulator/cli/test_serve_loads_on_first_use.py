@@ -66,7 +66,7 @@ def test_a_server_that_answered_only_list_tables_has_loaded_only_dynamodb(tmp_pa
     seen = json.loads(done.stdout.strip().splitlines()[-1])
     assert seen["answer"] == {"TableNames": []}
     modules = seen["modules"]
-    assert {"moto.dynamodb.models", "eddy.emulator.api.dynamodb_api"} <= set(modules)
+    assert {"moto.dynamodb.models", "eddy.emulator.api.dynamodb.door"} <= set(modules)
     assert seen["threads"] == ["eddy-housekeeper", "eddy-server"]
     # the objects the start's imports made are set apart from the collector's full collections, which run again
     assert seen["collecting"] is True and seen["set apart"] > 50_000

@@ -9,7 +9,7 @@ import boto3
 import pytest
 
 from eddy import emulate
-from eddy.emulator.api import dynamodb_api
+from eddy.emulator.api.dynamodb import door as dynamodb_door
 from eddy.emulator.aws_requests import Request
 from tests.emulator.helpers import create_table
 
@@ -86,13 +86,13 @@ def test_no_request_goes_through_the_door_twice(emu, monkeypatch):
     """A table named by its ARN, PartiQL's statements and a transaction each pass the door once (they were answered
     by the door calling itself again)."""
     seen = []
-    door = dynamodb_api.handle
+    door = dynamodb_door.handle
 
     def counted(emulator, operation, request):
         seen.append(operation)
         return door(emulator, operation, request)
 
-    monkeypatch.setattr(dynamodb_api, "handle", counted)
+    monkeypatch.setattr(dynamodb_door, "handle", counted)
     client = boto3.client("dynamodb", region_name="us-east-1")
     arn = client.describe_table(TableName="orders")["Table"]["TableArn"]
     client.batch_write_item(RequestItems={arn: [{"PutRequest": {"Item": {"pk": {"S": "a"}}}}]})

@@ -33,9 +33,9 @@ from eddy.emulator.api.dynamodb_rules import (
     legacy_parameters,
     request_collections,
     request_members,
-    table_definitions,
     transaction_keys,
 )
+from eddy.emulator.api.dynamodb import tables
 from eddy.emulator.api.global_tables import replica_tables, replica_updates
 from eddy.emulator.api.streams_api import parse_body
 from eddy.emulator.dynamodb.operations import DEFINITION_OPERATIONS, TARGET_PREFIX
@@ -43,10 +43,6 @@ from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import AWSError, InternalServerError, ValidationException, constraint_violation
 from eddy.emulator.aws_requests import Request, Response, error_response, raw_json_response
 from eddy.emulator.storage.disk import WriteFailed
-from eddy.emulator.streams.records import StreamViewType
-
-VIEW_TYPES = "[NEW_IMAGE, OLD_IMAGE, NEW_AND_OLD_IMAGES, KEYS_ONLY]"
-INVALID = "One or more parameter values were invalid: "
 
 log = logging.getLogger("eddy")
 
@@ -123,9 +119,11 @@ def _answer(emulator: Emulator, operation: str, request: Request, params: dict[s
     if operation in DEFINITION_OPERATIONS and emulator.persistence.durable:
         emulator.disk.room_for(len(request.body))  # a definition moto makes cannot be put back: room first
     if operation == "CreateTable":
-        return _as_aws(operation, request, params, create_table(emulator, request, params))
+        return _as_aws(operation, request, params, tables.create_table(emulator, request, params))
     if operation == "UpdateTable":
-        return _as_aws(operation, request, params, update_table(emulator, request, params))
+        return _as_aws(
+            operation, request, params, tables.update_table(emulator, request, params, _runner(emulator, request))
+        )
     if operation in partiql.OPERATIONS:  # each statement run as its item operation, in one write of the engine's
         from eddy.emulator.api.partiql.operations import answer as partiql_answer  # the first loads it
 
@@ -179,7 +177,7 @@ def _after(
     if operation in DEFINITION_OPERATIONS and response.status == 200:
         replica_tables.after(emulator, account_id, region, operation, params, _runner(emulator, request))
     if operation == "DescribeTable" and response.status == 200:
-        response = _with_replicas(emulator, account_id, region, params, response, "Table")
+        response = replica_tables.described(emulator, account_id, region, params, response, "Table")
     if operation in table_descriptions.OPERATIONS:
         return _as_aws(operation, request, params, response)
     if (
@@ -220,17 +218,6 @@ def _runner(emulator: Emulator, request: Request) -> replica_tables.Run:
     return lambda region, operation, params: handle(
         emulator, operation, replica_tables.region_request(request, region, operation, params)
     )
-
-
-def _with_replicas(
-    emulator: Emulator, account_id: str, region: str, params: dict[str, Any], response: Response, key: str
-) -> Response:
-    """A table description with its replicas, if the table has any (the body read only then)."""
-    emulator.replication.settle()
-    if emulator.replication.groups.of((account_id, region, params.get("TableName"))) is None:
-        return response
-    body = json.loads(response.body)
-    return moto_bridge.with_body(response, {key: replica_tables.with_replicas(emulator, account_id, region, body[key])})
 
 
 def _check_starting_key(operation: str, request: Request, params: dict[str, Any]) -> None:
@@ -281,111 +268,3 @@ def _json_response(status: int, body: dict[str, Any]) -> Response:
     response = raw_json_response(encoded, status)
     response.headers["x-amz-crc32"] = str(zlib.crc32(encoded))  # botocore checks it on DynamoDB answers
     return response
-
-
-def stream_specification(params: dict[str, Any], *, creating: bool) -> tuple[bool, StreamViewType | None] | None:
-    """(enabled, view type) asked for by a request's StreamSpecification, validated as AWS validates it."""
-    spec = params.pop("StreamSpecification", None)
-    if spec is None:
-        return None
-    if not isinstance(spec, dict):
-        raise ValidationException("StreamSpecification must be an object")
-    enabled = spec.get("StreamEnabled")
-    if not isinstance(enabled, bool):
-        raise constraint_violation("streamSpecification.streamEnabled", enabled, "Member must not be null")
-    kind = spec.get("StreamViewType")
-    view_type = None
-    if kind is not None:
-        try:
-            view_type = StreamViewType(kind)
-        except ValueError:
-            raise constraint_violation(
-                "streamSpecification.streamViewType", kind, f"Member must satisfy enum value set: {VIEW_TYPES}"
-            ) from None
-    if enabled and view_type is None:
-        raise ValidationException(
-            INVALID
-            + (
-                "Table is being created with a stream enabled, UpdateViewType is required"
-                if creating
-                else "If stream is being enabled then UpdateViewType is required"
-            )
-        )
-    if not enabled and view_type is not None:
-        raise ValidationException(
-            INVALID
-            + (
-                "Table is being created with a stream disabled, UpdateViewType should not be specified"
-                if creating
-                else "If stream is being disabled, then UpdateViewType must not be specified"
-            )
-        )
-    return enabled, view_type
-
-
-def create_table(emulator: Emulator, request: Request, params: dict[str, Any]) -> Response:
-    _check_key_schema(params["KeySchema"], params["AttributeDefinitions"])
-    table_definitions.check_indexes(params)
-    policy = resource_policies.created_with(params)  # its ResourcePolicy refused before any table is made
-    try:
-        spec, invalid = stream_specification(params, creating=True), None
-    except AWSError as error:
-        spec, invalid = None, error
-    return emulator.dynamodb.tables.create_table(
-        request,
-        params,
-        spec,
-        invalid,
-        lambda account_id, region: resource_policies.attach(emulator, account_id, region, params["TableName"], policy),
-    )
-
-
-def _check_key_schema(keys: list[dict[str, Any]], definitions: list[dict[str, Any]]) -> None:
-    """CreateTable's KeySchema and AttributeDefinitions as AWS reads them where moto lets a table through (an attribute
-    type of none of B, N, S; a key not HASH then RANGE, or one attribute twice), in dynalite's order (which follows
-    AWS's): a key schema moto refuses, or one with a key attribute not defined, is moto's to answer, in AWS's words."""
-    for at, definition in enumerate(definitions, 1):
-        if definition.get("AttributeType") not in ("B", "N", "S"):
-            raise constraint_violation(
-                f"attributeDefinitions.{at}.member.attributeType",
-                definition.get("AttributeType"),
-                "Member must satisfy enum value set: [B, N, S]",
-            )
-    names = [key.get("AttributeName") for key in keys]
-    if not 1 <= len(keys) <= 2 or any(key.get("KeyType") not in ("HASH", "RANGE") for key in keys):
-        return
-    if len(names) > len(definitions):  # moto counts the names without the one given twice
-        raise ValidationException("Invalid KeySchema: Some index key attribute have no definition")
-    if not set(names) <= {definition.get("AttributeName") for definition in definitions}:
-        return
-    if len(names) == 2 and names[0] == names[1]:
-        raise ValidationException("Both the Hash Key and the Range Key element in the KeySchema have the same name")
-    if keys[0]["KeyType"] != "HASH":
-        raise ValidationException("Invalid KeySchema: The first KeySchemaElement is not a HASH key type")
-    if len(keys) == 2 and keys[1]["KeyType"] != "RANGE":
-        raise ValidationException("Invalid KeySchema: The second KeySchemaElement is not a RANGE key type")
-
-
-def update_table(emulator: Emulator, request: Request, params: dict[str, Any]) -> Response:
-    spec = stream_specification(params, creating=False)
-    if params.get("ProvisionedThroughput") is not None:  # the throughput it has already: DynamoDB refuses the no-op
-        table_definitions.check_throughput_change(absent_features.described_table(request, params["TableName"]), params)
-    return emulator.dynamodb.tables.update_table(
-        request, params, spec, functools.partial(_table_updated, emulator, request, params, spec)
-    )
-
-
-def _table_updated(
-    emulator: Emulator,
-    request: Request,
-    params: dict[str, Any],
-    spec: Any,
-    account_id: str,
-    region: str,
-    response: Response,
-) -> Response:
-    """UpdateTable's answer (the engine's lock held): a global table's group settings made in every replica (not for a
-    stream's change), the table described with its replicas."""
-    if spec is None:
-        replica_tables.after(emulator, account_id, region, "UpdateTable", params, _runner(emulator, request))
-    return _with_replicas(emulator, account_id, region, params, response, "TableDescription")
