@@ -135,3 +135,43 @@ def test_the_clients_eddy_provides_reach_it_and_one_it_does_not_says_to_bundle_i
     assert (response["FunctionError"], answer["errorType"]) == ("Unhandled", "Runtime.ImportModuleError")
     assert answer["errorMessage"].startswith("Error: Cannot find module '@aws-sdk/client-appsync'\nRequire stack:\n")
     assert answer["errorMessage"].endswith("\n" + node_sdk.NOT_PROVIDED)
+
+
+#: what aws-cdk-lib's AwsCustomResource handler does with an AwsSdkCall's assumedRoleArn (custom-resource-handlers'
+#: aws-custom-resource-handler/aws-sdk-v3-handler.ts): `await import('@aws-sdk/credential-providers')`, then the
+#: call's client made with `fromTemporaryCredentials({params: {RoleArn, RoleSessionName}, clientConfig: {region}})`.
+#: CDK bundles that handler with esbuild and `external: ['@aws-sdk/*']` (scripts/minify-and-bundle-sources.ts): the
+#: package comes from Lambda's Node.js runtime, which provides it, so Eddy's provides it too (node-packages.json).
+ASSUMING = """
+const { STSClient, GetCallerIdentityCommand } = require('@aws-sdk/client-sts');
+const { SSMClient, PutParameterCommand } = require('@aws-sdk/client-ssm');
+exports.handler = async (event) => {
+  const { fromTemporaryCredentials } = await import('@aws-sdk/credential-providers');
+  const credentials = fromTemporaryCredentials({
+    params: { RoleArn: event.role, RoleSessionName: `${event.stamp}-NoteParameter`.substring(0, 64) },
+    clientConfig: { region: event.region },
+  });
+  const caller = await new STSClient({ credentials, region: event.region }).send(new GetCallerIdentityCommand({}));
+  const put = await new SSMClient({ credentials, region: event.region }).send(
+    new PutParameterCommand({ Name: '/assumed/note', Value: 'noted', Type: 'String' }));
+  return { assumed: caller.Arn, account: caller.Account, version: put.Version };
+};
+"""
+
+
+def test_a_function_assuming_a_role_with_the_credential_providers_calls_as_that_role(door) -> None:
+    """An AwsCustomResource-like function with an assumed role: STS AssumeRole through the function's own
+    credentials, then calls signed with the role's temporary credentials, which Eddy's STS answers for as the
+    assumed role (arn:aws:sts::ACCOUNT:assumed-role/ROLE/SESSION, as AWS's GetCallerIdentity documents it)."""
+    iam, lam = door.client("iam"), door.client("lambda")
+    trust = {"Version": "2012-10-17", "Statement": [
+        {"Effect": "Allow", "Principal": {"AWS": "arn:aws:iam::123456789012:root"}, "Action": "sts:AssumeRole"}]}
+    role = iam.create_role(RoleName="note-writer", AssumeRolePolicyDocument=json.dumps(trust))["Role"]
+    create_node(lam, "assumer", {"index.js": ASSUMING}, Timeout=60)
+    response, answer = call(lam, "assumer", {"role": role["Arn"], "stamp": "1764328800000", "region": "us-east-1"})
+    assert "FunctionError" not in response, answer
+    assert answer == {"assumed": "arn:aws:sts::123456789012:assumed-role/note-writer/1764328800000-NoteParameter",
+                      "account": "123456789012", "version": 1}
+    parameter = door.client("ssm").get_parameter(Name="/assumed/note")["Parameter"]
+    assert {key: parameter[key] for key in ("Name", "Type", "Value", "Version")} == {
+        "Name": "/assumed/note", "Type": "String", "Value": "noted", "Version": 1}
