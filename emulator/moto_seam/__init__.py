@@ -52,6 +52,7 @@ PATCHES = (
         "moto.core",
         (
             "eddy.emulator.moto_seam.botocore_hook",
+            "eddy.emulator.moto_seam.services.access_keys",
             "eddy.emulator.moto_seam.services.moments",
             "eddy.emulator.moto_seam.services.iam_checks",
             "eddy.emulator.moto_seam.services.botocore_data",

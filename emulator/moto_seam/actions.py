@@ -226,9 +226,10 @@ def moto_caller(url: str, headers: dict[str, str]) -> tuple[str, str, str]:
 
 
 # moto's IAM models (moto.iam.models: 13 MB of a process's memory with the `cryptography` modules they import, and
-# 0.1 to 0.2 s of a server's start) are read here once something has loaded them: moto's full path does on its first
-# request, its IAM and STS APIs (which make every access key moto knows) do. Until then moto knows no access key:
-# every key is its default account's, and a visit has nothing to record (moto's own answers, below).
+# 0.1 to 0.2 s of a server's start) are read here through whatever sys.modules holds: moto's own module once something
+# has loaded it (its IAM and STS APIs, which make every access key moto knows, do), services/access_keys.py's
+# stand-in before that while an emulator is open, or nothing. Until they are loaded moto knows no access key: every
+# key is its default account's, and a visit has nothing to record (moto's own answers, below).
 
 
 def _account_id_from(access_key: str) -> str:
