@@ -79,7 +79,7 @@ def _alias(function: Function, qualifier: str | None, missing: str) -> str:
     return qualifier or ""
 
 
-def create(emulator: Emulator, endpoint: str, function: Function, alias: str, params: dict[str, Any]) -> Response:
+def create(emulator: Emulator, function: Function, alias: str, params: dict[str, Any]) -> Response:
     with emulator.lock:
         configs = function.url_configs
         if alias in configs:
@@ -92,10 +92,11 @@ def create(emulator: Emulator, endpoint: str, function: Function, alias: str, pa
         config.update({key: params[key] for key in ("Cors", "InvokeMode") if key in params})
         configs[alias] = config
         emulator.functions.recorded(function)
-        return json_response(_answer(endpoint, function, alias, config, full=False), 201)
+        config = dict(config)
+    return json_response(_answer(_endpoint(emulator), function, alias, config, full=False), 201)
 
 
-def update(emulator: Emulator, endpoint: str, function: Function, alias: str, params: dict[str, Any]) -> Response:
+def update(emulator: Emulator, function: Function, alias: str, params: dict[str, Any]) -> Response:
     """The parameters given replace theirs; the others stay (test_lambda_update_function_url_config); an empty Cors
     leaves none."""
     with emulator.lock:
@@ -107,15 +108,17 @@ def update(emulator: Emulator, endpoint: str, function: Function, alias: str, pa
             del config["Cors"]
         config["LastModifiedTime"] = _now(emulator)
         emulator.functions.recorded(function)
-        return json_response(_answer(endpoint, function, alias, config, full=False))
+        config = dict(config)
+    return json_response(_answer(_endpoint(emulator), function, alias, config, full=False))
 
 
-def get(emulator: Emulator, endpoint: str, function: Function, alias: str) -> Response:
+def get(emulator: Emulator, function: Function, alias: str) -> Response:
     with emulator.lock:
         config = function.url_configs.get(alias)
         if config is None:
             raise FunctionNotFoundException(RESOURCE_MISSING)
-        return json_response(_answer(endpoint, function, alias, config, full=True))
+        config = dict(config)
+    return json_response(_answer(_endpoint(emulator), function, alias, config, full=True))
 
 
 def delete(emulator: Emulator, function: Function, alias: str) -> Response:
@@ -127,12 +130,18 @@ def delete(emulator: Emulator, function: Function, alias: str) -> Response:
     return Response(204, {"x-amzn-RequestId": str(uuid.uuid4())}, b"")
 
 
-def list_configs(emulator: Emulator, endpoint: str, function: Function, query: dict[str, str]) -> Response:
+def list_configs(emulator: Emulator, function: Function, query: dict[str, str]) -> Response:
     with emulator.lock:
-        items = [
-            _answer(endpoint, function, alias, config, full=True) for alias, config in sorted(function.url_configs.items())
-        ]
+        configs = [(alias, dict(config)) for alias, config in sorted(function.url_configs.items())]
+    endpoint = _endpoint(emulator) if configs else ""
+    items = [_answer(endpoint, function, alias, config, full=True) for alias, config in configs]
     return json_response(page_of(items, query, "FunctionUrlConfigs"))
+
+
+def _endpoint(emulator: Emulator) -> str:
+    """Where the URLs are served: asked only to answer a configuration, outside the lock (in-process, the loopback
+    server that serves them starts here: a refusal, or a list without any, starts nothing)."""
+    return emulator.functions_endpoint()
 
 
 def handle(
@@ -157,15 +166,14 @@ def handle(
         function, from_name = target()
     except FunctionNotFoundException:
         raise FunctionNotFoundException(missing) from None
-    endpoint = emulator.functions_endpoint()  # in-process, the loopback server that serves the URL starts here
     if operation == "ListFunctionUrlConfigs":
-        return list_configs(emulator, endpoint, function, query)
+        return list_configs(emulator, function, query)
     if from_name is not None and "Qualifier" not in query:
         validation.validate("lambda", operation, dict(request, FunctionName=function.name, Qualifier=from_name))
     alias = _alias(function, qualifier_of(from_name, query), missing)
     if operation == "DeleteFunctionUrlConfig":
         return delete(emulator, function, alias)
     if operation == "GetFunctionUrlConfig":
-        return get(emulator, endpoint, function, alias)
+        return get(emulator, function, alias)
     changing = create if operation == "CreateFunctionUrlConfig" else update
-    return changing(emulator, endpoint, function, alias, params)
+    return changing(emulator, function, alias, params)

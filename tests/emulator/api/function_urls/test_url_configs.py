@@ -8,6 +8,10 @@ from __future__ import annotations
 
 import re
 
+import boto3
+
+from eddy import emulate
+from tests.conftest import QUIET
 from tests.emulator.api.function_urls.helpers import FUNCTION_ARN, ECHO, answer, create_function, refused
 
 PATTERN = "((?!^\\d+$)^[0-9a-zA-Z-_]+$)"
@@ -141,3 +145,19 @@ def test_url_config_list_paging_and_deletion_without_qualifier(door):
         aliased["FunctionUrl"])
     lam.delete_alias(FunctionName="paged", Name="urlalias")
     assert answer(lam.list_function_url_configs(FunctionName="paged")) == {"FunctionUrlConfigs": []}
+
+
+def test_only_a_configuration_answered_starts_the_loopback_server_that_serves_it():
+    # In-process, the URLs are served by a loopback server emulate() starts on demand: a Get or Delete of a
+    # configuration that is not there, or a List of none, answers without starting it (they did start it)
+    with emulate(**QUIET) as emu:
+        lam = boto3.client("lambda", region_name="us-east-1")
+        create_function(lam, "quiet", ECHO)
+        assert refused(lam.get_function_url_config, FunctionName="quiet") == RESOURCE_MISSING
+        assert refused(lam.delete_function_url_config, FunctionName="quiet") == RESOURCE_MISSING
+        assert refused(lam.update_function_url_config, FunctionName="quiet", AuthType="NONE") == RESOURCE_MISSING
+        assert answer(lam.list_function_url_configs(FunctionName="quiet")) == {"FunctionUrlConfigs": []}
+        assert "AWS_ENDPOINT_URL" not in emu.invoker.worker_environment  # no server: nothing listens for the URLs
+        url = lam.create_function_url_config(FunctionName="quiet", AuthType="NONE")["FunctionUrl"]
+        served = emu.invoker.worker_environment["AWS_ENDPOINT_URL"]
+        assert url.startswith(served + "/lambda-url/")
