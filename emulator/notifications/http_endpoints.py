@@ -61,7 +61,8 @@ class HttpEndpoints:
         self._schedule: list[tuple[float, int, Post]] = []
         self._order = itertools.count()
         self._sending: Post | None = None
-        self._sent: dict[tuple[str, ...], collections.deque[float]] = {}  # each throttled subscription's last POSTs
+        #: each throttled subscription's last POSTs, while they may still hold its next one back (a second of the clock)
+        self._sent: dict[tuple[str, ...], collections.deque[float]] = {}
         self._failures: list[dict[str, Any]] = []
         self._worker: threading.Thread | None = None
         self._stopping = False
@@ -143,6 +144,16 @@ class HttpEndpoints:
             return sent[-rate] + 1.0
         return None
 
+    def _remember_sent(self, post: Post, now: float) -> None:
+        """The POST's time kept for its subscription's throttle; the records of subscriptions sent nothing in the last
+        second of the clock are dropped (they no longer hold anything back: an unsubscribed or deleted topic's
+        subscription is forgotten a second after its last POST)."""
+        self._sent = {trigger: times for trigger, times in self._sent.items() if times[-1] + 1.0 > now}
+        if post.trigger and post.policy.max_receives_per_second:
+            self._sent.setdefault(post.trigger, collections.deque(maxlen=post.policy.max_receives_per_second)).append(
+                now
+            )
+
     def _next(self) -> Post | None:
         """The next POST whose time has come, waiting on the clock (the lock held); None once stopping and none is
         due."""
@@ -155,10 +166,7 @@ class HttpEndpoints:
                     self._queue(post, later)
                     continue
                 self._sending = post
-                if post.trigger and post.policy.max_receives_per_second:
-                    self._sent.setdefault(
-                        post.trigger, collections.deque(maxlen=post.policy.max_receives_per_second)
-                    ).append(now)
+                self._remember_sent(post, now)
                 return post
             if self._stopping:
                 return None

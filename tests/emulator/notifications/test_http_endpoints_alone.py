@@ -87,3 +87,24 @@ def test_a_post_queued_while_the_sender_closes_is_sent_and_close_returns():
         assert not closing.is_alive()
         assert [body for _, body in endpoint.received] == [b"first", b"second"]
     assert outcomes == [None, None]
+
+
+def test_the_throttle_forgets_a_subscription_a_second_after_its_last_post():
+    # A throttled subscription's record of its last POSTs is kept only while it can hold the next one back: one
+    # second of the clock. It was kept for ever, one per subscription ever sent to (unsubscribed or deleted too).
+    now, outcomes = [1000.0], []
+    http, activity = endpoints(now, outcomes)
+    gone = [("sns", f"arn:aws:sns:us-east-1:123456789012:orders:{number}") for number in range(50)]
+    with Endpoint() as endpoint:
+        for trigger in gone:
+            http.post(endpoint.url, {}, b"message", trigger, DeliveryPolicy((), 1))
+        assert http.wait_idle(30) is True and len(endpoint.received) == 50
+        with activity:
+            assert set(http._sent) == set(gone)  # each can take no second POST within this second of the clock
+        move(now, activity, 1.0)
+        http.post(endpoint.url, {}, b"message", TRIGGER, DeliveryPolicy((), 1))
+        assert http.wait_idle(30) is True and len(endpoint.received) == 51
+        with activity:
+            assert list(http._sent) == [TRIGGER]
+    http.close()
+    assert outcomes == [None] * 51
