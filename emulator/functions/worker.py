@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import decimal
 import importlib
+import itertools
 import json
 import logging
 import os
@@ -31,6 +32,9 @@ import sys
 import time
 import traceback
 from typing import Any
+
+#: set for the interpreter that retries a failed Init: the invocation it is for and when the retry began
+RETRIED_INIT = "_EDDY_RETRIED_INIT"
 
 
 class CognitoIdentity:
@@ -219,6 +223,8 @@ def _error_log(answer: dict[str, Any]) -> str:
 
 def main() -> int:
     protocol = os.fdopen(os.dup(sys.stdout.fileno()), "w", buffering=1)
+    retried = os.environ.pop(RETRIED_INIT, None)  # this interpreter is a failed Init's retry, for this invocation
+    started_in = dict(os.environ), os.getcwd()  # what a retried Init starts from again, whatever the import changed
     log = _Log()
     sys.stdout = log  # the handler's prints are logs, not answers
     lambda_log = _lambda_logging(log)
@@ -227,23 +233,25 @@ def main() -> int:
     handler = _load(sys.argv[1])  # a dict: the error Lambda answers while the handler cannot be loaded
     if isinstance(handler, dict):
         log.keep(_error_log(handler))
-    ready = {"ready": True, "logs": log.take()}  # the Init phase's output: logged before the first START
-    if isinstance(handler, dict):
-        ready["initError"] = handler["errorType"]  # INIT_REPORT ... Phase: init Status: error Error Type: ...
-    protocol.write(json.dumps(ready) + "\n")  # the Init phase is over: invocations' timeouts run from here
-    for line in sys.stdin:
+    init, first = None, []
+    if retried is None:
+        ready = {"ready": True, "logs": log.take()}  # the Init phase's output: logged before the first START
+        if isinstance(handler, dict):
+            ready["initError"] = handler["errorType"]  # INIT_REPORT ... Phase: init Status: error Error Type: ...
+        protocol.write(json.dumps(ready) + "\n")  # the Init phase is over: invocations' timeouts run from here
+    else:  # the Init in the invocation (its Phase: invoke), then the invocation
+        retry = json.loads(retried)
+        init, first = {"duration": time.monotonic() - retry["began"], "logs": log.take()}, [retry["request"]]
+        if isinstance(handler, dict):
+            init["errorType"] = handler["errorType"]
+    for line in itertools.chain(first, sys.stdin):
         request = json.loads(line)
-        init = None
-        if isinstance(handler, dict):  # Lambda retries a failed Init in the invocation (its Phase: invoke)
-            began = time.monotonic()
-            handler = _load(sys.argv[1])
-            if isinstance(handler, dict):
-                log.keep(_error_log(handler))
-            init = {"duration": time.monotonic() - began, "logs": log.take()}
-            if isinstance(handler, dict):
-                init["errorType"] = handler["errorType"]
-                protocol.write(json.dumps({**handler, "init": init, "logs": ""}) + "\n")
-                continue
+        if init is None and isinstance(handler, dict):
+            _retry_init(line, *started_in, protocol)
+        if init is not None and isinstance(handler, dict):
+            protocol.write(json.dumps({**handler, "init": init, "logs": ""}) + "\n")
+            init = None
+            continue
         context = Context(request["context"], time.monotonic() + request["timeout"])
         lambda_log.request_id = request["context"].get("aws_request_id", "")
         try:
@@ -257,10 +265,22 @@ def main() -> int:
             answer = _fault("Runtime.MarshalError", f"Unable to marshal response: {error}")
             log.keep(_error_log(answer))
         if init is not None:
-            answer["init"] = init
+            answer["init"], init = init, None
         answer["logs"] = log.take()
         protocol.write(json.dumps(answer, default=_decimal) + "\n")
     return 0
+
+
+def _retry_init(request: str, environment: dict[str, str], cwd: str, protocol: Any) -> None:
+    """Lambda retries a failed Init with the next invocation in a fresh runtime (the Developer Guide, "Failures during
+    the Init phase": the execution environment is reset): this process becomes a new interpreter, in the worker's
+    first environment and folder, which imports the handler's module again (nothing the failed import loaded or
+    changed stays) and answers `request`. The same process: the invoker's pipes, process group and pid stay."""
+    protocol.flush()
+    sys.stderr.flush()
+    os.chdir(cwd)
+    retry = json.dumps({"request": request, "began": time.monotonic()})
+    os.execve(sys.executable, [sys.executable, *sys.orig_argv[1:]], {**environment, RETRIED_INIT: retry})
 
 
 if __name__ == "__main__":

@@ -120,3 +120,27 @@ def test_in_json_format_a_failed_init_is_a_platform_init_report_record(door):
     final = records[-1]["record"]
     assert (final["status"], final["errorType"], sorted(final["metrics"])) == (
         "error", "Runtime.ImportModuleError", ["billedDurationMs", "durationMs", "maxMemoryUsedMB", "memorySizeMB"])
+
+
+def test_a_retried_init_starts_a_fresh_runtime(door):
+    # Lambda retries a failed Init in a reset execution environment (the Developer Guide, "Failures during the Init
+    # phase"): the modules the failed import loaded are loaded again, from the start. The retry ran in the same
+    # Python process, so `state` stayed imported and counted 2, then 3.
+    lam = door.client("lambda")
+    app = ("import os, state\nstate.loads += 1\nos.environ['SEEN'] = os.environ.get('SEEN', '') + 'x'\n"
+           "print(f\"state loaded {state.loads} time(s), SEEN={os.environ['SEEN']}\")\n"
+           "raise RuntimeError('no configuration')\n")
+    lam.create_function(FunctionName="retried", Runtime="python3.12", Role=ROLE, Handler="app.handler",
+                        Code={"ZipFile": zip_of({"app.py": app, "state.py": "loads = 0\n"}, executable=())})
+    tails = []
+    for _ in range(2):
+        answer = lam.invoke(FunctionName="retried", Payload=b"{}", LogType="Tail")
+        assert (answer["FunctionError"], json.loads(answer["Payload"].read())["errorType"]) == (
+            "Unhandled", "RuntimeError")
+        tails.append(base64.b64decode(answer["LogResult"]).decode())
+    for tail in tails:
+        assert tail.startswith("state loaded 1 time(s), SEEN=x\n"), tail
+        assert re.search(rf"INIT_REPORT Init Duration: {MS}\tPhase: invoke\tStatus: error\tError Type: RuntimeError\n",
+                         tail), tail
+    assert re.findall(r"state loaded \d+ time\(s\), SEEN=x+", log_group(door, "retried")) == [
+        "state loaded 1 time(s), SEEN=x"] * 3  # the Init phase's, then each invocation's
