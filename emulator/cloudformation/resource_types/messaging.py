@@ -4,11 +4,13 @@ through the SQS and SNS APIs."""
 from __future__ import annotations
 
 import json
+import uuid
 
 from typing import Any
 
 from botocore.exceptions import ClientError
 
+from eddy.emulator.cloudformation.errors import ResourceFailed
 from eddy.emulator.cloudformation.resource_types.base import (
     Created,
     Provisioning,
@@ -200,8 +202,13 @@ class Topic(ResourceType):
 
 
 class Subscription(ResourceType):
+    """Made in its topic's region (Region, else the stack's). Region is not among the properties that replace it
+    (the type's registry schema: createOnlyProperties Endpoint, Protocol, TopicArn; its reference: "Update requires:
+    No interruption"): an update may change it only from none to the stack's region or back, anything else fails
+    NotUpdatable (the resource handler's validateRegionUpdate, aws-cloudformation-resource-providers-sns #78)."""
+
     type_name = "AWS::SNS::Subscription"
-    replacing = frozenset({"Endpoint", "Protocol", "TopicArn", "Region"})
+    replacing = frozenset({"Endpoint", "Protocol", "TopicArn"})
     _ATTRIBUTES = (
         "DeliveryPolicy",
         "FilterPolicy",
@@ -223,13 +230,19 @@ class Subscription(ResourceType):
         }
         if "Endpoint" in properties:
             request["Endpoint"] = properties["Endpoint"]
-        arn = provisioning.client("sns").subscribe(**request)["SubscriptionArn"]
+        arn = _sns_in(provisioning, _region(provisioning, properties)).subscribe(**request)["SubscriptionArn"]
         return Created(arn, {"Arn": arn})
 
     def update(
         self, provisioning: Provisioning, physical_id: str, old: dict[str, Any], new: dict[str, Any]
     ) -> dict[str, Any]:
-        sns = provisioning.client("sns")
+        if _region(provisioning, old) != _region(provisioning, new):
+            raise ResourceFailed(
+                f"Resource handler returned message: \"Resource of type '{self.type_name}' with identifier "
+                f"'{new.get('Region')}' is not updatable with parameters provided.\" (RequestToken: {uuid.uuid4()}, "
+                "HandlerErrorCode: NotUpdatable)"
+            )
+        sns = _sns_in(provisioning, _arn_region(physical_id))
         for key in self._ATTRIBUTES:
             if old.get(key) != new.get(key):
                 value = _attribute(new[key]) if key in new else ("false" if key == "RawMessageDelivery" else "")
@@ -238,10 +251,23 @@ class Subscription(ResourceType):
 
     def delete(self, provisioning: Provisioning, physical_id: str, properties: dict[str, Any]) -> None:
         try:
-            provisioning.client("sns").unsubscribe(SubscriptionArn=physical_id)
+            _sns_in(provisioning, _arn_region(physical_id)).unsubscribe(SubscriptionArn=physical_id)
         except ClientError as error:
             if not not_found(error):
                 raise
+
+
+def _region(provisioning: Provisioning, properties: dict[str, Any]) -> str:
+    """A subscription's region: its Region, else the stack's ("CloudFormation uses the region of the caller")."""
+    return properties.get("Region") or provisioning.region
+
+
+def _arn_region(arn: str) -> str:
+    return arn.split(":")[3]
+
+
+def _sns_in(provisioning: Provisioning, region: str) -> Any:
+    return provisioning.client("sns") if region == provisioning.region else provisioning.client_in("sns", region)
 
 
 def default_topic_policy(arn: str) -> str:
