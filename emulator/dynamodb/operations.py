@@ -6,7 +6,8 @@ operation (streams/capture.py): when it ends the changes are committed (streams/
 readers, Kinesis destinations, replication and the pollers) before the answer goes back. A change of a table's
 definition is handed to the engine (`definitions`: logged, a deleted table's streams closed). `write(request, work)`
 is the same for a write the door composes of several item operations (a transaction with its ClientRequestToken,
-PartiQL's statements): `work` gets a `Session` that runs them, under the lock, in the captured operation.
+PartiQL's statements): `work` gets a `Session` that runs them, under the lock, in the captured operation. `run` is
+an operation Eddy asks for itself (a global table's replica made in its region), which never goes through the door.
 
 The front door (api/dynamodb/door.py) parses and validates the request, calls one of these and shapes the answer;
 `shape` and `after` are its shaping, called where they must run: `shape` on the fast path's answer before it is
@@ -25,8 +26,9 @@ from typing import Any, Callable, TypeVar
 
 from eddy.emulator.aws_requests import Request, Response
 from eddy.emulator.dynamodb import fast_path
-from eddy.emulator.dynamodb.tables import TableDefinitions
+from eddy.emulator.dynamodb.tables import TableDefinitions, stream_asked
 from eddy.emulator.moto_seam import bridge as moto_bridge
+from eddy.emulator.moto_seam.tables import views as moto_tables
 from eddy.emulator.streams.capture import Capture, TableKey
 from eddy.emulator.streams.records import Image
 
@@ -100,6 +102,20 @@ class DynamoDB:
             if operation in DEFINITION_OPERATIONS and response.status == 200:
                 self._definitions(call.account_id, call.region, operation, params)
             return response if after is None else after(call.account_id, call.region, response)
+
+    def run(self, operation: str, request: Request, params: Params) -> Response:
+        """An operation Eddy asks for itself, well formed, for the request's caller (a global table's replica made,
+        changed or described in its region: api/global_tables/), never through the door: `execute`'s, CreateTable
+        and UpdateTable with their StreamSpecification through tables.py, a table's description as AWS answers it."""
+        params = dict(params)
+        stream = stream_asked(params.pop("StreamSpecification", None))
+        if operation == "CreateTable":
+            response = self.tables.create_table(request, params, stream, None, lambda account_id, region: None)
+        elif operation == "UpdateTable":
+            response = self.tables.update_table(request, params, stream, lambda account_id, region, answer: answer)
+        else:
+            response = self.execute(operation, request, params)
+        return moto_tables.answer_as_aws(operation, params, response, moto_bridge.caller(request))
 
     def write(
         self, request: Request, params: Params, work: Callable[[Session], T], shape: fast_path.Shape | None = None

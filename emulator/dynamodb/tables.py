@@ -29,6 +29,14 @@ After = Callable[[str, str, Response], Response]
 Created = Callable[[str, str], None]
 
 
+def stream_asked(spec: Params | None) -> StreamAsked | None:
+    """A StreamSpecification Eddy wrote itself (well formed: a replica's stream) as the door would have read it."""
+    if spec is None:
+        return None
+    kind = spec.get("StreamViewType")
+    return spec["StreamEnabled"], None if kind is None else StreamViewType(kind)
+
+
 class TableDefinitions:
     def __init__(
         self,

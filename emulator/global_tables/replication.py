@@ -80,8 +80,6 @@ class Replication(ReplicationControls):
         self._thread: threading.Thread | None = None
         self._started = False  # by the emulator: the replicator's thread runs once there is a global table
         self._stopping = False
-        #: a group-wide setting is being made in the other replicas (those changes are not fanned out again)
-        self.fanning_out = False
         #: replicated writes applied and passed over (an older stamp), since the emulator started
         self.applied = 0
         self.passed_over = 0

@@ -121,9 +121,7 @@ def _answer(emulator: Emulator, operation: str, request: Request, params: dict[s
     if operation == "CreateTable":
         return _as_aws(operation, request, params, tables.create_table(emulator, request, params))
     if operation == "UpdateTable":
-        return _as_aws(
-            operation, request, params, tables.update_table(emulator, request, params, _runner(emulator, request))
-        )
+        return _as_aws(operation, request, params, tables.update_table(emulator, request, params))
     if operation in partiql.OPERATIONS:  # each statement run as its item operation, in one write of the engine's
         from eddy.emulator.api.partiql.operations import answer as partiql_answer  # the first loads it
 
@@ -175,7 +173,7 @@ def _after(
     """moto's full-path answer as DynamoDB gives it (the engine's lock held): a replica's table changed in every
     region, a table described with its replicas and as AWS describes it, what was not asked for left out."""
     if operation in DEFINITION_OPERATIONS and response.status == 200:
-        replica_tables.after(emulator, account_id, region, operation, params, _runner(emulator, request))
+        replica_tables.after(emulator, request, account_id, region, operation, params)
     if operation == "DescribeTable" and response.status == 200:
         response = replica_tables.described(emulator, account_id, region, params, response, "Table")
     if operation in table_descriptions.OPERATIONS:
@@ -207,17 +205,10 @@ def _global_tables(emulator: Emulator, operation: str, request: Request, params:
     if operation == "UpdateTable":
         replica_tables.strong_consistency_refused(params)
         if "ReplicaUpdates" in params:
-            return replica_updates.replica_updates(emulator, account_id, region, params, _runner(emulator, request))
+            return replica_updates.replica_updates(emulator, request, account_id, region, params)
     with emulator.lock:
         replica_tables.before(emulator, account_id, region, operation, params)
     return None
-
-
-def _runner(emulator: Emulator, request: Request) -> replica_tables.Run:
-    """Another DynamoDB operation for the same caller, in a region of its choosing (a replica's)."""
-    return lambda region, operation, params: handle(
-        emulator, operation, replica_tables.region_request(request, region, operation, params)
-    )
 
 
 def _check_starting_key(operation: str, request: Request, params: dict[str, Any]) -> None:
@@ -256,11 +247,7 @@ def _next_statement(emulator: Emulator, session: Any) -> None:
 
 def _as_aws(operation: str, request: Request, params: dict[str, Any], response: Response) -> Response:
     """moto's description of a table as AWS answers `operation` (moto_seam/table_descriptions.py)."""
-    if response.status != 200:
-        return response
-    name = params.get("TableName")
-    key = (*moto_bridge.caller(request), name) if isinstance(name, str) else None
-    return moto_bridge.with_body(response, moto_tables.as_aws(operation, params, json.loads(response.body), key))
+    return moto_tables.answer_as_aws(operation, params, response, moto_bridge.caller(request))
 
 
 def _json_response(status: int, body: dict[str, Any]) -> Response:

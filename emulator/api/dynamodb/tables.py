@@ -104,20 +104,20 @@ def _check_key_schema(keys: list[dict[str, Any]], definitions: list[dict[str, An
         raise ValidationException("Invalid KeySchema: The second KeySchemaElement is not a RANGE key type")
 
 
-def update_table(emulator: Emulator, request: Request, params: dict[str, Any], run: replica_tables.Run) -> Response:
+def update_table(emulator: Emulator, request: Request, params: dict[str, Any]) -> Response:
     spec = stream_specification(params, creating=False)
     if params.get("ProvisionedThroughput") is not None:  # the throughput it has already: DynamoDB refuses the no-op
         table_definitions.check_throughput_change(absent_features.described_table(request, params["TableName"]), params)
     return emulator.dynamodb.tables.update_table(
-        request, params, spec, functools.partial(_table_updated, emulator, params, spec, run)
+        request, params, spec, functools.partial(_table_updated, emulator, request, params, spec)
     )
 
 
 def _table_updated(
     emulator: Emulator,
+    request: Request,
     params: dict[str, Any],
     spec: Any,
-    run: replica_tables.Run,
     account_id: str,
     region: str,
     response: Response,
@@ -125,5 +125,5 @@ def _table_updated(
     """UpdateTable's answer (the engine's lock held): a global table's group settings made in every replica (not for a
     stream's change), the table described with its replicas."""
     if spec is None:
-        replica_tables.after(emulator, account_id, region, "UpdateTable", params, run)
+        replica_tables.after(emulator, request, account_id, region, "UpdateTable", params)
     return replica_tables.described(emulator, account_id, region, params, response, "TableDescription")

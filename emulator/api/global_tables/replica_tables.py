@@ -9,10 +9,11 @@ from __future__ import annotations
 import json
 from typing import Any, Callable
 
+from eddy.emulator.dynamodb.operations import DEFINITION_OPERATIONS, TARGET_PREFIX
 from eddy.emulator.engine import Emulator
-from eddy.emulator.errors import ResourceNotFoundException, ValidationException
+from eddy.emulator.errors import AWSError, ResourceNotFoundException, ValidationException
 from eddy.emulator.global_tables.replica_groups import ACTIVE, VERSION
-from eddy.emulator.aws_requests import Request, Response, json_response
+from eddy.emulator.aws_requests import Request, Response, error_response, json_response
 from eddy.emulator.moto_seam.bridge import with_body
 
 Params = dict[str, Any]
@@ -38,8 +39,9 @@ def description(run: Run, region: str, name: str) -> dict[str, Any]:
 
 
 def describe_as(emulator: Emulator, account_id: str, region: str, run: Run, name: str, key: str) -> Response:
-    table = with_replicas(emulator, account_id, region, description(run, region, name))
-    return json_response({key: table})
+    table = description(run, region, name)
+    emulator.replication.settle()  # what the description shows of the replicas is now's
+    return json_response({key: with_replicas(emulator, account_id, region, table)})
 
 
 def with_replicas(emulator: Emulator, account_id: str, region: str, table: dict[str, Any]) -> dict[str, Any]:
@@ -82,13 +84,14 @@ def before(emulator: Emulator, account_id: str, region: str, operation: str, par
 GROUP_SETTINGS = ("GlobalSecondaryIndexUpdates", "BillingMode", "ProvisionedThroughput", "AttributeDefinitions")
 
 
-def after(emulator: Emulator, account_id: str, region: str, operation: str, params: Params, run: Run) -> None:
+def after(emulator: Emulator, request: Request, account_id: str, region: str, operation: str, params: Params) -> None:
     """A replica's table changed in its region: DeleteTable takes it out of its group; Time to Live, indexes and
-    capacity are the group's, so the same change is made in every other replica."""
+    capacity are the group's, so the same change is made in every other replica (by the engine: not fanned out
+    again)."""
     table = (account_id, region, params.get("TableName"))
     replication = emulator.replication
     group = replication.groups.of(table)
-    if group is None or replication.fanning_out:
+    if group is None:
         return
     if operation == "DeleteTable":
         replication.table_deleted(table)
@@ -99,13 +102,10 @@ def after(emulator: Emulator, account_id: str, region: str, operation: str, para
             return
     elif operation != "UpdateTimeToLive":
         return
-    replication.fanning_out = True
-    try:
-        for other in group.replicating():
-            if other != region:
-                run(other, operation, params)
-    finally:
-        replication.fanning_out = False
+    run = runner(emulator, request)
+    for other in group.replicating():
+        if other != region:
+            run(other, operation, params)
 
 
 # -- the rest of the global tables API ------------------------------------------------------------------------
@@ -153,5 +153,18 @@ def strong_consistency_refused(params: Params) -> None:
         )
 
 
-def region_request(request: Request, region: str, operation: str, params: Params) -> Request:
-    return request.in_region(region).for_target("DynamoDB_20120810." + operation, params)
+def runner(emulator: Emulator, request: Request) -> Run:
+    """Another DynamoDB operation for the request's caller in a region of its choosing (a replica's), run by the engine
+    (emulator.dynamodb.run), not by the door again: room on the disk first for a definition (as the door asks), an AWS
+    error answered as the door answers it."""
+
+    def run(region: str, operation: str, params: Params) -> Response:
+        inner = request.in_region(region).for_target(TARGET_PREFIX + operation, params)
+        try:
+            if operation in DEFINITION_OPERATIONS and emulator.persistence.durable:
+                emulator.disk.room_for(len(inner.body))  # a definition moto makes cannot be put back
+            return emulator.dynamodb.run(operation, inner, params)
+        except AWSError as error:
+            return error_response(error)
+
+    return run

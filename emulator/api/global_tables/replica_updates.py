@@ -1,5 +1,5 @@
 """UpdateTable ReplicaUpdates (global tables version 2019.11.21): a replica created in its region (made through the
-DynamoDB door, filled with the table's items, its stream enabled), updated, or deleted.
+engine, filled with the table's items, its stream enabled), updated, or deleted.
 
 AWS's rules and words come from answers recorded against DynamoDB in 2026 (the ack-api-quirks lab's DynamoDB
 catalogue, "Table replicas (ReplicaUpdates, version 2019.11.21)" and its ValidationException catalogue):
@@ -22,8 +22,9 @@ import boto3
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import ResourceInUseException, ValidationException
 from eddy.emulator.global_tables.replica_groups import CREATING, DELETING, Replica
-from eddy.emulator.api.global_tables.replica_tables import INVALID, Params, Run, describe_as, description
-from eddy.emulator.aws_requests import Response
+from eddy.emulator.api.dynamodb_rules import table_definitions
+from eddy.emulator.api.global_tables.replica_tables import INVALID, Params, Run, describe_as, description, runner
+from eddy.emulator.aws_requests import Request, Response
 from eddy.emulator.moto_seam import global_tables as moto_global_tables
 from eddy.emulator.moto_seam.tables import views as moto_tables
 
@@ -57,9 +58,9 @@ def _checked(response: Response) -> Response:
 # -- UpdateTable ReplicaUpdates ----------------------------------------------------------------------------
 
 
-def replica_updates(emulator: Emulator, account_id: str, region: str, params: Params, run: Run) -> Response:
+def replica_updates(emulator: Emulator, request: Request, account_id: str, region: str, params: Params) -> Response:
     """UpdateTable with ReplicaUpdates: add, change or remove one replica of the table."""
-    name = params["TableName"]
+    name, run = params["TableName"], runner(emulator, request)
     if any(member in params for member in _TABLE_CHANGES):
         raise ValidationException(INVALID + "Replica modification must be the only operation in the request")
     action, target, detail = _one_action(params["ReplicaUpdates"])
@@ -231,20 +232,16 @@ def _update(target: str, name: str, detail: Params, run: Run) -> None:
     if "TableClassOverride" in detail:
         _checked(run(target, "UpdateTable", {"TableName": name, "TableClass": detail["TableClassOverride"]}))
     if "ProvisionedThroughputOverride" in detail:
-        current = description(run, target, name).get("ProvisionedThroughput") or {}
-        _checked(
-            run(
-                target,
-                "UpdateTable",
-                {
-                    "TableName": name,
-                    "ProvisionedThroughput": {
-                        "ReadCapacityUnits": detail["ProvisionedThroughputOverride"]["ReadCapacityUnits"],
-                        "WriteCapacityUnits": current.get("WriteCapacityUnits", 1),
-                    },
-                },
-            )
-        )
+        current = description(run, target, name)
+        change = {
+            "TableName": name,
+            "ProvisionedThroughput": {
+                "ReadCapacityUnits": detail["ProvisionedThroughputOverride"]["ReadCapacityUnits"],
+                "WriteCapacityUnits": (current.get("ProvisionedThroughput") or {}).get("WriteCapacityUnits", 1),
+            },
+        }
+        table_definitions.check_throughput_change(current, change)  # the same throughput again: refused
+        _checked(run(target, "UpdateTable", change))
 
 
 def _delete(emulator: Emulator, group: Any, target: str, now: float) -> None:

@@ -4,7 +4,8 @@ change on it, by the table's key (account, region, name). No moto object (Table,
 - `view(account_id, region, name)`: a TableView (name, ARN, key schema with attribute types, billing mode), None
   when moto has no such table;
 - `set_stream`: moto's description kept in step with Eddy's stream (LatestStreamArn, StreamSpecification);
-- `billing_mode_changed`, `as_aws`, `table_id`: the table's description as AWS answers it (table_descriptions.py);
+- `billing_mode_changed`, `as_aws`, `answer_as_aws`, `table_id`: the table's description as AWS answers it
+  (table_descriptions.py);
 - `indexes`: its partition key attribute and its secondary indexes' key attributes; `index_entries`: what an item's
   entry in each index keeps (its projection);
 - `item_image`: a stored item's image by its key (what a read is measured on);
@@ -14,9 +15,11 @@ change on it, by the table's key (account, region, name). No moto object (Table,
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
+from eddy.emulator.aws_requests import Response
 from eddy.emulator.moto_seam import bridge, table_descriptions
 from eddy.emulator.streams.records import Image
 
@@ -114,6 +117,16 @@ def billing_mode_changed(key: TableKey, billing_mode: str | None, now: float) ->
 def as_aws(operation: str, params: dict[str, Any], body: dict[str, Any], key: TableKey | None) -> dict[str, Any]:
     """moto's answer's body reshaped as AWS answers `operation` (the table read if it is still there)."""
     return table_descriptions.as_aws(operation, params, body, None if key is None else bridge.find_table(*key))
+
+
+def answer_as_aws(operation: str, params: dict[str, Any], response: Response, caller: tuple[str, str]) -> Response:
+    """moto's answer to `operation` for `caller` (account, region) as AWS answers it, where it describes a table (an
+    error, or another operation's answer, as it is)."""
+    if response.status != 200 or operation not in table_descriptions.OPERATIONS:
+        return response
+    name = params.get("TableName")
+    key = (*caller, name) if isinstance(name, str) else None
+    return bridge.with_body(response, as_aws(operation, params, json.loads(response.body), key))
 
 
 def contents() -> Iterator[tuple[TableKey, Callable[[], list[Image]]]]:

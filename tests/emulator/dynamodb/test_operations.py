@@ -82,9 +82,9 @@ def test_a_composed_write_commits_each_operation_or_puts_it_back(emu):
     assert client.scan(TableName="orders")["Items"] == [{"pk": {"S": "a"}}]
 
 
-def test_no_request_goes_through_the_door_twice(emu, monkeypatch):
-    """A table named by its ARN, PartiQL's statements and a transaction each pass the door once (they were answered
-    by the door calling itself again)."""
+@pytest.fixture
+def seen(monkeypatch):
+    """The operations of each request the DynamoDB door handles, in order."""
     seen = []
     door = dynamodb_door.handle
 
@@ -93,6 +93,12 @@ def test_no_request_goes_through_the_door_twice(emu, monkeypatch):
         return door(emulator, operation, request)
 
     monkeypatch.setattr(dynamodb_door, "handle", counted)
+    return seen
+
+
+def test_no_request_goes_through_the_door_twice(emu, seen):
+    """A table named by its ARN, PartiQL's statements and a transaction each pass the door once (they were answered
+    by the door calling itself again)."""
     client = boto3.client("dynamodb", region_name="us-east-1")
     arn = client.describe_table(TableName="orders")["Table"]["TableArn"]
     client.batch_write_item(RequestItems={arn: [{"PutRequest": {"Item": {"pk": {"S": "a"}}}}]})
@@ -105,3 +111,19 @@ def test_no_request_goes_through_the_door_twice(emu, monkeypatch):
     client.transact_write_items(TransactItems=[{"Put": {"TableName": arn, "Item": {"pk": {"S": "c"}}}}])
     assert seen == ["DescribeTable", "BatchWriteItem", "BatchExecuteStatement", "TransactWriteItems"]
     assert sorted(item["pk"]["S"] for item in client.scan(TableName="orders")["Items"]) == ["a", "b", "c"]
+
+
+def test_a_global_table_s_requests_in_other_regions_do_not_pass_the_door(emu, seen):
+    """A replica made in its region (its table, its stream, its items) and a group setting made in every replica are
+    run by the engine (emulator.dynamodb.run), not by the door calling itself for the other region."""
+    east, west = (boto3.client("dynamodb", region_name=region) for region in ("us-east-1", "eu-west-1"))
+    east.update_table(TableName="orders", ReplicaUpdates=[{"Create": {"RegionName": "eu-west-1"}}])
+    east.update_time_to_live(TableName="orders", TimeToLiveSpecification={"Enabled": True, "AttributeName": "expires"})
+    assert seen == ["UpdateTable", "UpdateTimeToLive"]
+    described = west.describe_time_to_live(TableName="orders")
+    described.pop("ResponseMetadata")
+    assert described == {"TimeToLiveDescription": {"TimeToLiveStatus": "ENABLED", "AttributeName": "expires"}}
+    assert [
+        (table["Table"]["TableName"], table["Table"]["StreamSpecification"])
+        for table in (east.describe_table(TableName="orders"), west.describe_table(TableName="orders"))
+    ] == [("orders", {"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"})] * 2

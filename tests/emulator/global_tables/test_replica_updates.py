@@ -126,3 +126,45 @@ def test_the_delay_control_refuses_what_is_not_a_delay(door):
     with pytest.raises(Exception) as raised:
         replication(door, DelaySeconds=-1)
     assert "DelaySeconds must be a number of seconds from 0 to 86400" in str(raised.value)
+
+
+def test_a_replica_s_own_read_capacity_is_its_own(door):
+    """ReplicaUpdates Update: the replica's ProvisionedThroughputOverride changes the replica only (botocore's model,
+    UpdateReplicationGroupMemberAction: "Replica-specific provisioned throughput. If not specified, uses the source
+    table's provisioned throughput settings."), not the group's capacity as an UpdateTable's ProvisionedThroughput
+    does (it was made in the source too)."""
+    east, west = door.client("dynamodb", EAST), door.client("dynamodb", WEST)
+    east.create_table(TableName="scores", KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                      AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                      ProvisionedThroughput={"ReadCapacityUnits": 5, "WriteCapacityUnits": 5})
+    autoscaled_writes(door, "scores")
+    add_replica(east, "scores", WEST)
+    door.advance(31)
+
+    def capacity(dynamodb):
+        throughput = dynamodb.describe_table(TableName="scores")["Table"]["ProvisionedThroughput"]
+        return throughput["ReadCapacityUnits"], throughput["WriteCapacityUnits"]
+
+    east.update_table(TableName="scores", ReplicaUpdates=[
+        {"Update": {"RegionName": WEST, "ProvisionedThroughputOverride": {"ReadCapacityUnits": 9}}}])
+    assert [capacity(east), capacity(west)] == [(5, 5), (9, 5)]
+    assert replica_update(east, {"Update": {"RegionName": WEST, "ProvisionedThroughputOverride": {
+        "ReadCapacityUnits": 9}}}) == (
+        "ValidationException", "The provisioned throughput for the table will not change. The requested value equals "
+                               "the current value. Current ReadCapacityUnits provisioned for the table: 9. Requested "
+                               "ReadCapacityUnits: 9. Current WriteCapacityUnits provisioned for the table: 5. "
+                               "Requested WriteCapacityUnits: 5. Refer to the Amazon DynamoDB Developer Guide for "
+                               "current limits and how to request higher limits.")
+    assert [capacity(east), capacity(west)] == [(5, 5), (9, 5)]
+
+
+def autoscaled_writes(door, table: str) -> None:
+    """The table's write capacity auto scaled (a target and a policy), as a provisioned global table needs."""
+    autoscaling = door.client("application-autoscaling", EAST)
+    target = dict(ServiceNamespace="dynamodb", ResourceId=f"table/{table}",
+                  ScalableDimension="dynamodb:table:WriteCapacityUnits")
+    autoscaling.register_scalable_target(**target, MinCapacity=5, MaxCapacity=50)
+    autoscaling.put_scaling_policy(**target, PolicyName="writes", PolicyType="TargetTrackingScaling",
+                                   TargetTrackingScalingPolicyConfiguration={
+                                       "TargetValue": 70.0, "PredefinedMetricSpecification": {
+                                           "PredefinedMetricType": "DynamoDBWriteCapacityUtilization"}})
