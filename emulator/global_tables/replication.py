@@ -31,7 +31,8 @@ from eddy.emulator.global_tables.backlog import Pending, Queues, Stamps, item_id
 from eddy.emulator.global_tables.controls import ReplicationControls
 from eddy.emulator.global_tables.journal import Journal
 from eddy.emulator.global_tables.replica_groups import ReplicaGroup, ReplicaGroups
-from eddy.emulator.moto_seam import bridge as moto_bridge, global_tables as moto_global_tables
+from eddy.emulator.moto_seam import global_tables as moto_global_tables
+from eddy.emulator.moto_seam.tables import views as moto_tables
 from eddy.emulator.storage.disk import WriteFailed
 from eddy.emulator.streams.capture import TableKey
 from eddy.emulator.streams.records import ChangeRecord
@@ -175,8 +176,7 @@ class Replication(ReplicationControls):
         return min(max(next_due - now, 0.001), 1.0)
 
     def _apply(self, entry: Pending, target: TableKey) -> None:
-        table = moto_bridge.find_table(*target)
-        if table is None:  # the replica went (deleted in its own region)
+        if not moto_global_tables.has_table(target):  # the replica went (deleted in its own region)
             return
         stamps = self._stamps.setdefault(target, {})
         identity = item_id(entry.keys)
@@ -190,9 +190,9 @@ class Replication(ReplicationControls):
             try:
                 with capture.operation():
                     if entry.new_image is not None:
-                        moto_global_tables.put_image(table, entry.new_image)
+                        moto_global_tables.put_image(target, entry.new_image)
                     else:
-                        moto_global_tables.delete_image(table, entry.keys)
+                        moto_global_tables.delete_image(target, entry.keys)
             finally:
                 record = self._applying.record
                 self._applying.entry = None
@@ -215,7 +215,7 @@ class Replication(ReplicationControls):
             gone = group.settle(now, self._kernel.settings.replica_transition_seconds)
             for region in gone:
                 self._forget_region(group, region)
-                moto_bridge.drop_table(group.account_id, region, group.table_name)
+                moto_tables.drop((group.account_id, region, group.table_name))
                 self._table_deleted(group.account_id, region, group.table_name)
             if gone:
                 self._save(group)
@@ -239,12 +239,11 @@ class Replication(ReplicationControls):
 
     def backfill(self, source: TableKey, target: TableKey) -> int:
         """Copy every item of `source` into the new replica `target`, each with its stamp (lock held)."""
-        table, new = moto_bridge.find_table(*source), moto_bridge.find_table(*target)
         stamps, new_stamps = self._stamps.setdefault(source, {}), self._stamps.setdefault(target, {})
-        items = list(moto_global_tables.images(table))
+        items = list(moto_global_tables.images(source))
         with self._capture.operation():  # all of the copy, or none of it
             for keys, image in items:
-                moto_global_tables.put_image(new, image)
+                moto_global_tables.put_image(target, image)
                 identity = item_id(keys)
                 if identity in stamps:
                     new_stamps[identity] = stamps[identity]

@@ -1,4 +1,4 @@
-"""moto as global tables use it: its tables as replication writes and reads them (an item stored, or deleted by its
+"""moto as global tables use it: its tables, by their key, as replication writes and reads them (an item stored, or deleted by its
 keys, through moto's own table, so change capture, the write-ahead log and the table's indexes see it; every item's
 image, for a new replica's fill), and its Application Auto Scaling, read: a replica of a PROVISIONED table can be
 added only when its write capacity is auto scaled, a scalable target on `dynamodb:table:WriteCapacityUnits`
@@ -10,22 +10,28 @@ from __future__ import annotations
 import sys
 from typing import Iterator
 
-from moto.dynamodb.models.table import Table
-
-from eddy.emulator.moto_seam.bridge import delete_item_by_keys, image_of
+from eddy.emulator.moto_seam.bridge import delete_item_by_keys, find_table, image_of
 from eddy.emulator.streams.records import Image
 
-
-def put_image(table: Table, image: Image) -> None:
-    table.put_item(dict(image))
+TableKey = tuple[str, str, str]  # account, region, table name
 
 
-def delete_image(table: Table, keys: Image) -> None:
-    delete_item_by_keys(table, keys)
+def has_table(key: TableKey) -> bool:
+    """Whether moto has the table (a replica deleted in its own region has none)."""
+    return find_table(*key) is not None
 
 
-def images(table: Table) -> Iterator[tuple[Image, Image]]:
+def put_image(key: TableKey, image: Image) -> None:
+    find_table(*key).put_item(dict(image))
+
+
+def delete_image(key: TableKey, keys: Image) -> None:
+    delete_item_by_keys(find_table(*key), keys)
+
+
+def images(key: TableKey) -> Iterator[tuple[Image, Image]]:
     """Every item of the table: its keys and its image."""
+    table = find_table(*key)
     key_names = [name for name in (table.hash_key_attr, table.range_key_attr) if name]
     for item in table.all_items():
         image = image_of(item)

@@ -21,7 +21,6 @@ import logging
 from pathlib import Path
 from typing import Any, ContextManager, Iterator
 
-from eddy.emulator.moto_seam import bridge as moto_bridge
 from eddy.emulator.moto_seam.tables import resource_policies, time_to_live_changes
 from eddy.emulator.moto_seam.tables import views as moto_tables
 from eddy.emulator.moto_seam.tables.definition_requests import run_table_request
@@ -190,10 +189,8 @@ class StreamsChannel(Channel, StreamObserver):
                 highest = max(highest, shard.starting_sequence_number, shard.ending_sequence_number or 0)
         self.sequence_numbers.restore(highest)
         for (account_id, region, name), stream in self.registry.latest.items():
-            table = moto_bridge.find_table(account_id, region, name)
-            if table is not None:
-                view_type = stream.view_type.value if stream.status == "ENABLED" else None
-                moto_bridge.set_table_stream(table, stream.label, view_type)
+            view_type = stream.view_type.value if stream.status == "ENABLED" else None
+            moto_tables.set_stream((account_id, region, name), stream.label, view_type)  # if moto has the table
 
 
 class TablesChannel(Channel):
@@ -215,8 +212,7 @@ class TablesChannel(Channel):
         is kept with the table and logged: DynamoDB refuses another change within the hour, also after a restart)."""
         entry = {"op": "ddl", "account": account_id, "region": region, "target": target, "body": body}
         if target == "CreateTable":
-            table = moto_bridge.find_table(account_id, region, table_name(body))
-            entry["created_at"] = moto_bridge.table_created_at(table)
+            entry["created_at"] = moto_tables.created_at((account_id, region, table_name(body)))
         elif target == "UpdateTimeToLive":
             time_to_live_changes.note(account_id, region, table_name(body), at)
             entry["at"] = at
@@ -282,20 +278,13 @@ class TablesChannel(Channel):
             for request in entry["ddl"]:
                 self.replay(request)
         else:
-            table = moto_bridge.find_table(*entry["key"])
-            for item in entry["items"]:
-                moto_bridge.restore_item(table, item)
+            moto_tables.restore_items(tuple(entry["key"]), entry["items"])
 
     def replay(self, entry: dict[str, Any]) -> None:
         if entry["op"] == "ddl":
             self._replay_ddl(entry)
             return
-        table = moto_bridge.find_table(*entry["table"])
-        for keys, new in entry["items"]:
-            if new is not None:
-                moto_bridge.restore_item(table, new)
-            else:
-                moto_bridge.delete_item_by_keys(table, keys)
+        moto_tables.restore_changes(tuple(entry["table"]), entry["items"])
         self.versions[tuple(entry["table"])] = entry["version"]
         if entry["seq"] is not None:
             self.streams.confirm(int(entry["seq"]))
@@ -312,7 +301,7 @@ class TablesChannel(Channel):
             raise CorruptStateError(f"replaying {target} of {body.get('TableName')} failed: {answer[:300]!r}")
         key = (account_id, region, table_name(body))
         if target == "CreateTable":
-            moto_bridge.set_table_created_at(moto_bridge.find_table(*key), entry["created_at"])
+            moto_tables.set_created_at(key, entry["created_at"])
         elif target == "UpdateTimeToLive" and "at" in entry:  # logged before its time was kept: not known
             time_to_live_changes.note(*key, entry["at"])
         elif target == "DeleteTable":

@@ -10,7 +10,9 @@ change on it, by the table's key (account, region, name). No moto object (Table,
   entry in each index keeps (its projection);
 - `item_image`: a stored item's image by its key (what a read is measured on);
 - `contents()`: every table's key and a reader of its items' images (a snapshot's tables);
-- `drop`: a table taken out of moto before anyone saw it.
+- `restore_items`, `restore_changes`, `created_at`, `set_created_at`: a table's items and CreationDateTime put back
+  as they were before a restart (streams/durable.py);
+- `drop`: a table taken out of moto (before anyone saw it, or a replica whose deletion is over).
 """
 
 from __future__ import annotations
@@ -141,3 +143,30 @@ def _images_of(table: Any) -> Callable[[], list[Image]]:
 
 def drop(key: TableKey) -> None:
     bridge.drop_table(*key)
+
+
+def restore_items(key: TableKey, images: list[Image]) -> None:
+    """Items put back as they were stored before a restart: no validation, no capture (they had both already)."""
+    table = bridge.find_table(*key)
+    for image in images:
+        bridge.restore_item(table, image)
+
+
+def restore_changes(key: TableKey, changes: list[tuple[Image, Image | None]]) -> None:
+    """A logged commit's changes put back: each item (by its keys) stored as its new image, or deleted (None)."""
+    table = bridge.find_table(*key)
+    for keys, new in changes:
+        if new is not None:
+            bridge.restore_item(table, new)
+        else:
+            bridge.delete_item_by_keys(table, keys)
+
+
+def created_at(key: TableKey) -> str:
+    """The table's CreationDateTime (ISO 8601), to be kept with its definition."""
+    return bridge.table_created_at(bridge.find_table(*key))
+
+
+def set_created_at(key: TableKey, created_at: str) -> None:
+    """The table's CreationDateTime as it was before a restart rebuilt the table."""
+    bridge.set_table_created_at(bridge.find_table(*key), created_at)
