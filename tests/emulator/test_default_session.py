@@ -7,6 +7,7 @@ import boto3
 import pytest
 
 from eddy import emulate
+from eddy.emulator import aws_environment
 from eddy.emulator.aws_environment import fresh_session
 
 
@@ -38,3 +39,17 @@ def test_a_fresh_session_takes_boto3s_options_and_shares_the_loader():
     assert one._session.get_component("data_loader") is other._session.get_component("data_loader")
     with pytest.raises(Exception, match="Unknown service"):
         one.client("no-such-service")
+
+
+def test_the_loader_made_before_any_session_is_the_one_a_session_would_have(monkeypatch, tmp_path):
+    # without a config file a session's data path is AWS_DATA_PATH's; the loader is made as boto3.Session makes it
+    # (botocore's create_loader, then boto3's data folder), and the sessions made afterwards share it
+    monkeypatch.setenv("AWS_CONFIG_FILE", str(tmp_path / "no-config"))
+    monkeypatch.setenv("AWS_DATA_PATH", str(tmp_path / "models"))
+    monkeypatch.setattr(aws_environment, "_loaders", {})
+    loader = aws_environment.shared_loader()
+    session = fresh_session(region_name="eu-west-1")
+    assert session._session.get_component("data_loader") is loader
+    assert loader.search_paths == boto3.Session(region_name="eu-west-1")._loader.search_paths
+    assert loader.search_paths[0] == str(tmp_path / "models")
+    assert loader.load_service_model("dynamodb", "service-2")["metadata"]["serviceId"] == "DynamoDB"
