@@ -22,6 +22,7 @@ import util from "node:util";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { sendToOwnEndpoint } from "./node_own_endpoint.mjs";
+import { skipProvidedSdkInstalls } from "./node_sdk_installs.mjs";
 
 const answer = process.stdout.write.bind(process.stdout);
 let requestId = "";
@@ -56,6 +57,8 @@ delete process.env.EDDY_NODE_SDK_MISSING;
 // a ResponseURL's PUT sent with https.request({hostname, path}) reaches Eddy (node_own_endpoint.mjs)
 sendToOwnEndpoint(process.env.EDDY_ENDPOINT_URL);
 delete process.env.EDDY_ENDPOINT_URL;
+// AwsCustomResource's run-time `npm install` of a client the function finds anyway is not run (node_sdk_installs.mjs)
+skipProvidedSdkInstalls(process.cwd());
 
 function errorBody(error) {
   if (error instanceof Error || (error && typeof error.name === "string" && typeof error.message === "string"

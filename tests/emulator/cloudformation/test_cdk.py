@@ -21,7 +21,7 @@ from botocore.exceptions import ClientError
 from tests.emulator.api.function_urls.helpers import call
 from tests.emulator.cloudformation.deploy_tools import cdk_cli, tools  # noqa: F401 (fixtures)
 from tests.emulator.cloudformation.test_real_tools import (APP, _check_everything_is_gone, _check_the_app_runs,
-                                                           _client, _empty_the_bucket, _new_code, _outputs,
+                                                           _client, _new_code, _outputs,
                                                            server)  # noqa: F401
 
 pytestmark = pytest.mark.slow
@@ -70,14 +70,22 @@ def test_cdk_bootstrap_deploy_redeploy_and_destroy(cdk_cli, tools, server, tmp_p
     assert call(f"{web_url}hello")[0::2] == (200, b"web /hello")
     _check_the_stream_invokes_the_alias(server, "1")
     _check_the_custom_resources(server)
+    _check_the_log_retention(server)
     _new_code(app)
     _cdk(cdk_cli, tools, server, app, *deploy, "--context", "batch_size=5")
     _check_the_app_runs(server, "cdk-app", "two", 5)  # the new code ran: the alias's new version
     _check_the_stream_invokes_the_alias(server, "2")
 
-    _empty_the_bucket(server, "cdk-app")
+    # the bucket is not emptied first: CDK's auto_delete_objects provider empties it before it is deleted
+    found, s3 = _outputs(server, "cdk-app"), _client(server, "s3")
+    assert [listed["Key"] for listed in s3.list_objects_v2(Bucket=found["Uploads"])["Contents"]] == [
+        "report-one.csv", "report-two.csv"]
     _cdk(cdk_cli, tools, server, app, "destroy", "--app", "cdk.out", "--force")
     _check_everything_is_gone(server)
+    assert found["Uploads"] not in [bucket["Name"] for bucket in s3.list_buckets()["Buckets"]]
+    # LogRetention's RemovalPolicy destroy: its handler deleted the function's log group
+    assert _client(server, "logs").describe_log_groups(logGroupNamePrefix=f"/aws/lambda/{found['Copier']}")[
+        "logGroups"] == []
     with pytest.raises(ClientError) as gone:  # the AwsCustomResource's onDelete call deleted it
         _client(server, "ssm").get_parameter(Name="/cdk-app/note")
     assert gone.value.response["Error"]["Code"] == "ParameterNotFound"
@@ -97,6 +105,16 @@ def _check_the_stream_invokes_the_alias(url: str, version: str) -> None:
 
 
 
+def _check_the_log_retention(url: str) -> None:
+    """CDK's LogRetention handler (Node.js) set the function's log group's retention, and its own log group's to a
+    day (what the handler does on Create)."""
+    logs, functions = _client(url, "logs"), _client(url, "lambda").list_functions()["Functions"]
+    [handler] = [function["FunctionName"] for function in functions if "LogRetention" in function["FunctionName"]]
+    for name, days in ((f"/aws/lambda/{_outputs(url, 'cdk-app')['Copier']}", 7), (f"/aws/lambda/{handler}", 1)):
+        assert [(group["logGroupName"], group["retentionInDays"])
+                for group in logs.describe_log_groups(logGroupNamePrefix=name)["logGroups"]] == [(name, days)]
+
+
 def _check_the_custom_resources(url: str) -> None:
     """CDK's Node.js custom resource handlers ran on Eddy and answered: the Provider framework's (it loads
     @aws-sdk/client-sfn) invoked the app's on_event function, which wrote an item; the AwsCustomResource's called
@@ -108,3 +126,13 @@ def _check_the_custom_resources(url: str) -> None:
         "Name": "/cdk-app/note", "Type": "String", "Value": "noted", "Version": 1}
     item = _client(url, "dynamodb").get_item(TableName=found["Copies"], Key={"id": {"S": "greeting:eddy"}})["Item"]
     assert item == {"id": {"S": "greeting:eddy"}, "mark": {"S": "provider"}}
+    # installLatestAwsSdk (the default): the handler's npm install of a client Eddy's runtime provides was skipped
+    functions = _client(url, "lambda").list_functions()["Functions"]
+    [handler] = [function["FunctionName"] for function in functions
+                 if "AWS679f53fac002430cb0da5b7982bd2287" in function["FunctionName"]]  # AwsCustomResource's
+    logged = _client(url, "logs").filter_log_events(logGroupName=f"/aws/lambda/{handler}")["events"]
+    assert [event["message"].split("\tINFO\t", 1)[1].strip() for event in logged if "AWS SDK v3" in event["message"]] == [
+        "Installing latest AWS SDK v3: @aws-sdk/client-ssm",
+        "Failed to install latest AWS SDK v3. Falling back to pre-installed version. Error: Error: Eddy's Node.js "
+        "runtime provides @aws-sdk/client-ssm: the run-time `npm install` into /tmp is skipped (AwsCustomResource's "
+        "installLatestAwsSdk) and the runtime's version is used"]

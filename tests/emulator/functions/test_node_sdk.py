@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import logging
 import os
@@ -175,3 +176,57 @@ def test_a_function_assuming_a_role_with_the_credential_providers_calls_as_that_
     parameter = door.client("ssm").get_parameter(Name="/assumed/note")["Parameter"]
     assert {key: parameter[key] for key in ("Name", "Type", "Value", "Version")} == {
         "Name": "/assumed/note", "Type": "String", "Value": "noted", "Version": 1}
+
+
+#: what aws-cdk-lib's AwsCustomResource handler does with installLatestAwsSdk "true" (its default) before its SDK
+#: call (custom-resource-handlers' aws-custom-resource-handler, loadAwsSdk and installLatestSdk; the same in
+#: aws-cdk-lib 2.275.0's bundled handler): npm install the client into /tmp, require it from there, and when the
+#: install throws, log that and require the runtime's own
+LATEST_SDK = """
+const { execSync } = require('child_process');
+exports.handler = async (event) => {
+  const name = event.package;
+  try {
+    console.log(`Installing latest AWS SDK v3: ${name}`);
+    execSync(`NPM_CONFIG_UPDATE_NOTIFIER=false HOME=/tmp npm install ${JSON.stringify(name)} --omit=dev --no-package-lock --no-save --prefix /tmp`);
+    return { from: 'tmp', client: Object.keys(require(`/tmp/node_modules/${name}`)).includes('SSMClient') };
+  } catch (e) {
+    console.log(`Failed to install latest AWS SDK v3. Falling back to pre-installed version. Error: ${e}`);
+    try {
+      return { from: 'runtime', client: Object.keys(require(name)).includes('SSMClient') };
+    } catch {
+      return { from: 'nowhere', error: `Package ${name} does not exist.` };
+    }
+  }
+};
+"""
+
+
+def test_a_latest_sdk_install_of_a_client_the_runtime_provides_is_skipped_and_others_reach_npm(door, tmp_path) -> None:
+    """AwsCustomResource's run-time `npm install` (installLatestAwsSdk): of a client Eddy's runtime provides, it
+    throws at once without running npm, so the handler falls back to the runtime's client (one clear log line); of
+    one Eddy does not provide, npm is run as asked. npm here is a stand-in on the function's PATH that writes down its
+    arguments and fails, as npm does without a network."""
+    bin_folder = tmp_path / "bin"
+    bin_folder.mkdir()
+    asked = tmp_path / "npm-arguments"
+    (bin_folder / "npm").write_text(f'#!/bin/sh\necho "$@" >> {asked}\nexit 1\n')
+    (bin_folder / "npm").chmod(0o755)
+    lam = door.client("lambda")
+    create_node(lam, "latest", {"index.js": LATEST_SDK}, Timeout=60,
+                Environment={"Variables": {"PATH": f"{bin_folder}{os.pathsep}{os.environ['PATH']}"}})
+
+    response, answer = call(lam, "latest", {"package": "@aws-sdk/client-ssm"})
+    assert (answer, asked.exists()) == ({"from": "runtime", "client": True}, False)  # npm never ran
+    logged = base64.b64decode(lam.invoke(FunctionName="latest", LogType="Tail", Payload=json.dumps(
+        {"package": "@aws-sdk/client-ssm"}))["LogResult"]).decode()
+    lines = [line.split("\tINFO\t", 1)[1] for line in logged.splitlines() if "\tINFO\t" in line]
+    assert lines == [
+        "Installing latest AWS SDK v3: @aws-sdk/client-ssm",
+        "Failed to install latest AWS SDK v3. Falling back to pre-installed version. Error: Error: Eddy's Node.js "
+        "runtime provides @aws-sdk/client-ssm: the run-time `npm install` into /tmp is skipped (AwsCustomResource's "
+        "installLatestAwsSdk) and the runtime's version is used"]
+
+    response, answer = call(lam, "latest", {"package": "@aws-sdk/client-appsync"})
+    assert answer == {"from": "nowhere", "error": "Package @aws-sdk/client-appsync does not exist."}
+    assert asked.read_text() == "install @aws-sdk/client-appsync --omit=dev --no-package-lock --no-save --prefix /tmp\n"

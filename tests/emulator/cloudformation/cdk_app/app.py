@@ -2,16 +2,19 @@
 template, written with aws-cdk-lib (the function's code is app/src, copied beside this file as src/). A table's
 stream to a function's alias (of fn.currentVersion) with batch item failures and an SQS on-failure destination, a
 bucket notifying the function
-(CDK makes that notification through its BucketNotificationsHandler custom resource), a topic to a queue, and a
-function with a public function URL; two custom resources made with CDK's Node.js handlers: one through the
-custom-resources Provider framework (its function loads @aws-sdk/client-sfn, invokes this app's Python on_event
-function and PUTs the answer with https.request), an AwsCustomResource calling SSM PutParameter (DeleteParameter on
-delete). The context value batch_size sets the mapping's batch size (10 when not given)."""
+(CDK makes that notification through its BucketNotificationsHandler custom resource) and emptied by CDK's
+auto_delete_objects provider before it is deleted, the function's log group's retention set by CDK's LogRetention,
+a topic to a queue, and a function with a public function URL; two custom resources made with CDK's Node.js
+handlers: one through the custom-resources Provider framework (its function loads @aws-sdk/client-sfn, invokes this
+app's Python on_event function and PUTs the answer with https.request), an AwsCustomResource calling SSM
+PutParameter (DeleteParameter on delete), installLatestAwsSdk at its default. The context value batch_size sets the
+mapping's batch size (10 when not given)."""
 
 import aws_cdk as cdk
 from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_lambda_event_sources as sources
+from aws_cdk import aws_logs as logs
 from aws_cdk import aws_s3 as s3
 from aws_cdk import aws_s3_notifications as s3_notifications
 from aws_cdk import aws_sns as sns
@@ -32,13 +35,19 @@ class Pipeline(cdk.Stack):
                                 partition_key=dynamodb.Attribute(name="id", type=dynamodb.AttributeType.STRING),
                                 billing_mode=dynamodb.BillingMode.PAY_PER_REQUEST)
         failures = sqs.Queue(self, "FailuresQueue")
-        uploads = s3.Bucket(self, "UploadsBucket", removal_policy=destroy)
+        # auto_delete_objects: CDK's Node.js provider (Custom::S3AutoDeleteObjects) empties the bucket before
+        # CloudFormation deletes it, so `cdk destroy` needs no emptying first
+        uploads = s3.Bucket(self, "UploadsBucket", removal_policy=destroy, auto_delete_objects=True)
         copier = lambda_.Function(self, "CopierFunction", runtime=lambda_.Runtime.PYTHON_3_11, handler="app.handler",
                                   code=lambda_.Code.from_asset("src"), timeout=cdk.Duration.seconds(30),
                                   environment={"COPIES": copies.table_name})
         copies.grant_read_write_data(copier)
         # the stream invokes the alias "live" of the function's current version: a code change publishes a new
         # version (currentVersion's logical id is a hash of the function) and moves the alias to it
+        # CDK's LogRetention (Custom::LogRetention, its Node.js handler): the function's log group kept a week,
+        # deleted with the stack (RemovalPolicy destroy)
+        logs.LogRetention(self, "CopierLogRetention", log_group_name=f"/aws/lambda/{copier.function_name}",
+                          retention=logs.RetentionDays.ONE_WEEK, removal_policy=destroy)
         live = lambda_.Alias(self, "CopierLive", alias_name="live", version=copier.current_version)
         live.add_event_source(sources.DynamoEventSource(
             orders, starting_position=lambda_.StartingPosition.TRIM_HORIZON, retry_attempts=1,
@@ -70,11 +79,11 @@ class Pipeline(cdk.Stack):
         provider = cr.Provider(self, "GreeterProvider", on_event_handler=greeter)
         greeting = cdk.CustomResource(self, "GreetingResource", properties={"Name": "eddy"},
                                       service_token=provider.service_token)
-        # AwsCustomResource: CDK's Node.js function makes the SDK call; install_latest_aws_sdk=False keeps it on the
-        # runtime's SDK (true would have it npm-install the client into the machine's /tmp first)
+        # AwsCustomResource: CDK's Node.js function makes the SDK call; install_latest_aws_sdk left at its default
+        # (true): its run-time `npm install` of @aws-sdk/client-ssm, which Eddy's runtime provides, is skipped
         parameter = {"Name": "/cdk-app/note"}
         note = cr.AwsCustomResource(
-            self, "NoteParameter", install_latest_aws_sdk=False,
+            self, "NoteParameter",
             on_create=cr.AwsSdkCall(service="SSM", action="putParameter",
                                     parameters={**parameter, "Value": "noted", "Type": "String"},
                                     physical_resource_id=cr.PhysicalResourceId.of(parameter["Name"])),
