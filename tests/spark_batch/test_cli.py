@@ -1,4 +1,6 @@
-"""`register(subparsers)`: the export and spark subcommands, and table streams from the command line."""
+"""`register(subparsers)`: the export and spark subcommands, and table streams from the command line. (An `eddy spark`
+command run from another directory without PYSPARK_PYTHON, in a process of its own: test_cli_failures.py's
+test_readers_keep_working_beside_the_server_that_owns_the_directory.)"""
 
 from __future__ import annotations
 
@@ -63,21 +65,3 @@ def test_stream_sql_one_statement_and_the_prompt(spark, tmp_path: Path, capsys, 
     assert "error: StreamNotFoundError: no table stream named nothing_here" in out  # and the prompt went on
     assert "|orders_sql|orders    |APPEND_ONLY|0     |" in out
 
-
-def test_spark_commands_work_from_any_directory_without_pyspark_python(spark, tmp_path: Path) -> None:
-    """Spark's Python workers run the interpreter eddy runs on, not whatever `python3` is on PATH (which has no
-    spark_batch): `eddy spark stream show` decodes images in Python workers."""
-    import os
-    import subprocess
-    import sys
-
-    orders = ChangeLog(tmp_path / "state", "orders")
-    orders.commit(1, "2025-05-01 10:00:05.000", insert(order("o1", "10", "c1"), key("o1")))
-    common = ["--state-dir", str(tmp_path / "state"), "--offsets", str(tmp_path / "offsets")]
-    assert eddy("spark", "stream", "create", "orders_changes", "--table", "orders", "--at-version", "0", *common) == 0
-    env = {name: value for name, value in os.environ.items() if name not in ("PYSPARK_PYTHON", "PYSPARK_DRIVER_PYTHON")}
-    result = subprocess.run([sys.executable, "-m", "eddy", "spark", "stream", "show", "orders_changes",
-                             "--state-dir", "state", "--offsets", "offsets", "--master", "local[1]"],
-                            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
-    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-3000:]
-    assert "o1" in result.stdout and "ModuleNotFoundError" not in result.stderr

@@ -25,7 +25,7 @@ from tests.emulator.helpers import create_table
 from tests.emulator.storage.test_ownership import tree
 
 from .segments import ChangeLog, insert
-from .test_jobs import key, order
+from .test_jobs import eddy, key, order
 
 
 @contextlib.contextmanager
@@ -132,10 +132,13 @@ def test_ctrl_c_while_the_session_is_starting_is_one_line_and_status_130(tmp_pat
         130, ["eddy spark aggregate: interrupted"], b"")
 
 
-def test_readers_keep_working_beside_the_server_that_owns_the_directory(spark, tmp_path: Path) -> None:
-    """The readers (a change-log DataFrame, a table stream, `eddy tail`, `eddy spark aggregate`) beside `eddy serve`,
-    writing nothing in its directory; the aggregate also runs while another application holds Spark's default UI
-    port, 4040, without a WARN (its UI takes a port the system picks: spark_batch/session.py)."""
+def test_readers_keep_working_beside_the_server_that_owns_the_directory(spark, tmp_path: Path, capsys) -> None:
+    """The readers (a change-log DataFrame, a table stream, `eddy spark aggregate`, `eddy tail`, `eddy spark stream
+    show` in a process of its own) beside `eddy serve`, writing nothing in its directory. The command runs from a
+    directory that is not the repository's, without PYSPARK_PYTHON: Spark's Python workers (which decode the
+    images) run the interpreter eddy runs on, not whatever `python3` is on PATH, which has no spark_batch; and it
+    runs while another application holds Spark's default UI port, 4040, without a WARN (its UI takes a port the
+    system picks: spark_batch/session.py). One process, one JVM start, for the three checks."""
     state_dir = tmp_path / "S"
     with eddy_server("--housekeeping-interval", "0", "--state-dir", str(state_dir)) as (url, _):
         dynamodb = ServerDoor(url).client("dynamodb")
@@ -149,15 +152,24 @@ def test_readers_keep_working_beside_the_server_that_owns_the_directory(spark, t
         streams = TableStreams(spark, str(state_dir), str(tmp_path / "offsets"))
         streams.create("changes", "orders", at_version=0)
         assert streams.get("changes").read().count() == 3
+        assert eddy("spark", "aggregate", "--state-dir", str(state_dir), "--out", str(tmp_path / "metrics")) == 0
+        assert capsys.readouterr().out.startswith("aggregate: 3 rows in, ")
         tail = subprocess.run([sys.executable, "-m", "eddy", "tail", "orders", "--endpoint-url", url,
                                "--from-start", "--count", "3"], capture_output=True, text=True, timeout=120)
         assert tail.returncode == 0 and len(tail.stdout.splitlines()) == 4
-        with holding_4040():  # and another application's UI holds 4040: Eddy's job says nothing about it
-            aggregate = subprocess.run([sys.executable, "-m", "eddy", "spark", "aggregate", "--state-dir",
-                                        str(state_dir), "--out", str(tmp_path / "metrics")],
-                                       capture_output=True, text=True, timeout=300)
-        assert aggregate.returncode == 0 and aggregate.stdout.startswith("aggregate: 3 rows in, "), aggregate.stderr
-        assert "WARN" not in aggregate.stderr and "4040" not in aggregate.stderr, aggregate.stderr
+        env = {name: value for name, value in os.environ.items() if name not in ("PYSPARK_PYTHON",
+                                                                                   "PYSPARK_DRIVER_PYTHON")}
+        with holding_4040():  # and another application's UI holds 4040: Eddy's command says nothing about it
+            show = subprocess.run([sys.executable, "-m", "eddy", "spark", "stream", "show", "changes", "--state-dir",
+                                   "S", "--offsets", "offsets", "--master", "local[1]"],
+                                  cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+        assert show.returncode == 0, show.stdout[-2000:] + show.stderr[-3000:]
+        header, *rows = [line.split("|")[1:-1] for line in show.stdout.splitlines() if line.startswith("|")]
+        columns = [name.strip() for name in header]
+        assert sorted((row[columns.index("__change_type")].strip(), row[columns.index("pk")].strip())
+                      for row in rows) == [("INSERT", "a"), ("INSERT", "b"), ("INSERT", "c")], show.stdout
+        assert "ModuleNotFoundError" not in show.stderr, show.stderr
+        assert "WARN" not in show.stderr and "4040" not in show.stderr, show.stderr
 
         assert tree(state_dir) == files  # the readers wrote nothing there
         dynamodb.put_item(TableName="orders", Item={"pk": {"S": "d"}})  # and the owner goes on writing

@@ -1,6 +1,6 @@
 """The driver's JVM: Java checked before Spark starts, the incubator warning dropped, the JVM ending with its driver.
 (No WARN when 4040 is taken, the UI on a port the system picks: test_cli_failures.py's
-test_readers_keep_working_beside_the_server_that_owns_the_directory runs its `eddy spark aggregate` so.)"""
+test_readers_keep_working_beside_the_server_that_owns_the_directory runs its `eddy spark stream show` so.)"""
 
 from __future__ import annotations
 
