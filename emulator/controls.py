@@ -43,7 +43,7 @@ class Controls:
     streams: StreamRegistry
     functions: FunctionRegistry
     capture: Capture
-    replication: Replication
+    _replication: Replication | None
     triggers: Triggers
 
     # -- functions, triggers and Eddy's own clients --------------------------------------------------------
@@ -162,7 +162,7 @@ class Controls:
             expired = [
                 item
                 for table, item in ttl.expired_items(moto_ttl.expiries(), self.clock.now())
-                if self.replication.expires_here(*table)
+                if self._replication is None or self._replication.expires_here(*table)
             ]
             with self.capture.operation(by_ttl=True):  # a refused commit puts the items back for the next sweep
                 return sum(item.delete() for item in expired)

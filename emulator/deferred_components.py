@@ -1,8 +1,13 @@
-"""The Emulator's components that some servers never use, made (and their modules loaded) by their first use: the
-event source mappings' registry (triggers/: with it the pollers and moto's SQS), EventBridge's pipes (pipes/, made
-when EventBridge first asks) and CloudFormation's stacks. Part of
-the composition root (engine.py's Emulator is a DeferredComponents): each is built with the collaborators it uses,
-as the Emulator builds the others, only later.
+"""The Emulator's components that some emulators never use, made (and their modules loaded) by their first use, so
+that a plain DynamoDB test loads nothing else: the functions (their registry and its durable channel, the invoker,
+the asynchronous invocations), S3's and SNS's pushes (notifications/), EventBridge's rules' deliveries (eventbridge/,
+and its pipes, made when EventBridge first asks), global tables' replication (global_tables/), the event source
+mappings' registry (triggers/: with it the pollers and moto's SQS, and its durable channel) and CloudFormation's
+stacks. A durable emulator makes them all at once, before recovery (its state may hold any of them: each channel is
+registered in the snapshot's order); a component made once the emulator has started starts as it is made. Until a
+push comes, moto's S3, SNS and EventBridge pushes are told to Eddy through stand-ins that make the notifications or
+EventBridge by the first one. Part of the composition root (engine.py's Emulator is a DeferredComponents): each is
+built with the collaborators it uses, as the Emulator builds the others, only later.
 
     emulator.triggers          # made now, if no mapping was created or recovered before
 """
@@ -13,20 +18,32 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
+from eddy.emulator import moto_seam
+from eddy.emulator.moto_seam import notifications as notifications_seam
+
 if TYPE_CHECKING:
     from eddy.emulator.cloudformation.service import CloudFormation
     from eddy.emulator.clock import Clock
     from eddy.emulator.eventbridge.service import EventBridge
     from eddy.emulator.functions.async_invocations import AsyncInvocations
+    from eddy.emulator.functions.durable import FunctionsChannel
     from eddy.emulator.functions.invocation import Invoker
     from eddy.emulator.functions.registry import FunctionRegistry
+    from eddy.emulator.global_tables.replication import Replication
     from eddy.emulator.kernel import Kernel
+    from eddy.emulator.settings import Settings
+    from eddy.emulator.storage.channels import DurableLog
+    from eddy.emulator.storage.disk import DiskState
+    from eddy.emulator.streams.capture import Capture
     from eddy.emulator.notifications.notifications import Notifications
     from eddy.emulator.pipes.pipe_registry import Pipes
     from eddy.emulator.streams.shards import SequenceNumbers
     from eddy.emulator.streams.stream_registry import StreamRegistry
     from eddy.emulator.triggers.durable import MappingsChannel
     from eddy.emulator.triggers.mapping_registry import Triggers
+
+#: moto's EventBridge seam (eventbridge/service.py's EVENTS_SEAM, named here without loading that module)
+EVENTS_SEAM = "eddy.emulator.moto_seam.eventbridge.rules"
 
 
 class DeferredComponents:
@@ -36,18 +53,216 @@ class DeferredComponents:
     lock: threading.RLock
     state_dir: Path
     clock: Clock
-    mapping_channel: MappingsChannel
+    activity: threading.Condition
+    settings: Settings
+    persistence: DurableLog
+    capture: Capture
+    disk: DiskState
     streams: StreamRegistry
     sequence_numbers: SequenceNumbers
-    functions: FunctionRegistry
-    invoker: Invoker
-    async_invocations: AsyncInvocations
-    notifications: Notifications
-    eventbridge: EventBridge
     aws_client: Callable[[str, str], Any]
-    _triggers: Triggers | None
-    _cloudformation: CloudFormation | None
+    _fsync: bool
+    _started: bool  # made from now on, a component starts as it is made
     _stacks_file: Path
+    _replication: Replication | None  # made anew after a reset (engine.py's _init_state)
+    _replica_deleted: Callable[[str, str, str], None]
+
+    def _no_deferred_components(self) -> None:
+        self._making = threading.RLock()  # held while one is made (not the engine's lock: pollers use these)
+        self._triggers: Triggers | None = None
+        self._cloudformation: CloudFormation | None = None
+        self._functions: FunctionRegistry | None = None
+        self._function_channel: FunctionsChannel | None = None
+        self._invoker: Invoker | None = None
+        self._async_invocations: AsyncInvocations | None = None
+        self._notifications: Notifications | None = None
+        self._eventbridge: EventBridge | None = None
+        self._mapping_channel: MappingsChannel | None = None
+        #: what the doors give function workers, made or not: their environment (AWS_ENDPOINT_URL), and what runs
+        #: before one starts (the in-process door's loopback server)
+        self.worker_environment: dict[str, str] = {}
+        self.before_worker_start: Callable[[], None] | None = None
+
+    def _make_deferred_components(self) -> None:
+        """Every one of them now (a durable emulator, before its recovery; CloudFormation reads its own file)."""
+        for name in ("notifications", "eventbridge", "mapping_channel", "replication"):
+            getattr(self, name)
+
+    @property
+    def functions(self) -> FunctionRegistry:
+        """Every function (kept across resets: reset() empties it), durable through its channel's entries."""
+        if self._functions is None:
+            with self._making:
+                if self._functions is None:
+                    from eddy.emulator.functions.durable import FunctionsChannel
+                    from eddy.emulator.functions.registry import FunctionRegistry
+
+                    functions = FunctionRegistry(self.state_dir / "functions")
+                    self._function_channel = FunctionsChannel(
+                        self.persistence,
+                        functions,
+                        self.state_dir,
+                        self.lock,
+                        lambda failure: self.disk.refused(failure, self.clock.now()),
+                    )
+                    self._functions = functions
+        return self._functions
+
+    @property
+    def function_channel(self) -> FunctionsChannel:
+        if self._function_channel is None:
+            self.functions
+        assert self._function_channel is not None
+        return self._function_channel
+
+    @property
+    def invoker(self) -> Invoker:
+        """What runs functions (callables in threads, code in workers), writing their logs through the functions'
+        channel."""
+        if self._invoker is None:
+            with self._making:
+                if self._invoker is None:
+                    from eddy.emulator.functions.invocation import Invoker
+
+                    invoker = Invoker(now=self.clock.now)
+                    invoker.logs.enabled = self.settings.function_logs
+                    invoker.logs.sink = self.function_channel.write_logs
+                    invoker.worker_environment = self.worker_environment
+                    invoker.before_worker_start = self._before_worker_start
+                    self._invoker = invoker
+        return self._invoker
+
+    def _before_worker_start(self) -> None:
+        if self.before_worker_start is not None:
+            self.before_worker_start()
+
+    @property
+    def async_invocations(self) -> AsyncInvocations:
+        """Every function's asynchronous invocation queue (Invoke's Event type, S3, SNS, EventBridge, Pipes)."""
+        if self._async_invocations is None:
+            with self._making:
+                if self._async_invocations is None:
+                    from eddy.emulator.functions.async_invocations import AsyncInvocations
+
+                    invocations = AsyncInvocations(self.kernel, self.persistence, self.functions, self.invoker)
+                    if self._started:
+                        invocations.start()
+                    self._async_invocations = invocations
+        return self._async_invocations
+
+    @property
+    def notifications(self) -> Notifications:
+        """S3's and SNS's pushes to functions and endpoints (started with the asynchronous invocations)."""
+        if self._notifications is None:
+            with self._making:
+                if self._notifications is None:
+                    from eddy.emulator.notifications.notifications import Notifications
+
+                    notifications = Notifications(
+                        self.clock.now, self.activity, self.functions, self.async_invocations, self.kernel.aws_client
+                    )
+                    if self._started:
+                        notifications.start()
+                    self._notifications = notifications
+        return self._notifications
+
+    @property
+    def eventbridge(self) -> EventBridge:
+        """Rules' deliveries and Pipes (made by their first use): started, closed, reset by triggers if made."""
+        if self._eventbridge is None:
+            with self._making:
+                if self._eventbridge is None:
+                    from eddy.emulator.eventbridge.service import EventBridge
+
+                    eventbridge = EventBridge(
+                        self.kernel,
+                        self.persistence,
+                        self.functions,
+                        self.async_invocations,
+                        self.state_dir,
+                        self._make_pipes,
+                    )
+                    if self._started:
+                        eventbridge.start()
+                    self._eventbridge = eventbridge
+        return self._eventbridge
+
+    @property
+    def replication(self) -> Replication:
+        """Global tables: replica groups, their replication (a reset makes the next one)."""
+        if self._replication is None:
+            with self._making:
+                if self._replication is None:
+                    from eddy.emulator.global_tables.replication import Replication
+
+                    replication = Replication(
+                        self.kernel,
+                        self.capture,
+                        self.disk,
+                        self.streams,
+                        self._replica_deleted,
+                        self.state_dir,
+                        fsync=self._fsync,
+                    )
+                    if self._started:
+                        replication.start()
+                    self._replication = replication
+        return self._replication
+
+    def replica_group(self, table: tuple[str, str, str | None], settled: bool = False) -> Any:
+        """The replica group (a global table) `table` (account, region, name) is in, or None, without making
+        replication where it was never made; `settled`: replicas' transitions settled to now first (lock held)."""
+        if self._replication is None:
+            return None
+        if settled:
+            self._replication.settle()
+        return self._replication.groups.of(table)
+
+    def _replicate(self, stream: Any, records: list[Any]) -> None:
+        """A commit's records, to global tables' replication if it was made (lock held)."""
+        if self._replication is not None:
+            self._replication.on_records(stream, records)
+
+    @property
+    def mapping_channel(self) -> MappingsChannel:
+        """The mappings' and pipes' durable channel (triggers/durable.py)."""
+        if self._mapping_channel is None:
+            with self._making:
+                if self._mapping_channel is None:
+                    from eddy.emulator.triggers.durable import MappingsChannel
+
+                    self._mapping_channel = MappingsChannel(
+                        self.persistence, lambda: self.triggers, lambda: self.mappings_made
+                    )
+        return self._mapping_channel
+
+    def close_async_invocations(self) -> None:
+        """Start no more asynchronous invocations and let those running finish (none if they were never made)."""
+        if self._async_invocations is not None:
+            self._async_invocations.close()
+
+    def _activate_pushes(self) -> None:
+        """moto's pushes (S3's and SNS's notifications, EventBridge rules' targets) are Eddy's from now on: told to
+        the components made, or to stand-ins whose first push makes them."""
+        if self._notifications is not None:
+            self._notifications.activate()
+        else:
+            notifications_seam.activate(_MadeOnFirstPush(lambda: self.notifications))  # type: ignore[arg-type]
+        if self._eventbridge is not None:
+            self._eventbridge.activate()
+        else:
+            moto_seam.activate(
+                EVENTS_SEAM, self.clock.now, lambda rule, event: self.eventbridge.rules.deliver(rule, event)
+            )
+
+    def _deactivate_pushes(self) -> None:
+        """moto's S3 and SNS pushes are moto's again (EventBridge's: close_triggers)."""
+        if self._notifications is not None:
+            self._notifications.stop()
+            return
+        notifications_seam.deactivate()
+        if self._async_invocations is not None:
+            self._async_invocations.close()
 
     @property
     def triggers(self) -> Triggers:
@@ -126,6 +341,16 @@ class DeferredComponents:
 
     def functions_endpoint(self) -> str:
         """Where a function's code reaches Eddy (the in-process door starts its loopback server for it)."""
-        if self.invoker.before_worker_start is not None:
-            self.invoker.before_worker_start()
-        return self.invoker.worker_environment.get("AWS_ENDPOINT_URL") or "http://localhost:4566"
+        self._before_worker_start()
+        return self.worker_environment.get("AWS_ENDPOINT_URL") or "http://localhost:4566"
+
+
+class _MadeOnFirstPush:
+    """What moto's S3 and SNS pushes are told to until one comes: the first makes the notifications (their
+    modules loaded then), which take its place as they start."""
+
+    def __init__(self, make: Callable[[], Notifications]) -> None:
+        self._make = make
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._make(), name)

@@ -14,7 +14,7 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 from eddy.emulator import moto_seam, recovery_report
 from eddy.emulator.moto_seam import bridge as moto_bridge
@@ -33,36 +33,22 @@ from eddy.emulator.settings import Settings
 from eddy.emulator.streams.shards import SequenceNumbers
 from eddy.emulator.streams.stream_registry import StreamRegistry
 from eddy.emulator.streams.write_rates import WriteRates
-from eddy.emulator.streams.stream import Change, Stream
-from eddy.emulator.functions.async_invocations import AsyncInvocations
-from eddy.emulator.functions.durable import FunctionsChannel
-from eddy.emulator.functions.registry import FunctionRegistry
+from eddy.emulator.streams.stream import Stream
 from eddy.emulator.kinesis.destinations import KinesisDestinations
-from eddy.emulator.kinesis.durable import KinesisStreamsChannel
 from eddy.emulator.housekeeper import Housekeeper
-from eddy.emulator.moto_seam.kinesis import streams as moto_kinesis
-from eddy.emulator.moto_seam.kinesis.streams import Observer
-from eddy.emulator.functions.invocation import Invoker
-from eddy.emulator.global_tables.replication import Replication
+from eddy.emulator.moto_seam import kinesis as moto_kinesis
 from eddy.emulator.storage.ownership import Ownership
-from eddy.emulator.notifications.notifications import Notifications
 from eddy.emulator.storage.clock_file import ClockFile
-from eddy.emulator.eventbridge.service import EventBridge
 from eddy.emulator.storage.disk import DiskState, WriteFailed
 from eddy.emulator.storage.channels import NOT_KEPT
 from eddy.emulator.storage.persistence import Persistence
 from eddy.emulator.streams.durable import TablesChannel
-from eddy.emulator.triggers.durable import MappingsChannel
 from eddy.emulator.service_journal import ServiceJournal
 from eddy.emulator.controls import Controls
-from eddy.emulator.deferred_components import DeferredComponents
+from eddy.emulator.deferred_components import EVENTS_SEAM, DeferredComponents
 from eddy.emulator.dynamodb.operations import DynamoDB
 from eddy.emulator.dynamodb.tables import TableDefinitions
 from eddy.emulator.dynamodb.table_streams import TableStreams
-
-if TYPE_CHECKING:
-    from eddy.emulator.cloudformation.service import CloudFormation
-    from eddy.emulator.triggers.mapping_registry import Triggers
 
 
 class Emulator(DeferredComponents, Controls):
@@ -112,44 +98,21 @@ class Emulator(DeferredComponents, Controls):
         #: TransactWriteItems' idempotency: the tokens of the last 10 minutes (a durable channel)
         self.client_request_tokens = ClientRequestTokens(self.clock.now, self.persistence)
         self._fsync = fsync
-        #: each commit's records go to global tables' replication first (self.replication is made anew on reset)
-        self._listeners: list[Callable[[Stream, list[ChangeRecord]], None]] = [
-            lambda stream, records: self.replication.on_records(stream, records)
-        ]
+        #: each commit's records go to global tables' replication first (made anew on reset)
+        self._listeners: list[Callable[[Stream, list[ChangeRecord]], None]] = [self._replicate]
         self._housekeeper: Housekeeper | None = None
-        self._triggers: Triggers | None = None  # the components made on first use (deferred_components.py)
-        self._cloudformation: CloudFormation | None = None
+        self._started = False
+        self._no_deferred_components()  # each made on first use (deferred_components.py)
         self._stacks_file = self.state_dir / "cloudformation" / "stacks.json"
-        self.invoker = Invoker(now=self.clock.now)
-        self.invoker.logs.enabled = self.settings.function_logs
         self.clock.on_advance(self._clock_moved)
         self.clock_file = ClockFile(self.state_dir / "clock.json", self.clock, self.persistence, self.lock, self.disk)
         #: what the doors hand moto_bridge.connect: moto's Kinesis notifies pollers and its durable channel through it
-        self.kinesis_observer = Observer(self.activity, self.clock.now, KinesisStreamsChannel(self.persistence))
+        self.kinesis_observer = moto_kinesis.Observer(self.activity, self.clock.now, self._kinesis_channel())
         #: every request changing moto's services, run in its moment, logged
         self.services = ServiceJournal(self.kernel, self.persistence, self.disk, self.state_dir, fsync, self.objects)
-        #: every function (kept across resets: reset() empties it), durable through its channel's entries
-        self.functions = FunctionRegistry(self.state_dir / "functions")
-        self.function_channel = FunctionsChannel(
-            self.persistence,
-            self.functions,
-            self.state_dir,
-            self.lock,
-            lambda failure: self.disk.refused(failure, self.clock.now()),
-        )
-        self.invoker.logs.sink = self.function_channel.write_logs
-        self.mapping_channel = MappingsChannel(self.persistence, lambda: self.triggers, lambda: self.mappings_made)
-        #: every function's asynchronous invocation queue (Invoke's Event type, S3, SNS, EventBridge, Pipes)
-        self.async_invocations = AsyncInvocations(self.kernel, self.persistence, self.functions, self.invoker)
-        #: S3's and SNS's pushes to functions
-        self.notifications = Notifications(
-            self.clock.now, self.activity, self.functions, self.async_invocations, self.kernel.aws_client
-        )
         self._init_state()
-        #: rules' deliveries and Pipes (made by their first use): started, closed, reset by triggers
-        self.eventbridge = EventBridge(
-            self.kernel, self.persistence, self.functions, self.async_invocations, self.state_dir, self._make_pipes
-        )
+        if self.persistence.durable:  # its state may hold any of them: all made now, their channels in snapshot order
+            self._make_deferred_components()
         self._register_channels()
         #: moto patched while this emulator is open (moto_seam/__init__.py: the last one closed puts moto back)
         self._patched = True
@@ -179,10 +142,7 @@ class Emulator(DeferredComponents, Controls):
             self._table_definition,
             TableDefinitions(self.lock, self._table_definition, self.table_streams, self.clock.now),
         )
-        #: global tables: replica groups, their replication
-        self.replication = Replication(
-            self.kernel, self.capture, self.disk, self.streams, self._replica_deleted, self.state_dir, fsync=self._fsync
-        )
+        self._replication = None  # global tables' replication: made anew by its next use (the replication property)
         #: each operation's changes committed in the write path's order (log first, then shown)
         self.commits = TableCommits(
             versions=self.commit_versions,
@@ -197,8 +157,19 @@ class Emulator(DeferredComponents, Controls):
             activity=self.activity,
         )
 
+    def _kinesis_channel(self) -> Any:
+        """moto's Kinesis streams' durable channel; none in memory (nothing kept: moto's Kinesis is not loaded)."""
+        if not self.persistence.durable:
+            return None
+        from eddy.emulator.kinesis.durable import KinesisStreamsChannel
+
+        return KinesisStreamsChannel(self.persistence)
+
     def _register_channels(self) -> None:
-        """Every component's durable channel, in the order snapshots keep them (a reset's new ones in their place)."""
+        """Every component's durable channel, in the order snapshots keep them (a reset's new ones in their place);
+        none in memory, where nothing is kept (and the components made on first use stay unmade)."""
+        if not self.persistence.durable:
+            return
         self.persistence.register(
             self.clock_file.channel,
             self.notifications.channel,
@@ -226,12 +197,11 @@ class Emulator(DeferredComponents, Controls):
     def recover(self) -> None:
         """Rebuild the state a durable state directory holds; call before any front door opens."""
         with self.lock:
-            self.notifications.activate()  # moto's pushes are Eddy's while the log is replayed, as they were
-            self.eventbridge.activate()
+            self._activate_pushes()  # moto's pushes are Eddy's while the log is replayed, as they were
             self.persistence.recover()
             if self.persistence.durable:  # what was restored, one line per service
                 recovery_report.report(self.streams, self.functions, self.mappings_made)
-            self.replication.recover()
+                self.replication.recover()
             if self._triggers is not None or (self.state_dir / "checkpoints").exists():
                 self.triggers.checkpoints.load()
             self._write_clock()
@@ -244,12 +214,18 @@ class Emulator(DeferredComponents, Controls):
         # moto's SQS on this clock, telling pollers of messages; S3's object changes recorded (each once it loads)
         moto_seam.activate(write_hook.MODULE, self.capture)  # moto's item writes to change capture from now on
         moto_seam.activate("eddy.emulator.moto_seam.sqs", self.clock.now, self.activity)
-        self.notifications.start()
+        self._started = True  # a component made on first use from now on starts as it is made
+        self._activate_pushes()
+        if self._notifications is not None:
+            self._notifications.start()
+        elif self._async_invocations is not None:
+            self._async_invocations.start()
         if self._triggers is not None:  # mappings recovered: their pollers, then EventBridge's rules and pipes
             self._triggers.start_all()
-        else:  # no mapping yet: each starts its poller when it is created
-            self.eventbridge.start()
-        self.replication.start()
+        elif self._eventbridge is not None:  # no mapping yet: each starts its poller when it is created
+            self._eventbridge.start()
+        if self._replication is not None:
+            self._replication.start()
         moto_seam.activate("eddy.emulator.moto_seam.s3", self.objects)
         if self.settings.housekeeping_interval and self._housekeeper is None:
             self._housekeeper = Housekeeper(self.housekeeping, self.settings.housekeeping_interval)
@@ -257,28 +233,33 @@ class Emulator(DeferredComponents, Controls):
 
     def reset(self) -> None:
         """Forget every stream, record, function and mapping (moto's backends are reset by moto)."""
-        (self._triggers or self.eventbridge).reset()  # the mappings' reset resets EventBridge's rules and pipes
-        replicating = self.replication.reset()
-        self.invoker.retire_all()
-        self.invoker.recent.reset()
-        self.async_invocations.reset()
-        self.notifications.figures.reset()
+        if (self._triggers or self._eventbridge) is not None:  # the mappings' reset resets EventBridge's rules, pipes
+            (self._triggers or self._eventbridge).reset()
+        if self._replication is not None:  # the next one is made (and started, once started) by its next use
+            self._replication.reset()
+        if self._invoker is not None:
+            self._invoker.retire_all()
+            self._invoker.recent.reset()
+        if self._async_invocations is not None:
+            self._async_invocations.reset()
+        if self._notifications is not None:
+            self._notifications.figures.reset()
         if self._cloudformation is not None or self._stacks_file.exists():
             self.cloudformation.reset()
         self.client_request_tokens.reset()
         with self.lock:
             self.persistence.reset()
             self.streams.reset()
-            self.functions.reset()
+            if self._functions is not None:
+                self._functions.reset()
             shutil.rmtree(self.state_dir / "streams", ignore_errors=True)
             self.objects.reset()
             self._init_state()
             self._register_channels()
-        if replicating:
-            self.replication.start()
 
     def close(self, keep_state: bool = False) -> None:
         """Stop everything; a durable emulator writes a final snapshot (unless `keep_state`: leave the files as they are)."""
+        self._started = False  # a component made from now on is not started
         if keep_state:
             self.persistence.leave_as_is()
         if self._housekeeper is not None:
@@ -286,10 +267,12 @@ class Emulator(DeferredComponents, Controls):
             self._housekeeper = None
         moto_seam.deactivate("eddy.emulator.moto_seam.s3")
         self.close_triggers()
-        self.replication.close()
+        if self._replication is not None:
+            self._replication.close()
         moto_seam.deactivate("eddy.emulator.moto_seam.sqs")
-        self.notifications.stop()
-        self.invoker.close()
+        self._deactivate_pushes()
+        if self._invoker is not None:
+            self._invoker.close()
         with self.lock:
             self.clock_file.close()
             self.persistence.close()
@@ -306,7 +289,10 @@ class Emulator(DeferredComponents, Controls):
 
     def close_triggers(self) -> None:
         """Stop every mapping's poller (their batches in flight finish), then EventBridge's rules and pipes."""
-        (self._triggers or self.eventbridge).close()
+        if (self._triggers or self._eventbridge) is not None:
+            (self._triggers or self._eventbridge).close()
+        else:  # the stand-in that would have made EventBridge (deferred_components.py)
+            moto_seam.deactivate(EVENTS_SEAM)
 
     def on_records(self, listener: Callable[[Stream, list[ChangeRecord]], None]) -> None:
         """Call `listener(stream, records)` (with the lock held) after each commit that appends records."""

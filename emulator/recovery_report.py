@@ -13,8 +13,8 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from eddy.emulator.moto_seam.kinesis import state as kinesis_state
 from eddy.emulator.moto_seam import bridge as moto_bridge
+from eddy.emulator.moto_seam import kinesis as moto_kinesis
 from eddy.emulator.moto_seam.services import state as service_state
 
 if TYPE_CHECKING:
@@ -64,7 +64,7 @@ def lines(streams: StreamRegistry, functions: FunctionRegistry, mappings: int) -
         },
         "lambda": {"functions": len(functions.functions), "event source mappings": mappings},
     }
-    streams = list(kinesis_state.all_streams())
+    streams = moto_kinesis.all_streams()
     if streams:
         services["kinesis"] = {
             "streams": len(streams),

@@ -82,7 +82,7 @@ class emulate(ContextDecorator):
             journal=emulator.services,
         )
         self.emulator = emulator  # before start(): recovered mappings' pollers may start a worker at once
-        emulator.invoker.before_worker_start = self._start_loopback_server
+        emulator.before_worker_start = self._start_loopback_server
         emulator.start()
         _active = self
         aws_environment.signing_for_eddy = True
@@ -95,7 +95,7 @@ class emulate(ContextDecorator):
                 from eddy.emulator.api.server import Server
 
                 self._server = Server(self.emulator, "127.0.0.1", 0, standalone=False).start()
-                self.emulator.invoker.worker_environment["AWS_ENDPOINT_URL"] = self._server.loopback_url
+                self.emulator.worker_environment["AWS_ENDPOINT_URL"] = self._server.loopback_url
 
     def reset(self) -> None:
         """Forget everything, as POST /moto-api/reset does on a server: Eddy's tables' streams, functions and

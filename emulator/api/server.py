@@ -163,7 +163,7 @@ class Server:
         if self.standalone:
             self.emulator.aws_endpoint_url = self.loopback_url
             moto_seam.activate(SNS_SIGNATURES, self.loopback_url)  # SNS notifications' links name this server
-            self.emulator.invoker.worker_environment["AWS_ENDPOINT_URL"] = self.loopback_url
+            self.emulator.worker_environment["AWS_ENDPOINT_URL"] = self.loopback_url
             self.emulator.start()
         self._thread.start()
         return self
@@ -172,7 +172,7 @@ class Server:
         if self.standalone:  # the batches in flight finish first: their functions' calls come through this server
             self.emulator.close_triggers()
         # attempts of asynchronous invocations running now finish first: their functions and records may need this door
-        self.emulator.async_invocations.close()
+        self.emulator.close_async_invocations()
         self._server.shutdown()
         self._thread.join(timeout=10)
         self._server.server_close()

@@ -43,8 +43,6 @@ from moto.dynamodb.models.table import Table
 from moto.dynamodb.parsing.ast_nodes import NoneExistingPath
 from moto.dynamodb.parsing.validators import UpdateExpressionFunctionEvaluator
 from moto.dynamodb.responses import DynamoHandler
-from moto.kinesis.exceptions import StreamNotFoundError
-from moto.kinesis.models import kinesis_backends
 from werkzeug.exceptions import HTTPException
 
 from eddy.emulator.moto_seam import all_or_nothing, botocore_hook
@@ -242,11 +240,16 @@ def table_indexes(table: Table) -> tuple[str, dict[str, list[str]], dict[str, li
 
 
 def _kinesis_backend(stream_arn: str) -> Any:
+    """moto's Kinesis backend of the stream's account and region (moto's Kinesis loaded by the first call)."""
+    from moto.kinesis.models import kinesis_backends
+
     parts = stream_arn.split(":")
     return kinesis_backends[parts[4]][parts[3]]
 
 
 def kinesis_stream_exists(stream_arn: str) -> bool:
+    from moto.kinesis.exceptions import StreamNotFoundError
+
     try:
         _kinesis_backend(stream_arn).describe_stream(stream_arn=stream_arn, stream_name=None)
     except StreamNotFoundError:
@@ -256,6 +259,8 @@ def kinesis_stream_exists(stream_arn: str) -> bool:
 
 def kinesis_put(stream_arn: str, partition_key: str, data: bytes) -> None:
     """PutRecord on moto's Kinesis; ResourceNotFoundException if the stream is gone."""
+    from moto.kinesis.exceptions import StreamNotFoundError
+
     try:
         _kinesis_backend(stream_arn).put_record(stream_arn, None, partition_key, None, base64.b64encode(data).decode())
     except StreamNotFoundError:

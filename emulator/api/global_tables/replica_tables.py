@@ -46,7 +46,7 @@ def describe_as(emulator: Emulator, account_id: str, region: str, run: Run, name
 
 def with_replicas(emulator: Emulator, account_id: str, region: str, table: dict[str, Any]) -> dict[str, Any]:
     """A TableDescription with its replicas (the other regions) and GlobalTableVersion, when it has any."""
-    group = emulator.replication.groups.of((account_id, region, table["TableName"]))
+    group = emulator.replica_group((account_id, region, table["TableName"]))
     if group is not None:
         table["Replicas"] = group.describe(region)
         table["GlobalTableVersion"] = VERSION
@@ -57,8 +57,7 @@ def described(
     emulator: Emulator, account_id: str, region: str, params: Params, response: Response, key: str
 ) -> Response:
     """A table's description (under `key`) with its replicas, if the table has any (the body read only then)."""
-    emulator.replication.settle()
-    if emulator.replication.groups.of((account_id, region, params.get("TableName"))) is None:
+    if emulator.replica_group((account_id, region, params.get("TableName")), settled=True) is None:
         return response
     body = json.loads(response.body)
     return with_body(response, {key: with_replicas(emulator, account_id, region, body[key])})
@@ -67,7 +66,7 @@ def described(
 def before(emulator: Emulator, account_id: str, region: str, operation: str, params: Params) -> None:
     """Refuse what a replica's table does not allow: disabling its stream; deleting a region that sourced a
     replica less than 24 hours ago."""
-    group = emulator.replication.groups.of((account_id, region, params.get("TableName")))
+    group = emulator.replica_group((account_id, region, params.get("TableName")))
     if group is None:
         return
     if operation == "UpdateTable" and (params.get("StreamSpecification") or {}).get("StreamEnabled") is False:
@@ -89,10 +88,10 @@ def after(emulator: Emulator, request: Request, account_id: str, region: str, op
     capacity are the group's, so the same change is made in every other replica (by the engine: not fanned out
     again)."""
     table = (account_id, region, params.get("TableName"))
-    replication = emulator.replication
-    group = replication.groups.of(table)
+    group = emulator.replica_group(table)
     if group is None:
         return
+    replication = emulator.replication
     if operation == "DeleteTable":
         replication.table_deleted(table)
         return
@@ -120,7 +119,7 @@ def replica_auto_scaling(emulator: Emulator, account_id: str, region: str, param
     """DescribeTableReplicaAutoScaling: each replica of a global table; a regional table is no global table."""
     name = params["TableName"]
     with emulator.lock:
-        group = emulator.replication.groups.of((account_id, region, name))
+        group = emulator.replica_group((account_id, region, name))
         if group is None:
             raise ResourceNotFoundException(f"Global table with name: {name} does not exist.")
         return json_response(

@@ -20,7 +20,7 @@ from contextlib import nullcontext
 from datetime import datetime, timezone
 from functools import wraps
 from operator import attrgetter
-from typing import Any, Callable, Iterator, NamedTuple
+from typing import Any, Callable, Iterator
 
 from moto.kinesis.exceptions import InvalidArgumentError, StreamNotFoundError
 from moto.kinesis.models import KinesisBackend, Record, Shard, Stream, kinesis_backends
@@ -32,16 +32,6 @@ from eddy.emulator.moto_seam import Patches
 #: a stream's sequence numbers start here: 21 digits, like Eddy's DynamoDB streams
 SEQUENCE_BASE = 10**20
 HASH_LIMIT = 1 << 128
-
-
-class Observer(NamedTuple):
-    """What moto's Kinesis tells Eddy of (given to moto_bridge.connect): records put and reshards."""
-
-    activity: Any  # the emulator's threading.Condition: held while moto's Kinesis changes, notified after
-    now: Callable[[], float]  # the emulator's clock: a record's arrival time
-    #: told of every change: kinesis_record_put(stream, shard, record), kinesis_stream_changed(stream),
-    #: kinesis_stream_deleted(stream)
-    persistence: Any = None
 
 
 def _observed() -> Any:
@@ -299,7 +289,8 @@ def trimmed_through(shard: Shard) -> int:
 
 
 def trim(now: float) -> None:
-    """Drop every record older than its stream's retention period (on Eddy's clock), as Kinesis does."""
+    """Drop every record older than its stream's retention period (on Eddy's clock), as Kinesis does (the
+    package's trim calls it once moto's Kinesis is loaded)."""
     with _observed():
         for backend in _backends():
             for stream in list(backend.streams.values()):
