@@ -15,6 +15,9 @@ class Runtime(ABC):
     #: which Handler values this runtime accepts
     handler_pattern: re.Pattern[str] = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$")
     handler_hint = "module.function"
+    #: whether the worker ends its Init's failure by waiting to be ended (the invoker starts it again for the next
+    #: invocation: Lambda's retried Init), rather than retrying the Init itself
+    restarts_failed_init = False
 
     def __init__(self, name: str) -> None:
         self.name = name

@@ -60,6 +60,7 @@ class NodeRuntime(Runtime):
         r"^[A-Za-z0-9_./-]*[A-Za-z0-9_-]\.[A-Za-z_$][A-Za-z0-9_$]*(\.[A-Za-z_$][A-Za-z0-9_$]*)*$"
     )
     handler_hint = "file.function (e.g. index.handler)"
+    restarts_failed_init = True  # Lambda's Node.js runtime exits when its Init fails (node_worker.mjs)
 
     def valid_handler(self, handler: object) -> bool:
         return (

@@ -5,7 +5,8 @@
 // Runs in the function's code folder. Loads the handler once (CommonJS .js/.cjs, ES module .mjs or .js
 // under "type": "module"), then reads one JSON request per line on stdin ({event, context, timeout}) and
 // answers one JSON line on the original stdout (first, once the handler is loaded or failed to load,
-// {ready: true, logs: its output while loading}: the end of Lambda's Init phase): {ok: true, payload, logs}
+// {ready: true, logs: its output while loading}: the end of Lambda's Init phase; a failed one adds initError and
+// error, the answer owed, and the worker then only waits to be ended): {ok: true, payload, logs}
 // or {ok: false, errorType, errorMessage, body, logs}. console output is the function's log (Lambda's
 // format), also sent to stderr.
 //
@@ -154,28 +155,29 @@ function run(handler, event, context) {
 
 let handler;
 let loadError;
-let initLogs = "";
 try {
   handler = await loadHandler(process.argv[2]);
 } catch (error) {
   loadError = errorBody(error);
   logRuntimeError(`Uncaught Exception \t${JSON.stringify(loadError)}`);
-  initLogs = logs.join("");  // Lambda runs the failed init again for each invocation: its log line too
 }
-// the Init phase's output is logged before the first START (a failed init's with every invocation, as above)
-answer(JSON.stringify({ ready: true, logs: loadError ? "" : logs.join("") }) + "\n"); // the Init phase is over: invocations' timeouts run from here
-
-const input = readline.createInterface({ input: process.stdin, terminal: false });
-for await (const line of input) {
-  if (!line.trim()) continue;
-  const request = JSON.parse(line);
-  requestId = request.context.aws_request_id;
-  logs = [];
-  let reply;
-  if (loadError) {
-    logs.push(initLogs);
-    reply = { ok: false, ...loadError, body: loadError };
-  } else {
+// the Init phase is over (its output is logged before the first START; invocations' timeouts run from here). A failed
+// one: Lambda's Node.js runtime posts the error to /runtime/init/error and exits (aws-lambda-nodejs-runtime-interface-
+// client, src/index.mjs: uncaughtException -> postInitError -> process.exit(129)), so Lambda reports Runtime.ExitError
+// and starts the runtime again for the next invocation; the invoker does that here (a worker that waits to be ended)
+const ready = { ready: true, logs: logs.join("") };
+if (loadError) Object.assign(ready, { initError: "Runtime.ExitError", error: { ok: false, ...loadError, body: loadError } });
+answer(JSON.stringify(ready) + "\n");
+if (loadError) {
+  process.stdin.resume();  // until the invoker ends it
+} else {
+  const input = readline.createInterface({ input: process.stdin, terminal: false });
+  for await (const line of input) {
+    if (!line.trim()) continue;
+    const request = JSON.parse(line);
+    requestId = request.context.aws_request_id;
+    logs = [];
+    let reply;
     try {
       const payload = await run(handler, request.event, contextOf(request.context, request.timeout));
       reply = { ok: true, payload: payload === undefined ? null : payload };
@@ -185,7 +187,7 @@ for await (const line of input) {
       logRuntimeError(`Invoke Error \t${JSON.stringify(body)}`);
       reply = { ok: false, ...body, body };
     }
+    reply.logs = logs.join("");
+    answer(JSON.stringify(reply) + "\n");
   }
-  reply.logs = logs.join("");
-  answer(JSON.stringify(reply) + "\n");
 }

@@ -54,6 +54,11 @@ class Worker:
         self.runtime_pid: int | None = None  # the process that runs the function's code (its memory is reported)
         self._pending = b""  # what was read from its stdout past the last line taken
         runtime = runtime_of(function.runtime)
+        #: a runtime that exits when its Init fails (Node.js) is started again for the next invocation, whose Init
+        #: it is (Lambda's Phase: invoke); the others retry it themselves (worker.py, runtime_api.py)
+        self._restarts_failed_init = runtime.restarts_failed_init
+        #: the answer owed while the Init fails (its ready line's "error")
+        self._init_failure: dict[str, Any] | None = None
         environment = runtime.environment(function)
         environment.update(extra_environment)
         environment.update(log_groups.environment(function.logging_config, log_stream_name))
@@ -61,9 +66,10 @@ class Worker:
         # Eddy's own endpoint, whatever the function's variables say (node_worker.mjs sends https requests to it there)
         environment["EDDY_ENDPOINT_URL"] = extra_environment.get("AWS_ENDPOINT_URL", "")
         environment.update(runtime.search_path(function))
-        self.process = children.start(  # it dies with this process, however this one ends
-            runtime.command(function),
-            cwd=function.code_dir,
+        command, code_dir = runtime.command(function), function.code_dir
+        self._start = lambda: children.start(  # it dies with this process, however this one ends
+            command,
+            cwd=code_dir,
             env=environment,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -71,31 +77,61 @@ class Worker:
             bufsize=1,
             start_new_session=True,  # a terminal's Ctrl-C is Eddy's to answer (it stops its workers), not theirs
         )
+        self.process = self._start()
 
     def call(self, request: dict[str, Any], timeout: float) -> dict[str, Any] | None:
         """The worker's answer, or None if it did not answer in time or died (then it is killed). A new worker
         first loads its handler (the Init phase: up to INIT_SECONDS, then the timeout as Lambda's retried init
         has), and the invocation's timeout runs from its ready line."""
-        assert self.process.stdin and self.process.stdout
         try:
-            self.process.stdin.write(json.dumps(request) + "\n")
-            self.process.stdin.flush()
+            retried = None
             if not self.initialized:
-                ready = self._line(INIT_SECONDS) or self._line(timeout)
-                said = json.loads(ready) if ready else {}
-                self.initialized = said.get("ready") is True
-                self.runtime_pid = said.get("pid", self.process.pid)  # a custom runtime's bootstrap, else the worker
-                self.init_logs = said.get("logs", "")
-                self.init_error = said.get("initError")
+                said = self._ready(self._line(INIT_SECONDS) or self._line(timeout))
+                self.init_logs, self.init_error = said.get("logs", ""), said.get("initError")
                 self.init_duration = time.monotonic() - self._started
-            line = self._line(timeout) if self.initialized else ""
+            if self.initialized and self._init_failure is not None and self._restarts_failed_init:
+                retried = self._init_again(timeout)
+                if "errorType" in retried:
+                    return {**self._init_failure, "init": retried, "logs": ""}
+            line = self._answer(request, timeout) if self.initialized else ""
         except (BrokenPipeError, OSError):
             line = ""
         if not line:
             self.kill()
             return None
         self.answer_bytes = len(line)
-        return json.loads(line)
+        answer = json.loads(line)
+        if retried is not None:
+            answer["init"] = retried
+        return answer
+
+    def _ready(self, line: str) -> dict[str, Any]:
+        """What the ready line says (the Init phase is over); {} when none came."""
+        said = json.loads(line) if line else {}
+        self.initialized = said.get("ready") is True
+        self.runtime_pid = said.get("pid", self.process.pid)  # a custom runtime's bootstrap, else the worker
+        self._init_failure = said.get("error") if said.get("initError") else None
+        return said
+
+    def _init_again(self, timeout: float) -> dict[str, Any]:
+        """The failed Init tried again in a fresh runtime process, within the invocation (its timeout): its duration,
+        output and, failed again, error type (the answer's "init", as worker.py and runtime_api.py give it)."""
+        began = time.monotonic()
+        self.kill()
+        self.process, self._pending = self._start(), b""
+        said = self._ready(self._line(timeout))
+        retried = {"duration": time.monotonic() - began, "logs": said.get("logs", "")}
+        if not self.initialized:  # no ready line in time: the invocation times out
+            raise OSError("the runtime did not start again")
+        if said.get("initError"):
+            retried["errorType"] = said["initError"]
+        return retried
+
+    def _answer(self, request: dict[str, Any], timeout: float) -> str:
+        assert self.process.stdin is not None
+        self.process.stdin.write(json.dumps(request) + "\n")
+        self.process.stdin.flush()
+        return self._line(timeout)
 
     def _line(self, timeout: float) -> str:
         """The worker's next protocol line, or "" if none came in `timeout` seconds (or it ended). Read from the

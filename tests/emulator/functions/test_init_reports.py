@@ -144,3 +144,39 @@ def test_a_retried_init_starts_a_fresh_runtime(door):
                          tail), tail
     assert re.findall(r"state loaded \d+ time\(s\), SEEN=x+", log_group(door, "retried")) == [
         "state loaded 1 time(s), SEEN=x"] * 3  # the Init phase's, then each invocation's
+
+
+NODE_INIT_FAILS = ("const state = require('./state');\nstate.loads += 1;\nconsole.log(`state loaded ${state.loads} time(s)`);\n"
+                   "require('nosuchmodule');\nexports.handler = async () => 'unreached';\n")
+
+
+def test_a_node_module_that_cannot_be_loaded_reports_its_init_and_each_retry_in_a_fresh_runtime(door):
+    # Lambda's Node.js runtime logs the load error (`Uncaught Exception \t{...}`), posts it to /runtime/init/error and
+    # exits (aws-lambda-nodejs-runtime-interface-client src/index.mjs: process.exit(129)); Lambda reports the Init's
+    # INIT_REPORT with Error Type Runtime.ExitError and starts the runtime again with each invocation (AWS logs of
+    # Node.js functions: `Uncaught Exception ...` then `INIT_REPORT ... Phase: invoke Status: error Error Type:
+    # Runtime.ExitError`; another's `INIT_REPORT ... Phase: init Status: error Error Type: Runtime.ExitError`).
+    # Node.js wrote no INIT_REPORT and never retried the load (the first error was answered again).
+    lam = door.client("lambda")
+    lam.create_function(FunctionName="nodeinit", Runtime="nodejs20.x", Role=ROLE, Handler="index.handler",
+                        Code={"ZipFile": zip_of({"index.js": NODE_INIT_FAILS, "state.js": "exports.loads = 0;\n"},
+                                                executable=())})
+    stamp = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\tundefined\t"
+    output = (stamp + r"INFO\tstate loaded 1 time\(s\)\n" + stamp + r"ERROR\tUncaught Exception \t"
+              r"\{\"errorType\":\"Runtime\.ImportModuleError\",\"errorMessage\":\"Error: Cannot find module 'nosuchmodule'"
+              r"\\nRequire stack:[^\n]*\]\}\n")
+    invoke_phase = output + rf"INIT_REPORT Init Duration: {MS}\tPhase: invoke\tStatus: error\tError Type: Runtime\.ExitError\n"
+    request_ids = []
+    for _ in range(2):
+        answer = lam.invoke(FunctionName="nodeinit", Payload=b"{}", LogType="Tail")
+        request_ids.append(answer["ResponseMetadata"]["HTTPHeaders"]["x-amzn-requestid"])
+        payload = json.loads(answer["Payload"].read())
+        assert (answer["FunctionError"], payload["errorType"]) == ("Unhandled", "Runtime.ImportModuleError")
+        assert payload["errorMessage"].startswith("Error: Cannot find module 'nosuchmodule'\nRequire stack:\n")
+        tail = base64.b64decode(answer["LogResult"]).decode()
+        assert re.fullmatch(invoke_phase + report(request_ids[-1], "Runtime.ExitError"), tail), tail
+    group = log_group(door, "nodeinit")
+    assert re.fullmatch(
+        rf"INIT_START Runtime Version: nodejs:20\.v1\tRuntime Version ARN: {RUNTIME_ARN}\n" + output
+        + rf"INIT_REPORT Init Duration: {MS}\tPhase: init\tStatus: error\tError Type: Runtime\.ExitError\n"
+        + "".join(invoke_phase + report(request_id, "Runtime.ExitError") for request_id in request_ids), group), group
