@@ -38,13 +38,12 @@ def step(rounds: int) -> dict[str, float]:
     """Microseconds to make one batch's event as the handler gets it."""
     from eddy.emulator.functions.invocation import OwnEvent, own_copy
     from eddy.emulator.streams.records import ChangeRecord, EventName, StreamViewType
-    from eddy.emulator.streams.stream import Stream
+    from eddy.emulator.triggers.pollers.sources import DynamoDBStreamSource
 
-    class Fields:  # what Stream.lambda_record(s) read of a stream
+    class Fields:  # what DynamoDBStreamSource.lambda_record(s) read of a stream
         view_type, region, arn = StreamViewType.NEW_AND_OLD_IMAGES, "us-east-1", "arn:aws:dynamodb:us-east-1:1:table/t"
-        lambda_record, lambda_records = Stream.lambda_record, Stream.lambda_records
 
-    stream = Fields()
+    stream = DynamoDBStreamSource(Fields())
     records = [ChangeRecord(sequence_number=i, event_id="e" * 32, event_name=EventName.MODIFY,
                             keys={"pk": {"S": f"user#{i}"}}, old_image=dict(item(i + 1), pk={"S": f"user#{i}"}),
                             new_image=dict(item(i), pk={"S": f"user#{i}"}), created_at=1.0, commit_version=i)

@@ -26,6 +26,7 @@ from eddy.emulator.triggers.checkpoints import Checkpoints
 from eddy.emulator.triggers.event_source_mappings import EventSourceMapping
 from eddy.emulator.triggers.failures import MappingFailures
 from eddy.emulator.triggers.mapping_figures import MappingFigures
+from eddy.emulator.triggers.pollers.sources import dynamodb_source
 
 if TYPE_CHECKING:
     from eddy.emulator.kernel import Kernel
@@ -289,7 +290,7 @@ class Pipes:
     def _source(self, pipe: Pipe) -> Any:
         if pipe.source_service == "sqs":
             return sqs_seam.find_queue(pipe.source)
-        return self._find_stream(pipe.source) or find_source(pipe.source)
+        return dynamodb_source(self._find_stream(pipe.source)) or find_source(pipe.source)
 
     def _stop(self, pipe: Pipe) -> None:
         runner = self.runners.pop(pipe.key, None)

@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import bisect
 import contextlib
-import copy
 import json
-import marshal
 import os
 import shutil
 from datetime import datetime, timezone
@@ -303,41 +301,6 @@ class Stream:
     def close_files(self) -> None:
         for shard in self.shards.values():
             shard.log.close()
-
-    # -- as a source of event source mappings (the face kinesis/sources.py shows too) --------------------
-
-    batch_info_key = "DDBStreamBatchInfo"
-
-    def lambda_record(self, record: ChangeRecord, shard_id: str) -> dict[str, Any]:
-        return record.to_lambda_dict(self.view_type, self.region, self.arn)
-
-    filter_view = lambda_record  # FilterCriteria patterns match the record as Lambda delivers it
-
-    def lambda_records(self, records: list[ChangeRecord], shard_id: str) -> list[dict[str, Any]]:
-        """The records as Lambda delivers them, the caller's own: nothing in them is the stream's. Their images
-        are copied in one marshal pass for the batch (C speed; strings, numbers' text and nested maps and lists
-        alike) and the rest is made new: cheaper than the same records built and then copied whole."""
-        view_type, region, arn = self.view_type, self.region, self.arn
-        images = [record.viewed_images(view_type) for record in records]
-        try:
-            copies = marshal.loads(marshal.dumps(images))
-        except ValueError:  # a value marshal does not take
-            copies = copy.deepcopy(images)
-        return [record.to_lambda_dict(view_type, region, arn, images) for record, images in zip(records, copies)]
-
-    def record_bytes(self, record: ChangeRecord) -> int:
-        return len(record.wire(self.view_type, self.region))
-
-    def record_bytes_at_most(self, record: ChangeRecord) -> int:
-        """At least record_bytes(record), without encoding the record."""
-        return record.wire_bytes_at_most()
-
-    def partition_of(self, record: ChangeRecord) -> int:
-        return partition_hash(record.keys[self.hash_key_name])
-
-    def record_identity(self, record: ChangeRecord) -> dict[str, Any]:
-        """How a report of what was not delivered names a record: its sequence number and the item's keys."""
-        return {"SequenceNumber": str(record.sequence_number), "Keys": record.keys}
 
     # -- recovery -------------------------------------------------------------------------------
 

@@ -35,7 +35,7 @@ from eddy.emulator.triggers.failures import MappingFailures
 from eddy.emulator.triggers.filters import validate_filter_criteria
 from eddy.emulator.triggers.mapping_figures import MappingFigures
 from eddy.emulator.triggers.pollers.queue_pollers import QueueRunner
-from eddy.emulator.triggers.pollers.sources import QueueJournal, QueueSource
+from eddy.emulator.triggers.pollers.sources import QueueJournal, QueueSource, dynamodb_source
 from eddy.emulator.triggers.pollers.stream_pollers import MappingRunner
 from eddy.emulator.triggers import sqs_mappings
 from eddy.emulator.triggers.senders import FunctionSender
@@ -290,7 +290,7 @@ class Triggers:
 
     def _source(self, arn: str) -> Any:
         """The DynamoDB stream or Kinesis data stream an ARN names, or None."""
-        return self.streams.find(arn) or find_source(arn)
+        return dynamodb_source(self.streams.find(arn)) or find_source(arn)
 
     def _start_position(self, stream: Any, position: str, timestamp: float | None) -> int:
         """The sequence number after which a new mapping (or pipe) starts (0: the trim horizon)."""

@@ -1,9 +1,9 @@
 """Sources: what a poller reads.
 
-A stream source is a DynamoDB stream (streams/stream.py) or a Kinesis data stream (kinesis/sources.py): both show
-shards with their parents and records in sequence order, and say how a record is delivered, filtered, sized,
-assigned to a lane and named in a report; StreamSource is that face, so lineage, batching, retries and windows are
-one code path for both.
+A stream source is a DynamoDB stream (DynamoDBStreamSource over streams/stream.py's Stream) or a Kinesis data stream
+(kinesis/sources.py): both show shards with their parents and records in sequence order, and say how a record is
+delivered, filtered, sized, assigned to a lane and named in a report; StreamSource is that face, so lineage,
+batching, retries and windows are one code path for both.
 
 An SQS queue is a QueueSource: the queue found by its ARN (one deleted and created again is a new one), its messages
 received and deleted as Lambda's SQS poller does (moto_seam/sqs_polling.py), each receive and delete written to the journal
@@ -13,11 +13,16 @@ deletes, and a change the disk refused is not made (a message is never deleted u
 
 from __future__ import annotations
 
+import copy
+import marshal
 import threading
 from typing import Any, Protocol, Sequence
 
 from eddy.emulator.moto_seam import sqs as sqs_seam
 from eddy.emulator.moto_seam import sqs_polling
+from eddy.emulator.streams.records import ChangeRecord
+from eddy.emulator.streams.shards import partition_hash
+from eddy.emulator.streams.stream import Stream
 
 
 class StreamRecord(Protocol):
@@ -79,6 +84,61 @@ class StreamSource(Protocol):
     def record_identity(self, record: Any) -> dict[str, Any]:
         """How a report of what was not delivered names the record."""
         ...
+
+
+class DynamoDBStreamSource:
+    """A DynamoDB stream as a mapping's (or a pipe's) source: its shards, and each record as Lambda delivers it (the
+    event shape is Lambda's, not the stream's)."""
+
+    batch_info_key = "DDBStreamBatchInfo"
+
+    def __init__(self, stream: Stream) -> None:
+        self.stream = stream
+        self.arn = stream.arn
+
+    @property
+    def shards(self) -> dict[str, Any]:
+        return self.stream.shards
+
+    def sequence_before(self, timestamp: float) -> int:
+        return self.stream.sequence_before(timestamp)
+
+    def lambda_record(self, record: ChangeRecord, shard_id: str) -> dict[str, Any]:
+        stream = self.stream
+        return record.to_lambda_dict(stream.view_type, stream.region, stream.arn)
+
+    filter_view = lambda_record  # FilterCriteria patterns match the record as Lambda delivers it
+
+    def lambda_records(self, records: list[ChangeRecord], shard_id: str) -> list[dict[str, Any]]:
+        """The records as Lambda delivers them, the caller's own: nothing in them is the stream's. Their images
+        are copied in one marshal pass for the batch (C speed; strings, numbers' text and nested maps and lists
+        alike) and the rest is made new: cheaper than the same records built and then copied whole."""
+        stream = self.stream
+        view_type, region, arn = stream.view_type, stream.region, stream.arn
+        images = [record.viewed_images(view_type) for record in records]
+        try:
+            copies = marshal.loads(marshal.dumps(images))
+        except ValueError:  # a value marshal does not take
+            copies = copy.deepcopy(images)
+        return [record.to_lambda_dict(view_type, region, arn, images) for record, images in zip(records, copies)]
+
+    def record_bytes(self, record: ChangeRecord) -> int:
+        return len(record.wire(self.stream.view_type, self.stream.region))
+
+    def record_bytes_at_most(self, record: ChangeRecord) -> int:
+        """At least record_bytes(record), without encoding the record."""
+        return record.wire_bytes_at_most()
+
+    def partition_of(self, record: ChangeRecord) -> int:
+        return partition_hash(record.keys[self.stream.hash_key_name])
+
+    def record_identity(self, record: ChangeRecord) -> dict[str, Any]:
+        """How a report of what was not delivered names a record: its sequence number and the item's keys."""
+        return {"SequenceNumber": str(record.sequence_number), "Keys": record.keys}
+
+
+def dynamodb_source(stream: Stream | None) -> DynamoDBStreamSource | None:
+    return None if stream is None else DynamoDBStreamSource(stream)
 
 
 class QueueJournal(Protocol):
