@@ -81,7 +81,7 @@ def test_cdk_bootstrap_deploy_redeploy_and_destroy(cdk_cli, tools, server, tmp_p
     assert [listed["Key"] for listed in s3.list_objects_v2(Bucket=found["Uploads"])["Contents"]] == [
         "report-one.csv", "report-two.csv"]
     _cdk(cdk_cli, tools, server, app, "destroy", "--app", "cdk.out", "--force")
-    _check_everything_is_gone(server)
+    _check_everything_is_gone(server, "cdk-app")
     assert found["Uploads"] not in [bucket["Name"] for bucket in s3.list_buckets()["Buckets"]]
     # LogRetention's RemovalPolicy destroy: its handler deleted the function's log group
     assert _client(server, "logs").describe_log_groups(logGroupNamePrefix=f"/aws/lambda/{found['Copier']}")[

@@ -95,11 +95,19 @@ def _empty_the_bucket(url: str, stack: str) -> None:
         s3.delete_object(Bucket=bucket, Key=listed["Key"])
 
 
-def _check_everything_is_gone(url: str) -> None:
+def _check_everything_is_gone(url: str, stack: str) -> None:
+    """Nothing the stack made is left: functions, mappings, tables, topics, subscriptions, queues, and the bucket
+    and roles named for the stack (what the tools' own stacks made, SAM's artifacts bucket or CDK's bootstrap
+    bucket and roles, stays, as on AWS)."""
     assert _client(url, "lambda").list_functions()["Functions"] == []
     assert _client(url, "lambda").list_event_source_mappings()["EventSourceMappings"] == []
     assert _client(url, "dynamodb").list_tables()["TableNames"] == []
     assert _client(url, "sns").list_topics()["Topics"] == []
+    assert _client(url, "sns").list_subscriptions()["Subscriptions"] == []
+    assert _client(url, "sqs").list_queues().get("QueueUrls", []) == []
+    buckets = [bucket["Name"] for bucket in _client(url, "s3").list_buckets()["Buckets"]]
+    roles = [role["RoleName"] for role in _client(url, "iam").list_roles()["Roles"]]
+    assert [name for name in buckets + roles if name.lower().startswith(f"{stack}-")] == []
 
 
 def test_aws_cloudformation_package_and_deploy(tools, server, tmp_path):
@@ -122,7 +130,7 @@ def test_aws_cloudformation_package_and_deploy(tools, server, tmp_path):
     _empty_the_bucket(server, "cli-app")
     _run([aws, "cloudformation", "delete-stack", "--stack-name", "cli-app"], app, server)
     _run([aws, "cloudformation", "wait", "stack-delete-complete", "--stack-name", "cli-app"], app, server)
-    _check_everything_is_gone(server)
+    _check_everything_is_gone(server, "cli-app")
 
 
 def test_sam_build_and_deploy_with_resolve_s3_then_sam_delete(tools, server, tmp_path):
@@ -139,7 +147,7 @@ def test_sam_build_and_deploy_with_resolve_s3_then_sam_delete(tools, server, tmp
     _check_the_app_runs(server, "sam-app", "two", 5)
     _empty_the_bucket(server, "sam-app")
     _run([sam, "delete", "--stack-name", "sam-app", "--no-prompts", "--region", "us-east-1"], app, server)
-    _check_everything_is_gone(server)
+    _check_everything_is_gone(server, "sam-app")
     summaries = _client(server, "cloudformation").list_stacks()["StackSummaries"]
     assert sorted((summary["StackName"], summary["StackStatus"]) for summary in summaries) == [
         ("aws-sam-cli-managed-default", "CREATE_COMPLETE"), ("sam-app", "DELETE_COMPLETE")]
