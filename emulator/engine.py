@@ -85,7 +85,9 @@ class Emulator(DeferredComponents, Controls):
         self.state_dir.mkdir(parents=True, exist_ok=True)
         #: the write-ahead log and snapshots, with every component's durable channel (_register_channels)
         self.persistence = (
-            Persistence(self.state_dir, fsync=fsync, snapshot_every=snapshot_every) if durable else NOT_KEPT
+            Persistence(self.state_dir, fsync=fsync, snapshot_every=snapshot_every, lock=self.lock)
+            if durable
+            else NOT_KEPT
         )  # in memory: nothing kept
         self.capture = Capture(
             lambda by_table, by_ttl: self.commits.commit(by_table, by_ttl), self.lock, moto_bridge.put_back

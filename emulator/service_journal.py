@@ -6,8 +6,9 @@ the router does not claim to `run`, which
   - runs a request that may change state one at a time, under the emulator's lock, inside a moment
     (moto_seam/services/moments.py: one instant on the emulator's clock, one seeded random stream for moto's ids);
   - when moto accepted it (2xx), writes it to the write-ahead log (seed, instant, the request as it came and
-    its body, and what it drew that no seed makes again: asymmetric KMS keys) before the client hears the answer;
-    persistence folds the services into snapshots;
+    its body, and what it drew that no seed makes again: asymmetric KMS keys) before the client hears the answer,
+    in one append with what the request queued (its unit of work, storage/units_of_work.py: an S3 notification's
+    or a rule's delivery is kept and run only once written); persistence folds the services into snapshots;
   - if the disk refuses that entry (or a line moto's change writes on its way, S3's object changes) once moto has
     applied the request, puts moto's services back as the log holds them (the snapshot the log continues from, then
     the log's entries since) and answers the service's 500: nothing of a refused request is seen, before or after a
@@ -114,7 +115,8 @@ class ServiceJournal:
         if not self.may_change(seen, body):
             if self._persistence.durable and may_change_state(seen, body):
                 self._disk.room_for(len(body))  # Kinesis: its seam logs what moto changed, which needs room
-            return call()
+            with self._persistence.unit():  # Kinesis's entries in one append
+                return call()
         with self.changed:
             persistence, disk = self._persistence, self._disk
             if persistence.durable:  # a full disk refuses the request before moto sees it: nothing to take back
@@ -122,7 +124,7 @@ class ServiceJournal:
                 if len(body) > BODY_INLINE_LIMIT:  # its body's file, before moto sees it (the entry names it)
                     self.channel.service_log.put_body(body)
             try:
-                with self._object_changes.taken_back_if_refused():
+                with self._object_changes.taken_back_if_refused(), persistence.unit():  # what it queued, once written
                     answer = self._accepted(seen, via, request, body, call, status_of)
             except WriteFailed as failure:  # applied (in part, maybe) but not logged: undone, then refused
                 self._unlogged = failure
@@ -163,7 +165,7 @@ class ServiceJournal:
                 fields["kept"] = [base64.b64encode(drawn).decode() for drawn in moment.kept]
             self.channel.request_accepted(fields, body)
             if self._disk.refusing:
-                self._disk.accepted()
+                self._persistence.after_commit(self._disk.accepted)
         return answer
 
     def _put_back(self) -> None:

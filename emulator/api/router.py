@@ -138,27 +138,8 @@ def claims(request: Request) -> bool:
 def route(emulator: Emulator, request: Request) -> Response | None:
     target = request.header("X-Amz-Target") or ""
     try:
-        if target.startswith(streams_api.TARGET_PREFIX):
-            operation = target[len(streams_api.TARGET_PREFIX) :]
-            return streams_api.handle(emulator, operation, request.body, lambda: moto_bridge.caller(request))
-        if target.startswith(dynamodb_door.TARGET_PREFIX):
-            return dynamodb_door.handle(emulator, target[len(dynamodb_door.TARGET_PREFIX) :], request)
-        path = request.path
-        if path.startswith(("/_eddy/ui", "/_eddy/dashboard")) and _eddy("dashboard_api").claims(request):
-            return _eddy("dashboard_api").handle(emulator, request)
-        if path.startswith("/_eddy/"):
-            return _eddy("control_api").handle(emulator, request)
-        for api, call in _apis(request):
-            if api.claims(request):
-                if emulator.persistence.durable and may_change_state(_seen(request), request.body):
-                    emulator.disk.room_for(len(request.body))  # what these APIs apply cannot be put back: room first
-                answer = call(api, emulator, request)
-                if answer is not _NEXT:
-                    return answer
-        if _without_target(request):
-            return error_response(UnknownOperationException("The request names no operation (X-Amz-Target)"))
-        if path.rstrip("/") == "/moto-api/reset" and request.method.upper() == "POST":
-            emulator.reset()  # and moto resets its own backends
+        with emulator.persistence.unit():  # the request's unit of work: its entries in one append, or undone
+            return _dispatch(emulator, request, target)
     except WriteFailed as failure:  # the disk refused the write: nothing of it was kept or shown
         if target.startswith((streams_api.TARGET_PREFIX, dynamodb_door.TARGET_PREFIX)) or request.path.startswith(
             "/_eddy/"
@@ -168,6 +149,30 @@ def route(emulator: Emulator, request: Request) -> Response | None:
         return Response(status, headers, body)
     except Exception:  # a fault of Eddy's: answered as one, never as a dropped connection or a traceback
         return internal_error(request)
+
+
+def _dispatch(emulator: Emulator, request: Request, target: str) -> Response | None:
+    if target.startswith(streams_api.TARGET_PREFIX):
+        operation = target[len(streams_api.TARGET_PREFIX) :]
+        return streams_api.handle(emulator, operation, request.body, lambda: moto_bridge.caller(request))
+    if target.startswith(dynamodb_door.TARGET_PREFIX):
+        return dynamodb_door.handle(emulator, target[len(dynamodb_door.TARGET_PREFIX) :], request)
+    path = request.path
+    if path.startswith(("/_eddy/ui", "/_eddy/dashboard")) and _eddy("dashboard_api").claims(request):
+        return _eddy("dashboard_api").handle(emulator, request)
+    if path.startswith("/_eddy/"):
+        return _eddy("control_api").handle(emulator, request)
+    for api, call in _apis(request):
+        if api.claims(request):
+            if emulator.persistence.durable and may_change_state(_seen(request), request.body):
+                emulator.disk.room_for(len(request.body))  # what these APIs apply cannot be put back: room first
+            answer = call(api, emulator, request)
+            if answer is not _NEXT:
+                return answer
+    if _without_target(request):
+        return error_response(UnknownOperationException("The request names no operation (X-Amz-Target)"))
+    if path.rstrip("/") == "/moto-api/reset" and request.method.upper() == "POST":
+        emulator.reset()  # and moto resets its own backends
     return None
 
 

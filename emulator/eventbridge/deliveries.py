@@ -88,7 +88,10 @@ class Deliveries:
         """A delivery to make: written down (before PutEvents answers), then sent by the delivery thread."""
         delivery = Delivery(str(uuid.uuid4()), rule_arn, target, body, event)
         with self._activity:
-            self.channel.saved(delivery.to_state())  # first: a delivery the disk refused is not kept (nor snapshotted)
+            self.channel.queued(delivery.to_state(), lambda: self._keep(delivery))  # kept once written down
+
+    def _keep(self, delivery: Delivery) -> None:
+        with self._activity:
             self.deliveries[delivery.delivery_id] = delivery
             self._start_worker()
             self._enqueue(delivery)

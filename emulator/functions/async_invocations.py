@@ -100,12 +100,15 @@ class AsyncInvocations:
             now = self._now()
             invoked = (invoked_arn or function.arn).removesuffix(":$LATEST")  # $LATEST's is the function's
             event = AsyncEvent(str(uuid.uuid4()), invoked, payload, source, queued_at=now, next_attempt_at=now)
-            self.channel.saved(event.to_state())  # first: an event the disk refused is not kept (nor snapshotted)
+            self.channel.queued(event.to_state(), lambda: self._keep(event))  # kept once written down
+        return event.request_id
+
+    def _keep(self, event: AsyncEvent) -> None:
+        with self._activity:
             self.events[event.request_id] = event
             self._schedule_attempt(event)
             self._start_dispatcher()
             self._activity.notify_all()
-        return event.request_id
 
     def restore(self, state: dict[str, Any]) -> None:
         """An event as it was written down (recovery; its attempts begin when the emulator starts)."""

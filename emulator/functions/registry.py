@@ -27,7 +27,6 @@ from eddy.emulator.functions.layers import Layer, lay_out
 from eddy.emulator.functions.logging_configs import logging_config
 from eddy.emulator.functions.packages import unpack_zip
 from eddy.emulator.functions.versions import LATEST, Alias, VersionedRegistry
-from eddy.emulator.storage.disk import WriteFailed
 
 FUNCTION_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 FUNCTION_ARN = re.compile(
@@ -198,16 +197,8 @@ class FunctionRegistry(VersionedRegistry):
     def _put(self, function: Function, replace: bool) -> Function:
         if not replace and function.arn in self.functions:
             raise ResourceConflictException(f"Function already exist: {function.name}")
-        previous = self.functions.get(function.arn)
         self.functions[function.arn] = function
-        try:
-            self.saved(function)
-        except WriteFailed:  # not logged (a disk failing otherwise than by filling leaves no reserve): not made
-            if previous is None:
-                del self.functions[function.arn]
-            else:
-                self.functions[function.arn] = previous
-            raise
+        self.saved(function)  # refused with its request: not made (the observer puts back what the log holds)
         return function
 
     def saved(self, function: Function) -> None:
@@ -323,8 +314,12 @@ class FunctionRegistry(VersionedRegistry):
         self._lay_out(function, layers or [])
         return self._put(function, replace=False)
 
-    def _store_code(self, function: Function, zip_file: bytes) -> None:
+    def _store_code(self, function: Function, zip_file: bytes, beside: bool = False) -> None:
+        """The package unpacked in the function's code directory (`beside`: a new one next to the code it replaces,
+        which stays until the change is written down)."""
         code_dir = self.directory / function.account_id / function.region / function.name / "code"
+        if beside:
+            code_dir = code_dir.with_name(f"code-{uuid.uuid4().hex[:12]}")
         unpack_zip(zip_file, code_dir)
         function.code_dir = code_dir
         function.code_sha256 = _sha256(zip_file)
@@ -354,9 +349,15 @@ class FunctionRegistry(VersionedRegistry):
             raise InvalidParameterValueException(
                 f"{function.name} is a registered in-process function: register it again instead"
             )
-        self._store_code(function, zip_file)
+        replaced = function.code_dir
+        self._store_code(function, zip_file, beside=True)
         function.last_modified = timestamp(now)
-        self.saved(function)
+        self.saved(function)  # refused with its request: the code it replaces runs on
+        code_dir = function.code_dir
+        if self.observer is not None:
+            self.observer.on_undo(lambda: shutil.rmtree(code_dir, ignore_errors=True))
+        if replaced is not None:
+            self.after_commit(lambda: shutil.rmtree(replaced, ignore_errors=True))
         return function
 
     def list(self, account_id: str, region: str) -> list[Function]:
@@ -366,13 +367,23 @@ class FunctionRegistry(VersionedRegistry):
         """The function, its versions and its aliases."""
         del self.functions[function.arn]
         if self.observer is not None:
-            try:
-                self.observer.function_deleted(function)
-            except WriteFailed:  # not logged: not deleted
-                self.functions[function.arn] = function
-                raise
-        if function.code_dir is not None:
-            shutil.rmtree(function.code_dir.parent, ignore_errors=True)
+            self.observer.function_deleted(function)  # refused with its request: not deleted
+        if function.code_dir is not None:  # its files, once its request is written down
+            self.after_commit(lambda: shutil.rmtree(function.code_dir.parent, ignore_errors=True))
+
+    def after_commit(self, action: Callable[[], Any]) -> None:
+        """Done once the request that changed a function is written down (at once without an observer)."""
+        if self.observer is None:
+            action()
+        else:
+            self.observer.after_commit(action)
+
+    def restore_deleted(self, function: Function) -> None:
+        """A function or version whose deletion the disk refused, back where it was."""
+        if function.version == LATEST:
+            self.functions[function.arn] = function
+        else:
+            function.root.versions[function.version] = function
 
     def reset(self) -> None:
         self.functions.clear()

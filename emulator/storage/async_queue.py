@@ -18,7 +18,7 @@ written down as done) is done again after the restart: at least once.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Iterator, Protocol
+from typing import Any, Callable, Iterable, Iterator, Protocol
 
 from eddy.emulator.storage.channels import Channel, DurableLog
 
@@ -47,6 +47,12 @@ class QueueChannel(Channel):
     def saved(self, state: dict[str, Any]) -> None:
         """A piece of work queued, or changed."""
         self.log.log({"op": self.name, "state": state})
+
+    def queued(self, state: dict[str, Any], keep: Callable[[], Any]) -> None:
+        """A new piece of work written down, then kept (`keep`) once its request's entries are written
+        (units_of_work.py): one whose request the disk refused is neither kept, snapshotted nor run."""
+        self.log.log({"op": self.name, "state": state})
+        self.log.after_commit(keep)
 
     def done(self, key: str) -> None:
         """A piece of work done: never tried again."""

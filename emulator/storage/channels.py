@@ -27,7 +27,7 @@ registered before it. An entry no channel declares is corruption (CorruptStateEr
 from __future__ import annotations
 
 import contextlib
-from typing import Any, ContextManager, Iterable, Protocol
+from typing import Any, Callable, ContextManager, Iterable, Protocol
 
 
 class DurableLog(Protocol):
@@ -48,6 +48,16 @@ class DurableLog(Protocol):
 
     def together(self) -> ContextManager[None]:
         """What is logged inside is appended as one, when it ends: all of it or none (WriteFailed)."""
+
+    def unit(self) -> ContextManager[None]:
+        """A request's unit of work (units_of_work.py): its entries appended as one when it ends, its changes taken
+        back if the disk refuses them (WriteFailed), what it queued released once they are written."""
+
+    def on_undo(self, undo: Callable[[], Any]) -> None:
+        """How to take back a change just made, should its unit's entries be refused."""
+
+    def after_commit(self, action: Callable[[], Any]) -> None:
+        """Done once the unit's entries are written (at once outside a unit)."""
 
     def register(self, *channels: "Channel") -> None:
         """Read each channel's entries back at recovery, and write its part of every snapshot (in this order)."""
@@ -105,6 +115,15 @@ class NotKept:
 
     def together(self) -> ContextManager[None]:
         return contextlib.nullcontext()
+
+    def unit(self) -> ContextManager[None]:
+        return contextlib.nullcontext()
+
+    def on_undo(self, undo: Callable[[], Any]) -> None:
+        """Nothing: in memory no write is refused, so nothing is taken back."""
+
+    def after_commit(self, action: Callable[[], Any]) -> None:
+        action()  # in memory nothing waits to be written
 
     def register(self, *channels: Channel) -> None:
         """Nothing: an in-memory emulator keeps no log."""

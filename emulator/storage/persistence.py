@@ -26,10 +26,11 @@ import logging
 import shutil
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, ContextManager, Iterator
+from typing import Any, Callable, ContextManager, Iterator
 
 from eddy.emulator.storage.channels import Channel
 from eddy.emulator.storage.snapshots import read_snapshot, write_snapshot
+from eddy.emulator.storage.units_of_work import UnitsOfWork
 from eddy.emulator.storage.wal import CorruptStateError, WriteAheadLog, read_entries
 
 log = logging.getLogger("eddy")
@@ -40,7 +41,9 @@ _compact_json = json.JSONEncoder(separators=(",", ":")).encode
 class Persistence:
     durable = True
 
-    def __init__(self, directory: Path, *, fsync: bool = False, snapshot_every: int = 100_000) -> None:
+    def __init__(
+        self, directory: Path, *, fsync: bool = False, snapshot_every: int = 100_000, lock: Any = None
+    ) -> None:
         self.directory = directory
         self.fsync = fsync
         self.wal = WriteAheadLog(directory / "wal", fsync=fsync)
@@ -53,6 +56,9 @@ class Persistence:
         self._leave_as_is = False
         #: log entries at which a snapshot that failed is tried again (0: none failed since the last one)
         self._retry_at = 0
+        #: each request's unit of work (units_of_work.py): its entries in one append, undone if refused; `lock`, the
+        #: emulator's, is kept from a unit's first entry to its commit
+        self.work = UnitsOfWork(self._append, self._snapshot_when_due, lock)
 
     def register(self, *channels: Channel) -> None:
         """Read each channel's entries back at recovery and write its part of every snapshot, in the order given (a
@@ -104,23 +110,49 @@ class Persistence:
             self.log_encoded(_compact_json(entry).encode(), weight)
 
     def log_encoded(self, entry: bytes, weight: int = 1) -> None:
-        """Log an entry encoded as compact JSON (the write-ahead log's lines are compact JSON)."""
+        """Log an entry encoded as compact JSON (the write-ahead log's lines are compact JSON); inside a unit of work,
+        with the unit's other entries when it ends. The log's reserve may write it on a full disk."""
         if self._replaying:
+            return
+        if self.work.open:
+            self.work.hold(entry, weight, reserve=True)
             return
         self.wal.append(entry, weight)
         self._snapshot_when_due()
 
     def log_all(self, entries: list[bytes]) -> None:
-        """Entries in the log together, all of them or none (WriteFailed): the changes they record are put back if
-        refused (a DynamoDB commit), so the log's reserve is not theirs (wal.py)."""
+        """Entries in the log now, together, all of them or none (WriteFailed), with what the thread's unit of work
+        holds before them: the changes they record are made once they are written, or put back if refused (a
+        DynamoDB commit, a Kinesis record), so the log's reserve is not theirs (wal.py)."""
         if self._replaying or not entries:
             return
-        self.wal.append_all(entries, reserve=False)
-        self._snapshot_when_due()
+        with self.work.unit():
+            for entry in entries:
+                self.work.hold(entry, 1, reserve=False, kept=False)
 
     def together(self) -> ContextManager[None]:
-        """What is logged inside in one append, all or none: a rollover's, split's or merge's shards."""
-        return self.wal.together()
+        """What is logged inside in one append when it ends, all or none (a rollover's, split's or merge's shards):
+        a unit of work of its own (units_of_work.py), which its owner puts back if refused (the reserve is not its)."""
+        return self.work.unit(put_back=True)
+
+    def unit(self) -> ContextManager[None]:
+        """A request's unit of work (units_of_work.py): what it logs in one append, undone if refused."""
+        return self.work.unit()
+
+    def on_undo(self, undo: Callable[[], Any]) -> None:
+        """How to take back a change just made, should its unit's entries be refused."""
+        if not self._replaying:
+            self.work.on_undo(undo)
+
+    def after_commit(self, action: Callable[[], Any]) -> None:
+        """Done once the unit's entries are written (at once outside a unit, and while recovery replays)."""
+        if self._replaying:
+            action()
+        else:
+            self.work.after_commit(action)
+
+    def _append(self, entries: list[bytes], counted: int, reserve: bool) -> None:
+        self.wal.append_all(entries, reserve=reserve, counted=counted)
 
     def _snapshot_when_due(self) -> None:
         if self.wal.entries >= max(self.snapshot_every, self._retry_at):

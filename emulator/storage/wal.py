@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import zlib
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, BinaryIO, Iterable, Iterator
 
@@ -71,8 +70,6 @@ class WriteAheadLog:
         self.generation = 0
         self.entries = 0
         self._file: BinaryIO | None = None
-        #: entries kept back inside `together()`, appended as one when it ends
-        self._held: list[bytes] | None = None
 
     def generations(self) -> list[int]:
         if not self.directory.exists():
@@ -94,13 +91,13 @@ class WriteAheadLog:
         """Append an entry encoded as compact JSON; it counts as `weight` entries toward the next snapshot."""
         self.append_all((payload,), weight)
 
-    def append_all(self, payloads: Iterable[bytes], weight: int = 1, reserve: bool = True) -> None:
+    def append_all(
+        self, payloads: Iterable[bytes], weight: int = 1, reserve: bool = True, counted: int | None = None
+    ) -> None:
         """Append entries in one write, all of them or none (storage/disk.py's WriteFailed), each counting as `weight`
-        toward the next snapshot. On a full disk, entries of changes already applied (`reserve`) are written in the
-        room the log's reserve leaves; a DynamoDB commit, which is put back instead, is not (reserve=False)."""
-        if self._held is not None:
-            self._held.extend(payloads)  # counted when written: no snapshot falls inside `together()`
-            return
+        toward the next snapshot (or all of them as `counted`). On a full disk, entries of changes already applied
+        (`reserve`) are written in the room the log's reserve leaves; a DynamoDB commit, which is put back instead,
+        is not (reserve=False)."""
         if self._file is None:
             self.open(self.generation)
         lines = [encode(payload) for payload in payloads]
@@ -113,23 +110,7 @@ class WriteAheadLog:
             append_whole(self._file, data, path, None)
         if self.fsync:
             os.fsync(self._file.fileno())
-        self.entries += weight * len(lines)
-
-    @contextmanager
-    def together(self) -> Iterator[None]:
-        """Entries appended inside are written as one append when it ends, all or none (WriteFailed, and the caller
-        puts back what it changed); none of them if it ends with an exception."""
-        if self._held is not None:
-            yield
-            return
-        self._held = []
-        try:
-            yield
-            held = self._held
-        finally:
-            self._held = None
-        if held:  # what is logged together is put back if refused (a rollover's shards): the reserve is not its
-            self.append_all(held, reserve=False)
+        self.entries += weight * len(lines) if counted is None else counted
 
     def delete_before(self, generation: int) -> None:
         for old in self.generations():

@@ -30,6 +30,8 @@ class MappingsChannel(Channel):
         #: the mappings' registry (made by this call if it was not yet), and how many mappings it has (0: not made)
         self.registry = registry
         self.made = made
+        #: each mapping's state and start position as the log holds them (when written down), by UUID
+        self.logged: dict[str, tuple[dict[str, Any], int]] = {}
 
     @property
     def durable(self) -> bool:
@@ -37,14 +39,40 @@ class MappingsChannel(Channel):
         return self.log.durable
 
     def mapping_saved(self, mapping: "EventSourceMapping", start_position: int) -> None:
-        self.log.log({"op": "mapping", "state": mapping_state(mapping), "start": str(start_position)})
+        state = mapping_state(mapping)
+        self.log.log({"op": "mapping", "state": state, "start": str(start_position)})
+        self._logged_as(mapping.uuid, (state, start_position))
 
     def mapping_deleted(self, uuid: str) -> None:
         self.log.log({"op": "mapping_deleted", "uuid": uuid})
+        self._logged_as(uuid, None)
+
+    def _logged_as(self, uuid: str, logged: tuple[dict[str, Any], int] | None) -> None:
+        """What the log holds of a mapping from now on; refused with its request, the mapping is put back as the log
+        held it before (not made, if it held none)."""
+        if not self.log.durable:
+            return
+        previous = self.logged.pop(uuid, None)
+        if logged is not None:
+            self.logged[uuid] = logged
+        self.log.on_undo(lambda: self._put_back(uuid, previous))
+
+    def _put_back(self, uuid: str, previous: tuple[dict[str, Any], int] | None) -> None:
+        self.logged.pop(uuid, None)
+        if previous is not None:
+            self.logged[uuid] = previous
+        self.registry().put_back(uuid, previous)
+
+    def after_commit(self, action: Callable[[], Any]) -> None:
+        """Done once the mapping's request is written down (its runner started, its checkpoints forgotten)."""
+        self.log.after_commit(action)
 
     def queue_messages_changed(self, change: dict[str, Any]) -> None:
         """A queue mapping's poller received, dead-lettered or deleted messages (moto_seam/sqs_polling.py's change)."""
         self.log.log({"op": "sqs_messages", **change})
+
+    def reset(self) -> None:
+        self.logged.clear()
 
     def snapshot_entries(self, generation: int) -> Iterator[dict[str, Any]]:
         if not self.made():
@@ -60,8 +88,10 @@ class MappingsChannel(Channel):
     def replay(self, entry: dict[str, Any]) -> None:
         op = entry["op"]
         if op == "mapping":
-            self.registry().restore(entry["state"], int(entry["start"]))
+            self.logged[entry["state"]["uuid"]] = (entry["state"], int(entry["start"]))
+            self.registry().restore(json.loads(json.dumps(entry["state"])), int(entry["start"]))
         elif op == "mapping_deleted":
+            self.logged.pop(entry["uuid"], None)
             self.registry().mappings.pop(entry["uuid"], None)
         else:
             from eddy.emulator.moto_seam import sqs_polling  # moto's SQS: loaded by its first change

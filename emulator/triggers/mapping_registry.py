@@ -18,8 +18,10 @@ the mappings, and the asynchronous invocations).
 
 from __future__ import annotations
 
+import json
+
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from eddy.emulator.triggers.checkpoints import Checkpoints
 from eddy.emulator.triggers.delivery_waits import AsynchronousInvocations, DeliveryWaits, PendingPipesAndRules
@@ -54,6 +56,8 @@ class MappingJournal(QueueJournal, Protocol):
     def mapping_saved(self, mapping: EventSourceMapping, start_position: int) -> None: ...
 
     def mapping_deleted(self, uuid: str) -> None: ...
+
+    def after_commit(self, action: Callable[[], Any]) -> None: ...
 
 
 class PipesAndRules(PendingPipesAndRules, Protocol):
@@ -152,8 +156,8 @@ class Triggers:
         response["State"] = "Disabled" if mapping.is_queue and not mapping.enabled else "Creating"
         mapping.state = "Enabled" if mapping.enabled else "Disabled"
         self.journal.mapping_saved(mapping, start_position)
-        if mapping.enabled:
-            self._start(mapping)
+        if mapping.enabled:  # once written down: a mapping whose request the disk refused never runs
+            self.journal.after_commit(lambda: self._start(mapping))
         return response
 
     def get(self, uuid: str) -> EventSourceMapping:
@@ -219,8 +223,8 @@ class Triggers:
             )
             mapping.state = "Enabled" if mapping.enabled else "Disabled"
             self.journal.mapping_saved(mapping, self.start_positions.get(uuid, 0))
-        if mapping.enabled:
-            self._start(mapping)
+        if mapping.enabled:  # once written down (refused, the mapping is put back as it was, and runs as it did)
+            self.journal.after_commit(lambda: self._start(mapping))
         return response
 
     def delete(self, uuid: str) -> dict[str, Any]:
@@ -231,8 +235,8 @@ class Triggers:
             self.figures.pop(uuid, None)
             self.failures.pop(uuid, None)
             self.start_positions.pop(uuid, None)
-            self.checkpoints.forget(uuid)
             self.journal.mapping_deleted(uuid)
+            self.journal.after_commit(lambda: self.checkpoints.forget(uuid))  # kept if the delete is refused
             response = mapping.to_dict()
             response["State"] = "Deleting"
         return response
@@ -247,6 +251,20 @@ class Triggers:
         self.figures.setdefault(mapping.uuid, MappingFigures())
         self.failures.setdefault(mapping.uuid, MappingFailures(mapping.label))
         self.start_positions[mapping.uuid] = start_position
+
+    def put_back(self, uuid: str, logged: tuple[dict[str, Any], int] | None) -> None:
+        """A mapping as the log holds it, after a change to it the disk refused (its channel's undo): not made if
+        the log holds none, else as it was, running again if enabled (its runner started only once a change is
+        written down, so none runs of the change refused)."""
+        with self.kernel.activity:
+            if logged is None:
+                for kept in (self.mappings, self.figures, self.failures, self.start_positions):
+                    kept.pop(uuid, None)
+                return
+            self.restore(json.loads(json.dumps(logged[0])), logged[1])
+            mapping = self.mappings[uuid]
+            if mapping.enabled and uuid not in self.runners:
+                self._start(mapping)
 
     def start_all(self) -> None:
         """Start the runner of every enabled mapping (after a restart)."""

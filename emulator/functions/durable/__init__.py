@@ -10,6 +10,8 @@ snapshot      {"kind": "function", "state"} for each function and each of its ve
 
 from __future__ import annotations
 
+import copy
+import json
 import os
 import threading
 from pathlib import Path
@@ -52,13 +54,48 @@ class FunctionsChannel(Channel):
         self.lock = lock
         #: told of log events the disk refused (storage/disk.py's DiskState.refused)
         self.refused = refused
+        #: each function's and version's state as the log holds it, by qualified ARN (when written down): what a
+        #: change its request's log entries were refused for is put back to
+        self.logged: dict[str, dict[str, Any]] = {}
 
     def function_saved(self, function: Function) -> None:
         if function.target is None:  # a registered callable lives in its process; register it again after a restart
-            self.log.log({"op": "function", "state": function_state(function, self.state_dir)})
+            state = function_state(function, self.state_dir)
+            self.log.log({"op": "function", "state": state})
+            if self.log.durable:  # refused with its request: put back as the log holds it
+                arn, previous = function.qualified_arn, self.logged.get(function.qualified_arn)
+                self.logged[arn] = state
+                self.log.on_undo(lambda: self._put_back(function, arn, previous))
 
     def function_deleted(self, function: Function) -> None:
-        self.log.log({"op": "function_deleted", "arn": function.qualified_arn})  # a version's is qualified
+        arn = function.qualified_arn  # a version's is qualified
+        self.log.log({"op": "function_deleted", "arn": arn})
+        if self.log.durable:  # refused with its request: not deleted
+            gone = {key: state for key, state in self.logged.items() if key == arn or key.startswith(f"{arn}:")}
+            for key in gone:
+                del self.logged[key]
+            self.log.on_undo(lambda: (self.logged.update(gone), self.registry.restore_deleted(function)))
+
+    def on_undo(self, undo: Callable[[], Any]) -> None:
+        """How to take back a change to a function's files, should its request be refused."""
+        self.log.on_undo(undo)
+
+    def after_commit(self, action: Callable[[], Any]) -> None:
+        """Done once the change's request is written down (a deleted function's files removed)."""
+        self.log.after_commit(action)
+
+    def _put_back(self, function: Function, arn: str, previous: dict[str, Any] | None) -> None:
+        """A function or version as the log holds it, after a change to it the disk refused: not made, if the log
+        holds none."""
+        if previous is None:
+            self.logged.pop(arn, None)
+            self.registry.forget(arn)
+            return
+        self.logged[arn] = previous
+        before = function_from_state(copy.deepcopy(previous), self.state_dir)
+        function.changed()  # its workers are of the change refused
+        for name in (*FIELDS, "aliases", "code_dir"):  # its RevisionId too
+            setattr(function, name, getattr(before, name))
 
     def write_logs(self, account_id: str, region: str, group: str, stream: str, events: list[tuple[int, str]]) -> None:
         """An invocation's log events (functions/log_groups.py) logged, then put in moto's CloudWatch Logs, under the
@@ -68,14 +105,17 @@ class FunctionsChannel(Channel):
         if not self.log.durable:
             return put_events(account_id, region, group, stream, events)
         with self.lock:
-            try:  # logged first: a full disk's events are dropped, not shown only to vanish at a restart
-                self.log.log(
+            try:  # logged first, at once: a full disk's events are dropped, not shown only to vanish at a restart
+                self.log.log_all([json.dumps(
                     {"op": "function_logs", "account": account_id, "region": region, "group": group,
-                     "stream": stream, "events": events}
-                )  # fmt: skip
+                     "stream": stream, "events": events}, separators=(",", ":")
+                ).encode()])  # fmt: skip
             except WriteFailed as failure:
                 return self.refused(failure)
             put_events(account_id, region, group, stream, events)
+
+    def reset(self) -> None:
+        self.logged.clear()
 
     def snapshot_entries(self, generation: int) -> Iterator[dict[str, Any]]:
         for function in self.registry.functions.values():
@@ -87,9 +127,14 @@ class FunctionsChannel(Channel):
     def replay(self, entry: dict[str, Any]) -> None:
         op = entry["op"]
         if op == "function":
-            self.registry.restore(function_from_state(entry["state"], self.state_dir))
+            function = function_from_state(copy.deepcopy(entry["state"]), self.state_dir)
+            self.logged[function.qualified_arn] = entry["state"]
+            self.registry.restore(function)
         elif op == "function_deleted":
-            self.registry.forget(entry["arn"])
+            arn = entry["arn"]
+            for key in [key for key in self.logged if key == arn or key.startswith(f"{arn}:")]:
+                del self.logged[key]
+            self.registry.forget(arn)
         else:
             put_events(entry["account"], entry["region"], entry["group"], entry["stream"], entry["events"])
 

@@ -26,6 +26,7 @@ class VersionedRegistry:
     observer: Any
     draw: Callable[[], float]
     recorded: Callable[..., None]
+    after_commit: Callable[[Callable[[], Any]], None]
 
     def publish_version(self, function: Any, description: str | None) -> tuple[Any, bool]:
         """PublishVersion: $LATEST frozen as the next version, or the last version again when $LATEST has not
@@ -69,9 +70,9 @@ class VersionedRegistry:
     def delete_version(self, version: Any) -> None:
         version.root.versions.pop(version.version, None)
         if self.observer is not None:
-            self.observer.function_deleted(version)
-        if version.code_dir is not None:
-            shutil.rmtree(version.code_dir.parent, ignore_errors=True)
+            self.observer.function_deleted(version)  # refused with its request: not deleted
+        if version.code_dir is not None:  # its files, once its request is written down
+            self.after_commit(lambda: shutil.rmtree(version.code_dir.parent, ignore_errors=True))
 
     @staticmethod
     def qualified(function: Any, qualifier: str | None) -> Any:

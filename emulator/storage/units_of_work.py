@@ -1,0 +1,163 @@
+"""Units of work: what one request changed written down in one append, undone if the disk refuses it, and what it
+queued released only once it is written.
+
+A front door opens a unit for each request it dispatches (api/router.py, service_journal.py). Inside it, on the
+thread that opened it:
+  - every log entry is held, and the unit's entries are appended together when it ends (the commit point): all of
+    them or none (storage/disk.py's WriteFailed);
+  - a component that applied a change before its entry registers how to take it back (`on_undo`); if the append is
+    refused, the unit's undos run, newest first, and the WriteFailed goes on to the door, which answers the
+    service's 500 (the SDKs retry it; a retry succeeds once the disk takes writes again);
+  - what a change hands on (an asynchronous invocation, a rule's delivery, a mapping's runner, files to delete) is
+    registered with `after_commit` and done only once the append succeeded: nothing of a refused request is ever
+    seen, kept or run.
+A unit opened inside another on the same thread (a request Eddy makes of itself in-process: a function's own call,
+a stack's resource) commits when it ends, with the entries its enclosing units hold before its own (they are
+changes already made); refused, only its own changes are undone, and the enclosing units' entries wait for their
+commit. Log entries that record a change before it is made (a DynamoDB commit, a Kinesis record, the clock) are
+written at once with what the unit holds (persistence.py's log_all: a unit of their own, inside it).
+
+From a unit's first entry until its commit the thread keeps the emulator's lock (every change is made under it, so
+taking it again never waits): no other change is logged between the unit's change and its entry, and no snapshot
+is taken of a change the log does not hold yet.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator
+
+from eddy.emulator.storage.disk import WriteFailed
+
+log = logging.getLogger("eddy")
+
+#: how a unit's entries are appended: (entries as compact JSON, how many entries they count as toward the next
+#: snapshot, whether the log's reserve may take them on a full disk); WriteFailed when the disk refuses them
+Append = Callable[[list[bytes], int, bool], None]
+
+
+@dataclass
+class _Frame:
+    """One open unit's part: its held entries, its undos and what it releases once written."""
+
+    entries: list[bytes] = field(default_factory=list)
+    counted: int = 0
+    #: whether an entry of it records a change that cannot be put back (the log's reserve may write it)
+    reserve: bool = False
+    #: whether everything logged in it is put back if refused (`together`): the reserve is not for it
+    put_back: bool = False
+    undos: list[Callable[[], Any]] = field(default_factory=list)
+    afters: list[Callable[[], Any]] = field(default_factory=list)
+
+
+class UnitsOfWork:
+    """The open units of each thread; `append` writes entries down, `committed` runs after each commit."""
+
+    def __init__(self, append: Append, committed: Callable[[], None], lock: Any = None) -> None:
+        self._append = append
+        self._committed = committed
+        #: the emulator's lock (an RLock), kept from a unit's first entry to its commit
+        self.lock = lock
+        self._threads = threading.local()
+
+    def _frames(self) -> list[_Frame]:
+        frames = getattr(self._threads, "frames", None)
+        if frames is None:
+            frames = self._threads.frames = []
+        return frames
+
+    @property
+    def open(self) -> bool:
+        """Whether this thread is inside a unit."""
+        return bool(self._frames())
+
+    @contextmanager
+    def unit(self, put_back: bool = False) -> Iterator[None]:
+        """A unit of work: what is logged inside is appended as one when it ends (WriteFailed: undone). `put_back`:
+        its owner puts back everything it logs if refused (a rollover's shards), so the log's reserve is not for it."""
+        frames = self._frames()
+        frame = _Frame(put_back=put_back)
+        frames.append(frame)
+        try:
+            yield
+        except WriteFailed:  # refused inside (room for it, or an inner commit): its changes taken back, none written
+            self._refused(frames, frame)
+            raise
+        except BaseException:  # any other exception: what was changed before it is written down all the same
+            self._commit(frames, frame)
+            raise
+        self._commit(frames, frame)
+
+    def hold(self, entry: bytes, weight: int, reserve: bool, kept: bool = True) -> None:
+        """An entry kept for the commit of this thread's innermost unit (`kept`: past the call that logs it, the
+        emulator's lock with it; not for one a flush writes at once)."""
+        frames = self._frames()
+        if kept and self.lock is not None and not getattr(self._threads, "locked", False):
+            self.lock.acquire()  # kept until nothing is held (the thread's units committed or taken back)
+            self._threads.locked = True
+        frame = frames[-1]
+        frame.entries.append(entry)
+        frame.counted += weight
+        frame.reserve = frame.reserve or (reserve and not frame.put_back)
+
+    def on_undo(self, undo: Callable[[], Any]) -> None:
+        """How to take back a change just made, should this unit's entries be refused (nothing outside a unit)."""
+        frames = self._frames()
+        if frames:
+            frames[-1].undos.append(undo)
+
+    def after_commit(self, action: Callable[[], Any]) -> None:
+        """Done once this unit's entries are written (at once outside a unit)."""
+        frames = self._frames()
+        if frames:
+            frames[-1].afters.append(action)
+        else:
+            action()
+
+    def _commit(self, frames: list[_Frame], frame: _Frame) -> None:
+        entries = [entry for open_frame in frames for entry in open_frame.entries]
+        if entries:
+            try:
+                self._append(
+                    entries,
+                    sum(open_frame.counted for open_frame in frames),
+                    any(open_frame.reserve for open_frame in frames),
+                )
+            except WriteFailed:
+                self._refused(frames, frame)
+                raise
+            written = frames  # the enclosing units' entries went with this one's: their changes are done too
+        else:
+            written = [frame]
+        afters = [action for done in written for action in done.afters]
+        for done in written:
+            done.entries, done.counted, done.reserve, done.undos, done.afters = [], 0, False, [], []
+        frames.pop()
+        try:
+            for action in afters:
+                action()
+            if entries:
+                self._committed()
+        finally:
+            self._unlock_if_idle(frames)
+
+    def _refused(self, frames: list[_Frame], frame: _Frame) -> None:
+        """The unit's entries were not written: its changes taken back, newest first (its enclosing units' entries
+        wait for their own commit)."""
+        frames.pop()
+        try:
+            for undo in reversed(frame.undos):
+                try:
+                    undo()
+                except Exception:  # one undo failing does not keep the others from running
+                    log.exception("a change the disk refused to log could not be taken back")
+        finally:
+            self._unlock_if_idle(frames)
+
+    def _unlock_if_idle(self, frames: list[_Frame]) -> None:
+        if getattr(self._threads, "locked", False) and not any(open_frame.entries for open_frame in frames):
+            self._threads.locked = False
+            self.lock.release()

@@ -1,0 +1,125 @@
+"""Units of work (storage/units_of_work.py) alone: entries appended as one at the end, undos run newest first when
+the append is refused, what was queued released only once written, and the lock kept only while entries wait.
+
+The append is a stand-in for the write-ahead log that refuses with the WriteFailed the disk raises; the durability
+tests (tests/durability/test_units_of_work.py) make the disk itself refuse."""
+
+from __future__ import annotations
+
+import errno
+import threading
+from pathlib import Path
+
+import pytest
+
+from eddy.emulator.storage.disk import WriteFailed
+from eddy.emulator.storage.units_of_work import UnitsOfWork
+
+
+class Log:
+    def __init__(self) -> None:
+        self.appends: list[tuple[list[bytes], int, bool]] = []
+        self.refusing = False
+        self.snapshots_asked = 0
+
+    def append(self, entries: list[bytes], counted: int, reserve: bool) -> None:
+        if self.refusing:
+            raise WriteFailed(Path("/state/wal"), OSError(errno.EIO, "Input/output error"))
+        self.appends.append((entries, counted, reserve))
+
+    def committed(self) -> None:
+        self.snapshots_asked += 1
+
+
+def test_a_units_entries_are_one_append_and_what_it_queued_runs_after_it() -> None:
+    log, done = Log(), []
+    work = UnitsOfWork(log.append, log.committed)
+    with work.unit():
+        work.hold(b"a", 1, reserve=True)
+        work.after_commit(lambda: done.append(("released", list(log.appends))))
+        work.hold(b"b", 10, reserve=True)
+        assert log.appends == []
+    assert log.appends == [([b"a", b"b"], 11, True)]
+    assert done == [("released", [([b"a", b"b"], 11, True)])]
+    assert log.snapshots_asked == 1
+    work.after_commit(lambda: done.append("outside a unit: at once"))
+    assert done[-1] == "outside a unit: at once"
+
+
+def test_a_refused_unit_is_undone_newest_first_and_releases_nothing() -> None:
+    log, done = Log(), []
+    work = UnitsOfWork(log.append, log.committed)
+    log.refusing = True
+    with pytest.raises(WriteFailed):
+        with work.unit():
+            work.hold(b"a", 1, reserve=True)
+            work.on_undo(lambda: done.append("undo a"))
+            work.hold(b"b", 1, reserve=True)
+            work.on_undo(lambda: done.append("undo b"))
+            work.after_commit(lambda: done.append("released"))
+    assert (done, log.appends, log.snapshots_asked, work.open) == (["undo b", "undo a"], [], 0, False)
+
+
+def test_an_inner_unit_commits_with_the_outer_entries_and_a_refused_one_undoes_only_its_own() -> None:
+    log, done = Log(), []
+    work = UnitsOfWork(log.append, log.committed)
+    with work.unit():
+        work.hold(b"outer", 1, reserve=True)
+        work.on_undo(lambda: done.append("undo outer"))
+        log.refusing = True
+        with pytest.raises(WriteFailed):
+            with work.unit():
+                work.hold(b"inner", 1, reserve=False, kept=False)
+                work.on_undo(lambda: done.append("undo inner"))
+        assert done == ["undo inner"]
+        log.refusing = False
+        with work.unit():  # a change logged before it is made (a DynamoDB commit): written now, with the outer's
+            work.hold(b"commit", 1, reserve=False, kept=False)
+        assert log.appends == [([b"outer", b"commit"], 2, True)]
+    assert log.appends == [([b"outer", b"commit"], 2, True)]  # nothing left for the outer unit's end
+    assert done == ["undo inner"]
+
+
+def test_a_unit_put_back_by_its_owner_is_not_written_in_the_reserve() -> None:
+    log = Log()
+    work = UnitsOfWork(log.append, log.committed)
+    with work.unit(put_back=True):
+        work.hold(b"shard", 1, reserve=True)
+    assert log.appends == [([b"shard"], 1, False)]
+
+
+def test_another_exception_writes_what_was_changed() -> None:
+    log = Log()
+    work = UnitsOfWork(log.append, log.committed)
+    with pytest.raises(KeyError):
+        with work.unit():
+            work.hold(b"changed", 1, reserve=True)
+            raise KeyError("after the change")
+    assert log.appends == [([b"changed"], 1, True)]
+
+
+def test_the_lock_is_kept_from_the_first_held_entry_to_the_commit() -> None:
+    log, lock = Log(), threading.RLock()
+    work = UnitsOfWork(log.append, log.committed, lock)
+    seen = []
+
+    def other_thread_can_lock() -> bool:
+        result = []
+        thread = threading.Thread(target=lambda: result.append(lock.acquire(blocking=False)) or (
+            result[0] and lock.release()))
+        thread.start()
+        thread.join()
+        return result[0]
+
+    with work.unit():
+        seen.append(other_thread_can_lock())
+        with lock:
+            work.hold(b"a", 1, reserve=True)
+        seen.append(other_thread_can_lock())
+    seen.append(other_thread_can_lock())
+    log.refusing = True
+    with pytest.raises(WriteFailed):
+        with work.unit():
+            work.hold(b"b", 1, reserve=True)
+    seen.append(other_thread_can_lock())
+    assert seen == [True, False, True, True]
