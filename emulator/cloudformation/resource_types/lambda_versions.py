@@ -1,5 +1,6 @@
-"""AWS::Lambda::Version, AWS::Lambda::Alias and AWS::Lambda::Url through Eddy's Lambda API (PublishVersion,
-CreateAlias, CreateFunctionUrlConfig, ...), as the CloudFormation User Guide documents them:
+"""AWS::Lambda::Version, AWS::Lambda::Alias, AWS::Lambda::Url, AWS::Lambda::LayerVersion and
+AWS::Lambda::LayerVersionPermission through Eddy's Lambda API (PublishVersion, CreateAlias, CreateFunctionUrlConfig,
+PublishLayerVersion, ...), as the CloudFormation User Guide documents them:
 
 - Version: Ref is the version's ARN (arn:...:function:<name>:<n>); Fn::GetAtt FunctionArn (the same) and Version (the
   number). FunctionName, Description and CodeSha256 change only by replacement (a new version is published; the old one
@@ -166,4 +167,85 @@ class Url(ResourceType):
         delete_if_there(provisioning.client("lambda"), "delete_function_url_config", **self._target(properties))
 
 
-TYPES = [Version(), Alias(), Url()]
+def _layer_version(arn: str) -> tuple[str, int]:
+    """A layer version's ARN (arn:aws:lambda:<region>:<account>:layer:<name>:<version>) as its layer and number."""
+    layer, _, number = arn.rpartition(":")
+    return layer, int(number)
+
+
+class LayerVersion(ResourceType):
+    """Every property is create-only (the type's registry schema, cfn-lint's us_east_1/aws-lambda-layerversion.json):
+    a change publishes a new version, and the cleanup deletes the old one unless it is retained (SAM's
+    AWS::Serverless::LayerVersion retains it by default: RetentionPolicy Retain)."""
+
+    type_name = "AWS::Lambda::LayerVersion"
+    replacing = frozenset(
+        {"CompatibleArchitectures", "CompatibleRuntimes", "Content", "Description", "LayerName", "LicenseInfo"}
+    )
+
+    def create(self, provisioning: Provisioning, properties: dict[str, Any]) -> Created:
+        required(properties, "Content")
+        content = properties["Content"] if isinstance(properties["Content"], dict) else {}
+        missing = [key for key in ("S3Bucket", "S3Key") if key not in content]
+        if missing:
+            raise ResourceFailed(
+                f"Properties validation failed for resource with message: #/Content: required key [{missing[0]}] "
+                "not found"
+            )
+        request = {
+            key: properties[key]
+            for key in ("Description", "LicenseInfo", "CompatibleRuntimes", "CompatibleArchitectures")
+            if key in properties
+        }
+        published = provisioning.client("lambda").publish_layer_version(
+            LayerName=properties.get("LayerName") or provisioning.name(140),
+            Content={key: content[key] for key in ("S3Bucket", "S3Key", "S3ObjectVersion") if key in content},
+            **request,
+        )
+        return Created(published["LayerVersionArn"], {"LayerVersionArn": published["LayerVersionArn"]})
+
+    def update(
+        self, provisioning: Provisioning, physical_id: str, old: dict[str, Any], new: dict[str, Any]
+    ) -> dict[str, Any]:
+        return {"LayerVersionArn": physical_id}
+
+    def delete(self, provisioning: Provisioning, physical_id: str, properties: dict[str, Any]) -> None:
+        layer, number = _layer_version(physical_id)
+        provisioning.client("lambda").delete_layer_version(LayerName=layer.rpartition(":")[2], VersionNumber=number)
+
+
+class LayerVersionPermission(ResourceType):
+    """A grant on a layer version (AddLayerVersionPermission); every property is create-only (its registry schema).
+    Ref is "<layer version ARN>#<statement id>"."""
+
+    type_name = "AWS::Lambda::LayerVersionPermission"
+    replacing = frozenset({"Action", "LayerVersionArn", "OrganizationId", "Principal"})
+
+    def create(self, provisioning: Provisioning, properties: dict[str, Any]) -> Created:
+        required(properties, "LayerVersionArn", "Action", "Principal")
+        layer, number = _layer_version(properties["LayerVersionArn"])
+        statement_id = provisioning.name(100)
+        grant = {key: properties[key] for key in ("Action", "Principal", "OrganizationId") if key in properties}
+        provisioning.client("lambda").add_layer_version_permission(
+            LayerName=layer.rpartition(":")[2], VersionNumber=number, StatementId=statement_id, **grant
+        )
+        return Created(f"{properties['LayerVersionArn']}#{statement_id}", {})
+
+    def update(
+        self, provisioning: Provisioning, physical_id: str, old: dict[str, Any], new: dict[str, Any]
+    ) -> dict[str, Any]:
+        return {}
+
+    def delete(self, provisioning: Provisioning, physical_id: str, properties: dict[str, Any]) -> None:
+        arn, _, statement_id = physical_id.rpartition("#")
+        layer, number = _layer_version(arn)
+        delete_if_there(
+            provisioning.client("lambda"),
+            "remove_layer_version_permission",
+            LayerName=layer.rpartition(":")[2],
+            VersionNumber=number,
+            StatementId=statement_id,
+        )
+
+
+TYPES = [Version(), Alias(), Url(), LayerVersion(), LayerVersionPermission()]
