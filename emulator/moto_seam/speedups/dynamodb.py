@@ -3,7 +3,8 @@
 - Items built in linear time, and without moto's instance tracking (`Item.__init__`, `Item.__new__`):
   dynamodb_items.py.
 - `Table.put_item` without a condition, its checks in moto's order on the DynamoTypes already built, and a
-  BatchWriteItem's replacing put sharing what it leaves unchanged: dynamodb_puts.py.
+  BatchWriteItem's replacing put sharing what it leaves unchanged, and PutItem's check for empty sets with the
+  table's key attributes listed once: dynamodb_puts.py.
 - `DynamoType.cast_value`, `__hash__` and `__eq__` (every key lookup in a table hashes and compares keys):
   for S, B and BOOL the value itself and for N its Decimal, as moto's, found by the type directly rather than
   by five is_*() calls; the other types are moto's own code.
@@ -23,6 +24,7 @@ from decimal import Decimal
 from typing import Any
 
 from moto.dynamodb.models.dynamo_type import DynamoType, Item
+from moto.dynamodb import responses as moto_responses
 from moto.dynamodb.models.table import Table
 
 from eddy.emulator.moto_seam import Patches
@@ -97,6 +99,7 @@ def install() -> None:
     _patches.set(Item, "__new__", staticmethod(dynamodb_items.item_new))
     _patches.set(Table, "query", _query)
     _patches.set(Table, "put_item", dynamodb_puts.put_item)
+    _patches.set(moto_responses, "validate_put_has_empty_attrs", dynamodb_puts.validate_put_has_empty_attrs)
     _patches.set(DynamoType, "cast_value", property(_cast_value))
     _patches.set(DynamoType, "__hash__", _hash)
     _patches.set(DynamoType, "__eq__", _eq)
