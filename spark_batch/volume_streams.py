@@ -19,7 +19,7 @@ import re
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
-from .io.change_log import _LOG_LINE, _typed_schema, require_state_dir
+from .io.change_log import _LOG_LINE, _typed_schema, change_log_rows, require_state_dir
 from .io.files import read_json_lines
 
 VOLUME_COLUMNS = ["relative_path", "url", "size", "last_modified_time", "etag"]
@@ -43,22 +43,11 @@ def read_object_changes(spark: SparkSession, state_dir: str | os.PathLike[str], 
     if lines is None:
         return spark.createDataFrame([], _typed_schema(_LOG_LINE))
     path = F.col("_metadata.file_path")
-    return lines.select(
-        F.regexp_extract(path, r"/objects/([^/]+)/", 1).alias("account"),
-        F.regexp_extract(path, r"/objects/[^/]+/([^/]+)/", 1).alias("region"),
-        F.lit("objects").alias("stream_label"),
-        "table",
-        "shard",
-        F.col("sequence_number").cast("decimal(21,0)").alias("sequence_number"),
-        "commit_version",
-        F.timestamp_micros(F.round(F.col("commit_timestamp") * 1_000_000).cast("bigint")).alias("commit_timestamp"),
-        "commit_records",
-        "event_id",
-        "event_name",
-        "keys",
-        "old_image",
-        "new_image",
-        "user_identity",
+    return change_log_rows(
+        lines,
+        account=F.regexp_extract(path, r"/objects/([^/]+)/", 1),
+        region=F.regexp_extract(path, r"/objects/[^/]+/([^/]+)/", 1),
+        stream_label=F.lit("objects"),
     )
 
 

@@ -158,11 +158,22 @@ def _read_lines(spark: SparkSession, paths: list[str], schema: StructType) -> Da
 def _typed(lines: DataFrame, path: Column) -> DataFrame:
     """Log lines (parsed) as CHANGE_LOG_SCHEMA: account, region and stream label from the file's path."""
     label = F.regexp_extract(path, _SEGMENT_PATH, 4)
-    return lines.select(
-        F.regexp_extract(path, _SEGMENT_PATH, 1).alias("account"),
-        F.regexp_extract(path, _SEGMENT_PATH, 2).alias("region"),
+    return change_log_rows(
+        lines,
+        account=F.regexp_extract(path, _SEGMENT_PATH, 1),
+        region=F.regexp_extract(path, _SEGMENT_PATH, 2),
         # the folder spells the label's ':' as '-': 2015-05-11T21-21-33.291 is 2015-05-11T21:21:33.291
-        F.regexp_replace(label, r"T(\d\d)-(\d\d)-", "T$1:$2:").alias("stream_label"),
+        stream_label=F.regexp_replace(label, r"T(\d\d)-(\d\d)-", "T$1:$2:"),
+    )
+
+
+def change_log_rows(lines: DataFrame, *, account: Column, region: Column, stream_label: Column) -> DataFrame:
+    """Change-log lines (_LOG_LINE: a table's segments, a bucket's object changes) as CHANGE_LOG_SCHEMA rows, with
+    where they came from (account, region, stream label)."""
+    return lines.select(
+        account.alias("account"),
+        region.alias("region"),
+        stream_label.alias("stream_label"),
         "table",
         "shard",
         F.col("sequence_number").cast(DecimalType(21, 0)).alias("sequence_number"),

@@ -37,22 +37,12 @@ from eddy.emulator.notifications.delivery_policies import (
     check_topic_policy,
 )
 from eddy.emulator.aws_requests import Request, Response
+from eddy.emulator.notifications.subscription_attributes import SUBSCRIPTION_ATTRIBUTES
 
 if TYPE_CHECKING:
     from eddy.emulator.engine import Emulator
 
 PROTOCOLS = frozenset({"http", "https", "email", "email-json", "sms", "sqs", "application", "lambda", "firehose"})
-SUBSCRIPTION_ATTRIBUTES = frozenset(
-    {
-        "DeliveryPolicy",
-        "FilterPolicy",
-        "FilterPolicyScope",
-        "RawMessageDelivery",
-        "RedrivePolicy",
-        "SubscriptionRoleArn",
-        "ReplayPolicy",
-    }
-)
 #: Publish's and PublishBatch's limit on a request's messages and attributes (the API reference: 256 KB)
 MAX_BYTES = 262144
 BATCH_ENTRY_ID = re.compile(r"[A-Za-z0-9_-]*")

@@ -3,36 +3,27 @@ type name to what creates, updates and deletes it, `kind_of` also knows custom r
 
 from __future__ import annotations
 
+import importlib
+
 from eddy.emulator.cloudformation.resource_types.base import ResourceType
-from eddy.emulator.cloudformation.resource_types import (
-    dynamodb,
-    ecr_cdk,
-    events_streams,
-    iam,
-    lambda_functions,
-    lambda_versions,
-    logs_ssm,
-    messaging,
-    nested_stacks,
-    s3,
-)
 from eddy.emulator.cloudformation.resource_types.custom import CustomResource, is_custom
 
+#: the modules of this package that serve types, one service's each (its TYPES)
+SERVICES = (
+    "dynamodb",
+    "ecr_cdk",
+    "events_streams",
+    "iam",
+    "lambda_functions",
+    "lambda_versions",
+    "logs_ssm",
+    "messaging",
+    "nested_stacks",
+    "s3",
+)
+
 served: dict[str, ResourceType] = {
-    kind.type_name: kind
-    for module in (
-        dynamodb,
-        ecr_cdk,
-        events_streams,
-        iam,
-        lambda_functions,
-        lambda_versions,
-        logs_ssm,
-        messaging,
-        nested_stacks,
-        s3,
-    )
-    for kind in module.TYPES
+    kind.type_name: kind for name in SERVICES for kind in importlib.import_module(f"{__name__}.{name}").TYPES
 }
 
 

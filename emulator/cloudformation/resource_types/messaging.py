@@ -11,6 +11,7 @@ from typing import Any
 from botocore.exceptions import ClientError
 
 from eddy.emulator.cloudformation.errors import ResourceFailed
+from eddy.emulator.notifications.subscription_attributes import SUBSCRIPTION_ATTRIBUTES
 from eddy.emulator.cloudformation.resource_types.base import (
     Created,
     Provisioning,
@@ -209,15 +210,7 @@ class Subscription(ResourceType):
 
     type_name = "AWS::SNS::Subscription"
     replacing = frozenset({"Endpoint", "Protocol", "TopicArn"})
-    _ATTRIBUTES = (
-        "DeliveryPolicy",
-        "FilterPolicy",
-        "FilterPolicyScope",
-        "RawMessageDelivery",
-        "RedrivePolicy",
-        "SubscriptionRoleArn",
-        "ReplayPolicy",
-    )
+    _ATTRIBUTES = SUBSCRIPTION_ATTRIBUTES
 
     def create(self, provisioning: Provisioning, properties: dict[str, Any]) -> Created:
         required(properties, "Protocol", "TopicArn")
