@@ -159,7 +159,13 @@ class DeferredComponents:
                     from eddy.emulator.notifications.notifications import Notifications
 
                     notifications = Notifications(
-                        self.clock.now, self.activity, self.functions, self.async_invocations, self.kernel.aws_client
+                        self.clock.now,
+                        self.activity,
+                        self.functions,
+                        self.async_invocations,
+                        self.kernel.aws_client,
+                        self.persistence,
+                        self.settings.sns_retry_jitter,
                     )
                     if self._started:
                         notifications.start()

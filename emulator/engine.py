@@ -182,6 +182,7 @@ class Emulator(DeferredComponents, Controls):
             self.kinesis.channel,
             self.async_invocations.channel,
             self.eventbridge.deliveries.channel,
+            self.notifications.http_endpoints.channel,
             self.mapping_channel,
             self.services.channel,
             self.client_request_tokens,

@@ -39,3 +39,7 @@ class Settings:
     #: a replica added to (removed from) a global table is CREATING (DELETING) this long on the emulator's clock
     #: (AWS, recorded: 14 to 49 s for an empty table's replica to be ACTIVE)
     replica_transition_seconds: float = 30.0
+    #: each retry of an SNS notification to an HTTP/S endpoint comes up to this share of its delivery policy's delay
+    #: sooner, drawn at random: SNS "applies jittering to delivery retries" (the SNS Developer Guide, "Amazon SNS
+    #: message delivery retries"; the share is Eddy's, AWS's is not documented; 0: each retry exactly on time)
+    sns_retry_jitter: float = 0.1

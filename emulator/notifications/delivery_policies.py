@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 DEFAULT_RETRY_POLICY: dict[str, Any] = {
     "minDelayTarget": 20,
@@ -104,20 +104,26 @@ def retry_delays(retry_policy: dict[str, Any]) -> tuple[float, ...]:
     return tuple((delays + [high] * after)[:retries])
 
 
+#: each backoff function's share of the way from minDelayTarget to maxDelayTarget at x, the retry's place in the
+#: backoff phase (0: its first retry, 1: its last). The SNS Developer Guide draws them (sns-message-delivery-retries,
+#: the backoff graph: 10 retries from 5 to 260 seconds): every curve starts at the minimum delay and reaches the
+#: maximum by the last retry; linear rises steadily, arithmetic and geometric faster early on (steeper than linear,
+#: less than exponential), exponential fastest, reaching the maximum soonest. The curves are Eddy's, with that order.
+BACKOFF_CURVES: dict[str, Callable[[float], float]] = {
+    "linear": lambda x: x,
+    "arithmetic": lambda x: 1 - (1 - x) ** 2,
+    "geometric": lambda x: 1 - (1 - x) ** 3,
+    "exponential": lambda x: (1 - 2 ** (-10 * x)) / (1 - 2**-10),
+}
+
+
 def _backoff(count: int, low: float, high: float, function: str) -> list[float]:
-    """`count` delays rising from `low` to `high`: linear evenly; exponential and geometric by a constant factor;
-    arithmetic by growing steps (the Developer Guide draws the curves; the last delay is `high`)."""
-    delays = []
-    for step in range(1, count + 1):
-        share = step / count
-        if function in ("exponential", "geometric") and low > 0:
-            delay = low * (high / low) ** share
-        elif function == "arithmetic":
-            delay = low + (high - low) * (step * (step + 1)) / (count * (count + 1))
-        else:
-            delay = low + (high - low) * share
-        delays.append(round(delay, 3))
-    return delays
+    """The backoff phase's `count` delays, from `low` at its first retry to `high` at its last, along the function's
+    curve (BACKOFF_CURVES)."""
+    curve = BACKOFF_CURVES.get(function, BACKOFF_CURVES["linear"])
+    if count == 1:
+        return [high]
+    return [round(low + (high - low) * curve(step / (count - 1)), 3) for step in range(count)]
 
 
 def _document(text: str) -> dict[str, Any]:

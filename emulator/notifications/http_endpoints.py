@@ -16,13 +16,17 @@ import collections
 import heapq
 import itertools
 import logging
+import random
 import threading
 import urllib.error
+import uuid
 import urllib.request
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from eddy.emulator.notifications.delivery_policies import DeliveryPolicy
+from eddy.emulator.storage.async_queue import QueueChannel
+from eddy.emulator.storage.channels import NOT_KEPT, DurableLog
 
 log = logging.getLogger("eddy.notifications")
 
@@ -38,11 +42,44 @@ class Post:
     body: bytes
     trigger: tuple[str, ...] | None  # what the delivery is counted for (a notification's subscription), or None
     policy: DeliveryPolicy = ONCE
-    #: called with the last error once every retry has failed (the subscription's dead-letter queue), or None
-    given_up: Callable[[str], None] | None = None
+    #: where the notification goes once every retry has failed (the subscription's dead-letter queue), or None
+    dead_letter_arn: str | None = None
     attempts: int = 0
     due: float = 0.0
     last_error: str | None = field(default=None)
+    #: a notification's id in the durable channel ("": a confirmation, sent once and not kept)
+    id: str = ""
+
+    def state(self) -> dict[str, Any]:
+        """The notification as written down (its channel's entry): enough to send it, and retry it, again."""
+        return {
+            "id": self.id,
+            "url": self.url,
+            "headers": self.headers,
+            "body": self.body.decode("utf-8", "surrogateescape"),
+            "trigger": list(self.trigger or ()),
+            "delays": list(self.policy.retry_delays),
+            "rate": self.policy.max_receives_per_second,
+            "deadLetter": self.dead_letter_arn,
+            "attempts": self.attempts,
+            "due": self.due,
+            "lastError": self.last_error,
+        }
+
+    @classmethod
+    def restored(cls, state: dict[str, Any]) -> Post:
+        return cls(
+            state["url"],
+            state["headers"],
+            state["body"].encode("utf-8", "surrogateescape"),
+            tuple(state["trigger"]) or None,
+            DeliveryPolicy(tuple(state["delays"]), state["rate"]),
+            state["deadLetter"],
+            state["attempts"],
+            state["due"],
+            state["lastError"],
+            state["id"],
+        )
 
 
 class HttpEndpoints:
@@ -54,10 +91,18 @@ class HttpEndpoints:
         now: Callable[[], float],
         activity: threading.Condition,
         outcome: Callable[[tuple[str, ...], str | None], None],
+        dead_letter: Callable[[str, bytes], str] | None = None,
+        persistence: DurableLog = NOT_KEPT,
+        jitter: float = 0.0,
+        draw: Callable[[], float] = random.random,
     ) -> None:
         self._now = now
         self._activity = activity
         self._outcome = outcome
+        #: moves a notification no retry delivered to a queue (its ARN, the body): the queue's ARN
+        self._dead_letter = dead_letter
+        #: each retry's delay is its policy's, less up to this share of it, drawn by `draw` (SNS's jitter)
+        self._jitter, self._draw = jitter, draw
         self._schedule: list[tuple[float, int, Post]] = []
         self._order = itertools.count()
         self._sending: Post | None = None
@@ -66,6 +111,10 @@ class HttpEndpoints:
         self._failures: list[dict[str, Any]] = []
         self._worker: threading.Thread | None = None
         self._stopping = False
+        #: the notifications not yet delivered nor given up on, by id: kept in the durable channel (registered with
+        #: storage by the composition root), so a retry waiting at a stop is made after the restart
+        self._kept: dict[str, Post] = {}
+        self.channel = QueueChannel("sns_http_delivery", persistence, self)
 
     def post(
         self,
@@ -74,16 +123,49 @@ class HttpEndpoints:
         body: bytes,
         trigger: tuple[str, ...] | None = None,
         policy: DeliveryPolicy = ONCE,
-        given_up: Callable[[str], None] | None = None,
+        dead_letter_arn: str | None = None,
     ) -> None:
-        """Queue a POST (sent after the caller's request has answered, and retried as `policy` says)."""
+        """Queue a POST (sent after the caller's request has answered, and retried as `policy` says); a notification
+        (one with a `trigger`) is written down first."""
         with self._activity:
-            self._queue(Post(url, headers, body, trigger, policy, given_up), self._now())
-            if self._worker is None:
-                self._stopping = False
-                self._worker = threading.Thread(target=self._run, name="eddy-sns-http", daemon=True)
-                self._worker.start()
+            post = Post(url, headers, body, trigger, policy, dead_letter_arn)
+            if trigger is not None:
+                post.id = uuid.uuid4().hex
+                post.due = self._now()
+                self.channel.saved(post.state())
+                self._kept[post.id] = post
+            self._queue(post, self._now())
+            self._start_sender()
             self._activity.notify_all()
+
+    def start(self) -> None:
+        """Send what recovery restored (each when its time comes)."""
+        with self._activity:
+            if self._schedule:
+                self._start_sender()
+
+    def _start_sender(self) -> None:
+        if self._worker is None:
+            self._stopping = False
+            self._worker = threading.Thread(target=self._run, name="eddy-sns-http", daemon=True)
+            self._worker.start()
+
+    # -- the durable channel's queue (storage/async_queue.py Restorable) -------------------------------------
+
+    def restore(self, state: dict[str, Any]) -> None:
+        """A notification as written down (recovery): queued for its next attempt, as it was."""
+        post = Post.restored(state)
+        self.forget(post.id)
+        self._kept[post.id] = post
+        self._queue(post, post.due)
+
+    def forget(self, key: str) -> None:
+        if self._kept.pop(key, None) is not None:
+            self._schedule = [entry for entry in self._schedule if entry[2].id != key]
+            heapq.heapify(self._schedule)
+
+    def states(self) -> list[dict[str, Any]]:
+        return [post.state() for post in self._kept.values()]
 
     # -- what wait_idle reads (the emulator's lock held) ---------------------------------------------------
 
@@ -185,9 +267,13 @@ class HttpEndpoints:
                 retries = post.policy.retry_delays
                 retry_left = bool(error) and post.attempts <= len(retries)
                 closing = self._stopping
-                if retry_left and not closing:
+                if retry_left:  # written down as it waits (a stop now leaves it for the restart to make)
                     post.last_error = error
-                    self._queue(post, self._now() + retries[post.attempts - 1])
+                    post.due = self._now() + self._jittered(retries[post.attempts - 1])
+                    if post.id:
+                        self.channel.saved(post.state())
+                    if not closing:
+                        self._queue(post, post.due)
             if retry_left and closing:  # as for the retries close() finds waiting: not made, nor given up on
                 log.warning("SNS's retry of a POST to %s not made: the emulator closed", post.url)
             elif not retry_left:
@@ -196,16 +282,23 @@ class HttpEndpoints:
                 self._sending = None
                 self._activity.notify_all()
 
+    def _jittered(self, delay: float) -> float:
+        return round(delay * (1.0 - self._jitter * self._draw()), 3)
+
     def _ended(self, post: Post, error: str | None) -> None:
         """A POST's last attempt: delivered, or given up on (its dead-letter queue, wait_idle's Failures)."""
         if error:
             log.warning("SNS could not deliver to %s after %d attempts: %s", post.url, post.attempts, error)
         if post.trigger is not None:
             self._outcome(post.trigger, error)
+        dead_letter = None
+        if error and post.trigger is not None and post.dead_letter_arn and self._dead_letter is not None:
+            dead_letter = _safely(self._dead_letter, post.dead_letter_arn, post.body)
+        if post.id:
+            with self._activity:
+                self._kept.pop(post.id, None)
+                self.channel.done(post.id)
         if error and post.trigger is not None:
-            dead_letter = None
-            if post.given_up is not None:
-                dead_letter = _safely(post.given_up, error)
             with self._activity:
                 self._failures.append(
                     {
@@ -221,9 +314,9 @@ class HttpEndpoints:
                 )
 
 
-def _safely(given_up: Callable[[str], Any], error: str) -> Any:
+def _safely(dead_letter: Callable[[str, bytes], str], arn: str, body: bytes) -> str | None:
     try:
-        return given_up(error)
+        return dead_letter(arn, body)
     except Exception as failure:  # the dead-letter queue cannot take it: the message is lost, as on AWS
         log.warning("SNS could not move a message to its dead-letter queue: %s", failure)
         return None

@@ -18,6 +18,7 @@ from eddy.emulator.notifications import delivery_policies
 from eddy.emulator.notifications.delivery_figures import DeliveryFigures, Trigger
 from eddy.emulator.notifications.http_endpoints import HttpEndpoints
 from eddy.emulator.notifications.s3_events import Sequencer, SequencerChannel
+from eddy.emulator.storage.channels import NOT_KEPT, DurableLog
 
 if TYPE_CHECKING:
     from eddy.emulator.functions.async_invocations import AsyncInvocations
@@ -28,8 +29,9 @@ log = logging.getLogger("eddy.notifications")
 
 class Notifications:
     """Built with the clock's `now`, the condition notified when it moves (`activity`), the functions and their
-    asynchronous invocations (started and stopped with the notifications) and Eddy's boto3 clients (`aws_client`:
-    an HTTP subscription's dead-letter queue)."""
+    asynchronous invocations (started and stopped with the notifications), Eddy's boto3 clients (`aws_client`:
+    an HTTP subscription's dead-letter queue), the durable log the HTTP notifications not yet delivered are written
+    to, and the share of each HTTP retry's delay SNS's jitter may take off (Settings.sns_retry_jitter)."""
 
     def __init__(
         self,
@@ -38,6 +40,8 @@ class Notifications:
         functions: FunctionRegistry,
         async_invocations: AsyncInvocations,
         aws_client: Callable[..., Any],
+        persistence: DurableLog = NOT_KEPT,
+        jitter: float = 0.0,
     ) -> None:
         self._functions = functions
         self._aws_client = aws_client
@@ -48,8 +52,11 @@ class Notifications:
         self.async_invocations = async_invocations
         #: each SNS subscription's and S3 notification configuration's deliveries
         self.figures = DeliveryFigures(now)
-        #: SNS's POSTs to HTTP and HTTPS subscribers (confirmations and notifications), off the request's thread
-        self.http_endpoints = HttpEndpoints(now, activity, self._posted)
+        #: SNS's POSTs to HTTP and HTTPS subscribers (confirmations and notifications), off the request's thread; the
+        #: notifications not yet delivered kept in its durable channel (`http_endpoints.channel`), retries jittered
+        self.http_endpoints = HttpEndpoints(
+            now, activity, self._posted, self._to_dead_letter_queue, persistence=persistence, jitter=jitter
+        )
 
     def activate(self) -> None:
         """moto's pushes become Eddy's: from recovery on (a replayed request sends to queues and topics what it sent
@@ -59,6 +66,7 @@ class Notifications:
     def start(self) -> None:
         seam.activate(self)
         self.async_invocations.start()
+        self.http_endpoints.start()
 
     def stop(self) -> None:
         seam.deactivate()
@@ -108,11 +116,7 @@ class Notifications:
         if policies is None:
             self.http_endpoints.post(url, headers, body, trigger)
             return
-        policy = delivery_policies.effective(*policies)
-        given_up = None
-        if dead_letter_arn:
-            given_up = lambda error: self._to_dead_letter_queue(dead_letter_arn, body)  # noqa: E731
-        self.http_endpoints.post(url, headers, body, trigger, policy, given_up)
+        self.http_endpoints.post(url, headers, body, trigger, delivery_policies.effective(*policies), dead_letter_arn)
 
     def _to_dead_letter_queue(self, queue_arn: str, body: bytes) -> str:
         """A notification no retry delivered, moved to its subscription's dead-letter queue as it would have been

@@ -1,12 +1,15 @@
 """Asynchronous work on disk: each piece not yet done, in the write-ahead log and snapshots.
 
-A queue's owner declares a QueueChannel under its own name and the composition root registers it; two are kept
+A queue's owner declares a QueueChannel under its own name and the composition root registers it; three are kept
 this way:
   async_event      Lambda's asynchronous invocation queue (functions/async_invocations.py): an event queued for a
                    function, or waiting for its retry (async_events.AsyncEvent's state: payload, attempts, next
                    attempt's moment, age, last error), keyed by its request id
   rule_delivery    EventBridge rules' deliveries (eventbridge/deliveries.py): an event a rule matched, for one of its
                    Lambda or SQS targets, keyed by the delivery's id; written down before PutEvents answers
+  sns_http_delivery  SNS's notifications to HTTP/S subscribers (notifications/http_endpoints.py): one not yet
+                   delivered nor given up on, or waiting for its retry, keyed by its id; written down before Publish
+                   answers
 
 Log entries (flushed before the client hears the answer):
   {"op": "<name>", "state": {...}}     a piece of work queued, or changed (an event waiting for its retry)

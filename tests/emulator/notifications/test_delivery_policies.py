@@ -27,15 +27,34 @@ def test_without_a_policy_three_retries_20_seconds_apart():
         (20.0, 20.0, 20.0), None)
 
 
-def test_the_phases_in_order_and_each_backoff_function_rises_to_the_maximum_delay():
+def test_the_phases_in_order_and_each_backoff_function_rises_from_the_minimum_to_the_maximum_delay():
     phases = {"numRetries": 8, "numNoDelayRetries": 2, "numMinDelayRetries": 1, "numMaxDelayRetries": 1,
               "minDelayTarget": 2, "maxDelayTarget": 32}
     assert {function: retry_delays({**phases, "backoffFunction": function}) for function in (
         "linear", "exponential", "geometric", "arithmetic")} == {
-        "linear": (0.0, 0.0, 2.0, 9.5, 17.0, 24.5, 32.0, 32.0),
-        "exponential": (0.0, 0.0, 2.0, 4.0, 8.0, 16.0, 32.0, 32.0),
-        "geometric": (0.0, 0.0, 2.0, 4.0, 8.0, 16.0, 32.0, 32.0),
-        "arithmetic": (0.0, 0.0, 2.0, 5.0, 11.0, 20.0, 32.0, 32.0)}
+        "linear": (0.0, 0.0, 2.0, 2.0, 12.0, 22.0, 32.0, 32.0),
+        "exponential": (0.0, 0.0, 2.0, 2.0, 29.05, 31.734, 32.0, 32.0),
+        "geometric": (0.0, 0.0, 2.0, 2.0, 23.111, 30.889, 32.0, 32.0),
+        "arithmetic": (0.0, 0.0, 2.0, 2.0, 18.667, 28.667, 32.0, 32.0)}
+
+
+def test_the_backoff_functions_as_the_developer_guide_draws_them():
+    # The Developer Guide's backoff graph (sns-message-delivery-retries: 10 retries, minimum delay 5 s, maximum 260 s):
+    # "All lines start near the minimum delay of 5 seconds and approach the maximum delay of 260 seconds by the tenth
+    # retry"; exponential "increases rapidly, reaching the maximum delay the quickest", linear "increases steadily",
+    # arithmetic and geometric "steeper than linear but less rapid than exponential"
+    policy = {"numRetries": 10, "minDelayTarget": 5, "maxDelayTarget": 260}
+    curves = {function: retry_delays({**policy, "backoffFunction": function})
+              for function in ("linear", "arithmetic", "geometric", "exponential")}
+    assert {function: (delays[0], delays[-1], len(delays)) for function, delays in curves.items()} == {
+        function: (5.0, 260.0, 10) for function in curves}
+    steps = {function: [later - earlier for earlier, later in zip(delays, delays[1:])]
+             for function, delays in curves.items()}
+    assert len(set(steps["linear"])) <= 2  # steadily (up to rounding)
+    for retry in range(1, 9):  # between the first and the last, in the graph's order
+        assert (curves["linear"][retry] < curves["arithmetic"][retry] < curves["geometric"][retry]
+                < curves["exponential"][retry]), retry
+    assert curves["exponential"][3] > 0.9 * 260  # the maximum soonest
 
 
 def test_a_subscriptions_policy_overrides_its_topics_unless_the_topic_disables_overrides():

@@ -108,3 +108,26 @@ def test_the_throttle_forgets_a_subscription_a_second_after_its_last_post():
             assert list(http._sent) == [TRIGGER]
     http.close()
     assert outcomes == [None] * 51
+
+
+def test_each_retry_comes_up_to_its_jitter_sooner_drawn_for_each_retry():
+    # SNS "applies jittering to delivery retries" (the Developer Guide, "Amazon SNS message delivery retries"): each
+    # retry's delay is its policy's less a share drawn at random, at most `jitter` of it
+    now, outcomes, draws = [1000.0], [], iter([0.5, 1.0])
+    activity = threading.Condition(threading.RLock())
+    http = HttpEndpoints(lambda: now[0], activity, lambda trigger, error: outcomes.append(error), jitter=0.1,
+                         draw=lambda: next(draws))
+    with Endpoint(statuses=(500, 500)) as endpoint:
+        http.post(endpoint.url, {}, b"message", TRIGGER, DeliveryPolicy((20.0, 20.0), None))
+        next_at = []
+        for attempts in (1, 2):
+            endpoint.wait_for(attempts)
+            assert http.wait_idle(30) is True
+            with activity:
+                [entry] = http.pending_entries()
+            next_at.append(entry["Retrying"][0]["NextAttemptAt"])
+            move(now, activity, next_at[-1] - now[0])
+        endpoint.wait_for(3)
+        assert http.wait_idle(30) is True
+    http.close()
+    assert (next_at, outcomes) == ([1000.0 + 20 * 0.95, 1019.0 + 20 * 0.9], [None])

@@ -20,11 +20,14 @@ import boto3
 import pytest
 from botocore.exceptions import ClientError
 
-from eddy import NotDeliveredError
+from eddy import NotDeliveredError, Settings
 
 from .http_endpoint import Endpoint
 
 FAILED = "the endpoint answered 500"
+#: the share of a retry's delay SNS's jitter may take off (Settings.sns_retry_jitter: the SNS Developer Guide, "SNS
+#: applies jittering to delivery retries")
+JITTER = Settings().sns_retry_jitter
 
 
 def confirmed_subscription(door, endpoint: Endpoint, **attributes: str) -> tuple[str, str]:
@@ -54,7 +57,7 @@ def test_a_failed_notification_is_retried_three_times_20_seconds_apart_then_move
         for attempt in (1, 2, 3):
             report = door.wait_idle()  # the attempt is made before wait_idle answers; its retry is 20 s away
             [pending] = report["Pending"]
-            assert before + 20 <= pending["Retrying"][0]["NextAttemptAt"] <= door.now() + 20
+            assert before + 20 * (1 - JITTER) <= pending["Retrying"][0]["NextAttemptAt"] <= door.now() + 20
             assert (report["Idle"], report["Failures"], pending) == (
                 False, [], retrying(endpoint, arn, attempt, pending["Retrying"][0]["NextAttemptAt"],
                                     "the endpoint answered 503" if attempt == 2 else FAILED))
@@ -132,9 +135,9 @@ def test_a_subscriptions_delivery_policy_sets_its_phases(door):
         report = door.wait_idle()
         assert (report["Idle"], report["Delivered"], report["Pending"], report["Failures"]) == (True, True, [], [])
         assert len(endpoint.received) == 6  # the confirmation, the first attempt and four retries
-    # pre-backoff 5 s, the backoff phase (one retry) reaching 30 s, post-backoff 30 s (each read a moment after the
-    # attempt: the clock follows real time between the steps)
-    assert [delay > limit - 3 and delay <= limit for delay, limit in zip(delays, (5, 30, 30))] == [True] * 3
+    # pre-backoff 5 s, the backoff phase (one retry) reaching 30 s, post-backoff 30 s, each up to JITTER sooner (each
+    # read a moment after the attempt: the clock follows real time between the steps)
+    assert [limit * (1 - JITTER) - 3 < delay <= limit for delay, limit in zip(delays, (5, 30, 30))] == [True] * 3
 
 
 def test_assert_delivered_names_a_notification_being_retried_and_one_given_up_on(door):
