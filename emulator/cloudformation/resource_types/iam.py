@@ -1,4 +1,4 @@
-"""AWS::IAM::Role and AWS::IAM::Policy through the IAM API (Eddy does not enforce IAM: a role is what a
+"""AWS::IAM::Role, AWS::IAM::Policy and AWS::IAM::ManagedPolicy through the IAM API (Eddy does not enforce IAM: a role is what a
 function's Role names, kept as IAM keeps it)."""
 
 from __future__ import annotations
@@ -160,4 +160,82 @@ class Policy(ResourceType):
                     raise
 
 
-TYPES = [Role(), Policy()]
+_ATTACHMENTS = (
+    ("Roles", "RoleName", "attach_role_policy", "detach_role_policy"),
+    ("Users", "UserName", "attach_user_policy", "detach_user_policy"),
+    ("Groups", "GroupName", "attach_group_policy", "detach_group_policy"),
+)
+
+
+class ManagedPolicy(ResourceType):
+    """A customer managed policy (CreatePolicy) attached to its roles, users and groups. ManagedPolicyName,
+    Description and Path are create-only (its registry schema, cfn-lint's us_east_1/aws-iam-managedpolicy.json); a
+    new PolicyDocument is a new default version (the oldest other version deleted first when IAM's five are there),
+    attachments follow Roles, Users and Groups in place. Ref is the policy's ARN."""
+
+    type_name = "AWS::IAM::ManagedPolicy"
+    replacing = frozenset({"ManagedPolicyName", "Description", "Path"})
+    name_property = "ManagedPolicyName"
+
+    def create(self, provisioning: Provisioning, properties: dict[str, Any]) -> Created:
+        required(properties, "PolicyDocument")
+        iam = provisioning.client("iam")
+        request = {
+            "PolicyName": properties.get("ManagedPolicyName") or provisioning.name(128),
+            "PolicyDocument": _document(properties["PolicyDocument"]),
+            "Path": properties.get("Path", "/"),
+            **({"Description": properties["Description"]} if "Description" in properties else {}),
+        }
+        arn = iam.create_policy(**request)["Policy"]["Arn"]
+        self._attach(iam, arn, {}, properties)
+        return Created(arn, self._attributes(iam, arn))
+
+    @staticmethod
+    def _attributes(iam: Any, arn: str) -> dict[str, Any]:
+        policy = iam.get_policy(PolicyArn=arn)["Policy"]
+        names = ("PolicyId", "DefaultVersionId", "AttachmentCount", "PermissionsBoundaryUsageCount", "IsAttachable")
+        return {"PolicyArn": arn, **{name: policy[name] for name in names if name in policy}}
+
+    @staticmethod
+    def _attach(iam: Any, arn: str, old: dict[str, Any], new: dict[str, Any]) -> None:
+        for key, member, attach, detach in _ATTACHMENTS:
+            had, wanted = old.get(key) or [], new.get(key) or []
+            for name in [name for name in had if name not in wanted]:
+                try:
+                    getattr(iam, detach)(PolicyArn=arn, **{member: name})
+                except ClientError as error:
+                    if not not_found(error):
+                        raise
+            for name in [name for name in wanted if name not in had]:
+                getattr(iam, attach)(PolicyArn=arn, **{member: name})
+
+    def update(
+        self, provisioning: Provisioning, physical_id: str, old: dict[str, Any], new: dict[str, Any]
+    ) -> dict[str, Any]:
+        required(new, "PolicyDocument")
+        iam = provisioning.client("iam")
+        if old.get("PolicyDocument") != new["PolicyDocument"]:
+            versions = iam.list_policy_versions(PolicyArn=physical_id)["Versions"]
+            others = sorted((v for v in versions if not v["IsDefaultVersion"]), key=lambda v: v["CreateDate"])
+            if len(versions) >= 5:
+                iam.delete_policy_version(PolicyArn=physical_id, VersionId=others[0]["VersionId"])
+            iam.create_policy_version(
+                PolicyArn=physical_id, PolicyDocument=_document(new["PolicyDocument"]), SetAsDefault=True
+            )
+        self._attach(iam, physical_id, old, new)
+        return self._attributes(iam, physical_id)
+
+    def delete(self, provisioning: Provisioning, physical_id: str, properties: dict[str, Any]) -> None:
+        iam = provisioning.client("iam")
+        self._attach(iam, physical_id, properties, {})
+        try:
+            for version in iam.list_policy_versions(PolicyArn=physical_id)["Versions"]:
+                if not version["IsDefaultVersion"]:
+                    iam.delete_policy_version(PolicyArn=physical_id, VersionId=version["VersionId"])
+            iam.delete_policy(PolicyArn=physical_id)
+        except ClientError as error:
+            if not not_found(error):
+                raise
+
+
+TYPES = [Role(), Policy(), ManagedPolicy()]

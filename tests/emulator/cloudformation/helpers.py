@@ -27,3 +27,14 @@ def deleted(logical_id: str, resource_type: str) -> list[tuple[str, str, str, st
 def outputs(cloudformation: Any, stack: str) -> dict[str, str]:
     described = cloudformation.describe_stacks(StackName=stack)["Stacks"][0]
     return {output["OutputKey"]: output["OutputValue"] for output in described.get("Outputs", [])}
+
+
+def deploy(cloudformation: Any, verb: str, stack: str, template: str, **parameters: str) -> dict[str, str]:
+    """`verb` ("create" or "update") the stack from `template` with `parameters`; checks it completed (its events
+    shown otherwise) and answers its outputs."""
+    getattr(cloudformation, f"{verb}_stack")(
+        StackName=stack, TemplateBody=template, Capabilities=["CAPABILITY_IAM"],
+        Parameters=[{"ParameterKey": key, "ParameterValue": value} for key, value in parameters.items()])
+    status = cloudformation.describe_stacks(StackName=stack)["Stacks"][0]["StackStatus"]
+    assert status == f"{verb.upper()}_COMPLETE", events(cloudformation, stack)
+    return outputs(cloudformation, stack)

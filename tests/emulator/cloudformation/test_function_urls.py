@@ -8,7 +8,7 @@ HTTP after each step."""
 from __future__ import annotations
 
 from tests.emulator.api.function_urls.helpers import call, call_json
-from tests.emulator.cloudformation.helpers import events, outputs
+from tests.emulator.cloudformation.helpers import deploy, events, outputs
 from tests.emulator.cloudformation.templates import ROLE, inline_function
 
 ARN = "arn:aws:lambda:us-east-1:123456789012:function:site"
@@ -48,12 +48,7 @@ Outputs:
 
 
 def _deploy(cloudformation, verb: str, **parameters: str) -> dict[str, str]:
-    getattr(cloudformation, f"{verb}_stack")(
-        StackName="site", TemplateBody=TEMPLATE, Capabilities=["CAPABILITY_IAM"],
-        Parameters=[{"ParameterKey": key, "ParameterValue": value} for key, value in parameters.items()])
-    status = cloudformation.describe_stacks(StackName="site")["Stacks"][0]["StackStatus"]
-    assert status == f"{verb.upper()}_COMPLETE", events(cloudformation, "site")
-    return outputs(cloudformation, "site")
+    return deploy(cloudformation, verb, "site", TEMPLATE, **parameters)
 
 
 def _allowed_origin(url: str, origin: str) -> str | None:

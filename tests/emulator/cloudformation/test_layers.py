@@ -12,7 +12,7 @@ import io
 import json
 import zipfile
 
-from tests.emulator.cloudformation.helpers import events, outputs
+from tests.emulator.cloudformation.helpers import deploy, events, outputs
 from tests.emulator.cloudformation.templates import ROLE
 
 TEMPLATE = """
@@ -59,11 +59,7 @@ def _upload_layer(door, value: str) -> None:
 
 
 def _deploy(cloudformation, verb: str, note: str) -> dict[str, str]:
-    getattr(cloudformation, f"{verb}_stack")(StackName="layered", TemplateBody=TEMPLATE, Capabilities=["CAPABILITY_IAM"],
-                                             Parameters=[{"ParameterKey": "Note", "ParameterValue": note}])
-    status = cloudformation.describe_stacks(StackName="layered")["Stacks"][0]["StackStatus"]
-    assert status == f"{verb.upper()}_COMPLETE", events(cloudformation, "layered")
-    return outputs(cloudformation, "layered")
+    return deploy(cloudformation, verb, "layered", TEMPLATE, Note=note)
 
 
 def _invoke(lam, name: str) -> object:
