@@ -53,3 +53,35 @@ def test_the_loader_made_before_any_session_is_the_one_a_session_would_have(monk
     assert loader.search_paths == boto3.Session(region_name="eu-west-1")._loader.search_paths
     assert loader.search_paths[0] == str(tmp_path / "models")
     assert loader.load_service_model("dynamodb", "service-2")["metadata"]["serviceId"] == "DynamoDB"
+
+
+@pytest.mark.parametrize("service, type_name", [
+    ("dynamodb", "service-2"), ("s3", "service-2"), ("sqs", "paginators-1"), ("dynamodbstreams", "endpoint-rule-set-1"),
+    ("ec2", "waiters-2"), ("dynamodb", "resources-1"),  # boto3's own data folder
+])
+def test_the_shared_loader_loads_the_models_botocores_loader_loads_without_listing_every_service(
+        monkeypatch, tmp_path, service, type_name):
+    monkeypatch.setenv("AWS_CONFIG_FILE", str(tmp_path / "no-config"))
+    monkeypatch.delenv("AWS_DATA_PATH", raising=False)
+    monkeypatch.setattr(aws_environment, "_loaders", {})
+    ours, botocores = aws_environment.shared_loader(), boto3.Session(region_name="us-east-1")._loader
+    assert ours.load_service_model(service, type_name) == botocores.load_service_model(service, type_name)
+    assert [key for key in ours._cache if key[0] == "list_available_services"] == []
+    # an api_version named takes botocore's own method
+    version = ours.determine_latest_version(service, type_name)
+    assert ours.load_service_model(service, type_name, version) == botocores.load_service_model(service, type_name)
+
+
+@pytest.mark.parametrize("service", ["no-such-service", "dynamodb/2012-08-10", ".."])
+def test_the_shared_loader_refuses_what_botocores_refuses_in_its_words(monkeypatch, tmp_path, service):
+    monkeypatch.setenv("AWS_CONFIG_FILE", str(tmp_path / "no-config"))
+    monkeypatch.setattr(aws_environment, "_loaders", {})
+    ours, botocores = aws_environment.shared_loader(), boto3.Session(region_name="us-east-1")._loader
+
+    def refusal(loader):
+        with pytest.raises(Exception) as refused:
+            loader.load_service_model(service, "service-2")
+        return type(refused.value).__name__, str(refused.value)
+
+    assert refusal(ours) == refusal(botocores)
+    assert refusal(ours)[0] == "UnknownServiceError"
