@@ -86,7 +86,7 @@ run: $(STAMP) $(NODE_STAMP)
 demo: $(STAMP) $(NODE_STAMP)
 	$(VENV)/bin/eddy demo
 
-bench: $(STAMP) $(NODE_STAMP)
+bench: $(STAMP) $(NODE_STAMP) $(DEPLOY_TOOLS)
 	$(PY) bench/peers.py
 	$(PY) bench/guest_cost.py
 	$(PY) bench/put_item.py
@@ -100,6 +100,7 @@ bench: $(STAMP) $(NODE_STAMP)
 	$(PY) bench/node_invoke.py
 	$(PY) bench/pipes.py
 	$(PY) bench/spark_jobs.py
+	$(PY) bench/sam_deploy.py
 
 # moto's own dynamodb and dynamodbstreams tests in server mode, against plain moto and against Eddy; then moto's
 # in-process suites of the services Eddy serves, with Eddy's pytest plugin loaded and without (same outcomes)

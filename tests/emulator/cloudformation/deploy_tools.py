@@ -5,6 +5,7 @@ when their pinned lists changed): .tools/deploy/, a virtualenv with awscli, aws-
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -13,6 +14,17 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
+
+
+def tools_environment(url: str) -> dict[str, str]:
+    """What the tools run with: pointed at Eddy only by AWS_ENDPOINT_URL, fake credentials and a region (the
+    process's own AWS_* variables left out); `sam build` finds the function's Python 3.11 on the PATH as this
+    interpreter. bench/sam_deploy.py runs them the same way."""
+    environment = {name: value for name, value in os.environ.items() if not name.startswith("AWS_")}
+    environment.update(AWS_ENDPOINT_URL=url, AWS_ACCESS_KEY_ID="testing", AWS_SECRET_ACCESS_KEY="testing",
+                       AWS_DEFAULT_REGION="us-east-1", AWS_REGION="us-east-1", SAM_CLI_TELEMETRY="0",
+                       PATH=f"{Path(sys.executable).parent}{os.pathsep}{environment.get('PATH', '')}")
+    return environment
 
 
 def _installed(stamp: Path, pins: Path) -> bool:

@@ -11,17 +11,15 @@ of their own."""
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import boto3
 import pytest
 
 from tests.conftest import http_json
-from tests.emulator.cloudformation.deploy_tools import tools  # noqa: F401 (a fixture)
+from tests.emulator.cloudformation.deploy_tools import tools, tools_environment  # noqa: F401 (tools: a fixture)
 
 pytestmark = pytest.mark.slow
 APP = Path(__file__).parent / "app"
@@ -33,17 +31,8 @@ def server(server_url: str) -> str:
     return server_url
 
 
-def _environment(url: str) -> dict[str, str]:
-    environment = {name: value for name, value in os.environ.items() if not name.startswith("AWS_")}
-    # the tools find Python 3.11 (the function's runtime, for `sam build`) on the PATH as this interpreter
-    environment.update(AWS_ENDPOINT_URL=url, AWS_ACCESS_KEY_ID="testing", AWS_SECRET_ACCESS_KEY="testing",
-                       AWS_DEFAULT_REGION="us-east-1", AWS_REGION="us-east-1", SAM_CLI_TELEMETRY="0",
-                       PATH=f"{Path(sys.executable).parent}{os.pathsep}{environment.get('PATH', '')}")
-    return environment
-
-
 def _run(command: list[str], cwd: Path, url: str) -> str:
-    done = subprocess.run(command, cwd=cwd, env=_environment(url), capture_output=True, text=True, timeout=900)
+    done = subprocess.run(command, cwd=cwd, env=tools_environment(url), capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, f"{command} failed:\n{done.stdout}\n{done.stderr}"
     return done.stdout + done.stderr
 
