@@ -142,7 +142,14 @@ class Emulator(DeferredComponents, Controls):
             self.lock,
             self.capture,
             self._table_definition,
-            TableDefinitions(self.lock, self._table_definition, self.table_streams, self.clock.now),
+            TableDefinitions(
+                self.lock,
+                self._table_definition,
+                self.table_streams,
+                self.clock.now,
+                self.table_channel.definition_changing,
+            ),
+            self.table_channel.definition_changing,
         )
         self._replication = None  # global tables' replication: made anew by its next use (the replication property)
         #: each operation's changes committed in the write path's order (log first, then shown)

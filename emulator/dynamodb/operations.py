@@ -59,6 +59,8 @@ DEFINITION_OPERATIONS = TABLE_OPERATIONS | {
 Params = dict[str, Any]
 #: a table's definition changed (account, region, operation, params): the engine logs it
 Definitions = Callable[[str, str, str, Params], None]
+#: a table's definition is about to change (account, region, params): what to put back should its entry be refused
+Changing = Callable[[str, str, Params], None]
 #: the door's last step, under the lock: (account_id, region, response) -> the answer
 After = Callable[[str, str, Response], Response]
 T = TypeVar("T")
@@ -66,11 +68,17 @@ T = TypeVar("T")
 
 class DynamoDB:
     def __init__(
-        self, lock: threading.RLock, capture: Capture, definitions: Definitions, tables: TableDefinitions
+        self,
+        lock: threading.RLock,
+        capture: Capture,
+        definitions: Definitions,
+        tables: TableDefinitions,
+        changing: Changing,
     ) -> None:
         self._lock = lock
         self._capture = capture
         self._definitions = definitions
+        self._changing = changing
         #: CreateTable and UpdateTable with their streams (tables.py)
         self.tables = tables
 
@@ -96,6 +104,8 @@ class DynamoDB:
                 call = moto_bridge.DynamoDBCall(
                     request, request.body if operation not in WRITE_OPERATIONS else json.dumps(params).encode()
                 )  # its numbers as DynamoDB stores them
+                if operation in DEFINITION_OPERATIONS:  # put back as it is now if its entry is refused
+                    self._changing(call.account_id, call.region, params)
                 response = call.run()
                 if written is not None and operation in WRITE_OPERATIONS:
                     response = written(call.account_id, call.region, response)

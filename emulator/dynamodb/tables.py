@@ -44,9 +44,12 @@ class TableDefinitions:
         definitions: Callable[[str, str, str, Params], None],
         streams: TableStreams,
         now: Callable[[], float],
+        changing: Callable[[str, str, Params], None],
     ) -> None:
         self._lock = lock
         self._definitions = definitions
+        #: told before moto changes a table's definition: what is put back if the change's entries are refused
+        self._changing = changing
         self._streams = streams
         self._now = now
 
@@ -57,6 +60,7 @@ class TableDefinitions:
         anyone saw it), or the definition logged, `created` told and the stream enabled."""
         with self._lock:
             call = moto_bridge.DynamoDBCall(request, json.dumps(params).encode())
+            self._changing(call.account_id, call.region, params)
             response = call.run()
             if response.status != 200:
                 return response
@@ -75,6 +79,7 @@ class TableDefinitions:
     def update_table(self, request: Request, params: Params, stream: StreamAsked | None, after: After) -> Response:
         with self._lock:
             call = moto_bridge.DynamoDBCall(request, json.dumps(params).encode())
+            self._changing(call.account_id, call.region, params)
             name = params.get("TableName")
             table = moto_tables.view(call.account_id, call.region, name) if isinstance(name, str) else None
             if stream is None or table is None:

@@ -170,8 +170,9 @@ class KinesisDestinations:
         return [destination.to_dict() for destination in self.tables.get(table, [])]
 
     def table_deleted(self, table: TableKey) -> None:
-        if self.tables.pop(table, None) is not None:
+        if (destinations := self.tables.pop(table, None)) is not None:
             self._saved(table)
+            self.channel.log.on_undo(lambda: self.tables.__setitem__(table, destinations))  # the deletion refused
 
     def publish(self, table: TableKey, changes: Iterable[Change], now: float, by_ttl: bool) -> None:
         """Put each change on every active destination of the table, in commit order."""

@@ -182,6 +182,11 @@ def drop_table(account_id: str, region: str, table_name: str) -> None:
     dynamodb_backends[account_id][region].tables.pop(table_name, None)
 
 
+def put_table(table: Table) -> None:
+    """A table moto held, back in its backend (a deletion the disk refused)."""
+    dynamodb_backends[table.account_id][table.region_name].tables[table.name] = table
+
+
 def all_tables() -> Iterator[Table]:
     for account_id in list(dynamodb_backends.keys()):
         for region in list(dynamodb_backends[account_id].keys()):

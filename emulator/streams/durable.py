@@ -24,6 +24,7 @@ from typing import Any, ContextManager, Iterator
 from eddy.emulator.moto_seam.tables import resource_policies, time_to_live_changes
 from eddy.emulator.moto_seam.tables import views as moto_tables
 from eddy.emulator.moto_seam.tables.definition_requests import run_table_request
+from eddy.emulator.moto_seam.tables.definitions_kept import Kept as KeptTable
 from eddy.emulator.settings import Settings
 from eddy.emulator.storage.channels import Channel, DurableLog
 from eddy.emulator.storage.wal import CorruptStateError
@@ -219,6 +220,31 @@ class TablesChannel(Channel):
         self._keep(entry)
         self.log.log(entry)
 
+    def definition_changing(self, account_id: str, region: str, body: dict[str, Any]) -> None:
+        """A request is about to change a table's definition: should the disk refuse its request's entries
+        (storage/units_of_work.py), the table, its definition requests, its streams and its commit version are put
+        back as they are now."""
+        if not self.log.durable:
+            return
+        key = (account_id, region, table_name(body))
+        table = KeptTable(key)
+        ddl = list(self.ddl[key]) if key in self.ddl else None
+        registry = self.streams.registry
+        latest, arns, version = registry.latest.get(key), set(registry.streams), self.versions.get(key)
+        stream_as_it_was = latest.kept() if latest is not None else None
+
+        def put_back() -> None:
+            table.put_back()
+            _put(self.ddl, key, ddl)
+            for arn in set(registry.streams) - arns:  # enabled by the change refused
+                del registry.streams[arn]
+            _put(registry.latest, key, latest)
+            if stream_as_it_was is not None:
+                stream_as_it_was()
+            _put(self.versions, key, version)
+
+        self.log.on_undo(put_back)
+
     def _keep(self, entry: dict[str, Any]) -> None:
         key = (entry["account"], entry["region"], table_name(entry["body"]))
         if entry["target"] == "CreateTable":
@@ -311,6 +337,14 @@ class TablesChannel(Channel):
 
     def reset(self) -> None:
         self.ddl.clear()
+
+
+def _put(kept: dict[Any, Any], key: Any, value: Any) -> None:
+    """`kept[key]` as it was: `value`, or none (None)."""
+    if value is None:
+        kept.pop(key, None)
+    else:
+        kept[key] = value
 
 
 def table_name(body: dict[str, Any]) -> str:

@@ -18,7 +18,7 @@ import os
 import shutil
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, ContextManager, Iterable, Iterator
+from typing import Any, Callable, ContextManager, Iterable, Iterator
 
 from eddy.emulator.errors import ResourceNotFoundException, ValidationException
 from eddy.emulator.settings import Settings
@@ -164,6 +164,17 @@ class Stream:
     def _shard_change(self) -> Iterator[None]:
         """A rollover, split or merge: its shards logged in one append, or none of it (the disk refused: WriteFailed),
         with the shards in memory put back as they were, so the lineage read back after a restart is the one shown."""
+        put_back = self.kept()
+        try:
+            with self.observer.together():
+                yield
+        except BaseException:
+            put_back()
+            raise
+
+    def kept(self) -> Callable[[], None]:
+        """How to put the stream's shards and status back as they are now (a change the disk refused: a rollover,
+        split or merge, a stream disabled)."""
         shards, opened, starts, last_ms = (
             dict(self.shards),
             list(self._open),
@@ -171,14 +182,15 @@ class Stream:
             self.last_shard_ms,
         )
         ends = [(shard, shard.ending_sequence_number, shard.closed_at) for shard in opened]
-        try:
-            with self.observer.together():
-                yield
-        except BaseException:
+        status, disabled_at, table_deleted = self.status, self.disabled_at, self.table_deleted
+
+        def put_back() -> None:
             self.shards, self._open, self._open_starts, self.last_shard_ms = shards, opened, starts, last_ms
             for shard, ending, closed_at in ends:
                 shard.ending_sequence_number, shard.closed_at = ending, closed_at
-            raise
+            self.status, self.disabled_at, self.table_deleted = status, disabled_at, table_deleted
+
+        return put_back
 
     def rollover(self, now: float, shards: Iterable[Shard] | None = None) -> list[str]:
         """Close the given open shards (all by default); each gets one child over the same key range."""

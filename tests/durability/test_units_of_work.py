@@ -111,3 +111,84 @@ def _zip(source: str) -> bytes:
     from tests.emulator.functions.test_functions import zip_of
 
     return zip_of({"app.py": source})
+
+
+KEY = {"KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+       "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}]}
+
+
+def tables_held(eddy: Eddy) -> dict[str, Any]:
+    """The tables as DynamoDB's and DynamoDB Streams' APIs answer them."""
+    ddb, streams = eddy.client("dynamodb"), eddy.client("dynamodbstreams")
+
+    def answer(response: dict[str, Any]) -> dict[str, Any]:
+        return {name: value for name, value in response.items() if name != "ResponseMetadata"}
+
+    names = ddb.list_tables()["TableNames"]
+    return {
+        "tables": names,
+        "descriptions": [answer(ddb.describe_table(TableName=name)) for name in names],
+        "time to live": [answer(ddb.describe_time_to_live(TableName=name)) for name in names],
+        "backups": [answer(ddb.describe_continuous_backups(TableName=name)) for name in names],
+        "tags": [answer(ddb.list_tags_of_resource(ResourceArn=ddb.describe_table(TableName=name)["Table"]["TableArn"]))
+                 for name in names],
+        "items": [sorted(item["pk"]["S"] for item in ddb.scan(TableName=name)["Items"]) for name in names],
+        "streams": [answer(streams.describe_stream(StreamArn=s["StreamArn"]))
+                    for s in streams.list_streams()["Streams"]],
+    }
+
+
+def test_table_definitions_the_disk_refuses_are_taken_back(door: str, tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    with running(door, state) as eddy:
+        ddb, sqs = eddy.client("dynamodb"), eddy.client("sqs")
+        ddb.create_table(TableName="orders", BillingMode="PAY_PER_REQUEST", Tags=[{"Key": "team", "Value": "a"}],
+                         StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"}, **KEY)
+        ddb.create_table(TableName="plain", BillingMode="PAY_PER_REQUEST", **KEY)
+        for name in ("orders", "plain"):
+            ddb.put_item(TableName=name, Item={"pk": {"S": f"{name}-1"}})
+        orders_arn = ddb.describe_table(TableName="orders")["Table"]["TableArn"]
+        url = sqs.create_queue(QueueName="work")["QueueUrl"]
+        for n in range(60):  # the log grows past every other file this process writes while the limit holds
+            sqs.send_message(QueueUrl=url, MessageBody=f"{n:03}" * 300)
+        before = tables_held(eddy)
+        assert (before["tables"], before["items"], len(before["streams"])) == \
+            (["orders", "plain"], [["orders-1"], ["plain-1"]], 1)
+        policy = ('{"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Principal": {"AWS": '
+                  '"arn:aws:iam::123456789012:root"}, "Action": "dynamodb:GetItem", "Resource": "*"}]}')
+        with failing_writes(eddy.pid, state):
+            for name, call in [
+                ("CreateTable", lambda: ddb.create_table(TableName="refused", BillingMode="PAY_PER_REQUEST", **KEY)),
+                ("CreateTable with a stream", lambda: ddb.create_table(
+                    TableName="refused", BillingMode="PAY_PER_REQUEST", **KEY,
+                    StreamSpecification={"StreamEnabled": True, "StreamViewType": "KEYS_ONLY"})),
+                ("UpdateTimeToLive", lambda: ddb.update_time_to_live(
+                    TableName="orders", TimeToLiveSpecification={"Enabled": True, "AttributeName": "expires"})),
+                ("TagResource", lambda: ddb.tag_resource(ResourceArn=orders_arn, Tags=[{"Key": "b", "Value": "c"}])),
+                ("UntagResource", lambda: ddb.untag_resource(ResourceArn=orders_arn, TagKeys=["team"])),
+                ("UpdateContinuousBackups", lambda: ddb.update_continuous_backups(
+                    TableName="plain", PointInTimeRecoverySpecification={"PointInTimeRecoveryEnabled": True})),
+                ("PutResourcePolicy", lambda: ddb.put_resource_policy(ResourceArn=orders_arn, Policy=policy)),
+                ("UpdateTable billing", lambda: ddb.update_table(
+                    TableName="plain", BillingMode="PROVISIONED",
+                    ProvisionedThroughput={"ReadCapacityUnits": 5, "WriteCapacityUnits": 5})),
+                ("UpdateTable stream on", lambda: ddb.update_table(
+                    TableName="plain", StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_IMAGE"})),
+                ("UpdateTable stream off", lambda: ddb.update_table(
+                    TableName="orders", StreamSpecification={"StreamEnabled": False})),
+                ("DeleteTable", lambda: ddb.delete_table(TableName="orders")),
+            ]:
+                assert refused(call, "dynamodb"), name
+                assert tables_held(eddy) == before, name
+        retrying = eddy.client("dynamodb", Config(retries={"mode": "standard", "total_max_attempts": 3}))
+        with failing_writes(eddy.pid, state):  # the first attempt refused, then the disk works again
+            retrying.meta.events.register_first("needs-retry", lambda attempts, **_: lift(eddy.pid))
+            answer = retrying.update_time_to_live(
+                TableName="orders", TimeToLiveSpecification={"Enabled": True, "AttributeName": "expires"})
+        assert (answer["ResponseMetadata"]["HTTPStatusCode"], answer["ResponseMetadata"]["RetryAttempts"],
+                answer["TimeToLiveSpecification"]) == (200, 1, {"Enabled": True, "AttributeName": "expires"})
+        ddb.put_item(TableName="orders", Item={"pk": {"S": "orders-2"}})  # the stream still takes records
+        expected = tables_held(eddy)
+        assert expected["items"] == [["orders-1", "orders-2"], ["plain-1"]]
+    with running(door, state, kill=False) as eddy:  # after kill -9 (server) or the block's end (in-process)
+        assert tables_held(eddy) == expected

@@ -136,4 +136,5 @@ def _write(emulator: Emulator, account_id: str, region: str, operation: str, arn
     body: dict[str, Any] = {"ResourceArn": arn, "RevisionId": slot.revision_id}
     if slot.document is not None:
         body.update(Policy=slot.document, Sameness=slot.sameness)
+    emulator.table_channel.definition_changing(account_id, region, body)  # put back if its entry is refused
     emulator.table_channel.table_request(account_id, region, operation, body, emulator.clock.now())
