@@ -46,6 +46,9 @@ from eddy.emulator.streams.durable import TablesChannel
 from eddy.emulator.service_journal import ServiceJournal
 from eddy.emulator.controls import Controls
 from eddy.emulator.deferred_components import EVENTS_SEAM, DeferredComponents
+
+#: the seam of moto's Lambda layers (their Content.Location is where this emulator serves the zip)
+LAYERS_SEAM = "eddy.emulator.moto_seam.layers"
 from eddy.emulator.dynamodb.operations import DynamoDB
 from eddy.emulator.dynamodb.tables import TableDefinitions
 from eddy.emulator.dynamodb.table_streams import TableStreams
@@ -237,9 +240,16 @@ class Emulator(DeferredComponents, Controls):
         if self._replication is not None:
             self._replication.start()
         moto_seam.activate("eddy.emulator.moto_seam.s3", self.objects)
+        moto_seam.activate(LAYERS_SEAM, self._layer_content_location)  # Content.Location: a URL Eddy serves
         if self.settings.housekeeping_interval and self._housekeeper is None:
             self._housekeeper = Housekeeper(self.housekeeping, self.settings.housekeeping_interval)
             self._housekeeper.start()
+
+    def _layer_content_location(self, account_id: str, region: str, name: str, version: int) -> str:
+        """Where a layer version's zip is downloaded (in-process, the loopback server that serves it starts here)."""
+        from eddy.emulator.functions.layers import content_location  # Lambda's layers: loaded by their first answer
+
+        return content_location(self.functions_endpoint(), account_id, region, name, version)
 
     def reset(self) -> None:
         """Forget every stream, record, function and mapping (moto's backends are reset by moto)."""
@@ -276,6 +286,7 @@ class Emulator(DeferredComponents, Controls):
             self._housekeeper.stop()
             self._housekeeper = None
         moto_seam.deactivate("eddy.emulator.moto_seam.s3")
+        moto_seam.deactivate(LAYERS_SEAM)
         self.close_triggers()
         if self._replication is not None:
             self._replication.close()

@@ -27,6 +27,9 @@ from eddy.emulator.moto_seam.services.requests import Seen
 from eddy.emulator.service_journal import may_change_state
 from eddy.emulator.storage.disk import WriteFailed
 
+#: where layer versions' zips are served (functions/layers.py CONTENT_PATH; that module is loaded by its first use)
+LAYER_CONTENT_PATH = "/_eddy/code/layers/"
+
 log = logging.getLogger("eddy")
 
 
@@ -160,6 +163,8 @@ def _dispatch(emulator: Emulator, request: Request, target: str) -> Response | N
     path = request.path
     if path.startswith(("/_eddy/ui", "/_eddy/dashboard")) and _eddy("dashboard_api").claims(request):
         return _eddy("dashboard_api").handle(emulator, request)
+    if path.startswith(LAYER_CONTENT_PATH):  # a layer version's zip, at the Content.Location Lambda answered
+        return _eddy("lambda_resources.code_locations").handle(emulator, request)
     if path.startswith("/_eddy/"):
         return _eddy("control_api").handle(emulator, request)
     for api, call in _apis(request):

@@ -25,6 +25,13 @@ LAYER_VERSION_ARN = re.compile(
     r"^arn:[a-zA-Z0-9-]+:lambda:([a-zA-Z0-9-]+):([0-9]{12}):layer:([a-zA-Z0-9-_]+):([0-9]+)$"
 )
 MAX_LAYERS = 5
+#: where the emulator serves a layer version's zip (Content.Location; api/lambda_resources/code_locations.py)
+CONTENT_PATH = "/_eddy/code/layers/"
+
+
+def content_location(endpoint: str, account_id: str, region: str, name: str, version: int) -> str:
+    """The URL a layer version's zip is downloaded from (AWS answers a presigned S3 URL; this one is the emulator's)."""
+    return f"{endpoint.rstrip('/')}{CONTENT_PATH}{account_id}/{region}/{name}/{version}"
 
 
 class Layer(NamedTuple):

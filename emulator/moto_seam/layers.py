@@ -10,14 +10,16 @@ other publish_result answers; TestLambdaFunction's code-from-S3 refusals):
   or version S3 does not have is refused, "Error occurred while GetObject. S3 Error Code: NoSuchKey. S3 Error
   Message: The specified key does not exist." (moto published an empty layer);
 - a version's answer has Description ("" when none was given) and LicenseInfo, CompatibleRuntimes and
-  CompatibleArchitectures exactly where they were given (moto: LicenseInfo always, the lists only when not empty).
+  CompatibleArchitectures exactly where they were given (moto: LicenseInfo always, the lists only when not empty);
+- its Content.Location is a URL the zip can be downloaded from, as AWS's presigned one is: where the emulator serves
+  it (`activate(location)`; moto's is "s3://", which nothing can download).
 """
 
 from __future__ import annotations
 
 import base64
 import functools
-from typing import Any, NamedTuple
+from typing import Any, Callable, NamedTuple
 
 from eddy.emulator.moto_seam import Patches
 
@@ -25,6 +27,18 @@ GIVEN = "_eddy_given"  # the members PublishLayerVersion was given, kept on moto
 OPTIONAL = ("LicenseInfo", "CompatibleRuntimes", "CompatibleArchitectures")
 
 _patches = Patches()
+#: (account, region, layer name, version) -> the URL the emulator serves the version's zip at; None: moto's answer
+_location: Callable[[str, str, str, int], str] | None = None
+
+
+def activate(location: Callable[[str, str, str, int], str]) -> None:
+    global _location
+    _location = location
+
+
+def deactivate() -> None:
+    global _location
+    _location = None
 
 
 def install() -> None:
@@ -98,6 +112,9 @@ def _wrap_answer(answer: Any) -> Any:
                 version[name] = values[name]
             else:
                 version.pop(name, None)
+        location = _location
+        if location is not None:
+            version["Content"]["Location"] = location(self.account_id, self.region, self.name, int(self.version))
         return version
 
     return layer_version

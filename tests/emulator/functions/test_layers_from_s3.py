@@ -14,6 +14,8 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import urllib.error
+import urllib.request
 
 import pytest
 from botocore.exceptions import ClientError
@@ -89,3 +91,22 @@ def test_content_s3_does_not_hold_is_refused_in_lambdas_words_and_publishes_noth
         {"Code": "InvalidParameterValueException",
          "Message": f"Error occurred while GetObject. S3 Error Code: {code}. S3 Error Message: {message}"}, 400)
     assert lam.list_layer_versions(LayerName="helper")["LayerVersions"] == []
+
+
+def test_the_content_location_downloads_the_layers_zip(door):
+    # AWS answers Content.Location as a presigned URL the zip is downloaded from (the API reference's
+    # LayerVersionContentOutput: "A link to the layer archive in Amazon S3 that is valid for 10 minutes"; LocalStack's
+    # AWS-validated snapshots transform it as a URL); moto's "s3://" downloads nothing. Eddy's is a URL it serves.
+    lam = door.client("lambda")
+    body = layer_zip("inline")
+    published = lam.publish_layer_version(LayerName="helper", Content={"ZipFile": body})
+    location = published["Content"]["Location"]
+    assert location == lam.get_layer_version(LayerName="helper", VersionNumber=1)["Content"]["Location"]
+    assert lam.list_layer_versions(LayerName="helper")["LayerVersions"][0]["LayerVersionArn"] == (
+        published["LayerVersionArn"])
+    with urllib.request.urlopen(location, timeout=60) as answer:
+        assert (answer.status, answer.headers["Content-Type"], answer.read()) == (200, "application/zip", body)
+    lam.delete_layer_version(LayerName="helper", VersionNumber=1)
+    with pytest.raises(urllib.error.HTTPError) as gone:
+        urllib.request.urlopen(location, timeout=60)
+    assert gone.value.code == 404
