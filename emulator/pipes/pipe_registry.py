@@ -27,6 +27,7 @@ from eddy.emulator.triggers.event_source_mappings import EventSourceMapping
 from eddy.emulator.triggers.failures import MappingFailures
 from eddy.emulator.triggers.mapping_figures import MappingFigures
 from eddy.emulator.triggers.pollers.sources import dynamodb_source
+from eddy.emulator.storage.disk import WriteFailed
 
 if TYPE_CHECKING:
     from eddy.emulator.kernel import Kernel
@@ -211,7 +212,7 @@ class Pipes:
             del self.pipes[pipe.key]
             for table in (self.mappings, self.figures, self.failures, self.start_positions, self.state_reasons):
                 table.pop(pipe.key, None)
-            self.checkpoints.forget(pipe.key)
+            self._persistence.after_commit(lambda: self.checkpoints.forget(pipe.key))  # kept if refused
             pipe.desired_state = "DELETED"
             answer = self._answer(pipe, "DELETING")
             self._save()
@@ -247,8 +248,8 @@ class Pipes:
             return
         self.state_reasons.pop(pipe.key, None)
         pipe.current_state = pipe.desired_state
-        if pipe.desired_state == "RUNNING":
-            self._start(pipe)
+        if pipe.desired_state == "RUNNING":  # once the change is written down (never for one the disk refused)
+            self._persistence.after_commit(lambda: self._start(pipe))
 
     def _start(self, pipe: Pipe) -> None:
         if pipe.key in self.runners:
@@ -345,7 +346,18 @@ class Pipes:
     # -- durability -------------------------------------------------------------------------------------
 
     def _save(self) -> None:
-        pipe_store.save(self.directory / "pipes.json", self.pipes.values(), self.state_reasons)
+        """pipes.json swapped in; refused (WriteFailed), the pipes are put back as it holds them, those that ran run
+        again (a change's runners start once its request is written: `_settle`), and its request is a 500."""
+        try:
+            pipe_store.save(self.directory / "pipes.json", self.pipes.values(), self.state_reasons)
+        except WriteFailed:
+            pipes, reasons = pipe_store.as_saved(self.directory / "pipes.json", self.pipes)
+            self.pipes, self.state_reasons = pipes, reasons
+            for pipe in pipes.values():
+                self.figures.setdefault(pipe.key, MappingFigures())
+                if pipe.current_state == "RUNNING":
+                    self._start(pipe)
+            raise
 
     def _load(self) -> None:
         saved = pipe_store.load(self.directory / "pipes.json")

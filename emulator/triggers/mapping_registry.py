@@ -57,8 +57,6 @@ class MappingJournal(QueueJournal, Protocol):
 
     def mapping_deleted(self, uuid: str) -> None: ...
 
-    def after_commit(self, action: Callable[[], Any]) -> None: ...
-
 
 class PipesAndRules(PendingPipesAndRules, Protocol):
     """EventBridge (eventbridge/service.py): its pipes run on these pollers, started, closed and reset with them."""

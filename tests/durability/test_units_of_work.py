@@ -12,11 +12,15 @@ these changes stayed applied after their 500 and were lost at the restart (probe
 
 from __future__ import annotations
 
+import resource
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 from botocore.config import Config
+from botocore.exceptions import ClientError
 
 from tests.durability.test_disk_errors import failing_writes, lift
 from tests.durability.test_disk_full import Eddy, refused, running
@@ -192,3 +196,67 @@ def test_table_definitions_the_disk_refuses_are_taken_back(door: str, tmp_path: 
         assert expected["items"] == [["orders-1", "orders-2"], ["plain-1"]]
     with running(door, state, kill=False) as eddy:  # after kill -9 (server) or the block's end (in-process)
         assert tables_held(eddy) == expected
+
+
+def pipes_held(eddy: Eddy) -> dict[str, Any]:
+    """The pipes as the Pipes API answers them."""
+    pipes = eddy.client("pipes")
+    names = sorted(p["Name"] for p in pipes.list_pipes()["Pipes"])
+    described = [{k: v for k, v in pipes.describe_pipe(Name=name).items() if k != "ResponseMetadata"} for name in names]
+    return {"names": names, "pipes": described,
+            "tags": [pipes.list_tags_for_resource(resourceArn=p["Arn"])["tags"] for p in described]}
+
+
+def test_pipe_changes_the_disk_refuses_are_taken_back(door: str, tmp_path: Path) -> None:
+    # Pipes are kept in <state>/pipes/pipes.json, swapped in whole: the file size limit is set to its size, so a
+    # change that makes it larger is refused (EFBIG) on its temporary file; the file stays as it was.
+    state = tmp_path / "state"
+    with running(door, state) as eddy:
+        lam, sqs, pipes = eddy.client("lambda"), eddy.client("sqs"), eddy.client("pipes")
+        function = create_function(lam, "f", "def handler(event, context):\n    return 1\n")["FunctionArn"]
+        source = ACCOUNT_QUEUE + "jobs"
+        sqs.create_queue(QueueName="jobs")
+        pipes.create_pipe(Name="kept", Source=source, Target=function, RoleArn="arn:aws:iam::123456789012:role/p",
+                          Tags={"team": "a"})
+        before = pipes_held(eddy)
+        assert (before["names"], before["pipes"][0]["CurrentState"]) == (["kept"], "RUNNING")
+        saved = state / "pipes" / "pipes.json"
+        with file_size_limit(eddy.pid, saved.stat().st_size):
+            for name, call in [
+                ("CreatePipe", lambda: pipes.create_pipe(Name="refused", Source=source, Target=function,
+                                                         RoleArn="arn:aws:iam::123456789012:role/p")),
+                ("UpdatePipe", lambda: pipes.update_pipe(Name="kept", RoleArn="arn:aws:iam::123456789012:role/p",
+                                                         Description="a longer description, refused")),
+                ("TagResource", lambda: pipes.tag_resource(resourceArn=before["pipes"][0]["Arn"],
+                                                           tags={"refused": "yes"})),
+            ]:
+                with pytest.raises(ClientError) as refusal:
+                    call()
+                assert (refusal.value.response["ResponseMetadata"]["HTTPStatusCode"],
+                        refusal.value.response["Error"]["Code"]) == (500, "InternalFailure"), name
+                assert pipes_held(eddy) == before, name
+        retrying = eddy.client("pipes", Config(retries={"mode": "standard", "total_max_attempts": 3}))
+        with file_size_limit(eddy.pid, saved.stat().st_size):  # the first attempt refused, then the disk works
+            retrying.meta.events.register_first("needs-retry", lambda attempts, **_: lift(eddy.pid))
+            answer = retrying.update_pipe(Name="kept", RoleArn="arn:aws:iam::123456789012:role/p",
+                                          Description="a longer description, retried")
+        assert (answer["ResponseMetadata"]["HTTPStatusCode"], answer["ResponseMetadata"]["RetryAttempts"]) == (200, 1)
+        expected = pipes_held(eddy)
+        assert (expected["names"], expected["pipes"][0]["Description"], expected["pipes"][0]["CurrentState"]) == \
+            (["kept"], "a longer description, retried", "RUNNING")
+    with running(door, state, kill=False) as eddy:  # after kill -9 (server) or the block's end (in-process)
+        assert pipes_held(eddy) == expected
+
+
+@contextmanager
+def file_size_limit(pid: int | None, size: int) -> Iterator[None]:
+    """Every write of the process (`pid`, or this one) that grows a file past `size` fails (EFBIG)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    if pid is None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (size, hard))
+    else:
+        resource.prlimit(pid, resource.RLIMIT_FSIZE, (size, hard))
+    try:
+        yield
+    finally:
+        lift(pid, soft, hard)

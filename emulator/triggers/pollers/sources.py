@@ -16,7 +16,7 @@ from __future__ import annotations
 import copy
 import marshal
 import threading
-from typing import Any, Protocol, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 from eddy.emulator.moto_seam import sqs as sqs_seam
 from eddy.emulator.moto_seam import sqs_polling
@@ -147,6 +147,9 @@ class QueueJournal(Protocol):
     durable: bool
 
     def queue_messages_changed(self, change: dict[str, Any]) -> None: ...
+
+    def after_commit(self, action: Callable[[], Any]) -> None:
+        """Done once the request making the change is written down (storage/units_of_work.py)."""
 
 
 class QueueSource:
