@@ -44,7 +44,7 @@ class EddyApp:
 
     @property
     def moto_app(self) -> Any:
-        """moto's server application (Flask, and each service's routes as moto loads them), made by the first request
+        """moto's server application (moto_seam/services/server_app.py: each service's routes as moto loads them), made by the first request
         Eddy's router does not answer."""
         with self._moto_app_lock:
             if self._moto_app is None:

@@ -2,8 +2,9 @@
 
 The two doors reach moto by two paths, and a logged request is replayed by the path that served it:
   - "botocore" (in-process): moto's BotocoreStubber, with the request's method, URL and headers;
-  - "wsgi" (eddy serve): moto's server application, with the request's WSGI environment (its CGI variables:
-    method, raw path and query, host, headers), so moto reads exactly what it read then.
+  - "wsgi" (eddy serve): moto's server application as server_app.py serves it (without Flask), with the request's
+    WSGI environment (its CGI variables: method, raw path and query, host, headers), so moto reads exactly what it
+    read then.
 The body travels beside these (the journal keeps it inline or in a file).
 """
 
@@ -22,14 +23,14 @@ from moto.core.models import botocore_stubber
 from eddy.emulator import callers
 
 if TYPE_CHECKING:
-    from moto.moto_server.werkzeug_app import DomainDispatcherApplication
+    from eddy.emulator.moto_seam.services.server_app import ServerApp
 
 #: WSGI variables kept for a replay: the CGI ones and the headers; never the input stream or server objects
 _WSGI_KEPT = re.compile(
     r"^(HTTP_[A-Z0-9_]+|REQUEST_METHOD|SCRIPT_NAME|PATH_INFO|QUERY_STRING|CONTENT_TYPE|"
     r"SERVER_NAME|SERVER_PORT|SERVER_PROTOCOL|REQUEST_URI|RAW_URI|wsgi\.url_scheme)$"
 )
-_moto_app: "DomainDispatcherApplication | None" = None
+_moto_app: "ServerApp | None" = None
 #: moto's own in-process path (botocore_hook.py puts Eddy's in front of it; a replay goes straight to moto)
 original_process_request = BotocoreStubber.process_request
 
@@ -73,12 +74,12 @@ def operation_of(method: str, target: str, url: str, content_type: str, body: by
     return action[0] if action else None
 
 
-def moto_server_app() -> "DomainDispatcherApplication":
-    """moto's server application (what `moto_server` serves): the server door's way to every service moto serves.
-    Imported here, when a door first needs it: it loads Flask and Jinja, which the in-process door never uses."""
-    from moto.moto_server.werkzeug_app import DomainDispatcherApplication, create_backend_app
+def moto_server_app() -> "ServerApp":
+    """moto's server application, without Flask (server_app.py): the server door's way to every service moto
+    serves, and a logged server request's replay."""
+    from eddy.emulator.moto_seam.services.server_app import ServerApp
 
-    return DomainDispatcherApplication(create_backend_app)
+    return ServerApp()
 
 
 def replay(via: str, request: dict[str, Any], body: bytes) -> int:
