@@ -15,6 +15,7 @@ from eddy.emulator.cloudformation.errors import (
     InvalidChangeSetStatusException,
     ValidationError,
 )
+from eddy.emulator.cloudformation.intrinsics import entities
 from eddy.emulator.cloudformation.resource_types import kind_of
 from eddy.emulator.cloudformation.stacks import Stack
 
@@ -190,11 +191,7 @@ def _changes(stack: Stack | None, template: dict[str, Any]) -> list[dict[str, An
                 Scope=["Properties"],
                 Details=[
                     {
-                        "Target": {
-                            "Attribute": "Properties",
-                            "Name": name,
-                            "RequiresRecreation": "Always" if kind and name in kind.replacing else "Never",
-                        },
+                        "Target": _target(kind, name),
                         "Evaluation": "Static",
                         "ChangeSource": "DirectModification",
                     }
@@ -205,6 +202,18 @@ def _changes(stack: Stack | None, template: dict[str, Any]) -> list[dict[str, An
         else:
             continue
         changes.append({"Type": "Resource", "ResourceChange": change})
+    replaced = {
+        entry["ResourceChange"]["LogicalResourceId"]
+        for entry in changes
+        if entry["ResourceChange"].get("Replacement") == "True"
+    }
+    for logical_id, definition in new.items():
+        if replaced and stack is not None and old.get(logical_id) == definition and logical_id in stack.resources:
+            change = _dynamic_change(logical_id, definition, stack.resources[logical_id].physical_id, replaced)
+            if change is not None:
+                changes.append({"Type": "Resource", "ResourceChange": change})
+    order = list(new)  # in the template's order, as the direct changes are
+    changes.sort(key=lambda entry: order.index(entry["ResourceChange"]["LogicalResourceId"]))
     for logical_id, definition in old.items():
         if logical_id not in new and stack is not None and logical_id in stack.resources:
             changes.append(
@@ -221,6 +230,49 @@ def _changes(stack: Stack | None, template: dict[str, Any]) -> list[dict[str, An
                 }
             )
     return changes
+
+
+def _target(kind: Any, name: str) -> dict[str, str]:
+    """A change detail's Target: the property, and whether changing it recreates the resource."""
+    return {
+        "Attribute": "Properties",
+        "Name": name,
+        "RequiresRecreation": "Always" if kind and name in kind.replacing else "Never",
+    }
+
+
+def _dynamic_change(
+    logical_id: str, definition: dict[str, Any], physical_id: str | None, replaced: set[str]
+) -> dict[str, Any] | None:
+    """A resource the template leaves as it was whose properties refer to one being replaced: a Modify whose details
+    are Dynamic, from a ResourceReference (Ref) or a ResourceAttribute (Fn::GetAtt) naming it as CausingEntity.
+    Replacement is Conditional where such a property requires recreation, else False (botocore's cloudformation
+    model, ResourceChange.Replacement: "If the RequiresRecreation field is Always and the Evaluation field is
+    Dynamic, Replacement is Conditional")."""
+    kind = kind_of(definition["Type"])
+    details = [
+        {
+            "Target": _target(kind, name),
+            "Evaluation": "Dynamic",
+            "ChangeSource": "ResourceAttribute" if "." in entity else "ResourceReference",
+            "CausingEntity": entity,
+        }
+        for name, value in sorted((definition.get("Properties") or {}).items())
+        for entity in sorted(entities(value))
+        if entity.split(".", 1)[0] in replaced
+    ]
+    if not details:
+        return None
+    conditional = any(detail["Target"]["RequiresRecreation"] == "Always" for detail in details)
+    return {
+        "Action": "Modify",
+        "LogicalResourceId": logical_id,
+        "PhysicalResourceId": physical_id or "",
+        "ResourceType": definition["Type"],
+        "Replacement": "Conditional" if conditional else "False",
+        "Scope": ["Properties"],
+        "Details": details,
+    }
 
 
 def find(service: Stacks, account: str, region: str, name: str, stack_name: str | None) -> ChangeSet:

@@ -229,6 +229,12 @@ def evaluate_conditions(declared: dict[str, Any], values: Values) -> dict[str, b
 
 def references(value: Any) -> set[str]:
     """The names `value` refers to (Ref, Fn::GetAtt, Fn::Sub's variables): resources, parameters, pseudo ones."""
+    return {entity if entity.startswith("AWS::") else entity.split(".", 1)[0] for entity in entities(value)}
+
+
+def entities(value: Any) -> set[str]:
+    """What `value` refers to as a change set names it: a Ref's name ("Bucket", "AWS::Region"), an attribute as
+    "<name>.<attribute>" (Fn::GetAtt, Fn::Sub's ${Bucket.Arn})."""
     found: set[str] = set()
     if isinstance(value, dict):
         if len(value) == 1:
@@ -237,19 +243,21 @@ def references(value: Any) -> set[str]:
                 return {argument}
             if name == "Fn::GetAtt":
                 parts = argument.split(".", 1) if isinstance(argument, str) else argument
-                return {parts[0]} if isinstance(parts, list) and parts and isinstance(parts[0], str) else set()
+                if isinstance(parts, list) and parts and isinstance(parts[0], str):
+                    return {".".join(str(part) for part in parts[:2])}
+                return set()
             if name == "Fn::Sub":
                 text = argument[0] if isinstance(argument, list) else argument
                 local = set(argument[1]) if isinstance(argument, list) and len(argument) > 1 else set()
                 for variable in _SUB_VARIABLE.findall(text if isinstance(text, str) else ""):
                     if not variable.startswith("!") and variable.split(".", 1)[0] not in local:
-                        found.add(variable.split(".", 1)[0] if not variable.startswith("AWS::") else variable)
+                        found.add(variable)
                 if isinstance(argument, list) and len(argument) > 1:
-                    found |= references(argument[1])
+                    found |= entities(argument[1])
                 return found
         for item in value.values():
-            found |= references(item)
+            found |= entities(item)
     elif isinstance(value, list):
         for item in value:
-            found |= references(item)
+            found |= entities(item)
     return found

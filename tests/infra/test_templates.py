@@ -157,10 +157,9 @@ def test_a_layers_local_content_is_packaged_and_a_change_publishes_a_new_version
     (tmp_path / "shared" / "python" / "words.py").write_text("HELLO = 'hello from layer 2'\n")
     changed = [a for a in up(load_stack(tmp_path / "layered.yaml"), clients, echo=lambda line: None)
                if a.verb != "unchanged"]
-    # the change set lists the layer, changed directly; the function, whose Layers follow the new version's Ref, is
-    # updated when the change set runs, but Eddy's change set does not list it (AWS's does: a Modify whose detail's
-    # Evaluation is Dynamic and ChangeSource ResourceReference)
-    assert changed == [Action("update", "AWS::Lambda::LayerVersion", "Shared", "replacing: Content")]
+    # the layer changed directly; the function, whose Layers refer to it, as a Dynamic change of its Layers
+    assert changed == [Action("update", "AWS::Lambda::LayerVersion", "Shared", "replacing: Content"),
+                       Action("update", "AWS::Lambda::Function", "Greeter", "Layers")]
     assert [v["Version"] for v in lam.list_layer_versions(LayerName="shared")["LayerVersions"]] == [2]
     assert lam.invoke(FunctionName=name)["Payload"].read() == b'"hello from layer 2"'
 

@@ -99,3 +99,55 @@ def test_a_change_set_without_changes_fails_with_awss_reason_and_can_be_deleted(
     with pytest.raises(ClientError) as raised:
         cloudformation.create_change_set(StackName="absent", ChangeSetName="x", TemplateBody=template)
     assert raised.value.response["Error"]["Message"] == "Stack [absent] does not exist"
+
+
+def test_a_resource_referring_to_a_replaced_one_is_listed_as_a_dynamic_change(door):
+    """A resource the template leaves as it was, whose properties refer to one being replaced, is listed too: a
+    Modify whose details are Dynamic, from a ResourceReference (Ref) or a ResourceAttribute (Fn::GetAtt, ${X.Attr})
+    naming the replaced resource as CausingEntity, Replacement Conditional where such a property requires
+    recreation (botocore's cloudformation model, ResourceChange.Replacement: "If the RequiresRecreation field is
+    Always and the Evaluation field is Dynamic, Replacement is Conditional"; ResourceChangeDetail.CausingEntity: "the
+    logical ID of the referenced resource ... MyBucket.Arn" for an attribute). A resource referring to nothing
+    replaced is not listed."""
+    cloudformation = door.client("cloudformation")
+    more = """
+  Url:
+    Type: AWS::SSM::Parameter
+    Properties: {Type: String, Value: !Ref Queue}
+  Arn:
+    Type: AWS::SSM::Parameter
+    Properties: {Name: !Sub '/queues/${Queue.QueueName}', Type: String, Value: !GetAtt Queue.Arn}
+  Alone:
+    Type: AWS::SSM::Parameter
+    Properties: {Type: String, Value: alone}"""
+    cloudformation.create_stack(StackName="referring", TemplateBody=TEMPLATE % {"name": "q1", "timeout": 30,
+                                                                                   "more": more})
+    physical = {resource["LogicalResourceId"]: resource["PhysicalResourceId"] for resource in
+                cloudformation.list_stack_resources(StackName="referring")["StackResourceSummaries"]}
+    cloudformation.create_change_set(StackName="referring", ChangeSetName="rename",
+                                     TemplateBody=TEMPLATE % {"name": "q2", "timeout": 30, "more": more})
+
+    def dynamic(name: str, recreation: str, source: str, entity: str) -> dict:
+        return {"Target": {"Attribute": "Properties", "Name": name, "RequiresRecreation": recreation},
+                "Evaluation": "Dynamic", "ChangeSource": source, "CausingEntity": entity}
+
+    assert _described(cloudformation, "rename", "referring")["Changes"] == [
+        {"Type": "Resource", "ResourceChange": {
+            "Action": "Modify", "LogicalResourceId": "Queue", "PhysicalResourceId": physical["Queue"],
+            "ResourceType": "AWS::SQS::Queue", "Replacement": "True", "Scope": ["Properties"], "Details": [
+                {"Target": {"Attribute": "Properties", "Name": "QueueName", "RequiresRecreation": "Always"},
+                 "Evaluation": "Static", "ChangeSource": "DirectModification"}]}},
+        {"Type": "Resource", "ResourceChange": {
+            "Action": "Modify", "LogicalResourceId": "Url", "PhysicalResourceId": physical["Url"],
+            "ResourceType": "AWS::SSM::Parameter", "Replacement": "False", "Scope": ["Properties"],
+            "Details": [dynamic("Value", "Never", "ResourceReference", "Queue")]}},
+        {"Type": "Resource", "ResourceChange": {
+            "Action": "Modify", "LogicalResourceId": "Arn", "PhysicalResourceId": physical["Arn"],
+            "ResourceType": "AWS::SSM::Parameter", "Replacement": "Conditional", "Scope": ["Properties"],
+            "Details": [dynamic("Name", "Always", "ResourceAttribute", "Queue.QueueName"),
+                        dynamic("Value", "Never", "ResourceAttribute", "Queue.Arn")]}}]
+    cloudformation.execute_change_set(ChangeSetName="rename", StackName="referring")
+    assert cloudformation.describe_stacks(StackName="referring")["Stacks"][0]["StackStatus"] == "UPDATE_COMPLETE"
+    ssm = door.client("ssm")
+    assert ssm.get_parameter(Name="/queues/q2")["Parameter"]["Value"].endswith(":q2")
+    assert ssm.get_parameter(Name=physical["Url"])["Parameter"]["Value"].endswith("/q2")
