@@ -260,3 +260,30 @@ def file_size_limit(pid: int | None, size: int) -> Iterator[None]:
         yield
     finally:
         lift(pid, soft, hard)
+
+
+def test_a_permission_the_disk_refuses_is_taken_back(door: str, tmp_path: Path) -> None:
+    """AddPermission appends its statement to the policy the function already holds (in place): refused, the policy
+    is the one logged before it, not the one the refused statement was appended to."""
+    state = tmp_path / "state"
+    with running(door, state) as eddy:
+        lam, sqs = eddy.client("lambda"), eddy.client("sqs")
+        create_function(lam, "f", "def handler(event, context):\n    return 1\n")
+        lam.add_permission(FunctionName="f", StatementId="one", Action="lambda:InvokeFunction",
+                           Principal="s3.amazonaws.com")
+        url = sqs.create_queue(QueueName="work")["QueueUrl"]
+        for n in range(60):  # the log grows past every other file this process writes while the limit holds
+            sqs.send_message(QueueUrl=url, MessageBody=f"{n:03}" * 300)
+        before = lam.get_policy(FunctionName="f")
+        before.pop("ResponseMetadata")
+        with failing_writes(eddy.pid, state):
+            assert refused(lambda: lam.add_permission(FunctionName="f", StatementId="two",
+                                                      Action="lambda:InvokeFunction", Principal="sns.amazonaws.com"),
+                           "lambda")
+            after = lam.get_policy(FunctionName="f")
+        after.pop("ResponseMetadata")
+        assert after == before  # without the copy: statement "two" stayed after its 500
+    with running(door, state, kill=False) as eddy:
+        again = eddy.client("lambda").get_policy(FunctionName="f")
+        again.pop("ResponseMetadata")
+        assert again == before

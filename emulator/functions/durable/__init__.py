@@ -64,7 +64,7 @@ class FunctionsChannel(Channel):
             self.log.log({"op": "function", "state": state})
             if self.log.durable:  # refused with its request: put back as the log holds it
                 arn, previous = function.qualified_arn, self.logged.get(function.qualified_arn)
-                self.logged[arn] = state
+                self.logged[arn] = copy.deepcopy(state)  # its own: a change in place (AddPermission) is not the log's
                 self.log.on_undo(lambda: self._put_back(function, arn, previous))
 
     def function_deleted(self, function: Function) -> None:
