@@ -75,7 +75,7 @@ class Undelivered:
         }
 
 
-def send_to_dead_letter_queue(aws_client: Callable[[str, str], Any], undelivered: Undelivered) -> str | None:
+def send_to_dead_letter_queue(aws_client: Callable[..., Any], undelivered: Undelivered) -> str | None:
     """The event to the target's DeadLetterConfig queue (None when it has none, or that queue cannot take it),
     through Eddy's own boto3 client (`aws_client(service, region)`)."""
     arn = (undelivered.target.get("DeadLetterConfig") or {}).get("Arn")
@@ -91,8 +91,8 @@ def send_to_dead_letter_queue(aws_client: Callable[[str, str], Any], undelivered
         return None
     try:
         _, _, _, region, account_id, name = arn.split(":", 5)
-        sqs = aws_client("sqs", region)
-        url = sqs.get_queue_url(QueueName=name, QueueOwnerAWSAccountId=account_id)["QueueUrl"]
+        sqs = aws_client("sqs", region, account_id)  # the queue's account (moto ignores QueueOwnerAWSAccountId)
+        url = sqs.get_queue_url(QueueName=name)["QueueUrl"]
         sqs.send_message(
             QueueUrl=url, MessageBody=json.dumps(undelivered.event), MessageAttributes=undelivered.attributes()
         )

@@ -124,7 +124,7 @@ class TargetDelivery:
         self,
         functions: FunctionRegistry,
         async_invocations: AsyncInvocations,
-        aws_client: Callable[[str, str], Any],
+        aws_client: Callable[..., Any],
         undelivered: Callable[[Undelivered], None],
         now: Callable[[], float],
     ) -> None:
@@ -155,18 +155,18 @@ class TargetDelivery:
             self._async_invocations.submit(function, payload, source=rule_arn, invoked_arn=arn)
             return
         if service == "sns":
-            self._publish(arn, region, body)
+            self._publish(arn, region, account_id, body)
             return
         if service == "logs":
-            self._log(resource, region, body)
+            self._log(resource, region, account_id, body)
             return
-        sqs = self._aws_client("sqs", region)
+        sqs = self._aws_client("sqs", region, account_id)  # the target's account, whoever's rule
         message: dict[str, Any] = {"MessageBody": body}
         group = (target.get("SqsParameters") or {}).get("MessageGroupId")
         if group:
             message["MessageGroupId"] = group
         try:
-            url = sqs.get_queue_url(QueueName=resource, QueueOwnerAWSAccountId=account_id)["QueueUrl"]
+            url = sqs.get_queue_url(QueueName=resource)["QueueUrl"]
         except ClientError as error:
             raise TargetNotDelivered(NO_RESOURCE, error.response["Error"].get("Message") or str(error)) from None
         try:
@@ -174,20 +174,20 @@ class TargetDelivery:
         except ClientError as error:
             raise TargetNotDelivered(SDK_CLIENT_ERROR, error.response["Error"].get("Message") or str(error)) from None
 
-    def _publish(self, topic_arn: str, region: str, body: str) -> None:
+    def _publish(self, topic_arn: str, region: str, account_id: str, body: str) -> None:
         """An SNS target: the text published as the message (LocalStack's AWS-validated test_events_targets
         snapshots: the subscriber's Message is the minified event)."""
         try:
-            self._aws_client("sns", region).publish(TopicArn=topic_arn, Message=body)
+            self._aws_client("sns", region, account_id).publish(TopicArn=topic_arn, Message=body)
         except ClientError as error:
             code = NO_RESOURCE if error.response["Error"].get("Code") == "NotFound" else SDK_CLIENT_ERROR
             raise TargetNotDelivered(code, error.response["Error"].get("Message") or str(error)) from None
 
-    def _log(self, resource: str, region: str, body: str) -> None:
+    def _log(self, resource: str, region: str, account_id: str, body: str) -> None:
         """A CloudWatch Logs target: the text as one log event, in a new log stream of the group (as EventBridge
         writes it: LocalStack's AWS-validated test_put_events_with_target_cloudwatch_logs, the minified event)."""
         group = resource.split(":", 1)[1].removesuffix(":*")
-        logs = self._aws_client("logs", region)
+        logs = self._aws_client("logs", region, account_id)
         stream = str(uuid.uuid4())
         try:
             logs.create_log_stream(logGroupName=group, logStreamName=stream)

@@ -277,17 +277,17 @@ class AsyncInvocations:
         try:
             _, _, service, region, account_id, resource = arn.split(":", 5)
             if service == "sqs":
-                sqs = client("sqs", region)
-                url = sqs.get_queue_url(QueueName=resource, QueueOwnerAWSAccountId=account_id)["QueueUrl"]
+                sqs = client("sqs", region, account_id)  # the ARN's account (moto ignores QueueOwnerAWSAccountId)
+                url = sqs.get_queue_url(QueueName=resource)["QueueUrl"]
                 sqs.send_message(
                     QueueUrl=url, MessageBody=body, **({"MessageAttributes": attributes} if attributes else {})
                 )
             elif service == "sns":
-                client("sns", region).publish(TopicArn=arn, Message=body, MessageAttributes=attributes or {})
+                client("sns", region, account_id).publish(TopicArn=arn, Message=body, MessageAttributes=attributes or {})
             elif service == "lambda":
-                client("lambda", region).invoke(FunctionName=arn, InvocationType="Event", Payload=body.encode())
+                client("lambda", region, account_id).invoke(FunctionName=arn, InvocationType="Event", Payload=body.encode())
             elif service == "events":
-                client("events", region).put_events(
+                client("events", region, account_id).put_events(
                     Entries=[
                         {
                             "Source": "lambda",

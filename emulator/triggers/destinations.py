@@ -89,7 +89,7 @@ def s3_key(mapping_uuid: str, shard_id: str, now: float) -> str:
 
 
 def send(
-    client: Callable[[str, str], Any],
+    client: Callable[..., Any],
     destination_arn: str,
     record: dict[str, Any],
     *,
@@ -101,11 +101,11 @@ def send(
     """Deliver `record` to the destination; `client(service, region)` gives a boto3 client."""
     _, _, service, region, account_id, resource = destination_arn.split(":", 5)
     if service == "sqs":
-        sqs = client("sqs", region)
-        queue_url = sqs.get_queue_url(QueueName=resource, QueueOwnerAWSAccountId=account_id)["QueueUrl"]
+        sqs = client("sqs", region, account_id)  # the queue's account (moto ignores QueueOwnerAWSAccountId)
+        queue_url = sqs.get_queue_url(QueueName=resource)["QueueUrl"]
         sqs.send_message(QueueUrl=queue_url, MessageBody=json.dumps(record))
     elif service == "sns":
-        client("sns", region).publish(TopicArn=destination_arn, Message=json.dumps(record))
+        client("sns", region, account_id).publish(TopicArn=destination_arn, Message=json.dumps(record))
     elif service == "s3":
         body = dict(record, payload=event)
         client("s3", region or "us-east-1").put_object(
