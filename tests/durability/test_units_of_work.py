@@ -287,3 +287,58 @@ def test_a_permission_the_disk_refuses_is_taken_back(door: str, tmp_path: Path) 
         again = eddy.client("lambda").get_policy(FunctionName="f")
         again.pop("ResponseMetadata")
         assert again == before
+
+
+# notes each event it receives in the table "sink": which service pushed it, and what about
+NOTE_EVENT = '''
+import boto3
+dynamodb = boto3.client("dynamodb")
+def handler(event, context):
+    if "Records" in event:
+        record = event["Records"][0]
+        what = record["s3"]["object"]["key"] if "s3" in record else record["Sns"]["Message"]
+    else:
+        what = event["detail-type"]
+    dynamodb.put_item(TableName="sink", Item={"pk": {"S": what}})
+'''
+
+
+def test_what_a_refused_request_queued_is_neither_logged_nor_run_after_kill_9(door: str, tmp_path: Path) -> None:
+    # An S3 put with a function notification, an SNS publish to a function and a PutEvents whose rule targets a
+    # function, each refused (500): what each queued (an asynchronous invocation, a rule's delivery) waits for its
+    # request's append and is dropped with it. Before the units of work (d1e3800) the event was written down first,
+    # then its request's own entry refused: logged, it ran after a kill -9 and restart.
+    state = tmp_path / "state"
+    with running(door, state) as eddy:
+        ddb, lam, s3, sns, events, sqs = (eddy.client(name) for name in
+                                          ("dynamodb", "lambda", "s3", "sns", "events", "sqs"))
+        ddb.create_table(TableName="sink", BillingMode="PAY_PER_REQUEST", **KEY)
+        arn = create_function(lam, "note", NOTE_EVENT, Timeout=30)["FunctionArn"]
+        s3.create_bucket(Bucket="photos")
+        s3.put_bucket_notification_configuration(Bucket="photos", NotificationConfiguration={
+            "LambdaFunctionConfigurations": [{"LambdaFunctionArn": arn, "Events": ["s3:ObjectCreated:*"]}]})
+        topic = sns.create_topic(Name="news")["TopicArn"]
+        sns.subscribe(TopicArn=topic, Protocol="lambda", Endpoint=arn)
+        events.put_rule(Name="orders", EventPattern='{"source": ["shop"]}')
+        events.put_targets(Rule="orders", Targets=[{"Id": "note", "Arn": arn}])
+        url = sqs.create_queue(QueueName="work")["QueueUrl"]
+        for n in range(60):  # the log grows past every other file this process writes while the limit holds
+            sqs.send_message(QueueUrl=url, MessageBody=f"{n:03}" * 300)
+        with failing_writes(eddy.pid, state):
+            for service, call in [
+                ("s3", lambda: s3.put_object(Bucket="photos", Key="refused", Body=b"r")),
+                ("sns", lambda: sns.publish(TopicArn=topic, Message="refused")),
+                ("sns", lambda: events.put_events(Entries=[{"Source": "shop", "DetailType": "refused",
+                                                            "Detail": "{}"}])),
+            ]:
+                assert refused(call, service), service
+        assert eddy.control("/_eddy/idle", {"Timeout": 120})["Idle"]
+        assert ddb.scan(TableName="sink")["Items"] == []
+    with running(door, state, kill=False) as eddy:  # after kill -9 (server) or the block's end (in-process)
+        ddb = eddy.client("dynamodb")
+        assert eddy.control("/_eddy/idle", {"Timeout": 120})["Idle"]
+        assert ddb.scan(TableName="sink")["Items"] == []  # nothing of the refused requests ran after the restart
+        eddy.client("s3").put_object(Bucket="photos", Key="accepted", Body=b"a")  # the path works: it runs
+        eddy.client("sns").publish(TopicArn=topic, Message="published")
+        assert eddy.control("/_eddy/idle", {"Timeout": 120})["Idle"]
+        assert sorted(item["pk"]["S"] for item in ddb.scan(TableName="sink")["Items"]) == ["accepted", "published"]
