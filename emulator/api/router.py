@@ -27,8 +27,8 @@ from eddy.emulator.moto_seam.services.requests import Seen
 from eddy.emulator.service_journal import may_change_state
 from eddy.emulator.storage.disk import WriteFailed
 
-#: where layer versions' zips are served (functions/layers.py CONTENT_PATH; that module is loaded by its first use)
-LAYER_CONTENT_PATH = "/_eddy/code/layers/"
+#: where the zips Lambda's answers point to are served (api/lambda_resources/code_locations.py: loaded by its first use)
+CODE_PATH = "/_eddy/code/"
 
 log = logging.getLogger("eddy")
 
@@ -163,7 +163,7 @@ def _dispatch(emulator: Emulator, request: Request, target: str) -> Response | N
     path = request.path
     if path.startswith(("/_eddy/ui", "/_eddy/dashboard")) and _eddy("dashboard_api").claims(request):
         return _eddy("dashboard_api").handle(emulator, request)
-    if path.startswith(LAYER_CONTENT_PATH):  # a layer version's zip, at the Content.Location Lambda answered
+    if path.startswith(CODE_PATH):  # a layer version's or a function's zip, where Lambda's answers point
         return _eddy("lambda_resources.code_locations").handle(emulator, request)
     if path.startswith("/_eddy/"):
         return _eddy("control_api").handle(emulator, request)

@@ -62,3 +62,13 @@ def _make_room(destination: Path, target: Path, is_dir: bool) -> None:
         shutil.rmtree(target)
     elif target.is_file() and is_dir:
         target.unlink()
+
+def package_of(code_dir: Path) -> Path:
+    """The zip a function's code directory was unpacked from, kept beside it (not in it: the function sees its code
+    directory only, as Lambda's /var/task holds the package's files, not the package)."""
+    return code_dir.with_name(f"{code_dir.name}.zip")
+
+
+def remove_code(code_dir: Path) -> None:
+    shutil.rmtree(code_dir, ignore_errors=True)
+    package_of(code_dir).unlink(missing_ok=True)

@@ -25,7 +25,7 @@ from typing import Any, Callable
 from eddy.emulator.errors import InvalidParameterValueException, ResourceConflictException
 from eddy.emulator.functions.layers import Layer, lay_out
 from eddy.emulator.functions.logging_configs import logging_config
-from eddy.emulator.functions.packages import unpack_zip
+from eddy.emulator.functions.packages import package_of, remove_code, unpack_zip
 from eddy.emulator.functions.versions import LATEST, Alias, VersionedRegistry
 
 FUNCTION_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -321,6 +321,7 @@ class FunctionRegistry(VersionedRegistry):
         if beside:
             code_dir = code_dir.with_name(f"code-{uuid.uuid4().hex[:12]}")
         unpack_zip(zip_file, code_dir)
+        package_of(code_dir).write_bytes(zip_file)  # what GetFunction's Code.Location downloads
         function.code_dir = code_dir
         function.code_sha256 = _sha256(zip_file)
         function.code_size = len(zip_file)
@@ -355,9 +356,9 @@ class FunctionRegistry(VersionedRegistry):
         self.saved(function)  # refused with its request: the code it replaces runs on
         code_dir = function.code_dir
         if self.observer is not None:
-            self.observer.on_undo(lambda: shutil.rmtree(code_dir, ignore_errors=True))
+            self.observer.on_undo(lambda: remove_code(code_dir))
         if replaced is not None:
-            self.after_commit(lambda: shutil.rmtree(replaced, ignore_errors=True))
+            self.after_commit(lambda: remove_code(replaced))
         return function
 
     def list(self, account_id: str, region: str) -> list[Function]:
@@ -392,3 +393,4 @@ class FunctionRegistry(VersionedRegistry):
 
 def _sha256(data: bytes) -> str:
     return base64.b64encode(hashlib.sha256(data).digest()).decode()
+

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import uuid
 
+from eddy.emulator.api.lambda_resources.code_locations import package_location
 from eddy.emulator.api import validation
 from eddy.emulator.api.lambda_api import _function, _query, json_response
 from eddy.emulator.aws_requests import Request, Response
@@ -75,9 +76,10 @@ def _shown(emulator: Emulator, function: Function, qualifier: str | None) -> tup
 
 def get_function(emulator: Emulator, request: Request, caller: tuple[str, str], name: str) -> Response:
     function, arn = _shown(emulator, *_qualified(emulator, request, caller, name, "GetFunction"))
+    location = package_location(emulator, function)  # in-process, the loopback server that serves it starts here
     answer = {
         "Configuration": function.configuration(arn=arn),
-        "Code": {"RepositoryType": "S3", "Location": f"file://{function.code_dir or '(registered in-process)'}"},
+        "Code": {"RepositoryType": "S3", "Location": location or "file://(registered in-process)"},
     }
     function = function.root
     if function.tags:

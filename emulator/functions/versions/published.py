@@ -9,6 +9,7 @@ import shutil
 from typing import Any, Callable
 
 from eddy.emulator.errors import FunctionNotFoundException
+from eddy.emulator.functions.packages import package_of
 from eddy.emulator.functions.versions.aliases import LATEST, Alias, fingerprint
 
 #: a FunctionName in any of its forms (name, name:qualifier, partial ARN, ARN), as the API model's pattern reads it
@@ -58,6 +59,8 @@ class VersionedRegistry:
             home = function.code_dir.parent / "versions" / number
             shutil.rmtree(home, ignore_errors=True)
             shutil.copytree(function.code_dir, home / "code", symlinks=True)
+            if package_of(function.code_dir).is_file():  # the package it was published with (Code.Location's)
+                shutil.copyfile(package_of(function.code_dir), package_of(home / "code"))
             if function.opt_dir is not None and function.opt_dir.exists():
                 shutil.copytree(function.opt_dir, home / "opt", symlinks=True)
             version.code_dir = home / "code"

@@ -164,3 +164,25 @@ def test_a_registered_function_that_overruns_times_out(emu):
     answer = json.loads(lam.invoke(FunctionName="stuck")["Payload"].read())
     release.set()
     assert answer["errorType"] == "Sandbox.Timedout"
+
+
+def test_get_functions_code_location_downloads_the_versions_package(door):
+    # AWS answers Code.Location as "A presigned URL that you can use to download the deployment package" (botocore's
+    # FunctionCodeLocation); Eddy's was a file:// path. Each version's URL gives the package it was published with.
+    import urllib.request
+
+    lam = door.client("lambda")
+    first = zip_of({"app.py": "def handler(event, context):\n    return 1\n"})
+    second = zip_of({"app.py": "def handler(event, context):\n    return 2\n"})
+    lam.create_function(FunctionName="packaged", Runtime="python3.12", Role=ROLE, Handler="app.handler",
+                        Code={"ZipFile": first}, Publish=True)
+    lam.get_waiter("function_active_v2").wait(FunctionName="packaged")
+    lam.update_function_code(FunctionName="packaged", ZipFile=second)
+    lam.get_waiter("function_updated_v2").wait(FunctionName="packaged")
+    downloads = {}
+    for qualifier in ("1", "$LATEST"):
+        code = lam.get_function(FunctionName="packaged", Qualifier=qualifier)["Code"]
+        assert code["RepositoryType"] == "S3" and code["Location"].startswith("http"), code
+        with urllib.request.urlopen(code["Location"], timeout=60) as answer:
+            downloads[qualifier] = (answer.status, answer.headers["Content-Type"], answer.read())
+    assert downloads == {"1": (200, "application/zip", first), "$LATEST": (200, "application/zip", second)}
