@@ -126,15 +126,21 @@ class HttpEndpoints:
         dead_letter_arn: str | None = None,
     ) -> None:
         """Queue a POST (sent after the caller's request has answered, and retried as `policy` says); a notification
-        (one with a `trigger`) is written down first."""
+        (one with a `trigger`) is written down first. Either is queued only once its request's entries are written
+        (storage/units_of_work.py): a Publish or Subscribe the disk refused POSTs nothing."""
         with self._activity:
-            post = Post(url, headers, body, trigger, policy, dead_letter_arn)
-            if trigger is not None:
+            post = Post(url, headers, body, trigger, policy, dead_letter_arn, due=self._now())
+            if trigger is None:  # a confirmation: sent once, not kept
+                self.channel.log.after_commit(lambda: self._keep(post))
+            else:
                 post.id = uuid.uuid4().hex
-                post.due = self._now()
-                self.channel.saved(post.state())
+                self.channel.queued(post.state(), lambda: self._keep(post))
+
+    def _keep(self, post: Post) -> None:
+        with self._activity:
+            if post.id:
                 self._kept[post.id] = post
-            self._queue(post, self._now())
+            self._queue(post, post.due)
             self._start_sender()
             self._activity.notify_all()
 

@@ -12,6 +12,7 @@ these changes stayed applied after their 500 and were lost at the restart (probe
 
 from __future__ import annotations
 
+import json
 import resource
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -342,3 +343,31 @@ def test_what_a_refused_request_queued_is_neither_logged_nor_run_after_kill_9(do
         eddy.client("sns").publish(TopicArn=topic, Message="published")
         assert eddy.control("/_eddy/idle", {"Timeout": 120})["Idle"]
         assert sorted(item["pk"]["S"] for item in ddb.scan(TableName="sink")["Items"]) == ["accepted", "published"]
+
+
+def test_a_publish_the_disk_refuses_posts_nothing_to_its_http_subscription(door: str, tmp_path: Path) -> None:
+    """An HTTP notification is queued only once its Publish is written down: a Publish answered 500 posts nothing,
+    then or after a restart."""
+    from tests.emulator.api.sns.http_endpoint import Endpoint
+
+    state = tmp_path / "state"
+    with Endpoint() as endpoint:
+        with running(door, state) as eddy:
+            sns, sqs = eddy.client("sns"), eddy.client("sqs")
+            topic = sns.create_topic(Name="orders")["TopicArn"]
+            sns.subscribe(TopicArn=topic, Protocol="http", Endpoint=endpoint.url)
+            [(_, confirmation)] = endpoint.wait_for(1)
+            sns.confirm_subscription(TopicArn=topic, Token=json.loads(confirmation)["Token"])
+            url = sqs.create_queue(QueueName="work")["QueueUrl"]
+            for n in range(60):  # the log grows past every other file this process writes while the limit holds
+                sqs.send_message(QueueUrl=url, MessageBody=f"{n:03}" * 300)
+            with failing_writes(eddy.pid, state):
+                assert refused(lambda: sns.publish(TopicArn=topic, Message="refused"), "sns")
+            sns.publish(TopicArn=topic, Message="written")
+            endpoint.wait_for(2)  # queued after the refused one: had that been queued, it would be sent first
+            assert eddy.control("/_eddy/idle", {"timeout": 120})["Idle"]  # its delivery written down before kill -9
+        with running(door, state, kill=False) as eddy:  # nothing of the refused Publish comes back either
+            eddy.client("sns").publish(TopicArn=topic, Message="after the restart")
+            endpoint.wait_for(3)
+        sent = [(json.loads(body)["Type"], json.loads(body)["Message"]) for _, body in endpoint.received[1:]]
+        assert sent == [("Notification", "written"), ("Notification", "after the restart")]
