@@ -77,7 +77,8 @@ class UnitsOfWork:
     @contextmanager
     def unit(self, put_back: bool = False) -> Iterator[None]:
         """A unit of work: what is logged inside is appended as one when it ends (WriteFailed: undone). `put_back`:
-        its owner puts back everything it logs if refused (a rollover's shards), so the log's reserve is not for it."""
+        its owner puts back everything it logs if refused or ended by any exception (a rollover's shards), so the
+        log's reserve is not for it, and an exception writes none of it."""
         frames = self._frames()
         frame = _Frame(put_back=put_back)
         frames.append(frame)
@@ -86,8 +87,11 @@ class UnitsOfWork:
         except WriteFailed:  # refused inside (room for it, or an inner commit): its changes taken back, none written
             self._refused(frames, frame)
             raise
-        except BaseException:  # any other exception: what was changed before it is written down all the same
-            self._commit(frames, frame)
+        except BaseException:  # any other exception: what was changed before it is written down all the same,
+            if put_back:  # unless its owner puts back what it changed (a rollover's shards): then none of it
+                self._refused(frames, frame)
+            else:
+                self._commit(frames, frame)
             raise
         self._commit(frames, frame)
 

@@ -123,3 +123,17 @@ def test_the_lock_is_kept_from_the_first_held_entry_to_the_commit() -> None:
             work.hold(b"b", 1, reserve=True)
     seen.append(other_thread_can_lock())
     assert seen == [True, False, True, True]
+
+
+def test_a_put_back_unit_ended_by_an_exception_writes_none_of_it() -> None:
+    # persistence.together(): a rollover's owner (streams/stream.py _shard_change) puts its shards back on any
+    # exception, so its entries must not be written either, or the log holds a rollover memory does not
+    log = Log()
+    work = UnitsOfWork(log.append, log.committed)
+    with work.unit():
+        work.hold(b"request", 1, reserve=True)
+        with pytest.raises(ValueError):
+            with work.unit(put_back=True):
+                work.hold(b"shard", 1, reserve=True)
+                raise ValueError("a rollover failing half-way")
+    assert (log.appends, work.open) == ([([b"request"], 1, True)], False)
