@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, Callable
 
 from eddy.emulator.eventbridge.dead_letters import NO_RESOURCE, SDK_CLIENT_ERROR, Undelivered
 from eddy.emulator.eventbridge.deliveries import Deliveries, Delivery
@@ -75,6 +75,9 @@ class WrittenDown:
 
     def log(self, entry: dict[str, Any], weight: int = 1) -> None:
         self.entries.append(entry)
+
+    def after_commit(self, action: Callable[[], Any]) -> None:
+        action()  # outside a request's unit of work, as DurableLog does: at once
 
 
 def test_a_delivery_is_written_down_before_it_is_sent_and_as_done_after():
