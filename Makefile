@@ -59,8 +59,9 @@ $(STAMP): pyproject.toml setup.py | java
 # Four workers on two cores: a test spends much of its time waiting (servers starting, functions' processes, kill -9
 # and restart), so two workers left the CPU ~57% used; the fast subset took 9 min 15 s with -n 2, 7 min 19 s with
 # -n 4 (2026-11-28, same tree, a quiet moment)
-# --dist loadgroup: the tests that use the in-process SparkSession are one xdist group, "spark" (tests/conftest.py),
-# on one worker with one session; the rest go to any worker
+# --dist loadgroup: the tests that use the in-process SparkSession are two xdist groups, "spark" and "spark-processes"
+# (tests/conftest.py), each on one worker with one session; the rest go to any worker. (Until 2026-11-28 the groups
+# were not in force: every worker started a session of its own; pytest<9.2 and a tryfirst hook put them in force.)
 TEST_WORKERS ?= 4
 test: $(STAMP) $(NODE_STAMP) $(DEPLOY_TOOLS) chromium
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet

@@ -225,20 +225,38 @@ def _names(item: pytest.Item) -> set[str]:
     return {item.nodeid.split("::")[0], item.nodeid.split("[")[0], item.nodeid}
 
 
+#: the second of the two groups of in-process Spark tests (the `spark` fixture): these modules and the docs examples
+#: that start Spark (tests/test_docs.py); the first, "spark", has the rest. Each group is about half of the Spark tests'
+#: time (~9 min each run serially at load 8 on 2 cores, 2026-11-28), on a worker of its own with one SparkSession.
+SPARK_PROCESSES = "spark-processes"
+SPARK_PROCESSES_MODULES = {
+    "tests/spark_batch/test_cluster.py", "tests/spark_batch/test_cli.py", "tests/spark_batch/test_cli_failures.py",
+    "tests/spark_batch/test_emulator_state.py", "tests/spark_batch/test_table_streams.py",
+    "tests/spark_batch/streaming/test_source.py",
+}
+
+
 def spark_group(item: pytest.Item) -> str | None:
-    """The xdist group of a test that uses the in-process SparkSession (the `spark` fixture), else None: one group,
-    "spark". (A second group, for the Spark tests that run processes beside the session, was tried on 2026-11-28: with
-    two sessions and their JVMs beside the other workers on two cores, a Spark Python worker of a docs example missed
-    Spark's fixed 10 s to connect back, and the fresh-clone run was not faster: 29 min against 23.)"""
-    return "spark" if "spark" in getattr(item, "fixturenames", ()) else None
+    """The xdist group of a test that uses the in-process SparkSession (the `spark` fixture), else None: "spark", or
+    SPARK_PROCESSES for the modules in SPARK_PROCESSES_MODULES."""
+    if "spark" not in getattr(item, "fixturenames", ()):
+        return None
+    return SPARK_PROCESSES if item.nodeid.split("::")[0] in SPARK_PROCESSES_MODULES else "spark"
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """`make test` runs the suite on pytest-xdist workers (--dist loadgroup). The tests that use the in-process
-    SparkSession (the `spark` fixture) go to one group, "spark", on one worker, so that the test session starts one
-    SparkSession, as a run without workers does. They are the longest group, so they come first: the other workers
-    take the rest meanwhile. Spark tests that start no session in pytest's process (Spark in a
-    subprocess only: tests/spark_batch/test_jvm.py, the Ctrl-C tests) are in no group and go to any worker.
+    SparkSession (the `spark` fixture) go to two groups (spark_group), each on one worker with one SparkSession for
+    all its tests, as a run without workers has; without groups every worker started a session of its own, four
+    JVMs at once. They are the longest groups, so they come first: the other workers take the rest meanwhile. Spark
+    tests that start no session in pytest's process (Spark in a subprocess only: tests/spark_batch/test_jvm.py, the
+    Ctrl-C tests) are in no group and go to any worker.
+
+    tryfirst: xdist's worker reads the xdist_group marks in its own pytest_collection_modifyitems, which pluggy
+    calls before this conftest's unless this one asks to go first; marks added after it are ignored (the groups
+    were never in force before 2026-11-28). pytest 9.2 ignores them too (pytest-xdist issue #1386: xdist 3.8 writes
+    the group into `_nodeid`, which pytest 9.2 no longer reads), hence pytest<9.2 in pyproject.toml.
 
     Tests that take seconds each are marked `slow` (pyproject.toml): Spark's (the `spark` fixture, every test of
     tests/spark_batch/), the kill -9 and restart tests of tests/durability/, SLOW_TESTS, and the modules that say so

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import http_json
+from tests.conftest import SPARK_PROCESSES, http_json
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -106,8 +106,9 @@ def test_every_page_has_a_title():
 
 
 @pytest.mark.parametrize("name", [
-    # an example that starts Spark runs on the pytest-xdist worker of the Spark tests, in their SparkSession
-    pytest.param(name, marks=[pytest.mark.xdist_group("spark"), pytest.mark.slow]) if "spark_session" in code else name
+    # an example that starts Spark runs on the pytest-xdist worker of a group of Spark tests, in their SparkSession
+    pytest.param(name, marks=[pytest.mark.xdist_group(SPARK_PROCESSES), pytest.mark.slow]) if "spark_session" in code
+    else name
     for name, code in sorted(EXAMPLES.items())])
 def test_example_runs(name, server_url):
     code = EXAMPLES[name].replace(ENDPOINT, server_url)
