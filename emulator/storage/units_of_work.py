@@ -130,8 +130,8 @@ class UnitsOfWork:
                     sum(open_frame.counted for open_frame in frames),
                     any(open_frame.reserve for open_frame in frames),
                 )
-            except WriteFailed:
-                self._refused(frames, frame)
+            except BaseException:  # WriteFailed, or any other failure (an fsync's EIO): not written, taken back, and
+                self._refused(frames, frame)  # the lock let go, or no other thread could ever change anything
                 raise
             written = frames  # the enclosing units' entries went with this one's: their changes are done too
         else:

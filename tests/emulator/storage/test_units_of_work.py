@@ -137,3 +137,23 @@ def test_a_put_back_unit_ended_by_an_exception_writes_none_of_it() -> None:
                 work.hold(b"shard", 1, reserve=True)
                 raise ValueError("a rollover failing half-way")
     assert (log.appends, work.open) == ([([b"request"], 1, True)], False)
+
+
+def test_an_append_failing_otherwise_is_taken_back_and_lets_go_of_the_lock() -> None:
+    # the log's append may fail with more than WriteFailed (wal.py's fsync raises the OSError it gets): the unit is
+    # then taken back as refused and the emulator's lock let go, or every other thread waits on it for ever
+    lock, undone = threading.RLock(), []
+
+    def append(entries: list[bytes], counted: int, reserve: bool) -> None:
+        raise OSError(errno.EIO, "Input/output error")
+
+    work = UnitsOfWork(append, lambda: None, lock)
+    with pytest.raises(OSError):
+        with work.unit():
+            work.hold(b"a", 1, reserve=True)
+            work.on_undo(lambda: undone.append("a"))
+    free: list[bool] = []
+    other = threading.Thread(target=lambda: free.append(lock.acquire(blocking=False)))
+    other.start()
+    other.join()
+    assert (undone, work.open, free) == (["a"], False, [True])
