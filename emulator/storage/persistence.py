@@ -126,6 +126,10 @@ class Persistence:
         DynamoDB commit, a Kinesis record), so the log's reserve is not theirs (wal.py)."""
         if self._replaying or not entries:
             return
+        if not self.work.holding:  # nothing held before them: written as they are
+            self.wal.append_all(entries, reserve=False)
+            self._snapshot_when_due()
+            return
         with self.work.unit():
             for entry in entries:
                 self.work.hold(entry, 1, reserve=False, kept=False)

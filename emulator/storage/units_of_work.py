@@ -26,9 +26,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from contextlib import contextmanager
-from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, ContextManager
 
 from eddy.emulator.storage.disk import WriteFailed
 
@@ -39,18 +37,32 @@ log = logging.getLogger("eddy")
 Append = Callable[[list[bytes], int, bool], None]
 
 
-@dataclass
 class _Frame:
-    """One open unit's part: its held entries, its undos and what it releases once written."""
+    """One open unit (its context manager): its held entries, its undos and what it releases once written."""
 
-    entries: list[bytes] = field(default_factory=list)
-    counted: int = 0
-    #: whether an entry of it records a change that cannot be put back (the log's reserve may write it)
-    reserve: bool = False
-    #: whether everything logged in it is put back if refused (`together`): the reserve is not for it
-    put_back: bool = False
-    undos: list[Callable[[], Any]] = field(default_factory=list)
-    afters: list[Callable[[], Any]] = field(default_factory=list)
+    __slots__ = ("work", "entries", "counted", "reserve", "put_back", "undos", "afters")
+
+    def __init__(self, work: "UnitsOfWork", put_back: bool) -> None:
+        self.work = work
+        self.entries: list[bytes] = []
+        self.counted = 0
+        #: whether an entry of it records a change that cannot be put back (the log's reserve may write it)
+        self.reserve = False
+        #: whether everything logged in it is put back if refused (`together`): the reserve is not for it
+        self.put_back = put_back
+        self.undos: list[Callable[[], Any]] = []
+        self.afters: list[Callable[[], Any]] = []
+
+    def __enter__(self) -> None:
+        self.work._frames().append(self)
+
+    def __exit__(self, kind: Any, error: Any, traceback: Any) -> bool:
+        frames = self.work._frames()
+        if kind is not None and (issubclass(kind, WriteFailed) or self.put_back):  # refused inside (room, an inner
+            self.work._refused(frames, self)  # commit), or its owner puts back what it changed: none of it written
+        else:  # another exception too: what was changed before it is written down all the same
+            self.work._commit(frames, self)
+        return False
 
 
 class UnitsOfWork:
@@ -64,36 +76,28 @@ class UnitsOfWork:
         self._threads = threading.local()
 
     def _frames(self) -> list[_Frame]:
-        frames = getattr(self._threads, "frames", None)
-        if frames is None:
-            frames = self._threads.frames = []
-        return frames
+        try:
+            return self._threads.frames  # type: ignore[no-any-return]
+        except AttributeError:
+            frames: list[_Frame] = []
+            self._threads.frames = frames
+            return frames
 
     @property
     def open(self) -> bool:
         """Whether this thread is inside a unit."""
         return bool(self._frames())
 
-    @contextmanager
-    def unit(self, put_back: bool = False) -> Iterator[None]:
+    @property
+    def holding(self) -> bool:
+        """Whether this thread's units hold entries not yet written."""
+        return any(frame.entries for frame in self._frames())
+
+    def unit(self, put_back: bool = False) -> ContextManager[None]:
         """A unit of work: what is logged inside is appended as one when it ends (WriteFailed: undone). `put_back`:
         its owner puts back everything it logs if refused or ended by any exception (a rollover's shards), so the
         log's reserve is not for it, and an exception writes none of it."""
-        frames = self._frames()
-        frame = _Frame(put_back=put_back)
-        frames.append(frame)
-        try:
-            yield
-        except WriteFailed:  # refused inside (room for it, or an inner commit): its changes taken back, none written
-            self._refused(frames, frame)
-            raise
-        except BaseException:  # any other exception: what was changed before it is written down all the same,
-            if put_back:  # unless its owner puts back what it changed (a rollover's shards): then none of it
-                self._refused(frames, frame)
-            else:
-                self._commit(frames, frame)
-            raise
-        self._commit(frames, frame)
+        return _Frame(self, put_back)
 
     def hold(self, entry: bytes, weight: int, reserve: bool, kept: bool = True) -> None:
         """An entry kept for the commit of this thread's innermost unit (`kept`: past the call that logs it, the
@@ -122,14 +126,19 @@ class UnitsOfWork:
             action()
 
     def _commit(self, frames: list[_Frame], frame: _Frame) -> None:
-        entries = [entry for open_frame in frames for entry in open_frame.entries]
+        if not frame.entries and not frame.afters and len(frames) == 1:  # nothing logged nor queued: nothing to do
+            frames.pop()
+            return
+        held = [open_frame for open_frame in frames if open_frame.entries]
+        if len(held) == 1:  # the usual case: one unit's entries, appended as they are
+            entries, counted, reserve = held[0].entries, held[0].counted, held[0].reserve
+        else:
+            entries = [entry for open_frame in held for entry in open_frame.entries]
+            counted = sum(open_frame.counted for open_frame in held)
+            reserve = any(open_frame.reserve for open_frame in held)
         if entries:
             try:
-                self._append(
-                    entries,
-                    sum(open_frame.counted for open_frame in frames),
-                    any(open_frame.reserve for open_frame in frames),
-                )
+                self._append(entries, counted, reserve)
             except BaseException:  # WriteFailed, or any other failure (an fsync's EIO): not written, taken back, and
                 self._refused(frames, frame)  # the lock let go, or no other thread could ever change anything
                 raise
@@ -146,7 +155,8 @@ class UnitsOfWork:
             if entries:
                 self._committed()
         finally:
-            self._unlock_if_idle(frames)
+            if self.lock is not None:
+                self._unlock_if_idle(frames)
 
     def _refused(self, frames: list[_Frame], frame: _Frame) -> None:
         """The unit's entries were not written: its changes taken back, newest first (its enclosing units' entries
