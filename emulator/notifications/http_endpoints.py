@@ -268,25 +268,33 @@ class HttpEndpoints:
             if post is None:
                 return
             error = _send(post)
-            with self._activity:
-                post.attempts += 1
-                retries = post.policy.retry_delays
-                retry_left = bool(error) and post.attempts <= len(retries)
-                closing = self._stopping
-                if retry_left:  # written down as it waits (a stop now leaves it for the restart to make)
-                    post.last_error = error
-                    post.due = self._now() + self._jittered(retries[post.attempts - 1])
-                    if post.id:
-                        self.channel.saved(post.state())
-                    if not closing:
-                        self._queue(post, post.due)
-            if retry_left and closing:  # as for the retries close() finds waiting: not made, nor given up on
-                log.warning("SNS's retry of a POST to %s not made: the emulator closed", post.url)
-            elif not retry_left:
-                self._ended(post, error)
-            with self._activity:  # wait_idle's answer holds the outcome from here on
-                self._sending = None
-                self._activity.notify_all()
+            try:
+                self._attempted(post, error)
+            except Exception:  # Eddy's own fault (the disk refused the POST's entry): reported, the sender goes on
+                log.exception("SNS could not write down its POST to %s", post.url)
+            finally:
+                with self._activity:  # wait_idle's answer holds the outcome from here on
+                    self._sending = None
+                    self._activity.notify_all()
+
+    def _attempted(self, post: Post, error: str | None) -> None:
+        """A POST's attempt made: its retry queued and written down, or its end."""
+        with self._activity:
+            post.attempts += 1
+            retries = post.policy.retry_delays
+            retry_left = bool(error) and post.attempts <= len(retries)
+            closing = self._stopping
+            if retry_left:  # written down as it waits (a stop now leaves it for the restart to make)
+                post.last_error = error
+                post.due = self._now() + self._jittered(retries[post.attempts - 1])
+                if not closing:
+                    self._queue(post, post.due)
+                if post.id:
+                    self.channel.saved(post.state())
+        if retry_left and closing:  # as for the retries close() finds waiting: not made, nor given up on
+            log.warning("SNS's retry of a POST to %s not made: the emulator closed", post.url)
+        elif not retry_left:
+            self._ended(post, error)
 
     def _jittered(self, delay: float) -> float:
         return round(delay * (1.0 - self._jitter * self._draw()), 3)

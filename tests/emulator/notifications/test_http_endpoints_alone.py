@@ -8,10 +8,13 @@ tests/emulator/api/sns/test_http_delivery_retries.py."""
 
 from __future__ import annotations
 
+import errno
 import threading
+from pathlib import Path
 
 from eddy.emulator.notifications.delivery_policies import DeliveryPolicy
 from eddy.emulator.notifications.http_endpoints import HttpEndpoints
+from eddy.emulator.storage.disk import WriteFailed
 from tests.emulator.api.sns.http_endpoint import Endpoint
 
 TRIGGER = ("sns", "arn:aws:sns:us-east-1:123456789012:orders:1")
@@ -131,3 +134,34 @@ def test_each_retry_comes_up_to_its_jitter_sooner_drawn_for_each_retry():
         assert http.wait_idle(30) is True
     http.close()
     assert (next_at, outcomes) == ([1000.0 + 20 * 0.95, 1019.0 + 20 * 0.9], [None])
+
+
+class RefusingDone:
+    """A durable log whose disk refuses every notification's `done` entry (WriteFailed)."""
+
+    durable = True
+
+    def log(self, entry: dict) -> None:
+        if entry["op"].endswith("_done"):
+            raise WriteFailed(Path("/state/wal"), OSError(errno.EIO, "Input/output error"))
+
+    def after_commit(self, action) -> None:
+        action()
+
+
+def test_a_refused_entry_does_not_stop_the_sender():
+    # the sender thread wrote the delivered notification's `done` unguarded: a disk refusing it ended the thread, with
+    # the POST still counted as sending (wait_idle never idle) and nothing sent again
+    now, outcomes = [1000.0], []
+    activity = threading.Condition(threading.RLock())
+    http = HttpEndpoints(lambda: now[0], activity, lambda trigger, error: outcomes.append(error),
+                         persistence=RefusingDone())
+    with Endpoint() as endpoint:
+        http.post(endpoint.url, {}, b"first", TRIGGER)
+        endpoint.wait_for(1)
+        http.post(endpoint.url, {}, b"second", TRIGGER)
+        endpoint.wait_for(2)
+        assert http.wait_idle(30) is True
+        assert [body for _, body in endpoint.received] == [b"first", b"second"]
+    http.close()
+    assert outcomes == [None, None]
