@@ -162,7 +162,7 @@ def test_readers_keep_working_beside_the_server_that_owns_the_directory(spark, t
         with holding_4040():  # and another application's UI holds 4040: Eddy's command says nothing about it
             show = subprocess.run([sys.executable, "-m", "eddy", "spark", "stream", "show", "changes", "--state-dir",
                                    "S", "--offsets", "offsets", "--master", "local[1]"],
-                                  cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+                                  cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
         assert show.returncode == 0, show.stdout[-2000:] + show.stderr[-3000:]
         header, *rows = [line.split("|")[1:-1] for line in show.stdout.splitlines() if line.startswith("|")]
         columns = [name.strip() for name in header]
