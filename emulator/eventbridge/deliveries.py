@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from eddy.emulator.eventbridge.target_input import minified
 from eddy.emulator.storage.async_queue import QueueChannel
+from eddy.emulator.storage.disk import WriteFailed
 
 if TYPE_CHECKING:
     from eddy.emulator.storage.channels import DurableLog
@@ -140,7 +141,10 @@ class Deliveries:
             with self._activity:
                 self.deliveries.pop(delivery.delivery_id, None)
                 self._queued.discard(delivery.delivery_id)
-                self.channel.done(delivery.delivery_id)
+                try:
+                    self.channel.done(delivery.delivery_id)
+                except WriteFailed:  # not written down as done: sent again after a restart (at least once)
+                    log.exception("EventBridge could not write down its delivery to %s", delivery.target.get("Arn"))
                 self._activity.notify_all()
 
     def close(self) -> None:

@@ -7,7 +7,9 @@ test_rule_failures.py's."""
 
 from __future__ import annotations
 
+import errno
 import threading
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, Callable
 
@@ -15,6 +17,7 @@ from eddy.emulator.eventbridge.dead_letters import NO_RESOURCE, SDK_CLIENT_ERROR
 from eddy.emulator.eventbridge.deliveries import Deliveries, Delivery
 from eddy.emulator.eventbridge.rules import RuleDelivery, TargetDelivery
 from eddy.emulator.eventbridge.target_input import minified
+from eddy.emulator.storage.disk import WriteFailed
 
 RULE = "arn:aws:events:us-east-1:123456789012:rule/orders"
 FUNCTION = "arn:aws:lambda:us-east-1:123456789012:function:on-order"
@@ -102,3 +105,27 @@ def test_a_delivery_is_written_down_before_it_is_sent_and_as_done_after():
 def test_a_delivery_written_down_before_bodies_were_text_is_restored_as_its_minified_json():
     state = {"id": "d-1", "rule": RULE, "target": {"Id": "q", "Arn": QUEUE}, "payload": {"order": "o-1"}, "event": EVENT}
     assert Delivery.from_state(state) == Delivery("d-1", RULE, {"Id": "q", "Arn": QUEUE}, '{"order":"o-1"}', EVENT)
+
+
+class RefusingDone(WrittenDown):
+    """A log whose disk refuses every delivery's `done` entry (WriteFailed)."""
+
+    def log(self, entry: dict[str, Any], weight: int = 1) -> None:
+        if entry["op"].endswith("_done"):
+            raise WriteFailed(Path("/state/wal"), OSError(errno.EIO, "Input/output error"))
+        super().log(entry, weight)
+
+
+def test_a_refused_done_entry_does_not_stop_the_deliveries():
+    # the delivery thread wrote each delivery's `done` unguarded: a disk refusing it ended the thread, and every
+    # delivery after it waited for ever
+    activity = threading.Condition(threading.RLock())
+    sent: list[str] = []
+    deliveries = Deliveries(activity, RefusingDone(), lambda delivery: sent.append(delivery.body))
+    deliveries.start()
+    for order in ("o-1", "o-2"):
+        deliveries.submit(RULE, {"Id": "q", "Arn": QUEUE}, f'{{"order":"{order}"}}', EVENT)
+    with activity:
+        assert activity.wait_for(lambda: deliveries.in_flight == 0, timeout=60)
+    deliveries.close()
+    assert sent == ['{"order":"o-1"}', '{"order":"o-2"}']
