@@ -102,6 +102,7 @@ class WriteAheadLog:
             self.open(self.generation)
         lines = [encode(payload) for payload in payloads]
         data, path = b"".join(lines), self.path(self.generation)
+        size = os.fstat(self._file.fileno()).st_size if self.fsync else 0
         try:
             append_whole(self._file, data, path, "wal")
         except WriteFailed as failure:  # a full disk: written in the room the reserve leaves, if there was one
@@ -109,7 +110,14 @@ class WriteAheadLog:
                 raise
             append_whole(self._file, data, path, None)
         if self.fsync:
-            os.fsync(self._file.fileno())
+            try:
+                os.fsync(self._file.fileno())
+            except OSError as error:  # not known to be kept: none of it, as a write that fails (disk.py)
+                try:
+                    os.ftruncate(self._file.fileno(), size)
+                except OSError:
+                    pass  # recovery reads whole entries only, and the append is refused anyway
+                raise WriteFailed(path, error) from error
         self.entries += weight * len(lines) if counted is None else counted
 
     def delete_before(self, generation: int) -> None:
