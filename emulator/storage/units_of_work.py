@@ -151,7 +151,10 @@ class UnitsOfWork:
         frames.pop()
         try:
             for action in afters:
-                action()
+                try:
+                    action()
+                except Exception:  # the request's entries are written: a 500 would have SDKs apply it twice
+                    log.exception("an action after a request's entries were written failed")
             if entries:
                 self._committed()
         finally:

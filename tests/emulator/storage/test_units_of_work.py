@@ -157,3 +157,20 @@ def test_an_append_failing_otherwise_is_taken_back_and_lets_go_of_the_lock() -> 
     other.start()
     other.join()
     assert (undone, work.open, free) == (["a"], False, [True])
+
+
+def test_an_action_after_the_commit_failing_keeps_neither_the_others_nor_the_answer_from_going_on(caplog) -> None:
+    """The entries are written, so the request is done: a 500 would make an SDK's retry apply it a second time."""
+    log, done = Log(), []
+    work = UnitsOfWork(log.append, log.committed)
+
+    def failing() -> None:
+        raise RuntimeError("a bug in a released action")
+
+    with work.unit():
+        work.hold(b"a", 1, reserve=True)
+        work.after_commit(failing)
+        work.after_commit(lambda: done.append("released"))
+    assert (log.appends, done, log.snapshots_asked, work.open) == ([([b"a"], 1, True)], ["released"], 1, False)
+    assert [(r.levelname, r.getMessage()) for r in caplog.records] == [
+        ("ERROR", "an action after a request's entries were written failed")]
