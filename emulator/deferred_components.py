@@ -208,6 +208,7 @@ class DeferredComponents:
                         self.streams,
                         self._replica_deleted,
                         self.state_dir,
+                        self.persistence,
                         fsync=self._fsync,
                     )
                     if self._started:

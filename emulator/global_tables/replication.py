@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import threading
 from collections import deque
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable
 
@@ -39,6 +40,7 @@ from eddy.emulator.streams.records import ChangeRecord
 
 if TYPE_CHECKING:
     from eddy.emulator.kernel import Kernel
+    from eddy.emulator.storage.channels import DurableLog
     from eddy.emulator.storage.disk import DiskState
     from eddy.emulator.streams.capture import Capture
     from eddy.emulator.streams.stream import Stream
@@ -48,8 +50,9 @@ if TYPE_CHECKING:
 class Replication(ReplicationControls):
     """Built with the kernel (lock and activity, clock, settings), the write capture (a replicated write is a write
     like any other), the disk's state, the stream registry (a replica's stream is its replication log), the state
-    directory (the journal's) and `table_deleted(account_id, region, table_name)`: what the Emulator does when a
-    replica's table is gone (its DeleteTable logged, its stream closed)."""
+    directory (the journal's), `table_deleted(account_id, region, table_name)`: what the Emulator does when a
+    replica's table is gone (its DeleteTable logged, its stream closed), and the durable log, whose request's unit of
+    work a group's change belongs to (put back if the disk refuses the request, journaled only once it is written)."""
 
     def __init__(
         self,
@@ -59,9 +62,11 @@ class Replication(ReplicationControls):
         streams: StreamRegistry,
         table_deleted: Callable[[str, str, str], None],
         state_dir: Path,
+        log: DurableLog,
         *,
         fsync: bool = False,
     ) -> None:
+        self._log = log
         self._kernel = kernel
         self._lock = kernel.lock
         self._activity = kernel.activity
@@ -224,7 +229,8 @@ class Replication(ReplicationControls):
 
     def add_replica(self, group: ReplicaGroup, region: str, source_region: str) -> None:
         """A replica was created in `region` (its table made, filled from `source_region`): replicate to it. The
-        writes still on their way to the source replica go to the new one too (its fill did not have them)."""
+        writes still on their way to the source replica go to the new one too (its fill did not have them). Part of
+        the request's unit of work: `changing` was called before the group was touched."""
         self.groups.put(group)
         if self._started:
             self._replicator()
@@ -235,7 +241,7 @@ class Replication(ReplicationControls):
                 and (source[0], source[2]) == (group.account_id, group.table_name)
             ):
                 self._queues.setdefault((source, region), deque()).extend(queue)
-        self._save(group)
+        self._save(group, held=True)
 
     def backfill(self, source: TableKey, target: TableKey) -> int:
         """Copy every item of `source` into the new replica `target`, each with its stamp (lock held)."""
@@ -262,13 +268,39 @@ class Replication(ReplicationControls):
         self._save(group)
 
     def table_deleted(self, table: TableKey) -> None:
-        """A replica's table was deleted in its own region: it leaves its group at once."""
+        """A replica's table was deleted in its own region: it leaves its group at once (with its DeleteTable: put
+        back if the disk refuses the request)."""
         group = self.groups.of(table)
         if group is None:
             return
+        self.changing(table[0], table[2])
         group.replicas.pop(table[1], None)
         self._forget_region(group, table[1])
-        self._save(group)
+        self._save(group, held=True)
+
+    def changing(self, account_id: str, table_name: str) -> None:
+        """A request is about to change the table's group (lock held): should the disk refuse the request, its unit
+        of work puts the group back as it is now (its replicas, whether it is a group at all, the queues and the
+        stamps of every replica)."""
+        group = self.groups.named(account_id, table_name)
+        replicas = None if group is None else {region: replace(replica) for region, replica in group.replicas.items()}
+        queues, stamps = dict(self._queues), dict(self._stamps)
+
+        def put_back() -> None:
+            current = self.groups.named(account_id, table_name)
+            if current is not None and current is not group:  # made by the refused request
+                current.replicas.clear()
+                self.groups.drop_if_single(current)
+            if group is not None and replicas is not None:
+                group.replicas.clear()
+                group.replicas.update(replicas)
+                self.groups.put(group)
+            self._queues.clear()
+            self._queues.update(queues)
+            self._stamps.clear()
+            self._stamps.update(stamps)
+
+        self._log.on_undo(put_back)
 
     def _forget_region(self, group: ReplicaGroup, region: str) -> None:
         for source, target in list(self._queues):
@@ -276,11 +308,17 @@ class Replication(ReplicationControls):
                 del self._queues[(source, target)]
         self._stamps.pop(group.key(region), None)
 
-    def _save(self, group: ReplicaGroup) -> None:
+    def _save(self, group: ReplicaGroup, held: bool = False) -> None:
+        """The group as it now is, journaled; `held`: once the request's unit of work is written (never, if the disk
+        refuses it: the change is put back), so the journal never holds a change the log does not."""
         if self.groups.drop_if_single(group):
-            self.journal.append({"ungroup": [group.account_id, group.table_name]})
+            entry: dict[str, object] = {"ungroup": [group.account_id, group.table_name]}
         else:
-            self.journal.append({"group": group.to_state()})
+            entry = {"group": group.to_state()}
+        if held:
+            self._log.after_commit(lambda: self.journal.append(entry))
+        else:
+            self.journal.append(entry)
 
     # -- recovery -----------------------------------------------------------------------------------------
 

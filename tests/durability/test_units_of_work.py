@@ -19,13 +19,15 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import boto3
 import pytest
 from botocore.config import Config
 from botocore.exceptions import ClientError
 
 from tests.durability.test_disk_errors import failing_writes, lift
-from tests.durability.test_disk_full import Eddy, refused, running
+from tests.durability.test_disk_full import NO_RETRIES, Eddy, refused, running
 from tests.emulator.functions.test_functions import create_function
+from tests.emulator.global_tables.helpers import EAST, WEST
 
 pytestmark = pytest.mark.slow
 
@@ -371,3 +373,80 @@ def test_a_publish_the_disk_refuses_posts_nothing_to_its_http_subscription(door:
             endpoint.wait_for(3)
         sent = [(json.loads(body)["Type"], json.loads(body)["Message"]) for _, body in endpoint.received[1:]]
         assert sent == [("Notification", "written"), ("Notification", "after the restart")]
+
+
+def regional(eddy: Eddy, region: str, config: Config = NO_RETRIES) -> Any:
+    """DynamoDB in `region`, through the test's door."""
+    if eddy.url is None:
+        return boto3.client("dynamodb", region_name=region, config=config)
+    return boto3.client("dynamodb", endpoint_url=eddy.url, region_name=region, aws_access_key_id="k",
+                        aws_secret_access_key="s", config=config)
+
+
+def replicas_held(eddy: Eddy) -> dict[str, Any]:
+    """The global table as DescribeTable answers it in the source's region and in the replica's (whole), and its
+    items in each."""
+    held: dict[str, Any] = {}
+    for region in (EAST, WEST):
+        ddb = regional(eddy, region)
+        try:
+            table = ddb.describe_table(TableName="scores")["Table"]
+        except ClientError as error:
+            held[region] = error.response["Error"]["Code"]
+            continue
+        held[region] = {"table": table, "items": sorted(item["pk"]["S"] for item in ddb.scan(
+            TableName="scores", ConsistentRead=True)["Items"])}
+    return held
+
+
+def test_replica_changes_the_disk_refuses_leave_their_group_as_it_was(door: str, tmp_path: Path) -> None:
+    # A replica's creation (UpdateTable ReplicaUpdates Create: its table made and filled, the group begun) and its
+    # DeleteTable (global_tables/replication.py's table_deleted: it leaves its group) change the group, which is
+    # journaled in a file of its own (global_tables/journal.py). A refused DeleteTable put the table back, but the
+    # group had let the replica go, on disk too: the source's DescribeTable listed no Replicas (review of issue 38).
+    # Now the group's change is part of the request's unit of work: put back if refused, journaled once written.
+    state = tmp_path / "state"
+    with running(door, state) as eddy:
+        east, west, sqs = regional(eddy, EAST), regional(eddy, WEST), eddy.client("sqs")
+        east.create_table(TableName="scores", BillingMode="PAY_PER_REQUEST", **KEY)  # no stream: Create enables it
+        east.put_item(TableName="scores", Item={"pk": {"S": "a"}})
+        url = sqs.create_queue(QueueName="work")["QueueUrl"]
+        for n in range(60):  # the log grows past every other file this process writes while the limit holds
+            sqs.send_message(QueueUrl=url, MessageBody=f"{n:03}" * 300)
+        regional_table = replicas_held(eddy)
+        assert (regional_table[WEST], "Replicas" in regional_table[EAST]["table"]) == \
+            ("ResourceNotFoundException", False)
+        create = {"TableName": "scores", "ReplicaUpdates": [{"Create": {"RegionName": WEST}}]}
+        with failing_writes(eddy.pid, state):  # the replica's table, its fill and its group: none of it kept
+            assert refused(lambda: east.update_table(**create), "dynamodb")
+            assert replicas_held(eddy) == regional_table
+        retrying = regional(eddy, EAST, Config(retries={"mode": "standard", "total_max_attempts": 3}))
+        with failing_writes(eddy.pid, state):  # the first attempt refused, then the disk works again
+            retrying.meta.events.register_first("needs-retry", lambda attempts, **_: lift(eddy.pid))
+            answer = retrying.update_table(**create)
+        assert (answer["ResponseMetadata"]["HTTPStatusCode"], answer["ResponseMetadata"]["RetryAttempts"]) == (200, 1)
+        eddy.control("/_eddy/clock", {"advance": 120})  # the replica's creation is over: ACTIVE
+        assert eddy.control("/_eddy/replication/wait", {"timeout": 60})["Converged"]
+        before = replicas_held(eddy)
+        assert ([before[region]["table"].get("Replicas") for region in (EAST, WEST)],
+                [before[region]["items"] for region in (EAST, WEST)]) == \
+            ([[{"RegionName": WEST, "ReplicaStatus": "ACTIVE"}], [{"RegionName": EAST, "ReplicaStatus": "ACTIVE"}]],
+             [["a"], ["a"]])
+        with failing_writes(eddy.pid, state):
+            assert refused(lambda: west.delete_table(TableName="scores"), "dynamodb")
+            assert replicas_held(eddy) == before
+    with running(door, state) as eddy:  # after kill -9 (server) or the block's end (in-process)
+        assert replicas_held(eddy) == before
+        regional(eddy, EAST).put_item(TableName="scores", Item={"pk": {"S": "b"}})  # the group still replicates
+        assert eddy.control("/_eddy/replication/wait", {"timeout": 60})["Converged"]
+        assert [replicas_held(eddy)[region]["items"] for region in (EAST, WEST)] == [["a", "b"], ["a", "b"]]
+        retrying = regional(eddy, WEST, Config(retries={"mode": "standard", "total_max_attempts": 3}))
+        with failing_writes(eddy.pid, state):  # the first attempt refused, then the disk works again
+            retrying.meta.events.register_first("needs-retry", lambda attempts, **_: lift(eddy.pid))
+            answer = retrying.delete_table(TableName="scores")
+        assert (answer["ResponseMetadata"]["HTTPStatusCode"], answer["ResponseMetadata"]["RetryAttempts"]) == (200, 1)
+        expected = replicas_held(eddy)
+        assert (expected[WEST], "Replicas" in expected[EAST]["table"], expected[EAST]["items"]) == \
+            ("ResourceNotFoundException", False, ["a", "b"])
+    with running(door, state, kill=False) as eddy:
+        assert replicas_held(eddy) == expected

@@ -156,6 +156,7 @@ def _create(
         )
     _checked(run(target, "CreateTable", _replica_definition(table, detail, provisioned)))
     now = emulator.clock.now()
+    replication.changing(account_id, name)  # the group, its queues and stamps put back if the disk refuses this
     group = replication.groups.begin(account_id, name, region, now)
     replication.backfill((account_id, region, name), (account_id, target, name))
     _checked(
