@@ -15,14 +15,13 @@ import pytest
 from botocore import UNSIGNED
 from botocore.awsrequest import AWSResponse
 from botocore.config import Config
-from moto.moto_api._internal import mock_random
-from werkzeug.exceptions import NotFound
-
 from eddy.emulator.moto_seam.services.server_app import ServerApp
 from eddy.emulator.moto_seam.services.service_hosts import backend_for
-from tests.conftest import eddy_server
+from moto.moto_api._internal import mock_random
+from moto.moto_server import werkzeug_app  # moto's Flask server app: flask and flask-cors are in the dev install
+from werkzeug.exceptions import NotFound
 
-werkzeug_app = pytest.importorskip("moto.moto_server.werkzeug_app")  # moto[server]: in the dev install
+from tests.conftest import eddy_server
 
 ENDPOINT = "http://localhost:4566"
 
