@@ -18,6 +18,7 @@ StreamsChannel
 from __future__ import annotations
 
 import logging
+import shutil
 from pathlib import Path
 from typing import Any, ContextManager, Iterator
 
@@ -236,8 +237,8 @@ class TablesChannel(Channel):
         def put_back() -> None:
             table.put_back()
             _put(self.ddl, key, ddl)
-            for arn in set(registry.streams) - arns:  # enabled by the change refused
-                del registry.streams[arn]
+            for arn in set(registry.streams) - arns:  # enabled by the change refused: no reader finds its folder
+                shutil.rmtree(registry.streams.pop(arn).directory, ignore_errors=True)
             _put(registry.latest, key, latest)
             if stream_as_it_was is not None:
                 stream_as_it_was()

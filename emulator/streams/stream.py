@@ -174,7 +174,8 @@ class Stream:
 
     def kept(self) -> Callable[[], None]:
         """How to put the stream's shards and status back as they are now (a change the disk refused: a rollover,
-        split or merge, a stream disabled)."""
+        split or merge, a stream disabled). A status put back is written to stream.json again, where readers in other
+        processes (Spark's table streams, exports) read it."""
         shards, opened, starts, last_ms = (
             dict(self.shards),
             list(self._open),
@@ -188,7 +189,10 @@ class Stream:
             self.shards, self._open, self._open_starts, self.last_shard_ms = shards, opened, starts, last_ms
             for shard, ending, closed_at in ends:
                 shard.ending_sequence_number, shard.closed_at = ending, closed_at
+            described = (self.status, self.disabled_at, self.table_deleted)
             self.status, self.disabled_at, self.table_deleted = status, disabled_at, table_deleted
+            if described != (status, disabled_at, table_deleted):
+                self.write_description()
 
         return put_back
 
