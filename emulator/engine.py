@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 from eddy.emulator import moto_seam, recovery_report
 from eddy.emulator.moto_seam import bridge as moto_bridge
-from eddy.emulator.moto_seam.tables import write_hook
+from eddy.emulator.moto_seam.tables import views as moto_tables, write_hook
 from eddy.emulator.objects.object_changes import ObjectChanges
 from eddy.emulator.streams.capture import Capture, TableKey
 from eddy.emulator.streams.commits import TableCommits
@@ -320,8 +320,11 @@ class Emulator(DeferredComponents, Controls):
         self._listeners.append(listener)
 
     def _replica_deleted(self, account_id: str, region: str, table_name: str) -> None:
-        """A global table's replica whose deletion is over (replication dropped its table from moto): logged as its
-        DeleteTable, its stream and destinations closed, as a DeleteTable through the door does."""
+        """A global table's replica whose deletion is over: its table dropped from moto, logged as its DeleteTable,
+        its stream and destinations closed, as a DeleteTable through the door does (put back if the disk refuses
+        its unit of work)."""
+        self.table_channel.definition_changing(account_id, region, {"TableName": table_name})
+        moto_tables.drop((account_id, region, table_name))
         self.table_channel.table_request(account_id, region, "DeleteTable", {"TableName": table_name}, self.clock.now())
         self.table_streams.table_deleted(account_id, region, table_name)
 

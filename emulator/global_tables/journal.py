@@ -19,10 +19,10 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from eddy.emulator.global_tables.replica_groups import ReplicaGroup, ReplicaGroups
-from eddy.emulator.storage.disk import append_whole
+from eddy.emulator.storage.disk import WriteFailed, append_whole
 from eddy.emulator.streams.capture import TableKey
 
 #: (write time, region written in, sequence number there): the later stamp is the last writer
@@ -45,11 +45,25 @@ class Journal:
             self._file = open(self.path, "ab", buffering=0)
         return self._file
 
-    def append(self, entry: dict[str, Any]) -> None:
-        handle = self._open()  # the whole line or none of it (storage/disk.py's WriteFailed)
-        append_whole(handle, json.dumps(entry, separators=(",", ":")).encode() + b"\n", self.path, "wal")
+    def append(self, entry: dict[str, Any]) -> Callable[[], None]:
+        """The line appended (the whole line or none of it: storage/disk.py's WriteFailed); how to cut it off again
+        (a request's unit of work whose log entries the disk refused, called before anything else is appended)."""
+        handle = self._open()
+        size = os.fstat(handle.fileno()).st_size
+        append_whole(handle, json.dumps(entry, separators=(",", ":")).encode() + b"\n", self.path, "replicas")
         if self._fsync:
-            os.fsync(handle.fileno())
+            try:
+                os.fsync(handle.fileno())
+            except OSError as error:  # not flushed: not kept either
+                os.ftruncate(handle.fileno(), size)
+                raise WriteFailed(self.path, error) from error
+
+        def cut() -> None:
+            os.ftruncate(handle.fileno(), size)
+            if self._fsync:
+                os.fsync(handle.fileno())
+
+        return cut
 
     def entries(self) -> Iterator[dict[str, Any]]:
         """The journal's entries in order; a last line torn by a kill is left out."""

@@ -71,6 +71,13 @@ class ReplicaGroup:
             for replica in self.replicas.values()
         )
 
+    def leaving(self, now: float, transition_seconds: float) -> bool:
+        """Whether a DELETING replica's time is over (settling it drops its table and changes the group)."""
+        return any(
+            replica.status == DELETING and now >= replica.since + transition_seconds
+            for replica in self.replicas.values()
+        )
+
     def settle(self, now: float, transition_seconds: float) -> list[str]:
         """Move replicas whose transition is over: CREATING -> ACTIVE; DELETING -> gone (their regions returned)."""
         gone = []

@@ -31,9 +31,8 @@ from typing import TYPE_CHECKING, Callable, Iterable
 from eddy.emulator.global_tables.backlog import Pending, Queues, Stamps, item_id, requeue
 from eddy.emulator.global_tables.controls import ReplicationControls
 from eddy.emulator.global_tables.journal import Journal
-from eddy.emulator.global_tables.replica_groups import ReplicaGroup, ReplicaGroups
+from eddy.emulator.global_tables.replica_groups import DELETING, ReplicaGroup, ReplicaGroups
 from eddy.emulator.moto_seam import global_tables as moto_global_tables
-from eddy.emulator.moto_seam.tables import views as moto_tables
 from eddy.emulator.storage.disk import WriteFailed
 from eddy.emulator.streams.capture import TableKey
 from eddy.emulator.streams.records import ChangeRecord
@@ -216,14 +215,20 @@ class Replication(ReplicationControls):
         self._settle(self._now())
 
     def _settle(self, now: float) -> None:
-        for group in self.groups:
-            gone = group.settle(now, self._kernel.settings.replica_transition_seconds)
-            for region in gone:
-                self._forget_region(group, region)
-                moto_tables.drop((group.account_id, region, group.table_name))
-                self._table_deleted(group.account_id, region, group.table_name)
-            if gone:
-                self._save(group)
+        transition = self._kernel.settings.replica_transition_seconds
+        for group in list(self.groups):
+            if not group.leaving(now, transition):  # nothing written: a CREATING replica's end is its time's
+                group.settle(now, transition)
+                continue
+            try:
+                with self._log.unit():  # the replicas' tables dropped and the group: all of it written, or none
+                    self.changing(group.account_id, group.table_name)
+                    for region in group.settle(now, transition):
+                        self._forget_region(group, region)
+                        self._table_deleted(group.account_id, region, group.table_name)
+                    self._save(group)
+            except WriteFailed as failure:  # put back as it was: the replicas leave at a later settling
+                self._disk.refused(failure, now)
 
     # -- replica groups -----------------------------------------------------------------------------------
 
@@ -241,7 +246,7 @@ class Replication(ReplicationControls):
                 and (source[0], source[2]) == (group.account_id, group.table_name)
             ):
                 self._queues.setdefault((source, region), deque()).extend(queue)
-        self._save(group, held=True)
+        self._save(group)
 
     def backfill(self, source: TableKey, target: TableKey) -> int:
         """Copy every item of `source` into the new replica `target`, each with its stamp (lock held)."""
@@ -262,8 +267,11 @@ class Replication(ReplicationControls):
         group = self.groups.of((account_id, region, table_name))
         return group is None or next(iter(group.replicas)) == region
 
-    def remove_replica(self, group: ReplicaGroup, region: str) -> None:
-        """A replica is being deleted: nothing more is replicated to or from it."""
+    def remove_replica(self, group: ReplicaGroup, region: str, now: float) -> None:
+        """A replica is being deleted (DELETING from `now`): nothing more is replicated to or from it. Part of the
+        request's unit of work: the group is put back if the disk refuses it."""
+        self.changing(group.account_id, group.table_name)
+        group.replicas[region].status, group.replicas[region].since = DELETING, now
         self._forget_region(group, region)
         self._save(group)
 
@@ -276,7 +284,7 @@ class Replication(ReplicationControls):
         self.changing(table[0], table[2])
         group.replicas.pop(table[1], None)
         self._forget_region(group, table[1])
-        self._save(group, held=True)
+        self._save(group)
 
     def changing(self, account_id: str, table_name: str) -> None:
         """A request is about to change the table's group (lock held): should the disk refuse the request, its unit
@@ -308,17 +316,16 @@ class Replication(ReplicationControls):
                 del self._queues[(source, target)]
         self._stamps.pop(group.key(region), None)
 
-    def _save(self, group: ReplicaGroup, held: bool = False) -> None:
-        """The group as it now is, journaled; `held`: once the request's unit of work is written (never, if the disk
-        refuses it: the change is put back), so the journal never holds a change the log does not."""
+    def _save(self, group: ReplicaGroup) -> None:
+        """The group as it now is, journaled with the request's unit of work: written at its commit, just before its
+        log entries, and cut off again if the disk refuses them (the unit puts the group back: `changing`); a
+        refused line refuses the unit. So the journal holds no change the log does not, and the request answers its
+        500 when either is refused."""
         if self.groups.drop_if_single(group):
             entry: dict[str, object] = {"ungroup": [group.account_id, group.table_name]}
         else:
             entry = {"group": group.to_state()}
-        if held:
-            self._log.after_commit(lambda: self.journal.append(entry))
-        else:
-            self.journal.append(entry)
+        self._log.alongside(lambda: self.journal.append(entry))
 
     # -- recovery -----------------------------------------------------------------------------------------
 

@@ -59,6 +59,10 @@ class DurableLog(Protocol):
     def after_commit(self, action: Callable[[], Any]) -> None:
         """Done once the unit's entries are written (at once outside a unit)."""
 
+    def alongside(self, write: Callable[[], Callable[[], Any]]) -> None:
+        """A record kept in a file of its own, written at the unit's commit just before its entries; `write` returns
+        how to cut it off again, should they be refused (at once outside a unit)."""
+
     def register(self, *channels: "Channel") -> None:
         """Read each channel's entries back at recovery, and write its part of every snapshot (in this order)."""
 
@@ -124,6 +128,9 @@ class NotKept:
 
     def after_commit(self, action: Callable[[], Any]) -> None:
         action()  # in memory nothing waits to be written
+
+    def alongside(self, write: Callable[[], Callable[[], Any]]) -> None:
+        write()  # in memory nothing is refused
 
     def register(self, *channels: Channel) -> None:
         """Nothing: an in-memory emulator keeps no log."""

@@ -155,6 +155,14 @@ class Persistence:
         else:
             self.work.after_commit(action)
 
+    def alongside(self, write: Callable[[], Callable[[], Any]]) -> None:
+        """A record kept in a file of its own, written at the unit's commit just before its entries, cut off again
+        (by what `write` returns) if they are refused (at once outside a unit, and while recovery replays)."""
+        if self._replaying:
+            write()
+        else:
+            self.work.alongside(write)
+
     def _append(self, entries: list[bytes], counted: int, reserve: bool) -> None:
         self.wal.append_all(entries, reserve=reserve, counted=counted)
 

@@ -10,7 +10,11 @@ thread that opened it:
     service's 500 (the SDKs retry it; a retry succeeds once the disk takes writes again);
   - what a change hands on (an asynchronous invocation, a rule's delivery, a mapping's runner, files to delete) is
     registered with `after_commit` and done only once the append succeeded: nothing of a refused request is ever
-    seen, kept or run.
+    seen, kept or run;
+  - a record kept in a file of its own (a global table's group, global_tables/journal.py) is registered with
+    `alongside`: written at the commit just before the entries, under the emulator's lock, and cut off again if they
+    are refused (a refused record refuses the unit). Two files are not one append: a crash between the record and
+    the entries leaves the record of a request never answered (its entries not written).
 A unit opened inside another on the same thread (a request Eddy makes of itself in-process: a function's own call,
 a stack's resource) commits when it ends, with the entries its enclosing units hold before its own (they are
 changes already made); refused, only its own changes are undone, and the enclosing units' entries wait for their
@@ -24,6 +28,7 @@ is taken of a change the log does not hold yet.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 from typing import Any, Callable, ContextManager
@@ -40,7 +45,7 @@ Append = Callable[[list[bytes], int, bool], None]
 class _Frame:
     """One open unit (its context manager): its held entries, its undos and what it releases once written."""
 
-    __slots__ = ("work", "entries", "counted", "reserve", "put_back", "undos", "afters")
+    __slots__ = ("work", "entries", "counted", "reserve", "put_back", "undos", "afters", "sides")
 
     def __init__(self, work: "UnitsOfWork", put_back: bool) -> None:
         self.work = work
@@ -52,6 +57,8 @@ class _Frame:
         self.put_back = put_back
         self.undos: list[Callable[[], Any]] = []
         self.afters: list[Callable[[], Any]] = []
+        #: records kept in files of their own, written at the commit just before the entries (`alongside`)
+        self.sides: list[Callable[[], Callable[[], Any]]] = []
 
     def __enter__(self) -> None:
         self.work._frames().append(self)
@@ -117,6 +124,18 @@ class UnitsOfWork:
         if frames:
             frames[-1].undos.append(undo)
 
+    def alongside(self, write: Callable[[], Callable[[], Any]]) -> None:
+        """A record kept in a file of its own (a global table's group: global_tables/journal.py), written at this
+        unit's commit, under the emulator's lock, just before the unit's entries: `write` writes it (WriteFailed: the
+        unit is refused) and returns how to cut it off again, which is done if the entries are refused. At once
+        outside a unit (under the lock too)."""
+        frames = self._frames()
+        if frames:
+            frames[-1].sides.append(write)
+        else:
+            with self.lock if self.lock is not None else contextlib.nullcontext():
+                write()
+
     def after_commit(self, action: Callable[[], Any]) -> None:
         """Done once this unit's entries are written (at once outside a unit)."""
         frames = self._frames()
@@ -126,19 +145,23 @@ class UnitsOfWork:
             action()
 
     def _commit(self, frames: list[_Frame], frame: _Frame) -> None:
-        if not frame.entries and not frame.afters and len(frames) == 1:  # nothing logged nor queued: nothing to do
+        if not frame.entries and not frame.afters and not frame.sides and len(frames) == 1:  # nothing to do
             frames.pop()
             return
-        held = [open_frame for open_frame in frames if open_frame.entries]
+        held = [open_frame for open_frame in frames if open_frame.entries or open_frame.sides]
         if len(held) == 1:  # the usual case: one unit's entries, appended as they are
             entries, counted, reserve = held[0].entries, held[0].counted, held[0].reserve
         else:
             entries = [entry for open_frame in held for entry in open_frame.entries]
             counted = sum(open_frame.counted for open_frame in held)
             reserve = any(open_frame.reserve for open_frame in held)
-        if entries:
+        sides = [write for open_frame in held for write in open_frame.sides]
+        if entries or sides:
             try:
-                self._append(entries, counted, reserve)
+                if sides:
+                    self._write_with(sides, entries, counted, reserve)
+                else:
+                    self._append(entries, counted, reserve)
             except BaseException:  # WriteFailed, or any other failure (an fsync's EIO): not written, taken back, and
                 self._refused(frames, frame)  # the lock let go, or no other thread could ever change anything
                 raise
@@ -147,7 +170,7 @@ class UnitsOfWork:
             written = [frame]
         afters = [action for done in written for action in done.afters]
         for done in written:
-            done.entries, done.counted, done.reserve, done.undos, done.afters = [], 0, False, [], []
+            done.entries, done.counted, done.reserve, done.undos, done.afters, done.sides = [], 0, False, [], [], []
         frames.pop()
         try:
             for action in afters:
@@ -160,6 +183,27 @@ class UnitsOfWork:
         finally:
             if self.lock is not None:
                 self._unlock_if_idle(frames)
+
+    def _write_with(
+        self, sides: list[Callable[[], Callable[[], Any]]], entries: list[bytes], counted: int, reserve: bool
+    ) -> None:
+        """The records kept beside the log written, then the entries appended; the records cut off again if anything
+        of it is refused (under the emulator's lock, so nothing else is written to their files between)."""
+        lock = self.lock if self.lock is not None else contextlib.nullcontext()
+        with lock:
+            cuts: list[Callable[[], Any]] = []
+            try:
+                for write in sides:
+                    cuts.append(write())
+                if entries:
+                    self._append(entries, counted, reserve)
+            except BaseException:
+                for cut in reversed(cuts):
+                    try:
+                        cut()
+                    except Exception:  # one failing does not keep the others from being cut
+                        log.exception("a record written beside a refused request's entries could not be cut off")
+                raise
 
     def _refused(self, frames: list[_Frame], frame: _Frame) -> None:
         """The unit's entries were not written: its changes taken back, newest first (its enclosing units' entries

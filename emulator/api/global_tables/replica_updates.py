@@ -21,7 +21,7 @@ import boto3
 
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import ResourceInUseException, ValidationException
-from eddy.emulator.global_tables.replica_groups import CREATING, DELETING, Replica
+from eddy.emulator.global_tables.replica_groups import CREATING, Replica
 from eddy.emulator.api.dynamodb_rules import table_definitions
 from eddy.emulator.api.global_tables.replica_tables import INVALID, Params, Run, describe_as, description, runner
 from eddy.emulator.aws_requests import Request, Response
@@ -251,6 +251,4 @@ def _delete(emulator: Emulator, group: Any, target: str, now: float) -> None:
             "Replica cannot be deleted because it has acted as a source region for new "
             "replica(s) being added to the table in the last 24 hours."
         )
-    replica = group.replicas[target]
-    replica.status, replica.since = DELETING, now
-    emulator.replication.remove_replica(group, target)
+    emulator.replication.remove_replica(group, target, now)

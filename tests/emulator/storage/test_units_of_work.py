@@ -174,3 +174,51 @@ def test_an_action_after_the_commit_failing_keeps_neither_the_others_nor_the_ans
     assert (log.appends, done, log.snapshots_asked, work.open) == ([([b"a"], 1, True)], ["released"], 1, False)
     assert [(r.levelname, r.getMessage()) for r in caplog.records] == [
         ("ERROR", "an action after a request's entries were written failed")]
+
+
+def test_a_record_kept_beside_the_log_is_written_before_the_entries_and_cut_off_if_they_are_refused() -> None:
+    """`alongside`: a record in a file of its own (a global table's group) is written at the commit, just before the
+    entries, under the lock; refused entries cut it off and undo the unit; a refused record refuses the unit before
+    any entry is appended; outside a unit it is written at once."""
+    log, lock, done = Log(), threading.RLock(), []
+    work = UnitsOfWork(log.append, log.committed, lock)
+
+    def record(name: str, refused: bool = False):
+        def write():
+            assert lock._is_owned()  # nothing else is written to its file between it and the entries
+            if refused:
+                raise WriteFailed(Path("/state/global_tables"), OSError(errno.ENOSPC, "No space left on device"))
+            done.append(f"wrote {name} with {len(log.appends)} appends")
+            return lambda: done.append(f"cut {name}")
+        return write
+
+    with work.unit():
+        work.hold(b"a", 1, reserve=False)
+        work.alongside(record("group"))
+        assert done == []
+    assert (done, log.appends) == (["wrote group with 0 appends"], [([b"a"], 1, False)])
+    done.clear()
+    log.refusing = True
+    with pytest.raises(WriteFailed):
+        with work.unit():
+            work.alongside(record("first"))
+            work.on_undo(lambda: done.append("undo"))
+            work.hold(b"b", 1, reserve=False)
+            work.alongside(record("second"))
+    assert done == ["wrote first with 1 appends", "wrote second with 1 appends", "cut second", "cut first", "undo"]
+    done.clear()
+    log.refusing = False
+    with pytest.raises(WriteFailed):
+        with work.unit():
+            work.on_undo(lambda: done.append("undo"))
+            work.alongside(record("kept"))
+            work.hold(b"c", 1, reserve=False)
+            work.alongside(record("refused", refused=True))
+            work.after_commit(lambda: done.append("released"))
+    assert (done, log.appends[1:]) == (["wrote kept with 1 appends", "cut kept", "undo"], [])
+    assert not lock._is_owned()
+    done.clear()
+    with work.unit():  # a unit with nothing but a record writes it
+        work.alongside(record("alone"))
+    work.alongside(record("outside"))
+    assert (done, len(log.appends)) == (["wrote alone with 1 appends", "wrote outside with 1 appends"], 1)
