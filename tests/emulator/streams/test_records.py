@@ -33,7 +33,7 @@ def test_aws_documentation_examples_of_size_bytes():
 
 @pytest.mark.parametrize("value, size", [
     ({"S": "héllo"}, 6), ({"N": "0"}, 2), ({"N": "-12.3400"}, 3), ({"N": "1E+10"}, 2), ({"BOOL": True}, 1),
-    ({"NULL": True}, 1), ({"B": "AAEC"}, 3), ({"SS": ["a", "bc"]}, 3), ({"NS": ["1", "22"]}, 4),
+    ({"NULL": True}, 1), ({"B": "AAEC"}, 3), ({"SS": ["a", "bc"]}, 3), ({"SS": ["é", "bc"]}, 4), ({"NS": ["1", "22"]}, 4),
     ({"L": [{"S": "ab"}, {"N": "1"}]}, 3 + 3 + 3), ({"M": {"k": {"S": "v"}}}, 3 + 1 + 1 + 1), ({"L": []}, 3),
     ({"M": {"é": {"M": {"k": {"N": "12"}}}, "l": {"L": [{"SS": ["é"]}]}}}, 3 + (1 + 2 + 3 + 1 + 1 + 2) + (1 + 1 + 3 + 1 + 2)),
 ])
@@ -47,6 +47,7 @@ def test_number_size_is_one_byte_per_two_significant_digits_plus_one(text):
     """Plain numbers are measured without Decimal: the same sizes as Decimal's significant digits give."""
     digits = "".join(map(str, Decimal(text).as_tuple().digits)).strip("0") or "0"
     assert number_size(text) == (len(digits) + 1) // 2 + 1
+    assert item_size({"n": {"N": text}}) == 1 + number_size(text)  # item_size counts plain integers itself
 
 
 def test_record_fields(door):
