@@ -53,6 +53,15 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return p.parse_args(argv)
 
 
+def caller_account(url: str) -> str:
+    """The account Eddy answers LocalStack's test credentials with: the tests' transformers and ARNs use it."""
+    import boto3
+
+    sts = boto3.client("sts", endpoint_url=url, region_name="us-east-1", aws_access_key_id="test",
+                       aws_secret_access_key="test")
+    return sts.get_caller_identity()["Account"]
+
+
 def run_area(area: Area, interpreter: Path, sources: Path, workdir: Path, args: argparse.Namespace) -> dict:
     results_file = workdir / f"results-{area.name}.jsonl"
     results_file.unlink(missing_ok=True)
@@ -72,6 +81,7 @@ def run_area(area: Area, interpreter: Path, sources: Path, workdir: Path, args: 
     started = time.monotonic()
     try:
         server.start(port, args.start_timeout)
+        child_env["TEST_AWS_ACCOUNT_ID"] = caller_account(server.url)
         log(f"published: {area.name}: {' '.join(area.files)} against {server.url}")
         with open(workdir / f"pytest-{area.name}.log", "w", encoding="utf-8") as out:
             proc = subprocess.Popen(cmd, cwd=sources, env=child_env, stdout=out, stderr=subprocess.STDOUT,
@@ -85,6 +95,9 @@ def run_area(area: Area, interpreter: Path, sources: Path, workdir: Path, args: 
     finally:
         server.stop(10)
     results = read_results(results_file)
+    if proc.returncode not in (0, 1, -9, -15) or not results:  # 0/1: ran (and failed); killed: counted as it stood
+        tail = (workdir / f"pytest-{area.name}.log").read_text(encoding="utf-8", errors="replace").splitlines()[-15:]
+        raise HarnessError(f"{area.name}: pytest exited {proc.returncode} with no count:\n" + "\n".join(tail))
     figures = tally(results)
     log(f"published: {area.name}: {figures['passed']} of {figures['of']} passed in {time.monotonic() - started:.0f}s")
     return {"title": area.title, "files": list(area.files), "keyword": area.keyword, "figures": figures,

@@ -96,10 +96,36 @@ def test_the_sources_taken_are_the_tests_and_localstacks_testing_library_only(pu
     commit = resolve_commit(localstack, "HEAD")
     target = extract(localstack, commit, tmp_path / "src")
     assert _tree(target) == {
-        "requirements-test.txt", "localstack-core/localstack/__init__.py", "tests/__init__.py", "tests/conftest.py",
+        "requirements-test.txt", "localstack-core/localstack/__init__.py", "localstack-core/localstack/version.py",
+        "tests/__init__.py", "tests/conftest.py",
         "tests/aws/__init__.py", "tests/aws/conftest.py", "tests/aws/services/__init__.py",
         "tests/aws/services/sns/__init__.py", "tests/aws/services/sns/test_sns.py",
     }
+
+
+def test_the_version_module_setuptools_scm_writes_at_install_is_written_from_the_last_tag(published, localstack,
+                                                                                        tmp_path):
+    from published.localstack import extract, resolve_commit
+
+    _git(localstack, "tag", "v4.9.2")
+    commit = resolve_commit(localstack, "HEAD")
+    version = extract(localstack, commit, tmp_path / "src") / "localstack-core/localstack/version.py"
+    assert version.read_text() == f"__version__ = version = '4.9.2'\n__commit_id__ = commit_id = '{commit}'\n"
+
+
+def test_an_area_whose_tests_cannot_load_is_the_harness_failing_not_a_count(published, localstack, tmp_path):
+    from peer.common import HarnessError
+    from published.areas import Area
+    from published.localstack import extract, resolve_commit
+
+    sources = extract(localstack, resolve_commit(localstack, "HEAD"), tmp_path / "src")
+    (sources / "tests/conftest.py").write_text("import localstack_testing_library_not_installed\n")
+    area = Area("sns", "SNS", ("tests/aws/services/sns/test_sns.py",))
+    args = argparse.Namespace(timeout=600, start_timeout=120, pytest_args=[])
+    with pytest.raises(HarnessError) as failed:
+        published.run_area(area, Path(sys.executable), sources, tmp_path, args)
+    assert str(failed.value).startswith("sns: pytest exited 4 with no count:\n")
+    assert "ModuleNotFoundError: No module named 'localstack_testing_library_not_installed'" in str(failed.value)
 
 
 def test_a_repository_that_is_not_localstacks_is_refused(published, tmp_path):

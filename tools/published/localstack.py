@@ -75,7 +75,21 @@ def extract(git_dir: Path, commit: str, target: Path) -> Path:
         archive.seek(0)
         with tarfile.open(fileobj=archive) as tar:
             tar.extractall(target, filter="data")
+    # localstack/version.py is written by setuptools-scm at install time; the tests import it
+    version = _release(git_dir, commit)
+    (target / "localstack-core" / "localstack" / "version.py").write_text(
+        f"__version__ = version = {version!r}\n__commit_id__ = commit_id = {commit!r}\n", encoding="utf-8"
+    )
     return target
+
+
+def _release(git_dir: Path, commit: str) -> str:
+    """The last release tag before `commit` (v4.9.2 -> 4.9.2), 0.0.0 where the repository has none."""
+    described = subprocess.run(
+        ["git", "--git-dir", str(_git_dir(git_dir)), "describe", "--tags", "--abbrev=0", commit],
+        capture_output=True, text=True,
+    )
+    return described.stdout.strip().lstrip("v") if described.returncode == 0 else "0.0.0"
 
 
 def _present(git_dir: Path, commit: str) -> list[str]:
