@@ -56,6 +56,8 @@ class Persistence:
         self._leave_as_is = False
         #: log entries at which a snapshot that failed is tried again (0: none failed since the last one)
         self._retry_at = 0
+        #: whether a snapshot waits for the next entry (entries written before their change was made: log_all)
+        self._deferred = False
         #: each request's unit of work (units_of_work.py): its entries in one append, undone if refused; `lock`, the
         #: emulator's, is kept from a unit's first entry to its commit
         self.work = UnitsOfWork(self._append, self._snapshot_when_due, lock)
@@ -117,6 +119,7 @@ class Persistence:
         if self.work.open:
             self.work.hold(entry, weight, reserve=True)
             return
+        self._snapshot_if_deferred()
         self.wal.append(entry, weight)
         self._snapshot_when_due()
 
@@ -127,8 +130,14 @@ class Persistence:
         if self._replaying or not entries:
             return
         if not self.work.holding:  # nothing held before them: written as they are
+            self._snapshot_if_deferred()
             self.wal.append_all(entries, reserve=False)
-            self._snapshot_when_due()
+            # the change they record is made once they are written: a snapshot now would hold the entries but not
+            # the change (a Kinesis record lost, a commit version given twice after a restart), so it waits
+            if self.work.open:
+                self.work.defer_snapshot()  # until the thread's outermost unit ends
+            else:
+                self._deferred = True  # until the next entry is written (the change is made under the lock by then)
             return
         with self.work.unit():
             for entry in entries:
@@ -164,7 +173,15 @@ class Persistence:
             self.work.alongside(write)
 
     def _append(self, entries: list[bytes], counted: int, reserve: bool) -> None:
+        self._snapshot_if_deferred()
         self.wal.append_all(entries, reserve=reserve, counted=counted)
+
+    def _snapshot_if_deferred(self) -> None:
+        """The snapshot a change logged before it was made put off, taken before the next entry (the writer holds the
+        emulator's lock, under which that change was made)."""
+        if self._deferred:
+            self._deferred = False
+            self._snapshot_when_due()
 
     def _snapshot_when_due(self) -> None:
         if self.wal.entries >= max(self.snapshot_every, self._retry_at):

@@ -21,6 +21,19 @@ changes already made); refused, only its own changes are undone, and the enclosi
 commit. Log entries that record a change before it is made (a DynamoDB commit, a Kinesis record, the clock) are
 written at once with what the unit holds (persistence.py's log_all: a unit of their own, inside it).
 
+Why nesting neither loses nor reorders an acknowledged write after a restart: the log's order is the order in which
+the thread made its changes. An enclosing unit is suspended while the inner one runs (one thread), so every entry
+it holds records a change made before any of the inner unit's, and the inner commit appends them first, in one
+append with its own; what the enclosing unit logs after that goes in a later append. Other threads cannot come
+between: the thread keeps the emulator's lock from its first held entry to the commit. Entries written by an inner
+commit are acknowledged there (their undos and after-commit actions are dropped and run as for any commit), so an
+enclosing unit refused later takes back only what it changed after them. Recovery replays the log in that order.
+The one way order could break is a snapshot (it ends the log generation it follows) taken while a change is half
+made: an inner commit's snapshot with the enclosing request's change made but not yet logged, or a log_all's with
+its change not yet made (a Kinesis record lost, a commit version given twice after a crash: found and fixed, tests/
+durability/test_snapshot_points.py). So the snapshot a commit brings waits for the end of the thread's outermost
+unit (`defer_snapshot` for log_all inside a unit; persistence.py waits for the next entry outside one).
+
 From a unit's first entry until its commit the thread keeps the emulator's lock (every change is made under it, so
 taking it again never waits): no other change is logged between the unit's change and its entry, and no snapshot
 is taken of a change the log does not hold yet.
@@ -147,6 +160,8 @@ class UnitsOfWork:
     def _commit(self, frames: list[_Frame], frame: _Frame) -> None:
         if not frame.entries and not frame.afters and not frame.sides and len(frames) == 1:  # nothing to do
             frames.pop()
+            if getattr(self._threads, "snapshot_due", False):
+                self._snapshot_due()
             return
         held = [open_frame for open_frame in frames if open_frame.entries or open_frame.sides]
         if len(held) == 1:  # the usual case: one unit's entries, appended as they are
@@ -178,8 +193,11 @@ class UnitsOfWork:
                     action()
                 except Exception:  # the request's entries are written: a 500 would have SDKs apply it twice
                     log.exception("an action after a request's entries were written failed")
-            if entries:
-                self._committed()
+            if frames:  # an inner unit: a snapshot waits for the outermost unit, whose changes may be half made
+                if entries:
+                    self._threads.snapshot_due = True
+            elif entries or getattr(self._threads, "snapshot_due", False):
+                self._snapshot_due()
         finally:
             if self.lock is not None:
                 self._unlock_if_idle(frames)
@@ -215,8 +233,21 @@ class UnitsOfWork:
                     undo()
                 except Exception:  # one undo failing does not keep the others from running
                     log.exception("a change the disk refused to log could not be taken back")
+            if not frames and getattr(self._threads, "snapshot_due", False):
+                self._snapshot_due()
         finally:
             self._unlock_if_idle(frames)
+
+    def defer_snapshot(self) -> None:
+        """Entries were written before the change they record is made (log_all inside a unit): a snapshot waits for
+        the end of the thread's outermost unit."""
+        self._threads.snapshot_due = True
+
+    def _snapshot_due(self) -> None:
+        """The thread's outermost unit ended: every change it made is made, and what it wrote may be snapshotted."""
+        self._threads.snapshot_due = False
+        with self.lock if self.lock is not None else contextlib.nullcontext():
+            self._committed()
 
     def _unlock_if_idle(self, frames: list[_Frame]) -> None:
         if getattr(self._threads, "locked", False) and not any(open_frame.entries for open_frame in frames):

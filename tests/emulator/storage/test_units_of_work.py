@@ -222,3 +222,29 @@ def test_a_record_kept_beside_the_log_is_written_before_the_entries_and_cut_off_
         work.alongside(record("alone"))
     work.alongside(record("outside"))
     assert (done, len(log.appends)) == (["wrote alone with 1 appends", "wrote outside with 1 appends"], 1)
+
+
+def test_a_snapshot_waits_for_the_end_of_the_outermost_unit() -> None:
+    """An inner unit's commit (a function's own request in process, a stack's resource) writes, but the snapshot it
+    may bring waits for the outermost unit, whose changes may be half made: asked once it ended, refused or not; so
+    does one put off by entries written before their change (`defer_snapshot`: log_all inside a unit)."""
+    log, done = Log(), []
+    work = UnitsOfWork(log.append, log.committed)
+    with work.unit():
+        work.hold(b"outer", 1, reserve=True)
+        with work.unit():
+            work.hold(b"inner", 1, reserve=True)
+        assert (log.appends, log.snapshots_asked) == ([([b"outer", b"inner"], 2, True)], 0)
+    assert log.snapshots_asked == 1
+    with work.unit():
+        work.defer_snapshot()
+        assert log.snapshots_asked == 1
+    assert log.snapshots_asked == 2
+    with pytest.raises(WriteFailed):
+        with work.unit():
+            with work.unit():
+                work.hold(b"inner", 1, reserve=True)
+            work.hold(b"refused", 1, reserve=True)
+            work.on_undo(lambda: done.append(("undo", log.snapshots_asked)))
+            log.refusing = True
+    assert (done, log.snapshots_asked, log.appends[-1]) == ([("undo", 2)], 3, ([b"inner"], 1, True))

@@ -1,0 +1,108 @@
+"""A snapshot is never taken between a change's log entry and the change (storage/persistence.py, units_of_work.py).
+
+Some changes are logged before they are made (log_all: a DynamoDB commit, whose commit version is set once its entry
+is written; a Kinesis record, put into moto once its entry is written). A snapshot ends the log generation that holds
+the entry, so one taken by that very entry (the log reaching `snapshot_every`) held the entry's effect only if the
+change was made already. It was not: after a crash right then, the acknowledged Kinesis record was gone, and the
+table's next commit took the commit version of the one before (two commits with one version in the change log,
+which Spark's table history counts as one). Probed on 2026-11-28 (/tmp/writes-exp/probe.py): 2 Kinesis records put,
+1 after the restart; commit versions 3, 4, 4. Now such a snapshot waits for the end of the thread's outermost unit of
+work, or outside one for the next entry. The same rule keeps a unit inside another (a function's own request in
+process, a stack's resource) from snapshotting its enclosing request half made.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+from eddy import emulate
+from tests.conftest import eddy_server
+from tests.durability.test_disk_full import Eddy, running
+from tests.durability.test_units_of_work import KEY, door  # noqa: F401 (the door fixture)
+
+pytestmark = pytest.mark.slow
+
+SNAPSHOT_EVERY = 9
+
+
+@contextmanager
+def crashing(door: str, state: Path) -> Iterator[Eddy]:
+    """An Eddy that snapshots every SNAPSHOT_EVERY log entries and ends as a crash does: kill -9 (server); in-process
+    no snapshot at the end and nothing more written (what a crash leaves)."""
+    eddy = Eddy(door, state)
+    if door == "inprocess":
+        with emulate(state_dir=state, housekeeping_interval=None, snapshot_every=SNAPSHOT_EVERY) as emu:
+            eddy.emu = emu
+            yield eddy
+            emu.persistence.leave_as_is()
+        return
+    with eddy_server("--state-dir", str(state), "--housekeeping-interval", "0",
+                     "--snapshot-every", str(SNAPSHOT_EVERY)) as (url, server):
+        eddy.url, eddy.pid = url, server.pid
+        yield eddy
+        os.kill(server.pid, signal.SIGKILL)
+        server.wait(timeout=30)
+
+
+def until_a_snapshot(state: Path, write: Callable[[int], None]) -> None:
+    """`write(n)` for n = 0, 1, ... until the write that made a new snapshot."""
+    for n in range(4 * SNAPSHOT_EVERY):
+        before = sorted((state / "snapshots").glob("*.snapshot"))
+        write(n)
+        if sorted((state / "snapshots").glob("*.snapshot")) != before:
+            return
+    raise AssertionError("no snapshot was taken")
+
+
+def kinesis_records(eddy: Eddy) -> list[tuple[str, bytes]]:
+    kinesis = eddy.client("kinesis")
+    [shard] = kinesis.describe_stream(StreamName="events")["StreamDescription"]["Shards"]
+    iterator = kinesis.get_shard_iterator(StreamName="events", ShardId=shard["ShardId"],
+                                          ShardIteratorType="TRIM_HORIZON")["ShardIterator"]
+    return [(record["SequenceNumber"], record["Data"]) for record in kinesis.get_records(ShardIterator=iterator)["Records"]]
+
+
+def test_a_kinesis_record_whose_entry_is_due_for_a_snapshot_survives_a_crash(door: str, tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    with crashing(door, state) as eddy:
+        kinesis = eddy.client("kinesis")
+        kinesis.create_stream(StreamName="events", ShardCount=1)
+        kinesis.get_waiter("stream_exists").wait(StreamName="events")
+        until_a_snapshot(state, lambda n: kinesis.put_record(StreamName="events", Data=f"r{n}".encode(),
+                                                             PartitionKey="p"))
+        acknowledged = kinesis_records(eddy)
+        assert acknowledged[-1][1] == f"r{len(acknowledged) - 1}".encode()
+    with running(door, state, kill=False) as eddy:
+        assert kinesis_records(eddy) == acknowledged
+
+
+def change_log(state: Path, table: str) -> list[tuple[str, int]]:
+    """The table's change log as a reader of the state directory reads it: (key, commit version) per record."""
+    lines = [json.loads(line) for segment in sorted((state / "streams").glob(f"*/*/{table}/*/*/*.jsonl"))
+             for line in segment.read_text().splitlines()]
+    return [(line["keys"]["pk"]["S"], line["commit_version"]) for line in lines]
+
+
+def test_a_commit_whose_entry_is_due_for_a_snapshot_keeps_its_version_after_a_crash(door: str, tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    with crashing(door, state) as eddy:
+        ddb = eddy.client("dynamodb")
+        ddb.create_table(TableName="orders", BillingMode="PAY_PER_REQUEST", **KEY,
+                         StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_IMAGE"})
+        until_a_snapshot(state, lambda n: ddb.put_item(TableName="orders", Item={"pk": {"S": f"k{n}"}}))
+        acknowledged = change_log(state, "orders")
+    with running(door, state, kill=False) as eddy:
+        eddy.client("dynamodb").put_item(TableName="orders", Item={"pk": {"S": "after"}})
+        logged = change_log(state, "orders")
+    versions = [version for _, version in logged]
+    assert logged[:-1] == acknowledged
+    assert versions == list(range(versions[0], versions[0] + len(versions)))  # one version per commit, none twice
+
