@@ -319,6 +319,7 @@ SERVE_FLAGS = {
     "split_records_per_second": ("--split-records-per-second", str),
     "retention_seconds": ("--retention-hours", lambda seconds: str(seconds / 3600)),
     "shard_rollover_seconds": ("--rollover-hours", lambda seconds: str(seconds / 3600)),
+    "sns_retry_jitter": ("--sns-retry-jitter", str),
 }
 
 

@@ -89,6 +89,7 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
         default=defaults.housekeeping_interval,
         help="seconds between TTL sweeps and shard maintenance (0: only on demand)",
     )
+    _setting_flags(serve, defaults)
     serve.add_argument(
         "--stack",
         default=None,
@@ -105,6 +106,108 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
         help="show the traceback of a failure (and, for serve, log every request)",
     )
     return parser.parse_args(argv)
+
+
+def _share(text: str) -> float:
+    """A share, 0 to 1 (argparse says what is wrong with any other)."""
+    share = float(text)
+    if not 0 <= share <= 1:
+        raise argparse.ArgumentTypeError(f"{text} is not a share between 0 and 1")
+    return share
+
+
+#: the settings `eddy serve` takes as they are named (Settings' other fields have flags of their own above, in hours
+#: or with 0 for None): setting -> (flag, type, metavar, meaning, what 0 means or None)
+SETTING_FLAGS: dict[str, tuple[str, Any, str, str, str | None]] = {
+    "iterator_ttl_seconds": (
+        "--iterator-ttl-seconds",
+        float,
+        "S",
+        "a shard iterator expires this long after it was issued",
+        None,
+    ),
+    "get_records_per_second_per_shard": (
+        "--get-records-per-second-per-shard",
+        int,
+        "N",
+        "GetRecords calls per shard per second before LimitExceededException",
+        "no throttle",
+    ),
+    "segment_max_bytes": (
+        "--segment-max-bytes",
+        int,
+        "BYTES",
+        "a new change-log segment file starts past this size",
+        None,
+    ),
+    "columnar_copy_min_bytes": (
+        "--columnar-copy-min-bytes",
+        int,
+        "BYTES",
+        "a sealed segment this big gets a columnar copy Spark reads",
+        "never",
+    ),
+    "replication_delay_seconds": (
+        "--replication-delay-seconds",
+        float,
+        "S",
+        "a global table's write reaches its other replicas this long after its commit",
+        None,
+    ),
+    "replica_transition_seconds": (
+        "--replica-transition-seconds",
+        float,
+        "S",
+        "a replica being added (removed) is CREATING (DELETING) this long",
+        None,
+    ),
+    "sns_retry_jitter": (
+        "--sns-retry-jitter",
+        _share,
+        "SHARE",
+        "each retry of an SNS notification to an HTTP/S endpoint comes up to this share of its delay sooner",
+        None,
+    ),
+}
+
+
+def _setting_flags(serve: argparse.ArgumentParser, defaults: Settings) -> None:
+    for name, (flag, kind, metavar, meaning, zero) in SETTING_FLAGS.items():
+        default = getattr(defaults, name)
+        shown = "0" if default is None else f"{default:g}" if isinstance(default, float) else str(default)
+        serve.add_argument(
+            flag,
+            type=kind,
+            default=None,
+            dest=name,
+            metavar=metavar,
+            help=f"{meaning} (default: {shown}{f'; 0: {zero}' if zero else ''})",
+        )
+    serve.add_argument(
+        "--no-function-logs",
+        action="store_false",
+        dest="function_logs",
+        default=None,
+        help="write no invocation's log into CloudWatch Logs (moto keeps every log event in memory)",
+    )
+
+
+def serve_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The settings `eddy serve`'s flags give, as emulate() takes them: those always given (their defaults are
+    Settings'), and those of SETTING_FLAGS and --no-function-logs that were named."""
+    overrides: dict[str, Any] = {
+        "retention_seconds": args.retention_hours * 3600,
+        "shard_rollover_seconds": args.rollover_hours * 3600,
+        "split_records_per_second": args.split_records_per_second or None,
+        "housekeeping_interval": args.housekeeping_interval or None,
+    }
+    for name, (_, _, _, _, zero) in SETTING_FLAGS.items():
+        value = getattr(args, name)
+        if value is not None:
+            overrides[name] = None if zero and value == 0 else value
+    if args.function_logs is not None:
+        overrides["function_logs"] = args.function_logs
+    return overrides
 
 
 def _command_word(argv: list[str] | None) -> str | None:
@@ -158,10 +261,7 @@ def serve_command(args: argparse.Namespace) -> int:
         in_memory=args.in_memory,
         fsync=args.fsync,
         snapshot_every=args.snapshot_every,
-        retention_seconds=args.retention_hours * 3600,
-        shard_rollover_seconds=args.rollover_hours * 3600,
-        split_records_per_second=args.split_records_per_second or None,
-        housekeeping_interval=args.housekeeping_interval or None,
+        **serve_settings(args),
         owner=f"eddy serve, port {args.port}",
     )
     try:

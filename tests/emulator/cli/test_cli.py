@@ -127,3 +127,34 @@ def test_the_banners_boto3_hint_works_without_aws_configuration(unconfigured):
         answer = subprocess.run([sys.executable, "-c", f"import boto3, json; print(json.dumps({expression}"
                                  ".list_tables()['TableNames']))"], capture_output=True, text=True, timeout=120)
     assert (answer.returncode, json.loads(answer.stdout or "null")) == (0, []), answer.stderr
+
+
+def test_every_setting_has_a_serve_flag():
+    # `eddy serve` takes every field of Settings: each flag, given a value other than the default, reaches the
+    # settings the server's emulator is made with (and none is left at its default unnamed)
+    from dataclasses import fields
+
+    from eddy import Settings
+    from eddy.emulator.cli.commands import _arguments, serve_settings
+
+    args = _arguments(["serve", "--retention-hours", "2", "--rollover-hours", "3", "--split-records-per-second", "0",
+                       "--housekeeping-interval", "0", "--iterator-ttl-seconds", "60",
+                       "--get-records-per-second-per-shard", "5", "--segment-max-bytes", "4096",
+                       "--columnar-copy-min-bytes", "0", "--replication-delay-seconds", "2",
+                       "--replica-transition-seconds", "1", "--sns-retry-jitter", "0.25", "--no-function-logs"])
+    assert serve_settings(args) == {
+        "retention_seconds": 7200, "shard_rollover_seconds": 10800, "split_records_per_second": None,
+        "housekeeping_interval": None, "iterator_ttl_seconds": 60, "get_records_per_second_per_shard": 5,
+        "segment_max_bytes": 4096, "columnar_copy_min_bytes": None, "replication_delay_seconds": 2,
+        "replica_transition_seconds": 1, "sns_retry_jitter": 0.25, "function_logs": False}
+    assert set(serve_settings(args)) == {field.name for field in fields(Settings)}
+    defaults = serve_settings(_arguments(["serve"]))  # nothing named: Settings' own defaults
+    assert {name: getattr(Settings(), name) for name in defaults} == defaults
+
+
+def test_a_jitter_share_outside_0_to_1_is_refused_before_anything_starts():
+    result = subprocess.run([sys.executable, "-m", "eddy", "serve", "--in-memory", "--sns-retry-jitter", "1.5"],
+                            capture_output=True, text=True, timeout=120)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr.splitlines()[-1] == (
+        "eddy serve: error: argument --sns-retry-jitter: 1.5 is not a share between 0 and 1")

@@ -214,3 +214,23 @@ def test_create_topic_and_subscribe_refuse_such_a_policy_too_and_create_nothing(
         "Type": "Sender", "Code": "InvalidParameter",
         "Message": "Invalid parameter: DeliveryPolicy: healthyRetryPolicy.numRetries must be less than or equal to 100"}
     assert sns.list_subscriptions()["Subscriptions"] == []
+
+
+def test_without_jitter_each_retry_comes_exactly_its_delay_after_its_attempt(door_with):
+    # Settings.sns_retry_jitter=0 (`eddy serve --sns-retry-jitter 0` on the server): each retry exactly on time,
+    # 20 s after the attempt that failed (the default policy: SendMessageToHttp.retry.html)
+    with door_with(sns_retry_jitter=0) as door, Endpoint(statuses=(200, 500, 500)) as endpoint:
+        topic_arn, arn = confirmed_subscription(door, endpoint)
+        before = door.now()
+        door.client("sns").publish(TopicArn=topic_arn, Message="order 1")
+        for attempt in (1, 2):
+            report = door.wait_idle()
+            [pending] = report["Pending"]
+            next_at = pending["Retrying"][0]["NextAttemptAt"]
+            assert pending == retrying(endpoint, arn, attempt, next_at)
+            # the attempt was made between `before` and now: its retry is 20 s after it, none of that taken off
+            assert before + 20 <= next_at <= door.now() + 20
+            door.advance(next_at - door.now())
+            before = next_at  # the retry is made once the clock reached it
+        assert door.wait_idle()["Pending"] == []
+        assert len(endpoint.received) == 4  # the confirmation, the attempt, two retries (the second taken)
