@@ -77,7 +77,9 @@ def run_area(area: Area, interpreter: Path, sources: Path, workdir: Path, args: 
         **{RESULTS_ENV: str(results_file)},
     )
     cmd = [str(interpreter), "-m", "pytest", "-p", "peer.plugin", "-p", "no:cacheprovider", "-p", "no:logging",
-           "-W", "ignore", "--color=no", "-q", "--tb=short", *area.pytest_args(), *args.pytest_args]
+           "-W", "ignore", "--color=no", "-q", "--tb=short", "--rootdir", str(sources),
+           *(["-c", str(sources / "pyproject.toml")] if (sources / "pyproject.toml").exists() else []),
+           *area.pytest_args(), *args.pytest_args]
     started = time.monotonic()
     try:
         server.start(port, args.start_timeout)

@@ -66,6 +66,7 @@ def localstack(tmp_path) -> Path:
     repo = tmp_path / "localstack"
     files = {
         "requirements-test.txt": "boto3==1.0\n-e file:.\n",
+        "pyproject.toml": '[tool.pytest.ini_options]\nmarkers = ["aws_validated"]\n',
         "localstack-core/localstack/__init__.py": "",
         "tests/__init__.py": "",
         "tests/conftest.py": "",
@@ -96,7 +97,8 @@ def test_the_sources_taken_are_the_tests_and_localstacks_testing_library_only(pu
     commit = resolve_commit(localstack, "HEAD")
     target = extract(localstack, commit, tmp_path / "src")
     assert _tree(target) == {
-        "requirements-test.txt", "localstack-core/localstack/__init__.py", "localstack-core/localstack/version.py",
+        "requirements-test.txt", "pyproject.toml", "localstack-core/localstack/__init__.py",
+        "localstack-core/localstack/version.py",
         "tests/__init__.py", "tests/conftest.py",
         "tests/aws/__init__.py", "tests/aws/conftest.py", "tests/aws/services/__init__.py",
         "tests/aws/services/sns/__init__.py", "tests/aws/services/sns/test_sns.py",
@@ -164,8 +166,10 @@ def test_an_area_runs_its_recorded_tests_against_a_fresh_eddy_serve_and_counts_t
     from published.areas import Area
     from published.localstack import extract, resolve_commit
 
-    sources = extract(localstack, resolve_commit(localstack, "HEAD"), tmp_path / "src")
-    (sources / "pytest.ini").write_text("[pytest]\nmarkers =\n    aws_validated\n")
+    # under a project with a pytest configuration of its own (as .published/ is under Eddy's): the tests' ids, which
+    # key their recorded snapshots, are still relative to LocalStack's root
+    (tmp_path / "pyproject.toml").write_text('[tool.pytest.ini_options]\naddopts = "-p no:published"\n')
+    sources = extract(localstack, resolve_commit(localstack, "HEAD"), tmp_path / "cache" / "src")
     area = Area("sns", "SNS", ("tests/aws/services/sns/test_sns.py",))
     args = argparse.Namespace(timeout=600, start_timeout=120, pytest_args=[])
     counted = published.run_area(area, Path(sys.executable), sources, tmp_path, args)

@@ -16,6 +16,7 @@ from pathlib import Path
 # What the tests and their fixtures need from LocalStack's repository at that commit.
 SOURCES = (
     "requirements-test.txt",  # LocalStack's pinned versions, used as pip constraints
+    "pyproject.toml",  # its pytest configuration: the root the snapshots' keys (test ids) are relative to
     "localstack-core",  # localstack.testing's fixtures, the snapshot transformers and their imports
     "tests/__init__.py",
     "tests/conftest.py",  # the pytest plugins LocalStack's suites load
