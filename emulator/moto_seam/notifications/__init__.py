@@ -14,6 +14,7 @@
     http_subscriptions.py  SNS's HTTP and HTTPS subscriptions: pending until confirmed (the SubscriptionConfirmation
                        POSTed, ConfirmSubscription by token, "pending confirmation"), notifications with SNS's headers,
                        raw or signed, the UnsubscribeConfirmation
+    subscription_principals.py  a subscription's SubscriptionPrincipal: the identity whose Subscribe made it
     destinations.py    a destination's ARN read, and whether its queue or topic exists
     target.py          what the seam needs of Eddy (notifications/notifications.py), and the one active
 
