@@ -112,7 +112,7 @@ def inprocess_rows(calls: int, rounds: int) -> list[tuple[str, float, float]]:
     cycle = inprocess_floor.test_cycle(rounds * 5)
     memory = inprocess_floor.bytes_per_item(2000)
     samples = sorted(triggers.latency(300))
-    rate = triggers.throughput(20000, collect_first=True)
+    rate, cpu_rate = triggers.throughput(20000, collect_first=True)
     return [("PutItem, streamed table, per CPU s (vs boto3's client floor)", floor["eddy"]["PutItem"], floor["floor"]["PutItem"]),
             ("GetItem per CPU s (vs boto3's client floor)", floor["eddy"]["GetItem"], floor["floor"]["GetItem"]),
             ("Eddy's own share of a PutItem (us)", 1e6 / floor["eddy"]["PutItem"] - 1e6 / floor["floor"]["PutItem"], 0),
@@ -120,6 +120,7 @@ def inprocess_rows(calls: int, rounds: int) -> list[tuple[str, float, float]]:
             ("test cycle, s (vs mock_aws)", cycle["eddy"], cycle["mock_aws"]),
             ("bytes per stored item (vs moto, no stream)", memory["eddy"], memory["mock_aws"]),
             ("no-op handler, BatchSize 100, records/s", rate, 0),
+            ("the same, records per CPU second of the process", cpu_rate, 0),
             ("PutItem -> handler start p99 (ms)", samples[min(len(samples) - 1, int(len(samples) * 0.99))], 0)]
 
 
