@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from eddy.emulator.functions.async_invocations import AsyncInvocations
     from eddy.emulator.functions.durable import FunctionsChannel
     from eddy.emulator.functions.invocation import Invoker
-    from eddy.emulator.functions.registry import FunctionRegistry
+    from eddy.emulator.functions.registry import Function, FunctionRegistry
     from eddy.emulator.global_tables.replication import Replication
     from eddy.emulator.kernel import Kernel
     from eddy.emulator.settings import Settings
@@ -129,8 +129,14 @@ class DeferredComponents:
                     invoker.logs.sink = self.function_channel.write_logs
                     invoker.worker_environment = self.worker_environment
                     invoker.before_worker_start = self._before_worker_start
+                    invoker.role_credentials = self._role_session
                     self._invoker = invoker
         return self._invoker
+
+    def _role_session(self, function: Function) -> dict[str, str]:
+        from eddy.emulator.functions.runtimes.credentials import role_session  # loaded with the first worker
+
+        return role_session(self.kernel.aws_client, function)
 
     def _before_worker_start(self) -> None:
         if self.before_worker_start is not None:

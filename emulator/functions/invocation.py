@@ -169,6 +169,9 @@ class Invoker:
         self.worker_environment: dict[str, str] = {}
         #: called before a worker subprocess starts (the in-process door starts its loopback server here)
         self.before_worker_start: Callable[[], None] | None = None
+        #: the credentials a function's worker gets (its execution role's session: runtimes/credentials.py); None:
+        #: the runtime's own ("eddy")
+        self.role_credentials: Callable[[Function], dict[str, str]] | None = None
 
     def invoke(
         self,
@@ -341,7 +344,10 @@ class Invoker:
             self.before_worker_start()
         from eddy.emulator.functions.runtimes.workers import Worker  # the runtimes load with the first worker
 
-        return Worker(function, self.worker_environment, self.logs.new_stream_name(function.version))
+        environment = self.worker_environment
+        if self.role_credentials is not None:
+            environment = {**environment, **self.role_credentials(function)}
+        return Worker(function, environment, self.logs.new_stream_name(function.version))
 
     def _return_worker(self, function: Function, worker: Worker) -> None:
         with self._lock:

@@ -1,0 +1,46 @@
+"""A function's code calls AWS as its execution role: Lambda gives it the role's session credentials ("Lambda
+generates an ephemeral set of credentials by assuming your function's execution role. These credentials are available
+as environment variables": the Lambda Developer Guide, "Using source function ARN to control function access
+behavior"), the session named after the function, so STS's GetCallerIdentity answers the assumed role
+(arn:aws:sts::ACCOUNT:assumed-role/ROLE/FUNCTION_NAME; UserId ROLE_ID:FUNCTION_NAME, as the STS API Reference's
+GetCallerIdentity documents it for an assumed role's caller). Before, the code signed with Eddy's fixed key and moto
+answered its default user, arn:aws:sts::123456789012:user/moto."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.emulator.functions.test_functions import zip_of
+from tests.emulator.functions.test_node_functions import call
+
+TRUST = {"Version": "2012-10-17", "Statement": [
+    {"Effect": "Allow", "Principal": {"Service": "lambda.amazonaws.com"}, "Action": "sts:AssumeRole"}]}
+
+PYTHON = """
+import boto3
+def handler(event, context):
+    return boto3.client("sts").get_caller_identity()
+"""
+
+NODE = """
+const { STSClient, GetCallerIdentityCommand } = require('@aws-sdk/client-sts');
+exports.handler = async () => {
+  const { UserId, Account, Arn } = await new STSClient({}).send(new GetCallerIdentityCommand({}));
+  return { UserId, Account, Arn };
+};
+"""
+
+
+@pytest.mark.parametrize("runtime, files", [("python3.12", {"app.py": PYTHON}), ("nodejs20.x", {"app.js": NODE})])
+def test_a_functions_own_calls_are_its_execution_roles_session(door, runtime, files):
+    role = door.client("iam").create_role(RoleName="order-handler", AssumeRolePolicyDocument=json.dumps(TRUST))["Role"]
+    lam = door.client("lambda")
+    lam.create_function(FunctionName="whoami", Runtime=runtime, Role=role["Arn"], Handler="app.handler",
+                        Code={"ZipFile": zip_of(files)}, Timeout=60)
+    response, answer = call(lam, "whoami")
+    assert "FunctionError" not in response, answer
+    answer.pop("ResponseMetadata", None)  # boto3's, in the Python function's answer
+    assert answer == {"UserId": f"{role['RoleId']}:whoami", "Account": "123456789012",
+                      "Arn": "arn:aws:sts::123456789012:assumed-role/order-handler/whoami"}
