@@ -7,7 +7,7 @@ from __future__ import annotations
 import threading
 import uuid
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
 from eddy.emulator.cloudformation import graph, parameters as stack_parameters, template as templates, templates_in
 from eddy.emulator.cloudformation import stack_store, transforms
@@ -18,11 +18,13 @@ from eddy.emulator.cloudformation.errors import (
 )
 from eddy.emulator.cloudformation.resource_types.base import Provisioning
 from eddy.emulator.cloudformation.resource_types.custom_resource_calls import CustomResourceCalls
+from eddy.emulator.cloudformation.stack_commits import Operations
 from eddy.emulator.cloudformation.stack_operations import Deployment
 from eddy.emulator.cloudformation.stacks import Stack
 from eddy.emulator.cloudformation.values import Exports, StackValues
 
 Client = Callable[[str, str], Any]
+T = TypeVar("T")
 
 
 class CloudFormation:
@@ -35,11 +37,22 @@ class CloudFormation:
         self.custom_resources = custom_resources
         self.lock = threading.RLock()
         self.stacks, self.change_sets, self.exports = stack_store.load(path)
+        #: the operations that may change stacks, each all or nothing against the disk (stack_commits.py)
+        self.operations = Operations()
 
     def save(self) -> None:
-        """The stacks written down (after each operation that changed them, before it answers)."""
+        """The stacks written down (WriteFailed: refused, the file as it was)."""
         with self.lock:
             stack_store.save(self.path, self.stacks, self.change_sets, self.exports)
+
+    def run(self, operation: Callable[[], T]) -> T:
+        """An operation that may change stacks, all or nothing against the disk (stack_commits.py)."""
+        return self.operations.run(self, operation)
+
+    def commit(self) -> None:
+        """The running operation's commit point: the stacks written down (WriteFailed: it is taken back)."""
+        self.save()
+        self.operations.committed()
 
     def reset(self) -> None:
         with self.lock:
@@ -158,7 +171,7 @@ class CloudFormation:
                 lambda child_id: self.nest(child_id, stack),
             )
 
-        return Deployment(stack, self.now, values, provisioning)
+        return Deployment(stack, self.now, values, provisioning, self.commit)
 
     def nest(self, child_id: str, parent: Stack) -> None:
         """A stack a parent's AWS::CloudFormation::Stack made is nested in it: ParentId the parent, RootId the
@@ -271,7 +284,7 @@ class CloudFormation:
                 return {}  # deleting a stack that does not exist succeeds, as on AWS
         if stack.status == "DELETE_COMPLETE":
             return {}
-        if stack.status.endswith("_IN_PROGRESS") and stack.status != "REVIEW_IN_PROGRESS":
+        if stack.status.endswith("_IN_PROGRESS") and stack.status not in ("REVIEW_IN_PROGRESS", "DELETE_IN_PROGRESS"):
             raise ValidationError(f"Stack [{stack.name}] cannot be deleted while in status {stack.status}")
         retained = set(params.get("RetainResources") or [])
         for logical_id in retained:

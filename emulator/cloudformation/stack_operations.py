@@ -24,12 +24,15 @@ REPLACING = "Requested update requires the creation of a new physical resource; 
 
 @dataclass
 class Deployment:
-    """What an operation needs besides the stack: the clock, the stack's values, its provisioning."""
+    """What an operation needs besides the stack: the clock, the stack's values, its provisioning, and its commit
+    point (stack_commits.py: the stacks written down before what cannot be taken back, an update's cleanup and a
+    delete's deletions; WriteFailed, and the operation is taken back)."""
 
     stack: Stack
     now: Callable[[], float]
     values: "StackValues"
     provisioning: Callable[[str], Provisioning]
+    commit: Callable[[], None] = lambda: None
 
     # -- create --------------------------------------------------------------------------------------------
 
@@ -117,6 +120,7 @@ class Deployment:
         if in_use:
             stack.stack_event(self.now(), "DELETE_FAILED", in_use)
             return
+        self.commit()  # no resource deleted before the file says the stack is being deleted
         failed = [logical_id for logical_id in order if not self._delete(stack.resources[logical_id])]
         if failed:
             stack.stack_event(
@@ -223,6 +227,7 @@ class Deployment:
         if failed is None and problem is None and self._outputs(template):
             stack.template = template
             stack.stack_event(self.now(), "UPDATE_COMPLETE_CLEANUP_IN_PROGRESS")
+            self.commit()  # the old resources deleted only once the file holds the update
             # the old physical resources replaced and the resources removed, in the old template's reverse order
             # (dependents first: a URL before the alias it names, as CloudFormation deletes a stack)
             old_ones = {resource.logical_id: (resource, physical_id, properties)

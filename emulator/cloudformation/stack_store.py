@@ -1,7 +1,8 @@
 """Stacks on disk: <state_dir>/cloudformation/stacks.json, every stack (its template, parameters, resources and
-events), change set and export, swapped in whole with os.replace after each operation that changed them, before
-the answer; read back when the emulator starts. The resources themselves are durable as any (they were made
-through Eddy's APIs)."""
+events), change set and export, swapped in whole with os.replace at each operation's commit point (stack_commits.py),
+before the answer; read back when the emulator starts. The resources themselves are durable as any (they were made
+through Eddy's APIs). A write the disk refuses raises WriteFailed (fault point `stacks`) and leaves the file as it
+was."""
 
 from __future__ import annotations
 
@@ -14,13 +15,14 @@ from typing import Any
 from eddy.emulator.cloudformation.change_sets import ChangeSet
 from eddy.emulator.cloudformation.stacks import Stack, StackResource
 from eddy.emulator.cloudformation.values import Exports
+from eddy.emulator.storage.disk import WriteFailed, inject
 from eddy.emulator.storage.wal import CorruptStateError
 
 
 def save(path: Path, stacks: list[Stack], change_sets: dict[str, ChangeSet], exports: Exports) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     state = {
-        "stacks": [_stack_state(stack) for stack in stacks],
+        "stacks": [stack_state(stack) for stack in stacks],
         "change_sets": [
             {
                 **{field.name: getattr(change_set, field.name) for field in fields(ChangeSet) if field.name != "stack"},
@@ -31,12 +33,20 @@ def save(path: Path, stacks: list[Stack], change_sets: dict[str, ChangeSet], exp
         "exports": [[*key, *value] for key, value in exports.exported.items()],
         "importers": [[*key, sorted(users)] for key, users in exports.importers.items()],
     }
+    text = json.dumps(state).encode()
+    if path.exists() and path.read_bytes() == text:
+        return  # nothing changed (an operation refused before it changed anything)
     temporary = path.with_suffix(".json.tmp")
-    temporary.write_text(json.dumps(state))
-    os.replace(temporary, path)
+    try:
+        inject("stacks", path)
+        temporary.write_bytes(text)
+        os.replace(temporary, path)
+    except OSError as error:  # the file as it was
+        temporary.unlink(missing_ok=True)
+        raise WriteFailed(path, error) from error
 
 
-def _stack_state(stack: Stack) -> dict[str, Any]:
+def stack_state(stack: Stack) -> dict[str, Any]:
     state = asdict(stack)
     state["imports"] = sorted(stack.imports)
     state["resources"] = [asdict(resource) for resource in stack.resources.values()]

@@ -17,7 +17,7 @@ rollover, split or merge) never use the reserve: refused, they are put back.
 
 Tests inject failures without filling a real disk: while the file that EDDY_TEST_DISK_FULL names exists, every
 write at the points its content lists (one word per point: wal, segment, roll, snapshot, objects, replicas: the
-global tables' journal; an empty file means all of them) fails as a full disk fails, with ENOSPC; a number among the
+global tables' journal, stacks: CloudFormation's file; an empty file means all of them) fails as a full disk fails, with ENOSPC; a number among the
 words fails only that many more writes.
 """
 

@@ -19,6 +19,7 @@ from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import AWSError
 from eddy.emulator.aws_requests import Request, Response
 from eddy.emulator.moto_seam.services.requests import service_of
+from eddy.emulator.storage.disk import WriteFailed
 
 XML = "text/xml"
 _model = botocore.session.get_session().get_service_model("cloudformation")
@@ -55,13 +56,16 @@ def handle(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Res
         handler = OPERATIONS.get(action)
         if handler is None:
             return _error("NotImplemented", f"Eddy does not serve CloudFormation's {action}", 501)
-        try:
-            answer = handler(emulator.cloudformation, *caller, params)
-        finally:
-            if action in CHANGING:
-                emulator.cloudformation.save()
+        service = emulator.cloudformation
+        if action in CHANGING:  # all or nothing against the disk (cloudformation/stack_commits.py)
+            answer = service.run(lambda: handler(service, *caller, params))
+        else:
+            answer = handler(service, *caller, params)
     except AWSError as error:
         return _error(error.code, error.message, error.status)
+    except WriteFailed as failure:  # nothing of it kept: CloudFormation's internal error, which the SDKs retry
+        emulator.disk.refused(failure, emulator.clock.now())
+        return _error("InternalFailure", f"The request was not applied: {failure.reason}", 500)
     body = query_protocol.write_output(operation, answer, _model.metadata["xmlNamespace"])
     return Response(200, {"Content-Type": XML, "Content-Length": str(len(body))}, body)
 

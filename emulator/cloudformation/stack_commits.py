@@ -1,0 +1,142 @@
+"""A stack operation all or nothing against the disk: writing stacks.json (stack_store.py) is its commit point.
+
+The resources an operation makes, changes or deletes are made through Eddy's own APIs, each in a request of its own
+(durable on its own); the stacks' record is the file. So an operation writes the file while what it did can still
+be taken back, and takes it back if the disk refuses the file:
+  - a create (CreateStack, a change set that creates): at its end; refused, every resource it made is deleted;
+  - an update (UpdateStack, a change set that updates): before its cleanup, so the old physical resources a
+    replacement left and the resources the new template dropped are deleted only once the file holds the update
+    (stack_operations.py's `commit`); refused, every resource it made (new, or a replacement) is deleted and every
+    one it changed in place is changed back, as an update's rollback does;
+  - a delete (DeleteStack): before any resource is deleted (DELETE_IN_PROGRESS on disk); refused, none was.
+Then the stacks, change sets and exports are put back as the file holds them, and the request answers
+CloudFormation's 500 InternalFailure (api/cloudformation), which the SDKs retry; nothing of the operation is seen,
+then or after a restart. What a stack's own requests wrote is taken back by requests too (a queue deleted again),
+so a disk that refuses every write can leave a resource the operation made (its deletion refused as well): logged.
+A write refused after the commit point (the last statuses and events) is logged and the operation stands: the file
+holds its changes, and the next write carries its final status.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any, Callable, TypeVar
+
+from eddy.emulator.cloudformation import stack_store
+from eddy.emulator.cloudformation.resource_types import kind_of
+from eddy.emulator.cloudformation.stacks import Stack
+from eddy.emulator.cloudformation.values import StackValues
+from eddy.emulator.storage.disk import WriteFailed
+
+#: the stacks' service (service.py's CloudFormation: its stacks, change sets, exports, lock, file, provisioning)
+CloudFormation = Any
+
+log = logging.getLogger("eddy")
+T = TypeVar("T")
+
+
+class Operations:
+    """The stack operations running on each thread (one inside another: a nested stack's own request, in-process)."""
+
+    def __init__(self) -> None:
+        self._threads = threading.local()
+
+    def _running(self) -> list[dict[str, bool]]:
+        try:
+            return self._threads.running  # type: ignore[no-any-return]
+        except AttributeError:
+            self._threads.running = []
+            return self._threads.running  # type: ignore[no-any-return]
+
+    def committed(self) -> None:
+        """The thread's innermost operation passed its commit point."""
+        running = self._running()
+        if running:
+            running[-1]["committed"] = True
+
+    def run(self, service: CloudFormation, operation: Callable[[], T]) -> T:
+        """`operation` (one that may change stacks) run all or nothing against the disk (the module's docstring):
+        WriteFailed if the disk refused it before its commit point, everything of it taken back."""
+        running = self._running()
+        state = {"committed": False}
+        running.append(state)
+        try:
+            try:
+                answer = operation()
+            except WriteFailed:  # its commit point refused (an update's, a delete's)
+                take_back(service)
+                raise
+            except BaseException:  # refused otherwise: what it changed before is written down, as before
+                _end(service, state["committed"])
+                raise
+            _end(service, state["committed"])
+            return answer
+        finally:
+            running.pop()
+
+
+def _end(service: CloudFormation, committed: bool) -> None:
+    try:
+        service.save()
+    except WriteFailed as failure:
+        if not committed:
+            take_back(service)
+            raise
+        log.warning("a stack operation stands, but its last statuses could not be written: %s", failure.reason)
+
+
+def take_back(service: CloudFormation) -> None:
+    """Every stack whose record differs from the file's taken back: the resources it made deleted, the ones it
+    changed in place changed back; then the stacks, change sets and exports put back as the file holds them."""
+    saved, saved_change_sets, saved_exports = stack_store.load(service.path)
+    by_id = {stack.stack_id: stack for stack in saved}
+    with service.lock:
+        changed = [
+            stack
+            for stack in service.stacks
+            if stack.stack_id not in by_id
+            or stack_store.stack_state(stack) != stack_store.stack_state(by_id[stack.stack_id])
+        ]
+    for stack in changed:
+        _undo_resources(service, stack, by_id.get(stack.stack_id))
+    changed_ids = {id(stack) for stack in changed}
+    with service.lock:
+        kept = {stack.stack_id: stack for stack in service.stacks if id(stack) not in changed_ids}
+        service.stacks[:] = [kept.get(stack.stack_id, stack) for stack in saved]
+        current = {stack.stack_id: stack for stack in service.stacks}
+        service.change_sets.clear()
+        for change_set_id, change_set in saved_change_sets.items():
+            change_set.stack = current[change_set.stack.stack_id]
+            service.change_sets[change_set_id] = change_set
+        service.exports.exported.clear()
+        service.exports.exported.update(saved_exports.exported)
+        service.exports.importers.clear()
+        service.exports.importers.update(saved_exports.importers)
+
+
+def _undo_resources(service: CloudFormation, stack: Stack, saved: Stack | None) -> None:
+    """The resources `stack` holds that its saved record does not (made, or a replacement) deleted, dependents
+    first, whatever their DeletionPolicy (a refused operation leaves nothing); those changed in place changed
+    back."""
+    values = StackValues(stack, {}, {}, service.exports, service._azs, service.name_of)
+    provisioning = service.deployment(stack, values).provisioning
+    for logical_id in service.order(stack):
+        resource = stack.resources[logical_id]
+        kind = kind_of(resource.type)
+        if kind is None or not resource.physical_id or resource.status == "DELETE_COMPLETE":
+            continue
+        before = saved.resources.get(logical_id) if saved is not None else None
+        try:
+            if before is None or before.status == "DELETE_COMPLETE" or before.physical_id != resource.physical_id:
+                kind.delete(provisioning(logical_id), resource.physical_id, resource.properties)
+            elif before.properties != resource.properties:
+                kind.update(provisioning(logical_id), resource.physical_id, resource.properties, before.properties)
+        except Exception:  # the others are still taken back
+            log.exception(
+                "a resource of a stack operation the disk refused could not be taken back: %s %s (%s)",
+                resource.type,
+                resource.physical_id,
+                logical_id,
+            )
+

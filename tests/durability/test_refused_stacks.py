@@ -1,0 +1,128 @@
+"""A stack operation the disk refuses is taken back whole (emulator/cloudformation/stack_commits.py).
+
+CloudFormation's stacks are kept in `cloudformation/stacks.json`, swapped in whole; the resources a stack makes are
+made through Eddy's APIs, each durable on its own. Before, the file was written after the whole operation and a
+refusal left the stack and its resources applied in memory (answered with a generic 500), until a restart that lost
+the stack and kept its resources. Now writing the file is the operation's commit point (a create's end, an update's
+before its cleanup, a delete's before any deletion); refused, every resource it made is deleted, every one it
+changed in place is changed back, the stack is put back as the file holds it, and the answer is CloudFormation's
+500 `InternalFailure` (query protocol's error document, Type Receiver), which the SDKs retry: botocore's standard
+and legacy retry modes retry any HTTP 500 (botocore/retries/standard.py's RetryableStatusCodes... and
+_retry.json's "general_server_error": {"applies_when": {"response": {"http_status_code": 500}}}).
+
+The fault is injected at the file alone (EDDY_TEST_DISK_FULL naming the point `stacks`): the resources' own requests
+are written, so what the test sees is the stack operation taking them back through their own APIs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from botocore.config import Config
+from botocore.exceptions import ClientError
+
+from tests.durability.test_disk_full import Eddy, disk, running  # noqa: F401 (the disk fixture)
+from tests.durability.test_units_of_work import door  # noqa: F401 (the door fixture)
+
+pytestmark = pytest.mark.slow
+
+TEMPLATE = """
+Parameters:
+  Timeout: {Type: Number, Default: 40}
+  News: {Type: String, Default: stack-news}
+Resources:
+  Queue:
+    Type: AWS::SQS::Queue
+    Properties: {QueueName: stack-jobs, VisibilityTimeout: !Ref Timeout}
+  Topic:
+    Type: AWS::SNS::Topic
+    Properties: {TopicName: !Ref News}
+  Setting:
+    Type: AWS::SSM::Parameter
+    Properties: {Name: /stack/setting, Type: String, Value: !Ref Timeout}
+Outputs:
+  Queue: {Value: !Ref Queue, Export: {Name: stack-queue}}
+"""
+ADDED = TEMPLATE.replace("Outputs:", """  Extra:
+    Type: AWS::SQS::Queue
+    Properties: {QueueName: stack-extra}
+Outputs:""")
+CHANGED = [{"ParameterKey": "Timeout", "ParameterValue": "50"}, {"ParameterKey": "News", "ParameterValue": "renamed"}]
+
+
+def held(eddy: Eddy) -> dict[str, Any]:
+    """The stack as CloudFormation describes it, and its resources through their own APIs."""
+    cloudformation, sqs, sns, ssm = (eddy.client(name) for name in ("cloudformation", "sqs", "sns", "ssm"))
+    try:
+        stacks = cloudformation.describe_stacks(StackName="kept")["Stacks"]
+        events = cloudformation.describe_stack_events(StackName="kept")["StackEvents"]
+        resources = cloudformation.describe_stack_resources(StackName="kept")["StackResources"]
+    except ClientError as error:
+        stacks, events, resources = error.response["Error"]["Message"], [], []
+    queues = sorted(url.rsplit("/", 1)[1] for url in sqs.list_queues().get("QueueUrls", []))
+    try:
+        setting = ssm.get_parameter(Name="/stack/setting")["Parameter"]
+        setting = (setting["Value"], setting["Version"])
+    except ClientError as error:
+        setting = error.response["Error"]["Code"]
+    return {
+        "stacks": stacks, "events": events, "resources": resources,
+        "exports": cloudformation.list_exports()["Exports"],
+        "queues": {name: sqs.get_queue_attributes(QueueUrl=sqs.get_queue_url(QueueName=name)["QueueUrl"],
+                                                  AttributeNames=["VisibilityTimeout"])["Attributes"]
+                   for name in queues},
+        "topics": sorted(topic["TopicArn"].rsplit(":", 1)[1] for topic in sns.list_topics()["Topics"]),
+        "setting": setting,
+    }
+
+
+def refused(call: Any) -> None:
+    with pytest.raises(ClientError) as refusal:
+        call()
+    assert (refusal.value.response["ResponseMetadata"]["HTTPStatusCode"], refusal.value.response["Error"]["Code"],
+            refusal.value.response["Error"]["Type"]) == (500, "InternalFailure", "Receiver")
+
+
+def test_stack_operations_the_disk_refuses_are_taken_back_whole(door: str, tmp_path: Path, disk: Path) -> None:
+    state = tmp_path / "state"
+    with running(door, state) as eddy:
+        cloudformation = eddy.client("cloudformation")
+        nothing = held(eddy)
+        assert (nothing["stacks"], nothing["queues"], nothing["topics"], nothing["setting"]) == \
+            ("Stack with id kept does not exist", {}, [], "ParameterNotFound")
+        disk.write_text("stacks")
+        refused(lambda: cloudformation.create_stack(StackName="kept", TemplateBody=TEMPLATE))
+        assert held(eddy) == nothing  # the queue, topic and parameter it made deleted again
+        disk.write_text("stacks 1")  # the first attempt refused, then the disk takes the file again
+        retrying = eddy.client("cloudformation", Config(retries={"mode": "standard", "total_max_attempts": 3}))
+        answer = retrying.create_stack(StackName="kept", TemplateBody=TEMPLATE)
+        assert (answer["ResponseMetadata"]["HTTPStatusCode"], answer["ResponseMetadata"]["RetryAttempts"]) == (200, 1)
+        before = held(eddy)
+        assert (before["stacks"][0]["StackStatus"], before["queues"], before["topics"], before["setting"]) == \
+            ("CREATE_COMPLETE", {"stack-jobs": {"VisibilityTimeout": "40"}}, ["stack-news"], ("40", 1))
+        disk.write_text("stacks")
+        for name, call in [
+            # in place (the queue's timeout, the parameter's value), a replacement (the renamed topic), an addition
+            ("UpdateStack", lambda: cloudformation.update_stack(StackName="kept", TemplateBody=ADDED,
+                                                                Parameters=CHANGED)),
+            ("DeleteStack", lambda: cloudformation.delete_stack(StackName="kept")),
+        ]:
+            refused(call)
+            assert held(eddy) == {**before, "setting": held(eddy)["setting"]}, name
+            # SSM keeps each value as a version: the one changed back is the stack's value again, a version later
+            assert held(eddy)["setting"][0] == "40", name
+        disk.unlink()
+        kept = held(eddy)
+    with running(door, state, kill=False) as eddy:  # after kill -9 (server) or the block's end (in-process)
+        assert held(eddy) == kept
+        cloudformation = eddy.client("cloudformation")
+        cloudformation.update_stack(StackName="kept", TemplateBody=ADDED, Parameters=CHANGED)
+        updated = held(eddy)
+        assert (updated["stacks"][0]["StackStatus"], updated["queues"], updated["topics"], updated["setting"][0]) == \
+            ("UPDATE_COMPLETE", {"stack-extra": {"VisibilityTimeout": "30"}, "stack-jobs": {"VisibilityTimeout": "50"}},
+             ["renamed"], "50")
+        cloudformation.delete_stack(StackName="kept")
+        gone = held(eddy)
+        assert (gone["queues"], gone["topics"], gone["setting"]) == ({}, [], "ParameterNotFound")
