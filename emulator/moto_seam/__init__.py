@@ -56,6 +56,7 @@ PATCHES = (
             "eddy.emulator.moto_seam.services.moments",
             "eddy.emulator.moto_seam.services.iam_checks",
             "eddy.emulator.moto_seam.services.botocore_data",
+            "eddy.emulator.moto_seam.services.query_errors",
         ),
     ),
     (

@@ -29,7 +29,7 @@ from urllib.parse import parse_qs
 
 from botocore.exceptions import ClientError
 
-from eddy.emulator.api.sns import error_answer
+from eddy.emulator.api.sns import error_answer, names
 from eddy.emulator.callers import region_of
 from eddy.emulator.notifications.delivery_policies import (
     InvalidDeliveryPolicy,
@@ -82,6 +82,10 @@ def handle(emulator: "Emulator", request: Request) -> Response | None:
         return _confirm_subscription(request, params)
     check = CHECKS.get(params.get("Action", ""))
     try:
+        names.check(params, region_of(request.header("Authorization") or "", request.url))
+    except names.InvalidName as refused:
+        return error_answer("InvalidParameter", f"Invalid parameter: {refused}")
+    try:
         if check is not None:
             check(params, lambda topic: _topic_attributes(emulator, topic))
     except Refused as refused:
@@ -120,6 +124,10 @@ def _json_message(message: str) -> None:
 def _publish(params: Params, topic_attributes: TopicAttributes) -> None:
     if params.get("Message", "") == "":
         raise _invalid("Empty message")
+    if params.get("Subject") == "":  # given, and empty (test_publish_with_empty_subject)
+        raise _invalid("Subject")
+    if _entry_bytes(params) > MAX_BYTES:  # the message and its attributes (test_publish_too_long_message)
+        raise _invalid("Message too long")
     if params.get("MessageStructure") == "json":
         _json_message(params["Message"])
     topic = params.get("TopicArn", "")

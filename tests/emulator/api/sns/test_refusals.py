@@ -38,6 +38,14 @@ def json_message(message: str) -> dict:
 CASES: list[Case] = [
     ("test_empty_sns_message/empty-msg-error", "publish", {"TopicArn": "TOPIC", "Message": ""},
      INVALID, "Invalid parameter: Empty message"),
+    ("test_publish_with_empty_subject/response-with-empty-subject", "publish",
+     {"TopicArn": "TOPIC", "Subject": "", "Message": json.dumps({"message": "test_publish"})},
+     INVALID, "Invalid parameter: Subject"),
+    ("test_publish_too_long_message/error", "publish", {"TopicArn": "TOPIC", "Message": "This is a test message" * 12000},
+     INVALID, "Invalid parameter: Message too long"),
+    ("test_publish_too_long_message/error-with-attrs", "publish",
+     {"TopicArn": "TOPIC", "Message": "a" * (MAX - 12 + 1), "MessageAttributes": NUMBER},
+     INVALID, "Invalid parameter: Message too long"),
     ("test_message_structure_json_exc/missing-default-key", "publish",
      json_message(json.dumps({"sqs": "Test message"})), INVALID, NO_DEFAULT),
     ("test_message_structure_json_exc/invalid-json", "publish",
@@ -114,6 +122,7 @@ def test_what_aws_accepts_goes_through(door):
         {"Id": "1", "Message": "a" * (MAX - 13), "MessageAttributes": NUMBER},
         {"Id": "2", "Message": "b"}])
     assert ([entry["Id"] for entry in answer["Successful"]], answer["Failed"]) == (["1", "2"], [])
+    assert "MessageId" in sns.publish(TopicArn=topic, Message="a" * (MAX - 12), MessageAttributes=NUMBER)
     sns.set_subscription_attributes(SubscriptionArn=sub, AttributeName="RawMessageDelivery", AttributeValue="true")
     assert sns.get_subscription_attributes(SubscriptionArn=sub)["Attributes"]["RawMessageDelivery"] == "true"
 
