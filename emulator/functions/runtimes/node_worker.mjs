@@ -101,13 +101,17 @@ async function loadHandler(spec) {
   }
   let exports;
   try {
-    exports = isModuleFile(file) ? await import(pathToFileURL(file).href) : createRequire(file)(file);
+    // required by the runtime's own module, as Lambda's index.mjs requires it: a module the code cannot find names
+    // the code's file, then the runtime's module, in its Require stack
+    exports = isModuleFile(file) ? await import(pathToFileURL(file).href) : createRequire(import.meta.url)(file);
   } catch (cause) {
     if (cause instanceof SyntaxError) throw runtimeError("Runtime.UserCodeSyntaxError", String(cause));
     if (SDK_MISSING && String(cause?.message).includes("@aws-sdk/")) {  // the runtime's words, then what to run
       cause.message = `${cause.message}\n${SDK_MISSING}`;
     }
-    if (cause?.code === "MODULE_NOT_FOUND") throw runtimeError("Runtime.ImportModuleError", String(cause));
+    if (cause?.code === "MODULE_NOT_FOUND") {  // Lambda's runtime module is /var/runtime/index.mjs
+      throw runtimeError("Runtime.ImportModuleError", String(cause).replaceAll(WORKER, "/var/runtime/index.mjs"));
+    }
     throw cause;
   }
   let handler = names.reduce((value, name) => (value == null ? undefined : value[name]), exports);

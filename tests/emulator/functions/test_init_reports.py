@@ -180,3 +180,35 @@ def test_a_node_module_that_cannot_be_loaded_reports_its_init_and_each_retry_in_
         rf"INIT_START Runtime Version: nodejs:20\.v1\tRuntime Version ARN: {RUNTIME_ARN}\n" + output
         + rf"INIT_REPORT Init Duration: {MS}\tPhase: init\tStatus: error\tError Type: Runtime\.ExitError\n"
         + "".join(invoke_phase + report(request_id, "Runtime.ExitError") for request_id in request_ids), group), group
+
+
+def test_a_node_functions_failed_init_answers_the_error_its_runtime_posted(door):
+    # What Lambda answers an invocation whose Node.js Init fails: the error document the runtime posted to
+    # /runtime/init/error, FunctionError Unhandled. aws-lambda-nodejs-runtime-interface-client: an uncaught exception
+    # while the handler loads -> RAPIDClient.postInitError(error) posts Errors.toRapidResponse(error), {errorType,
+    # errorMessage, trace}, then exits 129; a module the code cannot find is Runtime.ImportModuleError, its Require
+    # stack ending with the runtime's own module (users' `aws lambda invoke` output: "Error: Cannot find module
+    # 'x'\nRequire stack:\n- /var/task/index.js\n- /var/runtime/index.mjs"; its trace the message's lines). Eddy's code
+    # folder stands where Lambda's /var/task is (normalised below); the require stack named the code's file twice.
+    lam = door.client("lambda")
+    sources = {"missing": "require('nosuchmodule');\nexports.handler = async () => 'unreached';\n",
+               "throws": "class ConfigError extends Error { constructor(m) { super(m); this.name = 'ConfigError'; } }\n"
+                         "throw new ConfigError('TABLE_NAME is not set');\n"}
+    for name, source in sources.items():
+        lam.create_function(FunctionName=name, Runtime="nodejs20.x", Role=ROLE, Handler="index.handler",
+                            Code={"ZipFile": zip_of({"index.js": source}, executable=())})
+    for _ in range(2):  # the first invocation and the next, each retrying the Init in a fresh runtime
+        response = lam.invoke(FunctionName="missing", Payload=b"{}")
+        payload = re.sub(r"- /\S+?/code/index\.js", "- /var/task/index.js", response["Payload"].read().decode())
+        assert (response["StatusCode"], response["FunctionError"], json.loads(payload)) == (200, "Unhandled", {
+            "errorType": "Runtime.ImportModuleError",
+            "errorMessage": "Error: Cannot find module 'nosuchmodule'\nRequire stack:\n- /var/task/index.js\n"
+                            "- /var/runtime/index.mjs",
+            "trace": ["Runtime.ImportModuleError: Error: Cannot find module 'nosuchmodule'", "Require stack:",
+                      "- /var/task/index.js", "- /var/runtime/index.mjs"]})
+    response = lam.invoke(FunctionName="throws", Payload=b"{}")
+    payload = json.loads(response["Payload"].read())
+    code_line = re.fullmatch(r"    at Object\.<anonymous> \(/\S+/code/index\.js:2:7\)", payload["trace"][1])
+    assert (response["FunctionError"], payload["errorType"], payload["errorMessage"], payload["trace"][0],
+            bool(code_line)) == ("Unhandled", "ConfigError", "TABLE_NAME is not set",
+                                 "ConfigError: TABLE_NAME is not set", True), payload
