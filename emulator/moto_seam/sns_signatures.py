@@ -20,10 +20,11 @@ Pinned by tests/emulator/moto_seam/test_sns_signatures.py.
 from __future__ import annotations
 
 import base64
+import functools
 from typing import Any
 
-from cryptography.hazmat.primitives import hashes
-from cryptography.hazmat.primitives.asymmetric import padding
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import padding, rsa
 from moto.core import DEFAULT_ACCOUNT_ID
 from moto.sns.models import Subscription, sns_backends
 
@@ -33,6 +34,12 @@ original_get_post_data = Subscription.get_post_data
 
 #: the endpoint a notification's links are on (the server's URL), None for AWS's own host (in-process)
 _links_endpoint: str | None = None
+
+#: kept on the default account's SNS backend of a region (where moto keeps the certificates): the PEM of the key the
+#: region's messages are signed with, and the name of its one certificate. AWS signs a region's notifications with
+#: one certificate (LocalStack's AWS-validated test_sns_filter_policy.snapshot.json, test_exists_filter_policy: the
+#: same SigningCertURL in each message); moto made a key per subscription and a certificate per message.
+SIGNING_KEY, CERTIFICATE = "_eddy_signing_key", "_eddy_signing_certificate"
 
 #: the members of a message that are signed, in the order AWS's string to sign lists them (a Notification's: Subject
 #: when it has one; a SubscriptionConfirmation's and an UnsubscribeConfirmation's: SubscribeURL and Token)
@@ -66,8 +73,9 @@ def _get_post_data(
     message_attributes: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     notification = original_get_post_data(self, message, message_id, subject, message_attributes=message_attributes)
-    endpoint = links_endpoint(self.topic.sns_backend.region_name)
-    notification["SigningCertURL"] = f"{endpoint}/{notification['SigningCertURL'].rsplit('/', 1)[1]}"
+    region = self.topic.sns_backend.region_name
+    endpoint = links_endpoint(region)
+    notification["SigningCertURL"] = f"{endpoint}/{_regions_certificate(region, notification['SigningCertURL'])}"
     notification["UnsubscribeURL"] = f"{endpoint}/?Action=Unsubscribe&SubscriptionArn={self.arn}"
     sign(self, notification)
     return notification
@@ -93,11 +101,42 @@ def signing_certificate(name: str) -> bytes | None:
     return None
 
 
+def _regions_certificate(region: str, made_url: str) -> str:
+    """The name of the region's certificate: the first one moto made there (the one it just made for this message is
+    let go), or the one it just made."""
+    backend = sns_backends[DEFAULT_ACCOUNT_ID][region]
+    made = made_url.rsplit("/", 1)[1]
+    kept = getattr(backend, CERTIFICATE, None)
+    if kept is None or kept not in backend._message_public_keys:
+        setattr(backend, CERTIFICATE, made)
+        return made
+    backend._message_public_keys.pop(made, None)
+    return kept
+
+
+def _private_key(self: Subscription) -> rsa.RSAPrivateKey:
+    """The region's signing key (made with the region's first message), in moto's Subscription.private_key's place."""
+    backend = sns_backends[DEFAULT_ACCOUNT_ID][self.topic.sns_backend.region_name]
+    pem = getattr(backend, SIGNING_KEY, None)
+    if pem is None:
+        key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+        pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                serialization.NoEncryption())
+        setattr(backend, SIGNING_KEY, pem)
+    return _loaded(pem)
+
+
+@functools.lru_cache(maxsize=32)
+def _loaded(pem: bytes) -> rsa.RSAPrivateKey:
+    return serialization.load_pem_private_key(pem, password=None)  # type: ignore[return-value]
+
+
 _patches = Patches()
 
 
 def install() -> None:
     _patches.set(Subscription, "get_post_data", _get_post_data)
+    _patches.set(Subscription, "private_key", _private_key)
 
 
 def uninstall() -> None:

@@ -59,3 +59,32 @@ def test_the_signature_verifies_with_the_signing_certificate(emu, asked, algorit
     assert sns_signatures.string_to_sign(body) == expected
     x509.load_pem_x509_certificate(pem).public_key().verify(  # raises InvalidSignature if it does not verify
         base64.b64decode(body["Signature"]), expected.encode(), padding.PKCS1v15(), algorithm())
+
+
+def test_a_regions_notifications_are_signed_with_one_certificate_that_verifies_them_all(door):
+    """AWS signs a region's notifications with one certificate: LocalStack's AWS-validated
+    test_sns_filter_policy.snapshot.json (commit 8b9a79f05846), TestSNSFilterPolicyAttributes::test_exists_filter_policy,
+    "messages-1" and "messages-3": the same SigningCertURL (`<signing-cert-file:1>`) in each of its messages. moto
+    made a certificate per message (and a key per subscription)."""
+    import urllib.request
+
+    sns, sqs = door.client("sns"), door.client("sqs")
+    bodies = []
+    for name in ("first", "second"):
+        topic = sns.create_topic(Name=f"orders-{name}", Attributes={"SignatureVersion": "2"})["TopicArn"]
+        queue_url = sqs.create_queue(QueueName=f"subscriber-{name}")["QueueUrl"]
+        queue = sqs.get_queue_attributes(QueueUrl=queue_url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+        sns.subscribe(TopicArn=topic, Protocol="sqs", Endpoint=queue)
+        for number in range(2):
+            sns.publish(TopicArn=topic, Message=f"message {number}")
+            bodies.append(json.loads(sqs.receive_message(QueueUrl=queue_url)["Messages"][0]["Body"]))  # in flight
+    assert len({body["SigningCertURL"] for body in bodies}) == 1
+    if door.name == "server":  # the certificate as a subscriber fetches it
+        with urllib.request.urlopen(bodies[0]["SigningCertURL"]) as answer:
+            pem = answer.read()
+    else:
+        pem = sns_signatures.signing_certificate(bodies[0]["SigningCertURL"].rsplit("/", 1)[1])
+    key = x509.load_pem_x509_certificate(pem).public_key()
+    for body in bodies:  # raises InvalidSignature if one does not verify
+        key.verify(base64.b64decode(body["Signature"]), sns_signatures.string_to_sign(body).encode(),
+                   padding.PKCS1v15(), hashes.SHA256())
