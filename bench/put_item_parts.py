@@ -10,7 +10,7 @@ above it):
       door                       the DynamoDB door: body decoded once, validated, DynamoDB's rules, answered
         parse_body               the body's JSON decoded
         validation               botocore's model walked over the request (api/validation.py)
-        DynamoDB's rules         api/dynamodb_rules/ (before any table is read)
+        DynamoDB's rules         api/dynamodb/rules/ (before any table is read)
         fast path                moto's action called directly (moto_seam/actions.py) and its answer shaped
           moto's action          moto_seam/actions.run: DynamoHandler.put_item and the item store below it
         capture's end            the stream records built and committed (stream, change log, write-ahead log)

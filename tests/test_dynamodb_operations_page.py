@@ -9,7 +9,7 @@ from pathlib import Path
 
 import botocore.session
 
-from eddy.emulator.api.absent_features import NOT_EMULATED
+from eddy.emulator.api.dynamodb.absent_features import NOT_EMULATED
 
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "reference" / "dynamodb-operations.md"
 STATUSES = {"served exactly", "served with listed differences", "not served"}

@@ -28,7 +28,7 @@ from eddy.emulator.settings import WAIT_TIMEOUT
 from eddy.emulator.errors import AWSError, ResourceNotFoundException, ValidationException
 from eddy.emulator.triggers.failures import NotDeliveredError
 from eddy.emulator.aws_requests import Request, Response, error_response, json_response
-from eddy.emulator.api.streams_api import parse_body
+from eddy.emulator.api.dynamodb.streams import parse_body
 
 CONTENT_TYPE = "application/json"
 Params = dict[str, Any]

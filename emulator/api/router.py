@@ -17,8 +17,7 @@ import logging
 import uuid
 from typing import Any, Callable, Iterator
 
-from eddy.emulator.api import streams_api
-from eddy.emulator.api.dynamodb import door as dynamodb_door
+from eddy.emulator.api.dynamodb import door as dynamodb_door, streams as dynamodb_streams
 from eddy.emulator.moto_seam import bridge as moto_bridge
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import InternalServerError, UnknownOperationException
@@ -128,7 +127,7 @@ def _eddy(name: str) -> Any:
 def claims(request: Request) -> bool:
     """Whether the router answers this request (decided from its target and path, without its body)."""
     target = request.header("X-Amz-Target") or ""
-    if target.startswith((streams_api.TARGET_PREFIX, dynamodb_door.TARGET_PREFIX)) or _without_target(request):
+    if target.startswith((dynamodb_streams.TARGET_PREFIX, dynamodb_door.TARGET_PREFIX)) or _without_target(request):
         return True
     path = request.path
     return (
@@ -144,7 +143,7 @@ def route(emulator: Emulator, request: Request) -> Response | None:
         with emulator.persistence.unit():  # the request's unit of work: its entries in one append, or undone
             return _dispatch(emulator, request, target)
     except WriteFailed as failure:  # the disk refused the write: nothing of it was kept or shown
-        if target.startswith((streams_api.TARGET_PREFIX, dynamodb_door.TARGET_PREFIX)) or request.path.startswith(
+        if target.startswith((dynamodb_streams.TARGET_PREFIX, dynamodb_door.TARGET_PREFIX)) or request.path.startswith(
             "/_eddy/"
         ):  # DynamoDB's, and Eddy's controls' (JSON errors)
             return write_refused(emulator, failure)
@@ -155,9 +154,9 @@ def route(emulator: Emulator, request: Request) -> Response | None:
 
 
 def _dispatch(emulator: Emulator, request: Request, target: str) -> Response | None:
-    if target.startswith(streams_api.TARGET_PREFIX):
-        operation = target[len(streams_api.TARGET_PREFIX) :]
-        return streams_api.handle(emulator, operation, request.body, lambda: moto_bridge.caller(request))
+    if target.startswith(dynamodb_streams.TARGET_PREFIX):
+        operation = target[len(dynamodb_streams.TARGET_PREFIX) :]
+        return dynamodb_streams.handle(emulator, operation, request.body, lambda: moto_bridge.caller(request))
     if target.startswith(dynamodb_door.TARGET_PREFIX):
         return dynamodb_door.handle(emulator, target[len(dynamodb_door.TARGET_PREFIX) :], request)
     path = request.path

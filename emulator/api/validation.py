@@ -10,15 +10,15 @@
   null" or "2 validation errors detected: ...; ...". Members are named as AWS names them: the first letter in
   lower case, list elements as `keySchema.1.member.keyType`, map values as `item.<key>.member`.
 - Then, the model satisfied, DynamoDB's own rules for an AttributeValue's content (exactly one type, numbers
-  DynamoDB can store, sets not empty and without duplicates, NULL true): emulator/api/attribute_values.py.
+  DynamoDB can store, sets not empty and without duplicates, NULL true): emulator/api/dynamodb/attribute_values.py.
 - Then what AWS requires beyond the model: CreateTable's KeySchema and AttributeDefinitions (REQUIRED_BY_THE_SERVICE),
   an action in each TransactWriteItems item, a timestamp as a number a date can be read from, and a Query's
-  KeyConditionExpression read as AWS reads it (dynamodb_rules/key_conditions.py).
+  KeyConditionExpression read as AWS reads it (dynamodb/rules/key_conditions.py).
 - Most of a write's request is its items: an AttributeValue nothing here would refuse (plain_attribute_values.py)
   skips the walk.
 - Members the model does not know are ignored, as AWS ignores them. A table given by name where the model
   also takes its ARN is held to a table name's rules (3 to 255 characters of [a-zA-Z0-9_.-]) everywhere; one
-  given by an ARN to a table ARN's form (emulator/api/table_arns.py), its region checked when it is resolved.
+  given by an ARN to a table ARN's form (emulator/api/dynamodb/table_arns.py), its region checked when it is resolved.
 """
 
 from __future__ import annotations
@@ -34,8 +34,8 @@ from typing import Any
 from botocore.model import OperationModel, OperationNotFoundError, ServiceModel, Shape
 from botocore.utils import parse_timestamp
 
-from eddy.emulator.api import attribute_values, plain_attribute_values, table_arns
-from eddy.emulator.api.dynamodb_rules import key_conditions
+from eddy.emulator.api.dynamodb import attribute_values, plain_attribute_values, table_arns
+from eddy.emulator.api.dynamodb.rules import key_conditions
 from eddy.emulator.errors import SerializationException, UnknownOperationException, ValidationException
 
 MAX_LISTED = 10
@@ -287,7 +287,7 @@ def _string(shape: Shape, value: str, path: str, problems: _Problems) -> None:
     if enum and value not in enum and not problems.moto_checks:
         _violation(problems, path, value, f"Member must satisfy enum value set: [{', '.join(enum)}]")
         return
-    if shape.name == "ProjectionExpression" and not value.strip():  # its syntax: dynamodb_rules/projection_expressions
+    if shape.name == "ProjectionExpression" and not value.strip():  # its syntax: dynamodb/rules/projection_expressions
         raise ValidationException("Invalid ProjectionExpression: The expression can not be empty;")
     before = len(problems)
     _length(shape, value, path, problems)

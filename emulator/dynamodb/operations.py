@@ -115,7 +115,7 @@ class DynamoDB:
 
     def run(self, operation: str, request: Request, params: Params) -> Response:
         """An operation Eddy asks for itself, well formed, for the request's caller (a global table's replica made,
-        changed or described in its region: api/global_tables/), never through the door: `execute`'s, CreateTable
+        changed or described in its region: api/dynamodb/global_tables/), never through the door: `execute`'s, CreateTable
         and UpdateTable with their StreamSpecification through tables.py, a table's description as AWS answers it."""
         params = dict(params)
         stream = stream_asked(params.pop("StreamSpecification", None))

@@ -1,7 +1,7 @@
 """moto's DynamoDB backend and the hooks into moto's request handling (one module of the seam, emulator/moto_seam/).
 
 moto is Eddy's DynamoDB data plane (items, expressions, GSIs, transactions; Eddy reads PartiQL itself and runs
-it as those item operations, emulator/api/partiql/) and serves the plain services (S3, SQS, SNS, ...). Eddy
+it as those item operations, emulator/api/dynamodb/partiql/) and serves the plain services (S3, SQS, SNS, ...). Eddy
 owns streams. The seams, all pinned by tests/emulator/moto_seam/test_bridge.py
 so that a moto upgrade that moves them fails loudly:
   - `Table.stream_shard`: moto calls `table.stream_shard.add(old_item, new_item)` on every item it stores

@@ -3,7 +3,7 @@
 - `moto.dynamodb.responses.TRANSACTION_MAX_ITEMS`, the actions a TransactGetItems takes, is 100 as AWS's has been
   since September 2022 (AWS's announcement "Amazon DynamoDB now supports 100 actions per transaction"; moto kept 25,
   its TransactWriteItems already takes 100). The front door refuses 101 in AWS's words
-  (api/dynamodb_rules/request_collections.py) before moto counts.
+  (api/dynamodb/rules/request_collections.py) before moto counts.
 - `DynamoDBBackend.list_tables`: ListTables names the tables in the order of their names, as AWS lists them (the
   AWS-recorded suite of issue 37; moto listed them in the order they were created), and an
   ExclusiveStartTableName that names no table starts after where it would be (moto started past the end).
@@ -15,7 +15,7 @@
   reference, TagResource; moto kept both).
 - `DynamoType.__add__` / `__sub__` (UpdateItem's ADD, SET's + and -, AttributeUpdates' ADD): a number they make is
   written as DynamoDB stores numbers (`stored_number`: 3.5 + -3.5 is 0, 1.0 + 2 is 3; moto wrote Python's Decimal,
-  `0.0`, `3.0`), as the door writes a request's numbers (api/dynamodb_rules/numbers.py; DynamoDB developer guide,
+  `0.0`, `3.0`), as the door writes a request's numbers (api/dynamodb/rules/numbers.py; DynamoDB developer guide,
   "Number": "Leading and trailing zeroes are trimmed").
 
 Installed with all_or_nothing.py; plain moto in the same process keeps its own.

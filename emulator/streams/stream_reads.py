@@ -1,5 +1,5 @@
 """The DynamoDB Streams API's reads, on the engine's state: ListStreams, DescribeStream, GetShardIterator and
-GetRecords (plain values in and out, AWS's errors as AWSError subclasses; api/streams_api.py is their door), and
+GetRecords (plain values in and out, AWS's errors as AWSError subclasses; api/dynamodb/streams.py is their door), and
 the shape of a stream in their answers (ListStreams' summary, DescribeStream's StreamDescription)."""
 
 from __future__ import annotations

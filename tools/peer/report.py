@@ -78,8 +78,8 @@ AWS_DIFFERENCES = {
     "test_update_table__billing_mode": "expects a table switched back to PROVISIONED to forget when it was on demand: "
     "LastUpdateToPayPerRequestDateTime is 'the time when PAY_PER_REQUEST was last "
     "set' (DynamoDB API reference, BillingModeSummary), so Eddy keeps it",
-    # issue 37: DynamoDB's own request rules and moto's evaluation where AWS answers otherwise (api/dynamodb_rules/,
-    # moto_seam/dynamodb_rules.py, conditions.py; tests/emulator/api/dynamodb_rules/ name the sources)
+    # issue 37: DynamoDB's own request rules and moto's evaluation where AWS answers otherwise (api/dynamodb/rules/,
+    # moto_seam/dynamodb_rules.py, conditions.py; tests/emulator/api/dynamodb/rules/ name the sources)
     "test_update_item_conditions_fail": _MIXED,
     "test_update_item_conditions_fail_because_expect_not_exists": _MIXED,
     "test_update_item_conditions_fail_because_expect_not_exists_by_compare_to_null": _MIXED,

@@ -17,18 +17,18 @@ from typing import Any
 
 from eddy.emulator.moto_seam import actions as moto_actions, bridge as moto_bridge, all_or_nothing, table_descriptions
 from eddy.emulator.moto_seam.tables import views as moto_tables
-from eddy.emulator.api import (
+from eddy.emulator.api import validation
+from eddy.emulator.api.dynamodb import (
     absent_features,
     attribute_values,
-    dynamodb_rules,
-    kinesis_destinations_api,
+    kinesis_destinations,
     partiql,
     resource_policies,
+    rules as dynamodb_rules,
     table_arns,
-    validation,
 )
-from eddy.emulator.api.dynamodb_answers import collection_key, item_collection_metrics, transact_writes, unasked
-from eddy.emulator.api.dynamodb_rules import (
+from eddy.emulator.api.dynamodb.answers import collection_key, item_collection_metrics, transact_writes, unasked
+from eddy.emulator.api.dynamodb.rules import (
     item_keys,
     legacy_parameters,
     request_collections,
@@ -36,8 +36,8 @@ from eddy.emulator.api.dynamodb_rules import (
     transaction_keys,
 )
 from eddy.emulator.api.dynamodb import tables
-from eddy.emulator.api.global_tables import replica_tables, replica_updates
-from eddy.emulator.api.streams_api import parse_body
+from eddy.emulator.api.dynamodb.global_tables import replica_tables, replica_updates
+from eddy.emulator.api.dynamodb.streams import parse_body
 from eddy.emulator.dynamodb.operations import DEFINITION_OPERATIONS, TARGET_PREFIX
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import AWSError, InternalServerError, ValidationException, constraint_violation
@@ -114,8 +114,8 @@ def _answer(emulator: Emulator, operation: str, request: Request, params: dict[s
     absent = absent_features.answer(emulator, operation, request, params)  # features Eddy does not have
     if absent is not None:
         return absent
-    if operation in kinesis_destinations_api.OPERATIONS:  # Eddy's own: moto has no Kinesis destinations
-        return kinesis_destinations_api.handle(emulator, operation, request)
+    if operation in kinesis_destinations.OPERATIONS:  # Eddy's own: moto has no Kinesis destinations
+        return kinesis_destinations.handle(emulator, operation, request)
     if operation in DEFINITION_OPERATIONS and emulator.persistence.durable:
         emulator.disk.room_for(len(request.body))  # a definition moto makes cannot be put back: room first
     if operation == "CreateTable":
@@ -123,7 +123,7 @@ def _answer(emulator: Emulator, operation: str, request: Request, params: dict[s
     if operation == "UpdateTable":
         return _as_aws(operation, request, params, tables.update_table(emulator, request, params))
     if operation in partiql.OPERATIONS:  # each statement run as its item operation, in one write of the engine's
-        from eddy.emulator.api.partiql.operations import answer as partiql_answer  # the first loads it
+        from eddy.emulator.api.dynamodb.partiql.operations import answer as partiql_answer  # the first loads it
 
         def statements() -> tuple[int, dict[str, Any]]:
             return emulator.dynamodb.write(

@@ -9,9 +9,9 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from eddy.emulator.api import absent_features, resource_policies
-from eddy.emulator.api.dynamodb_rules import table_definitions
-from eddy.emulator.api.global_tables import replica_tables
+from eddy.emulator.api.dynamodb import absent_features, resource_policies
+from eddy.emulator.api.dynamodb.rules import table_definitions
+from eddy.emulator.api.dynamodb.global_tables import replica_tables
 from eddy.emulator.aws_requests import Request, Response
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import AWSError, ValidationException, constraint_violation

@@ -5,7 +5,7 @@ same name starts without any (as AWS answers: a same-name re-create reads fresh 
 A slot holds the policy (its document as DynamoDB answers it, the form that decides whether a new one is the same,
 and its revision id) or, once the policy is deleted, a tombstone: the deletion's revision id and no document.
 moto's own resource policies (DynamoDBBackend.resource_policies, keyed by ARN and kept after a table's deletion) are
-never used: api/resource_policies/ answers every operation on them.
+never used: api/dynamodb/resource_policies/ answers every operation on them.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """When a table's Time to Live was last changed by UpdateTimeToLive (the emulator's clock), kept on moto's table so a
 table made again under the same name starts without one: DynamoDB refuses another change for a while after one
-(api/dynamodb_rules/time_to_live.py)."""
+(api/dynamodb/rules/time_to_live.py)."""
 
 from __future__ import annotations
 

@@ -20,7 +20,7 @@ import boto3
 import botocore.session
 import requests
 
-from eddy.emulator.api.absent_features import NOT_EMULATED
+from eddy.emulator.api.dynamodb.absent_features import NOT_EMULATED
 from tests.conftest import eddy_server
 
 SEED, REQUESTS = 11, 2400

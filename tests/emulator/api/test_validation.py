@@ -124,7 +124,7 @@ ITEMS = [
 def test_the_attribute_value_shortcut_answers_as_the_whole_walk(operation: str, member: str, item: dict,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """Items skip the generic walk when it could find nothing: whatever it would say, validate() still says."""
-    from eddy.emulator.api import plain_attribute_values
+    from eddy.emulator.api.dynamodb import plain_attribute_values
 
     params = {"TableName": "orders", "Key": {"pk": {"S": "a"}}, member: item}
     if operation == "BatchWriteItem":  # a put of the item alone, or beside other members (the whole walk's)

@@ -12,7 +12,7 @@ from eddy import emulate
 from eddy.emulator.moto_seam import dynamodb_rules
 
 TABLE, RANGE_TABLE = "orders", "lines"
-from tests.emulator.api.dynamodb_rules.conftest import refused
+from tests.emulator.api.dynamodb.rules.conftest import refused
 from tests.emulator.helpers import create_table
 
 
