@@ -18,6 +18,7 @@ listings/queue_activity.py, called from add_message's wrapper, the pollers' rece
 
 from __future__ import annotations
 
+import functools
 import re
 import json
 import threading
@@ -28,6 +29,7 @@ from typing import Any, Callable
 from moto.core.utils import camelcase_to_underscores
 from moto.sqs import models as sqs_models
 from moto.sqs.models import Message, Queue, sqs_backends
+from moto.sqs.responses import SQSResponse
 
 from eddy.emulator.moto_seam.listings import queue_activity
 from eddy.emulator.moto_seam import Patches
@@ -88,6 +90,25 @@ def install() -> None:
     _patches.set(Queue, "add_message", added)
     _patches.set(Message, "change_visibility", visibility_changed)
     _patches.set(Queue, "attributes", property(QueueAttributes))
+    for batch in BATCH_ANSWERS:
+        _patches.set(SQSResponse, batch, _without_empty_failed(getattr(SQSResponse, batch)))
+
+
+#: the batch operations whose answer has no Failed when none failed (LocalStack's AWS-validated snapshots:
+#: test_lambda_integration_sqs.snapshot.json's "send-message-batch-result-*", test_sqs.snapshot.json's batches; moto
+#: answered "Failed": [])
+BATCH_ANSWERS = ("send_message_batch", "delete_message_batch", "change_message_visibility_batch")
+
+
+def _without_empty_failed(answer: Callable[[SQSResponse], Any]) -> Callable[[SQSResponse], Any]:
+    @functools.wraps(answer)
+    def answered(self: SQSResponse) -> Any:
+        result = answer(self)
+        if result.result.get("Failed") == []:
+            del result.result["Failed"]
+        return result
+
+    return answered
 
 
 def uninstall() -> None:
