@@ -32,6 +32,8 @@ class Stacks(Protocol):
 
     lock: threading.RLock
     change_sets: dict[str, ChangeSet]
+    #: the operations running (stack_commits.py's Operations): the stacks each works on
+    operations: "Operations"
 
     def now(self) -> float: ...
 
@@ -116,6 +118,10 @@ class ChangeSet:
             }
         )
         return answer
+
+
+class Operations(Protocol):
+    def touching(self, stack_id: str) -> None: ...
 
 
 def create(service: Stacks, account: str, region: str, params: dict[str, Any]) -> ChangeSet:
@@ -321,6 +327,7 @@ def delete(service: Stacks, change_set: ChangeSet) -> None:
         raise InvalidChangeSetStatusException(
             f"Cannot delete ChangeSet [{change_set.change_set_id}] while it is being executed"
         )
+    service.operations.touching(change_set.stack.stack_id)
     with service.lock:
         service.change_sets.pop(change_set.change_set_id, None)
 

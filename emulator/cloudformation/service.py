@@ -139,6 +139,7 @@ class CloudFormation:
         self, stack: Stack, template: dict[str, Any], given: list[dict[str, Any]], previous: dict[str, str] | None
     ) -> StackValues:
         """The stack's values for `template` (its parameters checked); DescribeStacks' Parameters set."""
+        self.operations.touching(stack.stack_id)
         declared = template.get("Parameters") or {}
         raw, values, resolved = stack_parameters.resolve(
             declared, given, previous, lambda name: self._ssm_value(stack.region, name)
@@ -158,6 +159,8 @@ class CloudFormation:
         return sorted(zone["ZoneName"] for zone in zones)
 
     def deployment(self, stack: Stack, values: StackValues) -> Deployment:
+        self.operations.touching(stack.stack_id)  # taken back with the operation, should the disk refuse it
+
         def provisioning(logical_id: str) -> Provisioning:
             return Provisioning(
                 lambda service: self.client(service, stack.region),

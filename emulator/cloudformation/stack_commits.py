@@ -9,7 +9,9 @@ be taken back, and takes it back if the disk refuses the file:
     (stack_operations.py's `commit`); refused, every resource it made (new, or a replacement) is deleted and every
     one it changed in place is changed back, as an update's rollback does;
   - a delete (DeleteStack): before any resource is deleted (DELETE_IN_PROGRESS on disk); refused, none was.
-Then the stacks, change sets and exports are put back as the file holds them, and the request answers
+Then the operation's stacks (those it works on: Operations.touching), their change sets and their exports are put
+back as the file holds them, every other stack left as it is (another request's, running at the same time on
+another thread: its resources and its record are its own), and the request answers
 CloudFormation's 500 InternalFailure (api/cloudformation), which the SDKs retry; nothing of the operation is seen,
 then or after a restart. What a stack's own requests wrote is taken back by requests too (a queue deleted again),
 so a disk that refuses every write can leave a resource the operation made (its deletion refused as well): logged.
@@ -26,7 +28,7 @@ from typing import Any, Callable, TypeVar
 from eddy.emulator.cloudformation import stack_store
 from eddy.emulator.cloudformation.resource_types import kind_of
 from eddy.emulator.cloudformation.stacks import Stack
-from eddy.emulator.cloudformation.values import StackValues
+from eddy.emulator.cloudformation.values import Exports, StackValues
 from eddy.emulator.storage.disk import WriteFailed
 
 #: the stacks' service (service.py's CloudFormation: its stacks, change sets, exports, lock, file, provisioning)
@@ -37,82 +39,124 @@ T = TypeVar("T")
 
 
 class Operations:
-    """The stack operations running on each thread (one inside another: a nested stack's own request, in-process)."""
+    """The stack operations running on each thread (one inside another: a nested stack's own request, in-process),
+    each with the stacks it works on: a refused one takes back those alone, never a stack another request is making
+    at the same time (on another thread)."""
 
     def __init__(self) -> None:
         self._threads = threading.local()
 
-    def _running(self) -> list[dict[str, bool]]:
+    def _running(self) -> list[_Running]:
         try:
             return self._threads.running  # type: ignore[no-any-return]
         except AttributeError:
             self._threads.running = []
             return self._threads.running  # type: ignore[no-any-return]
 
+    def touching(self, stack_id: str) -> None:
+        """The thread's innermost operation works on the stack `stack_id`."""
+        running = self._running()
+        if running:
+            running[-1].stacks.add(stack_id)
+
     def committed(self) -> None:
         """The thread's innermost operation passed its commit point."""
         running = self._running()
         if running:
-            running[-1]["committed"] = True
+            running[-1].committed = True
 
     def run(self, service: CloudFormation, operation: Callable[[], T]) -> T:
         """`operation` (one that may change stacks) run all or nothing against the disk (the module's docstring):
         WriteFailed if the disk refused it before its commit point, everything of it taken back."""
         running = self._running()
-        state = {"committed": False}
+        state = _Running()
         running.append(state)
         try:
             try:
                 answer = operation()
             except WriteFailed:  # its commit point refused (an update's, a delete's)
-                take_back(service)
+                take_back(service, state.stacks)
                 raise
             except BaseException:  # refused otherwise: what it changed before is written down, as before
-                _end(service, state["committed"])
+                _end(service, state)
                 raise
-            _end(service, state["committed"])
+            _end(service, state)
             return answer
         finally:
             running.pop()
 
 
-def _end(service: CloudFormation, committed: bool) -> None:
+class _Running:
+    """One running operation: the stacks it works on, and whether it passed its commit point."""
+
+    __slots__ = ("stacks", "committed")
+
+    def __init__(self) -> None:
+        self.stacks: set[str] = set()
+        self.committed = False
+
+
+def _end(service: CloudFormation, state: _Running) -> None:
     try:
         service.save()
     except WriteFailed as failure:
-        if not committed:
-            take_back(service)
+        if not state.committed:
+            take_back(service, state.stacks)
             raise
         log.warning("a stack operation stands, but its last statuses could not be written: %s", failure.reason)
 
 
-def take_back(service: CloudFormation) -> None:
-    """Every stack whose record differs from the file's taken back: the resources it made deleted, the ones it
-    changed in place changed back; then the stacks, change sets and exports put back as the file holds them."""
+def take_back(service: CloudFormation, stack_ids: set[str]) -> None:
+    """The stacks `stack_ids` taken back where their record differs from the file's: the resources each made deleted,
+    the ones it changed in place changed back; then those stacks, their change sets and their exports put back as the
+    file holds them. Every other stack (another request's, running now) is left as it is."""
     saved, saved_change_sets, saved_exports = stack_store.load(service.path)
     by_id = {stack.stack_id: stack for stack in saved}
     with service.lock:
         changed = [
             stack
             for stack in service.stacks
-            if stack.stack_id not in by_id
-            or stack_store.stack_state(stack) != stack_store.stack_state(by_id[stack.stack_id])
+            if stack.stack_id in stack_ids
+            and (
+                stack.stack_id not in by_id
+                or stack_store.stack_state(stack) != stack_store.stack_state(by_id[stack.stack_id])
+            )
         ]
     for stack in changed:
         _undo_resources(service, stack, by_id.get(stack.stack_id))
-    changed_ids = {id(stack) for stack in changed}
+    changed_ids = {stack.stack_id for stack in changed}
     with service.lock:
-        kept = {stack.stack_id: stack for stack in service.stacks if id(stack) not in changed_ids}
-        service.stacks[:] = [kept.get(stack.stack_id, stack) for stack in saved]
+        service.stacks[:] = [
+            by_id[stack.stack_id] if stack.stack_id in changed_ids else stack
+            for stack in service.stacks
+            if stack.stack_id not in changed_ids or stack.stack_id in by_id
+        ]
         current = {stack.stack_id: stack for stack in service.stacks}
-        service.change_sets.clear()
+        for change_set_id, change_set in list(service.change_sets.items()):
+            if change_set.stack.stack_id in stack_ids:
+                del service.change_sets[change_set_id]
         for change_set_id, change_set in saved_change_sets.items():
-            change_set.stack = current[change_set.stack.stack_id]
-            service.change_sets[change_set_id] = change_set
-        service.exports.exported.clear()
-        service.exports.exported.update(saved_exports.exported)
-        service.exports.importers.clear()
-        service.exports.importers.update(saved_exports.importers)
+            if change_set.stack.stack_id in stack_ids:
+                change_set.stack = current[change_set.stack.stack_id]
+                service.change_sets[change_set_id] = change_set
+        _put_back_exports(service.exports, saved_exports, stack_ids)
+
+
+def _put_back_exports(exports: Exports, saved: Exports, stack_ids: set[str]) -> None:
+    """The exports the stacks `stack_ids` make and import put back as `saved` holds them; the others' left as they
+    are."""
+    for key in set(exports.exported) | set(saved.exported):
+        if key in saved.exported and saved.exported[key][0] in stack_ids:
+            exports.exported[key] = saved.exported[key]
+        elif key in exports.exported and exports.exported[key][0] in stack_ids:
+            del exports.exported[key]
+    for key in set(exports.importers) | set(saved.importers):
+        users = {user for user in exports.importers.get(key, ()) if user not in stack_ids}
+        users |= {user for user in saved.importers.get(key, ()) if user in stack_ids}
+        if users:
+            exports.importers[key] = users
+        else:
+            exports.importers.pop(key, None)
 
 
 def _undo_resources(service: CloudFormation, stack: Stack, saved: Stack | None) -> None:

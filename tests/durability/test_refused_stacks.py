@@ -16,6 +16,9 @@ are written, so what the test sees is the stack operation taking them back throu
 
 from __future__ import annotations
 
+import json
+import threading
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -126,3 +129,67 @@ def test_stack_operations_the_disk_refuses_are_taken_back_whole(door: str, tmp_p
         cloudformation.delete_stack(StackName="kept")
         gone = held(eddy)
         assert (gone["queues"], gone["topics"], gone["setting"]) == ({}, [], "ParameterNotFound")
+
+
+WAITING = """
+Resources:
+  Jobs:
+    Type: AWS::SQS::Queue
+    Properties: {QueueName: waiting-jobs}
+  Thing:
+    Type: Custom::Thing
+    DependsOn: Jobs
+    Properties: {ServiceToken: %s, ServiceTimeout: 600}
+"""
+OTHER = """
+Resources:
+  Jobs:
+    Type: AWS::SQS::Queue
+    Properties: {QueueName: refused-jobs}
+"""
+
+
+def test_a_refused_operation_takes_back_its_own_stack_not_one_another_request_is_making(
+    door: str, tmp_path: Path, disk: Path
+) -> None:
+    """Two stack operations at once (two clients): one waits for its custom resource's provider, the other's commit
+    the disk refuses. Only the refused one is taken back: the waiting stack keeps the queue it made, and ends
+    CREATE_COMPLETE and kept once its provider answers (before, the refusal deleted its queue and dropped the stack,
+    so the CreateStack answered 200 for a stack that did not exist)."""
+    with running(door, tmp_path / "state") as eddy:
+        sns, sqs = eddy.client("sns"), eddy.client("sqs")
+        topic = sns.create_topic(Name="provider")["TopicArn"]
+        inbox = sqs.create_queue(QueueName="provider-requests")["QueueUrl"]
+        inbox_arn = sqs.get_queue_attributes(QueueUrl=inbox, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+        sns.subscribe(TopicArn=topic, Protocol="sqs", Endpoint=inbox_arn, Attributes={"RawMessageDelivery": "true"})
+        answers: list[Any] = []
+        waiting = threading.Thread(target=lambda: answers.append(eddy.client("cloudformation").create_stack(
+            StackName="waiting", TemplateBody=WAITING % topic)))
+        waiting.start()
+        try:
+            request = None
+            for _ in range(30):  # long polls: the provider's request arrives once the stack has made its queue
+                messages = sqs.receive_message(QueueUrl=inbox, WaitTimeSeconds=10).get("Messages", [])
+                if messages:
+                    request = json.loads(messages[0]["Body"])
+                    break
+            assert request is not None and request["RequestType"] == "Create"
+            disk.write_text("stacks")
+            refused(lambda: eddy.client("cloudformation").create_stack(StackName="refused", TemplateBody=OTHER))
+            disk.unlink()
+            response = json.dumps({"Status": "SUCCESS", "PhysicalResourceId": "thing-1", "StackId": request["StackId"],
+                                   "RequestId": request["RequestId"], "LogicalResourceId": "Thing", "Data": {}})
+            put = urllib.request.Request(request["ResponseURL"], data=response.encode(), method="PUT")
+            with urllib.request.urlopen(put, timeout=60) as answered:
+                assert answered.status == 200
+        finally:
+            waiting.join(timeout=120)
+        assert [answer["ResponseMetadata"]["HTTPStatusCode"] for answer in answers] == [200]
+        cloudformation = eddy.client("cloudformation")
+        stacks = cloudformation.describe_stacks()["Stacks"]
+        resources = cloudformation.describe_stack_resources(StackName="waiting")["StackResources"]
+        queues = sorted(url.rsplit("/", 1)[1] for url in sqs.list_queues()["QueueUrls"])
+        assert ([(stack["StackName"], stack["StackStatus"]) for stack in stacks],
+                sorted((resource["LogicalResourceId"], resource["ResourceStatus"]) for resource in resources),
+                queues) == ([("waiting", "CREATE_COMPLETE")], [("Jobs", "CREATE_COMPLETE"), ("Thing", "CREATE_COMPLETE")],
+                            ["provider-requests", "waiting-jobs"])
