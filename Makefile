@@ -92,6 +92,7 @@ bench: $(STAMP) $(NODE_STAMP) $(DEPLOY_TOOLS)
 	$(PY) bench/guest_cost.py
 	$(PY) bench/put_item.py
 	$(PY) bench/put_item_parts.py
+	$(PY) bench/drain_parts.py
 	$(PY) bench/get_records.py
 	$(PY) bench/triggers.py
 	$(PY) bench/durability.py
