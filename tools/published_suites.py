@@ -18,8 +18,9 @@ What it does:
   3. Prints a table (area, passed of ran, failed, errors, skipped), writes it with every test's outcome to
      .published/<commit>/results.json, and lists the tests that did not pass.
 
-Exit status: 0 = the runs completed (whatever they counted); 2 = the harness failed (no LocalStack repository,
-no Python 3.12, pip, or Eddy not becoming healthy).
+Exit status: 0 = every area was counted (whatever it counted); 2 = the harness failed (no LocalStack repository,
+no Python 3.12, pip), or an area could not be counted (its tests did not load, Eddy did not become healthy): the
+other areas are still run and counted.
 """
 
 from __future__ import annotations
@@ -115,12 +116,19 @@ def main(argv: list[str]) -> int:
         workdir = CACHE / commit[:12]
         sources = extract(args.localstack, commit, workdir / "src")
         interpreter = client_venv(CACHE / f"venv-{commit[:12]}", args.python or default_python(), sources)
-        counted = {area.name: run_area(area, interpreter, sources, workdir, args) for area in areas}
-    except (SetupError, HarnessError, ValueError) as exc:
+    except (SetupError, ValueError) as exc:
         log(f"published: {exc}")
         return 2
+    counted, not_run = {}, {}
+    for area in areas:
+        try:
+            counted[area.name] = run_area(area, interpreter, sources, workdir, args)
+        except HarnessError as exc:  # this area could not be counted: the others still are
+            log(f"published: {exc}")
+            not_run[area.name] = str(exc)
     report = workdir / "results.json"
-    report.write_text(json.dumps({"commit": commit, "areas": counted}, indent=1, sort_keys=True), encoding="utf-8")
+    report.write_text(json.dumps({"commit": commit, "areas": counted, "not_run": not_run}, indent=1, sort_keys=True),
+                      encoding="utf-8")
     log(f"\nLocalStack {commit[:12]}, tests marked aws_validated, against eddy serve:\n")
     log(table([(entry["title"], entry["figures"]) for entry in counted.values()]))
     for name, entry in counted.items():
@@ -129,8 +137,10 @@ def main(argv: list[str]) -> int:
             log(f"\n{name}: not passing ({len(lines)})")
             for line in lines:
                 log("  " + line)
+    for name, reason in not_run.items():
+        log(f"\n{name}: not counted: {reason.splitlines()[0]}")
     log(f"\nevery test's outcome: {report}")
-    return 0
+    return 2 if not_run else 0
 
 
 if __name__ == "__main__":

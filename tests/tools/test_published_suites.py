@@ -200,3 +200,25 @@ def test_the_tally_counts_errors_and_leaves_skips_out_of_the_tests_that_ran(publ
     assert figures == {"passed": 2, "of": 5, "collection_error": 1, "error": 1, "failed": 1, "skipped": 1,
                        "xfailed": 1}
     assert table([("x", figures)]).splitlines()[2] == "| x | 2 of 5 | 1 | 2 | 2 |"
+
+
+def test_an_area_that_cannot_be_counted_leaves_the_others_counted_and_the_exit_status_2(published, localstack,
+                                                                                      tmp_path, monkeypatch, capsys):
+    import json
+
+    from published.areas import Area
+
+    areas = [Area("missing", "a file the commit lacks", ("tests/aws/services/sns/test_gone.py",)),
+             Area("sns", "SNS", ("tests/aws/services/sns/test_sns.py",))]
+    monkeypatch.setattr(published, "CACHE", tmp_path / "cache")
+    monkeypatch.setattr(published, "chosen", lambda names: areas)
+    monkeypatch.setattr(published, "client_venv", lambda venv, python, sources: Path(sys.executable))
+
+    assert published.main(["--localstack", str(localstack)]) == 2
+    out = capsys.readouterr().out
+    assert "| SNS | 1 of 2 | 1 | 0 | 0 |" in out
+    assert "\nmissing: not counted: missing: pytest exited 4 with no count:\n" in out
+    (report,) = (tmp_path / "cache").glob("*/results.json")
+    figures = json.loads(report.read_text())
+    assert (sorted(figures["areas"]), sorted(figures["not_run"])) == (["sns"], ["missing"])
+    assert figures["areas"]["sns"]["figures"] == {"passed": 1, "of": 2, "failed": 1}
