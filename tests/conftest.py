@@ -214,7 +214,7 @@ SLOW_TESTS = {
     # the tour's step 6 is a Spark job: it needs Java, which `make test-fast` does not (36 s with -n 2, its slowest)
     "tests/infra/test_first_run.py::test_the_demo_tours_everything",
     "tests/emulator/api/test_inprocess.py::test_moto_services_work_inside",
-    "tests/emulator/api/test_lambda_resources.py::test_reserved_concurrency_is_kept_and_zero_throttles_invoke",
+    "tests/emulator/api/lambda_/test_lambda_resources.py::test_reserved_concurrency_is_kept_and_zero_throttles_invoke",
     "tests/emulator/notifications/test_s3_topic_configurations.py::test_s3_to_a_topic_to_a_function",
 }
 

@@ -26,7 +26,7 @@ from eddy.emulator.moto_seam.services.requests import Seen
 from eddy.emulator.service_journal import may_change_state
 from eddy.emulator.storage.disk import WriteFailed
 
-#: where the zips Lambda's answers point to are served (api/lambda_resources/code_locations.py: loaded by its first use)
+#: where the zips Lambda's answers point to are served (api/lambda_/resources/code_locations.py: loaded by its first use)
 CODE_PATH = "/_eddy/code/"
 
 log = logging.getLogger("eddy")
@@ -98,11 +98,11 @@ _NEXT = object()
 #: the APIs beyond DynamoDB's, in the order they are asked: each module loaded once a request shows its API's mark,
 #: then asked whether the request is its own, and how it is called
 _APIS: tuple[tuple[str, Callable[[Request], bool], Callable[[Any, Emulator, Request], Any]], ...] = (
-    ("eddy.emulator.api.function_urls", _function_url, _with_emulator),  # first: its paths are its functions'
-    ("eddy.emulator.api.lambda_invoke", _lambda_path, _with_caller),  # Invoke, InvokeAsync
-    ("eddy.emulator.api.lambda_resources", _lambda_path, _or_next),  # before lambda_api: InvokeAsync and the like
-    ("eddy.emulator.api.lambda_api", _lambda_path, _with_caller),
-    ("eddy.emulator.api.lambda_async.event_invoke_configs", _lambda_path, _with_caller),
+    ("eddy.emulator.api.lambda_.function_urls", _function_url, _with_emulator),  # first: its paths are its functions'
+    ("eddy.emulator.api.lambda_.invoke", _lambda_path, _with_caller),  # Invoke, InvokeAsync
+    ("eddy.emulator.api.lambda_.resources", _lambda_path, _or_next),  # before the door: InvokeAsync and the like
+    ("eddy.emulator.api.lambda_.door", _lambda_path, _with_caller),
+    ("eddy.emulator.api.lambda_.async_invocation.event_invoke_configs", _lambda_path, _with_caller),
     ("eddy.emulator.api.eventbridge.pipes_api", _pipes_path, _with_caller),
     ("eddy.emulator.api.eventbridge.events_api", _events_target, _with_emulator),
     ("eddy.emulator.api.cloudformation.cloudformation_api", _cloudformation_named, _with_caller),
@@ -163,7 +163,7 @@ def _dispatch(emulator: Emulator, request: Request, target: str) -> Response | N
     if path.startswith(("/_eddy/ui", "/_eddy/dashboard")) and _eddy("dashboard_api").claims(request):
         return _eddy("dashboard_api").handle(emulator, request)
     if path.startswith(CODE_PATH):  # a layer version's or a function's zip, where Lambda's answers point
-        return _eddy("lambda_resources.code_locations").handle(emulator, request)
+        return _eddy("lambda_.resources.code_locations").handle(emulator, request)
     if path.startswith("/_eddy/"):
         return _eddy("control_api").handle(emulator, request)
     for api, call in _apis(request):

@@ -25,7 +25,7 @@ LAYER_VERSION_ARN = re.compile(
     r"^arn:[a-zA-Z0-9-]+:lambda:([a-zA-Z0-9-]+):([0-9]{12}):layer:([a-zA-Z0-9-_]+):([0-9]+)$"
 )
 MAX_LAYERS = 5
-#: where the emulator serves a layer version's zip (Content.Location; api/lambda_resources/code_locations.py)
+#: where the emulator serves a layer version's zip (Content.Location; api/lambda_/resources/code_locations.py)
 CONTENT_PATH = "/_eddy/code/layers/"
 
 

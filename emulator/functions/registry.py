@@ -79,7 +79,7 @@ class Function:
     logging_config: dict[str, str] = field(default_factory=dict)
     #: the function's tags (CreateFunction's Tags, TagResource)
     tags: dict[str, str] = field(default_factory=dict)
-    #: its resource-based policy's statements, in the order AddPermission added them (api/lambda_resources/)
+    #: its resource-based policy's statements, in the order AddPermission added them (api/lambda_/resources/)
     policy: list[dict[str, Any]] = field(default_factory=list)
     #: PutFunctionConcurrency's ReservedConcurrentExecutions: at most this many invocations at once (None: unreserved)
     reserved_concurrency: int | None = None

@@ -73,7 +73,7 @@ class EventSourceMapping:
     starting_position_timestamp: float | None = None
     #: ScalingConfig.MaximumConcurrency (queue sources)
     maximum_concurrency: int | None = None
-    #: its tags (CreateEventSourceMapping's Tags, TagResource on its ARN: api/lambda_resources/tags.py)
+    #: its tags (CreateEventSourceMapping's Tags, TagResource on its ARN: api/lambda_/resources/tags.py)
     tags: dict[str, str] = field(default_factory=dict)
 
     @property

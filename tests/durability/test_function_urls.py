@@ -10,7 +10,7 @@ import pytest
 
 from tests.durability.killed_workloads import acknowledged_then_killed
 from tests.durability.service_listings import running
-from tests.emulator.api.function_urls.helpers import call_json
+from tests.emulator.api.lambda_.function_urls.helpers import call_json
 
 WORKLOAD = textwrap.dedent('''
     import io, zipfile

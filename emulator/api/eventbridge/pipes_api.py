@@ -19,7 +19,7 @@ from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from eddy.emulator.api import validation
-from eddy.emulator.api.lambda_api import _body, _query, json_response  # the REST-JSON doors' shared reading
+from eddy.emulator.api.lambda_.door import _body, _query, json_response  # the REST-JSON doors' shared reading
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import AWSError, ValidationException
 from eddy.emulator.aws_requests import Request, Response

@@ -12,14 +12,14 @@ PublishLayerVersion, ...), as the CloudFormation User Guide documents them:
   Description and RoutingConfig in place. RoutingConfig is CloudFormation's shape: {"AdditionalVersionWeights":
   [{"FunctionVersion": "2", "FunctionWeight": 0.1}]}.
 - Url: Ref is the ARN of the function the URL invokes (qualified by its alias); Fn::GetAtt FunctionArn (the same) and
-  FunctionUrl (Eddy's: api/function_urls/). TargetFunctionArn and Qualifier change by replacement, AuthType, Cors and
+  FunctionUrl (Eddy's: api/lambda_/function_urls/). TargetFunctionArn and Qualifier change by replacement, AuthType, Cors and
   InvokeMode in place (an update that leaves Cors or InvokeMode out clears them); the registry schema's
   createOnlyProperties (aws-cloudformation-resource-providers-lambda, AWS::Lambda::Url).
 
 ProvisionedConcurrencyConfig ({"ProvisionedConcurrentExecutions": N}, either type) is put on the version or alias
 through PutProvisionedConcurrencyConfig once it exists, changed in place and deleted when an update removes it; the
 resource is complete when the configuration is put (IN_PROGRESS), where CloudFormation waits for READY (Eddy's
-execution environments start on demand either way: api/lambda_resources/provisioned_concurrency.py).
+execution environments start on demand either way: api/lambda_/resources/provisioned_concurrency.py).
 """
 
 from __future__ import annotations

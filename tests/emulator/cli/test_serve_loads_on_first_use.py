@@ -49,7 +49,7 @@ NOT_LOADED = ("moto.awslambda", "moto.sqs", "moto.sns", "moto.s3", "moto.events"
               "eddy.infra", "eddy.emulator.dashboard", "eddy.emulator.api.dashboard_api",
               "eddy.emulator.functions.runtimes", "eddy.emulator.triggers.pollers",
               "eddy.emulator.pipes", "eddy.emulator.cloudformation", "eddy.emulator.api.cloudformation",
-              "eddy.emulator.api.lambda_api", "eddy.emulator.moto_seam.notifications.object_events",
+              "eddy.emulator.api.lambda_.door", "eddy.emulator.moto_seam.notifications.object_events",
               "eddy.emulator.moto_seam.eventbridge.rules")
 
 

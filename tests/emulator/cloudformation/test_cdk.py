@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from botocore.exceptions import ClientError
 
-from tests.emulator.api.function_urls.helpers import call
+from tests.emulator.api.lambda_.function_urls.helpers import call
 from tests.emulator.cloudformation.deploy_tools import cdk_cli, tools  # noqa: F401 (fixtures)
 from tests.emulator.cloudformation.test_real_tools import (APP, _check_everything_is_gone, _check_the_app_runs,
                                                            _client, _new_code, _outputs,

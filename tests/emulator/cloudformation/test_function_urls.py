@@ -7,7 +7,7 @@ HTTP after each step."""
 
 from __future__ import annotations
 
-from tests.emulator.api.function_urls.helpers import call, call_json
+from tests.emulator.api.lambda_.function_urls.helpers import call, call_json
 from tests.emulator.cloudformation.helpers import deploy, events, outputs
 from tests.emulator.cloudformation.templates import ROLE, inline_function
 

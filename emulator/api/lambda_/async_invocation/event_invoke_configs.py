@@ -24,8 +24,8 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from eddy.emulator.api import validation
-from eddy.emulator.api.lambda_api import _body, _query, error_response, json_response
-from eddy.emulator.api.lambda_invoke import LATEST, function_name
+from eddy.emulator.api.lambda_.door import _body, _query, error_response, json_response
+from eddy.emulator.api.lambda_.invoke import LATEST, function_name
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import AWSError, FunctionNotFoundException, InvalidParameterValueException
 from eddy.emulator.functions.registry import Function

@@ -14,7 +14,7 @@ import re
 
 import pytest
 
-from tests.emulator.api.function_urls.helpers import FUNCTION_ARN, call, call_json, create_function, make_public
+from tests.emulator.api.lambda_.function_urls.helpers import FUNCTION_ARN, call, call_json, create_function, make_public
 
 RESPONDER = '''
 import json

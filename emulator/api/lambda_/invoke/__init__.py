@@ -29,8 +29,8 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from eddy.emulator.api import validation
-from eddy.emulator.api.lambda_api import _query, error_response, json_response
-from eddy.emulator.api.lambda_invoke.payloads import InvalidRequestContentException, checked_size, event_of
+from eddy.emulator.api.lambda_.door import _query, error_response, json_response
+from eddy.emulator.api.lambda_.invoke.payloads import InvalidRequestContentException, checked_size, event_of
 from eddy.emulator.aws_requests import Request, Response
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import (

@@ -12,7 +12,7 @@ import boto3
 
 from eddy import emulate
 from tests.conftest import QUIET
-from tests.emulator.api.function_urls.helpers import FUNCTION_ARN, ECHO, answer, create_function, refused
+from tests.emulator.api.lambda_.function_urls.helpers import FUNCTION_ARN, ECHO, answer, create_function, refused
 
 PATTERN = "((?!^\\d+$)^[0-9a-zA-Z-_]+$)"
 

@@ -1,6 +1,6 @@
 """The Lambda API's operations on a function's other resources, and honest answers for the rest.
 
-Eddy owns the functions (api/lambda_api.py), so every Lambda operation whose path names a function is Eddy's to
+Eddy owns the functions (api/lambda_/door.py), so every Lambda operation whose path names a function is Eddy's to
 answer, never moto's (moto does not know Eddy's functions and would answer ResourceNotFoundException for one that
 exists). Served here: qualified.py (GetFunction, GetFunctionConfiguration, DeleteFunction: of a function, a version
 or an alias), versions.py (PublishVersion, ListVersionsByFunction, Create/Get/Update/Delete/ListAliases),
@@ -8,7 +8,7 @@ permissions.py (AddPermission, RemovePermission, GetPolicy), tags.py (TagResourc
 function's ARN) and concurrency.py (Put/Get/DeleteFunctionConcurrency, GetAccountSettings: the account's limits and
 what Eddy's functions use of them), provisioned_concurrency.py (Put/Get/Delete/ListProvisionedConcurrencyConfig(s)
 of versions and aliases), url_configs.py (Create/Get/Update/Delete/ListFunctionUrlConfig(s): function URLs, which
-api/function_urls/ serves). Every other operation on a function (code signing, ...: the list is
+api/lambda_/function_urls/ serves). Every other operation on a function (code signing, ...: the list is
 botocore's Lambda model, read here) answers ResourceNotFoundException when the function does not exist and
 HTTP 501 NotImplemented "Eddy does not emulate Lambda's <Operation>" when it does (docs/guides/functions-and-layers.md).
 Tags of event source mappings are Eddy's too (tags.py); those of other resources (code signing configs, ...)
@@ -22,8 +22,8 @@ from functools import cache
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from eddy.emulator.api import validation
-from eddy.emulator.api.lambda_api import _body, error_response
-from eddy.emulator.api.lambda_resources import (
+from eddy.emulator.api.lambda_.door import _body, error_response
+from eddy.emulator.api.lambda_.resources import (
     concurrency,
     permissions,
     provisioned_concurrency,
@@ -37,8 +37,8 @@ from eddy.emulator.errors import AWSError, FunctionNotFoundException, InvalidPar
 from eddy.emulator.functions.registry import FUNCTION_ARN, Function
 from eddy.emulator.aws_requests import Request, Response
 
-#: the operations on a function's path that other modules answer (api/lambda_api.py, api/lambda_invoke/,
-#: api/lambda_async/)
+#: the operations on a function's path that other modules answer (api/lambda_/door.py, api/lambda_/invoke/,
+#: api/lambda_/async_invocation/)
 SERVED_ELSEWHERE = frozenset(
     {
         "UpdateFunctionConfiguration",

@@ -11,7 +11,7 @@ Eddy answers these itself, in both doors:
 CreateFunction and UpdateFunctionConfiguration take Layers (functions/layers.py); CreateFunction and
 UpdateFunctionCode take Publish (functions/versions.py). GetFunction, GetFunctionConfiguration and DeleteFunction, which
 take a qualifier, a function's policy, tags, concurrency, versions, aliases and every other operation on a function's
-path are api/lambda_resources/'s; Invoke and InvokeAsync api/lambda_invoke/'s; layer
+path are api/lambda_/resources/'s; Invoke and InvokeAsync api/lambda_/invoke/'s; layer
 operations (PublishLayerVersion) moto's.
 """
 
@@ -24,7 +24,7 @@ from typing import Any, Callable
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from eddy.emulator.api import validation
-from eddy.emulator.api.lambda_functions import parameters as function_parameters
+from eddy.emulator.api.lambda_.functions import parameters as function_parameters
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import (
     AWSError,
@@ -83,7 +83,7 @@ def _route(request: Request) -> tuple[str, dict[str, str]] | None:
         match = pattern.match(path)
         if match and request.method.upper() == method:
             return operation, {k: unquote(v) for k, v in match.groupdict().items()}
-    if "invocations" in path:  # never moto's: its Lambda would run code in Docker (Invoke is api/lambda_invoke/'s)
+    if "invocations" in path:  # never moto's: its Lambda would run code in Docker (Invoke is api/lambda_/invoke/'s)
         return "not_served", {}
     return None
 

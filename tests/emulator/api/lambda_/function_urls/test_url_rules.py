@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from eddy.emulator.api.function_urls import access, answers
+from eddy.emulator.api.lambda_.function_urls import access, answers
 
 URL_STATEMENT = {"Sid": "url", "Effect": "Allow", "Principal": "*", "Action": "lambda:InvokeFunctionUrl",
                  "Resource": "arn:aws:lambda:us-east-1:123456789012:function:f",

@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 import uuid
 
-from eddy.emulator.api.lambda_resources.code_locations import package_location
+from eddy.emulator.api.lambda_.resources.code_locations import package_location
 from eddy.emulator.api import validation
-from eddy.emulator.api.lambda_api import _function, _query, json_response
+from eddy.emulator.api.lambda_.door import _function, _query, json_response
 from eddy.emulator.aws_requests import Request, Response
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import FunctionNotFoundException, InvalidParameterValueException, ResourceConflictException

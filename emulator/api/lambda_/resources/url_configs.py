@@ -8,7 +8,7 @@
 
 A configuration is kept on the function's $LATEST (`url_configs`, by alias name, "" for the function's own), durable
 with it; deleting the alias or the function deletes it. Its URL id never changes; its FunctionUrl is where Eddy serves
-it (api/function_urls/: `<endpoint>/lambda-url/<url id>/`). Every answer and refusal in AWS's words, as LocalStack's
+it (api/lambda_/function_urls/: `<endpoint>/lambda-url/<url id>/`). Every answer and refusal in AWS's words, as LocalStack's
 AWS-validated snapshots recorded them (tests/aws/services/lambda_/test_lambda_api.snapshot.json, TestLambdaUrl:
 test_url_config_exceptions, test_url_config_lifecycle, test_url_config_list_paging,
 test_url_config_deletion_without_qualifier; test_lambda.snapshot.json, test_lambda_update_function_url_config): a
@@ -23,8 +23,8 @@ from datetime import datetime, timezone
 from typing import Any, Callable
 
 from eddy.emulator.api import validation
-from eddy.emulator.api.lambda_api import json_response
-from eddy.emulator.api.lambda_resources.versions import page_of
+from eddy.emulator.api.lambda_.door import json_response
+from eddy.emulator.api.lambda_.resources.versions import page_of
 from eddy.emulator.aws_requests import Response
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import FunctionNotFoundException, ResourceConflictException
@@ -42,7 +42,7 @@ OPERATIONS = frozenset(
 #: what Create, Update and List say of a function that is not there; Get and Delete say RESOURCE_MISSING
 FUNCTION_MISSING = "Function does not exist"
 RESOURCE_MISSING = "The resource you requested does not exist."
-#: the path a URL is served under on Eddy's endpoint (api/function_urls/)
+#: the path a URL is served under on Eddy's endpoint (api/lambda_/function_urls/)
 URL_PATH = "/lambda-url/"
 
 

@@ -1,6 +1,6 @@
 """Function URLs served: an HTTP request to a URL invokes its function and its answer is the HTTP response, as Lambda
 does it (docs.aws.amazon.com/lambda/latest/dg/urls-invocation.html). The configurations are the Lambda API's
-(api/lambda_resources/url_configs.py).
+(api/lambda_/resources/url_configs.py).
 
 Two forms reach a URL on Eddy's endpoint (`eddy serve`'s, or in-process the loopback server emulate() starts for it):
 
@@ -21,9 +21,9 @@ import uuid
 from typing import Any
 from urllib.parse import urlsplit
 
-from eddy.emulator.api.function_urls import access, answers, cors
-from eddy.emulator.api.function_urls.events import UrlRequest, event_of
-from eddy.emulator.api.lambda_resources.url_configs import URL_PATH
+from eddy.emulator.api.lambda_.function_urls import access, answers, cors
+from eddy.emulator.api.lambda_.function_urls.events import UrlRequest, event_of
+from eddy.emulator.api.lambda_.resources.url_configs import URL_PATH
 from eddy.emulator.aws_requests import Request, Response
 from eddy.emulator.engine import Emulator
 from eddy.emulator.functions.registry import Function

@@ -218,7 +218,7 @@ def test_operations_eddy_does_not_serve_answer_501_on_a_function_that_exists(doo
     lam = door.client("lambda")
     create_function(lam, "echo", ECHO)
     # (provisioned concurrency is served since 13c6157: tests/emulator/functions/test_provisioned_concurrency.py;
-    # function URLs too: tests/emulator/api/function_urls/)
+    # function URLs too: tests/emulator/api/lambda_/function_urls/)
     for call, params in ((lam.get_function_code_signing_config, {}), (lam.get_runtime_management_config, {})):
         assert error_of(call, FunctionName="echo", **params) == (
             "NotImplemented", f"Eddy does not emulate Lambda's {call.__name__.title().replace('_', '')}", 501)

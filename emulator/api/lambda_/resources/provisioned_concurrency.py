@@ -20,11 +20,11 @@ import uuid
 from typing import Any
 
 from eddy.emulator.api import validation
-from eddy.emulator.api.lambda_api import json_response
-from eddy.emulator.api.lambda_resources.concurrency import ACCOUNT_CONCURRENCY, MINIMUM_UNRESERVED
+from eddy.emulator.api.lambda_.door import json_response
+from eddy.emulator.api.lambda_.resources.concurrency import ACCOUNT_CONCURRENCY, MINIMUM_UNRESERVED
 from eddy.emulator.aws_requests import Response
 from eddy.emulator.engine import Emulator
-from eddy.emulator.api.lambda_resources.versions import page_of
+from eddy.emulator.api.lambda_.resources.versions import page_of
 from eddy.emulator.errors import (
     FunctionNotFoundException,
     InvalidParameterValueException,

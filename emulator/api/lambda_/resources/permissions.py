@@ -9,7 +9,7 @@ EventSourceToken, PrincipalOrgID, FunctionUrlAuthType as StringEquals; InvokedVi
 arn:aws:iam::<id>:root, an ARN, "*"), the RevisionId shared with GetFunction and every error's wording are AWS's,
 as LocalStack's AWS-recorded snapshots show them (tests/aws/services/lambda_/test_lambda_api.snapshot.json,
 TestLambdaPermissions). A version and an alias each have their own policy (a Qualifier, or a qualified FunctionName),
-its Resource their qualified ARN. Eddy keeps the policy and answers with it; it evaluates it only for function URLs (api/function_urls/access.py).
+its Resource their qualified ARN. Eddy keeps the policy and answers with it; it evaluates it only for function URLs (api/lambda_/function_urls/access.py).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import uuid
 from typing import Any
 
 from eddy.emulator.api import validation
-from eddy.emulator.api.lambda_api import json_response
+from eddy.emulator.api.lambda_.door import json_response
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import (
     FunctionNotFoundException,

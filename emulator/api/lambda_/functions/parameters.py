@@ -1,5 +1,5 @@
 """A function's parameters as CreateFunction, UpdateFunctionConfiguration and UpdateFunctionCode give them, read and
-refused in Lambda's words before the function is made or changed (api/lambda_api.py): Timeout and MemorySize within
+refused in Lambda's words before the function is made or changed (api/lambda_/door.py): Timeout and MemorySize within
 their bounds, Environment's variables, DeadLetterConfig's target, and the code's zip (inline, or from S3).
 
     timeout = bounded(params, "Timeout", 1, 900, 3)     # ValidationException "... Member must have value ..."
