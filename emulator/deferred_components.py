@@ -136,7 +136,7 @@ class DeferredComponents:
     def _role_session(self, function: Function) -> dict[str, str]:
         from eddy.emulator.functions.runtimes.credentials import role_session  # loaded with the first worker
 
-        return role_session(self.kernel.aws_client, function)
+        return role_session(self.kernel.aws_client, function, self.disk)
 
     def _before_worker_start(self) -> None:
         if self.before_worker_start is not None:

@@ -344,10 +344,14 @@ class Invoker:
             self.before_worker_start()
         from eddy.emulator.functions.runtimes.workers import Worker  # the runtimes load with the first worker
 
-        environment = self.worker_environment
+        environment, session = self.worker_environment, None
         if self.role_credentials is not None:
-            environment = {**environment, **self.role_credentials(function)}
-        return Worker(function, environment, self.logs.new_stream_name(function.version))
+            session = self.role_credentials(function)
+            environment = {**environment, **session}
+        worker = Worker(function, environment, self.logs.new_stream_name(function.version))
+        if session == {}:  # no role session (credentials.py: the disk refused it): this invocation's worker only
+            worker.revision = None
+        return worker
 
     def _return_worker(self, function: Function, worker: Worker) -> None:
         with self._lock:

@@ -5,22 +5,44 @@ to control function access behavior"), the role's session named after the functi
 are the role's (STS GetCallerIdentity: arn:aws:sts::ACCOUNT:assumed-role/ROLE/FUNCTION) in the role's account.
 
 The session is an STS AssumeRole made through Eddy's own client, so it is journaled like any request (replayed, it
-makes the same keys again: the requests the function signed with them find their account after a restart too)."""
+makes the same keys again: the requests the function signed with them find their account after a restart too).
+
+On a disk that refuses writes (issue 38: reads and functions keep working, writes are refused until it has room) the
+AssumeRole is refused too. The worker then runs with Eddy's own credentials (moto's default account), as before
+sessions: keys no log holds would make the function's later requests, once written, unreadable at a restart's
+replay. Such a worker serves that one invocation only (its revision is None), and a WARNING says so."""
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Any, Callable
+
+from botocore.exceptions import ClientError
 
 if TYPE_CHECKING:
     from eddy.emulator.functions.registry import Function
 
+log = logging.getLogger("eddy")
 
-def role_session(aws_client: Callable[..., Any], function: Function) -> dict[str, str]:
+
+def role_session(aws_client: Callable[..., Any], function: Function, disk: Any = None) -> dict[str, str]:
     """The variables that give a worker of `function` its execution role's session (made as AWS makes it inside, by
-    the function's name even where AssumeRole's public API would refuse it: a one-character name)."""
-    credentials = aws_client("sts", function.region, as_aws=True).assume_role(
-        RoleArn=function.role, RoleSessionName=function.name
-    )["Credentials"]
+    the function's name even where AssumeRole's public API would refuse it: a one-character name); none while
+    `disk` (storage/disk.py's DiskState) refuses writes and the session was refused with it."""
+    try:
+        credentials = aws_client("sts", function.region, as_aws=True).assume_role(
+            RoleArn=function.role, RoleSessionName=function.name
+        )["Credentials"]
+    except ClientError as error:
+        if disk is None or not disk.refusing or error.response["ResponseMetadata"]["HTTPStatusCode"] < 500:
+            raise
+        log.warning(
+            "function %s runs without its execution role's session, with Eddy's own credentials: the disk refuses "
+            "writes (%s)",
+            function.name,
+            disk.reason,
+        )
+        return {}
     return {
         "AWS_ACCESS_KEY_ID": credentials["AccessKeyId"],
         "AWS_SECRET_ACCESS_KEY": credentials["SecretAccessKey"],
