@@ -241,9 +241,17 @@ def test_the_sdks_retry_of_a_write_a_full_disk_refused_succeeds_once_it_has_room
         answers.append(clients["s3"].put_object(Bucket="photos", Key="o", Body=b"o" * 5000))
         disk.fill()
         answers.append(clients["sqs"].send_message(QueueUrl=work.queue, MessageBody="m"))
+        disk.fill()  # a batch and a transaction are refused whole, and retried whole
+        answers.append(clients["dynamodb"].batch_write_item(RequestItems={"orders": [
+            {"PutRequest": {"Item": {"pk": {"S": key}, "v": {"S": BIG}}}} for key in ("b0", "b1")]}))
+        disk.fill()
+        answers.append(clients["dynamodb"].transact_write_items(TransactItems=[
+            {"Put": {"TableName": "orders", "Item": {"pk": {"S": key}, "v": {"S": BIG}}}} for key in ("t0", "t1")]))
         assert [(a["ResponseMetadata"]["HTTPStatusCode"], a["ResponseMetadata"]["RetryAttempts"]) for a in answers] \
-            == [(200, 1)] * 3
-        work.item_written("a")
+            == [(200, 1)] * 5
+        assert answers[3]["UnprocessedItems"] == {}
+        for key in ("a", "b0", "b1", "t0", "t1"):
+            work.item_written(key)
         work.model.update(objects=["o"], messages=1)
         assert held(eddy, work.stream_arn) == work.expected()
 
