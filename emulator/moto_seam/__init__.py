@@ -85,6 +85,7 @@ PATCHES = (
             "eddy.emulator.moto_seam.notifications.filter_policies",
             "eddy.emulator.moto_seam.sns_signatures",
             "eddy.emulator.moto_seam.notifications.subscription_principals",  # inside http_subscriptions' answer
+            "eddy.emulator.moto_seam.notifications.topic_attributes",
             "eddy.emulator.moto_seam.notifications.http_subscriptions",
         ),
     ),

@@ -15,6 +15,7 @@
                        POSTed, ConfirmSubscription by token, "pending confirmation"), notifications with SNS's headers,
                        raw or signed, the UnsubscribeConfirmation
     subscription_principals.py  a subscription's SubscriptionPrincipal: the identity whose Subscribe made it
+    topic_attributes.py  GetTopicAttributes as SNS answers it: DeliveryPolicy kept, EffectiveDeliveryPolicy derived
     destinations.py    a destination's ARN read, and whether its queue or topic exists
     target.py          what the seam needs of Eddy (notifications/notifications.py), and the one active
 
