@@ -25,7 +25,7 @@ import pytest
 
 from eddy import emulate
 from tests.conftest import eddy_server
-from tests.durability.test_disk_full import Eddy, running
+from tests.durability.test_disk_full import Eddy, disk, running  # noqa: F401 (the disk fixture)
 from tests.durability.test_units_of_work import KEY, door  # noqa: F401 (the door fixture)
 
 pytestmark = pytest.mark.slow
@@ -106,3 +106,25 @@ def test_a_commit_whose_entry_is_due_for_a_snapshot_keeps_its_version_after_a_cr
     assert logged[:-1] == acknowledged
     assert versions == list(range(versions[0], versions[0] + len(versions)))  # one version per commit, none twice
 
+
+
+def test_snapshots_due_by_writes_that_fail_fail_no_write_and_lose_nothing(door: str, tmp_path: Path,
+                                                                           disk: Path) -> None:
+    """The snapshot fault point through the path writes take (a snapshot due, put off to the end of its request):
+    refused (ENOSPC), every write is still answered, no snapshot file is left, the log is kept whole and a crash
+    loses nothing."""
+    state = tmp_path / "state"
+    disk.write_text("snapshot")
+    with crashing(door, state) as eddy:
+        ddb = eddy.client("dynamodb")
+        ddb.create_table(TableName="orders", BillingMode="PAY_PER_REQUEST", **KEY,
+                         StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_IMAGE"})
+        for n in range(3 * SNAPSHOT_EVERY):
+            ddb.put_item(TableName="orders", Item={"pk": {"S": f"k{n:02}"}})
+        assert list((state / "snapshots").glob("*")) == []
+        acknowledged = change_log(state, "orders")
+    disk.unlink()
+    with running(door, state, kill=False) as eddy:
+        assert sorted(item["pk"]["S"] for item in eddy.client("dynamodb").scan(TableName="orders")["Items"]) == \
+            [f"k{n:02}" for n in range(3 * SNAPSHOT_EVERY)]
+        assert change_log(state, "orders") == acknowledged == [(f"k{n:02}", 3 + n) for n in range(3 * SNAPSHOT_EVERY)]
