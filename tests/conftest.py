@@ -249,9 +249,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """`make test` runs the suite on pytest-xdist workers (--dist loadgroup). The tests that use the in-process
     SparkSession (the `spark` fixture) go to two groups (spark_group), each on one worker with one SparkSession for
     all its tests, as a run without workers has; without groups every worker started a session of its own, four
-    JVMs at once. They are the longest groups, so they come first: the other workers take the rest meanwhile. Spark
-    tests that start no session in pytest's process (Spark in a subprocess only: tests/spark_batch/test_jvm.py, the
-    Ctrl-C tests) are in no group and go to any worker.
+    JVMs at once. They are the longest groups, so they come first, then the other slow tests: the other workers take
+    the rest meanwhile. Spark tests that start no session in pytest's process (Spark in a subprocess only:
+    tests/spark_batch/test_jvm.py, the Ctrl-C tests) are in no group and go to any worker.
 
     tryfirst: xdist's worker reads the xdist_group marks in its own pytest_collection_modifyitems, which pluggy
     calls before this conftest's unless this one asks to go first; marks added after it are ignored (the groups
@@ -268,7 +268,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.slow)
         elif any(folder in item.path.parents for folder in SLOW_FOLDERS) or _names(item) & SLOW_TESTS:
             item.add_marker(pytest.mark.slow)
-    items.sort(key=lambda item: spark_group(item) is None)  # stable: each part in its order
+    # longest first (stable: each part in its order): the Spark groups, then the other slow tests, then the rest;
+    # xdist hands the groups out first by their size (--loadscope-reorder, its default) and single tests in this order,
+    # so a test of seconds never starts when the other workers are finishing
+    items.sort(key=lambda item: (spark_group(item) is None, item.get_closest_marker("slow") is None))
 
 
 @pytest.fixture(scope="session")

@@ -1,7 +1,10 @@
-"""One SparkSession for every Spark test: local[2], no UI, two shuffle partitions, UTC."""
+"""One SparkSession for every Spark test: local[2], no UI, two shuffle partitions, UTC, interpreted expressions, its
+Python workers importing pyspark from site-packages."""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Iterator
 
 import pytest
@@ -20,15 +23,34 @@ TEST_CONFIG = {
     # than it saved (the JVM's CPU on test_seed_examples, test_stream_sql and test_table_streams: 121 s with it, 96 s
     # without; the same operators give the same rows either way)
     "spark.sql.codegen.wholeStage": "false",
+    # nor Janino-compiled projections, predicates and orderings: Spark's interpreted ones (the mode Spark's own test
+    # suites run every expression in as well) on a few rows cost less than compiling them for each query (the
+    # session's JVM CPU over the `spark` group: 201 s with them, 166 s without, 2026-11-28; test_stream_sql.py
+    # alone 64 s and 49 s)
+    "spark.sql.codegen.factoryMode": "NO_CODEGEN",
+    # the JIT's first tier only: with C2 as well, test_stream_sql.py's JVM CPU was 109 s against 64 s (2026-11-28)
     "spark.driver.extraJavaOptions": "-XX:+UseSerialGC -XX:TieredStopAtLevel=1",
     "spark.sql.warehouse.dir": "",
 }
 
 
+#: a sitecustomize.py for the session's Python workers: pyspark from site-packages, compiled once, not from the zip
+#: Spark puts first on their path (worker_site/sitecustomize.py says why)
+WORKER_SITE = Path(__file__).with_name("worker_site")
+
+
 @pytest.fixture(scope="session")
 def spark(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SparkSession]:
     config = {**TEST_CONFIG, "spark.sql.warehouse.dir": str(tmp_path_factory.mktemp("warehouse"))}
-    session = spark_session("local[2]", app_name="eddy-tests", config=config)
+    python_path = os.environ.get("PYTHONPATH")  # the JVM's, which Spark gives its Python workers
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [python_path, str(WORKER_SITE)]))
+    try:
+        session = spark_session("local[2]", app_name="eddy-tests", config=config)
+    finally:
+        if python_path is None:
+            del os.environ["PYTHONPATH"]
+        else:
+            os.environ["PYTHONPATH"] = python_path
     session.sparkContext.setLogLevel("ERROR")
     yield session
     session.stop()
