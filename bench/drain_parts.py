@@ -57,7 +57,7 @@ def _collections(spent: dict[str, int]) -> Any:
 
 def one_round(records: int) -> dict[str, float]:
     from eddy import emulate
-    from eddy.emulator.functions import log_groups
+    from eddy.emulator.functions.logs import log_groups
     from eddy.emulator.streams import records as stream_records
     from eddy.emulator.triggers.pollers import batch_processor, lanes
 

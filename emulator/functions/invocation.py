@@ -26,7 +26,8 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from typing import TYPE_CHECKING, Any, Callable
 
 from eddy.emulator.errors import FunctionError
-from eddy.emulator.functions import log_groups, platform_errors
+from eddy.emulator.functions import platform_errors
+from eddy.emulator.functions.logs import log_groups
 from eddy.emulator.functions.callable_output import CALLABLE_OUTPUT, CapturedOutput
 from eddy.emulator.functions.environment import overlay
 from eddy.emulator.functions.invocation_results import InvocationResult

@@ -24,7 +24,7 @@ from typing import Any, Callable
 
 from eddy.emulator.errors import InvalidParameterValueException, ResourceConflictException
 from eddy.emulator.functions.layers import Layer, lay_out
-from eddy.emulator.functions.logging_configs import logging_config
+from eddy.emulator.functions.logs.logging_configs import logging_config
 from eddy.emulator.functions.packages import package_of, remove_code, unpack_zip
 from eddy.emulator.functions.versions import LATEST, Alias, VersionedRegistry
 
@@ -75,7 +75,7 @@ class Function:
     dead_letter_target: str | None = None
     #: unique to this version of the function's code and configuration: workers of another revision are stale
     revision: int = field(default_factory=lambda: next(_REVISIONS))
-    #: LoggingConfig, as the Lambda API answers it (functions/log_groups.py): Text into /aws/lambda/<name> unless set
+    #: LoggingConfig, as the Lambda API answers it (functions/logs/log_groups.py): Text into /aws/lambda/<name> unless set
     logging_config: dict[str, str] = field(default_factory=dict)
     #: the function's tags (CreateFunction's Tags, TagResource)
     tags: dict[str, str] = field(default_factory=dict)

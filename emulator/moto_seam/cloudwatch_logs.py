@@ -1,4 +1,4 @@
-"""moto's CloudWatch Logs, written to as Lambda writes a function's logs (functions/log_groups.py).
+"""moto's CloudWatch Logs, written to as Lambda writes a function's logs (functions/logs/log_groups.py).
 
 The log group and the log stream are created when missing, as Lambda creates them. Events go straight to the
 group (`LogGroup.put_log_events`): moto's PutLogEvents refuses events more than 14 days old or 2 hours ahead of

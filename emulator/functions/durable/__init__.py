@@ -98,7 +98,7 @@ class FunctionsChannel(Channel):
             setattr(function, name, getattr(before, name))
 
     def write_logs(self, account_id: str, region: str, group: str, stream: str, events: list[tuple[int, str]]) -> None:
-        """An invocation's log events (functions/log_groups.py) logged, then put in moto's CloudWatch Logs, under the
+        """An invocation's log events (functions/logs/log_groups.py) logged, then put in moto's CloudWatch Logs, under the
         lock a snapshot is taken under: kill -9 loses none that an invocation's caller was answered after. In memory,
         moto's own lock is enough (and pollers running invocations do not wait on the emulator's lock for their
         logs)."""

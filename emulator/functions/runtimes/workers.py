@@ -19,7 +19,7 @@ import subprocess
 import time
 from typing import TYPE_CHECKING, Any
 
-from eddy.emulator.functions import log_groups
+from eddy.emulator.functions.logs import log_groups
 from eddy.emulator.functions.runtimes import runtime_of
 from eddy.emulator.processes import children
 
