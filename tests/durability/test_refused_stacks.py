@@ -62,8 +62,9 @@ def held(eddy: Eddy) -> dict[str, Any]:
         stacks = cloudformation.describe_stacks(StackName="kept")["Stacks"]
         events = cloudformation.describe_stack_events(StackName="kept")["StackEvents"]
         resources = cloudformation.describe_stack_resources(StackName="kept")["StackResources"]
+        change_sets = cloudformation.list_change_sets(StackName="kept")["Summaries"]
     except ClientError as error:
-        stacks, events, resources = error.response["Error"]["Message"], [], []
+        stacks, events, resources, change_sets = error.response["Error"]["Message"], [], [], []
     queues = sorted(url.rsplit("/", 1)[1] for url in sqs.list_queues().get("QueueUrls", []))
     try:
         setting = ssm.get_parameter(Name="/stack/setting")["Parameter"]
@@ -71,7 +72,7 @@ def held(eddy: Eddy) -> dict[str, Any]:
     except ClientError as error:
         setting = error.response["Error"]["Code"]
     return {
-        "stacks": stacks, "events": events, "resources": resources,
+        "stacks": stacks, "events": events, "resources": resources, "change sets": change_sets,
         "exports": cloudformation.list_exports()["Exports"],
         "queues": {name: sqs.get_queue_attributes(QueueUrl=sqs.get_queue_url(QueueName=name)["QueueUrl"],
                                                   AttributeNames=["VisibilityTimeout"])["Attributes"]
@@ -111,11 +112,22 @@ def test_stack_operations_the_disk_refuses_are_taken_back_whole(door: str, tmp_p
             ("UpdateStack", lambda: cloudformation.update_stack(StackName="kept", TemplateBody=ADDED,
                                                                 Parameters=CHANGED)),
             ("DeleteStack", lambda: cloudformation.delete_stack(StackName="kept")),
+            ("CreateChangeSet", lambda: cloudformation.create_change_set(
+                StackName="kept", ChangeSetName="later", TemplateBody=ADDED, Parameters=CHANGED)),
         ]:
             refused(call)
             assert held(eddy) == {**before, "setting": held(eddy)["setting"]}, name
             # SSM keeps each value as a version: the one changed back is the stack's value again, a version later
             assert held(eddy)["setting"][0] == "40", name
+        disk.unlink()
+        cloudformation.create_change_set(StackName="kept", ChangeSetName="later", TemplateBody=ADDED,
+                                         Parameters=CHANGED)
+        with_change_set = held(eddy)
+        assert [c["Status"] for c in with_change_set["change sets"]] == ["CREATE_COMPLETE"]
+        disk.write_text("stacks")
+        refused(lambda: cloudformation.execute_change_set(StackName="kept", ChangeSetName="later"))
+        assert held(eddy) == {**with_change_set, "setting": held(eddy)["setting"]}
+        assert held(eddy)["setting"][0] == "40"
         disk.unlink()
         kept = held(eddy)
     with running(door, state, kill=False) as eddy:  # after kill -9 (server) or the block's end (in-process)
