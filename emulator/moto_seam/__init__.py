@@ -87,6 +87,7 @@ PATCHES = (
             "eddy.emulator.moto_seam.notifications.subscription_principals",  # inside http_subscriptions' answer
             "eddy.emulator.moto_seam.notifications.topic_attributes",
             "eddy.emulator.moto_seam.notifications.http_subscriptions",
+            "eddy.emulator.moto_seam.notifications.sns_errors",
         ),
     ),
     (

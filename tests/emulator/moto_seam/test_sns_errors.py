@@ -1,0 +1,51 @@
+"""moto's SNS errors answered in SNS's words (moto_seam/notifications/sns_errors.py).
+
+AWS's recorded answers: LocalStack's AWS-validated tests/aws/services/sns/test_sns.snapshot.json (localstack/localstack
+at 8b9a79f05846), named per check as `<test>/<snapshot key>`; each error compared whole with its status.
+"""
+
+from __future__ import annotations
+
+import pytest
+from botocore.exceptions import ClientError
+
+
+def refused(call) -> tuple[dict, int]:
+    with pytest.raises(ClientError) as raised:
+        call()
+    response = dict(raised.value.response)
+    status = response.pop("ResponseMetadata")["HTTPStatusCode"]
+    error = response.pop("Error")
+    assert response == {}  # nothing beside the Error (no second, lowercase message)
+    return error, status
+
+
+def test_unknown_topics_targets_and_subscriptions_answer_as_sns_does(door):
+    sns = door.client("sns")
+    topic = sns.create_topic(Name="orders")["TopicArn"]
+    assert refused(lambda: sns.publish(TopicArn=f"{topic}-fake", Message="This is a test message")) == (
+        {"Type": "Sender", "Code": "NotFound", "Message": "Topic does not exist"}, 404)  # test_unknown_topic_publish/error
+    target = f"arn:aws:sns:us-east-1:123456789012:endpoint/APNS/platform/{'0' * 36}"
+    assert refused(lambda: sns.publish(TargetArn=target, Message="m")) == (  # test_publish_non_existent_target
+        {"Type": "Sender", "Code": "InvalidParameter",
+         "Message": "Invalid parameter: TargetArn Reason: No endpoint found for the target arn specified"}, 400)
+    subscription = f"{topic}:{'a' * 8}-{'b' * 4}-{'c' * 4}-{'d' * 4}-{'e' * 12}"
+    gone = {"Type": "Sender", "Code": "NotFound", "Message": "Subscription does not exist"}
+    assert refused(lambda: sns.set_subscription_attributes(  # test_not_found_error_on_set_subscription_attributes
+        SubscriptionArn=subscription, AttributeName="RawMessageDelivery", AttributeValue="true")) == (gone, 404)
+    assert refused(lambda: sns.get_subscription_attributes(SubscriptionArn=subscription)) == (gone, 404)
+    assert sns.publish(TopicArn=topic, Message="This is a test message")["MessageId"]  # the topic itself takes it
+
+
+def test_add_permission_s_refusals_have_sns_s_prefix(door):
+    """test_add_permission_errors/duplicate-label and /invalid-action."""
+    sns = door.client("sns")
+    topic = sns.create_topic(Name="orders")["TopicArn"]
+    sns.add_permission(TopicArn=topic, Label="label", AWSAccountId=["111111111111"], ActionName=["Publish"])
+    policy = sns.get_topic_attributes(TopicArn=topic)["Attributes"]["Policy"]
+    for label, action, message in (("label", "Publish", "Statement already exists"),
+                                   ("other", "NotAnAction", "Policy statement action out of service scope!")):
+        assert refused(lambda: sns.add_permission(TopicArn=topic, Label=label, AWSAccountId=["111111111111"],
+                                                  ActionName=[action])) == (
+            {"Type": "Sender", "Code": "InvalidParameter", "Message": f"Invalid parameter: {message}"}, 400)
+    assert sns.get_topic_attributes(TopicArn=topic)["Attributes"]["Policy"] == policy
