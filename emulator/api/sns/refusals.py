@@ -192,7 +192,11 @@ def _subscribe(params: Params, topic_attributes: TopicAttributes) -> None:
     protocol = params.get("Protocol", "")
     if protocol.lower() not in PROTOCOLS:
         raise _invalid(f"Amazon SNS does not support this protocol string: {protocol}")
-    _delivery_policy(_attributes(params).get("DeliveryPolicy"), check_subscription_policy)
+    attributes = _attributes(params)
+    raw = attributes.get("RawMessageDelivery")
+    if raw is not None and raw.lower() not in ("true", "false"):  # test_create_subscriptions_with_attributes
+        raise _invalid(f"Attributes Reason: RawMessageDelivery: Invalid value [{raw}]. Must be true or false.")
+    _delivery_policy(attributes.get("DeliveryPolicy"), check_subscription_policy)
 
 
 def _attributes(params: Params) -> Params:
@@ -218,6 +222,8 @@ def _create_topic(params: Params, topic_attributes: TopicAttributes) -> None:
 
 
 def _set_topic_attributes(params: Params, topic_attributes: TopicAttributes) -> None:
+    if params.get("AttributeName") == "FifoTopic":  # fixed at creation (test_topic_get_attributes_with_fifo_false)
+        raise _invalid("AttributeName")
     if params.get("AttributeName") == "DeliveryPolicy":
         _delivery_policy(params.get("AttributeValue"), check_topic_policy)
 
@@ -240,7 +246,14 @@ def _set_subscription_attributes(params: Params, topic_attributes: TopicAttribut
             raise _invalid("RedrivePolicy: deadLetterTargetArn is an invalid arn")
 
 
+def _tag_resource(params: Params, topic_attributes: TopicAttributes) -> None:
+    keys = [value for name, value in params.items() if re.fullmatch(r"Tags\.member\.\d+\.Key", name)]
+    if len(set(keys)) < len(keys):  # test_tags/duplicate-key-error
+        raise _invalid("Duplicated keys are not allowed.")
+
+
 CHECKS: dict[str, Callable[[Params, TopicAttributes], None]] = {
+    "TagResource": _tag_resource,
     "Publish": _publish,
     "PublishBatch": _publish_batch,
     "Subscribe": _subscribe,

@@ -8,16 +8,28 @@ AWS's recorded answers (LocalStack's AWS-validated tests/aws/services/sns/test_s
 - Set/GetSubscriptionAttributes of a subscription that does not exist: NotFound "Subscription does not exist"
   (test_not_found_error_on_set_subscription_attributes; moto: "Subscription with arn ... not found");
 - AddPermission's refusals with SNS's "Invalid parameter: " (test_add_permission_errors: "Invalid parameter: Statement
-  already exists", "Invalid parameter: Policy statement action out of service scope!").
+  already exists", "Invalid parameter: Policy statement action out of service scope!");
+- CreateTopic of a topic that exists, with an attribute it does not have as given: "Invalid parameter: Attributes
+  Reason: Topic already exists with different attributes" (test_create_topic_different_attrs: the same DisplayName, no
+  attributes, or FifoTopic "false" for a standard topic are taken; another DisplayName, or a SignatureVersion it was
+  not given, refused); with other tags than it has: "Invalid parameter: Tags Reason: Topic already exists with
+  different tags" (test_create_duplicate_topic_with_more_tags). moto answered the topic.
+- Subscribe of an endpoint already subscribed, with an attribute it does not have as given (unset ones at SNS's
+  defaults: RawMessageDelivery "false", FilterPolicyScope "MessageAttributes"; true/false in any case): "Invalid
+  parameter: Attributes Reason: Subscription already exists with different attributes" (test_subscribe_idempotency;
+  moto changed the subscription).
 """
 
 from __future__ import annotations
 
 import functools
+import json
 from typing import Any
 
 from moto.sns.exceptions import SNSInvalidParameter, SNSNotFoundError
+from moto.core.utils import camelcase_to_underscores
 from moto.sns.models import SNSBackend
+from moto.sns.utils import make_arn_for_topic
 from moto.sns.responses import SNSResponse
 
 from eddy.emulator.moto_seam import Patches
@@ -29,9 +41,11 @@ _patches = Patches()
 
 def install() -> None:
     _patches.set(SNSResponse, "publish", _publish(SNSResponse.publish))
+    _patches.set(SNSResponse, "subscribe", _same_subscription(SNSResponse.subscribe))
     for name in ("get_subscription_attributes", "set_subscription_attributes"):
         _patches.set(SNSBackend, name, _subscription_found(getattr(SNSBackend, name)))
     _patches.set(SNSBackend, "add_permission", _prefixed(SNSBackend.add_permission))
+    _patches.set(SNSBackend, "create_topic", _same_topic(SNSBackend.create_topic))
 
 
 def uninstall() -> None:
@@ -73,3 +87,49 @@ def _prefixed(operation: Any) -> Any:
             raise SNSInvalidParameter(PREFIX + refused.message) from None
 
     return prefixed
+
+
+def _same_topic(create_topic: Any) -> Any:
+    @functools.wraps(create_topic)
+    def created(self: SNSBackend, name: str, attributes: dict[str, str] | None = None,
+                tags: dict[str, str] | None = None) -> Any:
+        existing = self.topics.get(make_arn_for_topic(self.account_id, name, self.region_name))
+        if existing is not None:
+            for attribute, value in (attributes or {}).items():
+                if str(getattr(existing, camelcase_to_underscores(attribute), None)).lower() != str(value).lower():
+                    raise SNSInvalidParameter(f"{PREFIX}Attributes Reason: Topic already exists with different attributes")
+            if tags and tags != existing._tags:
+                raise SNSInvalidParameter(f"{PREFIX}Tags Reason: Topic already exists with different tags")
+        return create_topic(self, name, attributes, tags)
+
+    return created
+
+
+#: a subscription's attributes while not set, as SNS compares a repeated Subscribe's with them
+SUBSCRIPTION_DEFAULTS = {"RawMessageDelivery": "false", "FilterPolicyScope": "MessageAttributes"}
+
+
+def _same_subscription(subscribe: Any) -> Any:
+    @functools.wraps(subscribe)
+    def subscribed(self: SNSResponse) -> Any:
+        existing = self.backend._find_subscription(
+            self._get_param("TopicArn"), self._get_param("Endpoint"), self._get_param("Protocol"))
+        if existing is not None:
+            for name, value in (self._get_attributes() or {}).items():
+                current = existing.attributes.get(name, SUBSCRIPTION_DEFAULTS.get(name))
+                if _read(name, current) != _read(name, value):
+                    raise SNSInvalidParameter(
+                        f"{PREFIX}Attributes Reason: Subscription already exists with different attributes")
+        return subscribe(self)
+
+    return subscribed
+
+
+def _read(name: str, value: Any) -> Any:
+    """An attribute's value as compared: a policy's JSON read (its spacing does not matter), others in lower case."""
+    if name.endswith("Policy") and isinstance(value, str):
+        try:
+            return json.loads(value)
+        except ValueError:
+            return value
+    return str(value).lower()

@@ -49,3 +49,48 @@ def test_add_permission_s_refusals_have_sns_s_prefix(door):
                                                   ActionName=[action])) == (
             {"Type": "Sender", "Code": "InvalidParameter", "Message": f"Invalid parameter: {message}"}, 400)
     assert sns.get_topic_attributes(TopicArn=topic)["Attributes"]["Policy"] == policy
+
+
+DIFFERENT_ATTRIBUTES = {"Type": "Sender", "Code": "InvalidParameter",
+                        "Message": "Invalid parameter: Attributes Reason: Topic already exists with different attributes"}
+
+
+def test_creating_a_topic_that_exists_takes_its_own_attributes_and_refuses_others(door):
+    """test_create_topic_different_attrs (each step) and test_create_duplicate_topic_with_more_tags."""
+    sns = door.client("sns")
+    topic = sns.create_topic(Name="idempotent", Attributes={"DisplayName": "Value1"})["TopicArn"]
+    for attributes in ({}, {"DisplayName": "Value1"}, {"FifoTopic": "false"}):
+        assert sns.create_topic(Name="idempotent", Attributes=attributes)["TopicArn"] == topic
+    for attributes in ({"DisplayName": "Value2"}, {"SignatureVersion": "2"},
+                       {"SignatureVersion": "2", "DisplayName": "Value1"}):
+        assert refused(lambda: sns.create_topic(Name="idempotent", Attributes=attributes)) == (
+            DIFFERENT_ATTRIBUTES, 400)
+    assert refused(lambda: sns.create_topic(Name="idempotent", Tags=[{"Key": "key1", "Value": "value1"}])) == (
+        {"Type": "Sender", "Code": "InvalidParameter",
+         "Message": "Invalid parameter: Tags Reason: Topic already exists with different tags"}, 400)
+    attributes = sns.get_topic_attributes(TopicArn=topic)["Attributes"]
+    assert (attributes["DisplayName"], "SignatureVersion" in attributes) == ("Value1", False)
+    assert sns.list_tags_for_resource(ResourceArn=topic)["Tags"] == []
+
+
+def test_subscribing_an_endpoint_again_takes_its_own_attributes_and_refuses_others(door):
+    """test_subscribe_idempotency: each repeated Subscribe answers the same subscription; the last is refused."""
+    sns, sqs = door.client("sns"), door.client("sqs")
+    topic = sns.create_topic(Name="orders")["TopicArn"]
+    queue_url = sqs.create_queue(QueueName="subscriber")["QueueUrl"]
+    queue = sqs.get_queue_attributes(QueueUrl=queue_url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+
+    def subscribe(**attributes):
+        return sns.subscribe(TopicArn=topic, Protocol="sqs", Endpoint=queue, ReturnSubscriptionArn=True,
+                             **({"Attributes": attributes} if attributes else {}))
+
+    subscription = subscribe(RawMessageDelivery="True")["SubscriptionArn"]
+    for attributes in ({"RawMessageDelivery": "true"},
+                       {"RawMessageDelivery": "true", "FilterPolicyScope": "MessageAttributes"}, {},
+                       {"FilterPolicyScope": "MessageAttributes"}):
+        assert subscribe(**attributes)["SubscriptionArn"] == subscription
+    assert refused(lambda: subscribe(RawMessageDelivery="false", FilterPolicyScope="MessageBody")) == (
+        {"Type": "Sender", "Code": "InvalidParameter",
+         "Message": "Invalid parameter: Attributes Reason: Subscription already exists with different attributes"},
+        400)
+    assert sns.get_subscription_attributes(SubscriptionArn=subscription)["Attributes"]["RawMessageDelivery"] == "true"

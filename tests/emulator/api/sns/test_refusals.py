@@ -46,6 +46,17 @@ CASES: list[Case] = [
     ("test_publish_too_long_message/error-with-attrs", "publish",
      {"TopicArn": "TOPIC", "Message": "a" * (MAX - 12 + 1), "MessageAttributes": NUMBER},
      INVALID, "Invalid parameter: Message too long"),
+    ("test_tags/duplicate-key-error", "tag_resource", {"ResourceArn": "TOPIC", "Tags": [
+        {"Key": "k1", "Value": "v1"}, {"Key": "k2", "Value": "v2"}, {"Key": "k2", "Value": "v2"}]},
+     INVALID, "Invalid parameter: Duplicated keys are not allowed."),
+    ("test_topic_get_attributes_with_fifo_false/set-fifo-false-after-creation", "set_topic_attributes",
+     {"TopicArn": "TOPIC", "AttributeName": "FifoTopic", "AttributeValue": "false"}, INVALID,
+     "Invalid parameter: AttributeName"),
+    ("test_create_subscriptions_with_attributes/subscribe-wrong-attr", "subscribe",
+     {"TopicArn": "TOPIC", "Protocol": "sqs", "Endpoint": "arn:aws:sqs:us-east-1:123456789012:other", "Attributes": {
+         "RawMessageDelivery": "wrongvalue", "FilterPolicyScope": "MessageBody", "FilterPolicy": ""}},
+     INVALID, "Invalid parameter: Attributes Reason: RawMessageDelivery: Invalid value [wrongvalue]. "
+              "Must be true or false."),
     ("test_message_structure_json_exc/missing-default-key", "publish",
      json_message(json.dumps({"sqs": "Test message"})), INVALID, NO_DEFAULT),
     ("test_message_structure_json_exc/invalid-json", "publish",
