@@ -28,7 +28,8 @@ if TYPE_CHECKING:
     from eddy.emulator.functions.async_invocations import AsyncInvocations
     from eddy.emulator.functions.durable import FunctionsChannel
     from eddy.emulator.functions.invocation import Invoker
-    from eddy.emulator.functions.registry import Function, FunctionRegistry
+    from eddy.emulator.functions.function import Function
+    from eddy.emulator.functions.registry import FunctionRegistry
     from eddy.emulator.global_tables.replication import Replication
     from eddy.emulator.kernel import Kernel
     from eddy.emulator.settings import Settings

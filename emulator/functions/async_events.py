@@ -154,7 +154,7 @@ def invocation_record(
 ) -> dict[str, Any]:
     """The invocation record an OnSuccess or OnFailure destination receives (Lambda Developer Guide, "Capturing
     records of Lambda asynchronous invocations"): functionArn the qualified ARN invoked ($LATEST's when the function
-    was invoked unqualified), executedVersion the version that ran (`function`, a functions.registry.Function)."""
+    was invoked unqualified), executedVersion the version that ran (`function`, a functions.function.Function)."""
     response_context: dict[str, Any] = {"statusCode": 200, "executedVersion": function.version}
     if condition != SUCCESS:
         response_context["functionError"] = "Unhandled"

@@ -49,7 +49,8 @@ from eddy.emulator.functions.async_events import (
 
 if TYPE_CHECKING:
     from eddy.emulator.functions.invocation import Invoker
-    from eddy.emulator.functions.registry import Function, FunctionRegistry
+    from eddy.emulator.functions.function import Function
+    from eddy.emulator.functions.registry import FunctionRegistry
     from eddy.emulator.kernel import Kernel
     from eddy.emulator.storage.channels import DurableLog
 

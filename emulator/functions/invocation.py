@@ -32,7 +32,7 @@ from eddy.emulator.functions.callable_output import CALLABLE_OUTPUT, CapturedOut
 from eddy.emulator.functions.environment import overlay
 from eddy.emulator.functions.invocation_results import InvocationResult
 from eddy.emulator.functions.recent_invocations import RecentInvocations
-from eddy.emulator.functions.registry import Function
+from eddy.emulator.functions.function import Function
 
 if TYPE_CHECKING:
     from eddy.emulator.functions.runtimes.workers import Worker

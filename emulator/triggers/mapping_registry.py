@@ -29,7 +29,7 @@ from eddy.emulator.errors import (
     FunctionNotFoundException,
     InvalidParameterValueException,
 )
-from eddy.emulator.functions.registry import checked_tags
+from eddy.emulator.functions.function import checked_tags
 from eddy.emulator.kernel import Kernel
 from eddy.emulator.kinesis.sources import find_source
 from eddy.emulator.triggers.event_source_mappings import UPDATABLE, EventSourceMapping, apply_parameters

@@ -37,7 +37,7 @@ from eddy.emulator.errors import (
 from eddy.emulator.functions.layers import LAYER_VERSION_ARN, resolve_layers
 from eddy.emulator.functions.logs.logging_configs import logging_config
 from eddy.emulator.moto_seam.layers import layer_version_configuration
-from eddy.emulator.functions.registry import FUNCTION_NAME, Function, checked_tags
+from eddy.emulator.functions.function import FUNCTION_NAME, Function, checked_tags
 from eddy.emulator.functions.versions import listed
 from eddy.emulator.functions.runtimes import runtime_of
 from eddy.emulator.aws_requests import Request, Response

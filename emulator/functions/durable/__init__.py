@@ -17,7 +17,9 @@ import threading
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from eddy.emulator.functions.registry import Function, FunctionRegistry
+from eddy.emulator.functions.function import Function
+
+from eddy.emulator.functions.registry import FunctionRegistry
 from eddy.emulator.functions.versions import Alias
 from eddy.emulator.moto_seam.cloudwatch_logs import put_events
 from eddy.emulator.storage.channels import Channel, DurableLog

@@ -48,7 +48,7 @@ from eddy.emulator.moto_seam.cloudwatch_logs import put_events
 
 if TYPE_CHECKING:
     from eddy.emulator.functions.invocation_results import InvocationResult
-    from eddy.emulator.functions.registry import Function
+    from eddy.emulator.functions.function import Function
 
 APPLICATION_LEVELS = ("TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL")
 SYSTEM_LEVELS = ("DEBUG", "INFO", "WARN")

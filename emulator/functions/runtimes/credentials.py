@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from botocore.exceptions import ClientError
 
 if TYPE_CHECKING:
-    from eddy.emulator.functions.registry import Function
+    from eddy.emulator.functions.function import Function
 
 log = logging.getLogger("eddy")
 

@@ -24,7 +24,7 @@ from eddy.emulator.functions.runtimes.base import Runtime
 from eddy.emulator.functions.runtimes.node_sdk import NODE_SDK_MISSING, import_note, provide, sdk_modules
 
 if TYPE_CHECKING:
-    from eddy.emulator.functions.registry import Function
+    from eddy.emulator.functions.function import Function
 
 BOOTSTRAP = Path(__file__).with_name("node_worker.mjs")
 #: the AWS SDK for JavaScript v3 (@aws-sdk/core's emitWarningIfUnsupportedVersion) warns once per process, through

@@ -21,7 +21,7 @@ from eddy.emulator.functions.runtimes.base import Runtime
 WORKER = Path(__file__).with_name("runtime_api.py")
 
 if TYPE_CHECKING:
-    from eddy.emulator.functions.registry import Function
+    from eddy.emulator.functions.function import Function
 
 
 class ProvidedRuntime(Runtime):

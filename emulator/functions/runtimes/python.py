@@ -16,7 +16,7 @@ from eddy.emulator.functions.runtimes.base import Runtime
 WORKER = Path(__file__).resolve().parents[1] / "worker.py"
 
 if TYPE_CHECKING:
-    from eddy.emulator.functions.registry import Function
+    from eddy.emulator.functions.function import Function
 
 
 class PythonRuntime(Runtime):

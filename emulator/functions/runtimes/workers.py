@@ -24,7 +24,7 @@ from eddy.emulator.functions.runtimes import runtime_of
 from eddy.emulator.processes import children
 
 if TYPE_CHECKING:
-    from eddy.emulator.functions.registry import Function
+    from eddy.emulator.functions.function import Function
 
 
 #: Lambda's Init phase (starting the runtime, importing the handler's module) may take 10 seconds and is not

@@ -28,7 +28,7 @@ from eddy.emulator.api.lambda_.door import _body, _query, error_response, json_r
 from eddy.emulator.api.lambda_.invoke import LATEST, function_name
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import AWSError, FunctionNotFoundException, InvalidParameterValueException
-from eddy.emulator.functions.registry import Function
+from eddy.emulator.functions.function import Function
 from eddy.emulator.aws_requests import Request, Response
 
 PATH = re.compile(r"^/2019-09-25/functions/(?P<name>[^/]+)/event-invoke-config(?P<list>/list)?/?$")

@@ -26,7 +26,7 @@ from eddy.emulator.api.lambda_.function_urls.events import UrlRequest, event_of
 from eddy.emulator.api.lambda_.resources.url_configs import URL_PATH
 from eddy.emulator.aws_requests import Request, Response
 from eddy.emulator.engine import Emulator
-from eddy.emulator.functions.registry import Function
+from eddy.emulator.functions.function import Function
 from eddy.emulator.moto_seam import bridge as moto_bridge
 
 #: AWS's host form (<url id>.lambda-url.<region>.on.aws), whatever domain follows the region

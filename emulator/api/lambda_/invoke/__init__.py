@@ -39,7 +39,7 @@ from eddy.emulator.errors import (
     InvalidParameterValueException,
     TooManyRequestsException,
 )
-from eddy.emulator.functions.registry import Function
+from eddy.emulator.functions.function import Function
 
 INVOKE = re.compile(r"^/2015-03-31/functions/(?P<name>[^/]+)/invocations/?$")
 INVOKE_ASYNC = re.compile(r"^/2014-11-13/functions/(?P<name>[^/]+)/invoke-async/?$")

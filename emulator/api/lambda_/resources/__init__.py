@@ -34,7 +34,7 @@ from eddy.emulator.api.lambda_.resources import (
 )
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import AWSError, FunctionNotFoundException, InvalidParameterValueException, NotEmulated
-from eddy.emulator.functions.registry import FUNCTION_ARN, Function
+from eddy.emulator.functions.function import FUNCTION_ARN, Function
 from eddy.emulator.aws_requests import Request, Response
 
 #: the operations on a function's path that other modules answer (api/lambda_/door.py, api/lambda_/invoke/,

@@ -20,7 +20,7 @@ from eddy.emulator.moto_seam.layers import find_layer_version
 
 if TYPE_CHECKING:
     from eddy.emulator.engine import Emulator
-    from eddy.emulator.functions.registry import Function
+    from eddy.emulator.functions.function import Function
 
 #: where function packages are served (below it: the package's path under the functions' directory)
 PACKAGE_PATH = "/_eddy/code/functions/"

@@ -19,7 +19,7 @@ from eddy.emulator.api import validation
 from eddy.emulator.api.lambda_.door import json_response
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import InvalidParameterValueException
-from eddy.emulator.functions.registry import FUNCTION_ARN, Function
+from eddy.emulator.functions.function import FUNCTION_ARN, Function
 from eddy.emulator.aws_requests import Response
 
 ACCOUNT_CONCURRENCY = 1000

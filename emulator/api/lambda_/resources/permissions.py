@@ -28,7 +28,7 @@ from eddy.emulator.errors import (
     PreconditionFailedException,
     ResourceConflictException,
 )
-from eddy.emulator.functions.registry import Function
+from eddy.emulator.functions.function import Function
 from eddy.emulator.functions.versions import LATEST, Alias
 from eddy.emulator.aws_requests import Response
 

@@ -31,7 +31,7 @@ from eddy.emulator.errors import (
     ProvisionedConcurrencyConfigNotFoundException,
     ResourceConflictException,
 )
-from eddy.emulator.functions.registry import Function, timestamp
+from eddy.emulator.functions.function import Function, timestamp
 from eddy.emulator.functions.versions import LATEST
 
 #: how long after a configuration is put, on the emulator's clock, its concurrency is allocated (READY)

@@ -18,7 +18,7 @@ from eddy.emulator.api.lambda_.door import _function, _query, json_response
 from eddy.emulator.aws_requests import Request, Response
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import FunctionNotFoundException, InvalidParameterValueException, ResourceConflictException
-from eddy.emulator.functions.registry import Function
+from eddy.emulator.functions.function import Function
 from eddy.emulator.functions.versions.published import FUNCTION_NAME_FORMS
 from eddy.emulator.functions.versions import LATEST
 

@@ -18,7 +18,7 @@ from eddy.emulator.api import validation
 from eddy.emulator.api.lambda_.door import json_response
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import FunctionNotFoundException, InvalidParameterValueException, constraint_violation
-from eddy.emulator.functions.registry import FUNCTION_ARN, checked_tags
+from eddy.emulator.functions.function import FUNCTION_ARN, checked_tags
 from eddy.emulator.aws_requests import Response
 
 

@@ -28,7 +28,7 @@ from eddy.emulator.api.lambda_.resources.versions import page_of
 from eddy.emulator.aws_requests import Response
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import FunctionNotFoundException, ResourceConflictException
-from eddy.emulator.functions.registry import Function
+from eddy.emulator.functions.function import Function
 
 OPERATIONS = frozenset(
     {

@@ -27,7 +27,7 @@ from eddy.emulator.errors import (
     ResourceConflictException,
     ValidationException,
 )
-from eddy.emulator.functions.registry import Function
+from eddy.emulator.functions.function import Function
 from eddy.emulator.functions.versions import LATEST, Alias, listed
 
 ALIAS_NAME = re.compile(r"^(?!^[0-9]+$)([a-zA-Z0-9-_]+)$")
