@@ -108,7 +108,7 @@ class Peer:
         port = free_port()
         self.url = f"http://127.0.0.1:{port}"
         probe = client(self.url)
-        started = time.perf_counter()
+        started = self._started = time.perf_counter()
         self.process = subprocess.Popen(self._argv(port), env={**os.environ, **self._env(port)},
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         deadline = started + 180
@@ -121,6 +121,17 @@ class Peer:
                     raise RuntimeError(f"{self.name} exited with {self.process.returncode}")
                 time.sleep(0.005)
         raise RuntimeError(f"{self.name} did not answer ListTables in 180 s")
+
+    def ready(self) -> float:
+        """Seconds from the start to the first answer of a request no server answers without its DynamoDB loaded
+        (DescribeTable of a missing table: ResourceNotFoundException); `eddy serve` on an empty state answers
+        ListTables before that (its port opens before its engine is loaded: cli/commands.py)."""
+        probe = client(self.url)
+        try:
+            probe.describe_table(TableName="never-made")
+        except probe.exceptions.ResourceNotFoundException:
+            return time.perf_counter() - self._started
+        raise RuntimeError(f"{self.name} described a table never made")
 
     def rss_mb(self) -> float:
         assert self.process is not None

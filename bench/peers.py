@@ -53,6 +53,8 @@ def http_round(peer, calls: int, number: int) -> dict[str, float]:
     # the same start in the server's own CPU time (its process tree's, up to its first answer): steadier than the
     # wall time on a busy machine, where the start waits for a core
     figures["cold start: the server's CPU to its first answer (s)"] = peer.cpu_seconds()
+    figures["cold start -> DynamoDB loaded (first DescribeTable answered) (s)"] = peer.ready()
+    figures["the same: the server's CPU to that answer (s)"] = peer.cpu_seconds()
     try:
         time.sleep(2)  # idle: what the process holds once it has started and answered
         figures["idle RSS after start (MB)"] = peer.rss_mb()

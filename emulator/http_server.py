@@ -30,6 +30,8 @@ MAX_HEADERS = 200
 #: the headers the server itself reads, by their lower-case names
 _READ_BY_THE_SERVER = frozenset(("connection", "expect", "transfer-encoding", "content-length"))
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
+#: what a server answers before its application is ready: a request's WSGI status, headers and body, or None (it waits)
+EarlyAnswers = Callable[[dict[str, Any]], "tuple[str, list[tuple[str, str]], bytes] | None"]
 
 
 class BadRequest(Exception):
@@ -83,6 +85,69 @@ class HTTPServer(socketserver.ThreadingMixIn, socketserver.TCPServer):
                 connection.shutdown(socket.SHUT_RDWR)
             except OSError:  # the client hung up first
                 pass
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A listening socket on `host`:`port` (0: one the system picks); a busy port is an OSError."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    return socket.create_server((host, port), family=family, backlog=128)
+
+
+class StartingApp:
+    """What a server serves while its application is still being made (`eddy serve`'s engine loading): a request
+    `early` answers (its WSGI status, headers and body; None: not without the application) is answered at once, any
+    other waits until `ready(app)` hands the application over, and is then the application's."""
+
+    def __init__(self, early: EarlyAnswers) -> None:
+        self._early = early
+        self._app: WSGIApp | None = None
+        self._handed_over = threading.Event()
+
+    def ready(self, app: WSGIApp) -> None:
+        self._app = app
+        self._handed_over.set()
+
+    def failed(self) -> None:
+        """The application will not come (the start failed): waiting requests are answered 503."""
+        self._handed_over.set()
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        if self._app is None:
+            answered = self._early(environ)
+            if answered is not None:
+                start_response(answered[0], answered[1])
+                return [answered[2]]
+            self._handed_over.wait()
+        if self._app is None:
+            status = HTTPStatus.SERVICE_UNAVAILABLE
+            start_response(f"{status.value} {status.phrase}", [("Content-Type", "text/plain")])
+            return [b"Eddy did not start"]
+        return self._app(environ, start_response)
+
+
+class OpenedPort:
+    """A port serving before its application is made: its server (a StartingApp until then), serving on its own
+    thread from the start. `Server(..., opened=)` (api/server.py) hands the application over; `close()` if it never
+    comes."""
+
+    def __init__(self, host: str, port: int, early: EarlyAnswers) -> None:
+        listener = listen(host, port)  # a busy port is an OSError here, for the caller to word
+        self.starting = StartingApp(early)
+        try:
+            self.server = HTTPServer(listener, self.starting)
+        except BaseException:
+            listener.close()
+            raise
+        self.thread = threading.Thread(target=self.server.serve_forever, name="eddy-server", daemon=True)
+        self.thread.start()
+
+    def close(self) -> None:
+        """The application will not come: the requests waiting for it end (answered 503, or their connection closed
+        with the server), and the port closes."""
+        self.starting.failed()
+        self.server.shutdown()
+        self.thread.join(timeout=10)
+        self.server.server_close()
 
 
 class ConnectionHandler(socketserver.StreamRequestHandler):

@@ -11,7 +11,6 @@ from __future__ import annotations
 import io
 import logging
 import re
-import socket
 import threading
 from http import HTTPStatus
 from typing import Any, Callable, Iterable
@@ -21,7 +20,7 @@ from werkzeug.wrappers import Request as WerkzeugRequest
 from eddy.emulator import moto_seam
 from eddy.emulator.moto_seam import bridge as moto_bridge
 from eddy.emulator.api import router
-from eddy.emulator.http_server import HTTPServer
+from eddy.emulator.http_server import HTTPServer, OpenedPort, listen
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import UnknownOperationException, no_such_path
 from eddy.emulator.aws_requests import Request, Response, error_response
@@ -133,21 +132,31 @@ class Server:
     one on a free loopback port when a function's code needs to call back into Eddy from a subprocess.
     """
 
-    def __init__(self, emulator: Emulator, host: str = "127.0.0.1", port: int = 4566, standalone: bool = True) -> None:
+    def __init__(
+        self,
+        emulator: Emulator,
+        host: str = "127.0.0.1",
+        port: int = 4566,
+        standalone: bool = True,
+        opened: OpenedPort | None = None,
+    ) -> None:
+        """`opened`: the port `eddy serve` opened before the engine was made (its requests wait for `start()`)."""
         self.emulator = emulator
         self.standalone = standalone
-        # a busy port is an OSError here, for the caller to word
-        family = socket.AF_INET6 if ":" in host else socket.AF_INET
-        listener = socket.create_server((host, port), family=family, backlog=128)
-        try:
-            self._server = HTTPServer(listener, EddyApp(emulator))
-        except BaseException:
-            listener.close()
-            raise
+        self._opened = opened
+        if opened is None:
+            listener = listen(host, port)  # a busy port is an OSError here, for the caller to word
+            try:
+                self._server = HTTPServer(listener, EddyApp(emulator))
+            except BaseException:
+                listener.close()
+                raise
+            self._thread = threading.Thread(target=self._server.serve_forever, name="eddy-server", daemon=True)
+        else:
+            self._server, self._thread = opened.server, opened.thread
         if standalone:
             moto_bridge.connect(None, kinesis_observer=emulator.kinesis_observer)
         self.host, self.port = host, self._server.port
-        self._thread = threading.Thread(target=self._server.serve_forever, name="eddy-server", daemon=True)
 
     @property
     def url(self) -> str:
@@ -165,7 +174,12 @@ class Server:
             moto_seam.activate(SNS_SIGNATURES, self.loopback_url)  # SNS notifications' links name this server
             self.emulator.worker_environment["AWS_ENDPOINT_URL"] = self.loopback_url
             self.emulator.start()
-        self._thread.start()
+        if self._opened is None:
+            self._thread.start()
+        else:  # requests go to the application from now on; those that waited for it are handed over
+            app = EddyApp(self.emulator)
+            self._server.app = app
+            self._opened.starting.ready(app)
         return self
 
     def stop(self) -> None:

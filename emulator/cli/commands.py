@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import gc
 import logging
+import os
 import signal
 import socket
 import sys
@@ -250,28 +251,34 @@ def _everywhere(parser: argparse.ArgumentParser, *flags: str, **options: Any) ->
 def serve_command(args: argparse.Namespace) -> int:
     """Serve until SIGTERM (status 0) or Ctrl-C (status 130). Ctrl-C while starting is KeyboardInterrupt, which
     answer_failures says in one line (status 130) once what was started is stopped."""
-    Emulator, Server = _server_modules()
-
-    if args.port:  # a busy port is said before the state directory is made, read or logged about
-        _can_listen(args.host, args.port)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     logging.getLogger("eddy.server").setLevel(logging.DEBUG if args.verbose else logging.INFO)  # each request
-    emulator = Emulator(
-        state_dir=args.state_dir,
-        in_memory=args.in_memory,
-        fsync=args.fsync,
-        snapshot_every=args.snapshot_every,
-        **serve_settings(args),
-        owner=f"eddy serve, port {args.port}",
-    )
+    opened = _opened_early(args)
+    try:
+        Emulator, Server = _server_modules()
+        if args.port and opened is None:  # a busy port is said before the state directory is made, read or logged about
+            _can_listen(args.host, args.port)
+        emulator = Emulator(
+            state_dir=args.state_dir,
+            in_memory=args.in_memory,
+            fsync=args.fsync,
+            snapshot_every=args.snapshot_every,
+            **serve_settings(args),
+            owner=f"eddy serve, port {args.port}",
+        )
+    except BaseException:
+        if opened is not None:
+            opened.close()
+        raise
     try:
         emulator.recover()
-        server = Server(emulator, args.host, args.port)
-    except OSError as error:
+        server = Server(emulator, args.host, args.port, opened=opened)
+    except BaseException as error:  # Ctrl-C, or recovery failed: the state directory goes back as it was
+        if opened is not None:
+            opened.close()
         emulator.close(keep_state=True)
-        raise CannotListenError(args.host, args.port, error) from error
-    except BaseException:  # Ctrl-C, or recovery failed: the state directory goes back as it was
-        emulator.close(keep_state=True)
+        if isinstance(error, OSError):
+            raise CannotListenError(args.host, args.port, error) from error
         raise
     stopping = threading.Event()
     signals: list[int] = []
@@ -307,6 +314,26 @@ def _server_modules() -> tuple[Any, Any]:
         if collecting:
             gc.enable()
     return Emulator, Server
+
+
+def _opened_early(args: argparse.Namespace) -> Any:
+    """The port, open and answering before the engine and moto are loaded (most of a start's time), where the state
+    is empty: in memory, or a state directory that does not exist or holds nothing. Until the engine is ready no table
+    can exist there, so ListTables is answered at once (moto_seam/tables/empty_listing.py) and every other request
+    waits for the engine (http_server.StartingApp). A state to recover opens the port once it is recovered (None)."""
+    if args.state_dir is not None and not args.in_memory:
+        try:
+            if os.path.lexists(args.state_dir) and (not os.path.isdir(args.state_dir) or os.listdir(args.state_dir)):
+                return None
+        except OSError:  # unreadable: the emulator says why
+            return None
+    from eddy.emulator.http_server import OpenedPort
+    from eddy.emulator.moto_seam.tables import empty_listing
+
+    try:
+        return OpenedPort(args.host, args.port, empty_listing.answer)
+    except OSError as error:
+        raise CannotListenError(args.host, args.port, error) from error
 
 
 def _can_listen(host: str, port: int) -> None:

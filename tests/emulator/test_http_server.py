@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from eddy.emulator.http_server import HTTPServer
+from eddy.emulator.http_server import HTTPServer, OpenedPort
 
 
 def echo(environ, start_response):
@@ -128,3 +128,73 @@ def test_every_answer_carries_the_date_in_http_form(server):
     moments = [email.utils.parsedate_to_datetime(date).timestamp() for date in dates]
     assert all(date.endswith(" GMT") and date == email.utils.formatdate(moment, usegmt=True)
                for date, moment in zip(dates, moments)) and before <= min(moments) <= max(moments) <= after, dates
+
+
+def _early(asked: dict[str, threading.Event]):
+    """An early answer for /early; any other request is noted (its body read, as empty_listing reads it) and waits."""
+
+    def early(environ):
+        environ["wsgi.input"].read()
+        environ["wsgi.input"].seek(0)
+        if environ["PATH_INFO"] == "/early":
+            return "200 OK", [("Content-Type", "text/plain")], b"early"
+        asked.setdefault(environ["PATH_INFO"], threading.Event()).set()
+        return None
+
+    return early
+
+
+def _post_in_thread(port: int, path: str, body: bytes) -> tuple[threading.Thread, dict]:
+    answer: dict = {}
+
+    def post() -> None:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+        connection.request("POST", path, body=body, headers={"Content-Type": "application/x-amz-json-1.0"})
+        try:
+            response = connection.getresponse()
+            answer.update(status=response.status, body=response.read())
+        except (http.client.RemoteDisconnected, ConnectionError) as error:
+            answer.update(closed=type(error).__name__)
+        connection.close()
+
+    thread = threading.Thread(target=post)
+    thread.start()
+    return thread, answer
+
+
+def test_a_port_opened_before_its_application_answers_early_and_hands_the_rest_over():
+    asked: dict[str, threading.Event] = {}
+    opened = OpenedPort("127.0.0.1", 0, _early(asked))
+    try:
+        connection = http.client.HTTPConnection("127.0.0.1", opened.server.port, timeout=30)
+        connection.request("POST", "/early", body=b"{}")
+        response = connection.getresponse()
+        assert (response.status, response.read()) == (200, b"early")
+        waiting, answer = _post_in_thread(opened.server.port, "/later", b'{"n": 1}')
+        assert asked.setdefault("/later", threading.Event()).wait(60)  # it reached the server, and waits
+        assert answer == {}
+        opened.starting.ready(echo)
+        waiting.join(60)
+        assert answer["status"] == 200 and json.loads(answer["body"])["body"] == '{"n": 1}'  # its body whole
+        connection.request("POST", "/early", body=b"{}")  # the application answers everything from now on
+        response = connection.getresponse()
+        assert response.status == 200 and json.loads(response.read())["path"] == "/early"
+        connection.close()
+    finally:
+        opened.close()
+
+
+def test_requests_waiting_for_an_application_that_never_comes_end_and_the_port_closes():
+    """A start that fails (Ctrl-C, an import error) ends the requests waiting for it: answered 503 by the thread
+    serving them, or their connection closed with the server if that came first (both retried by the SDKs)."""
+    asked: dict[str, threading.Event] = {}
+    opened = OpenedPort("127.0.0.1", 0, _early(asked))
+    waiting, answer = _post_in_thread(opened.server.port, "/later", b"{}")
+    assert asked.setdefault("/later", threading.Event()).wait(60)
+    opened.close()
+    waiting.join(60)
+    assert not waiting.is_alive()
+    assert answer in ({"status": 503, "body": b"Eddy did not start"}, {"closed": "RemoteDisconnected"},
+                      {"closed": "ConnectionResetError"}), answer
+    with pytest.raises(ConnectionRefusedError):
+        socket.create_connection(("127.0.0.1", opened.server.port), timeout=30)

@@ -1,4 +1,5 @@
-"""`eddy serve` loads what a request first needs (issue 39): a server that has answered only ListTables has loaded
+"""`eddy serve` loads what a request first needs (issue 39): a server that has answered only ListTables (the port's
+early answer, then the engine's) has loaded
 moto's DynamoDB and none of moto's other services, nor Spark, the dashboard, the function runtimes, the pollers,
 Pipes, CloudFormation or moto's own server application, and runs no thread but its door's and the housekeeper's
 (no poller, no replicator, no delivery thread); the objects its imports made are set apart from the garbage
@@ -21,20 +22,24 @@ PROBE = textwrap.dedent("""
 
     port, state_dir = sys.argv[1], sys.argv[2]
 
-    def ask() -> None:
-        request = urllib.request.Request(f"http://127.0.0.1:{port}/", data=b"{}", headers={
+    def list_tables(body: bytes):
+        return urllib.request.Request(f"http://127.0.0.1:{port}/", data=body, headers={
             "X-Amz-Target": "DynamoDB_20120810.ListTables", "Content-Type": "application/x-amz-json-1.0",
             "Authorization": "AWS4-HMAC-SHA256 Credential=eddy/20260101/us-east-1/dynamodb/aws4_request, "
                              "SignedHeaders=host, Signature=0"})
+
+    def ask() -> None:
         deadline = time.monotonic() + 300
         while True:  # until the server listens (connection refused before)
             try:
-                answer = json.loads(urllib.request.urlopen(request, timeout=60).read())
+                urllib.request.urlopen(list_tables(b"{}"), timeout=60).read()  # answered before the engine is ready
                 break
             except OSError:
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.05)
+        # with a member: the engine's door answers it, once the engine is ready
+        answer = json.loads(urllib.request.urlopen(list_tables(b'{"Limit": 100}'), timeout=300).read())
         threads = sorted(thread.name for thread in threading.enumerate() if thread.name.startswith("eddy-"))
         print(json.dumps({"answer": answer, "modules": sorted(sys.modules), "threads": threads,
                           "collecting": gc.isenabled(), "set apart": gc.get_freeze_count()}), flush=True)
