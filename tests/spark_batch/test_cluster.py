@@ -21,6 +21,7 @@ from eddy.handlers.search_index import index_contents
 from eddy.spark_batch.export import export_table
 from tests.conftest import REGION, eddy_server
 
+from .conftest import WORKER_SITE
 from .segments import ChangeLog, insert
 from .streaming.test_source import new_table, write
 from .test_jobs import eddy, key, order, write_orders
@@ -46,6 +47,12 @@ query = (spark.readStream.format("dynamodbstreams").options(**source).load().wri
 query.awaitTermination()
 assert query.exception() is None
 """
+
+
+#: the JVMs' options on the cluster (the master and the worker: SPARK_DAEMON_JAVA_OPTS; the driver and the
+#: executor: spark-submit's): the JIT's first tier only, as the test session's (conftest.py), which changes no row
+#: and spares ~0.3 s of compiling per tiny job
+JAVA_OPTIONS = "-XX:+UseSerialGC -XX:TieredStopAtLevel=1"
 
 
 def free_port() -> int:
@@ -76,7 +83,8 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A standalone master and one worker (2 cores) on 127.0.0.1; yields the master's URL."""
     logs = tmp_path_factory.mktemp("cluster")
     port = free_port()
-    env = dict(os.environ, SPARK_LOCAL_IP="127.0.0.1", SPARK_LOG_DIR=str(logs), SPARK_WORKER_DIR=str(logs / "work"))
+    env = dict(os.environ, SPARK_LOCAL_IP="127.0.0.1", SPARK_LOG_DIR=str(logs), SPARK_WORKER_DIR=str(logs / "work"),
+               SPARK_DAEMON_JAVA_OPTS=JAVA_OPTIONS)
     master_url = f"spark://127.0.0.1:{port}"
     processes = [subprocess.Popen([str(SPARK_CLASS), "org.apache.spark.deploy.master.Master", "--host", "127.0.0.1",
                                    "--port", str(port), "--webui-port", str(free_port())],
@@ -122,7 +130,13 @@ def test_jobs_and_the_streaming_source_give_on_a_cluster_what_they_give_on_local
         on_cluster, on_local = tmp_path / "cluster", tmp_path / "local"
         env = {name: value for name, value in os.environ.items() if name != "PYSPARK_PYTHON"}
         (tmp_path / "driver.py").write_text(DRIVER)
+        # the Python workers of the driver (the streaming source's) and of the executor import pyspark from
+        # site-packages, as the test session's do (worker_site/sitecustomize.py)
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [env.get("PYTHONPATH"), str(WORKER_SITE)]))
         run = subprocess.run([str(SPARK_SUBMIT), "--master", cluster, "--conf", f"spark.pyspark.python={sys.executable}",
+                              "--driver-java-options", JAVA_OPTIONS,
+                              "--conf", f"spark.executor.extraJavaOptions={JAVA_OPTIONS}",
+                              "--conf", f"spark.executorEnv.PYTHONPATH={WORKER_SITE}",
                               "driver.py", cluster, json.dumps([argv[1:] for argv in jobs(on_cluster)]),
                               json.dumps(source), str(on_cluster / "changes")],
                              cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
