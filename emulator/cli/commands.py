@@ -25,7 +25,7 @@ import socket
 import sys
 import threading
 
-from typing import Any
+from typing import Any, Callable
 
 from eddy.emulator.cli.failures import INTERRUPTED, CannotListenError, answer_failures, interrupted
 from eddy.emulator.settings import Settings
@@ -117,47 +117,60 @@ def _share(text: str) -> float:
     return share
 
 
+def _at_least_zero(kind: Callable[[str], Any]) -> Callable[[str], Any]:
+    """A number of `kind`, 0 or more (argparse says what is wrong with a negative one)."""
+
+    def read(text: str) -> Any:
+        value = kind(text)
+        if value < 0:
+            raise argparse.ArgumentTypeError(f"{text} is less than 0")
+        return value
+
+    read.__name__ = kind.__name__  # argparse names the type in its message for what it cannot read
+    return read
+
+
 #: the settings `eddy serve` takes as they are named (Settings' other fields have flags of their own above, in hours
 #: or with 0 for None): setting -> (flag, type, metavar, meaning, what 0 means or None)
 SETTING_FLAGS: dict[str, tuple[str, Any, str, str, str | None]] = {
     "iterator_ttl_seconds": (
         "--iterator-ttl-seconds",
-        float,
+        _at_least_zero(float),
         "S",
         "a shard iterator expires this long after it was issued",
         None,
     ),
     "get_records_per_second_per_shard": (
         "--get-records-per-second-per-shard",
-        int,
+        _at_least_zero(int),
         "N",
         "GetRecords calls per shard per second before LimitExceededException",
         "no throttle",
     ),
     "segment_max_bytes": (
         "--segment-max-bytes",
-        int,
+        _at_least_zero(int),
         "BYTES",
         "a new change-log segment file starts past this size",
         None,
     ),
     "columnar_copy_min_bytes": (
         "--columnar-copy-min-bytes",
-        int,
+        _at_least_zero(int),
         "BYTES",
         "a sealed segment this big gets a columnar copy Spark reads",
         "never",
     ),
     "replication_delay_seconds": (
         "--replication-delay-seconds",
-        float,
+        _at_least_zero(float),
         "S",
         "a global table's write reaches its other replicas this long after its commit",
         None,
     ),
     "replica_transition_seconds": (
         "--replica-transition-seconds",
-        float,
+        _at_least_zero(float),
         "S",
         "a replica being added (removed) is CREATING (DELETING) this long",
         None,

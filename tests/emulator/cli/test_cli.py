@@ -152,6 +152,18 @@ def test_every_setting_has_a_serve_flag():
     assert {name: getattr(Settings(), name) for name in defaults} == defaults
 
 
+@pytest.mark.parametrize("flag, value", [("--iterator-ttl-seconds", "-5"), ("--segment-max-bytes", "-1"),
+                                         ("--replication-delay-seconds", "-2"), ("--columnar-copy-min-bytes", "-1"),
+                                         ("--get-records-per-second-per-shard", "-3"),
+                                         ("--replica-transition-seconds", "-0.5")])
+def test_a_negative_setting_is_refused_before_anything_starts(flag, value):
+    """A setting's flag takes 0 or more (before, -5 was taken: every shard iterator expired as it was issued)."""
+    result = subprocess.run([sys.executable, "-m", "eddy", "serve", "--in-memory", flag, value],
+                            capture_output=True, text=True, timeout=120)
+    assert (result.returncode, result.stdout, result.stderr.splitlines()[-1]) == (
+        2, "", f"eddy serve: error: argument {flag}: {value} is less than 0")
+
+
 def test_a_jitter_share_outside_0_to_1_is_refused_before_anything_starts():
     result = subprocess.run([sys.executable, "-m", "eddy", "serve", "--in-memory", "--sns-retry-jitter", "1.5"],
                             capture_output=True, text=True, timeout=120)
