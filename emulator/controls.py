@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from eddy.emulator.functions.registry import FunctionRegistry
     from eddy.emulator.global_tables.replication import Replication
     from eddy.emulator.kernel import Kernel
+    from eddy.emulator.objects.lifecycle import Lifecycle
     from eddy.emulator.streams.capture import Capture
     from eddy.emulator.streams.stream import Stream
     from eddy.emulator.streams.stream_registry import StreamRegistry
@@ -44,6 +45,7 @@ class Controls:
     functions: FunctionRegistry
     capture: Capture
     _replication: Replication | None
+    _lifecycle: Lifecycle | None
     triggers: Triggers
 
     # -- functions, triggers and Eddy's own clients --------------------------------------------------------
@@ -155,6 +157,15 @@ class Controls:
             children = self._stream(stream_arn).rollover(self.clock.now())
             self.activity.notify_all()
             return children
+
+    def sweep_lifecycle(self) -> int:
+        """Carry out every S3 Lifecycle expiration due on the emulator's clock; returns how many objects (or versions)
+        were deleted (objects/lifecycle.py)."""
+        if self._lifecycle is None:
+            from eddy.emulator.objects.lifecycle import Lifecycle
+
+            self._lifecycle = Lifecycle(self.kernel.aws_client, self.clock.now)
+        return self._lifecycle.sweep()
 
     def sweep_ttl(self) -> int:
         """Delete every item whose TTL has passed on the emulator's clock; returns how many were deleted."""

@@ -10,6 +10,7 @@ HTTP: it takes and returns plain values and raises AWSError subclasses.
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import tempfile
@@ -115,6 +116,9 @@ class Emulator(DeferredComponents, Controls):
         self.kinesis_observer = moto_kinesis.Observer(self.activity, self.clock.now, self._kinesis_channel())
         #: every request changing moto's services, run in its moment, logged
         self.services = ServiceJournal(self.kernel, self.persistence, self.disk, self.state_dir, fsync, self.objects)
+        #: S3 Lifecycle's expirations: made by the first sweep (controls.py sweep_lifecycle), kept across resets (it
+        #: holds no state of its own; its handler on Eddy's S3 client is its own)
+        self._lifecycle = None
         self._init_state()
         if self.persistence.durable:  # its state may hold any of them: all made now, their channels in snapshot order
             self._make_deferred_components()
@@ -339,6 +343,10 @@ class Emulator(DeferredComponents, Controls):
             self.sweep_ttl()
         except WriteFailed as failure:  # the disk refused the deletions (put back): tried again next round
             self.disk.refused(failure, self.clock.now())
+        try:
+            self.sweep_lifecycle()
+        except Exception:  # a deletion refused (a full disk: a 500): the expiration is still due, next round
+            logging.getLogger("eddy").warning("S3 Lifecycle's expirations were not all carried out", exc_info=True)
         with self.activity:
             self.clock_file.refresh()
             self.streams.maintain(self.clock.now())

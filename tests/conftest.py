@@ -115,6 +115,8 @@ class InProcessDoor(Door):
             return {"ChildShardIds": self.emu.rollover(payload["StreamArn"])}
         if path == "/_eddy/ttl/sweep":
             return {"Deleted": self.emu.sweep_ttl()}
+        if path == "/_eddy/s3/lifecycle/sweep":
+            return {"Deleted": self.emu.sweep_lifecycle()}
         raise KeyError(path)
 
 

@@ -7,6 +7,7 @@ POST /_eddy/shards/split   {"StreamArn", "ShardId"}  -> {"ChildShardIds": [...]}
 POST /_eddy/shards/rollover {"StreamArn"}            -> {"ChildShardIds": [...]}
 POST /_eddy/shards/merge   {"StreamArn", "ShardId", "AdjacentShardId"} -> {"ChildShardId": ...}
 POST /_eddy/ttl/sweep      {}                        -> {"Deleted": n}
+POST /_eddy/s3/lifecycle/sweep {}                    -> {"Deleted": n} (S3 Lifecycle expirations due now)
 POST /_eddy/idle           {"timeout": seconds}      -> {"Idle": bool, "Delivered": bool, "Pending": [{"UUID",
                                                          "LastError", "Retrying", ...}], "Failures": [...]}
 POST /_eddy/delivered      {"timeout": seconds}      -> 200 the same answer when every record was delivered;
@@ -74,6 +75,10 @@ def sweep_ttl(emulator: Emulator, params: Params) -> Any:
     return {"Deleted": emulator.sweep_ttl()}
 
 
+def sweep_lifecycle(emulator: Emulator, params: Params) -> Any:
+    return {"Deleted": emulator.sweep_lifecycle()}
+
+
 def idle(emulator: Emulator, params: Params) -> Any:
     return emulator.wait_idle(_timeout(params))
 
@@ -116,6 +121,7 @@ ROUTES: dict[tuple[str, str], Callable[[Emulator, Params], Any]] = {
     ("POST", "/_eddy/shards/rollover"): rollover,
     ("POST", "/_eddy/shards/merge"): merge,
     ("POST", "/_eddy/ttl/sweep"): sweep_ttl,
+    ("POST", "/_eddy/s3/lifecycle/sweep"): sweep_lifecycle,
     ("POST", "/_eddy/idle"): idle,
     ("POST", "/_eddy/delivered"): delivered,
     ("GET", "/_eddy/mappings"): mappings,

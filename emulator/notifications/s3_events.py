@@ -88,11 +88,14 @@ def event_record(
     now: float,
     random_bits: Callable[[int], int],
     restore_event_data: dict[str, str] | None = None,
+    principal: str | None = None,
 ) -> dict[str, Any]:
     """One record of an S3 event notification ("ObjectCreated:Put", not "s3:ObjectCreated:Put"); a property event
     has no size or sequencer. An ObjectRestore:Completed record (`restore_event_data`: lifecycleRestorationExpiryTime,
     lifecycleRestoreStorageClass) ends with glacierEventData, and S3 itself is its user, "AmazonCustomer:" and the
-    bucket owner's id (AWS's recorded test_restore_object, LocalStack's test_s3_notifications_sqs.snapshot.json)."""
+    bucket owner's id (AWS's recorded test_restore_object, LocalStack's test_s3_notifications_sqs.snapshot.json).
+    A service's own event (`principal`: S3 Lifecycle's expirations, "s3.amazonaws.com") names it as its user and
+    source, eventVersion 2.3 (the Amazon S3 User Guide, "Configuring S3 Lifecycle event notifications")."""
     properties = is_property_event(event_name)
     obj: dict[str, Any] = {"key": quote_plus(key, safe="/")}
     if size is not None and not properties:
@@ -104,13 +107,15 @@ def event_record(
     if sequencer is not None and not properties:
         obj["sequencer"] = sequencer
     record = {
-        "eventVersion": "2.3" if properties else "2.1",
+        "eventVersion": "2.3" if properties or principal else "2.1",
         "eventSource": "aws:s3",
         "awsRegion": region,
         "eventTime": event_time(now),
         "eventName": event_name,
-        "userIdentity": {"principalId": f"AmazonCustomer:{account_id}" if restore_event_data else PRINCIPAL_ID},
-        "requestParameters": {"sourceIPAddress": SOURCE_IP_ADDRESS},
+        "userIdentity": {
+            "principalId": principal or (f"AmazonCustomer:{account_id}" if restore_event_data else PRINCIPAL_ID)
+        },
+        "requestParameters": {"sourceIPAddress": principal or SOURCE_IP_ADDRESS},
         # S3's ids for the request, drawn from `random_bits` (the request's own random stream: a replay draws them again)
         "responseElements": {"x-amz-request-id": f"{random_bits(64):016X}", "x-amz-id-2": f"{random_bits(384):096x}"},
         "s3": {

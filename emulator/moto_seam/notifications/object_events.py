@@ -50,6 +50,11 @@ from moto.sqs.models import sqs_backends
 
 from eddy.emulator.moto_seam.notifications.configurations import each_configuration
 from eddy.emulator.moto_seam.notifications.destinations import arn_parts, queue_exists, refusal, topic_exists
+from eddy.emulator.moto_seam.notifications.lifecycle_expirations import (
+    LIFECYCLE_EVENTS,
+    LIFECYCLE_PRINCIPAL,
+    lifecycle_running,
+)
 from eddy.emulator.moto_seam.notifications.target import Target, active
 from eddy.emulator.moto_seam import Patches
 from eddy.emulator.moto_seam.services import moments
@@ -190,10 +195,14 @@ def _notify(
     key: Any = None,
 ) -> None:
     """Each configuration of the bucket that matches event `name` ("s3:ObjectRemoved:Delete") gets its record, and
-    the default event bus S3's event if the bucket sends its events to EventBridge (`key`: moto's, for a restore)."""
+    the default event bus S3's event if the bucket sends its events to EventBridge (`key`: moto's, for a restore).
+    A deletion S3 Lifecycle makes (lifecycle_expirations.py) is its event, s3:LifecycleExpiration:*, by S3 itself."""
+    lifecycle = lifecycle_running() and name in LIFECYCLE_EVENTS
+    if lifecycle:
+        name, etag = LIFECYCLE_EVENTS[name], None
     configuration = bucket.notification_configuration
     if configuration is not None and configuration.event_bridge is not None and detail_type(name) is not None:
-        _to_event_bus(target, bucket, name, key_name, size, etag, version, key)
+        _to_event_bus(target, bucket, name, key_name, size, etag, version, key, lifecycle)
     for kind, _, notification, prefix, suffix in each_configuration(bucket):
         if not (notification._event_matches(name) and key_name.startswith(prefix) and key_name.endswith(suffix)):
             continue
@@ -211,6 +220,7 @@ def _notify(
             now=moments.now(),  # the request's instant and random stream,
             random_bits=mock_random.getrandbits,
             restore_event_data=_restore_event_data(key) if name == RESTORE_COMPLETED else None,
+            principal=LIFECYCLE_PRINCIPAL if lifecycle else None,
         )  # also when it is replayed
         _deliver(target, kind, notification.arn, {"Records": [record]}, ("s3", bucket.name, notification.id))
 
@@ -233,6 +243,7 @@ def _to_event_bus(
     etag: str | None,
     version: str | None,
     key: Any,
+    lifecycle: bool = False,
 ) -> None:
     """S3's event on the bucket's region's default bus, through moto's PutEvents (whose rules Eddy's engine matches
     and whose targets Eddy delivers: eventbridge/rules.py); S3's caller never hears of a failure."""
@@ -246,8 +257,8 @@ def _to_event_bus(
         version_id=version,
         sequencer=target.sequencer(),
         request_id=f"{mock_random.getrandbits(64):016X}",
-        requester=bucket.account_id,
-        source_ip_address=SOURCE_IP_ADDRESS,
+        requester=LIFECYCLE_PRINCIPAL if lifecycle else bucket.account_id,
+        source_ip_address=LIFECYCLE_PRINCIPAL if lifecycle else SOURCE_IP_ADDRESS,
         storage_class=getattr(key, "storage_class", None),
         restore_expiry_time=expiry.strftime("%Y-%m-%dT%H:%M:%SZ") if expiry is not None else None,
     )
