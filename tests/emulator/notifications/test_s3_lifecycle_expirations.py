@@ -113,3 +113,35 @@ def test_in_a_versioned_bucket_noncurrent_versions_go_for_good_and_current_ones_
         door, "notes.txt", "LifecycleExpiration:Delete", versionId=first)
     assert normalised(marked, second_swept) == lifecycle_record(
         door, "notes.txt", "LifecycleExpiration:DeleteMarkerCreated", versionId=marker["VersionId"])
+
+
+def test_a_rules_tag_and_and_filters_and_its_date_pick_what_expires(door):
+    # Filter Tag: only objects with the tag; And: the prefix and every tag; Expiration Date: every object the rule
+    # covers from that midnight UTC on, whatever its age; a Disabled rule nothing (the User Guide's "Lifecycle
+    # configuration elements")
+    now = datetime.fromtimestamp(door.now(), timezone.utc)
+    date = (now + timedelta(days=3)).replace(hour=0, minute=0, second=0, microsecond=0)
+    url, s3, sqs = bucket_with_rules(
+        door,
+        {"ID": "temporary", "Status": "Enabled", "Filter": {"Tag": {"Key": "class", "Value": "temp"}},
+         "Expiration": {"Days": 1}},
+        {"ID": "old-logs", "Status": "Enabled",
+         "Filter": {"And": {"Prefix": "logs/", "Tags": [{"Key": "team", "Value": "ops"}]}},
+         "Expiration": {"Date": date}},
+        {"ID": "off", "Status": "Disabled", "Filter": {"Prefix": "draft/"}, "Expiration": {"Days": 1}})
+    s3.put_object(Bucket="scratch", Key="a.txt", Body=b"a", Tagging="class=temp")
+    s3.put_object(Bucket="scratch", Key="b.txt", Body=b"b", Tagging="class=keep")
+    s3.put_object(Bucket="scratch", Key="logs/1", Body=b"1", Tagging="team=ops")
+    s3.put_object(Bucket="scratch", Key="logs/2", Body=b"2", Tagging="team=dev")
+    s3.put_object(Bucket="scratch", Key="draft/x", Body=b"x")
+    door.advance(2 * 86400 + 1)  # past a.txt's midnight, before the date
+    assert sweep(door) == 1
+    assert [o["Key"] for o in s3.list_objects_v2(Bucket="scratch")["Contents"]] == [
+        "b.txt", "draft/x", "logs/1", "logs/2"]
+    door.advance(date.timestamp() - door.now() + 1)  # the date's midnight passed
+    assert sweep(door) == 1
+    assert [o["Key"] for o in s3.list_objects_v2(Bucket="scratch")["Contents"]] == ["b.txt", "draft/x", "logs/2"]
+    door.wait_idle()
+    records = [m["Records"][0] for m in wait_for_messages(sqs, url, 2)]
+    assert [(r["eventName"], r["s3"]["object"]["key"]) for r in records] == [
+        ("LifecycleExpiration:Delete", "a.txt"), ("LifecycleExpiration:Delete", "logs/1")]
