@@ -6,6 +6,8 @@ at 8b9a79f05846), named per check as `<test>/<snapshot key>`; each error compare
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from botocore.exceptions import ClientError
 
@@ -71,6 +73,23 @@ def test_creating_a_topic_that_exists_takes_its_own_attributes_and_refuses_other
     attributes = sns.get_topic_attributes(TopicArn=topic)["Attributes"]
     assert (attributes["DisplayName"], "SignatureVersion" in attributes) == ("Value1", False)
     assert sns.list_tags_for_resource(ResourceArn=topic)["Tags"] == []
+
+
+def test_creating_a_topic_again_with_its_own_policy_answers_the_topic(door):
+    """CreateTopic "is idempotent, so if the requester already owns a topic with the specified name, that topic's ARN
+    is returned without creating a new topic" (the SNS API Reference, CreateTopic): given again with the Policy it was
+    made with, the topic is answered; with another Policy, refused as other attributes are. Before, the topic's own
+    Policy was refused too (compared as text with the policy moto answers, written anew)."""
+    sns = door.client("sns")
+    statement = {"Sid": "publishers", "Effect": "Allow", "Principal": {"AWS": "*"}, "Action": "SNS:Publish",
+                 "Resource": "arn:aws:sns:us-east-1:123456789012:guarded"}
+    policy = json.dumps({"Version": "2012-10-17", "Statement": [statement]})
+    topic = sns.create_topic(Name="guarded", Attributes={"Policy": policy})["TopicArn"]
+    assert sns.create_topic(Name="guarded", Attributes={"Policy": policy})["TopicArn"] == topic
+    other = json.dumps({"Version": "2012-10-17", "Statement": [{**statement, "Sid": "others"}]})
+    assert refused(lambda: sns.create_topic(Name="guarded", Attributes={"Policy": other})) == (
+        DIFFERENT_ATTRIBUTES, 400)
+    assert json.loads(sns.get_topic_attributes(TopicArn=topic)["Attributes"]["Policy"]) == json.loads(policy)
 
 
 def test_subscribing_an_endpoint_again_takes_its_own_attributes_and_refuses_others(door):
