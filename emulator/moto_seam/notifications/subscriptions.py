@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import functools
+import hashlib
 from typing import Any
 
 from moto.sns.models import Subscription
@@ -84,6 +85,11 @@ def _to_queue(
         return f"The destination queue does not exist: {subscription.endpoint}"
     if str(subscription.attributes.get("RawMessageDelivery")).lower() == "true":
         options = dict(options, message_attributes=_binary_as_bytes(options["message_attributes"]))
+    topic = subscription.topic
+    if options["deduplication_id"] is None and str(getattr(topic, "content_based_deduplication", "")).lower() == "true":
+        # a FIFO topic's content-based deduplication id goes on to the queue, which may have none of its own: the
+        # SHA-256 of the message, as SNS makes it (FIFO topics, "Message deduplication for FIFO topics")
+        options = dict(options, deduplication_id=hashlib.sha256(message.encode()).hexdigest())
     try:
         publish(subscription, message, message_id, **options)
     except Exception as failure:  # moto's SQS refused it (its AWS error)
