@@ -77,13 +77,15 @@ def _marked(delete_object: Any) -> Any:
 
 
 def due(now: float) -> list[Expired]:
-    """Every object some enabled rule of its bucket expires at `now` (seconds since the epoch)."""
+    """Every object some enabled rule of its bucket expires at `now` (seconds since the epoch), each once however many
+    rules expire it (the first rule's ID)."""
     if "moto.s3.models" not in sys.modules:  # moto's S3 not loaded: no bucket, nothing to load for it
         return []
     from moto.s3.models import FakeDeleteMarker, s3_backends
 
     moment = datetime.fromtimestamp(now, timezone.utc)
     expired = []
+    named: set[tuple[str, ...]] = set()  # the noncurrent versions named so far: two rules expire one version once
     for account_id, partitions in list(s3_backends.items()):
         for backend in list(partitions.values()):
             for bucket in list(backend.buckets.values()):
@@ -106,9 +108,12 @@ def due(now: float) -> list[Expired]:
                             expired.append(Expired(*where, None, rule.rule_id))
                             break
                         for older, newer in zip(versions, versions[1:]):
-                            if not isinstance(older, FakeDeleteMarker) and noncurrent_expired(
-                                rule, _utc(newer.last_modified), moment
+                            if (
+                                not isinstance(older, FakeDeleteMarker)
+                                and (*where, str(older.version_id)) not in named  # by an earlier rule: once
+                                and noncurrent_expired(rule, _utc(newer.last_modified), moment)
                             ):
+                                named.add((*where, str(older.version_id)))
                                 expired.append(Expired(*where, str(older.version_id), rule.rule_id))
     return expired
 

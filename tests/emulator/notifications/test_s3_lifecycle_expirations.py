@@ -145,3 +145,30 @@ def test_a_rules_tag_and_and_filters_and_its_date_pick_what_expires(door):
     records = [m["Records"][0] for m in wait_for_messages(sqs, url, 2)]
     assert [(r["eventName"], r["s3"]["object"]["key"]) for r in records] == [
         ("LifecycleExpiration:Delete", "a.txt"), ("LifecycleExpiration:Delete", "logs/1")]
+
+
+def test_a_version_two_rules_expire_is_deleted_once_with_one_event(door):
+    """Two enabled rules whose filters both take a noncurrent version (a bucket-wide rule and one for a prefix) expire
+    it once: one deletion, one s3:LifecycleExpiration:Delete. Before, each rule named it, so the sweep deleted it twice
+    and counted two."""
+    url, s3, sqs = bucket_with_rules(
+        door,
+        {"ID": "everything", "Status": "Enabled", "Filter": {"Prefix": ""},
+         "NoncurrentVersionExpiration": {"NoncurrentDays": 1}},
+        {"ID": "notes", "Status": "Enabled", "Filter": {"Prefix": "notes"},
+         "NoncurrentVersionExpiration": {"NoncurrentDays": 1}},
+        versioned=True)
+    first = s3.put_object(Bucket="scratch", Key="notes.txt", Body=b"1")["VersionId"]
+    second = s3.put_object(Bucket="scratch", Key="notes.txt", Body=b"2")["VersionId"]
+    made = s3.head_object(Bucket="scratch", Key="notes.txt")["LastModified"]
+    door.advance(midnight_after(made, 1) - door.now() + 1)
+    assert sweep(door) == 1
+    swept = door.now()
+    versions = s3.list_object_versions(Bucket="scratch")
+    assert ([(v["VersionId"], v["IsLatest"]) for v in versions["Versions"]], "DeleteMarkers" in versions) == (
+        [(second, True)], False)
+    door.wait_idle()
+    [deleted] = [m["Records"][0] for m in wait_for_messages(sqs, url, 1)]
+    assert normalised(deleted, swept) == lifecycle_record(door, "notes.txt", "LifecycleExpiration:Delete",
+                                                          versionId=first)
+    assert sqs.receive_message(QueueUrl=url, WaitTimeSeconds=1).get("Messages", []) == []  # and no second one
