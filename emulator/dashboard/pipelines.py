@@ -90,7 +90,7 @@ def pipe_views(emulator: Emulator) -> list[dict[str, Any]]:
         }
         if pipe.enrichment:
             view["Enrichment"] = pipe.enrichment
-        figures = pipes.figures.get(key)
+        figures = pipes.runs.figures.get(key)
         if figures is not None:
             view.update(figures.to_dict())
         views.append(view)

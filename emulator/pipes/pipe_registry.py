@@ -6,7 +6,8 @@ STARTING, STOPPING and DELETING; the pipe is RUNNING or STOPPED (its DesiredStat
 whose source does not exist is CREATE_FAILED (or START_FAILED) with a StateReason, as AWS reports a pipe it could not
 start. Durable like event source mappings: the definitions are <state_dir>/pipes/pipes.json (pipe_store.py: swapped in
 whole with os.replace on every change, before the answer), the positions are checkpoints per shard
-(<state_dir>/pipes/checkpoints/, triggers/checkpoints.py), read back when the emulator starts on the directory.
+(<state_dir>/pipes/checkpoints/, triggers/checkpoints.py), read back when the emulator starts on the directory. What
+runs a RUNNING pipe, its figures and its checkpoints are pipe_runs.py's.
 """
 
 from __future__ import annotations
@@ -17,24 +18,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 from eddy.emulator.errors import ValidationException
-from eddy.emulator.kinesis.sources import find_source
-from eddy.emulator.moto_seam import sqs as sqs_seam
 from eddy.emulator.pipes import pipe_store
 from eddy.emulator.pipes.pipe import ConflictException, NotFoundException, Pipe, check
-from eddy.emulator.pipes.runners import queue_runner, stream_runner
-from eddy.emulator.triggers.checkpoints import Checkpoints
-from eddy.emulator.triggers.event_source_mappings import EventSourceMapping
-from eddy.emulator.triggers.failures import MappingFailures
+from eddy.emulator.pipes.pipe_runs import PipeRuns
 from eddy.emulator.triggers.mapping_figures import MappingFigures
-from eddy.emulator.triggers.pollers.sources import dynamodb_source
 from eddy.emulator.storage.disk import WriteFailed
 
 if TYPE_CHECKING:
     from eddy.emulator.kernel import Kernel
     from eddy.emulator.pipes.targets import PipeTargets
     from eddy.emulator.triggers.pollers.sources import QueueJournal
-    from eddy.emulator.triggers.pollers.queue_pollers import QueueRunner
-    from eddy.emulator.triggers.pollers.stream_pollers import MappingRunner
 
 UPDATABLE = (
     "Description",
@@ -66,24 +59,15 @@ class Pipes:
         find_stream: Callable[[str], Any],
         start_position: Callable[[Any, str, float | None], int],
     ) -> None:
-        self._kernel = kernel
         self._activity = kernel.activity
         self._now = kernel.clock.now
         self._persistence = persistence
-        self._targets = targets
-        self._find_stream = find_stream
         self._start_position = start_position
         self.directory = directory / "pipes"
-        self.checkpoints = Checkpoints(self.directory / "checkpoints", on_disk=self._persistence.durable)
+        #: what runs the RUNNING pipes, their figures and checkpoints (pipe_runs.py)
+        self.runs = PipeRuns(kernel, persistence, targets, self.directory, find_stream)
         self.pipes: dict[str, Pipe] = {}
         self.state_reasons: dict[str, str] = {}
-        # what the pollers read, by Pipe.key (the pollers' "triggers")
-        self.mappings: dict[str, EventSourceMapping] = {}
-        self.figures: dict[str, MappingFigures] = {}
-        #: what failed, for wait_idle and assert_delivered (the pollers fill it: triggers/failures.py)
-        self.failures: dict[str, Any] = {}
-        self.start_positions: dict[str, int] = {}
-        self.runners: dict[str, MappingRunner | QueueRunner] = {}
         self._load()
 
     # -- the Pipes API's operations ---------------------------------------------------------------------
@@ -113,7 +97,7 @@ class Pipes:
         with self._activity:
             if pipe.key in self.pipes:
                 raise ConflictException(f"Pipe {name} already exists.")
-            source = self._source(pipe)
+            source = self.runs.source(pipe)
             if source is None:
                 pipe.current_state = "CREATE_FAILED"
                 self.state_reasons[pipe.key] = f"The source {pipe.source} does not exist"
@@ -123,7 +107,7 @@ class Pipes:
                     source, parameters["StartingPosition"], parameters.get("StartingPositionTimestamp")
                 )
             self.pipes[pipe.key] = pipe
-            self.figures[pipe.key] = MappingFigures()
+            self.runs.figures[pipe.key] = MappingFigures()
             answer = self._answer(pipe, "CREATING" if source is not None else "CREATE_FAILED")
             self._settle(pipe)
             self._save()
@@ -190,7 +174,7 @@ class Pipes:
                 setattr(changed, attribute, value if value is not None else getattr(pipe, attribute))
         changed.enrichment = changed.enrichment or None
         check(changed)
-        self._stop(pipe)
+        self.runs.stop(pipe)
         with self._activity:
             changed.last_modified_time = self._now()
             self.pipes[pipe.key] = changed
@@ -207,12 +191,12 @@ class Pipes:
 
     def delete(self, name: str, account_id: str, region: str) -> dict[str, Any]:
         pipe = self.get(name, account_id, region)
-        self._stop(pipe)
+        self.runs.stop(pipe)
         with self._activity:
             del self.pipes[pipe.key]
-            for table in (self.mappings, self.figures, self.failures, self.start_positions, self.state_reasons):
-                table.pop(pipe.key, None)
-            self._persistence.after_commit(lambda: self.checkpoints.forget(pipe.key))  # kept if refused
+            self.runs.forget(pipe.key)
+            self.state_reasons.pop(pipe.key, None)
+            self._persistence.after_commit(lambda: self.runs.checkpoints.forget(pipe.key))  # kept if refused
             pipe.desired_state = "DELETED"
             answer = self._answer(pipe, "DELETING")
             self._save()
@@ -220,7 +204,7 @@ class Pipes:
 
     def _change_state(self, pipe: Pipe, desired: str, transition: str) -> dict[str, Any]:
         if desired == "STOPPED":
-            self._stop(pipe)
+            self.runs.stop(pipe)
         with self._activity:
             pipe.desired_state = desired
             pipe.last_modified_time = self._now()
@@ -249,99 +233,27 @@ class Pipes:
         self.state_reasons.pop(pipe.key, None)
         pipe.current_state = pipe.desired_state
         if pipe.desired_state == "RUNNING":  # once the change is written down (never for one the disk refused)
-            self._persistence.after_commit(lambda: self._start(pipe))
-
-    def _start(self, pipe: Pipe) -> None:
-        if pipe.key in self.runners:
-            return
-        self.mappings[pipe.key] = pipe.mapping()
-        self.figures.setdefault(pipe.key, MappingFigures())
-        self.start_positions[pipe.key] = pipe.start_position
-        mapping, figures = self.mappings[pipe.key], self.figures[pipe.key]
-        if pipe.source_service == "sqs":
-            runner: MappingRunner | QueueRunner = queue_runner(
-                self._kernel,
-                self._persistence,
-                self._targets,
-                pipe,
-                mapping,
-                figures=figures,
-                failures=self.failures.get(pipe.key),
-            )
-        else:
-            source = self._source(pipe)
-            if source is None:
-                pipe.current_state = "START_FAILED"
-                self.state_reasons[pipe.key] = f"The source {pipe.source} does not exist"
-                return
-            runner = stream_runner(
-                self._kernel,
-                self._targets,
-                pipe,
-                mapping,
-                source,
-                checkpoints=self.checkpoints,
-                start_position=self.start_positions.get(pipe.key, 0),
-                figures=figures,
-                failures=self.failures.setdefault(pipe.key, MappingFailures(mapping.label)),
-            )
-        self.runners[pipe.key] = runner
-        runner.start()
-
-    def _source(self, pipe: Pipe) -> Any:
-        if pipe.source_service == "sqs":
-            return sqs_seam.find_queue(pipe.source)
-        return dynamodb_source(self._find_stream(pipe.source)) or find_source(pipe.source)
-
-    def _stop(self, pipe: Pipe) -> None:
-        runner = self.runners.pop(pipe.key, None)
-        if runner is not None:
-            runner.stop()
+            self._persistence.after_commit(lambda: self.runs.start(pipe, self.state_reasons))
 
     def start_all(self) -> None:
         """Start every pipe that should run (when the emulator starts, after a restart)."""
         with self._activity:
             for pipe in list(self.pipes.values()):
                 if pipe.current_state == "RUNNING":
-                    self._start(pipe)
+                    self.runs.start(pipe, self.state_reasons)
 
     def pending(self) -> list[dict[str, Any]]:
         """The running pipes that have not processed everything they can reach (the lock held): wait_idle's answer."""
-        return [
-            {
-                "Pipe": self.pipes[key].arn,
-                "Mapping": f"pipe {self.pipes[key].name}",
-                "LastProcessingResult": self.mappings[key].last_processing_result,
-                "LastError": self.figures[key].last_error,
-            }
-            for key, runner in self.runners.items()
-            if not runner.caught_up()
-        ]
+        return self.runs.pending(self.pipes)
 
     def failure_reports(self) -> list[dict[str, Any]]:
         """What failed in each pipe since the last wait (the lock held): wait_idle's Failures, as mappings' are."""
-        reports = []
-        for key, failures in self.failures.items():
-            report = failures.take() if key in self.pipes else None
-            if report is not None:
-                pipe = self.pipes[key]
-                reports.append(
-                    dict(
-                        {
-                            "Pipe": pipe.arn,
-                            "Mapping": f"pipe {pipe.name}",
-                            "FunctionArn": pipe.target,
-                            "EventSourceArn": pipe.source,
-                        },
-                        **report,
-                    )
-                )
-        return reports
+        return self.runs.failure_reports(self.pipes)
 
     def figures_of(self, name: str, account_id: str, region: str) -> dict[str, Any]:
         with self._activity:
             pipe = self.get(name, account_id, region)
-            return dict(self.figures[pipe.key].to_dict(), Pipe=pipe.arn, CurrentState=pipe.current_state)
+            return dict(self.runs.figures[pipe.key].to_dict(), Pipe=pipe.arn, CurrentState=pipe.current_state)
 
     # -- durability -------------------------------------------------------------------------------------
 
@@ -354,9 +266,9 @@ class Pipes:
             pipes, reasons = pipe_store.as_saved(self.directory / "pipes.json", self.pipes)
             self.pipes, self.state_reasons = pipes, reasons
             for pipe in pipes.values():
-                self.figures.setdefault(pipe.key, MappingFigures())
+                self.runs.figures.setdefault(pipe.key, MappingFigures())
                 if pipe.current_state == "RUNNING":
-                    self._start(pipe)
+                    self.runs.start(pipe, self.state_reasons)
             raise
 
     def _load(self) -> None:
@@ -366,19 +278,19 @@ class Pipes:
         pipes, state_reasons = saved
         for pipe in pipes:
             self.pipes[pipe.key] = pipe
-            self.figures[pipe.key] = MappingFigures()
+            self.runs.figures[pipe.key] = MappingFigures()
         self.state_reasons.update(state_reasons)
-        self.checkpoints.load()
+        self.runs.checkpoints.load()
 
     def close(self) -> None:
         for pipe in list(self.pipes.values()):
-            self._stop(pipe)
+            self.runs.stop(pipe)
 
     def reset(self) -> None:
         self.close()
-        for table in (self.pipes, self.state_reasons, self.mappings, self.figures, self.start_positions):
+        for table in (self.pipes, self.state_reasons):
             table.clear()
-        self.checkpoints = Checkpoints(self.directory / "checkpoints", on_disk=self._persistence.durable)
+        self.runs.reset()
         shutil.rmtree(self.directory, ignore_errors=True)
 
 
