@@ -8,7 +8,7 @@ validation and before moto, which lacks these operations or fails on some valid 
 - contributor insights: DISABLED on every table and index, so ListContributorInsights is empty;
 - bulk operations and imports: none listed; an unknown bulk operation, export or import is not found;
 - Time to Live and exports: moto's answers, with AWS's error for a missing table, TTL's rules against the table's
-  current TTL (dynamodb_rules/time_to_live.py), and the requests moto fails on
+  current TTL (rules/time_to_live.py), and the requests moto fails on
   (ListExports without TableArn, ExportTableToPointInTime without S3Prefix) completed before moto sees them.
 NOT_EMULATED lists the operations Eddy does not emulate at all: HTTP 501, AWS's NotImplemented error
 (docs/reference/aws-differences.md, "Known differences from AWS", shows one, run by tests/test_docs.py).

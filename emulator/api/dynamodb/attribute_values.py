@@ -255,7 +255,7 @@ def _number_value(text: str) -> tuple[str, str, int]:
 # -- the legacy (non-expression) parameters: their conditions' and updates' values --------------------------------
 
 #: each operation's legacy parameters whose conditions or updates are checked, in DynamoDB's order (dynalite's); a
-#: request mixing them with expressions was refused before (dynamodb_rules/expression_parameters.py)
+#: request mixing them with expressions was refused before (rules/expression_parameters.py)
 LEGACY = {
     "PutItem": ("Expected",),
     "DeleteItem": ("Expected",),
