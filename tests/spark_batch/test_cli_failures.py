@@ -24,6 +24,7 @@ from tests.conftest import ServerDoor, eddy_server
 from tests.emulator.helpers import create_table
 from tests.emulator.storage.test_ownership import tree
 
+from .conftest import TEST_CONFIG
 from .segments import ChangeLog, insert
 from .test_jobs import eddy, key, order
 
@@ -160,8 +161,10 @@ def test_readers_keep_working_beside_the_server_that_owns_the_directory(spark, t
         env = {name: value for name, value in os.environ.items() if name not in ("PYSPARK_PYTHON",
                                                                                    "PYSPARK_DRIVER_PYTHON")}
         with holding_4040():  # and another application's UI holds 4040: Eddy's command says nothing about it
+            # (the JIT's first tier only, as the test session's JVM: tests/spark_batch/conftest.py)
             show = subprocess.run([sys.executable, "-m", "eddy", "spark", "stream", "show", "changes", "--state-dir",
-                                   "S", "--offsets", "offsets", "--master", "local[1]"],
+                                   "S", "--offsets", "offsets", "--master", "local[1]", "--conf",
+                                   f"spark.driver.extraJavaOptions={TEST_CONFIG['spark.driver.extraJavaOptions']}"],
                                   cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
         assert show.returncode == 0, show.stdout[-2000:] + show.stderr[-3000:]
         header, *rows = [line.split("|")[1:-1] for line in show.stdout.splitlines() if line.startswith("|")]
