@@ -30,12 +30,14 @@ chromium:
 # the real deployment tools that tests/emulator/cloudformation/test_real_tools.py and test_cdk.py run against
 # `eddy serve`: awscli, aws-sam-cli and aws-cdk-lib (a CDK app's library), pinned in tools/deploy-tools.txt, in a
 # virtualenv of their own (each pins a botocore of its own); the aws-cdk CLI from npm, pinned in
-# tools/cdk/package.json, in .tools/cdk/
+# tools/cdk/package.json, in .tools/cdk/. --no-compile: pip compiled every module of the 95 packages (aws-cdk-lib's
+# hundreds of service modules) for 130+ s of CPU, 64 s without (2026-11-28); the tools compile the few they import
+# on their first run (the CDK app's aws_cdk modules: 6 s)
 DEPLOY_TOOLS := .tools/deploy/.installed-stamp .tools/cdk/.installed-stamp
 deploy-tools: $(DEPLOY_TOOLS)
 .tools/deploy/.installed-stamp: tools/deploy-tools.txt
 	$(PYTHON) -m venv .tools/deploy
-	.tools/deploy/bin/python -m pip install --quiet --no-deps -r tools/deploy-tools.txt
+	.tools/deploy/bin/python -m pip install --quiet --no-deps --no-compile -r tools/deploy-tools.txt
 	cp tools/deploy-tools.txt $@
 .tools/cdk/.installed-stamp: tools/cdk/package.json | node
 	mkdir -p .tools/cdk && cp tools/cdk/package.json .tools/cdk/package.json
