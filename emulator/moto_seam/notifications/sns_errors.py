@@ -2,7 +2,8 @@
 
 AWS's recorded answers (LocalStack's AWS-validated tests/aws/services/sns/test_sns.snapshot.json):
 - Publish to a TopicArn no topic has: NotFound "Topic does not exist" (test_unknown_topic_publish; moto looked for a
-  platform endpoint and answered "Endpoint does not exist"); to a TargetArn no endpoint has: InvalidParameter
+  platform endpoint and answered "Endpoint does not exist"); to a TargetArn no endpoint nor topic has (a TargetArn
+  is "Either TopicArn or EndpointArn": a topic's is published to it, as moto does): InvalidParameter
   "Invalid parameter: TargetArn Reason: No endpoint found for the target arn specified"
   (test_publish_non_existent_target);
 - Set/GetSubscriptionAttributes of a subscription that does not exist: NotFound "Subscription does not exist"
@@ -58,7 +59,8 @@ def _publish(publish: Any) -> Any:
     def published(self: SNSResponse) -> Any:
         if self._get_param("PhoneNumber") is None:
             target, topic = self._get_param("TargetArn"), self._get_param("TopicArn")
-            if target is not None and target not in self.backend.platform_endpoints:
+            known = self.backend.platform_endpoints.keys() | self.backend.topics.keys()  # "TopicArn or EndpointArn"
+            if target is not None and target not in known:
                 raise SNSInvalidParameter(f"{PREFIX}TargetArn Reason: No endpoint found for the target arn specified")
             if target is None and topic is not None:
                 self.backend.get_topic(topic)  # TopicNotFound: "Topic does not exist" (another account's found too)

@@ -39,6 +39,21 @@ def test_unknown_topics_targets_and_subscriptions_answer_as_sns_does(door):
     assert sns.publish(TopicArn=topic, Message="This is a test message")["MessageId"]  # the topic itself takes it
 
 
+def test_a_target_arn_that_names_a_topic_publishes_to_the_topic(door):
+    """Publish's TargetArn is "Either TopicArn or EndpointArn, but not both" (the SNS API model's documentation of the
+    member, as SDKs generated from it carry it: paws.application.integration 0.1.0's sns_publish); only a TargetArn
+    neither a topic nor an endpoint has is refused. Before, a topic's ARN given as TargetArn was refused "No endpoint
+    found for the target arn specified" (moto publishes it to the topic)."""
+    sns, sqs = door.client("sns"), door.client("sqs")
+    topic = sns.create_topic(Name="orders")["TopicArn"]
+    queue_url = sqs.create_queue(QueueName="subscriber")["QueueUrl"]
+    queue = sqs.get_queue_attributes(QueueUrl=queue_url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    sns.subscribe(TopicArn=topic, Protocol="sqs", Endpoint=queue, Attributes={"RawMessageDelivery": "true"})
+    answer = sns.publish(TargetArn=topic, Message="hello")
+    assert sorted(answer) == ["MessageId", "ResponseMetadata"]
+    assert [message["Body"] for message in sqs.receive_message(QueueUrl=queue_url)["Messages"]] == ["hello"]
+
+
 def test_add_permission_s_refusals_have_sns_s_prefix(door):
     """test_add_permission_errors/duplicate-label and /invalid-action."""
     sns = door.client("sns")
