@@ -34,9 +34,11 @@ SOURCES = (
 )
 
 # The packages localstack.testing's fixtures and the counted tests import, without LocalStack's runtime (no moto
-# server, no Docker client in use): each installed at the version requirements-test.txt pins.
+# server, no Docker client in use): each installed at the version requirements-test.txt pins (aws-cdk-lib: the
+# destinations tests deploy their resources as a CDK app, through Eddy's CloudFormation).
 CLIENT_PACKAGES = (
-    "asn1crypto", "boto3", "botocore", "cachetools", "cbor2", "click", "cryptography", "dill", "dnslib", "dnspython",
+    "asn1crypto", "aws-cdk-lib", "boto3", "botocore", "cachetools", "cbor2", "click", "cryptography", "dill",
+    "crontab", "dnslib", "dnspython",
     "docker", "hypercorn", "jinja2", "json5", "jsonpatch", "jsonpath-ng", "jsonpointer", "jsonschema",
     "localstack-snapshot", "localstack-twisted", "moto-ext", "openapi-core", "plux", "psutil", "pydantic",
     "pyopenssl", "pytest", "pytest-httpserver", "pytest-rerunfailures", "python-dateutil", "python-dotenv", "pyyaml",
@@ -109,14 +111,15 @@ def _git_dir(path: Path) -> Path:
 
 def client_venv(venv: Path, python: str, sources: Path) -> Path:
     """A virtualenv at `venv` with CLIENT_PACKAGES (pinned by `sources`' requirements-test.txt) and `sources`'
-    localstack-core on its path; made once, then reused. Returns its interpreter."""
+    localstack-core on its path; made once, then reused (the packages installed again when the list changes).
+    Returns its interpreter."""
     interpreter = venv / "bin" / "python"
     ready = venv / ".ready"
-    if not ready.exists():
+    wanted = " ".join(CLIENT_PACKAGES)
+    if not ready.exists() or ready.read_text(encoding="utf-8") != wanted:  # new, or the list of packages changed
         _check_python(python)
-        if venv.exists():
-            shutil.rmtree(venv)
-        subprocess.run([python, "-m", "venv", str(venv)], check=True)
+        if not interpreter.exists():
+            subprocess.run([python, "-m", "venv", str(venv)], check=True)
         constraints = venv / "constraints.txt"
         pins = (sources / "requirements-test.txt").read_text(encoding="utf-8").splitlines()
         constraints.write_text(
@@ -128,7 +131,7 @@ def client_venv(venv: Path, python: str, sources: Path) -> Path:
         )
         if result.returncode:
             raise SetupError(f"pip could not install LocalStack's test packages into {venv}")
-        ready.write_text("", encoding="utf-8")
+        ready.write_text(wanted, encoding="utf-8")
     site = subprocess.run(
         [str(interpreter), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
         check=True, capture_output=True, text=True,
