@@ -173,10 +173,20 @@ def _runtime_frame(filename: str) -> bool:
     )
 
 
+#: where Lambda keeps a function's code: its stack traces name the code's files there (LocalStack's AWS-validated
+#: test_lambda_destinations.snapshot.json: '  File "/var/task/handler.py", line 55, in handler\n ...')
+TASK_ROOT = "/var/task"
+
+
 def _error(error: BaseException) -> dict[str, Any]:
     frames = traceback.extract_tb(error.__traceback__)
     while frames and _runtime_frame(frames[0].filename):  # the user's frames only
         frames.pop(0)
+    code = os.getcwd() + os.sep  # the worker runs in the function's code folder
+    for frame in frames:
+        if frame.filename.startswith(code):
+            _ = frame.line  # the source line read from where the file is, before the frame names Lambda's place
+            frame.filename = f"{TASK_ROOT}/{frame.filename[len(code):]}"
     return _fault(type(error).__name__, str(error), traceback.format_list(frames))
 
 

@@ -57,6 +57,7 @@ def test_python_tracebacks_show_the_users_frames_only(door):
     [first, second] = error.pop("stackTrace")
     assert error == {"errorMessage": "bad", "errorType": "ValueError"}
     code = re.match(r'  File "(.*)/app\.py"', first).group(1)
+    assert code == "/var/task"  # as Lambda names the code's files (test_lambda_destinations.snapshot.json)
     assert (first, second) == (f'  File "{code}/app.py", line 6, in handler\n    helper()\n',
                                f'  File "{code}/app.py", line 2, in helper\n    raise ValueError(\'bad\')\n')
     error = python_error(lam, "initraise")
