@@ -38,6 +38,7 @@ _SINGULAR = {
     "topics": "topic",
     "subscriptions": "subscription",
     "roles": "role",
+    "role sessions": "role session",
     "users": "user",
     "policies": "policy",
     "streams": "stream",

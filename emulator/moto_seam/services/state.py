@@ -275,6 +275,8 @@ def inventory() -> dict[str, dict[str, int]]:
         elif service == "lambda":
             layers = getattr(state.get("_layers"), "_layers", {})
             add("lambda", **{"layer versions": sum(len(layer.layer_versions) for layer in layers.values())})
+        elif service == "sts":  # the sessions AssumeRole made, a function's execution role's among them
+            add("sts", **{"role sessions": len(state.get("assumed_roles", []))})
         elif service == "iam":
             policies = [p for p in state.get("managed_policies", {}).values() if f":{account_id}:" in p.arn]
             add("iam", roles=len(state.get("roles", {})), users=len(state.get("users", {})), policies=len(policies))
