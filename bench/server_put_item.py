@@ -2,7 +2,8 @@
 
 Each client is its own process (so the clients' botocore work does not share one GIL) and puts distinct
 keys. Both servers run side by side and the rounds alternate between them. Reported per server: the median
-round's requests/s, p50 and p99 latency over all rounds, errors; then every record is checked present:
+round's requests/s, p50 and p99 latency over all rounds, errors, the server process's CPU time a request (the median
+round's, from /proc: other work on the machine weighs less on it); then every record is checked present:
 Eddy's stream holds one INSERT per put and a Scan counts every item (moto: the Scan).
 
     .venv/bin/python bench/server_put_item.py [--clients 8] [--puts 300] [--rounds 3]
@@ -88,6 +89,13 @@ def run_clients(url: str, table: str, clients: int, puts: int, round_name: str) 
     return {"rate": len(latencies) / elapsed, "latencies": latencies, "errors": sum(errors for _, errors in gathered)}
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process `pid` and its threads so far (Linux /proc)."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def count_items(dynamodb, table: str) -> int:
     count, params = 0, {"TableName": table, "Select": "COUNT"}
     while True:
@@ -125,13 +133,17 @@ class Peer:
         self.rounds: list[dict] = []
 
     def round(self, name: str, clients: int, puts: int) -> None:
-        self.rounds.append(run_clients(self.url, "bench", clients, puts, name))
+        before = cpu_seconds(self.process.pid)
+        run = run_clients(self.url, "bench", clients, puts, name)
+        run["cpu"] = (cpu_seconds(self.process.pid) - before) / len(run["latencies"])
+        self.rounds.append(run)
 
     def figures(self) -> dict:
         latencies = sorted(latency for run in self.rounds for latency in run["latencies"])
         return {"label": self.label, "rate": statistics.median(run["rate"] for run in self.rounds),
                 "p50": latencies[len(latencies) // 2] * 1000,
                 "p99": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000,
+                "cpu": statistics.median(run["cpu"] for run in self.rounds) * 1000,
                 "errors": sum(run["errors"] for run in self.rounds), "items": count_items(self.dynamodb, "bench"),
                 "inserts": count_inserts(self.url, self.description["LatestStreamArn"]) if self.streamed else None}
 
@@ -168,7 +180,7 @@ def main() -> None:
           f"rounds, the servers in alternation (median round's requests/s; latencies over all rounds)")
     for figures in (eddy, moto):
         print(f"  {figures['label']:46} {figures['rate']:7.0f} requests/s  p50 {figures['p50']:6.1f} ms  "
-              f"p99 {figures['p99']:6.1f} ms  errors {figures['errors']}  items {figures['items']}/{expected}"
+              f"p99 {figures['p99']:6.1f} ms  CPU {figures['cpu']:.2f} ms a request  errors {figures['errors']}  items {figures['items']}/{expected}"
               + (f"  stream INSERTs {figures['inserts']}/{expected}" if figures["inserts"] is not None else ""))
     print(f"  ratio Eddy / moto: {eddy['rate'] / moto['rate']:.2f}x requests/s, "
           f"p99 {eddy['p99'] / moto['p99']:.2f}x of moto's")
