@@ -125,7 +125,7 @@ class Peer:
     def ready(self) -> float:
         """Seconds from the start to the first answer of a request no server answers without its DynamoDB loaded
         (DescribeTable of a missing table: ResourceNotFoundException); `eddy serve` on an empty state answers
-        ListTables before that (its port opens before its engine is loaded: cli/commands.py)."""
+        ListTables before that (its port opens before its engine is loaded: cli/serve.py)."""
         probe = client(self.url)
         try:
             probe.describe_table(TableName="never-made")

@@ -135,7 +135,8 @@ def test_every_setting_has_a_serve_flag():
     from dataclasses import fields
 
     from eddy import Settings
-    from eddy.emulator.cli.commands import _arguments, serve_settings
+    from eddy.emulator.cli.commands import _arguments
+    from eddy.emulator.cli.serve_flags import serve_settings
 
     args = _arguments(["serve", "--retention-hours", "2", "--rollover-hours", "3", "--split-records-per-second", "0",
                        "--housekeeping-interval", "0", "--iterator-ttl-seconds", "60",

@@ -4,7 +4,8 @@ port only once it is recovered.
 
 Deterministic, not timed: the server process is started with a sitecustomize that holds the import of
 eddy.emulator.engine until the test writes to a FIFO (opening a FIFO for writing returns once the reader has opened
-it, so the test also knows when the server is inside that import)."""
+it, so the test also knows when the server is inside that import: on an empty state its port is open by then). A
+server that opens its port only once it is ready is waited for by its banner ("Eddy is serving ... on URL")."""
 
 from __future__ import annotations
 
@@ -14,7 +15,6 @@ import subprocess
 import sys
 import textwrap
 import threading
-import time
 
 import boto3
 import pytest
@@ -86,8 +86,9 @@ def held_server(tmp_path):
         process = subprocess.Popen(
             [sys.executable, "-m", "eddy", "serve", "--port", str(port), "--state-dir", str(state_dir)],
             env=env,
-            stdout=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
+            text=True,
         )
         started.append(process)
         writer: dict = {}
@@ -102,7 +103,12 @@ def held_server(tmp_path):
             writer["file"].write("go")
             writer["file"].close()
 
+        def serving() -> None:
+            """Returns once the server printed its banner: its port is open and its engine answers."""
+            _banner_of(process)
+
         release.inside = inside
+        release.serving = serving
         release.process = process
         return port, release
 
@@ -116,16 +122,21 @@ def held_server(tmp_path):
             process.wait()
 
 
-def _first_answer(call, deadline: float = 300):
-    """`call()`'s answer once the server listens (connection refused until then: a bound on start-up, not a pause)."""
-    end = time.monotonic() + deadline
-    while True:
-        try:
-            return call()
-        except Exception as error:  # EndpointConnectionError until the port is open
-            if "Could not connect" not in str(error) or time.monotonic() > end:
-                raise
-            time.sleep(0.02)
+def _banner_of(process: subprocess.Popen, deadline: float = 300) -> str:
+    """The first line of `process`'s banner, read from its stdout (a bound on a busy machine's start, not a pause)."""
+    found: list[str] = []
+
+    def read() -> None:
+        for line in process.stdout:
+            if line.startswith("Eddy is serving"):
+                found.append(line)
+                return
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(deadline)
+    assert found, f"eddy serve printed no banner (exit status {process.poll()})"
+    return found[0]
 
 
 def _whole(answer: dict) -> tuple:
@@ -138,7 +149,8 @@ def _whole(answer: dict) -> tuple:
 
 def test_list_tables_is_answered_before_the_engine_and_other_requests_wait_for_it(held_server, tmp_path):
     port, release = held_server(tmp_path / "state")  # a state directory that does not exist yet: empty
-    early = _first_answer(lambda: _client(port).list_tables())  # the engine is held: the early door answered
+    release.inside()  # the server is inside the engine's import, which it starts once its port is open
+    early = _client(port).list_tables()  # the engine is held: the early door answered
     created: dict = {}
     creating = threading.Thread(
         target=lambda: created.update(
@@ -166,13 +178,12 @@ def test_a_state_to_recover_opens_the_port_once_it_is_recovered(held_server, tmp
     state = tmp_path / "state"
     port, release = held_server(state)
     release()
-    _first_answer(
-        lambda: _client(port).create_table(
-            TableName="kept",
-            KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
-            AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "S"}],
-            BillingMode="PAY_PER_REQUEST",
-        )
+    release.serving()
+    _client(port).create_table(
+        TableName="kept",
+        KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
+        AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "S"}],
+        BillingMode="PAY_PER_REQUEST",
     )
     release.process.terminate()  # stopped in order: the directory holds the table and is let go
     assert release.process.wait(timeout=120) == 0
@@ -181,4 +192,5 @@ def test_a_state_to_recover_opens_the_port_once_it_is_recovered(held_server, tmp
     with pytest.raises(ConnectionRefusedError):
         socket.create_connection(("127.0.0.1", port), timeout=30).close()
     release()
-    assert _first_answer(lambda: _client(port).list_tables())["TableNames"] == ["kept"]
+    release.serving()
+    assert _client(port).list_tables()["TableNames"] == ["kept"]
