@@ -19,7 +19,7 @@ from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from eddy.emulator.api import validation
-from eddy.emulator.api.lambda_.door import _body, _query, json_response  # the REST-JSON doors' shared reading
+from eddy.emulator.api.rest_json import json_body, json_response, query_parameters
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import AWSError, ValidationException
 from eddy.emulator.aws_requests import Request, Response
@@ -68,9 +68,9 @@ def handle(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Res
             raise ValidationException(f"No Pipes operation is {request.method} {path}")
         name = unquote(match.groupdict().get("name") or "")
         if operation == "ListPipes":
-            return _listed(pipes.list(account_id, region, _query(request)), _query(request))
+            return _listed(pipes.list(account_id, region, query_parameters(request)), query_parameters(request))
         if operation in ("CreatePipe", "UpdatePipe"):
-            params = _body(request)
+            params = json_body(request)
             validation.validate("pipes", operation, params, body_only=True)
             if operation == "CreatePipe":
                 return json_response(pipes.create(name, params, account_id, region))
@@ -89,7 +89,7 @@ def handle(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Res
 def _tags(pipes: Any, request: Request, arn: str) -> Response:
     method = request.method.upper()
     if method == "POST":
-        params = _body(request)
+        params = json_body(request)
         validation.validate("pipes", "TagResource", params, body_only=True)
         pipes.tag(arn, params["tags"])
         return json_response({})

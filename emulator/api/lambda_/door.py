@@ -17,13 +17,12 @@ operations (PublishLayerVersion) moto's.
 
 from __future__ import annotations
 
-import json
 import re
-import uuid
 from typing import Any, Callable
-from urllib.parse import parse_qs, unquote, urlsplit
+from urllib.parse import unquote, urlsplit
 
 from eddy.emulator.api import validation
+from eddy.emulator.api.rest_json import json_body, json_response, query_parameters
 from eddy.emulator.api.lambda_.functions import parameters as function_parameters
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import (
@@ -75,7 +74,7 @@ def claims(request: Request) -> bool:
 
 def _route(request: Request) -> tuple[str, dict[str, str]] | None:
     path = urlsplit(request.url).path
-    if LAYERS.match(path) and request.method.upper() == "GET" and _query(request).get("find") == "LayerVersion":
+    if LAYERS.match(path) and request.method.upper() == "GET" and query_parameters(request).get("find") == "LayerVersion":
         return "get_layer_version_by_arn", {}
     if not path.startswith(PREFIX):
         return None
@@ -99,17 +98,10 @@ def handle(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Res
     operation, path_params = route
     try:
         if operation in VALIDATED and request.body:
-            validation.validate("lambda", VALIDATED[operation], _body(request), body_only=True)
+            validation.validate("lambda", VALIDATED[operation], json_body(request), body_only=True)
         return OPERATIONS[operation](emulator, request, caller, **path_params)
     except AWSError as error:
         return error_response(error)
-
-
-def json_response(payload: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
-    body = json.dumps(payload).encode()
-    return Response(
-        status, {"Content-Type": "application/json", "x-amzn-RequestId": str(uuid.uuid4()), **(headers or {})}, body
-    )
 
 
 def error_response(error: AWSError) -> Response:
@@ -119,27 +111,11 @@ def error_response(error: AWSError) -> Response:
     )
 
 
-def _body(request: Request) -> dict[str, Any]:
-    if not request.body:
-        return {}
-    try:
-        params = json.loads(request.body)
-    except (ValueError, UnicodeDecodeError):
-        raise ValidationException("The request body is not valid JSON") from None
-    if not isinstance(params, dict):
-        raise ValidationException("The request body must be a JSON object")
-    return params
-
-
-def _query(request: Request) -> dict[str, str]:
-    return {name: values[0] for name, values in parse_qs(urlsplit(request.url).query).items()}
-
-
 # -- functions -----------------------------------------------------------------------------------------
 
 
 def create_function(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Response:
-    params = _body(request)
+    params = json_body(request)
     account_id, region = caller
     name = params.get("FunctionName")
     if not isinstance(name, str) or not FUNCTION_NAME.match(name):
@@ -203,7 +179,7 @@ def list_functions(emulator: Emulator, request: Request, caller: tuple[str, str]
     """ListFunctions: each function's $LATEST, or (FunctionVersion=ALL) every version of each, under qualified ARNs;
     without State and LastUpdateStatus (AWS-recorded: LocalStack's test_lambda_api.snapshot.json,
     TestLambdaFunction::test_list_functions, "list_all", "list_default", "list_functions_invalid_functionversion")."""
-    query = _query(request)
+    query = query_parameters(request)
     every = query.get("FunctionVersion")
     if every is not None and every != "ALL":
         raise ValidationException(
@@ -233,7 +209,7 @@ def _page(items: list[dict[str, Any]], query: dict[str, str], key: str) -> dict[
 
 
 def update_function_configuration(emulator: Emulator, request: Request, caller: tuple[str, str], name: str) -> Response:
-    params = _body(request)
+    params = json_body(request)
     function = _function(emulator, name, caller)
     layers = resolve_layers(params["Layers"], *caller) if params.get("Layers") is not None else None
     runtime = params.get("Runtime", function.runtime)
@@ -275,7 +251,7 @@ def update_function_configuration(emulator: Emulator, request: Request, caller: 
 
 
 def update_function_code(emulator: Emulator, request: Request, caller: tuple[str, str], name: str) -> Response:
-    params = _body(request)
+    params = json_body(request)
     function = _function(emulator, name, caller)
     zip_file = function_parameters.zip_file(emulator, params, function.region)
     with emulator.lock:
@@ -290,7 +266,7 @@ def update_function_code(emulator: Emulator, request: Request, caller: tuple[str
 
 
 def get_layer_version_by_arn(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Response:
-    arn = _query(request).get("Arn", "")
+    arn = query_parameters(request).get("Arn", "")
     match = LAYER_VERSION_ARN.match(arn)
     if not match:
         raise constraint_violation(
@@ -310,11 +286,11 @@ def get_layer_version_by_arn(emulator: Emulator, request: Request, caller: tuple
 
 
 def create_event_source_mapping(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Response:
-    return json_response(emulator.triggers.create(_body(request), *caller), 202)
+    return json_response(emulator.triggers.create(json_body(request), *caller), 202)
 
 
 def list_event_source_mappings(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Response:
-    query = _query(request)
+    query = query_parameters(request)
     with emulator.lock:
         mappings = emulator.triggers.list(
             event_source_arn=query.get("EventSourceArn"),
@@ -332,7 +308,7 @@ def get_event_source_mapping(emulator: Emulator, request: Request, caller: tuple
 
 
 def update_event_source_mapping(emulator: Emulator, request: Request, caller: tuple[str, str], uuid: str) -> Response:
-    return json_response(emulator.triggers.update(uuid, _body(request)), 202)
+    return json_response(emulator.triggers.update(uuid, json_body(request)), 202)
 
 
 def delete_event_source_mapping(emulator: Emulator, request: Request, caller: tuple[str, str], uuid: str) -> Response:

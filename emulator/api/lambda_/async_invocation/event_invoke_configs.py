@@ -24,7 +24,8 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from eddy.emulator.api import validation
-from eddy.emulator.api.lambda_.door import _body, _query, error_response, json_response
+from eddy.emulator.api.rest_json import json_body, json_response, query_parameters
+from eddy.emulator.api.lambda_.door import error_response
 from eddy.emulator.api.lambda_.invoke import LATEST, function_name
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import AWSError, FunctionNotFoundException, InvalidParameterValueException
@@ -52,9 +53,9 @@ def handle(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Res
     if operation is None:
         return None
     try:
-        name, qualifier = unquote(match["name"]), _query(request).get("Qualifier")
+        name, qualifier = unquote(match["name"]), query_parameters(request).get("Qualifier")
         params = (
-            _body(request) if operation in ("PutFunctionEventInvokeConfig", "UpdateFunctionEventInvokeConfig") else {}
+            json_body(request) if operation in ("PutFunctionEventInvokeConfig", "UpdateFunctionEventInvokeConfig") else {}
         )
         validation.validate(
             "lambda", operation, {"FunctionName": name, **({"Qualifier": qualifier} if qualifier else {}), **params}

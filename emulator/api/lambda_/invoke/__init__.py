@@ -29,7 +29,8 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from eddy.emulator.api import validation
-from eddy.emulator.api.lambda_.door import _query, error_response, json_response
+from eddy.emulator.api.rest_json import json_response, query_parameters
+from eddy.emulator.api.lambda_.door import error_response
 from eddy.emulator.api.lambda_.invoke.payloads import InvalidRequestContentException, checked_size, event_of
 from eddy.emulator.aws_requests import Request, Response
 from eddy.emulator.engine import Emulator
@@ -107,7 +108,7 @@ def target(emulator: Emulator, name: str, qualifier: str | None, caller: tuple[s
 
 
 def invoke(emulator: Emulator, request: Request, caller: tuple[str, str], name: str) -> Response:
-    query = _query(request)
+    query = query_parameters(request)
     invocation_type = request.header("X-Amz-Invocation-Type") or "RequestResponse"
     parameters = {
         "FunctionName": name,

@@ -22,7 +22,8 @@ from functools import cache
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from eddy.emulator.api import validation
-from eddy.emulator.api.lambda_.door import _body, error_response
+from eddy.emulator.api.rest_json import json_body
+from eddy.emulator.api.lambda_.door import error_response
 from eddy.emulator.api.lambda_.resources import (
     concurrency,
     permissions,
@@ -136,13 +137,13 @@ def handle(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Res
             if not FUNCTION_ARN.match(arn) and ":event-source-mapping:" not in arn:
                 return None  # code signing configs, capacity providers, ...: moto's
             if operation == "TagResource":
-                return tags.tag_resource(emulator, arn, _body(request))
+                return tags.tag_resource(emulator, arn, json_body(request))
             if operation == "UntagResource":
                 return tags.untag_resource(emulator, arn, parse_qs(urlsplit(request.url).query).get("tagKeys", []))
             return tags.list_tags(emulator, arn)
         name = path["FunctionName"]
         if operation in url_configs.OPERATIONS:
-            params = _body(request) if request.method.upper() in ("POST", "PUT") else {}
+            params = json_body(request) if request.method.upper() in ("POST", "PUT") else {}
             return url_configs.handle(
                 emulator, operation, name, query, params, lambda: _target(emulator, name, caller, operation), _qualifier
             )
@@ -150,7 +151,7 @@ def handle(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Res
             return qualified.handle(emulator, operation, request, caller, name)
         if operation.endswith("FunctionConcurrency"):
             concurrency._unqualified(name)
-        params = _body(request) if request.method.upper() in ("POST", "PUT") else {}
+        params = json_body(request) if request.method.upper() in ("POST", "PUT") else {}
         # CreateAlias on a missing function names the version it would point to (AWS-recorded
         # test_notfound_and_invalid_routingconfigs, "routing_config_exc_fn_doesnotexist")
         # (a provisioned concurrency operation's names its Qualifier: provisioned_concurrency.missing_function)

@@ -20,7 +20,7 @@ import uuid
 from typing import Any
 
 from eddy.emulator.api import validation
-from eddy.emulator.api.lambda_.door import json_response
+from eddy.emulator.api.rest_json import json_response
 from eddy.emulator.api.lambda_.resources.concurrency import ACCOUNT_CONCURRENCY, MINIMUM_UNRESERVED
 from eddy.emulator.aws_requests import Response
 from eddy.emulator.engine import Emulator

@@ -14,7 +14,8 @@ import uuid
 
 from eddy.emulator.api.lambda_.resources.code_locations import package_location
 from eddy.emulator.api import validation
-from eddy.emulator.api.lambda_.door import _function, _query, json_response
+from eddy.emulator.api.rest_json import json_response, query_parameters
+from eddy.emulator.api.lambda_.door import _function
 from eddy.emulator.aws_requests import Request, Response
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import FunctionNotFoundException, InvalidParameterValueException, ResourceConflictException
@@ -37,7 +38,7 @@ def _qualified(
     validation.validate(
         "lambda",
         operation,
-        {"FunctionName": name, **({"Qualifier": q} if (q := _query(request).get("Qualifier")) is not None else {})},
+        {"FunctionName": name, **({"Qualifier": q} if (q := query_parameters(request).get("Qualifier")) is not None else {})},
     )
     match = FUNCTION_NAME_FORMS.match(name)
     derived = match.group("qualifier") if match else None

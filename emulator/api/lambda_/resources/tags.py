@@ -15,7 +15,7 @@ import uuid
 from typing import Any, Callable
 
 from eddy.emulator.api import validation
-from eddy.emulator.api.lambda_.door import json_response
+from eddy.emulator.api.rest_json import json_response
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import FunctionNotFoundException, InvalidParameterValueException, constraint_violation
 from eddy.emulator.functions.function import FUNCTION_ARN, checked_tags

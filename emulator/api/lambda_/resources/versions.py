@@ -17,7 +17,7 @@ import uuid
 from typing import Any
 
 from eddy.emulator.api import validation
-from eddy.emulator.api.lambda_.door import json_response
+from eddy.emulator.api.rest_json import json_response
 from eddy.emulator.aws_requests import Response
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import (
