@@ -56,7 +56,8 @@ class Persistence:
         self._leave_as_is = False
         #: log entries at which a snapshot that failed is tried again (0: none failed since the last one)
         self._retry_at = 0
-        #: whether a snapshot waits for the next entry (entries written before their change was made: log_all)
+        #: whether a snapshot was put off (log_all outside a unit: its entries written before their change is made);
+        #: taken after the next entries written, or before the next log_all's (whose change is not made yet)
         self._deferred = False
         #: each request's unit of work (units_of_work.py): its entries in one append, undone if refused; `lock`, the
         #: emulator's, is kept from a unit's first entry to its commit
@@ -119,9 +120,8 @@ class Persistence:
         if self.work.open:
             self.work.hold(entry, weight, reserve=True)
             return
-        self._snapshot_if_deferred()
-        self.wal.append(entry, weight)
-        self._snapshot_when_due()
+        self.wal.append(entry, weight)  # a snapshot put off is taken after it (below), never before: the change
+        self._snapshot_when_due()  # this entry records may be made already, and a snapshot before it would hold it
 
     def log_all(self, entries: list[bytes]) -> None:
         """Entries in the log now, together, all of them or none (WriteFailed), with what the thread's unit of work
@@ -173,12 +173,14 @@ class Persistence:
             self.work.alongside(write)
 
     def _append(self, entries: list[bytes], counted: int, reserve: bool) -> None:
-        self._snapshot_if_deferred()
+        """A unit's entries written (its changes are made already): the snapshot a log_all put off is taken once they
+        are in the log (UnitsOfWork calls `_snapshot_when_due` after the commit), never before them, or it would hold
+        their changes while they went to the next log generation, to be applied twice after a crash."""
         self.wal.append_all(entries, reserve=reserve, counted=counted)
 
     def _snapshot_if_deferred(self) -> None:
-        """The snapshot a change logged before it was made put off, taken before the next entry (the writer holds the
-        emulator's lock, under which that change was made)."""
+        """The snapshot a change logged before it was made put off, taken before the next log_all's entries (the
+        writer holds the emulator's lock, under which that change was made, and its own change is not made yet)."""
         if self._deferred:
             self._deferred = False
             self._snapshot_when_due()
@@ -198,6 +200,7 @@ class Persistence:
         for channel in self.channels.values():
             channel.snapshot_written(generation)
         self._retry_at = 0
+        self._deferred = False
         return path
 
     def _snapshot_entries(self, generation: int) -> Iterator[dict[str, Any]]:

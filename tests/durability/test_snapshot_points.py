@@ -13,8 +13,10 @@ process, a stack's resource) from snapshotting its enclosing request half made.
 
 from __future__ import annotations
 
+import base64
 import json
 import os
+import shutil
 import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,6 +26,8 @@ from typing import Callable
 import pytest
 
 from eddy import emulate
+from eddy.emulator.storage.service_log import SERVICE_REQUEST_WEIGHT
+from eddy.emulator.storage.wal import read_entries
 from tests.conftest import eddy_server
 from tests.durability.test_disk_full import Eddy, disk, running  # noqa: F401 (the disk fixture)
 from tests.durability.test_units_of_work import KEY, door  # noqa: F401 (the door fixture)
@@ -34,18 +38,18 @@ SNAPSHOT_EVERY = 9
 
 
 @contextmanager
-def crashing(door: str, state: Path) -> Iterator[Eddy]:
-    """An Eddy that snapshots every SNAPSHOT_EVERY log entries and ends as a crash does: kill -9 (server); in-process
+def crashing(door: str, state: Path, snapshot_every: int = SNAPSHOT_EVERY) -> Iterator[Eddy]:
+    """An Eddy that snapshots every `snapshot_every` log entries and ends as a crash does: kill -9 (server); in-process
     no snapshot at the end and nothing more written (what a crash leaves)."""
     eddy = Eddy(door, state)
     if door == "inprocess":
-        with emulate(state_dir=state, housekeeping_interval=None, snapshot_every=SNAPSHOT_EVERY) as emu:
+        with emulate(state_dir=state, housekeeping_interval=None, snapshot_every=snapshot_every) as emu:
             eddy.emu = emu
             yield eddy
             emu.persistence.leave_as_is()
         return
     with eddy_server("--state-dir", str(state), "--housekeeping-interval", "0",
-                     "--snapshot-every", str(SNAPSHOT_EVERY)) as (url, server):
+                     "--snapshot-every", str(snapshot_every)) as (url, server):
         eddy.url, eddy.pid = url, server.pid
         yield eddy
         os.kill(server.pid, signal.SIGKILL)
@@ -128,3 +132,51 @@ def test_snapshots_due_by_writes_that_fail_fail_no_write_and_lose_nothing(door: 
         assert sorted(item["pk"]["S"] for item in eddy.client("dynamodb").scan(TableName="orders")["Items"]) == \
             [f"k{n:02}" for n in range(3 * SNAPSHOT_EVERY)]
         assert change_log(state, "orders") == acknowledged == [(f"k{n:02}", 3 + n) for n in range(3 * SNAPSHOT_EVERY)]
+
+
+def messages(eddy: Eddy, queue: str) -> list[str]:
+    """The bodies of every message the queue holds, each received once."""
+    sqs = eddy.client("sqs")
+    url = sqs.get_queue_url(QueueName=queue)["QueueUrl"]
+    bodies: list[str] = []
+    while page := sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10, VisibilityTimeout=600).get("Messages"):
+        bodies += [message["Body"] for message in page]
+    return sorted(bodies)
+
+
+def test_a_snapshot_put_off_holds_no_change_whose_entry_the_next_log_generation_holds(door: str, tmp_path: Path) -> None:
+    """The order on disk: each change is in the newest snapshot or in the log after it, never in both.
+
+    In-process, `emu.clock.advance` logs its move outside any request, before making it (log_all), so the snapshot
+    its entry makes due is put off. The next request's commit took that snapshot before appending its own entries:
+    the snapshot held the message SendMessage put in the queue, the next log generation held its entry, and after a
+    crash the queue held the message twice (probed 2026-11-28: ['m0', 'm0']). Now a snapshot put off is taken after
+    the next entries are written. A queue's creation counts SERVICE_REQUEST_WEIGHT entries toward a snapshot, a clock
+    move one, so with snapshot_every one more than the creation's weight the first move makes a snapshot due. Over
+    HTTP the move is a request's, taken at its end: the same workload keeps the same order."""
+    state, sent = tmp_path / "state", []
+    with crashing(door, state, snapshot_every=SERVICE_REQUEST_WEIGHT + 1) as eddy:
+        sqs = eddy.client("sqs")
+        url = sqs.create_queue(QueueName="orders")["QueueUrl"]
+
+        def move_then_send(n: int) -> None:
+            if eddy.emu is not None:
+                eddy.emu.clock.advance(1)
+            else:
+                eddy.control("/_eddy/clock", {"advance": 1})
+            sqs.send_message(QueueUrl=url, MessageBody=f"m{n}")
+            sent.append(f"m{n}")
+
+        until_a_snapshot(state, move_then_send)
+    snapshot = sorted((state / "snapshots").glob("*.snapshot"))[-1]
+    logged_after = [entry for log in sorted((state / "wal").glob("*.log")) if int(log.stem) >= int(snapshot.stem)
+                    for entry in read_entries(log, repair=False)]
+    requests_after = [json.loads(base64.b64decode(entry["body"])) for entry in logged_after if entry["op"] == "request"]
+    sent_after = [request["MessageBody"] for request in requests_after if "MessageBody" in request]  # SendMessage's
+    snapshot_only = tmp_path / "snapshot-only"  # what the snapshot holds, read back through SQS without the log after it
+    shutil.copytree(state, snapshot_only, ignore=lambda folder, names: [name for name in names if name.endswith(".log")])
+    with running(door, snapshot_only, kill=False) as eddy:
+        in_snapshot = messages(eddy, "orders")
+    assert sorted(in_snapshot + sent_after) == sorted(sent)  # each message in exactly one of them
+    with running(door, state, kill=False) as eddy:
+        assert messages(eddy, "orders") == sorted(sent)
