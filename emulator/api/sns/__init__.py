@@ -1,5 +1,6 @@
 """SNS's requests Eddy answers before moto: the links in its notifications (links.py), and the requests AWS
-refuses that moto accepts (refusals.py). Answers in SNS's query protocol: XML."""
+refuses that moto accepts (refusals.py, with names.py, platform_applications.py and sms.py). Answers in SNS's query
+protocol: XML."""
 
 from __future__ import annotations
 
@@ -8,6 +9,32 @@ import uuid
 from eddy.emulator.aws_requests import Response
 
 XMLNS = "http://sns.amazonaws.com/doc/2010-03-31/"
+
+#: a query request's parameters, each name with its (first) value
+Params = dict[str, str]
+
+
+class Refused(Exception):
+    """SNS's refusal of a request: its error code and message."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code, self.message = code, message
+
+
+def invalid(message: str) -> Refused:
+    """SNS's InvalidParameter, "Invalid parameter: <message>"."""
+    return Refused("InvalidParameter", f"Invalid parameter: {message}")
+
+
+def map_entries(params: Params, name: str) -> Params | None:
+    """A request's map parameter `name` (<name>.entry.N.key / .value), None when the request has none."""
+    prefix = f"{name}.entry."
+    keys = {key[: -len(".key")]: value for key, value in params.items()
+            if key.startswith(prefix) and key.endswith(".key")}
+    if not keys and name not in params:
+        return None
+    return {key: params.get(f"{entry}.value", "") for entry, key in keys.items()}
 
 
 def xml_answer(status: int, body: str) -> Response:

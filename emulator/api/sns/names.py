@@ -9,6 +9,7 @@ of fewer than six parts, answering nothing, and serves any topic name). Each ref
 - Unsubscribe's SubscriptionArn: missing, "Reason: no value for required parameter"; fewer than 6 elements, as a
   TopicArn's; a topic's ARN without the subscription's id, "Invalid parameter: SubscriptionId"
   (test_unsubscribe_wrong_arn_format, test_unsubscribe_from_deleted_topic: "pending confirmation" is 1 element);
+- Get/SetPlatformApplicationAttributes' PlatformApplicationArn: fewer than 6 elements, as a TopicArn's;
 - CreateTopic's Name: 1 to 256 letters, digits, hyphens and underscores, a FIFO topic's ending in ".fifo" (counted
   in the 256) and only a FIFO topic's: else "Invalid parameter: Topic Name" (test_create_topic_name_constraints).
 """
@@ -26,6 +27,9 @@ TOPIC_OPERATIONS = frozenset({
     "AddPermission", "DeleteTopic", "GetTopicAttributes", "ListSubscriptionsByTopic", "Publish", "PublishBatch",
     "RemovePermission", "SetTopicAttributes", "Subscribe",
 })
+#: the operations on a platform application, named by its ARN (test_get_platform_application_attributes_invalid_arn,
+#: test_set_platform_application_attributes_invalid_arn)
+PLATFORM_APPLICATION_OPERATIONS = frozenset({"GetPlatformApplicationAttributes", "SetPlatformApplicationAttributes"})
 TOPIC_NAME = re.compile(r"[A-Za-z0-9_-]{1,256}")
 FIFO_SUFFIX = ".fifo"
 
@@ -39,6 +43,8 @@ def check(params: dict[str, str], region: str) -> None:
         _subscription_arn(params)
     elif action == "CreateTopic":
         _topic_name(params)
+    elif action in PLATFORM_APPLICATION_OPERATIONS:
+        _elements("PlatformApplicationArn", params.get("PlatformApplicationArn", ""))
 
 
 def _elements(parameter: str, arn: str) -> list[str]:

@@ -13,6 +13,7 @@ tests/aws/services/sns/test_sns.snapshot.json; pinned by tests/emulator/api/sns/
   RedrivePolicy whose deadLetterTargetArn is not an ARN;
 - a DeliveryPolicy AWS refuses, in CreateTopic's, SetTopicAttributes', Subscribe's and SetSubscriptionAttributes'
   (notifications/delivery_policies.py: the Developer Guide's constraints, "Invalid parameter: DeliveryPolicy: ...");
+- platform applications' and SMS's (platform_applications.py, sms.py);
 - ConfirmSubscription: a TopicArn that is not an SNS ARN of the request's region, a token that is not hexadecimal
   ("Invalid token"), a token the region did not send (test_sns_confirm_subscription_wrong_token,
   test_subscribe_external_http_endpoint).
@@ -29,7 +30,7 @@ from urllib.parse import parse_qs
 
 from botocore.exceptions import ClientError
 
-from eddy.emulator.api.sns import error_answer, names
+from eddy.emulator.api.sns import Params, Refused, error_answer, invalid, map_entries, names, platform_applications, sms
 from eddy.emulator.callers import region_of
 from eddy.emulator.notifications.delivery_policies import (
     InvalidDeliveryPolicy,
@@ -48,19 +49,8 @@ MAX_BYTES = 262144
 BATCH_ENTRY_ID = re.compile(r"[A-Za-z0-9_-]*")
 ENTRY = re.compile(r"PublishBatchRequestEntries\.member\.(\d+)\.(.+)")
 
-Params = dict[str, str]
 #: a topic's attributes by its ARN (asked of SNS as a client asks), None where SNS does not answer them
 TopicAttributes = Callable[[str], "dict[str, str] | None"]
-
-
-class Refused(Exception):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code, self.message = code, message
-
-
-def _invalid(message: str) -> Refused:
-    return Refused("InvalidParameter", f"Invalid parameter: {message}")
 
 
 def _params(request: Request) -> Params:
@@ -116,29 +106,31 @@ def _json_message(message: str) -> None:
     try:
         structure = json.loads(message)
     except ValueError:
-        raise _invalid("Message Structure - JSON message body failed to parse") from None
+        raise invalid("Message Structure - JSON message body failed to parse") from None
     if not isinstance(structure, dict) or not isinstance(structure.get("default"), str):
-        raise _invalid("Message Structure - No default entry in JSON message body")
+        raise invalid("Message Structure - No default entry in JSON message body")
 
 
 def _publish(params: Params, topic_attributes: TopicAttributes) -> None:
     if params.get("Message", "") == "":
-        raise _invalid("Empty message")
+        raise invalid("Empty message")
     if params.get("Subject") == "":  # given, and empty (test_publish_with_empty_subject)
-        raise _invalid("Subject")
+        raise invalid("Subject")
     if _entry_bytes(params) > MAX_BYTES:  # the message and its attributes (test_publish_too_long_message)
-        raise _invalid("Message too long")
+        raise invalid("Message too long")
     if params.get("MessageStructure") == "json":
         _json_message(params["Message"])
+    if "PhoneNumber" in params:
+        sms.check_phone_number(params["PhoneNumber"])
     topic = params.get("TopicArn", "")
     if not topic.endswith(".fifo"):  # a FIFO topic's name ends so, and only a FIFO topic's
         return
     if not params.get("MessageGroupId"):
-        raise _invalid("The MessageGroupId parameter is required for FIFO topics")
+        raise invalid("The MessageGroupId parameter is required for FIFO topics")
     if not params.get("MessageDeduplicationId"):
         attributes = topic_attributes(topic)
         if attributes is not None and attributes.get("ContentBasedDeduplication", "false").lower() != "true":
-            raise _invalid(
+            raise invalid(
                 "The topic should either have ContentBasedDeduplication enabled or "
                 "MessageDeduplicationId provided explicitly"
             )
@@ -191,22 +183,17 @@ def _publish_batch(params: Params, topic_attributes: TopicAttributes) -> None:
 def _subscribe(params: Params, topic_attributes: TopicAttributes) -> None:
     protocol = params.get("Protocol", "")
     if protocol.lower() not in PROTOCOLS:
-        raise _invalid(f"Amazon SNS does not support this protocol string: {protocol}")
+        raise invalid(f"Amazon SNS does not support this protocol string: {protocol}")
     attributes = _attributes(params)
     raw = attributes.get("RawMessageDelivery")
     if raw is not None and raw.lower() not in ("true", "false"):  # test_create_subscriptions_with_attributes
-        raise _invalid(f"Attributes Reason: RawMessageDelivery: Invalid value [{raw}]. Must be true or false.")
+        raise invalid(f"Attributes Reason: RawMessageDelivery: Invalid value [{raw}]. Must be true or false.")
     _delivery_policy(attributes.get("DeliveryPolicy"), check_subscription_policy)
 
 
 def _attributes(params: Params) -> Params:
-    """A request's Attributes map (Attributes.entry.N.key / .value)."""
-    keys = {
-        name[: -len(".key")]: value
-        for name, value in params.items()
-        if name.startswith("Attributes.entry.") and name.endswith(".key")
-    }
-    return {key: params.get(f"{prefix}.value", "") for prefix, key in keys.items()}
+    """A request's Attributes map."""
+    return map_entries(params, "Attributes") or {}
 
 
 def _delivery_policy(value: str | None, check: Callable[[str], None]) -> None:
@@ -214,7 +201,7 @@ def _delivery_policy(value: str | None, check: Callable[[str], None]) -> None:
         try:
             check(value)
         except InvalidDeliveryPolicy as refused:
-            raise _invalid(f"DeliveryPolicy: {refused}") from None
+            raise invalid(f"DeliveryPolicy: {refused}") from None
 
 
 def _create_topic(params: Params, topic_attributes: TopicAttributes) -> None:
@@ -223,7 +210,7 @@ def _create_topic(params: Params, topic_attributes: TopicAttributes) -> None:
 
 def _set_topic_attributes(params: Params, topic_attributes: TopicAttributes) -> None:
     if params.get("AttributeName") == "FifoTopic":  # fixed at creation (test_topic_get_attributes_with_fifo_false)
-        raise _invalid("AttributeName")
+        raise invalid("AttributeName")
     if params.get("AttributeName") == "DeliveryPolicy":
         _delivery_policy(params.get("AttributeValue"), check_topic_policy)
 
@@ -231,11 +218,11 @@ def _set_topic_attributes(params: Params, topic_attributes: TopicAttributes) -> 
 def _set_subscription_attributes(params: Params, topic_attributes: TopicAttributes) -> None:
     name, value = params.get("AttributeName", ""), params.get("AttributeValue", "")
     if name not in SUBSCRIPTION_ATTRIBUTES:
-        raise _invalid("AttributeName")
+        raise invalid("AttributeName")
     if name == "DeliveryPolicy":
         _delivery_policy(value, check_subscription_policy)
     if name == "RawMessageDelivery" and value.lower() not in ("true", "false"):
-        raise _invalid(f"RawMessageDelivery: Invalid value [{value}]. Must be true or false.")
+        raise invalid(f"RawMessageDelivery: Invalid value [{value}]. Must be true or false.")
     if name == "RedrivePolicy" and value:
         try:
             policy = json.loads(value)
@@ -243,13 +230,13 @@ def _set_subscription_attributes(params: Params, topic_attributes: TopicAttribut
             return  # moto refuses it (AWS's wording is its JSON parser's)
         target = policy.get("deadLetterTargetArn") if isinstance(policy, dict) else None
         if isinstance(target, str) and not (target.startswith("arn:") and target.count(":") >= 5):
-            raise _invalid("RedrivePolicy: deadLetterTargetArn is an invalid arn")
+            raise invalid("RedrivePolicy: deadLetterTargetArn is an invalid arn")
 
 
 def _tag_resource(params: Params, topic_attributes: TopicAttributes) -> None:
     keys = [value for name, value in params.items() if re.fullmatch(r"Tags\.member\.\d+\.Key", name)]
     if len(set(keys)) < len(keys):  # test_tags/duplicate-key-error
-        raise _invalid("Duplicated keys are not allowed.")
+        raise invalid("Duplicated keys are not allowed.")
 
 
 CHECKS: dict[str, Callable[[Params, TopicAttributes], None]] = {
@@ -260,4 +247,6 @@ CHECKS: dict[str, Callable[[Params, TopicAttributes], None]] = {
     "CreateTopic": _create_topic,
     "SetTopicAttributes": _set_topic_attributes,
     "SetSubscriptionAttributes": _set_subscription_attributes,
+    **{action: lambda params, _, check=check: check(params)
+       for action, check in {**platform_applications.CHECKS, **sms.CHECKS}.items()},
 }
