@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta, timezone
 
+from eddy.emulator.notifications.s3_events import customer_id
 from tests.emulator.notifications.test_s3_notifications import notify, wait_for_messages
 from tests.emulator.triggers.sqs_helpers import queue
 
@@ -31,7 +32,7 @@ def lifecycle_record(door, key: str, event: str, **object_fields: str) -> dict:
         "requestParameters": {"sourceIPAddress": "s3.amazonaws.com"},
         "responseElements": {"x-amz-request-id": "<id>", "x-amz-id-2": "<id-2>"},
         "s3": {"s3SchemaVersion": "1.0", "configurationId": "expirations",
-               "bucket": {"name": "scratch", "ownerIdentity": {"principalId": "123456789012"},
+               "bucket": {"name": "scratch", "ownerIdentity": {"principalId": customer_id("123456789012")},
                           "arn": "arn:aws:s3:::scratch"},
                "object": {"key": key, **object_fields, "sequencer": "<sequencer>"}}}
 

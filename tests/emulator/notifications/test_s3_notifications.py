@@ -10,6 +10,7 @@ import time
 import pytest
 from botocore.exceptions import ClientError
 
+from eddy.emulator.notifications.s3_events import customer_id
 from tests.emulator.trigger_helpers import create_zip_function, wait_idle
 from tests.emulator.triggers.sqs_helpers import delivered, queue, queue_with_reporter
 
@@ -67,7 +68,7 @@ def test_an_object_put_reaches_a_function_through_a_queue_mapping(door, runtime)
     assert record["eventTime"] >= time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(int(before)))
     s3_part = record["s3"]
     assert (s3_part["s3SchemaVersion"], s3_part["configurationId"]) == ("1.0", "raw-images")
-    assert s3_part["bucket"] == {"name": "images", "ownerIdentity": {"principalId": "123456789012"},
+    assert s3_part["bucket"] == {"name": "images", "ownerIdentity": {"principalId": customer_id("123456789012")},
                                  "arn": "arn:aws:s3:::images"}
     assert s3_part["object"] == {"key": "raw/cat+1.jpg", "size": 4, "eTag": hashlib.md5(b"meow").hexdigest(),
                                  "sequencer": s3_part["object"]["sequencer"]}

@@ -12,8 +12,9 @@ from __future__ import annotations
 import json
 import re
 
+from eddy.emulator.notifications.s3_events import customer_id
+from tests.emulator.notifications.test_s3_eventbridge import delivered, expected
 from tests.emulator.triggers.sqs_helpers import queue
-from tests.emulator.trigger_helpers import wait_idle
 
 ACCOUNT = "123456789012"
 
@@ -42,7 +43,7 @@ def test_a_restore_sends_its_post_and_completed_records_as_s3_does(door):
         assert record["s3"]["configurationId"] == "restores"
     assert int(completed["s3"]["object"]["sequencer"], 16) > int(posted["s3"]["object"]["sequencer"], 16)
     assert "glacierEventData" not in posted
-    assert completed["userIdentity"] == {"principalId": f"AmazonCustomer:{ACCOUNT}"}
+    assert completed["userIdentity"] == {"principalId": f"AmazonCustomer:{customer_id(ACCOUNT)}"}
     assert list(completed)[-1] == "glacierEventData"
     restore = completed["glacierEventData"]["restoreEventData"]
     assert list(restore) == ["lifecycleRestorationExpiryTime", "lifecycleRestoreStorageClass"]
@@ -50,7 +51,11 @@ def test_a_restore_sends_its_post_and_completed_records_as_s3_does(door):
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z", restore["lifecycleRestorationExpiryTime"])
 
 
-def test_a_restore_puts_initiated_and_completed_on_the_default_bus(door):
+def test_a_restore_puts_initiated_and_completed_on_the_default_bus_as_aws_recorded_them(door):
+    """AWS's recorded events: LocalStack's tests/aws/services/s3/test_s3_notifications_eventbridge.snapshot.json
+    (localstack/localstack at 8b9a79f05846), TestS3NotificationsToEventBridge::test_restore_object: "Object Restore
+    Initiated" with the requester's source-ip-address, "Object Restore Completed" with restore-expiry-time and no
+    source-ip-address (S3 restored it, not a client), both with source-storage-class GLACIER and no reason."""
     s3, sqs, events = door.client("s3"), door.client("sqs"), door.client("events")
     url, arn = queue(sqs, "s3-events")
     events.put_rule(Name="restores", EventPattern=json.dumps({"source": ["aws.s3"], "detail-type": [
@@ -59,10 +64,16 @@ def test_a_restore_puts_initiated_and_completed_on_the_default_bus(door):
     s3.create_bucket(Bucket="archive")
     s3.put_bucket_notification_configuration(Bucket="archive",
                                              NotificationConfiguration={"EventBridgeConfiguration": {}})
-    s3.put_object(Bucket="archive", Key="k", Body=b"something", StorageClass="GLACIER")
-    s3.restore_object(Bucket="archive", Key="k", RestoreRequest={"Days": 1})
-    assert wait_idle(door)["Idle"]
-    bodies = [json.loads(m["Body"]) for m in sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10)["Messages"]]
-    assert [b["detail-type"] for b in bodies] == ["Object Restore Initiated", "Object Restore Completed"]
-    assert bodies[1]["detail"]["source-storage-class"] == "GLACIER"
-    assert "restore-expiry-time" in bodies[1]["detail"]
+    s3.put_object(Bucket="archive", Key="my_key_restore", Body=b"something", StorageClass="GLACIER")
+    s3.restore_object(Bucket="archive", Key="my_key_restore",
+                      RestoreRequest={"Days": 1, "GlacierJobParameters": {"Tier": "Expedited"}})
+    initiated, completed = delivered(door, url)
+    obj = {"key": "my_key_restore", "size": 9, "etag": "437b930db84b8079c2dd804a71936b5f"}
+    assert initiated == expected(initiated, "archive", "Object Restore Initiated", obj,
+                                 **{"source-storage-class": "GLACIER"})
+    recorded_completed = expected(completed, "archive", "Object Restore Completed", obj,
+                                  **{"source-storage-class": "GLACIER",
+                                     "restore-expiry-time": completed["detail"]["restore-expiry-time"]})
+    del recorded_completed["detail"]["source-ip-address"]
+    assert completed == recorded_completed
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", completed["detail"]["restore-expiry-time"])

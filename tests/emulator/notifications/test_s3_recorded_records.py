@@ -1,0 +1,93 @@
+"""S3's event records to a queue, compared whole with AWS's recorded ones, in both doors.
+
+AWS's records: LocalStack's AWS-validated tests/aws/services/s3/test_s3_notifications_sqs.py and its
+test_s3_notifications_sqs.snapshot.json (github.com/localstack/localstack at 8b9a79f05846). The recordings hide
+what changes between runs behind placeholders, numbered in the order each value first appears ("<principal-id:1>",
+"<ip-address:1>", "date", "sequencer"); `recorded_form` puts Eddy's records in the same form, so each test compares
+Eddy's whole record with the recorded one, value for value.
+"""
+
+from __future__ import annotations
+
+import json
+
+from tests.emulator.notifications.test_s3_notifications import wait_for_messages
+from tests.emulator.triggers.sqs_helpers import queue
+
+ACCOUNT = "123456789012"
+
+
+class Placeholders:
+    """The recordings' numbered placeholders: the same value, the same "<kind:N>", N counted per kind."""
+
+    def __init__(self) -> None:
+        self.seen: dict[str, dict[str, str]] = {}
+
+    def __call__(self, kind: str, value: str) -> str:
+        names = self.seen.setdefault(kind, {})
+        return names.setdefault(value, f"<{kind}:{len(names) + 1}>")
+
+
+def recorded_form(record: dict, names: Placeholders, bucket: str, configuration: str) -> dict:
+    """`record` as the snapshot shows one (its transformers: s3_api, sqs_api and s3_notifications)."""
+    form = json.loads(json.dumps(record))
+    form["eventTime"] = "date"
+    form["awsRegion"] = "<region>"
+    form["responseElements"] = {"x-amz-id-2": "amz-id", "x-amz-request-id": "amz-request-id"}
+    form["requestParameters"]["sourceIPAddress"] = names("ip-address", form["requestParameters"]["sourceIPAddress"])
+    s3 = form["s3"]
+    owner = s3["bucket"]["ownerIdentity"]["principalId"]
+    s3["bucket"] = {"arn": "arn:<partition>:s3:::<resource:1>", "name": "<resource:1>",
+                    "ownerIdentity": {"principalId": names("principal-id", owner)}}
+    assert (bucket, configuration) == (record["s3"]["bucket"]["name"], s3["configurationId"])
+    s3["configurationId"] = "<config-id:1>"
+    if "sequencer" in s3["object"]:
+        s3["object"]["sequencer"] = "sequencer"
+    user = form["userIdentity"]["principalId"]
+    prefix = "AmazonCustomer:"  # S3's own: the owner's id after it
+    form["userIdentity"]["principalId"] = (
+        prefix + names("principal-id", user.removeprefix(prefix)) if user.startswith(prefix)
+        else names("principal-id", user))
+    return form
+
+
+def recorded(event_name: str, obj: dict, user: str = "<principal-id:2>", ip: str = "<ip-address:1>") -> dict:
+    """A record as the snapshot holds it: everything but the event's name, its object and who made it is the same in
+    every recorded record of a bucket with one configuration."""
+    return {"awsRegion": "<region>", "eventName": event_name, "eventSource": "aws:s3", "eventTime": "date",
+            "eventVersion": "2.1", "requestParameters": {"sourceIPAddress": ip},
+            "responseElements": {"x-amz-id-2": "amz-id", "x-amz-request-id": "amz-request-id"},
+            "s3": {"bucket": {"arn": "arn:<partition>:s3:::<resource:1>", "name": "<resource:1>",
+                              "ownerIdentity": {"principalId": "<principal-id:1>"}},
+                   "configurationId": "<config-id:1>", "object": obj, "s3SchemaVersion": "1.0"},
+            "userIdentity": {"principalId": user}}
+
+
+def queue_for(door, bucket: str, events: list[str]) -> str:
+    """A bucket whose events go to a new queue (the configuration "config"), its test event taken off: the URL."""
+    s3, sqs = door.client("s3"), door.client("sqs")
+    url, arn = queue(sqs, f"{bucket}-events")
+    s3.create_bucket(Bucket=bucket)
+    s3.put_bucket_notification_configuration(Bucket=bucket, NotificationConfiguration={"QueueConfigurations": [
+        {"Id": "config", "QueueArn": arn, "Events": events}]})
+    [test_event] = wait_for_messages(sqs, url, 1)
+    assert test_event["Event"] == "s3:TestEvent"
+    return url
+
+
+def test_two_puts_are_the_recorded_records_with_the_owners_customer_id(door):
+    """TestS3NotificationsToSQS::test_object_created_put: the bucket owner is named by its Amazon customer ID, not
+    the account's number (the recording's queue ARN keeps the account, 111111111111, apart from <principal-id:1>)."""
+    s3 = door.client("s3")
+    url = queue_for(door, "uploads", ["s3:ObjectCreated:Put"])
+    s3.put_object(Bucket="uploads", Key="my_key_0", Body="something")
+    s3.put_object(Bucket="uploads", Key="my_key_1", Body="something else")
+    records = [m["Records"][0] for m in wait_for_messages(door.client("sqs"), url, 2)]
+    records.sort(key=lambda r: r["s3"]["object"]["size"])
+    assert not any(ACCOUNT in json.dumps(record) for record in records)
+    names = Placeholders()
+    assert {"messages": [recorded_form(r, names, "uploads", "config") for r in records]} == {"messages": [
+        recorded("ObjectCreated:Put", {"eTag": "437b930db84b8079c2dd804a71936b5f", "key": "my_key_0",
+                                       "sequencer": "sequencer", "size": 9}),
+        recorded("ObjectCreated:Put", {"eTag": "6c7ba9c5a141421e1c03cb9807c97c74", "key": "my_key_1",
+                                       "sequencer": "sequencer", "size": 14})]}
