@@ -334,7 +334,9 @@ class ConnectionHandler(socketserver.StreamRequestHandler):
             return f"{status.value} {status.phrase}", [("Content-Type", "text/plain")], b"Internal Server Error"
 
     def _send(self, status_line: bytes, headers: list[tuple[str, str]], body: bytes, keep_alive: bool) -> None:
-        lines = [status_line, f"Date: {self.server.http_date()}\r\n".encode()]
+        lines = [status_line]
+        if not any(name.lower() == "date" for name, _ in headers):  # one Date: the application's, if it sent one
+            lines.append(f"Date: {self.server.http_date()}\r\n".encode())
         lines.extend(
             f"{name}: {value}\r\n".encode("latin-1") for name, value in headers if name.lower() != "connection"
         )

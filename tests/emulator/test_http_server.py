@@ -130,6 +130,33 @@ def test_every_answer_carries_the_date_in_http_form(server):
                for date, moment in zip(dates, moments)) and before <= min(moments) <= max(moments) <= after, dates
 
 
+def test_an_answer_carries_one_date_the_applications_when_it_sends_one():
+    """RFC 9110 §5.3: Date is not a list; a server sends it once. An application that sends its own (moto's DynamoDB
+    answers carry a `date` header) is answered with that one alone: urllib3 would join two into one value
+    ("Sat, 28 Nov ... GMT, Sat, 28 Nov ... GMT"), as boto3 showed ListTables' headers before 2026-11-28."""
+
+    def dated(environ, start_response):
+        start_response("200 OK", [("Content-Type", "text/plain"), ("date", "Sun, 06 Nov 1994 08:49:37 GMT")])
+        return [b"dated"]
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    served = HTTPServer(listener, dated)
+    thread = threading.Thread(target=served.serve_forever, daemon=True)
+    thread.start()
+    try:
+        with socket.create_connection(("127.0.0.1", served.port), timeout=30) as client:
+            client.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            raw = b""
+            while chunk := client.recv(65536):
+                raw += chunk
+    finally:
+        served.shutdown()
+        served.server_close()
+        thread.join(timeout=30)
+    assert raw == (b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\ndate: Sun, 06 Nov 1994 08:49:37 GMT\r\n"
+                   b"Content-Length: 5\r\nConnection: close\r\n\r\ndated")
+
+
 def _early(asked: dict[str, threading.Event]):
     """An early answer for /early; any other request is noted (its body read, as empty_listing reads it) and waits."""
 

@@ -172,6 +172,8 @@ def test_list_tables_is_answered_before_the_engine_and_other_requests_wait_for_i
         "date", "content-type", "server", "x-amzn-requestid", "x-amz-crc32", "content-length"
     ]
     assert _client(port, "eu-west-1").list_tables()["TableNames"] == ["orders"]
+    # one Date each (botocore joins repeated headers into one value: two would read "..., ... GMT, ... GMT")
+    assert [answer["ResponseMetadata"]["HTTPHeaders"]["date"].count("GMT") for answer in (early, by_engine)] == [1, 1]
 
 
 def test_a_state_to_recover_opens_the_port_once_it_is_recovered(held_server, tmp_path):
