@@ -23,7 +23,10 @@ In a bucket with versioning enabled moto sends nothing for a DeleteObject withou
 once the key's last version is gone (naming the wrong version); Eddy sends what S3 sends: a delete marker made is
 ObjectRemoved:DeleteMarkerCreated, with the marker's versionId and the eTag of its empty content and no size (as
 AWS's recorded records show it, e.g. "eTag": "d41d8cd98f00b204e9800998ecf8427e"), and a version deleted is
-ObjectRemoved:Delete with that version's versionId. DeleteObjects runs DeleteObject per key: one record per key.
+ObjectRemoved:Delete with that version's versionId. DeleteObjects runs DeleteObject per key: one record per key,
+and, in a bucket without versioning, one for a key that was not there too, where moto sends none (AWS's recorded
+test_delete_objects, LocalStack's test_s3_notifications_sqs.snapshot.json: three keys, one of them put, three
+ObjectRemoved:Delete records); a DeleteObject of a missing key alone sends nothing.
 A RestoreObject sends ObjectRestore:Post and, as moto's restored copy is there at once (HeadObject answers
 ongoing-request="false"), ObjectRestore:Completed right after it, where moto sent it at the object's next read (its
 glacierEventData: the copy's expiry and the storage class; AWS's recorded test_restore_object).
@@ -77,9 +80,10 @@ log = logging.getLogger("eddy.notifications")
 
 _moto_send_event = moto_notifications.send_event
 _moto_send_test_event = moto_notifications.send_test_event
-#: per thread: set while a versioned bucket's DeleteObject runs (its events are Eddy's, not moto's), and the events
-#: to drop in the operation running (QUIETED)
+#: per thread: set while a versioned bucket's DeleteObject runs (its events are Eddy's, not moto's), while a
+#: DeleteObjects runs, and the events to drop in the operation running (QUIETED)
 _deleting = threading.local()
+_batch = threading.local()
 _quiet = threading.local()
 
 
@@ -90,6 +94,7 @@ def install() -> None:
     _patches.set(moto_notifications, "send_event", _send_event)
     _patches.set(moto_notifications, "send_test_event", _send_test_event)
     _patches.set(S3Backend, "delete_object", _versioned_delete(S3Backend.delete_object))
+    _patches.set(S3Backend, "delete_objects", _batch_delete(S3Backend.delete_objects))
     _patches.set(S3Backend, "put_object_acl", _acl_changes_only(S3Backend.put_object_acl))
     _patches.set(
         S3Backend,
@@ -283,8 +288,14 @@ def _versioned_delete(delete_object: Any) -> Any:
     ) -> Any:
         target = active.target
         bucket = self.buckets.get(bucket_name)
-        if target is None or bucket is None or not bucket.is_versioned:
+        if target is None or bucket is None:
             return delete_object(self, bucket_name, key_name, version_id=version_id, bypass=bypass)
+        if not bucket.is_versioned:
+            missing = key_name not in bucket.keys
+            result = delete_object(self, bucket_name, key_name, version_id=version_id, bypass=bypass)
+            if missing and getattr(_batch, "active", False):  # DeleteObjects tells of a key that was not there
+                _notify(target, bucket, "s3:ObjectRemoved:Delete", key_name, None, None, None)
+            return result
         existed = (
             version_id is not None
             and key_name in bucket.keys
@@ -303,6 +314,20 @@ def _versioned_delete(delete_object: Any) -> Any:
         elif existed:
             _notify(target, bucket, "s3:ObjectRemoved:Delete", key_name, None, None, str(version_id))
         return result
+
+    return deleted
+
+
+def _batch_delete(delete_objects: Any) -> Any:
+    """S3Backend.delete_objects, known to its DeleteObject calls (see the module's note)."""
+
+    @functools.wraps(delete_objects)
+    def deleted(self: S3Backend, *args: Any, **kwargs: Any) -> Any:
+        _batch.active = True
+        try:
+            return delete_objects(self, *args, **kwargs)
+        finally:
+            _batch.active = False
 
     return deleted
 

@@ -91,3 +91,20 @@ def test_two_puts_are_the_recorded_records_with_the_owners_customer_id(door):
                                        "sequencer": "sequencer", "size": 9}),
         recorded("ObjectCreated:Put", {"eTag": "6c7ba9c5a141421e1c03cb9807c97c74", "key": "my_key_1",
                                        "sequencer": "sequencer", "size": 14})]}
+
+
+def test_delete_objects_tells_of_each_key_even_one_that_was_not_there(door):
+    """TestS3NotificationsToSQS::test_delete_objects: one key put, DeleteObjects of it and two keys never put (Quiet),
+    three ObjectRemoved:Delete records, each with its key and a sequencer only (the recording sorts them by key)."""
+    s3 = door.client("s3")
+    url = queue_for(door, "scratch", ["s3:ObjectRemoved:*"])
+    s3.put_object(Bucket="scratch", Key="key-1a2b", Body="something")
+    s3.delete_objects(Bucket="scratch", Delete={
+        "Objects": [{"Key": "key-1a2b"}, {"Key": "dummy1"}, {"Key": "dummy2"}], "Quiet": True})
+    records = sorted((m["Records"][0] for m in wait_for_messages(door.client("sqs"), url, 3)),
+                     key=lambda r: r["s3"]["object"]["key"])
+    names = Placeholders()
+    assert {"messages": [recorded_form(r, names, "scratch", "config") for r in records]} == {"messages": [
+        recorded("ObjectRemoved:Delete", {"key": key, "sequencer": "sequencer"})
+        for key in ("dummy1", "dummy2", "key-1a2b")]}
+    assert s3.list_objects_v2(Bucket="scratch")["KeyCount"] == 0
