@@ -10,9 +10,8 @@ gc.callbacks, whichever thread its collections fell on. Stages (an indented one 
     taking batches                  ShardLane._take: the lane's wait loop and its batches' bounds (the poller thread)
       pending                       ShardLane.pending: a batch's records, lane, window and 6 MB bounds
     processing batches              BatchProcessor.process: the rest of the poller thread's work
-      the event                     BatchProcessor.event: Lambda's records made as the handler's own copy
-        SizeBytes                   item_size over each record's Keys and NewImage (streams/records.py), timed apart
-                                    after the drain over the same items (fill_table's), without a reading per call
+      the event                     BatchProcessor.event: Lambda's records made as the handler's own copy (their
+                                    SizeBytes was measured at commit: ChangeRecord.size_bytes, not timed here)
       the invocation                BatchProcessor.invoke: the hand-over to the invocation thread and back
         function logs               FunctionLogs.write: START, END and REPORT in moto's CloudWatch Logs
     garbage collections             gc.callbacks' start to stop (the CPU of the thread a collection fell on), every
@@ -32,7 +31,7 @@ from typing import Any
 
 import boto3
 
-from common import create_table, drain_rate, fill_table, item
+from common import create_table, drain_rate, fill_table
 from put_item_parts import _timed
 
 os.environ.setdefault("AWS_ACCESS_KEY_ID", "bench")
@@ -58,7 +57,6 @@ def _collections(spent: dict[str, int]) -> Any:
 def one_round(records: int) -> dict[str, float]:
     from eddy import emulate
     from eddy.emulator.functions.logs import log_groups
-    from eddy.emulator.streams import records as stream_records
     from eddy.emulator.triggers.pollers import batch_processor, lanes
 
     spent: dict[str, int] = {}
@@ -90,11 +88,6 @@ def one_round(records: int) -> dict[str, float]:
                 setattr(owner, name, original)
     figures = {"records/s (wall clock)": rate, "the process, every thread": process / records / 1000}
     figures.update((label, spent.get(label, 0) / records / 1000) for _, _, label in patched)
-    images = [dict(item(i), pk={"S": f"user#{i}"}) for i in range(records)]  # fill_table's
-    started = time.thread_time_ns()
-    for image in images:
-        stream_records.item_size({"pk": image["pk"]}) + stream_records.item_size(image) + stream_records.item_size(None)
-    figures["    SizeBytes"] = (time.thread_time_ns() - started) / records / 1000
     figures["garbage collections"] = spent.get("garbage collections", 0) / records / 1000
     figures["collections (young, middle, full)"] = tuple(spent.get(f"generation {n} collections", 0) for n in range(3))
     return figures
@@ -116,7 +109,7 @@ def main() -> None:
     print(f"wall clock: {rate:,.0f} records/s; CPU: {1e6 / total:,.0f} records/CPU-s\n"
           "| stage | us per record | share of the process's |\n|---|---|---|")
     order = ["the process, every thread", "taking batches", "  pending", "processing batches", "  the event",
-             "    SizeBytes", "  the invocation", "    function logs", "garbage collections"]
+             "  the invocation", "    function logs", "garbage collections"]
     for label in order:
         value = statistics.median(run[label] for run in rounds)
         print(f"| {label.replace('  ', '&nbsp;&nbsp;')} | {value:.2f} | {value / total:.0%} |")

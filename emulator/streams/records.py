@@ -49,10 +49,27 @@ def image_json(image: Image | None) -> str:
     return text
 
 
+#: the item size (SizeBytes' share) of images image_json holds, by identity: a MODIFY's old image is measured once
+_sizes: dict[int, int] = {}
+
+
+def image_size(image: Image | None) -> int:
+    """item_size(image), remembered while image_json's memo holds the image."""
+    if image is None:
+        return 0
+    found = _sizes.get(id(image))
+    if found is None:
+        found = item_size(image)
+        if id(image) in _held:
+            _sizes[id(image)] = found
+    return found
+
+
 def forget_images() -> None:
     """Empty image_json's memo (a stream registry closing: its images are for no one else to find)."""
     _encoded.clear()
     _held.clear()
+    _sizes.clear()
     _encoded_size[0] = 0
 
 
@@ -128,6 +145,16 @@ class ChangeRecord:
             self.old_image if view_type in _OLD_VIEWS else None,
         )
 
+    def size_bytes(self, view_type: StreamViewType) -> int:
+        """SizeBytes: the item sizes of what the view type shows, measured once (at commit, Stream.prepare; a record
+        read back after a restart when first asked), as GetRecords and every mapping's poller read it. An image
+        image_json holds is measured once for all its records (a MODIFY's old image is the previous new image)."""
+        if self._sized_view is not view_type:
+            keys, new_image, old_image = self.viewed_images(view_type)
+            self._size_bytes = item_size(keys) + image_size(new_image) + image_size(old_image)
+            self._sized_view = view_type
+        return self._size_bytes
+
     def _dynamodb(
         self,
         view_type: StreamViewType,
@@ -143,10 +170,7 @@ class ChangeRecord:
         if old_image is not None:
             dynamodb["OldImage"] = old_image
         dynamodb["SequenceNumber"] = str(self.sequence_number)
-        if self._sized_view is not view_type:  # measured once: read by GetRecords and by each mapping's poller
-            self._size_bytes = item_size(keys) + item_size(new_image) + item_size(old_image)
-            self._sized_view = view_type
-        dynamodb["SizeBytes"] = self._size_bytes
+        dynamodb["SizeBytes"] = self._size_bytes if self._sized_view is view_type else self.size_bytes(view_type)
         dynamodb["StreamViewType"] = _VIEW_TYPE_NAMES[view_type]
         return dynamodb
 

@@ -262,6 +262,7 @@ class Stream:
         """One commit's records, numbered and encoded for their shards' segments; nothing written or shown yet."""
         self.maintain(now)
         by_shard: dict[Shard, list[ChangeRecord]] = {}
+        view_type = self.view_type
         for (event_name, keys, old_image, new_image), event_id in zip(changes, event_ids):
             record = ChangeRecord(
                 sequence_number=self._sequence_numbers.next(),
@@ -275,7 +276,11 @@ class Stream:
                 by_ttl=by_ttl,
             )
             by_shard.setdefault(self._shard_for(keys), []).append(record)
-        return ShardAppends(self.table_name, by_shard, len(changes))
+        appends = ShardAppends(self.table_name, by_shard, len(changes))
+        for records in by_shard.values():  # SizeBytes measured once, here: the images are image_json's now
+            for record in records:
+                record.size_bytes(view_type)
+        return appends
 
     def show(self, appends: ShardAppends, now: float) -> None:
         """A commit's records, written and logged, made readable; shards that run hot split."""

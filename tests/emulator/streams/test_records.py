@@ -144,6 +144,24 @@ def test_a_log_line_is_the_records_compact_json(event_name, by_ttl):
     }, separators=(",", ":")).encode() + b"\n"
 
 
+def test_an_image_is_measured_once_for_all_its_records():
+    """SizeBytes is measured at commit; an image image_json holds (a MODIFY's old image is the item's previous new
+    image, the same object) keeps its size with its text, so a later record does not measure it again, while an
+    equal image not held is measured on its own."""
+    image = {"pk": {"S": "a"}, "n": {"N": "101"}, "m": {"M": {"k": {"SS": ["x", "yz"]}}}}
+    image_json(image)
+    assert records.image_size(image) == item_size(image) == (2 + 1) + (1 + 3) + (1 + 3 + 1 + (1 + 3))
+    assert records._sizes[id(image)] == item_size(image)
+    other = dict(image)
+    assert records.image_size(other) == item_size(image) and id(other) not in records._sizes
+    assert records.image_size(None) == 0
+    modify = ChangeRecord(sequence_number=10 ** 20, event_id="e1", event_name=EventName.MODIFY, keys={"pk": image["pk"]},
+                          old_image=image, new_image=other, created_at=1.0, commit_version=2)
+    assert modify.size_bytes(StreamViewType.NEW_AND_OLD_IMAGES) == 2 + 1 + 2 * item_size(image)
+    assert modify.size_bytes(StreamViewType.KEYS_ONLY) == 2 + 1
+    assert modify.to_dict(StreamViewType.KEYS_ONLY, "us-east-1")["dynamodb"]["SizeBytes"] == 3
+
+
 def test_an_image_is_encoded_once():
     """A MODIFY's old image is the item's previous new image, the same object: its text is found, not made again."""
     image = {"pk": {"S": "a"}, "n": {"N": "1"}}
