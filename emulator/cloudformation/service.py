@@ -49,10 +49,19 @@ class CloudFormation:
         """An operation that may change stacks, all or nothing against the disk (stack_commits.py)."""
         return self.operations.run(self, operation)
 
-    def commit(self) -> None:
-        """The running operation's commit point: the stacks written down (WriteFailed: it is taken back)."""
+    def commit(self, cleanup: Callable[[], None] | None = None) -> None:
+        """The running operation's commit point: the stacks written down (WriteFailed: it is taken back), then the
+        cleanups of its nested stacks' updates and `cleanup`, its own. A nested stack's operation that is part of its
+        parent's writes nothing: its cleanup waits for the parent's commit (stack_commits.py)."""
+        if self.operations.joined:
+            if cleanup is not None:
+                self.operations.after_root_commit(cleanup)
+            return
         self.save()
-        self.operations.committed()
+        for nested in self.operations.committed():
+            nested()
+        if cleanup is not None:
+            cleanup()
 
     def reset(self) -> None:
         with self.lock:
@@ -172,6 +181,7 @@ class CloudFormation:
                 self.custom_resources,
                 self.client,
                 lambda child_id: self.nest(child_id, stack),
+                self.operations.nesting,
             )
 
         return Deployment(stack, self.now, values, provisioning, self.commit)
@@ -187,7 +197,7 @@ class CloudFormation:
                 stack = below.pop()
                 stack.root_id = root
                 below += [nested for nested in self.stacks if nested.parent_id == stack.stack_id]
-            self.save()
+            # written by the parent's operation, at its commit point
 
     @staticmethod
     def order(stack: Stack) -> list[str]:

@@ -17,17 +17,24 @@ then or after a restart. What a stack's own requests wrote is taken back by requ
 so a disk that refuses every write can leave a resource the operation made (its deletion refused as well): logged.
 A write refused after the commit point (the last statuses and events) is logged and the operation stands: the file
 holds its changes, and the next write carries its final status.
+
+A nested stack's operation (its parent's AWS::CloudFormation::Stack making or changing it through the API, in a
+request of its own: on this thread in-process, on another over HTTP) started while its parent's operation has not
+reached its commit point is part of the parent's: it writes nothing itself, the parent's commit writes it, a refusal
+takes it back with the parent, and an update's cleanup inside it waits for the parent's commit (AWS cleans nested
+stacks up in the root stack's cleanup phase). The parent names the child before asking for it (`nesting`).
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from typing import Any, Callable, TypeVar
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, TypeVar
 
 from eddy.emulator.cloudformation import stack_store
 from eddy.emulator.cloudformation.resource_types import kind_of
-from eddy.emulator.cloudformation.stacks import Stack
+from eddy.emulator.cloudformation.stacks import STACK_TYPE, Stack
 from eddy.emulator.cloudformation.values import Exports, StackValues
 from eddy.emulator.storage.disk import WriteFailed
 
@@ -45,6 +52,9 @@ class Operations:
 
     def __init__(self) -> None:
         self._threads = threading.local()
+        #: the stacks a running operation is asking for, by name (`nesting`): the operation each is part of
+        self._nesting: dict[str, _Running] = {}
+        self._nesting_lock = threading.Lock()
 
     def _running(self) -> list[_Running]:
         try:
@@ -53,17 +63,60 @@ class Operations:
             self._threads.running = []
             return self._threads.running  # type: ignore[no-any-return]
 
-    def touching(self, stack_id: str) -> None:
-        """The thread's innermost operation works on the stack `stack_id`."""
+    @contextmanager
+    def nesting(self, name: str) -> Iterator[None]:
+        """Inside, an operation on the stack `name` (the thread's innermost operation's nested stack, asked for
+        through the API) is part of the thread's innermost operation, should that one not have reached its commit
+        point."""
         running = self._running()
-        if running:
-            running[-1].stacks.add(stack_id)
+        if not running or running[-1].committed:
+            yield
+            return
+        with self._nesting_lock:
+            self._nesting[name] = running[-1]
+        try:
+            yield
+        finally:
+            with self._nesting_lock:
+                self._nesting.pop(name, None)
 
-    def committed(self) -> None:
-        """The thread's innermost operation passed its commit point."""
+    def touching(self, stack_id: str) -> None:
+        """The thread's innermost operation works on the stack `stack_id` (and so does each operation it is part of)."""
         running = self._running()
-        if running:
-            running[-1].committed = True
+        if not running:
+            return
+        state = running[-1]
+        if state.parent is None and not state.stacks:  # its first stack: a nested stack its parent is asking for?
+            with self._nesting_lock:
+                parent = self._nesting.get(_name_of(stack_id))
+            if parent is not None and parent is not state and not parent.committed:
+                state.parent = parent
+        while state is not None:
+            state.stacks.add(stack_id)
+            state = state.parent
+
+    @property
+    def joined(self) -> bool:
+        """Whether the thread's innermost operation is part of another's (its commit is that one's)."""
+        running = self._running()
+        return bool(running) and running[-1].parent is not None
+
+    def after_root_commit(self, cleanup: Callable[[], None]) -> None:
+        """`cleanup` (a nested stack's update's) done at the commit of the operation the thread's is part of."""
+        root = self._running()[-1]
+        while root.parent is not None:
+            root = root.parent
+        root.cleanups.append(cleanup)
+
+    def committed(self) -> list[Callable[[], None]]:
+        """The thread's innermost operation passed its commit point: the cleanups of the nested stacks part of it,
+        to do now."""
+        running = self._running()
+        if not running:
+            return []
+        running[-1].committed = True
+        cleanups, running[-1].cleanups = running[-1].cleanups, []
+        return cleanups
 
     def run(self, service: CloudFormation, operation: Callable[[], T]) -> T:
         """`operation` (one that may change stacks) run all or nothing against the disk (the module's docstring):
@@ -86,17 +139,27 @@ class Operations:
             running.pop()
 
 
-class _Running:
-    """One running operation: the stacks it works on, and whether it passed its commit point."""
+def _name_of(stack_id: str) -> str:
+    """A stack's name from its id (arn:aws:cloudformation:<region>:<account>:stack/<name>/<uuid>)."""
+    return stack_id.split(":stack/", 1)[-1].split("/", 1)[0]
 
-    __slots__ = ("stacks", "committed")
+
+class _Running:
+    """One running operation: the stacks it works on, whether it passed its commit point, the operation it is part
+    of (a nested stack's, its parent's) and the cleanups of the nested stacks part of it."""
+
+    __slots__ = ("stacks", "committed", "parent", "cleanups")
 
     def __init__(self) -> None:
         self.stacks: set[str] = set()
         self.committed = False
+        self.parent: _Running | None = None
+        self.cleanups: list[Callable[[], None]] = []
 
 
 def _end(service: CloudFormation, state: _Running) -> None:
+    if state.parent is not None:  # part of another operation, whose commit and end write it
+        return
     try:
         service.save()
     except WriteFailed as failure:
@@ -122,8 +185,8 @@ def take_back(service: CloudFormation, stack_ids: set[str]) -> None:
                 or stack_store.stack_state(stack) != stack_store.stack_state(by_id[stack.stack_id])
             )
         ]
-    for stack in changed:
-        _undo_resources(service, stack, by_id.get(stack.stack_id))
+    for stack in changed:  # a nested stack taken back here is taken back as a stack, not through its parent's resource
+        _undo_resources(service, stack, by_id.get(stack.stack_id), stack_ids)
     changed_ids = {stack.stack_id for stack in changed}
     with service.lock:
         service.stacks[:] = [
@@ -159,16 +222,18 @@ def _put_back_exports(exports: Exports, saved: Exports, stack_ids: set[str]) -> 
             exports.importers.pop(key, None)
 
 
-def _undo_resources(service: CloudFormation, stack: Stack, saved: Stack | None) -> None:
+def _undo_resources(service: CloudFormation, stack: Stack, saved: Stack | None, taken_back: set[str]) -> None:
     """The resources `stack` holds that its saved record does not (made, or a replacement) deleted, dependents
     first, whatever their DeletionPolicy (a refused operation leaves nothing); those changed in place changed
-    back."""
+    back. A nested stack among `taken_back` is left to its own taking back."""
     values = StackValues(stack, {}, {}, service.exports, service._azs, service.name_of)
     provisioning = service.deployment(stack, values).provisioning
     for logical_id in service.order(stack):
         resource = stack.resources[logical_id]
         kind = kind_of(resource.type)
         if kind is None or not resource.physical_id or resource.status == "DELETE_COMPLETE":
+            continue
+        if resource.type == STACK_TYPE and resource.physical_id in taken_back:
             continue
         before = saved.resources.get(logical_id) if saved is not None else None
         try:

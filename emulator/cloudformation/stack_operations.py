@@ -26,13 +26,14 @@ REPLACING = "Requested update requires the creation of a new physical resource; 
 class Deployment:
     """What an operation needs besides the stack: the clock, the stack's values, its provisioning, and its commit
     point (stack_commits.py: the stacks written down before what cannot be taken back, an update's cleanup and a
-    delete's deletions; WriteFailed, and the operation is taken back)."""
+    delete's deletions; WriteFailed, and the operation is taken back), which runs the cleanup it is given once the
+    stacks are written (a nested stack's, at its root stack's commit)."""
 
     stack: Stack
     now: Callable[[], float]
     values: "StackValues"
     provisioning: Callable[[str], Provisioning]
-    commit: Callable[[], None] = lambda: None
+    commit: Callable[..., None] = lambda cleanup=None: cleanup() if cleanup is not None else None
 
     # -- create --------------------------------------------------------------------------------------------
 
@@ -227,20 +228,8 @@ class Deployment:
         if failed is None and problem is None and self._outputs(template):
             stack.template = template
             stack.stack_event(self.now(), "UPDATE_COMPLETE_CLEANUP_IN_PROGRESS")
-            self.commit()  # the old resources deleted only once the file holds the update
-            # the old physical resources replaced and the resources removed, in the old template's reverse order
-            # (dependents first: a URL before the alias it names, as CloudFormation deletes a stack)
-            old_ones = {resource.logical_id: (resource, physical_id, properties)
-                        for resource, physical_id, properties in replaced}  # fmt: skip
-            kept = set(order)
-            for logical_id in [*reversed(old_order), *(id_ for id_ in reversed(order) if id_ not in old_order)]:
-                if logical_id in old_ones:
-                    resource, physical_id, properties = old_ones.pop(logical_id)
-                    self._delete(resource, physical_id=physical_id, properties=properties)
-                elif logical_id not in kept and logical_id in stack.resources:
-                    self._delete(stack.resources[logical_id], rollback=False, template=old_template)
-                    del stack.resources[logical_id]
-            stack.stack_event(self.now(), "UPDATE_COMPLETE")
+            # the old resources deleted only once the file holds the update (a nested stack's: its root stack's)
+            self.commit(lambda: self._clean_up(old_template, order, old_order, replaced))
             return True
         reason = f"The following resource(s) failed to {verb}: [{failed}]. " if failed else (problem or stack.reason)
         stack.stack_event(self.now(), "UPDATE_ROLLBACK_IN_PROGRESS", reason)
@@ -248,6 +237,29 @@ class Deployment:
         stack.template = old_template
         stack.stack_event(self.now(), "UPDATE_ROLLBACK_COMPLETE")
         return False
+
+    def _clean_up(
+        self,
+        old_template: dict[str, Any],
+        order: list[str],
+        old_order: list[str],
+        replaced: list[tuple[StackResource, str, dict[str, Any]]],
+    ) -> None:
+        """An update's cleanup: the old physical resources replaced and the resources removed deleted, in the old
+        template's reverse order (dependents first: a URL before the alias it names, as CloudFormation deletes a
+        stack)."""
+        stack = self.stack
+        old_ones = {resource.logical_id: (resource, physical_id, properties)
+                    for resource, physical_id, properties in replaced}  # fmt: skip
+        kept = set(order)
+        for logical_id in [*reversed(old_order), *(id_ for id_ in reversed(order) if id_ not in old_order)]:
+            if logical_id in old_ones:
+                resource, physical_id, properties = old_ones.pop(logical_id)
+                self._delete(resource, physical_id=physical_id, properties=properties)
+            elif logical_id not in kept and logical_id in stack.resources:
+                self._delete(stack.resources[logical_id], rollback=False, template=old_template)
+                del stack.resources[logical_id]
+        stack.stack_event(self.now(), "UPDATE_COMPLETE")
 
     def _update_one(
         self, resource: StackResource, type_name: str, properties: dict[str, Any]

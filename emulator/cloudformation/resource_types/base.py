@@ -5,13 +5,14 @@ Provisioning it works with (boto3 clients of Eddy for the stack's region, names 
 from __future__ import annotations
 
 import abc
+import contextlib
 
 import json
 import random
 import uuid
 import string
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, ContextManager
 
 from botocore.exceptions import ClientError
 from botocore.model import ListShape, MapShape, Shape, StructureShape
@@ -35,6 +36,9 @@ class Provisioning:
     regional_clients: Callable[[str, str], Any] | None = None
     #: told of a stack this resource made through the API that is nested in this one (its stack id)
     nested: Callable[[str], None] | None = None
+    #: inside `nesting(name)`, an operation on the stack `name` is part of this resource's stack's operation
+    #: (stack_commits.py: a nested stack is written and taken back with its parent)
+    nesting: Callable[[str], ContextManager[None]] = lambda name: contextlib.nullcontext()
 
     def client(self, service: str) -> "TypedClient":
         """A client of Eddy for the stack's region whose calls take a template's values as CloudFormation does:

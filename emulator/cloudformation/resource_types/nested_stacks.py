@@ -53,6 +53,11 @@ def _text(value: Any) -> str:
     return str(value)
 
 
+def _name_of(stack_id: str) -> str:
+    """A stack's name from its id (arn:aws:cloudformation:<region>:<account>:stack/<name>/<uuid>)."""
+    return stack_id.split(":stack/", 1)[-1].split("/", 1)[0]
+
+
 def _outputs(cloudformation: Any, stack_id: str) -> tuple[str, dict[str, Any]]:
     stack = cloudformation.describe_stacks(StackName=stack_id)["Stacks"][0]
     outputs = {f"Outputs.{output['OutputKey']}": output["OutputValue"] for output in stack.get("Outputs", [])}
@@ -67,7 +72,8 @@ class NestedStack(ResourceType):
         cloudformation = provisioning.client("cloudformation")
         name = provisioning.name(128)
         try:
-            stack_id = cloudformation.create_stack(StackName=name, **_request(properties))["StackId"]
+            with provisioning.nesting(name):  # the child is written and taken back with this stack's operation
+                stack_id = cloudformation.create_stack(StackName=name, **_request(properties))["StackId"]
         except ClientError as error:  # the child's template or parameters refused
             raise ResourceFailed(error.response["Error"]["Message"]) from None
         if provisioning.nested is not None:  # its ParentId and RootId
@@ -95,13 +101,14 @@ class NestedStack(ResourceType):
         required(new, "TemplateURL")
         cloudformation = provisioning.client("cloudformation")
         try:
-            cloudformation.update_stack(StackName=physical_id, **_request(new))
+            with provisioning.nesting(_name_of(physical_id)):  # its cleanup waits for this stack's commit
+                cloudformation.update_stack(StackName=physical_id, **_request(new))
         except ClientError as error:
             message = error.response["Error"]["Message"]
             if message != "No updates are to be performed.":
                 raise ResourceFailed(message) from None
         status, outputs = _outputs(cloudformation, physical_id)
-        if status not in ("UPDATE_COMPLETE", "CREATE_COMPLETE"):
+        if status not in ("UPDATE_COMPLETE", "UPDATE_COMPLETE_CLEANUP_IN_PROGRESS", "CREATE_COMPLETE"):
             raise ResourceFailed(f"Embedded stack {physical_id} was not successfully updated. Currently in {status}.")
         return outputs
 
