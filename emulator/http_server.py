@@ -7,6 +7,11 @@ connection stays open for as many requests as the client sends (HTTP/1.1's defau
 answered), handed to the application as a WSGI environment, and its answer written in one send with its
 Content-Length. Closing the server also closes the connections clients keep open, so none reaches a stopped
 emulator.
+
+An application may also answer a request without a WSGI environment: its `answer(incoming)` method (if it has one)
+is handed the request as read (an `Incoming`) and answers it, or answers None and the request goes to the application
+as WSGI. Eddy's answers DynamoDB's and DynamoDB Streams' requests so (api/server.py), the environment's making and
+reading being a tenth of such a request's cost in the server.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ import sys
 import threading
 import time
 from http import HTTPStatus
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, NamedTuple
 from urllib.parse import unquote_to_bytes, urlsplit
 
 log = logging.getLogger("eddy.server")
@@ -30,8 +35,25 @@ MAX_HEADERS = 200
 #: the headers the server itself reads, by their lower-case names
 _READ_BY_THE_SERVER = frozenset(("connection", "expect", "transfer-encoding", "content-length"))
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
+#: an answer: its status (WSGI's "200 OK"), headers and whole body
+Answer = tuple[str, list[tuple[str, str]], bytes]
 #: what a server answers before its application is ready: a request's WSGI status, headers and body, or None (it waits)
-EarlyAnswers = Callable[[dict[str, Any]], "tuple[str, list[tuple[str, str]], bytes] | None"]
+EarlyAnswers = Callable[[dict[str, Any]], "Answer | None"]
+
+
+class Incoming(NamedTuple):
+    """A request as the server read it, before any WSGI environment is made of it."""
+
+    method: str
+    #: the request target as sent (path and query, escapes kept)
+    target: str
+    version: str
+    #: the path as a WSGI environment's PATH_INFO holds it (unescaped, latin-1), and the query as sent
+    path_info: str
+    query: str
+    #: the headers by the names a WSGI environment gives them (HTTP_X_AMZ_TARGET, CONTENT_TYPE), in its order
+    cgi_headers: dict[str, str]
+    body: bytes
 
 
 class BadRequest(Exception):
@@ -187,9 +209,14 @@ class ConnectionHandler(socketserver.StreamRequestHandler):
                 keep_alive=False,
             )
             return False
-        environ = self._environ(method, target, version, headers, body)
+        url = urlsplit(target)
+        path = url.path if url.scheme or not url.netloc else f"/{url.netloc}{url.path}"  # "//x" is a path
+        cgi = cgi_headers(headers)
+        if url.scheme and url.netloc:
+            cgi["HTTP_HOST"] = url.netloc
+        incoming = Incoming(method, target, version, unquote_to_bytes(path).decode("latin-1"), url.query, cgi, body)
         started = time.perf_counter()
-        status, response_headers, payload = self._call(environ)
+        status, response_headers, payload = self._call(incoming)
         head_only = method == "HEAD" or status[:1] == "1" or status[:3] in ("204", "304")
         if not head_only and not any(name.lower() == "content-length" for name, _ in response_headers):
             response_headers.append(("Content-Length", str(len(payload))))
@@ -269,49 +296,48 @@ class ConnectionHandler(socketserver.StreamRequestHandler):
             raise ConnectionError("the client closed the connection mid-body")
         return data
 
-    def _environ(
-        self, method: str, target: str, version: str, headers: list[tuple[str, str]], body: bytes
-    ) -> dict[str, Any]:
-        url = urlsplit(target)
-        path = url.path if url.scheme or not url.netloc else f"/{url.netloc}{url.path}"  # "//x" is a path
+    def _environ(self, incoming: Incoming) -> dict[str, Any]:
         host, port = self.server.server_address[:2]
         environ: dict[str, Any] = {
             "wsgi.version": (1, 0),
             "wsgi.url_scheme": "http",
-            "wsgi.input": io.BytesIO(body),
+            "wsgi.input": io.BytesIO(incoming.body),
             "wsgi.errors": sys.stderr,
             "wsgi.multithread": True,
             "wsgi.multiprocess": False,
             "wsgi.run_once": False,
             "wsgi.input_terminated": True,
             "SERVER_SOFTWARE": "Eddy",
-            "REQUEST_METHOD": method,
+            "REQUEST_METHOD": incoming.method,
             "SCRIPT_NAME": "",
-            "PATH_INFO": unquote_to_bytes(path).decode("latin-1"),
-            "QUERY_STRING": url.query,
-            "REQUEST_URI": target,
-            "RAW_URI": target,
+            "PATH_INFO": incoming.path_info,
+            "QUERY_STRING": incoming.query,
+            "REQUEST_URI": incoming.target,
+            "RAW_URI": incoming.target,
             "REMOTE_ADDR": self.client_address[0],
             "REMOTE_PORT": self.client_address[1],
             "SERVER_NAME": str(host),
             "SERVER_PORT": str(port),
-            "SERVER_PROTOCOL": version,
-            "CONTENT_LENGTH": str(len(body)),
+            "SERVER_PROTOCOL": incoming.version,
+            "CONTENT_LENGTH": str(len(incoming.body)),
         }
-        for name, value in headers:
-            if "_" in name:  # as CGI servers do: an underscore name would pass for a dash one
-                continue
-            key = name.upper().replace("-", "_")
-            if key == "CONTENT_LENGTH" or key == "TRANSFER_ENCODING":  # the body is read whole: its length is known
-                continue
-            if key != "CONTENT_TYPE":
-                key = f"HTTP_{key}"
-            environ[key] = f"{environ[key]},{value}" if key in environ and key != "CONTENT_TYPE" else value
-        if url.scheme and url.netloc:
-            environ["HTTP_HOST"] = url.netloc
+        environ.update(incoming.cgi_headers)
         return environ
 
-    def _call(self, environ: dict[str, Any]) -> tuple[str, list[tuple[str, str]], bytes]:
+    def _call(self, incoming: Incoming) -> Answer:
+        """The application's answer: its own `answer` if it has one and gives one, else as WSGI."""
+        try:
+            direct = getattr(self.server.app, "answer", None)
+            answered = direct(incoming) if direct is not None else None
+            if answered is not None:
+                return answered
+            return self._wsgi(self._environ(incoming))
+        except Exception:  # the application's own failure: a 500 the SDKs retry, never a dropped connection
+            log.exception("the server failed on %s %s", incoming.method, incoming.target)
+            status = HTTPStatus.INTERNAL_SERVER_ERROR
+            return f"{status.value} {status.phrase}", [("Content-Type", "text/plain")], b"Internal Server Error"
+
+    def _wsgi(self, environ: dict[str, Any]) -> Answer:
         answer: dict[str, Any] = {}
 
         def start_response(
@@ -320,18 +346,13 @@ class ConnectionHandler(socketserver.StreamRequestHandler):
             answer["status"], answer["headers"] = status, list(headers)
             return lambda data: None  # the legacy write(): Eddy's applications return their bodies
 
+        iterable = self.server.app(environ, start_response)
         try:
-            iterable = self.server.app(environ, start_response)
-            try:
-                payload = b"".join(iterable)
-            finally:
-                if hasattr(iterable, "close"):
-                    iterable.close()
-            return answer["status"], answer["headers"], payload
-        except Exception:  # the application's own failure: a 500 the SDKs retry, never a dropped connection
-            log.exception("the server failed on %s %s", environ["REQUEST_METHOD"], environ["REQUEST_URI"])
-            status = HTTPStatus.INTERNAL_SERVER_ERROR
-            return f"{status.value} {status.phrase}", [("Content-Type", "text/plain")], b"Internal Server Error"
+            payload = b"".join(iterable)
+        finally:
+            if hasattr(iterable, "close"):
+                iterable.close()
+        return answer["status"], answer["headers"], payload
 
     def _send(self, status_line: bytes, headers: list[tuple[str, str]], body: bytes, keep_alive: bool) -> None:
         lines = [status_line]
@@ -345,6 +366,24 @@ class ConnectionHandler(socketserver.StreamRequestHandler):
         lines.append(b"\r\n")
         lines.append(body)
         self.connection.sendall(b"".join(lines))
+
+
+def cgi_headers(headers: list[tuple[str, str]]) -> dict[str, str]:
+    """The headers by the names a WSGI environment gives them (X-Amz-Target: HTTP_X_AMZ_TARGET; Content-Type:
+    CONTENT_TYPE), a repeated one's values joined by commas, in their order. Left out: a name with an underscore (as
+    CGI servers do: it would pass for a dash one), Content-Length and Transfer-Encoding (the body is read whole: its
+    length is known)."""
+    cgi: dict[str, str] = {}
+    for name, value in headers:
+        if "_" in name:
+            continue
+        key = name.upper().replace("-", "_")
+        if key == "CONTENT_LENGTH" or key == "TRANSFER_ENCODING":
+            continue
+        if key != "CONTENT_TYPE":
+            key = f"HTTP_{key}"
+        cgi[key] = f"{cgi[key]},{value}" if key in cgi and key != "CONTENT_TYPE" else value
+    return cgi
 
 
 def _keeps_alive(version: str, connection: str) -> bool:

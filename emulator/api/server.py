@@ -9,6 +9,7 @@ SDK (or a localstack-client session) pointed at the port finds every service the
 from __future__ import annotations
 
 import io
+import itertools
 import logging
 import re
 import threading
@@ -20,7 +21,8 @@ from werkzeug.wrappers import Request as WerkzeugRequest
 from eddy.emulator import moto_seam
 from eddy.emulator.moto_seam import bridge as moto_bridge
 from eddy.emulator.api import router
-from eddy.emulator.http_server import HTTPServer, OpenedPort, listen
+from eddy.emulator.api.dynamodb import door as dynamodb_door, streams as dynamodb_streams
+from eddy.emulator.http_server import Answer, HTTPServer, Incoming, OpenedPort, listen
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import UnknownOperationException, no_such_path
 from eddy.emulator.aws_requests import Request, Response, error_response
@@ -81,11 +83,26 @@ class EddyApp:
                 start_response(answered[0], answered[1])
                 return [answered[2]]
             response = self._not_served(request)
-        headers = [(k, v) for k, v in response.headers.items() if k.lower() != "content-length"]
-        headers.append(("Content-Length", str(len(response.body))))
-        headers.extend(("Set-Cookie", cookie) for cookie in response.cookies)
-        start_response(f"{response.status} {HTTPStatus(response.status).phrase}", headers)
-        return [response.body]
+        status, headers, body = _answer_of(response)
+        start_response(status, headers)
+        return [body]
+
+    def answer(self, incoming: Incoming) -> Answer | None:
+        """A DynamoDB or DynamoDB Streams request (its X-Amz-Target), answered without a WSGI environment: the same
+        Request as `request_of` reads from the environment the server would make, the same answer. None for any
+        other request, and where `request_of` would hand the URL to werkzeug: then the server makes the environment."""
+        url = _plain_url(incoming.cgi_headers.get("HTTP_HOST"), incoming.path_info, incoming.query)
+        if url is None:
+            return None
+        headers = _werkzeug_headers(itertools.chain((("CONTENT_LENGTH", str(len(incoming.body))),),
+                                                    incoming.cgi_headers.items()))
+        if not headers.get("X-Amz-Target", "").startswith(_DYNAMODB_TARGETS):
+            return None
+        request = Request(incoming.method.upper(), url, headers, incoming.body, incoming.target)
+        response = router.route(self.emulator, request)
+        if response is None:  # never for these targets (the router's DynamoDB and Streams doors always answer)
+            response = self._not_served(request)
+        return _answer_of(response)
 
     def _not_served(self, request: Request) -> Response:
         """What a request moto could not serve gets: no such operation (a REST path: 404), never a 5xx page."""
@@ -123,6 +140,23 @@ class EddyApp:
             log.error("moto answered %s to %s %s", answer["status"], request.method, request.url)
             return None
         return answer["status"], answer["headers"], body
+
+
+#: the X-Amz-Target prefixes of the requests EddyApp answers without a WSGI environment
+_DYNAMODB_TARGETS = (dynamodb_door.TARGET_PREFIX, dynamodb_streams.TARGET_PREFIX)
+_STATUS_LINES: dict[int, str] = {}  # "200 OK", by status
+
+
+def _answer_of(response: Response) -> Answer:
+    """A Response as the server sends it: its status line's text, its headers with its Content-Length and its
+    cookies, its body."""
+    status = _STATUS_LINES.get(response.status)
+    if status is None:
+        status = _STATUS_LINES.setdefault(response.status, f"{response.status} {HTTPStatus(response.status).phrase}")
+    headers = [(k, v) for k, v in response.headers.items() if k.lower() != "content-length"]
+    headers.append(("Content-Length", str(len(response.body))))
+    headers.extend(("Set-Cookie", cookie) for cookie in response.cookies)
+    return status, headers, response.body
 
 
 class Server:
@@ -216,31 +250,45 @@ _SPECIAL_HEADERS = frozenset(("HTTP_CONTENT_TYPE", "HTTP_CONTENT_LENGTH"))
 def request_of(environ: dict[str, Any]) -> Request:
     """The request `environ` carries: its method, URL (werkzeug's `Request.url`), headers (werkzeug's names:
     `X-Amz-Target`) and whole body."""
-    url = _plain_url(environ)
+    url = _plain_url_of(environ)
     if url is None or not environ.get("wsgi.input_terminated"):
         incoming = WerkzeugRequest(environ)
         body = incoming.get_data(cache=True)
         return Request(incoming.method, incoming.url, dict(incoming.headers.items()), body, environ.get("RAW_URI", ""))
+    return Request(
+        environ["REQUEST_METHOD"].upper(),
+        url,
+        _werkzeug_headers(environ.items()),
+        environ["wsgi.input"].read(),
+        environ.get("RAW_URI", ""),
+    )
+
+
+def _werkzeug_headers(environ: Iterable[tuple[str, Any]]) -> dict[str, str]:
+    """The headers an environment's items hold, named and ordered as werkzeug's EnvironHeaders names them."""
     headers = {}
-    for key, value in environ.items():  # werkzeug's EnvironHeaders, in its order
+    for key, value in environ:
         if key[:5] == "HTTP_":
             if key not in _SPECIAL_HEADERS:
                 headers[key[5:].replace("_", "-").title()] = value
         elif (key == "CONTENT_TYPE" or key == "CONTENT_LENGTH") and value:
             headers[key.replace("_", "-").title()] = value
-    return Request(
-        environ["REQUEST_METHOD"].upper(), url, headers, environ["wsgi.input"].read(), environ.get("RAW_URI", "")
-    )
+    return headers
 
 
-def _plain_url(environ: dict[str, Any]) -> str | None:
+def _plain_url_of(environ: dict[str, Any]) -> str | None:
     """werkzeug's URL of the request where it is the request's own text; None where werkzeug would change it."""
-    host, path, query = environ.get("HTTP_HOST"), environ.get("PATH_INFO", ""), environ.get("QUERY_STRING", "")
-    plain_host = _PLAIN_HOST.fullmatch(host) if host and environ.get("wsgi.url_scheme") == "http" else None
+    if environ.get("wsgi.url_scheme") != "http" or environ.get("SCRIPT_NAME"):
+        return None
+    return _plain_url(environ.get("HTTP_HOST"), environ.get("PATH_INFO", ""), environ.get("QUERY_STRING", ""))
+
+
+def _plain_url(host: str | None, path: str, query: str) -> str | None:
+    """The same, for a plain http request (no SCRIPT_NAME) to `host` of PATH_INFO `path` and query `query`."""
+    plain_host = _PLAIN_HOST.fullmatch(host) if host else None
     if (
         plain_host is None
         or int(plain_host[1] or 0) > 65535
-        or environ.get("SCRIPT_NAME")
         or not _PLAIN_PATH.fullmatch(path)
         or not _PLAIN_QUERY.fullmatch(query)
     ):
