@@ -101,7 +101,7 @@ PATCHES = (
             "eddy.emulator.moto_seam.s3",
         ),
     ),
-    ("moto.events", ("eddy.emulator.moto_seam.eventbridge.rules",)),
+    ("moto.events", ("eddy.emulator.moto_seam.eventbridge.rules", "eddy.emulator.moto_seam.eventbridge.event_buses")),
     ("moto.awslambda", ("eddy.emulator.moto_seam.layers",)),
 )
 #: every seam module that changes moto
