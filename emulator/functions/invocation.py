@@ -211,6 +211,15 @@ class Invoker:
         self.logs.write(function, result, started_at)
         return result
 
+    def prepare(self) -> None:
+        """Load now what a function's first invocation loads (the Lambda variables' runtime module, and moto's
+        CloudWatch Logs where its logs go), so that it is not loaded between a write and its handler: a mapping's
+        runner calls this before it starts (triggers/mapping_registry.py)."""
+        from eddy.emulator.functions.runtimes import base  # noqa: F401  (invocations read lambda_variables there)
+
+        if self.logs.enabled:
+            self.logs.prepare()
+
     def _admitted(self, function: Function) -> bool:
         """Whether one more invocation fits in the function's ReservedConcurrentExecutions (0: none does: all its
         versions together); counted as running if it does."""

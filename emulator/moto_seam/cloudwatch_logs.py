@@ -8,19 +8,26 @@ the computer's clock, and Eddy's events carry the emulator's clock, which a test
 
 from __future__ import annotations
 
+from typing import Any
+
 from eddy.emulator.moto_seam.services.state import direct_writes
 
 #: invocations finish on many threads and moto's log stream is not thread-safe; a snapshot holds it too
 _lock = direct_writes
 
 
+def load_backend() -> Any:
+    """moto's CloudWatch Logs backends, loaded by the first function's logs (or a mapping's runner before it)."""
+    from moto.logs.models import logs_backends
+
+    return logs_backends
+
+
 def put_events(account_id: str, region: str, group: str, stream: str, events: list[tuple[int, str]]) -> None:
     """Append (timestamp in epoch milliseconds, message) events, in order, to `stream` of `group`."""
     if not events:
         return
-    from moto.logs.models import logs_backends  # moto's CloudWatch Logs loaded by the first function's logs
-
-    backend = logs_backends[account_id][region]
+    backend = load_backend()[account_id][region]
     with _lock:
         if group not in backend.groups:
             backend.create_log_group(group, {})

@@ -275,6 +275,7 @@ class Triggers:
 
     def _start(self, mapping: EventSourceMapping) -> None:
         kernel = self.kernel
+        self.invoker.prepare()  # what the first invocation loads, loaded before a write can wait for it
         with kernel.activity:
             sender = FunctionSender(self.functions, self.invoker, mapping)
             figures = self.figures[mapping.uuid]

@@ -44,7 +44,7 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Callable
 
 from eddy.emulator.functions import platform_errors
-from eddy.emulator.moto_seam.cloudwatch_logs import put_events
+from eddy.emulator.moto_seam.cloudwatch_logs import load_backend, put_events
 
 if TYPE_CHECKING:
     from eddy.emulator.functions.invocation_results import InvocationResult
@@ -119,6 +119,11 @@ class FunctionLogs:
         self._lock = threading.Lock()
         #: where an invocation's events go: moto's CloudWatch Logs (the Emulator adds its write-ahead log)
         self.sink: Callable[[str, str, str, str, list[tuple[int, str]]], None] = put_events
+
+    def prepare(self) -> None:
+        """Load what the first write loads (moto's CloudWatch Logs, where every sink puts the events), before it is
+        needed."""
+        load_backend()
 
     def new_stream_name(self, version: str = "$LATEST") -> str:
         """A new execution environment's log stream, dated by the emulator's clock, named for the version it runs."""
