@@ -13,6 +13,8 @@ subscription in its own region, as AWS's does. SigningCertURL and UnsubscribeURL
 use: AWS's host in-process (the mock answers it), the server's own URL on `eddy serve` (`activate`), where
 api/sns_links.py answers a GET of either.
 
+A FIFO topic's notification is not signed (notifications/fifo_topics.py).
+
 Installed with all_or_nothing.py while an emulator is active; plain moto in the same process keeps its own.
 Pinned by tests/emulator/moto_seam/test_sns_signatures.py.
 """
@@ -29,6 +31,7 @@ from moto.core import DEFAULT_ACCOUNT_ID
 from moto.sns.models import Subscription, sns_backends
 
 from eddy.emulator.moto_seam import Patches
+from eddy.emulator.moto_seam.notifications import fifo_topics
 
 original_get_post_data = Subscription.get_post_data
 
@@ -75,10 +78,29 @@ def _get_post_data(
     notification = original_get_post_data(self, message, message_id, subject, message_attributes=message_attributes)
     region = self.topic.sns_backend.region_name
     endpoint = links_endpoint(region)
-    notification["SigningCertURL"] = f"{endpoint}/{_regions_certificate(region, notification['SigningCertURL'])}"
-    notification["UnsubscribeURL"] = f"{endpoint}/?Action=Unsubscribe&SubscriptionArn={self.arn}"
+    unsubscribe_url = f"{endpoint}/?Action=Unsubscribe&SubscriptionArn={self.arn}"
+    certificate = _regions_certificate(region, notification["SigningCertURL"])
+    sequence_number = fifo_topics.sequence_number()
+    if sequence_number is not None:  # a FIFO topic's notification: numbered, not signed
+        return fifo_notification(notification, sequence_number, unsubscribe_url)
+    notification["SigningCertURL"] = f"{endpoint}/{certificate}"
+    notification["UnsubscribeURL"] = unsubscribe_url
     sign(self, notification)
     return notification
+
+
+def fifo_notification(notification: dict[str, Any], sequence_number: str, unsubscribe_url: str) -> dict[str, Any]:
+    """A FIFO topic's notification, in the order AWS writes its members: no Signature, SignatureVersion or
+    SigningCertURL, its SequenceNumber after the MessageId (notifications/fifo_topics.py)."""
+    fifo = {"Type": notification["Type"], "MessageId": notification["MessageId"], "SequenceNumber": sequence_number,
+            "TopicArn": notification["TopicArn"]}
+    for name in ("Subject", "Message", "Timestamp"):
+        if name in notification:
+            fifo[name] = notification[name]
+    fifo["UnsubscribeURL"] = unsubscribe_url
+    if "MessageAttributes" in notification:
+        fifo["MessageAttributes"] = notification["MessageAttributes"]
+    return fifo
 
 
 def activate(endpoint: str) -> None:

@@ -10,7 +10,8 @@ tests/aws/services/sns/test_sns.snapshot.json; pinned by tests/emulator/api/sns/
   without a string "default" (the whole request refused, as AWS does);
 - Subscribe: a protocol SNS does not support;
 - SetSubscriptionAttributes: an attribute SNS does not have, RawMessageDelivery other than true or false, a
-  RedrivePolicy whose deadLetterTargetArn is not an ARN;
+  RedrivePolicy whose deadLetterTargetArn is not an ARN, or a standard queue for a FIFO queue's subscription to a
+  FIFO topic (Subscribe's too);
 - a DeliveryPolicy AWS refuses, in CreateTopic's, SetTopicAttributes', Subscribe's and SetSubscriptionAttributes'
   (notifications/delivery_policies.py: the Developer Guide's constraints, "Invalid parameter: DeliveryPolicy: ...");
 - platform applications' and SMS's (platform_applications.py, sms.py);
@@ -49,8 +50,8 @@ MAX_BYTES = 262144
 BATCH_ENTRY_ID = re.compile(r"[A-Za-z0-9_-]*")
 ENTRY = re.compile(r"PublishBatchRequestEntries\.member\.(\d+)\.(.+)")
 
-#: a topic's attributes by its ARN (asked of SNS as a client asks), None where SNS does not answer them
-TopicAttributes = Callable[[str], "dict[str, str] | None"]
+#: a topic's or a subscription's attributes by its ARN (asked of SNS as a client asks), None where SNS does not answer
+AttributesOf = Callable[[str], "dict[str, str] | None"]
 
 
 def _params(request: Request) -> Params:
@@ -77,7 +78,7 @@ def handle(emulator: "Emulator", request: Request) -> Response | None:
         return error_answer("InvalidParameter", f"Invalid parameter: {refused}")
     try:
         if check is not None:
-            check(params, lambda topic: _topic_attributes(emulator, topic))
+            check(params, lambda arn: _attributes_of(emulator, arn))
     except Refused as refused:
         return error_answer(refused.code, refused.message)
     return None
@@ -92,12 +93,15 @@ def _confirm_subscription(request: Request, params: Params) -> Response | None:
     return error_answer("InvalidParameter", refusal) if refusal else None
 
 
-def _topic_attributes(emulator: "Emulator", topic: str) -> dict[str, str] | None:
-    parts = topic.split(":")
+def _attributes_of(emulator: "Emulator", arn: str) -> dict[str, str] | None:
+    parts = arn.split(":")
     if len(parts) < 6:
         return None
+    sns = emulator.aws_client("sns", parts[3])
     try:
-        return emulator.aws_client("sns", parts[3]).get_topic_attributes(TopicArn=topic)["Attributes"]
+        if len(parts) == 7:
+            return sns.get_subscription_attributes(SubscriptionArn=arn)["Attributes"]
+        return sns.get_topic_attributes(TopicArn=arn)["Attributes"]
     except ClientError:  # no such topic (or not this account's): moto answers the request itself
         return None
 
@@ -111,7 +115,7 @@ def _json_message(message: str) -> None:
         raise invalid("Message Structure - No default entry in JSON message body")
 
 
-def _publish(params: Params, topic_attributes: TopicAttributes) -> None:
+def _publish(params: Params, attributes_of: AttributesOf) -> None:
     if params.get("Message", "") == "":
         raise invalid("Empty message")
     if params.get("Subject") == "":  # given, and empty (test_publish_with_empty_subject)
@@ -128,7 +132,7 @@ def _publish(params: Params, topic_attributes: TopicAttributes) -> None:
     if not params.get("MessageGroupId"):
         raise invalid("The MessageGroupId parameter is required for FIFO topics")
     if not params.get("MessageDeduplicationId"):
-        attributes = topic_attributes(topic)
+        attributes = attributes_of(topic)
         if attributes is not None and attributes.get("ContentBasedDeduplication", "false").lower() != "true":
             raise invalid(
                 "The topic should either have ContentBasedDeduplication enabled or "
@@ -158,7 +162,7 @@ def _entry_bytes(entry: Params) -> int:
     return size
 
 
-def _publish_batch(params: Params, topic_attributes: TopicAttributes) -> None:
+def _publish_batch(params: Params, attributes_of: AttributesOf) -> None:
     entries = _entries(params)
     for entry in entries:
         entry_id = entry.get("Id", "")
@@ -180,7 +184,7 @@ def _publish_batch(params: Params, topic_attributes: TopicAttributes) -> None:
             _json_message(entry.get("Message", ""))
 
 
-def _subscribe(params: Params, topic_attributes: TopicAttributes) -> None:
+def _subscribe(params: Params, attributes_of: AttributesOf) -> None:
     protocol = params.get("Protocol", "")
     if protocol.lower() not in PROTOCOLS:
         raise invalid(f"Amazon SNS does not support this protocol string: {protocol}")
@@ -189,6 +193,13 @@ def _subscribe(params: Params, topic_attributes: TopicAttributes) -> None:
     if raw is not None and raw.lower() not in ("true", "false"):  # test_create_subscriptions_with_attributes
         raise invalid(f"Attributes Reason: RawMessageDelivery: Invalid value [{raw}]. Must be true or false.")
     _delivery_policy(attributes.get("DeliveryPolicy"), check_subscription_policy)
+    try:
+        policy = json.loads(attributes.get("RedrivePolicy") or "{}")
+    except ValueError:
+        return
+    if isinstance(policy, dict):
+        _fifo_dead_letter_queue(params.get("TopicArn", ""), protocol, params.get("Endpoint", ""),
+                                policy.get("deadLetterTargetArn"))
 
 
 def _attributes(params: Params) -> Params:
@@ -204,18 +215,18 @@ def _delivery_policy(value: str | None, check: Callable[[str], None]) -> None:
             raise invalid(f"DeliveryPolicy: {refused}") from None
 
 
-def _create_topic(params: Params, topic_attributes: TopicAttributes) -> None:
+def _create_topic(params: Params, attributes_of: AttributesOf) -> None:
     _delivery_policy(_attributes(params).get("DeliveryPolicy"), check_topic_policy)
 
 
-def _set_topic_attributes(params: Params, topic_attributes: TopicAttributes) -> None:
+def _set_topic_attributes(params: Params, attributes_of: AttributesOf) -> None:
     if params.get("AttributeName") == "FifoTopic":  # fixed at creation (test_topic_get_attributes_with_fifo_false)
         raise invalid("AttributeName")
     if params.get("AttributeName") == "DeliveryPolicy":
         _delivery_policy(params.get("AttributeValue"), check_topic_policy)
 
 
-def _set_subscription_attributes(params: Params, topic_attributes: TopicAttributes) -> None:
+def _set_subscription_attributes(params: Params, attributes_of: AttributesOf) -> None:
     name, value = params.get("AttributeName", ""), params.get("AttributeValue", "")
     if name not in SUBSCRIPTION_ATTRIBUTES:
         raise invalid("AttributeName")
@@ -231,15 +242,27 @@ def _set_subscription_attributes(params: Params, topic_attributes: TopicAttribut
         target = policy.get("deadLetterTargetArn") if isinstance(policy, dict) else None
         if isinstance(target, str) and not (target.startswith("arn:") and target.count(":") >= 5):
             raise invalid("RedrivePolicy: deadLetterTargetArn is an invalid arn")
+        subscription = attributes_of(params.get("SubscriptionArn", "")) or {}
+        _fifo_dead_letter_queue(subscription.get("TopicArn", ""), subscription.get("Protocol", ""),
+                                subscription.get("Endpoint", ""), target)
 
 
-def _tag_resource(params: Params, topic_attributes: TopicAttributes) -> None:
+def _fifo_dead_letter_queue(topic: str, protocol: str, endpoint: str, target: object) -> None:
+    """A FIFO queue's subscription to a FIFO topic takes a FIFO dead-letter queue only (test_validations_for_fifo/
+    regular-queue-for-dlq-of-fifo-topic); a standard queue's subscription to a FIFO topic takes a standard one."""
+    fifo = ".fifo"
+    if (isinstance(target, str) and not target.endswith(fifo) and topic.endswith(fifo) and protocol == "sqs"
+            and endpoint.endswith(fifo)):
+        raise invalid("RedrivePolicy: must use a FIFO queue as DLQ for a FIFO Subscription to a FIFO Topic.")
+
+
+def _tag_resource(params: Params, attributes_of: AttributesOf) -> None:
     keys = [value for name, value in params.items() if re.fullmatch(r"Tags\.member\.\d+\.Key", name)]
     if len(set(keys)) < len(keys):  # test_tags/duplicate-key-error
         raise invalid("Duplicated keys are not allowed.")
 
 
-CHECKS: dict[str, Callable[[Params, TopicAttributes], None]] = {
+CHECKS: dict[str, Callable[[Params, AttributesOf], None]] = {
     "TagResource": _tag_resource,
     "Publish": _publish,
     "PublishBatch": _publish_batch,

@@ -16,6 +16,7 @@
                        raw or signed, the UnsubscribeConfirmation
     subscription_principals.py  a subscription's SubscriptionPrincipal: the identity whose Subscribe made it
     topic_attributes.py  GetTopicAttributes as SNS answers it: DeliveryPolicy kept, EffectiveDeliveryPolicy derived
+    fifo_topics.py     FIFO topics: messages numbered (SequenceNumber answered), deduplicated by the topic for 5 minutes
     sms_attributes.py  GetSMSAttributes as SNS answers it: every attribute asked for, the default MonthlySpendLimit
     sns_errors.py      moto's SNS errors in SNS's words (an unknown topic, target or subscription; AddPermission's)
     destinations.py    a destination's ARN read, and whether its queue or topic exists

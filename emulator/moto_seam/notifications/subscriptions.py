@@ -86,7 +86,11 @@ def _to_queue(
     if str(subscription.attributes.get("RawMessageDelivery")).lower() == "true":
         options = dict(options, message_attributes=_binary_as_bytes(options["message_attributes"]))
     topic = subscription.topic
-    if options["deduplication_id"] is None and str(getattr(topic, "content_based_deduplication", "")).lower() == "true":
+    if not subscription.endpoint.endswith(".fifo"):
+        # a standard queue takes a FIFO topic's message without its group or deduplication id (LocalStack's
+        # AWS-validated test_sns.snapshot.json, test_fifo_topic_to_regular_sqs: no MessageGroupId attribute)
+        options = dict(options, group_id=None, deduplication_id=None)
+    elif options["deduplication_id"] is None and str(getattr(topic, "content_based_deduplication", "")).lower() == "true":
         # a FIFO topic's content-based deduplication id goes on to the queue, which may have none of its own: the
         # SHA-256 of the message, as SNS makes it (FIFO topics, "Message deduplication for FIFO topics")
         options = dict(options, deduplication_id=hashlib.sha256(message.encode()).hexdigest())

@@ -160,3 +160,47 @@ def test_a_fifo_topic_refuses_a_message_without_its_group_or_deduplication(door)
         "Attributes"] == {"ApproximateNumberOfMessages": "1"}
     sns.set_topic_attributes(TopicArn=topic, AttributeName="ContentBasedDeduplication", AttributeValue="true")
     assert "MessageId" in sns.publish(TopicArn=topic, Message="other", MessageGroupId="g")  # accepted
+
+
+def test_fifo_subscriptions_and_standard_topics_refused_as_aws_refuses_them(door):
+    """test_validations_for_fifo: "not-fifo-topic" (a FIFO queue to a standard topic), "not-fifo-queue" (a standard
+    queue to a FIFO topic: accepted, and a standard dead-letter queue for it too), "regular-queue-for-dlq-of-fifo-topic"
+    (a standard dead-letter queue for a FIFO queue's subscription: refused, at Subscribe too) and
+    "no-msg-dedup-regular-topic" (a MessageDeduplicationId to a standard topic)."""
+    sns, sqs = door.client("sns"), door.client("sqs")
+
+    def queue(name: str, **attributes: str) -> str:
+        url = sqs.create_queue(QueueName=name, Attributes=attributes)["QueueUrl"]
+        return sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+
+    topic = sns.create_topic(Name="standard")["TopicArn"]
+    fifo_topic = sns.create_topic(Name="orders.fifo", Attributes={"FifoTopic": "true"})["TopicArn"]
+    fifo_queue, standard_queue, standard_dlq = queue("q.fifo", FifoQueue="true"), queue("q"), queue("dlq")
+    redrive = json.dumps({"deadLetterTargetArn": standard_dlq})
+    refusals = []
+    for call, request in (
+            (sns.subscribe, {"TopicArn": topic, "Protocol": "sqs", "Endpoint": fifo_queue}),
+            (sns.subscribe, {"TopicArn": fifo_topic, "Protocol": "sqs", "Endpoint": fifo_queue,
+                             "Attributes": {"RedrivePolicy": redrive}}),
+            (sns.publish, {"TopicArn": topic, "Message": "test", "MessageDeduplicationId": "d"})):
+        with pytest.raises(ClientError) as raised:
+            call(**request)
+        refusals.append(raised.value.response["Error"]["Message"])
+    standard = sns.subscribe(TopicArn=fifo_topic, Protocol="sqs", Endpoint=standard_queue, ReturnSubscriptionArn=True)
+    sns.set_subscription_attributes(SubscriptionArn=standard["SubscriptionArn"], AttributeName="RedrivePolicy",
+                                    AttributeValue=redrive)
+    fifo = sns.subscribe(TopicArn=fifo_topic, Protocol="sqs", Endpoint=fifo_queue)["SubscriptionArn"]
+    with pytest.raises(ClientError) as raised:
+        sns.set_subscription_attributes(SubscriptionArn=fifo, AttributeName="RedrivePolicy", AttributeValue=redrive)
+    assert raised.value.response["Error"] == {
+        "Type": "Sender", "Code": INVALID, "Message": "Invalid parameter: RedrivePolicy: must use a FIFO queue as DLQ "
+                                                      "for a FIFO Subscription to a FIFO Topic."}
+    assert refusals == [
+        "Invalid parameter: Invalid parameter: Endpoint Reason: FIFO SQS Queues can not be subscribed to standard SNS "
+        "topics",
+        "Invalid parameter: RedrivePolicy: must use a FIFO queue as DLQ for a FIFO Subscription to a FIFO Topic.",
+        "Invalid parameter: MessageDeduplicationId Reason: The request includes MessageDeduplicationId parameter that "
+        "is not valid for this topic type"]
+    assert "RedrivePolicy" not in sns.get_subscription_attributes(SubscriptionArn=fifo)["Attributes"]
+    assert [(sub["TopicArn"], sub["Endpoint"]) for sub in sns.list_subscriptions()["Subscriptions"]] == [
+        (fifo_topic, standard_queue), (fifo_topic, fifo_queue)]
