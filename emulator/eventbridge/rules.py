@@ -11,7 +11,8 @@ invocation queue (functions/async_invocations.py: Lambda's retries, event invoke
 SQS target gets the event as a message body (SqsParameters.MessageGroupId for a FIFO queue), an SNS target as the
 published message (moto's failed on one), a CloudWatch Logs target as a log event in a new stream (moto's wrote its
 own shape of the event, Input and InputPath ignored); a target that cannot take it sends it to the target's
-dead-letter queue (eventbridge/dead_letters.py). Other targets (archives, other buses, API destinations) are moto's.
+dead-letter queue (eventbridge/dead_letters.py). Kinesis and Firehose streams and other event buses get what
+eventbridge/stream_targets.py sends. Other targets (archives, API destinations) are moto's.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from botocore.exceptions import ClientError
 
 from eddy.emulator.eventbridge.dead_letters import NO_RESOURCE, SDK_CLIENT_ERROR, TargetNotDelivered, Undelivered
 from eddy.emulator.eventbridge.deliveries import Delivery
+from eddy.emulator.eventbridge.stream_targets import is_stream_target, send_to_stream
 from eddy.emulator.eventbridge.target_input import target_input
 from eddy.emulator.moto_seam.services import moments
 
@@ -37,6 +39,12 @@ if TYPE_CHECKING:
 log = logging.getLogger("eddy.events")
 
 EDDY_TARGETS = ("lambda", "sqs", "sns", "logs")
+
+
+def is_eddys(arn: str) -> bool:
+    """A target Eddy delivers: a function, queue, topic or log group, a Kinesis or Firehose stream, an event bus."""
+    service = arn.split(":")[2:3]
+    return bool(service) and service[0] in EDDY_TARGETS or is_stream_target(arn)
 
 
 def aws_event(event: dict[str, Any]) -> dict[str, Any]:
@@ -77,7 +85,7 @@ class RuleDelivery:
         where the event does not match)."""
         if not self._matches(rule, event):
             return []
-        ours = [t for t in rule["targets"] if t["Arn"].split(":")[2:3] and t["Arn"].split(":")[2] in EDDY_TARGETS]
+        ours = [t for t in rule["targets"] if is_eddys(t["Arn"])]
         left = [t for t in rule["targets"] if t not in ours]
         # a PutEvents replayed at recovery: its deliveries are in the log already (written down before it answered,
         # eventbridge/deliveries.py; those done, done), so nothing is delivered twice
@@ -137,13 +145,16 @@ class TargetDelivery:
     def send(self, delivery: Delivery) -> None:
         """Deliver to the target, or to its dead-letter queue."""
         try:
-            self._deliver(delivery.rule_arn, delivery.target, delivery.body)
+            self._deliver(delivery.rule_arn, delivery.target, delivery.body, delivery.event)
         except TargetNotDelivered as failure:
             self._undelivered(Undelivered(delivery.rule_arn, delivery.target, delivery.event, failure))
 
-    def _deliver(self, rule_arn: str, target: dict[str, Any], body: str) -> None:
+    def _deliver(self, rule_arn: str, target: dict[str, Any], body: str, event: dict[str, Any]) -> None:
         arn = target["Arn"]
         _, _, service, region, account_id, resource = arn.split(":", 5)
+        if is_stream_target(arn):
+            send_to_stream(lambda name: self._aws_client(name, region, account_id), target, body, event)
+            return
         if service == "lambda":
             function = self._functions.runnable(arn)  # unqualified, $LATEST, a version or an alias
             if function is None:

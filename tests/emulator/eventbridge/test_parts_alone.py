@@ -22,7 +22,7 @@ from eddy.emulator.storage.disk import WriteFailed
 RULE = "arn:aws:events:us-east-1:123456789012:rule/orders"
 FUNCTION = "arn:aws:lambda:us-east-1:123456789012:function:on-order"
 QUEUE = "arn:aws:sqs:us-east-1:123456789012:orders"
-OTHER_BUS = "arn:aws:events:us-east-1:123456789012:event-bus/other"  # a target moto delivers
+API_DESTINATION = "arn:aws:events:us-east-1:123456789012:api-destination/hook/0f1e"  # a target moto delivers
 EVENT = {"id": "e-1", "detail-type": "OrderPlaced", "source": "shop.orders", "account": "123456789012",
          "time": "2025-01-01T00:00:00Z", "region": "us-east-1", "resources": [], "detail": {"order": "o-1"}}
 
@@ -30,14 +30,14 @@ EVENT = {"id": "e-1", "detail-type": "OrderPlaced", "source": "shop.orders", "ac
 def rule(pattern: str) -> dict[str, Any]:
     return {"arn": RULE, "event_pattern": pattern,
             "targets": [{"Id": "f", "Arn": FUNCTION}, {"Id": "q", "Arn": QUEUE, "Input": '{"fixed": 1}'},
-                        {"Id": "b", "Arn": OTHER_BUS}]}
+                        {"Id": "b", "Arn": API_DESTINATION}]}
 
 
 def test_a_matched_event_is_handed_on_for_the_lambda_and_sqs_targets_and_the_others_left_to_moto():
     submitted: list[tuple[Any, ...]] = []
     rules = RuleDelivery(lambda *delivery: submitted.append(delivery))
     left = rules.deliver(rule('{"source": ["shop.orders"]}'), EVENT)
-    assert (left, submitted) == ([{"Id": "b", "Arn": OTHER_BUS}], [
+    assert (left, submitted) == ([{"Id": "b", "Arn": API_DESTINATION}], [
         (RULE, {"Id": "f", "Arn": FUNCTION}, minified(dict(version="0", **EVENT)), dict(EVENT, version="0")),
         (RULE, {"Id": "q", "Arn": QUEUE, "Input": '{"fixed": 1}'}, '{"fixed":1}', dict(EVENT, version="0"))])
 
