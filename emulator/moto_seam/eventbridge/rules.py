@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 import json
+import threading
 from typing import Any, Callable
 
 from moto.core.exceptions import JsonRESTError
@@ -42,6 +43,8 @@ _original_template_parse = EventTemplateParser.parse
 _deliver: Deliver | None = None
 _now: Callable[[], float] | None = None
 _patches = Patches()
+#: per thread, while a PutEvents runs: its one instant (moto read the clock again for each rule of the bus)
+_put_instant = threading.local()
 
 
 def install() -> None:
@@ -86,6 +89,8 @@ class _LimitExceeded(JsonRESTError):
 
 
 def _unix_time(*args: Any) -> float:
+    if not args and getattr(_put_instant, "value", None) is not None:
+        return _put_instant.value
     now = _now
     return now() if now is not None and not args else _original_unix_time(*args)
 
@@ -134,12 +139,19 @@ def _put_events(self: Any, events: list[dict[str, Any]]) -> list[dict[str, Any]]
     """moto's PutEvents, answered as AWS answers (LocalStack's AWS-validated test_events snapshots): entries over
     256 KiB in all refused whole ("Total size of the entries in the request is over the limit."), an entry whose
     Detail is JSON but not an object MalformedDetail "Detail is malformed." (test_put_event_malformed_detail[ARRAY|
-    SERIALIZED_STRING]; moto took both, warning of the second that AWS ignores it)."""
+    SERIALIZED_STRING]; moto took both, warning of the second that AWS ignores it). One instant for the whole call:
+    moto read the clock for each rule of the bus, so a rule and an archive on it could see one event a second
+    apart."""
     if sum(_entry_size(event) for event in events) > ENTRIES_LIMIT:
         from moto.events.exceptions import ValidationException
 
         raise ValidationException("Total size of the entries in the request is over the limit.")
-    return _original_put_events(self, [_malformed_unless_object(event) for event in events])
+    before = getattr(_put_instant, "value", None)  # a PutEvents inside another's delivery keeps the outer's
+    _put_instant.value = _unix_time()  # an event's time and ingestion-time, the same for every rule that gets it
+    try:
+        return _original_put_events(self, [_malformed_unless_object(event) for event in events])
+    finally:
+        _put_instant.value = before
 
 
 def _entry_size(event: dict[str, Any]) -> int:

@@ -108,3 +108,19 @@ def test_targets_input_for_motos_delivery_is_what_motos_parser_makes_without_jso
     for template, paths in cases:
         assert events_seam._template_parse(template, paths, event) == events_seam._original_template_parse(
             template, paths, event)
+
+
+def test_one_put_events_gives_each_rule_the_same_time_and_ingestion_time():
+    """moto stamped an event for each rule of its bus with a new read of the clock, so two rules (or a rule and an
+    archive) could see one event a second apart; the seam holds one instant for the call. The clock here moves a
+    second at each read."""
+    ticks = iter(range(1_700_000_000, 1_700_001_000))
+    seen: list[dict] = []
+    with emulate(**QUIET):
+        events = boto3.client("events", region_name=REGION)
+        for name in ("first", "second", "third"):
+            events.put_rule(Name=name, EventPattern=json.dumps({"source": ["s"]}))
+        events_seam.activate(lambda: float(next(ticks)), lambda rule, event: seen.append(event) or [])
+        events.put_events(Entries=[{"Source": "s", "DetailType": "d", "Detail": "{}"}])
+    assert len(seen) == 3
+    assert {(event["time"], event["ingestion-time"]) for event in seen} == {(seen[0]["time"], seen[0]["time"])}
