@@ -3,14 +3,17 @@
 `<state_dir>/global_tables/journal.jsonl`, one JSON object per line, appended and flushed before the change it
 describes is acknowledged to anyone (fsynced with --fsync), like the write-ahead log:
 
-    {"group": {...}}                        a replica group as it now is (the latest line for a table wins)
-    {"ungroup": [account, table]}           a table that is no longer global
+    {"group": {...}, "log": [g, size]}      a replica group as it now is (the latest line for a table wins)
+    {"ungroup": [account, table], "log": …} a table that is no longer global
     {"applied": [account, table, source region, target region, source sequence number],
      "stamp": [time, region, sequence number], "record": target sequence number or null}
                                             a replicated write was applied to (or, older, passed over by) a replica
 
-Recovery reads the lines back (a torn last line is cut, as in the log: `read_back`), then writes the journal again,
-compacted (`compact`). Which writes are still to replicate is not kept here: it is every source record past the last
+A group's line is written with its request's unit of work, just before the request's log entries (storage/
+units_of_work.py's `alongside`), and "log" says where those entries start in the write-ahead log (its generation and
+size). A kill -9 between the line and the entries leaves the line of a request never answered: recovery drops a
+group line whose log did not grow past that point (`read_back`). Recovery reads the lines back (a torn last line is
+cut, as in the log), then writes the journal again, compacted (`compact`). Which writes are still to replicate is not kept here: it is every source record past the last
 one applied, read back from the source replica's stream.
 """
 
@@ -22,7 +25,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from eddy.emulator.global_tables.replica_groups import ReplicaGroup, ReplicaGroups
-from eddy.emulator.storage.disk import WriteFailed, append_whole
+from eddy.emulator.storage.disk import WriteFailed, append_whole, crash_point
 from eddy.emulator.streams.capture import TableKey
 
 #: (write time, region written in, sequence number there): the later stamp is the last writer
@@ -45,12 +48,16 @@ class Journal:
             self._file = open(self.path, "ab", buffering=0)
         return self._file
 
-    def append(self, entry: dict[str, Any]) -> Callable[[], None]:
+    def append(self, entry: dict[str, Any], log_position: list[int] | None = None) -> Callable[[], None]:
         """The line appended (the whole line or none of it: storage/disk.py's WriteFailed); how to cut it off again
-        (a request's unit of work whose log entries the disk refused, called before anything else is appended)."""
+        (a request's unit of work whose log entries the disk refused, called before anything else is appended).
+        `log_position`: where the request's log entries start, should the line be one of a request's."""
+        if log_position is not None:
+            entry = {**entry, "log": log_position}
         handle = self._open()
         size = os.fstat(handle.fileno()).st_size
         append_whole(handle, json.dumps(entry, separators=(",", ":")).encode() + b"\n", self.path, "replicas")
+        crash_point("replicas-written")  # a test's kill -9 between the line and the request's log entries
         if self._fsync:
             try:
                 os.fsync(handle.fileno())
@@ -75,12 +82,15 @@ class Journal:
                     return  # torn: never acknowledged
                 yield json.loads(line)
 
-    def read_back(self, groups: ReplicaGroups) -> tuple[Through, Replicated]:
+    def read_back(self, groups: ReplicaGroups, logged_past: Callable[[list[int]], bool]) -> tuple[Through, Replicated]:
         """The journal's groups put into `groups`; how far each source has been applied to each target, and the
-        records replication made (recovery)."""
+        records replication made (recovery). A group's line whose request's log entries never reached the log
+        (`logged_past` its "log" false: a kill -9 came between) is left out."""
         through: Through = {}
         replicated: Replicated = {}
         for entry in self.entries():
+            if "log" in entry and not logged_past(entry["log"]):
+                continue  # the line of a request never answered
             if "group" in entry:
                 groups.put(ReplicaGroup.from_state(entry["group"]))
             elif "ungroup" in entry:

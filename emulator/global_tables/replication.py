@@ -320,18 +320,19 @@ class Replication(ReplicationControls):
         """The group as it now is, journaled with the request's unit of work: written at its commit, just before its
         log entries, and cut off again if the disk refuses them (the unit puts the group back: `changing`); a
         refused line refuses the unit. So the journal holds no change the log does not, and the request answers its
-        500 when either is refused."""
+        500 when either is refused. The line says where the entries start in the log, so a kill -9 between the two
+        leaves no group of a request never answered (journal.py)."""
         if self.groups.drop_if_single(group):
             entry: dict[str, object] = {"ungroup": [group.account_id, group.table_name]}
         else:
             entry = {"group": group.to_state()}
-        self._log.alongside(lambda: self.journal.append(entry))
+        self._log.alongside(lambda log_position: self.journal.append(entry, log_position))
 
     # -- recovery -----------------------------------------------------------------------------------------
 
     def recover(self) -> None:
         """Rebuild groups, stamps and queues from the journal and the replicas' streams (lock held)."""
-        through, replicated = self.journal.read_back(self.groups)
+        through, replicated = self.journal.read_back(self.groups, self._log.logged_past)
         requeue(self.groups, self._records, through, replicated, self.delay, self._stamps, self._queues)
         self.journal.compact(self.groups, through, replicated)
 

@@ -59,9 +59,13 @@ class DurableLog(Protocol):
     def after_commit(self, action: Callable[[], Any]) -> None:
         """Done once the unit's entries are written (at once outside a unit)."""
 
-    def alongside(self, write: Callable[[], Callable[[], Any]]) -> None:
-        """A record kept in a file of its own, written at the unit's commit just before its entries; `write` returns
-        how to cut it off again, should they be refused (at once outside a unit)."""
+    def alongside(self, write: Callable[[Any], Callable[[], Any]]) -> None:
+        """A record kept in a file of its own, written at the unit's commit just before its entries; `write(position)`
+        is told where they start in the log (None: none follow) and returns how to cut it off again, should they be
+        refused (at once outside a unit)."""
+
+    def logged_past(self, position: Any) -> bool:
+        """Whether the log as recovery found it holds entries past `position` (what `alongside` told a record)."""
 
     def register(self, *channels: "Channel") -> None:
         """Read each channel's entries back at recovery, and write its part of every snapshot (in this order)."""
@@ -129,8 +133,11 @@ class NotKept:
     def after_commit(self, action: Callable[[], Any]) -> None:
         action()  # in memory nothing waits to be written
 
-    def alongside(self, write: Callable[[], Callable[[], Any]]) -> None:
-        write()  # in memory nothing is refused
+    def alongside(self, write: Callable[[Any], Callable[[], Any]]) -> None:
+        write(None)  # in memory nothing is refused
+
+    def logged_past(self, position: Any) -> bool:
+        return True  # in memory there is no recovery
 
     def register(self, *channels: Channel) -> None:
         """Nothing: an in-memory emulator keeps no log."""

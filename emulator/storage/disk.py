@@ -18,7 +18,9 @@ rollover, split or merge) never use the reserve: refused, they are put back.
 Tests inject failures without filling a real disk: while the file that EDDY_TEST_DISK_FULL names exists, every
 write at the points its content lists (one word per point: wal, segment, roll, snapshot, objects, replicas: the
 global tables' journal, stacks: CloudFormation's file; an empty file means all of them) fails as a full disk fails, with ENOSPC; a number among the
-words fails only that many more writes.
+words fails only that many more writes. With the word `kill` the process kills itself there instead (SIGKILL, as a
+crash at that moment), which `crash_point` also offers between two writes (`replicas-written`: a global table's
+journal line written, the request's log entries not yet).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import errno
 import logging
 import os
 import shutil
+import signal
 import threading
 from pathlib import Path
 from typing import Any
@@ -89,18 +92,17 @@ def free_bytes(directory: Path) -> int | None:
 
 
 def inject(point: str, path: Path) -> None:
-    """Raise ENOSPC if a test asked for failures at `point` (see the module's docstring)."""
+    """Raise ENOSPC if a test asked for failures at `point`, or kill the process if it asked for a crash there (see
+    the module's docstring)."""
     flag = os.environ.get(FAULT_FLAG)
-    if not flag:
+    words = _asked(flag)
+    if flag is None or words is None:
         return
-    try:
-        with open(flag, encoding="utf-8") as listed:
-            words = listed.read().split()
-    except FileNotFoundError:
-        return
-    points = [word for word in words if not word.isdigit()]
+    points = [word for word in words if not word.isdigit() and word != "kill"]
     if points and point not in points:
         return
+    if "kill" in words:
+        os.kill(os.getpid(), signal.SIGKILL)
     counts = [int(word) for word in words if word.isdigit()]
     if counts:  # only this many more failures: the disk has room again after the last of them
         if counts[0] <= 1:
@@ -108,6 +110,25 @@ def inject(point: str, path: Path) -> None:
         else:
             Path(flag).write_text(" ".join([*points, str(counts[0] - 1)]), encoding="utf-8")
     raise WriteFailed(path, OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path)))
+
+
+def crash_point(point: str) -> None:
+    """Kill the process if a test asked for a crash at `point` (its flag naming the point and `kill`): a moment
+    between two writes, where a failed write has no meaning."""
+    words = _asked(os.environ.get(FAULT_FLAG))
+    if words is not None and point in words and "kill" in words:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _asked(flag: str | None) -> list[str] | None:
+    """The words of the flag file a test named (None: no flag, or none there now)."""
+    if not flag:
+        return None
+    try:
+        with open(flag, encoding="utf-8") as listed:
+            return listed.read().split()
+    except FileNotFoundError:
+        return None
 
 
 def append_whole(file: Any, data: bytes, path: Path, point: str | None) -> None:

@@ -61,7 +61,7 @@ class Persistence:
         self._deferred = False
         #: each request's unit of work (units_of_work.py): its entries in one append, undone if refused; `lock`, the
         #: emulator's, is kept from a unit's first entry to its commit
-        self.work = UnitsOfWork(self._append, self._snapshot_when_due, lock)
+        self.work = UnitsOfWork(self._append, self._snapshot_when_due, lock, self.wal.position)
 
     def register(self, *channels: Channel) -> None:
         """Read each channel's entries back at recovery and write its part of every snapshot, in the order given (a
@@ -164,13 +164,22 @@ class Persistence:
         else:
             self.work.after_commit(action)
 
-    def alongside(self, write: Callable[[], Callable[[], Any]]) -> None:
+    def alongside(self, write: Callable[[Any], Callable[[], Any]]) -> None:
         """A record kept in a file of its own, written at the unit's commit just before its entries, cut off again
-        (by what `write` returns) if they are refused (at once outside a unit, and while recovery replays)."""
+        (by what `write` returns) if they are refused (at once outside a unit, and while recovery replays); `write`
+        is given where the entries start in the log (units_of_work.py), for `logged_past` at recovery."""
         if self._replaying:
-            write()
+            write(None)
         else:
             self.work.alongside(write)
+
+    def logged_past(self, position: Any) -> bool:
+        """Whether the log, as recovery found it, holds entries past `position` (a [generation, size] a record kept
+        beside the log was given): false when a crash came between the record and its unit's entries. A generation
+        a snapshot folded in is past (its file is gone: the unit ended, and a refused one cut its record)."""
+        generation, size = position
+        path = self.wal.path(generation)
+        return not path.exists() or path.stat().st_size > size
 
     def _append(self, entries: list[bytes], counted: int, reserve: bool) -> None:
         """A unit's entries written (its changes are made already): the snapshot a log_all put off is taken once they

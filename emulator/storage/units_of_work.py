@@ -14,7 +14,9 @@ thread that opened it:
   - a record kept in a file of its own (a global table's group, global_tables/journal.py) is registered with
     `alongside`: written at the commit just before the entries, under the emulator's lock, and cut off again if they
     are refused (a refused record refuses the unit). Two files are not one append: a crash between the record and
-    the entries leaves the record of a request never answered (its entries not written).
+    the entries leaves the record of a request never answered. So the record is told where in the log its unit's
+    entries start (`position`: the log's generation and size before them), and recovery drops a record whose log
+    did not grow past it (journal.py's read_back).
 A unit opened inside another on the same thread (a request Eddy makes of itself in-process: a function's own call,
 a stack's resource) commits when it ends, with the entries its enclosing units hold before its own (they are
 changes already made); refused, only its own changes are undone, and the enclosing units' entries wait for their
@@ -71,7 +73,7 @@ class _Frame:
         self.undos: list[Callable[[], Any]] = []
         self.afters: list[Callable[[], Any]] = []
         #: records kept in files of their own, written at the commit just before the entries (`alongside`)
-        self.sides: list[Callable[[], Callable[[], Any]]] = []
+        self.sides: list[Callable[[Any], Callable[[], Any]]] = []
 
     def __enter__(self) -> None:
         self.work._frames().append(self)
@@ -88,9 +90,13 @@ class _Frame:
 class UnitsOfWork:
     """The open units of each thread; `append` writes entries down, `committed` runs after each commit."""
 
-    def __init__(self, append: Append, committed: Callable[[], None], lock: Any = None) -> None:
+    def __init__(
+        self, append: Append, committed: Callable[[], None], lock: Any = None, position: Callable[[], Any] = None
+    ) -> None:
         self._append = append
         self._committed = committed
+        #: where the next append starts in the log (told to a record kept beside it: `alongside`)
+        self._position = position if position is not None else (lambda: None)
         #: the emulator's lock (an RLock), kept from a unit's first entry to its commit
         self.lock = lock
         self._threads = threading.local()
@@ -137,17 +143,19 @@ class UnitsOfWork:
         if frames:
             frames[-1].undos.append(undo)
 
-    def alongside(self, write: Callable[[], Callable[[], Any]]) -> None:
+    def alongside(self, write: Callable[[Any], Callable[[], Any]]) -> None:
         """A record kept in a file of its own (a global table's group: global_tables/journal.py), written at this
-        unit's commit, under the emulator's lock, just before the unit's entries: `write` writes it (WriteFailed: the
-        unit is refused) and returns how to cut it off again, which is done if the entries are refused. At once
-        outside a unit (under the lock too)."""
+        unit's commit, under the emulator's lock, just before the unit's entries: `write(position)` writes it
+        (WriteFailed: the unit is refused) and returns how to cut it off again, which is done if the entries are
+        refused; `position` is where the entries start in the log, for recovery to drop a record whose entries never
+        reached it, or None when the unit has none (the record is all it writes). At once outside a unit (under the
+        lock too, with None)."""
         frames = self._frames()
         if frames:
             frames[-1].sides.append(write)
         else:
             with self.lock if self.lock is not None else contextlib.nullcontext():
-                write()
+                write(None)
 
     def after_commit(self, action: Callable[[], Any]) -> None:
         """Done once this unit's entries are written (at once outside a unit)."""
@@ -203,16 +211,17 @@ class UnitsOfWork:
                 self._unlock_if_idle(frames)
 
     def _write_with(
-        self, sides: list[Callable[[], Callable[[], Any]]], entries: list[bytes], counted: int, reserve: bool
+        self, sides: list[Callable[[Any], Callable[[], Any]]], entries: list[bytes], counted: int, reserve: bool
     ) -> None:
         """The records kept beside the log written, then the entries appended; the records cut off again if anything
         of it is refused (under the emulator's lock, so nothing else is written to their files between)."""
         lock = self.lock if self.lock is not None else contextlib.nullcontext()
         with lock:
             cuts: list[Callable[[], Any]] = []
+            position = self._position() if entries else None
             try:
                 for write in sides:
-                    cuts.append(write())
+                    cuts.append(write(position))
                 if entries:
                     self._append(entries, counted, reserve)
             except BaseException:

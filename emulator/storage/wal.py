@@ -87,6 +87,13 @@ class WriteAheadLog:
         self.entries = 0
         self._file = open(self.path(generation), "ab", buffering=0)
 
+    def position(self) -> list[int]:
+        """Where the next append starts: [generation, the file's size]."""
+        if self._file is None:
+            self.open(self.generation)
+        assert self._file is not None
+        return [self.generation, os.fstat(self._file.fileno()).st_size]
+
     def append(self, payload: bytes, weight: int = 1) -> None:
         """Append an entry encoded as compact JSON; it counts as `weight` entries toward the next snapshot."""
         self.append_all((payload,), weight)

@@ -178,17 +178,18 @@ def test_an_action_after_the_commit_failing_keeps_neither_the_others_nor_the_ans
 
 def test_a_record_kept_beside_the_log_is_written_before_the_entries_and_cut_off_if_they_are_refused() -> None:
     """`alongside`: a record in a file of its own (a global table's group) is written at the commit, just before the
-    entries, under the lock; refused entries cut it off and undo the unit; a refused record refuses the unit before
-    any entry is appended; outside a unit it is written at once."""
+    entries, under the lock, told where they start in the log (None when it is all the unit writes); refused entries
+    cut it off and undo the unit; a refused record refuses the unit before any entry is appended; outside a unit it
+    is written at once."""
     log, lock, done = Log(), threading.RLock(), []
-    work = UnitsOfWork(log.append, log.committed, lock)
+    work = UnitsOfWork(log.append, log.committed, lock, lambda: ["log at", len(log.appends)])
 
     def record(name: str, refused: bool = False):
-        def write():
+        def write(position):
             assert lock._is_owned()  # nothing else is written to its file between it and the entries
             if refused:
                 raise WriteFailed(Path("/state/global_tables"), OSError(errno.ENOSPC, "No space left on device"))
-            done.append(f"wrote {name} with {len(log.appends)} appends")
+            done.append(f"wrote {name} with {len(log.appends)} appends, entries from {position}")
             return lambda: done.append(f"cut {name}")
         return write
 
@@ -196,7 +197,7 @@ def test_a_record_kept_beside_the_log_is_written_before_the_entries_and_cut_off_
         work.hold(b"a", 1, reserve=False)
         work.alongside(record("group"))
         assert done == []
-    assert (done, log.appends) == (["wrote group with 0 appends"], [([b"a"], 1, False)])
+    assert (done, log.appends) == (["wrote group with 0 appends, entries from ['log at', 0]"], [([b"a"], 1, False)])
     done.clear()
     log.refusing = True
     with pytest.raises(WriteFailed):
@@ -205,7 +206,8 @@ def test_a_record_kept_beside_the_log_is_written_before_the_entries_and_cut_off_
             work.on_undo(lambda: done.append("undo"))
             work.hold(b"b", 1, reserve=False)
             work.alongside(record("second"))
-    assert done == ["wrote first with 1 appends", "wrote second with 1 appends", "cut second", "cut first", "undo"]
+    assert done == ["wrote first with 1 appends, entries from ['log at', 1]",
+                    "wrote second with 1 appends, entries from ['log at', 1]", "cut second", "cut first", "undo"]
     done.clear()
     log.refusing = False
     with pytest.raises(WriteFailed):
@@ -215,13 +217,14 @@ def test_a_record_kept_beside_the_log_is_written_before_the_entries_and_cut_off_
             work.hold(b"c", 1, reserve=False)
             work.alongside(record("refused", refused=True))
             work.after_commit(lambda: done.append("released"))
-    assert (done, log.appends[1:]) == (["wrote kept with 1 appends", "cut kept", "undo"], [])
+    assert (done, log.appends[1:]) == (["wrote kept with 1 appends, entries from ['log at', 1]", "cut kept", "undo"], [])
     assert not lock._is_owned()
     done.clear()
     with work.unit():  # a unit with nothing but a record writes it
         work.alongside(record("alone"))
     work.alongside(record("outside"))
-    assert (done, len(log.appends)) == (["wrote alone with 1 appends", "wrote outside with 1 appends"], 1)
+    assert (done, len(log.appends)) == (["wrote alone with 1 appends, entries from None",
+                                         "wrote outside with 1 appends, entries from None"], 1)
 
 
 def test_a_snapshot_waits_for_the_end_of_the_outermost_unit() -> None:
