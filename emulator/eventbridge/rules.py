@@ -81,7 +81,7 @@ class RuleDelivery:
         self._patterns: dict[str, EventPattern | None] = {}  # each pattern compiled once (event_patterns/)
 
     def deliver(self, rule: dict[str, Any], event: dict[str, Any]) -> list[dict[str, Any]]:
-        """Deliver a rule's matched event to its Lambda, SQS, SNS and Logs targets; answer the targets left to moto (none
+        """Deliver a rule's matched event to the targets Eddy delivers (is_eddys); answer those left to moto (none
         where the event does not match)."""
         if not self._matches(rule, event):
             return []

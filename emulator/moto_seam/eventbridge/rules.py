@@ -29,6 +29,8 @@ from eddy.emulator.moto_seam import Patches
 
 #: a rule's targets (the EventBridge User Guide's quotas: 5 targets per rule)
 MAX_TARGETS = 5
+#: PutEvents' entries at most (its API reference: 1 to 10)
+MAX_ENTRIES = 10
 #: PutEvents' limit on its entries' total size (256 KiB; test_put_event_with_too_big_detail)
 ENTRIES_LIMIT = 256 * 1024
 #: Eddy's delivery: (the rule's facts, the event) -> the targets left to moto
@@ -141,17 +143,67 @@ def _put_events(self: Any, events: list[dict[str, Any]]) -> list[dict[str, Any]]
     Detail is JSON but not an object MalformedDetail "Detail is malformed." (test_put_event_malformed_detail[ARRAY|
     SERIALIZED_STRING]; moto took both, warning of the second that AWS ignores it). One instant for the whole call:
     moto read the clock for each rule of the bus, so a rule and an archive on it could see one event a second
-    apart."""
-    if sum(_entry_size(event) for event in events) > ENTRIES_LIMIT:
-        from moto.events.exceptions import ValidationException
+    apart. More than 10 entries are refused in EventBridge's words, each entry written out (moto:
+    "[PutEventsRequestEntry]"), and an entry for a bus that does not exist is answered with an EventId and delivered
+    nowhere (moto refused the whole call; test_put_events_nonexistent_event_bus)."""
+    from moto.events.exceptions import ValidationException
+    from moto.moto_api._internal import mock_random
 
+    if len(events) > MAX_ENTRIES:
+        shown = ", ".join(_java_entry(event) for event in events)
+        raise ValidationException(
+            f"1 validation error detected: Value '[{shown}]' at 'entries' failed to satisfy constraint: "
+            f"Member must have length less than or equal to {MAX_ENTRIES}"
+        )
+    if sum(_entry_size(event) for event in events) > ENTRIES_LIMIT:
         raise ValidationException("Total size of the entries in the request is over the limit.")
+    entries = [_malformed_unless_object(event) for event in events]
+    # an entry for a bus that does not exist is taken, with its id, and goes nowhere
+    nowhere = {n for n, event in enumerate(entries) if _valid(event) and not _bus_exists(self, event)}
     before = getattr(_put_instant, "value", None)  # a PutEvents inside another's delivery keeps the outer's
     _put_instant.value = _unix_time()  # an event's time and ingestion-time, the same for every rule that gets it
     try:
-        return _original_put_events(self, [_malformed_unless_object(event) for event in events])
+        answers = iter(_original_put_events(self, [e for n, e in enumerate(entries) if n not in nowhere]))
     finally:
         _put_instant.value = before
+    return [{"EventId": str(mock_random.uuid4())} if n in nowhere else next(answers) for n in range(len(entries))]
+
+
+def _valid(event: dict[str, Any]) -> bool:
+    """An entry moto takes (Source, DetailType and a Detail that is a JSON object)."""
+    if not (event.get("Source") and event.get("DetailType") and event.get("Detail")):
+        return False
+    try:
+        return isinstance(json.loads(event["Detail"]), dict)
+    except (TypeError, ValueError):
+        return False
+
+
+def _bus_exists(backend: Any, event: dict[str, Any]) -> bool:
+    return backend._normalize_event_bus_arn(event.get("EventBusName")) in backend.event_buses
+
+
+def _java_entry(event: dict[str, Any]) -> str:
+    """An entry as EventBridge's refusal of more than MAX_ENTRIES writes each (Java's toString of its request
+    entry: AWS's recorded test_put_events_exceed_limit_ten_entries); a Time as Java writes a Date, in UTC (Eddy's:
+    no recording has one)."""
+    from datetime import datetime, timezone
+
+    def java(value: Any) -> str:
+        if value is None:
+            return "null"
+        if isinstance(value, list):
+            return "[" + ", ".join(java(item) for item in value) + "]"
+        return str(value)
+
+    time = event.get("Time")
+    if isinstance(time, (int, float)):
+        time = datetime.fromtimestamp(time, timezone.utc).strftime("%a %b %d %H:%M:%S UTC %Y")
+    fields = (("time", time), ("source", event.get("Source")), ("resources", event.get("Resources")),
+              ("detailType", event.get("DetailType")), ("detail", event.get("Detail")),
+              ("eventBusName", event.get("EventBusName")), ("traceHeader", event.get("TraceHeader")),
+              ("kmsKeyIdentifier", None), ("internalMetadata", None))
+    return "PutEventsRequestEntry(" + ", ".join(f"{name}={java(value)}" for name, value in fields) + ")"
 
 
 def _entry_size(event: dict[str, Any]) -> int:
