@@ -5,7 +5,8 @@
     well formed" and names nothing;
   - a key filter's rule names in either case ("Prefix" is how S3 answers them; moto accepted only "prefix" and
     "suffix" and answered others with a 404); another name is S3's InvalidArgument "filter rule name must be either
-    prefix or suffix" (ArgumentName FilterRule.Name), as AWS's recorded answer has it;
+    prefix or suffix" (ArgumentName FilterRule.Name), as AWS's recorded answer has it; a rule's empty value kept
+    (moto refused it with a 404), matching every key;
   - every destination exists (unless the request says x-amz-skip-destination-validation: true, as
     SkipDestinationValidation does): "Unable to validate the following destination configurations", each missing one
     named in ArgumentName1/ArgumentValue1, ... (moto's model of InvalidArgument has one ArgumentName only, so the
@@ -142,11 +143,16 @@ def _read_as_s3_does(parse: Any) -> Any:
         if active.target is None or not body:
             return parse(self)
         _skipping.active = str(self.headers.get("x-amz-skip-destination-validation", "")).lower() == "true"
-        self.body = _checked_body(body)
+        empty: list[tuple[str, int, int]] = []
+        self.body = _checked_body(body, empty)
         try:
-            return parse(self)
+            configuration = parse(self)
         finally:
             self.body = body
+        for element, entry, rule in empty:  # moto takes no empty value: given it one, it is put back empty here
+            entries = configuration[element] if isinstance(configuration[element], list) else [configuration[element]]
+            entries[entry]["Filter"]["S3Key"]["FilterRule"][rule]["Value"] = ""
+        return configuration
 
     return parsed
 
@@ -187,20 +193,26 @@ def as_s3_names_them(rules: Any) -> list[dict[str, Any]]:
     return sorted(named, key=lambda rule: rule["Name"] != "Prefix")
 
 
-def _checked_body(body: bytes | str) -> str:
+def _checked_body(body: bytes | str, empty: list[tuple[str, int, int]]) -> str:
+    """The request's body as moto reads it: rule names lowercased, an empty rule value given one for moto (which
+    refuses "" where S3 keeps it: AWS's recorded test_filter_rules_empty_value), noted in `empty` as (configuration's
+    element, its index, the rule's index) to be put back."""
     document = xmltodict.parse(body)
     configuration = document.get("NotificationConfiguration") or {}
     for name, service in DESTINATIONS:
         entries = configuration.get(f"{name}Configuration") or []
-        for entry in entries if isinstance(entries, list) else [entries]:
+        for index, entry in enumerate(entries if isinstance(entries, list) else [entries]):
             arn = str(entry.get(name) or "")
             if not re.match(rf"arn:aws[a-z-]*:{service}:", arn):
                 raise InvalidArgumentError("The ARN could not be parsed", name, arn)
             rules = ((entry.get("Filter") or {}).get("S3Key") or {}).get("FilterRule") or []
-            for rule in rules if isinstance(rules, list) else [rules]:
+            for number, rule in enumerate(rules if isinstance(rules, list) else [rules]):
                 if str(rule.get("Name", "")).lower() not in ("prefix", "suffix"):
                     raise InvalidFilterRuleName(rule.get("Name"))
                 rule["Name"] = rule["Name"].lower()
+                if not rule.get("Value"):
+                    rule["Value"] = "-"
+                    empty.append((f"{name}Configuration", index, number))
     return xmltodict.unparse(document)
 
 

@@ -108,3 +108,26 @@ def test_delete_objects_tells_of_each_key_even_one_that_was_not_there(door):
         recorded("ObjectRemoved:Delete", {"key": key, "sequencer": "sequencer"})
         for key in ("dummy1", "dummy2", "key-1a2b")]}
     assert s3.list_objects_v2(Bucket="scratch")["KeyCount"] == 0
+
+
+def test_an_empty_filter_value_is_kept_and_matches_every_key(door):
+    """TestS3NotificationsToSQS::test_filter_rules_empty_value: a rule {"Name": "suffix", "Value": ""} is taken (with
+    SkipDestinationValidation) and answered as S3 names it, {"Name": "Suffix", "Value": ""} (moto answered a 404)."""
+    s3, sqs = door.client("s3"), door.client("sqs")
+    url, arn = queue(sqs, "my-queue-1a2b")
+    s3.create_bucket(Bucket="empty-values")
+    s3.put_bucket_notification_configuration(Bucket="empty-values", SkipDestinationValidation=True,
+                                             NotificationConfiguration={"QueueConfigurations": [
+                                                 {"QueueArn": arn, "Events": ["s3:ObjectCreated:*"],
+                                                  "Filter": {"Key": {"FilterRules": [{"Name": "suffix",
+                                                                                      "Value": ""}]}}}]})
+    answer = s3.get_bucket_notification_configuration(Bucket="empty-values")
+    [configuration] = answer["QueueConfigurations"]
+    assert {key: value for key, value in answer.items() if key != "ResponseMetadata"} == {"QueueConfigurations": [
+        {"Events": ["s3:ObjectCreated:*"], "Filter": {"Key": {"FilterRules": [{"Name": "Suffix", "Value": ""}]}},
+         "Id": configuration["Id"], "QueueArn": f"arn:aws:sqs:us-east-1:{ACCOUNT}:my-queue-1a2b"}]}
+    [test_event] = wait_for_messages(sqs, url, 1)
+    assert test_event["Event"] == "s3:TestEvent"
+    s3.put_object(Bucket="empty-values", Key="any/key.bin", Body=b"x")
+    [message] = wait_for_messages(sqs, url, 1)
+    assert message["Records"][0]["s3"]["object"]["key"] == "any/key.bin"
