@@ -4,6 +4,7 @@ and Lambda's LastModified format. The registry that holds them is functions/regi
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import re
 import uuid
@@ -46,6 +47,8 @@ class Function:
     timeout: int = 3
     memory_size: int = 128
     environment: dict[str, str] = field(default_factory=dict)
+    #: whether Environment was ever given: Lambda then answers it, even without variables ({"Variables": {}})
+    environment_given: bool = False
     role: str = ""
     description: str = ""
     #: a registered in-process callable, or None for uploaded code
@@ -86,6 +89,12 @@ class Function:
     last_version: int = 0
     #: a version's: what $LATEST was made of when it was published (functions/versions.py fingerprint)
     source_fingerprint: str = ""
+    #: Architectures, EphemeralStorage.Size (MB), TracingConfig.Mode and SnapStart.ApplyOn, kept and answered as
+    #: given (the machine's own processor runs the code, with the machine's /tmp, untraced, never snapshotted)
+    architectures: list[str] = field(default_factory=lambda: ["x86_64"])
+    ephemeral_storage: int = 512
+    tracing_mode: str = "PassThrough"
+    snap_start: str = "None"
     #: a version's $LATEST (not written down: recovery links them again)
     latest: "Function | None" = field(default=None, repr=False, compare=False)
 
@@ -126,8 +135,11 @@ class Function:
         Pending, the function is being created) and "updated" for an update's (LastUpdateStatus InProgress), as AWS
         answers them (LocalStack's AWS-validated snapshots: test_lambda.snapshot.json test_function_state, and
         test_lambda_api.snapshot.json's update_func_conf_response); the function is Active, its update Successful,
-        as soon as that answer is given (Eddy's functions are ready at once), so every later read says so. `arn`:
-        the FunctionArn answered (a version's is qualified; $LATEST's only when the request named it)."""
+        as soon as that answer is given (Eddy's functions are ready at once), so every later read says so, under a
+        RevisionId of its own: Lambda's state change is a new revision (AWS-recorded: test_lambda_api.snapshot.json
+        TestLambdaRevisions::test_function_revisions_basic, rev1 Pending to rev2 Active, rev3 InProgress to rev4
+        Successful), so the answer's is the passing one. `arn`: the FunctionArn answered (a version's is qualified;
+        $LATEST's only when the request named it)."""
         configuration: dict[str, Any] = {
             "FunctionName": self.name,
             "FunctionArn": arn or self.qualified_arn,
@@ -143,10 +155,14 @@ class Function:
             "Version": self.version,
             **_STATES.get(moment, _STATES[""]),
             "PackageType": "Zip",
-            "Architectures": ["x86_64"],
-            "RevisionId": self.revision_id,
+            "Architectures": list(self.architectures),
+            "EphemeralStorage": {"Size": self.ephemeral_storage},
+            "TracingConfig": {"Mode": self.tracing_mode},
+            "SnapStart": {"ApplyOn": self.snap_start, "OptimizationStatus": self._optimization_status},
+            "RuntimeVersionConfig": {"RuntimeVersionArn": runtime_version_arn(self.region, self.runtime)},
+            "RevisionId": str(uuid.uuid4()) if moment else self.revision_id,
         }
-        if self.environment:
+        if self.environment or self.environment_given:
             configuration["Environment"] = {"Variables": dict(self.environment)}
         if self.layers:
             configuration["Layers"] = [dict(layer) for layer in self.layers]
@@ -154,6 +170,12 @@ class Function:
         if self.dead_letter_target:
             configuration["DeadLetterConfig"] = {"TargetArn": self.dead_letter_target}
         return configuration
+
+    @property
+    def _optimization_status(self) -> str:
+        """SnapStart's OptimizationStatus: On for a version published while ApplyOn was PublishedVersions (the API
+        Reference's SnapStartResponse), Off for $LATEST."""
+        return "On" if self.snap_start == "PublishedVersions" and self.version != LATEST else "Off"
 
 
 _STATES: dict[str, dict[str, str]] = {
@@ -166,6 +188,13 @@ _STATES: dict[str, dict[str, str]] = {
         "LastUpdateStatusReasonCode": "Creating",
     },
 }
+
+
+def runtime_version_arn(region: str, runtime: str) -> str:
+    """RuntimeVersionConfig.RuntimeVersionArn: one runtime version per runtime, in the API Reference's form
+    (arn:aws:lambda:<region>::runtime:<id>); every function of a runtime runs the same one, as the recorded answers
+    show (one transformed value for all functions of a runtime in test_lambda_api.snapshot.json)."""
+    return f"arn:aws:lambda:{region}::runtime:{hashlib.sha256(runtime.encode()).hexdigest()}"
 
 
 def timestamp(now: float) -> str:

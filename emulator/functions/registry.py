@@ -132,6 +132,7 @@ class FunctionRegistry(VersionedRegistry):
         layers: list[Layer] | None = None,
         logging: dict[str, str] | None = None,
         tags: dict[str, str] | None = None,
+        settings: dict[str, Any] | None = None,
     ) -> Function:
         if f"arn:aws:lambda:{region}:{account_id}:function:{name}" in self.functions:
             raise ResourceConflictException(f"Function already exist: {name}")
@@ -149,6 +150,7 @@ class FunctionRegistry(VersionedRegistry):
             last_modified=timestamp(now),
             logging_config=logging or {},
             tags=dict(tags or {}),
+            **(settings or {}),
         )
         self._store_code(function, zip_file)
         self._lay_out(function, layers or [])

@@ -1,4 +1,5 @@
-"""A function's policy, tags and reserved concurrency, and a mapping's tags, survive kill -9 (both doors: the server killed after it
+"""A function's policy, tags and reserved concurrency, its kept settings (Architectures, EphemeralStorage,
+TracingConfig, SnapStart, an Environment given without variables), and a mapping's tags, survive kill -9 (both doors: the server killed after it
 answered, and a process running emulate() killing itself), as the function itself does."""
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ WORKLOAD = textwrap.dedent('''
         with zipfile.ZipFile(package, "w") as archive:
             archive.writestr("app.py", "def handler(event, context):\\n    return event\\n")
         lam.create_function(FunctionName="echo", Runtime="python3.11", Handler="app.handler", Tags={"team": "data"},
-                            Role="arn:aws:iam::123456789012:role/lambda-role", Code={"ZipFile": package.getvalue()})
+                            Role="arn:aws:iam::123456789012:role/lambda-role", Code={"ZipFile": package.getvalue()},
+                            Architectures=["arm64"], EphemeralStorage={"Size": 2048}, TracingConfig={"Mode": "Active"},
+                            SnapStart={"ApplyOn": "PublishedVersions"}, Environment={"Variables": {}})
         arn = lam.get_function(FunctionName="echo")["Configuration"]["FunctionArn"]
         lam.add_permission(FunctionName="echo", StatementId="s3", Action="lambda:InvokeFunction",
                            Principal="s3.amazonaws.com", SourceArn="arn:aws:s3:::photos")
@@ -51,6 +54,10 @@ def test_policy_tags_and_concurrency_survive_kill_9(kind, tmp_path):
         function = lam.get_function(FunctionName="echo")
         assert function["Tags"] == {"team": "data", "stage": "prod"}
         assert function["Concurrency"] == {"ReservedConcurrentExecutions": 3}
+        kept = ("Architectures", "EphemeralStorage", "TracingConfig", "SnapStart", "Environment")
+        assert {key: function["Configuration"][key] for key in kept} == {
+            "Architectures": ["arm64"], "EphemeralStorage": {"Size": 2048}, "TracingConfig": {"Mode": "Active"},
+            "SnapStart": {"ApplyOn": "PublishedVersions", "OptimizationStatus": "Off"}, "Environment": {"Variables": {}}}
         policy = lam.get_policy(FunctionName="echo")
         assert policy["RevisionId"] == revision_id == function["Configuration"]["RevisionId"]
         assert [(s["Sid"], s["Principal"], s["Condition"]) for s in json.loads(policy["Policy"])["Statement"]] == [

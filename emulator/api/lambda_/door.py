@@ -159,6 +159,7 @@ def create_function(emulator: Emulator, request: Request, caller: tuple[str, str
             layers=layers,
             logging=logging_config(params.get("LoggingConfig"), name),
             tags=tags,
+            settings=function_parameters.settings(params),
         )
         if dead_letter_target:
             function.dead_letter_target = dead_letter_target
@@ -228,6 +229,7 @@ def update_function_configuration(emulator: Emulator, request: Request, caller: 
         else None
     )
     with emulator.lock:
+        function_parameters.check_revision(function.revision_id, params.get("RevisionId"))
         if layers is not None:
             emulator.functions.set_layers(function, layers)
         function.runtime, function.handler = runtime, handler
@@ -242,6 +244,8 @@ def update_function_configuration(emulator: Emulator, request: Request, caller: 
             function.description = params["Description"]
         if logging is not None:
             function.logging_config = logging
+        for name, value in function_parameters.settings(params).items():
+            setattr(function, name, value)
         dead_letter_target = function_parameters.dead_letter_target(params)
         if dead_letter_target is not None:
             function.dead_letter_target = dead_letter_target or None
@@ -255,6 +259,9 @@ def update_function_code(emulator: Emulator, request: Request, caller: tuple[str
     function = _function(emulator, name, caller)
     zip_file = function_parameters.zip_file(emulator, params, function.region)
     with emulator.lock:
+        function_parameters.check_revision(function.revision_id, params.get("RevisionId"))
+        if isinstance(params.get("Architectures"), list) and function.target is None:
+            function.architectures = list(params["Architectures"])
         emulator.functions.update_code(function, zip_file, emulator.clock.now())
         if params.get("Publish") is True:  # answered as the new version, being created (AWS-recorded:
             # TestLambdaVersions::test_publish_with_update, "update_function_code_result")

@@ -31,7 +31,7 @@ FIELDS = (
     "description", "code_sha256", "code_size", "last_modified", "layers", "logging_config", "event_invoke_config",
     "dead_letter_target", "tags", "policy", "reserved_concurrency", "provisioned_concurrency", "url_configs", "revision_id", "version",
     "last_version",
-    "source_fingerprint",
+    "source_fingerprint", "environment_given", "architectures", "ephemeral_storage", "tracing_mode", "snap_start",
 )  # fmt: skip
 
 

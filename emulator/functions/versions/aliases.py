@@ -23,9 +23,9 @@ VOLATILE = (
     "LastUpdateStatusReason",
     "LastUpdateStatusReasonCode",
 )
-#: what ListVersionsByFunction leaves out of each version's configuration (AWS-recorded: test_version_lifecycle's
-#: "list_versions_result": no State, no LastUpdateStatus)
-NOT_LISTED = VOLATILE[4:]
+#: what ListVersionsByFunction and ListFunctions leave out of each configuration (AWS-recorded: test_version_lifecycle's
+#: "list_versions_result" and test_list_functions' "list_all": no State, no LastUpdateStatus, no RuntimeVersionConfig)
+NOT_LISTED = (*VOLATILE[4:], "RuntimeVersionConfig")
 
 
 @dataclass

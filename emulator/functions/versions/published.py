@@ -53,6 +53,7 @@ class VersionedRegistry:
             environment=dict(function.environment),
             layers=[dict(layer) for layer in function.layers],
             logging_config=dict(function.logging_config),
+            architectures=list(function.architectures),
         )
         version.changed()  # its own revision: its workers are its own
         if function.code_dir is not None:  # its own copy: $LATEST's code may change, the version's never does
@@ -66,7 +67,9 @@ class VersionedRegistry:
             version.code_dir = home / "code"
         function.last_version = int(number)
         function.versions[number] = version
-        self.recorded(function)
+        # publishing is a new revision of $LATEST too (AWS-recorded: test_lambda_api.snapshot.json,
+        # TestLambdaRevisions::test_function_revisions_version_and_alias, rev2 before and rev3 after PublishVersion)
+        self.recorded(function, new_revision=True)
         self.recorded(version)
         return version, True
 

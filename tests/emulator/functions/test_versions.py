@@ -18,7 +18,8 @@ SOURCE = "import os\ndef handler(event, context):\n    return {'says': %r, 'vers
          "'arn': context.invoked_function_arn, 'env': os.environ['AWS_LAMBDA_FUNCTION_VERSION']}\n"
 #: what changes by itself or is the same everywhere: compared apart
 VOLATILE = ("RevisionId", "LastModified", "CodeSha256", "CodeSize", "Role", "Runtime", "Handler", "Timeout",
-            "MemorySize", "PackageType", "Architectures", "LoggingConfig", "ResponseMetadata")
+            "MemorySize", "PackageType", "Architectures", "LoggingConfig", "ResponseMetadata", "EphemeralStorage",
+            "TracingConfig", "SnapStart", "RuntimeVersionConfig")  # the last four: test_function_configurations.py
 
 
 def shown(configuration: dict) -> dict:

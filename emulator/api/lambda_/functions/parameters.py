@@ -1,6 +1,7 @@
 """A function's parameters as CreateFunction, UpdateFunctionConfiguration and UpdateFunctionCode give them, read and
 refused in Lambda's words before the function is made or changed (api/lambda_/door.py): Timeout and MemorySize within
-their bounds, Environment's variables, DeadLetterConfig's target, and the code's zip (inline, or from S3).
+their bounds, Environment's variables, the settings kept as given (Architectures, EphemeralStorage, TracingConfig,
+SnapStart), a RevisionId that must be the latest, DeadLetterConfig's target, and the code's zip (inline, or from S3).
 
     timeout = bounded(params, "Timeout", 1, 900, 3)     # ValidationException "... Member must have value ..."
 """
@@ -12,7 +13,12 @@ import binascii
 from typing import TYPE_CHECKING, Any
 
 from botocore.exceptions import ClientError
-from eddy.emulator.errors import InvalidParameterValueException, ValidationException, constraint_violation
+from eddy.emulator.errors import (
+    InvalidParameterValueException,
+    PreconditionFailedException,
+    ValidationException,
+    constraint_violation,
+)
 
 if TYPE_CHECKING:
     from eddy.emulator.engine import Emulator
@@ -39,6 +45,39 @@ def environment(params: dict[str, Any]) -> dict[str, str] | None:
     if not isinstance(variables, dict) or not all(isinstance(v, str) for v in variables.values()):
         raise InvalidParameterValueException("Environment.Variables must map names to strings")
     return dict(variables)
+
+
+#: FunctionConfiguration's members kept as given (their values checked against botocore's model first): the request's
+#: member, the one value in it, the Function's field
+SETTINGS = (
+    ("EphemeralStorage", "Size", "ephemeral_storage"),
+    ("TracingConfig", "Mode", "tracing_mode"),
+    ("SnapStart", "ApplyOn", "snap_start"),
+)
+
+
+def settings(params: dict[str, Any]) -> dict[str, Any]:
+    """The Function's fields a CreateFunction, UpdateFunctionConfiguration or UpdateFunctionCode request sets of
+    Architectures, EphemeralStorage, TracingConfig, SnapStart, and whether it gave Environment."""
+    given: dict[str, Any] = {}
+    if isinstance(params.get("Architectures"), list):
+        given["architectures"] = list(params["Architectures"])
+    for member, value, name in SETTINGS:
+        if isinstance(params.get(member), dict) and params[member].get(value) is not None:
+            given[name] = params[member][value]
+    if "Environment" in params:
+        given["environment_given"] = True
+    return given
+
+
+def check_revision(current: str, given: str | None) -> None:
+    """A RevisionId given is the resource's latest, or the request is refused in Lambda's words (AWS-recorded:
+    test_lambda_api.snapshot.json, TestLambdaRevisions::test_function_revisions_basic)."""
+    if given is not None and given != current:
+        raise PreconditionFailedException(
+            "The Revision Id provided does not match the latest Revision Id. "
+            "Call the GetFunction/GetAlias API to retrieve the latest Revision Id"
+        )
 
 
 def dead_letter_target(params: dict[str, Any]) -> str | None:

@@ -17,13 +17,13 @@ import uuid
 from typing import Any
 
 from eddy.emulator.api import validation
+from eddy.emulator.api.lambda_.functions.parameters import check_revision
 from eddy.emulator.api.rest_json import json_response
 from eddy.emulator.aws_requests import Response
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import (
     FunctionNotFoundException,
     InvalidParameterValueException,
-    PreconditionFailedException,
     ResourceConflictException,
     ValidationException,
 )
@@ -45,18 +45,10 @@ def page_of(items: list[dict[str, Any]], query: dict[str, str], key: str) -> dic
     return page
 
 
-def _check_revision(current: str, given: str | None) -> None:
-    if given is not None and given != current:
-        raise PreconditionFailedException(
-            "The Revision Id provided does not match the latest Revision Id. "
-            "Call the GetFunction/GetAlias API to retrieve the latest Revision Id"
-        )
-
-
 def publish_version(emulator: Emulator, function: Function, params: dict[str, Any]) -> Response:
     validation.validate("lambda", "PublishVersion", dict(params, FunctionName=function.name))
     with emulator.lock:
-        _check_revision(function.revision_id, params.get("RevisionId"))
+        check_revision(function.revision_id, params.get("RevisionId"))
         sha = params.get("CodeSha256")
         if sha is not None and sha != function.code_sha256:
             raise InvalidParameterValueException(
@@ -157,7 +149,7 @@ def update_alias(emulator: Emulator, function: Function, name: str, params: dict
     validation.validate("lambda", "UpdateAlias", dict(_without_weights(params), FunctionName=function.name, Name=name))
     with emulator.lock:
         alias = _alias(function, name, "Alias not found")
-        _check_revision(alias.revision_id, params.get("RevisionId"))
+        check_revision(alias.revision_id, params.get("RevisionId"))
         target = params.get("FunctionVersion", alias.function_version)
         _version_exists(function, target)
         routing = _weights(function, target, params.get("RoutingConfig", {"AdditionalVersionWeights": alias.routing}))
