@@ -8,14 +8,15 @@
 - `DynamoType.cast_value`, `__hash__` and `__eq__` (every key lookup in a table hashes and compares keys):
   for S, B and BOOL the value itself and for N its Decimal, as moto's, found by the type directly rather than
   by five is_*() calls; the other types are moto's own code.
+- `dynamo_to_dict`, which moto's handlers run over every answer, by each value's exact type: dynamodb_results.py.
 - `Table.query` on a table's own key (no IndexName): moto sorts every item of the table, then keeps those of
   the queried partition. Here its `all_items` hands the query the queried partition only (found by the
   DynamoType's hash, which agrees with its equality), sorted by the same key.
 
 Installed while an emulator is active (moto_seam.apply / remove). All are pinned by
-tests/emulator/moto_seam/test_speedups.py and test_speedups_put_item.py against moto's own methods (kept as
-`dynamodb_items.original_item_init`, `original_query` here and `dynamodb_puts.original_put_item`), so a moto
-upgrade that changes them fails loudly.
+tests/emulator/moto_seam/test_speedups.py, test_speedups_put_item.py and test_speedups_results.py against moto's
+own methods (kept as `dynamodb_items.original_item_init`, `original_query` here, `dynamodb_puts.original_put_item`
+and `dynamodb_results.original_dynamo_to_dict`), so a moto upgrade that changes them fails loudly.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from moto.dynamodb import responses as moto_responses
 from moto.dynamodb.models.table import Table
 
 from eddy.emulator.moto_seam import Patches
-from eddy.emulator.moto_seam.speedups import dynamodb_items, dynamodb_puts
+from eddy.emulator.moto_seam.speedups import dynamodb_items, dynamodb_puts, dynamodb_results
 
 original_query = Table.query
 original_cast_value = DynamoType.cast_value
@@ -103,6 +104,7 @@ def install() -> None:
     _patches.set(DynamoType, "cast_value", property(_cast_value))
     _patches.set(DynamoType, "__hash__", _hash)
     _patches.set(DynamoType, "__eq__", _eq)
+    _patches.set(moto_responses, "dynamo_to_dict", dynamodb_results.dynamo_to_dict)
 
 
 def uninstall() -> None:
