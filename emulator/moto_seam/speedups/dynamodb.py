@@ -9,14 +9,16 @@
   for S, B and BOOL the value itself and for N its Decimal, as moto's, found by the type directly rather than
   by five is_*() calls; the other types are moto's own code.
 - `dynamo_to_dict`, which moto's handlers run over every answer, by each value's exact type: dynamodb_results.py.
+- `Item.size` and `Item.__deepcopy__`, which Query and Scan run over every item they return: dynamodb_reads.py.
 - `Table.query` on a table's own key (no IndexName): moto sorts every item of the table, then keeps those of
   the queried partition. Here its `all_items` hands the query the queried partition only (found by the
   DynamoType's hash, which agrees with its equality), sorted by the same key.
 
 Installed while an emulator is active (moto_seam.apply / remove). All are pinned by
-tests/emulator/moto_seam/test_speedups.py, test_speedups_put_item.py and test_speedups_results.py against moto's
-own methods (kept as `dynamodb_items.original_item_init`, `original_query` here, `dynamodb_puts.original_put_item`
-and `dynamodb_results.original_dynamo_to_dict`), so a moto upgrade that changes them fails loudly.
+tests/emulator/moto_seam/test_speedups.py, test_speedups_put_item.py, test_speedups_results.py and
+test_speedups_reads.py against moto's own methods (kept as `dynamodb_items.original_item_init`, `original_query`
+here, `dynamodb_puts.original_put_item`, `dynamodb_results.original_dynamo_to_dict` and `dynamodb_reads`'
+`original_item_size` and `original_item_deepcopy`), so a moto upgrade that changes them fails loudly.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from moto.dynamodb import responses as moto_responses
 from moto.dynamodb.models.table import Table
 
 from eddy.emulator.moto_seam import Patches
-from eddy.emulator.moto_seam.speedups import dynamodb_items, dynamodb_puts, dynamodb_results
+from eddy.emulator.moto_seam.speedups import dynamodb_items, dynamodb_puts, dynamodb_reads, dynamodb_results
 
 original_query = Table.query
 original_cast_value = DynamoType.cast_value
@@ -105,6 +107,8 @@ def install() -> None:
     _patches.set(DynamoType, "__hash__", _hash)
     _patches.set(DynamoType, "__eq__", _eq)
     _patches.set(moto_responses, "dynamo_to_dict", dynamodb_results.dynamo_to_dict)
+    _patches.set(Item, "size", dynamodb_reads.item_size)
+    _patches.set(Item, "__deepcopy__", dynamodb_reads.item_deepcopy)
 
 
 def uninstall() -> None:
