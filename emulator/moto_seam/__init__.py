@@ -97,6 +97,7 @@ PATCHES = (
         (
             "eddy.emulator.moto_seam.services.bucket_moments",
             "eddy.emulator.moto_seam.notifications.configurations",
+            "eddy.emulator.moto_seam.notifications.trace_headers",
             "eddy.emulator.moto_seam.notifications.object_events",
             "eddy.emulator.moto_seam.notifications.lifecycle_expirations",
             "eddy.emulator.moto_seam.s3",

@@ -30,6 +30,7 @@ ObjectRemoved:Delete records); a DeleteObject of a missing key alone sends nothi
 A RestoreObject sends ObjectRestore:Post and, as moto's restored copy is there at once (HeadObject answers
 ongoing-request="false"), ObjectRestore:Completed right after it, where moto sent it at the object's next read (its
 glacierEventData: the copy's expiry and the storage class; AWS's recorded test_restore_object).
+A queue's message carries the request's X-Ray trace header as its AWSTraceHeader (notifications/trace_headers.py).
 A new configuration's s3:TestEvent is S3's (RequestId and HostId, Time on the emulator's clock, the Subject to a
 topic), where moto's has neither id.
 """
@@ -58,6 +59,7 @@ from eddy.emulator.moto_seam.notifications.lifecycle_expirations import (
     LIFECYCLE_PRINCIPAL,
     lifecycle_running,
 )
+from eddy.emulator.moto_seam.notifications import trace_headers
 from eddy.emulator.moto_seam.notifications.target import Target, active
 from eddy.emulator.moto_seam import Patches
 from eddy.emulator.moto_seam.services import moments
@@ -343,7 +345,10 @@ def _deliver(target: Target, kind: str, arn: str, event: dict[str, Any], trigger
             if not queue_exists(arn):
                 error = f"The destination queue does not exist: {arn}"
             else:
-                sqs_backends[account][region].send_message(queue_name=resource, message_body=json.dumps(event))
+                traced = trace_headers.system_attributes()
+                sqs_backends[account][region].send_message(
+                    queue_name=resource, message_body=json.dumps(event), system_attributes=traced
+                )
         elif kind == "topic":
             if not topic_exists(arn):
                 error = f"The destination topic does not exist: {arn}"

@@ -131,3 +131,30 @@ def test_an_empty_filter_value_is_kept_and_matches_every_key(door):
     s3.put_object(Bucket="empty-values", Key="any/key.bin", Body=b"x")
     [message] = wait_for_messages(sqs, url, 1)
     assert message["Records"][0]["s3"]["object"]["key"] == "any/key.bin"
+
+
+def test_a_queues_message_carries_the_requests_xray_trace_header(door):
+    """TestS3NotificationsToSQS::test_xray_header: the PutObject's X-Amzn-Trace-Id is the message's AWSTraceHeader
+    attribute, as the request carried it; the record itself is the recorded one."""
+    s3, sqs = door.client("s3"), door.client("sqs")
+    url = queue_for(door, "traced", ["s3:ObjectCreated:*"])
+    trace = "Root=1-3152b799-8954dae64eda91bc9a23a7e8;Parent=7fa8c0f79203be72;Sampled=1"
+
+    def add_xray_header(request, **kwargs):
+        request.headers["X-Amzn-Trace-Id"] = trace
+
+    s3.meta.events.register("before-send.s3.*", add_xray_header)
+    s3.put_object(Bucket="traced", Key="test-data", Body="something")
+    s3.meta.events.unregister("before-send.s3.*", add_xray_header)
+    s3.put_object(Bucket="traced", Key="untraced", Body="something")
+    messages = []
+    while len(messages) < 2:
+        messages += sqs.receive_message(QueueUrl=url, AttributeNames=["AWSTraceHeader"], MaxNumberOfMessages=10,
+                                        WaitTimeSeconds=1).get("Messages", [])
+    traced, untraced = sorted(messages, key=lambda m: json.loads(m["Body"])["Records"][0]["s3"]["object"]["key"])
+    assert traced["Attributes"] == {"AWSTraceHeader": trace}
+    assert "AWSTraceHeader" not in untraced.get("Attributes", {})
+    names = Placeholders()
+    assert recorded_form(json.loads(traced["Body"])["Records"][0], names, "traced", "config") == recorded(
+        "ObjectCreated:Put", {"key": "test-data", "size": 9, "eTag": "437b930db84b8079c2dd804a71936b5f",
+                              "sequencer": "sequencer"})
