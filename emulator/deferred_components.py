@@ -139,6 +139,13 @@ class DeferredComponents:
 
         return role_session(self.kernel.aws_client, function, self.disk)
 
+    def new_role_session(self, region: str, role: str, function_name: str) -> dict[str, str] | None:
+        """A session of the execution role `role` for a function being created, to keep with it (None: refused,
+        the disk refusing writes: a worker makes one)."""
+        from eddy.emulator.functions.runtimes.credentials import new_role_session
+
+        return new_role_session(self.kernel.aws_client, region, role, function_name, self.disk) or None
+
     def _before_worker_start(self) -> None:
         if self.before_worker_start is not None:
             self.before_worker_start()

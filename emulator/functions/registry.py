@@ -133,6 +133,7 @@ class FunctionRegistry(VersionedRegistry):
         logging: dict[str, str] | None = None,
         tags: dict[str, str] | None = None,
         settings: dict[str, Any] | None = None,
+        role_session: dict[str, str] | None = None,
     ) -> Function:
         if f"arn:aws:lambda:{region}:{account_id}:function:{name}" in self.functions:
             raise ResourceConflictException(f"Function already exist: {name}")
@@ -151,6 +152,7 @@ class FunctionRegistry(VersionedRegistry):
             logging_config=logging or {},
             tags=dict(tags or {}),
             **(settings or {}),
+            role_session=role_session,
         )
         self._store_code(function, zip_file)
         self._lay_out(function, layers or [])

@@ -142,6 +142,8 @@ def create_function(emulator: Emulator, request: Request, caller: tuple[str, str
     layers = resolve_layers(params["Layers"], account_id, region) if params.get("Layers") is not None else []
     dead_letter_target = function_parameters.dead_letter_target(params)
     tags = checked_tags(params["Tags"]) if params.get("Tags") is not None else {}
+    # its execution role's session, kept with it: a new worker then needs no write (functions/runtimes/credentials.py)
+    role_session = emulator.new_role_session(region, role, name)
     with emulator.lock:
         function = emulator.functions.create(
             name=name,
@@ -160,6 +162,7 @@ def create_function(emulator: Emulator, request: Request, caller: tuple[str, str
             logging=logging_config(params.get("LoggingConfig"), name),
             tags=tags,
             settings=function_parameters.settings(params),
+            role_session=role_session,
         )
         if dead_letter_target:
             function.dead_letter_target = dead_letter_target

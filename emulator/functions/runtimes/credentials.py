@@ -5,10 +5,15 @@ to control function access behavior"), the role's session named after the functi
 are the role's (STS GetCallerIdentity: arn:aws:sts::ACCOUNT:assumed-role/ROLE/FUNCTION) in the role's account.
 
 The session is an STS AssumeRole made through Eddy's own client, so it is journaled like any request (replayed, it
-makes the same keys again: the requests the function signed with them find their account after a restart too).
+makes the same keys again: the requests the function signed with them find their account after a restart too). It is
+made with the function's CreateFunction (`new_role_session`, a write of that request) and kept with the function
+(Function.role_session, in its durable state), so a new worker needs no write of its own: on a disk that refuses
+writes (issue 38: reads and functions keep working, writes are refused until it has room) a function invoked still
+runs as its role.
 
-On a disk that refuses writes (issue 38: reads and functions keep working, writes are refused until it has room) the
-AssumeRole is refused too. The worker then runs with Eddy's own credentials (moto's default account), as before
+A function kept without a session (made before sessions were kept, or whose session was refused while its
+CreateFunction's own write then succeeded) makes one when a worker starts. On a disk that refuses writes that
+AssumeRole is refused too; the worker then runs with Eddy's own credentials (moto's default account), as before
 sessions: keys no log holds would make the function's later requests, once written, unreadable at a restart's
 replay. Such a worker serves that one invocation only (its revision is None), and a WARNING says so."""
 
@@ -26,20 +31,30 @@ log = logging.getLogger("eddy")
 
 
 def role_session(aws_client: Callable[..., Any], function: Function, disk: Any = None) -> dict[str, str]:
-    """The variables that give a worker of `function` its execution role's session (made as AWS makes it inside, by
-    the function's name even where AssumeRole's public API would refuse it: a one-character name); none while
-    `disk` (storage/disk.py's DiskState) refuses writes and the session was refused with it."""
+    """The variables that give a worker of `function` its execution role's session: the one kept with it, else one
+    made now (`new_role_session`)."""
+    if function.role_session:
+        return function.role_session
+    return new_role_session(aws_client, function.region, function.role, function.name, disk)
+
+
+def new_role_session(
+    aws_client: Callable[..., Any], region: str, role: str, name: str, disk: Any = None
+) -> dict[str, str]:
+    """The variables of a new session of the execution role `role` for the function `name` (made as AWS makes it
+    inside, by the function's name even where AssumeRole's public API would refuse it: a one-character name); none
+    while `disk` (storage/disk.py's DiskState) refuses writes and the session was refused with it."""
     try:
-        credentials = aws_client("sts", function.region, as_aws=True).assume_role(
-            RoleArn=function.role, RoleSessionName=function.name
-        )["Credentials"]
+        credentials = aws_client("sts", region, as_aws=True).assume_role(RoleArn=role, RoleSessionName=name)[
+            "Credentials"
+        ]
     except ClientError as error:
         if disk is None or not disk.refusing or error.response["ResponseMetadata"]["HTTPStatusCode"] < 500:
             raise
         log.warning(
             "function %s runs without its execution role's session, with Eddy's own credentials: the disk refuses "
             "writes (%s)",
-            function.name,
+            name,
             disk.reason,
         )
         return {}
