@@ -3,7 +3,8 @@
 Those snapshots (github.com/localstack/localstack, tests/aws/services/**/*.snapshot.json) replace what differs from
 run to run by placeholders: `<uuid:1>`, `<receipt-handle:2>`, `<sequence-number:3>`, `<resource:1>` (the same number
 for the same value), `<md5-hash>`, `<sender-id>`, `timestamp`, `date`, the account 111111111111, `<region>`,
-`<partition>`, `<unsubscribe-domain>`; and a JSON string (an SQS message's Body) is recorded as the object it holds.
+`<partition>`, `<unsubscribe-domain>`, `<cert-domain>`, `<signature>`; a JSON string (an SQS message's Body) is
+recorded as the object it holds, and bytes as Python writes them.
 `assert_recorded(answer, recorded)` walks both: every member AWS recorded and no other, each placeholder standing for
 a value of its form (the same numbered placeholder for one value throughout, different numbers for different values),
 every other value equal.
@@ -23,6 +24,7 @@ WHOLE = {
     "date": r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z",
     "<md5-hash>": r"[0-9a-f]{32}",
     "<sender-id>": r"[A-Z0-9]+(:[\w.-]+)?",
+    "<signature>": r"[A-Za-z0-9+/]+={0,2}",
 }
 #: the form of a numbered placeholder's value, by its name (others: any text without "/" or ":")
 NUMBERED = {
@@ -31,7 +33,7 @@ NUMBERED = {
     "receipt-handle": r"\S+",
 }
 PLACEHOLDER = re.compile(r"<([a-z-]+)(?::(\d+))?>|111111111111")
-FIXED = {"partition": "aws", "region": REGION, "unsubscribe-domain": r"https?://[^/]+"}
+FIXED = {"partition": "aws", "region": REGION, "unsubscribe-domain": r"https?://[^/]+", "cert-domain": r"https?://[^/]+"}
 
 
 def assert_recorded(answer: Any, recorded: Any) -> None:
@@ -42,6 +44,8 @@ def assert_recorded(answer: Any, recorded: Any) -> None:
 def _match(answer: Any, recorded: Any, bound: dict[tuple[str, str], str], path: str) -> None:
     if isinstance(recorded, dict) and isinstance(answer, str):
         answer = json.loads(answer)  # recorded as the object the JSON text holds
+    if isinstance(recorded, str) and isinstance(answer, bytes):
+        answer = str(answer)  # recorded as Python writes bytes: "b'\\x02\\x03'"
     if isinstance(recorded, dict):
         assert isinstance(answer, dict), f"{path}: {answer!r} is not an object"
         assert sorted(answer) == sorted(recorded), f"{path}: members {sorted(answer)}, AWS's {sorted(recorded)}"

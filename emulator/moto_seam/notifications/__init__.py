@@ -19,7 +19,7 @@
     fifo_topics.py     FIFO topics: messages numbered (SequenceNumber answered), deduplicated by the topic for 5 minutes
     sms_attributes.py  GetSMSAttributes as SNS answers it: every attribute asked for, the default MonthlySpendLimit
     sns_errors.py      moto's SNS errors in SNS's words (an unknown topic, target or subscription; AddPermission's)
-    destinations.py    a destination's ARN read, and whether its queue or topic exists
+    destinations.py    a destination's ARN read, whether its queue or topic exists, a subscription's dead-letter queue
     target.py          what the seam needs of Eddy (notifications/notifications.py), and the one active
 
 The patches of configurations.py and object_events.py go on when moto's S3 is loaded, those of subscriptions.py and

@@ -36,6 +36,7 @@ from moto.sns.models import SNSBackend, Subscription
 from moto.sns.responses import SNSResponse
 
 from eddy.emulator.moto_seam import Patches, sns_signatures
+from eddy.emulator.moto_seam.notifications.destinations import dead_letter_arn
 from eddy.emulator.moto_seam.notifications.target import active
 from eddy.emulator.moto_seam.services import moments
 
@@ -131,7 +132,7 @@ def _wrap_publish(publish: Any) -> Any:
         else:
             body = _document(self.get_post_data(message, message_id, subject, message_attributes=message_attributes))
         policies = (self.attributes.get("DeliveryPolicy"), getattr(self.topic, "delivery_policy", None))
-        target.post_to_endpoint(self.endpoint, headers, body.encode(), trigger, policies, _dead_letter_arn(self))
+        target.post_to_endpoint(self.endpoint, headers, body.encode(), trigger, policies, dead_letter_arn(self))
         return None
 
     return published
@@ -249,16 +250,6 @@ def _headers(kind: str, message_id: str, subscription: Subscription | None, cont
         headers["x-amz-sns-topic-arn"] = subscription.topic.arn
         headers["x-amz-sns-subscription-arn"] = subscription.arn
     return {**headers, "Content-Type": content_type, **AGENT}
-
-
-def _dead_letter_arn(subscription: Subscription) -> str | None:
-    """The queue of the subscription's RedrivePolicy (where a notification no retry delivered goes), or None."""
-    try:
-        policy = json.loads(subscription.attributes.get("RedrivePolicy") or "{}")
-    except ValueError:
-        return None
-    arn = policy.get("deadLetterTargetArn") if isinstance(policy, dict) else None
-    return arn if isinstance(arn, str) and arn.startswith("arn:") and arn.count(":") == 5 else None
 
 
 def _content_type(subscription: Subscription) -> str:

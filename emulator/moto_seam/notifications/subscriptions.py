@@ -6,19 +6,23 @@ filter_policies.py puts in moto's place; FilterPolicyScope MessageAttributes or 
 (notifications/sns_events.py, from the notification moto signs for HTTP subscribers) and the function is invoked
 asynchronously, as SNS invokes Lambda. SQS subscriptions (RawMessageDelivery, filter policies) stay moto's, counted
 here; a queue that no longer exists (or refuses the message) is a failed delivery that SNS's publisher never hears
-of, where moto's Publish failed with QueueDoesNotExist.
+of, where moto's Publish failed with QueueDoesNotExist, and the message goes to the subscription's RedrivePolicy queue
+as the subscribed queue would have had it (LocalStack's AWS-validated test_sns.snapshot.json:
+test_redrive_policy_sqs_queue_subscription, test_publish_fifo_messages_to_dlq). A function that does not exist is a
+failed delivery too, not moved to a dead-letter queue.
 """
 
 from __future__ import annotations
 
 import base64
+import copy
 import functools
 import hashlib
 from typing import Any
 
 from moto.sns.models import Subscription
 
-from eddy.emulator.moto_seam.notifications.destinations import queue_exists, refusal
+from eddy.emulator.moto_seam.notifications.destinations import dead_letter_arn, queue_exists, refusal
 from eddy.emulator.moto_seam.notifications.target import Target, active
 from eddy.emulator.moto_seam import Patches
 from eddy.emulator.moto_seam.services import moments
@@ -61,6 +65,9 @@ def install() -> None:
             return None
         if self.protocol == "sqs":
             error = _to_queue(self, publish, message, message_id, options)
+            dead_letter = dead_letter_arn(self) if error else None
+            if dead_letter is not None:  # moto's SQS again: the replayed Publish moves it as this one did
+                _to_queue(_redriven(self, dead_letter), publish, message, message_id, options)
         else:
             error = _to_function(self, target, message, message_id, options) if counted else None
         if counted:
@@ -126,3 +133,11 @@ def _to_function(
     if not target.invoke_function(subscription.endpoint, lambda_event(notification, subscription.arn), "sns"):
         return f"The function does not exist: {subscription.endpoint}"
     return None
+
+
+def _redriven(subscription: Subscription, dead_letter: str) -> Subscription:
+    """The subscription as its dead-letter queue's: the same notification (its ARN in the UnsubscribeURL, raw or not,
+    its group and deduplication ids), to the RedrivePolicy's queue, filtered already."""
+    redriven = copy.copy(subscription)
+    redriven.endpoint, redriven._filter_policy_matcher = dead_letter, None
+    return redriven
