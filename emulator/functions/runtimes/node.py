@@ -1,4 +1,4 @@
-"""nodejs18.x / 20.x / 22.x functions: a worker of the machine's `node` running node_worker.mjs.
+"""nodejs16.x / 18.x / 20.x / 22.x / 24.x functions: a worker of the machine's `node` running node_worker.mjs.
 
 Every Node runtime name runs on the one `node` found on PATH (EDDY_NODE overrides it). The AWS SDK for
 JavaScript v3 is what Lambda's Node runtime provides: found where node_sdk.py looks (a checkout's .node/ from

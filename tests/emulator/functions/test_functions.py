@@ -110,7 +110,7 @@ def test_unsafe_packages_are_refused(door, files, handler):
 def test_create_function_validation(door):
     lam = door.client("lambda")
     for options, code in [
-        (dict(Runtime="nodejs16.x"), "InvalidParameterValueException"),
+        (dict(Runtime="nodejs14.x"), "InvalidParameterValueException"),
         (dict(Runtime="java21"), "InvalidParameterValueException"),
         (dict(Handler="nohandler"), "InvalidParameterValueException"),
         (dict(Role="not-a-role"), "ValidationException"),

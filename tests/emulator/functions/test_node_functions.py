@@ -160,7 +160,7 @@ def test_the_sdks_node_version_warning_speaks_of_the_runtimes_node_not_the_machi
 
 def test_node_runtimes_and_handlers_are_validated(door):
     lam = door.client("lambda")
-    for runtime, handler in [("nodejs16.x", "index.handler"), ("nodejs20.x", "index"), ("nodejs20.x", "../up.handler")]:
+    for runtime, handler in [("nodejs14.x", "index.handler"), ("nodejs20.x", "index"), ("nodejs20.x", "../up.handler")]:
         with pytest.raises(ClientError) as raised:
             create_node(lam, "nope", {"index.js": "exports.handler = async () => 1;"}, handler=handler, runtime=runtime)
         assert raised.value.response["Error"]["Code"] == "InvalidParameterValueException"
