@@ -82,11 +82,10 @@ class BatchProcessor:
                 if attempts[0].start >= attempts[0].end:
                     attempts.pop(0)
                 continue
-            result = self.invoke(self.event(lane, batch), batch, attempt.retries)
+            identifiers = [str(r.sequence_number) for r in batch]  # for the sender and the response's reading
+            result = self.invoke(self.event(lane, batch), batch, attempt.retries, identifiers)
             if result.ok:
-                outcome = batch_policy.read_response(
-                    result.payload, [str(r.sequence_number) for r in batch], mapping.reports_batch_item_failures
-                )
+                outcome = batch_policy.read_response(result.payload, identifiers, mapping.reports_batch_item_failures)
                 if (
                     lane.window is not None
                     and isinstance(result.payload, dict)
@@ -170,13 +169,18 @@ class BatchProcessor:
             event.update(own_copy(fields))
         return event
 
-    def invoke(self, event: dict[str, Any], batch: list[Any], retries: int) -> Any:
+    def invoke(
+        self, event: dict[str, Any], batch: list[Any], retries: int, identifiers: list[str] | None = None
+    ) -> Any:
+        """Send the batch's event; `identifiers`: its records' sequence numbers as text, if made already."""
         figures = self.figures
         if batch:
             figures.iterator_age_ms = max(0.0, (self.kernel.clock.now() - batch[-1].created_at) * 1000)
         if retries:
             figures.retries += 1
-        return send_batch(self.sender, self.mapping, figures, event, [str(r.sequence_number) for r in batch])
+        if identifiers is None:
+            identifiers = [str(r.sequence_number) for r in batch]
+        return send_batch(self.sender, self.mapping, figures, event, identifiers)
 
     def _back_off(self, lane: ShardLane, delay: float, records: list[Any], attempts: int) -> None:
         """Wait `delay` seconds on the emulator's clock before retrying `records` (less if they expire sooner)."""
