@@ -121,6 +121,7 @@ def inprocess_rows(calls: int, rounds: int) -> list[tuple[str, float, float]]:
             ("Eddy's own share of a GetItem (us)", 1e6 / floor["eddy"]["GetItem"] - 1e6 / floor["floor"]["GetItem"], 0),
             ("test cycle, s (vs mock_aws)", cycle["eddy"], cycle["mock_aws"]),
             ("bytes per stored item (vs moto, no stream)", memory["eddy"], memory["mock_aws"]),
+            ("the same, Eddy's table without a stream (vs moto)", memory["eddy_no_stream"], memory["mock_aws"]),
             ("no-op handler, BatchSize 100, records/s", rate, 0),
             ("the same, records per CPU second of the process", cpu_rate, 0),
             ("PutItem -> handler start p99 (ms)", samples[min(len(samples) - 1, int(len(samples) * 0.99))], 0)]
