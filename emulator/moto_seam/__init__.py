@@ -69,6 +69,7 @@ PATCHES = (
         ),
     ),
     ("moto.kinesis", ("eddy.emulator.moto_seam.kinesis.streams",)),
+    ("moto.iam", ("eddy.emulator.moto_seam.services.aws_managed_policies",)),
     ("moto.kms", ("eddy.emulator.moto_seam.services.kms_keys",)),
     (
         "moto.sqs",

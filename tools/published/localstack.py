@@ -41,6 +41,7 @@ CLIENT_PACKAGES = (
     "crontab", "dnslib", "dnspython",
     "docker", "hypercorn", "jinja2", "json5", "jsonpatch", "jsonpath-ng", "jsonpointer", "jsonschema",
     "localstack-snapshot", "localstack-twisted", "moto-ext", "openapi-core", "plux", "psutil", "pydantic",
+    "pymongo", "kclpy-ext",  # test_dynamodb.py imports LocalStack's DynamoDB Streams provider: bson and amazon_kclpy
     "pyopenssl", "pytest", "pytest-httpserver", "pytest-rerunfailures", "python-dateutil", "python-dotenv", "pyyaml",
     "readerwriterlock", "requests", "requests-aws4auth", "rich", "rolo", "semver", "urllib3", "werkzeug",
     "xmltodict",

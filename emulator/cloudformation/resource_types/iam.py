@@ -69,8 +69,8 @@ class Role(ResourceType):
             try:
                 iam.attach_role_policy(RoleName=name, PolicyArn=arn)
             except ClientError as error:
-                # IAM here (moto's) holds none of AWS's managed policies, and Eddy enforces no IAM: a role naming
-                # one (every SAM function's role names AWSLambdaBasicExecutionRole) is made without it
+                # an AWS managed policy moto has no document for (moto_seam/services/aws_managed_policies.py makes
+                # the others when named): Eddy enforces no IAM, so the role is made without it
                 # (docs/guides/deploy.md says so); any other refusal fails the role
                 if not (arn.startswith(AWS_MANAGED) and not_found(error)):
                     raise
