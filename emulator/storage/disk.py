@@ -20,7 +20,8 @@ write at the points its content lists (one word per point: wal, segment, roll, s
 global tables' journal, stacks: CloudFormation's file; an empty file means all of them) fails as a full disk fails, with ENOSPC; a number among the
 words fails only that many more writes. With the word `kill` the process kills itself there instead (SIGKILL, as a
 crash at that moment), which `crash_point` also offers between two writes (`replicas-written`: a global table's
-journal line written, the request's log entries not yet).
+journal line written, the request's log entries not yet). `fail_point` fails what is not a write the same way, as a
+fault of Eddy's own (`moto-apply`: moto failing midway through a batch; `notify`: a listener told of a commit).
 """
 
 from __future__ import annotations
@@ -103,12 +104,7 @@ def inject(point: str, path: Path) -> None:
         return
     if "kill" in words:
         os.kill(os.getpid(), signal.SIGKILL)
-    counts = [int(word) for word in words if word.isdigit()]
-    if counts:  # only this many more failures: the disk has room again after the last of them
-        if counts[0] <= 1:
-            os.remove(flag)
-        else:
-            Path(flag).write_text(" ".join([*points, str(counts[0] - 1)]), encoding="utf-8")
+    _count_down(flag, words)  # the disk has room again after the last failure asked for
     raise WriteFailed(path, OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path)))
 
 
@@ -118,6 +114,29 @@ def crash_point(point: str) -> None:
     words = _asked(os.environ.get(FAULT_FLAG))
     if words is not None and point in words and "kill" in words:
         os.kill(os.getpid(), signal.SIGKILL)
+
+
+def fail_point(point: str) -> None:
+    """Fail as a fault of Eddy's own (RuntimeError) if a test asked for a failure at `point` (its flag naming it: a
+    failure that is no write's, such as moto failing midway through a change, `moto-apply`, or a listener told of a
+    commit, `notify`); a number among the words fails only that many more times."""
+    flag = os.environ.get(FAULT_FLAG)
+    words = _asked(flag)
+    if flag is None or words is None or point not in words:
+        return
+    _count_down(flag, words)
+    raise RuntimeError(f"a test's fault point: {point}")
+
+
+def _count_down(flag: str, words: list[str]) -> None:
+    """A number among the flag's words: only this many more failures (the flag removed after the last)."""
+    counts = [int(word) for word in words if word.isdigit()]
+    if counts:
+        if counts[0] <= 1:
+            os.remove(flag)
+        else:
+            rest = [word for word in words if not word.isdigit()]
+            Path(flag).write_text(" ".join([*rest, str(counts[0] - 1)]), encoding="utf-8")
 
 
 def _asked(flag: str | None) -> list[str] | None:

@@ -23,7 +23,7 @@ from typing import Any, Callable
 
 from eddy.emulator.clock import Clock
 from eddy.emulator.storage.clock_file import ClockFile
-from eddy.emulator.storage.disk import DiskState
+from eddy.emulator.storage.disk import DiskState, fail_point
 from eddy.emulator.streams.durable import TablesChannel
 from eddy.emulator.streams.records import ChangeRecord
 from eddy.emulator.streams.stream import Change, Stream
@@ -106,8 +106,13 @@ class TableCommits:
             _after_commit(self.kinesis.publish, table, changes, now, by_ttl)
             if appends is not None and appends.records:
                 for listener in self.listeners:
-                    _after_commit(listener, stream, appends.records)
+                    _after_commit(_notify, listener, stream, appends.records)
         self.activity.notify_all()
+
+
+def _notify(listener: Callable[[Stream, list[ChangeRecord]], None], stream: Stream, records: list[ChangeRecord]) -> None:
+    fail_point("notify")  # a test's: a listener failing after the commit, which stands (tests/durability/)
+    listener(stream, records)
 
 
 def _after_commit(step: Callable[..., None], *args: Any) -> None:

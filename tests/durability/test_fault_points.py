@@ -1,41 +1,36 @@
-"""Each point where a write can fail leaves the state consistent, after the failure and after a restart: the log
-write, a segment's write, a segment roll, a snapshot (injected with storage/disk.py's EDDY_TEST_DISK_FULL: ENOSPC),
-moto failing midway through applying a batch, and a listener failing after the commit."""
+"""Each point where a write can fail leaves the state consistent, after the failure and after a crash and a restart,
+in both doors (emulate() in this process, ending as a crash leaves it: no snapshot, nothing more written; `eddy serve`
+killed with kill -9): the log write, a segment's write, a segment roll, a snapshot (injected with storage/disk.py's
+EDDY_TEST_DISK_FULL: ENOSPC), moto failing midway through applying a batch, and a listener failing after the commit
+(the flag's `moto-apply` and `notify`: disk.fail_point). A refused write answers DynamoDB's 500 InternalServerError,
+which the SDKs retry: botocore's model lists it for every DynamoDB operation, and its retry handler retries any 500."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-import boto3
 import pytest
 from botocore.config import Config
 from botocore.exceptions import ClientError
 
-from eddy import emulate
-from eddy.emulator.moto_seam.tables import batch_writes
-from eddy.emulator.storage.disk import FAULT_FLAG, WriteFailed
+from tests.durability.test_disk_full import Eddy, disk, running  # noqa: F401 (the disk fixture)
+from tests.durability.test_snapshot_points import crashing, until_a_snapshot
+from tests.durability.test_units_of_work import door  # noqa: F401 (the door fixture)
+
+pytestmark = pytest.mark.slow
 
 KEY = {"KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
        "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}], "BillingMode": "PAY_PER_REQUEST",
        "StreamSpecification": {"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"}}
+#: no snapshot but the ones a test asks for
+RARELY = 100_000
+RETRYING = Config(retries={"mode": "standard", "total_max_attempts": 3})
 
 
-@pytest.fixture
-def disk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    flag = tmp_path / "disk-full"
-    monkeypatch.setenv(FAULT_FLAG, str(flag))
-    return flag
-
-
-def clients() -> tuple[Any, Any]:
-    config = Config(retries={"total_max_attempts": 1})
-    return (boto3.client("dynamodb", region_name="us-east-1", config=config),
-            boto3.client("dynamodbstreams", region_name="us-east-1", config=config))
-
-
-def held(ddb: Any, streams: Any) -> dict[str, Any]:
-    """The table's items and its stream's records (event name, key, new image's value), in order."""
+def held(eddy: Eddy) -> dict[str, Any]:
+    """The table's items and its stream's records (event name, key), in order."""
+    ddb, streams = eddy.client("dynamodb"), eddy.client("dynamodbstreams")
     arn = ddb.describe_table(TableName="orders")["Table"]["LatestStreamArn"]
     records = []
     for shard in streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"]:
@@ -50,129 +45,123 @@ def held(ddb: Any, streams: Any) -> dict[str, Any]:
     return {"items": items, "records": [(name, key) for _, name, key in sorted(records)]}
 
 
-def put(ddb: Any, key: str, value: str = "x") -> str:
+def put(eddy: Eddy, key: str, value: str = "x") -> str:
     """'ok', or the error code the put was refused with (with its HTTP status)."""
     try:
-        ddb.put_item(TableName="orders", Item={"pk": {"S": key}, "v": {"S": value}})
+        eddy.client("dynamodb").put_item(TableName="orders", Item={"pk": {"S": key}, "v": {"S": value}})
         return "ok"
     except ClientError as error:
         return f'{error.response["ResponseMetadata"]["HTTPStatusCode"]} {error.response["Error"]["Code"]}'
 
 
+def retried_put(eddy: Eddy, key: str) -> tuple[int, int]:
+    """A put through the SDK's standard retries: its status and how many retries it took."""
+    answer = eddy.client("dynamodb", RETRYING).put_item(TableName="orders", Item={"pk": {"S": key}, "v": {"S": "x"}})
+    return answer["ResponseMetadata"]["HTTPStatusCode"], answer["ResponseMetadata"]["RetryAttempts"]
+
+
 @pytest.mark.parametrize("point", ["wal", "segment"])
-def test_a_refused_log_or_segment_write_leaves_nothing_seen_then_or_after_a_restart(point, disk, tmp_path):
+def test_a_refused_log_or_segment_write_leaves_nothing_seen_then_or_after_a_crash(point, door, disk, tmp_path):
     state = tmp_path / "state"
-    with emulate(state_dir=state, housekeeping_interval=None):
-        ddb, streams = clients()
-        ddb.create_table(TableName="orders", **KEY)
-        assert put(ddb, "a", "1") == "ok"
+    with crashing(door, state, RARELY) as eddy:
+        eddy.client("dynamodb").create_table(TableName="orders", **KEY)
+        assert put(eddy, "a", "1") == "ok"
         disk.write_text(point)
-        assert [put(ddb, "a", "2"), put(ddb, "b")] == ["500 InternalServerError"] * 2
-        expected = {"items": [("a", "1")], "records": [("INSERT", "a")]}
-        assert held(ddb, streams) == expected
+        assert [put(eddy, "a", "2"), put(eddy, "b")] == ["500 InternalServerError"] * 2
+        assert held(eddy) == {"items": [("a", "1")], "records": [("INSERT", "a")]}
         disk.unlink()
-        assert put(ddb, "c") == "ok"  # room again: accepted, no restart
-        expected = {"items": [("a", "1"), ("c", "x")], "records": [("INSERT", "a"), ("INSERT", "c")]}
-        assert held(ddb, streams) == expected
-    with emulate(state_dir=state, housekeeping_interval=None):
-        assert held(*clients()) == expected
+        assert put(eddy, "c") == "ok"  # room again: accepted, no restart
+        disk.write_text(f"{point} 1")  # the first attempt refused, the SDK's retry accepted
+        assert retried_put(eddy, "d") == (200, 1)
+        expected = {"items": [("a", "1"), ("c", "x"), ("d", "x")],
+                    "records": [("INSERT", "a"), ("INSERT", "c"), ("INSERT", "d")]}
+        assert held(eddy) == expected
+    with running(door, state, kill=False) as eddy:
+        assert held(eddy) == expected
 
 
-def test_a_segment_roll_that_fails_leaves_the_segments_as_they_were(disk, tmp_path):
+def test_a_segment_roll_that_fails_leaves_the_segments_as_they_were(door, disk, tmp_path):
     state = tmp_path / "state"
-    with emulate(state_dir=state, housekeeping_interval=None, segment_max_bytes=1):  # every append starts a segment
-        ddb, streams = clients()
-        ddb.create_table(TableName="orders", **KEY)
-        assert put(ddb, "a") == "ok"
+    with crashing(door, state, RARELY, segment_max_bytes=1) as eddy:  # every append starts a segment
+        eddy.client("dynamodb").create_table(TableName="orders", **KEY)
+        assert put(eddy, "a") == "ok"
         segments = {path: path.read_bytes() for path in (state / "streams").rglob("*.jsonl")}
         disk.write_text("roll")
-        assert put(ddb, "b") == "500 InternalServerError"
+        assert put(eddy, "b") == "500 InternalServerError"
         assert {path: path.read_bytes() for path in (state / "streams").rglob("*.jsonl")} == segments
-        disk.unlink()
-        assert put(ddb, "c") == "ok"
+        disk.write_text("roll 1")
+        assert retried_put(eddy, "c") == (200, 1)
         expected = {"items": [("a", "x"), ("c", "x")], "records": [("INSERT", "a"), ("INSERT", "c")]}
-        assert held(ddb, streams) == expected
-    with emulate(state_dir=state, housekeeping_interval=None, segment_max_bytes=1):
-        assert held(*clients()) == expected
+        assert held(eddy) == expected
+    with running(door, state, kill=False) as eddy:
+        assert held(eddy) == expected
 
 
-def test_a_snapshot_that_fails_leaves_the_previous_one_and_fails_no_write(disk, tmp_path):
+def test_a_snapshot_that_fails_leaves_the_previous_one_and_fails_no_write(door, disk, tmp_path):
     state = tmp_path / "state"
-    with emulate(state_dir=state, housekeeping_interval=None) as emu:
-        ddb, streams = clients()
-        ddb.create_table(TableName="orders", **KEY)
-        assert put(ddb, "a") == "ok"
-        previous = emu.persistence.snapshot()
-        written = previous.read_bytes()
-        assert put(ddb, "b") == "ok"
+    with crashing(door, state, 5) as eddy:
+        eddy.client("dynamodb").create_table(TableName="orders", **KEY)
+        until_a_snapshot(state, lambda n: put(eddy, f"k{n:02}"))
+        [previous] = [(path, path.read_bytes()) for path in (state / "snapshots").glob("*.snapshot")]
         disk.write_text("snapshot")
-        with pytest.raises(WriteFailed):
-            emu.persistence.snapshot()
-        assert sorted(p.name for p in (state / "snapshots").iterdir() if "snapshot" in p.suffix) == [previous.name]
-        assert previous.read_bytes() == written
-        assert put(ddb, "c") == "ok"  # a snapshot's failure refuses no write: the log is kept whole
-        expected = {"items": [("a", "x"), ("b", "x"), ("c", "x")],
-                    "records": [("INSERT", "a"), ("INSERT", "b"), ("INSERT", "c")]}
-        assert held(ddb, streams) == expected
-    # the block's end took a snapshot, which failed too: the log after the previous one is replayed
-    with emulate(state_dir=state, housekeeping_interval=None):
-        assert held(*clients()) == expected
+        assert [put(eddy, f"m{n:02}") for n in range(15)] == ["ok"] * 15  # three snapshots due, each failing
+        assert [(path, path.read_bytes()) for path in (state / "snapshots").glob("*.snapshot")] == [previous]
+        assert sorted(path.suffix for path in (state / "snapshots").iterdir()) == [".services", ".snapshot"]
+        expected = held(eddy)
+        assert [key for key, _ in expected["items"]][-15:] == [f"m{n:02}" for n in range(15)]
+    disk.unlink()
+    with running(door, state, kill=False) as eddy:  # the previous snapshot and the log kept whole after it
+        assert held(eddy) == expected
 
 
-def test_moto_failing_midway_through_a_batch_puts_back_what_it_wrote(tmp_path, monkeypatch):
+def test_moto_failing_midway_through_a_batch_puts_back_what_it_wrote(door, disk, tmp_path):
     state = tmp_path / "state"
-    stored = batch_writes.store_item
-
-    def fails_on_b(table: Any, item: Any) -> None:
-        stored(table, item)  # written, then the failure: what was written must not stay
-        if item.hash_key.value == "b":
-            raise RuntimeError("moto failed midway")
-
-    with emulate(state_dir=state, housekeeping_interval=None):
-        ddb, streams = clients()
+    batch = {"orders": [{"PutRequest": {"Item": {"pk": {"S": key}, "v": {"S": "2"}}}} for key in ("a", "b", "c")]}
+    with crashing(door, state, RARELY) as eddy:
+        ddb = eddy.client("dynamodb")
         ddb.create_table(TableName="orders", **KEY)
-        assert put(ddb, "a", "1") == "ok"
-        monkeypatch.setattr(batch_writes, "store_item", fails_on_b)
+        assert put(eddy, "a", "1") == "ok"
+        disk.write_text("moto-apply 1")  # moto stores the batch's first item, then fails
         with pytest.raises(ClientError) as refused:
-            ddb.batch_write_item(RequestItems={"orders": [{"PutRequest": {"Item": {"pk": {"S": key}, "v": {"S": "2"}}}}
-                                                          for key in ("a", "b", "c")]})
+            ddb.batch_write_item(RequestItems=batch)
         assert (refused.value.response["ResponseMetadata"]["HTTPStatusCode"],
                 refused.value.response["Error"]["Code"]) == (500, "InternalServerError")
-        monkeypatch.undo()
-        expected = {"items": [("a", "1")], "records": [("INSERT", "a")]}
-        assert held(ddb, streams) == expected
-    with emulate(state_dir=state, housekeeping_interval=None):
-        assert held(*clients()) == expected
+        assert held(eddy) == {"items": [("a", "1")], "records": [("INSERT", "a")]}
+        disk.write_text("moto-apply 1")
+        answer = eddy.client("dynamodb", RETRYING).batch_write_item(RequestItems=batch)
+        assert (answer["ResponseMetadata"]["RetryAttempts"], answer["UnprocessedItems"]) == (1, {})
+        expected = {"items": [("a", "2"), ("b", "2"), ("c", "2")],
+                    "records": [("INSERT", "a"), ("MODIFY", "a"), ("INSERT", "b"), ("INSERT", "c")]}
+        assert held(eddy) == expected
+    with running(door, state, kill=False) as eddy:
+        assert held(eddy) == expected
 
 
-def test_a_listener_that_fails_after_the_commit_leaves_the_write_standing(tmp_path):
+def test_a_listener_that_fails_after_the_commit_leaves_the_write_standing(door, disk, tmp_path):
     state = tmp_path / "state"
-    with emulate(state_dir=state, housekeeping_interval=None) as emu:
-        def fails(stream: Any, records: Any) -> None:
-            raise RuntimeError("a listener failed")
-
-        emu.on_records(fails)
-        ddb, streams = clients()
-        ddb.create_table(TableName="orders", **KEY)
-        assert put(ddb, "a") == "ok"
+    with crashing(door, state, RARELY) as eddy:
+        eddy.client("dynamodb").create_table(TableName="orders", **KEY)
+        disk.write_text("notify 1")  # the first listener told of the commit fails (global tables' replication)
+        assert put(eddy, "a") == "ok"
+        assert not disk.exists()  # it failed: the fault point counted its one failure down
         expected = {"items": [("a", "x")], "records": [("INSERT", "a")]}
-        assert held(ddb, streams) == expected
-    with emulate(state_dir=state, housekeeping_interval=None):
-        assert held(*clients()) == expected
+        assert held(eddy) == expected
+    with running(door, state, kill=False) as eddy:
+        assert held(eddy) == expected
 
 
-def test_a_table_definition_is_refused_before_moto_makes_it_when_the_disk_has_no_room(disk, tmp_path):
+def test_a_table_definition_is_refused_before_moto_makes_it_when_the_disk_has_no_room(door, disk, tmp_path):
     state = tmp_path / "state"
-    with emulate(state_dir=state, housekeeping_interval=None):
-        ddb, _ = clients()
+    with crashing(door, state, RARELY) as eddy:
+        ddb = eddy.client("dynamodb")
         disk.write_text("wal")
         with pytest.raises(ClientError) as refused:
             ddb.create_table(TableName="orders", **KEY)
         assert (refused.value.response["ResponseMetadata"]["HTTPStatusCode"],
                 refused.value.response["Error"]["Code"]) == (500, "InternalServerError")
         assert ddb.list_tables()["TableNames"] == []
-        disk.unlink()
-        ddb.create_table(TableName="orders", **KEY)
+        disk.write_text("wal 1")
+        eddy.client("dynamodb", RETRYING).create_table(TableName="orders", **KEY)
         assert ddb.list_tables()["TableNames"] == ["orders"]
-    with emulate(state_dir=state, housekeeping_interval=None):
-        assert clients()[0].list_tables()["TableNames"] == ["orders"]
+    with running(door, state, kill=False) as eddy:
+        assert eddy.client("dynamodb").list_tables()["TableNames"] == ["orders"]

@@ -38,18 +38,20 @@ SNAPSHOT_EVERY = 9
 
 
 @contextmanager
-def crashing(door: str, state: Path, snapshot_every: int = SNAPSHOT_EVERY) -> Iterator[Eddy]:
-    """An Eddy that snapshots every `snapshot_every` log entries and ends as a crash does: kill -9 (server); in-process
-    no snapshot at the end and nothing more written (what a crash leaves)."""
+def crashing(door: str, state: Path, snapshot_every: int = SNAPSHOT_EVERY, **settings: int) -> Iterator[Eddy]:
+    """An Eddy that snapshots every `snapshot_every` log entries (and takes `settings`, emulate()'s and `eddy serve`'s
+    flags alike) and ends as a crash does: kill -9 (server); in-process no snapshot at the end and nothing more
+    written (what a crash leaves)."""
     eddy = Eddy(door, state)
     if door == "inprocess":
-        with emulate(state_dir=state, housekeeping_interval=None, snapshot_every=snapshot_every) as emu:
+        with emulate(state_dir=state, housekeeping_interval=None, snapshot_every=snapshot_every, **settings) as emu:
             eddy.emu = emu
             yield eddy
             emu.persistence.leave_as_is()
         return
+    flags = [word for name, value in settings.items() for word in ("--" + name.replace("_", "-"), str(value))]
     with eddy_server("--state-dir", str(state), "--housekeeping-interval", "0",
-                     "--snapshot-every", str(snapshot_every)) as (url, server):
+                     "--snapshot-every", str(snapshot_every), *flags) as (url, server):
         eddy.url, eddy.pid = url, server.pid
         yield eddy
         os.kill(server.pid, signal.SIGKILL)

@@ -16,6 +16,7 @@ from moto.dynamodb.models.utilities import DynamoJsonEncoder
 from moto.dynamodb.responses import DynamoHandler, validate_put_has_empty_keys
 
 from eddy.emulator.moto_seam.speedups.dynamodb_puts import item_to_put, store_item
+from eddy.emulator.storage.disk import fail_point
 
 moto_batch_write_item = DynamoHandler.batch_write_item  # moto's own, also while all_or_nothing.py routes it here
 _EMPTY_KEY = (
@@ -73,6 +74,7 @@ def batch_write_item(handler: DynamoHandler, *, validated: bool = False, fits: b
     for put in puts_in_order:
         table, written = next(writes[put])
         store_item(table, written) if put else table.delete_item(*written)
+        fail_point("moto-apply")  # a test's: moto failing midway, what it wrote put back (tests/durability/)
     return ActionResult(
         {
             "ConsumedCapacity": [
