@@ -136,6 +136,14 @@ class InvalidParameterValueException(AWSError):
     code = "InvalidParameterValueException"
 
 
+def without_type(error: AWSError) -> AWSError:
+    """An error Lambda answers without its Type member, as it answers a few (AWS-recorded: LocalStack's
+    test_lambda_api.snapshot.json, test_function_concurrency_limits and test_notfound_and_invalid_routingconfigs'
+    "target_version_exc_version_latest")."""
+    error.untyped = True  # type: ignore[attr-defined]
+    return error
+
+
 class InvalidEventPatternException(AWSError):
     """EventBridge's refusal of an event pattern ("Event pattern is not valid. Reason: ...")."""
 
@@ -152,6 +160,21 @@ class FunctionNotFoundException(AWSError):
 
     code = "ResourceNotFoundException"
     status = 404
+
+
+class UnreachableRegionException(FunctionNotFoundException):
+    """A function named by an ARN of another region than the request's: Lambda's ResourceNotFoundException in its own
+    words, whatever the operation (AWS-recorded: LocalStack's test_lambda_api.snapshot.json,
+    TestLambdaFunction::test_get_function_wrong_region)."""
+
+    def __init__(self, named: str, region: str) -> None:
+        super().__init__(f"Functions from '{named}' are not reachable in this region ('{region}')")
+
+
+def reachable(named: str | None, region: str) -> None:
+    """A FunctionName's region (None: it names none) is the request's, or the function is not reachable."""
+    if named is not None and named != region:
+        raise UnreachableRegionException(named, region)
 
 
 class ProvisionedConcurrencyConfigNotFoundException(AWSError):

@@ -95,6 +95,14 @@ def _pattern(pattern: str) -> re.Pattern[str]:  # Java's \p{L} \p{N} (\w) and \p
     )
 
 
+@lru_cache(maxsize=None)
+def error_members(service: str, code: str) -> tuple[str, ...]:
+    """The members of the service's error `code` as its model names them (Lambda's ResourceNotFoundException has
+    Type and Message, InvalidParameterValueException Type and message); () for an error the model does not know."""
+    shape = next((shape for shape in _service(service).error_shapes if shape.name == code), None)
+    return tuple(shape.members) if shape is not None else ()
+
+
 def operation_model(service: str, operation: str) -> OperationModel:
     try:
         return _service(service).operation_model(operation)

@@ -111,10 +111,14 @@ def _model_checked(params: dict[str, Any]) -> dict[str, Any]:
 
 
 def error_response(error: AWSError) -> Response:
+    """Lambda's error document: the message under the member name the model gives the error (Message for
+    ResourceNotFoundException, message for most: AWS-recorded test_lambda_api.snapshot.json,
+    test_ops_on_nonexisting_fn), Type User unless the error is one AWS answers without it (`untyped`: AWS-recorded
+    test_function_concurrency_limits), and a throttle's Reason."""
     reason = {"Reason": error.reason} if getattr(error, "reason", None) else {}  # a throttle's (TooManyRequests)
-    return json_response(
-        {**reason, "Type": "User", "message": error.message}, error.status, {"x-amzn-ErrorType": error.code}
-    )
+    typed = {} if getattr(error, "untyped", False) else {"Type": "User"}
+    message = "Message" if "Message" in validation.error_members("lambda", error.code) else "message"
+    return json_response({**reason, **typed, message: error.message}, error.status, {"x-amzn-ErrorType": error.code})
 
 
 # -- functions -----------------------------------------------------------------------------------------

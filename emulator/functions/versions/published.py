@@ -8,7 +8,7 @@ import re
 import shutil
 from typing import Any, Callable
 
-from eddy.emulator.errors import FunctionNotFoundException
+from eddy.emulator.errors import FunctionNotFoundException, reachable
 from eddy.emulator.functions.packages import package_of
 from eddy.emulator.functions.versions.aliases import LATEST, Alias, fingerprint
 
@@ -100,6 +100,7 @@ class VersionedRegistry:
         match = FUNCTION_NAME_FORMS.match(name_or_arn)
         if match is None:
             raise FunctionNotFoundException(f"Function not found: {name_or_arn}")
+        reachable(match.group("region"), region)
         arn = (
             f"arn:aws:lambda:{match.group('region') or region}:{match.group('account') or account_id}:function:"
             f"{match.group('name')}"

@@ -39,6 +39,7 @@ from eddy.emulator.errors import (
     FunctionNotFoundException,
     InvalidParameterValueException,
     TooManyRequestsException,
+    reachable,
 )
 from eddy.emulator.functions.function import Function
 
@@ -91,6 +92,7 @@ def function_name(name: str, qualifier: str | None, caller: tuple[str, str]) -> 
         raise InvalidParameterValueException(
             "The derived qualifier from the function name does not match the specified qualifier."
         )
+    reachable(match.group("region"), caller[1])
     region, account_id = match.group("region") or caller[1], match.group("account") or caller[0]
     return f"arn:aws:lambda:{region}:{account_id}:function:{match.group('name')}", qualifier or derived
 

@@ -34,7 +34,13 @@ from eddy.emulator.api.lambda_.resources import (
     versions,
 )
 from eddy.emulator.engine import Emulator
-from eddy.emulator.errors import AWSError, FunctionNotFoundException, InvalidParameterValueException, NotEmulated
+from eddy.emulator.errors import (
+    AWSError,
+    FunctionNotFoundException,
+    InvalidParameterValueException,
+    NotEmulated,
+    reachable,
+)
 from eddy.emulator.functions.function import FUNCTION_ARN, Function
 from eddy.emulator.aws_requests import Request, Response
 
@@ -99,6 +105,7 @@ def _target(
     base, qualifier = (
         (match.group(3), match.group(4)) if match else (name.partition(":")[0], name.partition(":")[2] or None)
     )
+    reachable(match.group(1) if match else None, caller[1])
     account_id, region = (match.group(2), match.group(1)) if match else caller
     arn = f"arn:aws:lambda:{region}:{account_id}:function:{base}"
     with emulator.lock:
@@ -108,7 +115,10 @@ def _target(
             raise FunctionNotFoundException(f"No policy found for: {arn}")
         if operation in provisioned_concurrency.OPERATIONS:
             raise provisioned_concurrency.missing_function(arn, qualifier or suffix.lstrip(":") or None)
-        suffix = ":$LATEST" if operation.endswith("FunctionConcurrency") else (f":{qualifier}" if qualifier else suffix)
+        # Put's and Delete's name $LATEST, Get's does not (AWS-recorded: test_function_concurrency_exceptions,
+        # test_ops_on_nonexisting_fn[get_function_concurrency])
+        concurrency = operation.endswith("FunctionConcurrency") and operation != "GetFunctionConcurrency"
+        suffix = ":$LATEST" if concurrency else (f":{qualifier}" if qualifier else suffix)
         raise FunctionNotFoundException(f"Function not found: {arn}{suffix}")
     return function, qualifier
 

@@ -18,7 +18,7 @@ from typing import Any
 from eddy.emulator.api import validation
 from eddy.emulator.api.rest_json import json_response
 from eddy.emulator.engine import Emulator
-from eddy.emulator.errors import InvalidParameterValueException
+from eddy.emulator.errors import InvalidParameterValueException, without_type
 from eddy.emulator.functions.function import FUNCTION_ARN, Function
 from eddy.emulator.aws_requests import Response
 
@@ -46,10 +46,10 @@ def put_function_concurrency(emulator: Emulator, function: Function, name: str, 
             if f is not function
         )
         if others + reserved > ACCOUNT_CONCURRENCY - MINIMUM_UNRESERVED:
-            raise InvalidParameterValueException(
+            raise without_type(InvalidParameterValueException(
                 "Specified ReservedConcurrentExecutions for function decreases account's UnreservedConcurrentExecution "
                 f"below its minimum value of [{MINIMUM_UNRESERVED}]."
-            )
+            ))
         function.reserved_concurrency = reserved
         emulator.functions.recorded(function)
     return json_response({"ReservedConcurrentExecutions": reserved})

@@ -30,6 +30,7 @@ from eddy.emulator.errors import (
     InvalidParameterValueException,
     ProvisionedConcurrencyConfigNotFoundException,
     ResourceConflictException,
+    without_type,
 )
 from eddy.emulator.functions.function import Function, timestamp
 from eddy.emulator.functions.versions import LATEST
@@ -105,10 +106,10 @@ def _within_account(emulator: Emulator, function: Function, qualifier: str, requ
         if (f, q) != (function, qualifier)
     )
     if unreserved - provisioned - requested < MINIMUM_UNRESERVED:
-        raise InvalidParameterValueException(
+        raise without_type(InvalidParameterValueException(
             "Specified ConcurrentExecutions for function decreases account's UnreservedConcurrentExecution below its "
             f"minimum value of [{MINIMUM_UNRESERVED}]."
-        )
+        ))
 
 
 def put(emulator: Emulator, function: Function, qualifier: str | None, params: dict[str, Any]) -> Response:

@@ -18,7 +18,12 @@ from eddy.emulator.api.rest_json import json_response, query_parameters
 from eddy.emulator.api.lambda_.door import _function
 from eddy.emulator.aws_requests import Request, Response
 from eddy.emulator.engine import Emulator
-from eddy.emulator.errors import FunctionNotFoundException, InvalidParameterValueException, ResourceConflictException
+from eddy.emulator.errors import (
+    FunctionNotFoundException,
+    InvalidParameterValueException,
+    ResourceConflictException,
+    UnreachableRegionException,
+)
 from eddy.emulator.functions.function import Function
 from eddy.emulator.functions.versions.published import FUNCTION_NAME_FORMS
 from eddy.emulator.functions.versions import LATEST
@@ -56,7 +61,8 @@ def _qualified(
     try:
         function = _function(emulator, unqualified, caller)
     except FunctionNotFoundException as missing:
-        if qualifier is not None and operation != "DeleteFunction":
+        named = qualifier is not None and operation != "DeleteFunction"
+        if named and not isinstance(missing, UnreachableRegionException):
             raise FunctionNotFoundException(f"{missing.message}:{qualifier}") from None
         raise
     with emulator.lock:

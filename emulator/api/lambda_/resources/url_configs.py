@@ -27,7 +27,7 @@ from eddy.emulator.api.lambda_.door import json_response
 from eddy.emulator.api.lambda_.resources.versions import page_of
 from eddy.emulator.aws_requests import Response
 from eddy.emulator.engine import Emulator
-from eddy.emulator.errors import FunctionNotFoundException, ResourceConflictException
+from eddy.emulator.errors import FunctionNotFoundException, ResourceConflictException, UnreachableRegionException
 from eddy.emulator.functions.function import Function
 
 OPERATIONS = frozenset(
@@ -164,6 +164,8 @@ def handle(
     missing = RESOURCE_MISSING if operation in ("GetFunctionUrlConfig", "DeleteFunctionUrlConfig") else FUNCTION_MISSING
     try:
         function, from_name = target()
+    except UnreachableRegionException:
+        raise
     except FunctionNotFoundException:
         raise FunctionNotFoundException(missing) from None
     if operation == "ListFunctionUrlConfigs":

@@ -26,6 +26,7 @@ from eddy.emulator.errors import (
     InvalidParameterValueException,
     ResourceConflictException,
     ValidationException,
+    without_type,
 )
 from eddy.emulator.functions.function import Function
 from eddy.emulator.functions.versions import LATEST, Alias, listed
@@ -86,9 +87,9 @@ def _weights(function: Function, target: str, config: Any) -> dict[str, float]:
                 "already included in routing configuration."
             )
         if target == LATEST:
-            raise InvalidParameterValueException(
+            raise without_type(InvalidParameterValueException(
                 "$LATEST is not supported for an alias pointing to more than 1 version"
-            )
+            ))
         if not version.isdigit():
             raise ValidationException(
                 f"1 validation error detected: Value '{shown}' at '{WEIGHTS}' failed to satisfy constraint: Map keys "
