@@ -56,7 +56,8 @@ def handler(event, context):
                 refusing.write("stacks 1")
     elif event["RequestType"] == "Delete":
         ddb.delete_item(TableName="things", Key={"pk": {"S": thing}})
-    response = {"Status": "SUCCESS", "PhysicalResourceId": thing, "StackId": event["StackId"],
+    failing = event["RequestType"] == "Create" and event["ResourceProperties"].get("Fail") == "true"
+    response = {"Status": "FAILED" if failing else "SUCCESS", "Reason": "refused", "PhysicalResourceId": thing, "StackId": event["StackId"],
                 "RequestId": event["RequestId"], "LogicalResourceId": event["LogicalResourceId"], "Data": {}}
     urllib.request.urlopen(urllib.request.Request(event["ResponseURL"], data=json.dumps(response).encode(),
                                                   method="PUT"), timeout=60).read()
@@ -66,6 +67,7 @@ PARENT = """
 Parameters:
   Flag: {Type: String, Default: ""}
   Delay: {Type: Number, Default: 0}
+  Fail: {Type: String, Default: "false"}
 Resources:
   Child:
     Type: AWS::CloudFormation::Stack
@@ -75,7 +77,7 @@ Resources:
   Thing:
     Type: Custom::Thing
     DependsOn: Child
-    Properties: {ServiceToken: %(provider)s, RefuseNextCommit: !Ref Flag, Delay: !Ref Delay}
+    Properties: {ServiceToken: %(provider)s, RefuseNextCommit: !Ref Flag, Delay: !Ref Delay, Fail: !Ref Fail}
 """
 
 
@@ -156,3 +158,24 @@ def test_a_refused_parent_stack_takes_back_its_nested_stack_and_sends_its_custom
             "queues": {"child-jobs": {"DelaySeconds": "5"}}, "things": ["thing-Thing"]}
     with running(door, state, kill=False) as eddy:
         assert held(eddy) == updated
+
+
+def test_a_refused_parent_stack_whose_rollback_deleted_its_nested_stack_leaves_no_stack(
+    door: str, tmp_path: Path, disk: Path
+) -> None:
+    """A parent's resource fails after its child was made: the rollback deletes the child, in a DeleteStack of its
+    own, which wrote stacks.json with the parent half rolled back; the parent's end (ROLLBACK_COMPLETE) then refused
+    put the parent back as that file held it: after a restart a stack ROLLBACK_IN_PROGRESS forever. The child's
+    deletion before the parent's commit is part of the parent's operation too: nothing of it is left."""
+    state = tmp_path / "state"
+    with running(door, state) as eddy:
+        provider = set_up(eddy)
+        nothing = held(eddy)
+        refused(lambda: eddy.client("cloudformation").create_stack(
+            StackName="parent", TemplateBody=PARENT % {"provider": provider},
+            Parameters=[{"ParameterKey": "Flag", "ParameterValue": str(disk)},
+                        {"ParameterKey": "Fail", "ParameterValue": "true"}]))
+        assert held(eddy) == nothing == {"stacks": [], "queues": {}, "things": []}
+        assert provider_requests(eddy) == [("Create", ""), ("Delete", "thing-Thing")]  # the rollback's Delete
+    with running(door, state, kill=False) as eddy:  # after kill -9 (server) or the block's end (in-process)
+        assert held(eddy) == nothing

@@ -114,7 +114,8 @@ class NestedStack(ResourceType):
 
     def delete(self, provisioning: Provisioning, physical_id: str, properties: dict[str, Any]) -> None:
         cloudformation = provisioning.client("cloudformation")
-        cloudformation.delete_stack(StackName=physical_id)
+        with provisioning.nesting(_name_of(physical_id)):  # a rollback's, before this stack's commit: part of it
+            cloudformation.delete_stack(StackName=physical_id)
         status, _ = _outputs(cloudformation, physical_id)
         if status != "DELETE_COMPLETE":
             raise ResourceFailed(f"Embedded stack {physical_id} was not successfully deleted. Currently in {status}.")
