@@ -259,7 +259,7 @@ def main() -> int:
         if init is None and isinstance(handler, dict):
             _retry_init(line, *started_in, protocol)
         if init is not None and isinstance(handler, dict):
-            protocol.write(json.dumps({**handler, "init": init, "logs": ""}) + "\n")
+            protocol.write(json.dumps({**handler, "body": _init_document(handler), "init": init, "logs": ""}) + "\n")
             init = None
             continue
         context = Context(request["context"], time.monotonic() + request["timeout"])
@@ -279,6 +279,14 @@ def main() -> int:
         answer["logs"] = log.take()
         protocol.write(json.dumps(answer, default=_decimal) + "\n")
     return 0
+
+
+def _init_document(fault: dict[str, Any]) -> dict[str, Any]:
+    """The error document of a failed Init: the runtime reports it before any invocation, so its requestId is empty
+    (AWS-recorded: LocalStack's test_lambda.snapshot.json, TestLambdaErrors::test_lambda_runtime_error; AWS's answers
+    for Runtime.ImportModuleError, as users have posted them, say the same)."""
+    return {"errorMessage": fault["errorMessage"], "errorType": fault["errorType"], "requestId": "",
+            "stackTrace": fault["stackTrace"]}  # fmt: skip
 
 
 def _retry_init(request: str, environment: dict[str, str], cwd: str, protocol: Any) -> None:
