@@ -17,6 +17,7 @@ reading being a tenth of such a request's cost in the server.
 from __future__ import annotations
 
 import email.utils
+import functools
 import io
 import logging
 import socket
@@ -202,19 +203,20 @@ class ConnectionHandler(socketserver.StreamRequestHandler):
             body = self._body(known)
         except BadRequest as problem:
             text = str(problem).encode()
-            self._send(
-                b"HTTP/1.1 400 Bad Request\r\n",
-                [("Content-Type", "text/plain"), ("Content-Length", str(len(text)))],
-                text,
-                keep_alive=False,
-            )
+            plain = [("Content-Type", "text/plain"), ("Content-Length", str(len(text)))]
+            self._send(b"HTTP/1.1 400 Bad Request\r\n", plain, text, keep_alive=False)
             return False
-        url = urlsplit(target)
-        path = url.path if url.scheme or not url.netloc else f"/{url.netloc}{url.path}"  # "//x" is a path
         cgi = cgi_headers(headers)
-        if url.scheme and url.netloc:
-            cgi["HTTP_HOST"] = url.netloc
-        incoming = Incoming(method, target, version, unquote_to_bytes(path).decode("latin-1"), url.query, cgi, body)
+        if target[:1] == "/" and target[:2] != "//" and "#" not in target:  # the common target: a path and a query
+            path, _, query = target.partition("?")  # as urlsplit splits it
+        else:
+            url = urlsplit(target)
+            path = url.path if url.scheme or not url.netloc else f"/{url.netloc}{url.path}"  # "//x" is a path
+            query = url.query
+            if url.scheme and url.netloc:
+                cgi["HTTP_HOST"] = url.netloc
+        path_info = path if "%" not in path and path.isascii() else unquote_to_bytes(path).decode("latin-1")
+        incoming = Incoming(method, target, version, path_info, query, cgi, body)
         started = time.perf_counter()
         status, response_headers, payload = self._call(incoming)
         head_only = method == "HEAD" or status[:1] == "1" or status[:3] in ("204", "304")
@@ -224,15 +226,8 @@ class ConnectionHandler(socketserver.StreamRequestHandler):
             f"HTTP/1.1 {status}\r\n".encode("latin-1"), response_headers, b"" if head_only else payload, keep_alive
         )
         if log.isEnabledFor(logging.DEBUG):  # `eddy serve --verbose`
-            log.debug(
-                '%s "%s %s %s" %s %.1f ms',
-                self.client_address[0],
-                method,
-                target,
-                version,
-                status[:3],
-                (time.perf_counter() - started) * 1000,
-            )
+            took = (time.perf_counter() - started) * 1000
+            log.debug('%s "%s %s %s" %s %.1f ms', self.client_address[0], method, target, version, status[:3], took)
         return keep_alive
 
     def _head(self, line: bytes) -> tuple[str, str, str, list[tuple[str, str]], dict[str, str]]:
@@ -356,11 +351,14 @@ class ConnectionHandler(socketserver.StreamRequestHandler):
 
     def _send(self, status_line: bytes, headers: list[tuple[str, str]], body: bytes, keep_alive: bool) -> None:
         lines = [status_line]
-        if not any(name.lower() == "date" for name, _ in headers):  # one Date: the application's, if it sent one
-            lines.append(f"Date: {self.server.http_date()}\r\n".encode())
-        lines.extend(
-            f"{name}: {value}\r\n".encode("latin-1") for name, value in headers if name.lower() != "connection"
-        )
+        dated = False
+        for name, value in headers:
+            lowered = name.lower()
+            if lowered != "connection":
+                lines.append(f"{name}: {value}\r\n".encode("latin-1"))
+                dated = dated or lowered == "date"
+        if not dated:  # one Date, first: the application's (where it stands), if it sent one
+            lines.insert(1, f"Date: {self.server.http_date()}\r\n".encode())
         if not keep_alive:
             lines.append(b"Connection: close\r\n")
         lines.append(b"\r\n")
@@ -375,15 +373,22 @@ def cgi_headers(headers: list[tuple[str, str]]) -> dict[str, str]:
     length is known)."""
     cgi: dict[str, str] = {}
     for name, value in headers:
-        if "_" in name:
+        key = _cgi_name(name)
+        if key is None:
             continue
-        key = name.upper().replace("-", "_")
-        if key == "CONTENT_LENGTH" or key == "TRANSFER_ENCODING":
-            continue
-        if key != "CONTENT_TYPE":
-            key = f"HTTP_{key}"
         cgi[key] = f"{cgi[key]},{value}" if key in cgi and key != "CONTENT_TYPE" else value
     return cgi
+
+
+@functools.lru_cache(maxsize=1024)  # a client sends the same few names in every request
+def _cgi_name(name: str) -> str | None:
+    """A header's name in a WSGI environment (HTTP_X_AMZ_TARGET, CONTENT_TYPE); None for one left out."""
+    if "_" in name:
+        return None
+    key = name.upper().replace("-", "_")
+    if key == "CONTENT_LENGTH" or key == "TRANSFER_ENCODING":
+        return None
+    return key if key == "CONTENT_TYPE" else f"HTTP_{key}"
 
 
 def _keeps_alive(version: str, connection: str) -> bool:

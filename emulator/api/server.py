@@ -8,6 +8,7 @@ SDK (or a localstack-client session) pointed at the port finds every service the
 
 from __future__ import annotations
 
+import functools
 import io
 import itertools
 import logging
@@ -94,8 +95,9 @@ class EddyApp:
         url = _plain_url(incoming.cgi_headers.get("HTTP_HOST"), incoming.path_info, incoming.query)
         if url is None:
             return None
-        headers = _werkzeug_headers(itertools.chain((("CONTENT_LENGTH", str(len(incoming.body))),),
-                                                    incoming.cgi_headers.items()))
+        headers = _werkzeug_headers(
+            itertools.chain((("CONTENT_LENGTH", str(len(incoming.body))),), incoming.cgi_headers.items())
+        )
         if not headers.get("X-Amz-Target", "").startswith(_DYNAMODB_TARGETS):
             return None
         request = Request(incoming.method.upper(), url, headers, incoming.body, incoming.target)
@@ -268,12 +270,19 @@ def _werkzeug_headers(environ: Iterable[tuple[str, Any]]) -> dict[str, str]:
     """The headers an environment's items hold, named and ordered as werkzeug's EnvironHeaders names them."""
     headers = {}
     for key, value in environ:
-        if key[:5] == "HTTP_":
-            if key not in _SPECIAL_HEADERS:
-                headers[key[5:].replace("_", "-").title()] = value
-        elif (key == "CONTENT_TYPE" or key == "CONTENT_LENGTH") and value:
-            headers[key.replace("_", "-").title()] = value
+        name = _header_name(key)
+        if name is not None and (value or key[:5] == "HTTP_"):  # an empty Content-Type or Content-Length: none
+            headers[name] = value
     return headers
+
+
+@functools.lru_cache(maxsize=1024)  # an environment's keys are the same few from request to request
+def _header_name(key: str) -> str | None:
+    """The header an environment's key holds, by werkzeug's name for it (HTTP_X_AMZ_TARGET: X-Amz-Target); None for
+    a key that holds none."""
+    if key[:5] == "HTTP_":
+        return None if key in _SPECIAL_HEADERS else key[5:].replace("_", "-").title()
+    return key.replace("_", "-").title() if key == "CONTENT_TYPE" or key == "CONTENT_LENGTH" else None
 
 
 def _plain_url_of(environ: dict[str, Any]) -> str | None:

@@ -11,7 +11,9 @@ import http.client
 import json
 import socket
 import threading
+import random
 import time
+import urllib.parse
 
 import pytest
 
@@ -225,3 +227,27 @@ def test_requests_waiting_for_an_application_that_never_comes_end_and_the_port_c
                       {"closed": "ConnectionResetError"}), answer
     with pytest.raises(ConnectionRefusedError):
         socket.create_connection(("127.0.0.1", opened.server.port), timeout=30)
+
+
+def test_request_targets_reach_the_application_as_urlsplit_reads_them(server):
+    """PATH_INFO (unescaped, latin-1) and QUERY_STRING as urlsplit and unquote_to_bytes make them, for the common
+    targets the server splits itself and every other (escapes, fragments, "//", absolute forms, non-ASCII)."""
+    pieces = ["a", "/", "?", "#", "%41", "%2F", "%", "é", "//", "http:", "x=y", "&", ":", "@", "*", ";", "+"]
+    chooser = random.Random(39)
+    targets = ["/", "/a?b", "/a?b?c", "//host/p", "/p#f", "http://h:1/p?q", "/é?é", "/%C3%A9", "*", "/a:b"]
+    targets += ["/" + "".join(chooser.choice(pieces) for _ in range(chooser.randrange(6))) for _ in range(300)]
+    targets += ["".join(chooser.choice(pieces) for _ in range(chooser.randrange(1, 6))) for _ in range(100)]
+    with socket.create_connection(("127.0.0.1", server.port), timeout=30) as connection:
+        reader = connection.makefile("rb")
+        for target in targets:
+            connection.sendall(f"GET {target} HTTP/1.1\r\nHost: h\r\n\r\n".encode())
+            assert reader.readline().startswith(b"HTTP/1.1 200")
+            length = 0
+            while (line := reader.readline()) != b"\r\n":
+                if line.lower().startswith(b"content-length:"):
+                    length = int(line.split(b":")[1])
+            seen = json.loads(reader.read(length))
+            url = urllib.parse.urlsplit(target.encode().decode("latin-1"))  # the request line as the server reads it
+            path = url.path if url.scheme or not url.netloc else f"/{url.netloc}{url.path}"
+            assert (seen["path"], seen["query"]) == (
+                urllib.parse.unquote_to_bytes(path).decode("latin-1"), url.query), target
