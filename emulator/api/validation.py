@@ -63,8 +63,14 @@ DEFERRED_TO_MOTO = frozenset({"dynamodb"})
 #: model stood when it marked them: KeySchema 1 to 2 elements); moto fails on a request without them
 REQUIRED_BY_THE_SERVICE = {("dynamodb", "CreateTable"): ("AttributeDefinitions", "KeySchema")}
 #: enums AWS lists in another order than botocore's model, as AWS answered (LocalStack's AWS-validated
-#: TestLambdaURL::test_lambda_url_invalid_invoke_mode: "[RESPONSE_STREAM, BUFFERED]")
-ENUM_ORDER = {"InvokeMode": ("RESPONSE_STREAM", "BUFFERED")}
+#: TestLambdaURL::test_lambda_url_invalid_invoke_mode: "[RESPONSE_STREAM, BUFFERED]"; test_lambda_api.snapshot.json
+#: TestLambdaRecursion::test_put_function_recursion_config_invalid_value, TestLambdaEventSourceMappings::
+#: test_create_event_source_validation "invalid_starting_position")
+ENUM_ORDER = {
+    "InvokeMode": ("RESPONSE_STREAM", "BUFFERED"),
+    "RecursiveLoop": ("Terminate", "Allow"),
+    "EventSourcePosition": ("LATEST", "AT_TIMESTAMP", "TRIM_HORIZON"),
+}
 #: a TransactWriteItems item without an action, in the words of AWS's DynamoDB Local (one with several is moto's,
 #: which has AWS's: "TransactItems can only contain one of Check, Put, Update or Delete")
 NO_TRANSACT_WRITE_ACTION = "Invalid Request: TransactWriteRequest should contain Delete or Put or Update request"

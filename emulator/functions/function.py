@@ -95,6 +95,8 @@ class Function:
     ephemeral_storage: int = 512
     tracing_mode: str = "PassThrough"
     snap_start: str = "None"
+    #: PutFunctionRecursionConfig's RecursiveLoop (Terminate until one is put; Eddy detects no loops)
+    recursive_loop: str = "Terminate"
     #: the execution role's session its workers run as (AWS_ACCESS_KEY_ID, ...), made with its CreateFunction and
     #: kept with it, so a new worker needs no write (functions/runtimes/credentials.py); None: made by a worker
     role_session: dict[str, str] | None = None

@@ -53,10 +53,14 @@ def create_stream_mapping(
     kind = "Kinesis" if isinstance(stream, KinesisSource) else "DynamoDB"
     position = params.get("StartingPosition")
     allowed = KINESIS_STARTING_POSITIONS if kind == "Kinesis" else STARTING_POSITIONS
-    if position not in allowed:
+    if position is None:  # Lambda's words (AWS-recorded: LocalStack's test_lambda_api.snapshot.json,
+        # TestLambdaEventSourceMappings::test_create_event_source_validation and _kinesis)
         raise InvalidParameterValueException(
-            f"StartingPosition must be {' or '.join(allowed)} for a {kind} stream, not {position!r}"
+            "1 validation error detected: Value null at 'startingPosition' failed to satisfy constraint: "
+            "Member must not be null."
         )
+    if position not in allowed:  # the model's enum passed: one this kind of stream has not (AT_TIMESTAMP)
+        raise InvalidParameterValueException(f"Unsupported starting position for arn type: {stream.arn}")
     timestamp = params.get("StartingPositionTimestamp")
     if position == "AT_TIMESTAMP" and (isinstance(timestamp, bool) or not isinstance(timestamp, (int, float))):
         raise InvalidParameterValueException("StartingPositionTimestamp is required for AT_TIMESTAMP")

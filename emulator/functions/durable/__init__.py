@@ -32,7 +32,7 @@ FIELDS = (
     "dead_letter_target", "tags", "policy", "reserved_concurrency", "provisioned_concurrency", "url_configs", "revision_id", "version",
     "last_version",
     "source_fingerprint", "environment_given", "architectures", "ephemeral_storage", "tracing_mode", "snap_start",
-    "role_session",
+    "role_session", "recursive_loop",
 )  # fmt: skip
 
 

@@ -7,7 +7,7 @@ or an alias), versions.py (PublishVersion, ListVersionsByFunction, Create/Get/Up
 permissions.py (AddPermission, RemovePermission, GetPolicy), tags.py (TagResource, UntagResource, ListTags on a
 function's ARN) and concurrency.py (Put/Get/DeleteFunctionConcurrency, GetAccountSettings: the account's limits and
 what Eddy's functions use of them), provisioned_concurrency.py (Put/Get/Delete/ListProvisionedConcurrencyConfig(s)
-of versions and aliases), url_configs.py (Create/Get/Update/Delete/ListFunctionUrlConfig(s): function URLs, which
+of versions and aliases), recursion.py (Put/GetFunctionRecursionConfig), url_configs.py (Create/Get/Update/Delete/ListFunctionUrlConfig(s): function URLs, which
 api/lambda_/function_urls/ serves). Every other operation on a function (code signing, ...: the list is
 botocore's Lambda model, read here) answers ResourceNotFoundException when the function does not exist and
 HTTP 501 NotImplemented "Eddy does not emulate Lambda's <Operation>" when it does (docs/guides/functions-and-layers.md).
@@ -29,6 +29,7 @@ from eddy.emulator.api.lambda_.resources import (
     permissions,
     provisioned_concurrency,
     qualified,
+    recursion,
     tags,
     url_configs,
     versions,
@@ -184,6 +185,8 @@ def handle(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Res
             return permissions.remove_permission(
                 emulator, function, path["StatementId"], _qualifier(from_name, query), query.get("RevisionId")
             )
+        if operation in recursion.OPERATIONS:
+            return recursion.handle(emulator, operation, function, name, params)
         if operation == "PutFunctionConcurrency":
             return concurrency.put_function_concurrency(emulator, function, name, params)
         if operation == "GetFunctionConcurrency":

@@ -63,7 +63,9 @@ def _holder(emulator: Emulator, function: Function, qualifier: str | None, addin
         raise InvalidParameterValueException("We currently do not support adding policies for $LATEST.")
     with emulator.lock:
         holder = emulator.functions.qualified(function, qualifier)
-    if holder is None:
+    if holder is None:  # in AWS's words (AWS-recorded: TestLambdaPermissions::test_permission_exceptions)
+        if re.fullmatch(r"[a-zA-Z0-9-_]*[a-zA-Z_-][a-zA-Z0-9-_]*", qualifier or ""):  # an alias's name
+            raise FunctionNotFoundException(f"Cannot find alias arn: {function.arn}:{qualifier}")
         raise FunctionNotFoundException(f"Function not found: {function.arn}:{qualifier}")
     return holder
 
@@ -129,7 +131,10 @@ def add_permission(emulator: Emulator, function: Function, params: dict[str, Any
 
 
 def get_policy(emulator: Emulator, function: Function, qualifier: str | None) -> Response:
-    holder = _holder(emulator, function, qualifier)
+    try:
+        holder = _holder(emulator, function, qualifier)
+    except FunctionNotFoundException:  # AWS-recorded "get_policy_fn_version_doesnotexist"
+        raise FunctionNotFoundException("The resource you requested does not exist.") from None
     with emulator.lock:
         if not holder.policy:
             raise FunctionNotFoundException("The resource you requested does not exist.")

@@ -43,7 +43,9 @@ def tagged(emulator: Emulator, arn: str) -> tuple[Any, Callable[[], None]]:
         function = emulator.functions.functions.get(f"arn:aws:lambda:{region}:{account_id}:function:{name}")
     if function is None:
         raise FunctionNotFoundException(f"Function not found: {arn}")
-    return function, lambda: emulator.functions.recorded(function)
+    # a change of a function's tags is a new revision of it (AWS-recorded: test_lambda_api.snapshot.json,
+    # TestLambdaTags::test_tag_lifecycle, a new RevisionId after each TagResource and UntagResource)
+    return function, lambda: emulator.functions.recorded(function, new_revision=True)
 
 
 def tag_resource(emulator: Emulator, arn: str, params: dict[str, Any]) -> Response:

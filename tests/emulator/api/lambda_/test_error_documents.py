@@ -72,3 +72,20 @@ def test_some_refusals_have_no_type(door):
     assert refused(lam.create_alias, FunctionName="limited", Name="weighted", FunctionVersion="$LATEST",
                    RoutingConfig={"AdditionalVersionWeights": {version: 0.5}}) == {
         "Error": {"Code": "InvalidParameterValueException", "Message": message}, "message": message, "Status": 400}
+
+
+def test_a_missing_alias_or_version_in_a_permission_request(door):
+    """TestLambdaPermissions::test_permission_exceptions: "add_permission_fn_alias_doesnotexist",
+    "remove_permission_fn_alias_doesnotexist" (an alias's name: Cannot find alias arn), "add_permission_fn_version_
+    doesnotexist" (a version: Function not found), "get_policy_fn_version_doesnotexist"."""
+    lam = door.client("lambda")
+    create_function(lam, "guarded", "def handler(event, context):\n    return event\n")
+    arn = ARN.format(region="us-east-1", name="guarded")
+    add = dict(FunctionName="guarded", StatementId="s3", Action="lambda:InvokeFunction", Principal="s3.amazonaws.com")
+    assert refused(lam.add_permission, **add, Qualifier="alias-doesnotexist") == not_found(
+        f"Cannot find alias arn: {arn}:alias-doesnotexist")
+    assert refused(lam.remove_permission, FunctionName="guarded", StatementId="s3",
+                   Qualifier="alias-doesnotexist") == not_found(f"Cannot find alias arn: {arn}:alias-doesnotexist")
+    assert refused(lam.add_permission, **add, Qualifier="42") == not_found(f"Function not found: {arn}:42")
+    assert refused(lam.get_policy, FunctionName="guarded", Qualifier="77") == not_found(
+        "The resource you requested does not exist.")
