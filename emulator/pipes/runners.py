@@ -45,6 +45,11 @@ class PipeSender:
         log.info("pipe %s batch %d %s in %.1f ms", self.pipe.name, len(records), outcome, result.duration * 1000)
         return result
 
+    def serializes(self) -> bool:
+        """A pipe's records may reach code in this process (an enrichment or target that is a registered callable,
+        a filter, an input template): they are made as their own copy."""
+        return False
+
 
 def stream_runner(
     kernel: Kernel,

@@ -29,6 +29,12 @@ class Sender(Protocol):
         target that answers partial failures by record."""
         ...
 
+    def serializes(self) -> bool:
+        """Whether the next batch's event will only be written out as JSON (a function in a worker subprocess), never
+        given to code in this process: then it may share the source's objects instead of being made as its own copy
+        (an OwnEvent)."""
+        ...
+
 
 class FunctionSender:
     """A mapping's function, invoked synchronously (RequestResponse), as Lambda's pollers invoke it. The function is
@@ -48,6 +54,13 @@ class FunctionSender:
                 "", error=FunctionError("ResourceNotFoundException", f"Function not found: {function_arn}")
             )
         return self.invoker.invoke(function, event, source=self.mapping.uuid, invoked_arn=function_arn)
+
+    def serializes(self) -> bool:
+        """A function with code runs in a worker subprocess, which gets its event as JSON; a registered callable gets
+        the event itself. (An alias's version is drawn again by `send`: a plain event that reaches a callable is
+        copied for it by the Invoker, as any plain event is.)"""
+        function = self.functions.runnable(self.mapping.function_arn)
+        return function is not None and function.target is None
 
 
 def send_batch(

@@ -161,9 +161,13 @@ class BatchProcessor:
         self, lane: ShardLane, records: list[Any], *, final: bool = False, terminated_early: bool = False
     ) -> dict[str, Any]:
         """The event a batch is sent as: Lambda's Records, and a tumbling window's fields; made for one invocation,
-        nothing in it shared (an OwnEvent)."""
+        nothing in it shared (an OwnEvent), unless the sender only writes it out as JSON (a worker subprocess's
+        function): then its records share the stream's images, as GetRecords' answers do, and no copy is made."""
         source, shard_id = self.source, lane.shard.shard_id
-        event = OwnEvent(Records=source.lambda_records(records, shard_id))
+        if self.sender.serializes():
+            event: dict[str, Any] = {"Records": [source.lambda_record(record, shard_id) for record in records]}
+        else:
+            event = OwnEvent(Records=source.lambda_records(records, shard_id))
         if self.mapping.tumbling_window_in_seconds and lane.window is not None:
             fields = lane.window.event_fields(shard_id, source.arn, final=final, terminated_early=terminated_early)
             event.update(own_copy(fields))

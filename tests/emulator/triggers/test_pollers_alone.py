@@ -84,6 +84,9 @@ class Sender:
             return InvocationResult("r", error=FunctionError("Unhandled", "poisoned"))
         return InvocationResult("r", payload=None)
 
+    def serializes(self) -> bool:
+        return False
+
 
 def test_a_runner_alone_follows_lineage_bisects_and_reports_what_it_discarded(tmp_path):
     kernel = Kernel(Settings(), Clock(source=lambda: 1_800_000_000.0))  # a clock that stands still
