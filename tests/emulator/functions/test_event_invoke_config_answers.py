@@ -12,6 +12,7 @@ import pytest
 from botocore.exceptions import ClientError
 
 from tests.emulator.functions.test_async_invocations import invoke_event, setup
+from tests.emulator.functions.test_functions import create_function
 from tests.emulator.notifications.test_s3_notifications import wait_for_messages
 
 ARN = "arn:aws:lambda:us-east-1:123456789012:function"
@@ -100,3 +101,27 @@ def test_an_event_whose_retry_would_come_past_its_maximum_age_is_given_up_on_at_
     assert wait_for_messages(sqs, env["attempts"], 1) == [{"message": "m1", "fail": True}]
     report = door.wait_idle(60)
     assert ([failure["Condition"] for failure in report["Failures"]], report["Pending"]) == (["EventAgeExceeded"], [])
+
+
+def test_the_event_invoke_configs_are_listed_a_page_at_a_time(door):
+    """test_lambda_eventinvokeconfig_lifecycle: "list_single_invokeconfig" whole (LastModified aside), then $LATEST's
+    and version 1's listed by MaxItems=1 pages that a NextMarker joins."""
+    lam = door.client("lambda")
+    create_function(lam, "configured", "def handler(event, context):\n    return event\n")
+    lam.put_function_event_invoke_config(FunctionName="configured", MaximumRetryAttempts=0)
+    lam.put_function_event_invoke_config(FunctionName="configured", MaximumEventAgeInSeconds=60)
+    lam.update_function_event_invoke_config(FunctionName="configured", MaximumRetryAttempts=1)
+    listed = lam.list_function_event_invoke_configs(FunctionName="configured")
+    for config in listed["FunctionEventInvokeConfigs"]:
+        assert config.pop("LastModified").year > 2000
+    assert {key: value for key, value in listed.items() if key != "ResponseMetadata"} == {
+        "FunctionEventInvokeConfigs": [{"DestinationConfig": {"OnFailure": {}, "OnSuccess": {}},
+                                        "FunctionArn": f"{ARN}:configured:$LATEST", "MaximumEventAgeInSeconds": 60,
+                                        "MaximumRetryAttempts": 1}]}
+    version = lam.publish_version(FunctionName="configured")["Version"]
+    lam.put_function_event_invoke_config(FunctionName="configured", Qualifier=version, MaximumEventAgeInSeconds=120)
+    first = lam.list_function_event_invoke_configs(FunctionName="configured", MaxItems=1)
+    rest = lam.list_function_event_invoke_configs(FunctionName="configured", Marker=first["NextMarker"], MaxItems=1)
+    assert "NextMarker" not in rest
+    assert [config["FunctionArn"] for config in first["FunctionEventInvokeConfigs"] +
+            rest["FunctionEventInvokeConfigs"]] == [f"{ARN}:configured:$LATEST", f"{ARN}:configured:{version}"]

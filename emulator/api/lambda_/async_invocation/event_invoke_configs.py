@@ -27,6 +27,7 @@ from eddy.emulator.api import validation
 from eddy.emulator.api.rest_json import json_body, json_response, query_parameters
 from eddy.emulator.api.lambda_.door import error_response
 from eddy.emulator.api.lambda_.invoke import LATEST, function_name
+from eddy.emulator.api.lambda_.resources.versions import page_of
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import AWSError, FunctionNotFoundException, InvalidParameterValueException
 from eddy.emulator.functions.function import Function
@@ -102,7 +103,7 @@ def handle(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Res
                     )
                     if each.event_invoke_config
                 ]
-            return json_response({"FunctionEventInvokeConfigs": configs})
+            return json_response(page_of(configs, query_parameters(request), "FunctionEventInvokeConfigs"))
         if holder.event_invoke_config is None:
             raise _no_config(arn, qualifier)
         if operation == "GetFunctionEventInvokeConfig":
