@@ -11,6 +11,7 @@ import pytest
 import yaml
 
 from eddy.emulator.cli import main as eddy
+from eddy.emulator.functions.runtimes import RUNTIMES
 from eddy.infra.apply import Action, Clients, down, summary, up
 from eddy.infra.load import load_stack
 from eddy.infra.stack import StackError, parse_stack
@@ -32,7 +33,7 @@ def test_errors_name_their_place_in_the_file(tmp_path):
         load_stack(path)
     message = str(invalid.value)
     for expected in ("tables.orders.stream: Input should be 'KEYS_ONLY'", "tables.plain.key.pk: Input should be 'S', 'N' or 'B'",
-                     "functions.f.handler: a handler is module.function", "functions.f.runtime: Eddy runs python3.9, ",
+                     "functions.f.handler: a handler is module.function", f"functions.f.runtime: Eddy runs {', '.join(RUNTIMES)} functions",
                      "functions.f.timeout: Input should be greater than or equal to 1",
                      "mappings.0.batch_size: Input should be less than or equal to 10000",
                      "mappings.0.on_failure: name exactly one on-failure destination", "surprise: Extra inputs are not permitted"):
