@@ -8,7 +8,8 @@ the event stays with it (the records' images are the stream's own). An OwnEvent 
 batch, made for one invocation with nothing in it shared): it is given as a plain dict without another. A registered callable that overruns
 cannot be stopped (Python threads cannot be killed); it is left to finish in the background. An overrunning
 worker subprocess is killed with the processes it started (its process group). A function's ReservedConcurrentExecutions caps its invocations running at once: one
-past it is not run but throttled (Lambda's TooManyRequestsException "Rate Exceeded.").
+past it is not run but throttled (Lambda's TooManyRequestsException "Rate Exceeded."); one of a version or alias with
+provisioned concurrency runs in a provisioned environment while one is free (functions/concurrency.py decides both).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from eddy.emulator.errors import FunctionError
 from eddy.emulator.functions import platform_errors
 from eddy.emulator.functions.logs import log_groups
 from eddy.emulator.functions.callable_output import CALLABLE_OUTPUT, CapturedOutput
+from eddy.emulator.functions.concurrency import ON_DEMAND, PROVISIONED, Concurrency, Ticket
 from eddy.emulator.functions.environment import overlay
 from eddy.emulator.functions.invocation_results import InvocationResult
 from eddy.emulator.functions.recent_invocations import RecentInvocations
@@ -162,10 +164,11 @@ class Invoker:
         #: every invocation's log, written to CloudWatch Logs as Lambda writes it
         self.logs = log_groups.FunctionLogs(now)
         self._threads = ThreadPoolExecutor(max_workers=max_threads, thread_name_prefix="eddy-invoke")
-        self._idle_workers: dict[str, list[Worker]] = {}
+        #: idle workers by the version they run and their kind of environment (on demand, provisioned)
+        self._idle_workers: dict[tuple[str, str], list[Worker]] = {}
         self._lock = threading.Lock()
-        #: each function's invocations running now (its reserved concurrency caps them)
-        self._running: dict[str, int] = {}
+        #: which invocations run, in which kind of environment (reserved and provisioned concurrency)
+        self.admission = Concurrency(now)
         #: environment every worker subprocess gets (e.g. AWS_ENDPOINT_URL pointing back at Eddy)
         self.worker_environment: dict[str, str] = {}
         #: called before a worker subprocess starts (the in-process door starts its loopback server here)
@@ -188,7 +191,8 @@ class Invoker:
         invoked_function_arn (the qualified ARN invoked). `request_id`: an asynchronous event's, the same for each of its attempts (as
         Lambda's retries are: AWS re:Post, "lambda-function-duplicate-invocations"); else a new one."""
         request_id = request_id or str(uuid.uuid4())
-        if not self._admitted(function):
+        ticket = self.admission.admit(function, invoked_arn)
+        if ticket is None:
             return InvocationResult(
                 request_id,
                 error=FunctionError("TooManyRequestsException", "Rate Exceeded."),
@@ -201,10 +205,9 @@ class Invoker:
             if function.target is not None:
                 result = self._invoke_callable(function, event, request_id, started, client_context, invoked_arn)
             else:
-                result = self._invoke_worker(function, event, request_id, started, client_context, invoked_arn)
+                result = self._invoke_worker(function, event, request_id, started, client_context, invoked_arn, ticket)
         finally:
-            with self._lock:
-                self._running[function.arn] -= 1
+            self.admission.release(ticket)
         result.duration = time.monotonic() - started - (result.init_duration or 0.0)  # Init is not the handler's
         result.executed_version = function.version
         self.recent.add(function.arn, result, source=source, started=started_at)
@@ -219,17 +222,6 @@ class Invoker:
 
         if self.logs.enabled:
             self.logs.prepare()
-
-    def _admitted(self, function: Function) -> bool:
-        """Whether one more invocation fits in the function's ReservedConcurrentExecutions (0: none does: all its
-        versions together); counted as running if it does."""
-        reserved = function.root.reserved_concurrency
-        with self._lock:
-            running = self._running.get(function.arn, 0)
-            if reserved is not None and running >= reserved:
-                return False
-            self._running[function.arn] = running + 1
-            return True
 
     def _invoke_callable(
         self,
@@ -292,8 +284,9 @@ class Invoker:
         started: float,
         client_context: dict[str, Any] | None,
         invoked_arn: str | None,
+        ticket: Ticket,
     ) -> InvocationResult:
-        worker = self._take_worker(function)
+        worker = self._take_worker(function, ticket.kind)
         context = LambdaContext(
             function,
             request_id,
@@ -327,7 +320,7 @@ class Invoker:
         if "exited" in answer:  # a custom runtime's process ended during the invocation: its environment is not reused
             worker.kill()
             return _failed(request_id, platform_errors.exited(request_id, answer["exited"]), logs=logs, **environment)
-        self._return_worker(function, worker)
+        self._return_worker(function, worker, ticket.kind)
         if answer["ok"] and _too_large(answer["payload"], function.runtime, worker.answer_bytes):
             return _failed(request_id, platform_errors.response_too_large(), logs=logs, **environment)
         if answer["ok"]:
@@ -342,9 +335,9 @@ class Invoker:
             **environment,
         )
 
-    def _take_worker(self, function: Function) -> Worker:
+    def _take_worker(self, function: Function, kind: str) -> Worker:
         with self._lock:
-            idle = self._idle_workers.setdefault(function.qualified_arn, [])
+            idle = self._idle_workers.setdefault((function.qualified_arn, kind), [])
             while idle:
                 worker = idle.pop()
                 if worker.revision == function.revision and worker.process.poll() is None:
@@ -354,7 +347,7 @@ class Invoker:
             self.before_worker_start()
         from eddy.emulator.functions.runtimes.workers import Worker  # the runtimes load with the first worker
 
-        environment, session = self.worker_environment, None
+        environment, session = {**self.worker_environment, "AWS_LAMBDA_INITIALIZATION_TYPE": kind}, None
         if self.role_credentials is not None:
             session = self.role_credentials(function)
             environment = {**environment, **session}
@@ -363,15 +356,15 @@ class Invoker:
             worker.revision = None
         return worker
 
-    def _return_worker(self, function: Function, worker: Worker) -> None:
+    def _return_worker(self, function: Function, worker: Worker, kind: str) -> None:
         with self._lock:
-            self._idle_workers.setdefault(function.qualified_arn, []).append(worker)
+            self._idle_workers.setdefault((function.qualified_arn, kind), []).append(worker)
 
     def retire(self, function: Function) -> None:
         """Stop the idle workers of a function's version (its code or configuration changed, or it was deleted)."""
         with self._lock:
-            workers = self._idle_workers.pop(function.qualified_arn, [])
-        for worker in workers:
+            pools = [self._idle_workers.pop((function.qualified_arn, kind), []) for kind in (ON_DEMAND, PROVISIONED)]
+        for worker in (worker for pool in pools for worker in pool):
             worker.kill()
 
     def retire_all(self) -> None:

@@ -44,7 +44,7 @@ class Runtime(ABC):
                 **lambda_variables(function),
                 "LAMBDA_TASK_ROOT": str(function.code_dir),
                 "_HANDLER": function.handler,
-                "AWS_LAMBDA_INITIALIZATION_TYPE": "on-demand",  # Eddy has no provisioned concurrency
+                "AWS_LAMBDA_INITIALIZATION_TYPE": "on-demand",  # a provisioned environment's worker is told so
                 "LAMBDA_RUNTIME_DIR": os.path.dirname(__file__),
                 "TZ": ":UTC",
             }

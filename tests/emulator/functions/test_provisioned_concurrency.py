@@ -5,6 +5,13 @@ test_provisioned_concurrency_limits), named per step."""
 
 from __future__ import annotations
 
+import json
+import threading
+import time
+
+import pytest
+from botocore.exceptions import ClientError
+
 from tests.emulator.functions.test_aliases import answer
 from tests.emulator.functions.test_functions import create_function
 from tests.emulator.functions.test_versions import ARN, SOURCE, refused
@@ -161,3 +168,55 @@ def test_a_provisioned_version_deleted_takes_its_configuration_and_invocations_r
     assert refused(door.client("lambda").get_provisioned_concurrency_config, FunctionName="warm", Qualifier="1")[
         "Error"] == {"Code": "ResourceNotFoundException", "Message": f"Function not found: {ARN}:warm:1"}
 
+
+
+
+INITIALIZATION_TYPE = """
+import os, pathlib, time
+def handler(event, context):
+    if "started" in event:  # tell the test it runs, then run until the test lets it end
+        pathlib.Path(event["started"]).touch()
+        deadline = time.monotonic() + 60
+        while not pathlib.Path(event["release"]).exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+    return os.environ["AWS_LAMBDA_INITIALIZATION_TYPE"]
+"""
+
+
+def initialization_type(lam, **params) -> str:
+    return json.loads(lam.invoke(**params)["Payload"].read())
+
+
+def test_a_ready_configurations_environments_serve_its_invocations(door, tmp_path):
+    """LocalStack's test_lambda.py, TestLambdaConcurrency (recorded against AWS): test_provisioned_concurrency (the
+    version's invocation provisioned-concurrency, $LATEST's on-demand), test_lambda_provisioned_concurrency_scheduling
+    (the one provisioned environment busy: the next invocation on demand) and test_lambda_concurrency_block (reserved
+    concurrency all provisioned: $LATEST throttled, the version still served)."""
+    lam = door.client("lambda")
+    create_function(lam, "kinds", INITIALIZATION_TYPE, Timeout=60)
+    version = lam.publish_version(FunctionName="kinds")["Version"]
+    lam.put_provisioned_concurrency_config(FunctionName="kinds", Qualifier=version, ProvisionedConcurrentExecutions=1)
+    assert initialization_type(lam, FunctionName="kinds", Qualifier=version) == "on-demand"  # not READY yet
+    door.advance(10)
+    assert lam.get_provisioned_concurrency_config(FunctionName="kinds", Qualifier=version)["Status"] == "READY"
+    assert initialization_type(lam, FunctionName="kinds", Qualifier=version) == "provisioned-concurrency"
+    assert initialization_type(lam, FunctionName="kinds") == "on-demand"
+    started, release = tmp_path / "started", tmp_path / "release"
+    first: list[str] = []
+    event = json.dumps({"started": str(started), "release": str(release)}).encode()
+    thread = threading.Thread(target=lambda: first.append(
+        initialization_type(lam, FunctionName="kinds", Qualifier=version, Payload=event)))
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not started.exists() and time.monotonic() < deadline:  # the provisioned environment is busy
+        time.sleep(0.01)
+    assert initialization_type(lam, FunctionName="kinds", Qualifier=version) == "on-demand"
+    release.touch()
+    thread.join(60)
+    assert first == ["provisioned-concurrency"]
+    lam.put_function_concurrency(FunctionName="kinds", ReservedConcurrentExecutions=1)
+    with pytest.raises(ClientError) as throttled:
+        lam.invoke(FunctionName="kinds", Qualifier="$LATEST")
+    assert (throttled.value.response["Error"]["Code"], throttled.value.response["Reason"]) == (
+        "TooManyRequestsException", "ReservedFunctionConcurrentInvocationLimitExceeded")
+    assert initialization_type(lam, FunctionName="kinds", Qualifier=version) == "provisioned-concurrency"

@@ -7,8 +7,9 @@
 
 A configuration is kept on the function ($LATEST's `provisioned_concurrency`, {qualifier: {"requested", "since"}}),
 durable with it. It is IN_PROGRESS with nothing allocated when put, and READY with all it asked for allocated once
-the emulator's clock is PROVISIONING_SECONDS past it (Lambda takes a minute or more; a test moves the clock).
-Eddy's execution environments start on demand either way: the configuration changes no invocation. Deleting an
+the emulator's clock is functions/concurrency.py's PROVISIONING_SECONDS past it (Lambda takes a minute or more; a test moves the clock).
+A READY configuration's environments serve the version's or alias's invocations (functions/concurrency.py: the
+function is told AWS_LAMBDA_INITIALIZATION_TYPE provisioned-concurrency), started with the first invocation each. Deleting an
 alias or a version deletes its configuration. Every answer and refusal in AWS's words, as LocalStack's AWS-validated
 snapshots recorded them (tests/aws/services/lambda_/test_lambda_api.snapshot.json, TestLambdaProvisionedConcurrency:
 test_provisioned_concurrency_exceptions, test_lambda_provisioned_lifecycle, test_provisioned_concurrency_limits).
@@ -32,11 +33,10 @@ from eddy.emulator.errors import (
     ResourceConflictException,
     without_type,
 )
+from eddy.emulator.functions.concurrency import allocated
 from eddy.emulator.functions.function import Function, timestamp
 from eddy.emulator.functions.versions import LATEST
 
-#: how long after a configuration is put, on the emulator's clock, its concurrency is allocated (READY)
-PROVISIONING_SECONDS = 10.0
 OPERATIONS = frozenset(
     {
         "PutProvisionedConcurrencyConfig",
@@ -66,13 +66,12 @@ def _existing(function: Function, qualifier: str) -> None:
 
 
 def _answer(config: dict[str, Any], now: float) -> dict[str, Any]:
-    ready = now >= config["since"] + PROVISIONING_SECONDS
-    allocated = config["requested"] if ready else 0
+    count = allocated(config, now)
     return {
         "RequestedProvisionedConcurrentExecutions": config["requested"],
-        "AvailableProvisionedConcurrentExecutions": allocated,
-        "AllocatedProvisionedConcurrentExecutions": allocated,
-        "Status": "READY" if ready else "IN_PROGRESS",
+        "AvailableProvisionedConcurrentExecutions": count,
+        "AllocatedProvisionedConcurrentExecutions": count,
+        "Status": "READY" if count == config["requested"] else "IN_PROGRESS",
         "LastModified": timestamp(config["since"]),
     }
 
