@@ -41,11 +41,13 @@ def role_session(aws_client: Callable[..., Any], function: Function, disk: Any =
 def new_role_session(
     aws_client: Callable[..., Any], region: str, role: str, name: str, disk: Any = None
 ) -> dict[str, str]:
-    """The variables of a new session of the execution role `role` for the function `name` (made as AWS makes it
-    inside, by the function's name even where AssumeRole's public API would refuse it: a one-character name); none
-    while `disk` (storage/disk.py's DiskState) refuses writes and the session was refused with it."""
+    """The variables of a new session of the execution role `role` for the function `name` (named as AWS names it:
+    the function's name, a one-character one suffixed "@lambda_function", as AssumeRole needs two characters at least:
+    AWS-recorded, LocalStack's test_lambda.py TestLambdaBaseFeatures::test_assume_role); none while `disk`
+    (storage/disk.py's DiskState) refuses writes and the session was refused with it."""
+    session_name = name if len(name) > 1 else f"{name}@lambda_function"
     try:
-        credentials = aws_client("sts", region, as_aws=True).assume_role(RoleArn=role, RoleSessionName=name)[
+        credentials = aws_client("sts", region, as_aws=True).assume_role(RoleArn=role, RoleSessionName=session_name)[
             "Credentials"
         ]
     except ClientError as error:

@@ -44,3 +44,19 @@ def test_a_functions_own_calls_are_its_execution_roles_session(door, runtime, fi
     answer.pop("ResponseMetadata", None)  # boto3's, in the Python function's answer
     assert answer == {"UserId": f"{role['RoleId']}:whoami", "Account": "123456789012",
                       "Arn": "arn:aws:sts::123456789012:assumed-role/order-handler/whoami"}
+
+
+@pytest.mark.parametrize("name", ["e", "ee"])
+def test_a_one_character_functions_session_is_suffixed(door, name):
+    """LocalStack's test_lambda.py, TestLambdaBaseFeatures::test_assume_role[1] and [2] (recorded against AWS): a
+    one-character function's session is "<name>@lambda_function" (AssumeRole needs two characters), a longer one's the
+    name itself."""
+    role = door.client("iam").create_role(RoleName="tiny", AssumeRolePolicyDocument=json.dumps(TRUST))["Role"]
+    lam = door.client("lambda")
+    lam.create_function(FunctionName=name, Runtime="python3.12", Role=role["Arn"], Handler="app.handler",
+                        Code={"ZipFile": zip_of({"app.py": PYTHON})}, Timeout=60)
+    response, answer = call(lam, name)
+    session = name if len(name) > 1 else f"{name}@lambda_function"
+    assert {key: answer[key] for key in ("UserId", "Account", "Arn")} == {
+        "UserId": f"{role['RoleId']}:{session}", "Account": "123456789012",
+        "Arn": f"arn:aws:sts::123456789012:assumed-role/tiny/{session}"}
