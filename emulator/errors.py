@@ -144,6 +144,14 @@ def without_type(error: AWSError) -> AWSError:
     return error
 
 
+class RequestEntityTooLargeException(AWSError):
+    """Lambda's 413 for a request or package over its limit (AWS's code on the wire: botocore's model names the shape
+    RequestTooLargeException)."""
+
+    code = "RequestEntityTooLargeException"
+    status = 413
+
+
 class InvalidEventPatternException(AWSError):
     """EventBridge's refusal of an event pattern ("Event pattern is not valid. Reason: ...")."""
 

@@ -34,7 +34,7 @@ def unpack_zip(data: bytes, destination: Path, *, replace: bool = True) -> int:
         if stat.S_ISLNK(member.external_attr >> 16):
             raise InvalidParameterValueException(f"Links are not allowed in a deployment package: {member.filename}")
         total += member.file_size
-    if total > MAX_UNZIPPED_BYTES:
+    if total >= MAX_UNZIPPED_BYTES:  # "must be smaller": AWS refused exactly 262144000 bytes (test_oversized_unzipped_lambda)
         raise InvalidParameterValueException("Unzipped size must be smaller than 262144000 bytes")
     if replace:
         shutil.rmtree(destination, ignore_errors=True)

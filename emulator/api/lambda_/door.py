@@ -149,6 +149,7 @@ def create_function(emulator: Emulator, request: Request, caller: tuple[str, str
     if not runtime_rules.valid_handler(handler):
         raise InvalidParameterValueException(f"Handler must be {runtime_rules.handler_hint}, not {handler!r}")
     zip_file = function_parameters.zip_file(emulator, params.get("Code"), region)
+    function_parameters.request_size(request.body)
     layers = resolve_layers(params["Layers"], account_id, region) if params.get("Layers") is not None else []
     dead_letter_target = function_parameters.dead_letter_target(params)
     tags = checked_tags(params["Tags"]) if params.get("Tags") is not None else {}

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 from typing import TYPE_CHECKING, Any
 
 from botocore.exceptions import ClientError
 from eddy.emulator.errors import (
     InvalidParameterValueException,
     PreconditionFailedException,
+    RequestEntityTooLargeException,
     ValidationException,
     constraint_violation,
 )
@@ -38,13 +40,34 @@ def bounded(params: dict[str, Any], name: str, low: int, high: int, default: int
     return value
 
 
+#: Lambda's limits on a function's environment variables (their compact JSON) and code (the Lambda Developer Guide's
+#: quotas), refused in AWS's words (AWS-recorded: LocalStack's test_lambda_api.snapshot.json, TestLambdaSizeLimits)
+ENVIRONMENT_BYTES = 4096
+ZIPPED_BYTES = 52_428_800
+CREATE_FUNCTION_REQUEST_BYTES = 70_167_211
+
+
 def environment(params: dict[str, Any]) -> dict[str, str] | None:
     if "Environment" not in params:
         return None
     variables = (params.get("Environment") or {}).get("Variables") or {}
     if not isinstance(variables, dict) or not all(isinstance(v, str) for v in variables.values()):
         raise InvalidParameterValueException("Environment.Variables must map names to strings")
+    measured = json.dumps(variables, separators=(",", ":"), ensure_ascii=False)
+    if len(measured.encode()) > ENVIRONMENT_BYTES:
+        raise InvalidParameterValueException(
+            "Lambda was unable to configure your environment variables because the environment variables you have "
+            f"provided exceeded the 4KB limit. String measured: {measured}"
+        )
     return dict(variables)
+
+
+def request_size(body: bytes | None) -> None:
+    """A CreateFunction request within Lambda's limit (checked after the zip's own: test_oversized_request_create_lambda)."""
+    if len(body or b"") > CREATE_FUNCTION_REQUEST_BYTES:
+        raise RequestEntityTooLargeException(
+            f"Request must be smaller than {CREATE_FUNCTION_REQUEST_BYTES} bytes for the CreateFunction operation"
+        )
 
 
 #: FunctionConfiguration's members kept as given (their values checked against botocore's model first): the request's
@@ -99,9 +122,12 @@ def zip_file(emulator: Emulator, code: Any, region: str) -> bytes:
         raise InvalidParameterValueException("Code is required")
     if code.get("ZipFile"):
         try:
-            return base64.b64decode(code["ZipFile"], validate=True)
+            package = base64.b64decode(code["ZipFile"], validate=True)
         except (binascii.Error, ValueError, TypeError):
             raise InvalidParameterValueException("Code.ZipFile is not valid base64") from None
+        if len(package) > ZIPPED_BYTES:  # AWS-recorded test_oversized_zipped_create_lambda
+            raise RequestEntityTooLargeException(f"Zipped size must be smaller than {ZIPPED_BYTES} bytes")
+        return package
     if code.get("S3Bucket") and code.get("S3Key"):
         s3 = emulator.aws_client("s3", region)
         try:

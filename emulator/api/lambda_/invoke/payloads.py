@@ -28,7 +28,7 @@ import re
 import unicodedata
 from typing import Any
 
-from eddy.emulator.errors import AWSError
+from eddy.emulator.errors import AWSError, RequestEntityTooLargeException
 
 SYNC_LIMIT = 6 * 1024 * 1024
 EVENT_LIMIT = 1024 * 1024
@@ -36,11 +36,6 @@ INVOKE_ASYNC_LIMIT = 256 * 1024
 _SOURCE = "[Source: REDACTED (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION` disabled); line: {}, column: {}]"
 _VALUES = "(JSON String, Number, Array, Object or token 'null', 'true' or 'false')"
 _WORD = re.compile(r"[A-Za-z0-9_$\-.+]+")
-
-
-class RequestEntityTooLargeException(AWSError):
-    code = "RequestEntityTooLargeException"
-    status = 413
 
 
 class InvalidRequestContentException(AWSError):
