@@ -77,9 +77,11 @@ NO_TRANSACT_WRITE_ACTION = "Invalid Request: TransactWriteRequest should contain
 
 
 class _Problems(list):
-    def __init__(self, moto_checks: bool) -> None:
+    def __init__(self, moto_checks: bool, whole_lists: bool = False) -> None:
         super().__init__()
         self.moto_checks = moto_checks
+        #: a list of strings whose member breaks a constraint is reported whole (Lambda's way: whole_list)
+        self.whole_lists = whole_lists
         self.attribute_values_to_check = False  # an AttributeValue the shortcut did not pass: its content is read
 
 
@@ -122,7 +124,7 @@ def validate(service: str, operation: str, params: dict[str, Any], *, body_only:
     shape = operation_model(service, operation).input_shape
     if shape is None:
         return
-    problems = _Problems(service in DEFERRED_TO_MOTO)
+    problems = _Problems(service in DEFERRED_TO_MOTO, whole_lists=service == "lambda")
     _structure(shape, params, "", problems, body_only)
     for name in REQUIRED_BY_THE_SERVICE.get((service, operation), ()):
         if params.get(name) is None:
@@ -232,6 +234,8 @@ def _value(shape: Shape, value: Any, path: str, problems: _Problems) -> None:
             raise _type_error(shape, value)
         if not problems.moto_checks:
             _length(shape, value, path, problems)
+        if problems.whole_lists and shape.member.type_name == "string":
+            return _whole_list(shape.member, value, path, problems)
         for index, element in enumerate(value, 1):
             if element is not None:
                 _value(shape.member, element, f"{path}.{index}.member", problems)
@@ -276,6 +280,43 @@ def _value(shape: Shape, value: Any, path: str, problems: _Problems) -> None:
     elif kind == "timestamp":  # epoch seconds: AWS's JSON reader takes a number, never a string (not even a date's)
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not _readable_timestamp(value):
             raise _type_error(shape, value)
+
+
+def _whole_list(member: Shape, value: list[Any], path: str, problems: _Problems) -> None:
+    """A list of strings as Lambda reports it when a member breaks a constraint: the whole list, with every
+    constraint of its members (AWS-recorded: LocalStack's test_lambda_api.snapshot.json, TestLambdaFunction::
+    test_create_lambda_exceptions "uppercase_architecture", TestLambdaLayer::test_layer_function_exceptions
+    "add_layer_arn_without_version_exc": a pattern without the group the model wraps it in)."""
+    broken = _Problems(False)
+    for index, element in enumerate(value, 1):
+        if not isinstance(element, str):
+            raise _type_error(member, element)
+        _string(member, element, f"{path}.{index}.member", broken)
+    if not broken:
+        return
+    enum = ENUM_ORDER.get(member.name, member.enum)
+    constraints = [f"Member must satisfy enum value set: [{', '.join(enum)}]"] if enum else []
+    if not enum:
+        if member.metadata.get("max") is not None:
+            constraints.append(f"Member must have length less than or equal to {member.metadata['max']}")
+        if member.metadata.get("min") is not None:
+            constraints.append(f"Member must have length greater than or equal to {member.metadata['min']}")
+        if pattern := member.metadata.get("pattern"):
+            shown = pattern[1:-1] if _one_group(pattern) else pattern
+            constraints.append(f"Member must satisfy regular expression pattern: {shown}")
+    _violation(problems, path, value, f"Member must satisfy constraint: [{', '.join(constraints)}, Member must not be null]")
+
+
+def _one_group(pattern: str) -> bool:
+    """Whether a pattern is one group around all of it: "((a)|(b))", not "(a)|(b)"."""
+    depth = 0
+    for index, char in enumerate(pattern):
+        if char == "\\":
+            continue
+        depth += {"(": 1, ")": -1}.get(char, 0) if index == 0 or pattern[index - 1] != "\\" else 0
+        if depth == 0:
+            return index == len(pattern) - 1 and pattern.startswith("(")
+    return False
 
 
 def _readable_timestamp(value: int | float) -> bool:

@@ -61,10 +61,17 @@ def resolve_layers(arns: object, account_id: str, region: str) -> list[Layer]:
     if len(arns) > MAX_LAYERS:
         raise InvalidParameterValueException("Cannot reference more than 5 layers.")
     names = [arn.rsplit(":", 1)[0] for arn in arns]
-    if len(set(names)) != len(names):
-        raise InvalidParameterValueException(
-            "Two different versions of the same layer are not allowed to be referenced in the same function. "
-            f"{', '.join(arn for arn in arns if names.count(arn.rsplit(':', 1)[0]) > 1)}"
+    for later, name in enumerate(names):  # the first pair, in AWS's words (AWS-recorded: test_lambda_api.snapshot.json,
+        # TestLambdaLayer::test_layer_function_exceptions, "two_identical_layer_versions_single_function_exc" and
+        # "three_layer_versions_single_function_exc")
+        if name in names[:later]:
+            raise InvalidParameterValueException(
+                "Two different versions of the same layer are not allowed to be referenced in the same function. "
+                f"{arns[names.index(name)]} and {arns[later]} are versions of the same layer."
+            )
+    if any(LAYER_VERSION_ARN.match(arn).group(1) != region for arn in arns):  # type: ignore[union-attr]
+        raise InvalidParameterValueException(  # "create_function_with_layer_in_different_region"
+            f"Layers are not in the same region as the function. Layers are expected to be in region {region}."
         )
     return [_layer(arn, account_id) for arn in arns]
 

@@ -141,3 +141,18 @@ def test_settings_given_are_kept_and_answered(door):
     assert [sorted(f) for f in listed] == [sorted(set(answer) - {"ResponseMetadata", "RuntimeVersionConfig", "State",
                                                                  "LastUpdateStatus", "LastUpdateStatusReason",
                                                                  "LastUpdateStatusReasonCode"})]
+
+
+def test_architectures_refused_as_aws_words_them(door):
+    """test_lambda_api.snapshot.json TestLambdaFunction::test_create_lambda_exceptions: "multiple_architectures" and
+    "uppercase_architecture" (the whole list, every constraint of its members)."""
+    lam = door.client("lambda")
+    for architectures, message in (
+            (["x86_64", "arm64"], "1 validation error detected: Value '[x86_64, arm64]' at 'architectures' failed to "
+                                  "satisfy constraint: Member must have length less than or equal to 1"),
+            (["X86_64"], "1 validation error detected: Value '[X86_64]' at 'architectures' failed to satisfy "
+                         "constraint: Member must satisfy constraint: [Member must satisfy enum value set: [x86_64, "
+                         "arm64], Member must not be null]")):
+        assert refused(lam.create_function, FunctionName="arch", Runtime="python3.12", Role=ROLE,
+                       Handler="handler.handler", Code={"ZipFile": zip_of(ECHO)}, Architectures=architectures) == {
+            "Error": {"Code": "ValidationException", "Message": message}, "Status": 400}

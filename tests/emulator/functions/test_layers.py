@@ -136,7 +136,41 @@ def test_layer_errors_are_awss(door):
     with pytest.raises(ClientError) as error:
         create_function(unchecked, "greeter", REPORT, Layers=["not-an-arn"])
     assert error.value.response["Error"]["Code"] == "ValidationException"
-    assert "at 'layers.1.member' failed to satisfy constraint" in error.value.response["Error"]["Message"]
+    assert "Value '[not-an-arn]' at 'layers' failed to satisfy constraint: Member must satisfy constraint: [" in \
+        error.value.response["Error"]["Message"]  # Lambda reports the whole list (test_layer_function_answers)
+
+
+def test_layer_function_answers(door):
+    """LocalStack's AWS-validated test_lambda_api.snapshot.json, TestLambdaLayer::test_layer_function_exceptions
+    (recorded 25-11-2025, github.com/localstack/localstack@8b9a79f05846835cf4dff63ab7eefdde9df83783): two, three and
+    two identical versions of one layer (the first pair named), a layer ARN without its version (the whole list, every
+    constraint of its members), a layer of another region (checked before the function's name is)."""
+    lam = door.client("lambda")
+    first, second, third = (publish(lam, "greetings", {"python/greeting.py": f"TEXT = {n}\n"}) for n in range(3))
+    create_function(lam, "greeter", REPORT)
+
+    def message(layers) -> str:
+        with pytest.raises(ClientError) as error:
+            lam.update_function_configuration(FunctionName="greeter", Layers=layers)
+        return error.value.response["Error"]["Message"]
+
+    same = "Two different versions of the same layer are not allowed to be referenced in the same function. "
+    assert message([first, second]) == same + f"{first} and {second} are versions of the same layer."
+    assert message([first, second, third]) == same + f"{first} and {second} are versions of the same layer."
+    assert message([first, first]) == same + f"{first} and {first} are versions of the same layer."
+    layer = first.rsplit(":", 1)[0]
+    assert message([layer]) == (
+        f"1 validation error detected: Value '[{layer}]' at 'layers' failed to satisfy constraint: Member must satisfy "
+        "constraint: [Member must have length less than or equal to 2048, Member must have length greater than or "
+        "equal to 1, Member must satisfy regular expression pattern: (arn:(aws[a-zA-Z-]*)?:lambda:(eusc-)?[a-z]{2}"
+        "((-gov)|(-iso([a-z]?)))?-[a-z]+-\\d{1}:\\d{12}:layer:[a-zA-Z0-9-_]+:[0-9]+)|(arn:[a-zA-Z0-9-]+:lambda:::"
+        "awslayer:[a-zA-Z0-9-_]+), Member must not be null]")
+    elsewhere = publish(door.client("lambda", region="eu-west-1"), "greetings", {"python/greeting.py": ""})
+    with pytest.raises(ClientError) as error:
+        create_function(lam, "greeter", REPORT, Layers=[elsewhere])
+    assert error.value.response["Error"] == {"Code": "InvalidParameterValueException", "Message":
+                                             "Layers are not in the same region as the function. Layers are expected "
+                                             "to be in region us-east-1."}
 
 
 def of_account(client, account_id: str):
