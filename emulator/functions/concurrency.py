@@ -2,13 +2,14 @@
 provisioned concurrency as invocations meet them.
 
     admission = Concurrency(clock.now)
-    ticket = admission.admit(function, invoked_arn)     # None: throttled (TooManyRequestsException)
+    ticket = admission.admit(function)                  # None: throttled (TooManyRequestsException)
     ...run it in a `ticket.kind` environment ("provisioned-concurrency" or "on-demand")...
     admission.release(ticket)
 
 - A version or alias with provisioned concurrency (PutProvisionedConcurrencyConfig, kept on $LATEST by qualifier)
-  has that many environments once its configuration is READY (PROVISIONING_SECONDS after it was put, on the
-  emulator's clock). An invocation of it runs in one of them while one is free, and in an on-demand environment
+  has that many environments of the version once its configuration is READY (PROVISIONING_SECONDS after it was put,
+  on the emulator's clock). An invocation of the version (by its number or an alias) runs in one of them while one
+  is free, and in an on-demand environment
   when all are busy (AWS-recorded: LocalStack's test_lambda.py TestLambdaConcurrency::test_provisioned_concurrency,
   _on_alias and test_lambda_provisioned_concurrency_scheduling: the function sees AWS_LAMBDA_INITIALIZATION_TYPE
   provisioned-concurrency, then on-demand while the provisioned one is busy).
@@ -38,7 +39,7 @@ def allocated(config: dict[str, Any], now: float) -> int:
 
 @dataclass(frozen=True)
 class Ticket:
-    """An admitted invocation: its function's ARN, its kind of environment, and the qualifier whose provisioned
+    """An admitted invocation: its function's ARN, its kind of environment, and the version whose provisioned
     environment it holds (None on demand)."""
 
     arn: str
@@ -54,12 +55,12 @@ class Concurrency:
         self._on_demand: dict[str, int] = {}
         self._provisioned: dict[tuple[str, str], int] = {}
 
-    def admit(self, function: Any, invoked_arn: str | None) -> Ticket | None:
-        """Admit one invocation of `function` (a version: $LATEST or a published one) named by `invoked_arn`, or None
-        when its reserved concurrency has no room left for it."""
+    def admit(self, function: Any) -> Ticket | None:
+        """Admit one invocation of `function` (a version: $LATEST or a published one; an alias's invocation runs the
+        version its weights picked), or None when its reserved concurrency has no room left for it."""
         root, now = function.root, self._now()
-        slot = _qualifier(function, invoked_arn)
-        ready = allocated(root.provisioned_concurrency[slot], now) if slot in root.provisioned_concurrency else 0
+        slot = None if function.version == LATEST else function.version
+        ready = sum(allocated(config, now) for config in _serving(root, slot)) if slot else 0
         with self._lock:
             if ready and self._provisioned.get((function.arn, slot), 0) < ready:
                 self._provisioned[(function.arn, slot)] = self._provisioned.get((function.arn, slot), 0) + 1
@@ -80,10 +81,13 @@ class Concurrency:
                 self._on_demand[ticket.arn] -= 1
 
 
-def _qualifier(function: Any, invoked_arn: str | None) -> str | None:
-    """The qualifier whose provisioned concurrency serves an invocation: the alias or version its ARN named, else the
-    version it runs (None for $LATEST, which has none)."""
-    named = (invoked_arn or "").partition(":function:")[2].partition(":")[2]
-    if named and named != LATEST:
-        return named
-    return None if function.version == LATEST else function.version
+
+def _serving(root: Any, version: str) -> list[dict[str, Any]]:
+    """The provisioned concurrency configurations whose environments run `version`: its own, and those of the aliases
+    that point to it (AWS-recorded: test_provisioned_concurrency_on_alias, the alias's environments serving the
+    version invoked by its number too)."""
+    return [
+        config
+        for qualifier, config in root.provisioned_concurrency.items()
+        if qualifier == version or (qualifier in root.aliases and root.aliases[qualifier].function_version == version)
+    ]

@@ -191,7 +191,7 @@ class Invoker:
         invoked_function_arn (the qualified ARN invoked). `request_id`: an asynchronous event's, the same for each of its attempts (as
         Lambda's retries are: AWS re:Post, "lambda-function-duplicate-invocations"); else a new one."""
         request_id = request_id or str(uuid.uuid4())
-        ticket = self.admission.admit(function, invoked_arn)
+        ticket = self.admission.admit(function)
         if ticket is None:
             return InvocationResult(
                 request_id,

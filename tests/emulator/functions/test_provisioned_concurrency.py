@@ -220,3 +220,18 @@ def test_a_ready_configurations_environments_serve_its_invocations(door, tmp_pat
     assert (throttled.value.response["Error"]["Code"], throttled.value.response["Reason"]) == (
         "TooManyRequestsException", "ReservedFunctionConcurrentInvocationLimitExceeded")
     assert initialization_type(lam, FunctionName="kinds", Qualifier=version) == "provisioned-concurrency"
+
+
+def test_an_aliass_environments_serve_its_version(door):
+    """LocalStack's test_lambda.py, TestLambdaConcurrency::test_provisioned_concurrency_on_alias (recorded against AWS):
+    provisioned on the alias, the version serves from them by the alias and by its number; $LATEST on demand."""
+    lam = door.client("lambda")
+    create_function(lam, "aliased", INITIALIZATION_TYPE, Timeout=60)
+    version = lam.publish_version(FunctionName="aliased")["Version"]
+    lam.create_alias(FunctionName="aliased", Name="live", FunctionVersion=version)
+    lam.put_provisioned_concurrency_config(FunctionName="aliased", Qualifier="live", ProvisionedConcurrentExecutions=5)
+    door.advance(10)
+    assert lam.get_provisioned_concurrency_config(FunctionName="aliased", Qualifier="live")["Status"] == "READY"
+    assert [initialization_type(lam, FunctionName="aliased", Qualifier=qualifier)
+            for qualifier in ("live", version, "$LATEST")] == ["provisioned-concurrency", "provisioned-concurrency",
+                                                               "on-demand"]
