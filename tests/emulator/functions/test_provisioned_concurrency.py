@@ -94,9 +94,12 @@ def test_provisioned_concurrency_limits(door):
                    ProvisionedConcurrentExecutions=1000)["Error"] == {
         "Code": "InvalidParameterValueException", "Message": "Specified ConcurrentExecutions for function decreases "
         "account's UnreservedConcurrentExecution below its minimum value of [100]."}
-    lam.put_function_concurrency(FunctionName="limited", ReservedConcurrentExecutions=500)  # reserved is not unreserved
-    assert "[500]" in refused(lam.put_provisioned_concurrency_config, FunctionName="limited", Qualifier="1",
-                              ProvisionedConcurrentExecutions=501)["Error"]["Message"]
+    lam.put_function_concurrency(FunctionName="limited", ReservedConcurrentExecutions=500)
+    # the function's own reservation holds its provisioned concurrency (test_lambda.snapshot.json,
+    # TestLambdaConcurrency::test_reserved_provisioned_overlap, "reserved_equals_provisioned_increase_provisioned_exc")
+    assert refused(lam.put_provisioned_concurrency_config, FunctionName="limited", Qualifier="1",
+                   ProvisionedConcurrentExecutions=501)["Error"]["Message"] == (
+        "Requested Provisioned Concurrency should not be greater than the reservedConcurrentExecution for function")
     assert lam.put_provisioned_concurrency_config(FunctionName="limited", Qualifier="1",
                                                   ProvisionedConcurrentExecutions=400)["Status"] == "IN_PROGRESS"
 
@@ -235,3 +238,31 @@ def test_an_aliass_environments_serve_its_version(door):
     assert [initialization_type(lam, FunctionName="aliased", Qualifier=qualifier)
             for qualifier in ("live", version, "$LATEST")] == ["provisioned-concurrency", "provisioned-concurrency",
                                                                "on-demand"]
+
+
+def test_reserved_and_provisioned_concurrency_overlap(door):
+    """test_lambda.snapshot.json, TestLambdaConcurrency::test_reserved_provisioned_overlap (recorded against AWS):
+    "reserved_lower_than_provisioned_exc" (no Type), "reserved_equals_provisioned_latest_invoke_exc",
+    "reserved_equals_provisioned_another_provisioned_exc" and "_increase_provisioned_exc", whole."""
+    lam = door.client("lambda")
+    create_function(lam, "overlap", INITIALIZATION_TYPE, Timeout=60)
+    v1 = lam.publish_version(FunctionName="overlap")["Version"]
+    lam.put_provisioned_concurrency_config(FunctionName="overlap", Qualifier=v1, ProvisionedConcurrentExecutions=2)
+    door.advance(10)
+    message = " ReservedConcurrentExecutions  1 should not be lower than function's total provisioned concurrency [2]."
+    assert refused(lam.put_function_concurrency, FunctionName="overlap", ReservedConcurrentExecutions=1) == {
+        "Error": {"Code": "InvalidParameterValueException", "Message": message}, "Status": 400}
+    lam.put_function_concurrency(FunctionName="overlap", ReservedConcurrentExecutions=2)
+    with pytest.raises(ClientError) as throttled:
+        lam.invoke(FunctionName="overlap")
+    assert {key: throttled.value.response[key] for key in ("Error", "Reason", "Type", "message")} == {
+        "Error": {"Code": "TooManyRequestsException", "Message": "Rate Exceeded."},
+        "Reason": "ReservedFunctionConcurrentInvocationLimitExceeded", "Type": "User", "message": "Rate Exceeded."}
+    assert initialization_type(lam, FunctionName="overlap", Qualifier=v1) == "provisioned-concurrency"
+    lam.update_function_configuration(FunctionName="overlap", Timeout=15)
+    v2 = lam.publish_version(FunctionName="overlap")["Version"]
+    over = {"Code": "InvalidParameterValueException", "Message": "Requested Provisioned Concurrency should not be "
+            "greater than the reservedConcurrentExecution for function"}
+    for qualifier, count in ((v2, 1), (v1, 3)):
+        assert refused(lam.put_provisioned_concurrency_config, FunctionName="overlap", Qualifier=qualifier,
+                       ProvisionedConcurrentExecutions=count) == {"Error": over, "Status": 400}

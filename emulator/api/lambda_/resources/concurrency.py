@@ -40,6 +40,12 @@ def put_function_concurrency(emulator: Emulator, function: Function, name: str, 
     _unqualified(name)
     reserved = params["ReservedConcurrentExecutions"]
     with emulator.lock:
+        provisioned = sum(config["requested"] for config in function.provisioned_concurrency.values())
+        if reserved < provisioned:  # AWS-recorded: test_lambda.snapshot.json, test_reserved_provisioned_overlap
+            raise without_type(InvalidParameterValueException(
+                f" ReservedConcurrentExecutions  {reserved} should not be lower than function's total provisioned "
+                f"concurrency [{provisioned}]."
+            ))
         others = sum(
             f.reserved_concurrency or 0
             for f in emulator.functions.list(function.account_id, function.region)

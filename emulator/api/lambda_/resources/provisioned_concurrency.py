@@ -90,14 +90,22 @@ def _conflicts(function: Function, qualifier: str) -> None:
 
 def _within_account(emulator: Emulator, function: Function, qualifier: str, requested: int) -> None:
     """The account's unreserved concurrency (1,000 less what functions reserve) must hold it and keep 100 free
-    (test_provisioned_concurrency_limits)."""
+    (test_provisioned_concurrency_limits); a function's own reservation must hold all its provisioned concurrency
+    (AWS-recorded: test_lambda.snapshot.json, TestLambdaConcurrency::test_reserved_provisioned_overlap)."""
+    if function.reserved_concurrency is not None:
+        others = sum(config["requested"] for q, config in function.provisioned_concurrency.items() if q != qualifier)
+        if others + requested > function.reserved_concurrency:
+            raise InvalidParameterValueException(
+                "Requested Provisioned Concurrency should not be greater than the reservedConcurrentExecution for "
+                "function"
+            )
     functions = emulator.functions.list(function.account_id, function.region)
     unreserved = ACCOUNT_CONCURRENCY - sum(f.reserved_concurrency or 0 for f in functions)
-    if requested > unreserved:
-        raise InvalidParameterValueException(
+    if requested > unreserved:  # without Type (AWS-recorded: "put_provisioned_concurrency_account_limit_exceeded")
+        raise without_type(InvalidParameterValueException(
             f"Specified ConcurrentExecutions for function is greater than account's unreserved concurrency "
             f"[{unreserved}]."
-        )
+        ))
     provisioned = sum(
         config["requested"]
         for f in functions
