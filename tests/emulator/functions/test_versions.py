@@ -140,9 +140,9 @@ def test_publish_refusals(door):
 
 
 def test_missing_versions_and_qualifiers_are_refused_in_aws_words(door):
-    """test_ops_on_nonexisting_version, test_delete_on_nonexisting_version and test_function_name_and_qualifier_
-    validation (latest_version_with_additional_qualifier, function_name_and_qualifier_too_long-delete_function,
-    lowercase_latest_qualifier); $LATEST cannot be deleted alone (LocalStack's provider, delete_function)."""
+    """test_ops_on_nonexisting_version, test_delete_on_nonexisting_version (a missing version deleted: 204) and
+    test_function_name_and_qualifier_validation (latest_version_with_additional_qualifier,
+    function_name_and_qualifier_too_long-delete_function, lowercase_latest_qualifier); $LATEST cannot be deleted alone (LocalStack's provider, delete_function)."""
     lam = door.client("lambda")
     create_function(lam, "qualified", SOURCE % "one")
     missing = {"Error": {"Code": "ResourceNotFoundException", "Message": f"Function not found: {ARN}:qualified:1221"},
@@ -150,7 +150,9 @@ def test_missing_versions_and_qualifiers_are_refused_in_aws_words(door):
     assert refused(lam.get_function, FunctionName="qualified", Qualifier="1221") == missing
     assert refused(lam.get_function_configuration, FunctionName="qualified", Qualifier="1221") == missing
     assert refused(lam.invoke, FunctionName="qualified", Qualifier="1221") == missing
-    assert refused(lam.delete_function, FunctionName="qualified", Qualifier="1221") == missing
+    for _ in range(2):  # nothing to delete, answered 204 (test_delete_on_nonexisting_version)
+        assert lam.delete_function(FunctionName="qualified", Qualifier="1233")["ResponseMetadata"][
+            "HTTPStatusCode"] == 204
     assert refused(lam.get_function, FunctionName="nothing", Qualifier="$latest") == {
         "Error": {"Code": "ResourceNotFoundException", "Message": f"Function not found: {ARN}:nothing:$latest"},
         "Status": 404}
@@ -168,6 +170,11 @@ def test_missing_versions_and_qualifiers_are_refused_in_aws_words(door):
         "Error": {"Code": "InvalidParameterValueException",
                   "Message": "$LATEST version cannot be deleted without deleting the function."}, "Status": 400}
     assert lam.get_function(FunctionName="qualified")["Configuration"]["Version"] == "$LATEST"
+    lam.delete_function(FunctionName="qualified")
+    gone = {"Error": {"Code": "ResourceNotFoundException", "Message": f"Function not found: {ARN}:qualified"},
+            "Status": 404}  # "delete_function_response_non_existent" and "..._with_qualifier"
+    assert refused(lam.delete_function, FunctionName="qualified") == gone
+    assert refused(lam.delete_function, FunctionName="qualified", Qualifier="1233") == gone
 
 
 def test_deleting_the_function_deletes_its_versions(door):
