@@ -105,14 +105,19 @@ class Triggers:
     def create(self, params: dict[str, Any], account_id: str, region: str) -> dict[str, Any]:
         kernel = self.kernel
         source = params.get("EventSourceArn")
-        if not isinstance(source, str) or not source:
-            raise InvalidParameterValueException("EventSourceArn is required")
+        if not isinstance(source, str) or not source:  # Lambda's words (AWS-recorded: test_lambda_api.snapshot.json,
+            # TestLambdaEventSourceMappings::test_event_source_mapping_exceptions, "create_no_event_source_arn")
+            raise InvalidParameterValueException("Unrecognized event source.")
         refuse_table_arn(source)
         name = params.get("FunctionName")
         if not isinstance(name, str) or not name:
             raise InvalidParameterValueException("FunctionName is required")
         tags = checked_tags(params["Tags"]) if params.get("Tags") is not None else {}
         if sqs_mappings.is_queue_arn(source):
+            try:  # the function before the queue ("create_unknown_params")
+                self.functions.qualified_target(name, account_id, region)
+            except FunctionNotFoundException:
+                raise InvalidParameterValueException("Function does not exist") from None
             with kernel.activity:
                 mapping = sqs_mappings.create_queue_mapping(
                     params,
@@ -172,8 +177,12 @@ class Triggers:
         """The mappings of a source and of a function (by its name or unqualified ARN: all of its mappings; by a
         qualified one: those invoking that version or alias)."""
         function_arn = None
-        if function_name:
-            function_arn = self.functions.qualified_target(function_name, account_id, region)[1]
+        if function_name:  # a function that does not exist has no mappings (AWS-recorded: no refusal,
+            # test_event_source_mapping_exceptions: "list doesn't care about the resource filters existing")
+            try:
+                function_arn = self.functions.qualified_target(function_name, account_id, region)[1]
+            except FunctionNotFoundException:
+                return []
         return [
             m
             for m in self.mappings.values()
