@@ -27,6 +27,9 @@ from .streaming import register as register_dynamodb_streams
 
 #: the driver's logging: warnings and errors, minus those that are normal on one machine
 LOG4J2 = Path(__file__).with_name("log4j2.properties")
+#: first on the Python workers' PYTHONPATH: their sitecustomize.py, which has them import pyspark from site-packages
+#: (compiled once), not from the zip Spark puts first on their path (worker_site/sitecustomize.py says why)
+WORKER_SITE = Path(__file__).with_name("worker_site")
 
 #: settings every Eddy session gets unless the caller sets them: UTC everywhere (commit timestamps are UTC),
 #: and Spark's console progress bar on, so that long jobs show their stages.
@@ -60,7 +63,9 @@ def spark_session(
     spark_batch imports on them from any directory; a local master binds to 127.0.0.1; the driver logs through
     spark_batch/log4j2.properties; the `dynamodbstreams` source is registered. A session that starts the driver's
     JVM checks Java first (JavaMissingError) and starts it without its incubator warning; a new SparkContext's UI
-    picks a free port itself (spark.ui.port=0), so another application holding 4040 causes no WARN.
+    picks a free port itself (spark.ui.port=0), so another application holding 4040 causes no WARN; its Python
+    workers import pyspark from site-packages, not from the wheel's pyspark.zip (WORKER_SITE), so that none misses
+    Spark's 10 s wait for it to connect back on a busy machine.
 
     `on_interrupt` (a command's SIGINT handler) is in force from before the JVM starts, and stays: PySpark's own
     handler, which a new SparkContext installs, is replaced at once, before any other call to the JVM (it would
@@ -86,6 +91,9 @@ def spark_session(
         # a local master is this machine's alone: no "hostname resolves to a loopback address" guesswork
         os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
         defaults.update({"spark.driver.host": "127.0.0.1", "spark.driver.bindAddress": "127.0.0.1"})
+    # the workers' environment (sc.environment: every Python function's, a data source's too), the caller's path after
+    python_path = config.pop("spark.executorEnv.PYTHONPATH", "")
+    defaults["spark.executorEnv.PYTHONPATH"] = os.pathsep.join(filter(None, [str(WORKER_SITE), python_path]))
     options = config.pop("spark.driver.extraJavaOptions", "")
     defaults["spark.driver.extraJavaOptions"] = f"-Dlog4j2.configurationFile={LOG4J2.as_uri()} {options}".strip()
     settings = {**defaults, **config}

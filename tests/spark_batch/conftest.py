@@ -1,10 +1,8 @@
-"""One SparkSession for every Spark test: local[2], no UI, two shuffle partitions, UTC, interpreted expressions, its
-Python workers importing pyspark from site-packages."""
+"""One SparkSession for every Spark test: local[2], no UI, two shuffle partitions, UTC, interpreted expressions (its
+Python workers import pyspark from site-packages, as every session spark_session makes: test_workers.py)."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from typing import Iterator
 
 import pytest
@@ -34,23 +32,10 @@ TEST_CONFIG = {
 }
 
 
-#: a sitecustomize.py for the session's Python workers: pyspark from site-packages, compiled once, not from the zip
-#: Spark puts first on their path (worker_site/sitecustomize.py says why)
-WORKER_SITE = Path(__file__).with_name("worker_site")
-
-
 @pytest.fixture(scope="session")
 def spark(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SparkSession]:
     config = {**TEST_CONFIG, "spark.sql.warehouse.dir": str(tmp_path_factory.mktemp("warehouse"))}
-    python_path = os.environ.get("PYTHONPATH")  # the JVM's, which Spark gives its Python workers
-    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [python_path, str(WORKER_SITE)]))
-    try:
-        session = spark_session("local[2]", app_name="eddy-tests", config=config)
-    finally:
-        if python_path is None:
-            del os.environ["PYTHONPATH"]
-        else:
-            os.environ["PYTHONPATH"] = python_path
+    session = spark_session("local[2]", app_name="eddy-tests", config=config)
     session.sparkContext.setLogLevel("ERROR")
     yield session
     session.stop()

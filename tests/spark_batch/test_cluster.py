@@ -21,7 +21,6 @@ from eddy.handlers.search_index import index_contents
 from eddy.spark_batch.export import export_table
 from tests.conftest import REGION, eddy_server
 
-from .conftest import WORKER_SITE
 from .segments import ChangeLog, insert
 from .streaming.test_source import new_table, write
 from .test_jobs import eddy, key, order, write_orders
@@ -130,13 +129,9 @@ def test_jobs_and_the_streaming_source_give_on_a_cluster_what_they_give_on_local
         on_cluster, on_local = tmp_path / "cluster", tmp_path / "local"
         env = {name: value for name, value in os.environ.items() if name != "PYSPARK_PYTHON"}
         (tmp_path / "driver.py").write_text(DRIVER)
-        # the Python workers of the driver (the streaming source's) and of the executor import pyspark from
-        # site-packages, as the test session's do (worker_site/sitecustomize.py)
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [env.get("PYTHONPATH"), str(WORKER_SITE)]))
         run = subprocess.run([str(SPARK_SUBMIT), "--master", cluster, "--conf", f"spark.pyspark.python={sys.executable}",
                               "--driver-java-options", JAVA_OPTIONS,
                               "--conf", f"spark.executor.extraJavaOptions={JAVA_OPTIONS}",
-                              "--conf", f"spark.executorEnv.PYTHONPATH={WORKER_SITE}",
                               "driver.py", cluster, json.dumps([argv[1:] for argv in jobs(on_cluster)]),
                               json.dumps(source), str(on_cluster / "changes")],
                              cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)

@@ -79,16 +79,21 @@ def test_the_jvm_dies_with_its_driver_killed_with_sigkill(tmp_path: Path) -> Non
     pyspark starts watches its stdin, a pipe from the driver, and exits at its end (PythonGatewayServer)."""
     marker = f"EDDY_JVM_TEST={uuid.uuid4()}"
     name, value = marker.split("=", 1)
+    # one Python job: its worker (Spark's pyspark.daemon) is up too, and says where it imported pyspark from: a
+    # session of spark_session's own (no test configuration) gives its workers site-packages' (test_workers.py)
+    job = "spark.sparkContext.parallelize([0], 1).mapPartitions(lambda rows: [__import__('pyspark').__file__]).collect()"
     driver = subprocess.Popen(
-        # the session made is enough: its JVM is up (no job needed to show that; the test looks for the process)
         [sys.executable, "-c", "import threading; from eddy.spark_batch.session import spark_session; "
-                               "print(spark_session('local[1]').version, flush=True); threading.Event().wait()"],
+                               f"spark = spark_session('local[1]'); print(spark.version, *{job}, flush=True); "
+                               "threading.Event().wait()"],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env={**os.environ, name: value}, cwd=tmp_path)
     try:
         import pyspark
 
-        assert driver.stdout.readline() == f"{pyspark.__version__}\n"
-        assert any("java" in command for command in processes_with(marker).values())
+        assert driver.stdout.readline() == f"{pyspark.__version__} {pyspark.__file__}\n"
+        commands = processes_with(marker).values()
+        assert [any("java" in command for command in commands),
+                any("pyspark.daemon" in command for command in commands)] == [True, True], commands
         driver.send_signal(signal.SIGKILL)
         driver.wait()
         deadline = time.monotonic() + 60  # the JVM's shutdown hooks on a busy machine (2.6 s measured on a loaded one)
