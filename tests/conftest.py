@@ -229,13 +229,28 @@ def _names(item: pytest.Item) -> set[str]:
 
 #: the second of the two groups of in-process Spark tests (the `spark` fixture): these modules and the docs examples
 #: that start Spark (tests/test_docs.py); the first, "spark", has the rest. Each group is about half of the Spark tests'
-#: time (~9 min each run serially at load 8 on 2 cores, 2026-11-28), on a worker of its own with one SparkSession.
+#: time, on a worker of its own with one SparkSession: run serially at load 7 on 2 cores (2026-11-28, 17:41 and
+#: 17:49 UTC), "spark" took 401 s and this one 646 s, then test_table_streams.py (73 s) and test_emulator_state.py
+#: (31 s) moved to "spark"
 SPARK_PROCESSES = "spark-processes"
 SPARK_PROCESSES_MODULES = {
     "tests/spark_batch/test_cluster.py", "tests/spark_batch/test_cli.py", "tests/spark_batch/test_cli_failures.py",
-    "tests/spark_batch/test_emulator_state.py", "tests/spark_batch/test_table_streams.py",
     "tests/spark_batch/streaming/test_source.py",
 }
+
+#: the tests in no group that take longest (over 30 s each in a `make test` on a fresh clone, 2026-11-28: --durations),
+#: longest first: they start before the other slow tests, so that none starts while the other workers are finishing
+LONGEST_FIRST = (
+    "tests/emulator/cloudformation/test_cdk.py::test_cdk_bootstrap_deploy_redeploy_and_destroy",  # 127 s
+    "tests/infra/test_first_run.py::test_the_demo_tours_everything",  # 86 s
+    "tests/emulator/cloudformation/test_real_tools.py::test_sam_build_and_deploy_with_resolve_s3_then_sam_delete",  # 69 s
+    "tests/spark_batch/test_jvm.py::test_the_jvm_dies_with_its_driver_killed_with_sigkill",  # 47 s
+    "tests/emulator/cloudformation/test_real_tools.py::test_aws_cloudformation_package_and_deploy",  # 41 s
+    "tests/spark_batch/test_cli_failures.py::test_ctrl_c_during_a_spark_job_is_one_line_and_status_130",  # 41 s
+    "tests/durability/test_full_disk_queue_mappings.py",  # 39 s and 25 s
+    "tests/emulator/pipes/test_pipe_restart.py",  # 31 s
+    "tests/emulator/api/test_fuzz.py::test_a_hostile_client_gets_aws_errors_and_breaks_nothing",  # 29 s
+)
 
 
 def spark_group(item: pytest.Item) -> str | None:
@@ -270,10 +285,17 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.slow)
         elif any(folder in item.path.parents for folder in SLOW_FOLDERS) or _names(item) & SLOW_TESTS:
             item.add_marker(pytest.mark.slow)
-    # longest first (stable: each part in its order): the Spark groups, then the other slow tests, then the rest;
-    # xdist hands the groups out first by their size (--loadscope-reorder, its default) and single tests in this order,
-    # so a test of seconds never starts when the other workers are finishing
-    items.sort(key=lambda item: (spark_group(item) is None, item.get_closest_marker("slow") is None))
+    # longest first (stable: each part in its order): the Spark groups, then LONGEST_FIRST, then the other slow tests,
+    # then the rest; xdist hands the groups out first by their size (--loadscope-reorder, its default) and single tests
+    # in this order, so a test of seconds never starts when the other workers are finishing
+    items.sort(key=lambda item: (spark_group(item) is None, _longest_first(item),
+                                 item.get_closest_marker("slow") is None))
+
+
+def _longest_first(item: pytest.Item) -> int:
+    """The item's place in LONGEST_FIRST, or after all of them."""
+    names = _names(item)
+    return next((place for place, name in enumerate(LONGEST_FIRST) if name in names), len(LONGEST_FIRST))
 
 
 @pytest.fixture(scope="session")

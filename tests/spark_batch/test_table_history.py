@@ -17,7 +17,10 @@ from eddy.spark_batch.table_streams import TableStreams
 
 from .segments import ChangeLog, epoch, insert
 
-DURATION = 30.0  # seconds of consuming while a writer commits (the figure)
+#: a fixed amount of work, not a time (it was 30 s of consuming; bench/table_stream_consume.py measures the rates over
+#: --seconds): the writer commits CHUNKS chunks of COMMITS_PER_CHUNK 8-item transactions, and starts each chunk after
+#: the consumer has finished another round that read rows, so every round after the first reads while commits land
+CHUNKS, COMMITS_PER_CHUNK = 6, 8
 
 
 def create_table(dynamodb, name: str, stream: bool = True) -> None:
@@ -63,31 +66,34 @@ def test_consuming_while_transactions_commit_across_four_shards_loses_and_repeat
         streams = TableStreams(spark, emu.state_dir, tmp_path / "offsets", clock=emu.clock)
         stream = streams.create("busy_stream", "busy", at_version=0)
         written: list[str] = []
-        stop = threading.Event()
+        consumed: list[str] = []
+        reading_rounds = 0  # consume rounds that read rows
+        progress = threading.Condition()
 
         def writer() -> None:
             client = boto3.client("dynamodb", region_name="us-east-1")
-            commit = 0
-            while not stop.is_set():
-                pks = [f"{commit}-{i}" for i in range(8)]
-                put(client, "busy", *pks)
-                written.extend(pks)
-                commit += 1
+            for chunk in range(CHUNKS):
+                with progress:  # a condition, not a pause: the consumer's rounds so far (bounded on a busy machine)
+                    if not progress.wait_for(lambda: reading_rounds >= chunk, timeout=600):
+                        raise TimeoutError(f"no consume round read chunk {chunk}")
+                for commit in range(chunk * COMMITS_PER_CHUNK, (chunk + 1) * COMMITS_PER_CHUNK):
+                    pks = [f"{commit}-{i}" for i in range(8)]
+                    put(client, "busy", *pks)
+                    written.extend(pks)
 
-        consumed: list[str] = []
         thread = threading.Thread(target=writer)
         thread.start()
         try:
-            deadline = time.monotonic() + DURATION
-            rounds = 0
-            while time.monotonic() < deadline:
+            while thread.is_alive():
+                before = len(consumed)
                 stream.consume(lambda rows, batch_id: consumed.extend(row["pk"] for row in rows.collect()))
-                rounds += 1
+                with progress:
+                    reading_rounds += len(consumed) > before
+                    progress.notify_all()
         finally:
-            stop.set()
             thread.join()
         stream.consume(lambda rows, batch_id: consumed.extend(row["pk"] for row in rows.collect()))
-        assert rounds > 1 and len(written) > 8
+        assert (reading_rounds >= CHUNKS - 1, len(written)) == (True, CHUNKS * COMMITS_PER_CHUNK * 8)
         assert len(consumed) == len(set(consumed))   # nothing twice
         assert sorted(consumed) == sorted(written)   # nothing lost
         assert stream.offset == 2 + len(written) // 8  # after the creation and the stream's enabling
