@@ -32,12 +32,13 @@ chromium:
 # virtualenv of their own (each pins a botocore of its own); the aws-cdk CLI from npm, pinned in
 # tools/cdk/package.json, in .tools/cdk/. --no-compile: pip compiled every module of the 95 packages (aws-cdk-lib's
 # hundreds of service modules) for 130+ s of CPU, 64 s without (2026-11-28); the tools compile the few they import
-# on their first run (the CDK app's aws_cdk modules: 6 s)
+# on their first run (the CDK app's aws_cdk modules: 6 s). tools/pinned_install.sh installs them from this machine's
+# wheelhouse without asking the package index (18 s of CPU instead of 44 s: it says why)
 DEPLOY_TOOLS := .tools/deploy/.installed-stamp .tools/cdk/.installed-stamp
 deploy-tools: $(DEPLOY_TOOLS)
 .tools/deploy/.installed-stamp: tools/deploy-tools.txt
 	$(PYTHON) -m venv .tools/deploy
-	.tools/deploy/bin/python -m pip install --quiet --no-deps --no-compile -r tools/deploy-tools.txt
+	tools/pinned_install.sh .tools/deploy/bin/python tools/deploy-tools.txt
 	cp tools/deploy-tools.txt $@
 .tools/cdk/.installed-stamp: tools/cdk/package.json | node
 	mkdir -p .tools/cdk && cp tools/cdk/package.json .tools/cdk/package.json

@@ -37,8 +37,8 @@ def tools() -> Path:
     home, pins = ROOT / ".tools" / "deploy", ROOT / "tools" / "deploy-tools.txt"
     if not _installed(home / ".installed-stamp", pins):
         subprocess.run([sys.executable, "-m", "venv", str(home)], check=True)
-        subprocess.run([str(home / "bin" / "python"), "-m", "pip", "install", "--quiet", "--no-deps", "--no-compile",
-                        "-r", str(pins)], check=True, timeout=1800)  # as the Makefile installs them (it says why)
+        subprocess.run([str(ROOT / "tools" / "pinned_install.sh"), str(home / "bin" / "python"), str(pins)],
+                       check=True, timeout=1800)  # as the Makefile installs them (it says why)
         shutil.copyfile(pins, home / ".installed-stamp")
     return home / "bin"
 
