@@ -4,18 +4,19 @@ credentials by assuming your function's execution role. These credentials are av
 to control function access behavior"), the role's session named after the function, so that the function's calls
 are the role's (STS GetCallerIdentity: arn:aws:sts::ACCOUNT:assumed-role/ROLE/FUNCTION) in the role's account.
 
-The session is an STS AssumeRole made through Eddy's own client, so it is journaled like any request (replayed, it
-makes the same keys again: the requests the function signed with them find their account after a restart too). It is
-made with the function's CreateFunction (`new_role_session`, a write of that request) and kept with the function
-(Function.role_session, in its durable state), so a new worker needs no write of its own: on a disk that refuses
-writes (issue 38: reads and functions keep working, writes are refused until it has room) a function invoked still
-runs as its role.
+Each worker (each of Lambda's execution environments) gets a session of its own, as Lambda gives each environment
+its own: two environments of one function have different keys (AWS-recorded: LocalStack's test_lambda.py,
+TestLambdaBaseFeatures::test_lambda_different_iam_keys_environment). The session is an STS AssumeRole made through
+Eddy's own client, so it is journaled like any request (replayed, it makes the same keys again: the requests the
+function signed with them find their account after a restart too).
 
-A function kept without a session (made before sessions were kept, or whose session was refused while its
-CreateFunction's own write then succeeded) makes one when a worker starts. On a disk that refuses writes that
-AssumeRole is refused too; the worker then runs with Eddy's own credentials (moto's default account), as before
-sessions: keys no log holds would make the function's later requests, once written, unreadable at a restart's
-replay. Such a worker serves that one invocation only (its revision is None), and a WARNING says so."""
+On a disk that refuses writes (issue 38: reads and functions keep working, writes are refused until it has room) that
+AssumeRole is refused too; the worker then runs as the session made with the function's CreateFunction
+(`new_role_session`, a write of that request) and kept with the function (Function.role_session, in its durable
+state), so a function invoked still runs as its role. A function kept without one (made before sessions were kept,
+or whose session was refused while its CreateFunction's own write then succeeded) runs with Eddy's own credentials
+(moto's default account) then: keys no log holds would make the function's later requests, once written, unreadable
+at a restart's replay. Such a worker serves that one invocation only (its revision is None), and a WARNING says so."""
 
 from __future__ import annotations
 
@@ -31,15 +32,14 @@ log = logging.getLogger("eddy")
 
 
 def role_session(aws_client: Callable[..., Any], function: Function, disk: Any = None) -> dict[str, str]:
-    """The variables that give a worker of `function` its execution role's session: the one kept with it, else one
-    made now (`new_role_session`)."""
-    if function.role_session:
-        return function.role_session
-    return new_role_session(aws_client, function.region, function.role, function.name, disk)
+    """The variables that give a new worker of `function` its execution role's session: one made now
+    (`new_role_session`), else, while the disk refuses it, the one kept with the function."""
+    kept = function.role_session or {}
+    return new_role_session(aws_client, function.region, function.role, function.name, disk, kept) or kept
 
 
 def new_role_session(
-    aws_client: Callable[..., Any], region: str, role: str, name: str, disk: Any = None
+    aws_client: Callable[..., Any], region: str, role: str, name: str, disk: Any = None, kept: dict | None = None
 ) -> dict[str, str]:
     """The variables of a new session of the execution role `role` for the function `name` (named as AWS names it:
     the function's name, a one-character one suffixed "@lambda_function", as AssumeRole needs two characters at least:
@@ -54,9 +54,11 @@ def new_role_session(
         if disk is None or not disk.refusing or error.response["ResponseMetadata"]["HTTPStatusCode"] < 500:
             raise
         log.warning(
-            "function %s runs without its execution role's session, with Eddy's own credentials: the disk refuses "
-            "writes (%s)",
+            "function %s runs %s: the disk refuses writes (%s)",
             name,
+            "as the session of its execution role kept with it"
+            if kept
+            else "without its execution role's session, with Eddy's own credentials",
             disk.reason,
         )
         return {}

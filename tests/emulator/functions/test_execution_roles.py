@@ -60,3 +60,29 @@ def test_a_one_character_functions_session_is_suffixed(door, name):
     assert {key: answer[key] for key in ("UserId", "Account", "Arn")} == {
         "UserId": f"{role['RoleId']}:{session}", "Account": "123456789012",
         "Arn": f"arn:aws:sts::123456789012:assumed-role/tiny/{session}"}
+
+
+KEYS = """
+import os
+def handler(event, context):
+    return {name: os.environ[name] for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN")}
+"""
+
+
+def test_each_environment_of_a_function_has_a_session_of_its_own(door):
+    """LocalStack's test_lambda.py, TestLambdaBaseFeatures::test_lambda_different_iam_keys_environment (recorded
+    against AWS, localstack/localstack 8b9a79f05846): two execution environments of one function have different
+    access keys, secret keys and session tokens. A configuration change retires the function's environment, so the
+    next invocation is another's; an idle environment invoked again keeps its own."""
+    role = door.client("iam").create_role(RoleName="keys", AssumeRolePolicyDocument=json.dumps(TRUST))["Role"]
+    lam = door.client("lambda")
+    lam.create_function(FunctionName="keys", Runtime="python3.12", Role=role["Arn"], Handler="app.handler",
+                        Code={"ZipFile": zip_of({"app.py": KEYS})}, Timeout=60)
+    first = call(lam, "keys")[1]
+    again = call(lam, "keys")[1]
+    lam.update_function_configuration(FunctionName="keys", Description="a new environment")
+    lam.get_waiter("function_updated_v2").wait(FunctionName="keys")
+    other = call(lam, "keys")[1]
+    assert again == first
+    assert [first[name] != other[name] for name in first] == [True, True, True]
+    assert first["AWS_ACCESS_KEY_ID"].startswith("ASIA") and other["AWS_ACCESS_KEY_ID"].startswith("ASIA")
