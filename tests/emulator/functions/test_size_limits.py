@@ -13,6 +13,8 @@ from __future__ import annotations
 import io
 import zipfile
 
+import pytest
+
 from tests.emulator.api.lambda_.test_error_documents import refused
 from tests.emulator.functions.test_functions import ROLE
 
@@ -61,6 +63,7 @@ def test_environment_variables_over_4_kb(door):
         environment_refusal('{"LARGE_VAR":"' + over["LARGE_VAR"] + '"}')
 
 
+@pytest.mark.slow  # a 50 MB zip, a 71 MB request and a 250 MB package through boto3: ~2 minutes a door
 def test_a_package_over_50_mb_zipped_or_250_mb_unzipped(door):
     lam, s3 = door.client("lambda"), door.client("s3")
     assert refused(create, lam=lam, name="zipped", code={"ZipFile": package(52_428_800)}) == {
