@@ -18,12 +18,13 @@ import functools
 import sys
 import threading
 from datetime import datetime, timezone
-from typing import Any, NamedTuple
-
-from moto.s3.responses import S3Response
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from eddy.emulator.moto_seam import Patches
 from eddy.emulator.objects.lifecycle_rules import Rule, current_expired, noncurrent_expired, parse_date
+
+if TYPE_CHECKING:
+    from moto.s3.responses import S3Response
 
 #: the header of Eddy's own DeleteObject that carries out a lifecycle rule (its value: the rule's ID)
 LIFECYCLE_HEADER = "x-eddy-lifecycle-rule"
@@ -51,6 +52,10 @@ class Expired(NamedTuple):
 
 
 def install() -> None:
+    # imported here: the housekeeper's sweep imports this module (`due`) every round, and moto's S3 (with
+    # `cryptography`) loads with the first S3 request, not with the first round (issue 39: services load on first use)
+    from moto.s3.responses import S3Response
+
     _patches.set(S3Response, "delete_object", _marked(S3Response.delete_object))
 
 

@@ -173,3 +173,20 @@ def test_a_version_two_rules_expire_is_deleted_once_with_one_event(door):
     assert normalised(deleted, swept) == lifecycle_record(door, "notes.txt", "LifecycleExpiration:Delete",
                                                           versionId=first)
     assert sqs.receive_message(QueueUrl=url, WaitTimeSeconds=1).get("Messages", []) == []  # and no second one
+
+
+def test_a_housekeeping_round_loads_no_s3_where_no_request_did():
+    """The housekeeper sweeps S3 Lifecycle's expirations every round; with no S3 request made, the round finds no
+    bucket without loading moto's S3 (and the `cryptography` it imports): services load on first use (issue 39). Before
+    2026-11-28 the first round loaded them (tests/emulator/moto_seam/services/test_access_keys.py saw it, by timing)."""
+    import subprocess
+    import sys
+
+    program = (
+        "import sys\nfrom eddy import emulate\n"
+        "with emulate(housekeeping_interval=None) as emu:\n"
+        "    emu.housekeeping()\n"
+        "    print(sorted(n for n in ('moto.s3.models', 'moto.s3.responses', 'cryptography') if n in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=600)
+    assert (done.returncode, done.stdout.strip()) == (0, "[]"), done.stderr
