@@ -13,9 +13,9 @@ import argparse
 import gc
 import logging
 import os
+import queue
 import signal
 import socket
-import threading
 
 from typing import Any
 
@@ -111,10 +111,12 @@ def serve_command(args: argparse.Namespace) -> int:
         if isinstance(error, OSError):
             raise CannotListenError(args.host, args.port, error) from error
         raise
-    stopping = threading.Event()
-    signals: list[int] = []
+    # a signal's handler only puts its number in a SimpleQueue, whose put is safe in a signal handler: a handler that
+    # set a threading.Event could run while the main thread held that Event's own lock (inside its wait) and wait for
+    # it for ever (a server that printed its banner and never stopped on Ctrl-C, seen once in a loaded suite)
+    signals: queue.SimpleQueue[int] = queue.SimpleQueue()
     for signum in (signal.SIGINT, signal.SIGTERM):  # from here on a signal stops the server in order, once started
-        signal.signal(signum, lambda received, _: (signals.append(received), stopping.set()))
+        signal.signal(signum, lambda received, _: signals.put(received))
     if emulator.ownership is not None:
         emulator.ownership.describe(f"eddy serve on {server.url}")
     server.start()
@@ -123,11 +125,10 @@ def serve_command(args: argparse.Namespace) -> int:
     except BaseException:  # a stack that fails to apply: answered by the command's failure handling (status 2)
         server.stop()
         raise
-    while not stopping.is_set():  # woken every half second, so a signal is noticed promptly
-        stopping.wait(0.5)
+    first = signals.get()  # until the first signal (the wait lets the handler run: it is interruptible)
     _say("Eddy is stopping")
     server.stop()
-    return INTERRUPTED if signal.SIGINT in signals else 0
+    return INTERRUPTED if first == signal.SIGINT else 0
 
 
 def _server_modules() -> tuple[Any, Any]:
