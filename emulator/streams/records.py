@@ -7,6 +7,7 @@ view type; the view type is a projection applied when a record is read (`to_dict
 from __future__ import annotations
 
 import json
+import threading
 from enum import Enum
 from typing import Any
 
@@ -40,17 +41,22 @@ def image_json(image: Image | None) -> str:
     if found is not None:  # its image, held in _held: no other object has had its id since
         return found
     text = compact_json(image)
-    _encoded_size[0] += len(text)
-    if _encoded_size[0] > _ENCODED_MAX:
-        forget_images()
-        _encoded_size[0] = len(text)
-    _encoded[id(image)] = text
-    _held[id(image)] = image
+    with _memo_lock:  # a text is stored only with its image held (another thread may be emptying the memo)
+        _encoded_size[0] += len(text)
+        if _encoded_size[0] > _ENCODED_MAX:
+            _forget()
+            _encoded_size[0] = len(text)
+        _encoded[id(image)] = text
+        _held[id(image)] = image
     return text
 
 
 #: the item size (SizeBytes' share) of images image_json holds, by identity: a MODIFY's old image is measured once
 _sizes: dict[int, int] = {}
+#: image_json's and image_size's stores and the memo's emptying, one at a time: commits and pollers run on many
+#: threads, and an entry stored while another thread empties the memo half-way would outlive its image (whose id a
+#: new image may then take)
+_memo_lock = threading.Lock()
 
 
 def image_size(image: Image | None) -> int:
@@ -60,13 +66,19 @@ def image_size(image: Image | None) -> int:
     found = _sizes.get(id(image))
     if found is None:
         found = item_size(image)
-        if id(image) in _held:
-            _sizes[id(image)] = found
+        with _memo_lock:
+            if id(image) in _held:
+                _sizes[id(image)] = found
     return found
 
 
 def forget_images() -> None:
     """Empty image_json's memo (a stream registry closing: its images are for no one else to find)."""
+    with _memo_lock:
+        _forget()
+
+
+def _forget() -> None:
     _encoded.clear()
     _held.clear()
     _sizes.clear()
