@@ -6,7 +6,7 @@ upgrade fails in one place.
   actions.py   moto's DynamoHandler actions called without its per-request machinery (the fast path)
   speedups/    moto's methods replaced by equivalent, faster ones: dynamodb.py (DynamoType, Table.query),
                dynamodb_items.py (Item), dynamodb_puts.py (Table.put_item),
-               sqs.py (Queue.delete_message, Queue.messages)
+               sqs.py (Queue.delete_message, Queue.messages), s3.py (an aws-chunked body read in linear time)
   all_or_nothing.py  moto's writes made all or nothing, and its errors read for the door
   s3.py        moto's S3Backend put_object / delete_object wrapped for object changes (volume streams)
   kinesis/     moto's Kinesis made to keep lineage, read under Eddy's lock, trimmed on Eddy's clock
@@ -102,6 +102,7 @@ PATCHES = (
             "eddy.emulator.moto_seam.notifications.object_events",
             "eddy.emulator.moto_seam.notifications.lifecycle_expirations",
             "eddy.emulator.moto_seam.s3",
+            "eddy.emulator.moto_seam.speedups.s3",
         ),
     ),
     ("moto.events", ("eddy.emulator.moto_seam.eventbridge.rules", "eddy.emulator.moto_seam.eventbridge.event_buses")),
