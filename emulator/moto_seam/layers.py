@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import base64
 import functools
+import sys
 from typing import Any, Callable, NamedTuple
 
 from eddy.emulator.moto_seam import Patches
@@ -156,3 +157,16 @@ def layer_version_configuration(account_id: str, region: str, name: str, version
     """GetLayerVersion's answer for a version (what GetLayerVersionByArn returns too)."""
     layer_version = _layer_version(account_id, region, name, version)
     return None if layer_version is None else layer_version.get_layer_version()
+
+
+def layers_code_size(account_id: str, region: str) -> int:
+    """The zipped size of every layer version the account has in the region, which Lambda counts in
+    GetAccountSettings' AccountUsage.TotalCodeSize; 0 while nothing has loaded moto's Lambda (no layer published)."""
+    models = sys.modules.get("moto.awslambda.models")
+    if models is None:
+        return 0
+    backends = models.lambda_backends
+    if account_id not in backends or region not in backends[account_id]:
+        return 0
+    layers = list(backends[account_id][region]._layers._layers.values())
+    return sum(version.code_size for layer in layers for version in list(layer.layer_versions.values()))

@@ -20,6 +20,7 @@ from eddy.emulator.api.rest_json import json_response
 from eddy.emulator.engine import Emulator
 from eddy.emulator.errors import InvalidParameterValueException, without_type
 from eddy.emulator.functions.function import FUNCTION_ARN, Function
+from eddy.emulator.moto_seam import layers
 from eddy.emulator.aws_requests import Response
 
 ACCOUNT_CONCURRENCY = 1000
@@ -63,11 +64,18 @@ def put_function_concurrency(emulator: Emulator, function: Function, name: str, 
 
 def account_settings(emulator: Emulator, caller: tuple[str, str]) -> Response:
     """GetAccountSettings: Lambda's default quotas (code storage 75 GB, a package 50 MB zipped and 250 MB unzipped,
-    1,000 concurrent executions) and what this account's functions in this region use of them."""
+    1,000 concurrent executions) and what this account's functions in this region use of them. TotalCodeSize counts
+    each function's $LATEST, each of its published versions (a version published with unchanged code counts again)
+    and each layer version, as AWS was recorded answering (LocalStack's test_lambda_api.snapshot.json,
+    TestLambdaAccountSettings::test_account_settings_total_code_size and ..._config_update)."""
     with emulator.lock:
         functions = emulator.functions.list(*caller)
         reserved = sum(function.reserved_concurrency or 0 for function in functions)
-        code_size = sum(function.code_size for function in functions)
+        code_size = sum(
+            function.code_size + sum(version.code_size for version in function.versions.values())
+            for function in functions
+        )
+    code_size += layers.layers_code_size(*caller)
     return json_response(
         {
             "AccountLimit": {

@@ -14,7 +14,7 @@ import pytest
 from botocore.config import Config
 from botocore.exceptions import ClientError
 
-from tests.emulator.functions.test_functions import create_function
+from tests.emulator.functions.test_functions import create_function, zip_of
 from tests.emulator.pipes.test_pipe_api import error_of
 
 ECHO = "def handler(event, context):\n    return {'got': event}\n"
@@ -149,6 +149,38 @@ def test_reserved_concurrency_is_kept_and_zero_throttles_invoke(door):
     assert error_of(lam.get_function_concurrency, FunctionName="nope") == (  # AWS-recorded without $LATEST:
         # test_lambda_api.snapshot.json, TestLambdaFunction::test_ops_on_nonexisting_fn[get_function_concurrency]
         "ResourceNotFoundException", f"Function not found: {ARN.format('nope')}", 404)
+
+
+
+def test_account_code_size_counts_latest_each_published_version_and_each_layer_version(door):
+    """AccountUsage.TotalCodeSize grows by a function's code when it is created, by the code again when an update
+    publishes a version (and when a version is published after a configuration-only update, which itself adds 0), and
+    by a layer's zip with each layer version, as AWS was recorded answering: LocalStack's test_lambda_api.py,
+    TestLambdaAccountSettings::test_account_settings_total_code_size (snapshot keys total_code_size_diff_create_function
+    276, total_code_size_diff_update_function 276, total_code_size_diff_publish_layer 169,
+    total_code_size_diff_publish_layer_version 169: each the package's own size) and
+    ::test_account_settings_total_code_size_config_update (total_code_size_diff_update_function_configuration 0)."""
+    lam = door.client("lambda")
+    usage = lambda: lam.get_account_settings()["AccountUsage"]  # noqa: E731
+    assert usage() == {"TotalCodeSize": 0, "FunctionCount": 0}
+    size = create_function(lam, "echo", ECHO)["CodeSize"]
+    assert usage() == {"TotalCodeSize": size, "FunctionCount": 1}
+    updated = lam.update_function_code(FunctionName="echo", ZipFile=zip_of({"app.py": ECHO}), Publish=True)
+    assert (updated["Version"], updated["CodeSize"]) == ("1", size)
+    assert usage() == {"TotalCodeSize": 2 * size, "FunctionCount": 1}
+    layer_zip = zip_of({"python/helper.py": "VALUE = 1\n"})
+    first = lam.publish_layer_version(LayerName="helpers", Content={"ZipFile": layer_zip})
+    assert first["Content"]["CodeSize"] == len(layer_zip)
+    assert usage() == {"TotalCodeSize": 2 * size + len(layer_zip), "FunctionCount": 1}
+    lam.publish_layer_version(LayerName="helpers", Content={"ZipFile": layer_zip})
+    assert usage() == {"TotalCodeSize": 2 * size + 2 * len(layer_zip), "FunctionCount": 1}
+    lam.update_function_configuration(FunctionName="echo", Description="configuration only")
+    assert usage() == {"TotalCodeSize": 2 * size + 2 * len(layer_zip), "FunctionCount": 1}
+    assert lam.publish_version(FunctionName="echo")["Version"] == "2"
+    assert usage() == {"TotalCodeSize": 3 * size + 2 * len(layer_zip), "FunctionCount": 1}
+    lam.delete_layer_version(LayerName="helpers", VersionNumber=1)
+    lam.delete_function(FunctionName="echo", Qualifier="1")
+    assert usage() == {"TotalCodeSize": 2 * size + len(layer_zip), "FunctionCount": 1}
 
 
 WAITS_FOR_RELEASE = '''
