@@ -3,9 +3,13 @@ records built sharing the stream's images, then the whole event copied by marsha
 their images copied in one marshal pass: the source's lambda_records, an OwnEvent not copied again). Both give the
 handler an event that shares nothing with the stream; this measures what that isolation costs. The step alone also
 a third way, issue 39's lead for the drain: each record's Lambda JSON text made once beforehand (at commit; not timed
-here), a batch's event those texts joined and read by one json.loads, as Lambda's runtime reads its event.
+here), a batch's event those texts joined and read by one json.loads, as Lambda's runtime reads its event; and
+the other ways a copy could be made in one pass that were measured against it (issue 39, 2026-11-28 22:30 UTC): the
+records built sharing the stream's images and the whole event copied by pickle (protocol 5) instead of marshal, and
+the images copied by Python code that makes new dicts and lists but shares their strings (immutable: a handler cannot
+change them), a string or number attribute by dict.copy, the nested ones in one marshal pass for the batch.
 
-    .venv/bin/python bench/event_copy.py [--records 10000] [--rounds 6]
+    .venv/bin/python bench/event_copy.py [--records 10000] [--rounds 6] [--step-only]
 
 Prints the step alone (a batch of 100 MODIFY records, both images) and a no-op handler's drain per CPU second, the
 two ways alternating in one process, medians.
@@ -16,7 +20,9 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import marshal
 import os
+import pickle
 import statistics
 import time
 import timeit
@@ -37,6 +43,33 @@ def built_then_copied(self, lane, records, *, final=False, terminated_early=Fals
     return event
 
 
+def strings_shared(images: list[tuple]) -> list[list]:
+    """The batch's (keys, new image, old image) copied with their strings shared: a string or number attribute's dict
+    by dict.copy, every other attribute (sets, lists, maps) in one marshal pass for the batch."""
+    nested, copies = [], []
+    for viewed in images:
+        copied = []
+        for image in viewed:
+            if image is not None:
+                made = {}
+                for name, value in image.items():
+                    if "S" in value or "N" in value:
+                        made[name] = value.copy()
+                    else:
+                        made[name] = None
+                        nested.append(value)
+                image = made
+            copied.append(image)
+        copies.append(copied)
+    found = iter(marshal.loads(marshal.dumps(nested)))
+    for viewed, copied in zip(images, copies):
+        for image, made in zip(viewed, copied):
+            for name in () if image is None else image:
+                if made[name] is None:
+                    made[name] = next(found)
+    return copies
+
+
 def step(rounds: int) -> dict[str, float]:
     """Microseconds to make one batch's event as the handler gets it."""
     from eddy.emulator.functions.invocation import OwnEvent, own_copy
@@ -54,8 +87,13 @@ def step(rounds: int) -> dict[str, float]:
     texts = [compact_json(stream.lambda_record(r, "s")) for r in records]  # made at commit in that design
     ways = {"before": lambda: own_copy({"Records": [stream.lambda_record(r, "s") for r in records]}),
             "now": lambda: dict(OwnEvent(Records=stream.lambda_records(records, "s"))),
-            "joined JSON": lambda: {"Records": json.loads(f"[{','.join(texts)}]")}}
-    assert ways["before"]() == ways["now"]() == ways["joined JSON"]()
+            "joined JSON": lambda: {"Records": json.loads(f"[{','.join(texts)}]")},
+            "pickle 5": lambda: pickle.loads(pickle.dumps({"Records": [stream.lambda_record(r, "s") for r in records]}, 5)),
+            "strings shared": lambda: {"Records": [
+                r.to_lambda_dict(Fields.view_type, Fields.region, Fields.arn, tuple(images))
+                for r, images in zip(records, strings_shared([r.viewed_images(Fields.view_type) for r in records]))]}}
+    made = [way() for way in ways.values()]
+    assert all(event == made[0] for event in made)
     samples: dict[str, list[float]] = {name: [] for name in ways}
     for _ in range(rounds):
         for name, way in ways.items():
@@ -104,11 +142,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--records", type=int, default=10000)
     parser.add_argument("--rounds", type=int, default=6)
+    parser.add_argument("--step-only", action="store_true", help="the step alone, not the drains")
     args = parser.parse_args()
     made = step(15)
-    print(f"a batch of 100 MODIFY records made into the handler's own event: before {made['before']:,.0f} us,"
-          f" now {made['now']:,.0f} us ({made['before'] / made['now']:.2f}x); joined JSON texts read by json.loads"
-          f" {made['joined JSON']:,.0f} us ({made['joined JSON'] / made['now']:.2f}x of now)")
+    print(f"a batch of 100 MODIFY records made into the handler's own event: now {made['now']:,.0f} us; "
+          + "; ".join(f"{name} {spent:,.0f} us ({spent / made['now']:.2f}x of now)"
+                      for name, spent in made.items() if name != "now")
+          + f"; load average {os.getloadavg()[0]:.1f}")
+    if args.step_only:
+        return
     rates = drains(args.records, args.rounds)
     print(f"no-op handler's drain, BatchSize 100, {args.records} records: before {rates['before']:,.0f} records/CPU-s,"
           f" now {rates['now']:,.0f} records/CPU-s ({rates['now'] / rates['before']:.2f}x);"

@@ -78,9 +78,14 @@ class ShardLane(threading.Thread):
     def pending(self) -> list[Any]:
         """This lane's next batch, as far as it goes now."""
         mapping, records, source = self.mapping, self.shard.records, self.source
-        batch: list[Any] = []
+        start = self.shard.index_at(self.position + 1)
+        if mapping.parallelization_factor == 1 and not mapping.tumbling_window_in_seconds:
+            batch = records[start : start + mapping.batch_size]
+            if sum(map(source.record_bytes_at_most, batch)) <= MAX_PAYLOAD_BYTES:
+                return batch  # every record is the lane's and within the limit by its cheap bound: the loop's batch
+        batch = []
         bound, size, window = 0, None, None  # sizes: cheap upper bounds, exact ones once they could pass the limit
-        for index in range(self.shard.index_at(self.position + 1), len(records)):
+        for index in range(start, len(records)):
             record = records[index]
             if not self._mine(record):
                 continue
