@@ -71,6 +71,15 @@ ENUM_ORDER = {
     "RecursiveLoop": ("Terminate", "Allow"),
     "EventSourcePosition": ("LATEST", "AT_TIMESTAMP", "TRIM_HORIZON"),
 }
+#: patterns AWS checks and words otherwise than botocore's (newer) model, as AWS answered: Lambda's tagging
+#: operations' Resource (LocalStack's test_lambda_api.snapshot.json, TestLambdaTag::test_tag_exceptions
+#: "invalid_arn_exception", TestLambdaTags::test_tag_exceptions "tag_lambda_invalidarn": layers, no network-connector)
+PATTERN_AS_ANSWERED = {
+    "TaggableResource": r"arn:(aws[a-zA-Z-]*):lambda:(eusc-)?[a-z]{2}((-gov)|(-iso([a-z]?)))?-[a-z]+-\d{1}:\d{12}:"
+    r"(function:[a-zA-Z0-9-_]+(:(\$LATEST|[a-zA-Z0-9-_]+))?|layer:([a-zA-Z0-9-_]+)|code-signing-config:csc-[a-z0-9]{17}|"
+    r"event-source-mapping:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|"
+    r"capacity-provider:[a-zA-Z0-9-_]+)",
+}
 #: a TransactWriteItems item without an action, in the words of AWS's DynamoDB Local (one with several is moto's,
 #: which has AWS's: "TransactItems can only contain one of Check, Put, Update or Delete")
 NO_TRANSACT_WRITE_ACTION = "Invalid Request: TransactWriteRequest should contain Delete or Put or Update request"
@@ -346,7 +355,7 @@ def _string(shape: Shape, value: str, path: str, problems: _Problems) -> None:
         raise ValidationException("Invalid ProjectionExpression: The expression can not be empty;")
     before = len(problems)
     _length(shape, value, path, problems)
-    pattern = shape.metadata.get("pattern")
+    pattern = PATTERN_AS_ANSWERED.get(shape.name, shape.metadata.get("pattern"))
     if problems.moto_checks and shape.name != "TableName":
         pattern = None
     if pattern and len(problems) == before and not _pattern(pattern).fullmatch(value):

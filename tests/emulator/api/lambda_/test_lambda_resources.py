@@ -95,7 +95,20 @@ def test_tags_from_create_function_and_the_tagging_operations(door):
         "Tags on function aliases and versions are not supported. Please specify a function ARN.", 400)
     assert error_of(lam.list_tags, Resource=ARN.format("nope")) == (
         "ResourceNotFoundException", f"Function not found: {ARN.format('nope')}", 404)
-    assert error_of(lam.list_tags, Resource="arn:aws:lambda:us-east-1:123456789012:foobar:x")[0] == "ValidationException"
+    # AWS-recorded (the pattern older than botocore's model: layers, no network-connector): LocalStack's
+    # test_lambda_api.snapshot.json, TestLambdaTag::test_tag_exceptions[lambda_function] "invalid_arn_exception"
+    # and TestLambdaTags::test_tag_exceptions "tag_lambda_invalidarn"
+    recorded = (r"arn:(aws[a-zA-Z-]*):lambda:(eusc-)?[a-z]{2}((-gov)|(-iso([a-z]?)))?-[a-z]+-\d{1}:\d{12}:(function:"
+                r"[a-zA-Z0-9-_]+(:(\$LATEST|[a-zA-Z0-9-_]+))?|layer:([a-zA-Z0-9-_]+)|code-signing-config:csc-[a-z0-9]"
+                r"{17}|event-source-mapping:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+                r"|capacity-provider:[a-zA-Z0-9-_]+)")
+    for wrong in ("arn:aws:lambda:us-east-1:123456789012:foobar:x", "arn:aws:something"):
+        refusal = ("ValidationException", f"1 validation error detected: Value '{wrong}' at 'resource' failed to "
+                   f"satisfy constraint: Member must satisfy regular expression pattern: {recorded}", 400)
+        assert error_of(lam.list_tags, Resource=wrong) == refusal
+        assert error_of(lam.tag_resource, Resource=wrong, Tags={"a": "b"}) == refusal
+        assert error_of(lam.untag_resource, Resource=wrong, TagKeys=["a"]) == refusal
+    assert lam.list_tags(Resource=arn)["Tags"] == {"stage": "prod", "cost": "42"}
     lam.tag_resource(Resource=arn, Tags={"Équipe données": "café 1"})  # the model's \p{L}\p{Z}\p{N} classes
     assert lam.list_tags(Resource=arn)["Tags"]["Équipe données"] == "café 1"
     assert error_of(lam.tag_resource, Resource=arn, Tags={"no*stars": "v"})[0] == "ValidationException"
