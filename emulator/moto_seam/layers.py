@@ -47,6 +47,9 @@ def install() -> None:
 
     _patches.set(LayerVersion, "__init__", _wrap_init(LayerVersion.__init__))
     _patches.set(LayerVersion, "get_layer_version", _wrap_answer(LayerVersion.get_layer_version))
+    from moto.awslambda.responses import LambdaResponse
+
+    _patches.set(LambdaResponse, "delete_layer_version", _delete_layer_version)
 
 
 def uninstall() -> None:
@@ -119,6 +122,25 @@ def _wrap_answer(answer: Any) -> Any:
         return version
 
     return layer_version
+
+
+def _delete_layer_version(self: Any) -> tuple[str, dict[str, Any]]:
+    """DeleteLayerVersion as AWS was recorded answering it (LocalStack's test_lambda_api.snapshot.json,
+    TestLambdaLayer::test_layer_exceptions and ::test_layer_lifecycle): 204, whether the layer or the version was
+    there or not (moto: 200, and ResourceNotFoundException for a layer it does not have); a version below 1 refused,
+    "Layer Version Cannot be less than 1"."""
+    from urllib.parse import unquote
+
+    from moto.awslambda.exceptions import InvalidParameterValueException, UnknownLayerException
+
+    name, version = unquote(self.path.split("/")[-3]), self.path.split("/")[-1]
+    if int(version) < 1:
+        raise InvalidParameterValueException("Layer Version Cannot be less than 1")
+    try:
+        self.backend.delete_layer_version(name, version)
+    except UnknownLayerException:
+        pass
+    return "", {"status": 204}  # moto takes the status from the headers
 
 
 class PublishedLayerVersion(NamedTuple):

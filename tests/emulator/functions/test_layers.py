@@ -219,3 +219,30 @@ def test_a_functions_layers_survive_a_restart(tmp_path):
         lam = client()
         assert lam.get_function_configuration(FunctionName="greeter")["Layers"][0]["Arn"] == arn
         assert invoke(lam, "greeter")["greeting"] == "kept"
+
+
+def test_delete_layer_version_answers_204_whether_there_or_not(door):
+    """DeleteLayerVersion answers 204 for a version deleted, deleted again, of a layer never published, and refuses a
+    version below 1, as AWS was recorded answering: LocalStack's test_lambda_api.snapshot.json,
+    TestLambdaLayer::test_layer_exceptions (delete_layer_response, delete_layer_again_response,
+    delete_nonexistent_response, delete_nonexistent_version_response, all {"HTTPStatusCode": 204} with no body;
+    delete_layer_version_exc_layerversion_invalid_version) and ::test_layer_lifecycle (delete_layer_1)."""
+    lam = door.client("lambda")
+    publish(lam, "greetings", {"python/greeting.py": "TEXT = 'one'\n"})
+    second = publish(lam, "greetings", {"python/greeting.py": "TEXT = 'two'\n"})
+
+    def deleted(name: str, version: int) -> tuple:
+        answer = lam.delete_layer_version(LayerName=name, VersionNumber=version)
+        return answer["ResponseMetadata"]["HTTPStatusCode"], {k: v for k, v in answer.items() if k != "ResponseMetadata"}
+
+    assert deleted("greetings", 1) == (204, {})
+    assert deleted("greetings", 1) == (204, {})
+    assert deleted("greetings", 99) == (204, {})
+    assert deleted("never-published", 1) == (204, {})
+    with pytest.raises(ClientError) as caught:
+        lam.delete_layer_version(LayerName="greetings", VersionNumber=0)
+    error = caught.value.response
+    assert (error["Error"], error["message"], error["ResponseMetadata"]["HTTPStatusCode"]) == (
+        {"Code": "InvalidParameterValueException", "Message": "Layer Version Cannot be less than 1"},
+        "Layer Version Cannot be less than 1", 400)
+    assert [v["LayerVersionArn"] for v in lam.list_layer_versions(LayerName="greetings")["LayerVersions"]] == [second]
