@@ -86,9 +86,12 @@ NO_TRANSACT_WRITE_ACTION = "Invalid Request: TransactWriteRequest should contain
 
 
 class _Problems(list):
-    def __init__(self, moto_checks: bool, whole_lists: bool = False) -> None:
+    def __init__(self, moto_checks: bool, whole_lists: bool = False, pattern_first: bool = False) -> None:
         super().__init__()
         self.moto_checks = moto_checks
+        #: a string's pattern checked before its length, both reported (EventBridge's way: LocalStack's
+        #: AWS-validated test_events.snapshot.json, test_create_connection_validations)
+        self.pattern_first = pattern_first
         #: a list of strings whose member breaks a constraint is reported whole (Lambda's way: whole_list)
         self.whole_lists = whole_lists
         self.attribute_values_to_check = False  # an AttributeValue the shortcut did not pass: its content is read
@@ -133,7 +136,9 @@ def validate(service: str, operation: str, params: dict[str, Any], *, body_only:
     shape = operation_model(service, operation).input_shape
     if shape is None:
         return
-    problems = _Problems(service in DEFERRED_TO_MOTO, whole_lists=service == "lambda")
+    problems = _Problems(
+        service in DEFERRED_TO_MOTO, whole_lists=service == "lambda", pattern_first=service == "events"
+    )
     _structure(shape, params, "", problems, body_only)
     for name in REQUIRED_BY_THE_SERVICE.get((service, operation), ()):
         if params.get(name) is None:
@@ -353,11 +358,16 @@ def _string(shape: Shape, value: str, path: str, problems: _Problems) -> None:
         return
     if shape.name == "ProjectionExpression" and not value.strip():  # its syntax: dynamodb/rules/projection_expressions
         raise ValidationException("Invalid ProjectionExpression: The expression can not be empty;")
-    before = len(problems)
-    _length(shape, value, path, problems)
     pattern = PATTERN_AS_ANSWERED.get(shape.name, shape.metadata.get("pattern"))
     if problems.moto_checks and shape.name != "TableName":
         pattern = None
+    if problems.pattern_first:
+        if pattern and not _pattern(pattern).fullmatch(value):
+            _violation(problems, path, value, f"Member must satisfy regular expression pattern: {pattern}")
+        _length(shape, value, path, problems)
+        return
+    before = len(problems)
+    _length(shape, value, path, problems)
     if pattern and len(problems) == before and not _pattern(pattern).fullmatch(value):
         _violation(problems, path, value, f"Member must satisfy regular expression pattern: {pattern}")
 

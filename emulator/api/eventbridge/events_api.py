@@ -12,6 +12,10 @@ AWSEvents.<Operation>); every other EventBridge operation is moto's.
   refused in the call that writes them (moto_seam/eventbridge/rules.py). Its FailedEntries, and RemoveTargets', are empty: AWS
   fails an entry only for requests made at the same time (ConcurrentModificationException) or its own failure
   (InternalException), neither of which Eddy's one lock lets happen.
+- CreateConnection: the request checked against botocore's events model and refused in the model's words
+  (ValidationException "N validation errors detected: ..."; LocalStack's AWS-validated test_events.snapshot.json,
+  TestEvents::test_create_connection_validations) before moto, which checks none, stores anything; a valid
+  request is moto's.
 - PutRule: an EventPattern is compiled first and refused as TestEventPattern refuses it, before moto stores
   anything; a valid one goes on to moto, and the rule's events are matched by the same engine
   (eventbridge/rules.py).
@@ -31,7 +35,7 @@ from eddy.emulator.eventbridge.target_input import placeholders_not_defined
 
 TARGET_PREFIX = "AWSEvents."
 JSON_1_1 = "application/x-amz-json-1.1"
-OPERATIONS = ("TestEventPattern", "PutRule", "PutTargets")
+OPERATIONS = ("TestEventPattern", "PutRule", "PutTargets", "CreateConnection")
 EVENT_FIELDS = ("id", "account", "source", "time", "region", "detail-type")
 NOT_VALID = "Event pattern is not valid. Reason: "
 
@@ -50,6 +54,8 @@ def handle(emulator: "Emulator", request: Request) -> Response | None:
     try:
         params = _params(request)
         validation.validate("events", operation, params)
+        if operation == "CreateConnection":
+            return None
         if operation == "PutTargets":
             check_target_inputs(params.get("Targets") or [])
             return None

@@ -124,3 +124,26 @@ def test_a_rule_delivers_what_its_pattern_matches(door, pattern, details):
     assert put["FailedEntryCount"] == 0
     assert wait_idle(door)["Idle"]
     assert [message["detail"] for message in messages(sqs, url)] == [detail for detail, matched in details if matched]
+
+
+def test_create_connection_refused_in_the_models_words_and_nothing_stored(door):
+    """CreateConnection's request checked against botocore's events model before moto (which checks none) stores
+    anything. Source: LocalStack's AWS-validated test_events.snapshot.json,
+    TestEvents::test_create_connection_validations (recorded 08-01-2025)."""
+    events = door.client("events")
+    name = "This should fail with two errors 123467890123412341234123412341234"
+    with pytest.raises(ClientError) as raised:
+        events.create_connection(Name=name, AuthorizationType="INVALID",
+                                 AuthParameters={"BasicAuthParameters": {"Username": "user", "Password": "pass"}})
+    assert refusal(raised) == ({
+        "Code": "ValidationException",
+        "Message": f"3 validation errors detected: Value '{name}' at 'name' failed to satisfy constraint: Member must "
+                   f"satisfy regular expression pattern: [\\.\\-_A-Za-z0-9]+; Value '{name}' at 'name' failed to "
+                   "satisfy constraint: Member must have length less than or equal to 64; Value 'INVALID' at "
+                   "'authorizationType' failed to satisfy constraint: Member must satisfy enum value set: [BASIC, "
+                   "OAUTH_CLIENT_CREDENTIALS, API_KEY]"}, 400)
+    assert events.list_connections()["Connections"] == []
+    created = events.create_connection(Name="valid-name", AuthorizationType="BASIC",
+                                       AuthParameters={"BasicAuthParameters": {"Username": "user", "Password": "pass"}})
+    assert [c["Name"] for c in events.list_connections()["Connections"]] == ["valid-name"]
+    assert created["ConnectionArn"].split(":")[-1].startswith("connection/valid-name/")
