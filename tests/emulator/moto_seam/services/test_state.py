@@ -11,11 +11,7 @@ from collections import defaultdict
 
 import boto3
 import pytest
-from moto.acm.models import CertBundle
 from moto.backends import get_backend
-from moto.cognitoidp.models import CognitoIdpUserPool
-from moto.kms.utils import RSAPrivateKey
-from moto.ssm.models import ParameterDict, SimpleSystemManagerBackend
 
 from eddy.emulator.moto_seam.services import state
 
@@ -24,6 +20,13 @@ ACCOUNT, REGION = "123456789012", "us-east-1"
 
 def test_moto_holds_what_the_reducers_are_for():
     """If one of these changes, moto changed what it keeps: look again at what state.py's reducers carry."""
+    # imported here, not at the module's top: moto's SSM imports its EC2 (its model and instance types), seconds of
+    # CPU that every pytest-xdist worker paid while collecting the suite
+    from moto.acm.models import CertBundle
+    from moto.cognitoidp.models import CognitoIdpUserPool
+    from moto.kms.utils import RSAPrivateKey
+    from moto.ssm.models import ParameterDict, SimpleSystemManagerBackend
+
     assert "defaultdict(lambda: defaultdict(dict))" in inspect.getsource(SimpleSystemManagerBackend.__init__)
     assert list(inspect.signature(ParameterDict.__init__).parameters) == ["self", "account_id", "region_name"]
     assert issubclass(ParameterDict, defaultdict)
