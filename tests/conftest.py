@@ -25,8 +25,10 @@ import pytest
 from eddy import NotDeliveredError, emulate
 from eddy.emulator.errors import AWSError
 
-#: pytester: the pytest plugin's tests run pytest in projects of their own (tests/emulator/pytest_plugin/)
-pytest_plugins = ["pytester"]
+#: pytester: the pytest plugin's tests run pytest in projects of their own (tests/emulator/pytest_plugin/);
+#: tests.installed_wheel: the session's `installed` fixture, the wheel in a fresh virtualenv (test_package.py,
+#: test_guest_project.py)
+pytest_plugins = ["pytester", "tests.installed_wheel"]
 
 REGION = "us-east-1"
 #: tests are deterministic: no background TTL sweeps or maintenance unless a test asks for it

@@ -9,7 +9,8 @@ that client with botocore's account endpoints off: botocore 1.44 sends DescribeS
 <account>.streams-ddb.<region>.amazonaws.com, which moto 5.2.5 does not serve ("Not yet implemented"), with
 or without Eddy installed.
 
-Slow (a wheel, a virtualenv, pytest installed in it): tests/test_package.py's fixtures build them once per module.
+Slow (a wheel, a virtualenv, pytest installed in it): the session's `installed` fixture (tests/installed_wheel.py) is
+the wheel and the virtualenv tests/test_package.py uses as well.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_package import Installed, installed  # noqa: F401  (the fixture: the wheel in a fresh virtualenv)
+from tests.installed_wheel import Installed
 
 pytestmark = [pytest.mark.xdist_group("package"), pytest.mark.slow]
 
@@ -182,7 +183,7 @@ def test_a_service_whose_packages_the_plain_install_leaves_out_says_what_to_inst
 
 
 @pytest.fixture(scope="module")
-def project(installed: Installed) -> Path:  # noqa: F811
+def project(installed: Installed) -> Path:
     """The project `shop`: its handlers package, a moto test module and an Eddy test module; pytest installed."""
     installed.pip_install("pytest")
     # the project's own EventBridge tests run moto's delivery, which needs moto's `events` extra (jsonpath-ng): Eddy's
@@ -196,7 +197,7 @@ def project(installed: Installed) -> Path:  # noqa: F811
     return root
 
 
-def _pytest(installed: Installed, project: Path, *args: str) -> dict[str, int]:  # noqa: F811
+def _pytest(installed: Installed, project: Path, *args: str) -> dict[str, int]:
     """One pytest session in the project (its root on sys.path, as `python -m pytest` puts it), on a machine
     without AWS configuration: a HOME of its own and no AWS_ variable. Returns the outcomes it counted."""
     env = {name: value for name, value in installed.env.items() if not name.startswith("AWS_")}
@@ -212,12 +213,12 @@ def _pytest(installed: Installed, project: Path, *args: str) -> dict[str, int]: 
 
 @pytest.mark.parametrize("order", [("test_with_moto.py", "test_with_eddy.py"),
                                    ("test_with_eddy.py", "test_with_moto.py")], ids=["moto-first", "eddy-first"])
-def test_a_projects_moto_tests_and_eddy_tests_pass_in_one_session(installed: Installed, project: Path,  # noqa: F811
+def test_a_projects_moto_tests_and_eddy_tests_pass_in_one_session(installed: Installed, project: Path,
                                                                   order: tuple[str, str]) -> None:
     assert _pytest(installed, project, *(f"tests/{name}" for name in order)) == {"passed": 9}
 
 
-def test_the_moto_tests_give_what_they_give_without_eddys_plugin(installed: Installed,  # noqa: F811
+def test_the_moto_tests_give_what_they_give_without_eddys_plugin(installed: Installed,
                                                                  project: Path) -> None:
     assert _pytest(installed, project, "-p", "no:eddy", "tests/test_with_moto.py") == {"passed": 5}
     assert _pytest(installed, project, "tests/test_with_moto.py") == {"passed": 5}

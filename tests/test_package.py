@@ -3,87 +3,25 @@ in a temporary directory, and run from outside the repository: `eddy doctor`, `e
 a Python and a Node.js zip function (the latter importing the AWS SDK), the dashboard page, `eddy spark`
 without Spark's extra (one line saying what to install) and, with it, one Spark job over the served state.
 
-Installing from the package index takes minutes (an index look-up per dependency; pyspark is a source archive
-to build), so the dependencies' wheels are made once into a wheelhouse (~/.cache/eddy-tests/wheelhouse, or
-$EDDY_TEST_WHEELHOUSE) and installed from there with --no-index afterwards; the wheelhouse is filled again when
-the dependencies change.
+The wheel and its virtualenv are the session's `installed` fixture (tests/installed_wheel.py), shared with
+tests/test_guest_project.py.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 import threading
 import urllib.request
-import venv
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Iterator
 
 import boto3
 import pytest
 
 from tests.emulator.functions.test_functions import zip_of
+from tests.installed_wheel import Installed
 
-ROOT = Path(__file__).resolve().parents[1]
 pytestmark = [pytest.mark.xdist_group("package"), pytest.mark.slow]
-WHEELHOUSE = Path(os.environ.get("EDDY_TEST_WHEELHOUSE") or Path.home() / ".cache" / "eddy-tests" / "wheelhouse")
-
-
-@dataclass
-class Installed:
-    wheel: Path
-    python: Path
-    eddy: Path
-    outside: Path  # the working directory: no repository anywhere above it
-    env: dict[str, str]
-
-    def run(self, *args: str, timeout: float = 600) -> subprocess.CompletedProcess:
-        return subprocess.run([str(self.eddy), *args], cwd=self.outside, env=self.env, capture_output=True,
-                              text=True, timeout=timeout)
-
-    def pip_install(self, requirement: str) -> None:
-        offline = [str(self.python), "-m", "pip", "install", "--quiet", "--no-compile", "--no-index", "--find-links",
-                   str(WHEELHOUSE), requirement]
-        if subprocess.run(offline, capture_output=True, text=True).returncode != 0:  # a dependency not there yet
-            # wheels of every dependency (pyspark comes as a source archive: built once, here)
-            build = [sys.executable, "-m", "pip", "wheel", "--quiet", "--wheel-dir", str(WHEELHOUSE), requirement]
-            subprocess.run(build, check=True, capture_output=True, text=True)
-            for own in WHEELHOUSE.glob("eddy-*.whl"):  # this tree's wheel is installed from where it was built
-                own.unlink()
-            subprocess.run(offline, check=True, capture_output=True, text=True)
-
-
-def _sources(target: Path) -> None:
-    """This tree's files as git sees them (tracked and new, not ignored): what a clone would hold."""
-    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
-                            capture_output=True, check=True).stdout.split(b"\0")
-    for name in filter(None, listed):
-        source = ROOT / name.decode()
-        if source.is_file():
-            (target / name.decode()).parent.mkdir(parents=True, exist_ok=True)
-            (target / name.decode()).write_bytes(source.read_bytes())
-
-
-@pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
-    base = tmp_path_factory.mktemp("package")
-    _sources(base / "source")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", str(base / "dist"),
-                    str(base / "source")], check=True, capture_output=True, text=True)
-    wheel = next((base / "dist").glob("eddy-*.whl"))
-    venv.create(base / "venv", with_pip=True)
-    outside = base / "work"
-    outside.mkdir()
-    env = {name: value for name, value in os.environ.items()
-           if name not in ("PYTHONPATH", "VIRTUAL_ENV", "EDDY_NODE_MODULES", "PYTHONHOME")}
-    env.update(PATH=f"{base / 'venv' / 'bin'}{os.pathsep}{env.get('PATH', '')}", XDG_CACHE_HOME=str(base / "cache"),
-               PYTHONUNBUFFERED="1")
-    found = Installed(wheel, base / "venv" / "bin" / "python", base / "venv" / "bin" / "eddy", outside, env)
-    found.pip_install(str(wheel))
-    return found
 
 
 @pytest.fixture(scope="module")
@@ -125,19 +63,16 @@ def _function(lam, name: str, runtime: str, handler: str, files: dict[str, str])
     return payload
 
 
-#: the plain install's size (`du -sk` of `pip install --target DIR` of the wheel, no extras, with the bytecode pip compiles),
-#: in KiB: the figure docs/getting-started.md gives (the target is 120 MB: issue 34)
+#: the plain install's size (`du -sk` of what installing the wheel, no extras, added to a fresh virtualenv's
+#: site-packages, with the bytecode pip compiles: the same files as `pip install --target DIR` of the wheel), in KiB: the figure
+#: docs/getting-started.md gives (the target is 120 MB: issue 34)
 PLAIN_INSTALL_KIB = 122_880  # 120 MiB: `du -sh` says 120M (122,048 KiB on 2026-11-28, Eddy's own 8,516 KiB)
 
 
-def test_the_plain_install_is_no_larger_than_the_documented_figure(installed: Installed, tmp_path: Path) -> None:
-    target = tmp_path / "site"
-    subprocess.run([str(installed.python), "-m", "pip", "install", "--quiet", "--no-index", "--find-links",
-                    str(WHEELHOUSE), "--target", str(target), str(installed.wheel)], check=True, capture_output=True)
-    size = int(subprocess.run(["du", "-sk", str(target)], check=True, capture_output=True, text=True).stdout.split()[0])
-    top = sorted(path.name for path in target.iterdir() if not path.name.endswith((".dist-info", ".so")))
-    unwanted = [name for name in ("jsonpath_ng", "pyspark", "flask", "flask_cors", "jinja2") if name in top]
-    assert (size <= PLAIN_INSTALL_KIB, "eddy" in top, unwanted) == (True, True, []), (size, top)
+def test_the_plain_install_is_no_larger_than_the_documented_figure(installed: Installed) -> None:
+    plain = installed.plain
+    unwanted = [name for name in ("jsonpath_ng", "pyspark", "flask", "flask_cors", "jinja2") if name in plain.top]
+    assert (plain.kib <= PLAIN_INSTALL_KIB, "eddy" in plain.top, unwanted) == (True, True, []), plain
 
 
 def test_the_installed_eddy_says_what_is_missing_and_sets_up_nodes_sdk(installed: Installed,
