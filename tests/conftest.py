@@ -31,6 +31,13 @@ from eddy.emulator.errors import AWSError
 pytest_plugins = ["pytester", "tests.installed_wheel"]
 
 REGION = "us-east-1"
+
+#: every Spark driver the suite starts in another process (`eddy spark`, `eddy demo`, spark-submit, the installed
+#: wheel's) runs the JIT's first tier only with the serial collector, as the in-process session does
+#: (tests/spark_batch/conftest.py): Spark's launcher adds $SPARK_SUBMIT_OPTS to the driver's JVM. Its rows are the
+#: same; its CPU is not: a driver started for one small job took 31 s of CPU with the JVM's defaults and 18 s so, and
+#: test_jvm.py with the demo's tour 76 -> 48 s (cpuacct, 2026-11-29)
+os.environ.setdefault("SPARK_SUBMIT_OPTS", "-XX:+UseSerialGC -XX:TieredStopAtLevel=1")
 #: tests are deterministic: no background TTL sweeps or maintenance unless a test asks for it
 QUIET = {"housekeeping_interval": None}
 
