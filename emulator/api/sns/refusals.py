@@ -2,6 +2,7 @@
 change nothing). Each refusal is AWS's recorded answer (LocalStack's AWS-validated snapshots,
 tests/aws/services/sns/test_sns.snapshot.json; pinned by tests/emulator/api/sns/test_refusals.py):
 
+- Publish and PublishBatch: message attributes SNS does not take (message_attributes.py);
 - Publish: an empty Message; with MessageStructure "json", a Message that is not JSON, or has no string "default";
   to a FIFO topic, no MessageGroupId, or no MessageDeduplicationId where the topic has no ContentBasedDeduplication
   (moto answers MissingParameter, and its InvalidParameter without SNS's "Invalid parameter: ");
@@ -31,7 +32,17 @@ from urllib.parse import parse_qs
 
 from botocore.exceptions import ClientError
 
-from eddy.emulator.api.sns import Params, Refused, error_answer, invalid, map_entries, names, platform_applications, sms
+from eddy.emulator.api.sns import (
+    Params,
+    Refused,
+    error_answer,
+    invalid,
+    map_entries,
+    message_attributes,
+    names,
+    platform_applications,
+    sms,
+)
 from eddy.emulator.callers import region_of
 from eddy.emulator.notifications.delivery_policies import (
     InvalidDeliveryPolicy,
@@ -120,6 +131,7 @@ def _publish(params: Params, attributes_of: AttributesOf) -> None:
         raise invalid("Empty message")
     if params.get("Subject") == "":  # given, and empty (test_publish_with_empty_subject)
         raise invalid("Subject")
+    message_attributes.check(params)
     if _entry_bytes(params) > MAX_BYTES:  # the message and its attributes (test_publish_too_long_message)
         raise invalid("Message too long")
     if params.get("MessageStructure") == "json":
@@ -177,6 +189,8 @@ def _publish_batch(params: Params, attributes_of: AttributesOf) -> None:
             )
     if len(entries) > 10 or len({entry.get("Id") for entry in entries}) < len(entries):
         return  # moto refuses these in AWS's words (TooManyEntriesInBatchRequest, BatchEntryIdsNotDistinct)
+    for position, entry in enumerate(entries, start=1):
+        message_attributes.check(entry, batch_position=position)
     if sum(_entry_bytes(entry) for entry in entries) > MAX_BYTES:
         raise Refused("BatchRequestTooLong", "The length of all the messages put together is more than the limit.")
     for entry in entries:
