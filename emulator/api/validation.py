@@ -86,9 +86,15 @@ NO_TRANSACT_WRITE_ACTION = "Invalid Request: TransactWriteRequest should contain
 
 
 class _Problems(list):
-    def __init__(self, moto_checks: bool, whole_lists: bool = False, pattern_first: bool = False) -> None:
+    def __init__(
+        self, moto_checks: bool, whole_lists: bool = False, pattern_first: bool = False, every_constraint: bool = False
+    ) -> None:
         super().__init__()
         self.moto_checks = moto_checks
+        #: a string too long is also checked against its pattern, both reported, length first (Lambda's way:
+        #: LocalStack's AWS-validated test_lambda_api.snapshot.json, TestLambdaFunction::
+        #: test_function_name_and_qualifier_validation[function_name_too_long_and_invalid_region-create_function])
+        self.every_constraint = every_constraint
         #: a string's pattern checked before its length, both reported (EventBridge's way: LocalStack's
         #: AWS-validated test_events.snapshot.json, test_create_connection_validations)
         self.pattern_first = pattern_first
@@ -137,7 +143,10 @@ def validate(service: str, operation: str, params: dict[str, Any], *, body_only:
     if shape is None:
         return
     problems = _Problems(
-        service in DEFERRED_TO_MOTO, whole_lists=service == "lambda", pattern_first=service == "events"
+        service in DEFERRED_TO_MOTO,
+        whole_lists=service == "lambda",
+        pattern_first=service == "events",
+        every_constraint=service == "lambda",
     )
     _structure(shape, params, "", problems, body_only)
     for name in REQUIRED_BY_THE_SERVICE.get((service, operation), ()):
@@ -368,7 +377,7 @@ def _string(shape: Shape, value: str, path: str, problems: _Problems) -> None:
         return
     before = len(problems)
     _length(shape, value, path, problems)
-    if pattern and len(problems) == before and not _pattern(pattern).fullmatch(value):
+    if pattern and (len(problems) == before or problems.every_constraint) and not _pattern(pattern).fullmatch(value):
         _violation(problems, path, value, f"Member must satisfy regular expression pattern: {pattern}")
 
 

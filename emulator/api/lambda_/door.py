@@ -36,7 +36,7 @@ from eddy.emulator.errors import (
 from eddy.emulator.functions.layers import LAYER_VERSION_ARN, resolve_layers
 from eddy.emulator.functions.logs.logging_configs import logging_config
 from eddy.emulator.moto_seam.layers import layer_version_configuration
-from eddy.emulator.functions.function import FUNCTION_NAME, Function, checked_tags
+from eddy.emulator.functions.function import Function, checked_tags, created_name
 from eddy.emulator.functions.versions import listed
 from eddy.emulator.functions.runtimes import runtime_of
 from eddy.emulator.aws_requests import Request, Response
@@ -128,13 +128,9 @@ def create_function(emulator: Emulator, request: Request, caller: tuple[str, str
     params = json_body(request)
     account_id, region = caller
     name = params.get("FunctionName")
-    if not isinstance(name, str) or not FUNCTION_NAME.match(name):
-        raise constraint_violation(
-            "functionName",
-            name,
-            "Member must satisfy regular expression pattern: "
-            "(arn:(aws[a-zA-Z-]*)?:lambda:)?([a-z]{2}(-gov)?-[a-z]+-\\d{1}:)?(\\d{12}:)?(function:)?([a-zA-Z0-9-_]+)(:(\\$LATEST|[a-zA-Z0-9-_]+))?",
-        )
+    if not isinstance(name, str):  # an empty body, which the model's check is not given
+        raise constraint_violation("functionName", None, "Member must not be null")
+    name = created_name(name, account_id, region)
     runtime = params.get("Runtime")
     runtime_rules = runtime_of(runtime)
     role = params.get("Role")
