@@ -243,7 +243,7 @@ class Emulator(DeferredComponents, Controls):
             self._eventbridge.start()
         if self._replication is not None:
             self._replication.start()
-        moto_seam.activate("eddy.emulator.moto_seam.s3", self.objects)
+        moto_seam.activate("eddy.emulator.moto_seam.s3.object_changes", self.objects)
         moto_seam.activate(LAYERS_SEAM, self._layer_content_location)  # Content.Location: a URL Eddy serves
         if self.settings.housekeeping_interval and self._housekeeper is None:
             self._housekeeper = Housekeeper(self.housekeeping, self.settings.housekeeping_interval)
@@ -289,7 +289,7 @@ class Emulator(DeferredComponents, Controls):
         if self._housekeeper is not None:
             self._housekeeper.stop()
             self._housekeeper = None
-        moto_seam.deactivate("eddy.emulator.moto_seam.s3")
+        moto_seam.deactivate("eddy.emulator.moto_seam.s3.object_changes")
         moto_seam.deactivate(LAYERS_SEAM)
         self.close_triggers()
         if self._replication is not None:

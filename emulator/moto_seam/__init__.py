@@ -8,7 +8,8 @@ upgrade fails in one place.
                dynamodb_items.py (Item), dynamodb_puts.py (Table.put_item),
                sqs.py (Queue.delete_message, Queue.messages), s3.py (an aws-chunked body read in linear time)
   all_or_nothing.py  moto's writes made all or nothing, and its errors read for the door
-  s3.py        moto's S3Backend put_object / delete_object wrapped for object changes (volume streams)
+  s3/          moto's S3: objects stored as S3 stores them (encryption, checksum types), put_object /
+               delete_object wrapped for object changes (volume streams), bucket policies over HTTPS
   kinesis/     moto's Kinesis made to keep lineage, read under Eddy's lock, trimmed on Eddy's clock
   layers.py    moto's Lambda layer versions, read for a function's Layers
   (this package's own module) apply() / remove(): INERT UNTIL USED, every patch of moto on while an emulator is
@@ -45,8 +46,8 @@ import threading
 from typing import Any
 
 #: moto's package -> the seam modules that change it, in the order their patches go on once it is loaded (a later
-#: one may wrap what an earlier one installed: s3.py's capture wraps object_events' versioned delete; they come off
-#: in the reverse order of going on)
+#: one may wrap what an earlier one installed: s3/object_changes.py's capture wraps object_events' versioned delete;
+#: they come off in the reverse order of going on)
 PATCHES = (
     (
         "moto.core",
@@ -101,7 +102,9 @@ PATCHES = (
             "eddy.emulator.moto_seam.notifications.trace_headers",
             "eddy.emulator.moto_seam.notifications.object_events",
             "eddy.emulator.moto_seam.notifications.lifecycle_expirations",
-            "eddy.emulator.moto_seam.s3",
+            "eddy.emulator.moto_seam.s3.objects",
+            "eddy.emulator.moto_seam.s3.object_changes",
+            "eddy.emulator.moto_seam.s3.bucket_policies",
             "eddy.emulator.moto_seam.speedups.s3",
         ),
     ),

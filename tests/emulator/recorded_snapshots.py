@@ -3,7 +3,7 @@
 Those snapshots (github.com/localstack/localstack, tests/aws/services/**/*.snapshot.json) replace what differs from
 run to run by placeholders: `<uuid:1>`, `<receipt-handle:2>`, `<sequence-number:3>`, `<resource:1>` (the same number
 for the same value), `<md5-hash>`, `<sender-id>`, `timestamp`, `date`, the account 111111111111, `<region>`,
-`<partition>`, `<unsubscribe-domain>`, `<cert-domain>`, `<signature>`; a JSON string (an SQS message's Body) is
+`<partition>`, `<unsubscribe-domain>`, `<cert-domain>`, `<signature>`, `datetime` (a timestamp botocore parsed); a JSON string (an SQS message's Body) is
 recorded as the object it holds, and bytes as Python writes them.
 `assert_recorded(answer, recorded)` walks both: every member AWS recorded and no other, each placeholder standing for
 a value of its form (the same numbered placeholder for one value throughout, different numbers for different values),
@@ -12,6 +12,7 @@ every other value equal.
 
 from __future__ import annotations
 
+import datetime
 import json
 import re
 from typing import Any
@@ -55,6 +56,8 @@ def _match(answer: Any, recorded: Any, bound: dict[tuple[str, str], str], path: 
         assert isinstance(answer, list) and len(answer) == len(recorded), f"{path}: {answer!r}, AWS's {recorded!r}"
         for index, (item, value) in enumerate(zip(answer, recorded)):
             _match(item, value, bound, f"{path}[{index}]")
+    elif recorded == "datetime":
+        assert isinstance(answer, datetime.datetime), f"{path}: {answer!r} is not a datetime"
     elif isinstance(recorded, str):
         assert isinstance(answer, str), f"{path}: {answer!r}, AWS's {recorded!r}"
         _match_text(answer, recorded, bound, path)

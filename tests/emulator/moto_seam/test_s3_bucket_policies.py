@@ -1,4 +1,4 @@
-"""moto_seam/s3.py: a bucket policy applies as over HTTPS (Eddy's endpoint stands for AWS's). moto evaluates no
+"""moto_seam/s3/bucket_policies.py: a bucket policy applies as over HTTPS (Eddy's endpoint stands for AWS's). moto evaluates no
 conditions, so the usual "Deny s3:* unless aws:SecureTransport" statement (sam --resolve-s3's managed bucket and
 cdk bootstrap's carry it: samcli/lib/bootstrap/bootstrap.py) denied every request; pinned against moto's original,
 which still does."""
@@ -11,7 +11,7 @@ from moto import mock_aws
 from moto.iam.access_control import PermissionResult
 from moto.s3.models import FakeBucket
 
-from eddy.emulator.moto_seam import s3 as s3_seam
+from eddy.emulator.moto_seam.s3 import bucket_policies as s3_seam
 
 
 def _policy(condition):
