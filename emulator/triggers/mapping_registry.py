@@ -114,6 +114,7 @@ class Triggers:
             raise InvalidParameterValueException("FunctionName is required")
         tags = checked_tags(params["Tags"]) if params.get("Tags") is not None else {}
         if sqs_mappings.is_queue_arn(source):
+            sqs_mappings.refuse_stream_only(params)
             try:  # the function before the queue ("create_unknown_params")
                 self.functions.qualified_target(name, account_id, region)
             except FunctionNotFoundException:
@@ -166,9 +167,9 @@ class Triggers:
     def get(self, uuid: str) -> EventSourceMapping:
         mapping = self.mappings.get(uuid)
         if mapping is None:
-            raise FunctionNotFoundException(
-                f"The resource you requested does not exist. (Service: Lambda, Status Code: 404, UUID: {uuid})"
-            )
+            # AWS's words, without the request's details some older answers added (AWS-recorded: LocalStack's
+            # test_lambda_api.snapshot.json, TestLambdaEventSourceMappings::test_event_source_mapping_exceptions)
+            raise FunctionNotFoundException("The resource you requested does not exist.")
         return mapping
 
     def list(

@@ -84,9 +84,7 @@ def create_queue_mapping(
     """A new mapping from the queue `params["EventSourceArn"]` names to a function of `functions`, unless one of
     `mappings` already joins them (the caller holds the emulator's lock)."""
     source = params["EventSourceArn"]
-    if params.get("StartingPosition") is not None:
-        raise InvalidParameterValueException("StartingPosition is not valid for SQS event sources.")
-    _refuse_stream_parameters(params)
+    refuse_stream_only(params)
     queue = sqs_seam.find_queue(source)
     if queue is None:
         raise InvalidParameterValueException(NO_QUEUE)
@@ -135,6 +133,16 @@ def check_visibility_timeout(queue: Any, function: Any) -> None:
     visibility = sqs_seam.visibility_timeout(queue)
     if visibility < function.timeout:
         raise InvalidParameterValueException(VISIBILITY_SHORTER.format(visibility=visibility, timeout=function.timeout))
+
+
+def refuse_stream_only(params: dict[str, Any]) -> None:
+    """A queue mapping's request with a stream's parameters refused, before its function and queue are looked for
+    (AWS-recorded: LocalStack's test_lambda_api.snapshot.json, TestLambdaEventSourceMappings::
+    test_event_source_mapping_exceptions "destination_config_failure": an OnSuccess destination refused for a function
+    and a queue that do not exist)."""
+    if params.get("StartingPosition") is not None:
+        raise InvalidParameterValueException("StartingPosition is not valid for SQS event sources.")
+    _refuse_stream_parameters(params)
 
 
 def _refuse_stream_parameters(params: dict[str, Any]) -> None:
