@@ -12,6 +12,7 @@ Reading stops where the compiler stops: nothing after the pattern's closing brac
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -49,6 +50,9 @@ class _Context:
 
 class JsonSource:
     """A pull parser over one pattern: ``next_token()`` returns a token kind; ``text``/``value`` describe it."""
+
+    #: the characters of a token Jackson does not know, as its message quotes it
+    WORD = _WORD
 
     def __init__(self, source: str) -> None:
         self.source = source
@@ -246,7 +250,37 @@ class JsonSource:
         raise JsonPatternError(f"Unexpected character ('{char}' (code {ord(char)})): {expecting}", self.location())
 
     def _fail_word(self, start: int) -> None:
-        match = _WORD.match(self.source, start)
+        match = self.WORD.match(self.source, start)
         word = match.group(0) if match else self.source[start : start + 1]
         self.pos = start + len(word)
         raise JsonPatternError(f"Unrecognized token '{word}': {_EXPECTING_VALUE}", self.location())
+
+
+class RedactedJsonSource(JsonSource):
+    """The parser as AWS's services read a document with a newer Jackson (SNS's policies, Lambda's payloads): the
+    location names no source (``[Source: REDACTED (...); line: 1, column: 2]``), and a token it does not know is
+    quoted up to the first character that cannot be in a Java identifier (``'invalid'`` of ``invalid-json``)."""
+
+    WORD = re.compile(r"[A-Za-z0-9_$]+")
+
+    def location(self) -> str:
+        return REDACTED_LOCATION.format(self.line, self.pos - self.line_start + 1)
+
+
+REDACTED_LOCATION = "[Source: REDACTED (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION` disabled); line: {}, column: {}]"
+
+
+def read_document(text: str) -> Any:
+    """`text`'s first JSON value as Jackson's tree reader (ObjectMapper.readTree) reads it (what follows that value is
+    not read); JsonPatternError, in Jackson's words with a REDACTED location, where it stops; ValueError for what
+    Jackson reads and Python does not (NaN)."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        pass
+    parser = RedactedJsonSource(text)
+    if parser.next_token() is not None:
+        while len(parser.contexts) > 1:
+            parser.next_token()
+        _ = parser.text  # a string's characters are read when asked for
+    return json.JSONDecoder().raw_decode(text, len(text) - len(text.lstrip()))[0]

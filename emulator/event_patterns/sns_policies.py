@@ -22,6 +22,7 @@ from typing import Any
 from eddy.emulator.event_patterns import EventPattern, InvalidEventPattern
 from eddy.emulator.event_patterns.conditions import Number
 from eddy.emulator.event_patterns.grammar import MATCH_TYPES, Dialect
+from eddy.emulator.event_patterns.json_source import JsonPatternError, read_document
 
 SNS = Dialect("SNS", MATCH_TYPES - {"wildcard"}, frozenset({"prefix"}), frozenset())
 SCOPES = ("MessageAttributes", "MessageBody")
@@ -46,6 +47,18 @@ def invalid_scope(scope: str) -> InvalidFilterPolicy:
     )
 
 
+def parsed_policy(text: str, name: str) -> Any:
+    """A policy's JSON read as SNS reads it (Jackson's tree reader: its first value; what follows is not read), or
+    SNS's refusal in Jackson's words: ``<name>: failed to parse JSON. <Jackson's reason>\\n at [Source: REDACTED ...]``
+    (test_sns.snapshot.json: test_subscribe_invalid_filter_policy, test_validate_set_sub_attributes)."""
+    try:
+        return read_document(text)
+    except JsonPatternError as refusal:
+        raise InvalidFilterPolicy(f"{name}: failed to parse JSON. {refusal}") from None
+    except ValueError as error:  # Python refuses what Jackson takes (NaN): no recording of SNS's answer
+        raise InvalidFilterPolicy(f"{name}: failed to parse JSON. {error}") from None
+
+
 @dataclass(frozen=True)
 class FilterPolicy:
     pattern: EventPattern
@@ -57,10 +70,7 @@ class FilterPolicy:
         scope = scope or "MessageAttributes"
         if scope not in SCOPES:
             raise invalid_scope(scope)
-        try:
-            parsed = json.loads(policy)
-        except ValueError as error:
-            parsed, unparsed = None, error
+        parsed = parsed_policy(policy, f"{prefix}FilterPolicy")
         source = json.dumps(parsed, separators=(",", ":"), ensure_ascii=False) if isinstance(parsed, dict) else policy
         if isinstance(parsed, dict) and len(parsed) > MAX_KEYS:
             raise InvalidFilterPolicy(f"{prefix}FilterPolicy: Filter policy can not have more than {MAX_KEYS} keys")
@@ -68,8 +78,6 @@ class FilterPolicy:
             pattern = EventPattern.compile(source, SNS)
         except InvalidEventPattern as refusal:
             raise InvalidFilterPolicy(f"{prefix}FilterPolicy: {refusal}") from None
-        if not isinstance(parsed, dict):  # JSON the engine reads up to its object's end, with more after it
-            raise InvalidFilterPolicy(f"{prefix}FilterPolicy: failed to parse JSON ({unparsed})")
         if scope == "MessageAttributes" and _nested(parsed):
             raise InvalidFilterPolicy(
                 "Invalid parameter: Filter policy scope MessageAttributes does not support nested filter policy"

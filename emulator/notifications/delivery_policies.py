@@ -24,6 +24,8 @@ import json
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from eddy.emulator.event_patterns.json_source import JsonPatternError, read_document
+
 DEFAULT_RETRY_POLICY: dict[str, Any] = {
     "minDelayTarget": 20,
     "maxDelayTarget": 20,
@@ -128,7 +130,9 @@ def _backoff(count: int, low: float, high: float, function: str) -> list[float]:
 
 def _document(text: str) -> dict[str, Any]:
     try:
-        policy = json.loads(text)
+        policy = read_document(text)
+    except JsonPatternError as refusal:  # Jackson's words, as SNS words its other policies' (test_sns.snapshot.json)
+        raise InvalidDeliveryPolicy(f"failed to parse JSON. {refusal}") from None
     except ValueError:
         raise InvalidDeliveryPolicy("failed to parse JSON") from None
     if not isinstance(policy, dict):

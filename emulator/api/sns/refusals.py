@@ -11,8 +11,8 @@ tests/aws/services/sns/test_sns.snapshot.json; pinned by tests/emulator/api/sns/
   without a string "default" (the whole request refused, as AWS does);
 - Subscribe: a protocol SNS does not support;
 - SetSubscriptionAttributes: an attribute SNS does not have, RawMessageDelivery other than true or false, a
-  RedrivePolicy whose deadLetterTargetArn is not an ARN, or a standard queue for a FIFO queue's subscription to a
-  FIFO topic (Subscribe's too);
+  RedrivePolicy that is not JSON (in Jackson's words, Subscribe's too) or whose deadLetterTargetArn is not an ARN,
+  or a standard queue for a FIFO queue's subscription to a FIFO topic (Subscribe's too);
 - a DeliveryPolicy AWS refuses, in CreateTopic's, SetTopicAttributes', Subscribe's and SetSubscriptionAttributes'
   (notifications/delivery_policies.py: the Developer Guide's constraints, "Invalid parameter: DeliveryPolicy: ...");
 - platform applications' and SMS's (platform_applications.py, sms.py);
@@ -43,13 +43,14 @@ from eddy.emulator.api.sns import (
     platform_applications,
     sms,
 )
+from eddy.emulator.aws_requests import Request, Response
 from eddy.emulator.callers import region_of
+from eddy.emulator.event_patterns.json_source import JsonPatternError, read_document
 from eddy.emulator.notifications.delivery_policies import (
     InvalidDeliveryPolicy,
     check_subscription_policy,
     check_topic_policy,
 )
-from eddy.emulator.aws_requests import Request, Response
 from eddy.emulator.notifications.subscription_attributes import SUBSCRIPTION_ATTRIBUTES
 
 if TYPE_CHECKING:
@@ -207,10 +208,7 @@ def _subscribe(params: Params, attributes_of: AttributesOf) -> None:
     if raw is not None and raw.lower() not in ("true", "false"):  # test_create_subscriptions_with_attributes
         raise invalid(f"Attributes Reason: RawMessageDelivery: Invalid value [{raw}]. Must be true or false.")
     _delivery_policy(attributes.get("DeliveryPolicy"), check_subscription_policy)
-    try:
-        policy = json.loads(attributes.get("RedrivePolicy") or "{}")
-    except ValueError:
-        return
+    policy = _redrive_policy(attributes.get("RedrivePolicy") or "{}", "Attributes Reason: ")
     if isinstance(policy, dict):
         _fifo_dead_letter_queue(params.get("TopicArn", ""), protocol, params.get("Endpoint", ""),
                                 policy.get("deadLetterTargetArn"))
@@ -249,16 +247,25 @@ def _set_subscription_attributes(params: Params, attributes_of: AttributesOf) ->
     if name == "RawMessageDelivery" and value.lower() not in ("true", "false"):
         raise invalid(f"RawMessageDelivery: Invalid value [{value}]. Must be true or false.")
     if name == "RedrivePolicy" and value:
-        try:
-            policy = json.loads(value)
-        except ValueError:
-            return  # moto refuses it (AWS's wording is its JSON parser's)
+        policy = _redrive_policy(value, "")
         target = policy.get("deadLetterTargetArn") if isinstance(policy, dict) else None
         if isinstance(target, str) and not (target.startswith("arn:") and target.count(":") >= 5):
             raise invalid("RedrivePolicy: deadLetterTargetArn is an invalid arn")
         subscription = attributes_of(params.get("SubscriptionArn", "")) or {}
         _fifo_dead_letter_queue(subscription.get("TopicArn", ""), subscription.get("Protocol", ""),
                                 subscription.get("Endpoint", ""), target)
+
+
+def _redrive_policy(text: str, prefix: str) -> object:
+    """A RedrivePolicy's JSON, or SNS's refusal in its JSON parser's (Jackson's) words
+    (test_validate_set_sub_attributes/invalid-json-redrive-policy; Subscribe's with its "Attributes Reason: ", as its
+    FilterPolicy's is worded); None where Jackson reads it whole and Python does not (moto answers it)."""
+    try:
+        return read_document(text)
+    except JsonPatternError as refusal:
+        raise invalid(f"{prefix}RedrivePolicy: failed to parse JSON. {refusal}") from None
+    except ValueError:
+        return None
 
 
 def _fifo_dead_letter_queue(topic: str, protocol: str, endpoint: str, target: object) -> None:

@@ -99,6 +99,8 @@ def test_the_entry_named_is_the_one_refused(door):
     assert raised.value.response["Error"]["Message"] == (
         "1 validation error detected: Value null at 'publishBatchRequestEntries.2.member.messageAttributes.attr1."
         "member.dataType' failed to satisfy constraint: Member must not be null")
+    sns.publish(TopicArn=topic, Message="after")
+    assert received_messages(sqs, url) == ["after"]
 
 
 @pytest.mark.parametrize("key, data_type", [("publish-ok-1", "String.prefixed"), ("publish-ok-2", "String.  prefixed.")])

@@ -19,6 +19,10 @@ INVALID = "InvalidParameter"
 NO_DEFAULT = "Invalid parameter: Message Structure - No default entry in JSON message body"
 TOO_LONG = ("BatchRequestTooLong", "The length of all the messages put together is more than the limit.")
 BAD_ID = "The Id of a batch entry in the batch request contains an impermissible character: "
+#: where SNS's JSON parser (Jackson) stopped, as it words it
+JACKSON_SOURCE = "[Source: REDACTED (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION` disabled); line: 1, column: {}]"
+FIELD_NAME_EXPECTED = ("Unexpected character ('i' (code 105)): was expecting double-quote to start field name\n at "
+                       + JACKSON_SOURCE.format(2))
 NUMBER = {"attr1": {"DataType": "Number", "StringValue": "1"}}  # attr1 + Number + 1 counted: 12 bytes
 
 
@@ -78,6 +82,17 @@ CASES: list[Case] = [
     ("test_validate_set_sub_attributes/fake-arn-redrive-policy", "set_subscription_attributes",
      sub_attribute("RedrivePolicy", json.dumps({"deadLetterTargetArn": "fake-arn"})),
      INVALID, "Invalid parameter: RedrivePolicy: deadLetterTargetArn is an invalid arn"),
+    ("test_validate_set_sub_attributes/invalid-json-redrive-policy", "set_subscription_attributes",
+     sub_attribute("RedrivePolicy", "{invalidjson}"), INVALID,
+     "Invalid parameter: RedrivePolicy: failed to parse JSON. " + FIELD_NAME_EXPECTED),
+    ("test_validate_set_sub_attributes/invalid-json-filter-policy", "set_subscription_attributes",
+     sub_attribute("FilterPolicy", "{invalidjson}"), INVALID,
+     "Invalid parameter: FilterPolicy: failed to parse JSON. " + FIELD_NAME_EXPECTED),
+    ("test_subscribe_invalid_filter_policy/subscribe-invalid-filter-policy", "subscribe",
+     {"TopicArn": "TOPIC", "Protocol": "email", "Endpoint": "test@example.com",
+      "Attributes": {"FilterPolicy": "invalid-json"}}, INVALID,
+     "Invalid parameter: Attributes Reason: FilterPolicy: failed to parse JSON. Unrecognized token 'invalid': was "
+     "expecting (JSON String, Number, Array, Object or token 'null', 'true' or 'false')\n at " + JACKSON_SOURCE.format(8)),
     ("test_publish_batch_exceptions/no-default-key-json", "publish_batch",
      batch({"Id": "1", "Message": json.dumps({"sqs": "test"}), "MessageStructure": "json"}), INVALID, NO_DEFAULT),
     ("test_publish_batch_too_long_message/error-no-attrs", "publish_batch",
@@ -204,3 +219,26 @@ def test_fifo_subscriptions_and_standard_topics_refused_as_aws_refuses_them(door
     assert "RedrivePolicy" not in sns.get_subscription_attributes(SubscriptionArn=fifo)["Attributes"]
     assert [(sub["TopicArn"], sub["Endpoint"]) for sub in sns.list_subscriptions()["Subscriptions"]] == [
         (fifo_topic, standard_queue), (fifo_topic, fifo_queue)]
+
+
+@pytest.mark.parametrize("operation, request_, message", [
+    ("subscribe", {"TopicArn": "TOPIC", "Protocol": "sqs", "Endpoint": "arn:aws:sqs:us-east-1:123456789012:other",
+                   "Attributes": {"RedrivePolicy": '{"deadLetterTargetArn": tru}'}},
+     "Invalid parameter: Attributes Reason: RedrivePolicy: failed to parse JSON. Unrecognized token 'tru': was "
+     "expecting (JSON String, Number, Array, Object or token 'null', 'true' or 'false')\n at "
+     + JACKSON_SOURCE.format(28)),
+    ("set_subscription_attributes", sub_attribute("DeliveryPolicy", '{"healthyRetryPolicy": {"numRetries": 3,}}'),
+     "Invalid parameter: DeliveryPolicy: failed to parse JSON. Unexpected character ('}' (code 125)): was expecting "
+     "double-quote to start field name\n at " + JACKSON_SOURCE.format(41)),
+], ids=["subscribe-redrive-policy", "set-delivery-policy"])
+def test_other_policies_not_json_are_refused_in_the_parsers_words(door, operation, request_, message):
+    """No recording of these: SNS words them as it words the recorded RedrivePolicy's and FilterPolicy's (above),
+    its JSON parser's (Jackson's) reason and place after "failed to parse JSON. "."""
+    sns, sqs, topic, sub, queue_url = subscribed(door)
+    attributes = sns.get_subscription_attributes(SubscriptionArn=sub)["Attributes"]
+    with pytest.raises(ClientError) as raised:
+        getattr(sns, operation)(**{name: {"TOPIC": topic, "SUB": sub}.get(value, value) if isinstance(value, str)
+                                   else value for name, value in request_.items()})
+    assert raised.value.response["Error"] == {"Type": "Sender", "Code": INVALID, "Message": message}
+    assert sns.get_subscription_attributes(SubscriptionArn=sub)["Attributes"] == attributes
+    assert [entry["SubscriptionArn"] for entry in sns.list_subscriptions()["Subscriptions"]] == [sub]
