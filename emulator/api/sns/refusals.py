@@ -8,7 +8,8 @@ tests/aws/services/sns/test_sns.snapshot.json; pinned by tests/emulator/api/sns/
   (moto answers MissingParameter, and its InvalidParameter without SNS's "Invalid parameter: ");
 - PublishBatch: an entry Id of other than letters, digits, "-" and "_", or over 80 characters; entries whose
   messages and message attributes (names, data types and values) together exceed 256 KiB; an entry's JSON message
-  without a string "default" (the whole request refused, as AWS does);
+  without a string "default", or a FIFO topic's entry without its group or deduplication id (the whole request
+  refused, as AWS does);
 - Subscribe: a protocol SNS does not support;
 - SetSubscriptionAttributes: an attribute SNS does not have, RawMessageDelivery other than true or false, a
   RedrivePolicy that is not JSON (in Jackson's words, Subscribe's too) or whose deadLetterTargetArn is not an ARN,
@@ -139,12 +140,18 @@ def _publish(params: Params, attributes_of: AttributesOf) -> None:
         _json_message(params["Message"])
     if "PhoneNumber" in params:
         sms.check_phone_number(params["PhoneNumber"])
-    topic = params.get("TopicArn", "")
+    _fifo_message(params.get("TopicArn", ""), params, attributes_of)
+
+
+def _fifo_message(topic: str, message: Params, attributes_of: AttributesOf) -> None:
+    """A FIFO topic's message (a Publish, or a PublishBatch's entry: the whole batch refused) names its group, and
+    its deduplication id unless the topic has ContentBasedDeduplication (test_publish_batch_exceptions/no-group-id,
+    /no-dedup-id)."""
     if not topic.endswith(".fifo"):  # a FIFO topic's name ends so, and only a FIFO topic's
         return
-    if not params.get("MessageGroupId"):
+    if not message.get("MessageGroupId"):
         raise invalid("The MessageGroupId parameter is required for FIFO topics")
-    if not params.get("MessageDeduplicationId"):
+    if not message.get("MessageDeduplicationId"):
         attributes = attributes_of(topic)
         if attributes is not None and attributes.get("ContentBasedDeduplication", "false").lower() != "true":
             raise invalid(
@@ -197,6 +204,8 @@ def _publish_batch(params: Params, attributes_of: AttributesOf) -> None:
     for entry in entries:
         if entry.get("MessageStructure") == "json":
             _json_message(entry.get("Message", ""))
+    for entry in entries:  # after every entry's JSON (test_publish_batch_exceptions/no-default-key-json)
+        _fifo_message(params.get("TopicArn", ""), entry, attributes_of)
 
 
 def _subscribe(params: Params, attributes_of: AttributesOf) -> None:

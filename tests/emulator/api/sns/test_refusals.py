@@ -168,6 +168,18 @@ def test_a_fifo_topic_refuses_a_message_without_its_group_or_deduplication(door)
             sns.publish(TopicArn=topic, Message="test", **request)
         assert raised.value.response["Error"] == {"Type": "Sender", "Code": "InvalidParameter",
                                                   "Message": f"Invalid parameter: {message}"}
+        # the whole batch refused for one entry, not answered with the entry Failed
+        with pytest.raises(ClientError) as raised:
+            sns.publish_batch(TopicArn=topic, PublishBatchRequestEntries=[
+                {"Id": "1", "Message": "test", "MessageGroupId": "g", "MessageDeduplicationId": "d1"},
+                {"Id": "2", "Message": "test", **request}])
+        assert raised.value.response["Error"] == {"Type": "Sender", "Code": "InvalidParameter",
+                                                  "Message": f"Invalid parameter: {message}"}
+    # test_publish_batch_exceptions/no-default-key-json: an entry's JSON is checked before its group
+    with pytest.raises(ClientError) as raised:
+        sns.publish_batch(TopicArn=topic, PublishBatchRequestEntries=[
+            {"Id": "1", "Message": json.dumps({"sqs": "test sqs"}), "MessageStructure": "json"}])
+    assert raised.value.response["Error"] == {"Type": "Sender", "Code": "InvalidParameter", "Message": NO_DEFAULT}
     assert sqs.get_queue_attributes(QueueUrl=queue_url, AttributeNames=["ApproximateNumberOfMessages"])[
         "Attributes"] == {"ApproximateNumberOfMessages": "0"}
     sns.publish(TopicArn=topic, Message="test", MessageGroupId="g", MessageDeduplicationId="d")
