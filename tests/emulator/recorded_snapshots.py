@@ -37,6 +37,12 @@ PLACEHOLDER = re.compile(r"<([a-z-]+)(?::(\d+))?>|111111111111")
 FIXED = {"partition": "aws", "region": REGION, "unsubscribe-domain": r"https?://[^/]+", "cert-domain": r"https?://[^/]+"}
 
 
+def recorded_shape(answer: dict) -> dict:
+    """A boto3 answer as LocalStack records it: its ResponseMetadata without headers."""
+    return {**answer, "ResponseMetadata": {"HTTPHeaders": {}, "HTTPStatusCode": answer["ResponseMetadata"][
+        "HTTPStatusCode"]}}
+
+
 def assert_recorded(answer: Any, recorded: Any) -> None:
     """`answer` is what AWS recorded (AssertionError naming the first place it differs)."""
     _match(answer, recorded, {}, "$")

@@ -18,6 +18,7 @@ import base64
 import copy
 import functools
 import hashlib
+import json
 from typing import Any
 
 from moto.sns.models import Subscription
@@ -78,6 +79,24 @@ def install() -> None:
         return None
 
     _patches.set(Subscription, "publish", published)
+    _patches.set(Subscription, "_parse_message_structure", _structured_message(Subscription._parse_message_structure))
+
+
+def _structured_message(parse: Any) -> Any:
+    """A MessageStructure "json" message's text for the subscription's protocol: its protocol's entry where that is a
+    string, else its "default" (moto took an object under the protocol's key and sent Python's repr of it;
+    LocalStack's AWS-validated test_sns.snapshot.json, test_message_structure_json_to_sqs/get-msg-json-default: an
+    object under "sqs" ignored). The door has refused a message without a string "default"."""
+
+    @functools.wraps(parse)
+    def parsed(self: Subscription, message: str, protocol: str) -> str:
+        if active.target is None:
+            return parse(self, message, protocol)
+        structure = json.loads(message)
+        entry = structure.get(self.protocol)
+        return entry if isinstance(entry, str) and entry else structure["default"]
+
+    return parsed
 
 
 def uninstall() -> None:
@@ -94,9 +113,11 @@ def _to_queue(
         options = dict(options, message_attributes=_binary_as_bytes(options["message_attributes"]))
     topic = subscription.topic
     if not subscription.endpoint.endswith(".fifo"):
-        # a standard queue takes a FIFO topic's message without its group or deduplication id (LocalStack's
-        # AWS-validated test_sns.snapshot.json, test_fifo_topic_to_regular_sqs: no MessageGroupId attribute)
-        options = dict(options, group_id=None, deduplication_id=None)
+        # a standard queue takes a FIFO topic's message without its group or deduplication id, and a standard topic's
+        # with the MessageGroupId its Publish gave (LocalStack's AWS-validated test_sns.snapshot.json, both recorded
+        # 18-08-2025: test_fifo_topic_to_regular_sqs, no MessageGroupId attribute; test_publish_message_group_id, one)
+        fifo_topic = str(subscription.topic.arn).endswith(".fifo")
+        options = dict(options, group_id=None if fifo_topic else options["group_id"], deduplication_id=None)
     elif options["deduplication_id"] is None and str(getattr(topic, "content_based_deduplication", "")).lower() == "true":
         # a FIFO topic's content-based deduplication id goes on to the queue, which may have none of its own: the
         # SHA-256 of the message, as SNS makes it (FIFO topics, "Message deduplication for FIFO topics")

@@ -14,16 +14,10 @@ import json
 import pytest
 
 from tests.durability.service_listings import running
-from tests.emulator.recorded_snapshots import assert_recorded
+from tests.emulator.recorded_snapshots import assert_recorded, recorded_shape
 
 EMPTY = {"ResponseMetadata": {"HTTPHeaders": {}, "HTTPStatusCode": 200}}
 TOPIC, QUEUE = "<resource:1>", "<resource:2>"
-
-
-def recorded_shape(answer: dict) -> dict:
-    """The answer as LocalStack records it: its ResponseMetadata without headers."""
-    return {**answer, "ResponseMetadata": {"HTTPHeaders": {}, "HTTPStatusCode": answer["ResponseMetadata"][
-        "HTTPStatusCode"]}}
 
 
 def subscribed_queue(door, topic_attributes: dict, queue_attributes: dict | None, raw: bool = False):
