@@ -12,7 +12,12 @@ other publish_result answers; TestLambdaFunction's code-from-S3 refusals):
 - a version's answer has Description ("" when none was given) and LicenseInfo, CompatibleRuntimes and
   CompatibleArchitectures exactly where they were given (moto: LicenseInfo always, the lists only when not empty);
 - its Content.Location is a URL the zip can be downloaded from, as AWS's presigned one is: where the emulator serves
-  it (`activate(location)`; moto's is "s3://", which nothing can download).
+  it (`activate(location)`; moto's is "s3://", which nothing can download);
+- GetLayerVersion, DeleteLayerVersion and the layer version permissions (Add/RemoveLayerVersionPermission,
+  GetLayerVersionPolicy) answer and refuse as AWS does (TestLambdaLayer::test_layer_exceptions,
+  ::test_layer_policy_exceptions, ::test_layer_policy_lifecycle): moto's handlers are replaced (moto: "Cannot find
+  layer" for everything missing, no duplicate statement id or RevisionId checked, the RevisionId of a removal compared
+  with a list, 200 for a statement added); the statements stay in moto's store, where find_layer_version reads them.
 """
 
 from __future__ import annotations
@@ -21,7 +26,9 @@ import contextlib
 
 import base64
 import functools
+import json
 import sys
+import uuid
 from typing import Any, Callable, NamedTuple
 
 from eddy.emulator.moto_seam import Patches
@@ -52,6 +59,10 @@ def install() -> None:
     from moto.awslambda.responses import LambdaResponse
 
     _patches.set(LambdaResponse, "delete_layer_version", _delete_layer_version)
+    _patches.set(LambdaResponse, "get_layer_version", _get_layer_version)
+    _patches.set(LambdaResponse, "add_layer_version_permission", _add_layer_version_permission)
+    _patches.set(LambdaResponse, "get_layer_version_policy", _get_layer_version_policy)
+    _patches.set(LambdaResponse, "remove_layer_version_permission", _remove_layer_version_permission)
 
 
 def uninstall() -> None:
@@ -126,21 +137,135 @@ def _wrap_answer(answer: Any) -> Any:
     return layer_version
 
 
-def _delete_layer_version(self: Any) -> tuple[str, dict[str, Any]]:
+#: AWS's answers for a layer version below 1, one not there, and a RevisionId that is not the policy's latest
+BELOW_ONE = (400, "InvalidParameterValueException", "Layer Version Cannot be less than 1")
+NOT_THERE = (404, "ResourceNotFoundException", "The resource you requested does not exist.")
+STALE_REVISION = (
+    412,
+    "PreconditionFailedException",
+    "The Revision Id provided does not match the latest Revision Id. Call the GetLayerPolicy API to retrieve the latest "
+    "Revision Id",
+)
+
+
+def _refused(status: int, code: str, message: str) -> tuple[int, dict[str, Any], str]:
+    """Lambda's error document: Type User, the message under the member the model names it by (Message for
+    ResourceNotFoundException, message for the others)."""
+    member = "Message" if code == "ResourceNotFoundException" else "message"
+    return status, {"status": status, "x-amzn-ErrorType": code}, json.dumps({"Type": "User", member: message})
+
+
+def _named(self: Any, depth: int) -> tuple[str, str]:
+    """The layer's name and the version's number in a request's path (…/layers/<name>/versions/<n>[/policy[/<sid>]])."""
+    from urllib.parse import unquote
+
+    parts = self.path.split("?")[0].rstrip("/").split("/")
+    return unquote(parts[-3 - depth]), parts[-1 - depth]
+
+
+def _found(self: Any, name: str, number: str) -> Any:
+    """moto's layer version (None: no such layer or version)."""
+    from moto.awslambda.exceptions import UnknownLayerException
+
+    try:
+        return self.backend.get_layer_version(name, number)
+    except UnknownLayerException:
+        return None
+
+
+def _get_layer_version(self: Any) -> Any:
+    """GetLayerVersion: a version below 1 refused, one not there answered in AWS's words (moto: "Cannot find layer")."""
+    name, number = _named(self, 0)
+    if int(number) < 1:
+        return _refused(*BELOW_ONE)
+    layer_version = _found(self, name, number)
+    return _refused(*NOT_THERE) if layer_version is None else json.dumps(layer_version.get_layer_version())
+
+
+def _delete_layer_version(self: Any) -> tuple[Any, ...]:
     """DeleteLayerVersion as AWS was recorded answering it (LocalStack's test_lambda_api.snapshot.json,
     TestLambdaLayer::test_layer_exceptions and ::test_layer_lifecycle): 204, whether the layer or the version was
     there or not (moto: 200, and ResourceNotFoundException for a layer it does not have); a version below 1 refused,
     "Layer Version Cannot be less than 1"."""
-    from urllib.parse import unquote
+    from moto.awslambda.exceptions import UnknownLayerException
 
-    from moto.awslambda.exceptions import InvalidParameterValueException, UnknownLayerException
-
-    name, version = unquote(self.path.split("/")[-3]), self.path.split("/")[-1]
+    name, version = _named(self, 0)
     if int(version) < 1:
-        raise InvalidParameterValueException("Layer Version Cannot be less than 1")
+        return _refused(*BELOW_ONE)
     with contextlib.suppress(UnknownLayerException):  # a layer moto never had: deleted all the same, as AWS answers
         self.backend.delete_layer_version(name, version)
     return "", {"status": 204}  # moto takes the status from the headers
+
+
+def _policy_of(self: Any, depth: int) -> tuple[Any, Any]:
+    """(the version's moto Policy, None), or (None, AWS's refusal of a layer or version not there)."""
+    name, number = _named(self, depth)
+    layer_version = _found(self, name, number)
+    if layer_version is None:
+        arn = f"arn:aws:lambda:{self.region}:{self.current_account}:layer:{name}:{number}"
+        return None, _refused(404, "ResourceNotFoundException", f"Layer version {arn} does not exist.")
+    return layer_version.policy, None
+
+
+def _add_layer_version_permission(self: Any) -> Any:
+    """AddLayerVersionPermission: the statement AWS writes (Sid, Effect, Principal, Action, Resource; an
+    OrganizationId as a condition), a new RevisionId, 201; a RevisionId that is not the latest and a statement id
+    already there refused in AWS's words."""
+    policy, refusal = _policy_of(self, 1)
+    if refusal is not None:
+        return refusal
+    request = json.loads(self.body or "{}")
+    revision = self.querystring.get("RevisionId", [""])[0]
+    if revision and revision != policy.revision:
+        return _refused(*STALE_REVISION)
+    sid = request.get("StatementId")
+    if any(statement.get("Sid") == sid for statement in policy.statements):
+        return _refused(
+            409,
+            "ResourceConflictException",
+            f"The statement id ({sid}) provided already exists. Please provide a new statement id, or remove the "
+            "existing statement.",
+        )
+    statement: dict[str, Any] = {
+        "Sid": sid,
+        "Effect": "Allow",
+        "Principal": request.get("Principal"),
+        "Action": request.get("Action"),
+        "Resource": policy.parent.arn,
+    }
+    if request.get("OrganizationId"):
+        statement["Condition"] = {"StringEquals": {"aws:PrincipalOrgID": request["OrganizationId"]}}
+    policy.statements.append(statement)
+    policy.revision = str(uuid.uuid4())
+    return 201, {"status": 201}, json.dumps({"Statement": json.dumps(statement), "RevisionId": policy.revision})
+
+
+def _get_layer_version_policy(self: Any) -> Any:
+    policy, refusal = _policy_of(self, 1)
+    if refusal is not None:
+        return refusal
+    if not policy.statements:
+        return _refused(404, "ResourceNotFoundException", "No policy is associated with the given resource.")
+    document = {"Version": "2012-10-17", "Id": "default", "Statement": policy.statements}
+    return json.dumps({"Policy": json.dumps(document), "RevisionId": policy.revision})
+
+
+def _remove_layer_version_permission(self: Any) -> Any:
+    """RemoveLayerVersionPermission: 204 and a new RevisionId; a RevisionId that is not the latest and a statement id
+    not there refused in AWS's words."""
+    policy, refusal = _policy_of(self, 2)
+    if refusal is not None:
+        return refusal
+    revision = self.querystring.get("RevisionId", [""])[0]
+    if revision and revision != policy.revision:
+        return _refused(*STALE_REVISION)
+    sid = self.path.split("?")[0].rstrip("/").split("/")[-1]
+    kept = [statement for statement in policy.statements if statement.get("Sid") != sid]
+    if len(kept) == len(policy.statements):
+        return _refused(404, "ResourceNotFoundException", f"Statement {sid} is not found in resource policy.")
+    policy.statements[:] = kept
+    policy.revision = str(uuid.uuid4())
+    return 204, {"status": 204}, ""
 
 
 class PublishedLayerVersion(NamedTuple):

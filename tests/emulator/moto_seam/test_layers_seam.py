@@ -60,3 +60,29 @@ def test_moto_is_itself_again_once_the_emulator_has_closed():
     with mock_aws():
         missing, _ = moto_answers()
     assert missing["Content"]["CodeSize"] == 0
+
+
+def test_moto_alone_answers_layer_versions_and_their_permissions_unlike_aws():
+    """What the seam replaces (GetLayerVersion, Add/RemoveLayerVersionPermission, GetLayerVersionPolicy): moto answers
+    "Cannot find layer" for a version not there, 200 for a statement added, takes a statement id twice and ignores a
+    RevisionId that is not the latest; its handlers are its own again once no emulator is open."""
+    from botocore.exceptions import ClientError
+    from moto.awslambda.responses import LambdaResponse
+
+    with emulate(**QUIET):
+        pass
+    for name in ("get_layer_version", "add_layer_version_permission", "get_layer_version_policy",
+                 "remove_layer_version_permission", "delete_layer_version"):
+        assert getattr(LambdaResponse, name).__module__ == "moto.awslambda.responses"
+    with mock_aws():
+        lam = boto3.client("lambda", region_name=REGION)
+        lam.publish_layer_version(LayerName="shared", Content={"ZipFile": zipped("X = 1\n")})
+        try:
+            lam.get_layer_version(LayerName="shared", VersionNumber=2)
+        except ClientError as error:
+            missing = error.response["Error"]
+        grant = dict(LayerName="shared", VersionNumber=1, Action="lambda:GetLayerVersion", Principal="*")
+        first = lam.add_layer_version_permission(StatementId="s1", **grant)
+        again = lam.add_layer_version_permission(StatementId="s1", RevisionId="wrong", **grant)
+    assert missing == {"Code": "ResourceNotFoundException", "Message": "Cannot find layer"}
+    assert (first["ResponseMetadata"]["HTTPStatusCode"], again["ResponseMetadata"]["HTTPStatusCode"]) == (200, 200)
