@@ -13,9 +13,10 @@ AWS's recorded answers (LocalStack's AWS-validated tests/aws/services/sns/test_s
 - CreateTopic of a topic that exists, with an attribute it does not have as given: "Invalid parameter: Attributes
   Reason: Topic already exists with different attributes" (test_create_topic_different_attrs: the same DisplayName, no
   attributes, or FifoTopic "false" for a standard topic are taken; another DisplayName, or a SignatureVersion it was
-  not given, refused; a policy compared as JSON, so the topic's own Policy given again is taken); with other tags
-  than it has: "Invalid parameter: Tags Reason: Topic already exists with different tags"
-  (test_create_duplicate_topic_with_more_tags). moto answered the topic.
+  not given, refused; a policy compared as JSON, so the topic's own Policy given again is taken); with a tag it does
+  not have: "Invalid parameter: Tags Reason: Topic already exists with different tags"
+  (test_create_duplicate_topic_with_more_tags), while its tags, some of them or none answer the topic
+  (test_create_duplicate_topic_check_idempotency). moto answered the topic.
 - Subscribe of an endpoint already subscribed, with an attribute it does not have as given (unset ones at SNS's
   defaults: RawMessageDelivery "false", FilterPolicyScope "MessageAttributes"; true/false in any case): "Invalid
   parameter: Attributes Reason: Subscription already exists with different attributes" (test_subscribe_idempotency;
@@ -102,7 +103,7 @@ def _same_topic(create_topic: Any) -> Any:
                 kept = getattr(existing, camelcase_to_underscores(attribute), None)
                 if _read(attribute, kept) != _read(attribute, value):
                     raise SNSInvalidParameter(f"{PREFIX}Attributes Reason: Topic already exists with different attributes")
-            if tags and tags != existing._tags:
+            if tags and not tags.items() <= existing._tags.items():  # some of its tags again: the topic
                 raise SNSInvalidParameter(f"{PREFIX}Tags Reason: Topic already exists with different tags")
         return create_topic(self, name, attributes, tags)
 

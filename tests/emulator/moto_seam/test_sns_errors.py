@@ -90,6 +90,22 @@ def test_creating_a_topic_that_exists_takes_its_own_attributes_and_refuses_other
     assert sns.list_tags_for_resource(ResourceArn=topic)["Tags"] == []
 
 
+def test_creating_a_topic_again_with_some_of_its_tags_answers_the_topic(door):
+    """test_create_duplicate_topic_check_idempotency (recorded 13-10-2025): created with two tags, the same name again
+    with both, one of them or none answers the topic (its tags unchanged); a tag it does not have, or one of its keys
+    with another value, is refused (test_create_duplicate_topic_with_more_tags' words)."""
+    sns = door.client("sns")
+    tags = [{"Key": "a", "Value": "1"}, {"Key": "b", "Value": "2"}]
+    topic = sns.create_topic(Name="tagged", Tags=tags)["TopicArn"]
+    for given in (tags, [tags[0]], []):
+        assert sns.create_topic(Name="tagged", Tags=given)["TopicArn"] == topic
+    for given in ([{"Key": "c", "Value": "3"}], [{"Key": "a", "Value": "2"}], [*tags, {"Key": "c", "Value": "3"}]):
+        assert refused(lambda: sns.create_topic(Name="tagged", Tags=given)) == (
+            {"Type": "Sender", "Code": "InvalidParameter",
+             "Message": "Invalid parameter: Tags Reason: Topic already exists with different tags"}, 400)
+    assert sorted(sns.list_tags_for_resource(ResourceArn=topic)["Tags"], key=lambda tag: tag["Key"]) == tags
+
+
 def test_creating_a_topic_again_with_its_own_policy_answers_the_topic(door):
     """CreateTopic "is idempotent, so if the requester already owns a topic with the specified name, that topic's ARN
     is returned without creating a new topic" (the SNS API Reference, CreateTopic): given again with the Policy it was
