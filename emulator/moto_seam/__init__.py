@@ -8,8 +8,9 @@ upgrade fails in one place.
                dynamodb_items.py (Item), dynamodb_puts.py (Table.put_item),
                sqs.py (Queue.delete_message, Queue.messages), s3.py (an aws-chunked body read in linear time)
   all_or_nothing.py  moto's writes made all or nothing, and its errors read for the door
-  s3/          moto's S3: objects stored as S3 stores them (encryption, checksum types), put_object /
-               delete_object wrapped for object changes (volume streams), bucket policies over HTTPS
+  s3/          moto's S3: objects stored as S3 stores them (encryption, checksum types), a Suspended bucket's
+               versions kept, put_object / delete_object wrapped for object changes (volume streams), bucket
+               policies over HTTPS
   kinesis/     moto's Kinesis made to keep lineage, read under Eddy's lock, trimmed on Eddy's clock
   layers.py    moto's Lambda layer versions, read for a function's Layers
   (this package's own module) apply() / remove(): INERT UNTIL USED, every patch of moto on while an emulator is
@@ -100,6 +101,7 @@ PATCHES = (
             "eddy.emulator.moto_seam.services.bucket_moments",
             "eddy.emulator.moto_seam.notifications.configurations",
             "eddy.emulator.moto_seam.notifications.trace_headers",
+            "eddy.emulator.moto_seam.s3.versioning",  # beneath object_events' versioned delete, which calls it
             "eddy.emulator.moto_seam.notifications.object_events",
             "eddy.emulator.moto_seam.notifications.lifecycle_expirations",
             "eddy.emulator.moto_seam.s3.objects",

@@ -32,6 +32,7 @@ NUMBERED = {
     "uuid": r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",
     "sequence-number": r"\d{20,40}",
     "receipt-handle": r"\S+",
+    "principal-id": r"[\w:.-]+",  # an IAM principal's, "AWS:AIDA...", holds a ":"
 }
 PLACEHOLDER = re.compile(r"<([a-z-]+)(?::(\d+))?>|111111111111")
 FIXED = {"partition": "aws", "region": REGION, "unsubscribe-domain": r"https?://[^/]+", "cert-domain": r"https?://[^/]+"}

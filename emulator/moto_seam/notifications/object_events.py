@@ -19,12 +19,14 @@ ObjectTagging:Put after each); Eddy drops those inner events (QUIETED). A PutObj
 as it was sends nothing. A tagging or ACL event is shaped as AWS's
 (eventVersion 2.3, no size, no sequencer: notifications/s3_events.py).
 A key filter is matched whatever its rules' names' case (moto's matcher knows "prefix" and "suffix" only).
-In a bucket with versioning enabled moto sends nothing for a DeleteObject without VersionId and, with one, only
+In a bucket with versioning Enabled or Suspended (kept as S3 keeps it: moto_seam/s3/versioning.py) moto sends
+nothing for a DeleteObject without VersionId and, with one, only
 once the key's last version is gone (naming the wrong version); Eddy sends what S3 sends: a delete marker made is
 ObjectRemoved:DeleteMarkerCreated, with the marker's versionId and the eTag of its empty content and no size (as
 AWS's recorded records show it, e.g. "eTag": "d41d8cd98f00b204e9800998ecf8427e"), and a version deleted is
-ObjectRemoved:Delete with that version's versionId. DeleteObjects runs DeleteObject per key: one record per key,
-and, in a bucket without versioning, one for a key that was not there too, where moto sends none (AWS's recorded
+ObjectRemoved:Delete with that version's versionId; a null version is named by no versionId (AWS's recorded
+test_object_created_put_versioned: a Suspended bucket's ObjectCreated:Put has none). DeleteObjects runs DeleteObject
+per key: one record per key, and, in a bucket without versioning, one for a key that was not there too, where moto sends none (AWS's recorded
 test_delete_objects, LocalStack's test_s3_notifications_sqs.snapshot.json: three keys, one of them put, three
 ObjectRemoved:Delete records); a DeleteObject of a missing key alone sends nothing.
 A RestoreObject sends ObjectRestore:Post and, as moto's restored copy is there at once (HeadObject answers
@@ -61,6 +63,7 @@ from eddy.emulator.moto_seam.notifications.lifecycle_expirations import (
 )
 from eddy.emulator.moto_seam.notifications import trace_headers
 from eddy.emulator.moto_seam.notifications.target import Target, active
+from eddy.emulator.moto_seam.s3.versioning import NULL, versioning_set
 from eddy.emulator.moto_seam import Patches
 from eddy.emulator.moto_seam.services import moments
 from eddy.emulator.notifications.s3_eventbridge import SOURCE, detail_type, event_detail
@@ -166,7 +169,7 @@ def _send_event(account_id: str, event_name: Any, bucket: Any, key: Any) -> None
     if name == RESTORE_COMPLETED:
         return None  # sent with its ObjectRestore:Post (moto sends it at the object's next read)
     removed = name.startswith("s3:ObjectRemoved")
-    version = key.version_id if getattr(bucket, "is_versioned", False) else None
+    version = _named(key.version_id) if versioning_set(bucket) else None
     size, etag = (None, None) if removed else (key.size, key.etag.strip('"'))
     _notify(target, bucket, name, key.name, size, etag, version, key)
     if name == RESTORE_POST:  # moto's restored copy is there at once (HeadObject: ongoing-request="false")
@@ -292,7 +295,7 @@ def _versioned_delete(delete_object: Any) -> Any:
         bucket = self.buckets.get(bucket_name)
         if target is None or bucket is None:
             return delete_object(self, bucket_name, key_name, version_id=version_id, bypass=bypass)
-        if not bucket.is_versioned:
+        if not versioning_set(bucket):
             missing = key_name not in bucket.keys
             result = delete_object(self, bucket_name, key_name, version_id=version_id, bypass=bypass)
             if missing and getattr(_batch, "active", False):  # DeleteObjects tells of a key that was not there
@@ -311,13 +314,25 @@ def _versioned_delete(delete_object: Any) -> Any:
         _, meta = result
         if version_id is None and meta.get("delete-marker"):
             _notify(
-                target, bucket, "s3:ObjectRemoved:DeleteMarkerCreated", key_name, None, EMPTY_ETAG, meta["version-id"]
+                target,
+                bucket,
+                "s3:ObjectRemoved:DeleteMarkerCreated",
+                key_name,
+                None,
+                EMPTY_ETAG,
+                _named(meta["version-id"]),
             )
         elif existed:
-            _notify(target, bucket, "s3:ObjectRemoved:Delete", key_name, None, None, str(version_id))
+            _notify(target, bucket, "s3:ObjectRemoved:Delete", key_name, None, None, _named(str(version_id)))
         return result
 
     return deleted
+
+
+def _named(version_id: str) -> str | None:
+    """A version's id as S3's event names it: none for the null version (AWS's recorded ObjectCreated:Put of a
+    Suspended bucket has no versionId, its deleted delete marker's has: test_object_created_put_versioned)."""
+    return None if version_id == NULL else version_id
 
 
 def _batch_delete(delete_objects: Any) -> Any:
