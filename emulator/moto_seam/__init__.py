@@ -91,7 +91,7 @@ PATCHES = (
             "eddy.emulator.moto_seam.notifications.topic_attributes",
             "eddy.emulator.moto_seam.notifications.http_subscriptions",
             "eddy.emulator.moto_seam.notifications.sns_errors",
-            "eddy.emulator.moto_seam.notifications.sms_attributes",
+            "eddy.emulator.moto_seam.notifications.sns_answers",
             "eddy.emulator.moto_seam.notifications.fifo_topics",
         ),
     ),

@@ -17,7 +17,8 @@
     subscription_principals.py  a subscription's SubscriptionPrincipal: the identity whose Subscribe made it
     topic_attributes.py  GetTopicAttributes as SNS answers it: DeliveryPolicy kept, EffectiveDeliveryPolicy derived
     fifo_topics.py     FIFO topics: messages numbered (SequenceNumber answered), deduplicated by the topic for 5 minutes
-    sms_attributes.py  GetSMSAttributes as SNS answers it: every attribute asked for, the default MonthlySpendLimit
+    sns_answers.py     moto's SNS answers in SNS's shapes: GetSMSAttributes (every attribute asked for, the default
+                       MonthlySpendLimit), the listings' NextToken (base64 text; moto's: a page offset)
     sns_errors.py      moto's SNS errors in SNS's words (an unknown topic, target or subscription; AddPermission's)
     destinations.py    a destination's ARN read, whether its queue or topic exists, a subscription's dead-letter queue
     target.py          what the seam needs of Eddy (notifications/notifications.py), and the one active
