@@ -101,6 +101,7 @@ _APIS: tuple[tuple[str, Callable[[Request], bool], Callable[[Any, Emulator, Requ
     ("eddy.emulator.api.lambda_.function_urls", _function_url, _with_emulator),  # first: its paths are its functions'
     ("eddy.emulator.api.lambda_.invoke", _lambda_path, _with_caller),  # Invoke, InvokeAsync
     ("eddy.emulator.api.lambda_.resources", _lambda_path, _or_next),  # before the door: InvokeAsync and the like
+    ("eddy.emulator.api.lambda_.layers", _lambda_path, _with_caller),  # checks only: a valid request is moto's
     ("eddy.emulator.api.lambda_.door", _lambda_path, _with_caller),
     ("eddy.emulator.api.lambda_.async_invocation.event_invoke_configs", _lambda_path, _with_caller),
     ("eddy.emulator.api.eventbridge.pipes_api", _pipes_path, _with_caller),

@@ -289,8 +289,9 @@ def get_layer_version_by_arn(emulator: Emulator, request: Request, caller: tuple
         raise constraint_violation(
             "arn",
             arn or None,
-            "Member must satisfy regular expression pattern: "
-            "arn:[a-zA-Z0-9-]+:lambda:[a-zA-Z0-9-]+:\\d{12}:layer:[a-zA-Z0-9-_]+:[0-9]+",
+            "Member must satisfy regular expression pattern: "  # as AWS words it (test_layer_exceptions' invalidarn)
+            "(arn:(aws[a-zA-Z-]*)?:lambda:(eusc-)?[a-z]{2}((-gov)|(-iso([a-z]?)))?-[a-z]+-\\d{1}:\\d{12}:layer:"
+            "[a-zA-Z0-9-_]+:[0-9]+)|(arn:[a-zA-Z0-9-]+:lambda:::awslayer:[a-zA-Z0-9-_]+)",
         )
     region, account_id, name, version = match.groups()
     configuration = layer_version_configuration(account_id, region, name, int(version))

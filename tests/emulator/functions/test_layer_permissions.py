@@ -114,3 +114,64 @@ def test_layer_versions_not_there_or_below_one(door):
         assert refused(lam.get_layer_version, LayerName="shared", VersionNumber=number) == below_one
     assert refused(lam.delete_layer_version, LayerName="shared", VersionNumber=-1) == below_one
     assert lam.get_layer_version(LayerName="shared", VersionNumber=1)["LayerVersionArn"] == f"{LAYER_ARN}:1"
+
+
+def validation_error(*problems: str) -> dict:
+    count = f"{len(problems)} validation error{'s' if len(problems) > 1 else ''} detected"
+    return {"Error": {"Code": "ValidationException", "Message": f"{count}: {'; '.join(problems)}"}, "Status": 400}
+
+
+LISTED_RUNTIMES = (  # test_layer_exceptions' "list_layers_exc_compatibleruntime_invalid", as AWS listed them
+    "[ruby3.5, ruby2.6, dotnetcore1.0, python3.7, nodejs8.10, nasa, ruby2.7, python2.7-greengrass, dotnetcore2.0, "
+    "python3.8, java21, dotnet6, dotnetcore2.1, python3.9, java11, nodejs6.10, provided, dotnetcore3.1, dotnet8, java25, "
+    "java17, nodejs, nodejs4.3, java8.al2, go1.x, dotnet10, nodejs20.x, go1.9, byol, nodejs10.x, provided.al2023, "
+    "nodejs22.x, python3.10, java8, nodejs12.x, python3.11, nodejs24.x, nodejs8.x, python3.12, nodejs14.x, nodejs8.9, "
+    "nodejs26.x, python3.13, python3.14, nodejs16.x, python3.15, provided.al2, nodejs4.3-edge, nodejs18.x, ruby3.2, "
+    "python3.4, ruby3.3, ruby3.4, ruby2.5, python3.6, python2.7]"
+)
+LAYER_RUNTIMES = (  # "publish_layer_version_exc_invalid_runtime_arch"
+    "[nodejs20.x, python3.14, provided.al2023, python3.12, python3.13, nodejs24.x, nodejs22.x, java25, python3.10, "
+    "python3.11, java21, ruby3.3, ruby3.4, ruby3.2, python3.8, python3.9, java17, nodejs16.x, dotnet10, dotnet8, java11, "
+    "dotnet6, nodejs18.x, provided.al2, java8.al2]"
+)
+ARCHITECTURES = "Member must satisfy constraint: [Member must satisfy enum value set: [x86_64, arm64], Member must not be null]"
+
+
+def test_layer_requests_refused_in_aws_words(door):
+    """test_layer_exceptions: ListLayers' CompatibleRuntime and CompatibleArchitecture outside AWS's sets,
+    PublishLayerVersion's lists naming an unknown runtime or architecture (the whole list refused, even where some of
+    it is valid; empty lists are valid and answered), GetLayerVersionByArn of a layer's ARN without a version;
+    test_layer_policy_exceptions' "layer_permission_action_invalid". Nothing is published or granted by them."""
+    lam = door.client("lambda")
+    publish(lam)
+    assert refused(lam.list_layers, CompatibleRuntime="runtimedoesnotexist") == validation_error(
+        f"Value 'runtimedoesnotexist' at 'compatibleRuntime' failed to satisfy constraint: Member must satisfy enum "
+        f"value set: {LISTED_RUNTIMES}")
+    assert refused(lam.list_layers, CompatibleArchitecture="archdoesnotexist") == validation_error(
+        "Value 'archdoesnotexist' at 'compatibleArchitecture' failed to satisfy constraint: Member must satisfy enum "
+        "value set: [x86_64, arm64]")
+    content = {"ZipFile": zip_of({"python/other.py": "Y = 2\n"})}
+    assert refused(lam.publish_layer_version, LayerName="other", Content=content, CompatibleRuntimes=["invalidruntime"],
+                   CompatibleArchitectures=["invalidarch"]) == validation_error(
+        f"Value '[invalidruntime]' at 'compatibleRuntimes' failed to satisfy constraint: Member must satisfy enum value "
+        f"set: {LAYER_RUNTIMES}",
+        f"Value '[invalidarch]' at 'compatibleArchitectures' failed to satisfy constraint: {ARCHITECTURES}")
+    assert refused(lam.publish_layer_version, LayerName="other", Content=content,
+                   CompatibleRuntimes=["invalidruntime", "invalidruntime2", "nodejs20.x"],
+                   CompatibleArchitectures=["invalidarch", "x86_64"]) == validation_error(
+        "Value '[invalidruntime, invalidruntime2, nodejs20.x]' at 'compatibleRuntimes' failed to satisfy constraint: "
+        f"Member must satisfy enum value set: {LAYER_RUNTIMES}",
+        f"Value '[invalidarch, x86_64]' at 'compatibleArchitectures' failed to satisfy constraint: {ARCHITECTURES}")
+    assert refused(lam.get_layer_version_by_arn, Arn=LAYER_ARN) == validation_error(
+        f"Value '{LAYER_ARN}' at 'arn' failed to satisfy constraint: Member must satisfy regular expression pattern: "
+        "(arn:(aws[a-zA-Z-]*)?:lambda:(eusc-)?[a-z]{2}((-gov)|(-iso([a-z]?)))?-[a-z]+-\\d{1}:\\d{12}:layer:"
+        "[a-zA-Z0-9-_]+:[0-9]+)|(arn:[a-zA-Z0-9-]+:lambda:::awslayer:[a-zA-Z0-9-_]+)")
+    assert refused(lam.add_layer_version_permission, LayerName="shared", VersionNumber=1, StatementId="s1",
+                   Action="*", Principal="*") == validation_error(
+        "Value '*' at 'action' failed to satisfy constraint: Member must satisfy regular expression pattern: "
+        "lambda:GetLayerVersion")
+    assert [layer["LayerName"] for layer in lam.list_layers()["Layers"]] == ["shared"]
+    assert refused(lam.get_layer_version_policy, LayerName="shared", VersionNumber=1)["Status"] == 404
+    empty = lam.publish_layer_version(LayerName="empty", Content=content, CompatibleRuntimes=[],
+                                      CompatibleArchitectures=[])
+    assert (empty["CompatibleRuntimes"], empty["CompatibleArchitectures"], empty["Version"]) == ([], [], 1)
