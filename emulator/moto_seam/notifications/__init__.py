@@ -15,7 +15,8 @@
                        POSTed, ConfirmSubscription by token, "pending confirmation"), notifications with SNS's headers,
                        raw or signed, the UnsubscribeConfirmation
     subscription_principals.py  a subscription's SubscriptionPrincipal: the identity whose Subscribe made it
-    topic_attributes.py  GetTopicAttributes as SNS answers it: DeliveryPolicy kept, EffectiveDeliveryPolicy derived
+    topic_attributes.py  GetTopicAttributes as SNS answers it: DeliveryPolicy kept, EffectiveDeliveryPolicy derived;
+                       a topic's DataProtectionPolicy (Put/GetDataProtectionPolicy, which moto lacks)
     fifo_topics.py     FIFO topics: messages numbered (SequenceNumber answered), deduplicated by the topic for 5 minutes
     sns_answers.py     moto's SNS answers in SNS's shapes: GetSMSAttributes (every attribute asked for, the default
                        MonthlySpendLimit), the listings' NextToken (base64 text; moto's: a page offset)
