@@ -11,8 +11,8 @@ of versions and aliases), recursion.py (Put/GetFunctionRecursionConfig), url_con
 api/lambda_/function_urls/ serves). Every other operation on a function (code signing, ...: the list is
 botocore's Lambda model, read here) answers ResourceNotFoundException when the function does not exist and
 HTTP 501 NotImplemented "Eddy does not emulate Lambda's <Operation>" when it does (docs/guides/functions-and-layers.md).
-Tags of event source mappings are Eddy's too (tags.py); those of other resources (code signing configs, ...)
-stay moto's.
+Tags of event source mappings are Eddy's too (tags.py), and a capacity provider's (never found: Eddy makes none);
+those of other resources (code signing configs, ...) stay moto's.
 """
 
 from __future__ import annotations
@@ -145,8 +145,8 @@ def handle(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Res
         if operation in TAGS:
             arn = path["Resource"]
             validation.validate("lambda", "ListTags", {"Resource": arn})
-            if not FUNCTION_ARN.match(arn) and ":event-source-mapping:" not in arn:
-                return None  # code signing configs, capacity providers, ...: moto's
+            if not FUNCTION_ARN.match(arn) and ":event-source-mapping:" not in arn and ":capacity-provider:" not in arn:
+                return None  # code signing configs, ...: moto's
             if operation == "TagResource":
                 return tags.tag_resource(emulator, arn, json_body(request))
             if operation == "UntagResource":

@@ -14,6 +14,7 @@ import pytest
 from botocore.config import Config
 from botocore.exceptions import ClientError
 
+from tests.emulator.api.lambda_.test_error_documents import not_found, refused
 from tests.emulator.functions.test_functions import create_function, zip_of
 from tests.emulator.pipes.test_pipe_api import error_of
 
@@ -109,6 +110,15 @@ def test_tags_from_create_function_and_the_tagging_operations(door):
         assert error_of(lam.tag_resource, Resource=wrong, Tags={"a": "b"}) == refusal
         assert error_of(lam.untag_resource, Resource=wrong, TagKeys=["a"]) == refusal
     assert lam.list_tags(Resource=arn)["Tags"] == {"stage": "prod", "cost": "42"}
+    # TestLambdaTag::test_tag_exceptions[capacity_provider] "not_found_exception_tag", "..._untag", "..._list", and
+    # "aliased_arn_exception" (a capacity provider's ARN with a qualifier: the pattern's refusal)
+    provider = "arn:aws:lambda:us-east-1:123456789012:capacity-provider:cp-1"
+    for call, extra in ((lam.tag_resource, {"Tags": {"a": "b"}}), (lam.untag_resource, {"TagKeys": ["a"]}),
+                        (lam.list_tags, {})):
+        assert refused(call, Resource=provider, **extra) == not_found(f"Capacity provider not found: {provider}")
+    assert error_of(lam.list_tags, Resource=provider + ":alias") == (
+        "ValidationException", f"1 validation error detected: Value '{provider}:alias' at 'resource' failed to "
+        f"satisfy constraint: Member must satisfy regular expression pattern: {recorded}", 400)
     lam.tag_resource(Resource=arn, Tags={"Équipe données": "café 1"})  # the model's \p{L}\p{Z}\p{N} classes
     assert lam.list_tags(Resource=arn)["Tags"]["Équipe données"] == "café 1"
     assert error_of(lam.tag_resource, Resource=arn, Tags={"no*stars": "v"})[0] == "ValidationException"
