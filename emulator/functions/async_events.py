@@ -12,7 +12,8 @@ test_maxeventage, whose recorded records have approximateInvokeCount 1 with a 60
 attempt (the function's reserved
 concurrency in use) is not an attempt: "Lambda returns the event to the queue and attempts to run the function
 again", with a back-off from 1 second doubling up to 5 minutes, for as long as the event's age allows, and it does
-not count against MaximumRetryAttempts.
+not count against MaximumRetryAttempts; but a function whose reserved concurrency is 0 never runs: its event is given
+up on at once (condition ZeroReservedConcurrency, no attempt made).
 
 An event's state (`to_state`) is what storage/async_queue.py writes down: the payload, the attempts made, the
 moment of the next attempt and the last error, so that a restart resumes it where it was.
@@ -32,6 +33,10 @@ DEFAULT_RETRIES = 2
 DEFAULT_MAXIMUM_AGE = 21600
 
 SUCCESS, RETRIES_EXHAUSTED, EVENT_AGE_EXCEEDED = "Success", "RetriesExhausted", "EventAgeExceeded"
+#: an event of a function whose reserved concurrency is 0: never run, given up on at once (AWS-recorded: LocalStack's
+#: test_lambda.snapshot.json, TestLambdaConcurrency::test_reserved_concurrency "msg": approximateInvokeCount 0, and no
+#: responseContext or responsePayload in its record)
+ZERO_RESERVED_CONCURRENCY = "ZeroReservedConcurrency"
 #: the fields of an event's state, as written down
 STATE_FIELDS = (
     "request_id",
@@ -155,10 +160,7 @@ def invocation_record(
     """The invocation record an OnSuccess or OnFailure destination receives (Lambda Developer Guide, "Capturing
     records of Lambda asynchronous invocations"): functionArn the qualified ARN invoked ($LATEST's when the function
     was invoked unqualified), executedVersion the version that ran (`function`, a functions.function.Function)."""
-    response_context: dict[str, Any] = {"statusCode": 200, "executedVersion": function.version}
-    if condition != SUCCESS:
-        response_context["functionError"] = "Unhandled"
-    return {
+    record = {
         "version": "1.0",
         "timestamp": timestamp(now),
         "requestContext": {
@@ -168,9 +170,13 @@ def invocation_record(
             "approximateInvokeCount": event.attempts,
         },
         "requestPayload": event.payload,
-        "responseContext": response_context,
-        "responsePayload": response_payload,
     }
+    if condition == ZERO_RESERVED_CONCURRENCY:  # never ran: nothing answered
+        return record
+    response_context: dict[str, Any] = {"statusCode": 200, "executedVersion": function.version}
+    if condition != SUCCESS:
+        response_context["functionError"] = "Unhandled"
+    return {**record, "responseContext": response_context, "responsePayload": response_payload}
 
 
 def _qualified(arn: str) -> str:

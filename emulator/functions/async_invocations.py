@@ -37,6 +37,7 @@ from eddy.emulator.functions.async_events import (
     EVENT_AGE_EXCEEDED,
     RETRY_DELAYS,
     SUCCESS,
+    ZERO_RESERVED_CONCURRENCY,
     AsyncEvent,
     AsyncFigures,
     after_failure,
@@ -189,6 +190,8 @@ class AsyncInvocations:
         retries, maximum_age = limits(settings)
         if event.expires or self._now() - event.queued_at >= maximum_age:
             return self._end(event, function, EVENT_AGE_EXCEEDED, event.error_payload, settings)
+        if function.root.reserved_concurrency == 0:  # it can never run: Lambda gives up on it at once
+            return self._end(event, function, ZERO_RESERVED_CONCURRENCY, None, settings)
         started = self._now()
         result = self._invoker.invoke(
             function, event.payload, source=event.source, request_id=event.request_id, invoked_arn=event.function_arn

@@ -6,6 +6,7 @@ assert_delivered raise naming the function, the error and the request id."""
 from __future__ import annotations
 
 import json
+import threading
 import time
 
 import pytest
@@ -105,23 +106,70 @@ def test_queued_and_figures_per_function(emu):
     assert failed == [{"n": 6}] * 3
 
 
-def test_a_throttled_event_goes_back_to_its_queue_without_counting_as_an_attempt(door):
+HELD = '''
+import os, pathlib, time
+def handler(event, context):
+    if "hold" in event:  # takes the function's one concurrent execution until the test lets it go
+        pathlib.Path(event["hold"], "started").touch()
+        while not pathlib.Path(event["hold"], "release").exists():
+            time.sleep(0.01)
+    return {"done": event.get("n")}
+'''
+
+
+def test_a_throttled_event_goes_back_to_its_queue_without_counting_as_an_attempt(door, tmp_path):
+    """The function's one concurrent execution (ReservedConcurrentExecutions 1) is taken by a synchronous invocation
+    that holds it: the event is throttled, pending with no attempt made, and runs once the execution is free."""
     env = setup(door)
     lam = env["lambda"]
-    lam.put_function_event_invoke_config(FunctionName="worker", MaximumRetryAttempts=0,
+    create_zip_function(lam, "held", "python", HELD, Timeout=60)
+    lam.put_function_event_invoke_config(FunctionName="held", MaximumRetryAttempts=0,
                                          DestinationConfig={"OnSuccess": {"Destination": env["outcomes_arn"]}})
-    lam.put_function_concurrency(FunctionName="worker", ReservedConcurrentExecutions=0)
-    answer = invoke_event(lam, {"n": 8})
+    lam.put_function_concurrency(FunctionName="held", ReservedConcurrentExecutions=1)
+    holder = threading.Thread(target=lambda: door.client("lambda").invoke(
+        FunctionName="held", Payload=json.dumps({"hold": str(tmp_path)}).encode()))
+    holder.start()
+    deadline = time.monotonic() + 60
+    while not (tmp_path / "started").exists() and time.monotonic() < deadline:
+        time.sleep(0.01)  # waits for the holding invocation to be running (a file it makes), not for a time
+    assert (tmp_path / "started").exists()
+    answer = lam.invoke(FunctionName="held", InvocationType="Event", Payload=json.dumps({"n": 8}).encode())
     report = door.wait_idle(60)
     [pending] = report["Pending"]
     assert (pending["RequestId"], pending["State"], pending["Attempts"]) == (
         answer["ResponseMetadata"]["RequestId"], "Throttled", 0)
     assert pending["LastError"] == "TooManyRequestsException: Rate Exceeded."
     assert pending["NextAttemptAt"] - door.now() <= 1  # Lambda's back-off after a throttle starts at a second
-    lam.delete_function_concurrency(FunctionName="worker")
-    # past any back-off the throttles reached meanwhile (a busy machine may let the clock pass a second or two before
-    # the concurrency is given back: each throttle doubles the wait from a second, up to 5 minutes)
+    (tmp_path / "release").touch()
+    holder.join(60)
+    # past any back-off the throttles reached meanwhile (each throttle doubles the wait from a second, up to 5 minutes)
     door.advance(600)
     door.assert_delivered(120)
     [record] = wait_for_messages(env["sqs"], env["outcomes"], 1)
     assert (record["requestContext"]["condition"], record["requestContext"]["approximateInvokeCount"]) == ("Success", 1)
+
+
+def test_an_event_of_a_function_at_zero_reserved_concurrency_is_given_up_on_at_once(door):
+    """A function whose reserved concurrency is 0 never runs: its event's record goes to the OnFailure destination at
+    once, condition ZeroReservedConcurrency, no attempt made, no responseContext (AWS-recorded: LocalStack's
+    test_lambda.snapshot.json at 8b9a79f05846, TestLambdaConcurrency::test_reserved_concurrency "invoke_result" and
+    "msg"'s Body, compared whole)."""
+    env = setup(door)
+    lam = env["lambda"]
+    lam.put_function_concurrency(FunctionName="worker", ReservedConcurrentExecutions=0)
+    lam.put_function_event_invoke_config(FunctionName="worker", MaximumRetryAttempts=0,
+                                         DestinationConfig={"OnFailure": {"Destination": env["outcomes_arn"]}})
+    answer = lam.invoke(FunctionName="worker", InvocationType="Event")
+    assert (answer["StatusCode"], answer["Payload"].read(), answer["ResponseMetadata"]["HTTPStatusCode"]) == (
+        202, b"", 202)
+    [record] = wait_for_messages(env["sqs"], env["outcomes"], 1)
+    assert record == {
+        "version": "1.0", "timestamp": record["timestamp"],
+        "requestContext": {"requestId": answer["ResponseMetadata"]["RequestId"],
+                           "functionArn": "arn:aws:lambda:us-east-1:123456789012:function:worker:$LATEST",
+                           "condition": "ZeroReservedConcurrency", "approximateInvokeCount": 0},
+        "requestPayload": {}}
+    assert env["sqs"].receive_message(QueueUrl=env["attempts"]).get("Messages") is None  # it never ran
+    report = door.wait_idle(30)
+    assert (report["Pending"], [failure["Condition"] for failure in report["Failures"]]) == (
+        [], ["ZeroReservedConcurrency"])
