@@ -15,7 +15,8 @@ destination and DeadLetterConfig, not the rule's), never EventBridge's: the even
 
 The dead-letter message is the event (as the rule matched it, before any Input transformation), with the message
 attributes the guide lists: RULE_ARN, TARGET_ARN, ERROR_CODE (from the guide's list: NO_RESOURCE for a target
-that does not exist, SDK_CLIENT_ERROR for a request the target's service refused), ERROR_MESSAGE (the target
+that does not exist, SDK_CLIENT_ERROR for a request the target's service refused, CONNECTION_FAILURE for an API
+Gateway target, which Eddy cannot call: it serves no REST API's stage), ERROR_MESSAGE (the target
 service's message), EXHAUSTED_RETRY_CONDITION and RETRY_ATTEMPTS; their values for an error that is not retried
 (MaximumRetryAttempts, "0") follow what peers reproduce (no AWS recording found), every attribute a String.
 """
@@ -30,6 +31,8 @@ from typing import Any, Callable
 log = logging.getLogger("eddy.events")
 
 NO_RESOURCE, SDK_CLIENT_ERROR = "NO_RESOURCE", "SDK_CLIENT_ERROR"
+#: a target Eddy cannot reach: an API Gateway REST API's stage (execute-api), whose integrations Eddy does not run
+CONNECTION_FAILURE = "CONNECTION_FAILURE"
 
 
 class TargetNotDelivered(Exception):

@@ -12,7 +12,10 @@ SQS target gets the event as a message body (SqsParameters.MessageGroupId for a 
 published message (moto's failed on one), a CloudWatch Logs target as a log event in a new stream (moto's wrote its
 own shape of the event, Input and InputPath ignored); a target that cannot take it sends it to the target's
 dead-letter queue (eventbridge/dead_letters.py). Kinesis and Firehose streams and other event buses get what
-eventbridge/stream_targets.py sends. Other targets (archives, API destinations) are moto's.
+eventbridge/stream_targets.py sends. An API Gateway target (a REST API's stage, `arn:aws:execute-api:...`) is taken
+and not delivered: Eddy does not run a REST API's integrations, so the event goes to the target's dead-letter queue
+(CONNECTION_FAILURE) and wait_idle's Failures, where moto failed the whole PutEvents (NotImplementedError). Other
+targets (archives, API destinations) are moto's.
 """
 
 from __future__ import annotations
@@ -25,7 +28,13 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from botocore.exceptions import ClientError
 
-from eddy.emulator.eventbridge.dead_letters import NO_RESOURCE, SDK_CLIENT_ERROR, TargetNotDelivered, Undelivered
+from eddy.emulator.eventbridge.dead_letters import (
+    CONNECTION_FAILURE,
+    NO_RESOURCE,
+    SDK_CLIENT_ERROR,
+    TargetNotDelivered,
+    Undelivered,
+)
 from eddy.emulator.eventbridge.deliveries import Delivery
 from eddy.emulator.eventbridge.stream_targets import is_stream_target, send_to_stream
 from eddy.emulator.eventbridge.target_input import target_input
@@ -38,11 +47,14 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("eddy.events")
 
-EDDY_TARGETS = ("lambda", "sqs", "sns", "logs")
+EDDY_TARGETS = ("lambda", "sqs", "sns", "logs", "execute-api")
+#: why an API Gateway target's events are not delivered (the dead-letter message's ERROR_MESSAGE)
+NO_REST_APIS = "Eddy does not run API Gateway REST APIs' integrations: the event was not sent to {arn}"
 
 
 def is_eddys(arn: str) -> bool:
-    """A target Eddy delivers: a function, queue, topic or log group, a Kinesis or Firehose stream, an event bus."""
+    """A target Eddy takes: a function, queue, topic or log group, a Kinesis or Firehose stream, an event bus, an API
+    Gateway REST API's stage (not delivered: NO_REST_APIS)."""
     service = arn.split(":")[2:3]
     return bool(service) and service[0] in EDDY_TARGETS or is_stream_target(arn)
 
@@ -168,6 +180,8 @@ class TargetDelivery:
         if service == "sns":
             self._publish(arn, region, account_id, body)
             return
+        if service == "execute-api":
+            raise TargetNotDelivered(CONNECTION_FAILURE, NO_REST_APIS.format(arn=arn))
         if service == "logs":
             self._log(resource, region, account_id, body)
             return

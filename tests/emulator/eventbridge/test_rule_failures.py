@@ -2,7 +2,7 @@
 (its asynchronous invocation queue, event invoke config and OnFailure destination apply: Python and Node.js); a
 target that cannot take the event (a function or queue that does not exist, a message the queue refuses) sends it
 to the target's dead-letter queue with EventBridge's message attributes, without retries, and the wait reports it
-once."""
+once; an API Gateway target's event, which Eddy cannot deliver, goes to its dead-letter queue."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import pytest
 from tests.emulator.eventbridge.test_rules import ORDER_PLACED
 from tests.emulator.functions.test_async_invocations import ATTEMPTS, NODE_ATTEMPTS
 from tests.emulator.notifications.test_s3_notifications import wait_for_messages
+from tests.emulator.recorded_snapshots import assert_recorded
 from tests.emulator.trigger_helpers import create_zip_function
 from tests.emulator.triggers.sqs_helpers import queue
 
@@ -111,3 +112,46 @@ def test_a_message_the_target_queue_refuses_goes_to_the_dead_letter_queue_withou
                          "provided explicitly"}
     fifo = sqs.get_queue_url(QueueName="orders.fifo")["QueueUrl"]
     assert sqs.receive_message(QueueUrl=fifo).get("Messages", []) == []
+
+
+def test_an_api_gateway_target_takes_put_events_as_aws_answered_and_its_event_is_dead_lettered(door):
+    """LocalStack's AWS-validated test_events_targets.snapshot.json (8b9a79f05846), TestEventsTargetApiGateway::
+    test_put_events_with_target_api_gateway: PutTargets and PutEvents answered as recorded (moto failed the whole
+    PutEvents). Eddy does not run a REST API's integrations (aws-differences.md): the event goes to the target's
+    dead-letter queue as undeliverable (CONNECTION_FAILURE), the rule's other targets get theirs."""
+    events, sqs = door.client("events"), door.client("sqs")
+    dlq, dlq_arn = queue(sqs, "api-dlq")
+    inbox, inbox_arn = queue(sqs, "inbox")
+    events.create_event_bus(Name="test-bus")
+    events.put_rule(Name="test-rule", EventBusName="test-bus",
+                    EventPattern=json.dumps({"source": ["test.source"], "detail-type": ["test.detail.type"]}))
+    api_arn = f"arn:aws:execute-api:us-east-1:{ACCOUNT}:a1b2c3d4e5/test/POST/test"
+    put_targets = events.put_targets(Rule="test-rule", EventBusName="test-bus", Targets=[
+        {"Id": "api", "Arn": api_arn, "RoleArn": f"arn:aws:iam::{ACCOUNT}:role/events-invoke-api",
+         "Input": json.dumps({"message": "Hello from EventBridge"}), "RetryPolicy": {"MaximumRetryAttempts": 0},
+         "DeadLetterConfig": {"Arn": dlq_arn}},
+        {"Id": "queue", "Arn": inbox_arn}])
+    put_events = events.put_events(Entries=[{"EventBusName": "test-bus", "Source": "test.source",
+                                             "DetailType": "test.detail.type",
+                                             "Detail": json.dumps({"message": "Hello from EventBridge"})}])
+    metadata = {"HTTPHeaders": {}, "HTTPStatusCode": 200}
+    assert_recorded({name: {**answer, "ResponseMetadata": metadata}
+                     for name, answer in (("put_targets_response", put_targets), ("put_events_response", put_events))},
+                    {"put_targets_response": {"FailedEntries": [], "FailedEntryCount": 0, "ResponseMetadata": metadata},
+                     "put_events_response": {"Entries": [{"EventId": "<uuid:1>"}], "FailedEntryCount": 0,
+                                             "ResponseMetadata": metadata}})
+    event_id = put_events["Entries"][0]["EventId"]
+    [failure] = door.wait_idle(60)["Failures"]
+    rule_arn = f"arn:aws:events:us-east-1:{ACCOUNT}:rule/test-bus/test-rule"
+    reason = f"Eddy does not run API Gateway REST APIs' integrations: the event was not sent to {api_arn}"
+    assert {name: failure[name] for name in ("Rule", "TargetArn", "EventId", "ErrorCode", "LastError",
+                                             "DeadLetterQueue")} == {
+        "Rule": rule_arn, "TargetArn": api_arn, "EventId": event_id, "ErrorCode": "CONNECTION_FAILURE",
+        "LastError": f"CONNECTION_FAILURE: {reason}", "DeadLetterQueue": dlq_arn}
+    [message] = sqs.receive_message(QueueUrl=dlq, MessageAttributeNames=["All"], WaitTimeSeconds=1)["Messages"]
+    assert (json.loads(message["Body"])["id"], {n: v["StringValue"] for n, v in message["MessageAttributes"].items()}) == (
+        event_id, {"RULE_ARN": rule_arn, "TARGET_ARN": api_arn, "ERROR_CODE": "CONNECTION_FAILURE",
+                   "ERROR_MESSAGE": reason, "EXHAUSTED_RETRY_CONDITION": "MaximumRetryAttempts",
+                   "RETRY_ATTEMPTS": "0"})
+    [delivered] = wait_for_messages(sqs, inbox, 1)
+    assert (delivered["id"], delivered["detail"]) == (event_id, {"message": "Hello from EventBridge"})
