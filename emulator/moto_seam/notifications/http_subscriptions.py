@@ -17,6 +17,9 @@ AWS-validated test_sns.snapshot.json (TestSNSSubscriptionHttp, test_sns_confirm_
 - A pending subscription gets no notification; a confirmed one gets the signed notification (or, with
   RawMessageDelivery, the message itself) with SNS's headers and its delivery policy's Content-Type.
 - Unsubscribe of a confirmed one POSTs an UnsubscribeConfirmation.
+- An email or email-json subscription is pending as well (its confirmation would be an email's link; Eddy sends no
+  email, so it stays pending, as AWS leaves one nobody confirms: test_publish_no_confirm_subscription, the listing's
+  "PendingConfirmation"); ConfirmSubscription with its token (kept like an HTTP one's) confirms it.
 
 Tokens live on moto's SNS backend (so a snapshot keeps them) and are drawn from moto's random, which a request's
 moment seeds: a replayed Subscribe makes the same token, and sends nothing (moments.replaying()). The POSTs go out
@@ -41,6 +44,8 @@ from eddy.emulator.moto_seam.notifications.target import active
 from eddy.emulator.moto_seam.services import moments
 
 HTTP = ("http", "https")
+#: confirmed by a link in an email SNS sends (Eddy sends no email: they stay pending, as an unread one leaves them)
+EMAIL = ("email", "email-json")
 #: the tokens of a backend's confirmation messages, token -> subscription ARN (kept on moto's backend)
 TOKENS = "_eddy_confirmation_tokens"
 TOKEN_LENGTH = 288  # hexadecimal digits, as AWS's tokens (test_sns_confirm_subscription_wrong_token)
@@ -81,10 +86,12 @@ def _wrap_subscribe(subscribe: Any) -> Any:
     def subscribed(self: SNSBackend, topic_arn: str, endpoint: str, protocol: str) -> Subscription:
         existing = self._find_subscription(topic_arn, endpoint, protocol)
         subscription = subscribe(self, topic_arn, endpoint, protocol)
-        if active.target is not None and protocol in HTTP and existing is None:
+        if active.target is not None and protocol in HTTP + EMAIL and existing is None:
             subscription.attributes["PendingConfirmation"] = True
             subscription.attributes["ConfirmationWasAuthenticated"] = False
-            _send_confirmation(subscription, "SubscriptionConfirmation", _new_token(self, subscription))
+            token = _new_token(self, subscription)
+            if protocol in HTTP:
+                _send_confirmation(subscription, "SubscriptionConfirmation", token)
         return subscription
 
     return subscribed

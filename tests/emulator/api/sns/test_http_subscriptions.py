@@ -159,3 +159,24 @@ def test_visiting_the_subscribe_url_confirms_and_raw_delivery_posts_the_message_
         "x-amz-sns-message-type": "Notification", "x-amz-sns-message-id": published["MessageId"],
         "x-amz-sns-topic-arn": topic_arn, "x-amz-sns-subscription-arn": arn, "x-amz-sns-rawdelivery": "true",
         "content-type": "text/csv", "user-agent": AGENT["User-Agent"], "accept-encoding": AGENT["Accept-Encoding"]}
+
+
+@pytest.mark.parametrize("protocol", ["email", "email-json"])
+def test_an_email_subscription_stays_pending_as_one_nobody_confirms(door, protocol):
+    """LocalStack's AWS-validated test_sns.py at 8b9a79f05846, TestSNSPublishCrud::test_publish_no_confirm_subscription:
+    an email subscription not confirmed is listed with "PendingConfirmation" for its ARN (as AWS answered it); Subscribe
+    answers "pending confirmation" (test_sns.snapshot.json, TestSNSSubscriptionCrudV2::test_creating_subscription, an
+    HTTP one's), and Publish to its topic is still answered. Before, moto confirmed it at once."""
+    sns = door.client("sns")
+    topic = sns.create_topic(Name="mailing")["TopicArn"]
+    assert sns.subscribe(TopicArn=topic, Protocol=protocol, Endpoint="someone@example.com")["SubscriptionArn"] == (
+        "pending confirmation")
+    arn = sns.subscribe(TopicArn=topic, Protocol=protocol, Endpoint="someone@example.com",
+                        ReturnSubscriptionArn=True)["SubscriptionArn"]
+    assert [(entry["SubscriptionArn"], entry["Protocol"]) for entry in sns.list_subscriptions()["Subscriptions"]] == [
+        ("PendingConfirmation", protocol)]
+    assert [entry["SubscriptionArn"] for entry in sns.list_subscriptions_by_topic(TopicArn=topic)["Subscriptions"]] == [
+        "PendingConfirmation"]
+    attributes = sns.get_subscription_attributes(SubscriptionArn=arn)["Attributes"]
+    assert (attributes["PendingConfirmation"], attributes["ConfirmationWasAuthenticated"]) == ("true", "false")
+    assert "MessageId" in sns.publish(TopicArn=topic, Message="to nobody")
