@@ -19,10 +19,14 @@ import copy
 import functools
 import hashlib
 import json
+import threading
 from typing import Any
 
 from moto.sns.models import Subscription
+from moto.sns.responses import SNSResponse
+from moto.sqs.models import SQSBackend
 
+from eddy.emulator.moto_seam.notifications import trace_headers
 from eddy.emulator.moto_seam.notifications.destinations import dead_letter_arn, queue_exists, refusal
 from eddy.emulator.moto_seam.notifications.target import Target, active
 from eddy.emulator.moto_seam import Patches
@@ -31,6 +35,7 @@ from eddy.emulator.notifications.sns_events import lambda_event
 
 
 _patches = Patches()
+_delivery = threading.local()  # the SQS system attributes of the notification this thread delivers
 
 
 def install() -> None:
@@ -79,6 +84,8 @@ def install() -> None:
         return None
 
     _patches.set(Subscription, "publish", published)
+    _patches.set(SNSResponse, "setup_class", trace_headers.noting_the_trace(SNSResponse.setup_class))
+    _patches.set(SQSBackend, "send_message", _traced(SQSBackend.send_message))
     _patches.set(Subscription, "_parse_message_structure", _structured_message(Subscription._parse_message_structure))
 
 
@@ -122,11 +129,27 @@ def _to_queue(
         # a FIFO topic's content-based deduplication id goes on to the queue, which may have none of its own: the
         # SHA-256 of the message, as SNS makes it (FIFO topics, "Message deduplication for FIFO topics")
         options = dict(options, deduplication_id=hashlib.sha256(message.encode()).hexdigest())
+    _delivery.system_attributes = trace_headers.system_attributes()
     try:
         publish(subscription, message, message_id, **options)
     except Exception as failure:  # moto's SQS refused it (its AWS error)
         return refusal(failure)
+    finally:
+        _delivery.system_attributes = None
     return None
+
+
+def _traced(send_message: Any) -> Any:
+    """moto's SQS send_message, given the Publish's X-Ray trace header (AWSTraceHeader) while a notification goes to
+    a queue (moto's Subscription.publish gives none: LocalStack's AWS-validated test_sns.snapshot.json at
+    8b9a79f05846, test_publish_sqs_from_sns_with_xray_propagation)."""
+
+    @functools.wraps(send_message)
+    def send(self: Any, *args: Any, system_attributes: dict[str, Any] | None = None, **kwargs: Any) -> Any:
+        traced = getattr(_delivery, "system_attributes", None)
+        return send_message(self, *args, system_attributes=system_attributes or traced, **kwargs)
+
+    return send
 
 
 def _binary_as_bytes(attributes: dict[str, Any] | None) -> dict[str, Any] | None:

@@ -1,6 +1,6 @@
 """A standard topic's notifications to a standard queue as SNS delivers them (moto_seam/notifications/subscriptions.py):
-a MessageStructure "json" message's text for "sqs" only where it is a string, and the Publish's MessageGroupId on
-the queue's message.
+a MessageStructure "json" message's text for "sqs" only where it is a string, the Publish's MessageGroupId and its
+X-Ray trace header on the queue's message.
 
 Every expected answer is AWS's, recorded in LocalStack's AWS-validated snapshots: github.com/localstack/localstack
 at 8b9a79f05846835cf4dff63ab7eefdde9df83783, tests/aws/services/sns/test_sns.snapshot.json, TestSNSSubscriptionSQS
@@ -89,3 +89,30 @@ def test_moto_still_sends_an_object_under_the_protocols_key():
                                     "arn:aws:sqs:us-east-1:123456789012:subscriber", "sqs")
         structure = json.dumps({"default": "default field", "sqs": {"field": "value"}})
         assert subscription._parse_message_structure(structure, "sqs") == {"field": "value"}
+
+
+TRACE = "Root=1-3152b799-8954dae64eda91bc9a23a7e8;Parent=7fa8c0f79203be72;Sampled=1"
+
+
+def test_a_publishs_xray_trace_header_reaches_the_queue(door):
+    """test_publish_sqs_from_sns_with_xray_propagation/xray-msg: the Publish's X-Amzn-Trace-Id is the SQS message's
+    AWSTraceHeader; a Publish without one gives none."""
+    sns, sqs, topic, url = subscribed_queue(door)
+
+    def traced(request, **_):
+        request.headers["X-Amzn-Trace-Id"] = TRACE
+
+    sns.meta.events.register("before-send.sns.Publish", traced)
+    sns.publish(TargetArn=topic, Message="X-Ray propagation test msg")
+    sns.meta.events.unregister("before-send.sns.Publish", traced)
+    message = sqs.receive_message(QueueUrl=url, AttributeNames=["SentTimestamp", "AWSTraceHeader"],
+                                  MessageAttributeNames=["All"], WaitTimeSeconds=10)["Messages"][0]
+    sqs.delete_message(QueueUrl=url, ReceiptHandle=message["ReceiptHandle"])
+    assert_recorded(message, {
+        "Attributes": {"AWSTraceHeader": TRACE, "SentTimestamp": "timestamp"},
+        "Body": notification("<uuid:1>", "X-Ray propagation test msg"), "MD5OfBody": "<md5-hash>",
+        "MessageId": "<uuid:2>", "ReceiptHandle": "<receipt-handle:1>"})
+    sns.publish(TargetArn=topic, Message="untraced")
+    message = sqs.receive_message(QueueUrl=url, AttributeNames=["SentTimestamp", "AWSTraceHeader"],
+                                  WaitTimeSeconds=10)["Messages"][0]
+    assert list(message["Attributes"]) == ["SentTimestamp"]
