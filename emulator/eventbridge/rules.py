@@ -10,7 +10,8 @@ asynchronous, as on AWS: PutEvents answers first; a Lambda target's event goes i
 invocation queue (functions/async_invocations.py: Lambda's retries, event invoke config and destinations apply), an
 SQS target gets the event as a message body (SqsParameters.MessageGroupId for a FIFO queue), an SNS target as the
 published message (moto's failed on one), a CloudWatch Logs target as a log event in a new stream (moto's wrote its
-own shape of the event, Input and InputPath ignored); a target that cannot take it sends it to the target's
+own shape of the event, Input and InputPath ignored), a Step Functions target as an execution's input (moto failed
+PutEvents on one); a target that cannot take it sends it to the target's
 dead-letter queue (eventbridge/dead_letters.py). Kinesis and Firehose streams and other event buses get what
 eventbridge/stream_targets.py sends. An API Gateway target (a REST API's stage, `arn:aws:execute-api:...`) is taken
 and not delivered: Eddy does not run a REST API's integrations, so the event goes to the target's dead-letter queue
@@ -47,14 +48,14 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("eddy.events")
 
-EDDY_TARGETS = ("lambda", "sqs", "sns", "logs", "execute-api")
+EDDY_TARGETS = ("lambda", "sqs", "sns", "logs", "states", "execute-api")
 #: why an API Gateway target's events are not delivered (the dead-letter message's ERROR_MESSAGE)
 NO_REST_APIS = "Eddy does not run API Gateway REST APIs' integrations: the event was not sent to {arn}"
 
 
 def is_eddys(arn: str) -> bool:
-    """A target Eddy takes: a function, queue, topic or log group, a Kinesis or Firehose stream, an event bus, an API
-    Gateway REST API's stage (not delivered: NO_REST_APIS)."""
+    """A target Eddy takes: a function, queue, topic or log group, a Step Functions state machine, a Kinesis or
+    Firehose stream, an event bus, an API Gateway REST API's stage (not delivered: NO_REST_APIS)."""
     service = arn.split(":")[2:3]
     return bool(service) and service[0] in EDDY_TARGETS or is_stream_target(arn)
 
@@ -182,6 +183,9 @@ class TargetDelivery:
             return
         if service == "execute-api":
             raise TargetNotDelivered(CONNECTION_FAILURE, NO_REST_APIS.format(arn=arn))
+        if service == "states":
+            self._start_execution(arn, region, account_id, body, event)
+            return
         if service == "logs":
             self._log(resource, region, account_id, body)
             return
@@ -206,6 +210,22 @@ class TargetDelivery:
             self._aws_client("sns", region, account_id).publish(TopicArn=topic_arn, Message=body)
         except ClientError as error:
             code = NO_RESOURCE if error.response["Error"].get("Code") == "NotFound" else SDK_CLIENT_ERROR
+            raise TargetNotDelivered(code, error.response["Error"].get("Message") or str(error)) from None
+
+    def _start_execution(
+        self, machine_arn: str, region: str, account_id: str, body: str, event: dict[str, Any]
+    ) -> None:
+        """A Step Functions target: an execution of the state machine with the text as its input, named after the
+        event's id and a unique suffix (an execution's name is unique per machine; LocalStack's AWS-validated
+        test_put_events_with_target_statefunction_machine finds EventBridge's executions by their names starting
+        with the event's id)."""
+        try:
+            self._aws_client("stepfunctions", region, account_id).start_execution(
+                stateMachineArn=machine_arn, name=f"{event['id']}_{uuid.uuid4()}", input=body
+            )
+        except ClientError as error:
+            missing = error.response["Error"].get("Code") == "StateMachineDoesNotExist"
+            code = NO_RESOURCE if missing else SDK_CLIENT_ERROR
             raise TargetNotDelivered(code, error.response["Error"].get("Message") or str(error)) from None
 
     def _log(self, resource: str, region: str, account_id: str, body: str) -> None:

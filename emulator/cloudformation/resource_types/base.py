@@ -209,3 +209,13 @@ def tags_list(properties: dict[str, Any]) -> list[dict[str, str]]:
 def not_found(error: ClientError) -> bool:
     code = error.response.get("Error", {}).get("Code", "")
     return "NotFound" in code or "NoSuch" in code or code in ("ResourceNotFoundException", "ParameterNotFound")
+
+
+def lower_first(value: Any) -> Any:
+    """CloudFormation's PascalCase properties as an API that spells its members in camelCase wants them (ECR's, Step
+    Functions'): LogGroupArn -> logGroupArn, throughout."""
+    if isinstance(value, dict):
+        return {key[:1].lower() + key[1:]: lower_first(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [lower_first(item) for item in value]
+    return value

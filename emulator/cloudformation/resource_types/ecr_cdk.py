@@ -14,6 +14,7 @@ from eddy.emulator.cloudformation.resource_types.base import (
     Provisioning,
     ResourceType,
     json_text,
+    lower_first,
     not_found,
     tags_list,
 )
@@ -34,7 +35,7 @@ class Repository(ResourceType):
         if properties.get("Tags"):
             request["tags"] = tags_list(properties)
         ecr = provisioning.client("ecr")
-        ecr.create_repository(repositoryName=name, **_lower_first(request))
+        ecr.create_repository(repositoryName=name, **lower_first(request))
         try:
             self._policies(ecr, name, {}, properties)
         except Exception:
@@ -72,7 +73,7 @@ class Repository(ResourceType):
         if old.get("ImageScanningConfiguration") != new.get("ImageScanningConfiguration"):
             ecr.put_image_scanning_configuration(
                 repositoryName=physical_id,
-                **_lower_first(
+                **lower_first(
                     {"ImageScanningConfiguration": new.get("ImageScanningConfiguration") or {"ScanOnPush": False}}
                 ),
             )
@@ -87,15 +88,6 @@ class Repository(ResourceType):
         except ClientError as error:
             if not not_found(error):
                 raise
-
-
-def _lower_first(value: Any) -> Any:
-    """CloudFormation's PascalCase properties as ECR's API spells its members (camelCase)."""
-    if isinstance(value, dict):
-        return {key[:1].lower() + key[1:]: _lower_first(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_lower_first(item) for item in value]
-    return value
 
 
 class Metadata(ResourceType):

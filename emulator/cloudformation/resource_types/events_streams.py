@@ -1,19 +1,23 @@
 """AWS::Kinesis::Stream, AWS::Events::EventBus, AWS::Events::Rule (its targets delivered by Eddy's rules),
-AWS::Pipes::Pipe (a pipe Eddy runs) and AWS::Lambda::EventInvokeConfig, through their APIs."""
+AWS::Pipes::Pipe (a pipe Eddy runs), AWS::Lambda::EventInvokeConfig and AWS::StepFunctions::StateMachine (a rule's
+target, moto's Step Functions), through their APIs."""
 
 from __future__ import annotations
 
+import json
 from functools import cache
 from typing import Any
 
 import botocore.session
 from botocore.exceptions import ClientError
 
+from eddy.emulator.cloudformation.errors import ResourceFailed
 from eddy.emulator.cloudformation.resource_types.base import (
     Created,
     Provisioning,
     ResourceType,
     json_text,
+    lower_first,
     not_found,
     required,
     tags_list,
@@ -272,4 +276,73 @@ class EventInvokeConfig(ResourceType):
                 raise
 
 
-TYPES = [Stream(), EventBus(), Rule(), Pipe(), EventInvokeConfig()]
+class StateMachine(ResourceType):
+    """AWS::StepFunctions::StateMachine through Step Functions' API (moto's: it keeps the machine and its executions,
+    and runs no state). Its definition from DefinitionString, Definition (an object) or DefinitionS3Location, each
+    `${name}` of DefinitionSubstitutions replaced; Ref is the machine's ARN (the CloudFormation User Guide's return
+    values: Ref the ARN, Fn::GetAtt Arn and Name)."""
+
+    type_name = "AWS::StepFunctions::StateMachine"
+    replacing = frozenset({"StateMachineName", "StateMachineType"})
+    name_property = "StateMachineName"
+
+    def create(self, provisioning: Provisioning, properties: dict[str, Any]) -> Created:
+        required(properties, "RoleArn")
+        name = properties.get("StateMachineName") or provisioning.name(80)
+        request = {
+            "name": name,
+            "roleArn": properties["RoleArn"],
+            "definition": self._definition(provisioning, properties),
+        }
+        if "StateMachineType" in properties:
+            request["type"] = properties["StateMachineType"]
+        if properties.get("Tags"):
+            request["tags"] = [{"key": tag["Key"], "value": str(tag["Value"])} for tag in properties["Tags"]]
+        machines = provisioning.client("stepfunctions")
+        arn = machines.create_state_machine(**request, **self._configurations(properties))["stateMachineArn"]
+        return Created(arn, {"Arn": arn, "Name": name})
+
+    def update(
+        self, provisioning: Provisioning, physical_id: str, old: dict[str, Any], new: dict[str, Any]
+    ) -> dict[str, Any]:
+        required(new, "RoleArn")
+        provisioning.client("stepfunctions").update_state_machine(
+            stateMachineArn=physical_id,
+            roleArn=new["RoleArn"],
+            definition=self._definition(provisioning, new),
+            **self._configurations(new),
+        )
+        return {"Arn": physical_id, "Name": physical_id.rsplit(":", 1)[-1]}
+
+    def delete(self, provisioning: Provisioning, physical_id: str, properties: dict[str, Any]) -> None:
+        try:
+            provisioning.client("stepfunctions").delete_state_machine(stateMachineArn=physical_id)
+        except ClientError as error:
+            if not not_found(error):
+                raise
+
+    @staticmethod
+    def _definition(provisioning: Provisioning, properties: dict[str, Any]) -> str:
+        if "DefinitionString" in properties:
+            definition = str(properties["DefinitionString"])
+        elif "Definition" in properties:
+            definition = json.dumps(properties["Definition"])
+        elif "DefinitionS3Location" in properties:
+            location = properties["DefinitionS3Location"]
+            version = {"VersionId": location["Version"]} if location.get("Version") else {}
+            body = provisioning.client("s3").get_object(Bucket=location["Bucket"], Key=location["Key"], **version)
+            definition = body["Body"].read().decode()
+        else:
+            raise ResourceFailed("Properties validation failed for resource with message: #: a definition is required")
+        for key, value in (properties.get("DefinitionSubstitutions") or {}).items():
+            definition = definition.replace("${" + key + "}", str(value))
+        return definition
+
+    @staticmethod
+    def _configurations(properties: dict[str, Any]) -> dict[str, Any]:
+        """LoggingConfiguration and TracingConfiguration in the API's names (each member's first letter lowercase)."""
+        names = (("LoggingConfiguration", "loggingConfiguration"), ("TracingConfiguration", "tracingConfiguration"))
+        return {api: lower_first(properties[name]) for name, api in names if name in properties}
+
+
+TYPES = [Stream(), EventBus(), Rule(), Pipe(), EventInvokeConfig(), StateMachine()]

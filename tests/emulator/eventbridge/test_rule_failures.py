@@ -149,9 +149,37 @@ def test_an_api_gateway_target_takes_put_events_as_aws_answered_and_its_event_is
         "Rule": rule_arn, "TargetArn": api_arn, "EventId": event_id, "ErrorCode": "CONNECTION_FAILURE",
         "LastError": f"CONNECTION_FAILURE: {reason}", "DeadLetterQueue": dlq_arn}
     [message] = sqs.receive_message(QueueUrl=dlq, MessageAttributeNames=["All"], WaitTimeSeconds=1)["Messages"]
-    assert (json.loads(message["Body"])["id"], {n: v["StringValue"] for n, v in message["MessageAttributes"].items()}) == (
+    attributes = {name: value["StringValue"] for name, value in message["MessageAttributes"].items()}
+    assert (json.loads(message["Body"])["id"], attributes) == (
         event_id, {"RULE_ARN": rule_arn, "TARGET_ARN": api_arn, "ERROR_CODE": "CONNECTION_FAILURE",
                    "ERROR_MESSAGE": reason, "EXHAUSTED_RETRY_CONDITION": "MaximumRetryAttempts",
                    "RETRY_ATTEMPTS": "0"})
     [delivered] = wait_for_messages(sqs, inbox, 1)
     assert (delivered["id"], delivered["detail"]) == (event_id, {"message": "Hello from EventBridge"})
+
+
+def test_a_state_machine_target_starts_an_execution_and_a_missing_one_is_dead_lettered(door):
+    """A Step Functions target (moto failed PutEvents on one): each event an execution of the machine, named after the
+    event's id, the event its input; a machine that does not exist sends the event to the dead-letter queue."""
+    events, sqs, stepfunctions = door.client("events"), door.client("sqs"), door.client("stepfunctions")
+    dlq, dlq_arn = queue(sqs, "machine-dlq")
+    machine = stepfunctions.create_state_machine(
+        name="orders", roleArn=f"arn:aws:iam::{ACCOUNT}:role/machine",
+        definition=json.dumps({"StartAt": "Done", "States": {"Done": {"Type": "Succeed"}}}))["stateMachineArn"]
+    gone = machine.replace(":orders", ":gone")
+    events.put_rule(Name="orders", EventPattern=json.dumps({"source": ["shop.orders"]}))
+    events.put_targets(Rule="orders", Targets=[
+        {"Id": "machine", "Arn": machine, "RoleArn": f"arn:aws:iam::{ACCOUNT}:role/events"},
+        {"Id": "gone", "Arn": gone, "RoleArn": f"arn:aws:iam::{ACCOUNT}:role/events",
+         "DeadLetterConfig": {"Arn": dlq_arn}}])
+    event_id = events.put_events(Entries=[ORDER_PLACED])["Entries"][0]["EventId"]
+    [failure] = door.wait_idle(60)["Failures"]
+    assert (failure["TargetArn"], failure["ErrorCode"], failure["DeadLetterQueue"]) == (gone, "NO_RESOURCE", dlq_arn)
+    [message] = sqs.receive_message(QueueUrl=dlq, MessageAttributeNames=["All"], WaitTimeSeconds=1)["Messages"]
+    assert (json.loads(message["Body"])["id"], message["MessageAttributes"]["ERROR_CODE"]["StringValue"]) == (
+        event_id, "NO_RESOURCE")
+    [execution] = stepfunctions.list_executions(stateMachineArn=machine)["executions"]
+    assert execution["name"].startswith(f"{event_id}_") and len(execution["name"]) <= 80
+    started = json.loads(stepfunctions.describe_execution(executionArn=execution["executionArn"])["input"])
+    assert (started["id"], started["source"], started["detail"]) == (
+        event_id, "shop.orders", {"order": "o-1", "total": 42})
