@@ -313,7 +313,9 @@ class Invoker:
                 if timed_out
                 else platform_errors.exited(request_id, worker.exit_status)
             )
-            return _failed(request_id, error, timed_out=timed_out, **environment)
+            # what the handler printed before it was stopped is in its log, as on Lambda (AWS-validated: LocalStack's
+            # TestLambdaBehavior::test_lambda_invoke_with_timeout finds "starting wait" in the log)
+            return _failed(request_id, error, timed_out=timed_out, logs="".join(worker.streamed), **environment)
         logs = answer.get("logs", "")
         if "init" in answer:  # the Init retried in this invocation (Lambda's Phase: invoke), after a failed one
             environment["invoke_init"] = answer["init"]

@@ -7,7 +7,9 @@ function's environment variables. It imports the handler once, then reads one JS
 stdin ({"event", "context"}) and answers one JSON line on the original stdout (first, once the handler is
 imported or failed to import, {"ready": true, "logs": <its output so far>}: the end of Lambda's Init phase):
 {"ok": true, "payload": ..., "logs"} or {"ok": false, "errorType", "errorMessage", "stackTrace", "logs"}.
-Anything the handler prints is the invocation's log: kept for the answer and written to stderr. So are its
+Anything the handler prints is the invocation's log: kept for the answer and written to stderr, and, while the
+invocation runs, sent at once as a {"log": <text>} line before the answer (runtimes/workers.py keeps them: the log of
+an invocation killed at its timeout, which never answers). So are its
 `logging` records, through the root logger's handler as Lambda's Python runtime sets it up (`_lambda_logging`).
 The runtime's own error line (below) is the invocation's log only, like the rest of it in the function's log group:
 not stderr, where it would repeat raw at every retry; the emulator's log line for the failure names the error.
@@ -84,9 +86,14 @@ class _Log:
 
     def __init__(self) -> None:
         self.lines: list[str] = []
+        #: while an invocation runs, the protocol each write is also sent on at once ({"log": text} lines): what the
+        #: handler printed reaches its log even when the worker is killed at its timeout before answering
+        self.stream: Any = None
 
     def write(self, text: str) -> int:
         self.lines.append(text)
+        if self.stream is not None and text:
+            self.stream.write(json.dumps({"log": text}) + "\n")
         return sys.__stderr__.write(text)
 
     def flush(self) -> None:
@@ -264,11 +271,14 @@ def main() -> int:
             continue
         context = Context(request["context"], time.monotonic() + request["timeout"])
         lambda_log.request_id = request["context"].get("aws_request_id", "")
+        log.stream = protocol
         try:
             answer = {"ok": True, "payload": handler(request["event"], context)}
         except Exception as error:
             answer = _error(error)
             log.keep(_error_log(answer))
+        finally:
+            log.stream = None
         try:
             json.dumps(answer, default=_decimal)
         except (TypeError, ValueError) as error:  # the runtime's words for a result JSON cannot carry

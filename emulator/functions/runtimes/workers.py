@@ -53,6 +53,8 @@ class Worker:
         self.answer_bytes = 0  # the length of its last answer line
         self.runtime_pid: int | None = None  # the process that runs the function's code (its memory is reported)
         self._pending = b""  # what was read from its stdout past the last line taken
+        #: what the running invocation's handler wrote so far, as the worker sent it: its log if it never answers
+        self.streamed: list[str] = []
         runtime = runtime_of(function.runtime)
         #: a runtime that exits when its Init fails (Node.js) is started again for the next invocation, whose Init
         #: it is (Lambda's Phase: invoke); the others retry it themselves (worker.py, runtime_api.py)
@@ -129,6 +131,7 @@ class Worker:
 
     def _answer(self, request: dict[str, Any], timeout: float) -> str:
         assert self.process.stdin is not None
+        self.streamed = []
         self.process.stdin.write(json.dumps(request) + "\n")
         self.process.stdin.flush()
         return self._line(timeout)
@@ -138,17 +141,20 @@ class Worker:
         pipe's descriptor with a buffer of its own: a ready line and an answer may arrive in one read."""
         deadline = time.monotonic() + timeout
         fd = self.process.stdout.fileno()
-        while b"\n" not in self._pending:
-            left = deadline - time.monotonic()
-            ready, _, _ = select.select([fd], [], [], max(left, 0)) if left > 0 else ([], [], [])
-            chunk = os.read(fd, 1 << 16) if ready else b""
-            if ready and not chunk:  # the end of its output: the process ended (its status, once it is reaped)
-                self.exit_status = self.process.wait()
-            if not chunk:
-                return ""
-            self._pending += chunk
-        line, _, self._pending = self._pending.partition(b"\n")
-        return line.decode()
+        while True:
+            while b"\n" not in self._pending:
+                left = deadline - time.monotonic()
+                ready, _, _ = select.select([fd], [], [], max(left, 0)) if left > 0 else ([], [], [])
+                chunk = os.read(fd, 1 << 16) if ready else b""
+                if ready and not chunk:  # the end of its output: the process ended (its status, once it is reaped)
+                    self.exit_status = self.process.wait()
+                if not chunk:
+                    return ""
+                self._pending += chunk
+            line, _, self._pending = self._pending.partition(b"\n")
+            if not line.startswith(b'{"log": '):
+                return line.decode()
+            self.streamed.append(json.loads(line)["log"])  # what the handler wrote so far (worker.py's _Log)
 
     def kill(self) -> None:
         """The worker and every process it started (its process group: a custom runtime's bootstrap and the
