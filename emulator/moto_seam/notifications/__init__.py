@@ -8,7 +8,7 @@
     object_events.py   moto's S3 events answered by Eddy: S3's whole record, one event per operation, a versioned
                        bucket's deletes as S3 tells them, the s3:TestEvent, delivery to queues, topics and functions
     subscriptions.py   SNS subscriptions: a function's invoked asynchronously with Lambda's SNS event, a queue's left
-                       to moto; both counted
+                       to moto (its X-Ray header added), a Firehose stream's put to it; all counted
     filter_policies.py SNS filter policies checked (Subscribe, SetSubscriptionAttributes) and matched by Eddy's
                        engine (event_patterns/sns_policies.py) for every subscription, moto's deliveries too
     http_subscriptions.py  SNS's HTTP and HTTPS subscriptions: pending until confirmed (the SubscriptionConfirmation

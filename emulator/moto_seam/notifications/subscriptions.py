@@ -1,4 +1,4 @@
-"""SNS subscriptions to functions and queues while an emulator is open.
+"""SNS subscriptions to functions, queues and Firehose delivery streams while an emulator is open.
 
 moto's Subscription.publish hands a "lambda" subscription's message to moto's Lambda, which needs Docker; Eddy
 takes that branch: the subscription's filter policy is applied as SNS applies it (Eddy's matcher, which
@@ -9,7 +9,8 @@ here; a queue that no longer exists (or refuses the message) is a failed deliver
 of, where moto's Publish failed with QueueDoesNotExist, and the message goes to the subscription's RedrivePolicy queue
 as the subscribed queue would have had it (LocalStack's AWS-validated test_sns.snapshot.json:
 test_redrive_policy_sqs_queue_subscription, test_publish_fifo_messages_to_dlq). A function that does not exist is a
-failed delivery too, not moved to a dead-letter queue.
+failed delivery too, not moved to a dead-letter queue. A "firehose" subscription's notification (moto delivers none)
+is put to moto's delivery stream, its S3 destination written at once (_to_stream).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from moto.sns.responses import SNSResponse
 from moto.sqs.models import SQSBackend
 
 from eddy.emulator.moto_seam.notifications import trace_headers
-from eddy.emulator.moto_seam.notifications.destinations import dead_letter_arn, queue_exists, refusal
+from eddy.emulator.moto_seam.notifications.destinations import arn_parts, dead_letter_arn, queue_exists, refusal
 from eddy.emulator.moto_seam.notifications.target import Target, active
 from eddy.emulator.moto_seam import Patches
 from eddy.emulator.moto_seam.services import moments
@@ -60,7 +61,7 @@ def install() -> None:
             "deduplication_id": deduplication_id,
             "message_structure": message_structure,
         }
-        if target is None or self.protocol not in ("lambda", "sqs"):
+        if target is None or self.protocol not in ("lambda", "sqs", "firehose"):
             return publish(self, message, message_id, **options)
         trigger, counted = ("sns", self.arn), not moments.replaying()  # figures are this run's
         if self._filter_policy_matcher is not None and not self._filter_policy_matcher.matches(
@@ -74,6 +75,8 @@ def install() -> None:
             dead_letter = dead_letter_arn(self) if error else None
             if dead_letter is not None:  # moto's SQS again: the replayed Publish moves it as this one did
                 _to_queue(_redriven(self, dead_letter), publish, message, message_id, options)
+        elif self.protocol == "firehose":  # moto's Firehose and S3 again, replayed as they were made
+            error = _to_stream(self, message, message_id, options)
         else:
             error = _to_function(self, target, message, message_id, options) if counted else None
         if counted:
@@ -136,6 +139,33 @@ def _to_queue(
         return refusal(failure)
     finally:
         _delivery.system_attributes = None
+    return None
+
+
+def _to_stream(subscription: Subscription, message: str, message_id: str, options: dict[str, Any]) -> str | None:
+    """The notification (or, with RawMessageDelivery, the message) and a newline, put as one record to the Firehose
+    delivery stream moto keeps (its S3 destination's object written at once); what went wrong, if anything. The SNS
+    Developer Guide, "Fanout to Firehose delivery streams": the notification JSON an SQS subscriber gets, newline
+    delimited in the destination (LocalStack's AWS-validated test_sns.py at 8b9a79f05846,
+    test_publish_to_firehose_with_s3, reads the object's first line as the notification)."""
+    from moto.firehose.models import firehose_backends  # moto's Firehose, loaded by the first delivery to it
+
+    if options["message_structure"] == "json":
+        message = subscription._parse_message_structure(message, subscription.protocol)
+    if str(subscription.attributes.get("RawMessageDelivery")).lower() == "true":
+        body = message
+    else:
+        body = json.dumps(subscription.get_post_data(
+            message, message_id, options["subject"], message_attributes=options["message_attributes"]))
+    region, account, resource = arn_parts(subscription.endpoint)
+    backend = firehose_backends[account][region] if region else None
+    name = resource.removeprefix("deliverystream/")
+    if backend is None or name not in backend.delivery_streams:
+        return f"The destination delivery stream does not exist: {subscription.endpoint}"
+    try:
+        backend.put_record(name, {"Data": (body + "\n").encode()})
+    except Exception as failure:  # moto's Firehose refused it, or its destination failed
+        return refusal(failure)
     return None
 
 
