@@ -66,7 +66,7 @@ def handle(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Res
         if operation == "ListLayers":
             query = query_parameters(request)
             _refuse(
-                _enum("compatibleRuntime", query.get("CompatibleRuntime"), LISTED_RUNTIMES)
+                _enum("compatibleRuntime", query.get("CompatibleRuntime"), LISTED_RUNTIMES, _known_runtimes())
                 + _enum("compatibleArchitecture", query.get("CompatibleArchitecture"), ARCHITECTURES)
             )
         elif operation == "PublishLayerVersion":
@@ -93,15 +93,25 @@ def _violation(path: str, shown: str, constraint: str) -> list[str]:
     return [f"Value '{shown}' at '{path}' failed to satisfy constraint: {constraint}"]
 
 
-def _enum(path: str, value: str | None, allowed: list[str]) -> list[str]:
-    if value is None or value in allowed:
+def _enum(path: str, value: str | None, allowed: list[str], known: frozenset[str] | None = None) -> list[str]:
+    """A value outside `known` (default: `allowed`) refused, naming the set `allowed`."""
+    if value is None or value in (allowed if known is None else known):
         return []
     return _violation(path, value, f"Member must satisfy enum value set: [{', '.join(allowed)}]")
 
 
+def _known_runtimes() -> frozenset[str]:
+    """Every runtime botocore's model names (retired ones too): AWS takes them in a layer's CompatibleRuntimes and
+    ListLayers' CompatibleRuntime (AWS-validated: TestLambdaLayer::test_layer_compatibilities publishes python3.7 and
+    nodejs12.x), though its refusal lists fewer."""
+    shape = validation.operation_model("lambda", "ListLayers").input_shape.members["CompatibleRuntime"]
+    return frozenset(shape.enum) | frozenset(LISTED_RUNTIMES) | frozenset(LAYER_RUNTIMES)
+
+
 def _runtimes(value: Any) -> list[str]:
-    """A list naming any runtime a layer may not name: the whole list refused against the set (its one constraint)."""
-    if not isinstance(value, list) or all(runtime in LAYER_RUNTIMES for runtime in value):
+    """A list naming a runtime Lambda does not know: the whole list refused against the set (its one constraint)."""
+    known = _known_runtimes()
+    if not isinstance(value, list) or all(runtime in known for runtime in value):
         return []
     shown = ", ".join(str(runtime) for runtime in value)
     return _violation("compatibleRuntimes", f"[{shown}]", f"Member must satisfy enum value set: [{', '.join(LAYER_RUNTIMES)}]")

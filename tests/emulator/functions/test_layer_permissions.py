@@ -170,8 +170,13 @@ def test_layer_requests_refused_in_aws_words(door):
                    Action="*", Principal="*") == validation_error(
         "Value '*' at 'action' failed to satisfy constraint: Member must satisfy regular expression pattern: "
         "lambda:GetLayerVersion")
-    assert [layer["LayerName"] for layer in lam.list_layers()["Layers"]] == ["shared"]
+    assert [layer["LayerName"] for layer in lam.list_layers()["Layers"]] == ["shared"]  # nothing published
     assert refused(lam.get_layer_version_policy, LayerName="shared", VersionNumber=1)["Status"] == 404
+    # retired runtimes are taken, though the refusal does not name them (test_layer_compatibilities publishes them)
+    retired = lam.publish_layer_version(LayerName="retired", Content=content,
+                                        CompatibleRuntimes=["python3.7", "nodejs12.x", "nodejs14.x"])
+    assert retired["CompatibleRuntimes"] == ["python3.7", "nodejs12.x", "nodejs14.x"]
+    assert lam.list_layers(CompatibleRuntime="python3.7")["ResponseMetadata"]["HTTPStatusCode"] == 200  # not refused
     empty = lam.publish_layer_version(LayerName="empty", Content=content, CompatibleRuntimes=[],
                                       CompatibleArchitectures=[])
     assert (empty["CompatibleRuntimes"], empty["CompatibleArchitectures"], empty["Version"]) == ([], [], 1)
