@@ -12,6 +12,7 @@ Reading stops where the compiler stops: nothing after the pattern's closing brac
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from dataclasses import dataclass
@@ -274,10 +275,8 @@ def read_document(text: str) -> Any:
     """`text`'s first JSON value as Jackson's tree reader (ObjectMapper.readTree) reads it (what follows that value is
     not read); JsonPatternError, in Jackson's words with a REDACTED location, where it stops; ValueError for what
     Jackson reads and Python does not (NaN)."""
-    try:
+    with contextlib.suppress(ValueError):  # well-formed JSON, the usual case: Python's reader, then Jackson's words
         return json.loads(text)
-    except ValueError:
-        pass
     parser = RedactedJsonSource(text)
     if parser.next_token() is not None:
         while len(parser.contexts) > 1:
