@@ -9,7 +9,7 @@ here; a queue that no longer exists (or refuses the message) is a failed deliver
 of, where moto's Publish failed with QueueDoesNotExist, and the message goes to the subscription's RedrivePolicy queue
 as the subscribed queue would have had it (LocalStack's AWS-validated test_sns.snapshot.json:
 test_redrive_policy_sqs_queue_subscription, test_publish_fifo_messages_to_dlq). A function that does not exist is a
-failed delivery too, not moved to a dead-letter queue. A "firehose" subscription's notification (moto delivers none)
+failed delivery too, moved at once to the RedrivePolicy queue (_to_function). A "firehose" subscription's notification (moto delivers none)
 is put to moto's delivery stream, its S3 destination written at once (_to_stream).
 """
 
@@ -78,7 +78,7 @@ def install() -> None:
         elif self.protocol == "firehose":  # moto's Firehose and S3 again, replayed as they were made
             error = _to_stream(self, message, message_id, options)
         else:
-            error = _to_function(self, target, message, message_id, options) if counted else None
+            error = _to_function(self, target, publish, message, message_id, options)
         if counted:
             if error:
                 target.failed(trigger, error)
@@ -195,23 +195,39 @@ def _binary_as_bytes(attributes: dict[str, Any] | None) -> dict[str, Any] | None
 
 
 def _to_function(
-    subscription: Subscription, target: Target, message: str, message_id: str, options: dict[str, Any]
+    subscription: Subscription, target: Target, publish: Any, message: str, message_id: str, options: dict[str, Any]
 ) -> str | None:
-    """Lambda's SNS event, queued for the function's asynchronous invocation; what went wrong, if anything. (Never
-    while the log is replayed: the function's asynchronous queue already has the event.)"""
+    """Lambda's SNS event, queued for the function's asynchronous invocation; what went wrong, if anything. A function
+    that no longer exists is a client-side error: not retried, the notification moved at once to the subscription's
+    RedrivePolicy queue, as an SQS subscriber would have had it (the SNS Developer Guide, "Amazon SNS dead-letter
+    queues": "Client-side errors"; LocalStack's AWS-validated test_sns.snapshot.json,
+    test_redrive_policy_lambda_subscription). Replayed, the event is not queued again (the function's asynchronous
+    queue has it) and the move is made again only if the first run kept that the function was gone (moments.keep):
+    whether it existed then is Eddy's, not in moto's log."""
     if options["message_structure"] == "json":
         message = subscription._parse_message_structure(message, subscription.protocol)
+        options = dict(options, message_structure=None)
+    undeliverable = b"sns-undeliverable:" + subscription.arn.encode()
+    if moments.replaying():
+        dead_letter = dead_letter_arn(subscription)
+        if moments.kept(undeliverable) and dead_letter is not None:
+            _to_queue(_redriven(subscription, dead_letter), publish, message, message_id, options)
+        return None
     notification = subscription.get_post_data(
         message, message_id, options["subject"], message_attributes=options["message_attributes"]
     )
-    if not target.invoke_function(subscription.endpoint, lambda_event(notification, subscription.arn), "sns"):
-        return f"The function does not exist: {subscription.endpoint}"
-    return None
+    if target.invoke_function(subscription.endpoint, lambda_event(notification, subscription.arn), "sns"):
+        return None
+    dead_letter = dead_letter_arn(subscription)
+    if dead_letter is not None:
+        moments.keep(undeliverable)
+        _to_queue(_redriven(subscription, dead_letter), publish, message, message_id, options)
+    return f"The function does not exist: {subscription.endpoint}"
 
 
 def _redriven(subscription: Subscription, dead_letter: str) -> Subscription:
     """The subscription as its dead-letter queue's: the same notification (its ARN in the UnsubscribeURL, raw or not,
     its group and deduplication ids), to the RedrivePolicy's queue, filtered already."""
     redriven = copy.copy(subscription)
-    redriven.endpoint, redriven._filter_policy_matcher = dead_letter, None
+    redriven.endpoint, redriven.protocol, redriven._filter_policy_matcher = dead_letter, "sqs", None
     return redriven

@@ -70,6 +70,23 @@ def replaying() -> bool:
     return moment is not None and moment.replaying
 
 
+def keep(fact: bytes) -> None:
+    """Keep `fact` with the request's journal entry (`Moment.kept`): something a replay cannot find out again, e.g.
+    that a function Eddy keeps (not moto) was gone when an SNS notification was sent to it."""
+    moment = current()
+    if moment is not None and not moment.replaying:
+        moment.kept.append(fact)
+
+
+def kept(fact: bytes) -> bool:
+    """While a request is replayed: whether its first run kept `fact` (taken, so each is read once)."""
+    moment = current()
+    if moment is None or fact not in moment.kept:
+        return False
+    moment.kept.remove(fact)
+    return True
+
+
 def next_seed() -> int:
     """A new moment's seed, drawn from moto's own generator: a test that seeds moto (POST /moto-api/seed) gets
     the same ids run after run, as it does from moto."""

@@ -13,7 +13,8 @@ import json
 import pytest
 
 from tests.durability.service_listings import running
-from tests.emulator.recorded_snapshots import assert_recorded
+from tests.emulator.recorded_snapshots import assert_recorded, recorded_shape as answered
+from tests.emulator.trigger_helpers import create_zip_function
 from tests.emulator.moto_seam.test_sns_fifo_topics import EMPTY, ENTRIES, recorded_shape
 
 TOPIC_ARN = "arn:<partition>:sns:<region>:111111111111:<resource:1>"  # the topic "alerts"
@@ -27,6 +28,9 @@ def signed(message: str, attributes: dict) -> dict:
             "Timestamp": "date", "SignatureVersion": "1", "Signature": "<signature>",
             "SigningCertURL": "<cert-domain>/SimpleNotificationService-<signing-cert-file:1>",
             "UnsubscribeURL": UNSUBSCRIBE, "MessageAttributes": attributes}
+
+
+ECHO = "def handler(event, context):\n    return event\n"
 
 
 def queue(sqs, name: str, **attributes: str) -> tuple[str, str]:
@@ -94,6 +98,82 @@ def test_a_fifo_topics_undelivered_messages_keep_their_group_and_order(door):
             message.update(MD5OfMessageAttributes="<md5-hash>", MessageAttributes=entry["MessageAttributes"])
         expected.append(message)
     assert_recorded({"Messages": received["Messages"]}, {"Messages": expected})
+
+
+def subscribed_function(door, dead_letter_arn: str) -> tuple[str, str]:
+    """A topic "alerts" and a function "subscriber" subscribed to it, with a RedrivePolicy: (topic, subscription)."""
+    sns = door.client("sns")
+    topic = sns.create_topic(Name="alerts")["TopicArn"]
+    function = create_zip_function(door.client("lambda"), "subscriber", "python", ECHO)["FunctionArn"]
+    subscription = sns.subscribe(TopicArn=topic, Protocol="lambda", Endpoint=function)["SubscriptionArn"]
+    sns.set_subscription_attributes(SubscriptionArn=subscription, AttributeName="RedrivePolicy",
+                                    AttributeValue=json.dumps({"deadLetterTargetArn": dead_letter_arn}))
+    return topic, subscription
+
+
+def test_a_deleted_functions_notification_goes_to_the_dead_letter_queue_at_once(door):
+    """test_redrive_policy_lambda_subscription: "subscription-attributes", then, the function deleted, "messages" (the
+    dead-letter queue's: SNS's signed envelope with the message attributes, no SQS message attributes). A deleted
+    function is a client-side error, which SNS does not retry (the SNS Developer Guide, "Amazon SNS dead-letter
+    queues"): the message is there at the first receive."""
+    sns, sqs = door.client("sns"), door.client("sqs")
+    dlq_url, dlq_arn = queue(sqs, "dead-letters")
+    topic, subscription = subscribed_function(door, dlq_arn)
+    assert_recorded(answered(sns.get_subscription_attributes(SubscriptionArn=subscription)), {
+        "Attributes": {
+            "ConfirmationWasAuthenticated": "true",
+            "Endpoint": "arn:<partition>:lambda:<region>:111111111111:function:<resource:1>",
+            "Owner": "111111111111", "PendingConfirmation": "false", "Protocol": "lambda",
+            "RawMessageDelivery": "false",
+            "RedrivePolicy": {"deadLetterTargetArn": "arn:<partition>:sqs:<region>:111111111111:<resource:2>"},
+            "SubscriptionArn": "arn:<partition>:sns:<region>:111111111111:<resource:5>:<resource:3>",
+            "SubscriptionPrincipal": "arn:<partition>:iam::111111111111:user/<resource:4>",
+            "TopicArn": "arn:<partition>:sns:<region>:111111111111:<resource:5>"},
+        **EMPTY})
+    door.client("lambda").delete_function(FunctionName="subscriber")
+    sns.publish(TopicArn=topic, Message="test_redrive_policy",
+                MessageAttributes={"attr1": {"DataType": "Number", "StringValue": "1"}})
+    received = sqs.receive_message(QueueUrl=dlq_url, WaitTimeSeconds=10, MessageAttributeNames=["All"])
+    topic_arn = "arn:<partition>:sns:<region>:111111111111:<resource:5>"
+    assert_recorded(answered(received), {"Messages": [{
+        "Body": {"Type": "Notification", "MessageId": "<uuid:1>", "TopicArn": topic_arn,
+                 "Message": "test_redrive_policy", "Timestamp": "date", "SignatureVersion": "1",
+                 "Signature": "<signature>",
+                 "SigningCertURL": "<cert-domain>/SimpleNotificationService-<signing-cert-file:1>",
+                 "UnsubscribeURL": "<unsubscribe-domain>/?Action=Unsubscribe&SubscriptionArn=" + topic_arn
+                                   + ":<resource:3>",
+                 "MessageAttributes": {"attr1": {"Type": "Number", "Value": "1"}}},
+        "MD5OfBody": "<md5-hash>", "MessageId": "<uuid:2>", "ReceiptHandle": "<receipt-handle:1>"}], **EMPTY})
+
+
+def test_a_live_functions_notification_goes_to_no_dead_letter_queue(door):
+    """The function there, the notification is its event (queued for its asynchronous invocation), not a dead
+    letter."""
+    sns, sqs = door.client("sns"), door.client("sqs")
+    dlq_url, dlq_arn = queue(sqs, "dead-letters")
+    topic, _ = subscribed_function(door, dlq_arn)
+    sns.publish(TopicArn=topic, Message="delivered")
+    assert sqs.receive_message(QueueUrl=dlq_url, WaitTimeSeconds=1).get("Messages", []) == []
+
+
+@pytest.mark.parametrize("kind", ["inprocess", "server"])
+def test_a_restart_moves_only_what_went_to_a_deleted_function(kind, tmp_path):
+    """Replayed, a notification goes to the dead-letter queue as it went the first time: the one sent while the
+    function existed (deleted after it) does not, the one sent after it was deleted does, once."""
+    state = str(tmp_path / "state")
+    with running(kind, state) as door:
+        sqs = door.client("sqs")
+        dlq_url, dlq_arn = queue(sqs, "dead-letters")
+        topic, _ = subscribed_function(door, dlq_arn)
+        door.client("sns").publish(TopicArn=topic, Message="delivered")
+        door.client("lambda").delete_function(FunctionName="subscriber")
+        door.client("sns").publish(TopicArn=topic, Message="undelivered")
+        sent = sqs.receive_message(QueueUrl=dlq_url, MaxNumberOfMessages=10, VisibilityTimeout=0)["Messages"]
+        assert [json.loads(message["Body"])["Message"] for message in sent] == ["undelivered"]
+    with running(kind, state) as door:
+        received = door.client("sqs").receive_message(QueueUrl=dlq_url, MaxNumberOfMessages=10)["Messages"]
+        assert [(message["MessageId"], message["Body"]) for message in received] == [
+            (sent[0]["MessageId"], sent[0]["Body"])]
 
 
 @pytest.mark.parametrize("kind", ["inprocess", "server"])
