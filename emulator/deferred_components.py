@@ -180,6 +180,7 @@ class DeferredComponents:
                         self.kernel.aws_client,
                         self.persistence,
                         self.settings.sns_retry_jitter,
+                        self.function_channel.write_logs,
                     )
                     if self._started:
                         notifications.start()

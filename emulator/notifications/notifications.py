@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from eddy.emulator.moto_seam import notifications as seam
 from eddy.emulator.notifications import delivery_policies
+from eddy.emulator.moto_seam.cloudwatch_logs import put_events
 from eddy.emulator.notifications.delivery_figures import DeliveryFigures, Trigger
+from eddy.emulator.notifications.delivery_status import Delivery, DeliveryStatusLogs, Outcome
 from eddy.emulator.notifications.http_endpoints import HttpEndpoints
 from eddy.emulator.notifications.s3_events import Sequencer, SequencerChannel
 from eddy.emulator.storage.channels import NOT_KEPT, DurableLog
@@ -31,7 +33,8 @@ class Notifications:
     """Built with the clock's `now`, the condition notified when it moves (`activity`), the functions and their
     asynchronous invocations (started and stopped with the notifications), Eddy's boto3 clients (`aws_client`:
     an HTTP subscription's dead-letter queue), the durable log the HTTP notifications not yet delivered are written
-    to, and the share of each HTTP retry's delay SNS's jitter may take off (Settings.sns_retry_jitter)."""
+    to, the share of each HTTP retry's delay SNS's jitter may take off (Settings.sns_retry_jitter), and where SNS's
+    delivery-status log events go (`log_sink`: the functions' channel's write_logs, which logs them first)."""
 
     def __init__(
         self,
@@ -42,6 +45,7 @@ class Notifications:
         aws_client: Callable[..., Any],
         persistence: DurableLog = NOT_KEPT,
         jitter: float = 0.0,
+        log_sink: Callable[[str, str, str, str, list[tuple[int, str]]], None] = put_events,
     ) -> None:
         self._functions = functions
         self._aws_client = aws_client
@@ -52,6 +56,8 @@ class Notifications:
         self.async_invocations = async_invocations
         #: each SNS subscription's and S3 notification configuration's deliveries
         self.figures = DeliveryFigures(now)
+        #: SNS's delivery-status logs, put in CloudWatch Logs through `log_sink`
+        self.delivery_status_logs = DeliveryStatusLogs(now, log_sink)
         #: SNS's POSTs to HTTP and HTTPS subscribers (confirmations and notifications), off the request's thread; the
         #: notifications not yet delivered kept in its durable channel (`http_endpoints.channel`), retries jittered
         self.http_endpoints = HttpEndpoints(
@@ -91,15 +97,18 @@ class Notifications:
     def function_exists(self, arn: str) -> bool:
         return self._function(arn) is not None
 
-    def invoke_function(self, arn: str, event: dict[str, Any], source: str) -> bool:
-        """Invoke asynchronously; `source` ("s3", "sns") is kept with the invocation for the dashboard. False: there
-        is no such function (the event is dropped)."""
+    def invoke_function(self, arn: str, event: dict[str, Any], source: str) -> str | None:
+        """Invoke asynchronously; `source` ("s3", "sns") is kept with the invocation for the dashboard. The
+        invocation's request id; None: there is no such function (the event is dropped)."""
         function = self._function(arn)
         if function is None:
             log.warning("%s notification to %s dropped: the function does not exist", source.upper(), arn)
-            return False
-        self.async_invocations.submit(function, event, source, invoked_arn=arn)
-        return True
+            return None
+        return self.async_invocations.submit(function, event, source, invoked_arn=arn)
+
+    def delivery_status(self, delivery: Delivery, outcome: Outcome) -> None:
+        """An SNS delivery's outcome, logged to CloudWatch Logs as its topic asks (delivery_status.py)."""
+        self.delivery_status_logs.write(delivery, outcome)
 
     def post_to_endpoint(
         self,

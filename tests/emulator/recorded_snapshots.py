@@ -33,6 +33,8 @@ NUMBERED = {
     "sequence-number": r"\d{20,40}",
     "receipt-handle": r"\S+",
     "principal-id": r"[\w:.-]+",  # an IAM principal's, "AWS:AIDA...", holds a ":"
+    "next-forward-token": r"f/\d+",  # CloudWatch Logs' tokens: "f/<digits>", "b/<digits>"
+    "next-backward-token": r"b/\d+",
 }
 PLACEHOLDER = re.compile(r"<([a-z-]+)(?::(\d+))?>|111111111111")
 FIXED = {"partition": "aws", "region": REGION, "unsubscribe-domain": r"https?://[^/]+", "cert-domain": r"https?://[^/]+"}
@@ -54,6 +56,8 @@ def _match(answer: Any, recorded: Any, bound: dict[tuple[str, str], str], path: 
         answer = json.loads(answer)  # recorded as the object the JSON text holds
     if isinstance(recorded, str) and isinstance(answer, bytes):
         answer = str(answer)  # recorded as Python writes bytes: "b'\\x02\\x03'"
+    if recorded == "timestamp" and isinstance(answer, int) and not isinstance(answer, bool):
+        answer = str(answer)  # epoch milliseconds (a log event's timestamp, ingestionTime)
     if isinstance(recorded, dict):
         assert isinstance(answer, dict), f"{path}: {answer!r} is not an object"
         assert sorted(answer) == sorted(recorded), f"{path}: members {sorted(answer)}, AWS's {sorted(recorded)}"

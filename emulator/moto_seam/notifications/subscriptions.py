@@ -21,7 +21,10 @@ import functools
 import hashlib
 import json
 import threading
+import uuid
 from typing import Any
+
+from moto.core.utils import camelcase_to_underscores
 
 from moto.sns.models import Subscription
 from moto.sns.responses import SNSResponse
@@ -32,6 +35,7 @@ from eddy.emulator.moto_seam.notifications.destinations import arn_parts, dead_l
 from eddy.emulator.moto_seam.notifications.target import Target, active
 from eddy.emulator.moto_seam import Patches
 from eddy.emulator.moto_seam.services import moments
+from eddy.emulator.notifications.delivery_status import ATTRIBUTES as FEEDBACK_ATTRIBUTES, Delivery, Outcome
 from eddy.emulator.notifications.sns_events import lambda_event
 
 
@@ -71,19 +75,21 @@ def install() -> None:
                 target.filtered_out(trigger)
             return None
         if self.protocol == "sqs":
-            error = _to_queue(self, publish, message, message_id, options)
+            error, outcome = _to_queue(self, publish, message, message_id, options)
             dead_letter = dead_letter_arn(self) if error else None
             if dead_letter is not None:  # moto's SQS again: the replayed Publish moves it as this one did
                 _to_queue(_redriven(self, dead_letter), publish, message, message_id, options)
         elif self.protocol == "firehose":  # moto's Firehose and S3 again, replayed as they were made
-            error = _to_stream(self, message, message_id, options)
+            error, outcome = _to_stream(self, message, message_id, options)
         else:
-            error = _to_function(self, target, publish, message, message_id, options)
+            error, outcome = _to_function(self, target, publish, message, message_id, options)
         if counted:
             if error:
                 target.failed(trigger, error)
             else:
                 target.delivered(trigger)
+            if outcome is not None:
+                target.delivery_status(_delivery_of(self, message, message_id, message_structure), outcome)
         return None
 
     _patches.set(Subscription, "publish", published)
@@ -115,10 +121,13 @@ def uninstall() -> None:
 
 def _to_queue(
     subscription: Subscription, publish: Any, message: str, message_id: str, options: dict[str, Any]
-) -> str | None:
-    """moto's delivery to the queue; what went wrong, if anything."""
+) -> tuple[str | None, Outcome]:
+    """moto's delivery to the queue: what went wrong, if anything, and what SQS answered (for the delivery-status
+    log: SQS's request id and message id; a queue gone is SQS's NonExistentQueue, status 400)."""
     if not queue_exists(subscription.endpoint):
-        return f"The destination queue does not exist: {subscription.endpoint}"
+        return f"The destination queue does not exist: {subscription.endpoint}", _refused(
+            400, "AWS.SimpleQueueService.NonExistentQueue",
+            "The specified queue does not exist or you do not have access to it.", "sqsRequestId")
     if str(subscription.attributes.get("RawMessageDelivery")).lower() == "true":
         options = dict(options, message_attributes=_binary_as_bytes(options["message_attributes"]))
     topic = subscription.topic
@@ -132,17 +141,21 @@ def _to_queue(
         # a FIFO topic's content-based deduplication id goes on to the queue, which may have none of its own: the
         # SHA-256 of the message, as SNS makes it (FIFO topics, "Message deduplication for FIFO topics")
         options = dict(options, deduplication_id=hashlib.sha256(message.encode()).hexdigest())
-    _delivery.system_attributes = trace_headers.system_attributes()
+    _delivery.system_attributes, _delivery.sent = trace_headers.system_attributes(), None
     try:
         publish(subscription, message, message_id, **options)
     except Exception as failure:  # moto's SQS refused it (its AWS error)
-        return refusal(failure)
+        return refusal(failure), _refused(getattr(failure, "status_code", 400), getattr(failure, "code", "Error"),
+                                          str(getattr(failure, "message", failure)), "sqsRequestId")
     finally:
         _delivery.system_attributes = None
-    return None
+    response = {"sqsRequestId": str(uuid.uuid4()), "sqsMessageId": getattr(_delivery, "sent", None)}
+    return None, Outcome(200, json.dumps(response, separators=(",", ":")), attempts=1)
 
 
-def _to_stream(subscription: Subscription, message: str, message_id: str, options: dict[str, Any]) -> str | None:
+def _to_stream(
+    subscription: Subscription, message: str, message_id: str, options: dict[str, Any]
+) -> tuple[str | None, Outcome]:
     """The notification (or, with RawMessageDelivery, the message) and a newline, put as one record to the Firehose
     delivery stream moto keeps (its S3 destination's object written at once); what went wrong, if anything. The SNS
     Developer Guide, "Fanout to Firehose delivery streams": the notification JSON an SQS subscriber gets, newline
@@ -161,12 +174,16 @@ def _to_stream(subscription: Subscription, message: str, message_id: str, option
     backend = firehose_backends[account][region] if region else None
     name = resource.removeprefix("deliverystream/")
     if backend is None or name not in backend.delivery_streams:
-        return f"The destination delivery stream does not exist: {subscription.endpoint}"
+        return f"The destination delivery stream does not exist: {subscription.endpoint}", _refused(
+            400, "ResourceNotFoundException", f"Firehose {name} under account {account} not found.",
+            "firehoseRequestId")
     try:
         backend.put_record(name, {"Data": (body + "\n").encode()})
     except Exception as failure:  # moto's Firehose refused it, or its destination failed
-        return refusal(failure)
-    return None
+        return refusal(failure), _refused(getattr(failure, "status_code", 400), getattr(failure, "code", "Error"),
+                                          str(getattr(failure, "message", failure)), "firehoseRequestId")
+    return None, Outcome(200, json.dumps({"firehoseRequestId": str(uuid.uuid4())}, separators=(",", ":")),
+                         attempts=1)
 
 
 def _traced(send_message: Any) -> Any:
@@ -177,7 +194,9 @@ def _traced(send_message: Any) -> Any:
     @functools.wraps(send_message)
     def send(self: Any, *args: Any, system_attributes: dict[str, Any] | None = None, **kwargs: Any) -> Any:
         traced = getattr(_delivery, "system_attributes", None)
-        return send_message(self, *args, system_attributes=system_attributes or traced, **kwargs)
+        sent = send_message(self, *args, system_attributes=system_attributes or traced, **kwargs)
+        _delivery.sent = getattr(sent, "id", None)  # the message id, for the delivery-status log
+        return sent
 
     return send
 
@@ -196,7 +215,7 @@ def _binary_as_bytes(attributes: dict[str, Any] | None) -> dict[str, Any] | None
 
 def _to_function(
     subscription: Subscription, target: Target, publish: Any, message: str, message_id: str, options: dict[str, Any]
-) -> str | None:
+) -> tuple[str | None, Outcome | None]:
     """Lambda's SNS event, queued for the function's asynchronous invocation; what went wrong, if anything. A function
     that no longer exists is a client-side error: not retried, the notification moved at once to the subscription's
     RedrivePolicy queue, as an SQS subscriber would have had it (the SNS Developer Guide, "Amazon SNS dead-letter
@@ -212,17 +231,40 @@ def _to_function(
         dead_letter = dead_letter_arn(subscription)
         if moments.kept(undeliverable) and dead_letter is not None:
             _to_queue(_redriven(subscription, dead_letter), publish, message, message_id, options)
-        return None
+        return None, None
     notification = subscription.get_post_data(
         message, message_id, options["subject"], message_attributes=options["message_attributes"]
     )
-    if target.invoke_function(subscription.endpoint, lambda_event(notification, subscription.arn), "sns"):
-        return None
+    request_id = target.invoke_function(subscription.endpoint, lambda_event(notification, subscription.arn), "sns")
+    if request_id:  # Lambda took the asynchronous invocation: 202 (the delivery-status log's)
+        return None, Outcome(202, json.dumps({"lambdaRequestId": request_id}, separators=(",", ":")))
     dead_letter = dead_letter_arn(subscription)
     if dead_letter is not None:
         moments.keep(undeliverable)
         _to_queue(_redriven(subscription, dead_letter), publish, message, message_id, options)
-    return f"The function does not exist: {subscription.endpoint}"
+    return f"The function does not exist: {subscription.endpoint}", _refused(
+        404, "ResourceNotFoundException", f"Function not found: {subscription.endpoint}", "lambdaRequestId", None)
+
+
+def _refused(
+    status: int, code: str, words: str, request_id_name: str, attempts: int | None = 1
+) -> Outcome:
+    """A subscriber's refusal as the delivery-status log has it: its status, and its error with the request id
+    "Unrecoverable" (as AWS logs an SQS refusal: the module's docstring of notifications/delivery_status.py)."""
+    response = {"ErrorCode": code, "ErrorMessage": words, request_id_name: "Unrecoverable"}
+    return Outcome(status, json.dumps(response, separators=(",", ":")), attempts=attempts, delivered=False)
+
+
+def _delivery_of(subscription: Subscription, message: str, message_id: str, structure: str | None) -> Delivery:
+    """The delivery for its delivery-status log: the topic's feedback attributes (moto keeps each given as an
+    attribute of its topic, in snake case), the message as the protocol had it, the Publish's moment."""
+    topic = subscription.topic
+    feedback = {name: str(value) for name in FEEDBACK_ATTRIBUTES
+                if (value := getattr(topic, camelcase_to_underscores(name), None)) not in (None, "")}
+    if structure == "json":
+        message = subscription._parse_message_structure(message, subscription.protocol)
+    return Delivery(topic.arn, subscription.protocol, feedback, message_id, message, moments.now(),
+                    subscription.endpoint)
 
 
 def _redriven(subscription: Subscription, dead_letter: str) -> Subscription:

@@ -5,16 +5,20 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from eddy.emulator.notifications.delivery_status import Delivery, Outcome
+
 
 class Target(Protocol):
-    """The sequencer, Eddy's functions (the time is the request's moment's), and where each trigger's deliveries
-    are counted (`trigger`: ("sns", subscription ARN) or ("s3", bucket, configuration id))."""
+    """The sequencer, Eddy's functions (the time is the request's moment's; an invocation's request id, None for no
+    such function), SNS's delivery-status logs, and where each trigger's deliveries are counted (`trigger`: ("sns", subscription ARN) or ("s3", bucket, configuration id))."""
 
     def sequencer(self) -> str: ...
 
     def function_exists(self, arn: str) -> bool: ...
 
-    def invoke_function(self, arn: str, event: dict[str, Any], source: str) -> bool: ...
+    def invoke_function(self, arn: str, event: dict[str, Any], source: str) -> str | None: ...
+
+    def delivery_status(self, delivery: Delivery, outcome: Outcome) -> None: ...
 
     def post_to_endpoint(
         self,

@@ -10,7 +10,9 @@ AWS's recorded answers (LocalStack's AWS-validated tests/aws/services/sns/test_s
   retries 20 seconds apart, the phases' counts 0, "linear"), "disableSubscriptionOverrides", "defaultRequestPolicy":
   the one given or {"headerContentType": "text/plain; charset=UTF-8"}}} (moto answered its own shape, with
   "sicklyRetryPolicy" and "guaranteed");
-- SignatureVersion when the topic was given one (test_create_topic_with_attributes: "2").
+- SignatureVersion when the topic was given one (test_create_topic_with_attributes: "2");
+- delivery-status logging's attributes as given (TestSNSPublishDelivery::test_delivery_lambda,
+  "get-topic-attrs-with-success-feedback": LambdaSuccessFeedbackRoleArn, LambdaSuccessFeedbackSampleRate "100").
 Other policies given (a defaultThrottlePolicy) are kept in both as given.
 
 A topic's DataProtectionPolicy (PutDataProtectionPolicy, GetDataProtectionPolicy, which moto lacks: the request was
@@ -26,10 +28,12 @@ import json
 from typing import Any
 
 from moto.core.responses import ActionResult, EmptyResult
+from moto.core.utils import camelcase_to_underscores
 from moto.sns.responses import SNSResponse
 
 from eddy.emulator.moto_seam import Patches
 from eddy.emulator.notifications.delivery_policies import DEFAULT_RETRY_POLICY  # in the order SNS answers it
+from eddy.emulator.notifications.delivery_status import ATTRIBUTES as FEEDBACK_ATTRIBUTES
 
 DEFAULT_REQUEST_POLICY = {"headerContentType": "text/plain; charset=UTF-8"}
 
@@ -99,6 +103,10 @@ def _answered_as_sns_does(answer: Any) -> Any:
         topic = self.backend.get_topic(attributes["TopicArn"])
         if getattr(topic, "signature_version", None) is not None:
             attributes["SignatureVersion"] = str(topic.signature_version)
+        for name in FEEDBACK_ATTRIBUTES:  # delivery-status logging's, each as given (moto keeps them, answers none)
+            value = getattr(topic, camelcase_to_underscores(name), None)
+            if value not in (None, ""):
+                attributes[name] = str(value)
         return result
 
     return answered

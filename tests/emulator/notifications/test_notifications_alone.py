@@ -22,13 +22,14 @@ def test_a_push_is_queued_for_the_function_and_one_to_no_function_dropped(caplog
     # the registry's part Notifications uses: the version an ARN (unqualified, $LATEST, a version, an alias) runs
     registry = SimpleNamespace(runnable={FUNCTION: function, f"{FUNCTION}:$LATEST": function}.get)
     notifications = Notifications(lambda: 100.0, threading.Condition(), registry,
-                                  SimpleNamespace(submit=lambda *args, **kwargs: queued.append((args, kwargs))), None)
+                                  SimpleNamespace(submit=lambda *args, **kwargs: queued.append((args, kwargs)) or
+                                                  "8f1c3e1e-0000-4000-8000-000000000001"), None)
     caplog.set_level(logging.WARNING, logger="eddy.notifications")
     answers = [notifications.function_exists(f"{FUNCTION}:$LATEST"), notifications.function_exists(f"{FUNCTION}-gone"),
                notifications.invoke_function(f"{FUNCTION}:$LATEST", {"Records": []}, "s3"),
                notifications.invoke_function(f"{FUNCTION}-gone", {"Records": []}, "sns")]
     assert (answers, queued, [record.getMessage() for record in caplog.records]) == (
-        [True, False, True, False], [((function, {"Records": []}, "s3"), {"invoked_arn": f"{FUNCTION}:$LATEST"})],
+        [True, False, "8f1c3e1e-0000-4000-8000-000000000001", None], [((function, {"Records": []}, "s3"), {"invoked_arn": f"{FUNCTION}:$LATEST"})],
         [f"SNS notification to {FUNCTION}-gone dropped: the function does not exist"])
 
 

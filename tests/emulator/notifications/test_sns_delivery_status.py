@@ -1,0 +1,184 @@
+"""SNS's delivery-status logs (notifications/delivery_status.py), read back through CloudWatch Logs in both doors.
+
+AWS's recorded answers: LocalStack's AWS-validated tests/aws/services/sns/test_sns.snapshot.json at
+github.com/localstack/localstack 8b9a79f05846835cf4dff63ab7eefdde9df83783, TestSNSPublishDelivery::test_delivery_lambda
+("get-topic-attrs-with-success-feedback", "delivery-events"), compared whole; the test's own transformers are
+applied as it applies them (dwellTimeMs "<time-ms>", every "timestamp" member "timestamp", providerResponse read as
+JSON). An SQS failure's event as AWS wrote one (a public example's README, quoted in notifications/delivery_status.py):
+the group's /Failure, statusCode, "attempts": 1, providerResponse {"ErrorCode", "ErrorMessage", "sqsRequestId":
+"Unrecoverable"}. The log groups are named as the Developer Guide says ("Prerequisites for delivery status logging":
+sns/<region>/<account-id>/<topic-name>).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import datetime, timezone
+
+import pytest
+
+from tests.durability.service_listings import running
+from tests.emulator.moto_seam.test_sns_fifo_topics import EMPTY
+from tests.emulator.recorded_snapshots import ACCOUNT, REGION, assert_recorded, recorded_shape
+from tests.emulator.trigger_helpers import create_zip_function, wait_idle
+
+ECHO = "def handler(event, context):\n    return event\n"
+ROLE = f"arn:aws:iam::{ACCOUNT}:role/SNSSuccessFeedback"
+#: the notification's time as AWS's log writes it ("2021-06-19 16:01:44.845")
+NOTIFICATION_TIME = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}")
+TOPIC = "arn:<partition>:sns:<region>:111111111111:<resource:1>"
+DEFAULT_POLICY = {
+    "Version": "2008-10-17", "Id": "__default_policy_ID",
+    "Statement": [{"Sid": "__default_statement_ID", "Effect": "Allow", "Principal": {"AWS": "*"},
+                   "Action": ["SNS:GetTopicAttributes", "SNS:SetTopicAttributes", "SNS:AddPermission",
+                              "SNS:RemovePermission", "SNS:DeleteTopic", "SNS:Subscribe",
+                              "SNS:ListSubscriptionsByTopic", "SNS:Publish"],
+                   "Resource": TOPIC, "Condition": {"StringEquals": {"AWS:SourceOwner": "111111111111"}}}]}
+EFFECTIVE_DELIVERY_POLICY = {"http": {
+    "defaultHealthyRetryPolicy": {"minDelayTarget": 20, "maxDelayTarget": 20, "numRetries": 3, "numMaxDelayRetries": 0,
+                                  "numNoDelayRetries": 0, "numMinDelayRetries": 0, "backoffFunction": "linear"},
+    "disableSubscriptionOverrides": False, "defaultRequestPolicy": {"headerContentType": "text/plain; charset=UTF-8"}}}
+
+
+def log_events(logs, group: str) -> list[dict]:
+    """Every event of the group, each stream's in turn (GetLogEvents), its message read as JSON with the snapshot's
+    transformers applied; the format of what they replace checked first (the notification's time read as epoch
+    milliseconds, the form of a "timestamp")."""
+    events = []
+    for stream in logs.describe_log_streams(logGroupName=group)["logStreams"]:
+        for event in logs.get_log_events(logGroupName=group, logStreamName=stream["logStreamName"])["events"]:
+            events.append(transformed(event))
+    return events
+
+
+def transformed(event: dict) -> dict:
+    message = json.loads(event["message"])
+    assert isinstance(message["delivery"]["dwellTimeMs"], int) and message["delivery"]["dwellTimeMs"] >= 0
+    written = message["notification"]["timestamp"]
+    assert NOTIFICATION_TIME.fullmatch(written), written
+    published = datetime.strptime(written, "%Y-%m-%d %H:%M:%S.%f").replace(tzinfo=timezone.utc)
+    assert int(published.timestamp() * 1000) <= event["timestamp"]  # published, then delivered and logged
+    message["delivery"]["dwellTimeMs"] = "<time-ms>"
+    message["notification"]["timestamp"] = int(published.timestamp() * 1000)  # the snapshot's "timestamp"
+    message["delivery"]["providerResponse"] = json.loads(message["delivery"]["providerResponse"])
+    return {**event, "message": message}
+
+
+def group_exists(logs, group: str) -> bool:
+    return any(found["logGroupName"] == group
+               for found in logs.describe_log_groups(logGroupNamePrefix=group)["logGroups"])
+
+
+def test_a_lambda_delivery_is_logged_once_the_topic_asks_for_it(door):
+    """test_delivery_lambda: no log before LambdaSuccessFeedbackRoleArn is set; "get-topic-attrs-with-success-feedback"
+    (the attributes answered); "delivery-events" (GetLogEvents of the group's one stream: the one event, its
+    notification's messageId the Publish's)."""
+    sns, logs = door.client("sns"), door.client("logs")
+    topic = sns.create_topic(Name="delivered")["TopicArn"]
+    function = create_zip_function(door.client("lambda"), "echo", "python", ECHO)["FunctionArn"]
+    sns.subscribe(TopicArn=topic, Protocol="lambda", Endpoint=function)
+    sns.publish(TopicArn=topic, Subject="[Subject] Test subject", Message="Should not be received")
+    group = f"sns/{REGION}/{ACCOUNT}/delivered"
+    assert not group_exists(logs, group)
+
+    sns.set_topic_attributes(TopicArn=topic, AttributeName="LambdaSuccessFeedbackRoleArn", AttributeValue=ROLE)
+    sns.set_topic_attributes(TopicArn=topic, AttributeName="LambdaSuccessFeedbackSampleRate", AttributeValue="100")
+    assert_recorded(recorded_shape(sns.get_topic_attributes(TopicArn=topic)), {"Attributes": {
+        "DisplayName": "", "EffectiveDeliveryPolicy": EFFECTIVE_DELIVERY_POLICY,
+        "LambdaSuccessFeedbackRoleArn": "arn:<partition>:iam::111111111111:role/<resource:2>",
+        "LambdaSuccessFeedbackSampleRate": "100", "Owner": "111111111111", "Policy": DEFAULT_POLICY,
+        "SubscriptionsConfirmed": "0", "SubscriptionsDeleted": "0", "SubscriptionsPending": "0", "TopicArn": TOPIC,
+    }, **EMPTY})
+    published = sns.publish(TopicArn=topic, Subject="[Subject] Test subject", Message="Should be received")
+    [stream] = logs.describe_log_streams(logGroupName=group)["logStreams"]
+    answer = logs.get_log_events(logGroupName=group, logStreamName=stream["logStreamName"])
+    answer["events"] = [transformed(event) for event in answer["events"]]
+    assert_recorded(recorded_shape(answer), {"events": [{
+        "ingestionTime": "timestamp",
+        "message": {
+            "delivery": {"deliveryId": "<uuid:3>",
+                         "destination": "arn:<partition>:lambda:<region>:111111111111:function:<resource:3>",
+                         "dwellTimeMs": "<time-ms>", "providerResponse": {"lambdaRequestId": "<uuid:4>"},
+                         "statusCode": 202},
+            "notification": {"messageId": "<uuid:2>", "messageMD5Sum": "c1c7ff780647014d463e6801bf83c59d",
+                             "timestamp": "timestamp", "topicArn": TOPIC},
+            "status": "SUCCESS"},
+        "timestamp": "timestamp"}],
+        "nextBackwardToken": "<next-backward-token:1>", "nextForwardToken": "<next-forward-token:1>", **EMPTY})
+    assert json.loads(logs.get_log_events(logGroupName=group, logStreamName=stream["logStreamName"])["events"][0][
+        "message"])["notification"]["messageId"] == published["MessageId"]
+    assert not group_exists(logs, group + "/Failure")
+    wait_idle(door)
+
+
+def queue_subscription(door, name: str, **topic_attributes: str) -> tuple[str, str, str]:
+    """A topic `name` with the attributes and a queue subscribed to it: (topic ARN, queue URL, queue ARN)."""
+    sns, sqs = door.client("sns"), door.client("sqs")
+    topic = sns.create_topic(Name=name, Attributes=topic_attributes)["TopicArn"]
+    url = sqs.create_queue(QueueName=f"{name}-subscriber")["QueueUrl"]
+    arn = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    sns.subscribe(TopicArn=topic, Protocol="sqs", Endpoint=arn)
+    return topic, url, arn
+
+
+def test_an_sqs_delivery_and_a_failed_one_are_logged_to_their_groups(door):
+    """A success to sns/<region>/<account>/<topic>, with SQS's request id and the message's id in the queue; once the
+    queue is deleted, the failure to <that group>/Failure, as AWS writes an SQS failure (statusCode, "attempts": 1,
+    the error with sqsRequestId "Unrecoverable"; SQS's NonExistentQueue for a queue gone)."""
+    sns, sqs, logs = door.client("sns"), door.client("sqs"), door.client("logs")
+    topic, url, arn = queue_subscription(door, "orders", SQSSuccessFeedbackRoleArn=ROLE,
+                                         SQSFailureFeedbackRoleArn=ROLE)
+    first = sns.publish(TopicArn=topic, Message="order 1")["MessageId"]
+    [received] = sqs.receive_message(QueueUrl=url)["Messages"]
+    sqs.delete_queue(QueueUrl=url)
+    second = sns.publish(TopicArn=topic, Message="order 2")["MessageId"]
+    group = f"sns/{REGION}/{ACCOUNT}/orders"
+
+    def expected(message_id: str, md5: str, status: str, code: int, response: dict) -> dict:
+        return {"notification": {"messageMD5Sum": md5, "messageId": message_id, "topicArn": topic,
+                                 "timestamp": "timestamp"},
+                "delivery": {"deliveryId": "<uuid:1>" if status == "SUCCESS" else "<uuid:2>", "destination": arn,
+                             "providerResponse": response, "dwellTimeMs": "<time-ms>", "attempts": 1,
+                             "statusCode": code},
+                "status": status}
+
+    [success] = log_events(logs, group)
+    assert_recorded(success["message"], expected(first, "99a233e67156812c9681c22c78e91aaa", "SUCCESS", 200,
+                                                 {"sqsRequestId": "<uuid:3>", "sqsMessageId": received["MessageId"]}))
+    [failure] = log_events(logs, group + "/Failure")
+    assert_recorded(failure["message"], expected(second, "54d36152c1d36b1eb017664610ec86b6", "FAILURE", 400, {
+        "ErrorCode": "AWS.SimpleQueueService.NonExistentQueue",
+        "ErrorMessage": "The specified queue does not exist or you do not have access to it.",
+        "sqsRequestId": "Unrecoverable"}))
+
+
+@pytest.mark.parametrize("rate, logged", [("30", [4, 7, 10]), ("0", []), ("100", list(range(1, 11)))])
+def test_a_success_sample_rate_logs_that_share_of_successes(door, rate, logged):
+    """SQSSuccessFeedbackSampleRate r logs, of the topic's successes to SQS, the n-th when floor(n*r/100) grows: of ten,
+    r=30 the 4th, 7th and 10th (Eddy's deterministic choice; AWS samples at random, its share the rate)."""
+    sns, logs = door.client("sns"), door.client("logs")
+    topic, _, _ = queue_subscription(door, "sampled", SQSSuccessFeedbackRoleArn=ROLE,
+                                     SQSSuccessFeedbackSampleRate=rate)
+    published = {sns.publish(TopicArn=topic, Message=f"message {n}")["MessageId"]: n for n in range(1, 11)}
+    group = f"sns/{REGION}/{ACCOUNT}/sampled"
+    if not logged:
+        assert not group_exists(logs, group)
+        return
+    events = log_events(logs, group)
+    assert sorted(published[event["message"]["notification"]["messageId"]] for event in events) == logged
+    assert {event["message"]["status"] for event in events} == {"SUCCESS"}
+
+
+@pytest.mark.parametrize("kind", ["inprocess", "server"])
+def test_a_restart_keeps_each_delivery_status_event_once(kind, tmp_path):
+    """The event is written down when it is logged; the replayed Publish logs nothing again."""
+    state = str(tmp_path / "state")
+    with running(kind, state) as door:
+        topic, _, _ = queue_subscription(door, "kept", SQSSuccessFeedbackRoleArn=ROLE)
+        message_id = door.client("sns").publish(TopicArn=topic, Message="once")["MessageId"]
+        before = log_events(door.client("logs"), f"sns/{REGION}/{ACCOUNT}/kept")
+    with running(kind, state) as door:
+        after = log_events(door.client("logs"), f"sns/{REGION}/{ACCOUNT}/kept")
+    assert [event["message"]["notification"]["messageId"] for event in after] == [message_id]
+    assert after == before
