@@ -65,10 +65,11 @@ class Delivery:
 
 @dataclass(frozen=True)
 class Outcome:
-    """What the subscriber answered: the status code, the provider's response (JSON text, or an endpoint's words),
-    the attempts made (None: not logged, as for Lambda), whether it was delivered."""
+    """What the subscriber answered: the status code (None: none, an endpoint not reached), the provider's response
+    (JSON text, or an endpoint's words), the attempts made (None: not logged, as for Lambda), whether it was
+    delivered."""
 
-    status_code: int
+    status_code: int | None
     provider_response: str
     attempts: int | None = None
     delivered: bool = True
@@ -105,7 +106,8 @@ def event_message(delivery: Delivery, outcome: Outcome, delivery_id: str, now: f
     }
     if outcome.attempts is not None:
         record["attempts"] = outcome.attempts
-    record["statusCode"] = outcome.status_code
+    if outcome.status_code is not None:
+        record["statusCode"] = outcome.status_code
     return json.dumps(
         {
             "notification": {

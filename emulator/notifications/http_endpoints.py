@@ -13,6 +13,7 @@ deliveries are counted. wait_idle waits while a POST is being sent or due, and n
 from __future__ import annotations
 
 import collections
+import dataclasses
 import heapq
 import itertools
 import logging
@@ -25,12 +26,15 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from eddy.emulator.notifications.delivery_policies import DeliveryPolicy
+from eddy.emulator.notifications.delivery_status import Delivery, Outcome
 from eddy.emulator.storage.async_queue import QueueChannel
 from eddy.emulator.storage.channels import NOT_KEPT, DurableLog
 
 log = logging.getLogger("eddy.notifications")
 
 TIMEOUT_SECONDS = 15.0
+#: how much of an endpoint's answer its delivery-status log keeps (Eddy's bound)
+RESPONSE_KEPT = 2048
 #: a POST that is not a notification (a confirmation) is sent once
 ONCE = DeliveryPolicy((), None)
 
@@ -49,6 +53,11 @@ class Post:
     last_error: str | None = field(default=None)
     #: a notification's id in the durable channel ("": a confirmation, sent once and not kept)
     id: str = ""
+    #: the notification for its delivery-status log (delivery_status.py), or None
+    delivery: Delivery | None = None
+    #: the last attempt's answer: its status (None: none came) and its text, or why it failed
+    last_status: int | None = None
+    last_response: str = ""
 
     def state(self) -> dict[str, Any]:
         """The notification as written down (its channel's entry): enough to send it, and retry it, again."""
@@ -64,6 +73,7 @@ class Post:
             "attempts": self.attempts,
             "due": self.due,
             "lastError": self.last_error,
+            "delivery": dataclasses.asdict(self.delivery) if self.delivery is not None else None,
         }
 
     @classmethod
@@ -79,6 +89,7 @@ class Post:
             state["due"],
             state["lastError"],
             state["id"],
+            Delivery(**state["delivery"]) if state.get("delivery") else None,  # written before 2026-11-29: none
         )
 
 
@@ -95,12 +106,15 @@ class HttpEndpoints:
         persistence: DurableLog = NOT_KEPT,
         jitter: float = 0.0,
         draw: Callable[[], float] = random.random,
+        status_log: Callable[[Delivery, Outcome], Any] | None = None,
     ) -> None:
         self._now = now
         self._activity = activity
         self._outcome = outcome
         #: moves a notification no retry delivered to a queue (its ARN, the body): the queue's ARN
         self._dead_letter = dead_letter
+        #: a notification's outcome, for its delivery-status log (its last attempt's answer)
+        self._status_log = status_log
         #: each retry's delay is its policy's, less up to this share of it, drawn by `draw` (SNS's jitter)
         self._jitter, self._draw = jitter, draw
         self._schedule: list[tuple[float, int, Post]] = []
@@ -124,12 +138,13 @@ class HttpEndpoints:
         trigger: tuple[str, ...] | None = None,
         policy: DeliveryPolicy = ONCE,
         dead_letter_arn: str | None = None,
+        delivery: Delivery | None = None,
     ) -> None:
         """Queue a POST (sent after the caller's request has answered, and retried as `policy` says); a notification
         (one with a `trigger`) is written down first. Either is queued only once its request's entries are written
         (storage/units_of_work.py): a Publish or Subscribe the disk refused POSTs nothing."""
         with self._activity:
-            post = Post(url, headers, body, trigger, policy, dead_letter_arn, due=self._now())
+            post = Post(url, headers, body, trigger, policy, dead_letter_arn, due=self._now(), delivery=delivery)
             if trigger is None:  # a confirmation: sent once, not kept
                 self.channel.log.after_commit(lambda: self._keep(post))
             else:
@@ -267,7 +282,7 @@ class HttpEndpoints:
                 post = self._next()
             if post is None:
                 return
-            error = _send(post)
+            error, post.last_status, post.last_response = _send(post)
             try:
                 self._attempted(post, error)
             except Exception:  # Eddy's own fault (the disk refused the POST's entry): reported, the sender goes on
@@ -305,6 +320,12 @@ class HttpEndpoints:
             log.warning("SNS could not deliver to %s after %d attempts: %s", post.url, post.attempts, error)
         if post.trigger is not None:
             self._outcome(post.trigger, error)
+        if post.delivery is not None and self._status_log is not None:
+            outcome = Outcome(post.last_status, post.last_response, post.attempts, delivered=not error)
+            try:
+                self._status_log(post.delivery, outcome)
+            except Exception:  # Eddy's own fault (the disk refused the event): reported, the sender goes on
+                log.exception("SNS could not log its delivery to %s", post.url)
         dead_letter = None
         if error and post.trigger is not None and post.dead_letter_arn and self._dead_letter is not None:
             dead_letter = _safely(self._dead_letter, post.dead_letter_arn, post.body)
@@ -336,16 +357,21 @@ def _safely(dead_letter: Callable[[str, bytes], str], arn: str, body: bytes) -> 
         return None
 
 
-def _send(post: Post) -> str | None:
-    """None when the endpoint took the POST (any status from 200 to 499), else why it failed."""
+def _send(post: Post) -> tuple[str | None, int | None, str]:
+    """(None when the endpoint took the POST (any status from 200 to 499), else why it failed; the status it answered,
+    None for none; its answer's text, or the failure's words)."""
     request = urllib.request.Request(post.url, data=post.body, headers=post.headers, method="POST")
     try:
         with urllib.request.urlopen(request, timeout=TIMEOUT_SECONDS) as answer:
-            answer.read()
+            return None, answer.status, _text(answer.read())
     except urllib.error.HTTPError as error:
+        text = _text(error.read())
         if error.code < 500:
-            return None  # SNS counts 4xx as delivered and does not retry it (SendMessageToHttp.prepare.html)
-        return f"the endpoint answered {error.code}"
+            return None, error.code, text  # SNS counts 4xx as delivered, not retried (SendMessageToHttp.prepare.html)
+        return f"the endpoint answered {error.code}", error.code, text
     except (OSError, ValueError) as error:  # refused, unreachable, timed out, not a URL
-        return f"{type(error).__name__}: {error}"
-    return None
+        return f"{type(error).__name__}: {error}", None, f"{type(error).__name__}: {error}"
+
+
+def _text(body: bytes) -> str:
+    return body[:RESPONSE_KEPT].decode("utf-8", "replace")

@@ -61,7 +61,8 @@ class Notifications:
         #: SNS's POSTs to HTTP and HTTPS subscribers (confirmations and notifications), off the request's thread; the
         #: notifications not yet delivered kept in its durable channel (`http_endpoints.channel`), retries jittered
         self.http_endpoints = HttpEndpoints(
-            now, activity, self._posted, self._to_dead_letter_queue, persistence=persistence, jitter=jitter
+            now, activity, self._posted, self._to_dead_letter_queue, persistence=persistence, jitter=jitter,
+            status_log=self.delivery_status,
         )
 
     def activate(self) -> None:
@@ -118,14 +119,18 @@ class Notifications:
         trigger: Trigger | None,
         policies: tuple[str | None, str | None] | None = None,
         dead_letter_arn: str | None = None,
+        delivery: Delivery | None = None,
     ) -> None:
         """POST to an HTTP subscriber after the request has answered; a notification's delivery counted for
         `trigger`, retried as its (subscription's, topic's) delivery `policies` say, then moved to the queue
-        `dead_letter_arn` (its RedrivePolicy's) if every retry failed."""
+        `dead_letter_arn` (its RedrivePolicy's) if every retry failed; its outcome logged as its topic asks
+        (`delivery`)."""
         if policies is None:
             self.http_endpoints.post(url, headers, body, trigger)
             return
-        self.http_endpoints.post(url, headers, body, trigger, delivery_policies.effective(*policies), dead_letter_arn)
+        self.http_endpoints.post(
+            url, headers, body, trigger, delivery_policies.effective(*policies), dead_letter_arn, delivery
+        )
 
     def _to_dead_letter_queue(self, queue_arn: str, body: bytes) -> str:
         """A notification no retry delivered, moved to its subscription's dead-letter queue as it would have been

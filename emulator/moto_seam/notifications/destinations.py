@@ -1,12 +1,16 @@
-"""A destination's ARN read, whether moto has its queue or topic, a subscription's dead-letter queue, and a refusal's
-words."""
+"""A destination's ARN read, whether moto has its queue or topic, a subscription's dead-letter queue, a refusal's
+words, and a delivery as its delivery-status log has it."""
 
 from __future__ import annotations
 
 import json
 
+from moto.core.utils import camelcase_to_underscores
 from moto.sns.models import Subscription, sns_backends
 from moto.sqs.models import sqs_backends
+
+from eddy.emulator.moto_seam.services import moments
+from eddy.emulator.notifications.delivery_status import ATTRIBUTES as FEEDBACK_ATTRIBUTES, Delivery
 
 
 def arn_parts(arn: str) -> tuple[str, str, str]:
@@ -40,3 +44,13 @@ def dead_letter_arn(subscription: Subscription) -> str | None:
         return None
     arn = policy.get("deadLetterTargetArn") if isinstance(policy, dict) else None
     return arn if isinstance(arn, str) and arn.startswith("arn:") and arn.count(":") == 5 else None
+
+
+def delivery_of(subscription: Subscription, message: str, message_id: str) -> Delivery:
+    """A notification to the subscription (`message` as its protocol has it) for its delivery-status log: the topic's
+    feedback attributes (moto keeps each given as an attribute of its topic, in snake case), the Publish's moment."""
+    topic = subscription.topic
+    feedback = {name: str(value) for name in FEEDBACK_ATTRIBUTES
+                if (value := getattr(topic, camelcase_to_underscores(name), None)) not in (None, "")}
+    return Delivery(topic.arn, subscription.protocol, feedback, message_id, message, moments.now(),
+                    subscription.endpoint)

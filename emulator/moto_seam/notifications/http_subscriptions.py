@@ -39,7 +39,7 @@ from moto.sns.models import SNSBackend, Subscription
 from moto.sns.responses import SNSResponse
 
 from eddy.emulator.moto_seam import Patches, sns_signatures
-from eddy.emulator.moto_seam.notifications.destinations import dead_letter_arn
+from eddy.emulator.moto_seam.notifications.destinations import dead_letter_arn, delivery_of
 from eddy.emulator.moto_seam.notifications.target import active
 from eddy.emulator.moto_seam.services import moments
 
@@ -139,7 +139,8 @@ def _wrap_publish(publish: Any) -> Any:
         else:
             body = _document(self.get_post_data(message, message_id, subject, message_attributes=message_attributes))
         policies = (self.attributes.get("DeliveryPolicy"), getattr(self.topic, "delivery_policy", None))
-        target.post_to_endpoint(self.endpoint, headers, body.encode(), trigger, policies, dead_letter_arn(self))
+        target.post_to_endpoint(self.endpoint, headers, body.encode(), trigger, policies, dead_letter_arn(self),
+                                delivery_of(self, message, message_id))
         return None
 
     return published

@@ -24,18 +24,22 @@ import threading
 import uuid
 from typing import Any
 
-from moto.core.utils import camelcase_to_underscores
-
 from moto.sns.models import Subscription
 from moto.sns.responses import SNSResponse
 from moto.sqs.models import SQSBackend
 
 from eddy.emulator.moto_seam.notifications import trace_headers
-from eddy.emulator.moto_seam.notifications.destinations import arn_parts, dead_letter_arn, queue_exists, refusal
+from eddy.emulator.moto_seam.notifications.destinations import (
+    arn_parts,
+    dead_letter_arn,
+    delivery_of,
+    queue_exists,
+    refusal,
+)
 from eddy.emulator.moto_seam.notifications.target import Target, active
 from eddy.emulator.moto_seam import Patches
 from eddy.emulator.moto_seam.services import moments
-from eddy.emulator.notifications.delivery_status import ATTRIBUTES as FEEDBACK_ATTRIBUTES, Delivery, Outcome
+from eddy.emulator.notifications.delivery_status import Outcome
 from eddy.emulator.notifications.sns_events import lambda_event
 
 
@@ -89,7 +93,9 @@ def install() -> None:
             else:
                 target.delivered(trigger)
             if outcome is not None:
-                target.delivery_status(_delivery_of(self, message, message_id, message_structure), outcome)
+                if message_structure == "json":  # the message as the protocol had it (its MD5 is logged)
+                    message = self._parse_message_structure(message, self.protocol)
+                target.delivery_status(delivery_of(self, message, message_id), outcome)
         return None
 
     _patches.set(Subscription, "publish", published)
@@ -253,18 +259,6 @@ def _refused(
     "Unrecoverable" (as AWS logs an SQS refusal: the module's docstring of notifications/delivery_status.py)."""
     response = {"ErrorCode": code, "ErrorMessage": words, request_id_name: "Unrecoverable"}
     return Outcome(status, json.dumps(response, separators=(",", ":")), attempts=attempts, delivered=False)
-
-
-def _delivery_of(subscription: Subscription, message: str, message_id: str, structure: str | None) -> Delivery:
-    """The delivery for its delivery-status log: the topic's feedback attributes (moto keeps each given as an
-    attribute of its topic, in snake case), the message as the protocol had it, the Publish's moment."""
-    topic = subscription.topic
-    feedback = {name: str(value) for name in FEEDBACK_ATTRIBUTES
-                if (value := getattr(topic, camelcase_to_underscores(name), None)) not in (None, "")}
-    if structure == "json":
-        message = subscription._parse_message_structure(message, subscription.protocol)
-    return Delivery(topic.arn, subscription.protocol, feedback, message_id, message, moments.now(),
-                    subscription.endpoint)
 
 
 def _redriven(subscription: Subscription, dead_letter: str) -> Subscription:

@@ -28,6 +28,7 @@ class Target(Protocol):
         trigger: tuple[str, ...] | None,
         policies: tuple[str | None, str | None] | None = None,
         dead_letter_arn: str | None = None,
+        delivery: Delivery | None = None,
     ) -> None: ...
 
     def delivered(self, trigger: tuple[str, ...]) -> None: ...

@@ -19,6 +19,7 @@ from datetime import datetime, timezone
 import pytest
 
 from tests.durability.service_listings import running
+from tests.emulator.api.sns.http_endpoint import Endpoint
 from tests.emulator.moto_seam.test_sns_fifo_topics import EMPTY
 from tests.emulator.recorded_snapshots import ACCOUNT, REGION, assert_recorded, recorded_shape
 from tests.emulator.trigger_helpers import create_zip_function, wait_idle
@@ -41,18 +42,18 @@ EFFECTIVE_DELIVERY_POLICY = {"http": {
     "disableSubscriptionOverrides": False, "defaultRequestPolicy": {"headerContentType": "text/plain; charset=UTF-8"}}}
 
 
-def log_events(logs, group: str) -> list[dict]:
+def log_events(logs, group: str, provider_json: bool = True) -> list[dict]:
     """Every event of the group, each stream's in turn (GetLogEvents), its message read as JSON with the snapshot's
     transformers applied; the format of what they replace checked first (the notification's time read as epoch
     milliseconds, the form of a "timestamp")."""
     events = []
     for stream in logs.describe_log_streams(logGroupName=group)["logStreams"]:
         for event in logs.get_log_events(logGroupName=group, logStreamName=stream["logStreamName"])["events"]:
-            events.append(transformed(event))
+            events.append(transformed(event, provider_json))
     return events
 
 
-def transformed(event: dict) -> dict:
+def transformed(event: dict, provider_json: bool = True) -> dict:
     message = json.loads(event["message"])
     assert isinstance(message["delivery"]["dwellTimeMs"], int) and message["delivery"]["dwellTimeMs"] >= 0
     written = message["notification"]["timestamp"]
@@ -61,7 +62,8 @@ def transformed(event: dict) -> dict:
     assert int(published.timestamp() * 1000) <= event["timestamp"]  # published, then delivered and logged
     message["delivery"]["dwellTimeMs"] = "<time-ms>"
     message["notification"]["timestamp"] = int(published.timestamp() * 1000)  # the snapshot's "timestamp"
-    message["delivery"]["providerResponse"] = json.loads(message["delivery"]["providerResponse"])
+    if provider_json:  # an AWS service's answer, JSON text (an HTTP endpoint's is its own text)
+        message["delivery"]["providerResponse"] = json.loads(message["delivery"]["providerResponse"])
     return {**event, "message": message}
 
 
@@ -182,3 +184,35 @@ def test_a_restart_keeps_each_delivery_status_event_once(kind, tmp_path):
         after = log_events(door.client("logs"), f"sns/{REGION}/{ACCOUNT}/kept")
     assert [event["message"]["notification"]["messageId"] for event in after] == [message_id]
     assert after == before
+
+
+@pytest.mark.parametrize("answered", [200, 500])
+def test_an_http_delivery_is_logged_once_its_last_attempt_is_made(door, answered):
+    """An HTTP subscriber's notification: logged when its last attempt has been made (the delivery policy's retries,
+    none here), with the endpoint's status, its answer's text (empty) and the attempts made; a 500 to the /Failure
+    group. (No AWS recording of an HTTP delivery's event: its providerResponse is the endpoint's answer, as a push
+    service's is in the Developer Guide's "Amazon SNS mobile app attributes" examples.)"""
+    sns, logs = door.client("sns"), door.client("logs")
+    with Endpoint(statuses=(200, answered)) as endpoint:  # the confirmation, then the notification
+        topic = sns.create_topic(Name="hooks", Attributes={"HTTPSuccessFeedbackRoleArn": ROLE,
+                                                           "HTTPFailureFeedbackRoleArn": ROLE})["TopicArn"]
+        subscription = sns.subscribe(TopicArn=topic, Protocol="http", Endpoint=endpoint.url,
+                                     ReturnSubscriptionArn=True)["SubscriptionArn"]
+        [(_, confirmation)] = endpoint.wait_for(1)
+        sns.confirm_subscription(TopicArn=topic, Token=json.loads(confirmation)["Token"])
+        sns.set_subscription_attributes(SubscriptionArn=subscription, AttributeName="DeliveryPolicy",
+                                        AttributeValue=json.dumps({"healthyRetryPolicy": {"numRetries": 0}}))
+        message_id = sns.publish(TopicArn=topic, Message="hook 1")["MessageId"]
+        endpoint.wait_for(2)
+        assert wait_idle(door)["Idle"]
+    success_group = f"sns/{REGION}/{ACCOUNT}/hooks"
+    group = success_group if answered == 200 else success_group + "/Failure"
+    [event] = log_events(logs, group, provider_json=False)
+    assert_recorded(event["message"], {
+        "notification": {"messageMD5Sum": "bc7152bf171d980f8b795843fb5c7f3b",
+                         "messageId": message_id, "topicArn": topic, "timestamp": "timestamp"},
+        "delivery": {"deliveryId": "<uuid:1>", "destination": endpoint.url, "providerResponse": "",
+                     "dwellTimeMs": "<time-ms>", "attempts": 1, "statusCode": answered},
+        "status": "SUCCESS" if answered == 200 else "FAILURE"})
+    other = success_group + "/Failure" if answered == 200 else success_group
+    assert not group_exists(logs, other)
