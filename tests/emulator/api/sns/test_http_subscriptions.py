@@ -20,6 +20,9 @@ import pytest
 import requests
 from botocore.exceptions import ClientError
 
+from tests.emulator.notifications.test_s3_notifications import FORWARDER, wait_for_messages
+from tests.emulator.trigger_helpers import create_zip_function, wait_idle
+
 from .http_endpoint import Endpoint
 
 REGION = "us-east-1"
@@ -180,3 +183,40 @@ def test_an_email_subscription_stays_pending_as_one_nobody_confirms(door, protoc
     attributes = sns.get_subscription_attributes(SubscriptionArn=arn)["Attributes"]
     assert (attributes["PendingConfirmation"], attributes["ConfirmationWasAuthenticated"]) == ("true", "false")
     assert "MessageId" in sns.publish(TopicArn=topic, Message="to nobody")
+
+
+def test_a_public_function_url_subscribed_over_http_gets_snss_confirmation(door):
+    """A function URL as an HTTP subscriber (LocalStack's AWS-validated
+    TestSNSSubscriptionHttp::test_subscribe_external_http_endpoint_lambda_url_sig_validation, recorded 24-01-2025): its
+    AuthType NONE URL answers SNS's POSTs only once its policy allows everyone both lambda:InvokeFunctionUrl and
+    lambda:InvokeFunction ("Starting in October 2025, new function URLs will require both", Lambda Developer Guide,
+    urls-auth.html; that test grants the first only, so its URL now refuses SNS with 403, which SNS counts as
+    delivered and does not retry). With both, the SubscriptionConfirmation reaches the function as a function URL
+    event with SNS's headers and document."""
+    sns, sqs, lam = door.client("sns"), door.client("sqs"), door.client("lambda")
+    inbox = sqs.create_queue(QueueName="inbox")["QueueUrl"]
+    create_zip_function(lam, "endpoint", "python", FORWARDER, Environment={"Variables": {"QUEUE_URL": inbox}})
+    url = lam.create_function_url_config(FunctionName="endpoint", AuthType="NONE")["FunctionUrl"]
+    lam.add_permission(FunctionName="endpoint", StatementId="url", Action="lambda:InvokeFunctionUrl", Principal="*",
+                       FunctionUrlAuthType="NONE")
+    refused = sns.create_topic(Name="refused")["TopicArn"]
+    sns.subscribe(TopicArn=refused, Protocol="http", Endpoint=url)
+    assert wait_idle(door)["Idle"]
+    assert sqs.receive_message(QueueUrl=inbox).get("Messages", []) == []  # the function did not run
+
+    lam.add_permission(FunctionName="endpoint", StatementId="invoke", Action="lambda:InvokeFunction", Principal="*",
+                       InvokedViaFunctionUrl=True)
+    topic = sns.create_topic(Name="hooks")["TopicArn"]
+    sns.subscribe(TopicArn=topic, Protocol="http", Endpoint=url)
+    [event] = wait_for_messages(sqs, inbox, 1)
+    document = json.loads(event["body"])
+    assert (event["requestContext"]["http"]["method"], document["Type"], document["TopicArn"]) == (
+        "POST", "SubscriptionConfirmation", topic)
+    assert sns_headers(event["headers"]) == {
+        "x-amz-sns-message-type": "SubscriptionConfirmation", "x-amz-sns-message-id": document["MessageId"],
+        "x-amz-sns-topic-arn": topic, **{name.lower(): value for name, value in AGENT.items()}}
+    sns.confirm_subscription(TopicArn=topic, Token=document["Token"])
+    message_id = sns.publish(TopicArn=topic, Message="test_external_http_endpoint")["MessageId"]
+    [notification] = wait_for_messages(sqs, inbox, 1)
+    assert (json.loads(notification["body"])["Message"], notification["headers"]["x-amz-sns-message-id"]) == (
+        "test_external_http_endpoint", message_id)
