@@ -209,6 +209,8 @@ class Invoker:
         finally:
             self.admission.release(ticket)
         result.duration = time.monotonic() - started - (result.init_duration or 0.0)  # Init is not the handler's
+        if result.timed_out:  # Lambda reports a timed-out invocation as lasting its timeout ("Duration: 3000.00 ms")
+            result.duration = float(function.timeout)
         result.executed_version = function.version
         self.recent.add(function.arn, result, source=source, started=started_at)
         self.logs.write(function, result, started_at)

@@ -18,9 +18,9 @@ filtering"; the Python runtime's error line from aws-lambda-python-runtime-inter
   runtime logs it (Python: `[ERROR] <type>: <message>` and its traceback in one event, indented with no-break
   spaces; Node.js's worker writes its own `<time>\t<id>\tERROR\tInvoke Error \t<the error as JSON>` line),
   `END RequestId: <id>`, `REPORT RequestId:
-  <id>\tDuration: ... ms\tBilled Duration: ... ms\tMemory Size: ... MB\tMax Memory Used: ... MB\t` (and, for a new
-  execution environment's first invocation, `Init Duration: ... ms\t`), and after a
-  timeout `<time> <id> Task timed out after N.00 seconds`.
+  <id>\tDuration: ... ms\tBilled Duration: ... ms (a cold start's Init counted)\tMemory Size: ... MB\tMax Memory Used: ... MB\t` (and, for a new
+  execution environment's first invocation, `Init Duration: ... ms\t`; a timed-out one ends `Status: timeout`), and
+  after a timeout `<time> <id> Task timed out after N.00 seconds`.
 - JSON: the system lines as JSON records (`platform.initStart` on a cold start, `platform.start` with the
   function's unqualified ARN and the version that ran,
   `platform.report` with its metrics and status), kept
@@ -251,8 +251,13 @@ def _init_report_record(duration: float | None, phase: str, error: str, at: floa
 
 
 def _report(function: "Function", result: "InvocationResult") -> tuple[float, int, int]:
+    """Duration, Billed Duration and Max Memory Used. A cold start's Init is billed with its first invocation, as
+    Lambda bills it since 1 August 2025 ("Duration: 600000.00 ms\tBilled Duration: 600477 ms\t...\tInit Duration:
+    476.75 ms" in users' logs of timed-out python3.12 functions; AWS Compute Blog, "AWS Lambda standardizes billing
+    for INIT Phase")."""
     duration_ms = result.duration * 1000
-    return round(duration_ms, 2), max(1, math.ceil(duration_ms)), max_memory_used_mb(result.worker_pid)
+    billed = duration_ms + (result.init_duration or 0.0) * 1000
+    return round(duration_ms, 2), max(1, math.ceil(billed)), max_memory_used_mb(result.worker_pid)
 
 
 def _output(result: "InvocationResult", tail: bool = False) -> list[str]:
@@ -298,6 +303,8 @@ def _text_lines(
     failed_init = (retried or {}).get("errorType") or result.init_error
     if failed_init:  # no Init Duration (INIT_REPORT said it), and the invocation's status
         init = f"Status: error\tError Type: {failed_init}\t"
+    elif result.timed_out:  # the invocation's status last, with no tab after it (Lambda's REPORT of a timeout)
+        init += "Status: timeout"
     lines.append(
         (
             ended,

@@ -5,7 +5,9 @@
 
 A worker reads one JSON request per line on stdin ({"event", "context", "timeout"}) and answers one JSON
 line on stdout: {"ok": true, "payload", "logs"} or {"ok": false, "errorType", "errorMessage", "body", "logs"}
-(`body` is the error document that runtime's Lambda returns). invocation.py knows only this protocol.
+(`body` is the error document that runtime's Lambda returns). While it runs an invocation, a worker sends what the
+function writes as it writes it, {"log": <text>} lines before the answer: the log of an invocation stopped at its
+timeout, which never answers (runtimes/workers.py keeps them). invocation.py knows only this protocol.
 A custom runtime's worker (provided.py) serves Lambda's Runtime API to the function's `bootstrap` and speaks the
 same protocol; its answer may also be {"ok": false, "exited": <status>}: the runtime's process ended while it ran
 the invocation (Runtime.ExitError), and the worker is not used again.

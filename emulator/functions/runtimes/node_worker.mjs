@@ -8,7 +8,8 @@
 // {ready: true, logs: its output while loading}: the end of Lambda's Init phase; a failed one adds initError and
 // error, the answer owed, and the worker then only waits to be ended): {ok: true, payload, logs}
 // or {ok: false, errorType, errorMessage, body, logs}. console output is the function's log (Lambda's
-// format), also sent to stderr.
+// format), also sent to stderr and, while an invocation runs, at once as a {"log": <text>} line before the answer
+// (runtimes/workers.py keeps them: the log of an invocation stopped at its timeout, which never answers).
 //
 // Errors are those of Lambda's Node.js runtime (aws-lambda-nodejs-runtime-interface-client: Errors.js
 // toRapidResponse, UserFunction.js load): {errorType: error.name, errorMessage, trace: the stack's lines}, with
@@ -28,10 +29,18 @@ import { skipProvidedSdkInstalls } from "./node_sdk_installs.mjs";
 const answer = process.stdout.write.bind(process.stdout);
 let requestId = "";
 let logs = [];
+// while an invocation runs: each write is sent on the protocol as it is made (a pipe's writes are synchronous on
+// Linux, so what was printed is there even when the worker is killed at the invocation's timeout)
+let streaming = false;
+
+function keep(text) {
+  logs.push(text);
+  if (streaming && text) answer(JSON.stringify({ log: text }) + "\n");
+}
 
 function log(level, args, echo = true) {
   const line = `${new Date().toISOString()}\t${requestId || "undefined"}\t${level}\t${util.format(...args)}\n`;
-  logs.push(line);
+  keep(line);
   if (echo) process.stderr.write(line);
 }
 
@@ -47,7 +56,7 @@ console.error = (...args) => log("ERROR", args);
 console.debug = (...args) => log("DEBUG", args);
 console.trace = (...args) => log("TRACE", args);
 process.stdout.write = (chunk, ...rest) => {
-  logs.push(String(chunk));
+  keep(String(chunk));
   return process.stderr.write(chunk, ...rest);
 };
 
@@ -182,11 +191,14 @@ if (loadError) {
     requestId = request.context.aws_request_id;
     logs = [];
     let reply;
+    streaming = true;
     try {
       const payload = await run(handler, request.event, contextOf(request.context, request.timeout));
+      streaming = false;
       reply = { ok: true, payload: payload === undefined ? null : payload };
       JSON.stringify(reply);
     } catch (error) {
+      streaming = false;
       const body = errorBody(error);
       logRuntimeError(`Invoke Error \t${JSON.stringify(body)}`);
       reply = { ok: false, ...body, body };

@@ -17,12 +17,14 @@ The Init phase ends with the runtime's first GET /next (the ready line). An erro
 failure with the posted document as Invoke's payload; an init error answers the next invocation, after which the
 runtime is started again (Lambda's re-init in the invoke phase); a runtime that exits while it runs an invocation
 is answered {"ok": false, "exited": <status>} (the invoker's Runtime.ExitError); one that exits between
-invocations is started again by the next. What the runtime writes to stdout and stderr is the invocation's log.
+invocations is started again by the next. What the runtime writes to stdout and stderr is the invocation's log, sent
+as it comes while the invocation runs ({"log": <text>} lines: kept when the invocation is stopped at its timeout).
 A request id that is not the running invocation's is 400 InvalidRequestID, as Lambda's runtime API answers it.
 """
 
 from __future__ import annotations
 
+import codecs
 import errno
 import json
 import os
@@ -158,8 +160,10 @@ def response(body: bytes) -> dict[str, Any]:
 class Worker:
     """One execution environment: the runtime process, the Runtime API it talks to, and what it wrote."""
 
-    def __init__(self, candidates: list[str]) -> None:
+    def __init__(self, candidates: list[str], protocol: Any = None) -> None:
         self.candidates = candidates
+        #: where the worker's protocol lines go (main's): what the runtime writes during an invocation is sent there too
+        self.protocol = protocol
         self._events: queue.SimpleQueue[tuple[Any, ...]] = queue.SimpleQueue()
         self._wake_read, self._wake_write = os.pipe()
         self.api = RuntimeApi(self._notify)
@@ -171,6 +175,9 @@ class Worker:
         self.process: subprocess.Popen | None = None
         self._output_fd: int | None = None
         self._output = bytearray()
+        #: whether an invocation runs: what the runtime writes is then also sent at once as {"log": text} lines
+        self._streaming = False
+        self._stream_text = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self._stdin = b""
         #: the answer owed to the next invocation because the Init phase failed (then the runtime starts again)
         self.failure: dict[str, Any] | None = None
@@ -255,9 +262,13 @@ class Worker:
             headers["Lambda-Runtime-Client-Context"] = json.dumps(context["client_context"])
         process = self.process
         self.api.offer(request_id, headers, json.dumps(request["event"]).encode())
-        event = self._wait(
-            lambda e: e[0] in ("response", "error") and e[1] == request_id or e[0] == "exited" and e[1] is process
-        )
+        self._streaming, self._stream_text = True, codecs.getincrementaldecoder("utf-8")(errors="replace")
+        try:
+            event = self._wait(
+                lambda e: e[0] in ("response", "error") and e[1] == request_id or e[0] == "exited" and e[1] is process
+            )
+        finally:
+            self._streaming = False
         if event[0] == "response":
             return response(event[2])
         if event[0] == "error":
@@ -332,6 +343,8 @@ class Worker:
             self._output_fd = None
             return False
         self._output += chunk
+        if self._streaming and self.protocol is not None and (text := self._stream_text.decode(chunk)):
+            self.protocol.write(json.dumps({"log": text}) + "\n")
         sys.stderr.buffer.write(chunk)  # as a Python function's output, Eddy's stderr shows it as it comes
         sys.stderr.flush()
         return True
@@ -353,7 +366,7 @@ def init_error_type(failure: dict[str, Any]) -> str:
 
 def main(argv: list[str]) -> int:
     protocol = os.fdopen(os.dup(sys.stdout.fileno()), "w", buffering=1)
-    worker = Worker(argv)
+    worker = Worker(argv, protocol)
     worker.init()
     ready = {
         "ready": True,

@@ -152,9 +152,10 @@ class Worker:
                     return ""
                 self._pending += chunk
             line, _, self._pending = self._pending.partition(b"\n")
-            if not line.startswith(b'{"log": '):
+            if not line.startswith(b'{"log":'):
                 return line.decode()
-            self.streamed.append(json.loads(line)["log"])  # what the handler wrote so far (worker.py's _Log)
+            # what the handler wrote so far (worker.py's _Log, node_worker.mjs's keep, runtime_api.py's _read_output)
+            self.streamed.append(json.loads(line)["log"])
 
     def kill(self) -> None:
         """The worker and every process it started (its process group: a custom runtime's bootstrap and the

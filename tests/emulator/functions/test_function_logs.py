@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import base64
 import json
+import math
 import re
+import shutil
 
 import pytest
 from botocore.exceptions import ClientError
 
-from tests.emulator.functions.test_functions import create_function
+from tests.emulator.functions.custom_runtimes import zip_of as zip_with_bootstrap
+from tests.emulator.functions.test_functions import ROLE, create_function
 
 ACCOUNT = "123456789012"  # moto's default account, which fake credentials map to
 
@@ -41,6 +44,19 @@ def handler(event, context):
     if event.get("fail"):
         raise ValueError("boom")
     return {"request": context.aws_request_id, "group": context.log_group_name, "stream": context.log_stream_name}
+'''
+
+
+#: a custom runtime that prints "starting wait" for its invocation and answers 30 seconds later, after "done waiting"
+SLEEPING_BOOTSTRAP = r'''#!/bin/sh
+API="http://$AWS_LAMBDA_RUNTIME_API/2018-06-01/runtime"
+while true; do
+  ID="$(curl -sS -D - -o /dev/null "$API/invocation/next" | grep -i '^Lambda-Runtime-Aws-Request-Id:' | cut -d' ' -f2 | tr -d '\r')"
+  echo "starting wait"
+  sleep 30
+  echo "done waiting"
+  curl -sS -o /dev/null "$API/invocation/$ID/response" -d 'null'
+done
 '''
 
 
@@ -120,19 +136,64 @@ def test_an_unhandled_error_is_logged_as_the_python_runtime_logs_it(door):
     assert messages.index(error) == len(messages) - 3  # before END and REPORT
 
 
-def test_a_timeout_is_logged_after_the_report(door):
+#: a function of each kind of runtime that prints "starting wait", then outlasts its 1-second timeout before it would
+#: print "done waiting" (LocalStack's functions/lambda_timeout.py, in each runtime's words); what the printed line is in
+#: the log (a regular expression of the request id)
+SLEEPERS = {
+    "python3.11": ("app.handler", {"app.py": "import time\ndef handler(event, context):\n    print('starting wait')\n"
+                                             "    time.sleep(30)\n    print('done waiting')\n"},
+                   lambda request: "starting wait\n"),
+    "nodejs20.x": ("index.handler",
+                   {"index.js": "exports.handler = async () => { console.log('starting wait');\n"
+                                "  await new Promise((resolve) => setTimeout(resolve, 30000));\n"
+                                "  console.log('done waiting'); };\n"},
+                   lambda request: rf"\d{{4}}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{{3}}Z\t{request}\tINFO\tstarting wait\n"),
+    "provided.al2023": ("function.handler", {"bootstrap": SLEEPING_BOOTSTRAP}, lambda request: "starting wait\n"),
+}
+
+
+@pytest.mark.parametrize("runtime", list(SLEEPERS))
+def test_a_timeout_keeps_what_was_printed_and_is_reported_as_lambda_reports_it(door, runtime):
     """What the handler printed before its timeout stopped it is in its log, what it would have printed after is not
     (LocalStack's AWS-validated TestLambdaBehavior::test_lambda_invoke_with_timeout: "starting wait" there, "done
-    waiting" not); the timeout's line follows the REPORT."""
+    waiting" not), whatever its runtime. Invoke answers the error AWS recorded for it (test_lambda.snapshot.json,
+    test_lambda_invoke_with_timeout "invoke-result": Sandbox.Timedout, "RequestId: <id> Error: Task timed out after
+    1.00 seconds"); the log's REPORT says the timeout as its Duration, bills the cold start's Init with it and ends
+    `Status: timeout` (Lambda's REPORT of a timeout since 2024: "Duration: 3000.00 ms\tBilled Duration: 3000 ms\t...\t
+    Max Memory Used: 64 MB\tStatus: timeout",
+    A. Stuyvenberg, "Avoiding the Lambda Doom Loop", and users' logs of python3.12 functions), and the timeout's line
+    follows it."""
+    if runtime == "provided.al2023" and shutil.which("curl") is None:
+        pytest.skip("the shell bootstrap needs curl on PATH")
     lam, logs = door.client("lambda"), door.client("logs")
-    create_function(lam, "sleeps", "import time\ndef handler(event, context):\n    print('starting wait')\n"
-                    "    time.sleep(30)\n    print('done waiting')\n", Timeout=1)
-    assert lam.invoke(FunctionName="sleeps", Payload=b"{}")["FunctionError"] == "Unhandled"
+    handler, files, printed = SLEEPERS[runtime]
+    lam.create_function(FunctionName="sleeps", Runtime=runtime, Role=ROLE, Handler=handler, Timeout=1,
+                        Code={"ZipFile": zip_with_bootstrap(files)})
+    response = lam.invoke(FunctionName="sleeps", Payload=b"{}")
+    request = response["ResponseMetadata"]["RequestId"]
+    assert {key: value for key, value in response.items() if key != "ResponseMetadata"} == {
+        "StatusCode": 200, "FunctionError": "Unhandled", "ExecutedVersion": "$LATEST", "Payload": response["Payload"]}
+    assert json.loads(response["Payload"].read()) == {
+        "errorType": "Sandbox.Timedout", "errorMessage": f"RequestId: {request} Error: Task timed out after 1.00 seconds"}
     messages = [event["message"] for event in events(logs, "/aws/lambda/sleeps")]
-    assert messages[-5].startswith("START RequestId: ") and messages[-4] == "starting wait\n"
-    assert messages[-3].startswith("END RequestId: ") and messages[-2].startswith("REPORT RequestId: ")
-    assert re.match(rf"^\d{{4}}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{{3}}Z {UUID} Task timed out after 1\.00 seconds\n$",
-                    messages[-1])
+    version = {"python3.11": "python:3.11", "nodejs20.x": "nodejs:20", "provided.al2023": "provided:al2023"}[runtime]
+    expected = [
+        rf"INIT_START Runtime Version: {re.escape(version)}\.v1\tRuntime Version ARN: "
+        r"arn:aws:lambda:us-east-1::runtime:[0-9a-f]{64}\n",
+        rf"START RequestId: {request} Version: \$LATEST\n",
+        printed(request),
+        rf"END RequestId: {request}\n",
+        rf"REPORT RequestId: {request}\tDuration: 1000\.00 ms\tBilled Duration: (?P<billed>\d+) ms\tMemory Size: 128 MB\t"
+        r"Max Memory Used: \d+ MB\tInit Duration: (?P<init>\d+\.\d\d) ms\tStatus: timeout\n",
+        rf"\d{{4}}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{{3}}Z {request} Task timed out after 1\.00 seconds\n",
+    ]
+    assert len(messages) == len(expected), messages
+    for pattern, message in zip(expected, messages):
+        assert re.fullmatch(pattern, message), (pattern, message)
+    # the cold start's Init billed with it, as Lambda bills it since August 2025 (log_groups._report's sources)
+    report = re.fullmatch(expected[4], messages[4])
+    init = float(report["init"])  # rounded to 2 places: the Init billed may be up to 0.005 ms more
+    assert math.ceil(1000 + init) <= int(report["billed"]) <= math.ceil(1000 + init + 0.005)
 
 
 def test_logging_config_as_the_lambda_api_answers_it(door):
