@@ -5,10 +5,12 @@ DeadLetterConfig queue, and the event invoke config API's answers and validation
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from botocore.exceptions import ClientError
 
+from tests.emulator.functions.test_functions import ROLE, zip_of
 from tests.emulator.notifications.test_s3_notifications import wait_for_messages
 from tests.emulator.trigger_helpers import create_zip_function
 from tests.emulator.triggers.sqs_helpers import queue
@@ -129,3 +131,58 @@ def test_the_event_invoke_config_api(door):
     assert too_many.value.response["Error"]["Code"] == "ValidationException"
     lam.delete_function_event_invoke_config(FunctionName="worker")
     assert lam.list_function_event_invoke_configs(FunctionName="worker")["FunctionEventInvokeConfigs"] == []
+
+
+#: LocalStack's functions/lambda_context.py, the function of the AWS-validated TestRequestIdHandling tests
+CONTEXT_REQUEST_ID = '''
+def handler(event, context):
+    print(event)
+    print(context.aws_request_id)
+
+    if event.get("fail"):
+        raise Exception("Intentional failure")
+
+    return context.aws_request_id
+'''
+
+
+def test_each_attempt_of_a_retried_event_is_logged_under_the_invocations_request_id(door):
+    """LocalStack's AWS-validated TestRequestIdHandling::test_request_id_async_invoke_with_retry (its snapshot's
+    invoke_result: 202, an empty payload; end_messages: two "END RequestId: <request-id>", the request id Invoke
+    answered with): an event retried once is run twice, each attempt's START, END and REPORT naming the request id of
+    the Invoke that queued it, as does the context each attempt's handler gets (it prints it)."""
+    lam, logs = door.client("lambda"), door.client("logs")
+    lam.create_function(FunctionName="reqid", Runtime="python3.12", Role=ROLE, Handler="app.handler",
+                        Code={"ZipFile": zip_of({"app.py": CONTEXT_REQUEST_ID})})
+    lam.put_function_event_invoke_config(FunctionName="reqid", MaximumRetryAttempts=1)
+    result = lam.invoke(FunctionName="reqid", InvocationType="Event", Payload=json.dumps({"fail": 1}))
+    request_id = result["ResponseMetadata"]["RequestId"]
+    assert result["ResponseMetadata"]["HTTPHeaders"]["x-amzn-requestid"] == request_id
+    assert {key: value for key, value in result.items() if key != "ResponseMetadata"} == {
+        "StatusCode": 202, "Payload": result["Payload"]}
+    assert result["Payload"].read() == b""
+    report = door.wait_idle(30)
+    while any(entry.get("State") in ("Queued", "Running") for entry in report["Pending"]):
+        report = door.wait_idle(30)  # the first attempt is still running
+    assert [(entry["RequestId"], entry["Attempts"]) for entry in report["Pending"]] == [(request_id, 1)]
+    door.advance(61)  # Lambda's retry, a minute after the first attempt
+    report = door.wait_idle(30)
+    while not report["Idle"]:
+        report = door.wait_idle(30)  # the retry is running
+    assert [(failure["RequestId"], failure["Condition"]) for failure in report["Failures"]] == [
+        (request_id, "RetriesExhausted")]
+    messages = [event["message"] for event in logs.filter_log_events(logGroupName="/aws/lambda/reqid")["events"]]
+    assert [message.rstrip() for message in messages if "END" in message] == [f"END RequestId: {request_id}"] * 2
+    error = (r"\[ERROR\] Exception: Intentional failure\nTraceback \(most recent call last\):\n"
+             r"\u00a0\u00a0File \".*app\.py\", line 7, in handler\n\u00a0\u00a0\u00a0\u00a0"
+             r"raise Exception\(\"Intentional failure\"\)\n")
+    attempt = [rf"START RequestId: {request_id} Version: \$LATEST\n", r"\{'fail': 1\}\n", rf"{request_id}\n", error,
+               rf"END RequestId: {request_id}\n"]
+    report_line = (rf"REPORT RequestId: {request_id}\tDuration: \d+\.\d\d ms\tBilled Duration: \d+ ms\t"
+                   r"Memory Size: 128 MB\tMax Memory Used: \d+ MB\t")
+    expected = [r"INIT_START Runtime Version: python:3\.12\.v1\tRuntime Version ARN: arn:aws:lambda:us-east-1::"
+                r"runtime:[0-9a-f]{64}\n", *attempt, report_line + r"Init Duration: \d+\.\d\d ms\t\n",
+                *attempt, report_line + r"\n"]  # the second attempt in the same execution environment: warm
+    assert len(messages) == len(expected), messages
+    for pattern, message in zip(expected, messages):
+        assert re.fullmatch(pattern, message), (pattern, message)
