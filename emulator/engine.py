@@ -268,6 +268,7 @@ class Emulator(DeferredComponents, Controls):
             self._async_invocations.reset()
         if self._notifications is not None:
             self._notifications.figures.reset()
+            self._notifications.delivery_status_logs.reset()  # the sample rates' counts start again
         if self._cloudformation is not None or self._stacks_file.exists():
             self.cloudformation.reset()
         self.client_request_tokens.reset()

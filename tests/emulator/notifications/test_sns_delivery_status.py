@@ -18,6 +18,7 @@ from datetime import datetime, timezone
 
 import pytest
 
+from tests.conftest import http_json
 from tests.durability.service_listings import running
 from tests.emulator.api.sns.http_endpoint import Endpoint
 from tests.emulator.moto_seam.test_sns_fifo_topics import EMPTY
@@ -216,3 +217,53 @@ def test_an_http_delivery_is_logged_once_its_last_attempt_is_made(door, answered
         "status": "SUCCESS" if answered == 200 else "FAILURE"})
     other = success_group + "/Failure" if answered == 200 else success_group
     assert not group_exists(logs, other)
+
+
+def test_a_deleted_functions_failure_and_a_firehose_success_are_logged(door):
+    """A notification to a deleted function, logged to the /Failure group (Eddy's words, unrecorded: 404,
+    ResourceNotFoundException, lambdaRequestId "Unrecoverable", no attempts, as Lambda's success has none); one to a
+    Firehose delivery stream, to the group with firehoseRequestId (unrecorded too). Both read back by FilterLogEvents
+    as well as GetLogEvents."""
+    sns, logs, firehose = door.client("sns"), door.client("logs"), door.client("firehose")
+    door.client("s3").create_bucket(Bucket="archive")
+    stream = firehose.create_delivery_stream(
+        DeliveryStreamName="archive", DeliveryStreamType="DirectPut", S3DestinationConfiguration={
+            "RoleARN": ROLE, "BucketARN": "arn:aws:s3:::archive"})["DeliveryStreamARN"]
+    topic = sns.create_topic(Name="fanout", Attributes={"LambdaFailureFeedbackRoleArn": ROLE,
+                                                         "FirehoseSuccessFeedbackRoleArn": ROLE})["TopicArn"]
+    function = create_zip_function(door.client("lambda"), "gone", "python", ECHO)["FunctionArn"]
+    sns.subscribe(TopicArn=topic, Protocol="lambda", Endpoint=function)
+    sns.subscribe(TopicArn=topic, Protocol="firehose", Endpoint=stream, Attributes={"SubscriptionRoleArn": ROLE})
+    door.client("lambda").delete_function(FunctionName="gone")
+    message_id = sns.publish(TopicArn=topic, Message="fanned out")["MessageId"]  # MD5 below: md5(b"fanned out")
+    group = f"sns/{REGION}/{ACCOUNT}/fanout"
+    notification = {"messageMD5Sum": "3eef8a6b8d964c8761d93caf35fb5bdf", "messageId": message_id, "topicArn": topic,
+                    "timestamp": "timestamp"}
+    [failure] = log_events(logs, group + "/Failure")
+    assert_recorded(failure["message"], {"notification": notification, "delivery": {
+        "deliveryId": "<uuid:1>", "destination": function, "providerResponse": {
+            "ErrorCode": "ResourceNotFoundException", "ErrorMessage": f"Function not found: {function}",
+            "lambdaRequestId": "Unrecoverable"},
+        "dwellTimeMs": "<time-ms>", "statusCode": 404}, "status": "FAILURE"})
+    [success] = log_events(logs, group)
+    assert_recorded(success["message"], {"notification": notification, "delivery": {
+        "deliveryId": "<uuid:1>", "destination": stream, "providerResponse": {"firehoseRequestId": "<uuid:2>"},
+        "dwellTimeMs": "<time-ms>", "attempts": 1, "statusCode": 200}, "status": "SUCCESS"})
+    filtered = logs.filter_log_events(logGroupName=group)["events"]
+    assert [transformed(event)["message"] for event in filtered] == [success["message"]]
+
+
+def test_a_reset_starts_the_sample_rates_counts_again(door):
+    """Everything is forgotten at a reset (POST /moto-api/reset, the in-process reset()), the successes counted for a
+    sample rate too: at 50, the second success after the reset is logged, not the first."""
+    sns = door.client("sns")
+    topic, _, _ = queue_subscription(door, "sampled", SQSSuccessFeedbackRoleArn=ROLE, SQSSuccessFeedbackSampleRate="50")
+    sns.publish(TopicArn=topic, Message="before the reset")  # the first success: not logged
+    if door.name == "inprocess":
+        door.emu.reset()
+    else:
+        http_json(door.url + "/moto-api/reset", {})
+    topic, _, _ = queue_subscription(door, "sampled", SQSSuccessFeedbackRoleArn=ROLE, SQSSuccessFeedbackSampleRate="50")
+    published = [sns.publish(TopicArn=topic, Message=f"after {n}")["MessageId"] for n in (1, 2)]
+    events = log_events(door.client("logs"), f"sns/{REGION}/{ACCOUNT}/sampled")
+    assert [event["message"]["notification"]["messageId"] for event in events] == published[1:]
