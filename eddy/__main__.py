@@ -9,11 +9,14 @@ import os
 import signal
 import sys
 
+from eddy import interrupts
+
 #: the status of a command ended by Ctrl-C (128 + SIGINT), as shells report it
 INTERRUPTED = 130
 
 
 def run() -> int:
+    interrupts.keep()  # a Ctrl-C from here on is kept, even where Python drops its KeyboardInterrupt
     try:
         from eddy.emulator.cli import main
     except KeyboardInterrupt:

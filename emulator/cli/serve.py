@@ -13,13 +13,12 @@ import argparse
 import gc
 import logging
 import os
-import queue
 import signal
 import socket
-import sys
 
-from typing import Any, Callable
+from typing import Any
 
+from eddy import interrupts
 from eddy.emulator.cli.failures import INTERRUPTED, CannotListenError
 from eddy.emulator.cli.serve_flags import add_setting_flags, serve_settings
 from eddy.emulator.settings import Settings
@@ -85,16 +84,11 @@ def serve_command(args: argparse.Namespace) -> int:
     answer_failures says in one line (status 130) once what was started is stopped."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     logging.getLogger("eddy.server").setLevel(logging.DEBUG if args.verbose else logging.INFO)  # each request
-    # a signal's handler only puts its number in a SimpleQueue, whose put is safe in a signal handler: a handler that
-    # set a threading.Event could run while the main thread held that Event's own lock (inside its wait) and wait for
-    # it for ever (a server that printed its banner and never stopped on Ctrl-C, seen once in a loaded suite)
-    signals: queue.SimpleQueue[int] = queue.SimpleQueue()
-    # Ctrl-C while starting is KeyboardInterrupt, and is kept as well: Python drops an exception raised where it cannot
-    # be raised to anyone (importlib's module-lock callback, run by the garbage collector in the middle of an import,
-    # prints "Exception ignored in ... KeyboardInterrupt" and goes on), and the server then started and waited for a
-    # Ctrl-C that had come already (tests/emulator/cli/test_cli.py, 1 run in 3 on a loaded machine)
-    signal.signal(signal.SIGINT, lambda received, _: (signals.put(received), _interrupted()))
-    sys.unraisablehook = _quiet_about_interrupts(sys.unraisablehook)  # the dropped one is kept: no traceback for it
+    # Ctrl-C while starting is KeyboardInterrupt, and is kept in interrupts.received as well, from the `eddy` command's
+    # first line (eddy/__main__.py) or, for a caller of main(), from here: a KeyboardInterrupt Python dropped (raised
+    # in importlib's module-lock callback during an import) is then waited for below, not lost
+    interrupts.keep()
+    signals = interrupts.received
     opened = _opened_early(args)
     try:
         Emulator, Server = _server_modules()
@@ -136,15 +130,6 @@ def serve_command(args: argparse.Namespace) -> int:
     _say("Eddy is stopping")
     server.stop()
     return INTERRUPTED if first == signal.SIGINT else 0
-
-
-def _interrupted() -> None:
-    raise KeyboardInterrupt
-
-
-def _quiet_about_interrupts(hook: Callable[[Any], None]) -> Callable[[Any], None]:
-    """sys.unraisablehook, but silent about a KeyboardInterrupt Python dropped: serve_command kept its signal."""
-    return lambda unraisable: None if isinstance(unraisable.exc_value, KeyboardInterrupt) else hook(unraisable)
 
 
 def _server_modules() -> tuple[Any, Any]:
