@@ -135,6 +135,34 @@ class QueuePolicy(ResourceType):
                 continue  # the queue is gone already: so is its policy
 
 
+#: a LoggingConfig's Protocol and the prefix of the topic attributes it stands for
+_LOGGING_PROTOCOLS = {"http/s": "HTTP", "sqs": "SQS", "lambda": "Lambda", "firehose": "Firehose",
+                      "application": "Application"}
+_LOGGING_MEMBERS = ("SuccessFeedbackRoleArn", "SuccessFeedbackSampleRate", "FailureFeedbackRoleArn")
+
+
+def _logging_attributes(configs: Any) -> dict[str, str]:
+    """A topic's DeliveryStatusLogging as the SNS attributes it sets: each LoggingConfig's members under its
+    protocol's prefix (LambdaSuccessFeedbackRoleArn, HTTPSuccessFeedbackSampleRate, ...; the CloudFormation reference's
+    AWS::SNS::Topic LoggingConfig, Protocol http/s | sqs | lambda | firehose | application, and the SNS Developer
+    Guide's "Configuring delivery status logging using AWS CloudFormation")."""
+    attributes: dict[str, str] = {}
+    for index, config in enumerate(configs or []):
+        protocol = config.get("Protocol") if isinstance(config, dict) else None
+        if protocol not in _LOGGING_PROTOCOLS:
+            what = f"#/DeliveryStatusLogging/{index}"
+            raise ResourceFailed(
+                f"Properties validation failed for resource with message: {what}: required key [Protocol] not found"
+                if protocol is None else
+                f"Properties validation failed for resource with message: {what}/Protocol: {protocol} is not a valid "
+                "enum value"
+            )
+        for member in _LOGGING_MEMBERS:
+            if config.get(member) is not None:
+                attributes[_LOGGING_PROTOCOLS[protocol] + member] = str(config[member])
+    return attributes
+
+
 class Topic(ResourceType):
     type_name = "AWS::SNS::Topic"
     replacing = frozenset({"TopicName", "FifoTopic"})
@@ -147,13 +175,13 @@ class Topic(ResourceType):
         "TracingConfig",
         "FifoTopic",
         "ArchivePolicy",
-        "DeliveryStatusLogging",
     )
 
     def create(self, provisioning: Provisioning, properties: dict[str, Any]) -> Created:
         fifo = str(properties.get("FifoTopic", "")).lower() == "true"
         name = properties.get("TopicName") or provisioning.name(256, suffix=".fifo" if fifo else "")
         attributes = {key: _attribute(properties[key]) for key in self._ATTRIBUTES if key in properties}
+        attributes.update(_logging_attributes(properties.get("DeliveryStatusLogging")))
         sns = provisioning.client("sns")
         if properties.get("TopicName"):
             arn = provisioning.arn("sns", name)
@@ -179,6 +207,13 @@ class Topic(ResourceType):
             if key != "FifoTopic" and old.get(key) != new.get(key):
                 sns.set_topic_attributes(
                     TopicArn=physical_id, AttributeName=key, AttributeValue=_attribute(new.get(key, ""))
+                )
+        logging_before = _logging_attributes(old.get("DeliveryStatusLogging"))
+        logging_after = _logging_attributes(new.get("DeliveryStatusLogging"))
+        for key in sorted(logging_before.keys() | logging_after.keys()):
+            if logging_before.get(key) != logging_after.get(key):  # one taken out is emptied: no logs
+                sns.set_topic_attributes(
+                    TopicArn=physical_id, AttributeName=key, AttributeValue=logging_after.get(key, "")
                 )
         before = [(entry["Protocol"], entry["Endpoint"]) for entry in old.get("Subscription") or []]
         after = [(entry["Protocol"], entry["Endpoint"]) for entry in new.get("Subscription") or []]

@@ -200,3 +200,47 @@ def test_a_log_groups_retention_changes_in_place_and_goes(door):
     assert retention() == [("/shop/orders", None)]  # kept forever, as a group without a policy is
     cloudformation.delete_stack(StackName="logs")
     assert retention() == []
+
+
+LOGGED_TOPIC = """
+Resources:
+  Topic:
+    Type: AWS::SNS::Topic
+    Properties:
+      TopicName: logged
+      DeliveryStatusLogging:
+%s
+"""
+SQS_LOGGING = """        - Protocol: sqs
+          SuccessFeedbackSampleRate: "45"
+          SuccessFeedbackRoleArn: arn:aws:iam::123456789012:role/SNSSuccessFeedback_test1
+          FailureFeedbackRoleArn: arn:aws:iam::123456789012:role/SNSFailureFeedback_test2"""
+
+
+def test_a_topics_delivery_status_logging_becomes_its_feedback_attributes(door):
+    """AWS::SNS::Topic's DeliveryStatusLogging (the SNS Developer Guide's "Configuring delivery status logging using
+    AWS CloudFormation" example): each LoggingConfig sets its protocol's <Protocol>SuccessFeedbackRoleArn,
+    SuccessFeedbackSampleRate and FailureFeedbackRoleArn, changed in place and emptied when taken out; a Protocol the
+    property does not take fails the resource."""
+    cloudformation, sns = door.client("cloudformation"), door.client("sns")
+
+    def feedback() -> dict[str, str]:
+        attributes = sns.get_topic_attributes(TopicArn="arn:aws:sns:us-east-1:123456789012:logged")["Attributes"]
+        assert "DeliveryStatusLogging" not in attributes
+        return {name: value for name, value in attributes.items() if "Feedback" in name}
+
+    cloudformation.create_stack(StackName="logged", TemplateBody=LOGGED_TOPIC % SQS_LOGGING)
+    assert feedback() == {"SQSSuccessFeedbackSampleRate": "45",
+                          "SQSSuccessFeedbackRoleArn": "arn:aws:iam::123456789012:role/SNSSuccessFeedback_test1",
+                          "SQSFailureFeedbackRoleArn": "arn:aws:iam::123456789012:role/SNSFailureFeedback_test2"}
+    cloudformation.update_stack(StackName="logged", TemplateBody=LOGGED_TOPIC % """        - Protocol: http/s
+          FailureFeedbackRoleArn: arn:aws:iam::123456789012:role/SNSFailureFeedback_test2""")
+    assert feedback() == {"HTTPFailureFeedbackRoleArn": "arn:aws:iam::123456789012:role/SNSFailureFeedback_test2"}
+
+    cloudformation.create_stack(StackName="wrong", TemplateBody=(LOGGED_TOPIC % """        - Protocol: smtp
+          FailureFeedbackRoleArn: arn:aws:iam::123456789012:role/SNSFailureFeedback_test2""").replace("logged", "w"))
+    assert [(event["LogicalResourceId"], event.get("ResourceStatusReason"))
+            for event in cloudformation.describe_stack_events(StackName="wrong")["StackEvents"]
+            if event["ResourceStatus"] == "CREATE_FAILED"] == [
+        ("Topic", "Properties validation failed for resource with message: #/DeliveryStatusLogging/0/Protocol: smtp "
+                  "is not a valid enum value")]
