@@ -46,7 +46,11 @@ def scope_of(authorization: str, url: str) -> Scope | None:
 
 def region_of(authorization: str, url: str) -> str:
     """The caller's region: the credential scope's, else the endpoint's host name's, else us-east-1."""
-    scope = scope_of(authorization, url)
+    return region_in(scope_of(authorization, url), url)
+
+
+def region_in(scope: Scope | None, url: str) -> str:
+    """region_of a request whose credential scope (`scope_of`) has been read already."""
     if scope is not None:
         return scope.region
     host = _HOST_REGION.search(url)

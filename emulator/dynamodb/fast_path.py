@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import base64
 import json
-import uuid
 import zlib
 from typing import Any, Callable
 
 from eddy.emulator.moto_seam import actions as moto_actions
-from eddy.emulator.aws_requests import JSON_1_0, Request, Response
+from eddy.emulator.aws_requests import JSON_1_0, Request, Response, request_id
 
 OPERATIONS = frozenset(moto_actions.OPERATIONS)
 #: what the door does to moto's answer before it is encoded: (operation, params, answer, account_id, region)
@@ -37,7 +36,7 @@ def answer(operation: str, request: Request, params: dict[str, Any], shape: Shap
     try:
         result = moto_actions.run(operation, shaped, account_id, region, access_key, len(request.body or b""))
     except moto_actions.MotoError as refused:
-        headers = dict(refused.headers, **{"x-amzn-RequestId": uuid.uuid4().hex})
+        headers = dict(refused.headers, **{"x-amzn-RequestId": request_id()})
         headers["x-amz-crc32"] = str(zlib.crc32(refused.body))  # botocore checks it on DynamoDB answers
         return Response(refused.status, headers, refused.body)
     answered = output_of(operation, result)
@@ -46,7 +45,7 @@ def answer(operation: str, request: Request, params: dict[str, Any], shape: Shap
     body = json.dumps(answered).encode()
     return Response(
         200,
-        {"Content-Type": JSON_1_0, "x-amzn-RequestId": uuid.uuid4().hex, "x-amz-crc32": str(zlib.crc32(body))},
+        {"Content-Type": JSON_1_0, "x-amzn-RequestId": request_id(), "x-amz-crc32": str(zlib.crc32(body))},
         body,
     )
 

@@ -222,7 +222,7 @@ def moto_caller(url: str, headers: dict[str, str]) -> tuple[str, str, str]:
     scope = callers.scope_of(authorization, url)
     access_key = scope.access_key if scope else "AKIAEXAMPLE"
     account_id = callers.account_of(headers.get, access_key, _account_id_from)
-    return account_id, callers.region_of(authorization, url), access_key
+    return account_id, callers.region_in(scope, url), access_key
 
 
 # moto's IAM models (moto.iam.models: 13 MB of a process's memory with the `cryptography` modules they import, and

@@ -35,6 +35,7 @@ def test_the_scope_is_the_signatures(authorization, url, expected):
 ])
 def test_the_region_is_the_scopes_then_the_endpoints_then_us_east_1(authorization, url, expected):
     assert callers.region_of(authorization, url) == expected
+    assert callers.region_in(callers.scope_of(authorization, url), url) == expected  # the scope read once, by moto_caller
 
 
 def test_the_account_is_the_one_named_then_the_access_keys(monkeypatch):
