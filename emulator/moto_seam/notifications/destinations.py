@@ -4,6 +4,7 @@ words, and a delivery as its delivery-status log has it."""
 from __future__ import annotations
 
 import json
+from typing import Callable
 
 from moto.core.utils import camelcase_to_underscores
 from moto.sns.models import Subscription, sns_backends
@@ -46,11 +47,22 @@ def dead_letter_arn(subscription: Subscription) -> str | None:
     return arn if isinstance(arn, str) and arn.startswith("arn:") and arn.count(":") == 5 else None
 
 
-def delivery_of(subscription: Subscription, message: str, message_id: str) -> Delivery:
-    """A notification to the subscription (`message` as its protocol has it) for its delivery-status log: the topic's
-    feedback attributes (moto keeps each given as an attribute of its topic, in snake case), the Publish's moment."""
-    topic = subscription.topic
-    feedback = {name: str(value) for name in FEEDBACK_ATTRIBUTES
-                if (value := getattr(topic, camelcase_to_underscores(name), None)) not in (None, "")}
-    return Delivery(topic.arn, subscription.protocol, feedback, message_id, message, moments.now(),
+#: each delivery-status attribute and the name moto keeps it under on its topic (snake case)
+FEEDBACK_FIELDS = tuple((name, camelcase_to_underscores(name)) for name in FEEDBACK_ATTRIBUTES)
+
+
+def feedback_of(topic: object) -> dict[str, str]:
+    """The topic's delivery-status attributes given (none empty), by SNS's names."""
+    return {
+        name: str(value) for name, field in FEEDBACK_FIELDS if (value := getattr(topic, field, None)) not in (None, "")
+    }
+
+
+def delivery_of(subscription: Subscription, message: Callable[[], str], message_id: str) -> Delivery | None:
+    """A notification to the subscription for its delivery-status log (`message`: the message as its protocol has it,
+    asked only then), or None when its topic logs none: the topic's feedback attributes, the Publish's moment."""
+    feedback = feedback_of(subscription.topic)
+    if not feedback:
+        return None
+    return Delivery(subscription.topic.arn, subscription.protocol, feedback, message_id, message(), moments.now(),
                     subscription.endpoint)

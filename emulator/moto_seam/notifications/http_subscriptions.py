@@ -140,7 +140,7 @@ def _wrap_publish(publish: Any) -> Any:
             body = _document(self.get_post_data(message, message_id, subject, message_attributes=message_attributes))
         policies = (self.attributes.get("DeliveryPolicy"), getattr(self.topic, "delivery_policy", None))
         target.post_to_endpoint(self.endpoint, headers, body.encode(), trigger, policies, dead_letter_arn(self),
-                                delivery_of(self, message, message_id))
+                                delivery_of(self, lambda: message, message_id))
         return None
 
     return published

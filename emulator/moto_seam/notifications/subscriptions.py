@@ -92,10 +92,9 @@ def install() -> None:
                 target.failed(trigger, error)
             else:
                 target.delivered(trigger)
-            if outcome is not None:
-                if message_structure == "json":  # the message as the protocol had it (its MD5 is logged)
-                    message = self._parse_message_structure(message, self.protocol)
-                target.delivery_status(delivery_of(self, message, message_id), outcome)
+            delivery = delivery_of(self, lambda: _as_delivered(self, message, message_structure), message_id)
+            if outcome is not None and delivery is not None:
+                target.delivery_status(delivery, outcome)
         return None
 
     _patches.set(Subscription, "publish", published)
@@ -250,6 +249,11 @@ def _to_function(
         _to_queue(_redriven(subscription, dead_letter), publish, message, message_id, options)
     return f"The function does not exist: {subscription.endpoint}", _refused(
         404, "ResourceNotFoundException", f"Function not found: {subscription.endpoint}", "lambdaRequestId", None)
+
+
+def _as_delivered(subscription: Subscription, message: str, structure: str | None) -> str:
+    """The message as the subscription's protocol had it (its delivery-status log's MD5 is of it)."""
+    return subscription._parse_message_structure(message, subscription.protocol) if structure == "json" else message
 
 
 def _refused(

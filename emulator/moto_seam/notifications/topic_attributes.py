@@ -28,12 +28,11 @@ import json
 from typing import Any
 
 from moto.core.responses import ActionResult, EmptyResult
-from moto.core.utils import camelcase_to_underscores
 from moto.sns.responses import SNSResponse
 
 from eddy.emulator.moto_seam import Patches
+from eddy.emulator.moto_seam.notifications.destinations import feedback_of
 from eddy.emulator.notifications.delivery_policies import DEFAULT_RETRY_POLICY  # in the order SNS answers it
-from eddy.emulator.notifications.delivery_status import ATTRIBUTES as FEEDBACK_ATTRIBUTES
 
 DEFAULT_REQUEST_POLICY = {"headerContentType": "text/plain; charset=UTF-8"}
 
@@ -103,10 +102,7 @@ def _answered_as_sns_does(answer: Any) -> Any:
         topic = self.backend.get_topic(attributes["TopicArn"])
         if getattr(topic, "signature_version", None) is not None:
             attributes["SignatureVersion"] = str(topic.signature_version)
-        for name in FEEDBACK_ATTRIBUTES:  # delivery-status logging's, each as given (moto keeps them, answers none)
-            value = getattr(topic, camelcase_to_underscores(name), None)
-            if value not in (None, ""):
-                attributes[name] = str(value)
+        attributes.update(feedback_of(topic))  # delivery-status logging's, each as given (moto answers none)
         return result
 
     return answered
