@@ -9,6 +9,10 @@ its worker's whole process tree while it ran, and the worker's own.
 
     .venv/bin/python bench/suite_cpu.py run [--out FILE] [pytest's arguments]   # the whole suite by default, as make test
     .venv/bin/python bench/suite_cpu.py report FILE [--top 30]
+
+With `run --processes`, every Python process the tests start also writes when it starts and ends (bench/suite_processes/
+sitecustomize.py, put first on PYTHONPATH), and `report` counts them by kind: `eddy serve`, function workers, CLI
+commands, tools; a process that was killed is counted without its CPU.
 """
 
 from __future__ import annotations
@@ -94,25 +98,66 @@ def report(path: Path, top: int) -> None:
         print(f"  {row['tree']:6.1f} {row['wall']:6.1f}  {row['test']}")
 
 
+def process_kind(argv: list[str]) -> str:
+    """What a Python process the suite started is, from its command line."""
+    words = " ".join(argv[1:])
+    if "eddy serve" in words.replace("-m eddy serve", "eddy serve") or ("run()" in words and "serve" in argv):
+        return "eddy serve"
+    if "functions/worker.py" in words:
+        return "a Python function's worker"
+    if "-m pytest" in words or "exec(eval(sys.stdin" in words:  # execnet starts pytest-xdist's workers
+        return "pytest and its workers"
+    if "-m eddy" in words:
+        return "eddy " + next((word for word in argv[argv.index("eddy") + 1:] if not word.startswith("-")), "")
+    if "pyspark" in words:
+        return "Spark's Python workers"
+    tool = next((name for name in ("sam", "aws", "cdk", "pip") if f"/{name} " in words or f"-m {name}" in words), None)
+    return f"a deploy or packaging tool ({tool})" if tool else "other"
+
+
+def report_processes(path: Path) -> None:
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    started = {row["pid"]: row for row in rows if row["event"] == "start"}
+    ended = {row["pid"]: row for row in rows if row["event"] == "end"}
+    counts, exited, cpu = collections.Counter(), collections.Counter(), collections.Counter()
+    for pid, row in started.items():
+        kind = process_kind(row["argv"])
+        counts[kind] += 1
+        if pid in ended:
+            exited[kind] += 1
+            cpu[kind] += ended[pid]["cpu"]
+    print("\n| Python processes started | started | exited | their CPU s (exited ones) |\n|---|---|---|---|")
+    for kind, count in counts.most_common():
+        print(f"| {kind} | {count} | {exited[kind]} | {cpu[kind]:,.0f} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("run", help="the suite (or pytest's arguments) with the plugin")
     run.add_argument("--out", type=Path, default=Path("suite-cpu.jsonl"))
+    run.add_argument("--processes", action="store_true", help="count the Python processes the tests start")
     show = commands.add_parser("report", help="the figures of a run")
     show.add_argument("file", type=Path)
     show.add_argument("--top", type=int, default=30)
     args, pytest_args = parser.parse_known_args()
     if args.command == "report":
         report(args.file, args.top)
+        if args.file.with_suffix(".processes.jsonl").exists():
+            report_processes(args.file.with_suffix(".processes.jsonl"))
         return
     args.out.unlink(missing_ok=True)
     env = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
-    env.update(PYTHONPATH=os.pathsep.join(filter(None, [str(Path(__file__).parent), env.get("PYTHONPATH")])),
-               SUITE_CPU_OUT=str(args.out.resolve()))
+    processes = args.out.with_suffix(".processes.jsonl")
+    processes.unlink(missing_ok=True)
+    site = [str(Path(__file__).parent / "suite_processes")] if args.processes else []
+    env.update(PYTHONPATH=os.pathsep.join(filter(None, [*site, str(Path(__file__).parent), env.get("PYTHONPATH")])),
+               SUITE_CPU_OUT=str(args.out.resolve()), SUITE_PROCESSES_OUT=str(processes.resolve()))
     pytest_args = pytest_args or ["-q", "-n", "4", "--dist", "loadgroup"]
     status = subprocess.run([sys.executable, "-m", "pytest", "-p", "suite_cpu", *pytest_args], env=env).returncode
     report(args.out, 30)
+    if args.processes:
+        report_processes(processes)
     sys.exit(status)
 
 
