@@ -45,7 +45,7 @@ from eddy.emulator.cli.stream_reader import follow
 from eddy.emulator.dashboard.stacks import stack_event_line
 from eddy.emulator.streams.record_lines import describe
 
-#: how many invocations of each function the server keeps (functions/recent_invocations.py)
+#: how many invocations of each function the server keeps (functions/logs/recent_invocations.py)
 RECENT_KEPT = 20
 
 

@@ -8,7 +8,8 @@ provisioned concurrency as invocations meet them.
 
 - A version or alias with provisioned concurrency (PutProvisionedConcurrencyConfig, kept on $LATEST by qualifier)
   has that many environments of the version once its configuration is READY (PROVISIONING_SECONDS after it was put,
-  on the emulator's clock). An invocation of the version (by its number or an alias) runs in one of them while one
+  on the emulator's clock), none if it FAILED (its environment's Init failed when it was put: invocation.py's
+  Invoker.provision). An invocation of the version (by its number or an alias) runs in one of them while one
   is free, and in an on-demand environment
   when all are busy (AWS-recorded: LocalStack's test_lambda.py TestLambdaConcurrency::test_provisioned_concurrency,
   _on_alias and test_lambda_provisioned_concurrency_scheduling: the function sees AWS_LAMBDA_INITIALIZATION_TYPE
@@ -32,9 +33,25 @@ PROVISIONING_SECONDS = 10.0
 PROVISIONED, ON_DEMAND = "provisioned-concurrency", "on-demand"
 
 
+#: why a configuration FAILED: its environment's Init failed (AWS-recorded: LocalStack's test_lambda.snapshot.json,
+#: TestLambdaConcurrency::test_provisioned_concurrency_init_failure, "get_provisioned_postwait")
+INIT_FAILURE = "FUNCTION_ERROR_INIT_FAILURE"
+
+
 def allocated(config: dict[str, Any], now: float) -> int:
-    """The environments a configuration ({"requested", "since"}) has allocated at `now`: all once READY, else none."""
-    return config["requested"] if now >= config["since"] + PROVISIONING_SECONDS else 0
+    """The environments a configuration ({"requested", "since"}, and "failed" once its Init failed) has allocated at
+    `now`: all once READY, else none (a FAILED one none: its version's invocations run on demand)."""
+    return config["requested"] if status(config, now)[0] == "READY" else 0
+
+
+def status(config: dict[str, Any], now: float) -> tuple[str, str | None]:
+    """A configuration's Status and StatusReason at `now`: IN_PROGRESS until PROVISIONING_SECONDS after it was put,
+    then READY, or FAILED with the reason its environment's Init gave."""
+    if now < config["since"] + PROVISIONING_SECONDS:
+        return "IN_PROGRESS", None
+    if config.get("failed"):
+        return "FAILED", config["failed"]
+    return "READY", None
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,8 @@ from eddy.emulator.functions.callable_output import CALLABLE_OUTPUT, CapturedOut
 from eddy.emulator.functions.concurrency import ON_DEMAND, PROVISIONED, Concurrency, Ticket
 from eddy.emulator.functions.environment import overlay
 from eddy.emulator.functions.invocation_results import InvocationResult
-from eddy.emulator.functions.recent_invocations import RecentInvocations
+from eddy.emulator.functions.lambda_context import LambdaContext
+from eddy.emulator.functions.logs.recent_invocations import RecentInvocations
 from eddy.emulator.functions.function import Function
 
 if TYPE_CHECKING:
@@ -43,84 +44,6 @@ if TYPE_CHECKING:
 class OwnEvent(dict):
     """An event made for one invocation with nothing in it shared with Eddy's state (a poller's batch: its records
     made new, their images copied): Invoker.invoke gives it to a registered callable as it is, not copied again."""
-
-
-class CognitoIdentity:
-    """context.identity, as Lambda's Python runtime gives it to a function not invoked through the Mobile SDK."""
-
-    cognito_identity_id = None
-    cognito_identity_pool_id = None
-
-
-class _Slots:
-    __slots__: tuple[str, ...] = ()
-
-    def __init__(self, values: dict[str, Any]) -> None:
-        for name in self.__slots__:
-            setattr(self, name, values.get(name))
-
-
-class ClientContext(_Slots):
-    __slots__ = ("custom", "env", "client")
-
-
-class Client(_Slots):
-    __slots__ = ("installation_id", "app_title", "app_version_name", "app_version_code", "app_package_name")
-
-
-def client_context_of(sent: dict[str, Any] | None) -> ClientContext | None:
-    """context.client_context as Lambda's Python runtime makes it (awslambdaric's LambdaContext: a ClientContext of
-    custom, env and client, its client a Client), or None without one."""
-    if sent is None:
-        return None
-    context = ClientContext(sent)
-    if context.client is not None:
-        context.client = Client(context.client)
-    return context
-
-
-class LambdaContext:
-    """The context object a Python handler receives, as Lambda's Python runtime makes it: memory_limit_in_mb is a
-    string, client_context None without a ClientContext (AWS-recorded: LocalStack's validated snapshots,
-    test_lambda.snapshot.json test_invocation_with_qualifier, "memory_limit_in_mb": "128", "client_context": null)."""
-
-    def __init__(
-        self,
-        function: Function,
-        request_id: str,
-        deadline: float,
-        log_stream_name: str,
-        monotonic: Callable[[], float] = time.monotonic,
-        client_context: dict[str, Any] | None = None,
-        invoked_arn: str | None = None,
-    ) -> None:
-        self.function_name = function.name
-        self.function_version = function.version
-        #: the ARN the invocation named (an alias's, a version's), else the function's
-        self.invoked_function_arn = invoked_arn or function.arn
-        self.memory_limit_in_mb = str(function.memory_size)
-        #: the invocation's ClientContext as sent (a worker makes the runtime's objects of it; so does client_context)
-        self._client_context = client_context
-        self.aws_request_id = request_id
-        self.log_group_name = function.logging_config["LogGroup"]
-        self.log_stream_name = log_stream_name
-        self._deadline = deadline
-        self._monotonic = monotonic
-
-    def get_remaining_time_in_millis(self) -> int:
-        return max(0, int((self._deadline - self._monotonic()) * 1000))
-
-    @property
-    def identity(self) -> CognitoIdentity:
-        return CognitoIdentity()
-
-    @property
-    def client_context(self) -> Any:
-        return client_context_of(self._client_context)
-
-    def fields(self) -> dict[str, Any]:
-        fields = {name: value for name, value in vars(self).items() if not name.startswith("_")}
-        return dict(fields, client_context=self._client_context)
 
 
 def _error_of(error: BaseException, request_id: str) -> FunctionError:
@@ -339,6 +262,44 @@ class Invoker:
             **environment,
         )
 
+    def provision(self, function: Function, failed: Callable[[str], None] | None = None) -> str | None:
+        """One provisioned-concurrency environment of a version made ready, as Lambda prepares them when their
+        configuration is put ("Configuring provisioned concurrency": Lambda initializes the environments, running the
+        function's initialization code, before they serve): its runtime started and its Init run, the function told
+        AWS_LAMBDA_INITIALIZATION_TYPE provisioned-concurrency, INIT_START and the Init's output logged then in the
+        environment's own stream. It then waits for the version's provisioned invocations, which it serves warm.
+        Answers None, or the error type of an Init that failed (the environment is ended; `failed` is told it before
+        the Init's lines are logged)."""
+        if function.target is not None:
+            return None  # a registered callable has no Init of its own
+        started_at = self._now()
+        worker = self._new_worker(function, PROVISIONED)
+        worker.init(function.timeout)
+        error = worker.init_error
+        if not worker.initialized:  # no ready line: the runtime ended, or outlasted the Init's time
+            error = "Runtime.ExitError" if worker.exit_status is not None else "Sandbox.Timedout"
+        if error is not None:
+            worker.kill()
+            if failed is not None:
+                failed(error)
+        init = (worker.init_logs, worker.init_duration, error)
+        self.logs.write_init(function, worker.log_stream_name, init, started_at, PROVISIONED)
+        if error is None:
+            self._return_worker(function, worker, PROVISIONED)
+        return error
+
+    def provision_later(self, function: Function, failed: Callable[[str], None]) -> None:
+        """provision(), in the background; `failed` is told the error type of an Init that failed (an environment
+        that could not be started at all is one: Runtime.Unknown)."""
+
+        def prepare() -> None:
+            try:
+                self.provision(function, failed)
+            except Exception:  # the runtime could not be started (its interpreter missing)
+                failed("Runtime.Unknown")
+
+        self._threads.submit(prepare)
+
     def _take_worker(self, function: Function, kind: str) -> Worker:
         with self._lock:
             idle = self._idle_workers.setdefault((function.qualified_arn, kind), [])
@@ -347,6 +308,9 @@ class Invoker:
                 if worker.revision == function.revision and worker.process.poll() is None:
                     return worker
                 worker.kill()
+        return self._new_worker(function, kind)
+
+    def _new_worker(self, function: Function, kind: str) -> Worker:
         if self.before_worker_start is not None:
             self.before_worker_start()
         from eddy.emulator.functions.runtimes.workers import Worker  # the runtimes load with the first worker

@@ -35,15 +35,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import re
-import resource
 import secrets
 import threading
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Callable
 
 from eddy.emulator.functions import platform_errors
+from eddy.emulator.functions.logs.reports import report
 from eddy.emulator.moto_seam.cloudwatch_logs import load_backend, put_events
 
 if TYPE_CHECKING:
@@ -95,19 +94,6 @@ def _iso(seconds: float) -> str:
     return datetime.fromtimestamp(seconds, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
 
 
-def max_memory_used_mb(pid: int | None) -> int:
-    """Peak resident memory in MB: the worker subprocess's (VmHWM), or this process's."""
-    if pid is not None:
-        try:
-            with open(f"/proc/{pid}/status") as status:
-                for line in status:
-                    if line.startswith("VmHWM:"):
-                        return math.ceil(int(line.split()[1]) / 1024)
-        except OSError:
-            pass
-    return math.ceil(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
-
-
 class FunctionLogs:
     """Writes each invocation's log into moto's CloudWatch Logs; names the execution environments' log streams."""
 
@@ -139,18 +125,25 @@ class FunctionLogs:
     def write(self, function: "Function", result: "InvocationResult", started: float) -> None:
         if not self.enabled:
             return
-        config = function.logging_config
         ended = started + result.duration
-        lines = (_json_lines if config["LogFormat"] == "JSON" else _text_lines)(function, result, started, ended)
-        if result.init_duration is not None:  # a cold start: the Init phase's lines come first, in the log group only
-            lines = _init_lines(function, result, started) + lines
-        self.sink(
-            function.account_id,
-            function.region,
-            config["LogGroup"],
-            result.log_stream_name,
-            [(int(at * 1000), message) for at, message in lines],
+        lines = (_json_lines if function.logging_config["LogFormat"] == "JSON" else _text_lines)(
+            function, result, started, ended
         )
+        if result.init_duration is not None:  # a cold start: the Init phase's lines come first, in the log group only
+            lines = _init_lines(function, result.init_logs, result.init_duration, result.init_error, started) + lines
+        self._put(function, result.log_stream_name, lines)
+
+    def write_init(
+        self, function: "Function", stream: str, init: tuple[str, float | None, str | None], started: float, kind: str
+    ) -> None:
+        """An execution environment's Init run before any invocation (a provisioned one's: `kind`), its `init` (output,
+        duration, error type or None) logged in its own stream: INIT_START, the output and, failed, INIT_REPORT."""
+        if self.enabled:
+            self._put(function, stream, _init_lines(function, *init, started, kind))
+
+    def _put(self, function: "Function", stream: str, lines: list[tuple[float, str]]) -> None:
+        events = [(int(at * 1000), message) for at, message in lines]
+        self.sink(function.account_id, function.region, function.logging_config["LogGroup"], stream, events)
 
     def text(self, function: "Function", result: "InvocationResult") -> str:
         """The invocation's log as its log group has it (LogType Tail's), ended now on the emulator's clock."""
@@ -162,16 +155,24 @@ class FunctionLogs:
         return "".join(line if line.endswith("\n") else line + "\n" for _, line in lines)
 
 
-def _init_lines(function: "Function", result: "InvocationResult", started: float) -> list[tuple[float, str]]:
-    """INIT_START (JSON: platform.initStart, when SystemLogLevel lets INFO through) and the Init phase's output."""
+def _init_lines(
+    function: "Function",
+    output: str,
+    duration: float | None,
+    error: str | None,
+    started: float,
+    initialization_type: str = "on-demand",
+) -> list[tuple[float, str]]:
+    """INIT_START (JSON: platform.initStart, when SystemLogLevel lets INFO through), the Init phase's output and, if
+    it failed, its INIT_REPORT."""
     version = runtime_version(function.runtime)
     arn = runtime_version_arn(function.region, version)
-    init_logs = _events(result.init_logs)
+    init_logs = _events(output)
     if function.logging_config["LogFormat"] != "JSON":
         return [
             (started, f"INIT_START Runtime Version: {version}\tRuntime Version ARN: {arn}\n"),
             *((started, line) for line in init_logs),
-            *_init_report(result.init_duration, "init", result.init_error, started),
+            *_init_report(duration, "init", error, started),
         ]
     config = function.logging_config
     lines: list[tuple[float, str]] = []
@@ -184,7 +185,7 @@ def _init_lines(function: "Function", result: "InvocationResult", started: float
                         "time": _iso(started),
                         "type": "platform.initStart",
                         "record": {
-                            "initializationType": "on-demand",
+                            "initializationType": initialization_type,
                             "phase": "init",
                             "runtimeVersion": version,
                             "runtimeVersionArn": arn,
@@ -196,10 +197,10 @@ def _init_lines(function: "Function", result: "InvocationResult", started: float
             )
         )
     application = APPLICATION_LEVELS.index(config["ApplicationLogLevel"])
-    init_logs = _init_error_records(init_logs, result.init_error, started)
+    init_logs = _init_error_records(init_logs, error, started)
     lines += [(started, line) for line in init_logs if APPLICATION_LEVELS.index(level_of(line)) >= application]
-    if result.init_error is not None and SYSTEM_LEVELS.index(config["SystemLogLevel"]) <= SYSTEM_LEVELS.index("INFO"):
-        lines.append((started, _init_report_record(result.init_duration, "init", result.init_error, started)))
+    if error is not None and SYSTEM_LEVELS.index(config["SystemLogLevel"]) <= SYSTEM_LEVELS.index("INFO"):
+        lines.append((started, _init_report_record(duration, "init", error, started, initialization_type)))
     return lines
 
 
@@ -238,26 +239,18 @@ def _init_report(duration: float | None, phase: str, error: str | None, at: floa
     ]
 
 
-def _init_report_record(duration: float | None, phase: str, error: str, at: float) -> str:
+def _init_report_record(
+    duration: float | None, phase: str, error: str, at: float, initialization_type: str = "on-demand"
+) -> str:
     """A failed Init's platform.initReport (the Telemetry API's schema), for the JSON log format."""
     record = {
-        "initializationType": "on-demand",
+        "initializationType": initialization_type,
         "phase": phase,
         "status": "error",
         "errorType": error,
         "metrics": {"durationMs": round((duration or 0.0) * 1000, 2)},
     }
     return json.dumps({"time": _iso(at), "type": "platform.initReport", "record": record})
-
-
-def _report(function: "Function", result: "InvocationResult") -> tuple[float, int, int]:
-    """Duration, Billed Duration and Max Memory Used. A cold start's Init is billed with its first invocation, as
-    Lambda bills it since 1 August 2025 ("Duration: 600000.00 ms\tBilled Duration: 600477 ms\t...\tInit Duration:
-    476.75 ms" in users' logs of timed-out python3.12 functions; AWS Compute Blog, "AWS Lambda standardizes billing
-    for INIT Phase")."""
-    duration_ms = result.duration * 1000
-    billed = duration_ms + (result.init_duration or 0.0) * 1000
-    return round(duration_ms, 2), max(1, math.ceil(billed)), max_memory_used_mb(result.worker_pid)
 
 
 def _output(result: "InvocationResult", tail: bool = False) -> list[str]:
@@ -297,7 +290,7 @@ def _text_lines(
         lines.append((ended, _text_error(result)))
     elif result.error is not None and (exit_line := platform_errors.log_line(result.error)):
         lines.append((ended, exit_line))
-    duration, billed, used = _report(function, result)
+    duration, billed, used = report(result)
     lines.append((ended, f"END RequestId: {request_id}\n"))
     init = "" if result.init_duration is None else f"Init Duration: {result.init_duration * 1000:.2f} ms\t"
     failed_init = (retried or {}).get("errorType") or result.init_error
@@ -379,7 +372,7 @@ def _json_lines(
         }
         lines.append((ended, json.dumps({"timestamp": _iso(ended), "level": "ERROR", **error})))
     if system:
-        duration, billed, used = _report(function, result)
+        duration, billed, used = report(result)
         status = "timeout" if result.timed_out else ("error" if result.error is not None else "success")
         metrics: dict[str, float] = {
             "durationMs": duration,

@@ -87,10 +87,7 @@ class Worker:
         has), and the invocation's timeout runs from its ready line."""
         try:
             retried = None
-            if not self.initialized:
-                said = self._ready(self._line(INIT_SECONDS) or self._line(timeout))
-                self.init_logs, self.init_error = said.get("logs", ""), said.get("initError")
-                self.init_duration = time.monotonic() - self._started
+            self.init(timeout)
             if self.initialized and self._init_failure is not None and self._restarts_failed_init:
                 retried = self._init_again(timeout)
                 if "errorType" in retried:
@@ -106,6 +103,16 @@ class Worker:
         if retried is not None:
             answer["init"] = retried
         return answer
+
+    def init(self, timeout: float) -> None:
+        """Its Init phase, once: the runtime started and the handler loaded, up to INIT_SECONDS, then `timeout` (as
+        Lambda's retried Init has). Then its duration, output and error are known (init_duration, init_logs,
+        init_error); `initialized` stays False if no ready line came (the runtime ended, or never said it)."""
+        if self.initialized or self.init_duration is not None:
+            return
+        said = self._ready(self._line(INIT_SECONDS) or self._line(timeout))
+        self.init_logs, self.init_error = said.get("logs", ""), said.get("initError")
+        self.init_duration = time.monotonic() - self._started
 
     def _ready(self, line: str) -> dict[str, Any]:
         """What the ready line says (the Init phase is over); {} when none came."""

@@ -60,6 +60,19 @@ done
 '''
 
 
+def init_start(version: str) -> str:
+    """The pattern of a cold start's INIT_START line for a runtime version ("python:3.12")."""
+    return (rf"INIT_START Runtime Version: {re.escape(version)}\.v1\tRuntime Version ARN: "
+            r"arn:aws:lambda:us-east-1::runtime:[0-9a-f]{64}\n")
+
+
+def assert_log(messages: list[str], expected: list[str]) -> None:
+    """A log's events are, one for one, the patterns expected."""
+    assert len(messages) == len(expected), messages
+    for pattern, message in zip(expected, messages):
+        assert re.fullmatch(pattern, message), (pattern, message)
+
+
 def events(logs, group: str) -> list[dict]:
     return logs.filter_log_events(logGroupName=group)["events"]
 
@@ -178,8 +191,7 @@ def test_a_timeout_keeps_what_was_printed_and_is_reported_as_lambda_reports_it(d
     messages = [event["message"] for event in events(logs, "/aws/lambda/sleeps")]
     version = {"python3.11": "python:3.11", "nodejs20.x": "nodejs:20", "provided.al2023": "provided:al2023"}[runtime]
     expected = [
-        rf"INIT_START Runtime Version: {re.escape(version)}\.v1\tRuntime Version ARN: "
-        r"arn:aws:lambda:us-east-1::runtime:[0-9a-f]{64}\n",
+        init_start(version),
         rf"START RequestId: {request} Version: \$LATEST\n",
         printed(request),
         rf"END RequestId: {request}\n",
@@ -187,10 +199,8 @@ def test_a_timeout_keeps_what_was_printed_and_is_reported_as_lambda_reports_it(d
         r"Max Memory Used: \d+ MB\tInit Duration: (?P<init>\d+\.\d\d) ms\tStatus: timeout\n",
         rf"\d{{4}}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{{3}}Z {request} Task timed out after 1\.00 seconds\n",
     ]
-    assert len(messages) == len(expected), messages
-    for pattern, message in zip(expected, messages):
-        assert re.fullmatch(pattern, message), (pattern, message)
-    # the cold start's Init billed with it, as Lambda bills it since August 2025 (log_groups._report's sources)
+    assert_log(messages, expected)
+    # the cold start's Init billed with it, as Lambda bills it since August 2025 (logs/reports.py's sources)
     report = re.fullmatch(expected[4], messages[4])
     init = float(report["init"])  # rounded to 2 places: the Init billed may be up to 0.005 ms more
     assert math.ceil(1000 + init) <= int(report["billed"]) <= math.ceil(1000 + init + 0.005)

@@ -13,7 +13,8 @@ import pytest
 from botocore.exceptions import ClientError
 
 from tests.emulator.functions.test_aliases import answer
-from tests.emulator.functions.test_functions import create_function
+from tests.emulator.functions.test_function_logs import assert_log, init_start
+from tests.emulator.functions.test_functions import ROLE, create_function, zip_of
 from tests.emulator.functions.test_versions import ARN, SOURCE, refused
 
 NOT_FOUND = {"Code": "ProvisionedConcurrencyConfigNotFoundException",
@@ -266,3 +267,67 @@ def test_reserved_and_provisioned_concurrency_overlap(door):
     for qualifier, count in ((v2, 1), (v1, 3)):
         assert refused(lam.put_provisioned_concurrency_config, FunctionName="overlap", Qualifier=qualifier,
                        ProvisionedConcurrentExecutions=count) == {"Error": over, "Status": 400}
+
+
+#: LocalStack's functions/lambda_invocation_type_failure.py, the function of the AWS-validated
+#: TestLambdaConcurrency::test_provisioned_concurrency_init_failure: its Init fails in a provisioned environment only
+INIT_FAILS_WHEN_PROVISIONED = '''
+import os
+import time
+
+init_type = os.environ["AWS_LAMBDA_INITIALIZATION_TYPE"]
+
+if init_type == "provisioned-concurrency":
+    raise Exception("Intentional failure upon provisioned concurrency initialization")
+
+
+def handler(event, context):
+    if event.get("wait"):
+        time.sleep(event["wait"])
+    print(f"{init_type=}")
+    return init_type
+'''
+
+
+def test_a_configuration_whose_init_fails_is_failed_and_its_version_runs_on_demand(door):
+    """test_lambda.snapshot.json, TestLambdaConcurrency::test_provisioned_concurrency_init_failure (recorded against AWS
+    2026-02-17): put_provisioned (202) and get_provisioned_prewait IN_PROGRESS with nothing allocated, the version's
+    invocations on demand meanwhile; get_provisioned_postwait FAILED, StatusReason FUNCTION_ERROR_INIT_FAILURE, nothing
+    allocated, and its invocations still on demand; the Init's error in the function's log ("[ERROR] Exception:
+    Intentional failure upon provisioned concurrency initialization"). The Init runs when the configuration is put, as
+    Lambda runs it ("Configuring provisioned concurrency"), in an environment whose log stream holds that Init alone."""
+    lam, logs = door.client("lambda"), door.client("logs")
+    created = lam.create_function(FunctionName="initfails", Runtime="python3.12", Role=ROLE, Handler="app.handler",
+                                  Code={"ZipFile": zip_of({"app.py": INIT_FAILS_WHEN_PROVISIONED})}, Publish=True)
+    version = created["Version"]
+    put = lam.put_provisioned_concurrency_config(FunctionName="initfails", Qualifier=version,
+                                                 ProvisionedConcurrentExecutions=1)
+    in_progress = {"AllocatedProvisionedConcurrentExecutions": 0, "AvailableProvisionedConcurrentExecutions": 0,
+                   "LastModified": put["LastModified"], "RequestedProvisionedConcurrentExecutions": 1,
+                   "Status": "IN_PROGRESS"}
+    assert (answer(put), put["ResponseMetadata"]["HTTPStatusCode"]) == (in_progress, 202)
+    assert answer(lam.get_provisioned_concurrency_config(FunctionName="initfails", Qualifier=version)) == in_progress
+    assert initialization_type(lam, FunctionName="initfails", Qualifier=version) == "on-demand"
+    deadline = time.monotonic() + 60
+    while not (provisioned := [event for event in logs.filter_log_events(logGroupName="/aws/lambda/initfails")["events"]
+                               if event["message"].startswith("INIT_REPORT ")]):
+        assert time.monotonic() < deadline, "the provisioned environment's Init was never logged"
+        door.wait_idle(1)  # the emulator's own wait, between looks at the log
+    door.advance(10)
+    assert answer(lam.get_provisioned_concurrency_config(FunctionName="initfails", Qualifier=version)) == {
+        **in_progress, "Status": "FAILED", "StatusReason": "FUNCTION_ERROR_INIT_FAILURE"}
+    assert initialization_type(lam, FunctionName="initfails", Qualifier=version) == "on-demand"
+    [stream] = {event["logStreamName"] for event in provisioned}
+    messages = [event["message"] for event in logs.get_log_events(logGroupName="/aws/lambda/initfails",
+                                                                  logStreamName=stream, startFromHead=True)["events"]]
+    expected = [
+        init_start("python:3.12"),
+        # the runtime's error line, as an on-demand environment's failed Init logs it (test_init_reports.py)
+        r"\[ERROR\] Exception: Intentional failure upon provisioned concurrency initialization\r"
+        r"Traceback \(most recent call last\):\r(.|\r)*app\.py\", line 8, in <module>\r"
+        r"    raise Exception\(\"Intentional failure upon provisioned concurrency initialization\"\)\n",
+        r"INIT_REPORT Init Duration: \d+\.\d\d ms\tPhase: init\tStatus: error\tError Type: Exception\n",
+    ]
+    assert_log(messages, expected)
+    streams = logs.describe_log_streams(logGroupName="/aws/lambda/initfails")["logStreams"]
+    assert len(streams) == 2  # the provisioned environment's, and the one on demand that ran both invocations

@@ -8,8 +8,12 @@
 A configuration is kept on the function ($LATEST's `provisioned_concurrency`, {qualifier: {"requested", "since"}}),
 durable with it. It is IN_PROGRESS with nothing allocated when put, and READY with all it asked for allocated once
 the emulator's clock is functions/concurrency.py's PROVISIONING_SECONDS past it (Lambda takes a minute or more; a test moves the clock).
-A READY configuration's environments serve the version's or alias's invocations (functions/concurrency.py: the
-function is told AWS_LAMBDA_INITIALIZATION_TYPE provisioned-concurrency), started with the first invocation each. Deleting an
+When it is put, one environment of its version is prepared, its Init run as Lambda runs it then (the function told
+AWS_LAMBDA_INITIALIZATION_TYPE provisioned-concurrency); an Init that fails makes it FAILED, StatusReason
+FUNCTION_ERROR_INIT_FAILURE, with nothing allocated, instead of READY (AWS-recorded: test_lambda.snapshot.json,
+TestLambdaConcurrency::test_provisioned_concurrency_init_failure). A READY configuration's environments serve the
+version's or alias's invocations (functions/concurrency.py), the one prepared first, the others started with their
+first invocation each. Deleting an
 alias or a version deletes its configuration. Every answer and refusal in AWS's words, as LocalStack's AWS-validated
 snapshots recorded them (tests/aws/services/lambda_/test_lambda_api.snapshot.json, TestLambdaProvisionedConcurrency:
 test_provisioned_concurrency_exceptions, test_lambda_provisioned_lifecycle, test_provisioned_concurrency_limits).
@@ -33,7 +37,7 @@ from eddy.emulator.errors import (
     ResourceConflictException,
     without_type,
 )
-from eddy.emulator.functions.concurrency import allocated
+from eddy.emulator.functions.concurrency import INIT_FAILURE, allocated, status
 from eddy.emulator.functions.function import Function, timestamp
 from eddy.emulator.functions.versions import LATEST
 
@@ -67,13 +71,31 @@ def _existing(function: Function, qualifier: str) -> None:
 
 def _answer(config: dict[str, Any], now: float) -> dict[str, Any]:
     count = allocated(config, now)
+    state, reason = status(config, now)
     return {
         "RequestedProvisionedConcurrentExecutions": config["requested"],
         "AvailableProvisionedConcurrentExecutions": count,
         "AllocatedProvisionedConcurrentExecutions": count,
-        "Status": "READY" if count == config["requested"] else "IN_PROGRESS",
+        "Status": state,
+        **({"StatusReason": reason} if reason else {}),
         "LastModified": timestamp(config["since"]),
     }
+
+
+def _provision(emulator: Emulator, function: Function, qualifier: str, config: dict[str, Any]) -> None:
+    """Its version's environment prepared in the background (Invoker.provision: the function's Init run, as Lambda
+    runs it when a configuration is put); an Init that fails makes the configuration, if it is still this one, FAILED
+    (made durable with the function)."""
+
+    def failed(error_type: str) -> None:
+        with emulator.lock:
+            if function.provisioned_concurrency.get(qualifier) is config:
+                config["failed"] = INIT_FAILURE
+                emulator.functions.recorded(function)
+
+    version = emulator.functions.version_of(function, qualifier)
+    if version is not None:
+        emulator.invoker.provision_later(version, failed)
 
 
 def _conflicts(function: Function, qualifier: str) -> None:
@@ -136,6 +158,7 @@ def put(emulator: Emulator, function: Function, qualifier: str | None, params: d
         config = {"requested": requested, "since": emulator.clock.now()}
         function.provisioned_concurrency[qualifier] = config
         emulator.functions.recorded(function)
+        _provision(emulator, function, qualifier, config)
         return json_response(_answer(config, config["since"]), 202)
 
 
