@@ -267,3 +267,33 @@ def test_a_reset_starts_the_sample_rates_counts_again(door):
     published = [sns.publish(TopicArn=topic, Message=f"after {n}")["MessageId"] for n in (1, 2)]
     events = log_events(door.client("logs"), f"sns/{REGION}/{ACCOUNT}/sampled")
     assert [event["message"]["notification"]["messageId"] for event in events] == published[1:]
+
+
+def test_an_http_delivery_retried_is_logged_once_with_its_attempts(door):
+    """A notification the endpoint first answers 500 and, retried a second later on the emulator's clock, 200: one
+    SUCCESS event, its attempts 2, nothing in the /Failure group (the failed attempt is not an outcome)."""
+    sns, logs = door.client("sns"), door.client("logs")
+    with Endpoint(statuses=(200, 500, 200)) as endpoint:
+        topic = sns.create_topic(Name="retried", Attributes={"HTTPSuccessFeedbackRoleArn": ROLE,
+                                                             "HTTPFailureFeedbackRoleArn": ROLE})["TopicArn"]
+        subscription = sns.subscribe(TopicArn=topic, Protocol="http", Endpoint=endpoint.url,
+                                     ReturnSubscriptionArn=True)["SubscriptionArn"]
+        [(_, confirmation)] = endpoint.wait_for(1)
+        sns.confirm_subscription(TopicArn=topic, Token=json.loads(confirmation)["Token"])
+        sns.set_subscription_attributes(SubscriptionArn=subscription, AttributeName="DeliveryPolicy",
+                                        AttributeValue=json.dumps({"healthyRetryPolicy": {
+                                            "numRetries": 1, "minDelayTarget": 1, "maxDelayTarget": 1}}))
+        message_id = sns.publish(TopicArn=topic, Message="hook 1")["MessageId"]
+        endpoint.wait_for(2)
+        door.advance(1)
+        endpoint.wait_for(3)
+        assert door.wait_idle()["Idle"]
+    group = f"sns/{REGION}/{ACCOUNT}/retried"
+    [event] = log_events(logs, group, provider_json=False)
+    assert_recorded(event["message"], {
+        "notification": {"messageMD5Sum": "bc7152bf171d980f8b795843fb5c7f3b", "messageId": message_id,
+                         "topicArn": topic, "timestamp": "timestamp"},
+        "delivery": {"deliveryId": "<uuid:1>", "destination": endpoint.url, "providerResponse": "",
+                     "dwellTimeMs": "<time-ms>", "attempts": 2, "statusCode": 200},
+        "status": "SUCCESS"})
+    assert not group_exists(logs, group + "/Failure")
