@@ -187,6 +187,20 @@ def test_a_restart_keeps_each_delivery_status_event_once(kind, tmp_path):
     assert after == before
 
 
+def confirmed_http_topic(sns, endpoint: Endpoint, name: str, retry_policy: dict) -> str:
+    """A topic `name` logging its HTTP deliveries, the endpoint subscribed to it and confirmed (its first POST), the
+    subscription's DeliveryPolicy with `retry_policy`: the topic's ARN."""
+    topic = sns.create_topic(Name=name, Attributes={"HTTPSuccessFeedbackRoleArn": ROLE,
+                                                    "HTTPFailureFeedbackRoleArn": ROLE})["TopicArn"]
+    subscription = sns.subscribe(TopicArn=topic, Protocol="http", Endpoint=endpoint.url,
+                                 ReturnSubscriptionArn=True)["SubscriptionArn"]
+    [(_, confirmation)] = endpoint.wait_for(1)
+    sns.confirm_subscription(TopicArn=topic, Token=json.loads(confirmation)["Token"])
+    sns.set_subscription_attributes(SubscriptionArn=subscription, AttributeName="DeliveryPolicy",
+                                    AttributeValue=json.dumps({"healthyRetryPolicy": retry_policy}))
+    return topic
+
+
 @pytest.mark.parametrize("answered", [200, 500])
 def test_an_http_delivery_is_logged_once_its_last_attempt_is_made(door, answered):
     """An HTTP subscriber's notification: logged when its last attempt has been made (the delivery policy's retries,
@@ -195,14 +209,7 @@ def test_an_http_delivery_is_logged_once_its_last_attempt_is_made(door, answered
     service's is in the Developer Guide's "Amazon SNS mobile app attributes" examples.)"""
     sns, logs = door.client("sns"), door.client("logs")
     with Endpoint(statuses=(200, answered)) as endpoint:  # the confirmation, then the notification
-        topic = sns.create_topic(Name="hooks", Attributes={"HTTPSuccessFeedbackRoleArn": ROLE,
-                                                           "HTTPFailureFeedbackRoleArn": ROLE})["TopicArn"]
-        subscription = sns.subscribe(TopicArn=topic, Protocol="http", Endpoint=endpoint.url,
-                                     ReturnSubscriptionArn=True)["SubscriptionArn"]
-        [(_, confirmation)] = endpoint.wait_for(1)
-        sns.confirm_subscription(TopicArn=topic, Token=json.loads(confirmation)["Token"])
-        sns.set_subscription_attributes(SubscriptionArn=subscription, AttributeName="DeliveryPolicy",
-                                        AttributeValue=json.dumps({"healthyRetryPolicy": {"numRetries": 0}}))
+        topic = confirmed_http_topic(sns, endpoint, "hooks", {"numRetries": 0})
         message_id = sns.publish(TopicArn=topic, Message="hook 1")["MessageId"]
         endpoint.wait_for(2)
         assert wait_idle(door)["Idle"]
@@ -274,15 +281,8 @@ def test_an_http_delivery_retried_is_logged_once_with_its_attempts(door):
     SUCCESS event, its attempts 2, nothing in the /Failure group (the failed attempt is not an outcome)."""
     sns, logs = door.client("sns"), door.client("logs")
     with Endpoint(statuses=(200, 500, 200)) as endpoint:
-        topic = sns.create_topic(Name="retried", Attributes={"HTTPSuccessFeedbackRoleArn": ROLE,
-                                                             "HTTPFailureFeedbackRoleArn": ROLE})["TopicArn"]
-        subscription = sns.subscribe(TopicArn=topic, Protocol="http", Endpoint=endpoint.url,
-                                     ReturnSubscriptionArn=True)["SubscriptionArn"]
-        [(_, confirmation)] = endpoint.wait_for(1)
-        sns.confirm_subscription(TopicArn=topic, Token=json.loads(confirmation)["Token"])
-        sns.set_subscription_attributes(SubscriptionArn=subscription, AttributeName="DeliveryPolicy",
-                                        AttributeValue=json.dumps({"healthyRetryPolicy": {
-                                            "numRetries": 1, "minDelayTarget": 1, "maxDelayTarget": 1}}))
+        topic = confirmed_http_topic(sns, endpoint, "retried",
+                                     {"numRetries": 1, "minDelayTarget": 1, "maxDelayTarget": 1})
         message_id = sns.publish(TopicArn=topic, Message="hook 1")["MessageId"]
         endpoint.wait_for(2)
         door.advance(1)
