@@ -78,6 +78,13 @@ SCRIPT: list[tuple[str, Any]] = [
     ("PutItem", {"TableName": "ranged", "Item": _row("p", 2, city={"S": "Porto"})}),
     ("PutItem", {"TableName": "ranged", "Item": _row("p", 3, city={"S": "Lisbon"}, x={"N": "3"})}),
     ("PutItem", {"TableName": "ranged", "Item": _row("q", 1, city={"S": ""})}),
+    # the plainest puts (moto_seam/tables/puts.py): a replacement with its capacity, the same item again, a null index key
+    ("PutItem", {"TableName": "plain", "Item": {"pk": {"S": "a"}, "v": {"S": "again"}}, "ReturnValues": "NONE",
+                 "ReturnConsumedCapacity": "INDEXES", "ReturnItemCollectionMetrics": "SIZE"}),
+    ("PutItem", {"TableName": "ranged", "Item": _row("p", 3, city={"S": "Lisbon"}, x={"N": "3"}),
+                 "ReturnConsumedCapacity": "TOTAL"}),
+    ("PutItem", {"TableName": "ranged", "Item": _row("q", 2, city={"NULL": True})}),
+    ("PutItem", {"TableName": "plain", "Item": {"pk": {"S": "e"}, "m": {"M": {"s": {"NS": []}}}}}),
     # GetItem
     ("GetItem", {"TableName": "plain", "Key": {"pk": {"S": "a"}}}),
     ("GetItem", {"TableName": "plain", "Key": {"pk": {"S": "zz"}}, "ReturnConsumedCapacity": "TOTAL"}),

@@ -29,6 +29,16 @@ def test_moto_reports_every_item_write_to_stream_shard():
     assert "table.stream_shard.add(orig_item, item)" in inspect.getsource(backend_models.DynamoDBBackend.update_item)
 
 
+def test_moto_s_put_item_action_checks_a_plain_put_as_puts_py_does():
+    """moto_seam/tables/puts.py answers a put without a condition as moto's action does: the same three checks, then
+    the backend's put_item; a moto that checks more (or otherwise) fails here."""
+    source = inspect.getsource(DynamoHandler.put_item)
+    checks = ["validate_put_has_empty_keys(item, table)", "validate_put_has_empty_attrs(item, table)",
+              "validate_put_has_gsi_keys_set_to_none(item, table)", "self.dynamodb_backend.put_item("]
+    assert [source.index(check) for check in checks] == sorted(source.index(check) for check in checks)
+    assert source.count("validate_") == 4  # the three, and validate_attributes_used of the condition's names
+
+
 def test_the_patches_are_in_place(emu):
     assert isinstance(Table.__dict__["stream_shard"], property)
     assert BotocoreStubber.process_request is botocore_hook._process_request

@@ -261,12 +261,18 @@ def _numbers() -> list[str]:
     {"pk": {"S": {"S": "nested"}}}, {"pk": {"S": "a"}, "m": {"M": {"x": {"NULL": False}}}},
     {"pk": {"S": "a"}, "N": {"S": "attribute named N"}, "S": {"N": "1"}, "NULL": {"NULL": True}},
 ])
-def test_what_eddys_validation_lets_through_moto_s_attribute_value_checks_pass(attrs):
-    """BatchWriteItem's fast path skips moto's Table._validate_item_types (item_to_put(types_checked=True)) for
-    items Eddy's validation has passed: sound only while that validation refuses everything moto's check does."""
-    request = {"RequestItems": {"orders": [{"PutRequest": {"Item": attrs}}]}}
+@pytest.mark.parametrize("operation", ["BatchWriteItem", "PutItem"])
+def test_what_eddys_validation_lets_through_moto_s_attribute_value_checks_pass(attrs, operation):
+    """BatchWriteItem's and PutItem's fast paths skip moto's Table._validate_item_types (item_to_put(types_checked=
+    True); moto_seam/tables/batch_writes.py, puts.py) for items Eddy's validation has passed: sound only while that
+    validation refuses everything moto's check does."""
+    request = (
+        {"RequestItems": {"orders": [{"PutRequest": {"Item": attrs}}]}}
+        if operation == "BatchWriteItem"
+        else {"TableName": "orders", "Item": attrs}
+    )
     try:
-        validation.validate("dynamodb", "BatchWriteItem", request)
+        validation.validate("dynamodb", operation, request)
     except AWSError:
         return  # refused at the door: moto never sees it
     table = _twin(False)
