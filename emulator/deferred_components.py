@@ -159,6 +159,7 @@ class DeferredComponents:
                     from eddy.emulator.functions.async_invocations import AsyncInvocations
 
                     invocations = AsyncInvocations(self.kernel, self.persistence, self.functions, self.invoker)
+                    self.invoker.released = invocations.execution_freed  # a free execution: throttled events' turn
                     if self._started:
                         invocations.start()
                     self._async_invocations = invocations

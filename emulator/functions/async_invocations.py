@@ -84,6 +84,9 @@ class AsyncInvocations:
         self._schedule: list[tuple[float, int, str]] = []
         self._order = itertools.count()
         self._running = 0
+        #: per function (its unqualified ARN), the events a throttle sent back to the queue since one of its
+        #: executions last ended (request ids; one done since is skipped)
+        self._throttled: dict[str, set[str]] = {}
         self._stopping = threading.Event()
         self._dispatcher: threading.Thread | None = None
 
@@ -137,6 +140,22 @@ class AsyncInvocations:
         if self._dispatcher is None and not self._stopping.is_set():
             self._dispatcher = threading.Thread(target=self._dispatch, name="eddy-async-dispatcher", daemon=True)
             self._dispatcher.start()
+
+    def execution_freed(self, function: "Function") -> None:
+        """One of `function`'s executions ended (the Invoker says so): its events a throttle sent back to the queue
+        are tried now, not at the end of their back-off (async_events.py: Lambda reads a function's queue as its
+        concurrency allows)."""
+        if not self._throttled.get(root := function.root.arn):  # the common case, without the lock
+            return
+        with self._activity:
+            now, woken = self._now(), False
+            held = [self.events[i] for i in self._throttled.pop(root, set()) if i in self.events]
+            for event in sorted(held, key=lambda event: event.queued_at):
+                if not event.running and not event.expires and event.next_attempt_at > now:
+                    event.next_attempt_at, woken = now, True
+                    self._schedule_attempt(event)
+            if woken:
+                self._activity.notify_all()
 
     def _schedule_attempt(self, event: AsyncEvent) -> None:
         heapq.heappush(self._schedule, (event.next_attempt_at, next(self._order), event.request_id))
@@ -199,7 +218,8 @@ class AsyncInvocations:
         with self._activity:
             figures = self.figures.setdefault(event.function_arn, AsyncFigures())
             if result.throttled:  # not an attempt: back to the queue, tried again after a back-off
-                after_throttle(event, self._now(), maximum_age)
+                after_throttle(event, self._now(), maximum_age)  # or once an execution of the function is free
+                self._throttled.setdefault(function.root.arn, set()).add(event.request_id)
                 event.last_error = f"{result.error.error_type}: {result.error.message}"
                 figures.last_error = event.last_error
                 return self._wait_for_next(event)

@@ -99,6 +99,9 @@ class Invoker:
         #: the credentials a function's worker gets (its execution role's session: runtimes/credentials.py); None:
         #: the runtime's own ("eddy")
         self.role_credentials: Callable[[Function], dict[str, str]] | None = None
+        #: told when one of a function's executions ends (the asynchronous queue then tries the events a throttle
+        #: held back: async_invocations.py)
+        self.released: Callable[[Function], None] | None = None
 
     def invoke(
         self,
@@ -131,6 +134,8 @@ class Invoker:
                 result = self._invoke_worker(function, event, request_id, started, client_context, invoked_arn, ticket)
         finally:
             self.admission.release(ticket)
+            if self.released is not None:
+                self.released(function)
         result.duration = time.monotonic() - started - (result.init_duration or 0.0)  # Init is not the handler's
         if result.timed_out:  # Lambda reports a timed-out invocation as lasting its timeout ("Duration: 3000.00 ms")
             result.duration = float(function.timeout)

@@ -5,6 +5,7 @@ DeadLetterConfig queue, and the event invoke config API's answers and validation
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 from botocore.exceptions import ClientError
@@ -183,3 +184,87 @@ def test_each_attempt_of_a_retried_event_is_logged_under_the_invocations_request
     expected = [init_start("python:3.12"), *attempt, report_line + r"Init Duration: \d+\.\d\d ms\t\n",
                 *attempt, report_line + r"\n"]  # the second attempt in the same execution environment: warm
     assert_log(messages, expected)
+
+
+#: LocalStack's functions/lambda_s3_integration_function_version.py (the function of the AWS-validated
+#: TestLambdaVersions::test_async_invoke_queue_upon_function_update), its 22-second sleep made a hold the test ends
+#: (the event's "hold": a folder where it says it started and waits for "release")
+S3_VARIANT = '''
+import json
+import time
+import os
+import pathlib
+import time
+
+import boto3
+
+s3 = boto3.client("s3", endpoint_url=os.environ.get("AWS_ENDPOINT_URL"))
+S3_BUCKET_NAME = os.environ.get("S3_BUCKET_NAME")
+# Configurable identifier to test function updates
+FUNCTION_VARIANT = os.environ.get("FUNCTION_VARIANT")
+
+
+def handler(event, context):
+    if "hold" in event:
+        pathlib.Path(event["hold"], "started").touch()
+        while not pathlib.Path(event["hold"], "release").exists():
+            time.sleep(0.01)
+
+    request_prefix = event.get("request_prefix")
+    response = {
+        "function_version": context.function_version,
+        "request_id": context.aws_request_id,
+        "request_prefix": request_prefix,
+        "function_variant": FUNCTION_VARIANT,
+    }
+
+    # The side effect is required to test async invokes
+    if S3_BUCKET_NAME:
+        s3_key = f"{request_prefix}--{FUNCTION_VARIANT}"
+        response["s3_key"] = s3_key
+        s3.put_object(Bucket=S3_BUCKET_NAME, Key=s3_key, Body=json.dumps(response))
+
+    return response
+'''
+
+
+def test_events_queued_behind_a_busy_execution_run_as_it_frees_and_with_the_updated_configuration(door, tmp_path):
+    """test_lambda.snapshot.json, TestLambdaVersions::test_async_invoke_queue_upon_function_update (recorded against
+    AWS 2025-11-24): a function with one execution (ReservedConcurrentExecutions 1) runs a long event; 9 events are
+    queued behind it, its configuration is updated (FUNCTION_VARIANT variant-2), 5 more are queued; every one runs
+    (async_invoke_history_sorted, whole: the long one as variant-1, all 14 others as variant-2). They are throttled
+    while the execution is busy and run as it frees, without waiting out their back-off: the emulator's clock is
+    never moved here, so not even the first second of it passes."""
+    s3, lam = door.client("s3"), door.client("lambda")
+    s3.create_bucket(Bucket="lambda-target-bucket")
+    variables = {"S3_BUCKET_NAME": "lambda-target-bucket", "FUNCTION_VARIANT": "variant-1"}
+    create_zip_function(lam, "variants", "python", S3_VARIANT, Timeout=60, Environment={"Variables": variables})
+    lam.put_function_concurrency(FunctionName="variants", ReservedConcurrentExecutions=1)
+
+    def invoke_event(payload: dict) -> None:
+        assert lam.invoke(FunctionName="variants", InvocationType="Event",
+                          Payload=json.dumps(payload))["StatusCode"] == 202
+
+    invoke_event({"request_prefix": "01-sleep", "hold": str(tmp_path)})
+    deadline = time.monotonic() + 60
+    while not (tmp_path / "started").exists():  # the long event holds the one execution (a file it makes)
+        assert time.monotonic() < deadline, "the long event never started"
+        door.wait_idle(0.1)  # the emulator's own wait, between looks
+    for index in range(9):
+        invoke_event({"request_prefix": f"{index + 2:02}-before"})
+    report = door.wait_idle(0.2)  # not idle while the long event runs: a look at the queue
+    while len([entry for entry in report["Pending"] if entry.get("State") == "Throttled"]) < 9:
+        assert time.monotonic() < deadline, report
+        report = door.wait_idle(0.2)  # each event's first try, throttled
+    lam.update_function_configuration(FunctionName="variants",
+                                      Environment={"Variables": {**variables, "FUNCTION_VARIANT": "variant-2"}})
+    for index in range(5):
+        invoke_event({"request_prefix": f"{index + 11:02}-after"})
+    (tmp_path / "release").touch()
+    deadline = time.monotonic() + 120
+    while not (report := door.wait_idle(5))["Idle"]:
+        assert time.monotonic() < deadline, report
+    assert report["Failures"] == []
+    keys = sorted(item["Key"] for item in s3.list_objects_v2(Bucket="lambda-target-bucket")["Contents"])
+    assert keys == ["01-sleep--variant-1", *(f"{n:02}-before--variant-2" for n in range(2, 11)),
+                    *(f"{n:02}-after--variant-2" for n in range(11, 16))]
