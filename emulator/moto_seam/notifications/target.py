@@ -3,9 +3,10 @@ emulator is open."""
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from eddy.emulator.notifications.delivery_status import Delivery, Outcome
+if TYPE_CHECKING:  # types only: a plain DynamoDB test loads no part of SNS's delivery (test_deferred_components.py)
+    from eddy.emulator.notifications.delivery_status import Delivery, Outcome
 
 
 class Target(Protocol):
