@@ -75,27 +75,27 @@ def _blob(value: Any) -> str:
 
 
 def _attribute_value(value: Any) -> Any:
-    """An AttributeValue, written out by hand: items are most of what these answers carry."""
+    """An AttributeValue, written out by hand: items are most of what these answers carry. A str (what moto keeps in
+    S, N, SS and NS) is written as it is: _string's answer for it, without the call and its comparisons."""
     if value is None:
         return None
     written = {}
     for kind, content in value.items():
         if content is None:
             continue
-        if kind in ("S", "N"):
-            written[kind] = _string(content)
-        elif kind in ("NULL", "BOOL"):
+        if kind == "S" or kind == "N":
+            written[kind] = content if type(content) is str else _string(content)
+        elif kind == "NULL" or kind == "BOOL":
             written[kind] = content
         elif kind == "M":
-            written[kind] = {
-                name: element
-                for name, element in ((name, _attribute_value(element)) for name, element in content.items())
-                if element is not None
-            }
+            members = written[kind] = {}
+            for name, element in content.items():
+                if element is not None:  # _attribute_value's None: only for a None
+                    members[name] = _attribute_value(element)
         elif kind == "L":
             written[kind] = [_attribute_value(element) for element in content]
-        elif kind in ("SS", "NS"):
-            written[kind] = [_string(member) for member in content]
+        elif kind == "SS" or kind == "NS":
+            written[kind] = [member if type(member) is str else _string(member) for member in content]
         elif kind == "B":
             written[kind] = _blob(content)
         elif kind == "BS":
