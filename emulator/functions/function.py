@@ -16,6 +16,7 @@ from typing import Any, Callable
 from eddy.emulator.errors import (
     AccessDeniedException,
     InvalidParameterValueException,
+    ResourceConflictException,
     constraint_violation,
     reachable,
     without_type,
@@ -140,6 +141,10 @@ class Function:
     role_session: dict[str, str] | None = None
     #: a version's $LATEST (not written down: recovery links them again)
     latest: "Function | None" = field(default=None, repr=False, compare=False)
+    #: a change of state in progress until its state is read (`update_read`): ("updated", RevisionId) while an update
+    #: of $LATEST's code or configuration is, ("created", RevisionId) while a version UpdateFunctionCode published is
+    #: being created; None when none is. Not written down: a restart completes it
+    transition: tuple[str, str] | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         self.logging_config = logging_config(None, self.name, self.logging_config or None)
@@ -173,16 +178,55 @@ class Function:
         self.revision = next(_REVISIONS)
         self.revision_id = str(uuid.uuid4())
 
+    def update_started(self, moment: str = "updated") -> None:
+        """UpdateFunctionCode or UpdateFunctionConfiguration changed it (registry.saved gave it the RevisionId it has
+        once the update completes): the update is in progress, answered InProgress under a RevisionId of its own.
+        moment "created": a version UpdateFunctionCode published (Publish) is Pending until read, as AWS answered it
+        (test_lambda_api.snapshot.json, TestLambdaVersions::test_publish_with_update: the update's answer and
+        "get_function_version_result" Pending under one RevisionId; PublishVersion's own versions are Active at once:
+        test_version_lifecycle's "first_publish_response")."""
+        self.transition = (moment, str(uuid.uuid4()))
+
+    def update_read(self) -> None:
+        """GetFunction or GetFunctionConfiguration answered its state: an update (or a version's creation) in
+        progress is complete.
+
+        Eddy's model of Lambda's asynchronous update, deterministic and without a clock: the update is in progress
+        until its state is first read, as a caller that waits reads it (boto3's function_updated_v2 and
+        function_active_v2 waiters poll GetFunctionConfiguration; SAM, the CDK and CloudFormation wait so). That read
+        answers InProgress under the update's RevisionId, as AWS answered a GetFunction right after an update
+        (LocalStack's test_lambda_api.snapshot.json, TestLambdaFunction::test_lambda_code_location_zipfile:
+        "update-function-response" and "get-function-response-updated", both InProgress under one RevisionId); the
+        next says Successful under a new RevisionId (TestLambdaRevisions::test_function_revisions_basic: rev3 answered
+        by UpdateFunctionCode, rev4 once the waiter saw the update done). Until then the operations Lambda refuses
+        during an update are refused (`check_not_updating`)."""
+        self.transition = None
+
+    def check_not_updating(self) -> None:
+        """UpdateFunctionCode, UpdateFunctionConfiguration and PublishVersion fail while an update is in progress (the
+        Lambda Developer Guide, "Lambda function states"), in AWS's words (AWS-recorded: test_lambda_api.snapshot.json,
+        TestLambdaFunction::test_lambda_concurrent_code_updates and test_lambda_concurrent_config_updates,
+        "update-during-in-progress-update-exc": 409 ResourceConflictException naming the unqualified ARN)."""
+        if self.root.transition is not None and self.root.transition[0] == "updated":
+            raise ResourceConflictException(
+                f"The operation cannot be performed at this time. An update is in progress for resource: {self.arn}"
+            )
+
     def configuration(self, moment: str = "", arn: str | None = None) -> dict[str, Any]:
         """FunctionConfiguration, as the Lambda API returns it. `moment`: "created" for CreateFunction's answer (State
         Pending, the function is being created) and "updated" for an update's (LastUpdateStatus InProgress), as AWS
         answers them (LocalStack's AWS-validated snapshots: test_lambda.snapshot.json test_function_state, and
-        test_lambda_api.snapshot.json's update_func_conf_response); the function is Active, its update Successful,
-        as soon as that answer is given (Eddy's functions are ready at once), so every later read says so, under a
-        RevisionId of its own: Lambda's state change is a new revision (AWS-recorded: test_lambda_api.snapshot.json
-        TestLambdaRevisions::test_function_revisions_basic, rev1 Pending to rev2 Active, rev3 InProgress to rev4
-        Successful), so the answer's is the passing one. `arn`: the FunctionArn answered (a version's is qualified;
-        $LATEST's only when the request named it)."""
+        test_lambda_api.snapshot.json's update_func_conf_response). A created function is Active as soon as that
+        answer is given (Eddy's functions are ready at once), under a RevisionId of its own: Lambda's state change is
+        a new revision (AWS-recorded: test_lambda_api.snapshot.json TestLambdaRevisions::test_function_revisions_basic,
+        rev1 Pending to rev2 Active). An update stays InProgress, under its own RevisionId, until its state is read
+        (`update_read`). `arn`: the FunctionArn answered (a version's is qualified; $LATEST's only when the request
+        named it)."""
+        revision_id = self.revision_id
+        if self.transition is not None and moment in ("", self.transition[0]):
+            moment, revision_id = self.transition
+        elif moment:
+            revision_id = str(uuid.uuid4())
         configuration: dict[str, Any] = {
             "FunctionName": self.name,
             "FunctionArn": arn or self.qualified_arn,
@@ -203,7 +247,7 @@ class Function:
             "TracingConfig": {"Mode": self.tracing_mode},
             "SnapStart": {"ApplyOn": self.snap_start, "OptimizationStatus": self._optimization_status},
             "RuntimeVersionConfig": {"RuntimeVersionArn": runtime_version_arn(self.region, self.runtime)},
-            "RevisionId": str(uuid.uuid4()) if moment else self.revision_id,
+            "RevisionId": revision_id,
         }
         if self.environment or self.environment_given:
             configuration["Environment"] = {"Variables": dict(self.environment)}

@@ -26,7 +26,9 @@ WORKLOAD = textwrap.dedent('''
         lam.create_function(FunctionName="versioned", Runtime="python3.11", Handler="app.handler", Publish=True,
                             Role="arn:aws:iam::123456789012:role/lambda-role", Code={"ZipFile": package("one")})
         lam.update_function_code(FunctionName="versioned", ZipFile=package("two"), Publish=True)
+        lam.get_waiter("function_updated_v2").wait(FunctionName="versioned")
         lam.update_function_configuration(FunctionName="versioned", Timeout=7)
+        lam.get_waiter("function_updated_v2").wait(FunctionName="versioned")
         lam.publish_version(FunctionName="versioned")
         lam.delete_function(FunctionName="versioned", Qualifier="3")
         lam.update_function_code(FunctionName="versioned", ZipFile=package("latest"))
@@ -72,4 +74,5 @@ def test_versions_and_aliases_survive_kill_9(kind, tmp_path):
         lam = door.client("lambda")
         check(lam, alias_revision)
         lam.update_function_configuration(FunctionName="versioned", Timeout=8)
+        lam.get_waiter("function_updated_v2").wait(FunctionName="versioned")
         assert lam.publish_version(FunctionName="versioned")["Version"] == "4"

@@ -239,6 +239,7 @@ def update_function_configuration(emulator: Emulator, request: Request, caller: 
         else None
     )
     with emulator.lock:
+        function.check_not_updating()
         function_parameters.check_revision(function.revision_id, params.get("RevisionId"))
         if layers is not None:
             emulator.functions.set_layers(function, layers)
@@ -260,8 +261,10 @@ def update_function_configuration(emulator: Emulator, request: Request, caller: 
         if dead_letter_target is not None:
             function.dead_letter_target = dead_letter_target or None
         emulator.functions.saved(function)
+        function.update_started()
+        answer = function.configuration("updated")
     emulator.invoker.retire(function)
-    return json_response(function.configuration("updated"))
+    return json_response(answer)
 
 
 def update_function_code(emulator: Emulator, request: Request, caller: tuple[str, str], name: str) -> Response:
@@ -269,17 +272,23 @@ def update_function_code(emulator: Emulator, request: Request, caller: tuple[str
     function = _function(emulator, name, caller)
     zip_file = function_parameters.zip_file(emulator, params, function.region)
     with emulator.lock:
+        function.check_not_updating()
         function_parameters.check_revision(function.revision_id, params.get("RevisionId"))
         if isinstance(params.get("Architectures"), list) and function.target is None:
             function.architectures = list(params["Architectures"])
         emulator.functions.update_code(function, zip_file, emulator.clock.now())
         if params.get("Publish") is True:  # answered as the new version, being created (AWS-recorded:
             # TestLambdaVersions::test_publish_with_update, "update_function_code_result")
-            version, _ = emulator.functions.publish_version(function, None)
-            emulator.invoker.retire(function)
-            return json_response(version.configuration("created"))
+            version, published = emulator.functions.publish_version(function, None)
+            function.update_started()
+            if published:
+                version.update_started("created")
+            answer = version.configuration()
+        else:
+            function.update_started()
+            answer = function.configuration("updated")
     emulator.invoker.retire(function)
-    return json_response(function.configuration("updated"))
+    return json_response(answer)
 
 
 def get_layer_version_by_arn(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Response:

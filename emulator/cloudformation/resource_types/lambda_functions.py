@@ -121,12 +121,14 @@ class Function(ResourceType):
         ):
             code = _code(new)
             awslambda.update_function_code(FunctionName=physical_id, **code)
+            _updated(awslambda, physical_id)
         changed = {key: new[key] for key in _CONFIGURATION if key in new and old.get(key) != new.get(key)}
         for key in _CONFIGURATION:
             if key in old and key not in new and key in ("Description", "Environment", "Layers"):
                 changed[key] = {"Description": "", "Environment": {"Variables": {}}, "Layers": []}[key]
         if changed:
             awslambda.update_function_configuration(FunctionName=physical_id, **changed)
+            _updated(awslambda, physical_id)
         if old.get("ReservedConcurrentExecutions") != new.get("ReservedConcurrentExecutions"):
             if "ReservedConcurrentExecutions" in new:
                 awslambda.put_function_concurrency(
@@ -145,6 +147,21 @@ class Function(ResourceType):
 
     def delete(self, provisioning: Provisioning, physical_id: str, properties: dict[str, Any]) -> None:
         delete_if_there(provisioning.client("lambda"), "delete_function", FunctionName=physical_id)
+
+
+#: reads of an updated function's state before its update is taken as stuck (Eddy's complete at the first)
+_UPDATE_READS = 5
+
+
+def _updated(awslambda: Any, name: str) -> None:
+    """Wait for a function's update to complete, as CloudFormation does before it goes on (a second update of a
+    function whose update is in progress is refused): read its LastUpdateStatus until it is no longer InProgress.
+    Eddy's Lambda completes an update when its state is read (functions/function.py, Function.update_read), so the
+    second read says Successful; no sleep, no clock."""
+    for _ in range(_UPDATE_READS):
+        if awslambda.get_function_configuration(FunctionName=name).get("LastUpdateStatus") != "InProgress":
+            return
+    raise ResourceFailed(f"Resource handler returned message: \"The update of function {name} did not complete\"")
 
 
 _MAPPING_UPDATABLE = (

@@ -68,7 +68,8 @@ class FunctionsChannel(Channel):
             if self.log.durable:  # refused with its request: put back as the log holds it
                 arn, previous = function.qualified_arn, self.logged.get(function.qualified_arn)
                 self.logged[arn] = copy.deepcopy(state)  # its own: a change in place (AddPermission) is not the log's
-                self.log.on_undo(lambda: self._put_back(function, arn, previous))
+                transition = function.transition  # not written down: an update the change started is not started
+                self.log.on_undo(lambda: self._put_back(function, arn, previous, transition))
 
     def function_deleted(self, function: Function) -> None:
         arn = function.qualified_arn  # a version's is qualified
@@ -87,9 +88,11 @@ class FunctionsChannel(Channel):
         """Done once the change's request is written down (a deleted function's files removed)."""
         self.log.after_commit(action)
 
-    def _put_back(self, function: Function, arn: str, previous: dict[str, Any] | None) -> None:
-        """A function or version as the log holds it, after a change to it the disk refused: not made, if the log
-        holds none."""
+    def _put_back(
+        self, function: Function, arn: str, previous: dict[str, Any] | None, transition: tuple[str, str] | None
+    ) -> None:
+        """A function or version as the log holds it, after a change to it the disk refused, in the state it was in
+        before (an update the change started is not in progress): not made, if the log holds none."""
         if previous is None:
             self.logged.pop(arn, None)
             self.registry.forget(arn)
@@ -99,6 +102,7 @@ class FunctionsChannel(Channel):
         function.changed()  # its workers are of the change refused
         for name in (*FIELDS, "aliases", "code_dir"):  # its RevisionId too
             setattr(function, name, getattr(before, name))
+        function.transition = transition
 
     def write_logs(self, account_id: str, region: str, group: str, stream: str, events: list[tuple[int, str]]) -> None:
         """An invocation's log events (functions/logs/log_groups.py) logged, then put in moto's CloudWatch Logs, under the

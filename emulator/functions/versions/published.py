@@ -44,6 +44,7 @@ class VersionedRegistry:
             versions={},
             aliases={},
             latest=function,
+            transition=None,
             source_fingerprint=made_of,
             description=function.description if description is None else description,
             policy=[],

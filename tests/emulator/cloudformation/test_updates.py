@@ -5,8 +5,8 @@ the stack as it was, and AWS's "No updates are to be performed." when nothing ch
 import pytest
 from botocore.exceptions import ClientError
 
-from tests.emulator.cloudformation.helpers import STACK, created, deleted, events, outputs
-from tests.emulator.cloudformation.templates import pipeline
+from tests.emulator.cloudformation.helpers import STACK, created, deleted, deploy, events, outputs
+from tests.emulator.cloudformation.templates import ROLE, pipeline
 
 REPLACING = "Requested update requires the creation of a new physical resource; hence creating one."
 
@@ -187,3 +187,41 @@ Resources:
 def outputs_or_url(cloudformation):
     return cloudformation.describe_stack_resource(StackName="undo", LogicalResourceId="Queue")[
         "StackResourceDetail"]["PhysicalResourceId"]
+
+
+UPDATED_FUNCTION = """
+Resources:%(role)s
+  Greeter:
+    Type: AWS::Lambda::Function
+    Properties:
+      FunctionName: greeter
+      Runtime: python3.12
+      Handler: index.handler
+      Role: !GetAtt Role.Arn
+      Timeout: %(timeout)s
+      Code:
+        ZipFile: |
+          def handler(event, context):
+              return %(says)r
+"""
+
+
+def test_a_function_whose_code_and_configuration_change_is_updated_once_each_update_completes(door):
+    """AWS::Lambda::Function's Code and Timeout changed in one stack update: CloudFormation updates the code, waits for
+    that update to complete (Lambda refuses a second update while one is in progress: ResourceConflictException), then
+    the configuration, and waits again; once UPDATE_COMPLETE the function is Successful and may be updated at once."""
+    cloudformation, lam = door.client("cloudformation"), door.client("lambda")
+    deploy(cloudformation, "create", "greeting", UPDATED_FUNCTION % {"role": ROLE, "timeout": 3, "says": "hello"})
+    count = len(events(cloudformation, "greeting"))
+    deploy(cloudformation, "update", "greeting", UPDATED_FUNCTION % {"role": ROLE, "timeout": 9, "says": "bye"})
+    assert events(cloudformation, "greeting")[count:] == [
+        ("greeting", STACK, "UPDATE_IN_PROGRESS", "User Initiated"),
+        ("Greeter", "AWS::Lambda::Function", "UPDATE_IN_PROGRESS", None),
+        ("Greeter", "AWS::Lambda::Function", "UPDATE_COMPLETE", None),
+        ("greeting", STACK, "UPDATE_COMPLETE_CLEANUP_IN_PROGRESS", None),
+        ("greeting", STACK, "UPDATE_COMPLETE", None)]
+    configuration = lam.get_function_configuration(FunctionName="greeter")
+    assert {key: configuration.get(key) for key in ("Timeout", "State", "LastUpdateStatus")} == {
+        "Timeout": 9, "State": "Active", "LastUpdateStatus": "Successful"}
+    assert lam.invoke(FunctionName="greeter")["Payload"].read() == b'"bye"'
+    assert lam.update_function_configuration(FunctionName="greeter", Timeout=10)["LastUpdateStatus"] == "InProgress"

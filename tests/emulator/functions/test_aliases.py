@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import json
 
-from tests.emulator.functions.test_functions import create_function
+from tests.emulator.functions.test_functions import create_function, updated
 from tests.emulator.functions.test_versions import ARN, SOURCE, refused
 
 
 def two_versions(lam, name: str) -> None:
     create_function(lam, name, SOURCE % "one", Publish=True)
     lam.update_function_configuration(FunctionName=name, Environment={"Variables": {"testenv": "prod"}})
+    updated(lam, name)
     lam.publish_version(FunctionName=name)
 
 
@@ -140,6 +141,7 @@ def test_invoking_an_alias_runs_its_version_and_weights_split_invocations(door):
     lam = door.client("lambda")
     create_function(lam, "weighted", SOURCE % "one", Publish=True)
     lam.update_function_configuration(FunctionName="weighted", Timeout=5)
+    updated(lam, "weighted")
     lam.publish_version(FunctionName="weighted")
     lam.create_alias(FunctionName="weighted", Name="live", FunctionVersion="1")
     response = lam.invoke(FunctionName="weighted:live")

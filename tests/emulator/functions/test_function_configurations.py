@@ -114,6 +114,7 @@ def test_each_change_and_state_is_a_new_revision_and_a_stale_one_is_refused(door
     assert refused(lam.update_function_configuration, FunctionName="revised", Timeout=9, RevisionId=rev1) == stale
     assert lam.get_function(FunctionName="revised")["Configuration"]["RevisionId"] == rev2
     rev3 = lam.update_function_code(FunctionName="revised", ZipFile=zip_of(VERSION), RevisionId=rev2)["RevisionId"]
+    lam.get_waiter("function_updated_v2").wait(FunctionName="revised")
     rev4 = lam.get_function(FunctionName="revised")["Configuration"]["RevisionId"]
     assert len({rev1, rev2, rev3, rev4}) == 4
     version = lam.publish_version(FunctionName="revised")
@@ -135,6 +136,7 @@ def test_settings_given_are_kept_and_answered(door):
         "Architectures": ["arm64"], "EphemeralStorage": {"Size": 1024}, "TracingConfig": {"Mode": "Active"},
         "SnapStart": {"ApplyOn": "PublishedVersions", "OptimizationStatus": "Off"}}
     assert lam.invoke(FunctionName="set", Payload=b'{"runs": true}')["Payload"].read() == b'{"runs": true}'
+    lam.get_waiter("function_updated_v2").wait(FunctionName="set")
     version = lam.publish_version(FunctionName="set")
     assert version["SnapStart"] == {"ApplyOn": "PublishedVersions", "OptimizationStatus": "On"}
     listed = lam.list_functions()["Functions"]

@@ -215,6 +215,7 @@ def test_logging_config_as_the_lambda_api_answers_it(door):
     updated = lam.update_function_configuration(FunctionName="talks", LoggingConfig={"ApplicationLogLevel": "DEBUG"})
     assert updated["LoggingConfig"] == {"ApplicationLogLevel": "DEBUG", "LogFormat": "JSON",
                                         "LogGroup": "/aws/lambda/talks", "SystemLogLevel": "INFO"}
+    lam.get_waiter("function_updated_v2").wait(FunctionName="talks")
     lam.update_function_configuration(FunctionName="talks", LoggingConfig={"LogFormat": "Text", "LogGroup": "cool"})
     assert lam.get_function_configuration(FunctionName="talks")["LoggingConfig"] == {"LogFormat": "Text",
                                                                                      "LogGroup": "cool"}

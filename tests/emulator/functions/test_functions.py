@@ -27,6 +27,12 @@ def create_function(lam, name: str, source: str, handler: str = "app.handler", *
                                Code={"ZipFile": zip_of({"app.py": source})}, **options)
 
 
+def updated(lam, name: str) -> None:
+    """Wait for a function's update to complete, as an AWS user must before the next update or PublishVersion: boto3's
+    function_updated_v2 waiter polls GetFunctionConfiguration until LastUpdateStatus is Successful."""
+    lam.get_waiter("function_updated_v2").wait(FunctionName=name)
+
+
 CONTEXT_AND_ENV = '''
 import os
 def handler(event, context):
@@ -83,6 +89,7 @@ def test_get_list_update_delete(door):
     assert lam.get_function(FunctionName="one")["Configuration"]["CodeSha256"]
     lam.update_function_code(FunctionName="one", ZipFile=zip_of({"app.py": "def handler(e, c):\n    return 11\n"}))
     assert lam.invoke(FunctionName="one")["Payload"].read() == b"11"
+    updated(lam, "one")
     lam.update_function_configuration(FunctionName="one", Environment={"Variables": {"AB": "b"}}, Timeout=9)
     assert lam.get_function_configuration(FunctionName="one")["Environment"] == {"Variables": {"AB": "b"}}
     lam.delete_function(FunctionName="two")

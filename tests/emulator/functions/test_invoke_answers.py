@@ -208,6 +208,7 @@ def test_a_function_is_pending_when_created_and_in_progress_when_updated(door):
     in_progress = {"State": "Active", "LastUpdateStatus": "InProgress",
                    "LastUpdateStatusReason": "The function is being created.", "LastUpdateStatusReasonCode": "Creating"}
     assert states(lam.update_function_configuration(FunctionName="echo", Description="x")) == in_progress
+    lam.get_waiter("function_updated_v2").wait(FunctionName="echo")
     assert states(lam.update_function_code(FunctionName="echo", ZipFile=zip_of(
         {"app.py": "def handler(event, context):\n    return 2\n"}))) == in_progress
     lam.get_waiter("function_updated_v2").wait(FunctionName="echo")
@@ -263,6 +264,7 @@ def test_a_dead_letter_config_without_a_target_changes_nothing(door):
     create_function(lam, "echo", "def handler(event, context):\n    return event\n", DeadLetterConfig={"TargetArn": target})
     kept = lam.update_function_configuration(FunctionName="echo", DeadLetterConfig={})
     assert kept["DeadLetterConfig"] == {"TargetArn": target}
+    lam.get_waiter("function_updated_v2").wait(FunctionName="echo")
     removed = lam.update_function_configuration(FunctionName="echo", DeadLetterConfig={"TargetArn": ""})
     assert "DeadLetterConfig" not in removed
 

@@ -10,7 +10,7 @@ import pytest
 from botocore.exceptions import ClientError
 
 from eddy import emulate
-from tests.emulator.functions.test_functions import ROLE, create_function, zip_of
+from tests.emulator.functions.test_functions import ROLE, create_function, updated, zip_of
 from tests.emulator.functions.test_node_functions import call, create_node
 
 REPORT = '''
@@ -66,8 +66,10 @@ def test_update_function_configuration_sets_replaces_and_removes_layers(door):
     failed = lam.invoke(FunctionName="greeter", Payload=b"{}")
     assert json.loads(failed["Payload"].read())["errorType"] == "Runtime.ImportModuleError"
     assert lam.update_function_configuration(FunctionName="greeter", Layers=[old])["Layers"][0]["Arn"] == old
+    updated(lam, "greeter")
     assert invoke(lam, "greeter")["greeting"] == "v1"
     lam.update_function_configuration(FunctionName="greeter", Layers=[new["LayerVersionArn"]])
+    updated(lam, "greeter")
     assert invoke(lam, "greeter")["greeting"] == "v2"
     lam.update_function_configuration(FunctionName="greeter", Layers=[])
     assert "Layers" not in lam.get_function_configuration(FunctionName="greeter")

@@ -14,7 +14,7 @@ from botocore.exceptions import ClientError
 
 from tests.emulator.functions.test_aliases import answer
 from tests.emulator.functions.test_function_logs import assert_log, init_start
-from tests.emulator.functions.test_functions import ROLE, create_function, zip_of
+from tests.emulator.functions.test_functions import ROLE, create_function, updated, zip_of
 from tests.emulator.functions.test_versions import ARN, SOURCE, refused
 
 NOT_FOUND = {"Code": "ProvisionedConcurrencyConfigNotFoundException",
@@ -159,6 +159,7 @@ def test_a_provisioned_version_deleted_takes_its_configuration_and_invocations_r
     lam = door.client("lambda")
     create_function(lam, "warm", SOURCE % "one", Publish=True)
     lam.update_function_configuration(FunctionName="warm", Timeout=5)
+    updated(lam, "warm")
     lam.publish_version(FunctionName="warm")
     lam.create_alias(FunctionName="warm", Name="live", FunctionVersion="2")
     lam.put_provisioned_concurrency_config(FunctionName="warm", Qualifier="1", ProvisionedConcurrentExecutions=2)
@@ -261,6 +262,7 @@ def test_reserved_and_provisioned_concurrency_overlap(door):
         "Reason": "ReservedFunctionConcurrentInvocationLimitExceeded", "Type": "User", "message": "Rate Exceeded."}
     assert initialization_type(lam, FunctionName="overlap", Qualifier=v1) == "provisioned-concurrency"
     lam.update_function_configuration(FunctionName="overlap", Timeout=15)
+    updated(lam, "overlap")
     v2 = lam.publish_version(FunctionName="overlap")["Version"]
     over = {"Code": "InvalidParameterValueException", "Message": "Requested Provisioned Concurrency should not be "
             "greater than the reservedConcurrentExecution for function"}

@@ -11,7 +11,7 @@ import json
 import pytest
 from botocore.exceptions import ClientError
 
-from tests.emulator.functions.test_functions import create_function, zip_of
+from tests.emulator.functions.test_functions import create_function, updated, zip_of
 
 ARN = "arn:aws:lambda:us-east-1:123456789012:function"
 SOURCE = "import os\ndef handler(event, context):\n    return {'says': %r, 'version': context.function_version, " \
@@ -47,6 +47,7 @@ def test_version_lifecycle(door):
         {"FunctionName": "versioned", "FunctionArn": f"{ARN}:versioned:$LATEST", "Description": "No version :(",
          "Version": "$LATEST"}]
     lam.update_function_configuration(FunctionName="versioned", Description="First version :)")
+    updated(lam, "versioned")
     first = lam.publish_version(FunctionName="versioned", Description="First version description :)")
     assert first["ResponseMetadata"]["HTTPStatusCode"] == 201
     assert shown(first) == {"FunctionName": "versioned", "FunctionArn": f"{ARN}:versioned:1", "Version": "1",
@@ -55,6 +56,7 @@ def test_version_lifecycle(door):
     assert lam.get_function(FunctionName="versioned", Qualifier="1")["Configuration"] == {
         key: value for key, value in first.items() if key != "ResponseMetadata"}
     lam.update_function_configuration(FunctionName="versioned", Description="Second version :))", Timeout=9)
+    updated(lam, "versioned")
     again = lam.get_function_configuration(FunctionName="versioned", Qualifier="1")
     assert (again["Description"], again["Timeout"], again["RevisionId"]) == (
         "First version description :)", 3, first["RevisionId"])
@@ -75,6 +77,7 @@ def test_version_lifecycle(door):
     assert [v["Version"] for v in lam.list_versions_by_function(FunctionName="versioned")["Versions"]] == [
         "$LATEST", "2"]
     lam.update_function_configuration(FunctionName="versioned", Timeout=10)
+    updated(lam, "versioned")
     assert lam.publish_version(FunctionName="versioned")["Version"] == "3"
 
 
@@ -193,6 +196,7 @@ def test_versions_are_listed_a_page_at_a_time(door):
     create_function(lam, "paged", SOURCE % "one")
     for timeout in range(4, 8):
         lam.update_function_configuration(FunctionName="paged", Timeout=timeout)
+        updated(lam, "paged")
         lam.publish_version(FunctionName="paged")
     first = lam.list_versions_by_function(FunctionName="paged", MaxItems=2)
     second = lam.list_versions_by_function(FunctionName="paged", MaxItems=2, Marker=first["NextMarker"])

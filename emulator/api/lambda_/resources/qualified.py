@@ -86,8 +86,11 @@ def _shown(emulator: Emulator, function: Function, qualifier: str | None) -> tup
 def get_function(emulator: Emulator, request: Request, caller: tuple[str, str], name: str) -> Response:
     function, arn = _shown(emulator, *_qualified(emulator, request, caller, name, "GetFunction"))
     location = package_location(emulator, function)  # in-process, the loopback server that serves it starts here
+    with emulator.lock:
+        configuration = function.configuration(arn=arn)
+        function.update_read()  # its state was read: an update in progress is complete (Function.update_read)
     answer = {
-        "Configuration": function.configuration(arn=arn),
+        "Configuration": configuration,
         "Code": {"RepositoryType": "S3", "Location": location or "file://(registered in-process)"},
     }
     function = function.root
@@ -100,7 +103,10 @@ def get_function(emulator: Emulator, request: Request, caller: tuple[str, str], 
 
 def get_function_configuration(emulator: Emulator, request: Request, caller: tuple[str, str], name: str) -> Response:
     function, arn = _shown(emulator, *_qualified(emulator, request, caller, name, "GetFunctionConfiguration"))
-    return json_response(function.configuration(arn=arn))
+    with emulator.lock:
+        configuration = function.configuration(arn=arn)
+        function.update_read()  # its state was read: an update in progress is complete (Function.update_read)
+    return json_response(configuration)
 
 
 def delete_function(emulator: Emulator, request: Request, caller: tuple[str, str], name: str) -> Response:

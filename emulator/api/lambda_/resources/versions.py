@@ -49,6 +49,7 @@ def page_of(items: list[dict[str, Any]], query: dict[str, str], key: str) -> dic
 def publish_version(emulator: Emulator, function: Function, params: dict[str, Any]) -> Response:
     validation.validate("lambda", "PublishVersion", dict(params, FunctionName=function.name))
     with emulator.lock:
+        function.check_not_updating()
         check_revision(function.revision_id, params.get("RevisionId"))
         sha = params.get("CodeSha256")
         if sha is not None and sha != function.code_sha256:

@@ -190,6 +190,7 @@ def test_account_code_size_counts_latest_each_published_version_and_each_layer_v
     assert usage() == {"TotalCodeSize": size, "FunctionCount": 1}
     updated = lam.update_function_code(FunctionName="echo", ZipFile=zip_of({"app.py": ECHO}), Publish=True)
     assert (updated["Version"], updated["CodeSize"]) == ("1", size)
+    lam.get_waiter("function_updated_v2").wait(FunctionName="echo")
     assert usage() == {"TotalCodeSize": 2 * size, "FunctionCount": 1}
     layer_zip = zip_of({"python/helper.py": "VALUE = 1\n"})
     first = lam.publish_layer_version(LayerName="helpers", Content={"ZipFile": layer_zip})
@@ -199,6 +200,7 @@ def test_account_code_size_counts_latest_each_published_version_and_each_layer_v
     assert usage() == {"TotalCodeSize": 2 * size + 2 * len(layer_zip), "FunctionCount": 1}
     lam.update_function_configuration(FunctionName="echo", Description="configuration only")
     assert usage() == {"TotalCodeSize": 2 * size + 2 * len(layer_zip), "FunctionCount": 1}
+    lam.get_waiter("function_updated_v2").wait(FunctionName="echo")
     assert lam.publish_version(FunctionName="echo")["Version"] == "2"
     assert usage() == {"TotalCodeSize": 3 * size + 2 * len(layer_zip), "FunctionCount": 1}
     lam.delete_layer_version(LayerName="helpers", VersionNumber=1)
