@@ -12,7 +12,10 @@ above it):
         validation               botocore's model walked over the request (api/validation.py)
         DynamoDB's rules         api/dynamodb/rules/ (before any table is read)
         fast path                moto's action called directly (moto_seam/actions.py) and its answer shaped
-          moto's action          moto_seam/actions.run: DynamoHandler.put_item and the item store below it
+          moto's action          moto_seam/actions.run: PutItem's action (moto_seam/tables/puts.py, moto's own
+                                 DynamoHandler.put_item for a put with a condition) and the item store below it
+            the item built       dynamodb_puts.item_to_put (a plain put's, puts.py)
+            the item stored      dynamodb_puts.store_item: into moto's table, its write told to change capture
         capture's end            the stream records built and committed (stream, change log, write-ahead log)
 
 The client's own hooks that emulate() adds (before-sign, before-send) are the rest of the difference between
@@ -62,13 +65,13 @@ def _puts(dynamodb, count: int, prefix: str) -> float:
 
 def one_round(count: int, number: int) -> dict[str, float]:
     from moto.core.botocore_stubber import BotocoreStubber
-    from moto.dynamodb.responses import DynamoHandler
 
     from eddy import emulate
     from eddy.emulator.api import validation
     from eddy.emulator.api.dynamodb import door
     from eddy.emulator.dynamodb import fast_path
     from eddy.emulator.moto_seam import actions
+    from eddy.emulator.moto_seam.tables import puts
     from eddy.emulator.streams import capture
 
     floor = floor_client()
@@ -80,7 +83,8 @@ def one_round(count: int, number: int) -> dict[str, float]:
                (validation, "validate", "    validation (botocore's model)"),
                (door.dynamodb_rules, "check", "    DynamoDB's rules"), (fast_path, "answer", "    fast path"),
                (actions, "run", "      moto's action (its item store included)"),
-               (DynamoHandler, "put_item", "        DynamoHandler.put_item"),
+               (puts, "item_to_put", "        the item built (item_to_put)"),
+               (puts, "store_item", "        the item stored, its write captured (store_item)"),
                (capture.Capture, "end", "    capture's end (stream records, commit)")]
     originals = [(owner, name, vars(owner)[name]) for owner, name, _ in patched]
     with emulate(housekeeping_interval=None, split_records_per_second=None):
