@@ -3,10 +3,12 @@ memory and the time of two model reads before its first answer.
 
 - The regions of an account's backends (AccountSpecificBackend._generate_regions, on the first request of each
   account to each service): moto asks a boto3 Session it keeps for the process, which keeps botocore's endpoints
-  (1.2 MB of JSON, 7 MB once read) and the model of every service it looked an endpoint prefix up in. Here the
-  endpoints are read once by a session of their own, every endpoint prefix's regions listed by botocore's own
-  resolver (a few thousand names, every partition in botocore's order), and that session let go; a service's endpoint
-  prefix is read from its model through the process's loader (aws_environment.shared_loader).
+  (1.2 MB of JSON, 7 MB once read) and the model of every service it looked an endpoint prefix up in. Here every
+  endpoint prefix's regions are listed once (a few thousand names, every partition in botocore's order) and the
+  endpoint data let go: by moto_seam/backend_regions.py from botocore's own file (read already where `eddy serve`
+  answered a ListTables before its engine was loaded), or, where another endpoints file may be read (AWS_DATA_PATH),
+  by a loader of their own and botocore's resolver; a service's endpoint prefix is read from its model through the
+  process's loader (aws_environment.shared_loader).
 - moto's service models (moto.core.utils._load_service_model, which its serializers and parsers read): moto reads
   each through a new loader of its own (moto's Loader: botocore's model with moto's "moto-extras" merged in, error
   shapes such as S3's InvalidArgument with its ArgumentName); here a service moto has extras for is read through one
@@ -32,7 +34,7 @@ from moto.core import loaders as moto_loaders
 from moto.core.base_backend import AccountSpecificBackend
 
 from eddy.emulator import aws_environment
-from eddy.emulator.moto_seam import Patches
+from eddy.emulator.moto_seam import Patches, backend_regions
 
 _lock = threading.Lock()
 #: every endpoint prefix's regions, over botocore's partitions in order (None until first asked)
@@ -63,13 +65,13 @@ def _endpoint_prefix(service_name: str) -> str | None:
 def _endpoint_regions() -> dict[str, list[str]]:
     global _prefix_regions
     if _prefix_regions is None:
-        _prefix_regions = json.loads(_read_endpoint_regions())
+        _prefix_regions = backend_regions.by_prefix() or json.loads(_read_endpoint_regions())
     return _prefix_regions
 
 
 def _read_endpoint_regions() -> str:
     """Every endpoint prefix's regions as JSON text, read from botocore's endpoint data (as a session's resolver reads
-    it) through a loader of its own, so that the data (7 MB once read) goes with it. What is kept is remade from the
+    it, AWS_DATA_PATH's files included) through a loader of its own, so that the data (7 MB once read) goes with it. What is kept is remade from the
     text: region names made while the data was read would each keep one of its memory blocks, which the process could
     then never give back."""
     from botocore.loaders import create_loader

@@ -8,8 +8,8 @@ waits), so ListTables' answer is known: `{"TableNames": []}`, with the headers m
 
 `answer` gives that answer only to a request the engine's door would answer so: botocore's ListTables without members
 (POST /, X-Amz-Target DynamoDB_20120810.ListTables, Content-Type application/x-amz-json-1.0, a body of `{}` or none),
-signed for a region moto serves DynamoDB in (the regions moto's backends list: botocore's endpoint data, read here
-directly), with no account named by header. Anything else (a Limit, another region, an unsigned request, ...) is
+signed for a region moto serves DynamoDB in (the regions moto's backends list: moto_seam/backend_regions.py, which
+reads botocore's endpoint data without loading botocore), with no account named by header. Anything else (a Limit, another region, an unsigned request, ...) is
 None: the request waits for the engine, whose door answers it, errors included. Pinned against the engine's door by
 tests/emulator/moto_seam/tables/test_empty_listing.py.
 """
@@ -17,17 +17,14 @@ tests/emulator/moto_seam/tables/test_empty_listing.py.
 from __future__ import annotations
 
 import email.utils
-import importlib.util
 import json
-import os
 import random
 import string
-import threading
 import zlib
-from pathlib import Path
 from typing import Any
 
 from eddy.emulator.callers import scope_of
+from eddy.emulator.moto_seam import backend_regions
 
 TARGET = "DynamoDB_20120810.ListTables"
 CONTENT_TYPE = "application/x-amz-json-1.0"
@@ -35,8 +32,6 @@ BODY = json.dumps({"TableNames": []}).encode()
 #: moto's request ids (moto.utilities.aws_headers.gen_amzn_requestid_long: 52 letters and digits)
 _REQUEST_ID_CHARACTERS = string.ascii_letters + string.digits
 _random = random.SystemRandom()
-_lock = threading.Lock()
-_regions: frozenset[str] | None = None
 
 Answer = tuple[str, list[tuple[str, str]], bytes]
 
@@ -76,24 +71,6 @@ def answer(environ: dict[str, Any]) -> Answer | None:
 
 
 def dynamodb_regions() -> frozenset[str]:
-    """The regions moto's DynamoDB backends serve: every partition's regions with a DynamoDB endpoint in botocore's
-    endpoint data (botocore's EndpointResolver.get_available_endpoints, which moto asks); none where AWS_DATA_PATH
-    may hold other endpoint data."""
-    global _regions
-    with _lock:
-        if _regions is None:
-            _regions = frozenset() if os.environ.get("AWS_DATA_PATH") else _read_regions()
-        return _regions
-
-
-def _read_regions() -> frozenset[str]:
-    spec = importlib.util.find_spec("botocore")  # found, not imported
-    if spec is None or not spec.submodule_search_locations:
-        return frozenset()
-    endpoints = json.loads((Path(spec.submodule_search_locations[0]) / "data" / "endpoints.json").read_bytes())
-    return frozenset(
-        region
-        for partition in endpoints["partitions"]
-        for region in partition["services"].get("dynamodb", {}).get("endpoints", {})
-        if region in partition["regions"]
-    )
+    """The regions moto's DynamoDB backends serve; none where botocore's loader must be asked (AWS_DATA_PATH set, or
+    an endpoints file under ~/.aws/models)."""
+    return frozenset((backend_regions.by_prefix() or {}).get("dynamodb", ()))
