@@ -81,11 +81,13 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--tree", action="append", default=[], type=Path, help="another checkout to start as well")
     args = parser.parse_args()
+    trees = [tree.resolve() for tree in args.tree]
     with tempfile.TemporaryDirectory() as scratch:
+        os.chdir(scratch)  # `python -m eddy` finds the package in its working directory first: never a checkout's here
         variants: dict[str, str | None] = {"this checkout": None}
-        if args.tree:
+        if trees:
             variants = {}
-            for number, tree in enumerate([ROOT, *args.tree]):
+            for number, tree in enumerate([ROOT, *trees]):
                 name = "this checkout" if tree == ROOT else f"{tree}"
                 variants[name] = str(linked_package(tree, Path(scratch) / f"tree{number}"))
         for label, pythonpath in variants.items():  # each tree's bytecode written, not counted
