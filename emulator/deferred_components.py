@@ -3,8 +3,10 @@ that a plain DynamoDB test loads nothing else: the functions (their registry and
 the asynchronous invocations), S3's and SNS's pushes (notifications/), EventBridge's rules' deliveries (eventbridge/,
 and its pipes, made when EventBridge first asks), global tables' replication (global_tables/), the event source
 mappings' registry (triggers/: with it the pollers and moto's SQS, and its durable channel) and CloudFormation's
-stacks. A durable emulator makes them all at once, before recovery (its state may hold any of them: each channel is
-registered in the snapshot's order); a component made once the emulator has started starts as it is made. Until a
+stacks. A durable emulator makes them all at once, before recovery, where its state directory holds anything (any of
+them may have state there), and on a new or empty one by their first use, as in memory: each channel then keeps its
+place in the snapshot's order (a Reserved one holds it until the component is made and registers its own); a
+component made once the emulator has started starts as it is made. Until a
 push comes, moto's S3, SNS and EventBridge pushes are told to Eddy through stand-ins that make the notifications or
 EventBridge by the first one. Part of the composition root (engine.py's Emulator is a DeferredComponents): each is
 built with the collaborators it uses, as the Emulator builds the others, only later.
@@ -45,6 +47,13 @@ if TYPE_CHECKING:
 
 #: moto's EventBridge seam (eventbridge/service.py's EVENTS_SEAM, named here without loading that module)
 EVENTS_SEAM = "eddy.emulator.moto_seam.eventbridge.rules"
+#: the durable channels of the components made here, by their names (named without loading their modules): a durable
+#: emulator holds their places in the snapshot's order until each is made (engine.py's _register_channels)
+SEQUENCER_CHANNEL = "s3_sequencer"  # notifications/s3_events.py's SequencerChannel
+FUNCTIONS_CHANNEL = "functions"  # functions/durable/'s FunctionsChannel
+ASYNC_INVOCATIONS_CHANNEL = "async_event"  # functions/async_invocations.py's queue
+RULE_DELIVERIES_CHANNEL = "rule_delivery"  # eventbridge/deliveries.py's queue
+HTTP_DELIVERIES_CHANNEL = "sns_http_delivery"  # notifications/http_endpoints.py's queue
 
 
 class DeferredComponents:
@@ -106,6 +115,7 @@ class DeferredComponents:
                         self.lock,
                         lambda failure: self.disk.refused(failure, self.clock.now()),
                     )
+                    self.persistence.register(self._function_channel)  # in the place its name holds
                     self._functions = functions
         return self._functions
 
@@ -160,6 +170,7 @@ class DeferredComponents:
 
                     invocations = AsyncInvocations(self.kernel, self.persistence, self.functions, self.invoker)
                     self.invoker.released = invocations.execution_freed  # a free execution: throttled events' turn
+                    self.persistence.register(invocations.channel)
                     if self._started:
                         invocations.start()
                     self._async_invocations = invocations
@@ -183,6 +194,7 @@ class DeferredComponents:
                         self.settings.sns_retry_jitter,
                         self.function_channel.write_logs,
                     )
+                    self.persistence.register(notifications.channel, notifications.http_endpoints.channel)
                     if self._started:
                         notifications.start()
                     self._notifications = notifications
@@ -204,6 +216,7 @@ class DeferredComponents:
                         self.state_dir,
                         self._make_pipes,
                     )
+                    self.persistence.register(eventbridge.deliveries.channel)
                     if self._started:
                         eventbridge.start()
                     self._eventbridge = eventbridge

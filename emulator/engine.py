@@ -41,12 +41,20 @@ from eddy.emulator.moto_seam import kinesis as moto_kinesis
 from eddy.emulator.storage.ownership import Ownership
 from eddy.emulator.storage.clock_file import ClockFile
 from eddy.emulator.storage.disk import DiskState, WriteFailed
-from eddy.emulator.storage.channels import NOT_KEPT
-from eddy.emulator.storage.persistence import Persistence
+from eddy.emulator.storage.channels import NOT_KEPT, Reserved
+from eddy.emulator.storage.persistence import Persistence, holds_nothing
 from eddy.emulator.streams.durable import TablesChannel
 from eddy.emulator.service_journal import ServiceJournal
 from eddy.emulator.controls import Controls
-from eddy.emulator.deferred_components import EVENTS_SEAM, DeferredComponents
+from eddy.emulator.deferred_components import (
+    ASYNC_INVOCATIONS_CHANNEL,
+    EVENTS_SEAM,
+    FUNCTIONS_CHANNEL,
+    HTTP_DELIVERIES_CHANNEL,
+    RULE_DELIVERIES_CHANNEL,
+    SEQUENCER_CHANNEL,
+    DeferredComponents,
+)
 
 #: the seam of moto's Lambda layers (their Content.Location is where this emulator serves the zip)
 LAYERS_SEAM = "eddy.emulator.moto_seam.layers"
@@ -84,6 +92,8 @@ class Emulator(DeferredComponents, Controls):
         durable = state_dir is not None and not in_memory
         self._owns_state_dir = not durable
         self.state_dir = Path(state_dir) if durable else Path(tempfile.mkdtemp(prefix="eddy-"))
+        # a new or empty state directory holds nothing to recover: its components made on first use stay unmade
+        new_state = durable and holds_nothing(self.state_dir)
         #: taken before anything there is read or written; None for a temporary directory, which no one else knows
         self.ownership = Ownership.take(self.state_dir, owner) if durable else None
         self.state_dir.mkdir(parents=True, exist_ok=True)
@@ -120,9 +130,9 @@ class Emulator(DeferredComponents, Controls):
         #: holds no state of its own; its handler on Eddy's S3 client is its own)
         self._lifecycle = None
         self._init_state()
-        if self.persistence.durable:  # its state may hold any of them: all made now, their channels in snapshot order
+        self._register_channels()  # those of the components not made yet hold their places
+        if self.persistence.durable and not new_state:  # its state may hold any of them: all made now, in their places
             self._make_deferred_components()
-        self._register_channels()
         #: moto patched while this emulator is open (moto_seam/__init__.py: the last one closed puts moto back)
         self._patched = True
         moto_seam.apply()
@@ -186,17 +196,18 @@ class Emulator(DeferredComponents, Controls):
         none in memory, where nothing is kept (and the components made on first use stay unmade)."""
         if not self.persistence.durable:
             return
+        notifications, invocations, eventbridge = self._notifications, self._async_invocations, self._eventbridge
         self.persistence.register(
             self.clock_file.channel,
-            self.notifications.channel,
+            notifications.channel if notifications is not None else Reserved(SEQUENCER_CHANNEL),
             self.table_channel,
             self.table_channel.streams,
-            self.function_channel,
+            self._function_channel or Reserved(FUNCTIONS_CHANNEL),
             self.kinesis_observer.persistence,
             self.kinesis.channel,
-            self.async_invocations.channel,
-            self.eventbridge.deliveries.channel,
-            self.notifications.http_endpoints.channel,
+            invocations.channel if invocations is not None else Reserved(ASYNC_INVOCATIONS_CHANNEL),
+            eventbridge.deliveries.channel if eventbridge is not None else Reserved(RULE_DELIVERIES_CHANNEL),
+            notifications.http_endpoints.channel if notifications is not None else Reserved(HTTP_DELIVERIES_CHANNEL),
             self.mapping_channel,
             self.services.channel,
             self.client_request_tokens,
@@ -217,7 +228,7 @@ class Emulator(DeferredComponents, Controls):
             self._activate_pushes()  # moto's pushes are Eddy's while the log is replayed, as they were
             self.persistence.recover()
             if self.persistence.durable:  # what was restored, one line per service
-                recovery_report.report(self.streams, self.functions, self.mappings_made)
+                recovery_report.report(self.streams, self._functions, self.mappings_made)
                 self.replication.recover()
             if self._triggers is not None or (self.state_dir / "checkpoints").exists():
                 self.triggers.checkpoints.load()

@@ -51,9 +51,9 @@ def _figure(count: int, noun: str) -> str:
     return f"{count:,} {_SINGULAR.get(noun, noun) if count == 1 else noun}"
 
 
-def lines(streams: StreamRegistry, functions: FunctionRegistry, mappings: int) -> list[str]:
+def lines(streams: StreamRegistry, functions: FunctionRegistry | None, mappings: int) -> list[str]:
     """One line per service holding anything; a single line when nothing was there. `mappings`: how many event
-    source mappings recovery restored."""
+    source mappings recovery restored; `functions` None: not made (a new state directory holds none)."""
     tables = moto_bridge.table_summaries()
     services: dict[str, dict[str, int]] = {
         "dynamodb": {
@@ -63,7 +63,10 @@ def lines(streams: StreamRegistry, functions: FunctionRegistry, mappings: int) -
                 len(shard.records) for stream in streams.streams.values() for shard in stream.shards.values()
             ),
         },
-        "lambda": {"functions": len(functions.functions), "event source mappings": mappings},
+        "lambda": {
+            "functions": len(functions.functions) if functions is not None else 0,
+            "event source mappings": mappings,
+        },
     }
     streams = moto_kinesis.all_streams()
     if streams:
@@ -81,6 +84,6 @@ def lines(streams: StreamRegistry, functions: FunctionRegistry, mappings: int) -
     return report or ["recovered nothing: the state directory was new or empty"]
 
 
-def report(streams: StreamRegistry, functions: FunctionRegistry, mappings: int) -> None:
+def report(streams: StreamRegistry, functions: FunctionRegistry | None, mappings: int) -> None:
     for line in lines(streams, functions, mappings):
         log.info("%s", line)

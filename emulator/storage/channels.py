@@ -107,6 +107,15 @@ class Channel:
         """The state directory is being emptied."""
 
 
+class Reserved(Channel):
+    """The place in the snapshot's order of a channel whose component is not made yet, so holds nothing (a durable
+    emulator's components made on first use: deferred_components.py): it writes and reads nothing, and the channel
+    registered under its name once the component is made takes its place."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
 class NotKept:
     """An in-memory emulator's log: nothing written down, nothing recovered."""
 

@@ -38,6 +38,14 @@ log = logging.getLogger("eddy")
 _compact_json = json.JSONEncoder(separators=(",", ":")).encode
 
 
+def holds_nothing(directory: Path) -> bool:
+    """Whether a state directory is new: missing, or an empty directory (nothing in it to recover)."""
+    try:
+        return not directory.exists() or (directory.is_dir() and not any(directory.iterdir()))
+    except OSError:  # unreadable: not known to be new (what reads it says why)
+        return False
+
+
 class Persistence:
     durable = True
 

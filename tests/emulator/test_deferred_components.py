@@ -10,6 +10,14 @@ import subprocess
 import sys
 import textwrap
 import zipfile
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from eddy import emulate
+from tests.conftest import QUIET, Door, InProcessDoor, ServerDoor, eddy_server
 
 #: the packages of the components a DynamoDB table and its items do not use
 UNUSED_BY_DYNAMODB = (
@@ -96,3 +104,58 @@ def test_components_made_after_the_emulator_started_run_as_if_made_at_its_start(
 
         keys = sorted(item["pk"]["S"] for item in dynamodb.scan(TableName="orders")["Items"])
         assert keys == ["OrderPlaced", "o-1", "report.csv"]
+
+
+def _channels(emulator) -> list[tuple[str, str]]:
+    return [(name, type(channel).__name__) for name, channel in emulator.persistence.channels.items()]
+
+
+def test_a_durable_emulator_on_a_new_state_directory_makes_them_by_their_first_use_in_their_places(tmp_path):
+    with emulate(state_dir=tmp_path / "kept", **QUIET):  # leaves a snapshot and a log there
+        pass
+    with emulate(state_dir=tmp_path / "kept", **QUIET) as emu:  # a state directory that holds something: all made
+        made_at_start = _channels(emu)
+    assert "Reserved" not in {kind for _, kind in made_at_start}
+    with emulate(state_dir=tmp_path / "new", **QUIET) as emu:
+        reserved = [name for name, kind in _channels(emu) if kind == "Reserved"]
+        assert reserved == ["s3_sequencer", "functions", "async_event", "rule_delivery", "sns_http_delivery"]
+        assert [name for name, _ in _channels(emu)] == [name for name, _ in made_at_start]
+        assert (emu._functions, emu._notifications, emu._eventbridge, emu._async_invocations) == (None,) * 4
+        emu.notifications, emu.eventbridge  # made by their first use: each channel in the place its name held
+        assert _channels(emu) == made_at_start
+
+
+@contextmanager
+def _durable_door(name: str, state: Path, kill: bool) -> Iterator[Door]:
+    """A door on the durable state directory `state`; `kill`: the server ends with SIGKILL (no final snapshot)."""
+    if name == "inprocess":
+        with emulate(state_dir=state, **QUIET) as emu:
+            yield InProcessDoor(emu)
+        return
+    with eddy_server("--state-dir", str(state), "--housekeeping-interval", "0") as (url, process):
+        yield ServerDoor(url)
+        if kill:
+            process.kill()
+            process.wait()
+
+
+@pytest.mark.parametrize("door_name", ["inprocess", "server"])
+def test_what_is_made_after_a_start_on_a_new_state_directory_is_kept(tmp_path, door_name):
+    # functions, their asynchronous invocations and EventBridge made once the emulator runs, on a new state directory:
+    # kept by a clean stop's snapshot (in-process) and by the log alone (the server killed with SIGKILL)
+    state = tmp_path / "state"
+    with _durable_door(door_name, state, kill=True) as door:
+        lambda_client, events = door.client("lambda"), door.client("events")
+        arn = lambda_client.create_function(
+            FunctionName="kept", Runtime="python3.12", Role="arn:aws:iam::123456789012:role/r", Handler="index.handler",
+            Code={"ZipFile": _zip("def handler(event, context):\n    return event\n")},
+        )["FunctionArn"]
+        lambda_client.invoke(FunctionName="kept", InvocationType="Event", Payload=b"{}")
+        events.put_rule(Name="orders", EventPattern=json.dumps({"source": ["shop"]}))
+        events.put_targets(Rule="orders", Targets=[{"Id": "kept", "Arn": arn}])
+        door.wait_idle(timeout=120)
+        before = (lambda_client.list_functions()["Functions"], events.list_targets_by_rule(Rule="orders")["Targets"])
+    with _durable_door(door_name, state, kill=False) as door:
+        lambda_client, events = door.client("lambda"), door.client("events")
+        after = (lambda_client.list_functions()["Functions"], events.list_targets_by_rule(Rule="orders")["Targets"])
+    assert after == before and before[0][0]["FunctionArn"] == arn
