@@ -20,6 +20,7 @@ import pytest
 
 from tests.emulator.functions.test_functions import zip_of
 from tests.installed_wheel import Installed
+from tests.lambda_functions import created_function
 
 pytestmark = [pytest.mark.xdist_group("package"), pytest.mark.slow]
 
@@ -55,7 +56,7 @@ def node_sdk(installed: Installed) -> None:
 
 
 def _function(lam, name: str, runtime: str, handler: str, files: dict[str, str]) -> dict:
-    lam.create_function(FunctionName=name, Runtime=runtime, Handler=handler, Code={"ZipFile": zip_of(files)},
+    created_function(lam, FunctionName=name, Runtime=runtime, Handler=handler, Code={"ZipFile": zip_of(files)},
                         Role="arn:aws:iam::123456789012:role/lambda", Timeout=30)
     answer = lam.invoke(FunctionName=name, Payload=b'{"id": "o-1"}')
     payload = json.loads(answer["Payload"].read())

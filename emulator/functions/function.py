@@ -141,9 +141,10 @@ class Function:
     role_session: dict[str, str] | None = None
     #: a version's $LATEST (not written down: recovery links them again)
     latest: "Function | None" = field(default=None, repr=False, compare=False)
-    #: a change of state in progress until its state is read (`update_read`): ("updated", RevisionId) while an update
-    #: of $LATEST's code or configuration is, ("created", RevisionId) while a version UpdateFunctionCode published is
-    #: being created; None when none is. Not written down: a restart completes it
+    #: a change of state in progress until its state is read (`update_read`, `creation_completed`): ("creating",
+    #: RevisionId) while $LATEST is Pending after CreateFunction, ("updated", RevisionId) while an update of $LATEST's
+    #: code or configuration is, ("created", RevisionId) while a version UpdateFunctionCode published is being
+    #: created; None when none is. Not written down: a restart completes it (the function recovered Active)
     transition: tuple[str, str] | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
@@ -187,6 +188,49 @@ class Function:
         test_version_lifecycle's "first_publish_response")."""
         self.transition = (moment, str(uuid.uuid4()))
 
+    def creation_started(self) -> None:
+        """CreateFunction made it: State Pending (StateReasonCode Creating) until it is first read, or a service of
+        Lambda's invokes it (`creation_completed`), the same deterministic model as an update's (`update_read`): no
+        clock, no sleep. Meanwhile Invoke (`check_active`) and the updates and PublishVersion (`check_not_updating`)
+        are refused, as the Lambda Developer Guide says ("Lambda function states": "Lambda does not invoke a function
+        during pending state. Any invocations or other API actions that operate on the function will fail")."""
+        self.transition = (CREATING, str(uuid.uuid4()))
+
+    def creation_completed(self) -> None:
+        """The function is Active: its creation (CreateFunction's Pending) is complete, under a RevisionId of its own.
+
+        What completes it: the first GetFunction or GetFunctionConfiguration of any of its versions, which then
+        answers Active, not Pending. No AWS recording shows a read right after CreateFunction (LocalStack's
+        AWS-validated tests all wait with their create_lambda_function fixtures: test_lambda.snapshot.json
+        test_function_state's "get-fn-response" and test_lambda_api.snapshot.json TestLambdaRevisions::
+        test_function_revisions_basic's "get_function_response_rev2" are Active, read after the wait), so a waiter
+        (boto3's function_active_v2 and function_exists poll GetFunction, function_active GetFunctionConfiguration)
+        goes on at its first poll instead of sleeping its 1 second delay for each function made. Also: an invocation
+        by one of Lambda's services (an event source mapping, SNS, S3, EventBridge, Pipes, an asynchronous event's
+        retry: Invoker.invoke), which on AWS runs long after the function became Active, and Eddy's own deploy paths
+        (its CloudFormation engine reads the function before it goes on, as AWS's waits for it; a registered callable
+        is never Pending)."""
+        root = self.root
+        if root.transition is not None and root.transition[0] == CREATING:
+            root.transition = None
+
+    @property
+    def pending(self) -> bool:
+        """State Pending: the function's creation (CreateFunction) is not complete, or this is a version
+        UpdateFunctionCode published that is still being created."""
+        return any(t is not None and t[0] in (CREATING, "created") for t in (self.transition, self.root.transition))
+
+    def check_active(self) -> None:
+        """Invoke (every InvocationType) and InvokeAsync fail while the function is Pending, in AWS's words (the Lambda
+        Developer Guide, "Troubleshoot invocation issues in Lambda": "ResourceConflictException: The operation cannot
+        be performed at this time. The function is currently in the following state: Pending"; LocalStack's
+        lambda_service.py answers the same, HTTP 409)."""
+        if self.pending:
+            raise ResourceConflictException(
+                "The operation cannot be performed at this time. The function is currently in the following state: "
+                "Pending"
+            )
+
     def update_read(self) -> None:
         """GetFunction or GetFunctionConfiguration answered its state: an update (or a version's creation) in
         progress is complete.
@@ -211,20 +255,28 @@ class Function:
             raise ResourceConflictException(
                 f"The operation cannot be performed at this time. An update is in progress for resource: {self.arn}"
             )
+        if self.root.transition is not None and self.root.transition[0] == CREATING:
+            # while it is Pending after CreateFunction, in the words AWS answered an UpdateFunctionCode right after
+            # CreateFunction (409, the unqualified ARN: aws/serverless-application-model#2356, 2022, and a GitHub
+            # Actions run's boto3 traceback of 2026-07-11, both from real AWS; not in LocalStack's recordings)
+            raise ResourceConflictException(
+                f"The operation cannot be performed at this time. The resource {self.arn} is currently in the "
+                "following state: 'Pending'. StateReasonCode: 'Creating'"
+            )
 
     def configuration(self, moment: str = "", arn: str | None = None) -> dict[str, Any]:
         """FunctionConfiguration, as the Lambda API returns it. `moment`: "created" for CreateFunction's answer (State
         Pending, the function is being created) and "updated" for an update's (LastUpdateStatus InProgress), as AWS
         answers them (LocalStack's AWS-validated snapshots: test_lambda.snapshot.json test_function_state, and
-        test_lambda_api.snapshot.json's update_func_conf_response). A created function is Active as soon as that
-        answer is given (Eddy's functions are ready at once), under a RevisionId of its own: Lambda's state change is
-        a new revision (AWS-recorded: test_lambda_api.snapshot.json TestLambdaRevisions::test_function_revisions_basic,
-        rev1 Pending to rev2 Active). An update stays InProgress, under its own RevisionId, until its state is read
+        test_lambda_api.snapshot.json's update_func_conf_response). A created function stays Pending until its creation
+        completes (`creation_completed`), then is Active under a RevisionId of its own: Lambda's state change is a new
+        revision (AWS-recorded: test_lambda_api.snapshot.json TestLambdaRevisions::test_function_revisions_basic, rev1
+        Pending to rev2 Active). An update stays InProgress, under its own RevisionId, until its state is read
         (`update_read`). `arn`: the FunctionArn answered (a version's is qualified; $LATEST's only when the request
         named it)."""
         revision_id = self.revision_id
-        if self.transition is not None and moment in ("", self.transition[0]):
-            moment, revision_id = self.transition
+        if self.transition is not None and moment in ("", _ANSWERED_AS[self.transition[0]]):
+            moment, revision_id = _ANSWERED_AS[self.transition[0]], self.transition[1]
         elif moment:
             revision_id = str(uuid.uuid4())
         configuration: dict[str, Any] = {
@@ -265,6 +317,10 @@ class Function:
         return "On" if self.snap_start == "PublishedVersions" and self.version != LATEST else "Off"
 
 
+#: a transition's kind: $LATEST's creation by CreateFunction (Pending until read: Function.creation_completed)
+CREATING = "creating"
+#: the moment (_STATES) each kind of transition is answered as
+_ANSWERED_AS = {CREATING: "created", "created": "created", "updated": "updated"}
 _STATES: dict[str, dict[str, str]] = {
     "": {"State": "Active", "LastUpdateStatus": "Successful"},
     "created": {"State": "Pending", "StateReason": "The function is being created.", "StateReasonCode": "Creating"},

@@ -117,6 +117,10 @@ class Invoker:
         invoked_function_arn (the qualified ARN invoked). `request_id`: an asynchronous event's, the same for each of its attempts (as
         Lambda's retries are: AWS re:Post, "lambda-function-duplicate-invocations"); else a new one."""
         request_id = request_id or str(uuid.uuid4())
+        # the Lambda API's Invoke refuses a Pending function (Function.check_active); one of Lambda's services that
+        # invokes it (a mapping, SNS, S3, EventBridge, Pipes, a retry) finds it Active, as on AWS, where its pollers
+        # run long after the creation completed: its invocation completes the creation
+        function.creation_completed()
         ticket = self.admission.admit(function)
         if ticket is None:
             return InvocationResult(

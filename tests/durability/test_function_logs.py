@@ -24,6 +24,7 @@ WORKLOAD = textwrap.dedent('''
                                        "    return event\\n")
         lam.create_function(FunctionName="talks", Runtime="python3.11", Handler="app.handler",
                             Role="arn:aws:iam::123456789012:role/lambda-role", Code={"ZipFile": package.getvalue()})
+        lam.get_waiter("function_active").wait(FunctionName="talks")  # Active before it is used
         for n in range(12):
             lam.invoke(FunctionName="talks", Payload=json.dumps({"n": n}).encode())
         seen = logs.filter_log_events(logGroupName="/aws/lambda/talks")["events"]

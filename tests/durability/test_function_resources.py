@@ -23,6 +23,7 @@ WORKLOAD = textwrap.dedent('''
                             Role="arn:aws:iam::123456789012:role/lambda-role", Code={"ZipFile": package.getvalue()},
                             Architectures=["arm64"], EphemeralStorage={"Size": 2048}, TracingConfig={"Mode": "Active"},
                             SnapStart={"ApplyOn": "PublishedVersions"}, Environment={"Variables": {}})
+        lam.get_waiter("function_active").wait(FunctionName="echo")  # Active before it is used
         arn = lam.get_function(FunctionName="echo")["Configuration"]["FunctionArn"]
         lam.add_permission(FunctionName="echo", StatementId="s3", Action="lambda:InvokeFunction",
                            Principal="s3.amazonaws.com", SourceArn="arn:aws:s3:::photos")

@@ -24,6 +24,7 @@ WORKLOAD = textwrap.dedent('''
     def workload(lam):
         lam.create_function(FunctionName="served", Runtime="python3.11", Handler="app.handler", Publish=True,
                             Role="arn:aws:iam::123456789012:role/lambda-role", Code={"ZipFile": package()})
+        lam.get_waiter("function_active").wait(FunctionName="served")  # Active before it is used
         lam.create_alias(FunctionName="served", Name="live", FunctionVersion="1")
         for qualifier in ({}, {"Qualifier": "live"}):
             lam.add_permission(FunctionName="served", StatementId="url", Action="lambda:InvokeFunctionUrl",

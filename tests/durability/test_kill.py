@@ -69,6 +69,7 @@ def test_kill_9_loses_no_acknowledged_write(tmp_path):
         lam = client("lambda", url)
         lam.create_function(FunctionName="replicate", Runtime="python3.11", Role=ROLE, Handler="app.handler",
                             Code={"ZipFile": package()}, Environment={"Variables": {"REPLICA_TABLE": "replica"}})
+        lam.get_waiter("function_active").wait(FunctionName="replicate")  # Active before it is used
         lam.create_event_source_mapping(EventSourceArn=stream_arn, FunctionName="replicate",
                                         StartingPosition="TRIM_HORIZON", BatchSize=20)
         writer = subprocess.Popen([sys.executable, "-c", WRITER, url, "11"], stdout=subprocess.PIPE, text=True)

@@ -41,6 +41,7 @@ WORKLOAD = textwrap.dedent('''
         function = lam.create_function(FunctionName="seen", Runtime="python3.11", Handler="app.handler",
                                        Role="arn:aws:iam::123456789012:role/r", Code={"ZipFile": buffer.getvalue()},
                                        Timeout=30)["FunctionArn"]
+        lam.get_waiter("function_active").wait(FunctionName="seen")  # Active before it is used
         s3.create_bucket(Bucket="uploads")
         s3.put_bucket_notification_configuration(Bucket="uploads", NotificationConfiguration={
             "LambdaFunctionConfigurations": [{"LambdaFunctionArn": function, "Events": ["s3:ObjectCreated:*"],

@@ -44,6 +44,7 @@ def test_a_function_invoked_while_the_disk_refuses_writes_runs_as_its_execution_
         eddy.client("lambda").create_function(FunctionName="whoami", Runtime="python3.12", Role=role["Arn"],
                                               Handler="app.handler", Code={"ZipFile": zip_of({"app.py": PYTHON})},
                                               Timeout=60)
+        eddy.client("lambda").get_waiter("function_active").wait(FunctionName="whoami")  # Active before it is used
         expected = {"UserId": f"{role['RoleId']}:whoami", "Account": "123456789012",
                     "Arn": "arn:aws:sts::123456789012:assumed-role/order-handler/whoami"}
         grow_the_log(eddy)

@@ -25,6 +25,7 @@ WORKLOAD = textwrap.dedent('''
     def workload(lam):
         lam.create_function(FunctionName="versioned", Runtime="python3.11", Handler="app.handler", Publish=True,
                             Role="arn:aws:iam::123456789012:role/lambda-role", Code={"ZipFile": package("one")})
+        lam.get_waiter("function_active").wait(FunctionName="versioned")  # Active before it is used
         lam.update_function_code(FunctionName="versioned", ZipFile=package("two"), Publish=True)
         lam.get_waiter("function_updated_v2").wait(FunctionName="versioned")
         lam.update_function_configuration(FunctionName="versioned", Timeout=7)

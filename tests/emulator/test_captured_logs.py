@@ -13,6 +13,7 @@ import boto3
 
 from eddy import emulate
 from tests.conftest import QUIET
+from tests.lambda_functions import created_function
 
 KEY = dict(KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
            AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}], BillingMode="PAY_PER_REQUEST")
@@ -36,7 +37,7 @@ def test_a_functions_calls_back_leave_no_request_lines_in_captured_logs(caplog) 
             "StreamEnabled": True, "StreamViewType": "KEYS_ONLY"}, **KEY)["TableDescription"]["LatestStreamArn"]
         dynamodb.create_table(TableName="shipments", **KEY)
         aws_lambda = boto3.client("lambda", region_name="us-east-1")
-        aws_lambda.create_function(FunctionName="ship", Runtime="python3.12", Handler="app.handler",
+        created_function(aws_lambda, FunctionName="ship", Runtime="python3.12", Handler="app.handler",
                                    Role="arn:aws:iam::123456789012:role/ship", Code={"ZipFile": buffer.getvalue()})
         aws_lambda.create_event_source_mapping(EventSourceArn=stream, FunctionName="ship",
                                                StartingPosition="TRIM_HORIZON")

@@ -18,6 +18,7 @@ import pytest
 
 from eddy import emulate
 from tests.conftest import QUIET, Door, InProcessDoor, ServerDoor, eddy_server
+from tests.lambda_functions import created_function
 
 #: the packages of the components a DynamoDB table and its items do not use
 UNUSED_BY_DYNAMODB = (
@@ -86,7 +87,7 @@ def test_components_made_after_the_emulator_started_run_as_if_made_at_its_start(
                 source = event["Records"][0]["s3"]["object"]["key"] if "Records" in event else event["detail-type"]
                 boto3.client("dynamodb").put_item(TableName="orders", Item={"pk": {"S": source}})
         """
-        function_arn = lambda_client.create_function(
+        function_arn = created_function(lambda_client,
             FunctionName="seen", Runtime="python3.12", Role="arn:aws:iam::123456789012:role/r", Handler="index.handler",
             Code={"ZipFile": _zip(code)},
         )["FunctionArn"]
@@ -146,7 +147,7 @@ def test_what_is_made_after_a_start_on_a_new_state_directory_is_kept(tmp_path, d
     state = tmp_path / "state"
     with _durable_door(door_name, state, kill=True) as door:
         lambda_client, events = door.client("lambda"), door.client("events")
-        arn = lambda_client.create_function(
+        arn = created_function(lambda_client,
             FunctionName="kept", Runtime="python3.12", Role="arn:aws:iam::123456789012:role/r", Handler="index.handler",
             Code={"ZipFile": _zip("def handler(event, context):\n    return event\n")},
         )["FunctionArn"]

@@ -9,6 +9,7 @@ from typing import Any, Callable
 
 from .helpers import create_table
 from tests.emulator.functions.test_functions import ROLE, create_function, zip_of
+from tests.lambda_functions import created_function
 
 REPORTER = '''
 import json, os, boto3
@@ -38,7 +39,7 @@ def create_zip_function(lam, name: str, runtime: str, source: str, **options) ->
     """A zip function of one file: app.py (runtime "python") or index.js (runtime "node")."""
     if runtime == "python":
         return create_function(lam, name, source, **options)
-    return lam.create_function(FunctionName=name, Runtime="nodejs20.x", Role=ROLE, Handler="index.handler",
+    return created_function(lam, FunctionName=name, Runtime="nodejs20.x", Role=ROLE, Handler="index.handler",
                                Code={"ZipFile": zip_of({"index.js": source})}, **options)
 
 

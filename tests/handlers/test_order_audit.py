@@ -9,6 +9,7 @@ from pathlib import Path
 from tests.emulator.functions.test_functions import ROLE
 from tests.emulator.helpers import create_table
 from tests.emulator.trigger_helpers import wait_idle
+from tests.lambda_functions import created_function
 
 FOLDER = Path(__file__).resolve().parents[2] / "handlers" / "nodejs" / "order_audit"
 
@@ -25,7 +26,7 @@ def test_status_changes_become_audit_items(door):
     dynamodb, lam = door.client("dynamodb"), door.client("lambda")
     stream_arn = create_table(dynamodb, "orders")["LatestStreamArn"]
     create_table(dynamodb, "order-audit", view_type=None)
-    lam.create_function(FunctionName="order-audit", Runtime="nodejs22.x", Role=ROLE, Handler="index.handler",
+    created_function(lam, FunctionName="order-audit", Runtime="nodejs22.x", Role=ROLE, Handler="index.handler",
                         Code={"ZipFile": folder_zip(FOLDER)}, Environment={"Variables": {"AUDIT_TABLE": "order-audit"}})
     lam.create_event_source_mapping(EventSourceArn=stream_arn, FunctionName="order-audit", StartingPosition="TRIM_HORIZON",
                                     FunctionResponseTypes=["ReportBatchItemFailures"],

@@ -174,6 +174,7 @@ def create_function(emulator: Emulator, request: Request, caller: tuple[str, str
         if dead_letter_target:
             function.dead_letter_target = dead_letter_target
             emulator.functions.saved(function)
+        function.creation_started()  # Pending until its state is read (Function.creation_completed)
         if params.get("Publish") is True:  # answered as version 1 under the function's ARN (AWS-recorded:
             # test_lambda_api.snapshot.json, TestLambdaVersions::test_publish_version_on_create)
             version, _ = emulator.functions.publish_version(function, None)

@@ -93,6 +93,7 @@ class Function(ResourceType):
             request["Tags"] = {tag["Key"]: str(tag["Value"]) for tag in properties["Tags"]}
         awslambda = provisioning.client("lambda")
         awslambda.create_function(FunctionName=name, Code=_code(properties), **request)
+        _active(awslambda, name)
         try:
             if "ReservedConcurrentExecutions" in properties:
                 awslambda.put_function_concurrency(
@@ -149,8 +150,9 @@ class Function(ResourceType):
         delete_if_there(provisioning.client("lambda"), "delete_function", FunctionName=physical_id)
 
 
-#: reads of an updated function's state before its update is taken as stuck (Eddy's complete at the first)
-_UPDATE_READS = 5
+#: reads of a created or updated function's state before its creation or update is taken as stuck (Eddy's complete
+#: at the first)
+_STATE_READS = 5
 
 
 def _updated(awslambda: Any, name: str) -> None:
@@ -158,10 +160,21 @@ def _updated(awslambda: Any, name: str) -> None:
     function whose update is in progress is refused): read its LastUpdateStatus until it is no longer InProgress.
     Eddy's Lambda completes an update when its state is read (functions/function.py, Function.update_read), so the
     second read says Successful; no sleep, no clock."""
-    for _ in range(_UPDATE_READS):
-        if awslambda.get_function_configuration(FunctionName=name).get("LastUpdateStatus") != "InProgress":
+    _settled(awslambda, name, "LastUpdateStatus", "InProgress", "update")
+
+
+def _active(awslambda: Any, name: str) -> None:
+    """Wait for a created function to be Active, as CloudFormation does before the resources that use it (it is
+    refused Invoke and updates while Pending): Eddy's Lambda completes a creation when its state is read
+    (Function.creation_completed), so the first read says Active."""
+    _settled(awslambda, name, "State", "Pending", "creation")
+
+
+def _settled(awslambda: Any, name: str, member: str, transient: str, change: str) -> None:
+    for _ in range(_STATE_READS):
+        if awslambda.get_function_configuration(FunctionName=name).get(member) != transient:
             return
-    raise ResourceFailed(f"Resource handler returned message: \"The update of function {name} did not complete\"")
+    raise ResourceFailed(f"Resource handler returned message: \"The {change} of function {name} did not complete\"")
 
 
 _MAPPING_UPDATABLE = (

@@ -23,6 +23,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from tests.lambda_functions import created_function
 
 ROLE = "arn:aws:iam::123456789012:role/lambda-role"
 #: the shell bootstraps talk to the Runtime API with curl, as AWS's own custom runtime tutorial's does
@@ -202,7 +203,7 @@ def create_custom(lam, name: str, kind: str, tmp_path: Path, variables: dict[str
     """A provided.al2023 function whose package's root holds the `kind` ("shell" or "c") bootstrap; a Timeout of 30 s
     unless told (a shell bootstrap starts a dozen programs an invocation: a busy machine must not time it out)."""
     options.setdefault("Timeout", 30)
-    return lam.create_function(FunctionName=name, Runtime="provided.al2023", Handler="function.handler", Role=ROLE,
+    return created_function(lam, FunctionName=name, Runtime="provided.al2023", Handler="function.handler", Role=ROLE,
                                Code={"ZipFile": zip_of({"bootstrap": bootstrap_of(kind, tmp_path)})},
                                Environment={"Variables": {"BATCHES": str(tmp_path / "batches"), **(variables or {})}},
                                **options)

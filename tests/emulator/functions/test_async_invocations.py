@@ -15,6 +15,7 @@ from tests.emulator.functions.test_functions import ROLE, zip_of
 from tests.emulator.notifications.test_s3_notifications import wait_for_messages
 from tests.emulator.trigger_helpers import create_zip_function
 from tests.emulator.triggers.sqs_helpers import queue
+from tests.lambda_functions import created_function
 
 ATTEMPTS = '''
 import json, os, boto3
@@ -153,7 +154,7 @@ def test_each_attempt_of_a_retried_event_is_logged_under_the_invocations_request
     answered with): an event retried once is run twice, each attempt's START, END and REPORT naming the request id of
     the Invoke that queued it, as does the context each attempt's handler gets (it prints it)."""
     lam, logs = door.client("lambda"), door.client("logs")
-    lam.create_function(FunctionName="reqid", Runtime="python3.12", Role=ROLE, Handler="app.handler",
+    created_function(lam, FunctionName="reqid", Runtime="python3.12", Role=ROLE, Handler="app.handler",
                         Code={"ZipFile": zip_of({"app.py": CONTEXT_REQUEST_ID})})
     lam.put_function_event_invoke_config(FunctionName="reqid", MaximumRetryAttempts=1)
     result = lam.invoke(FunctionName="reqid", InvocationType="Event", Payload=json.dumps({"fail": 1}))

@@ -12,6 +12,7 @@ import pytest
 from botocore.exceptions import ClientError
 
 from tests.emulator.functions.test_functions import ROLE, zip_of
+from tests.lambda_functions import created_function
 
 HANDLER = "def handler(event, context):\n    return {'got': event}\n"
 
@@ -23,7 +24,7 @@ def refused(call, **params) -> tuple[dict, int]:
 
 
 def create(lam, bucket: str, key: str) -> dict:
-    return lam.create_function(FunctionName="from-s3", Runtime="python3.12", Role=ROLE, Handler="app.handler",
+    return created_function(lam, FunctionName="from-s3", Runtime="python3.12", Role=ROLE, Handler="app.handler",
                                Code={"S3Bucket": bucket, "S3Key": key})
 
 

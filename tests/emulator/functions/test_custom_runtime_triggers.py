@@ -22,6 +22,7 @@ from tests.emulator.helpers import create_table
 from tests.emulator.notifications.test_s3_notifications import wait_for_messages
 from tests.emulator.trigger_helpers import put, wait_idle
 from tests.emulator.triggers.sqs_helpers import queue
+from tests.lambda_functions import created_function
 
 pytestmark = NEEDS_CURL
 BOOTSTRAPS = pytest.mark.parametrize("kind", ["shell", "c"])
@@ -114,7 +115,7 @@ def test_a_custom_runtime_function_and_its_layers_bootstrap_survive_a_restart(tm
     with emulate(state_dir=state, housekeeping_interval=None):
         lam = boto3.client("lambda", region_name="us-east-1")
         layer = lam.publish_layer_version(LayerName="runtime", Content={"ZipFile": zip_of({"bootstrap": SHELL})})
-        lam.create_function(FunctionName="kept", Runtime="provided.al2023", Handler="kept.handler", Role=ROLE,
+        created_function(lam, FunctionName="kept", Runtime="provided.al2023", Handler="kept.handler", Role=ROLE,
                             Timeout=30, Layers=[layer["LayerVersionArn"]], Code={"ZipFile": zip_of({"data.txt": "x"})})
     with emulate(state_dir=state, housekeeping_interval=None):
         lam = boto3.client("lambda", region_name="us-east-1")

@@ -23,6 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from tests.emulator.functions.custom_runtimes import FAILURE, NEEDS_CURL, ROLE, SHELL, create_custom, zip_of
+from tests.lambda_functions import created_function
 
 pytestmark = NEEDS_CURL
 BOOTSTRAPS = pytest.mark.parametrize("kind", ["shell", "c"])
@@ -112,7 +113,7 @@ exit 1
 
 def test_an_init_error_answers_the_invocation_and_the_runtime_starts_again_for_the_next(door):
     lam = door.client("lambda")
-    lam.create_function(FunctionName="broken", Runtime="provided.al2", Handler="x", Role=ROLE, Timeout=30,
+    created_function(lam, FunctionName="broken", Runtime="provided.al2", Handler="x", Role=ROLE, Timeout=30,
                         Code={"ZipFile": zip_of({"bootstrap": INIT_FAILS})})
     for _ in range(2):  # each invocation starts the runtime again (Lambda's init in the invoke phase)
         answer = lam.invoke(FunctionName="broken", Payload=b"{}", LogType="Tail")
@@ -124,7 +125,7 @@ def test_an_init_error_answers_the_invocation_and_the_runtime_starts_again_for_t
 
 def test_without_a_bootstrap_the_entrypoint_is_invalid_and_a_layers_bootstrap_is_used(door):
     lam = door.client("lambda")
-    lam.create_function(FunctionName="empty", Runtime="provided.al2023", Handler="x", Role=ROLE, Timeout=30,
+    created_function(lam, FunctionName="empty", Runtime="provided.al2023", Handler="x", Role=ROLE, Timeout=30,
                         Code={"ZipFile": zip_of({"README": "no bootstrap here"})})
     answer, error = invoke(lam, "empty", {})
     request_id = answer["ResponseMetadata"]["HTTPHeaders"]["x-amzn-requestid"]
@@ -140,7 +141,7 @@ def test_without_a_bootstrap_the_entrypoint_is_invalid_and_a_layers_bootstrap_is
 
 def test_a_bootstrap_that_is_not_executable_is_an_invalid_entrypoint(door):
     lam = door.client("lambda")
-    lam.create_function(FunctionName="plain", Runtime="provided.al2023", Handler="x", Role=ROLE,
+    created_function(lam, FunctionName="plain", Runtime="provided.al2023", Handler="x", Role=ROLE,
                         Code={"ZipFile": zip_of({"bootstrap": SHELL}, executable=())})
     answer, error = invoke(lam, "plain", {})
     request_id = answer["ResponseMetadata"]["HTTPHeaders"]["x-amzn-requestid"]
@@ -160,7 +161,7 @@ done
 
 def test_a_runtime_that_overruns_its_timeout_is_stopped_and_the_next_invocation_starts_another(door):
     lam = door.client("lambda")
-    lam.create_function(FunctionName="slow", Runtime="provided.al2023", Handler="x", Role=ROLE, Timeout=3,
+    created_function(lam, FunctionName="slow", Runtime="provided.al2023", Handler="x", Role=ROLE, Timeout=3,
                         Code={"ZipFile": zip_of({"bootstrap": SLOW})})
     answer, error = invoke(lam, "slow", {})
     request_id = answer["ResponseMetadata"]["HTTPHeaders"]["x-amzn-requestid"]
@@ -193,7 +194,7 @@ def test_a_response_is_returned_as_posted_and_one_over_6_mb_is_refused(door):
     document), and the runtime's post is answered 413 in the words of Lambda's runtime API (the runtime interface
     emulator's lambda/rapi/handler/invocationresponse_test.go, TestResponseTooLarge)."""
     lam = door.client("lambda")
-    lam.create_function(FunctionName="says", Runtime="provided.al2023", Handler="x", Role=ROLE, Timeout=30,
+    created_function(lam, FunctionName="says", Runtime="provided.al2023", Handler="x", Role=ROLE, Timeout=30,
                         Code={"ZipFile": zip_of({"bootstrap": SAYS})})
     text = lam.invoke(FunctionName="says", Payload=b'"text"')
     assert (text.get("FunctionError"), text["Payload"].read()) == (None, b"plain text, not JSON")
@@ -225,7 +226,7 @@ done
 def test_invocations_at_once_run_in_runtimes_of_their_own_and_new_code_in_a_new_one(door, tmp_path):
     lam = door.client("lambda")
     (tmp_path / "arrived").mkdir()
-    lam.create_function(FunctionName="together", Runtime="provided.al2023", Handler="x", Role=ROLE, Timeout=60,
+    created_function(lam, FunctionName="together", Runtime="provided.al2023", Handler="x", Role=ROLE, Timeout=60,
                         Environment={"Variables": {"ARRIVED": str(tmp_path / "arrived"), "CODE": "one"}},
                         Code={"ZipFile": zip_of({"bootstrap": TOGETHER})})
     with ThreadPoolExecutor(2) as pool:
@@ -257,7 +258,7 @@ def test_a_runtime_keeping_its_connection_open_is_served_on_it(door):
     """aws-lambda-go's and the Rust runtime's clients keep one HTTP/1.1 connection for every call; a response or
     error posted answers 202 {"status": "OK"} (the runtime API's 2018-06-01 OpenAPI specification)."""
     lam = door.client("lambda")
-    lam.create_function(FunctionName="kept", Runtime="provided.al2", Handler="x", Role=ROLE, Timeout=30,
+    created_function(lam, FunctionName="kept", Runtime="provided.al2", Handler="x", Role=ROLE, Timeout=30,
                         Code={"ZipFile": zip_of({"bootstrap": KEEP_ALIVE.format(python=sys.executable)})})
     answers = [lam.invoke(FunctionName="kept", Payload=json.dumps(event).encode(), LogType="Tail")
                for event in ({"n": 1}, {"n": 2}, {"fail": 1})]
@@ -276,7 +277,7 @@ def test_a_runtime_that_ends_while_it_starts_is_runtime_exit_error(door, ending,
     """Lambda's words for a runtime process that ended (platform_errors.py: Go's os.ProcessState words, as users'
     logs show them), its output in the invocation's log."""
     lam = door.client("lambda")
-    lam.create_function(FunctionName="ends", Runtime="provided.al2023", Handler="x", Role=ROLE,
+    created_function(lam, FunctionName="ends", Runtime="provided.al2023", Handler="x", Role=ROLE,
                         Code={"ZipFile": zip_of({"bootstrap": f"#!/bin/sh\necho 'starting, then not'\n{ending}\n"})})
     answer = lam.invoke(FunctionName="ends", Payload=b"{}", LogType="Tail")
     request_id = answer["ResponseMetadata"]["HTTPHeaders"]["x-amzn-requestid"]
@@ -296,7 +297,7 @@ wait
 def test_a_timed_out_runtime_ends_with_the_programs_it_started(door, tmp_path):
     """Past its Timeout the execution environment ends whole, as Lambda's does: the bootstrap and its children."""
     lam = door.client("lambda")
-    lam.create_function(FunctionName="lingers", Runtime="provided.al2023", Handler="x", Role=ROLE, Timeout=1,
+    created_function(lam, FunctionName="lingers", Runtime="provided.al2023", Handler="x", Role=ROLE, Timeout=1,
                         Environment={"Variables": {"CHILD": str(tmp_path / "child")}},
                         Code={"ZipFile": zip_of({"bootstrap": LINGERS})})
     _, error = invoke(lam, "lingers", {})

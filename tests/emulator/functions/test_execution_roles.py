@@ -14,6 +14,7 @@ import pytest
 
 from tests.emulator.functions.test_functions import zip_of
 from tests.emulator.functions.test_node_functions import call
+from tests.lambda_functions import created_function
 
 TRUST = {"Version": "2012-10-17", "Statement": [
     {"Effect": "Allow", "Principal": {"Service": "lambda.amazonaws.com"}, "Action": "sts:AssumeRole"}]}
@@ -37,7 +38,7 @@ exports.handler = async () => {
 def test_a_functions_own_calls_are_its_execution_roles_session(door, runtime, files):
     role = door.client("iam").create_role(RoleName="order-handler", AssumeRolePolicyDocument=json.dumps(TRUST))["Role"]
     lam = door.client("lambda")
-    lam.create_function(FunctionName="whoami", Runtime=runtime, Role=role["Arn"], Handler="app.handler",
+    created_function(lam, FunctionName="whoami", Runtime=runtime, Role=role["Arn"], Handler="app.handler",
                         Code={"ZipFile": zip_of(files)}, Timeout=60)
     response, answer = call(lam, "whoami")
     assert "FunctionError" not in response, answer
@@ -53,7 +54,7 @@ def test_a_one_character_functions_session_is_suffixed(door, name):
     name itself."""
     role = door.client("iam").create_role(RoleName="tiny", AssumeRolePolicyDocument=json.dumps(TRUST))["Role"]
     lam = door.client("lambda")
-    lam.create_function(FunctionName=name, Runtime="python3.12", Role=role["Arn"], Handler="app.handler",
+    created_function(lam, FunctionName=name, Runtime="python3.12", Role=role["Arn"], Handler="app.handler",
                         Code={"ZipFile": zip_of({"app.py": PYTHON})}, Timeout=60)
     response, answer = call(lam, name)
     session = name if len(name) > 1 else f"{name}@lambda_function"
@@ -76,7 +77,7 @@ def test_each_environment_of_a_function_has_a_session_of_its_own(door):
     next invocation is another's; an idle environment invoked again keeps its own."""
     role = door.client("iam").create_role(RoleName="keys", AssumeRolePolicyDocument=json.dumps(TRUST))["Role"]
     lam = door.client("lambda")
-    lam.create_function(FunctionName="keys", Runtime="python3.12", Role=role["Arn"], Handler="app.handler",
+    created_function(lam, FunctionName="keys", Runtime="python3.12", Role=role["Arn"], Handler="app.handler",
                         Code={"ZipFile": zip_of({"app.py": KEYS})}, Timeout=60)
     first = call(lam, "keys")[1]
     again = call(lam, "keys")[1]

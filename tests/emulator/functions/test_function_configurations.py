@@ -14,6 +14,7 @@ from botocore.exceptions import ClientError
 
 from tests.emulator.functions.recorded import Recorded
 from tests.emulator.functions.test_functions import ROLE, zip_of
+from tests.lambda_functions import created_function
 
 ECHO = {"handler.py": "def handler(event, context):\n    return event\n"}
 VERSION = {"handler.py": "import os\ndef handler(event, context):\n    return os.environ.get('AWS_LAMBDA_FUNCTION_VERSION')\n"}
@@ -82,7 +83,7 @@ def test_a_functions_lifecycle_answers_as_aws_recorded_it(door):
 def test_a_function_created_without_environment_answers_none(door):
     """test_lambda.snapshot.json TestLambdaBaseFeatures::test_function_state: no Environment given, none answered."""
     lam = door.client("lambda")
-    created = lam.create_function(FunctionName="plain", Runtime="python3.12", Role=ROLE, Handler="handler.handler",
+    created = created_function(lam, FunctionName="plain", Runtime="python3.12", Role=ROLE, Handler="handler.handler",
                                   Code={"ZipFile": zip_of(ECHO)})
     assert "Environment" not in created
     assert "Environment" not in lam.get_function_configuration(FunctionName="plain")
@@ -105,7 +106,7 @@ def test_each_change_and_state_is_a_new_revision_and_a_stale_one_is_refused(door
     "update_function_configuration_revision_exception"), and changes nothing. test_function_revisions_version_and_alias:
     PublishVersion is a new revision of $LATEST (rev2 before, rev3 after); the version keeps its own."""
     lam = door.client("lambda")
-    rev1 = lam.create_function(FunctionName="revised", Runtime="python3.12", Role=ROLE, Handler="handler.handler",
+    rev1 = created_function(lam, FunctionName="revised", Runtime="python3.12", Role=ROLE, Handler="handler.handler",
                                Code={"ZipFile": zip_of(ECHO)})["RevisionId"]
     rev2 = lam.get_function(FunctionName="revised")["Configuration"]["RevisionId"]
     stale = {"Error": {"Code": "PreconditionFailedException", "Message": STALE}, "Type": "User", "message": STALE,
@@ -128,7 +129,7 @@ def test_settings_given_are_kept_and_answered(door):
     PublishedVersions, OptimizationStatus Off on $LATEST); Architectures, EphemeralStorage and TracingConfig as given
     (Lambda API Reference, FunctionConfiguration), and a version published with SnapStart On."""
     lam = door.client("lambda")
-    lam.create_function(FunctionName="set", Runtime="python3.12", Role=ROLE, Handler="handler.handler",
+    created_function(lam, FunctionName="set", Runtime="python3.12", Role=ROLE, Handler="handler.handler",
                         Code={"ZipFile": zip_of(ECHO)}, Architectures=["arm64"], EphemeralStorage={"Size": 1024},
                         TracingConfig={"Mode": "Active"})
     answer = lam.update_function_configuration(FunctionName="set", SnapStart={"ApplyOn": "PublishedVersions"})

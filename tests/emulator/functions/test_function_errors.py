@@ -14,6 +14,7 @@ import pytest
 from tests.emulator.functions.test_functions import ROLE, create_function, zip_of
 from tests.emulator.helpers import create_table
 from tests.emulator.trigger_helpers import put, retrying
+from tests.lambda_functions import created_function
 
 UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 
@@ -83,7 +84,7 @@ def test_a_registered_callables_traceback_shows_its_frames_only(emu):
 
 
 def node(lam, name: str, source: str, handler: str = "index.handler") -> None:
-    lam.create_function(FunctionName=name, Runtime="nodejs20.x", Role=ROLE, Handler=handler,
+    created_function(lam, FunctionName=name, Runtime="nodejs20.x", Role=ROLE, Handler=handler,
                         Code={"ZipFile": zip_of({"index.js": source})})
 
 

@@ -19,6 +19,7 @@ from botocore.exceptions import ClientError
 
 from tests.emulator.functions.custom_runtimes import zip_of as zip_with_bootstrap
 from tests.emulator.functions.test_functions import ROLE, create_function
+from tests.lambda_functions import created_function
 
 ACCOUNT = "123456789012"  # moto's default account, which fake credentials map to
 
@@ -180,7 +181,7 @@ def test_a_timeout_keeps_what_was_printed_and_is_reported_as_lambda_reports_it(d
         pytest.skip("the shell bootstrap needs curl on PATH")
     lam, logs = door.client("lambda"), door.client("logs")
     handler, files, printed = SLEEPERS[runtime]
-    lam.create_function(FunctionName="sleeps", Runtime=runtime, Role=ROLE, Handler=handler, Timeout=1,
+    created_function(lam, FunctionName="sleeps", Runtime=runtime, Role=ROLE, Handler=handler, Timeout=1,
                         Code={"ZipFile": zip_with_bootstrap(files)})
     response = lam.invoke(FunctionName="sleeps", Payload=b"{}")
     request = response["ResponseMetadata"]["RequestId"]

@@ -13,6 +13,7 @@ from botocore.exceptions import ClientError
 from tests.emulator.functions.recorded import Recorded
 from tests.emulator.functions.test_function_configurations import status
 from tests.emulator.functions.test_functions import ROLE, zip_of
+from tests.lambda_functions import created_function
 
 ECHO = {"handler.py": "def handler(event, context):\n    return event\n"}
 PATTERN = (
@@ -23,7 +24,7 @@ PREFIX = "arn:aws:lambda:us-east-1:123456789012:function:"
 
 
 def create(lam, name: str, code: dict[str, str] = ECHO) -> dict:
-    return lam.create_function(FunctionName=name, Runtime="python3.12", Role=ROLE, Handler="handler.handler",
+    return created_function(lam, FunctionName=name, Runtime="python3.12", Role=ROLE, Handler="handler.handler",
                                Code={"ZipFile": zip_of(code)})
 
 

@@ -10,6 +10,7 @@ import zipfile
 import boto3
 import pytest
 from botocore.exceptions import ClientError
+from tests.lambda_functions import created_function
 
 ROLE = "arn:aws:iam::123456789012:role/lambda-role"
 
@@ -23,7 +24,7 @@ def zip_of(files: dict[str, str]) -> bytes:
 
 
 def create_function(lam, name: str, source: str, handler: str = "app.handler", **options) -> dict:
-    return lam.create_function(FunctionName=name, Runtime="python3.11", Role=ROLE, Handler=handler,
+    return created_function(lam, FunctionName=name, Runtime="python3.11", Role=ROLE, Handler=handler,
                                Code={"ZipFile": zip_of({"app.py": source})}, **options)
 
 
@@ -109,7 +110,7 @@ def test_get_list_update_delete(door):
 def test_unsafe_packages_are_refused(door, files, handler):
     lam = door.client("lambda")
     with pytest.raises(ClientError) as refused:
-        lam.create_function(FunctionName="bad", Runtime="python3.11", Role=ROLE, Handler=handler,
+        created_function(lam, FunctionName="bad", Runtime="python3.11", Role=ROLE, Handler=handler,
                             Code={"ZipFile": zip_of(files)})
     assert refused.value.response["Error"]["Code"] == "InvalidParameterValueException"
 
@@ -127,7 +128,7 @@ def test_create_function_validation(door):
                       Code={"ZipFile": zip_of({"app.py": "def handler(e, c): pass"})})
         params.update(options)
         with pytest.raises(ClientError) as invalid:
-            lam.create_function(**params)
+            created_function(lam, **params)
         assert invalid.value.response["Error"]["Code"] == code, options
 
 

@@ -18,6 +18,7 @@ import json
 import re
 
 from tests.emulator.functions.custom_runtimes import NEEDS_CURL, ROLE, zip_of
+from tests.lambda_functions import created_function
 
 RUNTIME_ARN = r"arn:aws:lambda:us-east-1::runtime:[0-9a-f]{64}"
 MS = r"\d+\.\d\d ms"
@@ -39,7 +40,7 @@ def report(request_id: str, error_type: str) -> str:
 
 def test_a_python_module_that_cannot_be_imported_reports_its_init_twice_and_answers_the_error(door):
     lam = door.client("lambda")
-    lam.create_function(FunctionName="noimport", Runtime="python3.12", Role=ROLE, Handler="app.handler",
+    created_function(lam, FunctionName="noimport", Runtime="python3.12", Role=ROLE, Handler="app.handler",
                         Code={"ZipFile": zip_of({"app.py": "import nosuchmodule\n"}, executable=())})
     answer = lam.invoke(FunctionName="noimport", Payload=b"{}", LogType="Tail")
     payload = json.loads(answer["Payload"].read())
@@ -72,7 +73,7 @@ exit 1
 @NEEDS_CURL
 def test_a_custom_runtime_whose_init_posts_an_error_reports_it_and_answers_its_document(door):
     lam = door.client("lambda")
-    lam.create_function(FunctionName="noconfig", Runtime="provided.al2023", Role=ROLE, Handler="function.handler",
+    created_function(lam, FunctionName="noconfig", Runtime="provided.al2023", Role=ROLE, Handler="function.handler",
                         Timeout=30, Code={"ZipFile": zip_of({"bootstrap": INIT_FAILS})})
     answer = lam.invoke(FunctionName="noconfig", Payload=b"{}", LogType="Tail")
     request_id = answer["ResponseMetadata"]["HTTPHeaders"]["x-amzn-requestid"]
@@ -93,7 +94,7 @@ def test_in_json_format_a_failed_init_is_a_platform_init_report_record(door):
     """The Telemetry API's platform.initReport (record: initializationType, phase, status, errorType,
     metrics.durationMs), one for the Init phase and one for the Init retried with the invocation."""
     lam = door.client("lambda")
-    lam.create_function(FunctionName="noimport", Runtime="python3.12", Role=ROLE, Handler="app.handler",
+    created_function(lam, FunctionName="noimport", Runtime="python3.12", Role=ROLE, Handler="app.handler",
                         LoggingConfig={"LogFormat": "JSON"},
                         Code={"ZipFile": zip_of({"app.py": "import nosuchmodule\n"}, executable=())})
     lam.invoke(FunctionName="noimport", Payload=b"{}")
@@ -131,7 +132,7 @@ def test_a_retried_init_starts_a_fresh_runtime(door):
     app = ("import os, state\nstate.loads += 1\nos.environ['SEEN'] = os.environ.get('SEEN', '') + 'x'\n"
            "print(f\"state loaded {state.loads} time(s), SEEN={os.environ['SEEN']}\")\n"
            "raise RuntimeError('no configuration')\n")
-    lam.create_function(FunctionName="retried", Runtime="python3.12", Role=ROLE, Handler="app.handler",
+    created_function(lam, FunctionName="retried", Runtime="python3.12", Role=ROLE, Handler="app.handler",
                         Code={"ZipFile": zip_of({"app.py": app, "state.py": "loads = 0\n"}, executable=())})
     tails = []
     for _ in range(2):
@@ -159,7 +160,7 @@ def test_a_node_module_that_cannot_be_loaded_reports_its_init_and_each_retry_in_
     # Runtime.ExitError`; another's `INIT_REPORT ... Phase: init Status: error Error Type: Runtime.ExitError`).
     # Node.js wrote no INIT_REPORT and never retried the load (the first error was answered again).
     lam = door.client("lambda")
-    lam.create_function(FunctionName="nodeinit", Runtime="nodejs20.x", Role=ROLE, Handler="index.handler",
+    created_function(lam, FunctionName="nodeinit", Runtime="nodejs20.x", Role=ROLE, Handler="index.handler",
                         Code={"ZipFile": zip_of({"index.js": NODE_INIT_FAILS, "state.js": "exports.loads = 0;\n"},
                                                 executable=())})
     stamp = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\tundefined\t"
@@ -196,7 +197,7 @@ def test_a_node_functions_failed_init_answers_the_error_its_runtime_posted(door)
                "throws": "class ConfigError extends Error { constructor(m) { super(m); this.name = 'ConfigError'; } }\n"
                          "throw new ConfigError('TABLE_NAME is not set');\n"}
     for name, source in sources.items():
-        lam.create_function(FunctionName=name, Runtime="nodejs20.x", Role=ROLE, Handler="index.handler",
+        created_function(lam, FunctionName=name, Runtime="nodejs20.x", Role=ROLE, Handler="index.handler",
                             Code={"ZipFile": zip_of({"index.js": source}, executable=())})
     for _ in range(2):  # the first invocation and the next, each retrying the Init in a fresh runtime
         response = lam.invoke(FunctionName="missing", Payload=b"{}")

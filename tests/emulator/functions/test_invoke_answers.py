@@ -14,6 +14,7 @@ from botocore.exceptions import ClientError
 from tests.emulator.functions.test_functions import ROLE, create_function, zip_of
 from tests.emulator.functions.test_async_invocations import setup
 from tests.emulator.notifications.test_s3_notifications import wait_for_messages
+from tests.lambda_functions import created_function
 
 ARN = "arn:aws:lambda:us-east-1:123456789012:function"
 
@@ -43,7 +44,7 @@ def test_a_handler_or_module_that_exits_is_runtime_exit_error(door):
     create_function(lam, "handler-exit", "import sys\ndef handler(event, context):\n    sys.exit(0)\n")
     create_function(lam, "runtime-exit", "import sys\nsys.exit(0)\n")
     create_function(lam, "status-exit", "import sys\ndef handler(event, context):\n    sys.exit(2)\n")
-    lam.create_function(FunctionName="node-exit", Runtime="nodejs20.x", Role=ROLE, Handler="index.handler",
+    created_function(lam, FunctionName="node-exit", Runtime="nodejs20.x", Role=ROLE, Handler="index.handler",
                         Code={"ZipFile": zip_of({"index.js": "exports.handler = async () => { process.exit(3); };"})})
     for name, reason in (("handler-exit", "Runtime exited without providing a reason"),
                          ("runtime-exit", "Runtime exited without providing a reason"),
@@ -283,7 +284,7 @@ def test_a_client_context_reaches_the_handler(door):
     clientContext as sent); Python's client_context as awslambdaric makes it (custom, env, client objects); a header
     that is not base64 of a JSON object refused in AWS's words (as aws-sdk-lambda users reported them)."""
     lam = door.client("lambda")
-    lam.create_function(FunctionName="node-context", Runtime="nodejs20.x", Role=ROLE, Handler="index.handler",
+    created_function(lam, FunctionName="node-context", Runtime="nodejs20.x", Role=ROLE, Handler="index.handler",
                         Code={"ZipFile": zip_of({"index.js": NODE_CONTEXT})})
     create_function(lam, "py-context", PYTHON_CLIENT)
     sent = {"custom": {"foo": "bar"}, "client": {"snap": ["crackle", "pop"], "app_title": "shop"},

@@ -12,6 +12,7 @@ from botocore.exceptions import ClientError
 from eddy import emulate
 from tests.emulator.functions.test_functions import ROLE, create_function, updated, zip_of
 from tests.emulator.functions.test_node_functions import call, create_node
+from tests.lambda_functions import created_function
 
 REPORT = '''
 import greeting
@@ -49,7 +50,7 @@ def test_a_later_layer_replaces_an_earlier_ones_files_and_the_functions_code_com
     assert invoke(lam, "ordered")["greeting"] == "second"
     create_function(lam, "reversed", REPORT, Layers=[second, first])
     assert invoke(lam, "reversed")["greeting"] == "first"
-    lam.create_function(FunctionName="own", Runtime="python3.11", Role=ROLE, Handler="app.handler", Layers=[first],
+    created_function(lam, FunctionName="own", Runtime="python3.11", Role=ROLE, Handler="app.handler", Layers=[first],
                         Code={"ZipFile": zip_of({"app.py": REPORT.replace('.split("/opt/", 1)[1]', '[-11:]'),
                                                  "greeting.py": "TEXT = 'own'\n"})})
     assert invoke(lam, "own")["greeting"] == "own"
@@ -98,7 +99,7 @@ def test_a_node_function_requires_a_package_from_its_layer(door):
 
 def test_update_function_configuration_changes_the_runtime(door):
     lam = door.client("lambda")
-    lam.create_function(FunctionName="switch", Runtime="python3.11", Role=ROLE, Handler="index.handler",
+    created_function(lam, FunctionName="switch", Runtime="python3.11", Role=ROLE, Handler="index.handler",
                         Code={"ZipFile": zip_of({"index.py": "def handler(event, context):\n    return 'python'\n",
                                                  "index.js": "exports.handler = async () => 'node';\n"})})
     assert invoke(lam, "switch") == "python"

@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from tests.emulator.functions.test_functions import ROLE, zip_of
+from tests.lambda_functions import created_function
 
 PYTHON = "import os, sys\ndef handler(event, context):\n    return [os.environ['AWS_EXECUTION_ENV'], list(sys.version_info[:2])]\n"
 NODE = "exports.handler = async () => [process.env.AWS_EXECUTION_ENV, process.version.startsWith('v')];\n"
@@ -21,11 +22,11 @@ NODE = "exports.handler = async () => [process.env.AWS_EXECUTION_ENV, process.ve
 ])
 def test_the_newest_runtimes_are_created_updated_to_and_run(door, runtime, files, older, expected):
     lam = door.client("lambda")
-    created = lam.create_function(FunctionName="newest", Runtime=runtime, Role=ROLE, Handler="app.handler",
+    created = created_function(lam, FunctionName="newest", Runtime=runtime, Role=ROLE, Handler="app.handler",
                                   Code={"ZipFile": zip_of(files)})
     assert created["Runtime"] == runtime
     assert json.loads(lam.invoke(FunctionName="newest")["Payload"].read()) == expected
-    lam.create_function(FunctionName="older", Runtime=older, Role=ROLE, Handler="app.handler",
+    created_function(lam, FunctionName="older", Runtime=older, Role=ROLE, Handler="app.handler",
                         Code={"ZipFile": zip_of(files)})
     assert lam.update_function_configuration(FunctionName="older", Runtime=runtime)["Runtime"] == runtime
     assert json.loads(lam.invoke(FunctionName="older")["Payload"].read()) == expected

@@ -11,11 +11,12 @@ import pytest
 from botocore.exceptions import ClientError
 
 from tests.emulator.functions.test_functions import ROLE, zip_of
+from tests.lambda_functions import created_function
 
 
 def create_node(lam, name: str, files: dict[str, str], handler: str = "index.handler",
                 runtime: str = "nodejs20.x", **options) -> dict:
-    return lam.create_function(FunctionName=name, Runtime=runtime, Role=ROLE, Handler=handler,
+    return created_function(lam, FunctionName=name, Runtime=runtime, Role=ROLE, Handler=handler,
                                Code={"ZipFile": zip_of(files)}, **options)
 
 

@@ -16,6 +16,7 @@ from tests.emulator.functions.test_aliases import answer
 from tests.emulator.functions.test_function_logs import assert_log, init_start
 from tests.emulator.functions.test_functions import ROLE, create_function, updated, zip_of
 from tests.emulator.functions.test_versions import ARN, SOURCE, refused
+from tests.lambda_functions import created_function
 
 NOT_FOUND = {"Code": "ProvisionedConcurrencyConfigNotFoundException",
              "Message": "No Provisioned Concurrency Config found for this function"}
@@ -299,7 +300,7 @@ def test_a_configuration_whose_init_fails_is_failed_and_its_version_runs_on_dema
     Intentional failure upon provisioned concurrency initialization"). The Init runs when the configuration is put, as
     Lambda runs it ("Configuring provisioned concurrency"), in an environment whose log stream holds that Init alone."""
     lam, logs = door.client("lambda"), door.client("logs")
-    created = lam.create_function(FunctionName="initfails", Runtime="python3.12", Role=ROLE, Handler="app.handler",
+    created = created_function(lam, FunctionName="initfails", Runtime="python3.12", Role=ROLE, Handler="app.handler",
                                   Code={"ZipFile": zip_of({"app.py": INIT_FAILS_WHEN_PROVISIONED})}, Publish=True)
     version = created["Version"]
     put = lam.put_provisioned_concurrency_config(FunctionName="initfails", Qualifier=version,

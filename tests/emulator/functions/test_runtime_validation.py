@@ -14,6 +14,7 @@ import pytest
 from botocore.exceptions import ClientError
 
 from tests.emulator.functions.test_functions import ROLE, zip_of
+from tests.lambda_functions import created_function
 
 ENUM = ("nodejs20.x, python3.14, provided.al2023, python3.12, python3.13, nodejs24.x, nodejs22.x, java25, python3.10, "
         "python3.11, java21, ruby3.3, ruby3.4, ruby3.2, python3.8, python3.9, java17, nodejs16.x, dotnet10, dotnet8, "
@@ -41,7 +42,7 @@ def not_a_runtime(name: str) -> dict:
 
 
 def create(lam, runtime: str, name: str = "runtimes", files: dict | None = None, handler: str = "handler.handler"):
-    return lam.create_function(FunctionName=name, Runtime=runtime, Role=ROLE, Handler=handler,
+    return created_function(lam, FunctionName=name, Runtime=runtime, Role=ROLE, Handler=handler,
                                Code={"ZipFile": zip_of(files or PYTHON)})
 
 

@@ -17,6 +17,7 @@ import pytest
 
 from tests.emulator.api.lambda_.test_error_documents import refused
 from tests.emulator.functions.test_functions import ROLE
+from tests.lambda_functions import created_function
 
 ECHO = "def handler(event, context):\n    return event\n"
 
@@ -37,7 +38,7 @@ def package(size: int, compression: int = zipfile.ZIP_STORED) -> bytes:
 
 
 def create(lam, name: str, code: dict, **options):
-    return lam.create_function(FunctionName=name, Runtime="python3.12", Role=ROLE, Handler="handler.handler",
+    return created_function(lam, FunctionName=name, Runtime="python3.12", Role=ROLE, Handler="handler.handler",
                                Code=code, **options)
 
 

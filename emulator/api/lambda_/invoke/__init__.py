@@ -120,6 +120,7 @@ def invoke(emulator: Emulator, request: Request, caller: tuple[str, str], name: 
     }
     validation.validate("lambda", "Invoke", {key: value for key, value in parameters.items() if value is not None})
     function, invoked_arn = target(emulator, name, query.get("Qualifier"), caller)
+    function.check_active()  # refused while Pending, whatever the InvocationType (Function.check_active)
     body = request.body or b""
     checked_size(body, invocation_type)
     event = event_of(body)
@@ -181,6 +182,7 @@ def invoke_async(emulator: Emulator, request: Request, caller: tuple[str, str], 
     """InvokeAsync: the event queued for asynchronous invocation (its 256 KB limit), answered HTTP 202."""
     validation.validate("lambda", "Invoke", {"FunctionName": name})  # InvokeAsync's FunctionName is Invoke's
     function, invoked_arn = target(emulator, name, None, caller)
+    function.check_active()
     body = request.body or b""
     checked_size(body, "InvokeAsync")
     request_id = emulator.notifications.async_invocations.submit(function, event_of(body), "InvokeAsync", invoked_arn)

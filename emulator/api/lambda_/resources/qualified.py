@@ -87,6 +87,7 @@ def get_function(emulator: Emulator, request: Request, caller: tuple[str, str], 
     function, arn = _shown(emulator, *_qualified(emulator, request, caller, name, "GetFunction"))
     location = package_location(emulator, function)  # in-process, the loopback server that serves it starts here
     with emulator.lock:
+        function.creation_completed()  # read: its creation is complete, and it answers Active
         configuration = function.configuration(arn=arn)
         function.update_read()  # its state was read: an update in progress is complete (Function.update_read)
     answer = {
@@ -104,6 +105,7 @@ def get_function(emulator: Emulator, request: Request, caller: tuple[str, str], 
 def get_function_configuration(emulator: Emulator, request: Request, caller: tuple[str, str], name: str) -> Response:
     function, arn = _shown(emulator, *_qualified(emulator, request, caller, name, "GetFunctionConfiguration"))
     with emulator.lock:
+        function.creation_completed()  # read: its creation is complete, and it answers Active
         configuration = function.configuration(arn=arn)
         function.update_read()  # its state was read: an update in progress is complete (Function.update_read)
     return json_response(configuration)

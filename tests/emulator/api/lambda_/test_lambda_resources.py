@@ -17,6 +17,7 @@ from botocore.exceptions import ClientError
 from tests.emulator.api.lambda_.test_error_documents import not_found, refused
 from tests.emulator.functions.test_functions import create_function, zip_of
 from tests.emulator.pipes.test_pipe_api import error_of
+from tests.lambda_functions import created_function
 
 ECHO = "def handler(event, context):\n    return {'got': event}\n"
 ARN = "arn:aws:lambda:us-east-1:123456789012:function:{}"
@@ -249,7 +250,7 @@ def test_a_throttled_stream_batch_waits_and_is_not_a_retry(door):
                               **({"StreamSpecification": {"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"}}
                                  if name == "orders" else {}))
     stream_arn = dynamodb.describe_table(TableName="orders")["Table"]["LatestStreamArn"]
-    lam.create_function(FunctionName="replicate", Runtime="python3.11", Handler="app.handler",
+    created_function(lam, FunctionName="replicate", Runtime="python3.11", Handler="app.handler",
                         Role="arn:aws:iam::123456789012:role/lambda-role",
                         Code={"ZipFile": _replicate_zip()}, Environment={"Variables": {"REPLICA_TABLE": "replica"}})
     lam.put_function_concurrency(FunctionName="replicate", ReservedConcurrentExecutions=0)
