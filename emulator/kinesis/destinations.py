@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from eddy.emulator.errors import ResourceInUseException, ResourceNotFoundException, ValidationException
 from eddy.emulator.streams.item_size import item_size
-from eddy.emulator.streams.records import TTL_PRINCIPAL, EventName, Image
+from eddy.emulator.streams.records import TTL_PRINCIPAL, EventName, Image, image_of_text
 from eddy.emulator.streams.stream import Change
 from eddy.emulator.storage.channels import NOT_KEPT, Channel, DurableLog
 
@@ -57,17 +57,19 @@ def kinesis_record(
     by_ttl: bool,
     event_id: str,
 ) -> dict[str, Any]:
-    """One change as Kinesis Data Streams for DynamoDB writes it (both images, whatever the table's stream)."""
-    event_name, keys, old_image, new_image = change
+    """One change as Kinesis Data Streams for DynamoDB writes it (both images, whatever the table's stream; the
+    change holds their text, decoded here)."""
+    event_name, keys, old_text, new_text, old_size, new_size = change
+    old_image, new_image = image_of_text(old_text), image_of_text(new_text)
     precision = precision or "MILLISECOND"
     dynamodb: dict[str, Any] = {"ApproximateCreationDateTime": int(created_at * _SCALE[precision]), "Keys": keys}
     size = item_size(keys)
     if new_image is not None:
         dynamodb["NewImage"] = new_image
-        size += item_size(new_image)
+        size += new_size
     if old_image is not None:
         dynamodb["OldImage"] = old_image
-        size += item_size(old_image)
+        size += old_size
     dynamodb["SizeBytes"] = size
     dynamodb["ApproximateCreationDateTimePrecision"] = precision
     return {

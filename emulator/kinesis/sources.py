@@ -124,6 +124,9 @@ class KinesisSource:
     def lambda_record(self, record: KinesisRecord, shard_id: str) -> dict[str, Any]:
         return record.to_lambda_dict(self.arn, self.region, shard_id)
 
+    def written_records(self, records: list[KinesisRecord], shard_id: str) -> list[dict[str, Any]]:
+        return [self.lambda_record(record, shard_id) for record in records]
+
     def lambda_records(self, records: list[KinesisRecord], shard_id: str) -> list[dict[str, Any]]:
         """The records as Lambda delivers them, the caller's own: each record's dicts new (their values are strings
         and numbers)."""

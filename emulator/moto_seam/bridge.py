@@ -10,7 +10,7 @@ so that a moto upgrade that moves them fails loudly:
     sees every request first (DynamoDB, DynamoDB Streams on any host, /_eddy/), the rest goes on to moto
     through the services' journal.
   - `DynamoHandler`: moto's DynamoDB API, called with a request Eddy has already read.
-  - `Item.eddy_image`: Eddy keeps on each of moto's items the image its last write left (see `_IMAGE`).
+  - `Item.eddy_image`: Eddy keeps on each of moto's items the text of the image its last write left (see `_IMAGE`).
   - `UpdateExpressionFunctionEvaluator.get_list_from_ddb_typed_value`: a list_append operand that names no
     attribute is AWS's ValidationException (moto asserts on it unless it is the first operand).
   - `FuncSize.expr` (condition and filter expressions' size()): an item without the attribute does not match,
@@ -51,7 +51,8 @@ from eddy.emulator.moto_seam import Patches
 from eddy.emulator import callers
 from eddy.emulator.errors import ResourceNotFoundException
 from eddy.emulator.aws_requests import Request, Response
-from eddy.emulator.streams.records import Image
+from eddy.emulator.streams.item_size import item_size
+from eddy.emulator.streams.records import Image, ImageText, SizedImage, compact_json
 
 # -- the door's registry: the router and Kinesis observer of the emulator whose door is open in this process -----
 
@@ -88,7 +89,7 @@ def kinesis_observer() -> Any:
 _SCALARS = frozenset({"S", "N", "BOOL", "NULL"})
 
 
-def _plain(value: Any) -> Any:
+def plain(value: Any) -> Any:
     """A DynamoType as a plain DynamoDB JSON value that shares nothing with moto's item."""
     if type(value) is not DynamoType and not isinstance(value, DynamoType):
         return copy.deepcopy(value)
@@ -96,9 +97,9 @@ def _plain(value: Any) -> Any:
     if kind in _SCALARS:  # the common case first: strings, numbers and booleans are shared as they are
         return {kind: content}
     if kind == "M":
-        return {"M": {name: _plain(element) for name, element in content.items()}}
+        return {"M": {name: plain(element) for name, element in content.items()}}
     if kind == "L":
-        return {"L": [_plain(element) for element in content]}
+        return {"L": [plain(element) for element in content]}
     if kind == "B":
         return {"B": _base64(content)}
     if kind == "BS":
@@ -112,22 +113,50 @@ def _base64(content: Any) -> str:
     return base64.b64encode(content).decode() if isinstance(content, (bytes, bytearray)) else content
 
 
-#: an item's image as its last write left it, kept on moto's Item: the next change's old image (built once, held once
-#: by the stream). Dropped whenever moto stores the item, which UpdateItem changes in place, and set when the operation
-#: ends. An attribute, never read through item.__dict__, which would give each item a dict for the collector to walk.
+#: an item's image as its last write left it, as its compact JSON text, kept on moto's Item: the next change's old
+#: image (made once; the same str is the stream record's new image, and then the next record's old one). Dropped
+#: whenever moto stores the item, which UpdateItem changes in place, and set when the operation ends. An attribute, never read through item.__dict__, which would give each item a dict for the collector to walk.
 _IMAGE = dynamodb_puts.IMAGE
+#: the item size of that image (item_size's), kept beside it: a MODIFY's SizeBytes counts its old image's
+_IMAGE_SIZE = dynamodb_puts.IMAGE_SIZE
 
 
 def image_of(item: Item | None) -> Image | None:
+    """An item's image, new dicts that share nothing with moto's item (decoded from the text the item keeps, if
+    it keeps one)."""
     if item is None:
         return None
-    image = getattr(item, _IMAGE, None)
-    if image is not None:
-        return image
+    text = getattr(item, _IMAGE, None)
+    if text is not None:
+        return json.loads(text)
+    return _built_image(item)
+
+
+def image_text_of(item: Item | None) -> ImageText | None:
+    """An item's image's compact JSON text (records.image_json's): the one the item keeps, else made."""
+    if item is None:
+        return None
+    text = getattr(item, _IMAGE, None)
+    return text if text is not None else compact_json(_built_image(item))
+
+
+def sized_image_of(item: Item | None) -> SizedImage | None:
+    """An item's image's text and item size: the ones the item keeps, else made (not kept: write_hook keeps them)."""
+    if item is None:
+        return None
+    text = getattr(item, _IMAGE, None)
+    if text is None:
+        image = _built_image(item)
+        return compact_json(image), item_size(image)
+    size = getattr(item, _IMAGE_SIZE, None)
+    return text, item_size(json.loads(text)) if size is None else size
+
+
+def _built_image(item: Item) -> Image:
     image = {}
-    for name, value in item.attrs.items():  # _plain, with its common case (a scalar) written out
+    for name, value in item.attrs.items():  # plain, with its common case (a scalar) written out
         image[name] = (
-            {value.type: value.value} if type(value) is DynamoType and value.type in _SCALARS else _plain(value)
+            {value.type: value.value} if type(value) is DynamoType and value.type in _SCALARS else plain(value)
         )
     return image
 
@@ -153,11 +182,14 @@ def restore_item(table: Table, image: Image) -> None:
         table.items[item.hash_key] = item
 
 
-def put_back(table_key: tuple[str, str, str], change: tuple[Any, Image, Image | None, Image | None]) -> None:
-    """An item as it was before a write whose commit failed (capture's change: keys, old image), unseen by the hook."""
-    _, keys, old, _ = change
+def put_back(
+    table_key: tuple[str, str, str], change: tuple[Any, Image, ImageText | None, ImageText | None, int, int]
+) -> None:
+    """An item as it was before a write whose commit failed (capture's change: keys, old image's text), unseen by
+    the hook."""
+    _, keys, old, *_ = change
     if (table := find_table(*table_key)) is not None and old is not None:
-        restore_item(table, old)
+        restore_item(table, json.loads(old))
     elif table is not None:
         all_or_nothing.put_back(
             table,

@@ -11,12 +11,13 @@ as it was before the operation (`put_back`, unseen by the write hook), so nothin
 
 from __future__ import annotations
 
+import json
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Callable, Hashable, Iterator
 
-from eddy.emulator.streams.records import EventName, Image
+from eddy.emulator.streams.records import EventName, Image, ImageText, SizedImage, image_of_text
 from eddy.emulator.streams.stream import Change
 
 TableKey = tuple[str, str, str]  # account, region, table name
@@ -24,10 +25,13 @@ TableKey = tuple[str, str, str]  # account, region, table name
 
 @dataclass
 class Touch:
+    """An item's first touch in an operation: its table, its keys, its image before (its compact JSON text,
+    records.image_json's, and its item size) and how to read its image's text and size after."""
+
     table: TableKey
-    key_names: tuple[str, ...]
-    old_image: Image | None
-    read_current: Callable[[], Image | None]
+    keys: Image
+    old_image: SizedImage | None
+    read_current: Callable[[], SizedImage | None]
 
 
 @dataclass
@@ -115,7 +119,10 @@ class Capture:
         return (
             []
             if operation is None
-            else [(touch.table, touch.old_image, touch.read_current()) for touch in operation.touches.values()]
+            else [
+                (touch.table, _image(touch.old_image), _image(touch.read_current()))
+                for touch in operation.touches.values()
+            ]
         )
 
 
@@ -123,14 +130,25 @@ class _Failed(Exception):
     """The operation raised: its changes are put back, not committed."""
 
 
+def _image(sized: SizedImage | None) -> Image | None:
+    return None if sized is None else image_of_text(sized[0])
+
+
 def _diff(touch: Touch) -> Change | None:
     old, new = touch.old_image, touch.read_current()
-    if old == new:
+    if old is None and new is None:
         return None
-    current = new if new is not None else old
-    keys = {name: current[name] for name in touch.key_names}
+    keys = touch.keys
     if old is None:
-        return (EventName.INSERT, keys, None, new)
+        return (EventName.INSERT, keys, None, new[0], 0, new[1])
     if new is None:
-        return (EventName.REMOVE, keys, old, None)
-    return (EventName.MODIFY, keys, old, new)
+        return (EventName.REMOVE, keys, old[0], None, old[1], 0)
+    if old[0] == new[0] or _same_image(old[0], new[0]):
+        return None
+    return (EventName.MODIFY, keys, old[0], new[0], old[1], new[1])
+
+
+def _same_image(old: ImageText, new: ImageText) -> bool:
+    """Two different texts of one image: its attributes (or a map's) in another order. Such texts are as long as
+    each other, so only texts of one length are decoded to be compared."""
+    return len(old) == len(new) and json.loads(old) == json.loads(new)

@@ -29,7 +29,7 @@ from eddy.emulator.moto_seam.tables.definitions_kept import Kept as KeptTable
 from eddy.emulator.settings import Settings
 from eddy.emulator.storage.channels import Channel, DurableLog
 from eddy.emulator.storage.wal import CorruptStateError
-from eddy.emulator.streams.records import LoggedRecord, StreamViewType, compact_json, image_json
+from eddy.emulator.streams.records import LoggedRecord, StreamViewType, compact_json
 from eddy.emulator.streams.shards import SequenceNumbers, Shard
 from eddy.emulator.streams.stream import Stream, StreamObserver
 from eddy.emulator.streams.stream_registry import StreamRegistry
@@ -268,8 +268,8 @@ class TablesChannel(Channel):
         written down)."""
         if not self.log.durable:
             return None
-        # the new images' text image_json's (the records' change-log lines have it already)
-        items = ",".join(f"[{compact_json(keys)},{image_json(new)}]" for _, keys, _, new in changes)
+        # the new images' text as capture made it (the records' change-log lines write the same str)
+        items = ",".join(f"[{compact_json(keys)},{new or 'null'}]" for _, keys, _, new, _, _ in changes)
         seq = "null" if last_sequence_number is None else f'"{last_sequence_number}"'
         return (
             f'{{"op":"commit","table":{compact_json(list(table))},"version":{version},'

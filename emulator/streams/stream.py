@@ -24,15 +24,18 @@ from eddy.emulator.errors import ResourceNotFoundException, ValidationException
 from eddy.emulator.settings import Settings
 from eddy.emulator.storage.disk import WriteFailed
 from eddy.emulator.storage.segments import SegmentLog
-from eddy.emulator.streams.records import ChangeRecord, EventName, Image, StreamViewType
+from eddy.emulator.streams.item_size import item_size
+from eddy.emulator.streams.records import ChangeRecord, EventName, Image, ImageText, StreamViewType
 from eddy.emulator.streams.shards import HASH_SPACE, SequenceNumbers, Shard, ShardAppends, partition_hash, split_range
 
 #: a shard under load splits only while its key range is wider than this (a single hot key cannot be split
 #: apart, so after 64 halvings load no longer splits it)
 MIN_SPLIT_RANGE = HASH_SPACE >> 64
 
-#: (event name, keys, old image, new image) of one item changed by a commit
-Change = tuple[EventName, Image, Image | None, Image | None]
+#: (event name, keys, old image's text, new image's text, old image's item size, new image's item size) of one item
+#: changed by a commit (records.image_json's text: what the item keeps on moto's Item, the record holds and the logs
+#: write; a size is 0 where there is no image)
+Change = tuple[EventName, Image, ImageText | None, ImageText | None, int, int]
 
 
 def stream_label(now: float) -> str:
@@ -263,7 +266,7 @@ class Stream:
         self.maintain(now)
         by_shard: dict[Shard, list[ChangeRecord]] = {}
         view_type = self.view_type
-        for (event_name, keys, old_image, new_image), event_id in zip(changes, event_ids):
+        for (event_name, keys, old_image, new_image, old_size, new_size), event_id in zip(changes, event_ids):
             record = ChangeRecord(
                 sequence_number=self._sequence_numbers.next(),
                 event_id=event_id,
@@ -275,12 +278,9 @@ class Stream:
                 commit_version=commit_version,
                 by_ttl=by_ttl,
             )
+            record.sized(view_type, item_size(keys), new_size, old_size)  # SizeBytes kept for every reader
             by_shard.setdefault(self._shard_for(keys), []).append(record)
-        appends = ShardAppends(self.table_name, by_shard, len(changes))
-        for records in by_shard.values():  # SizeBytes measured once, here: the images are image_json's now
-            for record in records:
-                record.size_bytes(view_type)
-        return appends
+        return ShardAppends(self.table_name, by_shard, len(changes))
 
     def show(self, appends: ShardAppends, now: float) -> None:
         """A commit's records, written and logged, made readable; shards that run hot split."""

@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 from eddy.emulator.errors import ResourceNotFoundException, ValidationException
-from eddy.emulator.streams.records import StreamViewType, forget_images
+from eddy.emulator.streams.records import StreamViewType
 from eddy.emulator.settings import Settings
 from eddy.emulator.streams.shards import SequenceNumbers
 from eddy.emulator.streams.stream import Stream, StreamObserver, stream_label
@@ -145,7 +145,6 @@ class StreamRegistry:
     def close(self) -> None:
         for stream in self.streams.values():
             stream.close_files()
-        forget_images()  # what image_json remembers holds the records' images: not past the streams' life
 
     def reset(self) -> None:
         self.close()

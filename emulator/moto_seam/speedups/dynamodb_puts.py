@@ -19,10 +19,11 @@ against moto's own by tests/emulator/moto_seam/test_speedups_put_item.py).
   the replaced item's DynamoType for it rather than a new one: the replaced item is gone once the put is stored
   (moto copies an item it keeps, deeply: transactions, backups, UpdateItem's old values), so nothing else holds
   it, and every attribute a put leaves as it was is no new object for the garbage collector to promote and walk.
-  An attribute is unchanged when the put's AttributeValue equals the replaced item's image (`IMAGE`, kept up to
-  date by moto_bridge) under its name; without an image every attribute is built anew. The new item's image
-  shares those attributes' part of the replaced item's image (images are never changed), when the attributes
-  the put changes are scalars, whose image is a copy of the AttributeValue; otherwise moto_bridge builds it.
+  An attribute is unchanged when the put's AttributeValue equals the replaced item's image (`IMAGE`, its text kept
+  up to date by moto_bridge, decoded) under its name; without an image every attribute is built anew. The new
+  item's image is made of those attributes' part of the replaced item's image and, when the attributes the put
+  changes are scalars, whose image is the AttributeValue, of theirs, and kept as its text; otherwise moto_bridge
+  builds it.
   The item's hash_key and range_key are its key attributes' DynamoTypes, not two more equal ones.
 
     store_item(table, item_to_put(table, {"id": {"S": "o-1"}}))    # as table.put_item({"id": {"S": "o-1"}})
@@ -30,6 +31,7 @@ against moto's own by tests/emulator/moto_seam/test_speedups_put_item.py).
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -47,10 +49,15 @@ from moto.dynamodb.models.table import Table
 from moto.dynamodb import responses as moto_responses
 
 from eddy.emulator.moto_seam.speedups import dynamodb_items
+from eddy.emulator.streams.item_size import item_size
+from eddy.emulator.streams.records import compact_json
 
 original_validate_put_has_empty_attrs = moto_responses.validate_put_has_empty_attrs
-#: the attribute of moto's Item on which moto_bridge keeps the item's image as its last write left it (or None)
+#: the attribute of moto's Item on which moto_bridge keeps the item's image as its last write left it, as its compact
+#: JSON text (records.image_json's), or None
 IMAGE = "eddy_image"
+#: the attribute beside it with that image's item size (item_size's), set with the text
+IMAGE_SIZE = "eddy_image_size"
 original_put_item = Table.put_item
 
 
@@ -118,11 +125,11 @@ def item_to_put(table: Table, item_attrs: dict[str, Any], *, types_checked: bool
     item = dynamodb_items.item_new(Item)  # item_init without the sizes
     item.attrs = attributes = LimitedSizeDict.__new__(LimitedSizeDict)
     current = _stored(table, hash_value, range_value)
-    image = getattr(current, IMAGE, None) if current is not None else None
-    if image is None:
+    text = getattr(current, IMAGE, None) if current is not None else None
+    if text is None:
         dict.update(attributes, {name: dynamodb_items.dynamo(value) for name, value in item_attrs.items()})
     else:  # what the put leaves as it was keeps its DynamoType, and its part of the image (see above)
-        kept, new_image = current.attrs, {}
+        kept, image, new_image = current.attrs, json.loads(text), {}
         for name, value in item_attrs.items():
             if image.get(name) == value:
                 dict.__setitem__(attributes, name, kept[name])
@@ -131,7 +138,8 @@ def item_to_put(table: Table, item_attrs: dict[str, Any], *, types_checked: bool
                 dict.__setitem__(attributes, name, dynamodb_items.dynamo(value))
                 new_image[name] = dict(value) if _scalar(value) else None
         if None not in new_image.values():
-            setattr(item, IMAGE, new_image)  # kept by store_item
+            setattr(item, IMAGE, compact_json(new_image))  # kept by store_item
+            setattr(item, IMAGE_SIZE, item_size(new_image))
     item.hash_key = attributes[hash_key_attr]  # the key attributes' own DynamoTypes (a key is never updated)
     item.range_key = attributes[range_key_attr] if range_value is not None else None
     return item

@@ -19,15 +19,16 @@ from moto.dynamodb.models.dynamo_type import DynamoType, Item
 from moto.dynamodb.models.table import Table
 
 from eddy.emulator.moto_seam import Patches
-from eddy.emulator.moto_seam.bridge import image_of
+from eddy.emulator.moto_seam.bridge import plain, sized_image_of
 from eddy.emulator.moto_seam.speedups import dynamodb_puts
 from eddy.emulator.streams.capture import Capture, Touch
-from eddy.emulator.streams.records import Image
+from eddy.emulator.streams.records import SizedImage
 
 #: the name moto_seam.activate knows this module by
 MODULE = "eddy.emulator.moto_seam.tables.write_hook"
-#: an item's image as its last write left it, kept on moto's Item (bridge.py's image_of reads it)
+#: an item's image's text as its last write left it, kept on moto's Item (bridge.py's image_text_of reads it)
 _IMAGE = dynamodb_puts.IMAGE
+_IMAGE_SIZE = dynamodb_puts.IMAGE_SIZE
 
 
 class _WriteHook:
@@ -58,29 +59,36 @@ class _WriteHook:
 
 
 def _touch(table: Table, old: Item | None, hash_key: DynamoType, range_key: DynamoType | None) -> Touch:
-    """An item's first touch in an operation: its image before the operation, and how to read it after."""
+    """An item's first touch in an operation: its keys, its image's text before the operation, and how to read it
+    after."""
     account_id, region, name = table.account_id, table.region_name, table.name
+    keys = {table.hash_key_attr: plain(hash_key)}  # as image_of writes the key attributes
+    if range_key is not None:
+        keys[table.range_key_attr] = plain(range_key)
     return Touch(
         (account_id, region, name),
-        tuple(table.table_key_attrs),
-        image_of(old),
+        keys,
+        sized_image_of(old),
         partial(_current_image, account_id, region, name, hash_key, range_key),
     )
 
 
 def _current_image(
     account_id: str, region: str, name: str, hash_key: DynamoType, range_key: DynamoType | None
-) -> Image | None:
-    """The item as the table holds it now (a rolled-back transaction restores moto's tables: found again).
-    moto's backends are read as plain dicts: a table that was written has its account's and region's."""
+) -> SizedImage | None:
+    """The item's image's text and size as the table holds it now (a rolled-back transaction restores moto's tables: found
+    again), kept on the item. moto's backends are read as plain dicts: a table that was written has its account's
+    and region's."""
     regions = dict.get(dynamodb_backends, account_id)
     backend = dict.get(regions, region) if regions is not None else None
     current = backend.tables.get(name) if backend is not None else None
     item = current.get_item(hash_key, range_key) if current is not None else None
     if item is None:
         return None
-    setattr(item, _IMAGE, image := image_of(item))
-    return image
+    text, size = sized = sized_image_of(item)
+    setattr(item, _IMAGE, text)
+    setattr(item, _IMAGE_SIZE, size)
+    return sized
 
 
 def _write_hook(capture: Capture, table: Table) -> _WriteHook:

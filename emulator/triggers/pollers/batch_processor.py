@@ -162,10 +162,11 @@ class BatchProcessor:
     ) -> dict[str, Any]:
         """The event a batch is sent as: Lambda's Records, and a tumbling window's fields; made for one invocation,
         nothing in it shared (an OwnEvent), unless the sender only writes it out as JSON (a worker subprocess's
-        function): then its records share the stream's images, as GetRecords' answers do, and no copy is made."""
+        function): then its records may share the source's objects (`written_records`: a Kinesis record's), and no
+        copy is made."""
         source, shard_id = self.source, lane.shard.shard_id
         if self.sender.serializes():
-            event: dict[str, Any] = {"Records": [source.lambda_record(record, shard_id) for record in records]}
+            event: dict[str, Any] = {"Records": source.written_records(records, shard_id)}
         else:
             event = OwnEvent(Records=source.lambda_records(records, shard_id))
         if self.mapping.tumbling_window_in_seconds and lane.window is not None:

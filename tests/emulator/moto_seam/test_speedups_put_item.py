@@ -320,7 +320,7 @@ def test_a_put_that_replaces_an_item_keeps_the_dynamotypes_of_the_attributes_it_
     second = dict(first, n={"N": "1.0"}, ss={"SS": ["a", "b"]}, s={"N": "1"})  # changed: a number's text, a set, a type
     assert not any(dynamodb_puts.item_to_put(table, second, fits=True).attrs[name] is replaced.attrs[name]
                    for name in second)  # an item without its image (none kept while no emulator runs): all built anew
-    setattr(replaced, dynamodb_puts.IMAGE, moto_bridge.image_of(replaced))  # as capture leaves it after its write
+    setattr(replaced, dynamodb_puts.IMAGE, moto_bridge.image_text_of(replaced))  # as capture leaves it after its write
     built = dynamodb_puts.item_to_put(table, second, fits=True)
     assert raw(built) == raw(dynamodb_puts.item_to_put(_twin(ranged=True), second))  # the same item as when new
     # kept: what is unchanged; built anew: what changed, and a binary value (the image holds it in base64)
@@ -333,24 +333,25 @@ def test_a_put_that_replaces_an_item_keeps_the_dynamotypes_of_the_attributes_it_
     assert unranged.hash_key is unranged.attrs["pk"] and unranged.range_key is None
 
 
-def test_a_put_that_changes_only_scalars_shares_the_rest_of_the_replaced_items_image():
+def test_a_put_that_changes_only_scalars_keeps_the_text_of_its_image():
     """The new item's image is worked out with the item: the parts of the attributes it keeps are the replaced
-    image's own (fewer objects for the collector), the rest copies of the put's scalars; store_item keeps it on the
-    item. It is the image moto_bridge would build from the stored attributes."""
+    image's, the rest the put's scalars; store_item keeps its compact JSON text on the item. It is the text
+    moto_bridge would make from the stored attributes."""
     table = _twin(ranged=True)
     first = {"pk": {"S": "k"}, "sk": {"N": "1"}, "m": {"M": {"a": {"S": "x"}}}, "ss": {"SS": ["a"]}, "n": {"N": "1"}}
     dynamodb_puts.store_item(table, dynamodb_puts.item_to_put(table, first, fits=True))
     replaced = table.get_item(DynamoType({"S": "k"}), DynamoType({"N": "1"}))
-    setattr(replaced, dynamodb_puts.IMAGE, old := moto_bridge.image_of(replaced))
+    setattr(replaced, dynamodb_puts.IMAGE, moto_bridge.image_text_of(replaced))
     second = dict(first, n={"N": "2"}, flag={"BOOL": False}, gone={"NULL": True}, s={"S": "new"})
     built = dynamodb_puts.item_to_put(table, second, fits=True)
     dynamodb_puts.store_item(table, built)
-    image = getattr(table.get_item(DynamoType({"S": "k"}), DynamoType({"N": "1"})), dynamodb_puts.IMAGE)
-    assert image == second and image["m"] is old["m"] and image["ss"] is old["ss"] and image["n"] is not second["n"]
+    text = getattr(table.get_item(DynamoType({"S": "k"}), DynamoType({"N": "1"})), dynamodb_puts.IMAGE)
+    assert text == json.dumps(second, separators=(",", ":"))
     setattr(built, dynamodb_puts.IMAGE, None)
-    assert moto_bridge.image_of(built) == image  # what moto_bridge builds from the item itself
-    # a changed set (or map, list, binary): no image worked out; moto_bridge builds it when the operation ends
-    setattr(built, dynamodb_puts.IMAGE, image)
+    assert moto_bridge.image_text_of(built) == text  # what moto_bridge makes from the item itself
+    assert moto_bridge.image_of(built) == second
+    # a changed set (or map, list, binary): no image worked out; moto_bridge makes it when the operation ends
+    setattr(built, dynamodb_puts.IMAGE, text)
     assert getattr(dynamodb_puts.item_to_put(table, dict(second, ss={"SS": ["b"]}), fits=True),
                    dynamodb_puts.IMAGE, None) is None
 

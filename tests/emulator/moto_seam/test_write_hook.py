@@ -39,11 +39,11 @@ def test_moto_writes_reach_the_engines_capture_from_its_start_to_its_close():
 
         class Recorder:
             def touched(self, key, make_touch):
-                seen.append(make_touch().old_image)
+                seen.append(make_touch().old_image)  # its text and item size, as the item keeps them
 
         with write_hook.writes_to(Recorder()):  # for the block, then the engine's capture again
             _put(dynamodb, "b")
-        assert seen == [{"pk": {"S": "b"}}]
+        assert seen == [('{"pk":{"S":"b"}}', 3)]  # and its item size
         assert emu.commit_versions[TABLE] == first + 1
         _put(dynamodb, "c")
         assert emu.commit_versions[TABLE] == first + 2

@@ -10,7 +10,6 @@ import pytest
 
 from eddy.emulator.streams.item_size import item_size, number_size
 from eddy import emulate
-from eddy.emulator.streams import records
 from eddy.emulator.streams.records import ChangeRecord, EventName, StreamViewType, image_json
 
 from tests.emulator.helpers import create_table, read_stream
@@ -144,42 +143,73 @@ def test_a_log_line_is_the_records_compact_json(event_name, by_ttl):
     }, separators=(",", ":")).encode() + b"\n"
 
 
-def test_an_image_is_measured_once_for_all_its_records():
-    """SizeBytes is measured at commit; an image image_json holds (a MODIFY's old image is the item's previous new
-    image, the same object) keeps its size with its text, so a later record does not measure it again, while an
-    equal image not held is measured on its own."""
+def test_size_bytes_is_measured_when_first_read_and_for_each_view_type():
+    """A record holds its images as text: SizeBytes is measured on them when first read, for the view type asked."""
     image = {"pk": {"S": "a"}, "n": {"N": "101"}, "m": {"M": {"k": {"SS": ["x", "yz"]}}}}
-    image_json(image)
-    assert records.image_size(image) == item_size(image) == (2 + 1) + (1 + 3) + (1 + 3 + 1 + (1 + 3))
-    assert records._sizes[id(image)] == item_size(image)
-    other = dict(image)
-    assert records.image_size(other) == item_size(image) and id(other) not in records._sizes
-    assert records.image_size(None) == 0
+    assert item_size(image) == (2 + 1) + (1 + 3) + (1 + 3 + 1 + (1 + 3))
     modify = ChangeRecord(sequence_number=10 ** 20, event_id="e1", event_name=EventName.MODIFY, keys={"pk": image["pk"]},
-                          old_image=image, new_image=other, created_at=1.0, commit_version=2)
+                          old_image=image_json(image), new_image=dict(image), created_at=1.0, commit_version=2)
     assert modify.size_bytes(StreamViewType.NEW_AND_OLD_IMAGES) == 2 + 1 + 2 * item_size(image)
     assert modify.size_bytes(StreamViewType.KEYS_ONLY) == 2 + 1
     assert modify.to_dict(StreamViewType.KEYS_ONLY, "us-east-1")["dynamodb"]["SizeBytes"] == 3
+    assert modify.to_dict(StreamViewType.NEW_IMAGE, "us-east-1")["dynamodb"]["SizeBytes"] == 3 + item_size(image)
 
 
-def test_an_image_is_encoded_once():
-    """A MODIFY's old image is the item's previous new image, the same object: its text is found, not made again."""
+def test_a_record_holds_its_images_as_their_compact_json_and_gives_each_reader_new_dicts():
     image = {"pk": {"S": "a"}, "n": {"N": "1"}}
-    text = image_json(image)
-    assert text == '{"pk":{"S":"a"},"n":{"N":"1"}}'
-    assert image_json(image) is text
-    assert image_json(dict(image)) == text and image_json(None) == "null"
+    assert image_json(image) == '{"pk":{"S":"a"},"n":{"N":"1"}}' and image_json(None) == "null"
+    record = ChangeRecord(sequence_number=1, event_id="e1", event_name=EventName.INSERT, keys={"pk": {"S": "a"}},
+                          old_image=None, new_image=image, created_at=1.0, commit_version=2)
+    assert (record.keys_json, record.old_json, record.new_json) == ('{"pk":{"S":"a"}}', None, image_json(image))
+    first, second = record.new_image, record.new_image
+    assert first == second == image and first is not second and first["pk"] is not second["pk"]
+    first["n"]["N"] = "2"
+    assert record.new_image == image and record.keys == {"pk": {"S": "a"}} and record.old_image is None
 
 
-def test_the_images_an_emulator_encoded_are_not_held_once_it_closes():
-    """image_json's memo holds each image it encoded: an emulator's records' images go with the emulator (a test
-    session runs many), not when the memo is next full."""
+@pytest.mark.parametrize("view_type", list(StreamViewType))
+@pytest.mark.parametrize("event_name, by_ttl", [(EventName.INSERT, False), (EventName.MODIFY, False), (EventName.REMOVE, True)])
+def test_the_wire_is_get_records_dict_as_compact_json(view_type, event_name, by_ttl):
+    """GetRecords' bytes are written from the record's text member by member: the same as its dict encoded."""
+    old = None if event_name is EventName.INSERT else {"pk": {"S": "a"}, "text": {"S": "héllo \"☃\""}, "b": {"B": "AAE="}}
+    new = None if event_name is EventName.REMOVE else {"pk": {"S": "a"}, "tags": {"SS": ["x"]}, "m": {"M": {"n": {"N": "1"}}}}
+    record = ChangeRecord(sequence_number=10 ** 20, event_id="e1", event_name=event_name, keys={"pk": {"S": "a"}},
+                          old_image=old, new_image=new, created_at=1_700_000_000.75, commit_version=7, by_ttl=by_ttl)
+    expected = json.dumps(record.to_dict(view_type, "eu-west-1"), separators=(",", ":")).encode()
+    assert record.wire(view_type, "eu-west-1") == expected
+    assert record.wire_bytes_at_most() == len(expected)
+
+
+def test_an_items_text_is_its_records_new_image_and_its_next_records_old_image():
+    """One str per image: the item keeps its image's text on moto's Item, and it is its record's new image and the
+    next change's old image, not a copy."""
     import boto3
 
-    with emulate(housekeeping_interval=None):
+    from eddy.emulator.moto_seam import bridge
+    from eddy.emulator.moto_seam.speedups.dynamodb_puts import IMAGE
+
+    with emulate(housekeeping_interval=None) as emu:
         dynamodb = boto3.client("dynamodb", region_name="us-east-1")
-        create_table(dynamodb)
-        dynamodb.put_item(TableName="orders", Item={"pk": {"S": "o1"}, "total": {"N": "10"}})
-        held = [image for image in records._held.values() if image.get("pk") == {"S": "o1"}]
-        assert held == [{"pk": {"S": "o1"}, "total": {"N": "10"}}]
-    assert not any(image is held[0] for image in records._held.values()) and not records._encoded
+        arn = create_table(dynamodb)["LatestStreamArn"]
+        dynamodb.put_item(TableName="orders", Item={"pk": {"S": "o1"}, "n": {"N": "10"}})
+        dynamodb.put_item(TableName="orders", Item={"pk": {"S": "o1"}, "n": {"N": "12"}})
+        [shard] = emu.streams.streams[arn].shards.values()
+        insert, modify = shard.records
+        [item] = bridge.find_table("123456789012", "us-east-1", "orders").all_items()
+        assert insert.new_json == '{"pk":{"S":"o1"},"n":{"N":"10"}}'
+        assert modify.old_json is insert.new_json and getattr(item, IMAGE) is modify.new_json
+        assert modify.new_json == '{"pk":{"S":"o1"},"n":{"N":"12"}}'
+
+
+def test_size_bytes_of_each_event_counts_the_images_its_item_kept(door):
+    """SizeBytes is kept at commit from the sizes an item keeps with its image's text: a put replacing an item, an
+    UpdateItem (whose old image moto copies) and a delete each count the old image as the previous write left it."""
+    dynamodb, streams = door.client("dynamodb"), door.client("dynamodbstreams")
+    arn = create_table(dynamodb)["LatestStreamArn"]
+    dynamodb.put_item(TableName="orders", Item={"pk": {"S": "a"}, "n": {"N": "1"}})  # (2 + 1) + (1 + 2) = 6
+    dynamodb.put_item(TableName="orders", Item={"pk": {"S": "a"}, "n": {"N": "22"}})  # 6
+    dynamodb.update_item(TableName="orders", Key={"pk": {"S": "a"}}, UpdateExpression="SET s = :s",
+                         ExpressionAttributeValues={":s": {"S": "xyz"}})  # 6 + (1 + 3) = 10
+    dynamodb.delete_item(TableName="orders", Key={"pk": {"S": "a"}})
+    sizes = [(r["eventName"], r["dynamodb"]["SizeBytes"]) for r in read_stream(streams, arn)]
+    assert sizes == [("INSERT", 3 + 6), ("MODIFY", 3 + 6 + 6), ("MODIFY", 3 + 10 + 6), ("REMOVE", 3 + 10)]
