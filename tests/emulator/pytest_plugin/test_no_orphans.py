@@ -15,7 +15,6 @@ import uuid
 import pytest
 
 from tests.conftest import processes_with
-from tests.lambda_functions import created_function
 
 pytestmark = pytest.mark.slow
 
@@ -43,9 +42,10 @@ def zipped(name, code):
 
 def start(lambda_client, name, runtime, file, code):
     """A function that says it started (a file in READY) and then runs until it is killed, invoked once."""
-    created_function(lambda_client,
+    lambda_client.create_function(
         FunctionName=name, Runtime=runtime, Handler="app.handler", Role="arn:aws:iam::123456789012:role/x",
         Code={"ZipFile": zipped(file, code)}, Timeout=900, Environment={"Variables": {"READY": os.path.join(READY, name)}})
+    lambda_client.get_waiter("function_active").wait(FunctionName=name)  # Pending until Active, as on AWS
     lambda_client.invoke(FunctionName=name, InvocationType="Event", Payload=b"{}")
 
 
@@ -54,8 +54,9 @@ def test_killed_in_the_middle(eddy, eddy_server):
     served = eddy_server.client("lambda")
     start(served, "python", "python3.12", "app.py", PYTHON)
     start(served, "node", "nodejs20.x", "app.mjs", NODE)
-    created_function(served, FunctionName="quick", Runtime="python3.12", Handler="app.handler",
+    served.create_function(FunctionName="quick", Runtime="python3.12", Handler="app.handler",
                            Role="arn:aws:iam::123456789012:role/x", Code={"ZipFile": zipped("app.py", QUICK)})
+    served.get_waiter("function_active").wait(FunctionName="quick")
     assert served.invoke(FunctionName="quick")["Payload"].read() == b'"done"'  # its worker stays, idle
     open(os.path.join(READY, "test"), "w").close()
     threading.Event().wait()  # until this process is killed
