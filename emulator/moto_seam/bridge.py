@@ -10,7 +10,8 @@ so that a moto upgrade that moves them fails loudly:
     sees every request first (DynamoDB, DynamoDB Streams on any host, /_eddy/), the rest goes on to moto
     through the services' journal.
   - `DynamoHandler`: moto's DynamoDB API, called with a request Eddy has already read.
-  - `Item.eddy_image`: Eddy keeps on each of moto's items the text of the image its last write left (see `_IMAGE`).
+  - `Item.eddy_image`: Eddy keeps on each of moto's items the text of the image its last write left
+    (tables/item_images.py reads it).
   - `UpdateExpressionFunctionEvaluator.get_list_from_ddb_typed_value`: a list_append operand that names no
     attribute is AWS's ValidationException (moto asserts on it unless it is the first operand).
   - `FuncSize.expr` (condition and filter expressions' size()): an item without the attribute does not match,
@@ -29,7 +30,6 @@ so that a moto upgrade that moves them fails loudly:
 from __future__ import annotations
 
 import base64
-import copy
 import json
 import zlib
 from typing import Any, Callable, Iterator
@@ -46,13 +46,11 @@ from moto.dynamodb.responses import DynamoHandler
 from werkzeug.exceptions import HTTPException
 
 from eddy.emulator.moto_seam import all_or_nothing, botocore_hook
-from eddy.emulator.moto_seam.speedups import dynamodb_puts
 from eddy.emulator.moto_seam import Patches
 from eddy.emulator import callers
 from eddy.emulator.errors import ResourceNotFoundException
 from eddy.emulator.aws_requests import Request, Response
-from eddy.emulator.streams.item_size import item_size
-from eddy.emulator.streams.records import Image, ImageText, SizedImage, compact_json
+from eddy.emulator.streams.records import Image, ImageText
 
 # -- the door's registry: the router and Kinesis observer of the emulator whose door is open in this process -----
 
@@ -81,84 +79,6 @@ def disconnect() -> None:
 
 def kinesis_observer() -> Any:
     return _kinesis_observer
-
-
-# -- items --------------------------------------------------------------------------------------------
-
-
-_SCALARS = frozenset({"S", "N", "BOOL", "NULL"})
-
-
-def plain(value: Any) -> Any:
-    """A DynamoType as a plain DynamoDB JSON value that shares nothing with moto's item."""
-    if type(value) is not DynamoType and not isinstance(value, DynamoType):
-        return copy.deepcopy(value)
-    kind, content = value.type, value.value
-    if kind in _SCALARS:  # the common case first: strings, numbers and booleans are shared as they are
-        return {kind: content}
-    if kind == "M":
-        return {"M": {name: plain(element) for name, element in content.items()}}
-    if kind == "L":
-        return {"L": [plain(element) for element in content]}
-    if kind == "B":
-        return {"B": _base64(content)}
-    if kind == "BS":
-        return {"BS": [_base64(member) for member in content]}
-    if kind in ("SS", "NS"):
-        return {kind: list(content)}
-    return {kind: content}
-
-
-def _base64(content: Any) -> str:
-    return base64.b64encode(content).decode() if isinstance(content, (bytes, bytearray)) else content
-
-
-#: an item's image as its last write left it, as its compact JSON text, kept on moto's Item: the next change's old
-#: image (made once; the same str is the stream record's new image, and then the next record's old one). Dropped
-#: whenever moto stores the item, which UpdateItem changes in place, and set when the operation ends. An attribute, never read through item.__dict__, which would give each item a dict for the collector to walk.
-_IMAGE = dynamodb_puts.IMAGE
-#: the item size of that image (item_size's), kept beside it: a MODIFY's SizeBytes counts its old image's
-_IMAGE_SIZE = dynamodb_puts.IMAGE_SIZE
-
-
-def image_of(item: Item | None) -> Image | None:
-    """An item's image, new dicts that share nothing with moto's item (decoded from the text the item keeps, if
-    it keeps one)."""
-    if item is None:
-        return None
-    text = getattr(item, _IMAGE, None)
-    if text is not None:
-        return json.loads(text)
-    return _built_image(item)
-
-
-def image_text_of(item: Item | None) -> ImageText | None:
-    """An item's image's compact JSON text (records.image_json's): the one the item keeps, else made."""
-    if item is None:
-        return None
-    text = getattr(item, _IMAGE, None)
-    return text if text is not None else compact_json(_built_image(item))
-
-
-def sized_image_of(item: Item | None) -> SizedImage | None:
-    """An item's image's text and item size: the ones the item keeps, else made (not kept: write_hook keeps them)."""
-    if item is None:
-        return None
-    text = getattr(item, _IMAGE, None)
-    if text is None:
-        image = _built_image(item)
-        return compact_json(image), item_size(image)
-    size = getattr(item, _IMAGE_SIZE, None)
-    return text, item_size(json.loads(text)) if size is None else size
-
-
-def _built_image(item: Item) -> Image:
-    image = {}
-    for name, value in item.attrs.items():  # plain, with its common case (a scalar) written out
-        image[name] = (
-            {value.type: value.value} if type(value) is DynamoType and value.type in _SCALARS else plain(value)
-        )
-    return image
 
 
 def find_table(account_id: str, region: str, table_name: str) -> Table | None:

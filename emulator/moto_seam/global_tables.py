@@ -10,7 +10,8 @@ from __future__ import annotations
 import sys
 from typing import Iterator
 
-from eddy.emulator.moto_seam.bridge import delete_item_by_keys, find_table, image_of
+from eddy.emulator.moto_seam.bridge import delete_item_by_keys, find_table
+from eddy.emulator.moto_seam.tables.item_images import image_of
 from eddy.emulator.streams.records import Image
 
 TableKey = tuple[str, str, str]  # account, region, table name

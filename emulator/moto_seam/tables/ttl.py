@@ -15,6 +15,7 @@ from moto.dynamodb.models.dynamo_type import Item
 from moto.dynamodb.models.table import Table
 
 from eddy.emulator.moto_seam import bridge
+from eddy.emulator.moto_seam.tables import item_images
 from eddy.emulator.streams.records import Image
 
 TableKey = tuple[str, str, str]  # account, region, table name
@@ -30,7 +31,7 @@ class Expiring:
 
     @property
     def keys(self) -> Image:
-        image = bridge.image_of(self._item)
+        image = item_images.image_of(self._item)
         return {name: image[name] for name in self._table.table_key_attrs}
 
     def delete(self) -> bool:

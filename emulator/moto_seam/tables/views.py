@@ -23,6 +23,7 @@ from typing import Any, Callable, Iterator
 
 from eddy.emulator.aws_requests import Response
 from eddy.emulator.moto_seam import bridge, table_descriptions
+from eddy.emulator.moto_seam.tables import item_images
 from eddy.emulator.streams.records import Image
 
 TableKey = tuple[str, str, str]  # account, region, table name
@@ -93,7 +94,7 @@ def item_image(account_id: str, region: str, name: str, keys: dict[str, Any]) ->
     if table is None:
         return None
     try:
-        return bridge.image_of(bridge.item_by_keys(table, keys))
+        return item_images.image_of(bridge.item_by_keys(table, keys))
     except (KeyError, TypeError, ValueError):
         return None
 
@@ -138,7 +139,7 @@ def contents() -> Iterator[tuple[TableKey, Callable[[], list[Image]]]]:
 
 
 def _images_of(table: Any) -> Callable[[], list[Image]]:
-    return lambda: [bridge.image_of(item) for item in table.all_items()]
+    return lambda: [item_images.image_of(item) for item in table.all_items()]
 
 
 def drop(key: TableKey) -> None:

@@ -19,7 +19,7 @@ from moto.dynamodb.models.dynamo_type import DynamoType, Item
 from moto.dynamodb.models.table import Table
 
 from eddy.emulator.moto_seam import Patches
-from eddy.emulator.moto_seam.bridge import plain, sized_image_of
+from eddy.emulator.moto_seam.tables.item_images import plain, sized_image_of
 from eddy.emulator.moto_seam.speedups import dynamodb_puts
 from eddy.emulator.streams.capture import Capture, Touch
 from eddy.emulator.streams.records import SizedImage

@@ -20,7 +20,7 @@ from moto.dynamodb.limits import HASH_KEY_MAX_LENGTH, RANGE_KEY_MAX_LENGTH
 from moto.dynamodb.models.dynamo_type import DynamoType, Item
 from moto.dynamodb.models.table import Table
 
-from eddy.emulator.moto_seam import bridge as moto_bridge
+from eddy.emulator.moto_seam.tables import item_images
 from eddy.emulator.moto_seam.tables import write_hook
 from eddy.emulator.moto_seam.speedups import dynamodb as moto_speedups
 from eddy.emulator.moto_seam.speedups import dynamodb_items
@@ -320,7 +320,7 @@ def test_a_put_that_replaces_an_item_keeps_the_dynamotypes_of_the_attributes_it_
     second = dict(first, n={"N": "1.0"}, ss={"SS": ["a", "b"]}, s={"N": "1"})  # changed: a number's text, a set, a type
     assert not any(dynamodb_puts.item_to_put(table, second, fits=True).attrs[name] is replaced.attrs[name]
                    for name in second)  # an item without its image (none kept while no emulator runs): all built anew
-    setattr(replaced, dynamodb_puts.IMAGE, moto_bridge.image_text_of(replaced))  # as capture leaves it after its write
+    setattr(replaced, dynamodb_puts.IMAGE, item_images.image_text_of(replaced))  # as capture leaves it after its write
     built = dynamodb_puts.item_to_put(table, second, fits=True)
     assert raw(built) == raw(dynamodb_puts.item_to_put(_twin(ranged=True), second))  # the same item as when new
     # kept: what is unchanged; built anew: what changed, and a binary value (the image holds it in base64)
@@ -336,21 +336,21 @@ def test_a_put_that_replaces_an_item_keeps_the_dynamotypes_of_the_attributes_it_
 def test_a_put_that_changes_only_scalars_keeps_the_text_of_its_image():
     """The new item's image is worked out with the item: the parts of the attributes it keeps are the replaced
     image's, the rest the put's scalars; store_item keeps its compact JSON text on the item. It is the text
-    moto_bridge would make from the stored attributes."""
+    item_images would make from the stored attributes."""
     table = _twin(ranged=True)
     first = {"pk": {"S": "k"}, "sk": {"N": "1"}, "m": {"M": {"a": {"S": "x"}}}, "ss": {"SS": ["a"]}, "n": {"N": "1"}}
     dynamodb_puts.store_item(table, dynamodb_puts.item_to_put(table, first, fits=True))
     replaced = table.get_item(DynamoType({"S": "k"}), DynamoType({"N": "1"}))
-    setattr(replaced, dynamodb_puts.IMAGE, moto_bridge.image_text_of(replaced))
+    setattr(replaced, dynamodb_puts.IMAGE, item_images.image_text_of(replaced))
     second = dict(first, n={"N": "2"}, flag={"BOOL": False}, gone={"NULL": True}, s={"S": "new"})
     built = dynamodb_puts.item_to_put(table, second, fits=True)
     dynamodb_puts.store_item(table, built)
     text = getattr(table.get_item(DynamoType({"S": "k"}), DynamoType({"N": "1"})), dynamodb_puts.IMAGE)
     assert text == json.dumps(second, separators=(",", ":"))
     setattr(built, dynamodb_puts.IMAGE, None)
-    assert moto_bridge.image_text_of(built) == text  # what moto_bridge makes from the item itself
-    assert moto_bridge.image_of(built) == second
-    # a changed set (or map, list, binary): no image worked out; moto_bridge makes it when the operation ends
+    assert item_images.image_text_of(built) == text  # what item_images makes from the item itself
+    assert item_images.image_of(built) == second
+    # a changed set (or map, list, binary): no image worked out; item_images makes it when the operation ends
     setattr(built, dynamodb_puts.IMAGE, text)
     assert getattr(dynamodb_puts.item_to_put(table, dict(second, ss={"SS": ["b"]}), fits=True),
                    dynamodb_puts.IMAGE, None) is None
