@@ -112,8 +112,8 @@ def _channels(emulator) -> list[tuple[str, str]]:
 
 
 def test_a_durable_emulator_on_a_new_state_directory_makes_them_by_their_first_use_in_their_places(tmp_path):
-    with emulate(state_dir=tmp_path / "kept", **QUIET):  # leaves a snapshot and a log there
-        pass
+    with emulate(state_dir=tmp_path / "kept", **QUIET) as first:  # leaves a snapshot and a log there
+        assert first.persistence.durable
     with emulate(state_dir=tmp_path / "kept", **QUIET) as emu:  # a state directory that holds something: all made
         made_at_start = _channels(emu)
     assert "Reserved" not in {kind for _, kind in made_at_start}

@@ -77,6 +77,15 @@ def test_a_read_right_after_an_update_says_in_progress_and_the_next_successful(d
     assert lam.invoke(FunctionName="located")["Payload"].read() == b'"$LATEST"'
 
 
+def changes(lam, variable: str, code: dict[str, str]) -> tuple:
+    """The calls Lambda refuses while a function is being created or updated, each with its parameters: both
+    updates, an update that publishes, and PublishVersion."""
+    return ((lam.update_function_configuration, {"Environment": {"Variables": {"TEST": variable}}}),
+            (lam.update_function_code, {"ZipFile": zip_of(code)}),
+            (lam.update_function_code, {"ZipFile": zip_of(code), "Publish": True}),
+            (lam.publish_version, {}))
+
+
 def conflict(name: str) -> dict:
     """"update-during-in-progress-update-exc" of test_lambda_concurrent_code_updates and _config_updates."""
     message = ("The operation cannot be performed at this time. An update is in progress for resource: "
@@ -96,10 +105,7 @@ def test_an_update_in_progress_refuses_updates_and_publishing_and_changes_nothin
     in_progress = recorded_configuration(CodeSha256="<code-sha256:1>", Environment={"Variables": {"TEST": "TEST1"}},
                                          RevisionId="<uuid:3>", **IN_PROGRESS)
     assert recorded(first) == in_progress | status(200)
-    for call, params in ((lam.update_function_configuration, {"Environment": {"Variables": {"TEST": "TEST2"}}}),
-                         (lam.update_function_code, {"ZipFile": zip_of(VERSION)}),
-                         (lam.update_function_code, {"ZipFile": zip_of(VERSION), "Publish": True}),
-                         (lam.publish_version, {})):
+    for call, params in changes(lam, "TEST2", VERSION):
         assert refused(call, FunctionName="busy", **params) == conflict("busy")
     assert [v["Version"] for v in lam.list_versions_by_function(FunctionName="busy")["Versions"]] == ["$LATEST"]
     assert recorded(lam.get_function_configuration(FunctionName="busy")) == in_progress | status(200)
@@ -170,10 +176,7 @@ def test_a_created_function_is_pending_and_refuses_invocations_and_updates_until
     for invocation_type in ("RequestResponse", "Event", "DryRun"):
         assert refused(lam.invoke, FunctionName="fresh", InvocationType=invocation_type) == INVOKE_REFUSED
     assert refused(lam.invoke_async, FunctionName="fresh", InvokeArgs=b"{}") == INVOKE_REFUSED
-    for call, params in ((lam.update_function_configuration, {"Environment": {"Variables": {"TEST": "TEST1"}}}),
-                         (lam.update_function_code, {"ZipFile": zip_of(ECHO)}),
-                         (lam.update_function_code, {"ZipFile": zip_of(ECHO), "Publish": True}),
-                         (lam.publish_version, {})):
+    for call, params in changes(lam, "TEST1", ECHO):
         assert refused(call, FunctionName="fresh", **params) == pending_conflict("fresh")
     assert [v["Version"] for v in lam.list_versions_by_function(FunctionName="fresh")["Versions"]] == ["$LATEST"]
     assert door.wait_idle(5)["Idle"]  # no asynchronous event was queued
