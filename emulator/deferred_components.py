@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from eddy.emulator.cloudformation.service import CloudFormation
     from eddy.emulator.clock import Clock
     from eddy.emulator.eventbridge.service import EventBridge
-    from eddy.emulator.functions.async_invocations import AsyncInvocations
+    from eddy.emulator.functions.async_invocation.queue import AsyncInvocations
     from eddy.emulator.functions.durable import FunctionsChannel
     from eddy.emulator.functions.invocation import Invoker
     from eddy.emulator.functions.function import Function
@@ -51,7 +51,7 @@ EVENTS_SEAM = "eddy.emulator.moto_seam.eventbridge.rules"
 #: emulator holds their places in the snapshot's order until each is made (engine.py's _register_channels)
 SEQUENCER_CHANNEL = "s3_sequencer"  # notifications/s3_events.py's SequencerChannel
 FUNCTIONS_CHANNEL = "functions"  # functions/durable/'s FunctionsChannel
-ASYNC_INVOCATIONS_CHANNEL = "async_event"  # functions/async_invocations.py's queue
+ASYNC_INVOCATIONS_CHANNEL = "async_event"  # functions/async_invocation/queue.py's queue
 RULE_DELIVERIES_CHANNEL = "rule_delivery"  # eventbridge/deliveries.py's queue
 HTTP_DELIVERIES_CHANNEL = "sns_http_delivery"  # notifications/http_endpoints.py's queue
 
@@ -166,7 +166,7 @@ class DeferredComponents:
         if self._async_invocations is None:
             with self._making:
                 if self._async_invocations is None:
-                    from eddy.emulator.functions.async_invocations import AsyncInvocations
+                    from eddy.emulator.functions.async_invocation.queue import AsyncInvocations
 
                     invocations = AsyncInvocations(self.kernel, self.persistence, self.functions, self.invoker)
                     self.invoker.released = invocations.execution_freed  # a free execution: throttled events' turn

@@ -4,7 +4,7 @@ notification configurations, EventBridge rules and pipes, and the functions' asy
 moto keeps subscriptions, bucket configurations and rules (read through moto_seam/listings/); Eddy keeps the
 pipes (pipes/pipe_registry.py, with their figures in the mappings' words), each subscription's and configuration's
 deliveries (notifications/delivery_figures.py) and the asynchronous invocation queue
-(functions/async_invocations.py). Called with emulator.activity held.
+(functions/async_invocation/queue.py). Called with emulator.activity held.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ it is dropped. EventBridge retries only a target's throttling and server errors 
 an SQS queue is of the second kind (a function or queue that does not exist, a message SQS refuses with a 400):
 Eddy's SQS never throttles, and its Lambda accepts every asynchronous Invoke of a function that exists. So Eddy
 never retries: RetryPolicy is kept and answered (moto's ListTargetsByRule) and applies to nothing. A Lambda
-target's throttles and function errors are Lambda's to retry (functions/async_invocations.py: its OnFailure
+target's throttles and function errors are Lambda's to retry (functions/async_invocation/queue.py: its OnFailure
 destination and DeadLetterConfig, not the rule's), never EventBridge's: the event was delivered once Lambda queued it.
 
 The dead-letter message is the event (as the rule matched it, before any Input transformation), with the message

@@ -7,7 +7,7 @@ pattern does not match goes nowhere. The event a target receives is
 EventBridge's (Amazon EventBridge User Guide, "Amazon EventBridge events": version, id, detail-type, source,
 account, time, region, resources, detail), or the target's Input, InputPath or InputTransformer. Delivery is
 asynchronous, as on AWS: PutEvents answers first; a Lambda target's event goes into the function's asynchronous
-invocation queue (functions/async_invocations.py: Lambda's retries, event invoke config and destinations apply), an
+invocation queue (functions/async_invocation/queue.py: Lambda's retries, event invoke config and destinations apply), an
 SQS target gets the event as a message body (SqsParameters.MessageGroupId for a FIFO queue), an SNS target as the
 published message (moto's failed on one), a CloudWatch Logs target as a log event in a new stream (moto's wrote its
 own shape of the event, Input and InputPath ignored), a Step Functions target as an execution's input (moto failed
@@ -43,7 +43,7 @@ from eddy.emulator.moto_seam.services import moments
 
 if TYPE_CHECKING:
     from eddy.emulator.event_patterns import EventPattern
-    from eddy.emulator.functions.async_invocations import AsyncInvocations
+    from eddy.emulator.functions.async_invocation.queue import AsyncInvocations
     from eddy.emulator.functions.registry import FunctionRegistry
 
 log = logging.getLogger("eddy.events")

@@ -17,7 +17,7 @@ from eddy.emulator.eventbridge.rules import RuleDelivery, TargetDelivery
 from eddy.emulator import moto_seam
 
 if TYPE_CHECKING:
-    from eddy.emulator.functions.async_invocations import AsyncInvocations
+    from eddy.emulator.functions.async_invocation.queue import AsyncInvocations
     from eddy.emulator.functions.registry import FunctionRegistry
     from eddy.emulator.kernel import Kernel
     from eddy.emulator.pipes.pipe_registry import Pipes

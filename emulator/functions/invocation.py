@@ -100,7 +100,7 @@ class Invoker:
         #: the runtime's own ("eddy")
         self.role_credentials: Callable[[Function], dict[str, str]] | None = None
         #: told when one of a function's executions ends (the asynchronous queue then tries the events a throttle
-        #: held back: async_invocations.py)
+        #: held back: async_invocation/queue.py)
         self.released: Callable[[Function], None] | None = None
 
     def invoke(

@@ -23,7 +23,7 @@ from eddy.emulator.notifications.s3_events import Sequencer, SequencerChannel
 from eddy.emulator.storage.channels import NOT_KEPT, DurableLog
 
 if TYPE_CHECKING:
-    from eddy.emulator.functions.async_invocations import AsyncInvocations
+    from eddy.emulator.functions.async_invocation.queue import AsyncInvocations
     from eddy.emulator.functions.registry import FunctionRegistry
 
 log = logging.getLogger("eddy.notifications")

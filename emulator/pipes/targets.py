@@ -24,7 +24,7 @@ from eddy.emulator.functions.invocation_results import InvocationResult
 from eddy.emulator.pipes.pipe import Pipe, service_of
 
 if TYPE_CHECKING:
-    from eddy.emulator.functions.async_invocations import AsyncInvocations
+    from eddy.emulator.functions.async_invocation.queue import AsyncInvocations
     from eddy.emulator.functions.invocation import Invoker
     from eddy.emulator.functions.registry import FunctionRegistry
 

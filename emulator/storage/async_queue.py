@@ -2,9 +2,9 @@
 
 A queue's owner declares a QueueChannel under its own name and the composition root registers it; three are kept
 this way:
-  async_event      Lambda's asynchronous invocation queue (functions/async_invocations.py): an event queued for a
-                   function, or waiting for its retry (async_events.AsyncEvent's state: payload, attempts, next
-                   attempt's moment, age, last error), keyed by its request id
+  async_event      Lambda's asynchronous invocation queue (functions/async_invocation/queue.py): an event queued for a
+                   function, or waiting for its retry (async_invocation/events.py AsyncEvent's state: payload,
+                   attempts, next attempt's moment, age, last error), keyed by its request id
   rule_delivery    EventBridge rules' deliveries (eventbridge/deliveries.py): an event a rule matched, for one of its
                    Lambda or SQS targets, keyed by the delivery's id; written down before PutEvents answers
   sns_http_delivery  SNS's notifications to HTTP/S subscribers (notifications/http_endpoints.py): one not yet

@@ -5,7 +5,7 @@ wait (the answer of emu.wait_idle(), GET /_eddy/wait-idle and the pytest plugin'
 A wait waits on the emulator's `activity` condition (notified whenever a poller makes progress, records arrive or the
 clock moves), never by sleeping. An asynchronous invocation or an SNS notification waiting for a retry later on the
 emulator's clock is pending (not idle) but not waited for: its entry says NextAttemptAt, where a test advances the
-clock to (functions/async_invocations.py, notifications/http_endpoints.py).
+clock to (functions/async_invocation/queue.py, notifications/http_endpoints.py).
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ class PendingPipesAndRules(Protocol):
 
 class AsynchronousInvocations(Protocol):
     """A queue of deliveries retried on the clock: every function's asynchronous invocations
-    (functions/async_invocations.py), SNS's POSTs to HTTP subscribers (notifications/http_endpoints.py)."""
+    (functions/async_invocation/queue.py), SNS's POSTs to HTTP subscribers (notifications/http_endpoints.py)."""
 
     def busy(self) -> bool: ...
 
@@ -66,7 +66,7 @@ class DeliveryWaits:
         created): batches that failed, records discarded, asynchronous invocations given up on.
 
         An asynchronous invocation waiting for a retry later on the emulator's clock is pending (not idle) but not
-        waited for: its entry says NextAttemptAt, where a test advances the clock to (functions/async_invocations.py)."""
+        waited for: its entry says NextAttemptAt, where a test advances the clock to (functions/async_invocation/queue.py)."""
         deadline = time.monotonic() + timeout
         activity = self.kernel.activity
         queues = self.queues

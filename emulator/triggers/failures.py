@@ -153,7 +153,7 @@ def not_delivered_message(report: dict[str, Any], timeout: float) -> str | None:
     """What was not delivered, one line per mapping concerned; None when everything was."""
     lines = []
     for failure in report["Failures"]:
-        if "RequestId" in failure:  # an asynchronous invocation given up on (functions/async_invocations.py)
+        if "RequestId" in failure:  # an asynchronous invocation given up on (functions/async_invocation/queue.py)
             where = (
                 ", ".join(
                     f"sent to {arn}" for arn in (failure["OnFailureDestination"], failure["DeadLetterTarget"]) if arn

@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 @dataclass
 class Figures:
     """What a user reads of work done for them: invocations, errors, retries and the last error, with the figures of
-    its own kind (a mapping's below; a function's asynchronous invocations', functions/async_events.AsyncFigures).
+    its own kind (a mapping's below; a function's asynchronous invocations', functions/async_invocation/events.AsyncFigures).
     NAMES: each figure's name in the answer, in the answer's order."""
 
     NAMES: ClassVar[dict[str, str]] = {}

@@ -194,7 +194,7 @@ def test_the_event_age_counts_from_when_it_was_first_queued_across_a_restart(tmp
     with durable_door("inprocess", state) as (door, _):
         door.advance(first["NextAttemptAt"] - door.now() + 1)
         # the retry after this one would come past 100 s from the first queueing: given up on at once (AWS-recorded,
-        # functions/async_events.py)
+        # functions/async_invocation/events.py)
         [failure] = door.wait_idle(60)["Failures"]
         assert (failure["Condition"], failure["ApproximateInvokeCount"]) == ("EventAgeExceeded", 2)
         assert door.wait_idle(60)["Pending"] == []

@@ -1,5 +1,5 @@
 """The Lambda API's event invoke configurations (REST-JSON, /2019-09-25/...): how a function's asynchronous
-invocations are retried and where their records go (functions/async_invocations.py runs them).
+invocations are retried and where their records go (functions/async_invocation/queue.py runs them).
 
     PUT    /2019-09-25/functions/{name}/event-invoke-config        PutFunctionEventInvokeConfig (replaces)
     POST   /2019-09-25/functions/{name}/event-invoke-config        UpdateFunctionEventInvokeConfig (merges)

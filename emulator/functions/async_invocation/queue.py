@@ -4,7 +4,7 @@ event's invocation record sent where the function's event invoke config says.
 
 An event is queued (and written down, storage/async_queue.py) before Invoke answers 202; a dispatcher thread
 starts an attempt for each event whose time has come (at most MAX_RUNNING at once), on a thread of its own; a
-failed attempt waits for its retry (async_events.after_failure) and that is written down too; an event that is
+failed attempt waits for its retry (events.after_failure) and that is written down too; an event that is
 done sends its invocation record to the OnSuccess or OnFailure destination (SQS, SNS, Lambda, EventBridge):
 
     {"version": "1.0", "timestamp", "requestContext": {"requestId", "functionArn" (":$LATEST"), "condition"
@@ -33,7 +33,8 @@ import uuid
 from typing import TYPE_CHECKING, Any
 
 from eddy.emulator.storage.async_queue import QueueChannel
-from eddy.emulator.functions.async_events import (
+from eddy.emulator.functions.async_invocation.destinations import send
+from eddy.emulator.functions.async_invocation.events import (
     EVENT_AGE_EXCEEDED,
     RETRY_DELAYS,
     SUCCESS,
@@ -87,6 +88,9 @@ class AsyncInvocations:
         #: per function (its unqualified ARN), the events a throttle sent back to the queue since one of its
         #: executions last ended (request ids; one done since is skipped)
         self._throttled: dict[str, set[str]] = {}
+        #: per function (its unqualified ARN), how many of its executions have ended: a try throttled while one
+        #: ended (after its admission was refused, before it joined `_throttled`) is tried again at once
+        self._ended: dict[str, int] = {}
         self._stopping = threading.Event()
         self._dispatcher: threading.Thread | None = None
 
@@ -143,9 +147,11 @@ class AsyncInvocations:
 
     def execution_freed(self, function: "Function") -> None:
         """One of `function`'s executions ended (the Invoker says so): its events a throttle sent back to the queue
-        are tried now, not at the end of their back-off (async_events.py: Lambda reads a function's queue as its
+        are tried now, not at the end of their back-off (events.py: Lambda reads a function's queue as its
         concurrency allows)."""
-        if not self._throttled.get(root := function.root.arn):  # the common case, without the lock
+        root = function.root.arn
+        self._ended[root] = self._ended.get(root, 0) + 1  # before the look below (see _try's throttled branch)
+        if not self._throttled.get(root):  # the common case, without the lock
             return
         with self._activity:
             now, woken = self._now(), False
@@ -211,15 +217,21 @@ class AsyncInvocations:
             return self._end(event, function, EVENT_AGE_EXCEEDED, event.error_payload, settings)
         if function.root.reserved_concurrency == 0:  # it can never run: Lambda gives up on it at once
             return self._end(event, function, ZERO_RESERVED_CONCURRENCY, None, settings)
-        started = self._now()
+        started, ended = self._now(), self._ended.get(root := function.root.arn, 0)
         result = self._invoker.invoke(
             function, event.payload, source=event.source, request_id=event.request_id, invoked_arn=event.function_arn
         )
         with self._activity:
             figures = self.figures.setdefault(event.function_arn, AsyncFigures())
             if result.throttled:  # not an attempt: back to the queue, tried again after a back-off
-                after_throttle(event, self._now(), maximum_age)  # or once an execution of the function is free
-                self._throttled.setdefault(function.root.arn, set()).add(event.request_id)
+                now = self._now()
+                after_throttle(event, now, maximum_age)  # or once an execution of the function is free
+                self._throttled.setdefault(root, set()).add(event.request_id)
+                # joined before the count is read: an execution that ends from here on finds it in `_throttled`
+                # (execution_freed); one that ended since this try began, after its admission was refused, has
+                # looked already: its turn is now, not at the end of the back-off
+                if self._ended.get(root, 0) != ended and not event.expires:
+                    event.next_attempt_at = now
                 event.last_error = f"{result.error.error_type}: {result.error.message}"
                 figures.last_error = event.last_error
                 return self._wait_for_next(event)
@@ -265,12 +277,24 @@ class AsyncInvocations:
             )
             if destination:
                 record = invocation_record(event, function, condition, self._now(), response)
-                self._send(
-                    destination, json.dumps(record), None, function, "Success" if condition == SUCCESS else "Failure"
+                send(
+                    self._aws_client,
+                    destination,
+                    json.dumps(record),
+                    None,
+                    function,
+                    "Success" if condition == SUCCESS else "Failure",
                 )
             if condition != SUCCESS and function.dead_letter_target:
                 dead_letter = function.dead_letter_target
-                self._send(dead_letter, json.dumps(event.payload), dead_letter_attributes(event), function, "Failure")
+                send(
+                    self._aws_client,
+                    dead_letter,
+                    json.dumps(event.payload),
+                    dead_letter_attributes(event),
+                    function,
+                    "Failure",
+                )
         with self._activity:
             self.events.pop(event.request_id, None)
             self._running -= 1
@@ -294,44 +318,6 @@ class AsyncInvocations:
                 event.last_error,
             )
         return failure_report(event, condition, destination, dead_letter)
-
-    def _send(self, arn: str, body: str, attributes: dict[str, Any] | None, function: "Function", outcome: str) -> None:
-        """To an SQS queue, SNS topic, Lambda function or EventBridge bus, through boto3 as a client would."""
-        client = self._aws_client
-        try:
-            _, _, service, region, account_id, resource = arn.split(":", 5)
-            if service == "sqs":
-                sqs = client("sqs", region, account_id)  # the ARN's account (moto ignores QueueOwnerAWSAccountId)
-                url = sqs.get_queue_url(QueueName=resource)["QueueUrl"]
-                sqs.send_message(
-                    QueueUrl=url, MessageBody=body, **({"MessageAttributes": attributes} if attributes else {})
-                )
-            elif service == "sns":
-                client("sns", region, account_id).publish(TopicArn=arn, Message=body, MessageAttributes=attributes or {})
-            elif service == "lambda":
-                client("lambda", region, account_id).invoke(FunctionName=arn, InvocationType="Event", Payload=body.encode())
-            elif service == "events":
-                client("events", region, account_id).put_events(
-                    Entries=[
-                        {
-                            "Source": "lambda",
-                            "DetailType": f"Lambda Function Invocation Result - {outcome}",
-                            "Detail": body,
-                            "EventBusName": arn,
-                            "Resources": [arn, function.version_arn],
-                        }
-                    ]
-                )
-            else:
-                raise ValueError(f"not a destination: {arn}")
-        except Exception as error:  # the destination is the user's: report it, keep going
-            log.warning(
-                "could not deliver %s's invocation record to %s: %s: %s",
-                function.name,
-                arn,
-                type(error).__name__,
-                error,
-            )
 
     # -- what a user can read (the emulator's lock held or taken) ------------------------------------------
 
@@ -396,5 +382,7 @@ class AsyncInvocations:
         with self._activity:
             self.events.clear()
             self._schedule.clear()
+            self._throttled.clear()
+            self._ended.clear()
             self.figures.clear()
             self._failures.clear()

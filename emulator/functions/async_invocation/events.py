@@ -12,7 +12,7 @@ test_maxeventage, whose recorded records have approximateInvokeCount 1 with a 60
 attempt (the function's reserved
 concurrency in use) is not an attempt: "Lambda returns the event to the queue and attempts to run the function
 again", with a back-off from 1 second doubling up to 5 minutes, for as long as the event's age allows, or until one
-of the function's executions ends, whichever comes first (async_invocations.py's execution_freed: Lambda "reduces the
+of the function's executions ends, whichever comes first (queue.py's execution_freed: Lambda "reduces the
 rate at which it reads events from the queue", but reads it as the function's concurrency allows: LocalStack's
 AWS-validated TestLambdaVersions::test_async_invoke_queue_upon_function_update saw 14 events queued behind a 22-second
 invocation of a function with one execution all run within its wait, which a back-off doubling in step for every
