@@ -26,7 +26,9 @@ import sys
 import time
 from pathlib import Path
 
-CGROUPS = Path("/sys/fs/cgroup/cpuacct/eddy-suite-cpu")
+#: one cgroup folder a run (`run` names it after its own pid), so that two runs at once on a shared machine do not add
+#: their workers' CPU together
+CGROUPS = Path("/sys/fs/cgroup/cpuacct") / os.environ.get("SUITE_CPU_CGROUP", "eddy-suite-cpu")
 WORKER = os.environ.get("PYTEST_XDIST_WORKER", "controller")
 OUT = os.environ.get("SUITE_CPU_OUT", "suite-cpu.jsonl")
 
@@ -152,9 +154,16 @@ def main() -> None:
     processes.unlink(missing_ok=True)
     site = [str(Path(__file__).parent / "suite_processes")] if args.processes else []
     env.update(PYTHONPATH=os.pathsep.join(filter(None, [*site, str(Path(__file__).parent), env.get("PYTHONPATH")])),
-               SUITE_CPU_OUT=str(args.out.resolve()), SUITE_PROCESSES_OUT=str(processes.resolve()))
+               SUITE_CPU_OUT=str(args.out.resolve()), SUITE_CPU_CGROUP=f"eddy-suite-cpu-{os.getpid()}",
+               SUITE_PROCESSES_OUT=str(processes.resolve()))
     pytest_args = pytest_args or ["-q", "-n", "4", "--dist", "loadgroup"]
     status = subprocess.run([sys.executable, "-m", "pytest", "-p", "suite_cpu", *pytest_args], env=env).returncode
+    run_cgroup = CGROUPS.parent / env["SUITE_CPU_CGROUP"]
+    for folder in [*run_cgroup.glob("*/"), run_cgroup]:
+        try:
+            folder.rmdir()  # a cgroup goes once no process is left in it
+        except OSError:
+            pass
     report(args.out, 30)
     if args.processes:
         report_processes(processes)

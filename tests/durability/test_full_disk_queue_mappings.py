@@ -60,11 +60,14 @@ def handler(event, context):
 '''
 
 
-def until(condition: Callable[[], Any], what: str) -> Any:
-    """`condition`'s first true answer, read again until then (generous bound: the machine may be busy)."""
+def until(eddy: Eddy, condition: Callable[[], Any], what: str) -> Any:
+    """`condition`'s first true answer, read again until then (generous bound: the machine may be busy); between
+    looks, the emulator's own wait for its mapping to settle, at most 0.1 s (looking again at once kept a core busy,
+    the server's too)."""
     deadline = time.monotonic() + 120
     while not (answer := condition()):
         assert time.monotonic() < deadline, f"waited 120 s for {what}"
+        eddy.control("/_eddy/idle", {"timeout": 0.1})
     return answer
 
 
@@ -125,7 +128,7 @@ class Consumer:
         bodies = self.send(name)
         for change in ("delete", "receive"):
             refusal = f"the disk refused the log entry of a {change}, which was not made: a write to "
-            until(lambda refusal=refusal: (self.last_error() or "").startswith(refusal), f"a {change} refused")
+            until(self.eddy, lambda refusal=refusal: (self.last_error() or "").startswith(refusal), f"a {change} refused")
         assert self.queue() == {"ApproximateNumberOfMessages": str(BATCH), "ApproximateNumberOfMessagesNotVisible": "0"}
         return bodies
 
@@ -134,7 +137,7 @@ class Consumer:
         self.disk.room()
 
     def drained(self, handed: list[str]) -> None:
-        until(lambda: self.handed() == handed and self.queue() == {
+        until(self.eddy, lambda: self.handed() == handed and self.queue() == {
             "ApproximateNumberOfMessages": "0", "ApproximateNumberOfMessagesNotVisible": "0"}, f"{handed} handed")
 
 

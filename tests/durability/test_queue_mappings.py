@@ -56,11 +56,14 @@ def seen(door: Any) -> dict[str, list[str]]:
 
 
 def wait_for(door: Any, done) -> dict[str, list[str]]:
+    """What the function noted once `done(noted)` holds (or after 120 s): each look after the emulator's own wait
+    for its mappings to settle, at most 0.1 s (looking again at once kept a core busy with Scans, the server's too)."""
     deadline = time.monotonic() + 120
     while True:
         now_seen = seen(door)
         if done(now_seen) or time.monotonic() > deadline:
             return now_seen
+        door.wait_idle(0.1)
 
 
 def url_of(door: Any, name: str) -> str:
