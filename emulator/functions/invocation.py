@@ -5,7 +5,8 @@ is a failed invocation ("Task timed out after N seconds"), and one that raises o
 invocation that keeps its error type, message and stack trace. Nothing a handler does takes Eddy down.
 A registered callable gets its own copy of the event, as Lambda's JSON would give it: what it changes in
 the event stays with it (the records' images are the stream's own). An OwnEvent is already that copy (a poller's
-batch, made for one invocation with nothing in it shared): it is given as a plain dict without another. A registered callable that overruns
+batch, made for one invocation with nothing in it shared): it is given as a plain dict without another. A
+WrittenEvent is an event already written as JSON (a poller's batch for a worker): a worker is sent its text as it is. A registered callable that overruns
 cannot be stopped (Python threads cannot be killed); it is left to finish in the background. An overrunning
 worker subprocess is killed with the processes it started (its process group). A function's ReservedConcurrentExecutions caps its invocations running at once: one
 past it is not run but throttled (Lambda's TooManyRequestsException "Rate Exceeded."); one of a version or alias with
@@ -44,6 +45,36 @@ if TYPE_CHECKING:
 class OwnEvent(dict):
     """An event made for one invocation with nothing in it shared with Eddy's state (a poller's batch: its records
     made new, their images copied): Invoker.invoke gives it to a registered callable as it is, not copied again."""
+
+
+class WrittenEvent:
+    """An event already written as its compact JSON text (a poller's batch for a function in a worker subprocess: its
+    records joined from the text the stream holds, nothing decoded); `records`: how many it carries. A worker is sent
+    the text as it is (request_line); a registered callable (one an alias's weights drew for this batch) gets it
+    decoded, as its own copy."""
+
+    __slots__ = ("text", "records")
+
+    def __init__(self, text: str, records: int) -> None:
+        self.text = text
+        self.records = records
+
+    def decoded(self) -> dict[str, Any]:
+        return json.loads(self.text)
+
+
+_compact = json.JSONEncoder(separators=(",", ":")).encode  # json.dumps(..., separators=...) without a new encoder
+
+
+def request_line(request: dict[str, Any]) -> str:
+    """A worker's request as its protocol line (runtimes/__init__.py), compact JSON; an event already written (a
+    WrittenEvent) goes in as its text, not decoded and encoded again."""
+    if type(request.get("event")) is not WrittenEvent:
+        return _compact(request) + "\n"
+    members = (
+        f"{_compact(name)}:{value.text if name == 'event' else _compact(value)}" for name, value in request.items()
+    )
+    return "{" + ",".join(members) + "}\n"
 
 
 def _error_of(error: BaseException, request_id: str) -> FunctionError:
@@ -175,7 +206,8 @@ class Invoker:
             client_context=client_context,
             invoked_arn=invoked_arn,
         )
-        event = dict(event) if type(event) is OwnEvent else own_copy(event)
+        kind = type(event)
+        event = dict(event) if kind is OwnEvent else event.decoded() if kind is WrittenEvent else own_copy(event)
         from eddy.emulator.functions.runtimes.base import lambda_variables  # with the first invocation
 
         variables = {**lambda_variables(function), **function.environment}
@@ -231,7 +263,7 @@ class Invoker:
         )
         cold = not worker.initialized
         answer = worker.call(
-            {"event": event, "context": context.fields(), "timeout": function.timeout}, function.timeout
+            request_line({"event": event, "context": context.fields(), "timeout": function.timeout}), function.timeout
         )
         environment = {
             "log_stream_name": worker.log_stream_name,

@@ -17,6 +17,7 @@ import json
 from typing import Any
 
 from eddy.emulator.moto_seam.kinesis import streams as moto_kinesis
+from eddy.emulator.streams.records import compact_json
 
 BATCH_INFO_KEY = "KinesisBatchInfo"
 
@@ -124,8 +125,8 @@ class KinesisSource:
     def lambda_record(self, record: KinesisRecord, shard_id: str) -> dict[str, Any]:
         return record.to_lambda_dict(self.arn, self.region, shard_id)
 
-    def written_records(self, records: list[KinesisRecord], shard_id: str) -> list[dict[str, Any]]:
-        return [self.lambda_record(record, shard_id) for record in records]
+    def written_records(self, records: list[KinesisRecord], shard_id: str) -> str:
+        return compact_json([self.lambda_record(record, shard_id) for record in records])
 
     def lambda_records(self, records: list[KinesisRecord], shard_id: str) -> list[dict[str, Any]]:
         """The records as Lambda delivers them, the caller's own: each record's dicts new (their values are strings

@@ -219,20 +219,33 @@ class ChangeRecord:
         """The record's JSON as GetRecords sends it (compact_json(to_dict(...)), member by member, with the images'
         text as the record holds it), encoded once: a record's stream fixes view type and region."""
         if self._wire is None:
-            keys, new, old = self.viewed_texts(view_type)
-            size = self._size_bytes if self._sized_view is view_type else self.size_bytes(view_type)
-            self._wire = (
-                f'{{"eventID":{_string(self.event_id)},"eventName":"{_EVENT_NAMES[self.event_name]}",'
-                f'"eventVersion":"1.1","eventSource":"aws:dynamodb","awsRegion":{_string(region)},'
-                f'"dynamodb":{{"ApproximateCreationDateTime":{int(self.created_at)},"Keys":{keys},'
-                + ("" if new is None else f'"NewImage":{new},')
-                + ("" if old is None else f'"OldImage":{old},')
-                + f'"SequenceNumber":"{self.sequence_number}","SizeBytes":{size},'
-                f'"StreamViewType":"{_VIEW_TYPE_NAMES[view_type]}"}}'
-                + (_GET_RECORDS_TTL_IDENTITY if self.by_ttl else "")
-                + "}"
-            ).encode()
+            identity = _GET_RECORDS_TTL_IDENTITY if self.by_ttl else ""
+            self._wire = self._written(view_type, region, str(int(self.created_at)), identity + "}").encode()
         return self._wire
+
+    def lambda_json(self, view_type: StreamViewType, region: str, stream_arn: str) -> str:
+        """The record as Lambda delivers it, as its JSON text: compact_json(to_lambda_dict(...)), written member by
+        member with the images' text as the record holds it (nothing decoded): a worker subprocess's event is made
+        of these."""
+        identity = _LAMBDA_TTL_IDENTITY if self.by_ttl else ""
+        created = repr(float(int(self.created_at)))  # as json writes a float
+        return self._written(view_type, region, created, f'{identity},"eventSourceARN":{_string(stream_arn)}}}')
+
+    def _written(self, view_type: StreamViewType, region: str, created: str, tail: str) -> str:
+        """The record's JSON text up to its `dynamodb` member's end (`created`: ApproximateCreationDateTime's text),
+        then `tail` (what follows it, the closing brace included)."""
+        keys, new, old = self.viewed_texts(view_type)
+        size = self._size_bytes if self._sized_view is view_type else self.size_bytes(view_type)
+        return (
+            f'{{"eventID":{_string(self.event_id)},"eventName":"{_EVENT_NAMES[self.event_name]}",'
+            f'"eventVersion":"1.1","eventSource":"aws:dynamodb","awsRegion":{_string(region)},'
+            f'"dynamodb":{{"ApproximateCreationDateTime":{created},"Keys":{keys},'
+            + ("" if new is None else f'"NewImage":{new},')
+            + ("" if old is None else f'"OldImage":{old},')
+            + f'"SequenceNumber":"{self.sequence_number}","SizeBytes":{size},'
+            f'"StreamViewType":"{_VIEW_TYPE_NAMES[view_type]}"}}'
+            + tail
+        )
 
     def wire_bytes_at_most(self) -> int:
         """At least len(self.wire(...)) for any view type and region, cheaply: a poller sums these and asks for the
@@ -262,6 +275,7 @@ class ChangeRecord:
 
 _TTL_IDENTITY = compact_json({"type": "Service", "principalId": TTL_PRINCIPAL})
 _GET_RECORDS_TTL_IDENTITY = ',"userIdentity":' + compact_json({"PrincipalId": TTL_PRINCIPAL, "Type": "Service"})
+_LAMBDA_TTL_IDENTITY = ',"userIdentity":' + _TTL_IDENTITY  # as to_lambda_dict writes it
 
 
 _LAZY_FIELDS = frozenset({"event_id", "event_name", "keys_json", "old_json", "new_json", "commit_version", "by_ttl"})

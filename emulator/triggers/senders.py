@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol
 
 from eddy.emulator.errors import FunctionError
+from eddy.emulator.functions.invocation import WrittenEvent
 from eddy.emulator.functions.invocation_results import InvocationResult
 
 if TYPE_CHECKING:
@@ -24,14 +25,14 @@ if TYPE_CHECKING:
 
 
 class Sender(Protocol):
-    def send(self, event: dict[str, Any], identifiers: list[str]) -> InvocationResult:
+    def send(self, event: dict[str, Any] | WrittenEvent, identifiers: list[str]) -> InvocationResult:
         """Deliver one batch's event; `identifiers` name its records (sequence numbers, message ids) in order, for a
         target that answers partial failures by record."""
         ...
 
     def serializes(self) -> bool:
         """Whether the next batch's event will only be written out as JSON (a function in a worker subprocess), never
-        given to code in this process: then it may share the source's objects instead of being made as its own copy
+        given to code in this process: then it is made as its JSON text (a WrittenEvent) instead of as its own copy
         (an OwnEvent)."""
         ...
 
@@ -46,7 +47,7 @@ class FunctionSender:
         self.invoker = invoker
         self.mapping = mapping
 
-    def send(self, event: dict[str, Any], identifiers: list[str]) -> InvocationResult:
+    def send(self, event: dict[str, Any] | WrittenEvent, identifiers: list[str]) -> InvocationResult:
         function_arn = self.mapping.function_arn
         function = self.functions.runnable(function_arn)  # an alias's: by its weights
         if function is None:
@@ -67,13 +68,14 @@ def send_batch(
     sender: Sender,
     mapping: EventSourceMapping,
     figures: MappingFigures,
-    event: dict[str, Any],
+    event: dict[str, Any] | WrittenEvent,
     identifiers: list[str],
 ) -> InvocationResult:
     """Send a batch and keep the mapping's figures and LastProcessingResult (its log line comes from the poller, once
     it knows what follows: a retry, a partial failure)."""
     figures.invocations += 1
-    delivered = len(event["Records"])  # counted before the handler, which may change its event
+    # counted before the handler, which may change its event
+    delivered = event.records if type(event) is WrittenEvent else len(event["Records"])
     result = sender.send(event, identifiers)
     figures.records_delivered += delivered
     if result.ok:

@@ -4,7 +4,9 @@ stdout, a {"ready": true} line first once its handler is loaded). invocation.py'
 function and hands each invocation to one.
 
     worker = Worker(function, {"AWS_ENDPOINT_URL": url}, log_stream_name)
-    answer = worker.call({"event": event, "context": context, "timeout": 3}, timeout=3)   # None: timed out or died
+    answer = worker.call(request_line({"event": event, "context": context, "timeout": 3}), timeout=3)  # None: no answer
+
+A request is its protocol line, written by invocation.py's request_line.
 
 Loaded with the first worker (a server that runs only registered callables never loads the runtimes).
 """
@@ -81,7 +83,7 @@ class Worker:
         )
         self.process = self._start()
 
-    def call(self, request: dict[str, Any], timeout: float) -> dict[str, Any] | None:
+    def call(self, request: str, timeout: float) -> dict[str, Any] | None:
         """The worker's answer, or None if it did not answer in time or died (then it is killed). A new worker
         first loads its handler (the Init phase: up to INIT_SECONDS, then the timeout as Lambda's retried init
         has), and the invocation's timeout runs from its ready line."""
@@ -136,10 +138,10 @@ class Worker:
             retried["errorType"] = said["initError"]
         return retried
 
-    def _answer(self, request: dict[str, Any], timeout: float) -> str:
+    def _answer(self, request: str, timeout: float) -> str:
         assert self.process.stdin is not None
         self.streamed = []
-        self.process.stdin.write(json.dumps(request) + "\n")
+        self.process.stdin.write(request)
         self.process.stdin.flush()
         return self._line(timeout)
 
@@ -173,3 +175,4 @@ class Worker:
             except OSError:  # not a group leader (started elsewhere than Linux): the worker alone
                 self.process.kill()
         self.process.wait()
+

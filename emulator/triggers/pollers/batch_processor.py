@@ -15,8 +15,9 @@ import threading
 import uuid
 from typing import Any
 
-from eddy.emulator.functions.invocation import OwnEvent, own_copy
+from eddy.emulator.functions.invocation import OwnEvent, WrittenEvent, own_copy
 from eddy.emulator.kernel import Kernel
+from eddy.emulator.streams.records import compact_json
 from eddy.emulator.triggers import destinations
 from eddy.emulator.triggers.event_source_mappings import EventSourceMapping
 from eddy.emulator.triggers.failures import Discarded, MappingFailures
@@ -83,7 +84,7 @@ class BatchProcessor:
                     attempts.pop(0)
                 continue
             identifiers = [str(r.sequence_number) for r in batch]  # for the sender and the response's reading
-            result = self.invoke(self.event(lane, batch), batch, attempt.retries, identifiers)
+            result = self.invoke(self.sent_event(lane, batch), batch, attempt.retries, identifiers)
             if result.ok:
                 outcome = batch_policy.read_response(result.payload, identifiers, mapping.reports_batch_item_failures)
                 if (
@@ -150,7 +151,7 @@ class BatchProcessor:
 
     def final_invoke(self, lane: ShardLane, terminated_early: bool) -> None:
         """A tumbling window's last invocation (isFinalInvokeForWindow), after which the window is gone."""
-        result = self.invoke(self.event(lane, [], final=True, terminated_early=terminated_early), [], 0)
+        result = self.invoke(self.sent_event(lane, [], final=True, terminated_early=terminated_early), [], 0)
         if not result.ok:
             log.warning("final invocation of window %s failed: %s", iso(lane.window.start), result.error)
         with self.kernel.activity:
@@ -160,22 +161,36 @@ class BatchProcessor:
     def event(
         self, lane: ShardLane, records: list[Any], *, final: bool = False, terminated_early: bool = False
     ) -> dict[str, Any]:
-        """The event a batch is sent as: Lambda's Records, and a tumbling window's fields; made for one invocation,
-        nothing in it shared (an OwnEvent), unless the sender only writes it out as JSON (a worker subprocess's
-        function): then its records may share the source's objects (`written_records`: a Kinesis record's), and no
-        copy is made."""
-        source, shard_id = self.source, lane.shard.shard_id
-        if self.sender.serializes():
-            event: dict[str, Any] = {"Records": source.written_records(records, shard_id)}
-        else:
-            event = OwnEvent(Records=source.lambda_records(records, shard_id))
-        if self.mapping.tumbling_window_in_seconds and lane.window is not None:
-            fields = lane.window.event_fields(shard_id, source.arn, final=final, terminated_early=terminated_early)
+        """The event of a batch: Lambda's Records, and a tumbling window's fields; made for one invocation, nothing in
+        it shared (an OwnEvent)."""
+        event = OwnEvent(Records=self.source.lambda_records(records, lane.shard.shard_id))
+        fields = self._window_fields(lane, final, terminated_early)
+        if fields is not None:
             event.update(own_copy(fields))
         return event
 
+    def sent_event(
+        self, lane: ShardLane, records: list[Any], *, final: bool = False, terminated_early: bool = False
+    ) -> dict[str, Any] | WrittenEvent:
+        """The event a batch is sent as: `event`'s, unless the sender only writes it out as JSON (a worker
+        subprocess's function): then the same event written as its JSON text (a WrittenEvent, compact), the records'
+        from the text the source holds (`written_records`), nothing decoded or copied."""
+        if not self.sender.serializes():
+            return self.event(lane, records, final=final, terminated_early=terminated_early)
+        text = '{"Records":' + self.source.written_records(records, lane.shard.shard_id)
+        fields = self._window_fields(lane, final, terminated_early)
+        text += "}" if not fields else "," + compact_json(fields)[1:]  # the window's members after the records
+        return WrittenEvent(text, len(records))
+
+    def _window_fields(self, lane: ShardLane, final: bool, terminated_early: bool) -> dict[str, Any] | None:
+        """What a tumbling window adds to the event (None: the mapping has none, or the lane no window now)."""
+        if not self.mapping.tumbling_window_in_seconds or lane.window is None:
+            return None
+        window, shard_id = lane.window, lane.shard.shard_id
+        return window.event_fields(shard_id, self.source.arn, final=final, terminated_early=terminated_early)
+
     def invoke(
-        self, event: dict[str, Any], batch: list[Any], retries: int, identifiers: list[str] | None = None
+        self, event: dict[str, Any] | WrittenEvent, batch: list[Any], retries: int, identifiers: list[str] | None = None
     ) -> Any:
         """Send the batch's event; `identifiers`: its records' sequence numbers as text, if made already."""
         figures = self.figures

@@ -66,9 +66,9 @@ class StreamSource(Protocol):
         handler may change them (a registered callable is given them without a further copy)."""
         ...
 
-    def written_records(self, records: list[Any], shard_id: str) -> list[dict[str, Any]]:
-        """The records as Lambda delivers them in an event that is only written out as JSON (a worker subprocess's
-        function): they may share the source's objects."""
+    def written_records(self, records: list[Any], shard_id: str) -> str:
+        """The records as Lambda delivers them, as the JSON text of their list (compact: json.dumps with separators
+        "," and ":"), for an event that is only written out (a worker subprocess's function)."""
         ...
 
     def filter_view(self, record: Any, shard_id: str) -> dict[str, Any]:
@@ -113,9 +113,12 @@ class DynamoDBStreamSource:
 
     filter_view = lambda_record  # FilterCriteria patterns match the record as Lambda delivers it
 
-    def written_records(self, records: list[ChangeRecord], shard_id: str) -> list[dict[str, Any]]:
-        """The records' images are decoded from their text whichever way: the batch's in one json.loads."""
-        return self.lambda_records(records, shard_id)
+    def written_records(self, records: list[ChangeRecord], shard_id: str) -> str:
+        """Each record's text written from the keys' and images' text it holds (ChangeRecord.lambda_json), nothing
+        decoded, joined."""
+        stream = self.stream
+        view_type, region, arn = stream.view_type, stream.region, stream.arn
+        return "[" + ",".join([record.lambda_json(view_type, region, arn) for record in records]) + "]"
 
     def lambda_records(self, records: list[ChangeRecord], shard_id: str) -> list[dict[str, Any]]:
         """The records as Lambda delivers them, the caller's own: nothing in them is the stream's. Their keys and

@@ -180,6 +180,20 @@ def test_the_wire_is_get_records_dict_as_compact_json(view_type, event_name, by_
     assert record.wire_bytes_at_most() == len(expected)
 
 
+@pytest.mark.parametrize("view_type", list(StreamViewType))
+@pytest.mark.parametrize("event_name, by_ttl", [(EventName.INSERT, False), (EventName.MODIFY, False),
+                                                (EventName.REMOVE, False), (EventName.REMOVE, True)])
+def test_a_lambda_records_text_is_its_lambda_dict_as_compact_json(view_type, event_name, by_ttl):
+    """A worker's event is written from the record's text member by member: the same as its Lambda dict encoded."""
+    old = None if event_name is EventName.INSERT else {"pk": {"S": "a"}, "text": {"S": "héllo \"☃\""}, "b": {"B": "AAE="}}
+    new = None if event_name is EventName.REMOVE else {"pk": {"S": "a"}, "tags": {"SS": ["x"]}, "m": {"M": {"n": {"N": "1"}}}}
+    record = ChangeRecord(sequence_number=10 ** 20, event_id="e1", event_name=event_name, keys={"pk": {"S": "a"}},
+                          old_image=old, new_image=new, created_at=1_700_000_000.75, commit_version=7, by_ttl=by_ttl)
+    arn = "arn:aws:dynamodb:eu-west-1:123456789012:table/orders/stream/2026-01-01T00:00:00.000"
+    expected = json.dumps(record.to_lambda_dict(view_type, "eu-west-1", arn), separators=(",", ":"))
+    assert record.lambda_json(view_type, "eu-west-1", arn) == expected
+
+
 def test_an_items_text_is_its_records_new_image_and_its_next_records_old_image():
     """One str per image: the item keeps its image's text on moto's Item, and it is its record's new image and the
     next change's old image, not a copy."""
