@@ -133,16 +133,26 @@ def session_for(endpoint_url: str | None, region: str | None = None) -> boto3.se
 # handlers are its own) but reads models through one loader per data path, filled by the first session of the
 # process. botocore treats what it loads as read-only: the clients of one session already share it.
 
+# Its event handlers start as a copy of botocore's built-in ones registered once per process: a botocore session
+# registers its 130 built-in handlers one by one, each inspected for its keyword arguments (inspect.getfullargspec),
+# a third of emulate()'s start; a copy of the emitter they were registered in (botocore's HierarchicalEmitter copies
+# its handlers' structure, not the handlers, as botocore does for each client it makes) holds the same handlers in
+# the same order. The copy is made again whenever the built-in handlers change (moto and register_when_botocore_loads
+# add theirs to botocore.handlers.BUILTIN_HANDLERS).
+
 _loaders: dict[Any, Any] = {}
 _loaders_lock = Lock()
+#: the built-in handlers the emitter was made from, and the emitter (botocore's HierarchicalEmitter)
+_builtin_emitter: list[Any] = [None, None]
 
 
 def fresh_session(**options: Any) -> boto3.Session:
     """A new boto3 Session (`options` as boto3.Session takes them) whose models come from the process's loader."""
     import boto3
+    import botocore.session
 
-    session = boto3.Session(**options)
-    botocore_session = session._session
+    botocore_session = botocore.session.Session(event_hooks=_builtin_handlers(), include_builtin_handlers=False)
+    session = boto3.Session(botocore_session=botocore_session, **options)
     path = botocore_session.get_config_variable("data_path")
     with _loaders_lock:
         loader = _loaders.get(path)
@@ -150,6 +160,31 @@ def fresh_session(**options: Any) -> boto3.Session:
             loader = _loaders[path] = _known_services_first(botocore_session.get_component("data_loader"))
     botocore_session.register_component("data_loader", loader)
     return session
+
+
+def _builtin_handlers() -> Any:
+    """A new event emitter holding botocore's built-in handlers as they are now, registered as a new botocore Session
+    registers them (Session._register_builtin_handlers: through its event aliases, in order, first and last ones
+    where they ask; not by making a Session, whose initializers would add their handlers to every copy)."""
+    import copy
+
+    from botocore import handlers
+    from botocore.hooks import EventAliaser, HierarchicalEmitter
+
+    with _loaders_lock:
+        builtin, emitter = _builtin_emitter
+        if builtin != handlers.BUILTIN_HANDLERS:
+            builtin, emitter = list(handlers.BUILTIN_HANDLERS), HierarchicalEmitter()
+            events = EventAliaser(emitter)
+            for event_name, handler, *register_type in builtin:
+                if not register_type:
+                    events.register(event_name, handler)
+                elif register_type[0] is handlers.REGISTER_FIRST:
+                    events.register_first(event_name, handler)
+                elif register_type[0] is handlers.REGISTER_LAST:
+                    events.register_last(event_name, handler)
+            _builtin_emitter[:] = builtin, emitter
+        return copy.copy(emitter)
 
 
 def shared_loader() -> Any:

@@ -85,3 +85,49 @@ def test_the_shared_loader_refuses_what_botocores_refuses_in_its_words(monkeypat
 
     assert refusal(ours) == refusal(botocores)
     assert refusal(ours)[0] == "UnknownServiceError"
+
+
+#: events of each kind botocore's built-in handlers listen to, a service's and an operation's among them
+EVENTS = ["before-send.dynamodb.PutItem", "before-sign.s3.PutObject", "before-parameter-build.s3.PutObject",
+          "provide-client-params.s3.GetObject", "needs-retry.dynamodb.GetItem", "after-call.ec2.DescribeInstances",
+          "before-call.sqs.SendMessage", "creating-client-class.s3", "choose-signer.cognito-identity.GetId",
+          "service-data-loaded", "docs.*.glacier.*.complete-section", "request-created.machinelearning.Predict"]
+
+
+def handlers(session: boto3.Session, event: str) -> list:
+    """The handlers a session's botocore emitter calls for `event`, in the order it calls them; a closure (boto3's
+    lazy_call makes one per session) as its name and what it closes over."""
+    return [(handler.__qualname__, [cell.cell_contents for cell in handler.__closure__])
+            if getattr(handler, "__closure__", None) else handler
+            for handler in session._session.get_component("event_emitter")._emitter._handlers.prefix_search(event)]
+
+
+def test_a_fresh_sessions_handlers_are_a_new_sessions_and_its_own(monkeypatch):
+    from botocore import handlers as builtin
+
+    names = {spec[0] for spec in builtin.BUILTIN_HANDLERS} | set(EVENTS)
+    ours, theirs = fresh_session(region_name="us-east-1"), boto3.Session(region_name="us-east-1")
+    assert {name: handlers(ours, name) for name in names} == {name: handlers(theirs, name) for name in names}
+    assert sum(len(handlers(ours, name)) for name in EVENTS) > 20
+
+    # a handler one session registers is its own
+    def mine(**_):
+        return None
+
+    ours.events.register("before-send.dynamodb", mine)
+    assert mine in handlers(ours, "before-send.dynamodb.PutItem")
+    assert mine not in handlers(fresh_session(region_name="us-east-1"), "before-send.dynamodb.PutItem")
+
+    # a built-in handler added later (as moto adds its own) is in every session made after, once; a session's
+    # initializers run for each session, once
+    monkeypatch.setattr(builtin, "BUILTIN_HANDLERS", [*builtin.BUILTIN_HANDLERS, ("before-send.s3", mine)])
+    initialized = []
+    botocore_module = __import__("botocore")
+    botocore_module.register_initializer(initialized.append)
+    try:
+        later, other = fresh_session(region_name="us-east-1"), fresh_session(region_name="us-east-1")
+    finally:
+        botocore_module.unregister_initializer(initialized.append)
+    assert handlers(later, "before-send.s3.PutObject").count(mine) == 1
+    assert handlers(later, "before-send.s3.PutObject") == handlers(boto3.Session(), "before-send.s3.PutObject")
+    assert initialized == [later._session, other._session]
