@@ -8,7 +8,9 @@ against moto's own by tests/emulator/moto_seam/test_speedups_reads.py).
 - `Item.__deepcopy__` (item_deepcopy): the page's items are deep-copied before projection; moto's copy goes through
   copy.deepcopy for each attribute value and member, and asks is_list(), is_map() and is_set() of each. Here
   DynamoType values are copied directly (the same types, the same sharing through `memo`), anything else through
-  copy.deepcopy as moto's does.
+  copy.deepcopy as moto's does. The copy shares the image's text Eddy keeps on the item (`eddy_image` and its size,
+  speedups/dynamodb_puts.py): a copy is the item as it is, and moto's UpdateItem copies the stored item before it
+  changes it in place, for the old image of its stream record, which is then that text, not encoded again.
 
     copied = item_deepcopy(item, {})    # equal to copy.deepcopy(item) with moto's own, attribute by attribute
 """
@@ -22,6 +24,7 @@ from moto.dynamodb.models.dynamo_type import DynamoType, Item, LimitedSizeDict
 from moto.dynamodb.models.utilities import bytesize
 
 from eddy.emulator.moto_seam.speedups.dynamodb_items import attribute_size
+from eddy.emulator.moto_seam.speedups.dynamodb_puts import IMAGE, IMAGE_SIZE
 
 original_item_size = Item.size
 original_item_deepcopy = Item.__deepcopy__
@@ -49,6 +52,10 @@ def item_deepcopy(self: Item, memo: dict[int, Any]) -> Item:
     for key, value in self.attrs.items():
         dict.__setitem__(attrs, key, _copied(value, memo))
     result.attrs = attrs
+    text = getattr(self, IMAGE, None)
+    if text is not None:  # the image's text as the item's last write left it: the copy's too (a str: shared)
+        setattr(result, IMAGE, text)
+        setattr(result, IMAGE_SIZE, getattr(self, IMAGE_SIZE, None))
     return result
 
 

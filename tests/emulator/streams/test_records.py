@@ -215,6 +215,37 @@ def test_an_items_text_is_its_records_new_image_and_its_next_records_old_image()
         assert modify.new_json == '{"pk":{"S":"o1"},"n":{"N":"12"}}'
 
 
+def test_an_update_items_old_image_is_the_text_the_item_held_before_it():
+    """moto's UpdateItem (a transaction's Update too) copies the stored item before it changes it in place, and the
+    copy is the MODIFY record's old image: the copy shares the item's text (moto_seam/speedups/dynamodb_reads.py's
+    item_deepcopy), so the old image is the str the item held, not its image encoded again; and a refused update
+    (put back from such a copy) leaves the item's text as it was, the next record's old image."""
+    import boto3
+
+    from eddy.emulator.moto_seam import bridge
+    from eddy.emulator.moto_seam.speedups.dynamodb_puts import IMAGE
+
+    with emulate(housekeeping_interval=None) as emu:
+        dynamodb = boto3.client("dynamodb", region_name="us-east-1")
+        arn = create_table(dynamodb)["LatestStreamArn"]
+        dynamodb.put_item(TableName="orders", Item={"pk": {"S": "o1"}, "n": {"N": "10"}})
+        dynamodb.update_item(TableName="orders", Key={"pk": {"S": "o1"}}, UpdateExpression="SET n = n + :one",
+                             ExpressionAttributeValues={":one": {"N": "1"}})
+        with pytest.raises(dynamodb.exceptions.ClientError):  # over 400 KB: refused, the item put back
+            dynamodb.update_item(TableName="orders", Key={"pk": {"S": "o1"}}, UpdateExpression="SET big = :big",
+                                 ExpressionAttributeValues={":big": {"S": "x" * 410_000}})
+        dynamodb.transact_write_items(TransactItems=[{"Update": {
+            "TableName": "orders", "Key": {"pk": {"S": "o1"}}, "UpdateExpression": "SET s = :s",
+            "ExpressionAttributeValues": {":s": {"S": "é"}}}}])
+        [shard] = emu.streams.streams[arn].shards.values()
+        insert, update, transacted = shard.records
+        [item] = bridge.find_table("123456789012", "us-east-1", "orders").all_items()
+        assert (insert.new_json, update.new_json, transacted.new_json) == (
+            '{"pk":{"S":"o1"},"n":{"N":"10"}}', '{"pk":{"S":"o1"},"n":{"N":"11"}}',
+            '{"pk":{"S":"o1"},"n":{"N":"11"},"s":{"S":"\\u00e9"}}')
+        assert update.old_json is insert.new_json and transacted.old_json is update.new_json
+        assert getattr(item, IMAGE) is transacted.new_json
+
 def test_size_bytes_of_each_event_counts_the_images_its_item_kept(door):
     """SizeBytes is kept at commit from the sizes an item keeps with its image's text: a put replacing an item, an
     UpdateItem (whose old image moto copies) and a delete each count the old image as the previous write left it."""
