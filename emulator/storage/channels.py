@@ -5,7 +5,8 @@ state declares its channel in its own package and the composition root (engine.p
 
   - `name`: the channel's name (registering a channel of the same name again replaces it: a reset's new one);
   - `ops`: the log entries it writes ({"op": <one of ops>, ...}, through `DurableLog.log`);
-  - `kinds`: the snapshot entries it writes ({"kind": <one of kinds>, ...}, from `snapshot_entries`);
+  - `kinds`: the snapshot entries it writes ({"kind": <one of kinds>, ...}, from `snapshot_entries`; an entry may
+    come already written as its compact JSON text, bytes: snapshots.py writes it as it is);
   - `header_fields()` / `restore_header(header)`: what it keeps in the snapshot's header (read before any entry);
   - `replay(entry)` / `restore(entry)`: a log entry / a snapshot entry read back at recovery;
   - `recovered()`: called once every channel has read the snapshot and the log (in registration order);
@@ -84,7 +85,7 @@ class Channel:
     def restore_header(self, header: dict[str, Any]) -> None:
         """The snapshot's header, read before any of its entries."""
 
-    def snapshot_entries(self, generation: int) -> Iterable[dict[str, Any]]:
+    def snapshot_entries(self, generation: int) -> Iterable[dict[str, Any] | bytes]:
         return ()
 
     def replay(self, entry: dict[str, Any]) -> None:

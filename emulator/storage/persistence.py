@@ -220,7 +220,7 @@ class Persistence:
         self._deferred = False
         return path
 
-    def _snapshot_entries(self, generation: int) -> Iterator[dict[str, Any]]:
+    def _snapshot_entries(self, generation: int) -> Iterator[dict[str, Any] | bytes]:
         header: dict[str, Any] = {"kind": "header", "generation": generation}
         for channel in self.channels.values():
             header.update(channel.header_fields())

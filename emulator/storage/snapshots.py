@@ -3,8 +3,10 @@ and swapped in with os.replace.
 
 A file is `<generation>.snapshot`: a header, then the entries of each durable channel (storage/channels.py), then
 `{"kind": "end", "lines": N, "sha256": …}` over the lines before it. What the entries say is their channels'
-business (persistence.py hands each back to the channel that declared its kind). Reading one yields its entries and
-raises CorruptStateError when the checksum, the line count or the end marker is wrong.
+business (persistence.py hands each back to the channel that declared its kind). An entry is a dict, written as
+compact JSON, or already that text (bytes: a table's items written from the text their images are kept in), written
+as it is. Reading one yields its entries and raises CorruptStateError when the checksum, the line count or the end
+marker is wrong.
 """
 
 from __future__ import annotations
@@ -20,10 +22,12 @@ from eddy.emulator.storage.disk import inject
 from eddy.emulator.storage.wal import CorruptStateError
 
 log = logging.getLogger("eddy")
+_compact = json.JSONEncoder(separators=(",", ":")).encode  # json.dumps(..., separators=...) without a new encoder
 
 
-def write_snapshot(directory: Path, generation: int, entries: Iterable[dict[str, Any]]) -> Path:
-    """Write `entries` as `<directory>/<generation>.snapshot` and delete every older snapshot."""
+def write_snapshot(directory: Path, generation: int, entries: Iterable[dict[str, Any] | bytes]) -> Path:
+    """Write `entries` as `<directory>/<generation>.snapshot` and delete every older snapshot (an entry in bytes is
+    its line's compact JSON text, without the newline)."""
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / f"{generation:012d}.snapshot"
     temporary = path.with_suffix(".tmp")
@@ -33,7 +37,7 @@ def write_snapshot(directory: Path, generation: int, entries: Iterable[dict[str,
         inject("snapshot", temporary)
         with open(temporary, "wb") as out:
             for entry in entries:
-                line = json.dumps(entry, separators=(",", ":")).encode() + b"\n"
+                line = (entry if type(entry) is bytes else _compact(entry).encode()) + b"\n"
                 digest.update(line)
                 out.write(line)
                 lines += 1

@@ -289,16 +289,18 @@ class TablesChannel(Channel):
         for account_id, region, name, version in header["commit_versions"]:
             self.versions[(account_id, region, name)] = version
 
-    def snapshot_entries(self, generation: int) -> Iterator[dict[str, Any]]:
-        """Every table made through Eddy's DynamoDB API, its definition and its items (others are not kept)."""
-        for key, images in moto_tables.contents():
+    def snapshot_entries(self, generation: int) -> Iterator[dict[str, Any] | bytes]:
+        """Every table made through Eddy's DynamoDB API, its definition and its items (others are not kept). An items
+        entry is written from its images' text as the items keep it, joined, not decoded: the line
+        json.dumps({"kind": "items", "key", "items": [image, ...]}, separators=(",", ":")) would write."""
+        for key, texts in moto_tables.contents():
             if key not in self.ddl:
                 log.warning("table %s was not created through Eddy's DynamoDB API: it is not kept", key)
                 continue
             yield {"kind": "table", "key": list(key), "ddl": self.ddl[key]}
-            items = images()
+            items, head = texts(), f'{{"kind":"items","key":{compact_json(list(key))},"items":['
             for start in range(0, len(items), ITEMS_PER_LINE):
-                yield {"kind": "items", "key": list(key), "items": items[start : start + ITEMS_PER_LINE]}
+                yield (head + ",".join(items[start : start + ITEMS_PER_LINE]) + "]}").encode()
 
     def restore(self, entry: dict[str, Any]) -> None:
         if entry["kind"] == "table":

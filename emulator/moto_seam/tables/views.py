@@ -9,7 +9,7 @@ change on it, by the table's key (account, region, name). No moto object (Table,
 - `indexes`: its partition key attribute and its secondary indexes' key attributes; `index_entries`: what an item's
   entry in each index keeps (its projection);
 - `item_image`: a stored item's image by its key (what a read is measured on);
-- `contents()`: every table's key and a reader of its items' images (a snapshot's tables);
+- `contents()`: every table's key and a reader of its items' images' text (a snapshot's tables);
 - `restore_items`, `restore_changes`, `created_at`, `set_created_at`: a table's items and CreationDateTime put back
   as they were before a restart (streams/durable.py);
 - `drop`: a table taken out of moto (before anyone saw it, or a replica whose deletion is over).
@@ -24,7 +24,7 @@ from typing import Any, Callable, Iterator
 from eddy.emulator.aws_requests import Response
 from eddy.emulator.moto_seam import bridge, table_descriptions
 from eddy.emulator.moto_seam.tables import item_images
-from eddy.emulator.streams.records import Image
+from eddy.emulator.streams.records import Image, ImageText
 
 TableKey = tuple[str, str, str]  # account, region, table name
 Projected = tuple[list[str], "frozenset[str] | None"]  # an index's key attributes, what its entries keep (None: all)
@@ -132,14 +132,15 @@ def answer_as_aws(operation: str, params: dict[str, Any], response: Response, ca
     return bridge.with_body(response, as_aws(operation, params, json.loads(response.body), key))
 
 
-def contents() -> Iterator[tuple[TableKey, Callable[[], list[Image]]]]:
-    """Every table moto holds: its key and a reader of its items' images (each as its last write left it)."""
+def contents() -> Iterator[tuple[TableKey, Callable[[], list[ImageText]]]]:
+    """Every table moto holds: its key and a reader of its items' images as their compact JSON text (each as its last
+    write left it: the text the item keeps, not decoded)."""
     for table in bridge.all_tables():
-        yield (table.account_id, table.region_name, table.name), _images_of(table)
+        yield (table.account_id, table.region_name, table.name), _texts_of(table)
 
 
-def _images_of(table: Any) -> Callable[[], list[Image]]:
-    return lambda: [item_images.image_of(item) for item in table.all_items()]
+def _texts_of(table: Any) -> Callable[[], list[ImageText]]:
+    return lambda: [item_images.image_text_of(item) for item in table.all_items()]
 
 
 def drop(key: TableKey) -> None:

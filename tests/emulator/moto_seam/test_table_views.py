@@ -51,14 +51,14 @@ def test_a_stream_set_by_the_tables_key_is_what_describe_table_shows():
 
 
 @mock_aws
-def test_contents_are_every_tables_key_and_its_items_images():
+def test_contents_are_every_tables_key_and_its_items_images_text():
     dynamodb = boto3.client("dynamodb", region_name=REGION)
     create_table(dynamodb, "orders", view_type=None)
     create_table(dynamodb, "empty", view_type=None)
     dynamodb.put_item(TableName="orders", Item={"pk": {"S": "a"}, "b": {"B": b"\x00"}, "l": {"L": [{"N": "1"}]}})
-    contents = {key: images() for key, images in views.contents()}
+    contents = {key: texts() for key, texts in views.contents()}
     assert contents == {
-        (ACCOUNT, REGION, "orders"): [{"pk": {"S": "a"}, "b": {"B": "AA=="}, "l": {"L": [{"N": "1"}]}}],
+        (ACCOUNT, REGION, "orders"): ['{"pk":{"S":"a"},"b":{"B":"AA=="},"l":{"L":[{"N":"1"}]}}'],
         (ACCOUNT, REGION, "empty"): [],
     }
 
