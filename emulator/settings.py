@@ -39,6 +39,11 @@ class Settings:
     #: a replica added to (removed from) a global table is CREATING (DELETING) this long on the emulator's clock
     #: (AWS, recorded: 14 to 49 s for an empty table's replica to be ACTIVE)
     replica_transition_seconds: float = 30.0
+    #: an update of a Lambda function's code or configuration is in progress this long on the emulator's clock unless
+    #: its state is read sooner (invocations meanwhile run the function as it was: functions/function.py
+    #: update_started). AWS publishes no figure: "In most cases, this process is very fast" (the Lambda Developer
+    #: Guide); its recorded reads right after an update answer InProgress, and boto3's waiter polls once a second
+    function_update_seconds: float = 5.0
     #: each retry of an SNS notification to an HTTP/S endpoint comes up to this share of its delivery policy's delay
     #: sooner, drawn at random: SNS "applies jittering to delivery retries" (the SNS Developer Guide, "Amazon SNS
     #: message delivery retries"; the share is Eddy's, AWS's is not documented; 0: each retry exactly on time)

@@ -82,6 +82,13 @@ SETTING_FLAGS: dict[str, tuple[str, Any, str, str, str | None]] = {
         "a replica being added (removed) is CREATING (DELETING) this long",
         None,
     ),
+    "function_update_seconds": (
+        "--function-update-seconds",
+        _at_least_zero(float),
+        "S",
+        "a function's update is in progress this long unless its state is read sooner",
+        None,
+    ),
     "sns_retry_jitter": (
         "--sns-retry-jitter",
         _share,

@@ -1,9 +1,11 @@
 """A Lambda function as Eddy keeps it: `Function`, its $LATEST or one of its published versions, with what the Lambda
-API answers of it (FunctionConfiguration: `configuration`); its name's and ARN's forms, its tags within AWS's limit,
-and Lambda's LastModified format. The registry that holds them is functions/registry.py."""
+API answers of it (FunctionConfiguration: `configuration`) and its states (a creation, an update in progress); its
+name's and ARN's forms, its tags within AWS's limit, and Lambda's LastModified format. The registry that holds them
+is functions/registry.py; the name CreateFunction makes is api/lambda_/functions/names.py's."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import itertools
 import re
@@ -13,26 +15,13 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable
 
-from eddy.emulator.errors import (
-    AccessDeniedException,
-    InvalidParameterValueException,
-    ResourceConflictException,
-    constraint_violation,
-    reachable,
-    without_type,
-)
+from eddy.emulator.errors import InvalidParameterValueException, ResourceConflictException
 from eddy.emulator.functions.logs.logging_configs import logging_config
 from eddy.emulator.functions.versions import LATEST, Alias
-from eddy.emulator.functions.versions.published import FUNCTION_NAME_FORMS
 
 FUNCTION_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 FUNCTION_ARN = re.compile(
     r"^arn:aws[a-z-]*:lambda:([a-z0-9-]+):(\d{12}):function:([A-Za-z0-9_-]{1,64})(?::(\$LATEST|[A-Za-z0-9_-]+))?$"
-)
-#: CreateFunction's FunctionName pattern, as botocore's model and AWS's answers give it
-CREATE_FUNCTION_NAME_PATTERN = (
-    r"(arn:(aws[a-zA-Z-]*)?:lambda:)?((eusc-)?[a-z]{2}((-gov)|(-iso([a-z]?)))?-[a-z]+-\d{1}:)?(\d{12}:)?(function:)?"
-    r"([a-zA-Z0-9-_]+)(:(\$LATEST|[a-zA-Z0-9-_]+))?"
 )
 _REVISIONS = itertools.count(1)
 #: AWS's limit of tags on a function
@@ -48,32 +37,6 @@ def checked_tags(tags: Any, existing: dict[str, str] | None = None) -> dict[str,
     if len(merged) > MAX_TAGS:
         raise InvalidParameterValueException("Number of tags exceeds resource tag limit.")
     return merged
-
-
-def created_name(given: str, account_id: str, region: str) -> str:
-    """The name of the function CreateFunction makes, from a FunctionName that passed the model's length (140) and
-    pattern: a name, a partial ARN (<account>:function:<name>) or an ARN, of the caller's account (another's:
-    AccessDeniedException, 403, without a message) and region (another's: ResourceNotFoundException "Functions from
-    '<region>' are not reachable in this region ('<region>')"), its name at most 64 characters (longer:
-    InvalidParameterValueException in the model's words), as AWS answered (LocalStack's test_lambda_api.snapshot.json,
-    TestLambdaFunction::test_function_arns and test_function_name_and_qualifier_validation[function_name_too_long-
-    create_function]). A name with a qualifier (name:1, an ARN's :$LATEST) makes no function: refused in the pattern's
-    words, as before (what AWS answers is not recorded)."""
-    match = FUNCTION_NAME_FORMS.match(given)
-    if match is None or match.group("qualifier") is not None:
-        raise constraint_violation(
-            "functionName", given, f"Member must satisfy regular expression pattern: {CREATE_FUNCTION_NAME_PATTERN}"
-        )
-    if match.group("account") not in (None, account_id):
-        raise without_type(AccessDeniedException(None))  # type: ignore[arg-type]  # AWS's "Message": null
-    reachable(match.group("region"), region)
-    name = match.group("name")
-    if len(name) > 64:
-        raise InvalidParameterValueException(
-            f"1 validation error detected: Value '{given}' at 'functionName' failed to satisfy constraint: "
-            "Member must have length less than or equal to 64"
-        )
-    return name
 
 
 @dataclass
@@ -142,17 +105,23 @@ class Function:
     #: a version's $LATEST (not written down: recovery links them again)
     latest: "Function | None" = field(default=None, repr=False, compare=False)
     #: a change of state in progress until its state is read (`update_read`, `creation_completed`): ("creating",
-    #: RevisionId) while $LATEST is Pending after CreateFunction, ("updated", RevisionId) while an update of $LATEST's
-    #: code or configuration is, ("created", RevisionId) while a version UpdateFunctionCode published is being
-    #: created; None when none is. Not written down: a restart completes it (the function recovered Active)
+    #: RevisionId) while $LATEST is Pending after CreateFunction, ("created", RevisionId) while a version
+    #: UpdateFunctionCode published is being created; None when none is. Not written down: a restart completes it
+    #: (the function recovered Active)
     transition: tuple[str, str] | None = field(default=None, compare=False)
+    #: $LATEST's update in progress (UpdateFunctionCode, UpdateFunctionConfiguration), with the function as it was
+    #: before it, which invocations run until it completes (`update_started`); written down with the function
+    update: "Update | None" = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         self.logging_config = logging_config(None, self.name, self.logging_config or None)
 
     @property
     def opt_dir(self) -> Path | None:
-        """Where the function's layers are laid, in order, as Lambda lays them in /opt (None without layers)."""
+        """Where the function's layers are laid, in order, as Lambda lays them in /opt (None without layers): beside
+        its code folder, so that each code folder has layers of its own (an update's new code and layers are laid in
+        a folder of their own: registry.py) and an update's do not replace those the function runs until it
+        completes."""
         return self.code_dir.parent / "opt" if self.layers and self.code_dir is not None else None
 
     @property
@@ -179,14 +148,69 @@ class Function:
         self.revision = next(_REVISIONS)
         self.revision_id = str(uuid.uuid4())
 
-    def update_started(self, moment: str = "updated") -> None:
-        """UpdateFunctionCode or UpdateFunctionConfiguration changed it (registry.saved gave it the RevisionId it has
-        once the update completes): the update is in progress, answered InProgress under a RevisionId of its own.
-        moment "created": a version UpdateFunctionCode published (Publish) is Pending until read, as AWS answered it
+    def copied(self, **changes: Any) -> "Function":
+        """A copy of $LATEST under it (`latest`), with containers of its own, no versions, aliases or change in
+        progress, and `changes` (a published version: versions/published.py; $LATEST as it was before an update)."""
+        return dataclasses.replace(
+            self,
+            **{
+                "versions": {},
+                "aliases": {},
+                "latest": self,
+                "transition": None,
+                "update": None,
+                "environment": dict(self.environment),
+                "layers": [dict(layer) for layer in self.layers],
+                "logging_config": dict(self.logging_config),
+                "architectures": list(self.architectures),
+                **changes,
+            },
+        )
+
+    def as_before_update(self) -> "Function":
+        """$LATEST as it is now, to be run while the update about to change it is in progress (`update_started`): its
+        code folder, handler, runtime, environment, memory, timeout, layers and logging, and its revision (the
+        workers it has warm go on serving it); it answers to $LATEST (`root`) for what is kept there (concurrency,
+        tags, aliases)."""
+        return self.copied()
+
+    def update_started(self, previous: "Function", now: float, seconds: float) -> None:
+        """UpdateFunctionCode or UpdateFunctionConfiguration changed $LATEST (`previous`: as it was before, from
+        `as_before_update`; registry.saved gave it the RevisionId it has once the update completes): the update is
+        in progress from `now` for `seconds` on the emulator's clock (Settings.function_update_seconds), answered InProgress under a RevisionId of its own, and until it completes every
+        invocation of $LATEST runs `previous` (`running`), as the Lambda Developer Guide says ("Lambda function
+        states", Function states while updating: "InProgress – An update is happening on an existing function. While
+        a function update is in progress, invocations go to the function's previous code and configuration.").
+
+        What completes it, whichever comes first: its state read (`update_read`), or its `seconds` past on the
+        emulator's clock (`updating`), which moves with the computer's and with every advance. A read, because a caller that
+        waits reads (boto3's function_updated_v2 waiter, SAM, the CDK, CloudFormation) and AWS's recordings show the
+        read right after an update InProgress and the next Successful (`update_read`): so waiting costs one poll. The
+        clock, because on AWS an update completes within seconds whether or not anybody reads: a caller that updates
+        and never reads would otherwise run the old code for ever. Not an invocation by one of Lambda's services (a
+        mapping's batch, SNS, S3, EventBridge, Pipes, an asynchronous event): on AWS those run the previous code
+        during the update like any other (unlike a Pending function's creation, `creation_completed`). A restart
+        neither completes nor restarts it: it is written down with its start on the clock (functions/durable)."""
+        self.update = Update(ends=now + seconds, revision_id=str(uuid.uuid4()), previous=previous)
+
+    def publishing_started(self) -> None:
+        """A version UpdateFunctionCode published (Publish) is Pending until read, as AWS answered it
         (test_lambda_api.snapshot.json, TestLambdaVersions::test_publish_with_update: the update's answer and
         "get_function_version_result" Pending under one RevisionId; PublishVersion's own versions are Active at once:
         test_version_lifecycle's "first_publish_response")."""
-        self.transition = (moment, str(uuid.uuid4()))
+        self.transition = ("created", str(uuid.uuid4()))
+
+    def updating(self, now: float) -> bool:
+        """Whether an update of the function's $LATEST is in progress at `now` (`update_started`)."""
+        update = self.root.update
+        return update is not None and now < update.ends
+
+    def running(self, now: float) -> "Function":
+        """What an invocation of this version runs at `now`: $LATEST as it was before its update while the update is
+        in progress (`update_started`), else itself."""
+        if self.update is not None and self.updating(now):
+            return self.update.previous
+        return self
 
     def creation_started(self) -> None:
         """CreateFunction made it: State Pending (StateReasonCode Creating) until it is first read, or a service of
@@ -231,27 +255,35 @@ class Function:
                 "Pending"
             )
 
-    def update_read(self) -> None:
+    def update_read(self) -> "Function | None":
         """GetFunction or GetFunctionConfiguration answered its state: an update (or a version's creation) in
-        progress is complete.
+        progress is complete. Answers $LATEST as it was before the update completed (its files and workers are no
+        longer needed: registry.update_read), or None.
 
-        Eddy's model of Lambda's asynchronous update, deterministic and without a clock: the update is in progress
-        until its state is first read, as a caller that waits reads it (boto3's function_updated_v2 and
-        function_active_v2 waiters poll GetFunctionConfiguration; SAM, the CDK and CloudFormation wait so). That read
-        answers InProgress under the update's RevisionId, as AWS answered a GetFunction right after an update
-        (LocalStack's test_lambda_api.snapshot.json, TestLambdaFunction::test_lambda_code_location_zipfile:
-        "update-function-response" and "get-function-response-updated", both InProgress under one RevisionId); the
-        next says Successful under a new RevisionId (TestLambdaRevisions::test_function_revisions_basic: rev3 answered
-        by UpdateFunctionCode, rev4 once the waiter saw the update done). Until then the operations Lambda refuses
-        during an update are refused (`check_not_updating`)."""
+        Eddy's model of Lambda's asynchronous update: the update is in progress until its state is first read, as a
+        caller that waits reads it (boto3's function_updated_v2 and function_active_v2 waiters poll
+        GetFunctionConfiguration; SAM, the CDK and CloudFormation wait so), or its time on the clock is over
+        (`update_started`). That read answers InProgress under the update's RevisionId, as AWS answered a GetFunction
+        right after an update (LocalStack's test_lambda_api.snapshot.json, TestLambdaFunction::
+        test_lambda_code_location_zipfile: "update-function-response" and "get-function-response-updated", both
+        InProgress under one RevisionId); the next says Successful under a new RevisionId (TestLambdaRevisions::
+        test_function_revisions_basic: rev3 answered by UpdateFunctionCode, rev4 once the waiter saw the update
+        done). Until then the operations Lambda refuses during an update are refused (`check_not_updating`)."""
         self.transition = None
+        return self.update_completed()
 
-    def check_not_updating(self) -> None:
+    def update_completed(self) -> "Function | None":
+        """The update in progress is over (read, or its time on the clock past): $LATEST as it was before it, or
+        None when none was in progress."""
+        update, self.update = self.update, None
+        return None if update is None else update.previous
+
+    def check_not_updating(self, now: float) -> None:
         """UpdateFunctionCode, UpdateFunctionConfiguration and PublishVersion fail while an update is in progress (the
         Lambda Developer Guide, "Lambda function states"), in AWS's words (AWS-recorded: test_lambda_api.snapshot.json,
         TestLambdaFunction::test_lambda_concurrent_code_updates and test_lambda_concurrent_config_updates,
         "update-during-in-progress-update-exc": 409 ResourceConflictException naming the unqualified ARN)."""
-        if self.root.transition is not None and self.root.transition[0] == "updated":
+        if self.updating(now):
             raise ResourceConflictException(
                 f"The operation cannot be performed at this time. An update is in progress for resource: {self.arn}"
             )
@@ -271,11 +303,13 @@ class Function:
         test_lambda_api.snapshot.json's update_func_conf_response). A created function stays Pending until its creation
         completes (`creation_completed`), then is Active under a RevisionId of its own: Lambda's state change is a new
         revision (AWS-recorded: test_lambda_api.snapshot.json TestLambdaRevisions::test_function_revisions_basic, rev1
-        Pending to rev2 Active). An update stays InProgress, under its own RevisionId, until its state is read
-        (`update_read`). `arn`: the FunctionArn answered (a version's is qualified; $LATEST's only when the request
+        Pending to rev2 Active). An update stays InProgress, under its own RevisionId, until it completes (its state
+        read, `update_read`, or its time on the clock over: `update_started`). `arn`: the FunctionArn answered (a version's is qualified; $LATEST's only when the request
         named it)."""
         revision_id = self.revision_id
-        if self.transition is not None and moment in ("", _ANSWERED_AS[self.transition[0]]):
+        if self.update is not None and moment in ("", "updated"):  # one whose time is over: registry.settle ended it
+            moment, revision_id = "updated", self.update.revision_id
+        elif self.transition is not None and moment in ("", _ANSWERED_AS[self.transition[0]]):
             moment, revision_id = _ANSWERED_AS[self.transition[0]], self.transition[1]
         elif moment:
             revision_id = str(uuid.uuid4())
@@ -320,7 +354,20 @@ class Function:
 #: a transition's kind: $LATEST's creation by CreateFunction (Pending until read: Function.creation_completed)
 CREATING = "creating"
 #: the moment (_STATES) each kind of transition is answered as
-_ANSWERED_AS = {CREATING: "created", "created": "created", "updated": "updated"}
+_ANSWERED_AS = {CREATING: "created", "created": "created"}
+
+
+@dataclass
+class Update:
+    """An update of $LATEST in progress (Function.update_started): when it ends on the emulator's clock unless read
+    sooner, the RevisionId it is answered InProgress under, and $LATEST as it was before it (what invocations run
+    meanwhile)."""
+
+    ends: float
+    revision_id: str
+    previous: Function
+
+
 _STATES: dict[str, dict[str, str]] = {
     "": {"State": "Active", "LastUpdateStatus": "Successful"},
     "created": {"State": "Pending", "StateReason": "The function is being created.", "StateReasonCode": "Creating"},

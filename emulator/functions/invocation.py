@@ -152,6 +152,8 @@ class Invoker:
         # invokes it (a mapping, SNS, S3, EventBridge, Pipes, a retry) finds it Active, as on AWS, where its pollers
         # run long after the creation completed: its invocation completes the creation
         function.creation_completed()
+        # while an update of $LATEST is in progress, what it was before runs, as on Lambda (Function.update_started)
+        function = function.running(self._now())
         ticket = self.admission.admit(function)
         if ticket is None:
             return InvocationResult(

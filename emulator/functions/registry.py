@@ -159,11 +159,13 @@ class FunctionRegistry(VersionedRegistry):
         return self._put(function, replace=False)
 
     def _store_code(self, function: Function, zip_file: bytes, beside: bool = False) -> None:
-        """The package unpacked in the function's code directory (`beside`: a new one next to the code it replaces,
-        which stays until the change is written down)."""
-        code_dir = self.directory / function.account_id / function.region / function.name / "code"
+        """The package unpacked in the function's code directory (`beside`: a new one in a folder of its own, while
+        the code it replaces stays for the function as it was before until the update completes: `_completed`)."""
+        code_dir = self._home(function) / "code"
         if beside:
-            code_dir = code_dir.with_name(f"code-{uuid.uuid4().hex[:12]}")
+            code_dir = self._beside(function)
+            if function.opt_dir is not None:  # its layers, unchanged, beside the new code too
+                shutil.copytree(function.opt_dir, code_dir.parent / "opt", symlinks=True)
         unpack_zip(zip_file, code_dir)
         package_of(code_dir).write_bytes(zip_file)  # what GetFunction's Code.Location downloads
         function.code_dir = code_dir
@@ -171,12 +173,33 @@ class FunctionRegistry(VersionedRegistry):
         function.code_size = len(zip_file)
         function.changed()
 
+    def _home(self, function: Function) -> Path:
+        """The folder of a function's files: its first code and layers (code, opt), its versions' (versions/<n>), and
+        the code and layers each update brings (<id>/code, <id>/opt)."""
+        return self.directory / function.account_id / function.region / function.name
+
+    def _beside(self, function: Function) -> Path:
+        """A new code folder in a folder of its own (<id>/code, its layers in <id>/opt, as Lambda's are in /opt), removed
+        again should the change that made it be refused."""
+        code_dir = self._home(function) / uuid.uuid4().hex[:12] / "code"
+        if self.observer is not None:
+            self.observer.on_undo(lambda: shutil.rmtree(code_dir.parent, ignore_errors=True))
+        return code_dir
+
     def set_layers(self, function: Function, layers: list[Layer]) -> None:
-        """UpdateFunctionConfiguration's Layers: the whole list, in order ([] removes them all)."""
+        """UpdateFunctionConfiguration's Layers: the whole list, in order ([] removes them all), laid out with a copy
+        of the function's code in a folder of their own: the function as it was runs its own until the update
+        completes."""
         if function.target is not None:
             raise InvalidParameterValueException(
                 f"{function.name} is a registered in-process function: it has no layers"
             )
+        assert function.code_dir is not None
+        code_dir = self._beside(function)
+        shutil.copytree(function.code_dir, code_dir, symlinks=True)
+        if package_of(function.code_dir).is_file():  # the package Code.Location downloads
+            shutil.copyfile(package_of(function.code_dir), package_of(code_dir))
+        function.code_dir = code_dir
         self._lay_out(function, layers)
 
     def _lay_out(self, function: Function, layers: list[Layer]) -> None:
@@ -194,16 +217,50 @@ class FunctionRegistry(VersionedRegistry):
             raise InvalidParameterValueException(
                 f"{function.name} is a registered in-process function: register it again instead"
             )
-        replaced = function.code_dir
         self._store_code(function, zip_file, beside=True)
         function.last_modified = timestamp(now)
-        self.saved(function)  # refused with its request: the code it replaces runs on
-        code_dir = function.code_dir
-        if self.observer is not None:
-            self.observer.on_undo(lambda: remove_code(code_dir))
-        if replaced is not None:
-            self.after_commit(lambda: remove_code(replaced))
         return function
+
+    def settle(self, function: Function, now: float) -> bool:
+        """An update of $LATEST whose time on the clock is over (Function.update_started) completed: whether one was.
+        Not written down: recovery completes it again from its end on the clock, which only moves forward."""
+        if function.update is None or function.updating(now):
+            return False
+        self._completed(function, function.update_completed(), at_once=True)
+        return True
+
+    def update_read(self, function: Function, now: float) -> bool:
+        """Its state was read (GetFunction, GetFunctionConfiguration): its update or, for a version UpdateFunctionCode
+        published, its creation in progress is complete (Function.update_read). Written down: after a restart it is
+        still complete. Whether an update of $LATEST was."""
+        if self.settle(function, now):
+            return True
+        if function.transition is not None and function.transition[0] == "created":
+            function.update_read()
+            return False
+        if function.update is None:
+            return False
+        self._completed(function, function.update_read(), at_once=False)
+        self.recorded(function)  # refused with its request: in progress still (the log's state put back)
+        return True
+
+    def _completed(self, function: Function, previous: Function | None, *, at_once: bool) -> None:
+        """$LATEST's update complete: the code folder and layers it ran before are removed, once the completion is
+        written down (`at_once`: it need not be)."""
+        if previous is None or previous.code_dir is None or previous.code_dir == function.code_dir:
+            return
+        code_dir, home = previous.code_dir, self._home(function)
+
+        def remove() -> None:
+            remove_code(code_dir)
+            shutil.rmtree(code_dir.parent / "opt", ignore_errors=True)
+            if code_dir.parent != home:  # an earlier update's folder
+                shutil.rmtree(code_dir.parent, ignore_errors=True)
+
+        if at_once:
+            remove()
+        else:
+            self.after_commit(remove)
 
     def list(self, account_id: str, region: str) -> list[Function]:
         return [f for f in self.functions.values() if f.account_id == account_id and f.region == region]
@@ -214,7 +271,7 @@ class FunctionRegistry(VersionedRegistry):
         if self.observer is not None:
             self.observer.function_deleted(function)  # refused with its request: not deleted
         if function.code_dir is not None:  # its files, once its request is written down
-            self.after_commit(lambda: shutil.rmtree(function.code_dir.parent, ignore_errors=True))
+            self.after_commit(lambda: shutil.rmtree(self._home(function), ignore_errors=True))
 
     def after_commit(self, action: Callable[[], Any]) -> None:
         """Done once the request that changed a function is written down (at once without an observer)."""

@@ -8,11 +8,13 @@ the emulator or how it dies."""
 
 from __future__ import annotations
 
+import io
 import os
 import signal
 import subprocess
 import sys
 import urllib.request
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -33,14 +35,24 @@ def workload_command(workload: str, mode: str, target: str) -> list[str]:
     return [sys.executable, "-c", prelude + workload, mode, target]
 
 
+def says_package(says: str) -> bytes:
+    """A function's deployment package: app.handler answers {"says": says}."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("app.py", "def handler(event, context):\n    return {'says': %r}\n" % says)
+    return buffer.getvalue()
+
+
 def run_workload(workload: Callable[..., None], *, attempts: int | None = None, delivered: bool = False,
-                 server_killed_under_it: bool = False, kill_itself: bool = True) -> None:
+                 server_killed_under_it: bool = False, kill_itself: bool = True,
+                 settings: dict[str, Any] | None = None) -> None:
     """A workload script's last line: `workload(client)` on the door its arguments name, `client(name)` giving a
     boto3 client for a service there (and `delivered`: a second argument, a call that waits until every delivery
     has reached its target). `attempts`: server clients' total_max_attempts (1: a request the kill interrupts is
     not retried behind the test's back). `server_killed_under_it`: the test kills the server while the workload
     runs, so a failed request ends the script quietly. `kill_itself`: in process, once the workload returns, the
-    process kills itself with kill -9 (no final snapshot: what was acknowledged must be in the log)."""
+    process kills itself with kill -9 (no final snapshot: what was acknowledged must be in the log). `settings`: the
+    in-process emulator's (a server's are acknowledged_then_killed's `server_flags`)."""
     import boto3
     from botocore.config import Config
 
@@ -65,16 +77,17 @@ def run_workload(workload: Callable[..., None], *, attempts: int | None = None, 
         return
     from eddy import emulate
 
-    with emulate(state_dir=target, housekeeping_interval=None) as emu:
+    with emulate(state_dir=target, **{"housekeeping_interval": None, **(settings or {})}) as emu:
         workload(lambda name: boto3.client(name, region_name=REGION),
                  *([lambda: emu.assert_delivered(60)] if delivered else []))
         if kill_itself:
             os.kill(os.getpid(), signal.SIGKILL)
 
 
-def acknowledged_then_killed(kind: str, state: str, workload: str) -> str:
+def acknowledged_then_killed(kind: str, state: str, workload: str, server_flags: tuple[str, ...] = ()) -> str:
     """Run `workload` (a workload script that prints "ACKED <text>" once its requests were answered) on `state`,
-    then kill -9 the process that owns it (the in-process workload kills itself); answers the text."""
+    then kill -9 the process that owns it (the in-process workload kills itself); answers the text. `server_flags`:
+    the server's settings (`eddy serve` flags)."""
 
     def run(mode: str, target: str) -> str:
         done = subprocess.run(workload_command(workload, mode, target), capture_output=True, text=True, timeout=300,
@@ -85,7 +98,7 @@ def acknowledged_then_killed(kind: str, state: str, workload: str) -> str:
 
     if kind == "inprocess":
         return run("inprocess", state)
-    with eddy_server("--state-dir", state, "--housekeeping-interval", "0") as (url, server):
+    with eddy_server("--state-dir", state, "--housekeeping-interval", "0", *server_flags) as (url, server):
         acknowledged = run("server", url)
         server.send_signal(signal.SIGKILL)
         server.wait(timeout=60)

@@ -14,13 +14,7 @@ from tests.durability.service_listings import running
 
 ARN = "arn:aws:lambda:us-east-1:123456789012:function:versioned"
 WORKLOAD = textwrap.dedent('''
-    import io, zipfile
-
-    def package(says):
-        buffer = io.BytesIO()
-        with zipfile.ZipFile(buffer, "w") as archive:
-            archive.writestr("app.py", "def handler(event, context):\\n    return {'says': %r}\\n" % says)
-        return buffer.getvalue()
+    from tests.durability.killed_workloads import says_package as package
 
     def workload(lam):
         lam.create_function(FunctionName="versioned", Runtime="python3.11", Handler="app.handler", Publish=True,
@@ -33,6 +27,7 @@ WORKLOAD = textwrap.dedent('''
         lam.publish_version(FunctionName="versioned")
         lam.delete_function(FunctionName="versioned", Qualifier="3")
         lam.update_function_code(FunctionName="versioned", ZipFile=package("latest"))
+        lam.get_waiter("function_updated_v2").wait(FunctionName="versioned")
         alias = lam.create_alias(FunctionName="versioned", Name="live", FunctionVersion="1",
                                  RoutingConfig={"AdditionalVersionWeights": {"2": 0.25}})
         lam.add_permission(FunctionName="versioned", Qualifier="live", StatementId="s3", Principal="s3.amazonaws.com",

@@ -36,7 +36,8 @@ from eddy.emulator.errors import (
 from eddy.emulator.functions.layers import LAYER_VERSION_ARN, resolve_layers
 from eddy.emulator.functions.logs.logging_configs import logging_config
 from eddy.emulator.moto_seam.layers import layer_version_configuration
-from eddy.emulator.functions.function import Function, checked_tags, created_name
+from eddy.emulator.api.lambda_.functions.names import created_name
+from eddy.emulator.functions.function import Function, checked_tags
 from eddy.emulator.functions.versions import listed
 from eddy.emulator.functions.runtimes import runtime_of
 from eddy.emulator.aws_requests import Request, Response
@@ -200,6 +201,8 @@ def list_functions(emulator: Emulator, request: Request, caller: tuple[str, str]
         )
     with emulator.lock:
         functions = sorted(emulator.functions.list(*caller), key=lambda f: f.name)
+        for function in functions:  # an update whose time on the clock is over answers Successful
+            emulator.functions.settle(function, emulator.clock.now())
         if every:
             items = [
                 listed(v.configuration(arn=v.version_arn))
@@ -240,31 +243,39 @@ def update_function_configuration(emulator: Emulator, request: Request, caller: 
         else None
     )
     with emulator.lock:
-        function.check_not_updating()
+        now = emulator.clock.now()
+        if emulator.functions.settle(function, now):
+            emulator.invoker.retire(function)
+        function.check_not_updating(now)
         function_parameters.check_revision(function.revision_id, params.get("RevisionId"))
+        timeout = function_parameters.bounded(params, "Timeout", 1, 900, None) if "Timeout" in params else None
+        memory_size = (
+            function_parameters.bounded(params, "MemorySize", 128, 10240, None) if "MemorySize" in params else None
+        )
+        environment = function_parameters.environment(params)
+        settings = function_parameters.settings(params)
+        dead_letter_target = function_parameters.dead_letter_target(params)
+        previous = function.as_before_update()  # what invocations run until the update completes
         if layers is not None:
             emulator.functions.set_layers(function, layers)
         function.runtime, function.handler = runtime, handler
-        if "Timeout" in params:
-            function.timeout = function_parameters.bounded(params, "Timeout", 1, 900, None)
-        if "MemorySize" in params:
-            function.memory_size = function_parameters.bounded(params, "MemorySize", 128, 10240, None)
-        environment = function_parameters.environment(params)
+        if timeout is not None:
+            function.timeout = timeout
+        if memory_size is not None:
+            function.memory_size = memory_size
         if environment is not None:
             function.environment = environment
         if isinstance(params.get("Description"), str):
             function.description = params["Description"]
         if logging is not None:
             function.logging_config = logging
-        for name, value in function_parameters.settings(params).items():
+        for name, value in settings.items():
             setattr(function, name, value)
-        dead_letter_target = function_parameters.dead_letter_target(params)
         if dead_letter_target is not None:
             function.dead_letter_target = dead_letter_target or None
-        emulator.functions.saved(function)
-        function.update_started()
+        function.update_started(previous, now, emulator.settings.function_update_seconds)
+        emulator.functions.saved(function)  # refused with its request: the function as it was, not updating
         answer = function.configuration("updated")
-    emulator.invoker.retire(function)
     return json_response(answer)
 
 
@@ -273,22 +284,25 @@ def update_function_code(emulator: Emulator, request: Request, caller: tuple[str
     function = _function(emulator, name, caller)
     zip_file = function_parameters.zip_file(emulator, params, function.region)
     with emulator.lock:
-        function.check_not_updating()
+        now = emulator.clock.now()
+        if emulator.functions.settle(function, now):
+            emulator.invoker.retire(function)
+        function.check_not_updating(now)
         function_parameters.check_revision(function.revision_id, params.get("RevisionId"))
+        previous = function.as_before_update()  # what invocations run until the update completes
         if isinstance(params.get("Architectures"), list) and function.target is None:
             function.architectures = list(params["Architectures"])
-        emulator.functions.update_code(function, zip_file, emulator.clock.now())
+        emulator.functions.update_code(function, zip_file, now)
+        function.update_started(previous, now, emulator.settings.function_update_seconds)
+        emulator.functions.saved(function)  # refused with its request: the code it replaces runs on, not updating
         if params.get("Publish") is True:  # answered as the new version, being created (AWS-recorded:
             # TestLambdaVersions::test_publish_with_update, "update_function_code_result")
             version, published = emulator.functions.publish_version(function, None)
-            function.update_started()
             if published:
-                version.update_started("created")
+                version.publishing_started()
             answer = version.configuration()
         else:
-            function.update_started()
             answer = function.configuration("updated")
-    emulator.invoker.retire(function)
     return json_response(answer)
 
 

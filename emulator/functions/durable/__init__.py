@@ -6,6 +6,10 @@ log entries   {"op": "function", "state"}: a function created or changed (a regi
               events, put back into moto's CloudWatch Logs (moto's services' snapshot keeps them after that)
 snapshot      {"kind": "function", "state"} for each function and each of its versions (after it); its code stays in its
               code directory, named relative to the state directory
+A function's state holds its update in progress ("update": when it ends on the clock unless read sooner, its
+RevisionId, and the function as it was before, whose code folder stays until the update completes), or null: a restart
+neither completes an update nor loses what runs meanwhile; one whose time on the clock passed is completed when the
+function is next looked at (registry.settle), as without a restart.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ import threading
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from eddy.emulator.functions.function import Function
+from eddy.emulator.functions.function import Function, Update
 
 from eddy.emulator.functions.registry import FunctionRegistry
 from eddy.emulator.functions.versions import Alias
@@ -100,8 +104,10 @@ class FunctionsChannel(Channel):
         self.logged[arn] = previous
         before = function_from_state(copy.deepcopy(previous), self.state_dir)
         function.changed()  # its workers are of the change refused
-        for name in (*FIELDS, "aliases", "code_dir"):  # its RevisionId too
+        for name in (*FIELDS, "aliases", "code_dir", "update"):  # its RevisionId, and its update in progress or none
             setattr(function, name, getattr(before, name))
+        if function.update is not None:
+            function.update.previous.latest = function
         function.transition = transition
 
     def write_logs(self, account_id: str, region: str, group: str, stream: str, events: list[tuple[int, str]]) -> None:
@@ -150,6 +156,11 @@ def function_state(function: Function, state_dir: Path) -> dict[str, Any]:
     state = {name: getattr(function, name) for name in FIELDS}
     state["code_dir"] = os.path.relpath(function.code_dir, state_dir) if function.code_dir else None
     state["aliases"] = [alias.to_state() for alias in function.aliases.values()]
+    update = function.update
+    state["update"] = None if update is None else {
+        "ends": update.ends, "revision_id": update.revision_id,
+        "previous": function_state(update.previous, state_dir),
+    }  # fmt: skip
     return state
 
 
@@ -157,7 +168,12 @@ def function_from_state(state: dict[str, Any], state_dir: Path) -> Function:
     """A function's $LATEST or one of its versions as function_state wrote it (functions/registry.py restore puts a
     version under its $LATEST)."""
     code_dir = state.pop("code_dir")
+    update = state.pop("update", None)  # none in a state written before updates were kept
     state["aliases"] = {alias["name"]: Alias(**alias) for alias in state.pop("aliases", [])}
     function = Function(**state)
     function.code_dir = state_dir / code_dir if code_dir else None
+    if update is not None:
+        previous = function_from_state(update["previous"], state_dir)
+        previous.latest = function  # it answers to $LATEST for what is kept there (Function.as_before_update)
+        function.update = Update(ends=update["ends"], revision_id=update["revision_id"], previous=previous)
     return function

@@ -3,7 +3,6 @@ of its forms with its qualifier (VersionedRegistry: the registry, functions/regi
 
 from __future__ import annotations
 
-import dataclasses
 import re
 import shutil
 from typing import Any, Callable
@@ -28,6 +27,7 @@ class VersionedRegistry:
     draw: Callable[[], float]
     recorded: Callable[..., None]
     after_commit: Callable[[Callable[[], Any]], None]
+    _home: Callable[[Any], Any]
 
     def publish_version(self, function: Any, description: str | None) -> tuple[Any, bool]:
         """PublishVersion: $LATEST frozen as the next version, or the last version again when $LATEST has not
@@ -38,27 +38,18 @@ class VersionedRegistry:
             if last.source_fingerprint == made_of:
                 return last, False
         number = str(function.last_version + 1)
-        version = dataclasses.replace(
-            function,
+        version = function.copied(
             version=number,
-            versions={},
-            aliases={},
-            latest=function,
-            transition=None,
             source_fingerprint=made_of,
             description=function.description if description is None else description,
             policy=[],
             tags={},
             event_invoke_config=None,
             reserved_concurrency=None,
-            environment=dict(function.environment),
-            layers=[dict(layer) for layer in function.layers],
-            logging_config=dict(function.logging_config),
-            architectures=list(function.architectures),
         )
         version.changed()  # its own revision: its workers are its own
         if function.code_dir is not None:  # its own copy: $LATEST's code may change, the version's never does
-            home = function.code_dir.parent / "versions" / number
+            home = self._home(function) / "versions" / number
             shutil.rmtree(home, ignore_errors=True)
             shutil.copytree(function.code_dir, home / "code", symlinks=True)
             if package_of(function.code_dir).is_file():  # the package it was published with (Code.Location's)

@@ -169,12 +169,14 @@ def test_every_setting_has_a_serve_flag():
                        "--housekeeping-interval", "0", "--iterator-ttl-seconds", "60",
                        "--get-records-per-second-per-shard", "5", "--segment-max-bytes", "4096",
                        "--columnar-copy-min-bytes", "0", "--replication-delay-seconds", "2",
-                       "--replica-transition-seconds", "1", "--sns-retry-jitter", "0.25", "--no-function-logs"])
+                       "--replica-transition-seconds", "1", "--function-update-seconds", "60",
+                       "--sns-retry-jitter", "0.25", "--no-function-logs"])
     assert serve_settings(args) == {
         "retention_seconds": 7200, "shard_rollover_seconds": 10800, "split_records_per_second": None,
         "housekeeping_interval": None, "iterator_ttl_seconds": 60, "get_records_per_second_per_shard": 5,
         "segment_max_bytes": 4096, "columnar_copy_min_bytes": None, "replication_delay_seconds": 2,
-        "replica_transition_seconds": 1, "sns_retry_jitter": 0.25, "function_logs": False}
+        "replica_transition_seconds": 1, "function_update_seconds": 60, "sns_retry_jitter": 0.25,
+        "function_logs": False}
     assert set(serve_settings(args)) == {field.name for field in fields(Settings)}
     defaults = serve_settings(_arguments(["serve"]))  # nothing named: Settings' own defaults
     assert {name: getattr(Settings(), name) for name in defaults} == defaults
@@ -183,7 +185,8 @@ def test_every_setting_has_a_serve_flag():
 @pytest.mark.parametrize("flag, value", [("--iterator-ttl-seconds", "-5"), ("--segment-max-bytes", "-1"),
                                          ("--replication-delay-seconds", "-2"), ("--columnar-copy-min-bytes", "-1"),
                                          ("--get-records-per-second-per-shard", "-3"),
-                                         ("--replica-transition-seconds", "-0.5")])
+                                         ("--replica-transition-seconds", "-0.5"),
+                                         ("--function-update-seconds", "-1")])
 def test_a_negative_setting_is_refused_before_anything_starts(flag, value):
     """A setting's flag takes 0 or more (before, -5 was taken: every shard iterator expired as it was issued)."""
     result = subprocess.run([sys.executable, "-m", "eddy", "serve", "--in-memory", flag, value],

@@ -259,6 +259,7 @@ def test_events_queued_behind_a_busy_execution_run_as_it_frees_and_with_the_upda
         report = door.wait_idle(0.2)  # each event's first try, throttled
     lam.update_function_configuration(FunctionName="variants",
                                       Environment={"Variables": {**variables, "FUNCTION_VARIANT": "variant-2"}})
+    lam.get_waiter("function_updated_v2").wait(FunctionName="variants")  # as the recorded test waits
     for index in range(5):
         invoke_event({"request_prefix": f"{index + 11:02}-after"})
     (tmp_path / "release").touch()

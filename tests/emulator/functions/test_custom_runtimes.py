@@ -135,6 +135,7 @@ def test_without_a_bootstrap_the_entrypoint_is_invalid_and_a_layers_bootstrap_is
     layer = lam.publish_layer_version(LayerName="runtime", Content={"ZipFile": zip_of({"bootstrap": SHELL})},
                                       CompatibleRuntimes=["provided.al2023"])["LayerVersionArn"]
     lam.update_function_configuration(FunctionName="empty", Layers=[layer])
+    lam.get_waiter("function_updated_v2").wait(FunctionName="empty")
     _, body = invoke(lam, "empty", {"from": "layer"})
     assert (body["event"], body["handler"]) == ({"from": "layer"}, "x")
 
@@ -235,6 +236,7 @@ def test_invocations_at_once_run_in_runtimes_of_their_own_and_new_code_in_a_new_
     assert answers[0]["pid"] != answers[1]["pid"]  # two execution environments, each with its runtime
     lam.update_function_configuration(FunctionName="together", Environment={"Variables": {
         "ARRIVED": str(tmp_path / "arrived"), "CODE": "two"}})
+    lam.get_waiter("function_updated_v2").wait(FunctionName="together")
     _, after = invoke(lam, "together", {})
     assert after["code"] == "two" and after["pid"] not in {answer["pid"] for answer in answers}
 

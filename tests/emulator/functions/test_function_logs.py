@@ -130,6 +130,7 @@ def test_a_cold_start_logs_init_start_and_the_init_phases_output_first_a_warm_st
     assert messages[10].startswith(f"REPORT RequestId: {second['request']}\t") and "Init Duration" not in messages[10]
     assert len(messages) == 11
     lam.update_function_configuration(FunctionName="loads", Environment={"Variables": {"COLOUR": "blue"}})
+    lam.get_waiter("function_updated_v2").wait(FunctionName="loads")
     third = json.loads(lam.invoke(FunctionName="loads", Payload=b'{"n": 3}')["Payload"].read())
     assert third["stream"] != first["stream"]  # a new execution environment: a cold start again, the same runtime
     again = [e["message"] for e in logs.get_log_events(logGroupName="/aws/lambda/loads",
@@ -268,6 +269,7 @@ def test_json_logs_in_a_custom_group_filtered_by_level(door):
         ("INFO", "an info record", "root", answer["request"]), ("WARN", "a warning record", "root", answer["request"])]
     lam.update_function_configuration(FunctionName="talks", LoggingConfig={
         "ApplicationLogLevel": "WARN", "SystemLogLevel": "WARN"})
+    lam.get_waiter("function_updated_v2").wait(FunctionName="talks")
     lam.invoke(FunctionName="talks", Payload=b'{"n": 4, "fail": true}')
     later = [event["message"] for event in events(logs, "orders-logs")][len(messages):]
     assert [json.loads(line)["level"] for line in later] == ["WARN", "ERROR"]  # no platform records, no INFO/DEBUG
@@ -347,6 +349,7 @@ def test_a_registered_callables_prints_and_records_are_in_its_log_group_as_a_zip
     assert sys.stdout is stdout and logging.getLogger().handlers == handlers
 
     lam.update_function_configuration(FunctionName="talks", LoggingConfig={"LogFormat": "JSON"})
+    lam.get_waiter("function_updated_v2").wait(FunctionName="talks")
     response = lam.invoke(FunctionName="talks", Payload=b'{"n": 4}')
     request = response["ResponseMetadata"]["RequestId"]
     messages = [event["message"] for event in events(logs, "/aws/lambda/talks")][-5:]

@@ -89,8 +89,8 @@ def test_get_list_update_delete(door):
     assert [f["FunctionName"] for f in lam.list_functions()["Functions"]] == ["one", "two"]
     assert lam.get_function(FunctionName="one")["Configuration"]["CodeSha256"]
     lam.update_function_code(FunctionName="one", ZipFile=zip_of({"app.py": "def handler(e, c):\n    return 11\n"}))
+    updated(lam, "one")  # invocations run the previous code until the update completes
     assert lam.invoke(FunctionName="one")["Payload"].read() == b"11"
-    updated(lam, "one")
     lam.update_function_configuration(FunctionName="one", Environment={"Variables": {"AB": "b"}}, Timeout=9)
     assert lam.get_function_configuration(FunctionName="one")["Environment"] == {"Variables": {"AB": "b"}}
     lam.delete_function(FunctionName="two")

@@ -105,6 +105,7 @@ def test_update_function_configuration_changes_the_runtime(door):
     assert invoke(lam, "switch") == "python"
     updated = lam.update_function_configuration(FunctionName="switch", Runtime="nodejs20.x")
     assert updated["Runtime"] == "nodejs20.x"
+    lam.get_waiter("function_updated_v2").wait(FunctionName="switch")
     assert invoke(lam, "switch") == "node"
     with pytest.raises(ClientError) as error:
         lam.update_function_configuration(FunctionName="switch", Runtime="java21")

@@ -29,6 +29,7 @@ def test_the_newest_runtimes_are_created_updated_to_and_run(door, runtime, files
     created_function(lam, FunctionName="older", Runtime=older, Role=ROLE, Handler="app.handler",
                         Code={"ZipFile": zip_of(files)})
     assert lam.update_function_configuration(FunctionName="older", Runtime=runtime)["Runtime"] == runtime
+    lam.get_waiter("function_updated_v2").wait(FunctionName="older")
     assert json.loads(lam.invoke(FunctionName="older")["Payload"].read()) == expected
     [stream] = door.client("logs").describe_log_streams(logGroupName="/aws/lambda/newest")["logStreams"]
     first = door.client("logs").get_log_events(logGroupName="/aws/lambda/newest",

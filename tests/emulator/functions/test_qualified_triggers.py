@@ -33,6 +33,7 @@ def reporter(door, name: str) -> tuple[str, object]:
     url = sqs.create_queue(QueueName="seen")["QueueUrl"]
     create_function(lam, name, REPORTER % ("one", "one"), Environment={"Variables": {"QUEUE_URL": url}}, Publish=True)
     lam.update_function_code(FunctionName=name, ZipFile=zip_of({"app.py": REPORTER % ("two", "two")}), Publish=True)
+    lam.get_waiter("function_updated_v2").wait(FunctionName=name)  # $LATEST runs "one" until the update completes
     return url, sqs
 
 
@@ -164,6 +165,7 @@ def test_a_pipe_with_an_alias_as_target_and_a_version_as_enrichment_runs_those_v
                     Publish=True)  # version 1 answers what the target reads; $LATEST fails after it changes
     lam.update_function_code(FunctionName="enrich", ZipFile=zip_of({"app.py": "def handler(event, context):\n"
                                                                               "    raise ValueError('not this one')\n"}))
+    lam.get_waiter("function_updated_v2").wait(FunctionName="enrich")
     source = sqs.create_queue(QueueName="orders-in")
     source_arn = sqs.get_queue_attributes(QueueUrl=source["QueueUrl"], AttributeNames=["QueueArn"])["Attributes"][
         "QueueArn"]

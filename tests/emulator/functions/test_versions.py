@@ -87,6 +87,7 @@ def test_a_version_runs_its_own_code_and_latest_runs_the_new_code(door):
     lam = door.client("lambda")
     create_function(lam, "frozen", SOURCE % "one", Publish=True)
     lam.update_function_code(FunctionName="frozen", ZipFile=zip_of({"app.py": SOURCE % "two"}))
+    updated(lam, "frozen")  # $LATEST runs its previous code until the update completes
     assert payload(lam, "frozen", Qualifier="1") == (
         "1", {"says": "one", "version": "1", "arn": f"{ARN}:frozen:1", "env": "1"})
     assert payload(lam, f"{ARN}:frozen:1") == (

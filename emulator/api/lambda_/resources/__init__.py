@@ -145,7 +145,7 @@ def handle(emulator: Emulator, request: Request, caller: tuple[str, str]) -> Res
         if operation in TAGS:
             arn = path["Resource"]
             validation.validate("lambda", "ListTags", {"Resource": arn})
-            if not FUNCTION_ARN.match(arn) and ":event-source-mapping:" not in arn and ":capacity-provider:" not in arn:
+            if not FUNCTION_ARN.match(arn) and not any(f":{kind}:" in arn for kind in tags.NOT_FUNCTIONS):
                 return None  # code signing configs, ...: moto's
             if operation == "TagResource":
                 return tags.tag_resource(emulator, arn, json_body(request))

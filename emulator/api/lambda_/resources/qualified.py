@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from typing import Any
 
 from eddy.emulator.api.lambda_.resources.code_locations import package_location
 from eddy.emulator.api import validation
@@ -88,8 +89,9 @@ def get_function(emulator: Emulator, request: Request, caller: tuple[str, str], 
     location = package_location(emulator, function)  # in-process, the loopback server that serves it starts here
     with emulator.lock:
         function.creation_completed()  # read: its creation is complete, and it answers Active
-        configuration = function.configuration(arn=arn)
-        function.update_read()  # its state was read: an update in progress is complete (Function.update_read)
+        configuration, completed = _state_read(emulator, function, arn)
+    if completed:  # the workers of the function as it was before its update are not needed any more
+        emulator.invoker.retire(function)
     answer = {
         "Configuration": configuration,
         "Code": {"RepositoryType": "S3", "Location": location or "file://(registered in-process)"},
@@ -106,9 +108,20 @@ def get_function_configuration(emulator: Emulator, request: Request, caller: tup
     function, arn = _shown(emulator, *_qualified(emulator, request, caller, name, "GetFunctionConfiguration"))
     with emulator.lock:
         function.creation_completed()  # read: its creation is complete, and it answers Active
-        configuration = function.configuration(arn=arn)
-        function.update_read()  # its state was read: an update in progress is complete (Function.update_read)
+        configuration, completed = _state_read(emulator, function, arn)
+    if completed:  # the workers of the function as it was before its update are not needed any more
+        emulator.invoker.retire(function)
     return json_response(configuration)
+
+
+def _state_read(emulator: Emulator, function: Function, arn: str | None) -> tuple[dict[str, Any], bool]:
+    """Its FunctionConfiguration as a read answers it, and whether an update of $LATEST completed: one whose time on
+    the clock is over first (it answers Successful), then the one in progress, completed by this read which answers
+    it InProgress (registry.update_read). The emulator's lock is held."""
+    now = emulator.clock.now()
+    completed = emulator.functions.settle(function, now)
+    configuration = function.configuration(arn=arn)
+    return configuration, emulator.functions.update_read(function, now) or completed
 
 
 def delete_function(emulator: Emulator, request: Request, caller: tuple[str, str], name: str) -> Response:

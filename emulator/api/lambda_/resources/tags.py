@@ -22,6 +22,11 @@ from eddy.emulator.functions.function import FUNCTION_ARN, checked_tags
 from eddy.emulator.aws_requests import Response
 
 
+#: the kinds of resource besides functions whose ARNs the tagging operations' pattern allows and Eddy answers for (a
+#: code signing config's are moto's)
+NOT_FUNCTIONS = ("event-source-mapping", "capacity-provider", "layer")
+
+
 def tagged(emulator: Emulator, arn: str) -> tuple[Any, Callable[[], None]]:
     """The function or event source mapping a tagging request's ARN names (checked against the model's pattern
     first), and what makes a change of its tags durable."""
@@ -36,6 +41,11 @@ def tagged(emulator: Emulator, arn: str) -> tuple[Any, Callable[[], None]]:
     if ":capacity-provider:" in arn:  # Eddy makes none (Lambda Managed Instances' API is not served): never found,
         # in AWS's words (AWS-recorded: test_lambda_api.snapshot.json, TestLambdaTag::test_tag_exceptions[capacity_provider])
         raise FunctionNotFoundException(f"Capacity provider not found: {arn}")
+    if ":layer:" in arn:  # the pattern allows a layer's ARN (arn:...:layer:<name>), but Lambda's layers carry no tags
+        # (aws/aws-lambda-roadmap#70, 2025-11: "Currently, Lambda layers do not support tagging"): none is found, in the
+        # words AWS gives each other kind it does not find ("<kind> not found: <ARN>", TestLambdaTag::
+        # test_tag_exceptions); AWS's own answer for a layer is not recorded
+        raise FunctionNotFoundException(f"Layer not found: {arn}")
     match = FUNCTION_ARN.match(arn)
     if match.group(4):
         raise InvalidParameterValueException(

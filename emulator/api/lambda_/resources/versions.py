@@ -49,7 +49,8 @@ def page_of(items: list[dict[str, Any]], query: dict[str, str], key: str) -> dic
 def publish_version(emulator: Emulator, function: Function, params: dict[str, Any]) -> Response:
     validation.validate("lambda", "PublishVersion", dict(params, FunctionName=function.name))
     with emulator.lock:
-        function.check_not_updating()
+        emulator.functions.settle(function, emulator.clock.now())
+        function.check_not_updating(emulator.clock.now())
         check_revision(function.revision_id, params.get("RevisionId"))
         sha = params.get("CodeSha256")
         if sha is not None and sha != function.code_sha256:
@@ -63,6 +64,7 @@ def publish_version(emulator: Emulator, function: Function, params: dict[str, An
 
 def list_versions(emulator: Emulator, function: Function, query: dict[str, str]) -> Response:
     with emulator.lock:
+        emulator.functions.settle(function, emulator.clock.now())  # one whose time is over answers Successful
         versions = [function, *(function.versions[n] for n in sorted(function.versions, key=int))]
         items = [listed(version.configuration(arn=version.version_arn)) for version in versions]
     return json_response(page_of(items, query, "Versions"))
