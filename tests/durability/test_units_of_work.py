@@ -59,6 +59,12 @@ def functions_held(eddy: Eddy) -> dict[str, Any]:
     }
 
 
+def code_folders(state: Path) -> list[str]:
+    """Function f's code folders (its first, its versions', each update's): a refused update leaves none behind."""
+    home = state / "functions" / "123456789012" / "us-east-1" / "f"
+    return sorted(str(path.relative_to(home)) for path in home.rglob("code"))
+
+
 def test_lambda_changes_the_disk_refuses_are_taken_back(door: str, tmp_path: Path) -> None:
     state = tmp_path / "state"
     with running(door, state) as eddy:
@@ -76,7 +82,7 @@ def test_lambda_changes_the_disk_refuses_are_taken_back(door: str, tmp_path: Pat
         url = sqs.get_queue_url(QueueName="work")["QueueUrl"]
         for n in range(60):  # the log grows past every other file this process writes while the limit holds
             sqs.send_message(QueueUrl=url, MessageBody=f"{n:03}" * 300)
-        before = functions_held(eddy)
+        before, folders = functions_held(eddy), code_folders(state)
         assert (before["functions"], [v["Version"] for v in before["versions"]], before["runs"]) == \
             (["f", "other"], ["$LATEST", "1"], b"1")
         with failing_writes(eddy.pid, state):
@@ -98,6 +104,7 @@ def test_lambda_changes_the_disk_refuses_are_taken_back(door: str, tmp_path: Pat
             ]:
                 assert refused(call, "lambda"), name
                 assert functions_held(eddy) == before, name
+                assert code_folders(state) == folders, name
         retrying = eddy.client("lambda", Config(retries={"mode": "standard", "total_max_attempts": 3}))
         with failing_writes(eddy.pid, state):  # the first attempt refused, then the disk works again
             retrying.meta.events.register_first("needs-retry", lambda attempts, **_: lift(eddy.pid))

@@ -51,6 +51,8 @@ class VersionedRegistry:
         if function.code_dir is not None:  # its own copy: $LATEST's code may change, the version's never does
             home = self._home(function) / "versions" / number
             shutil.rmtree(home, ignore_errors=True)
+            if self.observer is not None:  # refused with its request: its copy is not left behind
+                self.observer.on_undo(lambda: shutil.rmtree(home, ignore_errors=True))
             shutil.copytree(function.code_dir, home / "code", symlinks=True)
             if package_of(function.code_dir).is_file():  # the package it was published with (Code.Location's)
                 shutil.copyfile(package_of(function.code_dir), package_of(home / "code"))
