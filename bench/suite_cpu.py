@@ -159,11 +159,14 @@ def main() -> None:
     pytest_args = pytest_args or ["-q", "-n", "4", "--dist", "loadgroup"]
     status = subprocess.run([sys.executable, "-m", "pytest", "-p", "suite_cpu", *pytest_args], env=env).returncode
     run_cgroup = CGROUPS.parent / env["SUITE_CPU_CGROUP"]
+    deadline = time.monotonic() + 30  # processes the tests killed or left to end (JVMs) leave their cgroup by then
     for folder in [*run_cgroup.glob("*/"), run_cgroup]:
+        while (folder / "cgroup.procs").read_text().strip() and time.monotonic() < deadline:
+            time.sleep(0.1)  # polling a condition (the cgroup is empty), bounded by the deadline
         try:
             folder.rmdir()  # a cgroup goes once no process is left in it
-        except OSError:
-            pass
+        except OSError as error:
+            print(f"{folder} not removed: {error}", file=sys.stderr)
     report(args.out, 30)
     if args.processes:
         report_processes(processes)
