@@ -32,12 +32,18 @@ pytest_plugins = ["pytester", "tests.installed_wheel"]
 
 REGION = "us-east-1"
 
-#: every Spark driver the suite starts in another process (`eddy spark`, `eddy demo`, spark-submit, the installed
-#: wheel's) runs the JIT's first tier only with the serial collector, as the in-process session does
-#: (tests/spark_batch/conftest.py): Spark's launcher adds $SPARK_SUBMIT_OPTS to the driver's JVM. Its rows are the
-#: same; its CPU is not: a driver started for one small job took 31 s of CPU with the JVM's defaults and 18 s so, and
-#: test_jvm.py with the demo's tour 76 -> 48 s (cpuacct, 2026-11-29)
-os.environ.setdefault("SPARK_SUBMIT_OPTS", "-XX:+UseSerialGC -XX:TieredStopAtLevel=1")
+#: the options of every JVM the suite starts for Spark (drivers, the in-process session's, test_cluster.py's master,
+#: worker and executors): the JIT's first tier only with the serial collector, and no bytecode verification of the
+#: classes loaded from Spark's jars (the JDK's own are not verified either way). Their rows are the same; their CPU is
+#: not: a driver started for one small job took 31 s of CPU with the JVM's defaults and 18 s with the first two,
+#: test_jvm.py with the demo's tour 76 -> 48 s; the verification of Spark's classes was a sixth of what was left
+#: (`eddy spark aggregate` of 150 rows, cpuacct, two runs each at load 10: 27.2 and 26.5 s with it, 23.4 and 21.0 s
+#: without, 2026-11-29)
+SMALL_JOB_JVM = ("-XX:+UseSerialGC -XX:TieredStopAtLevel=1 "
+                 "-XX:+UnlockDiagnosticVMOptions -XX:-BytecodeVerificationRemote")
+#: Spark's launcher adds $SPARK_SUBMIT_OPTS to the driver's JVM: every driver the suite starts in another process
+#: (`eddy spark`, `eddy demo`, spark-submit, the installed wheel's) runs as the in-process session's does
+os.environ.setdefault("SPARK_SUBMIT_OPTS", SMALL_JOB_JVM)
 #: tests are deterministic: no background TTL sweeps or maintenance unless a test asks for it
 QUIET = {"housekeeping_interval": None}
 

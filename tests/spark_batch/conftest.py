@@ -9,6 +9,7 @@ import pytest
 from pyspark.sql import SparkSession
 
 from eddy.spark_batch.session import spark_session
+from tests.conftest import SMALL_JOB_JVM
 
 #: what keeps a test session quick to start and quick on tiny inputs
 TEST_CONFIG = {
@@ -26,8 +27,9 @@ TEST_CONFIG = {
     # session's JVM CPU over the `spark` group: 201 s with them, 166 s without, 2026-11-28; test_stream_sql.py
     # alone 64 s and 49 s)
     "spark.sql.codegen.factoryMode": "NO_CODEGEN",
-    # the JIT's first tier only: with C2 as well, test_stream_sql.py's JVM CPU was 109 s against 64 s (2026-11-28)
-    "spark.driver.extraJavaOptions": "-XX:+UseSerialGC -XX:TieredStopAtLevel=1",
+    # the JIT's first tier only: with C2 as well, test_stream_sql.py's JVM CPU was 109 s against 64 s (2026-11-28);
+    # and Spark's classes not verified as they load (tests/conftest.py's SMALL_JOB_JVM says why)
+    "spark.driver.extraJavaOptions": SMALL_JOB_JVM,
     "spark.sql.warehouse.dir": "",
 }
 

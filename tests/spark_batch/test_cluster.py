@@ -19,7 +19,7 @@ from pyspark.testing import assertDataFrameEqual
 
 from eddy.handlers.search_index import index_contents
 from eddy.spark_batch.export import export_table
-from tests.conftest import REGION, eddy_server
+from tests.conftest import REGION, SMALL_JOB_JVM, eddy_server
 
 from .segments import ChangeLog, insert
 from .streaming.test_source import new_table, write
@@ -49,9 +49,8 @@ assert query.exception() is None
 
 
 #: the JVMs' options on the cluster (the master and the worker: SPARK_DAEMON_JAVA_OPTS; the driver and the
-#: executor: spark-submit's): the JIT's first tier only, as the test session's (conftest.py), which changes no row
-#: and spares ~0.3 s of compiling per tiny job
-JAVA_OPTIONS = "-XX:+UseSerialGC -XX:TieredStopAtLevel=1"
+#: executor: spark-submit's): the test session's (tests/conftest.py's SMALL_JOB_JVM), which change no row
+JAVA_OPTIONS = SMALL_JOB_JVM
 
 
 def free_port() -> int:
