@@ -366,6 +366,9 @@ class Update:
     ends: float
     revision_id: str
     previous: Function
+    #: the version UpdateFunctionCode published with it (Publish), if it did: that version read Active completes it
+    #: (registry.update_read)
+    published: str | None = None
 
 
 _STATES: dict[str, dict[str, str]] = {

@@ -229,20 +229,28 @@ class FunctionRegistry(VersionedRegistry):
         self._completed(function, function.update_completed(), at_once=True)
         return True
 
-    def update_read(self, function: Function, now: float) -> bool:
+    def update_read(self, function: Function, now: float) -> Function | None:
         """Its state was read (GetFunction, GetFunctionConfiguration): its update or, for a version UpdateFunctionCode
         published, its creation in progress is complete (Function.update_read). Written down: after a restart it is
-        still complete. Whether an update of $LATEST was."""
-        if self.settle(function, now):
-            return True
+        still complete. Answers the $LATEST whose update completed, or None.
+
+        A version UpdateFunctionCode published read Active (its creation complete: its read before answered Pending)
+        completes the update it was published with too: it runs that update's code, which is then in place, as AWS
+        recorded (LocalStack's test_lambda.snapshot.json, TestLambdaVersions::test_lambda_versions_with_code_changes:
+        after a waiter on version 3 alone, "invocation_result_latest_end" runs version3's code in $LATEST); its first
+        read, Pending, does not (test_lambda_api.snapshot.json, TestLambdaVersions::test_publish_with_update:
+        "get_function_latest_result" InProgress after "get_function_version_result" Pending)."""
+        root = function.root
+        if self.settle(root, now):
+            return root
         if function.transition is not None and function.transition[0] == "created":
             function.update_read()
-            return False
-        if function.update is None:
-            return False
-        self._completed(function, function.update_read(), at_once=False)
-        self.recorded(function)  # refused with its request: in progress still (the log's state put back)
-        return True
+            return None
+        if root.update is None or (function is not root and root.update.published != function.version):
+            return None
+        self._completed(root, root.update_read(), at_once=False)
+        self.recorded(root)  # refused with its request: in progress still (the log's state put back)
+        return root
 
     def _completed(self, function: Function, previous: Function | None, *, at_once: bool) -> None:
         """$LATEST's update complete: the code folder and layers it ran before are removed, once the completion is

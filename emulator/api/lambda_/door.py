@@ -300,6 +300,8 @@ def update_function_code(emulator: Emulator, request: Request, caller: tuple[str
             version, published = emulator.functions.publish_version(function, None)
             if published:
                 version.publishing_started()
+                function.update.published = version.version  # read Active, it completes the update
+                emulator.functions.recorded(function)
             answer = version.configuration()
         else:
             answer = function.configuration("updated")

@@ -158,7 +158,7 @@ def function_state(function: Function, state_dir: Path) -> dict[str, Any]:
     state["aliases"] = [alias.to_state() for alias in function.aliases.values()]
     update = function.update
     state["update"] = None if update is None else {
-        "ends": update.ends, "revision_id": update.revision_id,
+        "ends": update.ends, "revision_id": update.revision_id, "published": update.published,
         "previous": function_state(update.previous, state_dir),
     }  # fmt: skip
     return state
@@ -175,5 +175,6 @@ def function_from_state(state: dict[str, Any], state_dir: Path) -> Function:
     if update is not None:
         previous = function_from_state(update["previous"], state_dir)
         previous.latest = function  # it answers to $LATEST for what is kept there (Function.as_before_update)
-        function.update = Update(ends=update["ends"], revision_id=update["revision_id"], previous=previous)
+        function.update = Update(ends=update["ends"], revision_id=update["revision_id"], previous=previous,
+                                 published=update.get("published"))
     return function

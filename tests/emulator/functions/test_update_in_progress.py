@@ -127,6 +127,25 @@ def test_the_emulators_clock_completes_an_update_nobody_reads(door):
     assert lam.update_function_code(FunctionName="unread", ZipFile=zip_of(BEFORE))["LastUpdateStatus"] == "InProgress"
 
 
+def test_the_version_an_update_published_read_active_completes_the_update(door):
+    """UpdateFunctionCode with Publish: $LATEST runs the previous code while the update is in progress, also after
+    the new version's first read (Pending, as test_publish_with_update recorded $LATEST InProgress after it); once the
+    version is read Active (boto3's function_updated_v2 waiter on the version alone), $LATEST runs the new code, as AWS
+    recorded (test_lambda.snapshot.json, TestLambdaVersions::test_lambda_versions_with_code_changes,
+    "invocation_result_latest_end")."""
+    lam = door.client("lambda")
+    function(lam, "publishing")
+    assert lam.update_function_code(FunctionName="publishing", ZipFile=zip_of(AFTER), Publish=True)["Version"] == "1"
+    assert answer(lam.invoke(FunctionName="publishing", Payload=b"{}")) == before({})
+    assert lam.get_function_configuration(FunctionName="publishing", Qualifier="1")["State"] == "Pending"
+    assert answer(lam.invoke(FunctionName="publishing", Payload=b"{}")) == before({})
+    lam.get_waiter("function_updated_v2").wait(FunctionName="publishing", Qualifier="1")
+    assert after(lam.invoke(FunctionName="publishing", Payload=b"{}")) == AFTER_ANSWER
+    assert after(lam.invoke(FunctionName="publishing", Qualifier="1", Payload=b"{}")) == AFTER_ANSWER | {
+        "ExecutedVersion": "1"}
+    assert lam.get_function_configuration(FunctionName="publishing")["LastUpdateStatus"] == "Successful"
+
+
 def test_a_stream_mappings_batch_during_an_update_runs_the_previous_code(door):
     """A DynamoDB stream mapping's batch delivered while an update is in progress runs the previous code (Lambda's
     own services invoke as Invoke does); one delivered after the update completed runs the new code, and the mapping

@@ -90,8 +90,8 @@ def get_function(emulator: Emulator, request: Request, caller: tuple[str, str], 
     with emulator.lock:
         function.creation_completed()  # read: its creation is complete, and it answers Active
         configuration, completed = _state_read(emulator, function, arn)
-    if completed:  # the workers of the function as it was before its update are not needed any more
-        emulator.invoker.retire(function)
+    if completed is not None:  # the workers of the function as it was before its update are not needed any more
+        emulator.invoker.retire(completed)
     answer = {
         "Configuration": configuration,
         "Code": {"RepositoryType": "S3", "Location": location or "file://(registered in-process)"},
@@ -109,17 +109,17 @@ def get_function_configuration(emulator: Emulator, request: Request, caller: tup
     with emulator.lock:
         function.creation_completed()  # read: its creation is complete, and it answers Active
         configuration, completed = _state_read(emulator, function, arn)
-    if completed:  # the workers of the function as it was before its update are not needed any more
-        emulator.invoker.retire(function)
+    if completed is not None:  # the workers of the function as it was before its update are not needed any more
+        emulator.invoker.retire(completed)
     return json_response(configuration)
 
 
-def _state_read(emulator: Emulator, function: Function, arn: str | None) -> tuple[dict[str, Any], bool]:
-    """Its FunctionConfiguration as a read answers it, and whether an update of $LATEST completed: one whose time on
-    the clock is over first (it answers Successful), then the one in progress, completed by this read which answers
-    it InProgress (registry.update_read). The emulator's lock is held."""
+def _state_read(emulator: Emulator, function: Function, arn: str | None) -> tuple[dict[str, Any], Function | None]:
+    """Its FunctionConfiguration as a read answers it, and the $LATEST whose update completed (or None): one whose
+    time on the clock is over first (it answers Successful), then the one in progress, completed by this read which
+    answers it InProgress (registry.update_read). The emulator's lock is held."""
     now = emulator.clock.now()
-    completed = emulator.functions.settle(function, now)
+    completed = function.root if emulator.functions.settle(function.root, now) else None
     configuration = function.configuration(arn=arn)
     return configuration, emulator.functions.update_read(function, now) or completed
 
