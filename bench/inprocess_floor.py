@@ -137,3 +137,41 @@ def bytes_per_item(items: int) -> dict[str, float]:
             figures[name] = (tracemalloc.get_traced_memory()[0] - before) / items
             tracemalloc.stop()
     return figures
+
+
+ADD_ONE = dict(UpdateExpression="SET #c = #c + :one", ExpressionAttributeNames={"#c": "count"},
+               ExpressionAttributeValues={":one": {"N": "1"}})
+
+
+def bytes_per_update(updates: int) -> float:
+    """Bytes held per UpdateItem of a stored item on a NEW_AND_OLD_IMAGES table (tracemalloc, after a full
+    collection): what its MODIFY record adds (its old image is the text the item held: nothing more, when shared)
+    and the item's new image's text. `updates` items put first, then each updated once (SET count = count + 1)."""
+    from eddy import emulate
+
+    with emulate(housekeeping_interval=None, split_records_per_second=None):
+        dynamodb = boto3.client("dynamodb", region_name="us-east-1")
+        create_streamed(dynamodb)
+        for i in range(200):  # caches warm: what stays is the updates'
+            dynamodb.put_item(TableName="bench", Item=dict(item(i), pk={"S": f"warm{i}"}))
+            dynamodb.update_item(TableName="bench", Key={"pk": {"S": f"warm{i}"}}, **ADD_ONE)
+        for i in range(updates):
+            dynamodb.put_item(TableName="bench", Item=item(i))
+        gc.collect()
+        tracemalloc.start()
+        before = tracemalloc.get_traced_memory()[0]
+        for i in range(updates):
+            dynamodb.update_item(TableName="bench", Key={"pk": {"S": f"user#{i}"}}, **ADD_ONE)
+        gc.collect()
+        held = (tracemalloc.get_traced_memory()[0] - before) / updates
+        tracemalloc.stop()
+    return held
+
+
+if __name__ == "__main__":  # bytes per UpdateItem: .venv/bin/python bench/inprocess_floor.py [UPDATES]
+    import os
+    import sys
+
+    count = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
+    print(f"bytes held per UpdateItem ({count} updates): {bytes_per_update(count):,.0f} B, "
+          f"load average {os.getloadavg()[0]:.1f}")
