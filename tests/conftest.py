@@ -362,6 +362,7 @@ SERVE_FLAGS = {
     "retention_seconds": ("--retention-hours", lambda seconds: str(seconds / 3600)),
     "shard_rollover_seconds": ("--rollover-hours", lambda seconds: str(seconds / 3600)),
     "sns_retry_jitter": ("--sns-retry-jitter", str),
+    "function_update_seconds": ("--function-update-seconds", str),
 }
 
 

@@ -17,7 +17,6 @@ import re
 import boto3
 
 from eddy import emulate
-from eddy.emulator.settings import Settings
 from tests.conftest import QUIET
 from tests.emulator.functions.test_function_configurations import IN_PROGRESS
 from tests.emulator.functions.test_functions import ROLE, zip_of
@@ -78,10 +77,20 @@ def printed(logs, name: str) -> list[str]:
     return [e["message"] for e in events if e["message"].startswith(("before", "after"))]
 
 
-def test_invocations_during_a_code_update_run_the_previous_code_until_it_is_read(door):
+#: an update's time on the clock in the tests whose invocations run in the background while it is in progress (an
+#: asynchronous event, a mapping's batch): long enough for a busy machine, so only a read or the test completes it
+LONG_UPDATES = {"function_update_seconds": 600}
+
+
+def test_invocations_during_a_code_update_run_the_previous_code_until_it_is_read(door_with):
     """UpdateFunctionCode, then before any read: Invoke (LogType Tail) answers the previous code's whole answer and
     log, an asynchronous event (InvocationType Event) and InvokeAsync run it too; the first read answers InProgress
     and completes the update, and Invoke then runs the new code."""
+    with door_with(**LONG_UPDATES) as door:
+        code_update(door)
+
+
+def code_update(door) -> None:
     lam, logs = door.client("lambda"), door.client("logs")
     function(lam, "changing")
     assert answer(lam.invoke(FunctionName="changing", Payload=b'{"n": 1}')) == before({"n": 1})  # a warm worker
@@ -113,15 +122,22 @@ def test_invocations_during_a_configuration_update_run_the_previous_configuratio
     assert answer(lam.invoke(FunctionName="configured", Payload=b"{}")) == before({}, stage="two", memory="256")
 
 
-def test_the_emulators_clock_completes_an_update_nobody_reads(door):
-    """An update nobody reads completes once Settings.function_update_seconds (5) passed on the emulator's clock, as
-    Lambda's completes within seconds: Invoke then runs the new code, the first read answers Successful, and a second
-    update is taken without a read."""
+def test_the_emulators_clock_completes_an_update_nobody_reads(door_with):
+    """An update nobody reads completes once Settings.function_update_seconds (5 by default; 600 here) passed on the
+    emulator's clock, as Lambda's completes within seconds: Invoke then runs the new code, the first read answers
+    Successful, and a second update is taken without a read."""
+    with door_with(**LONG_UPDATES) as door:
+        clock_completes(door)
+
+
+def clock_completes(door) -> None:
     lam = door.client("lambda")
     function(lam, "unread")
     lam.update_function_code(FunctionName="unread", ZipFile=zip_of(AFTER))
     assert answer(lam.invoke(FunctionName="unread", Payload=b"{}")) == before({})
-    door.advance(Settings().function_update_seconds)
+    door.advance(LONG_UPDATES["function_update_seconds"] / 2)  # half its time: still in progress
+    assert answer(lam.invoke(FunctionName="unread", Payload=b"{}")) == before({})
+    door.advance(LONG_UPDATES["function_update_seconds"] / 2)
     assert after(lam.invoke(FunctionName="unread", Payload=b"{}")) == AFTER_ANSWER
     assert lam.get_function_configuration(FunctionName="unread")["LastUpdateStatus"] == "Successful"
     assert lam.update_function_code(FunctionName="unread", ZipFile=zip_of(BEFORE))["LastUpdateStatus"] == "InProgress"
@@ -146,10 +162,15 @@ def test_the_version_an_update_published_read_active_completes_the_update(door):
     assert lam.get_function_configuration(FunctionName="publishing")["LastUpdateStatus"] == "Successful"
 
 
-def test_a_stream_mappings_batch_during_an_update_runs_the_previous_code(door):
+def test_a_stream_mappings_batch_during_an_update_runs_the_previous_code(door_with):
     """A DynamoDB stream mapping's batch delivered while an update is in progress runs the previous code (Lambda's
-    own services invoke as Invoke does); one delivered after the update completed runs the new code, and the mapping
-    retries it as the new code fails."""
+    own services invoke as Invoke does); one delivered after the update completed runs the new code, which fails
+    (the mapping tries it once: MaximumRetryAttempts 0)."""
+    with door_with(**LONG_UPDATES) as door:
+        mapping_batches(door)
+
+
+def mapping_batches(door) -> None:
     lam, ddb, logs = door.client("lambda"), door.client("dynamodb"), door.client("logs")
     function(lam, "mapped")
     stream = ddb.create_table(TableName="orders", KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
