@@ -31,6 +31,7 @@ from typing import Any
 
 from moto import mock_aws
 
+from eddy.emulator import moto_seam
 from eddy.emulator.moto_seam import bridge as moto_bridge
 from eddy.emulator.api import router
 from eddy.emulator import aws_environment
@@ -61,6 +62,7 @@ class emulate(ContextDecorator):
             raise RuntimeError("an emulate() block is already active in this process; nest none inside another")
         self._environment = local_aws_environment()
         self._environment.__enter__()
+        moto_seam.apply()  # before moto starts: its start is the seam's (speedups/mock_start.py); off in _stop_mock
         self._mock = mock_aws()
         self._mock.start()
         aws_environment.renew_default_session()  # as fresh as moto's, without reading botocore's models again
@@ -120,4 +122,5 @@ class emulate(ContextDecorator):
 
     def _stop_mock(self) -> None:
         self._mock.stop()
+        moto_seam.remove()
         self._environment.__exit__(None, None, None)

@@ -6,7 +6,8 @@ upgrade fails in one place.
   actions.py   moto's DynamoHandler actions called without its per-request machinery (the fast path)
   speedups/    moto's methods replaced by equivalent, faster ones: dynamodb.py (DynamoType, Table.query),
                dynamodb_items.py (Item), dynamodb_puts.py (Table.put_item),
-               sqs.py (Queue.delete_message, Queue.messages), s3.py (an aws-chunked body read in linear time)
+               sqs.py (Queue.delete_message, Queue.messages), s3.py (an aws-chunked body read in linear time),
+               mock_start.py (mock_aws's start registers the `requests` mock's responses it built once)
   all_or_nothing.py  moto's writes made all or nothing, and its errors read for the door
   s3/          moto's S3: objects stored as S3 stores them (encryption, checksum types), a Suspended bucket's
                versions kept, put_object / delete_object wrapped for object changes (volume streams), bucket
@@ -59,6 +60,7 @@ PATCHES = (
             "eddy.emulator.moto_seam.services.iam_checks",
             "eddy.emulator.moto_seam.services.botocore_data",
             "eddy.emulator.moto_seam.services.query_errors",
+            "eddy.emulator.moto_seam.speedups.mock_start",
         ),
     ),
     (
