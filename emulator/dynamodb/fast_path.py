@@ -20,6 +20,8 @@ from eddy.emulator.moto_seam import actions as moto_actions
 from eddy.emulator.aws_requests import JSON_1_0, Request, Response, request_id
 
 OPERATIONS = frozenset(moto_actions.OPERATIONS)
+#: the headers moto_caller reads (by their lower-case names): the others are not turned to text for it
+_CALLER = frozenset({"authorization", "x-moto-account-id"})
 #: what the door does to moto's answer before it is encoded: (operation, params, answer, account_id, region)
 Shape = Callable[[str, dict[str, Any], dict[str, Any], str, str], None]
 
@@ -27,7 +29,7 @@ Shape = Callable[[str, dict[str, Any], dict[str, Any], str, str], None]
 def answer(operation: str, request: Request, params: dict[str, Any], shape: Shape | None = None) -> Response | None:
     if operation not in OPERATIONS or not moto_actions.direct_calls_allowed():
         return None
-    headers = {name.lower(): _text(value) for name, value in request.headers.items()}
+    headers = {low: _text(value) for name, value in request.headers.items() if (low := name.lower()) in _CALLER}
     try:
         shaped = moto_actions.shape_params(operation, params)
     except moto_actions.NotShaped:
@@ -42,7 +44,7 @@ def answer(operation: str, request: Request, params: dict[str, Any], shape: Shap
     answered = output_of(operation, result)
     if shape is not None:
         shape(operation, params, answered, account_id, region)
-    body = json.dumps(answered).encode()
+    body = json.dumps(answered).encode() if answered else b"{}"  # json.dumps({}): a plain put's answer, as it is
     return Response(
         200,
         {"Content-Type": JSON_1_0, "x-amzn-RequestId": request_id(), "x-amz-crc32": str(zlib.crc32(body))},

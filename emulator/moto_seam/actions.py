@@ -273,18 +273,39 @@ class MotoError(Exception):
         self.status, self.headers, self.body = status, headers, body
 
 
+class _Handler(DynamoHandler):
+    """moto's DynamoHandler whose backend, where it exists already, is found once a request by two dict lookups
+    (`found`): moto's property asks `dynamodb_backends[account][region]` at every use, and BackendDict.__getitem__
+    lists its accounts and compares itself with every BackendDict moto has made, each time. Where it does not exist,
+    moto's own lookup makes it (or refuses the region) at the handler's first use, as before."""
+
+    found: Any = None
+
+    @property
+    def dynamodb_backend(self) -> Any:
+        found = self.found
+        return found if found is not None else DynamoHandler.dynamodb_backend.fget(self)
+
+
+def _existing_backend(account_id: str, region: str) -> Any:
+    """moto's DynamoDB backend of the account and region if moto has made it (None: not yet)."""
+    regions = dict.get(dynamodb_backends, account_id)
+    return None if regions is None else dict.get(regions, region)
+
+
 def run(
     operation: str, shaped: dict[str, Any], account_id: str, region: str, access_key: str, body_size: int | None = None
 ) -> dict[str, Any]:
     """moto's answer to the operation as a plain dict (DynamoDB JSON values); MotoError if moto refused it.
     `body_size`: the length of the request's body, when known."""
-    handler = DynamoHandler.__new__(DynamoHandler)
+    handler = _Handler.__new__(_Handler)
     handler.service_name = "dynamodb"
     handler.automated_parameter_parsing = True
     handler.body = handler.params = shaped
     handler.uri_match = {}
     handler.current_account, handler.region = account_id, region
     handler.partition = get_partition(region)
+    handler.found = _existing_backend(account_id, region)
     _mark_account_as_visited(account_id, access_key, region)
     try:
         fits = body_size is not None and body_size <= ITEM_SIZE_LIMIT
