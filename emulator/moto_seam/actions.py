@@ -30,7 +30,7 @@ from moto.utilities.utils import get_partition
 from werkzeug.exceptions import HTTPException
 
 from eddy.emulator.moto_seam.speedups.dynamodb_items import ITEM_SIZE_LIMIT
-from eddy.emulator.moto_seam.tables import batch_writes, puts
+from eddy.emulator.moto_seam.tables import batch_writes, gets, puts
 from eddy.emulator import callers
 
 #: operations answered here; the rest take moto's full path
@@ -311,6 +311,8 @@ def run(
         fits = body_size is not None and body_size <= ITEM_SIZE_LIMIT
         if operation == "PutItem":  # the body passed Eddy's validation (api/dynamodb/door.py's handle)
             return puts.put_item(handler, fits=fits).result
+        if operation == "GetItem":  # likewise
+            return gets.get_item(handler).result
         if operation == "BatchWriteItem":  # likewise
             return batch_writes.batch_write_item(handler, validated=True, fits=fits).result
         return getattr(handler, OPERATIONS[operation])().result

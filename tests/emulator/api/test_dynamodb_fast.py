@@ -96,6 +96,11 @@ SCRIPT: list[tuple[str, Any]] = [
     ("GetItem", {"TableName": "plain", "Key": {"pk": {"S": "a"}}, "ExpressionAttributeNames": {"#n": "n"}}),
     ("GetItem", {"TableName": "ranged", "Key": {"pk": {"S": "p"}}}),
     ("GetItem", {"TableName": "missing", "Key": {"pk": {"S": "p"}}}),
+    ("GetItem", {"TableName": "ranged", "Key": {"pk": {"S": "p"}, "sk": {"N": "1"}}, "ConsistentRead": True,
+                 "ReturnConsumedCapacity": "INDEXES"}),
+    ("GetItem", {"TableName": "ranged", "Key": {"pk": {"S": "p"}, "sk": {"N": "1"}, "city": {"S": "x"}}}),
+    ("GetItem", {"TableName": "plain", "Key": {"pk": {"S": "a"}, "n": {"N": "1"}}}),
+    ("GetItem", {"TableName": "ranged", "Key": {"pk": {"S": "p"}, "sk": {"S": ""}}}),
     # UpdateItem / DeleteItem
     ("UpdateItem", {"TableName": "plain", "Key": {"pk": {"S": "a"}}, "UpdateExpression": "SET v = :v, w = :big",
                     "ExpressionAttributeValues": {":v": {"S": "lost"}, ":big": {"S": "x" * 405000}}}),  # changes nothing
