@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import re
+from functools import lru_cache
 from typing import Callable, NamedTuple
 
 DEFAULT_REGION = "us-east-1"
@@ -40,7 +41,18 @@ class Scope(NamedTuple):
 
 def scope_of(authorization: str, url: str) -> Scope | None:
     """The credential scope a request is signed with (Authorization header first, then a presigned URL's), or None."""
+    scope = _scope_in(authorization.partition(",")[0])  # read once per credential and day, not per signature
+    if scope is not None:
+        return scope
     match = _CREDENTIAL.search(authorization) or _QUERY_CREDENTIAL.search(url)
+    return Scope(*match.groups()) if match else None
+
+
+@lru_cache(maxsize=256)
+def _scope_in(head: str) -> Scope | None:
+    """The scope in the Authorization header's text up to its first comma (SigV4's `... Credential=<scope>`): a
+    scope has no comma, so one found there is the first in the whole header."""
+    match = _CREDENTIAL.search(head)
     return Scope(*match.groups()) if match else None
 
 

@@ -353,7 +353,7 @@ def _readable_timestamp(value: int | float) -> bool:
 def _string(shape: Shape, value: str, path: str, problems: _Problems) -> None:
     if shape.name == "TableArn":
         if not value.startswith("arn:"):  # a table's name, not its ARN: 3-255 of [a-zA-Z0-9_.-]
-            shape = _service("dynamodb").shape_for("TableName")
+            shape = table_arns.name_shape(_service("dynamodb"))
         elif not path.endswith("Arn") and (wrong := table_arns.problem(value, path)):
             problems.append(wrong)  # where a table's name or its ARN belongs (TableName, RequestItems' keys)
             return

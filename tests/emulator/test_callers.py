@@ -23,9 +23,16 @@ SIGNED = "AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20250101/eu-west-1/dynamodb/aw
     ("", "https://b.s3.amazonaws.com/k?X-Amz-Credential=AKIDEXAMPLE%2F20250101%2Fap-south-1%2Fs3%2Faws4_request&X-Amz-Date=1",
      callers.Scope("AKIDEXAMPLE", "ap-south-1", "s3")),
     ("", "https://dynamodb.us-west-2.amazonaws.com/", None),
+    ("AWS4-HMAC-SHA256 SignedHeaders=host, Credential=AKID/20250101/eu-west-3/dynamodb/aws4_request, Signature=ab",
+     "https://dynamodb.us-west-2.amazonaws.com/", callers.Scope("AKID", "eu-west-3", "dynamodb")),  # not first
+    ("AWS4-HMAC-SHA256 Credential=AKID/2025/eu-west-3/dynamodb/aws4_request, X Credential=B/20250101/sa-east-1/s3/",
+     "https://dynamodb.us-west-2.amazonaws.com/", callers.Scope("B", "sa-east-1", "s3")),  # the first that is one
 ])
 def test_the_scope_is_the_signatures(authorization, url, expected):
     assert callers.scope_of(authorization, url) == expected
+    assert callers.scope_of(authorization, url) == expected  # read again: the same
+    match = callers._CREDENTIAL.search(authorization) or callers._QUERY_CREDENTIAL.search(url)
+    assert expected == (callers.Scope(*match.groups()) if match else None)  # the first match of the whole header's
 
 
 @pytest.mark.parametrize("authorization, url, expected", [

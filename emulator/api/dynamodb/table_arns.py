@@ -24,6 +24,7 @@ CreateTable refuses an ARN as a table name.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from eddy.emulator.errors import AccessDeniedException, ValidationException
@@ -51,6 +52,13 @@ def given(operation: str, params: dict[str, Any]) -> bool:
     if operation not in KEYED_BY_TABLE and operation not in _TRANSACTIONS:
         return False
     return any(name.startswith("arn:") for name in _table_names(operation, params))
+
+
+@lru_cache(maxsize=None)
+def name_shape(model: Any) -> Any:
+    """The service model's TableName shape, which a table given by its name where its ARN may stand is held to (3 to
+    255 characters of [a-zA-Z0-9_.-]): one Shape per model (shape_for makes a new one, its metadata read anew)."""
+    return model.shape_for("TableName")
 
 
 def problem(arn: str, path: str) -> str | None:

@@ -185,3 +185,14 @@ def test_a_batchs_answer_keys_its_tables_as_the_request_did():
     answer = {"Responses": {"orders": []}, "UnprocessedKeys": {"orders": {}}}
     assert table_arns.keyed_as_given("BatchGetItem", answer, {"orders": ARN}) == {
         "Responses": {ARN: []}, "UnprocessedKeys": {ARN: {}}}
+
+
+def test_the_table_name_shape_is_the_model_s_made_once():
+    from eddy.emulator.api import validation
+
+    model = validation._service("dynamodb")
+    shape = table_arns.name_shape(model)
+    assert shape is table_arns.name_shape(model)
+    fresh = model.shape_for("TableName")
+    assert (shape.name, shape.type_name, shape.metadata, shape.enum) == (
+        fresh.name, fresh.type_name, fresh.metadata, fresh.enum)
