@@ -177,20 +177,22 @@ class Function:
     def update_started(self, previous: "Function", now: float, seconds: float) -> None:
         """UpdateFunctionCode or UpdateFunctionConfiguration changed $LATEST (`previous`: as it was before, from
         `as_before_update`; registry.saved gave it the RevisionId it has once the update completes): the update is
-        in progress from `now` for `seconds` on the emulator's clock (Settings.function_update_seconds), answered InProgress under a RevisionId of its own, and until it completes every
-        invocation of $LATEST runs `previous` (`running`), as the Lambda Developer Guide says ("Lambda function
-        states", Function states while updating: "InProgress – An update is happening on an existing function. While
-        a function update is in progress, invocations go to the function's previous code and configuration.").
+        in progress from `now` for `seconds` on the emulator's clock (Settings.function_update_seconds), answered
+        InProgress under a RevisionId of its own, and until it completes every invocation of $LATEST runs `previous`
+        (`running`), as the Lambda Developer Guide says ("Lambda function states", Function states while updating:
+        "InProgress – An update is happening on an existing function. While a function update is in progress,
+        invocations go to the function's previous code and configuration.").
 
-        What completes it, whichever comes first: its state read (`update_read`), or its `seconds` past on the
-        emulator's clock (`updating`), which moves with the computer's and with every advance. A read, because a caller that
-        waits reads (boto3's function_updated_v2 waiter, SAM, the CDK, CloudFormation) and AWS's recordings show the
-        read right after an update InProgress and the next Successful (`update_read`): so waiting costs one poll. The
+        What completes it, whichever comes first: its state read (`update_read`; or the version UpdateFunctionCode
+        published with it read Active: registry.update_read), or its `seconds` past on the emulator's clock
+        (`updating`), which moves with the computer's and with every advance. A read, because a caller that waits
+        reads (boto3's function_updated_v2 waiter, SAM, the CDK, CloudFormation) and AWS's recordings show the read
+        right after an update InProgress and the next Successful (`update_read`): so waiting costs one poll. The
         clock, because on AWS an update completes within seconds whether or not anybody reads: a caller that updates
         and never reads would otherwise run the old code for ever. Not an invocation by one of Lambda's services (a
         mapping's batch, SNS, S3, EventBridge, Pipes, an asynchronous event): on AWS those run the previous code
         during the update like any other (unlike a Pending function's creation, `creation_completed`). A restart
-        neither completes nor restarts it: it is written down with its start on the clock (functions/durable)."""
+        neither completes nor restarts it: it is written down with its end on the clock (functions/durable)."""
         self.update = Update(ends=now + seconds, revision_id=str(uuid.uuid4()), previous=previous)
 
     def publishing_started(self) -> None:
@@ -304,10 +306,10 @@ class Function:
         completes (`creation_completed`), then is Active under a RevisionId of its own: Lambda's state change is a new
         revision (AWS-recorded: test_lambda_api.snapshot.json TestLambdaRevisions::test_function_revisions_basic, rev1
         Pending to rev2 Active). An update stays InProgress, under its own RevisionId, until it completes (its state
-        read, `update_read`, or its time on the clock over: `update_started`). `arn`: the FunctionArn answered (a version's is qualified; $LATEST's only when the request
-        named it)."""
+        read, `update_read`, or its time on the clock over: `update_started`). `arn`: the FunctionArn answered (a
+        version's is qualified; $LATEST's only when the request named it)."""
         revision_id = self.revision_id
-        if self.update is not None and moment in ("", "updated"):  # one whose time is over: registry.settle ended it
+        if self.update is not None and moment in ("", "updated"):  # registry.settle ends one whose time is over
             moment, revision_id = "updated", self.update.revision_id
         elif self.transition is not None and moment in ("", _ANSWERED_AS[self.transition[0]]):
             moment, revision_id = _ANSWERED_AS[self.transition[0]], self.transition[1]

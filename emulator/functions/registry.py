@@ -179,8 +179,8 @@ class FunctionRegistry(VersionedRegistry):
         return self.directory / function.account_id / function.region / function.name
 
     def _beside(self, function: Function) -> Path:
-        """A new code folder in a folder of its own (<id>/code, its layers in <id>/opt, as Lambda's are in /opt), removed
-        again should the change that made it be refused."""
+        """A new code folder in a folder of its own (<id>/code, its layers in <id>/opt, as Lambda's are in /opt),
+        removed again should the change that made it be refused."""
         code_dir = self._home(function) / uuid.uuid4().hex[:12] / "code"
         if self.observer is not None:
             self.observer.on_undo(lambda: shutil.rmtree(code_dir.parent, ignore_errors=True))
