@@ -38,6 +38,9 @@ VOLATILE = [
     (r"\b\d+(?:\.\d+)? ms\b", "<duration>"),
 ]
 WAIT = 120  # seconds: a bound for a condition that normally holds within a second, so a busy machine passes
+#: one pytest-xdist worker for the module: `outputs` (a served stack, eddy up, eddy tail: about 8 s of CPU) is made
+#: once, not once on each worker that gets one of its tests
+pytestmark = pytest.mark.xdist_group("docs-outputs")
 
 
 EXAMPLE_ABOVE = re.compile(r"the example above, on (stdout|stderr)")

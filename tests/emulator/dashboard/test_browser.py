@@ -20,7 +20,9 @@ from tests.emulator.helpers import create_table
 from tests.emulator.trigger_helpers import put
 
 #: Chromium and an `eddy serve` of its own: seconds (pyproject.toml's `slow` marker)
-pytestmark = pytest.mark.slow
+#: one pytest-xdist worker for the module: `scene` (a server and what it shows) is made once, not once on each worker
+#: that gets one of its tests
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("dashboard-browser")]
 
 REGION = "us-east-1"
 SHIP = '''
