@@ -220,6 +220,9 @@ def processes_with(marker: str) -> dict[int, str]:
 
 #: folders whose every test takes seconds: each starts Spark, or kills an `eddy serve` with kill -9 and restarts it
 SLOW_FOLDERS = (Path(__file__).parent / "spark_batch", Path(__file__).parent / "durability")
+#: what the path of a test in SLOW_FOLDERS starts with (a string test: Path.parents made a Path a parent, 1 s of each
+#: xdist worker's collection)
+_SLOW_PREFIXES = tuple(f"{folder}{os.sep}" for folder in SLOW_FOLDERS)
 #: modules and tests that take seconds each elsewhere (each over 30 s in `pytest --durations` on a loaded 2-core
 #: machine): a second process on one state directory, restarts, 2,400 hostile requests, chains of functions
 SLOW_TESTS = {
@@ -298,7 +301,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if group:
             item.add_marker(pytest.mark.xdist_group(group))
             item.add_marker(pytest.mark.slow)
-        elif any(folder in item.path.parents for folder in SLOW_FOLDERS) or _names(item) & SLOW_TESTS:
+        elif str(item.path).startswith(_SLOW_PREFIXES) or _names(item) & SLOW_TESTS:
             item.add_marker(pytest.mark.slow)
     # longest first (stable: each part in its order): the Spark groups, then LONGEST_FIRST, then the other slow tests,
     # then the rest; xdist hands the groups out first by their size (--loadscope-reorder, its default) and single tests
