@@ -5,9 +5,9 @@ handler an event that shares nothing with the stream; this measures what that is
 a third way, issue 39's lead for the drain: each record's Lambda JSON text made once beforehand (at commit; not timed
 here), a batch's event those texts joined and read by one json.loads, as Lambda's runtime reads its event; and
 the other ways a copy could be made in one pass that were measured against it (issue 39, 2026-11-28 22:30 UTC): the
-records built sharing the stream's images and the whole event copied by pickle (protocol 5) instead of marshal, and
-the images copied by Python code that makes new dicts and lists but shares their strings (immutable: a handler cannot
-change them), a string or number attribute by dict.copy, the nested ones in one marshal pass for the batch.
+records built sharing the stream's images and the whole event copied by pickle (protocol 5) instead of marshal. (A
+fourth, the images copied by Python code sharing their strings, was measured then too; since 7f2f9d5 a record's images
+are decoded from its text, which makes new strings whichever way, and it is gone.)
 
     .venv/bin/python bench/event_copy.py [--records 10000] [--rounds 6] [--step-only]
 
@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import marshal
 import os
 import pickle
 import statistics
@@ -43,33 +42,6 @@ def built_then_copied(self, lane, records, *, final=False, terminated_early=Fals
     return event
 
 
-def strings_shared(images: list[tuple]) -> list[list]:
-    """The batch's (keys, new image, old image) copied with their strings shared: a string or number attribute's dict
-    by dict.copy, every other attribute (sets, lists, maps) in one marshal pass for the batch."""
-    nested, copies = [], []
-    for viewed in images:
-        copied = []
-        for image in viewed:
-            if image is not None:
-                made = {}
-                for name, value in image.items():
-                    if "S" in value or "N" in value:
-                        made[name] = value.copy()
-                    else:
-                        made[name] = None
-                        nested.append(value)
-                image = made
-            copied.append(image)
-        copies.append(copied)
-    found = iter(marshal.loads(marshal.dumps(nested)))
-    for viewed, copied in zip(images, copies):
-        for image, made in zip(viewed, copied):
-            for name in () if image is None else image:
-                if made[name] is None:
-                    made[name] = next(found)
-    return copies
-
-
 def step(rounds: int) -> dict[str, float]:
     """Microseconds to make one batch's event as the handler gets it."""
     from eddy.emulator.functions.invocation import OwnEvent, own_copy
@@ -88,10 +60,7 @@ def step(rounds: int) -> dict[str, float]:
     ways = {"before": lambda: own_copy({"Records": [stream.lambda_record(r, "s") for r in records]}),
             "now": lambda: dict(OwnEvent(Records=stream.lambda_records(records, "s"))),
             "joined JSON": lambda: {"Records": json.loads(f"[{','.join(texts)}]")},
-            "pickle 5": lambda: pickle.loads(pickle.dumps({"Records": [stream.lambda_record(r, "s") for r in records]}, 5)),
-            "strings shared": lambda: {"Records": [
-                r.to_lambda_dict(Fields.view_type, Fields.region, Fields.arn, tuple(images))
-                for r, images in zip(records, strings_shared([r.viewed_images(Fields.view_type) for r in records]))]}}
+            "pickle 5": lambda: pickle.loads(pickle.dumps({"Records": [stream.lambda_record(r, "s") for r in records]}, 5))}
     made = [way() for way in ways.values()]
     assert all(event == made[0] for event in made)
     samples: dict[str, list[float]] = {name: [] for name in ways}

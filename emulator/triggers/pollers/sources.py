@@ -19,7 +19,7 @@ from typing import Any, Callable, Protocol, Sequence
 
 from eddy.emulator.moto_seam import sqs as sqs_seam
 from eddy.emulator.moto_seam import sqs_polling
-from eddy.emulator.streams.records import ChangeRecord
+from eddy.emulator.streams.records import ChangeRecord, lambda_dicts
 from eddy.emulator.streams.shards import partition_hash
 from eddy.emulator.streams.stream import Stream
 
@@ -125,13 +125,7 @@ class DynamoDBStreamSource:
         images are decoded from the text the records hold in one json.loads for the batch (C speed) and the rest is
         made new: cheaper than the same records built and then copied whole."""
         stream = self.stream
-        view_type, region, arn = stream.view_type, stream.region, stream.arn
-        texts = ",".join(
-            f"[{keys},{new or 'null'},{old or 'null'}]"
-            for keys, new, old in (record.viewed_texts(view_type) for record in records)
-        )
-        decoded = json.loads(f"[{texts}]")
-        return [record.to_lambda_dict(view_type, region, arn, images) for record, images in zip(records, decoded)]
+        return lambda_dicts(records, stream.view_type, stream.region, stream.arn)
 
     def record_bytes(self, record: ChangeRecord) -> int:
         return len(record.wire(self.stream.view_type, self.stream.region))

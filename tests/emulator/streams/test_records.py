@@ -10,7 +10,7 @@ import pytest
 
 from eddy.emulator.streams.item_size import item_size, number_size
 from eddy import emulate
-from eddy.emulator.streams.records import ChangeRecord, EventName, StreamViewType, image_json
+from eddy.emulator.streams.records import ChangeRecord, EventName, StreamViewType, image_json, lambda_dicts
 
 from tests.emulator.helpers import create_table, read_stream
 
@@ -192,6 +192,15 @@ def test_a_lambda_records_text_is_its_lambda_dict_as_compact_json(view_type, eve
     arn = "arn:aws:dynamodb:eu-west-1:123456789012:table/orders/stream/2026-01-01T00:00:00.000"
     expected = json.dumps(record.to_lambda_dict(view_type, "eu-west-1", arn), separators=(",", ":"))
     assert record.lambda_json(view_type, "eu-west-1", arn) == expected
+    # and Lambda's dict is GetRecords' record with eventSourceARN, the time a float, userIdentity's members lower case
+    as_get_records = record.to_dict(view_type, "eu-west-1")
+    as_get_records["dynamodb"]["ApproximateCreationDateTime"] = 1_700_000_000.0
+    if by_ttl:
+        as_get_records["userIdentity"] = {"type": "Service", "principalId": "dynamodb.amazonaws.com"}
+    delivered = lambda_dicts([record, record], view_type, "eu-west-1", arn)
+    assert delivered == [dict(as_get_records, eventSourceARN=arn)] * 2 and delivered[0] is not delivered[1]
+    assert json.dumps(delivered[0], separators=(",", ":")) == expected  # its members in the same order
+    assert delivered[0]["dynamodb"]["Keys"] is not delivered[1]["dynamodb"]["Keys"]  # each record's dicts its own
 
 
 def test_an_items_text_is_its_records_new_image_and_its_next_records_old_image():
