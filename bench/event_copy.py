@@ -44,7 +44,7 @@ def built_then_copied(self, lane, records, *, final=False, terminated_early=Fals
 
 def step(rounds: int) -> dict[str, float]:
     """Microseconds to make one batch's event as the handler gets it."""
-    from eddy.emulator.functions.invocation import OwnEvent, own_copy
+    from eddy.emulator.functions.invocation_events import OwnEvent, own_copy
     from eddy.emulator.streams.records import ChangeRecord, EventName, StreamViewType, compact_json
     from eddy.emulator.triggers.pollers.sources import DynamoDBStreamSource
 

@@ -1,12 +1,11 @@
-"""A Lambda function as Eddy keeps it: `Function`, its $LATEST or one of its published versions, with what the Lambda
-API answers of it (FunctionConfiguration: `configuration`) and its states (a creation, an update in progress); its
-name's and ARN's forms, its tags within AWS's limit, and Lambda's LastModified format. The registry that holds them
-is functions/registry.py; the name CreateFunction makes is api/lambda_/functions/names.py's."""
+"""A Lambda function as Eddy keeps it: `Function`, its $LATEST or one of its published versions, and its states (a
+creation, an update in progress); its name's and ARN's forms, its tags within AWS's limit, and Lambda's LastModified
+format. What the Lambda API answers of it (FunctionConfiguration) is functions/configuration.py's; the registry that
+holds them is functions/registry.py; the name CreateFunction makes is api/lambda_/functions/names.py's."""
 
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import itertools
 import re
 import uuid
@@ -298,65 +297,11 @@ class Function:
                 "following state: 'Pending'. StateReasonCode: 'Creating'"
             )
 
-    def configuration(self, moment: str = "", arn: str | None = None) -> dict[str, Any]:
-        """FunctionConfiguration, as the Lambda API returns it. `moment`: "created" for CreateFunction's answer (State
-        Pending, the function is being created) and "updated" for an update's (LastUpdateStatus InProgress), as AWS
-        answers them (LocalStack's AWS-validated snapshots: test_lambda.snapshot.json test_function_state, and
-        test_lambda_api.snapshot.json's update_func_conf_response). A created function stays Pending until its creation
-        completes (`creation_completed`), then is Active under a RevisionId of its own: Lambda's state change is a new
-        revision (AWS-recorded: test_lambda_api.snapshot.json TestLambdaRevisions::test_function_revisions_basic, rev1
-        Pending to rev2 Active). An update stays InProgress, under its own RevisionId, until it completes (its state
-        read, `update_read`, or its time on the clock over: `update_started`). `arn`: the FunctionArn answered (a
-        version's is qualified; $LATEST's only when the request named it)."""
-        revision_id = self.revision_id
-        if self.update is not None and moment in ("", "updated"):  # registry.settle ends one whose time is over
-            moment, revision_id = "updated", self.update.revision_id
-        elif self.transition is not None and moment in ("", _ANSWERED_AS[self.transition[0]]):
-            moment, revision_id = _ANSWERED_AS[self.transition[0]], self.transition[1]
-        elif moment:
-            revision_id = str(uuid.uuid4())
-        configuration: dict[str, Any] = {
-            "FunctionName": self.name,
-            "FunctionArn": arn or self.qualified_arn,
-            "Runtime": self.runtime,
-            "Role": self.role,
-            "Handler": self.handler,
-            "CodeSize": self.code_size,
-            "Description": self.description,
-            "Timeout": self.timeout,
-            "MemorySize": self.memory_size,
-            "LastModified": self.last_modified,
-            "CodeSha256": self.code_sha256,
-            "Version": self.version,
-            **_STATES.get(moment, _STATES[""]),
-            "PackageType": "Zip",
-            "Architectures": list(self.architectures),
-            "EphemeralStorage": {"Size": self.ephemeral_storage},
-            "TracingConfig": {"Mode": self.tracing_mode},
-            "SnapStart": {"ApplyOn": self.snap_start, "OptimizationStatus": self._optimization_status},
-            "RuntimeVersionConfig": {"RuntimeVersionArn": runtime_version_arn(self.region, self.runtime)},
-            "RevisionId": revision_id,
-        }
-        if self.environment or self.environment_given:
-            configuration["Environment"] = {"Variables": dict(self.environment)}
-        if self.layers:
-            configuration["Layers"] = [dict(layer) for layer in self.layers]
-        configuration["LoggingConfig"] = dict(self.logging_config)
-        if self.dead_letter_target:
-            configuration["DeadLetterConfig"] = {"TargetArn": self.dead_letter_target}
-        return configuration
-
-    @property
-    def _optimization_status(self) -> str:
-        """SnapStart's OptimizationStatus: On for a version published while ApplyOn was PublishedVersions (the API
-        Reference's SnapStartResponse), Off for $LATEST."""
-        return "On" if self.snap_start == "PublishedVersions" and self.version != LATEST else "Off"
-
 
 #: a transition's kind: $LATEST's creation by CreateFunction (Pending until read: Function.creation_completed)
 CREATING = "creating"
-#: the moment (_STATES) each kind of transition is answered as
-_ANSWERED_AS = {CREATING: "created", "created": "created"}
+#: the moment (functions/configuration.py's states) each kind of transition is answered as
+ANSWERED_AS = {CREATING: "created", "created": "created"}
 
 
 @dataclass
@@ -371,25 +316,6 @@ class Update:
     #: the version UpdateFunctionCode published with it (Publish), if it did: that version read Active completes it
     #: (registry.update_read)
     published: str | None = None
-
-
-_STATES: dict[str, dict[str, str]] = {
-    "": {"State": "Active", "LastUpdateStatus": "Successful"},
-    "created": {"State": "Pending", "StateReason": "The function is being created.", "StateReasonCode": "Creating"},
-    "updated": {
-        "State": "Active",
-        "LastUpdateStatus": "InProgress",
-        "LastUpdateStatusReason": "The function is being created.",
-        "LastUpdateStatusReasonCode": "Creating",
-    },
-}
-
-
-def runtime_version_arn(region: str, runtime: str) -> str:
-    """RuntimeVersionConfig.RuntimeVersionArn: one runtime version per runtime, in the API Reference's form
-    (arn:aws:lambda:<region>::runtime:<id>); every function of a runtime runs the same one, as the recorded answers
-    show (one transformed value for all functions of a runtime in test_lambda_api.snapshot.json)."""
-    return f"arn:aws:lambda:{region}::runtime:{hashlib.sha256(runtime.encode()).hexdigest()}"
 
 
 def timestamp(now: float) -> str:

@@ -15,9 +15,7 @@ provisioned concurrency runs in a provisioned environment while one is free (fun
 
 from __future__ import annotations
 
-import copy
 import json
-import marshal
 import os
 import threading
 import time
@@ -37,44 +35,10 @@ from eddy.emulator.functions.invocation_results import InvocationResult
 from eddy.emulator.functions.lambda_context import LambdaContext
 from eddy.emulator.functions.logs.recent_invocations import RecentInvocations
 from eddy.emulator.functions.function import Function
+from eddy.emulator.functions.invocation_events import OwnEvent, WrittenEvent, own_copy, request_line
 
 if TYPE_CHECKING:
     from eddy.emulator.functions.runtimes.workers import Worker
-
-
-class OwnEvent(dict):
-    """An event made for one invocation with nothing in it shared with Eddy's state (a poller's batch: its records
-    made new, their images copied): Invoker.invoke gives it to a registered callable as it is, not copied again."""
-
-
-class WrittenEvent:
-    """An event already written as its compact JSON text (a poller's batch for a function in a worker subprocess: its
-    records joined from the text the stream holds, nothing decoded); `records`: how many it carries. A worker is sent
-    the text as it is (request_line); a registered callable (one an alias's weights drew for this batch) gets it
-    decoded, as its own copy."""
-
-    __slots__ = ("text", "records")
-
-    def __init__(self, text: str, records: int) -> None:
-        self.text = text
-        self.records = records
-
-    def decoded(self) -> dict[str, Any]:
-        return json.loads(self.text)
-
-
-_compact = json.JSONEncoder(separators=(",", ":")).encode  # json.dumps(..., separators=...) without a new encoder
-
-
-def request_line(request: dict[str, Any]) -> str:
-    """A worker's request as its protocol line (runtimes/__init__.py), compact JSON; an event already written (a
-    WrittenEvent) goes in as its text, not decoded and encoded again."""
-    if type(request.get("event")) is not WrittenEvent:
-        return _compact(request) + "\n"
-    members = (
-        f"{_compact(name)}:{value.text if name == 'event' else _compact(value)}" for name, value in request.items()
-    )
-    return "{" + ",".join(members) + "}\n"
 
 
 def _error_of(error: BaseException, request_id: str) -> FunctionError:
@@ -388,11 +352,3 @@ class Invoker:
     def close(self) -> None:
         self.retire_all()
         self._threads.shutdown(wait=False, cancel_futures=True)
-
-
-def own_copy(event: Any) -> Any:
-    """A deep copy of an event: through marshal (C speed) for JSON's types, which events are made of."""
-    try:
-        return marshal.loads(marshal.dumps(event))
-    except ValueError:  # a type marshal does not take (a tumbling window's state may hold anything)
-        return copy.deepcopy(event)

@@ -22,7 +22,8 @@ from eddy.emulator.errors import InvalidParameterValueException, ResourceConflic
 from eddy.emulator.functions.function import FUNCTION_NAME, Function, timestamp
 from eddy.emulator.functions.layers import Layer, lay_out
 from eddy.emulator.functions.packages import package_of, remove_code, unpack_zip
-from eddy.emulator.functions.versions import LATEST, VersionedRegistry
+from eddy.emulator.functions.versions import LATEST
+from eddy.emulator.functions.versions.published import VersionedRegistry
 
 
 class FunctionRegistry(VersionedRegistry):

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol
 
 from eddy.emulator.errors import FunctionError
-from eddy.emulator.functions.invocation import WrittenEvent
+from eddy.emulator.functions.invocation_events import WrittenEvent
 from eddy.emulator.functions.invocation_results import InvocationResult
 
 if TYPE_CHECKING:

@@ -41,6 +41,7 @@ from eddy.emulator.functions.function import Function, checked_tags
 from eddy.emulator.functions.versions import listed
 from eddy.emulator.functions.runtimes import runtime_of
 from eddy.emulator.aws_requests import Request, Response
+from eddy.emulator.functions.configuration import function_configuration
 
 PREFIX = "/2015-03-31/"
 ROUTES = [
@@ -179,8 +180,8 @@ def create_function(emulator: Emulator, request: Request, caller: tuple[str, str
         if params.get("Publish") is True:  # answered as version 1 under the function's ARN (AWS-recorded:
             # test_lambda_api.snapshot.json, TestLambdaVersions::test_publish_version_on_create)
             version, _ = emulator.functions.publish_version(function, None)
-            return json_response(version.configuration("created", arn=function.arn), 201)
-    return json_response(function.configuration("created"), 201)
+            return json_response(function_configuration(version, "created", arn=function.arn), 201)
+    return json_response(function_configuration(function, "created"), 201)
 
 
 def _function(emulator: Emulator, name: str, caller: tuple[str, str]) -> Function:
@@ -205,12 +206,12 @@ def list_functions(emulator: Emulator, request: Request, caller: tuple[str, str]
             emulator.functions.settle(function, emulator.clock.now())
         if every:
             items = [
-                listed(v.configuration(arn=v.version_arn))
+                listed(function_configuration(v, arn=v.version_arn))
                 for f in functions
                 for v in (f, *(f.versions[n] for n in sorted(f.versions, key=int)))
             ]
         else:
-            items = [listed(f.configuration()) for f in functions]
+            items = [listed(function_configuration(f)) for f in functions]
     return json_response(_page(items, query, "Functions"))
 
 
@@ -275,7 +276,7 @@ def update_function_configuration(emulator: Emulator, request: Request, caller: 
             function.dead_letter_target = dead_letter_target or None
         function.update_started(previous, now, emulator.settings.function_update_seconds)
         emulator.functions.saved(function)  # refused with its request: the function as it was, not updating
-        answer = function.configuration("updated")
+        answer = function_configuration(function, "updated")
     return json_response(answer)
 
 
@@ -302,9 +303,9 @@ def update_function_code(emulator: Emulator, request: Request, caller: tuple[str
                 version.publishing_started()
                 function.update.published = version.version  # read Active, it completes the update
                 emulator.functions.recorded(function)
-            answer = version.configuration()
+            answer = function_configuration(version)
         else:
-            answer = function.configuration("updated")
+            answer = function_configuration(function, "updated")
     return json_response(answer)
 
 

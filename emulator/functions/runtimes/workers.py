@@ -6,7 +6,7 @@ function and hands each invocation to one.
     worker = Worker(function, {"AWS_ENDPOINT_URL": url}, log_stream_name)
     answer = worker.call(request_line({"event": event, "context": context, "timeout": 3}), timeout=3)  # None: no answer
 
-A request is its protocol line, written by invocation.py's request_line.
+A request is its protocol line, written by invocation_events.py's request_line.
 
 Loaded with the first worker (a server that runs only registered callables never loads the runtimes).
 """

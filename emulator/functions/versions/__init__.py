@@ -1,4 +1,5 @@
-"""A function's published versions and aliases, as Lambda keeps them (VersionedRegistry: the registry's part).
+"""A function's published versions and aliases, as Lambda keeps them (published.py's VersionedRegistry: the registry's
+part).
 
     version = registry.publish_version(function, description=None)     # "1", "2", ...: frozen copies of $LATEST
     alias = Alias("live", "2", routing={"3": 0.1})                      # 10% of invocations run version 3
@@ -13,6 +14,5 @@ version by those weights, each time.
 """
 
 from eddy.emulator.functions.versions.aliases import LATEST, NOT_LISTED, VOLATILE, Alias, fingerprint, listed
-from eddy.emulator.functions.versions.published import VersionedRegistry
 
-__all__ = ["LATEST", "NOT_LISTED", "VOLATILE", "Alias", "VersionedRegistry", "fingerprint", "listed"]
+__all__ = ["LATEST", "NOT_LISTED", "VOLATILE", "Alias", "fingerprint", "listed"]

@@ -10,6 +10,7 @@ from typing import Any, Callable
 from eddy.emulator.errors import FunctionNotFoundException, reachable
 from eddy.emulator.functions.packages import package_of
 from eddy.emulator.functions.versions.aliases import LATEST, Alias, fingerprint
+from eddy.emulator.functions.configuration import function_configuration
 
 #: a FunctionName in any of its forms (name, name:qualifier, partial ARN, ARN), as the API model's pattern reads it
 FUNCTION_NAME_FORMS = re.compile(
@@ -32,7 +33,7 @@ class VersionedRegistry:
     def publish_version(self, function: Any, description: str | None) -> tuple[Any, bool]:
         """PublishVersion: $LATEST frozen as the next version, or the last version again when $LATEST has not
         changed since it was published: (the version, whether it is new)."""
-        made_of = fingerprint(function.configuration())
+        made_of = fingerprint(function_configuration(function))
         if function.versions:
             last = function.versions[max(function.versions, key=int)]
             if last.source_fingerprint == made_of:

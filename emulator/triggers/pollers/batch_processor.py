@@ -15,7 +15,7 @@ import threading
 import uuid
 from typing import Any
 
-from eddy.emulator.functions.invocation import OwnEvent, WrittenEvent, own_copy
+from eddy.emulator.functions.invocation_events import OwnEvent, WrittenEvent, own_copy
 from eddy.emulator.kernel import Kernel
 from eddy.emulator.streams.records import compact_json
 from eddy.emulator.triggers import destinations

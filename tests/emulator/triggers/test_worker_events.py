@@ -17,7 +17,8 @@ from types import SimpleNamespace
 import pytest
 
 from eddy.emulator.clock import Clock
-from eddy.emulator.functions.invocation import Invoker, OwnEvent, WrittenEvent, request_line
+from eddy.emulator.functions.invocation import Invoker
+from eddy.emulator.functions.invocation_events import OwnEvent, WrittenEvent, request_line
 from eddy.emulator.functions.registry import FunctionRegistry
 from eddy.emulator.kernel import Kernel
 from eddy.emulator.settings import Settings

@@ -28,6 +28,7 @@ from eddy.emulator.errors import (
 from eddy.emulator.functions.function import Function
 from eddy.emulator.functions.versions.published import FUNCTION_NAME_FORMS
 from eddy.emulator.functions.versions import LATEST
+from eddy.emulator.functions.configuration import function_configuration
 
 OPERATIONS = frozenset({"GetFunction", "GetFunctionConfiguration", "DeleteFunction"})
 
@@ -120,7 +121,7 @@ def _state_read(emulator: Emulator, function: Function, arn: str | None) -> tupl
     answers it InProgress (registry.update_read). The emulator's lock is held."""
     now = emulator.clock.now()
     completed = function.root if emulator.functions.settle(function.root, now) else None
-    configuration = function.configuration(arn=arn)
+    configuration = function_configuration(function, arn=arn)
     return configuration, emulator.functions.update_read(function, now) or completed
 
 

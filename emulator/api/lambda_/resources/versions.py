@@ -30,6 +30,7 @@ from eddy.emulator.errors import (
 )
 from eddy.emulator.functions.function import Function
 from eddy.emulator.functions.versions import LATEST, Alias, listed
+from eddy.emulator.functions.configuration import function_configuration
 
 ALIAS_NAME = re.compile(r"^(?!^[0-9]+$)([a-zA-Z0-9-_]+)$")
 WEIGHTS = "routingConfig.additionalVersionWeights"
@@ -59,14 +60,14 @@ def publish_version(emulator: Emulator, function: Function, params: dict[str, An
                 "Please try again with the CodeSHA256 in $LATEST."
             )
         version, _ = emulator.functions.publish_version(function, params.get("Description"))
-        return json_response(version.configuration(), 201)
+        return json_response(function_configuration(version), 201)
 
 
 def list_versions(emulator: Emulator, function: Function, query: dict[str, str]) -> Response:
     with emulator.lock:
         emulator.functions.settle(function, emulator.clock.now())  # one whose time is over answers Successful
         versions = [function, *(function.versions[n] for n in sorted(function.versions, key=int))]
-        items = [listed(version.configuration(arn=version.version_arn)) for version in versions]
+        items = [listed(function_configuration(version, arn=version.version_arn)) for version in versions]
     return json_response(page_of(items, query, "Versions"))
 
 
