@@ -84,6 +84,8 @@ class Invoker:
         self._threads = ThreadPoolExecutor(max_workers=max_threads, thread_name_prefix="eddy-invoke")
         #: idle workers by the version they run and their kind of environment (on demand, provisioned)
         self._idle_workers: dict[tuple[str, str], list[Worker]] = {}
+        #: close() was called: no worker is started or kept from then on (its emulator removes the code folders)
+        self._closed = False
         self._lock = threading.Lock()
         #: which invocations run, in which kind of environment (reserved and provisioned concurrency)
         self.admission = Concurrency(now)
@@ -219,6 +221,8 @@ class Invoker:
         ticket: Ticket,
     ) -> InvocationResult:
         worker = self._take_worker(function, ticket.kind)
+        if worker is None:  # the emulator is closing: no runtime is started for this invocation
+            return _failed(request_id, platform_errors.exited(request_id, None))
         context = LambdaContext(
             function,
             request_id,
@@ -307,15 +311,25 @@ class Invoker:
 
         self._threads.submit(prepare)
 
-    def _take_worker(self, function: Function, kind: str) -> Worker:
+    def _take_worker(self, function: Function, kind: str) -> Worker | None:
+        """An idle worker of the function's revision, else a new one; None once the Invoker is closed (an invocation
+        still running when its emulator closes: the code folder a new worker would run in is being removed)."""
         with self._lock:
+            if self._closed:
+                return None
             idle = self._idle_workers.setdefault((function.qualified_arn, kind), [])
             while idle:
                 worker = idle.pop()
                 if worker.revision == function.revision and worker.process.poll() is None:
                     return worker
                 worker.kill()
-        return self._new_worker(function, kind)
+        worker = self._new_worker(function, kind)
+        with self._lock:
+            closed = self._closed
+        if closed:  # closed while this one started
+            worker.kill()
+            return None
+        return worker
 
     def _new_worker(self, function: Function, kind: str) -> Worker:
         if self.before_worker_start is not None:
@@ -333,7 +347,10 @@ class Invoker:
 
     def _return_worker(self, function: Function, worker: Worker, kind: str) -> None:
         with self._lock:
-            self._idle_workers.setdefault((function.qualified_arn, kind), []).append(worker)
+            if not self._closed:
+                self._idle_workers.setdefault((function.qualified_arn, kind), []).append(worker)
+                return
+        worker.kill()  # its invocation ended after close(): nothing will take it again
 
     def retire(self, function: Function) -> None:
         """Stop the idle workers of a function's version (its code or configuration changed, or it was deleted)."""
@@ -350,5 +367,7 @@ class Invoker:
             worker.kill()
 
     def close(self) -> None:
+        with self._lock:
+            self._closed = True
         self.retire_all()
         self._threads.shutdown(wait=False, cancel_futures=True)
