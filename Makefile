@@ -77,8 +77,16 @@ test:
 	@$(MAKE) --no-print-directory -j 3 test-setup
 	$(TEST_ENV) $(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup --durations=40
 
+# a class-data-sharing archive of Spark's classes, which every JVM the suite starts for Spark maps instead of loading
+# them from the jars (tests/conftest.py's SMALL_JOB_JVM): made by one small Spark job (tests/spark_class_archive.py,
+# about 60 s of CPU), again whenever the virtualenv is (a changed pyspark); the 13 tests of test_cli.py,
+# test_cli_failures.py and test_jvm.py took 142 s of CPU without it and 107 to 110 s with it (docs/performance.md)
+SPARK_CLASSES := $(VENV)/spark-classes.jsa
+$(SPARK_CLASSES): $(STAMP) tests/spark_class_archive.py | java
+	$(TEST_ENV) $(PY) -m tests.spark_class_archive
+
 # everything the suite needs, and the docs site built with --strict
-test-setup: $(STAMP) $(NODE_STAMP) $(DEPLOY_TOOLS) chromium docs-build
+test-setup: $(STAMP) $(NODE_STAMP) $(DEPLOY_TOOLS) $(SPARK_CLASSES) chromium docs-build
 docs-build: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet
 

@@ -39,8 +39,14 @@ REGION = "us-east-1"
 #: test_jvm.py with the demo's tour 76 -> 48 s; the verification of Spark's classes was a sixth of what was left
 #: (`eddy spark aggregate` of 150 rows, cpuacct, two runs each at load 10: 27.2 and 26.5 s with it, 23.4 and 21.0 s
 #: without, 2026-11-29)
-SMALL_JOB_JVM = ("-XX:+UseSerialGC -XX:TieredStopAtLevel=1 "
-                 "-XX:+UnlockDiagnosticVMOptions -XX:-BytecodeVerificationRemote")
+SPARK_JVM = "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:+UnlockDiagnosticVMOptions -XX:-BytecodeVerificationRemote"
+#: the class-data-sharing archive of Spark's classes that `make test`'s set-up makes (tests/spark_class_archive.py):
+#: with it, a JVM maps the classes Spark loads instead of parsing and linking them from the jars (a driver for one
+#: small job 20 -> 14 s of CPU); its cds logging off, so that a JVM the archive does not fit (another class path, as
+#: the installed wheel's, or another JDK) says nothing and goes on with the JDK's own archive
+SPARK_CLASS_ARCHIVE = Path(sys.prefix) / "spark-classes.jsa"
+SMALL_JOB_JVM = SPARK_JVM + (f" -XX:SharedArchiveFile={SPARK_CLASS_ARCHIVE} -Xlog:cds=off -Xlog:cds+dynamic=off"
+                             if SPARK_CLASS_ARCHIVE.is_file() else "")
 #: Spark's launcher adds $SPARK_SUBMIT_OPTS to the driver's JVM: every driver the suite starts in another process
 #: (`eddy spark`, `eddy demo`, spark-submit, the installed wheel's) runs as the in-process session's does
 os.environ.setdefault("SPARK_SUBMIT_OPTS", SMALL_JOB_JVM)
