@@ -6,18 +6,20 @@ machinery (emulator/moto_seam/actions.py). It answers None, and moto's full path
 a body moto's parser could not shape, and while moto checks IAM. The caller (operations.py) holds the emulator's lock
 and the capture operation, as for moto's full path: the model calls are the same, so change capture sees every item
 they touch. moto's answer shares values with moto's items: it is shaped (`shape`, the door's) and encoded under
-that lock.
+that lock, as compact JSON (AWS's own form). A GetItem of the whole item is answered from the text of the item's image
+Eddy keeps on moto's item (moto_actions.item_text): that text is what moto's answer encodes to, so it is spliced in as
+the answer's Item, never decoded and encoded again.
 """
 
 from __future__ import annotations
 
 import base64
-import json
 import zlib
 from typing import Any, Callable
 
 from eddy.emulator.moto_seam import actions as moto_actions
 from eddy.emulator.aws_requests import JSON_1_0, Request, Response, request_id
+from eddy.emulator.streams.records import compact_json as encode
 
 OPERATIONS = frozenset(moto_actions.OPERATIONS)
 #: the headers moto_caller reads (by their lower-case names): the others are not turned to text for it
@@ -36,6 +38,10 @@ def answer(operation: str, request: Request, params: dict[str, Any], shape: Shap
         return None
     account_id, region, access_key = moto_actions.moto_caller(request.url, headers)
     try:
+        if operation == "GetItem" and moto_actions.plainest_get(shaped):
+            return _item_answer(
+                moto_actions.item_text(shaped, account_id, region, access_key), params, account_id, region, shape
+            )
         result = moto_actions.run(operation, shaped, account_id, region, access_key, len(request.body or b""))
     except moto_actions.MotoError as refused:
         headers = dict(refused.headers, **{"x-amzn-RequestId": request_id()})
@@ -44,7 +50,24 @@ def answer(operation: str, request: Request, params: dict[str, Any], shape: Shap
     answered = output_of(operation, result)
     if shape is not None:
         shape(operation, params, answered, account_id, region)
-    body = json.dumps(answered).encode() if answered else b"{}"  # json.dumps({}): a plain put's answer, as it is
+    return _answer(encode(answered).encode() if answered else b"{}")  # a plain put's answer, as it is
+
+
+def _item_answer(
+    item: str | None, params: dict[str, Any], account_id: str, region: str, shape: Shape | None
+) -> Response:
+    """A plainest GetItem's answer: the item's text (moto_actions.item_text) spliced in as its Item, never decoded and
+    written again; what the door adds (ConsumedCapacity, when asked) after it, as GetItemOutput orders them."""
+    answered: dict[str, Any] = {}
+    if shape is not None:
+        shape("GetItem", params, answered, account_id, region)
+    if item is None:
+        return _answer(encode(answered).encode() if answered else b"{}")
+    rest = "}" if not answered else "," + encode(answered)[1:]
+    return _answer(('{"Item":' + item + rest).encode())
+
+
+def _answer(body: bytes) -> Response:
     return Response(
         200,
         {"Content-Type": JSON_1_0, "x-amzn-RequestId": request_id(), "x-amz-crc32": str(zlib.crc32(body))},

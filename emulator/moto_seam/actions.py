@@ -314,15 +314,7 @@ def run(
 ) -> dict[str, Any]:
     """moto's answer to the operation as a plain dict (DynamoDB JSON values); MotoError if moto refused it.
     `body_size`: the length of the request's body, when known."""
-    handler = _Handler.__new__(_Handler)
-    handler.service_name = "dynamodb"
-    handler.automated_parameter_parsing = True
-    handler.body = handler.params = shaped
-    handler.uri_match = {}
-    handler.current_account, handler.region = account_id, region
-    handler.partition = get_partition(region)
-    handler.found = _existing_backend(account_id, region)
-    _mark_account_as_visited(account_id, access_key, region)
+    handler = _handler(shaped, account_id, region, access_key)
     try:
         fits = body_size is not None and body_size <= ITEM_SIZE_LIMIT
         if operation == "PutItem":  # the body passed Eddy's validation (api/dynamodb/door.py's handle)
@@ -332,13 +324,45 @@ def run(
         if operation == "BatchWriteItem":  # likewise
             return batch_writes.batch_write_item(handler, validated=True, fits=fits).result
         return getattr(handler, OPERATIONS[operation])().result
-    except HTTPException as error:  # moto's DynamoDB errors (JsonRESTError)
+    except (HTTPException, ServiceException) as error:
+        raise _refusal(handler, operation, error) from None
+
+
+def plainest_get(shaped: dict[str, Any]) -> bool:
+    """Whether a GetItem (shaped, validated) is its plainest form, which `item_text` answers (gets.py)."""
+    return gets.plainest(shaped)
+
+
+def item_text(shaped: dict[str, Any], account_id: str, region: str, access_key: str) -> str | None:
+    """The item a plainest GetItem (`plainest_get`) finds, as the compact JSON text of its image, which is what moto's
+    answer's Item encodes to (None: no such item); MotoError if moto refused the get."""
+    handler = _handler(shaped, account_id, region, access_key)
+    try:
+        return gets.item_text(handler)
+    except (HTTPException, ServiceException) as error:
+        raise _refusal(handler, "GetItem", error) from None
+
+
+def _handler(shaped: dict[str, Any], account_id: str, region: str, access_key: str) -> _Handler:
+    """A DynamoHandler that knows only its body, account and region (the access key's visit recorded)."""
+    handler = _Handler.__new__(_Handler)
+    handler.service_name = "dynamodb"
+    handler.automated_parameter_parsing = True
+    handler.body = handler.params = shaped
+    handler.uri_match = {}
+    handler.current_account, handler.region = account_id, region
+    handler.partition = get_partition(region)
+    handler.found = _existing_backend(account_id, region)
+    _mark_account_as_visited(account_id, access_key, region)
+    return handler
+
+
+def _refusal(handler: DynamoHandler, operation: str, error: Exception) -> MotoError:
+    """moto's refusal of a request as moto's full path answers it."""
+    if isinstance(error, HTTPException):  # moto's DynamoDB errors (JsonRESTError)
         body = error.get_body()
-        raise MotoError(
-            error.code, dict(error.get_headers()), body.encode() if isinstance(body, str) else body
-        ) from None
-    except ServiceException as error:
-        raise MotoError(*_serialized_error(handler, operation, error)) from None
+        return MotoError(error.code, dict(error.get_headers()), body.encode() if isinstance(body, str) else body)
+    return MotoError(*_serialized_error(handler, operation, error))
 
 
 def _serialized_error(handler: DynamoHandler, operation: str, error: ServiceException) -> tuple[int, dict, bytes]:

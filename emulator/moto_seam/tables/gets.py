@@ -9,17 +9,37 @@ the item's attributes as its answer. Here the same checks in the same order with
 out: a get with no projection reads the whole item.
 
     result = get_item(handler)    # moto's ActionResult, or moto's error raised
+    text = item_text(handler)     # the item found as its image's compact JSON text (None: no item), or moto's error
+
+`item_text` is the answer's item without moto's item made plain and written again: the text Eddy keeps on each of
+moto's items (item_images.py), which is what moto's answer encodes to, attribute by attribute in the same order.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from moto.core.responses import ActionResult
 from moto.dynamodb.exceptions import KeyIsEmptyStringException, ProvidedKeyDoesNotExist
+from moto.dynamodb.models.dynamo_type import Item
 from moto.dynamodb.responses import DynamoHandler, DynamoResult, include_consumed_capacity
+
+from eddy.emulator.moto_seam.tables import item_images
+from eddy.emulator.streams.records import ImageText
 
 moto_get_item = DynamoHandler.get_item
 #: members that make a get other than the plainest: moto's own handler answers it
 _NOT_PLAIN = ("ProjectionExpression", "AttributesToGet", "ExpressionAttributeNames")
+#: what moto's include_consumed_capacity takes (anything else it refuses before the get)
+_CAPACITY_MODES = frozenset({"NONE", "TOTAL", "INDEXES"})
+
+
+def plainest(body: dict[str, Any]) -> bool:
+    """Whether a validated get is the plainest form, whose answer `item_text` gives: no projection, and a
+    ReturnConsumedCapacity moto takes (the capacity is the door's to add: api/dynamodb/answers/unasked.py)."""
+    return not any(member in body for member in _NOT_PLAIN) and body.get("ReturnConsumedCapacity", "NONE") in (
+        _CAPACITY_MODES
+    )
 
 
 def get_item(handler: DynamoHandler) -> ActionResult:
@@ -30,8 +50,19 @@ def get_item(handler: DynamoHandler) -> ActionResult:
     return _plain_get(handler)  # moto's decorator takes the handler alone as an argument
 
 
+def item_text(handler: DynamoHandler) -> ImageText | None:
+    """The item a plainest get (`plainest`) finds, as the compact JSON text of its image (None: no such item); moto's
+    errors raised as its handler raises them."""
+    return item_images.image_text_of(_stored_item(handler))
+
+
 @include_consumed_capacity(0.5)
 def _plain_get(handler: DynamoHandler) -> ActionResult:
+    item = _stored_item(handler)
+    return DynamoResult({"Item": item.attrs} if item else {})
+
+
+def _stored_item(handler: DynamoHandler) -> Item | None:
     body = handler.body
     name = body["TableName"]
     backend = handler.dynamodb_backend
@@ -43,5 +74,4 @@ def _plain_get(handler: DynamoHandler) -> ActionResult:
     attribute_keys = table.attribute_keys  # a new list at each read of moto's property: read once
     if not all(k in attribute_keys for k in key):
         raise ProvidedKeyDoesNotExist
-    item = backend.get_item(name, key, [])  # [] : what moto's parser of no projection gives
-    return DynamoResult({"Item": item.attrs} if item else {})
+    return backend.get_item(name, key, [])  # [] : what moto's parser of no projection gives

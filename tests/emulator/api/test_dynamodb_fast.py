@@ -11,10 +11,11 @@ import base64
 import json
 from typing import Any
 
+import boto3
 import pytest
 
 from eddy import emulate
-from eddy.emulator.moto_seam import all_or_nothing
+from eddy.emulator.moto_seam import actions as moto_actions, all_or_nothing
 from eddy.emulator.api import router
 from eddy.emulator.dynamodb import fast_path as dynamodb_fast
 from eddy.emulator.aws_requests import Request
@@ -42,6 +43,18 @@ def _table(name: str, range_key: bool, extra: dict | None = None) -> tuple[str, 
 def _row(pk: str, sk: int, **attributes: Any) -> dict:
     return {"pk": {"S": pk}, "sk": {"N": str(sk)}, **attributes}
 
+
+#: an item of every attribute type, nested and in unicode, its numbers as DynamoDB stores them
+EVERY_TYPE = {
+    "pk": {"S": "every"}, "s": {"S": "caf\u00e9 \u2603 \U0001f600 \"quoted\" \\ /\n\t"}, "n": {"N": "-12.5"},
+    "big": {"N": "12345678901234567890123456789012345678"}, "b": {"B": BLOB}, "t": {"BOOL": True}, "f": {"BOOL": False},
+    "z": {"NULL": True}, "ss": {"SS": ["b", "a", "\u00e9"]}, "ns": {"NS": ["3", "-1.5", "100"]},
+    "bs": {"BS": [BLOB, base64.b64encode(b"\x01").decode()]},
+    "l": {"L": [{"S": "x"}, {"N": "1"}, {"B": BLOB}, {"NULL": True}, {"L": []}, {"M": {}}]},
+    "m": {"M": {"l": {"L": [{"S": "x"}, {"BOOL": False}]}, "deep": {"M": {"bs": {"BS": [BLOB]}, "ns": {"NS": ["0"]}}},
+               "\u00fc": {"SS": ["\u00fc"]}}},
+    "\u65e5\u672c": {"S": ""},
+}
 
 GSI = {"AttributeDefinitions": [{"AttributeName": "city", "AttributeType": "S"}],
        "GlobalSecondaryIndexes": [{"IndexName": "by_city", "KeySchema": [{"AttributeName": "city", "KeyType": "HASH"}],
@@ -101,6 +114,18 @@ SCRIPT: list[tuple[str, Any]] = [
     ("GetItem", {"TableName": "ranged", "Key": {"pk": {"S": "p"}, "sk": {"N": "1"}, "city": {"S": "x"}}}),
     ("GetItem", {"TableName": "plain", "Key": {"pk": {"S": "a"}, "n": {"N": "1"}}}),
     ("GetItem", {"TableName": "ranged", "Key": {"pk": {"S": "p"}, "sk": {"S": ""}}}),
+    # a whole item's get answered from the text of its image (moto_seam/tables/gets.py's item_text): every type
+    ("PutItem", {"TableName": "plain", "Item": EVERY_TYPE}),
+    ("GetItem", {"TableName": "plain", "Key": {"pk": {"S": "every"}}}),
+    ("GetItem", {"TableName": "plain", "Key": {"pk": {"S": "every"}}, "ReturnConsumedCapacity": "INDEXES",
+                 "ConsistentRead": True}),
+    ("GetItem", {"TableName": "plain", "Key": {"pk": {"S": "every"}}, "ReturnConsumedCapacity": "NONE"}),
+    ("GetItem", {"TableName": "plain", "Key": {"pk": {"S": "every"}}, "ReturnConsumedCapacity": "SOME"}),
+    ("UpdateItem", {"TableName": "plain", "Key": {"pk": {"S": "every"}}, "UpdateExpression": "SET m.l[0] = :v, #u = :u "
+                    "ADD ns :n REMOVE bs", "ExpressionAttributeNames": {"#u": "\u00e9"},
+                    "ExpressionAttributeValues": {":v": {"S": "changed"}, ":u": {"S": "\u00fc"}, ":n": {"NS": ["7"]}}}),
+    ("GetItem", {"TableName": "plain", "Key": {"pk": {"S": "every"}}}),
+    ("GetItem", {"TableName": "missing", "Key": {"pk": {"S": "every"}}, "ReturnConsumedCapacity": "TOTAL"}),
     # UpdateItem / DeleteItem
     ("UpdateItem", {"TableName": "plain", "Key": {"pk": {"S": "a"}}, "UpdateExpression": "SET v = :v, w = :big",
                     "ExpressionAttributeValues": {":v": {"S": "lost"}, ":big": {"S": "x" * 405000}}}),  # changes nothing
@@ -275,3 +300,96 @@ def test_the_fast_path_answers_as_moto_does(tmp_path, monkeypatch):
 @pytest.mark.parametrize("operation", sorted(dynamodb_fast.OPERATIONS))
 def test_each_fast_operation_is_in_the_script(operation):
     assert any(step[0] == operation for step in SCRIPT)
+
+
+def _as_botocore_parses(value: Any) -> Any:
+    """An AttributeValue as botocore's parser hands it back: B and BS as bytes."""
+    (kind, content), = value.items()
+    if kind == "B":
+        return {kind: base64.b64decode(content)}
+    if kind == "BS":
+        return {kind: [base64.b64decode(member) for member in content]}
+    if kind == "L":
+        return {kind: [_as_botocore_parses(element) for element in content]}
+    if kind == "M":
+        return {kind: {name: _as_botocore_parses(element) for name, element in content.items()}}
+    return value
+
+
+def _bodies(client: Any) -> list[bytes]:
+    """The raw bodies of the client's GetItem answers, as they came (in both doors)."""
+    bodies: list[bytes] = []
+    client.meta.events.register(
+        "after-call.dynamodb.GetItem", lambda http_response, **_: bodies.append(http_response.content)
+    )
+    return bodies
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def _whole_item_gets(client: Any) -> list[dict]:
+    """The gets of a whole item (moto_seam/tables/gets.py's item_text), of an item put with every type, then changed by
+    UpdateItem, with and without ConsumedCapacity, of no item; each answer as boto3 parses it."""
+    client.create_table(TableName="whole", KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                        BillingMode="PAY_PER_REQUEST",
+                        StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"})
+    item = {name: _as_botocore_parses(value) for name, value in EVERY_TYPE.items()}
+    client.put_item(TableName="whole", Item=item)
+    answers = [client.get_item(TableName="whole", Key={"pk": {"S": "every"}}),
+               client.get_item(TableName="whole", Key={"pk": {"S": "every"}}, ReturnConsumedCapacity="TOTAL")]
+    client.update_item(TableName="whole", Key={"pk": {"S": "every"}}, UpdateExpression="SET m.l[0] = :v REMOVE bs",
+                       ExpressionAttributeValues={":v": {"S": "changed"}})
+    answers += [client.get_item(TableName="whole", Key={"pk": {"S": "every"}}),
+                client.get_item(TableName="whole", Key={"pk": {"S": "nobody"}}),
+                client.get_item(TableName="whole", Key={"pk": {"S": "nobody"}}, ReturnConsumedCapacity="TOTAL")]
+    return [{name: value for name, value in answer.items() if name != "ResponseMetadata"} for answer in answers]
+
+
+def test_a_whole_items_get_answers_the_text_of_its_image(door, monkeypatch):
+    client = door.client("dynamodb")
+    bodies = _bodies(client)
+    answers = _whole_item_gets(client)
+    changed = {name: value for name, value in EVERY_TYPE.items() if name != "bs"}
+    changed["m"] = {"M": dict(EVERY_TYPE["m"]["M"], l={"L": [{"S": "changed"}, {"BOOL": False}]})}
+    capacity = {"TableName": "whole", "CapacityUnits": 0.5}
+    assert bodies == [  # byte for byte: the item's text, in the order it was put, as AWS writes JSON (compact)
+        ('{"Item":' + _compact(EVERY_TYPE) + "}").encode(),
+        ('{"Item":' + _compact(EVERY_TYPE) + ',"ConsumedCapacity":' + _compact(capacity) + "}").encode(),
+        ('{"Item":' + _compact(changed) + "}").encode(),
+        b"{}",
+        ('{"ConsumedCapacity":' + _compact(capacity) + "}").encode(),
+    ]
+    parsed = {name: _as_botocore_parses(value) for name, value in EVERY_TYPE.items()}
+    assert answers == [
+        {"Item": parsed},
+        {"Item": parsed, "ConsumedCapacity": capacity},
+        {"Item": {name: _as_botocore_parses(value) for name, value in changed.items()}},
+        {},
+        {"ConsumedCapacity": capacity},
+    ]
+    if door.name == "inprocess":  # the same bytes as moto's answer made plain, written by Eddy's serializer
+        monkeypatch.setattr(moto_actions, "plainest_get", lambda shaped: False)
+        client.delete_table(TableName="whole")
+        client = door.client("dynamodb")
+        dict_bodies = _bodies(client)
+        _whole_item_gets(client)
+        assert dict_bodies == bodies
+
+
+def test_a_restored_items_get_answers_its_image_made_again(tmp_path):
+    """An item put back after a restart keeps no text of its image (moto_seam/bridge.py's restore_item): its get's
+    answer is the text made from moto's item, the same bytes as before the restart."""
+    key = {"pk": {"S": "every"}}
+    with emulate(state_dir=tmp_path, housekeeping_interval=None):
+        client = boto3.client("dynamodb", region_name="us-east-1")
+        before = _bodies(client)
+        _whole_item_gets(client)
+    with emulate(state_dir=tmp_path, housekeeping_interval=None):
+        client = boto3.client("dynamodb", region_name="us-east-1")
+        after = _bodies(client)
+        answer = client.get_item(TableName="whole", Key=key)
+    assert after == [before[2]]
+    assert answer["Item"]["m"]["M"]["l"] == {"L": [{"S": "changed"}, {"BOOL": False}]}
