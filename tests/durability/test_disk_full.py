@@ -51,8 +51,19 @@ class Eddy:
         self.emu: Any = None
         #: the server's process id (None in-process)
         self.pid: int | None = None
+        self._clients: dict[str, Any] = {}
 
     def client(self, service: str, config: Config = NO_RETRIES) -> Any:
+        """A boto3 client of this door. One with the default config is made once for this Eddy and given again: a client
+        costs some 12 ms of CPU to make, and the disk tests read everything back after every step (test_small_disk.py's
+        workload made 470 clients a test). One with a config of the caller's is new, its own to register handlers on."""
+        if config is not NO_RETRIES:
+            return self._new_client(service, config)
+        if service not in self._clients:
+            self._clients[service] = self._new_client(service, config)
+        return self._clients[service]
+
+    def _new_client(self, service: str, config: Config) -> Any:
         if self.url is None:
             return boto3.client(service, region_name="us-east-1", config=config)
         return boto3.client(service, endpoint_url=self.url, region_name="us-east-1", aws_access_key_id="k",
