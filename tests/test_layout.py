@@ -17,9 +17,14 @@
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
+
+#: one xdist worker runs them all, so that each file is parsed once a run (parsed() below): every file was parsed by
+#: each of five tests, on whichever worker got it
+pytestmark = pytest.mark.xdist_group("layout")
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ["eddy", "emulator", "spark_batch", "infra", "tools", "handlers"]
@@ -49,6 +54,12 @@ STORAGE_MAY_IMPORT = {"eddy.emulator.clock", "eddy.emulator.processes.children"}
 def source_files() -> list[Path]:
     return sorted(path for package in PACKAGES for path in (ROOT / package).rglob("*.py")
                   if "__pycache__" not in path.parts and "node_modules" not in path.parts)
+
+
+@functools.cache
+def parsed(path: Path) -> ast.Module:
+    """A file's syntax tree, parsed once in this process (the tests only read it)."""
+    return ast.parse(path.read_text())
 
 
 def module_name(path: Path) -> str:
@@ -98,8 +109,15 @@ def moto_internals(tree: ast.Module) -> list[str]:
 
 
 def import_graph() -> dict[str, set[str]]:
+    """Each module's imports of the others: a copy of its own for each test, which may change it."""
+    return {name: set(targets) for name, targets in _import_graph().items()}
+
+
+@functools.cache
+def _import_graph() -> dict[str, frozenset[str]]:
     files = {module_name(path): path for path in source_files()}
-    return {name: imported_modules(ast.parse(path.read_text()), name, path.name == "__init__.py", set(files))
+    known = set(files)
+    return {name: frozenset(imported_modules(parsed(path), name, path.name == "__init__.py", known))
             for name, path in files.items()}
 
 
@@ -195,7 +213,7 @@ def test_storage_imports_no_component():
 
 def test_only_the_moto_seam_reaches_into_moto():
     outside = {str(path.relative_to(ROOT)): found for path in source_files()
-               if path.relative_to(ROOT).parts[:2] != SEAM and (found := moto_internals(ast.parse(path.read_text())))}
+               if path.relative_to(ROOT).parts[:2] != SEAM and (found := moto_internals(parsed(path)))}
     assert outside == {}
 
 
@@ -238,7 +256,7 @@ def test_every_import_uses_the_installed_names():
     folders = {"emulator", "handlers", "spark_batch", "infra"}
     old = {}
     for path in [*source_files(), *sorted((ROOT / "tests").rglob("*.py")), *sorted((ROOT / "bench").rglob("*.py"))]:
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in ast.walk(parsed(path)):
             names = ([node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level
                      else [alias.name for alias in node.names] if isinstance(node, ast.Import) else [])
             if any(name.split(".")[0] in folders for name in names):
