@@ -2,8 +2,8 @@
 
 - Items built in linear time, and without moto's instance tracking (`Item.__init__`, `Item.__new__`):
   dynamodb_items.py.
-- `Table.put_item` without a condition, its checks in moto's order on the DynamoTypes already built, and a
-  BatchWriteItem's replacing put sharing what it leaves unchanged, and PutItem's check for empty sets with the
+- `Table.put_item` without a condition, its checks in moto's order on the DynamoTypes already built, a validated
+  put's item kept as its image's text (dynamodb_text_items.py), and PutItem's check for empty sets with the
   table's key attributes listed once: dynamodb_puts.py.
 - `DynamoType.cast_value`, `__hash__` and `__eq__` (every key lookup in a table hashes and compares keys):
   for S, B and BOOL the value itself and for N its Decimal, as moto's, found by the type directly rather than

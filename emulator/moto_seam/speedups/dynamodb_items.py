@@ -17,6 +17,7 @@ tests/emulator/moto_seam/test_speedups.py and test_speedups_put_item.py).
 
 from __future__ import annotations
 
+import base64
 from typing import Any
 
 from moto.dynamodb.exceptions import ItemSizeTooLarge
@@ -126,3 +127,37 @@ def attribute_size(value: DynamoType) -> int:
     if isinstance(content, bool):
         return 1
     return bytesize(content)
+
+
+def plain_size(attrs: dict[str, Any]) -> int:
+    """moto's Item.size() of the Item built from `attrs`, measured on its AttributeValues without building their
+    DynamoTypes: each attribute's name and attribute_size of its DynamoType. The values as moto's parser shapes a
+    request's (S, N: str; B: bytes; BOOL, NULL: bool; SS, NS: lists of str; BS of bytes; L, M of such values), or
+    as an image's text decodes (binary values in base64, measured decoded)."""
+    return sum(bytesize(name) + _plain_value_size(value) for name, value in attrs.items())
+
+
+def _plain_value_size(value: dict[str, Any]) -> int:
+    for kind, content in value.items():  # DynamoType's type and value: the first member's
+        break
+    if kind == "S":
+        return len(content) if content.isascii() else bytesize(content)
+    if kind == "N":
+        return len(content)
+    if kind == "M":
+        return sum(bytesize(name) + _plain_value_size(element) for name, element in content.items())
+    if kind == "L":
+        return sum(_plain_value_size(element) for element in content)
+    if kind == "NS":
+        return sum(len(member) for member in content)
+    if kind == "SS":
+        return sum(bytesize(member) for member in content)
+    if kind == "B":
+        return _binary_size(content)
+    if kind == "BS":
+        return sum(_binary_size(member) for member in content)
+    return 1  # BOOL, NULL: a bool
+
+
+def _binary_size(content: bytes | str) -> int:
+    return len(content) if type(content) is bytes else len(base64.b64decode(content))

@@ -15,28 +15,25 @@ against moto's own by tests/emulator/moto_seam/test_speedups_put_item.py).
 - PutItem's check for empty sets (moto.dynamodb.responses.validate_put_has_empty_attrs): the same walk, with the
   table's key attributes (Table.attribute_keys, a list moto builds anew from the table and its indexes) listed once
   per item instead of once per attribute: a tenth of moto's PutItem action for a five-attribute item.
-- A BatchWriteItem's put that replaces an item (`item_to_put(fits=True)`) gives each attribute it does not change
-  the replaced item's DynamoType for it rather than a new one: the replaced item is gone once the put is stored
-  (moto copies an item it keeps, deeply: transactions, backups, UpdateItem's old values), so nothing else holds
-  it, and every attribute a put leaves as it was is no new object for the garbage collector to promote and walk.
-  An attribute is unchanged when the put's AttributeValue equals the replaced item's image (`IMAGE`, its text kept
-  up to date by moto_bridge, decoded) under its name; without an image every attribute is built anew. The new
-  item's image is made of those attributes' part of the replaced item's image and, when the attributes the put
-  changes are scalars, whose image is the AttributeValue, of theirs, and kept as its text; otherwise moto_bridge
-  builds it.
-  The item's hash_key and range_key are its key attributes' DynamoTypes, not two more equal ones.
+- A put Eddy's door has validated (`item_to_put(types_checked=True)`: PutItem's plainest form, a BatchWriteItem's
+  puts) stores its item as the text of its image (dynamodb_text_items.py's TextItem): its key's DynamoTypes and
+  the request's item as compact JSON with its item size, which is the image item_images would make from the
+  DynamoTypes built from it, byte for byte (every AttributeValue of a validated request has one member, of the
+  JSON type its kind names, but binary values, which moto's parser decodes and the text holds in base64, as
+  item_images writes them; numbers are already as DynamoDB stores them). moto decodes its attributes the first
+  time it reads them; a put builds no DynamoType for them, and capture reads its new image as that text.
 
     store_item(table, item_to_put(table, {"id": {"S": "o-1"}}))    # as table.put_item({"id": {"S": "o-1"}})
 """
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
 from moto.dynamodb.exceptions import (
     HashKeyTooLong,
+    ItemSizeTooLarge,
     InvalidAttributeTypeError,
     MockValidationException,
     RangeKeyTooLong,
@@ -44,20 +41,16 @@ from moto.dynamodb.exceptions import (
     ValidationException,
 )
 from moto.dynamodb.limits import HASH_KEY_MAX_LENGTH, RANGE_KEY_MAX_LENGTH
-from moto.dynamodb.models.dynamo_type import DynamoType, Item, LimitedSizeDict
+from moto.dynamodb.models.dynamo_type import DynamoType, Item
 from moto.dynamodb.models.table import Table
 from moto.dynamodb import responses as moto_responses
 
-from eddy.emulator.moto_seam.speedups import dynamodb_items
+from eddy.emulator.moto_seam.speedups import dynamodb_items, dynamodb_text_items
 from eddy.emulator.streams.item_size import item_size
-from eddy.emulator.streams.records import compact_json
 
 original_validate_put_has_empty_attrs = moto_responses.validate_put_has_empty_attrs
-#: the attribute of moto's Item on which moto_bridge keeps the item's image as its last write left it, as its compact
-#: JSON text (records.image_json's), or None
-IMAGE = "eddy_image"
-#: the attribute beside it with that image's item size (item_size's), set with the text
-IMAGE_SIZE = "eddy_image_size"
+IMAGE = dynamodb_text_items.IMAGE  # the text of its image Eddy keeps on moto's Item
+IMAGE_SIZE = dynamodb_text_items.IMAGE_SIZE  # and that image's item size
 original_put_item = Table.put_item
 
 
@@ -93,10 +86,11 @@ def item_to_put(table: Table, item_attrs: dict[str, Any], *, types_checked: bool
     and with its errors (a key missing or of the wrong type, attribute values, key sizes; ItemSizeTooLarge while it
     is built). Nothing is stored: a BatchWriteItem builds all its items before it stores any. `types_checked`: the
     item passed Eddy's validation (emulator/api/validation.py), which refuses everything moto's attribute value
-    checks refuse (tests/emulator/moto_seam/test_speedups_put_item.py pins it), so they are not made twice. `fits`: the
-    request that carried the item is no longer than dynamodb_items.ITEM_SIZE_LIMIT, so the item's size is not measured (an item's
-    JSON text is longer than its size: names and strings are in it whole, numbers with every digit, binary values in
-    base64, and every value with its type's name)."""
+    checks refuse (tests/emulator/moto_seam/test_speedups_put_item.py pins it), so they are not made twice, and the
+    item is a TextItem, its image's text (see above). `fits` (with `types_checked`): the request that carried the item
+    is no longer than dynamodb_items.ITEM_SIZE_LIMIT, so the item's size is not measured (an item's JSON text is
+    longer than its size: names and strings are in it whole, numbers with every digit, binary values in base64, and
+    every value with its type's name)."""
     hash_key_attr, range_key_attr = table.hash_key_attr, table.range_key_attr
     if hash_key_attr not in item_attrs.keys():
         raise MockValidationException(
@@ -120,52 +114,20 @@ def item_to_put(table: Table, item_attrs: dict[str, Any], *, types_checked: bool
     if not types_checked:
         _validate_item_types(table, item_attrs)
     _validate_key_sizes(table, item_attrs, hash_value, range_value)
-    if not fits:
+    if not types_checked:
         return Item(hash_value, range_value, item_attrs)
-    item = dynamodb_items.item_new(Item)  # item_init without the sizes
-    item.attrs = attributes = LimitedSizeDict.__new__(LimitedSizeDict)
-    current = _stored(table, hash_value, range_value)
-    text = getattr(current, IMAGE, None) if current is not None else None
-    if text is None:
-        dict.update(attributes, {name: dynamodb_items.dynamo(value) for name, value in item_attrs.items()})
-    else:  # what the put leaves as it was keeps its DynamoType, and its part of the image (see above)
-        kept, image, new_image = current.attrs, json.loads(text), {}
-        for name, value in item_attrs.items():
-            if image.get(name) == value:
-                dict.__setitem__(attributes, name, kept[name])
-                new_image[name] = image[name]
-            else:
-                dict.__setitem__(attributes, name, dynamodb_items.dynamo(value))
-                new_image[name] = dict(value) if _scalar(value) else None
-        if None not in new_image.values():
-            setattr(item, IMAGE, compact_json(new_image))  # kept by store_item
-            setattr(item, IMAGE_SIZE, item_size(new_image))
-    item.hash_key = attributes[hash_key_attr]  # the key attributes' own DynamoTypes (a key is never updated)
-    item.range_key = attributes[range_key_attr] if range_value is not None else None
-    return item
-
-
-_SCALARS = {"S": str, "N": str, "BOOL": bool}
-
-
-def _scalar(value: dict[str, Any]) -> bool:
-    """An AttributeValue that is its own image: a lone S or N (a str), BOOL (a bool) or NULL (true)."""
-    kind, content = next(iter(value.items()), (None, None))
-    return len(value) == 1 and (type(content) is _SCALARS.get(kind) or kind == "NULL" and content is True)
-
-
-def _stored(table: Table, hash_value: DynamoType, range_value: DynamoType | None) -> Item | None:
-    """The item stored under a key (read without leaving an empty partition in moto's defaultdict)."""
-    if range_value is None:
-        return table.items.get(hash_value)
-    partition = table.items.get(hash_value)
-    return partition.get(range_value) if partition is not None else None
+    # validated: every AttributeValue has one member of the type its kind names, so the image's text is the
+    # request's item's (what item_images would make from the DynamoTypes built from it, byte for byte)
+    if not fits and dynamodb_items.plain_size(item_attrs) > dynamodb_items.ITEM_SIZE_LIMIT:
+        raise ItemSizeTooLarge  # what Item.__init__ raises, measured as it measures
+    text = dynamodb_text_items.image_text(item_attrs)
+    return dynamodb_text_items.text_item(hash_value, range_value, text, item_size(item_attrs))
 
 
 def store_item(table: Table, item: Item) -> None:
     """Store an item built by item_to_put in place of the one with its key (its partition found once, for the item
-    replaced and for storing), and tell stream_shard, which drops the item's image: item_to_put's is put back."""
-    hash_value, range_value, image = item.hash_key, item.range_key, getattr(item, IMAGE, None)
+    replaced and for storing), and tell stream_shard."""
+    hash_value, range_value = item.hash_key, item.range_key
     if range_value:
         partition = table.items[hash_value]
         current = partition.get(range_value)
@@ -175,8 +137,6 @@ def store_item(table: Table, item: Item) -> None:
         table.items[hash_value] = item  # type: ignore[assignment]
     if table.stream_shard is not None:
         table.stream_shard.add(current, item)
-    if image is not None:
-        setattr(item, IMAGE, image)
 
 
 def _validate_item_types(table: Table, item_attrs: dict[str, Any], attr: str | None = None) -> None:

@@ -3,9 +3,12 @@
     image_of(item)          # new dicts, sharing nothing with moto's item
     image_text_of(item)     # its compact JSON text (records.image_json's)
     sized_image_of(item)    # that text and its item size
+    number_of(item, "ttl")  # one attribute's number as written, if it is a Number
 
 Eddy keeps on each of moto's items the text of the image its last write left (`Item.eddy_image`, a seam pinned by
 tests/emulator/moto_seam/test_bridge.py); these read it, or make it from the item's DynamoTypes when it is not kept.
+An item a validated put stored is that text until moto reads its attributes (speedups/dynamodb_text_items.py):
+these read it without decoding them.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from typing import Any
 from moto.dynamodb.models.dynamo_type import DynamoType, Item
 
 from eddy.emulator.moto_seam.speedups import dynamodb_puts
+from eddy.emulator.moto_seam.speedups.dynamodb_text_items import undecoded
 from eddy.emulator.streams.item_size import item_size
 from eddy.emulator.streams.records import Image, ImageText, SizedImage, compact_json
 
@@ -85,6 +89,19 @@ def sized_image_of(item: Item | None) -> SizedImage | None:
         return compact_json(image), item_size(image)
     size = getattr(item, _IMAGE_SIZE, None)
     return text, item_size(json.loads(text)) if size is None else size
+
+
+def number_of(item: Item, name: str) -> str | None:
+    """The number an item's attribute holds, as written (None: no such attribute, or not a Number), read from its
+    text while moto has not read its attributes (and only decoded when the name is in the text at all)."""
+    if undecoded(item):
+        text = item.eddy_image
+        if json.dumps(name) + ":" not in text:  # the text writes each attribute's name so (a map's names too)
+            return None
+        value = json.loads(text).get(name)
+        return value["N"] if value is not None and "N" in value else None
+    value = item.attrs.get(name)
+    return value.value if value is not None and value.type == "N" else None
 
 
 def _built_image(item: Item) -> Image:

@@ -20,7 +20,7 @@ from moto.dynamodb.models.table import Table
 
 from eddy.emulator.moto_seam import Patches
 from eddy.emulator.moto_seam.tables.item_images import plain, sized_image_of
-from eddy.emulator.moto_seam.speedups import dynamodb_puts
+from eddy.emulator.moto_seam.speedups import dynamodb_puts, dynamodb_text_items
 from eddy.emulator.streams.capture import Capture, Touch
 from eddy.emulator.streams.records import SizedImage
 
@@ -43,7 +43,7 @@ class _WriteHook:
     def add(self, old: Item | None, new: Item | None) -> None:
         table = self.table
         if new is not None:
-            setattr(new, _IMAGE, None)
+            dynamodb_text_items.forget_image(new)  # moto may have changed it: its image is read when the operation ends
         item = old if old is not None else new
         hash_key, range_key = item.hash_key, item.range_key
         # the item by moto's own key equality (a DynamoType's type and cast value), hashed once

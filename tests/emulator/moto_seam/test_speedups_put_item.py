@@ -20,7 +20,6 @@ from moto.dynamodb.limits import HASH_KEY_MAX_LENGTH, RANGE_KEY_MAX_LENGTH
 from moto.dynamodb.models.dynamo_type import DynamoType, Item
 from moto.dynamodb.models.table import Table
 
-from eddy.emulator.moto_seam.tables import item_images
 from eddy.emulator.moto_seam.tables import write_hook
 from eddy.emulator.moto_seam.speedups import dynamodb as moto_speedups
 from eddy.emulator.moto_seam.speedups import dynamodb_items
@@ -279,17 +278,6 @@ def test_what_eddys_validation_lets_through_moto_s_attribute_value_checks_pass(a
     Table._validate_item_types(table, attrs)  # raises if moto would refuse what the door let through
 
 
-@pytest.mark.parametrize("ranged", [True, False])
-@pytest.mark.parametrize("item", [item for item in PUTS if len(repr(item)) < dynamodb_items.ITEM_SIZE_LIMIT])
-def test_an_item_whose_request_fits_the_size_limit_is_built_as_moto_builds_it(item, ranged):
-    """item_to_put(fits=True) (a BatchWriteItem whose body is no longer than an item may be): sizes not measured,
-    the same Item and the same refusals."""
-    if not ranged:
-        item = {key: value for key, value in item.items() if key != "sk"}
-    built = _put(lambda table, attrs: dynamodb_puts.item_to_put(table, attrs, fits=True), _twin(ranged), item)
-    assert built == _put(dynamodb_puts.item_to_put, _twin(ranged), item)
-
-
 @pytest.mark.parametrize("value", [
     {"S": "é☃😀"}, {"N": "-0.000123"}, {"N": "1" * 38}, {"B": b"\xff" * 30}, {"BS": [b"", b"\x00"]}, {"BOOL": False},
     {"NULL": True}, {"SS": ["é", "x"]}, {"NS": ["1", "-2.5"]}, {"L": [{"NULL": True}, {"L": []}, {"M": {}}]},
@@ -309,51 +297,6 @@ def test_an_items_size_is_below_the_length_of_its_json(value):
     size = Item(DynamoType(attrs["pk"]), None, attrs).size()
     assert size <= len(json.dumps({"Item": as_sent(attrs)}, ensure_ascii=False).encode())
     assert size <= len(json.dumps({"Item": as_sent(attrs)}).encode())
-
-
-def test_a_put_that_replaces_an_item_keeps_the_dynamotypes_of_the_attributes_it_does_not_change():
-    table = _twin(ranged=True)
-    first = {"pk": {"S": "k"}, "sk": {"N": "1"}, "m": {"M": {"a": {"S": "x"}, "b": {"L": [{"N": "1"}]}}},
-             "ss": {"SS": ["a"]}, "n": {"N": "1"}, "s": {"S": "text"}, "b": {"B": b"\x00"}}
-    dynamodb_puts.store_item(table, dynamodb_puts.item_to_put(table, first, fits=True))
-    replaced = table.get_item(DynamoType({"S": "k"}), DynamoType({"N": "1"}))
-    second = dict(first, n={"N": "1.0"}, ss={"SS": ["a", "b"]}, s={"N": "1"})  # changed: a number's text, a set, a type
-    assert not any(dynamodb_puts.item_to_put(table, second, fits=True).attrs[name] is replaced.attrs[name]
-                   for name in second)  # an item without its image (none kept while no emulator runs): all built anew
-    setattr(replaced, dynamodb_puts.IMAGE, item_images.image_text_of(replaced))  # as capture leaves it after its write
-    built = dynamodb_puts.item_to_put(table, second, fits=True)
-    assert raw(built) == raw(dynamodb_puts.item_to_put(_twin(ranged=True), second))  # the same item as when new
-    # kept: what is unchanged; built anew: what changed, and a binary value (the image holds it in base64)
-    assert [name for name in second if built.attrs[name] is replaced.attrs[name]] == ["pk", "sk", "m"]
-    # the item's key is its key attributes' DynamoTypes (moto builds two more, equal ones): new or replacing
-    assert built.hash_key is built.attrs["pk"] is replaced.attrs["pk"] and built.range_key is built.attrs["sk"]
-    new = dynamodb_puts.item_to_put(_twin(ranged=True), second, fits=True)
-    assert new.hash_key is new.attrs["pk"] and new.range_key is new.attrs["sk"]
-    unranged = dynamodb_puts.item_to_put(_twin(ranged=False), {"pk": {"S": "k"}}, fits=True)
-    assert unranged.hash_key is unranged.attrs["pk"] and unranged.range_key is None
-
-
-def test_a_put_that_changes_only_scalars_keeps_the_text_of_its_image():
-    """The new item's image is worked out with the item: the parts of the attributes it keeps are the replaced
-    image's, the rest the put's scalars; store_item keeps its compact JSON text on the item. It is the text
-    item_images would make from the stored attributes."""
-    table = _twin(ranged=True)
-    first = {"pk": {"S": "k"}, "sk": {"N": "1"}, "m": {"M": {"a": {"S": "x"}}}, "ss": {"SS": ["a"]}, "n": {"N": "1"}}
-    dynamodb_puts.store_item(table, dynamodb_puts.item_to_put(table, first, fits=True))
-    replaced = table.get_item(DynamoType({"S": "k"}), DynamoType({"N": "1"}))
-    setattr(replaced, dynamodb_puts.IMAGE, item_images.image_text_of(replaced))
-    second = dict(first, n={"N": "2"}, flag={"BOOL": False}, gone={"NULL": True}, s={"S": "new"})
-    built = dynamodb_puts.item_to_put(table, second, fits=True)
-    dynamodb_puts.store_item(table, built)
-    text = getattr(table.get_item(DynamoType({"S": "k"}), DynamoType({"N": "1"})), dynamodb_puts.IMAGE)
-    assert text == json.dumps(second, separators=(",", ":"))
-    setattr(built, dynamodb_puts.IMAGE, None)
-    assert item_images.image_text_of(built) == text  # what item_images makes from the item itself
-    assert item_images.image_of(built) == second
-    # a changed set (or map, list, binary): no image worked out; item_images makes it when the operation ends
-    setattr(built, dynamodb_puts.IMAGE, text)
-    assert getattr(dynamodb_puts.item_to_put(table, dict(second, ss={"SS": ["b"]}), fits=True),
-                   dynamodb_puts.IMAGE, None) is None
 
 
 def _empty_sets_outcome(check, item: dict, table: Table) -> Any:
