@@ -56,14 +56,18 @@ def seen(door: Any) -> dict[str, list[str]]:
 
 
 def wait_for(door: Any, done) -> dict[str, list[str]]:
-    """What the function noted once `done(noted)` holds (or after 120 s): each look after the emulator's own wait
-    for its mappings to settle, at most 0.1 s (looking again at once kept a core busy with Scans, the server's too)."""
+    """What the function noted once `done(noted)` holds (or after 120 s): a look every 0.1 s at most, after the
+    emulator's own wait for its mappings to settle. That wait answers at once when no batch is in flight, and what
+    is waited for then comes with a timer (a message's visibility timeout): looking again at once kept a core busy
+    with Scans, the server's too."""
     deadline = time.monotonic() + 120
     while True:
+        looked = time.monotonic()
         now_seen = seen(door)
         if done(now_seen) or time.monotonic() > deadline:
             return now_seen
         door.wait_idle(0.1)
+        time.sleep(max(0.0, looked + 0.1 - time.monotonic()))  # the rest of the 0.1 s between looks
 
 
 def url_of(door: Any, name: str) -> str:
