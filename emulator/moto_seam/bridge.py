@@ -38,7 +38,7 @@ from moto.core.request import Request as MotoRequest
 from moto.dynamodb.comparisons import FuncSize
 from moto.dynamodb.exceptions import MockValidationException
 from moto.dynamodb.models import dynamodb_backends
-from moto.dynamodb.models.dynamo_type import DynamoType, Item, LimitedSizeDict
+from moto.dynamodb.models.dynamo_type import Item
 from moto.dynamodb.models.table import Table
 from moto.dynamodb.parsing.ast_nodes import NoneExistingPath
 from moto.dynamodb.parsing.validators import UpdateExpressionFunctionEvaluator
@@ -47,6 +47,7 @@ from werkzeug.exceptions import HTTPException
 
 from eddy.emulator.moto_seam import all_or_nothing, botocore_hook
 from eddy.emulator.moto_seam import Patches
+from eddy.emulator.moto_seam.speedups import dynamodb_text_items
 from eddy.emulator import callers
 from eddy.emulator.errors import ResourceNotFoundException
 from eddy.emulator.aws_requests import Request, Response
@@ -89,13 +90,9 @@ def find_table(account_id: str, region: str, table_name: str) -> Table | None:
 
 
 def restore_item(table: Table, image: Image) -> None:
-    """Put an item back as it was stored before a restart: no validation, no capture (it was both already)."""
-    item = Item.__new__(Item)
-    item.hash_key = DynamoType(image[table.hash_key_attr])
-    item.range_key = DynamoType(image[table.range_key_attr]) if table.range_key_attr else None
-    attributes = LimitedSizeDict.__new__(LimitedSizeDict)
-    dict.__init__(attributes, ((name, DynamoType(value)) for name, value in image.items()))
-    item.attrs = attributes
+    """Put an item back as it was stored before a restart: no validation, no capture (it was both already). It is
+    kept as its image's text, as a put keeps it (speedups/dynamodb_text_items.py)."""
+    item = dynamodb_text_items.restored(image, table.hash_key_attr, table.range_key_attr)
     if item.range_key is not None:
         table.items[item.hash_key][item.range_key] = item
     else:
@@ -113,21 +110,21 @@ def put_back(
     elif table is not None:
         all_or_nothing.put_back(
             table,
-            DynamoType(keys[table.hash_key_attr]),
-            DynamoType(keys[table.range_key_attr]) if table.range_key_attr else None,
+            dynamodb_text_items.key_value(keys[table.hash_key_attr]),
+            dynamodb_text_items.key_value(keys[table.range_key_attr]) if table.range_key_attr else None,
             None,
         )
 
 
 def item_by_keys(table: Table, keys: Image) -> Item | None:
     """The item moto stores under these key attributes (None: none); KeyError for a key without the table's."""
-    range_key = DynamoType(keys[table.range_key_attr]) if table.range_key_attr else None
-    return table.get_item(DynamoType(keys[table.hash_key_attr]), range_key)
+    range_key = dynamodb_text_items.key_value(keys[table.range_key_attr]) if table.range_key_attr else None
+    return table.get_item(dynamodb_text_items.key_value(keys[table.hash_key_attr]), range_key)
 
 
 def delete_item_by_keys(table: Table, keys: Image) -> None:
-    range_key = DynamoType(keys[table.range_key_attr]) if table.range_key_attr else None
-    table.delete_item(DynamoType(keys[table.hash_key_attr]), range_key)
+    range_key = dynamodb_text_items.key_value(keys[table.range_key_attr]) if table.range_key_attr else None
+    table.delete_item(dynamodb_text_items.key_value(keys[table.hash_key_attr]), range_key)
 
 
 def drop_table(account_id: str, region: str, table_name: str) -> None:

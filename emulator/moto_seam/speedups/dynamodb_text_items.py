@@ -7,7 +7,8 @@ LimitedSizeDict of DynamoTypes moto's code reads and changes (UpdateItem in plac
 projections, transactions, PartiQL), are decoded from that text the first time moto reads them, then kept as on
 any Item. Until then the text is the item: a stored item moto never read holds one str and its key, not a
 DynamoType per attribute and member, and its image is never made again from DynamoTypes. Eddy's own readers
-(item_images.py, the Query and Scan speedups in dynamodb_reads.py, TTL) read the text without decoding it.
+(item_images.py, the Query and Scan speedups in dynamodb_reads.py, TTL) read the text without decoding it. An item
+put back from an image Eddy logged (recovery, a refused commit: bridge.restore_item) is one too (`restored`).
 
     item = text_item(DynamoType({"S": "o-1"}), None, '{"id":{"S":"o-1"},"n":{"N":"2"}}', 7)
     item.attrs["n"]    # DynamoType {"N": "2"}, decoded now and kept
@@ -25,6 +26,7 @@ from typing import Any
 from moto.dynamodb.models.dynamo_type import DynamoType, Item, LimitedSizeDict
 
 from eddy.emulator.moto_seam.speedups.dynamodb_items import dynamo
+from eddy.emulator.streams.item_size import item_size
 
 #: the attribute of moto's Item on which Eddy keeps the item's image as its last write left it, as its compact JSON
 #: text (records.image_json's), or None
@@ -57,6 +59,20 @@ def text_item(hash_key: DynamoType, range_key: DynamoType | None, text: str, siz
     item.hash_key, item.range_key = hash_key, range_key
     item.eddy_image, item.eddy_image_size = text, size
     return item
+
+
+def restored(image: dict[str, Any], hash_key_attr: str, range_key_attr: str | None) -> TextItem:
+    """A stored item as an image Eddy logged says it was (JSON: binary values in base64), kept as that image's text:
+    its key's DynamoTypes as moto's parser shapes a request's (a binary key as bytes, so that a request's key finds
+    it), its text and item size the ones its write kept (the image's compact JSON, the same text again)."""
+    range_key = key_value(image[range_key_attr]) if range_key_attr else None
+    return text_item(key_value(image[hash_key_attr]), range_key, image_text(image), item_size(image))
+
+
+def key_value(value: dict[str, Any]) -> DynamoType:
+    """A key attribute's value as JSON writes it (a binary one in base64) as the DynamoType of moto's table's key:
+    built from the value moto's parser shapes (a binary one as bytes)."""
+    return dynamo(_binary(value))
 
 
 def undecoded(item: Any) -> bool:
