@@ -5,7 +5,8 @@ wait (the answer of emu.wait_idle(), GET /_eddy/wait-idle and the pytest plugin'
 A wait waits on the emulator's `activity` condition (notified whenever a poller makes progress, records arrive or the
 clock moves), never by sleeping. An asynchronous invocation or an SNS notification waiting for a retry later on the
 emulator's clock is pending (not idle) but not waited for: its entry says NextAttemptAt, where a test advances the
-clock to (functions/async_invocation/queue.py, notifications/http_endpoints.py).
+clock to (functions/async_invocation/queue.py, notifications/http_endpoints.py). Nor is a queue mapping whose
+receive the disk refused during the wait (pollers/queue_pollers.py): only room on the disk moves it on.
 """
 
 from __future__ import annotations
@@ -66,16 +67,23 @@ class DeliveryWaits:
         created): batches that failed, records discarded, asynchronous invocations given up on.
 
         An asynchronous invocation waiting for a retry later on the emulator's clock is pending (not idle) but not
-        waited for: its entry says NextAttemptAt, where a test advances the clock to (functions/async_invocation/queue.py)."""
+        waited for: its entry says NextAttemptAt, where a test advances the clock to (functions/async_invocation/queue.py).
+        So is a queue mapping whose receive the disk refused during the wait: its entry's LastError says so, and only
+        room on the disk moves it on (its pollers try again every second)."""
         deadline = time.monotonic() + timeout
         activity = self.kernel.activity
         queues = self.queues
         with activity:
+            #: each queue mapping's receives refused by the disk when the wait began (or the mapping first seen)
+            refused_before: dict[str, int] = {}
             while True:
-                pending = [uuid for uuid, runner in self.registry.runners.items() if not runner.caught_up()]
+                runners = self.registry.runners
+                pending = [uuid for uuid, runner in runners.items() if not runner.caught_up()]
+                waiting_for_disk = [uuid for uuid in pending if self._waits_for_disk(uuid, refused_before)]
                 pipes = self.eventbridge.pending()  # Pipes run on these pollers too; rules deliver later
                 remaining = deadline - time.monotonic()
-                if (not pending and not pipes and not any(queue.busy() for queue in queues)) or remaining <= 0:
+                settled = len(waiting_for_disk) == len(pending)
+                if (settled and not pipes and not any(queue.busy() for queue in queues)) or remaining <= 0:
                     break
                 activity.wait(min(remaining, 0.25))
             waiting = [entry for queue in queues for entry in queue.pending_entries()]
@@ -102,6 +110,15 @@ class DeliveryWaits:
         if message is not None:
             raise NotDeliveredError(message, report)
         return report
+
+    def _waits_for_disk(self, uuid: str, refused_before: dict[str, int]) -> bool:
+        """A queue mapping whose receive the disk refused during this wait, none made since (lock held): pending, with
+        the refusal as its LastError, but not waited for (only room on the disk moves it on)."""
+        runner = self.registry.runners[uuid]
+        if not hasattr(runner, "waits_for_disk"):  # a stream's mapping: its writes are not refused this way
+            return False
+        before = refused_before.setdefault(uuid, runner.receives_refused)
+        return runner.waits_for_disk(before)
 
     def _names(self, uuid: str) -> dict[str, Any]:
         mapping = self.registry.mappings[uuid]

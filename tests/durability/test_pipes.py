@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import signal
-import time
 
 import pytest
 
@@ -43,27 +42,36 @@ def deliveries(dynamodb) -> dict[str, int]:
 
 
 def source(door: ServerDoor, kind: str) -> tuple[str, dict]:
-    """The pipe's source of `kind`, holding a record for every key: (its ARN, the pipe's SourceParameters)."""
+    """The pipe's source of `kind`, empty: (its ARN, the pipe's SourceParameters)."""
     if kind == "dynamodb":
-        dynamodb = door.client("dynamodb")
-        arn = create_table(dynamodb)["LatestStreamArn"]
-        for key in KEYS:
-            dynamodb.put_item(TableName="orders", Item={"pk": {"S": key}})
-        return arn, {"DynamoDBStreamParameters": {"StartingPosition": "TRIM_HORIZON", "BatchSize": BATCH}}
+        return create_table(door.client("dynamodb"))["LatestStreamArn"], {
+            "DynamoDBStreamParameters": {"StartingPosition": "TRIM_HORIZON", "BatchSize": BATCH}}
     if kind == "kinesis":
         kinesis = door.client("kinesis")
         kinesis.create_stream(StreamName="clicks", ShardCount=1)
         arn = kinesis.describe_stream(StreamName="clicks")["StreamDescription"]["StreamARN"]
-        for start in range(0, len(KEYS), 100):
-            kinesis.put_records(StreamName="clicks", Records=[{"Data": key.encode(), "PartitionKey": key}
-                                                              for key in KEYS[start:start + 100]])
         return arn, {"KinesisStreamParameters": {"StartingPosition": "TRIM_HORIZON", "BatchSize": BATCH}}
     sqs = door.client("sqs")
     url = sqs.create_queue(QueueName="work", Attributes={"VisibilityTimeout": str(VISIBILITY_TIMEOUT)})["QueueUrl"]
-    for start in range(0, len(KEYS), 10):
-        sqs.send_message_batch(QueueUrl=url, Entries=[{"Id": key, "MessageBody": key} for key in KEYS[start:start + 10]])
     arn = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
     return arn, {"SqsQueueParameters": {"BatchSize": BATCH}}
+
+
+def write(door: ServerDoor, kind: str, keys: list[str]) -> None:
+    """A record for each key, in the source of `kind`."""
+    if kind == "dynamodb":
+        dynamodb = door.client("dynamodb")
+        for key in keys:
+            dynamodb.put_item(TableName="orders", Item={"pk": {"S": key}})
+    elif kind == "kinesis":
+        door.client("kinesis").put_records(StreamName="clicks", Records=[{"Data": key.encode(), "PartitionKey": key}
+                                                                        for key in keys])
+    else:
+        sqs = door.client("sqs")
+        url = sqs.get_queue_url(QueueName="work")["QueueUrl"]
+        for start in range(0, len(keys), 10):
+            sqs.send_message_batch(QueueUrl=url, Entries=[{"Id": key, "MessageBody": key}
+                                                          for key in keys[start:start + 10]])
 
 
 @pytest.mark.parametrize("kind", ["dynamodb", "kinesis", "sqs"])
@@ -75,12 +83,14 @@ def test_kill_9_in_the_middle_of_a_pipe_loses_nothing(tmp_path, kind):
         create_table(dynamodb, "sink", view_type=None)
         function_arn = create_function(door.client("lambda"), "count", COUNTER, Timeout=30)["FunctionArn"]
         source_arn, parameters = source(door, kind)
+        first, second = KEYS[:len(KEYS) // 2], KEYS[len(KEYS) // 2:]
+        write(door, kind, first)
         door.client("pipes").create_pipe(Name="work-pipe", Source=source_arn, Target=function_arn, RoleArn=ROLE_ARN,
                                          SourceParameters=parameters)
-        deadline = time.monotonic() + 120
-        while len(deliveries(dynamodb)) < BATCH and time.monotonic() < deadline:  # until the pipe is under way
-            continue
-        assert BATCH <= len(deliveries(dynamodb)) < len(KEYS)  # the kill comes in the middle
+        assert door.wait_idle(120)["Idle"]  # the pipe caught up with the first half, each record once
+        assert deliveries(dynamodb) == dict.fromkeys(first, 1)
+        write(door, kind, second)  # and the kill while the pipe handles the second
+        assert len(deliveries(dynamodb)) < len(KEYS)  # the kill comes in the middle
         os.kill(server.pid, signal.SIGKILL)
         server.wait(timeout=10)
     with eddy_server(*args) as (url, _):

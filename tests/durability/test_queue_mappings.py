@@ -11,7 +11,6 @@ import itertools
 import json
 import os
 import signal
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -55,19 +54,27 @@ def seen(door: Any) -> dict[str, list[str]]:
     return {item["pk"]["S"]: [value["S"] for value in item["seen"]["L"]] for item in items}
 
 
-def wait_for(door: Any, done) -> dict[str, list[str]]:
-    """What the function noted once `done(noted)` holds (or after 120 s): a look every 0.1 s at most, after the
-    emulator's own wait for its mappings to settle. That wait answers at once when no batch is in flight, and what
-    is waited for then comes with a timer (a message's visibility timeout): looking again at once kept a core busy
-    with Scans, the server's too."""
-    deadline = time.monotonic() + 120
-    while True:
-        looked = time.monotonic()
-        now_seen = seen(door)
-        if done(now_seen) or time.monotonic() > deadline:
-            return now_seen
-        door.wait_idle(0.1)
-        time.sleep(max(0.0, looked + 0.1 - time.monotonic()))  # the rest of the 0.1 s between looks
+def settled(door: Any) -> dict[str, list[str]]:
+    """What the function noted, once the mappings are idle: no batch in flight, nothing they can receive now (the
+    emulator's wait_idle, with a generous bound: the machine may be busy)."""
+    assert door.wait_idle(120)["Idle"]
+    return seen(door)
+
+
+def send(sqs: Any, work: str, fifo: str, half: int) -> None:
+    """The first (0) or second (1) half of each queue's messages sent: the FIFO queue's first, the groups interleaved
+    as a busy producer sends them, then the standard queue's, ten at a time."""
+    for sent in zip(*(halves(bodies)[half] for bodies in GROUPS.values())):
+        for group, body in zip(GROUPS, sent):
+            sqs.send_message(QueueUrl=fifo, MessageBody=body, MessageGroupId=group)
+    standard = halves(STANDARD)[half]
+    for start in range(0, len(standard), 10):
+        sqs.send_message_batch(QueueUrl=work, Entries=[{"Id": body, "MessageBody": body}
+                                                       for body in standard[start:start + 10]])
+
+
+def halves(bodies: list[str]) -> tuple[list[str], list[str]]:
+    return bodies[:len(bodies) // 2], bodies[len(bodies) // 2:]
 
 
 def url_of(door: Any, name: str) -> str:
@@ -75,8 +82,8 @@ def url_of(door: Any, name: str) -> str:
 
 
 def start_work(door: Any) -> None:
-    """Queues filled, mappings made; answers once the poison message was received twice and the mappings of the
-    other two queues are under way."""
+    """Queues made, mappings made; answers once the poison message was received twice, the first half of the other
+    two queues' messages was delivered, and the second half was sent: the restart comes while the mappings handle it."""
     sqs, lam = door.client("sqs"), door.client("lambda")
     create_table(door.client("dynamodb"), "sink", view_type=None)
     function = create_function(lam, "count", COUNTER, Timeout=60)["FunctionArn"]
@@ -86,23 +93,24 @@ def start_work(door: Any) -> None:
     sqs.create_queue(QueueName="poison-dlq")
     poison = sqs.create_queue(QueueName="poison", Attributes={"VisibilityTimeout": str(VISIBILITY), "RedrivePolicy": json.dumps(
         {"deadLetterTargetArn": f"arn:aws:sqs:us-east-1:{ACCOUNT}:poison-dlq", "maxReceiveCount": 3})})["QueueUrl"]
-    for start in range(0, len(STANDARD), 10):
-        sqs.send_message_batch(QueueUrl=work, Entries=[{"Id": body, "MessageBody": body}
-                                                       for body in STANDARD[start:start + 10]])
-    for sent in zip(*GROUPS.values()):  # the groups interleaved, as a busy producer sends them
-        for group, body in zip(GROUPS, sent):
-            sqs.send_message(QueueUrl=fifo, MessageBody=body, MessageGroupId=group)
     sqs.send_message(QueueUrl=poison, MessageBody="poison")
     lam.create_event_source_mapping(EventSourceArn=f"arn:aws:sqs:us-east-1:{ACCOUNT}:poison", FunctionName=function,
                                     BatchSize=1)
-    assert wait_for(door, lambda s: s.get("poison"))["poison"] == ["poison@1"]
+    assert settled(door) == {"poison": ["poison@1"]}  # failed: invisible until its visibility timeout runs out
     door.control("/_eddy/clock", {"advance": VISIBILITY + 1})
-    assert wait_for(door, lambda s: len(s.get("poison", ())) == 2)["poison"] == ["poison@1", "poison@2"]
+    assert settled(door) == {"poison": ["poison@1", "poison@2"]}
+    send(sqs, work, fifo, 0)
     for name in ("work", "work.fifo"):
         lam.create_event_source_mapping(EventSourceArn=f"arn:aws:sqs:us-east-1:{ACCOUNT}:{name}",
                                         FunctionName=function, BatchSize=BATCH)
-    progress = wait_for(door, lambda s: len(s) >= 3 * BATCH)
-    assert len(progress) < len(STANDARD) + len(GROUPS)  # the restart comes in the middle
+    assert settled(door) == dict(  # the first half, each once
+        {body: [body + "@1"] for body in halves(STANDARD)[0]}, poison=["poison@1", "poison@2"],
+        **{group: [body + "@1" for body in halves(bodies)[0]] for group, bodies in GROUPS.items()})
+    send(sqs, work, fifo, 1)
+    progress = seen(door)
+    handled = [body for body in STANDARD if body in progress] + [
+        entry.split("@")[0] for group in GROUPS for entry in progress.get(group, ())]
+    assert len(handled) < len(STANDARD) + sum(map(len, GROUPS.values()))  # the restart comes in the middle
 
 
 def finish_and_check(door: Any, killed: bool) -> None:

@@ -86,8 +86,11 @@ class QueuePoller(threading.Thread):
                     batch = source.receive(queue, mapping.batch_size, now, MAX_PAYLOAD_BYTES)
                 except WriteFailed as failure:  # nothing received: the poller tries again, the disk may have room
                     self._refused(failure, "receive")
+                    runner.receive_refused = True
+                    runner.receives_refused += 1
                     activity.wait(LONGEST_WAIT)
                     continue
+                runner.receive_refused = False
                 if batch:
                     runner.window_opened = None
                     self.busy = True
@@ -180,6 +183,9 @@ class QueueRunner:
         self.lanes: dict[str, list[Any]] = {}
         #: when the current batching window opened (emulator seconds), shared by the pollers
         self.window_opened: float | None = None
+        #: whether the pollers' last receive was refused by the disk, and how many it refused in all (`waits_for_disk`)
+        self.receive_refused = False
+        self.receives_refused = 0
         self.pollers = [QueuePoller(self, number) for number in range(pollers(mapping))]
 
     def start(self) -> None:
@@ -192,6 +198,12 @@ class QueueRunner:
             return False
         queue = self.source.find()
         return queue is None or not self.source.deliverable(queue, self.kernel.clock.now(), 1)
+
+    def waits_for_disk(self, refused_before: int) -> bool:
+        """Whether the mapping's pollers wait for the disk to have room (lock held): the disk refused a receive since
+        `receives_refused` was `refused_before`, and no receive has been made since. Nothing of the emulator's (its
+        clock, a message sent) can move the mapping on then, so a wait does not wait for it (delivery_waits.py)."""
+        return self.receive_refused and self.receives_refused > refused_before
 
     def invoke(self, event: dict[str, Any], identifiers: list[str]) -> InvocationResult:
         return send_batch(self.sender, self.mapping, self.figures, event, identifiers)

@@ -17,9 +17,12 @@ from eddy.emulator.triggers.delivery_waits import DeliveryWaits
 from eddy.emulator.triggers.event_source_mappings import EventSourceMapping
 from eddy.emulator.triggers.failures import Discarded, MappingFailures, NotDeliveredError
 from eddy.emulator.triggers.mapping_figures import MappingFigures
+from eddy.emulator.triggers.pollers.queue_pollers import QueueRunner
 
 STREAM_ARN = "arn:aws:dynamodb:us-east-1:123456789012:table/orders/stream/2026-01-01T00:00:00.000"
 FUNCTION_ARN = "arn:aws:lambda:us-east-1:123456789012:function:replicate"
+QUEUE_ARN = "arn:aws:sqs:us-east-1:123456789012:work"
+DISK_REFUSED = "the disk refused the log entry of a receive, which was not made: a write to .eddy/wal failed: the disk is full"
 #: a pending pipe as pipes/pipe_registry.py's pending() gives it
 PIPE = {
     "Pipe": "arn:aws:pipes:us-east-1:123456789012:pipe/p",
@@ -150,3 +153,57 @@ def test_a_pipe_behind_its_source_is_pending_and_not_delivered():
         "  mapping pipe p: not caught up after 0 s, records not yet processed; "
         "last error: Unhandled: boom"
     )
+
+
+class RefusedQueueRunner:
+    """A queue mapping's runner whose pollers' every receive the disk refuses (pollers/queue_pollers.py): the messages
+    stay visible, so it never catches up; each look of the wait finds one more refused receive (a poller tries again
+    every second). Its `waits_for_disk` is QueueRunner's own."""
+
+    waits_for_disk = QueueRunner.waits_for_disk
+
+    def __init__(self, refused_before_the_wait: int) -> None:
+        self.receive_refused = True
+        self.receives_refused = refused_before_the_wait
+        self.looks = 0
+
+    def caught_up(self) -> bool:
+        self.looks += 1
+        if self.looks > 1:
+            self.receives_refused += 1
+        return False
+
+
+def test_a_queue_mapping_whose_receive_the_disk_refuses_is_pending_and_not_waited_for():
+    mapping = EventSourceMapping(
+        uuid="5a4b3c2d-mapping", event_source_arn=QUEUE_ARN, function_arn=FUNCTION_ARN, account_id="123456789012",
+        region="us-east-1", starting_position="",  # a queue mapping has none (sqs_mappings.py)
+    )
+    mapping.last_processing_result = "PROBLEM: " + DISK_REFUSED
+    figures = MappingFigures()
+    figures.note_error(DISK_REFUSED)
+    runner = RefusedQueueRunner(refused_before_the_wait=7)
+    registry = Registry({mapping.uuid: mapping}, {mapping.uuid: runner}, {mapping.uuid: figures}, {})
+    waits = DeliveryWaits(Kernel(Settings(), Clock()), registry, EventBridge([], []), AsyncInvocations([]))
+
+    answer = waits.wait_idle(timeout=600)
+
+    assert answer == {
+        "Idle": False,
+        "Delivered": False,
+        "Pending": [
+            {
+                "UUID": "5a4b3c2d-mapping",
+                "Mapping": "replicate <- work (5a4b3c2d)",
+                "FunctionArn": FUNCTION_ARN,
+                "EventSourceArn": QUEUE_ARN,
+                "LastProcessingResult": "PROBLEM: " + DISK_REFUSED,
+                "LastError": DISK_REFUSED,
+                "Retrying": [],
+            }
+        ],
+        "Failures": [],
+    }
+    # answered at the first look after a receive refused during the wait (the refusals before it were not enough:
+    # the disk may have had room since), not at the wait's end: 600 s of looks every 0.25 s
+    assert runner.looks == 2
