@@ -136,12 +136,16 @@ def _server_modules() -> tuple[Any, Any]:
     """Emulator and Server, their modules imported without the garbage collector, whose collections would only
     walk what the imports make (every object of which lives as long as the process: 7% of the imports' CPU time);
     those objects are then set apart (gc.freeze), so that no full collection of the serving process walks them
-    again."""
+    again. The regular expressions the imports compile (about 400, moto's backend index 183 of them) are read from
+    the per-user cache of compiled patterns, made by the first start (compiled_patterns.py)."""
+    from eddy.emulator.cli import compiled_patterns
+
     collecting = gc.isenabled()
     gc.disable()
     try:
-        from eddy.emulator.engine import Emulator
-        from eddy.emulator.api.server import Server
+        with compiled_patterns.kept(compiled_patterns.cache_dir()):
+            from eddy.emulator.engine import Emulator
+            from eddy.emulator.api.server import Server
     finally:
         gc.freeze()
         if collecting:
