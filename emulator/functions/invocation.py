@@ -28,9 +28,9 @@ from typing import TYPE_CHECKING, Any, Callable
 from eddy.emulator.errors import FunctionError
 from eddy.emulator.functions import platform_errors
 from eddy.emulator.functions.logs import log_groups
-from eddy.emulator.functions.callable_output import CALLABLE_OUTPUT, CapturedOutput
+from eddy.emulator.functions.callables.output import CALLABLE_OUTPUT, CapturedOutput
 from eddy.emulator.functions.concurrency import ON_DEMAND, PROVISIONED, Concurrency, Ticket
-from eddy.emulator.functions.environment import overlay
+from eddy.emulator.functions.callables.environment import overlay
 from eddy.emulator.functions.invocation_results import InvocationResult
 from eddy.emulator.functions.lambda_context import LambdaContext
 from eddy.emulator.functions.logs.recent_invocations import RecentInvocations
