@@ -141,6 +141,8 @@ class DeferredComponents:
                     invoker.worker_environment = self.worker_environment
                     invoker.before_worker_start = self._before_worker_start
                     invoker.role_credentials = self._role_session
+                    # a code folder goes once no worker runs in it (an update completed, a function deleted)
+                    self.functions.when_unused = invoker.environments.when_unused
                     self._invoker = invoker
         return self._invoker
 

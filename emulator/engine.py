@@ -273,7 +273,7 @@ class Emulator(DeferredComponents, Controls):
         if self._replication is not None:  # the next one is made (and started, once started) by its next use
             self._replication.reset()
         if self._invoker is not None:
-            self._invoker.retire_all()
+            self._invoker.stop_workers()  # busy ones too: their files go below
             self._invoker.recent.reset()
         if self._async_invocations is not None:
             self._async_invocations.reset()

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import os
-import threading
 import time
 import traceback
 import uuid
@@ -29,8 +28,9 @@ from eddy.emulator.errors import FunctionError
 from eddy.emulator.functions import platform_errors
 from eddy.emulator.functions.logs import log_groups
 from eddy.emulator.functions.callables.output import CALLABLE_OUTPUT, CapturedOutput
-from eddy.emulator.functions.concurrency import ON_DEMAND, PROVISIONED, Concurrency, Ticket
+from eddy.emulator.functions.concurrency import PROVISIONED, Concurrency, Ticket
 from eddy.emulator.functions.callables.environment import overlay
+from eddy.emulator.functions.execution_environments import ExecutionEnvironments
 from eddy.emulator.functions.invocation_results import InvocationResult
 from eddy.emulator.functions.lambda_context import LambdaContext
 from eddy.emulator.functions.logs.recent_invocations import RecentInvocations
@@ -82,11 +82,8 @@ class Invoker:
         #: every invocation's log, written to CloudWatch Logs as Lambda writes it
         self.logs = log_groups.FunctionLogs(now)
         self._threads = ThreadPoolExecutor(max_workers=max_threads, thread_name_prefix="eddy-invoke")
-        #: idle workers by the version they run and their kind of environment (on demand, provisioned)
-        self._idle_workers: dict[tuple[str, str], list[Worker]] = {}
-        #: close() was called: no worker is started or kept from then on (its emulator removes the code folders)
-        self._closed = False
-        self._lock = threading.Lock()
+        #: the workers, idle and busy, by the code folder they run in (a folder is removed once none runs there)
+        self.environments = ExecutionEnvironments(self._new_worker)
         #: which invocations run, in which kind of environment (reserved and provisioned concurrency)
         self.admission = Concurrency(now)
         #: environment every worker subprocess gets (e.g. AWS_ENDPOINT_URL pointing back at Eddy)
@@ -220,7 +217,7 @@ class Invoker:
         invoked_arn: str | None,
         ticket: Ticket,
     ) -> InvocationResult:
-        worker = self._take_worker(function, ticket.kind)
+        worker = self.environments.take(function, ticket.kind)
         if worker is None:  # the emulator is closing: no runtime is started for this invocation
             return _failed(request_id, platform_errors.exited(request_id, None))
         context = LambdaContext(
@@ -251,14 +248,16 @@ class Invoker:
             )
             # what the handler printed before it was stopped is in its log, as on Lambda (AWS-validated: LocalStack's
             # TestLambdaBehavior::test_lambda_invoke_with_timeout finds "starting wait" in the log)
+            self.environments.ended(worker)  # Worker.call killed it
             return _failed(request_id, error, timed_out=timed_out, logs="".join(worker.streamed), **environment)
         logs = answer.get("logs", "")
         if "init" in answer:  # the Init retried in this invocation (Lambda's Phase: invoke), after a failed one
             environment["invoke_init"] = answer["init"]
         if "exited" in answer:  # a custom runtime's process ended during the invocation: its environment is not reused
             worker.kill()
+            self.environments.ended(worker)
             return _failed(request_id, platform_errors.exited(request_id, answer["exited"]), logs=logs, **environment)
-        self._return_worker(function, worker, ticket.kind)
+        self.environments.give_back(function, worker, ticket.kind)
         if answer["ok"] and _too_large(answer["payload"], function.runtime, worker.answer_bytes):
             return _failed(request_id, platform_errors.response_too_large(), logs=logs, **environment)
         if answer["ok"]:
@@ -284,19 +283,22 @@ class Invoker:
         if function.target is not None:
             return None  # a registered callable has no Init of its own
         started_at = self._now()
-        worker = self._new_worker(function, PROVISIONED)
+        worker = self.environments.start(function, PROVISIONED)
+        if worker is None:  # the emulator is closing
+            return None
         worker.init(function.timeout)
         error = worker.init_error
         if not worker.initialized:  # no ready line: the runtime ended, or outlasted the Init's time
             error = "Runtime.ExitError" if worker.exit_status is not None else "Sandbox.Timedout"
         if error is not None:
             worker.kill()
+            self.environments.ended(worker)
             if failed is not None:
                 failed(error)
         init = (worker.init_logs, worker.init_duration, error)
         self.logs.write_init(function, worker.log_stream_name, init, started_at, PROVISIONED)
         if error is None:
-            self._return_worker(function, worker, PROVISIONED)
+            self.environments.give_back(function, worker, PROVISIONED)
         return error
 
     def provision_later(self, function: Function, failed: Callable[[str], None]) -> None:
@@ -310,26 +312,6 @@ class Invoker:
                 failed("Runtime.Unknown")
 
         self._threads.submit(prepare)
-
-    def _take_worker(self, function: Function, kind: str) -> Worker | None:
-        """An idle worker of the function's revision, else a new one; None once the Invoker is closed (an invocation
-        still running when its emulator closes: the code folder a new worker would run in is being removed)."""
-        with self._lock:
-            if self._closed:
-                return None
-            idle = self._idle_workers.setdefault((function.qualified_arn, kind), [])
-            while idle:
-                worker = idle.pop()
-                if worker.revision == function.revision and worker.process.poll() is None:
-                    return worker
-                worker.kill()
-        worker = self._new_worker(function, kind)
-        with self._lock:
-            closed = self._closed
-        if closed:  # closed while this one started
-            worker.kill()
-            return None
-        return worker
 
     def _new_worker(self, function: Function, kind: str) -> Worker:
         if self.before_worker_start is not None:
@@ -345,29 +327,15 @@ class Invoker:
             worker.revision = None
         return worker
 
-    def _return_worker(self, function: Function, worker: Worker, kind: str) -> None:
-        with self._lock:
-            if not self._closed:
-                self._idle_workers.setdefault((function.qualified_arn, kind), []).append(worker)
-                return
-        worker.kill()  # its invocation ended after close(): nothing will take it again
-
     def retire(self, function: Function) -> None:
         """Stop the idle workers of a function's version (its code or configuration changed, or it was deleted)."""
-        with self._lock:
-            pools = [self._idle_workers.pop((function.qualified_arn, kind), []) for kind in (ON_DEMAND, PROVISIONED)]
-        for worker in (worker for pool in pools for worker in pool):
-            worker.kill()
+        self.environments.retire(function)
 
-    def retire_all(self) -> None:
-        with self._lock:
-            workers = [w for pool in self._idle_workers.values() for w in pool]
-            self._idle_workers.clear()
-        for worker in workers:
-            worker.kill()
+    def stop_workers(self) -> None:
+        """Stop every worker, busy or idle (the emulator is reset: every function's files go)."""
+        self.environments.stop_all()
 
     def close(self) -> None:
-        with self._lock:
-            self._closed = True
-        self.retire_all()
+        """Every worker stopped, none started from now on (the emulator removes the code folders next)."""
+        self.environments.close()
         self._threads.shutdown(wait=False, cancel_futures=True)

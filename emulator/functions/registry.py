@@ -34,6 +34,9 @@ class FunctionRegistry(VersionedRegistry):
         self.observer = observer
         #: a number in [0, 1) for each invocation of an alias with weights: which version runs
         self.draw = draw
+        #: when_unused(folder, remove): remove() once no worker runs in the folder (the Invoker's execution
+        #: environments, set when it is made; at once before: no worker runs yet)
+        self.when_unused: Callable[[Path, Callable[[], None]], None] = lambda folder, remove: remove()
 
     def _put(self, function: Function, replace: bool) -> Function:
         if not replace and function.arn in self.functions:
@@ -267,9 +270,9 @@ class FunctionRegistry(VersionedRegistry):
                 shutil.rmtree(code_dir.parent, ignore_errors=True)
 
         if at_once:
-            remove()
+            self.remove_unused(code_dir, remove)
         else:
-            self.after_commit(remove)
+            self.after_commit(lambda: self.remove_unused(code_dir, remove))
 
     def list(self, account_id: str, region: str) -> list[Function]:
         return [f for f in self.functions.values() if f.account_id == account_id and f.region == region]
@@ -280,7 +283,20 @@ class FunctionRegistry(VersionedRegistry):
         if self.observer is not None:
             self.observer.function_deleted(function)  # refused with its request: not deleted
         if function.code_dir is not None:  # its files, once its request is written down
-            self.after_commit(lambda: shutil.rmtree(self._home(function), ignore_errors=True))
+            home = self._home(function)
+            self.after_commit(lambda: self.remove_unused(home, lambda: shutil.rmtree(home, ignore_errors=True)))
+
+    def remove_unused(self, folder: Path, remove: Callable[[], None]) -> None:
+        """remove() once no worker runs in `folder` or below it: an invocation in flight while its function's update
+        completes or the function is deleted finishes on the code it started with, as on Lambda. Not at all if a
+        function's code is there again by then (one of the same name created meanwhile)."""
+
+        def unused() -> None:
+            codes = [f.code_dir for root in self.functions.values() for f in (root, *root.versions.values())]
+            if not any(code is not None and (code == folder or folder in code.parents) for code in codes):
+                remove()
+
+        self.when_unused(folder, unused)
 
     def after_commit(self, action: Callable[[], Any]) -> None:
         """Done once the request that changed a function is written down (at once without an observer)."""

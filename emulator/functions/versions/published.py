@@ -28,6 +28,7 @@ class VersionedRegistry:
     draw: Callable[[], float]
     recorded: Callable[..., None]
     after_commit: Callable[[Callable[[], Any]], None]
+    remove_unused: Callable[[Any, Callable[[], None]], None]
     _home: Callable[[Any], Any]
 
     def publish_version(self, function: Any, description: str | None) -> tuple[Any, bool]:
@@ -73,7 +74,8 @@ class VersionedRegistry:
         if self.observer is not None:
             self.observer.function_deleted(version)  # refused with its request: not deleted
         if version.code_dir is not None:  # its files, once its request is written down
-            self.after_commit(lambda: shutil.rmtree(version.code_dir.parent, ignore_errors=True))
+            home = version.code_dir.parent
+            self.after_commit(lambda: self.remove_unused(home, lambda: shutil.rmtree(home, ignore_errors=True)))
 
     @staticmethod
     def qualified(function: Any, qualifier: str | None) -> Any:

@@ -60,7 +60,9 @@ def test_a_closed_invoker_starts_no_worker_and_the_invocation_fails_as_an_exited
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
-def test_a_worker_whose_invocation_ends_after_close_is_stopped_not_kept(tmp_path):
+def test_a_worker_running_when_its_invoker_closes_is_stopped_with_it(tmp_path):
+    """close() stops busy workers too (its emulator removes their code folders next): the invocation fails as a
+    runtime that exited on a signal, and nothing is kept."""
     running, go = tmp_path / "running", tmp_path / "go"
     os.mkfifo(running)
     os.mkfifo(go)
@@ -70,13 +72,16 @@ def test_a_worker_whose_invocation_ends_after_close_is_stopped_not_kept(tmp_path
     results = []
     invocation = threading.Thread(target=lambda: results.append(invoker.invoke(function, {})))
     invocation.start()
-    assert running.read_text() == "running"  # the handler runs in its worker
+    assert running.read_text() == "running"  # the handler runs in its worker, waiting for `go`
     invoker.close()
-    go.write_text("answer")
     invocation.join(timeout=120)
     assert not invocation.is_alive()
     [result] = results
-    assert (result.ok, result.payload) == (True, {"answered": True})
+    assert (result.ok, result.error.error_type, result.error.message) == (
+        False,
+        "Runtime.ExitError",
+        f"RequestId: {result.request_id} Error: Runtime exited with error: signal: killed",
+    )
     with pytest.raises(ProcessLookupError):  # stopped and reaped, not left idle
         os.kill(result.worker_pid, 0)
-    assert invoker._idle_workers == {}
+    assert invoker.environments.take(function, "on-demand") is None
