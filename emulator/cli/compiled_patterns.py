@@ -2,7 +2,7 @@
 them (moto's backend index alone 183, then urllib3, yaml, werkzeug, http.cookiejar, ...), a sixth of the imports'
 CPU time, the same ones at every start.
 
-    with compiled_patterns.kept(cache_dir()):
+    with compiled_patterns.kept(user_cache.cache_dir()):
         import ...  # every re.compile of a str or bytes pattern in here is read from the cache or added to it
 
 While inside, CPython's compiler of a pattern (re._compiler.compile, which re.compile calls for a pattern it has not
@@ -14,7 +14,7 @@ tests/emulator/cli/test_compiled_patterns.py). On the way out the compiler is pu
 for the first time are added to the file (written whole to a temporary file, then os.replace: a concurrent start
 reads the old file or the new one). Measured (bench/starts.py): about 0.1 s of the start's CPU to DynamoDB loaded.
 
-The file is per-user (`cache_dir()`: $XDG_CACHE_HOME/eddy, default ~/.cache/eddy, as node_sdk.py's), named after
+The file is in the per-user cache (storage/user_cache.py: $XDG_CACHE_HOME/eddy, default ~/.cache/eddy), named after
 the interpreter's exact version and _sre's MAGIC, so another Python never reads it; it is trusted as Eddy wrote it. A
 file that cannot be read is ignored, an entry _sre refuses is compiled again (either is replaced on the way out); a
 folder that cannot be written to leaves the file as it was. Where this Python's re module is not laid out as expected
@@ -26,14 +26,14 @@ from __future__ import annotations
 import contextlib
 import functools
 import marshal
-import os
 import re
 import sys
-import tempfile
 import threading
 from pathlib import Path
 from collections.abc import Iterator
 from typing import Any
+
+from eddy.emulator.storage import user_cache
 
 try:
     import _sre
@@ -47,12 +47,6 @@ Entry = tuple[int, list[int], int, dict[str, int], tuple[Any, ...]]
 MOST_KEPT = 5000
 
 _lock = threading.Lock()
-
-
-def cache_dir() -> Path:
-    """$XDG_CACHE_HOME/eddy, default ~/.cache/eddy."""
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "eddy"
 
 
 def cache_file(folder: Path) -> Path:
@@ -74,9 +68,9 @@ def kept(folder: Path) -> Iterator[None]:
     original = _compiler.compile
 
     def compile(pattern: Any, flags: int = 0) -> Any:
-        if not isinstance(pattern, (str, bytes)) or flags & re.DEBUG:
+        if type(pattern) not in (str, bytes) or flags & re.DEBUG:  # exactly: what marshal writes
             return original(pattern, flags)
-        key = (pattern, flags)
+        key = (pattern, int(flags))
         entry = known.get(key)
         if isinstance(entry, tuple) and len(entry) == 5:
             try:
@@ -100,7 +94,8 @@ def kept(folder: Path) -> Iterator[None]:
                 if _compiler.compile is compile:
                     _compiler.compile = original
             if added:
-                _write(path, {**({} if len(known) + len(added) > MOST_KEPT else known), **added})
+                patterns = {**({} if len(known) + len(added) > MOST_KEPT else known), **added}
+                user_cache.write_whole(path, marshal.dumps(patterns))
 
 
 def _entry(pattern: str | bytes, flags: int) -> Entry:
@@ -111,7 +106,7 @@ def _entry(pattern: str | bytes, flags: int) -> Entry:
     indexgroup: list[Any] = [None] * parsed.state.groups
     for name, number in groupindex.items():
         indexgroup[number] = name
-    return flags | parsed.state.flags, code, parsed.state.groups - 1, groupindex, tuple(indexgroup)
+    return int(flags | parsed.state.flags), code, parsed.state.groups - 1, groupindex, tuple(indexgroup)
 
 
 @functools.cache
@@ -130,25 +125,9 @@ def _usable() -> bool:
 def _read(path: Path) -> dict[Any, Any]:
     """The file's patterns by pattern and flags; none where it is missing or unreadable. An entry is checked where it
     is used (_sre.compile refuses code it cannot run)."""
+    data = user_cache.read(path)
     try:
-        kept = marshal.loads(path.read_bytes())
-    except (OSError, EOFError, ValueError, TypeError):
+        kept = marshal.loads(data) if data is not None else {}
+    except (EOFError, ValueError, TypeError):
         return {}
     return kept if isinstance(kept, dict) else {}
-
-
-def _write(path: Path, patterns: dict[tuple[Any, int], Entry]) -> None:
-    """`patterns` as the file, whole (a temporary file, then os.replace); nothing where the folder cannot be written."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-        try:
-            with os.fdopen(handle, "wb") as file:
-                file.write(marshal.dumps(patterns))
-            os.replace(temporary, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
-            raise
-    except OSError:
-        pass

@@ -124,3 +124,13 @@ def test_eddy_serve_keeps_the_patterns_its_start_compiles_and_reads_them_at_the_
     kept = marshal.loads(written)
     assert {pattern.pattern for _, pattern in backend_index.backend_url_patterns} <= {p for p, _ in kept}
     assert path.read_bytes() == written  # the second start found every pattern its imports compiled
+
+
+def test_a_pattern_of_a_str_subclass_is_left_to_the_compiler(tmp_path):
+    class Text(str):
+        pass
+
+    with compiled_patterns.kept(tmp_path):
+        made = _fresh_compiles([(Text(r"\d+(?P<unit>ms|s)"), re.IGNORECASE), (r"x+", re.MULTILINE)])
+    assert made == [re._compiler.compile(r"\d+(?P<unit>ms|s)", re.IGNORECASE), re._compiler.compile(r"x+", re.M)]
+    assert set(marshal.loads(compiled_patterns.cache_file(tmp_path).read_bytes())) == {("x+", int(re.MULTILINE))}

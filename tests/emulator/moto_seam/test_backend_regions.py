@@ -40,3 +40,28 @@ def test_reading_them_loads_neither_botocore_nor_moto():
     )
     shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert shown == "[] True"
+
+
+def test_the_lists_are_kept_per_user_with_the_file_they_were_made_from(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    botocores = json.loads(botocore_data._read_endpoint_regions())
+    kept_file = tmp_path / "eddy" / backend_regions.CACHE_NAME
+    assert backend_regions.read() == botocores  # none kept: read from the endpoint file, then kept
+    kept = json.loads(kept_file.read_text())
+    endpoints = backend_regions._builtin_endpoints()
+    assert kept == {"source": [str(endpoints), endpoints.stat().st_size, endpoints.stat().st_mtime_ns],
+                    "regions": botocores}
+
+    kept["regions"]["dynamodb"] = ["us-east-1"]  # what the next read answers is the kept lists'
+    kept_file.write_text(json.dumps(kept))
+    assert backend_regions.read() == {**botocores, "dynamodb": ["us-east-1"]}
+
+    kept["source"][2] -= 1  # made from another version of the file: made again, and kept
+    kept_file.write_text(json.dumps(kept))
+    assert backend_regions.read() == botocores
+    assert json.loads(kept_file.read_text())["regions"] == botocores
+
+    for damaged in ('{"source": ', json.dumps({**kept, "regions": {"dynamodb": [1]}})):
+        kept_file.write_text(damaged)
+        assert backend_regions.read() == botocores
+        assert json.loads(kept_file.read_text())["regions"] == botocores
