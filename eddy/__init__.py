@@ -14,6 +14,7 @@ Spark path, with the `eddy[spark]` extra).
 from __future__ import annotations
 
 import importlib
+import sys
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -37,10 +38,22 @@ _PUBLIC = {
 __all__ = sorted(_PUBLIC)
 
 
+#: the names whose module's first import loads the engine and moto: the regular expressions it compiles are read
+#: from the per-user cache of compiled patterns (compiled_patterns.py)
+_ENGINE = ("Emulator", "emulate")
+
+
 def __getattr__(name: str) -> Any:
     if name not in _PUBLIC:
         raise AttributeError(f"module 'eddy' has no attribute {name!r}")
-    value = getattr(importlib.import_module(_PUBLIC[name]), name)
+    if name in _ENGINE and _PUBLIC[name] not in sys.modules:
+        from eddy import compiled_patterns
+
+        with compiled_patterns.kept_per_user():
+            module = importlib.import_module(_PUBLIC[name])
+    else:
+        module = importlib.import_module(_PUBLIC[name])
+    value = getattr(module, name)
     globals()[name] = value
     return value
 

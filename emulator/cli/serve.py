@@ -138,13 +138,12 @@ def _server_modules() -> tuple[Any, Any]:
     those objects are then set apart (gc.freeze), so that no full collection of the serving process walks them
     again. The regular expressions the imports compile (about 400, moto's backend index 183 of them) are read from
     the per-user cache of compiled patterns, made by the first start (compiled_patterns.py)."""
-    from eddy.emulator.cli import compiled_patterns
-    from eddy.emulator.storage import user_cache
+    from eddy import compiled_patterns
 
     collecting = gc.isenabled()
     gc.disable()
     try:
-        with compiled_patterns.kept(user_cache.cache_dir()):
+        with compiled_patterns.kept_per_user():
             from eddy.emulator.engine import Emulator
             from eddy.emulator.api.server import Server
     finally:

@@ -87,7 +87,7 @@ def marked_settings(node: pytest.Item) -> dict[str, Any]:
 def eddy(request: pytest.FixtureRequest) -> Iterator[Any]:
     """An in-process Eddy for this test: every boto3 client of the process talks to it (emulate()). Its value is the
     Emulator with the calls `eddy_server` offers too (in_process.InProcessEddy)."""
-    from eddy.emulator.api.inprocess import emulate
+    from eddy import emulate  # its first import reads the patterns it compiles from the per-user cache
     from eddy.emulator.pytest_plugin.in_process import InProcessEddy
 
     block = emulate(**marked_settings(request.node))

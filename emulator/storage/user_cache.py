@@ -1,6 +1,7 @@
 """The per-user cache: what a start would otherwise work out again each time from files that do not change between
-starts (the regular expressions serve's imports compile, the regions in botocore's endpoint data), kept in
-$XDG_CACHE_HOME/eddy (default ~/.cache/eddy, the folder node_sdk.py installs the Node.js SDK into).
+starts (the regular expressions the imports of `eddy serve` and the in-process door compile, the regions in
+botocore's endpoint data), kept in $XDG_CACHE_HOME/eddy (default ~/.cache/eddy, the folder node_sdk.py installs the
+Node.js SDK into).
 
 A cached file is written whole (a temporary file beside it, then os.replace: a concurrent reader finds the old file
 or the new one) and only ever read as a hint: one that is missing, unreadable or out of date is worked out again and

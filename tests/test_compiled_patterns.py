@@ -1,4 +1,5 @@
-"""The per-user cache of compiled regular expressions `eddy serve`'s imports read (emulator/cli/compiled_patterns.py):
+"""The per-user cache of compiled regular expressions that `eddy serve`'s imports and the in-process door's first
+import read (eddy/compiled_patterns.py):
 a pattern made from the file equals CPython's own compile of it (Pattern's == compares the pattern, its flags and the
 code _sre runs), a second block parses nothing, a damaged file or entry is compiled again and replaced, and the
 compiler is put back on the way out."""
@@ -6,11 +7,15 @@ compiler is put back on the way out."""
 from __future__ import annotations
 
 import marshal
+import os
 import re
+import subprocess
+import sys
+
 import boto3
 import pytest
 
-from eddy.emulator.cli import compiled_patterns
+from eddy import compiled_patterns
 from tests.conftest import eddy_server
 
 #: patterns of the kinds the start compiles: flags given and inline, named groups, look-arounds, bytes, Unicode
@@ -134,3 +139,24 @@ def test_a_pattern_of_a_str_subclass_is_left_to_the_compiler(tmp_path):
         made = _fresh_compiles([(Text(r"\d+(?P<unit>ms|s)"), re.IGNORECASE), (r"x+", re.MULTILINE)])
     assert made == [re._compiler.compile(r"\d+(?P<unit>ms|s)", re.IGNORECASE), re._compiler.compile(r"x+", re.M)]
     assert set(marshal.loads(compiled_patterns.cache_file(tmp_path).read_bytes())) == {("x+", int(re.MULTILINE))}
+
+
+def test_the_in_process_doors_first_import_keeps_its_patterns_and_puts_the_compiler_back(tmp_path):
+    # a process of its own: the first `eddy.emulate` imports the engine and moto, as a test's first block does
+    code = (
+        "import re, sys\n"
+        "import boto3\n"
+        "original = re._compiler.compile\n"
+        "import eddy\n"
+        "with eddy.emulate(housekeeping_interval=None):\n"
+        "    client = boto3.client('dynamodb', region_name='us-east-1')\n"
+        "    print(client.list_tables()['TableNames'], re._compiler.compile is original)\n"
+    )
+    environment = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                           env=environment).stdout.strip()
+    assert shown == "[] True"
+    from moto import backend_index
+
+    kept = marshal.loads(compiled_patterns.cache_file(tmp_path / "eddy").read_bytes())
+    assert {pattern.pattern for _, pattern in backend_index.backend_url_patterns} <= {p for p, _ in kept}

@@ -1,16 +1,19 @@
 """Regular expressions compiled once per machine, not once per start: `eddy serve`'s imports compile about 400 of
 them (moto's backend index alone 183, then urllib3, yaml, werkzeug, http.cookiejar, ...), a sixth of the imports'
-CPU time, the same ones at every start.
+CPU time, the same ones at every start; the in-process door's first import of the engine (and moto) about 250.
 
-    with compiled_patterns.kept(user_cache.cache_dir()):
+    with compiled_patterns.kept_per_user():
         import ...  # every re.compile of a str or bytes pattern in here is read from the cache or added to it
+
+Used around those imports: cli/serve.py's, and `eddy.emulate` / `eddy.Emulator`'s first use (eddy/__init__.py) and
+the pytest plugin's in-process fixtures'.
 
 While inside, CPython's compiler of a pattern (re._compiler.compile, which re.compile calls for a pattern it has not
 compiled in this process) is one that keeps what it compiles: the pattern's final flags, its code (the list of
 integers _sre runs), its groups and their names, keyed by the pattern and its flags; a kept pattern is made again
 from them by _sre.compile, as the compiler itself makes it, without parsing it again. The Pattern made is equal to
 the compiler's own (Pattern's == compares the pattern, its flags and its code: pinned by
-tests/emulator/cli/test_compiled_patterns.py). On the way out the compiler is put back, and the patterns compiled
+tests/test_compiled_patterns.py). On the way out the compiler is put back, and the patterns compiled
 for the first time are added to the file (written whole to a temporary file, then os.replace: a concurrent start
 reads the old file or the new one). Measured (bench/starts.py): about 0.1 s of the start's CPU to DynamoDB loaded.
 
@@ -53,6 +56,11 @@ def cache_file(folder: Path) -> Path:
     """The file of this interpreter's compiled patterns in `folder`."""
     magic = getattr(_sre, "MAGIC", 0)
     return folder / f"patterns-{sys.implementation.cache_tag}-{sys.hexversion:x}-{magic}.marshal"
+
+
+def kept_per_user() -> contextlib.AbstractContextManager[None]:
+    """`kept` in the per-user cache's folder (storage/user_cache.py)."""
+    return kept(user_cache.cache_dir())
 
 
 @contextlib.contextmanager
