@@ -107,6 +107,8 @@ def process_kind(argv: list[str]) -> str:
         return "eddy serve"
     if "functions/worker.py" in words:
         return "a Python function's worker"
+    if "functions/worker_template.py" in words:  # the workers it forks write no line of their own
+        return "the Python workers' template"
     if "-m pytest" in words or "exec(eval(sys.stdin" in words:  # execnet starts pytest-xdist's workers
         return "pytest and its workers"
     if "-m eddy" in words:

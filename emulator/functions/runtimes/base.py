@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from eddy.emulator.processes import children
 
 if TYPE_CHECKING:
     from eddy.emulator.functions.function import Function
@@ -32,6 +35,20 @@ class Runtime(ABC):
     @abstractmethod
     def search_path(self, function: Function) -> dict[str, str]:
         """Where the runtime finds the function's modules (set after the function's own variables)."""
+
+    def start(self, command: list[str], cwd: str, environment: dict[str, str]) -> Any:
+        """The worker's process: a subprocess.Popen, or what a runtime starts in its stead with the same parts
+        (python.py: a worker forked from a template), its stdin and stdout pipes, in a session of its own."""
+        return children.start(  # it dies with this process, however this one ends
+            command,
+            cwd=cwd,
+            env=environment,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            bufsize=1,
+            start_new_session=True,  # a terminal's Ctrl-C is Eddy's to answer (it stops its workers), not theirs
+        )
 
     def environment(self, function: Function) -> dict[str, str]:
         """The variables Lambda sets for this runtime (the function's own come on top)."""

@@ -9,11 +9,12 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from eddy.emulator.functions.runtimes import python_template
 from eddy.emulator.functions.runtimes.base import Runtime
 
-WORKER = Path(__file__).resolve().parents[1] / "worker.py"
+WORKER = python_template.WORKER
 
 if TYPE_CHECKING:
     from eddy.emulator.functions.function import Function
@@ -22,6 +23,11 @@ if TYPE_CHECKING:
 class PythonRuntime(Runtime):
     def command(self, function: Function) -> list[str]:
         return [sys.executable, str(WORKER), function.handler]
+
+    def start(self, command: list[str], cwd: str, environment: dict[str, str]) -> Any:
+        """Forked from the template that has imported boto3 when it can be (python_template.py), else by exec."""
+        forked = python_template.start_worker(command, cwd, environment)
+        return forked if forked is not None else super().start(command, cwd, environment)
 
     def environment(self, function: Function) -> dict[str, str]:
         return {**super().environment(function), "PYTHONUNBUFFERED": "1"}

@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, Any
 
 from eddy.emulator.functions.logs import log_groups
 from eddy.emulator.functions.runtimes import runtime_of
-from eddy.emulator.processes import children
 
 if TYPE_CHECKING:
     from eddy.emulator.functions.function import Function
@@ -70,17 +69,8 @@ class Worker:
         # Eddy's own endpoint, whatever the function's variables say (node_worker.mjs sends https requests to it there)
         environment["EDDY_ENDPOINT_URL"] = extra_environment.get("AWS_ENDPOINT_URL", "")
         environment.update(runtime.search_path(function))
-        command, code_dir = runtime.command(function), function.code_dir
-        self._start = lambda: children.start(  # it dies with this process, however this one ends
-            command,
-            cwd=code_dir,
-            env=environment,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-            bufsize=1,
-            start_new_session=True,  # a terminal's Ctrl-C is Eddy's to answer (it stops its workers), not theirs
-        )
+        command, code_dir = runtime.command(function), str(function.code_dir)
+        self._start = lambda: runtime.start(command, code_dir, environment)
         self.process = self._start()
 
     def call(self, request: str, timeout: float) -> dict[str, Any] | None:
@@ -170,9 +160,12 @@ class Worker:
         """The worker and every process it started (its process group: a custom runtime's bootstrap and the
         programs that one runs, a handler's subprocesses), as Lambda ends an execution environment whole."""
         if self.process.poll() is None:  # not reaped yet: its process group is still its own
-            try:
-                os.killpg(self.process.pid, signal.SIGKILL)
-            except OSError:  # not a group leader (started elsewhere than Linux): the worker alone
+            if not isinstance(self.process, subprocess.Popen):  # forked by a template, which kills its group
                 self.process.kill()
+            else:
+                try:
+                    os.killpg(self.process.pid, signal.SIGKILL)
+                except OSError:  # not a group leader (started elsewhere than Linux): the worker alone
+                    self.process.kill()
         self.process.wait()
 
