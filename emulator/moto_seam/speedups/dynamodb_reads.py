@@ -6,7 +6,7 @@ against moto's own by tests/emulator/moto_seam/test_speedups_reads.py).
   10-item Query's time in the server (cProfile, bench/server_profile.py --kind Query). Here each attribute is
   measured by dynamodb_items.attribute_size (pinned equal to DynamoType.size()); an item kept as its image's text
   whose attributes moto has not read (dynamodb_text_items.py) is measured on its text's values
-  (dynamodb_items.plain_size), and stays so.
+  (dynamodb_items.plain_size) once, its size kept with it (dynamodb_text_items.moto_size), and stays undecoded.
 - `Item.__deepcopy__` (item_deepcopy): the page's items are deep-copied before projection; moto's copy goes through
   copy.deepcopy for each attribute value and member, and asks is_list(), is_map() and is_set() of each. Here
   DynamoType values are copied directly (the same types, the same sharing through `memo`), anything else through
@@ -20,15 +20,14 @@ against moto's own by tests/emulator/moto_seam/test_speedups_reads.py).
 from __future__ import annotations
 
 import copy
-import json
 from typing import Any
 
 from moto.dynamodb.models.dynamo_type import DynamoType, Item, LimitedSizeDict
 from moto.dynamodb.models.utilities import bytesize
 
 from eddy.emulator.moto_seam.speedups import dynamodb_text_items
-from eddy.emulator.moto_seam.speedups.dynamodb_items import attribute_size, plain_size
-from eddy.emulator.moto_seam.speedups.dynamodb_text_items import undecoded
+from eddy.emulator.moto_seam.speedups.dynamodb_items import attribute_size
+from eddy.emulator.moto_seam.speedups.dynamodb_text_items import moto_size, undecoded
 from eddy.emulator.moto_seam.speedups.dynamodb_puts import IMAGE, IMAGE_SIZE
 
 original_item_size = Item.size
@@ -38,8 +37,8 @@ _SETS = frozenset({"SS", "NS", "BS"})
 
 
 def item_size(self: Item) -> int:
-    if undecoded(self):  # measured on its text's values: its attributes stay undecoded
-        return plain_size(json.loads(self.eddy_image))
+    if undecoded(self):  # measured once on its text's values: its attributes stay undecoded
+        return moto_size(self)
     return sum(
         bytesize(key) + (attribute_size(value) if type(value) is DynamoType else value.size())
         for key, value in self.attrs.items()

@@ -25,7 +25,7 @@ from typing import Any
 
 from moto.dynamodb.models.dynamo_type import DynamoType, Item, LimitedSizeDict
 
-from eddy.emulator.moto_seam.speedups.dynamodb_items import dynamo
+from eddy.emulator.moto_seam.speedups.dynamodb_items import dynamo, plain_size
 from eddy.emulator.streams.item_size import item_size
 
 #: the attribute of moto's Item on which Eddy keeps the item's image as its last write left it, as its compact JSON
@@ -40,6 +40,8 @@ class TextItem(Item):
 
     #: the attributes once decoded (or set by moto); None: not yet, the text is the item
     eddy_attrs: LimitedSizeDict | None = None
+    #: moto's Item.size() of it while undecoded, measured once on its text's values (moto_size); None: not yet
+    eddy_moto_size: int | None = None
 
     @property
     def attrs(self) -> LimitedSizeDict:
@@ -73,6 +75,16 @@ def key_value(value: dict[str, Any]) -> DynamoType:
     """A key attribute's value as JSON writes it (a binary one in base64) as the DynamoType of moto's table's key:
     built from the value moto's parser shapes (a binary one as bytes)."""
     return dynamo(_binary(value))
+
+
+def moto_size(item: TextItem) -> int:
+    """moto's Item.size() of an undecoded TextItem, measured on its text's values the first time it is asked (moto's
+    Query and Scan ask twice an item, every time they read it) and kept: until it is decoded its text is all it holds,
+    and never changes."""
+    size = item.eddy_moto_size
+    if size is None:
+        size = item.eddy_moto_size = plain_size(json.loads(item.eddy_image))
+    return size
 
 
 def undecoded(item: Any) -> bool:
@@ -125,4 +137,7 @@ def _binary(value: dict[str, Any]) -> dict[str, Any]:
 def copied(item: TextItem, key_copy: Any) -> TextItem:
     """A copy of an undecoded TextItem (dynamodb_reads.item_deepcopy's): its key copied by `key_copy`, its text and
     size shared (str and int)."""
-    return text_item(key_copy(item.hash_key), key_copy(item.range_key), item.eddy_image, item.eddy_image_size)
+    copy = text_item(key_copy(item.hash_key), key_copy(item.range_key), item.eddy_image, item.eddy_image_size)
+    if item.eddy_moto_size is not None:
+        copy.eddy_moto_size = item.eddy_moto_size
+    return copy

@@ -56,10 +56,14 @@ def test_a_validated_put_keeps_its_item_as_the_text_item_images_would_make(attrs
     assert (ours.eddy_image, ours.eddy_image_size) == (
         item_images.image_text_of(theirs), item_size(item_images.image_of(theirs)))  # made from moto's DynamoTypes
     assert raw((ours.hash_key, ours.range_key)) == raw((theirs.hash_key, theirs.range_key))
-    # what Query and Scan ask of every item, answered from the text: it stays undecoded
-    assert dynamodb_reads.item_size(ours) == dynamodb_reads.original_item_size(theirs)
+    # what Query and Scan ask of every item (twice an item, every time they read it), answered from the text once
+    # and kept with it: it stays undecoded, and its copy keeps the size too
+    assert ours.eddy_moto_size is None
+    assert dynamodb_reads.item_size(ours) == dynamodb_reads.original_item_size(theirs) == ours.eddy_moto_size
+    assert dynamodb_reads.item_size(ours) == theirs.size()
     copied = dynamodb_reads.item_deepcopy(ours, {})
     assert undecoded(ours) and undecoded(copied) and copied.eddy_image is ours.eddy_image
+    assert copied.eddy_moto_size == theirs.size() and dynamodb_reads.item_size(copied) == theirs.size()
     assert raw((copied.hash_key, copied.range_key)) == raw((ours.hash_key, ours.range_key))
     assert copied.hash_key is not ours.hash_key
     # moto reads its attributes: decoded into the DynamoTypes moto's own put builds, and kept
@@ -188,6 +192,9 @@ def test_a_stored_item_stays_text_until_moto_reads_it(emu):
         return table.get_item(DynamoType({"S": key}), None)
 
     assert [undecoded(stored(key)) for key in "abc"] == [True, True, True]
+    # the Scan measured each one from its text once, as moto's own Item.size() measures it, and kept the size
+    sizes = [dynamodb_reads.original_item_size(Item(DynamoType({"S": key}), None, _every_type(key))) for key in "abc"]
+    assert [stored(key).eddy_moto_size for key in "abc"] == sizes
     dynamodb.update_item(TableName="orders", Key={"pk": {"S": "c"}}, UpdateExpression="SET n = :n",
                          ExpressionAttributeValues={":n": {"N": "7"}})
     assert [undecoded(stored(key)) for key in "abc"] == [True, True, False]
