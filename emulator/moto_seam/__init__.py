@@ -7,7 +7,8 @@ upgrade fails in one place.
   speedups/    moto's methods replaced by equivalent, faster ones: dynamodb.py (DynamoType, Table.query),
                dynamodb_items.py (Item), dynamodb_puts.py (Table.put_item),
                sqs.py (Queue.delete_message, Queue.messages), s3.py (an aws-chunked body read in linear time),
-               mock_start.py (mock_aws's start registers the `requests` mock's responses it built once)
+               mock_start.py (mock_aws's start registers the `requests` mock's responses it built once),
+               action_lookup.py (a request's action looked for by its name, not in a list of the class's members)
   all_or_nothing.py  moto's writes made all or nothing, and its errors read for the door
   s3/          moto's S3: objects stored as S3 stores them (encryption, checksum types), a Suspended bucket's
                versions kept, put_object / delete_object wrapped for object changes (volume streams), bucket
@@ -61,6 +62,7 @@ PATCHES = (
             "eddy.emulator.moto_seam.services.botocore_data",
             "eddy.emulator.moto_seam.services.query_errors",
             "eddy.emulator.moto_seam.speedups.mock_start",
+            "eddy.emulator.moto_seam.speedups.action_lookup",
         ),
     ),
     (

@@ -5,6 +5,7 @@ time, each pinned by a test against moto's own (tests/emulator/moto_seam/test_sp
   dynamodb_items.py  Item: items built in linear time, untracked
   dynamodb_puts.py   Table.put_item without a condition, and a BatchWriteItem's puts
   dynamodb_text_items.py  a validated put's item kept as its image's text, its attributes decoded on moto's first read
+  action_lookup.py  BaseResponse.call_action's look for the request's action: the one name asked, not every member
   sqs.py       Queue.delete_message found by its receipt handle, Queue.messages read lazily: DeleteMessage and
                ReceiveMessage cost O(batch), not O(messages in the queue)
 
