@@ -59,8 +59,9 @@ def cache_file(folder: Path) -> Path:
 
 
 def kept_per_user() -> contextlib.AbstractContextManager[None]:
-    """`kept` in the per-user cache's folder (storage/user_cache.py)."""
-    return kept(user_cache.cache_dir())
+    """`kept` in the per-user cache's folder (storage/user_cache.py); nothing kept where there is none."""
+    folder = user_cache.cache_dir()
+    return contextlib.nullcontext() if folder is None else kept(folder)
 
 
 @contextlib.contextmanager

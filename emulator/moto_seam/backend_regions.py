@@ -62,9 +62,7 @@ def read() -> dict[str, list[str]] | None:
     if kept is not None:
         return kept
     regions = _regions(json.loads(path.read_bytes()))
-    user_cache.write_whole(
-        user_cache.cache_dir() / CACHE_NAME, json.dumps({"source": source, "regions": regions}).encode()
-    )
+    user_cache.write_whole(_cache_file(), json.dumps({"source": source, "regions": regions}).encode())
     return json.loads(json.dumps(regions))
 
 
@@ -79,9 +77,14 @@ def _regions(endpoints: dict[str, Any]) -> dict[str, list[str]]:
     return regions
 
 
+def _cache_file() -> Path | None:
+    folder = user_cache.cache_dir()
+    return None if folder is None else folder / CACHE_NAME
+
+
 def _kept(source: list[Any]) -> dict[str, list[str]] | None:
     """The lists the per-user cache holds, where they were made from `source`; None otherwise."""
-    data = user_cache.read(user_cache.cache_dir() / CACHE_NAME)
+    data = user_cache.read(_cache_file())
     try:
         kept = json.loads(data) if data is not None else None
     except ValueError:
