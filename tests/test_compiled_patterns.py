@@ -41,8 +41,12 @@ def _fresh_compiles(cases):
     return [re.compile(pattern, flags) for pattern, flags in cases]
 
 
-def _refuse_parsing(*args, **kwargs):
-    raise AssertionError("a pattern the file holds was parsed again")
+class _RefusingParser:
+    """Stands in for re._parser in compiled_patterns only (the process's own re keeps parsing, for other threads)."""
+
+    @staticmethod
+    def parse(*args, **kwargs):
+        raise AssertionError("a pattern the file holds was parsed again")
 
 
 def test_patterns_made_from_the_file_equal_the_compilers_own(tmp_path, monkeypatch):
@@ -55,7 +59,7 @@ def test_patterns_made_from_the_file_equal_the_compilers_own(tmp_path, monkeypat
     assert set(kept) == {(pattern, int(flags)) for pattern, flags in CASES}
 
     written = compiled_patterns.cache_file(tmp_path).read_bytes()
-    monkeypatch.setattr(re._parser, "parse", _refuse_parsing)
+    monkeypatch.setattr(compiled_patterns, "_parser", _RefusingParser)
     with compiled_patterns.kept(tmp_path):  # every one made from the file, none parsed
         second = _fresh_compiles(CASES)
     monkeypatch.undo()
