@@ -79,7 +79,8 @@ class Eddy:
         else:
             request = urllib.request.Request(self.url + path, data=json.dumps(payload).encode(), method="POST")
             try:
-                with urllib.request.urlopen(request, timeout=60) as answered:
+                # longer than any control's own wait (POST /_eddy/idle's timeout: 120 s in the queue mappings' tests)
+                with urllib.request.urlopen(request, timeout=300) as answered:
                     status, body = answered.status, answered.read()
             except urllib.error.HTTPError as error:
                 status, body = error.code, error.read()
