@@ -79,6 +79,9 @@ class Template:
                 stdout=subprocess.DEVNULL,
                 start_new_session=True,  # a terminal's Ctrl-C is Eddy's to answer, as for its workers
             )
+        except OSError:
+            ours.close()
+            raise
         finally:
             theirs.close()
         ours.settimeout(STARTING_SECONDS)
@@ -154,16 +157,21 @@ class Template:
         except OSError:  # the template ended: its workers with it
             pass
 
-    def status(self, pid: int, timeout: float | None) -> int | None:
-        """The worker's exit status once it ended (waiting up to `timeout`; None: forever); None if it has not.
-        A template that ended ended its workers (their death signal, SIGKILL)."""
+    def wait(self, worker: ForkedWorker, timeout: float | None) -> None:
+        """worker.returncode set once the worker has ended (waiting up to `timeout`; None: as long as it runs). Any
+        number of threads may wait for one worker (an invocation reading its end while close() kills it): the
+        first to see its status sets it, under the lock the others look at it with. A template that ended ended its
+        workers (their death signal, SIGKILL)."""
         if self.alive and self.process.poll() is not None:  # it ended, and its reader has not said so yet
             self._ended()
         with self._exits:
-            self._exits.wait_for(lambda: pid in self._statuses or not self.alive, timeout)
-            if pid in self._statuses:
-                return self._statuses.pop(pid)
-            return None if self.alive else -signal.SIGKILL
+            self._exits.wait_for(
+                lambda: worker.returncode is not None or worker.pid in self._statuses or not self.alive, timeout
+            )
+            if worker.returncode is None and worker.pid in self._statuses:
+                worker.returncode = self._statuses.pop(worker.pid)
+            elif worker.returncode is None and not self.alive:
+                worker.returncode = -signal.SIGKILL
 
     def stop(self) -> None:
         self.process.kill()
@@ -207,12 +215,12 @@ class ForkedWorker:
 
     def poll(self) -> int | None:
         if self.returncode is None:
-            self.returncode = self._template.status(self.pid, timeout=0)
+            self._template.wait(self, timeout=0)
         return self.returncode
 
     def wait(self, timeout: float | None = None) -> int:
         if self.returncode is None:
-            self.returncode = self._template.status(self.pid, timeout)
+            self._template.wait(self, timeout)
         if self.returncode is None:
             raise subprocess.TimeoutExpired(self.args, timeout or 0)
         return self.returncode
