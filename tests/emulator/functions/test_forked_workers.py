@@ -13,8 +13,12 @@ import os
 import re
 import signal
 
+import boto3
+
+from eddy.emulator.functions.runtimes import python_template
 from tests.emulator.functions.test_custom_runtimes import _ended_within
 from tests.emulator.functions.test_functions import ROLE, create_function, updated, zip_of
+from tests.emulator.functions.test_layers import publish
 from tests.lambda_functions import created_function
 
 #: a variable the interpreter reads as it starts and that changes nothing on Linux (it matters on Windows and macOS
@@ -153,6 +157,10 @@ def test_a_function_that_bundles_its_own_boto3_gets_its_own(door):
     created_function(lam, FunctionName="own-sdk", Runtime="python3.12", Role=ROLE, Handler="app.handler",
                      Code={"ZipFile": zip_of({"app.py": source, "boto3/__init__.py": "MARKER = 'bundled'\n"})})
     assert _invoke(lam, "own-sdk")[0] == {"template": False, "preloaded": False, "boto3": "bundled"}
+    layer = publish(lam, "sdk-layer", {"python/boto3/__init__.py": "MARKER = 'from a layer'\n"})
+    created_function(lam, FunctionName="layer-sdk", Runtime="python3.12", Role=ROLE, Handler="app.handler",
+                     Layers=[layer], Code={"ZipFile": zip_of({"app.py": source})})
+    assert _invoke(lam, "layer-sdk")[0] == {"template": False, "preloaded": False, "boto3": "from a layer"}
 
 
 def test_an_interpreter_start_up_variable_starts_the_worker_by_exec(door):
@@ -180,3 +188,24 @@ def test_a_template_killed_between_invocations_is_replaced_by_the_next_worker(do
     assert {key: second[key] for key in ("template", "preloaded")} == {"template": True, "preloaded": True}
     assert second["template_pid"] != first["template_pid"] and second["pid"] != first["pid"]
     assert _ended_within(first["pid"], 60)  # the first worker ended with its template
+
+
+def test_while_no_template_starts_workers_start_by_exec_and_the_next_tries_again(tmp_path, monkeypatch):
+    """A template that cannot be started (here its script is missing: the interpreter exits at once) is not waited
+    for: the worker starts as before, and the next worker tries a template again. In-process: the test swaps the
+    script."""
+    from eddy import emulate
+
+    templates = python_template._Templates()  # this process's template registry, none started yet
+    monkeypatch.setattr(python_template, "_templates", templates)
+    script = python_template.SCRIPT
+    monkeypatch.setattr(python_template, "SCRIPT", tmp_path / "missing.py")
+    source = STARTED + "def handler(event, context):\n    return started()\n"
+    with emulate():
+        lam = boto3.client("lambda", region_name="us-east-1")
+        create_function(lam, "first", source)
+        create_function(lam, "second", source)
+        assert _invoke(lam, "first")[0] == {"template": False, "preloaded": False}
+        monkeypatch.setattr(python_template, "SCRIPT", script)
+        assert _invoke(lam, "second")[0] == {"template": True, "preloaded": True}
+    templates.current().stop()
