@@ -34,6 +34,12 @@ class Request:
     target: str = ""
 
     def header(self, name: str, default: str | None = None) -> str | None:
+        """The header's value, its name in any case. A header is most often asked by the name the client sent it
+        under (botocore's X-Amz-Target, Authorization): that name is looked up first, and only a miss walks the
+        headers comparing lower-case names (9 lower() calls of an in-process call's headers, asked several times)."""
+        value = self.headers.get(name)
+        if value is not None:
+            return value.decode() if isinstance(value, bytes) else value
         wanted = name.lower()
         for key, value in self.headers.items():
             if key.lower() == wanted:

@@ -16,6 +16,7 @@ shaping (members by model, nulls dropped, blobs base64-decoded, numbers cast).
 from __future__ import annotations
 
 import base64
+import functools
 import sys
 from typing import Any, Callable
 
@@ -351,10 +352,18 @@ def _handler(shaped: dict[str, Any], account_id: str, region: str, access_key: s
     handler.body = handler.params = shaped
     handler.uri_match = {}
     handler.current_account, handler.region = account_id, region
-    handler.partition = get_partition(region)
+    handler.partition = _partition(region)
     handler.found = _existing_backend(account_id, region)
     _mark_account_as_visited(account_id, access_key, region)
     return handler
+
+
+@functools.lru_cache(maxsize=64)  # bounded: a region is whatever a request's scope or host names
+def _partition(region: str) -> str:
+    """moto's partition of a region (get_partition: the region's name against each partition's prefixes in turn), once
+    per region rather than once per request: a caller's region is one of a few, and a region's partition never
+    changes."""
+    return get_partition(region)
 
 
 def _refusal(handler: DynamoHandler, operation: str, error: Exception) -> MotoError:

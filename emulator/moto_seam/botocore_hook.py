@@ -44,7 +44,10 @@ def plain_headers(headers: Any) -> dict[str, Any]:
     own = getattr(headers, "_dict", None) if type(headers) is HeadersDict else None
     if type(own) is not dict:
         return dict(headers.items())
-    return {str(name): value for name, value in own.items()}  # str(): HeadersDict.__iter__'s own name of a key
+    try:  # a key's _key: what HeadersDict.__iter__'s str(key) answers (_HeaderKey.__str__), without a call a header
+        return {name._key: value for name, value in own.items()}
+    except AttributeError:  # keys botocore no longer makes so: named through its Mapping interface
+        return dict(headers.items())
 
 
 def _body(request: AWSPreparedRequest) -> bytes:

@@ -28,8 +28,9 @@ from eddy.emulator.moto_seam.tables import item_images
 from eddy.emulator.streams.records import ImageText
 
 moto_get_item = DynamoHandler.get_item
-#: members that make a get other than the plainest: moto's own handler answers it
-_NOT_PLAIN = ("ProjectionExpression", "AttributesToGet", "ExpressionAttributeNames")
+#: members that make a get other than the plainest: moto's own handler answers it (a set: `isdisjoint` asks about
+#: them all in one call, where `any(member in body ...)` ran a generator)
+_NOT_PLAIN = frozenset({"ProjectionExpression", "AttributesToGet", "ExpressionAttributeNames"})
 #: what moto's include_consumed_capacity takes (anything else it refuses before the get)
 _CAPACITY_MODES = frozenset({"NONE", "TOTAL", "INDEXES"})
 
@@ -37,15 +38,13 @@ _CAPACITY_MODES = frozenset({"NONE", "TOTAL", "INDEXES"})
 def plainest(body: dict[str, Any]) -> bool:
     """Whether a validated get is the plainest form, whose answer `item_text` gives: no projection, and a
     ReturnConsumedCapacity moto takes (the capacity is the door's to add: api/dynamodb/answers/unasked.py)."""
-    return not any(member in body for member in _NOT_PLAIN) and body.get("ReturnConsumedCapacity", "NONE") in (
-        _CAPACITY_MODES
-    )
+    return _NOT_PLAIN.isdisjoint(body) and body.get("ReturnConsumedCapacity", "NONE") in _CAPACITY_MODES
 
 
 def get_item(handler: DynamoHandler) -> ActionResult:
     """moto's DynamoHandler.get_item (its ConsumedCapacity too) for a get the door has validated."""
     body = handler.body
-    if any(member in body for member in _NOT_PLAIN):
+    if not _NOT_PLAIN.isdisjoint(body):
         return moto_get_item(handler)
     return _plain_get(handler)  # moto's decorator takes the handler alone as an argument
 
@@ -71,7 +70,25 @@ def _stored_item(handler: DynamoHandler) -> Item | None:
     empty_keys = [k for k, v in key.items() if not next(iter(v.values()))]
     if empty_keys:
         raise KeyIsEmptyStringException(empty_keys[0])
-    attribute_keys = table.attribute_keys  # a new list at each read of moto's property: read once
-    if not all(k in attribute_keys for k in key):
+    if not _key_attributes(table, key):
         raise ProvidedKeyDoesNotExist
-    return backend.get_item(name, key, [])  # [] : what moto's parser of no projection gives
+    return _item_at(backend, table, key)
+
+
+def _key_attributes(table: Any, key: dict[str, Any]) -> bool:
+    """moto's check that each of the key's names is one of the table's attribute keys (its key's and its indexes'):
+    the table's own key attributes answer it for a key that names only them, the commonest key, without moto's
+    attribute_keys, a property that copies the table's key list and adds each index's (a new list at each read)."""
+    names = key.keys()
+    return names <= set(table.table_key_attrs) or names <= set(table.attribute_keys)
+
+
+def _item_at(backend: Any, table: Any, key: dict[str, Any]) -> Item | None:
+    """What moto's backend.get_item(name, key, []) finds, in the table found already: moto's get_item looks the table
+    up again by its name, and its Table.get_item asks `hash_key in items`, then `items[hash_key]` (two hashes and
+    comparisons of the key's DynamoType); a table without a sort key is read here by one `items.get`. A table with one
+    is read by moto's own Table.get_item (its items are a defaultdict of partitions, which moto's lookup fills in)."""
+    hash_key, range_key = backend.get_keys_value(table, key)  # moto's errors for a key that is not the table's
+    if table.range_key_attr is None:
+        return table.items.get(hash_key)
+    return table.get_item(hash_key, range_key, [])  # [] : what moto's parser of no projection gives

@@ -82,6 +82,8 @@ def check_request(kind: str, params: dict[str, Any]) -> None:
     expressions, legacy = PARAMETERS[kind]
     given = [name for name in expressions if params.get(name) is not None]
     names, values = params.get("ExpressionAttributeNames"), params.get("ExpressionAttributeValues")
+    if not given and names is None and values is None:
+        return  # no expression, no names, no values (a plain GetItem or PutItem): none of the four rules applies
     if given:
         mixed = [
             name
