@@ -270,9 +270,20 @@ def send_to_eddy(request: Any, **kwargs: Any) -> Any:
     was imported and so has no moto hook of its own. A client that has both is answered once: the hook that
     answers an attempt first marks it (moto_seam/botocore_hook.py), the other one passes."""
     models = sys.modules.get("moto.core.models")
-    if not signing_for_eddy or models is None:
+    if not signing_for_eddy or models is None or _answered(request):
         return None
     return models.botocore_stubber(request=request, **kwargs)
+
+
+def _answered(request: Any) -> bool:
+    """Whether Eddy's hook has answered this attempt of the request already (moto_seam/botocore_hook.py marks it, and
+    passes an attempt so marked): botocore asks every before-send handler, and a client made while an emulator is
+    open has moto's own hook before this one, which answers first. Asked here, the hook is not called again."""
+    marked = getattr(request, "eddy_answered_attempt", None)
+    if marked is None:
+        return False
+    context = getattr(request, "context", None) or {}
+    return marked == (context.get("retries") or {}).get("attempt")
 
 
 def _register(handlers: ModuleType) -> None:

@@ -19,7 +19,6 @@ description read from moto's table, replicas fanned out).
 
 from __future__ import annotations
 
-import contextlib
 import json
 import threading
 from typing import Any, Callable, TypeVar
@@ -30,6 +29,7 @@ from eddy.emulator.dynamodb.tables import TableDefinitions, stream_asked
 from eddy.emulator.moto_seam import bridge as moto_bridge
 from eddy.emulator.moto_seam.tables import views as moto_tables
 from eddy.emulator.streams.capture import Capture, TableKey
+from eddy.emulator.storage.channels import NOTHING
 from eddy.emulator.streams.records import Image
 
 TARGET_PREFIX = "DynamoDB_20120810."
@@ -97,7 +97,7 @@ class DynamoDB:
         from moto's full path while the write is still captured (what `shape` does on the fast path)."""
         with self._lock:
             # a write is one captured operation: committed when it ends (streams/commits.py), put back if it raises
-            with self._capture.operation() if operation in WRITE_OPERATIONS else contextlib.nullcontext():
+            with self._capture.operation() if operation in WRITE_OPERATIONS else NOTHING:
                 response = fast_path.answer(operation, request, params, shape)
                 if response is not None:
                     return response

@@ -30,6 +30,10 @@ from __future__ import annotations
 import contextlib
 from typing import Any, Callable, ContextManager, Iterable, Protocol
 
+#: a context that does nothing, shared (contextlib.nullcontext keeps no state: it may be entered by any number of
+#: threads at once, and again)
+NOTHING: ContextManager[None] = contextlib.nullcontext()
+
 
 class DurableLog(Protocol):
     """What a component writes its changes to (storage/persistence.py's Persistence, or NOT_KEPT in memory)."""
@@ -132,10 +136,10 @@ class NotKept:
         """Nothing: an in-memory emulator keeps no log."""
 
     def together(self) -> ContextManager[None]:
-        return contextlib.nullcontext()
+        return NOTHING
 
     def unit(self) -> ContextManager[None]:
-        return contextlib.nullcontext()
+        return NOTHING  # asked by every request: one shared, stateless context rather than a new one each time
 
     def on_undo(self, undo: Callable[[], Any]) -> None:
         """Nothing: in memory no write is refused, so nothing is taken back."""

@@ -198,10 +198,15 @@ def _validate_key_sizes(
 
 def validate_put_has_empty_attrs(field_updates: dict[str, Any], table: Table) -> None:
     """moto's validate_put_has_empty_attrs: an empty NS or SS anywhere in a non-key attribute's value (maps
-    included) refused in moto's words; the key attributes read once."""
+    included) refused in moto's words; the key attributes read once, and only for an item with a value that may
+    hold a set: a lone S or N (most of an item) holds none."""
     if table:
-        keys = table.attribute_keys
+        keys = None
         for name, value in field_updates.items():
+            if type(value) is dict and len(value) == 1 and ("S" in value or "N" in value):
+                continue
+            if keys is None:
+                keys = table.attribute_keys
             if name not in keys:
                 _refuse_empty_sets(value)
 

@@ -3,4 +3,4 @@ resource_policies.py (a table's and its streams' resource-based policies), time_
 Live was last changed); definition_requests.py, a table's definition request run again through moto
 (recovery's); ttl.py, its items read for Time to Live; batch_writes.py, BatchWriteItem written into them all or
 nothing; puts.py and gets.py, PutItem's and GetItem's plainest forms answered without moto's work for the other
-forms."""
+forms; lookups.py, a table found by its name as moto's get_table finds it."""

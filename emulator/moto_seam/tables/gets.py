@@ -24,7 +24,9 @@ from moto.dynamodb.exceptions import KeyIsEmptyStringException, ProvidedKeyDoesN
 from moto.dynamodb.models.dynamo_type import Item
 from moto.dynamodb.responses import DynamoHandler, DynamoResult, include_consumed_capacity
 
+from eddy.emulator.moto_seam.speedups.dynamodb_items import dynamo
 from eddy.emulator.moto_seam.tables import item_images
+from eddy.emulator.moto_seam.tables.lookups import table_named
 from eddy.emulator.streams.records import ImageText
 
 moto_get_item = DynamoHandler.get_item
@@ -65,7 +67,7 @@ def _stored_item(handler: DynamoHandler) -> Item | None:
     body = handler.body
     name = body["TableName"]
     backend = handler.dynamodb_backend
-    table = backend.get_table(name)
+    table = table_named(backend, name)
     key = body["Key"]
     empty_keys = [k for k, v in key.items() if not next(iter(v.values()))]
     if empty_keys:
@@ -87,7 +89,12 @@ def _item_at(backend: Any, table: Any, key: dict[str, Any]) -> Item | None:
     """What moto's backend.get_item(name, key, []) finds, in the table found already: moto's get_item looks the table
     up again by its name, and its Table.get_item asks `hash_key in items`, then `items[hash_key]` (two hashes and
     comparisons of the key's DynamoType); a table without a sort key is read here by one `items.get`. A table with one
-    is read by moto's own Table.get_item (its items are a defaultdict of partitions, which moto's lookup fills in)."""
+    is read by moto's own Table.get_item (its items are a defaultdict of partitions, which moto's lookup fills in).
+    A key of the partition key alone, on a table without a sort key, passes moto's get_keys_value without a word: its
+    DynamoType is built directly (dynamodb_items.dynamo), without get_keys_value's checks and DynamoType's own calls."""
+    hash_name = table.hash_key_attr
+    if table.range_key_attr is None and len(key) == 1 and hash_name in key:
+        return table.items.get(dynamo(key[hash_name]))
     hash_key, range_key = backend.get_keys_value(table, key)  # moto's errors for a key that is not the table's
     if table.range_key_attr is None:
         return table.items.get(hash_key)

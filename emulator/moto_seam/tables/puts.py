@@ -21,17 +21,22 @@ from moto.dynamodb import responses as moto_responses
 from moto.dynamodb.responses import DynamoHandler, include_consumed_capacity
 
 from eddy.emulator.moto_seam.speedups.dynamodb_puts import item_to_put, store_item
+from eddy.emulator.moto_seam.tables.lookups import table_named
 
 moto_put_item = DynamoHandler.put_item
-#: members that make a put other than the plainest: moto's own handler answers it
-_NOT_PLAIN = ("Expected", "ConditionExpression", "ExpressionAttributeNames", "ExpressionAttributeValues")
+#: members that make a put other than the plainest: moto's own handler answers it (a set: `isdisjoint` asks about
+#: them all in one call)
+_NOT_PLAIN = frozenset({"Expected", "ConditionExpression", "ExpressionAttributeNames", "ExpressionAttributeValues"})
+#: the value moto's validate_put_has_empty_keys looks for (an S or a B whose first member is ''), as a validated item
+#: holds it: one member (a B is decoded to bytes by then, which that check's '' never equals)
+_EMPTY_STRING = {"S": ""}
 
 
 def put_item(handler: DynamoHandler, *, fits: bool = False) -> ActionResult:
     """moto's DynamoHandler.put_item (its ConsumedCapacity too) for a put the door has validated; `fits`: the request's
     body is no longer than an item may be."""
     body = handler.body
-    if body.get("ReturnValues", "NONE") != "NONE" or any(member in body for member in _NOT_PLAIN):
+    if body.get("ReturnValues", "NONE") != "NONE" or not _NOT_PLAIN.isdisjoint(body):
         return moto_put_item(handler)
     return _plain_put(handler, fits=fits)  # moto's decorator takes the handler alone as an argument
 
@@ -40,8 +45,9 @@ def put_item(handler: DynamoHandler, *, fits: bool = False) -> ActionResult:
 def _plain_put(handler: DynamoHandler, fits: bool) -> ActionResult:
     body = handler.body
     item = body["Item"]
-    table = handler.dynamodb_backend.get_table(body["TableName"])
-    moto_responses.validate_put_has_empty_keys(item, table)
+    table = table_named(handler.dynamodb_backend, body["TableName"])
+    if _EMPTY_STRING in item.values():  # else moto's check finds nothing: not run
+        moto_responses.validate_put_has_empty_keys(item, table)
     moto_responses.validate_put_has_empty_attrs(item, table)  # speedups/dynamodb_puts.py's while an emulator runs
     moto_responses.validate_put_has_gsi_keys_set_to_none(item, table)
     store_item(table, item_to_put(table, item, types_checked=True, fits=fits))
