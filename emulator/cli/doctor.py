@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from eddy.emulator.cli.serve_flags import port_number
 from eddy.emulator.storage.disk import SPARE_BYTES, free_bytes
 from eddy.emulator.storage.ownership import current_owner, describe_owner
 from eddy.emulator.functions.runtimes.node_sdk import MISSING as SDK_MISSING, sdk_modules
@@ -226,6 +227,6 @@ def register(commands: Any) -> None:
         "directory; each problem with the command that fixes it",
     )
     doctor.add_argument("--host", default="127.0.0.1", help="the address eddy serve would bind (default: loopback)")
-    doctor.add_argument("--port", type=int, default=4566)
+    doctor.add_argument("--port", type=port_number, default=4566)
     doctor.add_argument("--state-dir", default=".eddy")
     doctor.set_defaults(handler=doctor_command)

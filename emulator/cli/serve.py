@@ -20,7 +20,7 @@ from typing import Any
 
 from eddy import interrupts
 from eddy.emulator.cli.failures import INTERRUPTED, CannotListenError
-from eddy.emulator.cli.serve_flags import add_setting_flags, serve_settings
+from eddy.emulator.cli.serve_flags import add_setting_flags, port_number, serve_settings
 from eddy.emulator.settings import Settings
 
 
@@ -28,7 +28,7 @@ def register(commands: Any) -> None:
     """The `serve` subcommand, with every flag it takes."""
     serve = commands.add_parser("serve", help="serve DynamoDB, DynamoDB Streams and moto's services on one port")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default: loopback only)")
-    serve.add_argument("--port", type=int, default=4566)
+    serve.add_argument("--port", type=port_number, default=4566, help="port to listen on (0: any free one)")
     serve.add_argument(
         "--state-dir",
         default=".eddy",

@@ -37,6 +37,18 @@ def _at_least_zero(kind: Callable[[str], Any]) -> Callable[[str], Any]:
     return read
 
 
+def port_number(text: str) -> int:
+    """A TCP port, 0 to 65535 (0: any free one); argparse says what is wrong with any other (before, 99999 reached
+    the bind and ended in OverflowError's traceback)."""
+    port = int(text)
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{text} is not a port: 0 to 65535")
+    return port
+
+
+port_number.__name__ = "int"  # argparse names the type in its message for what it cannot read
+
+
 #: the settings `eddy serve` takes as they are named (Settings' other fields have flags of their own above, in hours
 #: or with 0 for None): setting -> (flag, type, metavar, meaning, what 0 means or None)
 SETTING_FLAGS: dict[str, tuple[str, Any, str, str, str | None]] = {

@@ -195,6 +195,16 @@ def test_a_negative_setting_is_refused_before_anything_starts(flag, value):
         2, "", f"eddy serve: error: argument {flag}: {value} is less than 0")
 
 
+@pytest.mark.parametrize("command", ["serve", "doctor"])
+@pytest.mark.parametrize("port", ["99999", "-1"])
+def test_a_port_outside_0_to_65535_is_refused_in_one_line(command, port):
+    """Before, eddy serve --port 99999 reached the bind and ended in OverflowError's traceback."""
+    result = subprocess.run([sys.executable, "-m", "eddy", command, "--port", port],
+                            capture_output=True, text=True, timeout=120)
+    assert (result.returncode, result.stdout, result.stderr.splitlines()[-1]) == (
+        2, "", f"eddy {command}: error: argument --port: {port} is not a port: 0 to 65535")
+
+
 def test_a_jitter_share_outside_0_to_1_is_refused_before_anything_starts():
     result = subprocess.run([sys.executable, "-m", "eddy", "serve", "--in-memory", "--sns-retry-jitter", "1.5"],
                             capture_output=True, text=True, timeout=120)
