@@ -31,9 +31,16 @@ _TOKEN = re.compile(
     re.S,
 )
 EOF = "<EOF>"
+#: the operations whose request holds its ProjectionExpression as its own member
+_OWN_MEMBER = frozenset({"GetItem", "Query", "Scan"})
 
 
 def check(operation: str, params: dict[str, Any]) -> None:
+    if operation in _OWN_MEMBER:  # one ProjectionExpression at most, read here without _expressions' generator
+        expression = params.get("ProjectionExpression")
+        if isinstance(expression, str) and expression.strip():
+            check_expression(expression)
+        return
     for expression in _expressions(operation, params):
         check_expression(expression)
 
@@ -98,7 +105,7 @@ def _near(tokens: list[tuple[str | None, str]], at: int) -> str:
 def _expressions(operation: str, params: dict[str, Any]) -> Iterator[str]:
     """Each ProjectionExpression of the request that is a string with something in it."""
     found: list[Any] = []
-    if operation in ("GetItem", "Query", "Scan"):
+    if operation in _OWN_MEMBER:
         found.append(params.get("ProjectionExpression"))
     elif operation == "BatchGetItem" and isinstance(params.get("RequestItems"), dict):
         found.extend(

@@ -47,10 +47,11 @@ ENUMS = {
 
 
 def check(operation: str, params: dict[str, Any]) -> None:
-    problems = [
+    enums = ENUMS.get(operation)  # most operations have none: no list is made for them
+    problems = enums and [
         f"Value '{params[member]}' at '{member[:1].lower() + member[1:]}' failed to satisfy constraint: Member "
         f"must satisfy enum value set: [{', '.join(allowed)}]"
-        for member, allowed in ENUMS.get(operation, ())
+        for member, allowed in enums
         if params.get(member) not in (None, *allowed)
     ]
     if problems:
