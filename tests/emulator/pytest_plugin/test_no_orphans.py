@@ -90,7 +90,9 @@ def test_a_killed_pytest_leaves_no_eddy_process(pytester: pytest.Pytester, signu
         running = processes_with(marker)
         commands = sorted(running.values())
         assert [c for c in commands if " -m eddy serve " in c] and [c for c in commands if "node_worker" in c], commands
-        assert len([c for c in commands if "functions/worker.py " in c]) == 3, commands  # in-process, python, quick
+        # the three Python workers (in-process, python, quick) are forked from the worker template of the Eddy that
+        # runs them (runtimes/worker_template.py), whose command line they carry: the template and its three workers
+        assert len([c for c in commands if "runtimes/worker_template.py " in c]) == 4, "\n".join(commands)
         pytest_process.send_signal(signum)
         pytest_process.wait()
     finally:
