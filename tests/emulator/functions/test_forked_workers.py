@@ -8,12 +8,17 @@ emulator), and whether boto3 was imported before its module imported it."""
 from __future__ import annotations
 
 import base64
+import gzip
 import json
 import os
 import re
 import signal
+import subprocess
+import sys
+from pathlib import Path
 
 import boto3
+import botocore
 
 from eddy.emulator.functions.runtimes import python_template
 from tests.emulator.functions.test_custom_runtimes import _ended_within
@@ -24,6 +29,8 @@ from tests.lambda_functions import created_function
 #: a variable the interpreter reads as it starts and that changes nothing on Linux (it matters on Windows and macOS
 #: only): a worker whose function sets it starts by exec, and sees what a forked one sees
 NO_EFFECT = {"PYTHONCASEOK": "1"}
+#: botocore's own models (its package data)
+BOTOCORE_DATA = Path(botocore.__file__).parent / "data"
 
 STARTED = '''
 import os, sys
@@ -209,3 +216,62 @@ def test_while_no_template_starts_workers_start_by_exec_and_the_next_tries_again
         monkeypatch.setattr(python_template, "SCRIPT", script)
         assert _invoke(lam, "second")[0] == {"template": True, "preloaded": True}
     templates.current().stop()
+
+
+MODELS = STARTED + '''
+import boto3
+def handler(event, context):
+    clients = {service: boto3.client(service).meta.service_model.metadata["serviceFullName"]
+               for service in ("sqs", "dynamodb", "sns")}
+    return {**started(), "clients": clients, "tables": boto3.client("dynamodb").list_tables()["TableNames"]}
+'''
+
+
+def test_a_forked_workers_clients_read_the_models_its_aws_data_path_names(door):
+    """The template has read botocore's data (worker_template.read_sdk_data) for the Loaders a forked worker makes;
+    a function whose AWS_DATA_PATH names models of its own (botocore: the first folder on that path holding a file
+    wins) gets its own, and every client of a forked worker answers as an exec'd one's."""
+    lam = door.client("lambda")
+    model = json.loads(gzip.decompress((BOTOCORE_DATA / "sqs" / "2012-11-05" / "service-2.json.gz").read_bytes()))
+    model["metadata"]["serviceFullName"] = "The Function's Own Queue Service"
+    files = {"app.py": MODELS, "models/sqs/2012-11-05/service-2.json": json.dumps(model)}
+    created_function(lam, FunctionName="own-models", Runtime="python3.12", Role=ROLE, Handler="app.handler",
+                     Code={"ZipFile": zip_of(files)},
+                     Environment={"Variables": {"AWS_DATA_PATH": "${LAMBDA_TASK_ROOT}/models"}})
+    create_function(lam, "sdk-models", MODELS)
+    create_function(lam, "sdk-models-by-exec", MODELS, Environment={"Variables": NO_EFFECT})
+    sdk = {"sqs": "Amazon Simple Queue Service", "dynamodb": "Amazon DynamoDB",
+           "sns": "Amazon Simple Notification Service"}
+    assert [_invoke(lam, name)[0] for name in ("own-models", "sdk-models", "sdk-models-by-exec")] == [
+        {"template": True, "preloaded": True, "clients": {**sdk, "sqs": "The Function's Own Queue Service"},
+         "tables": []},
+        {"template": True, "preloaded": True, "clients": sdk, "tables": []},
+        {"template": False, "preloaded": False, "clients": sdk, "tables": []}]
+
+
+def test_the_template_hands_its_workers_loaders_what_botocore_reads_and_no_more(tmp_path):
+    """In a process of its own (the template changes botocore's Loader): after preload, a Loader that searches
+    botocore's data only starts holding the files a client of the READ_SERVICES reads, equal to what a Loader reads
+    from them; a Loader with another folder on its path (AWS_DATA_PATH) starts empty and reads for itself."""
+    script = f'''
+import json, sys
+sys.path.insert(0, {str(python_template.SCRIPT.parent)!r})
+import worker_template
+worker_template.preload()
+from botocore import loaders
+read = loaders.Loader()._cache
+fresh = loaders.Loader()
+fresh._cache.clear()
+print(json.dumps({{
+    "read": sorted({{key[1] for key in read if key[0] == "load_data_with_path"}}),
+    "same": all(fresh.load_data_with_path(key[1]) == read[key] for key in read if key[0] == "load_data_with_path"),
+    "elsewhere": len(loaders.create_loader({str(tmp_path)!r})._cache),
+}}))
+'''
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "HOME": str(tmp_path)})
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {
+        "read": ["dynamodb/2012-08-10/endpoint-rule-set-1", "dynamodb/2012-08-10/service-2", "endpoints", "partitions",
+                 "sdk-default-configuration", "sqs/2012-11-05/endpoint-rule-set-1", "sqs/2012-11-05/service-2"],
+        "same": True, "elsewhere": 0}
