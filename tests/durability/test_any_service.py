@@ -16,7 +16,6 @@ from eddy import emulate
 from eddy.emulator.storage import persistence
 from tests.conftest import QUIET, ServerDoor, eddy_server
 from tests.durability.service_listings import running
-from tests.durability.test_services import _without_a_clean_stop
 from tests.emulator.helpers import create_table
 
 SECRET = b"attack at dawn"
@@ -73,21 +72,12 @@ def assert_keys_work(client: Callable[[str], Any], made: dict[str, Any]) -> None
                       SigningAlgorithm="RSASSA_PSS_SHA_256")["SignatureValid"] is True
 
 
-def test_ssm_kms_and_cognito_come_back_after_a_clean_restart(kind, tmp_path):
-    state = tmp_path / "state"
-    with running(kind, str(state)) as door:
-        made = use_other_services(door.client)
-        before = other_listings(door.client, made)
-    # the clean stop folded the services into a snapshot (pickled: nothing kept back as a journal)
-    assert [path.suffix for path in sorted((state / "snapshots").iterdir())] == [".services", ".snapshot"]
-    with running(kind, str(state)) as door:
-        assert other_listings(door.client, made) == before
-        assert_keys_work(door.client, made)
-
-
-def test_they_come_back_after_a_kill_9_from_the_log_alone(kind, tmp_path):
-    """No snapshot: recovery replays the requests. A KMS key's symmetric material is drawn from the request's seed;
-    an RSA key, which no seed makes again, was kept with its CreateKey request: both are the keys they were."""
+def test_they_come_back_from_the_log_alone_after_a_kill_9_and_from_a_snapshot_after_a_clean_restart(kind, tmp_path):
+    """No snapshot at the kill: recovery replays the requests. A KMS key's symmetric material is drawn from the
+    request's seed; an RSA key, which no seed makes again, was kept with its CreateKey request: both are the keys they
+    were. Then the clean stop folds the services into a snapshot (pickled: nothing kept back as a journal), and the
+    next start brings them back from it. In-process the first run ends as a crash leaves it (no final snapshot,
+    nothing more written: storage's leave_as_is); the server is killed with kill -9."""
     state = tmp_path / "state"
     if kind == "server":
         with eddy_server("--state-dir", str(state), "--housekeeping-interval", "0") as (url, process):
@@ -96,22 +86,16 @@ def test_they_come_back_after_a_kill_9_from_the_log_alone(kind, tmp_path):
             process.kill()
             process.wait()
     else:
-        out = tmp_path / "made.json"
-        _without_a_clean_stop(state, f"""
-            import base64, json
-            from tests.durability.test_any_service import _plain, other_listings, use_other_services
-            client = lambda name: boto3.client(name, region_name="us-east-1")
-            made = use_other_services(client)
-            before = _plain(other_listings(client, made))
-            encoded = {{name: base64.b64encode(value).decode() if isinstance(value, bytes) else value
-                       for name, value in made.items()}}
-            open({str(out)!r}, "w").write(json.dumps({{"made": encoded, "before": before}}))
-        """)
-        written = json.loads(out.read_text())
-        before = written["before"]
-        made = {name: base64.b64decode(value) if name in ("ciphertext", "signature") else value
-                for name, value in written["made"].items()}
+        with emulate(state_dir=str(state), **QUIET) as emu:
+            made = use_other_services(_client)
+            before = _plain(other_listings(_client, made))
+            emu.persistence.leave_as_is()
     assert not (state / "snapshots").exists()
+    with running(kind, str(state)) as door:
+        assert _plain(other_listings(door.client, made)) == before
+        assert_keys_work(door.client, made)
+    # the clean stop folded the services into a snapshot (pickled: nothing kept back as a journal)
+    assert [path.suffix for path in sorted((state / "snapshots").iterdir())] == [".services", ".snapshot"]
     with running(kind, str(state)) as door:
         assert _plain(other_listings(door.client, made)) == before
         assert_keys_work(door.client, made)

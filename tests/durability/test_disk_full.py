@@ -131,10 +131,10 @@ def refused(call: Callable[[], Any], service: str) -> bool:
     return False
 
 
-def stream_records(eddy: Eddy, table: str) -> list[tuple[str, dict[str, Any]]]:
-    """Every record of the table's stream, in order: (event name, keys)."""
-    ddb, streams = eddy.client("dynamodb"), eddy.client("dynamodbstreams")
-    arn = ddb.describe_table(TableName=table)["Table"]["LatestStreamArn"]
+def stream_records(eddy: Eddy, table: str, arn: str | None = None) -> list[tuple[str, dict[str, Any]]]:
+    """Every record of the table's stream (`arn`, else the table's latest), in order: (event name, keys)."""
+    streams = eddy.client("dynamodbstreams")
+    arn = arn or eddy.client("dynamodb").describe_table(TableName=table)["Table"]["LatestStreamArn"]
     found = []
     for shard in streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"]:
         iterator = streams.get_shard_iterator(StreamArn=arn, ShardId=shard["ShardId"],

@@ -25,7 +25,10 @@ def kind(request: pytest.FixtureRequest) -> str:
     return request.param
 
 
-def test_a_clean_restart_brings_every_resource_back_exactly(kind, tmp_path):
+def test_a_clean_restart_brings_every_resource_back_exactly_and_the_next_keeps_what_both_runs_made(kind, tmp_path):
+    """The first run's every resource comes back exactly; the second run's changes are logged on top of the first
+    run's snapshot and survive the next restart. One workload serves both (it makes every kind of resource and
+    uploads 5.6 MB): the second run checks it, changes it, and the third finds both runs' changes."""
     state = str(tmp_path / "state")
     with running(kind, state) as door:
         built = build(door.client)
@@ -47,23 +50,16 @@ def test_a_clean_restart_brings_every_resource_back_exactly(kind, tmp_path):
         # FIFO deduplication remembers what it saw: the same deduplication id is not delivered twice
         sqs.send_message(QueueUrl=built["fifo"], MessageBody="order 1 again", MessageGroupId="g",
                          MessageDeduplicationId="order-1")
-        fifo = sqs.receive_message(QueueUrl=built["fifo"], MaxNumberOfMessages=10)["Messages"]
+        # (hidden for an hour, as the inbox's are: the next run's listings find it in flight however slow the machine)
+        fifo = sqs.receive_message(QueueUrl=built["fifo"], MaxNumberOfMessages=10, VisibilityTimeout=3600)["Messages"]
         assert [(m["MessageId"], m["Body"]) for m in fifo] == [(built["fifo_id"], "order 1")]
         # a layer's next version follows the ones published before
         assert lam.publish_layer_version(LayerName="shared", Content={"ZipFile": b"PK\x05\x06" + bytes(18)})["Version"] == 3
-
-
-def test_a_restart_after_a_restart_keeps_what_both_made(kind, tmp_path):
-    """The second run's changes are logged on top of the first run's snapshot and survive the next restart."""
-    state = str(tmp_path / "state")
-    with running(kind, state) as door:
-        built = build(door.client)
-    with running(kind, state) as door:
         door.client("s3").put_object(Bucket="photos", Key="second-run.txt", Body=b"2")
         door.client("sqs").send_message(QueueUrl=built["queue"], MessageBody="second run")
-        before = listings(door.client, built)
-    with running(kind, state) as door:
-        assert listings(door.client, built) == before
+        second = listings(door.client, built)
+    with running(kind, state) as door:  # the second run's changes, on top of the first run's snapshot
+        assert listings(door.client, built) == second
         assert door.client("s3").get_object(Bucket="photos", Key="second-run.txt")["Body"].read() == b"2"
 
 
