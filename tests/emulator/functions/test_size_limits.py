@@ -23,11 +23,12 @@ ECHO = "def handler(event, context):\n    return event\n"
 
 
 def package(size: int, compression: int = zipfile.ZIP_STORED) -> bytes:
-    """A zip of handler.py padded with '#' to `size` characters, written a megabyte at a time."""
+    """A zip of handler.py padded with '#' to `size` characters, written a megabyte at a time; deflated at level 1
+    when compressed (what Lambda measures is the size the zip says its file has, whatever the level: 1.7 -> 0.5 s of
+    CPU for the 250 MB one)."""
     buffer = io.BytesIO()
-    entry = zipfile.ZipInfo("handler.py")
-    entry.compress_type = compression  # a ZipInfo's own (ZIP_STORED unless set), not the ZipFile's, decides
-    with zipfile.ZipFile(buffer, "w", compression) as archive, archive.open(entry, "w", force_zip64=True) as handler:
+    with zipfile.ZipFile(buffer, "w", compression, compresslevel=1) as archive, \
+            archive.open("handler.py", "w", force_zip64=True) as handler:  # the ZipFile's compression and level
         handler.write(ECHO.encode())
         left = size - len(ECHO)
         while left > 0:
