@@ -1,13 +1,16 @@
-"""A workload run in a process of its own and then killed with kill -9, for the durability tests in both doors, and
-the refusals they expect of the emulator that starts again on its state.
+"""A workload run and then killed with kill -9, for the durability tests in both doors, and the refusals they expect
+of the emulator that starts again on its state.
 
 A workload is a script (a test module's WORKLOAD) that defines `workload(client)` and ends with
 `run_workload(workload, ...)`: run with workload_command(), it takes its door from its arguments ("server" and a
 server's URL, or "inprocess" and a state directory), so each script writes only what it does, not how it reaches
-the emulator or how it dies."""
+the emulator or how it dies. In process, the script runs emulate() in a process of its own, which kills itself; for a
+server, acknowledged_then_killed runs it in the test's own process (it is only the server's client: the server is what
+is killed), sparing a Python and its boto3 import per test."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import signal
@@ -89,20 +92,33 @@ def acknowledged_then_killed(kind: str, state: str, workload: str, server_flags:
     then kill -9 the process that owns it (the in-process workload kills itself); answers the text. `server_flags`:
     the server's settings (`eddy serve` flags)."""
 
-    def run(mode: str, target: str) -> str:
-        done = subprocess.run(workload_command(workload, mode, target), capture_output=True, text=True, timeout=300,
-                              check=False)
-        lines = [line for line in done.stdout.splitlines() if line.startswith("ACKED ")]
-        assert lines, done.stderr
+    def acknowledged(printed: str, errors: str) -> str:
+        lines = [line for line in printed.splitlines() if line.startswith("ACKED ")]
+        assert lines, errors
         return lines[0][len("ACKED ") :]
 
     if kind == "inprocess":
-        return run("inprocess", state)
+        done = subprocess.run(workload_command(workload, "inprocess", state), capture_output=True, text=True,
+                              timeout=300, check=False)
+        return acknowledged(done.stdout, done.stderr)
     with eddy_server("--state-dir", state, "--housekeeping-interval", "0", *server_flags) as (url, server):
-        acknowledged = run("server", url)
+        printed = run_here(workload, "server", url)
         server.send_signal(signal.SIGKILL)
         server.wait(timeout=60)
-    return acknowledged
+    return acknowledged(printed, "the workload printed no ACKED line")
+
+
+def run_here(workload: str, mode: str, target: str) -> str:
+    """The workload script run in this process, as workload_command() runs it in its own (its arguments `mode` and
+    `target`); answers what it printed."""
+    printed, argv = io.StringIO(), sys.argv
+    sys.argv = ["-c", mode, target]
+    try:
+        with contextlib.redirect_stdout(printed):
+            exec(compile(workload, "<workload>", "exec"), {"__name__": "__main__"})
+    finally:
+        sys.argv = argv
+    return printed.getvalue()
 
 
 def refused(call: Callable[[], Any]) -> tuple[str, str]:

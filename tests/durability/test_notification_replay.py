@@ -13,7 +13,7 @@ import textwrap
 import pytest
 
 from tests.conftest import eddy_server
-from tests.durability.killed_workloads import workload_command
+from tests.durability.killed_workloads import run_here, workload_command
 from tests.durability.service_listings import drain, running
 
 WORKLOAD = textwrap.dedent('''
@@ -71,8 +71,12 @@ WORKLOAD = textwrap.dedent('''
 
 def _run(command: list[str]) -> dict:
     done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
-    lines = done.stdout.splitlines()
-    assert "DONE" in lines, done.stdout[-2000:] + done.stderr[-3000:]
+    return _upload(done.stdout, done.stderr)
+
+
+def _upload(printed: str, errors: str = "") -> dict:
+    lines = printed.splitlines()
+    assert "DONE" in lines, printed[-2000:] + errors[-3000:]
     return json.loads(next(line for line in lines if line.startswith("UPLOAD "))[len("UPLOAD "):])
 
 
@@ -81,7 +85,7 @@ def test_pushes_are_replayed_as_sent_and_functions_are_not_invoked_again(kind, t
     state = str(tmp_path / "state")
     if kind == "server":
         with eddy_server("--state-dir", state, "--housekeeping-interval", "0") as (url, server):
-            upload = _run(workload_command(WORKLOAD, "server", url))
+            upload = _upload(run_here(WORKLOAD, "server", url))  # the server's client: in this process
             server.send_signal(signal.SIGKILL)
     else:
         upload = _run(workload_command(WORKLOAD, "inprocess", state))
