@@ -62,8 +62,51 @@ class ControlError(Exception):
         self.code, self.message, self.status = code, message, status
 
 
+#: the boto3 clients the doors have made, kept for later tests of this process: making one is 7 to 18 ms of CPU (botocore
+#: copies its ~130 event handlers into each) and a door test asked for two or three. A kept client talks to any
+#: emulator: in-process, botocore's built-in handlers send a client made before an emulate() block to the block
+#: (emulator/aws_environment.py); a server's clients are kept by its URL. Keyed by everything a client takes in when
+#: it is made: the door, service, region, validation, and the AWS_ variables (credentials, config files, endpoints)
+_KEPT_CLIENTS: dict[tuple, Any] = {}
+#: a client a test changed (an event handler registered or unregistered) or that retried a request (botocore's standard
+#: retry mode spends a quota the client keeps) is not lent again: the next test gets a new one
+_CHANGED = "_eddy_tests_changed"
+
+
+def _watched(client: Any) -> Any:
+    """`client`, marked changed once its event handlers change or one of its requests is retried."""
+    events = client.meta.events
+
+    def mark(attempts: int, **_: Any) -> None:
+        if attempts > 1:
+            setattr(client, _CHANGED, True)
+
+    events.register_first("needs-retry", mark)
+    for name in ("register", "register_first", "register_last", "unregister"):
+        def changing(*args: Any, _method: Any = getattr(events, name), **kwargs: Any) -> Any:
+            setattr(client, _CHANGED, True)
+            return _method(*args, **kwargs)
+
+        setattr(events, name, changing)
+    return client
+
+
 class Door(abc.ABC):
     name: str
+    #: the keys of the clients this door lent: a test asking twice for the same kind of client gets two clients
+    _lent: set[tuple]
+
+    def _lend(self, key: tuple, make: Any) -> Any:
+        """A kept client for `key` (see _KEPT_CLIENTS), or a new one if this test has it already."""
+        key += tuple(sorted((name, value) for name, value in os.environ.items() if name.startswith("AWS_")))
+        lent = self.__dict__.setdefault("_lent", set())
+        if key in lent:
+            return make()
+        lent.add(key)
+        client = _KEPT_CLIENTS.get(key)
+        if client is None or getattr(client, _CHANGED, False):
+            client = _KEPT_CLIENTS[key] = _watched(make())
+        return client
 
     @abc.abstractmethod
     def client(self, service: str, region: str = REGION, validate: bool = True) -> Any:
@@ -108,7 +151,8 @@ class InProcessDoor(Door):
         self.emu = emu
 
     def client(self, service: str, region: str = REGION, validate: bool = True) -> Any:
-        return boto3.client(service, region_name=region, config=Config(parameter_validation=validate))
+        return self._lend(("inprocess", service, region, validate),
+                          lambda: boto3.client(service, region_name=region, config=Config(parameter_validation=validate)))
 
     def control(self, path: str, payload: dict | None = None) -> dict:
         try:
@@ -148,8 +192,9 @@ class ServerDoor(Door):
         self.url = url
 
     def client(self, service: str, region: str = REGION, validate: bool = True) -> Any:
-        return boto3.client(service, region_name=region, endpoint_url=self.url, config=Config(parameter_validation=validate),
-                            aws_access_key_id="testing", aws_secret_access_key="testing")
+        return self._lend((self.url, service, region, validate), lambda: boto3.client(
+            service, region_name=region, endpoint_url=self.url, config=Config(parameter_validation=validate),
+            aws_access_key_id="testing", aws_secret_access_key="testing"))
 
     def control(self, path: str, payload: dict | None = None) -> dict:
         try:
