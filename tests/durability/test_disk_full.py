@@ -147,11 +147,13 @@ def stream_records(eddy: Eddy, table: str, arn: str | None = None) -> list[tuple
     return [(name, key) for _, name, key in sorted(found)]
 
 
-def what_eddy_holds(eddy: Eddy) -> dict[str, Any]:
+def what_eddy_holds(eddy: Eddy, queue: str | None = None, stream_arn: str | None = None) -> dict[str, Any]:
+    """The table's items and stream records, the bucket's objects, the queue's message count. `queue` (its URL) and
+    `stream_arn` where the caller knows them: the workload reads this after each of its 40 steps."""
     ddb, s3, sqs = eddy.client("dynamodb"), eddy.client("s3"), eddy.client("sqs")
-    queue = sqs.get_queue_url(QueueName="work")["QueueUrl"]
+    queue = queue or sqs.get_queue_url(QueueName="work")["QueueUrl"]
     return {"items": sorted(item["pk"]["S"] for item in ddb.scan(TableName="orders")["Items"]),
-            "records": stream_records(eddy, "orders"),
+            "records": stream_records(eddy, "orders", stream_arn),
             "objects": sorted(o["Key"] for o in s3.list_objects_v2(Bucket="photos").get("Contents", [])),
             "messages": int(sqs.get_queue_attributes(QueueUrl=queue, AttributeNames=["ApproximateNumberOfMessages"])
                             ["Attributes"]["ApproximateNumberOfMessages"])}
@@ -163,8 +165,8 @@ def test_a_disk_that_fills_mid_workload_refuses_writes_whole_and_keeps_every_ack
     outcomes = []
     with running(door, state) as eddy:
         ddb, s3, sqs = eddy.client("dynamodb"), eddy.client("s3"), eddy.client("sqs")
-        ddb.create_table(TableName="orders", StreamSpecification={"StreamEnabled": True,
-                                                                  "StreamViewType": "NEW_AND_OLD_IMAGES"}, **KEY)
+        stream_arn = ddb.create_table(TableName="orders", StreamSpecification={
+            "StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"}, **KEY)["TableDescription"]["LatestStreamArn"]
         s3.create_bucket(Bucket="photos")
         queue = sqs.create_queue(QueueName="work")["QueueUrl"]
         for i in range(40):
@@ -199,8 +201,8 @@ def test_a_disk_that_fills_mid_workload_refuses_writes_whole_and_keeps_every_ack
                 expected["items"] += keys
                 expected["records"] += [("INSERT", key) for key in keys]
             # reads are served while the disk is full, and a refused write is seen nowhere
-            assert what_eddy_holds(eddy) == {**expected, "items": sorted(expected["items"]),
-                                             "objects": sorted(expected["objects"])}, i
+            assert what_eddy_holds(eddy, queue, stream_arn) == {**expected, "items": sorted(expected["items"]),
+                                                                "objects": sorted(expected["objects"])}, i
         assert outcomes == [15 <= i < 30 for i in range(40)]
     expected = {**expected, "items": sorted(expected["items"]), "objects": sorted(expected["objects"])}
     with running(door, state, kill=False) as eddy:  # after kill -9 (server) or the block's end (in-process)
