@@ -13,7 +13,7 @@ from typing import Iterator
 import pytest
 
 from eddy import emulate
-from tests.conftest import QUIET, InProcessDoor, ServerDoor, eddy_server
+from tests.conftest import QUIET, InProcessDoor, ServerDoor, eddy_server, http_json
 from tests.emulator.helpers import create_table
 from tests.emulator.trigger_helpers import create_zip_function, put, retrying
 
@@ -79,14 +79,35 @@ def test_an_import_failure_in_process(runtime, caplog, capfd) -> None:
     assert RUNTIME_LINE[runtime] not in printed.out + printed.err
 
 
-@pytest.fixture
-def serve(tmp_path) -> Iterator[tuple[ServerDoor, list[str]]]:
-    with eddy_server("--housekeeping-interval", "0", "--state-dir", str(tmp_path / "state")) as (url, process):
+class Console:
+    """What the server printed since a test began (iterated afresh each time: its reader thread goes on adding)."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines, self.start = lines, len(lines)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.lines[self.start:])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory) -> Iterator[tuple[str, list[str]]]:
+    """One `eddy serve` for the module's tests (a start is about a second of CPU), its console read by a thread."""
+    state = tmp_path_factory.mktemp("import-failures") / "state"
+    with eddy_server("--housekeeping-interval", "0", "--state-dir", str(state)) as (url, process):
         lines: list[str] = []
         reader = threading.Thread(target=lambda: lines.extend(line.rstrip("\n") for line in process.stdout),
                                   daemon=True)
         reader.start()
-        yield ServerDoor(url), lines
+        yield url, lines
+
+
+@pytest.fixture
+def serve(server) -> tuple[ServerDoor, Console]:
+    """The module's server, reset as the `door` fixture resets its own (moto's reset: Eddy's state too), and its
+    console from here on."""
+    url, lines = server
+    http_json(url + "/moto-api/reset", {})
+    return ServerDoor(url), Console(lines)
 
 
 def log_records(lines: list[str]) -> list[str]:
