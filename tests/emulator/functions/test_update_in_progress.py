@@ -13,11 +13,13 @@ import base64
 import json
 import os
 import re
+from typing import Iterator
 
 import boto3
+import pytest
 
 from eddy import emulate
-from tests.conftest import QUIET
+from tests.conftest import QUIET, Door, InProcessDoor, ServerDoor, eddy_server, http_json
 from tests.emulator.functions.test_function_configurations import IN_PROGRESS
 from tests.emulator.functions.test_functions import ROLE, zip_of
 from tests.lambda_functions import created_function
@@ -82,12 +84,32 @@ def printed(logs, name: str) -> list[str]:
 LONG_UPDATES = {"function_update_seconds": 600}
 
 
-def test_invocations_during_a_code_update_run_the_previous_code_until_it_is_read(door_with):
+@pytest.fixture(scope="module")
+def long_updates_server() -> Iterator[str]:
+    """One `eddy serve` with LONG_UPDATES for the module's tests that use it (a start is about a second of CPU)."""
+    with eddy_server("--housekeeping-interval", "0", "--in-memory", "--function-update-seconds",
+                     str(LONG_UPDATES["function_update_seconds"])) as (url, _):
+        yield url
+
+
+@pytest.fixture(params=["inprocess", "server"])
+def long_updates(request: pytest.FixtureRequest) -> Iterator[Door]:
+    """A door whose updates take LONG_UPDATES: in-process a new emulate(); on the server the module's, reset as the
+    `door` fixture resets its own."""
+    if request.param == "inprocess":
+        with emulate(**QUIET, **LONG_UPDATES) as emu:
+            yield InProcessDoor(emu)
+        return
+    url = request.getfixturevalue("long_updates_server")
+    http_json(url + "/moto-api/reset", {})
+    yield ServerDoor(url)
+
+
+def test_invocations_during_a_code_update_run_the_previous_code_until_it_is_read(long_updates):
     """UpdateFunctionCode, then before any read: Invoke (LogType Tail) answers the previous code's whole answer and
     log, an asynchronous event (InvocationType Event) and InvokeAsync run it too; the first read answers InProgress
     and completes the update, and Invoke then runs the new code."""
-    with door_with(**LONG_UPDATES) as door:
-        code_update(door)
+    code_update(long_updates)
 
 
 def code_update(door) -> None:
@@ -122,12 +144,11 @@ def test_invocations_during_a_configuration_update_run_the_previous_configuratio
     assert answer(lam.invoke(FunctionName="configured", Payload=b"{}")) == before({}, stage="two", memory="256")
 
 
-def test_the_emulators_clock_completes_an_update_nobody_reads(door_with):
+def test_the_emulators_clock_completes_an_update_nobody_reads(long_updates):
     """An update nobody reads completes once Settings.function_update_seconds (5 by default; 600 here) passed on the
     emulator's clock, as Lambda's completes within seconds: Invoke then runs the new code, the first read answers
     Successful, and a second update is taken without a read."""
-    with door_with(**LONG_UPDATES) as door:
-        clock_completes(door)
+    clock_completes(long_updates)
 
 
 def clock_completes(door) -> None:
@@ -162,12 +183,11 @@ def test_the_version_an_update_published_read_active_completes_the_update(door):
     assert lam.get_function_configuration(FunctionName="publishing")["LastUpdateStatus"] == "Successful"
 
 
-def test_a_stream_mappings_batch_during_an_update_runs_the_previous_code(door_with):
+def test_a_stream_mappings_batch_during_an_update_runs_the_previous_code(long_updates):
     """A DynamoDB stream mapping's batch delivered while an update is in progress runs the previous code (Lambda's
     own services invoke as Invoke does); one delivered after the update completed runs the new code, which fails
     (the mapping tries it once: MaximumRetryAttempts 0)."""
-    with door_with(**LONG_UPDATES) as door:
-        mapping_batches(door)
+    mapping_batches(long_updates)
 
 
 def mapping_batches(door) -> None:
