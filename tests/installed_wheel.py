@@ -2,9 +2,13 @@
 of tests/test_package.py and tests/test_guest_project.py (tests/conftest.py offers it).
 
 One per session: building the wheel, making the virtualenv and installing the wheel with its dependencies cost about
-30 s of CPU, paid once for both modules (both in the xdist group "package", so on one worker). The plain install's
+20 s of CPU, paid once for both modules (both in the xdist group "package", so on one worker). The plain install's
 size is taken right after the wheel is installed, before either module installs anything more (an extra, pytest,
 moto's `events` extra).
+
+The virtualenv is made without pip: this interpreter's pip installs into it (`pip --python`), as it would with its
+own. ensurepip's install of pip into a new virtualenv was 9 to 10 s of CPU (`python -m venv`, 2026-11-29, with and
+without PYTHONDONTWRITEBYTECODE; 0.1 s with --without-pip), and nothing the tests run needs pip inside it.
 
 Installing from the package index takes minutes (an index look-up per dependency; pyspark is a source archive
 to build), so the dependencies' wheels are made once into a wheelhouse (~/.cache/eddy-tests/wheelhouse, or
@@ -48,12 +52,12 @@ class Installed:
         return subprocess.run([str(self.eddy), *args], cwd=self.outside, env=self.env, capture_output=True,
                               text=True, timeout=timeout)
 
-    def pip_install(self, requirement: str, compile_bytecode: bool = False) -> None:
-        offline = [str(self.python), "-m", "pip", "install", "--quiet", "--no-index", "--find-links", str(WHEELHOUSE),
-                   *([] if compile_bytecode else ["--no-compile"]), requirement]
+    def pip_install(self, *requirements: str, compile_bytecode: bool = False) -> None:
+        offline = [sys.executable, "-m", "pip", "--python", str(self.python), "install", "--quiet", "--no-index",
+                   "--find-links", str(WHEELHOUSE), *([] if compile_bytecode else ["--no-compile"]), *requirements]
         if subprocess.run(offline, capture_output=True, text=True).returncode != 0:  # a dependency not there yet
             # wheels of every dependency (pyspark comes as a source archive: built once, here)
-            build = [sys.executable, "-m", "pip", "wheel", "--quiet", "--wheel-dir", str(WHEELHOUSE), requirement]
+            build = [sys.executable, "-m", "pip", "wheel", "--quiet", "--wheel-dir", str(WHEELHOUSE), *requirements]
             subprocess.run(build, check=True, capture_output=True, text=True)
             for own in WHEELHOUSE.glob("eddy-*.whl"):  # this tree's wheel is installed from where it was built
                 own.unlink()
@@ -85,7 +89,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", str(base / "dist"),
                     str(base / "source")], check=True, capture_output=True, text=True)
     wheel = next((base / "dist").glob("eddy-*.whl"))
-    venv.create(base / "venv", with_pip=True)
+    venv.create(base / "venv", with_pip=False)  # pip comes from this interpreter (the module says why)
     site = next((base / "venv" / "lib").glob("python*/site-packages"))
     before = set(site.iterdir())
     outside = base / "work"
