@@ -81,6 +81,8 @@ def area(test: str) -> str:
 def report(path: Path, top: int) -> None:
     rows = [json.loads(line) for line in path.read_text().splitlines()]
     total = sum(row["tree"] for row in rows)
+    if not rows:
+        raise SystemExit(f"{path}: no test ran (pytest's arguments chose none?)")
     by_area, counts = collections.Counter(), collections.Counter()
     for row in rows:
         by_area[area(row["test"])] += row["tree"]
