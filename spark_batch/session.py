@@ -124,11 +124,10 @@ _NOISY = (
 
 
 def _quiet(spark: SparkSession) -> None:
-    jvm = spark.sparkContext._jvm
     try:
-        error = jvm.org.apache.logging.log4j.Level.ERROR
+        error = jvm.java_class(spark, "org.apache.logging.log4j.Level").ERROR
         for name in _NOISY:
-            jvm.org.apache.logging.log4j.core.config.Configurator.setLevel(name, error)
+            jvm.java_class(spark, "org.apache.logging.log4j.core.config.Configurator").setLevel(name, error)
     except Exception:  # another logging backend on a cluster: the warnings stay, nothing breaks
         pass
 
@@ -138,12 +137,11 @@ def require_filesystem(spark: SparkSession, path: str) -> None:
     scheme = scheme_of(path)
     if scheme in ("", "file"):
         return
-    jvm = spark.sparkContext._jvm
     conf = spark.sparkContext._jsc.hadoopConfiguration()
     try:
-        jvm.org.apache.hadoop.fs.FileSystem.getFileSystemClass(scheme, conf)
+        jvm.java_class(spark, "org.apache.hadoop.fs.FileSystem").getFileSystemClass(scheme, conf)
     except Exception as error:  # py4j wraps ClassNotFoundException / UnsupportedFileSystemException
-        hadoop = jvm.org.apache.hadoop.util.VersionInfo.getVersion()
+        hadoop = jvm.java_class(spark, "org.apache.hadoop.util.VersionInfo").getVersion()
         hint = _HINTS.get(scheme, "add the jar that provides it to the classpath (spark.jars / --jars)").format(
             hadoop=hadoop
         )

@@ -13,6 +13,7 @@ from pyspark.errors import AnalysisException
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql.types import StructType
 
+from ..jvm import java_class
 from ..session import scheme_of
 
 
@@ -54,8 +55,7 @@ def write_text_file(spark: SparkSession, path: str, text: str) -> None:
 
 
 def hadoop(spark: SparkSession, path: str) -> tuple[Any, Any]:
-    jvm = spark.sparkContext._jvm
-    hadoop_path = jvm.org.apache.hadoop.fs.Path(str(path))
+    hadoop_path = java_class(spark, "org.apache.hadoop.fs.Path")(str(path))
     return hadoop_path.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration()), hadoop_path
 
 
@@ -77,7 +77,7 @@ def rename(spark: SparkSession, source: str, target: str) -> None:
     fs, source_path = hadoop(spark, source)
     _, target_path = hadoop(spark, target)
     fs.mkdirs(target_path.getParent())
-    checksummed = spark.sparkContext._jvm.java.lang.Class.forName("org.apache.hadoop.fs.ChecksumFileSystem")
+    checksummed = java_class(spark, "java.lang.Class").forName("org.apache.hadoop.fs.ChecksumFileSystem")
     files = fs.getRawFileSystem() if checksummed.isInstance(fs) else fs
     if not files.rename(source_path, target_path):
         raise OSError(f"could not rename {source} to {target}")
