@@ -36,6 +36,8 @@ def test_pins_come_from_the_wheelhouse_and_a_new_pin_is_downloaded_there_first(t
     # packages still go into the virtualenv (pip installs into sys.prefix), where the checks below look for them
     venv.create(tmp_path / "venv", system_site_packages=True, with_pip=False)
     python = tmp_path / "venv" / "bin" / "python"
+    if subprocess.run([str(python), "-c", "import pip"], capture_output=True).returncode != 0:
+        subprocess.run([str(python), "-m", "ensurepip"], check=True, capture_output=True)  # a base without pip
     pins = tmp_path / "pins.txt"
     env = {**os.environ, "EDDY_WHEELHOUSE": str(wheelhouse), "PIP_NO_INDEX": "1", "PIP_FIND_LINKS": str(index)}
 
