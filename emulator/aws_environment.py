@@ -43,6 +43,26 @@ FAKE_CREDENTIALS = {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "te
 _NETWORK_PROVIDERS = ("iam-role", "container-role")
 
 
+def variable(name: str) -> str | None:
+    """os.environ.get(name), without its cost for a name that is not set: what Eddy asks on every request
+    (MOTO_ACCOUNT_ID) or every commit (a test's fault flag) is almost never set, and CPython's os.environ answers an
+    unset name by raising a KeyError (os._Environ.__getitem__) that Mapping.get catches, some 8k instructions a
+    question. os.environ keeps its names and values encoded in a dict of its own (`_data`), which every change made
+    through it (os.environ[name] = ..., del, monkeypatch.setenv, mock.patch.dict) updates: asked there, the answer is
+    os.environ.get's, read afresh each time (nothing is cached, so a test that sets the name is seen at once).
+    Pinned against os.environ.get by tests/emulator/test_callers.py."""
+    environ = os.environ
+    encoded = getattr(environ, "_data", None)
+    if type(encoded) is not dict or not _POSIX:  # replaced by a test's plain dict, or Windows' (upper-case str names)
+        return environ.get(name)
+    value = encoded.get(name.encode(_FILE_SYSTEM_ENCODING, "surrogateescape"))  # os.environ.encodekey's, inline
+    return None if value is None else environ.decodevalue(value)
+
+
+#: how os.environ encodes names on POSIX (os.py: the file system's encoding, surrogateescape)
+_POSIX, _FILE_SYSTEM_ENCODING = os.name == "posix", sys.getfilesystemencoding()
+
+
 def configured_region() -> str | None:
     """The region boto3 would use: AWS_DEFAULT_REGION, or the profile's region in ~/.aws/config. Without either
     variable and without a config file, there is none, and botocore is not loaded to say so."""

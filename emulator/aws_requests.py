@@ -13,15 +13,14 @@ from eddy.emulator import callers
 
 JSON_1_0 = "application/x-amz-json-1.0"
 
-#: uuid.UUID's version 4 and RFC 4122 variant bits: the bits uuid4() clears, and the ones it sets
-_UUID4_CLEARED = ~((0xC000 << 48) | (0xF000 << 64)) & ((1 << 128) - 1)
-_UUID4_SET = (0x8000 << 48) | (4 << 76)
-
-
 def request_id() -> str:
     """An answer's x-amzn-RequestId: what uuid.uuid4().hex gives (16 random bytes with the version and variant bits
-    set, in 32 hex digits), without the UUID object uuid4() builds on the way (a few us of every answer)."""
-    return "%032x" % (int.from_bytes(os.urandom(16), "big") & _UUID4_CLEARED | _UUID4_SET)
+    set, in 32 hex digits), without the UUID object uuid4() builds on the way (a few us of every answer), and without
+    a 128-bit integer formatted as hex (the bits set in the bytes instead: a third cheaper)."""
+    random = bytearray(os.urandom(16))
+    random[6] = random[6] & 0x0F | 0x40  # the version, 4: the high nibble of byte 6 (uuid.UUID's `version=4`)
+    random[8] = random[8] & 0x3F | 0x80  # RFC 4122's variant, 0b10: the two high bits of byte 8
+    return random.hex()
 
 
 @dataclass
@@ -36,11 +35,14 @@ class Request:
     def header(self, name: str, default: str | None = None) -> str | None:
         """The header's value, its name in any case. A header is most often asked by the name the client sent it
         under (botocore's X-Amz-Target, Authorization): that name is looked up first, and only a miss walks the
-        headers comparing lower-case names (9 lower() calls of an in-process call's headers, asked several times)."""
+        headers comparing lower-case names (9 lower() calls of an in-process call's headers, asked several times),
+        once the names joined and lowered in one string show that one of them is the name asked for."""
         value = self.headers.get(name)
         if value is not None:
             return value.decode() if isinstance(value, bytes) else value
         wanted = name.lower()
+        if wanted not in "\n".join(self.headers).lower():  # no name is it, in any case: nothing to walk for
+            return default  # (a header a request does not carry, such as x-moto-account-id, asked on every call)
         for key, value in self.headers.items():
             if key.lower() == wanted:
                 return value.decode() if isinstance(value, bytes) else value

@@ -17,10 +17,11 @@ another region by `in_region` (the signature) and `endpoint_in_region` (the URL)
 
 from __future__ import annotations
 
-import os
 import re
 from functools import lru_cache
 from typing import Callable, NamedTuple
+
+from eddy.emulator.aws_environment import variable
 
 DEFAULT_REGION = "us-east-1"
 
@@ -72,7 +73,7 @@ def region_in(scope: Scope | None, url: str) -> str:
 def account_of(header: Callable[[str], str | None], access_key: str, by_key: Callable[[str], str]) -> str:
     """The caller's account: MOTO_ACCOUNT_ID or the x-moto-account-id header where given (moto's way of naming one),
     else the access key's (`by_key`: moto's mapping)."""
-    return os.environ.get("MOTO_ACCOUNT_ID") or header("x-moto-account-id") or by_key(access_key)
+    return variable("MOTO_ACCOUNT_ID") or header("x-moto-account-id") or by_key(access_key)
 
 
 def authorization(region: str, service: str, access_key: str = "eddy") -> str:

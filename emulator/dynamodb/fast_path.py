@@ -22,8 +22,6 @@ from eddy.emulator.aws_requests import JSON_1_0, Request, Response, request_id
 from eddy.emulator.streams.records import compact_json as encode
 
 OPERATIONS = frozenset(moto_actions.OPERATIONS)
-#: the headers moto_caller reads (by their lower-case names): the others are not turned to text for it
-_CALLER = frozenset({"authorization", "x-moto-account-id"})
 #: what the door does to moto's answer before it is encoded: (operation, params, answer, account_id, region)
 Shape = Callable[[str, dict[str, Any], dict[str, Any], str, str], None]
 
@@ -31,12 +29,11 @@ Shape = Callable[[str, dict[str, Any], dict[str, Any], str, str], None]
 def answer(operation: str, request: Request, params: dict[str, Any], shape: Shape | None = None) -> Response | None:
     if operation not in OPERATIONS or not moto_actions.direct_calls_allowed():
         return None
-    headers = {low: _text(value) for name, value in request.headers.items() if (low := name.lower()) in _CALLER}
     try:
         shaped = moto_actions.shape_params(operation, params)
     except moto_actions.NotShaped:
         return None
-    account_id, region, access_key = moto_actions.moto_caller(request.url, headers)
+    account_id, region, access_key = moto_actions.moto_caller(request.url, request.header)
     try:
         if operation == "GetItem" and moto_actions.plainest_get(shaped):
             return _item_answer(
@@ -137,6 +134,3 @@ _writer = moto_actions.ShapeWalker(
     leaves={"string": _string, "blob": _blob, "integer": int, "long": int, "float": float, "double": float},
 )
 
-
-def _text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else value

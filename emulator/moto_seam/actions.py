@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import functools
+import math
 import sys
 from typing import Any, Callable
 
@@ -232,13 +233,14 @@ def output_shape(operation: str) -> Any:
 # -- who is calling (emulator/callers.py), the account by moto's mapping ------------------------------------------
 
 
-def moto_caller(url: str, headers: dict[str, str]) -> tuple[str, str, str]:
+def moto_caller(url: str, header: Callable[[str], str | None]) -> tuple[str, str, str]:
     """(account, region, access key) of a request (emulator/callers.py's precedence), the account by moto's mapping
-    of access keys and an unsigned request's access key moto's; `headers` with lower-case names."""
-    authorization = headers.get("authorization") or ""
+    of access keys and an unsigned request's access key moto's; `header(name)`: the request's header of that name in
+    any case, as text (Request.header), asked only for the ones the caller needs (not every header lowered for two)."""
+    authorization = header("Authorization") or ""
     scope = callers.scope_of(authorization, url)
     access_key = scope.access_key if scope else "AKIAEXAMPLE"
-    account_id = callers.account_of(headers.get, access_key, _account_id_from)
+    account_id = callers.account_of(header, access_key, _account_id_from)
     return account_id, callers.region_in(scope, url), access_key
 
 
@@ -264,7 +266,7 @@ def _mark_account_as_visited(account_id: str, access_key: str, region: str) -> N
 
 def direct_calls_allowed() -> bool:
     """moto checks IAM on every request once INITIAL_NO_AUTH_ACTION_COUNT is set: then its full path runs."""
-    return moto_settings.INITIAL_NO_AUTH_ACTION_COUNT == float("inf")
+    return moto_settings.INITIAL_NO_AUTH_ACTION_COUNT == math.inf  # not float("inf"): a string parsed every call
 
 
 def key_attribute_names(account_id: str, region: str, table_name: Any, index_name: Any) -> list[str]:

@@ -5,6 +5,7 @@ signature"), in the Authorization header or in a presigned URL's X-Amz-Credentia
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -54,12 +55,89 @@ def test_the_account_is_the_one_named_then_the_access_keys(monkeypatch):
     assert callers.account_of({"x-moto-account-id": "444455556666"}.get, "AKIDEXAMPLE", by_key) == "777788889999"
 
 
+def test_an_environment_variable_is_read_as_os_environ_get_reads_it(monkeypatch):
+    # aws_environment.variable reads os.environ's own dict (no KeyError raised for an unset name): the same answers
+    # as os.environ.get, through every way a test changes the environment, and nothing kept from an earlier answer
+    from unittest import mock
+
+    from eddy.emulator.aws_environment import variable
+
+    name = "EDDY_TEST_VARIABLE_READ"
+    monkeypatch.delenv(name, raising=False)
+    seen = [variable(name)]
+    monkeypatch.setenv(name, "one")
+    seen.append(variable(name))
+    os.environ[name] = "twé"  # not ASCII: decoded as os.environ decodes it
+    seen.append(variable(name))
+    with mock.patch.dict(os.environ, {name: "three"}):
+        seen.append(variable(name))
+    del os.environ[name]
+    seen.append(variable(name))
+    with mock.patch.object(os, "environ", {name: "a plain dict"}):  # os.environ replaced: its own get answers
+        seen.append(variable(name))
+    assert seen == [None, "one", "twé", "three", None, "a plain dict"]
+
+
+def test_moto_account_id_set_between_calls_moves_the_next_call_to_its_account(emu, monkeypatch):
+    # moto's MOTO_ACCOUNT_ID names the caller's account (moto.core.responses reads it on every request); the fast
+    # path (PutItem, GetItem) reads it afresh on each call too, so a test that switches accounts by setting it sees
+    # another account's tables at once, and its own again once it is removed
+    monkeypatch.delenv("MOTO_ACCOUNT_ID", raising=False)
+    client = boto3.client("dynamodb", region_name="us-east-1")
+    table = dict(TableName="ledger", KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                 AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}], BillingMode="PAY_PER_REQUEST")
+    arns = [client.create_table(**table)["TableDescription"]["TableArn"]]
+    client.put_item(TableName="ledger", Item={"pk": {"S": "a"}, "owner": {"S": "default"}})
+    monkeypatch.setenv("MOTO_ACCOUNT_ID", "111122223333")
+    with pytest.raises(client.exceptions.ResourceNotFoundException) as missing:
+        client.get_item(TableName="ledger", Key={"pk": {"S": "a"}})
+    arns.append(client.create_table(**table)["TableDescription"]["TableArn"])
+    client.put_item(TableName="ledger", Item={"pk": {"S": "a"}, "owner": {"S": "other"}})
+    items = [client.get_item(TableName="ledger", Key={"pk": {"S": "a"}})["Item"]]
+    monkeypatch.delenv("MOTO_ACCOUNT_ID")
+    items.append(client.get_item(TableName="ledger", Key={"pk": {"S": "a"}})["Item"])
+    assert missing.value.response["Error"] == {
+        "Code": "ResourceNotFoundException", "Message": "Requested resource not found"}
+    assert arns == ["arn:aws:dynamodb:us-east-1:123456789012:table/ledger",
+                    "arn:aws:dynamodb:us-east-1:111122223333:table/ledger"]
+    assert items == [{"pk": {"S": "a"}, "owner": {"S": "other"}}, {"pk": {"S": "a"}, "owner": {"S": "default"}}]
+
+
 def test_the_door_and_the_fast_path_read_the_same_caller(monkeypatch):
     monkeypatch.delenv("MOTO_ACCOUNT_ID", raising=False)
     request = Request("POST", "https://dynamodb.eu-west-1.amazonaws.com/", {"Authorization": SIGNED})
-    headers = {name.lower(): value for name, value in request.headers.items()}
-    assert (bridge.caller(request), actions.moto_caller(request.url, headers)) == (
+    assert (bridge.caller(request), actions.moto_caller(request.url, request.header)) == (
         ("123456789012", "eu-west-1"), ("123456789012", "eu-west-1", "AKIDEXAMPLE"))
+    named = Request("POST", request.url, {"authorization": SIGNED, "User-Agent": "x", "X-MOTO-Account-Id": b"444455556666"})
+    assert (bridge.caller(named), actions.moto_caller(named.url, named.header)) == (
+        ("444455556666", "eu-west-1"), ("444455556666", "eu-west-1", "AKIDEXAMPLE"))
+
+
+def test_a_header_is_found_by_its_name_in_any_case_and_a_missing_one_is_the_default():
+    request = Request("POST", "http://127.0.0.1:4566/", {"X-Amz-Target": "DynamoDB_20120810.GetItem",
+                                                         "content-TYPE": b"application/x-amz-json-1.0"})
+    assert [request.header(name, "none") for name in (
+        "X-Amz-Target", "x-amz-target", "Content-Type", "x-moto-account-id", "Target", "content-type\nx")] == [
+        "DynamoDB_20120810.GetItem", "DynamoDB_20120810.GetItem", "application/x-amz-json-1.0", "none", "none", "none"]
+
+
+def test_the_x_moto_account_id_header_in_any_case_names_the_account_on_every_path(door):
+    # moto reads x-moto-account-id as the caller's account (moto.core.responses); a header's name is
+    # case-insensitive (RFC 9110 5.1), and the server door hands it on as werkzeug spells it (X-Moto-Account-Id)
+    client = door.client("dynamodb")
+    named = door.client("dynamodb")
+    named.meta.events.register("before-sign.dynamodb.*", lambda request, **_: request.headers.add_header(
+        "X-MOTO-ACCOUNT-ID", "111122223333"))
+    arn = named.create_table(TableName="ledger", KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+                             AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                             BillingMode="PAY_PER_REQUEST")["TableDescription"]["TableArn"]
+    named.put_item(TableName="ledger", Item={"pk": {"S": "a"}})
+    with pytest.raises(client.exceptions.ResourceNotFoundException) as missing:
+        client.get_item(TableName="ledger", Key={"pk": {"S": "a"}})
+    assert (arn, named.get_item(TableName="ledger", Key={"pk": {"S": "a"}})["Item"]) == (
+        "arn:aws:dynamodb:us-east-1:111122223333:table/ledger", {"pk": {"S": "a"}})
+    assert missing.value.response["Error"] == {
+        "Code": "ResourceNotFoundException", "Message": "Requested resource not found"}
 
 
 def test_a_request_in_another_region_keeps_its_signer():

@@ -110,3 +110,26 @@ def test_unknown_control_path_and_method(server_url):
     with pytest.raises(urllib.error.HTTPError) as not_allowed:
         urllib.request.urlopen(request, timeout=30)
     assert not_allowed.value.code == 405
+
+
+@pytest.mark.parametrize("body", [
+    b'{"TableName":"t","Key":{"pk":{"S":"a"}}}', b'{"a":1} ', b'{"a":1}x', b'{"a":1}{"b":2}', b"{", b"{}",
+    b'{"a":"\xed\xa0\x80"}', b'{"a":"\xff"}', b'{ "a" : [1, 2] }', '{"a":"é"}'.encode("utf-16-le"),
+    '{"a":"é"}'.encode("utf-8-sig"), b' {"a":1}', b"[1, 2]", b"", b'{"a":NaN}', b'{"a":\x00}',
+])
+def test_a_body_is_read_as_json_loads_reads_it(body):
+    # the door's reading of a body (streams.parse_body: an SDK's compact object by the decoder's raw_decode) accepts
+    # what json.loads accepts, as the same object (UTF-16 and a BOM included), and refuses the rest as AWS does
+    from eddy.emulator.api.dynamodb.streams import parse_body
+    from eddy.emulator.errors import AWSError
+
+    def read(parse):
+        try:
+            return "read", parse(body)
+        except (ValueError, AWSError) as error:
+            return "refused", getattr(error, "code", "SerializationException")
+
+    loaded = read(lambda body: json.loads(body or b"{}"))
+    if loaded[0] == "read" and not isinstance(loaded[1], dict):  # a document that is no object: refused too
+        loaded = "refused", "SerializationException"
+    assert repr(read(parse_body)) == repr(loaded)
