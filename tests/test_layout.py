@@ -45,10 +45,10 @@ COMPONENTS_STILL_REACHING_BACK: set[str] = set()  # none left: every component i
 #: collaborators they use)
 OWNER_BACK_REFERENCES: set[tuple[str, str]] = set()  # none left: every part is built with what it uses
 #: storage/ keeps files (the write-ahead log, segments, snapshots) and knows no component: what it may import besides
-#: itself is the kernel's clock and the process starter (each component declares its durable channel in its own
-#: package, storage/channels.py)
+#: itself is the kernel's clock, the process starter and the environment's reader (aws_environment.variable, for a
+#: test's fault flag; each component declares its durable channel in its own package, storage/channels.py)
 STORAGE = "eddy.emulator.storage"
-STORAGE_MAY_IMPORT = {"eddy.emulator.clock", "eddy.emulator.processes.children"}
+STORAGE_MAY_IMPORT = {"eddy.emulator.clock", "eddy.emulator.processes.children", "eddy.emulator.aws_environment"}
 
 
 def source_files() -> list[Path]:

@@ -35,6 +35,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from eddy.emulator.aws_environment import variable  # os.environ.get without its KeyError: asked at every append
+
 #: the environment variable naming the flag file of injected write failures (tests only)
 FAULT_FLAG = "EDDY_TEST_DISK_FULL"
 FULL = (errno.ENOSPC, errno.EDQUOT)
@@ -95,7 +97,7 @@ def free_bytes(directory: Path) -> int | None:
 def inject(point: str, path: Path) -> None:
     """Raise ENOSPC if a test asked for failures at `point`, or kill the process if it asked for a crash there (see
     the module's docstring)."""
-    flag = os.environ.get(FAULT_FLAG)
+    flag = variable(FAULT_FLAG)
     words = _asked(flag)
     if flag is None or words is None:
         return
@@ -111,7 +113,7 @@ def inject(point: str, path: Path) -> None:
 def crash_point(point: str) -> None:
     """Kill the process if a test asked for a crash at `point` (its flag naming the point and `kill`): a moment
     between two writes, where a failed write has no meaning."""
-    words = _asked(os.environ.get(FAULT_FLAG))
+    words = _asked(variable(FAULT_FLAG))
     if words is not None and point in words and "kill" in words:
         os.kill(os.getpid(), signal.SIGKILL)
 
@@ -120,7 +122,7 @@ def fail_point(point: str) -> None:
     """Fail as a fault of Eddy's own (RuntimeError) if a test asked for a failure at `point` (its flag naming it: a
     failure that is no write's, such as moto failing midway through a change, `moto-apply`, or a listener told of a
     commit, `notify`); a number among the words fails only that many more times."""
-    flag = os.environ.get(FAULT_FLAG)
+    flag = variable(FAULT_FLAG)
     words = _asked(flag)
     if flag is None or words is None or point not in words:
         return
